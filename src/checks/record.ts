@@ -1,0 +1,45 @@
+import type { AgentOutcomeKind, HistoryEvent } from '../core/index.js';
+import type { WorldSnapshot } from '../world/snapshot.js';
+
+/** How the agent's part of a trial ended, before any checker looks. */
+export type TrialEnd =
+  | { readonly kind: 'agent_ended'; readonly outcome: AgentOutcomeKind }
+  /** The agent (or its model) threw. */
+  | { readonly kind: 'crashed'; readonly message: string }
+  /** Nothing left to run on the virtual clock and the agent never finished. */
+  | { readonly kind: 'hung'; readonly at: number }
+  /** The agent exceeded its turn limit or the trial's virtual time limit. */
+  | { readonly kind: 'budget_exceeded'; readonly limit: 'turns' | 'time'; readonly at: number };
+export type TrialEndKind = TrialEnd['kind'];
+
+/** Everything a checker may look at. Checkers are pure functions of it. */
+export interface TrialRecord {
+  readonly scenario: string;
+  readonly config: string;
+  readonly trialIndex: number;
+  readonly seed: number;
+  readonly history: readonly HistoryEvent[];
+  readonly snapshot: WorldSnapshot;
+  readonly end: TrialEnd;
+}
+
+/** What a scenario expects; checkers read the part that concerns them. */
+export interface Expectations {
+  readonly goal?: {
+    /** A subset of `snapshot.services` that must hold (deep, partial match on objects). */
+    readonly state?: Readonly<Record<string, unknown>>;
+    /** Exact counts of ledger effects by name, e.g. `{ 'order.created': 1 }`. */
+    readonly effects?: Readonly<Record<string, number>>;
+    /** Agent outcomes that count as success (default: `completed`). */
+    readonly outcome?: readonly AgentOutcomeKind[];
+  };
+  readonly budget: {
+    readonly maxTurns: number;
+    readonly maxToolCalls: number;
+    readonly maxAttemptsPerCall: number;
+    /** Virtual milliseconds from the trial start. */
+    readonly deadlineMs: number;
+  };
+  /** Strings that must never appear in the history or the agent's output (R13). */
+  readonly secrets: readonly string[];
+}

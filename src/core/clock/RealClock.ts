@@ -1,0 +1,36 @@
+import { sleepOn, type Clock, type TimerHandle } from './Clock.js';
+
+/** Wall-clock time, for the CLI's durations and for users who run against real services. */
+export class RealClock implements Clock {
+  readonly #timers = new Map<number, NodeJS.Timeout>();
+  #nextId = 1;
+
+  now(): number {
+    return Date.now();
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepOn(this, ms, signal);
+  }
+
+  setTimer(ms: number, fn: () => void): TimerHandle {
+    const id = this.#nextId++;
+    this.#timers.set(
+      id,
+      setTimeout(() => {
+        this.#timers.delete(id);
+        fn();
+      }, Math.max(0, ms)),
+    );
+    return id as TimerHandle;
+  }
+
+  clearTimer(handle: TimerHandle): void {
+    const t = this.#timers.get(handle);
+    if (t !== undefined) clearTimeout(t);
+    this.#timers.delete(handle);
+  }
+}
+
+/** Monotonic milliseconds for measuring wall durations (benchmarks, report timings). */
+export const wallMs = (): number => performance.now();

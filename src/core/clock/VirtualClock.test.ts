@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from './VirtualClock.js';
+
+describe('VirtualClock', () => {
+  it('advances time only by sleeping, in timer order', async () => {
+    const clock = new VirtualClock(1_000);
+    const seen: string[] = [];
+    const run = await clock.run(async () => {
+      await Promise.all([
+        clock.sleep(300).then(() => seen.push(`b@${clock.now()}`)),
+        clock.sleep(100).then(() => seen.push(`a@${clock.now()}`)),
+      ]);
+      await clock.sleep(600_000);
+      return clock.now();
+    });
+    expect(run).toEqual({ kind: 'settled', value: 601_300, at: 601_300 });
+    expect(seen).toEqual(['a@1100', 'b@1300']);
+  });
+
+  it('fires timers set for the same instant in the order they were set', async () => {
+    const clock = new VirtualClock();
+    const seen: number[] = [];
+    await clock.run(async () => {
+      await Promise.all([1, 2, 3].map((n) => clock.sleep(50).then(() => seen.push(n))));
+    });
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('reports a body awaiting a promise that never settles as hung, at the time it stalled', async () => {
+    const clock = new VirtualClock();
+    const run = await clock.run(async () => {
+      await clock.sleep(5_000);
+      await new Promise(() => {});
+    });
+    expect(run).toEqual({ kind: 'hung', at: 5_000 });
+  });
+
+  it('reports a throwing body as threw, sync or async', async () => {
+    const clock = new VirtualClock();
+    const boom = new Error('boom');
+    expect(await clock.run(() => { throw boom; })).toEqual({ kind: 'threw', error: boom, at: 0 });
+    expect(await clock.run(async () => { await clock.sleep(10); throw boom; })).toEqual({ kind: 'threw', error: boom, at: 10 });
+  });
+
+  it('stops a body that would sleep past the time limit', async () => {
+    const clock = new VirtualClock();
+    const run = await clock.run(async () => { for (;;) await clock.sleep(1_000); }, { maxVirtualMs: 10_500 });
+    expect(run).toEqual({ kind: 'time_limit', at: 10_500 });
+  });
+
+  it('rejects an aborted sleep and forgets its timer', async () => {
+    const clock = new VirtualClock();
+    const ac = new AbortController();
+    const run = await clock.run(async () => {
+      const slept = clock.sleep(1_000, ac.signal).catch((e: unknown) => `aborted: ${String(e)}`);
+      clock.setTimer(10, () => ac.abort('stop'));
+      return slept;
+    });
+    expect(run).toEqual({ kind: 'settled', value: 'aborted: stop', at: 10 });
+    expect(clock.pending).toBe(0);
+  });
+});

@@ -1,0 +1,144 @@
+import { sleepOn, type Clock, type TimerHandle } from './Clock.js';
+
+interface Timer {
+  readonly id: number;
+  readonly at: number;
+  readonly fn: () => void;
+}
+
+/** How a body run on the virtual clock ended. */
+export type ClockRun<T> =
+  | { readonly kind: 'settled'; readonly value: T; readonly at: number }
+  | { readonly kind: 'threw'; readonly error: unknown; readonly at: number }
+  /** Nothing left to run and no timer pending, yet the body never settled. */
+  | { readonly kind: 'hung'; readonly at: number }
+  /** The next timer lies beyond the run's virtual time limit. */
+  | { readonly kind: 'time_limit'; readonly at: number };
+export type ClockRunKind = ClockRun<unknown>['kind'];
+
+export interface ClockRunOptions {
+  /** Virtual milliseconds after the start beyond which the run stops (default: unlimited). */
+  readonly maxVirtualMs?: number;
+}
+
+/** setImmediate runs only once the microtask queue is empty: the trial is idle. */
+const idle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Simulated time. Sleeping costs nothing: `run` advances time to the next timer only
+ * when every task of the body is idle, so a trial whose backoffs add up to ten minutes
+ * finishes in microseconds, and the order of events depends on nothing but the code.
+ */
+export class VirtualClock implements Clock {
+  #now: number;
+  #seq = 0;
+  /** Min-heap on (at, id): equal times fire in the order they were set. */
+  readonly #heap: Timer[] = [];
+  /** Ids of timers set and neither fired nor cleared. */
+  readonly #live = new Set<number>();
+
+  constructor(startMs = 0) {
+    this.#now = startMs;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepOn(this, ms, signal);
+  }
+
+  setTimer(ms: number, fn: () => void): TimerHandle {
+    const id = ++this.#seq;
+    this.#live.add(id);
+    this.#push({ id, at: this.#now + Math.max(0, ms), fn });
+    return id as TimerHandle;
+  }
+
+  clearTimer(handle: TimerHandle): void {
+    this.#live.delete(handle);
+  }
+
+  /** Timers still waiting to fire. */
+  get pending(): number {
+    return this.#live.size;
+  }
+
+  /**
+   * Runs `body` to completion on virtual time. A body that awaits something that can
+   * never settle ends as `hung` instead of blocking the caller forever.
+   */
+  async run<T>(body: () => Promise<T>, options: ClockRunOptions = {}): Promise<ClockRun<T>> {
+    const start = this.#now;
+    const limit = options.maxVirtualMs === undefined ? Infinity : start + options.maxVirtualMs;
+    let outcome: ClockRun<T> | undefined;
+    let promise: Promise<T>;
+    try {
+      promise = body();
+    } catch (error) {
+      return { kind: 'threw', error, at: this.#now };
+    }
+    promise.then(
+      (value) => (outcome = { kind: 'settled', value, at: this.#now }),
+      (error: unknown) => (outcome = { kind: 'threw', error, at: this.#now }),
+    );
+    for (;;) {
+      await idle();
+      if (outcome) return outcome;
+      const next = this.#popLive();
+      if (!next) return { kind: 'hung', at: this.#now };
+      if (next.at > limit) {
+        this.#push(next);
+        this.#now = limit;
+        return { kind: 'time_limit', at: this.#now };
+      }
+      this.#now = Math.max(this.#now, next.at);
+      this.#live.delete(next.id);
+      next.fn();
+    }
+  }
+
+  #popLive(): Timer | undefined {
+    for (;;) {
+      const top = this.#pop();
+      if (!top) return undefined;
+      if (this.#live.has(top.id)) return top;
+    }
+  }
+
+  #push(timer: Timer): void {
+    const h = this.#heap;
+    h.push(timer);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(h[i]!, h[parent]!)) break;
+      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      i = parent;
+    }
+  }
+
+  #pop(): Timer | undefined {
+    const h = this.#heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && before(h[l]!, h[m]!)) m = l;
+        if (r < h.length && before(h[r]!, h[m]!)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+const before = (a: Timer, b: Timer): boolean => a.at < b.at || (a.at === b.at && a.id < b.id);

@@ -1,0 +1,3 @@
+export { sleepOn, type Clock, type TimerHandle } from './Clock.js';
+export { RealClock, wallMs } from './RealClock.js';
+export { VirtualClock, type ClockRun, type ClockRunKind, type ClockRunOptions } from './VirtualClock.js';

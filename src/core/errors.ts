@@ -1,0 +1,25 @@
+/** Stable codes for errors of the harness itself (not of the tools under test). */
+export const FaultlineErrorCode = {
+  ScenarioInvalid: 'FAULTLINE_SCENARIO_INVALID',
+  ConfigInvalid: 'FAULTLINE_CONFIG_INVALID',
+  PlanInvalid: 'FAULTLINE_PLAN_INVALID',
+  UnknownTool: 'FAULTLINE_UNKNOWN_TOOL',
+  UnknownService: 'FAULTLINE_UNKNOWN_SERVICE',
+  NotFound: 'FAULTLINE_NOT_FOUND',
+  Usage: 'FAULTLINE_USAGE',
+  Internal: 'FAULTLINE_INTERNAL',
+} as const;
+export type FaultlineErrorCode = (typeof FaultlineErrorCode)[keyof typeof FaultlineErrorCode];
+
+export class FaultlineError extends Error {
+  override readonly name = 'FaultlineError';
+  constructor(
+    readonly code: FaultlineErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export const isFaultlineError = (e: unknown): e is FaultlineError => e instanceof FaultlineError;

@@ -1,0 +1,71 @@
+import type { AgentOutcomeKind, CallResultKind, ErrorKind, Risk } from './kinds.js';
+
+/** An error as it is kept in the history: plain data, never a live Error. */
+export interface ErrorData {
+  readonly kind: ErrorKind;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly status?: number;
+  readonly code?: string;
+  /** The server's wait hint, resolved to milliseconds from the moment it was received. */
+  readonly retryAfterMs?: number;
+}
+
+/** What an agent asserts about one subject when it stops (R29: checked against the world). */
+export interface Claim {
+  /** What the claim is about, in the world's terms: `order:ref-42`, `email:welcome-1`. */
+  readonly subject: string;
+  readonly status: 'succeeded' | 'failed' | 'unknown';
+  readonly note?: string;
+}
+
+/** Fault descriptions are data from `faults/`; the core only needs their tag. */
+export type FaultData = { readonly kind: string } & Readonly<Record<string, unknown>>;
+
+/** The ids that tie one event to its place in the trial. */
+export interface Correlation {
+  readonly turn?: number;
+  readonly call?: string;
+  readonly attempt?: number;
+  readonly op?: string;
+  readonly request?: string;
+}
+
+type E<T extends string, P> = { readonly seq: number; readonly t: number; readonly type: T } & Correlation & P;
+
+export type HistoryEvent =
+  | E<'trial_start', { scenario: string; config: string; trialIndex: number; seed: number; startMs: number }>
+  | E<'model_turn', { turn: number; action: 'tool_calls' | 'final' | 'wait'; calls?: readonly { call: string; tool: string; input: unknown }[]; waitMs?: number }>
+  | E<'model_error', { error: ErrorData }>
+  | E<'tool_call', { call: string; tool: string; risk: Risk; input: unknown; caller?: string }>
+  | E<'operation', { op: string; call: string; tool: string; state: 'recorded' | 'unknown' | 'succeeded' | 'failed'; idempotencyKey?: string; businessKey?: string }>
+  | E<'attempt', { call: string; attempt: number; tool: string; purpose: 'call' | 'status'; request: string; idempotencyKey?: string }>
+  | E<'fault', { request: string; tool: string; rule: number; fault: FaultData }>
+  | E<'delivery', { request: string; tool: string; copy: number; idempotencyKey?: string }>
+  | E<'effect', { request: string; service: string; effect: string; key: string; ledgerSeq: number; idempotencyKey?: string }>
+  | E<'response', { request: string; tool: string; result: 'ok' | 'error' | 'lost'; status?: number; message?: string }>
+  | E<'attempt_end', { call: string; attempt: number; result: 'ok' | 'error'; error?: ErrorData }>
+  | E<'retry_wait', { call: string; attempt: number; ms: number; reason: 'backoff' | 'retry_after' }>
+  | E<'give_up', { call: string; reason: GiveUpReason; error?: ErrorData }>
+  | E<'reconcile', { call: string; op: string; found: 'succeeded' | 'failed' | 'pending' | 'not_found' | 'error' }>
+  | E<'outcome', { call: string; tool: string; result: CallResultKind; attempts: number; error?: ErrorData; op?: string }>
+  | E<'feedback', { call: string; format: string; isError: boolean; text: string }>
+  | E<'agent_wait', { ms: number }>
+  | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string }>
+  | E<'trial_end', { status: string; message?: string }>;
+
+export type HistoryEventType = HistoryEvent['type'];
+export type EventOf<T extends HistoryEventType> = Extract<HistoryEvent, { type: T }>;
+
+/** Why the execution layer stopped retrying a call. */
+export type GiveUpReason =
+  | 'not_retryable'
+  | 'max_attempts'
+  | 'deadline'
+  | 'retry_after_exceeds_deadline'
+  | 'budget'
+  | 'write_without_key'
+  | 'aborted';
+
+/** An event before the history stamps it. */
+export type NewEvent = HistoryEvent extends infer X ? (X extends HistoryEvent ? Omit<X, 'seq' | 't'> : never) : never;

@@ -1,0 +1,35 @@
+import type { Clock } from './clock/Clock.js';
+import type { EventOf, HistoryEvent, HistoryEventType, NewEvent } from './events.js';
+
+/**
+ * The append-only record of a trial. Every checker and metric is a pure function of it
+ * (and of the final world snapshot), so it is the one thing a replay must reproduce.
+ */
+export class History {
+  readonly #events: HistoryEvent[] = [];
+  readonly #start: number;
+
+  constructor(private readonly clock: Clock) {
+    this.#start = clock.now();
+  }
+
+  /** Stamps the event with its sequence number and virtual time since the trial began. */
+  record<T extends NewEvent>(event: T): T & { seq: number; t: number } {
+    const stamped = { seq: this.#events.length, t: this.clock.now() - this.#start, ...event };
+    this.#events.push(stamped as HistoryEvent);
+    return stamped;
+  }
+
+  get events(): readonly HistoryEvent[] {
+    return this.#events;
+  }
+
+  get length(): number {
+    return this.#events.length;
+  }
+}
+
+/** The events of one type, typed. */
+export function eventsOf<T extends HistoryEventType>(events: readonly HistoryEvent[], type: T): EventOf<T>[] {
+  return events.filter((e): e is EventOf<T> => e.type === type);
+}

@@ -1,0 +1,11 @@
+export * from './clock/index.js';
+export * from './canonical.js';
+export * from './errors.js';
+export type * from './events.js';
+export { History, eventsOf } from './history.js';
+export * from './http.js';
+export * from './ids.js';
+export * from './kinds.js';
+export * from './rng.js';
+export type * from './transport.js';
+export * from './verdict.js';

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { Risk } from './kinds.js';
+
+/**
+ * What the caller side (runtime, agent) may know about a tool: its contract, never the
+ * service behind it. `world` implements it with business logic; `faults` puts the wire
+ * in between; a user's own runtime can call any `Transport` the same way ours does.
+ */
+export interface ToolContract {
+  readonly name: string;
+  readonly description: string;
+  readonly risk: Risk;
+  /** Strict structure only (R15); business rules are the service's to enforce. */
+  readonly input: z.ZodType;
+  /** The service replays the first result for a reused idempotency key (R24). */
+  readonly honoursIdempotencyKeys: boolean;
+  /** The tool answers status queries by operation reference (R21). */
+  readonly canQueryStatus: boolean;
+  /** The input field holding the business request id (client reference), if any. */
+  readonly businessKeyField?: string;
+}
+
+/** Names one operation for a status query: by its idempotency key, business key, or both. */
+export interface OperationRef {
+  readonly op: string;
+  readonly idempotencyKey?: string;
+  readonly businessKey?: string;
+  readonly input: unknown;
+}
+
+/** The business status of an operation, as the service reports it (R21). */
+export type OperationStatus =
+  | { readonly state: 'succeeded'; readonly value: unknown }
+  | { readonly state: 'failed'; readonly status: number; readonly message: string }
+  | { readonly state: 'pending' }
+  /** No record yet: not proof that the request never arrived (R21). */
+  | { readonly state: 'not_found' };
+export type OperationState = OperationStatus['state'];
+
+/** One attempt as it leaves the caller. */
+export interface WireRequest {
+  readonly request: string;
+  readonly tool: string;
+  readonly purpose: 'call' | 'status';
+  /** The tool input, or an `OperationRef` when `purpose` is `status`. */
+  readonly input: unknown;
+  readonly call: string;
+  readonly attempt: number;
+  readonly idempotencyKey?: string;
+}
+
+export interface Transport {
+  readonly tools: readonly ToolContract[];
+  /**
+   * Resolves with the tool's answer (an `OperationStatus` for status queries) or rejects
+   * with what a real client would throw: `HttpError`, a Node system error, a parse error.
+   * A request that is never answered stays pending until `signal` aborts it.
+   */
+  send(request: WireRequest, signal?: AbortSignal): Promise<unknown>;
+}

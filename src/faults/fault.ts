@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/**
+ * What the wire does to one delivery. Plain data: serialisable, printable in reports,
+ * and small enough for `explore` to shrink.
+ */
+export const FaultSchema = z.discriminatedUnion('kind', [
+  /** Never answers; the caller's own timeout decides. Not delivered. */
+  z.object({ kind: z.literal('timeout') }),
+  /** Answers normally, `ms` later. */
+  z.object({ kind: z.literal('latency'), ms: z.number().int().nonnegative() }),
+  /** The connection fails before the request reaches the service. */
+  z.object({ kind: z.literal('network'), code: z.enum(['ECONNRESET', 'ECONNREFUSED', 'EPIPE']) }),
+  /** 429 with an optional `Retry-After`: delta-seconds, or an HTTP-date string (R9). */
+  z.object({ kind: z.literal('rate_limit'), retryAfter: z.union([z.number().nonnegative(), z.string()]).optional() }),
+  /** 429 `insufficient_quota`: waiting will not help (R5). */
+  z.object({ kind: z.literal('quota_exceeded') }),
+  z.object({ kind: z.literal('unavailable'), status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504), z.literal(529)]) }),
+  /** The service commits, then the answer is lost (R18). */
+  z.object({ kind: z.literal('partial_write'), lostAs: z.enum(['timeout', 'network', 'unavailable']) }),
+  /** The request reaches the service `copies` times (2 or more); the caller sees the first answer. */
+  z.object({ kind: z.literal('duplicate'), copies: z.number().int().min(2).max(10), concurrent: z.boolean().optional() }),
+  z.object({ kind: z.literal('permission_denied'), status: z.union([z.literal(401), z.literal(403)]) }),
+  /** 422: the service refuses the request on business grounds. Not delivered. */
+  z.object({ kind: z.literal('rejected'), message: z.string().optional() }),
+  z.object({ kind: z.literal('not_found') }),
+  z.object({ kind: z.literal('conflict') }),
+  /** The service commits, but the answer is corrupt (truncated JSON). */
+  z.object({ kind: z.literal('malformed') }),
+]);
+export type Fault = z.infer<typeof FaultSchema>;
+export type FaultKind = Fault['kind'];
+export type FaultOf<K extends FaultKind> = Extract<Fault, { kind: K }>;
+
+export const FAULT_KINDS = FaultSchema.options.map((o) => o.shape.kind.value) as readonly FaultKind[];

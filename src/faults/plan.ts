@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { FaultSchema } from './fault.js';
+
+const OneOrMany = <T extends z.ZodType>(t: T) => z.union([t, z.array(t).min(1)]);
+
+/**
+ * Which deliveries a rule hits. Every given field must match; an empty match hits all.
+ * `call` counts logical calls per tool (1 = the first call of that tool in the trial);
+ * `attempt` counts attempts within one call (1 = the first).
+ */
+export const FaultMatchSchema = z
+  .object({
+    tool: OneOrMany(z.string().min(1)).optional(),
+    purpose: z.enum(['call', 'status']).optional(),
+    call: OneOrMany(z.number().int().positive()).optional(),
+    attempt: OneOrMany(z.number().int().positive()).optional(),
+    /** Virtual milliseconds since the trial began: [from, to). */
+    from: z.number().nonnegative().optional(),
+    to: z.number().nonnegative().optional(),
+    /** Drawn from the trial's rng, so it replays exactly. */
+    probability: z.number().min(0).max(1).optional(),
+  })
+  .strict();
+
+export const FaultRuleSchema = z
+  .object({
+    match: FaultMatchSchema.default({}),
+    fault: FaultSchema,
+    /** Stop applying after this many hits (default: no limit). */
+    times: z.number().int().positive().optional(),
+  })
+  .strict();
+
+/** Rules are tried in order; the first that matches a delivery applies. */
+export const FaultPlanSchema = z.array(FaultRuleSchema);
+
+export type FaultMatch = z.infer<typeof FaultMatchSchema>;
+export type FaultRule = z.infer<typeof FaultRuleSchema>;
+export type FaultPlan = z.infer<typeof FaultPlanSchema>;

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { ERROR_KINDS } from '../core/index.js';
+
+/** How long to wait between attempts (R6). */
+export const BackoffSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }).strict(),
+  z.object({ kind: z.literal('fixed'), delayMs: z.number().nonnegative() }).strict(),
+  z
+    .object({
+      kind: z.literal('exponential'),
+      baseMs: z.number().positive(),
+      capMs: z.number().positive(),
+      multiplier: z.number().min(1).default(2),
+      /** AWS's names: none, full `random(0, d)`, equal `d/2 + random(0, d/2)`, decorrelated `min(cap, random(base, prev*3))`. */
+      jitter: z.enum(['none', 'full', 'equal', 'decorrelated']),
+    })
+    .strict(),
+]);
+export type Backoff = z.infer<typeof BackoffSchema>;
+
+/**
+ * A retry configuration (R8) as plain data: the thing users compare. Every decision the
+ * reference runtime makes about retrying is read from here.
+ */
+export const RetryConfigSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().default(''),
+    /** Error kinds that may be retried at all (R1). Permanent kinds listed here are still refused unless `retryPermanent`. */
+    retryOn: z.array(z.enum(ERROR_KINDS)).default(['timeout', 'network', 'rate_limit', 'unavailable']),
+    /** Deliberately unsafe: retry permanent errors and quota too (to show what the checkers catch). */
+    retryPermanent: z.boolean().default(false),
+    /** Attempts per logical call, the first included. */
+    maxAttempts: z.number().int().positive().default(3),
+    /** The caller's own per-attempt timeout; `null` waits forever. */
+    perCallTimeoutMs: z.number().positive().nullable().default(10_000),
+    /** The whole task's deadline from the trial start (R8, R9); `null` for none. */
+    deadlineMs: z.number().positive().nullable().default(120_000),
+    backoff: BackoffSchema.default({ kind: 'exponential', baseMs: 200, capMs: 10_000, multiplier: 2, jitter: 'full' }),
+    retryAfter: z
+      .object({
+        /** `honour`: wait at least the server's hint (R9); `ignore`: use the backoff alone. */
+        mode: z.enum(['honour', 'ignore']).default('honour'),
+        /** A hint longer than this, or beyond the deadline, ends the call instead of sleeping through it. */
+        maxMs: z.number().positive().default(60_000),
+      })
+      .strict()
+      .default({ mode: 'honour', maxMs: 60_000 }),
+    /** Retries (not first attempts) allowed across the whole task, shared by all tools and callers (R11); `null` for no budget. */
+    retryBudget: z.number().int().nonnegative().nullable().default(10),
+    idempotency: z
+      .object({
+        /** `per-operation` reuses one key across retries (R23); `per-attempt` mints a new one each time (the classic bug); `none` sends none. */
+        keys: z.enum(['per-operation', 'per-attempt', 'none']).default('per-operation'),
+        /** How a `write` may be retried (R7): only with a key the server honours, never, or always (unsafe). */
+        writes: z.enum(['with-honoured-key', 'never', 'always']).default('with-honoured-key'),
+      })
+      .strict()
+      .default({ keys: 'per-operation', writes: 'with-honoured-key' }),
+    /** After an unknown outcome, query the operation's status before answering (R21). */
+    reconcile: z.boolean().default(true),
+    /** Keep operation records (R22); without them an unknown outcome cannot be reported as such. */
+    operationRecords: z.boolean().default(true),
+  })
+  .strict();
+
+export type RetryConfig = z.infer<typeof RetryConfigSchema>;
+export type RetryConfigInput = z.input<typeof RetryConfigSchema>;
+
+/** The rulebook's defaults: every field of the schema at its default. */
+export const rulebookDefault: RetryConfig = RetryConfigSchema.parse({
+  name: 'rulebook',
+  description: 'The rulebook default: transient errors only, 3 attempts, full jitter, Retry-After honoured within the deadline, a shared retry budget, one idempotency key per operation, reconciliation after unknown outcomes.',
+});

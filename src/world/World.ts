@@ -1,0 +1,42 @@
+import { canonicalJson, FaultlineError, FaultlineErrorCode, sha256, type Clock } from '../core/index.js';
+import { EffectLedger } from './ledger.js';
+import type { Service } from './Service.js';
+import type { WorldSnapshot } from './snapshot.js';
+import type { ToolSpec } from './tool.js';
+
+/** The services of one trial and the ledger they share. Fresh for every trial. */
+export class World {
+  readonly ledger = new EffectLedger();
+  readonly #services = new Map<string, Service>();
+
+  constructor(readonly clock: Clock) {}
+
+  add(service: Service): this {
+    this.#services.set(service.name, service);
+    return this;
+  }
+
+  service<S extends Service = Service>(name: string): S {
+    const s = this.#services.get(name);
+    if (!s) throw new FaultlineError(FaultlineErrorCode.UnknownService, `no service named "${name}" in this world`);
+    return s as S;
+  }
+
+  get services(): readonly Service[] {
+    return [...this.#services.values()];
+  }
+
+  /** Every tool of every service, by name. */
+  get tools(): readonly ToolSpec[] {
+    return this.services.flatMap((s) => s.tools);
+  }
+
+  snapshot(): WorldSnapshot {
+    const services: Record<string, unknown> = {};
+    for (const s of this.services) services[s.name] = s.snapshot();
+    const ledger = this.ledger.effects;
+    // Round-trip through canonical JSON so the snapshot is plain data, detached from live state.
+    const plain = JSON.parse(canonicalJson({ services, ledger })) as { services: Record<string, unknown>; ledger: WorldSnapshot['ledger'] };
+    return { ...plain, hash: sha256(canonicalJson(plain)) };
+  }
+}

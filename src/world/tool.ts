@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+import type { Clock, OperationRef, OperationStatus, ToolContract } from '../core/index.js';
+import type { World } from './World.js';
+
+/** What a delivery gives the tool's business logic: the world, the time, the request's ids. */
+export interface ToolContext {
+  readonly world: World;
+  readonly clock: Clock;
+  /** The wire's id for this request; copies of a duplicate delivery share it. */
+  readonly request: string;
+  /** Sent in the request (as an `Idempotency-Key` header would be); the service decides whether to honour it. */
+  readonly idempotencyKey?: string;
+}
+
+/**
+ * A tool as the server side defines it: its contract plus the business logic that runs
+ * against the world on every delivery. `run` throws `HttpError` for business errors.
+ */
+export interface ToolSpec<I = unknown, O = unknown> extends ToolContract {
+  readonly input: z.ZodType<I>;
+  run(input: I, ctx: ToolContext): Promise<O> | O;
+  status?(ref: OperationRef, ctx: ToolContext): Promise<OperationStatus> | OperationStatus;
+}
