@@ -13,7 +13,7 @@ export interface ErrorData {
 
 /** What an agent asserts about one subject when it stops (R29: checked against the world). */
 export interface Claim {
-  /** What the claim is about, in the world's terms: `order:ref-42`, `email:welcome-1`. */
+  /** `service:businessKey`, as the ledger names effects: `orders:ref-42`, `email:welcome-1`. */
   readonly subject: string;
   readonly status: 'succeeded' | 'failed' | 'unknown';
   readonly note?: string;

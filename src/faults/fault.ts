@@ -11,8 +11,16 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('latency'), ms: z.number().int().nonnegative() }),
   /** The connection fails before the request reaches the service. */
   z.object({ kind: z.literal('network'), code: z.enum(['ECONNRESET', 'ECONNREFUSED', 'EPIPE']) }),
-  /** 429 with an optional `Retry-After`: delta-seconds, or an HTTP-date string (R9). */
-  z.object({ kind: z.literal('rate_limit'), retryAfter: z.union([z.number().nonnegative(), z.string()]).optional() }),
+  /**
+   * 429 with an optional `Retry-After` (R9): a number of seconds, sent as delta-seconds or,
+   * with `retryAfterAs: 'http-date'`, as the HTTP-date that many seconds after the answer;
+   * a string is sent verbatim (an absolute HTTP-date, or garbage to test parsing).
+   */
+  z.object({
+    kind: z.literal('rate_limit'),
+    retryAfter: z.union([z.number().nonnegative(), z.string()]).optional(),
+    retryAfterAs: z.enum(['seconds', 'http-date']).optional(),
+  }),
   /** 429 `insufficient_quota`: waiting will not help (R5). */
   z.object({ kind: z.literal('quota_exceeded') }),
   z.object({ kind: z.literal('unavailable'), status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504), z.literal(529)]) }),
