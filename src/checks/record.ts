@@ -8,8 +8,8 @@ export type TrialEnd =
   | { readonly kind: 'crashed'; readonly message: string }
   /** Nothing left to run on the virtual clock and the agent never finished. */
   | { readonly kind: 'hung'; readonly at: number }
-  /** The agent exceeded its turn limit or the trial's virtual time limit. */
-  | { readonly kind: 'budget_exceeded'; readonly limit: 'turns' | 'time'; readonly at: number };
+  /** The agent exceeded its turn limit, the harness's hard cap on tool calls, or the trial's virtual time limit. */
+  | { readonly kind: 'budget_exceeded'; readonly limit: 'turns' | 'tool_calls' | 'time'; readonly at: number };
 export type TrialEndKind = TrialEnd['kind'];
 
 /** Everything a checker may look at. Checkers are pure functions of it. */
@@ -27,11 +27,11 @@ export interface TrialRecord {
 export interface Expectations {
   readonly goal?: {
     /** A subset of `snapshot.services` that must hold (deep, partial match on objects). */
-    readonly state?: Readonly<Record<string, unknown>>;
+    readonly state?: Readonly<Record<string, unknown>> | undefined;
     /** Exact counts of ledger effects by name, e.g. `{ 'order.created': 1 }`. */
-    readonly effects?: Readonly<Record<string, number>>;
+    readonly effects?: Readonly<Record<string, number>> | undefined;
     /** Agent outcomes that count as success (default: `completed`). */
-    readonly outcome?: readonly AgentOutcomeKind[];
+    readonly outcome?: readonly AgentOutcomeKind[] | undefined;
   };
   readonly budget: {
     readonly maxTurns: number;

@@ -23,16 +23,22 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   }),
   /** 429 `insufficient_quota`: waiting will not help (R5). */
   z.object({ kind: z.literal('quota_exceeded') }),
-  z.object({ kind: z.literal('unavailable'), status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504), z.literal(529)]) }),
+  // Multi-value literals, so a bad status is reported as "expected one of 500|502|…".
+  z.object({ kind: z.literal('unavailable'), status: z.literal([500, 502, 503, 504, 529]) }),
   /** The service commits, then the answer is lost (R18). */
   z.object({ kind: z.literal('partial_write'), lostAs: z.enum(['timeout', 'network', 'unavailable']) }),
   /** The request reaches the service `copies` times (2 or more); the caller sees the first answer. */
   z.object({ kind: z.literal('duplicate'), copies: z.number().int().min(2).max(10), concurrent: z.boolean().optional() }),
-  z.object({ kind: z.literal('permission_denied'), status: z.union([z.literal(401), z.literal(403)]) }),
+  z.object({ kind: z.literal('permission_denied'), status: z.literal([401, 403]) }),
   /** 422: the service refuses the request on business grounds. Not delivered. */
   z.object({ kind: z.literal('rejected'), message: z.string().optional() }),
   z.object({ kind: z.literal('not_found') }),
   z.object({ kind: z.literal('conflict') }),
+  /**
+   * Delivered, and the service fails while handling it (500) without committing. A service
+   * that honours idempotency keys stores that 500 and replays it for the same key (R24).
+   */
+  z.object({ kind: z.literal('server_error') }),
   /** The service commits, but the answer is corrupt (truncated JSON). */
   z.object({ kind: z.literal('malformed') }),
 ]);

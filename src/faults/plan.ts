@@ -20,7 +20,12 @@ export const FaultMatchSchema = z
     /** Drawn from the trial's rng, so it replays exactly. */
     probability: z.number().min(0).max(1).optional(),
   })
-  .strict();
+  .strict()
+  // An empty window would silently never match: almost certainly a typo in the plan.
+  .refine((m) => m.from === undefined || m.to === undefined || m.from < m.to, {
+    message: '`to` must be later than `from` (the window is [from, to))',
+    path: ['to'],
+  });
 
 export const FaultRuleSchema = z
   .object({

@@ -1,15 +1,26 @@
 import type { z } from 'zod';
 import type { Clock, OperationRef, OperationStatus, ToolContract } from '../core/index.js';
-import type { World } from './World.js';
+import type { EffectLedger } from './ledger.js';
+
+/**
+ * The part of the `World` a tool sees: its ledger and its fellow services. A narrow view,
+ * so that this file need not import `World` (which imports it: an import cycle).
+ */
+export interface ToolWorld {
+  readonly ledger: EffectLedger;
+  readonly services: readonly { readonly name: string }[];
+}
 
 /** What a delivery gives the tool's business logic: the world, the time, the request's ids. */
 export interface ToolContext {
-  readonly world: World;
+  readonly world: ToolWorld;
   readonly clock: Clock;
   /** The wire's id for this request; copies of a duplicate delivery share it. */
   readonly request: string;
   /** Sent in the request (as an `Idempotency-Key` header would be); the service decides whether to honour it. */
   readonly idempotencyKey?: string;
+  /** Set by the wire's `server_error` fault: the service must fail with it after accepting the request, before committing. */
+  readonly failure?: Error;
 }
 
 /**

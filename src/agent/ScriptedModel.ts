@@ -1,0 +1,55 @@
+import type { ToolResult } from '../runtime/result.js';
+import type { Behaviour } from './behaviours.js';
+import type { Message, Model, ModelAction, ModelInput } from './model.js';
+import { playScript, type FinalAction, type Script } from './playScript.js';
+import { ScriptPlanSchema, type ScriptPlan, type ScriptPlanInput } from './script.js';
+
+export interface ScriptedModelOptions {
+  /** `careful` (the default) follows the rulebook; the others are deliberate bugs. */
+  readonly behaviour?: Behaviour;
+  readonly name?: string;
+}
+
+/**
+ * A deterministic model that follows a plan and reacts to structured feedback the way a
+ * careful model would (or, with a naive `behaviour`, the way a careless one does).
+ * Reusable across trials: a conversation without an assistant message starts the plan afresh.
+ *
+ * @example
+ * const model = new ScriptedModel({ steps: [{ tool: 'create_order', input: { ref: 'ref-1' }, subject: 'orders:ref-1' }] });
+ */
+export class ScriptedModel implements Model {
+  readonly name: string;
+  readonly behaviour: Behaviour;
+  readonly plan: ScriptPlan;
+  #script: Script<FinalAction> | undefined;
+
+  /** Validates the plan (throws a ZodError on a bad one: scenario files are checked at load). */
+  constructor(plan: ScriptPlanInput, options: ScriptedModelOptions = {}) {
+    this.plan = ScriptPlanSchema.parse(plan);
+    this.behaviour = options.behaviour ?? 'careful';
+    this.name = options.name ?? `scripted:${this.behaviour}`;
+  }
+
+  // async so a broken placeholder surfaces as a rejection, as any model failure would.
+  async next(input: ModelInput): Promise<ModelAction> {
+    const fresh = !input.messages.some((m) => m.role === 'assistant');
+    if (fresh) this.#script = playScript(this.plan, this.behaviour);
+    const script = this.#script;
+    if (!script) throw new Error(`${this.name}: asked for another turn after its final answer`);
+    const step = script.next(fresh ? [] : repliesToLastAction(input.messages));
+    if (step.done) this.#script = undefined;
+    return step.value;
+  }
+}
+
+/** The tool results that came back after the model's last action, in call order. */
+function repliesToLastAction(messages: readonly Message[]): ToolResult[] {
+  const replies: ToolResult[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (!m || m.role === 'assistant') break;
+    if (m.role === 'tool') replies.unshift(m.result);
+  }
+  return replies;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { History, VirtualClock } from '../core/index.js';
+import { defineAgent, runAgentFunction } from './agentFunction.js';
+import { FakeExecutor, fail, ok } from './testing/FakeExecutor.js';
+
+const agent = defineAgent(async ({ task, tools, wait, now }) => {
+  const create = tools['create_order'];
+  if (!create) throw new Error('no create_order tool');
+  let result = await create({ ref: task });
+  if (result.kind === 'error' && result.error.retryable) {
+    await wait(result.error.retry_after_ms ?? 1_000);
+    result = await create({ ref: task });
+  }
+  const status = result.kind === 'ok' ? 'succeeded' : 'failed';
+  return { outcome: result.kind === 'ok' ? 'completed' : 'failed', message: `done at ${now()}`, claims: [{ subject: `orders:${task}`, status }] };
+});
+
+describe('runAgentFunction', () => {
+  it('gives the function the executor tools and the clock, and records its waits and its end', async () => {
+    const clock = new VirtualClock(10_000);
+    const history = new History(clock);
+    const executor = new FakeExecutor(clock, { create_order: [fail('rate_limit', { retryable: true, retry_after_ms: 3_000 }), ok({ id: 'o1' })] });
+    const run = await clock.run(() => runAgentFunction(agent, { executor, task: 'ref-1', history, clock, caller: 'mine' }));
+
+    const claims = [{ subject: 'orders:ref-1', status: 'succeeded' }];
+    expect(run).toEqual({ kind: 'settled', at: 13_000, value: { kind: 'ended', outcome: 'completed', message: 'done at 3000', claims, turns: 0 } });
+    expect(executor.calls.map((c) => [c.at, c.tool, c.input, c.options])).toEqual([
+      [10_000, 'create_order', { ref: 'ref-1' }, { caller: 'mine' }],
+      [13_000, 'create_order', { ref: 'ref-1' }, { caller: 'mine' }],
+    ]);
+    expect(history.events).toEqual([
+      { seq: 0, t: 0, type: 'agent_wait', ms: 3_000 },
+      { seq: 1, t: 3_000, type: 'agent_end', outcome: 'completed', claims, message: 'done at 3000' },
+    ]);
+  });
+
+  it('fills in an empty message and no claims, and lets a throwing agent propagate', async () => {
+    const clock = new VirtualClock();
+    const history = new History(clock);
+    const executor = new FakeExecutor(clock, {});
+    const quiet = await clock.run(() => runAgentFunction(async () => ({ outcome: 'handoff' }), { executor, task: 't', history, clock }));
+    expect(quiet).toMatchObject({ kind: 'settled', value: { kind: 'ended', outcome: 'handoff', message: '', claims: [], turns: 0 } });
+
+    const boom = new Error('agent bug');
+    const threw = await clock.run(() => runAgentFunction(() => Promise.reject(boom), { executor, task: 't', history, clock }));
+    expect(threw).toEqual({ kind: 'threw', error: boom, at: 0 });
+    expect(history.events.map((e) => e.type)).toEqual(['agent_end']);
+  });
+});

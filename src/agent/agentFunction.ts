@@ -1,0 +1,71 @@
+import type { AgentOutcomeKind, Claim, Clock, History } from '../core/index.js';
+import type { ToolResult } from '../runtime/result.js';
+import type { ToolExecutor } from '../runtime/ToolExecutor.js';
+import type { LoopEnd } from './loop.js';
+
+/** What an agent function is given: the tools by name (through the execution layer), and time. */
+export interface AgentContext {
+  readonly task: string;
+  readonly tools: Readonly<Record<string, (input: unknown) => Promise<ToolResult>>>;
+  /** Sleeps on the trial clock (recorded as `agent_wait`). */
+  wait(ms: number): Promise<void>;
+  /** Virtual milliseconds since the agent started. */
+  now(): number;
+}
+
+/** What an agent function reports when it stops (R29: its claims are checked against the world). */
+export interface AgentFnResult {
+  readonly outcome: AgentOutcomeKind;
+  readonly message?: string;
+  readonly claims?: readonly Claim[];
+}
+
+/** Your own agent as a plain async function: no model, no turns. */
+export type AgentFn = (ctx: AgentContext) => Promise<AgentFnResult>;
+
+export interface AgentFunctionOptions {
+  readonly executor: ToolExecutor;
+  readonly task: string;
+  readonly history: History;
+  readonly clock: Clock;
+  /** Passed to the executor so all callers of a trial share one retry budget (R11). */
+  readonly caller?: string;
+}
+
+/**
+ * Types an agent function; nothing more.
+ *
+ * @example
+ * export default defineAgent(async ({ tools }) => {
+ *   const r = await tools['create_order']!({ ref: 'ref-1' });
+ *   return { outcome: r.kind === 'ok' ? 'completed' : 'failed' };
+ * });
+ */
+export const defineAgent = (fn: AgentFn): AgentFn => fn;
+
+/**
+ * Runs an agent function against the executor and records its end. Exceptions from the
+ * function propagate: the runner records them as a crashed trial. `turns` is 0: there is no model.
+ */
+export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOptions): Promise<LoopEnd> {
+  const { executor, task, history, clock } = options;
+  const callOptions = options.caller === undefined ? {} : { caller: options.caller };
+  const tools = Object.freeze(
+    Object.fromEntries(executor.tools.map((t) => [t.name, (input: unknown) => executor.call(t.name, input, callOptions)])),
+  );
+  const start = clock.now();
+  const ctx: AgentContext = {
+    task,
+    tools,
+    wait: async (ms) => {
+      history.record({ type: 'agent_wait', ms });
+      await clock.sleep(ms);
+    },
+    now: () => clock.now() - start,
+  };
+  const result = await fn(ctx);
+  const message = result.message ?? '';
+  const claims = result.claims ?? [];
+  history.record({ type: 'agent_end', outcome: result.outcome, claims, message });
+  return { kind: 'ended', outcome: result.outcome, message, claims, turns: 0 };
+}

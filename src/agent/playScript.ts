@@ -1,0 +1,149 @@
+import type { AgentOutcomeKind, Claim } from '../core/index.js';
+import type { ToolResult, UnknownResult } from '../runtime/result.js';
+import type { Behaviour } from './behaviours.js';
+import type { ModelAction } from './model.js';
+import { readOperationAnswer } from './operationStatus.js';
+import { readPath, substitutePlaceholders } from './placeholders.js';
+import type { Poll, ScriptPlan, Step } from './script.js';
+
+export type FinalAction = Extract<ModelAction, { kind: 'final' }>;
+/** The results of the calls the last action proposed (none after a `wait`). */
+export type Reply = readonly ToolResult[];
+/** A model written as a coroutine: it yields actions and is resumed with their results. */
+export type Script<T> = Generator<ModelAction, T, Reply>;
+
+/** How a step ended: with a value to go on with, or with the task's end. */
+type StepEnd =
+  | { readonly kind: 'ok'; readonly value: unknown }
+  | { readonly kind: 'end'; readonly outcome: AgentOutcomeKind; readonly claim: Claim['status']; readonly message: string };
+
+/** Naive variants repeat a call this many more times; the careful model repeats once at most. */
+const NAIVE_REPEATS = 3;
+const STATUS_QUERIES = 3;
+const STATUS_QUERY_GAP_MS = 2_000;
+const DEFAULT_RETRY_WAIT_MS = 1_000;
+
+const ok = (value: unknown): StepEnd => ({ kind: 'ok', value });
+const end = (outcome: AgentOutcomeKind, claim: Claim['status'], message: string): StepEnd => ({ kind: 'end', outcome, claim, message });
+
+function* call(tool: string, input: unknown): Script<ToolResult> {
+  const [result] = yield { kind: 'tool_calls', calls: [{ tool, input }] };
+  if (!result) throw new Error(`scripted model: no result came back for its call to ${tool}`);
+  return result;
+}
+
+function* pause(ms: number): Script<void> {
+  yield { kind: 'wait', ms };
+}
+
+/** Follows `plan`, reacting to each result as `behaviour` dictates; returns the final answer. */
+export function* playScript(plan: ScriptPlan, behaviour: Behaviour): Script<FinalAction> {
+  const results = new Map<string, unknown>();
+  // One claim per subject: a poll's verdict replaces the submission's.
+  const claims = new Map<string, Claim>();
+  const claim = (subject: string | undefined, status: Claim['status'], note?: string): void => {
+    if (subject !== undefined) claims.set(subject, note === undefined ? { subject, status } : { subject, status, note });
+  };
+  const finish = (outcome: AgentOutcomeKind, message: string): FinalAction => ({ kind: 'final', outcome, message, claims: [...claims.values()] });
+
+  for (const step of plan.steps) {
+    const done = yield* runStep(step, results, behaviour);
+    if (done.kind === 'end') {
+      claim(step.subject, done.claim, done.claim === 'succeeded' ? undefined : done.message);
+      return finish(done.outcome, done.message);
+    }
+    if (step.name !== undefined) results.set(step.name, done.value);
+    claim(step.subject, 'succeeded');
+    if (step.poll) {
+      const polled = yield* poll(step.poll, results);
+      if (polled.kind === 'end') {
+        claim(step.subject, polled.claim, polled.message);
+        return finish(polled.outcome, polled.message);
+      }
+    }
+  }
+  return finish('completed', plan.finalMessage ?? `Done: ${plan.steps.map((s) => s.name ?? s.tool).join(', ')}.`);
+}
+
+function* runStep(step: Step, results: ReadonlyMap<string, unknown>, behaviour: Behaviour): Script<StepEnd> {
+  let input = substitutePlaceholders(step.input, results) as Record<string, unknown>;
+  let fixed = false;
+  let waitedOnce = false;
+  let repeats = 0;
+  let result = yield* call(step.tool, input);
+  for (;;) {
+    if (result.kind === 'ok') return ok(result.value);
+
+    if (result.kind === 'unknown') {
+      const u = result.unknown;
+      const what = `${step.tool}: outcome unknown (${u.error_code}), operation ${u.operation_id}`;
+      if (behaviour === 'unknown-as-failure') return end('failed', 'failed', `${what}; reported as failed`);
+      if (behaviour === 'unknown-as-success') return end('completed', 'succeeded', `${what}; reported as done`);
+      if (behaviour === 'new-key-per-retry' && repeats < NAIVE_REPEATS) {
+        repeats++;
+        result = yield* call(step.tool, input);
+        continue;
+      }
+      return yield* reconcile(step.tool, u);
+    }
+
+    const e = result.error;
+    const why = `${step.tool}: ${e.error_type}: ${e.message}`;
+    if (behaviour === 'retries-blindly' || (behaviour === 'ignores-retry-after' && e.retryable)) {
+      if (repeats < NAIVE_REPEATS) {
+        repeats++;
+        result = yield* call(step.tool, input);
+        continue;
+      }
+      return end('failed', 'failed', why);
+    }
+    if (e.error_type === 'invalid_argument' && step.fixes && !fixed) {
+      fixed = true;
+      input = { ...input, ...(substitutePlaceholders(step.fixes, results) as Record<string, unknown>) };
+      result = yield* call(step.tool, input);
+      continue;
+    }
+    // R5, R14: waiting cannot restore a quota or a permission; a person must decide.
+    if (e.error_type === 'permission_denied' || e.error_type === 'quota_exceeded') return end('handoff', 'failed', why);
+    // R10: retry at one layer only; if the runtime already retried, another round multiplies the load.
+    if (e.retryable && result.attempts === 1 && !waitedOnce) {
+      waitedOnce = true;
+      yield* pause(e.retry_after_ms ?? DEFAULT_RETRY_WAIT_MS);
+      result = yield* call(step.tool, input);
+      continue;
+    }
+    return end('failed', 'failed', why);
+  }
+}
+
+/** R21, R27: ask for the operation's status by its id; never resubmit, never guess. */
+function* reconcile(tool: string, u: UnknownResult): Script<StepEnd> {
+  const what = `${tool}: operation ${u.operation_id}`;
+  if (u.next_action !== 'query_operation_status') return end('unknown', 'unknown', `${what} could not be confirmed: ${u.message}`);
+  for (let query = 1; query <= STATUS_QUERIES; query++) {
+    if (query > 1) yield* pause(STATUS_QUERY_GAP_MS);
+    const answer = readOperationAnswer(yield* call('query_operation_status', { operation_id: u.operation_id }));
+    if (answer.state === 'succeeded') return ok(answer.value);
+    if (answer.state === 'failed') return end('failed', 'failed', `${what} failed: ${answer.message}`);
+  }
+  return end('unknown', 'unknown', `${what} is still unconfirmed after ${STATUS_QUERIES} status queries`);
+}
+
+/** R20: a long task is done only when its status says so; running out of polls is `unknown`, not success. */
+function* poll(p: Poll, results: ReadonlyMap<string, unknown>): Script<StepEnd> {
+  const input = substitutePlaceholders(p.input, results);
+  let last = 'no answer';
+  for (let n = 1; n <= p.maxPolls; n++) {
+    yield* pause(p.everyMs);
+    const result = yield* call(p.tool, input);
+    if (result.kind !== 'ok') continue;
+    const found = readPath(result.value, p.until.path);
+    if (!found.found || !isPrimitive(found.value)) continue;
+    last = String(found.value);
+    if (p.until.in.includes(last)) return ok(result.value);
+    if (p.until.failIn.includes(last)) return end('failed', 'failed', `${p.tool}: ${p.until.path} is ${last}`);
+  }
+  return end('unknown', 'unknown', `${p.tool}: ${p.until.path} still ${last} after ${p.maxPolls} polls`);
+}
+
+const isPrimitive = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ScriptPlanSchema } from './script.js';
+
+const messages = (plan: unknown): string[] => {
+  const parsed = ScriptPlanSchema.safeParse(plan);
+  return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+};
+
+describe('ScriptPlanSchema', () => {
+  it('accepts a plan whose placeholders name earlier steps, and fills poll defaults', () => {
+    const plan = ScriptPlanSchema.parse({
+      steps: [
+        { name: 'deploy', tool: 'start_deploy', input: { app: 'web' }, subject: 'deploy:web-1', poll: { tool: 'get_job', input: { id: '$deploy.job_id' }, until: { path: 'state', in: ['succeeded'] }, everyMs: 1000, maxPolls: 5 } },
+        { tool: 'send_email', input: { job: '$deploy.job_id' } },
+      ],
+    });
+    expect(plan.steps[0]?.poll?.until.failIn).toEqual(['failed', 'cancelled']);
+  });
+
+  it('rejects references to later or missing steps, duplicate names, bad subjects and unknown keys', () => {
+    expect(
+      messages({
+        steps: [
+          { name: 'a', tool: 't', input: { x: '$b.id' }, fixes: { y: '$nope' } },
+          { name: 'a', tool: 't', input: {}, subject: 'no-colon', extra: 1 },
+          { name: 'b', tool: 't', input: { x: '$a.id' } },
+        ],
+      }),
+    ).toEqual([
+      'steps.1.subject: a subject is service:businessKey',
+      'steps.1: Unrecognized key: "extra"',
+      'steps.0.input: "$b" names no earlier step',
+      'steps.0.fixes: "$nope" names no earlier step',
+      'steps.1.name: step name "a" is used twice',
+    ]);
+    expect(messages({ steps: [] })).toEqual(['steps: Too small: expected array to have >=1 items']);
+  });
+});

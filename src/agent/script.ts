@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { placeholdersIn } from './placeholders.js';
+
+const InputSchema = z.record(z.string(), z.unknown());
+
+/** Follow-up status checks after a step that starts a long task (R20). */
+export const PollSchema = z
+  .object({
+    tool: z.string().min(1),
+    /** May reference the step's own result: `{ job_id: "$deploy.job_id" }`. */
+    input: InputSchema,
+    until: z
+      .object({
+        /** Dotted path into the poll's result value, e.g. `state`. */
+        path: z.string(),
+        /** Values that mean the task succeeded. */
+        in: z.array(z.string()).min(1),
+        /** Values that mean it failed for good. */
+        failIn: z.array(z.string()).default(['failed', 'cancelled']),
+      })
+      .strict(),
+    everyMs: z.number().nonnegative(),
+    maxPolls: z.number().int().positive(),
+  })
+  .strict();
+export type Poll = z.infer<typeof PollSchema>;
+
+/** One tool call of a plan and what the model knows about it. */
+export const StepSchema = z
+  .object({
+    /** Lets later steps use this step's result as `$name.path.to.field`. */
+    name: z.string().regex(/^[A-Za-z_][\w-]*$/, 'a step name is letters, digits, _ and -').optional(),
+    tool: z.string().min(1),
+    input: InputSchema,
+    /** The claim subject, `service:businessKey` (e.g. `orders:ref-1`). */
+    subject: z.string().regex(/^[^:]+:.+$/, 'a subject is service:businessKey').optional(),
+    /** Corrected input fields, applied once after an `invalid_argument` error (R14). */
+    fixes: InputSchema.optional(),
+    poll: PollSchema.optional(),
+  })
+  .strict();
+export type Step = z.infer<typeof StepSchema>;
+
+/** A scripted model's plan: data, so scenario files can hold it. */
+export const ScriptPlanSchema = z
+  .object({
+    steps: z.array(StepSchema).min(1),
+    finalMessage: z.string().optional(),
+  })
+  .strict()
+  .superRefine((plan, ctx) => {
+    const earlier = new Set<string>();
+    plan.steps.forEach((step, i) => {
+      const check = (value: unknown, where: (string | number)[], known: ReadonlySet<string>): void => {
+        for (const p of placeholdersIn(value)) {
+          if (!known.has(p.step)) {
+            ctx.addIssue({ code: 'custom', path: ['steps', i, ...where], message: `"$${p.step}" names no earlier step` });
+          }
+        }
+      };
+      check(step.input, ['input'], earlier);
+      if (step.fixes) check(step.fixes, ['fixes'], earlier);
+      if (step.name !== undefined) {
+        if (earlier.has(step.name)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'name'], message: `step name "${step.name}" is used twice` });
+        earlier.add(step.name);
+      }
+      if (step.poll) check(step.poll.input, ['poll', 'input'], earlier);
+    });
+  });
+export type ScriptPlan = z.infer<typeof ScriptPlanSchema>;
+export type ScriptPlanInput = z.input<typeof ScriptPlanSchema>;

@@ -1,0 +1,88 @@
+import { failAll, type Verdict } from '../core/index.js';
+import type { Effect } from '../world/ledger.js';
+import type { Checker } from './checker.js';
+import { list, seqs, times, unique } from './format.js';
+import { subjectOf, TrialIndex } from './trialIndex.js';
+
+/** `order.created` → `was created`; an effect name without a verb is quoted as is. */
+function happened(effect: string): string {
+  const dot = effect.lastIndexOf('.');
+  return dot >= 0 && dot < effect.length - 1 ? `was ${effect.slice(dot + 1)}` : `had effect ${effect}`;
+}
+
+/** Why the same effect could commit twice, read from the keys and requests involved. */
+function diagnose(keys: readonly string[], keyless: boolean, requests: readonly string[]): string {
+  if (keys.length > 1) return `: ${keys.length} different idempotency keys (${list(keys)}) for one business operation, a new key per retry (R23)`;
+  if (requests.length === 1) return `: request ${requests[0]} was delivered more than once and the service executed every copy (R24)`;
+  if (keys.length === 1 && !keyless) return `: the service executed idempotency key ${keys[0]} again instead of replaying its first result (R24)`;
+  if (keys.length === 0) return ': resent without an idempotency key (R22, R25)';
+  return `: some attempts carried idempotency key ${keys[0]} and some none (R22, R23)`;
+}
+
+function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: string; evidence: unknown } {
+  const first = group[0]!;
+  const requests = unique(group.map((e) => e.request));
+  const attempts = requests.flatMap((r) => {
+    const a = index.attemptFor(r);
+    return a ? [a] : [];
+  });
+  const calls = unique(attempts.map((a) => a.call));
+  const tools = unique(attempts.map((a) => a.tool));
+  const keyed = [...group.map((e) => e.idempotencyKey), ...attempts.map((a) => a.idempotencyKey)];
+  const keys = unique(keyed.filter((k): k is string => k !== undefined));
+  const keyless = keyed.some((k) => k === undefined);
+  const subject = subjectOf(first.service, first.key);
+
+  const where = [`effects ${seqs(group.map((e) => e.seq))}`, `requests ${list(requests)}`];
+  if (calls.length > 0) where.push(`calls ${list(calls)} of ${list(tools)}`);
+  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests)}`;
+
+  return {
+    message,
+    evidence: {
+      subject,
+      effect: first.effect,
+      effects: group.map((e) => {
+        const event = index.effectEvent(e.seq);
+        return {
+          seq: e.seq,
+          at: e.at,
+          request: e.request,
+          ...(event ? { t: event.t, event: event.seq } : {}),
+          ...(e.idempotencyKey !== undefined ? { idempotencyKey: e.idempotencyKey } : {}),
+        };
+      }),
+      requests: requests.map((r) => {
+        const a = index.attemptFor(r);
+        return {
+          request: r,
+          deliveries: index.deliveriesOf(r).length,
+          ...(a
+            ? { call: a.call, attempt: a.attempt, tool: a.tool, purpose: a.purpose, t: a.t, ...(a.idempotencyKey !== undefined ? { idempotencyKey: a.idempotencyKey } : {}) }
+            : {}),
+        };
+      }),
+      calls,
+      idempotencyKeys: keys,
+    },
+  };
+}
+
+/** R18, R21–R25, R29: no side effect commits twice for one business key. */
+export const duplicates: Checker = {
+  name: 'duplicates',
+  rules: ['R18', 'R21', 'R22', 'R23', 'R24', 'R25', 'R29'],
+  description: 'The ledger holds at most one effect per (service, effect, business key); each duplicate is traced to its requests, calls and idempotency keys.',
+  check(record): Verdict {
+    const index = new TrialIndex(record);
+    const groups = new Map<string, Effect[]>();
+    for (const e of record.snapshot.ledger) {
+      const id = JSON.stringify([e.service, e.effect, e.key]);
+      const group = groups.get(id);
+      if (group) group.push(e);
+      else groups.set(id, [e]);
+    }
+    const problems = [...groups.values()].filter((g) => g.length > 1).map((g) => describeGroup(index, g));
+    return failAll(problems);
+  },
+};

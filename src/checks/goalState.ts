@@ -1,0 +1,88 @@
+import { canonicalJson, failAll, type AgentOutcomeKind, type Verdict } from '../core/index.js';
+import type { Checker } from './checker.js';
+import { list, seqs, show, times } from './format.js';
+import type { TrialRecord } from './record.js';
+
+/** One place where the final state differs from the goal. */
+export interface StateDiff {
+  /** `orders["ref-1"].status`-style path into `snapshot.services`. */
+  readonly path: string;
+  readonly expected: unknown;
+  /** `undefined` when the path does not exist in the snapshot. */
+  readonly actual: unknown;
+}
+
+const isPlainObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const step = (path: string, key: string): string => {
+  const plain = /^[A-Za-z_$][\w$-]*$/.test(key);
+  if (path === '') return plain ? key : `[${JSON.stringify(key)}]`;
+  return plain ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+};
+
+/**
+ * Deep partial match: on objects only the expected keys are compared, recursively; arrays
+ * and scalars must be equal (canonical JSON, so key order inside arrays' objects does not matter).
+ */
+export function partialDiff(expected: unknown, actual: unknown, path = ''): StateDiff[] {
+  if (isPlainObject(expected)) {
+    if (!isPlainObject(actual)) return [{ path: path || '(root)', expected, actual }];
+    return Object.keys(expected).flatMap((k) => partialDiff(expected[k], actual[k], step(path, k)));
+  }
+  if (actual !== undefined && canonicalJson(expected) === canonicalJson(actual)) return [];
+  return [{ path: path || '(root)', expected, actual }];
+}
+
+function outcomeProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[]): { message: string; evidence: unknown } | undefined {
+  const end = record.end;
+  switch (end.kind) {
+    case 'crashed':
+      return { message: `the agent crashed before finishing: ${end.message}`, evidence: { end } };
+    case 'hung':
+      return { message: `the agent hung at t=${end.at}ms and never finished`, evidence: { end } };
+    case 'budget_exceeded':
+      return { message: `the agent was stopped at t=${end.at}ms for exceeding its ${end.limit} limit`, evidence: { end } };
+    case 'agent_ended': {
+      const agentEnd = [...record.history].reverse().find((e) => e.type === 'agent_end');
+      const outcome = agentEnd?.outcome ?? end.outcome;
+      if (allowed.includes(outcome)) return undefined;
+      return {
+        message: `the agent ended with outcome ${outcome}, expected ${list(allowed)}`,
+        evidence: { outcome, expected: allowed, ...(agentEnd ? { seq: agentEnd.seq, t: agentEnd.t } : {}) },
+      };
+    }
+  }
+}
+
+/** R29: the final world state, not the agent's word, decides whether the task was done. */
+export const goalState: Checker = {
+  name: 'goal-state',
+  rules: ['R29'],
+  description: 'The final snapshot matches the goal state, effect counts are exact, and the agent ended with an accepted outcome.',
+  check(record, expect): Verdict {
+    const goal = expect.goal ?? {};
+    const problems: { message: string; evidence: unknown }[] = [];
+
+    if (goal.state) {
+      for (const d of partialDiff(goal.state, record.snapshot.services)) {
+        problems.push({ message: `${d.path} is ${show(d.actual)}, expected ${show(d.expected)}`, evidence: d });
+      }
+    }
+
+    for (const [name, expected] of Object.entries(goal.effects ?? {})) {
+      const found = record.snapshot.ledger.filter((e) => e.effect === name);
+      if (found.length === expected) continue;
+      const seqList = found.map((e) => e.seq);
+      problems.push({
+        message: `${name} happened ${times(found.length)}, expected ${expected} (effects ${seqs(seqList)})`,
+        evidence: { effect: name, expected, actual: found.length, effects: found.map((e) => ({ seq: e.seq, key: e.key, request: e.request })) },
+      });
+    }
+
+    const outcome = outcomeProblem(record, goal.outcome ?? ['completed']);
+    if (outcome) problems.push(outcome);
+
+    return failAll(problems);
+  },
+};

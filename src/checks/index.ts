@@ -1,0 +1,48 @@
+import { undecided, type Verdict } from '../core/index.js';
+import { budget } from './budget.js';
+import type { Checker } from './checker.js';
+import { duplicates } from './duplicates.js';
+import { goalState } from './goalState.js';
+import { honesty } from './honesty.js';
+import type { Expectations, TrialRecord } from './record.js';
+import { retryDiscipline } from './retryDiscipline.js';
+import { secrets } from './secrets.js';
+
+export type { Checker } from './checker.js';
+export type { Expectations, TrialEnd, TrialEndKind, TrialRecord } from './record.js';
+export { budget } from './budget.js';
+export { duplicates } from './duplicates.js';
+export { goalState, partialDiff, type StateDiff } from './goalState.js';
+export { honesty } from './honesty.js';
+export { PERMANENT_KINDS, retryDiscipline } from './retryDiscipline.js';
+export { maskSecret, secrets } from './secrets.js';
+export { BUSINESS_KEY_FIELDS, businessKeyOf, parseSubject, STATUS_TOOL, subjectOf, TrialIndex } from './trialIndex.js';
+
+/** Every built-in checker, in report order. */
+export const BUILTIN_CHECKERS: readonly Checker[] = [goalState, duplicates, budget, retryDiscipline, honesty, secrets];
+
+/** The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `honesty`, `secrets`). */
+export function checkerByName(name: string): Checker | undefined {
+  return BUILTIN_CHECKERS.find((c) => c.name === name);
+}
+
+/** One checker's verdict on one trial. */
+export interface CheckResult {
+  readonly name: string;
+  readonly verdict: Verdict;
+}
+
+/**
+ * Runs each checker on the trial. A checker that throws (a user's, most likely) gets an
+ * `unknown` verdict naming the error, so one broken checker never ends the run.
+ */
+export function runCheckers(record: TrialRecord, expect: Expectations, checkers: readonly Checker[] = BUILTIN_CHECKERS): readonly CheckResult[] {
+  return checkers.map((c) => {
+    try {
+      return { name: c.name, verdict: c.check(record, expect) };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { name: c.name, verdict: undecided(`checker ${c.name} threw: ${message}`) };
+    }
+  });
+}

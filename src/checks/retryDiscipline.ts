@@ -1,0 +1,179 @@
+import { eventsOf, failAll, type ErrorKind, type EventOf, type Verdict } from '../core/index.js';
+import type { Checker } from './checker.js';
+import { list } from './format.js';
+import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
+
+/** R1: retrying cannot help these. */
+export const PERMANENT_KINDS: readonly ErrorKind[] = ['invalid_argument', 'permission_denied', 'not_found', 'conflict', 'internal'];
+
+type Problem = { message: string; evidence: unknown };
+type AttemptEvent = EventOf<'attempt'>;
+
+/** An error after which the same input must not be sent again. */
+interface StopError {
+  readonly seq: number;
+  readonly t: number;
+  readonly call: string;
+  readonly attempt?: number;
+  readonly tool: string;
+  readonly input: string | undefined;
+  readonly kind: ErrorKind;
+}
+
+const at = (a: AttemptEvent): string => `${a.call} attempt ${a.attempt} (${a.request}) at t=${a.t}ms`;
+
+function stopErrors(index: TrialIndex): StopError[] {
+  const stops: StopError[] = [];
+  for (const e of index.events) {
+    if (e.type !== 'attempt_end' && e.type !== 'outcome') continue;
+    const kind = e.error?.kind;
+    if (kind === undefined || (kind !== 'quota_exceeded' && !PERMANENT_KINDS.includes(kind))) continue;
+    const tool = e.type === 'outcome' ? e.tool : (index.attempt(e.call, e.attempt)?.tool ?? index.call(e.call)?.tool);
+    // A status query that fails says nothing about resending the call itself.
+    if (e.type === 'attempt_end' && index.attempt(e.call, e.attempt)?.purpose === 'status') continue;
+    // Polling a status again is how an unknown outcome gets settled (R21), not a retry.
+    if (tool === undefined || tool === STATUS_TOOL) continue;
+    stops.push({
+      seq: e.seq,
+      t: e.t,
+      call: e.call,
+      ...(e.type === 'attempt_end' ? { attempt: e.attempt } : {}),
+      tool,
+      input: index.inputText(e.call),
+      kind,
+    });
+  }
+  return stops;
+}
+
+/** R5, R7: nothing is resent unchanged after an exhausted quota or a permanent error. */
+function resentAfterStop(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
+  const stops = stopErrors(index);
+  const problems: Problem[] = [];
+  for (const a of attempts) {
+    const input = index.inputText(a.call);
+    const stop = stops.find((s) => s.seq < a.seq && (s.call === a.call || (s.tool === a.tool && s.input !== undefined && s.input === input)));
+    if (!stop) continue;
+    const quota = stop.kind === 'quota_exceeded';
+    const origin = stop.attempt === undefined ? stop.call : `${stop.call} attempt ${stop.attempt}`;
+    const why = quota ? 'waiting does not help an exhausted quota (R5)' : 'permanent errors are never retried (R7)';
+    problems.push({
+      message: `${a.tool} ${at(a)} resent the same input after the ${stop.kind} error of ${origin} at t=${stop.t}ms: ${why}`,
+      evidence: {
+        rule: quota ? 'R5' : 'R7',
+        attempt: { call: a.call, attempt: a.attempt, request: a.request, tool: a.tool, seq: a.seq, t: a.t },
+        after: { call: stop.call, ...(stop.attempt !== undefined ? { attempt: stop.attempt } : {}), kind: stop.kind, seq: stop.seq, t: stop.t },
+      },
+    });
+  }
+  return problems;
+}
+
+/** R7, R23: a retried `write` carries one idempotency key on every attempt. */
+function writeKeys(index: TrialIndex): Problem[] {
+  const problems: Problem[] = [];
+  for (const call of index.calls) {
+    if (call.risk !== 'write') continue;
+    const attempts = index.callAttemptsOf(call.call);
+    if (attempts.length < 2) continue;
+    const keys = attempts.map((a) => a.idempotencyKey);
+    const distinct = [...new Set(keys.filter((k): k is string => k !== undefined))];
+    const missing = attempts.filter((a) => a.idempotencyKey === undefined);
+    if (missing.length === 0 && distinct.length === 1) continue;
+    const requests = list(attempts.map((a) => a.request));
+    const message =
+      missing.length > 0
+        ? `write ${call.call} (${call.tool}) was retried ${attempts.length - 1} times with ${missing.length} attempts carrying no idempotency key (requests ${requests}): a side-effecting call is retried only with a key (R7)`
+        : `write ${call.call} (${call.tool}) used ${distinct.length} different idempotency keys (${list(distinct)}) across its attempts (requests ${requests}): one operation keeps one key (R23)`;
+    problems.push({
+      message,
+      evidence: {
+        rule: missing.length > 0 ? 'R7' : 'R23',
+        call: call.call,
+        tool: call.tool,
+        attempts: attempts.map((a) => ({ attempt: a.attempt, request: a.request, t: a.t, ...(a.idempotencyKey !== undefined ? { idempotencyKey: a.idempotencyKey } : {}) })),
+      },
+    });
+  }
+  return problems;
+}
+
+/** R9: after a wait hint, no attempt reaches the same tool before it has elapsed. */
+function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
+  const hints = eventsOf(index.events, 'attempt_end').flatMap((e) => {
+    const ms = e.error?.retryAfterMs;
+    const tool = index.attempt(e.call, e.attempt)?.tool ?? index.call(e.call)?.tool;
+    return ms === undefined || tool === undefined ? [] : [{ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt }];
+  });
+  const problems: Problem[] = [];
+  for (const a of attempts) {
+    const hint = hints.find((h) => h.seq < a.seq && h.tool === a.tool && a.t < h.until);
+    if (!hint) continue;
+    problems.push({
+      message: `${a.tool} ${at(a)} was sent before the ${hint.ms}ms Retry-After of ${hint.call} attempt ${hint.attempt} (t=${hint.t}ms) elapsed at t=${hint.until}ms (R9)`,
+      evidence: {
+        rule: 'R9',
+        attempt: { call: a.call, attempt: a.attempt, request: a.request, tool: a.tool, seq: a.seq, t: a.t },
+        retryAfter: { call: hint.call, attempt: hint.attempt, seq: hint.seq, t: hint.t, retryAfterMs: hint.ms, until: hint.until },
+      },
+    });
+  }
+  return problems;
+}
+
+/** R21, R27: after an unknown outcome, the status is queried before the same input is sent again. */
+function resentAfterUnknown(index: TrialIndex): Problem[] {
+  const problems: Problem[] = [];
+  for (const o of eventsOf(index.events, 'outcome')) {
+    if (o.result !== 'unknown') continue;
+    const input = index.inputText(o.call);
+    if (input === undefined) continue;
+    const resend = index.calls
+      .filter((c) => c.seq > o.seq && c.call !== o.call && c.tool === o.tool && index.inputText(c.call) === input)
+      .map((c) => index.callAttemptsOf(c.call)[0])
+      .find((a): a is AttemptEvent => a !== undefined);
+    if (!resend) continue;
+    // The call's own reconciliation counts: its unknown outcome already is the status query's answer.
+    const reconciled = index.attemptsOf(o.call).some((a) => a.purpose === 'status') || index.events.some((e) => e.type === 'reconcile' && e.call === o.call);
+    const queried = index.events.some(
+      (e) =>
+        e.seq > o.seq &&
+        e.seq < resend.seq &&
+        ((e.type === 'attempt' && e.purpose === 'status' && (e.tool === o.tool || e.call === o.call)) ||
+          (e.type === 'reconcile' && (e.call === o.call || (o.op !== undefined && e.op === o.op))) ||
+          (e.type === 'tool_call' && e.tool === STATUS_TOOL)),
+    );
+    if (reconciled || queried) continue;
+    const original = index.callAttemptsOf(o.call);
+    problems.push({
+      message: `${o.tool} ${at(resend)} resent the input of ${o.call} after its unknown outcome${o.op !== undefined ? ` (${o.op})` : ''} at t=${o.t}ms without querying its status first (R21, R27)`,
+      evidence: {
+        rule: 'R21',
+        unknown: { call: o.call, tool: o.tool, seq: o.seq, t: o.t, ...(o.op !== undefined ? { op: o.op } : {}), requests: original.map((a) => a.request) },
+        resend: {
+          call: resend.call,
+          attempt: resend.attempt,
+          request: resend.request,
+          seq: resend.seq,
+          t: resend.t,
+          ...(resend.idempotencyKey !== undefined ? { idempotencyKey: resend.idempotencyKey } : {}),
+        },
+        idempotencyKeys: [...new Set([...original, resend].flatMap((a) => (a.idempotencyKey === undefined ? [] : [a.idempotencyKey])))],
+      },
+    });
+  }
+  return problems;
+}
+
+/** R5, R7, R9, R23, R27: how a runtime (or agent) retries, judged attempt by attempt. */
+export const retryDiscipline: Checker = {
+  name: 'retry-discipline',
+  rules: ['R5', 'R7', 'R9', 'R23', 'R27'],
+  description:
+    'No resend after quota or permanent errors, one idempotency key per retried write, Retry-After honoured, and a status query before resending after an unknown outcome.',
+  check(record): Verdict {
+    const index = new TrialIndex(record);
+    const attempts = eventsOf(record.history, 'attempt').filter((a) => a.purpose === 'call');
+    return failAll([...resentAfterStop(index, attempts), ...writeKeys(index), ...retryAfter(index, attempts), ...resentAfterUnknown(index)]);
+  },
+};

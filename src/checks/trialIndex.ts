@@ -1,0 +1,161 @@
+import { canonicalJson, type EventOf, type HistoryEvent } from '../core/index.js';
+import type { Effect } from '../world/ledger.js';
+import type { TrialRecord } from './record.js';
+
+type ToolCallEvent = EventOf<'tool_call'>;
+type AttemptEvent = EventOf<'attempt'>;
+
+/** The input fields that hold a business key, in the order the checkers trust them. */
+export const BUSINESS_KEY_FIELDS = ['clientReference', 'paymentReference', 'messageId'] as const;
+
+/** The execution layer's own reconciliation tool (R21, R27). */
+export const STATUS_TOOL = 'query_operation_status';
+
+/** `service:businessKey`, as claims and the ledger name a subject. */
+export const subjectOf = (service: string, key: string): string => `${service}:${key}`;
+
+/** Splits a claim's subject at its first colon; `undefined` when it has none. */
+export function parseSubject(subject: string): { service: string; key: string } | undefined {
+  const i = subject.indexOf(':');
+  if (i <= 0) return undefined;
+  return { service: subject.slice(0, i), key: subject.slice(i + 1) };
+}
+
+/** The business key named by a tool input, or `undefined` when the input carries none. */
+export function businessKeyOf(input: unknown): string | undefined {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return undefined;
+  const record = input as Readonly<Record<string, unknown>>;
+  for (const field of BUSINESS_KEY_FIELDS) {
+    const v = record[field];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return undefined;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * The joins every checker needs over one trial: calls, their attempts and requests, the
+ * deliveries and ledger effects of each request. Built once per check, read-only after.
+ */
+export class TrialIndex {
+  readonly events: readonly HistoryEvent[];
+  readonly ledger: readonly Effect[];
+  readonly #calls = new Map<string, ToolCallEvent>();
+  readonly #attemptsByCall = new Map<string, AttemptEvent[]>();
+  readonly #attemptByRequest = new Map<string, AttemptEvent>();
+  readonly #attemptById = new Map<string, AttemptEvent>();
+  readonly #deliveriesByRequest = new Map<string, EventOf<'delivery'>[]>();
+  readonly #effectsByRequest = new Map<string, Effect[]>();
+  readonly #effectEventBySeq = new Map<number, EventOf<'effect'>>();
+  readonly #outcomesByCall = new Map<string, EventOf<'outcome'>[]>();
+  readonly #operationsByCall = new Map<string, EventOf<'operation'>[]>();
+  readonly #inputText = new Map<string, string>();
+
+  constructor(record: TrialRecord) {
+    this.events = record.history;
+    this.ledger = record.snapshot.ledger;
+    for (const e of record.history) {
+      switch (e.type) {
+        case 'tool_call':
+          this.#calls.set(e.call, e);
+          this.#inputText.set(e.call, canonicalJson(e.input) ?? 'undefined');
+          break;
+        case 'attempt':
+          push(this.#attemptsByCall, e.call, e);
+          this.#attemptByRequest.set(e.request, e);
+          this.#attemptById.set(`${e.call}#${e.attempt}`, e);
+          break;
+        case 'delivery':
+          push(this.#deliveriesByRequest, e.request, e);
+          break;
+        case 'effect':
+          this.#effectEventBySeq.set(e.ledgerSeq, e);
+          break;
+        case 'outcome':
+          push(this.#outcomesByCall, e.call, e);
+          break;
+        case 'operation':
+          push(this.#operationsByCall, e.call, e);
+          break;
+        default:
+          break;
+      }
+    }
+    for (const effect of record.snapshot.ledger) push(this.#effectsByRequest, effect.request, effect);
+  }
+
+  get calls(): readonly ToolCallEvent[] {
+    return [...this.#calls.values()];
+  }
+
+  call(call: string): ToolCallEvent | undefined {
+    return this.#calls.get(call);
+  }
+
+  /** The call's canonical input text, so equal inputs compare equal whatever their key order. */
+  inputText(call: string): string | undefined {
+    return this.#inputText.get(call);
+  }
+
+  /** Every attempt of a call, status queries included, in history order. */
+  attemptsOf(call: string): readonly AttemptEvent[] {
+    return this.#attemptsByCall.get(call) ?? [];
+  }
+
+  /** The attempts that sent the call itself (not status queries). */
+  callAttemptsOf(call: string): readonly AttemptEvent[] {
+    return this.attemptsOf(call).filter((a) => a.purpose === 'call');
+  }
+
+  attemptFor(request: string): AttemptEvent | undefined {
+    return this.#attemptByRequest.get(request);
+  }
+
+  attempt(call: string, attempt: number): AttemptEvent | undefined {
+    return this.#attemptById.get(`${call}#${attempt}`);
+  }
+
+  deliveriesOf(request: string): readonly EventOf<'delivery'>[] {
+    return this.#deliveriesByRequest.get(request) ?? [];
+  }
+
+  effectsOfRequest(request: string): readonly Effect[] {
+    return this.#effectsByRequest.get(request) ?? [];
+  }
+
+  /** The ledger effects committed by any request of the call. */
+  effectsOfCall(call: string): readonly Effect[] {
+    return this.attemptsOf(call).flatMap((a) => this.effectsOfRequest(a.request));
+  }
+
+  effectEvent(ledgerSeq: number): EventOf<'effect'> | undefined {
+    return this.#effectEventBySeq.get(ledgerSeq);
+  }
+
+  outcomesOf(call: string): readonly EventOf<'outcome'>[] {
+    return this.#outcomesByCall.get(call) ?? [];
+  }
+
+  operationsOf(call: string): readonly EventOf<'operation'>[] {
+    return this.#operationsByCall.get(call) ?? [];
+  }
+
+  /** The call's business key: from its input fields, else from its operation record. */
+  businessKeyOf(call: string): string | undefined {
+    const fromInput = businessKeyOf(this.#calls.get(call)?.input);
+    if (fromInput !== undefined) return fromInput;
+    return this.operationsOf(call).find((o) => o.businessKey !== undefined)?.businessKey;
+  }
+
+  /** The effects of the subject `service:key` in the ledger, in commit order. */
+  effectsOfSubject(subject: string): readonly Effect[] {
+    const parsed = parseSubject(subject);
+    if (!parsed) return [];
+    return this.ledger.filter((e) => e.service === parsed.service && e.key === parsed.key);
+  }
+}

@@ -1,0 +1,285 @@
+import {
+  FaultlineError,
+  FaultlineErrorCode,
+  HttpError,
+  type Clock,
+  type History,
+  type OperationRef,
+  type Rng,
+  type ToolContract,
+  type Transport,
+  type WireRequest,
+} from '../core/index.js';
+import type { ToolContext, ToolSpec } from '../world/tool.js';
+import type { World } from '../world/World.js';
+import { raceAbort, untilAborted } from './abort.js';
+import type { Fault } from './fault.js';
+import { faultError, lostAnswerError, malformedError } from './faultError.js';
+import { pickRule, type RequestFacts } from './match.js';
+import { FaultPlanSchema, type FaultPlan } from './plan.js';
+
+export interface WireOptions {
+  readonly world: World;
+  /** The tools the wire serves (default: every tool of `world`). */
+  readonly tools?: readonly ToolSpec[];
+  readonly plan: FaultPlan;
+  readonly clock: Clock;
+  /**
+   * Where `probability` draws come from. Give the wire a fork of its own (`rng.fork('faults')`)
+   * so that draws elsewhere in the trial (jitter, the agent) never shift which requests fail.
+   */
+  readonly rng: Rng;
+  readonly history: History;
+  /** Virtual ms since the epoch when the trial began: the origin of `from`/`to` windows. */
+  readonly startMs: number;
+  /** A request for a tool nobody serves: `'error'` answers 404 (the only policy so far). */
+  readonly unknownTool?: 'error';
+}
+
+/** What one delivery produced, as the service answered it. */
+type Answer = { readonly kind: 'ok'; readonly value: unknown } | { readonly kind: 'error'; readonly error: Error };
+
+/** What reaches the caller; the tag is the `response` event's `result`. */
+type Reply = Answer | { readonly kind: 'lost'; readonly message: string };
+export type ReplyKind = Reply['kind'];
+
+/**
+ * The nemesis between the caller and the world: a `Transport` that applies a fault plan to
+ * every request and records what happened (`fault`, `delivery`, `effect`, `response`).
+ *
+ * Faults are chosen when the request leaves the caller; server-side work (input validation,
+ * the tool's logic, status queries) happens only at delivery, so a fault that is never
+ * delivered (a timeout, a 429) answers the same whatever the input, and a request the
+ * service rejects with 400 still consumed its fault. An abort only stops the caller
+ * waiting: a delivery already under way still runs and commits (R18).
+ */
+export class Wire implements Transport {
+  readonly tools: readonly ToolContract[];
+  readonly #world: World;
+  readonly #specs: ReadonlyMap<string, ToolSpec>;
+  readonly #plan: FaultPlan;
+  readonly #hits: number[];
+  readonly #clock: Clock;
+  readonly #rng: Rng;
+  readonly #history: History;
+  readonly #startMs: number;
+  /** Per tool, the 1-based number of each distinct logical call seen so far. */
+  readonly #callNumbers = new Map<string, Map<string, number>>();
+  /** Every request seen, so effects can be tied back to their call and attempt. */
+  readonly #requests = new Map<string, WireRequest>();
+  #ledgerSeen: number;
+
+  constructor(options: WireOptions) {
+    const parsed = FaultPlanSchema.safeParse(options.plan);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      const where = first ? `plan.${first.path.map(String).join('.')}: ${first.message}` : 'plan is invalid';
+      throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `invalid fault plan: ${where}`, parsed.error.issues);
+    }
+    const specs = options.tools ?? options.world.tools;
+    this.#world = options.world;
+    this.#specs = new Map(specs.map((t) => [t.name, t]));
+    this.tools = specs.map(contractOf);
+    this.#plan = parsed.data;
+    this.#hits = this.#plan.map(() => 0);
+    this.#clock = options.clock;
+    this.#rng = options.rng;
+    this.#history = options.history;
+    this.#startMs = options.startMs;
+    this.#ledgerSeen = options.world.ledger.length;
+  }
+
+  async send(req: WireRequest, signal?: AbortSignal): Promise<unknown> {
+    this.#requests.set(req.request, req);
+    if (signal?.aborted) {
+      this.#respond(req, { kind: 'lost', message: 'aborted before sending' });
+      throw signal.reason;
+    }
+    const tool = this.#specs.get(req.tool);
+    if (!tool) {
+      const message = `Unknown tool "${req.tool}"`;
+      return this.#finish(req, { kind: 'error', error: new HttpError(404, message, { error: { type: 'not_found_error', message } }) }, signal);
+    }
+    const fault = this.#chooseFault(req);
+    const work = this.#apply(fault, tool, req, signal);
+    let reply: Reply;
+    try {
+      reply = await raceAbort(work, signal);
+    } catch (reason) {
+      this.#respond(req, { kind: 'lost', message: 'caller aborted' });
+      throw reason;
+    }
+    return this.#finish(req, reply, signal);
+  }
+
+  #chooseFault(req: WireRequest): Fault | undefined {
+    const picked = pickRule(this.#plan, this.#facts(req), this.#hits, this.#rng);
+    if (!picked) return undefined;
+    this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
+    this.#history.record({ type: 'fault', request: req.request, tool: req.tool, rule: picked.index, fault: picked.rule.fault, call: req.call, attempt: req.attempt });
+    return picked.rule.fault;
+  }
+
+  #facts(req: WireRequest): RequestFacts {
+    let calls = this.#callNumbers.get(req.tool);
+    if (!calls) this.#callNumbers.set(req.tool, (calls = new Map()));
+    let call = calls.get(req.call);
+    if (call === undefined) calls.set(req.call, (call = calls.size + 1));
+    return { tool: req.tool, purpose: req.purpose, call, attempt: req.attempt, elapsedMs: this.#clock.now() - this.#startMs };
+  }
+
+  /** Never rejects but through `signal` (a latency sleep): every answer is a value. */
+  async #apply(fault: Fault | undefined, tool: ToolSpec, req: WireRequest, signal: AbortSignal | undefined): Promise<Reply> {
+    if (!fault) return this.#deliver(tool, req, 0);
+    switch (fault.kind) {
+      case 'timeout':
+        return { kind: 'lost', message: 'no answer (timeout)' };
+      case 'latency':
+        await this.#clock.sleep(fault.ms, signal);
+        return this.#deliver(tool, req, 0);
+      case 'network':
+      case 'rate_limit':
+      case 'quota_exceeded':
+      case 'unavailable':
+      case 'permission_denied':
+      case 'rejected':
+      case 'not_found':
+      case 'conflict':
+        return { kind: 'error', error: faultError(fault, this.#clock.now()) };
+      case 'partial_write':
+        await this.#deliver(tool, req, 0);
+        return fault.lostAs === 'timeout'
+          ? { kind: 'lost', message: 'answer lost after delivery (partial write)' }
+          : { kind: 'error', error: lostAnswerError(fault.lostAs) };
+      case 'duplicate': {
+        const copies = Array.from({ length: fault.copies }, (_, i) => i);
+        const answers: Answer[] = [];
+        if (fault.concurrent) answers.push(...(await Promise.all(copies.map((copy) => this.#deliver(tool, req, copy)))));
+        else for (const copy of copies) answers.push(await this.#deliver(tool, req, copy));
+        return answers[0]!;
+      }
+      case 'server_error':
+        return this.#deliver(tool, req, 0, new HttpError(500, 'The server had an error while processing your request.', { error: { type: 'server_error', message: 'The server had an error while processing your request.' } }));
+      case 'malformed': {
+        // The status line survives; only a successful body is parsed, and it is cut short.
+        const answer = await this.#deliver(tool, req, 0);
+        return answer.kind === 'ok' ? { kind: 'error', error: malformedError() } : answer;
+      }
+    }
+  }
+
+  /** One arrival at the service: validate, run (or answer a status query), record its effects. */
+  async #deliver(tool: ToolSpec, req: WireRequest, copy: number, failure?: Error): Promise<Answer> {
+    const key = req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey };
+    this.#history.record({ type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt, ...key });
+    const ctx: ToolContext = { world: this.#world, clock: this.#clock, request: req.request, ...key, ...(failure ? { failure } : {}) };
+    try {
+      const value = req.purpose === 'status' ? await queryStatus(tool, req.input as OperationRef, ctx) : await runTool(tool, req.input, ctx);
+      // A tool that never consulted `ctx.failure` (a read) still fails the way the fault says.
+      if (failure) return { kind: 'error', error: asServerError(failure) };
+      return { kind: 'ok', value: overTheWire(value) };
+    } catch (error) {
+      return { kind: 'error', error: asServerError(error) };
+    } finally {
+      this.#recordEffects();
+    }
+  }
+
+  /**
+   * Records every ledger entry committed since the last look, under the request that made
+   * it. Concurrent requests share one ledger, so entries are attributed by their own
+   * `request`, not by which delivery happened to finish first.
+   */
+  #recordEffects(): void {
+    const effects = this.#world.ledger.effects;
+    for (; this.#ledgerSeen < effects.length; this.#ledgerSeen++) {
+      const e = effects[this.#ledgerSeen]!;
+      const origin = this.#requests.get(e.request);
+      this.#history.record({
+        type: 'effect',
+        request: e.request,
+        service: e.service,
+        effect: e.effect,
+        key: e.key,
+        ledgerSeq: e.seq,
+        ...(origin ? { call: origin.call, attempt: origin.attempt } : {}),
+        ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }),
+      });
+    }
+  }
+
+  #finish(req: WireRequest, reply: Reply, signal: AbortSignal | undefined): Promise<unknown> {
+    this.#respond(req, reply);
+    switch (reply.kind) {
+      case 'ok':
+        return Promise.resolve(reply.value);
+      case 'error':
+        return Promise.reject(reply.error);
+      case 'lost':
+        return untilAborted(signal);
+    }
+  }
+
+  #respond(req: WireRequest, reply: Reply): void {
+    const base = { type: 'response', request: req.request, tool: req.tool, call: req.call, attempt: req.attempt } as const;
+    switch (reply.kind) {
+      case 'ok':
+        this.#history.record({ ...base, result: 'ok', status: 200 });
+        return;
+      case 'error':
+        this.#history.record({
+          ...base,
+          result: 'error',
+          message: reply.error.message,
+          ...(reply.error instanceof HttpError ? { status: reply.error.status } : {}),
+        });
+        return;
+      case 'lost':
+        this.#history.record({ ...base, result: 'lost', message: reply.message });
+    }
+  }
+}
+
+/** The caller's view of a tool: its contract, never its business logic. */
+function contractOf(t: ToolSpec): ToolContract {
+  return {
+    name: t.name,
+    description: t.description,
+    risk: t.risk,
+    input: t.input,
+    honoursIdempotencyKeys: t.honoursIdempotencyKeys,
+    canQueryStatus: t.canQueryStatus,
+    ...(t.businessKeyField === undefined ? {} : { businessKeyField: t.businessKeyField }),
+  };
+}
+
+async function runTool(tool: ToolSpec, input: unknown, ctx: ToolContext): Promise<unknown> {
+  const parsed = tool.input.safeParse(input);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+    const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+    throw new HttpError(400, `Invalid request: ${detail}`, { error: { type: 'invalid_request_error', issues } });
+  }
+  return tool.run(parsed.data, ctx);
+}
+
+async function queryStatus(tool: ToolSpec, ref: OperationRef, ctx: ToolContext): Promise<unknown> {
+  if (!tool.status) {
+    const message = `Tool "${tool.name}" does not answer status queries`;
+    throw new HttpError(501, message, { error: { type: 'not_implemented_error', message } });
+  }
+  return tool.status(ref, ctx);
+}
+
+/** A service that throws anything but an HttpError crashed: its client sees a 500, as over HTTP. */
+function asServerError(error: unknown): Error {
+  if (error instanceof HttpError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new HttpError(500, 'Internal Server Error', { error: { type: 'server_error', message } });
+}
+
+/** Answers cross the wire as JSON, so the caller can never hold (or mutate) live service state. */
+function overTheWire(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : (JSON.parse(text) as unknown);
+}

@@ -1,0 +1,31 @@
+/** Rejects with the signal's reason once it aborts; never settles without a signal. */
+export function untilAborted(signal: AbortSignal | undefined): Promise<never> {
+  if (!signal) return new Promise<never>(() => {});
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<never>((_resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+  });
+}
+
+/**
+ * Settles like `work`, or rejects with the signal's reason if it aborts first. The abort
+ * listener is removed as soon as `work` settles, so nothing outlives the race.
+ */
+export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}

@@ -1,0 +1,97 @@
+import { HttpError, systemError } from '../core/index.js';
+import type { FaultOf } from './fault.js';
+
+/** Faults the wire answers itself, without reaching the service. */
+export type RefusalFault = FaultOf<
+  'network' | 'rate_limit' | 'quota_exceeded' | 'unavailable' | 'permission_denied' | 'rejected' | 'not_found' | 'conflict'
+>;
+
+/** Messages as Node's net/http layers word them, so classifiers meet what production throws. */
+const NETWORK_MESSAGES = {
+  ECONNRESET: 'socket hang up',
+  ECONNREFUSED: 'connect ECONNREFUSED 127.0.0.1:443',
+  EPIPE: 'write EPIPE',
+} as const;
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  529: 'Overloaded',
+};
+
+/** `{ error: { type, message } }`: the envelope OpenAI- and Stripe-style APIs answer errors in. */
+const envelope = (type: string, message: string, extra: Record<string, unknown> = {}): unknown => ({
+  error: { type, message, ...extra },
+});
+
+function retryAfterHeader(fault: FaultOf<'rate_limit'>, nowMs: number): Record<string, string> {
+  const { retryAfter, retryAfterAs } = fault;
+  if (retryAfter === undefined) return {};
+  if (typeof retryAfter === 'string') return { 'retry-after': retryAfter };
+  if (retryAfterAs === 'http-date') return { 'retry-after': new Date(nowMs + retryAfter * 1000).toUTCString() };
+  return { 'retry-after': String(retryAfter) };
+}
+
+function unavailableError(status: FaultOf<'unavailable'>['status']): HttpError {
+  const text = STATUS_TEXT[status] ?? 'Server Error';
+  switch (status) {
+    case 529:
+      // Anthropic's overload answer, byte for byte.
+      return new HttpError(529, text, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    case 500:
+      return new HttpError(500, text, envelope('server_error', 'The server had an error while processing your request.'));
+    default:
+      // Gateways in front of the service answer in plain text, not in the API's JSON.
+      return new HttpError(status, text, `${status} ${text}`);
+  }
+}
+
+/**
+ * The error a real client throws for a fault the wire answers itself: a Node system error
+ * for `network`, otherwise the `HttpError` the API would send (status, body, headers).
+ * `nowMs` dates an HTTP-date `Retry-After`. The http adapters reuse it to build responses.
+ */
+export function faultError(fault: RefusalFault, nowMs: number): Error {
+  switch (fault.kind) {
+    case 'network':
+      return systemError(fault.code, NETWORK_MESSAGES[fault.code]);
+    case 'rate_limit': {
+      const wait = typeof fault.retryAfter === 'number' ? ` Please try again in ${fault.retryAfter}s.` : '';
+      const message = `Rate limit reached for requests.${wait}`;
+      return new HttpError(
+        429,
+        message,
+        envelope('requests', message, { code: 'rate_limit_exceeded' }),
+        retryAfterHeader(fault, nowMs),
+      );
+    }
+    case 'quota_exceeded': {
+      const message = 'You exceeded your current quota, please check your plan and billing details.';
+      return new HttpError(429, message, envelope('insufficient_quota', message, { code: 'insufficient_quota' }));
+    }
+    case 'unavailable':
+      return unavailableError(fault.status);
+    case 'permission_denied':
+      return fault.status === 401
+        ? new HttpError(401, 'Invalid authentication credentials', envelope('authentication_error', 'Invalid authentication credentials', { code: 'invalid_api_key' }))
+        : new HttpError(403, 'You do not have permission to perform this action', envelope('permission_error', 'You do not have permission to perform this action'));
+    case 'rejected': {
+      const message = fault.message ?? 'The request was well-formed but could not be processed';
+      return new HttpError(422, message, envelope('unprocessable_entity_error', message));
+    }
+    case 'not_found':
+      return new HttpError(404, 'The requested resource was not found', envelope('not_found_error', 'The requested resource was not found'));
+    case 'conflict':
+      return new HttpError(409, 'The request conflicts with the current state of the resource', envelope('conflict_error', 'The request conflicts with the current state of the resource'));
+  }
+}
+
+/** What a caller sees when the answer to a committed request is lost on the way back (R18). */
+export function lostAnswerError(lostAs: 'network' | 'unavailable'): Error {
+  return lostAs === 'network' ? systemError('ECONNRESET', 'socket hang up') : unavailableError(504);
+}
+
+/** What JSON.parse throws on a truncated body. */
+export const malformedError = (): SyntaxError => new SyntaxError('Unexpected end of JSON input');

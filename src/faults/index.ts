@@ -1,0 +1,12 @@
+export { FAULT_KINDS, FaultSchema, type Fault, type FaultKind, type FaultOf } from './fault.js';
+export {
+  FaultMatchSchema,
+  FaultPlanSchema,
+  FaultRuleSchema,
+  type FaultMatch,
+  type FaultPlan,
+  type FaultRule,
+} from './plan.js';
+export { matchesFields, matchesRule, pickRule, type RequestFacts } from './match.js';
+export { faultError, lostAnswerError, malformedError, type RefusalFault } from './faultError.js';
+export { Wire, type ReplyKind, type WireOptions } from './Wire.js';

@@ -1,0 +1,55 @@
+import type { Rng } from '../core/index.js';
+import type { FaultMatch, FaultPlan, FaultRule } from './plan.js';
+
+/** What a fault plan can know about one request when it leaves the caller. */
+export interface RequestFacts {
+  readonly tool: string;
+  readonly purpose: 'call' | 'status';
+  /** The nth distinct logical call of this tool in the trial, 1-based. */
+  readonly call: number;
+  /** The attempt within that call, 1-based. */
+  readonly attempt: number;
+  /** Virtual milliseconds since the trial began. */
+  readonly elapsedMs: number;
+}
+
+const oneOf = <T>(wanted: T | readonly T[] | undefined, actual: T): boolean =>
+  wanted === undefined || (Array.isArray(wanted) ? (wanted as readonly T[]).includes(actual) : wanted === actual);
+
+/** Every field of `match` except `probability`: pure, draws nothing. */
+export function matchesFields(match: FaultMatch, facts: RequestFacts): boolean {
+  return (
+    oneOf(match.tool, facts.tool) &&
+    oneOf(match.purpose, facts.purpose) &&
+    oneOf(match.call, facts.call) &&
+    oneOf(match.attempt, facts.attempt) &&
+    (match.from === undefined || facts.elapsedMs >= match.from) &&
+    (match.to === undefined || facts.elapsedMs < match.to)
+  );
+}
+
+/**
+ * Whether `rule` applies to the request, given how often it has applied already (`hits`).
+ * The probability is drawn last, only once every other field matched and the rule still
+ * has `times` left, so a rule that cannot apply never consumes a draw: adding an unrelated
+ * rule to a plan leaves every other rule's draws where they were.
+ */
+export function matchesRule(rule: FaultRule, facts: RequestFacts, hits: number, rng: Rng): boolean {
+  if (!matchesFields(rule.match, facts)) return false;
+  if (rule.times !== undefined && hits >= rule.times) return false;
+  const p = rule.match.probability;
+  return p === undefined || rng.chance(p);
+}
+
+/** The first rule of `plan` that applies (rules are tried in order), or undefined. */
+export function pickRule(
+  plan: FaultPlan,
+  facts: RequestFacts,
+  hits: readonly number[],
+  rng: Rng,
+): { readonly index: number; readonly rule: FaultRule } | undefined {
+  for (const [index, rule] of plan.entries()) {
+    if (matchesRule(rule, facts, hits[index] ?? 0, rng)) return { index, rule };
+  }
+  return undefined;
+}

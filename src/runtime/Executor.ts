@@ -1,0 +1,402 @@
+import {
+  HttpError,
+  canonicalJson,
+  type Clock,
+  type ErrorData,
+  type History,
+  type IdSource,
+  type OperationRef,
+  type Rng,
+  type ToolContract,
+  type Transport,
+} from '../core/index.js';
+import { rawError, type AuditLog } from './audit.js';
+import { classifyError } from './classify.js';
+import type { RetryConfig } from './config.js';
+import { errorFeedback } from './feedback/structured.js';
+import { fieldErrors } from './fieldErrors.js';
+import { InMemoryOperationStore } from './idempotency/InMemoryOperationStore.js';
+import { newIdempotencyKey } from './idempotency/idempotencyKey.js';
+import type { OperationRecord } from './idempotency/OperationRecord.js';
+import type { OperationStore } from './idempotency/OperationStore.js';
+import { QUERY_OPERATION_STATUS, QueryOperationStatusInputSchema, queryOperationStatusTool } from './queryOperationStatusTool.js';
+import { readStatus } from './readStatus.js';
+import { redact } from './redact.js';
+import type { NextAction, ToolErrorFeedback, ToolResult } from './result.js';
+import { Deadline } from './retry/Deadline.js';
+import { decideRetry } from './retry/decideRetry.js';
+import { RetryBudget } from './retry/RetryBudget.js';
+import { sendAttempt } from './sendAttempt.js';
+import type { CallOptions, ToolExecutor } from './ToolExecutor.js';
+import { isUncertain } from './uncertain.js';
+import { unknownResult } from './unknownResult.js';
+
+export interface ExecutorOptions {
+  readonly transport: Transport;
+  readonly config: RetryConfig;
+  readonly clock: Clock;
+  readonly rng: Rng;
+  readonly history: History;
+  readonly ids: IdSource;
+  /** The trial's start: the task deadline counts from here. */
+  readonly startMs: number;
+  /** Default: a fresh in-memory store. */
+  readonly store?: OperationStore;
+  /** Default: `config.retryBudget`. Pass one instance to every executor of a task (R11). */
+  readonly budget?: RetryBudget;
+  readonly audit?: AuditLog;
+  /** Replaced by `[REDACTED]` in audit entries, with common secret shapes (R13). */
+  readonly secrets?: readonly string[];
+  /** Names the trial in audit entries. */
+  readonly trial?: string;
+}
+
+/** A status query's answer, as reconciliation reads it (R21). */
+type StatusAnswer =
+  | { readonly found: 'succeeded'; readonly value: unknown }
+  | { readonly found: 'failed'; readonly error: ErrorData }
+  | { readonly found: 'pending' | 'not_found' }
+  | { readonly found: 'error'; readonly error: ErrorData };
+
+/** How one logical call ended, with what the outcome event and the audit log need. */
+interface Finished {
+  readonly result: ToolResult;
+  readonly error?: ErrorData;
+  readonly op?: string;
+  readonly raw?: unknown;
+}
+
+const FOUND_TEXT: Readonly<Record<'pending' | 'not_found' | 'error', string>> = {
+  pending: 'the service reports it still pending',
+  not_found: 'the service has no record of it yet, which does not prove it never arrived',
+  error: 'the status query failed too',
+};
+
+/**
+ * The reference execution layer: validates, classifies, retries within the configuration's
+ * discipline, keeps operation records, reconciles unknown outcomes and returns structured
+ * results. Every decision is recorded in the history, so checkers can judge it.
+ */
+export class Executor implements ToolExecutor {
+  readonly tools: readonly ToolContract[];
+  readonly store: OperationStore;
+  readonly budget: RetryBudget;
+  readonly #o: ExecutorOptions;
+  readonly #contracts: ReadonlyMap<string, ToolContract>;
+  readonly #deadline: Deadline;
+  /** Separate streams, so minting a key never shifts a jitter draw. */
+  readonly #jitterRng: Rng;
+  readonly #keyRng: Rng;
+
+  constructor(options: ExecutorOptions) {
+    this.#o = options;
+    this.tools = [...options.transport.tools.filter((t) => t.name !== QUERY_OPERATION_STATUS), queryOperationStatusTool];
+    this.#contracts = new Map(this.tools.map((t) => [t.name, t]));
+    this.store = options.store ?? new InMemoryOperationStore();
+    this.budget = options.budget ?? new RetryBudget(options.config.retryBudget);
+    this.#deadline = new Deadline(options.clock, options.startMs, options.config.deadlineMs);
+    this.#jitterRng = options.rng.fork('runtime:backoff');
+    this.#keyRng = options.rng.fork('runtime:idempotency-keys');
+  }
+
+  async call(tool: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
+    const { history, clock, ids } = this.#o;
+    const call = ids.next('call');
+    const started = clock.now();
+    const contract = this.#contracts.get(tool);
+    history.record({
+      type: 'tool_call',
+      call,
+      tool,
+      risk: contract?.risk ?? 'read',
+      input,
+      ...(options.caller !== undefined && { caller: options.caller }),
+      ...(options.turn !== undefined && { turn: options.turn }),
+    });
+    const done = await this.#dispatch(call, tool, contract, input);
+    const { result } = done;
+    history.record({
+      type: 'outcome',
+      call,
+      tool,
+      result: result.kind,
+      attempts: result.attempts,
+      ...(done.error !== undefined && { error: done.error }),
+      ...(done.op !== undefined && { op: done.op }),
+    });
+    this.#audit(done, options, clock.now() - started);
+    return result;
+  }
+
+  async #dispatch(call: string, tool: string, contract: ToolContract | undefined, input: unknown): Promise<Finished> {
+    if (!contract) {
+      const names = this.tools.map((t) => t.name).join(', ');
+      const error: ErrorData = { kind: 'not_found', message: `there is no tool named "${tool}"; available tools: ${names}`, retryable: false };
+      return this.#fail(call, tool, input, 0, error, { nextActions: ['use_another_tool'] });
+    }
+    const parsed = contract.input.safeParse(input);
+    if (!parsed.success) {
+      const error: ErrorData = { kind: 'invalid_argument', message: `the arguments for ${tool} do not match its schema`, retryable: false };
+      return this.#fail(call, tool, input, 0, error, { fieldErrors: fieldErrors(parsed.error, input) });
+    }
+    if (contract === queryOperationStatusTool) {
+      return this.#queryTool(call, input, QueryOperationStatusInputSchema.parse(input).operation_id);
+    }
+    return this.#execute(call, contract, input, parsed.data);
+  }
+
+  /** The attempt loop of one logical call. */
+  async #execute(call: string, contract: ToolContract, input: unknown, args: unknown): Promise<Finished> {
+    const { config, history, clock, ids, transport } = this.#o;
+    const tool = contract.name;
+    const keys = contract.risk === 'read' ? 'none' : config.idempotency.keys;
+    let key = keys === 'none' ? undefined : newIdempotencyKey(this.#keyRng);
+    let record = contract.risk !== 'read' && config.operationRecords ? await this.#openOperation(call, contract, args, key) : undefined;
+    if (record) key = record.idempotencyKey;
+    // A reused record whose earlier outcome is unknown stays uncertain whatever this call sees.
+    let uncertain = record?.state === 'unknown';
+    let attempts = 0;
+    let previousDelayMs = 0;
+    let last: { error: ErrorData; raw: unknown } | undefined;
+
+    for (;;) {
+      if (this.#deadline.expired()) {
+        last ??= { error: { kind: 'timeout', message: 'the task deadline passed before the call could be sent', retryable: false, code: 'EDEADLINE' }, raw: undefined };
+        history.record({ type: 'give_up', call, reason: 'deadline', error: last.error });
+        break;
+      }
+      attempts++;
+      if (attempts > 1 && keys === 'per-attempt') {
+        key = newIdempotencyKey(this.#keyRng);
+        if (record) record = (await this.store.update(record.op, { idempotencyKey: key }, clock.now())) ?? record;
+      }
+      const request = ids.next('req');
+      const withKey = key === undefined ? {} : { idempotencyKey: key };
+      history.record({ type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...withKey, ...(record && { op: record.op }) });
+      const sent = await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: args, call, attempt: attempts, ...withKey }, this.#attemptTimeout());
+      if (sent.kind === 'ok') {
+        history.record({ type: 'attempt_end', call, attempt: attempts, result: 'ok' });
+        if (record) await this.#settle(record, call, { state: 'succeeded', result: sent.value });
+        return { result: { kind: 'ok', call, tool, attempts, value: sent.value }, ...(record && { op: record.op }) };
+      }
+      const error = classifyError(sent.error, clock.now());
+      history.record({ type: 'attempt_end', call, attempt: attempts, result: 'error', error });
+      last = { error, raw: sent.error };
+      uncertain ||= isUncertain(error);
+      const decision = decideRetry({
+        config,
+        error,
+        attempts,
+        risk: contract.risk,
+        honouredKey: key !== undefined && contract.honoursIdempotencyKeys,
+        previousDelayMs,
+        deadline: this.#deadline,
+        budget: this.budget,
+        rng: this.#jitterRng,
+      });
+      if (decision.kind === 'stop') {
+        history.record({ type: 'give_up', call, reason: decision.reason, error });
+        break;
+      }
+      history.record({ type: 'retry_wait', call, attempt: attempts, ms: decision.delayMs, reason: decision.reason });
+      await clock.sleep(decision.delayMs);
+      previousDelayMs = decision.delayMs;
+    }
+
+    if (record && uncertain) return this.#unresolved(call, contract, record, last.error, attempts, last.raw);
+    if (record) await this.#settle(record, call, { state: 'failed', error: last.error });
+    return { ...this.#fail(call, tool, input, attempts, last.error), ...(record && { op: record.op }), raw: last.raw };
+  }
+
+  /**
+   * Writes the record before the first submission (R22). A resubmission of an operation whose
+   * outcome is unknown, with the same business key and parameters, reuses its record and key.
+   */
+  async #openOperation(call: string, contract: ToolContract, args: unknown, key: string | undefined): Promise<OperationRecord> {
+    const { history, clock, ids } = this.#o;
+    const tool = contract.name;
+    const businessKey = businessKeyOf(contract, args);
+    const prior = businessKey === undefined ? undefined : await this.store.findByKey({ kind: 'business', tool, key: businessKey });
+    const reuse = prior?.state === 'unknown' && canonicalJson(prior.input) === canonicalJson(args);
+    const now = clock.now();
+    const record: OperationRecord =
+      reuse && prior
+        ? prior
+        : {
+            op: ids.next('op'),
+            call,
+            tool,
+            input: args,
+            ...(key !== undefined && { idempotencyKey: key }),
+            ...(businessKey !== undefined && { businessKey }),
+            state: 'pending',
+            createdAt: now,
+            updatedAt: now,
+          };
+    if (!reuse) await this.store.create(record);
+    history.record({
+      type: 'operation',
+      op: record.op,
+      call,
+      tool,
+      state: 'recorded',
+      ...(record.idempotencyKey !== undefined && { idempotencyKey: record.idempotencyKey }),
+      ...(record.businessKey !== undefined && { businessKey: record.businessKey }),
+    });
+    return record;
+  }
+
+  /** An uncertain failure of a write (R18): mark it unknown, reconcile if allowed (R21), never guess. */
+  async #unresolved(call: string, contract: ToolContract, record: OperationRecord, error: ErrorData, attempts: number, raw: unknown): Promise<Finished> {
+    const tool = contract.name;
+    const unknown = await this.#settle(record, call, { state: 'unknown', error });
+    let detail = `${error.message}, after ${attempts} attempt(s)`;
+    if (this.#o.config.reconcile && contract.canQueryStatus) {
+      const answer = await this.#askStatus(call, contract, unknown);
+      this.#o.history.record({ type: 'reconcile', call, op: record.op, found: answer.found });
+      switch (answer.found) {
+        case 'succeeded':
+          await this.#settle(unknown, call, { state: 'succeeded', result: answer.value });
+          return { result: { kind: 'ok', call, tool, attempts, value: answer.value }, op: record.op };
+        case 'failed':
+          await this.#settle(unknown, call, { state: 'failed', error: answer.error });
+          return { ...this.#fail(call, tool, record.input, attempts, answer.error), op: record.op, raw };
+        default:
+          detail += `; ${FOUND_TEXT[answer.found]}`;
+      }
+    }
+    return {
+      result: { kind: 'unknown', call, tool, attempts, unknown: unknownResult(unknown, contract, error.kind, detail) },
+      error,
+      op: record.op,
+      raw,
+    };
+  }
+
+  /** `query_operation_status`: reads the record, asks the service, and maps the answer like reconciliation. */
+  async #queryTool(call: string, input: unknown, opId: string): Promise<Finished> {
+    const tool = QUERY_OPERATION_STATUS;
+    const record = await this.store.get(opId);
+    const contract = record && this.#contracts.get(record.tool);
+    if (!record || !contract) {
+      const error: ErrorData = { kind: 'not_found', message: `there is no operation with id "${opId}"`, retryable: false };
+      return this.#fail(call, tool, input, 0, error, { nextActions: ['fix_arguments', 'ask_user'] });
+    }
+    const op = record.op;
+    const done = (value: unknown, attempts: number): Finished => ({ result: { kind: 'ok', call, tool, attempts, value: { operation_id: op, status: 'succeeded', value } }, op });
+    const failed = (error: ErrorData, attempts: number): Finished => ({ ...this.#fail(call, tool, input, attempts, error, { nextActions: ['ask_user'] }), op });
+    // A definite result is already known: asking again adds load and nothing else.
+    if (record.state === 'succeeded') return done(record.result, 0);
+    if (record.state === 'failed' && record.error) return failed(record.error, 0);
+    const error = record.error ?? { kind: 'unknown', message: 'no definite answer was received', retryable: false };
+    if (!contract.canQueryStatus) {
+      return { result: { kind: 'unknown', call, tool, attempts: 0, unknown: unknownResult(record, contract, error.kind, error.message) }, error, op };
+    }
+    const answer = await this.#askStatus(call, contract, record);
+    this.#o.history.record({ type: 'reconcile', call, op, found: answer.found });
+    switch (answer.found) {
+      case 'succeeded':
+        await this.#settle(record, call, { state: 'succeeded', result: answer.value });
+        return done(answer.value, 1);
+      case 'failed':
+        await this.#settle(record, call, { state: 'failed', error: answer.error });
+        return failed(answer.error, 1);
+      default:
+        return {
+          result: { kind: 'unknown', call, tool, attempts: 1, unknown: unknownResult(record, contract, error.kind, `${error.message}; ${FOUND_TEXT[answer.found]}`) },
+          error,
+          op,
+        };
+    }
+  }
+
+  /** One status query on the wire (R21). Not retried: an unanswered query leaves the outcome unknown. */
+  async #askStatus(call: string, contract: ToolContract, record: OperationRecord): Promise<StatusAnswer> {
+    const { history, clock, ids, transport } = this.#o;
+    const request = ids.next('req');
+    const withKey = record.idempotencyKey === undefined ? {} : { idempotencyKey: record.idempotencyKey };
+    const ref: OperationRef = { op: record.op, input: record.input, ...withKey, ...(record.businessKey !== undefined && { businessKey: record.businessKey }) };
+    history.record({ type: 'attempt', call, attempt: 1, tool: contract.name, purpose: 'status', request, op: record.op, ...withKey });
+    const sent = await sendAttempt(transport, clock, { request, tool: contract.name, purpose: 'status', input: ref, call, attempt: 1, ...withKey }, this.#attemptTimeout());
+    const status = sent.kind === 'ok' ? readStatus(sent.value) : undefined;
+    if (!status) {
+      const error = sent.kind === 'error' ? classifyError(sent.error, clock.now()) : { kind: 'unknown' as const, message: 'the status answer was not an operation status', retryable: false, code: 'EMALFORMED' };
+      history.record({ type: 'attempt_end', call, attempt: 1, result: 'error', error });
+      return { found: 'error', error };
+    }
+    history.record({ type: 'attempt_end', call, attempt: 1, result: 'ok' });
+    switch (status.state) {
+      case 'succeeded':
+        return { found: 'succeeded', value: status.value };
+      case 'failed': {
+        const error = classifyError(new HttpError(status.status, status.message), clock.now());
+        return { found: 'failed', error };
+      }
+      default:
+        return { found: status.state };
+    }
+  }
+
+  /** Updates the record and tells the history; keeps the given record if the store lost it. */
+  async #settle(record: OperationRecord, call: string, patch: { state: 'succeeded'; result: unknown } | { state: 'failed' | 'unknown'; error: ErrorData }): Promise<OperationRecord> {
+    const updated = (await this.store.update(record.op, patch, this.#o.clock.now())) ?? { ...record, ...patch };
+    this.#o.history.record({
+      type: 'operation',
+      op: record.op,
+      call,
+      tool: record.tool,
+      state: patch.state,
+      ...(updated.idempotencyKey !== undefined && { idempotencyKey: updated.idempotencyKey }),
+      ...(updated.businessKey !== undefined && { businessKey: updated.businessKey }),
+    });
+    return updated;
+  }
+
+  /** The per-call timeout, cut short by the task deadline. */
+  #attemptTimeout(): number | undefined {
+    const ms = Math.min(this.#o.config.perCallTimeoutMs ?? Infinity, this.#deadline.remainingMs());
+    return Number.isFinite(ms) ? ms : undefined;
+  }
+
+  #fail(
+    call: string,
+    tool: string,
+    input: unknown,
+    attempts: number,
+    error: ErrorData,
+    extra: { fieldErrors?: ToolErrorFeedback['field_errors']; nextActions?: readonly NextAction[] } = {},
+  ): Finished {
+    return { result: { kind: 'error', call, tool, attempts, error: errorFeedback({ error, input, attempts, ...extra }) }, error };
+  }
+
+  #audit(done: Finished, options: CallOptions, latencyMs: number): void {
+    const { audit, secrets = [], trial } = this.#o;
+    if (!audit) return;
+    const { result } = done;
+    audit.record(
+      redact(
+        {
+          ...(trial !== undefined && { trial }),
+          call: result.call,
+          ...(done.op !== undefined && { op: done.op }),
+          tool: result.tool,
+          ...(options.caller !== undefined && { caller: options.caller }),
+          latencyMs,
+          ...(done.error !== undefined && { errorKind: done.error.kind }),
+          retries: Math.max(0, result.attempts - 1),
+          status: result.kind,
+          ...(done.raw !== undefined && { rawError: rawError(done.raw) }),
+        },
+        secrets,
+      ),
+    );
+  }
+}
+
+/** The business request id named by the contract, if the input carries one. */
+function businessKeyOf(contract: ToolContract, args: unknown): string | undefined {
+  const field = contract.businessKeyField;
+  if (field === undefined || typeof args !== 'object' || args === null) return undefined;
+  const v = (args as Record<string, unknown>)[field];
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}

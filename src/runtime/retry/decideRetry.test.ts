@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_KINDS, Rng, VirtualClock, type ErrorData } from '../../core/index.js';
+import { RetryConfigSchema, rulebookDefault } from '../config.js';
+import { decideRetry, kindMayRetry } from './decideRetry.js';
+import { Deadline } from './Deadline.js';
+import { RetryBudget } from './RetryBudget.js';
+
+const clock = new VirtualClock(0);
+const ctx = (error: ErrorData, budget = new RetryBudget(5)) => ({
+  config: RetryConfigSchema.parse({ name: 't', backoff: { kind: 'fixed', delayMs: 10 } }),
+  error,
+  attempts: 1,
+  risk: 'read' as const,
+  honouredKey: false,
+  previousDelayMs: 0,
+  deadline: new Deadline(clock, 0, 60_000),
+  budget,
+  rng: new Rng(1),
+});
+
+describe('kindMayRetry', () => {
+  it('retries only transient kinds by default, every permanent one under retryPermanent', () => {
+    expect(ERROR_KINDS.filter((k) => kindMayRetry(rulebookDefault, k))).toEqual(['timeout', 'network', 'rate_limit', 'unavailable']);
+    const unsafe = RetryConfigSchema.parse({ name: 'u', retryPermanent: true, retryOn: ['timeout'] });
+    expect(ERROR_KINDS.filter((k) => kindMayRetry(unsafe, k))).toEqual(['timeout', 'quota_exceeded', 'invalid_argument', 'permission_denied', 'not_found', 'conflict', 'internal']);
+  });
+
+  it('refuses quota even when retryOn lists it', () => {
+    expect(kindMayRetry(RetryConfigSchema.parse({ name: 'q', retryOn: ['quota_exceeded'] }), 'quota_exceeded')).toBe(false);
+  });
+});
+
+describe('decideRetry', () => {
+  it('charges the budget only for a retry that happens', () => {
+    const budget = new RetryBudget(1);
+    expect(decideRetry(ctx({ kind: 'invalid_argument', message: 'x', retryable: false }, budget))).toEqual({ kind: 'stop', reason: 'not_retryable' });
+    expect(budget.remaining).toBe(1);
+    expect(decideRetry(ctx({ kind: 'network', message: 'x', retryable: true }, budget))).toEqual({ kind: 'retry', delayMs: 10, reason: 'backoff' });
+    expect(decideRetry(ctx({ kind: 'network', message: 'x', retryable: true }, budget))).toEqual({ kind: 'stop', reason: 'budget' });
+  });
+
+  it('waits the longer of the backoff and the hint', () => {
+    expect(decideRetry(ctx({ kind: 'rate_limit', message: 'x', retryable: true, retryAfterMs: 5 }))).toEqual({ kind: 'retry', delayMs: 10, reason: 'backoff' });
+    expect(decideRetry(ctx({ kind: 'rate_limit', message: 'x', retryable: true, retryAfterMs: 500 }))).toEqual({ kind: 'retry', delayMs: 500, reason: 'retry_after' });
+  });
+});

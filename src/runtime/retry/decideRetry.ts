@@ -1,0 +1,68 @@
+import { TRANSIENT_KINDS, type ErrorData, type ErrorKind, type GiveUpReason, type Risk, type Rng } from '../../core/index.js';
+import type { RetryConfig } from '../config.js';
+import { backoffDelay } from './backoff.js';
+import type { Deadline } from './Deadline.js';
+import type { RetryBudget } from './RetryBudget.js';
+
+/** Whether to try again after a failed attempt, and after how long. */
+export type RetryDecision =
+  | { readonly kind: 'retry'; readonly delayMs: number; readonly reason: 'backoff' | 'retry_after' }
+  | { readonly kind: 'stop'; readonly reason: GiveUpReason };
+export type RetryDecisionKind = RetryDecision['kind'];
+
+export interface RetryContext {
+  readonly config: RetryConfig;
+  readonly error: ErrorData;
+  /** Attempts made so far, the failed one included. */
+  readonly attempts: number;
+  readonly risk: Risk;
+  /** The next attempt would carry an idempotency key the server honours (R7). */
+  readonly honouredKey: boolean;
+  /** The last wait, for decorrelated jitter. */
+  readonly previousDelayMs: number;
+  readonly deadline: Deadline;
+  readonly budget: RetryBudget;
+  readonly rng: Rng;
+}
+
+/**
+ * Transient kinds retry when `retryOn` lists them. Permanent kinds, quota among them (R5),
+ * never retry unless `retryPermanent`; `unknown` needs both `retryPermanent` and `retryOn`.
+ */
+export function kindMayRetry(config: RetryConfig, kind: ErrorKind): boolean {
+  if (TRANSIENT_KINDS.includes(kind)) return config.retryOn.includes(kind);
+  return config.retryPermanent && (kind !== 'unknown' || config.retryOn.includes(kind));
+}
+
+function writeMayRetry(ctx: RetryContext): boolean {
+  if (ctx.risk !== 'write') return true;
+  switch (ctx.config.idempotency.writes) {
+    case 'always':
+      return true;
+    case 'never':
+      return false;
+    case 'with-honoured-key':
+      return ctx.honouredKey;
+  }
+}
+
+/**
+ * The retry discipline in one place (R5, R7, R9, R11). Checks run cheapest-first and the
+ * shared budget is charged last, so a retry refused for another reason costs nothing.
+ */
+export function decideRetry(ctx: RetryContext): RetryDecision {
+  const { config, error } = ctx;
+  if (!kindMayRetry(config, error.kind)) return { kind: 'stop', reason: 'not_retryable' };
+  if (!writeMayRetry(ctx)) return { kind: 'stop', reason: 'write_without_key' };
+  if (ctx.attempts >= config.maxAttempts) return { kind: 'stop', reason: 'max_attempts' };
+
+  const backoff = backoffDelay(config.backoff, ctx.attempts, ctx.previousDelayMs, ctx.rng);
+  const hint = config.retryAfter.mode === 'honour' ? error.retryAfterMs : undefined;
+  if (hint !== undefined && hint > config.retryAfter.maxMs) return { kind: 'stop', reason: 'retry_after_exceeds_deadline' };
+  const useHint = hint !== undefined && hint >= backoff;
+  const delayMs = useHint ? hint : backoff;
+  // Sleeping through a wait that ends past the deadline only holds a slot (R9).
+  if (!ctx.deadline.allowsWait(delayMs)) return { kind: 'stop', reason: useHint ? 'retry_after_exceeds_deadline' : 'deadline' };
+  if (!ctx.budget.tryTake()) return { kind: 'stop', reason: 'budget' };
+  return { kind: 'retry', delayMs, reason: useHint ? 'retry_after' : 'backoff' };
+}

@@ -1,0 +1,119 @@
+import { HttpError, type Clock, type OperationRef, type OperationStatus } from '../../core/index.js';
+import { IdempotencyTable, requestFingerprint, type IdempotencyRecord } from '../idempotency.js';
+import type { Effect } from '../ledger.js';
+import type { ToolContext } from '../tool.js';
+import { idempotencyConfigOf, type ServiceOptions } from './ServiceOptions.js';
+
+/** The two halves of a write: checks made on arrival, and the commit made after processing. */
+export interface WriteSteps<T> {
+  /** Validation against the request as it arrives (time-relative rules belong here). */
+  readonly check?: () => void;
+  /** Validates against current state and commits; runs after `processingMs`. */
+  readonly commit: () => T;
+}
+
+type Failure = { readonly status: number; readonly message: string };
+
+/**
+ * The bookkeeping every built-in service shares: its idempotency table, its processing
+ * delay, the ledger commit, and what a status query (R21) can find by key or business key.
+ */
+export class Operations {
+  readonly table: IdempotencyTable;
+  readonly processingMs: number;
+  /** Writes accepted and not yet finished, per business key: a status query sees them as pending. */
+  readonly #inFlight = new Map<string, number>();
+  /** The latest business failure per business key. */
+  readonly #failures = new Map<string, Failure>();
+
+  constructor(
+    readonly service: string,
+    readonly clock: Clock,
+    options: ServiceOptions,
+  ) {
+    this.table = new IdempotencyTable(clock, idempotencyConfigOf(options));
+    this.processingMs = options.processingMs ?? 0;
+  }
+
+  get honoursIdempotencyKeys(): boolean {
+    return this.table.enabled;
+  }
+
+  /** Runs one write under the request's idempotency key, sleeping `processingMs` before the commit. */
+  write<T>(tool: string, input: unknown, businessKey: string | undefined, ctx: ToolContext, steps: WriteSteps<T>): Promise<T> {
+    return this.table.execute(ctx.idempotencyKey, requestFingerprint(tool, input), async () => {
+      this.#enter(businessKey);
+      try {
+        steps.check?.();
+        if (this.processingMs > 0) await this.clock.sleep(this.processingMs);
+        if (ctx.failure) throw ctx.failure;
+        return steps.commit();
+      } catch (error) {
+        if (businessKey !== undefined) this.#failures.set(businessKey, failureOf(error));
+        throw error;
+      } finally {
+        this.#leave(businessKey);
+      }
+    });
+  }
+
+  /** Appends one effect to the world's ledger, stamped with the request that caused it. */
+  commit(ctx: ToolContext, effect: string, key: string, data: unknown): Effect {
+    return ctx.world.ledger.commit({
+      at: this.clock.now(),
+      service: this.service,
+      effect,
+      key,
+      request: ctx.request,
+      ...(ctx.idempotencyKey === undefined ? {} : { idempotencyKey: ctx.idempotencyKey }),
+      data,
+    });
+  }
+
+  /**
+   * The status of the operation `ref` names: by idempotency key first (the stored first
+   * result), then by business key (`find` gives the record's current view).
+   */
+  status(ref: OperationRef, businessKeyField: string | undefined, find: (businessKey: string) => unknown): OperationStatus {
+    if (ref.idempotencyKey !== undefined) {
+      const record = this.table.lookup(ref.idempotencyKey);
+      if (record) return statusOfRecord(record);
+    }
+    const key = ref.businessKey ?? businessKeyOf(ref.input, businessKeyField);
+    if (key === undefined) return { state: 'not_found' };
+    const found = find(key);
+    if (found !== undefined) return { state: 'succeeded', value: found };
+    if ((this.#inFlight.get(key) ?? 0) > 0) return { state: 'pending' };
+    const failure = this.#failures.get(key);
+    if (failure) return { state: 'failed', ...failure };
+    return { state: 'not_found' };
+  }
+
+  #enter(key: string | undefined): void {
+    if (key !== undefined) this.#inFlight.set(key, (this.#inFlight.get(key) ?? 0) + 1);
+  }
+
+  #leave(key: string | undefined): void {
+    if (key === undefined) return;
+    const n = (this.#inFlight.get(key) ?? 1) - 1;
+    if (n > 0) this.#inFlight.set(key, n);
+    else this.#inFlight.delete(key);
+  }
+}
+
+function statusOfRecord(record: IdempotencyRecord): OperationStatus {
+  if (record.state === 'in_flight') return { state: 'pending' };
+  if (record.result.kind === 'value') return { state: 'succeeded', value: record.result.value };
+  return { state: 'failed', ...failureOf(record.result.error) };
+}
+
+function failureOf(error: unknown): Failure {
+  if (error instanceof HttpError) return { status: error.status, message: error.message };
+  return { status: 500, message: error instanceof Error ? error.message : String(error) };
+}
+
+function businessKeyOf(input: unknown, field: string | undefined): string | undefined {
+  if (field === undefined || typeof input !== 'object' || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : undefined;
+}
