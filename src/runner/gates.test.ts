@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { FaultlineError } from '../core/errors.js';
+import { makeRun, sampleRun } from '../report/testing.js';
+import { DEFAULT_GATES, evaluateGates, gatesPassed, parseGate } from './gates.js';
+
+describe('parseGate', () => {
+  it('parses metrics, operators and thresholds', () => {
+    expect(parseGate('pass^4>=0.95')).toEqual({ text: 'pass^4>=0.95', scope: {}, metric: { kind: 'pass_hat', k: 4 }, op: '>=', threshold: 0.95 });
+    expect(parseGate('pass@1 >= 0.9').metric).toEqual({ kind: 'pass_at', k: 1 });
+    expect(parseGate('pass^k>=1').metric).toEqual({ kind: 'pass_hat', k: 'k' });
+    expect(parseGate('pass_rate>=1').metric).toEqual({ kind: 'cell', name: 'pass_rate' });
+    expect(parseGate('duplicates==0')).toMatchObject({ metric: { kind: 'cell', name: 'duplicates' }, op: '==', threshold: 0 });
+    expect(parseGate('budget_violations==0').metric).toEqual({ kind: 'cell', name: 'budget_violations' });
+    expect(parseGate('amplification<=3')).toMatchObject({ op: '<=', threshold: 3 });
+    expect(parseGate('failing_cells<1')).toMatchObject({ metric: { kind: 'run', name: 'failing_cells' }, op: '<', threshold: 1 });
+    expect(parseGate('max_attempts>2').op).toBe('>');
+    expect(parseGate('duplicates!=1').op).toBe('!=');
+    expect(parseGate('pass^2>=95%').threshold).toBe(0.95);
+  });
+
+  it('parses scopes and prints them canonically', () => {
+    expect(parseGate('order-partial-write:pass^2>=1')).toMatchObject({ scope: { scenario: 'order-partial-write' }, text: 'order-partial-write:pass^2>=1' });
+    expect(parseGate('config=rulebook:duplicates==0')).toMatchObject({ scope: { config: 'rulebook' }, text: 'config=rulebook:duplicates==0' });
+    expect(parseGate(' config=naive , scenario=a : pass@k > .5 ')).toMatchObject({
+      scope: { scenario: 'a', config: 'naive' },
+      text: 'scenario=a,config=naive:pass@k>0.5',
+    });
+  });
+
+  it.each([
+    ['pass^4', 'no comparison'],
+    ['pass^x>=1', 'unknown metric "pass^x"'],
+    ['pass^0>=1', 'k must be at least 1'],
+    ['latency>=1', 'unknown metric "latency"'],
+    ['duplicates==zero', '"zero" is not a number'],
+    ['duplicates==', '"" is not a number'],
+    ['config=:duplicates==0', 'empty name'],
+    ['config=a,config=b:duplicates==0', 'scope "config=a,config=b" names config twice'],
+    ['a,b:duplicates==0', 'scope "a,b" names scenario twice'],
+    ['colour=red:duplicates==0', 'unknown scope key "colour" (use scenario=<name> or config=<name>)'],
+  ])('rejects %s with a usage error showing the grammar', (text, why) => {
+    let thrown: unknown;
+    try {
+      parseGate(text);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(FaultlineError);
+    const err = thrown as FaultlineError;
+    expect(err.code).toBe('FAULTLINE_USAGE');
+    expect(err.message).toContain(`invalid gate "${text}": ${why}`);
+    expect(err.message).toContain('gate grammar: [scope:]metric op value');
+  });
+
+  it('has default gates tied to the run k', () => {
+    expect(DEFAULT_GATES.map((g) => g.text)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0']);
+  });
+});
+
+describe('evaluateGates', () => {
+  const run = sampleRun();
+
+  it('fails the default gates in the cells that broke them and names them', () => {
+    const results = evaluateGates(run, DEFAULT_GATES);
+    expect(results.map((r) => [r.gate, r.passed, r.actual])).toEqual([
+      ['pass^k>=1', false, 0],
+      ['duplicates==0', false, 1],
+      ['budget_violations==0', false, 1],
+    ]);
+    expect(results[0]!.failures).toEqual([{ scenario: 'order-partial-write', config: 'naive', actual: 0 }]);
+    expect(results[0]!.scope).toEqual({ level: 'cell', cells: 4 });
+    expect(results[1]!.message).toBe('duplicates==0 failed in 1 of 4 cells: order-partial-write × naive (1)');
+    expect(gatesPassed(results)).toBe(false);
+  });
+
+  it('computes pass^k, pass@k and pass_rate per cell', () => {
+    // naive × order-partial-write: 2 of 4 trials passed.
+    const [hat1, hat2, at2, rate] = evaluateGates(run, ['order-partial-write:pass^1>=0.5', 'order-partial-write:pass^2>=0.2', 'order-partial-write:pass@2>=0.8', 'pass_rate>=0.6'].map(parseGate));
+    expect(hat1).toMatchObject({ passed: true, actual: 0.5, scope: { level: 'cell', scenario: 'order-partial-write', cells: 2 } });
+    // C(2,2)/C(4,2) = 1/6
+    expect(hat2!.passed).toBe(false);
+    expect(hat2!.actual).toBeCloseTo(1 / 6, 12);
+    // 1 - C(2,2)/C(4,2) = 5/6
+    expect(at2!.actual).toBeCloseTo(5 / 6, 12);
+    expect(at2!.passed).toBe(true);
+    expect(rate).toMatchObject({ passed: false, actual: 0.5, failures: [{ scenario: 'order-partial-write', config: 'naive', actual: 0.5 }] });
+  });
+
+  it('scopes gates to one configuration', () => {
+    const [ok, bad] = evaluateGates(run, [parseGate('config=rulebook:pass^k>=1'), parseGate('config=naive:duplicates==0')]);
+    expect(ok).toMatchObject({ passed: true, actual: 1, scope: { level: 'cell', config: 'rulebook', cells: 2 } });
+    expect(ok!.message).toBe('config=rulebook:pass^k>=1 held in 2 cells (worst 1)');
+    expect(bad).toMatchObject({ passed: false, actual: 1 });
+  });
+
+  it('evaluates run-level metrics once', () => {
+    const [cells, interrupted] = evaluateGates(run, [parseGate('failing_cells==0'), parseGate('interrupted==0')]);
+    expect(cells).toMatchObject({ passed: false, actual: 1, failures: [], scope: { level: 'run', cells: 4 } });
+    expect(interrupted).toMatchObject({ passed: true, actual: 0 });
+    expect(evaluateGates(makeRun({ cells: [], interrupted: true }), [parseGate('interrupted==0')])[0]!.passed).toBe(false);
+  });
+
+  it('fails a gate whose scope matches no cell', () => {
+    const [r] = evaluateGates(run, [parseGate('order-partal-write:pass^1>=1')]);
+    expect(r).toMatchObject({ passed: false, actual: null });
+    expect(r!.message).toContain('no scenario "order-partal-write" in this run (scenarios: order-partial-write, rate-limit-storm)');
+  });
+
+  it('fails pass^k when a cell has fewer than k trials', () => {
+    const short = makeRun({ k: 4, cells: [{ scenario: 'a', config: 'c', trials: 2 }], interrupted: true });
+    const [r] = evaluateGates(short, DEFAULT_GATES);
+    expect(r).toMatchObject({ passed: false, actual: null, failures: [{ scenario: 'a', config: 'c', actual: null }] });
+  });
+
+  it('applies every operator with a tolerance for float error', () => {
+    const clean = makeRun({ k: 3, cells: [{ scenario: 'a', config: 'c' }] });
+    const held = (text: string): boolean => evaluateGates(clean, [parseGate(text)])[0]!.passed;
+    expect(held('pass^3>=1')).toBe(true);
+    expect(held('pass^3>1')).toBe(false);
+    expect(held('pass^3<=1')).toBe(true);
+    expect(held('pass^3<1')).toBe(false);
+    expect(held('pass^3==1')).toBe(true);
+    expect(held('pass^3!=1')).toBe(false);
+    expect(held('amplification<=2')).toBe(true);
+    expect(held('amplification<2')).toBe(false);
+    expect(held('p95_ms<10000')).toBe(false);
+  });
+});

@@ -1,0 +1,241 @@
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import type { CellMetrics } from './metrics.js';
+import type { Cell, RunResult } from './run.js';
+
+export const GATE_OPS = ['>=', '<=', '==', '!=', '>', '<'] as const;
+export type GateOp = (typeof GATE_OPS)[number];
+
+/** Figures read from one scenario × configuration cell; `null` when the cell cannot tell. */
+const CELL_METRICS = {
+  pass_rate: { about: 'fraction of trials that passed', of: (m: CellMetrics) => (m.trials === 0 ? null : m.successes / m.trials) },
+  failed_trials: { about: 'trials that failed', of: (m: CellMetrics) => m.trials - m.successes },
+  duplicates: { about: 'duplicate side effects', of: (m: CellMetrics) => m.duplicateEffects },
+  budget_violations: { about: 'trials over budget', of: (m: CellMetrics) => m.budgetViolations },
+  amplification: { about: 'deliveries per logical tool call', of: (m: CellMetrics) => m.amplification },
+  attempts_per_call: { about: 'mean attempts per tool call', of: (m: CellMetrics) => m.attemptsPerCall.mean },
+  max_attempts: { about: 'most attempts for one tool call', of: (m: CellMetrics) => m.attemptsPerCall.max },
+  p95_ms: { about: 'p95 virtual completion time, ms', of: (m: CellMetrics) => m.durationMs.p95 },
+} as const satisfies Record<string, { about: string; of: (m: CellMetrics) => number | null }>;
+export type CellMetricName = keyof typeof CELL_METRICS;
+
+/** Figures of the run as a whole (over the cells in scope). */
+const RUN_METRICS = {
+  interrupted: { about: '1 if the run was stopped early', of: (run: RunResult) => (run.interrupted ? 1 : 0) },
+  failing_cells: {
+    about: 'cells with a failed trial',
+    of: (_run: RunResult, cells: readonly Cell[]) => cells.filter((c) => c.metrics.successes < c.metrics.trials).length,
+  },
+} as const satisfies Record<string, { about: string; of: (run: RunResult, cells: readonly Cell[]) => number }>;
+export type RunMetricName = keyof typeof RUN_METRICS;
+
+/** `k: 'k'` stands for the run's own k, so default gates can be written before the run exists. */
+export type GateMetric =
+  | { readonly kind: 'pass_hat'; readonly k: number | 'k' }
+  | { readonly kind: 'pass_at'; readonly k: number | 'k' }
+  | { readonly kind: 'cell'; readonly name: CellMetricName }
+  | { readonly kind: 'run'; readonly name: RunMetricName };
+export type GateMetricKind = GateMetric['kind'];
+
+/** Which cells a gate looks at; an empty scope means all of them. */
+export interface GateScope {
+  readonly scenario?: string;
+  readonly config?: string;
+}
+
+/** A parsed gate expression such as `order-partial-write:pass^2>=1`. */
+export interface Gate {
+  /** The expression in canonical form (no spaces). */
+  readonly text: string;
+  readonly scope: GateScope;
+  readonly metric: GateMetric;
+  readonly op: GateOp;
+  readonly threshold: number;
+}
+
+export interface GateFailure {
+  readonly scenario: string;
+  readonly config: string;
+  readonly actual: number | null;
+}
+
+export interface GateResult {
+  readonly gate: string;
+  readonly passed: boolean;
+  /** The worst value among the cells in scope (the run's value for a run-level metric); `null` if none could be computed. */
+  readonly actual: number | null;
+  readonly scope: GateScope & { readonly level: 'cell' | 'run'; readonly cells: number };
+  /** Cells that broke the gate (empty for a run-level metric). */
+  readonly failures: readonly GateFailure[];
+  /** One line for people: what held or what broke, and where. */
+  readonly message: string;
+}
+
+const metricNames = [...Object.keys(CELL_METRICS), ...Object.keys(RUN_METRICS)];
+
+/** The grammar, shown whenever a gate does not parse. */
+export const GATE_GRAMMAR = [
+  'gate grammar: [scope:]metric op value',
+  '  scope:  <scenario> | scenario=<name> | config=<name>, comma-separated (default: every cell)',
+  `  metric: pass^<n|k>, pass@<n|k>, ${metricNames.join(', ')}`,
+  `  op:     ${GATE_OPS.join(' ')}`,
+  '  value:  a number, or a percentage such as 95%',
+  '  e.g.    pass^4>=0.95, order-partial-write:pass^2>=1, config=rulebook:duplicates==0',
+].join('\n');
+
+function usage(text: string, why: string): FaultlineError {
+  return new FaultlineError(FaultlineErrorCode.Usage, `invalid gate "${text}": ${why}\n${GATE_GRAMMAR}`, { gate: text });
+}
+
+function parseScope(text: string, raw: string): GateScope {
+  let scenario: string | undefined;
+  let config: string | undefined;
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? 'scenario' : part.slice(0, eq).trim();
+    const value = eq < 0 ? part : part.slice(eq + 1).trim();
+    if (value === '') throw usage(text, `empty name in scope "${raw}"`);
+    if (key === 'scenario' && scenario === undefined) scenario = value;
+    else if (key === 'config' && config === undefined) config = value;
+    else if (key === 'scenario' || key === 'config') throw usage(text, `scope "${raw.trim()}" names ${key} twice`);
+    else throw usage(text, `unknown scope key "${key}" (use scenario=<name> or config=<name>)`);
+  }
+  return { ...(scenario !== undefined ? { scenario } : {}), ...(config !== undefined ? { config } : {}) };
+}
+
+function parseMetric(text: string, raw: string): GateMetric {
+  const pass = /^pass([\^@])(\d+|k)$/.exec(raw);
+  if (pass) {
+    const k = pass[2] === 'k' ? 'k' : Number(pass[2]);
+    if (k !== 'k' && k < 1) throw usage(text, `k must be at least 1 in "${raw}"`);
+    return { kind: pass[1] === '^' ? 'pass_hat' : 'pass_at', k };
+  }
+  if (Object.hasOwn(CELL_METRICS, raw)) return { kind: 'cell', name: raw as CellMetricName };
+  if (Object.hasOwn(RUN_METRICS, raw)) return { kind: 'run', name: raw as RunMetricName };
+  throw usage(text, `unknown metric "${raw}"`);
+}
+
+function parseValue(text: string, raw: string): number {
+  const percent = raw.endsWith('%');
+  const body = percent ? raw.slice(0, -1) : raw;
+  if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(body)) throw usage(text, `"${raw}" is not a number`);
+  return percent ? Number(body) / 100 : Number(body);
+}
+
+const metricText = (m: GateMetric): string =>
+  m.kind === 'pass_hat' ? `pass^${m.k}` : m.kind === 'pass_at' ? `pass@${m.k}` : m.name;
+
+const scopeText = (s: GateScope): string => {
+  if (s.config === undefined) return s.scenario === undefined ? '' : `${s.scenario}:`;
+  return s.scenario === undefined ? `config=${s.config}:` : `scenario=${s.scenario},config=${s.config}:`;
+};
+
+/**
+ * Parses a gate expression. Throws `FAULTLINE_USAGE`, with the grammar, on bad input.
+ *
+ * @example parseGate('config=rulebook:duplicates==0')
+ */
+export function parseGate(text: string): Gate {
+  const opMatch = /(>=|<=|==|!=|>|<)/.exec(text);
+  if (!opMatch) throw usage(text, `no comparison (one of ${GATE_OPS.join(' ')})`);
+  const op = opMatch[1] as GateOp;
+  const left = text.slice(0, opMatch.index);
+  const right = text.slice(opMatch.index + op.length).trim();
+  const colon = left.lastIndexOf(':');
+  const scope = colon < 0 ? {} : parseScope(text, left.slice(0, colon));
+  const metric = parseMetric(text, left.slice(colon + 1).trim());
+  const threshold = parseValue(text, right);
+  return { text: `${scopeText(scope)}${metricText(metric)}${op}${threshold}`, scope, metric, op, threshold };
+}
+
+/**
+ * The gates a run must hold unless told otherwise: every scenario passes all its trials under
+ * each configuration, with no duplicate side effect and no budget violation.
+ */
+export const DEFAULT_GATES: readonly Gate[] = ['pass^k>=1', 'duplicates==0', 'budget_violations==0'].map(parseGate);
+
+// pass^k and friends are floating-point estimates; a gate of `>=1` must hold for an exact 1.
+const EPS = 1e-9;
+
+function holds(actual: number, op: GateOp, threshold: number): boolean {
+  switch (op) {
+    case '>=':
+      return actual >= threshold - EPS;
+    case '<=':
+      return actual <= threshold + EPS;
+    case '>':
+      return actual - threshold > EPS;
+    case '<':
+      return threshold - actual > EPS;
+    case '==':
+      return Math.abs(actual - threshold) <= EPS;
+    case '!=':
+      return Math.abs(actual - threshold) > EPS;
+  }
+}
+
+/** The value furthest on the wrong side of the gate. */
+function worst(values: readonly number[], op: GateOp, threshold: number): number | null {
+  if (values.length === 0) return null;
+  if (op === '>=' || op === '>') return Math.min(...values);
+  if (op === '<=' || op === '<') return Math.max(...values);
+  return values.find((v) => !holds(v, op, threshold)) ?? values[0]!;
+}
+
+function cellValue(metric: GateMetric, cell: Cell, runK: number): number | null {
+  switch (metric.kind) {
+    case 'pass_hat':
+    case 'pass_at': {
+      const k = metric.k === 'k' ? runK : metric.k;
+      const curve = metric.kind === 'pass_hat' ? cell.metrics.passHat : cell.metrics.passAt;
+      return curve[k - 1] ?? null;
+    }
+    case 'cell':
+      return CELL_METRICS[metric.name].of(cell.metrics);
+    case 'run':
+      return null;
+  }
+}
+
+const fmt = (n: number | null): string => (n === null ? 'n/a' : String(Number(n.toFixed(4))));
+
+function unmatched(gate: Gate, run: RunResult): string {
+  const { scenario, config } = gate.scope;
+  if (scenario !== undefined && !run.scenarios.includes(scenario))
+    return `no scenario "${scenario}" in this run (scenarios: ${run.scenarios.join(', ') || 'none'})`;
+  if (config !== undefined && !run.configs.includes(config))
+    return `no configuration "${config}" in this run (configs: ${run.configs.join(', ') || 'none'})`;
+  return 'no finished cell in scope';
+}
+
+function evaluateGate(run: RunResult, gate: Gate): GateResult {
+  const { scenario, config } = gate.scope;
+  const cells = run.cells.filter((c) => (scenario === undefined || c.scenario === scenario) && (config === undefined || c.config === config));
+  const level = gate.metric.kind === 'run' ? 'run' : 'cell';
+  const scope = { ...gate.scope, level, cells: cells.length } as const;
+  if (gate.metric.kind === 'run') {
+    const actual = RUN_METRICS[gate.metric.name].of(run, cells);
+    const passed = holds(actual, gate.op, gate.threshold);
+    const message = `${gate.text} ${passed ? 'held' : 'failed'}: ${gate.metric.name} = ${fmt(actual)}`;
+    return { gate: gate.text, passed, actual, scope, failures: [], message };
+  }
+  // A gate whose scope matches nothing fails: a misspelt scenario must not pass silently.
+  if (cells.length === 0) return { gate: gate.text, passed: false, actual: null, scope, failures: [], message: `${gate.text} failed: ${unmatched(gate, run)}` };
+
+  const values = cells.map((c) => ({ scenario: c.scenario, config: c.config, actual: cellValue(gate.metric, c, run.k) }));
+  const failures = values.filter((v) => v.actual === null || !holds(v.actual, gate.op, gate.threshold));
+  const actual = worst(values.flatMap((v) => (v.actual === null ? [] : [v.actual])), gate.op, gate.threshold);
+  const passed = failures.length === 0;
+  const where = failures.map((f) => `${f.scenario} × ${f.config} (${fmt(f.actual)})`).join(', ');
+  const message = passed
+    ? `${gate.text} held in ${cells.length} cell${cells.length === 1 ? '' : 's'} (worst ${fmt(actual)})`
+    : `${gate.text} failed in ${failures.length} of ${cells.length} cells: ${where}`;
+  return { gate: gate.text, passed, actual, scope, failures, message };
+}
+
+/** Judges every gate against the run: per scenario × configuration cell, or once for a run-level metric. */
+export function evaluateGates(run: RunResult, gates: readonly Gate[]): GateResult[] {
+  return gates.map((g) => evaluateGate(run, g));
+}
+
+/** True when every gate held. */
+export const gatesPassed = (results: readonly GateResult[]): boolean => results.every((r) => r.passed);

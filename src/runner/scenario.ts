@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode } from '../core/index.js';
+import { FaultPlanSchema } from '../faults/plan.js';
+import { WorldConfigSchema } from '../world/WorldConfig.js';
+import { BUILTIN_SERVICES } from '../world/createWorld.js';
+import { ScriptPlanSchema } from '../agent/script.js';
+import { BEHAVIOURS } from '../agent/behaviours.js';
+import { BUILTIN_CHECKERS } from '../checks/index.js';
+import type { AgentFn } from '../agent/agentFunction.js';
+import { formatIssues } from './zodIssues.js';
+
+export const BudgetSchema = z
+  .object({
+    maxTurns: z.number().int().positive().default(20),
+    maxToolCalls: z.number().int().positive().default(20),
+    maxAttemptsPerCall: z.number().int().positive().default(3),
+    /** Virtual milliseconds from the trial start. */
+    deadlineMs: z.number().positive().default(300_000),
+  })
+  .strict();
+
+export const GoalSchema = z
+  .object({
+    state: z.record(z.string(), z.unknown()).optional(),
+    effects: z.record(z.string(), z.number().int().nonnegative()).optional(),
+    outcome: z.array(z.enum(AGENT_OUTCOMES)).min(1).optional(),
+  })
+  .strict();
+
+const ScriptedAgentSchema = z
+  .object({
+    kind: z.literal('scripted'),
+    task: z.string().min(1),
+    behaviour: z.enum(BEHAVIOURS).default('careful'),
+    plan: ScriptPlanSchema,
+  })
+  .strict();
+
+const FunctionAgentSchema = z
+  .object({
+    kind: z.literal('function'),
+    task: z.string().min(1),
+    fn: z.custom<AgentFn>((v) => typeof v === 'function', { message: 'expected a function (ctx) => Promise<{ outcome }>' }),
+  })
+  .strict();
+
+/** The declarative part: everything a YAML/JSON scenario file can say. */
+export const ScenarioDataSchema = z
+  .object({
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a lowercase slug such as "order-partial-write"'),
+    title: z.string().min(1).optional(),
+    /** The real-world failure this scenario stands for. */
+    description: z.string().default(''),
+    /** Rulebook rules it exercises: `R18`, `R22`… */
+    rules: z.array(z.string().regex(/^R\d+$/, 'expected a rule id such as "R7"')).default([]),
+    /** The virtual clock's start (ISO 8601): fixed, so HTTP-dates and "no past dates" replay exactly. */
+    startTime: z.iso.datetime({ offset: true }).default('2026-01-05T09:00:00.000Z'),
+    world: WorldConfigSchema.default({}),
+    /** The built-in services the agent can reach (default: all of them). */
+    services: z.array(z.enum(BUILTIN_SERVICES)).min(1).optional(),
+    faults: FaultPlanSchema.default([]),
+    agent: ScriptedAgentSchema,
+    budget: BudgetSchema.default({ maxTurns: 20, maxToolCalls: 20, maxAttemptsPerCall: 3, deadlineMs: 300_000 }),
+    goal: GoalSchema.default({}),
+    secrets: z.array(z.string().min(1)).default([]),
+    /** Checker names to run (default: all built-in). */
+    checks: z.array(z.enum(BUILTIN_CHECKERS.map((c) => c.name) as [string, ...string[]])).min(1).optional(),
+    /** The wire format tool results are rendered in for the model. */
+    format: z.enum(['openai', 'claude', 'mcp']).default('openai'),
+  })
+  .strict();
+
+/** The TypeScript form also accepts your own agent as a function. */
+export const ScenarioSchema = ScenarioDataSchema.extend({
+  agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, FunctionAgentSchema]),
+});
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type ScenarioInput = z.input<typeof ScenarioSchema>;
+export type AgentSpec = Scenario['agent'];
+export type AgentSpecKind = AgentSpec['kind'];
+
+/**
+ * Validates a scenario and fills its defaults. Throws `FAULTLINE_SCENARIO_INVALID` naming
+ * every bad path and what was expected; `source` (a file name) heads the message.
+ */
+export function defineScenario(input: ScenarioInput, source?: string): Scenario {
+  const parsed = ScenarioSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const lines = formatIssues(parsed.error.issues);
+  const where = source ? `${source}: ` : '';
+  throw new FaultlineError(
+    FaultlineErrorCode.ScenarioInvalid,
+    `${where}invalid scenario${typeof input === 'object' && input && 'name' in input ? ` "${String(input.name)}"` : ''}:\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+    { source, issues: lines },
+  );
+}

@@ -1,0 +1,74 @@
+import type { HistoryEvent } from '../core/index.js';
+import type { Effect } from '../world/ledger.js';
+
+/** The numbers one trial contributes to the metrics; a pure function of its history and ledger. */
+export interface TrialStats {
+  readonly turns: number;
+  /** Logical tool calls (the agent's), status queries excluded. */
+  readonly calls: number;
+  /** Attempts the execution layer sent for those calls. */
+  readonly attempts: number;
+  readonly maxAttemptsPerCall: number;
+  /** Requests that reached a service (a duplicate delivery counts each copy). */
+  readonly deliveries: number;
+  readonly effects: number;
+  /** Effects beyond the first for one (service, effect, key). */
+  readonly duplicateEffects: number;
+  readonly faults: number;
+  /** Virtual milliseconds from the start to the last event. */
+  readonly durationMs: number;
+}
+
+export function trialStats(history: readonly HistoryEvent[], ledger: readonly Effect[]): TrialStats {
+  let turns = 0;
+  let calls = 0;
+  let attempts = 0;
+  let deliveries = 0;
+  let faults = 0;
+  const perCall = new Map<string, number>();
+  const callRequests = new Set<string>();
+  for (const e of history) {
+    switch (e.type) {
+      case 'model_turn':
+        turns++;
+        break;
+      case 'tool_call':
+        if (e.tool !== 'query_operation_status') calls++;
+        break;
+      case 'attempt':
+        if (e.purpose === 'call') {
+          attempts++;
+          callRequests.add(e.request);
+          perCall.set(e.call, (perCall.get(e.call) ?? 0) + 1);
+        }
+        break;
+      case 'delivery':
+        // Status queries are reconciliation, not load the call put on the service.
+        if (callRequests.has(e.request)) deliveries++;
+        break;
+      case 'fault':
+        faults++;
+        break;
+      default:
+        break;
+    }
+  }
+  const seen = new Set<string>();
+  let duplicateEffects = 0;
+  for (const fx of ledger) {
+    const id = `${fx.service}\u0000${fx.effect}\u0000${fx.key}`;
+    if (seen.has(id)) duplicateEffects++;
+    else seen.add(id);
+  }
+  return {
+    turns,
+    calls,
+    attempts,
+    maxAttemptsPerCall: Math.max(0, ...perCall.values()),
+    deliveries,
+    effects: ledger.length,
+    duplicateEffects,
+    faults,
+    durationMs: history.at(-1)?.t ?? 0,
+  };
+}

@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+
+/** `faults[0].fault.kind` from a zod issue path. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? String(p) : `.${String(p)}`;
+  return out === '' ? '(root)' : out;
+}
+
+/** One line per issue: where, then what was expected. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.flatMap((issue) => {
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      // Report the branch that got furthest instead of "Invalid input" for the whole union.
+      const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0] ?? [];
+      if (best.length > 0) return formatIssues(best.map((i) => ({ ...i, path: [...issue.path, ...i.path] })));
+    }
+    return [`${formatPath(issue.path)}: ${issue.message}`];
+  });
+}
+
+const depth = (issues: readonly z.core.$ZodIssue[]): number => Math.max(0, ...issues.map((i) => i.path.length));
