@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_GATES, evaluateGates } from '../runner/gates.js';
+import { colorEnabled, renderConsoleReport } from './console.js';
+import { sampleRun } from './testing.js';
+
+describe('console report', () => {
+  const run = sampleRun();
+  const gates = evaluateGates(run, DEFAULT_GATES);
+
+  it('prints aligned tables, the gates and each failing cell with its first verdict and replay command', () => {
+    expect(renderConsoleReport(run, { gates })).toBe(
+      [
+        'faultline  seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed)',
+        '',
+        'naive',
+        '    scenario             pass^1  pass^4  trials passed  duplicates  budget violations  amplification  p95 virtual time',
+        '  ✗ order-partial-write   0.500   0.000            2/4           1                  1           2.00           10.462s',
+        '  ✓ rate-limit-storm      1.000   1.000            4/4           0                  0           2.00           10.462s',
+        '  ✗ all scenarios         0.750   0.500            6/8           1                  1           2.00',
+        '',
+        'rulebook',
+        '    scenario             pass^1  pass^4  trials passed  duplicates  budget violations  amplification  p95 virtual time',
+        '  ✓ order-partial-write   1.000   1.000            4/4           0                  0           2.00           10.462s',
+        '  ✓ rate-limit-storm      1.000   1.000            4/4           0                  0           2.00           10.462s',
+        '  ✓ all scenarios         1.000   1.000            8/8           0                  0           2.00',
+        '',
+        'gates: 3 of 3 failed',
+        '  ✗ pass^k>=1 failed in 1 of 4 cells: order-partial-write × naive (0)',
+        '  ✗ duplicates==0 failed in 1 of 4 cells: order-partial-write × naive (1)',
+        '  ✗ budget_violations==0 failed in 1 of 4 cells: order-partial-write × naive (1)',
+        '',
+        'failures',
+        '  ✗ order-partial-write × naive: 2 of 4 trials failed (duplicates, budget)',
+        '      trial 1: duplicates: orders:ref-1 was created 2 times',
+        '      replay: faultline replay order-partial-write --config naive --seed 42 --trial 1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('uses no escape codes unless colour is on', () => {
+    expect(renderConsoleReport(run, { gates })).not.toContain('\u001b[');
+    const coloured = renderConsoleReport(run, { gates, color: true });
+    expect(coloured).toContain('\u001b[31m✗\u001b[39m order-partial-write');
+    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(renderConsoleReport(run, { gates }));
+  });
+
+  it('colours only a TTY, never with NO_COLOR, always with FORCE_COLOR', () => {
+    expect(colorEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colorEnabled({ isTTY: false }, {})).toBe(false);
+    expect(colorEnabled({}, {})).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { NO_COLOR: '' })).toBe(true);
+    expect(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colorEnabled({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(true);
+    expect(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { FaultlineError } from '../core/errors.js';
+import { DEFAULT_GATES, evaluateGates } from '../runner/gates.js';
+import { JsonReportSchema, parseJsonReport, renderJsonReport, type JsonReport, type WallClock } from './json.js';
+import { makeRun, sampleRun } from './testing.js';
+
+const clockA: WallClock = { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:01.250Z', durationMs: 1250 };
+const clockB: WallClock = { startedAt: '2026-03-01T17:30:00.000+01:00', finishedAt: '2026-03-01T17:30:09.000+01:00', durationMs: 9000 };
+
+const render = (wallClock: WallClock, history?: 'all'): string => {
+  const run = sampleRun();
+  return renderJsonReport(run, { gates: evaluateGates(run, DEFAULT_GATES), wallClock, ...(history ? { history } : {}) });
+};
+
+describe('JSON report', () => {
+  it('validates against its versioned schema', () => {
+    const report = JsonReportSchema.parse(JSON.parse(render(clockA)));
+    expect(report.schemaVersion).toBe(1);
+    expect(report.run).toEqual({
+      seed: 42,
+      k: 4,
+      scenarios: ['order-partial-write', 'rate-limit-storm'],
+      configs: ['naive', 'rulebook'],
+      interrupted: false,
+      trials: 16,
+      failedTrials: 2,
+    });
+    expect(report.gates.passed).toBe(false);
+    expect(report.gates.results.map((g) => g.gate)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0']);
+    expect(report.configs.map((c) => [c.config, c.successes, c.trials])).toEqual([
+      ['naive', 6, 8],
+      ['rulebook', 8, 8],
+    ]);
+  });
+
+  it('is byte-identical for equal runs apart from the wallClock section, which comes last', () => {
+    const a = render(clockA);
+    const b = render(clockB);
+    expect(a).not.toBe(b);
+    const cut = (text: string): string => text.slice(0, text.indexOf('"wallClock"'));
+    expect(cut(a)).toBe(cut(b));
+    expect(Object.keys(JSON.parse(a) as object).at(-1)).toBe('wallClock');
+    const { wallClock: wa, ...restA } = JSON.parse(a) as Record<string, unknown>;
+    const { wallClock: wb, ...restB } = JSON.parse(b) as Record<string, unknown>;
+    expect(restA).toEqual(restB);
+    expect([wa, wb]).toEqual([clockA, clockB]);
+  });
+
+  it('records every trial with its status, end, failed checks, stats and replay command', () => {
+    const report = JSON.parse(render(clockA)) as JsonReport;
+    const cell = report.cells[0]!;
+    expect([cell.scenario, cell.config, cell.status]).toEqual(['order-partial-write', 'naive', 'failed']);
+    expect(cell.metrics.passHat).toEqual([0.5, 1 / 6, 0, 0]);
+    expect(cell.trials.map((t) => [t.index, t.status, t.failed])).toEqual([
+      [0, 'passed', []],
+      [1, 'failed', ['duplicates']],
+      [2, 'passed', []],
+      [3, 'failed', ['budget']],
+    ]);
+    const t1 = cell.trials[1]!;
+    expect(t1.seed).toBe(42001);
+    expect(t1.end).toEqual({ kind: 'agent_ended', outcome: 'completed' });
+    expect(t1.replay).toBe('faultline replay order-partial-write --config naive --seed 42 --trial 1');
+    expect(t1.checks.find((c) => c.name === 'duplicates')!.verdict).toEqual({
+      valid: false,
+      message: 'orders:ref-1 was created 2 times',
+      evidence: [{ subject: 'orders:ref-1', effects: [0, 1] }],
+    });
+    expect(t1.stats).toMatchObject({ calls: 1, attempts: 2, deliveries: 2, effects: 2, duplicateEffects: 1, durationMs: 10_462 });
+    expect(report.cells[1]!.trials[0]!.replay).toBe('faultline replay rate-limit-storm --config naive --seed 42 --trial 0');
+  });
+
+  it('carries the full history of failing trials only, unless asked for all', () => {
+    const failingOnly = JSON.parse(render(clockA)) as JsonReport;
+    const withHistory = failingOnly.cells.flatMap((c) => c.trials.filter((t) => t.history !== undefined).map((t) => `${c.scenario}/${c.config}/${t.index}`));
+    expect(withHistory).toEqual(['order-partial-write/naive/1', 'order-partial-write/naive/3']);
+    const t1 = failingOnly.cells[0]!.trials[1]!;
+    expect(t1.history).toHaveLength(19);
+    expect(t1.history![4]).toMatchObject({ seq: 4, t: 0, type: 'fault', fault: { kind: 'partial_write', lostAs: 'timeout' } });
+
+    const all = JSON.parse(render(clockA, 'all')) as JsonReport;
+    expect(all.cells.every((c) => c.trials.every((t) => t.history !== undefined))).toBe(true);
+  });
+
+  it('refuses to write a report that breaks its schema', () => {
+    const run = makeRun({ cells: [{ scenario: 'a', config: 'c' }] });
+    expect(() => renderJsonReport(run, { gates: [], wallClock: { ...clockA, startedAt: 'yesterday' } })).toThrow(FaultlineError);
+  });
+
+  it('reads a report back and rejects other versions', () => {
+    const text = render(clockA);
+    expect(parseJsonReport(text).run.seed).toBe(42);
+    const v2 = JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 2 });
+    expect(() => parseJsonReport(v2, 'old.json')).toThrow('old.json: schemaVersion 2 is not supported (expected 1)');
+    expect(() => parseJsonReport('{', 'x.json')).toThrow(/^x\.json: not JSON/);
+    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: 1 }))).toThrow(/not a faultline JSON report/);
+  });
+});

@@ -1,0 +1,85 @@
+import type { GateResult } from '../runner/gates.js';
+import type { Cell, RunResult } from '../runner/run.js';
+import { failedTrialLines, isFailed } from './failures.js';
+import { plural } from './format.js';
+import { escapeXmlText, openTag } from './xml.js';
+
+export interface JunitReportOptions {
+  /** When given, the gates form one more test suite, so a broken gate shows in CI as a failed test. */
+  readonly gates?: readonly GateResult[];
+}
+
+const GATES_SUITE = 'faultline gates';
+
+function testcase(config: string, scenario: string, cell: Cell | undefined): string[] {
+  const head = `    ${openTag('testcase', { classname: config, name: scenario })}`;
+  if (!cell) return [`${head}>`, `      ${openTag('skipped', { message: 'not run: the run was interrupted' })}/>`, '    </testcase>'];
+  const failed = cell.trials.filter(isFailed);
+  if (failed.length === 0) return [`${head}/>`];
+  const checks = [...new Set(failed.flatMap((t) => t.failed))];
+  const message = `${failed.length} of ${plural(cell.trials.length, 'trial')} failed: ${checks.join(', ')}`;
+  const body = failed.flatMap((t) => failedTrialLines(t)).join('\n');
+  return [
+    `${head}>`,
+    `      ${openTag('failure', { message, type: checks.join(',') })}>${escapeXmlText(body)}</failure>`,
+    '    </testcase>',
+  ];
+}
+
+function properties(run: RunResult, config: string): string[] {
+  const props: [string, string | number][] = [
+    ['seed', run.seed],
+    ['k', run.k],
+    ['config', config],
+    ['interrupted', String(run.interrupted)],
+  ];
+  return ['    <properties>', ...props.map(([name, value]) => `      ${openTag('property', { name, value })}/>`), '    </properties>'];
+}
+
+function suite(run: RunResult, config: string): { xml: string[]; tests: number; failures: number; skipped: number } {
+  const cases = run.scenarios.map((s) => ({ scenario: s, cell: run.cells.find((c) => c.config === config && c.scenario === s) }));
+  const failures = cases.filter((c) => c.cell?.trials.some(isFailed)).length;
+  const skipped = cases.filter((c) => !c.cell).length;
+  const xml = [
+    `  ${openTag('testsuite', { name: config, tests: cases.length, failures, errors: 0, skipped })}>`,
+    ...properties(run, config),
+    ...cases.flatMap((c) => testcase(config, c.scenario, c.cell)),
+    '  </testsuite>',
+  ];
+  return { xml, tests: cases.length, failures, skipped };
+}
+
+function gatesSuite(gates: readonly GateResult[]): { xml: string[]; tests: number; failures: number } {
+  const failures = gates.filter((g) => !g.passed).length;
+  const cases = gates.flatMap((g) => {
+    const head = `    ${openTag('testcase', { classname: 'gates', name: g.gate })}`;
+    if (g.passed) return [`${head}/>`];
+    return [`${head}>`, `      ${openTag('failure', { message: g.message, type: 'gate' })}/>`, '    </testcase>'];
+  });
+  return {
+    xml: [`  ${openTag('testsuite', { name: GATES_SUITE, tests: gates.length, failures, errors: 0, skipped: 0 })}>`, ...cases, '  </testsuite>'],
+    tests: gates.length,
+    failures,
+  };
+}
+
+/**
+ * JUnit XML: one `<testsuite>` per configuration, one `<testcase>` per scenario in it
+ * (`classname` = config, `name` = scenario), failing when any trial failed; the failure
+ * body lists each failing trial's verdicts, evidence and replay command.
+ */
+export function renderJunitReport(run: RunResult, options: JunitReportOptions = {}): string {
+  const suites = run.configs.map((c) => suite(run, c));
+  const gates = options.gates && options.gates.length > 0 ? gatesSuite(options.gates) : undefined;
+  const tests = suites.reduce((a, s) => a + s.tests, 0) + (gates?.tests ?? 0);
+  const failures = suites.reduce((a, s) => a + s.failures, 0) + (gates?.failures ?? 0);
+  const skipped = suites.reduce((a, s) => a + s.skipped, 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `${openTag('testsuites', { name: 'faultline', tests, failures, errors: 0, skipped })}>`,
+    ...suites.flatMap((s) => s.xml),
+    ...(gates?.xml ?? []),
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

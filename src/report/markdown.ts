@@ -1,0 +1,90 @@
+import type { GateResult } from '../runner/gates.js';
+import type { RunResult } from '../runner/run.js';
+import { failingCells, notPassed, verdictLine } from './failures.js';
+import { formatValue, plural } from './format.js';
+import { replayCommand } from './replay.js';
+import { runLine, summaryHeader, summaryTables } from './summaryRows.js';
+
+export interface MarkdownReportOptions {
+  readonly gates: readonly GateResult[];
+  /** Failing trials detailed per cell; the rest are counted (default 5: a PR comment has a size limit). */
+  readonly maxTrialsPerCell?: number;
+}
+
+/** Text that renders as itself in GitHub markdown, in a table cell or in HTML. */
+export const escapeMarkdown = (text: string): string =>
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replace(/[\\`*_[\]|]/g, (c) => `\\${c}`)
+    .replace(/\r?\n/g, ' ');
+
+/** A fenced code block that no backtick run in `text` can close early. */
+function codeBlock(text: string, lang = ''): string[] {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}${lang}`, text, fence];
+}
+
+const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+
+function heading(gates: readonly GateResult[]): string {
+  if (gates.length === 0) return '## faultline';
+  const failed = gates.filter((g) => !g.passed).length;
+  return failed === 0 ? `## faultline: ✅ all ${plural(gates.length, 'gate')} held` : `## faultline: ❌ ${failed} of ${plural(gates.length, 'gate')} failed`;
+}
+
+function gateLines(gates: readonly GateResult[]): string[] {
+  if (gates.length === 0) return [];
+  return [
+    '### Gates',
+    '',
+    ...gates.map((g) => {
+      const where = g.failures.map((f) => `${escapeMarkdown(f.scenario)} × ${escapeMarkdown(f.config)} (${formatValue(f.actual)})`);
+      const detail = g.passed ? `actual ${formatValue(g.actual)}` : where.length > 0 ? `failed in ${where.join(', ')}` : escapeMarkdown(g.message);
+      return `- ${g.passed ? '✅' : '❌'} \`${g.gate}\`: ${detail}`;
+    }),
+    '',
+  ];
+}
+
+function failureLines(run: RunResult, max: number): string[] {
+  const failing = failingCells(run.cells);
+  if (failing.length === 0) return [];
+  const out = ['### Failures', ''];
+  for (const { cell, failed, checks } of failing) {
+    const title = `${cell.scenario} × ${cell.config}: ${failed.length} of ${plural(cell.trials.length, 'trial')} failed (${checks.join(', ')})`;
+    out.push('<details>', `<summary>❌ ${escapeMarkdown(title)}</summary>`, '');
+    for (const trial of failed.slice(0, max)) {
+      out.push(`**Trial ${trial.trialIndex}** (seed ${trial.seed}, ended \`${trial.end.kind}\`)`, '');
+      out.push(...notPassed(trial).map((c) => `- ${escapeMarkdown(verdictLine(c))}`), '');
+      out.push(...codeBlock(replayCommand(trial), 'sh'), '');
+    }
+    if (failed.length > max) out.push(`…and ${plural(failed.length - max, 'more failing trial')} (see faultline.json).`, '');
+    out.push('</details>', '');
+  }
+  return out;
+}
+
+/**
+ * A summary for a pull-request comment or `GITHUB_STEP_SUMMARY`: a table per configuration,
+ * the gates, and a collapsible section per failing cell with its verdicts and replay commands.
+ */
+export function renderMarkdownReport(run: RunResult, options: MarkdownReportOptions): string {
+  const header = summaryHeader(run.k);
+  const lines = [heading(options.gates), '', `${escapeMarkdown(runLine(run))}.`, ''];
+  if (run.interrupted) lines.push('> ⚠️ The run was interrupted: the figures cover only the trials that finished.', '');
+  for (const { config, rows } of summaryTables(run)) {
+    lines.push(
+      `### ${escapeMarkdown(config)}`,
+      '',
+      row(header.map(escapeMarkdown)),
+      row(header.map((_, i) => (i === 0 ? '---' : '---:'))),
+      ...rows.map((r) => row(r.cells.map((c, i) => (i === 0 ? `${r.passed ? '✅' : '❌'} ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
+      '',
+    );
+  }
+  lines.push(...gateLines(options.gates), ...failureLines(run, options.maxTrialsPerCell ?? 5));
+  return `${lines.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,30 @@
+import type { TrialResult } from '../runner/trial.js';
+
+/** What identifies a trial for replay: its cell, the run seed and its index. */
+export type ReplayTarget = Pick<TrialResult, 'scenario' | 'config' | 'runSeed' | 'trialIndex'>;
+
+// Scenario names are slugs, but configuration names are free text: quote anything a shell would split or expand.
+const SAFE = /^[A-Za-z0-9_./:=@%+-]+$/;
+
+/** Quotes one argument for a POSIX shell, only when it needs it. */
+export function shellQuote(arg: string): string {
+  return SAFE.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The one command that reproduces a trial (every failure shown anywhere carries it).
+ *
+ * @example replayCommand(trial) // 'faultline replay order-partial-write --config naive --seed 42 --trial 3'
+ */
+export function replayCommand(trial: ReplayTarget): string {
+  return [
+    'faultline replay',
+    shellQuote(trial.scenario),
+    '--config',
+    shellQuote(trial.config),
+    '--seed',
+    String(trial.runSeed),
+    '--trial',
+    String(trial.trialIndex),
+  ].join(' ');
+}

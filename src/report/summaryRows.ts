@@ -1,0 +1,68 @@
+import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
+import type { RunResult } from '../runner/run.js';
+import { formatRate, formatRatio, formatSeconds, plural } from './format.js';
+
+/** The columns of the per-configuration summary table, shared by the console and markdown reporters. */
+export const summaryHeader = (k: number): string[] => [
+  'scenario',
+  'pass^1',
+  `pass^${k}`,
+  'trials passed',
+  'duplicates',
+  'budget violations',
+  'amplification',
+  'p95 virtual time',
+];
+
+export interface SummaryRow {
+  readonly passed: boolean;
+  readonly cells: readonly string[];
+}
+
+const cellRow = (scenario: string, m: CellMetrics, k: number): SummaryRow => ({
+  passed: m.successes === m.trials,
+  cells: [
+    scenario,
+    formatRate(m.passHat[0]),
+    formatRate(m.passHat[k - 1]),
+    `${m.successes}/${m.trials}`,
+    String(m.duplicateEffects),
+    String(m.budgetViolations),
+    formatRatio(m.amplification),
+    formatSeconds(m.durationMs.p95),
+  ],
+});
+
+const totalRow = (m: ConfigMetrics, k: number): SummaryRow => ({
+  passed: m.failingScenarios.length === 0,
+  cells: [
+    'all scenarios',
+    formatRate(m.passHat[0]),
+    formatRate(m.passHat[k - 1]),
+    `${m.successes}/${m.trials}`,
+    String(m.duplicateEffects),
+    String(m.budgetViolations),
+    formatRatio(m.amplification),
+    '',
+  ],
+});
+
+/** One table per configuration: a row per scenario, then the configuration's totals when it has several scenarios. */
+export function summaryTables(run: RunResult): { config: string; rows: SummaryRow[] }[] {
+  return run.configs.flatMap((config) => {
+    const cells = run.cells.filter((c) => c.config === config);
+    if (cells.length === 0) return [];
+    const rows = cells.map((c) => cellRow(c.scenario, c.metrics, run.k));
+    const total = run.byConfig.find((m) => m.config === config);
+    if (total && cells.length > 1) rows.push(totalRow(total, run.k));
+    return [{ config, rows }];
+  });
+}
+
+/** `seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed)`. */
+export function runLine(run: RunResult): string {
+  const trials = run.cells.flatMap((c) => c.trials);
+  const failed = trials.filter((t) => t.status === 'failed').length;
+  const shape = `${plural(run.scenarios.length, 'scenario')} × ${plural(run.configs.length, 'configuration')}`;
+  return `seed ${run.seed}, k = ${run.k}, ${shape}, ${plural(trials.length, 'trial')} (${failed} failed)`;
+}

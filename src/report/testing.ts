@@ -1,0 +1,262 @@
+/** Hand-built run results for the reporters' tests: real metrics over made-up trials. */
+import type { HistoryEvent, NewEvent, Verdict } from '../core/index.js';
+import type { TrialEnd } from '../checks/record.js';
+import { cellMetrics, configMetrics } from '../runner/metrics.js';
+import type { Cell, RunResult } from '../runner/run.js';
+import type { CheckResult, TrialResult } from '../runner/trial.js';
+import { trialStats } from '../runner/trialStats.js';
+import type { Effect } from '../world/ledger.js';
+
+export interface FailSpec {
+  readonly check: string;
+  readonly message: string;
+  readonly evidence?: readonly unknown[];
+  /** An `unknown` verdict instead of a failed one. */
+  readonly undecided?: boolean;
+}
+
+export interface TrialSpec {
+  readonly scenario: string;
+  readonly config: string;
+  readonly runSeed: number;
+  readonly trialIndex: number;
+  readonly failures?: readonly FailSpec[];
+  readonly end?: TrialEnd;
+}
+
+const CHECKS = ['budget', 'duplicates', 'goal-state'] as const;
+
+/** Numbers events in order; `t` is virtual ms since the trial start. */
+export function stamp(events: readonly (NewEvent & { readonly t: number })[]): HistoryEvent[] {
+  // The spread cannot be proven to land in the right union member, but each input already is one.
+  return events.map((e, seq) => ({ seq, ...e }) as HistoryEvent);
+}
+
+/**
+ * One create_order call whose first attempt is a partial write lost as a timeout, retried
+ * after a backoff; with `duplicate`, the retry commits the order a second time.
+ */
+export function sampleHistory(spec: Pick<TrialSpec, 'scenario' | 'config' | 'trialIndex'>, seed: number, duplicate: boolean): HistoryEvent[] {
+  const key = duplicate ? 'idem-2' : 'idem-1';
+  return stamp([
+    { t: 0, type: 'trial_start', scenario: spec.scenario, config: spec.config, trialIndex: spec.trialIndex, seed, startMs: 1_767_603_600_000 },
+    { t: 0, type: 'model_turn', turn: 1, action: 'tool_calls', calls: [{ call: 'call-1', tool: 'create_order', input: { ref: 'ref-1' } }] },
+    { t: 0, type: 'tool_call', turn: 1, call: 'call-1', tool: 'create_order', risk: 'write', input: { ref: 'ref-1' } },
+    { t: 0, type: 'attempt', call: 'call-1', attempt: 1, tool: 'create_order', purpose: 'call', request: 'req-1', idempotencyKey: 'idem-1' },
+    { t: 0, type: 'fault', request: 'req-1', tool: 'create_order', rule: 0, fault: { kind: 'partial_write', lostAs: 'timeout' } },
+    { t: 0, type: 'delivery', request: 'req-1', tool: 'create_order', copy: 0, idempotencyKey: 'idem-1' },
+    { t: 0, type: 'effect', request: 'req-1', service: 'orders', effect: 'order.created', key: 'ref-1', ledgerSeq: 0, idempotencyKey: 'idem-1' },
+    { t: 10_000, type: 'response', request: 'req-1', tool: 'create_order', result: 'lost' },
+    {
+      t: 10_000,
+      type: 'attempt_end',
+      call: 'call-1',
+      attempt: 1,
+      result: 'error',
+      error: { kind: 'timeout', message: 'no answer within 10000ms', retryable: true },
+    },
+    { t: 10_000, type: 'retry_wait', call: 'call-1', attempt: 1, ms: 412, reason: 'backoff' },
+    { t: 10_412, type: 'attempt', call: 'call-1', attempt: 2, tool: 'create_order', purpose: 'call', request: 'req-2', idempotencyKey: key },
+    { t: 10_412, type: 'delivery', request: 'req-2', tool: 'create_order', copy: 0, idempotencyKey: key },
+    ...(duplicate
+      ? [{ t: 10_412, type: 'effect' as const, request: 'req-2', service: 'orders', effect: 'order.created', key: 'ref-1', ledgerSeq: 1, idempotencyKey: key }]
+      : []),
+    { t: 10_462, type: 'response', request: 'req-2', tool: 'create_order', result: 'ok', status: 201 },
+    { t: 10_462, type: 'attempt_end', call: 'call-1', attempt: 2, result: 'ok' },
+    { t: 10_462, type: 'outcome', call: 'call-1', tool: 'create_order', result: 'ok', attempts: 2 },
+    { t: 10_462, type: 'feedback', call: 'call-1', format: 'openai', isError: false, text: '{"id":"ord-1"}' },
+    { t: 10_462, type: 'agent_end', outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }], message: 'Order placed.' },
+    { t: 10_462, type: 'trial_end', status: 'agent_ended' },
+  ]);
+}
+
+function ledgerOf(history: readonly HistoryEvent[]): Effect[] {
+  return history.flatMap((e) =>
+    e.type === 'effect'
+      ? [{ seq: e.ledgerSeq, at: 1_767_603_600_000 + e.t, service: e.service, effect: e.effect, key: e.key, request: e.request, data: { ref: e.key } }]
+      : [],
+  );
+}
+
+/** A judged trial; a failure on `duplicates` also puts a duplicate effect in its history and ledger. */
+export function makeTrial(spec: TrialSpec): TrialResult {
+  const failures = spec.failures ?? [];
+  const seed = spec.runSeed * 1000 + spec.trialIndex;
+  const history = sampleHistory(spec, seed, failures.some((f) => f.check === 'duplicates'));
+  const ledger = ledgerOf(history);
+  const verdictOf = (name: string): Verdict => {
+    const f = failures.find((x) => x.check === name);
+    if (!f) return { valid: true };
+    return f.undecided ? { valid: 'unknown', message: f.message } : { valid: false, message: f.message, evidence: f.evidence ?? [] };
+  };
+  const names = [...new Set([...CHECKS, ...failures.map((f) => f.check)])];
+  const checks: CheckResult[] = names.map((name) => ({ name, verdict: verdictOf(name) }));
+  const common = {
+    scenario: spec.scenario,
+    config: spec.config,
+    trialIndex: spec.trialIndex,
+    seed,
+    history,
+    snapshot: { services: { orders: { 'ref-1': { id: 'ord-1' } } }, ledger, hash: `hash-${seed}` },
+    end: spec.end ?? { kind: 'agent_ended', outcome: 'completed' },
+    runSeed: spec.runSeed,
+    checks,
+    stats: trialStats(history, ledger),
+  } as const;
+  const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
+  return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
+}
+
+export interface CellSpec {
+  readonly scenario: string;
+  readonly config: string;
+  /** Trials in the cell (default: the run's k). */
+  readonly trials?: number;
+  /** Failures by trial index. */
+  readonly fail?: Readonly<Record<number, readonly FailSpec[]>>;
+}
+
+export interface RunSpec {
+  readonly seed?: number;
+  readonly k?: number;
+  readonly cells: readonly CellSpec[];
+  readonly interrupted?: boolean;
+}
+
+/** A whole run, its scenarios and configurations listed in first-seen order. */
+export function makeRun(spec: RunSpec): RunResult {
+  const seed = spec.seed ?? 42;
+  const k = spec.k ?? 4;
+  const cells: Cell[] = spec.cells.map((c) => {
+    const trials = Array.from({ length: c.trials ?? k }, (_, i) =>
+      makeTrial({ scenario: c.scenario, config: c.config, runSeed: seed, trialIndex: i, failures: c.fail?.[i] ?? [] }),
+    );
+    return { scenario: c.scenario, config: c.config, trials, metrics: cellMetrics(trials) };
+  });
+  const configs = [...new Set(cells.map((c) => c.config))];
+  return {
+    seed,
+    k,
+    scenarios: [...new Set(cells.map((c) => c.scenario))],
+    configs,
+    cells,
+    byConfig: configs.map((name) => configMetrics(name, cells.filter((c) => c.config === name))),
+    interrupted: spec.interrupted ?? false,
+  };
+}
+
+/** Two configurations over two scenarios; `naive` duplicates an order in trial 1 and blows the budget in trial 3. */
+export function sampleRun(): RunResult {
+  return makeRun({
+    seed: 42,
+    k: 4,
+    cells: [
+      { scenario: 'order-partial-write', config: 'naive', fail: { 1: [{ check: 'duplicates', message: 'orders:ref-1 was created 2 times', evidence: [{ subject: 'orders:ref-1', effects: [0, 1] }] }], 3: [{ check: 'budget', message: 'call-1 made 5 attempts (limit 3)' }] } },
+      { scenario: 'rate-limit-storm', config: 'naive' },
+      { scenario: 'order-partial-write', config: 'rulebook' },
+      { scenario: 'rate-limit-storm', config: 'rulebook' },
+    ],
+  });
+}
+
+/** An element of a parsed XML document. */
+export interface XmlElement {
+  readonly name: string;
+  readonly attrs: Readonly<Record<string, string>>;
+  readonly children: readonly XmlElement[];
+  /** The element's own text (not its children's), entities decoded. */
+  readonly text: string;
+}
+
+const NAME = /^[A-Za-z_][\w.:-]*/;
+
+function decodeEntities(raw: string, at: number): string {
+  if (raw.includes('<')) throw new Error(`unescaped "<" near offset ${at}`);
+  return raw.replace(/&([^;&\s]*);?/g, (whole, name: string) => {
+    if (!whole.endsWith(';')) throw new Error(`unterminated entity "${whole}" near offset ${at}`);
+    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+    if (named[name] !== undefined) return named[name];
+    const num = /^#(x[0-9a-fA-F]+|\d+)$/.exec(name);
+    if (!num) throw new Error(`unknown entity "&${name};" near offset ${at}`);
+    return String.fromCodePoint(num[1]!.startsWith('x') ? parseInt(num[1]!.slice(1), 16) : Number(num[1]));
+  });
+}
+
+/**
+ * A strict little XML parser for tests (no DTDs, CDATA or namespaces): throws on anything
+ * that is not well-formed, such as an unescaped `<` or `&`, a mismatched tag or a repeated attribute.
+ */
+export function parseXml(xml: string): XmlElement {
+  let i = 0;
+  const fail = (why: string): never => {
+    throw new Error(`${why} at offset ${i}`);
+  };
+  const skipSpace = (): void => {
+    while (i < xml.length && /\s/.test(xml[i]!)) i++;
+  };
+  if (xml.startsWith('<?xml')) {
+    const end = xml.indexOf('?>');
+    if (end < 0) fail('unterminated declaration');
+    i = end + 2;
+  }
+  const element = (): XmlElement => {
+    if (xml[i] !== '<') fail('expected "<"');
+    i++;
+    const name = NAME.exec(xml.slice(i))?.[0] ?? fail('expected an element name');
+    i += name.length;
+    const attrs: Record<string, string> = {};
+    for (;;) {
+      const before = i;
+      skipSpace();
+      if (xml.startsWith('/>', i)) {
+        i += 2;
+        return { name, attrs, children: [], text: '' };
+      }
+      if (xml[i] === '>') {
+        i++;
+        break;
+      }
+      if (i === before) fail('expected whitespace before an attribute');
+      const attr = NAME.exec(xml.slice(i))?.[0] ?? fail('expected an attribute name');
+      i += attr.length;
+      if (xml[i] !== '=') fail(`expected "=" after ${attr}`);
+      const quote = xml[i + 1];
+      if (quote !== '"' && quote !== "'") fail('expected a quoted value');
+      const end = xml.indexOf(quote!, i + 2);
+      if (end < 0) fail('unterminated attribute value');
+      if (Object.hasOwn(attrs, attr)) fail(`repeated attribute ${attr}`);
+      attrs[attr] = decodeEntities(xml.slice(i + 2, end), i);
+      i = end + 1;
+    }
+    const children: XmlElement[] = [];
+    let text = '';
+    for (;;) {
+      const lt = xml.indexOf('<', i);
+      if (lt < 0) fail(`unclosed <${name}>`);
+      text += decodeEntities(xml.slice(i, lt), i);
+      i = lt;
+      if (xml.startsWith('</', i)) {
+        i += 2;
+        const closing = NAME.exec(xml.slice(i))?.[0];
+        if (closing !== name) fail(`</${closing ?? ''}> closes <${name}>`);
+        i += name.length;
+        skipSpace();
+        if (xml[i] !== '>') fail('expected ">"');
+        i++;
+        return { name, attrs, children, text };
+      }
+      children.push(element());
+    }
+  };
+  skipSpace();
+  const root = element();
+  skipSpace();
+  if (i !== xml.length) fail('content after the root element');
+  return root;
+}
+
+/** Every element named `name` under `root`, depth first. */
+export const xmlElements = (root: XmlElement, name: string): XmlElement[] => [
+  ...(root.name === name ? [root] : []),
+  ...root.children.flatMap((c) => xmlElements(c, name)),
+];

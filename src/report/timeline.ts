@@ -1,0 +1,98 @@
+import type { ErrorData, FaultData, HistoryEvent } from '../core/index.js';
+import { compactJson } from './format.js';
+
+/** `+1.250s`: virtual time since the trial began. */
+export const formatOffset = (ms: number): string => `+${(ms / 1000).toFixed(3)}s`;
+
+const faultText = (f: FaultData): string => {
+  const params = Object.entries(f)
+    .filter(([k]) => k !== 'kind')
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : compactJson(v)}`);
+  return params.length === 0 ? f.kind : `${f.kind}(${params.join(', ')})`;
+};
+
+const errorText = (e: ErrorData): string => {
+  const extra = [
+    ...(e.status !== undefined ? [String(e.status)] : []),
+    ...(e.code !== undefined ? [e.code] : []),
+    ...(e.retryAfterMs !== undefined ? [`retry after ${e.retryAfterMs}ms`] : []),
+  ];
+  return extra.length === 0 ? e.kind : `${e.kind} (${extra.join(', ')})`;
+};
+
+const withKey = (key: string | undefined): string => (key === undefined ? '' : `, key ${key}`);
+
+/** The line for one event, and how deep it sits: 0 the agent, 1 a tool call, 2 the wire under an attempt. */
+function describe(e: HistoryEvent): [depth: number, text: string] {
+  switch (e.type) {
+    case 'trial_start':
+      return [0, `trial ${e.trialIndex} of ${e.scenario} under ${e.config} (seed ${e.seed})`];
+    case 'model_turn': {
+      if (e.action === 'final') return [0, `turn ${e.turn}: final answer`];
+      if (e.action === 'wait') return [0, `turn ${e.turn}: wait${e.waitMs !== undefined ? ` ${e.waitMs}ms` : ''}`];
+      const calls = (e.calls ?? []).map((c) => `${c.tool} (${c.call})`).join(', ');
+      return [0, `turn ${e.turn}: calls ${calls || 'nothing'}`];
+    }
+    case 'model_error':
+      return [0, `model error: ${errorText(e.error)}: ${e.error.message}`];
+    case 'tool_call':
+      return [1, `${e.call} ${e.tool} [${e.risk}] ${compactJson(e.input, 120)}${e.caller !== undefined ? ` from ${e.caller}` : ''}`];
+    case 'operation':
+      return [1, `${e.call} operation ${e.op} ${e.state}${withKey(e.idempotencyKey)}${e.businessKey !== undefined ? `, business key ${e.businessKey}` : ''}`];
+    case 'attempt':
+      return [1, `${e.call} ${e.tool}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request}${withKey(e.idempotencyKey)})`];
+    case 'fault':
+      return [2, `fault ${faultText(e.fault)} on ${e.request} (rule ${e.rule})`];
+    case 'delivery':
+      return [2, `delivered ${e.request} to ${e.tool}${e.copy > 0 ? ` (copy ${e.copy + 1})` : ''}`];
+    case 'effect':
+      return [2, `effect ${e.effect} key=${e.key} (#${e.ledgerSeq})`];
+    case 'response': {
+      if (e.result === 'lost') return [2, `response to ${e.request} lost`];
+      const status = e.status !== undefined ? ` ${e.status}` : '';
+      return [2, `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}`];
+    }
+    case 'attempt_end':
+      return [1, e.result === 'ok' ? `${e.call} attempt ${e.attempt} ok` : `${e.call} attempt ${e.attempt} failed: ${e.error ? errorText(e.error) : 'error'}`];
+    case 'retry_wait':
+      return [1, `wait ${e.ms}ms (${e.reason === 'retry_after' ? 'Retry-After' : 'backoff'})`];
+    case 'give_up':
+      return [1, `${e.call} gave up: ${e.reason}${e.error ? ` after ${errorText(e.error)}` : ''}`];
+    case 'reconcile':
+      return [1, `${e.call} reconcile ${e.op}: ${e.found}`];
+    case 'outcome': {
+      const n = `${e.attempts} attempt${e.attempts === 1 ? '' : 's'}`;
+      return [1, `${e.call} ${e.tool} → ${e.result} after ${n}${e.error ? `: ${errorText(e.error)}` : ''}`];
+    }
+    case 'feedback':
+      return [1, `${e.call} feedback (${e.format}${e.isError ? ', error' : ''}): ${compactJson(e.text, 120)}`];
+    case 'agent_wait':
+      return [0, `agent waits ${e.ms}ms`];
+    case 'agent_end': {
+      const claims = e.claims.map((c) => `${c.subject} ${c.status}`).join(', ');
+      return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}`];
+    }
+    case 'trial_end':
+      return [0, `trial end: ${e.status}${e.message !== undefined ? `: ${e.message}` : ''}`];
+  }
+}
+
+/**
+ * A trial's history, one line per event: its virtual time, then the event indented by
+ * depth (agent, tool call, wire). `faultline replay` appends the verdicts.
+ *
+ * @example
+ * +0.000s   call-1 create_order attempt 1 (req-1, key idem-1)
+ * +0.000s     fault partial_write(lostAs=timeout) on req-1 (rule 0)
+ * +10.000s  call-1 attempt 1 failed: timeout
+ */
+export function formatTimeline(history: readonly HistoryEvent[]): string {
+  const stamps = history.map((e) => formatOffset(e.t));
+  const width = Math.max(0, ...stamps.map((s) => s.length));
+  return history
+    .map((e, i) => {
+      const [depth, text] = describe(e);
+      return `${stamps[i]!.padEnd(width)}  ${'  '.repeat(depth)}${text}`;
+    })
+    .join('\n');
+}

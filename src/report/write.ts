@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { evaluateGates, type Gate, type GateResult } from '../runner/gates.js';
+import type { RunResult } from '../runner/run.js';
+import { renderConsoleReport } from './console.js';
+import { renderJsonReport, type WallClock } from './json.js';
+import { renderJunitReport } from './junit.js';
+import { renderMarkdownReport } from './markdown.js';
+
+export interface AtomicWriteHooks {
+  /** Called once the temp file is complete and synced, before the rename (tests use it to crash there). */
+  readonly beforeRename?: (tempPath: string) => void | Promise<void>;
+}
+
+/**
+ * Writes `contents` to `path` so that a reader sees the old file or the whole new one, never
+ * a part: a temp file in the same folder (same file system, so the rename is atomic), fsync, rename.
+ */
+export async function writeReportAtomic(path: string, contents: string | Uint8Array, hooks: AtomicWriteHooks = {}): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const file = await open(temp, 'wx');
+    try {
+      await file.writeFile(contents);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await hooks.beforeRename?.(temp);
+    await rename(temp, path);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+  await syncFolder(dir);
+}
+
+// The rename itself lives in the folder's entry; syncing it makes the new file survive a power cut.
+// Some platforms (Windows) cannot open a folder for syncing: the file is already whole, so that is only less durable.
+async function syncFolder(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // best effort, see above
+  }
+}
+
+/** Everything a reporter may use. */
+export interface ReportContext {
+  readonly run: RunResult;
+  readonly gates: readonly GateResult[];
+  readonly wallClock: WallClock;
+  readonly color: boolean;
+  readonly history: 'failing' | 'all';
+}
+
+export interface Reporter {
+  /** The file it writes in the output folder; none for the console. */
+  readonly file?: string;
+  render(ctx: ReportContext): string;
+}
+
+/** Reporters by name, as `--reporter` takes them. */
+export const REPORTERS = {
+  console: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color }) },
+  json: { file: 'faultline.json', render: (ctx) => renderJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history }) },
+  junit: { file: 'junit.xml', render: (ctx) => renderJunitReport(ctx.run, { gates: ctx.gates }) },
+  markdown: { file: 'summary.md', render: (ctx) => renderMarkdownReport(ctx.run, { gates: ctx.gates }) },
+} as const satisfies Record<string, Reporter>;
+export type ReporterName = keyof typeof REPORTERS;
+export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
+
+export interface WriteReportsOptions {
+  readonly outDir: string;
+  readonly reporters: readonly ReporterName[];
+  readonly wallClock: WallClock;
+  readonly gates: readonly Gate[];
+  readonly color?: boolean;
+  /** Which trials the JSON report carries the full history of (default: the failing ones). */
+  readonly history?: 'failing' | 'all';
+}
+
+export interface WrittenReports {
+  /** The console summary, when `console` was asked for; printing it is the caller's job. */
+  readonly console?: string;
+  /** Paths of the files written, by reporter. */
+  readonly paths: Partial<Record<ReporterName, string>>;
+  readonly gates: readonly GateResult[];
+}
+
+/** Evaluates the gates, renders every reporter asked for and writes the files atomically into `outDir`. */
+export async function writeReports(run: RunResult, options: WriteReportsOptions): Promise<WrittenReports> {
+  const ctx: ReportContext = {
+    run,
+    gates: evaluateGates(run, options.gates),
+    wallClock: options.wallClock,
+    color: options.color ?? false,
+    history: options.history ?? 'failing',
+  };
+  const paths: Partial<Record<ReporterName, string>> = {};
+  let consoleText: string | undefined;
+  for (const name of new Set(options.reporters)) {
+    const reporter: Reporter = REPORTERS[name];
+    const text = reporter.render(ctx);
+    if (reporter.file === undefined) {
+      consoleText = text;
+      continue;
+    }
+    const path = join(options.outDir, reporter.file);
+    await writeReportAtomic(path, text);
+    paths[name] = path;
+  }
+  return { ...(consoleText !== undefined ? { console: consoleText } : {}), paths, gates: ctx.gates };
+}
