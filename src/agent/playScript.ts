@@ -17,8 +17,6 @@ type StepEnd =
   | { readonly kind: 'ok'; readonly value: unknown }
   | { readonly kind: 'end'; readonly outcome: AgentOutcomeKind; readonly claim: Claim['status']; readonly message: string };
 
-/** Naive variants repeat a call this many more times; the careful model repeats once at most. */
-const NAIVE_REPEATS = 3;
 const STATUS_QUERIES = 3;
 const STATUS_QUERY_GAP_MS = 2_000;
 const DEFAULT_RETRY_WAIT_MS = 1_000;
@@ -47,7 +45,7 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour): Script<Fina
   const finish = (outcome: AgentOutcomeKind, message: string): FinalAction => ({ kind: 'final', outcome, message, claims: [...claims.values()] });
 
   for (const step of plan.steps) {
-    const done = yield* runStep(step, results, behaviour);
+    const done = yield* runStep(step, results, behaviour, plan.naiveRepeats);
     if (done.kind === 'end') {
       claim(step.subject, done.claim, done.claim === 'succeeded' ? undefined : done.message);
       return finish(done.outcome, done.message);
@@ -65,7 +63,8 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour): Script<Fina
   return finish('completed', plan.finalMessage ?? `Done: ${plan.steps.map((s) => s.name ?? s.tool).join(', ')}.`);
 }
 
-function* runStep(step: Step, results: ReadonlyMap<string, unknown>, behaviour: Behaviour): Script<StepEnd> {
+/** Naive variants repeat a failed call `naiveRepeats` more times; the careful model once at most. */
+function* runStep(step: Step, results: ReadonlyMap<string, unknown>, behaviour: Behaviour, naiveRepeats: number): Script<StepEnd> {
   let input = substitutePlaceholders(step.input, results) as Record<string, unknown>;
   let fixed = false;
   let waitedOnce = false;
@@ -79,7 +78,7 @@ function* runStep(step: Step, results: ReadonlyMap<string, unknown>, behaviour: 
       const what = `${step.tool}: outcome unknown (${u.error_code}), operation ${u.operation_id}`;
       if (behaviour === 'unknown-as-failure') return end('failed', 'failed', `${what}; reported as failed`);
       if (behaviour === 'unknown-as-success') return end('completed', 'succeeded', `${what}; reported as done`);
-      if (behaviour === 'new-key-per-retry' && repeats < NAIVE_REPEATS) {
+      if (behaviour === 'new-key-per-retry' && repeats < naiveRepeats) {
         repeats++;
         result = yield* call(step.tool, input);
         continue;
@@ -90,7 +89,7 @@ function* runStep(step: Step, results: ReadonlyMap<string, unknown>, behaviour: 
     const e = result.error;
     const why = `${step.tool}: ${e.error_type}: ${e.message}`;
     if (behaviour === 'retries-blindly' || (behaviour === 'ignores-retry-after' && e.retryable)) {
-      if (repeats < NAIVE_REPEATS) {
+      if (repeats < naiveRepeats) {
         repeats++;
         result = yield* call(step.tool, input);
         continue;

@@ -46,6 +46,8 @@ export const ScriptPlanSchema = z
   .object({
     steps: z.array(StepSchema).min(1),
     finalMessage: z.string().optional(),
+    /** How many more times a naive variant repeats a failed call (the agent's own retry layer, R10). */
+    naiveRepeats: z.number().int().nonnegative().default(3),
   })
   .strict()
   .superRefine((plan, ctx) => {

@@ -65,6 +65,8 @@ export type GiveUpReason =
   | 'retry_after_exceeds_deadline'
   | 'budget'
   | 'write_without_key'
+  /** The tool's client already retried this error below us: retry at one layer only (R10). */
+  | 'retried_by_client'
   | 'aborted';
 
 /** An event before the history stamps it. */

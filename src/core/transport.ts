@@ -18,6 +18,11 @@ export interface ToolContract {
   readonly canQueryStatus: boolean;
   /** The input field holding the business request id (client reference), if any. */
   readonly businessKeyField?: string;
+  /**
+   * Retries the tool's own client (an SDK) makes below the caller, unseen (R10): the OpenAI
+   * and Anthropic SDKs retry 408, 409, 429 and 5xx twice by default.
+   */
+  readonly clientRetries?: number;
 }
 
 /** Names one operation for a status query: by its idempotency key, business key, or both. */

@@ -3,6 +3,7 @@ import {
   canonicalJson,
   type Clock,
   type ErrorData,
+  type GiveUpReason,
   type History,
   type IdSource,
   type OperationRef,
@@ -189,6 +190,7 @@ export class Executor implements ToolExecutor {
         attempts,
         risk: contract.risk,
         honouredKey: key !== undefined && contract.honoursIdempotencyKeys,
+        clientRetries: contract.clientRetries ?? 0,
         previousDelayMs,
         deadline: this.#deadline,
         budget: this.budget,
@@ -196,6 +198,7 @@ export class Executor implements ToolExecutor {
       });
       if (decision.kind === 'stop') {
         history.record({ type: 'give_up', call, reason: decision.reason, error });
+        if (BUDGET_STOPS.has(decision.reason)) last = { error: budgetSpent(error, decision.reason), raw: sent.error };
         break;
       }
       history.record({ type: 'retry_wait', call, attempt: attempts, ms: decision.delayMs, reason: decision.reason });
@@ -399,4 +402,17 @@ function businessKeyOf(contract: ToolContract, args: unknown): string | undefine
   if (field === undefined || typeof args !== 'object' || args === null) return undefined;
   const v = (args as Record<string, unknown>)[field];
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}
+
+/** Stops that spend the task's budget: the model must not be told a retry could still help (R8, R9, R28). */
+const BUDGET_STOPS: ReadonlySet<GiveUpReason> = new Set<GiveUpReason>(['deadline', 'retry_after_exceeds_deadline', 'budget']);
+
+const BUDGET_STOP_TEXT: Readonly<Partial<Record<GiveUpReason, string>>> = {
+  deadline: 'the next attempt would pass the task deadline',
+  retry_after_exceeds_deadline: "the server's Retry-After wait would pass the task deadline",
+  budget: "the task's retry budget is spent",
+};
+
+function budgetSpent(error: ErrorData, reason: GiveUpReason): ErrorData {
+  return { ...error, retryable: false, message: `${error.message.replace(/[.\s]+$/, '')}; not retried: ${BUDGET_STOP_TEXT[reason] ?? reason}` };
 }

@@ -57,6 +57,8 @@ export const RetryConfigSchema = z
       })
       .strict()
       .default({ keys: 'per-operation', writes: 'with-honoured-key' }),
+    /** Retry at one layer only (R10): leave to a tool's client the errors it already retries. */
+    singleLayer: z.boolean().default(true),
     /** After an unknown outcome, query the operation's status before answering (R21). */
     reconcile: z.boolean().default(true),
     /** Keep operation records (R22); without them an unknown outcome cannot be reported as such. */

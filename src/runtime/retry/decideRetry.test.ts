@@ -6,13 +6,15 @@ import { Deadline } from './Deadline.js';
 import { RetryBudget } from './RetryBudget.js';
 
 const clock = new VirtualClock(0);
-const ctx = (error: ErrorData, budget = new RetryBudget(5)) => ({
-  config: RetryConfigSchema.parse({ name: 't', backoff: { kind: 'fixed', delayMs: 10 } }),
+const fixed10 = RetryConfigSchema.parse({ name: 't', backoff: { kind: 'fixed', delayMs: 10 } });
+const ctx = (error: ErrorData, budget = new RetryBudget(5), clientRetries = 0, config = fixed10) => ({
+  config,
   error,
   attempts: 1,
   risk: 'read' as const,
   honouredKey: false,
   previousDelayMs: 0,
+  clientRetries,
   deadline: new Deadline(clock, 0, 60_000),
   budget,
   rng: new Rng(1),
@@ -42,5 +44,14 @@ describe('decideRetry', () => {
   it('waits the longer of the backoff and the hint', () => {
     expect(decideRetry(ctx({ kind: 'rate_limit', message: 'x', retryable: true, retryAfterMs: 5 }))).toEqual({ kind: 'retry', delayMs: 10, reason: 'backoff' });
     expect(decideRetry(ctx({ kind: 'rate_limit', message: 'x', retryable: true, retryAfterMs: 500 }))).toEqual({ kind: 'retry', delayMs: 500, reason: 'retry_after' });
+  });
+
+  it("leaves to the tool's client what it already retries, and only that (R10)", () => {
+    const sdk = (error: ErrorData, config = fixed10) => decideRetry(ctx(error, new RetryBudget(5), 2, config));
+    expect(sdk({ kind: 'unavailable', message: 'x', retryable: true, status: 503 })).toEqual({ kind: 'stop', reason: 'retried_by_client' });
+    expect(sdk({ kind: 'rate_limit', message: 'x', retryable: true, status: 429 })).toEqual({ kind: 'stop', reason: 'retried_by_client' });
+    expect(sdk({ kind: 'network', message: 'x', retryable: true, code: 'ECONNRESET' })).toEqual({ kind: 'stop', reason: 'retried_by_client' });
+    const layered = RetryConfigSchema.parse({ name: 'layered', singleLayer: false, backoff: { kind: 'fixed', delayMs: 10 } });
+    expect(sdk({ kind: 'unavailable', message: 'x', retryable: true, status: 503 }, layered)).toEqual({ kind: 'retry', delayMs: 10, reason: 'backoff' });
   });
 });

@@ -18,6 +18,8 @@ export interface RetryContext {
   readonly risk: Risk;
   /** The next attempt would carry an idempotency key the server honours (R7). */
   readonly honouredKey: boolean;
+  /** Retries the tool's client makes below us (`ToolContract.clientRetries`). */
+  readonly clientRetries: number;
   /** The last wait, for decorrelated jitter. */
   readonly previousDelayMs: number;
   readonly deadline: Deadline;
@@ -54,6 +56,8 @@ export function decideRetry(ctx: RetryContext): RetryDecision {
   const { config, error } = ctx;
   if (!kindMayRetry(config, error.kind)) return { kind: 'stop', reason: 'not_retryable' };
   if (!writeMayRetry(ctx)) return { kind: 'stop', reason: 'write_without_key' };
+  // 3 attempts here on top of an SDK's 3 make 9 deliveries; an agent's 3 on top, 27 (R10).
+  if (config.singleLayer && ctx.clientRetries > 0 && clientRetriesKind(error)) return { kind: 'stop', reason: 'retried_by_client' };
   if (ctx.attempts >= config.maxAttempts) return { kind: 'stop', reason: 'max_attempts' };
 
   const backoff = backoffDelay(config.backoff, ctx.attempts, ctx.previousDelayMs, ctx.rng);
@@ -65,4 +69,10 @@ export function decideRetry(ctx: RetryContext): RetryDecision {
   if (!ctx.deadline.allowsWait(delayMs)) return { kind: 'stop', reason: useHint ? 'retry_after_exceeds_deadline' : 'deadline' };
   if (!ctx.budget.tryTake()) return { kind: 'stop', reason: 'budget' };
   return { kind: 'retry', delayMs, reason: useHint ? 'retry_after' : 'backoff' };
+}
+
+/** What the official SDKs retry themselves: 408, 409, 429, 5xx and connection errors. */
+function clientRetriesKind(error: ErrorData): boolean {
+  if (error.status !== undefined) return [408, 409, 429].includes(error.status) || error.status >= 500;
+  return error.kind === 'network' || error.kind === 'timeout';
 }
