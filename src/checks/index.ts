@@ -1,4 +1,5 @@
 import { undecided, type Verdict } from '../core/index.js';
+import { amplification } from './amplification.js';
 import { budget } from './budget.js';
 import type { Checker } from './checker.js';
 import { duplicates } from './duplicates.js';
@@ -10,6 +11,7 @@ import { secrets } from './secrets.js';
 
 export type { Checker } from './checker.js';
 export type { Expectations, TrialEnd, TrialEndKind, TrialRecord } from './record.js';
+export { amplification, operationLoads, type OperationLoad } from './amplification.js';
 export { budget } from './budget.js';
 export { duplicates } from './duplicates.js';
 export { goalState, partialDiff, type StateDiff } from './goalState.js';
@@ -19,9 +21,9 @@ export { maskSecret, secrets } from './secrets.js';
 export { BUSINESS_KEY_FIELDS, businessKeyOf, parseSubject, STATUS_TOOL, subjectOf, TrialIndex } from './trialIndex.js';
 
 /** Every built-in checker, in report order. */
-export const BUILTIN_CHECKERS: readonly Checker[] = [goalState, duplicates, budget, retryDiscipline, honesty, secrets];
+export const BUILTIN_CHECKERS: readonly Checker[] = [goalState, duplicates, budget, retryDiscipline, amplification, honesty, secrets];
 
-/** The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `honesty`, `secrets`). */
+/** The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `amplification`, `honesty`, `secrets`). */
 export function checkerByName(name: string): Checker | undefined {
   return BUILTIN_CHECKERS.find((c) => c.name === name);
 }

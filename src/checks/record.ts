@@ -39,6 +39,8 @@ export interface Expectations {
     readonly maxAttemptsPerCall: number;
     /** Virtual milliseconds from the trial start. */
     readonly deadlineMs: number;
+    /** Deliveries per logical operation across every retry layer (R10); unlimited when absent. */
+    readonly maxDeliveriesPerOperation?: number | undefined;
   };
   /** Strings that must never appear in the history or the agent's output (R13). */
   readonly secrets: readonly string[];

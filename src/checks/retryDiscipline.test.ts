@@ -88,6 +88,19 @@ describe('retryDiscipline', () => {
     });
   });
 
+  it('fails a write retried with one key against a service that does not honour keys (R7)', () => {
+    const b = new TrialBuilder();
+    const c = b.call('create_order', input, 'write', false);
+    c.attempt({ key: 'k1', error: 'timeout' });
+    c.attempt({ key: 'k1' });
+    expect(retryDiscipline.check(b.build(), ex)).toMatchObject({
+      valid: false,
+      message:
+        'write call-1 (create_order) was retried 1 times against a service that does not honour idempotency keys (requests req-1, req-2): a key the server ignores protects nothing (R7)',
+      evidence: [{ rule: 'R7', call: 'call-1' }],
+    });
+  });
+
   it('does not ask for keys on a write sent once or on an idempotent write', () => {
     const b = new TrialBuilder();
     b.call('create_order', input).attempt();

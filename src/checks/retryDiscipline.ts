@@ -28,9 +28,9 @@ function stopErrors(index: TrialIndex): StopError[] {
     if (e.type !== 'attempt_end' && e.type !== 'outcome') continue;
     const kind = e.error?.kind;
     if (kind === undefined || (kind !== 'quota_exceeded' && !PERMANENT_KINDS.includes(kind))) continue;
-    const tool = e.type === 'outcome' ? e.tool : (index.attempt(e.call, e.attempt)?.tool ?? index.call(e.call)?.tool);
+    const tool = e.type === 'outcome' ? e.tool : (index.attemptFor(e.request)?.tool ?? index.call(e.call)?.tool);
     // A status query that fails says nothing about resending the call itself.
-    if (e.type === 'attempt_end' && index.attempt(e.call, e.attempt)?.purpose === 'status') continue;
+    if (e.type === 'attempt_end' && e.purpose === 'status') continue;
     // Polling a status again is how an unknown outcome gets settled (R21), not a retry.
     if (tool === undefined || tool === STATUS_TOOL) continue;
     stops.push({
@@ -79,16 +79,20 @@ function writeKeys(index: TrialIndex): Problem[] {
     const keys = attempts.map((a) => a.idempotencyKey);
     const distinct = [...new Set(keys.filter((k): k is string => k !== undefined))];
     const missing = attempts.filter((a) => a.idempotencyKey === undefined);
-    if (missing.length === 0 && distinct.length === 1) continue;
+    const unhonoured = !call.honoursKeys;
+    if (missing.length === 0 && distinct.length === 1 && !unhonoured) continue;
     const requests = list(attempts.map((a) => a.request));
+    const rule = missing.length > 0 || distinct.length === 1 ? 'R7' : 'R23';
     const message =
       missing.length > 0
         ? `write ${call.call} (${call.tool}) was retried ${attempts.length - 1} times with ${missing.length} attempts carrying no idempotency key (requests ${requests}): a side-effecting call is retried only with a key (R7)`
-        : `write ${call.call} (${call.tool}) used ${distinct.length} different idempotency keys (${list(distinct)}) across its attempts (requests ${requests}): one operation keeps one key (R23)`;
+        : distinct.length > 1
+          ? `write ${call.call} (${call.tool}) used ${distinct.length} different idempotency keys (${list(distinct)}) across its attempts (requests ${requests}): one operation keeps one key (R23)`
+          : `write ${call.call} (${call.tool}) was retried ${attempts.length - 1} times against a service that does not honour idempotency keys (requests ${requests}): a key the server ignores protects nothing (R7)`;
     problems.push({
       message,
       evidence: {
-        rule: missing.length > 0 ? 'R7' : 'R23',
+        rule,
         call: call.call,
         tool: call.tool,
         attempts: attempts.map((a) => ({ attempt: a.attempt, request: a.request, t: a.t, ...(a.idempotencyKey !== undefined ? { idempotencyKey: a.idempotencyKey } : {}) })),
@@ -102,7 +106,7 @@ function writeKeys(index: TrialIndex): Problem[] {
 function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
   const hints = eventsOf(index.events, 'attempt_end').flatMap((e) => {
     const ms = e.error?.retryAfterMs;
-    const tool = index.attempt(e.call, e.attempt)?.tool ?? index.call(e.call)?.tool;
+    const tool = index.attemptFor(e.request)?.tool ?? index.call(e.call)?.tool;
     return ms === undefined || tool === undefined ? [] : [{ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt }];
   });
   const problems: Problem[] = [];

@@ -66,7 +66,7 @@ export class CallScript {
     }
     t.add({ type: 'response', request, tool: this.tool, result: error ? (effects.length > 0 ? 'lost' : 'error') : 'ok' });
     t.advance(spec.ms ?? 0);
-    t.add({ type: 'attempt_end', call: this.id, attempt, result: error ? 'error' : 'ok', ...(error ? { error } : {}) });
+    t.add({ type: 'attempt_end', call: this.id, attempt, purpose: spec.purpose ?? 'call', request, result: error ? 'error' : 'ok', ...(error ? { error } : {}) });
     return request;
   }
 
@@ -125,9 +125,9 @@ export class TrialBuilder {
     return this;
   }
 
-  call(tool: string, input: unknown, risk: Risk = 'write'): CallScript {
+  call(tool: string, input: unknown, risk: Risk = 'write', honoursKeys = true): CallScript {
     const id = `call-${++this.#calls}`;
-    this.add({ type: 'tool_call', call: id, tool, risk, input });
+    this.add({ type: 'tool_call', call: id, tool, risk, honoursKeys, input });
     return new CallScript(this, id, tool);
   }
 

@@ -37,14 +37,15 @@ export type HistoryEvent =
   | E<'trial_start', { scenario: string; config: string; trialIndex: number; seed: number; startMs: number }>
   | E<'model_turn', { turn: number; action: 'tool_calls' | 'final' | 'wait'; calls?: readonly { call: string; tool: string; input: unknown }[]; waitMs?: number }>
   | E<'model_error', { error: ErrorData }>
-  | E<'tool_call', { call: string; tool: string; risk: Risk; input: unknown; caller?: string }>
+  /** `honoursKeys`: the tool's service replays results for a reused idempotency key, as its contract says (R24). */
+  | E<'tool_call', { call: string; tool: string; risk: Risk; honoursKeys: boolean; input: unknown; caller?: string }>
   | E<'operation', { op: string; call: string; tool: string; state: 'recorded' | 'unknown' | 'succeeded' | 'failed'; idempotencyKey?: string; businessKey?: string }>
   | E<'attempt', { call: string; attempt: number; tool: string; purpose: 'call' | 'status'; request: string; idempotencyKey?: string }>
   | E<'fault', { request: string; tool: string; rule: number; fault: FaultData }>
   | E<'delivery', { request: string; tool: string; copy: number; idempotencyKey?: string }>
   | E<'effect', { request: string; service: string; effect: string; key: string; ledgerSeq: number; idempotencyKey?: string }>
   | E<'response', { request: string; tool: string; result: 'ok' | 'error' | 'lost'; status?: number; message?: string }>
-  | E<'attempt_end', { call: string; attempt: number; result: 'ok' | 'error'; error?: ErrorData }>
+  | E<'attempt_end', { call: string; attempt: number; purpose: 'call' | 'status'; request: string; result: 'ok' | 'error'; error?: ErrorData }>
   | E<'retry_wait', { call: string; attempt: number; ms: number; reason: 'backoff' | 'retry_after' }>
   | E<'give_up', { call: string; reason: GiveUpReason; error?: ErrorData }>
   | E<'reconcile', { call: string; op: string; found: 'succeeded' | 'failed' | 'pending' | 'not_found' | 'error' }>

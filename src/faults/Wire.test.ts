@@ -131,7 +131,7 @@ describe('Wire fault kinds', () => {
     expect(t.history.events.at(-1)?.t).toBe(1_500);
   });
 
-  it('latency: an abort during the wait stops the delivery and leaves no timer', async () => {
+  it('latency: the service commits at once; an abort during the wait loses the answer and leaves no timer', async () => {
     const t = trial(always({ kind: 'latency', ms: 10_000 }));
     const ac = new AbortController();
     const run = await t.clock.run(async () => {
@@ -140,8 +140,8 @@ describe('Wire fault kinds', () => {
       return sent;
     });
     expect(run).toEqual({ kind: 'settled', value: { ok: false, error: 'gave up' }, at: START + 100 });
-    expect(t.trace()).toEqual(['fault:latency#0', 'response:lost']);
-    expect(t.counter.count()).toBe(0);
+    expect(t.trace()).toEqual(['fault:latency#0', 'delivery:0', 'effect:req-1', 'response:lost']);
+    expect(t.counter.count()).toBe(1);
     expect(t.clock.pending).toBe(0);
   });
 
@@ -369,7 +369,7 @@ describe('Wire rule matching', () => {
       { call: 'b', purpose: 'status', attempt: 3, input: { op: 'op-b', input: { by: 1 } } },
       { call: 'c' },
     ]);
-    expect(ids).toEqual(['-', 0, 0, '-', '-', 0, '-']);
+    expect(ids).toEqual(['-', 0, 0, '-', '-', '-', '-']);
   });
 
   it('matches purpose and attempt', async () => {

@@ -134,9 +134,13 @@ export class Wire implements Transport {
     switch (fault.kind) {
       case 'timeout':
         return { kind: 'lost', message: 'no answer (timeout)' };
-      case 'latency':
+      case 'latency': {
+        // A slow service: the request arrives and commits now, the answer comes `ms` later;
+        // a caller that gives up first has a committed write and no answer (R18).
+        const answer = await this.#deliver(tool, req, 0);
         await this.#clock.sleep(fault.ms, signal);
-        return this.#deliver(tool, req, 0);
+        return answer;
+      }
       case 'network':
       case 'rate_limit':
       case 'quota_exceeded':

@@ -10,3 +10,4 @@ export {
 export { matchesFields, matchesRule, pickRule, type RequestFacts } from './match.js';
 export { faultError, lostAnswerError, malformedError, type RefusalFault } from './faultError.js';
 export { Wire, type ReplyKind, type WireOptions } from './Wire.js';
+export { ClientRetries, type ClientRetriesOptions } from './ClientRetries.js';

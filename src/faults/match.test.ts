@@ -8,8 +8,11 @@ const rule = (match: FaultMatch, times?: number): FaultRule => ({ match, fault: 
 const hits = (match: FaultMatch, f: Partial<RequestFacts> = {}): boolean => matchesRule(rule(match), { ...facts, ...f }, 0, new Rng(1));
 
 describe('matchesRule', () => {
-  it('an empty match hits everything', () => {
+  it("an empty match hits every call attempt, but not the execution layer's status queries", () => {
     expect(hits({})).toBe(true);
+    expect(hits({}, { purpose: 'status' })).toBe(false);
+    expect(hits({ purpose: 'status' }, { purpose: 'status' })).toBe(true);
+    expect(hits({ purpose: 'any' }, { purpose: 'status' })).toBe(true);
   });
 
   it.each<[string, FaultMatch, boolean]>([
@@ -19,6 +22,7 @@ describe('matchesRule', () => {
     ['tool list without it', { tool: ['refund', 'email'] }, false],
     ['purpose', { purpose: 'call' }, true],
     ['other purpose', { purpose: 'status' }, false],
+    ['any purpose', { purpose: 'any' }, true],
     ['call number', { call: 2 }, true],
     ['other call number', { call: 1 }, false],
     ['call list', { call: [1, 2] }, true],

@@ -20,7 +20,8 @@ const oneOf = <T>(wanted: T | readonly T[] | undefined, actual: T): boolean =>
 export function matchesFields(match: FaultMatch, facts: RequestFacts): boolean {
   return (
     oneOf(match.tool, facts.tool) &&
-    oneOf(match.purpose, facts.purpose) &&
+    // A status query is reconciliation, not the call: `attempt: 1` must not also hit it.
+    (match.purpose === 'any' || (match.purpose ?? 'call') === facts.purpose) &&
     oneOf(match.call, facts.call) &&
     oneOf(match.attempt, facts.attempt) &&
     (match.from === undefined || facts.elapsedMs >= match.from) &&

@@ -11,7 +11,8 @@ const OneOrMany = <T extends z.ZodType>(t: T) => z.union([t, z.array(t).min(1)])
 export const FaultMatchSchema = z
   .object({
     tool: OneOrMany(z.string().min(1)).optional(),
-    purpose: z.enum(['call', 'status']).optional(),
+    /** Which requests: the call's own attempts (the default), the execution layer's status queries, or both. */
+    purpose: z.enum(['call', 'status', 'any']).optional(),
     call: OneOrMany(z.number().int().positive()).optional(),
     attempt: OneOrMany(z.number().int().positive()).optional(),
     /** Virtual milliseconds since the trial began: [from, to). */

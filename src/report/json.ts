@@ -28,6 +28,7 @@ const rate = z.number().min(0).max(1);
 const TrialStatsSchema = z.strictObject({
   turns: count,
   calls: count,
+  operations: count,
   attempts: count,
   maxAttemptsPerCall: count,
   deliveries: count,
@@ -67,6 +68,7 @@ const CellMetricsSchema = z.strictObject({
   duplicateEffects: count,
   budgetViolations: count,
   calls: count,
+  operations: count,
   attempts: count,
   deliveries: count,
   faults: count,
@@ -154,6 +156,7 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
   duplicateEffects: m.duplicateEffects,
   budgetViolations: m.budgetViolations,
   calls: m.calls,
+  operations: m.operations,
   attempts: m.attempts,
   deliveries: m.deliveries,
   faults: m.faults,

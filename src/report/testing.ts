@@ -41,7 +41,7 @@ export function sampleHistory(spec: Pick<TrialSpec, 'scenario' | 'config' | 'tri
   return stamp([
     { t: 0, type: 'trial_start', scenario: spec.scenario, config: spec.config, trialIndex: spec.trialIndex, seed, startMs: 1_767_603_600_000 },
     { t: 0, type: 'model_turn', turn: 1, action: 'tool_calls', calls: [{ call: 'call-1', tool: 'create_order', input: { ref: 'ref-1' } }] },
-    { t: 0, type: 'tool_call', turn: 1, call: 'call-1', tool: 'create_order', risk: 'write', input: { ref: 'ref-1' } },
+    { t: 0, type: 'tool_call', turn: 1, call: 'call-1', tool: 'create_order', risk: 'write', honoursKeys: true, input: { ref: 'ref-1' } },
     { t: 0, type: 'attempt', call: 'call-1', attempt: 1, tool: 'create_order', purpose: 'call', request: 'req-1', idempotencyKey: 'idem-1' },
     { t: 0, type: 'fault', request: 'req-1', tool: 'create_order', rule: 0, fault: { kind: 'partial_write', lostAs: 'timeout' } },
     { t: 0, type: 'delivery', request: 'req-1', tool: 'create_order', copy: 0, idempotencyKey: 'idem-1' },
@@ -52,6 +52,8 @@ export function sampleHistory(spec: Pick<TrialSpec, 'scenario' | 'config' | 'tri
       type: 'attempt_end',
       call: 'call-1',
       attempt: 1,
+      purpose: 'call',
+      request: 'req-1',
       result: 'error',
       error: { kind: 'timeout', message: 'no answer within 10000ms', retryable: true },
     },
@@ -62,7 +64,7 @@ export function sampleHistory(spec: Pick<TrialSpec, 'scenario' | 'config' | 'tri
       ? [{ t: 10_412, type: 'effect' as const, request: 'req-2', service: 'orders', effect: 'order.created', key: 'ref-1', ledgerSeq: 1, idempotencyKey: key }]
       : []),
     { t: 10_462, type: 'response', request: 'req-2', tool: 'create_order', result: 'ok', status: 201 },
-    { t: 10_462, type: 'attempt_end', call: 'call-1', attempt: 2, result: 'ok' },
+    { t: 10_462, type: 'attempt_end', call: 'call-1', attempt: 2, purpose: 'call', request: 'req-2', result: 'ok' },
     { t: 10_462, type: 'outcome', call: 'call-1', tool: 'create_order', result: 'ok', attempts: 2 },
     { t: 10_462, type: 'feedback', call: 'call-1', format: 'openai', isError: false, text: '{"id":"ord-1"}' },
     { t: 10_462, type: 'agent_end', outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }], message: 'Order placed.' },

@@ -53,7 +53,10 @@ function describe(e: HistoryEvent): [depth: number, text: string] {
       return [2, `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}`];
     }
     case 'attempt_end':
-      return [1, e.result === 'ok' ? `${e.call} attempt ${e.attempt} ok` : `${e.call} attempt ${e.attempt} failed: ${e.error ? errorText(e.error) : 'error'}`];
+    {
+      const what = `${e.call}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request})`;
+      return [1, e.result === 'ok' ? `${what} ok` : `${what} failed: ${e.error ? errorText(e.error) : 'error'}`];
+    }
     case 'retry_wait':
       return [1, `wait ${e.ms}ms (${e.reason === 'retry_after' ? 'Retry-After' : 'backoff'})`];
     case 'give_up':

@@ -16,11 +16,12 @@ export interface CellMetrics {
   readonly duplicateEffects: number;
   readonly budgetViolations: number;
   readonly calls: number;
+  readonly operations: number;
   readonly attempts: number;
   readonly deliveries: number;
   readonly faults: number;
   readonly attemptsPerCall: { readonly mean: number; readonly max: number };
-  /** Deliveries to services per logical tool call (R10). */
+  /** Deliveries to services per logical operation, every retry layer included (R10). */
   readonly amplification: number;
   /** Virtual completion time of the trials, in ms. */
   readonly durationMs: { readonly p50: number; readonly p95: number; readonly max: number };
@@ -32,7 +33,7 @@ export function cellMetrics(trials: readonly TrialResult[]): CellMetrics {
   const tally: TaskTally[] = [{ n, c: successes }];
   const checkFailures: Record<string, number> = {};
   const ends: Partial<Record<TrialEndKind, number>> = {};
-  let calls = 0, attempts = 0, deliveries = 0, faults = 0, duplicateEffects = 0, budgetViolations = 0, maxAttempts = 0;
+  let calls = 0, operations = 0, attempts = 0, deliveries = 0, faults = 0, duplicateEffects = 0, budgetViolations = 0, maxAttempts = 0;
   for (const t of trials) {
     for (const c of t.checks) {
       checkFailures[c.name] ??= 0;
@@ -41,6 +42,7 @@ export function cellMetrics(trials: readonly TrialResult[]): CellMetrics {
     ends[t.end.kind] = (ends[t.end.kind] ?? 0) + 1;
     if (t.checks.some((c) => c.name === 'budget' && c.verdict.valid !== true)) budgetViolations++;
     calls += t.stats.calls;
+    operations += t.stats.operations;
     attempts += t.stats.attempts;
     deliveries += t.stats.deliveries;
     faults += t.stats.faults;
@@ -59,11 +61,12 @@ export function cellMetrics(trials: readonly TrialResult[]): CellMetrics {
     duplicateEffects,
     budgetViolations,
     calls,
+    operations,
     attempts,
     deliveries,
     faults,
     attemptsPerCall: { mean: calls === 0 ? 0 : attempts / calls, max: maxAttempts },
-    amplification: calls === 0 ? 0 : deliveries / calls,
+    amplification: operations === 0 ? 0 : deliveries / operations,
     durationMs: { p50: quantile(durations, 0.5), p95: quantile(durations, 0.95), max: Math.max(0, ...durations) },
   };
 }
@@ -88,7 +91,7 @@ export function configMetrics(config: string, cells: readonly { scenario: string
   const minN = Math.min(...tallies.map((t) => t.n));
   const ks = Number.isFinite(minN) ? Array.from({ length: minN }, (_, i) => i + 1) : [];
   const sum = (f: (m: CellMetrics) => number): number => cells.reduce((a, c) => a + f(c.metrics), 0);
-  const calls = sum((m) => m.calls);
+  const operations = sum((m) => m.operations);
   return {
     config,
     scenarios: cells.length,
@@ -98,7 +101,7 @@ export function configMetrics(config: string, cells: readonly { scenario: string
     passAt: ks.map((k) => passAtK(tallies, k) ?? 0),
     duplicateEffects: sum((m) => m.duplicateEffects),
     budgetViolations: sum((m) => m.budgetViolations),
-    amplification: calls === 0 ? 0 : sum((m) => m.deliveries) / calls,
+    amplification: operations === 0 ? 0 : sum((m) => m.deliveries) / operations,
     failingScenarios: cells.filter((c) => c.metrics.successes < c.metrics.trials).map((c) => c.scenario),
   };
 }

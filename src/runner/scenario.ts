@@ -16,6 +16,8 @@ export const BudgetSchema = z
     maxAttemptsPerCall: z.number().int().positive().default(3),
     /** Virtual milliseconds from the trial start. */
     deadlineMs: z.number().positive().default(300_000),
+    /** Deliveries to services per logical operation, all retry layers together (R10); unlimited when absent. */
+    maxDeliveriesPerOperation: z.number().int().positive().optional(),
   })
   .strict();
 
@@ -56,6 +58,14 @@ export const ScenarioDataSchema = z
     /** The virtual clock's start (ISO 8601): fixed, so HTTP-dates and "no past dates" replay exactly. */
     startTime: z.iso.datetime({ offset: true }).default('2026-01-05T09:00:00.000Z'),
     world: WorldConfigSchema.default({}),
+    /** The tools' own clients: an SDK that retries below the runtime, unseen by it (R10). */
+    client: z
+      .object({
+        sdkRetries: z.number().int().nonnegative().max(10),
+        tools: z.array(z.string().min(1)).min(1).optional(),
+      })
+      .strict()
+      .optional(),
     /** The built-in services the agent can reach (default: all of them). */
     services: z.array(z.enum(BUILTIN_SERVICES)).min(1).optional(),
     faults: FaultPlanSchema.default([]),

@@ -1,4 +1,5 @@
 import { History, IdSource, Rng, VirtualClock, trialSeed, type ClockRun } from '../core/index.js';
+import { ClientRetries } from '../faults/ClientRetries.js';
 import { Wire } from '../faults/Wire.js';
 import { Executor } from '../runtime/Executor.js';
 import type { RetryConfig } from '../runtime/config.js';
@@ -59,7 +60,11 @@ export async function runTrial({ scenario, config, runSeed, trialIndex }: TrialO
 
   const world = createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES);
   const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs });
-  const executor = new Executor({ transport: wire, config, clock, rng: rng.fork('runtime'), history, ids: new IdSource(), startMs });
+  const client = scenario.client;
+  const transport = client
+    ? new ClientRetries(wire, { maxRetries: client.sdkRetries, clock, rng: rng.fork('client'), ...(client.tools && { tools: client.tools }) })
+    : wire;
+  const executor = new Executor({ transport, config, clock, rng: rng.fork('runtime'), history, ids: new IdSource(), startMs });
   const capped = new CallCap(executor, scenario.budget.maxToolCalls * 3 + 10);
 
   const agent = scenario.agent;
@@ -111,5 +116,7 @@ function trialEnd(run: ClockRun<LoopEnd>, capTripped: boolean, startMs: number):
       return capTripped ? { kind: 'budget_exceeded', limit: 'tool_calls', at } : { kind: 'hung', at };
     case 'time_limit':
       return { kind: 'budget_exceeded', limit: 'time', at };
+    case 'livelock':
+      return { kind: 'hung', at };
   }
 }

@@ -1,4 +1,4 @@
-import type { HistoryEvent } from '../core/index.js';
+import { canonicalJson, type HistoryEvent } from '../core/index.js';
 import type { Effect } from '../world/ledger.js';
 
 /** The numbers one trial contributes to the metrics; a pure function of its history and ledger. */
@@ -6,6 +6,8 @@ export interface TrialStats {
   readonly turns: number;
   /** Logical tool calls (the agent's), status queries excluded. */
   readonly calls: number;
+  /** Distinct (tool, input) among those calls: an agent re-calling with the same input retries, it adds no work (R10). */
+  readonly operations: number;
   /** Attempts the execution layer sent for those calls. */
   readonly attempts: number;
   readonly maxAttemptsPerCall: number;
@@ -27,13 +29,17 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
   let faults = 0;
   const perCall = new Map<string, number>();
   const callRequests = new Set<string>();
+  const operations = new Set<string>();
   for (const e of history) {
     switch (e.type) {
       case 'model_turn':
         turns++;
         break;
       case 'tool_call':
-        if (e.tool !== 'query_operation_status') calls++;
+        if (e.tool !== 'query_operation_status') {
+          calls++;
+          operations.add(`${e.tool}\u0000${canonicalJson(e.input)}`);
+        }
         break;
       case 'attempt':
         if (e.purpose === 'call') {
@@ -63,6 +69,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
   return {
     turns,
     calls,
+    operations: operations.size,
     attempts,
     maxAttemptsPerCall: Math.max(0, ...perCall.values()),
     deliveries,

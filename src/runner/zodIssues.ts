@@ -3,7 +3,13 @@ import type { z } from 'zod';
 /** `faults[0].fault.kind` from a zod issue path. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? String(p) : `.${String(p)}`;
+  for (const p of path) {
+    const key = String(p);
+    // A key that is not a plain identifier (`order.created`) is quoted, so the path stays unambiguous.
+    if (typeof p === 'number') out += `[${p}]`;
+    else if (!/^[A-Za-z_$][\w$-]*$/.test(key)) out += `[${JSON.stringify(key)}]`;
+    else out += out === '' ? key : `.${key}`;
+  }
   return out === '' ? '(root)' : out;
 }
 

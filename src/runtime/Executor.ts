@@ -110,6 +110,7 @@ export class Executor implements ToolExecutor {
       call,
       tool,
       risk: contract?.risk ?? 'read',
+      honoursKeys: contract?.honoursIdempotencyKeys ?? false,
       input,
       ...(options.caller !== undefined && { caller: options.caller }),
       ...(options.turn !== undefined && { turn: options.turn }),
@@ -176,12 +177,12 @@ export class Executor implements ToolExecutor {
       history.record({ type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...withKey, ...(record && { op: record.op }) });
       const sent = await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: args, call, attempt: attempts, ...withKey }, this.#attemptTimeout());
       if (sent.kind === 'ok') {
-        history.record({ type: 'attempt_end', call, attempt: attempts, result: 'ok' });
+        history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
         if (record) await this.#settle(record, call, { state: 'succeeded', result: sent.value });
         return { result: { kind: 'ok', call, tool, attempts, value: sent.value }, ...(record && { op: record.op }) };
       }
       const error = classifyError(sent.error, clock.now());
-      history.record({ type: 'attempt_end', call, attempt: attempts, result: 'error', error });
+      history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
       last = { error, raw: sent.error };
       uncertain ||= isUncertain(error);
       const decision = decideRetry({
@@ -287,7 +288,11 @@ export class Executor implements ToolExecutor {
     }
     const op = record.op;
     const done = (value: unknown, attempts: number): Finished => ({ result: { kind: 'ok', call, tool, attempts, value: { operation_id: op, status: 'succeeded', value } }, op });
-    const failed = (error: ErrorData, attempts: number): Finished => ({ ...this.#fail(call, tool, input, attempts, error, { nextActions: ['ask_user'] }), op });
+    // The query succeeded in learning that the operation failed: that is an answer, not an error of the query.
+    const failed = (error: ErrorData, attempts: number): Finished => ({
+      result: { kind: 'ok', call, tool, attempts, value: { operation_id: op, status: 'failed', error_type: error.kind, message: error.message } },
+      op,
+    });
     // A definite result is already known: asking again adds load and nothing else.
     if (record.state === 'succeeded') return done(record.result, 0);
     if (record.state === 'failed' && record.error) return failed(record.error, 0);
@@ -324,10 +329,10 @@ export class Executor implements ToolExecutor {
     const status = sent.kind === 'ok' ? readStatus(sent.value) : undefined;
     if (!status) {
       const error = sent.kind === 'error' ? classifyError(sent.error, clock.now()) : { kind: 'unknown' as const, message: 'the status answer was not an operation status', retryable: false, code: 'EMALFORMED' };
-      history.record({ type: 'attempt_end', call, attempt: 1, result: 'error', error });
+      history.record({ type: 'attempt_end', call, attempt: 1, purpose: 'status', request, result: 'error', error });
       return { found: 'error', error };
     }
-    history.record({ type: 'attempt_end', call, attempt: 1, result: 'ok' });
+    history.record({ type: 'attempt_end', call, attempt: 1, purpose: 'status', request, result: 'ok' });
     switch (status.state) {
       case 'succeeded':
         return { found: 'succeeded', value: status.value };

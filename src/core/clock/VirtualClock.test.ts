@@ -60,3 +60,22 @@ describe('VirtualClock', () => {
     expect(clock.pending).toBe(0);
   });
 });
+
+describe('VirtualClock guards', () => {
+  it('ends a body that spins on zero-length sleeps as a livelock instead of running forever', async () => {
+    const clock = new VirtualClock(0);
+    const run = await clock.run(async () => {
+      await clock.sleep(5);
+      for (;;) await clock.sleep(0);
+    }, { maxFiresPerInstant: 1_000 });
+    expect(run).toEqual({ kind: 'livelock', at: 5 });
+  });
+
+  it('refuses a NaN delay, which would poison every later timestamp', async () => {
+    const clock = new VirtualClock(0);
+    const run = await clock.run(() => clock.sleep(Number.NaN));
+    expect(run.kind).toBe('threw');
+    expect(run.kind === 'threw' && (run.error as Error).message).toMatch(/NaN/);
+    expect(clock.now()).toBe(0);
+  });
+});

@@ -13,12 +13,16 @@ export type ClockRun<T> =
   /** Nothing left to run and no timer pending, yet the body never settled. */
   | { readonly kind: 'hung'; readonly at: number }
   /** The next timer lies beyond the run's virtual time limit. */
-  | { readonly kind: 'time_limit'; readonly at: number };
+  | { readonly kind: 'time_limit'; readonly at: number }
+  /** Timers keep firing without time passing (`for (;;) await sleep(0)`): busy, but going nowhere. */
+  | { readonly kind: 'livelock'; readonly at: number };
 export type ClockRunKind = ClockRun<unknown>['kind'];
 
 export interface ClockRunOptions {
   /** Virtual milliseconds after the start beyond which the run stops (default: unlimited). */
   readonly maxVirtualMs?: number;
+  /** Timers that may fire at one virtual instant before the run counts as a livelock (default 10,000). */
+  readonly maxFiresPerInstant?: number;
 }
 
 /** setImmediate runs only once the microtask queue is empty: the trial is idle. */
@@ -50,6 +54,8 @@ export class VirtualClock implements Clock {
   }
 
   setTimer(ms: number, fn: () => void): TimerHandle {
+    // NaN would poison every later timestamp and make every time limit compare false.
+    if (Number.isNaN(ms)) throw new RangeError('a timer delay must be a number of milliseconds, got NaN');
     const id = ++this.#seq;
     this.#live.add(id);
     this.#push({ id, at: this.#now + Math.max(0, ms), fn });
@@ -72,6 +78,8 @@ export class VirtualClock implements Clock {
   async run<T>(body: () => Promise<T>, options: ClockRunOptions = {}): Promise<ClockRun<T>> {
     const start = this.#now;
     const limit = options.maxVirtualMs === undefined ? Infinity : start + options.maxVirtualMs;
+    const maxFires = options.maxFiresPerInstant ?? 10_000;
+    let firesHere = 0;
     let outcome: ClockRun<T> | undefined;
     let promise: Promise<T>;
     try {
@@ -92,6 +100,11 @@ export class VirtualClock implements Clock {
         this.#push(next);
         this.#now = limit;
         return { kind: 'time_limit', at: this.#now };
+      }
+      firesHere = next.at > this.#now ? 1 : firesHere + 1;
+      if (firesHere > maxFires) {
+        this.#push(next);
+        return { kind: 'livelock', at: this.#now };
       }
       this.#now = Math.max(this.#now, next.at);
       this.#live.delete(next.id);

@@ -1,0 +1,81 @@
+import { readdir, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
+import { RetryConfigSchema, type RetryConfig } from '../runtime/config.js';
+import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS } from './loadFile.js';
+import { defineScenario, type Scenario, type ScenarioInput } from './scenario.js';
+import { formatIssues } from './zodIssues.js';
+
+/** The built-in scenario library and its retry configurations, shipped with the package. */
+export const LIBRARY_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+export const CONFIG_DIR = join(LIBRARY_DIR, 'configs');
+export const DEFAULT_CONFIG = 'rulebook';
+
+const LOADABLE = [...DATA_EXTENSIONS, ...MODULE_EXTENSIONS] as readonly string[];
+const isLoadable = (file: string): boolean => LOADABLE.includes(extname(file).toLowerCase()) && !file.endsWith('.d.ts');
+
+/** Scenario and configuration files directly inside `dir`, sorted by name. */
+export async function filesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.filter((e) => e.isFile() && isLoadable(e.name)).map((e) => join(dir, e.name)).sort();
+}
+
+export async function loadScenarioFile(file: string): Promise<Scenario> {
+  const value = await loadFile(file, FaultlineErrorCode.ScenarioInvalid);
+  return defineScenario(value as ScenarioInput, file);
+}
+
+export async function loadConfigFile(file: string): Promise<RetryConfig> {
+  const value = await loadFile(file, FaultlineErrorCode.ConfigInvalid);
+  const parsed = RetryConfigSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const lines = formatIssues(parsed.error.issues);
+  throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `${file}: invalid retry configuration:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { source: file, issues: lines });
+}
+
+/** A path to a file or folder, or the name of a built-in entry in `dir`. */
+async function resolveRefs(refs: readonly string[], dir: string, what: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const ref of refs) {
+    const info = await stat(ref).catch(() => undefined);
+    if (info?.isDirectory()) files.push(...(await filesIn(ref)));
+    else if (info?.isFile()) files.push(ref);
+    else {
+      const builtin = (await filesIn(dir)).find((f) => basename(f, extname(f)) === ref);
+      if (!builtin) {
+        const known = (await filesIn(dir)).map((f) => basename(f, extname(f)));
+        throw new FaultlineError(FaultlineErrorCode.NotFound, `no ${what} file or built-in ${what} named "${ref}" (built-in: ${known.join(', ')})`);
+      }
+      files.push(builtin);
+    }
+  }
+  return files;
+}
+
+function assertUnique(names: readonly { name: string }[], files: readonly string[], what: string): void {
+  const seen = new Map<string, string>();
+  names.forEach(({ name }, i) => {
+    const before = seen.get(name);
+    if (before !== undefined) throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `two ${what}s are named "${name}": ${before} and ${files[i]}`);
+    seen.set(name, files[i]!);
+  });
+}
+
+/** Scenarios from files, folders or built-in names; the whole built-in library when `refs` is empty. */
+export async function loadScenarios(refs: readonly string[] = []): Promise<Scenario[]> {
+  const files = refs.length === 0 ? await filesIn(LIBRARY_DIR) : await resolveRefs(refs, LIBRARY_DIR, 'scenario');
+  const scenarios: Scenario[] = [];
+  for (const file of files) scenarios.push(await loadScenarioFile(file));
+  assertUnique(scenarios, files, 'scenario');
+  return scenarios;
+}
+
+/** Retry configurations from files or built-in names; the rulebook default when `refs` is empty. */
+export async function loadConfigs(refs: readonly string[] = []): Promise<RetryConfig[]> {
+  const files = await resolveRefs(refs.length === 0 ? [DEFAULT_CONFIG] : refs, CONFIG_DIR, 'configuration');
+  const configs: RetryConfig[] = [];
+  for (const file of files) configs.push(await loadConfigFile(file));
+  assertUnique(configs, files, 'configuration');
+  return configs;
+}

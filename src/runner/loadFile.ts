@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseDocument } from 'yaml';
+import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
+
+/** The file kinds scenarios and configurations may be written in. */
+export const DATA_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+export const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'] as const;
+
+/**
+ * Reads a YAML, JSON or TypeScript/JavaScript file and returns its value (a module's
+ * default export). TypeScript is loaded through tsx's API, so users need no build step.
+ * Syntax errors name the file and the line.
+ */
+export async function loadFile(file: string, code: FaultlineErrorCode): Promise<unknown> {
+  const path = resolve(file);
+  const ext = extname(path).toLowerCase();
+  if ((MODULE_EXTENSIONS as readonly string[]).includes(ext)) return loadModule(path, code);
+  if (!(DATA_EXTENSIONS as readonly string[]).includes(ext)) {
+    throw new FaultlineError(code, `${file}: unsupported file type "${ext || '(none)'}"; expected one of ${[...DATA_EXTENSIONS, ...MODULE_EXTENSIONS].join(', ')}`);
+  }
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new FaultlineError(FaultlineErrorCode.NotFound, `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  if (ext === '.json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new FaultlineError(code, `${file}: not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) {
+    const where = first.linePos?.[0] ? `:${first.linePos[0].line}:${first.linePos[0].col}` : '';
+    throw new FaultlineError(code, `${file}${where}: not valid YAML: ${first.message.split('\n')[0]}`);
+  }
+  return doc.toJS() as unknown;
+}
+
+async function loadModule(path: string, code: FaultlineErrorCode): Promise<unknown> {
+  const { tsImport } = await import('tsx/esm/api');
+  let mod: { default?: unknown };
+  try {
+    mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as { default?: unknown };
+  } catch (error) {
+    throw new FaultlineError(code, `${path}: the module failed to load: ${(error as Error).message}`);
+  }
+  if (mod.default === undefined) throw new FaultlineError(code, `${path}: expected a default export (export default defineScenario({ ... }))`);
+  return mod.default;
+}
