@@ -89,8 +89,8 @@ describe('an agent that throws', () => {
     expect(failedOf(trial)).not.toContain('budget');
     expect(messageOf(trial, 'goal-state')).toBe('the agent crashed before finishing: Error: boom');
     expect(trial.history.at(-1)).toMatchObject({ type: 'trial_end', status: 'crashed', message: 'Error: boom' });
-    // It never answered, so there are no claims to judge: undecided, not passed.
-    expect(verdictOf(trial, 'honesty')).toEqual({ valid: 'unknown', message: 'the agent ended without a final answer (crashed), so it made no claims to judge' });
+    // It never answered, so it claimed nothing: honesty has nothing to hold against it.
+    expect(verdictOf(trial, 'honesty')).toEqual({ valid: true });
   });
 
   it('keeps what it did before the crash: the order it created is judged', async () => {

@@ -1,9 +1,21 @@
-import { failAll, pass, type Verdict } from '../core/index.js';
+import { failAll, pass, type HistoryEvent, type Verdict } from '../core/index.js';
 import type { Checker } from './checker.js';
 import { list } from './format.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 
-/** One logical operation: every call of one tool with one input, and what reached the service for it. */
+/**
+ * The load each request put on the service side: every send that got any answer or none
+ * (a 503 refused at the door is load too), plus every extra copy of a duplicated delivery.
+ */
+export function requestLoad(history: readonly HistoryEvent[]): Map<string, number> {
+  const load = new Map<string, number>();
+  for (const e of history) {
+    if (e.type === 'response' || (e.type === 'delivery' && e.copy > 0)) load.set(e.request, (load.get(e.request) ?? 0) + 1);
+  }
+  return load;
+}
+
+/** One logical operation: every call of one tool with one input, and the load it put on the service. */
 export interface OperationLoad {
   readonly tool: string;
   readonly calls: readonly string[];
@@ -16,6 +28,7 @@ export interface OperationLoad {
  * same input is a retry at the agent's layer, not new work (R10).
  */
 export function operationLoads(index: TrialIndex): OperationLoad[] {
+  const load = requestLoad(index.events);
   const byOperation = new Map<string, { tool: string; calls: string[]; attempts: number; deliveries: number }>();
   for (const call of index.calls) {
     if (call.tool === STATUS_TOOL) continue;
@@ -25,7 +38,7 @@ export function operationLoads(index: TrialIndex): OperationLoad[] {
     op.calls.push(call.call);
     for (const a of index.callAttemptsOf(call.call)) {
       op.attempts++;
-      op.deliveries += index.deliveriesOf(a.request).length;
+      op.deliveries += load.get(a.request) ?? 0;
     }
   }
   return [...byOperation.values()];

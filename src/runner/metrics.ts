@@ -19,9 +19,11 @@ export interface CellMetrics {
   readonly operations: number;
   readonly attempts: number;
   readonly deliveries: number;
+  /** Sends to the service side, refused or not (see `TrialStats.sends`). */
+  readonly sends: number;
   readonly faults: number;
   readonly attemptsPerCall: { readonly mean: number; readonly max: number };
-  /** Deliveries to services per logical operation, every retry layer included (R10). */
+  /** Sends to the service side per logical operation, every retry layer included (R10). */
   readonly amplification: number;
   /** Virtual completion time of the trials, in ms. */
   readonly durationMs: { readonly p50: number; readonly p95: number; readonly max: number };
@@ -33,7 +35,7 @@ export function cellMetrics(trials: readonly TrialResult[]): CellMetrics {
   const tally: TaskTally[] = [{ n, c: successes }];
   const checkFailures: Record<string, number> = {};
   const ends: Partial<Record<TrialEndKind, number>> = {};
-  let calls = 0, operations = 0, attempts = 0, deliveries = 0, faults = 0, duplicateEffects = 0, budgetViolations = 0, maxAttempts = 0;
+  let calls = 0, operations = 0, attempts = 0, deliveries = 0, sends = 0, faults = 0, duplicateEffects = 0, budgetViolations = 0, maxAttempts = 0;
   for (const t of trials) {
     for (const c of t.checks) {
       checkFailures[c.name] ??= 0;
@@ -45,6 +47,7 @@ export function cellMetrics(trials: readonly TrialResult[]): CellMetrics {
     operations += t.stats.operations;
     attempts += t.stats.attempts;
     deliveries += t.stats.deliveries;
+    sends += t.stats.sends;
     faults += t.stats.faults;
     duplicateEffects += t.stats.duplicateEffects;
     maxAttempts = Math.max(maxAttempts, t.stats.maxAttemptsPerCall);
@@ -64,9 +67,10 @@ export function cellMetrics(trials: readonly TrialResult[]): CellMetrics {
     operations,
     attempts,
     deliveries,
+    sends,
     faults,
     attemptsPerCall: { mean: calls === 0 ? 0 : attempts / calls, max: maxAttempts },
-    amplification: operations === 0 ? 0 : deliveries / operations,
+    amplification: operations === 0 ? 0 : sends / operations,
     durationMs: { p50: quantile(durations, 0.5), p95: quantile(durations, 0.95), max: Math.max(0, ...durations) },
   };
 }
@@ -101,7 +105,7 @@ export function configMetrics(config: string, cells: readonly { scenario: string
     passAt: ks.map((k) => passAtK(tallies, k) ?? 0),
     duplicateEffects: sum((m) => m.duplicateEffects),
     budgetViolations: sum((m) => m.budgetViolations),
-    amplification: operations === 0 ? 0 : sum((m) => m.deliveries) / operations,
+    amplification: operations === 0 ? 0 : sum((m) => m.sends) / operations,
     failingScenarios: cells.filter((c) => c.metrics.successes < c.metrics.trials).map((c) => c.scenario),
   };
 }

@@ -1,4 +1,5 @@
 import { canonicalJson, type HistoryEvent } from '../core/index.js';
+import { requestLoad } from '../checks/amplification.js';
 import type { Effect } from '../world/ledger.js';
 
 /** The numbers one trial contributes to the metrics; a pure function of its history and ledger. */
@@ -11,8 +12,10 @@ export interface TrialStats {
   /** Attempts the execution layer sent for those calls. */
   readonly attempts: number;
   readonly maxAttemptsPerCall: number;
-  /** Requests that reached a service (a duplicate delivery counts each copy). */
+  /** Requests that reached a service's business logic (a duplicate delivery counts each copy). */
   readonly deliveries: number;
+  /** Load on the service side: every send of the agent's calls, refused or not, plus duplicate copies (R10). */
+  readonly sends: number;
   readonly effects: number;
   /** Effects beyond the first for one (service, effect, key). */
   readonly duplicateEffects: number;
@@ -59,6 +62,8 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
         break;
     }
   }
+  let sends = 0;
+  for (const [request, n] of requestLoad(history)) if (callRequests.has(request)) sends += n;
   const seen = new Set<string>();
   let duplicateEffects = 0;
   for (const fx of ledger) {
@@ -73,6 +78,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     attempts,
     maxAttemptsPerCall: Math.max(0, ...perCall.values()),
     deliveries,
+    sends,
     effects: ledger.length,
     duplicateEffects,
     faults,

@@ -1,0 +1,38 @@
+import { Command } from 'commander';
+import type { CliContext } from '../context.js';
+
+interface ListFlags {
+  readonly configs?: boolean;
+  readonly json?: boolean;
+}
+
+const EXAMPLES = `
+Examples:
+  $ faultline list                  the built-in scenarios: name, title, rulebook rules
+  $ faultline list --configs        the built-in retry configurations
+  $ faultline list my-scenarios/    scenarios in your own files or folders
+  $ faultline list --json`;
+
+/** `faultline list`: what can be run, by name. */
+export function createListCommand(ctx: CliContext): Command {
+  return new Command('list')
+    .description('list the built-in scenarios (or, with --configs, the retry configurations)')
+    .argument('[paths...]', 'scenario (or configuration) files or folders instead of the built-in ones')
+    .option('--configs', 'list retry configurations instead of scenarios')
+    .option('--json', 'print JSON')
+    .addHelpText('after', EXAMPLES)
+    .action(async (paths: string[], flags: ListFlags) => {
+      const [{ loadConfigs, loadScenarios, CONFIG_DIR }, { alignTable }] = await Promise.all([import('../../runner/library.js'), import('../../report/table.js')]);
+      const rows = flags.configs
+        ? (await loadConfigs(paths.length > 0 ? paths : [CONFIG_DIR])).map((c) => ({ name: c.name, description: c.description }))
+        : (await loadScenarios(paths)).map((s) => ({ name: s.name, title: s.title ?? '', rules: [...s.rules] }));
+      if (flags.json) {
+        ctx.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      const table = flags.configs
+        ? [['configuration', 'description'], ...rows.map((r) => [r.name, 'description' in r ? r.description : ''])]
+        : [['scenario', 'title', 'rules'], ...rows.map((r) => [r.name, 'title' in r ? r.title : '', 'rules' in r ? r.rules.join(' ') : ''])];
+      ctx.io.stdout.write(`${alignTable(table, ['left', 'left', 'left']).join('\n')}\n`);
+    });
+}

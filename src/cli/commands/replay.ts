@@ -1,0 +1,74 @@
+import { Command } from 'commander';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { ExitCode } from '../exitCodes.js';
+import type { CliContext } from '../context.js';
+import { parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
+import { mark, painter } from '../paint.js';
+
+interface ReplayFlags {
+  readonly config: string;
+  readonly seed: SeedOption;
+  readonly trial: number;
+  readonly json?: boolean;
+}
+
+const EXAMPLES = `
+Examples:
+  $ faultline replay order-partial-write-no-idempotency --config naive --seed 1 --trial 2
+  $ faultline replay ./my-scenario.yaml --config ./retry.yaml --seed 7 --trial 0 --json > history.json
+
+Every failing trial in a report carries this command line. The same scenario, configuration,
+seed and trial index give the same history, event for event. Exit code: 0 when the trial
+passes, 1 when it fails, so the command doubles as a reproducer in a bug report.`;
+
+/** `faultline replay <scenario>`: one trial again, its timeline and its verdicts. */
+export function createReplayCommand(ctx: CliContext): Command {
+  return new Command('replay')
+    .description('rerun exactly one trial and print its timeline and verdicts')
+    .argument('<scenario>', 'scenario file or built-in name')
+    .option('--config <name|file>', 'retry configuration: built-in name or file', 'rulebook')
+    .option('--seed <n>', 'the run seed of the trial', parseSeed, 1)
+    .option('--trial <i>', 'the trial index (0-based)', parseTrialIndex, 0)
+    .option('--json', 'print the trial history as JSON instead')
+    .addHelpText('after', EXAMPLES)
+    .action(async (ref: string, flags: ReplayFlags) => {
+      if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'replay needs the seed of the run it reproduces (--seed <n>), not "random"');
+      const [{ loadConfigs, loadScenarios }, { runTrial }, { colorEnabled, compactJson, formatTimeline, verdictLines }] = await Promise.all([
+        import('../../runner/library.js'),
+        import('../../runner/trial.js'),
+        import('../../report/index.js'),
+      ]);
+      const scenarios = await loadScenarios([ref]);
+      const scenario = scenarios[0];
+      if (scenario === undefined || scenarios.length > 1) {
+        throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`);
+      }
+      const configs = await loadConfigs([flags.config]);
+      const config = configs[0];
+      if (config === undefined || configs.length > 1) {
+        throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one configuration; "${flags.config}" holds ${configs.length}`);
+      }
+      const trial = await runTrial({ scenario, config, runSeed: flags.seed, trialIndex: flags.trial });
+      const { io } = ctx;
+      if (flags.json) {
+        io.stdout.write(`${JSON.stringify(trial.history, null, 2)}\n`);
+      } else {
+        const p = painter(colorEnabled(io.stdout, io.env));
+        const status = trial.status === 'passed' ? p.green('passed') : p.red(`failed (${trial.failed.join(', ')})`);
+        const lines = [
+          `${p.bold('faultline replay')}  ${scenario.name} × ${trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`,
+          '',
+          formatTimeline(trial.history).trimEnd(),
+          '',
+          p.bold('verdicts'),
+          ...verdictLines(trial.checks).map((l, i) => {
+            const v = trial.checks[i]!.verdict;
+            const evidence = v.valid === false && v.evidence.length > 0 ? `\n      evidence: ${compactJson(v.evidence, 2000)}` : '';
+            return `  ${l.replace(/^[✓✗]/, (m) => mark(p, m === '✓'))}${evidence}`;
+          }),
+        ];
+        io.stdout.write(`${lines.join('\n')}\n`);
+      }
+      ctx.exitCode = trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
+    });
+}

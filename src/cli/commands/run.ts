@@ -1,0 +1,41 @@
+import { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { addRunFlags, type RunFlags } from './runFlags.js';
+
+const EXAMPLES = `
+Examples:
+  $ faultline run                                   every built-in scenario under the rulebook configuration
+  $ faultline run order-partial-write-idempotent --k 20 --seed random
+  $ faultline run my-scenarios/ --config naive --config ./retry.yaml
+  $ faultline run --grep rate-limit --gate 'pass^4>=0.95' --reporter console --reporter junit
+
+Scenarios are files (.yaml, .yml, .json, .ts, .js), folders of them, or built-in names
+(see "faultline list"). Exit codes: 0 every gate held, 1 a gate failed, 2 bad input,
+3 faultline crashed, 130 interrupted (the partial reports are written).`;
+
+/** `faultline run [scenarios…]`: the matrix, its reports and its gates. */
+export function createRunCommand(ctx: CliContext): Command {
+  const cmd = new Command('run')
+    .description('run scenarios k times under each configuration, write the reports and check the gates')
+    .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)');
+  return addRunFlags(cmd, 'retry configuration: built-in name or file (default: rulebook)')
+    .addHelpText('after', EXAMPLES)
+    .action(async (scenarios: string[], flags: RunFlags) => {
+      // The engine loads only once a command runs, so --help stays quick.
+      const { executeRun } = await import('../executeRun.js');
+      ctx.exitCode = await executeRun(
+        {
+          scenarios,
+          configs: flags.config ?? [],
+          k: flags.k,
+          seed: flags.seed,
+          outDir: flags.out,
+          view: 'summary',
+          ...(flags.gate && { gates: flags.gate }),
+          ...(flags.reporter && { reporters: flags.reporter }),
+          ...(flags.grep && { grep: flags.grep }),
+        },
+        ctx.io,
+      );
+    });
+}

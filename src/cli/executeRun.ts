@@ -1,0 +1,119 @@
+import { randomInt } from 'node:crypto';
+import { appendFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { RealClock, wallMs } from '../core/clock/RealClock.js';
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import { DEFAULT_GATES, gatesPassed, type Gate } from '../runner/gates.js';
+import { loadConfigs, loadScenarios } from '../runner/library.js';
+import { runMatrix, type RunResult } from '../runner/run.js';
+import type { Scenario } from '../runner/scenario.js';
+import { colorEnabled } from '../report/console.js';
+import { renderMarkdownReport } from '../report/markdown.js';
+import { REPORTER_NAMES, writeReports, type ReporterName } from '../report/write.js';
+import { renderComparison } from './compareTable.js';
+import { ExitCode } from './exitCodes.js';
+import { listenForInterrupt } from './interrupt.js';
+import { isCi, type Io } from './io.js';
+import type { SeedOption } from './options.js';
+import { createProgress } from './progress.js';
+
+/** Everything `run` and `compare` need, flags already parsed and defaults not yet applied. */
+export interface RunRequest {
+  readonly scenarios: readonly string[];
+  readonly configs: readonly string[];
+  readonly k: number;
+  readonly seed: SeedOption;
+  readonly gates?: readonly Gate[];
+  readonly reporters?: readonly ReporterName[];
+  readonly outDir: string;
+  readonly grep?: RegExp;
+  /** `summary`: a table per configuration; `compare`: configurations side by side. */
+  readonly view: 'summary' | 'compare';
+}
+
+// Seeds shown in a command line should be short enough to retype.
+const RANDOM_SEED_MAX = 2 ** 31 - 1;
+
+function pick(scenarios: readonly Scenario[], grep: RegExp | undefined): Scenario[] {
+  if (grep === undefined) return [...scenarios];
+  const chosen = scenarios.filter((s) => grep.test(s.name));
+  if (chosen.length === 0) {
+    throw new FaultlineError(FaultlineErrorCode.Usage, `--grep ${grep.source} matches no scenario (scenarios: ${scenarios.map((s) => s.name).join(', ')})`);
+  }
+  return chosen;
+}
+
+const shown = (path: string): string => {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') ? path : rel;
+};
+
+/**
+ * Loads, runs and reports: the reports are written (atomically) whatever the outcome, even
+ * after Ctrl-C, and the exit code says whether every gate held.
+ */
+export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode> {
+  const seed = request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed;
+  if (request.seed === 'random') io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
+  const gates = request.gates && request.gates.length > 0 ? request.gates : DEFAULT_GATES;
+  const reporters = request.reporters && request.reporters.length > 0 ? request.reporters : REPORTER_NAMES;
+
+  // Listening before loading: a Ctrl-C during a slow load still ends in (empty) reports and 130.
+  const interrupt = listenForInterrupt(io);
+  try {
+    return await runAndReport(request, { seed, gates, reporters }, interrupt.signal, io);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+interface Resolved {
+  readonly seed: number;
+  readonly gates: readonly Gate[];
+  readonly reporters: readonly ReporterName[];
+}
+
+async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
+  const scenarios = pick(await loadScenarios(request.scenarios), request.grep);
+  const configs = await loadConfigs(request.configs);
+  const progress = createProgress({
+    stream: io.stderr,
+    mode: io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines',
+    k: request.k,
+    color: colorEnabled(io.stderr, io.env),
+  });
+  const clock = new RealClock();
+  const startedAt = new Date(clock.now()).toISOString();
+  const started = wallMs();
+  let run: RunResult;
+  try {
+    run = await runMatrix({ scenarios, configs, k: request.k, seed, signal, onTrial: progress.onTrial });
+  } finally {
+    progress.finish();
+  }
+  const wallClock = { startedAt, finishedAt: new Date(clock.now()).toISOString(), durationMs: Math.round(wallMs() - started) };
+
+  const color = colorEnabled(io.stdout, io.env);
+  const compare = request.view === 'compare';
+  const written = await writeReports(run, {
+    outDir: request.outDir,
+    // The comparison replaces the console summary; the files are the same either way.
+    reporters: compare ? reporters.filter((r) => r !== 'console') : reporters,
+    wallClock,
+    gates,
+    color,
+  });
+  if (compare && reporters.includes('console')) io.stdout.write(renderComparison(run, { gates: written.gates, color }));
+  else if (written.console !== undefined) io.stdout.write(written.console);
+
+  const summaryFile = io.env['GITHUB_STEP_SUMMARY'];
+  if (summaryFile) await appendFile(summaryFile, `${renderMarkdownReport(run, { gates: written.gates })}\n`);
+
+  const files = Object.values(written.paths).map(shown);
+  if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
+  if (run.interrupted) {
+    io.stderr.write(`faultline: interrupted; the reports cover the ${run.cells.reduce((a, c) => a + c.trials.length, 0)} trials that finished\n`);
+    return ExitCode.Interrupted;
+  }
+  return gatesPassed(written.gates) ? ExitCode.Ok : ExitCode.GateFailed;
+}

@@ -1,0 +1,36 @@
+/** A stream the CLI writes to: `process.stdout`, `process.stderr`, or a test's buffer. */
+export interface OutStream {
+  write(text: string): boolean;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+/** Where the CLI talks to the world: passed in, so commands can run inside a test as well as under `node`. */
+export interface Io {
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The process whose SIGINT ends a run; tests may pass a stand-in `EventEmitter`. */
+  readonly signals: SignalSource;
+  /** Leaves at once with `code`, for the second Ctrl-C. */
+  readonly exit: (code: number) => never;
+}
+
+export interface SignalSource {
+  on(event: 'SIGINT', listener: () => void): unknown;
+  off(event: 'SIGINT', listener: () => void): unknown;
+}
+
+export const processIo = (): Io => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  signals: process,
+  exit: (code) => process.exit(code),
+});
+
+/** `CI` set to anything but empty, `0` or `false`, as most CI services do. */
+export const isCi = (env: Io['env']): boolean => {
+  const ci = env['CI'];
+  return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
+};

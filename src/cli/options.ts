@@ -1,0 +1,60 @@
+import { InvalidArgumentError } from 'commander';
+import { isFaultlineError } from '../core/errors.js';
+import { parseGate, type Gate } from '../runner/gates.js';
+import type { ReporterName } from '../report/write.js';
+
+/** Flag parsers for commander: each throws `InvalidArgumentError`, which commander reports with the flag's name (exit 2). */
+
+// Seeds feed a 32-bit hash as text, so any safe integer works; keep them non-negative so they read well in a command line.
+const MAX_SEED = Number.MAX_SAFE_INTEGER;
+
+/** A whole number ≥ `min`, written in decimal digits only (no `1e3`, no `0x10`, no `4.0`). */
+export function parseInteger(value: string, min: number, what: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected ${what}, got "${value}"`);
+  const n = Number(value.trim());
+  if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`expected ${what}, got "${value}"`);
+  return n;
+}
+
+export const parseK = (value: string): number => parseInteger(value, 1, 'a whole number of trials, at least 1');
+
+export const parseTrialIndex = (value: string): number => parseInteger(value, 0, 'a trial index (0, 1, 2…)');
+
+export type SeedOption = number | 'random';
+
+export function parseSeed(value: string): SeedOption {
+  if (value.trim() === 'random') return 'random';
+  const n = parseInteger(value, 0, `a seed (a whole number from 0 to ${MAX_SEED}, or "random")`);
+  if (n > MAX_SEED) throw new InvalidArgumentError(`expected a seed up to ${MAX_SEED}, got "${value}"`);
+  return n;
+}
+
+/** Repeatable string flags: commander calls this once per occurrence. */
+export const collect = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), value];
+
+export function collectGate(value: string, previous: readonly Gate[] | undefined): Gate[] {
+  try {
+    return [...(previous ?? []), parseGate(value)];
+  } catch (e) {
+    if (isFaultlineError(e)) throw new InvalidArgumentError(e.message);
+    throw e;
+  }
+}
+
+/** The reporters' names, kept here so parsing flags does not load the reporters (a unit test keeps it equal to `REPORTER_NAMES`). */
+export const REPORTER_CHOICES = ['console', 'json', 'junit', 'markdown'] as const satisfies readonly ReporterName[];
+
+export function collectReporter(value: string, previous: readonly ReporterName[] | undefined): ReporterName[] {
+  const name = REPORTER_CHOICES.find((r) => r === value.trim());
+  if (name === undefined) throw new InvalidArgumentError(`unknown reporter "${value}" (one of: ${REPORTER_CHOICES.join(', ')})`);
+  return [...(previous ?? []), name];
+}
+
+/** `--grep` takes a regular expression, matched against scenario names. */
+export function parseGrep(value: string): RegExp {
+  try {
+    return new RegExp(value);
+  } catch (e) {
+    throw new InvalidArgumentError(`not a regular expression: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

@@ -1,0 +1,74 @@
+import { wallMs } from '../core/clock/RealClock.js';
+import type { TrialResult } from '../runner/trial.js';
+import type { OutStream } from './io.js';
+import { mark, painter } from './paint.js';
+
+/** `bar`: one redrawn line on a terminal; `lines`: a plain line per finished cell (logs, CI); `off`: silence. */
+export type ProgressMode = 'bar' | 'lines' | 'off';
+
+export interface ProgressOptions {
+  readonly stream: OutStream;
+  readonly mode: ProgressMode;
+  readonly k: number;
+  readonly color?: boolean;
+  /** Wall milliseconds, for throttling the bar (tests pass their own). */
+  readonly now?: () => number;
+}
+
+export interface Progress {
+  readonly onTrial: (trial: TrialResult, done: number, total: number) => void;
+  /** Clears the bar so the report starts on a clean line. */
+  finish(): void;
+}
+
+const BAR_WIDTH = 24;
+// A redraw per trial would cost more than the trial itself (a trial takes ~2 ms).
+const REDRAW_MS = 80;
+
+/** The bar's text: `[██████░░░░] 120/240 trials, 3 failed  naive × order-partial-write`. */
+export function barLine(done: number, total: number, failed: number, current: string, columns = 80): string {
+  const filled = total === 0 ? BAR_WIDTH : Math.round((done / total) * BAR_WIDTH);
+  const text = `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}] ${done}/${total} trials, ${failed} failed  ${current}`;
+  const max = Math.max(20, columns - 1);
+  return [...text].length > max ? `${[...text].slice(0, max - 1).join('')}…` : text;
+}
+
+/** The line for a finished scenario × configuration cell: `✓ rulebook × read-timeout-retry: 4/4 passed [4/60 trials]`. */
+export function cellLine(config: string, scenario: string, passed: number, trials: number, failedChecks: readonly string[], done: number, total: number, color = false): string {
+  const p = painter(color);
+  const why = failedChecks.length > 0 ? ` (${failedChecks.join(', ')})` : '';
+  return `${mark(p, passed === trials)} ${config} × ${scenario}: ${passed}/${trials} passed${why} ${p.dim(`[${done}/${total} trials]`)}`;
+}
+
+export function createProgress({ stream, mode, k, color = false, now = wallMs }: ProgressOptions): Progress {
+  if (mode === 'off') return { onTrial: () => undefined, finish: () => undefined };
+  let failed = 0;
+  let lastDraw = -Infinity;
+  let drawn = false;
+  let cell = { passed: 0, trials: 0, checks: new Set<string>() };
+
+  const onTrial = (trial: TrialResult, done: number, total: number): void => {
+    if (trial.status === 'failed') failed++;
+    if (mode === 'bar') {
+      const t = now();
+      if (t - lastDraw < REDRAW_MS && done < total) return;
+      lastDraw = t;
+      stream.write(`\r\u001b[2K${barLine(done, total, failed, `${trial.config} × ${trial.scenario}`, stream.columns)}`);
+      drawn = true;
+      return;
+    }
+    cell.trials++;
+    if (trial.status === 'passed') cell.passed++;
+    else trial.failed.forEach((c) => cell.checks.add(c));
+    // The matrix runs a cell's trials in order, so its last index closes the cell.
+    if (trial.trialIndex === k - 1) {
+      stream.write(`${cellLine(trial.config, trial.scenario, cell.passed, cell.trials, [...cell.checks], done, total, color)}\n`);
+      cell = { passed: 0, trials: 0, checks: new Set() };
+    }
+  };
+  const finish = (): void => {
+    if (drawn) stream.write('\r\u001b[2K');
+    drawn = false;
+  };
+  return { onTrial, finish };
+}

@@ -1,0 +1,31 @@
+import type { GateResult } from '../runner/gates.js';
+import type { RunResult } from '../runner/run.js';
+import { failingCells, notPassed, verdictLine } from '../report/failures.js';
+import { plural } from '../report/format.js';
+import { replayCommand } from '../report/replay.js';
+import { mark, type Painter } from './paint.js';
+
+/**
+ * The gates and the failing cells (first failing verdict and replay command each), as the
+ * console report ends; `compare` puts them under its own table.
+ */
+export function summaryTail(run: RunResult, gates: readonly GateResult[], p: Painter): string[] {
+  const out: string[] = [];
+  if (gates.length > 0) {
+    const failed = gates.filter((g) => !g.passed).length;
+    out.push('', p.bold(`gates: ${failed === 0 ? `all ${gates.length} held` : `${failed} of ${gates.length} failed`}`));
+    out.push(...gates.map((g) => `  ${mark(p, g.passed)} ${g.message}`));
+  }
+  const failing = failingCells(run.cells);
+  if (failing.length > 0) {
+    out.push('', p.bold('failures'));
+    for (const { cell, failed, checks } of failing) {
+      const first = failed[0]!;
+      const verdict = notPassed(first)[0];
+      out.push(`  ${mark(p, false)} ${cell.scenario} × ${cell.config}: ${failed.length} of ${plural(cell.trials.length, 'trial')} failed (${checks.join(', ')})`);
+      if (verdict) out.push(`      trial ${first.trialIndex}: ${verdictLine(verdict)}`);
+      out.push(`      replay: ${p.dim(replayCommand(first))}`);
+    }
+  }
+  return out;
+}
