@@ -116,7 +116,13 @@ describe('an agent that throws', () => {
   it('an agent function that returns nothing crashes instead of ending with no outcome', async () => {
     const trial = await run(fnScenario('returns-nothing', (async () => undefined) as unknown as AgentFn));
     expect(trial.end.kind).toBe('crashed');
+    expect(trial.end.kind === 'crashed' && trial.end.message).toMatch(/^TypeError: the agent function returned undefined; expected \{ outcome: completed \| failed \| handoff \| unknown/);
     expect(events(trial, 'agent_end')).toEqual([]);
+  });
+
+  it('an agent function that reports an outcome outside the vocabulary crashes with what was wrong', async () => {
+    const trial = await run(fnScenario('returns-bad-outcome', (async () => ({ outcome: 'done' })) as unknown as AgentFn));
+    expect(trial.end.kind === 'crashed' && trial.end.message).toMatch(/outcome: Invalid option/);
   });
 
   it('a scripted model whose placeholder cannot be resolved crashes its trial', async () => {

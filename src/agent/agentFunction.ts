@@ -1,4 +1,5 @@
-import type { AgentOutcomeKind, Claim, Clock, History } from '../core/index.js';
+import { z } from 'zod';
+import { AGENT_OUTCOMES, type AgentOutcomeKind, type Claim, type Clock, type History } from '../core/index.js';
 import type { ToolResult } from '../runtime/result.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import type { LoopEnd } from './loop.js';
@@ -19,6 +20,14 @@ export interface AgentFnResult {
   readonly message?: string;
   readonly claims?: readonly Claim[];
 }
+
+const AgentFnResultSchema = z.object({
+  outcome: z.enum(AGENT_OUTCOMES),
+  message: z.string().optional(),
+  claims: z
+    .array(z.object({ subject: z.string().regex(/^[^:]+:.+$/, 'a subject is service:businessKey'), status: z.enum(['succeeded', 'failed', 'unknown']), note: z.string().optional() }))
+    .optional(),
+});
 
 /** Your own agent as a plain async function: no model, no turns. */
 export type AgentFn = (ctx: AgentContext) => Promise<AgentFnResult>;
@@ -63,9 +72,15 @@ export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOption
     },
     now: () => clock.now() - start,
   };
-  const result = await fn(ctx);
+  const returned: unknown = await fn(ctx);
+  const parsed = AgentFnResultSchema.safeParse(returned);
+  if (!parsed.success) {
+    // A malformed report ends the trial as crashed, with what was wrong, instead of a TypeError deep in a checker.
+    throw new TypeError(`the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+  const result = parsed.data;
   const message = result.message ?? '';
-  const claims = result.claims ?? [];
+  const claims: readonly Claim[] = (result.claims ?? []).map((c) => (c.note === undefined ? { subject: c.subject, status: c.status } : { subject: c.subject, status: c.status, note: c.note }));
   history.record({ type: 'agent_end', outcome: result.outcome, claims, message });
   return { kind: 'ended', outcome: result.outcome, message, claims, turns: 0 };
 }

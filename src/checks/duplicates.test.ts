@@ -16,6 +16,18 @@ describe('duplicates', () => {
     expect(duplicates.check(b.build(), ex)).toEqual({ valid: true });
   });
 
+  it('blames the missing reconciliation, not the key, when the service does not honour keys', () => {
+    const b = new TrialBuilder();
+    const c = b.call('create_order', { clientReference: 'ref-1' }, 'write', false);
+    c.attempt({ key: 'k1', error: 'timeout', commit: order });
+    c.attempt({ key: 'k1', commit: order });
+    expect(duplicates.check(b.build(), ex)).toMatchObject({
+      valid: false,
+      message:
+        'orders:ref-1 was created 2 times (effects #0, #1; requests req-1, req-2; calls call-1 of create_order): resent to a service that does not honour idempotency keys; only reconciliation by business key prevents this (R21, R25)',
+    });
+  });
+
   it('does not count different keys or different effects on one key as duplicates', () => {
     const b = new TrialBuilder();
     b.call('create_order', { clientReference: 'ref-1' }).attempt({ key: 'k1', commit: order });

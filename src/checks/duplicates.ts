@@ -11,8 +11,9 @@ function happened(effect: string): string {
 }
 
 /** Why the same effect could commit twice, read from the keys and requests involved. */
-function diagnose(keys: readonly string[], keyless: boolean, requests: readonly string[]): string {
+function diagnose(keys: readonly string[], keyless: boolean, requests: readonly string[], honoured: boolean): string {
   if (keys.length > 1) return `: ${keys.length} different idempotency keys (${list(keys)}) for one business operation, a new key per retry (R23)`;
+  if (!honoured) return `: resent to a service that does not honour idempotency keys; only reconciliation by business key prevents this (R21, R25)`;
   if (requests.length === 1) return `: request ${requests[0]} was delivered more than once and the service executed every copy (R24)`;
   if (keys.length === 1 && !keyless) return `: the service executed idempotency key ${keys[0]} again instead of replaying its first result (R24)`;
   if (keys.length === 0) return ': resent without an idempotency key (R22, R25)';
@@ -35,7 +36,9 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
 
   const where = [`effects ${seqs(group.map((e) => e.seq))}`, `requests ${list(requests)}`];
   if (calls.length > 0) where.push(`calls ${list(calls)} of ${list(tools)}`);
-  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests)}`;
+  // Unknown calls (no tool_call recorded) are given the benefit of the doubt: the service may honour keys.
+  const honoured = calls.every((c) => index.call(c)?.honoursKeys ?? true);
+  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}`;
 
   return {
     message,

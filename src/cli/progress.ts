@@ -53,7 +53,7 @@ export function createProgress({ stream, mode, k, color = false, now = wallMs }:
       const t = now();
       if (t - lastDraw < REDRAW_MS && done < total) return;
       lastDraw = t;
-      stream.write(`\r\u001b[2K${barLine(done, total, failed, `${trial.config} × ${trial.scenario}`, stream.columns)}`);
+      stream.write(`\r\u001b[2K${barLine(done, total, failed, `${trial.config} × ${trial.scenario}`, stream.columns || 80)}`);
       drawn = true;
       return;
     }

@@ -50,6 +50,16 @@ async function loadModule(path: string, code: FaultlineErrorCode): Promise<unkno
   } catch (error) {
     throw new FaultlineError(code, `${path}: the module failed to load: ${(error as Error).message}`);
   }
-  if (mod.default === undefined) throw new FaultlineError(code, `${path}: expected a default export (export default defineScenario({ ... }))`);
-  return mod.default;
+  const value = esModuleDefault(mod.default);
+  if (value === undefined) throw new FaultlineError(code, `${path}: expected a default export (export default defineScenario({ ... }))`);
+  return value;
+}
+
+// A .ts file outside a `"type": "module"` package is compiled to CommonJS: the namespace's
+// `default` is then `module.exports`, flagged `__esModule`, and the real default export is inside it.
+function esModuleDefault(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && (value as { __esModule?: unknown }).__esModule === true) {
+    return (value as { default?: unknown }).default;
+  }
+  return value;
 }

@@ -218,3 +218,37 @@ describe('known bugs in scenario validation (these fail until src/ is fixed)', (
     expect(linesOf({ ...BASE, goal: { effects: { 'order.created': -1 } } })).toEqual(['goal.effects["order.created"]: Too small: expected number to be >=0']);
   });
 });
+
+describe('defineScenario checks tool names against the scenario services', () => {
+  it('names each unknown tool in plan steps, polls, fault rules and client settings', () => {
+    const lines = linesOf({
+      ...BASE,
+      services: ['orders', 'payments'],
+      agent: {
+        kind: 'scripted',
+        task: 't',
+        plan: {
+          steps: [
+            { tool: 'create_order', input: {} },
+            { tool: 'chrage_payment', input: {}, poll: { tool: 'get_deploy_status', input: {}, until: { path: 'state', in: ['done'] }, everyMs: 1, maxPolls: 1 } },
+          ],
+        },
+      },
+      faults: [{ match: { tool: ['create_order', 'send_emial'] }, fault: { kind: 'timeout' } }],
+      client: { sdkRetries: 2, tools: ['charge_payments'] },
+    });
+    const known = '(known: create_order, get_order, find_order_by_reference, cancel_order, charge_payment, refund_payment, get_payment, query_operation_status)';
+    expect(lines).toEqual([
+      `agent.plan.steps[1].tool: "chrage_payment": no such tool in this scenario's services ${known}`,
+      `agent.plan.steps[1].poll.tool: "get_deploy_status": no such tool in this scenario's services ${known}`,
+      `faults[0].match.tool[1]: "send_emial": no such tool in this scenario's services ${known}`,
+      `client.tools[0]: "charge_payments": no such tool in this scenario's services ${known}`,
+    ]);
+  });
+
+  it('accepts the execution layer\'s own status tool in a plan', () => {
+    expect(() =>
+      defineScenario({ ...BASE, agent: { kind: 'scripted', task: 't', plan: { steps: [{ tool: 'query_operation_status', input: { operation_id: 'op-1' } }] } } }),
+    ).not.toThrow();
+  });
+});

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode } from '../core/index.js';
+import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, VirtualClock } from '../core/index.js';
 import { FaultPlanSchema } from '../faults/plan.js';
 import { WorldConfigSchema } from '../world/WorldConfig.js';
-import { BUILTIN_SERVICES } from '../world/createWorld.js';
+import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
 import { ScriptPlanSchema } from '../agent/script.js';
 import { BEHAVIOURS } from '../agent/behaviours.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
 import type { AgentFn } from '../agent/agentFunction.js';
-import { formatIssues } from './zodIssues.js';
+import { formatIssues, formatPath } from './zodIssues.js';
+import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
 
 export const BudgetSchema = z
   .object({
@@ -96,12 +97,40 @@ export type AgentSpecKind = AgentSpec['kind'];
  */
 export function defineScenario(input: ScenarioInput, source?: string): Scenario {
   const parsed = ScenarioSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const lines = formatIssues(parsed.error.issues);
+  const lines = parsed.success ? unknownTools(parsed.data) : formatIssues(parsed.error.issues);
+  if (parsed.success && lines.length === 0) return parsed.data;
   const where = source ? `${source}: ` : '';
   throw new FaultlineError(
     FaultlineErrorCode.ScenarioInvalid,
     `${where}invalid scenario${typeof input === 'object' && input && 'name' in input ? ` "${String(input.name)}"` : ''}:\n${lines.map((l) => `  - ${l}`).join('\n')}`,
     { source, issues: lines },
   );
+}
+
+/**
+ * Tool names the schema cannot check: a typo in a plan step or a fault rule would otherwise
+ * never match and pass silently.
+ */
+function unknownTools(scenario: Scenario): string[] {
+  const world = createWorld(new VirtualClock(0), scenario.world, scenario.services ?? BUILTIN_SERVICES);
+  const known = new Set([...world.tools.map((t) => t.name), QUERY_OPERATION_STATUS]);
+  const hint = `no such tool in this scenario's services (known: ${[...known].join(', ')})`;
+  const out: string[] = [];
+  const check = (name: string, path: PropertyKey[]): void => {
+    if (!known.has(name)) out.push(`${formatPath(path)}: "${name}": ${hint}`);
+  };
+  if (scenario.agent.kind === 'scripted') {
+    scenario.agent.plan.steps.forEach((step, i) => {
+      check(step.tool, ['agent', 'plan', 'steps', i, 'tool']);
+      if (step.poll) check(step.poll.tool, ['agent', 'plan', 'steps', i, 'poll', 'tool']);
+    });
+  }
+  scenario.faults.forEach((rule, i) => {
+    const tools = rule.match.tool;
+    if (tools === undefined) return;
+    if (typeof tools === 'string') check(tools, ['faults', i, 'match', 'tool']);
+    else tools.forEach((t, j) => check(t, ['faults', i, 'match', 'tool', j]));
+  });
+  scenario.client?.tools?.forEach((t, i) => check(t, ['client', 'tools', i]));
+  return out;
 }

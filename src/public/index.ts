@@ -1,0 +1,66 @@
+/**
+ * faultline's public API (`import … from 'faultline'`). Everything a user needs to write
+ * scenarios and agents, run them and render the results; the CLI is built on the same calls.
+ * Values first, then types, kept apart (`export type`) so the list reads as the API.
+ */
+
+// Scenarios and the run
+export { defineScenario, ScenarioDataSchema, ScenarioSchema } from '../runner/scenario.js';
+export { runTrial } from '../runner/trial.js';
+export { runMatrix } from '../runner/run.js';
+export { loadScenarios, loadConfigs, LIBRARY_DIR, CONFIG_DIR, DEFAULT_CONFIG } from '../runner/library.js';
+export { passHatK, passAtK } from '../runner/passK.js';
+export { parseGate, evaluateGates, gatesPassed, DEFAULT_GATES, GATE_GRAMMAR } from '../runner/gates.js';
+
+// The runtime under test and its configurations
+export { Executor } from '../runtime/Executor.js';
+export { RetryConfigSchema, rulebookDefault } from '../runtime/config.js';
+
+// Agents
+export { ScriptedModel } from '../agent/ScriptedModel.js';
+export { defineAgent } from '../agent/agentFunction.js';
+
+// Faults and checkers
+export { FaultPlanSchema } from '../faults/plan.js';
+export { BUILTIN_CHECKERS } from '../checks/index.js';
+
+// Reports
+export {
+  renderConsoleReport,
+  renderJsonReport,
+  renderJunitReport,
+  renderMarkdownReport,
+  writeReports,
+  formatTimeline,
+  verdictLines,
+  replayCommand,
+  parseJsonReport,
+  colorEnabled,
+  JsonReportSchema,
+  JSON_SCHEMA_VERSION,
+} from '../report/index.js';
+
+// Errors
+export { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/errors.js';
+
+export type { Scenario, ScenarioInput, AgentSpec } from '../runner/scenario.js';
+export type { TrialResult, TrialStatus, TrialOptions, CheckResult } from '../runner/trial.js';
+export type { RunResult, RunOptions, Cell } from '../runner/run.js';
+export type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
+export type { TaskTally } from '../runner/passK.js';
+export type { Gate, GateResult, GateScope } from '../runner/gates.js';
+export type { RetryConfig, RetryConfigInput, Backoff } from '../runtime/config.js';
+export type { ExecutorOptions } from '../runtime/Executor.js';
+export type { ToolExecutor, CallOptions } from '../runtime/ToolExecutor.js';
+export type { ToolResult } from '../runtime/result.js';
+export type { ScriptedModelOptions } from '../agent/ScriptedModel.js';
+export type { AgentContext, AgentFn, AgentFnResult } from '../agent/agentFunction.js';
+export type { Model, ModelAction, ModelInput, Message, ProposedCall } from '../agent/model.js';
+export type { Behaviour } from '../agent/behaviours.js';
+export type { Fault, FaultKind } from '../faults/fault.js';
+export type { FaultPlan, FaultRule, FaultMatch } from '../faults/plan.js';
+export type { Checker } from '../checks/checker.js';
+export type { Expectations, TrialEnd, TrialRecord } from '../checks/record.js';
+export type { HistoryEvent, HistoryEventType, EventOf } from '../core/events.js';
+export type { Verdict } from '../core/verdict.js';
+export type { JsonReport, WallClock, ReporterName, WriteReportsOptions, WrittenReports, ConsoleReportOptions } from '../report/index.js';
