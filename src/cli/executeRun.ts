@@ -13,6 +13,7 @@ import { REPORTER_NAMES, writeReports, type ReporterName } from '../report/write
 import { renderComparison } from './compareTable.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
+import { loadAll } from './loadAll.js';
 import { isCi, type Io } from './io.js';
 import type { SeedOption } from './options.js';
 import { createProgress } from './progress.js';
@@ -74,8 +75,8 @@ interface Resolved {
 }
 
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
-  const scenarios = pick(await loadScenarios(request.scenarios), request.grep);
-  const configs = await loadConfigs(request.configs);
+  const scenarios = pick(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
+  const configs = await loadAll(request.configs, loadConfigs, 'configuration');
   const progress = createProgress({
     stream: io.stderr,
     mode: io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines',

@@ -1,15 +1,39 @@
 import { createHash } from 'node:crypto';
 
-/** JSON with object keys sorted at every depth: equal values give equal text. */
+/**
+ * JSON with object keys sorted at every depth: equal values give equal text. Same output as
+ * `JSON.stringify` with a key-sorting replacer (undefined members dropped, `toJSON` honoured),
+ * written out by hand because it runs on every write's fingerprint and every snapshot.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const sorted: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-      return sorted;
+  return write(value) ?? 'undefined';
+}
+
+function write(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      const json = (value as { toJSON?: () => unknown }).toJSON;
+      if (typeof json === 'function') return write(json.call(value));
+      if (Array.isArray(value)) return `[${value.map((v) => write(v) ?? 'null').join(',')}]`;
+      const record = value as Record<string, unknown>;
+      const parts: string[] = [];
+      for (const key of Object.keys(record).sort()) {
+        const v = write(record[key]);
+        if (v !== undefined) parts.push(`${JSON.stringify(key)}:${v}`);
+      }
+      return `{${parts.join(',')}}`;
     }
-    return v;
-  });
+    default:
+      // undefined, functions and symbols vanish from objects, as in JSON.stringify.
+      return undefined;
+  }
 }
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

@@ -53,7 +53,25 @@ function unavailableError(status: FaultOf<'unavailable'>['status']): HttpError {
  * for `network`, otherwise the `HttpError` the API would send (status, body, headers).
  * `nowMs` dates an HTTP-date `Retry-After`. The http adapters reuse it to build responses.
  */
+/**
+ * Builds an error without capturing a stack: an injected failure has no meaningful stack,
+ * and capturing one costs more than the rest of the attempt.
+ */
+function stackless<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 export function faultError(fault: RefusalFault, nowMs: number): Error {
+  return stackless(() => buildFaultError(fault, nowMs));
+}
+
+function buildFaultError(fault: RefusalFault, nowMs: number): Error {
   switch (fault.kind) {
     case 'network':
       return systemError(fault.code, NETWORK_MESSAGES[fault.code]);
@@ -90,8 +108,8 @@ export function faultError(fault: RefusalFault, nowMs: number): Error {
 
 /** What a caller sees when the answer to a committed request is lost on the way back (R18). */
 export function lostAnswerError(lostAs: 'network' | 'unavailable'): Error {
-  return lostAs === 'network' ? systemError('ECONNRESET', 'socket hang up') : unavailableError(504);
+  return stackless(() => (lostAs === 'network' ? systemError('ECONNRESET', 'socket hang up') : unavailableError(504)));
 }
 
 /** What JSON.parse throws on a truncated body. */
-export const malformedError = (): SyntaxError => new SyntaxError('Unexpected end of JSON input');
+export const malformedError = (): SyntaxError => stackless(() => new SyntaxError('Unexpected end of JSON input'));

@@ -36,7 +36,8 @@ export class World {
     for (const s of this.services) services[s.name] = s.snapshot();
     const ledger = this.ledger.effects;
     // Round-trip through canonical JSON so the snapshot is plain data, detached from live state.
-    const plain = JSON.parse(canonicalJson({ services, ledger })) as { services: Record<string, unknown>; ledger: WorldSnapshot['ledger'] };
-    return { ...plain, hash: sha256(canonicalJson(plain)) };
+    const text = canonicalJson({ services, ledger });
+    const plain = JSON.parse(text) as { services: Record<string, unknown>; ledger: WorldSnapshot['ledger'] };
+    return { ...plain, hash: sha256(text) };
   }
 }

@@ -1,0 +1,82 @@
+/**
+ * faultline's benchmarks. Prints numbers; asserts nothing (tests do not time things).
+ *   npm run bench
+ */
+import { defineScenario } from '../src/runner/scenario.js';
+import { runTrial } from '../src/runner/trial.js';
+import { runMatrix } from '../src/runner/run.js';
+import { loadConfigs, loadScenarios } from '../src/runner/library.js';
+import { RetryConfigSchema, rulebookDefault } from '../src/runtime/config.js';
+import { createWorld } from '../src/world/createWorld.js';
+import { VirtualClock } from '../src/core/index.js';
+import { measure, printRow } from './measure.js';
+
+const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
+
+// 1. A trial whose backoffs add up to ten virtual minutes: ten 60 s waits between eleven attempts.
+const tenMinutes = defineScenario({
+  name: 'ten-virtual-minutes',
+  faults: [{ match: { tool: 'get_payment' }, fault: { kind: 'unavailable', status: 503 }, times: 10 }],
+  agent: {
+    kind: 'scripted',
+    task: 'Look up a payment through a flapping service',
+    plan: {
+      steps: [
+        { name: 'pay', tool: 'charge_payment', input: { paymentReference: 'p-1', amountCents: 100, currency: 'EUR' } },
+        { tool: 'get_payment', input: { paymentId: '$pay.paymentId' } },
+      ],
+    },
+  },
+  budget: { deadlineMs: 3_600_000, maxAttemptsPerCall: 11 },
+});
+const patient = RetryConfigSchema.parse({
+  name: 'patient',
+  maxAttempts: 11,
+  deadlineMs: null,
+  retryBudget: null,
+  backoff: { kind: 'fixed', delayMs: 60_000 },
+});
+const check = await runTrial({ scenario: tenMinutes, config: patient, runSeed: 1, trialIndex: 0 });
+const waited = check.history.filter((e) => e.type === 'retry_wait').reduce((a, e) => a + (e.type === 'retry_wait' ? e.ms : 0), 0);
+console.log(`# trial with ${waited / 60_000} virtual minutes of backoff: status ${check.status}, ${check.history.length} events, virtual duration ${check.stats.durationMs / 1000}s`);
+printRow(await measure('trial: 10 virtual minutes of backoff (wall time)', () => runTrial({ scenario: tenMinutes, config: patient, runSeed: 1, trialIndex: 0 }), seconds * 1_000));
+
+// 2. Trials per second over the built-in library under every built-in configuration.
+const library = await loadScenarios();
+const configs = await loadConfigs(['rulebook', 'naive', 'no-retry', 'full-jitter-budget']);
+const k = 8;
+const t0 = performance.now();
+const run = await runMatrix({ scenarios: library, configs, k, seed: 1 });
+const wall = performance.now() - t0;
+const trials = run.cells.reduce((a, c) => a + c.trials.length, 0);
+console.log(`# mixed: ${library.length} scenarios × ${configs.length} configurations × k=${k} = ${trials} trials in ${wall.toFixed(0)} ms: ${((trials / wall) * 1_000).toFixed(0)} trials/s`);
+
+// 3. The harness's overhead: a fault-free trial against a bare loop calling the same tool functions.
+const plain = defineScenario({
+  name: 'order-then-pay',
+  agent: {
+    kind: 'scripted',
+    task: 'Create order and pay',
+    plan: {
+      steps: [
+        { name: 'order', tool: 'create_order', input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 } },
+        { tool: 'charge_payment', input: { paymentReference: 'pay-1', orderId: '$order.orderId', amountCents: 1500, currency: 'EUR' } },
+      ],
+    },
+  },
+});
+let sink = 0;
+async function bare(): Promise<void> {
+  const clock = new VirtualClock(Date.parse(plain.startTime));
+  const world = createWorld(clock, plain.world);
+  const tools = new Map(world.tools.map((t) => [t.name, t]));
+  const ctx = { world, clock, request: 'req-1' };
+  const order = (await tools.get('create_order')!.run({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 }, ctx)) as { orderId: string };
+  await tools.get('charge_payment')!.run({ paymentReference: 'pay-1', orderId: order.orderId, amountCents: 1500, currency: 'EUR' }, ctx);
+  sink += world.ledger.length;
+}
+const bareRow = await measure('bare loop: the same two tool calls, no harness', bare, seconds * 1_000);
+const trialRow = await measure('trial: wire + runtime + agent loop + history + 7 checkers', () => runTrial({ scenario: plain, config: rulebookDefault, runSeed: 1, trialIndex: 0 }), seconds * 1_000);
+printRow(bareRow);
+printRow(trialRow);
+console.log(`# overhead: trial / bare = ${(trialRow.p50Us / bareRow.p50Us).toFixed(1)}x (p50), ${(trialRow.p50Us - bareRow.p50Us).toFixed(0)} µs per trial; ledger sink ${sink > 0 ? 'ok' : 'empty'}`);
