@@ -56,7 +56,6 @@ describe('renderComparison', () => {
     const plain = renderComparison(run, { gates });
     const coloured = renderComparison(run, { gates, color: true });
     expect(coloured).toContain('\u001b[31m✗\u001b[39m');
-    // eslint-disable-next-line no-control-regex
     expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(plain);
   });
 });

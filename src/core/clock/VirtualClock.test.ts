@@ -79,3 +79,26 @@ describe('VirtualClock guards', () => {
     expect(clock.now()).toBe(0);
   });
 });
+
+describe('VirtualClock.hold', () => {
+  it('keeps time still while real work is in flight, then carries on', async () => {
+    const clock = new VirtualClock(0);
+    const seen: string[] = [];
+    const run = await clock.run(async () => {
+      const timer = clock.sleep(1_000).then(() => seen.push(`timer@${clock.now()}`));
+      // Real I/O: completes on a later turn of the event loop, not in the microtask queue.
+      const io = clock.hold(new Promise<string>((resolve) => setTimeout(() => resolve('row'), 20)));
+      seen.push(`io:${await io}@${clock.now()}`);
+      await timer;
+      return clock.inflight;
+    });
+    expect(seen).toEqual(['io:row@0', 'timer@1000']);
+    expect(run).toEqual({ kind: 'settled', value: 0, at: 1_000 });
+  });
+
+  it('does not call a body hung while it waits on real work', async () => {
+    const clock = new VirtualClock(0);
+    const run = await clock.run(() => clock.hold(new Promise<number>((resolve) => setTimeout(() => resolve(7), 30))));
+    expect(run).toEqual({ kind: 'settled', value: 7, at: 0 });
+  });
+});

@@ -38,6 +38,8 @@ export class VirtualClock implements Clock {
   #seq = 0;
   /** Min-heap on (at, id): equal times fire in the order they were set. */
   readonly #heap: Timer[] = [];
+  #inflight = 0;
+  #wake: (() => void) | undefined;
   /** Ids of timers set and neither fired nor cleared. */
   readonly #live = new Set<number>();
 
@@ -64,6 +66,28 @@ export class VirtualClock implements Clock {
 
   clearTimer(handle: TimerHandle): void {
     this.#live.delete(handle);
+  }
+
+  /**
+   * Marks real asynchronous work (a database query, an intercepted HTTP exchange) as in
+   * flight: `run` neither advances time nor calls the body hung while it is pending, since
+   * its completion arrives from outside the microtask queue.
+   */
+  hold<T>(work: Promise<T>): Promise<T> {
+    this.#inflight++;
+    const release = (): void => {
+      this.#inflight--;
+      const wake = this.#wake;
+      this.#wake = undefined;
+      wake?.();
+    };
+    work.then(release, release);
+    return work;
+  }
+
+  /** Real work registered with `hold` and not yet settled. */
+  get inflight(): number {
+    return this.#inflight;
   }
 
   /** Timers still waiting to fire. */
@@ -94,6 +118,11 @@ export class VirtualClock implements Clock {
     for (;;) {
       await idle();
       if (outcome) return outcome;
+      if (this.#inflight > 0) {
+        // Real work is under way: time stands still until some of it settles.
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+        continue;
+      }
       const next = this.#popLive();
       if (!next) return { kind: 'hung', at: this.#now };
       if (next.at > limit) {
