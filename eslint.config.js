@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'dist/**', 'bin/**', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', 'reports/**', 'dist/**', 'bin/**', 'eslint.config.js', '**/*.tmp.ts'] },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],

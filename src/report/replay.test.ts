@@ -8,6 +8,12 @@ describe('replayCommand', () => {
     );
   });
 
+  it('names user files by their path, so a replay finds them', () => {
+    expect(
+      replayCommand({ scenario: 'my-flow', config: 'mine', runSeed: 1, trialIndex: 2, refs: { scenario: './flows/my flow.yaml', config: 'configs/mine.yaml' } }),
+    ).toBe("faultline replay './flows/my flow.yaml' --config configs/mine.yaml --seed 1 --trial 2");
+  });
+
   it('quotes names a shell would split or expand', () => {
     expect(replayCommand({ scenario: 'a', config: "it's <mine> & $HOME", runSeed: -7, trialIndex: 0 })).toBe(
       `faultline replay a --config 'it'\\''s <mine> & $HOME' --seed -7 --trial 0`,

@@ -1,7 +1,7 @@
 import type { TrialResult } from '../runner/trial.js';
 
 /** What identifies a trial for replay: its cell, the run seed and its index. */
-export type ReplayTarget = Pick<TrialResult, 'scenario' | 'config' | 'runSeed' | 'trialIndex'>;
+export type ReplayTarget = Pick<TrialResult, 'scenario' | 'config' | 'runSeed' | 'trialIndex'> & Partial<Pick<TrialResult, 'refs'>>;
 
 // Scenario names are slugs, but configuration names are free text: quote anything a shell would split or expand.
 const SAFE = /^[A-Za-z0-9_./:=@%+-]+$/;
@@ -19,9 +19,9 @@ export function shellQuote(arg: string): string {
 export function replayCommand(trial: ReplayTarget): string {
   return [
     'faultline replay',
-    shellQuote(trial.scenario),
+    shellQuote(trial.refs?.scenario ?? trial.scenario),
     '--config',
-    shellQuote(trial.config),
+    shellQuote(trial.refs?.config ?? trial.config),
     '--seed',
     String(trial.runSeed),
     '--trial',

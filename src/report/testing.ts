@@ -102,6 +102,7 @@ export function makeTrial(spec: TrialSpec): TrialResult {
     snapshot: { services: { orders: { 'ref-1': { id: 'ord-1' } } }, ledger, hash: `hash-${seed}` },
     end: spec.end ?? { kind: 'agent_ended', outcome: 'completed' },
     runSeed: spec.runSeed,
+    refs: { scenario: spec.scenario, config: spec.config },
     checks,
     stats: trialStats(history, ledger),
   } as const;

@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { RetryConfigSchema, type RetryConfig } from '../runtime/config.js';
@@ -21,33 +21,56 @@ export async function filesIn(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && isLoadable(e.name)).map((e) => join(dir, e.name)).sort();
 }
 
+/** Where each loaded scenario or configuration came from, so a replay command can name it. */
+const sources = new WeakMap<object, string>();
+
+/**
+ * How a command line names a loaded scenario or configuration: a built-in by its name,
+ * anything else by its path, so `faultline replay` finds user files too.
+ */
+export function refOf(loaded: { readonly name: string }): string {
+  const file = sources.get(loaded);
+  if (file === undefined || file.startsWith(LIBRARY_DIR)) return loaded.name;
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith('..') || rel.includes(sep) ? rel : `.${sep}${rel}`;
+}
+
 export async function loadScenarioFile(file: string): Promise<Scenario> {
   const value = await loadFile(file, FaultlineErrorCode.ScenarioInvalid);
-  return defineScenario(value as ScenarioInput, file);
+  const scenario = defineScenario(value as ScenarioInput, file);
+  sources.set(scenario, resolve(file));
+  return scenario;
 }
 
 export async function loadConfigFile(file: string): Promise<RetryConfig> {
   const value = await loadFile(file, FaultlineErrorCode.ConfigInvalid);
   const parsed = RetryConfigSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    sources.set(parsed.data, resolve(file));
+    return parsed.data;
+  }
   const lines = formatIssues(parsed.error.issues);
   throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `${file}: invalid retry configuration:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { source: file, issues: lines });
 }
 
-/** A path to a file or folder, or the name of a built-in entry in `dir`. */
+/**
+ * A path to a file or folder, or the name of a built-in entry in `dir`. A bare word
+ * (no separator, no extension) is a built-in name first, so a local folder called
+ * `naive` cannot shadow the `naive` configuration.
+ */
 async function resolveRefs(refs: readonly string[], dir: string, what: string): Promise<string[]> {
   const files: string[] = [];
+  const builtins = await filesIn(dir);
   for (const ref of refs) {
-    const info = await stat(ref).catch(() => undefined);
-    if (info?.isDirectory()) files.push(...(await filesIn(ref)));
+    const bare = !ref.includes('/') && !ref.includes(sep) && extname(ref) === '';
+    const builtin = bare ? builtins.find((f) => basename(f, extname(f)) === ref) : undefined;
+    const info = builtin ? undefined : await stat(ref).catch(() => undefined);
+    if (builtin) files.push(builtin);
+    else if (info?.isDirectory()) files.push(...(await filesIn(ref)));
     else if (info?.isFile()) files.push(ref);
     else {
-      const builtin = (await filesIn(dir)).find((f) => basename(f, extname(f)) === ref);
-      if (!builtin) {
-        const known = (await filesIn(dir)).map((f) => basename(f, extname(f)));
-        throw new FaultlineError(FaultlineErrorCode.NotFound, `no ${what} file or built-in ${what} named "${ref}" (built-in: ${known.join(', ')})`);
-      }
-      files.push(builtin);
+      const known = builtins.map((f) => basename(f, extname(f)));
+      throw new FaultlineError(FaultlineErrorCode.NotFound, `no ${what} file or built-in ${what} named "${ref}" (built-in: ${known.join(', ')})`);
     }
   }
   return files;

@@ -1,6 +1,7 @@
 import type { RetryConfig } from '../runtime/config.js';
 import { cellMetrics, configMetrics, type CellMetrics, type ConfigMetrics } from './metrics.js';
 import type { Scenario } from './scenario.js';
+import { refOf } from './library.js';
 import { runTrial, type TrialResult } from './trial.js';
 
 export interface Cell {
@@ -46,7 +47,7 @@ export async function runMatrix({ scenarios, configs, k, seed, signal, onTrial }
           if (trials.length > 0) cells.push(cell(scenario.name, config.name, trials));
           break outer;
         }
-        const trial = await runTrial({ scenario, config, runSeed: seed, trialIndex: i });
+        const trial = await runTrial({ scenario, config, runSeed: seed, trialIndex: i, refs: { scenario: refOf(scenario), config: refOf(config) } });
         trials.push(trial);
         onTrial?.(trial, ++done, total);
       }

@@ -18,6 +18,8 @@ import { trialStats, type TrialStats } from './trialStats.js';
 
 interface TrialCommon extends TrialRecord {
   readonly runSeed: number;
+  /** How a command line names this trial's scenario and configuration (a built-in name or a file path). */
+  readonly refs: { readonly scenario: string; readonly config: string };
   readonly checks: readonly CheckResult[];
   readonly stats: TrialStats;
 }
@@ -33,6 +35,8 @@ export interface TrialOptions {
   readonly config: RetryConfig;
   readonly runSeed: number;
   readonly trialIndex: number;
+  /** Command-line names for the replay command (default: the scenario's and configuration's names). */
+  readonly refs?: { readonly scenario: string; readonly config: string };
 }
 
 /** What each scenario's checkers are told to expect. */
@@ -50,7 +54,7 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
  * until it ends, crashes, hangs or runs out of budget; then every checker judges it.
  * Nothing the agent does can end the run: its failures become this trial's verdict.
  */
-export async function runTrial({ scenario, config, runSeed, trialIndex }: TrialOptions): Promise<TrialResult> {
+export async function runTrial({ scenario, config, runSeed, trialIndex, refs }: TrialOptions): Promise<TrialResult> {
   const seed = trialSeed(runSeed, scenario.name, config.name, trialIndex);
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
@@ -99,7 +103,7 @@ export async function runTrial({ scenario, config, runSeed, trialIndex }: TrialO
   const checks = runCheckers(record, expectationsOf(scenario), checkersOf(scenario));
   const stats = trialStats(record.history, snapshot.ledger);
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
-  const common: TrialCommon = { ...record, runSeed, checks, stats };
+  const common: TrialCommon = { ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: config.name }, checks, stats };
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
 }
 

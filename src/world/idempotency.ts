@@ -54,7 +54,7 @@ export class IdempotencyTable {
   async execute<T>(key: string | undefined, fingerprint: string, run: () => Promise<T> | T): Promise<T> {
     if (!this.config.enabled || key === undefined) return run();
     const known = this.lookup(key);
-    if (known) return replay<T>(known, fingerprint);
+    if (known) return replayRecord<T>(known, fingerprint);
     // Marked before the first await, so a concurrent copy sees it in flight.
     const createdAt = this.clock.now();
     this.#records.set(key, { state: 'in_flight', key, fingerprint, createdAt });
@@ -82,7 +82,12 @@ export class IdempotencyTable {
   }
 }
 
-function replay<T>(record: IdempotencyRecord, fingerprint: string): T {
+/**
+ * What a request meets when its key already has a record: 409 while the first is in flight,
+ * 422 for other parameters, else the first result (its error thrown again). Shared with the
+ * Postgres table so both backends answer alike.
+ */
+export function replayRecord<T>(record: IdempotencyRecord, fingerprint: string): T {
   if (record.state === 'in_flight') {
     const message = `a request with idempotency key "${record.key}" is still being processed; retry later`;
     throw new HttpError(409, message, { error: { type: 'idempotency_error', code: 'concurrent_request', message } });

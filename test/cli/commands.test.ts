@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultline, tempDir } from './faultline.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir('commands');
+});
+afterAll(() => dir.cleanup());
+
+const COMMANDS = ['run', 'compare', 'replay', 'list', 'schema'] as const;
+
+describe('list, schema, help and usage errors', () => {
+  it('lists the built-in scenarios and configurations', async () => {
+    const [scenarios, configs] = await Promise.all([faultline(['list'], { cwd: dir.path }), faultline(['list', '--configs'], { cwd: dir.path })]);
+    expect(scenarios.code).toBe(0);
+    const rows = scenarios.stdout.trimEnd().split('\n');
+    expect(rows[0]).toMatch(/^scenario\s+title\s+rules$/);
+    expect(rows).toHaveLength(16);
+    expect(rows).toContainEqual(expect.stringMatching(/^read-timeout-retry\s+Order status under timeouts\s+R1 R4 R6$/));
+    expect(configs.code).toBe(0);
+    const names = configs.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(/\s+/)[0]);
+    expect(names).toEqual(['full-jitter-budget', 'naive', 'no-retry', 'rulebook']);
+  });
+
+  it('prints the scenario JSON Schema, or writes it to a file', async () => {
+    const [stdout, file] = await Promise.all([
+      faultline(['schema'], { cwd: dir.path }),
+      faultline(['schema', '--config-schema', '--out', 'schemas/config.json'], { cwd: dir.path }),
+    ]);
+    expect(stdout.code).toBe(0);
+    const schema = JSON.parse(stdout.stdout) as { $schema: string; title: string; required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema.title).toBe('faultline scenario');
+    expect(schema.required.sort()).toEqual(['agent', 'name']);
+    expect(schema.additionalProperties).toBe(false);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['faults', 'budget', 'goal', 'checks']));
+
+    expect(file.code).toBe(0);
+    expect(file.stdout).toBe('');
+    const config = JSON.parse(await readFile(join(dir.path, 'schemas', 'config.json'), 'utf8')) as { $schema: string; title: string };
+    expect(config.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(config.title).toBe('faultline retry configuration');
+  });
+
+  it('shows --help with examples for the program and every command', async () => {
+    const results = await Promise.all([['--help'], ...COMMANDS.map((c) => [c, '--help'])].map((args) => faultline(args, { cwd: dir.path })));
+    const [top, ...each] = results;
+    expect(top!.code).toBe(0);
+    for (const c of COMMANDS) expect(top!.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    each.forEach((r, i) => {
+      expect(r.code, COMMANDS[i]).toBe(0);
+      expect(r.stdout, COMMANDS[i]).toContain(`Usage: faultline ${COMMANDS[i]} `);
+      expect(r.stdout, COMMANDS[i]).toMatch(new RegExp(`\\nExamples:\\n {2}\\$ faultline ${COMMANDS[i]}`));
+    });
+  });
+
+  it('exits 2 on usage errors, saying what was wrong', async () => {
+    const cases: [string[], RegExp][] = [
+      [['run', '--frobnicate'], /error: unknown option '--frobnicate'/],
+      [['frobnicate'], /error: unknown command 'frobnicate'/],
+      [[], /Usage: faultline/],
+      [['run', '--k', 'many'], /option '--k <n>' argument 'many' is invalid\. expected a whole number of trials/],
+      [['run', '--gate', 'pass^4=1'], /invalid gate "pass\^4=1"[\s\S]*gate grammar/],
+      [['run', '--reporter', 'html'], /unknown reporter "html"/],
+      [['run', '--grep', 'no-such-scenario'], /--grep no-such-scenario matches no scenario/],
+      [['replay'], /error: missing required argument 'scenario'/],
+      [['list', '--configs', 'extra', 'args', '--json', '--nope'], /unknown option '--nope'/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => faultline(args, { cwd: dir.path })));
+    results.forEach((r, i) => {
+      const [args, pattern] = cases[i]!;
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(pattern);
+    });
+  });
+});

@@ -1,0 +1,95 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJsonReport, type JsonReport } from '../../src/report/json.js';
+import { parseXml, xmlElements } from '../../src/report/testing.js';
+import { faultline, tempDir, type Finished } from './faultline.js';
+
+/**
+ * `faultline run` end to end: the real binary over the built-in library, in a temp folder.
+ * The runs start together in beforeAll (each costs a process start) and the tests read their results.
+ */
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let rulebook: Finished;
+let naive: Finished;
+let naiveAgain: Finished;
+let randomSeed: Finished;
+
+const read = (...parts: string[]): Promise<string> => readFile(join(dir.path, ...parts), 'utf8');
+
+beforeAll(async () => {
+  dir = await tempDir('run');
+  const cwd = dir.path;
+  [rulebook, naive, naiveAgain, randomSeed] = await Promise.all([
+    faultline(['run', '--out', 'tmp'], { cwd }),
+    faultline(['run', '--config', 'naive', '--out', 'naive-out'], { cwd }),
+    faultline(['run', '--config', 'naive', '--seed', '1', '--out', 'naive-again', '--reporter', 'json'], { cwd }),
+    faultline(['run', 'read-timeout-retry', '--k', '1', '--seed', 'random', '--reporter', 'json', '--out', 'random'], { cwd }),
+  ]);
+}, 60_000);
+
+afterAll(() => dir.cleanup());
+
+describe('faultline run', () => {
+  it('passes the built-in library under the rulebook configuration and writes every report', async () => {
+    expect(rulebook.stderr).not.toMatch(/error|crashed/);
+    expect(rulebook.code).toBe(0);
+    expect(rulebook.stdout).toContain('faultline  seed 1, k = 4, 15 scenarios × 1 configuration, 60 trials (0 failed)');
+    expect(rulebook.stdout).toContain('gates: all 3 held');
+    expect(rulebook.stdout).toContain('reports: tmp/faultline.json, tmp/junit.xml, tmp/summary.md');
+    // Not a TTY: a plain progress line per finished cell.
+    expect(rulebook.stderr.trim().split('\n')).toHaveLength(15);
+    expect(rulebook.stderr).toContain('✓ rulebook × read-timeout-retry: 4/4 passed');
+
+    const report = parseJsonReport(await read('tmp', 'faultline.json'), 'faultline.json');
+    expect(report.run).toMatchObject({ seed: 1, k: 4, configs: ['rulebook'], interrupted: false, trials: 60, failedTrials: 0 });
+    expect(report.run.scenarios).toHaveLength(15);
+    expect(report.gates.passed).toBe(true);
+
+    const junit = parseXml(await read('tmp', 'junit.xml'));
+    const cases = xmlElements(junit, 'testcase').filter((c) => c.attrs['classname'] === 'rulebook');
+    expect(cases.map((c) => c.attrs['name'])).toEqual(report.run.scenarios);
+    expect(cases.flatMap((c) => xmlElements(c, 'failure'))).toEqual([]);
+
+    const summary = await read('tmp', 'summary.md');
+    expect(summary).toContain('### rulebook');
+    expect(summary.split('\n').filter((l) => l.startsWith('| ✅ '))).toHaveLength(16);
+  });
+
+  it('fails the gates under the naive configuration, naming the gate and the scenarios', async () => {
+    expect(naive.code).toBe(1);
+    expect(naive.stdout).toContain('gates: 2 of 3 failed');
+    expect(naive.stdout).toMatch(/✗ pass\^k>=1 failed in \d+ of 15 cells: .*order-partial-write-no-idempotency × naive \(0\)/);
+    expect(naive.stdout).toMatch(/✗ duplicates==0 failed in 2 of 15 cells: order-partial-write-idempotent × naive \(4\), order-partial-write-no-idempotency × naive \(4\)/);
+    // Every failing cell shown carries the command that replays it.
+    const failing = naive.stdout.split('\n').filter((l) => /^ {2}✗ \S+ × naive: /.test(l));
+    const replays = naive.stdout.split('\n').filter((l) => /^ {6}replay: faultline replay \S+ --config naive --seed 1 --trial \d+$/.test(l));
+    expect(failing.length).toBeGreaterThan(0);
+    expect(replays).toHaveLength(failing.length);
+
+    const report = parseJsonReport(await read('naive-out', 'faultline.json'));
+    expect(report.gates.passed).toBe(false);
+    const junit = parseXml(await read('naive-out', 'junit.xml'));
+    const failures = xmlElements(junit, 'testcase').filter((c) => c.attrs['classname'] === 'naive' && xmlElements(c, 'failure').length > 0);
+    expect(failures.map((c) => c.attrs['name'])).toEqual(report.cells.filter((c) => c.status === 'failed').map((c) => c.scenario));
+  });
+
+  it('gives byte-identical JSON for the same seed, apart from the wallClock section', async () => {
+    expect(naiveAgain.code).toBe(1);
+    const [a, b] = [await read('naive-out', 'faultline.json'), await read('naive-again', 'faultline.json')];
+    const head = (text: string): string => text.slice(0, text.indexOf('"wallClock"'));
+    expect(head(a).length).toBeGreaterThan(10_000);
+    expect(head(a) === head(b)).toBe(true);
+    // wallClock is the last section: nothing after it but its own fields.
+    const tail = (r: JsonReport): string[] => Object.keys(r).slice(-1);
+    expect(tail(parseJsonReport(a))).toEqual(['wallClock']);
+  });
+
+  it('--seed random picks a seed, prints it, and records it', async () => {
+    expect(randomSeed.code).toBe(0);
+    const seed = Number(/random seed (\d+) \(rerun with --seed \1\)/.exec(randomSeed.stderr)?.[1]);
+    expect(Number.isSafeInteger(seed)).toBe(true);
+    expect(parseJsonReport(await read('random', 'faultline.json')).run.seed).toBe(seed);
+  });
+});
