@@ -3,8 +3,8 @@ import { quantile } from '../runner/quantile.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds } from '../report/format.js';
 import { runLine } from '../report/summaryRows.js';
-import { painter, type Paint, type Painter } from './paint.js';
-import { summaryTail } from './summaryTail.js';
+import { painter, type Paint, type Painter } from '../report/paint.js';
+import { summaryTail } from '../report/summaryTail.js';
 
 /** A table cell: its text (which sets the width) and how to colour it once padded. */
 interface Slot {

@@ -1,7 +1,7 @@
 import { wallMs } from '../core/clock/RealClock.js';
 import type { TrialResult } from '../runner/trial.js';
 import type { OutStream } from './io.js';
-import { mark, painter } from './paint.js';
+import { mark, painter } from '../report/paint.js';
 
 /** `bar`: one redrawn line on a terminal; `lines`: a plain line per finished cell (logs, CI); `off`: silence. */
 export type ProgressMode = 'bar' | 'lines' | 'off';

@@ -1,9 +1,8 @@
 import type { GateResult } from '../runner/gates.js';
 import type { RunResult } from '../runner/run.js';
-import { failingCells, notPassed, verdictLine } from './failures.js';
-import { plural } from './format.js';
-import { replayCommand } from './replay.js';
+import { mark, painter } from './paint.js';
 import { runLine, summaryHeader, summaryTables } from './summaryRows.js';
+import { summaryTail } from './summaryTail.js';
 import { alignTable } from './table.js';
 
 export interface ConsoleReportOptions {
@@ -22,20 +21,13 @@ export function colorEnabled(stream: { readonly isTTY?: boolean }, env: Readonly
   return stream.isTTY === true;
 }
 
-type Paint = (text: string) => string;
-
-function painter(color: boolean): { red: Paint; green: Paint; bold: Paint; dim: Paint } {
-  const sgr = (open: number, close: number): Paint => (color ? (t) => `\u001b[${open}m${t}\u001b[${close}m` : (t) => t);
-  return { red: sgr(31, 39), green: sgr(32, 39), bold: sgr(1, 22), dim: sgr(2, 22) };
-}
-
 /**
  * The terminal summary: an aligned table per configuration, the gates, and for each failing
  * cell its first failing verdict and the command that replays it. Returns text; the CLI prints it.
  */
 export function renderConsoleReport(run: RunResult, options: ConsoleReportOptions): string {
   const p = painter(options.color ?? false);
-  const ok = (passed: boolean): string => (passed ? p.green('✓') : p.red('✗'));
+  const ok = (passed: boolean): string => mark(p, passed);
   const out = [`${p.bold('faultline')}  ${runLine(run)}`];
   if (run.interrupted) out.push(p.red('interrupted: the figures cover only the trials that finished'));
 
@@ -45,22 +37,6 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
     out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${ok(r.passed)} ${lines[i + 1]!}`));
   }
 
-  if (options.gates.length > 0) {
-    const failed = options.gates.filter((g) => !g.passed).length;
-    out.push('', p.bold(`gates: ${failed === 0 ? `all ${options.gates.length} held` : `${failed} of ${options.gates.length} failed`}`));
-    out.push(...options.gates.map((g) => `  ${ok(g.passed)} ${g.message}`));
-  }
-
-  const failing = failingCells(run.cells);
-  if (failing.length > 0) {
-    out.push('', p.bold('failures'));
-    for (const { cell, failed, checks } of failing) {
-      const first = failed[0]!;
-      const verdict = notPassed(first)[0];
-      out.push(`  ${ok(false)} ${cell.scenario} × ${cell.config}: ${failed.length} of ${plural(cell.trials.length, 'trial')} failed (${checks.join(', ')})`);
-      if (verdict) out.push(`      trial ${first.trialIndex}: ${verdictLine(verdict)}`);
-      out.push(`      replay: ${p.dim(replayCommand(first))}`);
-    }
-  }
+  out.push(...summaryTail(run, options.gates, p));
   return `${out.join('\n')}\n`;
 }

@@ -7,7 +7,7 @@ export interface Painter {
   readonly dim: Paint;
 }
 
-/** ANSI styles, or none: decide with `colorEnabled` from the report module. */
+/** ANSI styles, or none: decide with `colorEnabled`. */
 export function painter(color: boolean): Painter {
   const sgr = (open: number, close: number): Paint => (color ? (t) => `\u001b[${open}m${t}\u001b[${close}m` : (t) => t);
   return { red: sgr(31, 39), green: sgr(32, 39), bold: sgr(1, 22), dim: sgr(2, 22) };

@@ -1,13 +1,13 @@
 import type { GateResult } from '../runner/gates.js';
 import type { RunResult } from '../runner/run.js';
-import { failingCells, notPassed, verdictLine } from '../report/failures.js';
-import { plural } from '../report/format.js';
-import { replayCommand } from '../report/replay.js';
+import { failingCells, notPassed, verdictLine } from './failures.js';
+import { plural } from './format.js';
 import { mark, type Painter } from './paint.js';
+import { replayCommand } from './replay.js';
 
 /**
- * The gates and the failing cells (first failing verdict and replay command each), as the
- * console report ends; `compare` puts them under its own table.
+ * The gates and the failing cells (first failing verdict and replay command each): how the
+ * console report ends, and what `compare` puts under its own table.
  */
 export function summaryTail(run: RunResult, gates: readonly GateResult[], p: Painter): string[] {
   const out: string[] = [];

@@ -3,7 +3,7 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { CliContext } from '../context.js';
 import { parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
-import { mark, painter } from '../paint.js';
+import { mark, painter } from '../../report/paint.js';
 
 interface ReplayFlags {
   readonly config: string;
