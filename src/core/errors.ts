@@ -7,6 +7,8 @@ export const FaultlineErrorCode = {
   UnknownService: 'FAULTLINE_UNKNOWN_SERVICE',
   NotFound: 'FAULTLINE_NOT_FOUND',
   Usage: 'FAULTLINE_USAGE',
+  /** Neither a Docker daemon nor `DATABASE_URL`: no Postgres to run against. */
+  PostgresUnavailable: 'FAULTLINE_POSTGRES_UNAVAILABLE',
   Internal: 'FAULTLINE_INTERNAL',
 } as const;
 export type FaultlineErrorCode = (typeof FaultlineErrorCode)[keyof typeof FaultlineErrorCode];

@@ -1,8 +1,11 @@
-import { History, IdSource, Rng, VirtualClock, trialSeed, type ClockRun } from '../core/index.js';
+import { History, IdSource, Rng, VirtualClock, trialSeed, type Clock, type ClockRun, type Transport } from '../core/index.js';
 import { ClientRetries } from '../faults/ClientRetries.js';
 import { Wire } from '../faults/Wire.js';
 import { Executor } from '../runtime/Executor.js';
 import type { RetryConfig } from '../runtime/config.js';
+import { InMemoryOperationStore } from '../runtime/idempotency/InMemoryOperationStore.js';
+import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
+import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import { runAgentLoop, type LoopEnd } from '../agent/loop.js';
 import { runAgentFunction } from '../agent/agentFunction.js';
 import { ScriptedModel } from '../agent/ScriptedModel.js';
@@ -11,8 +14,11 @@ import { runCheckers, BUILTIN_CHECKERS, type CheckResult } from '../checks/index
 export type { CheckResult };
 import type { Checker } from '../checks/checker.js';
 import type { Expectations, TrialEnd, TrialRecord } from '../checks/record.js';
-import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
+import { BUILTIN_SERVICES } from '../world/createWorld.js';
+import type { EffectLedger } from '../world/ledger.js';
+import { memoryBackend, type TrialBackend } from './backend.js';
 import { CallCap } from './CallCap.js';
+import { CrashTrap, ProcessClock, type CrashPlan } from './crash.js';
 import type { Scenario } from './scenario.js';
 import { trialStats, type TrialStats } from './trialStats.js';
 
@@ -37,6 +43,14 @@ export interface TrialOptions {
   readonly trialIndex: number;
   /** Command-line names for the replay command (default: the scenario's and configuration's names). */
   readonly refs?: { readonly scenario: string; readonly config: string };
+  /** Where the world and the operation records live (default: in memory). */
+  readonly backend?: TrialBackend;
+  /**
+   * Kill the agent process mid-trial (R22, R25): after the plan's effect, a second process
+   * (a fresh executor and agent, the same plan) takes over; it shares the backend's durable
+   * store if there is one, and calls `Executor.resume` before its first call.
+   */
+  readonly crash?: CrashPlan;
 }
 
 /** What each scenario's checkers are told to expect. */
@@ -54,7 +68,7 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
  * until it ends, crashes, hangs or runs out of budget; then every checker judges it.
  * Nothing the agent does can end the run: its failures become this trial's verdict.
  */
-export async function runTrial({ scenario, config, runSeed, trialIndex, refs }: TrialOptions): Promise<TrialResult> {
+export async function runTrial({ scenario, config, runSeed, trialIndex, refs, backend = memoryBackend, crash }: TrialOptions): Promise<TrialResult> {
   const seed = trialSeed(runSeed, scenario.name, config.name, trialIndex);
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
@@ -62,35 +76,47 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs }: 
   const history = new History(clock);
   history.record({ type: 'trial_start', scenario: scenario.name, config: config.name, trialIndex, seed, startMs });
 
-  const world = createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES);
+  const trial = `${scenario.name}/${config.name}/${trialIndex}/${seed}`;
+  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
+  const durable = await backend.durableStore?.(clock, trial);
   const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs });
   const client = scenario.client;
   const transport = client
     ? new ClientRetries(wire, { maxRetries: client.sdkRetries, clock, rng: rng.fork('client'), ...(client.tools && { tools: client.tools }) })
     : wire;
-  const executor = new Executor({ transport, config, clock, rng: rng.fork('runtime'), history, ids: new IdSource(), startMs });
-  const capped = new CallCap(executor, scenario.budget.maxToolCalls * 3 + 10);
+  const ids = new IdSource();
+  const callLimit = scenario.budget.maxToolCalls * 3 + 10;
+  const executorFor = (t: Transport, c: Clock, runtimeRng: Rng, store: OperationStore | undefined, budget?: Executor['budget']): Executor =>
+    new Executor({ transport: t, config, clock: c, rng: runtimeRng, history, ids, startMs, ...(store && { store }), ...(budget && { budget }) });
 
   const agent = scenario.agent;
-  const run = await clock.run(
-    (): Promise<LoopEnd> =>
-      agent.kind === 'scripted'
-        ? runAgentLoop({
-            model: new ScriptedModel(agent.plan, { behaviour: agent.behaviour }),
-            executor: capped,
-            task: agent.task,
-            maxTurns: scenario.budget.maxTurns,
-            history,
-            clock,
-            format: scenario.format,
-          })
-        : runAgentFunction(agent.fn, { executor: capped, task: agent.task, history, clock }),
-    { maxVirtualMs: scenario.budget.deadlineMs },
-  );
-  const end = trialEnd(run, capped.tripped, startMs);
+  const startAgent = (executor: ToolExecutor, agentClock: Clock, caller?: string): Promise<LoopEnd> =>
+    agent.kind === 'scripted'
+      ? runAgentLoop({
+          model: new ScriptedModel(agent.plan, { behaviour: agent.behaviour }),
+          executor,
+          task: agent.task,
+          maxTurns: scenario.budget.maxTurns,
+          history,
+          clock: agentClock,
+          format: scenario.format,
+          ...(caller !== undefined && { caller }),
+        })
+      : runAgentFunction(agent.fn, { executor, task: agent.task, history, clock: agentClock, ...(caller !== undefined && { caller }) });
+
+  const caps: CallCap[] = [];
+  const body = crash
+    ? () => runWithCrash(crash, { transport, ledger: world.ledger, clock, durable, executorFor, startAgent, rng, caps, callLimit })
+    : () => {
+        const capped = new CallCap(executorFor(transport, clock, rng.fork('runtime'), durable), callLimit);
+        caps.push(capped);
+        return startAgent(capped, clock);
+      };
+  const run = await clock.run(body, { maxVirtualMs: scenario.budget.deadlineMs });
+  const end = trialEnd(run, caps.some((c) => c.tripped), startMs);
   history.record({ type: 'trial_end', status: end.kind, ...(end.kind === 'crashed' ? { message: end.message } : {}) });
 
-  const snapshot = world.snapshot();
+  const snapshot = await world.snapshotAsync();
   const record: TrialRecord = {
     scenario: scenario.name,
     config: config.name,
@@ -105,6 +131,43 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs }: 
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   const common: TrialCommon = { ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: config.name }, checks, stats };
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
+}
+
+interface CrashRun {
+  readonly transport: Transport;
+  readonly ledger: EffectLedger;
+  readonly clock: Clock;
+  readonly durable: OperationStore | undefined;
+  readonly executorFor: (t: Transport, c: Clock, rng: Rng, store: OperationStore | undefined, budget?: Executor['budget']) => Executor;
+  readonly startAgent: (executor: ToolExecutor, clock: Clock, caller?: string) => Promise<LoopEnd>;
+  readonly rng: Rng;
+  readonly caps: CallCap[];
+  readonly callLimit: number;
+}
+
+/**
+ * Two agent processes in one trial. The first runs until the crash plan kills it (its clock
+ * and transport go dead, its pending call never returns); the second starts from nothing but
+ * the durable store (a fresh in-memory one if the backend has none), resumes from the records
+ * it finds, and runs the same agent from the start. Its calls carry `caller: process-2`.
+ */
+async function runWithCrash(plan: CrashPlan, r: CrashRun): Promise<LoopEnd> {
+  const first = new ProcessClock(r.clock);
+  const trap = new CrashTrap(r.transport, plan, r.ledger, first);
+  const executor1 = r.executorFor(trap, first, r.rng.fork('runtime'), r.durable ?? new InMemoryOperationStore());
+  const capped1 = new CallCap(executor1, r.callLimit);
+  r.caps.push(capped1);
+  const ended = await Promise.race([
+    r.startAgent(capped1, first, 'process-1').then((end) => ({ kind: 'ended' as const, end })),
+    trap.crashed.then(() => ({ kind: 'crashed' as const })),
+  ]);
+  if (ended.kind === 'ended') return ended.end;
+  // A fresh process: new memory, new keys; only what the durable store kept survives.
+  const executor2 = r.executorFor(r.transport, r.clock, r.rng.fork('runtime:restart'), r.durable ?? new InMemoryOperationStore(), executor1.budget);
+  await executor2.resume({ caller: 'process-2' });
+  const capped2 = new CallCap(executor2, r.callLimit);
+  r.caps.push(capped2);
+  return r.startAgent(capped2, r.clock, 'process-2');
 }
 
 function trialEnd(run: ClockRun<LoopEnd>, capTripped: boolean, startMs: number): TrialEnd {

@@ -26,7 +26,9 @@ import { redact } from './redact.js';
 import type { NextAction, ToolErrorFeedback, ToolResult } from './result.js';
 import { Deadline } from './retry/Deadline.js';
 import { decideRetry } from './retry/decideRetry.js';
-import { RetryBudget } from './retry/RetryBudget.js';
+import type { RetryBudget } from './retry/RetryBudget.js';
+import { retryBudgetFor } from './retry/retryBudgetFor.js';
+import { CircuitBreakerTransport } from './retry/CircuitBreakerTransport.js';
 import { sendAttempt } from './sendAttempt.js';
 import type { CallOptions, ToolExecutor } from './ToolExecutor.js';
 import { isUncertain } from './uncertain.js';
@@ -88,16 +90,43 @@ export class Executor implements ToolExecutor {
   /** Separate streams, so minting a key never shifts a jitter draw. */
   readonly #jitterRng: Rng;
   readonly #keyRng: Rng;
+  /** Definite records of an earlier process, answering replayed calls once each (see `resume`). */
+  #journal: OperationRecord[] = [];
 
   constructor(options: ExecutorOptions) {
-    this.#o = options;
+    // The breaker sits between the retries and the wire, so a refused send never leaves (cockatiel's wrap(retry, breaker)).
+    this.#o = options.config.circuitBreaker ? { ...options, transport: new CircuitBreakerTransport(options.transport, options.config.circuitBreaker, options.clock) } : options;
     this.tools = [...options.transport.tools.filter((t) => t.name !== QUERY_OPERATION_STATUS), queryOperationStatusTool];
     this.#contracts = new Map(this.tools.map((t) => [t.name, t]));
     this.store = options.store ?? new InMemoryOperationStore();
-    this.budget = options.budget ?? new RetryBudget(options.config.retryBudget);
+    this.budget = options.budget ?? retryBudgetFor(options.config, options.clock);
     this.#deadline = new Deadline(options.clock, options.startMs, options.config.deadlineMs);
     this.#jitterRng = options.rng.fork('runtime:backoff');
     this.#keyRng = options.rng.fork('runtime:idempotency-keys');
+  }
+
+  /**
+   * Starts this executor as the successor of a process that died (R22, R25): every record
+   * the store holds as `pending` (the process died waiting) or `unknown` is marked unknown
+   * and, if the configuration reconciles and the tool answers status queries, settled by a
+   * status query (R21), never by resending. Afterwards, a call that repeats one of the earlier
+   * operations (same tool, same arguments) is answered once from its definite record instead
+   * of being submitted again, so an agent that replays its plan from the start does not
+   * repeat what already happened. Call it before the agent's first call; returns the records
+   * as they stand after reconciliation. With a store that died with the process (in memory),
+   * there is nothing to resume from.
+   */
+  async resume(options: CallOptions = {}): Promise<readonly OperationRecord[]> {
+    for (const record of await this.store.list()) {
+      if (record.state !== 'pending' && record.state !== 'unknown') continue;
+      if (record.state === 'pending') await this.#settle(record, record.call, { state: 'unknown', error: DIED_WAITING });
+      if (this.#o.config.reconcile && this.#contracts.get(record.tool)?.canQueryStatus) {
+        await this.call(QUERY_OPERATION_STATUS, { operation_id: record.op }, options);
+      }
+    }
+    const records = await this.store.list();
+    this.#journal = records.filter((r) => r.state === 'succeeded' || (r.state === 'failed' && r.error !== undefined));
+    return records;
   }
 
   async call(tool: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
@@ -151,6 +180,8 @@ export class Executor implements ToolExecutor {
   async #execute(call: string, contract: ToolContract, input: unknown, args: unknown): Promise<Finished> {
     const { config, history, clock, ids, transport } = this.#o;
     const tool = contract.name;
+    const journaled = contract.risk === 'read' ? undefined : this.#fromJournal(tool, args);
+    if (journaled) return this.#replayJournal(call, journaled, input);
     const keys = contract.risk === 'read' ? 'none' : config.idempotency.keys;
     let key = keys === 'none' ? undefined : newIdempotencyKey(this.#keyRng);
     let record = contract.risk !== 'read' && config.operationRecords ? await this.#openOperation(call, contract, args, key) : undefined;
@@ -210,6 +241,31 @@ export class Executor implements ToolExecutor {
     if (record && uncertain) return this.#unresolved(call, contract, record, last.error, attempts, last.raw);
     if (record) await this.#settle(record, call, { state: 'failed', error: last.error });
     return { ...this.#fail(call, tool, input, attempts, last.error), ...(record && { op: record.op }), raw: last.raw };
+  }
+
+  /** The first unused definite record of an earlier process for the same tool and arguments. */
+  #fromJournal(tool: string, args: unknown): OperationRecord | undefined {
+    if (this.#journal.length === 0) return undefined;
+    const text = canonicalJson(args);
+    const i = this.#journal.findIndex((r) => r.tool === tool && canonicalJson(r.input) === text);
+    if (i < 0) return undefined;
+    return this.#journal.splice(i, 1)[0];
+  }
+
+  /** Answers a replayed call from its record: no attempt leaves, the history says which record answered. */
+  #replayJournal(call: string, record: OperationRecord, input: unknown): Finished {
+    const tool = record.tool;
+    this.#o.history.record({
+      type: 'operation',
+      op: record.op,
+      call,
+      tool,
+      state: record.state === 'succeeded' ? 'succeeded' : 'failed',
+      ...(record.idempotencyKey !== undefined && { idempotencyKey: record.idempotencyKey }),
+      ...(record.businessKey !== undefined && { businessKey: record.businessKey }),
+    });
+    if (record.state === 'failed' && record.error) return { ...this.#fail(call, tool, input, 0, record.error), op: record.op };
+    return { result: { kind: 'ok', call, tool, attempts: 0, value: record.result }, op: record.op };
   }
 
   /**
@@ -408,6 +464,13 @@ function businessKeyOf(contract: ToolContract, args: unknown): string | undefine
   const v = (args as Record<string, unknown>)[field];
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
+
+/** What a record left `pending` by a process that died means: the answer never reached anyone (R18). */
+const DIED_WAITING: ErrorData = {
+  kind: 'unknown',
+  message: 'the process that sent this operation stopped before its answer was recorded',
+  retryable: false,
+};
 
 /** Stops that spend the task's budget: the model must not be told a retry could still help (R8, R9, R28). */
 const BUDGET_STOPS: ReadonlySet<GiveUpReason> = new Set<GiveUpReason>(['deadline', 'retry_after_exceeds_deadline', 'budget']);

@@ -6,4 +6,6 @@ export interface Service {
   readonly tools: readonly ToolSpec[];
   /** Its state as plain data keyed by business key. */
   snapshot(): unknown;
+  /** Its state read from outside memory (a database); `World.snapshotAsync` prefers it to `snapshot`. */
+  snapshotAsync?(): Promise<unknown>;
 }

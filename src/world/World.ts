@@ -1,5 +1,5 @@
 import { canonicalJson, FaultlineError, FaultlineErrorCode, sha256, type Clock } from '../core/index.js';
-import { EffectLedger } from './ledger.js';
+import { EffectLedger, type Effect } from './ledger.js';
 import type { Service } from './Service.js';
 import type { WorldSnapshot } from './snapshot.js';
 import type { ToolSpec } from './tool.js';
@@ -34,10 +34,28 @@ export class World {
   snapshot(): WorldSnapshot {
     const services: Record<string, unknown> = {};
     for (const s of this.services) services[s.name] = s.snapshot();
-    const ledger = this.ledger.effects;
-    // Round-trip through canonical JSON so the snapshot is plain data, detached from live state.
-    const text = canonicalJson({ services, ledger });
-    const plain = JSON.parse(text) as { services: Record<string, unknown>; ledger: WorldSnapshot['ledger'] };
-    return { ...plain, hash: sha256(text) };
+    return snapshotOf(services, this.ledger.effects);
   }
+
+  /**
+   * The same snapshot, for worlds whose state lives outside memory: awaits each service's
+   * `snapshotAsync` where it has one, and the ledger as `effectsAsync` reads it.
+   */
+  async snapshotAsync(): Promise<WorldSnapshot> {
+    const services: Record<string, unknown> = {};
+    for (const s of this.services) services[s.name] = s.snapshotAsync ? await s.snapshotAsync() : s.snapshot();
+    return snapshotOf(services, await this.effectsAsync());
+  }
+
+  /** Every committed effect in seq order; a world whose ledger is a database table reads it there. */
+  protected effectsAsync(): Promise<readonly Effect[]> {
+    return Promise.resolve(this.ledger.effects);
+  }
+}
+
+function snapshotOf(services: Record<string, unknown>, ledger: readonly Effect[]): WorldSnapshot {
+  // Round-trip through canonical JSON so the snapshot is plain data, detached from live state.
+  const text = canonicalJson({ services, ledger });
+  const plain = JSON.parse(text) as { services: Record<string, unknown>; ledger: WorldSnapshot['ledger'] };
+  return { ...plain, hash: sha256(text) };
 }

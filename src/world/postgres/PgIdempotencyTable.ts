@@ -26,6 +26,8 @@ interface Row {
  */
 export class PgIdempotencyTable {
   readonly config: IdempotencyConfig;
+  /** The tail of this process's claims: see `claim`. */
+  #claims: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: PgDatabase,
@@ -41,8 +43,18 @@ export class PgIdempotencyTable {
     return this.config.enabled;
   }
 
-  /** Marks `key` in flight for this request, unless a live record holds it. */
-  async claim(key: string, fingerprint: string, nowMs = this.clock.now()): Promise<Claim> {
+  /**
+   * Marks `key` in flight for this request, unless a live record holds it. Claims from one
+   * process go to the database in arrival order, so the copy that arrived first wins here as
+   * it does in memory (a trial replays the same); between processes the database decides.
+   */
+  claim(key: string, fingerprint: string, nowMs = this.clock.now()): Promise<Claim> {
+    const next = this.#claims.then(() => this.#claim(key, fingerprint, nowMs));
+    this.#claims = next.catch(() => undefined);
+    return next;
+  }
+
+  async #claim(key: string, fingerprint: string, nowMs: number): Promise<Claim> {
     const claimed = await this.db.query<{ key: string }>(
       `INSERT INTO faultline_idempotency AS t (world, service, key, fingerprint, state, created_at)
        VALUES ($1, $2, $3, $4, 'in_flight', $5)
@@ -57,7 +69,7 @@ export class PgIdempotencyTable {
     const record = await this.lookup(key, nowMs);
     // The row cannot vanish between the two statements (keys are only ever reclaimed, never
     // deleted, outside a world reset), so a miss here means the world was reset under us.
-    return record ? { kind: 'existing', record } : this.claim(key, fingerprint, nowMs);
+    return record ? { kind: 'existing', record } : this.#claim(key, fingerprint, nowMs);
   }
 
   /** Stores the first result for a claimed key; pass the business transaction so both commit together. */

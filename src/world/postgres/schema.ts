@@ -1,5 +1,4 @@
-import type { PgConnector } from './PgDatabase.js';
-import { PgDatabase } from './PgDatabase.js';
+import type { PgConnector, PgDatabase } from './PgDatabase.js';
 
 /**
  * The world's tables. Every row carries its world's id, so many trials (and many processes
