@@ -31,6 +31,14 @@ export interface Correlation {
   readonly request?: string;
 }
 
+/** Set by the HTTP adapters (msw, nock): the request as it went over the network. */
+export interface HttpFields {
+  readonly method?: string;
+  readonly url?: string;
+  /** The `Idempotency-Key` header, when the client sent one. */
+  readonly idempotencyKey?: string;
+}
+
 type E<T extends string, P> = { readonly seq: number; readonly t: number; readonly type: T } & Correlation & P;
 
 export type HistoryEvent =
@@ -41,10 +49,10 @@ export type HistoryEvent =
   | E<'tool_call', { call: string; tool: string; risk: Risk; honoursKeys: boolean; input: unknown; caller?: string }>
   | E<'operation', { op: string; call: string; tool: string; state: 'recorded' | 'unknown' | 'succeeded' | 'failed'; idempotencyKey?: string; businessKey?: string }>
   | E<'attempt', { call: string; attempt: number; tool: string; purpose: 'call' | 'status'; request: string; idempotencyKey?: string }>
-  | E<'fault', { request: string; tool: string; rule: number; fault: FaultData }>
-  | E<'delivery', { request: string; tool: string; copy: number; idempotencyKey?: string }>
-  | E<'effect', { request: string; service: string; effect: string; key: string; ledgerSeq: number; idempotencyKey?: string }>
-  | E<'response', { request: string; tool: string; result: 'ok' | 'error' | 'lost'; status?: number; message?: string }>
+  | E<'fault', { request: string; tool: string; rule: number; fault: FaultData } & HttpFields>
+  | E<'delivery', { request: string; tool: string; copy: number; idempotencyKey?: string } & HttpFields>
+  | E<'effect', { request: string; service: string; effect: string; key: string; ledgerSeq: number; idempotencyKey?: string } & HttpFields>
+  | E<'response', { request: string; tool: string; result: 'ok' | 'error' | 'lost'; status?: number; message?: string } & HttpFields>
   | E<'attempt_end', { call: string; attempt: number; purpose: 'call' | 'status'; request: string; result: 'ok' | 'error'; error?: ErrorData }>
   | E<'retry_wait', { call: string; attempt: number; ms: number; reason: 'backoff' | 'retry_after' }>
   | E<'give_up', { call: string; reason: GiveUpReason; error?: ErrorData }>

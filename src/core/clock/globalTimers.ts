@@ -7,6 +7,11 @@ export interface VirtualTimersOptions {
   readonly date?: boolean;
   /** Also run `ClientRequest#setTimeout` (node:http socket timeouts) on the clock (default true). */
   readonly sockets?: boolean;
+  /**
+   * Answer `Math.random()` from this source (a fork of the trial's rng), so an SDK's backoff
+   * jitter replays exactly. Left alone when absent.
+   */
+  readonly random?: { next(): number };
 }
 
 /** What `installVirtualTimers` returns: undo it once, in any order of nesting. */
@@ -70,10 +75,10 @@ class VirtualTimeout {
   }
 }
 
-/** Node coerces a missing, negative or oversized delay to 1 ms; so do we. */
+/** Node coerces a missing, negative or oversized delay to 1 ms; so do we. A fraction fires at the next whole ms. */
 function delayOf(ms: unknown): number {
   const n = Number(ms);
-  return n >= 1 && n <= TIMEOUT_MAX ? n : 1;
+  return n >= 1 && n <= TIMEOUT_MAX ? Math.ceil(n) : 1;
 }
 
 /** A zero delay asks for "the next turn", not for virtual time: interception libraries rely on it. */
@@ -82,8 +87,8 @@ const isZero = (ms: unknown): boolean => ms === undefined || !(Number(ms) >= 1);
 type AnyFn = (...args: unknown[]) => void;
 
 /**
- * Swaps `setTimeout`, `setInterval`, their `clear*`, `AbortSignal.timeout`, `Date.now` and
- * node:http request timeouts for ones that run on `clock`, so an unmodified client's own
+ * Swaps `setTimeout`, `setInterval`, their `clear*`, `AbortSignal.timeout`, `Date.now`,
+ * node:http request timeouts (and, given a source, `Math.random`) for ones that run on `clock`, so an unmodified client's own
  * timeout (30 s), retry backoff or socket timeout costs virtual time, not wall time.
  * A zero-delay `setTimeout` stays real (libraries use it to yield a turn) but is held on
  * the clock until it fires, so virtual time cannot overtake it. Install it around the
@@ -98,6 +103,7 @@ export function installVirtualTimers(clock: VirtualClock, options: VirtualTimers
     clearInterval: globalThis.clearInterval,
     abortTimeout: Object.getOwnPropertyDescriptor(AbortSignal, 'timeout'),
     dateNow: Object.getOwnPropertyDescriptor(Date, 'now'),
+    random: Object.getOwnPropertyDescriptor(Math, 'random'),
   };
   const realSetTimeout = saved.setTimeout;
   const realClearTimeout = saved.clearTimeout;
@@ -144,6 +150,8 @@ export function installVirtualTimers(clock: VirtualClock, options: VirtualTimers
   if (options.date ?? true) {
     Object.defineProperty(Date, 'now', { configurable: true, writable: true, value: () => clock.now() });
   }
+  const random = options.random;
+  if (random) Object.defineProperty(Math, 'random', { configurable: true, writable: true, value: () => random.next() });
   const restoreSockets = (options.sockets ?? true) ? virtualRequestTimeouts(clock) : () => {};
 
   let installed = true;
@@ -157,6 +165,7 @@ export function installVirtualTimers(clock: VirtualClock, options: VirtualTimers
       g['clearInterval'] = saved.clearInterval;
       if (saved.abortTimeout) Object.defineProperty(AbortSignal, 'timeout', saved.abortTimeout);
       if (saved.dateNow) Object.defineProperty(Date, 'now', saved.dateNow);
+      if (saved.random) Object.defineProperty(Math, 'random', saved.random);
       restoreSockets();
     },
   };

@@ -1,0 +1,112 @@
+import http from 'node:http';
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { installVirtualTimers, runWithVirtualTimers } from './globalTimers.js';
+import { VirtualClock } from './VirtualClock.js';
+
+describe('installVirtualTimers', () => {
+  it('runs setTimeout, setInterval and their clears on the clock', async () => {
+    const clock = new VirtualClock(0);
+    const seen: string[] = [];
+    const run = await runWithVirtualTimers(clock, async () => {
+      await new Promise<void>((resolve) => setTimeout(() => resolve(), 30_000));
+      seen.push(`timeout@${clock.now()}`);
+      const cleared = setTimeout(() => seen.push('never'), 10);
+      clearTimeout(cleared);
+      let ticks = 0;
+      await new Promise<void>((resolve) => {
+        const every = setInterval(() => {
+          seen.push(`tick@${clock.now()}`);
+          if (++ticks === 3) {
+            clearInterval(every);
+            resolve();
+          }
+        }, 1_000);
+      });
+      return clock.now();
+    });
+    expect(run).toEqual({ kind: 'settled', value: 33_000, at: 33_000 });
+    expect(seen).toEqual(['timeout@30000', 'tick@31000', 'tick@32000', 'tick@33000']);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('aborts AbortSignal.timeout at the virtual deadline with a TimeoutError, and reads Date.now from the clock', async () => {
+    const clock = new VirtualClock(1_000_000);
+    const run = await runWithVirtualTimers(clock, async () => {
+      const signal = AbortSignal.timeout(30_000);
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+      const reason = signal.reason as DOMException;
+      return { name: reason.name, now: Date.now() };
+    });
+    expect(run).toEqual({ kind: 'settled', value: { name: 'TimeoutError', now: 1_030_000 }, at: 1_030_000 });
+  });
+
+  it('keeps a zero-delay setTimeout real but lets no virtual time pass before it fires', async () => {
+    const clock = new VirtualClock(0);
+    const seen: string[] = [];
+    await runWithVirtualTimers(clock, async () => {
+      const virtual = clock.sleep(1).then(() => seen.push(`sleep@${clock.now()}`));
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      seen.push(`zero@${clock.now()}`);
+      await virtual;
+    });
+    expect(seen).toEqual(['zero@0', 'sleep@1']);
+  });
+
+  it('answers Math.random from the given source only when one is given', async () => {
+    const clock = new VirtualClock(0);
+    const fixed = { next: () => 0.25 };
+    const run = await runWithVirtualTimers(clock, async () => [Math.random(), Math.random()], { random: fixed });
+    expect(run).toEqual({ kind: 'settled', value: [0.25, 0.25], at: 0 });
+    expect(Math.random()).not.toBe(0.25);
+  });
+
+  it('fires a node:http request timeout on the clock', async () => {
+    const clock = new VirtualClock(0);
+    const timers = installVirtualTimers(clock);
+    try {
+      const req = new http.ClientRequest({ host: '127.0.0.1', port: 9, createConnection: () => new net.Socket() });
+      req.on('error', () => {});
+      const run = await clock.run(
+        () =>
+          new Promise<number>((resolve) => {
+            req.setTimeout(45_000, () => {
+              resolve(clock.now());
+              req.destroy();
+            });
+          }),
+      );
+      expect(run).toEqual({ kind: 'settled', value: 45_000, at: 45_000 });
+    } finally {
+      timers.uninstall();
+    }
+  });
+
+  it('restores every global exactly, and a second uninstall changes nothing', () => {
+    const before = {
+      setTimeout: globalThis.setTimeout,
+      clearTimeout: globalThis.clearTimeout,
+      setInterval: globalThis.setInterval,
+      clearInterval: globalThis.clearInterval,
+      abortTimeout: AbortSignal.timeout,
+      now: Date.now,
+      random: Math.random,
+      requestTimeout: Object.getOwnPropertyDescriptor(http.ClientRequest.prototype, 'setTimeout')?.value as unknown,
+    };
+    const timers = installVirtualTimers(new VirtualClock(0), { random: { next: () => 0 } });
+    expect(globalThis.setTimeout).not.toBe(before.setTimeout);
+    expect(Date.now).not.toBe(before.now);
+    timers.uninstall();
+    timers.uninstall();
+    expect({
+      setTimeout: globalThis.setTimeout,
+      clearTimeout: globalThis.clearTimeout,
+      setInterval: globalThis.setInterval,
+      clearInterval: globalThis.clearInterval,
+      abortTimeout: AbortSignal.timeout,
+      now: Date.now,
+      random: Math.random,
+      requestTimeout: Object.getOwnPropertyDescriptor(http.ClientRequest.prototype, 'setTimeout')?.value as unknown,
+    }).toEqual(before);
+  });
+});

@@ -1,0 +1,83 @@
+import http from 'node:http';
+import { constants } from 'node:os';
+import { HttpError } from '../../core/index.js';
+
+/** How an intercepted request is answered: what goes back over the network, or nothing. */
+export type HttpAnswer =
+  | {
+      readonly kind: 'respond';
+      readonly status: number;
+      readonly statusText: string;
+      /** Lower-cased names. */
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: string;
+    }
+  /** The connection fails: the client sees a socket error, never a status. */
+  | { readonly kind: 'network'; readonly code: NetworkCode; readonly message: string }
+  /** Nothing comes back; only the client's own timeout (or the trial's end) ends the wait. */
+  | { readonly kind: 'hang'; readonly reason: string };
+export type HttpAnswerKind = HttpAnswer['kind'];
+
+export type NetworkCode = 'ECONNRESET' | 'ECONNREFUSED' | 'EPIPE';
+
+const STATUS_TEXT: Readonly<Record<number, string>> = { 529: 'Overloaded' };
+export const statusText = (status: number): string => STATUS_TEXT[status] ?? http.STATUS_CODES[status] ?? '';
+
+/** A JSON (or, for a string body, plain-text) answer. */
+export function respond(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): HttpAnswer {
+  const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
+  const type = typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
+  return { kind: 'respond', status, statusText: statusText(status), headers: { 'content-type': type, ...lower(headers) }, body: text };
+}
+
+const lower = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+
+/**
+ * The answer that makes a real client throw what `error` describes: an `HttpError` becomes its
+ * status, headers and body; a Node system error (`code`) a failed connection. Anything else
+ * is a crash behind the API: a 500.
+ */
+export function answerOf(error: unknown): HttpAnswer {
+  if (error instanceof HttpError) return respond(error.status, error.body ?? { error: { message: error.message } }, error.headers);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE') {
+    return { kind: 'network', code, message: error instanceof Error ? error.message : String(code) };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return respond(500, { error: { type: 'server_error', message } });
+}
+
+/** The body cut short mid-JSON, status and headers intact: what a dropped connection mid-body leaves. */
+export function truncate(answer: HttpAnswer): HttpAnswer {
+  if (answer.kind !== 'respond') return answer;
+  const keep = Math.max(1, Math.floor(answer.body.length / 2));
+  return { ...answer, body: answer.body.slice(0, Math.min(keep, Math.max(0, answer.body.length - 1))) };
+}
+
+const kInjected = Symbol('faultline.injected');
+
+/** Marks an error as one the harness raised on purpose (a network fault), not a crash. */
+export function injected<E extends Error>(error: E): E {
+  Object.defineProperty(error, kInjected, { value: true });
+  return error;
+}
+
+export const isInjected = (error: unknown): boolean => typeof error === 'object' && error !== null && kInjected in error;
+
+const SYSCALLS: Readonly<Record<NetworkCode, string>> = { ECONNRESET: 'read', ECONNREFUSED: 'connect', EPIPE: 'write' };
+
+/** A Node system error as node:net raises it: `code`, negative `errno`, `syscall`. */
+export function socketError(code: NetworkCode, message: string): Error & { code: string; errno: number; syscall: string } {
+  return injected(Object.assign(new Error(message), { code, errno: -(constants.errno[code] ?? 0), syscall: SYSCALLS[code] }));
+}
+
+/**
+ * What `fetch` (undici) rejects with when the connection fails: `TypeError: fetch failed`
+ * with the socket error as `cause`. It also carries `code` and `errno`, which the interceptor
+ * needs to pass it through as a network error rather than turn it into a 500.
+ */
+export function fetchFailed(code: NetworkCode, message: string): TypeError & { code: string; errno: number } {
+  const cause = socketError(code, message);
+  return injected(Object.assign(new TypeError('fetch failed', { cause }), { code, errno: cause.errno }));
+}

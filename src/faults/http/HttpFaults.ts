@@ -1,0 +1,313 @@
+import {
+  FaultlineError,
+  FaultlineErrorCode,
+  HttpError,
+  IdSource,
+  type Clock,
+  type History,
+  type HttpFields,
+  type Rng,
+} from '../../core/index.js';
+import type { World } from '../../world/World.js';
+import type { Fault } from '../fault.js';
+import { faultError, lostAnswerError } from '../faultError.js';
+import { pickRule } from '../match.js';
+import { FaultPlanSchema, type FaultPlan } from '../plan.js';
+import { CallTracker, type CallPosition } from './CallTracker.js';
+import { errorDataOf } from './errorDataOf.js';
+import { answerOf, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
+import { matchRoute, parseBody, type HttpRequestData, type HttpRoute, type RouteMatch } from './HttpRoute.js';
+
+/** A faulted HTTP service: where it lives and what it answers. */
+export interface HttpService {
+  /** `https://api.shop.test` (a path, as in `https://host/v1`, prefixes every route). */
+  readonly baseUrl: string;
+  readonly routes: readonly HttpRoute[];
+}
+
+export interface HttpFaultsOptions {
+  readonly services: readonly HttpService[];
+  readonly plan: FaultPlan;
+  readonly clock: Clock;
+  /** Give it a fork of its own (`rng.fork('http')`), so draws elsewhere never shift which requests fail. */
+  readonly rng: Rng;
+  readonly history: History;
+  /** The world whose ledger effects are recorded under the request that made them. */
+  readonly world?: World;
+  /** Virtual ms since the epoch when the trial began: the origin of `from`/`to` windows (default: now). */
+  readonly startMs?: number;
+}
+
+/** One request on its way through: its ids and what went over the wire. */
+interface Exchange {
+  readonly request: string;
+  readonly match: RouteMatch;
+  readonly data: HttpRequestData;
+  readonly position: CallPosition;
+  readonly http: HttpFields;
+  readonly sentAt: number;
+}
+
+/**
+ * The in-process wire's HTTP twin: maps each intercepted request to a route (an operation a
+ * fault plan names as `tool`), picks the plan's fault for it, and answers the way a real
+ * server under that fault would (status, headers, body, a dropped connection, or silence).
+ * It records `fault`, `delivery`, `effect` and `response` events with the method, URL and
+ * `Idempotency-Key`, and `model_error` for model endpoints (R3). The msw and nock adapters
+ * are thin shells around it.
+ */
+export class HttpFaults {
+  readonly #services: readonly { readonly origin: string; readonly prefix: string; readonly routes: readonly HttpRoute[] }[];
+  readonly #plan: FaultPlan;
+  readonly #hits: number[];
+  readonly #clock: Clock;
+  readonly #rng: Rng;
+  readonly #history: History;
+  readonly #world: World | undefined;
+  readonly #startMs: number;
+  readonly #ids = new IdSource();
+  readonly #calls = new CallTracker();
+  readonly #exchanges = new Map<string, Exchange>();
+  /** Exchanges with no `response` recorded yet: a hang, a slow answer, work still under way. */
+  readonly #open = new Map<string, Exchange>();
+  /** Hangs whose client has not given up yet: settled when it does, or when the trial closes. */
+  readonly #hanging = new Map<string, () => void>();
+  #ledgerSeen: number;
+  #closed = false;
+
+  constructor(options: HttpFaultsOptions) {
+    const parsed = FaultPlanSchema.safeParse(options.plan);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      const where = first ? `plan.${first.path.map(String).join('.')}: ${first.message}` : 'plan is invalid';
+      throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `invalid fault plan: ${where}`, parsed.error.issues);
+    }
+    this.#services = options.services.map((s) => {
+      const url = new URL(s.baseUrl);
+      return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, ''), routes: s.routes };
+    });
+    this.#plan = parsed.data;
+    this.#hits = this.#plan.map(() => 0);
+    this.#clock = options.clock;
+    this.#rng = options.rng;
+    this.#history = options.history;
+    this.#world = options.world;
+    this.#startMs = options.startMs ?? options.clock.now();
+    this.#ledgerSeen = options.world?.ledger.length ?? 0;
+  }
+
+  get clock(): Clock {
+    return this.#clock;
+  }
+
+  /** The origins this engine serves (`https://api.shop.test`), for adapters that intercept by host. */
+  get origins(): readonly string[] {
+    return [...new Set(this.#services.map((s) => s.origin))];
+  }
+
+  /** Whether some route takes this request; adapters hand everything else to the unhandled-request policy. */
+  handles(method: string, url: string): boolean {
+    return this.#route(method, url) !== undefined;
+  }
+
+  /**
+   * Answers one request, or `undefined` when no route takes it. `signal` aborts when the
+   * client gives up (its timeout, its abort) or the trial ends: a hang or a slow answer then
+   * ends as a lost response at that virtual time.
+   */
+  async exchange(data: HttpRequestData, signal: AbortSignal): Promise<HttpAnswer | undefined> {
+    const match = this.#route(data.method, data.url);
+    if (!match) return undefined;
+    const request = this.#ids.next('http');
+    const key = data.headers['idempotency-key'];
+    const http: HttpFields = { method: data.method.toUpperCase(), url: data.url, ...(key === undefined ? {} : { idempotencyKey: key }) };
+    const position = this.#calls.place(match.route.operation, data.headers);
+    const ex: Exchange = { request, match, data, position, http, sentAt: this.#clock.now() };
+    this.#exchanges.set(request, ex);
+    this.#open.set(request, ex);
+    const fault = this.#chooseFault(ex);
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#apply(fault, ex, signal);
+    } catch {
+      // Only an aborted latency sleep rejects: the client left while the answer was on its way.
+      answer = { kind: 'hang', reason: 'answer on its way' };
+    }
+    // Closed meanwhile: the trial's end already recorded this exchange as lost.
+    if (!this.#open.has(request)) return { kind: 'hang', reason: 'the trial ended' };
+    if (answer.kind === 'hang') this.#awaitGiveUp(ex, answer, signal);
+    else this.#respond(ex, answer);
+    return answer;
+  }
+
+  /** Records every exchange still open as lost (the trial is over); idempotent. */
+  close(): void {
+    this.#closed = true;
+    for (const end of [...this.#hanging.values()]) end();
+    for (const ex of [...this.#open.values()]) this.#lose(ex, 'answer still on its way');
+  }
+
+  #route(method: string, url: string): RouteMatch | undefined {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    for (const s of this.#services) {
+      if (parsed.origin !== s.origin) continue;
+      if (s.prefix !== '' && parsed.pathname !== s.prefix && !parsed.pathname.startsWith(`${s.prefix}/`)) continue;
+      const found = matchRoute(s.routes, method, parsed.pathname.slice(s.prefix.length) || '/');
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  #chooseFault(ex: Exchange): Fault | undefined {
+    const { route } = ex.match;
+    const facts = {
+      tool: route.operation,
+      purpose: route.purpose ?? 'call',
+      call: ex.position.callNumber,
+      attempt: ex.position.attempt,
+      elapsedMs: this.#clock.now() - this.#startMs,
+    } as const;
+    const picked = pickRule(this.#plan, facts, this.#hits, this.#rng);
+    if (!picked) return undefined;
+    this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
+    this.#history.record({ type: 'fault', request: ex.request, tool: route.operation, rule: picked.index, fault: picked.rule.fault, ...this.#corr(ex), ...ex.http });
+    return picked.rule.fault;
+  }
+
+  #corr(ex: Exchange): { call: string; attempt: number } {
+    return { call: ex.position.call, attempt: ex.position.attempt };
+  }
+
+  async #apply(fault: Fault | undefined, ex: Exchange, signal: AbortSignal): Promise<HttpAnswer> {
+    if (!fault) return this.#deliver(ex, 0);
+    switch (fault.kind) {
+      case 'timeout':
+        return { kind: 'hang', reason: 'no answer (timeout fault)' };
+      case 'latency': {
+        // Arrives and commits now; the answer leaves `ms` later (R18 if the client gives up first).
+        const answer = await this.#deliver(ex, 0);
+        await this.#clock.sleep(fault.ms, signal);
+        return answer;
+      }
+      case 'network':
+      case 'rate_limit':
+      case 'quota_exceeded':
+      case 'unavailable':
+      case 'permission_denied':
+      case 'rejected':
+      case 'not_found':
+      case 'conflict':
+        return answerOf(faultError(fault, this.#clock.now()));
+      case 'partial_write':
+        await this.#deliver(ex, 0);
+        return fault.lostAs === 'timeout' ? { kind: 'hang', reason: 'answer lost after commit (partial write)' } : answerOf(lostAnswerError(fault.lostAs));
+      case 'duplicate': {
+        const copies = Array.from({ length: fault.copies }, (_, i) => i);
+        if (fault.concurrent) return (await Promise.all(copies.map((c) => this.#deliver(ex, c))))[0]!;
+        const answers: HttpAnswer[] = [];
+        for (const c of copies) answers.push(await this.#deliver(ex, c));
+        return answers[0]!;
+      }
+      case 'server_error': {
+        const message = 'The server had an error while processing your request.';
+        return this.#deliver(ex, 0, new HttpError(500, message, { error: { type: 'server_error', message } }));
+      }
+      case 'malformed': {
+        const answer = await this.#deliver(ex, 0);
+        return answer.kind === 'respond' && answer.status < 400 ? truncate(answer) : answer;
+      }
+    }
+  }
+
+  /** One arrival at the service's business logic. */
+  async #deliver(ex: Exchange, copy: number, failure?: Error): Promise<HttpAnswer> {
+    const { route, params } = ex.match;
+    this.#history.record({ type: 'delivery', request: ex.request, tool: route.operation, copy, ...this.#corr(ex), ...ex.http });
+    const url = new URL(ex.data.url);
+    const ctx = {
+      clock: this.#clock,
+      request: ex.request,
+      ...(ex.http.idempotencyKey === undefined ? {} : { idempotencyKey: ex.http.idempotencyKey }),
+      ...(failure ? { failure } : {}),
+    };
+    try {
+      const input = route.input({ params, query: url.searchParams, body: parseBody(ex.data.body), headers: ex.data.headers });
+      const value: unknown = await route.serve(input, ctx);
+      // A read that never consulted `failure` still fails the way the fault says.
+      return failure ? answerOf(failure) : respond(route.okStatus ?? 200, value === undefined ? null : value);
+    } catch (error) {
+      return answerOf(error);
+    } finally {
+      this.#recordEffects();
+    }
+  }
+
+  #recordEffects(): void {
+    const effects = this.#world?.ledger.effects;
+    if (!effects) return;
+    for (; this.#ledgerSeen < effects.length; this.#ledgerSeen++) {
+      const e = effects[this.#ledgerSeen]!;
+      const origin = this.#exchanges.get(e.request);
+      this.#history.record({
+        type: 'effect',
+        request: e.request,
+        service: e.service,
+        effect: e.effect,
+        key: e.key,
+        ledgerSeq: e.seq,
+        ...(origin ? { ...this.#corr(origin), method: origin.http.method, url: origin.http.url } : {}),
+        ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }),
+      } as const);
+    }
+  }
+
+  #respond(ex: Exchange, answer: Exclude<HttpAnswer, { kind: 'hang' }>): void {
+    this.#open.delete(ex.request);
+    const base = { type: 'response', request: ex.request, tool: ex.match.route.operation, ...this.#corr(ex), ...ex.http } as const;
+    if (answer.kind === 'network') {
+      this.#history.record({ ...base, result: 'error', message: `${answer.code}: ${answer.message}` });
+    } else {
+      const failed = answer.status >= 400;
+      const error = failed ? errorDataOf(answer) : undefined;
+      this.#history.record({ ...base, result: failed ? 'error' : 'ok', status: answer.status, ...(error ? { message: error.message } : {}) });
+    }
+    this.#modelError(ex, answer);
+  }
+
+  /** The client's wait ends only when it gives up (or the trial ends): that is when the answer is lost. */
+  #awaitGiveUp(ex: Exchange, answer: Extract<HttpAnswer, { kind: 'hang' }>, signal: AbortSignal): void {
+    const end = (): void => {
+      signal.removeEventListener('abort', end);
+      this.#hanging.delete(ex.request);
+      this.#lose(ex, answer.reason, signal.reason);
+    };
+    if (signal.aborted) return end();
+    this.#hanging.set(ex.request, end);
+    signal.addEventListener('abort', end, { once: true });
+  }
+
+  #lose(ex: Exchange, reason: string, abortReason?: unknown): void {
+    if (!this.#open.delete(ex.request)) return;
+    const waited = this.#clock.now() - ex.sentAt;
+    const why = this.#closed ? `no answer by the end of the trial (${waited} ms)` : `the client gave up after ${waited} ms (${reasonName(abortReason)})`;
+    const message = `${reason}: ${why}`;
+    this.#history.record({ type: 'response', request: ex.request, tool: ex.match.route.operation, result: 'lost', message, ...this.#corr(ex), ...ex.http });
+    this.#modelError(ex, { kind: 'hang', reason: message });
+  }
+
+  #modelError(ex: Exchange, answer: HttpAnswer): void {
+    if (ex.match.route.kind !== 'model') return;
+    const error = errorDataOf(answer);
+    if (error) this.#history.record({ type: 'model_error', error, request: ex.request, ...this.#corr(ex) });
+  }
+}
+
+function reasonName(reason: unknown): string {
+  if (reason instanceof Error || reason instanceof DOMException) return reason.name;
+  return typeof reason === 'string' ? reason : 'aborted';
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { faultError } from '../faultError.js';
+import { errorDataOf } from './errorDataOf.js';
+import { answerOf, respond } from './HttpAnswer.js';
+
+describe('errorDataOf', () => {
+  it('reads a quota 429 by its body, not its status (R5)', () => {
+    expect(errorDataOf(answerOf(faultError({ kind: 'quota_exceeded' }, 0)))).toEqual({
+      kind: 'quota_exceeded',
+      message: 'You exceeded your current quota, please check your plan and billing details.',
+      retryable: false,
+      status: 429,
+      code: 'insufficient_quota',
+    });
+  });
+
+  it('keeps a rate limit transient with its Retry-After, and an overload unavailable', () => {
+    expect(errorDataOf(answerOf(faultError({ kind: 'rate_limit', retryAfter: 3 }, 0)))).toMatchObject({ kind: 'rate_limit', retryable: true, retryAfterMs: 3_000 });
+    expect(errorDataOf(answerOf(faultError({ kind: 'unavailable', status: 529 }, 0)))).toMatchObject({ kind: 'unavailable', retryable: true, status: 529, code: 'overloaded_error' });
+  });
+
+  it('is undefined for a success, network for a dropped connection, timeout for silence', () => {
+    expect(errorDataOf(respond(200, { ok: true }))).toBeUndefined();
+    expect(errorDataOf({ kind: 'network', code: 'ECONNRESET', message: 'socket hang up' })).toEqual({ kind: 'network', message: 'socket hang up', retryable: true, code: 'ECONNRESET' });
+    expect(errorDataOf({ kind: 'hang', reason: 'no answer' })).toEqual({ kind: 'timeout', message: 'no answer', retryable: true });
+  });
+});

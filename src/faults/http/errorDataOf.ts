@@ -1,0 +1,67 @@
+import { TRANSIENT_KINDS, type ErrorData, type ErrorKind } from '../../core/index.js';
+import type { HttpAnswer } from './HttpAnswer.js';
+
+const STATUS_KINDS: Readonly<Record<number, ErrorKind>> = {
+  400: 'invalid_argument',
+  401: 'permission_denied',
+  403: 'permission_denied',
+  404: 'not_found',
+  408: 'timeout',
+  409: 'conflict',
+  422: 'invalid_argument',
+  429: 'rate_limit',
+  500: 'internal',
+  502: 'unavailable',
+  503: 'unavailable',
+  504: 'unavailable',
+  529: 'unavailable',
+};
+
+const BODY_KINDS: Readonly<Record<string, ErrorKind>> = {
+  insufficient_quota: 'quota_exceeded',
+  overloaded_error: 'unavailable',
+  rate_limit_exceeded: 'rate_limit',
+  rate_limit_error: 'rate_limit',
+};
+
+/** The codes and message of an `{ error: { code, type, message } }` body; nothing for any other body. */
+function bodyError(body: string): { codes: string[]; message?: string } {
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown; type?: unknown; message?: unknown } } | null;
+    const e = parsed?.error;
+    const codes = [e?.code, e?.type].filter((c): c is string => typeof c === 'string');
+    return typeof e?.message === 'string' ? { codes, message: e.message } : { codes };
+  } catch {
+    return { codes: [] };
+  }
+}
+
+function build(kind: ErrorKind, message: string, extra: { status?: number; code?: string; retryAfterMs?: number } = {}): ErrorData {
+  return { kind, message, retryable: TRANSIENT_KINDS.includes(kind), ...extra };
+}
+
+/**
+ * What a failed answer means, as data (R1, R5): the same classes the execution layer uses,
+ * read from the status, the body's error code and `Retry-After`. `undefined` for a success.
+ * A hang reads as the client's timeout.
+ */
+export function errorDataOf(answer: HttpAnswer): ErrorData | undefined {
+  switch (answer.kind) {
+    case 'network':
+      return build('network', answer.message, { code: answer.code });
+    case 'hang':
+      return build('timeout', answer.reason);
+    case 'respond': {
+      if (answer.status < 400) return undefined;
+      const { codes, message } = bodyError(answer.body);
+      const code = codes.find((c) => Object.hasOwn(BODY_KINDS, c));
+      const kind = (code === undefined ? STATUS_KINDS[answer.status] : BODY_KINDS[code]) ?? (answer.status >= 500 ? 'internal' : 'unknown');
+      const seconds = Number(answer.headers['retry-after']);
+      return build(kind, message ?? `${answer.status} ${answer.statusText}`.trim(), {
+        status: answer.status,
+        ...((code ?? codes[0]) === undefined ? {} : { code: (code ?? codes[0])! }),
+        ...(Number.isFinite(seconds) && seconds >= 0 ? { retryAfterMs: seconds * 1000 } : {}),
+      });
+    }
+  }
+}

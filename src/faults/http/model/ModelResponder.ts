@@ -1,0 +1,58 @@
+import { canonicalJson, IdSource, type ToolContract } from '../../../core/index.js';
+import type { Message, Model, ModelAction } from '../../../agent/model.js';
+import type { HttpRoute, ServeContext } from '../HttpRoute.js';
+
+/** A model API's request, read into what a `Model` is asked. */
+export interface ModelRequestView {
+  readonly task: string;
+  readonly tools: readonly ToolContract[];
+  readonly messages: readonly Message[];
+}
+
+/** How one model API reads requests and writes answers. */
+export interface ModelDialect {
+  /** The operation name a fault plan matches (`model:openai.chat.completions`). */
+  readonly operation: string;
+  readonly method: 'POST';
+  readonly path: string;
+  read(body: unknown): ModelRequestView;
+  write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number): unknown;
+}
+
+/**
+ * Answers model API requests from a `Model` (a `ScriptedModel`, say). The same conversation
+ * always gets the same answer: an SDK's retry or a duplicated delivery re-sends the request,
+ * and a deterministic model must not take a second step for it.
+ */
+export class ModelResponder {
+  readonly #answers = new Map<string, Promise<unknown>>();
+  readonly #ids = new IdSource();
+  #start: number | undefined;
+
+  constructor(readonly model: Model) {}
+
+  route(dialect: ModelDialect): HttpRoute {
+    return {
+      method: dialect.method,
+      path: dialect.path,
+      operation: dialect.operation,
+      kind: 'model',
+      input: (req) => req.body,
+      serve: (body, ctx) => this.#answer(dialect, body, ctx),
+    };
+  }
+
+  #answer(dialect: ModelDialect, body: unknown, ctx: ServeContext): Promise<unknown> {
+    // Sampling knobs and the stream flag do not change what a scripted model says.
+    const key = `${dialect.operation}\u0000${canonicalJson(body)}`;
+    let answer = this.#answers.get(key);
+    if (!answer) {
+      const now = ctx.clock.now();
+      this.#start ??= now;
+      const view = dialect.read(body);
+      answer = this.model.next({ ...view, now: now - this.#start }).then((action) => dialect.write(action, body, this.#ids, now));
+      this.#answers.set(key, answer);
+    }
+    return answer;
+  }
+}

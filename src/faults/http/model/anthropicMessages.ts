@@ -1,0 +1,47 @@
+import type { IdSource } from '../../../core/index.js';
+import type { ModelAction } from '../../../agent/model.js';
+import { actionText, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
+import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
+
+export const ANTHROPIC_MESSAGES = 'model:anthropic.messages';
+
+function read(body: unknown): ModelRequestView {
+  const b = isObj(body) ? body : {};
+  const conversation = new ConversationBuilder();
+  for (const m of Array.isArray(b['messages']) ? b['messages'].filter(isObj) : []) {
+    const content = m['content'];
+    const blocks = Array.isArray(content) ? content.filter(isObj) : [];
+    if (str(m['role']) === 'assistant') {
+      const uses = blocks.filter((x) => x['type'] === 'tool_use');
+      if (uses.length > 0) conversation.assistantCalls(uses.map((u) => ({ id: str(u['id']), tool: str(u['name']), input: u['input'] ?? {} })));
+      else conversation.assistantText(textOf(content));
+      continue;
+    }
+    const results = blocks.filter((x) => x['type'] === 'tool_result');
+    for (const r of results) conversation.toolResult(str(r['tool_use_id']), textOf(r['content']));
+    const text = typeof content === 'string' ? content : textOf(blocks.filter((x) => x['type'] === 'text'));
+    if (results.length === 0 || text !== '') conversation.user(text);
+  }
+  const tools = (Array.isArray(b['tools']) ? b['tools'] : []).filter(isObj).map((t) => contractOf(str(t['name']), str(t['description'])));
+  return { task: conversation.task, tools, messages: conversation.messages };
+}
+
+function write(action: ModelAction, body: unknown, ids: IdSource): unknown {
+  const content =
+    action.kind === 'tool_calls'
+      ? action.calls.map((c) => ({ type: 'tool_use', id: c.id ?? ids.next('toolu'), name: c.tool, input: c.input ?? {} }))
+      : [{ type: 'text', text: actionText(action) }];
+  return {
+    id: ids.next('msg'),
+    type: 'message',
+    role: 'assistant',
+    model: isObj(body) ? str(body['model']) : '',
+    content,
+    stop_reason: action.kind === 'tool_calls' ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 0, output_tokens: 0 },
+  };
+}
+
+/** Anthropic Messages (`POST /v1/messages`), non-streaming. */
+export const anthropicMessages: ModelDialect = { operation: ANTHROPIC_MESSAGES, method: 'POST', path: '/v1/messages', read, write };

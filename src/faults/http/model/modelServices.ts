@@ -1,0 +1,25 @@
+import type { Model } from '../../../agent/model.js';
+import type { HttpService } from '../HttpFaults.js';
+import { anthropicMessages } from './anthropicMessages.js';
+import { ModelResponder } from './ModelResponder.js';
+import { openaiChat } from './openaiChat.js';
+import { openaiResponses } from './openaiResponses.js';
+
+/**
+ * The OpenAI API (Chat Completions and Responses) answered by `model`, at the official SDK's
+ * default address. A fault plan names its operations `model:openai.chat.completions` and
+ * `model:openai.responses`.
+ *
+ * @example
+ * const faults = new HttpFaults({ services: [openaiService(new ScriptedModel(plan))], plan: [{ fault: { kind: 'rate_limit' } }], ... });
+ */
+export function openaiService(model: Model, baseUrl = 'https://api.openai.com'): HttpService {
+  const responder = new ModelResponder(model);
+  return { baseUrl, routes: [responder.route(openaiChat), responder.route(openaiResponses)] };
+}
+
+/** The Anthropic Messages API answered by `model`; its operation is `model:anthropic.messages`. */
+export function anthropicService(model: Model, baseUrl = 'https://api.anthropic.com'): HttpService {
+  const responder = new ModelResponder(model);
+  return { baseUrl, routes: [responder.route(anthropicMessages)] };
+}

@@ -1,0 +1,60 @@
+import type { IdSource } from '../../../core/index.js';
+import type { ModelAction } from '../../../agent/model.js';
+import { actionText, argumentsOf, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
+import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
+
+export const OPENAI_CHAT = 'model:openai.chat.completions';
+
+function read(body: unknown): ModelRequestView {
+  const b = isObj(body) ? body : {};
+  const conversation = new ConversationBuilder();
+  for (const m of Array.isArray(b['messages']) ? b['messages'] : []) {
+    if (!isObj(m)) continue;
+    const role = str(m['role']);
+    if (role === 'user') conversation.user(textOf(m['content']));
+    else if (role === 'tool') conversation.toolResult(str(m['tool_call_id']), textOf(m['content']));
+    else if (role === 'assistant') {
+      const calls = Array.isArray(m['tool_calls']) ? m['tool_calls'].filter(isObj) : [];
+      if (calls.length > 0) {
+        conversation.assistantCalls(
+          calls.map((c) => {
+            const fn = isObj(c['function']) ? c['function'] : {};
+            return { id: str(c['id']), tool: str(fn['name']), input: argumentsOf(fn['arguments']) };
+          }),
+        );
+      } else conversation.assistantText(textOf(m['content']));
+    }
+  }
+  const tools = (Array.isArray(b['tools']) ? b['tools'] : []).filter(isObj).map((t) => {
+    const fn = isObj(t['function']) ? t['function'] : {};
+    return contractOf(str(fn['name']), str(fn['description']));
+  });
+  return { task: conversation.task, tools, messages: conversation.messages };
+}
+
+function write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number): unknown {
+  const message =
+    action.kind === 'tool_calls'
+      ? {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: action.calls.map((c) => ({
+            id: c.id ?? ids.next('call'),
+            type: 'function',
+            function: { name: c.tool, arguments: JSON.stringify(c.input ?? {}) },
+          })),
+        }
+      : { role: 'assistant', content: actionText(action), refusal: null };
+  return {
+    id: ids.next('chatcmpl'),
+    object: 'chat.completion',
+    created: Math.floor(nowMs / 1000),
+    model: isObj(body) ? str(body['model']) : '',
+    choices: [{ index: 0, message, logprobs: null, finish_reason: action.kind === 'tool_calls' ? 'tool_calls' : 'stop' }],
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  };
+}
+
+/** OpenAI Chat Completions (`POST /v1/chat/completions`), non-streaming. */
+export const openaiChat: ModelDialect = { operation: OPENAI_CHAT, method: 'POST', path: '/v1/chat/completions', read, write };

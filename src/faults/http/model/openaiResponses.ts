@@ -1,0 +1,70 @@
+import type { IdSource } from '../../../core/index.js';
+import type { ModelAction } from '../../../agent/model.js';
+import { actionText, argumentsOf, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
+import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
+
+export const OPENAI_RESPONSES = 'model:openai.responses';
+
+function read(body: unknown): ModelRequestView {
+  const b = isObj(body) ? body : {};
+  const conversation = new ConversationBuilder();
+  const input = b['input'];
+  if (typeof input === 'string') conversation.user(input);
+  // Consecutive function_call items are one assistant turn.
+  let pending: { id: string; tool: string; input: unknown }[] = [];
+  const flush = (): void => {
+    if (pending.length > 0) conversation.assistantCalls(pending);
+    pending = [];
+  };
+  for (const item of Array.isArray(input) ? input.filter(isObj) : []) {
+    const type = str(item['type']);
+    if (type === 'function_call') {
+      pending.push({ id: str(item['call_id']), tool: str(item['name']), input: argumentsOf(item['arguments']) });
+      continue;
+    }
+    flush();
+    if (type === 'function_call_output') conversation.toolResult(str(item['call_id']), textOf(item['output']));
+    else if (str(item['role']) === 'user') conversation.user(textOf(item['content']));
+    else if (str(item['role']) === 'assistant') conversation.assistantText(textOf(item['content']));
+  }
+  flush();
+  const tools = (Array.isArray(b['tools']) ? b['tools'] : []).filter(isObj).map((t) => contractOf(str(t['name']), str(t['description'])));
+  return { task: conversation.task, tools, messages: conversation.messages };
+}
+
+function write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number): unknown {
+  const output =
+    action.kind === 'tool_calls'
+      ? action.calls.map((c) => ({
+          type: 'function_call',
+          id: ids.next('fc'),
+          call_id: c.id ?? ids.next('call'),
+          name: c.tool,
+          arguments: JSON.stringify(c.input ?? {}),
+          status: 'completed',
+        }))
+      : [
+          {
+            type: 'message',
+            id: ids.next('msg'),
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: actionText(action), annotations: [] }],
+          },
+        ];
+  return {
+    id: ids.next('resp'),
+    object: 'response',
+    created_at: Math.floor(nowMs / 1000),
+    status: 'completed',
+    model: isObj(body) ? str(body['model']) : '',
+    output,
+    parallel_tool_calls: true,
+    tool_choice: 'auto',
+    tools: [],
+    usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+  };
+}
+
+/** OpenAI Responses (`POST /v1/responses`), non-streaming. */
+export const openaiResponses: ModelDialect = { operation: OPENAI_RESPONSES, method: 'POST', path: '/v1/responses', read, write };

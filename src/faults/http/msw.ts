@@ -1,0 +1,163 @@
+import { http, HttpResponse, passthrough, type HttpHandler } from 'msw';
+import { HttpNetworkFrame } from 'msw/experimental';
+import { setupServer, type SetupServer } from 'msw/node';
+import type { ClockRun, VirtualClock } from '../../core/index.js';
+import { ExchangeTracker, rawClientRequest } from './ExchangeTracker.js';
+import { fetchFailed, isInjected, socketError, type HttpAnswer } from './HttpAnswer.js';
+import type { HttpFaults } from './HttpFaults.js';
+import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
+import { ArrivalHolds } from './ArrivalHolds.js';
+import { holdOn } from './holdOn.js';
+import { unhandledRequestError, unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
+
+export interface MswAdapterOptions {
+  /** What happens to requests no route takes (default `error`). */
+  readonly onUnhandledRequest?: UnhandledRequestPolicy;
+}
+
+const never = (): Promise<never> => new Promise<never>(() => {});
+
+function lowerHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => (out[name.toLowerCase()] = value));
+  return out;
+}
+
+/** What the intercepted client sees for `answer`, thrown or returned as msw expects. */
+function toMsw(answer: HttpAnswer, viaNodeHttp: boolean): Promise<Response> | Response {
+  switch (answer.kind) {
+    case 'respond':
+      return new HttpResponse(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+    case 'network':
+      // fetch wraps the socket error (`TypeError: fetch failed`, cause ECONNRESET); node:http emits it as is.
+      throw viaNodeHttp ? socketError(answer.code, answer.message) : fetchFailed(answer.code, answer.message);
+    case 'hang':
+      // Silence: the client's own timeout (or the trial's end) is the only way out.
+      return never();
+  }
+}
+
+function faultHandler(faults: HttpFaults, origin: string, tracker: ExchangeTracker, arrivals: ArrivalHolds | undefined): HttpHandler {
+  const hold = holdOn(faults.clock);
+  return http.all(`${origin}/*`, async ({ request }) => {
+    // Not ours: fall through to the unhandled-request policy.
+    if (!faults.handles(request.method, request.url)) return undefined;
+    const raw = rawClientRequest(request);
+    const signal = tracker.track({ signal: request.signal, raw });
+    const body = await hold(request.text());
+    const claim = arrivals?.claim(request.method, request.url);
+    const answer = await faults.exchange({ method: request.method, url: request.url, headers: lowerHeaders(request.headers), body }, signal);
+    if (!answer) return undefined;
+    if (answer.kind !== 'hang') claim?.answerOnItsWay();
+    return toMsw(answer, raw !== undefined);
+  });
+}
+
+function unhandledHandler(policy: UnhandledRequestPolicy): HttpHandler {
+  return http.all('*', ({ request }) => {
+    if (policy === 'error') throw unhandledRequestError(request.method, request.url);
+    if (policy === 'warn') console.warn(unhandledWarning(request.method, request.url, policy));
+    return passthrough();
+  });
+}
+
+let quieted = 0;
+let restoreResolve: (() => void) | undefined;
+
+/**
+ * msw logs every error thrown from a resolver as a crash unless the frame itself has an
+ * `unhandledException` listener, which its public API cannot add. Our network faults are
+ * thrown on purpose (the interceptors pass a Node-style error through as a failed
+ * connection), so while a session runs each frame gets a listener that stays quiet about
+ * them and still logs anything else.
+ */
+function quietInjectedErrors(): () => void {
+  if (quieted++ === 0) {
+    const proto = HttpNetworkFrame.prototype;
+    const original = Object.getOwnPropertyDescriptor(proto, 'resolve')!;
+    const resolve = original.value as HttpNetworkFrame['resolve'];
+    Object.defineProperty(proto, 'resolve', {
+      ...original,
+      value: function (this: HttpNetworkFrame, ...args: Parameters<HttpNetworkFrame['resolve']>) {
+        this.events.on('unhandledException', (event) => {
+          if (!isInjected(event.error)) console.error(event.error);
+        });
+        return resolve.apply(this, args);
+      },
+    });
+    restoreResolve = () => Object.defineProperty(proto, 'resolve', original);
+  }
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    if (--quieted === 0) restoreResolve?.();
+  };
+}
+
+/**
+ * msw request handlers that answer `faults`' routes under its fault plan, and, last, one that
+ * applies the unhandled-request policy to everything else. For a server you manage yourself;
+ * `startMsw` manages one for a trial.
+ */
+export function mswHandlers(faults: HttpFaults, options: MswAdapterOptions = {}): HttpHandler[] {
+  return handlersWith(faults, options, new ExchangeTracker(), undefined);
+}
+
+function handlersWith(faults: HttpFaults, options: MswAdapterOptions, tracker: ExchangeTracker, arrivals: ArrivalHolds | undefined): HttpHandler[] {
+  return [...faults.origins.map((o) => faultHandler(faults, o, tracker, arrivals)), unhandledHandler(options.onUnhandledRequest ?? 'error')];
+}
+
+/** A running msw server for one trial. */
+export interface MswSession {
+  readonly server: SetupServer;
+  /** Ends open exchanges as lost, stops the server and removes its interceptors. Idempotent. */
+  close(): void;
+}
+
+/**
+ * Starts an msw server for one trial: global `fetch` and node:http/https go through `faults`.
+ * `close()` leaves nothing installed: the next request reaches the real network stack.
+ *
+ * @example
+ * const session = startMsw(faults);
+ * try { await clock.run(() => myTool(input)); } finally { session.close(); }
+ */
+export function startMsw(faults: HttpFaults, options: MswAdapterOptions = {}): MswSession {
+  const tracker = new ExchangeTracker();
+  const arrivals = new ArrivalHolds(holdOn(faults.clock));
+  const server = setupServer(...handlersWith(faults, options, tracker, arrivals));
+  const loud = quietInjectedErrors();
+  // The last handler takes every request, so msw's own policy never applies.
+  server.listen({ onUnhandledRequest: 'bypass' });
+  const unwrap = arrivals.install();
+  let open = true;
+  return {
+    server,
+    close(): void {
+      if (!open) return;
+      open = false;
+      faults.close();
+      tracker.closeAll();
+      unwrap();
+      server.close();
+      loud();
+    },
+  };
+}
+
+/**
+ * Runs `body` as one trial on `clock` under msw: the server and virtual global timers are
+ * installed around it and removed however it ends.
+ *
+ * @example
+ * const run = await runWithMsw(faults, clock, () => createOrder({ clientReference: 'ref-1', ... }));
+ */
+export function runWithMsw<T>(
+  faults: HttpFaults,
+  clock: VirtualClock,
+  body: () => Promise<T>,
+  options: MswAdapterOptions & InterceptedRunOptions = {},
+): Promise<ClockRun<T>> {
+  return runIntercepted(clock, () => startMsw(faults, options), body, options);
+}

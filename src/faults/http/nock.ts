@@ -1,0 +1,122 @@
+import nock from 'nock';
+import type { ClockRun, VirtualClock } from '../../core/index.js';
+import { ExchangeTracker } from './ExchangeTracker.js';
+import { socketError, type HttpAnswer } from './HttpAnswer.js';
+import type { HttpFaults } from './HttpFaults.js';
+import { HTTP_METHODS } from './HttpRoute.js';
+import { ArrivalHolds } from './ArrivalHolds.js';
+import { holdOn } from './holdOn.js';
+import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
+import { unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
+
+export interface NockAdapterOptions {
+  /**
+   * What happens to requests no route takes (default `error`): nock's own errors then name
+   * them (`ERR_NOCK_NO_MATCH` on a faulted host, `ENETUNREACH` elsewhere); `warn` and
+   * `bypass` let them through to the network.
+   */
+  readonly onUnhandledRequest?: UnhandledRequestPolicy;
+}
+
+type ReplyResult = readonly [number, string, Record<string, string>];
+
+const never = (): Promise<never> => new Promise<never>(() => {});
+
+function headersOf(raw: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}
+
+/** What a node:http client sees for `answer`: a status line, a socket error, or silence. */
+function toNock(answer: HttpAnswer): Promise<ReplyResult> | ReplyResult {
+  switch (answer.kind) {
+    case 'respond':
+      return [answer.status, answer.body, { ...answer.headers }];
+    case 'network':
+      throw socketError(answer.code, answer.message);
+    case 'hang':
+      return never();
+  }
+}
+
+/** A running nock interception for one trial. */
+export interface NockSession {
+  /** Ends open exchanges as lost, removes faultline's interceptors and restores node:http. Idempotent. */
+  close(): void;
+}
+
+/**
+ * Intercepts node:http/https requests to `faults`' hosts with nock for one trial, answering
+ * them under its fault plan. nock cannot see a node:http client give up on a request it never
+ * answers, so a hang is recorded as lost when the trial ends. `close()` leaves nothing
+ * installed: `http.request` is Node's own again, and the next request reaches the network.
+ *
+ * @example
+ * const session = startNock(faults);
+ * try { await clock.run(() => tool(input)); } finally { session.close(); }
+ */
+export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}): NockSession {
+  const policy = options.onUnhandledRequest ?? 'error';
+  const tracker = new ExchangeTracker();
+  const arrivals = new ArrivalHolds(holdOn(faults.clock));
+  if (!nock.isActive()) nock.activate();
+  if (policy === 'error') nock.disableNetConnect();
+  else nock.enableNetConnect();
+  const warn = (req: { method?: string; href?: string; path?: string; host?: string; hostname?: string }): void => {
+    const url = req.href ?? `${req.host ?? req.hostname ?? ''}${req.path ?? ''}`;
+    console.warn(unhandledWarning(req.method ?? 'GET', url, policy));
+  };
+  if (policy === 'warn') nock.emitter.on('no match', warn);
+
+  const scopes = faults.origins.map((origin) => {
+    const scope = nock(origin, { allowUnmocked: policy !== 'error' }).persist();
+    for (const method of HTTP_METHODS) {
+      scope
+        .intercept((path: string) => faults.handles(method, `${origin}${path}`), method)
+        .reply(async function (path: string, body: unknown) {
+          const text = body === undefined || body === '' ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+          const url = `${origin}${path}`;
+          const claim = arrivals.claim(method, url);
+          const answer = await faults.exchange({ method, url, headers: headersOf(this.req.headers), body: text }, tracker.track({}));
+          if (!answer) return never();
+          if (answer.kind !== 'hang') claim.answerOnItsWay();
+          return toNock(answer);
+        });
+    }
+    return scope;
+  });
+  const unwrap = arrivals.install();
+
+  let open = true;
+  return {
+    close(): void {
+      if (!open) return;
+      open = false;
+      faults.close();
+      tracker.closeAll();
+      unwrap();
+      for (const scope of scopes) scope.persist(false);
+      nock.cleanAll();
+      nock.emitter.removeListener('no match', warn);
+      nock.enableNetConnect();
+      // Leaves http.request and fetch as Node made them; the next trial activates nock again.
+      nock.restore();
+    },
+  };
+}
+
+/**
+ * Runs `body` as one trial on `clock` under nock: interception and virtual global timers are
+ * installed around it and removed however it ends.
+ */
+export function runWithNock<T>(
+  faults: HttpFaults,
+  clock: VirtualClock,
+  body: () => Promise<T>,
+  options: NockAdapterOptions & InterceptedRunOptions = {},
+): Promise<ClockRun<T>> {
+  return runIntercepted(clock, () => startNock(faults, options), body, options);
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { FAULT_KINDS } from '../../src/faults/fault.js';
+import { runWithMsw } from '../../src/faults/http/msw.js';
+import { FAULT_CASES, ORDERS_URL } from './faultCases.js';
+import { postWithAxios, postWithFetch, responses, shopTrial } from './support.js';
+
+describe('msw adapter: every fault kind, as a real server would answer it', () => {
+  it('covers every kind of the fault schema', () => {
+    const covered = new Set(FAULT_CASES.flatMap((c) => c.plan.map((r) => r.fault.kind)));
+    expect(FAULT_KINDS.filter((k) => !covered.has(k))).toEqual([]);
+  });
+
+  for (const c of FAULT_CASES) {
+    describe(c.name, () => {
+      it('global fetch sees it', async () => {
+        const { clock, history, world, faults } = shopTrial(c.plan);
+        const run = await runWithMsw(faults, clock, () => postWithFetch(clock, c.key));
+        expect(run.kind === 'settled' && run.value).toEqual(c.fetch);
+        expect(world.snapshot().services['orders']).toSatisfy((orders: object) => Object.keys(orders).length === c.orders);
+        expect(responses(history).at(-1)).toEqual({ ...c.response, method: 'POST', url: ORDERS_URL, ...(c.key === undefined ? {} : { idempotencyKey: c.key }) });
+      });
+
+      it('axios (node:http) sees it', async () => {
+        const { clock, history, world, faults } = shopTrial(c.plan);
+        const run = await runWithMsw(faults, clock, () => postWithAxios(clock, c.key));
+        expect(run.kind === 'settled' && run.value).toEqual(c.axios);
+        expect(Object.keys(world.snapshot().services['orders'] as object)).toHaveLength(c.orders);
+        expect(responses(history).at(-1)).toEqual({ ...c.response, method: 'POST', url: ORDERS_URL, ...(c.key === undefined ? {} : { idempotencyKey: c.key }) });
+      });
+    });
+  }
+
+  it('records fault, delivery, effect and response with method, URL and Idempotency-Key', async () => {
+    const { clock, history, faults } = shopTrial([{ match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } }]);
+    await runWithMsw(faults, clock, () => postWithFetch(clock, 'key-9'));
+    const wire = { method: 'POST', url: ORDERS_URL, idempotencyKey: 'key-9', request: 'http-1', call: 'create_order#1', attempt: 1 };
+    expect(history.events.map((e) => e.type)).toEqual(['fault', 'delivery', 'effect', 'delivery', 'response']);
+    expect(history.events[0]).toMatchObject({ ...wire, tool: 'create_order', rule: 0, fault: { kind: 'duplicate', copies: 2 } });
+    expect(history.events[1]).toMatchObject({ ...wire, tool: 'create_order', copy: 0 });
+    expect(history.events[2]).toMatchObject({ ...wire, service: 'orders', effect: 'order.created', key: 'ref-1' });
+    expect(history.events[3]).toMatchObject({ ...wire, copy: 1 });
+    expect(history.events[4]).toMatchObject({ ...wire, result: 'ok', status: 201 });
+  });
+});
