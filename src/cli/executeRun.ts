@@ -9,6 +9,7 @@ import { runMatrix, type RunResult } from '../runner/run.js';
 import type { Scenario } from '../runner/scenario.js';
 import { colorEnabled } from '../report/console.js';
 import { renderMarkdownReport } from '../report/markdown.js';
+import { writeCompareHtml } from '../report/html/writeCompareHtml.js';
 import { REPORTER_NAMES, writeReports, type ReporterName } from '../report/write.js';
 import { renderComparison } from './compareTable.js';
 import { ExitCode } from './exitCodes.js';
@@ -30,6 +31,8 @@ export interface RunRequest {
   readonly grep?: RegExp;
   /** `summary`: a table per configuration; `compare`: configurations side by side. */
   readonly view: 'summary' | 'compare';
+  /** Also write `compare.html`, the comparison as charts (compare writes it unless `--reporter` limits the reports). */
+  readonly html?: boolean;
 }
 
 // Seeds shown in a command line should be short enough to retype.
@@ -110,7 +113,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const summaryFile = io.env['GITHUB_STEP_SUMMARY'];
   if (summaryFile) await appendFile(summaryFile, `${renderMarkdownReport(run, { gates: written.gates })}\n`);
 
-  const files = Object.values(written.paths).map(shown);
+  const html = request.html === true ? [await writeCompareHtml(run, request.outDir)] : [];
+  const files = [...Object.values(written.paths), ...html].map(shown);
   if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
   if (run.interrupted) {
     io.stderr.write(`faultline: interrupted; the reports cover the ${run.cells.reduce((a, c) => a + c.trials.length, 0)} trials that finished\n`);

@@ -4,6 +4,8 @@ import type { GateResult } from '../runner/gates.js';
 import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import type { TrialResult } from '../runner/trial.js';
+import type { ContentionComparison } from '../runner/contention/compareContention.js';
+import { ContentionComparisonSchema, contentionJson } from './contention/contentionJson.js';
 import { replayCommand } from './replay.js';
 
 /** Bumped on any change a reader of the JSON report would notice. */
@@ -136,6 +138,8 @@ export const JsonReportSchema = z.strictObject({
   gates: z.strictObject({ passed: z.boolean(), results: z.array(GateResultSchema) }),
   configs: z.array(ConfigSchema),
   cells: z.array(CellSchema),
+  /** `faultline compare --contention`: configurations compared with many agents on one service (added in version 1, optional). */
+  contention: z.array(ContentionComparisonSchema).optional(),
   wallClock: WallClockSchema,
 });
 export type JsonReport = z.infer<typeof JsonReportSchema>;
@@ -145,6 +149,8 @@ export interface JsonReportOptions {
   readonly gates: readonly GateResult[];
   /** Which trials carry their full history (default: the failing ones). */
   readonly history?: 'failing' | 'all';
+  /** Contention comparisons to carry in the `contention` section. */
+  readonly contention?: readonly ContentionComparison[];
 }
 
 // Fields are copied one by one so the report's shape is the schema's, not whatever the engine adds later.
@@ -227,6 +233,7 @@ export function buildJsonReport(run: RunResult, options: JsonReportOptions): Jso
     },
     configs: run.byConfig.map(configJson),
     cells: run.cells.map((c) => cellJson(c, options.history === 'all')),
+    ...(options.contention !== undefined && { contention: options.contention.map(contentionJson) }),
     // Last, so everything above it compares byte for byte between runs with the same seed.
     wallClock: { ...options.wallClock },
   };

@@ -26,6 +26,8 @@ export const NAME_KINDS: Readonly<Record<string, ErrorKind>> = {
   APIConnectionTimeoutError: 'timeout',
   APIConnectionError: 'network',
   ZodError: 'invalid_argument',
+  /** A client-side breaker refused to send (retry/CircuitOpenError.ts): the service is taken to be down. */
+  CircuitOpenError: 'unavailable',
 };
 
 /** HTTP status to kind; 429 is split further by its body (R5). */

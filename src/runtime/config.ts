@@ -19,6 +19,33 @@ export const BackoffSchema = z.discriminatedUnion('kind', [
 export type Backoff = z.infer<typeof BackoffSchema>;
 
 /**
+ * A retry budget as a token bucket (R11): it starts full, every retry spends one token, and
+ * tokens come back with time, so a burst of failures cannot turn into a burst of retries.
+ */
+export const RetryTokensSchema = z
+  .object({
+    /** Tokens when full, and at the start. */
+    capacity: z.number().positive(),
+    /** Tokens added per virtual second, up to `capacity`. */
+    refillPerSecond: z.number().nonnegative(),
+  })
+  .strict();
+export type RetryTokens = z.infer<typeof RetryTokensSchema>;
+
+/**
+ * A circuit breaker (closed, open, half-open): after `failureThreshold` consecutive failed
+ * sends (5xx, 429, timeouts, network errors) it fails every send at once, without sending,
+ * for `openMs`; then it lets one probe through, whose answer closes or reopens it.
+ */
+export const CircuitBreakerSchema = z
+  .object({
+    failureThreshold: z.number().int().positive(),
+    openMs: z.number().positive(),
+  })
+  .strict();
+export type CircuitBreakerConfig = z.infer<typeof CircuitBreakerSchema>;
+
+/**
  * A retry configuration (R8) as plain data: the thing users compare. Every decision the
  * reference runtime makes about retrying is read from here.
  */
@@ -63,6 +90,15 @@ export const RetryConfigSchema = z
     reconcile: z.boolean().default(true),
     /** Keep operation records (R22); without them an unknown outcome cannot be reported as such. */
     operationRecords: z.boolean().default(true),
+    /**
+     * Retry a 409 from an optimistic-concurrency check: another writer won the race, and a new
+     * attempt reads the current version (Kubernetes' `RetryOnConflict`, Postgres serialization failures).
+     */
+    retryConflicts: z.boolean().default(false),
+    /** A retry budget as a token bucket, per client, on top of `retryBudget`; `null` for none. */
+    retryTokens: RetryTokensSchema.nullable().default(null),
+    /** A circuit breaker in front of the transport, per client; `null` for none. */
+    circuitBreaker: CircuitBreakerSchema.nullable().default(null),
   })
   .strict();
 

@@ -30,9 +30,11 @@ export interface RetryContext {
 /**
  * Transient kinds retry when `retryOn` lists them. Permanent kinds, quota among them (R5),
  * never retry unless `retryPermanent`; `unknown` needs both `retryPermanent` and `retryOn`.
+ * A conflict also retries under `retryConflicts` (an optimistic-concurrency race lost).
  */
 export function kindMayRetry(config: RetryConfig, kind: ErrorKind): boolean {
   if (TRANSIENT_KINDS.includes(kind)) return config.retryOn.includes(kind);
+  if (kind === 'conflict' && config.retryConflicts) return true;
   return config.retryPermanent && (kind !== 'unknown' || config.retryOn.includes(kind));
 }
 

@@ -1,0 +1,73 @@
+import { chartJsSource } from './chartJsSource.js';
+import { CLIENT_SCRIPT } from './clientScript.js';
+import type { HtmlReport, HtmlSection } from './HtmlReport.js';
+
+/** Text that renders as itself in HTML text and attribute values. */
+export const escapeHtml = (text: string): string =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+
+/** JSON that can sit inside a <script> element: no `<` can close it. */
+const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+// Nothing may be fetched: the page must open offline from a CI artifact.
+const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+const STYLE = `
+body { font-family: system-ui, sans-serif; margin: 24px; color: #222; background: #fff; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 32px 0 4px; }
+.sub, .desc, .legend { color: #555; font-size: 13px; }
+table { border-collapse: collapse; font-size: 12px; margin: 12px 0; }
+th, td { padding: 3px 8px; border-bottom: 1px solid #ddd; text-align: right; white-space: nowrap; }
+th:first-child, td:first-child, th:nth-child(2), td:nth-child(2) { text-align: left; }
+tr.flag td { color: #b00; font-weight: 600; }
+ul.flags { color: #b00; font-size: 13px; padding-left: 20px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 16px; }
+.chart { position: relative; height: 260px; border: 1px solid #eee; padding: 6px; }
+.chart.wide { grid-column: 1 / -1; height: 320px; }
+`;
+
+function section(s: HtmlSection): string {
+  const head = s.table.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const rows = s.table.rows.map((r) => `<tr${r.flagged ? ' class="flag"' : ''}>${r.cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  const flags = s.flags.length === 0 ? '' : `<ul class="flags">${s.flags.map((f) => `<li>⚠ ${escapeHtml(f)}</li>`).join('')}</ul>`;
+  const charts = s.charts.map((c) => `<div class="chart${c.kind === 'line' ? ' wide' : ''}"><canvas id="${escapeHtml(c.id)}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`).join('\n');
+  return [
+    `<section id="${escapeHtml(s.id)}">`,
+    `<h2>${escapeHtml(s.title)}</h2>`,
+    s.description === '' ? '' : `<p class="desc">${escapeHtml(s.description)}</p>`,
+    `<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`,
+    s.table.legend === undefined ? '' : `<p class="legend">${escapeHtml(s.table.legend)}</p>`,
+    flags,
+    `<div class="charts">\n${charts}\n</div>`,
+    '</section>',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+}
+
+/**
+ * One self-contained HTML file: the report as embedded JSON, Chart.js inlined, and a small
+ * script drawing every chart. A content security policy forbids any network request, so
+ * what opens from a CI artifact is exactly what was written.
+ */
+export function renderHtmlReport(report: HtmlReport): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(report.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escapeHtml(report.title)}</h1>
+<p class="sub">${escapeHtml(report.subtitle)}</p>
+${report.sections.map(section).join('\n')}
+<script type="application/json" id="faultline-data">${scriptJson(report)}</script>
+<script>${chartJsSource()}</script>
+<script>${CLIENT_SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,126 @@
+import {
+  type Clock,
+  type ErrorData,
+  type ErrorKind,
+  type GiveUpReason,
+  type History,
+  type IdSource,
+  type Rng,
+  type ToolContract,
+  type Transport,
+} from '../../core/index.js';
+import { classifyError } from '../classify.js';
+import { errorFeedback } from '../feedback/structured.js';
+import { newIdempotencyKey } from '../idempotency/idempotencyKey.js';
+import type { ToolResult } from '../result.js';
+import { sendAttempt } from '../sendAttempt.js';
+import type { CallOptions, ToolExecutor } from '../ToolExecutor.js';
+import { AttemptFailed } from './AttemptFailed.js';
+import type { RetryDriver } from './RetryDriver.js';
+
+export interface LibraryExecutorOptions {
+  readonly transport: Transport;
+  readonly driver: RetryDriver;
+  readonly clock: Clock;
+  /** Only idempotency keys come from it: the library's own randomness is `Math.random` (see `installSeededMathRandom`). */
+  readonly rng: Rng;
+  readonly history: History;
+  readonly ids: IdSource;
+  /** The caller's own timeout per attempt; `null` waits forever. */
+  readonly timeoutMs: number | null;
+  /** Kinds the library's filter retries; `undefined`: every error, as `handleAll` and p-retry do by default. */
+  readonly retryOn?: readonly ErrorKind[];
+}
+
+/** The library's retry filter: every error, or the attempts whose kind `retryOn` lists. */
+export function libraryRetries(retryOn: readonly ErrorKind[] | undefined): (error: unknown) => boolean {
+  if (retryOn === undefined) return () => true;
+  return (error) => error instanceof AttemptFailed && retryOn.includes(error.error.kind);
+}
+
+/** What a third-party library throws when its own circuit breaker refuses (cockatiel's `BrokenCircuitError`). */
+function libraryError(error: unknown, nowMs: number): ErrorData {
+  if (error instanceof AttemptFailed) return error.error;
+  if (error instanceof Error && error.name === 'BrokenCircuitError') {
+    return { kind: 'unavailable', message: error.message, retryable: true, code: 'ECIRCUITOPEN' };
+  }
+  return classifyError(error, nowMs);
+}
+
+/**
+ * An execution layer whose retries a third-party library decides (cockatiel, p-retry), with
+ * faultline's wire, classifier and history around it: the same events as the reference
+ * `Executor` (`tool_call`, `attempt`, `attempt_end`, `retry_wait` where the library says,
+ * `give_up`, `outcome`), so the same metrics and checkers judge it. Writes carry one
+ * idempotency key per logical call. It keeps no operation records: an uncertain failure
+ * is reported as an error, which is what a plain library wrapper does.
+ */
+export class LibraryExecutor implements ToolExecutor {
+  readonly tools: readonly ToolContract[];
+  readonly #o: LibraryExecutorOptions;
+  readonly #contracts: ReadonlyMap<string, ToolContract>;
+  readonly #keyRng: Rng;
+
+  constructor(options: LibraryExecutorOptions) {
+    this.#o = options;
+    this.tools = options.transport.tools;
+    this.#contracts = new Map(this.tools.map((t) => [t.name, t]));
+    this.#keyRng = options.rng.fork('runtime:idempotency-keys');
+  }
+
+  async call(tool: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
+    const { history, clock, ids, transport, driver } = this.#o;
+    const call = ids.next('call');
+    const contract = this.#contracts.get(tool);
+    history.record({
+      type: 'tool_call',
+      call,
+      tool,
+      risk: contract?.risk ?? 'read',
+      honoursKeys: contract?.honoursIdempotencyKeys ?? false,
+      input,
+      ...(options.caller !== undefined && { caller: options.caller }),
+      ...(options.turn !== undefined && { turn: options.turn }),
+    });
+    if (!contract) return this.#failed(call, tool, input, 0, { kind: 'not_found', message: `there is no tool named "${tool}"`, retryable: false }, 'not_retryable');
+    const parsed = contract.input.safeParse(input);
+    if (!parsed.success) {
+      return this.#failed(call, tool, input, 0, { kind: 'invalid_argument', message: `the arguments for ${tool} do not match its schema`, retryable: false }, 'not_retryable');
+    }
+    const key = contract.risk === 'read' ? {} : { idempotencyKey: newIdempotencyKey(this.#keyRng) };
+    let attempts = 0;
+    const attempt = async (signal?: AbortSignal): Promise<unknown> => {
+      attempts++;
+      const request = ids.next('req');
+      history.record({ type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...key });
+      const timeout = this.#o.timeoutMs ?? undefined;
+      const sent = signal?.aborted
+        ? { kind: 'error' as const, error: signal.reason as unknown }
+        : await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: parsed.data, call, attempt: attempts, ...key }, timeout);
+      if (sent.kind === 'ok') {
+        history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
+        return sent.value;
+      }
+      const error = classifyError(sent.error, clock.now());
+      history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
+      throw new AttemptFailed(error, sent.error);
+    };
+    try {
+      const value = await driver.execute(attempt, {
+        onWait: (ms) => history.record({ type: 'retry_wait', call, attempt: attempts, ms, reason: 'backoff' }),
+      });
+      history.record({ type: 'outcome', call, tool, result: 'ok', attempts });
+      return { kind: 'ok', call, tool, attempts, value };
+    } catch (thrown) {
+      const error = libraryError(thrown, clock.now());
+      return this.#failed(call, tool, input, attempts, error, libraryRetries(this.#o.retryOn)(thrown) ? 'max_attempts' : 'not_retryable');
+    }
+  }
+
+  #failed(call: string, tool: string, input: unknown, attempts: number, error: ErrorData, reason: GiveUpReason): ToolResult {
+    const { history } = this.#o;
+    if (attempts > 0) history.record({ type: 'give_up', call, reason, error });
+    history.record({ type: 'outcome', call, tool, result: 'error', attempts, error });
+    return { kind: 'error', call, tool, attempts, error: errorFeedback({ error, input, attempts }) };
+  }
+}
