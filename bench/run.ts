@@ -9,6 +9,7 @@ import { loadConfigs, loadScenarios } from '../src/runner/library.js';
 import { RetryConfigSchema, rulebookDefault } from '../src/runtime/config.js';
 import { createWorld } from '../src/world/createWorld.js';
 import { VirtualClock } from '../src/core/index.js';
+import { BUILTIN_CHECKERS } from '../src/checks/index.js';
 import { measure, printRow } from './measure.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
@@ -76,7 +77,7 @@ async function bare(): Promise<void> {
   sink += world.ledger.length;
 }
 const bareRow = await measure('bare loop: the same two tool calls, no harness', bare, seconds * 1_000);
-const trialRow = await measure('trial: wire + runtime + agent loop + history + 7 checkers', () => runTrial({ scenario: plain, config: rulebookDefault, runSeed: 1, trialIndex: 0 }), seconds * 1_000);
+const trialRow = await measure(`trial: wire + runtime + agent loop + history + ${BUILTIN_CHECKERS.length} checkers`, () => runTrial({ scenario: plain, config: rulebookDefault, runSeed: 1, trialIndex: 0 }), seconds * 1_000);
 printRow(bareRow);
 printRow(trialRow);
 console.log(`# overhead: trial / bare = ${(trialRow.p50Us / bareRow.p50Us).toFixed(1)}x (p50), ${(trialRow.p50Us - bareRow.p50Us).toFixed(0)} µs per trial; ledger sink ${sink > 0 ? 'ok' : 'empty'}`);
