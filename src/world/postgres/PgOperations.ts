@@ -1,6 +1,7 @@
-import { HttpError, type Clock, type OperationRef, type OperationStatus } from '../../core/index.js';
-import { replayRecord, requestFingerprint, type IdempotencyRecord } from '../idempotency.js';
+import type { Clock, OperationRef, OperationStatus } from '../../core/index.js';
+import { replayRecord, requestFingerprint } from '../idempotency.js';
 import type { Effect } from '../ledger.js';
+import { businessKeyOfRef, failureOf, statusOfBusinessOp, statusOfRecord, type Failure } from '../services/operationStatus.js';
 import { idempotencyConfigOf, type ServiceOptions } from '../services/ServiceOptions.js';
 import type { ToolContext } from '../tool.js';
 import { nextCounter } from './counters.js';
@@ -18,8 +19,6 @@ export interface PgWriteSteps<T> {
   /** Validates against current rows (locking what it reads) and commits; runs after `processingMs`. */
   readonly commit: (tx: PgQueryable, effect: CommitEffect) => Promise<T>;
 }
-
-type Failure = { readonly status: number; readonly message: string };
 
 /** The name of the counter that numbers a world's effects. */
 const LEDGER_COUNTER = 'ledger';
@@ -120,7 +119,7 @@ export class PgOperations {
       const record = await this.table.lookup(ref.idempotencyKey);
       if (record) return statusOfRecord(record);
     }
-    const key = ref.businessKey ?? businessKeyOf(ref.input, businessKeyField);
+    const key = businessKeyOfRef(ref, businessKeyField);
     if (key === undefined) return { state: 'not_found' };
     const found = await find(key);
     if (found !== undefined) return { state: 'succeeded', value: found };
@@ -129,9 +128,8 @@ export class PgOperations {
       [this.world, this.service, key],
     );
     const row = rows[0];
-    if (row && row.in_flight > 0) return { state: 'pending' };
-    if (row && row.fail_status !== null) return { state: 'failed', status: row.fail_status, message: row.fail_message ?? '' };
-    return { state: 'not_found' };
+    const failure = row && row.fail_status !== null ? { status: row.fail_status, message: row.fail_message ?? '' } : undefined;
+    return statusOfBusinessOp(row?.in_flight ?? 0, failure);
   }
 
   async #enter(key: string | undefined): Promise<void> {
@@ -157,21 +155,4 @@ export class PgOperations {
       [this.world, this.service, key, failure.status, failure.message],
     );
   }
-}
-
-function statusOfRecord(record: IdempotencyRecord): OperationStatus {
-  if (record.state === 'in_flight') return { state: 'pending' };
-  if (record.result.kind === 'value') return { state: 'succeeded', value: record.result.value };
-  return { state: 'failed', ...failureOf(record.result.error) };
-}
-
-function failureOf(error: unknown): Failure {
-  if (error instanceof HttpError) return { status: error.status, message: error.message };
-  return { status: 500, message: error instanceof Error ? error.message : String(error) };
-}
-
-function businessKeyOf(input: unknown, field: string | undefined): string | undefined {
-  if (field === undefined || typeof input !== 'object' || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[field];
-  return typeof value === 'string' ? value : undefined;
 }

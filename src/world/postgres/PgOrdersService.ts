@@ -1,20 +1,15 @@
-import { FaultlineError, FaultlineErrorCode, type Clock } from '../../core/index.js';
+import type { Clock } from '../../core/index.js';
 import type { Service } from '../Service.js';
-import { notFound, stateConflict } from '../services/httpErrors.js';
-import {
-  CreateOrderInput,
-  FindOrderByReferenceInput,
-  OrderIdInput,
-  type OrderRecord,
-  type OrderStatus,
-  type OrdersOptions,
-  type OrderView,
-} from '../services/orders.js';
+import { cancellationOf, cancelledOnly, createdOrder, mustExistOrder } from '../services/orderRules.js';
+import type { OrderRecord, OrderStatus, OrdersOptions, OrderView } from '../services/orders.js';
+import { orderTools } from '../services/orderTools.js';
 import type { ToolSpec } from '../tool.js';
 import { nextCounter } from './counters.js';
 import { num, type PgDatabase, type PgQueryable } from './PgDatabase.js';
+import { noSyncSnapshot } from './noSyncSnapshot.js';
 import type { PgLedger } from './PgLedger.js';
 import { PgOperations } from './PgOperations.js';
+import { PgRecordTable } from './PgRecordTable.js';
 
 interface OrderRow {
   order_id: string;
@@ -44,6 +39,7 @@ export class PgOrdersService implements Service {
   readonly name = 'orders';
   readonly tools: readonly ToolSpec[];
   readonly #ops: PgOperations;
+  readonly #rows: PgRecordTable<OrderRow, OrderView, OrderRecord>;
 
   constructor(
     private readonly db: PgDatabase,
@@ -53,24 +49,25 @@ export class PgOrdersService implements Service {
     options: OrdersOptions = {},
   ) {
     this.#ops = new PgOperations(this.name, db, world, ledger, clock, options);
-    this.tools = [this.#createOrder(), this.#getOrder(), this.#findByReference(), this.#cancelOrder()];
+    this.#rows = new PgRecordTable(db, world, {
+      table: 'faultline_orders',
+      columns: COLUMNS,
+      idColumn: 'order_id',
+      referenceColumn: 'client_reference',
+      idOf: (row) => row.order_id,
+      viewOf,
+      recordOf,
+    });
+    this.tools = this.#tools();
   }
 
-  async order(orderId: string, on: PgQueryable = this.db, lock = false): Promise<OrderView | undefined> {
-    const rows = await on.query<OrderRow>(
-      `SELECT ${COLUMNS} FROM faultline_orders WHERE world = $1 AND order_id = $2${lock ? ' FOR UPDATE' : ''}`,
-      [this.world, orderId],
-    );
-    return rows[0] && viewOf(rows[0]);
+  order(orderId: string, on: PgQueryable = this.db, lock = false): Promise<OrderView | undefined> {
+    return this.#rows.byId(orderId, on, lock);
   }
 
   /** Every order with this client reference, oldest first. */
-  async byReference(clientReference: string): Promise<OrderView[]> {
-    const rows = await this.db.query<OrderRow>(
-      `SELECT ${COLUMNS} FROM faultline_orders WHERE world = $1 AND client_reference = $2 ORDER BY n`,
-      [this.world, clientReference],
-    );
-    return rows.map(viewOf);
+  byReference(clientReference: string): Promise<OrderView[]> {
+    return this.#rows.byReference(clientReference);
   }
 
   /** Payments call this inside their charge's transaction, after locking the order. */
@@ -79,102 +76,55 @@ export class PgOrdersService implements Service {
   }
 
   snapshot(): never {
-    throw new FaultlineError(FaultlineErrorCode.Internal, 'the Postgres orders service has no synchronous snapshot: use World.snapshotAsync()');
+    throw noSyncSnapshot(this.name);
   }
 
-  async snapshotAsync(): Promise<Record<string, OrderRecord>> {
-    const rows = await this.db.query<OrderRow>(`SELECT ${COLUMNS} FROM faultline_orders WHERE world = $1 ORDER BY n`, [this.world]);
-    return Object.fromEntries(rows.map((r) => [r.order_id, recordOf(r)]));
+  snapshotAsync(): Promise<Record<string, OrderRecord>> {
+    return this.#rows.snapshot();
   }
 
-  #createOrder(): ToolSpec<CreateOrderInput, OrderView> {
-    return {
-      name: 'create_order',
-      description: 'Create an order. clientReference is your business id for it; sending it twice creates two orders.',
-      risk: 'write',
-      input: CreateOrderInput,
+  #tools(): readonly ToolSpec[] {
+    return orderTools({
       honoursIdempotencyKeys: this.#ops.honoursIdempotencyKeys,
-      canQueryStatus: true,
-      businessKeyField: 'clientReference',
-      run: (input, ctx) =>
-        this.#ops.write('create_order', input, input.clientReference, ctx, {
-          commit: async (tx, effect) => {
-            const n = await nextCounter(tx, this.world, 'ord');
-            const orderId = `ord-${n}`;
-            const record: OrderRecord = { ...input, status: 'created' };
-            await tx.query(
-              `INSERT INTO faultline_orders (world, order_id, n, client_reference, item, quantity, amount_cents, status)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-              [this.world, orderId, n, record.clientReference, record.item, record.quantity, record.amountCents, record.status],
-            );
-            await effect('order.created', input.clientReference, { orderId, ...record });
-            return { orderId, ...record };
-          },
-        }),
-      status: (ref) => this.#ops.status(ref, 'clientReference', async (key) => (await this.byReference(key))[0]),
-    };
-  }
-
-  #getOrder(): ToolSpec<OrderIdInput, OrderView> {
-    return {
-      name: 'get_order',
-      description: 'Get one order by its id.',
-      risk: 'read',
-      input: OrderIdInput,
-      honoursIdempotencyKeys: false,
-      canQueryStatus: false,
-      run: ({ orderId }) => this.#mustFind(orderId),
-    };
-  }
-
-  #findByReference(): ToolSpec<FindOrderByReferenceInput, OrderView[]> {
-    return {
-      name: 'find_order_by_reference',
-      description: 'List every order created with this clientReference (empty if none).',
-      risk: 'read',
-      input: FindOrderByReferenceInput,
-      honoursIdempotencyKeys: false,
-      canQueryStatus: false,
-      run: ({ clientReference }) => this.byReference(clientReference),
-    };
-  }
-
-  #cancelOrder(): ToolSpec<OrderIdInput, OrderView> {
-    return {
-      name: 'cancel_order',
-      description: 'Cancel an order that is not paid. Cancelling a cancelled order changes nothing.',
-      risk: 'idempotent-write',
-      input: OrderIdInput,
-      honoursIdempotencyKeys: this.#ops.honoursIdempotencyKeys,
-      canQueryStatus: true,
-      businessKeyField: 'orderId',
-      run: (input, ctx) =>
-        this.#ops.write('cancel_order', input, input.orderId, ctx, {
-          commit: async (tx, effect) => {
-            const order = await this.#mustFind(input.orderId, tx);
-            if (order.status === 'cancelled') return order;
-            if (order.status === 'paid') {
-              throw stateConflict('order_paid', `order ${input.orderId} is paid and cannot be cancelled; refund the payment instead`);
-            }
-            const { orderId, ...rest } = order;
-            const record: OrderRecord = { ...rest, status: 'cancelled' };
-            await tx.query(`UPDATE faultline_orders SET status = 'cancelled' WHERE world = $1 AND order_id = $2`, [this.world, orderId]);
-            await effect('order.cancelled', orderId, { orderId });
-            return { orderId, ...record };
-          },
-        }),
-      status: (ref) =>
-        this.#ops.status(ref, 'orderId', async (orderId) => {
-          const order = await this.order(orderId);
-          return order?.status === 'cancelled' ? order : undefined;
-        }),
-    };
+      createOrder: {
+        run: (input, ctx, op) =>
+          this.#ops.write(op.tool, input, op.businessKey, ctx, {
+            commit: async (tx, effect) => {
+              const n = await nextCounter(tx, this.world, 'ord');
+              const orderId = `ord-${n}`;
+              const record = createdOrder(input);
+              await tx.query(
+                `INSERT INTO faultline_orders (world, order_id, n, client_reference, item, quantity, amount_cents, status)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+                [this.world, orderId, n, record.clientReference, record.item, record.quantity, record.amountCents, record.status],
+              );
+              await effect('order.created', input.clientReference, { orderId, ...record });
+              return { orderId, ...record };
+            },
+          }),
+        status: (ref, field) => this.#ops.status(ref, field, async (key) => (await this.byReference(key))[0]),
+      },
+      getOrder: (orderId) => this.#mustFind(orderId),
+      findByReference: (clientReference) => this.byReference(clientReference),
+      cancelOrder: {
+        run: (input, ctx, op) =>
+          this.#ops.write(op.tool, input, op.businessKey, ctx, {
+            commit: async (tx, effect) => {
+              const cancellation = cancellationOf(await this.#mustFind(input.orderId, tx));
+              if (cancellation.kind === 'unchanged') return cancellation.order;
+              const { orderId, record } = cancellation;
+              await tx.query(`UPDATE faultline_orders SET status = 'cancelled' WHERE world = $1 AND order_id = $2`, [this.world, orderId]);
+              await effect('order.cancelled', orderId, { orderId });
+              return { orderId, ...record };
+            },
+          }),
+        status: (ref, field) => this.#ops.status(ref, field, async (orderId) => cancelledOnly(await this.order(orderId))),
+      },
+    });
   }
 
   /** Inside a transaction the row is locked until it commits, so two writers take turns. */
   async #mustFind(orderId: string, tx?: PgQueryable): Promise<OrderView> {
-    const order = await this.order(orderId, tx ?? this.db, tx !== undefined);
-    if (!order) throw notFound('orderId', `no order with id "${orderId}"`);
-    return order;
+    return mustExistOrder(await this.order(orderId, tx ?? this.db, tx !== undefined), orderId);
   }
 }

@@ -1,7 +1,8 @@
-import { HttpError, type Clock, type OperationRef, type OperationStatus } from '../../core/index.js';
-import { IdempotencyTable, requestFingerprint, type IdempotencyRecord } from '../idempotency.js';
+import type { Clock, OperationRef, OperationStatus } from '../../core/index.js';
+import { IdempotencyTable, requestFingerprint } from '../idempotency.js';
 import type { Effect } from '../ledger.js';
 import type { ToolContext } from '../tool.js';
+import { businessKeyOfRef, failureOf, statusOfBusinessOp, statusOfRecord, type Failure } from './operationStatus.js';
 import { idempotencyConfigOf, type ServiceOptions } from './ServiceOptions.js';
 
 /** The two halves of a write: checks made on arrival, and the commit made after processing. */
@@ -11,8 +12,6 @@ export interface WriteSteps<T> {
   /** Validates against current state and commits; runs after `processingMs`. */
   readonly commit: () => T;
 }
-
-type Failure = { readonly status: number; readonly message: string };
 
 /**
  * The bookkeeping every built-in service shares: its idempotency table, its processing
@@ -79,14 +78,11 @@ export class Operations {
       const record = this.table.lookup(ref.idempotencyKey);
       if (record) return statusOfRecord(record);
     }
-    const key = ref.businessKey ?? businessKeyOf(ref.input, businessKeyField);
+    const key = businessKeyOfRef(ref, businessKeyField);
     if (key === undefined) return { state: 'not_found' };
     const found = find(key);
     if (found !== undefined) return { state: 'succeeded', value: found };
-    if ((this.#inFlight.get(key) ?? 0) > 0) return { state: 'pending' };
-    const failure = this.#failures.get(key);
-    if (failure) return { state: 'failed', ...failure };
-    return { state: 'not_found' };
+    return statusOfBusinessOp(this.#inFlight.get(key) ?? 0, this.#failures.get(key));
   }
 
   #enter(key: string | undefined): void {
@@ -99,21 +95,4 @@ export class Operations {
     if (n > 0) this.#inFlight.set(key, n);
     else this.#inFlight.delete(key);
   }
-}
-
-function statusOfRecord(record: IdempotencyRecord): OperationStatus {
-  if (record.state === 'in_flight') return { state: 'pending' };
-  if (record.result.kind === 'value') return { state: 'succeeded', value: record.result.value };
-  return { state: 'failed', ...failureOf(record.result.error) };
-}
-
-function failureOf(error: unknown): Failure {
-  if (error instanceof HttpError) return { status: error.status, message: error.message };
-  return { status: 500, message: error instanceof Error ? error.message : String(error) };
-}
-
-function businessKeyOf(input: unknown, field: string | undefined): string | undefined {
-  if (field === undefined || typeof input !== 'object' || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[field];
-  return typeof value === 'string' ? value : undefined;
 }
