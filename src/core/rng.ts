@@ -62,19 +62,3 @@ export class Rng {
     return new Rng(hash32(`${this.seed}\u0000${label}`));
   }
 }
-
-/**
- * Swaps `Math.random` for draws from `rng` until the returned function is called, so
- * third-party code that reads it (cockatiel's and p-retry's jitter) replays from the seed.
- * Restores exactly what was there; a second call does nothing.
- */
-export function installSeededMathRandom(rng: Rng): () => void {
-  const saved = Object.getOwnPropertyDescriptor(Math, 'random');
-  Object.defineProperty(Math, 'random', { configurable: true, writable: true, value: () => rng.next() });
-  let installed = true;
-  return () => {
-    if (!installed) return;
-    installed = false;
-    if (saved) Object.defineProperty(Math, 'random', saved);
-  };
-}

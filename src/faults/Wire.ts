@@ -14,7 +14,8 @@ import type { ToolContext, ToolSpec } from '../world/tool.js';
 import type { World } from '../world/World.js';
 import { raceAbort, untilAborted } from './abort.js';
 import type { Fault } from './fault.js';
-import { faultError, lostAnswerError, malformedError } from './faultError.js';
+import { applyFault } from './applyFault.js';
+import { malformedError } from './faultError.js';
 import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
 
@@ -129,47 +130,18 @@ export class Wire implements Transport {
   }
 
   /** Never rejects but through `signal` (a latency sleep): every answer is a value. */
-  async #apply(fault: Fault | undefined, tool: ToolSpec, req: WireRequest, signal: AbortSignal | undefined): Promise<Reply> {
-    if (!fault) return this.#deliver(tool, req, 0);
-    switch (fault.kind) {
-      case 'timeout':
-        return { kind: 'lost', message: 'no answer (timeout)' };
-      case 'latency': {
-        // A slow service: the request arrives and commits now, the answer comes `ms` later;
-        // a caller that gives up first has a committed write and no answer (R18).
-        const answer = await this.#deliver(tool, req, 0);
-        await this.#clock.sleep(fault.ms, signal);
-        return answer;
-      }
-      case 'network':
-      case 'rate_limit':
-      case 'quota_exceeded':
-      case 'unavailable':
-      case 'permission_denied':
-      case 'rejected':
-      case 'not_found':
-      case 'conflict':
-        return { kind: 'error', error: faultError(fault, this.#clock.now()) };
-      case 'partial_write':
-        await this.#deliver(tool, req, 0);
-        return fault.lostAs === 'timeout'
-          ? { kind: 'lost', message: 'answer lost after delivery (partial write)' }
-          : { kind: 'error', error: lostAnswerError(fault.lostAs) };
-      case 'duplicate': {
-        const copies = Array.from({ length: fault.copies }, (_, i) => i);
-        const answers: Answer[] = [];
-        if (fault.concurrent) answers.push(...(await Promise.all(copies.map((copy) => this.#deliver(tool, req, copy)))));
-        else for (const copy of copies) answers.push(await this.#deliver(tool, req, copy));
-        return answers[0]!;
-      }
-      case 'server_error':
-        return this.#deliver(tool, req, 0, new HttpError(500, 'The server had an error while processing your request.', { error: { type: 'server_error', message: 'The server had an error while processing your request.' } }));
-      case 'malformed': {
-        // The status line survives; only a successful body is parsed, and it is cut short.
-        const answer = await this.#deliver(tool, req, 0);
-        return answer.kind === 'ok' ? { kind: 'error', error: malformedError() } : answer;
-      }
-    }
+  #apply(fault: Fault | undefined, tool: ToolSpec, req: WireRequest, signal: AbortSignal | undefined): Promise<Reply> {
+    return applyFault<Reply>(
+      fault,
+      {
+        deliver: (copy, failure) => this.#deliver(tool, req, copy, failure),
+        lost: (cause) => ({ kind: 'lost', message: cause === 'timeout' ? 'no answer (timeout)' : 'answer lost after delivery (partial write)' }),
+        error: (error) => ({ kind: 'error', error }),
+        malformed: (answer) => (answer.kind === 'ok' ? { kind: 'error', error: malformedError() } : answer),
+      },
+      this.#clock,
+      signal,
+    );
   }
 
   /** One arrival at the service: validate, run (or answer a status query), record its effects. */

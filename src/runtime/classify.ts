@@ -1,4 +1,5 @@
 import { TRANSIENT_KINDS, type ErrorData, type ErrorKind } from '../core/index.js';
+import { httpErrorKind } from '../core/httpErrorKinds.js';
 import { parseRetryAfter } from './retry/retryAfter.js';
 
 /** Node and undici error codes, read before anything else (R2). */
@@ -30,33 +31,7 @@ export const NAME_KINDS: Readonly<Record<string, ErrorKind>> = {
   CircuitOpenError: 'unavailable',
 };
 
-/** HTTP status to kind; 429 is split further by its body (R5). */
-export const STATUS_KINDS: Readonly<Record<number, ErrorKind>> = {
-  400: 'invalid_argument',
-  401: 'permission_denied',
-  402: 'quota_exceeded',
-  403: 'permission_denied',
-  404: 'not_found',
-  408: 'timeout',
-  409: 'conflict',
-  413: 'invalid_argument',
-  422: 'invalid_argument',
-  429: 'rate_limit',
-  500: 'internal',
-  502: 'unavailable',
-  503: 'unavailable',
-  504: 'unavailable',
-  529: 'unavailable',
-};
-
-/** Body error codes/types that override the status (OpenAI's quota, Anthropic's overload). */
-export const BODY_CODE_KINDS: Readonly<Record<string, ErrorKind>> = {
-  insufficient_quota: 'quota_exceeded',
-  billing_hard_limit_reached: 'quota_exceeded',
-  overloaded_error: 'unavailable',
-  rate_limit_error: 'rate_limit',
-  rate_limit_exceeded: 'rate_limit',
-};
+export { STATUS_KINDS, BODY_CODE_KINDS } from '../core/httpErrorKinds.js';
 
 /** A 429 whose text says this is about money, not speed, is a quota (R5). */
 const QUOTA_TEXT = /quota|billing|insufficient[_ ]?(funds|credits?|balance)|credit balance|plan limit/i;
@@ -192,9 +167,9 @@ export function classifyError(error: unknown, nowMs: number): ErrorData {
   if (status !== undefined) {
     const bodies = bodiesOf(error);
     const codes = bodyCodes(error, bodies);
-    const bodyCode = codes.find((c) => lookup(BODY_CODE_KINDS, c) !== undefined);
+    const { kind: httpKind, bodyCode } = httpErrorKind(status, codes);
     const text = bodyMessage(bodies) ?? message;
-    let kind: ErrorKind | undefined = bodyCode === undefined ? STATUS_KINDS[status] : lookup(BODY_CODE_KINDS, bodyCode);
+    let kind: ErrorKind | undefined = httpKind;
     if (kind === 'rate_limit' && status === 429 && bodyCode === undefined && QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)) kind = 'quota_exceeded';
     kind ??= status >= 500 ? 'internal' : byMessage(text);
     return build(kind, message || text, { status, code: bodyCode ?? codes[0], retryAfterMs: retryAfterOf(error, nowMs) });

@@ -1,11 +1,25 @@
 import http from 'node:http';
-import type { TimerHandle } from './Clock.js';
+import type { Clock, TimerHandle } from './Clock.js';
+import { overrideProperty } from './overrideProperty.js';
 import type { ClockRun, VirtualClock } from './VirtualClock.js';
 
+/**
+ * How much of the event loop stays real:
+ * - `'io'` (default), for a client doing real (intercepted) I/O: a zero-delay `setTimeout` stays
+ *   real (held on the clock) so interception libraries can yield a turn; `AbortSignal.timeout`
+ *   and node:http socket timeouts run on the clock.
+ * - `'library'`, for code that does no real I/O while installed (cockatiel, p-retry): every
+ *   delay, zero too, is a clock timer, so their order is the clock's, not the event loop's;
+ *   `performance.now` reads the clock too.
+ */
+export type VirtualTimersMode = 'io' | 'library';
+
 export interface VirtualTimersOptions {
+  /** What stays real (default `'io'`). */
+  readonly mode?: VirtualTimersMode;
   /** Also answer `Date.now()` from the clock, so a client dating a `Retry-After` agrees with the server (default true). */
   readonly date?: boolean;
-  /** Also run `ClientRequest#setTimeout` (node:http socket timeouts) on the clock (default true). */
+  /** Also run `ClientRequest#setTimeout` (node:http socket timeouts) on the clock (default true in `'io'` mode, false in `'library'`). */
   readonly sockets?: boolean;
   /**
    * Answer `Math.random()` from this source (a fork of the trial's rng), so an SDK's backoff
@@ -28,7 +42,7 @@ const TIMEOUT_MAX = 2 ** 31 - 1;
 class VirtualTimeout {
   #handle: TimerHandle;
   constructor(
-    private readonly clock: VirtualClock,
+    private readonly clock: Clock,
     private readonly ms: number,
     private readonly fire: () => void,
     private readonly repeat: boolean,
@@ -38,6 +52,7 @@ class VirtualTimeout {
 
   #arm(): TimerHandle {
     return this.clock.setTimer(this.ms, () => {
+      // Re-armed before it fires, under the same object, so clearInterval stops the current one.
       if (this.repeat) this.#handle = this.#arm();
       this.fire();
     });
@@ -84,89 +99,115 @@ function delayOf(ms: unknown): number {
 /** A zero delay asks for "the next turn", not for virtual time: interception libraries rely on it. */
 const isZero = (ms: unknown): boolean => ms === undefined || !(Number(ms) >= 1);
 
+/** In `'library'` mode a delay is taken as given: nothing but a missing or negative one becomes 0. */
+function libraryDelayOf(ms: unknown): number {
+  const n = Number(ms);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
 type AnyFn = (...args: unknown[]) => void;
 
-/**
- * Swaps `setTimeout`, `setInterval`, their `clear*`, `AbortSignal.timeout`, `Date.now`,
- * node:http request timeouts (and, given a source, `Math.random`) for ones that run on `clock`, so an unmodified client's own
- * timeout (30 s), retry backoff or socket timeout costs virtual time, not wall time.
- * A zero-delay `setTimeout` stays real (libraries use it to yield a turn) but is held on
- * the clock until it fires, so virtual time cannot overtake it. Install it around the
- * trial body only; `uninstall` restores exactly what was there.
- */
-export function installVirtualTimers(clock: VirtualClock, options: VirtualTimersOptions = {}): VirtualTimers {
-  const g = globalThis as unknown as Record<string, unknown>;
-  const saved = {
-    setTimeout: globalThis.setTimeout,
-    clearTimeout: globalThis.clearTimeout,
-    setInterval: globalThis.setInterval,
-    clearInterval: globalThis.clearInterval,
-    abortTimeout: Object.getOwnPropertyDescriptor(AbortSignal, 'timeout'),
-    dateNow: Object.getOwnPropertyDescriptor(Date, 'now'),
-    random: Object.getOwnPropertyDescriptor(Math, 'random'),
-  };
-  const realSetTimeout = saved.setTimeout;
-  const realClearTimeout = saved.clearTimeout;
+/** The four global timer functions, as installed. */
+interface TimerGlobals {
+  readonly setTimeout: unknown;
+  readonly clearTimeout: unknown;
+  readonly setInterval: unknown;
+  readonly clearInterval: unknown;
+}
 
-  const setTimeoutV = (fn: AnyFn, ms?: unknown, ...args: unknown[]): unknown => {
-    if (typeof fn !== 'function') return realSetTimeout(fn, ms as number, ...args);
-    if (isZero(ms)) {
-      let release: () => void = () => {};
-      void clock.hold(new Promise<void>((resolve) => (release = resolve)));
-      const t = realSetTimeout(() => {
-        release();
-        fn(...args);
-      }, 0);
-      // A cleared zero-delay timer must not keep time frozen forever.
-      zeroReleases.set(t, release);
-      return t;
-    }
-    return new VirtualTimeout(clock, delayOf(ms), () => fn(...args), false);
-  };
+/** `'io'` mode: zero delays stay real but hold the clock until they fire, so virtual time cannot overtake them. */
+function ioTimers(clock: VirtualClock): TimerGlobals {
+  const realSetTimeout = globalThis.setTimeout;
+  const realClearTimeout = globalThis.clearTimeout;
+  // A cleared zero-delay timer must not keep time frozen forever.
   const zeroReleases = new WeakMap<object, () => void>();
-  const clearV = (t: unknown): void => {
+  const clear = (t: unknown): void => {
     if (t instanceof VirtualTimeout) return t.clear();
     if (typeof t === 'object' && t !== null) zeroReleases.get(t)?.();
     realClearTimeout(t as NodeJS.Timeout);
   };
-  const setIntervalV = (fn: AnyFn, ms?: unknown, ...args: unknown[]): unknown =>
-    new VirtualTimeout(clock, delayOf(ms), () => fn(...args), true);
-
-  g['setTimeout'] = setTimeoutV;
-  g['clearTimeout'] = clearV;
-  g['setInterval'] = setIntervalV;
-  g['clearInterval'] = clearV;
-  Object.defineProperty(AbortSignal, 'timeout', {
-    configurable: true,
-    writable: true,
-    value: (ms: number): AbortSignal => {
-      const controller = new AbortController();
-      clock.setTimer(delayOf(ms), () =>
-        controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-      );
-      return controller.signal;
+  return {
+    setTimeout: (fn: AnyFn, ms?: unknown, ...args: unknown[]): unknown => {
+      if (typeof fn !== 'function') return realSetTimeout(fn, ms as number, ...args);
+      if (isZero(ms)) {
+        let release: () => void = () => {};
+        void clock.hold(new Promise<void>((resolve) => (release = resolve)));
+        const t = realSetTimeout(() => {
+          release();
+          fn(...args);
+        }, 0);
+        zeroReleases.set(t, release);
+        return t;
+      }
+      return new VirtualTimeout(clock, delayOf(ms), () => fn(...args), false);
     },
-  });
-  if (options.date ?? true) {
-    Object.defineProperty(Date, 'now', { configurable: true, writable: true, value: () => clock.now() });
+    clearTimeout: clear,
+    setInterval: (fn: AnyFn, ms?: unknown, ...args: unknown[]): unknown => new VirtualTimeout(clock, delayOf(ms), () => fn(...args), true),
+    clearInterval: clear,
+  };
+}
+
+/** `'library'` mode: every timer is the clock's; a handle that is not ours is left alone. */
+function libraryTimers(clock: Clock): TimerGlobals {
+  const clear = (t: unknown): void => {
+    if (t instanceof VirtualTimeout) t.clear();
+  };
+  return {
+    setTimeout: (fn: AnyFn, ms?: unknown, ...args: unknown[]): VirtualTimeout => new VirtualTimeout(clock, libraryDelayOf(ms), () => fn(...args), false),
+    clearTimeout: clear,
+    setInterval: (fn: AnyFn, ms?: unknown, ...args: unknown[]): VirtualTimeout =>
+      new VirtualTimeout(clock, Math.max(1, libraryDelayOf(ms)), () => fn(...args), true),
+    clearInterval: clear,
+  };
+}
+
+/** `AbortSignal.timeout` on the clock, aborting with the same reason as Node's. */
+function virtualAbortTimeout(clock: Clock): (ms: number) => AbortSignal {
+  return (ms) => {
+    const controller = new AbortController();
+    clock.setTimer(delayOf(ms), () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+    return controller.signal;
+  };
+}
+
+/**
+ * Swaps `setTimeout`, `setInterval`, their `clear*` and `Date.now` for ones that run on
+ * `clock` (and, given a source, `Math.random`), so an unmodified client's own timeout (30 s),
+ * retry backoff or socket timeout costs virtual time, not wall time. In the default `'io'`
+ * mode `AbortSignal.timeout` and node:http request timeouts go on the clock too, and a
+ * zero-delay `setTimeout` stays real (libraries use it to yield a turn) but is held on the
+ * clock until it fires; in `'library'` mode nothing stays real (see `VirtualTimersMode`).
+ * Install it around the trial body only; `uninstall` restores exactly what was there.
+ */
+export function installVirtualTimers(clock: VirtualClock, options?: VirtualTimersOptions): VirtualTimers;
+export function installVirtualTimers(clock: Clock, options: VirtualTimersOptions & { readonly mode: 'library' }): VirtualTimers;
+export function installVirtualTimers(clock: Clock, options: VirtualTimersOptions = {}): VirtualTimers {
+  const io = (options.mode ?? 'io') === 'io';
+  // The overloads only let a plain Clock in with mode 'library'.
+  const timers = io ? ioTimers(clock as VirtualClock) : libraryTimers(clock);
+  const restores = [
+    overrideProperty(globalThis, 'setTimeout', timers.setTimeout),
+    overrideProperty(globalThis, 'clearTimeout', timers.clearTimeout),
+    overrideProperty(globalThis, 'setInterval', timers.setInterval),
+    overrideProperty(globalThis, 'clearInterval', timers.clearInterval),
+  ];
+  if (io) restores.push(overrideProperty(AbortSignal, 'timeout', virtualAbortTimeout(clock)));
+  if (options.date ?? true) restores.push(overrideProperty(Date, 'now', () => clock.now()));
+  if (!io) {
+    // performance.now counts from the process start; from the install is as good for measuring durations.
+    const origin = clock.now();
+    restores.push(overrideProperty(performance, 'now', () => clock.now() - origin));
   }
   const random = options.random;
-  if (random) Object.defineProperty(Math, 'random', { configurable: true, writable: true, value: () => random.next() });
-  const restoreSockets = (options.sockets ?? true) ? virtualRequestTimeouts(clock) : () => {};
+  if (random) restores.push(overrideProperty(Math, 'random', () => random.next()));
+  if (options.sockets ?? io) restores.push(virtualRequestTimeouts(clock));
 
   let installed = true;
   return {
     uninstall(): void {
       if (!installed) return;
       installed = false;
-      g['setTimeout'] = saved.setTimeout;
-      g['clearTimeout'] = saved.clearTimeout;
-      g['setInterval'] = saved.setInterval;
-      g['clearInterval'] = saved.clearInterval;
-      if (saved.abortTimeout) Object.defineProperty(AbortSignal, 'timeout', saved.abortTimeout);
-      if (saved.dateNow) Object.defineProperty(Date, 'now', saved.dateNow);
-      if (saved.random) Object.defineProperty(Math, 'random', saved.random);
-      restoreSockets();
+      for (const restore of restores) restore();
     },
   };
 }
@@ -179,30 +220,24 @@ type TimedRequest = http.ClientRequest & { [kTimer]?: TimerHandle };
  * intercepted socket that is never answered never connects, so the timeout would never
  * fire. On the clock, it runs from the call until the request closes.
  */
-function virtualRequestTimeouts(clock: VirtualClock): () => void {
+function virtualRequestTimeouts(clock: Clock): () => void {
   const proto = realClientRequestPrototype();
-  const original = Object.getOwnPropertyDescriptor(proto, 'setTimeout');
-  if (!original) return () => {};
-  Object.defineProperty(proto, 'setTimeout', {
-    configurable: true,
-    writable: true,
-    value: function setTimeout(this: TimedRequest, msecs: number, callback?: () => void): TimedRequest {
-      if (callback) this.once('timeout', callback);
-      const previous = this[kTimer];
-      if (previous !== undefined) clock.clearTimer(previous);
-      delete this[kTimer];
-      if (msecs > 0) {
-        const handle = clock.setTimer(msecs, () => {
-          delete this[kTimer];
-          if (!this.destroyed) this.emit('timeout');
-        });
-        this[kTimer] = handle;
-        this.once('close', () => clock.clearTimer(handle));
-      }
-      return this;
-    },
+  if (!Object.hasOwn(proto, 'setTimeout')) return () => {};
+  return overrideProperty(proto, 'setTimeout', function setTimeout(this: TimedRequest, msecs: number, callback?: () => void): TimedRequest {
+    if (callback) this.once('timeout', callback);
+    const previous = this[kTimer];
+    if (previous !== undefined) clock.clearTimer(previous);
+    delete this[kTimer];
+    if (msecs > 0) {
+      const handle = clock.setTimer(msecs, () => {
+        delete this[kTimer];
+        if (!this.destroyed) this.emit('timeout');
+      });
+      this[kTimer] = handle;
+      this.once('close', () => clock.clearTimer(handle));
+    }
+    return this;
   });
-  return () => Object.defineProperty(proto, 'setTimeout', original);
 }
 
 /** nock and msw replace `http.ClientRequest`; the prototype that defines `setTimeout` is Node's own. */

@@ -1,7 +1,6 @@
 import {
   FaultlineError,
   FaultlineErrorCode,
-  HttpError,
   IdSource,
   type Clock,
   type History,
@@ -10,7 +9,7 @@ import {
 } from '../../core/index.js';
 import type { World } from '../../world/World.js';
 import type { Fault } from '../fault.js';
-import { faultError, lostAnswerError } from '../faultError.js';
+import { applyFault } from '../applyFault.js';
 import { pickRule } from '../match.js';
 import { FaultPlanSchema, type FaultPlan } from '../plan.js';
 import { CallTracker, type CallPosition } from './CallTracker.js';
@@ -183,45 +182,18 @@ export class HttpFaults {
     return { call: ex.position.call, attempt: ex.position.attempt };
   }
 
-  async #apply(fault: Fault | undefined, ex: Exchange, signal: AbortSignal): Promise<HttpAnswer> {
-    if (!fault) return this.#deliver(ex, 0);
-    switch (fault.kind) {
-      case 'timeout':
-        return { kind: 'hang', reason: 'no answer (timeout fault)' };
-      case 'latency': {
-        // Arrives and commits now; the answer leaves `ms` later (R18 if the client gives up first).
-        const answer = await this.#deliver(ex, 0);
-        await this.#clock.sleep(fault.ms, signal);
-        return answer;
-      }
-      case 'network':
-      case 'rate_limit':
-      case 'quota_exceeded':
-      case 'unavailable':
-      case 'permission_denied':
-      case 'rejected':
-      case 'not_found':
-      case 'conflict':
-        return answerOf(faultError(fault, this.#clock.now()));
-      case 'partial_write':
-        await this.#deliver(ex, 0);
-        return fault.lostAs === 'timeout' ? { kind: 'hang', reason: 'answer lost after commit (partial write)' } : answerOf(lostAnswerError(fault.lostAs));
-      case 'duplicate': {
-        const copies = Array.from({ length: fault.copies }, (_, i) => i);
-        if (fault.concurrent) return (await Promise.all(copies.map((c) => this.#deliver(ex, c))))[0]!;
-        const answers: HttpAnswer[] = [];
-        for (const c of copies) answers.push(await this.#deliver(ex, c));
-        return answers[0]!;
-      }
-      case 'server_error': {
-        const message = 'The server had an error while processing your request.';
-        return this.#deliver(ex, 0, new HttpError(500, message, { error: { type: 'server_error', message } }));
-      }
-      case 'malformed': {
-        const answer = await this.#deliver(ex, 0);
-        return answer.kind === 'respond' && answer.status < 400 ? truncate(answer) : answer;
-      }
-    }
+  #apply(fault: Fault | undefined, ex: Exchange, signal: AbortSignal): Promise<HttpAnswer> {
+    return applyFault<HttpAnswer>(
+      fault,
+      {
+        deliver: (copy, failure) => this.#deliver(ex, copy, failure),
+        lost: (cause) => ({ kind: 'hang', reason: cause === 'timeout' ? 'no answer (timeout fault)' : 'answer lost after commit (partial write)' }),
+        error: (error) => answerOf(error),
+        malformed: (answer) => (answer.kind === 'respond' && answer.status < 400 ? truncate(answer) : answer),
+      },
+      this.#clock,
+      signal,
+    );
   }
 
   /** One arrival at the service's business logic. */

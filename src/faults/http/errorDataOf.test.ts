@@ -24,4 +24,16 @@ describe('errorDataOf', () => {
     expect(errorDataOf({ kind: 'network', code: 'ECONNRESET', message: 'socket hang up' })).toEqual({ kind: 'network', message: 'socket hang up', retryable: true, code: 'ECONNRESET' });
     expect(errorDataOf({ kind: 'hang', reason: 'no answer' })).toEqual({ kind: 'timeout', message: 'no answer', retryable: true });
   });
+
+  it('reads statuses and body codes with the execution layer\'s tables (402 and 413 included)', () => {
+    expect(errorDataOf(respond(402, {}))).toEqual({ kind: 'quota_exceeded', message: '402 Payment Required', retryable: false, status: 402 });
+    expect(errorDataOf(respond(413, {}))).toEqual({ kind: 'invalid_argument', message: '413 Payload Too Large', retryable: false, status: 413 });
+    expect(errorDataOf(respond(400, { error: { code: 'billing_hard_limit_reached', message: 'limit' } }))).toEqual({
+      kind: 'quota_exceeded',
+      message: 'limit',
+      retryable: false,
+      status: 400,
+      code: 'billing_hard_limit_reached',
+    });
+  });
 });

@@ -1,28 +1,6 @@
 import { TRANSIENT_KINDS, type ErrorData, type ErrorKind } from '../../core/index.js';
+import { httpErrorKind } from '../../core/httpErrorKinds.js';
 import type { HttpAnswer } from './HttpAnswer.js';
-
-const STATUS_KINDS: Readonly<Record<number, ErrorKind>> = {
-  400: 'invalid_argument',
-  401: 'permission_denied',
-  403: 'permission_denied',
-  404: 'not_found',
-  408: 'timeout',
-  409: 'conflict',
-  422: 'invalid_argument',
-  429: 'rate_limit',
-  500: 'internal',
-  502: 'unavailable',
-  503: 'unavailable',
-  504: 'unavailable',
-  529: 'unavailable',
-};
-
-const BODY_KINDS: Readonly<Record<string, ErrorKind>> = {
-  insufficient_quota: 'quota_exceeded',
-  overloaded_error: 'unavailable',
-  rate_limit_exceeded: 'rate_limit',
-  rate_limit_error: 'rate_limit',
-};
 
 /** The codes and message of an `{ error: { code, type, message } }` body; nothing for any other body. */
 function bodyError(body: string): { codes: string[]; message?: string } {
@@ -54,8 +32,8 @@ export function errorDataOf(answer: HttpAnswer): ErrorData | undefined {
     case 'respond': {
       if (answer.status < 400) return undefined;
       const { codes, message } = bodyError(answer.body);
-      const code = codes.find((c) => Object.hasOwn(BODY_KINDS, c));
-      const kind = (code === undefined ? STATUS_KINDS[answer.status] : BODY_KINDS[code]) ?? (answer.status >= 500 ? 'internal' : 'unknown');
+      const { kind: httpKind, bodyCode: code } = httpErrorKind(answer.status, codes);
+      const kind = httpKind ?? (answer.status >= 500 ? 'internal' : 'unknown');
       const seconds = Number(answer.headers['retry-after']);
       return build(kind, message ?? `${answer.status} ${answer.statusText}`.trim(), {
         status: answer.status,

@@ -4,11 +4,10 @@ import {
   IdSource,
   Rng,
   VirtualClock,
-  installSeededMathRandom,
   type ClockRunKind,
   type HistoryEvent,
 } from '../../core/index.js';
-import { installLibraryTimers } from '../../core/clock/libraryTimers.js';
+import { installVirtualTimers } from '../../core/clock/globalTimers.js';
 import { Wire } from '../../faults/Wire.js';
 import type { ToolResultKind } from '../../runtime/result.js';
 import type { ToolExecutor } from '../../runtime/ToolExecutor.js';
@@ -143,8 +142,8 @@ export async function runContentionTrial({ scenario, config, seed, trialIndex = 
   };
 
   const library = config.kind !== 'runtime';
-  const timers = library ? installLibraryTimers(clock) : undefined;
-  const restoreRandom = library ? installSeededMathRandom(rng.fork('math-random')) : undefined;
+  // The libraries read real timers and Math.random: both answer from the trial while they run.
+  const timers = library ? installVirtualTimers(clock, { mode: 'library', random: rng.fork('math-random') }) : undefined;
   let run;
   try {
     run = await clock.run(() => Promise.all(agents.map((a, i) => runAgent(a, clients[i]!))), {
@@ -152,7 +151,6 @@ export async function runContentionTrial({ scenario, config, seed, trialIndex = 
       maxFiresPerInstant: Math.max(10_000, scenario.agents * 100),
     });
   } finally {
-    restoreRandom?.();
     timers?.uninstall();
   }
   if (run.kind === 'threw') throw run.error;

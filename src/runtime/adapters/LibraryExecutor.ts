@@ -22,7 +22,7 @@ export interface LibraryExecutorOptions {
   readonly transport: Transport;
   readonly driver: RetryDriver;
   readonly clock: Clock;
-  /** Only idempotency keys come from it: the library's own randomness is `Math.random` (see `installSeededMathRandom`). */
+  /** Only idempotency keys come from it: the library's own randomness is `Math.random` (see `installVirtualTimers`' `random` option). */
   readonly rng: Rng;
   readonly history: History;
   readonly ids: IdSource;

@@ -49,8 +49,8 @@ const loadCockatiel = (): Promise<Cockatiel> => (loaded ??= import('cockatiel'))
 /**
  * A driver running each call through a cockatiel retry policy. The breaker (if any) lives as
  * long as the driver, as a client process holds one. cockatiel reads `setTimeout`,
- * `Date.now` and `Math.random`: run it under `installLibraryTimers` and
- * `installSeededMathRandom` to keep it on the trial's clock and seed.
+ * `Date.now` and `Math.random`: run it under `installVirtualTimers(clock, { mode: 'library', random })`
+ * to keep it on the trial's clock and seed.
  */
 export async function cockatielDriver(config: CockatielConfig, retries: (error: unknown) => boolean): Promise<RetryDriver> {
   const c = await loadCockatiel();

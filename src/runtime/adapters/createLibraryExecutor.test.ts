@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { History, HttpError, IdSource, Rng, VirtualClock, canonicalJson, eventsOf, installSeededMathRandom, type WireRequest } from '../../core/index.js';
-import { installLibraryTimers } from '../../core/clock/libraryTimers.js';
+import { History, HttpError, IdSource, Rng, VirtualClock, canonicalJson, eventsOf, type WireRequest } from '../../core/index.js';
+import { installVirtualTimers } from '../../core/clock/globalTimers.js';
 import { ALL_TOOLS, FakeTransport } from '../fakeTransport.testkit.js';
 import { createLibraryExecutor, LibraryConfigSchema } from './createLibraryExecutor.js';
 
@@ -10,14 +10,12 @@ async function run(config: unknown, reply: (r: WireRequest) => unknown, seed = 1
   const history = new History(clock);
   const transport = new FakeTransport(ALL_TOOLS, reply);
   const executor = await createLibraryExecutor(LibraryConfigSchema.parse(config), { transport, clock, rng: new Rng(seed), history, ids: new IdSource() });
-  const timers = installLibraryTimers(clock);
-  const restore = installSeededMathRandom(new Rng(seed).fork('math-random'));
+  const timers = installVirtualTimers(clock, { mode: 'library', random: new Rng(seed).fork('math-random') });
   try {
     const done = await clock.run(() => executor.call('set_flag', { on: true }));
     if (done.kind !== 'settled') throw new Error(done.kind);
     return { result: done.value, history: history.events, times: eventsOf(history.events, 'attempt').map((e) => e.t), sent: transport.calls() };
   } finally {
-    restore();
     timers.uninstall();
   }
 }

@@ -29,7 +29,7 @@ const loadPRetry = (): Promise<PRetry> => (loaded ??= import('p-retry'));
 
 /**
  * A driver running each call through `pRetry`. p-retry reads `setTimeout`, `performance.now`
- * and `Math.random`: run it under `installLibraryTimers` and `installSeededMathRandom`.
+ * and `Math.random`: run it under `installVirtualTimers(clock, { mode: 'library', random })`.
  * It does not say how long it waits, so no `retry_wait` is recorded; the attempts' times show it.
  */
 export async function pRetryDriver(config: PRetryConfig, retries: (error: unknown) => boolean): Promise<RetryDriver> {

@@ -1,0 +1,60 @@
+import { HttpError, type Clock } from '../core/index.js';
+import type { Fault } from './fault.js';
+import { faultError, lostAnswerError } from './faultError.js';
+
+/** The parts of applying a fault that differ between transports (the in-process wire, HTTP). */
+export interface FaultAnswers<A> {
+  /** One arrival at the service, copy `copy`; with `failure`, the service fails that way. */
+  deliver(copy: number, failure?: Error): Promise<A>;
+  /** No answer comes back: for a `timeout` fault, or a `partial_write` lost as a timeout. */
+  lost(cause: 'timeout' | 'partial_write'): A;
+  /** The client sees `error` instead of an answer. */
+  error(error: Error): A;
+  /** A `malformed` fault's answer: a success cut short, anything else as it was. */
+  malformed(answer: A): A;
+}
+
+const SERVER_ERROR_MESSAGE = 'The server had an error while processing your request.';
+
+/**
+ * What the client gets back when `fault` (or none) strikes a request, on any transport.
+ * Rejects only through `signal`, when a latency sleep is aborted.
+ */
+export async function applyFault<A>(fault: Fault | undefined, answers: FaultAnswers<A>, clock: Clock, signal?: AbortSignal): Promise<A> {
+  if (!fault) return answers.deliver(0);
+  switch (fault.kind) {
+    case 'timeout':
+      return answers.lost('timeout');
+    case 'latency': {
+      // A slow service: the request arrives and commits now, the answer comes `ms` later;
+      // a caller that gives up first has a committed write and no answer (R18).
+      const answer = await answers.deliver(0);
+      await clock.sleep(fault.ms, signal);
+      return answer;
+    }
+    case 'network':
+    case 'rate_limit':
+    case 'quota_exceeded':
+    case 'unavailable':
+    case 'permission_denied':
+    case 'rejected':
+    case 'not_found':
+    case 'conflict':
+      return answers.error(faultError(fault, clock.now()));
+    case 'partial_write':
+      await answers.deliver(0);
+      return fault.lostAs === 'timeout' ? answers.lost('partial_write') : answers.error(lostAnswerError(fault.lostAs));
+    case 'duplicate': {
+      const copies = Array.from({ length: fault.copies }, (_, i) => i);
+      if (fault.concurrent) return (await Promise.all(copies.map((c) => answers.deliver(c))))[0]!;
+      const delivered: A[] = [];
+      for (const c of copies) delivered.push(await answers.deliver(c));
+      return delivered[0]!;
+    }
+    case 'server_error':
+      return answers.deliver(0, new HttpError(500, SERVER_ERROR_MESSAGE, { error: { type: 'server_error', message: SERVER_ERROR_MESSAGE } }));
+    case 'malformed':
+      // The status line survives; only a successful body is parsed, and it is cut short.
+      return answers.malformed(await answers.deliver(0));
+  }
+}
