@@ -15,6 +15,7 @@ import type { World } from '../world/World.js';
 import { raceAbort, untilAborted } from './abort.js';
 import type { Fault } from './fault.js';
 import { applyFault } from './applyFault.js';
+import { EffectRecorder } from './EffectRecorder.js';
 import { malformedError } from './faultError.js';
 import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
@@ -68,7 +69,7 @@ export class Wire implements Transport {
   readonly #callNumbers = new Map<string, Map<string, number>>();
   /** Every request seen, so effects can be tied back to their call and attempt. */
   readonly #requests = new Map<string, WireRequest>();
-  #ledgerSeen: number;
+  readonly #effects: EffectRecorder;
 
   constructor(options: WireOptions) {
     const parsed = FaultPlanSchema.safeParse(options.plan);
@@ -87,7 +88,10 @@ export class Wire implements Transport {
     this.#rng = options.rng;
     this.#history = options.history;
     this.#startMs = options.startMs;
-    this.#ledgerSeen = options.world.ledger.length;
+    this.#effects = new EffectRecorder(options.world.ledger, options.history, (e) => {
+      const origin = this.#requests.get(e.request);
+      return origin ? { call: origin.call, attempt: origin.attempt } : {};
+    });
   }
 
   async send(req: WireRequest, signal?: AbortSignal): Promise<unknown> {
@@ -157,30 +161,7 @@ export class Wire implements Transport {
     } catch (error) {
       return { kind: 'error', error: asServerError(error) };
     } finally {
-      this.#recordEffects();
-    }
-  }
-
-  /**
-   * Records every ledger entry committed since the last look, under the request that made
-   * it. Concurrent requests share one ledger, so entries are attributed by their own
-   * `request`, not by which delivery happened to finish first.
-   */
-  #recordEffects(): void {
-    const effects = this.#world.ledger.effects;
-    for (; this.#ledgerSeen < effects.length; this.#ledgerSeen++) {
-      const e = effects[this.#ledgerSeen]!;
-      const origin = this.#requests.get(e.request);
-      this.#history.record({
-        type: 'effect',
-        request: e.request,
-        service: e.service,
-        effect: e.effect,
-        key: e.key,
-        ledgerSeq: e.seq,
-        ...(origin ? { call: origin.call, attempt: origin.attempt } : {}),
-        ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }),
-      });
+      this.#effects.recordNew();
     }
   }
 

@@ -10,6 +10,7 @@ import {
 import type { World } from '../../world/World.js';
 import type { Fault } from '../fault.js';
 import { applyFault } from '../applyFault.js';
+import { EffectRecorder } from '../EffectRecorder.js';
 import { pickRule } from '../match.js';
 import { FaultPlanSchema, type FaultPlan } from '../plan.js';
 import { CallTracker, type CallPosition } from './CallTracker.js';
@@ -62,7 +63,6 @@ export class HttpFaults {
   readonly #clock: Clock;
   readonly #rng: Rng;
   readonly #history: History;
-  readonly #world: World | undefined;
   readonly #startMs: number;
   readonly #ids = new IdSource();
   readonly #calls = new CallTracker();
@@ -71,7 +71,7 @@ export class HttpFaults {
   readonly #open = new Map<string, Exchange>();
   /** Hangs whose client has not given up yet: settled when it does, or when the trial closes. */
   readonly #hanging = new Map<string, () => void>();
-  #ledgerSeen: number;
+  readonly #effects: EffectRecorder | undefined;
   #closed = false;
 
   constructor(options: HttpFaultsOptions) {
@@ -90,9 +90,13 @@ export class HttpFaults {
     this.#clock = options.clock;
     this.#rng = options.rng;
     this.#history = options.history;
-    this.#world = options.world;
     this.#startMs = options.startMs ?? options.clock.now();
-    this.#ledgerSeen = options.world?.ledger.length ?? 0;
+    this.#effects =
+      options.world &&
+      new EffectRecorder(options.world.ledger, options.history, (e) => {
+        const origin = this.#exchanges.get(e.request);
+        return origin ? { ...this.#corr(origin), method: origin.http.method, url: origin.http.url } : {};
+      });
   }
 
   get clock(): Clock {
@@ -215,26 +219,7 @@ export class HttpFaults {
     } catch (error) {
       return answerOf(error);
     } finally {
-      this.#recordEffects();
-    }
-  }
-
-  #recordEffects(): void {
-    const effects = this.#world?.ledger.effects;
-    if (!effects) return;
-    for (; this.#ledgerSeen < effects.length; this.#ledgerSeen++) {
-      const e = effects[this.#ledgerSeen]!;
-      const origin = this.#exchanges.get(e.request);
-      this.#history.record({
-        type: 'effect',
-        request: e.request,
-        service: e.service,
-        effect: e.effect,
-        key: e.key,
-        ledgerSeq: e.seq,
-        ...(origin ? { ...this.#corr(origin), method: origin.http.method, url: origin.http.url } : {}),
-        ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }),
-      } as const);
+      this.#effects?.recordNew();
     }
   }
 
