@@ -12,6 +12,7 @@ import {
   type Transport,
 } from '../core/index.js';
 import { rawError, type AuditLog } from './audit.js';
+import { toolCallEvent } from './toolCallEvent.js';
 import { classifyError } from './classify.js';
 import type { RetryConfig } from './config.js';
 import { errorFeedback } from './feedback/structured.js';
@@ -134,16 +135,7 @@ export class Executor implements ToolExecutor {
     const call = ids.next('call');
     const started = clock.now();
     const contract = this.#contracts.get(tool);
-    history.record({
-      type: 'tool_call',
-      call,
-      tool,
-      risk: contract?.risk ?? 'read',
-      honoursKeys: contract?.honoursIdempotencyKeys ?? false,
-      input,
-      ...(options.caller !== undefined && { caller: options.caller }),
-      ...(options.turn !== undefined && { turn: options.turn }),
-    });
+    history.record(toolCallEvent(call, tool, contract, input, options));
     const done = await this.#dispatch(call, tool, contract, input);
     const { result } = done;
     history.record({

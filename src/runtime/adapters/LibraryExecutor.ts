@@ -10,6 +10,7 @@ import {
   type Transport,
 } from '../../core/index.js';
 import { classifyError } from '../classify.js';
+import { toolCallEvent } from '../toolCallEvent.js';
 import { errorFeedback } from '../feedback/structured.js';
 import { newIdempotencyKey } from '../idempotency/idempotencyKey.js';
 import type { ToolResult } from '../result.js';
@@ -72,16 +73,7 @@ export class LibraryExecutor implements ToolExecutor {
     const { history, clock, ids, transport, driver } = this.#o;
     const call = ids.next('call');
     const contract = this.#contracts.get(tool);
-    history.record({
-      type: 'tool_call',
-      call,
-      tool,
-      risk: contract?.risk ?? 'read',
-      honoursKeys: contract?.honoursIdempotencyKeys ?? false,
-      input,
-      ...(options.caller !== undefined && { caller: options.caller }),
-      ...(options.turn !== undefined && { turn: options.turn }),
-    });
+    history.record(toolCallEvent(call, tool, contract, input, options));
     if (!contract) return this.#failed(call, tool, input, 0, { kind: 'not_found', message: `there is no tool named "${tool}"`, retryable: false }, 'not_retryable');
     const parsed = contract.input.safeParse(input);
     if (!parsed.success) {

@@ -1,0 +1,16 @@
+import type { NewEvent, ToolContract } from '../core/index.js';
+import type { CallOptions } from './ToolExecutor.js';
+
+/** The `tool_call` event every execution layer records first, so checkers see every runtime alike. */
+export function toolCallEvent(call: string, tool: string, contract: ToolContract | undefined, input: unknown, options: CallOptions): NewEvent {
+  return {
+    type: 'tool_call',
+    call,
+    tool,
+    risk: contract?.risk ?? 'read',
+    honoursKeys: contract?.honoursIdempotencyKeys ?? false,
+    input,
+    ...(options.caller !== undefined && { caller: options.caller }),
+    ...(options.turn !== undefined && { turn: options.turn }),
+  };
+}
