@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULT_KINDS } from '../../src/faults/fault.js';
 import { runWithMsw } from '../../src/faults/http/msw.js';
 import { FAULT_CASES, ORDERS_URL } from './faultCases.js';
-import { postWithAxios, postWithFetch, responses, shopTrial } from './support.js';
+import { expectDuplicateWireEvents, postWithAxios, postWithFetch, responses, shopTrial } from './support.js';
 
 describe('msw adapter: every fault kind, as a real server would answer it', () => {
   it('covers every kind of the fault schema', () => {
@@ -33,12 +33,6 @@ describe('msw adapter: every fault kind, as a real server would answer it', () =
   it('records fault, delivery, effect and response with method, URL and Idempotency-Key', async () => {
     const { clock, history, faults } = shopTrial([{ match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } }]);
     await runWithMsw(faults, clock, () => postWithFetch(clock, 'key-9'));
-    const wire = { method: 'POST', url: ORDERS_URL, idempotencyKey: 'key-9', request: 'http-1', call: 'create_order#1', attempt: 1 };
-    expect(history.events.map((e) => e.type)).toEqual(['fault', 'delivery', 'effect', 'delivery', 'response']);
-    expect(history.events[0]).toMatchObject({ ...wire, tool: 'create_order', rule: 0, fault: { kind: 'duplicate', copies: 2 } });
-    expect(history.events[1]).toMatchObject({ ...wire, tool: 'create_order', copy: 0 });
-    expect(history.events[2]).toMatchObject({ ...wire, service: 'orders', effect: 'order.created', key: 'ref-1' });
-    expect(history.events[3]).toMatchObject({ ...wire, copy: 1 });
-    expect(history.events[4]).toMatchObject({ ...wire, result: 'ok', status: 201 });
+    expectDuplicateWireEvents(history);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULT_KINDS } from '../../src/faults/fault.js';
 import { runWithNock } from '../../src/faults/http/nock.js';
 import { FAULT_CASES, ORDERS_URL, type FaultCase } from './faultCases.js';
-import { postWithAxios, responses, shopTrial } from './support.js';
+import { expectDuplicateWireEvents, postWithAxios, responses, shopTrial } from './support.js';
 
 /** nock builds its response from a status code alone, and names one Node does not know (529) `unknown`. */
 const nockView = (seen: FaultCase['axios']): FaultCase['axios'] =>
@@ -29,12 +29,6 @@ describe('nock adapter: every fault kind, as a real server would answer it', () 
   it('records fault, delivery, effect and response with method, URL and Idempotency-Key', async () => {
     const { clock, history, faults } = shopTrial([{ match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } }]);
     await runWithNock(faults, clock, () => postWithAxios(clock, 'key-9'));
-    const wire = { method: 'POST', url: ORDERS_URL, idempotencyKey: 'key-9', request: 'http-1', call: 'create_order#1', attempt: 1 };
-    expect(history.events.map((e) => e.type)).toEqual(['fault', 'delivery', 'effect', 'delivery', 'response']);
-    expect(history.events[0]).toMatchObject({ ...wire, tool: 'create_order', rule: 0, fault: { kind: 'duplicate', copies: 2 } });
-    expect(history.events[1]).toMatchObject({ ...wire, tool: 'create_order', copy: 0 });
-    expect(history.events[2]).toMatchObject({ ...wire, service: 'orders', effect: 'order.created', key: 'ref-1' });
-    expect(history.events[3]).toMatchObject({ ...wire, copy: 1 });
-    expect(history.events[4]).toMatchObject({ ...wire, result: 'ok', status: 201 });
+    expectDuplicateWireEvents(history);
   });
 });

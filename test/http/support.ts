@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
+import { expect } from 'vitest';
 import { History, Rng, VirtualClock } from '../../src/core/index.js';
 import { HttpFaults, type HttpService } from '../../src/faults/http/HttpFaults.js';
 import { ordersRoutes } from '../../src/faults/http/toolRoutes.js';
@@ -20,13 +21,13 @@ export interface HttpTrial {
   readonly faults: HttpFaults;
 }
 
-/** A fresh trial: the orders service as a REST API at SHOP, under `plan`. */
-export function shopTrial(plan: FaultPlan, extra: readonly HttpService[] = []): HttpTrial {
+/** A fresh trial: the orders service as a REST API at `baseUrl` (default SHOP), under `plan`. */
+export function shopTrial(plan: FaultPlan, extra: readonly HttpService[] = [], baseUrl = SHOP): HttpTrial {
   const clock = new VirtualClock(START);
   const history = new History(clock);
   const world = createWorld(clock, {}, ['orders']);
   const faults = new HttpFaults({
-    services: [{ baseUrl: SHOP, routes: ordersRoutes(world) }, ...extra],
+    services: [{ baseUrl, routes: ordersRoutes(world) }, ...extra],
     plan,
     clock,
     rng: new Rng(7).fork('http'),
@@ -114,4 +115,18 @@ export function responses(history: History): { t: number; method?: string; url?:
       ? [{ t: e.t, result: e.result, ...(e.method === undefined ? {} : { method: e.method }), ...(e.url === undefined ? {} : { url: e.url }), ...(e.status === undefined ? {} : { status: e.status }), ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }) }]
       : [],
   );
+}
+
+/**
+ * The wire events of one POST to /orders delivered twice (`duplicate, copies: 2`) with
+ * Idempotency-Key `key-9`: what both adapters must record.
+ */
+export function expectDuplicateWireEvents(history: History): void {
+  const wire = { method: 'POST', url: `${SHOP}/orders`, idempotencyKey: 'key-9', request: 'http-1', call: 'create_order#1', attempt: 1 };
+  expect(history.events.map((e) => e.type)).toEqual(['fault', 'delivery', 'effect', 'delivery', 'response']);
+  expect(history.events[0]).toMatchObject({ ...wire, tool: 'create_order', rule: 0, fault: { kind: 'duplicate', copies: 2 } });
+  expect(history.events[1]).toMatchObject({ ...wire, tool: 'create_order', copy: 0 });
+  expect(history.events[2]).toMatchObject({ ...wire, service: 'orders', effect: 'order.created', key: 'ref-1' });
+  expect(history.events[3]).toMatchObject({ ...wire, copy: 1 });
+  expect(history.events[4]).toMatchObject({ ...wire, result: 'ok', status: 201 });
 }

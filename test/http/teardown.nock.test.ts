@@ -2,11 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { History, Rng, VirtualClock } from '../../src/core/index.js';
-import { HttpFaults } from '../../src/faults/http/HttpFaults.js';
-import { ordersRoutes } from '../../src/faults/http/toolRoutes.js';
-import { createWorld } from '../../src/world/createWorld.js';
-import { always, localServer, START } from './support.js';
+import { always, localServer, shopTrial, START } from './support.js';
 
 // Node's own, captured before nock is imported: nock patches node:http the moment it loads.
 const pristine = { request: http.request, get: http.get, ClientRequest: http.ClientRequest, httpsRequest: https.request, fetch: globalThis.fetch };
@@ -17,13 +13,6 @@ let real: Awaited<ReturnType<typeof localServer>>;
 beforeAll(async () => (real = await localServer()));
 afterAll(() => real.close());
 
-function trialAtRealAddress() {
-  const clock = new VirtualClock(START);
-  const history = new History(clock);
-  const world = createWorld(clock, {}, ['orders']);
-  const faults = new HttpFaults({ services: [{ baseUrl: real.url, routes: ordersRoutes(world) }], plan: always({ kind: 'unavailable', status: 503 }), clock, rng: new Rng(1), history, world });
-  return { clock, faults };
-}
 
 const failure = async (work: Promise<unknown>): Promise<{ name: string; code?: unknown }> =>
   work.then(
@@ -33,7 +22,7 @@ const failure = async (work: Promise<unknown>): Promise<{ name: string; code?: u
 
 describe('nock adapter: nothing stays installed after a trial', () => {
   it('answers the faulted route during the trial; after it node:http and fetch are Node’s own and reach the real server', async () => {
-    const { clock, faults } = trialAtRealAddress();
+    const { clock, faults } = shopTrial(always({ kind: 'unavailable', status: 503 }), [], real.url);
     const during = await runWithNock(faults, clock, async () => (await axios.get(`${real.url}/orders/ord-1`, { validateStatus: () => true })).status);
     expect(during).toEqual({ kind: 'settled', value: 503, at: START });
     expect(real.hits).toEqual([]);
@@ -47,7 +36,7 @@ describe('nock adapter: nothing stays installed after a trial', () => {
   });
 
   it('refuses unhandled requests by default (nock’s named errors), and lets them through under "bypass"', async () => {
-    const strict = trialAtRealAddress();
+    const strict = shopTrial(always({ kind: 'unavailable', status: 503 }), [], real.url);
     const refused = await runWithNock(strict.faults, strict.clock, async () => [
       await failure(axios.get(`${real.url}/not-a-route`)),
       await failure(axios.get('http://127.0.0.2:9/elsewhere')),
@@ -62,7 +51,7 @@ describe('nock adapter: nothing stays installed after a trial', () => {
     });
     expect(real.hits).toEqual([]);
 
-    const open = trialAtRealAddress();
+    const open = shopTrial(always({ kind: 'unavailable', status: 503 }), [], real.url);
     const passed = await runWithNock(open.faults, open.clock, async () => (await axios.get(`${real.url}/health`)).data as unknown, { onUnhandledRequest: 'bypass' });
     expect(passed).toEqual({ kind: 'settled', value: { real: true }, at: START });
     expect(real.hits).toEqual(['GET /health']);
@@ -74,7 +63,7 @@ describe('nock adapter: nothing stays installed after a trial', () => {
 
   it('a second trial activates nock again and faults again', async () => {
     for (let i = 0; i < 2; i++) {
-      const { clock, faults } = trialAtRealAddress();
+      const { clock, faults } = shopTrial(always({ kind: 'unavailable', status: 503 }), [], real.url);
       const run = await runWithNock(faults, clock, async () => (await axios.get(`${real.url}/orders/ord-1`, { validateStatus: () => true })).status);
       expect(run).toEqual({ kind: 'settled', value: 503, at: START });
     }
