@@ -5,6 +5,18 @@ import { installVirtualTimers, runWithVirtualTimers } from './globalTimers.js';
 import { VirtualClock } from './VirtualClock.js';
 import { Rng } from '../rng.js';
 
+/** Every global the installer may swap, as it stands now. */
+const globalsNow = () => ({
+  setTimeout: globalThis.setTimeout,
+  clearTimeout: globalThis.clearTimeout,
+  setInterval: globalThis.setInterval,
+  clearInterval: globalThis.clearInterval,
+  abortTimeout: AbortSignal.timeout,
+  now: Date.now,
+  random: Math.random,
+  requestTimeout: Object.getOwnPropertyDescriptor(http.ClientRequest.prototype, 'setTimeout')?.value as unknown,
+});
+
 describe('installVirtualTimers', () => {
   it('runs setTimeout, setInterval and their clears on the clock', async () => {
     const clock = new VirtualClock(0);
@@ -84,31 +96,13 @@ describe('installVirtualTimers', () => {
   });
 
   it('restores every global exactly, and a second uninstall changes nothing', () => {
-    const before = {
-      setTimeout: globalThis.setTimeout,
-      clearTimeout: globalThis.clearTimeout,
-      setInterval: globalThis.setInterval,
-      clearInterval: globalThis.clearInterval,
-      abortTimeout: AbortSignal.timeout,
-      now: Date.now,
-      random: Math.random,
-      requestTimeout: Object.getOwnPropertyDescriptor(http.ClientRequest.prototype, 'setTimeout')?.value as unknown,
-    };
+    const before = globalsNow();
     const timers = installVirtualTimers(new VirtualClock(0), { random: { next: () => 0 } });
     expect(globalThis.setTimeout).not.toBe(before.setTimeout);
     expect(Date.now).not.toBe(before.now);
     timers.uninstall();
     timers.uninstall();
-    expect({
-      setTimeout: globalThis.setTimeout,
-      clearTimeout: globalThis.clearTimeout,
-      setInterval: globalThis.setInterval,
-      clearInterval: globalThis.clearInterval,
-      abortTimeout: AbortSignal.timeout,
-      now: Date.now,
-      random: Math.random,
-      requestTimeout: Object.getOwnPropertyDescriptor(http.ClientRequest.prototype, 'setTimeout')?.value as unknown,
-    }).toEqual(before);
+    expect(globalsNow()).toEqual(before);
   });
 });
 
