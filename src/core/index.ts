@@ -7,5 +7,6 @@ export * from './http.js';
 export * from './ids.js';
 export * from './kinds.js';
 export * from './rng.js';
+export { stackless } from './stackless.js';
 export type * from './transport.js';
 export * from './verdict.js';

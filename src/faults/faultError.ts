@@ -1,4 +1,5 @@
 import { HttpError, systemError } from '../core/index.js';
+import { stackless } from '../core/stackless.js';
 import type { FaultOf } from './fault.js';
 
 /** Faults the wire answers itself, without reaching the service. */
@@ -53,20 +54,6 @@ function unavailableError(status: FaultOf<'unavailable'>['status']): HttpError {
  * for `network`, otherwise the `HttpError` the API would send (status, body, headers).
  * `nowMs` dates an HTTP-date `Retry-After`. The http adapters reuse it to build responses.
  */
-/**
- * Builds an error without capturing a stack: an injected failure has no meaningful stack,
- * and capturing one costs more than the rest of the attempt.
- */
-function stackless<E extends Error>(make: () => E): E {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return make();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-
 export function faultError(fault: RefusalFault, nowMs: number): Error {
   return stackless(() => buildFaultError(fault, nowMs));
 }

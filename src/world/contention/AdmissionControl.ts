@@ -1,7 +1,7 @@
 import { HttpError, type Clock } from '../../core/index.js';
 import type { CapacityConfig } from './CapacityConfig.js';
 import { RateLimiter } from './RateLimiter.js';
-import { stackless } from './stackless.js';
+import { stackless } from '../../core/stackless.js';
 
 /** How a request got in, or why it did not. */
 export type Admission =

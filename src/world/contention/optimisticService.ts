@@ -4,7 +4,7 @@ import type { ToolSpec } from '../tool.js';
 import { AdmissionControl } from './AdmissionControl.js';
 import type { CapacityConfig } from './CapacityConfig.js';
 import type { ContentionService } from './ContentionService.js';
-import { stackless } from './stackless.js';
+import { stackless } from '../../core/stackless.js';
 
 export interface OptimisticOptions {
   /** Records the clients share: client i writes record i mod `records`. */
