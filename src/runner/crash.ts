@@ -1,5 +1,11 @@
-import { sleepOn, type Clock, type TimerHandle, type Transport, type WireRequest, type ToolContract } from '../core/index.js';
+import { sleepOn, type Clock, type Rng, type TimerHandle, type Transport, type WireRequest, type ToolContract } from '../core/index.js';
 import type { EffectLedger } from '../world/ledger.js';
+import type { LoopEnd } from '../agent/loop.js';
+import type { Executor } from '../runtime/Executor.js';
+import { InMemoryOperationStore } from '../runtime/idempotency/InMemoryOperationStore.js';
+import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
+import type { ToolExecutor } from '../runtime/ToolExecutor.js';
+import { CallCap } from './CallCap.js';
 
 /** When the agent process of a trial dies (R22, R25). */
 export interface CrashPlan {
@@ -86,3 +92,41 @@ export class CrashTrap implements Transport {
 }
 
 const never = (): Promise<never> => new Promise<never>(() => {});
+
+/** What a crashed trial needs from `runTrial`: its transport, ledger, clock, store, and how it builds executors and agents. */
+export interface CrashRun {
+  readonly transport: Transport;
+  readonly ledger: EffectLedger;
+  readonly clock: Clock;
+  readonly durable: OperationStore | undefined;
+  readonly executorFor: (t: Transport, c: Clock, rng: Rng, store: OperationStore | undefined, budget?: Executor['budget']) => Executor;
+  readonly startAgent: (executor: ToolExecutor, clock: Clock, caller?: string) => Promise<LoopEnd>;
+  readonly rng: Rng;
+  readonly caps: CallCap[];
+  readonly callLimit: number;
+}
+
+/**
+ * Two agent processes in one trial. The first runs until the crash plan kills it (its clock
+ * and transport go dead, its pending call never returns); the second starts from nothing but
+ * the durable store (a fresh in-memory one if the backend has none), resumes from the records
+ * it finds, and runs the same agent from the start. Its calls carry `caller: process-2`.
+ */
+export async function runWithCrash(plan: CrashPlan, r: CrashRun): Promise<LoopEnd> {
+  const first = new ProcessClock(r.clock);
+  const trap = new CrashTrap(r.transport, plan, r.ledger, first);
+  const executor1 = r.executorFor(trap, first, r.rng.fork('runtime'), r.durable ?? new InMemoryOperationStore());
+  const capped1 = new CallCap(executor1, r.callLimit);
+  r.caps.push(capped1);
+  const ended = await Promise.race([
+    r.startAgent(capped1, first, 'process-1').then((end) => ({ kind: 'ended' as const, end })),
+    trap.crashed.then(() => ({ kind: 'crashed' as const })),
+  ]);
+  if (ended.kind === 'ended') return ended.end;
+  // A fresh process: new memory, new keys; only what the durable store kept survives.
+  const executor2 = r.executorFor(r.transport, r.clock, r.rng.fork('runtime:restart'), r.durable ?? new InMemoryOperationStore(), executor1.budget);
+  await executor2.resume({ caller: 'process-2' });
+  const capped2 = new CallCap(executor2, r.callLimit);
+  r.caps.push(capped2);
+  return r.startAgent(capped2, r.clock, 'process-2');
+}

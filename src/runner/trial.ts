@@ -3,7 +3,6 @@ import { ClientRetries } from '../faults/ClientRetries.js';
 import { Wire } from '../faults/Wire.js';
 import { Executor } from '../runtime/Executor.js';
 import type { RetryConfig } from '../runtime/config.js';
-import { InMemoryOperationStore } from '../runtime/idempotency/InMemoryOperationStore.js';
 import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import { runAgentLoop, type LoopEnd } from '../agent/loop.js';
@@ -15,10 +14,9 @@ export type { CheckResult };
 import type { Checker } from '../checks/checker.js';
 import type { Expectations, TrialEnd, TrialRecord } from '../checks/record.js';
 import { BUILTIN_SERVICES } from '../world/createWorld.js';
-import type { EffectLedger } from '../world/ledger.js';
 import { memoryBackend, type TrialBackend } from './backend.js';
 import { CallCap } from './CallCap.js';
-import { CrashTrap, ProcessClock, type CrashPlan } from './crash.js';
+import { runWithCrash, type CrashPlan } from './crash.js';
 import type { Scenario } from './scenario.js';
 import { trialStats, type TrialStats } from './trialStats.js';
 
@@ -131,43 +129,6 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs, ba
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   const common: TrialCommon = { ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: config.name }, checks, stats };
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
-}
-
-interface CrashRun {
-  readonly transport: Transport;
-  readonly ledger: EffectLedger;
-  readonly clock: Clock;
-  readonly durable: OperationStore | undefined;
-  readonly executorFor: (t: Transport, c: Clock, rng: Rng, store: OperationStore | undefined, budget?: Executor['budget']) => Executor;
-  readonly startAgent: (executor: ToolExecutor, clock: Clock, caller?: string) => Promise<LoopEnd>;
-  readonly rng: Rng;
-  readonly caps: CallCap[];
-  readonly callLimit: number;
-}
-
-/**
- * Two agent processes in one trial. The first runs until the crash plan kills it (its clock
- * and transport go dead, its pending call never returns); the second starts from nothing but
- * the durable store (a fresh in-memory one if the backend has none), resumes from the records
- * it finds, and runs the same agent from the start. Its calls carry `caller: process-2`.
- */
-async function runWithCrash(plan: CrashPlan, r: CrashRun): Promise<LoopEnd> {
-  const first = new ProcessClock(r.clock);
-  const trap = new CrashTrap(r.transport, plan, r.ledger, first);
-  const executor1 = r.executorFor(trap, first, r.rng.fork('runtime'), r.durable ?? new InMemoryOperationStore());
-  const capped1 = new CallCap(executor1, r.callLimit);
-  r.caps.push(capped1);
-  const ended = await Promise.race([
-    r.startAgent(capped1, first, 'process-1').then((end) => ({ kind: 'ended' as const, end })),
-    trap.crashed.then(() => ({ kind: 'crashed' as const })),
-  ]);
-  if (ended.kind === 'ended') return ended.end;
-  // A fresh process: new memory, new keys; only what the durable store kept survives.
-  const executor2 = r.executorFor(r.transport, r.clock, r.rng.fork('runtime:restart'), r.durable ?? new InMemoryOperationStore(), executor1.budget);
-  await executor2.resume({ caller: 'process-2' });
-  const capped2 = new CallCap(executor2, r.callLimit);
-  r.caps.push(capped2);
-  return r.startAgent(capped2, r.clock, 'process-2');
 }
 
 function trialEnd(run: ClockRun<LoopEnd>, capTripped: boolean, startMs: number): TrialEnd {
