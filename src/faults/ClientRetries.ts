@@ -1,4 +1,5 @@
 import type { Clock, Rng, ToolContract, Transport, WireRequest } from '../core/index.js';
+import { parseRetryAfter } from '../core/retryAfter.js';
 
 export interface ClientRetriesOptions {
   /** Retries after the first try, as an SDK's `maxRetries` (the OpenAI and Anthropic SDKs default to 2). */
@@ -17,11 +18,11 @@ function sdkRetries(error: unknown): boolean {
   return typeof e.code === 'string' || e.name === 'TimeoutError';
 }
 
-function retryAfterMs(error: unknown): number | undefined {
+/** The SDKs honour a server's wait only up to a minute; beyond it they use their own backoff. */
+function retryAfterMs(error: unknown, nowMs: number): number | undefined {
   const headers = (error as { headers?: Record<string, string> }).headers;
-  const value = headers?.['retry-after'];
-  const s = value === undefined ? NaN : Number(value);
-  return Number.isFinite(s) && s >= 0 && s <= 60 ? s * 1000 : undefined;
+  const ms = parseRetryAfter(headers?.['retry-after'], nowMs);
+  return ms !== undefined && ms <= 60_000 ? ms : undefined;
 }
 
 /**
@@ -49,7 +50,7 @@ export class ClientRetries implements Transport {
       } catch (error) {
         if (retry >= retries || signal?.aborted || !sdkRetries(error)) throw error;
         const backoff = Math.min(500 * 2 ** retry, 8_000) * (1 - 0.25 * this.options.rng.next());
-        await this.options.clock.sleep(retryAfterMs(error) ?? backoff, signal);
+        await this.options.clock.sleep(retryAfterMs(error, this.options.clock.now()) ?? backoff, signal);
       }
     }
   }

@@ -1,6 +1,6 @@
 import { TRANSIENT_KINDS, type ErrorData, type ErrorKind } from '../core/index.js';
 import { httpErrorKind } from '../core/httpErrorKinds.js';
-import { parseRetryAfter } from './retry/retryAfter.js';
+import { parseRetryAfter } from '../core/retryAfter.js';
 
 /** Node and undici error codes, read before anything else (R2). */
 export const CODE_KINDS: Readonly<Record<string, ErrorKind>> = {

@@ -8,7 +8,7 @@ export { fieldErrors } from './fieldErrors.js';
 export { unknownResult } from './unknownResult.js';
 export { sendAttempt, type AttemptResult, type AttemptResultKind } from './sendAttempt.js';
 export { QUERY_OPERATION_STATUS, QueryOperationStatusInputSchema, queryOperationStatusTool } from './queryOperationStatusTool.js';
-export { parseRetryAfter, parseHttpDate } from './retry/retryAfter.js';
+export { parseRetryAfter, parseHttpDate } from '../core/retryAfter.js';
 export { backoffDelay } from './retry/backoff.js';
 export { RetryBudget } from './retry/RetryBudget.js';
 export { Deadline } from './retry/Deadline.js';

@@ -230,7 +230,7 @@ export class HttpFaults {
       this.#history.record({ ...base, result: 'error', message: `${answer.code}: ${answer.message}` });
     } else {
       const failed = answer.status >= 400;
-      const error = failed ? errorDataOf(answer) : undefined;
+      const error = failed ? errorDataOf(answer, this.#clock.now()) : undefined;
       this.#history.record({ ...base, result: failed ? 'error' : 'ok', status: answer.status, ...(error ? { message: error.message } : {}) });
     }
     this.#modelError(ex, answer);
@@ -259,7 +259,7 @@ export class HttpFaults {
 
   #modelError(ex: Exchange, answer: HttpAnswer): void {
     if (ex.match.route.kind !== 'model') return;
-    const error = errorDataOf(answer);
+    const error = errorDataOf(answer, this.#clock.now());
     if (error) this.#history.record({ type: 'model_error', error, request: ex.request, ...this.#corr(ex) });
   }
 }

@@ -1,5 +1,6 @@
 import { TRANSIENT_KINDS, type ErrorData, type ErrorKind } from '../../core/index.js';
 import { httpErrorKind } from '../../core/httpErrorKinds.js';
+import { parseRetryAfter } from '../../core/retryAfter.js';
 import type { HttpAnswer } from './HttpAnswer.js';
 
 /** The codes and message of an `{ error: { code, type, message } }` body; nothing for any other body. */
@@ -23,7 +24,7 @@ function build(kind: ErrorKind, message: string, extra: { status?: number; code?
  * read from the status, the body's error code and `Retry-After`. `undefined` for a success.
  * A hang reads as the client's timeout.
  */
-export function errorDataOf(answer: HttpAnswer): ErrorData | undefined {
+export function errorDataOf(answer: HttpAnswer, nowMs: number): ErrorData | undefined {
   switch (answer.kind) {
     case 'network':
       return build('network', answer.message, { code: answer.code });
@@ -34,11 +35,12 @@ export function errorDataOf(answer: HttpAnswer): ErrorData | undefined {
       const { codes, message } = bodyError(answer.body);
       const { kind: httpKind, bodyCode: code } = httpErrorKind(answer.status, codes);
       const kind = httpKind ?? (answer.status >= 500 ? 'internal' : 'unknown');
-      const seconds = Number(answer.headers['retry-after']);
+      // Both forms of R9: delta-seconds and an HTTP-date, read as the runtime's classifier reads them.
+      const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], nowMs);
       return build(kind, message ?? `${answer.status} ${answer.statusText}`.trim(), {
         status: answer.status,
         ...((code ?? codes[0]) === undefined ? {} : { code: (code ?? codes[0])! }),
-        ...(Number.isFinite(seconds) && seconds >= 0 ? { retryAfterMs: seconds * 1000 } : {}),
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       });
     }
   }
