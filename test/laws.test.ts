@@ -8,7 +8,7 @@ import { defineScenario, type Scenario } from '../src/runner/scenario.js';
 import { runTrial, type TrialResult } from '../src/runner/trial.js';
 import { RetryConfigSchema, rulebookDefault, type RetryConfig, type RetryConfigInput } from '../src/runtime/config.js';
 import { BUILTIN_SERVICES, type BuiltinServiceName } from '../src/world/createWorld.js';
-import type { ServiceConfig, WorldConfig } from '../src/world/WorldConfig.js';
+import type { ServiceOptions } from '../src/world/services/ServiceOptions.js';
 
 /**
  * Laws over every fault kind and every built-in service: determinism, "no fault, no
@@ -110,7 +110,7 @@ const FIRST: { readonly [K in FaultKind]: FirstAttempt } = {
 
 interface ScenarioOptions {
   readonly faults?: readonly FaultRule[];
-  readonly service?: ServiceConfig;
+  readonly service?: ServiceOptions;
   readonly startTime?: string;
   readonly name?: string;
 }
@@ -122,7 +122,7 @@ function scenarioFor(service: BuiltinServiceName, options: ScenarioOptions = {})
     name: options.name ?? `law-${service}`,
     startTime: options.startTime ?? START,
     services: [service],
-    world: { [service]: options.service ?? {} } as WorldConfig,
+    world: { [service]: { ...options.service } },
     faults: [...(options.faults ?? [])],
     agent: { kind: 'scripted', task: `Do ${w.tool} once`, plan: { steps: [{ name: 'write', tool: w.tool, input: { ...w.input }, subject: w.subject }] } },
     goal: { effects: { [w.effect]: 1 } },

@@ -5,6 +5,8 @@ export const FaultlineErrorCode = {
   PlanInvalid: 'FAULTLINE_PLAN_INVALID',
   UnknownTool: 'FAULTLINE_UNKNOWN_TOOL',
   UnknownService: 'FAULTLINE_UNKNOWN_SERVICE',
+  /** A `defineService` definition, or a service module, that cannot be used. */
+  ServiceInvalid: 'FAULTLINE_SERVICE_INVALID',
   NotFound: 'FAULTLINE_NOT_FOUND',
   Usage: 'FAULTLINE_USAGE',
   /** Neither a Docker daemon nor `DATABASE_URL`: no Postgres to run against. */

@@ -4,7 +4,7 @@
  * wire throw it; the runtime's classifier reads it like any other client error.
  */
 export class HttpError extends Error {
-  override readonly name = 'HttpError';
+  override readonly name: string = 'HttpError';
   constructor(
     readonly status: number,
     message: string,

@@ -12,6 +12,25 @@ export { loadScenarios, loadConfigs, LIBRARY_DIR, CONFIG_DIR, DEFAULT_CONFIG } f
 export { passHatK, passAtK } from '../runner/passK.js';
 export { parseGate, evaluateGates, gatesPassed, DEFAULT_GATES, GATE_GRAMMAR } from '../runner/gates.js';
 
+// Services: your own, declared once, and the built-ins declared the same way
+export {
+  defineService,
+  isServiceDefinition,
+  ServiceError,
+  CommonServiceOptionsSchema,
+  BUILTIN_SERVICES,
+  BUILTIN_SERVICE_DEFINITIONS,
+  createWorld,
+  World,
+  EffectLedger,
+  SERVICE_HTTP_METHODS,
+} from '../world/index.js';
+export { memoryBackend } from '../runner/backend.js';
+export { loadServiceModule } from '../runner/loadService.js';
+export { HttpError } from '../core/http.js';
+/** The zod faultline is built with: one copy for your schemas and ours. */
+export { z } from 'zod';
+
 // The runtime under test and its configurations
 export { Executor } from '../runtime/Executor.js';
 export { RetryConfigSchema, rulebookDefault } from '../runtime/config.js';
@@ -44,6 +63,30 @@ export {
 export { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/errors.js';
 
 export type { Scenario, ScenarioInput, AgentSpec } from '../runner/scenario.js';
+export type {
+  BuiltinServiceName,
+  CommonServiceOptions,
+  Effect,
+  NewEffect,
+  Service,
+  ServiceContext,
+  ServiceDefinition,
+  ServiceDefinitionInput,
+  ServiceErrorInit,
+  ServiceHttp,
+  ServiceHttpError,
+  ServiceHttpMethod,
+  ServiceRef,
+  ServiceRoute,
+  ServiceRouteRequest,
+  ToolContext,
+  ToolDefinition,
+  ToolSpec,
+  ToolSummary,
+  WorldConfig,
+  WorldSnapshot,
+} from '../world/index.js';
+export type { TrialBackend } from '../runner/backend.js';
 export type { TrialResult, TrialStatus, TrialOptions, CheckResult } from '../runner/trial.js';
 export type { RunResult, RunOptions, Cell } from '../runner/run.js';
 export type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';

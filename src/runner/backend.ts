@@ -1,6 +1,6 @@
 import type { Clock } from '../core/index.js';
 import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
-import { createWorld } from '../world/createWorld.js';
+import { createWorld, type ServiceRef } from '../world/createWorld.js';
 import type { World } from '../world/World.js';
 import type { WorldConfig } from '../world/WorldConfig.js';
 
@@ -12,7 +12,7 @@ import type { WorldConfig } from '../world/WorldConfig.js';
 export interface TrialBackend {
   readonly name: string;
   /** A fresh world for one trial; `trial` names it uniquely within the run. */
-  createWorld(clock: Clock, config: WorldConfig, services: readonly string[], trial: string): Promise<World> | World;
+  createWorld(clock: Clock, config: WorldConfig, services: readonly ServiceRef[], trial: string): Promise<World> | World;
   /**
    * The operation records of the trial's agent processes, held on `clock`. A store from here
    * outlives an agent process (R22, R25); without it, each process keeps its records in

@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { RetryConfigSchema, type RetryConfig } from '../runtime/config.js';
 import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS } from './loadFile.js';
+import { resolveServiceModules } from './loadService.js';
 import { defineScenario, type Scenario, type ScenarioInput } from './scenario.js';
-import { formatIssues } from './zodIssues.js';
+import { formatIssues } from '../core/zodIssues.js';
 
 /** The built-in scenario library and its retry configurations, shipped with the package. */
 export const LIBRARY_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -36,7 +37,7 @@ export function refOf(loaded: { readonly name: string }): string {
 }
 
 export async function loadScenarioFile(file: string): Promise<Scenario> {
-  const value = await loadFile(file, FaultlineErrorCode.ScenarioInvalid);
+  const value = await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file);
   const scenario = defineScenario(value as ScenarioInput, file);
   sources.set(scenario, resolve(file));
   return scenario;

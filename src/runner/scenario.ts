@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, VirtualClock } from '../core/index.js';
 import { FaultPlanSchema } from '../faults/plan.js';
 import { WorldConfigSchema } from '../world/WorldConfig.js';
-import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
+import { BUILTIN_SERVICES, createWorld, isBuiltinService, type BuiltinServiceName } from '../world/createWorld.js';
+import { isServiceDefinition, type ServiceDefinition } from '../world/define/defineService.js';
 import { ScriptPlanSchema } from '../agent/script.js';
 import { BEHAVIOURS } from '../agent/behaviours.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
 import type { AgentFn } from '../agent/agentFunction.js';
-import { formatIssues, formatPath } from './zodIssues.js';
+import { formatIssues, formatPath } from '../core/zodIssues.js';
 import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
 
 export const BudgetSchema = z
@@ -67,8 +68,12 @@ export const ScenarioDataSchema = z
       })
       .strict()
       .optional(),
-    /** The built-in services the agent can reach (default: all of them). */
-    services: z.array(z.enum(BUILTIN_SERVICES)).min(1).optional(),
+    /**
+     * The services the agent can reach (default: all built-in ones): built-in names, and paths
+     * to your own service modules (`./helpdesk.service.ts`, resolved from the scenario file;
+     * the default export of `defineService`).
+     */
+    services: z.array(z.string().min(1)).min(1).optional(),
     faults: FaultPlanSchema.default([]),
     agent: ScriptedAgentSchema,
     budget: BudgetSchema.default({ maxTurns: 20, maxToolCalls: 20, maxAttemptsPerCall: 3, deadlineMs: 300_000 }),
@@ -81,9 +86,17 @@ export const ScenarioDataSchema = z
   })
   .strict();
 
-/** The TypeScript form also accepts your own agent as a function. */
+const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>((v) => (typeof v === 'string' && isBuiltinService(v)) || isServiceDefinition(v), {
+  error: (issue) =>
+    typeof issue.input === 'string'
+      ? `"${issue.input}" is not a built-in service (${BUILTIN_SERVICES.join(', ')})${/[./\\]/.test(issue.input) ? '; a module path is resolved only in scenario files: import the service and pass it' : ''}`
+      : 'expected a built-in service name or a service from defineService',
+});
+
+/** The TypeScript form also accepts your own agent as a function, and services as definitions. */
 export const ScenarioSchema = ScenarioDataSchema.extend({
   agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, FunctionAgentSchema]),
+  services: z.array(ServiceRefSchema).min(1).optional(),
 });
 
 export type Scenario = z.infer<typeof ScenarioSchema>;
@@ -97,7 +110,7 @@ export type AgentSpecKind = AgentSpec['kind'];
  */
 export function defineScenario(input: ScenarioInput, source?: string): Scenario {
   const parsed = ScenarioSchema.safeParse(input);
-  const lines = parsed.success ? unknownTools(parsed.data) : formatIssues(parsed.error.issues);
+  const lines = parsed.success ? worldProblems(parsed.data) : formatIssues(parsed.error.issues);
   if (parsed.success && lines.length === 0) return parsed.data;
   const where = source ? `${source}: ` : '';
   throw new FaultlineError(
@@ -108,11 +121,18 @@ export function defineScenario(input: ScenarioInput, source?: string): Scenario 
 }
 
 /**
- * Tool names the schema cannot check: a typo in a plan step or a fault rule would otherwise
- * never match and pass silently.
+ * What the schema cannot check: options a service refuses, and tool names (a typo in a plan
+ * step or a fault rule would otherwise never match and pass silently).
  */
-function unknownTools(scenario: Scenario): string[] {
-  const world = createWorld(new VirtualClock(0), scenario.world, scenario.services ?? BUILTIN_SERVICES);
+function worldProblems(scenario: Scenario): string[] {
+  let world: ReturnType<typeof createWorld>;
+  try {
+    world = createWorld(new VirtualClock(0), scenario.world, scenario.services ?? BUILTIN_SERVICES);
+  } catch (error) {
+    if (!(error instanceof FaultlineError)) throw error;
+    const issues = (error.details as { issues?: unknown } | undefined)?.issues;
+    return Array.isArray(issues) && issues.every((i) => typeof i === 'string') ? (issues as string[]) : [error.message];
+  }
   const known = new Set([...world.tools.map((t) => t.name), QUERY_OPERATION_STATUS]);
   const hint = `no such tool in this scenario's services (known: ${[...known].join(', ')})`;
   const out: string[] = [];

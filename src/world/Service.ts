@@ -6,6 +6,8 @@ export interface Service {
   readonly tools: readonly ToolSpec[];
   /** Its state as plain data keyed by business key. */
   snapshot(): unknown;
+  /** Its live state, for peers in the same world (`ctx.peer(name)`); services declared with `defineService` have it. */
+  readonly state?: unknown;
   /** Its state read from outside memory (a database); `World.snapshotAsync` prefers it to `snapshot`. */
   snapshotAsync?(): Promise<unknown>;
 }

@@ -1,49 +1,74 @@
 import { FaultlineError, FaultlineErrorCode, type Clock } from '../core/index.js';
-import type { Service } from './Service.js';
-import { CalendarService } from './services/calendar.js';
-import { DeployService } from './services/deploy.js';
-import { EmailService } from './services/email.js';
-import { OrdersService } from './services/orders.js';
-import { PaymentsService } from './services/payments.js';
+import { isServiceDefinition, type ServiceDefinition } from './define/defineService.js';
+import { calendar } from './services/calendar.js';
+import { deploy } from './services/deploy.js';
+import { email } from './services/email.js';
+import { orders } from './services/orders.js';
+import { payments } from './services/payments.js';
 import { World } from './World.js';
-import { WorldConfigSchema, type WorldConfig } from './WorldConfig.js';
+import type { WorldConfig } from './WorldConfig.js';
 
-/** The services `createWorld` can build, in the order it builds them. */
+/** The services `createWorld` can build by name, in the order it builds them. */
 export const BUILTIN_SERVICES = ['orders', 'payments', 'email', 'calendar', 'deploy'] as const;
 export type BuiltinServiceName = (typeof BUILTIN_SERVICES)[number];
 
-const isBuiltin = (name: string): name is BuiltinServiceName => (BUILTIN_SERVICES as readonly string[]).includes(name);
+/** The built-in services, declared with the same `defineService` users have. */
+export const BUILTIN_SERVICE_DEFINITIONS: { readonly [K in BuiltinServiceName]: ServiceDefinition } = { orders, payments, email, calendar, deploy };
 
-const builders: { readonly [K in BuiltinServiceName]: (clock: Clock, config: WorldConfig) => Service } = {
-  orders: (clock, c) => new OrdersService(clock, c.orders),
-  payments: (clock, c) => new PaymentsService(clock, c.payments),
-  email: (clock, c) => new EmailService(clock, c.email),
-  calendar: (clock, c) => new CalendarService(clock, c.calendar),
-  deploy: (clock, c) => new DeployService(clock, c.deploy),
-};
+/** A service as a scenario names it: a built-in by name, or a definition from `defineService`. */
+export type ServiceRef = string | ServiceDefinition;
+
+export const isBuiltinService = (name: string): name is BuiltinServiceName => (BUILTIN_SERVICES as readonly string[]).includes(name);
 
 /**
- * A fresh world of built-in services. `services` names which to build; by default those
- * present in `config`, or all of them when `config` names none.
- * @throws FaultlineError `FAULTLINE_CONFIG_INVALID` for a config the schema refuses,
- *   `FAULTLINE_UNKNOWN_SERVICE` for a name that is not built in.
+ * The definitions `refs` name, in order.
+ * @throws FaultlineError `FAULTLINE_UNKNOWN_SERVICE` for a name that is not built in, or two services of one name.
  */
-export function createWorld(clock: Clock, config: WorldConfig = {}, services?: readonly string[]): World {
-  const parsed = WorldConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `invalid world config: ${parsed.error.message}`, parsed.error.issues);
-  }
-  const configured = BUILTIN_SERVICES.filter((name) => parsed.data[name] !== undefined);
-  const names = services ?? (configured.length > 0 ? configured : BUILTIN_SERVICES);
-  const world = new World(clock);
-  for (const name of names) {
-    if (!isBuiltin(name)) {
-      throw new FaultlineError(
-        FaultlineErrorCode.UnknownService,
-        `no built-in service named "${name}" (known: ${BUILTIN_SERVICES.join(', ')})`,
-      );
+export function resolveServices(refs: readonly ServiceRef[]): ServiceDefinition[] {
+  const out: ServiceDefinition[] = [];
+  for (const ref of refs) {
+    const definition = typeof ref === 'string' && isBuiltinService(ref) ? BUILTIN_SERVICE_DEFINITIONS[ref] : ref;
+    if (!isServiceDefinition(definition)) {
+      const what = typeof ref === 'string' ? `"${ref}"` : 'a value that is not from defineService';
+      throw new FaultlineError(FaultlineErrorCode.UnknownService, `no built-in service named ${what} (known: ${BUILTIN_SERVICES.join(', ')}; declare your own with defineService)`);
     }
-    world.add(builders[name](clock, parsed.data));
+    if (out.some((d) => d.name === definition.name)) {
+      throw new FaultlineError(FaultlineErrorCode.UnknownService, `two services are named "${definition.name}" in one world`);
+    }
+    out.push(definition);
   }
+  return out;
+}
+
+/** The services a world has when a scenario names none: the built-ins its `world` options name, or all of them. */
+export function defaultServices(config: WorldConfig): readonly BuiltinServiceName[] {
+  const configured = BUILTIN_SERVICES.filter((name) => config[name] !== undefined);
+  return configured.length > 0 ? configured : BUILTIN_SERVICES;
+}
+
+/**
+ * A fresh world: one instance of each service, its options from `config[service.name]`.
+ * @throws FaultlineError `FAULTLINE_CONFIG_INVALID` for options a service refuses, or options
+ *   for a service that is not in the world; `FAULTLINE_UNKNOWN_SERVICE` as `resolveServices`.
+ */
+export function createWorld(clock: Clock, config: WorldConfig = {}, services?: readonly ServiceRef[]): World {
+  const definitions = worldServices(config, services);
+  const world = new World(clock);
+  for (const definition of definitions) world.add(definition.instantiate(clock, config[definition.name]));
   return world;
+}
+
+/**
+ * The definitions a world of `services` (default: `defaultServices(config)`) is built from.
+ * @throws FaultlineError `FAULTLINE_CONFIG_INVALID` when `config` has options for a service not among them.
+ */
+export function worldServices(config: WorldConfig, services: readonly ServiceRef[] | undefined): ServiceDefinition[] {
+  const definitions = resolveServices(services ?? defaultServices(config));
+  const names = definitions.map((d) => d.name).join(', ');
+  const stray = Object.keys(config).filter((name) => !definitions.some((d) => d.name === name));
+  if (stray.length > 0) {
+    const issues = stray.map((name) => `world.${name}: options for a service that is not in this world (services: ${names})`);
+    throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `invalid world config:\n${issues.map((i) => `  - ${i}`).join('\n')}`, { issues });
+  }
+  return definitions;
 }

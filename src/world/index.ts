@@ -13,17 +13,22 @@ export {
   type StoredResult,
   type StoredResultKind,
 } from './idempotency.js';
+export { WorldConfigSchema, type WorldConfig } from './WorldConfig.js';
 export {
-  DeployConfigSchema,
-  PaymentsConfigSchema,
-  ServiceConfigSchema,
-  WorldConfigSchema,
-  type DeployConfig,
-  type PaymentsConfig,
-  type ServiceConfig,
-  type WorldConfig,
-} from './WorldConfig.js';
-export { BUILTIN_SERVICES, createWorld, type BuiltinServiceName } from './createWorld.js';
+  BUILTIN_SERVICE_DEFINITIONS,
+  BUILTIN_SERVICES,
+  createWorld,
+  defaultServices,
+  isBuiltinService,
+  resolveServices,
+  type BuiltinServiceName,
+  type ServiceRef,
+} from './createWorld.js';
+export { defineService, isServiceDefinition, type ServiceDefinition, type ServiceDefinitionInput, type ToolSummary } from './define/defineService.js';
+export { CommonServiceOptionsSchema, type CommonServiceOptions } from './define/serviceOptions.js';
+export type { ServiceContext, ToolDefinition } from './define/ToolDefinition.js';
+export { ServiceError, type ServiceErrorInit } from './define/ServiceError.js';
+export { SERVICE_HTTP_METHODS, type ServiceHttp, type ServiceHttpError, type ServiceHttpMethod, type ServiceRoute, type ServiceRouteRequest } from './define/ServiceHttp.js';
 export type { ServiceOptions } from './services/ServiceOptions.js';
 export * from './services/orders.js';
 export * from './services/payments.js';

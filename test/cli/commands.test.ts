@@ -16,9 +16,9 @@ describe('list, schema, help and usage errors', () => {
     const [scenarios, configs] = await Promise.all([faultline(['list'], { cwd: dir.path }), faultline(['list', '--configs'], { cwd: dir.path })]);
     expect(scenarios.code).toBe(0);
     const rows = scenarios.stdout.trimEnd().split('\n');
-    expect(rows[0]).toMatch(/^scenario\s+title\s+rules$/);
+    expect(rows[0]).toMatch(/^scenario\s+title\s+rules\s+services$/);
     expect(rows).toHaveLength(16);
-    expect(rows).toContainEqual(expect.stringMatching(/^read-timeout-retry\s+Order status under timeouts\s+R1 R4 R6$/));
+    expect(rows).toContainEqual(expect.stringMatching(/^read-timeout-retry\s+Order status under timeouts\s+R1 R4 R6\s+\(all built-in\)$/));
     expect(configs.code).toBe(0);
     const names = configs.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(/\s+/)[0]);
     expect(names).toEqual(['full-jitter-budget', 'naive', 'no-retry', 'rulebook']);

@@ -3,7 +3,7 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/index.js';
 import { CockatielConfigSchema, type CockatielConfig } from '../../runtime/adapters/cockatiel.js';
 import { PRetryConfigSchema, type PRetryConfig } from '../../runtime/adapters/pRetry.js';
 import { RetryConfigSchema, type RetryConfig } from '../../runtime/config.js';
-import { formatIssues } from '../zodIssues.js';
+import { formatIssues } from '../../core/zodIssues.js';
 
 /**
  * Retry layers stacked around the configuration under test (R10): the tool's SDK retrying

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/index.js';
 import { ContentionServiceSchema } from '../../world/contention/ContentionServiceConfig.js';
-import { formatIssues } from '../zodIssues.js';
+import { formatIssues } from '../../core/zodIssues.js';
 
 /** When the agents start: all at once (a thundering herd) or spread at random over a window. */
 export const ArrivalSchema = z.discriminatedUnion('kind', [

@@ -1,10 +1,10 @@
-import { FaultlineError, FaultlineErrorCode, type Clock } from '../../core/index.js';
-import { BUILTIN_SERVICES, type BuiltinServiceName } from '../createWorld.js';
+import type { Clock } from '../../core/index.js';
+import { worldServices, type ServiceRef } from '../createWorld.js';
+import type { ServiceDefinition } from '../define/defineService.js';
 import type { Service } from '../Service.js';
-import { CalendarService } from '../services/calendar.js';
-import { DeployService } from '../services/deploy.js';
-import { EmailService } from '../services/email.js';
-import { WorldConfigSchema, type WorldConfig } from '../WorldConfig.js';
+import type { OrdersOptions } from '../services/orders.js';
+import type { PaymentsOptions } from '../services/payments.js';
+import type { WorldConfig } from '../WorldConfig.js';
 import { PgDatabase, type PgConnector } from './PgDatabase.js';
 import { PgOrdersService } from './PgOrdersService.js';
 import { PgPaymentsService } from './PgPaymentsService.js';
@@ -18,16 +18,14 @@ export interface PostgresWorldOptions {
   readonly reset?: boolean;
 }
 
-const isBuiltin = (name: string): name is BuiltinServiceName => (BUILTIN_SERVICES as readonly string[]).includes(name);
-
-const builders: { readonly [K in BuiltinServiceName]: (w: PostgresWorld, c: WorldConfig) => Service } = {
-  orders: (w, c) => new PgOrdersService(w.db, w.id, w.ledger, w.clock, c.orders),
-  payments: (w, c) => new PgPaymentsService(w.db, w.id, w.ledger, w.clock, c.payments),
-  // Not in the database: they keep their state in memory and refuse to commit effects (see PgLedger).
-  email: (w, c) => new EmailService(w.clock, c.email),
-  calendar: (w, c) => new CalendarService(w.clock, c.calendar),
-  deploy: (w, c) => new DeployService(w.clock, c.deploy),
-};
+/** Orders and payments live in the database; every other service, built-in or declared, keeps its state in memory (see PgLedger). */
+function build(w: PostgresWorld, definition: ServiceDefinition, options: unknown): Service {
+  // Validated by the definition's schema first, so both backends refuse the same options alike.
+  definition.instantiate(w.clock, options);
+  if (definition.name === 'orders') return new PgOrdersService(w.db, w.id, w.ledger, w.clock, options as OrdersOptions);
+  if (definition.name === 'payments') return new PgPaymentsService(w.db, w.id, w.ledger, w.clock, options as PaymentsOptions);
+  return definition.instantiate(w.clock, options);
+}
 
 /**
  * `createWorld` on Postgres: the same config and service names, with orders and payments
@@ -39,24 +37,14 @@ export async function createPostgresWorld(
   connector: PgConnector,
   clock: Clock,
   config: WorldConfig,
-  services: readonly string[] | undefined,
+  services: readonly ServiceRef[] | undefined,
   options: PostgresWorldOptions,
 ): Promise<PostgresWorld> {
-  const parsed = WorldConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `invalid world config: ${parsed.error.message}`, parsed.error.issues);
-  }
-  const configured = BUILTIN_SERVICES.filter((name) => parsed.data[name] !== undefined);
-  const names = services ?? (configured.length > 0 ? configured : BUILTIN_SERVICES);
+  const definitions = worldServices(config, services);
   const db = new PgDatabase(connector, clock);
   await ensureWorldSchema(db);
   if (options.reset ?? true) await resetWorld(db, options.id);
   const world = new PostgresWorld(clock, db, options.id);
-  for (const name of names) {
-    if (!isBuiltin(name)) {
-      throw new FaultlineError(FaultlineErrorCode.UnknownService, `no built-in service named "${name}" (known: ${BUILTIN_SERVICES.join(', ')})`);
-    }
-    world.add(builders[name](world, parsed.data));
-  }
+  for (const definition of definitions) world.add(build(world, definition, config[definition.name]));
   return world;
 }

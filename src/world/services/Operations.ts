@@ -10,7 +10,7 @@ export interface WriteSteps<T> {
   /** Validation against the request as it arrives (time-relative rules belong here). */
   readonly check?: () => void;
   /** Validates against current state and commits; runs after `processingMs`. */
-  readonly commit: () => T;
+  readonly commit: () => T | Promise<T>;
 }
 
 /**
@@ -38,15 +38,19 @@ export class Operations {
     return this.table.enabled;
   }
 
-  /** Runs one write under the request's idempotency key, sleeping `processingMs` before the commit. */
-  write<T>(tool: string, input: unknown, businessKey: string | undefined, ctx: ToolContext, steps: WriteSteps<T>): Promise<T> {
-    return this.table.execute(ctx.idempotencyKey, requestFingerprint(tool, input), async () => {
+  /**
+   * Runs one write under the request's idempotency key (unless `honourKeys` is false for this
+   * tool), sleeping `processingMs` before the commit.
+   */
+  write<T>(tool: string, input: unknown, businessKey: string | undefined, ctx: ToolContext, steps: WriteSteps<T>, honourKeys = true): Promise<T> {
+    return this.table.execute(honourKeys ? ctx.idempotencyKey : undefined, requestFingerprint(tool, input), async () => {
       this.#enter(businessKey);
       try {
         steps.check?.();
         if (this.processingMs > 0) await this.clock.sleep(this.processingMs);
         if (ctx.failure) throw ctx.failure;
-        return steps.commit();
+        // Awaited here, so the write stays in flight (and a status query sees it pending) until it settles.
+        return await steps.commit();
       } catch (error) {
         if (businessKey !== undefined) this.#failures.set(businessKey, failureOf(error));
         throw error;

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { IdSource, type Clock } from '../../core/index.js';
-import type { Service } from '../Service.js';
-import type { ToolSpec } from '../tool.js';
+import { defineService } from '../define/defineService.js';
 import { invalidRequest } from './httpErrors.js';
-import { Operations } from './Operations.js';
 import type { ServiceOptions } from './ServiceOptions.js';
 
 export const CreateCalendarEventInput = z
@@ -28,65 +25,43 @@ export type CalendarEventView = { readonly eventId: string } & CalendarEventReco
 
 export type CalendarOptions = ServiceOptions;
 
+/** The calendar's state: every event, keyed by its id. */
+export type CalendarState = Record<string, CalendarEventRecord>;
+
+/** The business rules (R15), checked on arrival: end after start, start not in the past. */
+function checkTimes({ start, end }: CreateCalendarEventInput, now: number): void {
+  const startMs = Date.parse(start);
+  if (Date.parse(end) <= startMs) throw invalidRequest('end', 'end must be after start');
+  if (startMs < now) throw invalidRequest('start', `start must not be in the past (now is ${new Date(now).toISOString()})`);
+}
+
 /**
  * A calendar. The schema checks that `start` and `end` are ISO date-times; the service
  * checks the business rules (R15): end after start, start not in the past.
  */
-export class CalendarService implements Service {
-  readonly name = 'calendar';
-  readonly tools: readonly ToolSpec[];
-  readonly #events = new Map<string, CalendarEventRecord>();
-  readonly #ids = new IdSource();
-  readonly #ops: Operations;
-
-  constructor(
-    private readonly clock: Clock,
-    options: CalendarOptions = {},
-  ) {
-    this.#ops = new Operations(this.name, clock, options);
-    this.tools = [this.#create()];
-  }
-
-  /** Every event, oldest first. */
-  get events(): CalendarEventView[] {
-    return [...this.#events].map(([eventId, e]) => ({ eventId, ...e }));
-  }
-
-  snapshot(): Record<string, CalendarEventRecord> {
-    return Object.fromEntries(this.#events);
-  }
-
-  #create(): ToolSpec<CreateCalendarEventInput, CalendarEventView> {
-    return {
-      name: 'create_calendar_event',
+export const calendar = defineService({
+  name: 'calendar',
+  description: 'A calendar: create events.',
+  state: (): CalendarState => ({}),
+  tools: {
+    create_calendar_event: {
       description:
         'Create a calendar event. start and end are ISO 8601 date-times; end must be after start and start not in the past. clientReference is your business id for it.',
       risk: 'write',
       input: CreateCalendarEventInput,
-      honoursIdempotencyKeys: this.#ops.honoursIdempotencyKeys,
-      canQueryStatus: true,
-      businessKeyField: 'clientReference',
-      run: (input, ctx) =>
-        this.#ops.write('create_calendar_event', input, input.clientReference, ctx, {
-          check: () => this.#checkTimes(input),
-          commit: () => {
-            const eventId = this.#ids.next('evt');
-            const record: CalendarEventRecord = { ...input };
-            this.#events.set(eventId, record);
-            this.#ops.commit(ctx, 'calendar.event_created', input.clientReference, { eventId, ...record });
-            return { eventId, ...record };
-          },
-        }),
-      status: (ref) => this.#ops.status(ref, 'clientReference', (key) => this.events.find((e) => e.clientReference === key)),
-    };
-  }
-
-  #checkTimes({ start, end }: CreateCalendarEventInput): void {
-    const startMs = Date.parse(start);
-    if (Date.parse(end) <= startMs) throw invalidRequest('end', 'end must be after start');
-    const now = this.clock.now();
-    if (startMs < now) {
-      throw invalidRequest('start', `start must not be in the past (now is ${new Date(now).toISOString()})`);
-    }
-  }
-}
+      businessKey: 'clientReference',
+      check: (input, ctx) => checkTimes(input, ctx.now()),
+      run(input, ctx) {
+        const eventId = ctx.id('evt');
+        const record: CalendarEventRecord = { ...input };
+        ctx.state[eventId] = record;
+        ctx.effect('calendar.event_created', { key: input.clientReference, data: { eventId, ...record } });
+        return { eventId, ...record };
+      },
+      status: (clientReference, ctx) => {
+        const found = Object.entries(ctx.state).find(([, e]) => e.clientReference === clientReference);
+        return found && { eventId: found[0], ...found[1] };
+      },
+    },
+  },
+});

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../core/index.js';
 import { createWorld } from '../createWorld.js';
 import { deliver, queryStatus } from '../deliver.js';
-import type { DeployConfig } from '../WorldConfig.js';
+import type { DeployOptions as DeployConfig } from './deploy.js';
 
 const start = { clientReference: 'rel-7', service: 'api', version: '1.4.2' };
 

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { IdSource, type Clock } from '../../core/index.js';
-import type { Service } from '../Service.js';
-import type { ToolSpec } from '../tool.js';
+import { defineService } from '../define/defineService.js';
 import { notFound, stateConflict } from './httpErrors.js';
-import { Operations } from './Operations.js';
 import type { ServiceOptions } from './ServiceOptions.js';
 
 export const StartDeployInput = z
@@ -47,132 +44,101 @@ export interface DeployRecord {
 
 export type DeployView = { readonly deployId: string } & DeployRecord;
 
+/** What the service stores of a job; its state follows from the clock. */
 type Job = Omit<DeployRecord, 'state'>;
+
+/** The deploy service's state: every job, keyed by its id. */
+export type DeployJobs = Record<string, Job>;
+
+interface Timing {
+  readonly startAfterMs: number;
+  readonly durationMs: number;
+  readonly outcome: DeployOutcome;
+}
+
+function stateOf(job: Job, timing: Timing, now: number): DeployState {
+  if (job.cancelledAt !== undefined) return 'cancelled';
+  const runningAt = job.acceptedAt + timing.startAfterMs;
+  if (now < runningAt) return 'accepted';
+  if (timing.outcome === 'stuck' || now < runningAt + timing.durationMs) return 'running';
+  return timing.outcome;
+}
+
+function deployIn(jobs: DeployJobs, deployId: string, timing: Timing, now: number): DeployView | undefined {
+  const job = jobs[deployId];
+  return job && { deployId, ...job, state: stateOf(job, timing, now) };
+}
+
+function mustFind(jobs: DeployJobs, deployId: string, timing: Timing, now: number): DeployView {
+  const deploy = deployIn(jobs, deployId, timing, now);
+  if (!deploy) throw notFound('deployId', `no deploy with id "${deployId}"`);
+  return deploy;
+}
 
 /**
  * Long-running deploy jobs (R20). `start_deploy` answers at once with an id; the job's
  * state follows from the virtual clock when someone looks, so no timer is ever set.
  */
-export class DeployService implements Service {
-  readonly name = 'deploy';
-  readonly tools: readonly ToolSpec[];
-  readonly startAfterMs: number;
-  readonly durationMs: number;
-  readonly outcome: DeployOutcome;
-  readonly #jobs = new Map<string, Job>();
-  readonly #ids = new IdSource();
-  readonly #ops: Operations;
-
-  constructor(
-    private readonly clock: Clock,
-    options: DeployOptions = {},
-  ) {
-    this.#ops = new Operations(this.name, clock, options);
-    this.startAfterMs = options.startAfterMs ?? 1_000;
-    this.durationMs = options.durationMs ?? 30_000;
-    this.outcome = options.outcome ?? 'succeeded';
-    this.tools = [this.#start(), this.#status(), this.#cancel()];
-  }
-
-  deploy(deployId: string): DeployView | undefined {
-    const job = this.#jobs.get(deployId);
-    return job && { deployId, ...this.#record(job) };
-  }
-
-  /** Every deploy, oldest first. */
-  get deploys(): DeployView[] {
-    return [...this.#jobs].map(([deployId, job]) => ({ deployId, ...this.#record(job) }));
-  }
-
-  snapshot(): Record<string, DeployRecord> {
-    return Object.fromEntries([...this.#jobs].map(([id, job]) => [id, this.#record(job)]));
-  }
-
-  #record(job: Job): DeployRecord {
-    return { ...job, state: this.#stateOf(job) };
-  }
-
-  #stateOf(job: Job): DeployState {
-    if (job.cancelledAt !== undefined) return 'cancelled';
-    const runningAt = job.acceptedAt + this.startAfterMs;
-    const now = this.clock.now();
-    if (now < runningAt) return 'accepted';
-    if (this.outcome === 'stuck' || now < runningAt + this.durationMs) return 'running';
-    return this.outcome;
-  }
-
-  #start(): ToolSpec<StartDeployInput, { deployId: string; state: 'accepted' }> {
-    return {
-      name: 'start_deploy',
+export const deploy = defineService({
+  name: 'deploy',
+  description: 'Long-running deploy jobs: start, poll, cancel (R20).',
+  options: z.object({
+    /** Virtual time from acceptance to `running`. */
+    startAfterMs: z.number().int().nonnegative().default(1_000),
+    /** Virtual time from `running` to the outcome. */
+    durationMs: z.number().int().nonnegative().default(30_000),
+    /** How every deploy ends; `stuck` stays `running` forever. */
+    outcome: z.enum(DEPLOY_OUTCOMES).default('succeeded'),
+  }),
+  state: (): DeployJobs => ({}),
+  snapshot: (jobs, { now, options }) =>
+    Object.fromEntries(Object.entries(jobs).map(([id, job]) => [id, { ...job, state: stateOf(job, options, now) }])),
+  tools: {
+    start_deploy: {
       description:
         'Start deploying a version of a service. Answers at once with a deployId; poll get_deploy_status for its progress. clientReference is your business id for it.',
       risk: 'write',
       input: StartDeployInput,
-      honoursIdempotencyKeys: this.#ops.honoursIdempotencyKeys,
-      canQueryStatus: true,
-      businessKeyField: 'clientReference',
-      run: (input, ctx) =>
-        this.#ops.write('start_deploy', input, input.clientReference, ctx, {
-          commit: () => {
-            const deployId = this.#ids.next('dep');
-            const job: Job = { ...input, acceptedAt: this.clock.now() };
-            this.#jobs.set(deployId, job);
-            this.#ops.commit(ctx, 'deploy.started', input.clientReference, { deployId, ...job });
-            return { deployId, state: 'accepted' as const };
-          },
-        }),
-      status: (ref) =>
-        this.#ops.status(ref, 'clientReference', (key) => this.deploys.find((d) => d.clientReference === key)),
-    };
-  }
-
-  #status(): ToolSpec<DeployIdInput, DeployView> {
-    return {
-      name: 'get_deploy_status',
+      businessKey: 'clientReference',
+      run(input, ctx) {
+        const deployId = ctx.id('dep');
+        const job: Job = { ...input, acceptedAt: ctx.now() };
+        ctx.state[deployId] = job;
+        ctx.effect('deploy.started', { key: input.clientReference, data: { deployId, ...job } });
+        return { deployId, state: 'accepted' as const };
+      },
+      status: (clientReference, ctx) => {
+        const found = Object.keys(ctx.state).find((id) => ctx.state[id]?.clientReference === clientReference);
+        return found && deployIn(ctx.state, found, ctx.options, ctx.now());
+      },
+    },
+    get_deploy_status: {
       description: 'Get a deploy and its state: accepted, running, succeeded, failed or cancelled.',
       risk: 'read',
       input: DeployIdInput,
-      honoursIdempotencyKeys: false,
-      canQueryStatus: false,
-      run: ({ deployId }) => this.#mustFind(deployId),
-    };
-  }
-
-  #cancel(): ToolSpec<DeployIdInput, DeployView> {
-    return {
-      name: 'cancel_deploy',
+      run: ({ deployId }, ctx) => mustFind(ctx.state, deployId, ctx.options, ctx.now()),
+    },
+    cancel_deploy: {
       description: 'Cancel a deploy that has not finished. Cancelling a cancelled deploy changes nothing.',
       risk: 'idempotent-write',
       input: DeployIdInput,
-      honoursIdempotencyKeys: this.#ops.honoursIdempotencyKeys,
-      canQueryStatus: true,
-      businessKeyField: 'deployId',
-      run: (input, ctx) =>
-        this.#ops.write('cancel_deploy', input, input.deployId, ctx, {
-          commit: () => {
-            const deploy = this.#mustFind(input.deployId);
-            if (deploy.state === 'cancelled') return deploy;
-            if (deploy.state === 'succeeded' || deploy.state === 'failed') {
-              throw stateConflict('deploy_finished', `deploy ${input.deployId} already ${deploy.state} and cannot be cancelled`);
-            }
-            const { deployId, state: _state, ...job } = deploy;
-            const cancelled: Job = { ...job, cancelledAt: this.clock.now() };
-            this.#jobs.set(deployId, cancelled);
-            this.#ops.commit(ctx, 'deploy.cancelled', deployId, { deployId, from: deploy.state });
-            return { deployId, ...this.#record(cancelled) };
-          },
-        }),
-      status: (ref) =>
-        this.#ops.status(ref, 'deployId', (deployId) => {
-          const deploy = this.deploy(deployId);
-          return deploy?.state === 'cancelled' ? deploy : undefined;
-        }),
-    };
-  }
-
-  #mustFind(deployId: string): DeployView {
-    const deploy = this.deploy(deployId);
-    if (!deploy) throw notFound('deployId', `no deploy with id "${deployId}"`);
-    return deploy;
-  }
-}
+      businessKey: 'deployId',
+      run(input, ctx) {
+        const found = mustFind(ctx.state, input.deployId, ctx.options, ctx.now());
+        if (found.state === 'cancelled') return found;
+        if (found.state === 'succeeded' || found.state === 'failed') {
+          throw stateConflict('deploy_finished', `deploy ${input.deployId} already ${found.state} and cannot be cancelled`);
+        }
+        const { deployId, state: _state, ...job } = found;
+        const cancelled: Job = { ...job, cancelledAt: ctx.now() };
+        ctx.state[deployId] = cancelled;
+        ctx.effect('deploy.cancelled', { key: deployId, data: { deployId, from: found.state } });
+        return { deployId, ...cancelled, state: stateOf(cancelled, ctx.options, ctx.now()) };
+      },
+      status: (deployId, ctx) => {
+        const found = deployIn(ctx.state, deployId, ctx.options, ctx.now());
+        return found?.state === 'cancelled' ? found : undefined;
+      },
+    },
+  },
+});

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { IdSource, type Clock } from '../../core/index.js';
-import type { Service } from '../Service.js';
-import type { ToolSpec } from '../tool.js';
-import { Operations } from './Operations.js';
+import { defineService } from '../define/defineService.js';
 import type { ServiceOptions } from './ServiceOptions.js';
 
 export const SendEmailInput = z
@@ -32,63 +29,37 @@ export type EmailView = { readonly emailId: string } & EmailRecord;
 
 export type EmailOptions = ServiceOptions;
 
+/** The email service's state: the outbox, keyed by email id. */
+export type EmailState = Record<string, EmailRecord>;
+
+/** Every email sent, oldest first. */
+export const outboxOf = (state: EmailState): EmailView[] => Object.entries(state).map(([emailId, e]) => ({ emailId, ...e }));
+
 /** An outbox. Every delivery of `send_email` sends, unless an honoured idempotency key replays the first. */
-export class EmailService implements Service {
-  readonly name = 'email';
-  readonly tools: readonly ToolSpec[];
-  readonly #outbox = new Map<string, EmailRecord>();
-  readonly #ids = new IdSource();
-  readonly #ops: Operations;
-
-  constructor(
-    private readonly clock: Clock,
-    options: EmailOptions = {},
-  ) {
-    this.#ops = new Operations(this.name, clock, options);
-    this.tools = [this.#send(), this.#list()];
-  }
-
-  /** Every email sent, oldest first. */
-  get outbox(): EmailView[] {
-    return [...this.#outbox].map(([emailId, e]) => ({ emailId, ...e }));
-  }
-
-  snapshot(): Record<string, EmailRecord> {
-    return Object.fromEntries(this.#outbox);
-  }
-
-  #send(): ToolSpec<SendEmailInput, EmailView> {
-    return {
-      name: 'send_email',
+export const email = defineService({
+  name: 'email',
+  description: 'An outbox: send an email, list what was sent.',
+  state: (): EmailState => ({}),
+  tools: {
+    send_email: {
       description: 'Send an email. messageId is your business id for it; sending it twice sends two emails.',
       risk: 'write',
       input: SendEmailInput,
-      honoursIdempotencyKeys: this.#ops.honoursIdempotencyKeys,
-      canQueryStatus: true,
-      businessKeyField: 'messageId',
-      run: (input, ctx) =>
-        this.#ops.write('send_email', input, input.messageId, ctx, {
-          commit: () => {
-            const emailId = this.#ids.next('msg');
-            const record: EmailRecord = { ...input, sentAt: this.clock.now() };
-            this.#outbox.set(emailId, record);
-            this.#ops.commit(ctx, 'email.sent', input.messageId, { emailId, ...record });
-            return { emailId, ...record };
-          },
-        }),
-      status: (ref) => this.#ops.status(ref, 'messageId', (key) => this.outbox.find((e) => e.messageId === key)),
-    };
-  }
-
-  #list(): ToolSpec<ListOutboxInput, EmailView[]> {
-    return {
-      name: 'list_outbox',
+      businessKey: 'messageId',
+      run(input, ctx) {
+        const emailId = ctx.id('msg');
+        const record: EmailRecord = { ...input, sentAt: ctx.now() };
+        ctx.state[emailId] = record;
+        ctx.effect('email.sent', { key: input.messageId, data: { emailId, ...record } });
+        return { emailId, ...record };
+      },
+      status: (messageId, ctx) => outboxOf(ctx.state).find((e) => e.messageId === messageId),
+    },
+    list_outbox: {
       description: 'List every email sent, oldest first.',
       risk: 'read',
       input: ListOutboxInput,
-      honoursIdempotencyKeys: false,
-      canQueryStatus: false,
-      run: () => this.outbox,
-    };
-  }
-}
+      run: (_input, ctx) => outboxOf(ctx.state),
+    },
+  },
+});

@@ -2,7 +2,33 @@ import type { ToolSpec } from '../tool.js';
 import { CreateOrderInput, FindOrderByReferenceInput, OrderIdInput, type OrderView } from './orderSchemas.js';
 import { writeToolSpec, type WriteTool } from './writeTool.js';
 
-/** What a backend supplies to the orders tools; names, schemas, risks and descriptions live here. */
+/**
+ * The orders tools' contracts: names, descriptions, risks, schemas and business keys. The
+ * in-memory service (declared with `defineService`) and the Postgres backend both use them,
+ * so the two cannot drift apart.
+ */
+export const ORDER_TOOLS = {
+  create_order: {
+    description: 'Create an order. clientReference is your business id for it; sending it twice creates two orders.',
+    risk: 'write',
+    input: CreateOrderInput,
+    businessKey: 'clientReference',
+  },
+  get_order: { description: 'Get one order by its id.', risk: 'read', input: OrderIdInput },
+  find_order_by_reference: {
+    description: 'List every order created with this clientReference (empty if none).',
+    risk: 'read',
+    input: FindOrderByReferenceInput,
+  },
+  cancel_order: {
+    description: 'Cancel an order that is not paid. Cancelling a cancelled order changes nothing.',
+    risk: 'idempotent-write',
+    input: OrderIdInput,
+    businessKey: 'orderId',
+  },
+} as const;
+
+/** What a database backend supplies to the orders tools. */
 export interface OrdersBackend {
   readonly honoursIdempotencyKeys: boolean;
   readonly createOrder: WriteTool<CreateOrderInput, OrderView>;
@@ -11,55 +37,20 @@ export interface OrdersBackend {
   findByReference(clientReference: string): Promise<OrderView[]> | OrderView[];
 }
 
-/** The orders tools, as both the in-memory and the Postgres backend expose them. */
+/** The orders tools over a database backend (the in-memory service is declared in `orders.ts`). */
 export function orderTools(backend: OrdersBackend): readonly ToolSpec[] {
-  return [createOrder(backend), getOrder(backend), findByReference(backend), cancelOrder(backend)];
-}
-
-function createOrder(backend: OrdersBackend): ToolSpec<CreateOrderInput, OrderView> {
-  const definition = {
-    name: 'create_order',
-    description: 'Create an order. clientReference is your business id for it; sending it twice creates two orders.',
-    risk: 'write',
-    input: CreateOrderInput,
-    canQueryStatus: true,
-    businessKeyField: 'clientReference',
-  } as const;
-  return writeToolSpec(definition, backend.honoursIdempotencyKeys, backend.createOrder);
-}
-
-function getOrder(backend: OrdersBackend): ToolSpec<OrderIdInput, OrderView> {
-  return {
-    name: 'get_order',
-    description: 'Get one order by its id.',
-    risk: 'read',
-    input: OrderIdInput,
+  const { create_order, get_order, find_order_by_reference, cancel_order } = ORDER_TOOLS;
+  const read = <I>(name: string, contract: { description: string; risk: 'read'; input: ToolSpec<I>['input'] }, run: ToolSpec<I>['run']): ToolSpec<I> => ({
+    name,
+    ...contract,
     honoursIdempotencyKeys: false,
     canQueryStatus: false,
-    run: ({ orderId }) => backend.getOrder(orderId),
-  };
-}
-
-function findByReference(backend: OrdersBackend): ToolSpec<FindOrderByReferenceInput, OrderView[]> {
-  return {
-    name: 'find_order_by_reference',
-    description: 'List every order created with this clientReference (empty if none).',
-    risk: 'read',
-    input: FindOrderByReferenceInput,
-    honoursIdempotencyKeys: false,
-    canQueryStatus: false,
-    run: ({ clientReference }) => backend.findByReference(clientReference),
-  };
-}
-
-function cancelOrder(backend: OrdersBackend): ToolSpec<OrderIdInput, OrderView> {
-  const definition = {
-    name: 'cancel_order',
-    description: 'Cancel an order that is not paid. Cancelling a cancelled order changes nothing.',
-    risk: 'idempotent-write',
-    input: OrderIdInput,
-    canQueryStatus: true,
-    businessKeyField: 'orderId',
-  } as const;
-  return writeToolSpec(definition, backend.honoursIdempotencyKeys, backend.cancelOrder);
+    run,
+  });
+  return [
+    writeToolSpec({ name: 'create_order', ...create_order, canQueryStatus: true, businessKeyField: create_order.businessKey }, backend.honoursIdempotencyKeys, backend.createOrder),
+    read('get_order', get_order, ({ orderId }) => backend.getOrder(orderId)),
+    read('find_order_by_reference', find_order_by_reference, ({ clientReference }) => backend.findByReference(clientReference)),
+    writeToolSpec({ name: 'cancel_order', ...cancel_order, canQueryStatus: true, businessKeyField: cancel_order.businessKey }, backend.honoursIdempotencyKeys, backend.cancelOrder),
+  ] as readonly ToolSpec[];
 }

@@ -1,91 +1,74 @@
-import { IdSource, type Clock } from '../../core/index.js';
-import type { Service } from '../Service.js';
-import type { ToolSpec } from '../tool.js';
-import { Operations } from './Operations.js';
+import { defineService } from '../define/defineService.js';
 import { cancellationOf, cancelledOnly, createdOrder, mustExistOrder } from './orderRules.js';
 import type { OrderRecord, OrderView } from './orderSchemas.js';
-import { orderTools } from './orderTools.js';
+import { ORDER_TOOLS } from './orderTools.js';
 import type { ServiceOptions } from './ServiceOptions.js';
 
 export * from './orderSchemas.js';
 
 export type OrdersOptions = ServiceOptions;
 
+/** The orders service's state: every order, keyed by its id. */
+export type OrdersState = Record<string, OrderRecord>;
+
+/** An order by id, as tools return it. */
+export function orderIn(state: OrdersState, orderId: string): OrderView | undefined {
+  const o = state[orderId];
+  return o && { orderId, ...o };
+}
+
+/** Every order with this client reference, oldest first. */
+export const ordersByReference = (state: OrdersState, clientReference: string): OrderView[] =>
+  Object.entries(state)
+    .filter(([, o]) => o.clientReference === clientReference)
+    .map(([orderId, o]) => ({ orderId, ...o }));
+
 /**
  * Orders. `create_order` is a plain write: without an honoured idempotency key, two
  * deliveries make two orders with the same client reference, and `find_order_by_reference`
  * shows both.
  */
-export class OrdersService implements Service {
-  readonly name = 'orders';
-  readonly tools: readonly ToolSpec[];
-  readonly #orders = new Map<string, OrderRecord>();
-  readonly #ids = new IdSource();
-  readonly #ops: Operations;
-
-  constructor(clock: Clock, options: OrdersOptions = {}) {
-    this.#ops = new Operations(this.name, clock, options);
-    this.tools = this.#tools();
-  }
-
-  order(orderId: string): OrderView | undefined {
-    const o = this.#orders.get(orderId);
-    return o && { orderId, ...o };
-  }
-
-  /** Every order with this client reference, oldest first. */
-  byReference(clientReference: string): OrderView[] {
-    return [...this.#orders]
-      .filter(([, o]) => o.clientReference === clientReference)
-      .map(([orderId, o]) => ({ orderId, ...o }));
-  }
-
-  /** Payments call this when a charge names the order; the charge is the ledger's effect. */
-  markPaid(orderId: string): void {
-    const o = this.#orders.get(orderId);
-    if (o) this.#orders.set(orderId, { ...o, status: 'paid' });
-  }
-
-  snapshot(): Record<string, OrderRecord> {
-    return Object.fromEntries(this.#orders);
-  }
-
-  #tools(): readonly ToolSpec[] {
-    return orderTools({
-      honoursIdempotencyKeys: this.#ops.honoursIdempotencyKeys,
-      createOrder: {
-        run: (input, ctx, op) =>
-          this.#ops.write(op.tool, input, op.businessKey, ctx, {
-            commit: () => {
-              const orderId = this.#ids.next('ord');
-              const record = createdOrder(input);
-              this.#orders.set(orderId, record);
-              this.#ops.commit(ctx, 'order.created', input.clientReference, { orderId, ...record });
-              return { orderId, ...record };
-            },
-          }),
-        status: (ref, field) => this.#ops.status(ref, field, (key) => this.byReference(key)[0]),
+export const orders = defineService({
+  name: 'orders',
+  description: 'Orders: create, get, find by client reference, cancel.',
+  state: (): OrdersState => ({}),
+  tools: {
+    create_order: {
+      ...ORDER_TOOLS.create_order,
+      run(input, ctx) {
+        const orderId = ctx.id('ord');
+        const record = createdOrder(input);
+        ctx.state[orderId] = record;
+        ctx.effect('order.created', { key: input.clientReference, data: { orderId, ...record } });
+        return { orderId, ...record };
       },
-      getOrder: (orderId) => this.#mustFind(orderId),
-      findByReference: (clientReference) => this.byReference(clientReference),
-      cancelOrder: {
-        run: (input, ctx, op) =>
-          this.#ops.write(op.tool, input, op.businessKey, ctx, {
-            commit: () => {
-              const cancellation = cancellationOf(this.#mustFind(input.orderId));
-              if (cancellation.kind === 'unchanged') return cancellation.order;
-              const { orderId, record } = cancellation;
-              this.#orders.set(orderId, record);
-              this.#ops.commit(ctx, 'order.cancelled', orderId, { orderId });
-              return { orderId, ...record };
-            },
-          }),
-        status: (ref, field) => this.#ops.status(ref, field, (orderId) => cancelledOnly(this.order(orderId))),
+      status: (clientReference, ctx) => ordersByReference(ctx.state, clientReference)[0],
+    },
+    get_order: {
+      ...ORDER_TOOLS.get_order,
+      run: ({ orderId }, ctx) => mustExistOrder(orderIn(ctx.state, orderId), orderId),
+    },
+    find_order_by_reference: {
+      ...ORDER_TOOLS.find_order_by_reference,
+      run: ({ clientReference }, ctx) => ordersByReference(ctx.state, clientReference),
+    },
+    cancel_order: {
+      ...ORDER_TOOLS.cancel_order,
+      run(input, ctx) {
+        const cancellation = cancellationOf(mustExistOrder(orderIn(ctx.state, input.orderId), input.orderId));
+        if (cancellation.kind === 'unchanged') return cancellation.order;
+        const { orderId, record } = cancellation;
+        ctx.state[orderId] = record;
+        ctx.effect('order.cancelled', { key: orderId, data: { orderId } });
+        return { orderId, ...record };
       },
-    });
-  }
+      status: (orderId, ctx) => cancelledOnly(orderIn(ctx.state, orderId)),
+    },
+  },
+});
 
-  #mustFind(orderId: string): OrderView {
-    return mustExistOrder(this.order(orderId), orderId);
-  }
+/** Payments call this when a charge names an order of the same world: the charge is the ledger's effect. */
+export function markOrderPaid(state: OrdersState, orderId: string): void {
+  const o = state[orderId];
+  if (o) state[orderId] = { ...o, status: 'paid' };
 }

@@ -1,13 +1,10 @@
-import { IdSource, type Clock } from '../../core/index.js';
-import type { Service } from '../Service.js';
-import type { ToolSpec } from '../tool.js';
-import { Operations } from './Operations.js';
+import { z } from 'zod';
+import { defineService } from '../define/defineService.js';
 import { checkPayable } from './orderRules.js';
-import { OrdersService } from './orders.js';
+import { markOrderPaid, orderIn, type OrdersState } from './orders.js';
 import { chargedPayment, checkChargeAmount, mustExistPayment, refundOf, refundView } from './paymentRules.js';
 import { DEFAULT_MAX_AMOUNT_CENTS, type PaymentRecord, type PaymentView } from './paymentSchemas.js';
-import { paymentTools } from './paymentTools.js';
-import { serviceOf } from './serviceOf.js';
+import { chargeDescription, PAYMENT_TOOLS } from './paymentTools.js';
 import type { ServiceOptions } from './ServiceOptions.js';
 
 export * from './paymentSchemas.js';
@@ -17,80 +14,62 @@ export interface PaymentsOptions extends ServiceOptions {
   readonly maxAmountCents?: number | undefined;
 }
 
+/** The payments service's state: every payment, keyed by its id. */
+export type PaymentsState = Record<string, PaymentRecord>;
+
+function paymentIn(state: PaymentsState, paymentId: string): PaymentView | undefined {
+  const p = state[paymentId];
+  return p && { paymentId, ...p };
+}
+
+/** Every payment with this reference, oldest first. */
+export const paymentsByReference = (state: PaymentsState, paymentReference: string): PaymentView[] =>
+  Object.entries(state)
+    .filter(([, p]) => p.paymentReference === paymentReference)
+    .map(([paymentId, p]) => ({ paymentId, ...p }));
+
 /**
  * Payments. A charge naming an order of the same world's `orders` service marks it paid.
  * Both writes are plain: without an honoured idempotency key a duplicate charges twice.
  */
-export class PaymentsService implements Service {
-  readonly name = 'payments';
-  readonly tools: readonly ToolSpec[];
-  readonly maxAmountCents: number;
-  readonly #payments = new Map<string, PaymentRecord>();
-  readonly #ids = new IdSource();
-  readonly #ops: Operations;
-
-  constructor(clock: Clock, options: PaymentsOptions = {}) {
-    this.#ops = new Operations(this.name, clock, options);
-    this.maxAmountCents = options.maxAmountCents ?? DEFAULT_MAX_AMOUNT_CENTS;
-    this.tools = this.#tools();
-  }
-
-  payment(paymentId: string): PaymentView | undefined {
-    const p = this.#payments.get(paymentId);
-    return p && { paymentId, ...p };
-  }
-
-  /** Every payment with this reference, oldest first. */
-  byReference(paymentReference: string): PaymentView[] {
-    return [...this.#payments]
-      .filter(([, p]) => p.paymentReference === paymentReference)
-      .map(([paymentId, p]) => ({ paymentId, ...p }));
-  }
-
-  snapshot(): Record<string, PaymentRecord> {
-    return Object.fromEntries(this.#payments);
-  }
-
-  #tools(): readonly ToolSpec[] {
-    return paymentTools({
-      honoursIdempotencyKeys: this.#ops.honoursIdempotencyKeys,
-      maxAmountCents: this.maxAmountCents,
-      charge: {
-        run: (input, ctx, op) =>
-          this.#ops.write(op.tool, input, op.businessKey, ctx, {
-            check: () => checkChargeAmount(input.amountCents, this.maxAmountCents),
-            commit: () => {
-              const orders = input.orderId === undefined ? undefined : serviceOf(ctx, 'orders', OrdersService);
-              if (orders && input.orderId !== undefined) checkPayable(orders.order(input.orderId), input.orderId);
-              const paymentId = this.#ids.next('pay');
-              const record = chargedPayment(input);
-              this.#payments.set(paymentId, record);
-              if (orders && input.orderId !== undefined) orders.markPaid(input.orderId);
-              this.#ops.commit(ctx, 'payment.charged', input.paymentReference, { paymentId, ...record });
-              return { paymentId, ...record };
-            },
-          }),
-        status: (ref, field) => this.#ops.status(ref, field, (key) => this.byReference(key)[0]),
+export const payments = defineService({
+  name: 'payments',
+  description: 'Payments: charge (optionally for an order), refund, get.',
+  options: z.object({ maxAmountCents: z.number().int().positive().default(DEFAULT_MAX_AMOUNT_CENTS) }),
+  state: (): PaymentsState => ({}),
+  tools: {
+    charge_payment: {
+      ...PAYMENT_TOOLS.charge_payment,
+      description: (options) => chargeDescription(options.maxAmountCents),
+      check: (input, ctx) => checkChargeAmount(input.amountCents, ctx.options.maxAmountCents),
+      run(input, ctx) {
+        const orders = input.orderId === undefined ? undefined : ctx.peer<OrdersState>('orders');
+        if (orders && input.orderId !== undefined) checkPayable(orderIn(orders, input.orderId), input.orderId);
+        const paymentId = ctx.id('pay');
+        const record = chargedPayment(input);
+        ctx.state[paymentId] = record;
+        if (orders && input.orderId !== undefined) markOrderPaid(orders, input.orderId);
+        ctx.effect('payment.charged', { key: input.paymentReference, data: { paymentId, ...record } });
+        return { paymentId, ...record };
       },
-      refund: {
-        run: (input, ctx, op) =>
-          this.#ops.write(op.tool, input, op.businessKey, ctx, {
-            commit: () => {
-              const refund = refundOf(this.#mustFind(input.paymentId), input.amountCents);
-              const { paymentId, amountCents } = refund;
-              this.#payments.set(paymentId, refund.record);
-              const refundId = this.#ids.next('rfd');
-              this.#ops.commit(ctx, 'payment.refunded', paymentId, { refundId, paymentId, amountCents });
-              return refundView(refundId, refund);
-            },
-          }),
-        status: (ref, field) => this.#ops.status(ref, field, () => undefined),
+      status: (paymentReference, ctx) => paymentsByReference(ctx.state, paymentReference)[0],
+    },
+    refund_payment: {
+      ...PAYMENT_TOOLS.refund_payment,
+      run(input, ctx) {
+        const refund = refundOf(mustExistPayment(paymentIn(ctx.state, input.paymentId), input.paymentId), input.amountCents);
+        const { paymentId, amountCents } = refund;
+        ctx.state[paymentId] = refund.record;
+        const refundId = ctx.id('rfd');
+        ctx.effect('payment.refunded', { key: paymentId, data: { refundId, paymentId, amountCents } });
+        return refundView(refundId, refund);
       },
-      getPayment: (paymentId) => this.#mustFind(paymentId),
-    });
-  }
-
-  #mustFind(paymentId: string): PaymentView {
-    return mustExistPayment(this.payment(paymentId), paymentId);
-  }
-}
+      // Found by its idempotency key only: a refund has no business id of its own.
+      status: () => undefined,
+    },
+    get_payment: {
+      ...PAYMENT_TOOLS.get_payment,
+      run: ({ paymentId }, ctx) => mustExistPayment(paymentIn(ctx.state, paymentId), paymentId),
+    },
+  },
+});

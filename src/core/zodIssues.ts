@@ -13,15 +13,15 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(root)' : out;
 }
 
-/** One line per issue: where, then what was expected. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+/** One line per issue: where (under `prefix`), then what was expected. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
       // Report the branch that got furthest instead of "Invalid input" for the whole union.
       const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0] ?? [];
-      if (best.length > 0) return formatIssues(best.map((i) => ({ ...i, path: [...issue.path, ...i.path] })));
+      if (best.length > 0) return formatIssues(best.map((i) => ({ ...i, path: [...issue.path, ...i.path] })), prefix);
     }
-    return [`${formatPath(issue.path)}: ${issue.message}`];
+    return [`${formatPath([...prefix, ...issue.path])}: ${issue.message}`];
   });
 }
 

@@ -1,0 +1,132 @@
+import { FaultlineError, FaultlineErrorCode, HttpError, IdSource, type Clock, type OperationRef } from '../../core/index.js';
+import type { Service } from '../Service.js';
+import { Operations } from '../services/Operations.js';
+import type { ToolContext, ToolSpec } from '../tool.js';
+import type { ServiceContext, ServiceParts, ToolDefinition } from './ToolDefinition.js';
+import type { CommonServiceOptions, OptionsParse } from './serviceOptions.js';
+
+type Options<O> = O & CommonServiceOptions;
+
+/**
+ * One trial's copy of a declared service: fresh state from the definition, its own ids and
+ * idempotency table. Writes run through the same `Operations` every built-in uses, so R24
+ * (422 on reuse with other parameters, 409 while in flight, a retention window, the first
+ * result replayed) and R21 status queries mean the same for a user's tool as for ours.
+ */
+export class ServiceInstance<S, O> implements Service {
+  readonly name: string;
+  readonly tools: readonly ToolSpec[];
+  readonly state: S;
+  readonly options: Options<O>;
+  readonly #definition: ServiceParts<S, O>;
+  readonly #clock: Clock;
+  readonly #ids = new IdSource();
+  readonly #ops: Operations;
+  /** Per tool, the result it returned for each business key it committed: the default status answer (R21). */
+  readonly #committed = new Map<string, Map<string, unknown>>();
+
+  constructor(definition: ServiceParts<S, O>, clock: Clock, options: Options<O>) {
+    this.#definition = definition;
+    this.#clock = clock;
+    this.name = definition.name;
+    this.options = options;
+    this.state = definition.initialState(options);
+    this.#ops = new Operations(definition.name, clock, options);
+    this.tools = definition.tools.map((tool) => this.#spec(tool));
+  }
+
+  snapshot(): unknown {
+    return this.#definition.snapshotOf(this.state, { now: this.#clock.now(), options: this.options });
+  }
+
+  #spec(tool: ToolDefinition<S, O, unknown> & { readonly name: string }): ToolSpec {
+    const write = tool.risk !== 'read';
+    const honours = write && (tool.idempotency ?? this.#ops.honoursIdempotencyKeys);
+    const field = tool.businessKey;
+    // Without a business key or an honoured idempotency key, nothing could find the operation again.
+    const queryable = write && tool.status !== false && (field !== undefined || honours);
+    const committed = new Map<string, unknown>();
+    this.#committed.set(tool.name, committed);
+    const answer = async (input: unknown, ctx: ServiceContext<S, O>): Promise<unknown> => checkedOutput(this.name, tool, await tool.run(input, ctx));
+    return {
+      name: tool.name,
+      description: typeof tool.description === 'function' ? tool.description(this.options) : tool.description,
+      risk: tool.risk,
+      input: tool.input,
+      honoursIdempotencyKeys: honours,
+      canQueryStatus: queryable,
+      ...(field === undefined ? {} : { businessKeyField: field }),
+      run: (input, toolCtx) => {
+        const ctx = this.#context(toolCtx);
+        if (!write) return answer(input, ctx);
+        const key = businessKeyOf(input, field);
+        const steps = {
+          ...(tool.check && { check: () => tool.check?.(input, ctx) }),
+          commit: async () => {
+            const value = await answer(input, ctx);
+            if (key !== undefined) committed.set(key, value);
+            return value;
+          },
+        };
+        return this.#ops.write(tool.name, input, key, toolCtx, steps, honours);
+      },
+      ...(queryable && {
+        status: (ref: OperationRef, toolCtx: ToolContext) => {
+          const find = typeof tool.status === 'function' ? tool.status : undefined;
+          const ctx = this.#context(toolCtx);
+          return this.#ops.status(ref, field, (businessKey) => (find ? find(businessKey, ctx) : committed.get(businessKey)));
+        },
+      }),
+    };
+  }
+
+  #context(toolCtx: ToolContext): ServiceContext<S, O> {
+    const ops = this.#ops;
+    const name = this.name;
+    return {
+      state: this.state,
+      options: this.options,
+      service: name,
+      clock: this.#clock,
+      now: () => this.#clock.now(),
+      id: (prefix) => this.#ids.next(prefix),
+      effect: (effect, { key, data }) => {
+        if (typeof effect !== 'string' || effect === '' || typeof key !== 'string') {
+          throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${name}": ctx.effect(name, { key, data }) takes a name and a string key, got ${JSON.stringify([effect, key])}`);
+        }
+        return ops.commit(toolCtx, effect, key, data ?? null);
+      },
+      peer: <T>(peer: string) => (toolCtx.world.services.find((s) => s.name === peer) as Service | undefined)?.state as T | undefined,
+      request: toolCtx.request,
+      idempotencyKey: toolCtx.idempotencyKey,
+    };
+  }
+}
+
+/**
+ * A trial's instance of `definition` with `options` as a scenario's `world.<name>` gives them.
+ * @throws FaultlineError `FAULTLINE_CONFIG_INVALID` naming `world.<name>.<field>`.
+ */
+export function instantiateService<S, O>(definition: ServiceParts<S, O>, parse: (value: unknown) => OptionsParse<O>, clock: Clock, options: unknown): ServiceInstance<S, O> {
+  const parsed = parse(options);
+  if (!parsed.ok) {
+    const lines = parsed.issues.map((issue) => `world.${definition.name}${issue.startsWith('(root)') ? issue.slice('(root)'.length) : `.${issue}`}`);
+    throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `invalid options for service "${definition.name}":\n${lines.map((l) => `  - ${l}`).join('\n')}`, { issues: lines });
+  }
+  return new ServiceInstance(definition, clock, parsed.value);
+}
+
+function businessKeyOf(input: unknown, field: string | undefined): string | undefined {
+  if (field === undefined || typeof input !== 'object' || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+/** A result its own output schema refuses is the service's bug: a 500 that says so. */
+function checkedOutput(service: string, tool: { readonly name: string; readonly output?: ToolDefinition<never, never, unknown>['output'] }, value: unknown): unknown {
+  if (!tool.output) return value;
+  const parsed = tool.output.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const detail = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(result)'}: ${i.message}`).join('; ');
+  throw new HttpError(500, `service "${service}" tool "${tool.name}" returned a result its output schema refuses: ${detail}`);
+}
