@@ -15,8 +15,12 @@ export const FaultlineErrorCode = {
 } as const;
 export type FaultlineErrorCode = (typeof FaultlineErrorCode)[keyof typeof FaultlineErrorCode];
 
+const kFaultlineError = Symbol.for('faultline.FaultlineError');
+
 export class FaultlineError extends Error {
   override readonly name = 'FaultlineError';
+  /** A brand that survives a second copy of faultline in one process (see `isFaultlineError`). */
+  readonly [kFaultlineError] = true;
   constructor(
     readonly code: FaultlineErrorCode,
     message: string,
@@ -26,4 +30,6 @@ export class FaultlineError extends Error {
   }
 }
 
-export const isFaultlineError = (e: unknown): e is FaultlineError => e instanceof FaultlineError;
+/** Whether `e` is a `FaultlineError` from this copy of faultline or another one loaded beside it (a user's module). */
+export const isFaultlineError = (e: unknown): e is FaultlineError =>
+  e instanceof FaultlineError || (e instanceof Error && (e as { [kFaultlineError]?: unknown })[kFaultlineError] === true);

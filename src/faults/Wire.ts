@@ -2,6 +2,7 @@ import {
   FaultlineError,
   FaultlineErrorCode,
   HttpError,
+  isHttpError,
   type Clock,
   type History,
   type OperationRef,
@@ -188,7 +189,7 @@ export class Wire implements Transport {
           ...base,
           result: 'error',
           message: reply.error.message,
-          ...(reply.error instanceof HttpError ? { status: reply.error.status } : {}),
+          ...(isHttpError(reply.error) ? { status: reply.error.status } : {}),
         });
         return;
       case 'lost':
@@ -230,7 +231,7 @@ async function queryStatus(tool: ToolSpec, ref: OperationRef, ctx: ToolContext):
 
 /** A service that throws anything but an HttpError crashed: its client sees a 500, as over HTTP. */
 function asServerError(error: unknown): Error {
-  if (error instanceof HttpError) return error;
+  if (isHttpError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new HttpError(500, 'Internal Server Error', { error: { type: 'server_error', message } });
 }

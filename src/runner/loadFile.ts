@@ -42,11 +42,29 @@ export async function loadFile(file: string, code: FaultlineErrorCode): Promise<
   return doc.toJS() as unknown;
 }
 
+/** Set once tsx's loaders for users' files are registered in this process. */
+const TSX_REGISTERED = Symbol.for('faultline.tsxRegistered');
+
+/**
+ * Registers tsx's loaders for the whole process, once. Not `tsImport`: its private namespace
+ * would load a second copy of faultline for every module a user file imports it from, so a
+ * service's `ServiceError` would not be the runner's, and each file would cost a full reload.
+ */
+async function ensureTypeScriptLoader(): Promise<void> {
+  const flags = globalThis as { [TSX_REGISTERED]?: boolean };
+  if (flags[TSX_REGISTERED]) return;
+  const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
+  esm.register();
+  // A .ts file outside a `"type": "module"` package is CommonJS, loaded through require.
+  cjs.register();
+  flags[TSX_REGISTERED] = true;
+}
+
 async function loadModule(path: string, code: FaultlineErrorCode): Promise<unknown> {
-  const { tsImport } = await import('tsx/esm/api');
   let mod: { default?: unknown };
   try {
-    mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as { default?: unknown };
+    await ensureTypeScriptLoader();
+    mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
     throw new FaultlineError(code, `${path}: the module failed to load: ${(error as Error).message}`);
   }

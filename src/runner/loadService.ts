@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/index.js';
 import { isBuiltinService } from '../world/createWorld.js';
@@ -16,6 +17,8 @@ export function isServiceModulePath(ref: string): boolean {
  *   default export is not a service.
  */
 export async function loadServiceModule(file: string): Promise<ServiceDefinition> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) throw new FaultlineError(FaultlineErrorCode.NotFound, `${file}: no such file`);
   const value = await loadFile(file, FaultlineErrorCode.ServiceInvalid);
   if (isServiceDefinition(value)) return value;
   const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object that did not come from defineService' : `a ${typeof value}`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, VirtualClock } from '../core/index.js';
+import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, isFaultlineError, VirtualClock } from '../core/index.js';
 import { FaultPlanSchema } from '../faults/plan.js';
 import { WorldConfigSchema } from '../world/WorldConfig.js';
 import { BUILTIN_SERVICES, createWorld, isBuiltinService, type BuiltinServiceName } from '../world/createWorld.js';
@@ -129,7 +129,7 @@ function worldProblems(scenario: Scenario): string[] {
   try {
     world = createWorld(new VirtualClock(0), scenario.world, scenario.services ?? BUILTIN_SERVICES);
   } catch (error) {
-    if (!(error instanceof FaultlineError)) throw error;
+    if (!isFaultlineError(error)) throw error;
     const issues = (error.details as { issues?: unknown } | undefined)?.issues;
     return Array.isArray(issues) && issues.every((i) => typeof i === 'string') ? (issues as string[]) : [error.message];
   }

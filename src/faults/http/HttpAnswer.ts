@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { constants } from 'node:os';
-import { HttpError } from '../../core/index.js';
+import { isHttpError } from '../../core/index.js';
 
 /** How an intercepted request is answered: what goes back over the network, or nothing. */
 export type HttpAnswer =
@@ -39,7 +39,7 @@ const lower = (headers: Readonly<Record<string, string>>): Record<string, string
  * is a crash behind the API: a 500.
  */
 export function answerOf(error: unknown): HttpAnswer {
-  if (error instanceof HttpError) return respond(error.status, error.body ?? { error: { message: error.message } }, error.headers);
+  if (isHttpError(error)) return respond(error.status, error.body ?? { error: { message: error.message } }, error.headers);
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE') {
     return { kind: 'network', code, message: error instanceof Error ? error.message : String(code) };

@@ -204,13 +204,13 @@ describe('defineService', () => {
   it.each([
     ['a missing name', { state: {}, tools: {} }, ['name: expected a lowercase slug such as "helpdesk", got nothing', 'tools: expected at least one tool']],
     ['no tools object', { name: 'x', state: {} }, ['tools: expected an object of tool definitions keyed by tool name']],
-    ['a tool without a schema', { name: 'x', state: {}, tools: { t: { description: 'd', risk: 'read', run: () => 1 } } }, ['tools.t.input: expected a zod 4 schema for the tool\'s input (z.object({ ... }).strict())']],
-    ['a bad risk', { name: 'x', state: {}, tools: { t: { description: 'd', risk: 'delete', input: z.object({}), run: () => 1 } } }, ['tools.t.risk: expected one of "read", "idempotent-write", "write" (R4), got "delete"']],
+    ['a tool without a schema', { name: 'x', state: {}, tools: { t: { description: 'd', risk: 'read', run: (): number => 1 } } }, ['tools.t.input: expected a zod 4 schema for the tool\'s input (z.object({ ... }).strict())']],
+    ['a bad risk', { name: 'x', state: {}, tools: { t: { description: 'd', risk: 'delete', input: z.object({}), run: (): number => 1 } } }, ['tools.t.risk: expected one of "read", "idempotent-write", "write" (R4), got "delete"']],
     ['a Map in the state', { name: 'x', state: { tickets: new Map() }, tools: {} }, ['state.tickets: a Map: expected JSON data (objects, arrays, strings, finite numbers, booleans, null)', 'tools: expected at least one tool']],
     ['a function in the state', { name: 'x', state: { f: () => 1 }, tools: {} }, ['state.f: a function: expected JSON data (objects, arrays, strings, finite numbers, booleans, null)', 'tools: expected at least one tool']],
     ['NaN in the state', { name: 'x', state: [1, Number.NaN], tools: {} }, ['state[1]: NaN (JSON has no such number): expected JSON data (objects, arrays, strings, finite numbers, booleans, null)', 'tools: expected at least one tool']],
     ['a common option redeclared', { name: 'x', state: {}, options: z.object({ idempotency: z.boolean() }), tools: {} }, ['options: idempotency is common to every service; leave it out', 'tools: expected at least one tool']],
-    ['a status on a read', { name: 'x', state: {}, tools: { t: { description: 'd', risk: 'read', input: z.object({}), run: () => 1, status: () => 1 } } }, ['tools.t: a read has no idempotency or status query; declare risk "write" or "idempotent-write"']],
+    ['a status on a read', { name: 'x', state: {}, tools: { t: { description: 'd', risk: 'read', input: z.object({}), run: (): number => 1, status: () => 1 } } }, ['tools.t: a read has no idempotency or status query; declare risk "write" or "idempotent-write"']],
   ])('refuses %s, naming the path', (_, input, issues) => {
     try {
       defineService(input as never);

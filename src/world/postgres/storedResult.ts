@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/index.js';
+import { HttpError, isHttpError } from '../../core/index.js';
 import type { StoredResult } from '../idempotency.js';
 
 /** An error as a row keeps it: enough to throw the same thing again. */
@@ -22,7 +22,7 @@ export function decodeResult(text: string): StoredResult {
 }
 
 function encodeError(error: unknown): StoredError {
-  if (error instanceof HttpError) {
+  if (isHttpError(error)) {
     return { kind: 'http', status: error.status, message: error.message, ...(error.body === undefined ? {} : { body: error.body }), headers: error.headers };
   }
   if (error instanceof Error) return { kind: 'error', name: error.name, message: error.message };

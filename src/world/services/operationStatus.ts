@@ -1,4 +1,4 @@
-import { HttpError, type OperationRef, type OperationStatus } from '../../core/index.js';
+import { isHttpError, type OperationRef, type OperationStatus } from '../../core/index.js';
 import type { IdempotencyRecord } from '../idempotency.js';
 
 /** A business failure as a status query reports it. */
@@ -13,7 +13,7 @@ export function statusOfRecord(record: IdempotencyRecord): OperationStatus {
 
 /** An `HttpError` keeps its status; anything else reads as a 500. */
 export function failureOf(error: unknown): Failure {
-  if (error instanceof HttpError) return { status: error.status, message: error.message };
+  if (isHttpError(error)) return { status: error.status, message: error.message };
   return { status: 500, message: error instanceof Error ? error.message : String(error) };
 }
 
