@@ -145,9 +145,14 @@ export class TrialIndex {
     return this.#operationsByCall.get(call) ?? [];
   }
 
-  /** The call's business key: from its input fields, else from its operation record. */
+  /**
+   * The call's business key: as the execution layer read it from the contract's field, else
+   * from the input fields the built-in services use, else from its operation record.
+   */
   businessKeyOf(call: string): string | undefined {
-    const fromInput = businessKeyOf(this.#calls.get(call)?.input);
+    const event = this.#calls.get(call);
+    if (event?.businessKey !== undefined) return event.businessKey;
+    const fromInput = businessKeyOf(event?.input);
     if (fromInput !== undefined) return fromInput;
     return this.operationsOf(call).find((o) => o.businessKey !== undefined)?.businessKey;
   }

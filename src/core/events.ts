@@ -46,7 +46,8 @@ export type HistoryEvent =
   | E<'model_turn', { turn: number; action: 'tool_calls' | 'final' | 'wait'; calls?: readonly { call: string; tool: string; input: unknown }[]; waitMs?: number }>
   | E<'model_error', { error: ErrorData }>
   /** `honoursKeys`: the tool's service replays results for a reused idempotency key, as its contract says (R24). */
-  | E<'tool_call', { call: string; tool: string; risk: Risk; honoursKeys: boolean; input: unknown; caller?: string }>
+  /** `businessKey`: the input's business request id, read from the field the tool's contract names (R21, R22). */
+  | E<'tool_call', { call: string; tool: string; risk: Risk; honoursKeys: boolean; input: unknown; businessKey?: string; caller?: string }>
   | E<'operation', { op: string; call: string; tool: string; state: 'recorded' | 'unknown' | 'succeeded' | 'failed'; idempotencyKey?: string; businessKey?: string }>
   | E<'attempt', { call: string; attempt: number; tool: string; purpose: 'call' | 'status'; request: string; idempotencyKey?: string }>
   | E<'fault', { request: string; tool: string; rule: number; fault: FaultData } & HttpFields>

@@ -12,6 +12,7 @@ import {
   type Transport,
 } from '../core/index.js';
 import { rawError, type AuditLog } from './audit.js';
+import { businessKeyOf } from './businessKey.js';
 import { toolCallEvent } from './toolCallEvent.js';
 import { classifyError } from './classify.js';
 import type { RetryConfig } from './config.js';
@@ -447,14 +448,6 @@ export class Executor implements ToolExecutor {
       ),
     );
   }
-}
-
-/** The business request id named by the contract, if the input carries one. */
-function businessKeyOf(contract: ToolContract, args: unknown): string | undefined {
-  const field = contract.businessKeyField;
-  if (field === undefined || typeof args !== 'object' || args === null) return undefined;
-  const v = (args as Record<string, unknown>)[field];
-  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 
 /** What a record left `pending` by a process that died means: the answer never reached anyone (R18). */

@@ -1,8 +1,10 @@
 import type { NewEvent, ToolContract } from '../core/index.js';
+import { businessKeyOf } from './businessKey.js';
 import type { CallOptions } from './ToolExecutor.js';
 
 /** The `tool_call` event every execution layer records first, so checkers see every runtime alike. */
 export function toolCallEvent(call: string, tool: string, contract: ToolContract | undefined, input: unknown, options: CallOptions): NewEvent {
+  const businessKey = contract && businessKeyOf(contract, input);
   return {
     type: 'tool_call',
     call,
@@ -10,6 +12,7 @@ export function toolCallEvent(call: string, tool: string, contract: ToolContract
     risk: contract?.risk ?? 'read',
     honoursKeys: contract?.honoursIdempotencyKeys ?? false,
     input,
+    ...(businessKey !== undefined && { businessKey }),
     ...(options.caller !== undefined && { caller: options.caller }),
     ...(options.turn !== undefined && { turn: options.turn }),
   };
