@@ -72,10 +72,16 @@ export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOption
     },
     now: () => clock.now() - start,
   };
-  const returned: unknown = await fn(ctx);
+  return endOf(await fn(ctx), history);
+}
+
+/**
+ * Records what an agent's own code reported when it stopped, as `agent_end`. A malformed
+ * report ends the trial as crashed, with what was wrong, instead of a TypeError deep in a checker.
+ */
+export function endOf(returned: unknown, history: History): LoopEnd {
   const parsed = AgentFnResultSchema.safeParse(returned);
   if (!parsed.success) {
-    // A malformed report ends the trial as crashed, with what was wrong, instead of a TypeError deep in a checker.
     throw new TypeError(`the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
   }
   const result = parsed.data;

@@ -38,6 +38,7 @@ export { RetryConfigSchema, rulebookDefault } from '../runtime/config.js';
 // Agents
 export { ScriptedModel } from '../agent/ScriptedModel.js';
 export { defineAgent } from '../agent/agentFunction.js';
+export { defineHttpAgent } from '../agent/httpAgent.js';
 
 // Faults and checkers
 export { FaultPlanSchema } from '../faults/plan.js';
@@ -98,6 +99,7 @@ export type { ToolExecutor, CallOptions } from '../runtime/ToolExecutor.js';
 export type { ToolResult } from '../runtime/result.js';
 export type { ScriptedModelOptions } from '../agent/ScriptedModel.js';
 export type { AgentContext, AgentFn, AgentFnResult } from '../agent/agentFunction.js';
+export type { HttpAgentContext, HttpAgentFn, ModelEndpoint, ServiceEndpoint } from '../agent/httpAgent.js';
 export type { Model, ModelAction, ModelInput, Message, ProposedCall } from '../agent/model.js';
 export type { Behaviour } from '../agent/behaviours.js';
 export type { Fault, FaultKind } from '../faults/fault.js';

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { RetryConfigSchema, type RetryConfig } from '../runtime/config.js';
 import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS } from './loadFile.js';
+import { resolveAgentModule } from './loadAgent.js';
 import { resolveServiceModules } from './loadService.js';
 import { defineScenario, type Scenario, type ScenarioInput } from './scenario.js';
 import { formatIssues } from '../core/zodIssues.js';
@@ -37,7 +38,7 @@ export function refOf(loaded: { readonly name: string }): string {
 }
 
 export async function loadScenarioFile(file: string): Promise<Scenario> {
-  const value = await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file);
+  const value = await resolveAgentModule(await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file), file);
   const scenario = defineScenario(value as ScenarioInput, file);
   sources.set(scenario, resolve(file));
   return scenario;

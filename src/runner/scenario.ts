@@ -8,6 +8,7 @@ import { ScriptPlanSchema } from '../agent/script.js';
 import { BEHAVIOURS } from '../agent/behaviours.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
 import type { AgentFn } from '../agent/agentFunction.js';
+import type { HttpAgentFn } from '../agent/httpAgent.js';
 import { formatIssues, formatPath } from '../core/zodIssues.js';
 import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
 
@@ -35,6 +36,45 @@ const ScriptedAgentSchema = z
   .object({
     kind: z.literal('scripted'),
     task: z.string().min(1),
+    behaviour: z.enum(BEHAVIOURS).default('careful'),
+    plan: ScriptPlanSchema,
+  })
+  .strict();
+
+/** Your own code, making its own HTTP calls: in YAML and JSON a module path (`module`), in TypeScript the function (`run`). */
+const HttpAgentDataSchema = z
+  .object({
+    kind: z.literal('http'),
+    task: z.string().min(1),
+    /** A module whose default export is the agent (`defineHttpAgent`), resolved from the scenario file. */
+    module: z.string().min(1),
+  })
+  .strict();
+
+const HttpAgentSchema = z
+  .object({
+    kind: z.literal('http'),
+    task: z.string().min(1),
+    run: z.custom<HttpAgentFn>((v) => typeof v === 'function', { message: 'expected a function (ctx) => Promise<{ outcome }> (defineHttpAgent)' }),
+  })
+  .strict();
+
+/** How the scenario's services are served over HTTP to an `http` agent. */
+export const HttpTransportSchema = z
+  .object({
+    /** The interceptor: msw (fetch and node:http) or nock (node:http, and fetch on Node 18+). */
+    adapter: z.enum(['msw', 'nock']).default('msw'),
+    /** Requests to no service of the scenario: refused with a message naming them (default), warned about, or let through. */
+    onUnhandledRequest: z.enum(['error', 'warn', 'bypass']).default('error'),
+  })
+  .strict();
+
+/** A scripted model answering the model API an `http` agent's SDK calls. */
+export const ModelEndpointSchema = z
+  .object({
+    api: z.enum(['openai', 'anthropic']),
+    /** Where the SDK sends its requests (default: the API's official address, which is intercepted). */
+    baseUrl: z.url().optional(),
     behaviour: z.enum(BEHAVIOURS).default('careful'),
     plan: ScriptPlanSchema,
   })
@@ -75,7 +115,11 @@ export const ScenarioDataSchema = z
      */
     services: z.array(z.string().min(1)).min(1).optional(),
     faults: FaultPlanSchema.default([]),
-    agent: ScriptedAgentSchema,
+    agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, HttpAgentDataSchema]),
+    /** For an `http` agent: how its HTTP traffic is intercepted. */
+    http: HttpTransportSchema.default({ adapter: 'msw', onUnhandledRequest: 'error' }),
+    /** For an `http` agent on an LLM SDK: the model API, answered by a scripted model. */
+    model: ModelEndpointSchema.optional(),
     budget: BudgetSchema.default({ maxTurns: 20, maxToolCalls: 20, maxAttemptsPerCall: 3, deadlineMs: 300_000 }),
     goal: GoalSchema.default({}),
     secrets: z.array(z.string().min(1)).default([]),
@@ -95,7 +139,7 @@ const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>((v) =>
 
 /** The TypeScript form also accepts your own agent as a function, and services as definitions. */
 export const ScenarioSchema = ScenarioDataSchema.extend({
-  agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, FunctionAgentSchema]),
+  agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, FunctionAgentSchema, HttpAgentSchema]),
   services: z.array(ServiceRefSchema).min(1).optional(),
 });
 
@@ -139,12 +183,17 @@ function worldProblems(scenario: Scenario): string[] {
   const check = (name: string, path: PropertyKey[]): void => {
     if (!known.has(name)) out.push(`${formatPath(path)}: "${name}": ${hint}`);
   };
-  if (scenario.agent.kind === 'scripted') {
-    scenario.agent.plan.steps.forEach((step, i) => {
-      check(step.tool, ['agent', 'plan', 'steps', i, 'tool']);
-      if (step.poll) check(step.poll.tool, ['agent', 'plan', 'steps', i, 'poll', 'tool']);
+  const plans = [
+    ...(scenario.agent.kind === 'scripted' ? [{ steps: scenario.agent.plan.steps, at: ['agent', 'plan'] }] : []),
+    ...(scenario.model ? [{ steps: scenario.model.plan.steps, at: ['model', 'plan'] }] : []),
+  ];
+  for (const { steps, at } of plans) {
+    steps.forEach((step, i) => {
+      check(step.tool, [...at, 'steps', i, 'tool']);
+      if (step.poll) check(step.poll.tool, [...at, 'steps', i, 'poll', 'tool']);
     });
   }
+  if (scenario.model && scenario.agent.kind !== 'http') out.push(`model: a model endpoint serves an "http" agent's SDK; agent.kind is "${scenario.agent.kind}"`);
   scenario.faults.forEach((rule, i) => {
     const tools = rule.match.tool;
     if (tools === undefined) return;

@@ -18,6 +18,7 @@ import { memoryBackend, type TrialBackend } from './backend.js';
 import { CallCap } from './CallCap.js';
 import { runWithCrash, type CrashPlan } from './crash.js';
 import type { Scenario } from './scenario.js';
+import { runHttpAgentTrial } from './httpAgentRun.js';
 import { trialStats, type TrialStats } from './trialStats.js';
 
 interface TrialCommon extends TrialRecord {
@@ -88,8 +89,9 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs, ba
     new Executor({ transport: t, config, clock: c, rng: runtimeRng, history, ids, startMs, ...(store && { store }), ...(budget && { budget }) });
 
   const agent = scenario.agent;
-  const startAgent = (executor: ToolExecutor, agentClock: Clock, caller?: string): Promise<LoopEnd> =>
-    agent.kind === 'scripted'
+  const startAgent = (executor: ToolExecutor, agentClock: Clock, caller?: string): Promise<LoopEnd> => {
+    if (agent.kind === 'http') throw new TypeError('an http agent makes its own calls; it runs through runHttpAgentTrial');
+    return agent.kind === 'scripted'
       ? runAgentLoop({
           model: new ScriptedModel(agent.plan, { behaviour: agent.behaviour }),
           executor,
@@ -101,16 +103,21 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs, ba
           ...(caller !== undefined && { caller }),
         })
       : runAgentFunction(agent.fn, { executor, task: agent.task, history, clock: agentClock, ...(caller !== undefined && { caller }) });
+  };
 
   const caps: CallCap[] = [];
-  const body = crash
+  const agentBody = crash
     ? () => runWithCrash(crash, { transport, ledger: world.ledger, clock, durable, executorFor, startAgent, rng, caps, callLimit })
     : () => {
         const capped = new CallCap(executorFor(transport, clock, rng.fork('runtime'), durable), callLimit);
         caps.push(capped);
         return startAgent(capped, clock);
       };
-  const run = await clock.run(body, { maxVirtualMs: scenario.budget.deadlineMs });
+  // An http agent is its own execution layer: it talks to the services over intercepted HTTP.
+  const run =
+    agent.kind === 'http'
+      ? await runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs })
+      : await clock.run(agentBody, { maxVirtualMs: scenario.budget.deadlineMs });
   const end = trialEnd(run, caps.some((c) => c.tripped), startMs);
   history.record({ type: 'trial_end', status: end.kind, ...(end.kind === 'crashed' ? { message: end.message } : {}) });
 
