@@ -37,10 +37,10 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   const model = modelOf(scenario);
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
   const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs });
-  const adapter = { onUnhandledRequest: scenario.http.onUnhandledRequest } as const;
+  const adapter = { onUnhandledRequest: scenario.http?.onUnhandledRequest ?? 'error' } as const;
   // Loaded here, not at the top: msw and nock are optional peers, needed only by scenarios that use them.
   const start =
-    scenario.http.adapter === 'nock'
+    scenario.http?.adapter === 'nock'
       ? (await import('../faults/http/nock.js')).startNock.bind(undefined, faults, adapter)
       : (await import('../faults/http/msw.js')).startMsw.bind(undefined, faults, adapter);
   const body = (): Promise<LoopEnd> => runHttpAgent(run, { task: scenario.agent.task, history, clock, services: endpoints, model: model?.endpoint });

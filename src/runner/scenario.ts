@@ -117,7 +117,7 @@ export const ScenarioDataSchema = z
     faults: FaultPlanSchema.default([]),
     agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, HttpAgentDataSchema]),
     /** For an `http` agent: how its HTTP traffic is intercepted. */
-    http: HttpTransportSchema.default({ adapter: 'msw', onUnhandledRequest: 'error' }),
+    http: HttpTransportSchema.optional(),
     /** For an `http` agent on an LLM SDK: the model API, answered by a scripted model. */
     model: ModelEndpointSchema.optional(),
     budget: BudgetSchema.default({ maxTurns: 20, maxToolCalls: 20, maxAttemptsPerCall: 3, deadlineMs: 300_000 }),
