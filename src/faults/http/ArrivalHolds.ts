@@ -26,17 +26,23 @@ function requestKey(req: http.ClientRequest): string {
 
 type RequestFn = typeof http.request;
 
+/** Which client API sent a request: they fail a connection differently (fetch wraps the socket error). */
+export type ClientApi = 'fetch' | 'node:http';
+
 /** One request between the client and the engine. */
 interface Arrival {
   /** Lets go of the current hold, if any. */
   release: Release;
   complete: boolean;
+  readonly via: ClientApi;
 }
 
 /** What the engine gets when it takes a request: a way to hold time again while its answer travels back. */
 export interface Claim {
   /** Holds virtual time until the client has the answer (fetch settled, node:http response or close). */
   answerOnItsWay(): void;
+  /** The client API that sent it, when known. */
+  readonly via?: ClientApi;
 }
 
 const noClaim: Claim = { answerOnItsWay: () => {} };
@@ -68,6 +74,7 @@ export class ArrivalHolds {
     if (!arrival) return noClaim;
     arrival.release();
     return {
+      via: arrival.via,
       answerOnItsWay: () => {
         if (!arrival.complete) arrival.release = this.#holdNow();
       },
@@ -81,8 +88,8 @@ export class ArrivalHolds {
   }
 
   /** Holds from now until `complete` is called (the client is done with the request). */
-  #arrive(key: string): () => void {
-    const arrival: Arrival = { release: this.#holdNow(), complete: false };
+  #arrive(key: string, via: ClientApi): () => void {
+    const arrival: Arrival = { release: this.#holdNow(), complete: false, via };
     const queue = this.#waiting.get(key);
     if (queue) queue.push(arrival);
     else this.#waiting.set(key, [arrival]);
@@ -106,7 +113,7 @@ export class ArrivalHolds {
     const saved = { fetch: globalThis.fetch, httpRequest: http.request, httpGet: http.get, httpsRequest: https.request, httpsGet: https.get };
     const realFetch = saved.fetch;
     globalThis.fetch = (input, init) => {
-      const complete = this.#arrive(fetchKey(input, init));
+      const complete = this.#arrive(fetchKey(input, init), 'fetch');
       // The body may stream in on real turns after the headers: buffer it (through a clone,
       // so the caller's copy is untouched) before time may pass again.
       const answer = realFetch(input, init).then(async (response) => {
@@ -119,7 +126,7 @@ export class ArrivalHolds {
     const wrap = (fn: RequestFn): RequestFn =>
       ((...args: Parameters<RequestFn>) => {
         const req = fn(...args);
-        const complete = this.#arrive(requestKey(req));
+        const complete = this.#arrive(requestKey(req), 'node:http');
         req.once('response', complete).once('error', complete).once('close', complete);
         return req;
       }) as RequestFn;
