@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, parseBody, type HttpRoute } from './HttpRoute.js';
+import { HTTP_METHODS, matchRoute, type HttpRoute } from './HttpRoute.js';
 
 const route = (method: HttpRoute['method'], path: string, operation: string): HttpRoute => ({ method, path, operation, input: () => ({}), serve: () => null });
 
@@ -18,8 +18,13 @@ describe('matchRoute', () => {
   });
 });
 
-describe('parseBody', () => {
-  it('reads JSON, keeps other text as is, and an empty body as undefined', () => {
-    expect([parseBody('{"a":1}'), parseBody('not json'), parseBody('')]).toEqual([{ a: 1 }, 'not json', undefined]);
+describe('HTTP_METHODS', () => {
+  it('names every method a client retries or sends, so both adapters intercept them all', () => {
+    expect(HTTP_METHODS).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE']);
+  });
+
+  it('matches a route of each method only for that method', () => {
+    const all = HTTP_METHODS.map((m) => route(m, '/things/:id', m.toLowerCase()));
+    for (const m of HTTP_METHODS) expect(matchRoute(all, m, '/things/t-1')).toEqual({ route: all.find((r) => r.method === m), params: { id: 't-1' } });
   });
 });
