@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { RequestClosedError } from './ExchangeTracker.js';
 
 type Hold = <T>(work: Promise<T>) => Promise<T>;
 type Release = () => void;
@@ -35,6 +36,8 @@ interface Arrival {
   release: Release;
   complete: boolean;
   readonly via: ClientApi;
+  /** Aborted when the client gives up on the request (closes it, or its fetch rejects). */
+  readonly gone: AbortController;
 }
 
 /** What the engine gets when it takes a request: a way to hold time again while its answer travels back. */
@@ -43,6 +46,11 @@ export interface Claim {
   answerOnItsWay(): void;
   /** The client API that sent it, when known. */
   readonly via?: ClientApi;
+  /**
+   * Aborts when the client gives up on the request: its node:http request closes, or its
+   * fetch rejects (its own signal's reason). For adapters (nock) that cannot see it otherwise.
+   */
+  readonly signal?: AbortSignal;
 }
 
 const noClaim: Claim = { answerOnItsWay: () => {} };
@@ -75,6 +83,7 @@ export class ArrivalHolds {
     arrival.release();
     return {
       via: arrival.via,
+      signal: arrival.gone.signal,
       answerOnItsWay: () => {
         if (!arrival.complete) arrival.release = this.#holdNow();
       },
@@ -87,13 +96,17 @@ export class ArrivalHolds {
     return () => resolve();
   }
 
-  /** Holds from now until `complete` is called (the client is done with the request). */
-  #arrive(key: string, via: ClientApi): () => void {
-    const arrival: Arrival = { release: this.#holdNow(), complete: false, via };
+  /**
+   * Holds from now until `complete` is called (the client is done with the request); with a
+   * reason, the client gave up on it.
+   */
+  #arrive(key: string, via: ClientApi): (gaveUp?: unknown) => void {
+    const arrival: Arrival = { release: this.#holdNow(), complete: false, via, gone: new AbortController() };
     const queue = this.#waiting.get(key);
     if (queue) queue.push(arrival);
     else this.#waiting.set(key, [arrival]);
-    return () => {
+    return (gaveUp?: unknown) => {
+      if (gaveUp !== undefined && !arrival.gone.signal.aborted) arrival.gone.abort(gaveUp);
       if (arrival.complete) return;
       arrival.complete = true;
       arrival.release();
@@ -120,14 +133,21 @@ export class ArrivalHolds {
         await response.clone().arrayBuffer().catch(() => undefined);
         return response;
       });
-      answer.then(complete, complete);
+      const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+      answer.then(
+        () => complete(),
+        () => complete(signal?.aborted ? (signal.reason as unknown) : new RequestClosedError()),
+      );
       return answer;
     };
     const wrap = (fn: RequestFn): RequestFn =>
       ((...args: Parameters<RequestFn>) => {
         const req = fn(...args);
         const complete = this.#arrive(requestKey(req), 'node:http');
-        req.once('response', complete).once('error', complete).once('close', complete);
+        req
+          .once('response', () => complete())
+          .once('error', () => complete(new RequestClosedError()))
+          .once('close', () => complete(new RequestClosedError()));
         return req;
       }) as RequestFn;
     http.request = wrap(saved.httpRequest);

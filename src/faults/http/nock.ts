@@ -51,8 +51,9 @@ export interface NockSession {
 
 /**
  * Intercepts node:http/https requests to `faults`' hosts with nock for one trial, answering
- * them under its fault plan. nock cannot see a node:http client give up on a request it never
- * answers, so a hang is recorded as lost when the trial ends. `close()` leaves nothing
+ * them under its fault plan. nock cannot see a client give up on a request it never
+ * answers; the wrapped `http.request` and `fetch` do, so a hang is recorded as lost when
+ * the client closes the request (or its fetch rejects), else when the trial ends. `close()` leaves nothing
  * installed: `http.request` is Node's own again, and the next request reaches the network.
  *
  * @example
@@ -81,7 +82,7 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
           const text = body === undefined || body === '' ? '' : typeof body === 'string' ? body : JSON.stringify(body);
           const url = `${origin}${path}`;
           const claim = arrivals.claim(method, url);
-          const answer = await faults.exchange({ method, url, headers: headersOf(this.req.headers), body: text }, tracker.track({}));
+          const answer = await faults.exchange({ method, url, headers: headersOf(this.req.headers), body: text }, tracker.track({ signal: claim.signal }));
           if (!answer) return never();
           if (answer.kind !== 'hang') claim.answerOnItsWay();
           return toNock(answer, claim.via);
