@@ -14,6 +14,7 @@ export {
   type ServeContext,
 } from './HttpRoute.js';
 export { parseForm, parseRequestBody, type FormValue } from './requestBody.js';
+export { mergedInput } from './mergedInput.js';
 export { ordersRoutes, serveStatus, serveTool, toolRoutes } from './toolRoutes.js';
 export { answerOf, fetchFailed, isAnswer, reply, respond, socketError, type HttpAnswer, type HttpAnswerKind, type NetworkCode } from './HttpAnswer.js';
 export { errorDataOf } from './errorDataOf.js';

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { RouteRequest } from './HttpRoute.js';
+import { mergedInput } from './mergedInput.js';
 import { parseBody, parseForm, parseRequestBody } from './requestBody.js';
 
 describe('parseBody', () => {
@@ -46,5 +48,18 @@ describe('parseForm', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(Object.keys(parsed)).toEqual(['__proto__', 'constructor']);
+  });
+});
+
+describe('mergedInput', () => {
+  const req = (over: Partial<RouteRequest>): RouteRequest => ({ method: 'GET', params: {}, query: new URLSearchParams(), body: undefined, text: '', headers: {}, ...over });
+
+  it('merges query, body fields and path parameters, the path winning', () => {
+    expect(mergedInput(req({ params: { ticketId: 't-1' }, query: new URLSearchParams('fields=all&expand[]=owner') }))).toEqual({ fields: 'all', expand: ['owner'], ticketId: 't-1' });
+    expect(mergedInput(req({ method: 'POST', body: { subject: 'Help', ticketId: 'forged' }, params: { ticketId: 't-1' } }))).toEqual({ subject: 'Help', ticketId: 't-1' });
+  });
+
+  it('leaves out a body that is not an object', () => {
+    expect(mergedInput(req({ method: 'POST', body: 'plain text', params: { id: 'x' } }))).toEqual({ id: 'x' });
   });
 });
