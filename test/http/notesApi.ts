@@ -247,6 +247,12 @@ export const NOTES_CASES: readonly NotesCase[] = [
   { name: 'GET a missing note: 404 in the API’s own shape', operation: 'get_note', send: { method: 'GET', path: '/notes/n9' }, expect: notFound },
   { name: 'HEAD a note: status and headers, no body', operation: 'head_note', send: { method: 'HEAD', path: '/notes/n1' }, expect: { status: 200, headers: { 'content-type': JSON_TYPE }, text: '' } },
   { name: 'HEAD a missing note: the 404 and its error header, no body', operation: 'head_note', send: { method: 'HEAD', path: '/notes/n9' }, expect: { ...notFound, text: '' } },
+  {
+    name: 'HEAD on a path only a GET route serves: that route, without the body',
+    operation: 'export_note',
+    send: { method: 'HEAD', path: '/notes/n1/export' },
+    expect: { status: 200, headers: { 'content-type': JSON_TYPE }, text: '' },
+  },
   { name: 'OPTIONS: a 204 with Allow, no body', operation: 'notes_options', send: { method: 'OPTIONS', path: '/notes' }, expect: { status: 204, headers: { allow: ALLOW }, text: '' } },
   {
     name: 'PUT replaces a note (JSON)',

@@ -12,6 +12,13 @@ describe('matchRoute', () => {
     expect(matchRoute(routes, 'POST', '/orders/ord-1/cancel/')).toEqual({ route: routes[2], params: { orderId: 'ord-1' } });
   });
 
+  it('sends a HEAD request no HEAD route takes to the GET route of its path', () => {
+    const head = route('HEAD', '/orders/:orderId', 'head_order');
+    expect(matchRoute(routes, 'HEAD', '/orders/ord-1')).toEqual({ route: routes[1], params: { orderId: 'ord-1' } });
+    expect(matchRoute([head, ...routes], 'HEAD', '/orders/ord-1')?.route).toBe(head);
+    expect(matchRoute(routes, 'HEAD', '/orders/ord-1/cancel')).toBeUndefined();
+  });
+
   it('finds nothing for another method or another shape', () => {
     expect(matchRoute(routes, 'DELETE', '/orders/ord-1')).toBeUndefined();
     expect(matchRoute(routes, 'GET', '/orders/ord-1/extra')).toBeUndefined();

@@ -106,16 +106,23 @@ export interface RouteMatch {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** The route for `method` and `pathname`, trying routes in order; `undefined` when none fits. */
+/**
+ * The route for `method` and `pathname`, trying routes in order; `undefined` when none fits.
+ * A HEAD request no HEAD route takes goes to the GET route of the path, as HTTP servers do
+ * (RFC 9110: HEAD is GET without the body); its answer then goes without a body.
+ */
 export function matchRoute(routes: readonly HttpRoute[], method: string, pathname: string): RouteMatch | undefined {
   const wanted = method.toUpperCase();
   const parts = split(pathname);
-  for (const route of routes) {
-    if (route.method !== wanted) continue;
-    const params = matchPath(split(route.path), parts);
-    if (params) return { route, params };
-  }
-  return undefined;
+  const find = (m: string): RouteMatch | undefined => {
+    for (const route of routes) {
+      if (route.method !== m) continue;
+      const params = matchPath(split(route.path), parts);
+      if (params) return { route, params };
+    }
+    return undefined;
+  };
+  return find(wanted) ?? (wanted === 'HEAD' ? find('GET') : undefined);
 }
 
 const split = (path: string): string[] => path.split('/').filter((p) => p !== '');
