@@ -42,6 +42,14 @@ export interface HttpFaultsOptions {
   readonly startMs?: number;
 }
 
+/** A service as the engine looks requests up in it. */
+interface ServedService {
+  readonly origin: string;
+  readonly prefix: string;
+  readonly routes: readonly HttpRoute[];
+  readonly error: ErrorMapper | undefined;
+}
+
 /** One request on its way through: its ids and what went over the wire. */
 interface Exchange {
   readonly request: string;
@@ -61,14 +69,6 @@ interface Exchange {
  * `Idempotency-Key`, and `model_error` for model endpoints (R3). The msw and nock adapters
  * are thin shells around it.
  */
-/** A service as the engine looks requests up in it. */
-interface ServedService {
-  readonly origin: string;
-  readonly prefix: string;
-  readonly routes: readonly HttpRoute[];
-  readonly error: ErrorMapper | undefined;
-}
-
 export class HttpFaults {
   readonly #services: readonly ServedService[];
   readonly #plan: FaultPlan;
