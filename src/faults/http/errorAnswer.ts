@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/index.js';
+import { isHttpError } from '../../core/index.js';
 import { isFaultError } from '../faultError.js';
 import { answerOf, crashOrNetwork, isAnswer, isStatus, respond, type HttpAnswer } from './HttpAnswer.js';
 import type { ErrorMapper, ErrorRendering, RouteRequest } from './HttpRoute.js';
@@ -11,7 +11,7 @@ function statusOf(error: unknown): number | undefined {
 
 /** A rendering's missing parts filled from the error: its status (else 500), its headers under the mapper's, its body. */
 function rendered(error: unknown, r: ErrorRendering): HttpAnswer {
-  const own = error instanceof HttpError ? error : undefined;
+  const own = isHttpError(error) ? error : undefined;
   const message = error instanceof Error ? error.message : String(error);
   const body = r.body !== undefined ? r.body : (own?.body ?? { error: { message } });
   return respond(r.status ?? statusOf(error) ?? 500, body, { ...own?.headers, ...r.headers });
