@@ -222,6 +222,35 @@ describe('Wire fault kinds', () => {
     expect(counter.count()).toBe(0);
   });
 
+  const apiBody = { error: { type: 'api_error', code: 'upstream_down', message: 'Try again later.' } };
+  it.each([
+    [{ kind: 'rate_limit', retryAfter: 5 }, 429],
+    [{ kind: 'quota_exceeded' }, 429],
+    [{ kind: 'unavailable', status: 503 }, 503],
+    [{ kind: 'permission_denied', status: 401 }, 401],
+    [{ kind: 'rejected' }, 422],
+    [{ kind: 'not_found' }, 404],
+    [{ kind: 'conflict' }, 409],
+    [{ kind: 'server_error' }, 500],
+    [{ kind: 'partial_write', lostAs: 'unavailable' }, 504],
+  ] as const)('%j with headers and body: the HttpError carries them, the status unchanged', async (fault, status) => {
+    const headers = { 'Retry-After': '9', 'x-should-retry': 'false', 'Stripe-Should-Retry': 'false' };
+    const { outcome } = await once({ ...fault, headers, body: apiBody } as Fault);
+    const error = errorOf(outcome) as HttpError;
+    expect(error).toBeInstanceOf(HttpError);
+    // Names lower-cased, so a plan's `Retry-After` replaces the default `retry-after` rather than doubling it.
+    expect(error).toMatchObject({ status, body: apiBody, headers: { 'retry-after': '9', 'x-should-retry': 'false', 'stripe-should-retry': 'false' } });
+    expect(Object.keys(error.headers)).toHaveLength(3);
+  });
+
+  it('a fault without headers or body keeps its default answer; a string body is kept as text', async () => {
+    expect(errorOf((await once({ kind: 'not_found', body: 'gone' })).outcome)).toMatchObject({ status: 404, body: 'gone', headers: {} });
+    expect(errorOf((await once({ kind: 'rate_limit', retryAfter: 2, headers: { 'x-ratelimit-remaining': '0' } })).outcome)).toMatchObject({
+      headers: { 'retry-after': '2', 'x-ratelimit-remaining': '0' },
+      body: { error: { code: 'rate_limit_exceeded' } },
+    });
+  });
+
   it('partial_write timeout: committed, then no answer until abort', async () => {
     const t = trial(always({ kind: 'partial_write', lostAs: 'timeout' }));
     const ac = new AbortController();

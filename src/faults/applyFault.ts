@@ -1,6 +1,6 @@
-import { HttpError, type Clock } from '../core/index.js';
+import type { Clock } from '../core/index.js';
 import type { Fault } from './fault.js';
-import { faultError, lostAnswerError } from './faultError.js';
+import { faultError, lostAnswerError, serverError } from './faultError.js';
 
 /** The parts of applying a fault that differ between transports (the in-process wire, HTTP). */
 export interface FaultAnswers<A> {
@@ -13,8 +13,6 @@ export interface FaultAnswers<A> {
   /** A `malformed` fault's answer: a success cut short, anything else as it was. */
   malformed(answer: A): A;
 }
-
-const SERVER_ERROR_MESSAGE = 'The server had an error while processing your request.';
 
 /**
  * What the client gets back when `fault` (or none) strikes a request, on any transport.
@@ -43,7 +41,7 @@ export async function applyFault<A>(fault: Fault | undefined, answers: FaultAnsw
       return answers.error(faultError(fault, clock.now()));
     case 'partial_write':
       await answers.deliver(0);
-      return fault.lostAs === 'timeout' ? answers.lost('partial_write') : answers.error(lostAnswerError(fault.lostAs));
+      return fault.lostAs === 'timeout' ? answers.lost('partial_write') : answers.error(lostAnswerError(fault.lostAs, fault));
     case 'duplicate': {
       const copies = Array.from({ length: fault.copies }, (_, i) => i);
       if (fault.concurrent) return (await Promise.all(copies.map((c) => answers.deliver(c))))[0]!;
@@ -52,7 +50,7 @@ export async function applyFault<A>(fault: Fault | undefined, answers: FaultAnsw
       return delivered[0]!;
     }
     case 'server_error':
-      return answers.deliver(0, new HttpError(500, SERVER_ERROR_MESSAGE, { error: { type: 'server_error', message: SERVER_ERROR_MESSAGE } }));
+      return answers.deliver(0, serverError(fault));
     case 'malformed':
       // The status line survives; only a successful body is parsed, and it is cut short.
       return answers.malformed(await answers.deliver(0));

@@ -1,5 +1,36 @@
 import { z } from 'zod';
 
+/** RFC 9110 `token`: what a header name may be made of. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Response headers a fault adds to its answer; a name the answer already has is replaced (case-insensitive). */
+const AnswerHeadersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid header name (letters, digits and !#$%&'*+.^_\`|~-)` });
+    else if (/[\r\n]/.test(value)) ctx.addIssue({ code: 'custom', path: [name], message: 'a header value cannot contain a line break' });
+  }
+});
+
+/** A JSON value, as a response body: what a YAML or JSON plan can write. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+// Our own rather than `z.json()`, so the JSON Schema names it (`$defs.JsonValue`) instead of `__schema0`.
+export const JsonValueSchema: z.ZodType<JsonValue> = z
+  .union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.lazy(() => JsonValueSchema)), z.record(z.string(), z.lazy(() => JsonValueSchema))])
+  .meta({ id: 'JsonValue' });
+
+/**
+ * What a fault that answers with a status may say in the API's own words: `headers` (say
+ * `Retry-After`, `x-should-retry: false`, `stripe-should-retry`) merged over the default
+ * ones, and a `body` sent instead of the default error envelope (a JSON value; a string is
+ * sent as `text/plain`). Both transports carry them: the in-process wire on its `HttpError`.
+ */
+const answerFields = {
+  headers: AnswerHeadersSchema.optional().describe("Response headers added to the fault's answer (Retry-After, x-should-retry, stripe-should-retry…); a default one of the same name is replaced."),
+  body: JsonValueSchema.optional()
+    .describe("The answer's body instead of the default error envelope: a JSON value, or a string sent as text/plain."),
+};
+
 /**
  * What the wire does to one delivery. Plain data: serialisable, printable in reports,
  * and small enough for `explore` to shrink.
@@ -20,25 +51,32 @@ export const FaultSchema = z.discriminatedUnion('kind', [
     kind: z.literal('rate_limit'),
     retryAfter: z.union([z.number().nonnegative(), z.string()]).optional(),
     retryAfterAs: z.enum(['seconds', 'http-date']).optional(),
+    ...answerFields,
   }).strict(),
   /** 429 `insufficient_quota`: waiting will not help (R5). */
-  z.object({ kind: z.literal('quota_exceeded') }).strict(),
+  z.object({ kind: z.literal('quota_exceeded'), ...answerFields }).strict(),
   // Multi-value literals, so a bad status is reported as "expected one of 500|502|…".
-  z.object({ kind: z.literal('unavailable'), status: z.literal([500, 502, 503, 504, 529]) }).strict(),
-  /** The service commits, then the answer is lost (R18). */
-  z.object({ kind: z.literal('partial_write'), lostAs: z.enum(['timeout', 'network', 'unavailable']) }).strict(),
+  z.object({ kind: z.literal('unavailable'), status: z.literal([500, 502, 503, 504, 529]), ...answerFields }).strict(),
+  /** The service commits, then the answer is lost (R18); lost as `unavailable`, the gateway's 504 may carry `headers` and `body`. */
+  z
+    .object({ kind: z.literal('partial_write'), lostAs: z.enum(['timeout', 'network', 'unavailable']), ...answerFields })
+    .strict()
+    .refine((f) => f.lostAs === 'unavailable' || (f.headers === undefined && f.body === undefined), {
+      message: 'only a partial write lost as `unavailable` has an answer to carry `headers` or `body`',
+      path: ['lostAs'],
+    }),
   /** The request reaches the service `copies` times (2 or more); the caller sees the first answer. */
   z.object({ kind: z.literal('duplicate'), copies: z.number().int().min(2).max(10), concurrent: z.boolean().optional() }).strict(),
-  z.object({ kind: z.literal('permission_denied'), status: z.literal([401, 403]) }).strict(),
+  z.object({ kind: z.literal('permission_denied'), status: z.literal([401, 403]), ...answerFields }).strict(),
   /** 422: the service refuses the request on business grounds. Not delivered. */
-  z.object({ kind: z.literal('rejected'), message: z.string().optional() }).strict(),
-  z.object({ kind: z.literal('not_found') }).strict(),
-  z.object({ kind: z.literal('conflict') }).strict(),
+  z.object({ kind: z.literal('rejected'), message: z.string().optional(), ...answerFields }).strict(),
+  z.object({ kind: z.literal('not_found'), ...answerFields }).strict(),
+  z.object({ kind: z.literal('conflict'), ...answerFields }).strict(),
   /**
    * Delivered, and the service fails while handling it (500) without committing. A service
    * that honours idempotency keys stores that 500 and replays it for the same key (R24).
    */
-  z.object({ kind: z.literal('server_error') }).strict(),
+  z.object({ kind: z.literal('server_error'), ...answerFields }).strict(),
   /** The service commits, but the answer is corrupt (truncated JSON). */
   z.object({ kind: z.literal('malformed') }).strict(),
 ]);

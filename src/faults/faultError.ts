@@ -2,6 +2,14 @@ import { HttpError, systemError } from '../core/index.js';
 import { stackless } from '../core/stackless.js';
 import type { FaultOf } from './fault.js';
 
+/** Faults whose answer has a status, and so may carry the API's own headers and body. */
+export type AnsweringFault = FaultOf<
+  'rate_limit' | 'quota_exceeded' | 'unavailable' | 'permission_denied' | 'rejected' | 'not_found' | 'conflict' | 'server_error' | 'partial_write'
+>;
+
+/** The `headers` and `body` an answering fault may set. */
+export type AnswerFields = Pick<AnsweringFault, 'headers' | 'body'>;
+
 /** Faults the wire answers itself, without reaching the service. */
 export type RefusalFault = FaultOf<
   'network' | 'rate_limit' | 'quota_exceeded' | 'unavailable' | 'permission_denied' | 'rejected' | 'not_found' | 'conflict'
@@ -21,6 +29,8 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
   529: 'Overloaded',
 };
+
+const SERVER_ERROR_MESSAGE = 'The server had an error while processing your request.';
 
 /** `{ error: { type, message } }`: the envelope OpenAI- and Stripe-style APIs answer errors in. */
 const envelope = (type: string, message: string, extra: Record<string, unknown> = {}): unknown => ({
@@ -42,7 +52,7 @@ function unavailableError(status: FaultOf<'unavailable'>['status']): HttpError {
       // Anthropic's overload answer, byte for byte.
       return new HttpError(529, text, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     case 500:
-      return new HttpError(500, text, envelope('server_error', 'The server had an error while processing your request.'));
+      return new HttpError(500, text, envelope('server_error', SERVER_ERROR_MESSAGE));
     default:
       // Gateways in front of the service answer in plain text, not in the API's JSON.
       return new HttpError(status, text, `${status} ${text}`);
@@ -55,7 +65,27 @@ function unavailableError(status: FaultOf<'unavailable'>['status']): HttpError {
  * `nowMs` dates an HTTP-date `Retry-After`. The http adapters reuse it to build responses.
  */
 export function faultError(fault: RefusalFault, nowMs: number): Error {
-  return stackless(() => buildFaultError(fault, nowMs));
+  return stackless(() => {
+    const error = buildFaultError(fault, nowMs);
+    return fault.kind === 'network' ? markFault(error) : inApiWords(error as HttpError, fault);
+  });
+}
+
+/** Errors a fault made: rendered as the fault says, never through a route's business error mapper. */
+const faultMade = new WeakSet<object>();
+const markFault = <E extends Error>(error: E): E => {
+  faultMade.add(error);
+  return error;
+};
+
+/** Whether `error` is one a fault made (a refusal, a lost answer, a `server_error`), even replayed by an idempotency table. */
+export const isFaultError = (error: unknown): boolean => typeof error === 'object' && error !== null && faultMade.has(error);
+
+/** The fault's own `headers` (merged, case-insensitive) and `body` (instead) over the default answer. */
+function inApiWords(error: HttpError, fault: AnswerFields): HttpError {
+  if (fault.headers === undefined && fault.body === undefined) return markFault(error);
+  const own = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  return markFault(new HttpError(error.status, error.message, fault.body === undefined ? error.body : fault.body, { ...error.headers, ...own }));
 }
 
 function buildFaultError(fault: RefusalFault, nowMs: number): Error {
@@ -93,9 +123,14 @@ function buildFaultError(fault: RefusalFault, nowMs: number): Error {
   }
 }
 
-/** What a caller sees when the answer to a committed request is lost on the way back (R18). */
-export function lostAnswerError(lostAs: 'network' | 'unavailable'): Error {
-  return stackless(() => (lostAs === 'network' ? systemError('ECONNRESET', 'socket hang up') : unavailableError(504)));
+/** What a caller sees when the answer to a committed request is lost on the way back (R18): a reset, or the gateway's 504. */
+export function lostAnswerError(lostAs: 'network' | 'unavailable', answer: AnswerFields = {}): Error {
+  return stackless(() => (lostAs === 'network' ? markFault(systemError('ECONNRESET', 'socket hang up')) : inApiWords(unavailableError(504), answer)));
+}
+
+/** The 500 a `server_error` fault makes the service fail with, before it commits. */
+export function serverError(fault: FaultOf<'server_error'>): HttpError {
+  return stackless(() => inApiWords(new HttpError(500, SERVER_ERROR_MESSAGE, envelope('server_error', SERVER_ERROR_MESSAGE)), fault));
 }
 
 /** What JSON.parse throws on a truncated body. */

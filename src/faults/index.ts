@@ -8,6 +8,6 @@ export {
   type FaultRule,
 } from './plan.js';
 export { matchesFields, matchesRule, pickRule, type RequestFacts } from './match.js';
-export { faultError, lostAnswerError, malformedError, type RefusalFault } from './faultError.js';
+export { faultError, isFaultError, lostAnswerError, malformedError, serverError, type AnswerFields, type AnsweringFault, type RefusalFault } from './faultError.js';
 export { Wire, type ReplyKind, type WireOptions } from './Wire.js';
 export { ClientRetries, type ClientRetriesOptions } from './ClientRetries.js';

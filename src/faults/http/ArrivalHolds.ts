@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { RequestClosedError } from './ExchangeTracker.js';
 
 type Hold = <T>(work: Promise<T>) => Promise<T>;
 type Release = () => void;
@@ -26,17 +27,30 @@ function requestKey(req: http.ClientRequest): string {
 
 type RequestFn = typeof http.request;
 
+/** Which client API sent a request: they fail a connection differently (fetch wraps the socket error). */
+export type ClientApi = 'fetch' | 'node:http';
+
 /** One request between the client and the engine. */
 interface Arrival {
   /** Lets go of the current hold, if any. */
   release: Release;
   complete: boolean;
+  readonly via: ClientApi;
+  /** Aborted when the client gives up on the request (closes it, or its fetch rejects). */
+  readonly gone: AbortController;
 }
 
 /** What the engine gets when it takes a request: a way to hold time again while its answer travels back. */
 export interface Claim {
   /** Holds virtual time until the client has the answer (fetch settled, node:http response or close). */
   answerOnItsWay(): void;
+  /** The client API that sent it, when known. */
+  readonly via?: ClientApi;
+  /**
+   * Aborts when the client gives up on the request: its node:http request closes, or its
+   * fetch rejects (its own signal's reason). For adapters (nock) that cannot see it otherwise.
+   */
+  readonly signal?: AbortSignal;
 }
 
 const noClaim: Claim = { answerOnItsWay: () => {} };
@@ -68,6 +82,8 @@ export class ArrivalHolds {
     if (!arrival) return noClaim;
     arrival.release();
     return {
+      via: arrival.via,
+      signal: arrival.gone.signal,
       answerOnItsWay: () => {
         if (!arrival.complete) arrival.release = this.#holdNow();
       },
@@ -80,13 +96,17 @@ export class ArrivalHolds {
     return () => resolve();
   }
 
-  /** Holds from now until `complete` is called (the client is done with the request). */
-  #arrive(key: string): () => void {
-    const arrival: Arrival = { release: this.#holdNow(), complete: false };
+  /**
+   * Holds from now until `complete` is called (the client is done with the request); with a
+   * reason, the client gave up on it.
+   */
+  #arrive(key: string, via: ClientApi): (gaveUp?: unknown) => void {
+    const arrival: Arrival = { release: this.#holdNow(), complete: false, via, gone: new AbortController() };
     const queue = this.#waiting.get(key);
     if (queue) queue.push(arrival);
     else this.#waiting.set(key, [arrival]);
-    return () => {
+    return (gaveUp?: unknown) => {
+      if (gaveUp !== undefined && !arrival.gone.signal.aborted) arrival.gone.abort(gaveUp);
       if (arrival.complete) return;
       arrival.complete = true;
       arrival.release();
@@ -106,21 +126,28 @@ export class ArrivalHolds {
     const saved = { fetch: globalThis.fetch, httpRequest: http.request, httpGet: http.get, httpsRequest: https.request, httpsGet: https.get };
     const realFetch = saved.fetch;
     globalThis.fetch = (input, init) => {
-      const complete = this.#arrive(fetchKey(input, init));
+      const complete = this.#arrive(fetchKey(input, init), 'fetch');
       // The body may stream in on real turns after the headers: buffer it (through a clone,
       // so the caller's copy is untouched) before time may pass again.
       const answer = realFetch(input, init).then(async (response) => {
         await response.clone().arrayBuffer().catch(() => undefined);
         return response;
       });
-      answer.then(complete, complete);
+      const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+      answer.then(
+        () => complete(),
+        () => complete(signal?.aborted ? (signal.reason as unknown) : new RequestClosedError()),
+      );
       return answer;
     };
     const wrap = (fn: RequestFn): RequestFn =>
       ((...args: Parameters<RequestFn>) => {
         const req = fn(...args);
-        const complete = this.#arrive(requestKey(req));
-        req.once('response', complete).once('error', complete).once('close', complete);
+        const complete = this.#arrive(requestKey(req), 'node:http');
+        req
+          .once('response', () => complete())
+          .once('error', () => complete(new RequestClosedError()))
+          .once('close', () => complete(new RequestClosedError()));
         return req;
       }) as RequestFn;
     http.request = wrap(saved.httpRequest);

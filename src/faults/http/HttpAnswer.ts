@@ -23,15 +23,53 @@ export type NetworkCode = 'ECONNRESET' | 'ECONNREFUSED' | 'EPIPE';
 const STATUS_TEXT: Readonly<Record<number, string>> = { 529: 'Overloaded' };
 export const statusText = (status: number): string => STATUS_TEXT[status] ?? http.STATUS_CODES[status] ?? '';
 
-/** A JSON (or, for a string body, plain-text) answer. */
+/** A status an answer can carry: 200 to 599 (1xx are interim, never the answer). */
+export const isStatus = (status: unknown): status is number => Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599;
+
+/** Answers made by `respond`/`reply`: what a route's `serve` may return instead of a value to wrap. */
+const made = new WeakSet<object>();
+
+/**
+ * A JSON (or, for a string body, plain-text) answer; a `content-type` among `headers` wins.
+ * An `undefined` body is none at all, with no `content-type`.
+ */
 export function respond(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): HttpAnswer {
+  if (!isStatus(status)) {
+    throw new RangeError(`an answer's status must be an integer from 200 to 599, not ${String(status)}`);
+  }
   const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
-  const type = typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
-  return { kind: 'respond', status, statusText: statusText(status), headers: { 'content-type': type, ...lower(headers) }, body: text };
+  const type = body === undefined ? {} : { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json' };
+  const answer: HttpAnswer = { kind: 'respond', status, statusText: statusText(status), headers: { ...type, ...lowerCased(headers) }, body: text };
+  made.add(answer);
+  return answer;
 }
 
-const lower = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+/**
+ * An explicit answer for a route's `serve` (or its error mapper) to return, in the API's own
+ * shape: any status, a JSON body (a string is sent as text), extra headers. A value that is
+ * not made by `reply` is sent as a JSON success with the route's `okStatus`.
+ *
+ * @example
+ * serve: (input) => reply(402, { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } }, { 'request-id': 'req_1' })
+ */
+export function reply(status: number, body?: unknown, headers: Readonly<Record<string, string>> = {}): HttpAnswer {
+  return respond(status, body, headers);
+}
+
+/** Whether `value` is an answer made by `reply` or `respond`. */
+export const isAnswer = (value: unknown): value is HttpAnswer => typeof value === 'object' && value !== null && made.has(value);
+
+export const lowerCased = (headers: Readonly<Record<string, string>>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+
+/** Statuses whose answers never carry a body (RFC 9110); `new Response` refuses one. */
+const NO_BODY = new Set([204, 205, 304]);
+
+/** The answer as it goes over the wire: a HEAD request's, or a 204's, has status and headers and no body. */
+export function onTheWire(answer: HttpAnswer, method: string): HttpAnswer {
+  if (answer.kind !== 'respond' || answer.body === '') return answer;
+  return method.toUpperCase() === 'HEAD' || NO_BODY.has(answer.status) ? { ...answer, body: '' } : answer;
+}
 
 /**
  * The answer that makes a real client throw what `error` describes: an `HttpError` becomes its
@@ -39,7 +77,12 @@ const lower = (headers: Readonly<Record<string, string>>): Record<string, string
  * is a crash behind the API: a 500.
  */
 export function answerOf(error: unknown): HttpAnswer {
-  if (isHttpError(error)) return respond(error.status, error.body ?? { error: { message: error.message } }, error.headers);
+  if (isHttpError(error) && isStatus(error.status)) return respond(error.status, error.body ?? { error: { message: error.message } }, error.headers);
+  return crashOrNetwork(error);
+}
+
+/** A Node system error as a failed connection; anything else as a 500. */
+export function crashOrNetwork(error: unknown): HttpAnswer {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE') {
     return { kind: 'network', code, message: error instanceof Error ? error.message : String(code) };

@@ -31,7 +31,19 @@ const never = new AbortController().signal;
 
 describe('HttpFaults', () => {
   it('answers a refusal exactly as the in-process wire throws it: status, headers and body', async () => {
-    const faults: Fault[] = [{ kind: 'rate_limit', retryAfter: 7 }, { kind: 'quota_exceeded' }, { kind: 'unavailable', status: 529 }, { kind: 'permission_denied', status: 403 }];
+    const api = { headers: { 'Retry-After': '4', 'x-should-retry': 'false' }, body: { error: { type: 'api_error', message: 'Upstream is down.' } } };
+    const faults: Fault[] = [
+      { kind: 'rate_limit', retryAfter: 7 },
+      { kind: 'quota_exceeded' },
+      { kind: 'unavailable', status: 529 },
+      { kind: 'permission_denied', status: 403 },
+      // A plan's own headers and body: both transports carry them alike.
+      { kind: 'rate_limit', retryAfter: 7, ...api },
+      { kind: 'unavailable', status: 503, ...api },
+      { kind: 'server_error', ...api },
+      { kind: 'partial_write', lostAs: 'unavailable', ...api },
+      { kind: 'not_found', ...api },
+    ];
     for (const fault of faults) {
       const http = engine([{ match: {}, fault }]);
       const answer = await http.faults.exchange(post(), never);
@@ -41,6 +53,7 @@ describe('HttpFaults', () => {
       const thrown = await wire.send({ request: 'r1', tool: 'create_order', purpose: 'call', input: ORDER, call: 'c1', attempt: 1 }).catch((e: unknown) => e);
       if (!(thrown instanceof HttpError)) throw new Error('expected an HttpError');
       expect(answer).toMatchObject({ kind: 'respond', status: thrown.status, body: JSON.stringify(thrown.body), headers: expect.objectContaining(thrown.headers) as unknown });
+      if ('headers' in fault) expect(answer).toMatchObject({ body: JSON.stringify(api.body), headers: { 'retry-after': '4', 'x-should-retry': 'false', 'content-type': 'application/json' } });
     }
   });
 

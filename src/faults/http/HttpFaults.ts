@@ -15,14 +15,18 @@ import { pickRule } from '../match.js';
 import { FaultPlanSchema, type FaultPlan } from '../plan.js';
 import { CallTracker, type CallPosition } from './CallTracker.js';
 import { errorDataOf } from './errorDataOf.js';
-import { answerOf, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
-import { matchRoute, parseBody, type HttpRequestData, type HttpRoute, type RouteMatch } from './HttpRoute.js';
+import { errorAnswer } from './errorAnswer.js';
+import { answerOf, isAnswer, onTheWire, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
+import { matchRoute, type ErrorMapper, type HttpRequestData, type HttpRoute, type RouteMatch, type RouteRequest } from './HttpRoute.js';
+import { parseRequestBody } from './requestBody.js';
 
 /** A faulted HTTP service: where it lives and what it answers. */
 export interface HttpService {
   /** `https://api.shop.test` (a path, as in `https://host/v1`, prefixes every route). */
   readonly baseUrl: string;
   readonly routes: readonly HttpRoute[];
+  /** The API's own shape for business errors any route throws (a route's own `error` is tried first). */
+  readonly error?: ErrorMapper;
 }
 
 export interface HttpFaultsOptions {
@@ -38,10 +42,19 @@ export interface HttpFaultsOptions {
   readonly startMs?: number;
 }
 
+/** A service as the engine looks requests up in it. */
+interface ServedService {
+  readonly origin: string;
+  readonly prefix: string;
+  readonly routes: readonly HttpRoute[];
+  readonly error: ErrorMapper | undefined;
+}
+
 /** One request on its way through: its ids and what went over the wire. */
 interface Exchange {
   readonly request: string;
   readonly match: RouteMatch;
+  readonly service: ServedService;
   readonly data: HttpRequestData;
   readonly position: CallPosition;
   readonly http: HttpFields;
@@ -57,7 +70,7 @@ interface Exchange {
  * are thin shells around it.
  */
 export class HttpFaults {
-  readonly #services: readonly { readonly origin: string; readonly prefix: string; readonly routes: readonly HttpRoute[] }[];
+  readonly #services: readonly ServedService[];
   readonly #plan: FaultPlan;
   readonly #hits: number[];
   readonly #clock: Clock;
@@ -83,7 +96,7 @@ export class HttpFaults {
     }
     this.#services = options.services.map((s) => {
       const url = new URL(s.baseUrl);
-      return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, ''), routes: s.routes };
+      return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, ''), routes: s.routes, error: s.error };
     });
     this.#plan = parsed.data;
     this.#hits = this.#plan.map(() => 0);
@@ -119,19 +132,20 @@ export class HttpFaults {
    * ends as a lost response at that virtual time.
    */
   async exchange(data: HttpRequestData, signal: AbortSignal): Promise<HttpAnswer | undefined> {
-    const match = this.#route(data.method, data.url);
-    if (!match) return undefined;
+    const found = this.#route(data.method, data.url);
+    if (!found) return undefined;
+    const { match, service } = found;
     const request = this.#ids.next('http');
     const key = data.headers['idempotency-key'];
     const http: HttpFields = { method: data.method.toUpperCase(), url: data.url, ...(key === undefined ? {} : { idempotencyKey: key }) };
     const position = this.#calls.place(match.route.operation, data.headers);
-    const ex: Exchange = { request, match, data, position, http, sentAt: this.#clock.now() };
+    const ex: Exchange = { request, match, service, data, position, http, sentAt: this.#clock.now() };
     this.#exchanges.set(request, ex);
     this.#open.set(request, ex);
     const fault = this.#chooseFault(ex);
     let answer: HttpAnswer;
     try {
-      answer = await this.#apply(fault, ex, signal);
+      answer = onTheWire(await this.#apply(fault, ex, signal), data.method);
     } catch {
       // Only an aborted latency sleep rejects: the client left while the answer was on its way.
       answer = { kind: 'hang', reason: 'answer on its way' };
@@ -150,7 +164,7 @@ export class HttpFaults {
     for (const ex of [...this.#open.values()]) this.#lose(ex, 'answer still on its way');
   }
 
-  #route(method: string, url: string): RouteMatch | undefined {
+  #route(method: string, url: string): { readonly match: RouteMatch; readonly service: ServedService } | undefined {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -160,8 +174,8 @@ export class HttpFaults {
     for (const s of this.#services) {
       if (parsed.origin !== s.origin) continue;
       if (s.prefix !== '' && parsed.pathname !== s.prefix && !parsed.pathname.startsWith(`${s.prefix}/`)) continue;
-      const found = matchRoute(s.routes, method, parsed.pathname.slice(s.prefix.length) || '/');
-      if (found) return found;
+      const match = matchRoute(s.routes, method, parsed.pathname.slice(s.prefix.length) || '/');
+      if (match) return { match, service: s };
     }
     return undefined;
   }
@@ -211,13 +225,21 @@ export class HttpFaults {
       ...(ex.http.idempotencyKey === undefined ? {} : { idempotencyKey: ex.http.idempotencyKey }),
       ...(failure ? { failure } : {}),
     };
+    const req: RouteRequest = {
+      method: ex.data.method.toUpperCase(),
+      params,
+      query: url.searchParams,
+      body: parseRequestBody(ex.data.body, ex.data.headers['content-type']),
+      text: ex.data.body,
+      headers: ex.data.headers,
+    };
     try {
-      const input = route.input({ params, query: url.searchParams, body: parseBody(ex.data.body), headers: ex.data.headers });
-      const value: unknown = await route.serve(input, ctx);
+      const value: unknown = await route.serve(route.input(req), ctx);
       // A read that never consulted `failure` still fails the way the fault says.
-      return failure ? answerOf(failure) : respond(route.okStatus ?? 200, value === undefined ? null : value);
+      if (failure) return answerOf(failure);
+      return isAnswer(value) ? value : respond(route.okStatus ?? 200, value === undefined ? null : value);
     } catch (error) {
-      return answerOf(error);
+      return errorAnswer(error, req, [route.error, ex.service.error]);
     } finally {
       this.#effects?.recordNew();
     }

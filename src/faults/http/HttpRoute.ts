@@ -1,6 +1,13 @@
 import type { Clock } from '../../core/index.js';
+import type { HttpAnswer } from './HttpAnswer.js';
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/**
+ * Every method a route may take. got and ky retry HEAD, OPTIONS and TRACE by default, so a
+ * faulted API must answer them too. Global `fetch` (undici) refuses TRACE before sending
+ * (`TypeError: 'TRACE' HTTP method is unsupported.`, a forbidden method in the Fetch
+ * standard): only node:http clients send it.
+ */
+export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** One intercepted request, as both adapters hand it over: plain data, body already read. */
@@ -12,14 +19,44 @@ export interface HttpRequestData {
   readonly body: string;
 }
 
-/** What a route's `input` sees of the request. */
+/** What a route's `input` (and its error mapper) sees of the request. */
 export interface RouteRequest {
+  /** Upper-cased: `POST`. */
+  readonly method: string;
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
-  /** The body parsed as JSON, or `undefined` when empty; a body that is not JSON is the string itself. */
+  /**
+   * The body read by its `Content-Type` (`parseRequestBody`): JSON parsed, a form as a
+   * nested object (`metadata[order]=1` → `{ metadata: { order: '1' } }`), any other type
+   * as text; `undefined` when empty.
+   */
   readonly body: unknown;
+  /** The body as sent. */
+  readonly text: string;
+  /** Lower-cased names: `idempotency-key`, `stripe-version`. */
   readonly headers: Readonly<Record<string, string>>;
 }
+
+/**
+ * How an API renders a thrown business error. A part left out is the error's own: the
+ * `status` of an `HttpError` (or of any error with an HTTP `status`), its headers (merged
+ * under these), its body; a plain error's status is 500.
+ */
+export interface ErrorRendering {
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A JSON value, or a string sent as `text/plain`. */
+  readonly body?: unknown;
+}
+
+/**
+ * Renders an error a route's `input` or `serve` threw into the API's own error answer, or
+ * `undefined` to leave it to the next mapper (the service's), then to the default (an
+ * `HttpError` as its status, headers and JSON body; anything else a 500). It may also
+ * return `reply(...)`. Errors a fault made (a `server_error`'s 500, even replayed for an
+ * idempotency key) are answered as the fault says and never reach it.
+ */
+export type ErrorMapper = (error: unknown, req: RouteRequest) => ErrorRendering | HttpAnswer | undefined;
 
 /** What a route's `serve` runs with: the world's time, the request ids, and the fault's demand to fail. */
 export interface ServeContext {
@@ -32,8 +69,17 @@ export interface ServeContext {
 
 /**
  * One endpoint of a faulted HTTP service: which requests it takes, the operation name a fault
- * plan matches as `tool`, and the business logic behind it. `serve` throws `HttpError` for
- * business errors, as the in-process services do.
+ * plan matches as `tool`, and the business logic behind it. `serve` returns the success
+ * value (sent as JSON with `okStatus`) or an explicit answer made with `reply(status, body,
+ * headers)`; it throws `HttpError` for business errors, as the in-process services do, or
+ * any error that `error` renders in the API's own shape.
+ *
+ * @example
+ * const createIntent: HttpRoute = {
+ *   method: 'POST', path: '/v1/payment_intents', operation: 'create_payment_intent',
+ *   input: (req) => req.body, // the form, parsed
+ *   serve: (input) => (declined(input) ? reply(402, { error: { type: 'card_error', code: 'card_declined' } }) : intent(input)),
+ * };
  */
 export interface HttpRoute {
   readonly method: HttpMethod;
@@ -48,7 +94,10 @@ export interface HttpRoute {
   /** The status of a successful answer (default 200). */
   readonly okStatus?: number;
   input(req: RouteRequest): unknown;
+  /** A success value, or `reply(...)`: an answer in the API's own shape, any status. */
   serve(input: unknown, ctx: ServeContext): Promise<unknown> | unknown;
+  /** This route's business errors in the API's own shape (tried before the service's). */
+  readonly error?: ErrorMapper;
 }
 
 /** A route found for a request, with its path parameters. */
@@ -57,16 +106,23 @@ export interface RouteMatch {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** The route for `method` and `pathname`, trying routes in order; `undefined` when none fits. */
+/**
+ * The route for `method` and `pathname`, trying routes in order; `undefined` when none fits.
+ * A HEAD request no HEAD route takes goes to the GET route of the path, as HTTP servers do
+ * (RFC 9110: HEAD is GET without the body); its answer then goes without a body.
+ */
 export function matchRoute(routes: readonly HttpRoute[], method: string, pathname: string): RouteMatch | undefined {
   const wanted = method.toUpperCase();
   const parts = split(pathname);
-  for (const route of routes) {
-    if (route.method !== wanted) continue;
-    const params = matchPath(split(route.path), parts);
-    if (params) return { route, params };
-  }
-  return undefined;
+  const find = (m: string): RouteMatch | undefined => {
+    for (const route of routes) {
+      if (route.method !== m) continue;
+      const params = matchPath(split(route.path), parts);
+      if (params) return { route, params };
+    }
+    return undefined;
+  };
+  return find(wanted) ?? (wanted === 'HEAD' ? find('GET') : undefined);
 }
 
 const split = (path: string): string[] => path.split('/').filter((p) => p !== '');
@@ -80,14 +136,4 @@ function matchPath(pattern: readonly string[], parts: readonly string[]): Record
     else if (p !== actual) return undefined;
   }
   return params;
-}
-
-/** JSON when it parses, the text itself when it does not, `undefined` when empty. */
-export function parseBody(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }

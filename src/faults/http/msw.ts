@@ -27,7 +27,8 @@ function lowerHeaders(headers: Headers): Record<string, string> {
 function toMsw(answer: HttpAnswer, viaNodeHttp: boolean): Promise<Response> | Response {
   switch (answer.kind) {
     case 'respond':
-      return new HttpResponse(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+      // No body at all (not an empty one) for HEAD and 204: `new Response` refuses a body on a 204.
+      return new HttpResponse(answer.body === '' ? null : answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
     case 'network':
       // fetch wraps the socket error (`TypeError: fetch failed`, cause ECONNRESET); node:http emits it as is.
       throw viaNodeHttp ? socketError(answer.code, answer.message) : fetchFailed(answer.code, answer.message);

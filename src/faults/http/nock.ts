@@ -1,10 +1,10 @@
 import nock from 'nock';
 import type { ClockRun, VirtualClock } from '../../core/index.js';
 import { ExchangeTracker } from './ExchangeTracker.js';
-import { socketError, type HttpAnswer } from './HttpAnswer.js';
+import { fetchFailed, socketError, type HttpAnswer } from './HttpAnswer.js';
 import type { HttpFaults } from './HttpFaults.js';
 import { HTTP_METHODS } from './HttpRoute.js';
-import { ArrivalHolds } from './ArrivalHolds.js';
+import { ArrivalHolds, type ClientApi } from './ArrivalHolds.js';
 import { holdOn } from './holdOn.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
 import { unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
@@ -30,13 +30,14 @@ function headersOf(raw: Readonly<Record<string, string | string[] | undefined>>)
   return out;
 }
 
-/** What a node:http client sees for `answer`: a status line, a socket error, or silence. */
-function toNock(answer: HttpAnswer): Promise<ReplyResult> | ReplyResult {
+/** What the client sees for `answer`: a status line, a socket error, or silence. */
+function toNock(answer: HttpAnswer, via: ClientApi | undefined): Promise<ReplyResult> | ReplyResult {
   switch (answer.kind) {
     case 'respond':
       return [answer.status, answer.body, { ...answer.headers }];
     case 'network':
-      throw socketError(answer.code, answer.message);
+      // nock hands fetch the error as thrown: undici's own wraps the socket error (`TypeError: fetch failed`).
+      throw via === 'fetch' ? fetchFailed(answer.code, answer.message) : socketError(answer.code, answer.message);
     case 'hang':
       return never();
   }
@@ -50,8 +51,9 @@ export interface NockSession {
 
 /**
  * Intercepts node:http/https requests to `faults`' hosts with nock for one trial, answering
- * them under its fault plan. nock cannot see a node:http client give up on a request it never
- * answers, so a hang is recorded as lost when the trial ends. `close()` leaves nothing
+ * them under its fault plan. nock cannot see a client give up on a request it never
+ * answers; the wrapped `http.request` and `fetch` do, so a hang is recorded as lost when
+ * the client closes the request (or its fetch rejects), else when the trial ends. `close()` leaves nothing
  * installed: `http.request` is Node's own again, and the next request reaches the network.
  *
  * @example
@@ -80,10 +82,10 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
           const text = body === undefined || body === '' ? '' : typeof body === 'string' ? body : JSON.stringify(body);
           const url = `${origin}${path}`;
           const claim = arrivals.claim(method, url);
-          const answer = await faults.exchange({ method, url, headers: headersOf(this.req.headers), body: text }, tracker.track({}));
+          const answer = await faults.exchange({ method, url, headers: headersOf(this.req.headers), body: text }, tracker.track({ signal: claim.signal }));
           if (!answer) return never();
           if (answer.kind !== 'hang') claim.answerOnItsWay();
-          return toNock(answer);
+          return toNock(answer, claim.via);
         });
     }
     return scope;
