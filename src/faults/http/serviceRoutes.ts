@@ -1,12 +1,13 @@
-import { HttpError, isHttpError, type OperationRef } from '../../core/index.js';
+import { isHttpError, type OperationRef } from '../../core/index.js';
 import type { ServiceDefinition } from '../../world/define/defineService.js';
 import { ServiceError } from '../../world/define/ServiceError.js';
-import type { ServiceHttp, ServiceRoute, ServiceRouteRequest } from '../../world/define/ServiceHttp.js';
+import type { ServiceRoute, ServiceRouteRequest } from '../../world/define/ServiceHttp.js';
 import { findTool } from '../../world/deliver.js';
 import type { ToolSpec } from '../../world/tool.js';
 import type { World } from '../../world/World.js';
 import type { HttpService } from './HttpFaults.js';
-import type { HttpMethod, HttpRoute, RouteRequest } from './HttpRoute.js';
+import type { HttpRoute, RouteRequest } from './HttpRoute.js';
+import { mergedInput } from './mergedInput.js';
 import { serveStatus, serveTool } from './toolRoutes.js';
 
 /** Where a service without routes of its own is served: every tool as `POST /tools/{name}`. */
@@ -21,7 +22,13 @@ export function serviceHttp(world: World, definitions: readonly ServiceDefinitio
   return definitions.map((definition) => {
     const http = definition.http;
     if (!http) return { baseUrl: defaultServiceUrl(definition.name), routes: rpcRoutes(world, definition) };
-    return { baseUrl: http.baseUrl, routes: http.routes.map((route) => declaredRoute(world, http, route)) };
+    const render = http.error;
+    return {
+      baseUrl: http.baseUrl,
+      routes: http.routes.map((route) => declaredRoute(world, route)),
+      // Business errors in the API's own shape; anything else (a fault's 5xx, a crash) is left as it is.
+      ...(render && { error: (error: unknown) => (isServiceError(error) ? render(error) : undefined) }),
+    };
   });
 }
 
@@ -34,43 +41,31 @@ function rpcRoutes(world: World, definition: ServiceDefinition): HttpRoute[] {
   });
 }
 
-function declaredRoute(world: World, http: ServiceHttp, route: ServiceRoute): HttpRoute {
+function declaredRoute(world: World, route: ServiceRoute): HttpRoute {
   const tool = findTool(world, route.tool);
   const purpose = route.purpose ?? 'call';
   return {
-    method: route.method as HttpMethod,
+    method: route.method,
     path: route.path,
     operation: route.tool,
     purpose,
     ...(route.status === undefined ? {} : { okStatus: route.status }),
     input: (req) => {
-      const view = viewOf(req);
-      if (route.input) return route.input(view);
-      return purpose === 'status' ? statusRefOf(tool, view) : mergedInput(view);
+      if (route.input) return route.input(viewOf(req));
+      return purpose === 'status' ? statusRefOf(tool, req) : mergedInput(req);
     },
     serve: async (input, ctx) => {
-      try {
-        const value = purpose === 'status' ? await serveStatus(world, tool, input as OperationRef, ctx) : await serveTool(world, tool, input, ctx);
-        return route.output ? route.output(value) : value;
-      } catch (error) {
-        throw rendered(http, error);
-      }
+      const value = purpose === 'status' ? await serveStatus(world, tool, input as OperationRef, ctx) : await serveTool(world, tool, input, ctx);
+      return route.output ? route.output(value) : value;
     },
   };
 }
 
 const viewOf = (req: RouteRequest): ServiceRouteRequest => ({ params: req.params, query: req.query, body: req.body, headers: req.headers });
 
-/** The default tool input: query parameters, then path parameters, then the body's fields, later ones winning. */
-function mergedInput(req: ServiceRouteRequest): unknown {
-  const body = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? req.body : undefined;
-  if (req.body !== undefined && body === undefined) return req.body;
-  return { ...Object.fromEntries(req.query), ...req.params, ...body };
-}
-
 /** A status route's default: the operation named by the `Idempotency-Key` header and the tool's business key field (R21). */
-function statusRefOf(tool: ToolSpec, req: ServiceRouteRequest): OperationRef {
-  const fields = mergedInput(req) as Record<string, unknown>;
+function statusRefOf(tool: ToolSpec, req: RouteRequest): OperationRef {
+  const fields = mergedInput(req);
   const key = req.headers['idempotency-key'];
   const field = tool.businessKeyField;
   const business = field === undefined ? undefined : fields[field];
@@ -81,13 +76,6 @@ function statusRefOf(tool: ToolSpec, req: ServiceRouteRequest): OperationRef {
     ...(key === undefined ? {} : { idempotencyKey: key }),
     ...(businessKey === undefined ? {} : { businessKey }),
   };
-}
-
-/** A business error in the API's own shape, when the service renders it; anything else as it was. */
-function rendered(http: ServiceHttp, error: unknown): unknown {
-  if (!http.error || !isServiceError(error)) return error;
-  const shaped = http.error(error);
-  return new HttpError(shaped.status ?? error.status, error.message, shaped.body, { ...error.headers, ...shaped.headers });
 }
 
 // A service module may import its own copy of faultline: match by brand and name, not only by class.

@@ -26,7 +26,7 @@ export interface ServiceRoute {
   readonly purpose?: 'call' | 'status';
   /** The status of a successful answer (default 200). */
   readonly status?: number;
-  /** The tool input (default: the body's fields, then path parameters, then query parameters, merged). */
+  /** The tool input (default: query parameters, the body's fields over them, path parameters over both). */
   input?(req: ServiceRouteRequest): unknown;
   /** The success body (default: the tool's result). */
   output?(result: unknown): unknown;
