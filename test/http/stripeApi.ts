@@ -1,15 +1,15 @@
 import Stripe from 'stripe';
+import { z } from 'zod';
+import { defineService, ServiceError } from '../../src/public/index.js';
 // Neither adapter: each test file imports the one it runs under (see NOTES-node20.md).
-import { createHttpTrial, type HttpRoute, type HttpService, type HttpTrial } from '../../src/faults/http/index.js';
+import { createHttpTrial, type HttpTrial } from '../../src/faults/http/index.js';
+import { serviceHttp } from '../../src/faults/http/serviceRoutes.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
-import { IdempotencyTable, requestFingerprint } from '../../src/world/idempotency.js';
-import type { World } from '../../src/world/World.js';
 
 /**
- * A Stripe-shaped API, as a user would hand-write it for their tests: `POST /v1/payment_intents`
- * (form-encoded, as the SDK sends it) over an in-memory map, with server-side idempotency on
- * `Idempotency-Key` (Stripe's own semantics, R24) and card declines answered in Stripe's
- * error shape by the service's error mapper.
+ * A Stripe-shaped API, declared as a user would with `defineService`: `POST /v1/payment_intents`
+ * (form-encoded, as the SDK sends it), server-side idempotency on `Idempotency-Key` (the
+ * built-in R24 semantics), and card declines answered in Stripe's own error shape.
  */
 export const STRIPE = 'https://api.stripe.test';
 export const DECLINED_CARD = 'pm_card_chargeDeclined';
@@ -24,31 +24,31 @@ interface PaymentIntent {
   readonly metadata: Record<string, string>;
 }
 
-/** Stripe's business error for a declined card: a 402 the SDK turns into `StripeCardError`. */
-class CardDeclined extends Error {
-  readonly status = 402;
-  constructor(readonly declineCode: string) {
-    super('Your card was declined.');
-  }
-}
+/** What each request's form parsed to, for the test that checks Stripe's nested keys. */
+const forms: unknown[] = [];
 
-/** The payment intents API over `intents`; what each request's form parsed to lands in `forms`. */
-export function stripeService(world: World, intents: Map<string, PaymentIntent>, forms: unknown[]): HttpService {
-  const idempotency = new IdempotencyTable(world.clock);
-  const create: HttpRoute = {
-    method: 'POST',
-    path: '/v1/payment_intents',
-    operation: 'create_payment_intent',
-    input: (req) => {
-      forms.push(req.body);
-      return req.body;
-    },
-    serve: (input, ctx) => {
-      const form = input as { amount: string; currency: string; payment_method?: string; confirm?: string; metadata?: Record<string, string> };
-      return idempotency.execute(ctx.idempotencyKey, requestFingerprint('create_payment_intent', form), () => {
-        if (form.payment_method === DECLINED_CARD) throw new CardDeclined('generic_decline');
+export const stripe = defineService({
+  name: 'stripe',
+  description: 'Stripe payment intents',
+  state: (): Record<string, PaymentIntent> => ({}),
+  tools: {
+    create_payment_intent: {
+      description: 'Create (and optionally confirm) a payment intent.',
+      risk: 'write',
+      // Forms carry every value as a string.
+      input: z.object({
+        amount: z.string().regex(/^\d+$/),
+        currency: z.string(),
+        payment_method: z.string().optional(),
+        confirm: z.enum(['true', 'false']).optional(),
+        metadata: z.record(z.string(), z.string()).optional(),
+      }),
+      run(form, ctx) {
+        if (form.payment_method === DECLINED_CARD) {
+          throw new ServiceError(402, { type: 'card_error', code: 'card_declined', message: 'Your card was declined.', param: 'payment_method', details: { decline_code: 'generic_decline' } });
+        }
         const intent: PaymentIntent = {
-          id: `pi_${intents.size + 1}`,
+          id: `pi_${Object.keys(ctx.state).length + 1}`,
           object: 'payment_intent',
           amount: Number(form.amount),
           currency: form.currency,
@@ -56,40 +56,40 @@ export function stripeService(world: World, intents: Map<string, PaymentIntent>,
           payment_method: form.payment_method ?? null,
           metadata: form.metadata ?? {},
         };
-        intents.set(intent.id, intent);
-        world.ledger.commit({
-          at: ctx.clock.now(),
-          service: 'stripe',
-          effect: 'payment_intent.created',
-          key: intent.metadata['order'] ?? intent.id,
-          request: ctx.request,
-          ...(ctx.idempotencyKey === undefined ? {} : { idempotencyKey: ctx.idempotencyKey }),
-          data: { id: intent.id },
-        });
+        ctx.state[intent.id] = intent;
+        ctx.effect('payment_intent.created', { key: intent.metadata['order'] ?? intent.id, data: { id: intent.id } });
         return intent;
-      });
+      },
     },
-  };
-  return {
+  },
+  http: {
     baseUrl: STRIPE,
-    routes: [create],
-    error: (e) =>
-      e instanceof CardDeclined
-        ? { headers: { 'request-id': 'req_decline' }, body: { error: { type: 'card_error', code: 'card_declined', decline_code: e.declineCode, message: e.message, param: 'payment_method' } } }
-        : undefined,
-  };
-}
+    routes: [
+      {
+        method: 'POST',
+        path: '/v1/payment_intents',
+        tool: 'create_payment_intent',
+        input: (req) => {
+          forms.push(req.body);
+          return req.body;
+        },
+      },
+    ],
+    // Stripe's error body, with the request id header its SDK reads.
+    error: (e) => ({ headers: { 'request-id': 'req_decline' }, body: { error: { type: e.type, code: e.code, decline_code: e.details['decline_code'], message: e.message, param: e.param } } }),
+  },
+});
 
 export interface StripeTrial extends HttpTrial {
-  readonly intents: Map<string, PaymentIntent>;
+  /** The service's state: every payment intent by id. */
+  readonly intents: () => Readonly<Record<string, PaymentIntent>>;
   readonly forms: unknown[];
 }
 
 export function stripeTrial(plan: FaultPlan): StripeTrial {
-  const intents = new Map<string, PaymentIntent>();
-  const forms: unknown[] = [];
-  const trial = createHttpTrial({ plan, seed: 5, serviceNames: [], services: (world) => [stripeService(world, intents, forms)] });
-  return { ...trial, intents, forms };
+  forms.length = 0;
+  const trial = createHttpTrial({ plan, seed: 5, serviceNames: [stripe], services: (world) => serviceHttp(world, [stripe]) });
+  return { ...trial, intents: () => trial.world.snapshot().services['stripe'] as Record<string, PaymentIntent>, forms };
 }
 
 /** The official SDK with its defaults (2 network retries, an 80 s timeout, node:http), pointed at the faulted host. */

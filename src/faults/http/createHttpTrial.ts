@@ -1,5 +1,5 @@
 import { History, Rng, VirtualClock } from '../../core/index.js';
-import { createWorld } from '../../world/createWorld.js';
+import { createWorld, type ServiceRef } from '../../world/createWorld.js';
 import type { WorldConfig } from '../../world/WorldConfig.js';
 import type { World } from '../../world/World.js';
 import type { FaultPlan } from '../plan.js';
@@ -14,8 +14,8 @@ export interface HttpTrialOptions {
   readonly startMs?: number;
   /** How the built-in services behave (idempotency, processing time…), as in a scenario's `world`. */
   readonly world?: WorldConfig;
-  /** Which built-in services to build (default: those `world` names, or all). */
-  readonly serviceNames?: readonly string[];
+  /** Which services to build: built-in names or your own definitions (default: the built-ins `world` names, or all). */
+  readonly serviceNames?: readonly ServiceRef[];
   /** The HTTP services over the world (default: every tool at `https://tools.faultline.test/tools/{name}`). */
   readonly services?: (world: World) => readonly HttpService[];
 }
