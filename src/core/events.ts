@@ -61,6 +61,8 @@ export type HistoryEvent =
   | E<'outcome', { call: string; tool: string; result: CallResultKind; attempts: number; error?: ErrorData; op?: string }>
   | E<'feedback', { call: string; format: string; isError: boolean; text: string }>
   | E<'agent_wait', { ms: number }>
+  /** A request that bypassed interception (a client holding the `fetch` it found before the trial): refused, never sent. */
+  | E<'escape', { method: string; url: string }>
   | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string }>
   | E<'trial_end', { status: string; message?: string }>;
 

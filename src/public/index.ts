@@ -39,6 +39,8 @@ export { RetryConfigSchema, rulebookDefault } from '../runtime/config.js';
 export { ScriptedModel } from '../agent/ScriptedModel.js';
 export { defineAgent } from '../agent/agentFunction.js';
 export { defineHttpAgent } from '../agent/httpAgent.js';
+/** Reads a scripted model's final answer (`{"outcome","message","claims"}` text) back, for agents on real SDKs. */
+export { finalFromText } from '../faults/http/model/conversation.js';
 
 // Faults and checkers
 export { FaultPlanSchema } from '../faults/plan.js';

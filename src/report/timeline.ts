@@ -71,6 +71,8 @@ function describe(e: HistoryEvent): [depth: number, text: string] {
       return [1, `${e.call} feedback (${e.format}${e.isError ? ', error' : ''}): ${compactJson(e.text, 120)}`];
     case 'agent_wait':
       return [0, `agent waits ${e.ms}ms`];
+    case 'escape':
+      return [1, `escaped interception: ${e.method} ${e.url} (refused, not sent)`];
     case 'agent_end': {
       const claims = e.claims.map((c) => `${c.subject} ${c.status}`).join(', ');
       return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}`];

@@ -4,6 +4,7 @@ import type { LoopEnd } from '../agent/loop.js';
 import { ScriptedModel } from '../agent/ScriptedModel.js';
 import { HttpFaults, type HttpService } from '../faults/http/HttpFaults.js';
 import { anthropicService, openaiService } from '../faults/http/model/modelServices.js';
+import { escapeError, installEscapeGuard } from '../faults/http/escapeGuard.js';
 import { runIntercepted } from '../faults/http/runIntercepted.js';
 import { serviceHttp } from '../faults/http/serviceRoutes.js';
 import { BUILTIN_SERVICES, resolveServices } from '../world/createWorld.js';
@@ -37,14 +38,35 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   const model = modelOf(scenario);
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
   const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs });
-  const adapter = { onUnhandledRequest: scenario.http?.onUnhandledRequest ?? 'error' } as const;
+  const policy = scenario.http?.onUnhandledRequest ?? 'error';
   // Loaded here, not at the top: msw and nock are optional peers, needed only by scenarios that use them.
-  const start =
+  const startAdapter =
     scenario.http?.adapter === 'nock'
-      ? (await import('../faults/http/nock.js')).startNock.bind(undefined, faults, adapter)
-      : (await import('../faults/http/msw.js')).startMsw.bind(undefined, faults, adapter);
+      ? (await import('../faults/http/nock.js')).startNock.bind(undefined, faults, { onUnhandledRequest: policy })
+      : (await import('../faults/http/msw.js')).startMsw.bind(undefined, faults, { onUnhandledRequest: policy });
+  const escapes: { method: string; url: string }[] = [];
+  const start = (): { close(): void } => {
+    const session = startAdapter();
+    // Where unhandled requests are refused, one that slipped past the interceptor is refused too, and named.
+    const unguard =
+      policy === 'error'
+        ? installEscapeGuard((method, url) => {
+            escapes.push({ method, url });
+            history.record({ type: 'escape', method, url });
+          })
+        : () => undefined;
+    return {
+      close: () => {
+        unguard();
+        session.close();
+      },
+    };
+  };
   const body = (): Promise<LoopEnd> => runHttpAgent(run, { task: scenario.agent.task, history, clock, services: endpoints, model: model?.endpoint });
-  return runIntercepted(clock, start, body, { maxVirtualMs: scenario.budget.deadlineMs, timers: { random: rng.fork('client') } });
+  const result = await runIntercepted(clock, start, body, { maxVirtualMs: scenario.budget.deadlineMs, timers: { random: rng.fork('client') } });
+  const first = escapes[0];
+  // The agent may have caught the connection error and carried on: the trial still did not test what it meant to.
+  return first ? { kind: 'threw', error: escapeError(first.method, first.url), at: result.at } : result;
 }
 
 function modelOf(scenario: Scenario): { readonly service: HttpService; readonly endpoint: ModelEndpoint } | undefined {

@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { RetryConfigSchema, type RetryConfig } from '../runtime/config.js';
@@ -13,6 +13,7 @@ import { formatIssues } from '../core/zodIssues.js';
 export const LIBRARY_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 export const CONFIG_DIR = join(LIBRARY_DIR, 'configs');
 export const DEFAULT_CONFIG = 'rulebook';
+const BUILTIN_DIRS = [resolve(LIBRARY_DIR), resolve(CONFIG_DIR)];
 
 const LOADABLE = [...DATA_EXTENSIONS, ...MODULE_EXTENSIONS] as readonly string[];
 const isLoadable = (file: string): boolean => LOADABLE.includes(extname(file).toLowerCase()) && !file.endsWith('.d.ts');
@@ -32,7 +33,8 @@ const sources = new WeakMap<object, string>();
  */
 export function refOf(loaded: { readonly name: string }): string {
   const file = sources.get(loaded);
-  if (file === undefined || file.startsWith(LIBRARY_DIR)) return loaded.name;
+  // Built-ins sit directly in the library's folders; the worked examples below them are files like any other.
+  if (file === undefined || BUILTIN_DIRS.includes(dirname(file))) return loaded.name;
   const rel = relative(process.cwd(), file);
   return rel.startsWith('..') || rel.includes(sep) ? rel : `.${sep}${rel}`;
 }

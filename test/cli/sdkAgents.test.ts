@@ -1,0 +1,49 @@
+/** The SDK agent examples (scenarios/examples/sdk-agents), offline against the scripted model, through the real binary. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultline, tempDir } from './faultline.js';
+
+const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/sdk-agents/', import.meta.url));
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir('sdk');
+});
+afterAll(() => dir.cleanup());
+
+describe('agents on the official SDKs, against a scripted model at the API\'s own address', () => {
+  it('openai, @anthropic-ai/sdk, the Vercel AI SDK and the OpenAI Agents SDK each open one ticket through a lost answer', async () => {
+    const r = await faultline(['run', EXAMPLES, '--k', '2', '--reporter', 'json'], { cwd: dir.path });
+    expect(r.code, r.stderr).toBe(0);
+    for (const name of ['sdk-openai-helpdesk', 'sdk-anthropic-helpdesk', 'sdk-ai-sdk-helpdesk', 'sdk-agents-sdk-helpdesk']) {
+      expect(r.stderr).toContain(`✓ rulebook × ${name}: 2/2 passed`);
+    }
+    // Each agent asked the model twice (the tool call, then the final answer) and the helpdesk three times (one lost answer, one resend).
+    const replay = await faultline(['replay', join(EXAMPLES, 'agents-sdk-agent.yaml'), '--trial', '0'], { cwd: dir.path });
+    expect(replay.stdout.match(/delivered http-\d+ to model:openai\.chat\.completions/g)).toHaveLength(2);
+    expect(replay.stdout).toMatch(/fault partial_write\(lostAs=timeout\) on http-2/);
+    expect(replay.stdout).toMatch(/agent ended: completed "Done: open_ticket\." \(claims helpdesk:req-42 succeeded\)/);
+  });
+
+  it('names a request that escapes interception (an SDK client built at module load) and how to fix it', async () => {
+    const scenario = `name: module-level-client
+services: [${join(EXAMPLES, '../helpdesk/code/helpdesk.service.ts')}]
+model:
+  api: openai
+  plan: { steps: [{ tool: open_ticket, input: { requestId: req-42, subject: x } }] }
+agent:
+  kind: http
+  task: Open a ticket.
+  module: ${join(EXAMPLES, 'code/moduleLevelClient.ts')}
+`;
+    await writeFile(join(dir.path, 'escape.yaml'), scenario);
+    const r = await faultline(['run', 'escape.yaml', '--k', '1'], { cwd: dir.path });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("POST https://api.openai.com/v1/chat/completions escaped faultline's interception and was not sent");
+    expect(r.stdout).toContain('create it inside the agent function, or pass it the global fetch');
+    const replay = await faultline(['replay', 'escape.yaml', '--trial', '0'], { cwd: dir.path });
+    expect(replay.stdout).toMatch(/escaped interception: POST https:\/\/api\.openai\.com\/v1\/chat\/completions \(refused, not sent\)/);
+  });
+});
