@@ -113,7 +113,11 @@ export const ScenarioDataSchema = z
      * to your own service modules (`./helpdesk.service.ts`, resolved from the scenario file;
      * the default export of `defineService`).
      */
-    services: z.array(z.string().min(1)).min(1).optional(),
+    services: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe(`Built-in service names (${BUILTIN_SERVICES.join(', ')}) or paths to your own service modules, resolved from the scenario file`)
+      .optional(),
     faults: FaultPlanSchema.default([]),
     agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, HttpAgentDataSchema]),
     /** For an `http` agent: how its HTTP traffic is intercepted. */
