@@ -39,6 +39,34 @@ export interface HttpFields {
   readonly idempotencyKey?: string;
 }
 
+/** The fields of an `http_request` event. */
+export interface HttpRequestFields {
+  readonly request: string;
+  /** The route's operation, as a fault plan's `match.tool` names it. */
+  readonly tool: string;
+  readonly kind: 'tool' | 'model';
+  readonly purpose: 'call' | 'status';
+  readonly call: string;
+  readonly attempt: number;
+  /** The nth logical call of the operation (a plan's `match.call`). */
+  readonly callNumber: number;
+  /**
+   * The rule that tied it to its call: `header` (`x-faultline-call`), `key` (a repeated
+   * `Idempotency-Key`), `sdk` (`x-stainless-retry-count` above 0), `status` (a status query
+   * joins the operation's latest call), `repeat` (same method, URL and body, window open),
+   * `new` (none: new work).
+   */
+  readonly groupedBy: 'header' | 'key' | 'sdk' | 'status' | 'repeat' | 'new';
+  readonly method: string;
+  readonly url: string;
+  readonly idempotencyKey?: string;
+  /** sha-256 (16 hex digits) of the body's canonical form: JSON and forms by value, any other body by its text. */
+  readonly bodyDigest: string;
+  readonly risk?: Risk;
+  readonly honoursKeys?: boolean;
+  readonly clientCall?: string;
+}
+
 type E<T extends string, P> = { readonly seq: number; readonly t: number; readonly type: T } & Correlation & P;
 
 export type HistoryEvent =
@@ -53,7 +81,21 @@ export type HistoryEvent =
   | E<'fault', { request: string; tool: string; rule: number; fault: FaultData } & HttpFields>
   | E<'delivery', { request: string; tool: string; copy: number; idempotencyKey?: string } & HttpFields>
   | E<'effect', { request: string; service: string; effect: string; key: string; ledgerSeq: number; idempotencyKey?: string } & HttpFields>
-  | E<'response', { request: string; tool: string; result: 'ok' | 'error' | 'lost'; status?: number; message?: string } & HttpFields>
+  /**
+   * An HTTP answer (or none) as the client got it. From the HTTP adapters, a failure also
+   * carries its class (`errorKind`, as `errorDataOf` reads the status and body) and the
+   * server's wait hint: `retryAfter` as the header said it, `retryAfterMs` resolved (R9).
+   */
+  | E<'response', { request: string; tool: string; result: 'ok' | 'error' | 'lost'; status?: number; message?: string; errorKind?: ErrorKind; retryAfter?: string; retryAfterMs?: number } & HttpFields>
+  /**
+   * One request as it arrived at a faulted HTTP service, before any fault: whoever sent it
+   * (the user's fetch, an SDK, faultline's executor), so checkers see every attempt with its
+   * time. `call`/`attempt` are the logical call and attempt the wire derived (see
+   * `CallTracker`), `groupedBy` the rule that tied it; `clientCall` the `x-faultline-call`
+   * header, the caller's own id for the call. `risk` and `honoursKeys` when the route knows
+   * its tool's contract.
+   */
+  | E<'http_request', HttpRequestFields>
   | E<'attempt_end', { call: string; attempt: number; purpose: 'call' | 'status'; request: string; result: 'ok' | 'error'; error?: ErrorData }>
   | E<'retry_wait', { call: string; attempt: number; ms: number; reason: 'backoff' | 'retry_after' }>
   | E<'give_up', { call: string; reason: GiveUpReason; error?: ErrorData }>

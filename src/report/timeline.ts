@@ -41,6 +41,10 @@ function describe(e: HistoryEvent): [depth: number, text: string] {
       return [1, `${e.call} operation ${e.op} ${e.state}${withKey(e.idempotencyKey)}${e.businessKey !== undefined ? `, business key ${e.businessKey}` : ''}`];
     case 'attempt':
       return [1, `${e.call} ${e.tool}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request}${withKey(e.idempotencyKey)})`];
+    case 'http_request': {
+      const status = e.purpose === 'status' ? ' status query' : '';
+      return [1, `${e.call}${status} attempt ${e.attempt}: ${e.method} ${e.url} (${e.request}${withKey(e.idempotencyKey)})`];
+    }
     case 'fault':
       return [2, `fault ${faultText(e.fault)} on ${e.request} (rule ${e.rule})`];
     case 'delivery':
@@ -50,7 +54,8 @@ function describe(e: HistoryEvent): [depth: number, text: string] {
     case 'response': {
       if (e.result === 'lost') return [2, `response to ${e.request} lost`];
       const status = e.status !== undefined ? ` ${e.status}` : '';
-      return [2, `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}`];
+      const wait = e.retryAfter !== undefined ? ` (Retry-After: ${e.retryAfter})` : '';
+      return [2, `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}`];
     }
     case 'attempt_end':
     {

@@ -123,10 +123,21 @@ export function responses(history: History): { t: number; method?: string; url?:
  */
 export function expectDuplicateWireEvents(history: History): void {
   const wire = { method: 'POST', url: `${SHOP}/orders`, idempotencyKey: 'key-9', request: 'http-1', call: 'create_order#1', attempt: 1 };
-  expect(history.events.map((e) => e.type)).toEqual(['fault', 'delivery', 'effect', 'delivery', 'response']);
-  expect(history.events[0]).toMatchObject({ ...wire, tool: 'create_order', rule: 0, fault: { kind: 'duplicate', copies: 2 } });
-  expect(history.events[1]).toMatchObject({ ...wire, tool: 'create_order', copy: 0 });
-  expect(history.events[2]).toMatchObject({ ...wire, service: 'orders', effect: 'order.created', key: 'ref-1' });
-  expect(history.events[3]).toMatchObject({ ...wire, copy: 1 });
-  expect(history.events[4]).toMatchObject({ ...wire, result: 'ok', status: 201 });
+  expect(history.events.map((e) => e.type)).toEqual(['http_request', 'fault', 'delivery', 'effect', 'delivery', 'response']);
+  expect(history.events[0]).toMatchObject({
+    ...wire,
+    tool: 'create_order',
+    kind: 'tool',
+    purpose: 'call',
+    callNumber: 1,
+    groupedBy: 'new',
+    risk: 'write',
+    honoursKeys: true,
+    bodyDigest: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown,
+  });
+  expect(history.events[1]).toMatchObject({ ...wire, tool: 'create_order', rule: 0, fault: { kind: 'duplicate', copies: 2 } });
+  expect(history.events[2]).toMatchObject({ ...wire, tool: 'create_order', copy: 0 });
+  expect(history.events[3]).toMatchObject({ ...wire, service: 'orders', effect: 'order.created', key: 'ref-1' });
+  expect(history.events[4]).toMatchObject({ ...wire, copy: 1 });
+  expect(history.events[5]).toMatchObject({ ...wire, result: 'ok', status: 201 });
 }

@@ -31,7 +31,10 @@ describe('msw adapter: a user’s own API, every method, in its own shape', () =
         const run = await runWithMsw(trial.faults, trial.clock, () => send(c.send));
         expect(run).toEqual({ kind: 'settled', value: c.expect, at: trial.clock.now() });
         expect(trial.clock.now() - DEFAULT_TRIAL_START).toBe(c.at);
-        expect(trial.history.events[0]).toMatchObject({ type: 'fault', method: c.send.method, fault: c.plan[0]!.fault });
+        expect(trial.history.events.slice(0, 2)).toMatchObject([
+          { type: 'http_request', method: c.send.method, attempt: 1 },
+          { type: 'fault', method: c.send.method, fault: c.plan[0]!.fault },
+        ]);
       }
     });
   }

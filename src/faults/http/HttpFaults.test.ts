@@ -100,7 +100,7 @@ describe('HttpFaults', () => {
     });
     expect(run.kind).toBe('settled');
     faults.close();
-    expect(history.events.map((e) => e.type)).toEqual(['fault', 'delivery', 'effect', 'response']);
-    expect(history.events[3]).toMatchObject({ t: 10_000, result: 'lost', message: 'answer still on its way: no answer by the end of the trial (10000 ms)' });
+    expect(history.events.map((e) => e.type)).toEqual(['http_request', 'fault', 'delivery', 'effect', 'response']);
+    expect(history.events[4]).toMatchObject({ t: 10_000, result: 'lost', message: 'answer still on its way: no answer by the end of the trial (10000 ms)' });
   });
 });

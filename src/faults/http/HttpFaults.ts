@@ -15,6 +15,8 @@ import { pickRule } from '../match.js';
 import { FaultPlanSchema, type FaultPlan } from '../plan.js';
 import { CallTracker, type CallPosition } from './CallTracker.js';
 import { errorDataOf } from './errorDataOf.js';
+import { bodyDigest, requestEvent, trackedRequest } from './requestEvent.js';
+import { responseDetail } from './responseDetail.js';
 import { errorAnswer } from './errorAnswer.js';
 import { answerOf, isAnswer, onTheWire, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
 import { matchRoute, type ErrorMapper, type HttpRequestData, type HttpRoute, type RouteMatch, type RouteRequest } from './HttpRoute.js';
@@ -65,8 +67,9 @@ interface Exchange {
  * The in-process wire's HTTP twin: maps each intercepted request to a route (an operation a
  * fault plan names as `tool`), picks the plan's fault for it, and answers the way a real
  * server under that fault would (status, headers, body, a dropped connection, or silence).
- * It records `fault`, `delivery`, `effect` and `response` events with the method, URL and
- * `Idempotency-Key`, and `model_error` for model endpoints (R3). The msw and nock adapters
+ * It records an `http_request` event as each request arrives (its logical call and attempt
+ * from `CallTracker`), then `fault`, `delivery`, `effect` and `response` events with the
+ * method, URL and `Idempotency-Key`, and `model_error` for model endpoints (R3). The msw and nock adapters
  * are thin shells around it.
  */
 export class HttpFaults {
@@ -138,10 +141,12 @@ export class HttpFaults {
     const request = this.#ids.next('http');
     const key = data.headers['idempotency-key'];
     const http: HttpFields = { method: data.method.toUpperCase(), url: data.url, ...(key === undefined ? {} : { idempotencyKey: key }) };
-    const position = this.#calls.place(match.route.operation, data.headers);
+    const digest = bodyDigest(data);
+    const position = this.#calls.place(trackedRequest(data, match.route, digest));
     const ex: Exchange = { request, match, service, data, position, http, sentAt: this.#clock.now() };
     this.#exchanges.set(request, ex);
     this.#open.set(request, ex);
+    this.#history.record(requestEvent(request, data, match.route, position, digest));
     const fault = this.#chooseFault(ex);
     let answer: HttpAnswer;
     try {
@@ -248,13 +253,14 @@ export class HttpFaults {
   #respond(ex: Exchange, answer: Exclude<HttpAnswer, { kind: 'hang' }>): void {
     this.#open.delete(ex.request);
     const base = { type: 'response', request: ex.request, tool: ex.match.route.operation, ...this.#corr(ex), ...ex.http } as const;
+    const detail = responseDetail(answer, this.#clock.now());
     if (answer.kind === 'network') {
-      this.#history.record({ ...base, result: 'error', message: `${answer.code}: ${answer.message}` });
+      this.#history.record({ ...base, result: 'error', ...detail, message: `${answer.code}: ${answer.message}` });
     } else {
       const failed = answer.status >= 400;
-      const error = failed ? errorDataOf(answer, this.#clock.now()) : undefined;
-      this.#history.record({ ...base, result: failed ? 'error' : 'ok', status: answer.status, ...(error ? { message: error.message } : {}) });
+      this.#history.record({ ...base, result: failed ? 'error' : 'ok', status: answer.status, ...detail });
     }
+    this.#calls.answered(ex.position.call, answer.kind === 'respond' && answer.status < 400);
     this.#modelError(ex, answer);
   }
 

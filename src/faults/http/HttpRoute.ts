@@ -1,4 +1,4 @@
-import type { Clock } from '../../core/index.js';
+import type { Clock, Risk } from '../../core/index.js';
 import type { HttpAnswer } from './HttpAnswer.js';
 
 /**
@@ -93,6 +93,9 @@ export interface HttpRoute {
   readonly kind?: 'tool' | 'model';
   /** The status of a successful answer (default 200). */
   readonly okStatus?: number;
+  /** The tool's risk (R4) and whether its service honours idempotency keys (R24), when the route knows: the wire's checkers read them. */
+  readonly risk?: Risk;
+  readonly honoursKeys?: boolean;
   input(req: RouteRequest): unknown;
   /** A success value, or `reply(...)`: an answer in the API's own shape, any status. */
   serve(input: unknown, ctx: ServeContext): Promise<unknown> | unknown;

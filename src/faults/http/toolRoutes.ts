@@ -42,6 +42,9 @@ function findTool(world: World, name: string): ToolSpec {
 
 const bodyOf = (req: RouteRequest): unknown => req.body ?? {};
 
+/** What the wire's checkers read of a tool's contract: its risk (R4) and whether its service honours keys (R24). */
+export const contractOf = (tool: ToolSpec): Pick<HttpRoute, 'risk' | 'honoursKeys'> => ({ risk: tool.risk, honoursKeys: tool.honoursIdempotencyKeys });
+
 /**
  * Every tool of `world` as an RPC endpoint: `POST {prefix}/{tool}` with the input as the JSON
  * body, and `POST {prefix}/{tool}/status` with an `OperationRef` for tools that answer status
@@ -54,6 +57,7 @@ export function toolRoutes(world: World, options: { readonly prefix?: string } =
       method: 'POST',
       path: `${prefix}/${tool.name}`,
       operation: tool.name,
+      ...contractOf(tool),
       input: bodyOf,
       serve: (input, ctx) => serveTool(world, tool, input, ctx),
     };
@@ -63,6 +67,7 @@ export function toolRoutes(world: World, options: { readonly prefix?: string } =
       path: `${prefix}/${tool.name}/status`,
       operation: tool.name,
       purpose: 'status',
+      ...contractOf(tool),
       input: bodyOf,
       serve: (input, ctx) => serveStatus(world, tool, input as OperationRef, ctx),
     };
@@ -86,6 +91,7 @@ export function ordersRoutes(world: World, options: { readonly prefix?: string }
       path: `${base}/status`,
       operation: 'create_order',
       purpose: 'status',
+      ...contractOf(tool('create_order')),
       input: (req) => {
         const clientReference = req.query.get('clientReference') ?? undefined;
         const key = req.headers['idempotency-key'];
@@ -102,6 +108,7 @@ export function ordersRoutes(world: World, options: { readonly prefix?: string }
       method: 'POST',
       path: base,
       operation: 'create_order',
+      ...contractOf(tool('create_order')),
       okStatus: 201,
       input: bodyOf,
       serve: (input, ctx) => serveTool(world, tool('create_order'), input, ctx),
@@ -110,6 +117,7 @@ export function ordersRoutes(world: World, options: { readonly prefix?: string }
       method: 'GET',
       path: base,
       operation: 'find_order_by_reference',
+      ...contractOf(tool('find_order_by_reference')),
       input: (req) => ({ clientReference: req.query.get('clientReference') ?? '' }),
       serve: (input, ctx) => serveTool(world, tool('find_order_by_reference'), input, ctx),
     },
@@ -117,6 +125,7 @@ export function ordersRoutes(world: World, options: { readonly prefix?: string }
       method: 'GET',
       path: `${base}/:orderId`,
       operation: 'get_order',
+      ...contractOf(tool('get_order')),
       input: (req) => ({ orderId: req.params['orderId'] }),
       serve: (input, ctx) => serveTool(world, tool('get_order'), input, ctx),
     },
@@ -124,6 +133,7 @@ export function ordersRoutes(world: World, options: { readonly prefix?: string }
       method: 'POST',
       path: `${base}/:orderId/cancel`,
       operation: 'cancel_order',
+      ...contractOf(tool('cancel_order')),
       input: (req) => ({ orderId: req.params['orderId'] }),
       serve: (input, ctx) => serveTool(world, tool('cancel_order'), input, ctx),
     },
