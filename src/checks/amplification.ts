@@ -2,6 +2,7 @@ import { failAll, pass, type HistoryEvent, type Verdict } from '../core/index.js
 import type { Checker } from './checker.js';
 import { list } from './format.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
+import { WireView } from './WireView.js';
 
 /**
  * The load each request put on the service side: every send that got any answer or none
@@ -17,6 +18,8 @@ export function requestLoad(history: readonly HistoryEvent[]): Map<string, numbe
 
 /** One logical operation: every call of one tool with one input, and the load it put on the service. */
 export interface OperationLoad {
+  /** `executor`: the execution layer's calls (`tool_call`); `wire`: calls seen only in the HTTP traffic. */
+  readonly source: 'executor' | 'wire';
   readonly tool: string;
   readonly calls: readonly string[];
   readonly attempts: number;
@@ -25,18 +28,37 @@ export interface OperationLoad {
 
 /**
  * Groups the agent's calls into logical operations: the agent re-calling a tool with the
- * same input is a retry at the agent's layer, not new work (R10).
+ * same input is a retry at the agent's layer, not new work (R10). Calls seen only on the
+ * wire (`WireView`) group by the request itself: the same method, URL and body.
  */
 export function operationLoads(index: TrialIndex): OperationLoad[] {
   const load = requestLoad(index.events);
-  const byOperation = new Map<string, { tool: string; calls: string[]; attempts: number; deliveries: number }>();
+  const wire = new WireView(index.events);
+  type Op = { source: OperationLoad['source']; tool: string; calls: string[]; attempts: number; deliveries: number };
+  const byOperation = new Map<string, Op>();
+  const operation = (source: Op['source'], id: string, tool: string): Op => {
+    let op = byOperation.get(`${source}\u0000${id}`);
+    if (!op) byOperation.set(`${source}\u0000${id}`, (op = { source, tool, calls: [], attempts: 0, deliveries: 0 }));
+    return op;
+  };
   for (const call of index.calls) {
     if (call.tool === STATUS_TOOL) continue;
-    const id = `${call.tool}\u0000${index.inputText(call.call) ?? ''}`;
-    let op = byOperation.get(id);
-    if (!op) byOperation.set(id, (op = { tool: call.tool, calls: [], attempts: 0, deliveries: 0 }));
+    const op = operation('executor', `${call.tool}\u0000${index.inputText(call.call) ?? ''}`, call.tool);
     op.calls.push(call.call);
     for (const a of index.callAttemptsOf(call.call)) {
+      op.attempts++;
+      op.deliveries += load.get(a.request) ?? 0;
+    }
+    // The HTTP requests it sent, when its transport went over a faulted HTTP service (their own ids).
+    for (const a of wire.executorRequests.get(call.call) ?? []) if (a.purpose === 'call') op.deliveries += load.get(a.request) ?? 0;
+  }
+  // Calls seen only on the wire: one operation per request (tool, method, URL, body), across every call that sent it.
+  for (const call of wire.toolCalls) {
+    const first = call.attempts[0];
+    if (!first) continue;
+    const op = operation('wire', `${call.tool}\u0000${first.method} ${first.url}\u0000${first.bodyDigest}`, call.tool);
+    op.calls.push(call.call);
+    for (const a of call.attempts) {
       op.attempts++;
       op.deliveries += load.get(a.request) ?? 0;
     }
@@ -55,8 +77,10 @@ export const amplification: Checker = {
     const over = operationLoads(new TrialIndex(record)).filter((op) => op.deliveries > limit);
     return failAll(
       over.map((op) => ({
-        message: `one ${op.tool} operation reached the service ${op.deliveries} times (limit ${limit}): ${op.calls.length} agent call(s) (${list(op.calls)}), ${op.attempts} runtime attempt(s) in all, ${op.deliveries - op.attempts} more deliveries from client retries or duplicates; retry at one layer only (R10)`,
-        evidence: { tool: op.tool, calls: op.calls, attempts: op.attempts, deliveries: op.deliveries, limit },
+        message: op.source === 'wire'
+          ? `one ${op.tool} request reached the service ${op.deliveries} times (limit ${limit}): ${op.calls.length} logical call(s) (${list(op.calls)}) sent it ${op.attempts} time(s) in all, ${op.deliveries - op.attempts} more deliveries from duplicates; retry at one layer only (R10)`
+          : `one ${op.tool} operation reached the service ${op.deliveries} times (limit ${limit}): ${op.calls.length} agent call(s) (${list(op.calls)}), ${op.attempts} runtime attempt(s) in all, ${op.deliveries - op.attempts} more deliveries from client retries or duplicates; retry at one layer only (R10)`,
+        evidence: { ...(op.source === 'wire' ? { source: 'wire' } : {}), tool: op.tool, calls: op.calls, attempts: op.attempts, deliveries: op.deliveries, limit },
       })),
     );
   },

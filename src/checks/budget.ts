@@ -2,6 +2,7 @@ import { eventsOf, failAll, type Verdict } from '../core/index.js';
 import type { Checker } from './checker.js';
 import { list, times } from './format.js';
 import { TrialIndex } from './trialIndex.js';
+import { WireView } from './WireView.js';
 
 /** R6, R8, R11, R28: attempts, tool calls, turns and virtual time all stay within the scenario's budget. */
 export const budget: Checker = {
@@ -20,6 +21,17 @@ export const budget: Checker = {
       problems.push({
         message: `${call.call} (${call.tool}) made ${times(attempts.length, 'attempt')}, the limit is ${limits.maxAttemptsPerCall} (requests ${list(requests)})`,
         evidence: { call: call.call, tool: call.tool, attempts: attempts.length, limit: limits.maxAttemptsPerCall, requests, lastAt: attempts.at(-1)!.t },
+      });
+    }
+
+    // Calls seen only on the wire (the user's own HTTP code); the executor's are counted above.
+    for (const call of new WireView(record.history).toolCalls) {
+      if (call.attempts.length <= limits.maxAttemptsPerCall) continue;
+      const requests = call.attempts.map((a) => a.request);
+      const first = call.attempts[0]!;
+      problems.push({
+        message: `${call.call} (${call.tool}, ${first.method} ${first.url}) was sent ${times(call.attempts.length)} over the wire, the limit is ${limits.maxAttemptsPerCall} attempts (requests ${list(requests)})`,
+        evidence: { source: 'wire', call: call.call, tool: call.tool, attempts: call.attempts.length, limit: limits.maxAttemptsPerCall, requests, lastAt: call.attempts.at(-1)!.t },
       });
     }
 

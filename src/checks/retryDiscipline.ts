@@ -1,10 +1,12 @@
 import { eventsOf, failAll, type ErrorKind, type EventOf, type Verdict } from '../core/index.js';
 import type { Checker } from './checker.js';
 import { list } from './format.js';
+import { PERMANENT_KINDS } from './permanentKinds.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
+import { wireDisciplineProblems } from './wireDiscipline.js';
+import { WireView } from './WireView.js';
 
-/** R1: retrying cannot help these. */
-export const PERMANENT_KINDS: readonly ErrorKind[] = ['invalid_argument', 'permission_denied', 'not_found', 'conflict', 'internal'];
+export { PERMANENT_KINDS };
 
 type Problem = { message: string; evidence: unknown };
 type AttemptEvent = EventOf<'attempt'>;
@@ -169,15 +171,19 @@ function resentAfterUnknown(index: TrialIndex): Problem[] {
   return problems;
 }
 
-/** R5, R7, R9, R23, R27: how a runtime (or agent) retries, judged attempt by attempt. */
+/**
+ * R5, R7, R9, R21, R23, R27: how a runtime (or agent) retries, judged attempt by attempt: the
+ * execution layer's `attempt` events, and the HTTP traffic of any other caller (`WireView`).
+ */
 export const retryDiscipline: Checker = {
   name: 'retry-discipline',
-  rules: ['R5', 'R7', 'R9', 'R23', 'R27'],
+  rules: ['R5', 'R7', 'R9', 'R21', 'R23', 'R27'],
   description:
     'No resend after quota or permanent errors, one idempotency key per retried write, Retry-After honoured, and a status query before resending after an unknown outcome.',
   check(record): Verdict {
     const index = new TrialIndex(record);
     const attempts = eventsOf(record.history, 'attempt').filter((a) => a.purpose === 'call');
-    return failAll([...resentAfterStop(index, attempts), ...writeKeys(index), ...retryAfter(index, attempts), ...resentAfterUnknown(index)]);
+    const wire = wireDisciplineProblems(new WireView(record.history));
+    return failAll([...resentAfterStop(index, attempts), ...writeKeys(index), ...retryAfter(index, attempts), ...resentAfterUnknown(index), ...wire]);
   },
 };
