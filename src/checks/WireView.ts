@@ -79,6 +79,18 @@ export function wireEvidence(a: WireAttempt): Record<string, unknown> {
   };
 }
 
+/** The answer never came, or the connection dropped mid-exchange: a write may have committed (R18). */
+export const lostAnswer = (a: WireAttempt): boolean =>
+  a.answer !== undefined && (a.answer.result === 'lost' || (a.answer.errorKind === 'network' && !(a.answer.message ?? '').startsWith('ECONNREFUSED')));
+
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
 interface Building {
   call: string;
   tool: string;
@@ -166,6 +178,20 @@ export class WireView {
 
   get modelCalls(): readonly WireCall[] {
     return this.calls.filter((c) => c.kind === 'model');
+  }
+
+  /**
+   * Whether `call`'s outcome was looked up between two events (R21): a status query of its
+   * tool, or any read of the same service (a lookup by business key counts; which read
+   * settles it is the caller's business, so any read is given the benefit of the doubt).
+   */
+  queried(call: WireCall, sent: WireAttempt, afterSeq: number, beforeSeq: number): boolean {
+    return this.calls.some(
+      (c) =>
+        [...c.statusQueries, ...(c.risk === 'read' ? c.attempts : [])].some(
+          (a) => a.seq > afterSeq && a.seq < beforeSeq && (c.tool === call.tool || originOf(a.url) === originOf(sent.url)),
+        ),
+    );
   }
 
   /** The wire call a request belongs to (`undefined` for an execution layer's own request). */

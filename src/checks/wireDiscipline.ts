@@ -1,7 +1,7 @@
 import type { ErrorKind } from '../core/index.js';
 import { list } from './format.js';
 import { PERMANENT_KINDS } from './permanentKinds.js';
-import { describeWire, wireEvidence, type WireAttempt, type WireCall, type WireView } from './WireView.js';
+import { describeWire, lostAnswer, wireEvidence, type WireAttempt, type WireCall, type WireView } from './WireView.js';
 
 type Problem = { message: string; evidence: unknown };
 
@@ -80,22 +80,9 @@ function retryAfter(sends: readonly Send[]): Problem[] {
   return problems;
 }
 
-/** The answer never came, or the connection dropped mid-exchange: the write may have committed (R18). */
-const lostAnswer = (a: WireAttempt): boolean =>
-  a.answer !== undefined && (a.answer.result === 'lost' || (a.answer.errorKind === 'network' && !(a.answer.message ?? '').startsWith('ECONNREFUSED')));
-
-const originOf = (url: string): string => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-};
-
 /** R21: after a write's answer was lost, its status is queried before the same request is sent again. */
 function resentAfterLost(view: WireView, sends: readonly Send[]): Problem[] {
   const problems: Problem[] = [];
-  const reads = view.calls.flatMap((c) => [...c.statusQueries.map((a) => ({ c, a })), ...(c.risk === 'read' ? c.attempts.map((a) => ({ c, a })) : [])]);
   for (const lost of sends) {
     if (lost.call.risk !== 'write' || !lostAnswer(lost.a)) continue;
     const after = lost.a.answer!.seq;
@@ -104,10 +91,7 @@ function resentAfterLost(view: WireView, sends: readonly Send[]): Problem[] {
     // The same key to a service that replays it is the safe resend R22 describes.
     const replay = lost.a.idempotencyKey !== undefined && resend.a.idempotencyKey === lost.a.idempotencyKey && resend.call.honoursKeys !== false;
     if (replay) continue;
-    const queried = reads.some(
-      ({ c, a }) => a.seq > after && a.seq < resend.a.seq && (c.tool === lost.call.tool || originOf(a.url) === originOf(lost.a.url)),
-    );
-    if (queried) continue;
+    if (view.queried(lost.call, lost.a, after, resend.a.seq)) continue;
     problems.push({
       message: `${resend.call.tool} ${describeWire(resend.call, resend.a)} resubmitted the write whose answer to ${lost.a.request} was lost at t=${lost.a.answer!.t}ms (${lost.a.answer!.message ?? lost.a.answer!.result}) without querying its status first${resend.a.idempotencyKey === undefined ? ' and without an idempotency key' : ''} (R21)`,
       evidence: { rule: 'R21', source: 'wire', lost: { call: lost.call.call, ...wireEvidence(lost.a) }, resend: { call: resend.call.call, ...wireEvidence(resend.a) } },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderTrial } from '../../scenarios/examples/rest-order-tool/orderTrial.js';
 
-// `times: 1`: the first request only. Without a key every resend looks like a new call to the server, so `attempt: 1` would hit them all.
+// `times: 1`: the first request only (`attempt: 1` would do too: a keyless resend of the same request is attempt 2 of its call).
 const partialWrite = [{ match: { tool: 'create_order' }, fault: { kind: 'partial_write', lostAs: 'network' }, times: 1 }] as const;
 const duplicate = [{ match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } }] as const;
 
