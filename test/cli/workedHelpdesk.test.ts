@@ -37,9 +37,9 @@ goal:
     await writeFile(join(dir.path, 'no-key.yaml'), scenario);
     const r = await faultline(['run', 'no-key.yaml', '--k', '2'], { cwd: dir.path });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/✗ duplicates==0 failed in 1 of 1 cells: helpdesk-no-key × rulebook \(\d+\)/);
-    expect(r.stdout).toMatch(/ticket\.opened happened \d+ times, expected 1/);
+    expect(r.stdout).toMatch(/✗ duplicates==0 failed in 1 of 1 cells: helpdesk-no-key × rulebook \(2\)/);
+    expect(r.stdout).toMatch(/ticket\.opened happened 2 times, expected 1/);
     const replay = await faultline(['replay', 'no-key.yaml', '--seed', '1', '--trial', '0'], { cwd: dir.path });
-    expect(replay.stdout).toMatch(/✗ duplicates: helpdesk:req-42 was opened \d+ times/);
+    expect(replay.stdout).toMatch(/✗ duplicates: helpdesk:req-42 was opened 2 times/);
   });
 });
