@@ -15,6 +15,7 @@ import { renderComparison } from './compareTable.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import { loadAll } from './loadAll.js';
+import { preflight } from './preflight.js';
 import { isCi, type Io } from './io.js';
 import type { SeedOption } from './options.js';
 import { createProgress } from './progress.js';
@@ -80,6 +81,7 @@ interface Resolved {
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
   const scenarios = pick(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
   const configs = await loadAll(request.configs, loadConfigs, 'configuration');
+  await preflight({ gates, k: request.k, scenarios, configs, outDir: request.outDir, writesFiles: request.html === true || reporters.some((r) => r !== 'console') });
   const progress = createProgress({
     stream: io.stderr,
     mode: io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines',
