@@ -63,10 +63,11 @@ export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode>
   const gates = request.gates && request.gates.length > 0 ? request.gates : DEFAULT_GATES;
   const reporters = request.reporters && request.reporters.length > 0 ? request.reporters : REPORTER_NAMES;
 
-  // Listening before loading: a Ctrl-C during a slow load still ends in (empty) reports and 130.
+  // Listening before loading: a stop signal during a slow load still ends in (empty) reports and its exit code.
   const interrupt = listenForInterrupt(io);
   try {
-    return await runAndReport(request, { seed, gates, reporters }, interrupt.signal, io);
+    const code = await runAndReport(request, { seed, gates, reporters }, interrupt.signal, io);
+    return code === ExitCode.Interrupted ? interrupt.exitCode() : code;
   } finally {
     interrupt.dispose();
   }

@@ -11,8 +11,12 @@ export const ExitCode = {
   Usage: 2,
   /** The harness itself crashed. */
   Crash: 3,
-  /** Interrupted by SIGINT; the partial report is written. */
+  /** Interrupted by SIGINT (128 + 2); the partial reports are written. */
   Interrupted: 130,
+  /** Stopped by SIGTERM (128 + 15), as CI cancels a job; the partial reports are written. */
+  Terminated: 143,
+  /** Stopped by SIGHUP (128 + 1), the terminal closed; the partial reports are written. */
+  HungUp: 129,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
