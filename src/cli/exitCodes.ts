@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { FaultlineErrorCode, isFaultlineError } from '../core/errors.js';
+import { redactText } from '../core/secretText.js';
 
 /** The CLI's exit codes (DESIGN.md): scripts and CI branch on them, so they never change meaning. */
 export const ExitCode = {
@@ -33,6 +34,12 @@ export interface ErrorExit {
  * shown with its stack.
  */
 export function errorExit(error: unknown): ErrorExit {
+  const exit = sortError(error);
+  // R13: a message may quote a user's value; no bearer token or API key reaches the terminal.
+  return { code: exit.code, message: redactText(exit.message) };
+}
+
+function sortError(error: unknown): ErrorExit {
   if (error instanceof CommanderError) {
     // Commander has already written its message (or the help text) to the terminal.
     return { code: error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage, message: '' };
