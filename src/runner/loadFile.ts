@@ -50,7 +50,7 @@ export async function loadFile(file: string, code: FaultlineErrorCode): Promise<
     const { value } = await loadModule(file, path, code);
     readSafely(file, code, () => {
       // An async function adopts a returned thenable: reading `then` here keeps a throwing trap inside the refusal.
-      if (typeof (value as { then?: unknown }).then === 'function') throw new FaultlineError(code, `${file}: the default export is a promise; expected the scenario object itself`);
+      if (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function') throw new FaultlineError(code, `${file}: the default export is a promise; expected the object itself (export the value, not a promise of it)`);
       refuseProtoKeys(value, file, code);
     });
     return value;
