@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import { trackTempFile, untrackTempFile } from '../report/tempFiles.js';
 
 const usage = (message: string): FaultlineError => new FaultlineError(FaultlineErrorCode.Usage, message);
 
@@ -31,12 +32,14 @@ async function folderWritable(dir: string, label: string): Promise<void> {
   }
   // Permission bits do not tell the whole story (root, read-only mounts, ACLs): try a file.
   const probe = join(dir, `.faultline-probe.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  trackTempFile(probe);
   try {
     await (await open(probe, 'wx')).close();
   } catch (error) {
     throw usage(`${label}: cannot write into the folder ${dir} (${errnoOf(error)})`);
   } finally {
     await rm(probe, { force: true });
+    untrackTempFile(probe);
   }
 }
 
