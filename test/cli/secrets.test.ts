@@ -7,8 +7,9 @@ import { faultline, tempDir, type Finished } from './faultline.js';
 /**
  * R13 end to end: one declared secret planted everywhere it can flow (the task, a tool's input
  * and so its output, a fault's error message, the agent's final message, an HTTP dump in an
- * error), plus credentials nobody declared (a bearer token and an `sk-` key in that dump).
- * Every byte of every output is searched: none may hold any of them.
+ * error, the headers of a real intercepted HTTP request), plus credentials nobody declared (a
+ * bearer token and an `sk-` key in those headers and dumps). Every byte of every output is
+ * searched: none may hold any of them.
  */
 
 const SECRET = 'PLANTED-s3cr3t-4f9c2e';
@@ -61,6 +62,31 @@ const FUNCTION = `export default {
 };
 `;
 
+// An http agent sends the secret in real request headers to a route nobody serves: nock's
+// unhandled-request error (which prints the request's headers) becomes its final message.
+const HTTP_SCENARIO = `name: leak-http
+secrets: [${SECRET}]
+http: { adapter: nock }
+agent:
+  kind: http
+  task: Create an order
+  module: ./leak-agent.ts
+`;
+const HTTP_AGENT = `export default async ({ services }) => {
+  let dump = '';
+  try {
+    await fetch(services.orders.baseUrl + '/no-such-route', {
+      method: 'POST',
+      headers: { authorization: 'Bearer ${SECRET}', 'x-api-key': '${UNDECLARED_KEY}', 'x-forwarded-auth': 'Bearer ${UNDECLARED_BEARER}', 'content-type': 'application/json' },
+      body: JSON.stringify({ account: '${SECRET}' }),
+    });
+  } catch (e) {
+    dump = String(e.cause?.message ?? e.message);
+  }
+  return { outcome: 'failed', message: 'orders API refused: ' + dump };
+};
+`;
+
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let run: Finished;
 let compare: Finished;
@@ -73,9 +99,11 @@ beforeAll(async () => {
   await writeFile(join(cwd, 'leak-scripted.yaml'), SCRIPTED);
   await writeFile(join(cwd, 'leak-function.ts'), FUNCTION);
   await writeFile(join(cwd, 'leak-final.yaml'), FINAL);
+  await writeFile(join(cwd, 'leak-http.yaml'), HTTP_SCENARIO);
+  await writeFile(join(cwd, 'leak-agent.ts'), HTTP_AGENT);
   await writeFile(join(cwd, 'summary-run.md'), '');
   await writeFile(join(cwd, 'summary-compare.md'), '');
-  const scenarios = ['leak-scripted.yaml', 'leak-final.yaml', 'leak-function.ts'];
+  const scenarios = ['leak-scripted.yaml', 'leak-final.yaml', 'leak-function.ts', 'leak-http.yaml'];
   [run, compare] = await Promise.all([
     faultline(['run', ...scenarios, '--k', '2', '--out', 'run'], { cwd, env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-run.md') } }),
     faultline(['compare', ...scenarios, '--config', 'rulebook', '--config', 'naive', '--k', '2', '--out', 'compare'], { cwd, env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-compare.md') } }),
@@ -98,7 +126,7 @@ describe('no secret in any output', () => {
     expect(run.code, run.stderr).toBe(1);
     expect(compare.code, compare.stderr).toBe(1);
     const report = parseJsonReport(await readFile(join(dir.path, 'run', 'faultline.json'), 'utf8'));
-    expect(report.cells.map((c) => c.scenario)).toEqual(['leak-scripted', 'leak-final', 'leak-function']);
+    expect(report.cells.map((c) => c.scenario)).toEqual(['leak-scripted', 'leak-final', 'leak-function', 'leak-http']);
     for (const cell of report.cells) {
       for (const trial of cell.trials) {
         const verdict = trial.checks.find((c) => c.name === 'secrets')?.verdict;
@@ -106,7 +134,7 @@ describe('no secret in any output', () => {
         if (verdict?.valid === false) expect(verdict.message).toMatch(/secret #0 \(PL…\) appears in event #\d+ \(\w+/);
       }
     }
-    expect(replays).toHaveLength(3);
+    expect(replays).toHaveLength(4);
   });
 
   it('console: stdout and stderr of run, compare and replay (text and --json)', () => {
@@ -119,6 +147,9 @@ describe('no secret in any output', () => {
     const histories = replays.map((p) => p.json.stdout).join('\n');
     expect(histories).toContain('[REDACTED]');
     expect(histories).toContain('Bearer [REDACTED]');
+    // The HTTP dump came through, its credential headers redacted.
+    expect(histories).toContain('orders API refused: Nock: No match for request {');
+    expect(histories).toContain('\\"authorization\\": \\"[REDACTED]\\"');
     for (const p of replays) expect(() => JSON.parse(p.json.stdout) as unknown).not.toThrow();
   });
 
