@@ -18,7 +18,7 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import type { Io } from './io.js';
 import { loadAll } from './loadAll.js';
-import { assertWritableFolder } from './outputPaths.js';
+import { assertAppendable, assertWritableFolder } from './outputPaths.js';
 import type { SeedOption } from './options.js';
 
 /** `faultline compare --contention`, flags parsed. */
@@ -67,6 +67,8 @@ export async function executeContention(request: ContentionRequest, io: Io): Pro
     if (request.agents !== undefined) scenarios = scenarios.map((s) => ({ ...s, agents: request.agents! }));
     const configs = await loadAll(request.configs, loadContentionConfigs, 'configuration');
     if (request.html || reporters.some((r) => r !== 'console')) await assertWritableFolder(request.outDir, '--out');
+    const stepSummary = io.env['GITHUB_STEP_SUMMARY'];
+    if (stepSummary) await assertAppendable(stepSummary, 'GITHUB_STEP_SUMMARY');
 
     const clock = new RealClock();
     const startedAt = new Date(clock.now()).toISOString();

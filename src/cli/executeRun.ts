@@ -82,7 +82,7 @@ interface Resolved {
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
   const scenarios = pick(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
   const configs = await loadAll(request.configs, loadConfigs, 'configuration');
-  await preflight({ gates, k: request.k, scenarios, configs, outDir: request.outDir, writesFiles: request.html === true || reporters.some((r) => r !== 'console') });
+  await preflight({ gates, k: request.k, scenarios, configs, outDir: request.outDir, writesFiles: request.html === true || reporters.some((r) => r !== 'console'), stepSummary: io.env['GITHUB_STEP_SUMMARY'] });
   const progress = createProgress({
     stream: io.stderr,
     mode: io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines',

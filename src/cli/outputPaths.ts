@@ -55,3 +55,17 @@ export async function assertWritableFile(file: string, flag: string): Promise<vo
   if (info !== undefined && !info.isFile()) throw usage(`${label}: expected a regular file, but it is ${kindOf(info)}`);
   await folderWritable(dirname(file), label);
 }
+
+/**
+ * Checks that the step summary (`GITHUB_STEP_SUMMARY`, appended to after the run) can be
+ * appended to: not a folder, and openable for appending (which creates it, as the runner would).
+ */
+export async function assertAppendable(file: string, name: string): Promise<void> {
+  const info = await stat(file).catch(() => undefined);
+  if (info?.isDirectory()) throw usage(`${name}=${file}: expected a file to append the Markdown summary to, but it is a folder`);
+  try {
+    await (await open(file, 'a')).close();
+  } catch (error) {
+    throw usage(`${name}=${file}: cannot append the Markdown summary to it (${errnoOf(error)})`);
+  }
+}

@@ -1,6 +1,6 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { impossibleGates, type Gate } from '../runner/gates.js';
-import { assertWritableFolder } from './outputPaths.js';
+import { assertAppendable, assertWritableFolder } from './outputPaths.js';
 
 export interface Preflight {
   readonly gates: readonly Gate[];
@@ -10,6 +10,8 @@ export interface Preflight {
   readonly outDir: string;
   /** False when only the console report was asked for: then no folder is needed. */
   readonly writesFiles: boolean;
+  /** `GITHUB_STEP_SUMMARY`, when set: the Markdown summary is appended to it after the run. */
+  readonly stepSummary?: string | undefined;
 }
 
 /**
@@ -21,4 +23,5 @@ export async function preflight(p: Preflight): Promise<void> {
   if (problems.length === 1) throw new FaultlineError(FaultlineErrorCode.Usage, problems[0]!);
   if (problems.length > 1) throw new FaultlineError(FaultlineErrorCode.Usage, `${problems.length} gates can never hold:\n${problems.map((l) => `  - ${l}`).join('\n')}`);
   if (p.writesFiles) await assertWritableFolder(p.outDir, '--out');
+  if (p.stepSummary) await assertAppendable(p.stepSummary, 'GITHUB_STEP_SUMMARY');
 }

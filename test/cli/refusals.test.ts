@@ -141,6 +141,11 @@ describe('output paths are checked before the run', () => {
     refused(empty, /^error: --out: expected a folder path, got an empty string$/m);
   });
 
+  it('refuses a GITHUB_STEP_SUMMARY that is a folder', async () => {
+    const r = await faultline(['run', 'good.yaml', '--k', '1', '--reporter', 'console'], { cwd: dir.path, env: { GITHUB_STEP_SUMMARY: join(dir.path, 'empty') } });
+    refused(r, new RegExp(`^error: GITHUB_STEP_SUMMARY=${join(dir.path, 'empty')}: expected a file to append the Markdown summary to, but it is a folder$`, 'm'));
+  });
+
   it('refuses an unwritable --out folder', async () => {
     const readOnly = join(dir.path, 'read-only');
     await mkdir(readOnly);
