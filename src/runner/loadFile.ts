@@ -27,8 +27,11 @@ export function thrownText(thrown: unknown): string {
 /**
  * Runs `read` (validating a user's value, which may run their getters or proxy traps) and
  * turns anything it throws that is not already a harness error into a refusal naming `file`.
+ * Only a module's value can run code: for a YAML or JSON file a throw is faultline's own bug,
+ * and left to crash as one.
  */
 export function readSafely<T>(file: string, code: FaultlineErrorCode, read: () => T): T {
+  if (!(MODULE_EXTENSIONS as readonly string[]).includes(extname(file).toLowerCase())) return read();
   try {
     return read();
   } catch (error) {
