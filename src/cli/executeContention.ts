@@ -8,6 +8,7 @@ import { loadContentionConfigs, loadContentionScenarios } from '../runner/conten
 import type { RunResult } from '../runner/run.js';
 import { colorEnabled } from '../report/console.js';
 import { renderContentionConsole } from '../report/contention/contentionConsole.js';
+import { renderContentionJunit } from '../report/contention/contentionJunit.js';
 import { renderContentionMarkdown } from '../report/contention/contentionMarkdown.js';
 import { contentionHtmlReport } from '../report/html/contentionHtml.js';
 import { renderHtmlReport } from '../report/html/renderHtmlReport.js';
@@ -17,6 +18,7 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import type { Io } from './io.js';
 import { loadAll } from './loadAll.js';
+import { assertAppendable, assertWritableFolder } from './outputPaths.js';
 import type { SeedOption } from './options.js';
 
 /** `faultline compare --contention`, flags parsed. */
@@ -36,8 +38,8 @@ export interface ContentionRequest {
 }
 
 const RANDOM_SEED_MAX = 2 ** 31 - 1;
-/** JUnit has no test cases to give here: a contention comparison has no pass/fail trials. */
-const CONTENTION_REPORTERS: readonly ReporterName[] = ['console', 'json', 'markdown'];
+/** JUnit gets a case per scenario × configuration (no gates apply, so a case that ran passes; one never reached is skipped). */
+const CONTENTION_REPORTERS: readonly ReporterName[] = ['console', 'json', 'junit', 'markdown'];
 
 const shown = (path: string): string => {
   const rel = relative(process.cwd(), path);
@@ -47,7 +49,7 @@ const shown = (path: string): string => {
 /**
  * Runs every configuration under every contention scenario and writes the comparison: the
  * table on stdout, `faultline.json` (its `contention` section), `summary.md` and `compare.html`.
- * No gates apply: it exits 0 unless interrupted (130) or given bad input (2).
+ * No gates apply: it exits 0 unless stopped by a signal (130, 143, 129) or given bad input (2).
  */
 export async function executeContention(request: ContentionRequest, io: Io): Promise<ExitCode> {
   const seed = request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed;
@@ -64,6 +66,9 @@ export async function executeContention(request: ContentionRequest, io: Io): Pro
     }
     if (request.agents !== undefined) scenarios = scenarios.map((s) => ({ ...s, agents: request.agents! }));
     const configs = await loadAll(request.configs, loadContentionConfigs, 'configuration');
+    if (request.html || reporters.some((r) => r !== 'console')) await assertWritableFolder(request.outDir, '--out');
+    const stepSummary = io.env['GITHUB_STEP_SUMMARY'];
+    if (stepSummary) await assertAppendable(stepSummary, 'GITHUB_STEP_SUMMARY');
 
     const clock = new RealClock();
     const startedAt = new Date(clock.now()).toISOString();
@@ -90,15 +95,19 @@ export async function executeContention(request: ContentionRequest, io: Io): Pro
     const wallClock = { startedAt, finishedAt: new Date(clock.now()).toISOString(), durationMs: Math.round(wallMs() - started) };
 
     if (reporters.includes('console')) io.stdout.write(renderContentionConsole(comparisons, { color: colorEnabled(io.stdout, io.env) }));
-    const markdown = renderContentionMarkdown(comparisons);
+    const interrupted = interrupt.signal.aborted;
+    const markdown = renderContentionMarkdown(comparisons, { interrupted });
     const files: string[] = [];
     const write = async (file: string, text: string): Promise<void> => {
       const path = join(request.outDir, file);
       await writeReportAtomic(path, text);
       files.push(shown(path));
     };
-    const interrupted = interrupt.signal.aborted;
     if (reporters.includes('json')) await write('faultline.json', renderJsonReport(emptyRun(seed, request.trials, interrupted), { gates: [], wallClock, contention: comparisons }));
+    if (reporters.includes('junit')) {
+      const junit = { scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name), seed, trials: request.trials, interrupted };
+      await write('junit.xml', renderContentionJunit(comparisons, junit));
+    }
     if (reporters.includes('markdown')) await write('summary.md', markdown);
     if (request.html) await write('compare.html', renderHtmlReport(contentionHtmlReport(comparisons)));
     const summaryFile = io.env['GITHUB_STEP_SUMMARY'];
@@ -106,7 +115,7 @@ export async function executeContention(request: ContentionRequest, io: Io): Pro
     if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
     if (interrupted) {
       io.stderr.write('faultline: interrupted; the reports cover the configurations that finished\n');
-      return ExitCode.Interrupted;
+      return interrupt.exitCode();
     }
     return ExitCode.Ok;
   } finally {

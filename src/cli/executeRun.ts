@@ -15,6 +15,7 @@ import { renderComparison } from './compareTable.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import { loadAll } from './loadAll.js';
+import { preflight } from './preflight.js';
 import { isCi, type Io } from './io.js';
 import type { SeedOption } from './options.js';
 import { createProgress } from './progress.js';
@@ -62,10 +63,11 @@ export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode>
   const gates = request.gates && request.gates.length > 0 ? request.gates : DEFAULT_GATES;
   const reporters = request.reporters && request.reporters.length > 0 ? request.reporters : REPORTER_NAMES;
 
-  // Listening before loading: a Ctrl-C during a slow load still ends in (empty) reports and 130.
+  // Listening before loading: a stop signal during a slow load still ends in (empty) reports and its exit code.
   const interrupt = listenForInterrupt(io);
   try {
-    return await runAndReport(request, { seed, gates, reporters }, interrupt.signal, io);
+    const code = await runAndReport(request, { seed, gates, reporters }, interrupt.signal, io);
+    return code === ExitCode.Interrupted ? interrupt.exitCode() : code;
   } finally {
     interrupt.dispose();
   }
@@ -80,6 +82,7 @@ interface Resolved {
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
   const scenarios = pick(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
   const configs = await loadAll(request.configs, loadConfigs, 'configuration');
+  await preflight({ gates, k: request.k, scenarios, configs, outDir: request.outDir, writesFiles: request.html === true || reporters.some((r) => r !== 'console'), stepSummary: io.env['GITHUB_STEP_SUMMARY'] });
   const progress = createProgress({
     stream: io.stderr,
     mode: io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines',

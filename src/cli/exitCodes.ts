@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { FaultlineErrorCode, isFaultlineError } from '../core/errors.js';
+import { redactText } from '../core/secretText.js';
 
 /** The CLI's exit codes (DESIGN.md): scripts and CI branch on them, so they never change meaning. */
 export const ExitCode = {
@@ -11,8 +12,12 @@ export const ExitCode = {
   Usage: 2,
   /** The harness itself crashed. */
   Crash: 3,
-  /** Interrupted by SIGINT; the partial report is written. */
+  /** Interrupted by SIGINT (128 + 2); the partial reports are written. */
   Interrupted: 130,
+  /** Stopped by SIGTERM (128 + 15), as CI cancels a job; the partial reports are written. */
+  Terminated: 143,
+  /** Stopped by SIGHUP (128 + 1), the terminal closed; the partial reports are written. */
+  HungUp: 129,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -29,6 +34,12 @@ export interface ErrorExit {
  * shown with its stack.
  */
 export function errorExit(error: unknown): ErrorExit {
+  const exit = sortError(error);
+  // R13: a message may quote a user's value; no bearer token or API key reaches the terminal.
+  return { code: exit.code, message: redactText(exit.message) };
+}
+
+function sortError(error: unknown): ErrorExit {
   if (error instanceof CommanderError) {
     // Commander has already written its message (or the help text) to the terminal.
     return { code: error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage, message: '' };

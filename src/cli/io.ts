@@ -10,22 +10,27 @@ export interface Io {
   readonly stdout: OutStream;
   readonly stderr: OutStream;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The process whose SIGINT ends a run; tests may pass a stand-in `EventEmitter`. */
+  /** The process whose SIGINT, SIGTERM or SIGHUP ends a run; tests may pass a stand-in `EventEmitter`. */
   readonly signals: SignalSource;
+  /** Stop signals that arrived before the CLI listened (bin/faultline.js holds them); taken out once handled. */
+  readonly pendingSignals?: StopSignal[];
   /** Leaves at once with `code`, for the second Ctrl-C. */
   readonly exit: (code: number) => never;
 }
 
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
 export interface SignalSource {
-  on(event: 'SIGINT', listener: () => void): unknown;
-  off(event: 'SIGINT', listener: () => void): unknown;
+  on(event: StopSignal, listener: () => void): unknown;
+  off(event: StopSignal, listener: () => void): unknown;
 }
 
-export const processIo = (): Io => ({
+export const processIo = (pendingSignals: StopSignal[] = []): Io => ({
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
   signals: process,
+  pendingSignals,
   exit: (code) => process.exit(code),
 });
 

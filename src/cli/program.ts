@@ -16,7 +16,7 @@ Examples:
   $ faultline schema --out faultline.schema.json
 
 Exit codes: 0 every gate held, 1 a gate failed, 2 bad input or usage, 3 faultline crashed,
-130 interrupted (the partial reports are written).`;
+130/143/129 stopped by SIGINT/SIGTERM/SIGHUP (the partial reports are written).`;
 
 const version = (): string => {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };

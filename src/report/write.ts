@@ -7,6 +7,7 @@ import { renderConsoleReport } from './console.js';
 import { renderJsonReport, type WallClock } from './json.js';
 import { renderJunitReport } from './junit.js';
 import { renderMarkdownReport } from './markdown.js';
+import { trackTempFile, untrackTempFile } from './tempFiles.js';
 
 export interface AtomicWriteHooks {
   /** Called once the temp file is complete and synced, before the rename (tests use it to crash there). */
@@ -21,6 +22,7 @@ export async function writeReportAtomic(path: string, contents: string | Uint8Ar
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  trackTempFile(temp);
   try {
     const file = await open(temp, 'wx');
     try {
@@ -34,6 +36,8 @@ export async function writeReportAtomic(path: string, contents: string | Uint8Ar
   } catch (e) {
     await rm(temp, { force: true });
     throw e;
+  } finally {
+    untrackTempFile(temp);
   }
   await syncFolder(dir);
 }

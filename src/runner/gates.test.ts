@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FaultlineError } from '../core/errors.js';
 import { makeRun, sampleRun } from '../report/testing.js';
-import { DEFAULT_GATES, evaluateGates, gatesPassed, parseGate } from './gates.js';
+import { DEFAULT_GATES, evaluateGates, gatesPassed, impossibleGates, parseGate } from './gates.js';
 
 describe('parseGate', () => {
   it('parses metrics, operators and thresholds', () => {
@@ -124,5 +124,27 @@ describe('evaluateGates', () => {
     expect(held('amplification<=2')).toBe(true);
     expect(held('amplification<2')).toBe(false);
     expect(held('p95_ms<10000')).toBe(false);
+  });
+});
+
+describe('impossibleGates', () => {
+  const shape = { k: 2, scenarios: ['a', 'b'], configs: ['rulebook'] };
+  it('accepts the defaults and every gate that can hold', () => {
+    const gates = [...DEFAULT_GATES, ...['pass^2>=1', 'pass_rate<=0', 'pass^1>0.99', 'a:duplicates==0', 'config=rulebook:p95_ms<10', 'interrupted!=1', 'pass@k>=0'].map(parseGate)];
+    expect(impossibleGates(gates, shape)).toEqual([]);
+  });
+
+  it('names a k above the run, a threshold out of range, and a scope outside the run', () => {
+    const gates = ['pass^3>=1', 'pass_rate>=1.5', 'pass^1>1', 'duplicates<0', 'amplification<=-1', 'pass@1==2', 'c:duplicates==0', 'config=naive:pass^1>=1'].map(parseGate);
+    expect(impossibleGates(gates, shape)).toEqual([
+      '--gate pass^3>=1 can never hold: pass^3 needs at least 3 trials per cell, and this run has --k 2',
+      '--gate pass_rate>=1.5 can never hold: pass_rate is a rate from 0 to 1',
+      '--gate pass^1>1 can never hold: pass^1 is a rate from 0 to 1',
+      '--gate duplicates<0 can never hold: duplicates is never negative',
+      '--gate amplification<=-1 can never hold: amplification is never negative',
+      '--gate pass@1==2 can never hold: pass@1 is a rate from 0 to 1',
+      '--gate c:duplicates==0 can never hold: no scenario "c" in this run (scenarios: a, b)',
+      '--gate config=naive:pass^1>=1 can never hold: no configuration "naive" in this run (configs: rulebook)',
+    ]);
   });
 });

@@ -239,3 +239,61 @@ export function evaluateGates(run: RunResult, gates: readonly Gate[]): GateResul
 
 /** True when every gate held. */
 export const gatesPassed = (results: readonly GateResult[]): boolean => results.every((r) => r.passed);
+
+/** What a run is known to hold before it starts: enough to tell a gate that can never hold. */
+export interface RunShape {
+  readonly k: number;
+  readonly scenarios: readonly string[];
+  readonly configs: readonly string[];
+}
+
+// The values each metric can take: a gate wholly outside them fails whatever the agent does.
+const RATE: readonly [number, number] = [0, 1];
+const COUNT: readonly [number, number] = [0, Number.POSITIVE_INFINITY];
+const rangeOf = (m: GateMetric): readonly [number, number] =>
+  m.kind === 'pass_hat' || m.kind === 'pass_at' || (m.kind === 'cell' && m.name === 'pass_rate') || (m.kind === 'run' && m.name === 'interrupted') ? RATE : COUNT;
+
+function reachable(op: GateOp, t: number, [lo, hi]: readonly [number, number]): boolean {
+  switch (op) {
+    case '>=':
+      return t <= hi + EPS;
+    case '>':
+      return t < hi - EPS;
+    case '<=':
+      return t >= lo - EPS;
+    case '<':
+      return t > lo + EPS;
+    case '==':
+      return t >= lo - EPS && t <= hi + EPS;
+    case '!=':
+      return true;
+  }
+}
+
+/**
+ * Why each gate could never hold in a run of this shape (empty when all can): a pass^n with
+ * n above the run's k, a threshold outside the metric's range, a scope naming a scenario or
+ * configuration the run does not have. Checked before the first trial, not after the last.
+ */
+export function impossibleGates(gates: readonly Gate[], shape: RunShape): string[] {
+  const out: string[] = [];
+  for (const gate of gates) {
+    const { metric, scope } = gate;
+    const why: string[] = [];
+    if ((metric.kind === 'pass_hat' || metric.kind === 'pass_at') && metric.k !== 'k' && metric.k > shape.k) {
+      why.push(`${metricText(metric)} needs at least ${metric.k} trials per cell, and this run has --k ${shape.k}`);
+    }
+    const [lo, hi] = rangeOf(metric);
+    if (!reachable(gate.op, gate.threshold, [lo, hi])) {
+      why.push(`${metricText(metric)} is ${hi === 1 ? 'a rate from 0 to 1' : 'never negative'}`);
+    }
+    if (scope.scenario !== undefined && !shape.scenarios.includes(scope.scenario)) {
+      why.push(`no scenario "${scope.scenario}" in this run (scenarios: ${shape.scenarios.join(', ') || 'none'})`);
+    }
+    if (scope.config !== undefined && !shape.configs.includes(scope.config)) {
+      why.push(`no configuration "${scope.config}" in this run (configs: ${shape.configs.join(', ') || 'none'})`);
+    }
+    if (why.length > 0) out.push(`--gate ${gate.text} can never hold: ${why.join('; ')}`);
+  }
+  return out;
+}

@@ -3,7 +3,7 @@ import { basename, dirname, extname, join, relative, resolve, sep } from 'node:p
 import { fileURLToPath } from 'node:url';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { RetryConfigSchema, type RetryConfig } from '../runtime/config.js';
-import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS } from './loadFile.js';
+import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS, readSafely } from './loadFile.js';
 import { resolveAgentModule } from './loadAgent.js';
 import { resolveServiceModules } from './loadService.js';
 import { defineScenario, type Scenario, type ScenarioInput } from './scenario.js';
@@ -24,6 +24,29 @@ export async function filesIn(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && isLoadable(e.name)).map((e) => join(dir, e.name)).sort();
 }
 
+/**
+ * The files of a folder a user named: refused (naming the folder) when it cannot be read or
+ * holds no loadable file, since a run of zero trials would "fail its gates" for no reason
+ * anyone could see. Subfolders are not searched; the message says so when they hold files.
+ */
+export async function filesInFolder(dir: string, what: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    throw new FaultlineError(FaultlineErrorCode.NotFound, `${dir}: cannot read the ${what} folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const files = entries.filter((e) => e.isFile() && isLoadable(e.name)).map((e) => join(dir, e.name)).sort();
+  if (files.length > 0) return files;
+  const nested: string[] = [];
+  for (const e of entries.filter((d) => d.isDirectory())) {
+    const inside = await readdir(join(dir, e.name)).catch(() => [] as string[]);
+    if (inside.some(isLoadable)) nested.push(join(dir, e.name));
+  }
+  const hint = nested.length > 0 ? `; subfolders are not searched: name ${nested.join(', ')} instead` : '';
+  throw new FaultlineError(FaultlineErrorCode.NotFound, `${dir}: no ${what} files in this folder (expected ${LOADABLE.join(', ')} files directly inside it${hint})`);
+}
+
 /** Where each loaded scenario or configuration came from, so a replay command can name it. */
 const sources = new WeakMap<object, string>();
 
@@ -41,14 +64,14 @@ export function refOf(loaded: { readonly name: string }): string {
 
 export async function loadScenarioFile(file: string): Promise<Scenario> {
   const value = await resolveAgentModule(await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file), file);
-  const scenario = defineScenario(value as ScenarioInput, file);
+  const scenario = readSafely(file, FaultlineErrorCode.ScenarioInvalid, () => defineScenario(value as ScenarioInput, file));
   sources.set(scenario, resolve(file));
   return scenario;
 }
 
 export async function loadConfigFile(file: string): Promise<RetryConfig> {
   const value = await loadFile(file, FaultlineErrorCode.ConfigInvalid);
-  const parsed = RetryConfigSchema.safeParse(value);
+  const parsed = readSafely(file, FaultlineErrorCode.ConfigInvalid, () => RetryConfigSchema.safeParse(value));
   if (parsed.success) {
     sources.set(parsed.data, resolve(file));
     return parsed.data;
@@ -70,7 +93,7 @@ async function resolveRefs(refs: readonly string[], dir: string, what: string): 
     const builtin = bare ? builtins.find((f) => basename(f, extname(f)) === ref) : undefined;
     const info = builtin ? undefined : await stat(ref).catch(() => undefined);
     if (builtin) files.push(builtin);
-    else if (info?.isDirectory()) files.push(...(await filesIn(ref)));
+    else if (info?.isDirectory()) files.push(...(await filesInFolder(ref, what)));
     else if (info?.isFile()) files.push(ref);
     else {
       const known = builtins.map((f) => basename(f, extname(f)));

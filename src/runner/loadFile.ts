@@ -1,22 +1,63 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
+import { describeThrown } from '../core/describeThrown.js';
+import { findDuplicateKey } from './jsonDuplicateKey.js';
+import { formatPath } from '../core/zodIssues.js';
 
 /** The file kinds scenarios and configurations may be written in. */
 export const DATA_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 export const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'] as const;
 
+/** Aliases one YAML file may expand; the yaml library's own guard, stated so the message can say it. */
+const MAX_YAML_ALIASES = 100;
+
+/** What a user's code threw, for a message: an Error's message, or the thrown value described. */
+export function thrownText(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) return thrown.message;
+  } catch {
+    // a Proxy whose traps throw: described below
+  }
+  return describeThrown(thrown);
+}
+
+/**
+ * Runs `read` (validating a user's value, which may run their getters or proxy traps) and
+ * turns anything it throws that is not already a harness error into a refusal naming `file`.
+ * Only a module's value can run code: for a YAML or JSON file a throw is faultline's own bug,
+ * and left to crash as one.
+ */
+export function readSafely<T>(file: string, code: FaultlineErrorCode, read: () => T): T {
+  if (!(MODULE_EXTENSIONS as readonly string[]).includes(extname(file).toLowerCase())) return read();
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof FaultlineError) throw error;
+    throw new FaultlineError(code, `${file}: reading the default export threw ${thrownText(error)} (expected plain data: no getter or proxy that throws)`);
+  }
+}
+
 /**
  * Reads a YAML, JSON or TypeScript/JavaScript file and returns its value (a module's
  * default export). TypeScript is loaded through tsx's API, so users need no build step.
- * Syntax errors name the file and the line.
+ * Syntax errors name the file and the line; anything the file's own code throws is a
+ * refusal naming the file, never a crash.
  */
 export async function loadFile(file: string, code: FaultlineErrorCode): Promise<unknown> {
   const path = resolve(file);
   const ext = extname(path).toLowerCase();
-  if ((MODULE_EXTENSIONS as readonly string[]).includes(ext)) return loadModule(path, code);
+  if ((MODULE_EXTENSIONS as readonly string[]).includes(ext)) {
+    const { value } = await loadModule(file, path, code);
+    readSafely(file, code, () => {
+      // An async function adopts a returned thenable: reading `then` here keeps a throwing trap inside the refusal.
+      if (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function') throw new FaultlineError(code, `${file}: the default export is a promise; expected the object itself (export the value, not a promise of it)`);
+      refuseProtoKeys(value, file, code);
+    });
+    return value;
+  }
   if (!(DATA_EXTENSIONS as readonly string[]).includes(ext)) {
     throw new FaultlineError(code, `${file}: unsupported file type "${ext || '(none)'}"; expected one of ${[...DATA_EXTENSIONS, ...MODULE_EXTENSIONS].join(', ')}`);
   }
@@ -24,22 +65,48 @@ export async function loadFile(file: string, code: FaultlineErrorCode): Promise<
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new FaultlineError(FaultlineErrorCode.NotFound, `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new FaultlineError(FaultlineErrorCode.NotFound, `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? thrownText(error)})`);
   }
-  if (ext === '.json') {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      throw new FaultlineError(code, `${file}: not valid JSON: ${(error as Error).message}`);
-    }
+  // Editors on Windows save a byte-order mark; YAML skips it, so JSON does too.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
+  const value = ext === '.json' ? parseJson(text, file, code) : parseYaml(text, file, code);
+  refuseProtoKeys(value, file, code);
+  return value;
+}
+
+function parseJson(text: string, file: string, code: FaultlineErrorCode): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new FaultlineError(code, `${file}: not valid JSON: ${thrownText(error)}`);
   }
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  const first = doc.errors[0];
+  // JSON.parse keeps the last of two equal keys: the first (a fault rule, say) would vanish unseen.
+  const dup = findDuplicateKey(text);
+  if (dup) {
+    throw new FaultlineError(code, `${file}:${dup.line}:${dup.col}: ${formatPath(dup.path)}: the key "${dup.key}" appears twice; expected each key once per object`);
+  }
+  return value;
+}
+
+function parseYaml(text: string, file: string, code: FaultlineErrorCode): unknown {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter });
+  // Warnings count as errors: an unknown tag (`!!python/object`) or a `%YAML 1.3` directive
+  // means the file says something this loader would silently read another way.
+  const first = doc.errors[0] ?? doc.warnings[0];
   if (first) {
     const where = first.linePos?.[0] ? `:${first.linePos[0].line}:${first.linePos[0].col}` : '';
     throw new FaultlineError(code, `${file}${where}: not valid YAML: ${first.message.split('\n')[0]}`);
   }
-  return doc.toJS() as unknown;
+  const unresolved = unresolvedAlias(doc, lineCounter);
+  if (unresolved) throw new FaultlineError(code, `${file}:${unresolved.line}:${unresolved.col}: not valid YAML: the alias *${unresolved.name} names no anchor defined before it`);
+  try {
+    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
+  } catch (error) {
+    // The library's guard against alias bombs ("billion laughs"), and any other expansion failure.
+    throw new FaultlineError(code, `${file}: not valid YAML: ${thrownText(error)} (expected at most ${MAX_YAML_ALIASES} alias expansions)`);
+  }
 }
 
 /** Set once tsx's loaders for users' files are registered in this process. */
@@ -60,17 +127,61 @@ async function ensureTypeScriptLoader(): Promise<void> {
   flags[TSX_REGISTERED] = true;
 }
 
-async function loadModule(path: string, code: FaultlineErrorCode): Promise<unknown> {
+function unresolvedAlias(doc: Document, lines: LineCounter): { name: string; line: number; col: number } | undefined {
+  let found: { name: string; line: number; col: number } | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.resolve(doc) !== undefined) return undefined;
+      found = { name: node.source, ...lines.linePos(node.range?.[0] ?? 0) };
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+const isPlainRecord = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * A `__proto__` key is dropped by validation (or, copied naively, changes an object's
+ * prototype): a goal state that names it would pass without checking anything. Refused
+ * anywhere in a file, with its path.
+ */
+function refuseProtoKeys(value: unknown, file: string, code: FaultlineErrorCode): void {
+  const seen = new Set<object>();
+  const walk = (v: unknown, path: (string | number)[]): void => {
+    if (typeof v !== 'object' || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, [...path, i]));
+      return;
+    }
+    if (!isPlainRecord(v)) return;
+    for (const key of Object.keys(v)) {
+      if (key === '__proto__') {
+        throw new FaultlineError(code, `${file}: ${formatPath([...path, key])}: the key "__proto__" is not allowed (it would be silently dropped); expected another key name`);
+      }
+      walk(v[key], [...path, key]);
+    }
+  };
+  walk(value, []);
+}
+
+/** Boxed: returning a user's value from an async function would read its `then`, outside any guard. */
+async function loadModule(file: string, path: string, code: FaultlineErrorCode): Promise<{ value: unknown }> {
   let mod: { default?: unknown };
   try {
     await ensureTypeScriptLoader();
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
-    throw new FaultlineError(code, `${path}: the module failed to load: ${(error as Error).message}`);
+    throw new FaultlineError(code, `${path}: the module failed to load: ${thrownText(error)}`);
   }
-  const value = esModuleDefault(mod.default);
+  const value = readSafely(file, code, () => esModuleDefault(mod.default));
   if (value === undefined) throw new FaultlineError(code, `${path}: expected a default export (export default defineScenario({ ... }))`);
-  return value;
+  return { value };
 }
 
 // A .ts file outside a `"type": "module"` package is compiled to CommonJS: the namespace's

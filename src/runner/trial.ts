@@ -1,4 +1,5 @@
 import { History, IdSource, Rng, VirtualClock, trialSeed, type Clock, type ClockRun, type Transport } from '../core/index.js';
+import { scrubSecrets } from '../core/secretText.js';
 import { ClientRetries } from '../faults/ClientRetries.js';
 import { Wire } from '../faults/Wire.js';
 import { Executor } from '../runtime/Executor.js';
@@ -134,7 +135,8 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs, ba
   const checks = runCheckers(record, expectationsOf(scenario), checkersOf(scenario));
   const stats = trialStats(record.history, snapshot.ledger);
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
-  const common: TrialCommon = { ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: config.name }, checks, stats };
+  // R13 at the source: the checkers judged the raw record; every report, replay and console line reads it scrubbed.
+  const common: TrialCommon = scrubSecrets({ ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: config.name }, checks, stats }, scenario.secrets);
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
 }
 

@@ -1,21 +1,9 @@
-export const REDACTED = '[REDACTED]';
+import { REDACTED, redactText } from '../core/secretText.js';
 
-/** Secret shapes found in free text: API keys, bearer tokens, credentials in query strings and JSON-ish text. */
-export const SECRET_PATTERNS: readonly { readonly pattern: RegExp; readonly replace: string }[] = [
-  { pattern: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{8,}/g, replace: REDACTED },
-  { pattern: /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, replace: `$1 ${REDACTED}` },
-  { pattern: /\b(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)(\s*[=:]\s*)("?)[^\s&",;]+/gi, replace: `$1$2$3${REDACTED}` },
-];
+export { REDACTED, SECRET_PATTERNS, redactHeaders, redactText, scrubSecrets } from '../core/secretText.js';
 
 /** Object keys whose values are secrets whatever they look like. */
 const SECRET_KEYS = /^(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret|authorization|cookie|set-cookie|x-api-key)$/i;
-
-function redactText(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length > 0) out = out.split(s).join(REDACTED);
-  for (const { pattern, replace } of SECRET_PATTERNS) out = out.replace(pattern, replace);
-  return out;
-}
 
 /**
  * A copy of `value` with `secrets` and common secret shapes replaced everywhere, at any depth

@@ -24,8 +24,22 @@ export interface Started {
 // CI may be set where the suite runs; clear what changes the CLI's output so every run sees the same.
 const QUIET_ENV = { NO_COLOR: '1', FORCE_COLOR: '', GITHUB_STEP_SUMMARY: '', CI: '' };
 
-export function start(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Started {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, ...QUIET_ENV, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface StartOptions {
+  readonly cwd: string;
+  readonly env?: Record<string, string>;
+  /** Run as another user (tests of unreadable folders run as one when the suite runs as root). */
+  readonly uid?: number;
+  readonly gid?: number;
+}
+
+export function start(args: readonly string[], options: StartOptions): Started {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...QUIET_ENV, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.uid !== undefined && { uid: options.uid }),
+    ...(options.gid !== undefined && { gid: options.gid }),
+  });
   let stdout = '';
   let stderr = '';
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
@@ -53,7 +67,7 @@ export function start(args: readonly string[], options: { cwd: string; env?: Rec
 }
 
 /** Runs `faultline …args` to the end. */
-export const faultline = (args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<Finished> => start(args, options).done;
+export const faultline = (args: readonly string[], options: StartOptions): Promise<Finished> => start(args, options).done;
 
 /** A fresh folder under the OS temp dir; `cleanup` removes it. */
 export async function tempDir(prefix: string): Promise<{ path: string; cleanup: () => Promise<void> }> {

@@ -26,7 +26,7 @@ describe('faultline compare --contention', () => {
     expect(contention.stdout).toContain('faultline compare --contention  optimistic-100: 30 agents × 1 call on one optimistic service, seed 1, 1 trial per configuration');
     expect(contention.stdout).toMatch(/^full-jitter\s+runtime\s+\d+/m);
     expect(contention.stdout).toMatch(/^cockatiel-decorrelated\s+cockatiel\s+\d+/m);
-    expect(contention.stdout).toContain('reports: c/faultline.json, c/summary.md, c/compare.html');
+    expect(contention.stdout).toContain('reports: c/faultline.json, c/junit.xml, c/summary.md, c/compare.html');
     const report = parseJsonReport(await readFile(join(dir.path, 'c', 'faultline.json'), 'utf8'));
     expect(report.contention?.map((c) => c.results.map((r) => r.config))).toEqual([['full-jitter', 'exponential-no-jitter', 'cockatiel-decorrelated']]);
     expect(report.contention?.[0]?.scenario.agents).toBe(30);

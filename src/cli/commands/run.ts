@@ -11,7 +11,7 @@ Examples:
 
 Scenarios are files (.yaml, .yml, .json, .ts, .js), folders of them, or built-in names
 (see "faultline list"). Exit codes: 0 every gate held, 1 a gate failed, 2 bad input,
-3 faultline crashed, 130 interrupted (the partial reports are written).`;
+3 faultline crashed, 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP (the partial reports are written).`;
 
 /** `faultline run [scenarios…]`: the matrix, its reports and its gates. */
 export function createRunCommand(ctx: CliContext): Command {

@@ -36,7 +36,8 @@ export function createSchemaCommand(ctx: CliContext): Command {
         ctx.io.stdout.write(text);
         return;
       }
-      const { writeReportAtomic } = await import('../../report/write.js');
+      const [{ writeReportAtomic }, { assertWritableFile }] = await Promise.all([import('../../report/write.js'), import('../outputPaths.js')]);
+      await assertWritableFile(flags.out, '--out');
       await writeReportAtomic(flags.out, text);
       ctx.io.stderr.write(`faultline: wrote ${flags.out}\n`);
     });

@@ -1,3 +1,4 @@
+import { redactText } from '../../core/secretText.js';
 import { injected } from './HttpAnswer.js';
 
 /**
@@ -14,10 +15,10 @@ export const UNHANDLED_REQUEST_CODE = 'FAULTLINE_UNHANDLED_REQUEST';
 /** The error an unhandled request fails with under the `error` policy; `errno` lets the interceptors pass it through as a network error. */
 export function unhandledRequestError(method: string, url: string): Error & { code: string; errno: number } {
   return injected(Object.assign(
-    new Error(`faultline: no route for ${method.toUpperCase()} ${url} (unhandled-request policy "error"; use "warn" or "bypass" to let it through)`),
+    new Error(`faultline: no route for ${method.toUpperCase()} ${redactText(url)} (unhandled-request policy "error"; use "warn" or "bypass" to let it through)`),
     { code: UNHANDLED_REQUEST_CODE, errno: 0 },
   ));
 }
 
 export const unhandledWarning = (method: string, url: string, policy: UnhandledRequestPolicy): string =>
-  `faultline: no route for ${method.toUpperCase()} ${url}; passing it through to the network (unhandled-request policy "${policy}")`;
+  `faultline: no route for ${method.toUpperCase()} ${redactText(url)}; passing it through to the network (unhandled-request policy "${policy}")`;

@@ -1,3 +1,5 @@
+import { redactText } from '../../core/secretText.js';
+
 /**
  * The key under which Node's built-in fetch (undici) looks up its global dispatcher. A fetch
  * function captured before msw or nock patched `globalThis.fetch` (an SDK client built at
@@ -11,7 +13,7 @@ export const ESCAPE_HINT =
 
 /** The error an escaped request fails with: what it was, and what to do. */
 export function escapeError(method: string, url: string): Error & { code: string } {
-  return Object.assign(new Error(`${method} ${url} escaped faultline's interception and was not sent: ${ESCAPE_HINT}`), { code: 'FAULTLINE_ESCAPED_REQUEST' });
+  return Object.assign(new Error(`${method} ${redactText(url)} escaped faultline's interception and was not sent: ${ESCAPE_HINT}`), { code: 'FAULTLINE_ESCAPED_REQUEST' });
 }
 
 interface DispatchOptions {

@@ -1,5 +1,6 @@
 import nock from 'nock';
 import type { ClockRun, VirtualClock } from '../../core/index.js';
+import { redactHeaders, redactText } from '../../core/secretText.js';
 import { ExchangeTracker } from './ExchangeTracker.js';
 import { fetchFailed, socketError, type HttpAnswer } from './HttpAnswer.js';
 import type { HttpFaults } from './HttpFaults.js';
@@ -28,6 +29,13 @@ function headersOf(raw: Readonly<Record<string, string | string[] | undefined>>)
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return out;
+}
+
+/** nock's `ERR_NOCK_NO_MATCH`, same code, status and layout, with secret headers and secret shapes redacted. */
+function noMatch(method: string, url: string, headers: Record<string, string>, body: unknown): Error {
+  const text = body === undefined || body === '' ? undefined : redactText(typeof body === 'string' ? body : JSON.stringify(body));
+  const shown = JSON.stringify({ method, url: redactText(url), headers: redactHeaders(headers), ...(text !== undefined && { body: text }) }, null, 2);
+  return Object.assign(new Error(`Nock: No match for request ${shown}`), { code: 'ERR_NOCK_NO_MATCH', statusCode: 404, status: 404 });
 }
 
 /** What the client sees for `answer`: a status line, a socket error, or silence. */
@@ -87,6 +95,16 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
           if (answer.kind !== 'hang') claim.answerOnItsWay();
           return toNock(answer, claim.via);
         });
+    }
+    // nock's own no-match error prints the request's headers (an `Authorization: Bearer …`)
+    // and body; this one says the same with the credentials redacted (R13).
+    if (policy === 'error') {
+      for (const method of HTTP_METHODS) {
+        // Async: nock destroys the request with a rejection, whereas a synchronous throw escapes it.
+        scope.intercept(() => true, method).reply(async function (path: string, body: unknown) {
+          return Promise.reject(noMatch(method, `${origin}${path}`, headersOf(this.req.headers), body));
+        });
+      }
     }
     return scope;
   });

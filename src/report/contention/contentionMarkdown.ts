@@ -5,8 +5,9 @@ import { CONTENTION_LEGEND, contentionFlags, contentionHeader, contentionRow, co
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
 /** The contention comparison for `summary.md` (and `GITHUB_STEP_SUMMARY`): a table and the flags per scenario. */
-export function renderContentionMarkdown(comparisons: readonly ContentionComparison[]): string {
+export function renderContentionMarkdown(comparisons: readonly ContentionComparison[], options: { readonly interrupted?: boolean } = {}): string {
   const lines = ['## faultline: retry configurations under contention', ''];
+  if (options.interrupted === true) lines.push('> ⚠️ The run was interrupted: the figures cover only the configurations that finished.', '');
   for (const c of comparisons) {
     const header = contentionHeader(c);
     lines.push(`### ${escapeMarkdown(c.scenario.title || c.scenario.name)}`, '', `${escapeMarkdown(contentionTitle(c))}.`, '');

@@ -4,6 +4,7 @@ import { parseContentionConfig } from '../../runner/contention/ContentionConfig.
 import { parseContentionScenario } from '../../runner/contention/ContentionScenario.js';
 import { parseJsonReport, renderJsonReport } from '../json.js';
 import { renderContentionConsole } from './contentionConsole.js';
+import { renderContentionJunit } from './contentionJunit.js';
 import { renderContentionMarkdown } from './contentionMarkdown.js';
 
 /** 5 agents against a service whose one slot the first job holds for 10 minutes: every other request is refused. */
@@ -54,5 +55,18 @@ describe('contention reports', () => {
     expect(report.contention?.[0]?.loadBucketMs).toBe(c.loadBucketMs);
     // Without a contention section the report is what it was.
     expect(parseJsonReport(renderJsonReport(run, { gates: [], wallClock: { startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:00:01.000Z', durationMs: 1 } })).contention).toBeUndefined();
+  });
+
+  it('an interrupted comparison says so in Markdown, and JUnit skips what never ran', async () => {
+    const c = await outage();
+    expect(renderContentionMarkdown([c])).not.toContain('interrupted');
+    expect(renderContentionMarkdown([c], { interrupted: true })).toContain('> ⚠️ The run was interrupted: the figures cover only the configurations that finished.');
+    const xml = renderContentionJunit([c], { scenarios: ['tiny-outage', 'never-reached'], configs: ['single', 'nested'], seed: 1, trials: 1, interrupted: true });
+    expect(xml).toContain('<testsuites name="faultline contention" tests="4" failures="0" errors="0" skipped="2">');
+    expect(xml).toContain('<testsuite name="tiny-outage" tests="2" failures="0" errors="0" skipped="0">');
+    expect(xml).toContain('<testcase classname="tiny-outage" name="nested"/>');
+    expect(xml).toContain('<testsuite name="never-reached" tests="2" failures="0" errors="0" skipped="2">');
+    expect(xml).toContain('<property name="interrupted" value="true"/>');
+    expect(xml.match(/<skipped message="not run: the run was interrupted"\/>/g)).toHaveLength(2);
   });
 });

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../../core/index.js';
-import { CONFIG_DIR, LIBRARY_DIR, filesIn } from '../library.js';
-import { loadFile } from '../loadFile.js';
+import { CONFIG_DIR, LIBRARY_DIR, filesIn, filesInFolder } from '../library.js';
+import { loadFile, readSafely } from '../loadFile.js';
 import { parseContentionConfig, type ContentionConfig } from './ContentionConfig.js';
 import { parseContentionScenario, type ContentionScenario } from './ContentionScenario.js';
 
@@ -25,7 +25,7 @@ async function resolve(refs: readonly string[], dirs: readonly string[], what: s
     const builtin = bare ? builtins.find((f) => nameOf(f) === ref) : undefined;
     const info = builtin ? undefined : await stat(ref).catch(() => undefined);
     if (builtin) files.push(builtin);
-    else if (info?.isDirectory()) files.push(...(await filesIn(ref)));
+    else if (info?.isDirectory()) files.push(...(await filesInFolder(ref, what)));
     else if (info?.isFile()) files.push(ref);
     else throw new FaultlineError(FaultlineErrorCode.NotFound, `no ${what} file or built-in ${what} named "${ref}" (built-in: ${[...new Set(builtins.map(nameOf))].join(', ')})`);
   }
@@ -45,7 +45,10 @@ function assertUnique(items: readonly { name: string }[], files: readonly string
 export async function loadContentionScenarios(refs: readonly string[] = []): Promise<ContentionScenario[]> {
   const files = await resolve(refs, [CONTENTION_SCENARIO_DIR], 'contention scenario');
   const out: ContentionScenario[] = [];
-  for (const file of files) out.push(parseContentionScenario(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file));
+  for (const file of files) {
+    const value = await loadFile(file, FaultlineErrorCode.ScenarioInvalid);
+    out.push(readSafely(file, FaultlineErrorCode.ScenarioInvalid, () => parseContentionScenario(value, file)));
+  }
   assertUnique(out, files, 'contention scenario', FaultlineErrorCode.ScenarioInvalid);
   return out;
 }
@@ -57,7 +60,10 @@ export async function loadContentionScenarios(refs: readonly string[] = []): Pro
 export async function loadContentionConfigs(refs: readonly string[] = []): Promise<ContentionConfig[]> {
   const files = await resolve(refs, [CONTENTION_CONFIG_DIR, CONFIG_DIR], 'configuration');
   const out: ContentionConfig[] = [];
-  for (const file of files) out.push(parseContentionConfig(await loadFile(file, FaultlineErrorCode.ConfigInvalid), file));
+  for (const file of files) {
+    const value = await loadFile(file, FaultlineErrorCode.ConfigInvalid);
+    out.push(readSafely(file, FaultlineErrorCode.ConfigInvalid, () => parseContentionConfig(value, file)));
+  }
   assertUnique(out, files, 'configuration', FaultlineErrorCode.ConfigInvalid);
   return out;
 }

@@ -1,0 +1,27 @@
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import { impossibleGates, type Gate } from '../runner/gates.js';
+import { assertAppendable, assertWritableFolder } from './outputPaths.js';
+
+export interface Preflight {
+  readonly gates: readonly Gate[];
+  readonly k: number;
+  readonly scenarios: readonly { readonly name: string }[];
+  readonly configs: readonly { readonly name: string }[];
+  readonly outDir: string;
+  /** False when only the console report was asked for: then no folder is needed. */
+  readonly writesFiles: boolean;
+  /** `GITHUB_STEP_SUMMARY`, when set: the Markdown summary is appended to it after the run. */
+  readonly stepSummary?: string | undefined;
+}
+
+/**
+ * Everything about a run that can be refused before its first trial, once the files have
+ * loaded: gates that can never hold, and an output folder the reports could not be written to.
+ */
+export async function preflight(p: Preflight): Promise<void> {
+  const problems = impossibleGates(p.gates, { k: p.k, scenarios: p.scenarios.map((s) => s.name), configs: p.configs.map((c) => c.name) });
+  if (problems.length === 1) throw new FaultlineError(FaultlineErrorCode.Usage, problems[0]!);
+  if (problems.length > 1) throw new FaultlineError(FaultlineErrorCode.Usage, `${problems.length} gates can never hold:\n${problems.map((l) => `  - ${l}`).join('\n')}`);
+  if (p.writesFiles) await assertWritableFolder(p.outDir, '--out');
+  if (p.stepSummary) await assertAppendable(p.stepSummary, 'GITHUB_STEP_SUMMARY');
+}
