@@ -1,5 +1,6 @@
 import { canonicalJson, type HistoryEvent } from '../core/index.js';
 import { requestLoad } from '../checks/amplification.js';
+import { WireView } from '../checks/WireView.js';
 import type { Effect } from '../world/ledger.js';
 
 /** The numbers one trial contributes to the metrics; a pure function of its history and ledger. */
@@ -33,6 +34,18 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
   const perCall = new Map<string, number>();
   const callRequests = new Set<string>();
   const operations = new Set<string>();
+  // An agent that makes its own HTTP calls has no execution-layer events: its calls come from the traffic.
+  if (history.some((e) => e.type === 'http_request')) {
+    for (const c of new WireView(history).calls) {
+      if (c.kind !== 'tool') continue;
+      calls++;
+      attempts += c.attempts.length;
+      perCall.set(c.call, c.attempts.length);
+      for (const a of c.attempts) callRequests.add(a.request);
+      const first = c.attempts[0];
+      operations.add(`${c.tool}\u0000${first ? `${first.method} ${first.url} ${first.bodyDigest}` : c.call}`);
+    }
+  }
   for (const e of history) {
     switch (e.type) {
       case 'model_turn':
