@@ -4,7 +4,7 @@ import type { EventOf, HistoryEvent, Verdict } from '../src/core/index.js';
 import { formatTimeline } from '../src/report/timeline.js';
 import { runMatrix } from '../src/runner/run.js';
 import { defineScenario, type Scenario, type ScenarioInput } from '../src/runner/scenario.js';
-import { runTrial, type TrialResult } from '../src/runner/trial.js';
+import { runTrial, type TrialResult, type TrialSummary } from '../src/runner/trial.js';
 import { RetryConfigSchema, rulebookDefault, type RetryConfig } from '../src/runtime/config.js';
 
 /**
@@ -44,7 +44,7 @@ function expectPassed(trial: TrialResult): void {
   expect(trial.status).toBe('passed');
 }
 
-const failedOf = (trial: TrialResult): readonly string[] => (trial.status === 'failed' ? trial.failed : []);
+const failedOf = (trial: TrialSummary): readonly string[] => (trial.status === 'failed' ? trial.failed : []);
 
 const events = <K extends HistoryEvent['type']>(trial: TrialResult, type: K): EventOf<K>[] =>
   trial.history.filter((e): e is EventOf<K> => e.type === type);

@@ -65,7 +65,7 @@ export const budget: Checker = {
     if (end.kind === 'budget_exceeded') {
       problems.push({ message: `the trial was stopped at t=${end.at}ms for exceeding its ${end.limit} limit`, evidence: { end } });
     } else if (end.kind === 'hung') {
-      problems.push({ message: `the agent hung at t=${end.at}ms with nothing left to run`, evidence: { end } });
+      problems.push({ message: end.message !== undefined ? `the agent hung: ${end.message}` : `the agent hung at t=${end.at}ms with nothing left to run`, evidence: { end } });
     }
 
     return failAll(problems);

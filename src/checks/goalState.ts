@@ -40,7 +40,7 @@ function outcomeProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[
     case 'crashed':
       return { message: `the agent crashed before finishing: ${end.message}`, evidence: { end } };
     case 'hung':
-      return { message: `the agent hung at t=${end.at}ms and never finished`, evidence: { end } };
+      return { message: end.message !== undefined ? `the agent hung: ${end.message}` : `the agent hung at t=${end.at}ms and never finished`, evidence: { end } };
     case 'budget_exceeded':
       return { message: `the agent was stopped at t=${end.at}ms for exceeding its ${end.limit} limit`, evidence: { end } };
     case 'agent_ended': {

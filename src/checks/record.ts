@@ -6,8 +6,11 @@ export type TrialEnd =
   | { readonly kind: 'agent_ended'; readonly outcome: AgentOutcomeKind }
   /** The agent (or its model) threw. */
   | { readonly kind: 'crashed'; readonly message: string }
-  /** Nothing left to run on the virtual clock and the agent never finished. */
-  | { readonly kind: 'hung'; readonly at: number }
+  /**
+   * Nothing left to run on the virtual clock and the agent never finished; or (with `message`)
+   * its worker stopped answering on the wall clock and was stopped, `at` then unknown (0).
+   */
+  | { readonly kind: 'hung'; readonly at: number; readonly message?: string }
   /** The agent exceeded its turn limit, the harness's hard cap on tool calls, or the trial's virtual time limit. */
   | { readonly kind: 'budget_exceeded'; readonly limit: 'turns' | 'tool_calls' | 'time'; readonly at: number };
 export type TrialEndKind = TrialEnd['kind'];

@@ -1,5 +1,5 @@
 import type { GateResult } from '../runner/gates.js';
-import { quantile } from '../runner/quantile.js';
+import { mergedDurations, quantileOf } from '../runner/metrics.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds } from '../report/format.js';
 import { runLine } from '../report/summaryRows.js';
@@ -51,13 +51,13 @@ const cellFigures = (c: Cell | undefined): Figures | undefined =>
 function totalFigures(run: RunResult, config: string): Figures | undefined {
   const total = run.byConfig.find((m) => m.config === config);
   if (total === undefined) return undefined;
-  const durations = run.cells.filter((c) => c.config === config).flatMap((c) => c.trials.map((t) => t.stats.durationMs));
+  const durations = mergedDurations(run.cells.filter((c) => c.config === config));
   return {
     passed: total.failingScenarios.length === 0,
     passHat: total.passHat,
     duplicates: total.duplicateEffects,
     amplification: total.amplification,
-    p95: quantile(durations, 0.95),
+    p95: quantileOf(durations, 0.95),
   };
 }
 

@@ -124,4 +124,4 @@ export async function executeContention(request: ContentionRequest, io: Io): Pro
 }
 
 /** The JSON report's run section for a comparison that ran no library trials. */
-const emptyRun = (seed: number, k: number, interrupted: boolean): RunResult => ({ seed, k, scenarios: [], configs: [], cells: [], byConfig: [], interrupted });
+const emptyRun = (seed: number, k: number, interrupted: boolean): RunResult => ({ seed, k, scenarios: [], configs: [], cells: [], byConfig: [], interrupted, keepFailures: null });

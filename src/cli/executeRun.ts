@@ -5,8 +5,11 @@ import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { DEFAULT_GATES, gatesPassed, type Gate } from '../runner/gates.js';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
-import { runMatrix, type RunResult } from '../runner/run.js';
+import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
+import type { RetryConfig } from '../runtime/config.js';
 import type { Scenario } from '../runner/scenario.js';
+import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
+import type { Shard } from '../runner/shard.js';
 import { colorEnabled } from '../report/console.js';
 import { renderMarkdownReport } from '../report/markdown.js';
 import { writeCompareHtml } from '../report/html/writeCompareHtml.js';
@@ -34,6 +37,12 @@ export interface RunRequest {
   readonly view: 'summary' | 'compare';
   /** Also write `compare.html`, the comparison as charts (compare writes it unless `--reporter` limits the reports). */
   readonly html?: boolean;
+  /** Worker threads (default: the available cores); 0 runs the trials in this process. */
+  readonly workers?: number;
+  readonly keepFailures?: number;
+  readonly shard?: Shard;
+  readonly trialTimeout?: number;
+  readonly workerHeap?: number;
 }
 
 // Seeds shown in a command line should be short enough to retype.
@@ -52,6 +61,16 @@ const shown = (path: string): string => {
   const rel = relative(process.cwd(), path);
   return rel === '' || rel.startsWith('..') ? path : rel;
 };
+
+/** How many of each cell's trials a shard runs, for the progress lines. */
+function shardCellSize(scenarios: readonly Scenario[], configs: readonly RetryConfig[], k: number, shard: Shard): (config: string, scenario: string) => number {
+  const sizes = new Map<string, number>();
+  for (const job of matrixJobs(scenarios.length, configs.length, k, shard)) {
+    const key = `${configs[job.config]!.name}\u0000${scenarios[job.scenario]!.name}`;
+    sizes.set(key, (sizes.get(key) ?? 0) + 1);
+  }
+  return (config, scenario) => sizes.get(`${config}\u0000${scenario}`) ?? 0;
+}
 
 /**
  * Loads, runs and reports: the reports are written (atomically) whatever the outcome, even
@@ -87,6 +106,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
     stream: io.stderr,
     mode: io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines',
     k: request.k,
+    ...(request.shard && { cellSize: shardCellSize(scenarios, configs, request.k, request.shard) }),
     color: colorEnabled(io.stderr, io.env),
   });
   const clock = new RealClock();
@@ -94,7 +114,18 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const started = wallMs();
   let run: RunResult;
   try {
-    run = await runMatrix({ scenarios, configs, k: request.k, seed, signal, onTrial: progress.onTrial });
+    run = await runMatrix({
+      scenarios,
+      configs,
+      k: request.k,
+      seed,
+      signal,
+      onTrial: progress.onTrial,
+      workers: request.workers ?? defaultWorkers(),
+      ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
+      ...(request.shard && { shard: request.shard }),
+      isolation: { ...(request.trialTimeout !== undefined && { trialTimeoutMs: request.trialTimeout }), ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }) },
+    });
   } finally {
     progress.finish();
   }
@@ -120,7 +151,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const files = [...Object.values(written.paths), ...html].map(shown);
   if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
   if (run.interrupted) {
-    io.stderr.write(`faultline: interrupted; the reports cover the ${run.cells.reduce((a, c) => a + c.trials.length, 0)} trials that finished\n`);
+    io.stderr.write(`faultline: interrupted; the reports cover the ${run.cells.reduce((a, c) => a + c.metrics.trials, 0)} trials that finished\n`);
     return ExitCode.Interrupted;
   }
   return gatesPassed(written.gates) ? ExitCode.Ok : ExitCode.GateFailed;

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { isFaultlineError } from '../core/errors.js';
 import { parseGate, type Gate } from '../runner/gates.js';
+import { parseShard, type Shard } from '../runner/shard.js';
 import type { ReporterName } from '../report/write.js';
 
 /** Flag parsers for commander: each throws `InvalidArgumentError`, which commander reports with the flag's name (exit 2). */
@@ -48,6 +49,16 @@ export function collectReporter(value: string, previous: readonly ReporterName[]
   const name = REPORTER_CHOICES.find((r) => r === value.trim());
   if (name === undefined) throw new InvalidArgumentError(`unknown reporter "${value}" (one of: ${REPORTER_CHOICES.join(', ')})`);
   return [...(previous ?? []), name];
+}
+
+/** `--shard 2/4`. */
+export function parseShardFlag(value: string): Shard {
+  try {
+    return parseShard(value);
+  } catch (e) {
+    if (isFaultlineError(e)) throw new InvalidArgumentError(e.message);
+    throw e;
+  }
 }
 
 /** `--grep` takes a regular expression, matched against scenario names. */

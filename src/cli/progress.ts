@@ -1,5 +1,5 @@
 import { wallMs } from '../core/clock/RealClock.js';
-import type { TrialResult } from '../runner/trial.js';
+import type { TrialSummary } from '../runner/trial.js';
 import type { OutStream } from './io.js';
 import { mark, painter } from '../report/paint.js';
 
@@ -10,13 +10,15 @@ export interface ProgressOptions {
   readonly stream: OutStream;
   readonly mode: ProgressMode;
   readonly k: number;
+  /** Trials a cell gets in this run, when not k (a shard runs a slice of each cell). */
+  readonly cellSize?: (config: string, scenario: string) => number;
   readonly color?: boolean;
   /** Wall milliseconds, for throttling the bar (tests pass their own). */
   readonly now?: () => number;
 }
 
 export interface Progress {
-  readonly onTrial: (trial: TrialResult, done: number, total: number) => void;
+  readonly onTrial: (trial: TrialSummary, done: number, total: number) => void;
   /** Clears the bar so the report starts on a clean line. */
   finish(): void;
 }
@@ -40,14 +42,15 @@ export function cellLine(config: string, scenario: string, passed: number, trial
   return `${mark(p, passed === trials)} ${config} × ${scenario}: ${passed}/${trials} passed${why} ${p.dim(`[${done}/${total} trials]`)}`;
 }
 
-export function createProgress({ stream, mode, k, color = false, now = wallMs }: ProgressOptions): Progress {
+export function createProgress({ stream, mode, k, cellSize = () => k, color = false, now = wallMs }: ProgressOptions): Progress {
   if (mode === 'off') return { onTrial: () => undefined, finish: () => undefined };
   let failed = 0;
   let lastDraw = -Infinity;
   let drawn = false;
-  let cell = { passed: 0, trials: 0, checks: new Set<string>() };
+  // Workers finish trials in any order: each cell counts its own until it is complete.
+  const cells = new Map<string, { passed: number; trials: number; checks: Set<string> }>();
 
-  const onTrial = (trial: TrialResult, done: number, total: number): void => {
+  const onTrial = (trial: TrialSummary, done: number, total: number): void => {
     if (trial.status === 'failed') failed++;
     if (mode === 'bar') {
       const t = now();
@@ -57,13 +60,15 @@ export function createProgress({ stream, mode, k, color = false, now = wallMs }:
       drawn = true;
       return;
     }
+    const key = `${trial.config}\u0000${trial.scenario}`;
+    const cell = cells.get(key) ?? { passed: 0, trials: 0, checks: new Set<string>() };
+    cells.set(key, cell);
     cell.trials++;
     if (trial.status === 'passed') cell.passed++;
     else trial.failed.forEach((c) => cell.checks.add(c));
-    // The matrix runs a cell's trials in order, so its last index closes the cell.
-    if (trial.trialIndex === k - 1) {
+    if (cell.trials === cellSize(trial.config, trial.scenario)) {
       stream.write(`${cellLine(trial.config, trial.scenario, cell.passed, cell.trials, [...cell.checks], done, total, color)}\n`);
-      cell = { passed: 0, trials: 0, checks: new Set() };
+      cells.delete(key);
     }
   };
   const finish = (): void => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FaultlineError } from '../core/errors.js';
 import { DEFAULT_GATES, evaluateGates } from '../runner/gates.js';
-import { JsonReportSchema, parseJsonReport, renderJsonReport, type JsonReport, type WallClock } from './json.js';
+import { JsonReportSchema, parseJsonReport, renderJsonReport, runFromJsonReport, type JsonReport, type WallClock } from './json.js';
 import { makeRun, sampleRun } from './testing.js';
 
 const clockA: WallClock = { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:01.250Z', durationMs: 1250 };
@@ -15,7 +15,7 @@ const render = (wallClock: WallClock, history?: 'all'): string => {
 describe('JSON report', () => {
   it('validates against its versioned schema', () => {
     const report = JsonReportSchema.parse(JSON.parse(render(clockA)));
-    expect(report.schemaVersion).toBe(1);
+    expect(report.schemaVersion).toBe(2);
     expect(report.run).toEqual({
       seed: 42,
       k: 4,
@@ -24,6 +24,7 @@ describe('JSON report', () => {
       interrupted: false,
       trials: 16,
       failedTrials: 2,
+      keepFailures: null,
     });
     expect(report.gates.passed).toBe(false);
     expect(report.gates.results.map((g) => g.gate)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0']);
@@ -90,9 +91,37 @@ describe('JSON report', () => {
   it('reads a report back and rejects other versions', () => {
     const text = render(clockA);
     expect(parseJsonReport(text).run.seed).toBe(42);
-    const v2 = JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 2 });
-    expect(() => parseJsonReport(v2, 'old.json')).toThrow('old.json: schemaVersion 2 is not supported (expected 1)');
+    const v1 = JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 1 });
+    expect(() => parseJsonReport(v1, 'old.json')).toThrow('old.json: schemaVersion 1 is not supported (expected 2)');
     expect(() => parseJsonReport('{', 'x.json')).toThrow(/^x\.json: not JSON/);
-    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: 1 }))).toThrow(/not a faultline JSON report/);
+    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: 2 }))).toThrow(/not a faultline JSON report/);
+  });
+
+  it('keeps the first failing trials in full and summarises every trial, saying how many were elided', () => {
+    const fail = (check: string) => [{ check, message: `${check} failed` }];
+    const run = makeRun({ k: 6, keepFailures: 1, cells: [{ scenario: 'a', config: 'c', fail: { 1: fail('duplicates'), 2: fail('budget'), 4: fail('duplicates') } }] });
+    const report = parseJsonReport(renderJsonReport(run, { gates: [], wallClock: clockA }));
+    const cell = report.cells[0]!;
+    expect(report.run.keepFailures).toBe(1);
+    expect(cell.trials.map((t) => [t.index, t.status])).toEqual([[1, 'failed']]);
+    expect(cell.trials[0]!.history).toBeDefined();
+    expect(cell.elided).toBe(2);
+    expect(cell.verdicts.map((g) => [g.status, g.failed, g.trials, g.first, g.replay])).toEqual([
+      ['passed', [], 3, 0, 'faultline replay a --config c --seed 42 --trial 0'],
+      ['failed', ['duplicates'], 2, 1, 'faultline replay a --config c --seed 42 --trial 1'],
+      ['failed', ['budget'], 1, 2, 'faultline replay a --config c --seed 42 --trial 2'],
+    ]);
+    expect(cell.metrics).toMatchObject({ trials: 6, successes: 3, checkFailures: { duplicates: 2, budget: 1 } });
+  });
+
+  it('reads back into the run it was written from', () => {
+    const run = makeRun({ k: 4, keepFailures: 1, cells: sampleRun().cells.map((c) => ({ scenario: c.scenario, config: c.config })) });
+    const options = { gates: evaluateGates(run, DEFAULT_GATES), wallClock: clockA };
+    const text = renderJsonReport(run, options);
+    expect(renderJsonReport(runFromJsonReport(parseJsonReport(text)), options)).toBe(text);
+    const sample = sampleRun();
+    const sampleText = renderJsonReport(sample, { gates: evaluateGates(sample, DEFAULT_GATES), wallClock: clockA });
+    const back = runFromJsonReport(parseJsonReport(sampleText));
+    expect(renderJsonReport(back, { gates: evaluateGates(back, DEFAULT_GATES), wallClock: clockA })).toBe(sampleText);
   });
 });

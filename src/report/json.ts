@@ -1,15 +1,20 @@
 import { z } from 'zod';
 import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, type HistoryEvent } from '../core/index.js';
+import type { TrialEnd } from '../checks/record.js';
 import type { GateResult } from '../runner/gates.js';
 import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
-import type { Cell, RunResult } from '../runner/run.js';
-import type { TrialResult } from '../runner/trial.js';
+import { finishRun, type Cell, type RunResult } from '../runner/run.js';
+import type { TrialSummary } from '../runner/trial.js';
 import type { ContentionComparison } from '../runner/contention/compareContention.js';
 import { ContentionComparisonSchema, contentionJson } from './contention/contentionJson.js';
 import { replayCommand } from './replay.js';
 
-/** Bumped on any change a reader of the JSON report would notice. */
-export const JSON_SCHEMA_VERSION = 1;
+/**
+ * Bumped on any change a reader of the JSON report would notice. Version 2: cells keep the
+ * first failing trials in full and summarise every trial in `verdicts`; metrics carry their
+ * `durations`, so shard reports merge exactly; `run` says `keepFailures` and its `shard`.
+ */
+export const JSON_SCHEMA_VERSION = 2;
 
 const VerdictSchema = z.union([
   z.strictObject({ valid: z.literal(true) }),
@@ -20,7 +25,7 @@ const VerdictSchema = z.union([
 const TrialEndSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('agent_ended'), outcome: z.enum(AGENT_OUTCOMES) }),
   z.strictObject({ kind: z.literal('crashed'), message: z.string() }),
-  z.strictObject({ kind: z.literal('hung'), at: z.number() }),
+  z.strictObject({ kind: z.literal('hung'), at: z.number(), message: z.string().optional() }),
   z.strictObject({ kind: z.literal('budget_exceeded'), limit: z.enum(['turns', 'tool_calls', 'time']), at: z.number() }),
 ]);
 
@@ -79,14 +84,34 @@ const CellMetricsSchema = z.strictObject({
   attemptsPerCall: z.strictObject({ mean: z.number().nonnegative(), max: count }),
   amplification: z.number().nonnegative(),
   durationMs: z.strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }),
+  /** Every virtual completion time as `[ms, trials]`, by ms. */
+  durations: z.array(z.tuple([z.number().nonnegative(), count])),
+});
+
+const VerdictGroupSchema = z.strictObject({
+  status: z.enum(['passed', 'failed']),
+  failed: z.array(z.string()),
+  /** How the group's first trial ended. */
+  end: TrialEndSchema,
+  trials: count,
+  first: count,
+  /** Reproduces the group's first trial. */
+  replay: z.string(),
 });
 
 const CellSchema = z.strictObject({
   scenario: z.string(),
   config: z.string(),
+  /** How a command line names the scenario and the configuration. */
+  refs: z.strictObject({ scenario: z.string(), config: z.string() }),
   status: z.enum(['passed', 'failed']),
   metrics: CellMetricsSchema,
+  /** Every trial, grouped by how it ended. */
+  verdicts: z.array(VerdictGroupSchema),
+  /** The trials kept in full: the first `run.keepFailures` failing ones (every trial when that is null). */
   trials: z.array(TrialSchema),
+  /** Failed trials not kept in `trials`; counted in `metrics` and `verdicts`. */
+  elided: count,
 });
 
 const ConfigSchema = z.strictObject({
@@ -134,6 +159,9 @@ export const JsonReportSchema = z.strictObject({
     interrupted: z.boolean(),
     trials: count,
     failedTrials: count,
+    keepFailures: count.nullable(),
+    /** Present in a shard's report: which slice of the matrix it ran. */
+    shard: z.strictObject({ index: z.number().int().positive(), count: z.number().int().positive() }).optional(),
   }),
   gates: z.strictObject({ passed: z.boolean(), results: z.array(GateResultSchema) }),
   configs: z.array(ConfigSchema),
@@ -172,6 +200,7 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
   attemptsPerCall: { mean: m.attemptsPerCall.mean, max: m.attemptsPerCall.max },
   amplification: m.amplification,
   durationMs: { p50: m.durationMs.p50, p95: m.durationMs.p95, max: m.durationMs.max },
+  durations: m.durations.map(([ms, n]) => [ms, n]),
 });
 
 const configJson = (m: ConfigMetrics): JsonReport['configs'][number] => ({
@@ -187,7 +216,7 @@ const configJson = (m: ConfigMetrics): JsonReport['configs'][number] => ({
   failingScenarios: [...m.failingScenarios],
 });
 
-function trialJson(t: TrialResult, withHistory: boolean): JsonReport['cells'][number]['trials'][number] {
+function trialJson(t: TrialSummary, withHistory: boolean): JsonReport['cells'][number]['trials'][number] {
   return {
     index: t.trialIndex,
     seed: t.seed,
@@ -204,17 +233,28 @@ function trialJson(t: TrialResult, withHistory: boolean): JsonReport['cells'][nu
   };
 }
 
-const cellJson = (c: Cell, all: boolean): JsonReport['cells'][number] => ({
+const cellJson = (run: RunResult, c: Cell, all: boolean): JsonReport['cells'][number] => ({
   scenario: c.scenario,
   config: c.config,
-  status: c.trials.every((t) => t.status === 'passed') ? 'passed' : 'failed',
+  refs: { ...c.refs },
+  status: c.metrics.successes === c.metrics.trials ? 'passed' : 'failed',
   metrics: cellMetricsJson(c.metrics),
+  verdicts: c.verdicts.map((g) => ({
+    status: g.status,
+    failed: [...g.failed],
+    end: { ...g.end },
+    trials: g.trials,
+    first: g.first,
+    replay: replayCommand({ scenario: c.scenario, config: c.config, runSeed: run.seed, trialIndex: g.first, refs: c.refs }),
+  })),
   trials: c.trials.map((t) => trialJson(t, all || t.status === 'failed')),
+  elided: c.elided,
 });
 
 /** The report as a value (not yet validated). */
 export function buildJsonReport(run: RunResult, options: JsonReportOptions): JsonReport {
-  const trials = run.cells.flatMap((c) => c.trials);
+  const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
+  const failedTrials = trials - run.cells.reduce((a, c) => a + c.metrics.successes, 0);
   return {
     schemaVersion: JSON_SCHEMA_VERSION,
     tool: 'faultline',
@@ -224,15 +264,17 @@ export function buildJsonReport(run: RunResult, options: JsonReportOptions): Jso
       scenarios: [...run.scenarios],
       configs: [...run.configs],
       interrupted: run.interrupted,
-      trials: trials.length,
-      failedTrials: trials.filter((t) => t.status === 'failed').length,
+      trials,
+      failedTrials,
+      keepFailures: run.keepFailures,
+      ...(run.shard && { shard: { ...run.shard } }),
     },
     gates: {
       passed: options.gates.every((g) => g.passed),
       results: options.gates.map((g) => ({ ...g, scope: { ...g.scope }, failures: g.failures.map((f) => ({ ...f })) })),
     },
     configs: run.byConfig.map(configJson),
-    cells: run.cells.map((c) => cellJson(c, options.history === 'all')),
+    cells: run.cells.map((c) => cellJson(run, c, options.history === 'all')),
     ...(options.contention !== undefined && { contention: options.contention.map(contentionJson) }),
     // Last, so everything above it compares byte for byte between runs with the same seed.
     wallClock: { ...options.wallClock },
@@ -248,6 +290,39 @@ export function renderJsonReport(run: RunResult, options: JsonReportOptions): st
   }
   // The built value is written, not zod's copy: its key order is the one the builder chose.
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/**
+ * The run a report describes, as reporters and gates take it: what `faultline merge` combines.
+ * Kept trials come back with their history when the report carried it (failing trials always).
+ */
+export function runFromJsonReport(report: JsonReport): RunResult {
+  // zod types an optional key as possibly undefined; a parsed report never holds one.
+  const endOf = (end: JsonReport['cells'][number]['verdicts'][number]['end']): TrialEnd => end as TrialEnd;
+  const cells = report.cells.map(
+    (c): Cell => ({
+      scenario: c.scenario,
+      config: c.config,
+      refs: c.refs,
+      trials: c.trials.map((t): TrialSummary => {
+        const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: c.refs, checks: t.checks, stats: t.stats };
+        return t.status === 'failed' ? { ...common, status: 'failed', failed: t.failed } : { ...common, status: 'passed' };
+      }),
+      verdicts: c.verdicts.map(({ replay: _replay, ...g }) => ({ ...g, end: endOf(g.end) })),
+      elided: c.elided,
+      metrics: c.metrics,
+    }),
+  );
+  return finishRun({
+    seed: report.run.seed,
+    k: report.run.k,
+    scenarios: report.run.scenarios,
+    configs: report.run.configs,
+    cells,
+    interrupted: report.run.interrupted,
+    keepFailures: report.run.keepFailures,
+    ...(report.run.shard && { shard: report.run.shard }),
+  });
 }
 
 /** Reads a JSON report back (for `faultline merge` and tools); throws `FAULTLINE_USAGE` when it is not one. */

@@ -1,6 +1,6 @@
 import type { GateResult } from '../runner/gates.js';
 import type { Cell, RunResult } from '../runner/run.js';
-import { failedTrialLines, isFailed } from './failures.js';
+import { failedChecks, failedTrialLines, isFailed } from './failures.js';
 import { plural } from './format.js';
 import { escapeXmlText, openTag } from './xml.js';
 
@@ -14,11 +14,12 @@ const GATES_SUITE = 'faultline gates';
 function testcase(config: string, scenario: string, cell: Cell | undefined): string[] {
   const head = `    ${openTag('testcase', { classname: config, name: scenario })}`;
   if (!cell) return [`${head}>`, `      ${openTag('skipped', { message: 'not run: the run was interrupted' })}/>`, '    </testcase>'];
-  const failed = cell.trials.filter(isFailed);
-  if (failed.length === 0) return [`${head}/>`];
-  const checks = [...new Set(failed.flatMap((t) => t.failed))];
-  const message = `${failed.length} of ${plural(cell.trials.length, 'trial')} failed: ${checks.join(', ')}`;
-  const body = failed.flatMap((t) => failedTrialLines(t)).join('\n');
+  const count = cell.metrics.trials - cell.metrics.successes;
+  if (count === 0) return [`${head}/>`];
+  const checks = failedChecks(cell);
+  const message = `${count} of ${plural(cell.metrics.trials, 'trial')} failed: ${checks.join(', ')}`;
+  const elided = cell.elided > 0 ? [`…and ${plural(cell.elided, 'more failed trial')}, counted but not kept (see --keep-failures)`] : [];
+  const body = [...cell.trials.filter(isFailed).flatMap((t) => failedTrialLines(t)), ...elided].join('\n');
   return [
     `${head}>`,
     `      ${openTag('failure', { message, type: checks.join(',') })}>${escapeXmlText(body)}</failure>`,
@@ -38,7 +39,7 @@ function properties(run: RunResult, config: string): string[] {
 
 function suite(run: RunResult, config: string): { xml: string[]; tests: number; failures: number; skipped: number } {
   const cases = run.scenarios.map((s) => ({ scenario: s, cell: run.cells.find((c) => c.config === config && c.scenario === s) }));
-  const failures = cases.filter((c) => c.cell?.trials.some(isFailed)).length;
+  const failures = cases.filter((c) => c.cell !== undefined && c.cell.metrics.successes < c.cell.metrics.trials).length;
   const skipped = cases.filter((c) => !c.cell).length;
   const xml = [
     `  ${openTag('testsuite', { name: config, tests: cases.length, failures, errors: 0, skipped })}>`,

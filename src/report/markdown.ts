@@ -53,15 +53,16 @@ function failureLines(run: RunResult, max: number): string[] {
   const failing = failingCells(run.cells);
   if (failing.length === 0) return [];
   const out = ['### Failures', ''];
-  for (const { cell, failed, checks } of failing) {
-    const title = `${cell.scenario} × ${cell.config}: ${failed.length} of ${plural(cell.trials.length, 'trial')} failed (${checks.join(', ')})`;
+  for (const { cell, failed, count, checks } of failing) {
+    const title = `${cell.scenario} × ${cell.config}: ${count} of ${plural(cell.metrics.trials, 'trial')} failed (${checks.join(', ')})`;
     out.push('<details>', `<summary>❌ ${escapeMarkdown(title)}</summary>`, '');
     for (const trial of failed.slice(0, max)) {
       out.push(`**Trial ${trial.trialIndex}** (seed ${trial.seed}, ended \`${trial.end.kind}\`)`, '');
       out.push(...notPassed(trial).map((c) => `- ${escapeMarkdown(verdictLine(c))}`), '');
       out.push(...codeBlock(replayCommand(trial), 'sh'), '');
     }
-    if (failed.length > max) out.push(`…and ${plural(failed.length - max, 'more failing trial')} (see faultline.json).`, '');
+    const shown = Math.min(max, failed.length);
+    if (count > shown) out.push(`…and ${plural(count - shown, 'more failing trial')} (see faultline.json).`, '');
     out.push('</details>', '');
   }
   return out;

@@ -1,7 +1,7 @@
-import type { TrialResult } from '../runner/trial.js';
+import type { TrialSummary } from '../runner/trial.js';
 
 /** What identifies a trial for replay: its cell, the run seed and its index. */
-export type ReplayTarget = Pick<TrialResult, 'scenario' | 'config' | 'runSeed' | 'trialIndex'> & Partial<Pick<TrialResult, 'refs'>>;
+export type ReplayTarget = Pick<TrialSummary, 'scenario' | 'config' | 'runSeed' | 'trialIndex'> & Partial<Pick<TrialSummary, 'refs'>>;
 
 // Scenario names are slugs, but configuration names are free text: quote anything a shell would split or expand.
 const SAFE = /^[A-Za-z0-9_./:=@%+-]+$/;

@@ -61,8 +61,9 @@ export function summaryTables(run: RunResult): { config: string; rows: SummaryRo
 
 /** `seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed)`. */
 export function runLine(run: RunResult): string {
-  const trials = run.cells.flatMap((c) => c.trials);
-  const failed = trials.filter((t) => t.status === 'failed').length;
+  const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
+  const failed = trials - run.cells.reduce((a, c) => a + c.metrics.successes, 0);
   const shape = `${plural(run.scenarios.length, 'scenario')} × ${plural(run.configs.length, 'configuration')}`;
-  return `seed ${run.seed}, k = ${run.k}, ${shape}, ${plural(trials.length, 'trial')} (${failed} failed)`;
+  const shard = run.shard ? `, shard ${run.shard.index}/${run.shard.count}` : '';
+  return `seed ${run.seed}, k = ${run.k}, ${shape}${shard}, ${plural(trials, 'trial')} (${failed} failed)`;
 }

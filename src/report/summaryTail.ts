@@ -1,6 +1,6 @@
 import type { GateResult } from '../runner/gates.js';
 import type { RunResult } from '../runner/run.js';
-import { failingCells, notPassed, verdictLine } from './failures.js';
+import { failingCells, firstFailureReplay, notPassed, verdictLine } from './failures.js';
 import { plural } from './format.js';
 import { mark, type Painter } from './paint.js';
 import { replayCommand } from './replay.js';
@@ -19,12 +19,13 @@ export function summaryTail(run: RunResult, gates: readonly GateResult[], p: Pai
   const failing = failingCells(run.cells);
   if (failing.length > 0) {
     out.push('', p.bold('failures'));
-    for (const { cell, failed, checks } of failing) {
-      const first = failed[0]!;
-      const verdict = notPassed(first)[0];
-      out.push(`  ${mark(p, false)} ${cell.scenario} × ${cell.config}: ${failed.length} of ${plural(cell.trials.length, 'trial')} failed (${checks.join(', ')})`);
-      if (verdict) out.push(`      trial ${first.trialIndex}: ${verdictLine(verdict)}`);
-      out.push(`      replay: ${p.dim(replayCommand(first))}`);
+    for (const { cell, failed, count, checks } of failing) {
+      const first = failed[0];
+      const verdict = first && notPassed(first)[0];
+      out.push(`  ${mark(p, false)} ${cell.scenario} × ${cell.config}: ${count} of ${plural(cell.metrics.trials, 'trial')} failed (${checks.join(', ')})`);
+      if (first && verdict) out.push(`      trial ${first.trialIndex}: ${verdictLine(verdict)}`);
+      const replay = first ? replayCommand(first) : firstFailureReplay(run, cell);
+      if (replay !== undefined) out.push(`      replay: ${p.dim(replay)}`);
     }
   }
   return out;

@@ -1,8 +1,8 @@
 /** Hand-built run results for the reporters' tests: real metrics over made-up trials. */
 import type { HistoryEvent, NewEvent, Verdict } from '../core/index.js';
 import type { TrialEnd } from '../checks/record.js';
-import { cellMetrics, configMetrics } from '../runner/metrics.js';
-import type { Cell, RunResult } from '../runner/run.js';
+import { CellTally } from '../runner/CellTally.js';
+import { finishRun, type RunResult } from '../runner/run.js';
 import type { CheckResult, TrialResult } from '../runner/trial.js';
 import { trialStats } from '../runner/trialStats.js';
 import type { Effect } from '../world/ledger.js';
@@ -124,28 +124,28 @@ export interface RunSpec {
   readonly k?: number;
   readonly cells: readonly CellSpec[];
   readonly interrupted?: boolean;
+  /** Failing trials each cell keeps in full (default: every trial is kept). */
+  readonly keepFailures?: number;
 }
 
 /** A whole run, its scenarios and configurations listed in first-seen order. */
 export function makeRun(spec: RunSpec): RunResult {
   const seed = spec.seed ?? 42;
   const k = spec.k ?? 4;
-  const cells: Cell[] = spec.cells.map((c) => {
-    const trials = Array.from({ length: c.trials ?? k }, (_, i) =>
-      makeTrial({ scenario: c.scenario, config: c.config, runSeed: seed, trialIndex: i, failures: c.fail?.[i] ?? [] }),
-    );
-    return { scenario: c.scenario, config: c.config, trials, metrics: cellMetrics(trials) };
+  const cells = spec.cells.map((c) => {
+    const tally = new CellTally(c.scenario, c.config, { scenario: c.scenario, config: c.config }, spec.keepFailures);
+    for (let i = 0; i < (c.trials ?? k); i++) tally.add(makeTrial({ scenario: c.scenario, config: c.config, runSeed: seed, trialIndex: i, failures: c.fail?.[i] ?? [] }));
+    return tally.cell();
   });
-  const configs = [...new Set(cells.map((c) => c.config))];
-  return {
+  return finishRun({
     seed,
     k,
     scenarios: [...new Set(cells.map((c) => c.scenario))],
-    configs,
+    configs: [...new Set(cells.map((c) => c.config))],
     cells,
-    byConfig: configs.map((name) => configMetrics(name, cells.filter((c) => c.config === name))),
     interrupted: spec.interrupted ?? false,
-  };
+    keepFailures: spec.keepFailures ?? null,
+  });
 }
 
 /** Two configurations over two scenarios; `naive` duplicates an order in trial 1 and blows the budget in trial 3. */

@@ -50,6 +50,9 @@ export async function filesInFolder(dir: string, what: string): Promise<string[]
 /** Where each loaded scenario or configuration came from, so a replay command can name it. */
 const sources = new WeakMap<object, string>();
 
+/** The file a scenario or configuration was loaded from (an absolute path), if it came from one: how a worker loads it again. */
+export const sourceOf = (loaded: object): string | undefined => sources.get(loaded);
+
 /**
  * How a command line names a loaded scenario or configuration: a built-in by its name,
  * anything else by its path, so `faultline replay` finds user files too.

@@ -1,7 +1,6 @@
 import type { TrialEndKind } from '../checks/record.js';
-import { passAtK, passHatK, type TaskTally } from './passK.js';
-import { quantile } from './quantile.js';
-import type { TrialResult } from './trial.js';
+import { passCurves } from './passK.js';
+import type { TrialSummary } from './trial.js';
 
 /** The figures of one scenario under one configuration (R30, R31). */
 export interface CellMetrics {
@@ -27,52 +26,130 @@ export interface CellMetrics {
   readonly amplification: number;
   /** Virtual completion time of the trials, in ms. */
   readonly durationMs: { readonly p50: number; readonly p95: number; readonly max: number };
+  /** The same times, counted: what a merge of shards needs to get the quantiles exactly. */
+  readonly durations: DurationCounts;
 }
 
-export function cellMetrics(trials: readonly TrialResult[]): CellMetrics {
-  const n = trials.length;
-  const successes = trials.filter((t) => t.status === 'passed').length;
-  const tally: TaskTally[] = [{ n, c: successes }];
-  const checkFailures: Record<string, number> = {};
-  const ends: Partial<Record<TrialEndKind, number>> = {};
-  let calls = 0, operations = 0, attempts = 0, deliveries = 0, sends = 0, faults = 0, duplicateEffects = 0, budgetViolations = 0, maxAttempts = 0;
-  for (const t of trials) {
-    for (const c of t.checks) {
-      checkFailures[c.name] ??= 0;
-      if (c.verdict.valid !== true) checkFailures[c.name]!++;
-    }
-    ends[t.end.kind] = (ends[t.end.kind] ?? 0) + 1;
-    if (t.checks.some((c) => c.name === 'budget' && c.verdict.valid !== true)) budgetViolations++;
-    calls += t.stats.calls;
-    operations += t.stats.operations;
-    attempts += t.stats.attempts;
-    deliveries += t.stats.deliveries;
-    sends += t.stats.sends;
-    faults += t.stats.faults;
-    duplicateEffects += t.stats.duplicateEffects;
-    maxAttempts = Math.max(maxAttempts, t.stats.maxAttemptsPerCall);
+/** Virtual completion times as `[ms, trials]`, by ms: exact quantiles in memory bounded by distinct values, and mergeable. */
+export type DurationCounts = readonly (readonly [ms: number, trials: number])[];
+
+// Report order, whatever order trials finish in (workers answer out of order).
+const END_ORDER: readonly TrialEndKind[] = ['agent_ended', 'budget_exceeded', 'crashed', 'hung'];
+
+/**
+ * Accumulates a cell's metrics one trial (or one finished shard's cell) at a time, so a run's
+ * memory does not grow with its trials. Every figure is a sum, a max or a count, so the order
+ * trials arrive in changes nothing.
+ */
+export class MetricsTally {
+  #trials = 0;
+  #successes = 0;
+  readonly #checkFailures = new Map<string, number>();
+  readonly #ends = new Map<TrialEndKind, number>();
+  #duplicateEffects = 0;
+  #budgetViolations = 0;
+  #calls = 0;
+  #operations = 0;
+  #attempts = 0;
+  #deliveries = 0;
+  #sends = 0;
+  #faults = 0;
+  #maxAttempts = 0;
+  readonly #durations = new Map<number, number>();
+
+  add(t: Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>): void {
+    this.#trials++;
+    if (t.status === 'passed') this.#successes++;
+    for (const c of t.checks) this.#count(this.#checkFailures, c.name, c.verdict.valid !== true ? 1 : 0);
+    this.#count(this.#ends, t.end.kind, 1);
+    if (t.checks.some((c) => c.name === 'budget' && c.verdict.valid !== true)) this.#budgetViolations++;
+    const s = t.stats;
+    this.#calls += s.calls;
+    this.#operations += s.operations;
+    this.#attempts += s.attempts;
+    this.#deliveries += s.deliveries;
+    this.#sends += s.sends;
+    this.#faults += s.faults;
+    this.#duplicateEffects += s.duplicateEffects;
+    this.#maxAttempts = Math.max(this.#maxAttempts, s.maxAttemptsPerCall);
+    this.#count(this.#durations, s.durationMs, 1);
   }
-  const durations = trials.map((t) => t.stats.durationMs);
-  const ks = Array.from({ length: n }, (_, i) => i + 1);
-  return {
-    trials: n,
-    successes,
-    passHat: ks.map((k) => passHatK(tally, k) ?? 0),
-    passAt: ks.map((k) => passAtK(tally, k) ?? 0),
-    checkFailures,
-    ends,
-    duplicateEffects,
-    budgetViolations,
-    calls,
-    operations,
-    attempts,
-    deliveries,
-    sends,
-    faults,
-    attemptsPerCall: { mean: calls === 0 ? 0 : attempts / calls, max: maxAttempts },
-    amplification: operations === 0 ? 0 : sends / operations,
-    durationMs: { p50: quantile(durations, 0.5), p95: quantile(durations, 0.95), max: Math.max(0, ...durations) },
-  };
+
+  /** Adds another tally's finished figures (a shard's share of the same cell). */
+  addMetrics(m: CellMetrics): void {
+    this.#trials += m.trials;
+    this.#successes += m.successes;
+    for (const [name, n] of Object.entries(m.checkFailures)) this.#count(this.#checkFailures, name, n);
+    for (const kind of END_ORDER) if (m.ends[kind] !== undefined) this.#count(this.#ends, kind, m.ends[kind]);
+    this.#budgetViolations += m.budgetViolations;
+    this.#calls += m.calls;
+    this.#operations += m.operations;
+    this.#attempts += m.attempts;
+    this.#deliveries += m.deliveries;
+    this.#sends += m.sends;
+    this.#faults += m.faults;
+    this.#duplicateEffects += m.duplicateEffects;
+    this.#maxAttempts = Math.max(this.#maxAttempts, m.attemptsPerCall.max);
+    for (const [ms, n] of m.durations) this.#count(this.#durations, ms, n);
+  }
+
+  #count<K>(map: Map<K, number>, key: K, n: number): void {
+    map.set(key, (map.get(key) ?? 0) + n);
+  }
+
+  metrics(): CellMetrics {
+    const n = this.#trials;
+    const curves = passCurves([{ n, c: this.#successes }]);
+    const durations = [...this.#durations].sort((a, b) => a[0] - b[0]);
+    const ends: Partial<Record<TrialEndKind, number>> = {};
+    for (const kind of END_ORDER) if (this.#ends.has(kind)) ends[kind] = this.#ends.get(kind)!;
+    return {
+      trials: n,
+      successes: this.#successes,
+      passHat: curves.hat,
+      passAt: curves.at,
+      checkFailures: Object.fromEntries(this.#checkFailures),
+      ends,
+      duplicateEffects: this.#duplicateEffects,
+      budgetViolations: this.#budgetViolations,
+      calls: this.#calls,
+      operations: this.#operations,
+      attempts: this.#attempts,
+      deliveries: this.#deliveries,
+      sends: this.#sends,
+      faults: this.#faults,
+      attemptsPerCall: { mean: this.#calls === 0 ? 0 : this.#attempts / this.#calls, max: this.#maxAttempts },
+      amplification: this.#operations === 0 ? 0 : this.#sends / this.#operations,
+      durationMs: { p50: quantileOf(durations, 0.5), p95: quantileOf(durations, 0.95), max: durations.at(-1)?.[0] ?? 0 },
+      durations,
+    };
+  }
+}
+
+/** Nearest-rank quantile over counted values (the same answer as `quantile` over the listed values). */
+export function quantileOf(counts: DurationCounts, q: number): number {
+  const total = counts.reduce((a, [, n]) => a + n, 0);
+  if (total === 0) return 0;
+  const rank = Math.max(1, Math.ceil(q * total));
+  let seen = 0;
+  for (const [ms, n] of counts) {
+    seen += n;
+    if (seen >= rank) return ms;
+  }
+  return counts.at(-1)![0];
+}
+
+/** Every duration of several cells together (a configuration's p95 across its scenarios). */
+export function mergedDurations(cells: readonly { metrics: CellMetrics }[]): DurationCounts {
+  const all = new Map<number, number>();
+  for (const c of cells) for (const [ms, n] of c.metrics.durations) all.set(ms, (all.get(ms) ?? 0) + n);
+  return [...all].sort((a, b) => a[0] - b[0]);
+}
+
+export function cellMetrics(trials: readonly Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>[]): CellMetrics {
+  const tally = new MetricsTally();
+  for (const t of trials) tally.add(t);
+  return tally.metrics();
 }
 
 /** One configuration across every scenario: each scenario is a task for pass^k. */
@@ -91,9 +168,7 @@ export interface ConfigMetrics {
 }
 
 export function configMetrics(config: string, cells: readonly { scenario: string; metrics: CellMetrics }[]): ConfigMetrics {
-  const tallies = cells.map((c) => ({ n: c.metrics.trials, c: c.metrics.successes }));
-  const minN = Math.min(...tallies.map((t) => t.n));
-  const ks = Number.isFinite(minN) ? Array.from({ length: minN }, (_, i) => i + 1) : [];
+  const curves = passCurves(cells.map((c) => ({ n: c.metrics.trials, c: c.metrics.successes })));
   const sum = (f: (m: CellMetrics) => number): number => cells.reduce((a, c) => a + f(c.metrics), 0);
   const operations = sum((m) => m.operations);
   return {
@@ -101,8 +176,8 @@ export function configMetrics(config: string, cells: readonly { scenario: string
     scenarios: cells.length,
     trials: sum((m) => m.trials),
     successes: sum((m) => m.successes),
-    passHat: ks.map((k) => passHatK(tallies, k) ?? 0),
-    passAt: ks.map((k) => passAtK(tallies, k) ?? 0),
+    passHat: curves.hat,
+    passAt: curves.at,
     duplicateEffects: sum((m) => m.duplicateEffects),
     budgetViolations: sum((m) => m.budgetViolations),
     amplification: operations === 0 ? 0 : sum((m) => m.sends) / operations,

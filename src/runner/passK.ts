@@ -36,4 +36,25 @@ export function passHatCurve(tasks: readonly TaskTally[]): number[] {
   return out;
 }
 
+/**
+ * pass^k and pass@k for k = 1..n (the smallest n among the tasks) in one pass: C(c, k) / C(n, k)
+ * is built as a running product, so it stays finite at any n (C(2000, 1000) alone overflows a float).
+ */
+export function passCurves(tasks: readonly TaskTally[]): { hat: number[]; at: number[] } {
+  const n = tasks.length === 0 ? 0 : Math.min(...tasks.map((t) => t.n));
+  const hat = new Array<number>(n).fill(0);
+  const at = new Array<number>(n).fill(0);
+  for (const t of tasks) {
+    let allSucceed = 1;
+    let noneSucceeds = 1;
+    for (let k = 1; k <= n; k++) {
+      allSucceed *= Math.max(0, t.c - k + 1) / (t.n - k + 1);
+      noneSucceeds *= Math.max(0, t.n - t.c - k + 1) / (t.n - k + 1);
+      hat[k - 1]! += allSucceed;
+      at[k - 1]! += 1 - noneSucceeds;
+    }
+  }
+  return { hat: hat.map((x) => x / tasks.length), at: at.map((x) => x / tasks.length) };
+}
+
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;

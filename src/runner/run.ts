@@ -1,15 +1,14 @@
 import type { RetryConfig } from '../runtime/config.js';
-import { cellMetrics, configMetrics, type CellMetrics, type ConfigMetrics } from './metrics.js';
+import { CellTally, type Cell } from './CellTally.js';
+import { configMetrics, type ConfigMetrics } from './metrics.js';
 import type { Scenario } from './scenario.js';
 import { refOf } from './library.js';
-import { runTrial, type TrialResult } from './trial.js';
+import { runOnWorkers, type IsolationOptions } from './pool/runOnWorkers.js';
+import { inSlice, type Shard } from './shard.js';
+import { runTrial, summarise, type TrialSummary } from './trial.js';
 
-export interface Cell {
-  readonly scenario: string;
-  readonly config: string;
-  readonly trials: readonly TrialResult[];
-  readonly metrics: CellMetrics;
-}
+export type { Cell, CellRefs, VerdictGroup } from './CellTally.js';
+export type { Shard } from './shard.js';
 
 /** A whole run: every scenario crossed with every configuration, k trials each. */
 export interface RunResult {
@@ -21,6 +20,10 @@ export interface RunResult {
   readonly byConfig: readonly ConfigMetrics[];
   /** True when the run was stopped before every trial ran; the cells hold what finished. */
   readonly interrupted: boolean;
+  /** Failing trials each cell keeps in full; null: every trial is kept. */
+  readonly keepFailures: number | null;
+  /** The slice of the matrix this run covered, when it is one shard of several. */
+  readonly shard?: Shard;
 }
 
 export interface RunOptions {
@@ -28,49 +31,101 @@ export interface RunOptions {
   readonly configs: readonly RetryConfig[];
   readonly k: number;
   readonly seed: number;
-  /** Aborting stops after the trial in progress; the result holds every finished trial. */
+  /** Aborting stops after the trial in progress (with workers: at once); the result holds every finished trial. */
   readonly signal?: AbortSignal;
-  readonly onTrial?: (trial: TrialResult, done: number, total: number) => void;
+  readonly onTrial?: (trial: TrialSummary, done: number, total: number) => void;
+  /**
+   * Worker threads to run the trials on, each trial isolated from the others and from the run
+   * (see `pool/`). Workers load scenarios by the file they came from, so every scenario must
+   * come from `loadScenarios`; 0 or absent runs the trials here, one after the other, and then
+   * scenarios may be objects built in code.
+   */
+  readonly workers?: number;
+  /** Failing trials each cell keeps in full (history and all); the rest are counted. Default: every trial is kept. */
+  readonly keepFailures?: number;
+  /** Run only this slice of the matrix; `faultline merge` puts the slices back together. */
+  readonly shard?: Shard;
+  readonly isolation?: IsolationOptions;
 }
 
-export async function runMatrix({ scenarios, configs, k, seed, signal, onTrial }: RunOptions): Promise<RunResult> {
-  const total = scenarios.length * configs.length * k;
-  const cells: Cell[] = [];
-  let done = 0;
-  let interrupted = false;
-  outer: for (const config of configs) {
-    for (const scenario of scenarios) {
-      const trials: TrialResult[] = [];
-      for (let i = 0; i < k; i++) {
-        if (signal?.aborted) {
-          interrupted = true;
-          if (trials.length > 0) cells.push(cell(scenario.name, config.name, trials));
-          break outer;
-        }
-        const trial = await runTrial({ scenario, config, runSeed: seed, trialIndex: i, refs: { scenario: refOf(scenario), config: refOf(config) } });
-        trials.push(trial);
-        onTrial?.(trial, ++done, total);
+/** One trial to run: its cell (configuration-major, as reports list them) and its index there. */
+export interface TrialJob {
+  readonly cell: number;
+  readonly scenario: number;
+  readonly config: number;
+  readonly trialIndex: number;
+}
+
+/** The run's trials in report order, or this shard's slice of them. */
+export function matrixJobs(scenarios: number, configs: number, k: number, shard?: Shard): TrialJob[] {
+  const jobs: TrialJob[] = [];
+  for (let config = 0; config < configs; config++) {
+    for (let scenario = 0; scenario < scenarios; scenario++) {
+      const cell = config * scenarios + scenario;
+      for (let trialIndex = 0; trialIndex < k; trialIndex++) {
+        if (shard === undefined || inSlice(cell * k + trialIndex, shard)) jobs.push({ cell, scenario, config, trialIndex });
       }
-      cells.push(cell(scenario.name, config.name, trials));
     }
   }
-  const configNames = configs.map((c) => c.name);
-  return {
-    seed,
-    k,
-    scenarios: scenarios.map((s) => s.name),
-    configs: configNames,
-    cells,
-    byConfig: configNames
-      .map((name) => configMetrics(name, cells.filter((c) => c.config === name)))
-      .filter((m) => m.scenarios > 0),
-    interrupted,
-  };
+  return jobs;
 }
 
-const cell = (scenario: string, config: string, trials: readonly TrialResult[]): Cell => ({
-  scenario,
-  config,
-  trials,
-  metrics: cellMetrics(trials),
-});
+export async function runMatrix(options: RunOptions): Promise<RunResult> {
+  const { scenarios, configs, k, seed, signal, onTrial, keepFailures, shard } = options;
+  const tallies = configs.flatMap((config) =>
+    scenarios.map((scenario) => new CellTally(scenario.name, config.name, { scenario: refOf(scenario), config: refOf(config) }, keepFailures)),
+  );
+  const jobs = matrixJobs(scenarios.length, configs.length, k, shard);
+  let done = 0;
+  const take = (job: TrialJob, trial: TrialSummary): void => {
+    tallies[job.cell]!.add(trial);
+    onTrial?.(trial, ++done, jobs.length);
+  };
+  // A passing trial's history is dropped at once when only failures are kept: that keeps memory flat.
+  const withHistory = (status: TrialSummary['status']): boolean => keepFailures === undefined || status === 'failed';
+  const trialOf = (job: TrialJob) => {
+    const tally = tallies[job.cell]!;
+    return { scenario: scenarios[job.scenario]!, config: configs[job.config]!, runSeed: seed, trialIndex: job.trialIndex, refs: tally.refs };
+  };
+
+  let interrupted: boolean;
+  if ((options.workers ?? 0) > 0) {
+    interrupted = await runOnWorkers({
+      scenarios,
+      configs,
+      jobs,
+      runSeed: seed,
+      workers: options.workers!,
+      keepHistory: keepFailures === undefined ? 'all' : 'failing',
+      refs: (job) => tallies[job.cell]!.refs,
+      ...(signal && { signal }),
+      ...(options.isolation && { isolation: options.isolation }),
+      onTrial: take,
+      // A trial whose worker died is judged here with the end the pool saw, by the same trial function.
+      lost: async (job, end) => summarise(await runTrial({ ...trialOf(job), lost: end }), true),
+    });
+  } else {
+    interrupted = false;
+    for (const job of jobs) {
+      if (signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      const trial = await runTrial(trialOf(job));
+      take(job, summarise(trial, withHistory(trial.status)));
+    }
+  }
+
+  const cells = tallies.filter((t) => t.trials > 0).map((t) => t.cell());
+  return finishRun({ seed, k, scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name), cells, interrupted, keepFailures: keepFailures ?? null, ...(shard && { shard }) });
+}
+
+/** A run from its cells: the per-configuration figures are computed from the cells' metrics. */
+export function finishRun(run: Omit<RunResult, 'byConfig'>): RunResult {
+  return {
+    ...run,
+    byConfig: run.configs
+      .map((name) => configMetrics(name, run.cells.filter((c) => c.config === name)))
+      .filter((m) => m.scenarios > 0),
+  };
+}

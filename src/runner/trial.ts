@@ -36,6 +36,16 @@ export type TrialResult =
   | (TrialCommon & { readonly status: 'failed'; readonly failed: readonly string[] });
 export type TrialStatus = TrialResult['status'];
 
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A trial as a run keeps it and a worker sends it back: everything but the final world snapshot. */
+export type TrialSummary = OmitEach<TrialResult, 'snapshot'>;
+
+/** Drops the snapshot, and the history too unless `withHistory` (a run keeps few histories). */
+export function summarise(trial: TrialResult, withHistory: boolean): TrialSummary {
+  const { snapshot: _snapshot, ...rest } = trial;
+  return withHistory ? rest : { ...rest, history: [] };
+}
+
 export interface TrialOptions {
   readonly scenario: Scenario;
   readonly config: RetryConfig;
@@ -51,6 +61,11 @@ export interface TrialOptions {
    * store if there is one, and calls `Executor.resume` before its first call.
    */
   readonly crash?: CrashPlan;
+  /**
+   * The trial's worker died or stalled (see `runner/pool`): the trial is judged with this end,
+   * from its fresh world, since whatever the agent did went down with the worker.
+   */
+  readonly lost?: Extract<TrialEnd, { kind: 'crashed' | 'hung' }>;
 }
 
 /** What each scenario's checkers are told to expect. */
@@ -68,7 +83,7 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
  * until it ends, crashes, hangs or runs out of budget; then every checker judges it.
  * Nothing the agent does can end the run: its failures become this trial's verdict.
  */
-export async function runTrial({ scenario, config, runSeed, trialIndex, refs, backend = memoryBackend, crash }: TrialOptions): Promise<TrialResult> {
+export async function runTrial({ scenario, config, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost }: TrialOptions): Promise<TrialResult> {
   const seed = trialSeed(runSeed, scenario.name, config.name, trialIndex);
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
@@ -115,12 +130,13 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs, ba
         return startAgent(capped, clock);
       };
   // An http agent is its own execution layer: it talks to the services over intercepted HTTP.
-  const run =
+  const runAgent = async (): Promise<ClockRun<LoopEnd>> =>
     agent.kind === 'http'
       ? await runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs })
       : await clock.run(agentBody, { maxVirtualMs: scenario.budget.deadlineMs });
-  const end = trialEnd(run, caps.some((c) => c.tripped), startMs);
-  history.record({ type: 'trial_end', status: end.kind, ...(end.kind === 'crashed' ? { message: end.message } : {}) });
+  const end = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
+  const message = end.kind === 'crashed' || end.kind === 'hung' ? end.message : undefined;
+  history.record({ type: 'trial_end', status: end.kind, ...(message !== undefined && { message }) });
 
   const snapshot = await world.snapshotAsync();
   const record: TrialRecord = {

@@ -3,7 +3,7 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { basename, extname } from 'node:path';
 import type { CliContext } from '../context.js';
 import { parseInteger } from '../options.js';
-import { addRunFlags, type RunFlags } from './runFlags.js';
+import { addRunFlags, matrixFlags, type RunFlags } from './runFlags.js';
 
 const parseAgents = (value: string): number => parseInteger(value, 1, 'a number of agents, at least 1');
 
@@ -80,6 +80,7 @@ export function createCompareCommand(ctx: CliContext): Command {
           ...(flags.gate && { gates: flags.gate }),
           ...(flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
+          ...matrixFlags(flags),
         },
         ctx.io,
       );

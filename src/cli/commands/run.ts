@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { addRunFlags, type RunFlags } from './runFlags.js';
+import { addRunFlags, matrixFlags, type RunFlags } from './runFlags.js';
 
 const EXAMPLES = `
 Examples:
@@ -34,6 +34,7 @@ export function createRunCommand(ctx: CliContext): Command {
           ...(flags.gate && { gates: flags.gate }),
           ...(flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
+          ...matrixFlags(flags),
         },
         ctx.io,
       );

@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { Gate } from '../../runner/gates.js';
 import type { ReporterName } from '../../report/write.js';
-import { collect, collectGate, collectReporter, parseGrep, parseK, parseSeed, type SeedOption } from '../options.js';
+import type { Shard } from '../../runner/shard.js';
+import { collect, collectGate, collectReporter, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
 
 /** The flags `run` and `compare` share, as commander hands them over. */
 export interface RunFlags {
@@ -12,6 +13,25 @@ export interface RunFlags {
   readonly reporter?: ReporterName[];
   readonly out: string;
   readonly grep?: RegExp;
+  readonly workers?: number;
+  readonly keepFailures: number;
+  readonly shard?: Shard;
+  readonly trialTimeout?: number;
+  readonly workerHeap?: number;
+}
+
+/** The default for `--keep-failures`: enough to read a failure, small enough for a large run. */
+export const DEFAULT_KEEP_FAILURES = 5;
+
+/** How the matrix is run, from the flags: what `executeRun` passes on to `runMatrix`. */
+export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap'> {
+  return {
+    keepFailures: flags.keepFailures,
+    ...(flags.workers !== undefined && { workers: flags.workers }),
+    ...(flags.shard && { shard: flags.shard }),
+    ...(flags.trialTimeout !== undefined && { trialTimeout: flags.trialTimeout }),
+    ...(flags.workerHeap !== undefined && { workerHeap: flags.workerHeap }),
+  };
 }
 
 /** Adds the shared flags; repeatable ones get no commander default, since commander would append to it. */
@@ -23,5 +43,10 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--gate <expr>', 'a gate the run must hold, e.g. "pass^4>=0.95" (repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)', collectGate)
     .option('--reporter <name>', 'console, json, junit or markdown (repeatable; default: all four)', collectReporter)
     .option('--out <dir>', 'folder the report files go to', 'reports')
-    .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep);
+    .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
+    .option('--workers <n>', 'worker threads the trials run on, each trial isolated from the run (default: the available cores; 0: in this process, without isolation)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
+    .option('--keep-failures <n>', 'failing trials per cell kept in full, history and all; the rest are counted', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'), DEFAULT_KEEP_FAILURES)
+    .option('--shard <i/n>', 'run only slice i of n of the trials (merge the shard reports with "faultline merge")', parseShardFlag)
+    .option('--trial-timeout <ms>', 'wall-clock milliseconds a trial may hold its worker before it is stopped and judged hung (default: 10000)', (v) => parseInteger(v, 1, 'milliseconds, at least 1'))
+    .option('--worker-heap <mb>', "each worker's heap limit in MB: an agent that allocates past it crashes its trial, not the run (default: 512)", (v) => parseInteger(v, 16, 'megabytes, at least 16'));
 }

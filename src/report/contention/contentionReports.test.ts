@@ -45,7 +45,7 @@ describe('contention reports', () => {
 
   it('the JSON report carries the comparison in its contention section and reads back', async () => {
     const c = await outage();
-    const run = { seed: 1, k: 1, scenarios: [], configs: [], cells: [], byConfig: [], interrupted: false };
+    const run = { seed: 1, k: 1, scenarios: [], configs: [], cells: [], byConfig: [], interrupted: false, keepFailures: null };
     const text = renderJsonReport(run, { gates: [], wallClock: { startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:00:01.000Z', durationMs: 1_000 }, contention: [c] });
     const report = parseJsonReport(text);
     const nested = report.contention?.[0]?.results.find((r) => r.config === 'nested');

@@ -1,4 +1,4 @@
-import { quantile } from '../../runner/quantile.js';
+import { mergedDurations, quantileOf } from '../../runner/metrics.js';
 import type { RunResult } from '../../runner/run.js';
 import { formatRate, formatRatio, formatSeconds } from '../format.js';
 import type { ChartSpec, HtmlReport } from './HtmlReport.js';
@@ -7,8 +7,7 @@ import type { ChartSpec, HtmlReport } from './HtmlReport.js';
 export function runComparisonHtmlReport(run: RunResult): HtmlReport {
   const k = run.k;
   const rows = run.byConfig.map((m) => {
-    const durations = run.cells.filter((c) => c.config === m.config).flatMap((c) => c.trials.map((t) => t.stats.durationMs));
-    return { m, p95: quantile(durations, 0.95) };
+    return { m, p95: quantileOf(mergedDurations(run.cells.filter((c) => c.config === m.config)), 0.95) };
   });
   const labels = rows.map((r) => r.m.config);
   const failing = rows.map((r) => r.m.failingScenarios.length > 0);

@@ -1,0 +1,47 @@
+import type { TrialEnd } from '../../checks/record.js';
+import type { RetryConfig } from '../../runtime/config.js';
+import type { CellRefs } from '../CellTally.js';
+import type { TrialSummary } from '../trial.js';
+
+/** What a worker is started with: references to load, never objects holding functions. */
+export interface WorkerSetup {
+  /** Absolute paths of the scenario files, loaded in the worker by the CLI's own loader. */
+  readonly scenarioFiles: readonly string[];
+  /** Retry configurations are plain data, so they travel by value. */
+  readonly configs: readonly RetryConfig[];
+  readonly runSeed: number;
+  /** Whether a passing trial's history comes back too (`all`) or is dropped in the worker (`failing`). */
+  readonly keepHistory: 'all' | 'failing';
+}
+
+/** The main thread asks for one trial at a time. */
+export interface TrialRequest {
+  readonly type: 'trial';
+  readonly id: number;
+  readonly scenario: number;
+  readonly config: number;
+  readonly trialIndex: number;
+  readonly refs: CellRefs;
+}
+
+export type WorkerMessage =
+  | { readonly type: 'ready' }
+  | { readonly type: 'setup_failed'; readonly message: string; readonly code?: string }
+  /** `retire`: the trial is judged, but its worker must not run another (an agent changed its globals). */
+  | { readonly type: 'result'; readonly id: number; readonly trial: TrialSummary; readonly retire?: string }
+  /** The trial in progress (if any) took its worker down with it. */
+  | { readonly type: 'fatal'; readonly id: number | undefined; readonly reason: string };
+
+/** How a trial ends when its worker dies or stalls. */
+export type LostEnd = Extract<TrialEnd, { kind: 'crashed' | 'hung' }>;
+
+/** `Error: boom` for errors, the value itself for anything else thrown or rejected. */
+export function describeThrown(value: unknown): string {
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  if (typeof value === 'object' && value !== null && 'message' in value) return String((value as { message: unknown }).message);
+  try {
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    return String(value);
+  }
+}

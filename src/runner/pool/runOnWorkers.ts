@@ -1,0 +1,116 @@
+import { availableParallelism } from 'node:os';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import type { RetryConfig } from '../../runtime/config.js';
+import type { CellRefs } from '../CellTally.js';
+import { sourceOf } from '../library.js';
+import type { TrialJob } from '../run.js';
+import type { Scenario } from '../scenario.js';
+import type { TrialSummary } from '../trial.js';
+import type { LostEnd, WorkerSetup } from './protocol.js';
+import { TrialWorker, type WorkerLimits } from './TrialWorker.js';
+
+/** How long one trial may hold its worker on the wall clock (trials run on virtual time: a sane one takes milliseconds). */
+export const DEFAULT_TRIAL_TIMEOUT_MS = 10_000;
+/** Each worker's heap limit: a runaway allocation ends its trial, not the run. */
+export const DEFAULT_WORKER_HEAP_MB = 512;
+
+/** The default worker count: the cores this process may use. */
+export const defaultWorkers = (): number => availableParallelism();
+
+export interface IsolationOptions {
+  readonly trialTimeoutMs?: number;
+  readonly heapMb?: number;
+}
+
+export interface WorkerRun {
+  readonly scenarios: readonly Scenario[];
+  readonly configs: readonly RetryConfig[];
+  readonly jobs: readonly TrialJob[];
+  readonly runSeed: number;
+  readonly workers: number;
+  readonly keepHistory: WorkerSetup['keepHistory'];
+  readonly refs: (job: TrialJob) => CellRefs;
+  readonly signal?: AbortSignal;
+  readonly isolation?: IsolationOptions;
+  readonly onTrial: (job: TrialJob, trial: TrialSummary) => void;
+  /** Judges a trial whose worker died or stalled. */
+  readonly lost: (job: TrialJob, end: LostEnd) => Promise<TrialSummary>;
+}
+
+function scenarioFiles(scenarios: readonly Scenario[]): string[] {
+  return scenarios.map((s) => {
+    const file = sourceOf(s);
+    if (file === undefined) {
+      throw new FaultlineError(FaultlineErrorCode.Usage, `scenario "${s.name}" was not loaded from a file: workers load scenarios by path (load it with loadScenarios, or run with workers: 0)`);
+    }
+    return file;
+  });
+}
+
+/**
+ * Runs the jobs on `workers` threads. Job j goes to worker j mod n, in order, so which trials
+ * share a thread is the same in every run; results arrive in any order, and the run's tallies
+ * do not depend on it. A worker that dies or stalls takes only its trial with it: the trial is
+ * judged `crashed` or `hung` with the reason, a fresh worker takes the rest of its queue.
+ * Resolves to true when the signal stopped the run before every job was done (the trials in
+ * progress then finish first).
+ */
+export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
+  const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepHistory: run.keepHistory };
+  const limits: WorkerLimits = {
+    trialTimeoutMs: run.isolation?.trialTimeoutMs ?? DEFAULT_TRIAL_TIMEOUT_MS,
+    heapMb: run.isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
+  };
+  const n = Math.max(1, Math.min(run.workers, run.jobs.length));
+  const queues = Array.from({ length: n }, (_, w) => run.jobs.filter((_, j) => j % n === w));
+  const live = new Set<TrialWorker>();
+  // An interrupt stops handing out trials, and the ones in progress finish (the watchdog bounds them);
+  // a failure of the pool itself stops every worker at once.
+  const failed = new AbortController();
+  const stopped = (): boolean => run.signal?.aborted === true || failed.signal.aborted;
+  const stopAll = (): void => {
+    failed.abort();
+    for (const w of live) void w.stop();
+  };
+  let done = 0;
+
+  const drain = async (queue: readonly TrialJob[]): Promise<void> => {
+    let worker: TrialWorker | undefined;
+    try {
+      for (const job of queue) {
+        let trial: TrialSummary | undefined;
+        while (trial === undefined) {
+          if (stopped()) return;
+          if (worker === undefined || !worker.alive) {
+            if (worker) live.delete(worker);
+            worker = await TrialWorker.start(setup, limits);
+            live.add(worker);
+            if (stopped()) return;
+          }
+          const answer = await worker.run({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) });
+          if (answer.kind === 'stopped') continue;
+          if (answer.kind === 'lost') trial = await run.lost(job, answer.end);
+          else {
+            trial = answer.trial;
+            // The trial changed what the next one would see: its worker runs no other.
+            if (answer.retire !== undefined) await worker.stop();
+          }
+        }
+        done++;
+        run.onTrial(job, trial);
+      }
+    } finally {
+      if (worker) {
+        live.delete(worker);
+        await worker.stop();
+      }
+    }
+  };
+
+  try {
+    await Promise.all(queues.map((q) => drain(q).catch((e: unknown) => (stopAll(), Promise.reject(e)))));
+  } finally {
+    await Promise.all([...live].map((w) => w.stop()));
+  }
+  return done < run.jobs.length;
+}

@@ -1,0 +1,69 @@
+/**
+ * A worker thread's side of the pool: loads the run's scenarios by path through the CLI's own
+ * loader, then runs one trial per request with the same `runTrial` the main thread uses.
+ * Whatever the agent's code does to this thread (exits, throws in a timer, rejects without a
+ * handler, leaves timers behind, changes globals) is reported against the trial it was running.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { isFaultlineError } from '../../core/errors.js';
+import { loadScenarioFile } from '../library.js';
+import type { Scenario } from '../scenario.js';
+import { runTrial, summarise } from '../trial.js';
+import { leftoverResources, resourceCounts } from './leftovers.js';
+import { describeThrown, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
+import { changedGlobal, globalsFingerprint } from './globalsFingerprint.js';
+
+const port = parentPort!;
+const setup = workerData as WorkerSetup;
+const post = (message: WorkerMessage): void => port.postMessage(message);
+
+let current: number | undefined;
+const exit: (code: number) => never = process.exit.bind(process);
+
+/** Reports the trial in progress as lost, then ends this thread; the pool starts a fresh one. */
+function fatal(reason: string): never {
+  post({ type: 'fatal', id: current, reason });
+  exit(70);
+}
+
+process.on('uncaughtException', (error) => fatal(`uncaught exception: ${describeThrown(error)}`));
+process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection: ${describeThrown(reason)}`));
+// In a worker, process.exit ends only this thread (Node's worker semantics); say who called it.
+process.exit = ((code?: number | string | null) => fatal(`the agent called process.exit(${code ?? ''})`)) as typeof process.exit;
+
+async function runOne(request: TrialRequest, scenarios: readonly Scenario[]): Promise<void> {
+  current = request.id;
+  const resources = resourceCounts();
+  const globals = globalsFingerprint();
+  const trial = await runTrial({
+    scenario: scenarios[request.scenario]!,
+    config: setup.configs[request.config]!,
+    runSeed: setup.runSeed,
+    trialIndex: request.trialIndex,
+    refs: request.refs,
+  });
+  const left = leftoverResources(resources);
+  // A timer left running would fire into the next trial on this thread: it belongs to this one.
+  if (left.timers > 0) fatal(`the agent left ${left.timers === 1 ? 'a timer' : `${left.timers} timers`} running after its trial ended (a setInterval or setTimeout never cleared)`);
+  const retire = changedGlobal(globals) ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
+  const summary = summarise(trial, setup.keepHistory === 'all' || trial.status === 'failed');
+  current = undefined;
+  post({ type: 'result', id: request.id, trial: summary, ...(retire !== undefined && { retire }) });
+}
+
+async function start(): Promise<void> {
+  let scenarios: Scenario[];
+  try {
+    scenarios = [];
+    for (const file of setup.scenarioFiles) scenarios.push(await loadScenarioFile(file));
+  } catch (error) {
+    post({ type: 'setup_failed', message: describeThrown(error), ...(isFaultlineError(error) && { code: error.code }) });
+    return;
+  }
+  port.on('message', (request: TrialRequest) => {
+    runOne(request, scenarios).catch((error: unknown) => fatal(`the trial threw: ${describeThrown(error)}`));
+  });
+  post({ type: 'ready' });
+}
+
+await start();

@@ -1,0 +1,24 @@
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+
+/** One slice of a run's matrix, `index` of `count` (1-based, as `--shard 2/4` reads). */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
+/**
+ * Whether the trial at `position` (its place in report order) belongs to the shard. Trials are
+ * dealt round-robin, so every shard gets a share of every cell and the slices balance.
+ */
+export const inSlice = (position: number, shard: Shard): boolean => position % shard.count === shard.index - 1;
+
+/** `2/4` → `{ index: 2, count: 4 }`; throws FAULTLINE_USAGE on anything else. */
+export function parseShard(text: string): Shard {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) {
+    throw new FaultlineError(FaultlineErrorCode.Usage, `expected a shard as i/n with 1 <= i <= n (e.g. 2/4), got "${text}"`);
+  }
+  return { index, count };
+}
