@@ -13,6 +13,7 @@ import type { Shard } from '../runner/shard.js';
 import { colorEnabled } from '../report/console.js';
 import { renderMarkdownReport } from '../report/markdown.js';
 import { writeCompareHtml } from '../report/html/writeCompareHtml.js';
+import type { WallClock } from '../report/json.js';
 import { REPORTER_NAMES, writeReports, type ReporterName } from '../report/write.js';
 import { renderComparison } from './compareTable.js';
 import { ExitCode } from './exitCodes.js';
@@ -130,7 +131,21 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
     progress.finish();
   }
   const wallClock = { startedAt, finishedAt: new Date(clock.now()).toISOString(), durationMs: Math.round(wallMs() - started) };
+  return reportRun(run, { ...request, gates, reporters, wallClock }, io);
+}
 
+export interface ReportRequest {
+  readonly outDir: string;
+  readonly view: 'summary' | 'compare';
+  readonly html?: boolean;
+  readonly gates: readonly Gate[];
+  readonly reporters: readonly ReporterName[];
+  readonly wallClock: WallClock;
+}
+
+/** Writes a finished run's reports, prints its summary, and says what the exit code is: for `run`, `compare` and `merge`. */
+export async function reportRun(run: RunResult, request: ReportRequest, io: Io): Promise<ExitCode> {
+  const { gates, reporters, wallClock } = request;
   const color = colorEnabled(io.stdout, io.env);
   const compare = request.view === 'compare';
   const written = await writeReports(run, {

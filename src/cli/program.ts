@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import type { CliContext } from './context.js';
 import { createCompareCommand } from './commands/compare.js';
 import { createListCommand } from './commands/list.js';
+import { createMergeCommand } from './commands/merge.js';
 import { createReplayCommand } from './commands/replay.js';
 import { createRunCommand } from './commands/run.js';
 import { createSchemaCommand } from './commands/schema.js';
@@ -12,6 +13,7 @@ Examples:
   $ faultline run                          the built-in library under the rulebook configuration
   $ faultline compare --config rulebook --config naive
   $ faultline replay order-partial-write-no-idempotency --config naive --seed 1 --trial 0
+  $ faultline merge shard-1/faultline.json shard-2/faultline.json
   $ faultline list
   $ faultline schema --out faultline.schema.json
 
@@ -37,7 +39,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description("fault-injection and reliability tests for LLM agents' tool calls")
     .version(version(), '-v, --version')
     .addHelpText('after', EXAMPLES);
-  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createListCommand, createSchemaCommand]) {
+  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand]) {
     program.addCommand(configure(create(ctx), ctx));
   }
   return program;

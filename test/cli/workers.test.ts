@@ -1,0 +1,139 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJsonReport, type JsonReport } from '../../src/report/json.js';
+import { faultline, tempDir } from './faultline.js';
+
+/**
+ * Trials on worker threads, through the real binary: agents that take their worker down get
+ * a verdict and the run goes on; the worker count and sharding never change a report.
+ */
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir('workers');
+});
+afterAll(() => dir.cleanup());
+
+/** A TypeScript scenario whose agent creates an order, then does `misbehaviour`, then claims success. */
+const agentScenario = (name: string, misbehaviour: string): string => `
+type Tools = Record<string, (input: unknown) => Promise<{ kind: string }>>;
+export default {
+  name: '${name}',
+  agent: {
+    kind: 'function',
+    task: 'create an order, then: ${name}',
+    fn: async ({ tools }: { tools: Tools }) => {
+      await tools['create_order']!({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 });
+      ${misbehaviour}
+      return { outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };
+    },
+  },
+  goal: { effects: { 'order.created': 1 } },
+};
+`;
+
+const BAD: Record<string, { code: string; end: 'crashed' | 'hung'; reason: RegExp }> = {
+  'exits-zero': { code: 'process.exit(0);', end: 'crashed', reason: /the agent called process\.exit\(0\)/ },
+  'exits-one': { code: 'process.exit(1);', end: 'crashed', reason: /the agent called process\.exit\(1\)/ },
+  'unhandled-rejection': { code: "void Promise.reject(new Error('nobody handles this'));", end: 'crashed', reason: /unhandled promise rejection: Error: nobody handles this/ },
+  // Whether the timer fires before the trial ends or is still pending after it, the trial is to blame.
+  'throws-in-timer': { code: "setTimeout(() => { throw new Error('thrown from a timer'); }, 0);", end: 'crashed', reason: /thrown from a timer|left a timer running/ },
+  'allocates-forever': { code: 'const hoard: number[][] = []; for (;;) hoard.push(new Array(100_000).fill(7));', end: 'crashed', reason: /ran out of memory \(heap limit 64 MB\)/ },
+  'loops-forever': { code: 'for (;;) { /* spin */ }', end: 'hung', reason: /no answer within the 3000 ms wall-clock watchdog/ },
+  'leaves-interval': { code: 'setInterval(() => undefined, 1_000);', end: 'crashed', reason: /left a timer running after its trial ended/ },
+};
+
+const read = (...parts: string[]): Promise<string> => readFile(join(dir.path, ...parts), 'utf8');
+const report = async (out: string): Promise<JsonReport> => parseJsonReport(await read(out, 'faultline.json'), `${out}/faultline.json`);
+const withoutWallClock = ({ wallClock: _wallClock, ...rest }: JsonReport): Omit<JsonReport, 'wallClock'> => rest;
+
+describe('agents that take their worker down', () => {
+  it('each bad trial gets its verdict and reason, the good scenario passes, every report is written, and the CLI exits 1', async () => {
+    await writeFile(join(dir.path, 'good-agent.ts'), agentScenario('good-agent', ''));
+    for (const [name, bad] of Object.entries(BAD)) await writeFile(join(dir.path, `${name}.ts`), agentScenario(name, bad.code));
+    const files = ['good-agent.ts', ...Object.keys(BAD).map((n) => `${n}.ts`)];
+    const r = await faultline(['run', ...files, '--k', '2', '--workers', '2', '--trial-timeout', '3000', '--worker-heap', '64', '--out', 'bad'], { cwd: dir.path });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('reports: bad/faultline.json, bad/junit.xml, bad/summary.md');
+
+    const json = await report('bad');
+    expect(json.run.trials).toBe(2 * files.length);
+    const cell = (name: string) => json.cells.find((c) => c.scenario === name)!;
+    expect(cell('good-agent').status).toBe('passed');
+    expect(cell('good-agent').metrics.successes).toBe(2);
+    for (const [name, bad] of Object.entries(BAD)) {
+      const c = cell(name);
+      expect(c.metrics.successes, name).toBe(0);
+      expect(c.metrics.ends, name).toEqual({ [bad.end]: 2 });
+      expect(c.trials.map((t) => t.index), name).toEqual([0, 1]);
+      for (const t of c.trials) {
+        expect(t.end.kind, name).toBe(bad.end);
+        expect('message' in t.end ? t.end.message : '', name).toMatch(bad.reason);
+        expect(t.failed, name).toContain('goal-state');
+      }
+    }
+    const junit = await read('bad', 'junit.xml');
+    expect(junit).toMatch(/<testcase classname="rulebook" name="good-agent"\/>/);
+    expect(junit).toContain('the agent called process.exit(0)');
+    expect(await read('bad', 'summary.md')).toContain('loops-forever × rulebook: 2 of 2 trials failed');
+  });
+
+  it("keeps one agent's changes to globals (Date, Object.prototype) from the next trial and from the report", async () => {
+    await writeFile(join(dir.path, 'a-replaces-date.ts'), agentScenario('replaces-date', "(globalThis as { Date: unknown }).Date = class { static now(): number { return 0; } };"));
+    await writeFile(join(dir.path, 'b-pollutes-prototype.ts'), agentScenario('pollutes-prototype', "(Object.prototype as Record<string, unknown>)['polluted'] = true;"));
+    // Runs after both on the same (single) worker: it fails if either change reached it.
+    await writeFile(
+      join(dir.path, 'c-sees-clean-globals.ts'),
+      agentScenario('sees-clean-globals', "if ('polluted' in {} || typeof Date.parse !== 'function') return { outcome: 'failed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };"),
+    );
+    const r = await faultline(['run', 'a-replaces-date.ts', 'b-pollutes-prototype.ts', 'c-sees-clean-globals.ts', '--k', '2', '--workers', '1', '--out', 'globals'], { cwd: dir.path });
+    expect(r.code, r.stdout).toBe(0);
+    const json = await report('globals');
+    expect(json.cells.map((c) => [c.scenario, c.metrics.successes])).toEqual([
+      ['replaces-date', 2],
+      ['pollutes-prototype', 2],
+      ['sees-clean-globals', 2],
+    ]);
+    // The wall clock is the CLI's own, whatever an agent did to its worker's Date.
+    expect(Math.abs(Date.parse(json.wallClock.startedAt) - Date.now())).toBeLessThan(3_600_000);
+  });
+});
+
+const MATRIX = ['run', 'order-partial-write-no-idempotency', 'payment-quota-exceeded', 'read-timeout-retry', 'email-rate-limit-seconds', '--config', 'naive', '--config', 'rulebook', '--k', '5', '--seed', '11'];
+
+describe('the same seed gives the same report', () => {
+  it('on 0 (in process), 1 and 2 workers: identical JSON apart from wallClock, identical JUnit and Markdown', async () => {
+    const runs = await Promise.all(['0', '1', '2'].map((w) => faultline([...MATRIX, '--workers', w, '--out', `w${w}`], { cwd: dir.path })));
+    expect(runs.map((r) => r.code)).toEqual([1, 1, 1]);
+    const [w0, w1, w2] = await Promise.all(['w0', 'w1', 'w2'].map(report));
+    expect(w0!.run.failedTrials).toBeGreaterThan(0);
+    expect(withoutWallClock(w1!)).toEqual(withoutWallClock(w0!));
+    expect(withoutWallClock(w2!)).toEqual(withoutWallClock(w0!));
+    for (const file of ['junit.xml', 'summary.md']) {
+      expect(await read('w1', file), file).toBe(await read('w0', file));
+      expect(await read('w2', file), file).toBe(await read('w0', file));
+    }
+  });
+
+  it('sharded then merged: the same JSON apart from wallClock, the same JUnit, Markdown and gates as the unsharded run', async () => {
+    const whole = await faultline([...MATRIX, '--out', 'whole'], { cwd: dir.path });
+    const shards = await Promise.all([1, 2, 3].map((i) => faultline([...MATRIX, '--shard', `${i}/3`, '--out', `shard-${i}`], { cwd: dir.path })));
+    expect(shards.map((s) => s.code)).toEqual([1, 1, 1]);
+    const slice = await report('shard-2');
+    expect(slice.run.shard).toEqual({ index: 2, count: 3 });
+    expect(slice.run.trials).toBeLessThan((await report('whole')).run.trials);
+
+    const merged = await faultline(['merge', 'shard-3/faultline.json', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged'], { cwd: dir.path });
+    expect(merged.code, merged.stderr).toBe(whole.code);
+    expect(withoutWallClock(await report('merged'))).toEqual(withoutWallClock(await report('whole')));
+    for (const file of ['junit.xml', 'summary.md']) expect(await read('merged', file), file).toBe(await read('whole', file));
+
+    const missing = await faultline(['merge', 'shard-1/faultline.json', 'shard-3/faultline.json'], { cwd: dir.path });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('missing shard 2/3: merge needs every shard of the run');
+    const unsharded = await faultline(['merge', 'whole/faultline.json'], { cwd: dir.path });
+    expect(unsharded.code).toBe(2);
+    expect(unsharded.stderr).toContain('whole/faultline.json: not a shard report');
+  });
+});
