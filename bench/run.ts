@@ -6,7 +6,8 @@ import { defineScenario } from '../src/runner/scenario.js';
 import { runTrial } from '../src/runner/trial.js';
 import { runMatrix } from '../src/runner/run.js';
 import { loadConfigs, loadScenarios } from '../src/runner/library.js';
-import { RetryConfigSchema, rulebookDefault } from '../src/runtime/config.js';
+import { rulebookDefault } from '../src/runtime/config.js';
+import { patient, tenMinutes } from './tenMinutes.js';
 import { createWorld } from '../src/world/createWorld.js';
 import { VirtualClock } from '../src/core/index.js';
 import { BUILTIN_CHECKERS } from '../src/checks/index.js';
@@ -15,28 +16,6 @@ import { measure, printRow } from './measure.js';
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
 
 // 1. A trial whose backoffs add up to ten virtual minutes: ten 60 s waits between eleven attempts.
-const tenMinutes = defineScenario({
-  name: 'ten-virtual-minutes',
-  faults: [{ match: { tool: 'get_payment' }, fault: { kind: 'unavailable', status: 503 }, times: 10 }],
-  agent: {
-    kind: 'scripted',
-    task: 'Look up a payment through a flapping service',
-    plan: {
-      steps: [
-        { name: 'pay', tool: 'charge_payment', input: { paymentReference: 'p-1', amountCents: 100, currency: 'EUR' } },
-        { tool: 'get_payment', input: { paymentId: '$pay.paymentId' } },
-      ],
-    },
-  },
-  budget: { deadlineMs: 3_600_000, maxAttemptsPerCall: 11 },
-});
-const patient = RetryConfigSchema.parse({
-  name: 'patient',
-  maxAttempts: 11,
-  deadlineMs: null,
-  retryBudget: null,
-  backoff: { kind: 'fixed', delayMs: 60_000 },
-});
 const check = await runTrial({ scenario: tenMinutes, config: patient, runSeed: 1, trialIndex: 0 });
 const waited = check.history.filter((e) => e.type === 'retry_wait').reduce((a, e) => a + (e.type === 'retry_wait' ? e.ms : 0), 0);
 console.log(`# trial with ${waited / 60_000} virtual minutes of backoff: status ${check.status}, ${check.history.length} events, virtual duration ${check.stats.durationMs / 1000}s`);

@@ -74,7 +74,7 @@ export const amplification: Checker = {
   check(record, expect): Verdict {
     const limit = expect.budget.maxDeliveriesPerOperation;
     if (limit === undefined) return pass();
-    const over = operationLoads(new TrialIndex(record)).filter((op) => op.deliveries > limit);
+    const over = operationLoads(TrialIndex.of(record)).filter((op) => op.deliveries > limit);
     return failAll(
       over.map((op) => ({
         message: op.source === 'wire'

@@ -11,7 +11,7 @@ export const budget: Checker = {
   description: 'Attempts per call, tool calls, model turns and virtual time stay within budget, and the agent neither hung nor was stopped by a limit.',
   check(record, expect): Verdict {
     const limits = expect.budget;
-    const index = new TrialIndex(record);
+    const index = TrialIndex.of(record);
     const problems: { message: string; evidence: unknown }[] = [];
 
     for (const call of index.calls) {

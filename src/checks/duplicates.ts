@@ -77,7 +77,7 @@ export const duplicates: Checker = {
   rules: ['R18', 'R21', 'R22', 'R23', 'R24', 'R25', 'R29'],
   description: 'The ledger holds at most one effect per (service, effect, business key); each duplicate is traced to its requests, calls and idempotency keys.',
   check(record): Verdict {
-    const index = new TrialIndex(record);
+    const index = TrialIndex.of(record);
     const groups = new Map<string, Effect[]>();
     for (const e of record.snapshot.ledger) {
       const id = JSON.stringify([e.service, e.effect, e.key]);

@@ -181,7 +181,7 @@ export const retryDiscipline: Checker = {
   description:
     'No resend after quota or permanent errors, one idempotency key per retried write, Retry-After honoured, and a status query before resending after an unknown outcome.',
   check(record): Verdict {
-    const index = new TrialIndex(record);
+    const index = TrialIndex.of(record);
     const attempts = eventsOf(record.history, 'attempt').filter((a) => a.purpose === 'call');
     const wire = wireDisciplineProblems(new WireView(record.history));
     return failAll([...resentAfterStop(index, attempts), ...writeKeys(index), ...retryAfter(index, attempts), ...resentAfterUnknown(index), ...wire]);

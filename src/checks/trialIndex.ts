@@ -40,9 +40,21 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 /**
  * The joins every checker needs over one trial: calls, their attempts and requests, the
- * deliveries and ledger effects of each request. Built once per check, read-only after.
+ * deliveries and ledger effects of each request. Built once per trial (`TrialIndex.of`), read-only after.
  */
 export class TrialIndex {
+  static readonly #built = new WeakMap<TrialRecord, TrialIndex>();
+
+  /** The index of `record`, built on first use and shared by every checker that judges it. */
+  static of(record: TrialRecord): TrialIndex {
+    let index = TrialIndex.#built.get(record);
+    if (index === undefined) {
+      index = new TrialIndex(record);
+      TrialIndex.#built.set(record, index);
+    }
+    return index;
+  }
+
   readonly events: readonly HistoryEvent[];
   readonly ledger: readonly Effect[];
   readonly #calls = new Map<string, ToolCallEvent>();

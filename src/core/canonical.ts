@@ -21,14 +21,21 @@ function write(value: unknown): string | undefined {
     case 'object': {
       const json = (value as { toJSON?: () => unknown }).toJSON;
       if (typeof json === 'function') return write(json.call(value));
-      if (Array.isArray(value)) return `[${value.map((v) => write(v) ?? 'null').join(',')}]`;
-      const record = value as Record<string, unknown>;
-      const parts: string[] = [];
-      for (const key of Object.keys(record).sort()) {
-        const v = write(record[key]);
-        if (v !== undefined) parts.push(`${JSON.stringify(key)}:${v}`);
+      // Appending to one string, not joining arrays of parts: this runs on every snapshot and write fingerprint.
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += `${i === 0 ? '' : ','}${write(value[i]) ?? 'null'}`;
+        return `${out}]`;
       }
-      return `{${parts.join(',')}}`;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      if (keys.length > 1) keys.sort();
+      let out = '{';
+      for (const key of keys) {
+        const v = write(record[key]);
+        if (v !== undefined) out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${v}`;
+      }
+      return `${out}}`;
     }
     default:
       // undefined, functions and symbols vanish from objects, as in JSON.stringify.
