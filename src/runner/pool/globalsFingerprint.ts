@@ -1,54 +1,76 @@
 /**
  * The globals a trial must not change for the next one: the shared prototypes (an enumerable
  * key on Object.prototype shows up in every `for…in`), the clocks and random sources the
- * harness and its reports rely on, and the set of global names. Values are compared by
- * identity; getters are not called.
+ * harness and its reports rely on, and the set of global names. Taken once when a worker
+ * starts; each check after a trial compares keys and, for data properties, values by identity
+ * (reads only: getters are not called), so it costs microseconds, not a copy of every descriptor.
  */
 const WATCHED: readonly [string, object][] = [
-  ['globalThis', globalThis],
   ['Object', Object],
   ['Object.prototype', Object.prototype],
   ['Array.prototype', Array.prototype],
   ['Function.prototype', Function.prototype],
-  ['String.prototype', String.prototype],
-  ['Number.prototype', Number.prototype],
   ['Promise', Promise],
   ['Promise.prototype', Promise.prototype],
-  ['Map.prototype', Map.prototype],
-  ['Set.prototype', Set.prototype],
   ['Date', Date],
-  ['Date.prototype', Date.prototype],
   ['Math', Math],
   ['JSON', JSON],
 ];
 
-/** Globals whose values count too (globalThis's own values otherwise do not, see below). */
+/**
+ * Globals whose values count; globalThis's other values do not (Node swaps some lazy getters for
+ * values on first use), only its enumerable names: what `globalThis.x = …` adds. (Its own keys
+ * would cost more than the trial's checkers: the global object is a dictionary behind interceptors.)
+ */
 const IDENTITIES = ['Date', 'Math', 'JSON', 'Promise', 'Object', 'Array', 'Function', 'String', 'Number', 'Map', 'Set', 'Error', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate', 'queueMicrotask'] as const;
 
-export type GlobalsFingerprint = ReadonlyMap<string, unknown>;
-
-const slot = (d: PropertyDescriptor): unknown => ('value' in d ? d.value : (d.get ?? d.set));
-
-export function globalsFingerprint(): GlobalsFingerprint {
-  const out = new Map<string, unknown>();
-  for (const [name, target] of WATCHED) {
-    const descriptors = Object.getOwnPropertyDescriptors(target);
-    for (const key of Reflect.ownKeys(descriptors)) {
-      // globalThis's own values include lazily created ones (Node swaps a getter for a value on first use): only its names count.
-      out.set(`${name}.${String(key)}`, target === globalThis ? true : slot(descriptors[key as keyof typeof descriptors]!));
-    }
-  }
-  for (const name of IDENTITIES) out.set(name, (globalThis as Record<string, unknown>)[name]);
-  return out;
+interface Watched {
+  readonly name: string;
+  readonly target: object;
+  readonly keys: readonly PropertyKey[];
+  /** The value of each data property (undefined for accessors, whose getters are not called). */
+  readonly values: readonly unknown[];
 }
 
-/** The first watched global that is not what it was, as `Date.now was replaced`; undefined when none changed. */
-export function changedGlobal(before: GlobalsFingerprint): string | undefined {
-  const now = globalsFingerprint();
-  for (const [key, value] of now) {
-    if (!before.has(key)) return `${key} was added`;
-    if (before.get(key) !== value) return `${key} was replaced`;
+const sameKeys = (a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean => a.length === b.length && a.every((k, i) => k === b[i]);
+
+export class GlobalsWatch {
+  readonly #watched: readonly Watched[];
+  readonly #globalNames: readonly PropertyKey[];
+  readonly #identities: readonly unknown[];
+
+  constructor() {
+    this.#watched = WATCHED.map(([name, target]) => {
+      const keys = Reflect.ownKeys(target);
+      const values = keys.map((k) => {
+        const d = Reflect.getOwnPropertyDescriptor(target, k);
+        return d !== undefined && 'value' in d ? d.value : undefined;
+      });
+      return { name, target, keys, values };
+    });
+    this.#globalNames = Object.keys(globalThis);
+    this.#identities = IDENTITIES.map((n) => (globalThis as Record<string, unknown>)[n]);
   }
-  for (const key of before.keys()) if (!now.has(key)) return `${key} was deleted`;
-  return undefined;
+
+  /** The first watched global that is not what it was, as `Date was replaced`; undefined when none changed. */
+  changed(): string | undefined {
+    const names = Object.keys(globalThis);
+    if (!sameKeys(names, this.#globalNames)) return `the global names changed (${describeDiff(this.#globalNames, names)})`;
+    for (let i = 0; i < IDENTITIES.length; i++) if ((globalThis as Record<string, unknown>)[IDENTITIES[i]!] !== this.#identities[i]) return `${IDENTITIES[i]} was replaced`;
+    for (const w of this.#watched) {
+      const keys = Reflect.ownKeys(w.target);
+      if (!sameKeys(keys, w.keys)) return `${w.name} changed (${describeDiff(w.keys, keys)})`;
+      for (let i = 0; i < keys.length; i++) {
+        const before = w.values[i];
+        if (before !== undefined && (w.target as Record<PropertyKey, unknown>)[keys[i]!] !== before) return `${w.name}.${String(keys[i])} was replaced`;
+      }
+    }
+    return undefined;
+  }
+}
+
+function describeDiff(before: readonly PropertyKey[], after: readonly PropertyKey[]): string {
+  const added = after.filter((k) => !before.includes(k)).map(String);
+  const removed = before.filter((k) => !after.includes(k)).map(String);
+  return [...added.map((k) => `${k} added`), ...removed.map((k) => `${k} deleted`)].join(', ') || 'reordered';
 }

@@ -11,7 +11,7 @@ import type { Scenario } from '../scenario.js';
 import { runTrial, summarise } from '../trial.js';
 import { leftoverResources, resourceCounts } from './leftovers.js';
 import { describeThrown, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
-import { changedGlobal, globalsFingerprint } from './globalsFingerprint.js';
+import { GlobalsWatch } from './globalsFingerprint.js';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
@@ -31,10 +31,9 @@ process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection:
 // In a worker, process.exit ends only this thread (Node's worker semantics); say who called it.
 process.exit = ((code?: number | string | null) => fatal(`the agent called process.exit(${code ?? ''})`)) as typeof process.exit;
 
-async function runOne(request: TrialRequest, scenarios: readonly Scenario[]): Promise<void> {
+async function runOne(request: TrialRequest, scenarios: readonly Scenario[], globals: GlobalsWatch): Promise<void> {
   current = request.id;
   const resources = resourceCounts();
-  const globals = globalsFingerprint();
   const trial = await runTrial({
     scenario: scenarios[request.scenario]!,
     config: setup.configs[request.config]!,
@@ -45,7 +44,7 @@ async function runOne(request: TrialRequest, scenarios: readonly Scenario[]): Pr
   const left = leftoverResources(resources);
   // A timer left running would fire into the next trial on this thread: it belongs to this one.
   if (left.timers > 0) fatal(`the agent left ${left.timers === 1 ? 'a timer' : `${left.timers} timers`} running after its trial ended (a setInterval or setTimeout never cleared)`);
-  const retire = changedGlobal(globals) ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
+  const retire = globals.changed() ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
   const summary = summarise(trial, setup.keepHistory === 'all' || trial.status === 'failed');
   current = undefined;
   post({ type: 'result', id: request.id, trial: summary, ...(retire !== undefined && { retire }) });
@@ -60,8 +59,10 @@ async function start(): Promise<void> {
     post({ type: 'setup_failed', message: describeThrown(error), ...(isFaultlineError(error) && { code: error.code }) });
     return;
   }
+  // Taken once the scenarios are loaded: whatever their modules set up is this worker's normal.
+  const globals = new GlobalsWatch();
   port.on('message', (request: TrialRequest) => {
-    runOne(request, scenarios).catch((error: unknown) => fatal(`the trial threw: ${describeThrown(error)}`));
+    runOne(request, scenarios, globals).catch((error: unknown) => fatal(`the trial threw: ${describeThrown(error)}`));
   });
   post({ type: 'ready' });
 }
