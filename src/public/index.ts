@@ -8,6 +8,7 @@
 export { defineScenario, ScenarioDataSchema, ScenarioSchema } from '../runner/scenario.js';
 export { runTrial } from '../runner/trial.js';
 export { runMatrix } from '../runner/run.js';
+export { mergeRuns } from '../runner/mergeRuns.js';
 export { loadScenarios, loadConfigs, LIBRARY_DIR, CONFIG_DIR, DEFAULT_CONFIG } from '../runner/library.js';
 export { passHatK, passAtK } from '../runner/passK.js';
 export { parseGate, evaluateGates, gatesPassed, DEFAULT_GATES, GATE_GRAMMAR } from '../runner/gates.js';
@@ -57,6 +58,7 @@ export {
   verdictLines,
   replayCommand,
   parseJsonReport,
+  runFromJsonReport,
   colorEnabled,
   JsonReportSchema,
   JSON_SCHEMA_VERSION,
@@ -90,8 +92,9 @@ export type {
   WorldSnapshot,
 } from '../world/index.js';
 export type { TrialBackend } from '../runner/backend.js';
-export type { TrialResult, TrialStatus, TrialOptions, CheckResult } from '../runner/trial.js';
-export type { RunResult, RunOptions, Cell } from '../runner/run.js';
+export type { TrialResult, TrialSummary, TrialStatus, TrialOptions, CheckResult } from '../runner/trial.js';
+export type { RunResult, RunOptions, Cell, CellRefs, VerdictGroup, Shard } from '../runner/run.js';
+export type { IsolationOptions } from '../runner/pool/runOnWorkers.js';
 export type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
 export type { TaskTally } from '../runner/passK.js';
 export type { Gate, GateResult, GateScope } from '../runner/gates.js';

@@ -8,6 +8,7 @@ export {
   buildJsonReport,
   parseJsonReport,
   renderJsonReport,
+  runFromJsonReport,
   type JsonReport,
   type JsonReportOptions,
   type WallClock,

@@ -4,11 +4,13 @@ import { configMetrics, type ConfigMetrics } from './metrics.js';
 import type { Scenario } from './scenario.js';
 import { refOf } from './library.js';
 import { runOnWorkers, type IsolationOptions } from './pool/runOnWorkers.js';
-import { inSlice, type Shard } from './shard.js';
+import { matrixJobs, type TrialJob } from './matrixJobs.js';
+import type { Shard } from './shard.js';
 import { runTrial, summarise, type TrialSummary } from './trial.js';
 
 export type { Cell, CellRefs, VerdictGroup } from './CellTally.js';
 export type { Shard } from './shard.js';
+export { matrixJobs, type TrialJob } from './matrixJobs.js';
 
 /** A whole run: every scenario crossed with every configuration, k trials each. */
 export interface RunResult {
@@ -46,28 +48,6 @@ export interface RunOptions {
   /** Run only this slice of the matrix; `faultline merge` puts the slices back together. */
   readonly shard?: Shard;
   readonly isolation?: IsolationOptions;
-}
-
-/** One trial to run: its cell (configuration-major, as reports list them) and its index there. */
-export interface TrialJob {
-  readonly cell: number;
-  readonly scenario: number;
-  readonly config: number;
-  readonly trialIndex: number;
-}
-
-/** The run's trials in report order, or this shard's slice of them. */
-export function matrixJobs(scenarios: number, configs: number, k: number, shard?: Shard): TrialJob[] {
-  const jobs: TrialJob[] = [];
-  for (let config = 0; config < configs; config++) {
-    for (let scenario = 0; scenario < scenarios; scenario++) {
-      const cell = config * scenarios + scenario;
-      for (let trialIndex = 0; trialIndex < k; trialIndex++) {
-        if (shard === undefined || inSlice(cell * k + trialIndex, shard)) jobs.push({ cell, scenario, config, trialIndex });
-      }
-    }
-  }
-  return jobs;
 }
 
 export async function runMatrix(options: RunOptions): Promise<RunResult> {

@@ -3,7 +3,7 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { RetryConfig } from '../../runtime/config.js';
 import type { CellRefs } from '../CellTally.js';
 import { sourceOf } from '../library.js';
-import type { TrialJob } from '../run.js';
+import type { TrialJob } from '../matrixJobs.js';
 import type { Scenario } from '../scenario.js';
 import type { TrialSummary } from '../trial.js';
 import type { LostEnd, WorkerSetup } from './protocol.js';
