@@ -25,12 +25,19 @@ export interface WorkerLimits {
 // The entry runs from source (.ts, through tsx) or built (.js), whichever this file is.
 const ENTRY = new URL(`./trialThread${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 // Resolved on first use: test runners that load this module need not support import.meta.resolve.
-const tsxApi = (): string | undefined => (ENTRY.pathname.endsWith('.ts') ? import.meta.resolve('tsx/esm/api') : undefined);
-// Workers do not inherit the main thread's module hooks: a TypeScript entry registers tsx first.
+const tsxApi = (): { esm: string; cjs: string } | undefined =>
+  ENTRY.pathname.endsWith('.ts') ? { esm: import.meta.resolve('tsx/esm/api'), cjs: import.meta.resolve('tsx/cjs/api') } : undefined;
+// Workers do not inherit the main thread's module hooks: a TypeScript entry registers tsx first,
+// as loadFile's ensureTypeScriptLoader does (ESM and CJS), and sets its flag so it is not registered twice.
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
 (async () => {
-  if (workerData.tsx) (await import(workerData.tsx)).register();
+  if (workerData.tsx) {
+    const [esm, cjs] = await Promise.all([import(workerData.tsx.esm), import(workerData.tsx.cjs)]);
+    esm.register();
+    cjs.register();
+    globalThis[Symbol.for('faultline.tsxRegistered')] = true;
+  }
   await import(workerData.entry);
 })();`;
 
