@@ -122,7 +122,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
       seed,
       signal,
       onTrial: progress.onTrial,
-      workers: request.workers ?? defaultWorkers(),
+      workers: request.workers ?? defaultWorkers(matrixJobs(scenarios.length, configs.length, request.k, request.shard).length),
       ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
       ...(request.shard && { shard: request.shard }),
       isolation: { ...(request.trialTimeout !== undefined && { trialTimeoutMs: request.trialTimeout }), ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }) },

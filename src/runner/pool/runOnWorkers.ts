@@ -14,8 +14,18 @@ export const DEFAULT_TRIAL_TIMEOUT_MS = 10_000;
 /** Each worker's heap limit: a runaway allocation ends its trial, not the run. */
 export const DEFAULT_WORKER_HEAP_MB = 512;
 
-/** The default worker count: the cores this process may use. */
-export const defaultWorkers = (): number => availableParallelism();
+/**
+ * Trials that pay for starting one more worker: a worker's start (tsx, faultline's modules, the
+ * scenario files) costs about as much CPU as 500 to 1,000 fault-free trials (bench/workers.ts).
+ */
+export const TRIALS_PER_WORKER = 500;
+
+/**
+ * The default worker count: the cores this process may use, but no more than the run's trials
+ * repay, and always at least one, so every run is isolated from its agents. The count never
+ * changes a report, only how fast it comes.
+ */
+export const defaultWorkers = (trials: number): number => Math.max(1, Math.min(availableParallelism(), Math.ceil(trials / TRIALS_PER_WORKER)));
 
 export interface IsolationOptions {
   readonly trialTimeoutMs?: number;
