@@ -76,7 +76,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
       jobs,
       runSeed: seed,
       workers: options.workers!,
-      keepHistory: keepFailures === undefined ? 'all' : 'failing',
+      keepFailures: keepFailures ?? null,
       refs: (job) => tallies[job.cell]!.refs,
       ...(signal && { signal }),
       ...(options.isolation && { isolation: options.isolation }),

@@ -12,7 +12,7 @@ export type WorkerAnswer =
   | { readonly kind: 'result'; readonly trial: TrialSummary; readonly retire?: string }
   /** The worker died or stalled running it; it is gone. */
   | { readonly kind: 'lost'; readonly end: LostEnd }
-  /** The pool stopped the worker (the run was interrupted). */
+  /** The worker was stopped (the run was interrupted, or it was retired) or died on an earlier trial: this one did not run. */
   | { readonly kind: 'stopped' };
 
 export interface WorkerLimits {
@@ -44,13 +44,17 @@ const { workerData } = require('node:worker_threads');
 interface Pending {
   readonly id: number;
   readonly resolve: (answer: WorkerAnswer) => void;
-  readonly watchdog: TimerHandle;
+  /** Set while this is the trial the worker is running (the first pending one). */
+  watchdog?: TimerHandle;
 }
 
-/** One worker thread running trials one at a time, with a wall-clock watchdog over each. */
+/**
+ * One worker thread running trials one at a time, in the order they were sent, with a
+ * wall-clock watchdog over the one it is running. Several may be sent ahead.
+ */
 export class TrialWorker {
   static readonly #clock = new RealClock();
-  #pending: Pending | undefined;
+  readonly #pending: Pending[] = [];
   #gone = false;
   #stopping = false;
   #nextId = 1;
@@ -105,40 +109,55 @@ export class TrialWorker {
     if (this.#gone) return Promise.resolve({ kind: 'stopped' });
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      const ms = this.limits.trialTimeoutMs;
-      const watchdog = TrialWorker.#clock.setTimer(ms, () =>
-        this.#lose({ kind: 'hung', at: 0, message: `no answer within the ${ms} ms wall-clock watchdog (a synchronous loop?); the worker was stopped and replaced` }),
-      );
-      this.#pending = { id, resolve, watchdog };
+      this.#pending.push({ id, resolve });
+      if (this.#pending.length === 1) this.#watch();
       this.worker.postMessage({ type: 'trial', id, ...request } satisfies TrialRequest);
     });
   }
 
-  /** Terminates the worker; a trial in progress answers `stopped`. */
+  /** Trials sent and not yet answered. */
+  get inFlight(): number {
+    return this.#pending.length;
+  }
+
+  // The worker starts the next trial as soon as it answers the one before: its watchdog starts then.
+  #watch(): void {
+    const head = this.#pending[0];
+    if (head === undefined) return;
+    const ms = this.limits.trialTimeoutMs;
+    head.watchdog = TrialWorker.#clock.setTimer(ms, () =>
+      this.#lose({ kind: 'hung', at: 0, message: `no answer within the ${ms} ms wall-clock watchdog (a synchronous loop?); the worker was stopped and replaced` }),
+    );
+  }
+
+  /** Terminates the worker; every trial sent and not answered answers `stopped`. */
   async stop(): Promise<void> {
     this.#stopping = true;
-    this.#settle({ kind: 'stopped' });
     this.#gone = true;
+    while (this.#pending.length > 0) this.#settleHead({ kind: 'stopped' });
     await this.worker.terminate();
   }
 
   #onMessage(m: WorkerMessage): void {
-    if (m.type === 'result' && m.id === this.#pending?.id) this.#settle({ kind: 'result', trial: m.trial, ...(m.retire !== undefined && { retire: m.retire }) });
-    else if (m.type === 'fatal') this.#lose({ kind: 'crashed', message: m.reason });
+    if (m.type === 'result' && m.id === this.#pending[0]?.id) {
+      this.#settleHead({ kind: 'result', trial: m.trial, ...(m.retire !== undefined && { retire: m.retire }) });
+      this.#watch();
+    } else if (m.type === 'fatal') this.#lose({ kind: 'crashed', message: m.reason });
   }
 
+  /** The trial the worker is running is lost with it; the ones sent after it never ran. */
   #lose(end: LostEnd): void {
     if (this.#gone) return;
     this.#gone = true;
-    this.#settle(this.#stopping ? { kind: 'stopped' } : { kind: 'lost', end });
+    this.#settleHead(this.#stopping ? { kind: 'stopped' } : { kind: 'lost', end });
+    while (this.#pending.length > 0) this.#settleHead({ kind: 'stopped' });
     void this.worker.terminate();
   }
 
-  #settle(answer: WorkerAnswer): void {
-    const pending = this.#pending;
-    if (pending === undefined) return;
-    this.#pending = undefined;
-    TrialWorker.#clock.clearTimer(pending.watchdog);
-    pending.resolve(answer);
+  #settleHead(answer: WorkerAnswer): void {
+    const head = this.#pending.shift();
+    if (head === undefined) return;
+    if (head.watchdog !== undefined) TrialWorker.#clock.clearTimer(head.watchdog);
+    head.resolve(answer);
   }
 }

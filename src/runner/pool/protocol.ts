@@ -10,8 +10,14 @@ export interface WorkerSetup {
   /** Retry configurations are plain data, so they travel by value. */
   readonly configs: readonly RetryConfig[];
   readonly runSeed: number;
-  /** Whether a passing trial's history comes back too (`all`) or is dropped in the worker (`failing`). */
-  readonly keepHistory: 'all' | 'failing';
+  /**
+   * Which histories come back: every trial's (null), or only those of failing trials that can
+   * be among the first `keepFailures` of their cell. A worker runs each cell's trials in index
+   * order, so once it has sent that many failing histories for a cell, any later failure of
+   * that cell ranks behind them and is elided anyway: its history stays in the worker, where
+   * copying it to the main thread would cost about as much as the trial.
+   */
+  readonly keepFailures: number | null;
 }
 
 /** The main thread asks for one trial at a time. */

@@ -7,7 +7,7 @@ import type { TrialJob } from '../matrixJobs.js';
 import type { Scenario } from '../scenario.js';
 import type { TrialSummary } from '../trial.js';
 import type { LostEnd, WorkerSetup } from './protocol.js';
-import { TrialWorker, type WorkerLimits } from './TrialWorker.js';
+import { TrialWorker, type WorkerAnswer, type WorkerLimits } from './TrialWorker.js';
 
 /** How long one trial may hold its worker on the wall clock (trials run on virtual time: a sane one takes milliseconds). */
 export const DEFAULT_TRIAL_TIMEOUT_MS = 10_000;
@@ -19,6 +19,9 @@ export const DEFAULT_WORKER_HEAP_MB = 512;
  * scenario files) costs about as much CPU as 500 to 1,000 fault-free trials (bench/workers.ts).
  */
 export const TRIALS_PER_WORKER = 500;
+
+/** Trials sent to a worker before it answers the first: it starts the next one at once instead of waiting a round trip. */
+const AHEAD = 2;
 
 /**
  * The default worker count: the cores this process may use, but no more than the run's trials
@@ -38,7 +41,7 @@ export interface WorkerRun {
   readonly jobs: readonly TrialJob[];
   readonly runSeed: number;
   readonly workers: number;
-  readonly keepHistory: WorkerSetup['keepHistory'];
+  readonly keepFailures: WorkerSetup['keepFailures'];
   readonly refs: (job: TrialJob) => CellRefs;
   readonly signal?: AbortSignal;
   readonly isolation?: IsolationOptions;
@@ -66,7 +69,7 @@ function scenarioFiles(scenarios: readonly Scenario[]): string[] {
  * progress then finish first).
  */
 export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
-  const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepHistory: run.keepHistory };
+  const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures };
   const limits: WorkerLimits = {
     trialTimeoutMs: run.isolation?.trialTimeoutMs ?? DEFAULT_TRIAL_TIMEOUT_MS,
     heapMb: run.isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
@@ -86,28 +89,42 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
 
   const drain = async (queue: readonly TrialJob[]): Promise<void> => {
     let worker: TrialWorker | undefined;
+    // Sent and not yet answered, oldest first; a trial that did not run goes back to the front of `todo`.
+    const sent: { job: TrialJob; answer: Promise<WorkerAnswer> }[] = [];
+    const todo = [...queue];
     try {
-      for (const job of queue) {
-        let trial: TrialSummary | undefined;
-        while (trial === undefined) {
-          if (stopped()) return;
+      for (;;) {
+        while (sent.length < AHEAD && todo.length > 0 && !stopped()) {
           if (worker === undefined || !worker.alive) {
+            // Whatever was sent to the worker that died answers first (`stopped`), so nothing overtakes it.
+            if (sent.length > 0) break;
             if (worker) live.delete(worker);
             worker = await TrialWorker.start(setup, limits);
             live.add(worker);
-            if (stopped()) return;
+            if (stopped()) break;
           }
-          const answer = await worker.run({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) });
-          if (answer.kind === 'stopped') continue;
-          if (answer.kind === 'lost') trial = await run.lost(job, answer.end);
-          else {
-            trial = answer.trial;
-            // The trial changed what the next one would see: its worker runs no other.
-            if (answer.retire !== undefined) await worker.stop();
-          }
+          const job = todo.shift()!;
+          sent.push({ job, answer: worker.run({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) }) });
+        }
+        const head = sent.shift();
+        if (head === undefined) return;
+        const answer = await head.answer;
+        let trial: TrialSummary;
+        if (answer.kind === 'stopped') {
+          // Its worker is gone, and so is everything sent after it: all of it again, in order, before anything
+          // later (each worker runs a cell's trials in index order; see WorkerSetup.keepFailures).
+          const rest = sent.splice(0);
+          await Promise.all(rest.map((s) => s.answer));
+          todo.unshift(head.job, ...rest.map((s) => s.job));
+          continue;
+        } else if (answer.kind === 'lost') trial = await run.lost(head.job, answer.end);
+        else {
+          trial = answer.trial;
+          // The trial changed what the next one would see: its worker runs no other.
+          if (answer.retire !== undefined) await worker!.stop();
         }
         done++;
-        run.onTrial(job, trial);
+        run.onTrial(head.job, trial);
       }
     } finally {
       if (worker) {

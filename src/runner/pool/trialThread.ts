@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { isFaultlineError } from '../../core/errors.js';
 import { loadScenarioFile } from '../library.js';
 import type { Scenario } from '../scenario.js';
-import { runTrial, summarise } from '../trial.js';
+import { runTrial, summarise, type TrialSummary } from '../trial.js';
 import { leftoverResources, resourceCounts } from './leftovers.js';
 import { describeThrown, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 import { GlobalsWatch } from './globalsFingerprint.js';
@@ -31,7 +31,21 @@ process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection:
 // In a worker, process.exit ends only this thread (Node's worker semantics); say who called it.
 process.exit = ((code?: number | string | null) => fatal(`the agent called process.exit(${code ?? ''})`)) as typeof process.exit;
 
-async function runOne(request: TrialRequest, scenarios: readonly Scenario[], globals: GlobalsWatch): Promise<void> {
+/** Failing histories sent per cell (`scenario/config` indices), against `setup.keepFailures`. */
+const historiesSent = new Map<string, number>();
+
+function withHistory(request: TrialRequest, status: TrialSummary['status']): boolean {
+  if (setup.keepFailures === null) return true;
+  if (status === 'passed') return false;
+  const cell = `${request.scenario}/${request.config}`;
+  const sent = historiesSent.get(cell) ?? 0;
+  if (sent >= setup.keepFailures) return false;
+  historiesSent.set(cell, sent + 1);
+  return true;
+}
+
+/** Runs one trial and answers; resolves to false when this worker must run no other (its globals changed). */
+async function runOne(request: TrialRequest, scenarios: readonly Scenario[], globals: GlobalsWatch): Promise<boolean> {
   current = request.id;
   const resources = resourceCounts();
   const trial = await runTrial({
@@ -45,9 +59,10 @@ async function runOne(request: TrialRequest, scenarios: readonly Scenario[], glo
   // A timer left running would fire into the next trial on this thread: it belongs to this one.
   if (left.timers > 0) fatal(`the agent left ${left.timers === 1 ? 'a timer' : `${left.timers} timers`} running after its trial ended (a setInterval or setTimeout never cleared)`);
   const retire = globals.changed() ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
-  const summary = summarise(trial, setup.keepHistory === 'all' || trial.status === 'failed');
+  const summary = summarise(trial, withHistory(request, trial.status));
   current = undefined;
   post({ type: 'result', id: request.id, trial: summary, ...(retire !== undefined && { retire }) });
+  return retire === undefined;
 }
 
 async function start(): Promise<void> {
@@ -61,8 +76,20 @@ async function start(): Promise<void> {
   }
   // Taken once the scenarios are loaded: whatever their modules set up is this worker's normal.
   const globals = new GlobalsWatch();
+  // The pool sends the next request before this one is answered (no idle round trip); they run one at a time, in order.
+  const queue: TrialRequest[] = [];
+  let running = false;
+  let retired = false;
+  const next = async (): Promise<void> => {
+    running = true;
+    for (let request = queue.shift(); request !== undefined && !retired; request = queue.shift()) {
+      retired = !(await runOne(request, scenarios, globals));
+    }
+    running = false;
+  };
   port.on('message', (request: TrialRequest) => {
-    runOne(request, scenarios, globals).catch((error: unknown) => fatal(`the trial threw: ${describeThrown(error)}`));
+    queue.push(request);
+    if (!running) next().catch((error: unknown) => fatal(`the trial threw: ${describeThrown(error)}`));
   });
   post({ type: 'ready' });
 }
