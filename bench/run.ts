@@ -28,7 +28,7 @@ const k = 8;
 const t0 = performance.now();
 const run = await runMatrix({ scenarios: library, configs, k, seed: 1 });
 const wall = performance.now() - t0;
-const trials = run.cells.reduce((a, c) => a + c.trials.length, 0);
+const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
 console.log(`# mixed: ${library.length} scenarios × ${configs.length} configurations × k=${k} = ${trials} trials in ${wall.toFixed(0)} ms: ${((trials / wall) * 1_000).toFixed(0)} trials/s`);
 
 // 3. The harness's overhead: a fault-free trial against a bare loop calling the same tool functions.
