@@ -19,8 +19,10 @@ const WATCHED: readonly [string, object][] = [
 
 /**
  * Globals whose values count; globalThis's other values do not (Node swaps some lazy getters for
- * values on first use), only its enumerable names: what `globalThis.x = …` adds. (Its own keys
- * would cost more than the trial's checkers: the global object is a dictionary behind interceptors.)
+ * values on first use), only its names: an enumerable one that was not there at all, as
+ * `globalThis.x = …` adds. (Node's lazy web globals, `Headers` and the like, turn enumerable on
+ * first use: they were there already. Reading every own key after each trial would cost more
+ * than the trial's checkers: the global object is a dictionary behind interceptors.)
  */
 const IDENTITIES = ['Date', 'Math', 'JSON', 'Promise', 'Object', 'Array', 'Function', 'String', 'Number', 'Map', 'Set', 'Error', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate', 'queueMicrotask'] as const;
 
@@ -36,7 +38,7 @@ const sameKeys = (a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean
 
 export class GlobalsWatch {
   readonly #watched: readonly Watched[];
-  readonly #globalNames: readonly PropertyKey[];
+  readonly #globalNames: ReadonlySet<PropertyKey>;
   readonly #identities: readonly unknown[];
 
   constructor() {
@@ -48,14 +50,14 @@ export class GlobalsWatch {
       });
       return { name, target, keys, values };
     });
-    this.#globalNames = Object.keys(globalThis);
+    this.#globalNames = new Set(Reflect.ownKeys(globalThis));
     this.#identities = IDENTITIES.map((n) => (globalThis as Record<string, unknown>)[n]);
   }
 
   /** The first watched global that is not what it was, as `Date was replaced`; undefined when none changed. */
   changed(): string | undefined {
-    const names = Object.keys(globalThis);
-    if (!sameKeys(names, this.#globalNames)) return `the global names changed (${describeDiff(this.#globalNames, names)})`;
+    const added = Object.keys(globalThis).filter((name) => !this.#globalNames.has(name));
+    if (added.length > 0) return `globals were added (${added.join(', ')})`;
     for (let i = 0; i < IDENTITIES.length; i++) if ((globalThis as Record<string, unknown>)[IDENTITIES[i]!] !== this.#identities[i]) return `${IDENTITIES[i]} was replaced`;
     for (const w of this.#watched) {
       const keys = Reflect.ownKeys(w.target);
