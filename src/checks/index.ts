@@ -6,6 +6,7 @@ import { duplicates } from './duplicates.js';
 import { goalState } from './goalState.js';
 import { honesty } from './honesty.js';
 import { modelRetries } from './modelRetries.js';
+import { processCleanup } from './processCleanup.js';
 import type { Expectations, TrialRecord } from './record.js';
 import { retryDiscipline } from './retryDiscipline.js';
 import { secrets } from './secrets.js';
@@ -18,14 +19,15 @@ export { duplicates } from './duplicates.js';
 export { goalState, partialDiff, type StateDiff } from './goalState.js';
 export { honesty } from './honesty.js';
 export { modelCallLoads, modelRetries } from './modelRetries.js';
+export { processCleanup } from './processCleanup.js';
 export { PERMANENT_KINDS, retryDiscipline } from './retryDiscipline.js';
 export { maskSecret, secrets } from './secrets.js';
 export { BUSINESS_KEY_FIELDS, businessKeyOf, parseSubject, STATUS_TOOL, subjectOf, TrialIndex } from './trialIndex.js';
 
 /** Every built-in checker, in report order. */
-export const BUILTIN_CHECKERS: readonly Checker[] = [goalState, duplicates, budget, retryDiscipline, amplification, modelRetries, honesty, secrets];
+export const BUILTIN_CHECKERS: readonly Checker[] = [goalState, duplicates, budget, retryDiscipline, amplification, modelRetries, honesty, secrets, processCleanup];
 
-/** The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `amplification`, `model-retries`, `honesty`, `secrets`). */
+/** The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `amplification`, `model-retries`, `honesty`, `secrets`, `process-cleanup`). */
 export function checkerByName(name: string): Checker | undefined {
   return BUILTIN_CHECKERS.find((c) => c.name === name);
 }

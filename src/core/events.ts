@@ -105,11 +105,26 @@ export type HistoryEvent =
   | E<'agent_wait', { ms: number }>
   /** A request that bypassed interception (a client holding the `fetch` it found before the trial): refused, never sent. */
   | E<'escape', { method: string; url: string }>
+  /**
+   * A command tool started a local process (R19). `command` is the trial's handle for it
+   * (`cmd-1`, …): pids differ from run to run, so they stay out of the history.
+   */
+  | E<'command_start', { command: string; service: string; argv: readonly string[]; request?: string }>
+  /**
+   * How it ended: `exited` by itself, `timed_out` (the timeout fired; the group was sent SIGTERM,
+   * and SIGKILL after the grace period if it had not gone), or `spawn_failed`. Output is bounded.
+   */
+  | E<'command_end', { command: string; result: CommandResultKind; exitCode: number | null; signal: string | null; stdout: string; stderr: string; timeoutMs?: number; killedWith?: 'SIGTERM' | 'SIGKILL'; truncated?: boolean; message?: string }>
+  /** At the trial's end, a process group a command started was still alive (it is killed then). */
+  | E<'process_left', { command: string; argv: readonly string[] }>
   | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string }>
   | E<'trial_end', { status: string; message?: string }>;
 
 export type HistoryEventType = HistoryEvent['type'];
 export type EventOf<T extends HistoryEventType> = Extract<HistoryEvent, { type: T }>;
+
+/** How a local command ended (R19). */
+export type CommandResultKind = 'exited' | 'timed_out' | 'spawn_failed';
 
 /** Why the execution layer stopped retrying a call. */
 export type GiveUpReason =

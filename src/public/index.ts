@@ -25,6 +25,8 @@ export {
   World,
   EffectLedger,
   SERVICE_HTTP_METHODS,
+  runCommand,
+  ProcessTable,
 } from '../world/index.js';
 export { memoryBackend } from '../runner/backend.js';
 export { loadServiceModule } from '../runner/loadService.js';
@@ -70,7 +72,11 @@ export { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/er
 export type { Scenario, ScenarioInput, AgentSpec } from '../runner/scenario.js';
 export type {
   BuiltinServiceName,
+  CommandResult,
+  CommandResultKind,
+  CommandSpec,
   CommonServiceOptions,
+  RunCommandOptions,
   Effect,
   NewEffect,
   Service,

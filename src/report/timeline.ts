@@ -78,6 +78,15 @@ function describe(e: HistoryEvent): [depth: number, text: string] {
       return [0, `agent waits ${e.ms}ms`];
     case 'escape':
       return [1, `escaped interception: ${e.method} ${e.url} (refused, not sent)`];
+    case 'command_start':
+      return [2, `${e.command} started: ${compactJson(e.argv.join(' '), 120)}`];
+    case 'command_end': {
+      const status = e.signal !== null ? `signal ${e.signal}` : `exit ${e.exitCode ?? '?'}`;
+      const how = e.result === 'timed_out' ? `timed out after ${e.timeoutMs ?? '?'}ms, ${e.killedWith ?? ''} sent, ${status}` : e.result === 'exited' ? status : `failed to start: ${e.message ?? ''}`;
+      return [2, `${e.command} ${how}${e.stdout ? ` stdout ${compactJson(e.stdout, 80)}` : ''}`];
+    }
+    case 'process_left':
+      return [0, `${e.command} left a process alive at the trial's end (killed then)`];
     case 'agent_end': {
       const claims = e.claims.map((c) => `${c.subject} ${c.status}`).join(', ');
       return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}`];

@@ -94,6 +94,7 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs, ba
   const trial = `${scenario.name}/${config.name}/${trialIndex}/${seed}`;
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   const durable = await backend.durableStore?.(clock, trial);
+  world.processes.attach(history);
   const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs });
   const client = scenario.client;
   const transport = client
@@ -135,6 +136,8 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs, ba
       ? await runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs })
       : await clock.run(agentBody, { maxVirtualMs: scenario.budget.deadlineMs });
   const end = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
+  // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.
+  await world.processes.sweep();
   const message = end.kind === 'crashed' || end.kind === 'hung' ? end.message : undefined;
   history.record({ type: 'trial_end', status: end.kind, ...(message !== undefined && { message }) });
 

@@ -1,4 +1,5 @@
 import { canonicalJson, FaultlineError, FaultlineErrorCode, sha256, type Clock } from '../core/index.js';
+import { ProcessTable } from './command/ProcessTable.js';
 import { EffectLedger, type Effect } from './ledger.js';
 import type { Service } from './Service.js';
 import type { WorldSnapshot } from './snapshot.js';
@@ -7,6 +8,8 @@ import type { ToolSpec } from './tool.js';
 /** The services of one trial and the ledger they share. Fresh for every trial. */
 export class World {
   readonly ledger = new EffectLedger();
+  /** The process groups command tools started (R19), swept at the trial's end. */
+  readonly processes = new ProcessTable();
   readonly #services = new Map<string, Service>();
 
   constructor(readonly clock: Clock) {}

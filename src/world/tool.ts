@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Clock, OperationRef, OperationStatus, ToolContract } from '../core/index.js';
+import type { ProcessTable } from './command/ProcessTable.js';
 import type { EffectLedger } from './ledger.js';
 
 /**
@@ -9,6 +10,8 @@ import type { EffectLedger } from './ledger.js';
 export interface ToolWorld {
   readonly ledger: EffectLedger;
   readonly services: readonly { readonly name: string }[];
+  /** The process groups command tools started this trial (R19). */
+  readonly processes?: ProcessTable;
 }
 
 /** What a delivery gives the tool's business logic: the world, the time, the request's ids. */

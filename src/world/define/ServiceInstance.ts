@@ -1,5 +1,7 @@
 import { FaultlineError, FaultlineErrorCode, HttpError, IdSource, type Clock, type OperationRef } from '../../core/index.js';
 import type { Service } from '../Service.js';
+import { ProcessTable } from '../command/ProcessTable.js';
+import { runCommand } from '../command/runCommand.js';
 import { Operations } from '../services/Operations.js';
 import type { ToolContext, ToolSpec } from '../tool.js';
 import type { ServiceContext, ServiceParts, ToolDefinition } from './ToolDefinition.js';
@@ -24,6 +26,8 @@ export class ServiceInstance<S, O> implements Service {
   readonly #ops: Operations;
   /** Per tool, the result it returned for each business key it committed: the default status answer (R21). */
   readonly #committed = new Map<string, Map<string, unknown>>();
+  /** For a world that keeps no process table of its own. */
+  readonly #orphans = new ProcessTable();
 
   constructor(definition: ServiceParts<S, O>, clock: Clock, options: Options<O>) {
     this.#definition = definition;
@@ -99,6 +103,7 @@ export class ServiceInstance<S, O> implements Service {
       peer: <T>(peer: string) => (toolCtx.world.services.find((s) => s.name === peer) as Service | undefined)?.state as T | undefined,
       request: toolCtx.request,
       idempotencyKey: toolCtx.idempotencyKey,
+      command: (spec) => runCommand(spec, { clock: this.#clock, processes: toolCtx.world.processes ?? this.#orphans, service: name, request: toolCtx.request }),
     };
   }
 }

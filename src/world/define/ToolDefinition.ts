@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Clock, Risk } from '../../core/index.js';
+import type { CommandResult, CommandSpec } from '../command/runCommand.js';
 import type { Effect } from '../ledger.js';
 import type { CommonServiceOptions } from './serviceOptions.js';
 
@@ -29,6 +30,12 @@ export interface ServiceContext<S, O> {
   readonly request: string;
   /** The key the request carried, if any (the service decides whether to honour it). */
   readonly idempotencyKey: string | undefined;
+  /**
+   * Runs a local command in its own process group (R19): on timeout SIGTERM to the group, the
+   * grace period, then SIGKILL; output and exit status collected; recorded in the history, and
+   * any process still alive at the trial's end fails the `process-cleanup` checker.
+   */
+  command(spec: CommandSpec): Promise<CommandResult>;
 }
 
 /** One tool of a service: its contract (what the caller sees) and its business logic. */

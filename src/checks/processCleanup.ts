@@ -1,0 +1,27 @@
+import { eventsOf, failAll, type Verdict } from '../core/index.js';
+import type { Checker } from './checker.js';
+
+/**
+ * R19: cancelling the wait does not end the process. Every process group a command tool
+ * started must be gone when the trial ends; the trial's end probes them (the history cannot
+ * see the operating system) and records each survivor as `process_left`.
+ */
+export const processCleanup: Checker = {
+  name: 'process-cleanup',
+  rules: ['R19'],
+  description: 'No process group a command tool started is still alive at the trial\'s end (`process_left` events).',
+  check(record): Verdict {
+    const started = new Map(eventsOf(record.history, 'command_start').map((e) => [e.command, e]));
+    const ends = new Map(eventsOf(record.history, 'command_end').map((e) => [e.command, e]));
+    return failAll(
+      eventsOf(record.history, 'process_left').map((left) => {
+        const end = ends.get(left.command);
+        const how = end ? `its command ${end.result === 'timed_out' ? `timed out after ${end.timeoutMs ?? '?'}ms and was sent ${end.killedWith ?? 'nothing'}` : `ended (${end.result})`}` : 'its command never ended';
+        return {
+          message: `${left.command} (${left.argv.join(' ')}) left a process alive at the trial's end: ${how}; kill the whole process group, not just the child`,
+          evidence: { command: left.command, argv: left.argv, seq: left.seq, started: started.get(left.command)?.seq, ended: end?.seq },
+        };
+      }),
+    );
+  },
+};

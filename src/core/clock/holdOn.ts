@@ -1,0 +1,13 @@
+import type { Clock } from './Clock.js';
+
+type Hold = <T>(work: Promise<T>) => Promise<T>;
+
+/**
+ * The clock's `hold` when it has one (the virtual clock), else `undefined`: real work in flight
+ * (a local process, an HTTP exchange) keeps virtual time still while it runs.
+ */
+export function holdOf(clock: Clock): Hold | undefined {
+  const h = (clock as { hold?: Hold }).hold;
+  if (typeof h !== 'function') return undefined;
+  return <T>(work: Promise<T>): Promise<T> => h.call(clock, work) as Promise<T>;
+}

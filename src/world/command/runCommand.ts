@@ -1,0 +1,189 @@
+import { spawn } from 'node:child_process';
+import { holdOf, RealClock, type Clock, type CommandResultKind } from '../../core/index.js';
+import { groupAlive, ProcessTable, signalGroup } from './ProcessTable.js';
+
+/** What to run: an argv (no shell unless you name one), where, with what, for how long. */
+export interface CommandSpec {
+  /** The program and its arguments: `['sh', '-c', '…']` when you want a shell. */
+  readonly argv: readonly [string, ...string[]];
+  readonly cwd?: string;
+  /** The environment (default: the harness's own). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Written to the command's standard input, which is then closed. */
+  readonly stdin?: string;
+  /** Real milliseconds the command may run before its group is sent SIGTERM. */
+  readonly timeoutMs: number;
+  /** Real milliseconds between SIGTERM and SIGKILL (default 1000). */
+  readonly graceMs?: number;
+  /** Bytes kept of each of stdout and stderr (default 65,536); the rest is dropped and `truncated` set. */
+  readonly maxOutputBytes?: number;
+}
+
+interface CommandCommon {
+  /** The trial's handle for the process (`cmd-1`), as the history names it. */
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly truncated: boolean;
+}
+
+/**
+ * How a command ended. `timed_out` is never "nothing happened" (R18, R19): whatever the
+ * command wrote before it was killed stays written; killing is not rollback.
+ */
+export type CommandResult =
+  | (CommandCommon & { readonly kind: 'exited' })
+  | (CommandCommon & { readonly kind: 'timed_out'; readonly timeoutMs: number; readonly killedWith: 'SIGTERM' | 'SIGKILL' })
+  | (CommandCommon & { readonly kind: 'spawn_failed'; readonly message: string });
+export type { CommandResultKind };
+
+export interface RunCommandOptions {
+  /** The trial's clock: virtual time stands still while the process runs (see `runCommand`). */
+  readonly clock: Clock;
+  /** Where the started group is registered and the events recorded (default: a table of its own). */
+  readonly processes?: ProcessTable;
+  /** The service whose tool runs the command, for the history. */
+  readonly service?: string;
+  /** The wire's request id of the delivery running it. */
+  readonly request?: string;
+}
+
+const DEFAULT_GRACE_MS = 1000;
+const DEFAULT_MAX_OUTPUT = 65_536;
+
+/**
+ * Runs a local command the way R19 asks: in its own process group (`detached`), so that on
+ * timeout the whole tree (grandchildren included) is sent SIGTERM, given `graceMs` to go, then
+ * SIGKILL; its output and exit status are collected either way.
+ *
+ * Time: a real process runs in real time, so the timeout and grace are real timers, and the
+ * trial's virtual clock is held still while the process runs. Afterwards virtual time moves by
+ * what the history can state without measuring: the timeout that fired (plus the grace when
+ * SIGKILL was needed) for a timed-out command, nothing for one that exited by itself. No wall
+ * time, pid or duration is recorded, so the history replays byte for byte.
+ *
+ * @example
+ * const result = await runCommand({ argv: ['sh', '-c', 'make build'], timeoutMs: 30_000 }, { clock: ctx.clock });
+ * if (result.kind === 'timed_out') throw new ServiceError({ status: 504, message: `build timed out: ${result.stdout}` });
+ */
+export async function runCommand(spec: CommandSpec, options: RunCommandOptions): Promise<CommandResult> {
+  const table = options.processes ?? new ProcessTable();
+  const command = table.nextHandle();
+  table.record({ type: 'command_start', command, service: options.service ?? '', argv: spec.argv, ...(options.request === undefined ? {} : { request: options.request }) });
+  const hold = holdOf(options.clock);
+  const { result } = await (hold ? hold(execute(spec, command, table)) : execute(spec, command, table));
+  // On a real clock the time has passed already; on the virtual one it passes now, as recorded.
+  if (hold && result.kind === 'timed_out') await options.clock.sleep(result.timeoutMs + (result.killedWith === 'SIGKILL' ? (spec.graceMs ?? DEFAULT_GRACE_MS) : 0));
+  table.record({
+    type: 'command_end',
+    command,
+    result: result.kind,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    ...(result.truncated && { truncated: true }),
+    ...(result.kind === 'timed_out' && { timeoutMs: result.timeoutMs, killedWith: result.killedWith }),
+    ...(result.kind === 'spawn_failed' && { message: result.message }),
+  });
+  return result;
+}
+
+/** A bounded sink for one output stream. */
+class Output {
+  readonly #chunks: Buffer[] = [];
+  #kept = 0;
+  truncated = false;
+
+  constructor(private readonly max: number) {}
+
+  add(chunk: Buffer): void {
+    const room = this.max - this.#kept;
+    if (chunk.length > room) this.truncated = true;
+    if (room <= 0) return;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.#chunks.push(part);
+    this.#kept += part.length;
+  }
+
+  text(): string {
+    return Buffer.concat(this.#chunks).toString('utf8');
+  }
+}
+
+function execute(spec: CommandSpec, command: string, table: ProcessTable): Promise<{ result: CommandResult }> {
+  const real = new RealClock();
+  const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
+  const stdout = new Output(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
+  const stderr = new Output(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
+  const [file, ...args] = spec.argv;
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(spec.cwd !== undefined && { cwd: spec.cwd }),
+      ...(spec.env !== undefined && { env: { ...spec.env } }),
+    });
+    const pgid = child.pid;
+    if (pgid !== undefined) table.started({ command, argv: spec.argv, pgid });
+    let timedOut: 'SIGTERM' | 'SIGKILL' | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let settled = false;
+    const timers: ReturnType<RealClock['setTimer']>[] = [];
+    const common = (): Omit<CommandCommon, never> => ({
+      command,
+      exitCode: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      truncated: stdout.truncated || stderr.truncated,
+    });
+    const finish = (result: CommandResult): void => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) real.clearTimer(t);
+      resolve({ result });
+    };
+    const done = (): void =>
+      finish(timedOut ? { kind: 'timed_out', timeoutMs: spec.timeoutMs, killedWith: timedOut, ...common() } : { kind: 'exited', ...common() });
+
+    child.stdout.on('data', (c: Buffer) => stdout.add(c));
+    child.stderr.on('data', (c: Buffer) => stderr.add(c));
+    // A closed stdin (the command never reads it) is not the command's failure.
+    child.stdin.on('error', () => undefined);
+    child.on('error', (error) => {
+      if (pgid === undefined) finish({ kind: 'spawn_failed', message: error.message, ...common() });
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // A grandchild may still hold the pipes open; give them the grace period to drain, then stop reading.
+      timers.push(
+        real.setTimer(graceMs, () => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          done();
+        }),
+      );
+    });
+    child.on('close', done);
+    if (pgid === undefined) return;
+    timers.push(
+      real.setTimer(spec.timeoutMs, () => {
+        if (exit && !groupAlive(pgid)) return;
+        timedOut = 'SIGTERM';
+        signalGroup(pgid, 'SIGTERM');
+        timers.push(
+          real.setTimer(graceMs, () => {
+            if (!groupAlive(pgid)) return;
+            timedOut = 'SIGKILL';
+            signalGroup(pgid, 'SIGKILL');
+          }),
+        );
+      }),
+    );
+    if (spec.stdin !== undefined) child.stdin.end(spec.stdin);
+    else child.stdin.end();
+  });
+}
