@@ -53,7 +53,17 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour): Script<Fina
     if (step.name !== undefined) results.set(step.name, done.value);
     claim(step.subject, 'succeeded');
     if (step.poll) {
-      const polled = yield* poll(step.poll, results);
+      let polled = yield* poll(step.poll, results, behaviour);
+      // The naive variant resubmits the task instead of reporting unknown: a second submission (R21, R23).
+      for (let repeats = 0; polled.kind === 'resubmit'; repeats++) {
+        const again = repeats < plan.naiveRepeats ? yield* runStep(step, results, behaviour, plan.naiveRepeats) : end('unknown', 'unknown', polled.message);
+        if (again.kind === 'end') {
+          polled = again;
+          break;
+        }
+        if (step.name !== undefined) results.set(step.name, again.value);
+        polled = yield* poll(step.poll, results, behaviour);
+      }
       if (polled.kind === 'end') {
         claim(step.subject, polled.claim, polled.message);
         return finish(polled.outcome, polled.message);
@@ -129,7 +139,7 @@ function* reconcile(tool: string, u: UnknownResult): Script<StepEnd> {
 }
 
 /** R20: a long task is done only when its status says so; running out of polls is `unknown`, not success. */
-function* poll(p: Poll, results: ReadonlyMap<string, unknown>): Script<StepEnd> {
+function* poll(p: Poll, results: ReadonlyMap<string, unknown>, behaviour: Behaviour): Script<StepEnd | { readonly kind: 'resubmit'; readonly message: string }> {
   const input = substitutePlaceholders(p.input, results);
   let last = 'no answer';
   for (let n = 1; n <= p.maxPolls; n++) {
@@ -141,6 +151,13 @@ function* poll(p: Poll, results: ReadonlyMap<string, unknown>): Script<StepEnd> 
     last = String(found.value);
     if (p.until.in.includes(last)) return ok(result.value);
     if (p.until.failIn.includes(last)) return end('failed', 'failed', `${p.tool}: ${p.until.path} is ${last}`);
+    if (p.until.unknownIn.includes(last)) {
+      const what = `${p.tool}: ${p.until.path} is ${last}: the result cannot be confirmed`;
+      if (behaviour === 'unknown-as-success') return end('completed', 'succeeded', `${what}; reported as done`);
+      if (behaviour === 'unknown-as-failure') return end('failed', 'failed', `${what}; reported as failed`);
+      if (behaviour === 'new-key-per-retry') return { kind: 'resubmit', message: what };
+      return end('unknown', 'unknown', what);
+    }
   }
   return end('unknown', 'unknown', `${p.tool}: ${p.until.path} still ${last} after ${p.maxPolls} polls`);
 }

@@ -17,6 +17,8 @@ export const PollSchema = z
         in: z.array(z.string()).min(1),
         /** Values that mean it failed for good. */
         failIn: z.array(z.string()).default(['failed', 'cancelled']),
+        /** Values that mean the result cannot be confirmed (R20): reported as `unknown`, never guessed. */
+        unknownIn: z.array(z.string()).default(['unknown']),
       })
       .strict(),
     everyMs: z.number().nonnegative(),

@@ -27,6 +27,8 @@ export {
   SERVICE_HTTP_METHODS,
   runCommand,
   ProcessTable,
+  tasks,
+  TASK_STATES,
 } from '../world/index.js';
 export { memoryBackend } from '../runner/backend.js';
 export { loadServiceModule } from '../runner/loadService.js';

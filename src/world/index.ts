@@ -35,6 +35,7 @@ export * from './services/payments.js';
 export * from './services/email.js';
 export * from './services/calendar.js';
 export * from './services/deploy.js';
+export { tasks, TASK_STATES, type TaskState } from './services/tasks.js';
 export { groupAlive, ProcessTable, signalGroup, type StartedGroup } from './command/ProcessTable.js';
 export { runCommand, type CommandResult, type CommandResultKind, type CommandSpec, type RunCommandOptions } from './command/runCommand.js';
 export { deliver, findTool, queryStatus, toolContext, type DeliveryIds } from './deliver.js';
