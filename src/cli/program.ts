@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import type { CliContext } from './context.js';
 import { createCompareCommand } from './commands/compare.js';
 import { createListCommand } from './commands/list.js';
+import { createMcpProxyCommand } from './commands/mcpProxy.js';
 import { createMergeCommand } from './commands/merge.js';
 import { createReplayCommand } from './commands/replay.js';
 import { createRunCommand } from './commands/run.js';
@@ -39,7 +40,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description("fault-injection and reliability tests for LLM agents' tool calls")
     .version(version(), '-v, --version')
     .addHelpText('after', EXAMPLES);
-  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand]) {
+  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createMcpProxyCommand]) {
     program.addCommand(configure(create(ctx), ctx));
   }
   return program;

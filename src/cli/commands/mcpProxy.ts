@@ -1,0 +1,92 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { formatIssues } from '../../core/zodIssues.js';
+import { FaultPlanSchema, type FaultPlan } from '../../faults/plan.js';
+import type { CliContext } from '../context.js';
+
+interface McpProxyFlags {
+  readonly plan?: string;
+  readonly seed: number;
+  readonly report: string;
+}
+
+const EXAMPLES = `
+Examples:
+  $ faultline mcp-proxy --plan plan.yaml -- node server.js
+                                    your MCP client starts this instead of the server; stdio in, stdio out
+  $ faultline mcp-proxy --plan plan.yaml --report reports/notes.json -- npx my-mcp-server
+
+The plan is a fault plan (a list of rules, or { faults: [...] }) matched against tools/call by
+tool name and call number. Refusals come back as tool errors (isError: true), never as JSON-RPC
+errors; partial_write lets the server commit and loses the answer; timeout drops the call.
+The report (JSON) is written when the client or the server closes; a summary goes to stderr.`;
+
+const integer = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError('expected an integer');
+  return n;
+};
+
+/**
+ * A plan file as data.
+ * @throws FaultlineError `FAULTLINE_PLAN_INVALID` naming the file and the path inside it.
+ */
+export function loadPlanFile(file: string): FaultPlan {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: cannot read the plan (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: not YAML or JSON: ${(error as Error).message.split('\n')[0] ?? ''}`);
+  }
+  const wrapped = typeof data === 'object' && data !== null && !Array.isArray(data) && 'faults' in data;
+  const parsed = FaultPlanSchema.safeParse(wrapped ? (data as { faults: unknown }).faults : data);
+  if (parsed.success) return parsed.data;
+  const lines = formatIssues(parsed.error.issues, wrapped ? ['faults'] : []);
+  throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: invalid fault plan (a list of { match, fault } rules):\n${lines.map((l) => `  - ${l}`).join('\n')}`, { issues: lines });
+}
+
+/** `faultline mcp-proxy`: a fault-injecting proxy in front of any MCP server run as a command. */
+export function createMcpProxyCommand(ctx: CliContext): Command {
+  return new Command('mcp-proxy')
+    .description('sit between an MCP client and an MCP server (stdio), injecting a fault plan into tools/call')
+    .argument('<server...>', 'the MCP server command and its arguments, after --')
+    .requiredOption('--plan <file>', 'the fault plan (YAML or JSON)')
+    .option('--seed <n>', "seed for the plan's probability draws", integer, 1)
+    .option('--report <file>', 'where the JSON report goes', 'reports/mcp-proxy.json')
+    .addHelpText('after', EXAMPLES)
+    .action(async (server: string[], flags: McpProxyFlags) => {
+      const plan = loadPlanFile(flags.plan ?? '');
+      const [{ McpFaultProxy }, { StdioServerTransport }, { StdioClientTransport }, { mcpProxyLines }] = await Promise.all([
+        import('../../faults/mcp/McpFaultProxy.js'),
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('@modelcontextprotocol/sdk/client/stdio.js'),
+        import('../../report/mcpProxy.js'),
+      ]);
+      const [command, ...args] = server as [string, ...string[]];
+      const env = Object.fromEntries(Object.entries(ctx.io.env).filter((e): e is [string, string] => e[1] !== undefined));
+      const proxy = new McpFaultProxy({
+        client: new StdioServerTransport(process.stdin, process.stdout),
+        server: new StdioClientTransport({ command, args, env, stderr: 'inherit' }),
+        plan,
+        seed: flags.seed,
+      });
+      await proxy.start();
+      // The SDK's stdio server transport does not notice the client closing its end.
+      process.stdin.once('end', () => void proxy.close());
+      const record = await proxy.closed;
+      const report = { kind: 'faultline-mcp-proxy' as const, server, seed: flags.seed, plan, ...record };
+      const out = resolve(flags.report);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+      ctx.io.stderr.write(`${mcpProxyLines(report).join('\n')}\nreport: ${out}\n`);
+    });
+}

@@ -1,0 +1,250 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { History, RealClock, Rng, TRANSIENT_KINDS, type CallResultKind, type Clock, type ErrorData, type ErrorKind, type HistoryEvent, type Risk } from '../../core/index.js';
+import type { Fault, FaultKind } from '../fault.js';
+import { pickRule } from '../match.js';
+import type { FaultPlan } from '../plan.js';
+
+/** What the MCP client was shown for one `tools/call` (R16: a tool error is not a protocol error). */
+export type ClientSaw = 'result' | 'tool_error' | 'protocol_error' | 'nothing';
+
+/** One `tools/call` through the proxy, as the report lists it. */
+export interface ProxiedCall {
+  readonly call: string;
+  readonly tool: string;
+  readonly fault?: { readonly rule: number; readonly kind: FaultKind };
+  /** How many times the server received it (0: refused or dropped before the server). */
+  readonly deliveries: number;
+  /** `unknown`: the server may have acted, and the client cannot know (a lost answer, R18). */
+  readonly outcome: CallResultKind;
+  readonly clientSaw: ClientSaw;
+}
+
+export interface McpProxyRecord {
+  readonly calls: readonly ProxiedCall[];
+  readonly history: readonly HistoryEvent[];
+}
+
+export interface McpFaultProxyOptions {
+  /** Towards the MCP client (the proxy is its server): stdio of this process, say. */
+  readonly client: Transport;
+  /** Towards the real MCP server (the proxy is its client): a spawned command, say. */
+  readonly server: Transport;
+  readonly plan: FaultPlan;
+  /** Seeds the plan's `probability` draws. */
+  readonly seed: number;
+  /** Real time by default: the proxy sits between two live processes. */
+  readonly clock?: Clock;
+}
+
+type Id = string | number;
+type Request = { jsonrpc: '2.0'; id: Id; method: string; params?: Record<string, unknown> };
+type Response = { jsonrpc: '2.0'; id: Id; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+
+const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & Request => 'method' in m && 'id' in m;
+const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & Response => !('method' in m) && 'id' in m;
+
+/** The error class each refusing fault stands for (R1), and the HTTP status it would carry. */
+const REFUSALS: Partial<Record<FaultKind, { kind: ErrorKind; status?: (f: Fault) => number }>> = {
+  network: { kind: 'network' },
+  rate_limit: { kind: 'rate_limit', status: () => 429 },
+  quota_exceeded: { kind: 'quota_exceeded', status: () => 429 },
+  unavailable: { kind: 'unavailable', status: (f) => (f as { status: number }).status },
+  permission_denied: { kind: 'permission_denied', status: (f) => (f as { status: number }).status },
+  rejected: { kind: 'invalid_argument', status: () => 422 },
+  not_found: { kind: 'not_found', status: () => 404 },
+  conflict: { kind: 'conflict', status: () => 409 },
+  server_error: { kind: 'internal', status: () => 500 },
+};
+
+/**
+ * A fault-injecting MCP proxy: every JSON-RPC message passes through untouched, except
+ * `tools/call`, to which the fault plan applies (matched by `tool`, counted per tool as `call`).
+ * Refusals (rate limits, 5xx, permissions…) come back as `CallToolResult` with `isError: true`,
+ * a tool error the model can read, never a JSON-RPC protocol error (R16); `malformed` is the
+ * one protocol-level fault (the server acted, its answer is corrupt: a JSON-RPC error).
+ * `timeout` never reaches the server and never answers; `partial_write` reaches it (it commits)
+ * and loses the answer (R18); `duplicate` delivers the call `copies` times; `latency` delays it.
+ */
+export class McpFaultProxy {
+  readonly #client: Transport;
+  readonly #server: Transport;
+  readonly #plan: FaultPlan;
+  readonly #rng: Rng;
+  readonly #clock: Clock;
+  readonly #history: History;
+  readonly #start: number;
+  readonly #hits: number[] = [];
+  readonly #perTool = new Map<string, number>();
+  readonly #risks = new Map<string, Risk>();
+  readonly #calls: ProxiedCall[] = [];
+  /** Upstream ids of requests the proxy made itself, and who waits for each answer. */
+  readonly #waiting = new Map<string, (answer: Response) => void>();
+  /** Client `tools/list` requests, whose answers tell each tool's risk (its annotations). */
+  readonly #listing = new Set<Id>();
+  #next = 0;
+  #callCount = 0;
+  #closed: Promise<McpProxyRecord> | undefined;
+  #resolveClosed: ((r: McpProxyRecord) => void) | undefined;
+
+  constructor(options: McpFaultProxyOptions) {
+    this.#client = options.client;
+    this.#server = options.server;
+    this.#plan = options.plan;
+    this.#rng = new Rng(options.seed).fork('faults');
+    this.#clock = options.clock ?? new RealClock();
+    this.#history = new History(this.#clock);
+    this.#start = this.#clock.now();
+  }
+
+  /** Settles with the record once either side has closed (or `close` was called). */
+  get closed(): Promise<McpProxyRecord> {
+    this.#closed ??= new Promise((resolve) => (this.#resolveClosed = resolve));
+    return this.#closed;
+  }
+
+  /** Starts both sides. */
+  async start(): Promise<void> {
+    void this.closed;
+    this.#client.onmessage = (m) => void this.#fromClient(m);
+    this.#server.onmessage = (m) => this.#fromServer(m);
+    this.#client.onclose = () => void this.close();
+    this.#server.onclose = () => void this.close();
+    await this.#server.start();
+    await this.#client.start();
+  }
+
+  /** Closes both sides (the server process ends with its transport) and settles the record. */
+  async close(): Promise<McpProxyRecord> {
+    const record = { calls: [...this.#calls], history: [...this.#history.events] };
+    if (this.#resolveClosed) {
+      const resolve = this.#resolveClosed;
+      this.#resolveClosed = undefined;
+      this.#client.onclose = undefined;
+      this.#server.onclose = undefined;
+      await Promise.allSettled([this.#server.close(), this.#client.close()]);
+      resolve(record);
+    }
+    return this.closed;
+  }
+
+  #fromServer(message: JSONRPCMessage): void {
+    if (isResponse(message) && typeof message.id === 'string' && this.#waiting.has(message.id)) {
+      const wake = this.#waiting.get(message.id);
+      this.#waiting.delete(message.id);
+      wake?.(message);
+      return;
+    }
+    if (isResponse(message) && this.#listing.delete(message.id)) this.#learnRisks(message);
+    void this.#client.send(message);
+  }
+
+  async #fromClient(message: JSONRPCMessage): Promise<void> {
+    if (!isRequest(message) || message.method !== 'tools/call') {
+      if (isRequest(message) && message.method === 'tools/list') this.#listing.add(message.id);
+      await this.#server.send(message);
+      return;
+    }
+    await this.#call(message);
+  }
+
+  /** MCP's tool annotations say what our risk axis says (R4); a tool that says nothing is a write. */
+  #learnRisks(answer: Response): void {
+    const tools = (answer.result?.['tools'] ?? []) as { name?: string; annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean } }[];
+    for (const t of tools) {
+      if (typeof t.name !== 'string') continue;
+      this.#risks.set(t.name, t.annotations?.readOnlyHint ? 'read' : t.annotations?.idempotentHint ? 'idempotent-write' : 'write');
+    }
+  }
+
+  async #call(req: Request): Promise<void> {
+    const params = req.params ?? {};
+    const tool = typeof params['name'] === 'string' ? params['name'] : '';
+    const nth = (this.#perTool.get(tool) ?? 0) + 1;
+    this.#perTool.set(tool, nth);
+    const call = `call-${++this.#callCount}`;
+    const request = `req-${++this.#next}`;
+    const h = this.#history;
+    h.record({ type: 'tool_call', call, tool, risk: this.#risks.get(tool) ?? 'write', honoursKeys: false, input: params['arguments'] ?? {} });
+    h.record({ type: 'attempt', call, attempt: 1, tool, purpose: 'call', request });
+    const picked = pickRule(this.#plan, { tool, purpose: 'call', call: nth, attempt: 1, elapsedMs: this.#clock.now() - this.#start }, this.#hits, this.#rng);
+    if (picked) {
+      this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
+      h.record({ type: 'fault', request, tool, rule: picked.index, fault: picked.rule.fault, call, attempt: 1 });
+    }
+    const fault = picked?.rule.fault;
+    const faultRef = picked && { rule: picked.index, kind: picked.rule.fault.kind };
+    let deliveries = 0;
+    const deliver = async (): Promise<Response> => {
+      h.record({ type: 'delivery', request, tool, copy: deliveries++, call, attempt: 1 });
+      return this.#forward(req);
+    };
+    const finish = (outcome: CallResultKind, clientSaw: ClientSaw, answer: Response | undefined, error?: ErrorData): void => {
+      h.record({ type: 'outcome', call, tool, result: outcome, attempts: 1, ...(error && { error }) });
+      this.#calls.push({ call, tool, ...(faultRef && { fault: faultRef }), deliveries, outcome, clientSaw });
+      if (answer) void this.#client.send({ ...answer, id: req.id } as JSONRPCMessage);
+    };
+
+    if (fault?.kind === 'latency') await this.#clock.sleep(fault.ms);
+    if (!fault || fault.kind === 'latency' || fault.kind === 'duplicate') {
+      const copies = fault?.kind === 'duplicate' ? fault.copies : 1;
+      const answers = fault?.kind === 'duplicate' && fault.concurrent ? await Promise.all(Array.from({ length: copies }, deliver)) : [];
+      for (let i = answers.length; i < copies; i++) answers.push(await deliver());
+      const first = answers[0]!;
+      this.#recordResponse(request, tool, call, first);
+      const isError = first.error !== undefined || first.result?.['isError'] === true;
+      finish(isError ? 'error' : 'ok', first.error ? 'protocol_error' : isError ? 'tool_error' : 'result', first);
+      return;
+    }
+    if (fault.kind === 'timeout') {
+      // Never delivered, never answered: the client's own timeout decides, and it cannot tell what happened.
+      finish('unknown', 'nothing', undefined, { kind: 'timeout', message: 'no answer: the request was dropped before the server', retryable: true });
+      return;
+    }
+    if (fault.kind === 'partial_write' || fault.kind === 'malformed') {
+      await deliver();
+      h.record({ type: 'response', request, tool, result: 'lost', message: `the server answered; the answer was ${fault.kind === 'malformed' ? 'corrupted' : 'lost'}`, call, attempt: 1 });
+      if (fault.kind === 'malformed') {
+        const error = { kind: 'unknown' as const, message: 'malformed answer', retryable: false };
+        finish('unknown', 'protocol_error', { jsonrpc: '2.0', id: req.id, error: { code: -32603, message: 'faultline: the tool ran, but its answer arrived corrupt (malformed)' } }, error);
+        return;
+      }
+      if (fault.lostAs === 'timeout') {
+        finish('unknown', 'nothing', undefined, { kind: 'timeout', message: 'the server committed; the answer was lost', retryable: true });
+        return;
+      }
+      const error = fault.lostAs === 'network' ? errorOf('network', undefined) : errorOf('unavailable', 504);
+      finish('unknown', 'tool_error', toolError(req.id, error, 'the tool may have run: its answer was lost on the way back'), error);
+      return;
+    }
+    const refusal = REFUSALS[fault.kind];
+    const error = errorOf(refusal?.kind ?? 'unknown', refusal?.status?.(fault));
+    h.record({ type: 'response', request, tool, result: 'error', ...(error.status !== undefined && { status: error.status }), message: error.message, call, attempt: 1 });
+    finish('error', 'tool_error', toolError(req.id, error, 'the request did not reach the tool'), error);
+  }
+
+  #recordResponse(request: string, tool: string, call: string, answer: Response): void {
+    const result = answer.error !== undefined || answer.result?.['isError'] === true ? 'error' : 'ok';
+    this.#history.record({ type: 'response', request, tool, result, ...(answer.error && { message: answer.error.message }), call, attempt: 1 });
+  }
+
+  /** Sends `req` upstream under an id of the proxy's own, so a duplicate's copies do not collide. */
+  #forward(req: Request): Promise<Response> {
+    const id = `faultline-${++this.#next}`;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve);
+      void this.#server.send({ ...req, id } as JSONRPCMessage);
+    });
+  }
+}
+
+function errorOf(kind: ErrorKind, status: number | undefined): ErrorData {
+  const message = `${kind}${status === undefined ? '' : ` (${status})`}, injected by faultline`;
+  return { kind, message, retryable: TRANSIENT_KINDS.includes(kind), ...(status === undefined ? {} : { status }) };
+}
+
+/** R16: the failure as MCP's tool error, which a client hands to the model as the tool's answer. */
+function toolError(id: Id, error: ErrorData, note: string): Response {
+  const text = JSON.stringify({ error: { kind: error.kind, ...(error.status !== undefined && { status: error.status }), message: `${error.message}: ${note}`, retryable: error.retryable } });
+  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } };
+}

@@ -1,0 +1,28 @@
+// A small MCP server over stdio: write_note appends a line to $NOTES_FILE (its side effect,
+// visible from outside), read_notes reads them back. Plain JavaScript, so `node` runs it as is.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+const file = process.env.NOTES_FILE;
+if (!file) throw new Error('set NOTES_FILE');
+const server = new McpServer({ name: 'notes', version: '1.0.0' });
+server.registerTool(
+  'write_note',
+  { description: 'Append a note', inputSchema: { id: z.string(), text: z.string() } },
+  ({ id, text }) => {
+    appendFileSync(file, `${id}: ${text}\n`);
+    return { content: [{ type: 'text', text: `saved ${id}` }] };
+  },
+);
+server.registerTool('read_notes', { description: 'Read every note', annotations: { readOnlyHint: true } }, () => {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // No notes yet.
+  }
+  return { content: [{ type: 'text', text }] };
+});
+await server.connect(new StdioServerTransport());
