@@ -43,7 +43,7 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
 
   it('turns faults into tool errors, lets a partial write commit, and reports both', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['read_notes', 'write_note']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['read_notes', 'slow_note', 'write_note']);
 
     // R16: an injected 503 is a tool error the client reads as the tool's answer, not a protocol error.
     const refused = await client.callTool({ name: 'write_note', arguments: { id: 'n1', text: 'one' } });
@@ -65,9 +65,12 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
     await expect(dropped).rejects.toBeInstanceOf(McpError);
     await expect(dropped).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
 
+    // The client gives up and cancels: the server knows the call by the proxy's id, and still gets the cancel.
+    await expect(client.callTool({ name: 'slow_note', arguments: { id: 's1' } }, undefined, { timeout: 300 })).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+    await expect.poll(async () => readFile(join(dir, 'notes.txt'), 'utf8'), { timeout: 5_000 }).toContain('s1: cancelled');
+
     const notes = await client.callTool({ name: 'read_notes', arguments: {} });
-    expect(text(notes)).toBe('n2: two\nn3: three\nn4: four\nn4: four\n');
-    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('n2: two\nn3: three\nn4: four\nn4: four\n');
+    expect(text(notes)).toBe('n2: two\nn3: three\nn4: four\nn4: four\ns1: cancelled\n');
 
     await client.close();
     const report = JSON.parse(await readFile(join(dir, 'out/report.json'), 'utf8')) as {
@@ -82,10 +85,11 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
       { call: 'call-3', tool: 'write_note', fault: { rule: 2, kind: 'malformed' }, deliveries: 1, outcome: 'unknown', clientSaw: 'protocol_error' },
       { call: 'call-4', tool: 'write_note', fault: { rule: 3, kind: 'duplicate' }, deliveries: 2, outcome: 'ok', clientSaw: 'result' },
       { call: 'call-5', tool: 'write_note', fault: { rule: 4, kind: 'timeout' }, deliveries: 0, outcome: 'unknown', clientSaw: 'nothing' },
-      { call: 'call-6', tool: 'read_notes', deliveries: 1, outcome: 'ok', clientSaw: 'result' },
+      { call: 'call-6', tool: 'slow_note', deliveries: 1, outcome: 'unknown', clientSaw: 'nothing' },
+      { call: 'call-7', tool: 'read_notes', deliveries: 1, outcome: 'ok', clientSaw: 'result' },
     ]);
     expect(report.history.filter((e) => e.type === 'outcome' && e.call === 'call-2')).toMatchObject([{ result: 'unknown' }]);
-    expect(report.history.filter((e) => e.type === 'tool_call').map((e) => e.risk)).toEqual(['write', 'write', 'write', 'write', 'write', 'read']);
+    expect(report.history.filter((e) => e.type === 'tool_call').map((e) => e.risk)).toEqual(['write', 'write', 'write', 'write', 'write', 'write', 'read']);
   });
 });
 

@@ -80,6 +80,10 @@ export class McpFaultProxy {
   readonly #calls: ProxiedCall[] = [];
   /** Upstream ids of requests the proxy made itself, and who waits for each answer. */
   readonly #waiting = new Map<string, (answer: Response) => void>();
+  /** Client calls the client cancelled (it gave up waiting). */
+  readonly #cancelled = new Set<Id>();
+  /** For each client call in flight upstream, the ids the server knows it by (a duplicate has several). */
+  readonly #upstreamIds = new Map<Id, string[]>();
   /** Client `tools/list` requests, whose answers tell each tool's risk (its annotations). */
   readonly #listing = new Set<Id>();
   #next = 0;
@@ -142,6 +146,19 @@ export class McpFaultProxy {
   async #fromClient(message: JSONRPCMessage): Promise<void> {
     if (!isRequest(message) || message.method !== 'tools/call') {
       if (isRequest(message) && message.method === 'tools/list') this.#listing.add(message.id);
+      const cancelled = cancelledId(message);
+      if (cancelled !== undefined && this.#upstreamIds.has(cancelled)) {
+        // The server knows the call by the proxy's ids: cancel every copy under its own.
+        this.#cancelled.add(cancelled);
+        for (const id of this.#upstreamIds.get(cancelled) ?? []) {
+          await this.#server.send({ ...message, params: { ...(message as { params: object }).params, requestId: id } } as JSONRPCMessage);
+          // A server does not answer a cancelled request: settle the wait here.
+          const wake = this.#waiting.get(id);
+          this.#waiting.delete(id);
+          wake?.({ jsonrpc: '2.0', id, error: { code: -32800, message: 'cancelled by the client' } });
+        }
+        return;
+      }
       await this.#server.send(message);
       return;
     }
@@ -191,6 +208,12 @@ export class McpFaultProxy {
       const answers = fault?.kind === 'duplicate' && fault.concurrent ? await Promise.all(Array.from({ length: copies }, deliver)) : [];
       for (let i = answers.length; i < copies; i++) answers.push(await deliver());
       const first = answers[0]!;
+      if (this.#cancelled.delete(req.id)) {
+        // The client stopped waiting: whether the server acted, it cannot know (R18).
+        h.record({ type: 'response', request, tool, result: 'lost', message: 'the client cancelled the call', call, attempt: 1 });
+        finish('unknown', 'nothing', undefined, { kind: 'timeout', message: 'the client cancelled the call while it was in flight', retryable: true });
+        return;
+      }
       this.#recordResponse(request, tool, call, first);
       const isError = first.error !== undefined || first.result?.['isError'] === true;
       finish(isError ? 'error' : 'ok', first.error ? 'protocol_error' : isError ? 'tool_error' : 'result', first);
@@ -231,11 +254,24 @@ export class McpFaultProxy {
   /** Sends `req` upstream under an id of the proxy's own, so a duplicate's copies do not collide. */
   #forward(req: Request): Promise<Response> {
     const id = `faultline-${++this.#next}`;
-    return new Promise((resolve) => {
+    const ids = this.#upstreamIds.get(req.id) ?? [];
+    this.#upstreamIds.set(req.id, [...ids, id]);
+    return new Promise<Response>((resolve) => {
       this.#waiting.set(id, resolve);
       void this.#server.send({ ...req, id } as JSONRPCMessage);
+    }).finally(() => {
+      const left = (this.#upstreamIds.get(req.id) ?? []).filter((x) => x !== id);
+      if (left.length === 0) this.#upstreamIds.delete(req.id);
+      else this.#upstreamIds.set(req.id, left);
     });
   }
+}
+
+/** The request a `notifications/cancelled` names, if `message` is one. */
+function cancelledId(message: JSONRPCMessage): Id | undefined {
+  if (!('method' in message) || message.method !== 'notifications/cancelled') return undefined;
+  const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 function errorOf(kind: ErrorKind, status: number | undefined): ErrorData {
