@@ -80,6 +80,8 @@ export class McpFaultProxy {
   readonly #calls: ProxiedCall[] = [];
   /** Upstream ids of requests the proxy made itself, and who waits for each answer. */
   readonly #waiting = new Map<string, (answer: Response) => void>();
+  /** Calls not yet finished, and how each would be settled if the proxy closed now. */
+  readonly #unfinished = new Map<string, () => void>();
   /** Client calls the client cancelled (it gave up waiting). */
   readonly #cancelled = new Set<Id>();
   /** For each client call in flight upstream, the ids the server knows it by (a duplicate has several). */
@@ -120,6 +122,8 @@ export class McpFaultProxy {
 
   /** Closes both sides (the server process ends with its transport) and settles the record. */
   async close(): Promise<McpProxyRecord> {
+    // A call still waiting on the server when either side goes: the server may have acted.
+    for (const settle of [...this.#unfinished.values()]) settle();
     const record = { calls: [...this.#calls], history: [...this.#history.events] };
     if (this.#resolveClosed) {
       const resolve = this.#resolveClosed;
@@ -197,11 +201,13 @@ export class McpFaultProxy {
       return this.#forward(req);
     };
     const finish = (outcome: CallResultKind, clientSaw: ClientSaw, answer: Response | undefined, error?: ErrorData): void => {
+      if (!this.#unfinished.delete(call)) return;
       h.record({ type: 'outcome', call, tool, result: outcome, attempts: 1, ...(error && { error }) });
       this.#calls.push({ call, tool, ...(faultRef && { fault: faultRef }), deliveries, outcome, clientSaw });
       if (answer) void this.#client.send({ ...answer, id: req.id } as JSONRPCMessage);
     };
 
+    this.#unfinished.set(call, () => finish('unknown', 'nothing', undefined, { kind: 'unknown', message: 'the proxy closed while the call was in flight', retryable: false }));
     if (fault?.kind === 'latency') await this.#clock.sleep(fault.ms);
     if (!fault || fault.kind === 'latency' || fault.kind === 'duplicate') {
       const copies = fault?.kind === 'duplicate' ? fault.copies : 1;
