@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
+import { dirname, join, relative, resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { expandRef } from '../../runner/expandRef.js';
 import { loadFile } from '../../runner/loadFile.js';
 import { formatIssues } from '../../runner/zodIssues.js';
 import type { z } from 'zod';
@@ -32,18 +32,13 @@ export async function findConfigFile(explicit: string | undefined, cwd: string =
 const fail = (file: string, lines: readonly string[]): FaultlineError =>
   new FaultlineError(FaultlineErrorCode.ConfigInvalid, `${file}: invalid faultline config:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { source: file, issues: lines });
 
-// A bare word (no separator, no extension) names a built-in; anything else is a path from the config file's folder.
-const isBareName = (ref: string): boolean => !ref.includes('/') && !ref.includes('\\') && extname(ref) === '';
-
 async function resolveRefs(refs: readonly string[] | undefined, dir: string, key: string, file: string): Promise<string[] | undefined> {
   if (refs === undefined) return undefined;
   const out: string[] = [];
   for (const [i, ref] of refs.entries()) {
-    if (isDynamicPattern(ref)) {
-      const matches = (await glob(ref, { cwd: dir, absolute: true, onlyFiles: true })).sort();
-      if (matches.length === 0) throw fail(file, [`${key}[${i}]: the pattern "${ref}" matches no file (looked in ${relative(process.cwd(), dir) || '.'})`]);
-      out.push(...matches);
-    } else out.push(isBareName(ref) || isAbsolute(ref) ? ref : resolve(dir, ref));
+    const files = await expandRef(ref, dir);
+    if (files.length === 0) throw fail(file, [`${key}[${i}]: the pattern "${ref}" matches no file (looked in ${relative(process.cwd(), dir) || '.'})`]);
+    out.push(...files);
   }
   return out;
 }
