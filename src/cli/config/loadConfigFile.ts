@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { expandRef } from '../../runner/expandRef.js';
 import { loadFile } from '../../runner/loadFile.js';
-import { formatIssues } from '../../runner/zodIssues.js';
+import { formatIssues } from '../../core/zodIssues.js';
 import type { z } from 'zod';
 import { FaultlineConfigSchema } from './defineConfig.js';
 
