@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { resolveConfigs, resolveScenarios, runCell, type RetryConfigRef, type ScenarioRef } from './runScenario.js';
 
 export interface DescribeScenariosOptions {
@@ -23,6 +24,7 @@ export interface DescribeScenariosOptions {
  * await describeScenarios(['faultline/**\/*.scenario.ts'], { retryConfigs: ['rulebook'], k: 8 });
  */
 export async function describeScenarios(scenarios: readonly ScenarioRef[], options: DescribeScenariosOptions = {}): Promise<void> {
+  if (scenarios.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, 'describeScenarios: name at least one scenario (a file, folder, glob, built-in name or defineScenario value)');
   const [loaded, configs] = await Promise.all([resolveScenarios(scenarios), resolveConfigs(options.retryConfigs ?? [])]);
   const k = options.k ?? 4;
   // A random seed is drawn once per file, so every test of it shares the seed its replay commands print.
