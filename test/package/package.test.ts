@@ -48,7 +48,7 @@ describe('the tarball', SLOW, () => {
     const files = packed.files;
     for (const f of ['package.json', 'README.md', 'LICENSE', 'docs/rules.md', 'bin/faultline.js', 'scenarios/configs/rulebook.yaml', 'dist/cli/main.js']) expect(files).toContain(f);
     for (const s of ['index', 'vitest', 'msw', 'nock', 'testcontainers']) expect(files).toEqual(expect.arrayContaining([`dist/public/${s}.js`, `dist/public/${s}.d.ts`]));
-    const stray = files.filter((f) => /\.test\.|testkit|testing|testService|\.tsbuildinfo$/.test(f) || /^(src|test|bench|scripts|\.ci)\//.test(f) || (f.startsWith('dist/') && !/\.(js|d\.ts)$/.test(f)));
+    const stray = files.filter((f) => /\.test\.|testkit|testing|testService|\.tsbuildinfo$/.test(f) || /^(src|test|bench|scripts|\.ci|scenarios\/examples)\//.test(f) || (f.startsWith('dist/') && !/\.(js|d\.ts)$/.test(f)));
     expect(stray).toEqual([]);
   });
 
