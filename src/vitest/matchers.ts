@@ -1,31 +1,38 @@
 import { failedTrialLines, isFailed, type FailedTrial } from '../report/failures.js';
 import { formatRate } from '../report/format.js';
 import { rulesFooter } from '../report/rulesLink.js';
-import { cellMetrics } from '../runner/metrics.js';
+import { cellMetrics, type CellMetrics } from '../runner/metrics.js';
 import type { Cell } from '../runner/run.js';
-import type { TrialResult } from '../runner/trial.js';
+import type { TrialSummary } from '../runner/trial.js';
 
 /** What the matchers accept: a cell from `runScenario` (or a run's `cells`), one trial, or a list of trials. */
-export type ScenarioOutcome = Cell | TrialResult | readonly TrialResult[];
+export type ScenarioOutcome = Cell | TrialSummary | readonly TrialSummary[];
 
 interface MatcherResult {
   readonly pass: boolean;
   readonly message: () => string;
 }
 
-function trialsOf(received: unknown): readonly TrialResult[] {
-  if (Array.isArray(received)) return received as TrialResult[];
-  if (typeof received === 'object' && received !== null) {
-    if ('trials' in received && Array.isArray(received.trials)) return received.trials as TrialResult[];
-    if ('status' in received && 'checks' in received) return [received as TrialResult];
-  }
-  throw new TypeError('faultline matchers expect the result of runScenario (a cell), a trial result or a list of trial results');
+interface Subject {
+  /** The trials kept in full (a cell may keep only its first failures). */
+  readonly trials: readonly TrialSummary[];
+  /** Over every trial, kept or not. */
+  readonly metrics: CellMetrics;
+  readonly name: string;
 }
 
-const cellName = (trials: readonly TrialResult[]): string => (trials[0] ? `${trials[0].scenario} × ${trials[0].config}` : '(no trials)');
+function subjectOf(received: unknown): Subject {
+  if (typeof received === 'object' && received !== null && 'metrics' in received && 'trials' in received && Array.isArray(received.trials)) {
+    const cell = received as Cell;
+    return { trials: cell.trials, metrics: cell.metrics, name: `${cell.scenario} × ${cell.config}` };
+  }
+  const trials = Array.isArray(received) ? (received as TrialSummary[]) : typeof received === 'object' && received !== null && 'status' in received && 'checks' in received ? [received as TrialSummary] : undefined;
+  if (trials === undefined) throw new TypeError('faultline matchers expect the result of runScenario (a cell), a trial result or a list of trial results');
+  return { trials, metrics: cellMetrics(trials), name: trials[0] ? `${trials[0].scenario} × ${trials[0].config}` : '(no trials)' };
+}
 
 /** The evidence of the first trial `failing` picks: its verdicts, evidence, replay command and the rules they name. */
-function evidence(trials: readonly TrialResult[], failing: (t: FailedTrial) => boolean): string {
+function evidence(trials: readonly TrialSummary[], failing: (t: FailedTrial) => boolean): string {
   const failed = trials.filter(isFailed).filter(failing);
   const first = failed[0];
   if (first === undefined) return '';
@@ -43,13 +50,12 @@ const failedCheck = (name: string) => (t: FailedTrial): boolean => t.failed.incl
  * defaults to the number of trials.
  */
 function toHavePassK(this: { isNot: boolean }, received: unknown, k?: number, atLeast = 1): MatcherResult {
-  const trials = trialsOf(received);
-  const n = trials.length;
+  const { trials, metrics, name } = subjectOf(received);
+  const n = metrics.trials;
   const kk = k ?? n;
   if (!Number.isInteger(kk) || kk < 1 || kk > n) {
     return { pass: false, message: () => `toHavePassK: k must be a whole number from 1 to the ${n} trials that ran, got ${String(k)}` };
   }
-  const metrics = cellMetrics(trials);
   const value = metrics.passHat[kk - 1]!;
   const pass = value >= atLeast;
   const summary = `${metrics.successes} of ${n} trials passed`;
@@ -57,35 +63,33 @@ function toHavePassK(this: { isNot: boolean }, received: unknown, k?: number, at
     pass,
     message: () =>
       this.isNot
-        ? `expected pass^${kk} of ${cellName(trials)} below ${atLeast}, got ${formatRate(value)} (${summary})`
-        : `expected pass^${kk} of ${cellName(trials)} to be at least ${atLeast}, got ${formatRate(value)} (${summary})${evidence(trials, () => true)}`,
+        ? `expected pass^${kk} of ${name} below ${atLeast}, got ${formatRate(value)} (${summary})`
+        : `expected pass^${kk} of ${name} to be at least ${atLeast}, got ${formatRate(value)} (${summary})${evidence(trials, () => true)}`,
   };
 }
 
 /** `expect(run).toHaveNoDuplicateEffects()`: no trial produced one business effect twice (the `duplicates` checker, R18–R25). */
 function toHaveNoDuplicateEffects(this: { isNot: boolean }, received: unknown): MatcherResult {
-  const trials = trialsOf(received);
-  const metrics = cellMetrics(trials);
+  const { trials, metrics, name } = subjectOf(received);
   const failedTrials = metrics.checkFailures['duplicates'] ?? 0;
   return {
     pass: failedTrials === 0,
     message: () =>
       this.isNot
-        ? `expected duplicate effects in ${cellName(trials)}, found none`
-        : `expected no duplicate effects in ${cellName(trials)}, found ${metrics.duplicateEffects} in ${failedTrials} of ${trials.length} trials${evidence(trials, failedCheck('duplicates'))}`,
+        ? `expected duplicate effects in ${name}, found none`
+        : `expected no duplicate effects in ${name}, found ${metrics.duplicateEffects} in ${failedTrials} of ${metrics.trials} trials${evidence(trials, failedCheck('duplicates'))}`,
   };
 }
 
 /** `expect(run).toStayWithinBudget()`: no trial went over its attempts, calls, turns or virtual-time budget (the `budget` checker, R6, R8, R11, R28). */
 function toStayWithinBudget(this: { isNot: boolean }, received: unknown): MatcherResult {
-  const trials = trialsOf(received);
-  const metrics = cellMetrics(trials);
+  const { trials, metrics, name } = subjectOf(received);
   return {
     pass: metrics.budgetViolations === 0,
     message: () =>
       this.isNot
-        ? `expected a budget violation in ${cellName(trials)}, found none`
-        : `expected ${cellName(trials)} to stay within budget, ${metrics.budgetViolations} of ${trials.length} trials did not${evidence(trials, failedCheck('budget'))}`,
+        ? `expected a budget violation in ${name}, found none`
+        : `expected ${name} to stay within budget, ${metrics.budgetViolations} of ${metrics.trials} trials did not${evidence(trials, failedCheck('budget'))}`,
   };
 }
 
