@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'dist/**', 'bin/**', 'eslint.config.js', '**/*.tmp.ts'] },
+  { ignores: ['node_modules/**', 'reports/**', 'dist/**', 'bin/**', 'eslint.config.js', '**/*.tmp.ts', 'test/package/fixtures/**'] },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],

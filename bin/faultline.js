@@ -1,13 +1,20 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx's loader, so `npx faultline` works straight after
-// `npm ci` with no build step. The CLI itself decides the exit code; this file only sets it.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI in dist/ (what the package ships); tsx is loaded later, and only to
+// import a user's .ts scenario, configuration or service files. In a checkout of the
+// repository, `npm run build` writes dist/ (`npm test` and the test suite run it themselves).
+// The CLI itself decides the exit code; this file only sets it.
+import { existsSync } from 'node:fs';
 
-// A stop signal while the CLI loads is held, not lost: the CLI handles it as soon as it listens.
-const pendingSignals = [];
-const hold = (name) => pendingSignals.push(name);
-for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(name, hold);
-register();
-const { main, processIo } = await import('../src/cli/main.ts');
-for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(name, hold);
-process.exitCode = await main(process.argv.slice(2), processIo(pendingSignals));
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('faultline: dist/cli/main.js is missing; in a checkout of faultline, run "npm run build" first\n');
+  process.exitCode = 3;
+} else {
+  // A stop signal while the CLI loads is held, not lost: the CLI handles it as soon as it listens.
+  const pendingSignals = [];
+  const hold = (name) => pendingSignals.push(name);
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(name, hold);
+  const { main, processIo } = await import(entry.href);
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(name, hold);
+  process.exitCode = await main(process.argv.slice(2), processIo(pendingSignals));
+}

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { CliContext } from './context.js';
 import { createCompareCommand } from './commands/compare.js';
+import { createInitCommand } from './commands/init.js';
 import { createListCommand } from './commands/list.js';
 import { createMcpProxyCommand } from './commands/mcpProxy.js';
 import { createMergeCommand } from './commands/merge.js';
@@ -17,6 +18,7 @@ Examples:
   $ faultline merge shard-1/faultline.json shard-2/faultline.json
   $ faultline list
   $ faultline schema --out faultline.schema.json
+  $ faultline init                         a config, an example service, agent and scenario, a CI workflow
 
 Exit codes: 0 every gate held, 1 a gate failed, 2 bad input or usage, 3 faultline crashed,
 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP (the partial reports are written).`;
@@ -40,7 +42,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description("fault-injection and reliability tests for LLM agents' tool calls")
     .version(version(), '-v, --version')
     .addHelpText('after', EXAMPLES);
-  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createMcpProxyCommand]) {
+  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createMcpProxyCommand]) {
     program.addCommand(configure(create(ctx), ctx));
   }
   return program;

@@ -1,10 +1,15 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { startPostgres } from './testcontainers.js';
+import * as entry from './testcontainers.js';
+
+const { startPostgres } = entry;
 
 describe('faultline/testcontainers', () => {
   it('is the package subpath of this entry file', async () => {
+    // The subpath points at this entry compiled into dist/ (the test suite builds it first).
+    expect(createRequire(import.meta.url).resolve('faultline/testcontainers')).toMatch(/[/\\]dist[/\\]public[/\\]testcontainers\.js$/);
     const viaPackage = await import('faultline/testcontainers');
-    expect(viaPackage.startPostgres).toBe(startPostgres);
+    expect(Object.keys(viaPackage).sort()).toEqual(Object.keys(entry).sort());
     expect(Object.keys(viaPackage).sort()).toEqual([
       'DEFAULT_POSTGRES_IMAGE',
       'LOCAL_POSTGRES_IMAGE',

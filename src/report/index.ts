@@ -16,6 +16,7 @@ export {
 export { renderJunitReport, type JunitReportOptions } from './junit.js';
 export { escapeMarkdown, renderMarkdownReport, type MarkdownReportOptions } from './markdown.js';
 export { replayCommand, shellQuote, type ReplayTarget } from './replay.js';
+export { RULES_DOC, rulesCited, rulesFooter } from './rulesLink.js';
 export { formatOffset, formatTimeline } from './timeline.js';
 export {
   REPORTERS,

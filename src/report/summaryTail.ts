@@ -4,6 +4,7 @@ import { failingCells, firstFailureReplay, notPassed, verdictLine } from './fail
 import { plural } from './format.js';
 import { mark, type Painter } from './paint.js';
 import { replayCommand } from './replay.js';
+import { rulesFooter } from './rulesLink.js';
 
 /**
  * The gates and the failing cells (first failing verdict and replay command each): how the
@@ -17,16 +18,20 @@ export function summaryTail(run: RunResult, gates: readonly GateResult[], p: Pai
     out.push(...gates.map((g) => `  ${mark(p, g.passed)} ${g.message}`));
   }
   const failing = failingCells(run.cells);
+  const shown: string[] = [];
   if (failing.length > 0) {
     out.push('', p.bold('failures'));
     for (const { cell, failed, count, checks } of failing) {
       const first = failed[0];
       const verdict = first && notPassed(first)[0];
       out.push(`  ${mark(p, false)} ${cell.scenario} × ${cell.config}: ${count} of ${plural(cell.metrics.trials, 'trial')} failed (${checks.join(', ')})`);
+      if (first && verdict) shown.push(verdictLine(verdict));
       if (first && verdict) out.push(`      trial ${first.trialIndex}: ${verdictLine(verdict)}`);
       const replay = first ? replayCommand(first) : firstFailureReplay(run, cell);
       if (replay !== undefined) out.push(`      replay: ${p.dim(replay)}`);
     }
+    const rules = rulesFooter(shown);
+    if (rules !== undefined) out.push(`  ${p.dim(rules)}`);
   }
   return out;
 }

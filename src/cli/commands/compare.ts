@@ -67,7 +67,8 @@ export function createCompareCommand(ctx: CliContext): Command {
         return;
       }
       if (flags.agents !== undefined) throw new FaultlineError(FaultlineErrorCode.Usage, '--agents needs --contention');
-      const { executeRun } = await import('../executeRun.js');
+      const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../config/withConfigFile.js')]);
+      ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
       ctx.exitCode = await executeRun(
         {
           scenarios,

@@ -33,7 +33,7 @@ export function createReplayCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ReplayFlags) => {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'replay needs the seed of the run it reproduces (--seed <n>), not "random"');
-      const [{ loadConfigs, loadScenarios }, { runTrial }, { colorEnabled, compactJson, formatTimeline, verdictLines }] = await Promise.all([
+      const [{ loadConfigs, loadScenarios }, { runTrial }, { colorEnabled, compactJson, formatTimeline, rulesFooter, verdictLines }] = await Promise.all([
         import('../../runner/library.js'),
         import('../../runner/trial.js'),
         import('../../report/index.js'),
@@ -67,6 +67,8 @@ export function createReplayCommand(ctx: CliContext): Command {
             return `  ${l.replace(/^[✓✗]/, (m) => mark(p, m === '✓'))}${evidence}`;
           }),
         ];
+        const rules = rulesFooter(trial.checks.map((c) => (c.verdict.valid === true ? '' : c.verdict.message)));
+        if (rules !== undefined) lines.push('', p.dim(rules));
         io.stdout.write(`${lines.join('\n')}\n`);
       }
       ctx.exitCode = trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;

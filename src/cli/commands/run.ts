@@ -22,7 +22,8 @@ export function createRunCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: RunFlags) => {
       // The engine loads only once a command runs, so --help stays quick.
-      const { executeRun } = await import('../executeRun.js');
+      const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../config/withConfigFile.js')]);
+      ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
       ctx.exitCode = await executeRun(
         {
           scenarios,

@@ -18,6 +18,8 @@ export interface RunFlags {
   readonly shard?: Shard;
   readonly trialTimeout?: number;
   readonly workerHeap?: number;
+  /** `--config-file`: the project config to read instead of ./faultline.config.ts. */
+  readonly configFile?: string;
 }
 
 /** The default for `--keep-failures`: enough to read a failure, small enough for a large run. */
@@ -48,5 +50,6 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--keep-failures <n>', 'failing trials per cell kept in full, history and all; the rest are counted', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'), DEFAULT_KEEP_FAILURES)
     .option('--shard <i/n>', 'run only slice i of n of the trials (merge the shard reports with "faultline merge")', parseShardFlag)
     .option('--trial-timeout <ms>', 'wall-clock milliseconds a trial may hold its worker before it is stopped and judged hung (default: 10000)', (v) => parseInteger(v, 1, 'milliseconds, at least 1'))
-    .option('--worker-heap <mb>', "each worker's heap limit in MB: an agent that allocates past it crashes its trial, not the run (default: 512)", (v) => parseInteger(v, 16, 'megabytes, at least 16'));
+    .option('--worker-heap <mb>', "each worker's heap limit in MB: an agent that allocates past it crashes its trial, not the run (default: 512)", (v) => parseInteger(v, 16, 'megabytes, at least 16'))
+    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)');
 }

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { isFaultlineError } from '../../core/errors.js';
+import { parseGate } from '../../runner/gates.js';
+import { REPORTER_CHOICES } from '../options.js';
+
+/**
+ * What `faultline.config.ts` may set: the defaults of `faultline run` and `faultline compare`
+ * for this project. A flag on the command line wins over the file, as in vitest and
+ * Playwright. Relative paths and globs are read from the config file's folder.
+ */
+export interface FaultlineConfig {
+  /** Scenario files, folders, globs (`scenarios/**\/*.scenario.ts`) or built-in names; positional arguments replace them. */
+  readonly scenarios?: readonly string[];
+  /** Retry configurations to run under: built-in names (`rulebook`, `naive`…) or files; `--config` replaces them. */
+  readonly retryConfigs?: readonly string[];
+  /** Trials per scenario × configuration (`--k`). */
+  readonly k?: number;
+  /** The run seed, or `'random'` to pick one and print it (`--seed`). */
+  readonly seed?: number | 'random';
+  /** Which reports to write (`--reporter`): console, json, junit, markdown. */
+  readonly reporters?: readonly (typeof REPORTER_CHOICES)[number][];
+  /** The folder the reports go to (`--out`). */
+  readonly outDir?: string;
+  /** Gates the run must hold, e.g. `'pass^4>=0.95'`, `'duplicates==0'` (`--gate`). */
+  readonly gates?: readonly string[];
+  /** Only scenarios whose name matches this regular expression (`--grep`). */
+  readonly grep?: string;
+}
+
+const refs = (what: string) => z.array(z.string().min(1, `expected a ${what}, got an empty string`)).min(1, `list at least one ${what}, or leave the key out`);
+
+const validRegExp = (value: string): boolean => {
+  try {
+    new RegExp(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The file's default export, checked; unknown keys are refused so a typo is not silently ignored. */
+export const FaultlineConfigSchema = z
+  .object({
+    scenarios: refs('scenario file, folder, glob or built-in name').optional(),
+    retryConfigs: refs('retry configuration name or file').optional(),
+    k: z.number().int().min(1).optional(),
+    seed: z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.literal('random')]).optional(),
+    reporters: z.array(z.enum(REPORTER_CHOICES)).min(1).optional(),
+    outDir: z.string().min(1).optional(),
+    gates: z
+      .array(
+        z.string().superRefine((expr, ctx) => {
+          try {
+            parseGate(expr);
+          } catch (e) {
+            if (!isFaultlineError(e)) throw e;
+            ctx.addIssue({ code: 'custom', message: e.message });
+          }
+        }),
+      )
+      .optional(),
+    grep: z.string().refine(validRegExp, 'expected a regular expression').optional(),
+  })
+  .strict();
+
+// The hand-written interface carries the docs users see in their editor; this keeps it equal to the schema.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Plain<T> = { -readonly [K in keyof T]-?: Exclude<T[K], undefined> extends readonly (infer E)[] ? E[] : Exclude<T[K], undefined> };
+const schemaMatchesInterface: Same<Plain<FaultlineConfig>, Plain<z.output<typeof FaultlineConfigSchema>>> = true;
+void schemaMatchesInterface;
+
+/**
+ * Types a `faultline.config.ts` (it returns its argument; the CLI validates the file when it loads it).
+ * @example
+ * // faultline.config.ts
+ * import { defineConfig } from 'faultline';
+ * export default defineConfig({ scenarios: ['faultline/**\/*.scenario.ts'], k: 8, gates: ['pass^8>=1', 'duplicates==0'] });
+ */
+export const defineConfig = (config: FaultlineConfig): FaultlineConfig => config;

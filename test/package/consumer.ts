@@ -1,0 +1,98 @@
+/**
+ * The package as a user gets it: packed from a copy of the sources (so `prepack` builds it
+ * from scratch without touching the repository's own dist/, which other tests are running),
+ * then installed from the tarball into a fresh project outside the repository, from the npm
+ * cache (`npm ci` has put every dependency there). Shared by the smoke test and bench/package.ts.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The exact versions the repository tests with (from its own node_modules). */
+export async function repoVersion(name: string): Promise<string> {
+  return (JSON.parse(await readFile(join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+// npm passes its settings to scripts as npm_* variables; a child npm would read them as its own (the repository's prefix, say).
+const cleanEnv = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_') && k !== 'INIT_CWD' && k !== 'CI'));
+
+export interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command to the end without a shell; resolves with its exit code whatever it is. */
+export function run(file: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    execFile(file, [...args], { cwd, env: { ...cleanEnv(), NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') return reject(error);
+      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+const must = async (ran: Promise<Ran>, what: string): Promise<Ran> => {
+  const r = await ran;
+  if (r.code !== 0) throw new Error(`${what} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
+  return r;
+};
+
+export interface Packed {
+  readonly tarball: string;
+  readonly files: readonly string[];
+  readonly size: number;
+  readonly unpackedSize: number;
+  readonly cleanup: () => Promise<void>;
+}
+
+/** What `npm pack` needs from the repository to build the package: the sources and the shipped files. */
+const PACK_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'bin', 'docs', 'scenarios', 'src'];
+
+export async function pack(): Promise<Packed> {
+  const stage = await mkdtemp(join(tmpdir(), 'faultline-pack-'));
+  for (const input of PACK_INPUTS) await cp(join(REPO, input), join(stage, input), { recursive: true });
+  await symlink(join(REPO, 'node_modules'), join(stage, 'node_modules'), 'dir');
+  const r = await must(run('npm', ['pack', '--json', '--pack-destination', stage], stage), 'npm pack');
+  // npm prints the lifecycle scripts' output before the JSON.
+  const info = (JSON.parse(r.stdout.slice(r.stdout.indexOf('[\n'))) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[])[0]!;
+  return {
+    tarball: join(stage, info.filename),
+    files: info.files.map((f) => f.path).sort(),
+    size: info.size,
+    unpackedSize: info.unpackedSize,
+    cleanup: () => rm(stage, { recursive: true, force: true }),
+  };
+}
+
+export interface Consumer {
+  readonly dir: string;
+  /** Adds packages to the project, from the npm cache. */
+  install(specs: readonly string[]): Promise<Ran>;
+  /** Runs the project's `npx <bin> …`, as a user types it. */
+  npx(args: readonly string[]): Promise<Ran>;
+  write(path: string, text: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh ES-module project under the OS temp folder, with nothing installed. */
+export async function createConsumer(): Promise<Consumer> {
+  const dir = await mkdtemp(join(tmpdir(), 'faultline-consumer-'));
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  const write = async (path: string, text: string): Promise<void> => {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text);
+  };
+  return {
+    dir,
+    install: (specs) => must(run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', ...specs], dir), `npm install ${specs.join(' ')}`),
+    npx: (args) => run('npx', ['--no-install', ...args], dir),
+    write,
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * The package from a user's side: one `npm pack` (prepack builds it from scratch), one fresh
+ * project outside the repository with the tarball installed from the npm cache, shared by
+ * every test here, in order: first with no optional peer installed, then with vitest, msw and
+ * nock added. Figures (file count, size, install-to-green time) come from `npm run bench:package`.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsumer, pack, REPO, repoVersion, run, type Consumer, type Packed } from './consumer.js';
+
+const SUBPATHS = ['faultline', 'faultline/vitest', 'faultline/msw', 'faultline/nock', 'faultline/testcontainers'] as const;
+/** The peer each subpath cannot load without. */
+const NEEDS: Partial<Record<(typeof SUBPATHS)[number], string>> = { 'faultline/vitest': 'vitest', 'faultline/msw': 'msw', 'faultline/nock': 'nock' };
+const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+// Each step spawns npm, tsc or vitest on a machine that may be busy: generous limits, since nothing here is timed.
+const SLOW = { timeout: 180_000 };
+const fixture = (name: string): Promise<string> => readFile(join(REPO, 'test', 'package', 'fixtures', name), 'utf8');
+
+let packed: Packed;
+let project: Consumer;
+
+/** Imports `specifier` in a plain `node` process in the project; its exports' names, or the error. */
+async function importInNode(specifier: string): Promise<{ code: number; out: string }> {
+  const script = `import(${JSON.stringify(specifier)}).then((m) => console.log(Object.keys(m).sort().join(',')), (e) => { console.log(e.code + ' ' + e.message); process.exit(1); })`;
+  const r = await run(process.execPath, ['--input-type=module', '-e', script], project.dir);
+  return { code: r.code, out: r.stdout + r.stderr };
+}
+
+const tsconfig = (extra: Record<string, unknown>): string =>
+  JSON.stringify({
+    compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', noEmit: true, skipLibCheck: false, types: ['node'], ...extra },
+    files: ['consumer.ts'],
+  });
+
+beforeAll(async () => {
+  packed = await pack();
+  project = await createConsumer();
+  await project.install([packed.tarball, `@types/node@${await repoVersion('@types/node')}`]);
+}, 300_000);
+afterAll(async () => {
+  await project?.cleanup();
+  await packed?.cleanup();
+});
+
+describe('the tarball', SLOW, () => {
+  it('holds the built package, the library, the rules and the licence, and no tests or sources', () => {
+    const files = packed.files;
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'docs/rules.md', 'bin/faultline.js', 'scenarios/configs/rulebook.yaml', 'dist/cli/main.js']) expect(files).toContain(f);
+    for (const s of ['index', 'vitest', 'msw', 'nock', 'testcontainers']) expect(files).toEqual(expect.arrayContaining([`dist/public/${s}.js`, `dist/public/${s}.d.ts`]));
+    const stray = files.filter((f) => /\.test\.|testkit|testing|testService|\.tsbuildinfo$/.test(f) || /^(src|test|bench|scripts|\.ci|scenarios\/examples)\//.test(f) || (f.startsWith('dist/') && !/\.(js|d\.ts)$/.test(f)));
+    expect(stray).toEqual([]);
+  });
+
+  it('declares every export with types and import conditions into dist/, and a bin that runs compiled code', async () => {
+    const pkg = JSON.parse(await readFile(join(project.dir, 'node_modules', 'faultline', 'package.json'), 'utf8')) as {
+      exports: Record<string, string | { types: string; import: string }>;
+      bin: Record<string, string>;
+    };
+    for (const [key, target] of Object.entries(pkg.exports)) {
+      if (key === './package.json') continue;
+      expect(target).toMatchObject({ types: expect.stringMatching(/^\.\/dist\/.+\.d\.ts$/), import: expect.stringMatching(/^\.\/dist\/.+\.js$/) });
+    }
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './msw', './nock', './package.json', './testcontainers', './vitest']);
+    const bin = await readFile(join(project.dir, 'node_modules', 'faultline', pkg.bin['faultline']!), 'utf8');
+    expect(bin).toContain('../dist/cli/main.js');
+    expect(bin).not.toContain('../src/');
+    expect(bin).not.toMatch(/from ['"]tsx|import\(['"]tsx/);
+  });
+});
+
+describe('installed with no optional peer', SLOW, () => {
+  it('imports from plain node: the main entry and testcontainers load, the others name the peer they need', async () => {
+    for (const specifier of SUBPATHS) {
+      const r = await importInNode(specifier);
+      const peer = NEEDS[specifier];
+      if (peer === undefined) {
+        expect(r.code, r.out).toBe(0);
+        expect(r.out.split(',').length).toBeGreaterThan(specifier === 'faultline' ? 40 : 5);
+      } else {
+        expect(r.code).toBe(1);
+        expect(r.out).toContain(`ERR_MODULE_NOT_FOUND Cannot find package '${peer}'`);
+      }
+    }
+  });
+
+  it('type-checks a consumer of the public types with tsc --strict, skipLibCheck off, and also erasableSyntaxOnly', async () => {
+    await project.write('consumer.ts', await fixture('consumer.ts'));
+    await project.write('tsconfig.json', tsconfig({}));
+    const strict = await run(process.execPath, [TSC, '-p', '.'], project.dir);
+    expect(strict.stdout + strict.stderr).toBe('');
+    expect(strict.code).toBe(0);
+    await project.write('tsconfig.json', tsconfig({ erasableSyntaxOnly: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, verbatimModuleSyntax: true }));
+    const strictest = await run(process.execPath, [TSC, '-p', '.'], project.dir);
+    expect(strictest.stdout + strictest.stderr).toBe('');
+    expect(strictest.code).toBe(0);
+  });
+
+  it('npx faultline init && npx faultline run exits 0', async () => {
+    const init = await project.npx(['faultline', 'init']);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain('added    package.json script "faultline": "faultline run"');
+    const first = await project.npx(['faultline', 'run']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/✓ helpdesk-partial-write +1\.000 +1\.000 +4\/4/);
+    expect(first.stdout).toContain('gates: all 3 held');
+  });
+
+  it('a failing run names the rules and the page in the installed package', async () => {
+    // k stays at the config's 4: its pass^4 gate could never hold with fewer trials (exit 2).
+    const r = await project.npx(['faultline', 'run', 'payment-quota-exceeded', '--config', 'naive', '--out', 'naive']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('rules: R5 R23 (explained in node_modules/faultline/docs/rules.md#r5)');
+  });
+});
+
+describe('with vitest, msw and nock installed', SLOW, () => {
+  beforeAll(async () => {
+    const peers = await Promise.all(['vitest', 'vite', 'msw', 'nock'].map(async (p) => `${p}@${await repoVersion(p)}`));
+    await project.install(peers);
+  }, 300_000);
+
+  it('imports every subpath from plain node', async () => {
+    for (const specifier of SUBPATHS) {
+      const r = await importInNode(specifier);
+      expect(r.code, `${specifier}: ${r.out}`).toBe(0);
+    }
+  });
+
+  it('runs scenarios as vitest tests and the matchers pass, two files in parallel under the default pool', async () => {
+    await project.write('test/describe.test.ts', await fixture('describe.fixture.ts'));
+    await project.write('test/matchers.test.ts', await fixture('matchers.fixture.ts'));
+    const r = await project.npx(['vitest', 'run', 'test/describe.test.ts', 'test/matchers.test.ts']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Test Files +2 passed \(2\)/);
+    expect(r.stdout).toMatch(/Tests +3 passed \(3\)/);
+  });
+
+  it('type-checks test files using the matchers (strict, skipLibCheck off, erasableSyntaxOnly)', async () => {
+    await project.write('test/describe.test.ts', await fixture('describe.fixture.ts'));
+    await project.write('test/matchers.test.ts', await fixture('matchers.fixture.ts'));
+    await project.write('test/types.ts', await fixture('types.fixture.ts'));
+    await project.write(
+      'tsconfig.vitest.json',
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', noEmit: true, skipLibCheck: false, erasableSyntaxOnly: true, types: ['node'] },
+        files: ['test/describe.test.ts', 'test/matchers.test.ts', 'test/types.ts'],
+      }),
+    );
+    const r = await run(process.execPath, [TSC, '-p', 'tsconfig.vitest.json'], project.dir);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('fails with the evidence and the replay command when the run breaks the goal', async () => {
+    await project.write('test/broken.test.ts', await fixture('broken.fixture.ts'));
+    const r = await project.npx(['vitest', 'run', 'test/broken.test.ts']);
+    const out = r.stdout + r.stderr;
+    expect(r.code).toBe(1);
+    expect(out).toMatch(/Tests +2 failed \(2\)/);
+    expect(out).toContain('expected pass^2 of helpdesk-partial-write × naive to be at least 1, got 0.000 (0 of 2 trials passed)');
+    expect(out).toContain('expected no duplicate effects in helpdesk-partial-write × naive');
+    expect(out).toMatch(/duplicates: helpdesk:req-1 was created 2 times/);
+    expect(out).toMatch(/evidence: \[/);
+    expect(out).toContain('replay: faultline replay faultline/scenarios/helpdesk-partial-write.scenario.ts --config naive --seed 1 --trial 0');
+  });
+});
