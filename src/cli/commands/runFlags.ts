@@ -18,6 +18,10 @@ export interface RunFlags {
   readonly shard?: Shard;
   readonly trialTimeout?: number;
   readonly workerHeap?: number;
+  /** Model answers from the real endpoint, new requests recorded into each scenario's cassette. */
+  readonly record?: boolean;
+  /** Model answers from the real endpoint, every trial. */
+  readonly live?: boolean;
 }
 
 /** The default for `--keep-failures`: enough to read a failure, small enough for a large run. */
@@ -48,5 +52,9 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--keep-failures <n>', 'failing trials per cell kept in full, history and all; the rest are counted', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'), DEFAULT_KEEP_FAILURES)
     .option('--shard <i/n>', 'run only slice i of n of the trials (merge the shard reports with "faultline merge")', parseShardFlag)
     .option('--trial-timeout <ms>', 'wall-clock milliseconds a trial may hold its worker before it is stopped and judged hung (default: 10000)', (v) => parseInteger(v, 1, 'milliseconds, at least 1'))
-    .option('--worker-heap <mb>', "each worker's heap limit in MB: an agent that allocates past it crashes its trial, not the run (default: 512)", (v) => parseInteger(v, 16, 'megabytes, at least 16'));
+    .option('--worker-heap <mb>', "each worker's heap limit in MB: an agent that allocates past it crashes its trial, not the run (default: 512)", (v) => parseInteger(v, 16, 'megabytes, at least 16'))
+    .addOption(
+      new Option('--record', "send model requests to the scenario's model.baseUrl (key from OPENAI_API_KEY / ANTHROPIC_API_KEY) and write what it answers to the scenario's cassette").conflicts('live'),
+    )
+    .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); nothing is recorded"));
 }
