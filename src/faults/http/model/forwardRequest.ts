@@ -1,11 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
+import { createRequire } from 'node:module';
 
-// Node's own request functions, taken when this module loads, before any trial starts: msw and
-// nock replace the modules' exports while they run, so these send for real. Only the model
-// route of a `--record` or `--live` run uses them; everything else stays intercepted.
-const sendHttp = http.request;
-const sendHttps = https.request;
+// Node's own client class, from the module that defines it: msw and nock replace `http.request`,
+// `https.request` and `http.ClientRequest` while they run (and nock from the moment it is
+// imported), never this one, so requests made with it are sent for real. Only the model route
+// of a `--record` or `--live` run uses it; everything else stays intercepted.
+const { ClientRequest } = createRequire(import.meta.url)('_http_client') as { ClientRequest: typeof http.ClientRequest };
 
 /** What came back from the real endpoint, body read whole (a stream of server-sent events too). */
 export interface ForwardedAnswer {
@@ -23,18 +24,19 @@ const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-e
  */
 export function forwardRequest(url: string, method: string, headers: Readonly<Record<string, string>>, body: string): Promise<ForwardedAnswer> {
   const target = new URL(url);
-  const send = target.protocol === 'https:' ? sendHttps : sendHttp;
+  const agent = target.protocol === 'https:' ? https.globalAgent : http.globalAgent;
   const outgoing: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (!HOP_HEADERS.has(name.toLowerCase())) outgoing[name.toLowerCase()] = value;
   outgoing['content-length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const req = send(target, { method, headers: outgoing }, (res) => {
+    const options = { protocol: target.protocol, hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers: outgoing, agent };
+    const req = new ClientRequest(options, (res: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
       res.on('end', () => {
         const out: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
         resolve({ status: res.statusCode ?? 502, headers: out, body: Buffer.concat(chunks).toString('utf8') });
       });
     });
