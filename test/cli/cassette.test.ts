@@ -158,4 +158,24 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       expect(text, path).not.toContain(KEY);
     }
   });
+
+  it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', async () => {
+    const file = join(dir.path, 'bad.yaml');
+    await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.'));
+    const noKey = await faultline(['run', 'bad.yaml', '--record', '--k', '1'], { cwd: dir.path, env: { OPENAI_API_KEY: '' } });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('bad.yaml: --record sends the model requests to http://127.0.0.1:9, and needs its key in OPENAI_API_KEY, which is not set');
+
+    await writeFile(join(dir.path, 'bad.cassette.json'), JSON.stringify({ faultline: 'cassette', version: 1, api: 'openai', entries: [{ request: { method: 'POST', path: '/v1/chat/completions', body: {} }, response: { status: 99, headers: {}, body: {} } }] }));
+    const broken = await faultline(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/bad\.cassette\.json: invalid cassette:\n {2}- entries\[0\]\.response\.status: /);
+    expect(broken.stderr).not.toMatch(/\n\s+at /);
+
+    await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.').replace('  api: openai\n', '  api: openai\n  cassette: ./recorded/none.cassette.json\n'));
+    const missing = await faultline(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('model.cassette: ');
+    expect(missing.stderr).toContain('none.cassette.json: no such file (record it with faultline run --record)');
+  });
 });
