@@ -127,15 +127,14 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout.length).toBeGreaterThan(1000);
       expect(b.stdout).toBe(a.stdout);
+      // Each model answer's usage rides on its response event.
+      expect(a.stdout).toMatch(/"usage":\s*\{\s*"input":\s*80,\s*"output":\s*15\s*\}/);
+      expect(a.stdout).toMatch(/"usage":\s*\{\s*"input":\s*120,\s*"output":\s*30\s*\}/);
     }
 
     // The recorded token counts are the metrics: 80+120 in and 15+30 out per trial, two trials.
-    const report = JSON.parse(r1!) as { cells: { metrics: { tokens: unknown }; trials: { stats: { tokens: unknown } }[] }[] };
+    const report = JSON.parse(r1!) as { cells: { metrics: { tokens: unknown } }[] };
     expect(report.cells[0]!.metrics.tokens).toEqual({ input: 400, output: 90 });
-    expect(report.cells[0]!.trials.map((t) => t.stats.tokens)).toEqual([
-      { input: 200, output: 45 },
-      { input: 200, output: 45 },
-    ]);
     const md = await readFile(join(dir.path, 'r1', 'summary.md'), 'utf8');
     expect(md).toContain('| scenario | pass^1 | pass^2 | pass@2 | trials passed | duplicates | budget violations | amplification | p95 virtual time | model tokens in / out |');
     expect(md).toMatch(/\| ✅ recorded-openai-agent \| 1\.000 \| 1\.000 \| 1\.000 \| 2\/2 \|.* \| 400 \/ 90 \|/);
