@@ -156,7 +156,8 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       const text = await readFile(path, 'utf8').catch(() => '');
       expect(text, path).not.toContain(KEY);
     }
-  });
+    // About ten runs of the binary, each loading the SDK: more than the default 30 s on a busy machine.
+  }, 120_000);
 
   it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', async () => {
     const file = join(dir.path, 'bad.yaml');
