@@ -7,6 +7,7 @@ import { DEFAULT_GATES, gatesPassed, type Gate } from '../runner/gates.js';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { RetryConfig } from '../runtime/config.js';
+import { prepareModelSource, saveRecordings, type ModelMode } from '../runner/modelSource.js';
 import type { Scenario } from '../runner/scenario.js';
 import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
 import type { Shard } from '../runner/shard.js';
@@ -36,6 +37,8 @@ export interface RunRequest {
   readonly grep?: RegExp;
   /** `summary`: a table per configuration; `compare`: configurations side by side. */
   readonly view: 'summary' | 'compare';
+  /** Where model answers come from (default `replay`: a scenario's cassette if it has one, else its scripted plan). */
+  readonly modelMode?: ModelMode;
   /** Also write `compare.html`, the comparison as charts (compare writes it unless `--reporter` limits the reports). */
   readonly html?: boolean;
   /** Worker threads (default: the available cores); 0 runs the trials in this process. */
@@ -103,6 +106,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const scenarios = pick(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
   const configs = await loadAll(request.configs, loadConfigs, 'configuration');
   await preflight({ gates, k: request.k, scenarios, configs, outDir: request.outDir, writesFiles: request.html === true || reporters.some((r) => r !== 'console'), stepSummary: io.env['GITHUB_STEP_SUMMARY'] });
+  const modelMode = request.modelMode ?? 'replay';
+  for (const s of scenarios) await prepareModelSource(s, modelMode, io.env);
   const progress = createProgress({
     stream: io.stderr,
     mode: io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines',
@@ -122,7 +127,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
       seed,
       signal,
       onTrial: progress.onTrial,
-      workers: request.workers ?? defaultWorkers(matrixJobs(scenarios.length, configs.length, request.k, request.shard).length),
+      // Record and live keep trials in this process: the recording (and the key) stay here, not in workers.
+      workers: modelMode !== 'replay' ? 0 : (request.workers ?? defaultWorkers(matrixJobs(scenarios.length, configs.length, request.k, request.shard).length)),
       ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
       ...(request.shard && { shard: request.shard }),
       isolation: { ...(request.trialTimeout !== undefined && { trialTimeoutMs: request.trialTimeout }), ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }) },
@@ -131,6 +137,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
     progress.finish();
   }
   const wallClock = { startedAt, finishedAt: new Date(clock.now()).toISOString(), durationMs: Math.round(wallMs() - started) };
+  const cassettes = modelMode === 'record' ? await saveRecordings(scenarios) : [];
+  if (cassettes.length > 0) io.stdout.write(`cassettes: ${cassettes.map(shown).join(', ')}\n`);
   return reportRun(run, { ...request, gates, reporters, wallClock }, io);
 }
 

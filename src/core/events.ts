@@ -11,6 +11,12 @@ export interface ErrorData {
   readonly retryAfterMs?: number;
 }
 
+/** Tokens one model answer reports: prompt (`input`) and completion (`output`). */
+export interface ModelUsage {
+  readonly input: number;
+  readonly output: number;
+}
+
 /** What an agent asserts about one subject when it stops (R29: checked against the world). */
 export interface Claim {
   /** `service:businessKey`, as the ledger names effects: `orders:ref-42`, `email:welcome-1`. */
@@ -86,7 +92,21 @@ export type HistoryEvent =
    * carries its class (`errorKind`, as `errorDataOf` reads the status and body) and the
    * server's wait hint: `retryAfter` as the header said it, `retryAfterMs` resolved (R9).
    */
-  | E<'response', { request: string; tool: string; result: 'ok' | 'error' | 'lost'; status?: number; message?: string; errorKind?: ErrorKind; retryAfter?: string; retryAfterMs?: number } & HttpFields>
+  | E<
+      'response',
+      {
+        request: string;
+        tool: string;
+        result: 'ok' | 'error' | 'lost';
+        status?: number;
+        message?: string;
+        errorKind?: ErrorKind;
+        retryAfter?: string;
+        retryAfterMs?: number;
+        /** A model answer's token counts, from its `usage` field (R31). */
+        usage?: ModelUsage;
+      } & HttpFields
+    >
   /**
    * One request as it arrived at a faulted HTTP service, before any fault: whoever sent it
    * (the user's fetch, an SDK, faultline's executor), so checkers see every attempt with its

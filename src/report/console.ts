@@ -33,7 +33,7 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
 
   for (const { config, rows } of summaryTables(run)) {
     // Colour goes on after alignment so escape codes never count towards a column's width.
-    const lines = alignTable([summaryHeader(run.k), ...rows.map((r) => r.cells)], ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right']);
+    const lines = alignTable([summaryHeader(run.k), ...rows.map((r) => r.cells)], ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']);
     out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${ok(r.passed)} ${lines[i + 1]!}`));
   }
 

@@ -32,6 +32,15 @@ const TrialEndSchema = z.discriminatedUnion('kind', [
 const count = z.number().int().nonnegative();
 const rate = z.number().min(0).max(1);
 
+/**
+ * Model tokens in (prompt) and out (completion), from the model answers' `usage` fields (R31):
+ * a real or recorded model's counts; for the scripted model an estimate, `ceil(chars / 4)` of
+ * the request's messages and of the answer, so the figures are deterministic but not a tokenizer's.
+ */
+const TokensSchema = z
+  .strictObject({ input: count, output: count })
+  .describe("Model tokens in and out, from the answers' usage fields; the scripted model's are an estimate (ceil(chars / 4))");
+
 const TrialStatsSchema = z.strictObject({
   turns: count,
   calls: count,
@@ -43,6 +52,7 @@ const TrialStatsSchema = z.strictObject({
   effects: count,
   duplicateEffects: count,
   faults: count,
+  tokens: TokensSchema,
   durationMs: z.number().nonnegative(),
 });
 
@@ -83,6 +93,7 @@ const CellMetricsSchema = z.strictObject({
   faults: count,
   attemptsPerCall: z.strictObject({ mean: z.number().nonnegative(), max: count }),
   amplification: z.number().nonnegative(),
+  tokens: TokensSchema,
   durationMs: z.strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }),
   /** Every virtual completion time as `[ms, trials]`, by ms. */
   durations: z.array(z.tuple([z.number().nonnegative(), count])),
@@ -199,6 +210,7 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
   faults: m.faults,
   attemptsPerCall: { mean: m.attemptsPerCall.mean, max: m.attemptsPerCall.max },
   amplification: m.amplification,
+  tokens: { input: m.tokens.input, output: m.tokens.output },
   durationMs: { p50: m.durationMs.p50, p95: m.durationMs.p95, max: m.durationMs.max },
   durations: m.durations.map(([ms, n]) => [ms, n]),
 });
@@ -227,7 +239,7 @@ function trialJson(t: TrialSummary, withHistory: boolean): JsonReport['cells'][n
       name: c.name,
       verdict: c.verdict.valid === false ? { valid: false, message: c.verdict.message, evidence: [...c.verdict.evidence] } : { ...c.verdict },
     })),
-    stats: { ...t.stats },
+    stats: { ...t.stats, tokens: { ...t.stats.tokens } },
     replay: replayCommand(t),
     ...(withHistory ? { history: [...t.history] } : {}),
   };

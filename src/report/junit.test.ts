@@ -39,7 +39,8 @@ describe('JUnit report', () => {
       ['naive', '2', '1'],
       ['rulebook', '2', '0'],
     ]);
-    expect(xmlElements(suites[0]!, 'property').map((p) => [p.attrs['name'], p.attrs['value']])).toEqual([
+    const suiteProps = suites[0]!.children.find((c) => c.name === 'properties')!;
+    expect(xmlElements(suiteProps, 'property').map((p) => [p.attrs['name'], p.attrs['value']])).toEqual([
       ['seed', '42'],
       ['k', '4'],
       ['config', 'naive'],
@@ -51,6 +52,13 @@ describe('JUnit report', () => {
       'naive/rate-limit-storm/0',
       'rulebook/order-partial-write/0',
       'rulebook/rate-limit-storm/0',
+    ]);
+    expect(xmlElements(cases[0]!, 'property').map((p) => [p.attrs['name'], p.attrs['value']])).toEqual([
+      ['pass^1', '0.500'],
+      ['pass^4', '0.000'],
+      ['pass@4', '1.000'],
+      ['model_tokens_in', '0'],
+      ['model_tokens_out', '0'],
     ]);
     const failure = xmlElements(cases[0]!, 'failure')[0]!;
     expect(failure.attrs['message']).toBe('2 of 4 trials failed: duplicates, budget');

@@ -1,7 +1,7 @@
 import type { GateResult } from '../runner/gates.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import { failedChecks, failedTrialLines, isFailed } from './failures.js';
-import { plural } from './format.js';
+import { formatRate, plural } from './format.js';
 import { escapeXmlText, openTag } from './xml.js';
 
 export interface JunitReportOptions {
@@ -11,17 +11,31 @@ export interface JunitReportOptions {
 
 const GATES_SUITE = 'faultline gates';
 
-function testcase(config: string, scenario: string, cell: Cell | undefined): string[] {
+/** A case's figures as testcase properties (as pytest's `record_property` writes them), for CI that shows them. */
+function caseProperties(cell: Cell, k: number): string[] {
+  const m = cell.metrics;
+  const props: [string, string | number][] = [
+    ['pass^1', formatRate(m.passHat[0])],
+    [`pass^${k}`, formatRate(m.passHat[k - 1])],
+    [`pass@${k}`, formatRate(m.passAt[k - 1])],
+    ['model_tokens_in', m.tokens.input],
+    ['model_tokens_out', m.tokens.output],
+  ];
+  return ['      <properties>', ...props.map(([name, value]) => `        ${openTag('property', { name, value })}/>`), '      </properties>'];
+}
+
+function testcase(config: string, scenario: string, cell: Cell | undefined, k: number): string[] {
   const head = `    ${openTag('testcase', { classname: config, name: scenario })}`;
   if (!cell) return [`${head}>`, `      ${openTag('skipped', { message: 'not run: the run was interrupted' })}/>`, '    </testcase>'];
   const count = cell.metrics.trials - cell.metrics.successes;
-  if (count === 0) return [`${head}/>`];
+  if (count === 0) return [`${head}>`, ...caseProperties(cell, k), '    </testcase>'];
   const checks = failedChecks(cell);
   const message = `${count} of ${plural(cell.metrics.trials, 'trial')} failed: ${checks.join(', ')}`;
   const elided = cell.elided > 0 ? [`…and ${plural(cell.elided, 'more failed trial')}, counted but not kept (see --keep-failures)`] : [];
   const body = [...cell.trials.filter(isFailed).flatMap((t) => failedTrialLines(t)), ...elided].join('\n');
   return [
     `${head}>`,
+    ...caseProperties(cell, k),
     `      ${openTag('failure', { message, type: checks.join(',') })}>${escapeXmlText(body)}</failure>`,
     '    </testcase>',
   ];
@@ -44,7 +58,7 @@ function suite(run: RunResult, config: string): { xml: string[]; tests: number; 
   const xml = [
     `  ${openTag('testsuite', { name: config, tests: cases.length, failures, errors: 0, skipped })}>`,
     ...properties(run, config),
-    ...cases.flatMap((c) => testcase(config, c.scenario, c.cell)),
+    ...cases.flatMap((c) => testcase(config, c.scenario, c.cell, run.k)),
     '  </testsuite>',
   ];
   return { xml, tests: cases.length, failures, skipped };
@@ -66,8 +80,8 @@ function gatesSuite(gates: readonly GateResult[]): { xml: string[]; tests: numbe
 
 /**
  * JUnit XML: one `<testsuite>` per configuration, one `<testcase>` per scenario in it
- * (`classname` = config, `name` = scenario), failing when any trial failed; the failure
- * body lists each failing trial's verdicts, evidence and replay command.
+ * (`classname` = config, `name` = scenario), failing when any trial failed; each case's
+ * properties carry pass^1, pass^k, pass@k and the model tokens; the failure body lists each failing trial's verdicts, evidence and replay command.
  */
 export function renderJunitReport(run: RunResult, options: JunitReportOptions = {}): string {
   const suites = run.configs.map((c) => suite(run, c));

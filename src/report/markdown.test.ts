@@ -16,11 +16,11 @@ describe('markdown report', () => {
       [
         '### naive',
         '',
-        '| scenario | pass^1 | pass^4 | trials passed | duplicates | budget violations | amplification | p95 virtual time |',
-        '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-        '| ❌ order-partial-write | 0.500 | 0.000 | 2/4 | 1 | 1 | 2.00 | 10.462s |',
-        '| ✅ rate-limit-storm | 1.000 | 1.000 | 4/4 | 0 | 0 | 2.00 | 10.462s |',
-        '| ❌ all scenarios | 0.750 | 0.500 | 6/8 | 1 | 1 | 2.00 |  |',
+        '| scenario | pass^1 | pass^4 | pass@4 | trials passed | duplicates | budget violations | amplification | p95 virtual time |',
+        '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+        '| ❌ order-partial-write | 0.500 | 0.000 | 1.000 | 2/4 | 1 | 1 | 2.00 | 10.462s |',
+        '| ✅ rate-limit-storm | 1.000 | 1.000 | 1.000 | 4/4 | 0 | 0 | 2.00 | 10.462s |',
+        '| ❌ all scenarios | 0.750 | 0.500 | 1.000 | 6/8 | 1 | 1 | 2.00 |  |',
       ].join('\n'),
     );
     expect(md).toContain('### rulebook');

@@ -3,7 +3,7 @@ import type { RunResult } from '../runner/run.js';
 import { failingCells, notPassed, verdictLine } from './failures.js';
 import { formatValue, plural } from './format.js';
 import { replayCommand } from './replay.js';
-import { runLine, summaryHeader, summaryTables } from './summaryRows.js';
+import { formatTokens, runLine, summaryHeader, summaryTables, TOKENS_HEADER } from './summaryRows.js';
 
 export interface MarkdownReportOptions {
   readonly gates: readonly GateResult[];
@@ -73,7 +73,9 @@ function failureLines(run: RunResult, max: number): string[] {
  * the gates, and a collapsible section per failing cell with its verdicts and replay commands.
  */
 export function renderMarkdownReport(run: RunResult, options: MarkdownReportOptions): string {
-  const header = summaryHeader(run.k);
+  // Model usage gets a column only in runs where a model answered over HTTP (R31).
+  const withTokens = run.cells.some((c) => c.metrics.tokens.input + c.metrics.tokens.output > 0);
+  const header = [...summaryHeader(run.k), ...(withTokens ? [TOKENS_HEADER] : [])];
   const lines = [heading(options.gates), '', `${escapeMarkdown(runLine(run))}.`, ''];
   if (run.interrupted) lines.push('> ⚠️ The run was interrupted: the figures cover only the trials that finished.', '');
   for (const { config, rows } of summaryTables(run)) {
@@ -82,7 +84,9 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
       '',
       row(header.map(escapeMarkdown)),
       row(header.map((_, i) => (i === 0 ? '---' : '---:'))),
-      ...rows.map((r) => row(r.cells.map((c, i) => (i === 0 ? `${r.passed ? '✅' : '❌'} ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
+      ...rows.map((r) =>
+        row([...r.cells, ...(withTokens ? [formatTokens(r.tokens)] : [])].map((c, i) => (i === 0 ? `${r.passed ? '✅' : '❌'} ${escapeMarkdown(c)}` : escapeMarkdown(c)))),
+      ),
       '',
     );
   }

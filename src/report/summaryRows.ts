@@ -7,6 +7,7 @@ export const summaryHeader = (k: number): string[] => [
   'scenario',
   'pass^1',
   `pass^${k}`,
+  `pass@${k}`,
   'trials passed',
   'duplicates',
   'budget violations',
@@ -17,7 +18,13 @@ export const summaryHeader = (k: number): string[] => [
 export interface SummaryRow {
   readonly passed: boolean;
   readonly cells: readonly string[];
+  /** Model tokens over the row's trials (R31), for reporters with room for them. */
+  readonly tokens: { readonly input: number; readonly output: number };
 }
+
+/** The column reporters add for model usage, when a run has any: `1,204 / 310`. */
+export const TOKENS_HEADER = 'model tokens in / out';
+export const formatTokens = (t: SummaryRow['tokens']): string => `${t.input.toLocaleString('en-US')} / ${t.output.toLocaleString('en-US')}`;
 
 const cellRow = (scenario: string, m: CellMetrics, k: number): SummaryRow => ({
   passed: m.successes === m.trials,
@@ -25,26 +32,30 @@ const cellRow = (scenario: string, m: CellMetrics, k: number): SummaryRow => ({
     scenario,
     formatRate(m.passHat[0]),
     formatRate(m.passHat[k - 1]),
+    formatRate(m.passAt[k - 1]),
     `${m.successes}/${m.trials}`,
     String(m.duplicateEffects),
     String(m.budgetViolations),
     formatRatio(m.amplification),
     formatSeconds(m.durationMs.p95),
   ],
+  tokens: m.tokens,
 });
 
-const totalRow = (m: ConfigMetrics, k: number): SummaryRow => ({
+const totalRow = (m: ConfigMetrics, k: number, tokens: SummaryRow['tokens']): SummaryRow => ({
   passed: m.failingScenarios.length === 0,
   cells: [
     'all scenarios',
     formatRate(m.passHat[0]),
     formatRate(m.passHat[k - 1]),
+    formatRate(m.passAt[k - 1]),
     `${m.successes}/${m.trials}`,
     String(m.duplicateEffects),
     String(m.budgetViolations),
     formatRatio(m.amplification),
     '',
   ],
+  tokens,
 });
 
 /** One table per configuration: a row per scenario, then the configuration's totals when it has several scenarios. */
@@ -54,7 +65,8 @@ export function summaryTables(run: RunResult): { config: string; rows: SummaryRo
     if (cells.length === 0) return [];
     const rows = cells.map((c) => cellRow(c.scenario, c.metrics, run.k));
     const total = run.byConfig.find((m) => m.config === config);
-    if (total && cells.length > 1) rows.push(totalRow(total, run.k));
+    const tokens = { input: cells.reduce((a, c) => a + c.metrics.tokens.input, 0), output: cells.reduce((a, c) => a + c.metrics.tokens.output, 0) };
+    if (total && cells.length > 1) rows.push(totalRow(total, run.k, tokens));
     return [{ config, rows }];
   });
 }

@@ -4,11 +4,13 @@ import type { LoopEnd } from '../agent/loop.js';
 import { ScriptedModel } from '../agent/ScriptedModel.js';
 import { HttpFaults, type HttpService } from '../faults/http/HttpFaults.js';
 import { anthropicService, openaiService } from '../faults/http/model/modelServices.js';
+import { recordedModelService } from '../faults/http/model/recordedService.js';
 import { escapeError, installEscapeGuard } from '../faults/http/escapeGuard.js';
 import { runIntercepted } from '../faults/http/runIntercepted.js';
 import { serviceHttp } from '../faults/http/serviceRoutes.js';
 import { BUILTIN_SERVICES, resolveServices } from '../world/createWorld.js';
 import type { World } from '../world/World.js';
+import { modelSourceFor } from './modelSource.js';
 import type { Scenario } from './scenario.js';
 
 /** The official addresses the SDKs use by default: intercepted, so no request leaves the machine. */
@@ -35,7 +37,8 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   const endpoints: Record<string, ServiceEndpoint> = Object.fromEntries(
     definitions.map((d, i) => [d.name, { baseUrl: served[i]!.baseUrl, tools: d.tools.map((t) => t.name) }]),
   );
-  const model = modelOf(scenario);
+  const misses: string[] = [];
+  const model = await modelOf(scenario, (message) => misses.push(message));
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
   const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs });
   const policy = scenario.http?.onUnhandledRequest ?? 'error';
@@ -66,14 +69,22 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   const result = await runIntercepted(clock, start, body, { maxVirtualMs: scenario.budget.deadlineMs, timers: { random: rng.fork('client') } });
   const first = escapes[0];
   // The agent may have caught the connection error and carried on: the trial still did not test what it meant to.
-  return first ? { kind: 'threw', error: escapeError(first.method, first.url), at: result.at } : result;
+  if (first) return { kind: 'threw', error: escapeError(first.method, first.url), at: result.at };
+  // Likewise a request the cassette does not hold: the agent saw a 400, but the recording no longer fits the scenario.
+  const miss = misses[0];
+  return miss === undefined ? result : { kind: 'threw', error: Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }), at: result.at };
 }
 
-function modelOf(scenario: Scenario): { readonly service: HttpService; readonly endpoint: ModelEndpoint } | undefined {
+async function modelOf(scenario: Scenario, onMiss: (message: string) => void): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint } | undefined> {
   const spec = scenario.model;
   if (!spec) return undefined;
   const baseUrl = spec.baseUrl ?? MODEL_BASE_URLS[spec.api];
+  // The agent always gets the test key: under --record and --live the real one is set on the forwarded request only.
+  const endpoint: ModelEndpoint = { api: spec.api, baseUrl, apiKey: 'faultline-test-key' };
+  const recorded = await modelSourceFor(scenario, onMiss);
+  if (recorded) return { service: recordedModelService(spec.api, baseUrl, recorded), endpoint };
+  if (!spec.plan) throw new TypeError(`scenario "${scenario.name}": model has neither a plan nor a cassette`);
   const model = new ScriptedModel(spec.plan, { behaviour: spec.behaviour });
   const service = spec.api === 'openai' ? openaiService(model, baseUrl) : anthropicService(model, baseUrl);
-  return { service, endpoint: { api: spec.api, baseUrl, apiKey: 'faultline-test-key' } };
+  return { service, endpoint };
 }

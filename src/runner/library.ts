@@ -52,6 +52,8 @@ const sources = new WeakMap<object, string>();
 
 /** The file a scenario or configuration was loaded from (an absolute path), if it came from one: how a worker loads it again. */
 export const sourceOf = (loaded: object): string | undefined => sources.get(loaded);
+/** The file a scenario or configuration was loaded from (absolute), if it came from one. */
+export const sourceFileOf = (loaded: object): string | undefined => sources.get(loaded);
 
 /**
  * How a command line names a loaded scenario or configuration: a built-in by its name,

@@ -24,6 +24,8 @@ export interface CellMetrics {
   readonly attemptsPerCall: { readonly mean: number; readonly max: number };
   /** Sends to the service side per logical operation, every retry layer included (R10). */
   readonly amplification: number;
+  /** Model tokens in and out over the cell's trials (R31); a scripted model's are estimates. */
+  readonly tokens: { readonly input: number; readonly output: number };
   /** Virtual completion time of the trials, in ms. */
   readonly durationMs: { readonly p50: number; readonly p95: number; readonly max: number };
   /** The same times, counted: what a merge of shards needs to get the quantiles exactly. */
@@ -55,6 +57,8 @@ export class MetricsTally {
   #sends = 0;
   #faults = 0;
   #maxAttempts = 0;
+  #tokensIn = 0;
+  #tokensOut = 0;
   readonly #durations = new Map<number, number>();
 
   add(t: Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>): void {
@@ -72,6 +76,8 @@ export class MetricsTally {
     this.#faults += s.faults;
     this.#duplicateEffects += s.duplicateEffects;
     this.#maxAttempts = Math.max(this.#maxAttempts, s.maxAttemptsPerCall);
+    this.#tokensIn += s.tokens.input;
+    this.#tokensOut += s.tokens.output;
     this.#count(this.#durations, s.durationMs, 1);
   }
 
@@ -90,6 +96,8 @@ export class MetricsTally {
     this.#faults += m.faults;
     this.#duplicateEffects += m.duplicateEffects;
     this.#maxAttempts = Math.max(this.#maxAttempts, m.attemptsPerCall.max);
+    this.#tokensIn += m.tokens.input;
+    this.#tokensOut += m.tokens.output;
     for (const [ms, n] of m.durations) this.#count(this.#durations, ms, n);
   }
 
@@ -120,6 +128,7 @@ export class MetricsTally {
       faults: this.#faults,
       attemptsPerCall: { mean: this.#calls === 0 ? 0 : this.#attempts / this.#calls, max: this.#maxAttempts },
       amplification: this.#operations === 0 ? 0 : this.#sends / this.#operations,
+      tokens: { input: this.#tokensIn, output: this.#tokensOut },
       durationMs: { p50: quantileOf(durations, 0.5), p95: quantileOf(durations, 0.95), max: durations.at(-1)?.[0] ?? 0 },
       durations,
     };

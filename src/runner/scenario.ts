@@ -69,14 +69,21 @@ export const HttpTransportSchema = z
   })
   .strict();
 
-/** A scripted model answering the model API an `http` agent's SDK calls. */
+/**
+ * The model API an `http` agent's SDK calls, answered by a scripted model (`plan`), by recorded
+ * answers (a cassette: `cassette`, or `<scenario>.cassette.json` beside the scenario file when
+ * it exists), or, under `faultline run --record` or `--live`, by the real endpoint at `baseUrl`.
+ */
 export const ModelEndpointSchema = z
   .object({
     api: z.enum(['openai', 'anthropic']),
     /** Where the SDK sends its requests (default: the API's official address, which is intercepted). */
     baseUrl: z.url().optional(),
     behaviour: z.enum(BEHAVIOURS).default('careful'),
-    plan: ScriptPlanSchema,
+    /** The scripted model's plan; may be left out when the scenario has a cassette. */
+    plan: ScriptPlanSchema.optional(),
+    /** A cassette file of recorded model answers, resolved from the scenario file (default: `<scenario>.cassette.json`, if it exists). */
+    cassette: z.string().min(1).optional(),
   })
   .strict();
 
@@ -189,7 +196,7 @@ function worldProblems(scenario: Scenario): string[] {
   };
   const plans = [
     ...(scenario.agent.kind === 'scripted' ? [{ steps: scenario.agent.plan.steps, at: ['agent', 'plan'] }] : []),
-    ...(scenario.model ? [{ steps: scenario.model.plan.steps, at: ['model', 'plan'] }] : []),
+    ...(scenario.model?.plan ? [{ steps: scenario.model.plan.steps, at: ['model', 'plan'] }] : []),
   ];
   for (const { steps, at } of plans) {
     steps.forEach((step, i) => {

@@ -21,6 +21,8 @@ export interface TrialStats {
   /** Effects beyond the first for one (service, effect, key). */
   readonly duplicateEffects: number;
   readonly faults: number;
+  /** Model tokens in (prompt) and out (completion), summed over the model answers' `usage` (R31). */
+  readonly tokens: { readonly input: number; readonly output: number };
   /** Virtual milliseconds from the start to the last event. */
   readonly durationMs: number;
 }
@@ -31,6 +33,8 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
   let attempts = 0;
   let deliveries = 0;
   let faults = 0;
+  let tokensIn = 0;
+  let tokensOut = 0;
   const perCall = new Map<string, number>();
   const callRequests = new Set<string>();
   const operations = new Set<string>();
@@ -71,6 +75,10 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
       case 'fault':
         faults++;
         break;
+      case 'response':
+        tokensIn += e.usage?.input ?? 0;
+        tokensOut += e.usage?.output ?? 0;
+        break;
       default:
         break;
     }
@@ -95,6 +103,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     effects: ledger.length,
     duplicateEffects,
     faults,
+    tokens: { input: tokensIn, output: tokensOut },
     durationMs: history.at(-1)?.t ?? 0,
   };
 }

@@ -1,5 +1,5 @@
 /** The SDK agent examples (scenarios/examples/sdk-agents), offline against the scripted model, through the real binary. */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,10 @@ describe('agents on the official SDKs, against a scripted model at the API\'s ow
     for (const name of ['sdk-openai-helpdesk', 'sdk-anthropic-helpdesk', 'sdk-ai-sdk-helpdesk', 'sdk-agents-sdk-helpdesk']) {
       expect(r.stderr).toContain(`✓ rulebook × ${name}: 2/2 passed`);
     }
+    // The scripted model's answers carry its ceil(chars / 4) estimate of their usage, so the token metrics are filled offline.
+    const report = JSON.parse(await readFile(join(dir.path, 'reports', 'faultline.json'), 'utf8')) as { cells: { metrics: { tokens: { input: number; output: number } } }[] };
+    expect(report.cells).toHaveLength(4);
+    for (const cell of report.cells) expect(Math.min(cell.metrics.tokens.input, cell.metrics.tokens.output)).toBeGreaterThan(0);
     // Each agent asked the model twice (the tool call, then the final answer) and the helpdesk three times (one lost answer, one resend).
     const replay = await faultline(['replay', join(EXAMPLES, 'agents-sdk-agent.yaml'), '--trial', '0'], { cwd: dir.path });
     expect(replay.stdout.match(/delivered http-\d+ to model:openai\.chat\.completions/g)).toHaveLength(2);

@@ -74,7 +74,8 @@ describe('agents that take their worker down', () => {
       }
     }
     const junit = await read('bad', 'junit.xml');
-    expect(junit).toMatch(/<testcase classname="rulebook" name="good-agent"\/>/);
+    // A passing case: its figures as properties, and no failure.
+    expect(junit).toMatch(/<testcase classname="rulebook" name="good-agent">\s*<properties>(\s*<property [^>]*\/>)+\s*<\/properties>\s*<\/testcase>/);
     expect(junit).toContain('the agent called process.exit(0)');
     expect(await read('bad', 'summary.md')).toContain('loops-forever × rulebook: 2 of 2 trials failed');
     // Each bad trial costs a fresh worker (tsx and the scenario files again) and the hung ones the whole watchdog.

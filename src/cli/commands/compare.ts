@@ -82,6 +82,7 @@ export function createCompareCommand(ctx: CliContext): Command {
           ...(flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
           ...matrixFlags(flags),
+          ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
         },
         ctx.io,
       );

@@ -8,6 +8,7 @@ Examples:
   $ faultline run order-partial-write-idempotent --k 20 --seed random
   $ faultline run my-scenarios/ --config naive --config ./retry.yaml
   $ faultline run --grep rate-limit --gate 'pass^4>=0.95' --reporter console --reporter junit
+  $ OPENAI_API_KEY=... faultline run my-agent.yaml --record   writes my-agent.cassette.json; later runs replay it offline
 
 Scenarios are files (.yaml, .yml, .json, .ts, .js), folders of them, or built-in names
 (see "faultline list"). Exit codes: 0 every gate held, 1 a gate failed, 2 bad input,
@@ -36,6 +37,7 @@ export function createRunCommand(ctx: CliContext): Command {
           ...(flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
           ...matrixFlags(flags),
+          ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
         },
         ctx.io,
       );

@@ -20,6 +20,10 @@ export interface RunFlags {
   readonly workerHeap?: number;
   /** `--config-file`: the project config to read instead of ./faultline.config.ts. */
   readonly configFile?: string;
+  /** Model answers from the real endpoint, new requests recorded into each scenario's cassette. */
+  readonly record?: boolean;
+  /** Model answers from the real endpoint, every trial. */
+  readonly live?: boolean;
 }
 
 /** The default for `--keep-failures`: enough to read a failure, small enough for a large run. */
@@ -51,5 +55,9 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--shard <i/n>', 'run only slice i of n of the trials (merge the shard reports with "faultline merge")', parseShardFlag)
     .option('--trial-timeout <ms>', 'wall-clock milliseconds a trial may hold its worker before it is stopped and judged hung (default: 10000)', (v) => parseInteger(v, 1, 'milliseconds, at least 1'))
     .option('--worker-heap <mb>', "each worker's heap limit in MB: an agent that allocates past it crashes its trial, not the run (default: 512)", (v) => parseInteger(v, 16, 'megabytes, at least 16'))
-    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)');
+    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)')
+    .addOption(
+      new Option('--record', "send model requests to the scenario's model.baseUrl (key from OPENAI_API_KEY / ANTHROPIC_API_KEY) and write what it answers to the scenario's cassette").conflicts('live'),
+    )
+    .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); nothing is recorded"));
 }

@@ -21,6 +21,7 @@ import { errorAnswer } from './errorAnswer.js';
 import { answerOf, isAnswer, onTheWire, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
 import { matchRoute, type ErrorMapper, type HttpRequestData, type HttpRoute, type RouteMatch, type RouteRequest } from './HttpRoute.js';
 import { parseRequestBody } from './requestBody.js';
+import { usageOf } from './model/usage.js';
 
 /** A faulted HTTP service: where it lives and what it answers. */
 export interface HttpService {
@@ -258,7 +259,9 @@ export class HttpFaults {
       this.#history.record({ ...base, result: 'error', ...detail, message: `${answer.code}: ${answer.message}` });
     } else {
       const failed = answer.status >= 400;
-      this.#history.record({ ...base, result: failed ? 'error' : 'ok', status: answer.status, ...detail });
+      // A model answer's token counts ride on its response event (R31).
+      const usage = ex.match.route.kind === 'model' && !failed ? usageOf(answer.body) : undefined;
+      this.#history.record({ ...base, result: failed ? 'error' : 'ok', status: answer.status, ...detail, ...(usage ? { usage } : {}) });
     }
     this.#calls.answered(ex.position.call, answer.kind === 'respond' && answer.status < 400);
     this.#modelError(ex, answer);

@@ -2,6 +2,7 @@ import type { IdSource } from '../../../core/index.js';
 import type { ModelAction } from '../../../agent/model.js';
 import { actionText, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
 import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
+import { estimateTokens } from './usage.js';
 
 export const ANTHROPIC_MESSAGES = 'model:anthropic.messages';
 
@@ -39,7 +40,8 @@ function write(action: ModelAction, body: unknown, ids: IdSource): unknown {
     content,
     stop_reason: action.kind === 'tool_calls' ? 'tool_use' : 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: 0, output_tokens: 0 },
+    // Estimated, as a scripted answer has no tokenizer behind it (`estimateTokens`).
+    usage: { input_tokens: estimateTokens(isObj(body) ? [body['system'], body['messages']] : undefined), output_tokens: estimateTokens(content) },
   };
 }
 

@@ -2,6 +2,7 @@ import type { IdSource } from '../../../core/index.js';
 import type { ModelAction } from '../../../agent/model.js';
 import { actionText, argumentsOf, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
 import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
+import { estimateTokens } from './usage.js';
 
 export const OPENAI_CHAT = 'model:openai.chat.completions';
 
@@ -52,8 +53,15 @@ function write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number)
     created: Math.floor(nowMs / 1000),
     model: isObj(body) ? str(body['model']) : '',
     choices: [{ index: 0, message, logprobs: null, finish_reason: action.kind === 'tool_calls' ? 'tool_calls' : 'stop' }],
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: chatUsage(isObj(body) ? body['messages'] : undefined, message),
   };
+}
+
+/** Estimated, as a scripted answer has no tokenizer behind it (`estimateTokens`). */
+function chatUsage(messages: unknown, message: unknown): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+  const prompt = estimateTokens(messages);
+  const completion = estimateTokens(message);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 /** OpenAI Chat Completions (`POST /v1/chat/completions`), non-streaming. */

@@ -2,6 +2,7 @@ import type { IdSource } from '../../../core/index.js';
 import type { ModelAction } from '../../../agent/model.js';
 import { actionText, argumentsOf, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
 import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
+import { estimateTokens } from './usage.js';
 
 export const OPENAI_RESPONSES = 'model:openai.responses';
 
@@ -62,8 +63,15 @@ function write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number)
     parallel_tool_calls: true,
     tool_choice: 'auto',
     tools: [],
-    usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+    usage: responsesUsage(isObj(body) ? [body['instructions'], body['input']] : undefined, output),
   };
+}
+
+/** Estimated, as a scripted answer has no tokenizer behind it (`estimateTokens`). */
+function responsesUsage(input: unknown, output: unknown): { input_tokens: number; output_tokens: number; total_tokens: number } {
+  const i = estimateTokens(input);
+  const o = estimateTokens(output);
+  return { input_tokens: i, output_tokens: o, total_tokens: i + o };
 }
 
 /** OpenAI Responses (`POST /v1/responses`), non-streaming. */

@@ -1,0 +1,76 @@
+import { reply } from '../HttpAnswer.js';
+import type { HttpService } from '../HttpFaults.js';
+import type { HttpRoute, RouteRequest, ServeContext } from '../HttpRoute.js';
+import { holdOn } from '../holdOn.js';
+import { anthropicMessages } from './anthropicMessages.js';
+import { bodyValue, KEPT_RESPONSE_HEADERS, type Cassette, type CassetteEntry } from './Cassette.js';
+import { forwardRequest } from './forwardRequest.js';
+import type { ModelDialect } from './ModelResponder.js';
+import { openaiChat } from './openaiChat.js';
+import { openaiResponses } from './openaiResponses.js';
+
+/**
+ * Where a model route's answers come from, other than a scripted model: a cassette (offline),
+ * the real endpoint with each new request recorded into a cassette (`record`), or the real
+ * endpoint every time (`live`). The API key lives only here: it is set on the forwarded request,
+ * never given to the agent, kept in a cassette or recorded in the history.
+ */
+export type RecordedModelSource =
+  | { readonly kind: 'cassette'; readonly cassette: Cassette; readonly file: string; readonly onMiss: (message: string) => void }
+  | { readonly kind: 'record'; readonly cassette: Cassette; readonly apiKey: string }
+  | { readonly kind: 'live'; readonly apiKey: string };
+
+/** The status a request the cassette does not hold is refused with: a 400, which no SDK retries. */
+export const CASSETTE_MISS_STATUS = 400;
+
+const DIALECTS = { openai: [openaiChat, openaiResponses], anthropic: [anthropicMessages] } as const;
+
+const authHeaders = (api: 'openai' | 'anthropic', key: string): Record<string, string> =>
+  api === 'openai' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+
+function kept(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of KEPT_RESPONSE_HEADERS) if (headers[name] !== undefined) out[name] = headers[name];
+  return out;
+}
+
+const answerOf = (entry: CassetteEntry): unknown => reply(entry.response.status, entry.response.body, entry.response.headers);
+
+/**
+ * The model API at `baseUrl`, its routes (and so their fault-plan operations,
+ * `model:openai.chat.completions`…) those of the scripted model, answered from `source`.
+ */
+export function recordedModelService(api: 'openai' | 'anthropic', baseUrl: string, source: RecordedModelSource): HttpService {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const route = (dialect: ModelDialect): HttpRoute => ({
+    method: dialect.method,
+    path: dialect.path,
+    operation: dialect.operation,
+    kind: 'model',
+    input: (req: RouteRequest) => req,
+    serve: async (input: unknown, ctx: ServeContext) => {
+      const req = input as RouteRequest;
+      const body = bodyValue(req.text);
+      const known = source.kind === 'live' ? undefined : source.cassette.find(req.method, dialect.path, body);
+      if (known) return answerOf(known);
+      if (source.kind === 'cassette') {
+        const message = source.cassette.missMessage(req.method, dialect.path, body, source.file);
+        source.onMiss(message);
+        return reply(CASSETTE_MISS_STATUS, { error: { type: 'faultline_cassette_miss', message } });
+      }
+      const query = req.query.toString();
+      const url = `${base.origin}${prefix}${dialect.path}${query === '' ? '' : `?${query}`}`;
+      const headers = { ...req.headers, ...authHeaders(api, source.apiKey) };
+      // Real I/O: virtual time stands still until the answer is here, so no client timer fires in the gap.
+      const answer = await holdOn(ctx.clock)(forwardRequest(url, req.method, headers, req.text));
+      const entry: CassetteEntry = {
+        request: { method: req.method, path: dialect.path, body },
+        response: { status: answer.status, headers: kept(answer.headers), body: bodyValue(answer.body) },
+      };
+      if (source.kind === 'record') source.cassette.add(entry);
+      return answerOf(entry);
+    },
+  });
+  return { baseUrl, routes: DIALECTS[api].map(route) };
+}

@@ -1,0 +1,109 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
+import { Cassette } from '../faults/http/model/Cassette.js';
+import type { RecordedModelSource } from '../faults/http/model/recordedService.js';
+import { sourceFileOf } from './library.js';
+import type { Scenario } from './scenario.js';
+
+/**
+ * Where a scenario's model answers come from in a run: `replay` (the default) answers from its
+ * cassette when it has one, else from the scripted plan; `record` sends new requests to the real
+ * endpoint and writes what came back to the cassette; `live` sends every request to it.
+ */
+export const MODEL_MODES = ['replay', 'record', 'live'] as const;
+export type ModelMode = (typeof MODEL_MODES)[number];
+
+/** The environment variable each API's key is read from (only for `record` and `live`). */
+export const API_KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
+
+interface Prepared {
+  readonly mode: ModelMode;
+  readonly apiKey?: string;
+  /** The cassette read from (replay) or recorded into (record), and its file. */
+  readonly cassette?: { readonly file: string; readonly cassette: Cassette };
+}
+
+const prepared = new WeakMap<Scenario, Prepared>();
+
+/** The scenario's cassette file: `model.cassette` from the scenario's folder, else `<scenario>.cassette.json` beside it. */
+export function cassetteFileOf(scenario: Scenario): string | undefined {
+  const source = sourceFileOf(scenario);
+  const named = scenario.model?.cassette;
+  if (source === undefined) return named === undefined ? undefined : resolve(named);
+  if (named !== undefined) return resolve(dirname(source), named);
+  return join(dirname(source), `${basename(source, extname(source))}.cassette.json`);
+}
+
+async function readCassette(file: string): Promise<Cassette | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new FaultlineError(FaultlineErrorCode.NotFound, `${file}: cannot read the cassette (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return Cassette.parse(text, file);
+}
+
+/**
+ * Decides, once per scenario and run, where its model answers come from, and reads its cassette.
+ * Bad input fails here, before any trial: a missing key, a named cassette that is not there, a
+ * cassette for the other API, a model with neither plan nor cassette.
+ */
+export async function prepareModelSource(scenario: Scenario, mode: ModelMode, env: Readonly<Record<string, string | undefined>>): Promise<void> {
+  const model = scenario.model;
+  if (!model) return;
+  const file = cassetteFileOf(scenario);
+  const where = sourceFileOf(scenario) ?? scenario.name;
+  if (mode !== 'replay') {
+    const name = API_KEY_ENV[model.api];
+    const apiKey = env[name];
+    if (apiKey === undefined || apiKey === '') {
+      throw new FaultlineError(FaultlineErrorCode.Usage, `${where}: --${mode} sends the model requests to ${model.baseUrl ?? `the ${model.api} API`}, and needs its key in ${name}, which is not set`);
+    }
+    if (mode === 'record' && file === undefined) {
+      throw new FaultlineError(FaultlineErrorCode.Usage, `${where}: --record needs a place for the cassette: load the scenario from a file, or name one in model.cassette`);
+    }
+    prepared.set(scenario, { mode, apiKey, ...(mode === 'record' && file !== undefined ? { cassette: { file, cassette: new Cassette(model.api) } } : {}) });
+    return;
+  }
+  const cassette = file === undefined ? undefined : await readCassette(file);
+  if (cassette && cassette.api !== model.api) {
+    throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: the cassette was recorded from the ${cassette.api} API, but model.api is "${model.api}"`);
+  }
+  if (!cassette && model.cassette !== undefined) {
+    throw new FaultlineError(FaultlineErrorCode.NotFound, `${where}: model.cassette: ${file}: no such file (record it with faultline run --record)`);
+  }
+  if (!cassette && !model.plan) {
+    throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${where}: model: neither a plan nor a cassette (${file ?? 'none'}): give model.plan, or record a cassette with faultline run --record`);
+  }
+  prepared.set(scenario, { mode, ...(cassette && file !== undefined ? { cassette: { file, cassette } } : {}) });
+}
+
+/**
+ * Where one trial's model answers come from: a recorded source, or `undefined` for the scripted
+ * plan. A scenario no command prepared (a replay, a library call) replays its cassette if it has one.
+ */
+export async function modelSourceFor(scenario: Scenario, onMiss: (message: string) => void): Promise<RecordedModelSource | undefined> {
+  if (!prepared.has(scenario)) await prepareModelSource(scenario, 'replay', {});
+  const p = prepared.get(scenario)!;
+  if (p.mode === 'live') return { kind: 'live', apiKey: p.apiKey! };
+  if (p.mode === 'record') return { kind: 'record', cassette: p.cassette!.cassette, apiKey: p.apiKey! };
+  return p.cassette ? { kind: 'cassette', cassette: p.cassette.cassette, file: p.cassette.file, onMiss } : undefined;
+}
+
+/** Writes every cassette recorded in this run (whole, through a temporary file); returns their paths. */
+export async function saveRecordings(scenarios: readonly Scenario[]): Promise<string[]> {
+  const written: string[] = [];
+  for (const scenario of scenarios) {
+    const p = prepared.get(scenario);
+    if (p?.mode !== 'record' || !p.cassette) continue;
+    const { file, cassette } = p.cassette;
+    const temp = `${file}.${process.pid}.tmp`;
+    await writeFile(temp, `${JSON.stringify(cassette.toJSON(), null, 2)}\n`);
+    await rename(temp, file);
+    written.push(file);
+  }
+  return written;
+}

@@ -1,0 +1,181 @@
+/**
+ * Recorded model answers through the real binary: `--record` against a fake OpenAI-compatible
+ * endpoint on loopback (this machine has no internet), then offline replays from the cassette.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultline, tempDir } from './faultline.js';
+
+const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
+const KEY = 'sk-faultline-test-0123456789';
+
+interface Seen {
+  readonly authorization: string | undefined;
+  readonly body: { messages: { role: string; content: unknown }[] };
+}
+
+/** A chat-completions endpoint that asks for open_ticket once, then answers with the final JSON the example agent reads. */
+function fakeOpenAi(seen: Seen[]): Server {
+  return createServer((req: IncomingMessage, res) => {
+    let text = '';
+    req.setEncoding('utf8').on('data', (d: string) => (text += d));
+    req.on('end', () => {
+      const body = JSON.parse(text) as Seen['body'];
+      seen.push({ authorization: req.headers.authorization, body });
+      const toolDone = body.messages.some((m) => m.role === 'tool');
+      const message = toolDone
+        ? { role: 'assistant', content: JSON.stringify({ outcome: 'completed', message: 'Ticket opened.', claims: [{ subject: 'helpdesk:req-42', status: 'succeeded' }] }) }
+        : {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_fake_1', type: 'function', function: { name: 'open_ticket', arguments: JSON.stringify({ requestId: 'req-42', subject: 'Printer on fire' }) } }],
+          };
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_live_1', 'set-cookie': 'session=abc' });
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-fake',
+          object: 'chat.completion',
+          created: 1_767_600_000,
+          model: 'gpt-4o-mini',
+          choices: [{ index: 0, message, finish_reason: toolDone ? 'stop' : 'tool_calls' }],
+          usage: { prompt_tokens: toolDone ? 120 : 80, completion_tokens: toolDone ? 30 : 15, total_tokens: toolDone ? 150 : 95 },
+        }),
+      );
+    });
+  });
+}
+
+const scenario = (baseUrl: string, task: string): string => `name: recorded-openai-agent
+services: [${join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts')}]
+model:
+  api: openai
+  baseUrl: ${baseUrl}
+faults:
+  - match: { tool: open_ticket, attempt: 1 }
+    fault: { kind: partial_write, lostAs: timeout }
+agent:
+  kind: http
+  task: ${task}
+  module: ${join(EXAMPLES, 'sdk-agents/code/openaiAgent.ts')}
+goal:
+  effects: { ticket.opened: 1 }
+  outcome: [completed]
+`;
+
+const withoutWallClock = (text: string): unknown => {
+  const { wallClock: _, ...rest } = JSON.parse(text) as Record<string, unknown>;
+  return rest;
+};
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let server: Server;
+let baseUrl: string;
+const seen: Seen[] = [];
+beforeAll(async () => {
+  dir = await tempDir('cassette');
+  server = fakeOpenAi(seen);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await dir.cleanup();
+});
+
+describe('cassettes: --record against a real endpoint, then offline replays', () => {
+  it('records each distinct request once, replays byte-identical histories offline, and fails a changed prompt with a diff', async () => {
+    const file = join(dir.path, 'agent.yaml');
+    await writeFile(file, scenario(baseUrl, 'Open a ticket about the printer that is on fire.'));
+
+    const recorded = await faultline(['run', 'agent.yaml', '--k', '2', '--record', '--out', 'rec'], { cwd: dir.path, env: { OPENAI_API_KEY: KEY } });
+    expect(recorded.code, recorded.stderr + recorded.stdout).toBe(0);
+    expect(recorded.stdout).toContain('cassettes: agent.cassette.json');
+    // Two distinct requests (the task, then the tool result): the second trial was answered from the recording.
+    expect(seen).toHaveLength(2);
+    expect(seen.map((s) => s.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
+
+    const cassette = JSON.parse(await readFile(join(dir.path, 'agent.cassette.json'), 'utf8')) as {
+      faultline: string;
+      api: string;
+      entries: { request: { method: string; path: string; body: Seen['body'] }; response: { status: number; headers: Record<string, string> } }[];
+    };
+    expect(cassette).toMatchObject({ faultline: 'cassette', version: 1, api: 'openai' });
+    expect(cassette.entries.map((e) => [e.request.method, e.request.path, e.request.body.messages.length, e.response.status])).toEqual([
+      ['POST', '/v1/chat/completions', 1, 200],
+      ['POST', '/v1/chat/completions', 3, 200],
+    ]);
+    // Only the headers a client decides on are kept; request headers (the key) never are.
+    expect(cassette.entries[0]!.response.headers).toEqual({ 'content-type': 'application/json' });
+
+    // Offline now: nothing listens at baseUrl any more, and the replays never try it.
+    await new Promise((resolve) => server.close(resolve));
+    const env = { OPENAI_API_KEY: '' };
+    const first = await faultline(['run', 'agent.yaml', '--k', '2', '--out', 'r1'], { cwd: dir.path, env });
+    const second = await faultline(['run', 'agent.yaml', '--k', '2', '--out', 'r2'], { cwd: dir.path, env });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(second.code).toBe(0);
+    expect(seen).toHaveLength(2);
+    const [r1, r2] = await Promise.all(['r1', 'r2'].map((d) => readFile(join(dir.path, d, 'faultline.json'), 'utf8')));
+    expect(withoutWallClock(r1!)).toEqual(withoutWallClock(r2!));
+    for (const trial of ['0', '1']) {
+      const a = await faultline(['replay', 'agent.yaml', '--trial', trial, '--json'], { cwd: dir.path, env });
+      const b = await faultline(['replay', 'agent.yaml', '--trial', trial, '--json'], { cwd: dir.path, env });
+      expect(a.code, a.stderr).toBe(0);
+      expect(a.stdout.length).toBeGreaterThan(1000);
+      expect(b.stdout).toBe(a.stdout);
+      // Each model answer's usage rides on its response event.
+      expect(a.stdout).toMatch(/"usage":\s*\{\s*"input":\s*80,\s*"output":\s*15\s*\}/);
+      expect(a.stdout).toMatch(/"usage":\s*\{\s*"input":\s*120,\s*"output":\s*30\s*\}/);
+    }
+
+    // The recorded token counts are the metrics: 80+120 in and 15+30 out per trial, two trials.
+    const report = JSON.parse(r1!) as { cells: { metrics: { tokens: unknown } }[] };
+    expect(report.cells[0]!.metrics.tokens).toEqual({ input: 400, output: 90 });
+    const md = await readFile(join(dir.path, 'r1', 'summary.md'), 'utf8');
+    expect(md).toContain('| scenario | pass^1 | pass^2 | pass@2 | trials passed | duplicates | budget violations | amplification | p95 virtual time | model tokens in / out |');
+    expect(md).toMatch(/\| ✅ recorded-openai-agent \| 1\.000 \| 1\.000 \| 1\.000 \| 2\/2 \|.* \| 400 \/ 90 \|/);
+
+    // A changed prompt is a request the cassette does not hold: the trial fails with a diff, never a network call.
+    await writeFile(file, scenario(baseUrl, 'Open a ticket about the printer that is smoking.'));
+    const changed = await faultline(['run', 'agent.yaml', '--k', '1', '--out', 'r3'], { cwd: dir.path, env });
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('POST /v1/chat/completions: the cassette');
+    expect(changed.stdout).toContain('holds no answer to this request (re-record it with faultline run --record)');
+    const junit = await readFile(join(dir.path, 'r3', 'junit.xml'), 'utf8');
+    expect(junit).toContain(
+      ['  -       "content": "Open a ticket about the printer that is on fire.",', '  +       "content": "Open a ticket about the printer that is smoking.",'].join('\n'),
+    );
+
+    // The key went to the endpoint and nowhere else.
+    for (const name of await readdir(dir.path, { recursive: true })) {
+      const path = join(dir.path, name);
+      const text = await readFile(path, 'utf8').catch(() => '');
+      expect(text, path).not.toContain(KEY);
+    }
+    // About ten runs of the binary, each loading the SDK: more than the default 30 s on a busy machine.
+  }, 120_000);
+
+  it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', async () => {
+    const file = join(dir.path, 'bad.yaml');
+    await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.'));
+    const noKey = await faultline(['run', 'bad.yaml', '--record', '--k', '1'], { cwd: dir.path, env: { OPENAI_API_KEY: '' } });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('bad.yaml: --record sends the model requests to http://127.0.0.1:9, and needs its key in OPENAI_API_KEY, which is not set');
+
+    await writeFile(join(dir.path, 'bad.cassette.json'), JSON.stringify({ faultline: 'cassette', version: 1, api: 'openai', entries: [{ request: { method: 'POST', path: '/v1/chat/completions', body: {} }, response: { status: 99, headers: {}, body: {} } }] }));
+    const broken = await faultline(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/bad\.cassette\.json: invalid cassette:\n {2}- entries\[0\]\.response\.status: /);
+    expect(broken.stderr).not.toMatch(/\n\s+at /);
+
+    await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.').replace('  api: openai\n', '  api: openai\n  cassette: ./recorded/none.cassette.json\n'));
+    const missing = await faultline(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('model.cassette: ');
+    expect(missing.stderr).toContain('none.cassette.json: no such file (record it with faultline run --record)');
+  });
+});
