@@ -8,7 +8,8 @@ Examples:
 
 report.html is one self-contained file (no network): open it from disk, or with --serve
 from http://127.0.0.1:<port>/ where a file cannot open (a remote machine, a browser that
-blocks file URLs). faultline never starts a browser itself. --serve runs until Ctrl-C.`;
+blocks file URLs). faultline never starts a browser itself. --serve runs until Ctrl-C
+(exit code 130, as for any command stopped by SIGINT).`;
 
 /** `faultline view [report]`: the run as a page, written next to its JSON report. */
 export function createViewCommand(ctx: CliContext): Command {
