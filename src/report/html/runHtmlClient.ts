@@ -78,8 +78,8 @@ export const RUN_CLIENT_SCRIPT = String.raw`
       return el('li', { class: g.status }, [el('span', { text: g.trials + ' trial' + (g.trials === 1 ? '' : 's') + ' ' + (g.status === 'passed' ? 'passed' : 'failed ' + g.failed.join(', ')) + ' (first: trial ' + g.first + ')' }), replayLine(g.replay)]);
     }));
     var elided = c.elided > 0 ? el('p', { class: 'note', text: c.elided + ' more failing trials are counted but not kept (--keep-failures ' + model.run.keepFailures + '); replay them by their trial number.' }) : null;
-    $('cell').replaceChildren(el('h2', { text: c.scenario + ' × ' + c.config }), el('h3', { text: 'verdicts, every trial' }), verdicts,
-      el('h3', {}, ['kept trials ', filter]), el('div', { id: 'trial-list' }), elided);
+    $('cell').replaceChildren.apply($('cell'), [el('h2', { text: c.scenario + ' × ' + c.config }), el('h3', { text: 'verdicts, every trial' }), verdicts,
+      el('h3', {}, ['kept trials ', filter]), el('div', { id: 'trial-list' })].concat(elided ? [elided] : []));
     drawTrialList();
   }
 

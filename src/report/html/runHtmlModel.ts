@@ -109,7 +109,8 @@ const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof 
  * The events a piece of evidence names. Checkers name events three ways: `event` (an index
  * into the history, which is its `seq`), `seq` (an event's seq, except inside an `effects`
  * list, where it is the effect's ledger number) and request ids (`request`, `requests`,
- * `requestIds`), which stand for every event of that request.
+ * `requestIds`), which stand for every event of that request (except inside an `effects`
+ * list: there the entry names its effect alone).
  */
 export function evidenceEvents(evidence: unknown, history: readonly HistoryEvent[]): number[] {
   const seqs = new Set<number>();
@@ -127,7 +128,10 @@ export function evidenceEvents(evidence: unknown, history: readonly HistoryEvent
     for (const [key, value] of Object.entries(v)) {
       if (key === 'event' && typeof value === 'number') seqs.add(value);
       else if (key === 'seq' && typeof value === 'number') (parentKey === 'effects' ? ledger : seqs).add(value);
-      else if (key === 'request' && typeof value === 'string') requests.add(value);
+      // An entry of an `effects` list names that effect; the request it came from is context.
+      else if (key === 'request' && typeof value === 'string') {
+        if (parentKey !== 'effects') requests.add(value);
+      }
       else walk(value, key);
     }
   };
