@@ -123,4 +123,15 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     await page.close();
     expect(errors).toEqual([]);
   }, 30_000);
+
+  it("copies a trial's replay command to the clipboard", async () => {
+    const { page, errors } = await open(opened(), file);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.click('#trial .replay button.copy');
+    await page.locator('#trial .replay button.copy', { hasText: 'copied' }).waitFor({ timeout: 5_000 });
+    const copied = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+    await page.close();
+    expect(copied).toBe('faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0');
+    expect(errors).toEqual([]);
+  }, 30_000);
 });
