@@ -28,6 +28,10 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   escape: 'wire',
   delivery: 'services',
   effect: 'services',
+  // A tool's local command is the service it stands for.
+  command_start: 'services',
+  command_end: 'services',
+  process_left: 'services',
 };
 
 /** Events the page marks: a fault, an effect, and an effect that repeats one already made (same effect, same key). */
