@@ -3,10 +3,11 @@ import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { parseGate, type Gate } from '../runner/gates.js';
 import { mergeRuns } from '../runner/mergeRuns.js';
 import { parseJsonReport, runFromJsonReport, type JsonReport, type WallClock } from '../report/json.js';
-import { REPORTER_NAMES, type ReporterName } from '../report/write.js';
+import type { ReporterName } from '../report/write.js';
 import { ExitCode } from './exitCodes.js';
 import { reportRun } from './executeRun.js';
 import type { Io } from './io.js';
+import { DEFAULT_REPORTERS } from './options.js';
 
 export interface MergeRequest {
   readonly reports: readonly string[];
@@ -45,7 +46,7 @@ export async function executeMerge(request: MergeRequest, io: Io): Promise<ExitC
       outDir: request.outDir,
       view: 'summary',
       gates,
-      reporters: request.reporters && request.reporters.length > 0 ? request.reporters : REPORTER_NAMES,
+      reporters: request.reporters && request.reporters.length > 0 ? request.reporters : DEFAULT_REPORTERS,
       wallClock: spanOf(reports.map((r) => r.wallClock)),
     },
     io,

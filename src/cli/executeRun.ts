@@ -15,14 +15,14 @@ import { colorEnabled } from '../report/console.js';
 import { renderMarkdownReport } from '../report/markdown.js';
 import { writeCompareHtml } from '../report/html/writeCompareHtml.js';
 import type { WallClock } from '../report/json.js';
-import { REPORTER_NAMES, writeReports, type ReporterName } from '../report/write.js';
+import { writeReports, type ReporterName } from '../report/write.js';
 import { renderComparison } from './compareTable.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import { loadAll } from './loadAll.js';
 import { preflight } from './preflight.js';
 import { isCi, type Io } from './io.js';
-import type { SeedOption } from './options.js';
+import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
 import { createProgress } from './progress.js';
 
 /** Everything `run` and `compare` need, flags already parsed and defaults not yet applied. */
@@ -84,7 +84,7 @@ export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode>
   const seed = request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed;
   if (request.seed === 'random') io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
   const gates = request.gates && request.gates.length > 0 ? request.gates : DEFAULT_GATES;
-  const reporters = request.reporters && request.reporters.length > 0 ? request.reporters : REPORTER_NAMES;
+  const reporters = request.reporters && request.reporters.length > 0 ? request.reporters : DEFAULT_REPORTERS;
 
   // Listening before loading: a stop signal during a slow load still ends in (empty) reports and its exit code.
   const interrupt = listenForInterrupt(io);

@@ -43,7 +43,9 @@ export function collectGate(value: string, previous: readonly Gate[] | undefined
 }
 
 /** The reporters' names, kept here so parsing flags does not load the reporters (a unit test keeps it equal to `REPORTER_NAMES`). */
-export const REPORTER_CHOICES = ['console', 'json', 'junit', 'markdown'] as const satisfies readonly ReporterName[];
+export const REPORTER_CHOICES = ['console', 'json', 'junit', 'markdown', 'html'] as const satisfies readonly ReporterName[];
+/** What a command writes when `--reporter` is not given: report.html only on request (`--html`). */
+export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'markdown'] as const satisfies readonly ReporterName[];
 
 export function collectReporter(value: string, previous: readonly ReporterName[] | undefined): ReporterName[] {
   const name = REPORTER_CHOICES.find((r) => r === value.trim());

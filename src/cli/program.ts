@@ -9,6 +9,7 @@ import { createMergeCommand } from './commands/merge.js';
 import { createReplayCommand } from './commands/replay.js';
 import { createRunCommand } from './commands/run.js';
 import { createSchemaCommand } from './commands/schema.js';
+import { createViewCommand } from './commands/view.js';
 
 const EXAMPLES = `
 Examples:
@@ -16,6 +17,7 @@ Examples:
   $ faultline compare --config rulebook --config naive
   $ faultline replay order-partial-write-no-idempotency --config naive --seed 1 --trial 0
   $ faultline merge shard-1/faultline.json shard-2/faultline.json
+  $ faultline view reports/faultline.json   report.html: the run to look at in a browser
   $ faultline list
   $ faultline schema --out faultline.schema.json
   $ faultline init                         a config, an example service, agent and scenario, a CI workflow
@@ -42,7 +44,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description("fault-injection and reliability tests for LLM agents' tool calls")
     .version(version(), '-v, --version')
     .addHelpText('after', EXAMPLES);
-  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createMcpProxyCommand]) {
+  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand]) {
     program.addCommand(configure(create(ctx), ctx));
   }
   return program;

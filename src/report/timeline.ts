@@ -23,7 +23,7 @@ const errorText = (e: ErrorData): string => {
 const withKey = (key: string | undefined): string => (key === undefined ? '' : `, key ${key}`);
 
 /** The line for one event, and how deep it sits: 0 the agent, 1 a tool call, 2 the wire under an attempt. */
-function describe(e: HistoryEvent): [depth: number, text: string] {
+export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
   switch (e.type) {
     case 'trial_start':
       return [0, `trial ${e.trialIndex} of ${e.scenario} under ${e.config} (seed ${e.seed})`];
@@ -110,7 +110,7 @@ export function formatTimeline(history: readonly HistoryEvent[]): string {
   const width = Math.max(0, ...stamps.map((s) => s.length));
   return history
     .map((e, i) => {
-      const [depth, text] = describe(e);
+      const [depth, text] = describeEvent(e);
       return `${stamps[i]!.padEnd(width)}  ${'  '.repeat(depth)}${text}`;
     })
     .join('\n');

@@ -55,7 +55,7 @@ describe('writeReports', () => {
 
   it('writes faultline.json, junit.xml and summary.md and returns the console text and gate results', async () => {
     const outDir = join(dir, 'reports');
-    const written = await writeReports(sampleRun(), { outDir, reporters: REPORTER_NAMES, wallClock, gates: DEFAULT_GATES });
+    const written = await writeReports(sampleRun(), { outDir, reporters: ['console', 'json', 'junit', 'markdown'], wallClock, gates: DEFAULT_GATES });
     expect(written.paths).toEqual({ json: join(outDir, 'faultline.json'), junit: join(outDir, 'junit.xml'), markdown: join(outDir, 'summary.md') });
     expect((await readdir(outDir)).sort()).toEqual(['faultline.json', 'junit.xml', 'summary.md']);
     const json = JsonReportSchema.parse(JSON.parse(await readFile(join(outDir, 'faultline.json'), 'utf8')));
@@ -79,6 +79,7 @@ describe('writeReports', () => {
       json: 'faultline.json',
       junit: 'junit.xml',
       markdown: 'summary.md',
+      html: 'report.html',
     });
   });
 });

@@ -4,7 +4,8 @@ import { basename, dirname, join } from 'node:path';
 import { evaluateGates, type Gate, type GateResult } from '../runner/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { renderConsoleReport } from './console.js';
-import { renderJsonReport, type WallClock } from './json.js';
+import { buildJsonReport, renderJsonReport, type WallClock } from './json.js';
+import { renderRunHtml } from './html/renderRunHtml.js';
 import { renderJunitReport } from './junit.js';
 import { renderMarkdownReport } from './markdown.js';
 import { trackTempFile, untrackTempFile } from './tempFiles.js';
@@ -78,6 +79,8 @@ export const REPORTERS = {
   json: { file: 'faultline.json', render: (ctx) => renderJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history }) },
   junit: { file: 'junit.xml', render: (ctx) => renderJunitReport(ctx.run, { gates: ctx.gates }) },
   markdown: { file: 'summary.md', render: (ctx) => renderMarkdownReport(ctx.run, { gates: ctx.gates }) },
+  // Not among the defaults: `run --html` or `--reporter html` asks for it.
+  html: { file: 'report.html', render: (ctx) => renderRunHtml(buildJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history })) },
 } as const satisfies Record<string, Reporter>;
 export type ReporterName = keyof typeof REPORTERS;
 export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];

@@ -29,7 +29,7 @@ export function createMergeCommand(ctx: CliContext): Command {
     .argument('<reports...>', 'faultline.json files, one per shard')
     .option('--out <dir>', 'folder the merged report files go to', 'reports')
     .option('--gate <expr>', "a gate the merged run must hold (repeatable; default: the shards' gates)", collectGate)
-    .option('--reporter <name>', 'console, json, junit or markdown (repeatable; default: all four)', collectReporter)
+    .option('--reporter <name>', 'console, json, junit, markdown or html (repeatable; default: all but html)', collectReporter)
     .addHelpText('after', EXAMPLES)
     .action(async (reports: string[], flags: MergeFlags) => {
       const { executeMerge } = await import('../executeMerge.js');

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { DEFAULT_REPORTERS } from '../options.js';
 import { addRunFlags, matrixFlags, type RunFlags } from './runFlags.js';
 
 const EXAMPLES = `
@@ -20,8 +21,9 @@ export function createRunCommand(ctx: CliContext): Command {
     .description('run scenarios k times under each configuration, write the reports and check the gates')
     .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)');
   return addRunFlags(cmd, 'retry configuration: built-in name or file (default: rulebook)')
+    .option('--html', 'also write report.html: the run to look at in a browser (see "faultline view")')
     .addHelpText('after', EXAMPLES)
-    .action(async (scenarios: string[], flags: RunFlags) => {
+    .action(async (scenarios: string[], flags: RunFlags & { html?: boolean }) => {
       // The engine loads only once a command runs, so --help stays quick.
       const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../config/withConfigFile.js')]);
       ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
@@ -34,7 +36,7 @@ export function createRunCommand(ctx: CliContext): Command {
           outDir: flags.out,
           view: 'summary',
           ...(flags.gate && { gates: flags.gate }),
-          ...(flags.reporter && { reporters: flags.reporter }),
+          ...(flags.html ? { reporters: [...(flags.reporter ?? DEFAULT_REPORTERS), 'html'] } : flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
           ...matrixFlags(flags),
           ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),

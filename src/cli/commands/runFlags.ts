@@ -47,7 +47,7 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .addOption(new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1))
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
     .option('--gate <expr>', 'a gate the run must hold, e.g. "pass^4>=0.95" (repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)', collectGate)
-    .option('--reporter <name>', 'console, json, junit or markdown (repeatable; default: all four)', collectReporter)
+    .option('--reporter <name>', 'console, json, junit, markdown or html (repeatable; default: all but html)', collectReporter)
     .option('--out <dir>', 'folder the report files go to', 'reports')
     .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option('--workers <n>', 'worker threads the trials run on, each trial isolated from the run (default: the available cores, one per 500 trials, at least 1; 0: in this process, without isolation)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))

@@ -4,3 +4,5 @@ export { contentionHtmlReport } from './contentionHtml.js';
 export { runComparisonHtmlReport } from './runComparisonHtml.js';
 export { chartJsSource } from './chartJsSource.js';
 export { writeCompareHtml } from './writeCompareHtml.js';
+export { renderRunHtml } from './renderRunHtml.js';
+export { runHtmlModel, evidenceEvents, LANES, type RunHtmlModel, type CellView, type TrialView, type EventView, type CheckView, type Lane } from './runHtmlModel.js';

@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import { renderRunHtml } from '../report/html/renderRunHtml.js';
+import { parseJsonReport } from '../report/json.js';
+import { writeReportAtomic } from '../report/write.js';
+import { ExitCode } from './exitCodes.js';
+import type { Io, StopSignal } from './io.js';
+
+export interface ViewRequest {
+  /** The JSON report; report.html goes into its folder. */
+  readonly report: string;
+  readonly serve: boolean;
+}
+
+async function readReport(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file (write one with "faultline run")' : code === 'EISDIR' ? 'a folder, expected a faultline.json' : String(code ?? e);
+    throw new FaultlineError(FaultlineErrorCode.Usage, `${path}: ${why}`);
+  }
+}
+
+/** Renders report.html from the JSON report (always afresh, so it matches the JSON), prints its path, and serves it with `serve`. */
+export async function executeView(request: ViewRequest, io: Io): Promise<ExitCode> {
+  const report = parseJsonReport(await readReport(request.report), request.report);
+  const html = renderRunHtml(report);
+  const path = join(dirname(request.report), 'report.html');
+  await writeReportAtomic(path, html);
+  io.stdout.write(`${path}\n`);
+  if (!request.serve) return ExitCode.Ok;
+  await serve(html, io);
+  return ExitCode.Ok;
+}
+
+/** Serves the page on 127.0.0.1 until a stop signal; only `/` and `/report.html` exist. */
+async function serve(html: string, io: Io): Promise<void> {
+  const body = Buffer.from(html, 'utf8');
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path !== '/' && path !== '/report.html') {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found: this server holds only /report.html\n');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  io.stdout.write(`serving on http://127.0.0.1:${port}/ (Ctrl-C stops)\n`);
+  await new Promise<void>((resolve) => {
+    const signals: StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const stop = (): void => {
+      for (const s of signals) io.signals.off(s, stop);
+      server.closeAllConnections();
+      server.close(() => resolve());
+    };
+    for (const s of signals) io.signals.on(s, stop);
+    if (io.pendingSignals && io.pendingSignals.length > 0) {
+      io.pendingSignals.length = 0;
+      stop();
+    }
+  });
+}

@@ -1,0 +1,69 @@
+import type { JsonReport } from '../json.js';
+import { CSP, escapeHtml, scriptJson } from './renderHtmlReport.js';
+import { RUN_CLIENT_SCRIPT } from './runHtmlClient.js';
+import { runHtmlModel } from './runHtmlModel.js';
+
+const STYLE = `
+body { font-family: system-ui, sans-serif; margin: 20px; color: #222; background: #fff; font-size: 13px; }
+h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 20px 0 6px; } h3 { font-size: 14px; margin: 14px 0 4px; }
+.note, #summary { color: #555; }
+table { border-collapse: collapse; margin: 6px 0; }
+th, td { padding: 3px 8px; border-bottom: 1px solid #e4e4e4; text-align: left; vertical-align: top; }
+#grid tr.cell { cursor: pointer; } #grid tr.failed td:first-child { color: #b00; font-weight: 600; }
+#grid tr.selected { background: #eef4ff; } td.bad { color: #b00; font-weight: 600; }
+ul.verdicts, ul.checks { padding-left: 18px; } li.failed > b { color: #b00; } li.passed > b { color: #171; }
+.replay { display: flex; gap: 6px; align-items: center; margin: 4px 0; }
+.replay code { background: #f4f4f4; padding: 2px 6px; border-radius: 3px; }
+button { font: inherit; cursor: pointer; }
+button.trial { margin: 2px; border: 1px solid #ccc; background: #fafafa; border-radius: 3px; }
+button.trial.failed { color: #b00; } button.trial.selected { background: #eef4ff; border-color: #5b8def; }
+button.evidence { display: block; text-align: left; border: 1px solid #ddd; background: #fcfcfc; margin: 4px 0; padding: 2px 6px; max-width: 100%; }
+button.evidence.active { border-color: #e0a800; background: #fff8dc; }
+button.evidence pre { margin: 0; white-space: pre-wrap; font-size: 11px; max-height: 9em; overflow: auto; }
+.side { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 16px; }
+table.diff td.want { color: #171; } table.diff td.got { color: #b00; }
+.lanes { border: 1px solid #ddd; padding: 6px 8px; margin: 6px 0; }
+.lane { display: flex; align-items: center; height: 18px; }
+.lane-name { width: 80px; color: #555; }
+.track { position: relative; flex: 1; height: 10px; border-bottom: 1px dotted #bbb; }
+.tick { position: absolute; top: 0; width: 4px; height: 10px; margin-left: -2px; background: #7a9cc6; }
+.tick.fault { background: #d62728; } .tick.effect { background: #2ca02c; } .tick.duplicate { background: #ff7f0e; }
+.axis { display: flex; justify-content: space-between; margin-left: 80px; color: #777; font-size: 11px; }
+table.events td { font-family: ui-monospace, monospace; font-size: 11.5px; white-space: pre-wrap; }
+table.events td.time { color: #777; white-space: nowrap; }
+table.events td[class^="lane-"] { background: #f6f8fb; }
+tr.ev.fault td[class^="lane-"] { background: #fde2e2; color: #900; font-weight: 600; }
+tr.ev.effect td[class^="lane-"] { background: #e3f5e3; }
+tr.ev.duplicate td[class^="lane-"] { background: #ffe8cc; color: #a40; font-weight: 600; }
+tr.ev.hl td { outline: 2px solid #e0a800; background: #fff3b0 !important; } .tick.hl { outline: 2px solid #e0a800; height: 14px; top: -2px; }
+`;
+
+/**
+ * report.html: one self-contained file that shows a run (the JSON report's data), as the
+ * JSON report keeps it: every cell, the first failing trials of each in full. Its data sits
+ * in a `<script type="application/json">` with every `<` escaped, so neither `</script>`
+ * nor `<!--` in an event's text can end it; a content security policy forbids any fetch.
+ */
+export function renderRunHtml(report: JsonReport): string {
+  const model = runHtmlModel(report);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(model.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escapeHtml(model.title)}</h1>
+<p id="summary"></p>
+<table id="grid"></table>
+<section id="cell"></section>
+<section id="trial"></section>
+<script type="application/json" id="faultline-data">${scriptJson(model)}</script>
+<script>${RUN_CLIENT_SCRIPT}</script>
+</body>
+</html>
+`;
+}
