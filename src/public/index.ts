@@ -69,7 +69,7 @@ export {
 } from '../report/index.js';
 
 // The project config file (faultline.config.ts)
-export { defineConfig } from '../cli/config/defineConfig.js';
+export { defineConfig } from '../config/defineConfig.js';
 
 // Errors
 export { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/errors.js';
@@ -124,5 +124,5 @@ export type { Checker } from '../checks/checker.js';
 export type { Expectations, TrialEnd, TrialRecord } from '../checks/record.js';
 export type { HistoryEvent, HistoryEventType, EventOf } from '../core/events.js';
 export type { Verdict } from '../core/verdict.js';
-export type { FaultlineConfig } from '../cli/config/defineConfig.js';
+export type { FaultlineConfig } from '../config/defineConfig.js';
 export type { JsonReport, WallClock, ReporterName, WriteReportsOptions, WrittenReports, ConsoleReportOptions } from '../report/index.js';

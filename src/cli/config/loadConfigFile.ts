@@ -5,7 +5,7 @@ import { expandRef } from '../../runner/expandRef.js';
 import { loadFile } from '../../runner/loadFile.js';
 import { formatIssues } from '../../core/zodIssues.js';
 import type { z } from 'zod';
-import { FaultlineConfigSchema } from './defineConfig.js';
+import { FaultlineConfigSchema } from '../../config/defineConfig.js';
 
 /** Looked for in the working folder, in this order, when `--config-file` is not given. */
 export const CONFIG_FILE_NAMES = ['faultline.config.ts', 'faultline.config.mts', 'faultline.config.js', 'faultline.config.mjs'] as const;

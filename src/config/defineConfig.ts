@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isFaultlineError } from '../../core/errors.js';
-import { parseGate } from '../../runner/gates.js';
-import { REPORTER_CHOICES } from '../options.js';
+import { isFaultlineError } from '../core/errors.js';
+import { parseGate } from '../runner/gates.js';
+import { REPORTER_NAMES, type ReporterName } from '../report/write.js';
 
 /**
  * What `faultline.config.ts` may set: the defaults of `faultline run` and `faultline compare`
@@ -18,7 +18,7 @@ export interface FaultlineConfig {
   /** The run seed, or `'random'` to pick one and print it (`--seed`). */
   readonly seed?: number | 'random';
   /** Which reports to write (`--reporter`): console, json, junit, markdown. */
-  readonly reporters?: readonly (typeof REPORTER_CHOICES)[number][];
+  readonly reporters?: readonly ReporterName[];
   /** The folder the reports go to (`--out`). */
   readonly outDir?: string;
   /** Gates the run must hold, e.g. `'pass^4>=0.95'`, `'duplicates==0'` (`--gate`). */
@@ -45,7 +45,7 @@ export const FaultlineConfigSchema = z
     retryConfigs: refs('retry configuration name or file').optional(),
     k: z.number().int().min(1).optional(),
     seed: z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.literal('random')]).optional(),
-    reporters: z.array(z.enum(REPORTER_CHOICES)).min(1).optional(),
+    reporters: z.array(z.enum(REPORTER_NAMES as [ReporterName, ...ReporterName[]])).min(1).optional(),
     outDir: z.string().min(1).optional(),
     gates: z
       .array(
