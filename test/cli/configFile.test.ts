@@ -84,7 +84,7 @@ describe('faultline.config.ts', () => {
     ['k: 0', { k: 0 }, /faultline\.config\.ts: invalid faultline config:\n {2}- k: .*>=1/],
     ['an unknown key', { retries: ['naive'] }, /faultline\.config\.ts: invalid faultline config:\n {2}- \(root\): Unrecognized key: "retries"/],
     ['a bad gate', { gates: ['duplicates==0', 'pass^k>>1'] }, /- gates\[1\]: .*pass\^k>>1/],
-    ['an unknown reporter', { reporters: ['html'] }, /- reporters\[0\]: /],
+    ['an unknown reporter', { reporters: ['pdf'] }, /- reporters\[0\]: /],
     ['a glob that matches nothing', { scenarios: ['nowhere/*.yaml'] }, /- scenarios\[0\]: the pattern "nowhere\/\*\.yaml" matches no file/],
   ])('refuses %s with exit 2, naming the file and the path inside it', async (_what, config, message) => {
     await write('faultline.config.ts', `export default ${JSON.stringify(config)};\n`);
