@@ -42,6 +42,7 @@ export function writeToolSpec<I, O>(definition: WriteToolDefinition<I>, honoursI
     canQueryStatus,
     ...(businessKeyField === undefined ? {} : { businessKeyField }),
     run: (value, ctx) => backend.run(value, ctx, { tool: name, businessKey: businessKeyOf(value, businessKeyField) }),
-    status: (ref) => backend.status(ref, businessKeyField),
+    // A tool that cannot be queried answers no status query at all (405), on every backend alike.
+    ...(canQueryStatus && { status: (ref: OperationRef) => backend.status(ref, businessKeyField) }),
   };
 }
