@@ -1,8 +1,8 @@
 import http from 'node:http';
-import { expect } from 'vitest';
-import { HttpError } from '../../src/core/index.js';
+import { describe, expect, it } from 'vitest';
+import { HttpError, type ClockRun } from '../../src/core/index.js';
 // Neither adapter: each test file imports the one it runs under (see NOTES-node20.md).
-import { createHttpTrial, HTTP_METHODS, reply, type HttpRoute, type HttpService, type HttpTrial } from '../../src/faults/http/index.js';
+import { createHttpTrial, DEFAULT_TRIAL_START, HTTP_METHODS, reply, type HttpRoute, type HttpService, type HttpTrial } from '../../src/faults/http/index.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
 
 /**
@@ -325,4 +325,45 @@ export function expectRecorded(trial: NotesTrial, c: NotesCase): void {
     expect.objectContaining({ type: 'delivery', ...wire }),
     expect.objectContaining({ type: 'response', ...wire, result: c.expect.status < 400 ? 'ok' : 'error', status: c.expect.status }),
   ]);
+}
+
+/** The user-API cases, the same under msw and nock; each adapter's file passes its own runner. */
+export function describeUserApi(adapter: string, runUnder: <T>(trial: NotesTrial, body: () => Promise<T>) => Promise<ClockRun<T>>): void {
+  describe(`${adapter} adapter: a user’s own API, every method, in its own shape`, () => {
+    for (const c of NOTES_CASES) {
+      describe(c.name, () => {
+        it('node:http sees it', async () => {
+          const trial = notesTrial();
+          const run = await runUnder(trial, () => sendWithNodeHttp(c.send));
+          expect(run.kind === 'settled' && run.value).toEqual(c.expect);
+          if (c.input !== undefined) expect(trial.seen).toEqual([c.input]);
+          expectRecorded(trial, c);
+        });
+
+        // undici's fetch refuses TRACE before sending anything (a forbidden method in the Fetch standard).
+        if (c.send.method !== 'TRACE') {
+          it('global fetch sees it', async () => {
+            const trial = notesTrial();
+            const run = await runUnder(trial, () => sendWithFetch(c.send));
+            expect(run.kind === 'settled' && run.value).toEqual(c.expect);
+          });
+        }
+      });
+    }
+
+    for (const c of HEAD_OPTIONS_FAULTS) {
+      it(`faulted: ${c.name}`, async () => {
+        for (const send of [sendWithNodeHttp, sendWithFetch]) {
+          const trial = notesTrial(c.plan);
+          const run = await runUnder(trial, () => send(c.send));
+          expect(run).toEqual({ kind: 'settled', value: c.expect, at: trial.clock.now() });
+          expect(trial.clock.now() - DEFAULT_TRIAL_START).toBe(c.at);
+          expect(trial.history.events.slice(0, 2)).toMatchObject([
+            { type: 'http_request', method: c.send.method, attempt: 1 },
+            { type: 'fault', method: c.send.method, fault: c.plan[0]!.fault },
+          ]);
+        }
+      });
+    }
+  });
 }
