@@ -21,6 +21,7 @@ import { CallCap } from './CallCap.js';
 import { runWithCrash, type CrashPlan } from './crash.js';
 import { withAgentRepeats } from './AgentRepeats.js';
 import { executorFor as buildExecutor } from './executorFor.js';
+import { withGlobalTimers } from './globalTimersLock.js';
 import type { Scenario } from './scenario.js';
 import { runHttpAgentTrial } from './httpAgentRun.js';
 import { trialStats, type TrialStats } from './trialStats.js';
@@ -143,14 +144,16 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
         return startAgent(capped, clock);
       };
   // The libraries read real timers and Math.random: both answer from the trial while it runs.
-  const onTrialTime = async <T>(body: () => Promise<T>): Promise<T> => {
+  const onTrialTime = <T>(body: () => Promise<T>): Promise<T> => {
     if (config.kind === 'runtime') return body();
-    const timers = installVirtualTimers(clock, { mode: 'library', random: rng.fork('math-random') });
-    try {
-      return await body();
-    } finally {
-      timers.uninstall();
-    }
+    return withGlobalTimers(async () => {
+      const timers = installVirtualTimers(clock, { mode: 'library', random: rng.fork('math-random') });
+      try {
+        return await body();
+      } finally {
+        timers.uninstall();
+      }
+    });
   };
   // An http agent is its own execution layer: it talks to the services over intercepted HTTP.
   const runAgent = async (): Promise<ClockRun<LoopEnd>> =>

@@ -47,10 +47,11 @@ describe.each([
 
     const replay = await faultline([...trial.replay.split(' ').slice(1), '--json'], { cwd: dir.path });
     expect(replay.code, replay.stderr).toBe(1);
+    expect(trial.history?.length).toBeGreaterThan(0);
     expect(JSON.parse(replay.stdout)).toEqual(trial.history);
     // The library's policy made the attempts: 9 retries after the first, where the rulebook stops at 3 attempts.
     const attempts = new Map<string, number>();
-    for (const e of trial.history) if (e.type === 'attempt') attempts.set(e.call, (attempts.get(e.call) ?? 0) + 1);
+    for (const e of trial.history ?? []) if (e.type === 'attempt') attempts.set(e.call, (attempts.get(e.call) ?? 0) + 1);
     expect(Math.max(...attempts.values())).toBe(10);
   });
 });
@@ -74,7 +75,7 @@ it('gives byte-identical JSON for the same seed under a library configuration, a
   const other = await faultline([...args, '--out', 'other-seed', '--seed', '6'], { cwd: dir.path });
   expect(other.stderr).not.toMatch(/\n\s+at /);
   const attemptTimes = (text: string): number[] =>
-    parseJsonReport(text).cells.find((c) => c.scenario === 'email-rate-limit-seconds' && c.config === 'p-retry-randomized')!.trials.flatMap((t) => t.history.filter((e) => e.type === 'attempt').map((e) => e.t));
+    parseJsonReport(text).cells.find((c) => c.scenario === 'email-rate-limit-seconds' && c.config === 'p-retry-randomized')!.trials.flatMap((t) => (t.history ?? []).filter((e) => e.type === 'attempt').map((e) => e.t));
   expect(attemptTimes(textA).length).toBeGreaterThan(0);
   expect(attemptTimes(await read('other-seed'))).not.toEqual(attemptTimes(textA));
 });
@@ -114,7 +115,7 @@ it('stacks the layers of a layered configuration on a plain scenario, and the am
   // 3 SDK sends × 3 runtime attempts × 3 agent calls, for one logical operation.
   expect(layered.metrics.amplification).toBe(27);
   const trial = layered.trials[0]!;
-  const calls = trial.history.filter((e) => e.type === 'tool_call');
+  const calls = (trial.history ?? []).filter((e) => e.type === 'tool_call');
   expect(calls).toHaveLength(3);
   // The agent's re-sends come from the same caller, as one agent re-sending.
   expect(new Set(calls.map((e) => (e.type === 'tool_call' ? e.caller : undefined))).size).toBe(1);
