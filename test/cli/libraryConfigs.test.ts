@@ -44,6 +44,8 @@ describe.each([
     expect(trial.status === 'failed' && trial.failed).toContain('retry-discipline');
     expect(trial.replay).toBe(`faultline replay payment-quota-exceeded --config ${config} --seed 11 --trial ${trial.index}`);
     expect(run.stdout).toContain(`replay: ${trial.replay}`);
+    // The default gates judge the library's cells as any other.
+    expect(run.stdout).toContain(`✗ pass^k>=1 failed in 1 of 2 cells: payment-quota-exceeded × ${config}`);
 
     const replay = await faultline([...trial.replay.split(' ').slice(1), '--json'], { cwd: dir.path });
     expect(replay.code, replay.stderr).toBe(1);
