@@ -6,7 +6,7 @@ import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { DEFAULT_GATES, gatesPassed, type Gate } from '../runner/gates.js';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
-import type { RetryConfig } from '../runtime/config.js';
+import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { prepareModelSource, saveRecordings, type ModelMode } from '../runner/modelSource.js';
 import type { Scenario } from '../runner/scenario.js';
 import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
@@ -67,7 +67,7 @@ const shown = (path: string): string => {
 };
 
 /** How many of each cell's trials a shard runs, for the progress lines. */
-function shardCellSize(scenarios: readonly Scenario[], configs: readonly RetryConfig[], k: number, shard: Shard): (config: string, scenario: string) => number {
+function shardCellSize(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[], k: number, shard: Shard): (config: string, scenario: string) => number {
   const sizes = new Map<string, number>();
   for (const job of matrixJobs(scenarios.length, configs.length, k, shard)) {
     const key = `${configs[job.config]!.name}\u0000${scenarios[job.scenario]!.name}`;

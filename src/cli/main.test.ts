@@ -45,12 +45,17 @@ describe('main (in process)', () => {
   it('prints the retry-configuration schema', async () => {
     const { code, out } = await cli(['schema', '--config-schema']);
     expect(code).toBe(0);
-    const schema = JSON.parse(out) as { $schema: string; title: string; required: string[]; properties: Record<string, unknown> };
+    type Branch = { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    const schema = JSON.parse(out) as { $schema: string; title: string; anyOf: Branch[] };
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.title).toBe('faultline retry configuration');
-    // Input form: only fields without a default are required.
-    expect(schema.required).toEqual(['name']);
-    expect(Object.keys(schema.properties)).toContain('retryBudget');
+    // One branch per kind. Input form: only fields without a default are required, and the runtime's `kind` is optional.
+    const [runtime, cockatiel, pRetry] = schema.anyOf;
+    expect(runtime?.required).toEqual(['name']);
+    expect(Object.keys(runtime?.properties ?? {})).toEqual(expect.arrayContaining(['retryBudget', 'kind', 'layers']));
+    expect(cockatiel?.required).toEqual(['kind', 'name']);
+    expect(pRetry?.required).toEqual(['kind', 'name']);
+    expect(schema.anyOf.every((b) => !b.additionalProperties)).toBe(true);
   });
 
   it('runs, prints the summary, and appends the markdown summary to GITHUB_STEP_SUMMARY', async () => {

@@ -4,7 +4,7 @@ import * as api from './index.js';
 describe('the public entry', () => {
   it('exports the documented API', () => {
     const expected = [
-      'defineScenario', 'runTrial', 'runMatrix', 'loadScenarios', 'loadConfigs', 'rulebookDefault', 'RetryConfigSchema', 'Executor',
+      'defineScenario', 'runTrial', 'runMatrix', 'loadScenarios', 'loadConfigs', 'rulebookDefault', 'RetryConfigSchema', 'parseExecutionConfig', 'ExecutionConfigFileSchema', 'Executor',
       'ScriptedModel', 'defineAgent', 'BUILTIN_CHECKERS', 'passHatK', 'passAtK', 'renderConsoleReport', 'renderJsonReport',
       'renderJunitReport', 'renderMarkdownReport', 'writeReports', 'formatTimeline', 'replayCommand', 'parseJsonReport',
       'runFromJsonReport', 'mergeRuns', 'parseGate', 'evaluateGates', 'DEFAULT_GATES', 'FaultlineError',

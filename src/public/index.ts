@@ -39,6 +39,7 @@ export { z } from 'zod';
 // The runtime under test and its configurations
 export { Executor } from '../runtime/Executor.js';
 export { RetryConfigSchema, rulebookDefault } from '../runtime/config.js';
+export { ExecutionConfigFileSchema, LayersSchema, parseExecutionConfig, runtimeConfig } from '../runtime/executionConfig.js';
 
 // Agents
 export { ScriptedModel } from '../agent/ScriptedModel.js';
@@ -110,6 +111,7 @@ export type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
 export type { TaskTally } from '../runner/passK.js';
 export type { Gate, GateResult, GateScope } from '../runner/gates.js';
 export type { RetryConfig, RetryConfigInput, Backoff } from '../runtime/config.js';
+export type { ExecutionConfig, ExecutionConfigKind, ExecutionConfigLike, Layers } from '../runtime/executionConfig.js';
 export type { ExecutorOptions } from '../runtime/Executor.js';
 export type { ToolExecutor, CallOptions } from '../runtime/ToolExecutor.js';
 export type { ToolResult } from '../runtime/result.js';

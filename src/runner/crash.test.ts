@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/index.js';
 import { rulebookDefault } from '../runtime/config.js';
+import { parseExecutionConfig } from '../runtime/executionConfig.js';
 import { InMemoryOperationStore } from '../runtime/idempotency/InMemoryOperationStore.js';
 import { memoryBackend, type TrialBackend } from './backend.js';
 import { ProcessClock } from './crash.js';
@@ -63,5 +64,21 @@ describe('runTrial with a crash', () => {
     const result = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, crash: { afterEffectOf: 'refund_payment' } });
     expect(result.status).toBe('passed');
     expect(result.history.filter((e) => e.type === 'tool_call').map((e) => (e.type === 'tool_call' ? e.caller : ''))).toEqual(['process-1', 'process-1']);
+  });
+
+  it('runs a library configuration too: its second process has no records to resume from, and the checkers say what that costs', async () => {
+    const cockatiel = parseExecutionConfig({ kind: 'cockatiel', name: 'cockatiel', maxAttempts: 2 });
+    // Even with a store that outlives the process: a library keeps no operation records to put in it.
+    const result = await runTrial({ scenario, config: cockatiel, runSeed: 1, trialIndex: 0, backend: sharedRecords, crash: { afterEffectOf: 'create_order' } });
+    expect(result.end).toEqual({ kind: 'agent_ended', outcome: 'completed' });
+    expect(result.status).toBe('failed');
+    expect(result.checks.find((c) => c.name === 'duplicates')?.verdict).toMatchObject({ valid: false, evidence: [{ subject: 'orders:ref-900' }] });
+    expect(result.history.flatMap((e) => (e.type === 'tool_call' ? [[e.caller, e.tool]] : []))).toEqual([
+      ['process-1', 'create_order'],
+      ['process-2', 'create_order'],
+      ['process-2', 'charge_payment'],
+    ]);
+    // No resume: nothing asked the service about the lost order before sending it again.
+    expect(result.history.filter((e) => e.type === 'attempt' && e.purpose !== 'call')).toEqual([]);
   });
 });

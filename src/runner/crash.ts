@@ -1,7 +1,7 @@
 import { sleepOn, type Clock, type Rng, type TimerHandle, type Transport, type WireRequest, type ToolContract } from '../core/index.js';
 import type { EffectLedger } from '../world/ledger.js';
 import type { LoopEnd } from '../agent/loop.js';
-import type { Executor } from '../runtime/Executor.js';
+import { Executor } from '../runtime/Executor.js';
 import { InMemoryOperationStore } from '../runtime/idempotency/InMemoryOperationStore.js';
 import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
@@ -99,7 +99,8 @@ export interface CrashRun {
   readonly ledger: EffectLedger;
   readonly clock: Clock;
   readonly durable: OperationStore | undefined;
-  readonly executorFor: (t: Transport, c: Clock, rng: Rng, store: OperationStore | undefined, budget?: Executor['budget']) => Executor;
+  /** The configuration's execution layer; only the reference runtime's keeps operation records and can resume. */
+  readonly executorFor: (t: Transport, c: Clock, rng: Rng, store: OperationStore | undefined, budget?: Executor['budget']) => Promise<ToolExecutor>;
   readonly startAgent: (executor: ToolExecutor, clock: Clock, caller?: string) => Promise<LoopEnd>;
   readonly rng: Rng;
   readonly caps: CallCap[];
@@ -111,11 +112,13 @@ export interface CrashRun {
  * and transport go dead, its pending call never returns); the second starts from nothing but
  * the durable store (a fresh in-memory one if the backend has none), resumes from the records
  * it finds, and runs the same agent from the start. Its calls carry `caller: process-2`.
+ * A library configuration (cockatiel, p-retry) keeps no records: its second process starts
+ * blank, as an application built on that library would, and the checkers judge what follows.
  */
 export async function runWithCrash(plan: CrashPlan, r: CrashRun): Promise<LoopEnd> {
   const first = new ProcessClock(r.clock);
   const trap = new CrashTrap(r.transport, plan, r.ledger, first);
-  const executor1 = r.executorFor(trap, first, r.rng.fork('runtime'), r.durable ?? new InMemoryOperationStore());
+  const executor1 = await r.executorFor(trap, first, r.rng.fork('runtime'), r.durable ?? new InMemoryOperationStore());
   const capped1 = new CallCap(executor1, r.callLimit);
   r.caps.push(capped1);
   const ended = await Promise.race([
@@ -124,8 +127,9 @@ export async function runWithCrash(plan: CrashPlan, r: CrashRun): Promise<LoopEn
   ]);
   if (ended.kind === 'ended') return ended.end;
   // A fresh process: new memory, new keys; only what the durable store kept survives.
-  const executor2 = r.executorFor(r.transport, r.clock, r.rng.fork('runtime:restart'), r.durable ?? new InMemoryOperationStore(), executor1.budget);
-  await executor2.resume({ caller: 'process-2' });
+  const budget = executor1 instanceof Executor ? executor1.budget : undefined;
+  const executor2 = await r.executorFor(r.transport, r.clock, r.rng.fork('runtime:restart'), r.durable ?? new InMemoryOperationStore(), budget);
+  if (executor2 instanceof Executor) await executor2.resume({ caller: 'process-2' });
   const capped2 = new CallCap(executor2, r.callLimit);
   r.caps.push(capped2);
   return r.startAgent(capped2, r.clock, 'process-2');

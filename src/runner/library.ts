@@ -2,18 +2,25 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
-import { RetryConfigSchema, type RetryConfig } from '../runtime/config.js';
+import { parseExecutionConfig, type ExecutionConfig } from '../runtime/executionConfig.js';
 import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS, readSafely } from './loadFile.js';
 import { resolveAgentModule } from './loadAgent.js';
 import { resolveServiceModules } from './loadService.js';
 import { defineScenario, type Scenario, type ScenarioInput } from './scenario.js';
-import { formatIssues } from '../core/zodIssues.js';
 
 /** The built-in scenario library and its retry configurations, shipped with the package. */
 export const LIBRARY_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 export const CONFIG_DIR = join(LIBRARY_DIR, 'configs');
+/**
+ * The configurations compared under contention, loadable by name like the others. They stay in
+ * their own folder so that `compare` with no `--config` (every configuration of `CONFIG_DIR`
+ * over the whole library) stays a four-configuration run, not a sixteen-configuration one.
+ */
+export const CONTENTION_CONFIG_DIR = join(CONFIG_DIR, 'contention');
+/** Where a bare configuration name is looked up, in this order. */
+export const CONFIG_DIRS: readonly string[] = [CONFIG_DIR, CONTENTION_CONFIG_DIR];
 export const DEFAULT_CONFIG = 'rulebook';
-const BUILTIN_DIRS = [resolve(LIBRARY_DIR), resolve(CONFIG_DIR)];
+const BUILTIN_DIRS = [resolve(LIBRARY_DIR), ...CONFIG_DIRS.map((d) => resolve(d))];
 
 const LOADABLE = [...DATA_EXTENSIONS, ...MODULE_EXTENSIONS] as readonly string[];
 const isLoadable = (file: string): boolean => LOADABLE.includes(extname(file).toLowerCase()) && !file.endsWith('.d.ts');
@@ -74,15 +81,12 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
   return scenario;
 }
 
-export async function loadConfigFile(file: string): Promise<RetryConfig> {
+/** A configuration file of any kind (`runtime`, the default, `cockatiel` or `p-retry`). */
+export async function loadConfigFile(file: string): Promise<ExecutionConfig> {
   const value = await loadFile(file, FaultlineErrorCode.ConfigInvalid);
-  const parsed = readSafely(file, FaultlineErrorCode.ConfigInvalid, () => RetryConfigSchema.safeParse(value));
-  if (parsed.success) {
-    sources.set(parsed.data, resolve(file));
-    return parsed.data;
-  }
-  const lines = formatIssues(parsed.error.issues);
-  throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `${file}: invalid retry configuration:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { source: file, issues: lines });
+  const config = readSafely(file, FaultlineErrorCode.ConfigInvalid, () => parseExecutionConfig(value, file));
+  sources.set(config, resolve(file));
+  return config;
 }
 
 /**
@@ -90,9 +94,9 @@ export async function loadConfigFile(file: string): Promise<RetryConfig> {
  * (no separator, no extension) is a built-in name first, so a local folder called
  * `naive` cannot shadow the `naive` configuration.
  */
-async function resolveRefs(refs: readonly string[], dir: string, what: string): Promise<string[]> {
+async function resolveRefs(refs: readonly string[], dirs: readonly string[], what: string): Promise<string[]> {
   const files: string[] = [];
-  const builtins = await filesIn(dir);
+  const builtins = (await Promise.all(dirs.map((d) => filesIn(d)))).flat();
   for (const ref of refs) {
     const bare = !ref.includes('/') && !ref.includes(sep) && extname(ref) === '';
     const builtin = bare ? builtins.find((f) => basename(f, extname(f)) === ref) : undefined;
@@ -119,17 +123,17 @@ function assertUnique(names: readonly { name: string }[], files: readonly string
 
 /** Scenarios from files, folders or built-in names; the whole built-in library when `refs` is empty. */
 export async function loadScenarios(refs: readonly string[] = []): Promise<Scenario[]> {
-  const files = refs.length === 0 ? await filesIn(LIBRARY_DIR) : await resolveRefs(refs, LIBRARY_DIR, 'scenario');
+  const files = refs.length === 0 ? await filesIn(LIBRARY_DIR) : await resolveRefs(refs, [LIBRARY_DIR], 'scenario');
   const scenarios: Scenario[] = [];
   for (const file of files) scenarios.push(await loadScenarioFile(file));
   assertUnique(scenarios, files, 'scenario');
   return scenarios;
 }
 
-/** Retry configurations from files or built-in names; the rulebook default when `refs` is empty. */
-export async function loadConfigs(refs: readonly string[] = []): Promise<RetryConfig[]> {
-  const files = await resolveRefs(refs.length === 0 ? [DEFAULT_CONFIG] : refs, CONFIG_DIR, 'configuration');
-  const configs: RetryConfig[] = [];
+/** Configurations of any kind from files, folders or built-in names; the rulebook default when `refs` is empty. */
+export async function loadConfigs(refs: readonly string[] = []): Promise<ExecutionConfig[]> {
+  const files = await resolveRefs(refs.length === 0 ? [DEFAULT_CONFIG] : refs, CONFIG_DIRS, 'configuration');
+  const configs: ExecutionConfig[] = [];
   for (const file of files) configs.push(await loadConfigFile(file));
   assertUnique(configs, files, 'configuration');
   return configs;

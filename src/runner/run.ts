@@ -1,4 +1,4 @@
-import type { RetryConfig } from '../runtime/config.js';
+import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { CellTally, type Cell } from './CellTally.js';
 import { configMetrics, type ConfigMetrics } from './metrics.js';
 import type { Scenario } from './scenario.js';
@@ -30,7 +30,8 @@ export interface RunResult {
 
 export interface RunOptions {
   readonly scenarios: readonly Scenario[];
-  readonly configs: readonly RetryConfig[];
+  /** Configurations of any kind; a bare `RetryConfig` is the reference runtime with no extra layers. */
+  readonly configs: readonly ExecutionConfigLike[];
   readonly k: number;
   readonly seed: number;
   /** Aborting stops after the trial in progress (with workers: at once); the result holds every finished trial. */
@@ -51,9 +52,12 @@ export interface RunOptions {
 }
 
 export async function runMatrix(options: RunOptions): Promise<RunResult> {
-  const { scenarios, configs, k, seed, signal, onTrial, keepFailures, shard } = options;
-  const tallies = configs.flatMap((config) =>
-    scenarios.map((scenario) => new CellTally(scenario.name, config.name, { scenario: refOf(scenario), config: refOf(config) }, keepFailures)),
+  const { scenarios, seed, k, signal, onTrial, keepFailures, shard } = options;
+  // Refs first: a loaded configuration's file is known by the object the loader returned.
+  const configRefs = options.configs.map((c) => refOf(c));
+  const configs = options.configs.map(asExecutionConfig);
+  const tallies = configs.flatMap((config, c) =>
+    scenarios.map((scenario) => new CellTally(scenario.name, config.name, { scenario: refOf(scenario), config: configRefs[c]! }, keepFailures)),
   );
   const jobs = matrixJobs(scenarios.length, configs.length, k, shard);
   let done = 0;

@@ -2,8 +2,9 @@ import { History, IdSource, Rng, VirtualClock, trialSeed, type Clock, type Clock
 import { scrubSecrets } from '../core/secretText.js';
 import { ClientRetries } from '../faults/ClientRetries.js';
 import { Wire } from '../faults/Wire.js';
-import { Executor } from '../runtime/Executor.js';
-import type { RetryConfig } from '../runtime/config.js';
+import { installVirtualTimers } from '../core/clock/globalTimers.js';
+import type { Executor } from '../runtime/Executor.js';
+import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
 import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import { runAgentLoop, type LoopEnd } from '../agent/loop.js';
@@ -18,6 +19,9 @@ import { BUILTIN_SERVICES } from '../world/createWorld.js';
 import { memoryBackend, type TrialBackend } from './backend.js';
 import { CallCap } from './CallCap.js';
 import { runWithCrash, type CrashPlan } from './crash.js';
+import { withAgentRepeats } from './AgentRepeats.js';
+import { executorFor as buildExecutor } from './executorFor.js';
+import { withGlobalTimers } from './globalTimersLock.js';
 import type { Scenario } from './scenario.js';
 import { runHttpAgentTrial } from './httpAgentRun.js';
 import { trialStats, type TrialStats } from './trialStats.js';
@@ -48,7 +52,8 @@ export function summarise(trial: TrialResult, withHistory: boolean): TrialSummar
 
 export interface TrialOptions {
   readonly scenario: Scenario;
-  readonly config: RetryConfig;
+  /** The execution layer under test: the reference runtime's configuration, or a library's (see `ExecutionConfig`). */
+  readonly config: ExecutionConfigLike;
   readonly runSeed: number;
   readonly trialIndex: number;
   /** Command-line names for the replay command (default: the scenario's and configuration's names). */
@@ -83,7 +88,8 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
  * until it ends, crashes, hangs or runs out of budget; then every checker judges it.
  * Nothing the agent does can end the run: its failures become this trial's verdict.
  */
-export async function runTrial({ scenario, config, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost }: TrialOptions): Promise<TrialResult> {
+export async function runTrial({ scenario, config: given, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost }: TrialOptions): Promise<TrialResult> {
+  const config = asExecutionConfig(given);
   const seed = trialSeed(runSeed, scenario.name, config.name, trialIndex);
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
@@ -102,12 +108,14 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs, ba
     : wire;
   const ids = new IdSource();
   const callLimit = scenario.budget.maxToolCalls * 3 + 10;
-  const executorFor = (t: Transport, c: Clock, runtimeRng: Rng, store: OperationStore | undefined, budget?: Executor['budget']): Executor =>
-    new Executor({ transport: t, config, clock: c, rng: runtimeRng, history, ids, startMs, ...(store && { store }), ...(budget && { budget }) });
+  // The configuration's SDK layer sits on the scenario's client; the agent's layer sits on top, with the agent.
+  const executorFor = async (t: Transport, c: Clock, runtimeRng: Rng, store: OperationStore | undefined, budget?: Executor['budget']): Promise<ToolExecutor> =>
+    buildExecutor(config, { transport: t, clock: c, rng: runtimeRng, sdkRng: runtimeRng.fork('sdk-layer'), history, ids, startMs, ...(store && { store }), ...(budget && { budget }) });
 
   const agent = scenario.agent;
-  const startAgent = (executor: ToolExecutor, agentClock: Clock, caller?: string): Promise<LoopEnd> => {
+  const startAgent = (capped: ToolExecutor, agentClock: Clock, caller?: string): Promise<LoopEnd> => {
     if (agent.kind === 'http') throw new TypeError('an http agent makes its own calls; it runs through runHttpAgentTrial');
+    const executor = withAgentRepeats(capped, config.layers.agentRepeats);
     return agent.kind === 'scripted'
       ? runAgentLoop({
           model: new ScriptedModel(agent.plan, { behaviour: agent.behaviour }),
@@ -122,19 +130,36 @@ export async function runTrial({ scenario, config, runSeed, trialIndex, refs, ba
       : runAgentFunction(agent.fn, { executor, task: agent.task, history, clock: agentClock, ...(caller !== undefined && { caller }) });
   };
 
+  // Built before the clock runs: a library loads its module on first use, through real I/O the
+  // virtual clock cannot wait for (it would call the trial hung). A crash plan builds its own
+  // executors as its processes start; for a library this first one only loads the module.
+  const first = agent.kind === 'http' || lost || (crash && config.kind === 'runtime') ? undefined : await executorFor(transport, clock, rng.fork('runtime'), durable);
   const caps: CallCap[] = [];
   const agentBody = crash
     ? () => runWithCrash(crash, { transport, ledger: world.ledger, clock, durable, executorFor, startAgent, rng, caps, callLimit })
     : () => {
-        const capped = new CallCap(executorFor(transport, clock, rng.fork('runtime'), durable), callLimit);
+        if (first === undefined) throw new TypeError('no executor was built for this trial');
+        const capped = new CallCap(first, callLimit);
         caps.push(capped);
         return startAgent(capped, clock);
       };
+  // The libraries read real timers and Math.random: both answer from the trial while it runs.
+  const onTrialTime = <T>(body: () => Promise<T>): Promise<T> => {
+    if (config.kind === 'runtime') return body();
+    return withGlobalTimers(async () => {
+      const timers = installVirtualTimers(clock, { mode: 'library', random: rng.fork('math-random') });
+      try {
+        return await body();
+      } finally {
+        timers.uninstall();
+      }
+    });
+  };
   // An http agent is its own execution layer: it talks to the services over intercepted HTTP.
   const runAgent = async (): Promise<ClockRun<LoopEnd>> =>
     agent.kind === 'http'
       ? await runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs })
-      : await clock.run(agentBody, { maxVirtualMs: scenario.budget.deadlineMs });
+      : await onTrialTime(() => clock.run(agentBody, { maxVirtualMs: scenario.budget.deadlineMs }));
   const end = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.
   await world.processes.sweep();

@@ -4,11 +4,12 @@ import { expandRef } from '../runner/expandRef.js';
 import { runMatrix, type Cell } from '../runner/run.js';
 import type { Scenario } from '../runner/scenario.js';
 import type { RetryConfig } from '../runtime/config.js';
+import type { ExecutionConfig, ExecutionConfigLike } from '../runtime/executionConfig.js';
 
 /** A scenario as a test names it: a `defineScenario` value, a file, a folder, a glob or a built-in name. */
 export type ScenarioRef = Scenario | string;
 /** A retry configuration as a test names it: a value, a file or a built-in name (`rulebook`, `naive`…). */
-export type RetryConfigRef = RetryConfig | string;
+export type RetryConfigRef = RetryConfig | ExecutionConfig | string;
 
 export interface ScenarioRunOptions {
   /** The retry configuration to run under (default: `rulebook`). */
@@ -34,8 +35,8 @@ export async function resolveScenarios(refs: readonly ScenarioRef[]): Promise<Sc
   return out;
 }
 
-export async function resolveConfigs(refs: readonly RetryConfigRef[]): Promise<RetryConfig[]> {
-  const out: RetryConfig[] = [];
+export async function resolveConfigs(refs: readonly RetryConfigRef[]): Promise<ExecutionConfigLike[]> {
+  const out: ExecutionConfigLike[] = [];
   for (const ref of refs.length === 0 ? [DEFAULT_CONFIG] : refs) out.push(...(typeof ref === 'string' ? await loadConfigs([ref]) : [ref]));
   return out;
 }
@@ -55,7 +56,7 @@ export async function runScenario(scenario: ScenarioRef, options: ScenarioRunOpt
   return runCell(scenarios[0]!, configs[0]!, options.k ?? 4, options.seed ?? 1);
 }
 
-export async function runCell(scenario: Scenario, config: RetryConfig, k: number, seed: number): Promise<Cell> {
+export async function runCell(scenario: Scenario, config: ExecutionConfigLike, k: number, seed: number): Promise<Cell> {
   const run = await runMatrix({ scenarios: [scenario], configs: [config], k, seed });
   return run.cells[0]!;
 }

@@ -20,8 +20,13 @@ describe('list, schema, help and usage errors', () => {
     expect(rows).toHaveLength(16);
     expect(rows).toContainEqual(expect.stringMatching(/^read-timeout-retry\s+Order status under timeouts\s+R1 R4 R6\s+\(all built-in\)$/));
     expect(configs.code).toBe(0);
-    const names = configs.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(/\s+/)[0]);
-    expect(names).toEqual(['full-jitter-budget', 'naive', 'no-retry', 'rulebook']);
+    const [header, ...configRows] = configs.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^configuration\s+kind\s+description$/);
+    const names = configRows.map((l) => l.split(/\s+/).slice(0, 2).join(' '));
+    // The top-level folder first (what compare runs by default), then the contention folder's, every kind.
+    expect(names.slice(0, 4)).toEqual(['full-jitter-budget runtime', 'naive runtime', 'no-retry runtime', 'rulebook runtime']);
+    expect(names).toEqual(expect.arrayContaining(['cockatiel-decorrelated cockatiel', 'p-retry-randomized p-retry', 'nested-three-layers runtime']));
+    expect(names).toHaveLength(16);
   });
 
   it('prints the scenario JSON Schema, or writes it to a file', async () => {
@@ -39,9 +44,10 @@ describe('list, schema, help and usage errors', () => {
 
     expect(file.code).toBe(0);
     expect(file.stdout).toBe('');
-    const config = JSON.parse(await readFile(join(dir.path, 'schemas', 'config.json'), 'utf8')) as { $schema: string; title: string };
+    const config = JSON.parse(await readFile(join(dir.path, 'schemas', 'config.json'), 'utf8')) as { $schema: string; title: string; anyOf: { properties: { kind: { const: string } } }[] };
     expect(config.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(config.title).toBe('faultline retry configuration');
+    expect(config.anyOf.map((b) => b.properties.kind.const)).toEqual(['runtime', 'cockatiel', 'p-retry']);
   });
 
   it('shows --help with examples for the program and every command', async () => {

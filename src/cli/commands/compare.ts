@@ -11,10 +11,15 @@ const EXAMPLES = `
 Examples:
   $ faultline compare                                every built-in configuration over the library
   $ faultline compare --config rulebook --config naive --k 8
+  $ faultline compare --config rulebook --config cockatiel-decorrelated --config p-retry-randomized
   $ faultline compare scenarios/ --config ./mine.yaml --config rulebook --gate config=mine:duplicates==0
 
   $ faultline compare --contention                   every contention configuration, 100 agents per scenario
   $ faultline compare --contention optimistic-100 --agents 1000 --config full-jitter --config exponential-no-jitter
+
+--config takes a configuration of any kind: the reference runtime's, cockatiel's or p-retry's,
+with optional retry layers (faultline list --configs shows the built-in ones; with no --config,
+compare runs the four of scenarios/configs/).
 
 The same run as "faultline run", printed configuration against configuration: a row per
 scenario, a column group per configuration (pass^1, pass^k, duplicate effects, amplification,

@@ -10,7 +10,7 @@ interface ListFlags {
 const EXAMPLES = `
 Examples:
   $ faultline list                  the built-in scenarios: name, title, rulebook rules
-  $ faultline list --configs        the built-in retry configurations
+  $ faultline list --configs        the built-in retry configurations, of every kind
   $ faultline list my-scenarios/    scenarios in your own files or folders
   $ faultline list --tools my-scenarios/
                                     the tools of the services those scenarios use, built-in and your own
@@ -30,7 +30,7 @@ export function createListCommand(ctx: CliContext): Command {
     .option('--json', 'print JSON')
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: ListFlags) => {
-      const [{ loadConfigs, loadScenarios, CONFIG_DIR }, { alignTable }] = await Promise.all([import('../../runner/library.js'), import('../../report/table.js')]);
+      const [{ loadConfigs, loadScenarios, CONFIG_DIRS }, { alignTable }] = await Promise.all([import('../../runner/library.js'), import('../../report/table.js')]);
       if (flags.tools) {
         const { toolRows } = await import('../../runner/toolRows.js');
         const tools = toolRows(await loadScenarios(paths));
@@ -39,14 +39,14 @@ export function createListCommand(ctx: CliContext): Command {
         return;
       }
       const rows = flags.configs
-        ? (await loadConfigs(paths.length > 0 ? paths : [CONFIG_DIR])).map((c) => ({ name: c.name, description: c.description }))
+        ? (await loadConfigs(paths.length > 0 ? paths : CONFIG_DIRS)).map((c) => ({ name: c.name, kind: c.kind, description: c.description }))
         : (await loadScenarios(paths)).map((s) => ({ name: s.name, title: s.title ?? '', rules: [...s.rules], services: serviceNames(s.services) }));
       if (flags.json) {
         ctx.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
       }
       const table = flags.configs
-        ? [['configuration', 'description'], ...rows.map((r) => [r.name, 'description' in r ? r.description : ''])]
+        ? [['configuration', 'kind', 'description'], ...rows.map((r) => [r.name, 'kind' in r ? r.kind : '', 'description' in r ? r.description : ''])]
         : [['scenario', 'title', 'rules', 'services'], ...rows.map((r) => [r.name, 'title' in r ? r.title : '', 'rules' in r ? r.rules.join(' ') : '', 'services' in r ? r.services.join(' ') : ''])];
       ctx.io.stdout.write(`${alignTable(table, ['left', 'left', 'left', 'left']).join('\n')}\n`);
     });

@@ -15,11 +15,14 @@ Point your editor at it for completion and checks in scenario files, e.g. with t
 language server, as the first line of a scenario:
   # yaml-language-server: $schema=./faultline.schema.json`;
 
-/** The JSON Schema of scenario files (or retry configurations), as zod derives it from the validator itself. */
+/**
+ * The JSON Schema of scenario files (or configuration files: one branch per `kind`, the
+ * reference runtime's with `kind` optional), as zod derives it from the validators themselves.
+ */
 export async function jsonSchemaOf(which: 'scenario' | 'config'): Promise<Record<string, unknown>> {
-  const [{ z }, { ScenarioDataSchema }, { RetryConfigSchema }] = await Promise.all([import('zod'), import('../../runner/scenario.js'), import('../../runtime/config.js')]);
+  const [{ z }, { ScenarioDataSchema }, { ExecutionConfigFileSchema }] = await Promise.all([import('zod'), import('../../runner/scenario.js'), import('../../runtime/executionConfig.js')]);
   // `io: 'input'`: files are written before defaults are filled in, so defaulted fields are optional.
-  const schema = z.toJSONSchema(which === 'scenario' ? ScenarioDataSchema : RetryConfigSchema, { io: 'input' });
+  const schema = z.toJSONSchema(which === 'scenario' ? ScenarioDataSchema : ExecutionConfigFileSchema, { io: 'input' });
   const title = which === 'scenario' ? 'faultline scenario' : 'faultline retry configuration';
   return { ...schema, title };
 }
@@ -28,7 +31,7 @@ export function createSchemaCommand(ctx: CliContext): Command {
   return new Command('schema')
     .description('print the JSON Schema of scenario files, for editor completion')
     .option('--out <file>', 'write it to a file instead of stdout')
-    .option('--config-schema', 'the schema of retry configuration files instead')
+    .option('--config-schema', 'the schema of retry configuration files instead (every kind: runtime, cockatiel, p-retry)')
     .addHelpText('after', EXAMPLES)
     .action(async (flags: SchemaFlags) => {
       const text = `${JSON.stringify(await jsonSchemaOf(flags.configSchema ? 'config' : 'scenario'), null, 2)}\n`;

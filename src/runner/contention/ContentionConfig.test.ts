@@ -29,7 +29,7 @@ describe('parseContentionConfig', () => {
   it('names the file, the path and what was expected when a file is wrong', () => {
     expect(() => parseContentionConfig({ kind: 'polly', name: 'x' }, 'x.yaml')).toThrow('x.yaml: invalid retry configuration:\n  - kind: expected one of runtime, cockatiel, p-retry, got "polly"');
     expect(() => parseContentionConfig({ kind: 'p-retry', name: 'x', retries: -1 }, 'p.yaml')).toThrow(/p\.yaml: invalid retry configuration:\n {2}- retries: /);
-    expect(() => parseContentionConfig({ name: 'x', layers: { sdk: 1 } }, 'l.yaml')).toThrow(/l\.yaml: invalid retry configuration:\n {2}- layers\./);
+    expect(() => parseContentionConfig({ name: 'x', layers: { sdk: 1 } }, 'l.yaml')).toThrow(/l\.yaml: invalid retry configuration:\n {2}- layers: Unrecognized key/);
     expect(() => parseContentionConfig({ name: 'x', maxAttempts: 0 }, 'r.yaml')).toThrow(/r\.yaml: invalid retry configuration:\n {2}- maxAttempts: /);
   });
 });

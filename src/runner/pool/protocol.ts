@@ -1,5 +1,5 @@
 import type { TrialEnd } from '../../checks/record.js';
-import type { RetryConfig } from '../../runtime/config.js';
+import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { CellRefs } from '../CellTally.js';
 import type { TrialSummary } from '../trial.js';
 
@@ -7,8 +7,8 @@ import type { TrialSummary } from '../trial.js';
 export interface WorkerSetup {
   /** Absolute paths of the scenario files, loaded in the worker by the CLI's own loader. */
   readonly scenarioFiles: readonly string[];
-  /** Retry configurations are plain data, so they travel by value. */
-  readonly configs: readonly RetryConfig[];
+  /** Configurations of every kind are plain data, so they travel by value. */
+  readonly configs: readonly ExecutionConfig[];
   readonly runSeed: number;
   /**
    * Which histories come back: every trial's (null), or only those of failing trials that can

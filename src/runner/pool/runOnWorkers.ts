@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
-import type { RetryConfig } from '../../runtime/config.js';
+import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { CellRefs } from '../CellTally.js';
 import { sourceOf } from '../library.js';
 import type { TrialJob } from '../matrixJobs.js';
@@ -37,7 +37,7 @@ export interface IsolationOptions {
 
 export interface WorkerRun {
   readonly scenarios: readonly Scenario[];
-  readonly configs: readonly RetryConfig[];
+  readonly configs: readonly ExecutionConfig[];
   readonly jobs: readonly TrialJob[];
   readonly runSeed: number;
   readonly workers: number;
