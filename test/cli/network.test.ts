@@ -77,7 +77,7 @@ describe('network latency from a YAML scenario, through the CLI', () => {
       expect(legs.request).toBeGreaterThan(0);
       expect(legs.response).toBeGreaterThan(0);
       // The 429 is not delivered to the service's logic; the resend is, one request leg after it left.
-      expect(r.t - attempts[i]!.t).toBe(legs.request + legs.response);
+      expect(r.t - attempts[i]!.t).toBe(legs.request + legs.response!);
     });
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]!.t - attempts[1]!.t).toBe(responses[1]!.legs!.request);

@@ -1,0 +1,3 @@
+import { describeNetworkLatency } from './networkCases.js';
+
+describeNetworkLatency('msw');

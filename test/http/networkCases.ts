@@ -1,0 +1,85 @@
+// Test support only: network latency over HTTP, one case table run by the msw and the nock test files.
+import { describe, expect, it } from 'vitest';
+import { defineHttpAgent, defineScenario, rulebookDefault, runTrial, type HttpAgentContext, type HistoryEvent, type ScenarioInput } from '../../src/public/index.js';
+
+const ORDER = { clientReference: 'ref-9', item: 'lamp', quantity: 1, amountCents: 4500 };
+const c = (ms: number) => ({ kind: 'constant', ms }) as const;
+
+/** One create_order over fetch, timed with the (virtual) `Date.now`; a `timeoutMs` gives up with `AbortSignal.timeout`. */
+const agent = (timeoutMs?: number) =>
+  defineHttpAgent(async ({ services }: HttpAgentContext) => {
+    const url = `${services['orders']!.baseUrl}/tools/create_order`;
+    const sent = Date.now();
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'order-ref-9' },
+        body: JSON.stringify(ORDER),
+        ...(timeoutMs !== undefined && { signal: AbortSignal.timeout(timeoutMs) }),
+      });
+      await res.json();
+      const took = Date.now() - sent;
+      return { outcome: res.ok ? 'completed' : 'failed', message: `took ${took} ms`, claims: [{ subject: 'orders:ref-9', status: res.ok ? 'succeeded' : 'failed' }] };
+    } catch {
+      // The answer never came: the order may well exist (R18), so the honest claim is unknown.
+      return { outcome: 'unknown', message: `gave up after ${Date.now() - sent} ms`, claims: [{ subject: 'orders:ref-9', status: 'unknown' }] };
+    }
+  });
+
+const scenario = (adapter: 'msw' | 'nock', network: ScenarioInput['network'], timeoutMs?: number) =>
+  defineScenario({
+    name: `orders-over-a-slow-${adapter}-network`,
+    services: ['orders'],
+    http: { adapter },
+    network,
+    agent: { kind: 'http', task: 'Create order ref-9', run: agent(timeoutMs) },
+    // With a timeout the agent cannot know the order went through: unknown is the honest outcome (R20).
+    goal: { effects: { 'order.created': 1 }, outcome: timeoutMs === undefined ? ['completed'] : ['unknown'] },
+  });
+
+const at = (h: readonly HistoryEvent[], type: HistoryEvent['type']) => h.filter((e) => e.type === type).map((e) => e.t);
+
+export function describeNetworkLatency(adapter: 'msw' | 'nock'): void {
+  describe(`network latency over HTTP (${adapter})`, () => {
+    it('puts both legs on the virtual clock: delivered after the request leg, answered after the response leg', async () => {
+      const trial = await runTrial({ scenario: scenario(adapter, { latency: { request: c(30), response: c(50) } }), config: rulebookDefault, runSeed: 1, trialIndex: 0 });
+      expect(trial.status).toBe('passed');
+      expect(at(trial.history, 'http_request')).toEqual([0]);
+      expect(at(trial.history, 'delivery')).toEqual([30]);
+      expect(at(trial.history, 'effect')).toEqual([30]);
+      expect(at(trial.history, 'response')).toEqual([80]);
+      expect(trial.history.find((e) => e.type === 'response')).toMatchObject({ result: 'ok', status: 200, legs: { request: 30, response: 50 } });
+      expect(trial.history.find((e) => e.type === 'agent_end')).toMatchObject({ outcome: 'completed', message: 'took 80 ms' });
+    });
+
+    it('takes a route (method and path) over its tool, its service and the default', async () => {
+      const network = {
+        latency: c(1),
+        services: { orders: { latency: c(2), routes: { 'POST /tools/create_order': { latency: { response: c(40) } } } } },
+        tools: { create_order: { latency: { request: c(7), response: c(9) } } },
+      };
+      const trial = await runTrial({ scenario: scenario(adapter, network), config: rulebookDefault, runSeed: 1, trialIndex: 0 });
+      expect(trial.history.find((e) => e.type === 'response')).toMatchObject({ legs: { request: 7, response: 40 } });
+      expect(at(trial.history, 'response')).toEqual([47]);
+    });
+
+    it('a client timeout while the answer travels: the order is committed, the answer lost, the outcome unknown', async () => {
+      const trial = await runTrial({ scenario: scenario(adapter, { latency: { request: c(30), response: c(50) } }, 60), config: rulebookDefault, runSeed: 1, trialIndex: 0 });
+      expect(at(trial.history, 'effect')).toEqual([30]);
+      const response = trial.history.find((e) => e.type === 'response');
+      expect(response).toMatchObject({ t: 60, result: 'lost', legs: { request: 30, response: 50 } });
+      expect(response?.message).toMatch(/^answer on its way: the client gave up after 60 ms/);
+      expect(trial.history.find((e) => e.type === 'agent_end')).toMatchObject({ outcome: 'unknown', message: 'gave up after 60 ms' });
+      expect(trial.snapshot.ledger.map((e) => e.effect)).toEqual(['order.created']);
+      expect(trial.checks.filter((x) => x.verdict.valid !== true)).toEqual([]);
+    });
+
+    it('a client timeout before the request arrives: the request still arrives and commits (R18)', async () => {
+      const trial = await runTrial({ scenario: scenario(adapter, { latency: { request: c(100), response: c(10) } }, 60), config: rulebookDefault, runSeed: 1, trialIndex: 0 });
+      const response = trial.history.find((e) => e.type === 'response');
+      expect(response).toMatchObject({ t: 60, result: 'lost', legs: { request: 100 } });
+      expect(response?.message).toMatch(/^request on its way: the client gave up after 60 ms/);
+      expect(trial.history.find((e) => e.type === 'agent_end')).toMatchObject({ outcome: 'unknown' });
+    });
+  });
+}
