@@ -28,7 +28,7 @@ describe('a scenario network names only what the scenario has', () => {
 
   it('refuses an unknown service or tool, with the path and what is there', () => {
     expect(refusal({ services: { billing: { latency: c } }, tools: { charge: { latency: c } } })).toEqual([
-      'network.tools.charge: "charge": no such tool in this scenario\'s services (known: create_order, get_order, find_order_by_reference, cancel_order, charge_payment, refund_payment)',
+      'network.tools.charge: "charge": no such tool in this scenario\'s services (known: create_order, get_order, find_order_by_reference, cancel_order, charge_payment, refund_payment, get_payment)',
       'network.services.billing: "billing": no such service in this scenario (services: orders, payments)',
     ]);
   });
