@@ -94,6 +94,21 @@ describe('network latency from a YAML scenario, through the CLI', () => {
     expect(replay.stdout).not.toMatch(/✗/);
   });
 
+  it('is in the JSON Schema `faultline schema` prints, every distribution with its fields', async () => {
+    const r = await faultline(['schema'], { cwd: cwd() });
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.stdout) as { properties: Record<string, { properties?: Record<string, unknown> }>; $defs: Record<string, { oneOf?: { properties: { kind: { const: string } } & Record<string, unknown> }[] }> };
+    expect(Object.keys(schema.properties['network']!.properties!)).toEqual(['latency', 'services', 'tools']);
+    const kinds = schema.$defs['Distribution']!.oneOf!.map((o) => [o.properties.kind.const, Object.keys(o.properties).filter((k) => k !== 'kind')]);
+    expect(kinds).toEqual([
+      ['constant', ['ms']],
+      ['uniform', ['minMs', 'maxMs']],
+      ['normal', ['meanMs', 'sdMs']],
+      ['lognormal', ['medianMs', 'mu', 'sigma']],
+      ['exponential', ['meanMs']],
+    ]);
+  });
+
   it('refuses a tool name that is not in the scenario, and a negative sd, naming the file and the path', async () => {
     const [typo, sd] = await Promise.all([faultline(['run', 'typo.yaml'], { cwd: cwd() }), faultline(['run', 'bad-sd.yaml'], { cwd: cwd() })]);
     expect(typo.code).toBe(2);
