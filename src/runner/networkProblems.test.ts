@@ -10,7 +10,7 @@ const scripted: ScenarioInput['agent'] = {
 };
 const http: ScenarioInput['agent'] = { kind: 'http', task: 'Create order ref-1', run: () => Promise.resolve({ outcome: 'completed' }) };
 
-const refusal = (network: ScenarioInput['network'], agent = scripted): string[] => {
+const refusal = (network: ScenarioInput['network'], agent: ScenarioInput['agent'] = scripted): string[] => {
   try {
     defineScenario({ name: 'net', services: ['orders', 'payments'], network, agent });
     return [];
