@@ -1,6 +1,28 @@
 // Test support only: network latency over HTTP, one case table run by the msw and the nock test files.
 import { describe, expect, it } from 'vitest';
-import { defineHttpAgent, defineScenario, rulebookDefault, runTrial, type HttpAgentContext, type HistoryEvent, type ScenarioInput } from '../../src/public/index.js';
+import { defineHttpAgent, defineScenario, defineService, rulebookDefault, runTrial, z, type HttpAgentContext, type HistoryEvent, type ScenarioInput } from '../../src/public/index.js';
+
+/** A write that reads, answers the read and sends its commit inside one call: two extra legs (`ctx.travel`). */
+const ledger = defineService({
+  name: 'ledger',
+  state: { entries: 0 },
+  tools: {
+    append: {
+      description: 'Appends an entry after reading the count.',
+      risk: 'write',
+      businessKey: 'entryId',
+      input: z.object({ entryId: z.string() }).strict(),
+      async run({ entryId }, ctx) {
+        const read = ctx.state.entries;
+        await ctx.travel('response');
+        await ctx.travel('request');
+        ctx.state.entries = read + 1;
+        ctx.effect('entry.appended', { key: entryId });
+        return { entries: read + 1 };
+      },
+    },
+  },
+});
 
 const ORDER = { clientReference: 'ref-9', item: 'lamp', quantity: 1, amountCents: 4500 };
 const c = (ms: number) => ({ kind: 'constant', ms }) as const;
@@ -72,6 +94,23 @@ export function describeNetworkLatency(adapter: 'msw' | 'nock'): void {
       expect(trial.history.find((e) => e.type === 'agent_end')).toMatchObject({ outcome: 'unknown', message: 'gave up after 60 ms' });
       expect(trial.snapshot.ledger.map((e) => e.effect)).toEqual(['order.created']);
       expect(trial.checks.filter((x) => x.verdict.valid !== true)).toEqual([]);
+    });
+
+    it("gives a service's extra round trip (ctx.travel) the route's legs over HTTP too", async () => {
+      const run = defineHttpAgent(async ({ services }: HttpAgentContext) => {
+        const res = await fetch(`${services['ledger']!.baseUrl}/tools/append`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ entryId: 'e-1' }) });
+        return { outcome: res.ok ? 'completed' : 'failed' };
+      });
+      const network = { services: { ledger: { routes: { 'POST /tools/append': { latency: { request: c(10), response: c(20) } } } } } };
+      const trial = await runTrial({
+        scenario: defineScenario({ name: `ledger-${adapter}`, services: [ledger], http: { adapter }, network, agent: { kind: 'http', task: 'Append e-1', run }, goal: { effects: { 'entry.appended': 1 } } }),
+        config: rulebookDefault,
+        runSeed: 1,
+        trialIndex: 0,
+      });
+      expect(trial.status).toBe('passed');
+      // Delivered at 10; the read's answer back (20) and the commit's request (10) inside the call; the answer back (20).
+      expect([at(trial.history, 'delivery'), at(trial.history, 'effect'), at(trial.history, 'response')]).toEqual([[10], [40], [60]]);
     });
 
     it('a client timeout before the request arrives: the request still arrives and commits (R18)', async () => {
