@@ -22,8 +22,8 @@ describe('NetworkLatency', () => {
     expect(n.draw({ service: 'payments', tool: 'charge_payment', route: 'POST /charges' })).toEqual({ request: 2, response: 4 });
   });
 
-  it('leaves a request to no service of the world (a model API) and an unset network instantaneous', () => {
-    expect(net(config).draw({ tool: 'model:openai.chat.completions' })).toBeUndefined();
+  it('gives a request of no named service the tool and default levels, and leaves an unset leg instantaneous', () => {
+    expect(net(config).draw({ tool: 'charge_payment' })).toEqual({ request: 1, response: 3 });
     expect(net({ services: { payments: { latency: c(5) } } }).draw({ service: 'orders', tool: 'create_order' })).toBeUndefined();
   });
 

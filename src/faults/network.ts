@@ -57,7 +57,7 @@ export const NetworkSchema = z
   .strict();
 export type Network = z.infer<typeof NetworkSchema>;
 
-/** What one request travels through: its service (the world's name), its tool, and its HTTP route when served over HTTP. */
+/** What one request travels through: its service (the world's name, when it has one), its tool, and its HTTP route when served over HTTP. */
 export interface LatencyTarget {
   readonly service?: string;
   readonly tool: string;
@@ -114,14 +114,8 @@ export class NetworkLatency {
 
   #resolve({ service, tool, route }: LatencyTarget): Resolved {
     const c = this.#config;
-    // A request to no service of the world (a model API) has only its tool's level, which names world tools: none.
     const own = service === undefined ? undefined : c.services?.[service];
-    const levels = [
-      route === undefined ? undefined : own?.routes?.[route]?.latency,
-      c.tools?.[tool]?.latency,
-      own?.latency,
-      service === undefined ? undefined : c.latency,
-    ].map(splitLegs);
+    const levels = [route === undefined ? undefined : own?.routes?.[route]?.latency, c.tools?.[tool]?.latency, own?.latency, c.latency].map(splitLegs);
     const pick = (leg: Leg): Distribution | undefined => levels.find((l) => l[leg] !== undefined)?.[leg];
     const request = pick('request');
     const response = pick('response');

@@ -1,5 +1,8 @@
 // Test support only: network latency over HTTP, one case table run by the msw and the nock test files.
 import { describe, expect, it } from 'vitest';
+import type { ClockRun, VirtualClock } from '../../src/core/index.js';
+// Types only: the msw and the nock file each bring their own adapter, one per process.
+import type { createHttpTrial, HttpFaults } from '../../src/public/msw.js';
 import { defineHttpAgent, defineScenario, defineService, rulebookDefault, runTrial, z, type HttpAgentContext, type HistoryEvent, type ScenarioInput } from '../../src/public/index.js';
 
 /** A write that reads, answers the read and sends its commit inside one call: two extra legs (`ctx.travel`). */
@@ -61,8 +64,29 @@ const scenario = (adapter: 'msw' | 'nock', network: ScenarioInput['network'], ti
 
 const at = (h: readonly HistoryEvent[], type: HistoryEvent['type']) => h.filter((e) => e.type === type).map((e) => e.t);
 
-export function describeNetworkLatency(adapter: 'msw' | 'nock'): void {
+/** What a test file's adapter subpath (`faultline/msw` or `faultline/nock`) gives the cases. */
+export interface AdapterApi {
+  readonly createHttpTrial: typeof createHttpTrial;
+  runWith<T>(faults: HttpFaults, clock: VirtualClock, body: () => Promise<T>): Promise<ClockRun<T>>;
+}
+
+export function describeNetworkLatency(adapter: 'msw' | 'nock', { createHttpTrial, runWith }: AdapterApi): void {
   describe(`network latency over HTTP (${adapter})`, () => {
+    it('createHttpTrial takes a network too: your own client call crosses both legs on the virtual clock', async () => {
+      const trial = createHttpTrial({ plan: [], serviceNames: ['orders'], network: { latency: { kind: 'uniform', minMs: 20, maxMs: 40 } } });
+      const run = await runWith(trial.faults, trial.clock, async () => {
+        const res = await fetch('https://tools.faultline.test/tools/create_order', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ORDER) });
+        return res.status;
+      });
+      expect(run.kind === 'settled' && run.value).toBe(200);
+      const response = trial.history.events.find((e) => e.type === 'response')!;
+      const { request, response: back } = response.legs!;
+      for (const leg of [request, back!]) expect(leg >= 20 && leg <= 40).toBe(true);
+      expect(at(trial.history.events, 'delivery')).toEqual([request]);
+      expect(response.t).toBe(request + back!);
+      expect(() => createHttpTrial({ plan: [], network: { latency: { kind: 'uniform', minMs: 40, maxMs: 20 } } })).toThrow('network.latency.maxMs: minMs must not exceed maxMs');
+    });
+
     it('puts both legs on the virtual clock: delivered after the request leg, answered after the response leg', async () => {
       const trial = await runTrial({ scenario: scenario(adapter, { latency: { request: c(30), response: c(50) } }), config: rulebookDefault, runSeed: 1, trialIndex: 0 });
       expect(trial.status).toBe('passed');

@@ -50,7 +50,8 @@ export interface HttpFaultsOptions {
   readonly startMs?: number;
   /**
    * Network latency on the virtual clock (drawing from its own rng fork): the request leg delays
-   * the delivery, the response leg the answer's arrival. Only services with a `name` have any.
+   * the delivery, the response leg the answer's arrival. Model routes have none; a service's
+   * own level needs its `name`.
    */
   readonly network?: NetworkLatency;
 }
@@ -162,7 +163,8 @@ export class HttpFaults {
     const http: HttpFields = { method: data.method.toUpperCase(), url: data.url, ...(key === undefined ? {} : { idempotencyKey: key }) };
     const digest = bodyDigest(data);
     const position = this.#calls.place(trackedRequest(data, match.route, digest));
-    const target = this.#network && service.name !== undefined ? { service: service.name, tool: match.route.operation, route: `${match.route.method} ${match.route.path}` } : undefined;
+    // A model API's latency is not the network's to add: its answers are scripted or recorded.
+    const target = this.#network && match.route.kind !== 'model' ? { ...(service.name !== undefined && { service: service.name }), tool: match.route.operation, route: `${match.route.method} ${match.route.path}` } : undefined;
     const legs = target && this.#network?.draw(target);
     const ex: Exchange = { request, match, service, data, position, http, sentAt: this.#clock.now(), legs, target, sentBack: false };
     this.#exchanges.set(request, ex);
