@@ -5,6 +5,7 @@ import {
   isHttpError,
   type Clock,
   type History,
+  type NetworkLeg,
   type NetworkLegs,
   type OperationRef,
   type Rng,
@@ -186,7 +187,7 @@ export class Wire implements Transport {
     this.#history.record({ type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt, ...key });
     const network = this.#network;
     const target = this.#target(req.tool);
-    const travel = network && ((leg: 'request' | 'response') => sleepFor(this.#clock, network.travel(target, leg)));
+    const travel = network && ((leg: NetworkLeg) => network.travel(this.#clock, target, leg));
     const ctx: ToolContext = { world: this.#world, clock: this.#clock, request: req.request, ...key, ...(failure ? { failure } : {}), ...(travel && { travel }) };
     try {
       const value = req.purpose === 'status' ? await queryStatus(tool, req.input as OperationRef, ctx) : await runTool(tool, req.input, ctx);
@@ -230,11 +231,6 @@ export class Wire implements Transport {
         this.#history.record({ ...base, result: 'lost', message: reply.message });
     }
   }
-}
-
-/** A leg of no duration is no sleep at all: a timer would add a turn of the clock, and reorder nothing but cost time. */
-function sleepFor(clock: Clock, ms: number): Promise<void> {
-  return ms > 0 ? clock.sleep(ms) : Promise.resolve();
 }
 
 /** The caller's view of a tool: its contract, never its business logic. */

@@ -34,7 +34,7 @@ describe('NetworkLatency', () => {
       expect(Number.isInteger(legs.request)).toBe(true);
       expect(legs.response).toBe(0);
     }
-    expect(n.travel({ service: 'payments', tool: 'charge_payment' }, 'response')).toBe(0);
+    expect(n.drawLeg({ service: 'payments', tool: 'charge_payment' }, 'response')).toBe(0);
   });
 
   it('refuses a bad distribution or route key with the path inside `network`', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DistributionSchema, sample, type Distribution, type NetworkLeg, type Rng } from '../core/index.js';
+import { DistributionSchema, sample, type Clock, type Distribution, type NetworkLeg, type Rng } from '../core/index.js';
 import { HTTP_METHODS } from './http/HttpRoute.js';
 
 type Leg = NetworkLeg;
@@ -96,9 +96,18 @@ export class NetworkLatency {
     return { request: this.#sample(legs.request), response: this.#sample(legs.response) };
   }
 
-  /** One draw of `leg` for `target` (0 when no level sets it): an extra leg inside one call (`ctx.travel`). */
-  travel(target: LatencyTarget, leg: Leg): number {
+  /** One draw of `leg` for `target` (0 when no level sets it). */
+  drawLeg(target: LatencyTarget, leg: Leg): number {
     return this.#sample(this.#legsOf(target)[leg]);
+  }
+
+  /**
+   * Sleeps one draw of `leg` on `clock`: an extra round trip inside one call (`ctx.travel`). A leg
+   * of 0 ms is no sleep at all, since a timer would cost a turn of the clock for nothing.
+   */
+  travel(clock: Clock, target: LatencyTarget, leg: Leg): Promise<void> {
+    const ms = this.drawLeg(target, leg);
+    return ms > 0 ? clock.sleep(ms) : Promise.resolve();
   }
 
   #sample(dist: Distribution | undefined): number {

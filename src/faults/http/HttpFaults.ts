@@ -277,7 +277,7 @@ export class HttpFaults {
     const ctx = {
       clock: this.#clock,
       request: ex.request,
-      ...(network && target && { travel: (leg: NetworkLeg) => travelFor(this.#clock, network.travel(target, leg)) }),
+      ...(network && target && { travel: (leg: NetworkLeg) => network.travel(this.#clock, target, leg) }),
       ...(ex.http.idempotencyKey === undefined ? {} : { idempotencyKey: ex.http.idempotencyKey }),
       ...(failure ? { failure } : {}),
     };
@@ -344,9 +344,6 @@ export class HttpFaults {
     if (error) this.#history.record({ type: 'model_error', error, request: ex.request, ...this.#corr(ex) });
   }
 }
-
-/** A leg of no duration is no sleep at all (no extra turn of the clock). */
-const travelFor = (clock: Clock, ms: number): Promise<void> => (ms > 0 ? clock.sleep(ms) : Promise.resolve());
 
 function reasonName(reason: unknown): string {
   if (reason instanceof Error || reason instanceof DOMException) return reason.name;
