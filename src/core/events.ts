@@ -73,6 +73,12 @@ export interface HttpRequestFields {
   readonly clientCall?: string;
 }
 
+/** The network legs one request travelled, drawn from the scenario's `network` latency. */
+export interface NetworkLegs {
+  readonly request: number;
+  readonly response?: number;
+}
+
 type E<T extends string, P> = { readonly seq: number; readonly t: number; readonly type: T } & Correlation & P;
 
 export type HistoryEvent =
@@ -105,6 +111,11 @@ export type HistoryEvent =
         retryAfterMs?: number;
         /** A model answer's token counts, from its `usage` field (R31). */
         usage?: ModelUsage;
+        /**
+         * With a scenario `network`: the virtual ms the request took to reach the service, and the
+         * answer to come back (absent when no answer was sent: a timeout fault, a lost partial write).
+         */
+        legs?: NetworkLegs;
       } & HttpFields
     >
   /**

@@ -1,4 +1,5 @@
 export * from './clock/index.js';
+export * from './distribution.js';
 export * from './canonical.js';
 export * from './errors.js';
 export type * from './events.js';

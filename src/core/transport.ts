@@ -42,6 +42,9 @@ export type OperationStatus =
   | { readonly state: 'not_found' };
 export type OperationState = OperationStatus['state'];
 
+/** The two legs of a round trip: the request on its way to the service, the answer on its way back. */
+export type NetworkLeg = 'request' | 'response';
+
 /** One attempt as it leaves the caller. */
 export interface WireRequest {
   readonly request: string;

@@ -5,6 +5,8 @@ import {
   isHttpError,
   type Clock,
   type History,
+  type NetworkLeg,
+  type NetworkLegs,
   type OperationRef,
   type Rng,
   type ToolContract,
@@ -20,6 +22,7 @@ import { EffectRecorder } from './EffectRecorder.js';
 import { malformedError } from './faultError.js';
 import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
+import type { LegDraws, NetworkLatency } from './network.js';
 
 export interface WireOptions {
   readonly world: World;
@@ -37,6 +40,11 @@ export interface WireOptions {
   readonly startMs: number;
   /** A request for a tool nobody serves: `'error'` answers 404 (the only policy so far). */
   readonly unknownTool?: 'error';
+  /**
+   * The scenario's network latency (drawing from its own rng fork): the request leg delays the
+   * delivery, the response leg the answer's arrival. Without it every leg is instantaneous.
+   */
+  readonly network?: NetworkLatency;
 }
 
 /** What one delivery produced, as the service answered it. */
@@ -71,6 +79,9 @@ export class Wire implements Transport {
   /** Every request seen, so effects can be tied back to their call and attempt. */
   readonly #requests = new Map<string, WireRequest>();
   readonly #effects: EffectRecorder;
+  readonly #network: NetworkLatency | undefined;
+  /** Each tool's service, by tool name: a network level names services. */
+  readonly #serviceOf = new Map<string, string>();
 
   constructor(options: WireOptions) {
     const parsed = FaultPlanSchema.safeParse(options.plan);
@@ -89,6 +100,8 @@ export class Wire implements Transport {
     this.#rng = options.rng;
     this.#history = options.history;
     this.#startMs = options.startMs;
+    this.#network = options.network;
+    for (const service of options.world.services) for (const t of service.tools) this.#serviceOf.set(t.name, service.name);
     this.#effects = new EffectRecorder(options.world.ledger, options.history, (e) => {
       const origin = this.#requests.get(e.request);
       return origin ? { call: origin.call, attempt: origin.attempt } : {};
@@ -107,15 +120,34 @@ export class Wire implements Transport {
       return this.#finish(req, { kind: 'error', error: new HttpError(404, message, { error: { type: 'not_found_error', message } }) }, signal);
     }
     const fault = this.#chooseFault(req);
-    const work = this.#apply(fault, tool, req, signal);
+    const legs = this.#network?.draw(this.#target(req.tool));
+    const work = legs ? this.#travel(fault, tool, req, signal, legs) : this.#apply(fault, tool, req, signal);
     let reply: Reply;
     try {
       reply = await raceAbort(work, signal);
     } catch (reason) {
-      this.#respond(req, { kind: 'lost', message: 'caller aborted' });
+      // Gone while the request or the answer travelled, or the service worked: what was delivered stays delivered (R18).
+      this.#respond(req, { kind: 'lost', message: 'caller aborted' }, legs);
       throw reason;
     }
-    return this.#finish(req, reply, signal);
+    return this.#finish(req, reply, signal, legs && (reply.kind === 'lost' ? { request: legs.request } : legs));
+  }
+
+  /**
+   * The round trip with latency: the request leg, then the fault and the delivery, then the
+   * answer's leg back. The request leg ignores `signal`: a request already on its way arrives
+   * and commits even if its caller stops waiting; only the wait for the answer is abortable.
+   */
+  async #travel(fault: Fault | undefined, tool: ToolSpec, req: WireRequest, signal: AbortSignal | undefined, legs: LegDraws): Promise<Reply> {
+    if (legs.request > 0) await this.#clock.sleep(legs.request);
+    const reply = await this.#apply(fault, tool, req, signal);
+    if (reply.kind !== 'lost' && legs.response > 0) await this.#clock.sleep(legs.response, signal);
+    return reply;
+  }
+
+  #target(tool: string): { readonly service?: string; readonly tool: string } {
+    const service = this.#serviceOf.get(tool);
+    return service === undefined ? { tool } : { service, tool };
   }
 
   #chooseFault(req: WireRequest): Fault | undefined {
@@ -153,7 +185,10 @@ export class Wire implements Transport {
   async #deliver(tool: ToolSpec, req: WireRequest, copy: number, failure?: Error): Promise<Answer> {
     const key = req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey };
     this.#history.record({ type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt, ...key });
-    const ctx: ToolContext = { world: this.#world, clock: this.#clock, request: req.request, ...key, ...(failure ? { failure } : {}) };
+    const network = this.#network;
+    const target = this.#target(req.tool);
+    const travel = network && ((leg: NetworkLeg) => network.travel(this.#clock, target, leg));
+    const ctx: ToolContext = { world: this.#world, clock: this.#clock, request: req.request, ...key, ...(failure ? { failure } : {}), ...(travel && { travel }) };
     try {
       const value = req.purpose === 'status' ? await queryStatus(tool, req.input as OperationRef, ctx) : await runTool(tool, req.input, ctx);
       // A tool that never consulted `ctx.failure` (a read) still fails the way the fault says.
@@ -166,8 +201,8 @@ export class Wire implements Transport {
     }
   }
 
-  #finish(req: WireRequest, reply: Reply, signal: AbortSignal | undefined): Promise<unknown> {
-    this.#respond(req, reply);
+  #finish(req: WireRequest, reply: Reply, signal: AbortSignal | undefined, legs?: NetworkLegs): Promise<unknown> {
+    this.#respond(req, reply, legs);
     switch (reply.kind) {
       case 'ok':
         return Promise.resolve(reply.value);
@@ -178,8 +213,8 @@ export class Wire implements Transport {
     }
   }
 
-  #respond(req: WireRequest, reply: Reply): void {
-    const base = { type: 'response', request: req.request, tool: req.tool, call: req.call, attempt: req.attempt } as const;
+  #respond(req: WireRequest, reply: Reply, legs?: NetworkLegs): void {
+    const base = { type: 'response', request: req.request, tool: req.tool, call: req.call, attempt: req.attempt, ...(legs && { legs }) } as const;
     switch (reply.kind) {
       case 'ok':
         this.#history.record({ ...base, result: 'ok', status: 200 });

@@ -6,6 +6,7 @@ import type { ToolSpec } from '../world/tool.js';
 import { World } from '../world/World.js';
 import type { FaultPlan } from './plan.js';
 import { Wire } from './Wire.js';
+import { NetworkLatency, type Network } from './network.js';
 
 /** 2025-01-01T00:00:00Z: a round start, so HTTP-dates are easy to read in assertions. */
 export const START = Date.UTC(2025, 0, 1);
@@ -62,12 +63,14 @@ export function counterService(processingMs = 0): Counter {
 }
 
 /** A fresh trial around a counter: clock at START, seeded rng, empty history, the wire. */
-export function trial(plan: FaultPlan, options: { seed?: number; processingMs?: number } = {}) {
+export function trial(plan: FaultPlan, options: { seed?: number; processingMs?: number; network?: Network } = {}) {
   const clock = new VirtualClock(START);
   const counter = counterService(options.processingMs);
   const world = new World(clock).add(counter);
   const history = new History(clock);
-  const wire = new Wire({ world, plan, clock, rng: new Rng(options.seed ?? 1), history, startMs: START });
+  const rng = new Rng(options.seed ?? 1);
+  const network = options.network && new NetworkLatency(options.network, rng.fork('network'));
+  const wire = new Wire({ world, plan, clock, rng, history, startMs: START, ...(network && { network }) });
   let n = 0;
   /** A request with sequential ids; by default the first attempt of `call-<n>` to increment by 1. */
   const request = (over: Partial<WireRequest> = {}): WireRequest => {

@@ -33,6 +33,9 @@ export {
 export { memoryBackend } from '../runner/backend.js';
 export { loadServiceModule } from '../runner/loadService.js';
 export { HttpError } from '../core/http.js';
+// Network latency: a scenario's `network`, its distributions and the seeded sampler
+export { DistributionSchema, sample } from '../core/distribution.js';
+export { NetworkSchema, LegLatencySchema } from '../faults/network.js';
 /** The zod faultline is built with: one copy for your schemas and ours. */
 export { z } from 'zod';
 
@@ -76,6 +79,10 @@ export { defineConfig } from '../config/defineConfig.js';
 export { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/errors.js';
 
 export type { Scenario, ScenarioInput, AgentSpec } from '../runner/scenario.js';
+export type { Distribution, DistributionKind } from '../core/distribution.js';
+export type { Network, LegLatency } from '../faults/network.js';
+export type { NetworkLeg } from '../core/transport.js';
+export type { NetworkLegs } from '../core/events.js';
 export type {
   BuiltinServiceName,
   CommandResult,

@@ -52,10 +52,11 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'effect':
       return [2, `effect ${e.effect} key=${e.key} (#${e.ledgerSeq})`];
     case 'response': {
-      if (e.result === 'lost') return [2, `response to ${e.request} lost`];
+      const legs = e.legs ? ` [network ${e.legs.request}ms out${e.legs.response === undefined ? '' : `, ${e.legs.response}ms back`}]` : '';
+      if (e.result === 'lost') return [2, `response to ${e.request} lost${legs}`];
       const status = e.status !== undefined ? ` ${e.status}` : '';
       const wait = e.retryAfter !== undefined ? ` (Retry-After: ${e.retryAfter})` : '';
-      return [2, `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}`];
+      return [2, `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}${legs}`];
     }
     case 'attempt_end':
     {

@@ -3,6 +3,7 @@ import { runHttpAgent, type HttpAgentFn, type ModelEndpoint, type ServiceEndpoin
 import type { LoopEnd } from '../agent/loop.js';
 import { ScriptedModel } from '../agent/ScriptedModel.js';
 import { HttpFaults, type HttpService } from '../faults/http/HttpFaults.js';
+import { NetworkLatency } from '../faults/network.js';
 import { anthropicService, openaiService } from '../faults/http/model/modelServices.js';
 import { recordedModelService } from '../faults/http/model/recordedService.js';
 import { escapeError, installEscapeGuard } from '../faults/http/escapeGuard.js';
@@ -40,7 +41,8 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   const misses: string[] = [];
   const model = await modelOf(scenario, (message) => misses.push(message));
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
-  const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs });
+  const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
+  const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }) });
   const policy = scenario.http?.onUnhandledRequest ?? 'error';
   // Loaded here, not at the top: msw and nock are optional peers, needed only by scenarios that use them.
   const startAdapter =

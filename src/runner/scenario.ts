@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, isFaultlineError, VirtualClock } from '../core/index.js';
 import { FaultPlanSchema } from '../faults/plan.js';
+import { NetworkSchema } from '../faults/network.js';
 import { WorldConfigSchema } from '../world/WorldConfig.js';
 import { BUILTIN_SERVICES, createWorld, isBuiltinService, type BuiltinServiceName } from '../world/createWorld.js';
 import { isServiceDefinition, type ServiceDefinition } from '../world/define/defineService.js';
@@ -11,6 +12,7 @@ import type { AgentFn } from '../agent/agentFunction.js';
 import type { HttpAgentFn } from '../agent/httpAgent.js';
 import { formatIssues, formatPath } from '../core/zodIssues.js';
 import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
+import { networkProblems } from './networkProblems.js';
 
 export const BudgetSchema = z
   .object({
@@ -126,6 +128,8 @@ export const ScenarioDataSchema = z
       .describe(`Built-in service names (${BUILTIN_SERVICES.join(', ')}) or paths to your own service modules, resolved from the scenario file`)
       .optional(),
     faults: FaultPlanSchema.default([]),
+    /** Network latency per leg (request, response): a default, per service, per tool, per HTTP route. Without it, instantaneous. */
+    network: NetworkSchema.optional().describe('Network latency per leg, drawn from the trial seed: a default (latency), per service, per tool, per HTTP route.'),
     agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, HttpAgentDataSchema]),
     /** For an `http` agent: how its HTTP traffic is intercepted. */
     http: HttpTransportSchema.optional(),
@@ -212,5 +216,6 @@ function worldProblems(scenario: Scenario): string[] {
     else tools.forEach((t, j) => check(t, ['faults', i, 'match', 'tool', j]));
   });
   scenario.client?.tools?.forEach((t, i) => check(t, ['client', 'tools', i]));
+  if (scenario.network) out.push(...networkProblems(scenario.network, world, scenario.services ?? BUILTIN_SERVICES, scenario.agent.kind));
   return out;
 }

@@ -2,6 +2,7 @@ import { History, IdSource, Rng, VirtualClock, trialSeed, type Clock, type Clock
 import { scrubSecrets } from '../core/secretText.js';
 import { ClientRetries } from '../faults/ClientRetries.js';
 import { Wire } from '../faults/Wire.js';
+import { NetworkLatency } from '../faults/network.js';
 import { installVirtualTimers } from '../core/clock/globalTimers.js';
 import type { Executor } from '../runtime/Executor.js';
 import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
@@ -101,7 +102,9 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   const durable = await backend.durableStore?.(clock, trial);
   world.processes.attach(history);
-  const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs });
+  // Latency draws have a fork of their own: a scenario without `network` draws nothing, and one with it shifts no fault draw.
+  const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
+  const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs, ...(network && { network }) });
   const client = scenario.client;
   const transport = client
     ? new ClientRetries(wire, { maxRetries: client.sdkRetries, clock, rng: rng.fork('client'), ...(client.tools && { tools: client.tools }) })

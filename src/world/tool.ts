@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Clock, OperationRef, OperationStatus, ToolContract } from '../core/index.js';
+import type { Clock, NetworkLeg, OperationRef, OperationStatus, ToolContract } from '../core/index.js';
 import type { ProcessTable } from './command/ProcessTable.js';
 import type { EffectLedger } from './ledger.js';
 
@@ -24,6 +24,11 @@ export interface ToolContext {
   readonly idempotencyKey?: string;
   /** Set by the wire's `server_error` fault: the service must fail with it after accepting the request, before committing. */
   readonly failure?: Error;
+  /**
+   * Set by a transport with a scenario `network`: sleeps one draw of this tool's latency on
+   * `leg`, for a service that makes another round trip inside one call. Absent: no latency.
+   */
+  readonly travel?: (leg: NetworkLeg) => Promise<void>;
 }
 
 /**

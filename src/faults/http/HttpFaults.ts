@@ -5,6 +5,8 @@ import {
   type Clock,
   type History,
   type HttpFields,
+  type NetworkLeg,
+  type NetworkLegs,
   type Rng,
 } from '../../core/index.js';
 import type { World } from '../../world/World.js';
@@ -12,6 +14,7 @@ import type { Fault } from '../fault.js';
 import { applyFault } from '../applyFault.js';
 import { EffectRecorder } from '../EffectRecorder.js';
 import { pickRule } from '../match.js';
+import type { LatencyTarget, LegDraws, NetworkLatency } from '../network.js';
 import { FaultPlanSchema, type FaultPlan } from '../plan.js';
 import { CallTracker, type CallPosition } from './CallTracker.js';
 import { errorDataOf } from './errorDataOf.js';
@@ -30,6 +33,8 @@ export interface HttpService {
   readonly routes: readonly HttpRoute[];
   /** The API's own shape for business errors any route throws (a route's own `error` is tried first). */
   readonly error?: ErrorMapper;
+  /** The world service these routes serve, as a scenario's `network.services` names it (none: a model API, say). */
+  readonly name?: string;
 }
 
 export interface HttpFaultsOptions {
@@ -43,6 +48,12 @@ export interface HttpFaultsOptions {
   readonly world?: World;
   /** Virtual ms since the epoch when the trial began: the origin of `from`/`to` windows (default: now). */
   readonly startMs?: number;
+  /**
+   * Network latency on the virtual clock (drawing from its own rng fork): the request leg delays
+   * the delivery, the response leg the answer's arrival. Model routes have none; a service's
+   * own level needs its `name`.
+   */
+  readonly network?: NetworkLatency;
 }
 
 /** A service as the engine looks requests up in it. */
@@ -51,6 +62,7 @@ interface ServedService {
   readonly prefix: string;
   readonly routes: readonly HttpRoute[];
   readonly error: ErrorMapper | undefined;
+  readonly name: string | undefined;
 }
 
 /** One request on its way through: its ids and what went over the wire. */
@@ -62,6 +74,11 @@ interface Exchange {
   readonly position: CallPosition;
   readonly http: HttpFields;
   readonly sentAt: number;
+  /** The legs drawn for it, with a network. */
+  readonly legs: LegDraws | undefined;
+  readonly target: LatencyTarget | undefined;
+  /** An answer was produced and sent back (it may be lost on its way): its response leg counts. */
+  sentBack: boolean;
 }
 
 /**
@@ -89,6 +106,7 @@ export class HttpFaults {
   /** Hangs whose client has not given up yet: settled when it does, or when the trial closes. */
   readonly #hanging = new Map<string, () => void>();
   readonly #effects: EffectRecorder | undefined;
+  readonly #network: NetworkLatency | undefined;
   #closed = false;
 
   constructor(options: HttpFaultsOptions) {
@@ -100,7 +118,7 @@ export class HttpFaults {
     }
     this.#services = options.services.map((s) => {
       const url = new URL(s.baseUrl);
-      return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, ''), routes: s.routes, error: s.error };
+      return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, ''), routes: s.routes, error: s.error, name: s.name };
     });
     this.#plan = parsed.data;
     this.#hits = this.#plan.map(() => 0);
@@ -108,6 +126,7 @@ export class HttpFaults {
     this.#rng = options.rng;
     this.#history = options.history;
     this.#startMs = options.startMs ?? options.clock.now();
+    this.#network = options.network;
     this.#effects =
       options.world &&
       new EffectRecorder(options.world.ledger, options.history, (e) => {
@@ -144,16 +163,24 @@ export class HttpFaults {
     const http: HttpFields = { method: data.method.toUpperCase(), url: data.url, ...(key === undefined ? {} : { idempotencyKey: key }) };
     const digest = bodyDigest(data);
     const position = this.#calls.place(trackedRequest(data, match.route, digest));
-    const ex: Exchange = { request, match, service, data, position, http, sentAt: this.#clock.now() };
+    // A model API's latency is not the network's to add: its answers are scripted or recorded.
+    const target = this.#network && match.route.kind !== 'model' ? { ...(service.name !== undefined && { service: service.name }), tool: match.route.operation, route: `${match.route.method} ${match.route.path}` } : undefined;
+    const legs = target && this.#network?.draw(target);
+    const ex: Exchange = { request, match, service, data, position, http, sentAt: this.#clock.now(), legs, target, sentBack: false };
     this.#exchanges.set(request, ex);
     this.#open.set(request, ex);
     this.#history.record(requestEvent(request, data, match.route, position, digest));
     const fault = this.#chooseFault(ex);
     let answer: HttpAnswer;
     try {
+      if (legs && legs.request > 0) await this.#requestLeg(ex, legs.request, signal);
       answer = onTheWire(await this.#apply(fault, ex, signal), data.method);
+      if (answer.kind !== 'hang') {
+        ex.sentBack = true;
+        if (legs && legs.response > 0) await this.#clock.sleep(legs.response, signal);
+      }
     } catch {
-      // Only an aborted latency sleep rejects: the client left while the answer was on its way.
+      // Only an aborted sleep rejects (a latency fault, the response leg): the client left while the answer was on its way.
       answer = { kind: 'hang', reason: 'answer on its way' };
     }
     // Closed meanwhile: the trial's end already recorded this exchange as lost.
@@ -202,6 +229,26 @@ export class HttpFaults {
     return picked.rule.fault;
   }
 
+  /**
+   * The request on its way: it arrives whatever the client does meanwhile (R18), but a client
+   * that gives up during it is recorded as having done so then.
+   */
+  async #requestLeg(ex: Exchange, ms: number, signal: AbortSignal): Promise<void> {
+    const gaveUp = (): void => this.#lose(ex, 'request on its way', signal.reason);
+    if (signal.aborted) gaveUp();
+    else signal.addEventListener('abort', gaveUp, { once: true });
+    try {
+      await this.#clock.sleep(ms);
+    } finally {
+      signal.removeEventListener('abort', gaveUp);
+    }
+  }
+
+  #legsOf(ex: Exchange): { legs?: NetworkLegs } {
+    if (!ex.legs) return {};
+    return { legs: ex.sentBack ? ex.legs : { request: ex.legs.request } };
+  }
+
   #corr(ex: Exchange): { call: string; attempt: number } {
     return { call: ex.position.call, attempt: ex.position.attempt };
   }
@@ -225,9 +272,12 @@ export class HttpFaults {
     const { route, params } = ex.match;
     this.#history.record({ type: 'delivery', request: ex.request, tool: route.operation, copy, ...this.#corr(ex), ...ex.http });
     const url = new URL(ex.data.url);
+    const network = this.#network;
+    const target = ex.target;
     const ctx = {
       clock: this.#clock,
       request: ex.request,
+      ...(network && target && { travel: (leg: NetworkLeg) => network.travel(this.#clock, target, leg) }),
       ...(ex.http.idempotencyKey === undefined ? {} : { idempotencyKey: ex.http.idempotencyKey }),
       ...(failure ? { failure } : {}),
     };
@@ -253,7 +303,7 @@ export class HttpFaults {
 
   #respond(ex: Exchange, answer: Exclude<HttpAnswer, { kind: 'hang' }>): void {
     this.#open.delete(ex.request);
-    const base = { type: 'response', request: ex.request, tool: ex.match.route.operation, ...this.#corr(ex), ...ex.http } as const;
+    const base = { type: 'response', request: ex.request, tool: ex.match.route.operation, ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) } as const;
     const detail = responseDetail(answer, this.#clock.now());
     if (answer.kind === 'network') {
       this.#history.record({ ...base, result: 'error', ...detail, message: `${answer.code}: ${answer.message}` });
@@ -284,7 +334,7 @@ export class HttpFaults {
     const waited = this.#clock.now() - ex.sentAt;
     const why = this.#closed ? `no answer by the end of the trial (${waited} ms)` : `the client gave up after ${waited} ms (${reasonName(abortReason)})`;
     const message = `${reason}: ${why}`;
-    this.#history.record({ type: 'response', request: ex.request, tool: ex.match.route.operation, result: 'lost', message, ...this.#corr(ex), ...ex.http });
+    this.#history.record({ type: 'response', request: ex.request, tool: ex.match.route.operation, result: 'lost', message, ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) });
     this.#modelError(ex, { kind: 'hang', reason: message });
   }
 

@@ -1,4 +1,4 @@
-import type { Clock, Risk } from '../../core/index.js';
+import type { Clock, NetworkLeg, Risk } from '../../core/index.js';
 import type { HttpAnswer } from './HttpAnswer.js';
 
 /**
@@ -65,6 +65,8 @@ export interface ServeContext {
   readonly idempotencyKey?: string;
   /** Set by a `server_error` fault: fail with it after accepting the request, before committing. */
   readonly failure?: Error;
+  /** With a network: sleeps one draw of this route's latency on `leg` (a service's extra round trip, `ctx.travel`). */
+  readonly travel?: (leg: NetworkLeg) => Promise<void>;
 }
 
 /**

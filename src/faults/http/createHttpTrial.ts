@@ -1,8 +1,10 @@
-import { History, Rng, VirtualClock } from '../../core/index.js';
+import { FaultlineError, FaultlineErrorCode, History, Rng, VirtualClock } from '../../core/index.js';
+import { formatIssues } from '../../core/zodIssues.js';
 import { createWorld, type ServiceRef } from '../../world/createWorld.js';
 import type { WorldConfig } from '../../world/WorldConfig.js';
 import type { World } from '../../world/World.js';
 import type { FaultPlan } from '../plan.js';
+import { NetworkLatency, NetworkSchema, type Network } from '../network.js';
 import { HttpFaults, type HttpService } from './HttpFaults.js';
 import { toolRoutes } from './toolRoutes.js';
 
@@ -18,6 +20,8 @@ export interface HttpTrialOptions {
   readonly serviceNames?: readonly ServiceRef[];
   /** The HTTP services over the world (default: every tool at `https://tools.faultline.test/tools/{name}`). */
   readonly services?: (world: World) => readonly HttpService[];
+  /** Network latency per leg, as a scenario's `network` says it (a service level needs the service's `name`). */
+  readonly network?: Network;
 }
 
 /** A fresh HTTP trial: virtual clock, history, seeded rng, world and the fault engine over it. */
@@ -46,6 +50,14 @@ export function createHttpTrial(options: HttpTrialOptions): HttpTrial {
   const rng = new Rng(options.seed ?? 1);
   const world = createWorld(clock, options.world ?? {}, options.serviceNames);
   const services = options.services?.(world) ?? [{ baseUrl: 'https://tools.faultline.test', routes: toolRoutes(world) }];
-  const faults = new HttpFaults({ services, plan: options.plan, clock, rng: rng.fork('http'), history, world });
+  const network = options.network && new NetworkLatency(parsedNetwork(options.network), rng.fork('network'));
+  const faults = new HttpFaults({ services, plan: options.plan, clock, rng: rng.fork('http'), history, world, ...(network && { network }) });
   return { clock, history, rng, world, faults, clientRandom: rng.fork('client') };
+}
+
+function parsedNetwork(input: Network): Network {
+  const parsed = NetworkSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const lines = formatIssues(parsed.error.issues, ['network']);
+  throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `invalid network:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { issues: lines });
 }

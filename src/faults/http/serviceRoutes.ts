@@ -21,9 +21,10 @@ export const defaultServiceUrl = (service: string): string => `https://${service
 export function serviceHttp(world: World, definitions: readonly ServiceDefinition[]): HttpService[] {
   return definitions.map((definition) => {
     const http = definition.http;
-    if (!http) return { baseUrl: defaultServiceUrl(definition.name), routes: rpcRoutes(world, definition) };
+    if (!http) return { name: definition.name, baseUrl: defaultServiceUrl(definition.name), routes: rpcRoutes(world, definition) };
     const render = http.error;
     return {
+      name: definition.name,
       baseUrl: http.baseUrl,
       routes: http.routes.map((route) => declaredRoute(world, route)),
       // Business errors in the API's own shape; anything else (a fault's 5xx, a crash) is left as it is.

@@ -11,6 +11,7 @@ function toolContext(world: World, ctx: ServeContext): ToolContext {
     request: ctx.request,
     ...(ctx.idempotencyKey === undefined ? {} : { idempotencyKey: ctx.idempotencyKey }),
     ...(ctx.failure === undefined ? {} : { failure: ctx.failure }),
+    ...(ctx.travel === undefined ? {} : { travel: ctx.travel }),
   };
 }
 

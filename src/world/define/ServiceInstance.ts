@@ -104,6 +104,7 @@ export class ServiceInstance<S, O> implements Service {
       request: toolCtx.request,
       idempotencyKey: toolCtx.idempotencyKey,
       command: (spec) => runCommand(spec, { clock: this.#clock, processes: toolCtx.world.processes ?? this.#orphans, service: name, request: toolCtx.request }),
+      travel: (leg) => toolCtx.travel?.(leg) ?? Promise.resolve(),
     };
   }
 }

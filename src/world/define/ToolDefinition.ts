@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Clock, Risk } from '../../core/index.js';
+import type { Clock, NetworkLeg, Risk } from '../../core/index.js';
 import type { CommandResult, CommandSpec } from '../command/runCommand.js';
 import type { Effect } from '../ledger.js';
 import type { CommonServiceOptions } from './serviceOptions.js';
@@ -36,6 +36,15 @@ export interface ServiceContext<S, O> {
    * any process still alive at the trial's end fails the `process-cleanup` checker.
    */
   command(spec: CommandSpec): Promise<CommandResult>;
+  /**
+   * Sleeps one draw of this tool's network latency on `leg` (the scenario's `network`, as the
+   * most specific level for this service, tool or HTTP route sets it; 0 ms without one): for a
+   * service that makes several round trips inside one call. The transport already puts a
+   * request leg before `run` and a response leg after it; a read-then-write service answers
+   * its read with `await ctx.travel('response')` and sends its write with
+   * `await ctx.travel('request')`, so a rival write can land in between.
+   */
+  travel(leg: NetworkLeg): Promise<void>;
 }
 
 /** One tool of a service: its contract (what the caller sees) and its business logic. */
