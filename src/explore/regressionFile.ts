@@ -58,14 +58,14 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
   const own = result.regression.faults.length - result.plan.length;
   const header = [
     `A regression scenario written by \`faultline explore\`: ${result.scenario.name} under the ${result.config.name} configuration`,
-    `fails (${result.trial.failed.join(', ')}) with the fault plan below. ${own > 0 ? `faults[0..${own - 1}] are the scenario's own; faults[${own}..] were` : 'Its faults were'} found by`,
+    `fails (${result.trial.failed.join(', ')}) with the fault plan below. ${own === 0 ? 'Its faults were' : `${own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`} the scenario's own; faults[${own}..] were`} found by`,
     `fast-check and shrunk to the smallest plan that still fails.`,
     '',
     `  reproduce: ${runCommand}`,
     `  replay:    ${replayCommand}`,
     `  explore:   faultline explore ${shellQuote(refs.scenario)} --config ${config} --seed ${result.seed} --runs ${refs.runs}${(refs.flags ?? []).map((f) => ` ${shellQuote(f)}`).join('')} --path ${shellQuote(result.path)}`,
     '',
-    `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": ${result.runs} plans tried, ${result.shrinks} shrink steps.`,
+    `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": ${result.runs} plan${result.runs === 1 ? '' : 's'} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
   ];
   const text = isModule ? moduleText(result, refs.source!, folder, header) : await yamlText(result, refs.source, folder, header);
   return { file, text, runCommand, replayCommand };
