@@ -10,7 +10,7 @@ import { colorEnabled } from '../report/console.js';
 import { failedTrialLines } from '../report/failures.js';
 import { mark, painter } from '../report/paint.js';
 import { loadConfigs, loadScenarios, refOf, sourceFileOf } from '../runner/library.js';
-import type { ExploreFlags } from './commands/explore.js';
+import type { ExploreFlags } from './commands/exploreFlags.js';
 import { ExitCode } from './exitCodes.js';
 import { isCi, type Io } from './io.js';
 import { loadAll } from './loadAll.js';

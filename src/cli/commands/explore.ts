@@ -1,21 +1,7 @@
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { collect, parseInteger, parseSeed, type SeedOption } from '../options.js';
-
-export interface ExploreFlags {
-  readonly config?: string[];
-  readonly runs: number;
-  readonly time?: number;
-  readonly seed: SeedOption;
-  readonly out: string;
-  readonly path?: string;
-  readonly replaceFaults?: boolean;
-  readonly check?: string[];
-}
-
-/** `--runs` when not given: enough to find a plain bug in a second or two per scenario. */
-export const DEFAULT_RUNS = 100;
-export const DEFAULT_REGRESSIONS_DIR = 'scenarios/regressions';
+import { collect, parseInteger, parseSeed } from '../options.js';
+import { DEFAULT_REGRESSIONS_DIR, DEFAULT_RUNS, type ExploreFlags } from './exploreFlags.js';
 
 const EXAMPLES = `
 Examples:
