@@ -68,7 +68,8 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
           ...(request.path !== undefined && { path: request.path }),
           ...(request.replaceFaults === true && { replaceFaults: true }),
           ...(request.check && { checks: request.check }),
-          onPlan: (phase, count) => progress.draw(`explore ${label}: ${phase === 'searching' ? `plan ${count}/${request.runs}` : `shrinking, step ${count}`}`),
+          // A new phase is drawn at once, however recent the last redraw.
+          onPlan: (phase, count) => progress.draw(`explore ${label}: ${phase === 'searching' ? `plan ${count}/${request.runs}` : `shrinking, step ${count}`}`, phase === 'shrinking' && count === 1),
         });
       } finally {
         progress.clear();
@@ -111,16 +112,16 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
 const searchFlags = (request: ExploreRequest): string[] => [...(request.replaceFaults === true ? ['--replace-faults'] : []), ...(request.check ?? []).flatMap((c) => ['--check', c])];
 
 /** One redrawn line on stderr when it is a terminal (not in CI); nothing otherwise. */
-function progressLine(io: Io): { draw(text: string): void; clear(): void } {
+function progressLine(io: Io): { draw(text: string, now?: boolean): void; clear(): void } {
   const on = io.stderr.isTTY === true && !isCi(io.env);
   let last = -Infinity;
   let drawn = false;
   return {
-    draw(text) {
+    draw(text, force = false) {
       if (!on) return;
-      const now = wallMs();
-      if (now - last < REDRAW_MS) return;
-      last = now;
+      const t = wallMs();
+      if (!force && t - last < REDRAW_MS) return;
+      last = t;
       const max = Math.max(20, (io.stderr.columns || 80) - 1);
       io.stderr.write(`\r\u001b[2K${[...text].length > max ? `${[...text].slice(0, max - 1).join('')}…` : text}`);
       drawn = true;

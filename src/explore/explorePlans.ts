@@ -122,11 +122,12 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
 
   let searched = 0;
   let shrinking = 0;
+  let found = false;
   let harnessError: { error: unknown } | undefined;
   const property = fc.asyncProperty(faultPlanArbitrary({ tools: toolsToAim(scenario) }), async (plan) => {
-    if (shrinking > 0) shrinking++;
+    if (found) shrinking++;
     else searched++;
-    options.onPlan?.(shrinking > 0 ? 'shrinking' : 'searching', shrinking > 0 ? shrinking : searched);
+    options.onPlan?.(found ? 'shrinking' : 'searching', found ? shrinking : searched);
     let trial: TrialResult;
     try {
       trial = await trialOf(candidate(plan));
@@ -136,7 +137,7 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
       return true;
     }
     const failed = judge(trial) === 'failed';
-    if (failed && shrinking === 0) shrinking = 1;
+    found ||= failed;
     return !failed;
   });
   const details = await fc.check(property, {

@@ -184,6 +184,12 @@ describe('faultline explore', () => {
     expect(r.stdout).toContain(`explore: no failing plan in ${LIBRARY_BUT_ONE.length} scenario × configuration pairs`);
   });
 
+  it('stops a search after --time seconds and counts the plans tried so far', async () => {
+    const r = await run(['explore', 'read-timeout-retry', '--runs', '1000000', '--time', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/✓ read-timeout-retry × rulebook: (\d+) plans, none failed \(stopped by --time after \1\)/);
+  });
+
   it("works on a user's function agent in a TypeScript scenario: the regression is a module that imports it", async () => {
     const r = await run(['explore', 'scenarios/my-agent.scenario.ts', '--out', 'ts']);
     expect(r.code, r.stderr + r.stdout).toBe(1);
