@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeExplore } from './executeExplore.js';
 import type { Io } from './io.js';
 
-function io(isTTY: boolean, env: Record<string, string> = {}): { io: Io; err: () => string; out: () => string } {
+function io(isTTY: boolean, env: Record<string, string> = {}, signals: Io['signals'] = { on: () => undefined, off: () => undefined }): { io: Io; err: () => string; out: () => string } {
   const out: string[] = [];
   const err: string[] = [];
   return {
@@ -13,7 +14,7 @@ function io(isTTY: boolean, env: Record<string, string> = {}): { io: Io; err: ()
       stdout: { write: (s) => (out.push(s), true) },
       stderr: { write: (s) => (err.push(s), true), isTTY, columns: 100 },
       env: { NO_COLOR: '1', ...env },
-      signals: { on: () => undefined, off: () => undefined },
+      signals,
       exit: (code) => {
         throw new Error(`exit ${code}`);
       },
@@ -46,5 +47,17 @@ describe('explore progress', () => {
       expect(await executeExplore(request(join(dir, 'plain')), t.io)).toBe(1);
       expect(t.err()).toBe('');
     }
+  });
+
+  it('stops at the first Ctrl-C: no new trial, the plans so far counted, exit code 130', async () => {
+    const signals = new EventEmitter();
+    const t = io(false, {}, signals);
+    const stop = setTimeout(() => signals.emit('SIGINT'), 300);
+    try {
+      expect(await executeExplore({ scenarios: ['read-timeout-retry'], runs: 1_000_000, seed: 1, out: join(dir, 'stopped') }, t.io)).toBe(130);
+    } finally {
+      clearTimeout(stop);
+    }
+    expect(t.out()).toMatch(/✓ read-timeout-retry × rulebook: \d+ plans, none failed \(stopped by a signal after \d+\)/);
   });
 });

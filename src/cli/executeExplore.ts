@@ -12,6 +12,7 @@ import { mark, painter } from '../report/paint.js';
 import { loadConfigs, loadScenarios, refOf, sourceFileOf } from '../runner/library.js';
 import type { ExploreFlags } from './commands/exploreFlags.js';
 import { ExitCode } from './exitCodes.js';
+import { listenForInterrupt } from './interrupt.js';
 import { isCi, type Io } from './io.js';
 import { loadAll } from './loadAll.js';
 import { assertWritableFolder } from './outputPaths.js';
@@ -45,10 +46,19 @@ async function refuseBadFlags(request: ExploreRequest, pairs: number): Promise<v
 export async function executeExplore(request: ExploreRequest, io: Io): Promise<ExitCode> {
   const seed = request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed;
   if (request.seed === 'random') io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
+
+  const interrupt = listenForInterrupt(io);
+  try {
+    return await exploreAll(request, seed, interrupt.signal, io, (code) => (interrupt.received() !== undefined ? interrupt.exitCode() : code));
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
   const scenarios = await loadAll(request.scenarios, loadScenarios, 'scenario');
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
   await refuseBadFlags(request, scenarios.length * configs.length);
-
   const p = painter(colorEnabled(io.stdout, io.env));
   const progress = progressLine(io);
   io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}\n\n`);
@@ -56,6 +66,7 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
   let failed = 0;
   for (const config of configs) {
     for (const scenario of scenarios) {
+      if (signal.aborted) break;
       const label = `${scenario.name} × ${config.name}`;
       let result: ExploreResult;
       try {
@@ -68,6 +79,7 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
           ...(request.path !== undefined && { path: request.path }),
           ...(request.replaceFaults === true && { replaceFaults: true }),
           ...(request.check && { checks: request.check }),
+          signal,
           // A new phase is drawn at once, however recent the last redraw.
           onPlan: (phase, count) => progress.draw(`explore ${label}: ${phase === 'searching' ? `plan ${count}/${request.runs}` : `shrinking, step ${count}`}`, phase === 'shrinking' && count === 1),
         });
@@ -75,7 +87,7 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
         progress.clear();
       }
       if (result.kind === 'held') {
-        const cut = result.interrupted ? ` (stopped by --time after ${result.runs})` : '';
+        const cut = result.interrupted ? ` (stopped by ${signal.aborted ? 'a signal' : '--time'} after ${result.runs})` : '';
         io.stdout.write(`${mark(p, true)} ${label}: ${result.runs} plans, none failed${cut}\n`);
         continue;
       }
@@ -105,7 +117,7 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
       ? `\nexplore: no failing plan in ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'}\n`
       : `\nexplore: ${failed} of ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'} failed${written.length > 0 ? `; regressions: ${written.join(', ')}` : ''}\n`,
   );
-  return failed === 0 ? ExitCode.Ok : ExitCode.GateFailed;
+  return exit(failed === 0 ? ExitCode.Ok : ExitCode.GateFailed);
 }
 
 /** The flags besides seed and runs that change what a search finds, as a command line repeats them. */

@@ -29,6 +29,8 @@ export interface ExploreOptions {
   readonly replaceFaults?: boolean;
   /** The checkers that decide (default: the scenario's, but `goal-state`). */
   readonly checks?: readonly string[];
+  /** Aborted (Ctrl-C): no new trial starts, and the search ends as `held`, `interrupted`. */
+  readonly signal?: AbortSignal;
   /** Called before each trial: `searching` plans so far, or `shrinking` steps so far. */
   readonly onPlan?: (phase: 'searching' | 'shrinking', count: number) => void;
 }
@@ -124,7 +126,14 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
   let shrinking = 0;
   let found = false;
   let harnessError: { error: unknown } | undefined;
+  let stopped = false;
   const property = fc.asyncProperty(faultPlanArbitrary({ tools: toolsToAim(scenario) }), async (plan) => {
+    // fast-check cannot be stopped from outside: a throw ends its runs (its shrinking of the
+    // throw is a few calls that throw at once, without a trial), and the result says why.
+    if (options.signal?.aborted === true && !found) {
+      stopped = true;
+      throw new Error('stopped');
+    }
     if (found) shrinking++;
     else searched++;
     options.onPlan?.(found ? 'shrinking' : 'searching', found ? shrinking : searched);
@@ -147,6 +156,7 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
     ...(options.path !== undefined && { path: options.path }),
   });
   if (harnessError) throw harnessError.error;
+  if (stopped) return { ...common, kind: 'held', runs: searched, interrupted: true };
   if (!details.failed || details.counterexample === null) return { ...common, kind: 'held', runs: details.numRuns, interrupted: details.interrupted };
 
   const [plan] = details.counterexample;
