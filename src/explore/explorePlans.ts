@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { canonicalJson, sha256, VirtualClock } from '../core/index.js';
 import type { FaultPlan } from '../faults/plan.js';
-import type { RetryConfig } from '../runtime/config.js';
+import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { checkersOf, runTrial, type TrialResult } from '../runner/trial.js';
 import type { Scenario } from '../runner/scenario.js';
 import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
@@ -16,7 +16,7 @@ export const NOT_JUDGED_BY_DEFAULT = ['goal-state'] as const;
 
 export interface ExploreOptions {
   readonly scenario: Scenario;
-  readonly config: RetryConfig;
+  readonly config: ExecutionConfigLike;
   /** Plans to try (fast-check's `numRuns`). */
   readonly runs: number;
   /** The explore seed: fast-check's seed, and every trial's run seed. */
@@ -37,7 +37,7 @@ export interface ExploreOptions {
 
 interface ExploreCommon {
   readonly scenario: Scenario;
-  readonly config: RetryConfig;
+  readonly config: ExecutionConfigLike;
   readonly seed: number;
   /** Plans fast-check tried before it stopped or found a failure. */
   readonly runs: number;
@@ -86,7 +86,7 @@ export function toolsToAim(scenario: Scenario): string[] {
  * name). Were the name to change with the plan, removing a rule that never fires would change
  * every probability's draw, and shrinking would stop early.
  */
-export function regressionName(scenario: Scenario, config: RetryConfig, seed: number): string {
+export function regressionName(scenario: Scenario, config: ExecutionConfigLike, seed: number): string {
   return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed })).slice(0, 8)}`;
 }
 
