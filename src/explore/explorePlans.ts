@@ -127,7 +127,7 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
   let found = false;
   let harnessError: { error: unknown } | undefined;
   let stopped = false;
-  const property = fc.asyncProperty(faultPlanArbitrary({ tools: toolsToAim(scenario) }), async (plan) => {
+  const property = fc.asyncProperty(faultPlanArbitrary({ tools: toolsToAim(scenario), anyTool: scenario.model === undefined }), async (plan) => {
     // fast-check cannot be stopped from outside: a throw ends its runs (its shrinking of the
     // throw is a few calls that throw at once, without a trial), and the result says why.
     if (options.signal?.aborted === true && !found) {

@@ -18,6 +18,12 @@ describe('faultPlanArbitrary', () => {
     );
   });
 
+  it('names a tool in every rule when told not to hit every delivery (an HTTP agent whose model API is served too)', () => {
+    const rules = fc.sample(faultPlanArbitrary({ tools: TOOLS, anyTool: false }), { seed: 3, numRuns: 300 }).flat();
+    expect(rules.every((r) => r.match.tool !== undefined)).toBe(true);
+    expect(fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 3, numRuns: 300 }).flat().some((r) => r.match.tool === undefined)).toBe(true);
+  });
+
   it('draws every fault kind, time windows, probabilities and times limits', () => {
     const plans = fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 1, numRuns: 500 }).flat();
     expect(new Set(plans.map((r) => r.fault.kind)).size).toBe(FaultPlanSchema.element.shape.fault.options.length);

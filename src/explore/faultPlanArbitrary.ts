@@ -48,6 +48,11 @@ const present = <T extends object>(o: T): T => Object.fromEntries(Object.entries
 export interface FaultPlanShape {
   /** The tools rules may name (at least one): the scenario's own, so that rules hit something. */
   readonly tools: readonly string[];
+  /**
+   * Whether a rule may leave `tool` out and so hit every delivery (default true). An HTTP agent's
+   * model API is served under the same plan: where that is not what is under test, say false.
+   */
+  readonly anyTool?: boolean;
   /** Largest `call` and `attempt` numbers to name (default 3). */
   readonly maxCall?: number;
   readonly maxAttempt?: number;
@@ -64,15 +69,16 @@ export interface FaultPlanShape {
  * often absent, and shrinks away, so a shrunk rule names only what its failure needs.
  */
 export function faultMatchArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultMatch> {
-  const { tools, maxCall = 3, maxAttempt = 3, windowMs = 60_000 } = shape;
+  const { tools, anyTool = true, maxCall = 3, maxAttempt = 3, windowMs = 60_000 } = shape;
   if (tools.length === 0) throw new TypeError('faultMatchArbitrary needs at least one tool to aim at');
+  const tool: fc.Arbitrary<string | string[]> = tools.length > 1 ? fc.oneof(fc.constantFrom(...tools), fc.subarray([...tools], { minLength: 2 })) : fc.constant(tools[0]!);
   const window = maybe(
     fc.record({ from: fc.integer({ min: 0, max: windowMs }), length: fc.integer({ min: 1, max: windowMs }) }).map(({ from, length }) => ({ from, to: from + length })),
     4,
   );
   return fc
     .record({
-      tool: maybe(tools.length > 1 ? fc.oneof(fc.constantFrom(...tools), fc.subarray([...tools], { minLength: 2 })) : fc.constant(tools[0]!), 1),
+      tool: anyTool ? maybe(tool, 1) : tool,
       // Status queries happen only after an unknown outcome: mostly aim at the calls themselves.
       purpose: maybe(fc.constantFrom('call' as const, 'call' as const, 'status' as const, 'any' as const), 2),
       call: maybe(fc.integer({ min: 1, max: maxCall }), 4),
