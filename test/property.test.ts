@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { eventsOf } from '../src/core/index.js';
-import { FAULT_KINDS, type Fault, type FaultKind, type FaultOf } from '../src/faults/fault.js';
-import { FaultPlanSchema, type FaultMatch, type FaultRule } from '../src/faults/plan.js';
+import { faultPlanArbitrary } from '../src/explore/faultPlanArbitrary.js';
+import { FaultPlanSchema, type FaultRule } from '../src/faults/plan.js';
 import { formatTimeline } from '../src/report/timeline.js';
 import { defineScenario } from '../src/runner/scenario.js';
 import { runTrial, type TrialResult } from '../src/runner/trial.js';
@@ -14,62 +14,10 @@ import { rulebookDefault } from '../src/runtime/config.js';
  * is not there (R18, R21-R25, R29).
  */
 
-/** One arbitrary per fault kind, shaped like FaultSchema; the mapped type forces a new kind in here. */
-const FAULTS: { readonly [K in FaultKind]: fc.Arbitrary<FaultOf<K>> } = {
-  timeout: fc.constant({ kind: 'timeout' }),
-  latency: fc.record({ kind: fc.constant('latency'), ms: fc.integer({ min: 0, max: 20_000 }) }),
-  network: fc.record({ kind: fc.constant('network'), code: fc.constantFrom('ECONNRESET', 'ECONNREFUSED', 'EPIPE') }),
-  rate_limit: fc.record(
-    {
-      kind: fc.constant('rate_limit'),
-      // Numbers, a fixed HTTP-date in the past, and garbage the runtime must not trust.
-      retryAfter: fc.oneof(fc.integer({ min: 0, max: 120 }), fc.constantFrom('Wed, 21 Oct 2015 07:28:00 GMT', '2', 'soon', '')),
-      retryAfterAs: fc.constantFrom('seconds', 'http-date'),
-    },
-    { requiredKeys: ['kind'] },
-  ),
-  quota_exceeded: fc.constant({ kind: 'quota_exceeded' }),
-  unavailable: fc.record({ kind: fc.constant('unavailable'), status: fc.constantFrom(500, 502, 503, 504, 529) }),
-  partial_write: fc.record({ kind: fc.constant('partial_write'), lostAs: fc.constantFrom('timeout', 'network', 'unavailable') }),
-  duplicate: fc.record(
-    { kind: fc.constant('duplicate'), copies: fc.integer({ min: 2, max: 4 }), concurrent: fc.boolean() },
-    { requiredKeys: ['kind', 'copies'] },
-  ),
-  permission_denied: fc.record({ kind: fc.constant('permission_denied'), status: fc.constantFrom(401, 403) }),
-  rejected: fc.record({ kind: fc.constant('rejected'), message: fc.constantFrom('over the limit', 'try another card') }, { requiredKeys: ['kind'] }),
-  not_found: fc.constant({ kind: 'not_found' }),
-  conflict: fc.constant({ kind: 'conflict' }),
-  server_error: fc.constant({ kind: 'server_error' }),
-  malformed: fc.constant({ kind: 'malformed' }),
-};
-
-const faultArb: fc.Arbitrary<Fault> = fc.oneof(...FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULTS[k]));
-
 const TOOLS = ['create_order', 'charge_payment'];
 
-/** `arb`, or absent (undefined) `absent` times as often: a plan that names every field rarely matches anything. */
-const maybe = <T>(arb: fc.Arbitrary<T>, absent: number): fc.Arbitrary<T | undefined> =>
-  fc.oneof({ arbitrary: fc.constant(undefined), weight: absent }, { arbitrary: arb, weight: 1 });
-
-/** Drops absent fields, as a plan written by hand would (`exactOptionalPropertyTypes`). */
-const present = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-
-const matchArb: fc.Arbitrary<FaultMatch> = fc
-  .record({
-    tool: maybe(fc.oneof(fc.constantFrom(...TOOLS), fc.constant([...TOOLS])), 1),
-    // Status queries happen only after an unknown outcome: mostly aim at the calls themselves.
-    purpose: maybe(fc.constantFrom('call', 'call', 'status'), 2),
-    call: maybe(fc.integer({ min: 1, max: 2 }), 4),
-    attempt: maybe(fc.oneof(fc.integer({ min: 1, max: 3 }), fc.uniqueArray(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 3 })), 1),
-    probability: maybe(fc.double({ min: 0, max: 1, noNaN: true }), 2),
-  })
-  .map((m) => present(m) as FaultMatch);
-
-const ruleArb: fc.Arbitrary<FaultRule> = fc
-  .record({ match: matchArb, fault: faultArb, times: maybe(fc.integer({ min: 1, max: 3 }), 2) })
-  .map((r) => present(r) as FaultRule);
-
-const planArb = fc.array(ruleArb, { minLength: 1, maxLength: 4 });
+// The same generator `faultline explore` uses (one copy): the scenario has two calls, one per tool.
+const planArb = faultPlanArbitrary({ tools: TOOLS, maxCall: 2 });
 
 function scenarioWith(faults: readonly FaultRule[]) {
   return defineScenario({

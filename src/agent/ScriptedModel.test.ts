@@ -192,6 +192,20 @@ describe('ScriptedModel (careful)', () => {
       expect(r.end).toMatchObject({ kind: 'ended', outcome: 'unknown', message: 'get_job: state still running after 3 polls' });
       expect(claimOf(r.end)).toEqual([{ subject: 'deploy:web-1', status: 'unknown', note: 'get_job: state still running after 3 polls' }]);
     });
+
+    // Both found by `faultline explore` on the deploy scenarios (retry-discipline, R7 and R9).
+    it('stops polling after a permission error (R7, R14): hands off, the job unknown', async () => {
+      const r = await play(deploy, { start_deploy: [ok({ job_id: 'j1' })], get_job: [ok({ state: 'running' }), fail('permission_denied')] });
+      expect(r.trace).toHaveLength(3);
+      expect(r.end).toMatchObject({ kind: 'ended', outcome: 'handoff' });
+      expect(claimOf(r.end)).toEqual([expect.objectContaining({ subject: 'deploy:web-1', status: 'unknown' })]);
+    });
+
+    it('waits out a Retry-After longer than the polling interval before the next poll (R9)', async () => {
+      const r = await play(deploy, { start_deploy: [ok({ job_id: 'j1' })], get_job: [fail('rate_limit', { retryable: true, retry_after_ms: 5_000 }), ok({ state: 'succeeded' })] });
+      expect(r.trace.map((c) => c.split(' ')[0])).toEqual(['0', '1000', '6000']);
+      expect(r.end).toMatchObject({ kind: 'ended', outcome: 'completed' });
+    });
   });
 
   it('starts afresh on each new conversation, so one instance serves many trials', async () => {

@@ -142,9 +142,21 @@ function* reconcile(tool: string, u: UnknownResult): Script<StepEnd> {
 function* poll(p: Poll, results: ReadonlyMap<string, unknown>, behaviour: Behaviour): Script<StepEnd | { readonly kind: 'resubmit'; readonly message: string }> {
   const input = substitutePlaceholders(p.input, results);
   let last = 'no answer';
+  let wait = p.everyMs;
   for (let n = 1; n <= p.maxPolls; n++) {
-    yield* pause(p.everyMs);
+    yield* pause(wait);
+    wait = p.everyMs;
     const result = yield* call(p.tool, input);
+    if (result.kind === 'error') {
+      // R9: the next poll waits out a Retry-After longer than the polling interval.
+      wait = Math.max(p.everyMs, result.error.retry_after_ms ?? 0);
+      // R5, R7, R14: another poll cannot restore a permission or a quota, nor fix a refused request;
+      // the job was submitted, so its result is unknown, not failed. (Found by `faultline explore`.)
+      const e = result.error;
+      const why = `${p.tool}: ${e.error_type}: ${e.message}; the result cannot be confirmed`;
+      if (e.error_type === 'permission_denied' || e.error_type === 'quota_exceeded') return end('handoff', 'unknown', why);
+      if (!e.retryable) return end('unknown', 'unknown', why);
+    }
     if (result.kind !== 'ok') continue;
     const found = readPath(result.value, p.until.path);
     if (!found.found || !isPrimitive(found.value)) continue;

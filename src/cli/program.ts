@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { CliContext } from './context.js';
 import { createCompareCommand } from './commands/compare.js';
+import { createExploreCommand } from './commands/explore.js';
 import { createInitCommand } from './commands/init.js';
 import { createListCommand } from './commands/list.js';
 import { createMcpProxyCommand } from './commands/mcpProxy.js';
@@ -44,7 +45,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description("fault-injection and reliability tests for LLM agents' tool calls")
     .version(version(), '-v, --version')
     .addHelpText('after', EXAMPLES);
-  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand]) {
+  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand, createExploreCommand]) {
     program.addCommand(configure(create(ctx), ctx));
   }
   return program;

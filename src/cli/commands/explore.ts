@@ -1,0 +1,42 @@
+import { Command, Option } from 'commander';
+import type { CliContext } from '../context.js';
+import { collect, parseInteger, parseSeed } from '../options.js';
+import { DEFAULT_REGRESSIONS_DIR, DEFAULT_RUNS, type ExploreFlags } from './exploreFlags.js';
+
+const EXAMPLES = `
+Examples:
+  $ faultline explore order-partial-write-no-idempotency --replace-faults
+  $ faultline explore ./faultline/scenarios/ --config rulebook --config ./retry.yaml --runs 500 --time 60
+  $ faultline explore my-agent.scenario.ts --seed 7 --out test/regressions
+  $ faultline explore order-x --seed 7 --path "4:0:0:1"      start at the counterexample of an earlier run
+
+For each scenario × configuration, fast-check generates fault plans over the scenario's tools
+(every fault kind, with targets by tool, call, attempt and purpose, times, time windows and
+probabilities) and runs one trial per plan, the plan after the scenario's own faults (or
+instead of them, with --replace-faults). A plan fails when a checker other than goal-state
+fails, or the agent crashes: under a generated plan the goal may be out of reach, but the
+agent must stay safe and honest (choose the checkers with --check). The first failing plan
+is shrunk to the smallest that still fails and written as a regression scenario into --out,
+with the command that reproduces it. The same seed gives the same plans and the same file.
+Exit codes: 0 no plan failed, 1 a plan failed (a regression was written), 2 bad input.`;
+
+/** `faultline explore [scenarios…]`: search for a fault plan that breaks the agent, and keep it. */
+export function createExploreCommand(ctx: CliContext): Command {
+  return new Command('explore')
+    .description('generate fault plans with fast-check, shrink the first failing one and write it as a regression scenario')
+    .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)')
+    .option('--config <name|file>', 'retry configuration: built-in name or file (repeatable; default: rulebook)', collect)
+    .option('--runs <n>', 'fault plans to try per scenario × configuration', (v) => parseInteger(v, 1, 'a number of plans, at least 1'), DEFAULT_RUNS)
+    .option('--time <s>', 'wall-clock seconds per scenario × configuration before the search stops (the plans tried so far count)', (v) => parseInteger(v, 1, 'seconds, at least 1'))
+    .addOption(new Option('--seed <n|random>', 'explore seed: the plans fast-check draws and every trial\'s run seed; "random" picks one and prints it').argParser(parseSeed).default(1))
+    .option('--out <dir>', 'folder the regression scenarios are written to', DEFAULT_REGRESSIONS_DIR)
+    .option('--path <path>', "fast-check's replay path from a regression file's header: start at that plan (one scenario × configuration)")
+    .option('--replace-faults', "run each plan instead of the scenario's own faults, not after them")
+    .option('--check <name>', 'a checker that decides whether a plan fails (repeatable; default: all the scenario runs but goal-state)', collect)
+    .addHelpText('after', EXAMPLES)
+    .action(async (scenarios: string[], flags: ExploreFlags) => {
+      // The engine loads only once a command runs, so --help stays quick.
+      const { executeExplore } = await import('../executeExplore.js');
+      ctx.exitCode = await executeExplore({ scenarios, ...flags }, ctx.io);
+    });
+}

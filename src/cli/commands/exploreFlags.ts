@@ -1,0 +1,17 @@
+import type { SeedOption } from '../options.js';
+
+/** The flags of `faultline explore`, as commander hands them over. */
+export interface ExploreFlags {
+  readonly config?: string[];
+  readonly runs: number;
+  readonly time?: number;
+  readonly seed: SeedOption;
+  readonly out: string;
+  readonly path?: string;
+  readonly replaceFaults?: boolean;
+  readonly check?: string[];
+}
+
+/** `--runs` when not given: enough to find a plain bug in a second or two per scenario. */
+export const DEFAULT_RUNS = 100;
+export const DEFAULT_REGRESSIONS_DIR = 'scenarios/regressions';

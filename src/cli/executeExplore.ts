@@ -1,0 +1,146 @@
+import { randomInt } from 'node:crypto';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { stringify } from 'yaml';
+import { wallMs } from '../core/clock/RealClock.js';
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import { BUILTIN_CHECKERS } from '../checks/index.js';
+import { explorePlans, type ExploreResult } from '../explore/explorePlans.js';
+import { renderRegression } from '../explore/regressionFile.js';
+import { colorEnabled } from '../report/console.js';
+import { failedTrialLines } from '../report/failures.js';
+import { mark, painter } from '../report/paint.js';
+import { loadConfigs, loadScenarios, refOf, sourceFileOf } from '../runner/library.js';
+import type { ExploreFlags } from './commands/exploreFlags.js';
+import { ExitCode } from './exitCodes.js';
+import { listenForInterrupt } from './interrupt.js';
+import { isCi, type Io } from './io.js';
+import { loadAll } from './loadAll.js';
+import { assertWritableFolder } from './outputPaths.js';
+
+export interface ExploreRequest extends ExploreFlags {
+  readonly scenarios: readonly string[];
+}
+
+// Seeds shown in a command line should be short enough to retype.
+const RANDOM_SEED_MAX = 2 ** 31 - 1;
+// A redraw per trial would cost more than the trial itself.
+const REDRAW_MS = 80;
+
+const usage = (message: string): FaultlineError => new FaultlineError(FaultlineErrorCode.Usage, message);
+
+/** Refusals that need no trial: unknown checkers, a `--path` for more than one search, an `--out` that is a file. */
+async function refuseBadFlags(request: ExploreRequest, pairs: number): Promise<void> {
+  const known = BUILTIN_CHECKERS.map((c) => c.name);
+  const unknown = (request.check ?? []).filter((c) => !known.includes(c));
+  if (unknown.length > 0) throw usage(`--check: unknown checker ${unknown.map((c) => `"${c}"`).join(', ')} (one of: ${known.join(', ')})`);
+  if (request.path !== undefined && pairs !== 1) throw usage(`--path replays one search, but there are ${pairs} scenario × configuration pairs: name one scenario and at most one --config`);
+  if (request.path !== undefined && !/^\d+(:\d+)*$/.test(request.path)) throw usage(`--path: expected fast-check's replay path (numbers separated by colons, such as "4:0:0:1"), got "${request.path}"`);
+  const info = await stat(request.out).catch(() => undefined);
+  if (info !== undefined && !info.isDirectory()) throw usage(`--out ${request.out}: expected a folder, but it is not one`);
+}
+
+/**
+ * Explores every scenario × configuration, writes a regression scenario for each that a plan
+ * broke, and says whether any did: 1 when one did, 0 when none.
+ */
+export async function executeExplore(request: ExploreRequest, io: Io): Promise<ExitCode> {
+  const seed = request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed;
+  if (request.seed === 'random') io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
+
+  const interrupt = listenForInterrupt(io);
+  try {
+    return await exploreAll(request, seed, interrupt.signal, io, (code) => (interrupt.received() !== undefined ? interrupt.exitCode() : code));
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
+  const scenarios = await loadAll(request.scenarios, loadScenarios, 'scenario');
+  const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
+  await refuseBadFlags(request, scenarios.length * configs.length);
+  const p = painter(colorEnabled(io.stdout, io.env));
+  const progress = progressLine(io);
+  io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}\n\n`);
+  const written: string[] = [];
+  let failed = 0;
+  for (const config of configs) {
+    for (const scenario of scenarios) {
+      if (signal.aborted) break;
+      const label = `${scenario.name} × ${config.name}`;
+      let result: ExploreResult;
+      try {
+        result = await explorePlans({
+          scenario,
+          config,
+          runs: request.runs,
+          seed,
+          ...(request.time !== undefined && { timeLimitMs: request.time * 1000 }),
+          ...(request.path !== undefined && { path: request.path }),
+          ...(request.replaceFaults === true && { replaceFaults: true }),
+          ...(request.check && { checks: request.check }),
+          signal,
+          // A new phase is drawn at once, however recent the last redraw.
+          onPlan: (phase, count) => progress.draw(`explore ${label}: ${phase === 'searching' ? `plan ${count}/${request.runs}` : `shrinking, step ${count}`}`, phase === 'shrinking' && count === 1),
+        });
+      } finally {
+        progress.clear();
+      }
+      if (result.kind === 'held') {
+        const cut = result.interrupted ? ` (stopped by ${signal.aborted ? 'a signal' : '--time'} after ${result.runs})` : '';
+        io.stdout.write(`${mark(p, true)} ${label}: ${result.runs} plans, none failed${cut}\n`);
+        continue;
+      }
+      failed++;
+      if (result.kind === 'baseline_failed') {
+        io.stdout.write(`${mark(p, false)} ${label}: fails with no added fault, so there is no plan to find; run it first: faultline run ${refOf(scenario)} --config ${refOf(config)} --seed ${seed}\n`);
+        io.stdout.write(`${failedTrialLines(result.trial).map((l) => `    ${l}`).join('\n')}\n`);
+        continue;
+      }
+      await assertWritableFolder(request.out, '--out');
+      const file = await renderRegression(result, { scenario: refOf(scenario), config: refOf(config), outDir: request.out, source: sourceFileOf(scenario), runs: request.runs, flags: searchFlags(request) });
+      await mkdir(request.out, { recursive: true });
+      await writeFile(file.file, file.text);
+      written.push(file.file);
+      const rules = result.plan.length;
+      io.stdout.write(`${mark(p, false)} ${label}: plan ${result.runs} failed; shrunk in ${result.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`);
+      io.stdout.write(`${stringify(result.plan, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `      ${l}`).join('\n')}\n`);
+      // The trial as the regression file names it, so its replay line runs the file.
+      const trial = { ...result.trial, refs: { scenario: file.file, config: refOf(config) } };
+      io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
+      io.stdout.write(`    regression: ${file.file}\n    reproduce:  ${file.runCommand}\n`);
+    }
+  }
+  const pairs = scenarios.length * configs.length;
+  io.stdout.write(
+    failed === 0
+      ? `\nexplore: no failing plan in ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'}\n`
+      : `\nexplore: ${failed} of ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'} failed${written.length > 0 ? `; regressions: ${written.join(', ')}` : ''}\n`,
+  );
+  return exit(failed === 0 ? ExitCode.Ok : ExitCode.GateFailed);
+}
+
+/** The flags besides seed and runs that change what a search finds, as a command line repeats them. */
+const searchFlags = (request: ExploreRequest): string[] => [...(request.replaceFaults === true ? ['--replace-faults'] : []), ...(request.check ?? []).flatMap((c) => ['--check', c])];
+
+/** One redrawn line on stderr when it is a terminal (not in CI); nothing otherwise. */
+function progressLine(io: Io): { draw(text: string, now?: boolean): void; clear(): void } {
+  const on = io.stderr.isTTY === true && !isCi(io.env);
+  let last = -Infinity;
+  let drawn = false;
+  return {
+    draw(text, force = false) {
+      if (!on) return;
+      const t = wallMs();
+      if (!force && t - last < REDRAW_MS) return;
+      last = t;
+      const max = Math.max(20, (io.stderr.columns || 80) - 1);
+      io.stderr.write(`\r\u001b[2K${[...text].length > max ? `${[...text].slice(0, max - 1).join('')}…` : text}`);
+      drawn = true;
+    },
+    clear() {
+      if (drawn) io.stderr.write('\r\u001b[2K');
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import fc from 'fast-check';
+import { canonicalJson, sha256, VirtualClock } from '../core/index.js';
+import type { FaultPlan } from '../faults/plan.js';
+import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
+import { checkersOf, runTrial, type TrialResult } from '../runner/trial.js';
+import type { Scenario } from '../runner/scenario.js';
+import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
+import { faultPlanArbitrary } from './faultPlanArbitrary.js';
+
+/**
+ * Under a generated plan the goal may simply be out of reach (a permanent 403 on the only
+ * write): explore asks whether the agent stayed safe and honest, not whether it finished.
+ * A crash is judged apart (see `judge`).
+ */
+export const NOT_JUDGED_BY_DEFAULT = ['goal-state'] as const;
+
+export interface ExploreOptions {
+  readonly scenario: Scenario;
+  readonly config: ExecutionConfigLike;
+  /** Plans to try (fast-check's `numRuns`). */
+  readonly runs: number;
+  /** The explore seed: fast-check's seed, and every trial's run seed. */
+  readonly seed: number;
+  /** Wall-clock milliseconds before fast-check stops trying new plans (its `interruptAfterTimeLimit`). */
+  readonly timeLimitMs?: number;
+  /** fast-check's replay path of an earlier failure: starts there instead of searching. */
+  readonly path?: string;
+  /** Run the generated plan instead of the scenario's own faults (default: after them). */
+  readonly replaceFaults?: boolean;
+  /** The checkers that decide (default: the scenario's, but `goal-state`). */
+  readonly checks?: readonly string[];
+  /** Aborted (Ctrl-C): no new trial starts, and the search ends as `held`, `interrupted`. */
+  readonly signal?: AbortSignal;
+  /** Called before each trial: `searching` plans so far, or `shrinking` steps so far. */
+  readonly onPlan?: (phase: 'searching' | 'shrinking', count: number) => void;
+}
+
+interface ExploreCommon {
+  readonly scenario: Scenario;
+  readonly config: ExecutionConfigLike;
+  readonly seed: number;
+  /** Plans fast-check tried before it stopped or found a failure. */
+  readonly runs: number;
+  readonly checks: readonly string[];
+}
+
+/**
+ * `held`: no plan failed (`interrupted`: the time limit cut the search short); `baseline_failed`:
+ * the scenario fails with no added fault, so there is nothing to find; `failed`: a plan failed,
+ * shrunk to `plan`, and `scenario` is the regression scenario whose trial 0 is `trial`.
+ */
+export type ExploreResult =
+  | (ExploreCommon & { readonly kind: 'held'; readonly interrupted: boolean })
+  | (ExploreCommon & { readonly kind: 'baseline_failed'; readonly trial: FailedTrialResult })
+  | (ExploreCommon & {
+      readonly kind: 'failed';
+      /** The shrunk plan fast-check found (the regression's faults are the scenario's own, then these). */
+      readonly plan: FaultPlan;
+      readonly regression: Scenario;
+      readonly trial: FailedTrialResult;
+      readonly shrinks: number;
+      /** fast-check's replay path: `explore --seed S --path P` starts at this counterexample. */
+      readonly path: string;
+    });
+export type ExploreResultKind = ExploreResult['kind'];
+export type FailedTrialResult = Extract<TrialResult, { status: 'failed' }>;
+
+/** The tools a plan aims at: those the scenario names (its script, its own faults), else every tool of its services. */
+export function toolsToAim(scenario: Scenario): string[] {
+  const world = createWorld(new VirtualClock(0), scenario.world, scenario.services ?? BUILTIN_SERVICES);
+  const all = world.tools.map((t) => t.name);
+  const named = new Set<string>();
+  const steps = [...(scenario.agent.kind === 'scripted' ? scenario.agent.plan.steps : []), ...(scenario.model?.plan?.steps ?? [])];
+  for (const step of steps) {
+    named.add(step.tool);
+    if (step.poll) named.add(step.poll.tool);
+  }
+  for (const rule of scenario.faults) for (const t of [rule.match.tool ?? []].flat()) named.add(t);
+  const aimed = all.filter((t) => named.has(t));
+  return aimed.length > 0 ? aimed : all;
+}
+
+/**
+ * `<scenario>-regression-<hash>`, the hash of the configuration and the seed: every plan of one
+ * exploration runs under this name, so under one trial seed (it is hashed from the scenario's
+ * name). Were the name to change with the plan, removing a rule that never fires would change
+ * every probability's draw, and shrinking would stop early.
+ */
+export function regressionName(scenario: Scenario, config: ExecutionConfigLike, seed: number): string {
+  return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed })).slice(0, 8)}`;
+}
+
+/** Explore's checkers: `checks` if given, else the scenario's own but `goal-state`. */
+export function judgedChecks(scenario: Scenario, checks?: readonly string[]): string[] {
+  if (checks !== undefined && checks.length > 0) return [...checks];
+  return checkersOf(scenario)
+    .map((c) => c.name)
+    .filter((n) => !(NOT_JUDGED_BY_DEFAULT as readonly string[]).includes(n));
+}
+
+/** fast-check takes a 32-bit seed; ours may be any safe integer. */
+const fastCheckSeed = (seed: number): number => seed % 2 ** 31;
+
+/**
+ * Generates fault plans over the scenario's tools with fast-check and runs one trial per plan
+ * (run seed `seed`, trial 0, the scenario named after the plan, so each plan's trial replays
+ * exactly); on the first failure fast-check shrinks the plan to the smallest that still fails.
+ * The same options give the same result, but for `timeLimitMs`, which may stop the search early.
+ */
+export async function explorePlans(options: ExploreOptions): Promise<ExploreResult> {
+  const { scenario, config, seed } = options;
+  const judged = judgedChecks(scenario, options.checks);
+  const common = { scenario, config, seed, checks: judged };
+  const candidate = (plan: FaultPlan, checks: readonly string[] = judged): Scenario => ({
+    ...scenario,
+    name: regressionName(scenario, config, seed),
+    faults: options.replaceFaults === true ? [...plan] : [...scenario.faults, ...plan],
+    checks: [...checks],
+  });
+  const trialOf = (s: Scenario): Promise<TrialResult> => runTrial({ scenario: s, config, runSeed: seed, trialIndex: 0 });
+
+  const baseline = await trialOf(candidate([]));
+  if (judge(baseline) === 'failed') return { ...common, kind: 'baseline_failed', runs: 0, trial: await verdictTrial(baseline, candidate, [], trialOf, judged) };
+
+  let searched = 0;
+  let shrinking = 0;
+  let found = false;
+  let harnessError: { error: unknown } | undefined;
+  let stopped = false;
+  const property = fc.asyncProperty(faultPlanArbitrary({ tools: toolsToAim(scenario), anyTool: scenario.model === undefined }), async (plan) => {
+    // fast-check cannot be stopped from outside: a throw ends its runs (its shrinking of the
+    // throw is a few calls that throw at once, without a trial), and the result says why.
+    if (options.signal?.aborted === true && !found) {
+      stopped = true;
+      throw new Error('stopped');
+    }
+    if (found) shrinking++;
+    else searched++;
+    options.onPlan?.(found ? 'shrinking' : 'searching', found ? shrinking : searched);
+    let trial: TrialResult;
+    try {
+      trial = await trialOf(candidate(plan));
+    } catch (error) {
+      // faultline's own crash, not the agent's (a trial turns those into verdicts): stop and report it.
+      harnessError ??= { error };
+      return true;
+    }
+    const failed = judge(trial) === 'failed';
+    found ||= failed;
+    return !failed;
+  });
+  const details = await fc.check(property, {
+    seed: fastCheckSeed(seed),
+    numRuns: options.runs,
+    ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }),
+    ...(options.path !== undefined && { path: options.path }),
+  });
+  if (harnessError) throw harnessError.error;
+  if (stopped) return { ...common, kind: 'held', runs: searched, interrupted: true };
+  if (!details.failed || details.counterexample === null) return { ...common, kind: 'held', runs: details.numRuns, interrupted: details.interrupted };
+
+  const [plan] = details.counterexample;
+  const first = await trialOf(candidate(plan));
+  const trial = await verdictTrial(first, candidate, plan, trialOf, judged);
+  return {
+    ...common,
+    kind: 'failed',
+    runs: searched,
+    plan,
+    regression: candidate(plan, trial.checks.map((c) => c.name)),
+    trial,
+    shrinks: details.numShrinks,
+    path: details.counterexamplePath ?? '',
+  };
+}
+
+/** A trial fails explore's judgement when a judged checker does not pass, or the agent crashed (which only `goal-state` would say). */
+function judge(trial: TrialResult): TrialResult['status'] {
+  return trial.status === 'failed' || trial.end.kind === 'crashed' ? 'failed' : 'passed';
+}
+
+/**
+ * The failing trial as the regression scenario will show it: a crash is reported by
+ * `goal-state`, so a crashed trial is run again with it among the checks.
+ */
+async function verdictTrial(
+  trial: TrialResult,
+  candidate: (plan: FaultPlan, checks?: readonly string[]) => Scenario,
+  plan: FaultPlan,
+  trialOf: (s: Scenario) => Promise<TrialResult>,
+  judged: readonly string[],
+): Promise<FailedTrialResult> {
+  if (trial.status === 'failed') return trial;
+  const again = await trialOf(candidate(plan, [...judged, ...NOT_JUDGED_BY_DEFAULT]));
+  if (again.status !== 'failed') throw new Error(`explore: the trial of ${again.scenario} crashed once and passed once: it is not deterministic`);
+  return again;
+}

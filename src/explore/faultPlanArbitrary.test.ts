@@ -1,0 +1,45 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FaultPlanSchema } from '../faults/plan.js';
+import { faultPlanArbitrary } from './faultPlanArbitrary.js';
+
+const TOOLS = ['create_order', 'charge_payment', 'send_email'];
+
+describe('faultPlanArbitrary', () => {
+  it('draws only plans FaultPlanSchema accepts, aimed only at the tools it was given', () => {
+    fc.assert(
+      fc.property(faultPlanArbitrary({ tools: TOOLS }), (plan) => {
+        expect(FaultPlanSchema.safeParse(plan).success).toBe(true);
+        expect(plan.length).toBeGreaterThanOrEqual(1);
+        expect(plan.length).toBeLessThanOrEqual(4);
+        for (const rule of plan) for (const t of [rule.match.tool ?? []].flat()) expect(TOOLS).toContain(t);
+      }),
+      { seed: 42, numRuns: 500 },
+    );
+  });
+
+  it('names a tool in every rule when told not to hit every delivery (an HTTP agent whose model API is served too)', () => {
+    const rules = fc.sample(faultPlanArbitrary({ tools: TOOLS, anyTool: false }), { seed: 3, numRuns: 300 }).flat();
+    expect(rules.every((r) => r.match.tool !== undefined)).toBe(true);
+    expect(fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 3, numRuns: 300 }).flat().some((r) => r.match.tool === undefined)).toBe(true);
+  });
+
+  it('draws every fault kind, time windows, probabilities and times limits', () => {
+    const plans = fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 1, numRuns: 500 }).flat();
+    expect(new Set(plans.map((r) => r.fault.kind)).size).toBe(FaultPlanSchema.element.shape.fault.options.length);
+    expect(plans.some((r) => r.match.from !== undefined && r.match.to !== undefined && r.match.from < r.match.to)).toBe(true);
+    expect(plans.some((r) => r.match.probability !== undefined)).toBe(true);
+    expect(plans.some((r) => r.times !== undefined)).toBe(true);
+    expect(plans.some((r) => r.match.purpose === 'status')).toBe(true);
+  });
+
+  // The law explore relies on: whichever rule the failure needs, the others shrink away, and so do its fields.
+  it.each([1, 2, 3, 4, 5])('shrinks to the one rule that matters, bare, wherever it stood (seed %i)', (seed) => {
+    const details = fc.check(
+      fc.property(faultPlanArbitrary({ tools: TOOLS }), (plan) => !plan.some((r) => r.fault.kind === 'duplicate')),
+      { seed, numRuns: 1000 },
+    );
+    expect(details.failed).toBe(true);
+    expect(details.counterexample?.[0]).toEqual([{ match: {}, fault: { kind: 'duplicate', copies: 2 } }]);
+  });
+});

@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { FAULT_KINDS, type Fault, type FaultKind, type FaultOf } from '../faults/fault.js';
+import type { FaultMatch, FaultPlan, FaultRule } from '../faults/plan.js';
+
+/**
+ * One arbitrary per fault kind, shaped like `FaultSchema`, with the parameters a real API
+ * sends. The mapped type makes a new fault kind a compile error here until it has one.
+ */
+export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultOf<K>> } = {
+  timeout: fc.constant({ kind: 'timeout' }),
+  latency: fc.record({ kind: fc.constant('latency'), ms: fc.integer({ min: 0, max: 20_000 }) }),
+  network: fc.record({ kind: fc.constant('network'), code: fc.constantFrom('ECONNRESET', 'ECONNREFUSED', 'EPIPE') }),
+  rate_limit: fc.record(
+    {
+      kind: fc.constant('rate_limit'),
+      // Numbers, a fixed HTTP-date in the past, and garbage the runtime must not trust.
+      retryAfter: fc.oneof(fc.integer({ min: 0, max: 120 }), fc.constantFrom('Wed, 21 Oct 2015 07:28:00 GMT', '2', 'soon', '')),
+      retryAfterAs: fc.constantFrom('seconds', 'http-date'),
+    },
+    { requiredKeys: ['kind'] },
+  ),
+  quota_exceeded: fc.constant({ kind: 'quota_exceeded' }),
+  unavailable: fc.record({ kind: fc.constant('unavailable'), status: fc.constantFrom(500, 502, 503, 504, 529) }),
+  partial_write: fc.record({ kind: fc.constant('partial_write'), lostAs: fc.constantFrom('timeout', 'network', 'unavailable') }),
+  duplicate: fc.record(
+    { kind: fc.constant('duplicate'), copies: fc.integer({ min: 2, max: 4 }), concurrent: fc.boolean() },
+    { requiredKeys: ['kind', 'copies'] },
+  ),
+  permission_denied: fc.record({ kind: fc.constant('permission_denied'), status: fc.constantFrom(401, 403) }),
+  rejected: fc.record({ kind: fc.constant('rejected'), message: fc.constantFrom('over the limit', 'try another card') }, { requiredKeys: ['kind'] }),
+  not_found: fc.constant({ kind: 'not_found' }),
+  conflict: fc.constant({ kind: 'conflict' }),
+  server_error: fc.constant({ kind: 'server_error' }),
+  malformed: fc.constant({ kind: 'malformed' }),
+};
+
+/** Any fault, every kind equally likely (fast-check shrinks towards the first: `timeout`). */
+export const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(...FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]));
+
+/** `arb`, or absent (undefined) `absent` times as often: a match that names every field rarely hits anything. */
+// Cross-shrinking: a field shrinks to absent first, so a shrunk rule keeps only the fields its failure needs.
+const maybe = <T>(arb: fc.Arbitrary<T>, absent: number): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ withCrossShrink: true }, { arbitrary: fc.constant(undefined), weight: absent }, { arbitrary: arb, weight: 1 });
+
+/** Drops absent fields, as a plan written by hand would (`exactOptionalPropertyTypes`), so a written plan has no `null`s. */
+const present = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+export interface FaultPlanShape {
+  /** The tools rules may name (at least one): the scenario's own, so that rules hit something. */
+  readonly tools: readonly string[];
+  /**
+   * Whether a rule may leave `tool` out and so hit every delivery (default true). An HTTP agent's
+   * model API is served under the same plan: where that is not what is under test, say false.
+   */
+  readonly anyTool?: boolean;
+  /** Largest `call` and `attempt` numbers to name (default 3). */
+  readonly maxCall?: number;
+  readonly maxAttempt?: number;
+  /** Virtual milliseconds a time window may start at, and last (default 60 s each). */
+  readonly windowMs?: number;
+  /** Rules in one plan (default 1 to 4). */
+  readonly minRules?: number;
+  readonly maxRules?: number;
+}
+
+/**
+ * Which deliveries a generated rule hits: a tool or several, the call's own attempts or its
+ * status queries, a call and attempt number, a time window, a probability. Each field is
+ * often absent, and shrinks away, so a shrunk rule names only what its failure needs.
+ */
+export function faultMatchArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultMatch> {
+  const { tools, anyTool = true, maxCall = 3, maxAttempt = 3, windowMs = 60_000 } = shape;
+  if (tools.length === 0) throw new TypeError('faultMatchArbitrary needs at least one tool to aim at');
+  const tool: fc.Arbitrary<string | string[]> = tools.length > 1 ? fc.oneof(fc.constantFrom(...tools), fc.subarray([...tools], { minLength: 2 })) : fc.constant(tools[0]!);
+  const window = maybe(
+    fc.record({ from: fc.integer({ min: 0, max: windowMs }), length: fc.integer({ min: 1, max: windowMs }) }).map(({ from, length }) => ({ from, to: from + length })),
+    4,
+  );
+  return fc
+    .record({
+      tool: anyTool ? maybe(tool, 1) : tool,
+      // Status queries happen only after an unknown outcome: mostly aim at the calls themselves.
+      purpose: maybe(fc.constantFrom('call' as const, 'call' as const, 'status' as const, 'any' as const), 2),
+      call: maybe(fc.integer({ min: 1, max: maxCall }), 4),
+      attempt: maybe(fc.oneof(fc.integer({ min: 1, max: maxAttempt }), fc.uniqueArray(fc.integer({ min: 1, max: maxAttempt }), { minLength: 1, maxLength: maxAttempt })), 1),
+      window,
+      // Hundredths, so a written plan reads `probability: 0.35`, not 0.35000000000000003.
+      probability: maybe(fc.integer({ min: 1, max: 99 }).map((n) => n / 100), 2),
+    })
+    .map(({ window: w, ...m }) => present({ ...m, ...(w && { from: w.from, to: w.to }) }) as FaultMatch);
+}
+
+/** One rule: a match, a fault, and often a `times` limit. */
+export function faultRuleArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultRule> {
+  return fc
+    .record({ match: faultMatchArbitrary(shape), fault: faultArbitrary, times: maybe(fc.integer({ min: 1, max: 3 }), 2) })
+    .map((r) => present(r) as FaultRule);
+}
+
+/**
+ * A fault plan over `shape.tools`: every value is valid under `FaultPlanSchema`, and fast-check
+ * shrinks it towards fewer rules, each with fewer fields.
+ *
+ * Slots of optional rules rather than `fc.array`: an array shrinks by dropping its first items,
+ * so a plan whose second rule is the one that matters would keep the first; each slot shrinks
+ * to "no rule" on its own, so any rule can go.
+ *
+ * @example fc.sample(faultPlanArbitrary({ tools: ['create_order'] }), 1)
+ * // [[{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'duplicate', copies: 2 } }]]
+ */
+export function faultPlanArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultPlan> {
+  const { minRules = 1, maxRules = 4 } = shape;
+  const slot = fc.option(faultRuleArbitrary(shape), { nil: undefined, freq: 2 });
+  return fc
+    .tuple(...Array.from({ length: maxRules }, () => slot))
+    .map((slots) => slots.filter((r): r is FaultRule => r !== undefined))
+    .filter((plan) => plan.length >= minRules);
+}

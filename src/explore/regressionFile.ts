@@ -1,0 +1,127 @@
+import { access } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { stringify } from 'yaml';
+import { FaultlineErrorCode } from '../core/index.js';
+import { loadFile, MODULE_EXTENSIONS } from '../runner/loadFile.js';
+import { isServiceModulePath } from '../runner/loadService.js';
+import { shellQuote } from '../report/replay.js';
+import type { ExploreResult } from './explorePlans.js';
+
+type Failed = Extract<ExploreResult, { kind: 'failed' }>;
+
+export interface RegressionRefs {
+  /** How a command line names the explored scenario and the configuration (built-in names, or paths from the working folder). */
+  readonly scenario: string;
+  readonly config: string;
+  /** The folder the file goes to, as the user named it (relative to the working folder, or absolute). */
+  readonly outDir: string;
+  /** The file the explored scenario came from (absolute), or undefined for one built in code. */
+  readonly source: string | undefined;
+  /** `--runs` as given, for the explore command in the header. */
+  readonly runs: number;
+  /** The other explore flags that shaped the search (`--replace-faults`, `--check …`), for the same command. */
+  readonly flags?: readonly string[];
+}
+
+export interface RegressionFile {
+  /** As the user's commands name it: under `outDir`, relative to the working folder when `outDir` is. */
+  readonly file: string;
+  readonly text: string;
+  /** The command that must fail on it: `faultline run <file> --config C --seed S`. */
+  readonly runCommand: string;
+  readonly replayCommand: string;
+}
+
+/** A path from the regression's folder, in the `./x` or `../x` form scenario files use, with forward slashes. */
+function fromFolder(folder: string, target: string): string {
+  const rel = relative(folder, target).split(sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/**
+ * The regression scenario as a file: for a YAML or JSON scenario (or a built-in), the same
+ * scenario in YAML with the new name, the shrunk faults and the judged checks, its paths
+ * (services, agent module, cassette) rewritten from the new folder; for a TypeScript or
+ * JavaScript scenario, a module of the same kind that imports the original and overrides
+ * those fields (an agent function cannot be written as data). A header says how to run it.
+ */
+export async function renderRegression(result: Failed, refs: RegressionRefs): Promise<RegressionFile> {
+  const name = result.regression.name;
+  const isModule = refs.source !== undefined && (MODULE_EXTENSIONS as readonly string[]).includes(extname(refs.source).toLowerCase());
+  const ext = isModule ? moduleExtension(refs.source!) : '.yaml';
+  const file = join(refs.outDir, `${name}${ext}`);
+  const folder = resolve(refs.outDir);
+  const shown = shellQuote(file);
+  const config = shellQuote(refs.config);
+  const runCommand = `faultline run ${shown} --config ${config} --seed ${result.seed}`;
+  const replayCommand = `faultline replay ${shown} --config ${config} --seed ${result.seed} --trial 0`;
+  const own = result.regression.faults.length - result.plan.length;
+  const header = [
+    `A regression scenario written by \`faultline explore\`: ${result.scenario.name} under the ${result.config.name} configuration`,
+    `fails (${result.trial.failed.join(', ')}) with the fault plan below. ${own === 0 ? 'Its faults were' : `${own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`} the scenario's own; faults[${own}..] were`} found by`,
+    `fast-check and shrunk to the smallest plan that still fails.`,
+    '',
+    `  reproduce: ${runCommand}`,
+    `  replay:    ${replayCommand}`,
+    `  explore:   faultline explore ${shellQuote(refs.scenario)} --config ${config} --seed ${result.seed} --runs ${refs.runs}${(refs.flags ?? []).map((f) => ` ${shellQuote(f)}`).join('')} --path ${shellQuote(result.path)}`,
+    '',
+    `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": ${result.runs} plan${result.runs === 1 ? '' : 's'} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
+  ];
+  const text = isModule ? moduleText(result, refs.source!, folder, header) : await yamlText(result, refs.source, folder, header);
+  return { file, text, runCommand, replayCommand };
+}
+
+const moduleExtension = (source: string): string => (extname(source).toLowerCase() === '.mts' ? '.mts' : extname(source).toLowerCase() === '.mjs' ? '.mjs' : extname(source).toLowerCase() === '.js' ? '.js' : '.ts');
+
+function moduleText(result: Failed, source: string, folder: string, header: readonly string[]): string {
+  // tsx resolves `.js` to the `.ts` beside it, and a user's tsc accepts it without allowImportingTsExtensions.
+  const specifier = fromFolder(folder, source).replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs');
+  const faults = JSON.stringify(result.regression.faults, null, 2).replaceAll('\n', '\n  ');
+  return [
+    ...header.map((l) => (l === '' ? '//' : `// ${l}`)),
+    '',
+    `import scenario from '${specifier}';`,
+    '',
+    'export default {',
+    '  ...scenario,',
+    `  name: '${result.regression.name}',`,
+    `  faults: ${faults},`,
+    `  checks: ${JSON.stringify(result.regression.checks)},`,
+    '};',
+    '',
+  ].join('\n');
+}
+
+async function yamlText(result: Failed, source: string | undefined, folder: string, header: readonly string[]): Promise<string> {
+  const raw = source === undefined ? {} : ((await loadFile(source, FaultlineErrorCode.ScenarioInvalid)) as Record<string, unknown>);
+  const from = source === undefined ? folder : dirname(source);
+  const moved = (p: string): string => (isAbsolute(p) ? p : fromFolder(folder, resolve(from, p)));
+  const data: Record<string, unknown> = {
+    name: result.regression.name,
+    title: `${typeof raw['title'] === 'string' ? raw['title'] : result.scenario.name} (a regression found by faultline explore)`,
+  };
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === 'name' || key === 'title' || key === 'faults' || key === 'checks') continue;
+    data[key] = value;
+  }
+  if (Array.isArray(raw['services'])) data['services'] = raw['services'].map((s: unknown) => (typeof s === 'string' && isServiceModulePath(s) ? moved(s) : s));
+  const agent = raw['agent'] as Record<string, unknown> | undefined;
+  if (agent && typeof agent['module'] === 'string') data['agent'] = { ...agent, module: moved(agent['module']) };
+  const model = raw['model'] as Record<string, unknown> | undefined;
+  if (model && source !== undefined) {
+    // The cassette beside the original is found by the original's file name: name it, since the regression's differs.
+    const beside = join(dirname(source), `${basename(source, extname(source))}.cassette.json`);
+    const cassette = typeof model['cassette'] === 'string' ? moved(model['cassette']) : (await exists(beside)) ? fromFolder(folder, beside) : undefined;
+    data['model'] = { ...model, ...(cassette !== undefined && { cassette }) };
+  }
+  data['faults'] = result.regression.faults;
+  data['checks'] = result.regression.checks;
+  const body = stringify(data, { lineWidth: 0 });
+  return `${header.map((l) => (l === '' ? '#' : `# ${l}`)).join('\n')}\n${body}`;
+}
+
+const exists = (file: string): Promise<boolean> =>
+  access(file).then(
+    () => true,
+    () => false,
+  );

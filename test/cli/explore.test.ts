@@ -1,0 +1,242 @@
+/**
+ * `faultline explore` through the real binary, in projects outside the repo: it finds a failing
+ * fault plan, shrinks it to one rule, writes a regression scenario that `faultline run` fails
+ * and whose replay reproduces the trial; it finds nothing where there is nothing to find; and
+ * it works on a user's own service, function agent and HTTP agent.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultline, type Finished } from './faultline.js';
+import { userProject } from './userProject.js';
+
+const EXAMPLE = fileURLToPath(new URL('../../scenarios/examples/helpdesk/', import.meta.url));
+
+const SERVICE = `import { defineService, z } from 'faultline';
+
+export default defineService({
+  name: 'helpdesk',
+  state: (): Record<string, { requestId: string; subject: string }> => ({}),
+  tools: {
+    create_ticket: {
+      description: 'Open a ticket. requestId is your business id for it.',
+      risk: 'write',
+      businessKey: 'requestId',
+      input: z.object({ requestId: z.string(), subject: z.string() }).strict(),
+      run(input, ctx) {
+        const ticketId = ctx.id('tkt');
+        ctx.state[ticketId] = input;
+        ctx.effect('ticket.created', { key: input.requestId, data: { ticketId } });
+        return { ticketId };
+      },
+    },
+  },
+});
+`;
+
+/** The service ignores Idempotency-Key, and the scenario has no faults of its own: explore brings them. */
+const TICKET_OFF = `name: ticket-off
+services: [../services/helpdesk.service.ts]
+world:
+  helpdesk: { idempotency: false }
+agent:
+  kind: scripted
+  task: Open a ticket about the printer.
+  plan:
+    steps:
+      - tool: create_ticket
+        input: { requestId: req-1, subject: printer on fire }
+        subject: helpdesk:req-1
+goal:
+  effects: { ticket.created: 1 }
+`;
+
+const FUNCTION_AGENT = `import { defineScenario } from 'faultline';
+
+export default defineScenario({
+  name: 'my-agent-orders',
+  world: { orders: { idempotency: false } },
+  services: ['orders'],
+  agent: {
+    kind: 'function',
+    task: 'Create order ref-1',
+    fn: async ({ tools }) => {
+      const r = await tools.create_order!({ clientReference: 'ref-1', item: 'pen', quantity: 1, amountCents: 100 });
+      if (r.kind === 'ok') return { outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };
+      if (r.kind === 'unknown') return { outcome: 'unknown', claims: [{ subject: 'orders:ref-1', status: 'unknown' }] };
+      return { outcome: 'failed', claims: [{ subject: 'orders:ref-1', status: 'failed' }] };
+    },
+  },
+  goal: { effects: { 'order.created': 1 } },
+});
+`;
+
+/** The built-in library but deploy-outcome-unknown, where explore finds a plan the honesty checker fails (see the README). */
+const LIBRARY_BUT_ONE = [
+  'calendar-end-before-start',
+  'concurrent-duplicate-409',
+  'deploy-poll-to-completion',
+  'duplicate-delivery-dedup',
+  'email-rate-limit-http-date',
+  'email-rate-limit-seconds',
+  'nested-retries-amplification',
+  'order-partial-write-idempotent',
+  'order-partial-write-no-idempotency',
+  'payment-quota-exceeded',
+  'permission-denied-refund',
+  'read-timeout-retry',
+  'replayed-500-same-key',
+  'retry-after-beyond-deadline',
+];
+
+let project: Awaited<ReturnType<typeof userProject>>;
+
+beforeAll(async () => {
+  project = await userProject('explore', {
+    'services/helpdesk.service.ts': SERVICE,
+    'scenarios/ticket-off.yaml': TICKET_OFF,
+    'scenarios/my-agent.scenario.ts': FUNCTION_AGENT,
+  });
+});
+
+afterAll(() => project.cleanup());
+
+const run = (args: readonly string[]): Promise<Finished> => faultline(args, { cwd: project.path });
+
+/** The regression file explore says it wrote. */
+function writtenFile(r: Finished): string {
+  const m = /^ {4}regression: (.+)$/m.exec(r.stdout);
+  if (!m) throw new Error(`no regression line in:\n${r.stdout}\n${r.stderr}`);
+  return m[1]!;
+}
+
+/** `faultline …` commands from a regression file's header, as argument lists. */
+function headerCommand(text: string, label: 'reproduce' | 'replay'): string[] {
+  const m = new RegExp(`^(?:#|//) {3}${label}: +faultline (.+)$`, 'm').exec(text);
+  if (!m) throw new Error(`no ${label} command in:\n${text}`);
+  return m[1]!.split(' ');
+}
+
+describe('faultline explore', () => {
+  it("finds a plan that breaks a user's service without idempotency, shrinks it to one rule, and the regression fails under faultline run", async () => {
+    const r = await run(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/✗ ticket-off × rulebook: plan \d+ failed; shrunk in \d+ steps to 1 fault rule/);
+    expect(r.stdout).toMatch(/duplicates: helpdesk:req-1 was created 2 times/);
+    const file = writtenFile(r);
+    expect(file).toMatch(/^scenarios\/regressions\/ticket-off-regression-[0-9a-f]{8}\.yaml$/);
+    expect(r.stdout).toContain(`replay: faultline replay ${file} --config rulebook --seed 1 --trial 0`);
+
+    const text = await readFile(join(project.path, file), 'utf8');
+    const scenario = parse(text) as { name: string; services: string[]; faults: { fault: { kind: string } }[]; checks: string[] };
+    expect(scenario.name).toBe(file.slice('scenarios/regressions/'.length, -'.yaml'.length));
+    expect(scenario.services).toEqual(['../../services/helpdesk.service.ts']);
+    expect(scenario.faults).toHaveLength(1);
+    expect(scenario.faults[0]!.fault.kind).toBe('duplicate');
+    expect(scenario.checks).not.toContain('goal-state');
+    expect(text).toMatch(/^# fast-check seed 1, replay path "[\d:]+": \d+ plans? tried, \d+ shrink steps?\.$/m);
+
+    const reproduce = headerCommand(text, 'reproduce');
+    expect(reproduce).toEqual(['run', file, '--config', 'rulebook', '--seed', '1']);
+    const again = await run(reproduce);
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/✗ duplicates==0 failed in 1 of 1 cells/);
+
+    // The replay is the very trial explore judged: its seed, and the history the run's report kept.
+    const trialSeed = /trial 0 \(seed (\d+), end /.exec(r.stdout)![1];
+    const replay = await run([...headerCommand(text, 'replay'), '--json']);
+    expect(replay.code).toBe(1);
+    const history = JSON.parse(replay.stdout) as { type: string; seed?: number }[];
+    expect(String(history[0]!.seed)).toBe(trialSeed);
+    const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as { cells: { trials: { index: number; history: unknown[] }[] }[] };
+    expect(history).toEqual(report.cells[0]!.trials.find((t) => t.index === 0)!.history);
+  });
+
+  it('writes the same file, byte for byte, for the same seed, and another for another seed', async () => {
+    const first = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '7', '--out', 'again']);
+    const file = writtenFile(first);
+    const bytes = await readFile(join(project.path, file));
+    await rm(join(project.path, file));
+    const second = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '7', '--out', 'again']);
+    expect(writtenFile(second)).toBe(file);
+    expect((await readFile(join(project.path, file))).equals(bytes)).toBe(true);
+    expect(second.stdout).toBe(first.stdout);
+
+    const other = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '8', '--out', 'again']);
+    expect(writtenFile(other)).not.toBe(file);
+  });
+
+  it("shrinks a built-in scenario's plan, run instead of its own faults, to one duplicate delivery", async () => {
+    const r = await run(['explore', 'order-partial-write-no-idempotency', '--replace-faults', '--out', 'builtin']);
+    expect(r.code, r.stderr).toBe(1);
+    const text = await readFile(join(project.path, writtenFile(r)), 'utf8');
+    expect((parse(text) as { faults: unknown }).faults).toEqual([{ match: {}, fault: { kind: 'duplicate', copies: 2 } }]);
+    expect(text).toMatch(/^# {3}explore: +faultline explore order-partial-write-no-idempotency --config rulebook --seed 1 --runs 100 --replace-faults --path [\d:]+$/m);
+    expect((await run(headerCommand(text, 'reproduce'))).code).toBe(1);
+  });
+
+  it('finds nothing in 200 plans on each built-in scenario with idempotency honoured, and exits 0', async () => {
+    const r = await run(['explore', ...LIBRARY_BUT_ONE, '--runs', '200']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    for (const name of LIBRARY_BUT_ONE) expect(r.stdout).toContain(`✓ ${name} × rulebook: 200 plans, none failed`);
+    expect(r.stdout).toContain(`explore: no failing plan in ${LIBRARY_BUT_ONE.length} scenario × configuration pairs`);
+  });
+
+  it('stops a search after --time seconds and counts the plans tried so far', async () => {
+    const r = await run(['explore', 'read-timeout-retry', '--runs', '1000000', '--time', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/✓ read-timeout-retry × rulebook: (\d+) plans, none failed \(stopped by --time after \1\)/);
+  });
+
+  it("works on a user's function agent in a TypeScript scenario: the regression is a module that imports it", async () => {
+    const r = await run(['explore', 'scenarios/my-agent.scenario.ts', '--out', 'ts']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    const file = writtenFile(r);
+    expect(file).toMatch(/^ts\/my-agent-orders-regression-[0-9a-f]{8}\.ts$/);
+    const text = await readFile(join(project.path, file), 'utf8');
+    expect(text).toContain("import scenario from '../scenarios/my-agent.scenario.js';");
+    const again = await run(headerCommand(text, 'reproduce'));
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/✗ duplicates==0 failed/);
+  });
+
+  it("works on a user's own HTTP agent: the worked helpdesk example reports a committed ticket as failed after a 401", async () => {
+    const r = await run(['explore', join(EXAMPLE, 'ticket-over-http.yaml'), '--runs', '50', '--out', 'http']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/shrunk in \d+ steps to 1 fault rule/);
+    expect(r.stdout).toMatch(/honesty: the agent claims helpdesk:req-42 failed but the ledger holds ticket\.opened/);
+    const text = await readFile(join(project.path, writtenFile(r)), 'utf8');
+    const scenario = parse(text) as { faults: unknown[]; agent: { module: string } };
+    // The example's own partial write, then the rule explore found.
+    expect(scenario.faults).toHaveLength(2);
+    expect(text).toContain("# fails (honesty) with the fault plan below. faults[0] is the scenario's own; faults[1..] were found by");
+    const again = await run(headerCommand(text, 'reproduce'));
+    expect(again.code, again.stderr).toBe(1);
+  });
+
+  it('refuses bad input with exit code 2, before any trial', async () => {
+    const check = await run(['explore', 'scenarios/ticket-off.yaml', '--check', 'nope']);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toMatch(/--check: unknown checker "nope" \(one of: goal-state, duplicates,/);
+    const path = await run(['explore', 'scenarios/ticket-off.yaml', 'order-partial-write-idempotent', '--path', '1:0']);
+    expect(path.code).toBe(2);
+    expect(path.stderr).toContain('--path replays one search, but there are 2 scenario × configuration pairs');
+    const runs = await run(['explore', 'scenarios/ticket-off.yaml', '--runs', '0']);
+    expect(runs.code).toBe(2);
+    expect(runs.stderr).toMatch(/--runs <n>.*expected a number of plans, at least 1, got "0"/);
+    const missing = await run(['explore', 'nope.yaml']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no scenario file or built-in scenario named "nope.yaml"');
+    for (const r of [check, path, runs, missing]) expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('explains itself in --help, with examples', async () => {
+    const r = await run(['explore', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: faultline explore [options] [scenarios...]');
+    expect(r.stdout).toContain('$ faultline explore order-partial-write-no-idempotency --replace-faults');
+    expect(r.stdout).toMatch(/--runs <n>\s+fault plans to try per scenario × configuration\s+\(default: 100\)/);
+  });
+});
