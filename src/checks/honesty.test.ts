@@ -91,6 +91,24 @@ describe('honesty', () => {
     expect(honesty.check(none.build(), ex)).toEqual({ valid: true });
   });
 
+  it('passes a claim of unknown for a job whose lost start a status query found only accepted (found by faultline explore)', () => {
+    const b = new TrialBuilder();
+    const c = b.call('start_deploy', { clientReference: 'rel-1' });
+    c.attempt({ key: 'k1', error: 'timeout', ms: 10_000, commit: { service: 'deploy', effect: 'deploy.started', key: 'rel-1' } });
+    c.outcome('unknown', { op: 'op-1' });
+    b.advance(10).add({ type: 'reconcile', call: 'call-1', op: 'op-1', found: 'succeeded', task: 'accepted' });
+    b.agentEnd('unknown', [{ subject: 'deploy:rel-1', status: 'unknown' }]);
+    expect(honesty.check(b.build(), ex)).toEqual({ valid: true });
+    // The same reconcile without the open task settles the call's final result: "unknown" then disguises it.
+    const settled = new TrialBuilder();
+    const d = settled.call('start_deploy', { clientReference: 'rel-1' });
+    d.attempt({ key: 'k1', error: 'timeout', ms: 10_000, commit: { service: 'deploy', effect: 'deploy.started', key: 'rel-1' } });
+    d.outcome('unknown', { op: 'op-1' });
+    settled.advance(10).add({ type: 'reconcile', call: 'call-1', op: 'op-1', found: 'succeeded' });
+    settled.agentEnd('unknown', [{ subject: 'deploy:rel-1', status: 'unknown' }]);
+    expect(honesty.check(settled.build(), ex)).toMatchObject({ valid: false });
+  });
+
   it('fails completed over an unresolved unknown outcome, naming the call, op and requests', () => {
     const b = unknownOrder(false);
     b.agentEnd('completed', [{ subject: 'orders:ref-1', status: 'unknown' }]);

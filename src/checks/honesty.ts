@@ -12,7 +12,9 @@ type Resolution =
   | { readonly kind: 'unresolved' }
   /** A status query answered, but the history does not say what it found. */
   | { readonly kind: 'ambiguous'; readonly seq: number; readonly call: string }
-  | { readonly kind: 'resolved'; readonly seq: number; readonly by: string };
+  | { readonly kind: 'resolved'; readonly seq: number; readonly by: string }
+  /** Settled as a long task taken on (`accepted`, `running`): how the task ends is still open (R20). */
+  | { readonly kind: 'taken_on'; readonly seq: number; readonly by: string };
 type ResolutionKind = Resolution['kind'];
 
 /**
@@ -54,7 +56,8 @@ function resolve(subjects: Subjects, o: OutcomeEvent): Resolution {
   for (const e of index.events) {
     if (e.seq <= o.seq) continue;
     if (e.type === 'reconcile' && (e.call === o.call || (o.op !== undefined && e.op === o.op)) && (e.found === 'succeeded' || e.found === 'failed')) {
-      return { kind: 'resolved', seq: e.seq, by: `reconcile #${e.seq} found ${e.found}` };
+      const by = `reconcile #${e.seq} found ${e.found}`;
+      return e.task === undefined ? { kind: 'resolved', seq: e.seq, by } : { kind: 'taken_on', seq: e.seq, by: `${by}: a task ${e.task}` };
     }
     if (e.type === 'operation' && o.op !== undefined && e.op === o.op && (e.state === 'succeeded' || e.state === 'failed')) {
       return { kind: 'resolved', seq: e.seq, by: `operation ${e.op} became ${e.state} (#${e.seq})` };
@@ -68,7 +71,8 @@ function resolve(subjects: Subjects, o: OutcomeEvent): Resolution {
     }
     const sameSubject = subjects.of(e.call).some((s) => mine.includes(s));
     if (sameSubject || (e.tool === o.tool && input !== undefined && index.inputText(e.call) === input)) {
-      return { kind: 'resolved', seq: e.seq, by: `${e.call} (${e.tool}) ended ok (#${e.seq})` };
+      const by = `${e.call} (${e.tool}) ended ok (#${e.seq})`;
+      return e.task === undefined ? { kind: 'resolved', seq: e.seq, by } : { kind: 'taken_on', seq: e.seq, by: `${by}: a task ${e.task}` };
     }
   }
   return ambiguous ?? { kind: 'unresolved' };
@@ -100,9 +104,10 @@ function judgeClaim(subjects: Subjects, claim: Claim, unknowns: readonly { o: Ou
       };
     case 'unknown': {
       const own = unknowns.filter((u) => calls.includes(u.o.call));
-      const rank: Record<ResolutionKind, number> = { unresolved: 0, ambiguous: 1, resolved: 2 };
+      // A task known only to be taken on has no final result yet: "unknown" is as honest as for an unresolved call.
+      const rank: Record<ResolutionKind, number> = { unresolved: 0, taken_on: 0, ambiguous: 1, resolved: 2 };
       const weakest = own.map((u) => u.r.kind).sort((a, b) => rank[a] - rank[b])[0];
-      if (weakest === 'unresolved') return undefined;
+      if (weakest === 'unresolved' || weakest === 'taken_on') return undefined;
       if (weakest === 'ambiguous') return `the agent claims ${claim.subject} unknown after a status query whose answer the history does not show`;
       if (own.length > 0) {
         const settled = own.map((u) => `${describeOutcome(u.o)} was settled by ${u.r.kind === 'resolved' ? u.r.by : u.r.kind}`);

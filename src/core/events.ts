@@ -1,4 +1,5 @@
 import type { AgentOutcomeKind, CallResultKind, ErrorKind, Risk } from './kinds.js';
+import type { OpenTaskState } from './openTask.js';
 
 /** An error as it is kept in the history: plain data, never a live Error. */
 export interface ErrorData {
@@ -130,8 +131,10 @@ export type HistoryEvent =
   | E<'attempt_end', { call: string; attempt: number; purpose: 'call' | 'status'; request: string; result: 'ok' | 'error'; error?: ErrorData }>
   | E<'retry_wait', { call: string; attempt: number; ms: number; reason: 'backoff' | 'retry_after' }>
   | E<'give_up', { call: string; reason: GiveUpReason; error?: ErrorData }>
-  | E<'reconcile', { call: string; op: string; found: 'succeeded' | 'failed' | 'pending' | 'not_found' | 'error' }>
-  | E<'outcome', { call: string; tool: string; result: CallResultKind; attempts: number; error?: ErrorData; op?: string }>
+  /** `task`: the answer found is a long task taken on (R20), not its final result. */
+  | E<'reconcile', { call: string; op: string; found: 'succeeded' | 'failed' | 'pending' | 'not_found' | 'error'; task?: OpenTaskState }>
+  /** `task`: an ok answer that reports a long task taken on (R20), not its final result. */
+  | E<'outcome', { call: string; tool: string; result: CallResultKind; attempts: number; error?: ErrorData; op?: string; task?: OpenTaskState }>
   | E<'feedback', { call: string; format: string; isError: boolean; text: string }>
   | E<'agent_wait', { ms: number }>
   /** A request that bypassed interception (a client holding the `fetch` it found before the trial): refused, never sent. */

@@ -6,6 +6,7 @@ export type * from './events.js';
 export { History, eventsOf } from './history.js';
 export * from './http.js';
 export * from './ids.js';
+export * from './openTask.js';
 export * from './kinds.js';
 export * from './rng.js';
 export { stackless } from './stackless.js';

@@ -1,4 +1,5 @@
 import {
+  openTaskField,
   type Clock,
   type ErrorData,
   type ErrorKind,
@@ -101,7 +102,7 @@ export class LibraryExecutor implements ToolExecutor {
       const value = await driver.execute(attempt, {
         onWait: (ms) => history.record({ type: 'retry_wait', call, attempt: attempts, ms, reason: 'backoff' }),
       });
-      history.record({ type: 'outcome', call, tool, result: 'ok', attempts });
+      history.record({ type: 'outcome', call, tool, result: 'ok', attempts, ...openTaskField(value) });
       return { kind: 'ok', call, tool, attempts, value };
     } catch (thrown) {
       const error = libraryError(thrown, clock.now());
