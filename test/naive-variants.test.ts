@@ -161,6 +161,8 @@ describe('new-key-per-retry: resubmits after an unknown outcome instead of askin
 describe('ignores-retry-after: resends before the server said it may', () => {
   // A runtime that never retries hands the 429 and its Retry-After to the model.
   const noRetry = RetryConfigSchema.parse({ name: 'no-retry', maxAttempts: 1 });
+  // The same, reading no hints: the agent's early resend then reaches the server.
+  const ignoresHints = RetryConfigSchema.parse({ name: 'no-retry-no-hints', maxAttempts: 1, retryAfter: { mode: 'ignore' } });
   const scenario = (behaviour: Behaviour): Scenario =>
     orderScenario('order-rate-limited', behaviour, {
       faults: [{ match: { tool: 'create_order', call: 1 }, fault: { kind: 'rate_limit', retryAfter: 5 } }],
@@ -174,8 +176,15 @@ describe('ignores-retry-after: resends before the server said it may', () => {
     expect(events(trial, 'agent_wait').map((w) => w.ms)).toEqual([5000]);
   });
 
-  it('retry-discipline catches the early resend, naming the call and the hint it ignored', async () => {
+  it('the rulebook runtime holds the early resend until the Retry-After has passed (R9 across calls)', async () => {
     const trial = await run(scenario('ignores-retry-after'), noRetry);
+    expectPassed(trial);
+    expect(events(trial, 'attempt').map((a) => `${a.call}@${a.t}`)).toEqual(['call-1@0', 'call-2@5000']);
+    expect(events(trial, 'retry_wait').map((w) => `${w.call} ${w.ms} ${w.reason}`)).toEqual(['call-2 5000 retry_after']);
+  });
+
+  it('retry-discipline catches the early resend through a runtime that ignores hints, naming the call and the hint', async () => {
+    const trial = await run(scenario('ignores-retry-after'), ignoresHints);
     expect(failedOf(trial)).toEqual(['retry-discipline']);
     const { message, evidence } = failure(trial, 'retry-discipline');
     expect(message).toBe('create_order call-2 attempt 1 (req-2) at t=0ms was sent before the 5000ms Retry-After of call-1 attempt 1 (t=0ms) elapsed at t=5000ms (R9)');

@@ -147,6 +147,16 @@ describe('Executor: retries', () => {
   });
 });
 
+/** Answers in turn across calls (`script` answers by attempt number within a call). */
+const inTurn = (steps: readonly unknown[]): Reply => {
+  let i = 0;
+  return () => {
+    const step = steps[Math.min(i++, steps.length - 1)];
+    if (step instanceof Error) throw step;
+    return step;
+  };
+};
+
 describe('Executor: Retry-After, deadline and budget', () => {
   const limited = (retryAfter: string) => () => {
     throw new HttpError(429, 'Too Many Requests', undefined, { 'Retry-After': retryAfter });
@@ -172,6 +182,23 @@ describe('Executor: Retry-After, deadline and budget', () => {
     await t.call('search', { q: 'x' });
     expect(t.of('give_up')).toMatchObject([{ reason: 'retry_after_exceeds_deadline' }]);
     expect(t.transport.sent).toHaveLength(1);
+  });
+
+  it('holds the next call of the same tool until a Retry-After the last call gave up on has passed (R9)', async () => {
+    const t = setup({ maxAttempts: 1 }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '3' }), { ok: 1 }]));
+    expect(await t.call('search', { q: 'x' })).toMatchObject({ kind: 'error' });
+    expect(await t.call('search', { q: 'y' })).toMatchObject({ kind: 'ok', attempts: 1 });
+    expect(t.of('retry_wait')).toMatchObject([{ call: 'call-2', attempt: 0, ms: 3_000, reason: 'retry_after' }]);
+    expect(t.clock.now()).toBe(3_000);
+  });
+
+  it('does not send the next call at all when the held wait would cross the deadline', async () => {
+    const t = setup({ maxAttempts: 1, deadlineMs: 5_000 }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '30' }), { ok: 1 }]));
+    await t.call('search', { q: 'x' });
+    const second = await t.call('search', { q: 'y' });
+    expect(t.transport.sent).toHaveLength(1);
+    expect(t.of('give_up')).toMatchObject([{ call: 'call-1' }, { call: 'call-2', reason: 'retry_after_exceeds_deadline' }]);
+    expect(second.kind === 'error' && second.error).toMatchObject({ error_type: 'rate_limit', next_actions: ['retry_later'] });
   });
 
   it('ignores the hint under mode ignore', async () => {

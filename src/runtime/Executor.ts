@@ -1,6 +1,7 @@
 import {
   HttpError,
   canonicalJson,
+  openTaskField,
   type Clock,
   type ErrorData,
   type GiveUpReason,
@@ -92,6 +93,12 @@ export class Executor implements ToolExecutor {
   /** Separate streams, so minting a key never shifts a jitter draw. */
   readonly #jitterRng: Rng;
   readonly #keyRng: Rng;
+  /**
+   * Per tool, the moment a server's Retry-After ends (R9). It outlives the call that received it:
+   * the next call of the same tool waits too, as the retry-discipline checker expects. Per tool,
+   * not per service, because that is the scope the checker and the fault plans speak of.
+   */
+  readonly #retryAfterUntil = new Map<string, number>();
   /** Definite records of an earlier process, answering replayed calls once each (see `resume`). */
   #journal: OperationRecord[] = [];
 
@@ -147,6 +154,7 @@ export class Executor implements ToolExecutor {
       attempts: result.attempts,
       ...(done.error !== undefined && { error: done.error }),
       ...(done.op !== undefined && { op: done.op }),
+      ...openTaskField(result.kind === 'ok' ? result.value : undefined),
     });
     this.#audit(done, options, clock.now() - started);
     return result;
@@ -191,6 +199,19 @@ export class Executor implements ToolExecutor {
         history.record({ type: 'give_up', call, reason: 'deadline', error: last.error });
         break;
       }
+      const held = (this.#retryAfterUntil.get(tool) ?? 0) - clock.now();
+      if (held > 0) {
+        // A wait the configuration would not honour within a call is not honoured across calls either: the call is not sent.
+        if (held > config.retryAfter.maxMs || !this.#deadline.allowsWait(held)) {
+          const error: ErrorData = { kind: 'rate_limit', message: `the server asked to wait ${held}ms before ${tool} is called again (Retry-After)`, retryable: false, retryAfterMs: held };
+          last ??= { error, raw: undefined };
+          history.record({ type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error: last.error });
+          last = { error: budgetSpent(last.error, 'retry_after_exceeds_deadline'), raw: last.raw };
+          break;
+        }
+        history.record({ type: 'retry_wait', call, attempt: attempts, ms: held, reason: 'retry_after' });
+        await clock.sleep(held);
+      }
       attempts++;
       if (attempts > 1 && keys === 'per-attempt') {
         key = newIdempotencyKey(this.#keyRng);
@@ -207,6 +228,9 @@ export class Executor implements ToolExecutor {
       }
       const error = classifyError(sent.error, clock.now());
       history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
+      if (error.retryAfterMs !== undefined && config.retryAfter.mode === 'honour') {
+        this.#retryAfterUntil.set(tool, Math.max(this.#retryAfterUntil.get(tool) ?? 0, clock.now() + error.retryAfterMs));
+      }
       last = { error, raw: sent.error };
       uncertain ||= isUncertain(error);
       const decision = decideRetry({
@@ -306,7 +330,7 @@ export class Executor implements ToolExecutor {
     let detail = `${error.message}, after ${attempts} attempt(s)`;
     if (this.#o.config.reconcile && contract.canQueryStatus) {
       const answer = await this.#askStatus(call, contract, unknown);
-      this.#o.history.record({ type: 'reconcile', call, op: record.op, found: answer.found });
+      this.#o.history.record({ type: 'reconcile', call, op: record.op, found: answer.found, ...openTaskField(answer.found === 'succeeded' ? answer.value : undefined) });
       switch (answer.found) {
         case 'succeeded':
           await this.#settle(unknown, call, { state: 'succeeded', result: answer.value });
@@ -350,7 +374,7 @@ export class Executor implements ToolExecutor {
       return { result: { kind: 'unknown', call, tool, attempts: 0, unknown: unknownResult(record, contract, error.kind, error.message) }, error, op };
     }
     const answer = await this.#askStatus(call, contract, record);
-    this.#o.history.record({ type: 'reconcile', call, op, found: answer.found });
+    this.#o.history.record({ type: 'reconcile', call, op, found: answer.found, ...openTaskField(answer.found === 'succeeded' ? answer.value : undefined) });
     switch (answer.found) {
       case 'succeeded':
         await this.#settle(record, call, { state: 'succeeded', result: answer.value });
