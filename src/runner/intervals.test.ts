@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passIntervalCurves, passIntervals, proportionInterval } from './intervals.js';
+import { passIntervalCurves, passIntervals, passIntervalsAt, proportionInterval } from './intervals.js';
 import { passCurves } from './passK.js';
 
 // Clopper–Pearson reference values from scipy 1.17.1 (scipy.stats.beta.ppf of the bounding Betas).
@@ -80,5 +80,17 @@ describe('passIntervals', () => {
     const got = passIntervals([{ n: 5, c: 0 }, { n: 5, c: 0 }], 2)!;
     expect(got.passHat[0]).toBe(0);
     expect(got.passHat[1]).toBeGreaterThan(0);
+  });
+});
+
+describe('passIntervalsAt', () => {
+  it('gives at each k what passIntervals and passIntervalCurves give', () => {
+    const tasks = [{ n: 6, c: 6 }, { n: 6, c: 4 }];
+    const [k1, k4] = passIntervalsAt(tasks, [1, 4])!;
+    expect(k1).toEqual(passIntervals(tasks, 1));
+    expect(k4).toEqual(passIntervals(tasks, 4));
+    const curves = passIntervalCurves(tasks);
+    expect(curves.hat[3]).toEqual(k4!.passHat);
+    expect(curves.at[0]).toEqual(k1!.passAt);
   });
 });

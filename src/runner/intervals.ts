@@ -1,6 +1,6 @@
 import { hash32, Rng } from '../core/rng.js';
 import { betaQuantile } from '../core/stats/betaQuantile.js';
-import { passCurves, type TaskTally } from './passK.js';
+import { passAtK, passCurves, passHatK, type TaskTally } from './passK.js';
 
 /** `[lower, upper]`: a two-sided confidence interval for a rate. */
 export type Interval = readonly [lower: number, upper: number];
@@ -67,75 +67,97 @@ export const MONTE_CARLO_DRAWS = 4000;
  */
 export function passIntervalCurves(tasks: readonly TaskTally[], confidence = DEFAULT_CONFIDENCE): PassIntervalCurves {
   checkConfidence(confidence);
-  const key = `${confidence}\u0000${tasks.map((t) => `${t.c}/${t.n}`).join(',')}`;
-  const known = memo.get(key);
-  if (known !== undefined) return known;
-  const raw = rawCurves(tasks, confidence, key);
+  const n = tasks.length === 0 ? 0 : Math.min(...tasks.map((t) => t.n));
+  const ks = Array.from({ length: n }, (_, i) => i + 1);
   const points = passCurves(tasks);
-  const hold = (intervals: readonly Interval[], at: readonly number[]): Interval[] =>
-    intervals.map(([lo, hi], i): Interval => [Math.min(lo, at[i]!), Math.max(hi, at[i]!)]);
-  const curves = { confidence, hat: hold(raw.hat, points.hat), at: hold(raw.at, points.at) };
-  // Reporters each ask for the same cells' intervals; a configuration's Monte Carlo is worth keeping.
-  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
-  memo.set(key, curves);
-  return curves;
+  const { hat, at } = intervalsAt(tasks, ks, confidence);
+  return { confidence, hat: hat.map((i, j) => holding(i, points.hat[j]!)), at: at.map((i, j) => holding(i, points.at[j]!)) };
 }
 
-const MEMO_SIZE = 256;
-const memo = new Map<string, PassIntervalCurves>();
+/**
+ * Intervals for pass^k and pass@k at one k; undefined where the point estimate is (k > n).
+ * The same figures as `passIntervalCurves` at index k − 1 (the draws do not depend on k),
+ * without the work for the other ks.
+ *
+ * @example passIntervals([{ n: 4, c: 4 }], 2) // { passHat: [0.158, 1], passAt: [0.637, 1] }
+ */
+export function passIntervals(tasks: readonly TaskTally[], k: number, confidence = DEFAULT_CONFIDENCE): PassIntervals | undefined {
+  return passIntervalsAt(tasks, [k], confidence)?.[0];
+}
 
-function rawCurves(tasks: readonly TaskTally[], confidence: number, key: string): { hat: readonly Interval[]; at: readonly Interval[] } {
-  const n = tasks.length === 0 ? 0 : Math.min(...tasks.map((t) => t.n));
-  if (n === 0) return { hat: [], at: [] };
+/**
+ * Intervals at several ks from one Monte Carlo (pass^1 and pass^k of a table row, say); the
+ * same figures as `passIntervals` at each. Undefined where any point estimate is (k > n).
+ */
+export function passIntervalsAt(tasks: readonly TaskTally[], ks: readonly number[], confidence = DEFAULT_CONFIDENCE): PassIntervals[] | undefined {
+  checkConfidence(confidence);
+  const points = ks.map((k) => ({ hat: passHatK(tasks, k), at: passAtK(tasks, k) }));
+  if (points.some((p) => p.hat === undefined || p.at === undefined)) return undefined;
+  const order = [...new Set(ks)].sort((a, b) => a - b);
+  const { hat, at } = intervalsAt(tasks, order, confidence);
+  return ks.map((k, i) => {
+    const j = order.indexOf(k);
+    return { passHat: holding(hat[j]!, points[i]!.hat!), passAt: holding(at[j]!, points[i]!.at!) };
+  });
+}
+
+const holding = ([lo, hi]: Interval, point: number): Interval => [Math.min(lo, point), Math.max(hi, point)];
+
+const MEMO_SIZE = 256;
+const memo = new Map<string, { hat: Interval[]; at: Interval[] }>();
+
+// The intervals at the given ks (each at most every task's n), before they are widened to hold their points.
+function intervalsAt(tasks: readonly TaskTally[], ks: readonly number[], confidence: number): { hat: Interval[]; at: Interval[] } {
+  if (ks.length === 0) return { hat: [], at: [] };
   if (tasks.length === 1) {
     const [lo, hi] = proportionInterval(tasks[0]!.c, tasks[0]!.n, confidence);
-    const ks = Array.from({ length: n }, (_, i) => i + 1);
     return {
       hat: ks.map((k): Interval => [lo ** k, hi ** k]),
       at: ks.map((k): Interval => [1 - (1 - lo) ** k, 1 - (1 - hi) ** k]),
     };
   }
+  const seed = `${confidence}\u0000${tasks.map((t) => `${t.c}/${t.n}`).join(',')}`;
+  const key = `${seed}\u0000${ks.join(',')}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
   const tail = (1 - confidence) / 2;
-  const rng = new Rng(hash32(key));
-  const lower = meanDraws(tasks, n, (t) => [t.c, t.n - t.c + 1], rng.fork('lower'));
-  const upper = meanDraws(tasks, n, (t) => [t.c + 1, t.n - t.c], rng.fork('upper'));
+  const rng = new Rng(hash32(seed));
+  const lower = meanDraws(tasks, ks, (t) => [t.c, t.n - t.c + 1], rng.fork('lower'));
+  const upper = meanDraws(tasks, ks, (t) => [t.c + 1, t.n - t.c], rng.fork('upper'));
   const pick = (draws: Float64Array[], q: number): number[] => draws.map((d) => nearestRank(d.sort(), q));
   const hatLo = pick(lower.hat, tail);
   const hatHi = pick(upper.hat, 1 - tail);
   const atLo = pick(lower.at, tail);
   const atHi = pick(upper.at, 1 - tail);
-  return {
+  const out = {
     hat: hatLo.map((lo, i): Interval => [lo, hatHi[i]!]),
     at: atLo.map((lo, i): Interval => [lo, atHi[i]!]),
   };
+  // Every reporter asks for the same configurations' intervals: their Monte Carlo is worth keeping.
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  memo.set(key, out);
+  return out;
 }
 
-/**
- * Intervals for pass^k and pass@k at one k; undefined where the point estimate is (k > n).
- *
- * @example passIntervals([{ n: 4, c: 4 }], 2) // { passHat: [0.158, 1], passAt: [0.637, 1] }
- */
-export function passIntervals(tasks: readonly TaskTally[], k: number, confidence = DEFAULT_CONFIDENCE): PassIntervals | undefined {
-  if (tasks.length === 0 || k < 1 || tasks.some((t) => t.n < k)) return undefined;
-  const curves = passIntervalCurves(tasks, confidence);
-  return { passHat: curves.hat[k - 1]!, passAt: curves.at[k - 1]! };
-}
-
-// For each draw, the mean over tasks of P^k and 1 − (1 − P)^k at every k = 1..n.
-function meanDraws(tasks: readonly TaskTally[], n: number, shape: (t: TaskTally) => [number, number], rng: Rng): { hat: Float64Array[]; at: Float64Array[] } {
-  const hat = Array.from({ length: n }, () => new Float64Array(MONTE_CARLO_DRAWS));
-  const at = Array.from({ length: n }, () => new Float64Array(MONTE_CARLO_DRAWS));
+// For each draw, the mean over tasks of P^k and 1 − (1 − P)^k at each k asked for.
+function meanDraws(tasks: readonly TaskTally[], ks: readonly number[], shape: (t: TaskTally) => [number, number], rng: Rng): { hat: Float64Array[]; at: Float64Array[] } {
+  const hat = ks.map(() => new Float64Array(MONTE_CARLO_DRAWS));
+  const at = ks.map(() => new Float64Array(MONTE_CARLO_DRAWS));
   const shapes = tasks.map(shape);
   for (let d = 0; d < MONTE_CARLO_DRAWS; d++) {
     for (const [a, b] of shapes) {
       const p = a === 0 ? 0 : b === 0 ? 1 : sampleBeta(a, b, rng);
+      // ks ascend: each power is the last one times the gap's, a multiplication apiece along a whole curve.
       let all = 1;
       let none = 1;
-      for (let k = 0; k < n; k++) {
-        all *= p;
-        none *= 1 - p;
-        hat[k]![d]! += all;
-        at[k]![d]! += 1 - none;
+      let last = 0;
+      for (let i = 0; i < ks.length; i++) {
+        const gap = ks[i]! - last;
+        all *= gap === 1 ? p : p ** gap;
+        none *= gap === 1 ? 1 - p : (1 - p) ** gap;
+        last = ks[i]!;
+        hat[i]![d]! += all;
+        at[i]![d]! += 1 - none;
       }
     }
   }
