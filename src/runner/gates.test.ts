@@ -193,7 +193,7 @@ describe('gates on a confidence bound', () => {
     expect(evaluateGates(makeRun({ k: needs, cells: [{ scenario: 'a', config: 'c', fail: { 3: [{ check: 'goal-state', message: 'x' }], 9: [{ check: 'goal-state', message: 'x' }] } }] }), [parseGate('pass_rate>=0.9@95%')])[0]!.passed).toBe(true);
     expect(evaluateGates(makeRun({ k: needs - 1, cells: [{ scenario: 'a', config: 'c', fail: { 3: [{ check: 'goal-state', message: 'x' }], 9: [{ check: 'goal-state', message: 'x' }] } }] }), [parseGate('pass_rate>=0.9@95%')])[0]!.passed).toBe(false);
     expect(r!.message).toBe(
-      `pass_rate>=0.9@95% undecided in 1 of 1 cells: a × c (95% lower bound 0.8308, pass_rate = 0.95: undecided; with every further trial passing, pass_rate>=0.9@95% needs n ≥ ${needs} trials per cell; this run has 40)`,
+      `pass_rate>=0.9@95% undecided in 1 of 1 cells: a × c (95% lower bound 0.8308, pass_rate = 0.95): with every further trial passing, pass_rate>=0.9@95% needs n ≥ ${needs} trials per cell; this run has 40`,
     );
   });
 
@@ -201,7 +201,7 @@ describe('gates on a confidence bound', () => {
     const [r] = evaluateGates(twoFailed, [parseGate('pass^1>=0.97@95%')]);
     expect(r!.passed).toBe(false);
     expect(r!.failures[0]!.undecided).toBeUndefined();
-    expect(r!.message).toMatch(/^pass\^1>=0\.97@95% failed in 1 of 1 cells: a × c \(95% lower bound 0\.8308, pass\^1 = 0\.95\)$/);
+    expect(r!.message).toBe('pass^1>=0.97@95% failed in 1 of 1 cells: a × c (95% lower bound 0.8308, pass^1 = 0.95)');
   });
 
   it('compares the upper bound for <= and <', () => {
@@ -212,6 +212,16 @@ describe('gates on a confidence bound', () => {
     expect(tight!.passed).toBe(false);
     expect(tight!.failures[0]!.undecided?.needs).toBeGreaterThan(40);
     expect(tight!.message).toContain('with every further trial failing');
+  });
+
+  it('names the cells that failed, then the undecided ones by what they need', () => {
+    const run = sampleRun();
+    const [r] = evaluateGates(run, [parseGate('pass^2>=0.9@95%')]);
+    expect(r!.message).toBe(
+      'pass^2>=0.9@95% failed in 4 of 4 cells: order-partial-write × naive (95% lower bound 0.0046, pass^2 = 0.1667); ' +
+        'undecided in rate-limit-storm × naive, order-partial-write × rulebook, rate-limit-storm × rulebook (95% lower bound 0.1581, pass^2 = 1): ' +
+        'with every further trial passing, pass^2>=0.9@95% needs n ≥ 71 trials per cell; this run has 4',
+    );
   });
 
   it('leaves the default gates and gates without @ as they were', () => {

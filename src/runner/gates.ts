@@ -306,17 +306,24 @@ function evaluateBoundGate(run: RunResult, gate: Gate, cells: readonly Cell[], s
   const passed = failures.length === 0;
   const band = bandName(gate);
   const metric = metricText(gate.metric);
-  const where = failures.map((f) => {
-    const figures = `${band} ${fmt(f.actual)}, ${metric} = ${fmt(f.estimate ?? null)}`;
-    if (f.undecided === undefined) return `${f.scenario} × ${f.config} (${figures})`;
-    const way = gate.op === '>=' || gate.op === '>' ? 'passing' : 'failing';
-    const needs = f.undecided.needs === null ? 'no trial count would decide it' : `needs n ≥ ${f.undecided.needs} trials per cell`;
-    return `${f.scenario} × ${f.config} (${figures}: undecided; with every further trial ${way}, ${gate.text} ${needs}; this run has ${f.undecided.trials})`;
+  const figures = (f: GateFailure): string => `${band} ${fmt(f.actual)}, ${metric} = ${fmt(f.estimate ?? null)}`;
+  const failed = failures.filter((f) => f.undecided === undefined).map((f) => `${f.scenario} × ${f.config} (${figures(f)})`);
+  // Undecided cells mostly share their figures (every trial passed, the same k): one clause per group, not per cell.
+  const groups = new Map<string, GateFailure[]>();
+  for (const f of failures.filter((x) => x.undecided !== undefined)) {
+    const key = `${figures(f)}\u0000${f.undecided!.trials}\u0000${f.undecided!.needs}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const way = gate.op === '>=' || gate.op === '>' ? 'passing' : 'failing';
+  const undecided = [...groups.values()].map((fs) => {
+    const { trials, needs } = fs[0]!.undecided!;
+    const what = needs === null ? `no trial count would decide ${gate.text}` : `${gate.text} needs n ≥ ${needs} trials per cell`;
+    return `${failed.length > 0 ? 'undecided in ' : ''}${fs.map((f) => `${f.scenario} × ${f.config}`).join(', ')} (${figures(fs[0]!)}): with every further trial ${way}, ${what}; this run has ${trials}`;
   });
-  const verb = failures.every((f) => f.undecided !== undefined) ? 'undecided' : 'failed';
+  const verb = failed.length === 0 ? 'undecided' : 'failed';
   const message = passed
     ? `${gate.text} held in ${cells.length} cell${cells.length === 1 ? '' : 's'} (worst ${band} ${fmt(actual)})`
-    : `${gate.text} ${verb} in ${failures.length} of ${cells.length} cells: ${where.join(', ')}`;
+    : `${gate.text} ${verb} in ${failures.length} of ${cells.length} cells: ${[...failed, ...undecided].join('; ')}`;
   return { gate: gate.text, passed, actual, scope, failures, message, confidence: gate.confidence! };
 }
 
