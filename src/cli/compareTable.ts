@@ -2,7 +2,9 @@ import type { GateResult } from '../runner/gates.js';
 import { mergedDurations, quantileOf } from '../runner/metrics.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds } from '../report/format.js';
-import { runLine } from '../report/summaryRows.js';
+import { cellIntervals, configIntervals, formatRateWithInterval } from '../report/rateIntervals.js';
+import { intervalNote, runLine } from '../report/summaryRows.js';
+import type { PassIntervalCurves } from '../runner/intervals.js';
 import { painter, type Paint, type Painter } from '../report/paint.js';
 import { summaryTail } from '../report/summaryTail.js';
 
@@ -22,6 +24,7 @@ const missing = (): Slot[] => [slot(' ', 'left'), ...Array.from({ length: COLUMN
 interface Figures {
   readonly passed: boolean;
   readonly passHat: readonly number[];
+  readonly intervals: PassIntervalCurves;
   readonly duplicates: number;
   readonly amplification: number;
   readonly p95: number;
@@ -31,8 +34,8 @@ function group(f: Figures | undefined, k: number, p: Painter): Slot[] {
   if (f === undefined) return missing();
   return [
     slot(f.passed ? '✓' : '✗', 'left', f.passed ? p.green : p.red),
-    slot(formatRate(f.passHat[0])),
-    slot(formatRate(f.passHat[k - 1])),
+    slot(formatRateWithInterval(formatRate(f.passHat[0]), f.intervals.hat[0])),
+    slot(formatRateWithInterval(formatRate(f.passHat[k - 1]), f.intervals.hat[k - 1])),
     slot(String(f.duplicates)),
     slot(formatRatio(f.amplification)),
     slot(formatSeconds(f.p95)),
@@ -43,6 +46,7 @@ const cellFigures = (c: Cell | undefined): Figures | undefined =>
   c && {
     passed: c.metrics.successes === c.metrics.trials,
     passHat: c.metrics.passHat,
+    intervals: cellIntervals(c.metrics),
     duplicates: c.metrics.duplicateEffects,
     amplification: c.metrics.amplification,
     p95: c.metrics.durationMs.p95,
@@ -55,6 +59,7 @@ function totalFigures(run: RunResult, config: string): Figures | undefined {
   return {
     passed: total.failingScenarios.length === 0,
     passHat: total.passHat,
+    intervals: configIntervals(run, config),
     duplicates: total.duplicateEffects,
     amplification: total.amplification,
     p95: quantileOf(durations, 0.95),
@@ -105,6 +110,7 @@ export function renderComparison(run: RunResult, options: { readonly gates: read
     ...rows.slice(1, -1).map(line),
     p.dim('─'.repeat(ruleWidth)),
     line(rows.at(-1)!),
+    p.dim(intervalNote()),
   );
   out.push(...summaryTail(run, options.gates, p));
   return `${out.join('\n')}\n`;

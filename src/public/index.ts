@@ -11,6 +11,7 @@ export { runMatrix } from '../runner/run.js';
 export { mergeRuns } from '../runner/mergeRuns.js';
 export { loadScenarios, loadConfigs, LIBRARY_DIR, CONFIG_DIR, DEFAULT_CONFIG } from '../runner/library.js';
 export { passHatK, passAtK } from '../runner/passK.js';
+export { passIntervals, passIntervalsAt, passIntervalCurves, proportionInterval, DEFAULT_CONFIDENCE } from '../runner/intervals.js';
 export { parseGate, evaluateGates, gatesPassed, DEFAULT_GATES, GATE_GRAMMAR } from '../runner/gates.js';
 
 // Services: your own, declared once, and the built-ins declared the same way
@@ -116,7 +117,8 @@ export type { RunResult, RunOptions, Cell, CellRefs, VerdictGroup, Shard } from 
 export type { IsolationOptions } from '../runner/pool/runOnWorkers.js';
 export type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
 export type { TaskTally } from '../runner/passK.js';
-export type { Gate, GateResult, GateScope } from '../runner/gates.js';
+export type { Interval, PassIntervals, PassIntervalCurves } from '../runner/intervals.js';
+export type { Gate, GateFailure, GateResult, GateScope } from '../runner/gates.js';
 export type { RetryConfig, RetryConfigInput, Backoff } from '../runtime/config.js';
 export type { ExecutionConfig, ExecutionConfigKind, ExecutionConfigLike, Layers } from '../runtime/executionConfig.js';
 export type { ExecutorOptions } from '../runtime/Executor.js';

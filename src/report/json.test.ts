@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FaultlineError } from '../core/errors.js';
-import { DEFAULT_GATES, evaluateGates } from '../runner/gates.js';
+import { DEFAULT_GATES, evaluateGates, parseGate } from '../runner/gates.js';
 import { JsonReportSchema, parseJsonReport, renderJsonReport, runFromJsonReport, type JsonReport, type WallClock } from './json.js';
 import { makeRun, sampleRun } from './testing.js';
 
@@ -123,5 +123,43 @@ describe('JSON report', () => {
     const sampleText = renderJsonReport(sample, { gates: evaluateGates(sample, DEFAULT_GATES), wallClock: clockA });
     const back = runFromJsonReport(parseJsonReport(sampleText));
     expect(renderJsonReport(back, { gates: evaluateGates(back, DEFAULT_GATES), wallClock: clockA })).toBe(sampleText);
+  });
+});
+
+describe('JSON report intervals', () => {
+  const run = sampleRun();
+  const gates = evaluateGates(run, [...DEFAULT_GATES, parseGate('pass^2>=0.9@95%'), parseGate('pass_rate>=0.3@95%')]);
+  const report = parseJsonReport(renderJsonReport(run, { gates, wallClock: clockA }));
+
+  it('puts an interval beside every pass^k and pass@k point of a cell and of a configuration', () => {
+    // naive × order-partial-write: 2 of 4; exact 95% interval of p from scipy: [0.0676, 0.9324].
+    const cell = report.cells.find((c) => c.config === 'naive' && c.scenario === 'order-partial-write')!;
+    expect(cell.metrics.intervals).toMatchObject({ confidence: 0.95, method: 'clopper-pearson' });
+    const hat = cell.metrics.intervals!.passHat;
+    expect(hat).toHaveLength(cell.metrics.passHat.length);
+    expect(hat[0]![0]).toBeCloseTo(0.067585986488543, 12);
+    expect(hat[0]![1]).toBeCloseTo(0.932414013511457, 12);
+    expect(hat[1]![1]).toBeCloseTo(0.932414013511457 ** 2, 12);
+    for (const c of [...report.cells.map((x) => x.metrics), ...report.configs]) {
+      c.intervals!.passHat.forEach(([lo, hi], i) => expect(lo <= c.passHat[i]! && c.passHat[i]! <= hi).toBe(true));
+      c.intervals!.passAt.forEach(([lo, hi], i) => expect(lo <= c.passAt[i]! && c.passAt[i]! <= hi).toBe(true));
+    }
+    expect(report.configs[0]!.intervals!.passHat).toHaveLength(4);
+  });
+
+  it('carries a bound gate\'s confidence, estimate and the trials it needs', () => {
+    const bound = report.gates.results.find((g) => g.gate === 'pass^2>=0.9@95%')!;
+    expect(bound.confidence).toBe(0.95);
+    expect(bound.failures.find((f) => f.config === 'rulebook')).toMatchObject({ estimate: 1, undecided: { trials: 4, needs: 71 } });
+    expect(bound.failures.find((f) => f.config === 'naive' && f.scenario === 'order-partial-write')!.undecided).toBeUndefined();
+  });
+
+  it('still reads a report written without intervals (older version-2 writers)', () => {
+    const text = renderJsonReport(run, { gates: evaluateGates(run, DEFAULT_GATES), wallClock: clockA });
+    const bare = JSON.parse(text) as { cells: { metrics: Record<string, unknown> }[]; configs: Record<string, unknown>[] };
+    for (const c of bare.cells) delete c.metrics['intervals'];
+    for (const c of bare.configs) delete c['intervals'];
+    const again = runFromJsonReport(parseJsonReport(JSON.stringify(bare)));
+    expect(renderJsonReport(again, { gates: evaluateGates(again, DEFAULT_GATES), wallClock: clockA })).toBe(text);
   });
 });

@@ -7,6 +7,8 @@ import { finishRun, type Cell, type RunResult } from '../runner/run.js';
 import type { TrialSummary } from '../runner/trial.js';
 import type { ContentionComparison } from '../runner/contention/compareContention.js';
 import { ContentionComparisonSchema, contentionJson } from './contention/contentionJson.js';
+import { INTERVAL_METHOD, type PassIntervalCurves } from '../runner/intervals.js';
+import { cellIntervals, configIntervals } from './rateIntervals.js';
 import { replayCommand } from './replay.js';
 
 /**
@@ -31,6 +33,20 @@ const TrialEndSchema = z.discriminatedUnion('kind', [
 
 const count = z.number().int().nonnegative();
 const rate = z.number().min(0).max(1);
+
+/**
+ * Confidence intervals beside the pass^k and pass@k points, `[lower, upper]` at each k = 1..n
+ * (added in version 2, optional when read, always written): exact Clopper–Pearson per scenario,
+ * and over a configuration's scenarios a seeded Monte Carlo over each one's bounding Betas.
+ */
+const IntervalsSchema = z
+  .strictObject({
+    confidence: z.number().gt(0).lt(1),
+    method: z.literal(INTERVAL_METHOD),
+    passHat: z.array(z.tuple([rate, rate])),
+    passAt: z.array(z.tuple([rate, rate])),
+  })
+  .describe('Two-sided confidence intervals [lower, upper] for passHat and passAt at each k');
 
 /**
  * Model tokens in (prompt) and out (completion), from the model answers' `usage` fields (R31):
@@ -81,6 +97,7 @@ const CellMetricsSchema = z.strictObject({
   successes: count,
   passHat: z.array(rate),
   passAt: z.array(rate),
+  intervals: IntervalsSchema.optional(),
   checkFailures: z.record(z.string(), count),
   ends: z.partialRecord(z.enum(['agent_ended', 'crashed', 'hung', 'budget_exceeded']), count),
   duplicateEffects: count,
@@ -132,6 +149,7 @@ const ConfigSchema = z.strictObject({
   successes: count,
   passHat: z.array(rate),
   passAt: z.array(rate),
+  intervals: IntervalsSchema.optional(),
   duplicateEffects: count,
   budgetViolations: count,
   amplification: z.number().nonnegative(),
@@ -143,8 +161,20 @@ const GateResultSchema = z.strictObject({
   passed: z.boolean(),
   actual: z.number().nullable(),
   scope: z.strictObject({ level: z.enum(['cell', 'run']), scenario: z.string().optional(), config: z.string().optional(), cells: count }),
-  failures: z.array(z.strictObject({ scenario: z.string(), config: z.string(), actual: z.number().nullable() })),
+  failures: z.array(
+    z.strictObject({
+      scenario: z.string(),
+      config: z.string(),
+      actual: z.number().nullable(),
+      /** A gate on a bound: `actual` is the bound, this the point estimate. */
+      estimate: z.number().nullable().optional(),
+      /** The estimate holds and the bound does not: the trials per cell that would decide it (null: none would). */
+      undecided: z.strictObject({ trials: count, needs: count.nullable() }).optional(),
+    }),
+  ),
   message: z.string(),
+  /** A gate on a bound (`pass^4>=0.9@95%`): the interval's confidence. */
+  confidence: z.number().gt(0).lt(1).optional(),
 });
 
 export const WallClockSchema = z.strictObject({
@@ -192,12 +222,20 @@ export interface JsonReportOptions {
   readonly contention?: readonly ContentionComparison[];
 }
 
+const intervalsJson = (i: PassIntervalCurves): z.infer<typeof IntervalsSchema> => ({
+  confidence: i.confidence,
+  method: INTERVAL_METHOD,
+  passHat: i.hat.map(([lo, hi]) => [lo, hi]),
+  passAt: i.at.map(([lo, hi]) => [lo, hi]),
+});
+
 // Fields are copied one by one so the report's shape is the schema's, not whatever the engine adds later.
 const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics'] => ({
   trials: m.trials,
   successes: m.successes,
   passHat: [...m.passHat],
   passAt: [...m.passAt],
+  intervals: intervalsJson(cellIntervals(m)),
   checkFailures: { ...m.checkFailures },
   ends: { ...m.ends },
   duplicateEffects: m.duplicateEffects,
@@ -215,13 +253,14 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
   durations: m.durations.map(([ms, n]) => [ms, n]),
 });
 
-const configJson = (m: ConfigMetrics): JsonReport['configs'][number] => ({
+const configJson = (run: RunResult, m: ConfigMetrics): JsonReport['configs'][number] => ({
   config: m.config,
   scenarios: m.scenarios,
   trials: m.trials,
   successes: m.successes,
   passHat: [...m.passHat],
   passAt: [...m.passAt],
+  intervals: intervalsJson(configIntervals(run, m.config)),
   duplicateEffects: m.duplicateEffects,
   budgetViolations: m.budgetViolations,
   amplification: m.amplification,
@@ -283,9 +322,9 @@ export function buildJsonReport(run: RunResult, options: JsonReportOptions): Jso
     },
     gates: {
       passed: options.gates.every((g) => g.passed),
-      results: options.gates.map((g) => ({ ...g, scope: { ...g.scope }, failures: g.failures.map((f) => ({ ...f })) })),
+      results: options.gates.map((g) => ({ ...g, scope: { ...g.scope }, failures: g.failures.map((f) => ({ ...f, ...(f.undecided && { undecided: { ...f.undecided } }) })) })),
     },
-    configs: run.byConfig.map(configJson),
+    configs: run.byConfig.map((m) => configJson(run, m)),
     cells: run.cells.map((c) => cellJson(run, c, options.history === 'all')),
     ...(options.contention !== undefined && { contention: options.contention.map(contentionJson) }),
     // Last, so everything above it compares byte for byte between runs with the same seed.

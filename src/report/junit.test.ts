@@ -55,8 +55,11 @@ describe('JUnit report', () => {
     ]);
     expect(xmlElements(cases[0]!, 'property').map((p) => [p.attrs['name'], p.attrs['value']])).toEqual([
       ['pass^1', '0.500'],
+      ['pass^1 95% interval', '[0.068, 0.932]'],
       ['pass^4', '0.000'],
+      ['pass^4 95% interval', '[0.000, 0.756]'],
       ['pass@4', '1.000'],
+      ['pass@4 95% interval', '[0.244, 1.000]'],
       ['model_tokens_in', '0'],
       ['model_tokens_out', '0'],
     ]);

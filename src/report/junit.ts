@@ -2,6 +2,8 @@ import type { GateResult } from '../runner/gates.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import { failedChecks, failedTrialLines, isFailed } from './failures.js';
 import { formatRate, plural } from './format.js';
+import { cellIntervals, confidenceText } from './rateIntervals.js';
+import type { Interval } from '../runner/intervals.js';
 import { escapeXmlText, openTag } from './xml.js';
 
 export interface JunitReportOptions {
@@ -14,10 +16,17 @@ const GATES_SUITE = 'faultline gates';
 /** A case's figures as testcase properties (as pytest's `record_property` writes them), for CI that shows them. */
 function caseProperties(cell: Cell, k: number): string[] {
   const m = cell.metrics;
+  const intervals = cellIntervals(m);
+  // Beside each rate, its interval as `[lower, upper]` under its own name, so a reader of the rate's property is unchanged.
+  const within = (name: string, i: Interval | undefined): [string, string][] =>
+    i === undefined ? [] : [[`${name} ${confidenceText(intervals.confidence)} interval`, `[${formatRate(i[0])}, ${formatRate(i[1])}]`]];
   const props: [string, string | number][] = [
     ['pass^1', formatRate(m.passHat[0])],
+    ...within('pass^1', intervals.hat[0]),
     [`pass^${k}`, formatRate(m.passHat[k - 1])],
+    ...within(`pass^${k}`, intervals.hat[k - 1]),
     [`pass@${k}`, formatRate(m.passAt[k - 1])],
+    ...within(`pass@${k}`, intervals.at[k - 1]),
     ['model_tokens_in', m.tokens.input],
     ['model_tokens_out', m.tokens.output],
   ];
@@ -81,7 +90,7 @@ function gatesSuite(gates: readonly GateResult[]): { xml: string[]; tests: numbe
 /**
  * JUnit XML: one `<testsuite>` per configuration, one `<testcase>` per scenario in it
  * (`classname` = config, `name` = scenario), failing when any trial failed; each case's
- * properties carry pass^1, pass^k, pass@k and the model tokens; the failure body lists each failing trial's verdicts, evidence and replay command.
+ * properties carry pass^1, pass^k, pass@k, each one's 95% interval, and the model tokens; the failure body lists each failing trial's verdicts, evidence and replay command.
  */
 export function renderJunitReport(run: RunResult, options: JunitReportOptions = {}): string {
   const suites = run.configs.map((c) => suite(run, c));

@@ -3,7 +3,7 @@ import type { RunResult } from '../runner/run.js';
 import { failingCells, notPassed, verdictLine } from './failures.js';
 import { formatValue, plural } from './format.js';
 import { replayCommand } from './replay.js';
-import { formatTokens, runLine, summaryHeader, summaryTables, TOKENS_HEADER } from './summaryRows.js';
+import { formatTokens, intervalNote, runLine, summaryHeader, summaryTables, TOKENS_HEADER } from './summaryRows.js';
 
 export interface MarkdownReportOptions {
   readonly gates: readonly GateResult[];
@@ -42,7 +42,9 @@ function gateLines(gates: readonly GateResult[]): string[] {
     '',
     ...gates.map((g) => {
       const where = g.failures.map((f) => `${escapeMarkdown(f.scenario)} × ${escapeMarkdown(f.config)} (${formatValue(f.actual)})`);
-      const detail = g.passed ? `actual ${formatValue(g.actual)}` : where.length > 0 ? `failed in ${where.join(', ')}` : escapeMarkdown(g.message);
+      // A gate on a bound has more to say than a figure per cell (the estimate, the trials it needs): its message says it.
+      const detail =
+        g.confidence !== undefined ? escapeMarkdown(g.message.slice(g.gate.length + 1)) : g.passed ? `actual ${formatValue(g.actual)}` : where.length > 0 ? `failed in ${where.join(', ')}` : escapeMarkdown(g.message);
       return `- ${g.passed ? '✅' : '❌'} \`${g.gate}\`: ${detail}`;
     }),
     '',
@@ -78,7 +80,8 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
   const header = [...summaryHeader(run.k), ...(withTokens ? [TOKENS_HEADER] : [])];
   const lines = [heading(options.gates), '', `${escapeMarkdown(runLine(run))}.`, ''];
   if (run.interrupted) lines.push('> ⚠️ The run was interrupted: the figures cover only the trials that finished.', '');
-  for (const { config, rows } of summaryTables(run)) {
+  const tables = summaryTables(run);
+  for (const { config, rows } of tables) {
     lines.push(
       `### ${escapeMarkdown(config)}`,
       '',
@@ -90,6 +93,7 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
       '',
     );
   }
+  if (tables.length > 0) lines.push(`<sub>${escapeMarkdown(intervalNote())}</sub>`, '');
   lines.push(...gateLines(options.gates), ...failureLines(run, options.maxTrialsPerCell ?? 5));
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -1,6 +1,8 @@
+import { DEFAULT_CONFIDENCE, type PassIntervalCurves } from '../runner/intervals.js';
 import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
 import type { RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds, plural } from './format.js';
+import { cellIntervals, confidenceText, configIntervals, formatRateWithInterval } from './rateIntervals.js';
 
 /** The columns of the per-configuration summary table, shared by the console and markdown reporters. */
 export const summaryHeader = (k: number): string[] => [
@@ -26,13 +28,22 @@ export interface SummaryRow {
 export const TOKENS_HEADER = 'model tokens in / out';
 export const formatTokens = (t: SummaryRow['tokens']): string => `${t.input.toLocaleString('en-US')} / ${t.output.toLocaleString('en-US')}`;
 
+/** pass^1, pass^k and pass@k, each with its interval: `0.750 [0.30, 0.95]`. */
+const rates = (m: Pick<CellMetrics, 'passHat' | 'passAt'>, i: PassIntervalCurves, k: number): string[] => [
+  formatRateWithInterval(formatRate(m.passHat[0]), i.hat[0]),
+  formatRateWithInterval(formatRate(m.passHat[k - 1]), i.hat[k - 1]),
+  formatRateWithInterval(formatRate(m.passAt[k - 1]), i.at[k - 1]),
+];
+
+/** What the brackets in the tables are, for the line under them. */
+export const intervalNote = (confidence = DEFAULT_CONFIDENCE): string =>
+  `[lower, upper]: ${confidenceText(confidence)} confidence interval (exact, Clopper–Pearson; over all scenarios, a seeded Monte Carlo)`;
+
 const cellRow = (scenario: string, m: CellMetrics, k: number): SummaryRow => ({
   passed: m.successes === m.trials,
   cells: [
     scenario,
-    formatRate(m.passHat[0]),
-    formatRate(m.passHat[k - 1]),
-    formatRate(m.passAt[k - 1]),
+    ...rates(m, cellIntervals(m), k),
     `${m.successes}/${m.trials}`,
     String(m.duplicateEffects),
     String(m.budgetViolations),
@@ -42,13 +53,11 @@ const cellRow = (scenario: string, m: CellMetrics, k: number): SummaryRow => ({
   tokens: m.tokens,
 });
 
-const totalRow = (m: ConfigMetrics, k: number, tokens: SummaryRow['tokens']): SummaryRow => ({
+const totalRow = (m: ConfigMetrics, intervals: PassIntervalCurves, k: number, tokens: SummaryRow['tokens']): SummaryRow => ({
   passed: m.failingScenarios.length === 0,
   cells: [
     'all scenarios',
-    formatRate(m.passHat[0]),
-    formatRate(m.passHat[k - 1]),
-    formatRate(m.passAt[k - 1]),
+    ...rates(m, intervals, k),
     `${m.successes}/${m.trials}`,
     String(m.duplicateEffects),
     String(m.budgetViolations),
@@ -66,7 +75,7 @@ export function summaryTables(run: RunResult): { config: string; rows: SummaryRo
     const rows = cells.map((c) => cellRow(c.scenario, c.metrics, run.k));
     const total = run.byConfig.find((m) => m.config === config);
     const tokens = { input: cells.reduce((a, c) => a + c.metrics.tokens.input, 0), output: cells.reduce((a, c) => a + c.metrics.tokens.output, 0) };
-    if (total && cells.length > 1) rows.push(totalRow(total, run.k, tokens));
+    if (total && cells.length > 1) rows.push(totalRow(total, configIntervals(run, config), run.k, tokens));
     return [{ config, rows }];
   });
 }

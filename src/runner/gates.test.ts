@@ -148,3 +148,96 @@ describe('impossibleGates', () => {
     ]);
   });
 });
+
+describe('gates on a confidence bound', () => {
+  it('parses @confidence after a rate, canonically as a percentage', () => {
+    expect(parseGate('pass^4>=0.9@95%')).toEqual({ text: 'pass^4>=0.9@95%', scope: {}, metric: { kind: 'pass_hat', k: 4 }, op: '>=', threshold: 0.9, confidence: 0.95 });
+    expect(parseGate('a:pass@2 < 0.5 @ 0.9').text).toBe('a:pass@2<0.5@90%');
+    expect(parseGate('pass_rate>=90%@99.5%').confidence).toBe(0.995);
+  });
+
+  it.each([
+    ['duplicates<=0@95%', 'a confidence bound (@) applies only to a rate: pass^n, pass@n or pass_rate, not duplicates'],
+    ['pass^2==1@95%', 'a confidence bound (@) needs >=, >, <= or <'],
+    ['pass^2>=0.9@100%', 'confidence "100%" must be between 0% and 100% (exclusive)'],
+    ['pass^2>=0.9@0', 'confidence "0" must be between 0% and 100% (exclusive)'],
+    ['pass^2>=0.9@high', '"high" is not a number'],
+  ])('refuses %s', (text, why) => {
+    expect(() => parseGate(text)).toThrow(why);
+    expect(() => parseGate(text)).toThrow('bound:  @<confidence>');
+  });
+
+  // 40 of 40 passing: the exact 95% lower bound of p is 0.025^(1/40) = 0.9119.
+  const clean = makeRun({ k: 40, cells: [{ scenario: 'a', config: 'c' }] });
+  // 38 of 40: the estimate 0.95 holds a 0.9 threshold, the lower bound (0.8308) does not.
+  const twoFailed = makeRun({ k: 40, cells: [{ scenario: 'a', config: 'c', fail: { 3: [{ check: 'goal-state', message: 'x' }], 9: [{ check: 'goal-state', message: 'x' }] } }] });
+
+  it('holds when the lower bound clears the threshold, and reports the bound', () => {
+    const [r] = evaluateGates(clean, [parseGate('pass^1>=0.9@95%')]);
+    expect(r).toMatchObject({ passed: true, confidence: 0.95, failures: [] });
+    expect(r!.actual).toBeCloseTo(0.025 ** (1 / 40), 12);
+    expect(r!.message).toBe('pass^1>=0.9@95% held in 1 cell (worst 95% lower bound 0.9119)');
+  });
+
+  it('is undecided when the estimate holds and the bound does not, and says how many trials would decide it', () => {
+    const [r] = evaluateGates(twoFailed, [parseGate('pass_rate>=0.9@95%')]);
+    expect(r!.passed).toBe(false);
+    expect(r!.failures).toHaveLength(1);
+    const f = r!.failures[0]!;
+    expect(f.estimate).toBe(0.95);
+    expect(f.actual).toBeCloseTo(0.8308, 4);
+    expect(f.undecided!.trials).toBe(40);
+    // The smallest N with the 95% lower bound of (38 + N - 40) / N at 0.9 or above.
+    const needs = f.undecided!.needs!;
+    expect(needs).toBeGreaterThan(40);
+    expect(evaluateGates(makeRun({ k: needs, cells: [{ scenario: 'a', config: 'c', fail: { 3: [{ check: 'goal-state', message: 'x' }], 9: [{ check: 'goal-state', message: 'x' }] } }] }), [parseGate('pass_rate>=0.9@95%')])[0]!.passed).toBe(true);
+    expect(evaluateGates(makeRun({ k: needs - 1, cells: [{ scenario: 'a', config: 'c', fail: { 3: [{ check: 'goal-state', message: 'x' }], 9: [{ check: 'goal-state', message: 'x' }] } }] }), [parseGate('pass_rate>=0.9@95%')])[0]!.passed).toBe(false);
+    expect(r!.message).toBe(
+      `pass_rate>=0.9@95% undecided in 1 of 1 cells: a × c (95% lower bound 0.8308, pass_rate = 0.95): with every further trial passing, pass_rate>=0.9@95% needs n ≥ ${needs} trials per cell; this run has 40`,
+    );
+  });
+
+  it('fails outright when the estimate fails too', () => {
+    const [r] = evaluateGates(twoFailed, [parseGate('pass^1>=0.97@95%')]);
+    expect(r!.passed).toBe(false);
+    expect(r!.failures[0]!.undecided).toBeUndefined();
+    expect(r!.message).toBe('pass^1>=0.97@95% failed in 1 of 1 cells: a × c (95% lower bound 0.8308, pass^1 = 0.95)');
+  });
+
+  it('compares the upper bound for <= and <', () => {
+    const [upper] = evaluateGates(twoFailed, [parseGate('pass^1<=0.995@95%')]);
+    expect(upper!.passed).toBe(true);
+    expect(upper!.actual).toBeCloseTo(0.9939, 4);
+    const [tight] = evaluateGates(twoFailed, [parseGate('pass^1<0.99@95%')]);
+    expect(tight!.passed).toBe(false);
+    expect(tight!.failures[0]!.undecided?.needs).toBeGreaterThan(40);
+    expect(tight!.message).toContain('with every further trial failing');
+  });
+
+  it('names the cells that failed, then the undecided ones by what they need', () => {
+    const run = sampleRun();
+    const [r] = evaluateGates(run, [parseGate('pass^2>=0.9@95%')]);
+    expect(r!.message).toBe(
+      'pass^2>=0.9@95% failed in 4 of 4 cells: order-partial-write × naive (95% lower bound 0.0046, pass^2 = 0.1667); ' +
+        'undecided in rate-limit-storm × naive, order-partial-write × rulebook, rate-limit-storm × rulebook (95% lower bound 0.1581, pass^2 = 1): ' +
+        'with every further trial passing, pass^2>=0.9@95% needs n ≥ 71 trials per cell; this run has 4',
+    );
+  });
+
+  it('leaves the default gates and gates without @ as they were', () => {
+    expect(DEFAULT_GATES.every((g) => g.confidence === undefined)).toBe(true);
+    expect(evaluateGates(twoFailed, [parseGate('pass_rate>=0.9')])[0]).toMatchObject({ passed: true, actual: 0.95 });
+  });
+
+  it('refuses before the run a bound that k trials could not reach even if all passed, with the count that could', () => {
+    const shape = { k: 4, scenarios: ['a'], configs: ['c'] };
+    expect(impossibleGates([parseGate('pass^2>=0.9@95%')], shape)).toEqual([
+      '--gate pass^2>=0.9@95% can never hold: with every trial passing, the 95% lower bound of pass^2 from 4 trials is 0.1581; it needs n ≥ 71 trials per cell (--k 71), and this run has --k 4',
+    ]);
+    // 0.025^(2/71) = 0.9013 and 0.025^(2/70) = 0.8999: 71 is the first count that holds.
+    expect(impossibleGates([parseGate('pass^2>=0.9@95%')], { ...shape, k: 71 })).toEqual([]);
+    expect(impossibleGates([parseGate('pass^1<=0.1@95%')], shape)[0]).toContain('with every trial failing, the 95% upper bound of pass^1 from 4 trials is 0.6024; it needs n ≥ 36');
+    expect(impossibleGates([parseGate('pass^1>=1@95%')], shape)[0]).toContain('no trial count up to 10,000,000 would reach 1');
+    expect(impossibleGates([parseGate('pass^k>=0.9@95%')], shape)[0]).toContain('name a fixed k such as pass^4');
+  });
+});

@@ -1,4 +1,5 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import { passIntervals } from './intervals.js';
 import type { CellMetrics } from './metrics.js';
 import type { Cell, RunResult } from './run.js';
 
@@ -42,7 +43,7 @@ export interface GateScope {
   readonly config?: string;
 }
 
-/** A parsed gate expression such as `order-partial-write:pass^2>=1`. */
+/** A parsed gate expression such as `order-partial-write:pass^2>=1` or `pass^4>=0.9@95%`. */
 export interface Gate {
   /** The expression in canonical form (no spaces). */
   readonly text: string;
@@ -50,12 +51,26 @@ export interface Gate {
   readonly metric: GateMetric;
   readonly op: GateOp;
   readonly threshold: number;
+  /**
+   * `@95%`: the gate compares a bound of the rate's two-sided interval at this confidence, not
+   * its point estimate: the lower bound for `>=` and `>`, the upper bound for `<=` and `<`.
+   */
+  readonly confidence?: number;
 }
 
 export interface GateFailure {
   readonly scenario: string;
   readonly config: string;
+  /** The figure compared: the point estimate, or for a gate on a bound, the bound. */
   readonly actual: number | null;
+  /** A gate on a bound: the point estimate beside the bound. */
+  readonly estimate?: number | null;
+  /**
+   * A gate on a bound whose point estimate holds and whose bound does not: the run's trials
+   * cannot decide it. `needs`: the trials per cell that would, if every further trial went the
+   * gate's way (all passing for `>=`, all failing for `<=`); null when no count would.
+   */
+  readonly undecided?: { readonly trials: number; readonly needs: number | null };
 }
 
 export interface GateResult {
@@ -68,6 +83,8 @@ export interface GateResult {
   readonly failures: readonly GateFailure[];
   /** One line for people: what held or what broke, and where. */
   readonly message: string;
+  /** A gate on a bound: the interval's confidence. */
+  readonly confidence?: number;
 }
 
 const metricNames = [...Object.keys(CELL_METRICS), ...Object.keys(RUN_METRICS)];
@@ -79,7 +96,9 @@ export const GATE_GRAMMAR = [
   `  metric: pass^<n|k>, pass@<n|k>, ${metricNames.join(', ')}`,
   `  op:     ${GATE_OPS.join(' ')}`,
   '  value:  a number, or a percentage such as 95%',
-  '  e.g.    pass^4>=0.95, order-partial-write:pass^2>=1, config=rulebook:duplicates==0',
+  '  bound:  @<confidence> after a rate (pass^n, pass@n, pass_rate) with >=, >, <=, <: compares the',
+  '          lower (>=, >) or upper (<=, <) bound of its two-sided interval, e.g. @95%',
+  '  e.g.    pass^4>=0.95, order-partial-write:pass^2>=1, config=rulebook:duplicates==0, pass^4>=0.9@95%',
 ].join('\n');
 
 function usage(text: string, why: string): FaultlineError {
@@ -121,6 +140,18 @@ function parseValue(text: string, raw: string): number {
   return percent ? Number(body) / 100 : Number(body);
 }
 
+function parseConfidence(text: string, raw: string): number {
+  const value = parseValue(text, raw);
+  if (!(value > 0 && value < 1)) throw usage(text, `confidence "${raw}" must be between 0% and 100% (exclusive)`);
+  return value;
+}
+
+const followsK = (m: GateMetric): boolean => (m.kind === 'pass_hat' || m.kind === 'pass_at') && m.k === 'k';
+
+const isRate = (m: GateMetric): boolean => m.kind === 'pass_hat' || m.kind === 'pass_at' || (m.kind === 'cell' && m.name === 'pass_rate');
+
+const percent = (x: number): string => `${Number((x * 100).toFixed(6))}%`;
+
 const metricText = (m: GateMetric): string =>
   m.kind === 'pass_hat' ? `pass^${m.k}` : m.kind === 'pass_at' ? `pass@${m.k}` : m.name;
 
@@ -143,8 +174,14 @@ export function parseGate(text: string): Gate {
   const colon = left.lastIndexOf(':');
   const scope = colon < 0 ? {} : parseScope(text, left.slice(0, colon));
   const metric = parseMetric(text, left.slice(colon + 1).trim());
-  const threshold = parseValue(text, right);
-  return { text: `${scopeText(scope)}${metricText(metric)}${op}${threshold}`, scope, metric, op, threshold };
+  const at = right.indexOf('@');
+  const threshold = parseValue(text, (at < 0 ? right : right.slice(0, at)).trim());
+  const base = `${scopeText(scope)}${metricText(metric)}${op}${threshold}`;
+  if (at < 0) return { text: base, scope, metric, op, threshold };
+  if (!isRate(metric)) throw usage(text, `a confidence bound (@) applies only to a rate: pass^n, pass@n or pass_rate, not ${metricText(metric)}`);
+  if (op === '==' || op === '!=') throw usage(text, `a confidence bound (@) needs >=, >, <= or <: an interval has no single value to compare with ${op}`);
+  const confidence = parseConfidence(text, right.slice(at + 1).trim());
+  return { text: `${base}@${percent(confidence)}`, scope, metric, op, threshold, confidence };
 }
 
 /**
@@ -181,6 +218,46 @@ function worst(values: readonly number[], op: GateOp, threshold: number): number
   return values.find((v) => !holds(v, op, threshold)) ?? values[0]!;
 }
 
+const kOf = (metric: GateMetric, runK: number): number => (metric.kind === 'pass_hat' || metric.kind === 'pass_at' ? (metric.k === 'k' ? runK : metric.k) : 1);
+
+/** The bound a gate on a bound compares, from `c` successes in `n` trials; null when k > n. */
+function boundOf(gate: Gate, k: number, c: number, n: number): number | null {
+  const intervals = passIntervals([{ n, c }], k, gate.confidence);
+  if (intervals === undefined) return null;
+  const interval = gate.metric.kind === 'pass_at' ? intervals.passAt : intervals.passHat;
+  return gate.op === '>=' || gate.op === '>' ? interval[0] : interval[1];
+}
+
+const NEEDS_CAP = 10_000_000;
+
+/**
+ * The fewest trials per cell with which the gate's bound holds, starting from `c` of `n` and
+ * every further trial going the gate's way (passing for a lower bound, failing for an upper);
+ * null when none up to ten million would. With `kFollowsN` (pass^k), k rises with the trials.
+ */
+export function trialsNeeded(gate: Gate, k: number, c: number, n: number, kFollowsN = false): number | null {
+  const lower = gate.op === '>=' || gate.op === '>';
+  const ok = (m: number): boolean => {
+    const bound = boundOf(gate, kFollowsN ? m : k, lower ? c + m - n : c, m);
+    return bound !== null && holds(bound, gate.op, gate.threshold);
+  };
+  // The bound moves one way as such trials are added, so an exponential search then bisection finds the first count that holds.
+  let hi = Math.max(n, k, 1);
+  if (ok(hi)) return hi;
+  let lo = hi;
+  while (!ok(hi)) {
+    if (hi >= NEEDS_CAP) return null;
+    lo = hi;
+    hi = Math.min(NEEDS_CAP, hi * 2);
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (ok(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
 function cellValue(metric: GateMetric, cell: Cell, runK: number): number | null {
   switch (metric.kind) {
     case 'pass_hat':
@@ -207,6 +284,49 @@ function unmatched(gate: Gate, run: RunResult): string {
   return 'no finished cell in scope';
 }
 
+const bandName = (gate: Gate): string => `${percent(gate.confidence!)} ${gate.op === '>=' || gate.op === '>' ? 'lower' : 'upper'} bound`;
+
+/** A gate on a bound, per cell: held, failed (the estimate fails too), or undecided (only the bound fails). */
+function evaluateBoundGate(run: RunResult, gate: Gate, cells: readonly Cell[], scope: GateResult['scope']): GateResult {
+  const k = kOf(gate.metric, run.k);
+  const values = cells.map((c) => {
+    const { trials: n, successes: s } = c.metrics;
+    const actual = n < k ? null : boundOf(gate, k, s, n);
+    const estimate = cellValue(gate.metric, c, run.k);
+    const failure: GateFailure | undefined =
+      actual !== null && holds(actual, gate.op, gate.threshold)
+        ? undefined
+        : estimate !== null && holds(estimate, gate.op, gate.threshold)
+          ? { scenario: c.scenario, config: c.config, actual, estimate, undecided: { trials: n, needs: trialsNeeded(gate, k, s, n, followsK(gate.metric)) } }
+          : { scenario: c.scenario, config: c.config, actual, estimate };
+    return { actual, failure };
+  });
+  const failures = values.flatMap((v) => (v.failure ? [v.failure] : []));
+  const actual = worst(values.flatMap((v) => (v.actual === null ? [] : [v.actual])), gate.op, gate.threshold);
+  const passed = failures.length === 0;
+  const band = bandName(gate);
+  const metric = metricText(gate.metric);
+  const figures = (f: GateFailure): string => `${band} ${fmt(f.actual)}, ${metric} = ${fmt(f.estimate ?? null)}`;
+  const failed = failures.filter((f) => f.undecided === undefined).map((f) => `${f.scenario} × ${f.config} (${figures(f)})`);
+  // Undecided cells mostly share their figures (every trial passed, the same k): one clause per group, not per cell.
+  const groups = new Map<string, GateFailure[]>();
+  for (const f of failures.filter((x) => x.undecided !== undefined)) {
+    const key = `${figures(f)}\u0000${f.undecided!.trials}\u0000${f.undecided!.needs}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const way = gate.op === '>=' || gate.op === '>' ? 'passing' : 'failing';
+  const undecided = [...groups.values()].map((fs) => {
+    const { trials, needs } = fs[0]!.undecided!;
+    const what = needs === null ? `no trial count would decide ${gate.text}` : `${gate.text} needs n ≥ ${needs} trials per cell`;
+    return `${failed.length > 0 ? 'undecided in ' : ''}${fs.map((f) => `${f.scenario} × ${f.config}`).join(', ')} (${figures(fs[0]!)}): with every further trial ${way}, ${what}; this run has ${trials}`;
+  });
+  const verb = failed.length === 0 ? 'undecided' : 'failed';
+  const message = passed
+    ? `${gate.text} held in ${cells.length} cell${cells.length === 1 ? '' : 's'} (worst ${band} ${fmt(actual)})`
+    : `${gate.text} ${verb} in ${failures.length} of ${cells.length} cells: ${[...failed, ...undecided].join('; ')}`;
+  return { gate: gate.text, passed, actual, scope, failures, message, confidence: gate.confidence! };
+}
+
 function evaluateGate(run: RunResult, gate: Gate): GateResult {
   const { scenario, config } = gate.scope;
   const cells = run.cells.filter((c) => (scenario === undefined || c.scenario === scenario) && (config === undefined || c.config === config));
@@ -220,6 +340,7 @@ function evaluateGate(run: RunResult, gate: Gate): GateResult {
   }
   // A gate whose scope matches nothing fails: a misspelt scenario must not pass silently.
   if (cells.length === 0) return { gate: gate.text, passed: false, actual: null, scope, failures: [], message: `${gate.text} failed: ${unmatched(gate, run)}` };
+  if (gate.confidence !== undefined) return evaluateBoundGate(run, gate, cells, scope);
 
   const values = cells.map((c) => ({ scenario: c.scenario, config: c.config, actual: cellValue(gate.metric, c, run.k) }));
   const failures = values.filter((v) => v.actual === null || !holds(v.actual, gate.op, gate.threshold));
@@ -270,6 +391,21 @@ function reachable(op: GateOp, t: number, [lo, hi]: readonly [number, number]): 
   }
 }
 
+/** Why a gate on a bound cannot hold with `k` trials per cell even if every trial goes its way. */
+function unreachableBound(gate: Gate, trials: number): string[] {
+  const kFollows = followsK(gate.metric);
+  const k = kOf(gate.metric, trials);
+  const lower = gate.op === '>=' || gate.op === '>';
+  const best = boundOf(gate, k, lower ? trials : 0, trials);
+  if (best !== null && holds(best, gate.op, gate.threshold)) return [];
+  const way = lower ? 'passing' : 'failing';
+  const needs = trialsNeeded(gate, k, lower ? trials : 0, trials, kFollows);
+  const seen = `with every trial ${way}, the ${bandName(gate)} of ${metricText(gate.metric)} from ${trials} trials is ${fmt(best)}`;
+  if (needs !== null) return [`${seen}; it needs n ≥ ${needs} trials per cell (--k ${needs}), and this run has --k ${trials}`];
+  const hint = kFollows ? ` (pass^k follows --k, and pass^n from n trials cannot be bounded away from 0: name a fixed k such as pass^${Math.min(trials, 4)})` : '';
+  return [`${seen}, and no trial count up to ${NEEDS_CAP.toLocaleString('en-US')} would reach ${gate.threshold}${hint}`];
+}
+
 /**
  * Why each gate could never hold in a run of this shape (empty when all can): a pass^n with
  * n above the run's k, a threshold outside the metric's range, a scope naming a scenario or
@@ -293,6 +429,7 @@ export function impossibleGates(gates: readonly Gate[], shape: RunShape): string
     if (scope.config !== undefined && !shape.configs.includes(scope.config)) {
       why.push(`no configuration "${scope.config}" in this run (configs: ${shape.configs.join(', ') || 'none'})`);
     }
+    if (gate.confidence !== undefined && why.length === 0) why.push(...unreachableBound(gate, shape.k));
     if (why.length > 0) out.push(`--gate ${gate.text} can never hold: ${why.join('; ')}`);
   }
   return out;

@@ -137,7 +137,7 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     expect(report.cells[0]!.metrics.tokens).toEqual({ input: 400, output: 90 });
     const md = await readFile(join(dir.path, 'r1', 'summary.md'), 'utf8');
     expect(md).toContain('| scenario | pass^1 | pass^2 | pass@2 | trials passed | duplicates | budget violations | amplification | p95 virtual time | model tokens in / out |');
-    expect(md).toMatch(/\| ✅ recorded-openai-agent \| 1\.000 \| 1\.000 \| 1\.000 \| 2\/2 \|.* \| 400 \/ 90 \|/);
+    expect(md).toMatch(/\| ✅ recorded-openai-agent \| 1\.000 \\\[0\.16, 1\.00\\\] \| 1\.000 \\\[0\.03, 1\.00\\\] \| 1\.000 \\\[0\.29, 1\.00\\\] \| 2\/2 \|.* \| 400 \/ 90 \|/);
 
     // A changed prompt is a request the cassette does not hold: the trial fails with a diff, never a network call.
     await writeFile(file, scenario(baseUrl, 'Open a ticket about the printer that is smoking.'));

@@ -37,7 +37,7 @@ describe('faultline init', () => {
     const run = await faultline(['run'], { cwd: dir.path });
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/✓ helpdesk-partial-write +1\.000 +1\.000 +1\.000 +4\/4/);
+    expect(run.stdout).toMatch(/✓ helpdesk-partial-write +1\.000 \[0\.40, 1\.00\] +1\.000 \[0\.02, 1\.00\] +1\.000 \[0\.87, 1\.00\] +4\/4/);
     expect(run.stdout).toContain('reports: reports/faultline/faultline.json');
 
     const naive = await faultline(['run', '--config', 'naive'], { cwd: dir.path });

@@ -16,7 +16,7 @@ describe('worked example: command tools (R19) and the task manager (R20)', () =>
   it('passes a build that times out with its whole process group killed', async () => {
     const r = await faultline(['run', join(EXAMPLE, 'build-timeout.yaml'), '--k', '2'], { cwd: dir.path });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/✓ build-times-out\s+1\.000\s+1\.000\s+1\.000\s+2\/2/);
+    expect(r.stdout).toMatch(/✓ build-times-out\s+1\.000 \[0\.16, 1\.00\]\s+1\.000 \[0\.03, 1\.00\]\s+1\.000 \[0\.29, 1\.00\]\s+2\/2/);
     const replay = await faultline(['replay', join(EXAMPLE, 'build-timeout.yaml'), '--seed', '1', '--trial', '0'], { cwd: dir.path });
     expect(replay.stdout).toMatch(/cmd-1 timed out after 300ms, SIGTERM sent, signal SIGTERM stdout "building app\\n"/);
   });

@@ -145,8 +145,8 @@ describe('your own agent on the openai SDK, judged by what crossed the wire', ()
     const r = await faultline(['run', 'careful-rate-limit.yaml', 'careful-lost.yaml', '--k', '4'], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/scenario\s+pass\^1\s+pass\^4\s+pass@4/);
-    expect(r.stdout).toMatch(/✓ careful-rate-limit\s+1\.000\s+1\.000\s+1\.000\s+4\/4/);
-    expect(r.stdout).toMatch(/✓ careful-lost\s+1\.000\s+1\.000\s+1\.000\s+4\/4/);
+    expect(r.stdout).toMatch(/✓ careful-rate-limit\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4/);
+    expect(r.stdout).toMatch(/✓ careful-lost\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4/);
     const junit = await readFile(join(project.path, 'reports/junit.xml'), 'utf8');
     expect(junit).toMatch(/<testsuites name="faultline" tests="\d+" failures="0" errors="0"/);
     expect(junit).toMatch(/<testcase [^>]*name="careful-rate-limit"/);

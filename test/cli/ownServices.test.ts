@@ -97,8 +97,8 @@ describe('your own service, declared once and named by path', () => {
   it('runs under the rulebook configuration: the idempotent resend and the reconciliation both hold', async () => {
     const r = await faultline(['run', 'scenarios/', '--k', '4'], { cwd: project.path });
     expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/✓ ticket-partial-write\s+1\.000\s+1\.000\s+1\.000\s+4\/4\s+0/);
-    expect(r.stdout).toMatch(/✓ ticket-partial-write-off\s+1\.000\s+1\.000\s+1\.000\s+4\/4\s+0/);
+    expect(r.stdout).toMatch(/✓ ticket-partial-write\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4\s+0/);
+    expect(r.stdout).toMatch(/✓ ticket-partial-write-off\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4\s+0/);
     expect(r.stdout).toContain('gates: all 3 held');
   });
 

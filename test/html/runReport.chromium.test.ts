@@ -76,8 +76,9 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatch(/^✗ order-partial-write-idempotentnaive0\/40\.0%0\.0%4/);
-    expect(rows[1]).toMatch(/^✓ order-partial-write-idempotentrulebook4\/4100\.0%100\.0%00/);
+    // Each rate with its exact 95% interval: 0 of 4 is [0%, 60%], 4 of 4 is [40%, 100%] (and 0.025 for pass^4).
+    expect(rows[0]).toMatch(/^✗ order-partial-write-idempotentnaive0\/40\.0% \[0%, 60%\]0\.0% \[0%, 13%\]4/);
+    expect(rows[1]).toMatch(/^✓ order-partial-write-idempotentrulebook4\/4100\.0% \[40%, 100%\]100\.0% \[[23]%, 100%\]00/);
   }, 30_000);
 
   it("shows a failing trial's fault in the wire lane and its duplicate effect in the services lane", async () => {

@@ -46,7 +46,7 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--k <n>', 'trials per scenario × configuration', parseK, 4)
     .addOption(new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1))
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
-    .option('--gate <expr>', 'a gate the run must hold, e.g. "pass^4>=0.95" (repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)', collectGate)
+    .option('--gate <expr>', 'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" (repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)', collectGate)
     .option('--reporter <name>', 'console, json, junit, markdown or html (repeatable; default: all but html)', collectReporter)
     .option('--out <dir>', 'folder the report files go to', 'reports')
     .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)

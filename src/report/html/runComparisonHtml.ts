@@ -1,13 +1,15 @@
 import { mergedDurations, quantileOf } from '../../runner/metrics.js';
 import type { RunResult } from '../../runner/run.js';
 import { formatRate, formatRatio, formatSeconds } from '../format.js';
+import { configIntervals, formatRateWithInterval } from '../rateIntervals.js';
+import { intervalNote } from '../summaryRows.js';
 import type { ChartSpec, HtmlReport } from './HtmlReport.js';
 
 /** `compare.html` for `faultline compare`: the configurations across the scenario library. */
 export function runComparisonHtmlReport(run: RunResult): HtmlReport {
   const k = run.k;
   const rows = run.byConfig.map((m) => {
-    return { m, p95: quantileOf(mergedDurations(run.cells.filter((c) => c.config === m.config)), 0.95) };
+    return { m, intervals: configIntervals(run, m.config), p95: quantileOf(mergedDurations(run.cells.filter((c) => c.config === m.config)), 0.95) };
   });
   const labels = rows.map((r) => r.m.config);
   const failing = rows.map((r) => r.m.failingScenarios.length > 0);
@@ -27,11 +29,11 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
       {
         id: 'run',
         title: 'All scenarios',
-        description: 'Each scenario is a task for pass^k; amplification counts every send to the service side per logical operation, every retry layer included (R10).',
+        description: `Each scenario is a task for pass^k; amplification counts every send to the service side per logical operation, every retry layer included (R10). ${intervalNote()}.`,
         table: {
           header: ['configuration', 'scenarios', 'pass^1', `pass^${k}`, 'trials passed', 'dup', 'budget', 'amp', 'p95', 'failing scenarios'],
-          rows: rows.map(({ m, p95 }) => ({
-            cells: [m.config, String(m.scenarios), formatRate(m.passHat[0]), formatRate(m.passHat[k - 1]), `${m.successes}/${m.trials}`, String(m.duplicateEffects), String(m.budgetViolations), formatRatio(m.amplification), formatSeconds(p95), m.failingScenarios.join(', ')],
+          rows: rows.map(({ m, intervals, p95 }) => ({
+            cells: [m.config, String(m.scenarios), formatRateWithInterval(formatRate(m.passHat[0]), intervals.hat[0]), formatRateWithInterval(formatRate(m.passHat[k - 1]), intervals.hat[k - 1]), `${m.successes}/${m.trials}`, String(m.duplicateEffects), String(m.budgetViolations), formatRatio(m.amplification), formatSeconds(p95), m.failingScenarios.join(', ')],
             flagged: m.failingScenarios.length > 0,
           })),
         },

@@ -21,6 +21,8 @@ export const RUN_CLIENT_SCRIPT = String.raw`
     return e;
   }
   var pct = function (x) { return (x * 100).toFixed(1) + '%'; };
+  // A rate with its 95% interval: 75.0% [30%, 95%].
+  var withBand = function (x, band) { return pct(x) + ' [' + (band[0] * 100).toFixed(0) + '%, ' + (band[1] * 100).toFixed(0) + '%]'; };
   var secs = function (ms) { return '+' + (ms / 1000).toFixed(3) + 's'; };
   var json = function (v) { return v === undefined ? '(missing)' : JSON.stringify(v); };
 
@@ -48,7 +50,7 @@ export const RUN_CLIENT_SCRIPT = String.raw`
       var checks = Object.keys(c.checkFailures).map(function (n) { return n + ' ' + c.checkFailures[n]; }).join(', ');
       var tr = el('tr', { class: 'cell ' + c.status, 'data-cell': c.id, tabindex: '0' }, [
         el('td', { text: (c.status === 'failed' ? '✗ ' : '✓ ') + c.scenario }), el('td', { text: c.config }),
-        el('td', { text: c.successes + '/' + c.trials }), el('td', { text: pct(c.pass1) }), el('td', { text: pct(c.passK) }),
+        el('td', { text: c.successes + '/' + c.trials }), el('td', { text: withBand(c.pass1, c.pass1Interval) }), el('td', { text: withBand(c.passK, c.passKInterval) }),
         el('td', { class: c.duplicates > 0 ? 'bad' : '', text: String(c.duplicates) }),
         el('td', { class: c.budgetViolations > 0 ? 'bad' : '', text: String(c.budgetViolations) }), el('td', { text: checks }),
       ]);

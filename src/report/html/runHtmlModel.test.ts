@@ -23,6 +23,10 @@ describe('runHtmlModel', () => {
     expect(statuses.indexOf('passed')).toBeGreaterThan(statuses.lastIndexOf('failed'));
     const naive = model.cells.find((c) => c.scenario === 'order-partial-write-idempotent' && c.config === 'naive')!;
     expect(naive).toMatchObject({ status: 'failed', trials: 3, successes: 0, pass1: 0, passK: 0, duplicates: 3 });
+    // 0 of 3: the exact 95% interval of p is [0, 1 - 0.025^(1/3)] = [0, 0.7076].
+    expect(naive.pass1Interval[0]).toBe(0);
+    expect(naive.pass1Interval[1]).toBeCloseTo(1 - 0.025 ** (1 / 3), 12);
+    expect(naive.passKInterval[1]).toBeCloseTo((1 - 0.025 ** (1 / 3)) ** 3, 12);
     expect(naive.kept).toHaveLength(3);
   });
 

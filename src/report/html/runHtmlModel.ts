@@ -1,4 +1,6 @@
 import type { HistoryEvent } from '../../core/index.js';
+import type { Interval } from '../../runner/intervals.js';
+import { cellIntervals } from '../rateIntervals.js';
 import type { JsonReport } from '../json.js';
 import { describeEvent } from '../timeline.js';
 
@@ -88,6 +90,9 @@ export interface CellView {
   readonly successes: number;
   readonly pass1: number;
   readonly passK: number;
+  /** 95% intervals of pass1 and passK, `[lower, upper]`. */
+  readonly pass1Interval: Interval;
+  readonly passKInterval: Interval;
   readonly duplicates: number;
   readonly budgetViolations: number;
   readonly checkFailures: Readonly<Record<string, number>>;
@@ -206,6 +211,7 @@ function trialView(t: JsonTrial): TrialView {
 
 function cellView(c: JsonCell, i: number): CellView {
   const m = c.metrics;
+  const intervals = cellIntervals(m);
   return {
     id: `c${i}`,
     scenario: c.scenario,
@@ -215,6 +221,8 @@ function cellView(c: JsonCell, i: number): CellView {
     successes: m.successes,
     pass1: m.passHat[0] ?? 0,
     passK: m.passHat.at(-1) ?? 0,
+    pass1Interval: intervals.hat[0] ?? [0, 1],
+    passKInterval: intervals.hat.at(-1) ?? [0, 1],
     duplicates: m.duplicateEffects,
     budgetViolations: m.budgetViolations,
     checkFailures: Object.fromEntries(Object.entries(m.checkFailures).filter(([, n]) => n > 0)),
