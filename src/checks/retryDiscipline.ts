@@ -54,7 +54,7 @@ function resentAfterStop(index: TrialIndex, attempts: readonly AttemptEvent[]): 
   const problems: Problem[] = [];
   for (const a of attempts) {
     const input = index.inputText(a.call);
-    const stop = stops.find((s) => s.seq < a.seq && (s.call === a.call || (s.tool === a.tool && s.input !== undefined && s.input === input)));
+    const stop = stops.find((s) => s.seq < a.seq && (s.call === a.call || (s.tool === a.tool && s.input !== undefined && s.input === input && callerOf(index, s.call) === callerOf(index, a.call))));
     if (!stop) continue;
     const quota = stop.kind === 'quota_exceeded';
     const origin = stop.attempt === undefined ? stop.call : `${stop.call} attempt ${stop.attempt}`;
@@ -104,6 +104,9 @@ function writeKeys(index: TrialIndex): Problem[] {
   return problems;
 }
 
+/** Which agent of a crowd made `call` (undefined with one agent). */
+const callerOf = (index: TrialIndex, call: string): string | undefined => index.call(call)?.caller;
+
 /** R9: after a wait hint, no attempt reaches the same tool before it has elapsed. */
 function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
   const hints = eventsOf(index.events, 'attempt_end').flatMap((e) => {
@@ -113,7 +116,8 @@ function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Probl
   });
   const problems: Problem[] = [];
   for (const a of attempts) {
-    const hint = hints.find((h) => h.seq < a.seq && h.tool === a.tool && a.t < h.until);
+    // A wait hint binds the agent it was sent to; another agent of a crowd never saw it.
+    const hint = hints.find((h) => h.seq < a.seq && h.tool === a.tool && a.t < h.until && callerOf(index, h.call) === callerOf(index, a.call));
     if (!hint) continue;
     problems.push({
       message: `${a.tool} ${at(a)} was sent before the ${hint.ms}ms Retry-After of ${hint.call} attempt ${hint.attempt} (t=${hint.t}ms) elapsed at t=${hint.until}ms (R9)`,
@@ -135,7 +139,7 @@ function resentAfterUnknown(index: TrialIndex): Problem[] {
     const input = index.inputText(o.call);
     if (input === undefined) continue;
     const resend = index.calls
-      .filter((c) => c.seq > o.seq && c.call !== o.call && c.tool === o.tool && index.inputText(c.call) === input)
+      .filter((c) => c.seq > o.seq && c.call !== o.call && c.tool === o.tool && index.inputText(c.call) === input && c.caller === index.call(o.call)?.caller)
       .map((c) => index.callAttemptsOf(c.call)[0])
       .find((a): a is AttemptEvent => a !== undefined);
     if (!resend) continue;
