@@ -1,0 +1,140 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfigs, loadScenarios } from '../../src/runner/library.js';
+import { finishRun, runMatrix, type Cell } from '../../src/runner/run.js';
+import { renderHtmlReport } from '../../src/report/html/renderHtmlReport.js';
+import { runComparisonHtmlReport } from '../../src/report/html/runComparisonHtml.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium } from '../html/chromium.js';
+import { crowdCell, crowdConfig, crowdScenario } from './crowd.js';
+
+/** The test's output folder: screenshots stay there for the CI artifact. */
+const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
+
+/** What the test reads in the page (the project's types have no DOM). */
+interface CanvasLike {
+  readonly id: string;
+  readonly width: number;
+  readonly height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { readonly data: Uint8ClampedArray } } | null;
+}
+interface PageGlobals {
+  readonly document: { querySelectorAll(selector: string): Iterable<CanvasLike> };
+  readonly Chart: { getChart(canvas: CanvasLike): { readonly data: { readonly datasets: readonly { readonly data: readonly unknown[] }[] } } | undefined };
+  readonly __faultline?: { readonly ready: boolean; readonly charts: number };
+}
+
+interface CanvasCheck {
+  readonly id: string;
+  readonly chart: boolean;
+  readonly points: number;
+  readonly inked: number;
+}
+
+/**
+ * Opens `file` offline in headless Chromium and reports every canvas: whether Chart.js drew a
+ * chart on it, how many points its first dataset has, how many pixels are not blank.
+ */
+async function inspect(browser: Browser, file: string, screenshot: string) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    requests.push(url);
+    return route.abort();
+  });
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__faultline?.ready === true, undefined, { timeout: 10_000 });
+  const drawn = await page.evaluate(() => (globalThis as unknown as PageGlobals).__faultline?.charts ?? 0);
+  const canvases = await page.evaluate((): CanvasCheck[] => {
+    const g = globalThis as unknown as PageGlobals;
+    return [...g.document.querySelectorAll('canvas')].map((canvas) => {
+      const chart = g.Chart.getChart(canvas);
+      const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
+      let inked = 0;
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) inked++;
+      return { id: canvas.id, chart: chart !== undefined, points: chart?.data.datasets[0]?.data.length ?? 0, inked };
+    });
+  });
+  await page.screenshot({ path: screenshot, fullPage: true });
+  await page.close();
+  return { errors, requests, drawn, canvases };
+}
+
+describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chromium', () => {
+  let browser: Browser | undefined;
+  let dir: string;
+  const opened = (): Browser => {
+    if (!browser) throw new Error(`no browser: chromium is missing at ${CHROMIUM}`);
+    return browser;
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'faultline-html-'));
+    await mkdir(SCREENSHOTS, { recursive: true });
+    // Required and missing: the tests below fail (they are not skipped), starting with this one's message.
+    if (!hasChromium) return;
+    // launch() gives the browser a fresh temporary profile (its --user-data-dir) and removes it on close.
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 30_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('has a Chromium to open the report in', () => {
+    expect(hasChromium, `FAULTLINE_REQUIRE_CHROMIUM=1 but there is no chromium at ${CHROMIUM} (apt-get install -y chromium, or source scripts/ci-chromium.sh)`).toBe(true);
+  });
+
+  it('draws every chart of the crowd sections of compare.html with data, offline, without a console error', async () => {
+    const scenarios = ['optimistic-100', 'jobs-outage-nested'];
+    const configs = ['full-jitter', 'exponential-no-jitter', 'nested-three-layers', 'cockatiel-decorrelated', 'p-retry-randomized'];
+    const cells: Cell[] = [];
+    for (const config of configs) for (const name of scenarios) cells.push(await crowdCell({ ...(await crowdScenario(name)), agents: 30 }, await crowdConfig(config)));
+    const run = finishRun({ seed: 1, k: 1, scenarios, configs, cells, interrupted: false, keepFailures: 1 });
+    const report = runComparisonHtmlReport(run);
+    const nested = report.sections.find((s) => s.id === 'crowd1-jobs-outage-nested')!;
+    // The runtime's single-layer rule leaves the SDK's retries alone; nested-three-layers turns it off, and the libraries know nothing of the SDK (R10).
+    expect(nested.table.rows.map((r) => r.flagged)).toEqual([false, false, true, true, true]);
+    expect(nested.flags.join('\n')).toMatch(/nested-three-layers: the amplification checker failed: up to 27 sends for one logical operation/);
+    const file = join(dir, 'compare.html');
+    await writeFile(file, renderHtmlReport(report));
+
+    const seen = await inspect(opened(), file, join(SCREENSHOTS, 'crowds-compare.png'));
+    expect(seen.errors).toEqual([]);
+    expect(seen.requests).toEqual([]);
+    // The run section's 7 charts, then per crowd scenario 8 bar charts and the load over time.
+    expect(seen.canvases.length).toBe(7 + 2 * 9);
+    expect(seen.drawn).toBe(seen.canvases.length);
+    for (const c of seen.canvases) {
+      expect(c, c.id).toMatchObject({ chart: true });
+      expect(c.points, c.id).toBeGreaterThan(0);
+      expect(c.inked, c.id).toBeGreaterThan(1_000);
+    }
+    expect(seen.canvases.filter((c) => c.id.endsWith('-load')).map((c) => c.id)).toEqual(['crowd0-optimistic-100-load', 'crowd1-jobs-outage-nested-load']);
+  }, 60_000);
+
+  it('draws the run comparison of faultline compare too', async () => {
+    const run = await runMatrix({ scenarios: await loadScenarios(['read-timeout-retry', 'nested-retries-amplification']), configs: await loadConfigs(['rulebook', 'naive']), k: 2, seed: 1 });
+    const file = join(dir, 'run-compare.html');
+    await writeFile(file, renderHtmlReport(runComparisonHtmlReport(run)));
+    const seen = await inspect(opened(), file, join(SCREENSHOTS, 'run-compare.png'));
+    expect(seen.errors).toEqual([]);
+    expect(seen.requests).toEqual([]);
+    expect(seen.canvases.length).toBe(7);
+    for (const c of seen.canvases) {
+      expect(c.chart && c.points > 0, c.id).toBe(true);
+      expect(c.inked, c.id).toBeGreaterThan(1_000);
+    }
+  }, 30_000);
+});
