@@ -35,9 +35,9 @@ console.log(`crowds: ${agents} agents × ${CONFIGS.length} configurations on one
 const started = wallMs();
 let runs = 0;
 for (const name of CONFIGS) {
-  const { config, layer } = await crowdConfig(name);
+  const config = await crowdConfig(name);
   const before = wallMs();
-  const trial = await runTrial({ scenario, config, runSeed: 1, trialIndex: 0, ...(layer && { layer }) });
+  const trial = await runTrial({ scenario, config, runSeed: 1, trialIndex: 0 });
   const wall = wallMs() - before;
   const tally = new CellTally(scenario.name, name, { scenario: scenario.name, config: name }, 1);
   tally.add(summarise(trial, false));
