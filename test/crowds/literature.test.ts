@@ -51,3 +51,18 @@ describe('100 agents on one record under optimistic concurrency: the ordering AW
     expect(none.deliveries).toBe(955);
   });
 });
+
+describe('with network latency on every leg, N(10 ms, 2 ms): the records service reads and writes on separate legs', () => {
+  it('the no-jitter crowd is no longer in lockstep: its work and completion time differ across seeds', async () => {
+    const base = await crowdScenario('optimistic-100');
+    const scenario = { ...base, agents: 30, network: { latency: { kind: 'normal' as const, meanMs: 10, sdMs: 2 } } };
+    const none = await crowdConfig('exponential-no-jitter');
+    const seeds = await Promise.all([1, 2, 3].map(async (seed) => (await crowdCell(scenario, none, { seed })).metrics));
+    const lockstep = (await crowdCell({ ...base, agents: 30 }, none)).metrics;
+    // Without a network every round has exactly one winner: 30 + 29 + … + 21 deliveries, whatever the seed.
+    expect(lockstep.deliveries).toBe(255);
+    expect(new Set(seeds.map((m) => m.deliveries)).size).toBeGreaterThan(1);
+    expect(new Set(seeds.map((m) => m.crowd!.completionMs.p95)).size).toBeGreaterThan(1);
+    for (const m of seeds) expect(m.crowd!.successRate).toBeGreaterThan(lockstep.crowd!.successRate);
+  });
+});

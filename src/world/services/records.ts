@@ -32,7 +32,8 @@ export interface RecordsState {
 
 /**
  * Shared records under optimistic concurrency control: `update_record` reads the record's
- * version, works for `transactionMs`, and commits only if the version it read is still current;
+ * version, sends it back, works for `transactionMs`, sends its write, and commits only if the
+ * version it read is still current (with a scenario `network`, the legs between take time);
  * otherwise it answers 409 and changes nothing. Many agents writing one record at once collide,
  * and how they retry decides how long they all take (AWS's "Exponential Backoff And Jitter").
  * Not in the default world: name it in a scenario's `services`.
@@ -53,7 +54,11 @@ export const records = defineService({
       status: false,
       async run(input, ctx) {
         const read = ctx.state.records[input.record]?.version ?? 0;
+        // The read's answer goes back and the write comes in over the network (the scenario's
+        // `network` legs; nothing without one): a rival write can land in between.
+        await ctx.travel('response');
         if (ctx.options.transactionMs > 0) await ctx.clock.sleep(ctx.options.transactionMs);
+        await ctx.travel('request');
         const current = ctx.state.records[input.record]?.version ?? 0;
         if (current !== read) {
           ctx.state.conflicts++;
