@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../test/contention/chromium.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/html/chromium.js';
 import { wallMs } from '../src/core/clock/RealClock.js';
 import { DEFAULT_KEEP_FAILURES } from '../src/cli/commands/runFlags.js';
 import { renderRunHtml } from '../src/report/html/renderRunHtml.js';

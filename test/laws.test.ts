@@ -7,7 +7,9 @@ import { formatTimeline } from '../src/report/timeline.js';
 import { defineScenario, type Scenario } from '../src/runner/scenario.js';
 import { runTrial, type TrialResult } from '../src/runner/trial.js';
 import { RetryConfigSchema, rulebookDefault, type RetryConfig, type RetryConfigInput } from '../src/runtime/config.js';
-import { BUILTIN_SERVICES, type BuiltinServiceName } from '../src/world/createWorld.js';
+import { BUILTIN_SERVICES } from '../src/world/createWorld.js';
+
+type BuiltinServiceName = (typeof BUILTIN_SERVICES)[number];
 import type { ServiceOptions } from '../src/world/services/ServiceOptions.js';
 
 /**

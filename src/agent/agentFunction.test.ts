@@ -29,8 +29,8 @@ describe('runAgentFunction', () => {
       [13_000, 'create_order', { ref: 'ref-1' }, { caller: 'mine' }],
     ]);
     expect(history.events).toEqual([
-      { seq: 0, t: 0, type: 'agent_wait', ms: 3_000 },
-      { seq: 1, t: 3_000, type: 'agent_end', outcome: 'completed', claims, message: 'done at 3000' },
+      { seq: 0, t: 0, type: 'agent_wait', ms: 3_000, caller: 'mine' },
+      { seq: 1, t: 3_000, type: 'agent_end', outcome: 'completed', claims, message: 'done at 3000', caller: 'mine' },
     ]);
   });
 

@@ -7,6 +7,8 @@ import type { LoopEnd } from './loop.js';
 /** What an agent function is given: the tools by name (through the execution layer), and time. */
 export interface AgentContext {
   readonly task: string;
+  /** This agent's index (0-based) when the scenario runs many agents (`agents: N`); 0 with one. */
+  readonly agent: number;
   readonly tools: Readonly<Record<string, (input: unknown) => Promise<ToolResult>>>;
   /** Sleeps on the trial clock (recorded as `agent_wait`). */
   wait(ms: number): Promise<void>;
@@ -39,6 +41,8 @@ export interface AgentFunctionOptions {
   readonly clock: Clock;
   /** Passed to the executor so all callers of a trial share one retry budget (R11). */
   readonly caller?: string;
+  /** This agent's index in a many-agent trial (default 0). */
+  readonly agent?: number;
 }
 
 /**
@@ -63,23 +67,25 @@ export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOption
     Object.fromEntries(executor.tools.map((t) => [t.name, (input: unknown) => executor.call(t.name, input, callOptions)])),
   );
   const start = clock.now();
+  const who = options.caller === undefined ? {} : { caller: options.caller };
   const ctx: AgentContext = {
     task,
+    agent: options.agent ?? 0,
     tools,
     wait: async (ms) => {
-      history.record({ type: 'agent_wait', ms });
+      history.record({ type: 'agent_wait', ms, ...who });
       await clock.sleep(ms);
     },
     now: () => clock.now() - start,
   };
-  return endOf(await fn(ctx), history);
+  return endOf(await fn(ctx), history, options.caller);
 }
 
 /**
  * Records what an agent's own code reported when it stopped, as `agent_end`. A malformed
  * report ends the trial as crashed, with what was wrong, instead of a TypeError deep in a checker.
  */
-export function endOf(returned: unknown, history: History): LoopEnd {
+export function endOf(returned: unknown, history: History, caller?: string): LoopEnd {
   const parsed = AgentFnResultSchema.safeParse(returned);
   if (!parsed.success) {
     throw new TypeError(`the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
@@ -87,6 +93,6 @@ export function endOf(returned: unknown, history: History): LoopEnd {
   const result = parsed.data;
   const message = result.message ?? '';
   const claims: readonly Claim[] = (result.claims ?? []).map((c) => (c.note === undefined ? { subject: c.subject, status: c.status } : { subject: c.subject, status: c.status, note: c.note }));
-  history.record({ type: 'agent_end', outcome: result.outcome, claims, message });
+  history.record({ type: 'agent_end', outcome: result.outcome, claims, message, ...(caller !== undefined && { caller }) });
   return { kind: 'ended', outcome: result.outcome, message, claims, turns: 0 };
 }

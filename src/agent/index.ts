@@ -14,3 +14,4 @@ export {
   type AgentFnResult,
   type AgentFunctionOptions,
 } from './agentFunction.js';
+export { AGENT_PLACEHOLDER, planForAgent, withAgentIndex } from './agentIndex.js';

@@ -50,15 +50,15 @@ describe('runAgentLoop', () => {
     });
     expect(events).toEqual([
       {
-        type: 'model_turn', t: 0, turn: 1, action: 'tool_calls',
+        type: 'model_turn', t: 0, turn: 1, action: 'tool_calls', caller: 'main',
         calls: [{ call: 'tu_1', tool: 'create_order', input: { ref: 'ref-1' } }, { call: 'turn-1.2', tool: 'send_email', input: { to: 'a' } }],
       },
-      { type: 'feedback', t: 0, turn: 1, call: 'call-1', format: 'openai', isError: false },
-      { type: 'feedback', t: 0, turn: 1, call: 'call-2', format: 'openai', isError: true },
-      { type: 'model_turn', t: 0, turn: 2, action: 'wait', waitMs: 1_500 },
-      { type: 'agent_wait', t: 0, turn: 2, ms: 1_500 },
-      { type: 'model_turn', t: 1_500, turn: 3, action: 'final' },
-      { type: 'agent_end', t: 1_500, turn: 3, outcome: 'completed', claims, message: 'ordered' },
+      { type: 'feedback', t: 0, turn: 1, call: 'call-1', format: 'openai', isError: false, caller: 'main' },
+      { type: 'feedback', t: 0, turn: 1, call: 'call-2', format: 'openai', isError: true, caller: 'main' },
+      { type: 'model_turn', t: 0, turn: 2, action: 'wait', waitMs: 1_500, caller: 'main' },
+      { type: 'agent_wait', t: 0, turn: 2, ms: 1_500, caller: 'main' },
+      { type: 'model_turn', t: 1_500, turn: 3, action: 'final', caller: 'main' },
+      { type: 'agent_end', t: 1_500, turn: 3, outcome: 'completed', claims, message: 'ordered', caller: 'main' },
     ]);
 
     // R17: the failed call is shown to the model, which decides what comes next.

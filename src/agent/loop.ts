@@ -42,6 +42,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<LoopEnd> 
   const callOptions = (turn: number): { turn: number; caller?: string } =>
     options.caller === undefined ? { turn } : { turn, caller: options.caller };
   const start = clock.now();
+  const who = options.caller === undefined ? {} : { caller: options.caller };
   const messages: Message[] = [{ role: 'user', text: task }];
 
   for (let turn = 1; turn <= maxTurns; turn++) {
@@ -49,25 +50,25 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<LoopEnd> 
     messages.push({ role: 'assistant', action });
 
     if (action.kind === 'final') {
-      history.record({ type: 'model_turn', turn, action: 'final' });
-      history.record({ type: 'agent_end', turn, outcome: action.outcome, claims: action.claims, message: action.message });
+      history.record({ type: 'model_turn', turn, action: 'final', ...who });
+      history.record({ type: 'agent_end', turn, outcome: action.outcome, claims: action.claims, message: action.message, ...who });
       return { kind: 'ended', outcome: action.outcome, message: action.message, claims: action.claims, turns: turn };
     }
 
     if (action.kind === 'wait') {
-      history.record({ type: 'model_turn', turn, action: 'wait', waitMs: action.ms });
-      history.record({ type: 'agent_wait', turn, ms: action.ms });
+      history.record({ type: 'model_turn', turn, action: 'wait', waitMs: action.ms, ...who });
+      history.record({ type: 'agent_wait', turn, ms: action.ms, ...who });
       await clock.sleep(action.ms);
       continue;
     }
 
     // The model's own ids name its calls (as tool_use ids do); the executor mints its own call ids.
     const calls = action.calls.map((c, i) => ({ call: c.id ?? `turn-${turn}.${i + 1}`, tool: c.tool, input: c.input }));
-    history.record({ type: 'model_turn', turn, action: 'tool_calls', calls });
+    history.record({ type: 'model_turn', turn, action: 'tool_calls', calls, ...who });
     for (const proposed of calls) {
       const result = await executor.call(proposed.tool, proposed.input, callOptions(turn));
       const shown = renderFeedback(result, format);
-      history.record({ type: 'feedback', turn, call: result.call, format: shown.format, isError: shown.isError, text: shown.text });
+      history.record({ type: 'feedback', turn, call: result.call, format: shown.format, isError: shown.isError, text: shown.text, ...who });
       messages.push({ role: 'tool', call: proposed.call, tool: proposed.tool, result, text: shown.text });
     }
   }

@@ -1,4 +1,5 @@
-import { eventsOf, failAll, type Verdict } from '../core/index.js';
+import { eventsOf, failAll, type EventOf, type HistoryEvent, type Verdict } from '../core/index.js';
+import type { Expectations } from './record.js';
 import type { Checker } from './checker.js';
 import { list, times } from './format.js';
 import { TrialIndex } from './trialIndex.js';
@@ -35,31 +36,9 @@ export const budget: Checker = {
       });
     }
 
-    const calls = eventsOf(record.history, 'tool_call');
-    if (calls.length > limits.maxToolCalls) {
-      const over = calls.slice(limits.maxToolCalls);
-      problems.push({
-        message: `the agent made ${times(calls.length, 'tool call')}, the limit is ${limits.maxToolCalls} (over the limit: ${list(over.map((c) => `${c.call} ${c.tool}`))})`,
-        evidence: { toolCalls: calls.length, limit: limits.maxToolCalls, over: over.map((c) => ({ call: c.call, tool: c.tool, seq: c.seq, t: c.t })) },
-      });
-    }
-
-    const turns = eventsOf(record.history, 'model_turn');
-    if (turns.length > limits.maxTurns) {
-      const firstOver = turns[limits.maxTurns]!;
-      problems.push({
-        message: `the agent took ${times(turns.length, 'model turn')}, the limit is ${limits.maxTurns} (turn ${firstOver.turn} at t=${firstOver.t}ms was the first over)`,
-        evidence: { turns: turns.length, limit: limits.maxTurns, firstOver: { turn: firstOver.turn, seq: firstOver.seq, t: firstOver.t } },
-      });
-    }
-
-    const last = record.history.reduce<(typeof record.history)[number] | undefined>((m, e) => (m === undefined || e.t > m.t ? e : m), undefined);
-    if (last && last.t > limits.deadlineMs) {
-      problems.push({
-        message: `the trial ran until t=${last.t}ms (event #${last.seq} ${last.type}), past its ${limits.deadlineMs}ms deadline`,
-        evidence: { seq: last.seq, type: last.type, t: last.t, deadlineMs: limits.deadlineMs },
-      });
-    }
+    const starts = eventsOf(record.history, 'agent_start');
+    if (starts.length > 0) problems.push(...perAgent(record.history, starts, limits));
+    else problems.push(...whole(record.history, limits));
 
     const end = record.end;
     if (end.kind === 'budget_exceeded') {
@@ -71,3 +50,81 @@ export const budget: Checker = {
     return failAll(problems);
   },
 };
+
+type Problem = { message: string; evidence: unknown };
+type Limits = Expectations['budget'];
+
+/** One agent's tool calls, turns and time against the budget. */
+function whole(history: readonly HistoryEvent[], limits: Limits): Problem[] {
+  const problems: Problem[] = [];
+  const calls = eventsOf(history, 'tool_call');
+  if (calls.length > limits.maxToolCalls) {
+    const over = calls.slice(limits.maxToolCalls);
+    problems.push({
+      message: `the agent made ${times(calls.length, 'tool call')}, the limit is ${limits.maxToolCalls} (over the limit: ${list(over.map((c) => `${c.call} ${c.tool}`))})`,
+      evidence: { toolCalls: calls.length, limit: limits.maxToolCalls, over: over.map((c) => ({ call: c.call, tool: c.tool, seq: c.seq, t: c.t })) },
+    });
+  }
+
+  const turns = eventsOf(history, 'model_turn');
+  if (turns.length > limits.maxTurns) {
+    const firstOver = turns[limits.maxTurns]!;
+    problems.push({
+      message: `the agent took ${times(turns.length, 'model turn')}, the limit is ${limits.maxTurns} (turn ${firstOver.turn} at t=${firstOver.t}ms was the first over)`,
+      evidence: { turns: turns.length, limit: limits.maxTurns, firstOver: { turn: firstOver.turn, seq: firstOver.seq, t: firstOver.t } },
+    });
+  }
+
+  const last = history.reduce<HistoryEvent | undefined>((m, e) => (m === undefined || e.t > m.t ? e : m), undefined);
+  if (last && last.t > limits.deadlineMs) {
+    problems.push({
+      message: `the trial ran until t=${last.t}ms (event #${last.seq} ${last.type}), past its ${limits.deadlineMs}ms deadline`,
+      evidence: { seq: last.seq, type: last.type, t: last.t, deadlineMs: limits.deadlineMs },
+    });
+  }
+  return problems;
+}
+
+/**
+ * Many agents (`agent_start` events): each has the whole budget to itself, counted from its
+ * own start over the events it caused (its turns, its calls and everything under them).
+ */
+function perAgent(history: readonly HistoryEvent[], starts: readonly EventOf<'agent_start'>[], limits: Limits): Problem[] {
+  const callerOfCall = new Map<string, string>();
+  const mine = new Map<string, { calls: number; turns: number; lastT: number; lastSeq: number; firstOverCall?: string; firstOverTurn?: number }>();
+  for (const s of starts) mine.set(s.caller, { calls: 0, turns: 0, lastT: s.t, lastSeq: s.seq });
+  for (const e of history) {
+    if (e.type === 'tool_call' && e.caller !== undefined) callerOfCall.set(e.call, e.caller);
+    const caller = e.caller ?? (e.call === undefined ? undefined : callerOfCall.get(e.call));
+    const agent = caller === undefined ? undefined : mine.get(caller);
+    if (!agent) continue;
+    agent.lastT = Math.max(agent.lastT, e.t);
+    agent.lastSeq = e.seq;
+    if (e.type === 'tool_call' && ++agent.calls === limits.maxToolCalls + 1) agent.firstOverCall = e.call;
+    if (e.type === 'model_turn' && ++agent.turns === limits.maxTurns + 1) agent.firstOverTurn = e.turn;
+  }
+  const problems: Problem[] = [];
+  for (const s of starts) {
+    const a = mine.get(s.caller)!;
+    if (a.calls > limits.maxToolCalls) {
+      problems.push({
+        message: `${s.caller} made ${times(a.calls, 'tool call')}, the limit is ${limits.maxToolCalls} per agent (${a.firstOverCall} was the first over)`,
+        evidence: { caller: s.caller, toolCalls: a.calls, limit: limits.maxToolCalls, firstOver: a.firstOverCall },
+      });
+    }
+    if (a.turns > limits.maxTurns) {
+      problems.push({
+        message: `${s.caller} took ${times(a.turns, 'model turn')}, the limit is ${limits.maxTurns} per agent (turn ${a.firstOverTurn} was the first over)`,
+        evidence: { caller: s.caller, turns: a.turns, limit: limits.maxTurns, firstOverTurn: a.firstOverTurn },
+      });
+    }
+    const took = a.lastT - s.startMs;
+    if (took > limits.deadlineMs) {
+      problems.push({
+        message: `${s.caller} ran until t=${a.lastT}ms (event #${a.lastSeq}), ${took}ms after its start at t=${s.startMs}ms, past its ${limits.deadlineMs}ms deadline`,
+        evidence: { caller: s.caller, startMs: s.startMs, lastT: a.lastT, seq: a.lastSeq, deadlineMs: limits.deadlineMs },
+      });
+    }
+  }
+  return problems;
+}

@@ -44,6 +44,8 @@ function outcomeProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[
     case 'budget_exceeded':
       return { message: `the agent was stopped at t=${end.at}ms for exceeding its ${end.limit} limit`, evidence: { end } };
     case 'agent_ended': {
+      const crowd = crowdProblem(record, allowed);
+      if (crowd !== 'single') return crowd;
       const agentEnd = [...record.history].reverse().find((e) => e.type === 'agent_end');
       const outcome = agentEnd?.outcome ?? end.outcome;
       if (allowed.includes(outcome)) return undefined;
@@ -53,6 +55,23 @@ function outcomeProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[
       };
     }
   }
+}
+
+/** Many agents (`agent_start` events): every one of them must end with an accepted outcome. */
+function crowdProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[]): { message: string; evidence: unknown } | undefined | 'single' {
+  const starts = record.history.filter((e) => e.type === 'agent_start').length;
+  if (starts === 0) return 'single';
+  const ends = record.history.filter((e) => e.type === 'agent_end');
+  const bad = ends.filter((e) => !allowed.includes(e.outcome));
+  if (bad.length === 0 && ends.length === starts) return undefined;
+  const byOutcome = new Map<AgentOutcomeKind, number>();
+  for (const e of bad) byOutcome.set(e.outcome, (byOutcome.get(e.outcome) ?? 0) + 1);
+  const what = [...byOutcome].map(([o, n]) => `${n} with outcome ${o}`);
+  if (ends.length < starts) what.push(`${starts - ends.length} never finished`);
+  return {
+    message: `${bad.length + starts - ends.length} of ${starts} agents did not end with ${list(allowed)}: ${what.join(', ')} (first: ${bad.slice(0, 3).map((e) => e.caller).join(', ')})`,
+    evidence: { agents: starts, ended: ends.length, expected: allowed, failed: bad.slice(0, 20).map((e) => ({ caller: e.caller, outcome: e.outcome, seq: e.seq, t: e.t })) },
+  };
 }
 
 /** R29: the final world state, not the agent's word, decides whether the task was done. */

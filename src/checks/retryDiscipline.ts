@@ -50,11 +50,19 @@ function stopErrors(index: TrialIndex): StopError[] {
 
 /** R5, R7: nothing is resent unchanged after an exhausted quota or a permanent error. */
 function resentAfterStop(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
-  const stops = stopErrors(index);
+  // The earliest stop per call and per (agent, tool, input): the first one before an attempt is the one to name.
+  const byCall = new Map<string, StopError>();
+  const byInput = new Map<string, StopError>();
+  for (const s of stopErrors(index)) {
+    if (!byCall.has(s.call)) byCall.set(s.call, s);
+    const key = s.input === undefined ? undefined : `${callerOf(index, s.call) ?? ''}\u0000${s.tool}\u0000${s.input}`;
+    if (key !== undefined && !byInput.has(key)) byInput.set(key, s);
+  }
   const problems: Problem[] = [];
   for (const a of attempts) {
     const input = index.inputText(a.call);
-    const stop = stops.find((s) => s.seq < a.seq && (s.call === a.call || (s.tool === a.tool && s.input !== undefined && s.input === input)));
+    const candidates = [byCall.get(a.call), input === undefined ? undefined : byInput.get(`${callerOf(index, a.call) ?? ''}\u0000${a.tool}\u0000${input}`)];
+    const stop = candidates.filter((s): s is StopError => s !== undefined && s.seq < a.seq).sort((x, y) => x.seq - y.seq)[0];
     if (!stop) continue;
     const quota = stop.kind === 'quota_exceeded';
     const origin = stop.attempt === undefined ? stop.call : `${stop.call} attempt ${stop.attempt}`;
@@ -104,6 +112,9 @@ function writeKeys(index: TrialIndex): Problem[] {
   return problems;
 }
 
+/** Which agent of a crowd made `call` (undefined with one agent). */
+const callerOf = (index: TrialIndex, call: string): string | undefined => index.call(call)?.caller;
+
 /** R9: after a wait hint, no attempt reaches the same tool before it has elapsed. */
 function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
   const hints = eventsOf(index.events, 'attempt_end').flatMap((e) => {
@@ -111,9 +122,15 @@ function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Probl
     const tool = index.attemptFor(e.request)?.tool ?? index.call(e.call)?.tool;
     return ms === undefined || tool === undefined ? [] : [{ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt }];
   });
+  // A wait hint binds the agent it was sent to; another agent of a crowd never saw it.
+  const byAgentTool = new Map<string, typeof hints>();
+  for (const h of hints) {
+    const key = `${callerOf(index, h.call) ?? ''}\u0000${h.tool}`;
+    byAgentTool.set(key, [...(byAgentTool.get(key) ?? []), h]);
+  }
   const problems: Problem[] = [];
   for (const a of attempts) {
-    const hint = hints.find((h) => h.seq < a.seq && h.tool === a.tool && a.t < h.until);
+    const hint = byAgentTool.get(`${callerOf(index, a.call) ?? ''}\u0000${a.tool}`)?.find((h) => h.seq < a.seq && a.t < h.until);
     if (!hint) continue;
     problems.push({
       message: `${a.tool} ${at(a)} was sent before the ${hint.ms}ms Retry-After of ${hint.call} attempt ${hint.attempt} (t=${hint.t}ms) elapsed at t=${hint.until}ms (R9)`,
@@ -135,7 +152,7 @@ function resentAfterUnknown(index: TrialIndex): Problem[] {
     const input = index.inputText(o.call);
     if (input === undefined) continue;
     const resend = index.calls
-      .filter((c) => c.seq > o.seq && c.call !== o.call && c.tool === o.tool && index.inputText(c.call) === input)
+      .filter((c) => c.seq > o.seq && c.call !== o.call && c.tool === o.tool && index.inputText(c.call) === input && c.caller === index.call(o.call)?.caller)
       .map((c) => index.callAttemptsOf(c.call)[0])
       .find((a): a is AttemptEvent => a !== undefined);
     if (!resend) continue;

@@ -36,6 +36,8 @@ export interface Correlation {
   readonly attempt?: number;
   readonly op?: string;
   readonly request?: string;
+  /** Which agent of a many-agent trial the event belongs to (`agent-3`); absent with one agent. */
+  readonly caller?: string;
 }
 
 /** Set by the HTTP adapters (msw, nock): the request as it went over the network. */
@@ -88,7 +90,9 @@ export type HistoryEvent =
   | E<'model_error', { error: ErrorData }>
   /** `honoursKeys`: the tool's service replays results for a reused idempotency key, as its contract says (R24). */
   /** `businessKey`: the input's business request id, read from the field the tool's contract names (R21, R22). */
-  | E<'tool_call', { call: string; tool: string; risk: Risk; honoursKeys: boolean; input: unknown; businessKey?: string; caller?: string }>
+  | E<'tool_call', { call: string; tool: string; risk: Risk; honoursKeys: boolean; input: unknown; businessKey?: string }>
+  /** One agent of a many-agent trial starts, `startMs` after the trial's start (its arrival). */
+  | E<'agent_start', { caller: string; agent: number; startMs: number }>
   | E<'operation', { op: string; call: string; tool: string; state: 'recorded' | 'unknown' | 'succeeded' | 'failed'; idempotencyKey?: string; businessKey?: string }>
   | E<'attempt', { call: string; attempt: number; tool: string; purpose: 'call' | 'status'; request: string; idempotencyKey?: string }>
   | E<'fault', { request: string; tool: string; rule: number; fault: FaultData } & HttpFields>

@@ -1,9 +1,10 @@
 import type { GateResult } from '../runner/gates.js';
 import type { RunResult } from '../runner/run.js';
-import { mark, painter } from './paint.js';
+import { mark, painter, type Painter } from './paint.js';
 import { intervalNote, runLine, summaryHeader, summaryTables } from './summaryRows.js';
 import { summaryTail } from './summaryTail.js';
 import { alignTable } from './table.js';
+import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
 
 export interface ConsoleReportOptions {
   readonly gates: readonly GateResult[];
@@ -39,6 +40,14 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
   }
   if (tables.length > 0) out.push(`    ${p.dim(intervalNote())}`);
 
-  out.push(...summaryTail(run, options.gates, p));
+  out.push(...crowdLines(run, p), ...summaryTail(run, options.gates, p));
   return `${out.join('\n')}\n`;
+}
+
+/** Scenarios with many agents: the figures of the crowd, a row per cell (none when no scenario ran many). */
+export function crowdLines(run: RunResult, p: Painter): string[] {
+  const crowd = crowdRows(run);
+  if (crowd.length === 0) return [];
+  const lines = alignTable([[...CROWD_HEADER], ...crowd.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(CROWD_HEADER.length - 2).fill('right')]);
+  return ['', p.bold('crowds'), `    ${p.dim(lines[0]!)}`, ...crowd.map((r, i) => (r.amplified ? p.red(`  ⚠ ${lines[i + 1]!}`) : `    ${lines[i + 1]!}`)), p.dim(`    ${CROWD_LEGEND}`)];
 }

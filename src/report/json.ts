@@ -5,8 +5,6 @@ import type { GateResult } from '../runner/gates.js';
 import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
 import { finishRun, type Cell, type RunResult } from '../runner/run.js';
 import type { TrialSummary } from '../runner/trial.js';
-import type { ContentionComparison } from '../runner/contention/compareContention.js';
-import { ContentionComparisonSchema, contentionJson } from './contention/contentionJson.js';
 import { INTERVAL_METHOD, type PassIntervalCurves } from '../runner/intervals.js';
 import { cellIntervals, configIntervals } from './rateIntervals.js';
 import { replayCommand } from './replay.js';
@@ -15,8 +13,10 @@ import { replayCommand } from './replay.js';
  * Bumped on any change a reader of the JSON report would notice. Version 2: cells keep the
  * first failing trials in full and summarise every trial in `verdicts`; metrics carry their
  * `durations`, so shard reports merge exactly; `run` says `keepFailures` and its `shard`.
+ * Version 3: a many-agent scenario's trials and cells carry `crowd` figures (per-agent success,
+ * completion time, throttling, load over time); the separate `contention` section is gone.
  */
-export const JSON_SCHEMA_VERSION = 2;
+export const JSON_SCHEMA_VERSION = 3;
 
 const VerdictSchema = z.union([
   z.strictObject({ valid: z.literal(true) }),
@@ -70,6 +70,17 @@ const TrialStatsSchema = z.strictObject({
   faults: count,
   tokens: TokensSchema,
   durationMs: z.number().nonnegative(),
+  /** A many-agent trial's figures (agents > 1). */
+  crowd: z
+    .strictObject({
+      agents: count,
+      succeeded: count,
+      completionMs: z.array(z.tuple([z.number().nonnegative(), count])),
+      throttled: z.strictObject({ responses: count, ms: z.number().nonnegative() }),
+      maxSendsPerOperation: count,
+      load: z.array(count),
+    })
+    .optional(),
 });
 
 const EventStampSchema = z.looseObject({ seq: count, t: z.number().nonnegative(), type: z.string() });
@@ -114,6 +125,22 @@ const CellMetricsSchema = z.strictObject({
   durationMs: z.strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }),
   /** Every virtual completion time as `[ms, trials]`, by ms. */
   durations: z.array(z.tuple([z.number().nonnegative(), count])),
+  /** A many-agent scenario's figures over its trials (agents > 1). */
+  crowd: z
+    .strictObject({
+      agents: count,
+      succeeded: count,
+      successRate: rate,
+      completionMs: z.strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }),
+      /** Every agent's completion time as `[ms, agents]`, by ms. */
+      completions: z.array(z.tuple([z.number().nonnegative(), count])),
+      throttled: z.strictObject({ responses: count, ms: z.number().nonnegative() }),
+      maxSendsPerOperation: count,
+      loadBinMs: z.number().positive(),
+      /** Deliveries per bin from the trial's start, summed over the cell's trials. */
+      load: z.array(count),
+    })
+    .optional(),
 });
 
 const VerdictGroupSchema = z.strictObject({
@@ -207,8 +234,6 @@ export const JsonReportSchema = z.strictObject({
   gates: z.strictObject({ passed: z.boolean(), results: z.array(GateResultSchema) }),
   configs: z.array(ConfigSchema),
   cells: z.array(CellSchema),
-  /** `faultline compare --contention`: configurations compared with many agents on one service (added in version 1, optional). */
-  contention: z.array(ContentionComparisonSchema).optional(),
   wallClock: WallClockSchema,
 });
 export type JsonReport = z.infer<typeof JsonReportSchema>;
@@ -218,8 +243,6 @@ export interface JsonReportOptions {
   readonly gates: readonly GateResult[];
   /** Which trials carry their full history (default: the failing ones). */
   readonly history?: 'failing' | 'all';
-  /** Contention comparisons to carry in the `contention` section. */
-  readonly contention?: readonly ContentionComparison[];
 }
 
 const intervalsJson = (i: PassIntervalCurves): z.infer<typeof IntervalsSchema> => ({
@@ -251,6 +274,19 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
   tokens: { input: m.tokens.input, output: m.tokens.output },
   durationMs: { p50: m.durationMs.p50, p95: m.durationMs.p95, max: m.durationMs.max },
   durations: m.durations.map(([ms, n]) => [ms, n]),
+  ...(m.crowd && {
+    crowd: {
+      agents: m.crowd.agents,
+      succeeded: m.crowd.succeeded,
+      successRate: m.crowd.successRate,
+      completionMs: { ...m.crowd.completionMs },
+      completions: m.crowd.completions.map(([ms, n]) => [ms, n]),
+      throttled: { ...m.crowd.throttled },
+      maxSendsPerOperation: m.crowd.maxSendsPerOperation,
+      loadBinMs: m.crowd.loadBinMs,
+      load: [...m.crowd.load],
+    },
+  }),
 });
 
 const configJson = (run: RunResult, m: ConfigMetrics): JsonReport['configs'][number] => ({
@@ -267,6 +303,15 @@ const configJson = (run: RunResult, m: ConfigMetrics): JsonReport['configs'][num
   failingScenarios: [...m.failingScenarios],
 });
 
+function statsJson(s: TrialSummary['stats']): JsonReport['cells'][number]['trials'][number]['stats'] {
+  const { crowd, ...rest } = s;
+  return {
+    ...rest,
+    tokens: { ...s.tokens },
+    ...(crowd && { crowd: { ...crowd, completionMs: crowd.completionMs.map(([ms, n]) => [ms, n]), throttled: { ...crowd.throttled }, load: [...crowd.load] } }),
+  };
+}
+
 function trialJson(t: TrialSummary, withHistory: boolean): JsonReport['cells'][number]['trials'][number] {
   return {
     index: t.trialIndex,
@@ -278,7 +323,7 @@ function trialJson(t: TrialSummary, withHistory: boolean): JsonReport['cells'][n
       name: c.name,
       verdict: c.verdict.valid === false ? { valid: false, message: c.verdict.message, evidence: [...c.verdict.evidence] } : { ...c.verdict },
     })),
-    stats: { ...t.stats, tokens: { ...t.stats.tokens } },
+    stats: statsJson(t.stats),
     replay: replayCommand(t),
     ...(withHistory ? { history: [...t.history] } : {}),
   };
@@ -326,7 +371,6 @@ export function buildJsonReport(run: RunResult, options: JsonReportOptions): Jso
     },
     configs: run.byConfig.map((m) => configJson(run, m)),
     cells: run.cells.map((c) => cellJson(run, c, options.history === 'all')),
-    ...(options.contention !== undefined && { contention: options.contention.map(contentionJson) }),
     // Last, so everything above it compares byte for byte between runs with the same seed.
     wallClock: { ...options.wallClock },
   };
@@ -356,12 +400,13 @@ export function runFromJsonReport(report: JsonReport): RunResult {
       config: c.config,
       refs: c.refs,
       trials: c.trials.map((t): TrialSummary => {
-        const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: c.refs, checks: t.checks, stats: t.stats };
+        const { crowd, ...stats } = t.stats;
+        const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: c.refs, checks: t.checks, stats: { ...stats, ...(crowd && { crowd }) } };
         return t.status === 'failed' ? { ...common, status: 'failed', failed: t.failed } : { ...common, status: 'passed' };
       }),
       verdicts: c.verdicts.map(({ replay: _replay, ...g }) => ({ ...g, end: endOf(g.end) })),
       elided: c.elided,
-      metrics: c.metrics,
+      metrics: (({ crowd, ...m }) => ({ ...m, ...(crowd && { crowd }) }))(c.metrics),
     }),
   );
   return finishRun({

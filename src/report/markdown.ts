@@ -4,6 +4,7 @@ import { failingCells, notPassed, verdictLine } from './failures.js';
 import { formatValue, plural } from './format.js';
 import { replayCommand } from './replay.js';
 import { formatTokens, intervalNote, runLine, summaryHeader, summaryTables, TOKENS_HEADER } from './summaryRows.js';
+import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
 
 export interface MarkdownReportOptions {
   readonly gates: readonly GateResult[];
@@ -94,6 +95,19 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
     );
   }
   if (tables.length > 0) lines.push(`<sub>${escapeMarkdown(intervalNote())}</sub>`, '');
+  const crowd = crowdRows(run);
+  if (crowd.length > 0) {
+    lines.push(
+      '### Crowds',
+      '',
+      row(CROWD_HEADER.map(escapeMarkdown)),
+      row(CROWD_HEADER.map((_, i) => (i < 2 ? '---' : '---:'))),
+      ...crowd.map((r) => row(r.cells.map((c, i) => (i === 0 && r.amplified ? `⚠️ ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
+      '',
+      `<sub>${escapeMarkdown(CROWD_LEGEND)}</sub>`,
+      '',
+    );
+  }
   lines.push(...gateLines(options.gates), ...failureLines(run, options.maxTrialsPerCell ?? 5));
   return `${lines.join('\n').trimEnd()}\n`;
 }

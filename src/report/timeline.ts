@@ -33,6 +33,8 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
       const calls = (e.calls ?? []).map((c) => `${c.tool} (${c.call})`).join(', ');
       return [0, `turn ${e.turn}: calls ${calls || 'nothing'}`];
     }
+    case 'agent_start':
+      return [0, `${e.caller} starts at t=${e.startMs}ms`];
     case 'model_error':
       return [0, `model error: ${errorText(e.error)}: ${e.error.message}`];
     case 'tool_call':

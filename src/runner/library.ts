@@ -11,16 +11,17 @@ import { defineScenario, type Scenario, type ScenarioInput } from './scenario.js
 /** The built-in scenario library and its retry configurations, shipped with the package. */
 export const LIBRARY_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 export const CONFIG_DIR = join(LIBRARY_DIR, 'configs');
-/**
- * The configurations compared under contention, loadable by name like the others. They stay in
- * their own folder so that `compare` with no `--config` (every configuration of `CONFIG_DIR`
- * over the whole library) stays a four-configuration run, not a sixteen-configuration one.
- */
-export const CONTENTION_CONFIG_DIR = join(CONFIG_DIR, 'contention');
-/** Where a bare configuration name is looked up, in this order. */
-export const CONFIG_DIRS: readonly string[] = [CONFIG_DIR, CONTENTION_CONFIG_DIR];
 export const DEFAULT_CONFIG = 'rulebook';
-const BUILTIN_DIRS = [resolve(LIBRARY_DIR), ...CONFIG_DIRS.map((d) => resolve(d))];
+/**
+ * Many-agent scenarios and the configurations compared under them: built in, runnable by name
+ * or path, but outside the default library (a hundred agents per trial would slow every plain
+ * `faultline run` and CI job that runs the library), and outside the default set of `compare`.
+ */
+export const CROWD_DIR = join(LIBRARY_DIR, 'crowds');
+export const CROWD_CONFIG_DIR = join(CONFIG_DIR, 'crowds');
+/** Where a bare configuration name is looked up, in this order. */
+export const CONFIG_DIRS: readonly string[] = [CONFIG_DIR, CROWD_CONFIG_DIR];
+const BUILTIN_DIRS = [LIBRARY_DIR, CROWD_DIR, ...CONFIG_DIRS].map((d) => resolve(d));
 
 const LOADABLE = [...DATA_EXTENSIONS, ...MODULE_EXTENSIONS] as readonly string[];
 const isLoadable = (file: string): boolean => LOADABLE.includes(extname(file).toLowerCase()) && !file.endsWith('.d.ts');
@@ -123,7 +124,7 @@ function assertUnique(names: readonly { name: string }[], files: readonly string
 
 /** Scenarios from files, folders or built-in names; the whole built-in library when `refs` is empty. */
 export async function loadScenarios(refs: readonly string[] = []): Promise<Scenario[]> {
-  const files = refs.length === 0 ? await filesIn(LIBRARY_DIR) : await resolveRefs(refs, [LIBRARY_DIR], 'scenario');
+  const files = refs.length === 0 ? await filesIn(LIBRARY_DIR) : await resolveRefs(refs, [LIBRARY_DIR, CROWD_DIR], 'scenario');
   const scenarios: Scenario[] = [];
   for (const file of files) scenarios.push(await loadScenarioFile(file));
   assertUnique(scenarios, files, 'scenario');

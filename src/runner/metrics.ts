@@ -1,6 +1,28 @@
 import type { TrialEndKind } from '../checks/record.js';
 import { passCurves } from './passK.js';
 import type { TrialSummary } from './trial.js';
+import { LOAD_BIN_MS, type CrowdStats } from './trialStats.js';
+
+/** What the cells of a many-agent scenario add: the figures of the agents, over every trial (R10, R31). */
+export interface CrowdMetrics {
+  /** Agent runs: agents × trials. */
+  readonly agents: number;
+  /** Agents whose own end was an accepted outcome. */
+  readonly succeeded: number;
+  readonly successRate: number;
+  /** Virtual time each agent took from its start to its end, in ms. */
+  readonly completionMs: { readonly p50: number; readonly p95: number; readonly max: number };
+  /** The same times, counted, as `[ms, agents]`: what a merge needs to get the quantiles exactly. */
+  readonly completions: DurationCounts;
+  /** Answers of 429 or 503, and the virtual ms calls spent from one to their next send, summed. */
+  readonly throttled: { readonly responses: number; readonly ms: number };
+  /** The most sends one logical operation caused, every retry layer included (R10). */
+  readonly maxSendsPerOperation: number;
+  /** Width of the load bins, in virtual ms. */
+  readonly loadBinMs: number;
+  /** Deliveries to the services per bin from the trial's start, summed over the trials. */
+  readonly load: readonly number[];
+}
 
 /** The figures of one scenario under one configuration (R30, R31). */
 export interface CellMetrics {
@@ -30,6 +52,8 @@ export interface CellMetrics {
   readonly durationMs: { readonly p50: number; readonly p95: number; readonly max: number };
   /** The same times, counted: what a merge of shards needs to get the quantiles exactly. */
   readonly durations: DurationCounts;
+  /** Present for a scenario that runs many agents at once (`agents` > 1). */
+  readonly crowd?: CrowdMetrics;
 }
 
 /** Virtual completion times as `[ms, trials]`, by ms: exact quantiles in memory bounded by distinct values, and mergeable. */
@@ -60,6 +84,7 @@ export class MetricsTally {
   #tokensIn = 0;
   #tokensOut = 0;
   readonly #durations = new Map<number, number>();
+  #crowd: CrowdTally | undefined;
 
   add(t: Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>): void {
     this.#trials++;
@@ -79,6 +104,7 @@ export class MetricsTally {
     this.#tokensIn += s.tokens.input;
     this.#tokensOut += s.tokens.output;
     this.#count(this.#durations, s.durationMs, 1);
+    if (s.crowd) (this.#crowd ??= new CrowdTally()).add(s.crowd);
   }
 
   /** Adds another tally's finished figures (a shard's share of the same cell). */
@@ -99,6 +125,7 @@ export class MetricsTally {
     this.#tokensIn += m.tokens.input;
     this.#tokensOut += m.tokens.output;
     for (const [ms, n] of m.durations) this.#count(this.#durations, ms, n);
+    if (m.crowd) (this.#crowd ??= new CrowdTally()).addMetrics(m.crowd);
   }
 
   #count<K>(map: Map<K, number>, key: K, n: number): void {
@@ -131,6 +158,51 @@ export class MetricsTally {
       tokens: { input: this.#tokensIn, output: this.#tokensOut },
       durationMs: { p50: quantileOf(durations, 0.5), p95: quantileOf(durations, 0.95), max: durations.at(-1)?.[0] ?? 0 },
       durations,
+      ...(this.#crowd && { crowd: this.#crowd.metrics() }),
+    };
+  }
+}
+
+/** The crowd figures of a cell, one trial (or one shard's cell) at a time: sums, maxima and counts. */
+class CrowdTally {
+  #agents = 0;
+  #succeeded = 0;
+  readonly #completions = new Map<number, number>();
+  #throttledResponses = 0;
+  #throttledMs = 0;
+  #maxSends = 0;
+  readonly #load: number[] = [];
+
+  add(c: CrowdStats): void {
+    this.#agents += c.agents;
+    this.#succeeded += c.succeeded;
+    for (const [ms, n] of c.completionMs) this.#completions.set(ms, (this.#completions.get(ms) ?? 0) + n);
+    this.#throttledResponses += c.throttled.responses;
+    this.#throttledMs += c.throttled.ms;
+    this.#maxSends = Math.max(this.#maxSends, c.maxSendsPerOperation);
+    this.#addLoad(c.load);
+  }
+
+  addMetrics(m: CrowdMetrics): void {
+    this.add({ agents: m.agents, succeeded: m.succeeded, completionMs: m.completions, throttled: m.throttled, maxSendsPerOperation: m.maxSendsPerOperation, load: m.load });
+  }
+
+  #addLoad(load: readonly number[]): void {
+    load.forEach((n, i) => (this.#load[i] = (this.#load[i] ?? 0) + n));
+  }
+
+  metrics(): CrowdMetrics {
+    const completions = [...this.#completions].sort((a, b) => a[0] - b[0]);
+    return {
+      agents: this.#agents,
+      succeeded: this.#succeeded,
+      successRate: this.#agents === 0 ? 0 : this.#succeeded / this.#agents,
+      completionMs: { p50: quantileOf(completions, 0.5), p95: quantileOf(completions, 0.95), max: completions.at(-1)?.[0] ?? 0 },
+      completions,
+      throttled: { responses: this.#throttledResponses, ms: this.#throttledMs },
+      maxSendsPerOperation: this.#maxSends,
+      loadBinMs: LOAD_BIN_MS,
+      load: Array.from(this.#load, (n) => n ?? 0),
     };
   }
 }

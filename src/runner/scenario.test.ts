@@ -4,7 +4,7 @@ import { BEHAVIOURS } from '../agent/behaviours.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
 import { FaultlineError } from '../core/index.js';
 import { FAULT_KINDS } from '../faults/fault.js';
-import { BUILTIN_SERVICES } from '../world/createWorld.js';
+import { NAMED_SERVICES } from '../world/createWorld.js';
 import { defineScenario, type ScenarioInput } from './scenario.js';
 
 const AGENT = { kind: 'scripted', task: 'Create order ref-1', plan: { steps: [{ tool: 'create_order', input: { clientReference: 'ref-1' } }] } } satisfies ScenarioInput['agent'];
@@ -42,6 +42,8 @@ describe('defineScenario fills defaults', () => {
       world: {},
       faults: [],
       agent: { ...AGENT, behaviour: 'careful', plan: { ...AGENT.plan, naiveRepeats: 3 } },
+      agents: 1,
+      arrival: { kind: 'burst' },
       budget: { maxTurns: 20, maxToolCalls: 20, maxAttemptsPerCall: 3, deadlineMs: 300_000 },
       goal: {},
       secrets: [],
@@ -107,11 +109,11 @@ describe('defineScenario refuses bad data, naming each path and what was expecte
     ['a fractional budget', { ...BASE, budget: { maxToolCalls: 2.5 } }, 'budget.maxToolCalls: Invalid input: expected int, received number'],
     ['a zero deadline', { ...BASE, budget: { deadlineMs: 0 } }, 'budget.deadlineMs: Too small: expected number to be >0'],
     ['an unknown checker name', { ...BASE, checks: ['goal-state', 'vibes'] }, `checks[1]: Invalid option: expected one of ${oneOf(BUILTIN_CHECKERS.map((c) => c.name))}`],
-    ['an unknown service', { ...BASE, services: ['orders', 'bank'] }, `services[1]: "bank" is not a built-in service (${BUILTIN_SERVICES.join(', ')})`],
+    ['an unknown service', { ...BASE, services: ['orders', 'bank'] }, `services[1]: "bank" is not a built-in service (${NAMED_SERVICES.join(', ')})`],
     [
       'a service module path outside a scenario file',
       { ...BASE, services: ['./helpdesk.service.ts'] },
-      `services[0]: "./helpdesk.service.ts" is not a built-in service (${BUILTIN_SERVICES.join(', ')}); a module path is resolved only in scenario files: import the service and pass it`,
+      `services[0]: "./helpdesk.service.ts" is not a built-in service (${NAMED_SERVICES.join(', ')}); a module path is resolved only in scenario files: import the service and pass it`,
     ],
     ['options a built-in service refuses', { ...BASE, world: { payments: { maxAmountCents: -1 } } }, 'world.payments.maxAmountCents: Too small: expected number to be >0'],
     [
@@ -191,7 +193,7 @@ describe('defineScenario refuses bad data, naming each path and what was expecte
     const issues = [
       'name: expected a lowercase slug such as "order-partial-write"',
       'startTime: Invalid ISO datetime',
-      `services[0]: "bank" is not a built-in service (${BUILTIN_SERVICES.join(', ')})`,
+      `services[0]: "bank" is not a built-in service (${NAMED_SERVICES.join(', ')})`,
       'faults[0].fault.ms: Too small: expected number to be >=0',
       `faults[1].fault.status: Invalid option: expected one of ${oneOf([500, 502, 503, 504, 529])}`,
       'agent.plan.steps[0]: Unrecognized key: "extra"',
@@ -256,5 +258,19 @@ describe('defineScenario checks tool names against the scenario services', () =>
     expect(() =>
       defineScenario({ ...BASE, agent: { kind: 'scripted', task: 't', plan: { steps: [{ tool: 'query_operation_status', input: { operation_id: 'op-1' } }] } } }),
     ).not.toThrow();
+  });
+});
+
+describe('agents and arrival: many agents are a field of every scenario', () => {
+  it('accepts a crowd with each arrival pattern, and refuses a bad one naming the path', () => {
+    expect(defineScenario({ ...BASE, agents: 50, arrival: { kind: 'poisson', perSecond: 20 } })).toMatchObject({ agents: 50, arrival: { kind: 'poisson', perSecond: 20 } });
+    expect(defineScenario({ ...BASE, agents: 3, arrival: { kind: 'uniform', overMs: 1_000 } }).arrival).toEqual({ kind: 'uniform', overMs: 1_000 });
+    expect(() => defineScenario({ ...BASE, agents: 0 })).toThrow(/agents: Too small/);
+    expect(() => defineScenario({ ...BASE, agents: 2, arrival: { kind: 'storm' } as never })).toThrow(/arrival\.kind/);
+  });
+
+  it('refuses many copies of an http agent, which runs alone', () => {
+    const http = { ...BASE, agent: { kind: 'http' as const, task: 't', run: async () => ({ outcome: 'completed' as const }) }, agents: 2 };
+    expect(() => defineScenario(http)).toThrow(/agents: an "http" agent runs alone .* agents must be 1, got 2/);
   });
 });

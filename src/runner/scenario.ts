@@ -3,7 +3,7 @@ import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, isFaultlineError, V
 import { FaultPlanSchema } from '../faults/plan.js';
 import { NetworkSchema } from '../faults/network.js';
 import { WorldConfigSchema } from '../world/WorldConfig.js';
-import { BUILTIN_SERVICES, createWorld, isBuiltinService, type BuiltinServiceName } from '../world/createWorld.js';
+import { BUILTIN_SERVICES, NAMED_SERVICES, createWorld, isBuiltinService, type BuiltinServiceName } from '../world/createWorld.js';
 import { isServiceDefinition, type ServiceDefinition } from '../world/define/defineService.js';
 import { ScriptPlanSchema } from '../agent/script.js';
 import { BEHAVIOURS } from '../agent/behaviours.js';
@@ -13,6 +13,10 @@ import type { HttpAgentFn } from '../agent/httpAgent.js';
 import { formatIssues, formatPath } from '../core/zodIssues.js';
 import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
 import { networkProblems } from './networkProblems.js';
+import { ArrivalSchema } from './arrival.js';
+
+/** The most agents one trial runs at once. */
+export const MAX_AGENTS = 100_000;
 
 export const BudgetSchema = z
   .object({
@@ -125,12 +129,21 @@ export const ScenarioDataSchema = z
     services: z
       .array(z.string().min(1))
       .min(1)
-      .describe(`Built-in service names (${BUILTIN_SERVICES.join(', ')}) or paths to your own service modules, resolved from the scenario file`)
+      .describe(`Built-in service names (${NAMED_SERVICES.join(', ')}; the default world has ${BUILTIN_SERVICES.join(', ')}) or paths to your own service modules, resolved from the scenario file`)
       .optional(),
     faults: FaultPlanSchema.default([]),
     /** Network latency per leg (request, response): a default, per service, per tool, per HTTP route. Without it, instantaneous. */
     network: NetworkSchema.optional().describe('Network latency per leg, drawn from the trial seed: a default (latency), per service, per tool, per HTTP route.'),
     agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, HttpAgentDataSchema]),
+    /**
+     * How many copies of the agent run at once in each trial, sharing its one world, wire and
+     * clock, each with its own execution layer (rng `agent-<i>`, calls from `agent-<i>`).
+     * `{agent}` in a scripted plan is the copy's index, so each writes its own key. Budgets
+     * apply per agent; the trial passes when every checker passes.
+     */
+    agents: z.number().int().positive().max(MAX_AGENTS).default(1),
+    /** When the agents start (default: all at once). */
+    arrival: ArrivalSchema.default({ kind: 'burst' }),
     /** For an `http` agent: how its HTTP traffic is intercepted. */
     http: HttpTransportSchema.optional(),
     /** For an `http` agent on an LLM SDK: the model API, answered by a scripted model. */
@@ -148,7 +161,7 @@ export const ScenarioDataSchema = z
 const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>((v) => (typeof v === 'string' && isBuiltinService(v)) || isServiceDefinition(v), {
   error: (issue) =>
     typeof issue.input === 'string'
-      ? `"${issue.input}" is not a built-in service (${BUILTIN_SERVICES.join(', ')})${/[./\\]/.test(issue.input) ? '; a module path is resolved only in scenario files: import the service and pass it' : ''}`
+      ? `"${issue.input}" is not a built-in service (${NAMED_SERVICES.join(', ')})${/[./\\]/.test(issue.input) ? '; a module path is resolved only in scenario files: import the service and pass it' : ''}`
       : 'expected a built-in service name or a service from defineService',
 });
 
@@ -207,6 +220,9 @@ function worldProblems(scenario: Scenario): string[] {
       check(step.tool, [...at, 'steps', i, 'tool']);
       if (step.poll) check(step.poll.tool, [...at, 'steps', i, 'poll', 'tool']);
     });
+  }
+  if (scenario.agents > 1 && scenario.agent.kind === 'http') {
+    out.push(`agents: an "http" agent runs alone (its code shares one set of interceptors); agents must be 1, got ${scenario.agents}`);
   }
   if (scenario.model && scenario.agent.kind !== 'http') out.push(`model: a model endpoint serves an "http" agent's SDK; agent.kind is "${scenario.agent.kind}"`);
   scenario.faults.forEach((rule, i) => {

@@ -10,6 +10,8 @@ import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import { runAgentLoop, type LoopEnd } from '../agent/loop.js';
 import { runAgentFunction } from '../agent/agentFunction.js';
+import { planForAgent, withAgentIndex } from '../agent/agentIndex.js';
+import { arrivalOffsets } from './arrival.js';
 import { ScriptedModel } from '../agent/ScriptedModel.js';
 import { runCheckers, BUILTIN_CHECKERS, type CheckResult } from '../checks/index.js';
 
@@ -21,7 +23,7 @@ import { memoryBackend, type TrialBackend } from './backend.js';
 import { CallCap } from './CallCap.js';
 import { runWithCrash, type CrashPlan } from './crash.js';
 import { withAgentRepeats } from './AgentRepeats.js';
-import { executorFor as buildExecutor } from './executorFor.js';
+import { executorFor as buildExecutor, type ExecutorContext } from './executorFor.js';
 import { withGlobalTimers } from './globalTimersLock.js';
 import type { Scenario } from './scenario.js';
 import { runHttpAgentTrial } from './httpAgentRun.js';
@@ -91,14 +93,15 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
  */
 export async function runTrial({ scenario, config: given, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost }: TrialOptions): Promise<TrialResult> {
   const config = asExecutionConfig(given);
-  const seed = trialSeed(runSeed, scenario.name, config.name, trialIndex);
+  const configName = config.name;
+  const seed = trialSeed(runSeed, scenario.name, configName, trialIndex);
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
   const clock = new VirtualClock(startMs);
   const history = new History(clock);
-  history.record({ type: 'trial_start', scenario: scenario.name, config: config.name, trialIndex, seed, startMs });
+  history.record({ type: 'trial_start', scenario: scenario.name, config: configName, trialIndex, seed, startMs });
 
-  const trial = `${scenario.name}/${config.name}/${trialIndex}/${seed}`;
+  const trial = `${scenario.name}/${configName}/${trialIndex}/${seed}`;
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   const durable = await backend.durableStore?.(clock, trial);
   world.processes.attach(history);
@@ -116,36 +119,57 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     buildExecutor(config, { transport: t, clock: c, rng: runtimeRng, sdkRng: runtimeRng.fork('sdk-layer'), history, ids, startMs, ...(store && { store }), ...(budget && { budget }) });
 
   const agent = scenario.agent;
-  const startAgent = (capped: ToolExecutor, agentClock: Clock, caller?: string): Promise<LoopEnd> => {
+  const startAgent = (capped: ToolExecutor, agentClock: Clock, caller?: string, index?: number): Promise<LoopEnd> => {
     if (agent.kind === 'http') throw new TypeError('an http agent makes its own calls; it runs through runHttpAgentTrial');
     const executor = withAgentRepeats(capped, config.layers.agentRepeats);
+    const task = index === undefined ? agent.task : withAgentIndex(agent.task, index);
     return agent.kind === 'scripted'
       ? runAgentLoop({
-          model: new ScriptedModel(agent.plan, { behaviour: agent.behaviour }),
+          model: new ScriptedModel(index === undefined ? agent.plan : planForAgent(agent.plan, index), { behaviour: agent.behaviour }),
           executor,
-          task: agent.task,
+          task,
           maxTurns: scenario.budget.maxTurns,
           history,
           clock: agentClock,
           format: scenario.format,
           ...(caller !== undefined && { caller }),
         })
-      : runAgentFunction(agent.fn, { executor, task: agent.task, history, clock: agentClock, ...(caller !== undefined && { caller }) });
+      : runAgentFunction(agent.fn, { executor, task, history, clock: agentClock, ...(caller !== undefined && { caller }), ...(index !== undefined && { agent: index }) });
   };
 
   // Built before the clock runs: a library loads its module on first use, through real I/O the
   // virtual clock cannot wait for (it would call the trial hung). A crash plan builds its own
   // executors as its processes start; for a library this first one only loads the module.
-  const first = agent.kind === 'http' || lost || (crash && config.kind === 'runtime') ? undefined : await executorFor(transport, clock, rng.fork('runtime'), durable);
+  const first = agent.kind === 'http' || lost || scenario.agents > 1 || (crash && config.kind === 'runtime') ? undefined : await executorFor(transport, clock, rng.fork('runtime'), durable);
   const caps: CallCap[] = [];
+  const crowd = scenario.agents > 1 && !crash && !lost && agent.kind !== 'http' ? await crowdOf(scenario, rng, (ctx) => buildExecutor(config, ctx), { wire, clock, history, ids, startMs }) : undefined;
+  // Every agent of a crowd: its own execution layer (and SDK client) on its own rng, the one wire, clock and history.
+  const many = async (): Promise<LoopEnd> => {
+    const ends = await Promise.all(
+      crowd!.agents.map(async ({ offset, executor }, i) => {
+        const caller = `agent-${i}`;
+        if (offset > 0) await clock.sleep(offset);
+        history.record({ type: 'agent_start', caller, agent: i, startMs: offset });
+        const capped = new CallCap(executor, callLimit);
+        caps.push(capped);
+        return startAgent(capped, clock, caller, i);
+      }),
+    );
+    return crowdEnd(ends);
+  };
   const agentBody = crash
     ? () => runWithCrash(crash, { transport, ledger: world.ledger, clock, durable, executorFor, startAgent, rng, caps, callLimit })
-    : () => {
-        if (first === undefined) throw new TypeError('no executor was built for this trial');
-        const capped = new CallCap(first, callLimit);
-        caps.push(capped);
-        return startAgent(capped, clock);
-      };
+    : crowd
+      ? many
+      : () => {
+          if (first === undefined) throw new TypeError('no executor was built for this trial');
+          const capped = new CallCap(first, callLimit);
+          caps.push(capped);
+          return startAgent(capped, clock);
+        };
+  const clockOptions = crowd
+    ? { maxVirtualMs: scenario.budget.deadlineMs + crowd.lastStart, maxFiresPerInstant: Math.max(10_000, scenario.agents * 100) }
+    : { maxVirtualMs: scenario.budget.deadlineMs };
   // The libraries read real timers and Math.random: both answer from the trial while it runs.
   const onTrialTime = <T>(body: () => Promise<T>): Promise<T> => {
     if (config.kind === 'runtime') return body();
@@ -162,7 +186,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const runAgent = async (): Promise<ClockRun<LoopEnd>> =>
     agent.kind === 'http'
       ? await runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs })
-      : await onTrialTime(() => clock.run(agentBody, { maxVirtualMs: scenario.budget.deadlineMs }));
+      : await onTrialTime(() => clock.run(agentBody, clockOptions));
   const end = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.
   await world.processes.sweep();
@@ -172,7 +196,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const snapshot = await world.snapshotAsync();
   const record: TrialRecord = {
     scenario: scenario.name,
-    config: config.name,
+    config: configName,
     trialIndex,
     seed,
     history: history.events,
@@ -180,11 +204,46 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     end,
   };
   const checks = runCheckers(record, expectationsOf(scenario), checkersOf(scenario));
-  const stats = trialStats(record.history, snapshot.ledger);
+  const stats = trialStats(record.history, snapshot.ledger, scenario.goal.outcome);
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   // R13 at the source: the checkers judged the raw record; every report, replay and console line reads it scrubbed.
-  const common: TrialCommon = scrubSecrets({ ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: config.name }, checks, stats }, scenario.secrets);
+  const common: TrialCommon = scrubSecrets({ ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: configName }, checks, stats }, scenario.secrets);
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
+}
+
+/** Each agent of a crowd: when it starts (from the trial's own arrivals stream) and its own execution layer. */
+async function crowdOf(
+  scenario: Scenario,
+  rng: Rng,
+  create: (ctx: ExecutorContext) => Promise<ToolExecutor>,
+  shared: { readonly wire: Transport; readonly clock: Clock; readonly history: History; readonly ids: IdSource; readonly startMs: number },
+): Promise<{ readonly agents: readonly { readonly offset: number; readonly executor: ToolExecutor }[]; readonly lastStart: number }> {
+  const offsets = arrivalOffsets(scenario.arrival, scenario.agents, rng.fork('arrivals'));
+  const client = scenario.client;
+  const agents = await Promise.all(
+    offsets.map(async (offset, i) => {
+      const agentRng = rng.fork(`agent-${i}`);
+      const transport = client
+        ? new ClientRetries(shared.wire, { maxRetries: client.sdkRetries, clock: shared.clock, rng: agentRng.fork('client'), ...(client.tools && { tools: client.tools }) })
+        : shared.wire;
+      const runtimeRng = agentRng.fork('runtime');
+      const executor = await create({ transport, clock: shared.clock, rng: runtimeRng, sdkRng: runtimeRng.fork('sdk-layer'), history: shared.history, ids: shared.ids, startMs: shared.startMs + offset });
+      return { offset, executor };
+    }),
+  );
+  return { agents, lastStart: offsets.reduce((a, b) => Math.max(a, b), 0) };
+}
+
+/**
+ * A crowd's end as one: out of turns if any agent ran out, else ended with the first outcome
+ * that is not `completed` (or `completed`). Each agent's own end is in the history (`agent_end`).
+ */
+function crowdEnd(ends: readonly LoopEnd[]): LoopEnd {
+  const outOfTurns = ends.find((e) => e.kind === 'max_turns');
+  if (outOfTurns) return outOfTurns;
+  const ended = ends.filter((e): e is Extract<LoopEnd, { kind: 'ended' }> => e.kind === 'ended');
+  const worst = ended.find((e) => e.outcome !== 'completed') ?? ended[0]!;
+  return { ...worst, claims: ended.flatMap((e) => e.claims), turns: Math.max(...ended.map((e) => e.turns)) };
 }
 
 function trialEnd(run: ClockRun<LoopEnd>, capTripped: boolean, startMs: number): TrialEnd {

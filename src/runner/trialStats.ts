@@ -1,4 +1,4 @@
-import { canonicalJson, type HistoryEvent } from '../core/index.js';
+import { canonicalJson, type AgentOutcomeKind, type HistoryEvent } from '../core/index.js';
 import { requestLoad } from '../checks/amplification.js';
 import { WireView } from '../checks/WireView.js';
 import type { Effect } from '../world/ledger.js';
@@ -25,9 +25,32 @@ export interface TrialStats {
   readonly tokens: { readonly input: number; readonly output: number };
   /** Virtual milliseconds from the start to the last event. */
   readonly durationMs: number;
+  /** Present when the scenario ran many agents at once (`agents` > 1). */
+  readonly crowd?: CrowdStats;
 }
 
-export function trialStats(history: readonly HistoryEvent[], ledger: readonly Effect[]): TrialStats {
+/** Counted values as `[value, count]`, by value: exact quantiles in bounded memory, and mergeable. */
+export type Counts = readonly (readonly [value: number, count: number])[];
+
+/** The width of the load histogram's bins, in virtual ms. */
+export const LOAD_BIN_MS = 100;
+
+/** What a many-agent trial adds: per-agent success and time, throttling, the load over time (R10, R31). */
+export interface CrowdStats {
+  readonly agents: number;
+  /** Agents whose own end was an accepted outcome (`goal.outcome`, default `completed`). */
+  readonly succeeded: number;
+  /** Each agent's virtual time from its start to its end (an unfinished one's to the trial's last event), counted. */
+  readonly completionMs: Counts;
+  /** Answers of 429 or 503, and the virtual ms from each to the call's next send (or its end), summed. */
+  readonly throttled: { readonly responses: number; readonly ms: number };
+  /** The most sends one logical operation caused, every retry layer included (R10). */
+  readonly maxSendsPerOperation: number;
+  /** Deliveries to the services per `LOAD_BIN_MS` of virtual time, from the trial's start. */
+  readonly load: readonly number[];
+}
+
+export function trialStats(history: readonly HistoryEvent[], ledger: readonly Effect[], accepted: readonly AgentOutcomeKind[] = ['completed']): TrialStats {
   let turns = 0;
   let calls = 0;
   let attempts = 0;
@@ -105,5 +128,92 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     faults,
     tokens: { input: tokensIn, output: tokensOut },
     durationMs: history.at(-1)?.t ?? 0,
+    ...(history.some((e) => e.type === 'agent_start') && { crowd: crowdStats(history, accepted) }),
+  };
+}
+
+const THROTTLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+const counted = (values: readonly number[]): Counts => {
+  const m = new Map<number, number>();
+  for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
+  return [...m].sort((a, b) => a[0] - b[0]);
+};
+
+/** One pass over a many-agent history: each agent's end, throttled calls, sends per operation, load. */
+export function crowdStats(history: readonly HistoryEvent[], accepted: readonly AgentOutcomeKind[]): CrowdStats {
+  const starts = new Map<string, number>();
+  const ends = new Map<string, { t: number; ok: boolean }>();
+  const callOfRequest = new Map<string, string>();
+  const operationOfCall = new Map<string, string>();
+  const sendsOfOperation = new Map<string, number>();
+  const throttledSince = new Map<string, number>();
+  const load: number[] = [];
+  let throttledResponses = 0;
+  let throttledMs = 0;
+  const resume = (call: string | undefined, t: number): void => {
+    if (call === undefined) return;
+    const since = throttledSince.get(call);
+    if (since === undefined) return;
+    throttledMs += t - since;
+    throttledSince.delete(call);
+  };
+  for (const e of history) {
+    switch (e.type) {
+      case 'agent_start':
+        starts.set(e.caller, e.startMs);
+        break;
+      case 'agent_end':
+        if (e.caller !== undefined) ends.set(e.caller, { t: e.t, ok: accepted.includes(e.outcome) });
+        break;
+      case 'tool_call':
+        if (e.tool !== 'query_operation_status') operationOfCall.set(e.call, `${e.tool}\u0000${canonicalJson(e.input)}`);
+        break;
+      case 'attempt':
+        if (e.purpose === 'call') callOfRequest.set(e.request, e.call);
+        break;
+      case 'delivery': {
+        const i = Math.floor(e.t / LOAD_BIN_MS);
+        while (load.length <= i) load.push(0);
+        load[i]!++;
+        resume(callOfRequest.get(e.request), e.t);
+        break;
+      }
+      case 'response': {
+        const call = callOfRequest.get(e.request);
+        if (call === undefined) break;
+        const op = operationOfCall.get(call);
+        if (op !== undefined) sendsOfOperation.set(op, (sendsOfOperation.get(op) ?? 0) + 1);
+        if (e.result === 'error' && e.status !== undefined && THROTTLE_STATUSES.has(e.status)) {
+          throttledResponses++;
+          if (!throttledSince.has(call)) throttledSince.set(call, e.t);
+        }
+        break;
+      }
+      case 'outcome':
+        // Throttled and never sent again: the wait lasted until the call ended.
+        resume(e.call, e.t);
+        break;
+      default:
+        break;
+    }
+  }
+  const last = history.at(-1)?.t ?? 0;
+  for (const since of throttledSince.values()) throttledMs += Math.max(0, last - since);
+  let succeeded = 0;
+  const times: number[] = [];
+  for (const [caller, start] of starts) {
+    const end = ends.get(caller);
+    if (end?.ok === true) succeeded++;
+    // Whole ms: the counts stay bounded by the run's span, not by the number of agents.
+    times.push(Math.round((end?.t ?? last) - start));
+  }
+  return {
+    agents: starts.size,
+    succeeded,
+    completionMs: counted(times),
+    throttled: { responses: throttledResponses, ms: Math.round(throttledMs) },
+    maxSendsPerOperation: [...sendsOfOperation.values()].reduce((a, b) => Math.max(a, b), 0),
+    load,
   };
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { calendar } from './services/calendar.js';
 import { deploy } from './services/deploy.js';
 import { email } from './services/email.js';
+import { jobs } from './services/jobs.js';
+import { records } from './services/records.js';
 import { orders } from './services/orders.js';
 import { payments } from './services/payments.js';
 
@@ -17,6 +19,8 @@ export const WorldConfigSchema = z
     email: email.optionsSchema.optional(),
     calendar: calendar.optionsSchema.optional(),
     deploy: deploy.optionsSchema.optional(),
+    records: records.optionsSchema.optional(),
+    jobs: jobs.optionsSchema.optional(),
   })
   .catchall(z.record(z.string(), z.unknown()));
 

@@ -3,22 +3,31 @@ import { isServiceDefinition, type ServiceDefinition } from './define/defineServ
 import { calendar } from './services/calendar.js';
 import { deploy } from './services/deploy.js';
 import { email } from './services/email.js';
+import { jobs } from './services/jobs.js';
+import { records } from './services/records.js';
 import { orders } from './services/orders.js';
 import { payments } from './services/payments.js';
 import { World } from './World.js';
 import type { WorldConfig } from './WorldConfig.js';
 
-/** The services `createWorld` can build by name, in the order it builds them. */
+/** The services a world has when a scenario names none, in the order it builds them. */
 export const BUILTIN_SERVICES = ['orders', 'payments', 'email', 'calendar', 'deploy'] as const;
-export type BuiltinServiceName = (typeof BUILTIN_SERVICES)[number];
+/**
+ * Built-in services a scenario names in `services` (or configures in `world`) to have them: kept
+ * out of the default world, whose tool list every existing scenario's model and checkers see.
+ */
+export const OPT_IN_SERVICES = ['records', 'jobs'] as const;
+export type BuiltinServiceName = (typeof BUILTIN_SERVICES)[number] | (typeof OPT_IN_SERVICES)[number];
+/** Every service known by name: the default ones, then the opt-in ones. */
+export const NAMED_SERVICES: readonly BuiltinServiceName[] = [...BUILTIN_SERVICES, ...OPT_IN_SERVICES];
 
 /** The built-in services, declared with the same `defineService` users have. */
-export const BUILTIN_SERVICE_DEFINITIONS: { readonly [K in BuiltinServiceName]: ServiceDefinition } = { orders, payments, email, calendar, deploy };
+export const BUILTIN_SERVICE_DEFINITIONS: { readonly [K in BuiltinServiceName]: ServiceDefinition } = { orders, payments, email, calendar, deploy, records, jobs };
 
 /** A service as a scenario names it: a built-in by name, or a definition from `defineService`. */
 export type ServiceRef = string | ServiceDefinition;
 
-export const isBuiltinService = (name: string): name is BuiltinServiceName => (BUILTIN_SERVICES as readonly string[]).includes(name);
+export const isBuiltinService = (name: string): name is BuiltinServiceName => (NAMED_SERVICES as readonly string[]).includes(name);
 
 /**
  * The definitions `refs` name, in order.
@@ -30,7 +39,7 @@ export function resolveServices(refs: readonly ServiceRef[]): ServiceDefinition[
     const definition = typeof ref === 'string' && isBuiltinService(ref) ? BUILTIN_SERVICE_DEFINITIONS[ref] : ref;
     if (!isServiceDefinition(definition)) {
       const what = typeof ref === 'string' ? `"${ref}"` : 'a value that is not from defineService';
-      throw new FaultlineError(FaultlineErrorCode.UnknownService, `no built-in service named ${what} (known: ${BUILTIN_SERVICES.join(', ')}; declare your own with defineService)`);
+      throw new FaultlineError(FaultlineErrorCode.UnknownService, `no built-in service named ${what} (known: ${NAMED_SERVICES.join(', ')}; declare your own with defineService)`);
     }
     if (out.some((d) => d.name === definition.name)) {
       throw new FaultlineError(FaultlineErrorCode.UnknownService, `two services are named "${definition.name}" in one world`);
@@ -42,7 +51,7 @@ export function resolveServices(refs: readonly ServiceRef[]): ServiceDefinition[
 
 /** The services a world has when a scenario names none: the built-ins its `world` options name, or all of them. */
 export function defaultServices(config: WorldConfig): readonly BuiltinServiceName[] {
-  const configured = BUILTIN_SERVICES.filter((name) => config[name] !== undefined);
+  const configured = NAMED_SERVICES.filter((name) => config[name] !== undefined);
   return configured.length > 0 ? configured : BUILTIN_SERVICES;
 }
 

@@ -17,6 +17,8 @@ export { WorldConfigSchema, type WorldConfig } from './WorldConfig.js';
 export {
   BUILTIN_SERVICE_DEFINITIONS,
   BUILTIN_SERVICES,
+  NAMED_SERVICES,
+  OPT_IN_SERVICES,
   createWorld,
   defaultServices,
   isBuiltinService,
@@ -35,6 +37,11 @@ export * from './services/payments.js';
 export * from './services/email.js';
 export * from './services/calendar.js';
 export * from './services/deploy.js';
+export * from './services/records.js';
+export * from './services/jobs.js';
+export { AdmissionControl, type Admission, type AdmissionKind, type AdmissionStats } from './capacity/AdmissionControl.js';
+export { CapacitySchema, type CapacityConfig, type CapacityConfigInput } from './capacity/CapacityConfig.js';
+export { RateLimiter, type RateDecision, type RateDecisionKind } from './capacity/RateLimiter.js';
 export { tasks, TASK_STATES, type TaskState } from './services/tasks.js';
 export { groupAlive, ProcessTable, signalGroup, type StartedGroup } from './command/ProcessTable.js';
 export { runCommand, type CommandResult, type CommandResultKind, type CommandSpec, type RunCommandOptions } from './command/runCommand.js';

@@ -7,7 +7,7 @@ import { faultline, tempDir } from './faultline.js';
 
 /**
  * Configurations of every kind through the real CLI: cockatiel's and p-retry's policies and
- * a layered runtime configuration, named as built-ins (they live in scenarios/configs/contention/)
+ * a layered runtime configuration, named as built-ins (they live in scenarios/configs/crowds/)
  * and judged by the same checkers, gates and replay as the reference runtime's.
  */
 let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -144,6 +144,6 @@ describe('your own service, declared once and named by path', () => {
     await writeFile(join(project.path, 'bad-options.yaml'), scenario('ticket-opts', true, './services/helpdesk.service.ts').replace('helpdesk: { idempotency: true }', 'helpdesk: { idempotency: true, retries: 3 }'));
     const r = await faultline(['run', 'bad-options.yaml'], { cwd: project.path });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('world.helpdesk.retries: unknown option (known: idempotency, retentionMs, processingMs)');
+    expect(r.stderr).toContain('world.helpdesk.retries: unknown option (known: idempotency, retentionMs, processingMs, capacity)');
   });
 });

@@ -3,6 +3,7 @@ import type { RunResult } from '../../runner/run.js';
 import { formatRate, formatRatio, formatSeconds } from '../format.js';
 import { configIntervals, formatRateWithInterval } from '../rateIntervals.js';
 import { intervalNote } from '../summaryRows.js';
+import { crowdSections } from './crowdHtml.js';
 import type { ChartSpec, HtmlReport } from './HtmlReport.js';
 
 /** `compare.html` for `faultline compare`: the configurations across the scenario library. */
@@ -55,6 +56,8 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
           },
         ],
       },
+      // Scenarios with many agents: their crowd figures, a section each.
+      ...crowdSections(run),
     ],
   };
 }

@@ -13,6 +13,7 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   model_turn: 'agent',
   model_error: 'agent',
   agent_wait: 'agent',
+  agent_start: 'agent',
   agent_end: 'agent',
   trial_end: 'agent',
   tool_call: 'execution',

@@ -71,7 +71,8 @@ function scenarioFiles(scenarios: readonly Scenario[]): string[] {
 export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
   const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures };
   const limits: WorkerLimits = {
-    trialTimeoutMs: run.isolation?.trialTimeoutMs ?? DEFAULT_TRIAL_TIMEOUT_MS,
+    // A trial of many agents does their work at once: the default watchdog grows with the largest crowd.
+    trialTimeoutMs: run.isolation?.trialTimeoutMs ?? DEFAULT_TRIAL_TIMEOUT_MS * Math.max(1, Math.ceil(Math.max(0, ...run.scenarios.map((s) => s.agents)) / 100)),
     heapMb: run.isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
   };
   const n = Math.max(1, Math.min(run.workers, run.jobs.length));

@@ -1,4 +1,5 @@
 import { FaultlineError, FaultlineErrorCode, HttpError, IdSource, type Clock, type OperationRef } from '../../core/index.js';
+import { AdmissionControl } from '../capacity/AdmissionControl.js';
 import type { Service } from '../Service.js';
 import { ProcessTable } from '../command/ProcessTable.js';
 import { runCommand } from '../command/runCommand.js';
@@ -28,6 +29,8 @@ export class ServiceInstance<S, O> implements Service {
   readonly #committed = new Map<string, Map<string, unknown>>();
   /** For a world that keeps no process table of its own. */
   readonly #orphans = new ProcessTable();
+  /** The door every delivery passes when the scenario gives the service finite capacity. */
+  readonly #door: AdmissionControl | undefined;
 
   constructor(definition: ServiceParts<S, O>, clock: Clock, options: Options<O>) {
     this.#definition = definition;
@@ -36,6 +39,7 @@ export class ServiceInstance<S, O> implements Service {
     this.options = options;
     this.state = definition.initialState(options);
     this.#ops = new Operations(definition.name, clock, options);
+    this.#door = options.capacity ? new AdmissionControl(options.capacity, clock) : undefined;
     this.tools = definition.tools.map((tool) => this.#spec(tool));
   }
 
@@ -60,7 +64,7 @@ export class ServiceInstance<S, O> implements Service {
       honoursIdempotencyKeys: honours,
       canQueryStatus: queryable,
       ...(field === undefined ? {} : { businessKeyField: field }),
-      run: (input, toolCtx) => {
+      run: (input, toolCtx) => this.#admit(() => {
         const ctx = this.#context(toolCtx);
         if (!write) return answer(input, ctx);
         const key = businessKeyOf(input, field);
@@ -73,7 +77,7 @@ export class ServiceInstance<S, O> implements Service {
           },
         };
         return this.#ops.write(tool.name, input, key, toolCtx, steps, honours);
-      },
+      }),
       ...(queryable && {
         status: (ref: OperationRef, toolCtx: ToolContext) => {
           const find = typeof tool.status === 'function' ? tool.status : undefined;
@@ -82,6 +86,23 @@ export class ServiceInstance<S, O> implements Service {
         },
       }),
     };
+  }
+
+  /**
+   * Runs one delivery through the service's capacity: refused at once (429 over the rate limit,
+   * 503 when slots and queue are full), or holding a slot until it settles. A caller that gave
+   * up meanwhile does not free the slot: the service still does the work (R18).
+   */
+  async #admit<T>(work: () => T | Promise<T>): Promise<T> {
+    const door = this.#door;
+    if (!door) return work();
+    const admission = await door.enter();
+    if (admission.kind === 'refused') throw admission.error;
+    try {
+      return await work();
+    } finally {
+      admission.release();
+    }
   }
 
   #context(toolCtx: ToolContext): ServiceContext<S, O> {

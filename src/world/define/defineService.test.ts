@@ -196,7 +196,7 @@ describe('defineService', () => {
       world({ maxOpen: 0, retries: 3 });
     } catch (e) {
       expect((e as FaultlineError).details).toEqual({
-        issues: ['world.helpdesk.retries: unknown option (known: idempotency, retentionMs, processingMs, maxOpen)', 'world.helpdesk.maxOpen: Too small: expected number to be >0'],
+        issues: ['world.helpdesk.retries: unknown option (known: idempotency, retentionMs, processingMs, capacity, maxOpen)', 'world.helpdesk.maxOpen: Too small: expected number to be >0'],
       });
     }
   });
@@ -225,5 +225,27 @@ describe('defineService', () => {
   it('refuses a state function that returns something other than JSON when a world is built', () => {
     const odd = defineService({ name: 'odd', state: () => ({ at: new Date(0) }), tools: { t: { description: 'd', risk: 'read', input: z.object({}), run: () => 1 } } });
     expect(() => createWorld(new VirtualClock(0), {}, [odd])).toThrow('service "odd": the state is not JSON data: state.at: a Date');
+  });
+});
+
+describe('capacity, an option of every service', () => {
+  it('applies to a user-declared service: one slot, no queue, the second concurrent delivery is refused with 503', async () => {
+    const { z } = await import('zod');
+    const { defineService } = await import('./defineService.js');
+    const { VirtualClock, HttpError } = await import('../../core/index.js');
+    const { World } = await import('../World.js');
+    const { deliver } = await import('../deliver.js');
+    const slow = defineService({
+      name: 'slow',
+      state: {},
+      tools: { work: { description: 'Works 100 ms.', risk: 'read', input: z.object({}).strict(), run: async (_i, ctx) => { await ctx.clock.sleep(100); return 'done'; } } },
+    });
+    const clock = new VirtualClock(0);
+    const world = new World(clock).add(slow.instantiate(clock, { capacity: { maxConcurrent: 1, overloadRetryAfterMs: 2_000 } }));
+    const run = await clock.run(() => Promise.all([1, 2].map((n) => deliver(world, 'work', {}, { request: `r${n}` }).catch((e: unknown) => e))));
+    expect(run.kind === 'settled' && run.value[0]).toBe('done');
+    const refused = run.kind === 'settled' ? run.value[1] : undefined;
+    expect(refused instanceof HttpError && [refused.status, refused.headers['retry-after']]).toEqual([503, '2']);
+    expect(() => slow.instantiate(clock, { capacity: { maxConcurrent: 0 } })).toThrow(/world\.slow\.capacity\.maxConcurrent/);
   });
 });

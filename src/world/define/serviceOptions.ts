@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatIssues } from '../../core/zodIssues.js';
 import { objectShape } from './zodLike.js';
+import { CapacitySchema } from '../capacity/CapacityConfig.js';
 
 /** The options every service accepts in a scenario's `world.<service>` (R24). */
 export const CommonServiceOptionsSchema = z
@@ -11,6 +12,12 @@ export const CommonServiceOptionsSchema = z
     retentionMs: z.number().int().positive().optional(),
     /** Virtual time between accepting a write and committing it (default 0). */
     processingMs: z.number().int().nonnegative().optional(),
+    /**
+     * Finite capacity, applied to every delivery of every tool: a token-bucket rate limit
+     * (429 with Retry-After) and a bounded number of requests in progress with a queue in
+     * front (503, or 429, when both are full). Absent: unlimited.
+     */
+    capacity: CapacitySchema.optional(),
   })
   .strict();
 export type CommonServiceOptions = z.infer<typeof CommonServiceOptionsSchema>;

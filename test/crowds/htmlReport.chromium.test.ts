@@ -4,14 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareContention } from '../../src/runner/contention/compareContention.js';
-import { loadContentionConfigs, loadContentionScenarios } from '../../src/runner/contention/library.js';
 import { loadConfigs, loadScenarios } from '../../src/runner/library.js';
-import { runMatrix } from '../../src/runner/run.js';
-import { contentionHtmlReport } from '../../src/report/html/contentionHtml.js';
+import { finishRun, runMatrix, type Cell } from '../../src/runner/run.js';
 import { renderHtmlReport } from '../../src/report/html/renderHtmlReport.js';
 import { runComparisonHtmlReport } from '../../src/report/html/runComparisonHtml.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium } from './chromium.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium } from '../html/chromium.js';
+import { crowdCell, crowdConfig, crowdScenario } from './crowd.js';
 
 /** The test's output folder: screenshots stay there for the CI artifact. */
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
@@ -98,27 +96,33 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
     expect(hasChromium, `FAULTLINE_REQUIRE_CHROMIUM=1 but there is no chromium at ${CHROMIUM} (apt-get install -y chromium, or source scripts/ci-chromium.sh)`).toBe(true);
   });
 
-  it('draws every chart of a contention comparison with data, offline, without a console error', async () => {
-    const scenarios = await loadContentionScenarios(['optimistic-100', 'jobs-outage']);
-    const configs = await loadContentionConfigs(['full-jitter', 'exponential-no-jitter', 'nested-three-layers', 'cockatiel-decorrelated', 'p-retry-randomized']);
-    const comparisons = [];
-    for (const s of scenarios) comparisons.push(await compareContention({ scenario: { ...s, agents: 30 }, configs, seed: 1 }));
+  it('draws every chart of the crowd sections of compare.html with data, offline, without a console error', async () => {
+    const scenarios = ['optimistic-100', 'jobs-outage'];
+    const configs = ['full-jitter', 'exponential-no-jitter', 'nested-three-layers', 'cockatiel-decorrelated', 'p-retry-randomized'];
+    const cells: Cell[] = [];
+    for (const config of configs) for (const name of scenarios) cells.push(await crowdCell({ ...(await crowdScenario(name)), agents: 30 }, await crowdConfig(config)));
+    const run = finishRun({ seed: 1, k: 1, scenarios, configs, cells, interrupted: false, keepFailures: 1 });
+    const report = runComparisonHtmlReport(run);
+    const nested = report.sections.find((s) => s.id === 'crowd1-jobs-outage')!;
+    // Only nested-three-layers stacks an SDK and an agent layer around its attempts (R10).
+    expect(nested.table.rows.map((r) => r.flagged)).toEqual([false, false, true, false, false]);
+    expect(nested.flags.join('\n')).toMatch(/nested-three-layers: the amplification checker failed: up to 27 sends for one logical operation/);
     const file = join(dir, 'compare.html');
-    await writeFile(file, renderHtmlReport(contentionHtmlReport(comparisons)));
+    await writeFile(file, renderHtmlReport(report));
 
-    const seen = await inspect(opened(), file, join(SCREENSHOTS, 'contention-compare.png'));
+    const seen = await inspect(opened(), file, join(SCREENSHOTS, 'crowds-compare.png'));
     expect(seen.errors).toEqual([]);
     expect(seen.requests).toEqual([]);
-    // Per scenario: 10 bar charts, the load over time and pass^k against k.
-    expect(seen.canvases.length).toBe(2 * 12);
+    // The run section's 7 charts, then per crowd scenario 8 bar charts and the load over time.
+    expect(seen.canvases.length).toBe(7 + 2 * 9);
     expect(seen.drawn).toBe(seen.canvases.length);
     for (const c of seen.canvases) {
       expect(c, c.id).toMatchObject({ chart: true });
       expect(c.points, c.id).toBeGreaterThan(0);
       expect(c.inked, c.id).toBeGreaterThan(1_000);
     }
-    expect(seen.canvases.filter((c) => c.id.endsWith('-load')).map((c) => c.id)).toEqual(['s0-optimistic-100-load', 's1-jobs-outage-load']);
-  }, 30_000);
+    expect(seen.canvases.filter((c) => c.id.endsWith('-load')).map((c) => c.id)).toEqual(['crowd0-optimistic-100-load', 'crowd1-jobs-outage-load']);
+  }, 60_000);
 
   it('draws the run comparison of faultline compare too', async () => {
     const run = await runMatrix({ scenarios: await loadScenarios(['read-timeout-retry', 'nested-retries-amplification']), configs: await loadConfigs(['rulebook', 'naive']), k: 2, seed: 1 });

@@ -1,0 +1,54 @@
+/**
+ * Wall time of the one trial runner at scale: 1,000 agents in one trial × 5 configurations, on
+ * the built-in records service (optimistic concurrency, writers spread over 50 records), judged
+ * by the checkers and tallied as `faultline run` tallies a cell. Prints numbers; asserts nothing.
+ *   npm run bench:crowds            (AGENTS=… to change the crowd)
+ */
+import { wallMs } from '../src/core/clock/RealClock.js';
+import { CellTally } from '../src/runner/CellTally.js';
+import { defineScenario } from '../src/runner/scenario.js';
+import { runTrial, summarise } from '../src/runner/trial.js';
+import { crowdConfig } from '../test/crowds/crowd.js';
+
+const agents = Number(process.env['AGENTS'] ?? 1_000);
+const CONFIGS = ['exponential-no-jitter', 'full-jitter', 'decorrelated-jitter', 'cockatiel-decorrelated', 'p-retry-randomized'];
+
+const scenario = defineScenario({
+  name: 'bench-optimistic',
+  services: ['records'],
+  world: { records: { transactionMs: 10 } },
+  agents,
+  agent: {
+    kind: 'function',
+    task: 'Write your record.',
+    fn: async ({ agent, tools }) => {
+      const r = await tools['update_record']!({ record: `rec-${agent % 50}`, writer: `w-${agent}`, value: agent });
+      return { outcome: r.kind === 'ok' ? 'completed' : 'failed' };
+    },
+  },
+  // retry-discipline reads a retried 409 as a retried permanent error; these configurations retry conflicts on purpose.
+  checks: ['goal-state', 'budget', 'duplicates', 'amplification', 'honesty', 'secrets'],
+  budget: { maxAttemptsPerCall: 10, maxDeliveriesPerOperation: 10, deadlineMs: 600_000 },
+});
+
+console.log(`crowds: ${agents} agents × ${CONFIGS.length} configurations on one records service, 50 records (${process.version}, ${process.platform}/${process.arch})`);
+const started = wallMs();
+let runs = 0;
+for (const name of CONFIGS) {
+  const config = await crowdConfig(name);
+  const before = wallMs();
+  const trial = await runTrial({ scenario, config, runSeed: 1, trialIndex: 0 });
+  const wall = wallMs() - before;
+  const tally = new CellTally(scenario.name, name, { scenario: scenario.name, config: name }, 1);
+  tally.add(summarise(trial, false));
+  const m = tally.cell().metrics;
+  const crowd = m.crowd!;
+  runs += crowd.agents;
+  console.log(
+    `  ${name.padEnd(24)} ${String(Math.round(wall)).padStart(6)} ms wall  ${String(trial.history.length).padStart(7)} events  ${String(m.deliveries).padStart(6)} deliveries  ` +
+      `success ${crowd.successRate.toFixed(3)}  p95 ${(crowd.completionMs.p95 / 1000).toFixed(1).padStart(6)} s virtual  ${trial.status}`,
+  );
+}
+const total = wallMs() - started;
+const rss = process.memoryUsage().rss / 2 ** 20;
+console.log(`total ${Math.round(total)} ms wall for ${runs} agent runs (${((total * 1000) / runs).toFixed(0)} µs per agent), rss ${rss.toFixed(0)} MB`);
