@@ -25,7 +25,7 @@ export const NO_LAYERS: Layers = { sdkRetries: 0, agentRepeats: 0 };
 /**
  * The execution layer a trial runs under, as data: faultline's reference runtime with a
  * `RetryConfig`, or a third-party retry library, each with optional extra retry layers.
- * The one configuration type of `run`, `compare`, `replay` and contention alike.
+ * The one configuration type of `run`, `compare`, `replay`, `explore` and `sweep`, for one agent or a crowd.
  */
 export type ExecutionConfig =
   | { readonly kind: 'runtime'; readonly name: string; readonly description: string; readonly retry: RetryConfig; readonly layers: Layers }
