@@ -1,0 +1,26 @@
+import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import { plural } from '../format.js';
+import { painter } from '../paint.js';
+import { alignTable } from '../table.js';
+import { sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
+
+export interface SweepConsoleOptions {
+  readonly color: boolean;
+}
+
+/** The sweep on a terminal: the tables, then one replay command per failing point. */
+export function renderSweepConsole(result: SweepResult, options: SweepConsoleOptions): string {
+  const p = painter(options.color);
+  const out = [`${p.bold('faultline sweep')}  ${sweepHeadline(result)}`, ''];
+  for (const table of sweepTables(result)) {
+    const lines = alignTable([table.header, ...table.rows], table.header.map((_, i) => (i === 0 || (i === 1 && table.header[1] === 'configuration') ? 'left' : 'right')));
+    out.push(p.bold(table.title), ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l}`), '');
+  }
+  const replays = sweepReplays(result);
+  if (replays.length > 0) {
+    out.push(p.bold('replay a failing trial'));
+    for (const r of replays) out.push(`  ${r.series} λ=${r.lambda} × ${r.config}: ${plural(r.failing, 'failing trial')}`, `    ${p.dim(r.replay)}`);
+    out.push('');
+  }
+  return `${out.join('\n')}`;
+}

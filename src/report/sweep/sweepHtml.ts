@@ -1,0 +1,63 @@
+import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { ChartSpec, HtmlReport, HtmlSection } from '../html/HtmlReport.js';
+import { configCurves, scenarioCurves, type SweepCurve } from './sweepFigures.js';
+import { figureCell, sweepHeadline } from './sweepTables.js';
+
+const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/** A line per curve: `pick` of each point against λ (points where nothing ran are left out). */
+function lineChart(id: string, title: string, y: string, curves: readonly SweepCurve[], label: (c: SweepCurve) => string, pick: 'pass1' | 'passK'): ChartSpec {
+  return {
+    kind: 'line',
+    id,
+    title,
+    x: 'λ (fault probability per delivery)',
+    y,
+    series: curves.map((c) => ({ label: label(c), points: c.points.flatMap((p) => (p[pick] === null ? [] : [[p.lambda, p[pick]] as const])) })),
+  };
+}
+
+/**
+ * sweep.html: per series, pass^k and pass^1 against λ with a line per configuration, the
+ * figures as a table; then each configuration's scenarios, a line per scenario.
+ */
+export function sweepHtmlReport(result: SweepResult): HtmlReport {
+  const k = result.k;
+  const byConfig = configCurves(result);
+  const byScenario = scenarioCurves(result);
+  const header = (first: readonly string[]): string[] => [...first, ...result.lambdas.map((l) => `λ=${l}`)];
+  const cells = (c: SweepCurve): string[] => result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
+  const failing = (c: SweepCurve): boolean => c.points.some((p) => p.successes < p.trials);
+  // Indices keep ids unique where two labels slug alike; the slug keeps them readable.
+  const sections: HtmlSection[] = result.series.flatMap(({ series }, si) => {
+    const id = `${si}-${slug(series.label)}`;
+    const mine = byConfig.filter((c) => c.series === series.label);
+    const scenarios = byScenario.filter((c) => c.series === series.label);
+    return [
+      {
+        id: `sweep-${id}`,
+        title: `${series.label}: pass^${k} against λ`,
+        description: series.mix
+          ? `The kinds ${series.faults.map((f) => f.label).join(', ')} share λ: each hits a delivery with probability λ/${series.faults.length}. Cells: pass^1 / pass^${k}, each scenario a task.`
+          : `${series.label} hits each delivery with probability λ, after each scenario's own faults. Cells: pass^1 / pass^${k}, each scenario a task.`,
+        table: { header: header(['configuration']), rows: mine.map((c) => ({ cells: [c.config, ...cells(c)], flagged: failing(c) })) },
+        flags: [],
+        charts: [
+          lineChart(`sweep-${id}-passk`, `pass^${k} against λ: ${series.label}`, `pass^${k}`, mine, (c) => c.config, 'passK'),
+          lineChart(`sweep-${id}-pass1`, `pass^1 against λ: ${series.label}`, 'pass^1', mine, (c) => c.config, 'pass1'),
+        ],
+      },
+      {
+        id: `sweep-${id}-scenarios`,
+        title: `${series.label}: by scenario`,
+        description: `pass^1 / pass^${k} of each scenario under each configuration.`,
+        table: { header: header(['scenario', 'configuration']), rows: scenarios.map((c) => ({ cells: [c.scenario ?? '', c.config, ...cells(c)], flagged: failing(c) })) },
+        flags: [],
+        charts: result.configs.map((config, ci) =>
+          lineChart(`sweep-${id}-scenarios-${ci}-${slug(config)}`, `pass^1 against λ by scenario: ${series.label} × ${config}`, 'pass^1', scenarios.filter((c) => c.config === config), (c) => c.scenario ?? '', 'pass1'),
+        ),
+      },
+    ];
+  });
+  return { title: 'faultline sweep', subtitle: `${sweepHeadline(result)}.`, sections };
+}
