@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJsonReport } from '../../src/report/json.js';
+import { SweepJsonSchema, type SweepJson } from '../../src/report/sweep/sweepJson.js';
+import { faultline, tempDir, type Finished } from './faultline.js';
+
+/**
+ * `faultline sweep` through the real binary, on the built-in library: pass^1 and pass^k of
+ * `naive` and `rulebook` as rate limits and 503s hit more of the tool calls.
+ */
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let first: Finished;
+let sweep: SweepJson;
+// k = 4 over the whole library, two configurations, two series, six λ: 1,440 trials, a few seconds.
+const SWEEP = ['sweep', '--fault', 'rate_limit', '--fault', 'unavailable', '--lambda', '0:0.5:0.1', '--config', 'naive', '--config', 'rulebook', '--k', '4', '--seed', '1'];
+
+const read = (...parts: string[]): Promise<string> => readFile(join(dir.path, ...parts), 'utf8');
+const curve = (series: string, config: string): SweepJson['sweep']['byConfig'][number] => {
+  const found = sweep.sweep.byConfig.find((c) => c.series === series && c.config === config);
+  if (!found) throw new Error(`no curve ${series} × ${config}`);
+  return found;
+};
+const pass1 = (series: string, config: string): number[] => curve(series, config).points.map((p) => p.pass1 ?? NaN);
+
+beforeAll(async () => {
+  dir = await tempDir('sweep');
+  first = await faultline([...SWEEP, '--workers', '0', '--out', 'a'], { cwd: dir.path });
+  sweep = SweepJsonSchema.parse(JSON.parse(await read('a', 'sweep.json')));
+}, 120_000);
+afterAll(() => dir.cleanup());
+
+describe('faultline sweep on the library', () => {
+  it('runs every point, writes its reports, and exits 0', () => {
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('reports: a/sweep.json, a/sweep.md, a/sweep.html');
+    expect(sweep.sweep.lambdas).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5]);
+    expect(sweep.sweep.series.map((s) => s.label)).toEqual(['rate_limit', 'unavailable']);
+    expect(sweep.sweep.trials).toBe(15 * 2 * 4 * 6 * 2);
+    expect(sweep.sweep.byConfig).toHaveLength(4);
+    expect(sweep.sweep.byScenario).toHaveLength(2 * 2 * 15);
+    // One progress line per point, and the rate on the last.
+    expect(first.stderr.match(/^faultline sweep: (rate_limit|unavailable) λ=/gm)).toHaveLength(12);
+    expect(first.stderr).toMatch(/faultline sweep: 1440 trials in [\d.]+ s \(\d+ trials\/s\)/);
+  });
+
+  it("naive's pass^1 falls as λ rises: lower at 0.5 than at 0, and at no λ above its λ = 0 figure, under both faults", () => {
+    for (const series of ['rate_limit', 'unavailable']) {
+      const naive = pass1(series, 'naive');
+      expect(naive[5], `${series}: ${naive.join(', ')}`).toBeLessThan(naive[0]!);
+      for (const x of naive.slice(1)) expect(x, `${series}: ${naive.join(', ')}`).toBeLessThanOrEqual(naive[0]!);
+      // A least-squares line through the points slopes down.
+      const xs = sweep.sweep.lambdas;
+      const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const my = naive.reduce((a, b) => a + b, 0) / naive.length;
+      const slope = xs.reduce((a, x, i) => a + (x - mx) * (naive[i]! - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+      expect(slope).toBeLessThan(0);
+      // pass^k is never above pass^1, and the rulebook configuration stays above naive at every λ.
+      curve(series, 'naive').points.forEach((p) => expect(p.passK!).toBeLessThanOrEqual(p.pass1!));
+      const rulebook = pass1(series, 'rulebook');
+      rulebook.forEach((r, i) => expect(r).toBeGreaterThan(naive[i]!));
+    }
+  });
+
+  it('adds nothing at λ = 0: that point is the plain run with its seed', async () => {
+    const point = sweep.sweep.series[0]!.points[0]!;
+    expect(point.lambda).toBe(0);
+    const run = await faultline(['run', '--config', 'naive', '--config', 'rulebook', '--k', '4', '--seed', String(point.seed), '--reporter', 'json', '--out', 'plain', '--workers', '0'], { cwd: dir.path });
+    expect(run.code, run.stderr).toBe(1);
+    const report = parseJsonReport(await read('plain', 'faultline.json'));
+    for (const config of ['naive', 'rulebook']) {
+      const m = report.configs.find((c) => c.config === config)!;
+      const p = curve('rate_limit', config).points[0]!;
+      expect({ trials: p.trials, successes: p.successes, pass1: p.pass1, passK: p.passK }).toEqual({ trials: m.trials, successes: m.successes, pass1: m.passHat[0], passK: m.passHat[3] });
+    }
+  }, 60_000);
+
+  it('gives each point a seed of its own, and the same seed the same bytes, on any number of workers', async () => {
+    const seeds = sweep.sweep.series.flatMap((s) => s.points.map((p) => p.seed));
+    expect(new Set(seeds).size).toBe(12);
+    const again = await faultline([...SWEEP, '--workers', '2', '--out', 'b'], { cwd: dir.path });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await read('b', 'sweep.json')).toBe(await read('a', 'sweep.json'));
+    expect(await read('b', 'sweep.md')).toBe(await read('a', 'sweep.md'));
+    expect(again.stdout).toBe(first.stdout.replaceAll('a/sweep', 'b/sweep'));
+    // Another seed, other trials: the figures move.
+    const other = await faultline([...SWEEP.slice(0, -1), '2', '--workers', '0', '--out', 'c', '--reporter', 'json'], { cwd: dir.path });
+    expect(other.code, other.stderr).toBe(0);
+    expect(await read('c', 'sweep.json')).not.toBe(await read('a', 'sweep.json'));
+  }, 120_000);
+
+  it('prints a table per series, and a replay command for every failing point', () => {
+    expect(first.stdout).toMatch(/^rate_limit: pass\^1 \/ pass\^4 by configuration, over 15 scenarios$/m);
+    expect(first.stdout).toMatch(/^ {2}configuration +λ=0 +λ=0\.1 +λ=0\.2 +λ=0\.3 +λ=0\.4 +λ=0\.5$/m);
+    const naive = curve('rate_limit', 'naive').points.map((p) => `${p.pass1!.toFixed(3)} / ${p.passK!.toFixed(3)}`);
+    expect(first.stdout).toContain(`  naive          ${naive.join('  ')}`);
+    const failing = sweep.sweep.byConfig.flatMap((c) => c.points.filter((p) => p.successes < p.trials));
+    expect(failing.length).toBeGreaterThan(12);
+    for (const p of failing) expect(first.stdout).toContain(`    ${p.replay}`);
+  });
+
+  it('writes the same tables as Markdown', async () => {
+    const naive = curve('rate_limit', 'naive').points.map((p) => `${p.pass1!.toFixed(3)} / ${p.passK!.toFixed(3)}`);
+    const md = await read('a', 'sweep.md');
+    expect(md).toMatch(/^## faultline sweep: pass\^k against fault intensity λ$/m);
+    expect(md).toContain(`| naive | ${naive.join(' | ')} |`);
+    expect(md).toContain('### rate\\_limit: pass^1 / pass^4 by scenario');
+  });
+
+  it("a failing point's replay command reruns the trial the sweep ran, fault for fault, and exits 1", async () => {
+    const p = curve('unavailable', 'rulebook').points.find((x) => x.replay !== null && x.lambda > 0)!;
+    const args = p.replay!.split(' ').slice(1);
+    expect(args.slice(0, 1)).toEqual(['sweep']);
+    expect(args).toEqual(expect.arrayContaining(['--fault', 'unavailable', '--lambda', String(p.lambda), '--seed', '1', '--replay']));
+    // Scenario and configuration names are slugs: the command splits on spaces as a shell would.
+    const replay = await faultline(args, { cwd: dir.path });
+    expect(replay.code, replay.stderr).toBe(1);
+    expect(replay.stdout).toMatch(new RegExp(`^faultline sweep --replay {2}\\S+ × rulebook, unavailable at λ=${p.lambda}, seed 1 \\(point seed \\d+\\), trial \\d+: failed`));
+    // The sweep's own rule is the one after the scenario's: its 503s are in the timeline.
+    expect(replay.stdout).toMatch(/fault unavailable\(status=503\) on req-\d+ \(rule \d+\)/);
+    const json = await faultline([...args, '--json'], { cwd: dir.path });
+    const again = await faultline([...args, '--json'], { cwd: dir.path });
+    expect(json.stdout).toBe(again.stdout);
+    expect(JSON.parse(json.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'fault' })]));
+  }, 60_000);
+});
+
+describe('faultline sweep: bad input exits 2 naming the flag and what it expected', () => {
+  const cases: readonly { readonly args: readonly string[]; readonly message: RegExp }[] = [
+    { args: ['--lambda', '0,1.5'], message: /option '--lambda <list\|from:to:step>' argument '0,1\.5' is invalid\. expected a list of probabilities such as 0,0\.1,0\.2 or a range from:to:step such as 0:0\.5:0\.1; 1\.5 is above 1/ },
+    { args: ['--lambda', '0.5:0:0.1'], message: /'--lambda <list\|from:to:step>' argument '0\.5:0:0\.1' is invalid\. .*the range ends \(0\) before it starts \(0\.5\)/ },
+    { args: ['--lambda', '0.1', '--lambda', '0.1'], message: /λ = 0\.1 is given twice/ },
+    { args: ['--fault', 'rate-limit'], message: /^error: --fault rate-limit: expected a fault kind \(one of: timeout, latency, network, rate_limit, .*\) or a fault inline such as/m },
+    { args: ['--fault', '{kind: unavailable, status: 418}'], message: /^error: --fault \{kind: unavailable, status: 418\}: the inline fault is not a fault: status/m },
+    { args: ['--fault', 'rate_limit', '--fault', 'rate_limit'], message: /^error: --fault rate_limit is given twice/m },
+    { args: ['--reporter', 'junit'], message: /unknown sweep reporter "junit" \(one of: console, json, markdown, html\)/ },
+    { args: ['--replay', '0'], message: /^error: --replay reruns one trial: name one series \(one --fault, or several with --mix\), not 2: rate_limit, unavailable/m },
+    { args: ['read-timeout-retry', '--fault', 'timeout', '--replay', '0'], message: /^error: --replay reruns one trial: name one λ \(--lambda 0\.3\), not 6/m },
+    { args: ['--grep', 'nothing-matches-this'], message: /^error: --grep nothing-matches-this matches no scenario/m },
+    { args: ['no-such-scenario'], message: /no scenario file or built-in scenario named "no-such-scenario"/ },
+  ];
+  for (const c of cases) {
+    it(`sweep ${c.args.join(' ')}`, async () => {
+      const r = await faultline(['sweep', ...c.args, '--out', 'never'], { cwd: dir.path });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(c.message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it('--help shows the flags and examples', async () => {
+    const r = await faultline(['sweep', '--help'], { cwd: dir.path });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--lambda <list|from:to:step>');
+    expect(r.stdout).toContain('$ faultline sweep --config naive --config rulebook --fault rate_limit --lambda 0:0.5:0.1 --k 8');
+    const top = await faultline(['--help'], { cwd: dir.path });
+    expect(top.stdout).toMatch(/^ {2}sweep \[options\] \[scenarios\.\.\.\]/m);
+  });
+});
