@@ -63,6 +63,14 @@ function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix'>): SweepSeries[] 
   return series;
 }
 
+/**
+ * Whether any scenario runs code of the user's (an agent or a service module), which workers
+ * isolate from the run. The built-in library does not: there, each point starting a pool of
+ * its own costs more CPU than its trials (bench/sweep.ts), so its trials run in this process.
+ */
+const runsUserCode = (scenarios: readonly Scenario[]): boolean =>
+  scenarios.some((s) => s.agent.kind !== 'scripted' || (s.services ?? []).some((service) => typeof service !== 'string'));
+
 async function load(request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep'>): Promise<{ scenarios: Scenario[]; configs: RetryConfig[] }> {
   let scenarios = await loadAll(request.scenarios, loadScenarios, 'scenario');
   const grep = request.grep;
@@ -93,7 +101,7 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
     const started = wallMs();
     const result = await runSweep({
       ...options,
-      workers: (trials) => request.workers ?? defaultWorkers(trials),
+      workers: (trials) => request.workers ?? (runsUserCode(scenarios) ? defaultWorkers(trials) : 0),
       signal: interrupt.signal,
       onPoint: (s, point) => {
         done += point.run.cells.reduce((a, c) => a + c.metrics.trials, 0);

@@ -76,10 +76,11 @@ describe('faultline sweep on the library', () => {
     }
   }, 60_000);
 
-  it('gives each point a seed of its own, and the same seed the same bytes, on any number of workers', async () => {
+  it('gives each point a seed of its own, and the same seed the same bytes', async () => {
     const seeds = sweep.sweep.series.flatMap((s) => s.points.map((p) => p.seed));
     expect(new Set(seeds).size).toBe(12);
-    const again = await faultline([...SWEEP, '--workers', '2', '--out', 'b'], { cwd: dir.path });
+    // No --workers: the library runs no code of the user's, so the default runs it in process too.
+    const again = await faultline([...SWEEP, '--out', 'b'], { cwd: dir.path });
     expect(again.code, again.stderr).toBe(0);
     expect(await read('b', 'sweep.json')).toBe(await read('a', 'sweep.json'));
     expect(await read('b', 'sweep.md')).toBe(await read('a', 'sweep.md'));
@@ -88,6 +89,17 @@ describe('faultline sweep on the library', () => {
     const other = await faultline([...SWEEP.slice(0, -1), '2', '--workers', '0', '--out', 'c', '--reporter', 'json'], { cwd: dir.path });
     expect(other.code, other.stderr).toBe(0);
     expect(await read('c', 'sweep.json')).not.toBe(await read('a', 'sweep.json'));
+  }, 120_000);
+
+  it('writes the same bytes from worker threads as in process', async () => {
+    // A smaller sweep: every point starts a pool of its own, and a worker's start costs about a second of CPU.
+    const small = ['sweep', 'email-rate-limit-seconds', 'read-timeout-retry', 'deploy-poll-to-completion', '--config', 'naive', '--config', 'rulebook', '--lambda', '0,0.4', '--k', '3', '--reporter', 'json'];
+    const here = await faultline([...small, '--workers', '0', '--out', 'w0'], { cwd: dir.path });
+    const pooled = await faultline([...small, '--workers', '2', '--out', 'w2'], { cwd: dir.path });
+    expect([here.code, pooled.code], pooled.stderr).toEqual([0, 0]);
+    const text = await read('w0', 'sweep.json');
+    expect(SweepJsonSchema.parse(JSON.parse(text)).sweep.trials).toBe(3 * 2 * 3 * 2 * 2);
+    expect(await read('w2', 'sweep.json')).toBe(text);
   }, 120_000);
 
   it('prints a table per series, and a replay command for every failing point', () => {
@@ -123,6 +135,31 @@ describe('faultline sweep on the library', () => {
     const again = await faultline([...args, '--json'], { cwd: dir.path });
     expect(json.stdout).toBe(again.stdout);
     expect(JSON.parse(json.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'fault' })]));
+  }, 60_000);
+});
+
+describe('faultline sweep --mix', () => {
+  it('runs one series of every fault sharing λ, and its replay command names them all', async () => {
+    const r = await faultline(
+      ['sweep', 'deploy-poll-to-completion', 'email-rate-limit-seconds', '--config', 'rulebook', '--fault', 'rate_limit', '--fault', '{kind: unavailable, status: 502}', '--mix', '--status-queries', '--lambda', '0.6', '--k', '4', '--reporter', 'json', '--out', 'mix', '--workers', '0'],
+      { cwd: dir.path },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const mix = SweepJsonSchema.parse(JSON.parse(await read('mix', 'sweep.json'))).sweep;
+    expect(mix.target).toBe('any');
+    expect(mix.series).toEqual([{ label: 'mix(rate_limit+unavailable(status=502))', mix: true, faults: [{ kind: 'rate_limit' }, { kind: 'unavailable', status: 502 }], points: [{ lambda: 0.6, seed: expect.any(Number) }] }]);
+    const point = mix.byConfig[0]!.points[0]!;
+    expect(point.successes).toBeLessThan(point.trials);
+    expect(point.replay).toMatch(/^faultline sweep \S+ --config rulebook --fault rate_limit --fault '\{"kind":"unavailable","status":502\}' --mix --status-queries --lambda 0\.6 --seed 1 --replay \d+$/);
+    // Undo the shell quoting of the inline fault, as a shell would.
+    const args = point.replay!.replace(/'([^']*)'/, (_, inner: string) => inner.replaceAll(' ', '\u0000')).split(' ').slice(1).map((a) => a.replaceAll('\u0000', ' '));
+    const replay = await faultline([...args, '--json'], { cwd: dir.path });
+    expect(replay.code, replay.stderr).toBe(1);
+    // The scenario's own rules come first; the mix's two rules follow them, in --fault order.
+    const own = point.replay!.startsWith('faultline sweep email-rate-limit-seconds') ? 1 : 0;
+    const faults = (JSON.parse(replay.stdout) as { type: string; rule?: number; fault?: { kind: string; status?: number } }[]).filter((e) => e.type === 'fault' && e.rule! >= own);
+    expect(faults.length).toBeGreaterThan(0);
+    for (const f of faults) expect(f.fault).toEqual(f.rule === own ? { kind: 'rate_limit' } : { kind: 'unavailable', status: 502 });
   }, 60_000);
 });
 

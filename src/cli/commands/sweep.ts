@@ -77,7 +77,7 @@ export function createSweepCommand(ctx: CliContext): Command {
     .option('--out <dir>', 'folder sweep.json, sweep.md and sweep.html go to', 'reports')
     .option('--reporter <name>', `${REPORTERS.join(', ')} (repeatable; default: all)`, collectReporter)
     .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
-    .option('--workers <n>', 'worker threads each point runs on (default: as "faultline run" chooses; 0: in this process)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
+    .option('--workers <n>', 'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs your own agent or service code, else 0: in this process)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
     .option('--replay <i>', 'rerun trial i of one scenario, configuration, series and λ, and print its timeline (as "faultline replay" does)', parseTrialIndex)
     .option('--json', 'with --replay: print the trial history as JSON instead')
     .addHelpText('after', EXAMPLES)
