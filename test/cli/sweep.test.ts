@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { SweepJsonSchema, type SweepJson } from '../../src/report/sweep/sweepJson.js';
-import { faultline, tempDir, type Finished } from './faultline.js';
+import { faultline, start, tempDir, type Finished } from './faultline.js';
 
 /**
  * `faultline sweep` through the real binary, on the built-in library: pass^1 and pass^k of
@@ -160,6 +160,24 @@ describe('faultline sweep --mix', () => {
     const faults = (JSON.parse(replay.stdout) as { type: string; rule?: number; fault?: { kind: string; status?: number } }[]).filter((e) => e.type === 'fault' && e.rule! >= own);
     expect(faults.length).toBeGreaterThan(0);
     for (const f of faults) expect(f.fault).toEqual(f.rule === own ? { kind: 'rate_limit' } : { kind: 'unavailable', status: 502 });
+  }, 60_000);
+});
+
+describe('faultline sweep stopped by a signal', () => {
+  it('SIGINT after the first point: the finished points are reported, marked interrupted, exit 130', async () => {
+    const run = start(['sweep', '--config', 'rulebook', '--k', '40', '--lambda', '0:1:0.1', '--fault', 'timeout', '--out', 'stopped', '--workers', '0'], { cwd: dir.path });
+    await run.stderrLine(/^faultline sweep: timeout λ=0: /);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/faultline: interrupted; the reports cover the \d+ trials that finished/);
+    const stopped = SweepJsonSchema.parse(JSON.parse(await read('stopped', 'sweep.json'))).sweep;
+    expect(stopped.interrupted).toBe(true);
+    const points = stopped.series[0]!.points;
+    expect(points.length).toBeGreaterThanOrEqual(1);
+    expect(points.length).toBeLessThan(11);
+    expect(stopped.trials).toBeLessThan(15 * 40 * 11);
+    expect(r.stdout).toMatch(/interrupted: partial figures/);
   }, 60_000);
 });
 
