@@ -11,6 +11,8 @@ import { withAddedFaults } from '../runner/addedFaults.js';
 import { runSweep, sweepTrials, type SweepResult } from '../runner/sweep/runSweep.js';
 import { pointSeed, sweepPlan, sweepSeries, type SweepFault, type SweepSeries, type SweepTarget } from '../runner/sweep/sweepFaults.js';
 import { runTrial } from '../runner/trial.js';
+import { impossibleGates, type Gate } from '../runner/gates.js';
+import { evaluateSweepGates, type SweepGates } from '../runner/sweep/sweepGates.js';
 import { colorEnabled } from '../report/console.js';
 import { formatRate } from '../report/format.js';
 import { renderHtmlReport } from '../report/html/renderHtmlReport.js';
@@ -47,6 +49,9 @@ export interface SweepRequest {
   readonly grep?: RegExp;
   /** Worker threads per point (default: as `run` chooses them); 0 runs the trials in this process. */
   readonly workers?: number;
+  /** Gates judged at every point up to λ = `gateUpTo` (none by default: a sweep is a measurement). */
+  readonly gates?: readonly Gate[];
+  readonly gateUpTo?: number;
 }
 
 // Seeds shown in a command line should be short enough to retype (as `run` picks them).
@@ -90,6 +95,10 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
   const interrupt = listenForInterrupt(io);
   try {
     const { scenarios, configs } = await load(request);
+    const gates = request.gates ?? [];
+    const problems = impossibleGates(gates, { k: request.k, scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name) });
+    if (problems.length > 0) throw new FaultlineError(FaultlineErrorCode.Usage, problems.join('\n'));
+    if (request.gateUpTo !== undefined && gates.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, '--gate-up-to bounds the λ the gates are judged at: give at least one --gate');
     const files = request.reporters.filter((r): r is Exclude<SweepReporter, 'console'> => r !== 'console');
     if (files.length > 0) await assertWritableFolder(request.outDir, '--out');
     const stepSummary = io.env['GITHUB_STEP_SUMMARY'];
@@ -111,27 +120,28 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
     });
     const seconds = (wallMs() - started) / 1000;
     io.stderr.write(`faultline sweep: ${done} trials in ${seconds.toFixed(2)} s (${Math.round(done / Math.max(seconds, 1e-3))} trials/s)\n`);
-    const written = await writeSweepReports(result, request, io);
+    const judged = evaluateSweepGates(result, gates, request.gateUpTo);
+    const written = await writeSweepReports(result, judged, request, io);
     if (written.length > 0) io.stdout.write(`\nreports: ${written.map(shown).join(', ')}\n`);
-    if (stepSummary) await appendFile(stepSummary, `${renderSweepMarkdown(result)}\n`);
+    if (stepSummary) await appendFile(stepSummary, `${renderSweepMarkdown(result, judged)}\n`);
     if (result.interrupted || interrupt.received() !== undefined) {
       io.stderr.write(`faultline: interrupted; the reports cover the ${done} trials that finished\n`);
       return interrupt.exitCode();
     }
-    return ExitCode.Ok;
+    return judged.passed ? ExitCode.Ok : ExitCode.GateFailed;
   } finally {
     interrupt.dispose();
   }
 }
 
-async function writeSweepReports(result: SweepResult, request: SweepRequest, io: Io): Promise<string[]> {
+async function writeSweepReports(result: SweepResult, gates: SweepGates, request: SweepRequest, io: Io): Promise<string[]> {
   const paths: string[] = [];
   for (const reporter of request.reporters) {
     if (reporter === 'console') {
-      io.stdout.write(renderSweepConsole(result, { color: colorEnabled(io.stdout, io.env) }));
+      io.stdout.write(renderSweepConsole(result, { color: colorEnabled(io.stdout, io.env), gates }));
       continue;
     }
-    const text = reporter === 'json' ? renderSweepJson(result) : reporter === 'markdown' ? renderSweepMarkdown(result) : renderHtmlReport(sweepHtmlReport(result));
+    const text = reporter === 'json' ? renderSweepJson(result, gates) : reporter === 'markdown' ? renderSweepMarkdown(result, gates) : renderHtmlReport(sweepHtmlReport(result, gates));
     const path = join(request.outDir, FILES[reporter]);
     await writeReportAtomic(path, text);
     paths.push(path);
@@ -143,7 +153,7 @@ async function writeSweepReports(result: SweepResult, request: SweepRequest, io:
  * `faultline sweep … --lambda L --replay I`: trial I of one scenario under one configuration,
  * with the one series' faults at λ = L, exactly as the sweep ran it. Exit 0 when it passes, 1 when it fails.
  */
-export async function executeSweepReplay(request: Omit<SweepRequest, 'reporters' | 'outDir' | 'k'>, trialIndex: number, json: boolean, io: Io): Promise<ExitCode> {
+export async function executeSweepReplay(request: Omit<SweepRequest, 'reporters' | 'outDir' | 'k' | 'gates' | 'gateUpTo'>, trialIndex: number, json: boolean, io: Io): Promise<ExitCode> {
   const usage = (message: string): FaultlineError => new FaultlineError(FaultlineErrorCode.Usage, `--replay reruns one trial: ${message}`);
   if (request.seed === 'random') throw usage('it needs the seed of the sweep it reproduces (--seed <n>), not "random"');
   const seed = request.seed;

@@ -163,6 +163,49 @@ describe('faultline sweep --mix', () => {
   }, 60_000);
 });
 
+describe('faultline sweep --gate', () => {
+  // The rulebook configuration over the library: every cell passes up to λ = 0.1 and some fail from 0.2 (seed 1, k 4).
+  const GATED = ['sweep', '--config', 'rulebook', '--lambda', '0:0.3:0.1', '--k', '4', '--gate', 'pass^k>=1', '--reporter', 'console', '--reporter', 'json', '--workers', '0'];
+
+  it('exits 0 when every gate holds at every point up to --gate-up-to', async () => {
+    const r = await faultline([...GATED, '--gate-up-to', '0.1', '--out', 'gate-held'], { cwd: dir.path });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('✓ pass^k>=1 held at every λ ≤ 0.1 (4 points)');
+    const gates = SweepJsonSchema.parse(JSON.parse(await read('gate-held', 'sweep.json'))).gates;
+    expect(gates).toMatchObject({ gates: ['pass^k>=1'], upTo: 0.1, passed: true });
+    expect(gates.points.map((p) => `${p.series} ${p.lambda}`)).toEqual(['rate_limit 0', 'rate_limit 0.1', 'unavailable 0', 'unavailable 0.1']);
+  }, 60_000);
+
+  it('exits 1 naming each point where a gate failed, and the cells', async () => {
+    const r = await faultline([...GATED, '--out', 'gate-failed'], { cwd: dir.path });
+    expect(r.code, r.stderr).toBe(1);
+    const json = SweepJsonSchema.parse(JSON.parse(await read('gate-failed', 'sweep.json')));
+    expect(json.gates.passed).toBe(false);
+    const failed = json.gates.points.filter((p) => !p.passed);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const p of failed) {
+      expect(p.lambda).toBeGreaterThan(0.1);
+      // The gate failed exactly where some scenario had a failing trial.
+      const curve = json.sweep.byConfig.find((c) => c.series === p.series)!.points.find((x) => x.lambda === p.lambda)!;
+      expect(curve.failingScenarios.length).toBeGreaterThan(0);
+      expect(r.stdout).toContain(`${p.series} λ=${p.lambda}: ${p.results[0]!.message}`);
+    }
+    expect(r.stdout).toMatch(/^gates: 1 of 1 gate failed$/m);
+  }, 60_000);
+
+  it('refuses a gate that can never hold, or --gate-up-to alone, before the first trial', async () => {
+    const never = await faultline(['sweep', '--k', '2', '--gate', 'pass^4>=1', '--out', 'never'], { cwd: dir.path });
+    expect(never.code).toBe(2);
+    expect(never.stderr).toMatch(/^error: --gate pass\^4>=1 can never hold: pass\^4 needs at least 4 trials per cell, and this run has --k 2/m);
+    const alone = await faultline(['sweep', '--gate-up-to', '0.2', '--out', 'never'], { cwd: dir.path });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/^error: --gate-up-to bounds the λ the gates are judged at: give at least one --gate/m);
+    const bad = await faultline(['sweep', '--gate', 'pass^k>=1', '--gate-up-to', '0,0.2', '--out', 'never'], { cwd: dir.path });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/option '--gate-up-to <λ>' argument '0,0\.2' is invalid\. expected one λ, a probability such as 0\.2/);
+  });
+});
+
 describe('faultline sweep stopped by a signal', () => {
   it('SIGINT after the first point: the finished points are reported, marked interrupted, exit 130', async () => {
     const run = start(['sweep', '--config', 'rulebook', '--k', '40', '--lambda', '0:1:0.1', '--fault', 'timeout', '--out', 'stopped', '--workers', '0'], { cwd: dir.path });

@@ -3,7 +3,8 @@ import { DEFAULT_LAMBDAS, mergeLambdas, parseLambdas } from '../../runner/sweep/
 import { DEFAULT_SWEEP_FAULTS, SWEEP_FAULTS } from '../../runner/sweep/sweepFaultDefaults.js';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
-import { collect, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
+import type { Gate } from '../../runner/gates.js';
+import { collect, collectGate, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
 import { builtinConfigs } from './compare.js';
 
 const REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
@@ -23,13 +24,25 @@ interface SweepFlags {
   readonly workers?: number;
   readonly replay?: number;
   readonly json?: boolean;
+  readonly gate?: Gate[];
+  readonly gateUpTo?: number;
 }
+
+/** `text` broken at spaces into lines of at most `width` characters, for the help text. */
+const wrap = (text: string, width: number): string =>
+  text.split(' ').reduce<string[]>((lines, word) => {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+    return lines;
+  }, []).join('\n');
 
 const EXAMPLES = `
 Examples:
   $ faultline sweep                                       the library, every built-in configuration, rate_limit and unavailable, λ 0…0.5
   $ faultline sweep --config naive --config rulebook --fault rate_limit --lambda 0:0.5:0.1 --k 8
   $ faultline sweep my-scenarios/ --fault timeout --fault '{kind: unavailable, status: 502}' --mix --lambda 0,0.05,0.1,0.2
+  $ faultline sweep --config rulebook --gate 'pass^k>=1' --gate-up-to 0.1  every scenario passes all its trials up to λ = 0.1
   $ faultline sweep email-rate-limit-seconds --config naive --fault rate_limit --lambda 0.3 --seed 1 --replay 2
 
 At each λ, each named fault hits every tool call's delivery with probability λ (drawn from the
@@ -41,11 +54,13 @@ runs the whole matrix (scenarios × configurations × k) with a seed of its own,
 scenario), sweep.json, sweep.md and sweep.html (pass^k against λ, a line per configuration).
 Every point with a failing trial prints the --replay command that reruns one.
 
-A fault is a kind (${Object.keys(SWEEP_FAULTS).join(', ')}), with defaults for the kinds that
-need parameters (unavailable: 503, network: ECONNRESET, latency: 15000 ms, partial_write: lost
-as a timeout, duplicate: 2 copies, permission_denied: 403), or a whole fault inline in YAML.
-No gates apply: exit 0 when the sweep ran (1 only from --replay, when its trial fails),
-2 on bad input, 130/143/129 when stopped (the partial reports are written).`;
+A fault is a kind, with defaults for the kinds that need parameters (unavailable: 503,
+network: ECONNRESET, latency: 15000 ms, partial_write: lost as a timeout, duplicate: 2 copies,
+permission_denied: 403), or a whole fault inline in YAML. The kinds:
+${wrap(Object.keys(SWEEP_FAULTS).join(', '), 92)}
+No gate applies unless --gate names one: then every point up to --gate-up-to must hold it.
+Exit codes: 0 when the sweep ran and every gate held, 1 when a gate failed (or the --replay
+trial failed), 2 on bad input, 130/143/129 when stopped (the partial reports are written).`;
 
 function collectLambda(value: string, previous: (readonly number[])[] | undefined): (readonly number[])[] {
   const parsed = parseLambdas(value);
@@ -54,6 +69,12 @@ function collectLambda(value: string, previous: (readonly number[])[] | undefine
   const merged = mergeLambdas(grids);
   if (merged.kind === 'error') throw new InvalidArgumentError(merged.message);
   return grids;
+}
+
+function parseUpTo(value: string): number {
+  const parsed = parseLambdas(value);
+  if (parsed.kind === 'error' || parsed.lambdas.length !== 1) throw new InvalidArgumentError(`expected one λ, a probability such as 0.2, got "${value}"`);
+  return parsed.lambdas[0]!;
 }
 
 function collectReporter(value: string, previous: Reporter[] | undefined): Reporter[] {
@@ -78,6 +99,8 @@ export function createSweepCommand(ctx: CliContext): Command {
     .option('--reporter <name>', `${REPORTERS.join(', ')} (repeatable; default: all)`, collectReporter)
     .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option('--workers <n>', 'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs your own agent or service code, else 0: in this process)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
+    .option('--gate <expr>', 'a gate every point must hold, judged per scenario × configuration as "faultline run" does, e.g. "config=rulebook:pass^k>=1" (repeatable; default: none)', collectGate)
+    .option('--gate-up-to <λ>', 'judge the gates only at the points with λ up to this one (default: every point)', parseUpTo)
     .option('--replay <i>', 'rerun trial i of one scenario, configuration, series and λ, and print its timeline (as "faultline replay" does)', parseTrialIndex)
     .option('--json', 'with --replay: print the trial history as JSON instead')
     .addHelpText('after', EXAMPLES)
@@ -110,6 +133,8 @@ export function createSweepCommand(ctx: CliContext): Command {
           outDir: flags.out,
           reporters: flags.reporter ?? [...REPORTERS],
           ...(flags.workers !== undefined && { workers: flags.workers }),
+          ...(flags.gate && { gates: flags.gate }),
+          ...(flags.gateUpTo !== undefined && { gateUpTo: flags.gateUpTo }),
         },
         ctx.io,
       );

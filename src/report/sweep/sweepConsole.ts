@@ -2,10 +2,13 @@ import type { SweepResult } from '../../runner/sweep/runSweep.js';
 import { plural } from '../format.js';
 import { painter } from '../paint.js';
 import { alignTable } from '../table.js';
-import { sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import { mark } from '../paint.js';
+import { sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
 
 export interface SweepConsoleOptions {
   readonly color: boolean;
+  readonly gates: SweepGates;
 }
 
 /** The sweep on a terminal: the tables, then one replay command per failing point. */
@@ -22,5 +25,12 @@ export function renderSweepConsole(result: SweepResult, options: SweepConsoleOpt
     for (const r of replays) out.push(`  ${r.series} λ=${r.lambda} × ${r.config}: ${plural(r.failing, 'failing trial')}`, `    ${p.dim(r.replay)}`);
     out.push('');
   }
-  return `${out.join('\n')}`;
+  const gates = sweepGateLines(options.gates);
+  if (gates.length > 0) {
+    const failed = gates.filter((g) => !g.passed).length;
+    out.push(p.bold(failed === 0 ? `gates: all ${plural(gates.length, 'gate')} held` : `gates: ${failed} of ${plural(gates.length, 'gate')} failed`));
+    for (const g of gates) out.push(`  ${mark(p, g.passed)} ${g.text}`);
+    out.push('');
+  }
+  return out.join('\n');
 }

@@ -1,4 +1,5 @@
 import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import type { ChartSpec, HtmlReport, HtmlSection } from '../html/HtmlReport.js';
 import { configCurves, scenarioCurves, type SweepCurve } from './sweepFigures.js';
 import { figureCell, sweepHeadline } from './sweepTables.js';
@@ -21,7 +22,7 @@ function lineChart(id: string, title: string, y: string, curves: readonly SweepC
  * sweep.html: per series, pass^k and pass^1 against λ with a line per configuration, the
  * figures as a table; then each configuration's scenarios, a line per scenario.
  */
-export function sweepHtmlReport(result: SweepResult): HtmlReport {
+export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlReport {
   const k = result.k;
   const byConfig = configCurves(result);
   const byScenario = scenarioCurves(result);
@@ -41,7 +42,10 @@ export function sweepHtmlReport(result: SweepResult): HtmlReport {
           ? `The kinds ${series.faults.map((f) => f.label).join(', ')} share λ: each hits a delivery with probability λ/${series.faults.length}. Cells: pass^1 / pass^${k}, each scenario a task.`
           : `${series.label} hits each delivery with probability λ, after each scenario's own faults. Cells: pass^1 / pass^${k}, each scenario a task.`,
         table: { header: header(['configuration']), rows: mine.map((c) => ({ cells: [c.config, ...cells(c)], flagged: failing(c) })) },
-        flags: [],
+        // A gate that failed at a point of this series is pointed out above its charts.
+        flags: gates.points
+          .filter((p) => p.series === series.label && !p.passed)
+          .flatMap((p) => p.results.filter((r) => !r.passed).map((r) => `gate at λ=${p.lambda}: ${r.message}`)),
         charts: [
           lineChart(`sweep-${id}-passk`, `pass^${k} against λ: ${series.label}`, `pass^${k}`, mine, (c) => c.config, 'passK'),
           lineChart(`sweep-${id}-pass1`, `pass^1 against λ: ${series.label}`, 'pass^1', mine, (c) => c.config, 'pass1'),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { FaultSchema } from '../../faults/fault.js';
 import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { configCurves, scenarioCurves, sweepTrialCount, type SweepCurve } from './sweepFigures.js';
 
 /** Bumped on any change a reader of sweep.json would notice. */
@@ -62,6 +63,20 @@ export const SweepJsonSchema = z.strictObject({
     /** A curve per series, configuration and scenario. */
     byScenario: z.array(CurveSchema),
   }),
+  /** `--gate`: each gate judged at each point up to λ = `upTo` (every point when null), as `faultline run` judges a run. */
+  gates: z.strictObject({
+    gates: z.array(z.string()),
+    upTo: rate.nullable(),
+    passed: z.boolean(),
+    points: z.array(
+      z.strictObject({
+        series: z.string(),
+        lambda: rate,
+        passed: z.boolean(),
+        results: z.array(z.strictObject({ gate: z.string(), passed: z.boolean(), actual: z.number().nullable(), message: z.string() })),
+      }),
+    ),
+  }),
 });
 export type SweepJson = z.infer<typeof SweepJsonSchema>;
 
@@ -72,7 +87,7 @@ const curveJson = (c: SweepCurve): SweepJson['sweep']['byConfig'][number] => ({
   points: c.points.map((p) => ({ ...p, failingScenarios: [...p.failingScenarios] })),
 });
 
-export function buildSweepJson(result: SweepResult): SweepJson {
+export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJson {
   return {
     schemaVersion: SWEEP_SCHEMA_VERSION,
     tool: 'faultline',
@@ -94,12 +109,18 @@ export function buildSweepJson(result: SweepResult): SweepJson {
       byConfig: configCurves(result).map(curveJson),
       byScenario: scenarioCurves(result).map(curveJson),
     },
+    gates: {
+      gates: [...gates.gates],
+      upTo: gates.upTo,
+      passed: gates.passed,
+      points: gates.points.map((p) => ({ series: p.series, lambda: p.lambda, passed: p.passed, results: p.results.map((r) => ({ gate: r.gate, passed: r.passed, actual: r.actual, message: r.message })) })),
+    },
   };
 }
 
 /** sweep.json as text, validated against `SweepJsonSchema` before it leaves. */
-export function renderSweepJson(result: SweepResult): string {
-  const report = buildSweepJson(result);
+export function renderSweepJson(result: SweepResult, gates: SweepGates): string {
+  const report = buildSweepJson(result, gates);
   const checked = SweepJsonSchema.safeParse(report);
   if (!checked.success) throw new FaultlineError(FaultlineErrorCode.Internal, `sweep.json does not match its schema: ${checked.error.message}`, checked.error.issues);
   return `${JSON.stringify(report, null, 2)}\n`;

@@ -1,13 +1,16 @@
 import type { SweepResult } from '../../runner/sweep/runSweep.js';
 import { plural } from '../format.js';
 import { escapeMarkdown } from '../markdown.js';
-import { sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import { sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
 
 const row = (cells: readonly string[]): string => `| ${cells.map(escapeMarkdown).join(' | ')} |`;
 
 /** sweep.md: the tables as GitHub Markdown (a step summary or a PR comment), the replays folded away. */
-export function renderSweepMarkdown(result: SweepResult): string {
+export function renderSweepMarkdown(result: SweepResult, gates: SweepGates): string {
   const out = ['## faultline sweep: pass^k against fault intensity λ', '', escapeMarkdown(sweepHeadline(result)), ''];
+  const lines = sweepGateLines(gates);
+  if (lines.length > 0) out.push('### Gates', '', ...lines.map((g) => `- ${g.passed ? '✅' : '❌'} ${escapeMarkdown(g.text)}`), '');
   for (const table of sweepTables(result)) {
     const align = table.header.map((h) => (h === 'configuration' || h === 'scenario' ? ':--' : '--:'));
     out.push(`### ${escapeMarkdown(table.title)}`, '', row(table.header), `| ${align.join(' | ')} |`, ...table.rows.map(row), '');

@@ -1,4 +1,5 @@
 import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { formatRate, plural } from '../format.js';
 import { configCurves, lambdaSpan, scenarioCurves, sweepTrialCount, targetWords, type SweepCurve, type SweepFigure } from './sweepFigures.js';
 
@@ -45,4 +46,15 @@ export function sweepReplays(result: SweepResult): { readonly series: string; re
   return configCurves(result).flatMap((c) =>
     c.points.flatMap((p) => (p.replay === null ? [] : [{ series: c.series, config: c.config, lambda: p.lambda, failing: p.trials - p.successes, replay: p.replay }])),
   );
+}
+
+/** One line per gate: where it failed (series and λ, with the gate's own message), or that it held at every point judged. */
+export function sweepGateLines(gates: SweepGates): { readonly passed: boolean; readonly text: string }[] {
+  const span = gates.upTo === null ? 'at every λ' : `at every λ ≤ ${gates.upTo}`;
+  return gates.gates.map((gate) => {
+    const judged = gates.points.map((p) => ({ p, r: p.results.find((r) => r.gate === gate)! }));
+    const failed = judged.filter(({ r }) => !r.passed);
+    if (failed.length === 0) return { passed: true, text: `${gate} held ${span} (${plural(judged.length, 'point')})` };
+    return { passed: false, text: `${gate} failed at ${failed.length} of ${plural(judged.length, 'point')}: ${failed.map(({ p, r }) => `${p.series} λ=${p.lambda}: ${r.message}`).join('; ')}` };
+  });
 }
