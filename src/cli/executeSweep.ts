@@ -3,7 +3,7 @@ import { appendFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import type { RetryConfig } from '../runtime/config.js';
+import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { loadConfigs, loadScenarios, refOf } from '../runner/library.js';
 import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
 import type { Scenario } from '../runner/scenario.js';
@@ -76,7 +76,7 @@ function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix'>): SweepSeries[] 
 const runsUserCode = (scenarios: readonly Scenario[]): boolean =>
   scenarios.some((s) => s.agent.kind !== 'scripted' || (s.services ?? []).some((service) => typeof service !== 'string'));
 
-async function load(request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep'>): Promise<{ scenarios: Scenario[]; configs: RetryConfig[] }> {
+async function load(request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep'>): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
   let scenarios = await loadAll(request.scenarios, loadScenarios, 'scenario');
   const grep = request.grep;
   if (grep !== undefined) {

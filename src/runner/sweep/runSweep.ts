@@ -1,4 +1,4 @@
-import type { RetryConfig } from '../../runtime/config.js';
+import type { ExecutionConfigLike } from '../../runtime/executionConfig.js';
 import type { IsolationOptions } from '../pool/runOnWorkers.js';
 import { matrixJobs, runMatrix, type RunResult } from '../run.js';
 import type { Scenario } from '../scenario.js';
@@ -33,7 +33,7 @@ export interface SweepResult {
 
 export interface SweepOptions {
   readonly scenarios: readonly Scenario[];
-  readonly configs: readonly RetryConfig[];
+  readonly configs: readonly ExecutionConfigLike[];
   readonly k: number;
   readonly seed: number;
   readonly lambdas: readonly number[];
