@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
@@ -160,6 +160,40 @@ describe('faultline sweep --mix', () => {
     const faults = (JSON.parse(replay.stdout) as { type: string; rule?: number; fault?: { kind: string; status?: number } }[]).filter((e) => e.type === 'fault' && e.rule! >= own);
     expect(faults.length).toBeGreaterThan(0);
     for (const f of faults) expect(f.fault).toEqual(f.rule === own ? { kind: 'rate_limit' } : { kind: 'unavailable', status: 502 });
+  }, 60_000);
+});
+
+describe("faultline sweep of the user's own agent", () => {
+  // The agent says where it ran: a sweep of user code must isolate it on workers by default, as run does.
+  const scenario = `
+import { isMainThread } from 'node:worker_threads';
+type Tools = Record<string, (input: unknown) => Promise<{ kind: string }>>;
+export default {
+  name: 'own-agent-where',
+  agent: {
+    kind: 'function',
+    task: 'create an order, on a worker thread',
+    fn: async ({ tools }: { tools: Tools }) => {
+      const r = await tools['create_order']!({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 });
+      return { outcome: !isMainThread && r.kind === 'ok' ? 'completed' : 'failed' };
+    },
+  },
+  goal: { outcome: ['completed'] },
+};
+`;
+  const args = ['sweep', 'own-agent.ts', '--config', 'rulebook', '--fault', 'unavailable', '--lambda', '0,1', '--k', '2', '--reporter', 'json'];
+  const figures = async (out: string): Promise<(number | null)[]> =>
+    SweepJsonSchema.parse(JSON.parse(await read(out, 'sweep.json'))).sweep.byConfig[0]!.points.map((p) => p.pass1);
+
+  it('runs it on workers by default, with the sweep\'s faults added to its scenario there', async () => {
+    await writeFile(join(dir.path, 'own-agent.ts'), scenario);
+    const r = await faultline([...args, '--out', 'own'], { cwd: dir.path });
+    expect(r.code, r.stderr).toBe(0);
+    // λ = 0: it ran on a worker and passed; λ = 1: every create_order got a 503 (three attempts), so it failed.
+    expect(await figures('own')).toEqual([1, 0]);
+    const here = await faultline([...args, '--workers', '0', '--out', 'own-here'], { cwd: dir.path });
+    expect(here.code, here.stderr).toBe(0);
+    expect(await figures('own-here')).toEqual([0, 0]);
   }, 60_000);
 });
 
