@@ -3,7 +3,11 @@ import type { SweepPoint, SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepSeries } from '../../runner/sweep/sweepFaults.js';
 import { sweepReplayCommand } from './sweepReplay.js';
 
-/** The figures of one curve at one λ. */
+/**
+ * The figures of one curve at one λ. Every report (console, JSON, Markdown, chart) reads them
+ * from here, so an interval on pass^1 or pass^k belongs here too, computed from the same
+ * per-scenario tallies (`trials`, `successes` of each cell of the point) the point values are.
+ */
 export interface SweepFigure {
   readonly lambda: number;
   readonly trials: number;
