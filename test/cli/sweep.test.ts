@@ -102,21 +102,35 @@ describe('faultline sweep on the library', () => {
     expect(await read('w2', 'sweep.json')).toBe(text);
   }, 120_000);
 
-  it('prints a table per series, and a replay command for every failing point', () => {
-    expect(first.stdout).toMatch(/^rate_limit: pass\^1 \/ pass\^4 by configuration, over 15 scenarios$/m);
-    expect(first.stdout).toMatch(/^ {2}configuration +λ=0 +λ=0\.1 +λ=0\.2 +λ=0\.3 +λ=0\.4 +λ=0\.5$/m);
-    const naive = curve('rate_limit', 'naive').points.map((p) => `${p.pass1!.toFixed(3)} / ${p.passK!.toFixed(3)}`);
-    expect(first.stdout).toContain(`  naive          ${naive.join('  ')}`);
+  it('prints a table per series, pass^1 and pass^k with their intervals, and a replay command for every failing point', () => {
+    expect(first.stdout).toMatch(/^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 15 scenarios$/m);
+    expect(first.stdout).toMatch(/^ {2}configuration +rate +λ=0 +λ=0\.1 +λ=0\.2 +λ=0\.3 +λ=0\.4 +λ=0\.5$/m);
+    const points = curve('rate_limit', 'naive').points;
+    const cell = (x: number | null, i: readonly [number, number] | null): string => `${x!.toFixed(3)} [${i![0].toFixed(2)}, ${i![1].toFixed(2)}]`;
+    expect(first.stdout).toContain(`  naive          pass^1  ${points.map((p) => cell(p.pass1, p.pass1Interval)).join('  ')}`);
+    expect(first.stdout).toContain(`                 pass^4  ${points.map((p) => cell(p.passK, p.passKInterval)).join('  ')}`);
+    // Every interval holds its point, and pass^k's lies at or below pass^1's.
+    for (const c of sweep.sweep.byConfig) {
+      for (const p of c.points) {
+        expect(p.pass1Interval![0]).toBeLessThanOrEqual(p.pass1!);
+        expect(p.pass1Interval![1]).toBeGreaterThanOrEqual(p.pass1!);
+        expect(p.passKInterval![0]).toBeLessThanOrEqual(p.passK!);
+        expect(p.passKInterval![1]).toBeGreaterThanOrEqual(p.passK!);
+        expect(p.passKInterval![1]).toBeLessThanOrEqual(p.pass1Interval![1] + 1e-9);
+      }
+    }
+    expect(sweep.sweep).toMatchObject({ confidence: 0.95, intervalMethod: 'clopper-pearson' });
+    expect(first.stdout).toContain('[lower, upper]: 95% confidence interval');
     const failing = sweep.sweep.byConfig.flatMap((c) => c.points.filter((p) => p.successes < p.trials));
     expect(failing.length).toBeGreaterThan(12);
     for (const p of failing) expect(first.stdout).toContain(`    ${p.replay}`);
   });
 
   it('writes the same tables as Markdown', async () => {
-    const naive = curve('rate_limit', 'naive').points.map((p) => `${p.pass1!.toFixed(3)} / ${p.passK!.toFixed(3)}`);
+    const points = curve('rate_limit', 'naive').points;
     const md = await read('a', 'sweep.md');
     expect(md).toMatch(/^## faultline sweep: pass\^k against fault intensity λ$/m);
-    expect(md).toContain(`| naive | ${naive.join(' | ')} |`);
+    expect(md).toContain(`| naive | pass^1 | ${points.map((p) => `${p.pass1!.toFixed(3)} \\[${p.pass1Interval![0].toFixed(2)}, ${p.pass1Interval![1].toFixed(2)}\\]`).join(' | ')} |`);
     expect(md).toContain('### rate\\_limit: pass^1 / pass^4 by scenario');
   });
 

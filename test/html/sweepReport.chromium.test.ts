@@ -111,12 +111,16 @@ describe.skipIf(!hasChromium && !chromiumRequired)('sweep.html in headless Chrom
     for (const [i, series] of ['rate-limit', 'unavailable'].entries()) {
       const label = sweep.sweep.series[i]!.label;
       const passk = canvases.find((c) => c.id === `sweep-${i}-${series}-passk`)!;
-      expect(passk.datasets!.map((d) => d.label)).toEqual(['naive', 'rulebook']);
-      for (const d of passk.datasets!) {
-        const figures = sweep.sweep.byConfig.find((c) => c.series === label && c.config === d.label)!.points;
-        expect(d.data).toEqual(figures.map((p) => ({ x: p.lambda, y: p.passK })));
+      // Each configuration: its line, then its 95% band's lower and upper edges.
+      expect(passk.datasets!.map((d) => d.label)).toEqual(['naive', 'naive band', 'naive band', 'rulebook', 'rulebook band', 'rulebook band']);
+      for (const config of ['naive', 'rulebook']) {
+        const figures = sweep.sweep.byConfig.find((c) => c.series === label && c.config === config)!.points;
+        const [line, lower, upper] = passk.datasets!.filter((d) => d.label.startsWith(config));
+        expect(line!.data).toEqual(figures.map((p) => ({ x: p.lambda, y: p.passK })));
+        expect(lower!.data).toEqual(figures.map((p) => ({ x: p.lambda, y: p.passKInterval![0] })));
+        expect(upper!.data).toEqual(figures.map((p) => ({ x: p.lambda, y: p.passKInterval![1] })));
       }
-      // The scenarios' chart has a line per scenario the grep kept.
+      // The scenarios' chart has a line per scenario the grep kept, and no band.
       const scenarios = canvases.find((c) => c.id === `sweep-${i}-${series}-scenarios-0-naive`)!;
       expect(scenarios.datasets!.map((d) => d.label)).toEqual(sweep.sweep.scenarios);
       for (const d of scenarios.datasets!) expect(d.data).toHaveLength(6);

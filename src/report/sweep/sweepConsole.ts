@@ -4,7 +4,8 @@ import { painter } from '../paint.js';
 import { alignTable } from '../table.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { mark } from '../paint.js';
-import { sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
+import { intervalNote } from '../summaryRows.js';
+import { LABEL_COLUMNS, sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
 
 export interface SweepConsoleOptions {
   readonly color: boolean;
@@ -16,9 +17,10 @@ export function renderSweepConsole(result: SweepResult, options: SweepConsoleOpt
   const p = painter(options.color);
   const out = [`${p.bold('faultline sweep')}  ${sweepHeadline(result)}`, ''];
   for (const table of sweepTables(result)) {
-    const lines = alignTable([table.header, ...table.rows], table.header.map((_, i) => (i === 0 || (i === 1 && table.header[1] === 'configuration') ? 'left' : 'right')));
+    const lines = alignTable([table.header, ...table.rows], table.header.map((h) => (LABEL_COLUMNS.includes(h) ? 'left' : 'right')));
     out.push(p.bold(table.title), ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l}`), '');
   }
+  out.push(p.dim(intervalNote()), '');
   const replays = sweepReplays(result);
   if (replays.length > 0) {
     out.push(p.bold('replay a failing trial'));

@@ -1,13 +1,11 @@
+import { passIntervalsAt, type Interval } from '../../runner/intervals.js';
+import type { TaskTally } from '../../runner/passK.js';
 import type { Cell } from '../../runner/run.js';
 import type { SweepPoint, SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepSeries } from '../../runner/sweep/sweepFaults.js';
 import { sweepReplayCommand } from './sweepReplay.js';
 
-/**
- * The figures of one curve at one λ. Every report (console, JSON, Markdown, chart) reads them
- * from here, so an interval on pass^1 or pass^k belongs here too, computed from the same
- * per-scenario tallies (`trials`, `successes` of each cell of the point) the point values are.
- */
+/** The figures of one curve at one λ: every report (console, JSON, Markdown, chart) reads them from here. */
 export interface SweepFigure {
   readonly lambda: number;
   readonly trials: number;
@@ -15,6 +13,9 @@ export interface SweepFigure {
   /** pass^1 and pass^k (k = the sweep's k); null when no trial ran there (an interrupted sweep). */
   readonly pass1: number | null;
   readonly passK: number | null;
+  /** Their 95% intervals (exact for one scenario, a seeded Monte Carlo over several: see `runner/intervals`); null with the figure. */
+  readonly pass1Interval: Interval | null;
+  readonly passKInterval: Interval | null;
   /** Scenarios with a failing trial (for a configuration's curve). */
   readonly failingScenarios: readonly string[];
   /** Reruns the first failing trial (of the first failing scenario, for a configuration's curve); null when none failed. */
@@ -28,6 +29,12 @@ export interface SweepCurve {
   /** Absent: the configuration over every scenario (each scenario a task for pass^k). */
   readonly scenario?: string;
   readonly points: readonly SweepFigure[];
+}
+
+/** The intervals of pass^1 and pass^k over the tasks' tallies (none where nothing ran). */
+function intervalsOf(tasks: readonly TaskTally[], k: number): Pick<SweepFigure, 'pass1Interval' | 'passKInterval'> {
+  const intervals = tasks.length === 0 ? undefined : passIntervalsAt(tasks, [1, k]);
+  return { pass1Interval: intervals?.[0]?.passHat ?? null, passKInterval: intervals?.[1]?.passHat ?? null };
 }
 
 function replayOf(result: SweepResult, series: SweepSeries, point: SweepPoint, cell: Cell | undefined): string | null {
@@ -52,6 +59,7 @@ export function configCurves(result: SweepResult): SweepCurve[] {
           successes: m?.successes ?? 0,
           pass1: m?.passHat[0] ?? null,
           passK: m?.passHat[result.k - 1] ?? null,
+          ...intervalsOf(cells.filter((c) => c.metrics.trials > 0).map((c) => ({ n: c.metrics.trials, c: c.metrics.successes })), result.k),
           failingScenarios: [...(m?.failingScenarios ?? [])],
           replay: replayOf(result, series, point, failing),
         };
@@ -77,6 +85,7 @@ export function scenarioCurves(result: SweepResult): SweepCurve[] {
             successes: m?.successes ?? 0,
             pass1: m?.passHat[0] ?? null,
             passK: m?.passHat[result.k - 1] ?? null,
+            ...intervalsOf(m === undefined || m.trials === 0 ? [] : [{ n: m.trials, c: m.successes }], result.k),
             failingScenarios: m !== undefined && m.successes < m.trials ? [scenario] : [],
             replay: replayOf(result, series, point, cell),
           };

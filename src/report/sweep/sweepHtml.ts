@@ -2,19 +2,24 @@ import type { SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import type { ChartSpec, HtmlReport, HtmlSection } from '../html/HtmlReport.js';
 import { configCurves, scenarioCurves, type SweepCurve } from './sweepFigures.js';
-import { figureCell, sweepHeadline } from './sweepTables.js';
+import { intervalNote } from '../summaryRows.js';
+import { figureCell, rateCell, sweepHeadline } from './sweepTables.js';
 
 const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-/** A line per curve: `pick` of each point against λ (points where nothing ran are left out). */
-function lineChart(id: string, title: string, y: string, curves: readonly SweepCurve[], label: (c: SweepCurve) => string, pick: 'pass1' | 'passK'): ChartSpec {
+/** A line per curve: `pick` of each point against λ (points where nothing ran are left out), with its 95% band when `withBand`. */
+function lineChart(id: string, title: string, y: string, curves: readonly SweepCurve[], label: (c: SweepCurve) => string, pick: 'pass1' | 'passK', withBand: boolean): ChartSpec {
   return {
     kind: 'line',
     id,
     title,
     x: 'λ (fault probability per delivery)',
     y,
-    series: curves.map((c) => ({ label: label(c), points: c.points.flatMap((p) => (p[pick] === null ? [] : [[p.lambda, p[pick]] as const])) })),
+    series: curves.map((c) => {
+      const interval = pick === 'pass1' ? 'pass1Interval' : 'passKInterval';
+      const band = withBand ? c.points.flatMap((p) => (p[interval] === null ? [] : [[p.lambda, p[interval][0], p[interval][1]] as const])) : [];
+      return { label: label(c), points: c.points.flatMap((p) => (p[pick] === null ? [] : [[p.lambda, p[pick]] as const])), ...(band.length > 0 && { band }) };
+    }),
   };
 }
 
@@ -39,16 +44,23 @@ export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlRep
         id: `sweep-${id}`,
         title: `${series.label}: pass^${k} against λ`,
         description: series.mix
-          ? `The kinds ${series.faults.map((f) => f.label).join(', ')} share λ: each hits a delivery with probability λ/${series.faults.length}. Cells: pass^1 / pass^${k}, each scenario a task.`
-          : `${series.label} hits each delivery with probability λ, after each scenario's own faults. Cells: pass^1 / pass^${k}, each scenario a task.`,
-        table: { header: header(['configuration']), rows: mine.map((c) => ({ cells: [c.config, ...cells(c)], flagged: failing(c) })) },
+          ? `The kinds ${series.faults.map((f) => f.label).join(', ')} share λ: each hits a delivery with probability λ/${series.faults.length}. Each scenario is a task; the shaded bands are 95% intervals.`
+          : `${series.label} hits each delivery with probability λ, after each scenario's own faults. Each scenario is a task; the shaded bands are 95% intervals.`,
+        table: {
+          header: header(['configuration', 'rate']),
+          rows: mine.flatMap((c) => [
+            { cells: [c.config, 'pass^1', ...result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), 'pass1'))], flagged: failing(c) },
+            { cells: ['', `pass^${k}`, ...result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), 'passK'))], flagged: failing(c) },
+          ]),
+          legend: intervalNote(),
+        },
         // A gate that failed at a point of this series is pointed out above its charts.
         flags: gates.points
           .filter((p) => p.series === series.label && !p.passed)
           .flatMap((p) => p.results.filter((r) => !r.passed).map((r) => `gate at λ=${p.lambda}: ${r.message}`)),
         charts: [
-          lineChart(`sweep-${id}-passk`, `pass^${k} against λ: ${series.label}`, `pass^${k}`, mine, (c) => c.config, 'passK'),
-          lineChart(`sweep-${id}-pass1`, `pass^1 against λ: ${series.label}`, 'pass^1', mine, (c) => c.config, 'pass1'),
+          lineChart(`sweep-${id}-passk`, `pass^${k} against λ: ${series.label} (shaded: 95% interval)`, `pass^${k}`, mine, (c) => c.config, 'passK', true),
+          lineChart(`sweep-${id}-pass1`, `pass^1 against λ: ${series.label} (shaded: 95% interval)`, 'pass^1', mine, (c) => c.config, 'pass1', true),
         ],
       },
       {
@@ -58,7 +70,7 @@ export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlRep
         table: { header: header(['scenario', 'configuration']), rows: scenarios.map((c) => ({ cells: [c.scenario ?? '', c.config, ...cells(c)], flagged: failing(c) })) },
         flags: [],
         charts: result.configs.map((config, ci) =>
-          lineChart(`sweep-${id}-scenarios-${ci}-${slug(config)}`, `pass^1 against λ by scenario: ${series.label} × ${config}`, 'pass^1', scenarios.filter((c) => c.config === config), (c) => c.scenario ?? '', 'pass1'),
+          lineChart(`sweep-${id}-scenarios-${ci}-${slug(config)}`, `pass^1 against λ by scenario: ${series.label} × ${config}`, 'pass^1', scenarios.filter((c) => c.config === config), (c) => c.scenario ?? '', 'pass1', false),
         ),
       },
     ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { FaultSchema } from '../../faults/fault.js';
+import { DEFAULT_CONFIDENCE, INTERVAL_METHOD } from '../../runner/intervals.js';
 import type { SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { configCurves, scenarioCurves, sweepTrialCount, type SweepCurve } from './sweepFigures.js';
@@ -18,6 +19,9 @@ const FigureSchema = z.strictObject({
   pass1: rate.nullable(),
   /** pass^k at the sweep's k. */
   passK: rate.nullable(),
+  /** 95% confidence intervals of pass^1 and pass^k (see `sweep.confidence`). */
+  pass1Interval: z.tuple([rate, rate]).nullable(),
+  passKInterval: z.tuple([rate, rate]).nullable(),
   failingScenarios: z.array(z.string()),
   /** Reruns one failing trial of this point; null when every trial passed. */
   replay: z.string().nullable(),
@@ -48,6 +52,9 @@ export const SweepJsonSchema = z.strictObject({
     configs: z.array(z.string()),
     interrupted: z.boolean(),
     trials: count,
+    /** The confidence of every interval, and how they are made: exact per scenario, a seeded Monte Carlo over several. */
+    confidence: rate,
+    intervalMethod: z.string(),
     series: z.array(
       z.strictObject({
         label: z.string(),
@@ -84,7 +91,12 @@ const curveJson = (c: SweepCurve): SweepJson['sweep']['byConfig'][number] => ({
   series: c.series,
   config: c.config,
   ...(c.scenario !== undefined && { scenario: c.scenario }),
-  points: c.points.map((p) => ({ ...p, failingScenarios: [...p.failingScenarios] })),
+  points: c.points.map((p) => ({
+    ...p,
+    pass1Interval: p.pass1Interval && [p.pass1Interval[0], p.pass1Interval[1]],
+    passKInterval: p.passKInterval && [p.passKInterval[0], p.passKInterval[1]],
+    failingScenarios: [...p.failingScenarios],
+  })),
 });
 
 export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJson {
@@ -100,6 +112,8 @@ export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJso
       configs: [...result.configs],
       interrupted: result.interrupted,
       trials: sweepTrialCount(result),
+      confidence: DEFAULT_CONFIDENCE,
+      intervalMethod: INTERVAL_METHOD,
       series: result.series.map(({ series, points }) => ({
         label: series.label,
         mix: series.mix,

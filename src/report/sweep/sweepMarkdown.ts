@@ -2,7 +2,8 @@ import type { SweepResult } from '../../runner/sweep/runSweep.js';
 import { plural } from '../format.js';
 import { escapeMarkdown } from '../markdown.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
-import { sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
+import { intervalNote } from '../summaryRows.js';
+import { LABEL_COLUMNS, sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
 
 const row = (cells: readonly string[]): string => `| ${cells.map(escapeMarkdown).join(' | ')} |`;
 
@@ -12,9 +13,10 @@ export function renderSweepMarkdown(result: SweepResult, gates: SweepGates): str
   const lines = sweepGateLines(gates);
   if (lines.length > 0) out.push('### Gates', '', ...lines.map((g) => `- ${g.passed ? '✅' : '❌'} ${escapeMarkdown(g.text)}`), '');
   for (const table of sweepTables(result)) {
-    const align = table.header.map((h) => (h === 'configuration' || h === 'scenario' ? ':--' : '--:'));
+    const align = table.header.map((h) => (LABEL_COLUMNS.includes(h) ? ':--' : '--:'));
     out.push(`### ${escapeMarkdown(table.title)}`, '', row(table.header), `| ${align.join(' | ')} |`, ...table.rows.map(row), '');
   }
+  out.push(escapeMarkdown(intervalNote()), '');
   const replays = sweepReplays(result);
   if (replays.length > 0) {
     out.push('<details>', `<summary>Replay a failing trial (${plural(replays.length, 'point')} with failures)</summary>`, '');

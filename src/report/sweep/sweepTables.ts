@@ -1,6 +1,7 @@
 import type { SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { formatRate, plural } from '../format.js';
+import { formatRateWithInterval } from '../rateIntervals.js';
 import { configCurves, lambdaSpan, scenarioCurves, sweepTrialCount, targetWords, type SweepCurve, type SweepFigure } from './sweepFigures.js';
 
 /** A table as text cells, for the console and Markdown reporters alike. */
@@ -13,6 +14,13 @@ export interface SweepTable {
 /** `0.750 / 0.250`: pass^1, then pass^k. */
 export const figureCell = (f: SweepFigure | undefined): string => (f === undefined || f.trials === 0 ? 'n/a' : `${formatRate(f.pass1)} / ${formatRate(f.passK)}`);
 
+/** `0.750 [0.30, 0.95]`: a rate of the figure and its interval. */
+export const rateCell = (f: SweepFigure | undefined, which: 'pass1' | 'passK'): string =>
+  f === undefined || f.trials === 0 ? 'n/a' : formatRateWithInterval(formatRate(f[which]), (which === 'pass1' ? f.pass1Interval : f.passKInterval) ?? undefined);
+
+/** Columns a table reads left-aligned: the names, not the figures. */
+export const LABEL_COLUMNS: readonly string[] = ['configuration', 'scenario', 'rate'];
+
 const lambdaHeader = (lambdas: readonly number[]): string[] => lambdas.map((l) => `λ=${l}`);
 
 /** Per series: a row per configuration (over every scenario), then a row per scenario and configuration. */
@@ -23,9 +31,14 @@ export function sweepTables(result: SweepResult): SweepTable[] {
   const k = result.k;
   return result.series.flatMap(({ series }) => [
     {
-      title: `${series.label}: pass^1 / pass^${k} by configuration, over ${plural(result.scenarios.length, 'scenario')}`,
-      header: ['configuration', ...lambdaHeader(result.lambdas)],
-      rows: byConfig.filter((c) => c.series === series.label).map((c) => [c.config, ...cells(c)]),
+      title: `${series.label}: pass^1 and pass^${k} with 95% intervals by configuration, over ${plural(result.scenarios.length, 'scenario')}`,
+      header: ['configuration', 'rate', ...lambdaHeader(result.lambdas)],
+      rows: byConfig
+        .filter((c) => c.series === series.label)
+        .flatMap((c) => {
+          const at = (which: 'pass1' | 'passK'): string[] => result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), which));
+          return [[c.config, 'pass^1', ...at('pass1')], ['', `pass^${k}`, ...at('passK')]];
+        }),
     },
     {
       title: `${series.label}: pass^1 / pass^${k} by scenario`,
