@@ -11,6 +11,7 @@ import { createReplayCommand } from './commands/replay.js';
 import { createRunCommand } from './commands/run.js';
 import { createSchemaCommand } from './commands/schema.js';
 import { createViewCommand } from './commands/view.js';
+import { createSweepCommand } from './commands/sweep.js';
 
 const EXAMPLES = `
 Examples:
@@ -45,7 +46,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description("fault-injection and reliability tests for LLM agents' tool calls")
     .version(version(), '-v, --version')
     .addHelpText('after', EXAMPLES);
-  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand, createExploreCommand]) {
+  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand, createExploreCommand, createSweepCommand]) {
     program.addCommand(configure(create(ctx), ctx));
   }
   return program;

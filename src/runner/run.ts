@@ -1,4 +1,6 @@
+import type { FaultPlan } from '../faults/plan.js';
 import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
+import { withAddedFaults } from './addedFaults.js';
 import { CellTally, type Cell } from './CellTally.js';
 import { configMetrics, type ConfigMetrics } from './metrics.js';
 import type { Scenario } from './scenario.js';
@@ -49,6 +51,11 @@ export interface RunOptions {
   /** Run only this slice of the matrix; `faultline merge` puts the slices back together. */
   readonly shard?: Shard;
   readonly isolation?: IsolationOptions;
+  /**
+   * Fault rules appended to every scenario's own plan (`faultline sweep`): after them, so a
+   * scenario's rules keep their precedence and their rng draws.
+   */
+  readonly addedFaults?: FaultPlan;
 }
 
 export async function runMatrix(options: RunOptions): Promise<RunResult> {
@@ -59,6 +66,8 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   const tallies = configs.flatMap((config, c) =>
     scenarios.map((scenario) => new CellTally(scenario.name, config.name, { scenario: refOf(scenario), config: configRefs[c]! }, keepFailures)),
   );
+  // In this process the rules are added here; workers add them to the scenarios they load.
+  const planned = scenarios.map((s) => withAddedFaults(s, options.addedFaults));
   const jobs = matrixJobs(scenarios.length, configs.length, k, shard);
   let done = 0;
   const take = (job: TrialJob, trial: TrialSummary): void => {
@@ -69,7 +78,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   const withHistory = (status: TrialSummary['status']): boolean => keepFailures === undefined || status === 'failed';
   const trialOf = (job: TrialJob) => {
     const tally = tallies[job.cell]!;
-    return { scenario: scenarios[job.scenario]!, config: configs[job.config]!, runSeed: seed, trialIndex: job.trialIndex, refs: tally.refs };
+    return { scenario: planned[job.scenario]!, config: configs[job.config]!, runSeed: seed, trialIndex: job.trialIndex, refs: tally.refs };
   };
 
   let interrupted: boolean;
@@ -81,6 +90,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
       runSeed: seed,
       workers: options.workers!,
       keepFailures: keepFailures ?? null,
+      ...(options.addedFaults && { addedFaults: options.addedFaults }),
       refs: (job) => tallies[job.cell]!.refs,
       ...(signal && { signal }),
       ...(options.isolation && { isolation: options.isolation }),

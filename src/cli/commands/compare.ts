@@ -27,7 +27,7 @@ configurations in scenarios/configs/crowds/) add their crowd figures: agents tha
 completion time per agent, time throttled by 429/503, and the load over time.`;
 
 /** Every built-in configuration, the rulebook default first so the others read against it. */
-async function builtinConfigs(): Promise<string[]> {
+export async function builtinConfigs(): Promise<string[]> {
   const { CONFIG_DIR, DEFAULT_CONFIG, filesIn } = await import('../../runner/library.js');
   const names = (await filesIn(CONFIG_DIR)).map((f) => basename(f, extname(f)));
   return [...names.filter((n) => n === DEFAULT_CONFIG), ...names.filter((n) => n !== DEFAULT_CONFIG)];

@@ -3,7 +3,6 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { CliContext } from '../context.js';
 import { parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
-import { mark, painter } from '../../report/paint.js';
 
 interface ReplayFlags {
   readonly config: string;
@@ -33,10 +32,10 @@ export function createReplayCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ReplayFlags) => {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'replay needs the seed of the run it reproduces (--seed <n>), not "random"');
-      const [{ loadConfigs, loadScenarios }, { runTrial }, { colorEnabled, compactJson, formatTimeline, rulesFooter, verdictLines }] = await Promise.all([
+      const [{ loadConfigs, loadScenarios }, { runTrial }, { printTrial }] = await Promise.all([
         import('../../runner/library.js'),
         import('../../runner/trial.js'),
-        import('../../report/index.js'),
+        import('../printTrial.js'),
       ]);
       const scenarios = await loadScenarios([ref]);
       const scenario = scenarios[0];
@@ -49,28 +48,7 @@ export function createReplayCommand(ctx: CliContext): Command {
         throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one configuration; "${flags.config}" holds ${configs.length}`);
       }
       const trial = await runTrial({ scenario, config, runSeed: flags.seed, trialIndex: flags.trial });
-      const { io } = ctx;
-      if (flags.json) {
-        io.stdout.write(`${JSON.stringify(trial.history, null, 2)}\n`);
-      } else {
-        const p = painter(colorEnabled(io.stdout, io.env));
-        const status = trial.status === 'passed' ? p.green('passed') : p.red(`failed (${trial.failed.join(', ')})`);
-        const lines = [
-          `${p.bold('faultline replay')}  ${scenario.name} × ${trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`,
-          '',
-          formatTimeline(trial.history).trimEnd(),
-          '',
-          p.bold('verdicts'),
-          ...verdictLines(trial.checks).map((l, i) => {
-            const v = trial.checks[i]!.verdict;
-            const evidence = v.valid === false && v.evidence.length > 0 ? `\n      evidence: ${compactJson(v.evidence, 2000)}` : '';
-            return `  ${l.replace(/^[✓✗]/, (m) => mark(p, m === '✓'))}${evidence}`;
-          }),
-        ];
-        const rules = rulesFooter(trial.checks.map((c) => (c.verdict.valid === true ? '' : c.verdict.message)));
-        if (rules !== undefined) lines.push('', p.dim(rules));
-        io.stdout.write(`${lines.join('\n')}\n`);
-      }
+      printTrial(trial, ctx.io, flags.json === true, (p, status) => `${p.bold('faultline replay')}  ${scenario.name} × ${trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`);
       ctx.exitCode = trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
     });
 }

@@ -17,7 +17,12 @@ export type ChartSpec =
       readonly title: string;
       readonly x: string;
       readonly y: string;
-      readonly series: readonly { readonly label: string; readonly points: readonly (readonly [number, number])[] }[];
+      readonly series: readonly {
+        readonly label: string;
+        readonly points: readonly (readonly [number, number])[];
+        /** A confidence band around the line: `[x, lower, upper]`, drawn as a shaded area. */
+        readonly band?: readonly (readonly [number, number, number])[];
+      }[];
     };
 export type ChartKind = ChartSpec['kind'];
 

@@ -37,20 +37,27 @@ export const CLIENT_SCRIPT = String.raw`
         new Chart(canvas, {
           type: 'line',
           data: {
-            datasets: spec.series.map(function (s, i) {
-              return {
+            datasets: spec.series.flatMap(function (s, i) {
+              var color = palette[i % palette.length];
+              var line = {
                 label: s.label,
                 data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
-                borderColor: palette[i % palette.length],
-                backgroundColor: palette[i % palette.length],
+                borderColor: color,
+                backgroundColor: color,
                 borderWidth: 1.5,
                 pointRadius: s.points.length > 40 ? 0 : 2,
                 tension: 0,
               };
+              if (!s.band) return [line];
+              // The band: its lower edge, then its upper edge filled down to it ('-1'), both unlabelled in the legend.
+              var edge = function (j) {
+                return { label: s.label + ' band', band: true, data: s.band.map(function (b) { return { x: b[0], y: b[j] }; }), borderWidth: 0, pointRadius: 0, tension: 0, borderColor: color, backgroundColor: color + '26', fill: j === 2 ? '-1' : false };
+              };
+              return [line, edge(1), edge(2)];
             }),
           },
           options: {
-            plugins: { title: { display: true, text: spec.title }, legend: { position: 'bottom', labels: { boxWidth: 12 } } },
+            plugins: { title: { display: true, text: spec.title }, legend: { position: 'bottom', labels: { boxWidth: 12, filter: function (item, data) { return !data.datasets[item.datasetIndex].band; } } } },
             scales: {
               x: { type: 'linear', title: { display: true, text: spec.x }, ticks: spec.x === 'k' ? { stepSize: 1, precision: 0 } : {} },
               y: { beginAtZero: true, title: { display: true, text: spec.y } },

@@ -1,5 +1,6 @@
 import type { TrialEnd } from '../../checks/record.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
+import type { FaultPlan } from '../../faults/plan.js';
 import type { CellRefs } from '../CellTally.js';
 import type { TrialSummary } from '../trial.js';
 
@@ -18,6 +19,8 @@ export interface WorkerSetup {
    * copying it to the main thread would cost about as much as the trial.
    */
   readonly keepFailures: number | null;
+  /** Fault rules appended to every scenario's own plan once it is loaded (see `RunOptions.addedFaults`). */
+  readonly addedFaults?: FaultPlan;
 }
 
 /** The main thread asks for one trial at a time. */

@@ -42,6 +42,7 @@ export interface WorkerRun {
   readonly runSeed: number;
   readonly workers: number;
   readonly keepFailures: WorkerSetup['keepFailures'];
+  readonly addedFaults?: WorkerSetup['addedFaults'];
   readonly refs: (job: TrialJob) => CellRefs;
   readonly signal?: AbortSignal;
   readonly isolation?: IsolationOptions;
@@ -69,7 +70,7 @@ function scenarioFiles(scenarios: readonly Scenario[]): string[] {
  * progress then finish first).
  */
 export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
-  const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures };
+  const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures, ...(run.addedFaults && { addedFaults: run.addedFaults }) };
   const limits: WorkerLimits = {
     // A trial of many agents does their work at once: the default watchdog grows with the largest crowd.
     trialTimeoutMs: run.isolation?.trialTimeoutMs ?? DEFAULT_TRIAL_TIMEOUT_MS * Math.max(1, Math.ceil(Math.max(0, ...run.scenarios.map((s) => s.agents)) / 100)),

@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { isFaultlineError } from '../../core/errors.js';
 import { loadScenarioFile } from '../library.js';
 import type { Scenario } from '../scenario.js';
+import { withAddedFaults } from '../addedFaults.js';
 import { runTrial, summarise, type TrialSummary } from '../trial.js';
 import { leftoverResources, resourceCounts } from './leftovers.js';
 import { describeThrown, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
@@ -69,7 +70,7 @@ async function start(): Promise<void> {
   let scenarios: Scenario[];
   try {
     scenarios = [];
-    for (const file of setup.scenarioFiles) scenarios.push(await loadScenarioFile(file));
+    for (const file of setup.scenarioFiles) scenarios.push(withAddedFaults(await loadScenarioFile(file), setup.addedFaults));
   } catch (error) {
     post({ type: 'setup_failed', message: describeThrown(error), ...(isFaultlineError(error) && { code: error.code }) });
     return;

@@ -1,0 +1,142 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_LAMBDAS, mergeLambdas, parseLambdas } from '../../runner/sweep/lambdaGrid.js';
+import { DEFAULT_SWEEP_FAULTS, SWEEP_FAULTS } from '../../runner/sweep/sweepFaultDefaults.js';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import type { CliContext } from '../context.js';
+import type { Gate } from '../../runner/gates.js';
+import { collect, collectGate, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
+import { builtinConfigs } from './compare.js';
+
+const REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
+type Reporter = (typeof REPORTERS)[number];
+
+interface SweepFlags {
+  readonly fault?: string[];
+  readonly lambda?: (readonly number[])[];
+  readonly mix?: boolean;
+  readonly statusQueries?: boolean;
+  readonly config?: string[];
+  readonly k: number;
+  readonly seed: SeedOption;
+  readonly out: string;
+  readonly reporter?: Reporter[];
+  readonly grep?: RegExp;
+  readonly workers?: number;
+  readonly replay?: number;
+  readonly json?: boolean;
+  readonly gate?: Gate[];
+  readonly gateUpTo?: number;
+}
+
+/** `text` broken at spaces into lines of at most `width` characters, for the help text. */
+const wrap = (text: string, width: number): string =>
+  text.split(' ').reduce<string[]>((lines, word) => {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+    return lines;
+  }, []).join('\n');
+
+const EXAMPLES = `
+Examples:
+  $ faultline sweep                                       the library, every built-in configuration, rate_limit and unavailable, λ 0…0.5
+  $ faultline sweep --config naive --config rulebook --fault rate_limit --lambda 0:0.5:0.1 --k 8
+  $ faultline sweep my-scenarios/ --fault timeout --fault '{kind: unavailable, status: 502}' --mix --lambda 0,0.05,0.1,0.2
+  $ faultline sweep --config rulebook --gate 'pass^k>=1' --gate-up-to 0.1  every scenario passes all its trials up to λ = 0.1
+  $ faultline sweep email-rate-limit-seconds --config naive --fault rate_limit --lambda 0.3 --seed 1 --replay 2
+
+At each λ, each named fault hits every tool call's delivery with probability λ (drawn from the
+trial's seeded rng), after the scenario's own faults; status queries only with --status-queries.
+One series (a curve) per fault; with --mix one series of all of them, sharing λ: each of n
+kinds hits with probability λ/n, so λ stays the chance that a delivery is faulted. Each point
+runs the whole matrix (scenarios × configurations × k) with a seed of its own, derived from
+--seed, the series and λ. Reports: a table per series (pass^1 / pass^k by configuration and by
+scenario), sweep.json, sweep.md and sweep.html (pass^k against λ, a line per configuration).
+Every point with a failing trial prints the --replay command that reruns one.
+
+A fault is a kind, with defaults for the kinds that need parameters (unavailable: 503,
+network: ECONNRESET, latency: 15000 ms, partial_write: lost as a timeout, duplicate: 2 copies,
+permission_denied: 403), or a whole fault inline in YAML. The kinds:
+${wrap(Object.keys(SWEEP_FAULTS).join(', '), 92)}
+No gate applies unless --gate names one: then every point up to --gate-up-to must hold it.
+Exit codes: 0 when the sweep ran and every gate held, 1 when a gate failed (or the --replay
+trial failed), 2 on bad input, 130/143/129 when stopped (the partial reports are written).`;
+
+function collectLambda(value: string, previous: (readonly number[])[] | undefined): (readonly number[])[] {
+  const parsed = parseLambdas(value);
+  if (parsed.kind === 'error') throw new InvalidArgumentError(parsed.message);
+  const grids = [...(previous ?? []), parsed.lambdas];
+  const merged = mergeLambdas(grids);
+  if (merged.kind === 'error') throw new InvalidArgumentError(merged.message);
+  return grids;
+}
+
+function parseUpTo(value: string): number {
+  const parsed = parseLambdas(value);
+  if (parsed.kind === 'error' || parsed.lambdas.length !== 1) throw new InvalidArgumentError(`expected one λ, a probability such as 0.2, got "${value}"`);
+  return parsed.lambdas[0]!;
+}
+
+function collectReporter(value: string, previous: Reporter[] | undefined): Reporter[] {
+  const name = REPORTERS.find((r) => r === value.trim());
+  if (name === undefined) throw new InvalidArgumentError(`unknown sweep reporter "${value}" (one of: ${REPORTERS.join(', ')})`);
+  return [...(previous ?? []), name];
+}
+
+/** `faultline sweep [scenarios…]`: pass^k against fault intensity λ. */
+export function createSweepCommand(ctx: CliContext): Command {
+  return new Command('sweep')
+    .description('run the scenarios under faults of rising intensity λ and report pass^1 and pass^k at each λ per configuration')
+    .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)')
+    .option('--fault <kind|yaml>', `a fault to sweep: a kind or an inline fault (repeatable; default: ${DEFAULT_SWEEP_FAULTS.join(', ')})`, collect)
+    .option('--lambda <list|from:to:step>', `fault probabilities per delivery, e.g. 0,0.1,0.2 or 0:0.5:0.1 (repeatable; default: ${DEFAULT_LAMBDAS.join(',')})`, collectLambda)
+    .option('--mix', 'one series of every --fault together, sharing λ (each of n kinds at λ/n), instead of one series per fault')
+    .option('--status-queries', "the faults hit the execution layer's status queries (reconciliation) too, not only the calls")
+    .option('--config <name|file>', 'retry configuration: built-in name or file (repeatable; default: every built-in configuration)', collect)
+    .option('--k <n>', 'trials per scenario × configuration at each λ', parseK, 4)
+    .option('--seed <n|random>', 'sweep seed; each point gets its own seed from it', parseSeed, 1)
+    .option('--out <dir>', 'folder sweep.json, sweep.md and sweep.html go to', 'reports')
+    .option('--reporter <name>', `${REPORTERS.join(', ')} (repeatable; default: all)`, collectReporter)
+    .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
+    .option('--workers <n>', 'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs your own agent or service code, else 0: in this process)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
+    .option('--gate <expr>', 'a gate every point must hold, judged per scenario × configuration as "faultline run" does, e.g. "config=rulebook:pass^k>=1" (repeatable; default: none)', collectGate)
+    .option('--gate-up-to <λ>', 'judge the gates only at the points with λ up to this one (default: every point)', parseUpTo)
+    .option('--replay <i>', 'rerun trial i of one scenario, configuration, series and λ, and print its timeline (as "faultline replay" does)', parseTrialIndex)
+    .option('--json', 'with --replay: print the trial history as JSON instead')
+    .addHelpText('after', EXAMPLES)
+    .action(async (scenarios: string[], flags: SweepFlags) => {
+      // The fault schema loads only once the command runs, so --help stays quick; a bad --fault still exits 2 naming the flag.
+      const [{ executeSweep, executeSweepReplay }, { parseSweepFault }] = await Promise.all([import('../executeSweep.js'), import('../../runner/sweep/sweepFaults.js')]);
+      const faults = (flags.fault ?? DEFAULT_SWEEP_FAULTS).map((text) => {
+        const parsed = parseSweepFault(text);
+        if (parsed.kind === 'error') throw new FaultlineError(FaultlineErrorCode.Usage, `--fault ${text}: ${parsed.message}`);
+        return parsed.fault;
+      });
+      const common = {
+        scenarios,
+        seed: flags.seed,
+        faults,
+        mix: flags.mix === true,
+        target: flags.statusQueries === true ? ('any' as const) : ('call' as const),
+        lambdas: flags.lambda ? (mergeLambdas(flags.lambda) as { lambdas: readonly number[] }).lambdas : DEFAULT_LAMBDAS,
+        ...(flags.grep && { grep: flags.grep }),
+      };
+      if (flags.replay !== undefined) {
+        ctx.exitCode = await executeSweepReplay({ ...common, configs: flags.config ?? ['rulebook'] }, flags.replay, flags.json === true, ctx.io);
+        return;
+      }
+      ctx.exitCode = await executeSweep(
+        {
+          ...common,
+          configs: flags.config ?? (await builtinConfigs()),
+          k: flags.k,
+          outDir: flags.out,
+          reporters: flags.reporter ?? [...REPORTERS],
+          ...(flags.workers !== undefined && { workers: flags.workers }),
+          ...(flags.gate && { gates: flags.gate }),
+          ...(flags.gateUpTo !== undefined && { gateUpTo: flags.gateUpTo }),
+        },
+        ctx.io,
+      );
+    });
+}

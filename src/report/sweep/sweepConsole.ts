@@ -1,0 +1,38 @@
+import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import { plural } from '../format.js';
+import { painter } from '../paint.js';
+import { alignTable } from '../table.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import { mark } from '../paint.js';
+import { intervalNote } from '../summaryRows.js';
+import { LABEL_COLUMNS, sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
+
+export interface SweepConsoleOptions {
+  readonly color: boolean;
+  readonly gates: SweepGates;
+}
+
+/** The sweep on a terminal: the tables, then one replay command per failing point. */
+export function renderSweepConsole(result: SweepResult, options: SweepConsoleOptions): string {
+  const p = painter(options.color);
+  const out = [`${p.bold('faultline sweep')}  ${sweepHeadline(result)}`, ''];
+  for (const table of sweepTables(result)) {
+    const lines = alignTable([table.header, ...table.rows], table.header.map((h) => (LABEL_COLUMNS.includes(h) ? 'left' : 'right')));
+    out.push(p.bold(table.title), ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l}`), '');
+  }
+  out.push(p.dim(intervalNote()), '');
+  const replays = sweepReplays(result);
+  if (replays.length > 0) {
+    out.push(p.bold('replay a failing trial'));
+    for (const r of replays) out.push(`  ${r.series} λ=${r.lambda} × ${r.config}: ${plural(r.failing, 'failing trial')}`, `    ${p.dim(r.replay)}`);
+    out.push('');
+  }
+  const gates = sweepGateLines(options.gates);
+  if (gates.length > 0) {
+    const failed = gates.filter((g) => !g.passed).length;
+    out.push(p.bold(failed === 0 ? `gates: all ${plural(gates.length, 'gate')} held` : `gates: ${failed} of ${plural(gates.length, 'gate')} failed`));
+    for (const g of gates) out.push(`  ${mark(p, g.passed)} ${g.text}`);
+    out.push('');
+  }
+  return out.join('\n');
+}

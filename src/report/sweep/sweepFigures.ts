@@ -1,0 +1,107 @@
+import { passIntervalsAt, type Interval } from '../../runner/intervals.js';
+import type { TaskTally } from '../../runner/passK.js';
+import type { Cell } from '../../runner/run.js';
+import type { SweepPoint, SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepSeries } from '../../runner/sweep/sweepFaults.js';
+import { sweepReplayCommand } from './sweepReplay.js';
+
+/** The figures of one curve at one λ: every report (console, JSON, Markdown, chart) reads them from here. */
+export interface SweepFigure {
+  readonly lambda: number;
+  readonly trials: number;
+  readonly successes: number;
+  /** pass^1 and pass^k (k = the sweep's k); null when no trial ran there (an interrupted sweep). */
+  readonly pass1: number | null;
+  readonly passK: number | null;
+  /** Their 95% intervals (exact for one scenario, a seeded Monte Carlo over several: see `runner/intervals`); null with the figure. */
+  readonly pass1Interval: Interval | null;
+  readonly passKInterval: Interval | null;
+  /** Scenarios with a failing trial (for a configuration's curve). */
+  readonly failingScenarios: readonly string[];
+  /** Reruns the first failing trial (of the first failing scenario, for a configuration's curve); null when none failed. */
+  readonly replay: string | null;
+}
+
+/** pass^1 and pass^k against λ, for a configuration over every scenario or for one scenario. */
+export interface SweepCurve {
+  readonly series: string;
+  readonly config: string;
+  /** Absent: the configuration over every scenario (each scenario a task for pass^k). */
+  readonly scenario?: string;
+  readonly points: readonly SweepFigure[];
+}
+
+/** The intervals of pass^1 and pass^k over the tasks' tallies (none where nothing ran). */
+function intervalsOf(tasks: readonly TaskTally[], k: number): Pick<SweepFigure, 'pass1Interval' | 'passKInterval'> {
+  const intervals = tasks.length === 0 ? undefined : passIntervalsAt(tasks, [1, k]);
+  return { pass1Interval: intervals?.[0]?.passHat ?? null, passKInterval: intervals?.[1]?.passHat ?? null };
+}
+
+function replayOf(result: SweepResult, series: SweepSeries, point: SweepPoint, cell: Cell | undefined): string | null {
+  const group = cell?.verdicts.find((g) => g.status === 'failed');
+  if (cell === undefined || group === undefined) return null;
+  return sweepReplayCommand({ scenario: cell.refs.scenario, config: cell.refs.config, series, lambda: point.lambda, seed: result.seed, target: result.target, trialIndex: group.first });
+}
+
+/** One curve per series and configuration, aggregated over the scenarios. */
+export function configCurves(result: SweepResult): SweepCurve[] {
+  return result.series.flatMap(({ series, points }) =>
+    result.configs.map((config) => ({
+      series: series.label,
+      config,
+      points: points.map((point): SweepFigure => {
+        const m = point.run.byConfig.find((c) => c.config === config);
+        const cells = point.run.cells.filter((c) => c.config === config);
+        const failing = cells.find((c) => c.metrics.successes < c.metrics.trials);
+        return {
+          lambda: point.lambda,
+          trials: m?.trials ?? 0,
+          successes: m?.successes ?? 0,
+          pass1: m?.passHat[0] ?? null,
+          passK: m?.passHat[result.k - 1] ?? null,
+          ...intervalsOf(cells.filter((c) => c.metrics.trials > 0).map((c) => ({ n: c.metrics.trials, c: c.metrics.successes })), result.k),
+          failingScenarios: [...(m?.failingScenarios ?? [])],
+          replay: replayOf(result, series, point, failing),
+        };
+      }),
+    })),
+  );
+}
+
+/** One curve per series, configuration and scenario. */
+export function scenarioCurves(result: SweepResult): SweepCurve[] {
+  return result.series.flatMap(({ series, points }) =>
+    result.configs.flatMap((config) =>
+      result.scenarios.map((scenario) => ({
+        series: series.label,
+        config,
+        scenario,
+        points: points.map((point): SweepFigure => {
+          const cell = point.run.cells.find((c) => c.config === config && c.scenario === scenario);
+          const m = cell?.metrics;
+          return {
+            lambda: point.lambda,
+            trials: m?.trials ?? 0,
+            successes: m?.successes ?? 0,
+            pass1: m?.passHat[0] ?? null,
+            passK: m?.passHat[result.k - 1] ?? null,
+            ...intervalsOf(m === undefined || m.trials === 0 ? [] : [{ n: m.trials, c: m.successes }], result.k),
+            failingScenarios: m !== undefined && m.successes < m.trials ? [scenario] : [],
+            replay: replayOf(result, series, point, cell),
+          };
+        }),
+      })),
+    ),
+  );
+}
+
+/** Trials the sweep ran, over every point. */
+export const sweepTrialCount = (result: SweepResult): number =>
+  result.series.reduce((a, s) => a + s.points.reduce((b, p) => b + p.run.cells.reduce((c, cell) => c + cell.metrics.trials, 0), 0), 0);
+
+/** `λ 0, 0.1 … 0.5`, for headings. */
+export const lambdaSpan = (lambdas: readonly number[]): string =>
+  lambdas.length <= 3 ? `λ ${lambdas.join(', ')}` : `λ ${lambdas[0]}, ${lambdas[1]} … ${lambdas.at(-1)}`;
+
+/** What a sweep's faults hit, in words. */
+export const targetWords = (result: Pick<SweepResult, 'target'>): string => (result.target === 'any' ? 'tool calls and status queries' : "tool calls (not the execution layer's status queries)");

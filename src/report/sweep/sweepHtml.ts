@@ -1,0 +1,79 @@
+import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import type { ChartSpec, HtmlReport, HtmlSection } from '../html/HtmlReport.js';
+import { configCurves, scenarioCurves, type SweepCurve } from './sweepFigures.js';
+import { intervalNote } from '../summaryRows.js';
+import { figureCell, rateCell, sweepHeadline } from './sweepTables.js';
+
+const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/** A line per curve: `pick` of each point against λ (points where nothing ran are left out), with its 95% band when `withBand`. */
+function lineChart(id: string, title: string, y: string, curves: readonly SweepCurve[], label: (c: SweepCurve) => string, pick: 'pass1' | 'passK', withBand: boolean): ChartSpec {
+  return {
+    kind: 'line',
+    id,
+    title,
+    x: 'λ (fault probability per delivery)',
+    y,
+    series: curves.map((c) => {
+      const interval = pick === 'pass1' ? 'pass1Interval' : 'passKInterval';
+      const band = withBand ? c.points.flatMap((p) => (p[interval] === null ? [] : [[p.lambda, p[interval][0], p[interval][1]] as const])) : [];
+      return { label: label(c), points: c.points.flatMap((p) => (p[pick] === null ? [] : [[p.lambda, p[pick]] as const])), ...(band.length > 0 && { band }) };
+    }),
+  };
+}
+
+/**
+ * sweep.html: per series, pass^k and pass^1 against λ with a line per configuration, the
+ * figures as a table; then each configuration's scenarios, a line per scenario.
+ */
+export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlReport {
+  const k = result.k;
+  const byConfig = configCurves(result);
+  const byScenario = scenarioCurves(result);
+  const header = (first: readonly string[]): string[] => [...first, ...result.lambdas.map((l) => `λ=${l}`)];
+  const cells = (c: SweepCurve): string[] => result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
+  const failing = (c: SweepCurve): boolean => c.points.some((p) => p.successes < p.trials);
+  // Indices keep ids unique where two labels slug alike; the slug keeps them readable.
+  const sections: HtmlSection[] = result.series.flatMap(({ series }, si) => {
+    const id = `${si}-${slug(series.label)}`;
+    const mine = byConfig.filter((c) => c.series === series.label);
+    const scenarios = byScenario.filter((c) => c.series === series.label);
+    return [
+      {
+        id: `sweep-${id}`,
+        title: `${series.label}: pass^${k} against λ`,
+        description: series.mix
+          ? `The kinds ${series.faults.map((f) => f.label).join(', ')} share λ: each hits a delivery with probability λ/${series.faults.length}. Each scenario is a task; the shaded bands are 95% intervals.`
+          : `${series.label} hits each delivery with probability λ, after each scenario's own faults. Each scenario is a task; the shaded bands are 95% intervals.`,
+        table: {
+          header: header(['configuration', 'rate']),
+          rows: mine.flatMap((c) => [
+            { cells: [c.config, 'pass^1', ...result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), 'pass1'))], flagged: failing(c) },
+            { cells: ['', `pass^${k}`, ...result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), 'passK'))], flagged: failing(c) },
+          ]),
+          legend: intervalNote(),
+        },
+        // A gate that failed at a point of this series is pointed out above its charts.
+        flags: gates.points
+          .filter((p) => p.series === series.label && !p.passed)
+          .flatMap((p) => p.results.filter((r) => !r.passed).map((r) => `gate at λ=${p.lambda}: ${r.message}`)),
+        charts: [
+          lineChart(`sweep-${id}-passk`, `pass^${k} against λ: ${series.label} (shaded: 95% interval)`, `pass^${k}`, mine, (c) => c.config, 'passK', true),
+          lineChart(`sweep-${id}-pass1`, `pass^1 against λ: ${series.label} (shaded: 95% interval)`, 'pass^1', mine, (c) => c.config, 'pass1', true),
+        ],
+      },
+      {
+        id: `sweep-${id}-scenarios`,
+        title: `${series.label}: by scenario`,
+        description: `pass^1 / pass^${k} of each scenario under each configuration.`,
+        table: { header: header(['scenario', 'configuration']), rows: scenarios.map((c) => ({ cells: [c.scenario ?? '', c.config, ...cells(c)], flagged: failing(c) })) },
+        flags: [],
+        charts: result.configs.map((config, ci) =>
+          lineChart(`sweep-${id}-scenarios-${ci}-${slug(config)}`, `pass^1 against λ by scenario: ${series.label} × ${config}`, 'pass^1', scenarios.filter((c) => c.config === config), (c) => c.scenario ?? '', 'pass1', false),
+        ),
+      },
+    ];
+  });
+  return { title: 'faultline sweep', subtitle: `${sweepHeadline(result)}.`, sections };
+}

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { FaultSchema } from '../../faults/fault.js';
+import { DEFAULT_CONFIDENCE, INTERVAL_METHOD } from '../../runner/intervals.js';
+import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import { configCurves, scenarioCurves, sweepTrialCount, type SweepCurve } from './sweepFigures.js';
+
+/** Bumped on any change a reader of sweep.json would notice. */
+export const SWEEP_SCHEMA_VERSION = 1;
+
+const count = z.number().int().nonnegative();
+const rate = z.number().min(0).max(1);
+
+const FigureSchema = z.strictObject({
+  lambda: rate,
+  trials: count,
+  successes: count,
+  pass1: rate.nullable(),
+  /** pass^k at the sweep's k. */
+  passK: rate.nullable(),
+  /** 95% confidence intervals of pass^1 and pass^k (see `sweep.confidence`). */
+  pass1Interval: z.tuple([rate, rate]).nullable(),
+  passKInterval: z.tuple([rate, rate]).nullable(),
+  failingScenarios: z.array(z.string()),
+  /** Reruns one failing trial of this point; null when every trial passed. */
+  replay: z.string().nullable(),
+});
+
+const CurveSchema = z.strictObject({
+  series: z.string(),
+  config: z.string(),
+  scenario: z.string().optional(),
+  points: z.array(FigureSchema),
+});
+
+/**
+ * `sweep.json`: pass^1 and pass^k against fault intensity λ. A file of its own (faultline.json
+ * keeps its schema for its readers). It holds no wall-clock time, so a sweep with the same seed
+ * writes the same bytes.
+ */
+export const SweepJsonSchema = z.strictObject({
+  schemaVersion: z.literal(SWEEP_SCHEMA_VERSION),
+  tool: z.literal('faultline'),
+  sweep: z.strictObject({
+    seed: z.number().int(),
+    k: count,
+    lambdas: z.array(rate),
+    /** `call`: the faults hit the calls' own attempts; `any`: status queries too. */
+    target: z.enum(['call', 'any']),
+    scenarios: z.array(z.string()),
+    configs: z.array(z.string()),
+    interrupted: z.boolean(),
+    trials: count,
+    /** The confidence of every interval, and how they are made: exact per scenario, a seeded Monte Carlo over several. */
+    confidence: rate,
+    intervalMethod: z.string(),
+    series: z.array(
+      z.strictObject({
+        label: z.string(),
+        /** Mixed: the kinds share λ (each hits with λ / n); otherwise one kind at λ. */
+        mix: z.boolean(),
+        faults: z.array(FaultSchema),
+        /** Each point's run seed, derived from the sweep seed, the series and λ. */
+        points: z.array(z.strictObject({ lambda: rate, seed: z.number().int() })),
+      }),
+    ),
+    /** A curve per series and configuration, each scenario a task for pass^k. */
+    byConfig: z.array(CurveSchema),
+    /** A curve per series, configuration and scenario. */
+    byScenario: z.array(CurveSchema),
+  }),
+  /** `--gate`: each gate judged at each point up to λ = `upTo` (every point when null), as `faultline run` judges a run. */
+  gates: z.strictObject({
+    gates: z.array(z.string()),
+    upTo: rate.nullable(),
+    passed: z.boolean(),
+    points: z.array(
+      z.strictObject({
+        series: z.string(),
+        lambda: rate,
+        passed: z.boolean(),
+        results: z.array(z.strictObject({ gate: z.string(), passed: z.boolean(), actual: z.number().nullable(), message: z.string() })),
+      }),
+    ),
+  }),
+});
+export type SweepJson = z.infer<typeof SweepJsonSchema>;
+
+const curveJson = (c: SweepCurve): SweepJson['sweep']['byConfig'][number] => ({
+  series: c.series,
+  config: c.config,
+  ...(c.scenario !== undefined && { scenario: c.scenario }),
+  points: c.points.map((p) => ({
+    ...p,
+    pass1Interval: p.pass1Interval && [p.pass1Interval[0], p.pass1Interval[1]],
+    passKInterval: p.passKInterval && [p.passKInterval[0], p.passKInterval[1]],
+    failingScenarios: [...p.failingScenarios],
+  })),
+});
+
+export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJson {
+  return {
+    schemaVersion: SWEEP_SCHEMA_VERSION,
+    tool: 'faultline',
+    sweep: {
+      seed: result.seed,
+      k: result.k,
+      lambdas: [...result.lambdas],
+      target: result.target,
+      scenarios: [...result.scenarios],
+      configs: [...result.configs],
+      interrupted: result.interrupted,
+      trials: sweepTrialCount(result),
+      confidence: DEFAULT_CONFIDENCE,
+      intervalMethod: INTERVAL_METHOD,
+      series: result.series.map(({ series, points }) => ({
+        label: series.label,
+        mix: series.mix,
+        faults: series.faults.map((f) => f.fault),
+        points: points.map((p) => ({ lambda: p.lambda, seed: p.seed })),
+      })),
+      byConfig: configCurves(result).map(curveJson),
+      byScenario: scenarioCurves(result).map(curveJson),
+    },
+    gates: {
+      gates: [...gates.gates],
+      upTo: gates.upTo,
+      passed: gates.passed,
+      points: gates.points.map((p) => ({ series: p.series, lambda: p.lambda, passed: p.passed, results: p.results.map((r) => ({ gate: r.gate, passed: r.passed, actual: r.actual, message: r.message })) })),
+    },
+  };
+}
+
+/** sweep.json as text, validated against `SweepJsonSchema` before it leaves. */
+export function renderSweepJson(result: SweepResult, gates: SweepGates): string {
+  const report = buildSweepJson(result, gates);
+  const checked = SweepJsonSchema.safeParse(report);
+  if (!checked.success) throw new FaultlineError(FaultlineErrorCode.Internal, `sweep.json does not match its schema: ${checked.error.message}`, checked.error.issues);
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

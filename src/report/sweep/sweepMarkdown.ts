@@ -1,0 +1,27 @@
+import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import { plural } from '../format.js';
+import { escapeMarkdown } from '../markdown.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import { intervalNote } from '../summaryRows.js';
+import { LABEL_COLUMNS, sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
+
+const row = (cells: readonly string[]): string => `| ${cells.map(escapeMarkdown).join(' | ')} |`;
+
+/** sweep.md: the tables as GitHub Markdown (a step summary or a PR comment), the replays folded away. */
+export function renderSweepMarkdown(result: SweepResult, gates: SweepGates): string {
+  const out = ['## faultline sweep: pass^k against fault intensity λ', '', escapeMarkdown(sweepHeadline(result)), ''];
+  const lines = sweepGateLines(gates);
+  if (lines.length > 0) out.push('### Gates', '', ...lines.map((g) => `- ${g.passed ? '✅' : '❌'} ${escapeMarkdown(g.text)}`), '');
+  for (const table of sweepTables(result)) {
+    const align = table.header.map((h) => (LABEL_COLUMNS.includes(h) ? ':--' : '--:'));
+    out.push(`### ${escapeMarkdown(table.title)}`, '', row(table.header), `| ${align.join(' | ')} |`, ...table.rows.map(row), '');
+  }
+  out.push(escapeMarkdown(intervalNote()), '');
+  const replays = sweepReplays(result);
+  if (replays.length > 0) {
+    out.push('<details>', `<summary>Replay a failing trial (${plural(replays.length, 'point')} with failures)</summary>`, '');
+    for (const r of replays) out.push(`- ${escapeMarkdown(`${r.series} λ=${r.lambda} × ${r.config}`)}: ${plural(r.failing, 'failing trial')}: \`${r.replay}\``);
+    out.push('', '</details>', '');
+  }
+  return out.join('\n');
+}

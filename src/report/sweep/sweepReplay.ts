@@ -1,0 +1,38 @@
+import type { SweepSeries, SweepTarget } from '../../runner/sweep/sweepFaults.js';
+import { shellQuote } from '../replay.js';
+
+/** What reproduces one trial of a sweep: its cell, its point (series and λ) and its index. */
+export interface SweepReplayTarget {
+  readonly scenario: string;
+  readonly config: string;
+  readonly series: SweepSeries;
+  readonly lambda: number;
+  /** The sweep's seed (each point's own seed is derived from it). */
+  readonly seed: number;
+  readonly target: SweepTarget;
+  readonly trialIndex: number;
+}
+
+/**
+ * The one command that reruns a trial of a sweep: `faultline sweep` narrowed to its scenario,
+ * configuration, series and λ, with `--replay` naming the trial.
+ *
+ * @example sweepReplayCommand(t) // 'faultline sweep email-rate-limit-seconds --config naive --fault rate_limit --lambda 0.3 --seed 1 --replay 2'
+ */
+export function sweepReplayCommand(t: SweepReplayTarget): string {
+  return [
+    'faultline sweep',
+    shellQuote(t.scenario),
+    '--config',
+    shellQuote(t.config),
+    ...t.series.faults.flatMap((f) => ['--fault', shellQuote(f.arg)]),
+    ...(t.series.mix ? ['--mix'] : []),
+    ...(t.target === 'any' ? ['--status-queries'] : []),
+    '--lambda',
+    String(t.lambda),
+    '--seed',
+    String(t.seed),
+    '--replay',
+    String(t.trialIndex),
+  ].join(' ');
+}

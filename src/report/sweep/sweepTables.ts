@@ -1,0 +1,73 @@
+import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import { formatRate, plural } from '../format.js';
+import { formatRateWithInterval } from '../rateIntervals.js';
+import { configCurves, lambdaSpan, scenarioCurves, sweepTrialCount, targetWords, type SweepCurve, type SweepFigure } from './sweepFigures.js';
+
+/** A table as text cells, for the console and Markdown reporters alike. */
+export interface SweepTable {
+  readonly title: string;
+  readonly header: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+}
+
+/** `0.750 / 0.250`: pass^1, then pass^k. */
+export const figureCell = (f: SweepFigure | undefined): string => (f === undefined || f.trials === 0 ? 'n/a' : `${formatRate(f.pass1)} / ${formatRate(f.passK)}`);
+
+/** `0.750 [0.30, 0.95]`: a rate of the figure and its interval. */
+export const rateCell = (f: SweepFigure | undefined, which: 'pass1' | 'passK'): string =>
+  f === undefined || f.trials === 0 ? 'n/a' : formatRateWithInterval(formatRate(f[which]), (which === 'pass1' ? f.pass1Interval : f.passKInterval) ?? undefined);
+
+/** Columns a table reads left-aligned: the names, not the figures. */
+export const LABEL_COLUMNS: readonly string[] = ['configuration', 'scenario', 'rate'];
+
+const lambdaHeader = (lambdas: readonly number[]): string[] => lambdas.map((l) => `λ=${l}`);
+
+/** Per series: a row per configuration (over every scenario), then a row per scenario and configuration. */
+export function sweepTables(result: SweepResult): SweepTable[] {
+  const byConfig = configCurves(result);
+  const byScenario = scenarioCurves(result);
+  const cells = (c: SweepCurve): string[] => result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
+  const k = result.k;
+  return result.series.flatMap(({ series }) => [
+    {
+      title: `${series.label}: pass^1 and pass^${k} with 95% intervals by configuration, over ${plural(result.scenarios.length, 'scenario')}`,
+      header: ['configuration', 'rate', ...lambdaHeader(result.lambdas)],
+      rows: byConfig
+        .filter((c) => c.series === series.label)
+        .flatMap((c) => {
+          const at = (which: 'pass1' | 'passK'): string[] => result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), which));
+          return [[c.config, 'pass^1', ...at('pass1')], ['', `pass^${k}`, ...at('passK')]];
+        }),
+    },
+    {
+      title: `${series.label}: pass^1 / pass^${k} by scenario`,
+      header: ['scenario', 'configuration', ...lambdaHeader(result.lambdas)],
+      rows: byScenario.filter((c) => c.series === series.label).map((c) => [c.scenario ?? '', c.config, ...cells(c)]),
+    },
+  ]);
+}
+
+/** The first line of every sweep report. */
+export function sweepHeadline(result: SweepResult): string {
+  const faults = result.series.map((s) => s.series.label).join(', ');
+  return `seed ${result.seed}, k = ${result.k}, ${plural(result.scenarios.length, 'scenario')} × ${plural(result.configs.length, 'configuration')}, ${lambdaSpan(result.lambdas)}; faults ${faults} on ${targetWords(result)}; ${plural(sweepTrialCount(result), 'trial')}${result.interrupted ? ' (interrupted: partial figures)' : ''}`;
+}
+
+/** Each point of each configuration's curve that had a failing trial, and the command that reruns one. */
+export function sweepReplays(result: SweepResult): { readonly series: string; readonly config: string; readonly lambda: number; readonly failing: number; readonly replay: string }[] {
+  return configCurves(result).flatMap((c) =>
+    c.points.flatMap((p) => (p.replay === null ? [] : [{ series: c.series, config: c.config, lambda: p.lambda, failing: p.trials - p.successes, replay: p.replay }])),
+  );
+}
+
+/** One line per gate: where it failed (series and λ, with the gate's own message), or that it held at every point judged. */
+export function sweepGateLines(gates: SweepGates): { readonly passed: boolean; readonly text: string }[] {
+  const span = gates.upTo === null ? 'at every λ' : `at every λ ≤ ${gates.upTo}`;
+  return gates.gates.map((gate) => {
+    const judged = gates.points.map((p) => ({ p, r: p.results.find((r) => r.gate === gate)! }));
+    const failed = judged.filter(({ r }) => !r.passed);
+    if (failed.length === 0) return { passed: true, text: `${gate} held ${span} (${plural(judged.length, 'point')})` };
+    return { passed: false, text: `${gate} failed at ${failed.length} of ${plural(judged.length, 'point')}: ${failed.map(({ p, r }) => `${p.series} λ=${p.lambda}: ${r.message}`).join('; ')}` };
+  });
+}
