@@ -23,10 +23,11 @@ describe('list, schema, help and usage errors', () => {
     const [header, ...configRows] = configs.stdout.trimEnd().split('\n');
     expect(header).toMatch(/^configuration\s+kind\s+description$/);
     const names = configRows.map((l) => l.split(/\s+/).slice(0, 2).join(' '));
-    // The top-level folder first (what compare runs by default), then the contention folder's, every kind.
+    // The top-level folder first (what compare runs by default), then the crowd folder's, every kind.
     expect(names.slice(0, 4)).toEqual(['full-jitter-budget runtime', 'naive runtime', 'no-retry runtime', 'rulebook runtime']);
-    expect(names).toEqual(expect.arrayContaining(['cockatiel-decorrelated cockatiel', 'p-retry-randomized p-retry', 'nested-three-layers runtime']));
-    expect(names).toHaveLength(16);
+    expect(names).toEqual(expect.arrayContaining(['cockatiel-decorrelated cockatiel', 'p-retry-randomized p-retry', 'nested-three-layers runtime', 'occ-full-jitter runtime']));
+    // 4 top-level, 12 crowd configurations and the 5 strategies of the backoff-and-jitter experiment.
+    expect(names).toHaveLength(21);
   });
 
   it('prints the scenario JSON Schema, or writes it to a file', async () => {
