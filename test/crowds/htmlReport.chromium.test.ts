@@ -1,70 +1,27 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigs, loadScenarios } from '../../src/runner/library.js';
 import { finishRun, runMatrix, type Cell } from '../../src/runner/run.js';
 import { renderHtmlReport } from '../../src/report/html/renderHtmlReport.js';
 import { runComparisonHtmlReport } from '../../src/report/html/runComparisonHtml.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium } from '../html/chromium.js';
+import { canvasesOf, chartsDrawn, CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from '../html/chromium.js';
 import { crowdCell, crowdConfig, crowdScenario } from './crowd.js';
 
 /** The test's output folder: screenshots stay there for the CI artifact. */
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
-
-/** What the test reads in the page (the project's types have no DOM). */
-interface CanvasLike {
-  readonly id: string;
-  readonly width: number;
-  readonly height: number;
-  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { readonly data: Uint8ClampedArray } } | null;
-}
-interface PageGlobals {
-  readonly document: { querySelectorAll(selector: string): Iterable<CanvasLike> };
-  readonly Chart: { getChart(canvas: CanvasLike): { readonly data: { readonly datasets: readonly { readonly data: readonly unknown[] }[] } } | undefined };
-  readonly __faultline?: { readonly ready: boolean; readonly charts: number };
-}
-
-interface CanvasCheck {
-  readonly id: string;
-  readonly chart: boolean;
-  readonly points: number;
-  readonly inked: number;
-}
 
 /**
  * Opens `file` offline in headless Chromium and reports every canvas: whether Chart.js drew a
  * chart on it, how many points its first dataset has, how many pixels are not blank.
  */
 async function inspect(browser: Browser, file: string, screenshot: string) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const errors: string[] = [];
-  const requests: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.route('**/*', async (route) => {
-    const url = route.request().url();
-    if (url.startsWith('file:')) return route.continue();
-    requests.push(url);
-    return route.abort();
-  });
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__faultline?.ready === true, undefined, { timeout: 10_000 });
-  const drawn = await page.evaluate(() => (globalThis as unknown as PageGlobals).__faultline?.charts ?? 0);
-  const canvases = await page.evaluate((): CanvasCheck[] => {
-    const g = globalThis as unknown as PageGlobals;
-    return [...g.document.querySelectorAll('canvas')].map((canvas) => {
-      const chart = g.Chart.getChart(canvas);
-      const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
-      let inked = 0;
-      for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) inked++;
-      return { id: canvas.id, chart: chart !== undefined, points: chart?.data.datasets[0]?.data.length ?? 0, inked };
-    });
-  });
+  const { page, errors, requests } = await openOffline(browser, file);
+  const drawn = await chartsDrawn(page);
+  const canvases = (await canvasesOf(page)).map((c) => ({ id: c.id, chart: c.datasets !== null, points: c.datasets?.[0]?.data.length ?? 0, inked: c.inked }));
   await page.screenshot({ path: screenshot, fullPage: true });
   await page.close();
   return { errors, requests, drawn, canvases };

@@ -1,43 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium } from './chromium.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
 
 /** Screenshots stay in the repository's reports folder, for the CI artifact. */
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
-
-interface PageGlobals {
-  readonly __faultline?: { readonly ready: boolean; readonly cells: number };
-}
-
-interface Opened {
-  readonly page: Page;
-  readonly errors: string[];
-  readonly requests: string[];
-}
-
-/** Opens `file` with every request that is not the file itself refused and recorded, console errors collected. */
-async function open(browser: Browser, file: string): Promise<Opened> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const errors: string[] = [];
-  const requests: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.route('**/*', async (route) => {
-    const url = route.request().url();
-    if (url === pathToFileURL(file).href) return route.continue();
-    requests.push(url);
-    return route.abort();
-  });
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__faultline?.ready === true, undefined, { timeout: 10_000 });
-  return { page, errors, requests };
-}
 
 describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chromium', () => {
   let browser: Browser | undefined;
@@ -69,7 +39,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
   });
 
   it('opens from the file with no network request and no console error, failing cells first', async () => {
-    const { page, errors, requests } = await open(opened(), file);
+    const { page, errors, requests } = await openOffline(opened(), file, { width: 1400, height: 1000 });
     const rows = await page.locator('#grid tr.cell').allTextContents();
     await page.screenshot({ path: join(SCREENSHOTS, 'run-report.png'), fullPage: true });
     await page.close();
@@ -82,7 +52,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
   }, 30_000);
 
   it("shows a failing trial's fault in the wire lane and its duplicate effect in the services lane", async () => {
-    const { page, errors } = await open(opened(), file);
+    const { page, errors } = await openOffline(opened(), file, { width: 1400, height: 1000 });
     const faults = await page.locator('table.events tr.ev.fault').allTextContents();
     const faultsInWire = await page.locator('table.events tr.ev.fault[data-lane="wire"]').count();
     const duplicates = await page.locator('table.events tr.ev.duplicate').allTextContents();
@@ -100,7 +70,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
   }, 30_000);
 
   it("highlights the events a verdict's evidence names when it is clicked", async () => {
-    const { page, errors } = await open(opened(), file);
+    const { page, errors } = await openOffline(opened(), file, { width: 1400, height: 1000 });
     const highlighted = (): Promise<string[]> => page.locator('table.events tr.ev.hl').allTextContents();
     expect(await highlighted()).toEqual([]);
     await page.click('button.evidence[data-check="duplicates"]');
@@ -126,7 +96,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
   }, 30_000);
 
   it("copies a trial's replay command to the clipboard", async () => {
-    const { page, errors } = await open(opened(), file);
+    const { page, errors } = await openOffline(opened(), file, { width: 1400, height: 1000 });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.click('#trial .replay button.copy');
     await page.locator('#trial .replay button.copy', { hasText: 'copied' }).waitFor({ timeout: 5_000 });

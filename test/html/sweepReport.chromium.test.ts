@@ -1,36 +1,14 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweepJsonSchema, type SweepJson } from '../../src/report/sweep/sweepJson.js';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium } from './chromium.js';
+import { canvasesOf, chartsDrawn, CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
 
 /** Screenshots stay in the repository's reports folder, for the CI artifact. */
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
-
-/** What the test reads in the page (the project's types have no DOM). */
-interface CanvasLike {
-  readonly id: string;
-  readonly width: number;
-  readonly height: number;
-  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { readonly data: Uint8ClampedArray } } | null;
-}
-interface Dataset {
-  readonly label: string;
-  readonly data: readonly { readonly x: number; readonly y: number }[];
-}
-interface PageGlobals {
-  readonly document: { querySelectorAll(selector: string): Iterable<CanvasLike> };
-  readonly Chart: { getChart(canvas: CanvasLike): { readonly data: { readonly datasets: readonly Dataset[] } } | undefined };
-  readonly __faultline?: { readonly ready: boolean; readonly charts: number };
-}
-interface CanvasCheck {
-  readonly id: string;
-  readonly datasets: readonly Dataset[] | null;
-  readonly inked: number;
-}
 
 describe.skipIf(!hasChromium && !chromiumRequired)('sweep.html in headless Chromium', () => {
   let browser: Browser | undefined;
@@ -61,32 +39,9 @@ describe.skipIf(!hasChromium && !chromiumRequired)('sweep.html in headless Chrom
   it('draws pass^k against λ, a line per configuration with the figures of sweep.json, offline and without a console error', async () => {
     if (!browser) throw new Error(`no browser: chromium is missing at ${CHROMIUM}`);
     const file = join(dir.path, 'r', 'sweep.html');
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const errors: string[] = [];
-    const requests: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.route('**/*', async (route) => {
-      const url = route.request().url();
-      if (url === pathToFileURL(file).href) return route.continue();
-      requests.push(url);
-      return route.abort();
-    });
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__faultline?.ready === true, undefined, { timeout: 10_000 });
-    const drawn = await page.evaluate(() => (globalThis as unknown as PageGlobals).__faultline?.charts ?? 0);
-    const canvases = await page.evaluate((): CanvasCheck[] => {
-      const g = globalThis as unknown as PageGlobals;
-      return [...g.document.querySelectorAll('canvas')].map((canvas) => {
-        const chart = g.Chart.getChart(canvas);
-        const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
-        let inked = 0;
-        for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) inked++;
-        return { id: canvas.id, datasets: chart ? chart.data.datasets.map((d) => ({ label: d.label, data: d.data.map((p) => ({ x: p.x, y: p.y })) })) : null, inked };
-      });
-    });
+    const { page, errors, requests } = await openOffline(browser, file);
+    const drawn = await chartsDrawn(page);
+    const canvases = await canvasesOf(page);
     await page.screenshot({ path: join(SCREENSHOTS, 'sweep-report.png'), fullPage: true });
     await page.close();
 
