@@ -51,6 +51,8 @@ export interface RunCommandOptions {
 }
 
 const DEFAULT_GRACE_MS = 1000;
+/** How often a timed-out command's group is looked for while its members are reaped. */
+const REAP_POLL_MS = 10;
 const DEFAULT_MAX_OUTPUT = 65_536;
 
 /**
@@ -146,8 +148,20 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable): Promi
       for (const t of timers) real.clearTimer(t);
       resolve({ result });
     };
-    const done = (): void =>
+    const report = (): void =>
       finish(timedOut ? { kind: 'timed_out', timeoutMs: spec.timeoutMs, killedWith: timedOut, ...common() } : { kind: 'exited', ...common() });
+    // A killed group's members close their pipes as they die but stay in the process table until
+    // they are reaped; a timed-out command is reported once its group is gone (or the grace is up),
+    // so no caller sees it alive afterwards.
+    const done = (): void => {
+      if (!timedOut || pgid === undefined || !groupAlive(pgid)) return report();
+      let polls = Math.ceil(graceMs / REAP_POLL_MS);
+      const poll = (): void => {
+        if (!groupAlive(pgid) || --polls <= 0) return report();
+        timers.push(real.setTimer(REAP_POLL_MS, poll));
+      };
+      timers.push(real.setTimer(REAP_POLL_MS, poll));
+    };
 
     child.stdout.on('data', (c: Buffer) => stdout.add(c));
     child.stderr.on('data', (c: Buffer) => stderr.add(c));
