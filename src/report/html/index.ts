@@ -1,5 +1,6 @@
 export type { ChartKind, ChartSpec, HtmlReport, HtmlSection, HtmlTable } from './HtmlReport.js';
-export { renderHtmlReport, escapeHtml } from './renderHtmlReport.js';
+export { renderHtmlReport } from './renderHtmlReport.js';
+export { escapeHtml } from './htmlPage.js';
 export { runComparisonHtmlReport } from './runComparisonHtml.js';
 export { chartJsSource } from './chartJsSource.js';
 export { writeCompareHtml } from './writeCompareHtml.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chartJsSource } from './chartJsSource.js';
 import type { HtmlReport } from './HtmlReport.js';
-import { escapeHtml, renderHtmlReport } from './renderHtmlReport.js';
+import { escapeHtml } from './htmlPage.js';
+import { renderHtmlReport } from './renderHtmlReport.js';
 
 const report: HtmlReport = {
   title: 'a <b> & "c"',

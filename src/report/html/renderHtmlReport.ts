@@ -1,16 +1,8 @@
 import { chartJsSource } from './chartJsSource.js';
 import { CLIENT_SCRIPT } from './clientScript.js';
 import type { HtmlReport, HtmlSection } from './HtmlReport.js';
+import { escapeHtml, htmlPage } from './htmlPage.js';
 
-/** Text that renders as itself in HTML text and attribute values. */
-export const escapeHtml = (text: string): string =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
-
-/** JSON that can sit inside a <script> element: no `<` can close it. */
-export const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
-
-// Nothing may be fetched: the page must open offline from a CI artifact.
-export const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 
 const STYLE = `
 body { font-family: system-ui, sans-serif; margin: 24px; color: #222; background: #fff; }
@@ -51,23 +43,11 @@ function section(s: HtmlSection): string {
  * what opens from a CI artifact is exactly what was written.
  */
 export function renderHtmlReport(report: HtmlReport): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(report.title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>${escapeHtml(report.title)}</h1>
-<p class="sub">${escapeHtml(report.subtitle)}</p>
-${report.sections.map(section).join('\n')}
-<script type="application/json" id="faultline-data">${scriptJson(report)}</script>
-<script>${chartJsSource()}</script>
-<script>${CLIENT_SCRIPT}</script>
-</body>
-</html>
-`;
+  return htmlPage({
+    title: report.title,
+    style: STYLE,
+    body: `<p class="sub">${escapeHtml(report.subtitle)}</p>\n${report.sections.map(section).join('\n')}`,
+    data: report,
+    scripts: [chartJsSource(), CLIENT_SCRIPT],
+  });
 }

@@ -1,5 +1,5 @@
 import type { JsonReport } from '../json.js';
-import { CSP, escapeHtml, scriptJson } from './renderHtmlReport.js';
+import { htmlPage } from './htmlPage.js';
 import { RUN_CLIENT_SCRIPT } from './runHtmlClient.js';
 import { runHtmlModel } from './runHtmlModel.js';
 
@@ -46,24 +46,11 @@ tr.ev.hl td { outline: 2px solid #e0a800; background: #fff3b0 !important; } .tic
  */
 export function renderRunHtml(report: JsonReport): string {
   const model = runHtmlModel(report);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(model.title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>${escapeHtml(model.title)}</h1>
-<p id="summary"></p>
-<table id="grid"></table>
-<section id="cell"></section>
-<section id="trial"></section>
-<script type="application/json" id="faultline-data">${scriptJson(model)}</script>
-<script>${RUN_CLIENT_SCRIPT}</script>
-</body>
-</html>
-`;
+  return htmlPage({
+    title: model.title,
+    style: STYLE,
+    body: ['<p id="summary"></p>', '<table id="grid"></table>', '<section id="cell"></section>', '<section id="trial"></section>'].join('\n'),
+    data: model,
+    scripts: [RUN_CLIENT_SCRIPT],
+  });
 }
