@@ -43,26 +43,50 @@ function replayOf(result: SweepResult, series: SweepSeries, point: SweepPoint, c
   return sweepReplayCommand({ scenario: cell.refs.scenario, config: cell.refs.config, series, lambda: point.lambda, seed: result.seed, target: result.target, trialIndex: group.first });
 }
 
+/** What a figure reads of a configuration's totals or of one cell: trials, successes, the pass^k curve. */
+interface Tally {
+  readonly trials: number;
+  readonly successes: number;
+  readonly passHat: readonly number[];
+}
+
+/** One point of a curve: the tally's figures, the intervals over `tasks`, and the replay of `failing`'s first failing trial. */
+function figureOf(
+  result: SweepResult,
+  series: SweepSeries,
+  point: SweepPoint,
+  of: { readonly tally: Tally | undefined; readonly tasks: readonly TaskTally[]; readonly failingScenarios: readonly string[]; readonly failing: Cell | undefined },
+): SweepFigure {
+  const m = of.tally;
+  return {
+    lambda: point.lambda,
+    trials: m?.trials ?? 0,
+    successes: m?.successes ?? 0,
+    pass1: m?.passHat[0] ?? null,
+    passK: m?.passHat[result.k - 1] ?? null,
+    ...intervalsOf(of.tasks, result.k),
+    failingScenarios: [...of.failingScenarios],
+    replay: replayOf(result, series, point, of.failing),
+  };
+}
+
+const taskOf = (m: Tally): TaskTally => ({ n: m.trials, c: m.successes });
+
 /** One curve per series and configuration, aggregated over the scenarios. */
 export function configCurves(result: SweepResult): SweepCurve[] {
   return result.series.flatMap(({ series, points }) =>
     result.configs.map((config) => ({
       series: series.label,
       config,
-      points: points.map((point): SweepFigure => {
-        const m = point.run.byConfig.find((c) => c.config === config);
+      points: points.map((point) => {
         const cells = point.run.cells.filter((c) => c.config === config);
-        const failing = cells.find((c) => c.metrics.successes < c.metrics.trials);
-        return {
-          lambda: point.lambda,
-          trials: m?.trials ?? 0,
-          successes: m?.successes ?? 0,
-          pass1: m?.passHat[0] ?? null,
-          passK: m?.passHat[result.k - 1] ?? null,
-          ...intervalsOf(cells.filter((c) => c.metrics.trials > 0).map((c) => ({ n: c.metrics.trials, c: c.metrics.successes })), result.k),
-          failingScenarios: [...(m?.failingScenarios ?? [])],
-          replay: replayOf(result, series, point, failing),
-        };
+        const tally = point.run.byConfig.find((c) => c.config === config);
+        return figureOf(result, series, point, {
+          tally,
+          tasks: cells.filter((c) => c.metrics.trials > 0).map((c) => taskOf(c.metrics)),
+          failingScenarios: tally?.failingScenarios ?? [],
+          failing: cells.find((c) => c.metrics.successes < c.metrics.trials),
+        });
       }),
     })),
   );
@@ -76,19 +100,15 @@ export function scenarioCurves(result: SweepResult): SweepCurve[] {
         series: series.label,
         config,
         scenario,
-        points: points.map((point): SweepFigure => {
+        points: points.map((point) => {
           const cell = point.run.cells.find((c) => c.config === config && c.scenario === scenario);
           const m = cell?.metrics;
-          return {
-            lambda: point.lambda,
-            trials: m?.trials ?? 0,
-            successes: m?.successes ?? 0,
-            pass1: m?.passHat[0] ?? null,
-            passK: m?.passHat[result.k - 1] ?? null,
-            ...intervalsOf(m === undefined || m.trials === 0 ? [] : [{ n: m.trials, c: m.successes }], result.k),
+          return figureOf(result, series, point, {
+            tally: m,
+            tasks: m === undefined || m.trials === 0 ? [] : [taskOf(m)],
             failingScenarios: m !== undefined && m.successes < m.trials ? [scenario] : [],
-            replay: replayOf(result, series, point, cell),
-          };
+            failing: cell,
+          });
         }),
       })),
     ),
