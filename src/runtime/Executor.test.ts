@@ -201,6 +201,26 @@ describe('Executor: Retry-After, deadline and budget', () => {
     expect(second.kind === 'error' && second.error).toMatchObject({ error_type: 'rate_limit', next_actions: ['retry_later'] });
   });
 
+  it('does not send the next call when the held wait is longer than retryAfter.maxMs, even with no deadline', async () => {
+    const t = setup({ maxAttempts: 1, deadlineMs: null, retryAfter: { mode: 'honour', maxMs: 10_000 } }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '20' }), { ok: 1 }]));
+    await t.call('search', { q: 'x' });
+    await t.call('search', { q: 'y' });
+    expect(t.transport.sent).toHaveLength(1);
+    expect(t.of('give_up').map((g) => `${g.call} ${g.reason}`)).toEqual(['call-1 max_attempts', 'call-2 retry_after_exceeds_deadline']);
+    expect(t.clock.now()).toBe(0);
+  });
+
+  it('does not hold another tool, nor anything under mode ignore', async () => {
+    const t = setup({ maxAttempts: 1 }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '3' }), { ok: 1 }, { ok: 2 }]));
+    await t.call('search', { q: 'x' });
+    expect(await t.call('lookup', { id: 'o-1' })).toMatchObject({ kind: 'ok' });
+    expect(t.clock.now()).toBe(0);
+    const ignoring = setup({ maxAttempts: 1, retryAfter: { mode: 'ignore', maxMs: 60_000 } }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '3' }), { ok: 1 }]));
+    await ignoring.call('search', { q: 'x' });
+    expect(await ignoring.call('search', { q: 'y' })).toMatchObject({ kind: 'ok' });
+    expect(ignoring.of('retry_wait')).toEqual([]);
+  });
+
   it('ignores the hint under mode ignore', async () => {
     const t = setup({ retryAfter: { mode: 'ignore', maxMs: 1_000 } }, script([new HttpError(429, 'slow', undefined, { 'Retry-After': '30' }), { ok: 1 }]));
     expect(await t.call('search', { q: 'x' })).toMatchObject({ kind: 'ok' });
