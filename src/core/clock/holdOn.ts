@@ -11,3 +11,8 @@ export function holdOf(clock: Clock): Hold | undefined {
   if (typeof h !== 'function') return undefined;
   return <T>(work: Promise<T>): Promise<T> => h.call(clock, work) as Promise<T>;
 }
+
+/** `holdOf`, or a no-op on a clock without `hold` (a real clock): for callers that always wrap their work. */
+export function holdOn(clock: Clock): Hold {
+  return holdOf(clock) ?? ((work) => work);
+}

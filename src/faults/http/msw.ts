@@ -1,13 +1,12 @@
 import { http, HttpResponse, passthrough, type HttpHandler } from 'msw';
 import { HttpNetworkFrame } from 'msw/experimental';
 import { setupServer, type SetupServer } from 'msw/node';
-import type { ClockRun, VirtualClock } from '../../core/index.js';
+import { holdOn, type ClockRun, type VirtualClock } from '../../core/index.js';
 import { ExchangeTracker, rawClientRequest } from './ExchangeTracker.js';
 import { fetchFailed, isInjected, socketError, type HttpAnswer } from './HttpAnswer.js';
 import type { HttpFaults } from './HttpFaults.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
 import { ArrivalHolds } from './ArrivalHolds.js';
-import { holdOn } from './holdOn.js';
 import { unhandledRequestError, unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
 
 export interface MswAdapterOptions {

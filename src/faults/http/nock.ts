@@ -1,12 +1,11 @@
 import nock from 'nock';
-import type { ClockRun, VirtualClock } from '../../core/index.js';
+import { holdOn, type ClockRun, type VirtualClock } from '../../core/index.js';
 import { redactHeaders, redactText } from '../../core/secretText.js';
 import { ExchangeTracker } from './ExchangeTracker.js';
 import { fetchFailed, socketError, type HttpAnswer } from './HttpAnswer.js';
 import type { HttpFaults } from './HttpFaults.js';
 import { HTTP_METHODS } from './HttpRoute.js';
 import { ArrivalHolds, type ClientApi } from './ArrivalHolds.js';
-import { holdOn } from './holdOn.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
 import { unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
 

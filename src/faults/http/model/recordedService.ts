@@ -1,7 +1,7 @@
 import { reply } from '../HttpAnswer.js';
 import type { HttpService } from '../HttpFaults.js';
 import type { HttpRoute, RouteRequest, ServeContext } from '../HttpRoute.js';
-import { holdOn } from '../holdOn.js';
+import { holdOn } from '../../../core/index.js';
 import { anthropicMessages } from './anthropicMessages.js';
 import { bodyValue, KEPT_RESPONSE_HEADERS, type Cassette, type CassetteEntry } from './Cassette.js';
 import { forwardRequest } from './forwardRequest.js';
