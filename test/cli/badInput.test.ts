@@ -2,21 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { ORDER_AGENT_YAML } from './orderAgent.js';
 
 /**
  * Bad scenario and configuration files end with exit 2 and a message that names the file, the
  * path inside it and what was expected, never with a stack trace.
  */
 
-const AGENT = `agent:
-  kind: scripted
-  task: Create order ref-1
-  plan:
-    steps:
-      - name: order
-        tool: create_order
-        input: { clientReference: ref-1, item: book, quantity: 1, amountCents: 1500 }
-`;
+const AGENT = ORDER_AGENT_YAML;
 const TS_AGENT = `{ kind: 'scripted', task: 'Create order ref-1', plan: { steps: [{ name: 'order', tool: 'create_order', input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 } }] } }`;
 
 interface BadFile {

@@ -2,21 +2,14 @@ import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir, type Finished } from './faultline.js';
+import { ORDER_AGENT_YAML } from './orderAgent.js';
 
 /**
  * Every refusal the CLI can decide before the first trial exits 2 before it, naming the file
  * or flag, the path inside it and what was expected, with no stack trace (issue 13).
  */
 
-const AGENT = `agent:
-  kind: scripted
-  task: Create order ref-1
-  plan:
-    steps:
-      - name: order
-        tool: create_order
-        input: { clientReference: ref-1, item: book, quantity: 1, amountCents: 1500 }
-`;
+const AGENT = ORDER_AGENT_YAML;
 const JSON_AGENT = `"agent": { "kind": "scripted", "task": "Create order ref-1", "plan": { "steps": [{ "name": "order", "tool": "create_order", "input": { "clientReference": "ref-1", "item": "book", "quantity": 1, "amountCents": 1500 } }] } }`;
 const BOMB = ['a: &a [x, x, x, x, x, x, x, x, x]', ...['b', 'c', 'd'].map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abc'[i]}`).join(', ')}]`), `e: [${Array(9).fill('*d').join(', ')}]`].join('\n');
 
