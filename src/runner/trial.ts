@@ -108,10 +108,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   // Latency draws have a fork of their own: a scenario without `network` draws nothing, and one with it shifts no fault draw.
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
   const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs, ...(network && { network }) });
-  const client = scenario.client;
-  const transport = client
-    ? new ClientRetries(wire, { maxRetries: client.sdkRetries, clock, rng: rng.fork('client'), ...(client.tools && { tools: client.tools }) })
-    : wire;
+  const transport = scenarioClient(scenario, wire, clock, rng.fork('client'));
   const ids = new IdSource();
   const callLimit = scenario.budget.maxToolCalls * 3 + 10;
   // The configuration's SDK layer sits on the scenario's client; the agent's layer sits on top, with the agent.
@@ -211,6 +208,12 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
 }
 
+/** The tools' own SDK client the scenario declares (`client.sdkRetries`), retrying below the execution layer; the wire when it declares none. */
+function scenarioClient(scenario: Scenario, wire: Transport, clock: Clock, rng: Rng): Transport {
+  const client = scenario.client;
+  return client ? new ClientRetries(wire, { maxRetries: client.sdkRetries, clock, rng, ...(client.tools && { tools: client.tools }) }) : wire;
+}
+
 /** Each agent of a crowd: when it starts (from the trial's own arrivals stream) and its own execution layer. */
 async function crowdOf(
   scenario: Scenario,
@@ -219,13 +222,10 @@ async function crowdOf(
   shared: { readonly wire: Transport; readonly clock: Clock; readonly history: History; readonly ids: IdSource; readonly startMs: number },
 ): Promise<{ readonly agents: readonly { readonly offset: number; readonly executor: ToolExecutor }[]; readonly lastStart: number }> {
   const offsets = arrivalOffsets(scenario.arrival, scenario.agents, rng.fork('arrivals'));
-  const client = scenario.client;
   const agents = await Promise.all(
     offsets.map(async (offset, i) => {
       const agentRng = rng.fork(`agent-${i}`);
-      const transport = client
-        ? new ClientRetries(shared.wire, { maxRetries: client.sdkRetries, clock: shared.clock, rng: agentRng.fork('client'), ...(client.tools && { tools: client.tools }) })
-        : shared.wire;
+      const transport = scenarioClient(scenario, shared.wire, shared.clock, agentRng.fork('client'));
       const runtimeRng = agentRng.fork('runtime');
       const executor = await create({ transport, clock: shared.clock, rng: runtimeRng, sdkRng: runtimeRng.fork('sdk-layer'), history: shared.history, ids: shared.ids, startMs: shared.startMs + offset });
       return { offset, executor };
