@@ -74,6 +74,8 @@ export interface HttpRequestFields {
   readonly risk?: Risk;
   readonly honoursKeys?: boolean;
   readonly clientCall?: string;
+  /** The `x-stainless-retry-count` header (the OpenAI and Anthropic SDKs number their own retries in it), when sent: who resent it. */
+  readonly sdkRetryCount?: number;
 }
 
 /** The network legs one request travelled, drawn from the scenario's `network` latency. */
