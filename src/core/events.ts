@@ -146,6 +146,13 @@ export type HistoryEvent =
   /** A request that bypassed interception (a client holding the `fetch` it found before the trial): refused, never sent. */
   | E<'escape', { method: string; url: string }>
   /**
+   * A request the interceptor took that no route of the trial serves (a wrong base URL, a
+   * path the service does not have), refused under the `error` unhandled-request policy.
+   * `served`: what the trial serves at that origin (`POST https://api.openai.com/v1/chat/completions (model:openai.chat.completions)`),
+   * or, when nothing is served there, the origins it serves.
+   */
+  | E<'unserved_request', { method: string; url: string; served: readonly string[]; servedHere: boolean }>
+  /**
    * A command tool started a local process (R19). `command` is the trial's handle for it
    * (`cmd-1`, …): pids differ from run to run, so they stay out of the history.
    */

@@ -9,6 +9,7 @@ import { MODEL_API_ROOTS, sdkBaseUrl } from '../faults/http/model/modelOperation
 import { recordedModelService } from '../faults/http/model/recordedService.js';
 import { escapeError, installEscapeGuard } from '../faults/http/escapeGuard.js';
 import { runIntercepted } from '../faults/http/runIntercepted.js';
+import { unservedError } from '../faults/http/UnhandledRequestPolicy.js';
 import { serviceHttp } from '../faults/http/serviceRoutes.js';
 import { BUILTIN_SERVICES, resolveServices } from '../world/createWorld.js';
 import type { World } from '../world/World.js';
@@ -70,6 +71,9 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   const first = escapes[0];
   // The agent may have caught the connection error and carried on: the trial still did not test what it meant to.
   if (first) return { kind: 'threw', error: escapeError(first.method, first.url), at: result.at };
+  // Likewise a request no route serves: the agent saw only a connection error, the verdict names the request.
+  const unserved = faults.unserved[0];
+  if (unserved) return { kind: 'threw', error: unservedError(unserved), at: result.at };
   // Likewise a request the cassette does not hold: the agent saw a 400, but the recording no longer fits the scenario.
   const miss = misses[0];
   return miss === undefined ? result : { kind: 'threw', error: Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }), at: result.at };
