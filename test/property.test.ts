@@ -117,7 +117,7 @@ describe('property: resends of one model request are one call, whatever their re
         );
         expect(placed.map((p) => p.call)).toEqual(counts.map(() => 'model:openai.chat.completions#1'));
         expect(placed.map((p) => p.attempt)).toEqual(counts.map((_, i) => i + 1));
-        placed.slice(1).forEach((p, i) => expect(resenderOf({ ...(counts[i + 1] === undefined ? {} : { sdkRetryCount: counts[i + 1]! }) }).layer).toBe((counts[i + 1] ?? 0) > 0 ? 'sdk' : 'framework-or-agent'));
+        for (const n of counts.slice(1)) expect(resenderOf(n === undefined ? {} : { sdkRetryCount: n }).layer).toBe((n ?? 0) > 0 ? 'sdk' : 'framework-or-agent');
       }),
       { seed: 20261201, numRuns: 300 },
     );
