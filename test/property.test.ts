@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { resenderOf } from '../src/checks/modelResends.js';
 import { eventsOf } from '../src/core/index.js';
+import { CallTracker } from '../src/faults/http/CallTracker.js';
 import { faultPlanArbitrary } from '../src/explore/faultPlanArbitrary.js';
 import { FaultPlanSchema, type FaultRule } from '../src/faults/plan.js';
 import { formatTimeline } from '../src/report/timeline.js';
@@ -85,6 +87,39 @@ describe('property: random fault plans over order-then-pay (rulebookDefault, car
         }
       }),
       { seed: 20260105, numRuns: 200 },
+    );
+  });
+});
+
+/**
+ * Whatever retry count the headers carry (an SDK's own retries above 0, a framework's resends
+ * with its client's retries off saying 0, the AI SDK saying nothing), an unchanged model
+ * request sent again before any success is one logical call, attempts counted 1, 2, 3…; and
+ * only the SDK's own retries are read as the SDK's.
+ */
+describe('property: resends of one model request are one call, whatever their retry-count header', () => {
+  it('groups every resend of an unchanged body into call #1 and names the SDK only for a count above 0', () => {
+    const header = fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined });
+    fc.assert(
+      // The first try says 0 (the SDKs) or nothing (the AI SDK); every later send says anything.
+      fc.property(fc.tuple(fc.constantFrom(0, undefined), fc.array(header, { maxLength: 11 })).map(([first, rest]) => [first, ...rest]), (counts) => {
+        const tracker = new CallTracker();
+        const placed = counts.map((n) =>
+          tracker.place({
+            operation: 'model:openai.chat.completions',
+            purpose: 'call',
+            kind: 'model',
+            method: 'POST',
+            url: 'https://api.openai.com/v1/chat/completions',
+            headers: n === undefined ? {} : { 'x-stainless-retry-count': String(n) },
+            digest: 'same-body',
+          }),
+        );
+        expect(placed.map((p) => p.call)).toEqual(counts.map(() => 'model:openai.chat.completions#1'));
+        expect(placed.map((p) => p.attempt)).toEqual(counts.map((_, i) => i + 1));
+        for (const n of counts.slice(1)) expect(resenderOf(n === undefined ? {} : { sdkRetryCount: n }).layer).toBe((n ?? 0) > 0 ? 'sdk' : 'framework-or-agent');
+      }),
+      { seed: 20261201, numRuns: 300 },
     );
   });
 });

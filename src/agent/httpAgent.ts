@@ -14,6 +14,11 @@ export interface ServiceEndpoint {
 /** Where the scenario's scripted model answers, for an SDK client built inside the agent. */
 export interface ModelEndpoint {
   readonly api: 'openai' | 'anthropic';
+  /**
+   * What the SDK takes as its base URL: `https://api.openai.com/v1` for the openai SDK (and the
+   * AI SDK's `createOpenAI({ baseURL })`, LangChain's `new ChatOpenAI({ configuration: { baseURL } })`),
+   * `https://api.anthropic.com` for Anthropic's SDK, which adds `/v1` itself. Pass it as is.
+   */
   readonly baseUrl: string;
   /** Any non-empty key: the endpoint is faultline's, and an SDK refuses to start without one. */
   readonly apiKey: string;

@@ -1,4 +1,4 @@
-import type { ErrorKind, EventOf, HistoryEvent, Risk } from '../core/index.js';
+import type { ErrorKind, EventOf, HistoryEvent, HttpRequestFields, Risk } from '../core/index.js';
 
 type ResponseEvent = EventOf<'response'>;
 
@@ -13,6 +13,10 @@ export interface WireAttempt {
   readonly url: string;
   readonly idempotencyKey?: string;
   readonly bodyDigest: string;
+  /** The `CallTracker` rule that tied it to its call (`sdk`: the SDK's own retry; `repeat`: the same body sent again). */
+  readonly groupedBy?: HttpRequestFields['groupedBy'];
+  /** The `x-stainless-retry-count` header, when the client sent one. */
+  readonly sdkRetryCount?: number;
   /** `undefined` while no answer is recorded (the trial ended first). */
   readonly answer?: WireAnswer;
   /** Arrivals at the service's business logic (a duplicated delivery counts each copy). */
@@ -143,6 +147,8 @@ export class WireView {
         url: e.url,
         ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }),
         bodyDigest: e.bodyDigest,
+        groupedBy: e.groupedBy,
+        ...(e.sdkRetryCount === undefined ? {} : { sdkRetryCount: e.sdkRetryCount }),
         ...(answer === undefined ? {} : { answer }),
         deliveries: deliveries.get(e.request) ?? 0,
       };

@@ -1,6 +1,7 @@
 import { failAll, type ErrorKind, type HistoryEvent, type Verdict } from '../core/index.js';
 import type { Checker } from './checker.js';
 import { list } from './format.js';
+import { resenderOf } from './modelResends.js';
 
 /** Operations named `model:…` are model API endpoints (the HTTP adapters' convention), not tools (R3). */
 export const MODEL_OPERATION_PREFIX = 'model:';
@@ -53,15 +54,17 @@ export const modelRetries: Checker = {
   check(record, expect): Verdict {
     const problems: { message: string; evidence: unknown }[] = [];
     const limit = expect.budget.maxDeliveriesPerOperation;
+    const retryCounts = sdkRetryCounts(record.history);
     for (const load of modelCallLoads(record.history)) {
       const stop = load.errors.find((e) => STOP_KINDS.includes(e.kind));
       const after = stop ? load.requestIds.slice(load.requestIds.indexOf(stop.request) + 1) : [];
       if (stop && after.length > 0) {
         const rule = stop.kind === 'quota_exceeded' ? 'R5' : 'R7';
         const why = rule === 'R5' ? 'waiting does not help an exhausted quota; stop and hand over to a person (R5)' : 'permanent errors are never retried (R7)';
+        const by = after.map((request) => ({ request, ...resenderOf(retryCounts.get(request) ?? {}) }));
         problems.push({
-          message: `model call ${load.call} was resent ${after.length} time(s) (${list(after)}) after its ${stop.kind} answer to ${stop.request} at t=${stop.t}ms: ${why}`,
-          evidence: { rule, call: load.call, endpoint: load.endpoint, stop, resent: after },
+          message: `model call ${load.call} to ${load.endpoint} was resent ${after.length} time(s) after its ${stop.kind} answer to ${stop.request} at t=${stop.t}ms (${list(by.map((b) => `${b.request} by ${b.text}`))}): ${why}`,
+          evidence: { rule, call: load.call, endpoint: load.endpoint, stop, resent: after, resentBy: by.map(({ request, layer }) => ({ request, layer })) },
         });
       }
       if (limit !== undefined && load.requests > limit) {
@@ -74,3 +77,10 @@ export const modelRetries: Checker = {
     return failAll(problems);
   },
 };
+
+/** Each model request's `x-stainless-retry-count`, as its `http_request` event recorded it (none for the in-process wire). */
+function sdkRetryCounts(history: readonly HistoryEvent[]): Map<string, { sdkRetryCount?: number }> {
+  const out = new Map<string, { sdkRetryCount?: number }>();
+  for (const e of history) if (e.type === 'http_request' && e.kind === 'model') out.set(e.request, e.sdkRetryCount === undefined ? {} : { sdkRetryCount: e.sdkRetryCount });
+  return out;
+}

@@ -1,6 +1,7 @@
 import { eventsOf, failAll, type ErrorKind, type EventOf, type Verdict } from '../core/index.js';
 import type { Checker } from './checker.js';
 import { list } from './format.js';
+import { modelRetryAfterProblems } from './modelResends.js';
 import { PERMANENT_KINDS } from './permanentKinds.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 import { wireDisciplineProblems } from './wireDiscipline.js';
@@ -196,11 +197,12 @@ export const retryDiscipline: Checker = {
   name: 'retry-discipline',
   rules: ['R5', 'R7', 'R9', 'R21', 'R23', 'R27'],
   description:
-    'No resend after quota or permanent errors, one idempotency key per retried write, Retry-After honoured, and a status query before resending after an unknown outcome.',
+    'No resend after quota or permanent errors, one idempotency key per retried write, Retry-After honoured (on tool and model calls alike), and a status query before resending after an unknown outcome.',
   check(record): Verdict {
     const index = TrialIndex.of(record);
     const attempts = eventsOf(record.history, 'attempt').filter((a) => a.purpose === 'call');
-    const wire = wireDisciplineProblems(new WireView(record.history));
-    return failAll([...resentAfterStop(index, attempts), ...writeKeys(index), ...retryAfter(index, attempts), ...resentAfterUnknown(index), ...wire]);
+    const view = new WireView(record.history);
+    const wire = wireDisciplineProblems(view);
+    return failAll([...resentAfterStop(index, attempts), ...writeKeys(index), ...retryAfter(index, attempts), ...resentAfterUnknown(index), ...wire, ...modelRetryAfterProblems(view)]);
   },
 };

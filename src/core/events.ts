@@ -74,6 +74,8 @@ export interface HttpRequestFields {
   readonly risk?: Risk;
   readonly honoursKeys?: boolean;
   readonly clientCall?: string;
+  /** The `x-stainless-retry-count` header (the OpenAI and Anthropic SDKs number their own retries in it), when sent: who resent it. */
+  readonly sdkRetryCount?: number;
 }
 
 /** The network legs one request travelled, drawn from the scenario's `network` latency. */
@@ -143,6 +145,13 @@ export type HistoryEvent =
   | E<'agent_wait', { ms: number }>
   /** A request that bypassed interception (a client holding the `fetch` it found before the trial): refused, never sent. */
   | E<'escape', { method: string; url: string }>
+  /**
+   * A request the interceptor took that no route of the trial serves (a wrong base URL, a
+   * path the service does not have), refused under the `error` unhandled-request policy.
+   * `served`: what the trial serves at that origin (`POST https://api.openai.com/v1/chat/completions (model:openai.chat.completions)`),
+   * or, when nothing is served there, the origins it serves.
+   */
+  | E<'unserved_request', { method: string; url: string; served: readonly string[]; servedHere: boolean }>
   /**
    * A command tool started a local process (R19). `command` is the trial's handle for it
    * (`cmd-1`, …): pids differ from run to run, so they stay out of the history.

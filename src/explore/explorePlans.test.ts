@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
 import { runTrial } from '../runner/trial.js';
@@ -7,10 +8,13 @@ const [rulebook, naive] = await loadConfigs(['rulebook', 'naive']);
 const [noIdempotency, deploy] = await loadScenarios(['order-partial-write-no-idempotency', 'deploy-poll-to-completion']);
 
 describe('explorePlans', () => {
-  it('aims at the tools the scenario names, and judges by every checker but goal-state', () => {
+  it('aims at the tools the scenario names, and judges by every checker but goal-state', async () => {
     expect(toolsToAim(noIdempotency!)).toEqual(['create_order']);
     expect(toolsToAim(deploy!)).toEqual(['start_deploy', 'get_deploy_status']);
     expect(judgedChecks(noIdempotency!)).not.toContain('goal-state');
+    // A scenario that serves a model: its routes are aimed at too.
+    const [sdk] = await loadScenarios([fileURLToPath(new URL('../../scenarios/examples/sdk-agents/openai-agent.yaml', import.meta.url))]);
+    expect(toolsToAim(sdk!)).toEqual(['open_ticket', 'model:openai.chat.completions', 'model:openai.responses']);
     expect(judgedChecks(noIdempotency!, ['duplicates'])).toEqual(['duplicates']);
   });
 

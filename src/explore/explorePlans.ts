@@ -4,6 +4,7 @@ import type { FaultPlan } from '../faults/plan.js';
 import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { checkersOf, runTrial, type TrialResult } from '../runner/trial.js';
 import type { Scenario } from '../runner/scenario.js';
+import { MODEL_OPERATIONS } from '../faults/http/model/modelOperations.js';
 import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
 
@@ -65,10 +66,15 @@ export type ExploreResult =
 export type ExploreResultKind = ExploreResult['kind'];
 export type FailedTrialResult = Extract<TrialResult, { status: 'failed' }>;
 
-/** The tools a plan aims at: those the scenario names (its script, its own faults), else every tool of its services. */
+/**
+ * The tools a plan aims at: those the scenario names (its script, its own faults), else every
+ * tool of its services; and the routes of the scenario's model, if it serves one
+ * (`model:openai.chat.completions`…), whose faults an agent meets as much as its tools'.
+ */
 export function toolsToAim(scenario: Scenario): string[] {
   const world = createWorld(new VirtualClock(0), scenario.world, scenario.services ?? BUILTIN_SERVICES);
   const all = world.tools.map((t) => t.name);
+  const models = scenario.model ? MODEL_OPERATIONS[scenario.model.api] : [];
   const named = new Set<string>();
   const steps = [...(scenario.agent.kind === 'scripted' ? scenario.agent.plan.steps : []), ...(scenario.model?.plan?.steps ?? [])];
   for (const step of steps) {
@@ -77,7 +83,7 @@ export function toolsToAim(scenario: Scenario): string[] {
   }
   for (const rule of scenario.faults) for (const t of [rule.match.tool ?? []].flat()) named.add(t);
   const aimed = all.filter((t) => named.has(t));
-  return aimed.length > 0 ? aimed : all;
+  return [...(aimed.length > 0 ? aimed : all), ...models];
 }
 
 /**

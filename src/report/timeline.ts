@@ -81,6 +81,8 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
       return [0, `agent waits ${e.ms}ms`];
     case 'escape':
       return [1, `escaped interception: ${e.method} ${e.url} (refused, not sent)`];
+    case 'unserved_request':
+      return [1, `unserved: ${e.method} ${e.url} (refused: ${e.servedHere ? 'served here' : 'served hosts'}: ${e.served.join(', ')})`];
     case 'command_start':
       return [2, `${e.command} started: ${compactJson(e.argv.join(' '), 120)}`];
     case 'command_end': {

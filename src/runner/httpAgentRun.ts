@@ -5,17 +5,16 @@ import { ScriptedModel } from '../agent/ScriptedModel.js';
 import { HttpFaults, type HttpService } from '../faults/http/HttpFaults.js';
 import { NetworkLatency } from '../faults/network.js';
 import { anthropicService, openaiService } from '../faults/http/model/modelServices.js';
+import { MODEL_API_ROOTS, sdkBaseUrl } from '../faults/http/model/modelOperations.js';
 import { recordedModelService } from '../faults/http/model/recordedService.js';
 import { escapeError, installEscapeGuard } from '../faults/http/escapeGuard.js';
 import { runIntercepted } from '../faults/http/runIntercepted.js';
+import { unservedError } from '../faults/http/UnhandledRequestPolicy.js';
 import { serviceHttp } from '../faults/http/serviceRoutes.js';
 import { BUILTIN_SERVICES, resolveServices } from '../world/createWorld.js';
 import type { World } from '../world/World.js';
 import { modelSourceFor } from './modelSource.js';
 import type { Scenario } from './scenario.js';
-
-/** The official addresses the SDKs use by default: intercepted, so no request leaves the machine. */
-const MODEL_BASE_URLS = { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com' } as const;
 
 export interface HttpAgentRunOptions {
   readonly scenario: Scenario;
@@ -72,6 +71,9 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   const first = escapes[0];
   // The agent may have caught the connection error and carried on: the trial still did not test what it meant to.
   if (first) return { kind: 'threw', error: escapeError(first.method, first.url), at: result.at };
+  // Likewise a request no route serves: the agent saw only a connection error, the verdict names the request.
+  const unserved = faults.unserved[0];
+  if (unserved) return { kind: 'threw', error: unservedError(unserved), at: result.at };
   // Likewise a request the cassette does not hold: the agent saw a 400, but the recording no longer fits the scenario.
   const miss = misses[0];
   return miss === undefined ? result : { kind: 'threw', error: Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }), at: result.at };
@@ -80,9 +82,9 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
 async function modelOf(scenario: Scenario, onMiss: (message: string) => void): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint } | undefined> {
   const spec = scenario.model;
   if (!spec) return undefined;
-  const baseUrl = spec.baseUrl ?? MODEL_BASE_URLS[spec.api];
+  const baseUrl = spec.baseUrl ?? MODEL_API_ROOTS[spec.api];
   // The agent always gets the test key: under --record and --live the real one is set on the forwarded request only.
-  const endpoint: ModelEndpoint = { api: spec.api, baseUrl, apiKey: 'faultline-test-key' };
+  const endpoint: ModelEndpoint = { api: spec.api, baseUrl: sdkBaseUrl(spec.api, baseUrl), apiKey: 'faultline-test-key' };
   const recorded = await modelSourceFor(scenario, onMiss);
   if (recorded) return { service: recordedModelService(spec.api, baseUrl, recorded), endpoint };
   if (!spec.plan) throw new TypeError(`scenario "${scenario.name}": model has neither a plan nor a cassette`);

@@ -254,6 +254,30 @@ describe('defineScenario checks tool names against the scenario services', () =>
     ]);
   });
 
+  it('takes the routes of the scenario\'s model as tools of a fault rule, and names a route of a model it does not serve', () => {
+    const agent = { kind: 'http' as const, task: 't', run: async () => ({ outcome: 'completed' as const }) };
+    const plan = { steps: [{ tool: 'create_order', input: {} }] };
+    const rule = (tool: string | string[]) => ({ match: { tool }, fault: { kind: 'quota_exceeded' as const } });
+    const accepted = (input: ScenarioInput) => defineScenario(input).faults.map((f) => f.match.tool);
+    expect(accepted({ ...BASE, services: ['orders'], agent, model: { api: 'openai', plan }, faults: [rule(['model:openai.chat.completions', 'model:openai.responses', 'create_order'])] })).toEqual([
+      ['model:openai.chat.completions', 'model:openai.responses', 'create_order'],
+    ]);
+    expect(accepted({ ...BASE, services: ['orders'], agent, model: { api: 'anthropic', plan }, faults: [rule('model:anthropic.messages')] })).toEqual(['model:anthropic.messages']);
+    expect(linesOf({ ...BASE, services: ['orders'], agent, model: { api: 'anthropic', plan }, faults: [rule('model:openai.chat.completions')] })).toEqual([
+      'faults[0].match.tool: "model:openai.chat.completions": a route of the openai model API, which this scenario does not serve: its model speaks anthropic (model:anthropic.messages)',
+    ]);
+    expect(linesOf({ ...BASE, services: ['orders'], agent, faults: [rule('model:openai.responses')] })).toEqual([
+      'faults[0].match.tool: "model:openai.responses": a route of the openai model API, which this scenario does not serve: it names no model (model: { api: openai, plan: … })',
+    ]);
+  });
+
+  it('refuses a model.baseUrl with /v1 in it, saying what the SDK gets instead', () => {
+    const agent = { kind: 'http' as const, task: 't', run: async () => ({ outcome: 'completed' as const }) };
+    expect(linesOf({ ...BASE, services: ['orders'], agent, model: { api: 'openai', baseUrl: 'https://gateway.test/v1', plan: { steps: [{ tool: 'create_order', input: {} }] } } })).toEqual([
+      "model.baseUrl: expected the API's root without /v1 (the routes add /v1/…; the agent's SDK gets the URL it takes, /v1 included for openai, as ctx.model.baseUrl)",
+    ]);
+  });
+
   it('accepts the execution layer\'s own status tool in a plan', () => {
     expect(() =>
       defineScenario({ ...BASE, agent: { kind: 'scripted', task: 't', plan: { steps: [{ tool: 'query_operation_status', input: { operation_id: 'op-1' } }] } } }),

@@ -13,6 +13,7 @@ import type { HttpAgentFn } from '../agent/httpAgent.js';
 import { formatIssues, formatPath } from '../core/zodIssues.js';
 import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
 import { networkProblems } from './networkProblems.js';
+import { MODEL_OPERATIONS } from '../faults/http/model/modelOperations.js';
 import { ArrivalSchema } from './arrival.js';
 
 /** The most agents one trial runs at once. */
@@ -83,8 +84,16 @@ export const HttpTransportSchema = z
 export const ModelEndpointSchema = z
   .object({
     api: z.enum(['openai', 'anthropic']),
-    /** Where the SDK sends its requests (default: the API's official address, which is intercepted). */
-    baseUrl: z.url().optional(),
+    /**
+     * The API's root, where its routes are served (`<root>/v1/chat/completions`; default: the
+     * official address, which is intercepted). The agent's SDK gets its own form as `ctx.model.baseUrl`.
+     */
+    baseUrl: z
+      .url()
+      .refine((u) => !URL.canParse(u) || !/\/v1\/?$/.test(new URL(u).pathname), {
+        message: 'expected the API\'s root without /v1 (the routes add /v1/…; the agent\'s SDK gets the URL it takes, /v1 included for openai, as ctx.model.baseUrl)',
+      })
+      .optional(),
     behaviour: z.enum(BEHAVIOURS).default('careful'),
     /** The scripted model's plan; may be left out when the scenario has a cassette. */
     plan: ScriptPlanSchema.optional(),
@@ -211,6 +220,15 @@ function worldProblems(scenario: Scenario): string[] {
   const check = (name: string, path: PropertyKey[]): void => {
     if (!known.has(name)) out.push(`${formatPath(path)}: "${name}": ${hint}`);
   };
+  // A fault rule may also aim at the routes of the model the scenario serves.
+  const models = scenario.model ? MODEL_OPERATIONS[scenario.model.api] : [];
+  const checkRule = (name: string, path: PropertyKey[]): void => {
+    if (models.includes(name) || known.has(name)) return;
+    const api = (Object.keys(MODEL_OPERATIONS) as (keyof typeof MODEL_OPERATIONS)[]).find((a) => MODEL_OPERATIONS[a].includes(name));
+    if (api === undefined) return check(name, path);
+    const served = scenario.model ? `its model speaks ${scenario.model.api} (${models.join(', ')})` : 'it names no model (model: { api: ' + api + ', plan: … })';
+    out.push(`${formatPath(path)}: "${name}": a route of the ${api} model API, which this scenario does not serve: ${served}`);
+  };
   const plans = [
     ...(scenario.agent.kind === 'scripted' ? [{ steps: scenario.agent.plan.steps, at: ['agent', 'plan'] }] : []),
     ...(scenario.model?.plan ? [{ steps: scenario.model.plan.steps, at: ['model', 'plan'] }] : []),
@@ -228,8 +246,8 @@ function worldProblems(scenario: Scenario): string[] {
   scenario.faults.forEach((rule, i) => {
     const tools = rule.match.tool;
     if (tools === undefined) return;
-    if (typeof tools === 'string') check(tools, ['faults', i, 'match', 'tool']);
-    else tools.forEach((t, j) => check(t, ['faults', i, 'match', 'tool', j]));
+    if (typeof tools === 'string') checkRule(tools, ['faults', i, 'match', 'tool']);
+    else tools.forEach((t, j) => checkRule(t, ['faults', i, 'match', 'tool', j]));
   });
   scenario.client?.tools?.forEach((t, i) => check(t, ['client', 'tools', i]));
   if (scenario.network) out.push(...networkProblems(scenario.network, world, scenario.services ?? BUILTIN_SERVICES, scenario.agent.kind));

@@ -1,4 +1,5 @@
 import type { Risk } from '../core/index.js';
+import { MODEL_OPERATION_DESCRIPTIONS, MODEL_OPERATIONS } from '../faults/http/model/modelOperations.js';
 import { BUILTIN_SERVICES, resolveServices } from '../world/createWorld.js';
 import type { Scenario } from './scenario.js';
 
@@ -10,7 +11,11 @@ export interface ToolRow {
   readonly description: string;
 }
 
-/** Every tool of the services `scenarios` use, each once, in the order the scenarios name their services. */
+/**
+ * Every tool of the services `scenarios` use, each once, in the order the scenarios name their
+ * services, then the routes of a scenario's model (`model:openai.chat.completions`…): a fault
+ * rule names either in `match.tool`. A model call changes nothing in the world, so its risk is `read`.
+ */
 export function toolRows(scenarios: readonly Scenario[]): ToolRow[] {
   const rows: ToolRow[] = [];
   const seen = new Set<string>();
@@ -23,6 +28,11 @@ export function toolRows(scenarios: readonly Scenario[]): ToolRow[] {
         const description = typeof tool.description === 'function' ? tool.description(defaultsOf(service.optionsSchema)) : tool.description;
         rows.push({ tool: tool.name, service: service.name, risk: tool.risk, description });
       }
+    }
+    for (const operation of scenario.model ? MODEL_OPERATIONS[scenario.model.api] : []) {
+      if (seen.has(`model/${operation}`)) continue;
+      seen.add(`model/${operation}`);
+      rows.push({ tool: operation, service: `model (${scenario.model!.api})`, risk: 'read', description: MODEL_OPERATION_DESCRIPTIONS[operation] ?? '' });
     }
   }
   return rows;

@@ -70,7 +70,7 @@ import { defineHttpAgent, finalFromText } from 'faultline';
 import { openTicket } from './tools.js';
 
 export default defineHttpAgent(async ({ task, services, model }) => {
-  const client = new OpenAI({ baseURL: model!.baseUrl + '/v1', apiKey: model!.apiKey });
+  const client = new OpenAI({ baseURL: model!.baseUrl, apiKey: model!.apiKey });
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: task }];
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [{
     type: 'function',

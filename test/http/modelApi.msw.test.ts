@@ -72,7 +72,7 @@ describe('the model API under fault, through the official SDKs', () => {
     const verdict = modelRetries.check(record(history, world), expectations());
     expect(verdict.valid).toBe(false);
     expect(verdict.valid === false && verdict.message).toBe(
-      `model call ${CHAT}#1 was resent 2 time(s) (http-2, http-3) after its quota_exceeded answer to http-1 at t=0ms: waiting does not help an exhausted quota; stop and hand over to a person (R5)`,
+      `model call ${CHAT}#1 to ${CHAT} was resent 2 time(s) after its quota_exceeded answer to http-1 at t=0ms (http-2 by the SDK's own retry (x-stainless-retry-count: 1), http-3 by the SDK's own retry (x-stainless-retry-count: 2)): waiting does not help an exhausted quota; stop and hand over to a person (R5)`,
     );
   });
 

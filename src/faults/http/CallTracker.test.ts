@@ -23,16 +23,27 @@ describe('CallTracker', () => {
     expect(t.place(req('get_order', { 'idempotency-key': 'a' }))).toEqual({ call: 'get_order#1', callNumber: 1, attempt: 1, by: 'new' });
   });
 
-  it('continues the latest call on an SDK retry count above zero, and starts a new one at zero', () => {
+  it('continues the latest call on an SDK retry count above zero, and starts a new one at zero with another body', () => {
     const t = new CallTracker();
     const chat = 'model:openai.chat.completions';
-    expect(['0', '1', '2', '0', '1'].map((n) => t.place(req(chat, { 'x-stainless-retry-count': n })))).toEqual([
+    const sent: [string, string][] = [['0', 'a'], ['1', 'a'], ['2', 'a'], ['0', 'b'], ['1', 'b']];
+    expect(sent.map(([n, digest]) => t.place(req(chat, { 'x-stainless-retry-count': n }, { digest })))).toEqual([
       { call: `${chat}#1`, callNumber: 1, attempt: 1, by: 'new' },
       { call: `${chat}#1`, callNumber: 1, attempt: 2, by: 'sdk' },
       { call: `${chat}#1`, callNumber: 1, attempt: 3, by: 'sdk' },
       { call: `${chat}#2`, callNumber: 2, attempt: 1, by: 'new' },
       { call: `${chat}#2`, callNumber: 2, attempt: 2, by: 'sdk' },
     ]);
+  });
+
+  it('reads a retry count of 0 on an unchanged body as a resend (LangChain resends with maxRetries: 0), and numbers the SDK retries within on', () => {
+    const t = new CallTracker();
+    const chat = 'model:openai.chat.completions';
+    const sent = ['0', '0', '1', '0'].map((n) => at(t.place(req(chat, { 'x-stainless-retry-count': n }))));
+    expect(sent).toEqual([`${chat}#1/1/new`, `${chat}#1/2/repeat`, `${chat}#1/3/sdk`, `${chat}#1/4/repeat`]);
+    // Once answered with a success, the same body again is new work.
+    t.answered(`${chat}#1`, true);
+    expect(at(t.place(req(chat, { 'x-stainless-retry-count': '0' })))).toBe(`${chat}#2/1/new`);
   });
 
   it('takes explicit x-faultline headers over everything', () => {

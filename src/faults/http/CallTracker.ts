@@ -67,8 +67,10 @@ interface Repeatable {
  * 1. `x-faultline-call: <id>` names the call; `x-faultline-attempt` the attempt, if sent.
  * 2. An `Idempotency-Key` the operation has seen joins the call that sent it.
  * 3. `x-stainless-retry-count: n` with n > 0 (the OpenAI and Anthropic SDKs' own retries)
- *    continues the latest call with the same request (else the operation's latest call),
- *    as attempt n + 1. A count of 0 is the SDK's first try: a new call.
+ *    continues the latest call with the same request (else the operation's latest call).
+ *    A count of 0 is the SDK's first try, but only of the SDK's own call: a framework that
+ *    builds its client with `maxRetries: 0` and resends itself (LangChain) sends 0 on every
+ *    resend, so rule 5 still applies to it.
  * 4. A status query (a route of purpose `status`) reconciles the operation's latest call: it
  *    joins it, its attempts counted apart from the call's own.
  * 5. The same method, URL and body digest as an earlier request of the operation and purpose
@@ -124,7 +126,8 @@ export class CallTracker {
     else if (key !== undefined && calls.has(`key:${key}`)) [id, by] = [`key:${key}`, 'key'];
     else if (sdkRetry !== undefined && sdkRetry > 0 && (repeat ?? latest) !== undefined) [id, by] = [repeat?.id ?? latest!, 'sdk'];
     else if (req.purpose === 'status' && latest !== undefined) [id, by] = [latest, 'status'];
-    else if (open !== undefined && sdkRetry === undefined) [id, by] = [open, 'repeat'];
+    // An identical body while the window is open is a resend, whatever retry count the header claims.
+    else if (open !== undefined) [id, by] = [open, 'repeat'];
     else [id, by] = [key !== undefined ? `key:${key}` : `anon:${++this.#anonymous}`, 'new'];
 
     let entry = calls.get(id);
@@ -140,7 +143,8 @@ export class CallTracker {
     entry.sent[req.purpose]++;
     if (req.purpose === 'call') this.#latest.set(req.operation, id);
     this.#repeats.set(same, { id, window });
-    const sdkAttempt = sdkRetry !== undefined && (by === 'sdk' || by === 'new') ? sdkRetry + 1 : undefined;
+    // An SDK retry inside a call a higher layer already resent counts on from the call's own sends.
+    const sdkAttempt = sdkRetry !== undefined && by === 'new' ? sdkRetry + 1 : undefined;
     const attempt = count(req.headers[ATTEMPT_HEADER]) ?? sdkAttempt ?? entry.sent[req.purpose];
     return { call: entry.id, callNumber: entry.number, attempt: Math.max(1, attempt), by };
   }

@@ -25,6 +25,7 @@ import { answerOf, isAnswer, onTheWire, respond, truncate, type HttpAnswer } fro
 import { matchRoute, type ErrorMapper, type HttpRequestData, type HttpRoute, type RouteMatch, type RouteRequest } from './HttpRoute.js';
 import { parseRequestBody } from './requestBody.js';
 import { usageOf } from './model/usage.js';
+import { redactText } from '../../core/secretText.js';
 
 /** A faulted HTTP service: where it lives and what it answers. */
 export interface HttpService {
@@ -57,6 +58,15 @@ export interface HttpFaultsOptions {
 }
 
 /** A service as the engine looks requests up in it. */
+/** A request no route of the trial serves (see `HttpFaults.refuseUnserved`). */
+export interface UnservedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly served: readonly string[];
+  /** Whether `served` lists routes at the request's origin (else: the origins served). */
+  readonly servedHere: boolean;
+}
+
 interface ServedService {
   readonly origin: string;
   readonly prefix: string;
@@ -107,6 +117,7 @@ export class HttpFaults {
   readonly #hanging = new Map<string, () => void>();
   readonly #effects: EffectRecorder | undefined;
   readonly #network: NetworkLatency | undefined;
+  readonly #unserved: UnservedRequest[] = [];
   #closed = false;
 
   constructor(options: HttpFaultsOptions) {
@@ -142,6 +153,31 @@ export class HttpFaults {
   /** The origins this engine serves (`https://api.shop.test`), for adapters that intercept by host. */
   get origins(): readonly string[] {
     return [...new Set(this.#services.map((s) => s.origin))];
+  }
+
+  /**
+   * A request no route takes, refused under the `error` unhandled-request policy: the adapters
+   * report it here, and it is recorded (`unserved_request`) with what the trial does serve, so
+   * that the trial's verdict can name it rather than the client's bare connection error.
+   */
+  refuseUnserved(method: string, url: string): void {
+    if (this.#closed) return;
+    const event = { method: method.toUpperCase(), url: redactText(url), ...this.#servedNear(url) };
+    this.#unserved.push(event);
+    this.#history.record({ type: 'unserved_request', ...event });
+  }
+
+  /** The requests `refuseUnserved` was told of, in order. */
+  get unserved(): readonly UnservedRequest[] {
+    return this.#unserved;
+  }
+
+  /** The routes served at `url`'s origin, or, when none is, the origins served. */
+  #servedNear(url: string): { served: string[]; servedHere: boolean } {
+    const origin = URL.canParse(url) ? new URL(url).origin : url;
+    const here = this.#services.filter((s) => s.origin === origin);
+    if (here.length === 0) return { served: [...this.origins], servedHere: false };
+    return { served: here.flatMap((s) => s.routes.map((r) => `${r.method} ${s.origin}${s.prefix}${r.path} (${r.operation})`)), servedHere: true };
   }
 
   /** Whether some route takes this request; adapters hand everything else to the unhandled-request policy. */

@@ -22,3 +22,13 @@ export function unhandledRequestError(method: string, url: string): Error & { co
 
 export const unhandledWarning = (method: string, url: string, policy: UnhandledRequestPolicy): string =>
   `faultline: no route for ${method.toUpperCase()} ${redactText(url)}; passing it through to the network (unhandled-request policy "${policy}")`;
+
+/**
+ * The trial's error for a request no route served: the request, what the trial serves where it
+ * went, and, for a doubled `/v1` (an SDK given `ctx.model.baseUrl` plus `/v1`), the fix.
+ */
+export function unservedError(u: { readonly method: string; readonly url: string; readonly served: readonly string[]; readonly servedHere: boolean }): Error & { code: string } {
+  const where = u.servedHere ? `served at this host: ${u.served.join(', ')}` : `nothing is served at this host; served hosts: ${u.served.join(', ')}`;
+  const hint = /\/v1\/v1\//.test(u.url) ? '; ctx.model.baseUrl already ends in /v1 for openai: give it to the SDK as is' : '';
+  return Object.assign(new Error(`${u.method} ${u.url}: no route of this trial serves it, so it was refused (unhandled-request policy "error"); ${where}${hint}`), { code: 'FAULTLINE_UNSERVED_REQUEST' });
+}

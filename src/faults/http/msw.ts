@@ -53,9 +53,12 @@ function faultHandler(faults: HttpFaults, origin: string, tracker: ExchangeTrack
   });
 }
 
-function unhandledHandler(policy: UnhandledRequestPolicy): HttpHandler {
+function unhandledHandler(faults: HttpFaults, policy: UnhandledRequestPolicy): HttpHandler {
   return http.all('*', ({ request }) => {
-    if (policy === 'error') throw unhandledRequestError(request.method, request.url);
+    if (policy === 'error') {
+      faults.refuseUnserved(request.method, request.url);
+      throw unhandledRequestError(request.method, request.url);
+    }
     if (policy === 'warn') console.warn(unhandledWarning(request.method, request.url, policy));
     return passthrough();
   });
@@ -105,7 +108,7 @@ export function mswHandlers(faults: HttpFaults, options: MswAdapterOptions = {})
 }
 
 function handlersWith(faults: HttpFaults, options: MswAdapterOptions, tracker: ExchangeTracker, arrivals: ArrivalHolds | undefined): HttpHandler[] {
-  return [...faults.origins.map((o) => faultHandler(faults, o, tracker, arrivals)), unhandledHandler(options.onUnhandledRequest ?? 'error')];
+  return [...faults.origins.map((o) => faultHandler(faults, o, tracker, arrivals)), unhandledHandler(faults, options.onUnhandledRequest ?? 'error')];
 }
 
 /** A running msw server for one trial. */

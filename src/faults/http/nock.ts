@@ -79,6 +79,11 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
     console.warn(unhandledWarning(req.method ?? 'GET', url, policy));
   };
   if (policy === 'warn') nock.emitter.on('no match', warn);
+  // A host no scope intercepts: nock refuses it (net connect is off) after saying so here.
+  const refuse = (req: { method?: string; proto?: string; host?: string; hostname?: string; path?: string }): void => {
+    faults.refuseUnserved(req.method ?? 'GET', `${req.proto ?? 'https'}://${req.host ?? req.hostname ?? ''}${req.path ?? ''}`);
+  };
+  if (policy === 'error') nock.emitter.on('no match', refuse);
 
   const scopes = faults.origins.map((origin) => {
     const scope = nock(origin, { allowUnmocked: policy !== 'error' }).persist();
@@ -101,6 +106,7 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
       for (const method of HTTP_METHODS) {
         // Async: nock destroys the request with a rejection, whereas a synchronous throw escapes it.
         scope.intercept(() => true, method).reply(async function (path: string, body: unknown) {
+          faults.refuseUnserved(method, `${origin}${path}`);
           return Promise.reject(noMatch(method, `${origin}${path}`, headersOf(this.req.headers), body));
         });
       }
@@ -120,6 +126,7 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
       for (const scope of scopes) scope.persist(false);
       nock.cleanAll();
       nock.emitter.removeListener('no match', warn);
+      nock.emitter.removeListener('no match', refuse);
       nock.enableNetConnect();
       // Leaves http.request and fetch as Node made them; the next trial activates nock again.
       nock.restore();

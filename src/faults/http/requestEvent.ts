@@ -1,5 +1,5 @@
 import { canonicalJson, sha256, type HttpRequestFields, type NewEvent } from '../../core/index.js';
-import { CALL_HEADER, type CallPosition, type TrackedRequest } from './CallTracker.js';
+import { CALL_HEADER, SDK_RETRY_HEADER, type CallPosition, type TrackedRequest } from './CallTracker.js';
 import type { HttpRequestData, HttpRoute } from './HttpRoute.js';
 import { parseRequestBody } from './requestBody.js';
 
@@ -16,6 +16,7 @@ export function bodyDigest(data: HttpRequestData): string {
 export function requestEvent(request: string, data: HttpRequestData, route: HttpRoute, position: CallPosition, digest: string): NewEvent {
   const key = data.headers['idempotency-key'];
   const clientCall = data.headers[CALL_HEADER];
+  const retries = Number(data.headers[SDK_RETRY_HEADER] ?? NaN);
   const fields: HttpRequestFields = {
     request,
     tool: route.operation,
@@ -32,6 +33,7 @@ export function requestEvent(request: string, data: HttpRequestData, route: Http
     ...(route.risk === undefined ? {} : { risk: route.risk }),
     ...(route.honoursKeys === undefined ? {} : { honoursKeys: route.honoursKeys }),
     ...(clientCall === undefined ? {} : { clientCall }),
+    ...(Number.isInteger(retries) && retries >= 0 ? { sdkRetryCount: retries } : {}),
   };
   return { type: 'http_request', ...fields };
 }

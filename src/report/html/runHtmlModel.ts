@@ -29,6 +29,7 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   fault: 'wire',
   response: 'wire',
   escape: 'wire',
+  unserved_request: 'wire',
   delivery: 'services',
   effect: 'services',
   // A tool's local command is the service it stands for.

@@ -9,7 +9,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
   // Offline: no traces exported, and the client (built here, inside the trial) points at the scripted model.
   setTracingDisabled(true);
   // The Agents SDK resolves `openai` as CommonJS; this file imports it as ESM: one class, two declarations.
-  setDefaultOpenAIClient(new OpenAI({ baseURL: `${model.baseUrl}/v1`, apiKey: model.apiKey }) as unknown as Parameters<typeof setDefaultOpenAIClient>[0]);
+  setDefaultOpenAIClient(new OpenAI({ baseURL: model.baseUrl, apiKey: model.apiKey }) as unknown as Parameters<typeof setDefaultOpenAIClient>[0]);
   setOpenAIAPI('chat_completions');
   const openTicket = tool({
     name: 'open_ticket',

@@ -6,7 +6,7 @@ import { OPEN_TICKET_DESCRIPTION, OPEN_TICKET_SCHEMA, runTool } from './helpdesk
 
 export default defineHttpAgent(async ({ task, services, model }) => {
   if (!model) throw new Error('this agent needs the scenario to name a model');
-  const openai = createOpenAI({ baseURL: `${model.baseUrl}/v1`, apiKey: model.apiKey });
+  const openai = createOpenAI({ baseURL: model.baseUrl, apiKey: model.apiKey });
   const result = await generateText({
     model: openai.chat('gpt-4o-mini'),
     prompt: task,

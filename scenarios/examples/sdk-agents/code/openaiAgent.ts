@@ -9,7 +9,7 @@ import { OPEN_TICKET_DESCRIPTION, OPEN_TICKET_SCHEMA, runTool } from './helpdesk
 
 export default defineHttpAgent(async ({ task, services, model }) => {
   if (!model) throw new Error('this agent needs the scenario to name a model');
-  const client = new OpenAI({ baseURL: `${model.baseUrl}/v1`, apiKey: model.apiKey });
+  const client = new OpenAI({ baseURL: model.baseUrl, apiKey: model.apiKey });
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
     { type: 'function', function: { name: 'open_ticket', description: OPEN_TICKET_DESCRIPTION, parameters: OPEN_TICKET_SCHEMA } },
   ];

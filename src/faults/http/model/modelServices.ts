@@ -23,3 +23,4 @@ export function anthropicService(model: Model, baseUrl = 'https://api.anthropic.
   const responder = new ModelResponder(model);
   return { baseUrl, routes: [responder.route(anthropicMessages)] };
 }
+
