@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { describeThrown } from '../core/describeThrown.js';
-import { findDuplicateKey } from './jsonDuplicateKey.js';
+import { findDuplicateKey } from '../core/jsonDuplicateKey.js';
+import { jsonTooDeepAt, tooDeepText, valueTooDeep } from '../core/jsonNesting.js';
 import { formatPath } from '../core/zodIssues.js';
 
 /** The file kinds scenarios and configurations may be written in. */
@@ -54,6 +55,7 @@ export async function loadFile(file: string, code: FaultlineErrorCode): Promise<
     readSafely(file, code, () => {
       // An async function adopts a returned thenable: reading `then` here keeps a throwing trap inside the refusal.
       if (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function') throw new FaultlineError(code, `${file}: the default export is a promise; expected the object itself (export the value, not a promise of it)`);
+      if (valueTooDeep(value)) throw new FaultlineError(code, `${file}: the default export: ${tooDeepText()}`);
       refuseProtoKeys(value, file, code);
     });
     return value;
@@ -81,6 +83,11 @@ function parseJson(text: string, file: string, code: FaultlineErrorCode): unknow
   } catch (error) {
     throw new FaultlineError(code, `${file}: not valid JSON: ${thrownText(error)}`);
   }
+  const deep = jsonTooDeepAt(text);
+  if (deep !== undefined) {
+    const { line, col } = lineCol(text, deep);
+    throw new FaultlineError(code, `${file}:${line}:${col}: ${tooDeepText()}`);
+  }
   // JSON.parse keeps the last of two equal keys: the first (a fault rule, say) would vanish unseen.
   const dup = findDuplicateKey(text);
   if (dup) {
@@ -91,22 +98,40 @@ function parseJson(text: string, file: string, code: FaultlineErrorCode): unknow
 
 function parseYaml(text: string, file: string, code: FaultlineErrorCode): unknown {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter });
+  } catch (error) {
+    // The parser recurses once per level of nesting.
+    if (error instanceof RangeError) throw new FaultlineError(code, `${file}: ${tooDeepText()}`);
+    throw error;
+  }
   // Warnings count as errors: an unknown tag (`!!python/object`) or a `%YAML 1.3` directive
   // means the file says something this loader would silently read another way.
   const first = doc.errors[0] ?? doc.warnings[0];
   if (first) {
     const where = first.linePos?.[0] ? `:${first.linePos[0].line}:${first.linePos[0].col}` : '';
+    // The parser reports its own stack overflow (one frame per level of nesting) as an error.
+    if (first.message.includes('Maximum call stack size exceeded')) throw new FaultlineError(code, `${file}${where}: ${tooDeepText()}`);
     throw new FaultlineError(code, `${file}${where}: not valid YAML: ${first.message.split('\n')[0]}`);
   }
   const unresolved = unresolvedAlias(doc, lineCounter);
   if (unresolved) throw new FaultlineError(code, `${file}:${unresolved.line}:${unresolved.col}: not valid YAML: the alias *${unresolved.name} names no anchor defined before it`);
+  let value: unknown;
   try {
-    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
   } catch (error) {
+    if (error instanceof RangeError) throw new FaultlineError(code, `${file}: ${tooDeepText()}`);
     // The library's guard against alias bombs ("billion laughs"), and any other expansion failure.
     throw new FaultlineError(code, `${file}: not valid YAML: ${thrownText(error)} (expected at most ${MAX_YAML_ALIASES} alias expansions)`);
   }
+  if (valueTooDeep(value)) throw new FaultlineError(code, `${file}: ${tooDeepText()}`);
+  return value;
+}
+
+function lineCol(text: string, at: number): { line: number; col: number } {
+  const before = text.slice(0, at).split('\n');
+  return { line: before.length, col: before[before.length - 1]!.length + 1 };
 }
 
 /** Set once tsx's loaders for users' files are registered in this process. */
