@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { describeThrown } from '../core/describeThrown.js';
+import { wallDeadline } from '../core/clock/RealClock.js';
 import { findDuplicateKey } from '../core/jsonDuplicateKey.js';
 import { jsonTooDeepAt, tooDeepText, valueTooDeep } from '../core/jsonNesting.js';
 import { formatPath } from '../core/zodIssues.js';
@@ -195,13 +196,66 @@ function refuseProtoKeys(value: unknown, file: string, code: FaultlineErrorCode)
   walk(value, []);
 }
 
+/** How long a user's module may take to load (its top-level awaits included), unless `FAULTLINE_LOAD_TIMEOUT_MS` says otherwise. */
+export const LOAD_TIMEOUT_MS = 30_000;
+
+const loadTimeoutMs = (): number => {
+  const set = Number(process.env['FAULTLINE_LOAD_TIMEOUT_MS']);
+  return Number.isFinite(set) && set > 0 ? set : LOAD_TIMEOUT_MS;
+};
+
+/** What `process.exit` throws while a user's module loads: the module is refused, the CLI goes on. */
+class ExitAtLoad extends Error {
+  constructor(readonly exitCode: unknown) {
+    super(`process.exit(${describeExitCode(exitCode)})`);
+  }
+}
+const describeExitCode = (code: unknown): string => (code === undefined ? '' : typeof code === 'number' || typeof code === 'string' ? String(code) : typeof code);
+
+let loading = 0;
+let realExit: typeof process.exit | undefined;
+
+/**
+ * Imports a user's module with `process.exit` turned into a refusal (a module that exits at
+ * import would otherwise end the CLI with no output and no report), and bounded in time: a
+ * top-level await that can never settle (nothing left in the event loop) or that takes longer
+ * than the bound is refused too, instead of a silent exit 13 or a hang.
+ */
+async function importUserModule(url: string): Promise<{ default?: unknown }> {
+  if (loading++ === 0) {
+    realExit = process.exit;
+    process.exit = ((exitCode?: unknown) => {
+      throw new ExitAtLoad(exitCode);
+    }) as typeof process.exit;
+  }
+  const ms = loadTimeoutMs();
+  let onEmptyLoop: (() => void) | undefined;
+  let cancel: (() => void) | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    onEmptyLoop = () => reject(new NeverLoads('the module never finished loading: a top-level await waits on something that can never happen (nothing is left to run)'));
+    process.once('beforeExit', onEmptyLoop);
+    cancel = wallDeadline(ms, () => reject(new NeverLoads(`the module did not finish loading within ${ms / 1000} s (a top-level await still pending)`)));
+  });
+  try {
+    return (await Promise.race([import(url), stuck])) as { default?: unknown };
+  } finally {
+    cancel?.();
+    if (onEmptyLoop) process.off('beforeExit', onEmptyLoop);
+    if (--loading === 0 && realExit) process.exit = realExit;
+  }
+}
+
+class NeverLoads extends Error {}
+
 /** Boxed: returning a user's value from an async function would read its `then`, outside any guard. */
 async function loadModule(file: string, path: string, code: FaultlineErrorCode): Promise<{ value: unknown }> {
   let mod: { default?: unknown };
   try {
     await ensureTypeScriptLoader();
-    mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    mod = await importUserModule(pathToFileURL(path).href);
   } catch (error) {
+    if (error instanceof ExitAtLoad) throw new FaultlineError(code, `${path}: the module called ${error.message} while loading; expected it to export a value (a module must not end the process)`);
+    if (error instanceof NeverLoads) throw new FaultlineError(code, `${path}: ${error.message}`);
     throw new FaultlineError(code, `${path}: the module failed to load: ${thrownText(error)}`);
   }
   const value = readSafely(file, code, () => esModuleDefault(mod.default));
