@@ -55,7 +55,8 @@ export async function loadFile(file: string, code: FaultlineErrorCode): Promise<
     const { value } = await loadModule(file, path, code);
     readSafely(file, code, () => {
       // An async function adopts a returned thenable: reading `then` here keeps a throwing trap inside the refusal.
-      if (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function') throw new FaultlineError(code, `${file}: the default export is a promise; expected the object itself (export the value, not a promise of it)`);
+      // A function too: resolving the promise loadFile returns reads the `then` of any object or function.
+      if ((typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function') throw new FaultlineError(code, `${file}: the default export is a promise; expected the object itself (export the value, not a promise of it)`);
       if (valueTooDeep(value)) throw new FaultlineError(code, `${file}: the default export: ${tooDeepText()}`);
       refuseProtoKeys(value, file, code);
     });
