@@ -16,5 +16,9 @@ if (!existsSync(entry)) {
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(name, hold);
   const { main, processIo } = await import(entry.href);
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(name, hold);
-  process.exitCode = await main(process.argv.slice(2), processIo(pendingSignals));
+  const code = await main(process.argv.slice(2), processIo(pendingSignals));
+  // Leave once the output is flushed, even if a user's module left a timer or a socket behind
+  // (a scenario that starts a setInterval at import would otherwise keep a refused run alive).
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+  process.exit(code);
 }

@@ -5,6 +5,7 @@ import { mergeRuns } from '../runner/mergeRuns.js';
 import { parseJsonReport, runFromJsonReport, type JsonReport, type WallClock } from '../report/json.js';
 import type { ReporterName } from '../report/write.js';
 import { ExitCode } from './exitCodes.js';
+import { assertWritableFolder } from './outputPaths.js';
 import { reportRun } from './executeRun.js';
 import type { Io } from './io.js';
 import { DEFAULT_REPORTERS } from './options.js';
@@ -35,6 +36,7 @@ function spanOf(clocks: readonly WallClock[]): WallClock {
 
 /** Reads the shard reports, merges them, and reports the whole run as `faultline run` would have. */
 export async function executeMerge(request: MergeRequest, io: Io): Promise<ExitCode> {
+  await assertWritableFolder(request.outDir, '--out');
   const reports: JsonReport[] = [];
   for (const file of request.reports) reports.push(await readReport(file));
   const run = mergeRuns(reports.map(runFromJsonReport), request.reports);

@@ -21,6 +21,7 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import { loadAll } from './loadAll.js';
 import { preflight } from './preflight.js';
+import type { ConfigOrigins } from './config/configOrigins.js';
 import { isCi, type Io } from './io.js';
 import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
 import { createProgress } from './progress.js';
@@ -47,6 +48,8 @@ export interface RunRequest {
   readonly shard?: Shard;
   readonly trialTimeout?: number;
   readonly workerHeap?: number;
+  /** What came from the config file, so its refusals name the file and key. */
+  readonly origins?: ConfigOrigins;
 }
 
 // Seeds shown in a command line should be short enough to retype.
@@ -103,9 +106,21 @@ interface Resolved {
 }
 
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
-  const scenarios = pick(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
-  const configs = await loadAll(request.configs, loadConfigs, 'configuration');
-  await preflight({ gates, k: request.k, scenarios, configs, outDir: request.outDir, writesFiles: request.html === true || reporters.some((r) => r !== 'console'), stepSummary: io.env['GITHUB_STEP_SUMMARY'] });
+  const origins = request.origins;
+  const from = origins && ((ref: string): string | undefined => { const o = origins.refs.get(ref); return o === undefined ? undefined : `${origins.file}: ${o}`; });
+  const scenarios = pick(await loadAll(request.scenarios, loadScenarios, 'scenario', from), request.grep);
+  const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
+  await preflight({
+    gates,
+    k: request.k,
+    scenarios,
+    configs,
+    outDir: request.outDir,
+    writesFiles: request.html === true || reporters.some((r) => r !== 'console'),
+    stepSummary: io.env['GITHUB_STEP_SUMMARY'],
+    ...(origins?.gates && { gatesFrom: origins.file }),
+    ...(origins?.outDir && { outDirFrom: origins.file }),
+  });
   const modelMode = request.modelMode ?? 'replay';
   for (const s of scenarios) await prepareModelSource(s, modelMode, io.env);
   const progress = createProgress({

@@ -30,7 +30,13 @@ export async function executeView(request: ViewRequest, io: Io): Promise<ExitCod
   const report = parseJsonReport(await readReport(request.report), request.report);
   const html = renderRunHtml(report);
   const path = join(dirname(request.report), 'report.html');
-  await writeReportAtomic(path, html);
+  try {
+    await writeReportAtomic(path, html);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw error;
+    throw new FaultlineError(FaultlineErrorCode.Usage, `${path}: cannot write the file (${code}); give a report in a folder you can write to, or copy it to one`);
+  }
   io.stdout.write(`${path}\n`);
   if (!request.serve) return ExitCode.Ok;
   await serve(html, io);

@@ -4,10 +4,11 @@ import { REPORTER_NAMES } from '../report/write.js';
 import { collect, collectGate, collectReporter, parseGrep, parseK, parseSeed, parseTrialIndex, REPORTER_CHOICES } from './options.js';
 
 describe('flag parsers', () => {
-  it('--k takes a whole number of at least 1, in plain digits', () => {
+  it('--k takes a whole number from 1 to 100,000, in plain digits', () => {
     expect(parseK('4')).toBe(4);
     expect(parseK(' 200 ')).toBe(200);
-    for (const bad of ['0', '-1', '1.5', '4.0', '1e3', '0x10', '', 'four', '99999999999999999999']) {
+    expect(parseK('100000')).toBe(100_000);
+    for (const bad of ['0', '-1', '1.5', '4.0', '1e3', '0x10', '', 'four', '100001', '1000000000', '99999999999999999999']) {
       expect(() => parseK(bad), bad).toThrow(InvalidArgumentError);
     }
   });

@@ -3,6 +3,7 @@ import { isFaultlineError } from '../core/errors.js';
 import { parseGate, type Gate } from '../runner/gates.js';
 import { parseShard, type Shard } from '../runner/shard.js';
 import type { ReporterName } from '../report/write.js';
+import { MAX_K } from '../runner/maxK.js';
 
 /** Flag parsers for commander: each throws `InvalidArgumentError`, which commander reports with the flag's name (exit 2). */
 
@@ -17,7 +18,11 @@ export function parseInteger(value: string, min: number, what: string): number {
   return n;
 }
 
-export const parseK = (value: string): number => parseInteger(value, 1, 'a whole number of trials, at least 1');
+export function parseK(value: string): number {
+  const k = parseInteger(value, 1, `a whole number of trials, from 1 to ${MAX_K}`);
+  if (k > MAX_K) throw new InvalidArgumentError(`expected a whole number of trials, from 1 to ${MAX_K} (at most ${MAX_K} per scenario × configuration: shard a larger run), got "${value}"`);
+  return k;
+}
 
 export const parseTrialIndex = (value: string): number => parseInteger(value, 0, 'a trial index (0, 1, 2…)');
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isFaultlineError } from '../core/errors.js';
 import { parseGate } from '../runner/gates.js';
+import { MAX_K } from '../runner/maxK.js';
 import { REPORTER_NAMES, type ReporterName } from '../report/write.js';
 
 /**
@@ -13,7 +14,7 @@ export interface FaultlineConfig {
   readonly scenarios?: readonly string[];
   /** Retry configurations to run under: built-in names (`rulebook`, `naive`…) or files; `--config` replaces them. */
   readonly retryConfigs?: readonly string[];
-  /** Trials per scenario × configuration (`--k`). */
+  /** Trials per scenario × configuration (`--k`), from 1 to 100,000. */
   readonly k?: number;
   /** The run seed, or `'random'` to pick one and print it (`--seed`). */
   readonly seed?: number | 'random';
@@ -43,7 +44,7 @@ export const FaultlineConfigSchema = z
   .object({
     scenarios: refs('scenario file, folder, glob or built-in name').optional(),
     retryConfigs: refs('retry configuration name or file').optional(),
-    k: z.number().int().min(1).optional(),
+    k: z.number().int().min(1).max(MAX_K, `expected at most ${MAX_K} trials per scenario × configuration (shard a larger run)`).optional(),
     seed: z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.literal('random')]).optional(),
     reporters: z.array(z.enum(REPORTER_NAMES as [ReporterName, ...ReporterName[]])).min(1).optional(),
     outDir: z.string().min(1).optional(),

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Rng } from './rng.js';
 
-const ms = (what: string) => z.number().nonnegative().finite().describe(what);
+// NaN (YAML `.nan`) fails the type check itself: say what a number here must be, not zod's "received NaN".
+const finite = { error: (i: { code: string; input: unknown }) => (i.code === 'invalid_type' && i.input !== undefined ? 'expected a finite number' : undefined) };
+const ms = (what: string) => z.number(finite).nonnegative().finite().describe(what);
 
 /**
  * A distribution of durations, in milliseconds: what one network leg takes. Plain data, drawn

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { canonicalJson, sha256, VirtualClock } from '../core/index.js';
+import { canonicalJson, FaultlineError, FaultlineErrorCode, sha256, VirtualClock } from '../core/index.js';
 import type { FaultPlan } from '../faults/plan.js';
 import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { checkersOf, runTrial, type TrialResult } from '../runner/trial.js';
@@ -155,12 +155,21 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
     found ||= failed;
     return !failed;
   });
-  const details = await fc.check(property, {
-    seed: fastCheckSeed(seed),
-    numRuns: options.runs,
-    ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }),
-    ...(options.path !== undefined && { path: options.path }),
-  });
+  let details: Awaited<ReturnType<typeof fc.check<[FaultPlan]>>>;
+  try {
+    details = await fc.check(property, {
+      seed: fastCheckSeed(seed),
+      numRuns: options.runs,
+      ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }),
+      ...(options.path !== undefined && { path: options.path }),
+    });
+  } catch (error) {
+    // A path from another seed, scenario or version of the plan space leads nowhere: the user's input, not a crash.
+    if (options.path !== undefined && error instanceof Error && error.message.startsWith('Unable to replay')) {
+      throw new FaultlineError(FaultlineErrorCode.Usage, `--path ${options.path}: no plan of ${scenario.name} × ${config.name} at this path with seed ${seed} (copy --seed and --path together from the regression file's header)`);
+    }
+    throw error;
+  }
   if (harnessError) throw harnessError.error;
   if (stopped) return { ...common, kind: 'held', runs: searched, interrupted: true };
   if (!details.failed || details.counterexample === null) return { ...common, kind: 'held', runs: details.numRuns, interrupted: details.interrupted };

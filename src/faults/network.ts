@@ -15,6 +15,9 @@ export const LegLatencySchema = z
       .object({
         request: DistributionSchema.optional().describe('The request leg: from the caller to the service.'),
         response: DistributionSchema.optional().describe("The response leg: the service's answer back to the caller."),
+        // A `kind` here means a distribution that failed its own checks: this branch must fail as plainly, so the
+        // message names what was wrong with the distribution (ms: not a finite number), not "Unrecognized keys: kind, ms".
+        kind: z.never({ error: 'a distribution has a kind; legs have request and response, not both' }).optional(),
       })
       .strict(),
   ])
@@ -134,5 +137,6 @@ export class NetworkLatency {
 
 function splitLegs(latency: LegLatency | undefined): Resolved {
   if (latency === undefined) return {};
-  return 'kind' in latency ? { request: latency, response: latency } : latency;
+  if (latency.kind !== undefined) return { request: latency, response: latency };
+  return { ...(latency.request && { request: latency.request }), ...(latency.response && { response: latency.response }) };
 }

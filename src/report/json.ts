@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatIssues } from '../core/zodIssues.js';
 import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, type HistoryEvent } from '../core/index.js';
 import type { TrialEnd } from '../checks/record.js';
 import type { GateResult } from '../runner/gates.js';
@@ -434,6 +435,12 @@ export function parseJsonReport(text: string, source = 'report'): JsonReport {
     throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: schemaVersion ${String(version)} is not supported (expected ${JSON_SCHEMA_VERSION})`);
   }
   const parsed = JsonReportSchema.safeParse(value);
-  if (!parsed.success) throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: not a faultline JSON report: ${parsed.error.message}`, parsed.error.issues);
+  if (!parsed.success) {
+    // One line per problem with its path, as for a scenario: zod's own message is a JSON dump.
+    const lines = formatIssues(parsed.error.issues);
+    const shown = lines.slice(0, 10);
+    const more = lines.length > shown.length ? `\n  … and ${lines.length - shown.length} more` : '';
+    throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: not a faultline JSON report (was it edited?):\n${shown.map((l) => `  - ${l}`).join('\n')}${more}`, { source, issues: lines });
+  }
   return parsed.data;
 }

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/index.js';
-import { loadFile } from './loadFile.js';
+import { loadFile, thrownText } from './loadFile.js';
 
 /**
  * A scenario file's value with an `http` agent's `module` replaced by the function it exports
@@ -13,7 +13,13 @@ export async function resolveAgentModule(value: unknown, scenarioFile: string): 
   const agent = (value as { agent?: unknown }).agent;
   if (typeof agent !== 'object' || agent === null || (agent as { kind?: unknown }).kind !== 'http') return value;
   const { module, ...rest } = agent as { module?: unknown };
-  if (typeof module !== 'string') return value;
+  if (typeof module !== 'string') {
+    // A TypeScript scenario may pass the function itself (`run`); without either, say what a file needs.
+    if ('run' in agent) return value;
+    const name = (value as { name?: unknown }).name;
+    const why = module === undefined ? 'required: the path of the module whose default export is your agent (defineHttpAgent), from the scenario\'s folder' : `expected a module path, got ${typeof module}`;
+    throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${scenarioFile}: invalid scenario${typeof name === 'string' ? ` "${name}"` : ''}:\n  - agent.module: ${why}`, { source: scenarioFile, issues: [`agent.module: ${why}`] });
+  }
   const path = resolve(dirname(resolve(scenarioFile)), module);
   let run: unknown;
   try {
@@ -22,6 +28,15 @@ export async function resolveAgentModule(value: unknown, scenarioFile: string): 
     if (!isFaultlineError(error)) throw error;
     const why = error.message.startsWith(path) ? error.message.slice(path.length + 2) : error.message;
     throw new FaultlineError(error.code, `${scenarioFile}: agent.module (${module}): ${why}`, { source: scenarioFile, agent: path });
+  }
+  // `typeof` reads no trap; a Proxy whose traps throw would crash the first reader of it later.
+  if (typeof run === 'function') {
+    try {
+      Reflect.getPrototypeOf(run);
+      void (run as { name?: unknown }).name;
+    } catch (error) {
+      throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${scenarioFile}: agent.module (${module}): reading the default export threw ${thrownText(error)} (expected a plain function: no proxy whose traps throw)`, { source: scenarioFile, agent: path });
+    }
   }
   if (typeof run !== 'function') {
     throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${scenarioFile}: agent.module (${module}): expected the default export to be the agent, a function (export default defineHttpAgent(async (ctx) => { ... })), got ${run === null ? 'null' : typeof run}`);

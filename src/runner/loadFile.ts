@@ -4,7 +4,9 @@ import { pathToFileURL } from 'node:url';
 import { LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { describeThrown } from '../core/describeThrown.js';
-import { findDuplicateKey } from './jsonDuplicateKey.js';
+import { wallDeadline } from '../core/clock/RealClock.js';
+import { findDuplicateKey } from '../core/jsonDuplicateKey.js';
+import { jsonTooDeepAt, tooDeepText, valueTooDeep } from '../core/jsonNesting.js';
 import { formatPath } from '../core/zodIssues.js';
 
 /** The file kinds scenarios and configurations may be written in. */
@@ -53,7 +55,9 @@ export async function loadFile(file: string, code: FaultlineErrorCode): Promise<
     const { value } = await loadModule(file, path, code);
     readSafely(file, code, () => {
       // An async function adopts a returned thenable: reading `then` here keeps a throwing trap inside the refusal.
-      if (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function') throw new FaultlineError(code, `${file}: the default export is a promise; expected the object itself (export the value, not a promise of it)`);
+      // A function too: resolving the promise loadFile returns reads the `then` of any object or function.
+      if ((typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function') throw new FaultlineError(code, `${file}: the default export is a promise; expected the object itself (export the value, not a promise of it)`);
+      if (valueTooDeep(value)) throw new FaultlineError(code, `${file}: the default export: ${tooDeepText()}`);
       refuseProtoKeys(value, file, code);
     });
     return value;
@@ -81,6 +85,11 @@ function parseJson(text: string, file: string, code: FaultlineErrorCode): unknow
   } catch (error) {
     throw new FaultlineError(code, `${file}: not valid JSON: ${thrownText(error)}`);
   }
+  const deep = jsonTooDeepAt(text);
+  if (deep !== undefined) {
+    const { line, col } = lineCol(text, deep);
+    throw new FaultlineError(code, `${file}:${line}:${col}: ${tooDeepText()}`);
+  }
   // JSON.parse keeps the last of two equal keys: the first (a fault rule, say) would vanish unseen.
   const dup = findDuplicateKey(text);
   if (dup) {
@@ -91,22 +100,40 @@ function parseJson(text: string, file: string, code: FaultlineErrorCode): unknow
 
 function parseYaml(text: string, file: string, code: FaultlineErrorCode): unknown {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter });
+  } catch (error) {
+    // The parser recurses once per level of nesting.
+    if (error instanceof RangeError) throw new FaultlineError(code, `${file}: ${tooDeepText()}`);
+    throw error;
+  }
   // Warnings count as errors: an unknown tag (`!!python/object`) or a `%YAML 1.3` directive
   // means the file says something this loader would silently read another way.
   const first = doc.errors[0] ?? doc.warnings[0];
   if (first) {
     const where = first.linePos?.[0] ? `:${first.linePos[0].line}:${first.linePos[0].col}` : '';
+    // The parser reports its own stack overflow (one frame per level of nesting) as an error.
+    if (first.message.includes('Maximum call stack size exceeded')) throw new FaultlineError(code, `${file}${where}: ${tooDeepText()}`);
     throw new FaultlineError(code, `${file}${where}: not valid YAML: ${first.message.split('\n')[0]}`);
   }
   const unresolved = unresolvedAlias(doc, lineCounter);
   if (unresolved) throw new FaultlineError(code, `${file}:${unresolved.line}:${unresolved.col}: not valid YAML: the alias *${unresolved.name} names no anchor defined before it`);
+  let value: unknown;
   try {
-    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
   } catch (error) {
+    if (error instanceof RangeError) throw new FaultlineError(code, `${file}: ${tooDeepText()}`);
     // The library's guard against alias bombs ("billion laughs"), and any other expansion failure.
     throw new FaultlineError(code, `${file}: not valid YAML: ${thrownText(error)} (expected at most ${MAX_YAML_ALIASES} alias expansions)`);
   }
+  if (valueTooDeep(value)) throw new FaultlineError(code, `${file}: ${tooDeepText()}`);
+  return value;
+}
+
+function lineCol(text: string, at: number): { line: number; col: number } {
+  const before = text.slice(0, at).split('\n');
+  return { line: before.length, col: before[before.length - 1]!.length + 1 };
 }
 
 /** Set once tsx's loaders for users' files are registered in this process. */
@@ -170,13 +197,66 @@ function refuseProtoKeys(value: unknown, file: string, code: FaultlineErrorCode)
   walk(value, []);
 }
 
+/** How long a user's module may take to load (its top-level awaits included), unless `FAULTLINE_LOAD_TIMEOUT_MS` says otherwise. */
+export const LOAD_TIMEOUT_MS = 30_000;
+
+const loadTimeoutMs = (): number => {
+  const set = Number(process.env['FAULTLINE_LOAD_TIMEOUT_MS']);
+  return Number.isFinite(set) && set > 0 ? set : LOAD_TIMEOUT_MS;
+};
+
+/** What `process.exit` throws while a user's module loads: the module is refused, the CLI goes on. */
+class ExitAtLoad extends Error {
+  constructor(readonly exitCode: unknown) {
+    super(`process.exit(${describeExitCode(exitCode)})`);
+  }
+}
+const describeExitCode = (code: unknown): string => (code === undefined ? '' : typeof code === 'number' || typeof code === 'string' ? String(code) : typeof code);
+
+let loading = 0;
+let realExit: typeof process.exit | undefined;
+
+/**
+ * Imports a user's module with `process.exit` turned into a refusal (a module that exits at
+ * import would otherwise end the CLI with no output and no report), and bounded in time: a
+ * top-level await that can never settle (nothing left in the event loop) or that takes longer
+ * than the bound is refused too, instead of a silent exit 13 or a hang.
+ */
+async function importUserModule(url: string): Promise<{ default?: unknown }> {
+  if (loading++ === 0) {
+    realExit = process.exit;
+    process.exit = ((exitCode?: unknown) => {
+      throw new ExitAtLoad(exitCode);
+    }) as typeof process.exit;
+  }
+  const ms = loadTimeoutMs();
+  let onEmptyLoop: (() => void) | undefined;
+  let cancel: (() => void) | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    onEmptyLoop = () => reject(new NeverLoads('the module never finished loading: a top-level await waits on something that can never happen (nothing is left to run)'));
+    process.once('beforeExit', onEmptyLoop);
+    cancel = wallDeadline(ms, () => reject(new NeverLoads(`the module did not finish loading within ${ms / 1000} s (a top-level await still pending)`)));
+  });
+  try {
+    return (await Promise.race([import(url), stuck])) as { default?: unknown };
+  } finally {
+    cancel?.();
+    if (onEmptyLoop) process.off('beforeExit', onEmptyLoop);
+    if (--loading === 0 && realExit) process.exit = realExit;
+  }
+}
+
+class NeverLoads extends Error {}
+
 /** Boxed: returning a user's value from an async function would read its `then`, outside any guard. */
 async function loadModule(file: string, path: string, code: FaultlineErrorCode): Promise<{ value: unknown }> {
   let mod: { default?: unknown };
   try {
     await ensureTypeScriptLoader();
-    mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    mod = await importUserModule(pathToFileURL(path).href);
   } catch (error) {
+    if (error instanceof ExitAtLoad) throw new FaultlineError(code, `${path}: the module called ${error.message} while loading; expected it to export a value (a module must not end the process)`);
+    if (error instanceof NeverLoads) throw new FaultlineError(code, `${path}: ${error.message}`);
     throw new FaultlineError(code, `${path}: the module failed to load: ${thrownText(error)}`);
   }
   const value = readSafely(file, code, () => esModuleDefault(mod.default));

@@ -5,6 +5,7 @@ import { CellTally, type Cell } from './CellTally.js';
 import { configMetrics, type ConfigMetrics } from './metrics.js';
 import type { Scenario } from './scenario.js';
 import { refOf } from './library.js';
+import { GlobalsWatch } from './pool/globalsFingerprint.js';
 import { runOnWorkers, type IsolationOptions } from './pool/runOnWorkers.js';
 import { matrixJobs, type TrialJob } from './matrixJobs.js';
 import type { Shard } from './shard.js';
@@ -100,12 +101,20 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
     });
   } else {
     interrupted = false;
+    // Agents run in this process share its globals: a trial that changes them fails, and the change is undone.
+    const globals = new GlobalsWatch();
     for (const job of jobs) {
       if (signal?.aborted) {
         interrupted = true;
         break;
       }
-      const trial = await runTrial(trialOf(job));
+      let trial = await runTrial(trialOf(job));
+      const changed = globals.changed();
+      if (changed !== undefined) {
+        globals.restore();
+        const message = `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
+        trial = await runTrial({ ...trialOf(job), lost: { kind: 'crashed', message } });
+      }
       take(job, summarise(trial, withHistory(trial.status)));
     }
   }

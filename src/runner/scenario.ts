@@ -214,9 +214,22 @@ function worldProblems(scenario: Scenario): string[] {
     const issues = (error.details as { issues?: unknown } | undefined)?.issues;
     return Array.isArray(issues) && issues.every((i) => typeof i === 'string') ? (issues as string[]) : [error.message];
   }
+  const out: string[] = [];
+  // A tool is found by name alone (plans, fault rules, the model's calls): two services cannot share one.
+  const owner = new Map<string, string>();
+  for (const service of world.services) {
+    for (const tool of service.tools) {
+      const first = owner.get(tool.name);
+      if (first !== undefined) out.push(`services: the tool "${tool.name}" is declared by both "${first}" and "${service.name}"; expected each tool name once in a world`);
+      else owner.set(tool.name, service.name);
+    }
+  }
+  const serviceNames = world.services.map((x) => x.name);
+  for (const name of Object.keys(scenario.goal.state ?? {})) {
+    if (!serviceNames.includes(name)) out.push(`${formatPath(['goal', 'state', name])}: no service "${name}" in this scenario's world (services: ${serviceNames.join(', ')})`);
+  }
   const known = new Set([...world.tools.map((t) => t.name), QUERY_OPERATION_STATUS]);
   const hint = `no such tool in this scenario's services (known: ${[...known].join(', ')})`;
-  const out: string[] = [];
   const check = (name: string, path: PropertyKey[]): void => {
     if (!known.has(name)) out.push(`${formatPath(path)}: "${name}": ${hint}`);
   };

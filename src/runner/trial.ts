@@ -1,4 +1,7 @@
-import { History, IdSource, Rng, VirtualClock, trialSeed, type Clock, type ClockRun, type Transport } from '../core/index.js';
+import { canonicalJson, History, IdSource, Rng, sha256, VirtualClock, trialSeed, type Clock, type ClockRun, type Transport } from '../core/index.js';
+import { ServiceCodeError } from '../world/define/defineService.js';
+import type { World } from '../world/World.js';
+import type { WorldSnapshot } from '../world/snapshot.js';
 import { scrubSecrets } from '../core/secretText.js';
 import { ClientRetries } from '../faults/ClientRetries.js';
 import { Wire } from '../faults/Wire.js';
@@ -184,13 +187,15 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     agent.kind === 'http'
       ? await runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs })
       : await onTrialTime(() => clock.run(agentBody, clockOptions));
-  const end = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
+  const ran = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.
   await world.processes.sweep();
+  const { snapshot, failed: snapshotFailed } = await snapshotOf(world);
+  // A service's own snapshot function that throws fails this trial, not the run.
+  const end: TrialEnd = snapshotFailed === undefined ? ran : { kind: 'crashed', message: snapshotFailed };
   const message = end.kind === 'crashed' || end.kind === 'hung' ? end.message : undefined;
   history.record({ type: 'trial_end', status: end.kind, ...(message !== undefined && { message }) });
 
-  const snapshot = await world.snapshotAsync();
   const record: TrialRecord = {
     scenario: scenario.name,
     config: configName,
@@ -206,6 +211,17 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   // R13 at the source: the checkers judged the raw record; every report, replay and console line reads it scrubbed.
   const common: TrialCommon = scrubSecrets({ ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: configName }, checks, stats }, scenario.secrets);
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
+}
+
+/** The world's final snapshot; when a service's own `snapshot` throws, the ledger alone and why. */
+async function snapshotOf(world: World): Promise<{ readonly snapshot: WorldSnapshot; readonly failed?: string }> {
+  try {
+    return { snapshot: await world.snapshotAsync() };
+  } catch (error) {
+    if (!(error instanceof ServiceCodeError)) throw error;
+    const plain = JSON.parse(canonicalJson({ services: {}, ledger: world.ledger.effects })) as Omit<WorldSnapshot, 'hash'>;
+    return { snapshot: { ...plain, hash: sha256(canonicalJson(plain)) }, failed: error.message };
+  }
 }
 
 /** The tools' own SDK client the scenario declares (`client.sdkRetries`), retrying below the execution layer; the wire when it declares none. */

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { Command, InvalidArgumentError } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
@@ -65,6 +66,9 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (server: string[], flags: McpProxyFlags) => {
       const plan = loadPlanFile(flags.plan ?? '');
+      // Before the server starts: finding out when the session ends would lose its record.
+      const { assertWritableFile } = await import('../outputPaths.js');
+      await assertWritableFile(flags.report, '--report');
       const [{ McpFaultProxy }, { StdioServerTransport }, { StdioClientTransport }, { mcpProxyLines }] = await Promise.all([
         import('../../faults/mcp/McpFaultProxy.js'),
         import('@modelcontextprotocol/sdk/server/stdio.js'),
@@ -73,13 +77,27 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       ]);
       const [command, ...args] = server as [string, ...string[]];
       const env = Object.fromEntries(Object.entries(ctx.io.env).filter((e): e is [string, string] => e[1] !== undefined));
+      const serverTransport = new StdioClientTransport({ command, args, env, stderr: 'inherit' });
       const proxy = new McpFaultProxy({
         client: new StdioServerTransport(process.stdin, process.stdout),
-        server: new StdioClientTransport({ command, args, env, stderr: 'inherit' }),
+        server: serverTransport,
         plan,
         seed: flags.seed,
       });
-      await proxy.start();
+      try {
+        await proxy.start();
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (typeof code !== 'string') throw error;
+        const why = code === 'ENOENT' ? 'no such command' : code === 'EACCES' ? 'not executable' : 'the command could not be run';
+        throw new FaultlineError(FaultlineErrorCode.Usage, `mcp-proxy: cannot start the MCP server "${server.join(' ')}": ${code} (${why})`);
+      }
+      // The server process's own exit: one that fails on its own (not stopped by the proxy) is a failed session, not "0 tools/call".
+      let serverFailed: string | undefined;
+      (serverTransport as unknown as { _process?: ChildProcess })._process?.once('exit', (exitCode, signal) => {
+        if (exitCode !== null && exitCode !== 0) serverFailed = `exited with code ${exitCode}`;
+        else if (signal !== null && signal !== 'SIGTERM') serverFailed = `was killed by ${signal}`;
+      });
       // The SDK's stdio server transport does not notice the client closing its end.
       process.stdin.once('end', () => void proxy.close());
       const record = await proxy.closed;
@@ -88,5 +106,8 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
       ctx.io.stderr.write(`${mcpProxyLines(report).join('\n')}\nreport: ${out}\n`);
+      if (serverFailed !== undefined) {
+        throw new FaultlineError(FaultlineErrorCode.Usage, `mcp-proxy: the MCP server "${server.join(' ')}" ${serverFailed} before the client closed (is it an MCP server on stdio?)`);
+      }
     });
 }

@@ -39,6 +39,7 @@ export function createRunCommand(ctx: CliContext): Command {
           ...(flags.html ? { reporters: [...(flags.reporter ?? DEFAULT_REPORTERS), 'html'] } : flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
           ...matrixFlags(flags),
+          ...(flags.origins && { origins: flags.origins }),
           ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
         },
         ctx.io,

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Gate } from '../../runner/gates.js';
+import type { ConfigOrigins } from '../config/configOrigins.js';
 import type { ReporterName } from '../../report/write.js';
 import type { Shard } from '../../runner/shard.js';
 import { collect, collectGate, collectReporter, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
@@ -24,6 +25,8 @@ export interface RunFlags {
   readonly record?: boolean;
   /** Model answers from the real endpoint, every trial. */
   readonly live?: boolean;
+  /** Set by the config file: which values came from it, for refusals that name it. */
+  readonly origins?: ConfigOrigins;
 }
 
 /** The default for `--keep-failures`: enough to read a failure, small enough for a large run. */

@@ -15,6 +15,8 @@ export interface LoadedConfigFile {
   /** The file as the user named it (or as found), for messages. */
   readonly file: string;
   readonly config: z.output<typeof FaultlineConfigSchema>;
+  /** Each resolved scenario and configuration ref → the key and entry it came from (`scenarios[1] (bad.yaml)`). */
+  readonly origins: ReadonlyMap<string, string>;
 }
 
 const exists = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isFile() === true;
@@ -32,12 +34,13 @@ export async function findConfigFile(explicit: string | undefined, cwd: string =
 const fail = (file: string, lines: readonly string[]): FaultlineError =>
   new FaultlineError(FaultlineErrorCode.ConfigInvalid, `${file}: invalid faultline config:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { source: file, issues: lines });
 
-async function resolveRefs(refs: readonly string[] | undefined, dir: string, key: string, file: string): Promise<string[] | undefined> {
+async function resolveRefs(refs: readonly string[] | undefined, dir: string, key: string, file: string, origins: Map<string, string>): Promise<string[] | undefined> {
   if (refs === undefined) return undefined;
   const out: string[] = [];
   for (const [i, ref] of refs.entries()) {
     const files = await expandRef(ref, dir);
     if (files.length === 0) throw fail(file, [`${key}[${i}]: the pattern "${ref}" matches no file (looked in ${relative(process.cwd(), dir) || '.'})`]);
+    for (const f of files) if (!origins.has(f)) origins.set(f, `${key}[${i}] (${ref})`);
     out.push(...files);
   }
   return out;
@@ -50,10 +53,12 @@ export async function loadConfigFile(file: string): Promise<LoadedConfigFile> {
   if (!parsed.success) throw fail(file, formatIssues(parsed.error.issues));
   const dir = dirname(resolve(file));
   const { scenarios, retryConfigs, outDir, ...rest } = parsed.data;
-  const resolvedScenarios = await resolveRefs(scenarios, dir, 'scenarios', file);
-  const resolvedConfigs = await resolveRefs(retryConfigs, dir, 'retryConfigs', file);
+  const origins = new Map<string, string>();
+  const resolvedScenarios = await resolveRefs(scenarios, dir, 'scenarios', file, origins);
+  const resolvedConfigs = await resolveRefs(retryConfigs, dir, 'retryConfigs', file, origins);
   return {
     file,
+    origins,
     config: {
       ...rest,
       ...(resolvedScenarios && { scenarios: resolvedScenarios }),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { parseGate } from '../../runner/gates.js';
 import type { RunFlags } from '../commands/runFlags.js';
+import type { ConfigOrigins } from './configOrigins.js';
 import { findConfigFile, loadConfigFile } from './loadConfigFile.js';
 
 export interface Invocation {
@@ -16,13 +17,21 @@ export interface Invocation {
 export async function withConfigFile(cmd: Command, scenarios: string[], flags: RunFlags): Promise<Invocation> {
   const file = await findConfigFile(flags.configFile);
   if (file === undefined) return { scenarios, flags };
-  const { config } = await loadConfigFile(file);
+  const { config, origins } = await loadConfigFile(file);
   // Commander fills k, seed and out with their defaults; only a value typed by the user beats the file.
   const typed = (option: string): boolean => cmd.getOptionValueSource(option) === 'cli';
+  const fromFile: ConfigOrigins = {
+    file,
+    // Only the lists the command line did not replace.
+    refs: new Map([...origins].filter(([, at]) => (at.startsWith('scenarios[') ? scenarios.length === 0 : flags.config === undefined))),
+    gates: flags.gate === undefined && config.gates !== undefined,
+    outDir: !typed('out') && config.outDir !== undefined,
+  };
   return {
     scenarios: scenarios.length > 0 ? scenarios : [...(config.scenarios ?? [])],
     flags: {
       ...flags,
+      origins: fromFile,
       k: typed('k') ? flags.k : (config.k ?? flags.k),
       seed: typed('seed') ? flags.seed : (config.seed ?? flags.seed),
       out: typed('out') ? flags.out : (config.outDir ?? flags.out),

@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { dirname, join } from 'node:path';
 import { ExitCode } from '../exitCodes.js';
 import type { Io } from '../io.js';
@@ -17,14 +18,16 @@ type Step = { readonly kind: 'created' | 'skipped' | 'added'; readonly what: str
 
 async function writeNew(dir: string, path: string, text: string): Promise<Step> {
   const file = join(dir, path);
-  await mkdir(dirname(file), { recursive: true });
   try {
+    await mkdir(dirname(file), { recursive: true });
     // 'wx' fails if the file exists, so nothing is ever overwritten, even by a race.
     await writeFile(file, text, { flag: 'wx' });
     return { kind: 'created', what: path };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { kind: 'skipped', what: path, why: 'it exists' };
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && (await stat(file).catch(() => undefined))?.isFile()) return { kind: 'skipped', what: path, why: 'it exists' };
+    if (typeof code !== 'string') throw error;
+    throw new FaultlineError(FaultlineErrorCode.Usage, `--dir ${dir}: cannot write ${path} (${code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file' : code})`);
   }
 }
 
@@ -53,6 +56,10 @@ async function addScript(dir: string): Promise<Step> {
 
 /** `faultline init`: writes what is missing, never overwrites, and says what it did and skipped. */
 export async function executeInit(dir: string, io: Io): Promise<ExitCode> {
+  // An empty --dir would resolve to the working folder: refuse it rather than write there unasked.
+  if (dir.trim() === '') throw new FaultlineError(FaultlineErrorCode.Usage, '--dir: expected a folder path, got an empty string');
+  const info = await stat(dir).catch(() => undefined);
+  if (info !== undefined && !info.isDirectory()) throw new FaultlineError(FaultlineErrorCode.Usage, `--dir ${dir}: expected a folder, but ${dir} is ${info.isFile() ? 'a file' : 'not a folder'}`);
   const steps: Step[] = [];
   for (const { path, text } of INIT_FILES) steps.push(await writeNew(dir, path, text));
   steps.push(await addScript(dir));

@@ -34,3 +34,13 @@ export class RealClock implements Clock {
 
 /** Monotonic milliseconds for measuring wall durations (benchmarks, report timings). */
 export const wallMs = (): number => performance.now();
+
+/**
+ * A wall-clock deadline that does not by itself keep the process alive (so an empty event loop
+ * still ends it, or fires `beforeExit`); returns its cancel.
+ */
+export function wallDeadline(ms: number, fn: () => void): () => void {
+  const timer = setTimeout(fn, Math.max(0, ms));
+  timer.unref();
+  return () => clearTimeout(timer);
+}

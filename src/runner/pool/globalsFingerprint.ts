@@ -69,6 +69,25 @@ export class GlobalsWatch {
     }
     return undefined;
   }
+
+  /**
+   * Puts back what `changed` looks at, as far as it can: keys added to a watched object are
+   * deleted, replaced data values and replaced globals are set back, added global names removed.
+   * For a run in one process (`--workers 0`), so one agent's pollution does not reach the next trial.
+   */
+  restore(): void {
+    for (const name of Object.keys(globalThis)) if (!this.#globalNames.has(name)) Reflect.deleteProperty(globalThis, name);
+    IDENTITIES.forEach((n, i) => {
+      if ((globalThis as Record<string, unknown>)[n] !== this.#identities[i]) Reflect.set(globalThis, n, this.#identities[i]);
+    });
+    for (const w of this.#watched) {
+      for (const key of Reflect.ownKeys(w.target)) if (!w.keys.includes(key)) Reflect.deleteProperty(w.target, key);
+      w.keys.forEach((key, i) => {
+        const before = w.values[i];
+        if (before !== undefined && (w.target as Record<PropertyKey, unknown>)[key] !== before) Reflect.defineProperty(w.target, key, { value: before });
+      });
+    }
+  }
 }
 
 function describeDiff(before: readonly PropertyKey[], after: readonly PropertyKey[]): string {

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode, RISKS, type Clock, type Risk } from '../../core/index.js';
 import type { Service } from '../Service.js';
 import { nonJsonAt } from './jsonData.js';
-import type { ServiceHttp } from './ServiceHttp.js';
+import { SERVICE_HTTP_METHODS, type ServiceHttp } from './ServiceHttp.js';
+import { describeThrown } from '../../core/describeThrown.js';
 import { instantiateService } from './ServiceInstance.js';
 import { CommonServiceOptionsSchema, describeOptions, parseOptions, type CommonServiceOptions } from './serviceOptions.js';
 import type { ServiceParts, ToolDefinition } from './ToolDefinition.js';
@@ -96,7 +97,13 @@ export function defineService<S, O = Record<never, never>, T extends Record<stri
   const optionsSchema = describeOptions(own);
   const state = input.state;
   const initialState = (options: O & CommonServiceOptions): S => {
-    const value = typeof state === 'function' ? (state as (o: O & CommonServiceOptions) => S)(options) : state;
+    let value: S;
+    try {
+      value = typeof state === 'function' ? (state as (o: O & CommonServiceOptions) => S)(options) : state;
+    } catch (error) {
+      // The user's code: a refusal naming the service (it runs when a scenario is loaded), never a crash.
+      throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${input.name}": the state function threw ${describeThrown(error)}`);
+    }
     const bad = nonJsonAt(value, 'state');
     if (bad) throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${input.name}": the state is not JSON data: ${bad}`);
     return structuredClone(value);
@@ -107,7 +114,14 @@ export function defineService<S, O = Record<never, never>, T extends Record<stri
   const parts: ServiceParts<S, O> = {
     name: input.name,
     initialState,
-    snapshotOf: (s, ctx) => (snapshot ? snapshot(s, ctx) : s),
+    snapshotOf: (s, ctx) => {
+      if (!snapshot) return s;
+      try {
+        return snapshot(s, ctx);
+      } catch (error) {
+        throw new ServiceCodeError(`service "${input.name}": its snapshot threw ${describeThrown(error)}`);
+      }
+    },
     tools,
   };
   return Object.freeze({
@@ -147,12 +161,43 @@ function problemsOf(input: unknown): string[] {
     if (entries.length === 0) out.push('tools: expected at least one tool');
     for (const [name, tool] of entries) out.push(...toolProblems(name, tool));
   }
+  if (def['http'] !== undefined) out.push(...httpProblems(def['http'], typeof tools === 'object' && tools !== null ? Object.keys(tools) : []));
+  return out;
+}
+
+/** The name of the status tool every world has (R21): a service's own tool may not take it. */
+const RESERVED_TOOL_NAMES = ['query_operation_status'];
+
+function httpProblems(http: unknown, tools: readonly string[]): string[] {
+  if (typeof http !== 'object' || http === null || Array.isArray(http)) return ['http: expected { baseUrl, routes, error? }'];
+  const h = http as Record<string, unknown>;
+  const out: string[] = [];
+  const base = h['baseUrl'];
+  if (typeof base !== 'string' || !URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol)) out.push(`http.baseUrl: expected an absolute http(s) URL such as "https://helpdesk.example.test/api", got ${show(base)}`);
+  if (h['error'] !== undefined && typeof h['error'] !== 'function') out.push('http.error: expected a function (error) => { body, headers?, status? }');
+  const routes = h['routes'];
+  if (!Array.isArray(routes)) return [...out, 'http.routes: expected a list of { method, path, tool } routes'];
+  routes.forEach((route: unknown, i) => {
+    const at = `http.routes[${i}]`;
+    if (typeof route !== 'object' || route === null) {
+      out.push(`${at}: expected { method, path, tool }`);
+      return;
+    }
+    const r = route as Record<string, unknown>;
+    if (!(SERVICE_HTTP_METHODS as readonly unknown[]).includes(r['method'])) out.push(`${at}.method: expected one of ${SERVICE_HTTP_METHODS.join(', ')}, got ${show(r['method'])}`);
+    if (typeof r['path'] !== 'string' || !r['path'].startsWith('/')) out.push(`${at}.path: expected a path starting with "/", got ${show(r['path'])}`);
+    if (typeof r['tool'] !== 'string' || !tools.includes(r['tool'])) out.push(`${at}.tool: no tool ${show(r['tool'])} in this service (tools: ${tools.join(', ')})`);
+    if (r['purpose'] !== undefined && r['purpose'] !== 'call' && r['purpose'] !== 'status') out.push(`${at}.purpose: expected "call" or "status", got ${show(r['purpose'])}`);
+    if (r['status'] !== undefined && !(Number.isInteger(r['status']) && (r['status'] as number) >= 200 && (r['status'] as number) <= 299)) out.push(`${at}.status: expected a success status from 200 to 299, got ${show(r['status'])}`);
+    for (const f of ['input', 'output'] as const) if (r[f] !== undefined && typeof r[f] !== 'function') out.push(`${at}.${f}: expected a function`);
+  });
   return out;
 }
 
 function toolProblems(name: string, tool: unknown): string[] {
   const at = `tools.${name}`;
   if (!TOOL_NAME.test(name)) return [`${at}: a tool name is 1-64 letters, digits, "_" or "-" (what model APIs accept)`];
+  if (RESERVED_TOOL_NAMES.includes(name)) return [`${at}: the name is reserved for the status tool every world has (R21); name your tool otherwise`];
   if (typeof tool !== 'object' || tool === null) return [`${at}: expected a tool definition object`];
   const t = tool as Record<string, unknown>;
   const out: string[] = [];
@@ -165,10 +210,18 @@ function toolProblems(name: string, tool: unknown): string[] {
   if (typeof t['run'] !== 'function') out.push(`${at}.run: expected a function (input, ctx) => result`);
   if (t['check'] !== undefined && typeof t['check'] !== 'function') out.push(`${at}.check: expected a function (input, ctx) => void`);
   if (t['businessKey'] !== undefined && typeof t['businessKey'] !== 'string') out.push(`${at}.businessKey: expected the name of an input field`);
+  else if (typeof t['businessKey'] === 'string') {
+    // Status queries find the operation by this field of the input: a name the input lacks finds nothing.
+    const fields = objectShape(t['input']);
+    if (fields && !Object.hasOwn(fields, t['businessKey'])) out.push(`${at}.businessKey: "${t['businessKey']}" is not a field of the tool's input (${Object.keys(fields).join(', ') || 'no fields'})`);
+  }
   if (t['idempotency'] !== undefined && typeof t['idempotency'] !== 'boolean') out.push(`${at}.idempotency: expected true or false`);
   if (t['status'] !== undefined && t['status'] !== false && typeof t['status'] !== 'function') out.push(`${at}.status: expected false or a function (businessKey, ctx) => result | undefined`);
   if (t['risk'] === 'read' && (t['status'] !== undefined || t['idempotency'] !== undefined)) out.push(`${at}: a read has no idempotency or status query; declare risk "write" or "idempotent-write"`);
   return out;
 }
+
+/** Thrown by a service's own code at the end of a trial: the trial fails with it; it is not faultline's crash. */
+export class ServiceCodeError extends Error {}
 
 const show = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : v === undefined ? 'nothing' : typeof v);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { canonicalJson, FaultlineError, FaultlineErrorCode } from '../../../core/index.js';
-import { formatIssues } from '../../../core/zodIssues.js';
+import { formatIssues, formatPath } from '../../../core/zodIssues.js';
+import { findDuplicateKey } from '../../../core/jsonDuplicateKey.js';
+import { jsonTooDeepAt, tooDeepText } from '../../../core/jsonNesting.js';
 import { closestDiff } from './requestDiff.js';
 
 /**
@@ -67,6 +69,11 @@ export class Cassette {
     } catch (error) {
       throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: not valid JSON: ${(error as Error).message}`);
     }
+    // Request bodies are compared as canonical JSON, a recursive walk: refuse what would overflow it.
+    if (jsonTooDeepAt(text) !== undefined) throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: ${tooDeepText()}`);
+    // JSON.parse keeps the last of two equal keys: a second "api" would silently win.
+    const dup = findDuplicateKey(text);
+    if (dup) throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}:${dup.line}:${dup.col}: ${formatPath(dup.path)}: the key "${dup.key}" appears twice; expected each key once per object`);
     const parsed = CassetteFileSchema.safeParse(value);
     if (!parsed.success) {
       const lines = formatIssues(parsed.error.issues);

@@ -1,0 +1,373 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start, type Finished } from './faultline.js';
+import { ORDER_AGENT_YAML } from './orderAgent.js';
+import { userProject } from './userProject.js';
+
+/**
+ * Bad input on the surfaces added since the first fuzzing (issue 22): the config file, service
+ * modules, http agent modules, cassettes, `network`, and the arguments of merge, view, explore,
+ * mcp-proxy and init; an agent that pollutes the process it runs in. Each
+ * case runs the real binary in a user project and must end as the case says: refused (exit 2)
+ * naming the file and what was wrong, or (for a service's or agent's code) a failed trial in a
+ * finished run.
+ * Tallied as crashes (exit 3, a stack), silent acceptances (exit 0 where a refusal was due)
+ * and hangs (past the bound); the suite requires 0 of each.
+ */
+
+interface Case {
+  readonly cls: string;
+  /** Files of the case's own folder (the command runs there). */
+  readonly files: Readonly<Record<string, string>>;
+  readonly args: readonly string[];
+  readonly code: number;
+  readonly stderr?: RegExp;
+  readonly stdout?: RegExp;
+  /** Extra checks on the finished process and the case's folder. */
+  readonly also?: (r: Finished, dir: string) => Promise<void> | void;
+  /** Run as an unprivileged user (read-only folders mean nothing to root). */
+  readonly asUser?: boolean;
+  readonly env?: Record<string, string>;
+}
+
+const SCENARIO = (name: string, extra = ''): string => `name: ${name}\n${extra}${ORDER_AGENT_YAML}`;
+
+const SERVICE = (body: string, head = ''): string => `import { defineService, z } from 'faultline';
+${head}
+export default defineService({
+  name: 'tickets',
+  state: {},
+  tools: {
+    open_ticket: {
+      description: 'Open a ticket.',
+      risk: 'write',
+      input: z.object({ requestId: z.string() }).strict(),
+      run: (input) => ({ ticketId: 't-' + input.requestId }),
+    },
+  },
+  ${body}
+});
+`;
+const serviceScenario = (extra = ''): string => `name: tickets
+services: [./tickets.service.ts]
+${extra}agent:
+  kind: scripted
+  task: Open a ticket
+  plan:
+    steps:
+      - tool: open_ticket
+        input: { requestId: r-1 }
+`;
+
+const httpScenario = (agent = '  module: ./agent.ts\n', extra = ''): string => `name: over-http
+services: [orders]
+${extra}agent:
+  kind: http
+  task: Create order ref-1
+${agent}`;
+const HTTP_AGENT = (body: string): string => `import { defineHttpAgent } from 'faultline';
+export default defineHttpAgent(async () => {
+  ${body}
+  return { outcome: 'completed', claims: [] };
+});
+`;
+
+const CONFIG = (body: string): string => `export default ${body};\n`;
+
+// Values a user's code may throw, drawn once (fixed seed) so each run of the suite sees the same.
+const thrown = fc.sample(fc.constantFrom('undefined', 'null', '42', "'text'", "new Error('boom')", "{ code: 7 }"), { numRuns: 3, seed: 22 });
+const exitCodes = fc.sample(fc.integer({ min: 0, max: 9 }), { numRuns: 4, seed: 22 });
+
+const crashes: Case[] = [
+  {
+    cls: 'JSON scenario nested 100,000 deep',
+    files: { 'deep.json': `{"name":"deep","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}` },
+    args: ['run', 'deep.json', '--k', '1'],
+    code: 2,
+    stderr: /deep\.json:1:\d+: the data is nested more than 256 levels deep/,
+  },
+  {
+    cls: 'YAML scenario nested 100,000 deep',
+    files: { 'deep.yaml': `name: deep\nx: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n` },
+    args: ['run', 'deep.yaml', '--k', '1'],
+    code: 2,
+    stderr: /deep\.yaml:2:\d+: the data is nested more than 256 levels deep/,
+  },
+  {
+    cls: 'cassette body nested 20,000 deep',
+    files: {
+      'over-http.yaml': httpScenario(undefined, 'model: { api: openai, cassette: ./deep.cassette.json }\n'),
+      'agent.ts': HTTP_AGENT(''),
+      'deep.cassette.json': `{"faultline":"cassette","version":1,"api":"openai","entries":[{"request":{"method":"POST","path":"/v1/chat/completions","body":${'['.repeat(20_000)}${']'.repeat(20_000)}},"response":{"status":200,"headers":{},"body":null}}]}`,
+    },
+    args: ['run', 'over-http.yaml', '--k', '1'],
+    code: 2,
+    stderr: /deep\.cassette\.json: the data is nested more than 256 levels deep/,
+  },
+  ...thrown.map(
+    (t): Case => ({
+      cls: `service state function throws ${t}`,
+      files: { 'tickets.service.ts': SERVICE('').replace('state: {},', `state: () => { throw ${t}; },`), 's.yaml': serviceScenario() },
+      args: ['run', 's.yaml', '--k', '1'],
+      code: 2,
+      stderr: /s\.yaml: invalid scenario "tickets":\n\s+- service "tickets": the state function threw /,
+    }),
+  ),
+  ...thrown.map(
+    (t): Case => ({
+      cls: `service snapshot throws ${t}`,
+      files: { 'tickets.service.ts': SERVICE(`snapshot: () => { throw ${t}; },`), 's.yaml': serviceScenario() },
+      args: ['run', 's.yaml', '--k', '1', '--reporter', 'console'],
+      code: 1,
+      stdout: /service "tickets": its snapshot threw/,
+    }),
+  ),
+  {
+    cls: 'http agent module whose default export is a throwing Proxy',
+    files: { 'over-http.yaml': httpScenario(), 'agent.ts': `export default new Proxy(function agent() {}, { get() { throw undefined; }, apply() { throw undefined; }, getPrototypeOf() { throw undefined; } });\n` },
+    args: ['run', 'over-http.yaml', '--k', '1'],
+    code: 2,
+    stderr: /over-http\.yaml: agent\.module \(\.\/agent\.ts\): .*threw/,
+  },
+  {
+    cls: 'merge --out onto a file',
+    files: { 'a-file': 'x' },
+    args: ['merge', 'shard.json', '--out', 'a-file'],
+    code: 2,
+    stderr: /--out a-file: expected a folder, but a-file is a file/,
+  },
+  {
+    cls: 'view in a read-only folder',
+    files: {},
+    args: ['view', 'ro/faultline.json'],
+    asUser: true,
+    code: 2,
+    stderr: /ro\/report\.html: cannot write the file \(EACCES/,
+  },
+  { cls: 'init --dir onto a file', files: { 'a-file': 'x' }, args: ['init', '--dir', 'a-file'], code: 2, stderr: /--dir a-file: expected a folder, but a-file is a file/ },
+  {
+    cls: 'explore --path out of range',
+    files: { 's.yaml': SCENARIO('s') },
+    args: ['explore', 's.yaml', '--path', '99999:99:99', '--runs', '2'],
+    code: 2,
+    stderr: /--path 99999:99:99: no plan of s × rulebook at this path with seed 1/,
+  },
+  {
+    cls: 'mcp-proxy: a server command that does not exist',
+    files: { 'plan.yaml': '[]\n' },
+    args: ['mcp-proxy', '--plan', 'plan.yaml', '--', './no-such-server'],
+    code: 2,
+    stderr: /cannot start the MCP server "\.\/no-such-server": ENOENT/,
+  },
+  {
+    cls: 'mcp-proxy: a server command that is not executable',
+    files: { 'plan.yaml': '[]\n', 'server.sh': 'echo hi\n' },
+    args: ['mcp-proxy', '--plan', 'plan.yaml', '--', './server.sh'],
+    code: 2,
+    stderr: /cannot start the MCP server "\.\/server\.sh": EACCES/,
+  },
+  {
+    cls: 'mcp-proxy --report onto a folder',
+    files: { 'plan.yaml': '[]\n', 'afolder/x': 'x' },
+    args: ['mcp-proxy', '--plan', 'plan.yaml', '--report', 'afolder', '--', 'node', '-e', ''],
+    code: 2,
+    stderr: /--report afolder: expected a file, but it is a folder/,
+  },
+];
+
+const silent: Case[] = [
+  ...exitCodes.flatMap((n): Case[] => [
+    { cls: `process.exit(${n}) at import of faultline.config.ts`, files: { 'faultline.config.ts': `process.exit(${n});\nexport default {};\n`, 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: new RegExp(`faultline\\.config\\.ts: the module called process\\.exit\\(${n}\\) while loading`) },
+    { cls: `process.exit(${n}) at import of a service module`, files: { 'tickets.service.ts': `process.exit(${n});\n${SERVICE('')}`, 's.yaml': serviceScenario() }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: new RegExp(`s\\.yaml: services\\[0\\] \\(\\./tickets\\.service\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`) },
+    { cls: `process.exit(${n}) at import of an agent module`, files: { 'over-http.yaml': httpScenario(), 'agent.ts': `process.exit(${n});\n${HTTP_AGENT('')}` }, args: ['run', 'over-http.yaml', '--k', '1'], code: 2, stderr: new RegExp(`over-http\\.yaml: agent\\.module \\(\\./agent\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`) },
+    { cls: `process.exit(${n}) at import of a .ts scenario`, files: { 's.scenario.ts': `process.exit(${n});\nexport default {};\n` }, args: ['run', 's.scenario.ts', '--k', '1'], code: 2, stderr: new RegExp(`s\\.scenario\\.ts: the module called process\\.exit\\(${n}\\) while loading`) },
+  ]),
+  {
+    cls: 'defineService: an http route to an unknown tool',
+    files: { 'tickets.service.ts': SERVICE(`http: { baseUrl: 'https://tickets.example.test', routes: [{ method: 'POST', path: '/t', tool: 'close_ticket' }] },`), 's.yaml': serviceScenario() },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /http\.routes\[0\]\.tool: no tool "close_ticket" in this service/,
+  },
+  {
+    cls: 'defineService: http method FETCH',
+    files: { 'tickets.service.ts': SERVICE(`http: { baseUrl: 'https://tickets.example.test', routes: [{ method: 'FETCH' as 'GET', path: '/t', tool: 'open_ticket' }] },`), 's.yaml': serviceScenario() },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /http\.routes\[0\]\.method: .*"FETCH"/,
+  },
+  {
+    cls: "defineService: baseUrl 'not a url'",
+    files: { 'tickets.service.ts': SERVICE(`http: { baseUrl: 'not a url', routes: [{ method: 'POST', path: '/t', tool: 'open_ticket' }] },`), 's.yaml': serviceScenario() },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /http\.baseUrl: expected an absolute http\(s\) URL .*got "not a url"/,
+  },
+  {
+    cls: 'defineService: a tool named query_operation_status',
+    files: { 'tickets.service.ts': SERVICE('').replace('open_ticket: {', "query_operation_status: { description: 'mine', risk: 'read', input: z.object({}), run: () => 1 },\n    open_ticket: {"), 's.yaml': serviceScenario() },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /tools\.query_operation_status: the name is reserved/,
+  },
+  {
+    cls: 'cassette with a duplicate "api" key',
+    files: { 'over-http.yaml': httpScenario(undefined, 'model: { api: openai, cassette: ./dup.cassette.json }\n'), 'agent.ts': HTTP_AGENT(''), 'dup.cassette.json': '{"faultline":"cassette","version":1,"api":"anthropic","api":"openai","entries":[]}' },
+    args: ['run', 'over-http.yaml', '--k', '1'],
+    code: 2,
+    stderr: /dup\.cassette\.json:1:\d+: \(root\): the key "api" appears twice/,
+  },
+  {
+    cls: 'mcp-proxy -- false: the server exits at once',
+    files: { 'plan.yaml': '[]\n' },
+    args: ['mcp-proxy', '--plan', 'plan.yaml', '--', 'false'],
+    code: 2,
+    stderr: /the MCP server "false" exited with code 1 before the client closed/,
+  },
+  { cls: "init --dir ''", files: {}, args: ['init', '--dir', ''], code: 2, stderr: /--dir: expected a folder path, got an empty string/, also: async (_r, dir) => expect(await readFile(join(dir, 'faultline.config.ts'), 'utf8').catch(() => 'absent')).toBe('absent') },
+  {
+    cls: 'the same tool name in two services',
+    files: { 'tickets.service.ts': SERVICE(''), 'desk.service.ts': SERVICE('').replace("name: 'tickets'", "name: 'desk'"), 's.yaml': serviceScenario().replace('[./tickets.service.ts]', '[./tickets.service.ts, ./desk.service.ts]') },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /s\.yaml: invalid scenario "tickets":\n\s+- services: the tool "open_ticket" is declared by both "tickets" and "desk"/,
+  },
+  {
+    cls: 'businessKey that is not an input field',
+    files: { 'tickets.service.ts': SERVICE('').replace("risk: 'write',", "risk: 'write', businessKey: 'orderId',"), 's.yaml': serviceScenario() },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /tools\.open_ticket\.businessKey: "orderId" is not a field of the tool's input \(requestId\)/,
+  },
+  {
+    cls: 'goal.state naming a service the world lacks',
+    files: { 's.yaml': SCENARIO('s', 'goal:\n  state: { helpdesk: { t-1: { status: open } } }\n') },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /s\.yaml: invalid scenario "s":\n\s+- goal\.state\.helpdesk: no service "helpdesk" in this scenario's world/,
+  },
+];
+
+const hangs: Case[] = [
+  { cls: '--k 1000000000', files: { 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1000000000'], code: 2, stderr: /--k.*at most 100000/ },
+  { cls: 'k: 1e9 in the config file', files: { 'faultline.config.ts': CONFIG('{ k: 1e9 }'), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml'], code: 2, stderr: /faultline\.config\.ts: invalid faultline config:\n\s+- k: .*at most 100000/ },
+  { cls: '.ts scenario that starts a setInterval at import', files: { 's.scenario.ts': 'setInterval(() => {}, 1000);\nexport default {};\n' }, args: ['run', 's.scenario.ts', '--k', '1'], code: 2, stderr: /s\.scenario\.ts: invalid scenario/ },
+  {
+    cls: 'config file whose default export never settles',
+    files: { 'faultline.config.ts': 'export default await new Promise(() => {});\n', 's.yaml': SCENARIO('s') },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /faultline\.config\.ts: the module never finished loading/,
+  },
+  {
+    cls: 'config file whose default export settles only on a timer that never fires',
+    files: { 'faultline.config.ts': 'export default await new Promise(() => { setInterval(() => {}, 1000); });\n', 's.yaml': SCENARIO('s') },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    env: { FAULTLINE_LOAD_TIMEOUT_MS: '2000' },
+    stderr: /faultline\.config\.ts: the module did not finish loading within 2 s/,
+  },
+];
+
+const misleading: Case[] = [
+  { cls: 'a config file gate that can never hold', files: { 'faultline.config.ts': CONFIG("{ k: 2, gates: ['pass^5>=1'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml'], code: 2, stderr: /faultline\.config\.ts: gates\[0\] "pass\^5>=1" can never hold: pass\^5 needs at least 5 trials per cell/ },
+  { cls: 'a config file outDir that is a file', files: { 'faultline.config.ts': CONFIG("{ outDir: 'afile' }"), afile: 'x', 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: outDir afile: expected a folder, but afile is a file/ },
+  { cls: 'a bad scenarios entry in the config file', files: { 'faultline.config.ts': CONFIG("{ scenarios: ['s.yaml', 'bad.yaml'] }"), 's.yaml': SCENARIO('s'), 'bad.yaml': 'name: bad\n' }, args: ['run', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: scenarios\[1\] \(bad\.yaml\): invalid scenario/ },
+  { cls: 'a bad retryConfigs entry in the config file', files: { 'faultline.config.ts': CONFIG("{ retryConfigs: ['rulebook', 'no-such-config'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: retryConfigs\[1\] \(no-such-config\): / },
+  { cls: 'network.latency ms: .nan', files: { 's.yaml': SCENARIO('s', 'network:\n  latency: { kind: constant, ms: .nan }\n') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /network\.latency\.ms: expected a finite number/ },
+  { cls: 'http agent block without module', files: { 'over-http.yaml': httpScenario('') }, args: ['run', 'over-http.yaml', '--k', '1'], code: 2, stderr: /over-http\.yaml: invalid scenario "over-http":\n\s+- agent\.module: required/ },
+  {
+    cls: 'merge of a tampered report',
+    files: {},
+    args: ['merge', 'tampered.json', '--out', 'merged'],
+    code: 2,
+    stderr: /tampered\.json: not a faultline JSON report \(was it edited\?\):\n\s+- run\.k: /,
+    also: (r) => expect(r.stderr).not.toMatch(/"code":|"path":/),
+  },
+  {
+    cls: 'an agent that pollutes Object.prototype in process',
+    files: { 'over-http.yaml': httpScenario(), 'agent.ts': HTTP_AGENT("(Object.prototype as Record<string, unknown>)['polluted'] = 1;") },
+    args: ['run', 'over-http.yaml', '--k', '1', '--workers', '0', '--reporter', 'console'],
+    code: 1,
+    stdout: /Object\.prototype/,
+    also: (r) => expect(r.stderr + r.stdout).not.toMatch(/invalid options for service/),
+  },
+];
+
+const CASES: readonly Case[] = [...crashes, ...silent, ...hangs, ...misleading];
+
+let project: Awaited<ReturnType<typeof userProject>>;
+const tally = { cases: 0, crashes: 0, accepted: 0, hangs: 0 };
+const BOUND_MS = 60_000;
+
+async function cli(c: Case, cwd: string): Promise<Finished | 'hang'> {
+  const asUser = c.asUser === true && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const run = start(c.args, { cwd, ...asUser, ...(c.env && { env: c.env }) });
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<'hang'>((resolve) => {
+    timer = setTimeout(() => {
+      run.child.kill('SIGKILL');
+      resolve('hang');
+    }, BOUND_MS);
+  });
+  try {
+    return await Promise.race([run.done, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+beforeAll(async () => {
+  project = await userProject('fuzz-new', { 'report/s.yaml': SCENARIO('s') });
+  // A real report for merge and view to start from.
+  const r = await start(['run', 's.yaml', '--k', '1', '--out', '.', '--reporter', 'json'], { cwd: join(project.path, 'report') }).done;
+  expect(r.code, r.stderr).toBe(0);
+}, 60_000);
+afterAll(async () => {
+  console.info(`fuzz (new surfaces): ${tally.cases} cases, ${tally.crashes} crashes, ${tally.accepted} silently accepted, ${tally.hangs} hangs`);
+  await project.cleanup();
+});
+
+describe('bad input on the surfaces added since the first fuzzing', () => {
+  CASES.forEach((c, i) => {
+    it(`${c.cls}: exit ${c.code}`, async () => {
+      const dir = join(project.path, `case-${i}`);
+      await mkdir(dir, { recursive: true });
+      for (const [path, text] of Object.entries(c.files)) {
+        await mkdir(dirname(join(dir, path)), { recursive: true });
+        await writeFile(join(dir, path), text);
+      }
+      if (c.cls === 'view in a read-only folder') {
+        await mkdir(join(dir, 'ro'));
+        await writeFile(join(dir, 'ro/faultline.json'), await readFile(join(project.path, 'report/faultline.json')));
+        await chmod(join(dir, 'ro'), 0o555);
+        await chmod(dir, 0o777);
+        await chmod(project.path, 0o755);
+      }
+      if (c.cls === 'merge of a tampered report') {
+        const report = JSON.parse(await readFile(join(project.path, 'report/faultline.json'), 'utf8')) as { run: Record<string, unknown> };
+        await writeFile(join(dir, 'tampered.json'), JSON.stringify({ ...report, run: { ...report.run, k: 'two' } }));
+      }
+      const r = await cli(c, dir);
+      tally.cases++;
+      if (r === 'hang') {
+        tally.hangs++;
+        expect.fail(`faultline ${c.args.join(' ')} did not finish within ${BOUND_MS} ms`);
+      }
+      if (r.code === 3 || /\n\s+at |crashed \(this is a bug/.test(r.stderr)) tally.crashes++;
+      if (r.code === 0 && c.code !== 0) tally.accepted++;
+      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(c.code);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      if (c.stderr) expect(r.stderr).toMatch(c.stderr);
+      if (c.stdout) expect(r.stdout).toMatch(c.stdout);
+      await c.also?.(r, dir);
+    }, BOUND_MS + 10_000);
+  });
+
+  it('counts 0 crashes, 0 silent acceptances and 0 hangs', () => {
+    expect(tally.cases).toBe(CASES.length);
+    expect(tally).toEqual({ cases: CASES.length, crashes: 0, accepted: 0, hangs: 0 });
+  });
+});
