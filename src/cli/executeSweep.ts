@@ -11,7 +11,7 @@ import { withAddedFaults } from '../runner/addedFaults.js';
 import { runSweep, sweepTrials, type SweepResult } from '../runner/sweep/runSweep.js';
 import { pointSeed, sweepPlan, sweepSeries, type SweepFault, type SweepSeries, type SweepTarget } from '../runner/sweep/sweepFaults.js';
 import { runTrial } from '../runner/trial.js';
-import { impossibleGates, withCoverageGate, type Gate } from '../runner/gates.js';
+import { impossibleGates, type Gate } from '../runner/gates.js';
 import { evaluateSweepGates, type SweepGates } from '../runner/sweep/sweepGates.js';
 import { colorEnabled } from '../report/console.js';
 import { formatRate } from '../report/format.js';
@@ -95,8 +95,7 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
   const interrupt = listenForInterrupt(io);
   try {
     const { scenarios, configs } = await load(request);
-    // A sweep is a measurement: no gate unless one is named, and then coverage beside it (the sweep's own rules may not fire).
-    const gates = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : [];
+    const gates = request.gates ?? [];
     const problems = impossibleGates(gates, { k: request.k, scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name) });
     if (problems.length > 0) throw new FaultlineError(FaultlineErrorCode.Usage, problems.join('\n'));
     if (request.gateUpTo !== undefined && gates.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, '--gate-up-to bounds the λ the gates are judged at: give at least one --gate');
