@@ -81,3 +81,65 @@ describe('WireView', () => {
     expect(budget.check(record, expectations())).toMatchObject({ valid: false, evidence: [{ source: 'wire', attempts: 4, limit: 3 }] });
   });
 });
+
+describe('polling is not a retried permanent error (R7)', () => {
+  const BASE = 'https://helpdesk.test';
+  let n = 0;
+  /** One request of a fetch agent and its answer, grouped as CallTracker would. */
+  function send(t: TrialBuilder, o: { method: string; path: string; tool: string; call: string; status: number; groupedBy?: 'repeat' | 'new' | 'sdk' }): void {
+    const request = `http-${++n}`;
+    t.add({
+      type: 'http_request',
+      request,
+      tool: o.tool,
+      kind: 'tool',
+      purpose: 'call',
+      call: o.call,
+      attempt: 1,
+      callNumber: 1,
+      groupedBy: o.groupedBy ?? 'new',
+      method: o.method,
+      url: `${BASE}${o.path}`,
+      bodyDigest: 'd0',
+    });
+    const error = o.status >= 400;
+    t.add({ type: 'response', request, tool: o.tool, result: error ? 'error' : 'ok', status: o.status, ...(error ? { errorKind: o.status === 404 ? 'not_found' : 'permission_denied' } : {}) });
+  }
+  const head = (status: number, groupedBy: 'repeat' | 'new' | 'sdk' = 'repeat') => ({ method: 'HEAD', path: '/tickets/tkt-1', tool: 'get_ticket', call: 'get_ticket#1', status, groupedBy });
+  const judge = (t: TrialBuilder) => retryDiscipline.check(t.build({ end: { kind: 'agent_ended', outcome: 'completed' } }), expectations());
+
+  it('HEAD 404, POST 201, HEAD 200 passes: the read after a write asks anew', () => {
+    const t = new TrialBuilder();
+    send(t, head(404, 'new'));
+    send(t, { method: 'POST', path: '/tickets', tool: 'create_ticket', call: 'create_ticket#1', status: 201 });
+    send(t, head(200));
+    expect(judge(t)).toEqual({ valid: true });
+  });
+
+  it('a 404 read again after a wait passes; at once, or as an SDK retry, it is still R7', () => {
+    const waited = new TrialBuilder();
+    send(waited, head(404, 'new'));
+    waited.advance(1000);
+    send(waited, head(200));
+    expect(judge(waited)).toEqual({ valid: true });
+
+    const atOnce = new TrialBuilder();
+    send(atOnce, head(404, 'new'));
+    send(atOnce, head(404));
+    expect(judge(atOnce)).toMatchObject({ valid: false, evidence: [{ rule: 'R7', source: 'wire', after: { answer: { status: 404 } } }] });
+
+    const sdk = new TrialBuilder();
+    send(sdk, head(404, 'new'));
+    sdk.advance(1000);
+    send(sdk, head(404, 'sdk'));
+    expect(judge(sdk)).toMatchObject({ valid: false, evidence: [{ rule: 'R7', source: 'wire' }] });
+  });
+
+  it('a write to another service in between does not excuse a 403 read resent at once', () => {
+    const t = new TrialBuilder();
+    send(t, { ...head(403, 'new'), path: '/tickets/tkt-1' });
+    t.add({ type: 'http_request', request: 'http-x', tool: 'create_order', kind: 'tool', purpose: 'call', call: 'create_order#1', attempt: 1, callNumber: 1, groupedBy: 'new', method: 'POST', url: 'https://api.shop.test/orders', bodyDigest: 'd9' });
+    send(t, head(200));
+    expect(judge(t)).toMatchObject({ valid: false, evidence: [{ rule: 'R7' }] });
+  });
+});

@@ -9,6 +9,8 @@ export interface WireAttempt {
   readonly t: number;
   readonly attempt: number;
   readonly purpose: 'call' | 'status';
+  /** How the wire tied it to its call (`sdk`, `header`: the client itself said it was a retry). */
+  readonly groupedBy: HttpRequestFields['groupedBy'];
   readonly method: string;
   readonly url: string;
   readonly idempotencyKey?: string;
@@ -87,7 +89,7 @@ export function wireEvidence(a: WireAttempt): Record<string, unknown> {
 export const lostAnswer = (a: WireAttempt): boolean =>
   a.answer !== undefined && (a.answer.result === 'lost' || (a.answer.errorKind === 'network' && !(a.answer.message ?? '').startsWith('ECONNREFUSED')));
 
-const originOf = (url: string): string => {
+export const originOf = (url: string): string => {
   try {
     return new URL(url).origin;
   } catch {
@@ -143,6 +145,7 @@ export class WireView {
         t: e.t,
         attempt: e.attempt,
         purpose: e.purpose,
+        groupedBy: e.groupedBy,
         method: e.method,
         url: e.url,
         ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }),

@@ -67,6 +67,45 @@ describe('retryDiscipline', () => {
     expect(retryDiscipline.check(b.build(), ex)).toEqual({ valid: true });
   });
 
+  it('reading again after a write in between, or a not_found after a wait, is a new question, not a retried permanent error (R7)', () => {
+    const polling = new TrialBuilder();
+    polling.call('get_ticket', { ticketId: 'tkt-1' }, 'read').attempt({ error: 'not_found' });
+    polling.call('open_ticket', { requestId: 'r-1' }).attempt();
+    polling.call('get_ticket', { ticketId: 'tkt-1' }, 'read').attempt();
+    expect(retryDiscipline.check(polling.build(), ex)).toEqual({ valid: true });
+
+    const waited = new TrialBuilder();
+    waited.call('get_job', { jobId: 'j-1' }, 'read').attempt({ error: 'not_found' });
+    waited.advance(500);
+    waited.call('get_job', { jobId: 'j-1' }, 'read').attempt();
+    expect(retryDiscipline.check(waited.build(), ex)).toEqual({ valid: true });
+  });
+
+  it('still fails a read resent at once after not_found, a denied read resent after a wait, and a retry inside one call (R7)', () => {
+    const atOnce = new TrialBuilder();
+    atOnce.call('get_ticket', { ticketId: 'tkt-1' }, 'read').attempt({ error: 'not_found' });
+    atOnce.call('get_ticket', { ticketId: 'tkt-1' }, 'read').attempt();
+    expect(messages(atOnce)).toEqual([
+      'get_ticket call-2 attempt 1 (req-2) at t=0ms resent the same input after the not_found error of call-1 attempt 1 at t=0ms: permanent errors are never retried (R7)',
+    ]);
+
+    const denied = new TrialBuilder();
+    denied.call('get_ticket', { ticketId: 'tkt-1' }, 'read').attempt({ error: 'permission_denied' });
+    denied.advance(500);
+    denied.call('get_ticket', { ticketId: 'tkt-1' }, 'read').attempt();
+    expect(messages(denied)).toHaveLength(1);
+
+    const sameCall = new TrialBuilder();
+    const c = sameCall.call('get_ticket', { ticketId: 'tkt-1' }, 'read');
+    c.attempt({ error: 'not_found' });
+    sameCall.call('open_ticket', { requestId: 'r-1' }).attempt();
+    sameCall.advance(500);
+    c.attempt();
+    expect(messages(sameCall)).toEqual([
+      'get_ticket call-1 attempt 2 (req-3) at t=500ms resent the same input after the not_found error of call-1 attempt 1 at t=0ms: permanent errors are never retried (R7)',
+    ]);
+  });
+
   it('fails a retried write with different keys (R23) or without a key (R7)', () => {
     const b = new TrialBuilder();
     const c1 = b.call('create_order', input);

@@ -49,6 +49,20 @@ function stopErrors(index: TrialIndex): StopError[] {
   return stops;
 }
 
+/**
+ * A new call that reads again what answered a permanent error asks a new question, not a retry
+ * (R7), once the state may have changed: after a write in between, or, for a `not_found`, once
+ * time has passed (polling until a resource appears). A retry inside the same call stays one.
+ */
+function askedAnew(index: TrialIndex, attempts: readonly AttemptEvent[], stop: StopError, a: AttemptEvent): boolean {
+  if (stop.call === a.call || stop.kind === 'quota_exceeded' || index.call(stop.call)?.risk !== 'read') return false;
+  if (stop.kind === 'not_found' && a.t > stop.t) return true;
+  return attempts.some((w) => {
+    const risk = index.call(w.call)?.risk;
+    return w.seq > stop.seq && w.seq < a.seq && risk !== undefined && risk !== 'read';
+  });
+}
+
 /** R5, R7: nothing is resent unchanged after an exhausted quota or a permanent error. */
 function resentAfterStop(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
   // The earliest stop per call and per (agent, tool, input): the first one before an attempt is the one to name.
@@ -63,7 +77,7 @@ function resentAfterStop(index: TrialIndex, attempts: readonly AttemptEvent[]): 
   for (const a of attempts) {
     const input = index.inputText(a.call);
     const candidates = [byCall.get(a.call), input === undefined ? undefined : byInput.get(`${callerOf(index, a.call) ?? ''}\u0000${a.tool}\u0000${input}`)];
-    const stop = candidates.filter((s): s is StopError => s !== undefined && s.seq < a.seq).sort((x, y) => x.seq - y.seq)[0];
+    const stop = candidates.filter((s): s is StopError => s !== undefined && s.seq < a.seq && !askedAnew(index, attempts, s, a)).sort((x, y) => x.seq - y.seq)[0];
     if (!stop) continue;
     const quota = stop.kind === 'quota_exceeded';
     const origin = stop.attempt === undefined ? stop.call : `${stop.call} attempt ${stop.attempt}`;

@@ -1,7 +1,7 @@
 import type { ErrorKind } from '../core/index.js';
 import { list } from './format.js';
 import { PERMANENT_KINDS } from './permanentKinds.js';
-import { describeWire, lostAnswer, wireEvidence, type WireAttempt, type WireCall, type WireView } from './WireView.js';
+import { describeWire, lostAnswer, originOf, wireEvidence, type WireAttempt, type WireCall, type WireView } from './WireView.js';
 
 type Problem = { message: string; evidence: unknown };
 
@@ -21,11 +21,27 @@ function sendsOf(view: WireView): Send[] {
   return view.toolCalls.flatMap((call) => call.attempts.map((a) => ({ call, a }))).sort((x, y) => x.a.seq - y.a.seq);
 }
 
+/**
+ * A read's permanent answer described the state when it was asked: asking again once the state
+ * may have changed is a new question, not a retry (R7). So after a write to the same service in
+ * between, or, for a `not_found`, once time has passed (polling until a resource appears). A
+ * resend the client itself numbered as a retry (an SDK's retry count, its own call header) stays one.
+ */
+function askedAnew(sends: readonly Send[], stop: Send, s: Send): boolean {
+  const answer = stop.a.answer!;
+  if (stop.call.risk !== 'read' || answer.errorKind === 'quota_exceeded' || s.a.groupedBy === 'sdk' || s.a.groupedBy === 'header') return false;
+  if (answer.errorKind === 'not_found' && s.a.t > answer.t) return true;
+  const service = originOf(stop.a.url);
+  return sends.some((w) => w.call.risk !== 'read' && w.a.seq > answer.seq && w.a.seq < s.a.seq && originOf(w.a.url) === service);
+}
+
 /** R5, R7: the same request is not sent again after an exhausted quota or a permanent error. */
 function resentAfterStop(sends: readonly Send[]): Problem[] {
   const problems: Problem[] = [];
   for (const s of sends) {
-    const stop = sends.find((x) => x.a.answer !== undefined && x.a.answer.seq < s.a.seq && isStop(x.a.answer.errorKind) && (x.call === s.call || sameRequest(x, s)));
+    const stop = sends.find(
+      (x) => x.a.answer !== undefined && x.a.answer.seq < s.a.seq && isStop(x.a.answer.errorKind) && (x.call === s.call || sameRequest(x, s)) && !askedAnew(sends, x, s),
+    );
     if (!stop) continue;
     const kind = stop.a.answer!.errorKind!;
     const quota = kind === 'quota_exceeded';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { parseGate, type Gate } from '../runner/gates.js';
+import { parseGate, withCoverageGate, type Gate } from '../runner/gates.js';
 import { mergeRuns } from '../runner/mergeRuns.js';
 import { parseJsonReport, runFromJsonReport, type JsonReport, type WallClock } from '../report/json.js';
 import type { ReporterName } from '../report/write.js';
@@ -41,7 +41,7 @@ export async function executeMerge(request: MergeRequest, io: Io): Promise<ExitC
   for (const file of request.reports) reports.push(await readReport(file));
   const run = mergeRuns(reports.map(runFromJsonReport), request.reports);
   // The gates the shards were run with, unless the merge names its own.
-  const gates = request.gates && request.gates.length > 0 ? request.gates : reports[0]!.gates.results.map((g) => parseGate(g.gate));
+  const gates = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : reports[0]!.gates.results.map((g) => parseGate(g.gate));
   const code = await reportRun(
     run,
     {

@@ -3,7 +3,7 @@ import { appendFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { DEFAULT_GATES, gatesPassed, type Gate } from '../runner/gates.js';
+import { DEFAULT_GATES, gatesPassed, withCoverageGate, type Gate } from '../runner/gates.js';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
@@ -86,7 +86,7 @@ function shardCellSize(scenarios: readonly Scenario[], configs: readonly Executi
 export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode> {
   const seed = request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed;
   if (request.seed === 'random') io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
-  const gates = request.gates && request.gates.length > 0 ? request.gates : DEFAULT_GATES;
+  const gates = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : DEFAULT_GATES;
   const reporters = request.reporters && request.reporters.length > 0 ? request.reporters : DEFAULT_REPORTERS;
 
   // Listening before loading: a stop signal during a slow load still ends in (empty) reports and its exit code.

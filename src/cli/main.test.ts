@@ -65,7 +65,7 @@ describe('main (in process)', () => {
     const r = await cli(['run', 'read-timeout-retry', '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', out], { GITHUB_STEP_SUMMARY: summary });
     expect(r.code).toBe(0);
     expect(r.out).toContain('faultline  seed 1, k = 2, 1 scenario × 1 configuration, 2 trials (0 failed)');
-    expect(r.out).toContain('gates: all 3 held');
+    expect(r.out).toContain('gates: all 4 held');
     expect(r.err).toBe('✓ rulebook × read-timeout-retry: 2/2 passed [2/2 trials]\n');
     const report = parseJsonReport(await readFile(join(out, 'faultline.json'), 'utf8'));
     expect(report.run.trials).toBe(2);

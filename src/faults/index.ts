@@ -6,8 +6,10 @@ export {
   type FaultMatch,
   type FaultPlan,
   type FaultRule,
+  mustFire,
 } from './plan.js';
 export { matchesFields, matchesRule, pickRule, type RequestFacts } from './match.js';
+export { ruleLabel } from './ruleLabel.js';
 export { faultError, isFaultError, lostAnswerError, malformedError, serverError, type AnswerFields, type AnsweringFault, type RefusalFault } from './faultError.js';
 export { Wire, type ReplyKind, type WireOptions } from './Wire.js';
 export { ClientRetries, type ClientRetriesOptions } from './ClientRetries.js';

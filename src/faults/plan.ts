@@ -34,6 +34,11 @@ export const FaultRuleSchema = z
     fault: FaultSchema,
     /** Stop applying after this many hits (default: no limit). */
     times: z.number().int().positive().optional(),
+    /**
+     * `fires` (the default): a cell in whose trials the rule never fired is not exercised, and
+     * fails the gates. `may-not-fire`: a rule that may rightly stay silent (a probability sweep).
+     */
+    expect: z.enum(['fires', 'may-not-fire']).optional(),
   })
   .strict();
 
@@ -43,3 +48,6 @@ export const FaultPlanSchema = z.array(FaultRuleSchema);
 export type FaultMatch = z.infer<typeof FaultMatchSchema>;
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
 export type FaultPlan = z.infer<typeof FaultPlanSchema>;
+
+/** Whether a cell whose trials never fired `rule` is not exercised (see `FaultRule.expect`). */
+export const mustFire = (rule: FaultRule): boolean => rule.expect !== 'may-not-fire';

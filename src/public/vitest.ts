@@ -36,6 +36,8 @@ interface FaultlineMatchers<R = unknown> {
   toHaveNoDuplicateEffects(): R;
   /** No trial exceeded its budget of attempts, calls, turns or virtual time (the `budget` checker). */
   toStayWithinBudget(): R;
+  /** Every rule of the scenario's fault plan fired in at least one trial (`expect: may-not-fire` rules aside). */
+  toExerciseEveryFault(): R;
 }
 
 declare module 'vitest' {

@@ -5,6 +5,7 @@ import { intervalNote, runLine, summaryHeader, summaryTables } from './summaryRo
 import { summaryTail } from './summaryTail.js';
 import { alignTable } from './table.js';
 import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
+import { COVERAGE_HEADER, coverageRows } from './coverageRows.js';
 
 export interface ConsoleReportOptions {
   readonly gates: readonly GateResult[];
@@ -40,7 +41,7 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
   }
   if (tables.length > 0) out.push(`    ${p.dim(intervalNote())}`);
 
-  out.push(...crowdLines(run, p), ...summaryTail(run, options.gates, p));
+  out.push(...crowdLines(run, p), ...coverageLines(run, p), ...summaryTail(run, options.gates, p));
   return `${out.join('\n')}\n`;
 }
 
@@ -50,4 +51,17 @@ export function crowdLines(run: RunResult, p: Painter): string[] {
   if (crowd.length === 0) return [];
   const lines = alignTable([[...CROWD_HEADER], ...crowd.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(CROWD_HEADER.length - 2).fill('right')]);
   return ['', p.bold('crowds'), `    ${p.dim(lines[0]!)}`, ...crowd.map((r, i) => (r.amplified ? p.red(`  ⚠ ${lines[i + 1]!}`) : `    ${lines[i + 1]!}`)), p.dim(`    ${CROWD_LEGEND}`)];
+}
+
+/** Fault coverage: each rule of each cell, the trials it fired in and its firings; a silent rule is marked (none when no cell has a rule). */
+export function coverageLines(run: RunResult, p: Painter): string[] {
+  const rows = coverageRows(run);
+  if (rows.length === 0) return [];
+  const lines = alignTable([[...COVERAGE_HEADER], ...rows.map((r) => [...r.cells])], ['left', 'left', 'left', 'left', 'right', 'right']);
+  return [
+    '',
+    p.bold('fault coverage'),
+    `    ${p.dim(lines[0]!)}`,
+    ...rows.map((r, i) => (r.silent ? p.red(`  ✗ ${lines[i + 1]!}  not exercised`) : `  ${mark(p, true)} ${lines[i + 1]!}`)),
+  ];
 }

@@ -15,7 +15,7 @@ const render = (wallClock: WallClock, history?: 'all'): string => {
 describe('JSON report', () => {
   it('validates against its versioned schema', () => {
     const report = JsonReportSchema.parse(JSON.parse(render(clockA)));
-    expect(report.schemaVersion).toBe(3);
+    expect(report.schemaVersion).toBe(4);
     expect(report.run).toEqual({
       seed: 42,
       k: 4,
@@ -27,7 +27,7 @@ describe('JSON report', () => {
       keepFailures: null,
     });
     expect(report.gates.passed).toBe(false);
-    expect(report.gates.results.map((g) => g.gate)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0']);
+    expect(report.gates.results.map((g) => g.gate)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0', 'unexercised==0']);
     expect(report.configs.map((c) => [c.config, c.successes, c.trials])).toEqual([
       ['naive', 6, 8],
       ['rulebook', 8, 8],
@@ -92,9 +92,9 @@ describe('JSON report', () => {
     const text = render(clockA);
     expect(parseJsonReport(text).run.seed).toBe(42);
     const v1 = JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 1 });
-    expect(() => parseJsonReport(v1, 'old.json')).toThrow('old.json: schemaVersion 1 is not supported (expected 3)');
+    expect(() => parseJsonReport(v1, 'old.json')).toThrow('old.json: schemaVersion 1 is not supported (expected 4)');
     expect(() => parseJsonReport('{', 'x.json')).toThrow(/^x\.json: not JSON/);
-    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: 3 }))).toThrow(/not a faultline JSON report/);
+    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: 4 }))).toThrow(/not a faultline JSON report/);
   });
 
   it('keeps the first failing trials in full and summarises every trial, saying how many were elided', () => {

@@ -16,8 +16,11 @@ import { replayCommand } from './replay.js';
  * `durations`, so shard reports merge exactly; `run` says `keepFailures` and its `shard`.
  * Version 3: a many-agent scenario's trials and cells carry `crowd` figures (per-agent success,
  * completion time, throttling, load over time); the separate `contention` section is gone.
+ * Version 4: fault coverage. Each trial's `stats.firings` counts fault events per rule, each
+ * cell's `metrics.coverage` lists every rule of its plan with the trials it fired in and its
+ * firings (a rule that fired in none leaves the cell not exercised, and the `unexercised` gate fails).
  */
-export const JSON_SCHEMA_VERSION = 3;
+export const JSON_SCHEMA_VERSION = 4;
 
 const VerdictSchema = z.union([
   z.strictObject({ valid: z.literal(true) }),
@@ -69,6 +72,8 @@ const TrialStatsSchema = z.strictObject({
   effects: count,
   duplicateEffects: count,
   faults: count,
+  /** Fault events per rule of the plan, as `[rule, firings]`, by rule. */
+  firings: z.array(z.tuple([count, count])),
   tokens: TokensSchema,
   durationMs: z.number().nonnegative(),
   /** A many-agent trial's figures (agents > 1). */
@@ -120,6 +125,8 @@ const CellMetricsSchema = z.strictObject({
   deliveries: count,
   sends: count,
   faults: count,
+  /** Every rule of the cell's fault plan: `faults[rule]`, what it matches, whether it must fire, the trials it fired in and its firings. */
+  coverage: z.array(z.strictObject({ rule: count, label: z.string(), mustFire: z.boolean(), trials: count, firings: count })),
   attemptsPerCall: z.strictObject({ mean: z.number().nonnegative(), max: count }),
   amplification: z.number().nonnegative(),
   tokens: TokensSchema,
@@ -270,6 +277,7 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
   deliveries: m.deliveries,
   sends: m.sends,
   faults: m.faults,
+  coverage: m.coverage.map((r) => ({ rule: r.rule, label: r.label, mustFire: r.mustFire, trials: r.trials, firings: r.firings })),
   attemptsPerCall: { mean: m.attemptsPerCall.mean, max: m.attemptsPerCall.max },
   amplification: m.amplification,
   tokens: { input: m.tokens.input, output: m.tokens.output },
@@ -308,6 +316,7 @@ function statsJson(s: TrialSummary['stats']): JsonReport['cells'][number]['trial
   const { crowd, ...rest } = s;
   return {
     ...rest,
+    firings: s.firings.map(([rule, n]) => [rule, n]),
     tokens: { ...s.tokens },
     ...(crowd && { crowd: { ...crowd, completionMs: crowd.completionMs.map(([ms, n]) => [ms, n]), throttled: { ...crowd.throttled }, load: [...crowd.load] } }),
   };

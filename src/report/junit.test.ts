@@ -62,6 +62,7 @@ describe('JUnit report', () => {
       ['pass@4 95% interval', '[0.244, 1.000]'],
       ['model_tokens_in', '0'],
       ['model_tokens_out', '0'],
+      ['faults[0] create_order attempt 1, partial_write', 'fired in 4/4 trials, 4 times'],
     ]);
     const failure = xmlElements(cases[0]!, 'failure')[0]!;
     expect(failure.attrs['message']).toBe('2 of 4 trials failed: duplicates, budget');

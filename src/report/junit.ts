@@ -5,6 +5,7 @@ import { formatRate, plural } from './format.js';
 import { cellIntervals, confidenceText } from './rateIntervals.js';
 import type { Interval } from '../runner/intervals.js';
 import { escapeXmlText, openTag } from './xml.js';
+import { notExercisedMessage, unexercised } from '../runner/coverage.js';
 
 export interface JunitReportOptions {
   /** When given, the gates form one more test suite, so a broken gate shows in CI as a failed test. */
@@ -29,6 +30,8 @@ function caseProperties(cell: Cell, k: number): string[] {
     ...within(`pass@${k}`, intervals.at[k - 1]),
     ['model_tokens_in', m.tokens.input],
     ['model_tokens_out', m.tokens.output],
+    // Fault coverage: per rule, the trials it fired in and its firings.
+    ...m.coverage.map((r): [string, string] => [`faults[${r.rule}] ${r.label}`, `fired in ${r.trials}/${m.trials} trials, ${r.firings} times${r.mustFire ? '' : ' (may not fire)'}`]),
   ];
   return ['      <properties>', ...props.map(([name, value]) => `        ${openTag('property', { name, value })}/>`), '      </properties>'];
 }
@@ -37,9 +40,14 @@ function testcase(config: string, scenario: string, cell: Cell | undefined, k: n
   const head = `    ${openTag('testcase', { classname: config, name: scenario })}`;
   if (!cell) return [`${head}>`, `      ${openTag('skipped', { message: 'not run: the run was interrupted' })}/>`, '    </testcase>'];
   const count = cell.metrics.trials - cell.metrics.successes;
-  if (count === 0) return [`${head}>`, ...caseProperties(cell, k), '    </testcase>'];
+  // A cell whose fault never happened fails as a case too: its passing trials proved nothing.
+  const silent = unexercised(cell.metrics.coverage, cell.metrics.trials).map((r) => notExercisedMessage(r, cell.metrics.trials));
+  if (count === 0 && silent.length === 0) return [`${head}>`, ...caseProperties(cell, k), '    </testcase>'];
+  if (count === 0) {
+    return [`${head}>`, ...caseProperties(cell, k), `      ${openTag('failure', { message: silent.join('; '), type: 'not-exercised' })}>${escapeXmlText(silent.join('\n'))}</failure>`, '    </testcase>'];
+  }
   const checks = failedChecks(cell);
-  const message = `${count} of ${plural(cell.metrics.trials, 'trial')} failed: ${checks.join(', ')}`;
+  const message = [`${count} of ${plural(cell.metrics.trials, 'trial')} failed: ${checks.join(', ')}`, ...silent].join('; ');
   const elided = cell.elided > 0 ? [`…and ${plural(cell.elided, 'more failed trial')}, counted but not kept (see --keep-failures)`] : [];
   const body = [...cell.trials.filter(isFailed).flatMap((t) => failedTrialLines(t)), ...elided].join('\n');
   return [
@@ -62,7 +70,7 @@ function properties(run: RunResult, config: string): string[] {
 
 function suite(run: RunResult, config: string): { xml: string[]; tests: number; failures: number; skipped: number } {
   const cases = run.scenarios.map((s) => ({ scenario: s, cell: run.cells.find((c) => c.config === config && c.scenario === s) }));
-  const failures = cases.filter((c) => c.cell !== undefined && c.cell.metrics.successes < c.cell.metrics.trials).length;
+  const failures = cases.filter((c) => c.cell !== undefined && (c.cell.metrics.successes < c.cell.metrics.trials || unexercised(c.cell.metrics.coverage, c.cell.metrics.trials).length > 0)).length;
   const skipped = cases.filter((c) => !c.cell).length;
   const xml = [
     `  ${openTag('testsuite', { name: config, tests: cases.length, failures, errors: 0, skipped })}>`,

@@ -8,7 +8,7 @@ describe('markdown report', () => {
   const md = renderMarkdownReport(run, { gates: evaluateGates(run, DEFAULT_GATES) });
 
   it('heads with the gate verdict and the run', () => {
-    expect(md.split('\n').slice(0, 3)).toEqual(['## faultline: ❌ 3 of 3 gates failed', '', 'seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed).']);
+    expect(md.split('\n').slice(0, 3)).toEqual(['## faultline: ❌ 3 of 4 gates failed', '', 'seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed).']);
   });
 
   it('has a table per configuration with the figures', () => {
@@ -67,7 +67,8 @@ describe('markdown report', () => {
         '</details>',
       ].join('\n'),
     );
-    expect(md.match(/<details>/g)).toHaveLength(1);
+    // One for the failing cell, one for the folded fault coverage.
+    expect(md.match(/<details>/g)).toHaveLength(2);
   });
 
   it('caps the failing trials shown per cell', () => {

@@ -5,6 +5,7 @@ import { formatValue, plural } from './format.js';
 import { replayCommand } from './replay.js';
 import { formatTokens, intervalNote, runLine, summaryHeader, summaryTables, TOKENS_HEADER } from './summaryRows.js';
 import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
+import { COVERAGE_HEADER, coverageRows } from './coverageRows.js';
 
 export interface MarkdownReportOptions {
   readonly gates: readonly GateResult[];
@@ -30,6 +31,26 @@ function codeBlock(text: string, lang = ''): string[] {
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
+const COVERAGE_GATE = /(^|:)unexercised[<>=!]/;
+
+/** Each rule of each cell and how often it fired; folded unless a rule left its cell not exercised. */
+function coverageLines(run: RunResult): string[] {
+  const rows = coverageRows(run);
+  if (rows.length === 0) return [];
+  const silent = rows.filter((r) => r.silent).length;
+  return [
+    silent > 0 ? '<details open>' : '<details>',
+    `<summary>${silent > 0 ? `❌ Fault coverage: ${plural(silent, 'rule')} never fired` : '✅ Fault coverage: every rule fired'}</summary>`,
+    '',
+    row(COVERAGE_HEADER.map(escapeMarkdown)),
+    row(COVERAGE_HEADER.map((_, i) => (i < 4 ? '---' : '---:'))),
+    ...rows.map((r) => row(r.cells.map((c, i) => (i === 4 ? `${r.silent ? '❌' : '✅'} ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
 function heading(gates: readonly GateResult[]): string {
   if (gates.length === 0) return '## faultline';
   const failed = gates.filter((g) => !g.passed).length;
@@ -44,8 +65,9 @@ function gateLines(gates: readonly GateResult[]): string[] {
     ...gates.map((g) => {
       const where = g.failures.map((f) => `${escapeMarkdown(f.scenario)} × ${escapeMarkdown(f.config)} (${formatValue(f.actual)})`);
       // A gate on a bound has more to say than a figure per cell (the estimate, the trials it needs): its message says it.
+      // So does the coverage gate: it names each rule that never fired.
       const detail =
-        g.confidence !== undefined ? escapeMarkdown(g.message.slice(g.gate.length + 1)) : g.passed ? `actual ${formatValue(g.actual)}` : where.length > 0 ? `failed in ${where.join(', ')}` : escapeMarkdown(g.message);
+        g.confidence !== undefined || (!g.passed && COVERAGE_GATE.test(g.gate)) ? escapeMarkdown(g.message.slice(g.gate.length + 1)) : g.passed ? `actual ${formatValue(g.actual)}` : where.length > 0 ? `failed in ${where.join(', ')}` : escapeMarkdown(g.message);
       return `- ${g.passed ? '✅' : '❌'} \`${g.gate}\`: ${detail}`;
     }),
     '',
@@ -108,6 +130,6 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
       '',
     );
   }
-  lines.push(...gateLines(options.gates), ...failureLines(run, options.maxTrialsPerCell ?? 5));
+  lines.push(...coverageLines(run), ...gateLines(options.gates), ...failureLines(run, options.maxTrialsPerCell ?? 5));
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -2,6 +2,7 @@
 import type { HistoryEvent, NewEvent, Verdict } from '../core/index.js';
 import type { TrialEnd } from '../checks/record.js';
 import { CellTally } from '../runner/CellTally.js';
+import { ruleInfos } from '../runner/coverage.js';
 import { finishRun, type RunResult } from '../runner/run.js';
 import type { CheckResult, TrialResult } from '../runner/trial.js';
 import { trialStats } from '../runner/trialStats.js';
@@ -133,7 +134,9 @@ export function makeRun(spec: RunSpec): RunResult {
   const seed = spec.seed ?? 42;
   const k = spec.k ?? 4;
   const cells = spec.cells.map((c) => {
-    const tally = new CellTally(c.scenario, c.config, { scenario: c.scenario, config: c.config }, spec.keepFailures);
+    // The plan of `sampleHistory`: its one fault rule.
+    const rules = ruleInfos([{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'timeout' } }]);
+    const tally = new CellTally(c.scenario, c.config, { scenario: c.scenario, config: c.config }, spec.keepFailures, rules);
     for (let i = 0; i < (c.trials ?? k); i++) tally.add(makeTrial({ scenario: c.scenario, config: c.config, runSeed: seed, trialIndex: i, failures: c.fail?.[i] ?? [] }));
     return tally.cell();
   });

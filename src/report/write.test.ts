@@ -60,11 +60,11 @@ describe('writeReports', () => {
     expect((await readdir(outDir)).sort()).toEqual(['faultline.json', 'junit.xml', 'summary.md']);
     const json = JsonReportSchema.parse(JSON.parse(await readFile(join(outDir, 'faultline.json'), 'utf8')));
     expect(json.wallClock).toEqual(wallClock);
-    expect(json.gates.results.map((g) => g.passed)).toEqual([false, false, false]);
+    expect(json.gates.results.map((g) => g.passed)).toEqual([false, false, false, true]);
     expect(parseXml(await readFile(join(outDir, 'junit.xml'), 'utf8')).name).toBe('testsuites');
-    expect(await readFile(join(outDir, 'summary.md'), 'utf8')).toContain('## faultline: ❌ 3 of 3 gates failed');
+    expect(await readFile(join(outDir, 'summary.md'), 'utf8')).toContain('## faultline: ❌ 3 of 4 gates failed');
     expect(written.console).toContain('replay: faultline replay order-partial-write --config naive --seed 42 --trial 1');
-    expect(written.gates.map((g) => g.gate)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0']);
+    expect(written.gates.map((g) => g.gate)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0', 'unexercised==0']);
   });
 
   it('writes only the reporters asked for', async () => {

@@ -1,4 +1,5 @@
 import type { TrialEnd } from '../checks/record.js';
+import type { RuleInfo } from './coverage.js';
 import { MetricsTally, type CellMetrics } from './metrics.js';
 import type { TrialStatus, TrialSummary } from './trial.js';
 
@@ -50,7 +51,7 @@ const byIndex = (a: TrialSummary, b: TrialSummary): number => a.trialIndex - b.t
  * the number of trials: only that many failing trials are kept, the lowest indices first.
  */
 export class CellTally {
-  readonly #metrics = new MetricsTally();
+  readonly #metrics: MetricsTally;
   readonly #groups = new Map<string, MutableGroup>();
   #kept: TrialSummary[] = [];
   #failing = 0;
@@ -62,7 +63,11 @@ export class CellTally {
     readonly refs: CellRefs,
     /** Failing trials kept in full; every trial (passing ones too) when undefined. */
     readonly keepFailures: number | undefined,
-  ) {}
+    /** The cell's fault plan; a merge learns it from the shards' cells. */
+    rules: readonly RuleInfo[] = [],
+  ) {
+    this.#metrics = new MetricsTally(rules);
+  }
 
   /** Trials added so far. */
   get trials(): number {

@@ -53,7 +53,7 @@ describe('parseGate', () => {
   });
 
   it('has default gates tied to the run k', () => {
-    expect(DEFAULT_GATES.map((g) => g.text)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0']);
+    expect(DEFAULT_GATES.map((g) => g.text)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0', 'unexercised==0']);
   });
 });
 
@@ -66,6 +66,7 @@ describe('evaluateGates', () => {
       ['pass^k>=1', false, 0],
       ['duplicates==0', false, 1],
       ['budget_violations==0', false, 1],
+      ['unexercised==0', true, 0],
     ]);
     expect(results[0]!.failures).toEqual([{ scenario: 'order-partial-write', config: 'naive', actual: 0 }]);
     expect(results[0]!.scope).toEqual({ level: 'cell', cells: 4 });

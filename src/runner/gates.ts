@@ -1,4 +1,5 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import { notExercisedMessage, unexercised } from './coverage.js';
 import { passIntervals } from './intervals.js';
 import type { CellMetrics } from './metrics.js';
 import type { Cell, RunResult } from './run.js';
@@ -16,6 +17,7 @@ const CELL_METRICS = {
   attempts_per_call: { about: 'mean attempts per tool call', of: (m: CellMetrics) => m.attemptsPerCall.mean },
   max_attempts: { about: 'most attempts for one tool call', of: (m: CellMetrics) => m.attemptsPerCall.max },
   p95_ms: { about: 'p95 virtual completion time, ms', of: (m: CellMetrics) => m.durationMs.p95 },
+  unexercised: { about: 'fault rules that fired in no trial of the cell (expect: may-not-fire aside)', of: (m: CellMetrics) => unexercised(m.coverage, m.trials).length },
 } as const satisfies Record<string, { about: string; of: (m: CellMetrics) => number | null }>;
 export type CellMetricName = keyof typeof CELL_METRICS;
 
@@ -185,10 +187,21 @@ export function parseGate(text: string): Gate {
 }
 
 /**
- * The gates a run must hold unless told otherwise: every scenario passes all its trials under
- * each configuration, with no duplicate side effect and no budget violation.
+ * Fault coverage: every rule of a cell's plan fired in at least one of its trials. A gate that
+ * holds in a cell whose fault never happened says nothing, so this one is judged beside any
+ * gates given (`withCoverageGate`), unless one of them names `unexercised` itself.
  */
-export const DEFAULT_GATES: readonly Gate[] = ['pass^k>=1', 'duplicates==0', 'budget_violations==0'].map(parseGate);
+export const COVERAGE_GATE: Gate = parseGate('unexercised==0');
+
+/** `gates` and the coverage gate, unless they already judge `unexercised`. */
+export const withCoverageGate = (gates: readonly Gate[]): readonly Gate[] =>
+  gates.some((g) => g.metric.kind === 'cell' && g.metric.name === 'unexercised') ? gates : [...gates, COVERAGE_GATE];
+
+/**
+ * The gates a run must hold unless told otherwise: every scenario passes all its trials under
+ * each configuration, with no duplicate side effect, no budget violation, and every fault rule fired.
+ */
+export const DEFAULT_GATES: readonly Gate[] = withCoverageGate(['pass^k>=1', 'duplicates==0', 'budget_violations==0'].map(parseGate));
 
 // pass^k and friends are floating-point estimates; a gate of `>=1` must hold for an exact 1.
 const EPS = 1e-9;
@@ -327,6 +340,9 @@ function evaluateBoundGate(run: RunResult, gate: Gate, cells: readonly Cell[], s
   return { gate: gate.text, passed, actual, scope, failures, message, confidence: gate.confidence! };
 }
 
+/** Each rule that left the cell not exercised, named by its index and match. */
+const silentRules = (cell: Cell): string => unexercised(cell.metrics.coverage, cell.metrics.trials).map((r) => notExercisedMessage(r, cell.metrics.trials)).join('; ') || 'every rule fired';
+
 function evaluateGate(run: RunResult, gate: Gate): GateResult {
   const { scenario, config } = gate.scope;
   const cells = run.cells.filter((c) => (scenario === undefined || c.scenario === scenario) && (config === undefined || c.config === config));
@@ -346,7 +362,10 @@ function evaluateGate(run: RunResult, gate: Gate): GateResult {
   const failures = values.filter((v) => v.actual === null || !holds(v.actual, gate.op, gate.threshold));
   const actual = worst(values.flatMap((v) => (v.actual === null ? [] : [v.actual])), gate.op, gate.threshold);
   const passed = failures.length === 0;
-  const where = failures.map((f) => `${f.scenario} × ${f.config} (${fmt(f.actual)})`).join(', ');
+  const where =
+    gate.metric.kind === 'cell' && gate.metric.name === 'unexercised'
+      ? failures.map((f) => `${f.scenario} × ${f.config}: ${silentRules(cells.find((c) => c.scenario === f.scenario && c.config === f.config)!)}`).join('; ')
+      : failures.map((f) => `${f.scenario} × ${f.config} (${fmt(f.actual)})`).join(', ');
   const message = passed
     ? `${gate.text} held in ${cells.length} cell${cells.length === 1 ? '' : 's'} (worst ${fmt(actual)})`
     : `${gate.text} failed in ${failures.length} of ${cells.length} cells: ${where}`;

@@ -1,4 +1,5 @@
 import type { TrialEndKind } from '../checks/record.js';
+import { CoverageTally, type RuleCoverage, type RuleInfo } from './coverage.js';
 import { passCurves } from './passK.js';
 import type { TrialSummary } from './trial.js';
 import { LOAD_BIN_MS, type CrowdStats } from './trialStats.js';
@@ -43,6 +44,8 @@ export interface CellMetrics {
   /** Sends to the service side, refused or not (see `TrialStats.sends`). */
   readonly sends: number;
   readonly faults: number;
+  /** Per rule of the cell's fault plan: the trials it fired in and its firings. */
+  readonly coverage: readonly RuleCoverage[];
   readonly attemptsPerCall: { readonly mean: number; readonly max: number };
   /** Sends to the service side per logical operation, every retry layer included (R10). */
   readonly amplification: number;
@@ -85,6 +88,12 @@ export class MetricsTally {
   #tokensOut = 0;
   readonly #durations = new Map<number, number>();
   #crowd: CrowdTally | undefined;
+  readonly #coverage: CoverageTally;
+
+  /** `rules`: the cell's fault plan, so a rule that never fires is still listed. */
+  constructor(rules: readonly RuleInfo[] = []) {
+    this.#coverage = new CoverageTally(rules);
+  }
 
   add(t: Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>): void {
     this.#trials++;
@@ -99,6 +108,7 @@ export class MetricsTally {
     this.#deliveries += s.deliveries;
     this.#sends += s.sends;
     this.#faults += s.faults;
+    this.#coverage.add(s.firings);
     this.#duplicateEffects += s.duplicateEffects;
     this.#maxAttempts = Math.max(this.#maxAttempts, s.maxAttemptsPerCall);
     this.#tokensIn += s.tokens.input;
@@ -120,6 +130,7 @@ export class MetricsTally {
     this.#deliveries += m.deliveries;
     this.#sends += m.sends;
     this.#faults += m.faults;
+    this.#coverage.addCoverage(m.coverage);
     this.#duplicateEffects += m.duplicateEffects;
     this.#maxAttempts = Math.max(this.#maxAttempts, m.attemptsPerCall.max);
     this.#tokensIn += m.tokens.input;
@@ -153,6 +164,7 @@ export class MetricsTally {
       deliveries: this.#deliveries,
       sends: this.#sends,
       faults: this.#faults,
+      coverage: this.#coverage.coverage(),
       attemptsPerCall: { mean: this.#calls === 0 ? 0 : this.#attempts / this.#calls, max: this.#maxAttempts },
       amplification: this.#operations === 0 ? 0 : this.#sends / this.#operations,
       tokens: { input: this.#tokensIn, output: this.#tokensOut },
@@ -227,8 +239,8 @@ export function mergedDurations(cells: readonly { metrics: CellMetrics }[]): Dur
   return [...all].sort((a, b) => a[0] - b[0]);
 }
 
-export function cellMetrics(trials: readonly Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>[]): CellMetrics {
-  const tally = new MetricsTally();
+export function cellMetrics(trials: readonly Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>[], rules: readonly RuleInfo[] = []): CellMetrics {
+  const tally = new MetricsTally(rules);
   for (const t of trials) tally.add(t);
   return tally.metrics();
 }

@@ -2,6 +2,7 @@ import type { FaultPlan } from '../faults/plan.js';
 import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { withAddedFaults } from './addedFaults.js';
 import { CellTally, type Cell } from './CellTally.js';
+import { ruleInfos } from './coverage.js';
 import { configMetrics, type ConfigMetrics } from './metrics.js';
 import type { Scenario } from './scenario.js';
 import { refOf } from './library.js';
@@ -64,11 +65,11 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   // Refs first: a loaded configuration's file is known by the object the loader returned.
   const configRefs = options.configs.map((c) => refOf(c));
   const configs = options.configs.map(asExecutionConfig);
-  const tallies = configs.flatMap((config, c) =>
-    scenarios.map((scenario) => new CellTally(scenario.name, config.name, { scenario: refOf(scenario), config: configRefs[c]! }, keepFailures)),
-  );
   // In this process the rules are added here; workers add them to the scenarios they load.
   const planned = scenarios.map((s) => withAddedFaults(s, options.addedFaults));
+  const tallies = configs.flatMap((config, c) =>
+    scenarios.map((scenario, s) => new CellTally(scenario.name, config.name, { scenario: refOf(scenario), config: configRefs[c]! }, keepFailures, ruleInfos(planned[s]!.faults))),
+  );
   const jobs = matrixJobs(scenarios.length, configs.length, k, shard);
   let done = 0;
   const take = (job: TrialJob, trial: TrialSummary): void => {

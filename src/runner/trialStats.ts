@@ -2,6 +2,7 @@ import { canonicalJson, type AgentOutcomeKind, type HistoryEvent } from '../core
 import { requestLoad } from '../checks/amplification.js';
 import { WireView } from '../checks/WireView.js';
 import type { Effect } from '../world/ledger.js';
+import type { RuleFirings } from './coverage.js';
 
 /** The numbers one trial contributes to the metrics; a pure function of its history and ledger. */
 export interface TrialStats {
@@ -21,6 +22,8 @@ export interface TrialStats {
   /** Effects beyond the first for one (service, effect, key). */
   readonly duplicateEffects: number;
   readonly faults: number;
+  /** Fault events per rule of the plan, as `[rule, firings]` (coverage: a rule that never fires leaves its cell not exercised). */
+  readonly firings: RuleFirings;
   /** Model tokens in (prompt) and out (completion), summed over the model answers' `usage` (R31). */
   readonly tokens: { readonly input: number; readonly output: number };
   /** Virtual milliseconds from the start to the last event. */
@@ -61,6 +64,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
   const perCall = new Map<string, number>();
   const callRequests = new Set<string>();
   const operations = new Set<string>();
+  const firings = new Map<number, number>();
   // An agent that makes its own HTTP calls has no execution-layer events: its calls come from the traffic.
   if (history.some((e) => e.type === 'http_request')) {
     for (const c of new WireView(history).calls) {
@@ -97,6 +101,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
         break;
       case 'fault':
         faults++;
+        firings.set(e.rule, (firings.get(e.rule) ?? 0) + 1);
         break;
       case 'response':
         tokensIn += e.usage?.input ?? 0;
@@ -126,6 +131,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     effects: ledger.length,
     duplicateEffects,
     faults,
+    firings: [...firings].sort((a, b) => a[0] - b[0]),
     tokens: { input: tokensIn, output: tokensOut },
     durationMs: history.at(-1)?.t ?? 0,
     ...(history.some((e) => e.type === 'agent_start') && { crowd: crowdStats(history, accepted) }),

@@ -37,6 +37,7 @@ export async function describeScenarios(scenarios: readonly ScenarioRef[], optio
           expect.soft(cell).toHavePassK(k, 1);
           expect.soft(cell).toHaveNoDuplicateEffects();
           expect.soft(cell).toStayWithinBudget();
+          expect.soft(cell).toExerciseEveryFault();
         });
       }
     });

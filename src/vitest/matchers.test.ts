@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../public/vitest.js';
+import { loadScenarios } from '../runner/library.js';
 
 describe('faultline/vitest matchers', () => {
   it('pass on a cell that holds every default gate', async () => {
@@ -40,6 +41,21 @@ describe('faultline/vitest matchers', () => {
     const run = await runScenario('retry-after-beyond-deadline', { retryConfig: 'no-retry', k: 2 });
     expect(() => expect(run).toStayWithinBudget()).toThrow(/2 of 2 trials did not[\s\S]*budget: [\s\S]*replay: faultline replay retry-after-beyond-deadline --config no-retry/);
     expect(run).toHaveNoDuplicateEffects();
+  });
+
+  it('toExerciseEveryFault, and toHavePassK, fail on a cell whose fault rule never fired, naming the rule and its firings', async () => {
+    const [builtin] = await loadScenarios(['order-partial-write-idempotent']);
+    const silent = { ...builtin!, faults: builtin!.faults.map((r) => ({ ...r, match: { ...r.match, call: 7 } })) };
+    const run = await runScenario(silent, { retryConfig: 'naive', k: 2 });
+    const rule = 'faults[0] (create_order call 7, partial_write, times 1) never fired in 2 trials: the cell is not exercised';
+    expect(() => expect(run).toExerciseEveryFault()).toThrow(`expected every fault rule of order-partial-write-idempotent × naive to fire: ${rule}\n\nfault coverage:\n  faults[0] (create_order call 7, partial_write, times 1): 0/2 trials, 0×`);
+    expect(() => expect(run).toHavePassK(2)).toThrow(`to be at least 1 over trials that exercised every fault, but ${rule}`);
+    expect(run).not.toExerciseEveryFault();
+
+    const optedOut = await runScenario({ ...silent, faults: silent.faults.map((r) => ({ ...r, expect: 'may-not-fire' as const })) }, { retryConfig: 'naive', k: 2 });
+    expect(optedOut).toExerciseEveryFault();
+    expect(optedOut).toHavePassK(2);
+    expect(await runScenario('order-partial-write-idempotent', { k: 2 })).toExerciseEveryFault();
   });
 
   it('refuses a k outside the trials that ran, and a subject that is not a result', async () => {

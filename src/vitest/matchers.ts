@@ -1,6 +1,7 @@
 import { failedTrialLines, isFailed, type FailedTrial } from '../report/failures.js';
 import { formatRate } from '../report/format.js';
 import { rulesFooter } from '../report/rulesLink.js';
+import { coverageText, notExercisedMessage, unexercised } from '../runner/coverage.js';
 import { cellMetrics, type CellMetrics } from '../runner/metrics.js';
 import type { Cell } from '../runner/run.js';
 import type { TrialSummary } from '../runner/trial.js';
@@ -42,6 +43,16 @@ function evidence(trials: readonly TrialSummary[], failing: (t: FailedTrial) => 
   return `\n\n${[...lines, ...more, ...(rules === undefined ? [] : [rules])].join('\n')}`;
 }
 
+/** Each rule of the cell's plan and how often it fired: `faults[0] (create_order call 7, partial_write): 0/4 trials, 0×`. */
+const coverageLines = (m: CellMetrics): string =>
+  m.coverage.length === 0 ? '' : `\n\nfault coverage:\n${m.coverage.map((r) => `  faults[${r.rule}] (${r.label}): ${coverageText(r, m.trials)}`).join('\n')}`;
+
+/** Why the subject is not exercised (a rule expected to fire fired in no trial), or undefined. */
+const notExercised = (m: CellMetrics): string | undefined => {
+  const silent = unexercised(m.coverage, m.trials);
+  return silent.length === 0 ? undefined : silent.map((r) => notExercisedMessage(r, m.trials)).join('; ');
+};
+
 const failedCheck = (name: string) => (t: FailedTrial): boolean => t.failed.includes(name);
 
 /**
@@ -57,14 +68,31 @@ function toHavePassK(this: { isNot: boolean }, received: unknown, k?: number, at
     return { pass: false, message: () => `toHavePassK: k must be a whole number from 1 to the ${n} trials that ran, got ${String(k)}` };
   }
   const value = metrics.passHat[kk - 1]!;
-  const pass = value >= atLeast;
+  // As the gates judge it: a pass^k over trials in which a fault never happened proves nothing.
+  const silent = notExercised(metrics);
+  const pass = value >= atLeast && silent === undefined;
   const summary = `${metrics.successes} of ${n} trials passed`;
   return {
     pass,
     message: () =>
       this.isNot
         ? `expected pass^${kk} of ${name} below ${atLeast}, got ${formatRate(value)} (${summary})`
-        : `expected pass^${kk} of ${name} to be at least ${atLeast}, got ${formatRate(value)} (${summary})${evidence(trials, () => true)}`,
+        : silent !== undefined && value >= atLeast
+          ? `expected pass^${kk} of ${name} to be at least ${atLeast} over trials that exercised every fault, but ${silent}${coverageLines(metrics)}`
+          : `expected pass^${kk} of ${name} to be at least ${atLeast}, got ${formatRate(value)} (${summary})${evidence(trials, () => true)}${coverageLines(metrics)}`,
+  };
+}
+
+/**
+ * `expect(run).toExerciseEveryFault()`: every rule of the scenario's fault plan fired in at least
+ * one trial (`expect: may-not-fire` rules aside), as the `unexercised` gate judges a cell.
+ */
+function toExerciseEveryFault(this: { isNot: boolean }, received: unknown): MatcherResult {
+  const { metrics, name } = subjectOf(received);
+  const silent = notExercised(metrics);
+  return {
+    pass: silent === undefined,
+    message: () => (this.isNot ? `expected a fault rule of ${name} that never fired, every rule fired${coverageLines(metrics)}` : `expected every fault rule of ${name} to fire: ${silent ?? ''}${coverageLines(metrics)}`),
   };
 }
 
@@ -94,4 +122,4 @@ function toStayWithinBudget(this: { isNot: boolean }, received: unknown): Matche
 }
 
 /** The matchers, for `expect.extend` (importing `faultline/vitest` installs them already). */
-export const faultlineMatchers = { toHavePassK, toHaveNoDuplicateEffects, toStayWithinBudget };
+export const faultlineMatchers = { toHavePassK, toHaveNoDuplicateEffects, toStayWithinBudget, toExerciseEveryFault };

@@ -99,7 +99,7 @@ describe('your own service, declared once and named by path', () => {
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(/✓ ticket-partial-write\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4\s+0/);
     expect(r.stdout).toMatch(/✓ ticket-partial-write-off\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4\s+0/);
-    expect(r.stdout).toContain('gates: all 3 held');
+    expect(r.stdout).toContain('gates: all 4 held');
   });
 
   it('fails with duplicates evidence on the user\'s tool when idempotency is off and the retries mint new keys', async () => {

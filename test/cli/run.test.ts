@@ -36,7 +36,7 @@ describe('faultline run', () => {
     expect(rulebook.stderr).not.toMatch(/error|crashed/);
     expect(rulebook.code).toBe(0);
     expect(rulebook.stdout).toContain('faultline  seed 1, k = 4, 15 scenarios × 1 configuration, 60 trials (0 failed)');
-    expect(rulebook.stdout).toContain('gates: all 3 held');
+    expect(rulebook.stdout).toContain('gates: all 4 held');
     expect(rulebook.stdout).toContain('reports: tmp/faultline.json, tmp/junit.xml, tmp/summary.md');
     // Not a TTY: a plain progress line per finished cell.
     expect(rulebook.stderr.trim().split('\n')).toHaveLength(15);
@@ -59,7 +59,7 @@ describe('faultline run', () => {
 
   it('fails the gates under the naive configuration, naming the gate and the scenarios', async () => {
     expect(naive.code).toBe(1);
-    expect(naive.stdout).toContain('gates: 2 of 3 failed');
+    expect(naive.stdout).toContain('gates: 2 of 4 failed');
     expect(naive.stdout).toMatch(/✗ pass\^k>=1 failed in \d+ of 15 cells: .*order-partial-write-no-idempotency × naive \(0\)/);
     expect(naive.stdout).toMatch(/✗ duplicates==0 failed in 2 of 15 cells: order-partial-write-idempotent × naive \(4\), order-partial-write-no-idempotency × naive \(4\)/);
     // Every failing cell shown carries the command that replays it.

@@ -44,7 +44,7 @@ describe('faultline view', () => {
       expect(missing).toMatchObject({ code: 2, stdout: '' });
       expect(missing.stderr).toContain('nowhere/faultline.json: no such file');
       await mkdir(join(dir.path, 'bad'));
-      await writeFile(join(dir.path, 'bad', 'faultline.json'), '{"schemaVersion": 3, "tool": "faultline"}');
+      await writeFile(join(dir.path, 'bad', 'faultline.json'), '{"schemaVersion": 4, "tool": "faultline"}');
       const bad = await faultline(['view', 'bad/faultline.json'], { cwd: dir.path });
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('bad/faultline.json: not a faultline JSON report');

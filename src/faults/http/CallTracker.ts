@@ -50,7 +50,7 @@ interface CallEntry {
   readonly number: number;
   /** Requests sent so far, by purpose. */
   readonly sent: { call: number; status: number };
-  /** A success answer closes the call's window for the same-request rule: resending after it is new work. */
+  /** A settled answer (a success, or a read's 404) closes the call's window for the same-request rule: resending after it is new work. */
   succeeded: boolean;
 }
 
@@ -75,7 +75,8 @@ interface Repeatable {
  *    joins it, its attempts counted apart from the call's own.
  * 5. The same method, URL and body digest as an earlier request of the operation and purpose
  *    continues that request's call as its next attempt, while the window is open. The window
- *    closes when that call got a success answer (2xx, 3xx: sending again is new work), and,
+ *    closes when that call got a success answer (2xx, 3xx: sending again is new work) or, for a
+ *    read, a 404 (asking again is polling for the resource to appear), and,
  *    for a tool route, when any model request arrives (a model turn in between means the
  *    agent decided again); for a model route, when a model request with another body does.
  *    A new `Idempotency-Key` does not break the rule: a new key per retry is still a retry (R23).
@@ -149,7 +150,7 @@ export class CallTracker {
     return { call: entry.id, callNumber: entry.number, attempt: Math.max(1, attempt), by };
   }
 
-  /** A request of `call` was answered; a success closes the call's same-request window (rule 5). */
+  /** A request of `call` was answered; a settled answer (`ok`: a success, a read's 404) closes the call's same-request window (rule 5). */
   answered(call: string, ok: boolean): void {
     const entry = this.#byId.get(call);
     if (entry && ok) entry.succeeded = true;

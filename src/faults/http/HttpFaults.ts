@@ -349,8 +349,14 @@ export class HttpFaults {
       const usage = ex.match.route.kind === 'model' && !failed ? usageOf(answer.body) : undefined;
       this.#history.record({ ...base, result: failed ? 'error' : 'ok', status: answer.status, ...detail, ...(usage ? { usage } : {}) });
     }
-    this.#calls.answered(ex.position.call, answer.kind === 'respond' && answer.status < 400);
+    this.#calls.answered(ex.position.call, answer.kind === 'respond' && (answer.status < 400 || (answer.status === 404 && this.#isRead(ex))));
     this.#modelError(ex, answer);
+  }
+
+  /** A read settles with a 404 as with a 200: asking again is polling for the resource, a new call, not attempt n + 1. */
+  #isRead(ex: Exchange): boolean {
+    const risk = ex.match.route.risk;
+    return risk === undefined ? ex.http.method === 'GET' || ex.http.method === 'HEAD' : risk === 'read';
   }
 
   /** The client's wait ends only when it gives up (or the trial ends): that is when the answer is lost. */

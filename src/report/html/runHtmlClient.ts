@@ -47,9 +47,10 @@ export const RUN_CLIENT_SCRIPT = String.raw`
   function drawGrid() {
     var head = el('tr', {}, ['scenario', 'configuration', 'trials', 'pass^1', 'pass^' + model.run.k, 'duplicates', 'budget violations', 'failing checks'].map(function (h) { return el('th', { text: h }); }));
     var rows = model.cells.map(function (c) {
-      var checks = Object.keys(c.checkFailures).map(function (n) { return n + ' ' + c.checkFailures[n]; }).join(', ');
-      var tr = el('tr', { class: 'cell ' + c.status, 'data-cell': c.id, tabindex: '0' }, [
-        el('td', { text: (c.status === 'failed' ? '✗ ' : '✓ ') + c.scenario }), el('td', { text: c.config }),
+      var checks = Object.keys(c.checkFailures).map(function (n) { return n + ' ' + c.checkFailures[n]; }).concat(c.notExercised.length > 0 ? ['not exercised'] : []).join(', ');
+      var bad = c.status === 'failed' || c.notExercised.length > 0;
+      var tr = el('tr', { class: 'cell ' + (bad ? 'failed' : 'passed'), 'data-cell': c.id, tabindex: '0' }, [
+        el('td', { text: (bad ? '✗ ' : '✓ ') + c.scenario }), el('td', { text: c.config }),
         el('td', { text: c.successes + '/' + c.trials }), el('td', { text: withBand(c.pass1, c.pass1Interval) }), el('td', { text: withBand(c.passK, c.passKInterval) }),
         el('td', { class: c.duplicates > 0 ? 'bad' : '', text: String(c.duplicates) }),
         el('td', { class: c.budgetViolations > 0 ? 'bad' : '', text: String(c.budgetViolations) }), el('td', { text: checks }),
@@ -80,8 +81,17 @@ export const RUN_CLIENT_SCRIPT = String.raw`
       return el('li', { class: g.status }, [el('span', { text: g.trials + ' trial' + (g.trials === 1 ? '' : 's') + ' ' + (g.status === 'passed' ? 'passed' : 'failed ' + g.failed.join(', ')) + ' (first: trial ' + g.first + ')' }), replayLine(g.replay)]);
     }));
     var elided = c.elided > 0 ? el('p', { class: 'note', text: c.elided + ' more failing trials are counted but not kept (--keep-failures ' + model.run.keepFailures + '); replay them by their trial number.' }) : null;
-    $('cell').replaceChildren.apply($('cell'), [el('h2', { text: c.scenario + ' × ' + c.config }), el('h3', { text: 'verdicts, every trial' }), verdicts,
-      el('h3', {}, ['kept trials ', filter]), el('div', { id: 'trial-list' })].concat(elided ? [elided] : []));
+    // Fault coverage: a rule that fired in no trial leaves the cell not exercised.
+    var coverage = c.coverage.length === 0 ? el('p', { class: 'note', text: 'no fault rule' }) : el('table', { class: 'coverage' }, [
+      el('tr', {}, ['rule', 'match, fault', 'fired in', 'firings'].map(function (h) { return el('th', { text: h }); })),
+    ].concat(c.coverage.map(function (r) {
+      var silent = r.mustFire && r.trials === 0;
+      return el('tr', { class: silent ? 'silent' : '' }, [el('td', { class: silent ? 'bad' : '', text: 'faults[' + r.rule + ']' }), el('td', { text: r.label }),
+        el('td', { class: silent ? 'bad' : '', text: r.trials + '/' + c.trials + ' trials' + (r.mustFire ? '' : ' (may not fire)') }), el('td', { text: String(r.firings) })]);
+    })));
+    var silentLines = c.notExercised.map(function (m) { return el('p', { class: 'not-exercised bad', text: m }); });
+    $('cell').replaceChildren.apply($('cell'), [el('h2', { text: c.scenario + ' × ' + c.config }), el('h3', { text: 'fault coverage' }), coverage].concat(silentLines).concat([el('h3', { text: 'verdicts, every trial' }), verdicts,
+      el('h3', {}, ['kept trials ', filter]), el('div', { id: 'trial-list' })]).concat(elided ? [elided] : []));
     drawTrialList();
   }
 
@@ -158,6 +168,7 @@ export const RUN_CLIENT_SCRIPT = String.raw`
   }
 
   $('summary').textContent = 'seed ' + model.run.seed + ', k ' + model.run.k + ', ' + model.run.trials + ' trials, ' + model.run.failedTrials + ' failed' + (model.run.interrupted ? ' (interrupted: partial)' : '');
+  $('gates').replaceChildren.apply($('gates'), model.gates.map(function (g) { return el('li', { class: g.passed ? 'passed' : 'failed' }, [el('b', { text: g.passed ? '✓ ' : '✗ ' }), g.message]); }));
   drawGrid();
   if (model.cells.length > 0) selectCell(model.cells[0]);
   window.__faultline = { ready: true, cells: model.cells.length };

@@ -1,6 +1,7 @@
 import type { HistoryEvent } from '../../core/index.js';
 import type { Interval } from '../../runner/intervals.js';
 import { cellIntervals } from '../rateIntervals.js';
+import { notExercisedMessage, unexercised } from '../../runner/coverage.js';
 import type { JsonReport } from '../json.js';
 import { describeEvent } from '../timeline.js';
 
@@ -101,6 +102,10 @@ export interface CellView {
   readonly elided: number;
   readonly verdicts: readonly { readonly status: string; readonly failed: readonly string[]; readonly trials: number; readonly first: number; readonly replay: string }[];
   readonly kept: readonly TrialView[];
+  /** Fault coverage: each rule of the cell's plan, the trials it fired in and its firings. */
+  readonly coverage: JsonCell['metrics']['coverage'];
+  /** Why the cell is not exercised: one line per rule that never fired (empty when every rule fired). */
+  readonly notExercised: readonly string[];
 }
 
 /** What report.html embeds: the JSON report's data, shaped for the page. */
@@ -109,6 +114,8 @@ export interface RunHtmlModel {
   readonly run: { readonly seed: number; readonly k: number; readonly trials: number; readonly failedTrials: number; readonly keepFailures: number | null; readonly interrupted: boolean };
   readonly lanes: readonly Lane[];
   readonly cells: readonly CellView[];
+  /** The gates as the run judged them. */
+  readonly gates: readonly { readonly gate: string; readonly passed: boolean; readonly message: string }[];
 }
 
 type JsonCell = JsonReport['cells'][number];
@@ -231,10 +238,14 @@ function cellView(c: JsonCell, i: number): CellView {
     elided: c.elided,
     verdicts: c.verdicts.map((g) => ({ status: g.status, failed: g.failed, trials: g.trials, first: g.first, replay: g.replay })),
     kept: c.trials.map(trialView),
+    coverage: m.coverage,
+    notExercised: unexercised(m.coverage, m.trials).map((r) => notExercisedMessage(r, m.trials)),
   };
 }
 
-const failFirst = (a: CellView, b: CellView): number => (a.status === b.status ? a.pass1 - b.pass1 : a.status === 'failed' ? -1 : 1);
+// A cell not exercised is as bad as a failing one: its passing trials proved nothing.
+const bad = (c: CellView): boolean => c.status === 'failed' || c.notExercised.length > 0;
+const failFirst = (a: CellView, b: CellView): number => (bad(a) === bad(b) ? a.pass1 - b.pass1 : bad(a) ? -1 : 1);
 
 /** The page's data from a JSON report: failing cells first (the lowest pass^1 first), each cell's kept trials with lanes, marks and linked evidence. */
 export function runHtmlModel(report: JsonReport): RunHtmlModel {
@@ -246,5 +257,6 @@ export function runHtmlModel(report: JsonReport): RunHtmlModel {
     run: { seed, k, trials, failedTrials, keepFailures, interrupted },
     lanes: LANES,
     cells,
+    gates: report.gates.results.map((g) => ({ gate: g.gate, passed: g.passed, message: g.message })),
   };
 }

@@ -1,0 +1,33 @@
+import type { Cell } from '../runner/CellTally.js';
+import { notExercisedMessage, unexercised, type RuleCoverage } from '../runner/coverage.js';
+import type { RunResult } from '../runner/run.js';
+
+/** The coverage table's columns, the same in the console, Markdown and HTML. */
+export const COVERAGE_HEADER = ['scenario', 'configuration', 'rule', 'match, fault', 'fired in', 'firings'] as const;
+
+/** One fault rule of one cell: how often it fired, and whether its silence leaves the cell not exercised. */
+export interface CoverageRow {
+  readonly cell: Cell;
+  readonly rule: RuleCoverage;
+  readonly cells: readonly string[];
+  /** Expected to fire and fired in no trial: the cell is not exercised. */
+  readonly silent: boolean;
+}
+
+/** A row per rule of each cell's fault plan, in the run's order; none when no cell has a rule. */
+export function coverageRows(run: RunResult): CoverageRow[] {
+  return run.cells.flatMap((cell) => {
+    const n = cell.metrics.trials;
+    const silent = new Set(unexercised(cell.metrics.coverage, n).map((r) => r.rule));
+    return cell.metrics.coverage.map((rule) => ({
+      cell,
+      rule,
+      silent: silent.has(rule.rule),
+      cells: [cell.scenario, cell.config, `faults[${rule.rule}]`, rule.label, `${rule.trials}/${n} trials${rule.mustFire ? '' : ' (may not fire)'}`, String(rule.firings)],
+    }));
+  });
+}
+
+/** Why each cell of the run is not exercised, one line per silent rule. */
+export const notExercisedLines = (run: RunResult): string[] =>
+  run.cells.flatMap((c) => unexercised(c.metrics.coverage, c.metrics.trials).map((r) => `${c.scenario} × ${c.config}: ${notExercisedMessage(r, c.metrics.trials)}`));
