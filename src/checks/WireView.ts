@@ -9,14 +9,12 @@ export interface WireAttempt {
   readonly t: number;
   readonly attempt: number;
   readonly purpose: 'call' | 'status';
-  /** How the wire tied it to its call (`sdk`, `header`: the client itself said it was a retry). */
+  /** The `CallTracker` rule that tied it to its call (`sdk`, `header`: the client itself said it was a retry; `repeat`: the same body sent again). */
   readonly groupedBy: HttpRequestFields['groupedBy'];
   readonly method: string;
   readonly url: string;
   readonly idempotencyKey?: string;
   readonly bodyDigest: string;
-  /** The `CallTracker` rule that tied it to its call (`sdk`: the SDK's own retry; `repeat`: the same body sent again). */
-  readonly groupedBy?: HttpRequestFields['groupedBy'];
   /** The `x-stainless-retry-count` header, when the client sent one. */
   readonly sdkRetryCount?: number;
   /** `undefined` while no answer is recorded (the trial ended first). */
@@ -150,7 +148,6 @@ export class WireView {
         url: e.url,
         ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }),
         bodyDigest: e.bodyDigest,
-        groupedBy: e.groupedBy,
         ...(e.sdkRetryCount === undefined ? {} : { sdkRetryCount: e.sdkRetryCount }),
         ...(answer === undefined ? {} : { answer }),
         deliveries: deliveries.get(e.request) ?? 0,
