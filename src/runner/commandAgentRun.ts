@@ -34,6 +34,8 @@ export interface ServeScenarioOptions {
   readonly history: History;
   readonly rng: Rng;
   readonly startMs: number;
+  /** Ports to reuse, by declared origin (see `ServeOptions.ports`). */
+  readonly ports?: Readonly<Record<string, number>>;
 }
 
 /** `FAULTLINE_ORDERS_URL` for `orders`, `FAULTLINE_MY_CRM_URL` for `my-crm`. */
@@ -45,7 +47,7 @@ export const serviceUrlVar = (service: string): string => `FAULTLINE_${service.t
  * model API when it names one, each on a free port of 127.0.0.1, under the fault plan, recording
  * into `history` as the intercepted adapters do.
  */
-export async function serveScenario({ scenario, world, clock, history, rng, startMs }: ServeScenarioOptions): Promise<ServedScenario> {
+export async function serveScenario({ scenario, world, clock, history, rng, startMs, ports }: ServeScenarioOptions): Promise<ServedScenario> {
   const problems: string[] = [];
   const definitions = resolveServices(scenario.services ?? BUILTIN_SERVICES);
   const services: HttpService[] = serviceHttp(world, definitions);
@@ -55,6 +57,7 @@ export async function serveScenario({ scenario, world, clock, history, rng, star
   const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }) });
   const refuse = (scenario.http?.onUnhandledRequest ?? 'error') === 'error';
   const served = await serveFaults(faults, {
+    ...(ports && { ports }),
     onUnrouted: (method, url) => {
       history.record({ type: 'escape', method, url });
       if (refuse) problems.push(`the agent sent ${method} ${url}, which no route of this scenario takes (answered 404; set http.onUnhandledRequest to warn or bypass to allow it)`);

@@ -44,6 +44,11 @@ export async function readCommandReport(file: string): Promise<CommandReport> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
     return { kind: 'garbage', message: `FAULTLINE_RESULT could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
+  return readCommandLine(text);
+}
+
+/** A report as text: one JSON line, validated. */
+export function readCommandLine(text: string): Exclude<CommandReport, { kind: 'none' }> {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   if (lines.length !== 1) return { kind: 'garbage', message: `FAULTLINE_RESULT holds ${lines.length} lines (${shown(text)}); expected ${EXPECTED}` };
   let value: unknown;

@@ -215,7 +215,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
 }
 
 /** Every checker over a finished trial's record, its stats, and the record scrubbed of secrets. */
-function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs']): TrialResult {
+export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs']): TrialResult {
   const { snapshot, config: configName } = record;
   const checks = runCheckers(record, expectationsOf(scenario), checkersOf(scenario));
   const stats = trialStats(record.history, snapshot.ledger, scenario.goal.outcome);

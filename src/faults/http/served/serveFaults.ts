@@ -23,6 +23,8 @@ export interface ServedWorld {
 export interface ServeOptions {
   /** Loopback only, by default: the served world is the harness's, not the network's. */
   readonly host?: string;
+  /** The port to listen on for a declared origin (default: a free one): `faultline serve` keeps its addresses from trial to trial. */
+  readonly ports?: Readonly<Record<string, number>>;
   /** What to do with a request no route takes (default: a 404 naming it). */
   readonly onUnrouted?: (method: string, url: string) => void;
 }
@@ -46,7 +48,7 @@ export async function serveFaults(faults: HttpFaults, options: ServeOptions = {}
       servers.push(server);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(0, host, () => resolve());
+        server.listen(options.ports?.[declared] ?? 0, host, () => resolve());
       });
       const { port } = server.address() as AddressInfo;
       origins.push({ declared, served: `http://${host}:${port}` });
