@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { realTimeNote } from './realTimeNote.js';
 import { appendFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
@@ -154,6 +155,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const wallClock = { startedAt, finishedAt: new Date(clock.now()).toISOString(), durationMs: Math.round(wallMs() - started) };
   const cassettes = modelMode === 'record' ? await saveRecordings(scenarios) : [];
   if (cassettes.length > 0) io.stdout.write(`cassettes: ${cassettes.map(shown).join(', ')}\n`);
+  const real = scenarios.filter((s) => s.agent.kind === 'command').map((s) => s.name);
+  if (real.length > 0) io.stdout.write(`${realTimeNote(real)}\n`);
   return reportRun(run, { ...request, gates, reporters, wallClock }, io);
 }
 

@@ -12,6 +12,7 @@ import { createRunCommand } from './commands/run.js';
 import { createSchemaCommand } from './commands/schema.js';
 import { createViewCommand } from './commands/view.js';
 import { createSweepCommand } from './commands/sweep.js';
+import { createServeCommand } from './commands/serve.js';
 
 const EXAMPLES = `
 Examples:
@@ -46,7 +47,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description("fault-injection and reliability tests for LLM agents' tool calls")
     .version(version(), '-v, --version')
     .addHelpText('after', EXAMPLES);
-  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand, createExploreCommand, createSweepCommand]) {
+  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand, createServeCommand, createExploreCommand, createSweepCommand]) {
     program.addCommand(configure(create(ctx), ctx));
   }
   return program;

@@ -87,7 +87,7 @@ export interface NetworkLegs {
 type E<T extends string, P> = { readonly seq: number; readonly t: number; readonly type: T } & Correlation & P;
 
 export type HistoryEvent =
-  | E<'trial_start', { scenario: string; config: string; trialIndex: number; seed: number; startMs: number }>
+  | E<'trial_start', { scenario: string; config: string; trialIndex: number; seed: number; startMs: number; /** Set when the trial ran on the wall clock (a `command` agent): timing-dependent choices may differ on replay. */ clock?: 'real' }>
   | E<'model_turn', { turn: number; action: 'tool_calls' | 'final' | 'wait'; calls?: readonly { call: string; tool: string; input: unknown }[]; waitMs?: number }>
   | E<'model_error', { error: ErrorData }>
   /** `honoursKeys`: the tool's service replays results for a reused idempotency key, as its contract says (R24). */

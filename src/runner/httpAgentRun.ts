@@ -79,7 +79,7 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   return miss === undefined ? result : { kind: 'threw', error: Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }), at: result.at };
 }
 
-async function modelOf(scenario: Scenario, onMiss: (message: string) => void): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint } | undefined> {
+export async function modelOf(scenario: Scenario, onMiss: (message: string) => void): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint } | undefined> {
   const spec = scenario.model;
   if (!spec) return undefined;
   const baseUrl = spec.baseUrl ?? MODEL_API_ROOTS[spec.api];

@@ -4,13 +4,14 @@ import { loadFile, thrownText } from './loadFile.js';
 
 /**
  * A scenario file's value with an `http` agent's `module` replaced by the function it exports
- * (`run`), resolved from the scenario file's folder.
+ * (`run`), resolved from the scenario file's folder; a `command` agent's `cwd` resolved from it too.
  * @throws FaultlineError naming the scenario file and `agent.module` when the module does not
  *   load or its default export is not a function.
  */
 export async function resolveAgentModule(value: unknown, scenarioFile: string): Promise<unknown> {
   if (typeof value !== 'object' || value === null) return value;
   const agent = (value as { agent?: unknown }).agent;
+  if (typeof agent === 'object' && agent !== null && (agent as { kind?: unknown }).kind === 'command') return withCommandCwd(value, agent, scenarioFile);
   if (typeof agent !== 'object' || agent === null || (agent as { kind?: unknown }).kind !== 'http') return value;
   const { module, ...rest } = agent as { module?: unknown };
   if (typeof module !== 'string') {
@@ -42,4 +43,12 @@ export async function resolveAgentModule(value: unknown, scenarioFile: string): 
     throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${scenarioFile}: agent.module (${module}): expected the default export to be the agent, a function (export default defineHttpAgent(async (ctx) => { ... })), got ${run === null ? 'null' : typeof run}`);
   }
   return { ...value, agent: { ...rest, run } };
+}
+
+/** A `command` agent's `cwd`, resolved from the scenario file's folder (default: that folder), as a module path is. */
+function withCommandCwd(value: object, agent: object, scenarioFile: string): unknown {
+  const cwd = (agent as { cwd?: unknown }).cwd;
+  // A cwd of the wrong type is left for the schema to name.
+  if (cwd !== undefined && typeof cwd !== 'string') return value;
+  return { ...value, agent: { ...agent, cwd: resolve(dirname(resolve(scenarioFile)), cwd ?? '.') } };
 }

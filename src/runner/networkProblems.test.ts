@@ -35,7 +35,7 @@ describe('a scenario network names only what the scenario has', () => {
 
   it('refuses routes unless the services are served over HTTP, and a route the service does not have', () => {
     expect(refusal({ services: { orders: { routes: { 'POST /tools/create_order': { latency: c } } } } })).toEqual([
-      'network.services.orders.routes: per-route latency applies to services served over HTTP to an "http" agent; agent.kind is "scripted" (set latency per tool instead)',
+      'network.services.orders.routes: per-route latency applies to services served over HTTP to an "http" or "command" agent; agent.kind is "scripted" (set latency per tool instead)',
     ]);
     const [problem] = refusal({ services: { orders: { routes: { 'POST /orders': { latency: c } } } } }, http);
     expect(problem).toMatch(/^network\.services\.orders\.routes\["POST \/orders"\]: no such route of "orders" \(routes: POST \/tools\/create_order, /);

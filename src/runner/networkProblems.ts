@@ -21,8 +21,8 @@ export function networkProblems(network: Network, world: World, refs: readonly S
     return false;
   });
   if (routed.length === 0) return out;
-  if (agentKind !== 'http') {
-    for (const [name] of routed) out.push(`${formatPath(['network', 'services', name, 'routes'])}: per-route latency applies to services served over HTTP to an "http" agent; agent.kind is "${agentKind}" (set latency per tool instead)`);
+  if (agentKind !== 'http' && agentKind !== 'command') {
+    for (const [name] of routed) out.push(`${formatPath(['network', 'services', name, 'routes'])}: per-route latency applies to services served over HTTP to an "http" or "command" agent; agent.kind is "${agentKind}" (set latency per tool instead)`);
     return out;
   }
   const served = serviceHttp(world, resolveServices(refs));

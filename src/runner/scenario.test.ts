@@ -154,7 +154,7 @@ describe('defineScenario refuses bad data, naming each path and what was expecte
     ['a startTime on a day that does not exist', { ...BASE, startTime: '2026-02-30T09:00:00Z' }, 'startTime: Invalid ISO datetime'],
     ['a bad rule id', { ...BASE, rules: ['R1', 'rule-7'] }, 'rules[1]: expected a rule id such as "R7"'],
     ['an unknown behaviour', { ...BASE, agent: { ...AGENT, behaviour: 'sloppy' } }, `agent.behaviour: Invalid option: expected one of ${oneOf(BEHAVIOURS)}`],
-    ['an unknown agent kind', { ...BASE, agent: { kind: 'llm', task: 't' } }, "agent.kind: Invalid discriminator value. Expected 'scripted' | 'function' | 'http'"],
+    ['an unknown agent kind', { ...BASE, agent: { kind: 'llm', task: 't' } }, "agent.kind: Invalid discriminator value. Expected 'scripted' | 'function' | 'http' | 'command'"],
     ['a function agent whose fn is not a function', { ...BASE, agent: { kind: 'function', task: 't', fn: 42 } }, 'agent.fn: expected a function (ctx) => Promise<{ outcome }>'],
     ['a scripted agent given an fn', { ...BASE, agent: { ...AGENT, fn: () => 1 } }, 'agent: Unrecognized key: "fn"'],
     ['an empty task', { ...BASE, agent: { ...AGENT, task: '' } }, 'agent.task: Too small: expected string to have >=1 characters'],

@@ -102,6 +102,28 @@ export const ModelEndpointSchema = z
   })
   .strict();
 
+/**
+ * Any program, in any language (`[python3, agent.py]`), started once per trial in its own process
+ * group against the scenario's world served over real HTTP on 127.0.0.1 (see `runCommandAgentTrial`).
+ * It runs on the wall clock: the one agent kind that does.
+ */
+export const CommandAgentSchema = z
+  .object({
+    kind: z.literal('command'),
+    /** Given to the program as `FAULTLINE_TASK`. */
+    task: z.string().default(''),
+    /** The program and its arguments; no shell unless you name one (`[sh, -c, '…']`). */
+    argv: z.array(z.string().min(1)).min(1),
+    /** Where it runs: in a scenario file, resolved from the file's folder (default: that folder); in TypeScript, from the working directory. */
+    cwd: z.string().min(1).optional(),
+    /** Added to the harness's environment (after faultline's own variables, so yours win, except `FAULTLINE_RESULT`). */
+    env: z.record(z.string(), z.string()).optional(),
+    /** Real milliseconds the program may run before its process group is sent SIGTERM, then SIGKILL. */
+    timeoutMs: z.number().int().positive().default(60_000),
+  })
+  .strict();
+export type CommandAgentSpec = z.infer<typeof CommandAgentSchema>;
+
 const FunctionAgentSchema = z
   .object({
     kind: z.literal('function'),
@@ -143,7 +165,7 @@ export const ScenarioDataSchema = z
     faults: FaultPlanSchema.default([]),
     /** Network latency per leg (request, response): a default, per service, per tool, per HTTP route. Without it, instantaneous. */
     network: NetworkSchema.optional().describe('Network latency per leg, drawn from the trial seed: a default (latency), per service, per tool, per HTTP route.'),
-    agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, HttpAgentDataSchema]),
+    agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, HttpAgentDataSchema, CommandAgentSchema]),
     /**
      * How many copies of the agent run at once in each trial, sharing its one world, wire and
      * clock, each with its own execution layer (rng `agent-<i>`, calls from `agent-<i>`).
@@ -176,7 +198,7 @@ const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>((v) =>
 
 /** The TypeScript form also accepts your own agent as a function, and services as definitions. */
 export const ScenarioSchema = ScenarioDataSchema.extend({
-  agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, FunctionAgentSchema, HttpAgentSchema]),
+  agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, FunctionAgentSchema, HttpAgentSchema, CommandAgentSchema]),
   services: z.array(ServiceRefSchema).min(1).optional(),
 });
 
@@ -255,7 +277,10 @@ function worldProblems(scenario: Scenario): string[] {
   if (scenario.agents > 1 && scenario.agent.kind === 'http') {
     out.push(`agents: an "http" agent runs alone (its code shares one set of interceptors); agents must be 1, got ${scenario.agents}`);
   }
-  if (scenario.model && scenario.agent.kind !== 'http') out.push(`model: a model endpoint serves an "http" agent's SDK; agent.kind is "${scenario.agent.kind}"`);
+  if (scenario.agents > 1 && scenario.agent.kind === 'command') {
+    out.push(`agents: a "command" agent runs alone (one program per trial against its served world); agents must be 1, got ${scenario.agents}`);
+  }
+  if (scenario.model && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command') out.push(`model: a model endpoint serves an "http" or "command" agent's SDK; agent.kind is "${scenario.agent.kind}"`);
   scenario.faults.forEach((rule, i) => {
     const tools = rule.match.tool;
     if (tools === undefined) return;

@@ -30,6 +30,7 @@ import { executorFor as buildExecutor, type ExecutorContext } from './executorFo
 import { withGlobalTimers } from './globalTimersLock.js';
 import type { Scenario } from './scenario.js';
 import { runHttpAgentTrial } from './httpAgentRun.js';
+import { runServedTrial } from './servedTrial.js';
 import { trialStats, type TrialStats } from './trialStats.js';
 
 interface TrialCommon extends TrialRecord {
@@ -98,6 +99,11 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const config = asExecutionConfig(given);
   const configName = config.name;
   const seed = trialSeed(runSeed, scenario.name, configName, trialIndex);
+  // A program of its own runs on the wall clock, against the world served over real HTTP.
+  if (scenario.agent.kind === 'command') {
+    const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }) });
+    return judgeTrial(scenario, record, runSeed, refs);
+  }
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
   const clock = new VirtualClock(startMs);
@@ -205,6 +211,12 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     snapshot,
     end,
   };
+  return judgeTrial(scenario, record, runSeed, refs);
+}
+
+/** Every checker over a finished trial's record, its stats, and the record scrubbed of secrets. */
+export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs']): TrialResult {
+  const { snapshot, config: configName } = record;
   const checks = runCheckers(record, expectationsOf(scenario), checkersOf(scenario));
   const stats = trialStats(record.history, snapshot.ledger, scenario.goal.outcome);
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);

@@ -182,7 +182,19 @@ const folder = fc
   )
   .chain((f) => role.map((r): Case => ({ ext: '/', role: r, cls: 'folder with nothing to load', content: f.files, says: f.says })));
 
+// A command agent's fields: each bad one refused by path before any program starts.
+const commandAgent = fc
+  .constantFrom(
+    { agent: 'argv: []', says: /agent\.argv: Too small/ },
+    { agent: 'argv: [sh]\n  timeoutMs: -5', says: /agent\.timeoutMs: Too small/ },
+    { agent: 'argv: [sh]\n  env: { PATH: 1 }', says: /agent\.env\.PATH: Invalid input: expected string/ },
+    { agent: 'argv: sh agent.sh', says: /agent\.argv: Invalid input: expected array/ },
+    { agent: 'argv: [sh]\n  shell: true', says: /agent: Unrecognized key: "shell"/ },
+  )
+  .map(({ agent, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'command agent', content: `name: fz\nagent:\n  kind: command\n  ${agent}\n`, says }));
+
 const badFile = fc.oneof(
+  commandAgent,
   undefinedAlias,
   aliasBomb,
   unknownTag,

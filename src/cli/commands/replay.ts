@@ -3,6 +3,7 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { CliContext } from '../context.js';
 import { parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
+import { realTimeNote } from '../realTimeNote.js';
 
 interface ReplayFlags {
   readonly config: string;
@@ -49,6 +50,7 @@ export function createReplayCommand(ctx: CliContext): Command {
       }
       const trial = await runTrial({ scenario, config, runSeed: flags.seed, trialIndex: flags.trial });
       printTrial(trial, ctx.io, flags.json === true, (p, status) => `${p.bold('faultline replay')}  ${scenario.name} × ${trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`);
+      if (scenario.agent.kind === 'command' && flags.json !== true) ctx.io.stdout.write(`${realTimeNote([scenario.name])}\n`);
       ctx.exitCode = trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
     });
 }

@@ -73,7 +73,10 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
   const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures, ...(run.addedFaults && { addedFaults: run.addedFaults }) };
   const limits: WorkerLimits = {
     // A trial of many agents does their work at once: the default watchdog grows with the largest crowd.
-    trialTimeoutMs: run.isolation?.trialTimeoutMs ?? DEFAULT_TRIAL_TIMEOUT_MS * Math.max(1, Math.ceil(Math.max(0, ...run.scenarios.map((s) => s.agents)) / 100)),
+    // A command agent runs on the wall clock for up to its own timeoutMs: the watchdog waits past it, for its group's kill and sweep.
+    trialTimeoutMs:
+      run.isolation?.trialTimeoutMs ??
+      Math.max(DEFAULT_TRIAL_TIMEOUT_MS * Math.max(1, Math.ceil(Math.max(0, ...run.scenarios.map((s) => s.agents)) / 100)), ...run.scenarios.map((s) => (s.agent.kind === 'command' ? s.agent.timeoutMs + DEFAULT_TRIAL_TIMEOUT_MS : 0))),
     heapMb: run.isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
   };
   const n = Math.max(1, Math.min(run.workers, run.jobs.length));

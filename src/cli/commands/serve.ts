@@ -1,0 +1,122 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Command, InvalidArgumentError } from 'commander';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import type { CliContext } from '../context.js';
+import { ExitCode } from '../exitCodes.js';
+import { listenForInterrupt } from '../interrupt.js';
+import { parseSeed, type SeedOption } from '../options.js';
+import { realTimeNote } from '../realTimeNote.js';
+
+interface ServeFlags {
+  readonly seed: SeedOption;
+  readonly trials?: number;
+}
+
+const EXAMPLES = `
+Examples:
+  $ faultline serve ./order-agent.yaml
+                       prints FAULTLINE_ORDERS_URL=http://127.0.0.1:…, OPENAI_BASE_URL=… and FAULTLINE_END_URL
+  $ curl -X POST "$FAULTLINE_ORDERS_URL/tools/create_order" -H 'idempotency-key: k1' -d '{…}'
+  $ curl -X POST "$FAULTLINE_END_URL" -d '{"outcome":"completed"}'   ends the trial: its verdicts come back
+  $ faultline serve ./order-agent.yaml --trials 3   three trials, at the same addresses, then exits
+
+The scenario's services (and its model API) are served on 127.0.0.1 under its fault plan, on the
+wall clock, and every request is recorded as in a run. A trial ends on a POST to FAULTLINE_END_URL
+(optionally with the FAULTLINE_RESULT line: outcome and claims) or on Ctrl-C; its timeline and
+verdicts are printed. Exit code: 0 when every trial passed, 1 when one failed; 130 after Ctrl-C
+(the verdicts of the trial it ended are printed first).`;
+
+const positive = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+};
+
+/** `faultline serve <scenario>`: the scenario's world over real HTTP, kept up for interactive work. */
+export function createServeCommand(ctx: CliContext): Command {
+  return new Command('serve')
+    .description("serve a scenario's services and model API on 127.0.0.1 under its fault plan, and judge what arrives")
+    .argument('<scenario>', 'scenario file or built-in name')
+    .option('--seed <n>', 'the run seed (the plan\'s draws, as `run --seed`)', parseSeed, 1)
+    .option('--trials <n>', 'end after this many trials (default: until Ctrl-C)', positive)
+    .addHelpText('after', EXAMPLES)
+    .action(async (ref: string, flags: ServeFlags) => {
+      if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'serve needs a seed (--seed <n>), not "random"');
+      const [{ loadScenarios }, { judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }] = await Promise.all([
+        import('../../runner/library.js'),
+        import('../../runner/trial.js'),
+        import('../../runner/servedTrial.js'),
+        import('../../runner/commandResult.js'),
+        import('../../runner/backend.js'),
+        import('../../core/index.js'),
+        import('../printTrial.js'),
+      ]);
+      const scenarios = await loadScenarios([ref]);
+      const scenario = scenarios[0];
+      if (scenario === undefined || scenarios.length > 1) {
+        throw new FaultlineError(FaultlineErrorCode.Usage, `serve takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`);
+      }
+      const runSeed = flags.seed;
+      const config = 'rulebook';
+      const interrupt = listenForInterrupt(ctx.io);
+      const { io } = ctx;
+
+      // Where a client says a trial is over: a control endpoint beside the served world.
+      let ended: ((body: string) => Promise<{ status: number; text: string; after?: () => void }>) | undefined;
+      const control = http.createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          if (req.method !== 'POST' || ended === undefined) {
+            res.writeHead(405, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'POST the trial\'s result (or nothing) to end it' }));
+            return;
+          }
+          void ended(Buffer.concat(chunks).toString('utf8')).then(({ status, text, after }) => res.writeHead(status, { 'content-type': 'application/json' }).end(text, after));
+        });
+      });
+      await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', () => resolve()));
+      const endUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}/end`;
+
+      let failed = 0;
+      let ports: Readonly<Record<string, number>> | undefined;
+      try {
+        for (let trialIndex = 0; flags.trials === undefined || trialIndex < flags.trials; trialIndex++) {
+          if (interrupt.signal.aborted) break;
+          const seed = trialSeed(runSeed, scenario.name, config, trialIndex);
+          const open = await openServedTrial({ scenario, config, seed, trialIndex, backend: memoryBackend, ...(ports && { ports }) });
+          ports = open.ports;
+          io.stdout.write(`faultline serve  ${scenario.name}, seed ${runSeed}, trial ${trialIndex}: serving on real time\n`);
+          for (const [name, value] of Object.entries({ ...open.env, FAULTLINE_END_URL: endUrl })) if (!name.endsWith('_API_KEY') && name !== 'FAULTLINE_SERVICES') io.stdout.write(`  ${name}=${value}\n`);
+          io.stdout.write(`  API keys: the test key sk-faultline-test. POST to the end URL to end the trial (body: the result line, optional); Ctrl-C to stop\n`);
+          const trial = await new Promise<Awaited<ReturnType<typeof judgeTrial>>>((resolve) => {
+            let done = false;
+            const finish = async (report?: Parameters<typeof open.finish>[0]): Promise<ReturnType<typeof judgeTrial>> => {
+              done = true;
+              interrupt.signal.removeEventListener('abort', onStop);
+              return judgeTrial(scenario, await open.finish(report), runSeed, undefined);
+            };
+            const onStop = (): void => void (done ? undefined : finish().then(resolve));
+            interrupt.signal.addEventListener('abort', onStop, { once: true });
+            ended = async (body) => {
+              if (done) return { status: 409, text: JSON.stringify({ error: 'this trial has ended' }) };
+              const report = body.trim() === '' ? undefined : readCommandLine(body);
+              if (report?.kind === 'garbage') return { status: 400, text: JSON.stringify({ error: report.message }) };
+              const judged = await finish(report?.kind === 'reported' ? report : undefined);
+              // The next trial (or the exit) waits until the client has its answer.
+              return { status: 200, text: JSON.stringify({ status: judged.status, checks: judged.checks.map((c) => ({ name: c.name, verdict: c.verdict })) }), after: () => resolve(judged) };
+            };
+          });
+          ended = undefined;
+          if (trial.status === 'failed') failed++;
+          printTrial(trial, io, false, (p, status) => `${p.bold('faultline serve')}  ${scenario.name}, seed ${runSeed}, trial ${trialIndex}: ${status}`);
+        }
+      } finally {
+        control.closeAllConnections();
+        control.close();
+        interrupt.dispose();
+      }
+      io.stdout.write(`${realTimeNote([scenario.name])}\n`);
+      ctx.exitCode = failed > 0 ? ExitCode.GateFailed : ExitCode.Ok;
+    });
+}

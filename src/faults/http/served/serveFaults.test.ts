@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { History, RealClock, Rng } from '../../../core/index.js';
+import { createWorld } from '../../../world/createWorld.js';
+import type { FaultPlan } from '../../plan.js';
+import { HttpFaults } from '../HttpFaults.js';
+import { ordersRoutes } from '../toolRoutes.js';
+import { serveFaults, type ServedWorld } from './serveFaults.js';
+
+const SHOP = 'https://api.shop.test/v2';
+const ORDER = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 900 };
+
+let open: ServedWorld | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+async function served(plan: FaultPlan) {
+  const clock = new RealClock();
+  const history = new History(clock);
+  const world = createWorld(clock, {}, ['orders']);
+  const faults = new HttpFaults({ services: [{ baseUrl: SHOP, routes: ordersRoutes(world) }], plan, clock, rng: new Rng(1), history, world });
+  open = await serveFaults(faults);
+  const post = (init: RequestInit = {}): Promise<Response> =>
+    fetch(`${open!.urlOf(SHOP)}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k1' }, body: JSON.stringify(ORDER), ...init });
+  return { history, world, post, served: open };
+}
+
+describe('serveFaults', () => {
+  it('serves the routes at their declared path on loopback, under the plan, and records what crossed the socket', async () => {
+    const { post, history, world, served: s } = await served([{ match: { attempt: 1 }, fault: { kind: 'rate_limit', retryAfter: 2 } }]);
+    expect(s.urlOf(SHOP)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/);
+    const refused = await post();
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '2']);
+    await refused.text();
+    const created = await post();
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ clientReference: 'ref-1' });
+    expect(world.ledger.effects).toHaveLength(1);
+    const events = history.events.filter((e) => e.type === 'http_request' || e.type === 'response');
+    expect(events.map((e) => [e.type, 'attempt' in e ? e.attempt : undefined, 'status' in e ? e.status : undefined])).toEqual([
+      ['http_request', 1, undefined],
+      ['response', 1, 429],
+      ['http_request', 2, undefined],
+      ['response', 2, 201],
+    ]);
+    expect(events[0]).toMatchObject({ url: 'https://api.shop.test/v2/orders', idempotencyKey: 'k1' });
+  });
+
+  it('resets the connection for a network fault, and answers a path no route takes with a 404 naming it', async () => {
+    const { post, served: s } = await served([{ match: { attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'network' } }]);
+    await expect(post()).rejects.toThrow(/fetch failed/);
+    const missing = await fetch(`${s.urlOf(SHOP)}/nothing-here`, { method: 'POST' });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toMatch(/no route of this scenario takes POST \/v2\/nothing-here/);
+  });
+
+  it('stays silent on a timeout fault until the client gives up, then records the answer as lost', async () => {
+    const { post, history } = await served([{ match: {}, fault: { kind: 'timeout' } }]);
+    await expect(post({ signal: AbortSignal.timeout(150) })).rejects.toThrow();
+    // The socket's close reaches the server a moment after the client's abort.
+    for (let i = 0; i < 50 && !history.events.some((e) => e.type === 'response'); i++) await new RealClock().sleep(10);
+    expect(history.events.find((e) => e.type === 'response')).toMatchObject({ result: 'lost', message: expect.stringMatching(/the client gave up after \d+ ms \(AbortError\)/) as unknown });
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * A `command` agent: any program, started per trial against the scenario's world served over
+ * real HTTP on 127.0.0.1. From a user's project outside the repo, through the real binary: the
+ * worked curl agent passes every checker with faults on and off, and every kind of broken
+ * program ends its own trial with a verdict that says what went wrong, never the run.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultline } from './faultline.js';
+import { userProject } from './userProject.js';
+
+const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
+const example = (path: string): Promise<string> => readFile(`${EXAMPLES}${path}`, 'utf8');
+
+/** A sleep no other process on the machine runs, so the test can look for it afterwards. */
+const MARK = '31.4159';
+
+const bad = (name: string, argv: string, timeoutMs = 5000): string => `name: ${name}
+services: [orders]
+agent:
+  kind: command
+  argv: ${argv}
+  timeoutMs: ${timeoutMs}
+goal:
+  outcome: [completed]
+`;
+
+const shell = (name: string, faults: string): string => `name: ${name}
+services: [./helpdesk.service.ts]
+faults: ${faults}
+agent:
+  kind: command
+  task: Open a ticket about the printer that is on fire.
+  argv: [sh, agents/open-ticket.sh]
+  timeoutMs: 20000
+goal:
+  effects: { ticket.opened: 1 }
+  outcome: [completed]
+`;
+
+let project: Awaited<ReturnType<typeof userProject>>;
+
+beforeAll(async () => {
+  project = await userProject('command-agent', {
+    'helpdesk.service.ts': await example('helpdesk/code/helpdesk.service.ts'),
+    'agents/open-ticket.sh': await example('served/agents/open-ticket.sh'),
+    'shell/no-faults.yaml': shell('shell-no-faults', '[]').replace('./helpdesk', '../helpdesk'),
+    'shell/partial-write.yaml': shell('shell-partial-write', '[{ match: { tool: open_ticket, attempt: 1 }, fault: { kind: partial_write, lostAs: network } }]').replace('./helpdesk', '../helpdesk'),
+    'shell/rate-limit.yaml': shell('shell-rate-limit', '[{ match: { tool: open_ticket, attempt: 1 }, fault: { kind: rate_limit, retryAfter: 1 } }]').replace('./helpdesk', '../helpdesk'),
+    'bad/missing.yaml': bad('missing', '[definitely-not-a-program-faultline]'),
+    'bad/exits-at-once.yaml': bad('exits-at-once', `[sh, -c, 'echo boom >&2; exit 3']`),
+    'bad/never-exits.yaml': bad('never-exits', `[sleep, '30']`, 700),
+    'bad/garbage.yaml': bad('garbage', `[sh, -c, 'echo not json > "$FAULTLINE_RESULT"']`),
+    'bad/wrong-shape.yaml': bad('wrong-shape', `[sh, -c, 'echo "{\\"outcome\\":\\"done\\"}" > "$FAULTLINE_RESULT"']`),
+    'bad/grandchild.yaml': bad('grandchild', `[sh, -c, 'sleep ${MARK} & echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`),
+    'bad/fine.yaml': bad('fine', `[sh, -c, 'echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`),
+  });
+  // The shell agent needs its cwd: the scenario files sit one folder below it.
+  for (const f of ['no-faults', 'partial-write', 'rate-limit']) {
+    const path = `${project.path}/shell/${f}.yaml`;
+    const text = await readFile(path, 'utf8');
+    await writeFile(path, text.replace('  argv:', '  cwd: ..\n  argv:'));
+  }
+});
+
+afterAll(() => project.cleanup());
+
+describe('a command agent against the served world', () => {
+  it('the curl agent passes every checker with faults off, under a partial write and under a 429 with Retry-After', async () => {
+    const r = await faultline(['run', 'shell', '--k', '2'], { cwd: project.path });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    for (const name of ['shell-no-faults', 'shell-partial-write', 'shell-rate-limit']) expect(r.stdout).toMatch(new RegExp(`✓ ${name}\\s+1\\.000 .*2/2\\s+0\\s+0`));
+    expect(r.stdout).toMatch(/real time: shell-no-faults, shell-partial-write, shell-rate-limit ran on the wall clock/);
+    // The partial write reached the service twice (the resend carried the key): amplification 2.
+    expect(r.stdout).toMatch(/✓ shell-partial-write .* 2\.00 /);
+    const replay = await faultline(['replay', 'shell/partial-write.yaml', '--seed', '1', '--trial', '0'], { cwd: project.path });
+    expect(replay.code, replay.stdout).toBe(0);
+    expect(replay.stdout).toMatch(/idempotency-key|Idempotency-Key|ticket-req-7/i);
+    expect(replay.stdout).toMatch(/timing-dependent choices may differ/);
+    const json = await faultline(['replay', 'shell/rate-limit.yaml', '--seed', '1', '--trial', '0', '--json'], { cwd: project.path });
+    const history = JSON.parse(json.stdout) as { type: string; clock?: string; status?: number }[];
+    expect(history[0]).toMatchObject({ type: 'trial_start', clock: 'real' });
+    expect(history.filter((e) => e.type === 'response').map((e) => e.status)).toEqual([429, 201]);
+  }, 240_000);
+
+  it('each broken program ends its own trial with a clear verdict, never the run, and leaves nothing running', async () => {
+    const r = await faultline(['run', 'bad', '--k', '1'], { cwd: project.path });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/✓ fine\s/);
+    const failure = (name: string): string => new RegExp(`✗ ${name} × rulebook: .*\\n\\s+trial 0: (.*)`).exec(r.stdout)?.[1] ?? `no failure line for ${name} in:\n${r.stdout}`;
+    expect(failure('missing')).toMatch(/goal-state: the agent crashed before finishing: the agent command \(definitely-not-a-program-faultline\) could not start: spawn definitely-not-a-program-faultline ENOENT/);
+    expect(failure('exits-at-once')).toMatch(/goal-state: the agent ended with outcome failed, expected completed/);
+    expect(failure('never-exits')).toMatch(/the agent hung: the agent command \(sleep 30\) did not exit within timeoutMs 700 ms \(real time\); its process group was sent SIGTERM/);
+    expect(failure('garbage')).toMatch(/FAULTLINE_RESULT is not JSON \("not json"\); expected one JSON line \{"outcome": "completed" \| "failed"/);
+    expect(failure('wrong-shape')).toMatch(/FAULTLINE_RESULT holds "\{\\"outcome\\":\\"done\\"\}": outcome: Invalid option/);
+    expect(failure('grandchild')).toMatch(/process-cleanup: cmd-1 \(sh -c sleep 31\.4159 & .*\) left a process alive at the trial's end: its command ended \(exited\)/);
+    // The exit code and stderr of a program that wrote no report are in its history.
+    const replay = await faultline(['replay', 'bad/exits-at-once.yaml', '--seed', '1', '--trial', '0'], { cwd: project.path });
+    expect(replay.stdout).toMatch(/exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom/);
+    // The grandchild was killed with its group at the trial's end.
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${MARK}`));
+    expect(left).toEqual([]);
+  }, 240_000);
+});

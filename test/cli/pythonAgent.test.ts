@@ -1,0 +1,66 @@
+/**
+ * The worked Python agent (scenarios/examples/served): the official `openai` package against
+ * faultline's served model API, its own urllib tool against the served helpdesk, started as a
+ * `command` agent, from a user's project outside the repo, through the real binary. Nothing is
+ * skipped: without python3 and the pinned `openai` (scripts/ci-python.sh), these tests fail.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultline } from './faultline.js';
+import { userProject } from './userProject.js';
+
+const run = promisify(execFile);
+const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
+
+async function copied(folder: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(join(EXAMPLES, folder), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files[path.slice(EXAMPLES.length)] = await readFile(path, 'utf8');
+  }
+  return files;
+}
+
+let project: Awaited<ReturnType<typeof userProject>> | undefined;
+
+beforeAll(async () => {
+  try {
+    await run('python3', ['-c', 'import openai']);
+  } catch (error) {
+    throw new Error(`the Python agent tests need python3 with the openai package (bash scripts/ci-python.sh installs it): ${String(error)}`);
+  }
+  // The example's own layout, so its relative paths (the helpdesk service, the agents' cwd) hold.
+  project = await userProject('python-agent', { ...(await copied('served')), 'helpdesk/code/helpdesk.service.ts': await readFile(join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts'), 'utf8') });
+  // Importing openai takes seconds on a busy machine.
+}, 120_000);
+
+afterAll(() => project?.cleanup());
+
+describe('a Python agent on the openai package, as a command agent', () => {
+  it('passes every checker with faults off, under a partial write and under a 429 with Retry-After (and so does the curl agent)', async () => {
+    const r = await faultline(['run', 'served', '--k', '1'], { cwd: project!.path });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    for (const name of ['served-python-no-faults', 'served-python-partial-write', 'served-python-rate-limit', 'served-shell-partial-write', 'served-shell-rate-limit']) {
+      expect(r.stdout).toMatch(new RegExp(`✓ ${name}\\s+1\\.000 .*1/1\\s+0\\s+0`));
+    }
+  }, 300_000);
+
+  it('its planted defects are caught by duplicates and retry-discipline, with the requests as evidence', async () => {
+    const r = await faultline(['run', 'served/defects', '--k', '1'], { cwd: project!.path });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/✗ duplicates==0 failed in 1 of 2 cells: served-python-no-key × rulebook \(1\)/);
+    expect(r.stdout).toMatch(/✗ served-python-no-key × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/);
+    expect(r.stdout).toMatch(
+      /✗ served-python-ignores-retry-after × rulebook: 1 of 1 trial failed \(retry-discipline\)\n\s+trial 0: retry-discipline: open_ticket .*\(http-\d+, POST https:\/\/helpdesk\.example\.test\/api\/tickets\) .* was sent \d+ms after the 429 answer to http-\d+ .* said Retry-After: 1 \(1000ms/,
+    );
+    const replay = await faultline(['replay', 'served/defects/python-no-key.yaml', '--seed', '1', '--trial', '0'], { cwd: project!.path });
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/✗ duplicates: helpdesk:req-7 .*2 times/);
+    expect(replay.stdout).toMatch(/✗ retry-discipline: .*without an idempotency key \(requests http-\d+ at t=\d+ms, http-\d+ at t=\d+ms\)/);
+  }, 300_000);
+});
