@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
-import { explorePlans, type ExploreResult } from '../explore/explorePlans.js';
+import { explorePlans, trialsInProcess, type ExploreResult } from '../explore/explorePlans.js';
 import { renderRegression } from '../explore/regressionFile.js';
 import { colorEnabled } from '../report/console.js';
 import { failedTrialLines } from '../report/failures.js';
@@ -15,6 +15,11 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import { isCi, type Io } from './io.js';
 import { loadAll } from './loadAll.js';
+import { isolationOf } from './commands/isolationFlags.js';
+import { IsolatedTrials } from '../runner/pool/IsolatedTrials.js';
+import type { Scenario } from '../runner/scenario.js';
+import { runsUserCode } from '../runner/runsUserCode.js';
+import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { assertWritableFolder } from './outputPaths.js';
 
 export interface ExploreRequest extends ExploreFlags {
@@ -59,15 +64,32 @@ async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSi
   const scenarios = await loadAll(request.scenarios, loadScenarios, 'scenario');
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
   await refuseBadFlags(request, scenarios.length * configs.length);
+  // A plan's trial that runs the user's code runs on a worker, as `run` runs trials: it cannot end or hang explore.
+  const trials = new IsolatedTrials({ scenarios, configs, runSeed: seed, isolation: isolationOf(request), signal });
+  try {
+    return await exploreEach(request, { scenarios, configs, trials }, seed, signal, io, exit);
+  } finally {
+    await trials.close();
+  }
+}
+
+interface Loaded {
+  readonly scenarios: readonly Scenario[];
+  readonly configs: readonly ExecutionConfig[];
+  readonly trials: IsolatedTrials;
+}
+
+async function exploreEach(request: ExploreRequest, { scenarios, configs, trials }: Loaded, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
   const p = painter(colorEnabled(io.stdout, io.env));
   const progress = progressLine(io);
   io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}\n\n`);
   const written: string[] = [];
   let failed = 0;
-  for (const config of configs) {
-    for (const scenario of scenarios) {
+  for (const [ci, config] of configs.entries()) {
+    for (const [si, scenario] of scenarios.entries()) {
       if (signal.aborted) break;
       const label = `${scenario.name} × ${config.name}`;
+      const refs = { scenario: refOf(scenario), config: refOf(config) };
       let result: ExploreResult;
       try {
         result = await explorePlans({
@@ -80,6 +102,8 @@ async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSi
           ...(request.replaceFaults === true && { replaceFaults: true }),
           ...(request.check && { checks: request.check }),
           signal,
+          // The built-in library runs no code of the user's: its trials run here, where they cost a third as much.
+          trial: runsUserCode([scenario]) ? (override) => trials.run({ scenario: si, config: ci, trialIndex: 0, refs, override }) : trialsInProcess(scenario, config, seed, refs),
           // A new phase is drawn at once, however recent the last redraw.
           onPlan: (phase, count) => progress.draw(`explore ${label}: ${phase === 'searching' ? `plan ${count}/${request.runs}` : `shrinking, step ${count}`}`, phase === 'shrinking' && count === 1),
         });

@@ -1,6 +1,7 @@
 import type { FaultPlan } from '../faults/plan.js';
+import { keepSource } from './library.js';
 import type { Scenario } from './scenario.js';
 
 /** `scenario` with `added` after its own fault rules (the scenario itself when there are none): its rules keep their precedence and their draws. */
 export const withAddedFaults = (scenario: Scenario, added: FaultPlan | undefined): Scenario =>
-  added === undefined || added.length === 0 ? scenario : { ...scenario, faults: [...scenario.faults, ...added] };
+  added === undefined || added.length === 0 ? scenario : keepSource(scenario, { ...scenario, faults: [...scenario.faults, ...added] });

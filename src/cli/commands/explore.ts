@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { collect, parseInteger, parseSeed } from '../options.js';
+import { isolationOptions } from './isolationFlags.js';
 import { DEFAULT_REGRESSIONS_DIR, DEFAULT_RUNS, type ExploreFlags } from './exploreFlags.js';
 
 const EXAMPLES = `
@@ -17,7 +18,8 @@ instead of them, with --replace-faults). A plan fails when a checker other than 
 fails, or the agent crashes: under a generated plan the goal may be out of reach, but the
 agent must stay safe and honest (choose the checkers with --check). The first failing plan
 is shrunk to the smallest that still fails and written as a regression scenario into --out,
-with the command that reproduces it. The same seed gives the same plans and the same file.
+with the command that reproduces it. Each plan's trial runs on a worker thread as in
+"faultline run": an agent that exits, crashes its thread or spins fails its plan (crashed, hung). The same seed gives the same plans and the same file.
 Exit codes: 0 no plan failed, 1 a plan failed (a regression was written), 2 bad input.`;
 
 /** `faultline explore [scenarios…]`: search for a fault plan that breaks the agent, and keep it. */
@@ -33,6 +35,8 @@ export function createExploreCommand(ctx: CliContext): Command {
     .option('--path <path>', "fast-check's replay path from a regression file's header: start at that plan (one scenario × configuration)")
     .option('--replace-faults', "run each plan instead of the scenario's own faults, not after them")
     .option('--check <name>', 'a checker that decides whether a plan fails (repeatable; default: all the scenario runs but goal-state)', collect)
+    .addOption(isolationOptions()[0]!)
+    .addOption(isolationOptions()[1]!)
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: ExploreFlags) => {
       // The engine loads only once a command runs, so --help stays quick.

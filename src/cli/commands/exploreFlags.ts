@@ -1,7 +1,8 @@
 import type { SeedOption } from '../options.js';
+import type { IsolationFlags } from './isolationFlags.js';
 
 /** The flags of `faultline explore`, as commander hands them over. */
-export interface ExploreFlags {
+export interface ExploreFlags extends IsolationFlags {
   readonly config?: string[];
   readonly runs: number;
   readonly time?: number;

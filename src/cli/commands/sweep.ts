@@ -6,11 +6,12 @@ import type { CliContext } from '../context.js';
 import type { Gate } from '../../runner/gates.js';
 import { collect, collectGate, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
 import { builtinConfigs } from './compare.js';
+import { isolationOf, isolationOptions, type IsolationFlags } from './isolationFlags.js';
 
 const REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
-interface SweepFlags {
+interface SweepFlags extends IsolationFlags {
   readonly fault?: string[];
   readonly lambda?: (readonly number[])[];
   readonly mix?: boolean;
@@ -103,6 +104,8 @@ export function createSweepCommand(ctx: CliContext): Command {
     .option('--gate-up-to <λ>', 'judge the gates only at the points with λ up to this one (default: every point)', parseUpTo)
     .option('--replay <i>', 'rerun trial i of one scenario, configuration, series and λ, and print its timeline (as "faultline replay" does)', parseTrialIndex)
     .option('--json', 'with --replay: print the trial history as JSON instead')
+    .addOption(isolationOptions()[0]!)
+    .addOption(isolationOptions()[1]!)
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: SweepFlags) => {
       // The fault schema loads only once the command runs, so --help stays quick; a bad --fault still exits 2 naming the flag.
@@ -120,6 +123,7 @@ export function createSweepCommand(ctx: CliContext): Command {
         target: flags.statusQueries === true ? ('any' as const) : ('call' as const),
         lambdas: flags.lambda ? (mergeLambdas(flags.lambda) as { lambdas: readonly number[] }).lambdas : DEFAULT_LAMBDAS,
         ...(flags.grep && { grep: flags.grep }),
+        isolation: isolationOf(flags),
       };
       if (flags.replay !== undefined) {
         ctx.exitCode = await executeSweepReplay({ ...common, configs: flags.config ?? ['rulebook'] }, flags.replay, flags.json === true, ctx.io);
