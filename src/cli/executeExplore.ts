@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
@@ -15,10 +15,12 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import { isCi, type Io } from './io.js';
 import { loadAll } from './loadAll.js';
+import { pickByGrep } from './grepScenarios.js';
 import { isolationOf } from './commands/isolationFlags.js';
 import { IsolatedTrials } from '../runner/pool/IsolatedTrials.js';
 import type { Scenario } from '../runner/scenario.js';
 import { runsUserCode } from '../runner/runsUserCode.js';
+import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { assertWritableFolder } from './outputPaths.js';
 
@@ -61,9 +63,10 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
 }
 
 async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
-  const scenarios = await loadAll(request.scenarios, loadScenarios, 'scenario');
+  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
   await refuseBadFlags(request, scenarios.length * configs.length);
+  await assertPeersInstalled(scenarios, configs);
   // A plan's trial that runs the user's code runs on a worker, as `run` runs trials: it cannot end or hang explore.
   const trials = new IsolatedTrials({ scenarios, configs, runSeed: seed, isolation: isolationOf(request), signal });
   try {
@@ -124,6 +127,8 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
       await assertWritableFolder(request.out, '--out');
       const file = await renderRegression(result, { scenario: refOf(scenario), config: refOf(config), outDir: request.out, source: sourceFileOf(scenario), runs: request.runs, flags: searchFlags(request) });
       await mkdir(request.out, { recursive: true });
+      // The name is the plan's content: a file of that name that differs was written for another scenario file or by another faultline.
+      const before = await readFile(file.file, 'utf8').catch(() => undefined);
       await writeFile(file.file, file.text);
       written.push(file.file);
       const rules = result.plan.length;
@@ -132,7 +137,8 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
       // The trial as the regression file names it, so its replay line runs the file.
       const trial = { ...result.trial, refs: { scenario: file.file, config: refOf(config) } };
       io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
-      io.stdout.write(`    regression: ${file.file}\n    reproduce:  ${file.runCommand}\n`);
+      const replaced = before !== undefined && before !== file.text ? ' (replaced a different file of the same name)' : before === file.text ? ' (unchanged: the same plan was kept before)' : '';
+      io.stdout.write(`    regression: ${file.file}${replaced}\n    reproduce:  ${file.runCommand}\n`);
     }
   }
   const pairs = scenarios.length * configs.length;

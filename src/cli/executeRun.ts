@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
-import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { DEFAULT_GATES, gatesPassed, type Gate } from '../runner/gates.js';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
@@ -21,6 +20,8 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import { loadAll } from './loadAll.js';
 import { preflight } from './preflight.js';
+import { pickByGrep } from './grepScenarios.js';
+import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { isCi, type Io } from './io.js';
 import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
 import { createProgress } from './progress.js';
@@ -51,15 +52,6 @@ export interface RunRequest {
 
 // Seeds shown in a command line should be short enough to retype.
 const RANDOM_SEED_MAX = 2 ** 31 - 1;
-
-function pick(scenarios: readonly Scenario[], grep: RegExp | undefined): Scenario[] {
-  if (grep === undefined) return [...scenarios];
-  const chosen = scenarios.filter((s) => grep.test(s.name));
-  if (chosen.length === 0) {
-    throw new FaultlineError(FaultlineErrorCode.Usage, `--grep ${grep.source} matches no scenario (scenarios: ${scenarios.map((s) => s.name).join(', ')})`);
-  }
-  return chosen;
-}
 
 const shown = (path: string): string => {
   const rel = relative(process.cwd(), path);
@@ -103,8 +95,9 @@ interface Resolved {
 }
 
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
-  const scenarios = pick(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
+  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
   const configs = await loadAll(request.configs, loadConfigs, 'configuration');
+  await assertPeersInstalled(scenarios, configs);
   await preflight({ gates, k: request.k, scenarios, configs, outDir: request.outDir, writesFiles: request.html === true || reporters.some((r) => r !== 'console'), stepSummary: io.env['GITHUB_STEP_SUMMARY'] });
   const modelMode = request.modelMode ?? 'replay';
   for (const s of scenarios) await prepareModelSource(s, modelMode, io.env);

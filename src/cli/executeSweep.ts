@@ -8,6 +8,7 @@ import { loadConfigs, loadScenarios, refOf } from '../runner/library.js';
 import { defaultWorkers, type IsolationOptions } from '../runner/pool/runOnWorkers.js';
 import type { Scenario } from '../runner/scenario.js';
 import { runsUserCode } from '../runner/runsUserCode.js';
+import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { runSweep, sweepTrials, type SweepResult } from '../runner/sweep/runSweep.js';
 import { pointSeed, sweepPlan, sweepSeries, type SweepFault, type SweepSeries, type SweepTarget } from '../runner/sweep/sweepFaults.js';
 import { impossibleGates, type Gate } from '../runner/gates.js';
@@ -24,6 +25,7 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import type { Io } from './io.js';
 import { loadAll } from './loadAll.js';
+import { pickByGrep } from './grepScenarios.js';
 import type { SeedOption } from './options.js';
 import { assertAppendable, assertWritableFolder } from './outputPaths.js';
 import { printTrial } from './printTrial.js';
@@ -71,14 +73,10 @@ function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix'>): SweepSeries[] 
 }
 
 async function load(request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep'>): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
-  let scenarios = await loadAll(request.scenarios, loadScenarios, 'scenario');
-  const grep = request.grep;
-  if (grep !== undefined) {
-    const all = scenarios;
-    scenarios = all.filter((s) => grep.test(s.name));
-    if (scenarios.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, `--grep ${grep.source} matches no scenario (scenarios: ${all.map((s) => s.name).join(', ')})`);
-  }
-  return { scenarios, configs: await loadConfigs(request.configs) };
+  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
+  const configs = await loadConfigs(request.configs);
+  await assertPeersInstalled(scenarios, configs);
+  return { scenarios, configs };
 }
 
 /** Runs the sweep, writes its reports (also after a stop signal, for what finished) and prints its tables. */

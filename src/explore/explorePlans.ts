@@ -106,6 +106,15 @@ export function regressionName(scenario: Scenario, config: ExecutionConfigLike, 
   return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed })).slice(0, 8)}`;
 }
 
+/**
+ * The regression file's name: `<scenario>-regression-<hash>`, the hash of the configuration, the
+ * seed, the plan and the checks, so two plans never share a file. Its trials keep the search's
+ * seed through `seedName` (see `regressionName`).
+ */
+export function regressionFileName(scenario: Scenario, config: ExecutionConfigLike, seed: number, faults: FaultPlan, checks: readonly string[]): string {
+  return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed, faults, checks })).slice(0, 8)}`;
+}
+
 /** Explore's checkers: `checks` if given, else the scenario's own but `goal-state`. */
 export function judgedChecks(scenario: Scenario, checks?: readonly string[]): string[] {
   if (checks !== undefined && checks.length > 0) return [...checks];
@@ -204,11 +213,17 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
     kind: 'failed',
     runs: searched,
     plan,
-    regression: withOverride(scenario, candidate(plan, trial.checks.map((c) => c.name))),
+    regression: regressionOf(scenario, config, seed, candidate(plan, trial.checks.map((c) => c.name))),
     trial,
     shrinks: details.numShrinks,
     path: details.counterexamplePath ?? '',
   };
+}
+
+/** The regression scenario of a shrunk plan: named after its content, its trials seeded as the search's were. */
+function regressionOf(scenario: Scenario, config: ExecutionConfigLike, seed: number, searched: ScenarioOverride): Scenario {
+  const name = regressionFileName(scenario, config, seed, searched.faults ?? [], searched.checks ?? []);
+  return withOverride(scenario, { ...searched, name, seedName: searched.name ?? scenario.name });
 }
 
 /** A trial stopped from outside (a signal): the search ends where it is. */

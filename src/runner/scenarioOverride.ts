@@ -8,6 +8,7 @@ import type { Scenario } from './scenario.js';
  */
 export interface ScenarioOverride {
   readonly name?: string;
+  readonly seedName?: string;
   readonly faults?: FaultPlan;
   readonly checks?: Scenario['checks'];
 }

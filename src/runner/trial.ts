@@ -114,7 +114,7 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
 export async function runTrial({ scenario, config: given, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost, partial, watch }: TrialOptions): Promise<TrialResult> {
   const config = asExecutionConfig(given);
   const configName = config.name;
-  const seed = trialSeed(runSeed, scenario.name, configName, trialIndex);
+  const seed = trialSeed(runSeed, scenario.seedName ?? scenario.name, configName, trialIndex);
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
   const clock = new VirtualClock(startMs);

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { collect, parseInteger, parseSeed } from '../options.js';
+import { collect, parseGrep, parseInteger, parseSeed } from '../options.js';
 import { isolationOptions } from './isolationFlags.js';
 import { DEFAULT_REGRESSIONS_DIR, DEFAULT_RUNS, type ExploreFlags } from './exploreFlags.js';
 
@@ -34,6 +34,7 @@ export function createExploreCommand(ctx: CliContext): Command {
     .option('--out <dir>', 'folder the regression scenarios are written to', DEFAULT_REGRESSIONS_DIR)
     .option('--path <path>', "fast-check's replay path from a regression file's header: start at that plan (one scenario × configuration)")
     .option('--replace-faults', "run each plan instead of the scenario's own faults, not after them")
+    .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option('--check <name>', 'a checker that decides whether a plan fails (repeatable; default: all the scenario runs but goal-state)', collect)
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)

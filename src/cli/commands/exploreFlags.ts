@@ -11,6 +11,7 @@ export interface ExploreFlags extends IsolationFlags {
   readonly path?: string;
   readonly replaceFaults?: boolean;
   readonly check?: string[];
+  readonly grep?: RegExp;
 }
 
 /** `--runs` when not given: enough to find a plain bug in a second or two per scenario. */

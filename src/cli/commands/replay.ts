@@ -37,10 +37,11 @@ export function createReplayCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ReplayFlags) => {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'replay needs the seed of the run it reproduces (--seed <n>), not "random"');
-      const [{ loadConfigs, loadScenarios, refOf }, { replayIsolated }, { printTrial }] = await Promise.all([
+      const [{ loadConfigs, loadScenarios, refOf }, { replayIsolated }, { printTrial }, { assertPeersInstalled }] = await Promise.all([
         import('../../runner/library.js'),
         import('../replayIsolated.js'),
         import('../printTrial.js'),
+        import('../../runner/optionalPeers.js'),
       ]);
       const scenarios = await loadScenarios([ref]);
       const scenario = scenarios[0];
@@ -52,6 +53,7 @@ export function createReplayCommand(ctx: CliContext): Command {
       if (config === undefined || configs.length > 1) {
         throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one configuration; "${flags.config}" holds ${configs.length}`);
       }
+      await assertPeersInstalled([scenario], [config]);
       const trial = await replayIsolated({ scenario, config, runSeed: flags.seed, trialIndex: flags.trial, refs: { scenario: refOf(scenario), config: refOf(config) }, isolation: isolationOf(flags) }, ctx.io);
       if (typeof trial === 'number') {
         ctx.exitCode = trial;

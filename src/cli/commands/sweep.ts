@@ -98,7 +98,7 @@ export function createSweepCommand(ctx: CliContext): Command {
     .option('--seed <n|random>', 'sweep seed; each point gets its own seed from it', parseSeed, 1)
     .option('--out <dir>', 'folder sweep.json, sweep.md and sweep.html go to', 'reports')
     .option('--reporter <name>', `${REPORTERS.join(', ')} (repeatable; default: all)`, collectReporter)
-    .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
+    .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option('--workers <n>', 'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs your own agent or service code, else 0: in this process)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
     .option('--gate <expr>', 'a gate every point must hold, judged per scenario × configuration as "faultline run" does, e.g. "config=rulebook:pass^k>=1" (repeatable; default: none)', collectGate)
     .option('--gate-up-to <λ>', 'judge the gates only at the points with λ up to this one (default: every point)', parseUpTo)
