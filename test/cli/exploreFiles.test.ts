@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir, type Finished } from './faultline.js';
+import { userProject } from './userProject.js';
 
 /**
  * The files `faultline explore` writes: named after their plan (two plans never share a file),
@@ -87,5 +88,39 @@ describe('-t / --grep on explore and list', () => {
     const configs = await run(['list', '--configs', '--grep', '^naive$', '--json']);
     expect((JSON.parse(configs.stdout) as { name: string }[]).map((c) => c.name)).toEqual(['naive']);
     expect((await run(['list', '-t', 'no-such-scenario'])).code).toBe(2);
+  }, 60_000);
+});
+
+describe('explore and sweep read faultline.config.ts as run does', () => {
+  const CONFIG = `import { defineConfig } from 'faultline';
+
+export default defineConfig({
+  scenarios: ['read-timeout-retry'],
+  retryConfigs: ['naive'],
+  k: 2,
+  seed: 7,
+  outDir: 'from-config',
+});
+`;
+  let project: Awaited<ReturnType<typeof userProject>>;
+  beforeAll(async () => {
+    project = await userProject('explore-config', { 'faultline.config.ts': CONFIG });
+  });
+  afterAll(() => project.cleanup());
+
+  it('explore: its scenarios, retry configurations and seed; flags typed win', async () => {
+    const r = await faultline(['explore', '--runs', '2'], { cwd: project.path });
+    expect(r.stdout).toContain('faultline explore  seed 7, up to 2 plans per scenario × configuration, 1 scenario × 1 configuration');
+    expect(r.stdout).toContain('read-timeout-retry × naive');
+    const typed = await faultline(['explore', 'payment-quota-exceeded', '--config', 'rulebook', '--seed', '3', '--runs', '2'], { cwd: project.path });
+    expect(typed.stdout).toContain('seed 3,');
+    expect(typed.stdout).toContain('payment-quota-exceeded × rulebook');
+  }, 60_000);
+
+  it('sweep: its scenarios, retry configurations, seed, k and outDir', async () => {
+    const r = await faultline(['sweep', '--fault', 'rate_limit', '--lambda', '0', '--reporter', 'json'], { cwd: project.path });
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(await readFile(join(project.path, 'from-config', 'sweep.json'), 'utf8')) as { sweep: { seed: number; k: number; scenarios: string[]; configs: string[] } };
+    expect(json.sweep).toMatchObject({ seed: 7, k: 2, scenarios: ['read-timeout-retry'], configs: ['naive'] });
   }, 60_000);
 });

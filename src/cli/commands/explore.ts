@@ -24,7 +24,8 @@ Exit codes: 0 no plan failed, 1 a plan failed (a regression was written), 2 bad 
 
 /** `faultline explore [scenarios…]`: search for a fault plan that breaks the agent, and keep it. */
 export function createExploreCommand(ctx: CliContext): Command {
-  return new Command('explore')
+  const cmd = new Command('explore');
+  return cmd
     .description('generate fault plans with fast-check, shrink the first failing one and write it as a regression scenario')
     .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)')
     .option('--config <name|file>', 'retry configuration: built-in name or file (repeatable; default: rulebook)', collect)
@@ -38,10 +39,12 @@ export function createExploreCommand(ctx: CliContext): Command {
     .option('--check <name>', 'a checker that decides whether a plan fails (repeatable; default: all the scenario runs but goal-state)', collect)
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
+    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed and grep')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: ExploreFlags) => {
       // The engine loads only once a command runs, so --help stays quick.
-      const { executeExplore } = await import('../executeExplore.js');
+      const [{ executeExplore }, { withSharedConfigFile }] = await Promise.all([import('../executeExplore.js'), import('../config/withConfigFile.js')]);
+      ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags));
       ctx.exitCode = await executeExplore({ scenarios, ...flags }, ctx.io);
     });
 }

@@ -12,6 +12,7 @@ export interface ExploreFlags extends IsolationFlags {
   readonly replaceFaults?: boolean;
   readonly check?: string[];
   readonly grep?: RegExp;
+  readonly configFile?: string;
 }
 
 /** `--runs` when not given: enough to find a plain bug in a second or two per scenario. */

@@ -12,6 +12,7 @@ const REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
 interface SweepFlags extends IsolationFlags {
+  readonly configFile?: string;
   readonly fault?: string[];
   readonly lambda?: (readonly number[])[];
   readonly mix?: boolean;
@@ -86,7 +87,8 @@ function collectReporter(value: string, previous: Reporter[] | undefined): Repor
 
 /** `faultline sweep [scenarios…]`: pass^k against fault intensity λ. */
 export function createSweepCommand(ctx: CliContext): Command {
-  return new Command('sweep')
+  const cmd = new Command('sweep');
+  return cmd
     .description('run the scenarios under faults of rising intensity λ and report pass^1 and pass^k at each λ per configuration')
     .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)')
     .option('--fault <kind|yaml>', `a fault to sweep: a kind or an inline fault (repeatable; default: ${DEFAULT_SWEEP_FAULTS.join(', ')})`, collect)
@@ -106,10 +108,19 @@ export function createSweepCommand(ctx: CliContext): Command {
     .option('--json', 'with --replay: print the trial history as JSON instead')
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
+    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed, k, outDir and grep')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: SweepFlags) => {
       // The fault schema loads only once the command runs, so --help stays quick; a bad --fault still exits 2 naming the flag.
-      const [{ executeSweep, executeSweepReplay }, { parseSweepFault }] = await Promise.all([import('../executeSweep.js'), import('../../runner/sweep/sweepFaults.js')]);
+      const [{ executeSweep, executeSweepReplay }, { parseSweepFault }, { withSharedConfigFile }] = await Promise.all([
+        import('../executeSweep.js'),
+        import('../../runner/sweep/sweepFaults.js'),
+        import('../config/withConfigFile.js'),
+      ]);
+      ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags, (config, typed) => ({
+        ...(!typed('k') && config.k !== undefined && { k: config.k }),
+        ...(!typed('out') && config.outDir !== undefined && { out: config.outDir }),
+      })));
       const faults = (flags.fault ?? DEFAULT_SWEEP_FAULTS).map((text) => {
         const parsed = parseSweepFault(text);
         if (parsed.kind === 'error') throw new FaultlineError(FaultlineErrorCode.Usage, `--fault ${text}: ${parsed.message}`);
