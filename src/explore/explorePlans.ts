@@ -108,7 +108,7 @@ export function regressionName(scenario: Scenario, config: ExecutionConfigLike, 
 
 /**
  * The regression file's name: `<scenario>-regression-<hash>`, the hash of the configuration, the
- * seed, the plan and the checks, so two plans never share a file. Its trials keep the search's
+ * seed, the plan's rules and the checks the search judged by, so two plans never share a file. Its trials keep the search's
  * seed through `seedName` (see `regressionName`).
  */
 export function regressionFileName(scenario: Scenario, config: ExecutionConfigLike, seed: number, faults: FaultPlan, checks: readonly string[]): string {
@@ -201,9 +201,11 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
   if (!details.failed || details.counterexample === null) return { ...common, kind: 'held', runs: details.numRuns, interrupted: details.interrupted };
 
   const [plan] = details.counterexample;
+  // The failing trial again under the regression's own name (and the search's seed): the trial its file reproduces.
+  const final = (p: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => regressionOverride(scenario, config, seed, judged, candidate(p, checks));
   let trial: FailedTrialResult;
   try {
-    trial = await verdictTrial(await trialOf(candidate(plan)), candidate, plan, trialOf, judged);
+    trial = await verdictTrial(await trialOf(final(plan)), final, plan, trialOf, judged);
   } catch (error) {
     if (error instanceof Stopped) return { ...common, kind: 'held', runs: searched, interrupted: true };
     throw error;
@@ -213,17 +215,16 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
     kind: 'failed',
     runs: searched,
     plan,
-    regression: regressionOf(scenario, config, seed, candidate(plan, trial.checks.map((c) => c.name))),
+    regression: withOverride(scenario, final(plan, trial.checks.map((c) => c.name))),
     trial,
     shrinks: details.numShrinks,
     path: details.counterexamplePath ?? '',
   };
 }
 
-/** The regression scenario of a shrunk plan: named after its content, its trials seeded as the search's were. */
-function regressionOf(scenario: Scenario, config: ExecutionConfigLike, seed: number, searched: ScenarioOverride): Scenario {
-  const name = regressionFileName(scenario, config, seed, searched.faults ?? [], searched.checks ?? []);
-  return withOverride(scenario, { ...searched, name, seedName: searched.name ?? scenario.name });
+/** A shrunk plan as its regression scenario: named after its content (and the checks the search judged by), its trials seeded as the search's were. */
+function regressionOverride(scenario: Scenario, config: ExecutionConfigLike, seed: number, judged: readonly string[], searched: ScenarioOverride): ScenarioOverride {
+  return { ...searched, name: regressionFileName(scenario, config, seed, searched.faults ?? [], judged), seedName: searched.name ?? scenario.name };
 }
 
 /** A trial stopped from outside (a signal): the search ends where it is. */
