@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
-import { explorePlans, type ExploreResult } from '../explore/explorePlans.js';
+import { explorePlans, trialsInProcess, type ExploreResult } from '../explore/explorePlans.js';
 import { renderRegression } from '../explore/regressionFile.js';
 import { colorEnabled } from '../report/console.js';
 import { failedTrialLines } from '../report/failures.js';
@@ -15,6 +15,13 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import { isCi, type Io } from './io.js';
 import { loadAll } from './loadAll.js';
+import { pickByGrep } from './grepScenarios.js';
+import { isolationOf } from './commands/isolationFlags.js';
+import { IsolatedTrials } from '../runner/pool/IsolatedTrials.js';
+import type { Scenario } from '../runner/scenario.js';
+import { runsUserCode } from '../runner/runsUserCode.js';
+import { assertPeersInstalled } from '../runner/optionalPeers.js';
+import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { assertWritableFolder } from './outputPaths.js';
 
 export interface ExploreRequest extends ExploreFlags {
@@ -56,18 +63,36 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
 }
 
 async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
-  const scenarios = await loadAll(request.scenarios, loadScenarios, 'scenario');
+  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
   await refuseBadFlags(request, scenarios.length * configs.length);
+  await assertPeersInstalled(scenarios, configs);
+  // A plan's trial that runs the user's code runs on a worker, as `run` runs trials: it cannot end or hang explore.
+  const trials = new IsolatedTrials({ scenarios, configs, runSeed: seed, isolation: isolationOf(request), signal });
+  try {
+    return await exploreEach(request, { scenarios, configs, trials }, seed, signal, io, exit);
+  } finally {
+    await trials.close();
+  }
+}
+
+interface Loaded {
+  readonly scenarios: readonly Scenario[];
+  readonly configs: readonly ExecutionConfig[];
+  readonly trials: IsolatedTrials;
+}
+
+async function exploreEach(request: ExploreRequest, { scenarios, configs, trials }: Loaded, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
   const p = painter(colorEnabled(io.stdout, io.env));
   const progress = progressLine(io);
   io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}\n\n`);
   const written: string[] = [];
   let failed = 0;
-  for (const config of configs) {
-    for (const scenario of scenarios) {
+  for (const [ci, config] of configs.entries()) {
+    for (const [si, scenario] of scenarios.entries()) {
       if (signal.aborted) break;
       const label = `${scenario.name} × ${config.name}`;
+      const refs = { scenario: refOf(scenario), config: refOf(config) };
       let result: ExploreResult;
       try {
         result = await explorePlans({
@@ -80,6 +105,8 @@ async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSi
           ...(request.replaceFaults === true && { replaceFaults: true }),
           ...(request.check && { checks: request.check }),
           signal,
+          // The built-in library runs no code of the user's: its trials run here, where they cost a third as much.
+          trial: runsUserCode([scenario]) ? (override) => trials.run({ scenario: si, config: ci, trialIndex: 0, refs, override }) : trialsInProcess(scenario, config, seed, refs),
           // A new phase is drawn at once, however recent the last redraw.
           onPlan: (phase, count) => progress.draw(`explore ${label}: ${phase === 'searching' ? `plan ${count}/${request.runs}` : `shrinking, step ${count}`}`, phase === 'shrinking' && count === 1),
         });
@@ -100,6 +127,8 @@ async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSi
       await assertWritableFolder(request.out, '--out');
       const file = await renderRegression(result, { scenario: refOf(scenario), config: refOf(config), outDir: request.out, source: sourceFileOf(scenario), runs: request.runs, flags: searchFlags(request) });
       await mkdir(request.out, { recursive: true });
+      // The name is the plan's content: a file of that name that differs was written for another scenario file or by another faultline.
+      const before = await readFile(file.file, 'utf8').catch(() => undefined);
       await writeFile(file.file, file.text);
       written.push(file.file);
       const rules = result.plan.length;
@@ -108,7 +137,8 @@ async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSi
       // The trial as the regression file names it, so its replay line runs the file.
       const trial = { ...result.trial, refs: { scenario: file.file, config: refOf(config) } };
       io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
-      io.stdout.write(`    regression: ${file.file}\n    reproduce:  ${file.runCommand}\n`);
+      const replaced = before !== undefined && before !== file.text ? ' (replaced a different file of the same name)' : before === file.text ? ' (unchanged: the same plan was kept before)' : '';
+      io.stdout.write(`    regression: ${file.file}${replaced}\n    reproduce:  ${file.runCommand}\n`);
     }
   }
   const pairs = scenarios.length * configs.length;

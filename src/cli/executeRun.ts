@@ -3,7 +3,6 @@ import { realTimeNote } from './realTimeNote.js';
 import { appendFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
-import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { DEFAULT_GATES, gatesPassed, withCoverageGate, type Gate } from '../runner/gates.js';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
@@ -23,6 +22,8 @@ import { listenForInterrupt } from './interrupt.js';
 import { loadAll } from './loadAll.js';
 import { preflight } from './preflight.js';
 import type { ConfigOrigins } from './config/configOrigins.js';
+import { pickByGrep } from './grepScenarios.js';
+import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { isCi, type Io } from './io.js';
 import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
 import { createProgress } from './progress.js';
@@ -55,15 +56,6 @@ export interface RunRequest {
 
 // Seeds shown in a command line should be short enough to retype.
 const RANDOM_SEED_MAX = 2 ** 31 - 1;
-
-function pick(scenarios: readonly Scenario[], grep: RegExp | undefined): Scenario[] {
-  if (grep === undefined) return [...scenarios];
-  const chosen = scenarios.filter((s) => grep.test(s.name));
-  if (chosen.length === 0) {
-    throw new FaultlineError(FaultlineErrorCode.Usage, `--grep ${grep.source} matches no scenario (scenarios: ${scenarios.map((s) => s.name).join(', ')})`);
-  }
-  return chosen;
-}
 
 const shown = (path: string): string => {
   const rel = relative(process.cwd(), path);
@@ -109,8 +101,9 @@ interface Resolved {
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
   const origins = request.origins;
   const from = origins && ((ref: string): string | undefined => { const o = origins.refs.get(ref); return o === undefined ? undefined : `${origins.file}: ${o}`; });
-  const scenarios = pick(await loadAll(request.scenarios, loadScenarios, 'scenario', from), request.grep);
+  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario', from), request.grep);
   const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
+  await assertPeersInstalled(scenarios, configs);
   await preflight({
     gates,
     k: request.k,

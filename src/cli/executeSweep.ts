@@ -5,12 +5,12 @@ import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { loadConfigs, loadScenarios, refOf } from '../runner/library.js';
-import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
+import { defaultWorkers, type IsolationOptions } from '../runner/pool/runOnWorkers.js';
 import type { Scenario } from '../runner/scenario.js';
-import { withAddedFaults } from '../runner/addedFaults.js';
+import { runsUserCode } from '../runner/runsUserCode.js';
+import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { runSweep, sweepTrials, type SweepResult } from '../runner/sweep/runSweep.js';
 import { pointSeed, sweepPlan, sweepSeries, type SweepFault, type SweepSeries, type SweepTarget } from '../runner/sweep/sweepFaults.js';
-import { runTrial } from '../runner/trial.js';
 import { impossibleGates, type Gate } from '../runner/gates.js';
 import { evaluateSweepGates, type SweepGates } from '../runner/sweep/sweepGates.js';
 import { colorEnabled } from '../report/console.js';
@@ -25,9 +25,11 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import type { Io } from './io.js';
 import { loadAll } from './loadAll.js';
+import { pickByGrep } from './grepScenarios.js';
 import type { SeedOption } from './options.js';
 import { assertAppendable, assertWritableFolder } from './outputPaths.js';
 import { printTrial } from './printTrial.js';
+import { replayIsolated } from './replayIsolated.js';
 
 /** The reports a sweep writes: a table on the terminal, sweep.json, sweep.md and sweep.html. */
 export const SWEEP_REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
@@ -52,6 +54,8 @@ export interface SweepRequest {
   /** Gates judged at every point up to λ = `gateUpTo` (none by default: a sweep is a measurement). */
   readonly gates?: readonly Gate[];
   readonly gateUpTo?: number;
+  /** The watchdog and heap limit of the workers (`--trial-timeout`, `--worker-heap`). */
+  readonly isolation?: IsolationOptions;
 }
 
 // Seeds shown in a command line should be short enough to retype (as `run` picks them).
@@ -68,23 +72,11 @@ function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix'>): SweepSeries[] 
   return series;
 }
 
-/**
- * Whether any scenario runs code of the user's (an agent or a service module), which workers
- * isolate from the run. The built-in library does not: there, each point starting a pool of
- * its own costs more CPU than its trials (bench/sweep.ts), so its trials run in this process.
- */
-const runsUserCode = (scenarios: readonly Scenario[]): boolean =>
-  scenarios.some((s) => s.agent.kind !== 'scripted' || (s.services ?? []).some((service) => typeof service !== 'string'));
-
 async function load(request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep'>): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
-  let scenarios = await loadAll(request.scenarios, loadScenarios, 'scenario');
-  const grep = request.grep;
-  if (grep !== undefined) {
-    const all = scenarios;
-    scenarios = all.filter((s) => grep.test(s.name));
-    if (scenarios.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, `--grep ${grep.source} matches no scenario (scenarios: ${all.map((s) => s.name).join(', ')})`);
-  }
-  return { scenarios, configs: await loadConfigs(request.configs) };
+  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
+  const configs = await loadConfigs(request.configs);
+  await assertPeersInstalled(scenarios, configs);
+  return { scenarios, configs };
 }
 
 /** Runs the sweep, writes its reports (also after a stop signal, for what finished) and prints its tables. */
@@ -111,6 +103,7 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
     const result = await runSweep({
       ...options,
       workers: (trials) => request.workers ?? (runsUserCode(scenarios) ? defaultWorkers(trials) : 0),
+      ...(request.isolation && { isolation: request.isolation }),
       signal: interrupt.signal,
       onPoint: (s, point) => {
         done += point.run.cells.reduce((a, c) => a + c.metrics.trials, 0);
@@ -166,7 +159,11 @@ export async function executeSweepReplay(request: Omit<SweepRequest, 'reporters'
   if (configs.length !== 1) throw usage(`name one configuration (--config), not ${configs.length} (${configs.map((c) => c.name).join(', ')})`);
   const [s, config] = [scenarios[0]!, configs[0]!];
   const runSeed = pointSeed(seed, series[0]!.label, lambda);
-  const trial = await runTrial({ scenario: withAddedFaults(s, sweepPlan(series[0]!, lambda, request.target)), config, runSeed, trialIndex, refs: { scenario: refOf(s), config: refOf(config) } });
+  const trial = await replayIsolated(
+    { scenario: s, config, runSeed, trialIndex, refs: { scenario: refOf(s), config: refOf(config) }, addedFaults: sweepPlan(series[0]!, lambda, request.target), isolation: request.isolation ?? {} },
+    io,
+  );
+  if (typeof trial === 'number') return trial;
   printTrial(trial, io, json, (p, status) => `${p.bold('faultline sweep --replay')}  ${s.name} × ${config.name}, ${series[0]!.label} at λ=${lambda}, seed ${seed} (point seed ${runSeed}), trial ${trialIndex}: ${status}`);
   return trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
 }

@@ -1,4 +1,4 @@
-import type { TrialResult } from '../runner/trial.js';
+import type { TrialSummary } from '../runner/trial.js';
 import { colorEnabled, compactJson, formatTimeline, rulesFooter, verdictLines } from '../report/index.js';
 import { mark, painter, type Painter } from '../report/paint.js';
 import type { Io } from './io.js';
@@ -8,7 +8,7 @@ import type { Io } from './io.js';
  * a heading (`title` gets the painter and the trial's status), the timeline and the verdicts;
  * with `json`, the history alone.
  */
-export function printTrial(trial: TrialResult, io: Io, json: boolean, title: (p: Painter, status: string) => string): void {
+export function printTrial(trial: TrialSummary, io: Io, json: boolean, title: (p: Painter, status: string) => string): void {
   if (json) {
     io.stdout.write(`${JSON.stringify(trial.history, null, 2)}\n`);
     return;

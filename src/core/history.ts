@@ -8,15 +8,22 @@ import type { EventOf, HistoryEvent, HistoryEventType, NewEvent } from './events
 export class History {
   readonly #events: HistoryEvent[] = [];
   readonly #start: number;
+  readonly #listeners: ((event: HistoryEvent) => void)[] = [];
 
   constructor(private readonly clock: Clock) {
     this.#start = clock.now();
+  }
+
+  /** Calls `listener` with every event recorded from now on (a worker streams its trial's history to the run as it happens). */
+  onRecord(listener: (event: HistoryEvent) => void): void {
+    this.#listeners.push(listener);
   }
 
   /** Stamps the event with its sequence number and virtual time since the trial began. */
   record<T extends NewEvent>(event: T): T & { seq: number; t: number } {
     const stamped = { seq: this.#events.length, t: this.clock.now() - this.#start, ...event };
     this.#events.push(stamped as HistoryEvent);
+    for (const listener of this.#listeners) listener(stamped as HistoryEvent);
     return stamped;
   }
 

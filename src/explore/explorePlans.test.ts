@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
 import { runTrial } from '../runner/trial.js';
-import { explorePlans, judgedChecks, regressionName, toolsToAim } from './explorePlans.js';
+import { explorePlans, judgedChecks, regressionFileName, regressionName, toolsToAim } from './explorePlans.js';
 
 const [rulebook, naive] = await loadConfigs(['rulebook', 'naive']);
 const [noIdempotency, deploy] = await loadScenarios(['order-partial-write-no-idempotency', 'deploy-poll-to-completion']);
@@ -22,7 +22,9 @@ describe('explorePlans', () => {
     const r = await explorePlans({ scenario: noIdempotency!, config: rulebook!, runs: 100, seed: 1, replaceFaults: true });
     if (r.kind !== 'failed') throw new Error(`expected a failure, got ${r.kind}`);
     expect(r.plan).toEqual([{ match: {}, fault: { kind: 'duplicate', copies: 2 } }]);
-    expect(r.regression.name).toBe(regressionName(noIdempotency!, rulebook!, 1));
+    // Named after its plan; its trials draw the seeds the search's did.
+    expect(r.regression.name).toBe(regressionFileName(noIdempotency!, rulebook!, 1, r.plan, judgedChecks(noIdempotency!)));
+    expect(r.regression.seedName).toBe(regressionName(noIdempotency!, rulebook!, 1));
     expect(r.regression.faults).toEqual(r.plan);
     const again = await runTrial({ scenario: r.regression, config: rulebook!, runSeed: 1, trialIndex: 0 });
     expect(again.history).toEqual(r.trial.history);

@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { canonicalJson, FaultlineError, FaultlineErrorCode, sha256, VirtualClock } from '../core/index.js';
 import type { FaultPlan } from '../faults/plan.js';
 import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
-import { checkersOf, runTrial, type TrialResult } from '../runner/trial.js';
+import { checkersOf, runTrial, summarise, type TrialSummary } from '../runner/trial.js';
 import type { Scenario } from '../runner/scenario.js';
 import { MODEL_OPERATIONS } from '../faults/http/model/modelOperations.js';
+import { withOverride, type ScenarioOverride } from '../runner/scenarioOverride.js';
 import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
 
@@ -34,7 +35,22 @@ export interface ExploreOptions {
   readonly signal?: AbortSignal;
   /** Called before each trial: `searching` plans so far, or `shrinking` steps so far. */
   readonly onPlan?: (phase: 'searching' | 'shrinking', count: number) => void;
+  /**
+   * Runs one candidate's trial 0 (the scenario with `override`) under the explore seed; resolves
+   * to `undefined` when it was stopped (a signal). Default: here, with `runTrial`; the CLI runs
+   * them on a worker thread, isolated as `run` isolates trials.
+   */
+  readonly trial?: ExploreTrial;
 }
+
+/** How explore runs one candidate plan's trial. */
+export type ExploreTrial = (override: ScenarioOverride) => Promise<TrialSummary | undefined>;
+
+/** Explore's trials in this process, one after another. */
+export const trialsInProcess =
+  (scenario: Scenario, config: ExecutionConfigLike, seed: number, refs?: { readonly scenario: string; readonly config: string }): ExploreTrial =>
+  async (override) =>
+    summarise(await runTrial({ scenario: withOverride(scenario, override), config, runSeed: seed, trialIndex: 0, ...(refs && { refs }) }), true);
 
 interface ExploreCommon {
   readonly scenario: Scenario;
@@ -64,7 +80,7 @@ export type ExploreResult =
       readonly path: string;
     });
 export type ExploreResultKind = ExploreResult['kind'];
-export type FailedTrialResult = Extract<TrialResult, { status: 'failed' }>;
+export type FailedTrialResult = Extract<TrialSummary, { status: 'failed' }>;
 
 /**
  * The tools a plan aims at: those the scenario names (its script, its own faults), else every
@@ -96,6 +112,15 @@ export function regressionName(scenario: Scenario, config: ExecutionConfigLike, 
   return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed })).slice(0, 8)}`;
 }
 
+/**
+ * The regression file's name: `<scenario>-regression-<hash>`, the hash of the configuration, the
+ * seed, the plan's rules and the checks the search judged by, so two plans never share a file. Its trials keep the search's
+ * seed through `seedName` (see `regressionName`).
+ */
+export function regressionFileName(scenario: Scenario, config: ExecutionConfigLike, seed: number, faults: FaultPlan, checks: readonly string[]): string {
+  return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed, faults, checks })).slice(0, 8)}`;
+}
+
 /** Explore's checkers: `checks` if given, else the scenario's own but `goal-state`. */
 export function judgedChecks(scenario: Scenario, checks?: readonly string[]): string[] {
   if (checks !== undefined && checks.length > 0) return [...checks];
@@ -117,16 +142,28 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
   const { scenario, config, seed } = options;
   const judged = judgedChecks(scenario, options.checks);
   const common = { scenario, config, seed, checks: judged };
-  const candidate = (plan: FaultPlan, checks: readonly string[] = judged): Scenario => ({
-    ...scenario,
+  const candidate = (plan: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => ({
     name: regressionName(scenario, config, seed),
     faults: options.replaceFaults === true ? [...plan] : [...scenario.faults, ...plan],
     checks: [...checks],
   });
-  const trialOf = (s: Scenario): Promise<TrialResult> => runTrial({ scenario: s, config, runSeed: seed, trialIndex: 0 });
+  const run = options.trial ?? trialsInProcess(scenario, config, seed);
+  const trialOf = async (o: ScenarioOverride): Promise<TrialSummary> => {
+    const trial = await run(o);
+    if (trial === undefined) throw new Stopped();
+    return trial;
+  };
 
-  const baseline = await trialOf(candidate([]));
-  if (judge(baseline) === 'failed') return { ...common, kind: 'baseline_failed', runs: 0, trial: await verdictTrial(baseline, candidate, [], trialOf, judged) };
+  let baseline: TrialSummary;
+  try {
+    // The scenario as it is (under its own name: `faultline replay` of it reproduces this trial), but for the checks judged.
+    const own = { faults: candidate([]).faults!, checks: [...judged] };
+    baseline = await trialOf(own);
+    if (judge(baseline) === 'failed') return { ...common, kind: 'baseline_failed', runs: 0, trial: await verdictTrial(baseline, (_plan, checks = judged) => ({ ...own, checks: [...checks] }), [], trialOf, judged) };
+  } catch (error) {
+    if (error instanceof Stopped) return { ...common, kind: 'held', runs: 0, interrupted: true };
+    throw error;
+  }
 
   let searched = 0;
   let shrinking = 0;
@@ -143,10 +180,14 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
     if (found) shrinking++;
     else searched++;
     options.onPlan?.(found ? 'shrinking' : 'searching', found ? shrinking : searched);
-    let trial: TrialResult;
+    let trial: TrialSummary;
     try {
       trial = await trialOf(candidate(plan));
     } catch (error) {
+      if (error instanceof Stopped) {
+        stopped = true;
+        throw error;
+      }
       // faultline's own crash, not the agent's (a trial turns those into verdicts): stop and report it.
       harnessError ??= { error };
       return true;
@@ -175,22 +216,37 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
   if (!details.failed || details.counterexample === null) return { ...common, kind: 'held', runs: details.numRuns, interrupted: details.interrupted };
 
   const [plan] = details.counterexample;
-  const first = await trialOf(candidate(plan));
-  const trial = await verdictTrial(first, candidate, plan, trialOf, judged);
+  // The failing trial again under the regression's own name (and the search's seed): the trial its file reproduces.
+  const final = (p: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => regressionOverride(scenario, config, seed, judged, candidate(p, checks));
+  let trial: FailedTrialResult;
+  try {
+    trial = await verdictTrial(await trialOf(final(plan)), final, plan, trialOf, judged);
+  } catch (error) {
+    if (error instanceof Stopped) return { ...common, kind: 'held', runs: searched, interrupted: true };
+    throw error;
+  }
   return {
     ...common,
     kind: 'failed',
     runs: searched,
     plan,
-    regression: candidate(plan, trial.checks.map((c) => c.name)),
+    regression: withOverride(scenario, final(plan, trial.checks.map((c) => c.name))),
     trial,
     shrinks: details.numShrinks,
     path: details.counterexamplePath ?? '',
   };
 }
 
+/** A shrunk plan as its regression scenario: named after its content (and the checks the search judged by), its trials seeded as the search's were. */
+function regressionOverride(scenario: Scenario, config: ExecutionConfigLike, seed: number, judged: readonly string[], searched: ScenarioOverride): ScenarioOverride {
+  return { ...searched, name: regressionFileName(scenario, config, seed, searched.faults ?? [], judged), seedName: searched.name ?? scenario.name };
+}
+
+/** A trial stopped from outside (a signal): the search ends where it is. */
+class Stopped extends Error {}
+
 /** A trial fails explore's judgement when a judged checker does not pass, or the agent crashed (which only `goal-state` would say). */
-function judge(trial: TrialResult): TrialResult['status'] {
+function judge(trial: TrialSummary): TrialSummary['status'] {
   return trial.status === 'failed' || trial.end.kind === 'crashed' ? 'failed' : 'passed';
 }
 
@@ -199,10 +255,10 @@ function judge(trial: TrialResult): TrialResult['status'] {
  * `goal-state`, so a crashed trial is run again with it among the checks.
  */
 async function verdictTrial(
-  trial: TrialResult,
-  candidate: (plan: FaultPlan, checks?: readonly string[]) => Scenario,
+  trial: TrialSummary,
+  candidate: (plan: FaultPlan, checks?: readonly string[]) => ScenarioOverride,
   plan: FaultPlan,
-  trialOf: (s: Scenario) => Promise<TrialResult>,
+  trialOf: (o: ScenarioOverride) => Promise<TrialSummary>,
   judged: readonly string[],
 ): Promise<FailedTrialResult> {
   if (trial.status === 'failed') return trial;

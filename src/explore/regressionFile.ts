@@ -5,6 +5,7 @@ import { FaultlineErrorCode } from '../core/index.js';
 import { loadFile, MODULE_EXTENSIONS } from '../runner/loadFile.js';
 import { isServiceModulePath } from '../runner/loadService.js';
 import { shellQuote } from '../report/replay.js';
+import { scrubSecrets } from '../core/secretText.js';
 import type { ExploreResult } from './explorePlans.js';
 
 type Failed = Extract<ExploreResult, { kind: 'failed' }>;
@@ -85,6 +86,7 @@ function moduleText(result: Failed, source: string, folder: string, header: read
     'export default {',
     '  ...scenario,',
     `  name: '${result.regression.name}',`,
+    ...(result.regression.seedName !== undefined ? [`  seedName: '${result.regression.seedName}',`] : []),
     `  faults: ${faults},`,
     `  checks: ${JSON.stringify(result.regression.checks)},`,
     '};',
@@ -98,11 +100,14 @@ async function yamlText(result: Failed, source: string | undefined, folder: stri
   const moved = (p: string): string => (isAbsolute(p) ? p : fromFolder(folder, resolve(from, p)));
   const data: Record<string, unknown> = {
     name: result.regression.name,
+    ...(result.regression.seedName !== undefined && { seedName: result.regression.seedName }),
     title: `${typeof raw['title'] === 'string' ? raw['title'] : result.scenario.name} (a regression found by faultline explore)`,
   };
+  // R13: the file is kept in the repository; the secrets the scenario declares stay out of it (its task, inputs and goal hold them redacted).
+  const secrets = result.scenario.secrets;
   for (const [key, value] of Object.entries(raw)) {
-    if (key === 'name' || key === 'title' || key === 'faults' || key === 'checks') continue;
-    data[key] = value;
+    if (key === 'name' || key === 'seedName' || key === 'title' || key === 'faults' || key === 'checks' || key === 'secrets') continue;
+    data[key] = scrubSecrets(value, secrets);
   }
   if (Array.isArray(raw['services'])) data['services'] = raw['services'].map((s: unknown) => (typeof s === 'string' && isServiceModulePath(s) ? moved(s) : s));
   const agent = raw['agent'] as Record<string, unknown> | undefined;
@@ -117,7 +122,8 @@ async function yamlText(result: Failed, source: string | undefined, folder: stri
   data['faults'] = result.regression.faults;
   data['checks'] = result.regression.checks;
   const body = stringify(data, { lineWidth: 0 });
-  return `${header.map((l) => (l === '' ? '#' : `# ${l}`)).join('\n')}\n${body}`;
+  const note = secrets.length > 0 ? ['', `The scenario's secrets are left out, and redacted where they appeared: copy secrets: from ${source === undefined ? result.scenario.name : fromFolder(folder, source)} to have the secrets checker look for them.`] : [];
+  return `${[...header, ...note].map((l) => (l === '' ? '#' : `# ${l}`)).join('\n')}\n${body}`;
 }
 
 const exists = (file: string): Promise<boolean> =>

@@ -1,4 +1,5 @@
 import type { FaultPlan } from '../faults/plan.js';
+import { keepSource } from './library.js';
 import type { Scenario } from './scenario.js';
 
 /**
@@ -7,4 +8,4 @@ import type { Scenario } from './scenario.js';
  * that may be near 0) may rightly not fire: they never make a cell not exercised, unless they say so.
  */
 export const withAddedFaults = (scenario: Scenario, added: FaultPlan | undefined): Scenario =>
-  added === undefined || added.length === 0 ? scenario : { ...scenario, faults: [...scenario.faults, ...added.map((r) => ({ ...r, expect: r.expect ?? 'may-not-fire' }))] };
+  added === undefined || added.length === 0 ? scenario : keepSource(scenario, { ...scenario, faults: [...scenario.faults, ...added.map((r) => ({ ...r, expect: r.expect ?? 'may-not-fire' }))] });

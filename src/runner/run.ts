@@ -98,7 +98,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
       ...(options.isolation && { isolation: options.isolation }),
       onTrial: take,
       // A trial whose worker died is judged here with the end the pool saw, by the same trial function.
-      lost: async (job, end) => summarise(await runTrial({ ...trialOf(job), lost: end }), true),
+      lost: async (job, end, partial) => summarise(await runTrial({ ...trialOf(job), lost: end, ...(partial && { partial }) }), true),
     });
   } else {
     interrupted = false;

@@ -182,6 +182,11 @@ export const ScenarioDataSchema = z
     budget: BudgetSchema.default({ maxTurns: 20, maxToolCalls: 20, maxAttemptsPerCall: 3, deadlineMs: 300_000 }),
     goal: GoalSchema.default({}),
     secrets: z.array(z.string().min(1)).default([]),
+    /**
+     * The name each trial's seed is drawn from, when it is not `name`: a regression scenario
+     * `faultline explore` wrote keeps the seed of the search that found it under a name of its own.
+     */
+    seedName: z.string().min(1).optional(),
     /** Checker names to run (default: all built-in). */
     checks: z.array(z.enum(BUILTIN_CHECKERS.map((c) => c.name) as [string, ...string[]])).min(1).optional(),
     /** The wire format tool results are rendered in for the model. */

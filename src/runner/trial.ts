@@ -1,4 +1,4 @@
-import { canonicalJson, History, IdSource, Rng, sha256, VirtualClock, trialSeed, type Clock, type ClockRun, type Transport } from '../core/index.js';
+import { canonicalJson, History, IdSource, Rng, sha256, VirtualClock, trialSeed, type Clock, type ClockRun, type HistoryEvent, type Transport } from '../core/index.js';
 import { ServiceCodeError } from '../world/define/defineService.js';
 import type { World } from '../world/World.js';
 import type { WorldSnapshot } from '../world/snapshot.js';
@@ -78,6 +78,25 @@ export interface TrialOptions {
    * from its fresh world, since whatever the agent did went down with the worker.
    */
   readonly lost?: Extract<TrialEnd, { kind: 'crashed' | 'hung' }>;
+  /**
+   * With `lost`: what the trial did before its worker died or stalled (its history so far, the
+   * world then when known), so the verdicts judge what happened, not a fresh world.
+   */
+  readonly partial?: PartialTrial;
+  /** Called once the trial's world and history exist: a worker keeps them to report what a trial did if it dies. */
+  readonly watch?: (live: LiveTrial) => void;
+}
+
+/** A trial in progress: its history, and its world's state now. */
+export interface LiveTrial {
+  readonly history: History;
+  snapshot(): WorldSnapshot;
+}
+
+/** What a trial did before its worker died or stalled: the history so far and, when it could be taken, the world's state then. */
+export interface PartialTrial {
+  readonly history: readonly HistoryEvent[];
+  readonly snapshot?: WorldSnapshot;
 }
 
 /** What each scenario's checkers are told to expect. */
@@ -95,10 +114,10 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
  * until it ends, crashes, hangs or runs out of budget; then every checker judges it.
  * Nothing the agent does can end the run: its failures become this trial's verdict.
  */
-export async function runTrial({ scenario, config: given, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost }: TrialOptions): Promise<TrialResult> {
+export async function runTrial({ scenario, config: given, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost, partial, watch }: TrialOptions): Promise<TrialResult> {
   const config = asExecutionConfig(given);
   const configName = config.name;
-  const seed = trialSeed(runSeed, scenario.name, configName, trialIndex);
+  const seed = trialSeed(runSeed, scenario.seedName ?? scenario.name, configName, trialIndex);
   // A program of its own runs on the wall clock, against the world served over real HTTP.
   if (scenario.agent.kind === 'command') {
     const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }) });
@@ -114,6 +133,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   const durable = await backend.durableStore?.(clock, trial);
   world.processes.attach(history);
+  watch?.({ history, snapshot: () => world.snapshot() });
   // Latency draws have a fork of their own: a scenario without `network` draws nothing, and one with it shifts no fault draw.
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
   const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs, ...(network && { network }) });
@@ -196,18 +216,23 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const ran = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.
   await world.processes.sweep();
-  const { snapshot, failed: snapshotFailed } = await snapshotOf(world);
+  const { snapshot: worldSnapshot, failed: snapshotFailed } = await snapshotOf(world);
   // A service's own snapshot function that throws fails this trial, not the run.
   const end: TrialEnd = snapshotFailed === undefined ? ran : { kind: 'crashed', message: snapshotFailed };
   const message = end.kind === 'crashed' || end.kind === 'hung' ? end.message : undefined;
-  history.record({ type: 'trial_end', status: end.kind, ...(message !== undefined && { message }) });
+  const trialEndEvent = { type: 'trial_end', status: end.kind, ...(message !== undefined && { message }) } as const;
+  const survived = lost && partial !== undefined && partial.history.length > 0 ? partial : undefined;
+  if (!survived) history.record(trialEndEvent);
+  // A lost trial's history is what its worker reported before it went: its trial_end comes after its last event.
+  const events = survived ? [...survived.history, { seq: survived.history.length, t: survived.history.at(-1)?.t ?? 0, ...trialEndEvent } as HistoryEvent] : history.events;
 
+  const snapshot = survived?.snapshot ?? worldSnapshot;
   const record: TrialRecord = {
     scenario: scenario.name,
     config: configName,
     trialIndex,
     seed,
-    history: history.events,
+    history: events,
     snapshot,
     end,
   };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport, type JsonReport } from '../../src/report/json.js';
 import { faultline, tempDir } from './faultline.js';
+import { agentScenario } from './misbehavingAgents.js';
 
 /**
  * Trials on worker threads, through the real binary: agents that take their worker down get
@@ -14,24 +15,6 @@ beforeAll(async () => {
   dir = await tempDir('workers');
 });
 afterAll(() => dir.cleanup());
-
-/** A TypeScript scenario whose agent creates an order, then does `misbehaviour`, then claims success. */
-const agentScenario = (name: string, misbehaviour: string): string => `
-type Tools = Record<string, (input: unknown) => Promise<{ kind: string }>>;
-export default {
-  name: '${name}',
-  agent: {
-    kind: 'function',
-    task: 'create an order, then: ${name}',
-    fn: async ({ tools }: { tools: Tools }) => {
-      await tools['create_order']!({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 });
-      ${misbehaviour}
-      return { outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };
-    },
-  },
-  goal: { effects: { 'order.created': 1 } },
-};
-`;
 
 const BAD: Record<string, { code: string; end: 'crashed' | 'hung'; reason: RegExp }> = {
   'exits-zero': { code: 'process.exit(0);', end: 'crashed', reason: /the agent called process\.exit\(0\)/ },
@@ -71,6 +54,11 @@ describe('agents that take their worker down', () => {
         expect(t.end.kind, name).toBe(bad.end);
         expect('message' in t.end ? t.end.message : '', name).toMatch(bad.reason);
         expect(t.failed, name).toContain('goal-state');
+        // What the agent did before its worker went is the evidence, not a fresh world (the heap's end leaves nothing to send).
+        if (bad.end === 'crashed' && name !== 'allocates-forever') {
+          expect(t.history?.some((e) => e.type === 'effect' && e.effect === 'order.created'), name).toBe(true);
+          expect(JSON.stringify(t.checks), name).not.toContain('happened 0 times');
+        }
       }
     }
     const junit = await read('bad', 'junit.xml');

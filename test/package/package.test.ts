@@ -114,11 +114,67 @@ describe('installed with no optional peer', SLOW, () => {
   });
 });
 
+/** An http agent that only says it is done: the peer checks refuse its scenario before it runs. */
+const HTTP_AGENT = `export default async () => ({ outcome: 'completed', claims: [] });\n`;
+const httpScenario = (name: string, adapter: string): string =>
+  `name: ${name}\nagent:\n  kind: http\n  task: say done\n  module: ./agent.mjs\nhttp:\n  adapter: ${adapter}\ngoal:\n  outcome: [completed]\n`;
+/** The exact version faultline's package.json names for a peer (\`^2.15.0\` gives 2.15.0). */
+const peerVersion = async (peer: string): Promise<string> =>
+  (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies[peer]!.replace(/^[\^~]/, '');
+
+describe('installed with no optional peer: every command that runs trials refuses a run that needs one, before the first trial', SLOW, () => {
+  beforeAll(async () => {
+    await project.write('peers/agent.mjs', HTTP_AGENT);
+    await project.write('peers/via-msw.yaml', httpScenario('via-msw', 'msw'));
+    await project.write('peers/via-nock.yaml', httpScenario('via-nock', 'nock'));
+  });
+
+  const COMMANDS: readonly (readonly string[])[] = [
+    ['run'],
+    ['compare'],
+    ['explore', '--runs', '2'],
+    ['sweep', '--lambda', '0', '--k', '1'],
+    ['replay'],
+  ];
+
+  for (const command of COMMANDS) {
+    it(`${command[0]}: an http agent intercepted by msw, or by nock: exit 2 naming the scenario, the peer and the install command`, async () => {
+      for (const [file, peer] of [['peers/via-msw.yaml', 'msw'], ['peers/via-nock.yaml', 'nock']] as const) {
+        const r = await project.npx(['faultline', command[0]!, file, ...command.slice(1), '--config', 'rulebook']);
+        expect(r.code, r.stdout + r.stderr).toBe(2);
+        expect(r.stderr).toContain(`scenario "${file.slice('peers/'.length, -'.yaml'.length)}" (an http agent, intercepted by ${peer}`);
+        expect(r.stderr).toContain(`needs ${peer}`);
+        expect(r.stderr).toContain(`install with: npm i -D -E ${peer}@${await peerVersion(peer)}`);
+        expect(r.stderr).not.toContain('faultline crashed');
+        expect(r.stdout).not.toMatch(/trial 0|plans?, none failed/);
+      }
+    });
+  }
+
+  it('a configuration on cockatiel or p-retry: exit 2 naming the configuration and the install command', async () => {
+    for (const [config, peer] of [['cockatiel-decorrelated', 'cockatiel'], ['p-retry-randomized', 'p-retry']] as const) {
+      for (const command of [['run', '--k', '1'], ['replay'], ['explore', '--runs', '2']]) {
+        const r = await project.npx(['faultline', command[0]!, 'read-timeout-retry', ...command.slice(1), '--config', config]);
+        expect(r.code, r.stdout + r.stderr).toBe(2);
+        expect(r.stderr).toContain(`configuration "${config}" (kind: ${peer}) needs ${peer}`);
+        expect(r.stderr).toContain(`install with: npm i -D -E ${peer}@${await peerVersion(peer)}`);
+      }
+    }
+  });
+});
+
 describe('with vitest, msw and nock installed', SLOW, () => {
   beforeAll(async () => {
     const peers = await Promise.all(['vitest', 'vite', 'msw', 'nock'].map(async (p) => `${p}@${await repoVersion(p)}`));
     await project.install(peers);
   }, 300_000);
+
+  it('runs the http agent the peer check refused without them, on msw and on nock', async () => {
+    for (const file of ['peers/via-msw.yaml', 'peers/via-nock.yaml']) {
+      const r = await project.npx(['faultline', 'run', file, '--k', '1', '--reporter', 'console']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+    }
+  });
 
   it('imports every subpath from plain node', async () => {
     for (const specifier of SUBPATHS) {

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { collect, parseInteger, parseSeed } from '../options.js';
+import { collect, parseGrep, parseInteger, parseSeed } from '../options.js';
+import { isolationOptions } from './isolationFlags.js';
 import { DEFAULT_REGRESSIONS_DIR, DEFAULT_RUNS, type ExploreFlags } from './exploreFlags.js';
 
 const EXAMPLES = `
@@ -17,12 +18,14 @@ instead of them, with --replace-faults). A plan fails when a checker other than 
 fails, or the agent crashes: under a generated plan the goal may be out of reach, but the
 agent must stay safe and honest (choose the checkers with --check). The first failing plan
 is shrunk to the smallest that still fails and written as a regression scenario into --out,
-with the command that reproduces it. The same seed gives the same plans and the same file.
+with the command that reproduces it. Each plan's trial runs on a worker thread as in
+"faultline run": an agent that exits, crashes its thread or spins fails its plan (crashed, hung). The same seed gives the same plans and the same file.
 Exit codes: 0 no plan failed, 1 a plan failed (a regression was written), 2 bad input.`;
 
 /** `faultline explore [scenarios…]`: search for a fault plan that breaks the agent, and keep it. */
 export function createExploreCommand(ctx: CliContext): Command {
-  return new Command('explore')
+  const cmd = new Command('explore');
+  return cmd
     .description('generate fault plans with fast-check, shrink the first failing one and write it as a regression scenario')
     .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)')
     .option('--config <name|file>', 'retry configuration: built-in name or file (repeatable; default: rulebook)', collect)
@@ -32,11 +35,16 @@ export function createExploreCommand(ctx: CliContext): Command {
     .option('--out <dir>', 'folder the regression scenarios are written to', DEFAULT_REGRESSIONS_DIR)
     .option('--path <path>', "fast-check's replay path from a regression file's header: start at that plan (one scenario × configuration)")
     .option('--replace-faults', "run each plan instead of the scenario's own faults, not after them")
+    .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option('--check <name>', 'a checker that decides whether a plan fails (repeatable; default: all the scenario runs but goal-state)', collect)
+    .addOption(isolationOptions()[0]!)
+    .addOption(isolationOptions()[1]!)
+    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed and grep')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: ExploreFlags) => {
       // The engine loads only once a command runs, so --help stays quick.
-      const { executeExplore } = await import('../executeExplore.js');
+      const [{ executeExplore }, { withSharedConfigFile }] = await Promise.all([import('../executeExplore.js'), import('../config/withConfigFile.js')]);
+      ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags));
       ctx.exitCode = await executeExplore({ scenarios, ...flags }, ctx.io);
     });
 }

@@ -1,7 +1,8 @@
 import type { SeedOption } from '../options.js';
+import type { IsolationFlags } from './isolationFlags.js';
 
 /** The flags of `faultline explore`, as commander hands them over. */
-export interface ExploreFlags {
+export interface ExploreFlags extends IsolationFlags {
   readonly config?: string[];
   readonly runs: number;
   readonly time?: number;
@@ -10,6 +11,8 @@ export interface ExploreFlags {
   readonly path?: string;
   readonly replaceFaults?: boolean;
   readonly check?: string[];
+  readonly grep?: RegExp;
+  readonly configFile?: string;
 }
 
 /** `--runs` when not given: enough to find a plain bug in a second or two per scenario. */

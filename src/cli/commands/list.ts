@@ -1,10 +1,12 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { parseGrep } from '../options.js';
 
 interface ListFlags {
   readonly configs?: boolean;
   readonly tools?: boolean;
   readonly json?: boolean;
+  readonly grep?: RegExp;
 }
 
 const EXAMPLES = `
@@ -14,6 +16,7 @@ Examples:
   $ faultline list my-scenarios/    scenarios in your own files or folders
   $ faultline list --tools my-scenarios/
                                     the tools of the services those scenarios use, built-in and your own
+  $ faultline list -t rate-limit     only the scenarios whose name matches
   $ faultline list --json`;
 
 /** A scenario's services by name; `all built-in` when it names none. */
@@ -28,19 +31,21 @@ export function createListCommand(ctx: CliContext): Command {
     .option('--configs', 'list retry configurations instead of scenarios')
     .option('--tools', "list the tools of the scenarios' services (name, service, risk, description)")
     .option('--json', 'print JSON')
+    .option('-t, --grep <pattern>', 'only scenarios (with --configs: configurations) whose name matches this regular expression', parseGrep)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: ListFlags) => {
-      const [{ loadConfigs, loadScenarios, CONFIG_DIRS }, { alignTable }] = await Promise.all([import('../../runner/library.js'), import('../../report/table.js')]);
+      const [{ loadConfigs, loadScenarios, CONFIG_DIRS }, { alignTable }, { pickByGrep }] = await Promise.all([import('../../runner/library.js'), import('../../report/table.js'), import('../grepScenarios.js')]);
+      const scenariosOf = async (): Promise<Awaited<ReturnType<typeof loadScenarios>>> => pickByGrep(await loadScenarios(paths), flags.grep);
       if (flags.tools) {
         const { toolRows } = await import('../../runner/toolRows.js');
-        const tools = toolRows(await loadScenarios(paths));
+        const tools = toolRows(await scenariosOf());
         if (flags.json) ctx.io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
         else ctx.io.stdout.write(`${alignTable([['tool', 'service', 'risk', 'description'], ...tools.map((t) => [t.tool, t.service, t.risk, t.description])], ['left', 'left', 'left', 'left']).join('\n')}\n`);
         return;
       }
       const rows = flags.configs
-        ? (await loadConfigs(paths.length > 0 ? paths : CONFIG_DIRS)).map((c) => ({ name: c.name, kind: c.kind, description: c.description }))
-        : (await loadScenarios(paths)).map((s) => ({ name: s.name, title: s.title ?? '', rules: [...s.rules], services: serviceNames(s.services) }));
+        ? pickByGrep(await loadConfigs(paths.length > 0 ? paths : CONFIG_DIRS), flags.grep, 'configuration').map((c) => ({ name: c.name, kind: c.kind, description: c.description }))
+        : (await scenariosOf()).map((s) => ({ name: s.name, title: s.title ?? '', rules: [...s.rules], services: serviceNames(s.services) }));
       if (flags.json) {
         ctx.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;

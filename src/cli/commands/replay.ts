@@ -4,8 +4,9 @@ import { ExitCode } from '../exitCodes.js';
 import type { CliContext } from '../context.js';
 import { parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
 import { realTimeNote } from '../realTimeNote.js';
+import { isolationOf, isolationOptions, type IsolationFlags } from './isolationFlags.js';
 
-interface ReplayFlags {
+interface ReplayFlags extends IsolationFlags {
   readonly config: string;
   readonly seed: SeedOption;
   readonly trial: number;
@@ -18,8 +19,10 @@ Examples:
   $ faultline replay ./my-scenario.yaml --config ./retry.yaml --seed 7 --trial 0 --json > history.json
 
 Every failing trial in a report carries this command line. The same scenario, configuration,
-seed and trial index give the same history, event for event. Exit code: 0 when the trial
-passes, 1 when it fails, so the command doubles as a reproducer in a bug report.`;
+seed and trial index give the same history, event for event. The trial runs on a worker
+thread as in "faultline run": an agent that exits, crashes its thread or spins gets the same
+verdict (crashed, hung) as in the run. Exit code: 0 when the trial passes, 1 when it fails, so
+the command doubles as a reproducer in a bug report; 130/143 when stopped by SIGINT/SIGTERM.`;
 
 /** `faultline replay <scenario>`: one trial again, its timeline and its verdicts. */
 export function createReplayCommand(ctx: CliContext): Command {
@@ -30,13 +33,16 @@ export function createReplayCommand(ctx: CliContext): Command {
     .option('--seed <n>', 'the run seed of the trial', parseSeed, 1)
     .option('--trial <i>', 'the trial index (0-based)', parseTrialIndex, 0)
     .option('--json', 'print the trial history as JSON instead')
+    .addOption(isolationOptions()[0]!)
+    .addOption(isolationOptions()[1]!)
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ReplayFlags) => {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'replay needs the seed of the run it reproduces (--seed <n>), not "random"');
-      const [{ loadConfigs, loadScenarios }, { runTrial }, { printTrial }] = await Promise.all([
+      const [{ loadConfigs, loadScenarios, refOf }, { replayIsolated }, { printTrial }, { assertPeersInstalled }] = await Promise.all([
         import('../../runner/library.js'),
-        import('../../runner/trial.js'),
+        import('../replayIsolated.js'),
         import('../printTrial.js'),
+        import('../../runner/optionalPeers.js'),
       ]);
       const scenarios = await loadScenarios([ref]);
       const scenario = scenarios[0];
@@ -48,7 +54,12 @@ export function createReplayCommand(ctx: CliContext): Command {
       if (config === undefined || configs.length > 1) {
         throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one configuration; "${flags.config}" holds ${configs.length}`);
       }
-      const trial = await runTrial({ scenario, config, runSeed: flags.seed, trialIndex: flags.trial });
+      await assertPeersInstalled([scenario], [config]);
+      const trial = await replayIsolated({ scenario, config, runSeed: flags.seed, trialIndex: flags.trial, refs: { scenario: refOf(scenario), config: refOf(config) }, isolation: isolationOf(flags) }, ctx.io);
+      if (typeof trial === 'number') {
+        ctx.exitCode = trial;
+        return;
+      }
       printTrial(trial, ctx.io, flags.json === true, (p, status) => `${p.bold('faultline replay')}  ${scenario.name} × ${trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`);
       if (scenario.agent.kind === 'command' && flags.json !== true) ctx.io.stdout.write(`${realTimeNote([scenario.name])}\n`);
       ctx.exitCode = trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;

@@ -3,6 +3,7 @@ import type { Gate } from '../../runner/gates.js';
 import type { ConfigOrigins } from '../config/configOrigins.js';
 import type { ReporterName } from '../../report/write.js';
 import type { Shard } from '../../runner/shard.js';
+import { isolationOptions } from './isolationFlags.js';
 import { collect, collectGate, collectReporter, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
 
 /** The flags `run` and `compare` share, as commander hands them over. */
@@ -52,12 +53,12 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--gate <expr>', 'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" (repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)', collectGate)
     .option('--reporter <name>', 'console, json, junit, markdown or html (repeatable; default: all but html)', collectReporter)
     .option('--out <dir>', 'folder the report files go to', 'reports')
-    .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
+    .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option('--workers <n>', 'worker threads the trials run on, each trial isolated from the run (default: the available cores, one per 500 trials, at least 1; 0: in this process, without isolation)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
     .option('--keep-failures <n>', 'failing trials per cell kept in full, history and all; the rest are counted', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'), DEFAULT_KEEP_FAILURES)
     .option('--shard <i/n>', 'run only slice i of n of the trials (merge the shard reports with "faultline merge")', parseShardFlag)
-    .option('--trial-timeout <ms>', 'wall-clock milliseconds a trial may hold its worker before it is stopped and judged hung (default: 10000, times agents / 100 for the largest crowd)', (v) => parseInteger(v, 1, 'milliseconds, at least 1'))
-    .option('--worker-heap <mb>', "each worker's heap limit in MB: an agent that allocates past it crashes its trial, not the run (default: 512)", (v) => parseInteger(v, 16, 'megabytes, at least 16'))
+    .addOption(isolationOptions()[0]!)
+    .addOption(isolationOptions()[1]!)
     .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)')
     .addOption(
       new Option('--record', "send model requests to the scenario's model.baseUrl (key from OPENAI_API_KEY / ANTHROPIC_API_KEY) and write what it answers to the scenario's cassette").conflicts('live'),

@@ -6,11 +6,13 @@ import type { CliContext } from '../context.js';
 import type { Gate } from '../../runner/gates.js';
 import { collect, collectGate, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
 import { builtinConfigs } from './compare.js';
+import { isolationOf, isolationOptions, type IsolationFlags } from './isolationFlags.js';
 
 const REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
-interface SweepFlags {
+interface SweepFlags extends IsolationFlags {
+  readonly configFile?: string;
   readonly fault?: string[];
   readonly lambda?: (readonly number[])[];
   readonly mix?: boolean;
@@ -85,7 +87,8 @@ function collectReporter(value: string, previous: Reporter[] | undefined): Repor
 
 /** `faultline sweep [scenarios…]`: pass^k against fault intensity λ. */
 export function createSweepCommand(ctx: CliContext): Command {
-  return new Command('sweep')
+  const cmd = new Command('sweep');
+  return cmd
     .description('run the scenarios under faults of rising intensity λ and report pass^1 and pass^k at each λ per configuration')
     .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)')
     .option('--fault <kind|yaml>', `a fault to sweep: a kind or an inline fault (repeatable; default: ${DEFAULT_SWEEP_FAULTS.join(', ')})`, collect)
@@ -97,16 +100,27 @@ export function createSweepCommand(ctx: CliContext): Command {
     .option('--seed <n|random>', 'sweep seed; each point gets its own seed from it', parseSeed, 1)
     .option('--out <dir>', 'folder sweep.json, sweep.md and sweep.html go to', 'reports')
     .option('--reporter <name>', `${REPORTERS.join(', ')} (repeatable; default: all)`, collectReporter)
-    .option('--grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
+    .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option('--workers <n>', 'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs your own agent or service code, else 0: in this process)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
     .option('--gate <expr>', 'a gate every point must hold, judged per scenario × configuration as "faultline run" does, e.g. "config=rulebook:pass^k>=1" (repeatable; default: none)', collectGate)
     .option('--gate-up-to <λ>', 'judge the gates only at the points with λ up to this one (default: every point)', parseUpTo)
     .option('--replay <i>', 'rerun trial i of one scenario, configuration, series and λ, and print its timeline (as "faultline replay" does)', parseTrialIndex)
     .option('--json', 'with --replay: print the trial history as JSON instead')
+    .addOption(isolationOptions()[0]!)
+    .addOption(isolationOptions()[1]!)
+    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed, k, outDir and grep')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: SweepFlags) => {
       // The fault schema loads only once the command runs, so --help stays quick; a bad --fault still exits 2 naming the flag.
-      const [{ executeSweep, executeSweepReplay }, { parseSweepFault }] = await Promise.all([import('../executeSweep.js'), import('../../runner/sweep/sweepFaults.js')]);
+      const [{ executeSweep, executeSweepReplay }, { parseSweepFault }, { withSharedConfigFile }] = await Promise.all([
+        import('../executeSweep.js'),
+        import('../../runner/sweep/sweepFaults.js'),
+        import('../config/withConfigFile.js'),
+      ]);
+      ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags, (config, typed) => ({
+        ...(!typed('k') && config.k !== undefined && { k: config.k }),
+        ...(!typed('out') && config.outDir !== undefined && { out: config.outDir }),
+      })));
       const faults = (flags.fault ?? DEFAULT_SWEEP_FAULTS).map((text) => {
         const parsed = parseSweepFault(text);
         if (parsed.kind === 'error') throw new FaultlineError(FaultlineErrorCode.Usage, `--fault ${text}: ${parsed.message}`);
@@ -120,6 +134,7 @@ export function createSweepCommand(ctx: CliContext): Command {
         target: flags.statusQueries === true ? ('any' as const) : ('call' as const),
         lambdas: flags.lambda ? (mergeLambdas(flags.lambda) as { lambdas: readonly number[] }).lambdas : DEFAULT_LAMBDAS,
         ...(flags.grep && { grep: flags.grep }),
+        isolation: isolationOf(flags),
       };
       if (flags.replay !== undefined) {
         ctx.exitCode = await executeSweepReplay({ ...common, configs: flags.config ?? ['rulebook'] }, flags.replay, flags.json === true, ctx.io);

@@ -2,11 +2,46 @@ import type { Command } from 'commander';
 import { parseGate } from '../../runner/gates.js';
 import type { RunFlags } from '../commands/runFlags.js';
 import type { ConfigOrigins } from './configOrigins.js';
-import { findConfigFile, loadConfigFile } from './loadConfigFile.js';
+import { findConfigFile, loadConfigFile, type LoadedConfigFile } from './loadConfigFile.js';
 
 export interface Invocation {
   readonly scenarios: string[];
   readonly flags: RunFlags;
+}
+
+/** What `explore` and `sweep` take from the project's config file: the flags they share with `run`. */
+export interface SharedFlags {
+  readonly config?: string[];
+  readonly seed: RunFlags['seed'];
+  readonly grep?: RegExp;
+  readonly configFile?: string;
+}
+
+/**
+ * The scenarios and flags of `explore` or `sweep` with the project's config file filled in, as
+ * for `run`: scenarios, retry configurations, seed and grep (a flag typed wins); `k` and `outDir`
+ * too where the command has them (`sweep`), through `more`.
+ */
+export async function withSharedConfigFile<F extends SharedFlags>(
+  cmd: Command,
+  scenarios: string[],
+  flags: F,
+  more: (config: LoadedConfigFile['config'], typed: (option: string) => boolean) => Partial<F> = () => ({}),
+): Promise<{ scenarios: string[]; flags: F }> {
+  const file = await findConfigFile(flags.configFile);
+  if (file === undefined) return { scenarios, flags };
+  const { config } = await loadConfigFile(file);
+  const typed = (option: string): boolean => cmd.getOptionValueSource(option) === 'cli';
+  return {
+    scenarios: scenarios.length > 0 ? scenarios : [...(config.scenarios ?? [])],
+    flags: {
+      ...flags,
+      seed: typed('seed') ? flags.seed : (config.seed ?? flags.seed),
+      ...(flags.config === undefined && config.retryConfigs && { config: [...config.retryConfigs] }),
+      ...(flags.grep === undefined && config.grep !== undefined && { grep: new RegExp(config.grep) }),
+      ...more(config, typed),
+    },
+  };
 }
 
 /**

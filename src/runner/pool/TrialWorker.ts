@@ -4,14 +4,16 @@ import { Worker } from 'node:worker_threads';
 import { RealClock } from '../../core/clock/RealClock.js';
 import type { TimerHandle } from '../../core/clock/Clock.js';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
-import type { TrialSummary } from '../trial.js';
+import type { HistoryEvent } from '../../core/events.js';
+import type { WorldSnapshot } from '../../world/snapshot.js';
+import type { PartialTrial, TrialSummary } from '../trial.js';
 import { describeThrown, type LostEnd, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 
 /** What became of one trial sent to a worker. */
 export type WorkerAnswer =
   | { readonly kind: 'result'; readonly trial: TrialSummary; readonly retire?: string }
   /** The worker died or stalled running it; it is gone. */
-  | { readonly kind: 'lost'; readonly end: LostEnd }
+  | { readonly kind: 'lost'; readonly end: LostEnd; readonly partial?: PartialTrial }
   /** The worker was stopped (the run was interrupted, or it was retired) or died on an earlier trial: this one did not run. */
   | { readonly kind: 'stopped' };
 
@@ -46,7 +48,13 @@ interface Pending {
   readonly resolve: (answer: WorkerAnswer) => void;
   /** Set while this is the trial the worker is running (the first pending one). */
   watchdog?: TimerHandle;
+  /** What the worker streamed of this trial so far (see `WorkerSetup.stream`). */
+  readonly events: HistoryEvent[];
+  snapshot?: WorldSnapshot;
 }
+
+/** What the worker streamed of a trial before it was lost, if anything. */
+const streamed = (p: Pending): PartialTrial | undefined => (p.events.length === 0 ? undefined : { history: p.events, ...(p.snapshot && { snapshot: p.snapshot }) });
 
 /**
  * One worker thread running trials one at a time, in the order they were sent, with a
@@ -65,15 +73,18 @@ export class TrialWorker {
   ) {
     worker.on('message', (m: WorkerMessage) => this.#onMessage(m));
     worker.on('error', (error: Error & { code?: string }) =>
-      this.#lose({
-        kind: 'crashed',
-        message:
-          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? `the worker ran out of memory (heap limit ${limits.heapMb} MB); it was replaced`
-            : `uncaught error in the worker: ${describeThrown(error)}`,
-      }),
+      this.#lose(
+        {
+          kind: 'crashed',
+          message:
+            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? `the worker ran out of memory (heap limit ${limits.heapMb} MB); it was replaced`
+              : `uncaught error in the worker: ${describeThrown(error)}`,
+        },
+        this.#pending[0] && streamed(this.#pending[0]),
+      ),
     );
-    worker.on('exit', (code) => this.#lose({ kind: 'crashed', message: `the worker exited with code ${code} while running the trial` }));
+    worker.on('exit', (code) => this.#lose({ kind: 'crashed', message: `the worker exited with code ${code} while running the trial` }, this.#pending[0] && streamed(this.#pending[0])));
   }
 
   /** Starts a worker and resolves once it has loaded the run's scenarios. */
@@ -109,7 +120,7 @@ export class TrialWorker {
     if (this.#gone) return Promise.resolve({ kind: 'stopped' });
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      this.#pending.push({ id, resolve });
+      this.#pending.push({ id, resolve, events: [] });
       if (this.#pending.length === 1) this.#watch();
       this.worker.postMessage({ type: 'trial', id, ...request } satisfies TrialRequest);
     });
@@ -126,7 +137,7 @@ export class TrialWorker {
     if (head === undefined) return;
     const ms = this.limits.trialTimeoutMs;
     head.watchdog = TrialWorker.#clock.setTimer(ms, () =>
-      this.#lose({ kind: 'hung', at: 0, message: `no answer within the ${ms} ms wall-clock watchdog (a synchronous loop?); the worker was stopped and replaced` }),
+      this.#lose({ kind: 'hung', at: 0, message: `no answer within the ${ms} ms wall-clock watchdog (a synchronous loop?); the worker was stopped and replaced` }, streamed(head)),
     );
   }
 
@@ -142,14 +153,18 @@ export class TrialWorker {
     if (m.type === 'result' && m.id === this.#pending[0]?.id) {
       this.#settleHead({ kind: 'result', trial: m.trial, ...(m.retire !== undefined && { retire: m.retire }) });
       this.#watch();
-    } else if (m.type === 'fatal') this.#lose({ kind: 'crashed', message: m.reason });
+    } else if (m.type === 'progress' && m.id === this.#pending[0]?.id) {
+      const head = this.#pending[0];
+      head.events.push(m.event);
+      if (m.snapshot !== undefined) head.snapshot = m.snapshot;
+    } else if (m.type === 'fatal') this.#lose({ kind: 'crashed', message: m.reason }, m.partial ?? (this.#pending[0] && streamed(this.#pending[0])));
   }
 
-  /** The trial the worker is running is lost with it; the ones sent after it never ran. */
-  #lose(end: LostEnd): void {
+  /** The trial the worker is running is lost with it (with what it did so far, when known); the ones sent after it never ran. */
+  #lose(end: LostEnd, partial?: PartialTrial): void {
     if (this.#gone) return;
     this.#gone = true;
-    this.#settleHead(this.#stopping ? { kind: 'stopped' } : { kind: 'lost', end });
+    this.#settleHead(this.#stopping ? { kind: 'stopped' } : { kind: 'lost', end, ...(partial && { partial }) });
     while (this.#pending.length > 0) this.#settleHead({ kind: 'stopped' });
     void this.worker.terminate();
   }

@@ -2,7 +2,10 @@ import type { TrialEnd } from '../../checks/record.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { FaultPlan } from '../../faults/plan.js';
 import type { CellRefs } from '../CellTally.js';
-import type { TrialSummary } from '../trial.js';
+import type { HistoryEvent } from '../../core/events.js';
+import type { WorldSnapshot } from '../../world/snapshot.js';
+import type { ScenarioOverride } from '../scenarioOverride.js';
+import type { PartialTrial, TrialSummary } from '../trial.js';
 
 /** What a worker is started with: references to load, never objects holding functions. */
 export interface WorkerSetup {
@@ -21,6 +24,12 @@ export interface WorkerSetup {
   readonly keepFailures: number | null;
   /** Fault rules appended to every scenario's own plan once it is loaded (see `RunOptions.addedFaults`). */
   readonly addedFaults?: FaultPlan;
+  /**
+   * Stream each event of the trial in progress (and the world's state after each effect) as it
+   * is recorded, so a trial whose agent then blocks the thread for good still has its history
+   * (`IsolatedTrials` runs a trial that hung once more this way; it costs too much for every trial).
+   */
+  readonly stream?: boolean;
 }
 
 /** The main thread asks for one trial at a time. */
@@ -31,6 +40,8 @@ export interface TrialRequest {
   readonly config: number;
   readonly trialIndex: number;
   readonly refs: CellRefs;
+  /** A variant of the scenario to run instead (explore's candidate plans). */
+  readonly override?: ScenarioOverride;
 }
 
 export type WorkerMessage =
@@ -39,7 +50,9 @@ export type WorkerMessage =
   /** `retire`: the trial is judged, but its worker must not run another (an agent changed its globals). */
   | { readonly type: 'result'; readonly id: number; readonly trial: TrialSummary; readonly retire?: string }
   /** The trial in progress (if any) took its worker down with it. */
-  | { readonly type: 'fatal'; readonly id: number | undefined; readonly reason: string };
+  | { readonly type: 'fatal'; readonly id: number | undefined; readonly reason: string; readonly partial?: PartialTrial }
+  /** With `WorkerSetup.stream`: one event of the trial in progress, and after an effect the world's state. */
+  | { readonly type: 'progress'; readonly id: number; readonly event: HistoryEvent; readonly snapshot?: WorldSnapshot };
 
 /** How a trial ends when its worker dies or stalls. */
 export type LostEnd = Extract<TrialEnd, { kind: 'crashed' | 'hung' }>;

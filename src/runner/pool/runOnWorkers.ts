@@ -5,7 +5,7 @@ import type { CellRefs } from '../CellTally.js';
 import { sourceOf } from '../library.js';
 import type { TrialJob } from '../matrixJobs.js';
 import type { Scenario } from '../scenario.js';
-import type { TrialSummary } from '../trial.js';
+import type { PartialTrial, TrialSummary } from '../trial.js';
 import type { LostEnd, WorkerSetup } from './protocol.js';
 import { TrialWorker, type WorkerAnswer, type WorkerLimits } from './TrialWorker.js';
 
@@ -48,10 +48,10 @@ export interface WorkerRun {
   readonly isolation?: IsolationOptions;
   readonly onTrial: (job: TrialJob, trial: TrialSummary) => void;
   /** Judges a trial whose worker died or stalled. */
-  readonly lost: (job: TrialJob, end: LostEnd) => Promise<TrialSummary>;
+  readonly lost: (job: TrialJob, end: LostEnd, partial: PartialTrial | undefined) => Promise<TrialSummary>;
 }
 
-function scenarioFiles(scenarios: readonly Scenario[]): string[] {
+export function scenarioFiles(scenarios: readonly Scenario[]): string[] {
   return scenarios.map((s) => {
     const file = sourceOf(s);
     if (file === undefined) {
@@ -59,6 +59,21 @@ function scenarioFiles(scenarios: readonly Scenario[]): string[] {
     }
     return file;
   });
+}
+
+/** The watchdog and heap limit of the run's workers: the options given, else the defaults. */
+export function isolationLimits(scenarios: readonly Scenario[], isolation: IsolationOptions | undefined): WorkerLimits {
+  return {
+    // A trial of many agents does their work at once: the default watchdog grows with the largest crowd.
+    // A command agent runs on the wall clock for up to its own timeoutMs: the watchdog waits past it, for its group's kill and sweep.
+    trialTimeoutMs:
+      isolation?.trialTimeoutMs ??
+      Math.max(
+        DEFAULT_TRIAL_TIMEOUT_MS * Math.max(1, Math.ceil(Math.max(0, ...scenarios.map((s) => s.agents)) / 100)),
+        ...scenarios.map((s) => (s.agent.kind === 'command' ? s.agent.timeoutMs + DEFAULT_TRIAL_TIMEOUT_MS : 0)),
+      ),
+    heapMb: isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
+  };
 }
 
 /**
@@ -71,14 +86,7 @@ function scenarioFiles(scenarios: readonly Scenario[]): string[] {
  */
 export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
   const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures, ...(run.addedFaults && { addedFaults: run.addedFaults }) };
-  const limits: WorkerLimits = {
-    // A trial of many agents does their work at once: the default watchdog grows with the largest crowd.
-    // A command agent runs on the wall clock for up to its own timeoutMs: the watchdog waits past it, for its group's kill and sweep.
-    trialTimeoutMs:
-      run.isolation?.trialTimeoutMs ??
-      Math.max(DEFAULT_TRIAL_TIMEOUT_MS * Math.max(1, Math.ceil(Math.max(0, ...run.scenarios.map((s) => s.agents)) / 100)), ...run.scenarios.map((s) => (s.agent.kind === 'command' ? s.agent.timeoutMs + DEFAULT_TRIAL_TIMEOUT_MS : 0))),
-    heapMb: run.isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
-  };
+  const limits = isolationLimits(run.scenarios, run.isolation);
   const n = Math.max(1, Math.min(run.workers, run.jobs.length));
   const queues = Array.from({ length: n }, (_, w) => run.jobs.filter((_, j) => j % n === w));
   const live = new Set<TrialWorker>();
@@ -122,7 +130,7 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
           await Promise.all(rest.map((s) => s.answer));
           todo.unshift(head.job, ...rest.map((s) => s.job));
           continue;
-        } else if (answer.kind === 'lost') trial = await run.lost(head.job, answer.end);
+        } else if (answer.kind === 'lost') trial = await run.lost(head.job, answer.end, answer.partial);
         else {
           trial = answer.trial;
           // The trial changed what the next one would see: its worker runs no other.

@@ -9,7 +9,8 @@ import { isFaultlineError } from '../../core/errors.js';
 import { loadScenarioFile } from '../library.js';
 import type { Scenario } from '../scenario.js';
 import { withAddedFaults } from '../addedFaults.js';
-import { runTrial, summarise, type TrialSummary } from '../trial.js';
+import { withOverride } from '../scenarioOverride.js';
+import { runTrial, summarise, type LiveTrial, type PartialTrial, type TrialSummary } from '../trial.js';
 import { leftoverResources, resourceCounts } from './leftovers.js';
 import { describeThrown, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 import { GlobalsWatch } from './globalsFingerprint.js';
@@ -19,11 +20,30 @@ const setup = workerData as WorkerSetup;
 const post = (message: WorkerMessage): void => port.postMessage(message);
 
 let current: number | undefined;
+/** The trial this thread ran last (or is running): what it did goes with a fatal message. */
+let live: LiveTrial | undefined;
 const exit: (code: number) => never = process.exit.bind(process);
 
-/** Reports the trial in progress as lost, then ends this thread; the pool starts a fresh one. */
+/** What the last trial did so far; the world's state is left out when the agent broke what taking it needs. */
+function partialOf(): PartialTrial | undefined {
+  if (live === undefined) return undefined;
+  const history = [...live.history.events];
+  try {
+    return { history, snapshot: live.snapshot() };
+  } catch {
+    return { history };
+  }
+}
+
+/** Reports the trial in progress as lost, with what it did so far, then ends this thread; the pool starts a fresh one. */
 function fatal(reason: string): never {
-  post({ type: 'fatal', id: current, reason });
+  const partial = current === undefined ? undefined : partialOf();
+  try {
+    post({ type: 'fatal', id: current, reason, ...(partial && { partial }) });
+  } catch {
+    // Something in the history cannot be copied to the main thread: the reason alone still can.
+    post({ type: 'fatal', id: current, reason });
+  }
   exit(70);
 }
 
@@ -48,13 +68,18 @@ function withHistory(request: TrialRequest, status: TrialSummary['status']): boo
 /** Runs one trial and answers; resolves to false when this worker must run no other (its globals changed). */
 async function runOne(request: TrialRequest, scenarios: readonly Scenario[], globals: GlobalsWatch): Promise<boolean> {
   current = request.id;
+  live = undefined;
   const resources = resourceCounts();
   const trial = await runTrial({
-    scenario: scenarios[request.scenario]!,
+    scenario: withOverride(scenarios[request.scenario]!, request.override),
     config: setup.configs[request.config]!,
     runSeed: setup.runSeed,
     trialIndex: request.trialIndex,
     refs: request.refs,
+    watch: (trial) => {
+      live = trial;
+      if (setup.stream === true) trial.history.onRecord((event) => post({ type: 'progress', id: request.id, event, ...(event.type === 'effect' && { snapshot: trial.snapshot() }) }));
+    },
   });
   const left = leftoverResources(resources);
   // A timer left running would fire into the next trial on this thread: it belongs to this one.
@@ -62,6 +87,7 @@ async function runOne(request: TrialRequest, scenarios: readonly Scenario[], glo
   const retire = globals.changed() ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
   const summary = summarise(trial, withHistory(request, trial.status));
   current = undefined;
+  live = undefined;
   post({ type: 'result', id: request.id, trial: summary, ...(retire !== undefined && { retire }) });
   return retire === undefined;
 }

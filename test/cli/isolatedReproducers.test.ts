@@ -1,0 +1,90 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultline, start, tempDir } from './faultline.js';
+import { agentScenario, EXITS_SEVEN, LOOPS_FOREVER, REJECTS_UNHANDLED } from './misbehavingAgents.js';
+
+/**
+ * The commands a failing run prints (`replay`, `sweep --replay`) and `explore` run the agent's
+ * code on a worker, as `run` does: an agent that exits, rejects without a handler or spins gets
+ * the verdict `run` gives it, with what it did before, and a stop signal ends the command.
+ */
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir('isolated');
+  await writeFile(join(dir.path, 'exits.ts'), agentScenario('exits', EXITS_SEVEN));
+  await writeFile(join(dir.path, 'rejects.ts'), agentScenario('rejects', REJECTS_UNHANDLED));
+  await writeFile(join(dir.path, 'loops.ts'), agentScenario('loops', LOOPS_FOREVER));
+});
+afterAll(() => dir.cleanup());
+
+const run = (args: readonly string[]) => faultline(args, { cwd: dir.path });
+
+describe('faultline replay of a misbehaving agent', () => {
+  it('process.exit(7): exit 1 with the crashed verdict, and the order it created before is in the timeline and the evidence', async () => {
+    const r = await run(['replay', './exits.ts', '--seed', '1', '--trial', '0']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('exits × rulebook, seed 1, trial 0: failed (goal-state)');
+    expect(r.stdout).toMatch(/effect order\.created key=ref-1/);
+    expect(r.stdout).toContain('goal-state: the agent crashed before finishing: the agent called process.exit(7)');
+    expect(r.stdout).not.toContain('happened 0 times');
+  }, 60_000);
+
+  it('an unhandled rejection: exit 1 with the crashed verdict, no raw stack', async () => {
+    const r = await run(['replay', './rejects.ts']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('the agent crashed before finishing: unhandled promise rejection: Error: nobody handles this');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
+  it('a synchronous endless loop: hung within the watchdog, with the history up to the loop', async () => {
+    const r = await run(['replay', './loops.ts', '--trial-timeout', '1500', '--json']);
+    expect(r.code, r.stderr).toBe(1);
+    const history = JSON.parse(r.stdout) as { type: string; effect?: string; status?: string; message?: string }[];
+    expect(history.some((e) => e.type === 'effect' && e.effect === 'order.created')).toBe(true);
+    expect(history.at(-1)).toMatchObject({ type: 'trial_end', status: 'hung', message: expect.stringMatching(/no answer within the 1500 ms wall-clock watchdog/) as unknown });
+  }, 60_000);
+
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    it(`a synchronous endless loop under a watchdog that never fires: ${signal} ends it with ${code}`, async () => {
+      const started = start(['replay', './loops.ts', '--trial-timeout', '600000'], { cwd: dir.path });
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      started.child.kill(signal);
+      const r = await started.done;
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.signal).toBeNull();
+    }, 60_000);
+  }
+});
+
+describe('faultline sweep --replay and explore of a misbehaving agent', () => {
+  it('sweep --replay: exit 1 with the verdict', async () => {
+    const r = await run(['sweep', './exits.ts', '--config', 'rulebook', '--fault', 'rate_limit', '--lambda', '0.1', '--replay', '0']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('the agent called process.exit(7)');
+  }, 60_000);
+
+  it('sweep of an endless loop: every trial hung within the watchdog, exit 0 with its reports', async () => {
+    const r = await run(['sweep', './loops.ts', '--config', 'rulebook', '--fault', 'rate_limit', '--lambda', '0', '--k', '1', '--trial-timeout', '1500', '--reporter', 'console']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('loops');
+  }, 60_000);
+
+  for (const [name, reason] of [
+    ['exits', 'the agent called process.exit(7)'],
+    ['loops', 'no answer within the 1500 ms wall-clock watchdog'],
+  ] as const) {
+    it(`explore ${name}: exit 1, the scenario fails with no added fault, with the verdict and a replay command that works`, async () => {
+      const r = await run(['explore', `./${name}.ts`, '--runs', '3', '--trial-timeout', '1500']);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toContain(`${name} × rulebook: fails with no added fault`);
+      expect(r.stdout).toContain(reason);
+      const replay = /replay: faultline (replay .*)$/m.exec(r.stdout)?.[1];
+      expect(replay).toBe(`replay ./${name}.ts --config rulebook --seed 1 --trial 0`);
+      const again = await run([...replay!.split(' '), '--trial-timeout', '1500']);
+      expect(again.code, again.stderr).toBe(1);
+      expect(again.stdout).toContain(reason);
+    }, 90_000);
+  }
+});

@@ -1,0 +1,23 @@
+/** Agents that misbehave after doing real work: shared by the tests of `run`'s workers and of the commands that reproduce their trials. */
+
+/** A TypeScript scenario whose agent creates an order, then does `misbehaviour`, then claims success. */
+export const agentScenario = (name: string, misbehaviour: string): string => `
+type Tools = Record<string, (input: unknown) => Promise<{ kind: string }>>;
+export default {
+  name: '${name}',
+  agent: {
+    kind: 'function',
+    task: 'create an order, then: ${name}',
+    fn: async ({ tools }: { tools: Tools }) => {
+      await tools['create_order']!({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 });
+      ${misbehaviour}
+      return { outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };
+    },
+  },
+  goal: { effects: { 'order.created': 1 } },
+};
+`;
+
+export const EXITS_SEVEN = 'process.exit(7);';
+export const REJECTS_UNHANDLED = "void Promise.reject(new Error('nobody handles this'));";
+export const LOOPS_FOREVER = 'for (;;) { /* spin */ }';
