@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, faultline, tempDir } from './faultline.js';
@@ -80,5 +80,40 @@ describe('the console report', () => {
     // k > 1 keeps both columns.
     const k3 = await faultline(['run', 'payment-quota-exceeded', '--k', '3', '--out', 'k3'], { cwd: dir.path });
     expect(k3.stdout.split('\n').find((l) => l.includes('pass^1'))).toContain('pass^3');
+  });
+});
+
+describe('one story for 500 (R1, R2; README and docs/rules.md say the same)', () => {
+  const scenario = (name: string, status: number): string => `name: ${name}
+faults:
+  - match: { tool: create_order }
+    times: 1
+    fault: { kind: unavailable, status: ${status} }
+agent:
+  kind: scripted
+  task: Create an order
+  plan:
+    steps:
+      - name: order
+        tool: create_order
+        input: { clientReference: ref-1, item: book, quantity: 1, amountCents: 1500 }
+`;
+
+  it('a bare 500 is internal, permanent: the rulebook does not retry it, a retry is a breach; a 503 is retried', async () => {
+    await writeFile(join(dir.path, 'bare-500.yaml'), scenario('bare-500', 500));
+    await writeFile(join(dir.path, 'down-503.yaml'), scenario('down-503', 503));
+    const r = await faultline(['run', 'bare-500.yaml', 'down-503.yaml', '--config', 'rulebook', '--config', 'naive', '--k', '1', '--out', 'five-hundred'], { cwd: dir.path });
+    expect(r.code).toBe(1);
+    const json = JSON.parse(await readFile(join(dir.path, 'five-hundred', 'faultline.json'), 'utf8')) as {
+      cells: { scenario: string; config: string; metrics: { successes: number; amplification: number }; trials: { checks: { name: string; verdict: { valid: boolean; message?: string } }[] }[] }[];
+    };
+    const cell = (scenario: string, config: string) => json.cells.find((c) => c.scenario === scenario && c.config === config)!;
+    const retryVerdict = (scenario: string, config: string) => cell(scenario, config).trials[0]?.checks.find((c) => c.name === 'retry-discipline')?.verdict;
+    // The rulebook sends the 500'd call once; naive resends it, and that is a retry after a permanent error.
+    expect(cell('bare-500', 'rulebook').metrics.amplification).toBe(1);
+    expect(retryVerdict('bare-500', 'naive')?.message).toMatch(/after the internal error .*permanent errors are never retried \(R7\)/);
+    // 503: a service briefly down, retried by the rulebook, which then succeeds.
+    expect(cell('down-503', 'rulebook').metrics.successes).toBe(1);
+    expect(cell('down-503', 'rulebook').metrics.amplification).toBe(2);
   });
 });
