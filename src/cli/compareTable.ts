@@ -16,11 +16,11 @@ interface Slot {
   readonly paint?: Paint;
 }
 
-const COLUMNS = 6;
-const groupHeader = (k: number): Slot[] => ['', 'pass^1', `pass^${k}`, 'dup', 'amp', 'p95'].map((h, i) => slot(h, i === 0 ? 'left' : 'right'));
+// With k = 1, pass^k is pass^1: shown once.
+const groupHeader = (k: number): Slot[] => ['', 'pass^1', ...(k > 1 ? [`pass^${k}`] : []), 'dup', 'amp', 'p95'].map((h, i) => slot(h, i === 0 ? 'left' : 'right'));
 const slot = (text: string, align: Slot['align'] = 'right', paint?: Paint): Slot => (paint ? { text, align, paint } : { text, align });
 const width = (s: string): number => [...s].length;
-const missing = (): Slot[] => [slot(' ', 'left'), ...Array.from({ length: COLUMNS - 1 }, () => slot('-'))];
+const missing = (k: number): Slot[] => [slot(' ', 'left'), ...Array.from({ length: groupHeader(k).length - 1 }, () => slot('-'))];
 
 interface Figures {
   readonly passed: boolean;
@@ -32,11 +32,11 @@ interface Figures {
 }
 
 function group(f: Figures | undefined, k: number, p: Painter): Slot[] {
-  if (f === undefined) return missing();
+  if (f === undefined) return missing(k);
   return [
     slot(f.passed ? '✓' : '✗', 'left', f.passed ? p.green : p.red),
     slot(formatRateWithInterval(formatRate(f.passHat[0]), f.intervals.hat[0])),
-    slot(formatRateWithInterval(formatRate(f.passHat[k - 1]), f.intervals.hat[k - 1])),
+    ...(k > 1 ? [slot(formatRateWithInterval(formatRate(f.passHat[k - 1]), f.intervals.hat[k - 1]))] : []),
     slot(String(f.duplicates)),
     slot(formatRatio(f.amplification)),
     slot(formatSeconds(f.p95)),
@@ -81,6 +81,7 @@ export function renderComparison(run: RunResult, options: { readonly gates: read
     [slot('all scenarios', 'left'), ...run.configs.flatMap((c) => group(totalFigures(run, c), run.k, p))],
   ];
 
+  const COLUMNS = groupHeader(run.k).length;
   const widths: number[] = [];
   for (const row of rows) row.forEach((s, i) => (widths[i] = Math.max(widths[i] ?? 0, width(s.text))));
   const groupStart = (g: number): number => 1 + g * COLUMNS;

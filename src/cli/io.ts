@@ -25,9 +25,19 @@ export interface SignalSource {
   off(event: StopSignal, listener: () => void): unknown;
 }
 
+/**
+ * A reader that goes away (`faultline … 2>&1 | head -1`) makes the next write fail with EPIPE,
+ * an 'error' event that would crash the CLI with exit 1: the exit code must stay the one the
+ * run earned (2 for a usage error), so the write is dropped, as there is nobody left to read it.
+ */
+function dropWritesOnBrokenPipe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (stream.listenerCount('error') === 0) stream.on('error', () => undefined);
+  return stream;
+}
+
 export const processIo = (pendingSignals: StopSignal[] = []): Io => ({
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout: dropWritesOnBrokenPipe(process.stdout),
+  stderr: dropWritesOnBrokenPipe(process.stderr),
   env: process.env,
   signals: process,
   pendingSignals,

@@ -6,6 +6,35 @@ describe('redactText', () => {
     expect(redactText('key ACME-7 and sk-ant-abcdefgh12345 with Bearer abc.def', ['ACME-7'])).toBe('key [REDACTED] and [REDACTED] with Bearer [REDACTED]');
     expect(redactText('nothing to hide here')).toBe('nothing to hide here');
   });
+
+  it('replaces credential shapes: keys, bearer tokens, Authorization values, query and form pairs, JSON fields', () => {
+    const cases: [string, string][] = [
+      ['pk_live_abcdefgh1234, rk_live_12345678abc, sk_test_abcdefgh123', '[REDACTED], [REDACTED], [REDACTED]'],
+      ['sk-proj-abcDEF123456789', '[REDACTED]'],
+      ['curl -H "Authorization: Basic dXNlcjpwYXNz" https://x', 'curl -H "Authorization: [REDACTED]" https://x'],
+      ['Authorization: eyJhbGciOiJIUzI1NiJ9.payload.sig', 'Authorization: [REDACTED]'],
+      ['https://x/login?user=bob&password=hunter2&x=1', 'https://x/login?user=bob&password=[REDACTED]&x=1'],
+      ['grant_type=refresh&refresh_token=r-1&client_secret=cs', 'grant_type=refresh&refresh_token=[REDACTED]&client_secret=[REDACTED]'],
+      ['{"authorization":"Basic Zm9v","apiKey":"k1","x":"token"}', '{"authorization":"[REDACTED]","apiKey":"[REDACTED]","x":"token"}'],
+      [JSON.stringify({ m: 'dump {"password":"hunter2","user":"bob"}' }), JSON.stringify({ m: 'dump {"password":"[REDACTED]","user":"bob"}' })],
+    ];
+    for (const [text, redacted] of cases) expect(redactText(text), text).toBe(redacted);
+  });
+
+  it('leaves words, paths and flags alone: only credential shapes are secrets', () => {
+    for (const text of [
+      'Chose the basic plan; refresh-token: rotated ok',
+      'error: --out /etc/passwd: expected a folder, but /etc/passwd is a file',
+      'error: --out out/token: expected a folder; --out x/api_key, x/secret',
+      'keep the password secret; the token is a word; secret plan',
+      'Authorization: denied because of policy',
+      'the bearer of bad news; basic authentication',
+      '--gate pass^5>=1 can never hold; --seed=3; idempotencyKey=abc',
+      '{"item":"token","note":"password: none","tokens":3}',
+    ]) {
+      expect(redactText(text), text).toBe(text);
+    }
+  });
 });
 
 describe('redactHeaders', () => {
@@ -17,9 +46,13 @@ describe('redactHeaders', () => {
 });
 
 describe('scrubSecrets', () => {
-  it('replaces secrets in strings and keys at any depth, keeping values of keys named token or secret', () => {
-    const value = { events: [{ type: 'x', input: { ref: 'S3CRET' }, n: 1 }], state: { S3CRET: true }, evidence: { secret: 0, token: 'plain' } };
-    expect(scrubSecrets(value, ['S3CRET'])).toEqual({ events: [{ type: 'x', input: { ref: '[REDACTED]' }, n: 1 }], state: { '[REDACTED]': true }, evidence: { secret: 0, token: 'plain' } });
+  it('replaces secrets in strings and keys at any depth, and the strings of fields named like credentials', () => {
+    const value = { events: [{ type: 'x', input: { ref: 'S3CRET' }, n: 1 }], state: { S3CRET: true }, evidence: { secret: 0, token: 'plain', idempotencyKey: 'k-1', tokens: { input: 3 } } };
+    expect(scrubSecrets(value, ['S3CRET'])).toEqual({
+      events: [{ type: 'x', input: { ref: '[REDACTED]' }, n: 1 }],
+      state: { '[REDACTED]': true },
+      evidence: { secret: 0, token: '[REDACTED]', idempotencyKey: 'k-1', tokens: { input: 3 } },
+    });
     expect(value.events[0]!.input.ref).toBe('S3CRET');
   });
 

@@ -24,8 +24,8 @@ function caseProperties(cell: Cell, k: number): string[] {
   const props: [string, string | number][] = [
     ['pass^1', formatRate(m.passHat[0])],
     ...within('pass^1', intervals.hat[0]),
-    [`pass^${k}`, formatRate(m.passHat[k - 1])],
-    ...within(`pass^${k}`, intervals.hat[k - 1]),
+    // With k = 1, pass^k is pass^1: one property each, not two of the same name.
+    ...(k > 1 ? [[`pass^${k}`, formatRate(m.passHat[k - 1])] as [string, string], ...within(`pass^${k}`, intervals.hat[k - 1])] : []),
     [`pass@${k}`, formatRate(m.passAt[k - 1])],
     ...within(`pass@${k}`, intervals.at[k - 1]),
     ['model_tokens_in', m.tokens.input],

@@ -1,4 +1,5 @@
 import type { McpProxyRecord, ProxiedCall } from '../faults/mcp/McpFaultProxy.js';
+import type { Risk } from '../core/kinds.js';
 import type { FaultPlan } from '../faults/plan.js';
 
 /** What `faultline mcp-proxy` writes when it exits: the plan, every `tools/call`, and the history. */
@@ -7,6 +8,8 @@ export interface McpProxyReport extends McpProxyRecord {
   readonly server: readonly string[];
   readonly seed: number;
   readonly plan: FaultPlan;
+  /** The tools' risks the plan named (they win over the server's annotations). */
+  readonly risks?: Readonly<Record<string, Risk>>;
 }
 
 const SAW: Record<ProxiedCall['clientSaw'], string> = {

@@ -4,11 +4,11 @@ import type { RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds, plural } from './format.js';
 import { cellIntervals, confidenceText, configIntervals, formatRateWithInterval } from './rateIntervals.js';
 
-/** The columns of the per-configuration summary table, shared by the console and markdown reporters. */
+/** The columns of the per-configuration summary table, shared by the console and markdown reporters (pass^k once when k = 1: it is pass^1). */
 export const summaryHeader = (k: number): string[] => [
   'scenario',
   'pass^1',
-  `pass^${k}`,
+  ...(k > 1 ? [`pass^${k}`] : []),
   `pass@${k}`,
   'trials passed',
   'duplicates',
@@ -28,10 +28,10 @@ export interface SummaryRow {
 export const TOKENS_HEADER = 'model tokens in / out';
 export const formatTokens = (t: SummaryRow['tokens']): string => `${t.input.toLocaleString('en-US')} / ${t.output.toLocaleString('en-US')}`;
 
-/** pass^1, pass^k and pass@k, each with its interval: `0.750 [0.30, 0.95]`. */
+/** pass^1, pass^k (when k > 1) and pass@k, each with its interval: `0.750 [0.30, 0.95]`. */
 const rates = (m: Pick<CellMetrics, 'passHat' | 'passAt'>, i: PassIntervalCurves, k: number): string[] => [
   formatRateWithInterval(formatRate(m.passHat[0]), i.hat[0]),
-  formatRateWithInterval(formatRate(m.passHat[k - 1]), i.hat[k - 1]),
+  ...(k > 1 ? [formatRateWithInterval(formatRate(m.passHat[k - 1]), i.hat[k - 1])] : []),
   formatRateWithInterval(formatRate(m.passAt[k - 1]), i.at[k - 1]),
 ];
 

@@ -1,13 +1,10 @@
-import { REDACTED, redactText } from '../core/secretText.js';
+import { isSecretName, REDACTED, redactText } from '../core/secretText.js';
 
-export { REDACTED, SECRET_PATTERNS, redactHeaders, redactText, scrubSecrets } from '../core/secretText.js';
-
-/** Object keys whose values are secrets whatever they look like. */
-const SECRET_KEYS = /^(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret|authorization|cookie|set-cookie|x-api-key)$/i;
+export { isSecretName, REDACTED, SECRET_PATTERNS, redactHeaders, redactText, scrubSecrets } from '../core/secretText.js';
 
 /**
- * A copy of `value` with `secrets` and common secret shapes replaced everywhere, at any depth
- * (R13). Errors become plain objects (name, message, stack, code, status) so logs keep them.
+ * A copy of `value` with `secrets` and credential shapes replaced everywhere, at any depth, and
+ * the string value of every field named like a credential (R13; the rules of `redactText`). Errors become plain objects (name, message, stack, code, status) so logs keep them.
  */
 export function redact<T>(value: T, secrets: readonly string[] = []): T {
   const seen = new WeakMap<object, unknown>();
@@ -26,7 +23,7 @@ export function redact<T>(value: T, secrets: readonly string[] = []): T {
     seen.set(v, out);
     const source: Record<string, unknown> =
       v instanceof Error ? { name: v.name, message: v.message, stack: v.stack, ...(v as unknown as Record<string, unknown>) } : (v as Record<string, unknown>);
-    for (const [k, item] of Object.entries(source)) out[k] = SECRET_KEYS.test(k) && item !== undefined && item !== null ? REDACTED : walk(item);
+    for (const [k, item] of Object.entries(source)) out[k] = isSecretName(k) && typeof item === 'string' ? REDACTED : walk(item);
     return out;
   };
   return walk(value) as T;

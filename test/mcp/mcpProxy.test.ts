@@ -43,7 +43,7 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
 
   it('turns faults into tool errors, lets a partial write commit, and reports both', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['read_notes', 'slow_note', 'write_note']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['read_notes', 'set_note', 'slow_note', 'write_note']);
 
     // R16: an injected 503 is a tool error the client reads as the tool's answer, not a protocol error.
     const refused = await client.callTool({ name: 'write_note', arguments: { id: 'n1', text: 'one' } });

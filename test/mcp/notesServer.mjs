@@ -36,4 +36,13 @@ server.registerTool('slow_note', { description: 'Wait, then note', inputSchema: 
     });
   }),
 );
+// Setting a note twice leaves one: the server says so in its annotations (idempotent, not destructive).
+server.registerTool(
+  'set_note',
+  { description: 'Set a note', inputSchema: { id: z.string(), text: z.string() }, annotations: { idempotentHint: true, destructiveHint: false } },
+  ({ id, text }) => {
+    appendFileSync(file, `${id}= ${text}\n`);
+    return { content: [{ type: 'text', text: `set ${id}` }] };
+  },
+);
 await server.connect(new StdioServerTransport());

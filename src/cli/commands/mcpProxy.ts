@@ -3,7 +3,9 @@ import { dirname, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { Command, InvalidArgumentError } from 'commander';
 import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { RISKS, type Risk } from '../../core/kinds.js';
 import { formatIssues } from '../../core/zodIssues.js';
 import { FaultPlanSchema, type FaultPlan } from '../../faults/plan.js';
 import type { CliContext } from '../context.js';
@@ -20,8 +22,9 @@ Examples:
                                     your MCP client starts this instead of the server; stdio in, stdio out
   $ faultline mcp-proxy --plan plan.yaml --report reports/notes.json -- npx my-mcp-server
 
-The plan is a fault plan (a list of rules, or { faults: [...] }) matched against tools/call by
-tool name and call number. Refusals come back as tool errors (isError: true), never as JSON-RPC
+The plan is a fault plan (a list of rules, or { faults: [...], risks: { tool: read | idempotent-write
+| write } }) matched against tools/call by tool name and call number; risks name what the
+server's annotations do not say, or what a client that caches its tool list never asks. Refusals come back as tool errors (isError: true), never as JSON-RPC
 errors; partial_write lets the server commit and loses the answer; timeout drops the call.
 The report (JSON) is written when the client or the server closes; a summary goes to stderr.`;
 
@@ -31,11 +34,24 @@ const integer = (v: string): number => {
   return n;
 };
 
+/** `{ faults, risks }`: the wrapped form of a plan file, which may name tools' risks. */
+const WrappedPlanSchema = z
+  .object({
+    faults: FaultPlanSchema,
+    risks: z.record(z.string().min(1), z.enum(RISKS)).optional(),
+  })
+  .strict();
+
+export interface PlanFile {
+  readonly plan: FaultPlan;
+  readonly risks?: Readonly<Record<string, Risk>>;
+}
+
 /**
  * A plan file as data.
  * @throws FaultlineError `FAULTLINE_PLAN_INVALID` naming the file and the path inside it.
  */
-export function loadPlanFile(file: string): FaultPlan {
+export function loadPlanFile(file: string): PlanFile {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -49,9 +65,19 @@ export function loadPlanFile(file: string): FaultPlan {
     throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: not YAML or JSON: ${(error as Error).message.split('\n')[0] ?? ''}`);
   }
   const wrapped = typeof data === 'object' && data !== null && !Array.isArray(data) && 'faults' in data;
-  const parsed = FaultPlanSchema.safeParse(wrapped ? (data as { faults: unknown }).faults : data);
-  if (parsed.success) return parsed.data;
-  const lines = formatIssues(parsed.error.issues, wrapped ? ['faults'] : []);
+  if (wrapped) {
+    const parsed = WrappedPlanSchema.safeParse(data);
+    if (parsed.success) return { plan: parsed.data.faults, ...(parsed.data.risks && { risks: parsed.data.risks }) };
+    const lines = formatIssues(parsed.error.issues);
+    throw new FaultlineError(
+      FaultlineErrorCode.PlanInvalid,
+      `${file}: invalid fault plan ({ faults: [{ match, fault }], risks: { tool: ${RISKS.join(' | ')} } }):\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+      { issues: lines },
+    );
+  }
+  const parsed = FaultPlanSchema.safeParse(data);
+  if (parsed.success) return { plan: parsed.data };
+  const lines = formatIssues(parsed.error.issues, []);
   throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: invalid fault plan (a list of { match, fault } rules):\n${lines.map((l) => `  - ${l}`).join('\n')}`, { issues: lines });
 }
 
@@ -65,7 +91,7 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
     .option('--report <file>', 'where the JSON report goes', 'reports/mcp-proxy.json')
     .addHelpText('after', EXAMPLES)
     .action(async (server: string[], flags: McpProxyFlags) => {
-      const plan = loadPlanFile(flags.plan ?? '');
+      const { plan, risks } = loadPlanFile(flags.plan ?? '');
       // Before the server starts: finding out when the session ends would lose its record.
       const { assertWritableFile } = await import('../outputPaths.js');
       await assertWritableFile(flags.report, '--report');
@@ -83,6 +109,7 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
         server: serverTransport,
         plan,
         seed: flags.seed,
+        ...(risks && { risks }),
       });
       try {
         await proxy.start();
@@ -101,7 +128,7 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       // The SDK's stdio server transport does not notice the client closing its end.
       process.stdin.once('end', () => void proxy.close());
       const record = await proxy.closed;
-      const report = { kind: 'faultline-mcp-proxy' as const, server, seed: flags.seed, plan, ...record };
+      const report = { kind: 'faultline-mcp-proxy' as const, server, seed: flags.seed, plan, ...(risks && { risks }), ...record };
       const out = resolve(flags.report);
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,7 +1,10 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { History, RealClock, Rng, TRANSIENT_KINDS, type CallResultKind, type Clock, type ErrorData, type ErrorKind, type HistoryEvent, type Risk } from '../../core/index.js';
-import type { Fault, FaultKind } from '../fault.js';
+import { isHttpError } from '../../core/http.js';
+import { parseRetryAfter } from '../../core/retryAfter.js';
+import type { FaultKind } from '../fault.js';
+import { faultError, serverError, type RefusalFault } from '../faultError.js';
 import { pickRule } from '../match.js';
 import type { FaultPlan } from '../plan.js';
 
@@ -35,6 +38,11 @@ export interface McpFaultProxyOptions {
   readonly seed: number;
   /** Real time by default: the proxy sits between two live processes. */
   readonly clock?: Clock;
+  /**
+   * Each tool's risk (R4), named by the plan: it wins over the server's annotations, for a
+   * client that caches its tool list (the proxy asks the server itself otherwise).
+   */
+  readonly risks?: Readonly<Record<string, Risk>>;
 }
 
 type Id = string | number;
@@ -44,18 +52,26 @@ type Response = { jsonrpc: '2.0'; id: Id; result?: Record<string, unknown>; erro
 const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & Request => 'method' in m && 'id' in m;
 const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & Response => !('method' in m) && 'id' in m;
 
-/** The error class each refusing fault stands for (R1), and the HTTP status it would carry. */
-const REFUSALS: Partial<Record<FaultKind, { kind: ErrorKind; status?: (f: Fault) => number }>> = {
-  network: { kind: 'network' },
-  rate_limit: { kind: 'rate_limit', status: () => 429 },
-  quota_exceeded: { kind: 'quota_exceeded', status: () => 429 },
-  unavailable: { kind: 'unavailable', status: (f) => (f as { status: number }).status },
-  permission_denied: { kind: 'permission_denied', status: (f) => (f as { status: number }).status },
-  rejected: { kind: 'invalid_argument', status: () => 422 },
-  not_found: { kind: 'not_found', status: () => 404 },
-  conflict: { kind: 'conflict', status: () => 409 },
-  server_error: { kind: 'internal', status: () => 500 },
+/** The error class each refusing fault stands for (R1). */
+const REFUSAL_KINDS: Partial<Record<FaultKind, ErrorKind>> = {
+  network: 'network',
+  rate_limit: 'rate_limit',
+  quota_exceeded: 'quota_exceeded',
+  unavailable: 'unavailable',
+  permission_denied: 'permission_denied',
+  rejected: 'invalid_argument',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  server_error: 'internal',
 };
+
+/** What a refusal says, as the HTTP transports would answer it: status, message, headers, body. */
+interface Answer {
+  readonly status?: number;
+  readonly message?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+}
 
 /**
  * A fault-injecting MCP proxy: every JSON-RPC message passes through untouched, except
@@ -88,6 +104,12 @@ export class McpFaultProxy {
   readonly #upstreamIds = new Map<Id, string[]>();
   /** Client `tools/list` requests, whose answers tell each tool's risk (its annotations). */
   readonly #listing = new Set<Id>();
+  /** Client calls the proxy holds (a `latency` fault) before the server has seen them. */
+  readonly #held = new Set<Id>();
+  /** The plan's own risks, which no annotation overrides. */
+  readonly #namedRisks: ReadonlyMap<string, Risk>;
+  /** The proxy's own `tools/list`, asked once when a call names a tool no listing has shown. */
+  #ownListing: Promise<void> | undefined;
   #next = 0;
   #callCount = 0;
   #closed: Promise<McpProxyRecord> | undefined;
@@ -101,6 +123,7 @@ export class McpFaultProxy {
     this.#clock = options.clock ?? new RealClock();
     this.#history = new History(this.#clock);
     this.#start = this.#clock.now();
+    this.#namedRisks = new Map(Object.entries(options.risks ?? {}));
   }
 
   /** Settles with the record once either side has closed (or `close` was called). */
@@ -151,6 +174,11 @@ export class McpFaultProxy {
     if (!isRequest(message) || message.method !== 'tools/call') {
       if (isRequest(message) && message.method === 'tools/list') this.#listing.add(message.id);
       const cancelled = cancelledId(message);
+      if (cancelled !== undefined && this.#held.has(cancelled)) {
+        // Held before the server: the server never hears of it, and it will not be sent.
+        this.#cancelled.add(cancelled);
+        return;
+      }
       if (cancelled !== undefined && this.#upstreamIds.has(cancelled)) {
         // The server knows the call by the proxy's ids: cancel every copy under its own.
         this.#cancelled.add(cancelled);
@@ -169,12 +197,50 @@ export class McpFaultProxy {
     await this.#call(message);
   }
 
-  /** MCP's tool annotations say what our risk axis says (R4); a tool that says nothing is a write. */
+  /**
+   * MCP's tool annotations say what our risk axis says (R4): `readOnlyHint` a read; a tool that
+   * is `idempotentHint`, or that `destructiveHint: false` marks additive and `idempotentHint`
+   * marks repeatable, an idempotent write; anything else (the spec's defaults) a write.
+   */
   #learnRisks(answer: Response): void {
-    const tools = (answer.result?.['tools'] ?? []) as { name?: string; annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean } }[];
+    const tools = (answer.result?.['tools'] ?? []) as { name?: unknown; annotations?: { readOnlyHint?: unknown; idempotentHint?: unknown } }[];
+    if (!Array.isArray(tools)) return;
     for (const t of tools) {
-      if (typeof t.name !== 'string') continue;
-      this.#risks.set(t.name, t.annotations?.readOnlyHint ? 'read' : t.annotations?.idempotentHint ? 'idempotent-write' : 'write');
+      if (typeof t?.name !== 'string') continue;
+      const a = t.annotations ?? {};
+      this.#risks.set(t.name, a.readOnlyHint === true ? 'read' : a.idempotentHint === true ? 'idempotent-write' : 'write');
+    }
+  }
+
+  /** A tool's risk: the plan's, else its annotations; a client that cached its list makes the proxy ask. */
+  async #riskOf(tool: string): Promise<Risk> {
+    const named = this.#namedRisks.get(tool);
+    if (named !== undefined) return named;
+    if (!this.#risks.has(tool)) {
+      this.#ownListing ??= this.#listTools();
+      await this.#ownListing;
+    }
+    return this.#risks.get(tool) ?? 'write';
+  }
+
+  /** Every page of the server's `tools/list`, asked under the proxy's own ids. */
+  async #listTools(): Promise<void> {
+    let cursor: unknown;
+    for (let page = 0; page < 100; page++) {
+      const id = `faultline-${++this.#next}`;
+      const answer = await new Promise<Response>((resolve) => {
+        this.#waiting.set(id, resolve);
+        this.#unfinished.set(id, () => {
+          this.#waiting.delete(id);
+          resolve({ jsonrpc: '2.0', id, error: { code: -32000, message: 'closed' } });
+        });
+        this.#server.send({ jsonrpc: '2.0', id, method: 'tools/list', ...(typeof cursor === 'string' && { params: { cursor } }) } as JSONRPCMessage).catch(() => this.#unfinished.get(id)?.());
+      });
+      this.#unfinished.delete(id);
+      if (answer.error) return;
+      this.#learnRisks(answer);
+      cursor = answer.result?.['nextCursor'];
+      if (typeof cursor !== 'string') return;
     }
   }
 
@@ -186,7 +252,10 @@ export class McpFaultProxy {
     const call = `call-${++this.#callCount}`;
     const request = `req-${++this.#next}`;
     const h = this.#history;
-    h.record({ type: 'tool_call', call, tool, risk: this.#risks.get(tool) ?? 'write', honoursKeys: false, input: params['arguments'] ?? {} });
+    // Held while the risk is looked up, so a cancel in that time is honoured too.
+    this.#held.add(req.id);
+    const risk = await this.#riskOf(tool);
+    h.record({ type: 'tool_call', call, tool, risk, honoursKeys: false, input: params['arguments'] ?? {} });
     h.record({ type: 'attempt', call, attempt: 1, tool, purpose: 'call', request });
     const picked = pickRule(this.#plan, { tool, purpose: 'call', call: nth, attempt: 1, elapsedMs: this.#clock.now() - this.#start }, this.#hits, this.#rng);
     if (picked) {
@@ -209,6 +278,13 @@ export class McpFaultProxy {
 
     this.#unfinished.set(call, () => finish('unknown', 'nothing', undefined, { kind: 'unknown', message: 'the proxy closed while the call was in flight', retryable: false }));
     if (fault?.kind === 'latency') await this.#clock.sleep(fault.ms);
+    this.#held.delete(req.id);
+    if (this.#cancelled.delete(req.id)) {
+      // The client gave up while the proxy held the call: it is never sent, and the server never acts.
+      h.record({ type: 'response', request, tool, result: 'error', message: 'the client cancelled the call before it was sent', call, attempt: 1 });
+      finish('error', 'nothing', undefined, { kind: 'timeout', message: 'the client cancelled the call before the proxy sent it', retryable: true });
+      return;
+    }
     if (!fault || fault.kind === 'latency' || fault.kind === 'duplicate') {
       const copies = fault?.kind === 'duplicate' ? fault.copies : 1;
       const answers = fault?.kind === 'duplicate' && fault.concurrent ? await Promise.all(Array.from({ length: copies }, deliver)) : [];
@@ -242,14 +318,15 @@ export class McpFaultProxy {
         finish('unknown', 'nothing', undefined, { kind: 'timeout', message: 'the server committed; the answer was lost', retryable: true });
         return;
       }
-      const error = fault.lostAs === 'network' ? errorOf('network', undefined) : errorOf('unavailable', 504);
-      finish('unknown', 'tool_error', toolError(req.id, error, 'the tool may have run: its answer was lost on the way back'), error);
+      const answer: Answer = fault.lostAs === 'network' ? {} : { status: 504, ...(fault.headers && { headers: fault.headers }), ...(fault.body !== undefined && { body: fault.body }) };
+      const error = errorOf(fault.lostAs === 'network' ? 'network' : 'unavailable', answer, this.#clock.now());
+      finish('unknown', 'tool_error', toolError(req.id, error, answer, 'the tool may have run: its answer was lost on the way back'), error);
       return;
     }
-    const refusal = REFUSALS[fault.kind];
-    const error = errorOf(refusal?.kind ?? 'unknown', refusal?.status?.(fault));
+    const answer = answerOf(fault.kind === 'server_error' ? serverError(fault) : faultError(fault as RefusalFault, this.#clock.now()));
+    const error = errorOf(REFUSAL_KINDS[fault.kind] ?? 'unknown', answer, this.#clock.now());
     h.record({ type: 'response', request, tool, result: 'error', ...(error.status !== undefined && { status: error.status }), message: error.message, call, attempt: 1 });
-    finish('error', 'tool_error', toolError(req.id, error, 'the request did not reach the tool'), error);
+    finish('error', 'tool_error', toolError(req.id, error, answer, 'the request did not reach the tool'), error);
   }
 
   #recordResponse(request: string, tool: string, call: string, answer: Response): void {
@@ -280,13 +357,34 @@ function cancelledId(message: JSONRPCMessage): Id | undefined {
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
-function errorOf(kind: ErrorKind, status: number | undefined): ErrorData {
-  const message = `${kind}${status === undefined ? '' : ` (${status})`}, injected by faultline`;
-  return { kind, message, retryable: TRANSIENT_KINDS.includes(kind), ...(status === undefined ? {} : { status }) };
+/** The status, message, headers and body of the error a refusing fault makes (as the HTTP transports send it). */
+function answerOf(error: Error): Answer {
+  if (!isHttpError(error)) return { message: error.message };
+  return { status: error.status, message: error.message, ...(Object.keys(error.headers).length > 0 && { headers: error.headers }), ...(error.body !== undefined && { body: error.body }) };
 }
 
-/** R16: the failure as MCP's tool error, which a client hands to the model as the tool's answer. */
-function toolError(id: Id, error: ErrorData, note: string): Response {
-  const text = JSON.stringify({ error: { kind: error.kind, ...(error.status !== undefined && { status: error.status }), message: `${error.message}: ${note}`, retryable: error.retryable } });
+function errorOf(kind: ErrorKind, answer: Answer, nowMs: number): ErrorData {
+  const { status } = answer;
+  const message = `${kind}${status === undefined ? '' : ` (${status})`}${answer.message === undefined ? '' : `: ${answer.message}`}, injected by faultline`;
+  const retryAfterMs = parseRetryAfter(answer.headers?.['retry-after'], nowMs);
+  return { kind, message, retryable: TRANSIENT_KINDS.includes(kind), ...(status === undefined ? {} : { status }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
+}
+
+/**
+ * R16: the failure as MCP's tool error, which a client hands to the model as the tool's answer,
+ * with what the plan made it say: `Retry-After` (also as `retryAfterMs`), `headers`, `body`.
+ */
+function toolError(id: Id, error: ErrorData, answer: Answer, note: string): Response {
+  const text = JSON.stringify({
+    error: {
+      kind: error.kind,
+      ...(error.status !== undefined && { status: error.status }),
+      message: `${error.message}: ${note}`,
+      retryable: error.retryable,
+      ...(error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }),
+      ...(answer.headers && { headers: answer.headers }),
+      ...(answer.body !== undefined && { body: answer.body }),
+    },
+  });
   return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } };
 }

@@ -32,16 +32,28 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
         title: 'All scenarios',
         description: `Each scenario is a task for pass^k; amplification counts every send to the service side per logical operation, every retry layer included (R10). ${intervalNote()}.`,
         table: {
-          header: ['configuration', 'scenarios', 'pass^1', `pass^${k}`, 'trials passed', 'dup', 'budget', 'amp', 'p95', 'failing scenarios'],
+          // With k = 1, pass^k is pass^1: one column, one chart.
+          header: ['configuration', 'scenarios', 'pass^1', ...(k > 1 ? [`pass^${k}`] : []), 'trials passed', 'dup', 'budget', 'amp', 'p95', 'failing scenarios'],
           rows: rows.map(({ m, intervals, p95 }) => ({
-            cells: [m.config, String(m.scenarios), formatRateWithInterval(formatRate(m.passHat[0]), intervals.hat[0]), formatRateWithInterval(formatRate(m.passHat[k - 1]), intervals.hat[k - 1]), `${m.successes}/${m.trials}`, String(m.duplicateEffects), String(m.budgetViolations), formatRatio(m.amplification), formatSeconds(p95), m.failingScenarios.join(', ')],
+            cells: [
+              m.config,
+              String(m.scenarios),
+              formatRateWithInterval(formatRate(m.passHat[0]), intervals.hat[0]),
+              ...(k > 1 ? [formatRateWithInterval(formatRate(m.passHat[k - 1]), intervals.hat[k - 1])] : []),
+              `${m.successes}/${m.trials}`,
+              String(m.duplicateEffects),
+              String(m.budgetViolations),
+              formatRatio(m.amplification),
+              formatSeconds(p95),
+              m.failingScenarios.join(', '),
+            ],
             flagged: m.failingScenarios.length > 0,
           })),
         },
         flags: rows.filter((r) => r.m.failingScenarios.length > 0).map((r) => `${r.m.config}: ${r.m.failingScenarios.length} scenario(s) with a failing trial: ${r.m.failingScenarios.join(', ')}`),
         charts: [
           bar('pass1', 'pass^1', 'rate', (r) => r.m.passHat[0] ?? 0, failing),
-          bar('passk', `pass^${k}`, 'rate', (r) => r.m.passHat[k - 1] ?? 0, failing),
+          ...(k > 1 ? [bar('passk', `pass^${k}`, 'rate', (r) => r.m.passHat[k - 1] ?? 0, failing)] : []),
           bar('duplicates', 'Duplicate effects', 'effects', (r) => r.m.duplicateEffects),
           bar('budget', 'Budget violations', 'trials', (r) => r.m.budgetViolations),
           bar('amplification', 'Amplification: sends per logical operation', 'sends / operation', (r) => r.m.amplification),

@@ -45,16 +45,18 @@ export const RUN_CLIENT_SCRIPT = String.raw`
   var current = { cell: null, filter: 'all', trial: null };
 
   function drawGrid() {
-    var head = el('tr', {}, ['scenario', 'configuration', 'trials', 'pass^1', 'pass^' + model.run.k, 'duplicates', 'budget violations', 'failing checks'].map(function (h) { return el('th', { text: h }); }));
+    // With k = 1, pass^k is pass^1: one column.
+    var many = model.run.k > 1;
+    var head = el('tr', {}, ['scenario', 'configuration', 'trials', 'pass^1'].concat(many ? ['pass^' + model.run.k] : [], ['duplicates', 'budget violations', 'failing checks']).map(function (h) { return el('th', { text: h }); }));
     var rows = model.cells.map(function (c) {
       var checks = Object.keys(c.checkFailures).map(function (n) { return n + ' ' + c.checkFailures[n]; }).concat(c.notExercised.length > 0 ? ['not exercised'] : []).join(', ');
       var bad = c.status === 'failed' || c.notExercised.length > 0;
       var tr = el('tr', { class: 'cell ' + (bad ? 'failed' : 'passed'), 'data-cell': c.id, tabindex: '0' }, [
         el('td', { text: (bad ? '✗ ' : '✓ ') + c.scenario }), el('td', { text: c.config }),
-        el('td', { text: c.successes + '/' + c.trials }), el('td', { text: withBand(c.pass1, c.pass1Interval) }), el('td', { text: withBand(c.passK, c.passKInterval) }),
+        el('td', { text: c.successes + '/' + c.trials }), el('td', { text: withBand(c.pass1, c.pass1Interval) })].concat(many ? [el('td', { text: withBand(c.passK, c.passKInterval) })] : [], [
         el('td', { class: c.duplicates > 0 ? 'bad' : '', text: String(c.duplicates) }),
         el('td', { class: c.budgetViolations > 0 ? 'bad' : '', text: String(c.budgetViolations) }), el('td', { text: checks }),
-      ]);
+      ]));
       tr.addEventListener('click', function () { selectCell(c); });
       return tr;
     });
