@@ -7,6 +7,7 @@ import { fetchFailed, isInjected, socketError, type HttpAnswer } from './HttpAns
 import type { HttpFaults } from './HttpFaults.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
 import { ArrivalHolds } from './ArrivalHolds.js';
+import { webStream } from './streamBodies.js';
 import { unhandledRequestError, unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
 
 export interface MswAdapterOptions {
@@ -34,6 +35,8 @@ function toMsw(answer: HttpAnswer, viaNodeHttp: boolean): Promise<Response> | Re
     case 'hang':
       // Silence: the client's own timeout (or the trial's end) is the only way out.
       return never();
+    case 'stream':
+      return new HttpResponse(webStream(answer, !viaNodeHttp), { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   }
 }
 

@@ -6,6 +6,7 @@ import { fetchFailed, socketError, type HttpAnswer } from './HttpAnswer.js';
 import type { HttpFaults } from './HttpFaults.js';
 import { HTTP_METHODS } from './HttpRoute.js';
 import { ArrivalHolds, type ClientApi } from './ArrivalHolds.js';
+import { nodeStream } from './streamBodies.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
 import { unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
 
@@ -47,6 +48,8 @@ function toNock(answer: HttpAnswer, via: ClientApi | undefined): Promise<ReplyRe
       throw via === 'fetch' ? fetchFailed(answer.code, answer.message) : socketError(answer.code, answer.message);
     case 'hang':
       return never();
+    case 'stream':
+      return [answer.status, nodeStream(answer) as unknown as string, { ...answer.headers }];
   }
 }
 
