@@ -134,6 +134,12 @@ export function startMsw(faults: HttpFaults, options: MswAdapterOptions = {}): M
   const arrivals = new ArrivalHolds(holdOn(faults.clock));
   const server = setupServer(...handlersWith(faults, options, tracker, arrivals));
   const loud = quietInjectedErrors();
+  // msw hands its lifecycle listeners a clone of every mocked answer, a tee of its body that
+  // nobody reads. A client that stops reading a stream cancels its own branch, and that
+  // cancel settles only once the other branch is cancelled too: let that one go at once.
+  server.events.on('response:mocked', ({ response }) => {
+    if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) response.body?.cancel().catch(() => undefined);
+  });
   // The last handler takes every request, so msw's own policy never applies.
   server.listen({ onUnhandledRequest: 'bypass' });
   const unwrap = arrivals.install();
