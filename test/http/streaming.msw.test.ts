@@ -47,12 +47,12 @@ async function createOrder(input: unknown): Promise<string> {
   return res.text();
 }
 
-const ORDER_SCHEMA = {
+const ORDER_SCHEMA: { type: 'object'; properties: Record<string, { type: 'string' | 'number' }>; required: string[]; additionalProperties: false } = {
   type: 'object',
   properties: { clientReference: { type: 'string' }, item: { type: 'string' }, quantity: { type: 'number' }, amountCents: { type: 'number' } },
   required: ['clientReference', 'item', 'quantity', 'amountCents'],
   additionalProperties: false,
-} as const;
+};
 
 /** The agent's own loop around one model call: up to three tries, each failure noted. */
 async function tries<T>(seen: string[], call: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -114,10 +114,10 @@ async function openaiResponsesAgent(): Promise<AgentRun> {
   const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: TASK }];
   for (let turn = 0; turn < 4; turn++) {
     const response = await tries(seen, (signal) => client.responses.stream({ model: 'gpt-4o', input, tools }, { signal }).finalResponse());
-    const calls = response.output.filter((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call');
+    const calls = response.output.flatMap((o) => (o.type === 'function_call' ? [o] : []));
     if (calls.length === 0) return { final: response.output_text, seen };
     for (const c of calls) {
-      input.push(c);
+      input.push({ type: 'function_call', call_id: c.call_id, name: c.name, arguments: c.arguments });
       input.push({ type: 'function_call_output', call_id: c.call_id, output: await createOrder(JSON.parse(c.arguments)) });
     }
   }
