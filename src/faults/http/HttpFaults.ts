@@ -119,7 +119,7 @@ export class HttpFaults {
   /** Hangs whose client has not given up yet: settled when it does, or when the trial closes. */
   readonly #hanging = new Map<string, () => void>();
   /** Streams stalled by a `stream_stall`, and how far they got, for the trial's end to say so. */
-  readonly #stalls = new Map<string, string>();
+  readonly #stalls = new Map<string, { readonly reason: string; readonly stream: { events: number; of: number } }>();
   readonly #effects: EffectRecorder | undefined;
   readonly #network: NetworkLatency | undefined;
   readonly #unserved: UnservedRequest[] = [];
@@ -240,7 +240,7 @@ export class HttpFaults {
       this.#clock,
       signal,
       (end) => this.#streamEnded(ex, answer, end),
-      (events) => this.#stalls.set(ex.request, `the stream stalled after ${events} of ${answer.events.length} events (stream_stall)`),
+      (events) => this.#stalls.set(ex.request, { reason: `the stream stalled after ${events} of ${answer.events.length} events (stream_stall)`, stream: { events, of: answer.events.length } }),
     );
     return { ...answer, body };
   }
@@ -275,7 +275,10 @@ export class HttpFaults {
   close(): void {
     this.#closed = true;
     for (const end of [...this.#hanging.values()]) end();
-    for (const ex of [...this.#open.values()]) this.#lose(ex, this.#stalls.get(ex.request) ?? 'answer still on its way');
+    for (const ex of [...this.#open.values()]) {
+      const stall = this.#stalls.get(ex.request);
+      this.#lose(ex, stall?.reason ?? 'answer still on its way', undefined, stall?.stream);
+    }
   }
 
   #route(method: string, url: string): { readonly match: RouteMatch; readonly service: ServedService } | undefined {

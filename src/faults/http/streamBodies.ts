@@ -48,18 +48,27 @@ export function webStream(answer: StreamAnswer, viaFetch: boolean): ReadableStre
   );
 }
 
-/** A streamed answer's body as a Node `Readable` (for nock), one event per read; a dropped connection destroys it with the socket error. */
-export function nodeStream(answer: StreamAnswer): Readable {
+/**
+ * A streamed answer's body as a Node `Readable` (for nock), one event per read; a dropped
+ * connection destroys it with the socket error. nock starts reading the body on a real timer
+ * after the headers: `hold` keeps virtual time still until it has, so no client timer fires
+ * in that gap.
+ */
+export function nodeStream(answer: StreamAnswer, hold: <T>(work: Promise<T>) => Promise<T>): Readable {
   const body = bodyOf(answer);
+  let started: () => void = () => {};
+  void hold(new Promise<void>((resolve) => (started = resolve)));
   const stream = new Readable({
     highWaterMark: 0,
     read() {
+      started();
       body.next().then(
         (event) => this.push(event === undefined ? null : Buffer.from(event, 'utf8')),
         (error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))),
       );
     },
     destroy(error, callback) {
+      started();
       body.cancel(error ?? undefined);
       callback(error);
     },
