@@ -22,7 +22,7 @@ import { defineHttpAgent, finalFromText } from 'faultline';
 import { OPEN_TICKET_DESCRIPTION, OPEN_TICKET_SCHEMA, runTool } from '${TOOLS}';
 
 export default defineHttpAgent(async ({ task, services, model }) => {
-  const openai = createOpenAI({ baseURL: \`\${model!.baseUrl}/v1\`, apiKey: model!.apiKey });
+  const openai = createOpenAI({ baseURL: model!.baseUrl, apiKey: model!.apiKey });
   for (let attempt = 1; attempt <= 3; attempt++) {
     const result = streamText({
       model: openai.chat('gpt-4o-mini'),
@@ -65,7 +65,7 @@ import { OPEN_TICKET_DESCRIPTION, OPEN_TICKET_SCHEMA, runTool } from '${TOOLS}';
 
 export default defineHttpAgent(async ({ task, services, model }) => {
   setTracingDisabled(true);
-  setDefaultOpenAIClient(new OpenAI({ baseURL: \`\${model!.baseUrl}/v1\`, apiKey: model!.apiKey, maxRetries: 0 }) as never);
+  setDefaultOpenAIClient(new OpenAI({ baseURL: model!.baseUrl, apiKey: model!.apiKey, maxRetries: 0 }) as never);
   setOpenAIAPI('chat_completions');
   const openTicket = tool({ name: 'open_ticket', description: OPEN_TICKET_DESCRIPTION, parameters: OPEN_TICKET_SCHEMA, strict: true, execute: async (args) => runTool(services['helpdesk']!.baseUrl, 'open_ticket', args) });
   const agent = new Agent({ name: 'helpdesk-agent', instructions: 'You open support tickets.', model: 'gpt-4o-mini', tools: [openTicket] });
