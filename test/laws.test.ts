@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_CHECKERS } from '../src/checks/index.js';
 import { eventsOf, type ErrorKind, type EventOf } from '../src/core/index.js';
-import { FAULT_KINDS, type Fault, type FaultKind, type FaultOf } from '../src/faults/fault.js';
+import { FAULT_KINDS, STREAM_FAULT_KINDS, type Fault, type FaultKind, type FaultOf, type StreamFaultKind } from '../src/faults/fault.js';
 import type { FaultRule } from '../src/faults/plan.js';
 import { formatTimeline } from '../src/report/timeline.js';
 import { defineScenario, type Scenario } from '../src/runner/scenario.js';
@@ -77,7 +77,13 @@ const SAMPLE: { readonly [K in FaultKind]: FaultOf<K> } = {
   conflict: { kind: 'conflict' },
   server_error: { kind: 'server_error' },
   malformed: { kind: 'malformed' },
+  stream_cut: { kind: 'stream_cut', afterEvents: 1 },
+  stream_stall: { kind: 'stream_stall', afterEvents: 1 },
+  stream_malformed: { kind: 'stream_malformed', afterEvents: 1 },
 };
+
+/** The kinds that strike a tool call; stream faults strike only streamed model answers (test/http/streaming.msw.test.ts). */
+const TOOL_FAULT_KINDS = FAULT_KINDS.filter((k): k is Exclude<FaultKind, StreamFaultKind> => !(STREAM_FAULT_KINDS as readonly string[]).includes(k));
 
 /** What the first attempt of a write meets under `SAMPLE[kind]`, and whether the careful agent still gets its effect. */
 interface FirstAttempt {
@@ -92,7 +98,7 @@ interface FirstAttempt {
   readonly recovers: boolean;
 }
 
-const FIRST: { readonly [K in FaultKind]: FirstAttempt } = {
+const FIRST: { readonly [K in Exclude<FaultKind, StreamFaultKind>]: FirstAttempt } = {
   timeout: { deliveries: 0, committed: 0, reply: 'lost', error: 'timeout', recovers: true },
   latency: { deliveries: 1, committed: 1, reply: 'ok', recovers: true },
   network: { deliveries: 0, committed: 0, reply: 'error', error: 'network', recovers: true },
@@ -169,7 +175,7 @@ const claimsOf = (t: TrialResult) => eventsOf(t.history, 'agent_end').at(-1)?.cl
 describe('the samples', () => {
   it('cover every fault kind, each valid under the fault schema', () => {
     expect(Object.keys(SAMPLE).sort()).toEqual([...FAULT_KINDS].sort());
-    expect(Object.keys(FIRST).sort()).toEqual([...FAULT_KINDS].sort());
+    expect(Object.keys(FIRST).sort()).toEqual([...TOOL_FAULT_KINDS].sort());
     // defineScenario validates the plan: a bad sample would throw FAULTLINE_SCENARIO_INVALID.
     for (const kind of FAULT_KINDS) expect(() => scenarioFor('orders', { faults: [onFirstAttempt('orders', SAMPLE[kind])] })).not.toThrow();
   });
@@ -253,8 +259,18 @@ describe.each(BUILTIN_SERVICES)('law: no fault, no failure (%s)', (service) => {
   });
 });
 
+describe.each(BUILTIN_SERVICES)('law: a stream fault never strikes a delivery that is not a streamed model answer (%s)', (service) => {
+  it.each(STREAM_FAULT_KINDS)('%s on the first attempt of a tool call: no fault event, the same trial as with no fault', async (kind) => {
+    const faulted = await trial(scenarioFor(service, { faults: [onFirstAttempt(service, SAMPLE[kind])] }));
+    const clean = await trial(scenarioFor(service));
+    expect(eventsOf(faulted.history, 'fault'), why(faulted)).toEqual([]);
+    expect(faulted.status, why(faulted)).toBe('passed');
+    expect(JSON.stringify(faulted.history)).toBe(JSON.stringify(clean.history));
+  });
+});
+
 describe.each(BUILTIN_SERVICES)('law: each fault on the first attempt does what it says (%s)', (service) => {
-  it.each(FAULT_KINDS)('%s', async (kind) => {
+  it.each(TOOL_FAULT_KINDS)('%s', async (kind) => {
     const t = await trial(scenarioFor(service, { faults: [onFirstAttempt(service, SAMPLE[kind])] }));
     const expected = FIRST[kind];
     const first = nthAttempt(t, 1);

@@ -118,6 +118,8 @@ export type HistoryEvent =
         retryAfterMs?: number;
         /** A model answer's token counts, from its `usage` field (R31). */
         usage?: ModelUsage;
+        /** A streamed answer: how many of its `of` server-sent events the client got before it ended (whole, cut, stalled, malformed). */
+        stream?: { events: number; of: number };
         /**
          * With a scenario `network`: the virtual ms the request took to reach the service, and the
          * answer to come back (absent when no answer was sent: a timeout fault, a lost partial write).

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { STREAM_FAULT_KINDS } from '../faults/fault.js';
 import { FaultPlanSchema } from '../faults/plan.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
 
@@ -24,9 +25,11 @@ describe('faultPlanArbitrary', () => {
     expect(fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 3, numRuns: 300 }).flat().some((r) => r.match.tool === undefined)).toBe(true);
   });
 
-  it('draws every fault kind, time windows, probabilities and times limits', () => {
+  it('draws every fault kind but the stream faults (they strike only streamed model answers), time windows, probabilities and times limits', () => {
     const plans = fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 1, numRuns: 500 }).flat();
-    expect(new Set(plans.map((r) => r.fault.kind)).size).toBe(FaultPlanSchema.element.shape.fault.options.length);
+    const kinds = new Set(plans.map((r) => r.fault.kind));
+    expect(kinds.size).toBe(FaultPlanSchema.element.shape.fault.options.length - STREAM_FAULT_KINDS.length);
+    for (const k of STREAM_FAULT_KINDS) expect(kinds.has(k)).toBe(false);
     expect(plans.some((r) => r.match.from !== undefined && r.match.to !== undefined && r.match.from < r.match.to)).toBe(true);
     expect(plans.some((r) => r.match.probability !== undefined)).toBe(true);
     expect(plans.some((r) => r.times !== undefined)).toBe(true);

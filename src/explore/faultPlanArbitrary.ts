@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FAULT_KINDS, type Fault, type FaultKind, type FaultOf } from '../faults/fault.js';
+import { FAULT_KINDS, STREAM_FAULT_KINDS, type Fault, type FaultKind, type FaultOf } from '../faults/fault.js';
 import type { FaultMatch, FaultPlan, FaultRule } from '../faults/plan.js';
 
 /**
@@ -32,10 +32,18 @@ export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultO
   conflict: fc.constant({ kind: 'conflict' }),
   server_error: fc.constant({ kind: 'server_error' }),
   malformed: fc.constant({ kind: 'malformed' }),
+  stream_cut: fc.record({ kind: fc.constant('stream_cut'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
+  stream_stall: fc.record({ kind: fc.constant('stream_stall'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
+  stream_malformed: fc.record({ kind: fc.constant('stream_malformed'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
 };
 
-/** Any fault, every kind equally likely (fast-check shrinks towards the first: `timeout`). */
-export const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(...FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]));
+/**
+ * Any fault that can strike any delivery, every kind equally likely (fast-check shrinks towards
+ * the first: `timeout`). Stream faults are left out: they strike only streamed model answers.
+ */
+export const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
+  ...FAULT_KINDS.filter((k) => !(STREAM_FAULT_KINDS as readonly string[]).includes(k)).map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
+);
 
 /** `arb`, or absent (undefined) `absent` times as often: a match that names every field rarely hits anything. */
 // Cross-shrinking: a field shrinks to absent first, so a shrunk rule keeps only the fields its failure needs.

@@ -54,5 +54,11 @@ export async function applyFault<A>(fault: Fault | undefined, answers: FaultAnsw
     case 'malformed':
       // The status line survives; only a successful body is parsed, and it is cut short.
       return answers.malformed(await answers.deliver(0));
+    case 'stream_cut':
+    case 'stream_stall':
+    case 'stream_malformed':
+      // Delivered whole: the HTTP engine shapes the streamed answer (`HttpFaults`). Rules naming
+      // these never match an unstreamed request (`matchesRule`), so no other transport sees them.
+      return answers.deliver(0);
   }
 }

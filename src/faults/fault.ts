@@ -31,6 +31,25 @@ const answerFields = {
     .describe("The answer's body instead of the default error envelope: a JSON value, or a string sent as text/plain."),
 };
 
+const afterEvents = z.number().int().nonnegative().describe('How many server-sent events the client gets whole before the fault strikes.');
+
+/**
+ * Faults of a streamed model answer (a request with `stream: true`), kept together so the list
+ * of kinds has one place to grow. A rule naming one applies only to streamed answers: it never
+ * matches any other request, so it neither fires nor consumes a probability draw there.
+ */
+const STREAM_FAULT_SCHEMAS = [
+  /** After `afterEvents` events the connection drops: the client's read fails mid-body. */
+  z.object({ kind: z.literal('stream_cut'), afterEvents }).strict(),
+  /** After `afterEvents` events nothing more comes, until the client gives up (its timeout, its abort) or the trial ends. */
+  z.object({ kind: z.literal('stream_stall'), afterEvents }).strict(),
+  /** Event number `afterEvents + 1` arrives as a chunk that is not valid JSON; the rest follows as it was. */
+  z.object({ kind: z.literal('stream_malformed'), afterEvents }).strict(),
+] as const;
+
+export const STREAM_FAULT_KINDS = STREAM_FAULT_SCHEMAS.map((o) => o.shape.kind.value);
+export type StreamFaultKind = (typeof STREAM_FAULT_KINDS)[number];
+
 /**
  * What the wire does to one delivery. Plain data: serialisable, printable in reports,
  * and small enough for `explore` to shrink.
@@ -79,9 +98,12 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('server_error'), ...answerFields }).strict(),
   /** The service commits, but the answer is corrupt (truncated JSON). */
   z.object({ kind: z.literal('malformed') }).strict(),
+  ...STREAM_FAULT_SCHEMAS,
 ]);
 export type Fault = z.infer<typeof FaultSchema>;
 export type FaultKind = Fault['kind'];
 export type FaultOf<K extends FaultKind> = Extract<Fault, { kind: K }>;
 
 export const FAULT_KINDS = FaultSchema.options.map((o) => o.shape.kind.value) as readonly FaultKind[];
+export type StreamFault = FaultOf<StreamFaultKind>;
+export const isStreamFault = (fault: Fault): fault is StreamFault => (STREAM_FAULT_KINDS as readonly string[]).includes(fault.kind);

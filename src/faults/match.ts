@@ -1,4 +1,5 @@
 import type { Rng } from '../core/index.js';
+import { isStreamFault } from './fault.js';
 import type { FaultMatch, FaultPlan, FaultRule } from './plan.js';
 
 /** What a fault plan can know about one request when it leaves the caller. */
@@ -11,6 +12,8 @@ export interface RequestFacts {
   readonly attempt: number;
   /** Virtual milliseconds since the trial began. */
   readonly elapsedMs: number;
+  /** A model request that asked for its answer as a stream (`stream: true`): only these take stream faults. */
+  readonly streamed?: boolean;
 }
 
 const oneOf = <T>(wanted: T | readonly T[] | undefined, actual: T): boolean =>
@@ -37,6 +40,7 @@ export function matchesFields(match: FaultMatch, facts: RequestFacts): boolean {
  */
 export function matchesRule(rule: FaultRule, facts: RequestFacts, hits: number, rng: Rng): boolean {
   if (!matchesFields(rule.match, facts)) return false;
+  if (isStreamFault(rule.fault) && facts.streamed !== true) return false;
   if (rule.times !== undefined && hits >= rule.times) return false;
   const p = rule.match.probability;
   return p === undefined || rng.chance(p);

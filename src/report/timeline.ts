@@ -55,10 +55,12 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
       return [2, `effect ${e.effect} key=${e.key} (#${e.ledgerSeq})`];
     case 'response': {
       const legs = e.legs ? ` [network ${e.legs.request}ms out${e.legs.response === undefined ? '' : `, ${e.legs.response}ms back`}]` : '';
-      if (e.result === 'lost') return [2, `response to ${e.request} lost${legs}`];
+      // A streamed answer: how far the client got, and for a stall the why, since a lost stream did begin.
+      const stream = e.stream ? ` [stream: ${e.stream.events} of ${e.stream.of} events]` : '';
+      if (e.result === 'lost') return [2, `response to ${e.request} lost${stream && e.message !== undefined ? ` ${compactJson(e.message, 160)}` : ''}${stream}${legs}`];
       const status = e.status !== undefined ? ` ${e.status}` : '';
       const wait = e.retryAfter !== undefined ? ` (Retry-After: ${e.retryAfter})` : '';
-      return [2, `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}${legs}`];
+      return [2, `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}${stream}${legs}`];
     }
     case 'attempt_end':
     {

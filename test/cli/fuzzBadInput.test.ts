@@ -92,6 +92,8 @@ const schemaViolation = fc
     { extra: 'rules: [rule-7]\n', says: /rules\[0\]: expected a rule id/ },
     // A model route in a scenario that serves no model: named, with what to add.
     { extra: 'faults:\n  - match: { tool: model:openai.chat.completions }\n    fault: { kind: quota_exceeded }\n', says: /faults\[0\]\.match\.tool: "model:openai\.chat\.completions": a route of the openai model API, which this scenario does not serve: it names no model/ },
+    { extra: 'faults:\n  - fault: { kind: stream_cut }\n', says: /faults\[0\]\.fault\.afterEvents: / },
+    { extra: 'faults:\n  - fault: { kind: stream_stall, afterEvents: -1 }\n', says: /faults\[0\]\.fault\.afterEvents: / },
   )
   .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'yaml schema violation', content: scenarioYaml('fz', extra), says }));
 

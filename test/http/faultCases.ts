@@ -185,6 +185,10 @@ export const FAULT_CASES: readonly FaultCase[] = [
     orders: 1,
     response: { t: 0, result: 'ok', status: 201 },
   },
+  // A stream fault strikes only a streamed model answer (test/http/streaming.msw.test.ts): anything else is answered as with no fault, and no fault is recorded.
+  { name: 'stream_cut on a request that is not a stream: answered as with no fault', plan: always({ kind: 'stream_cut', afterEvents: 0 }), fetch: ok(), axios: ok(), orders: 1, response: { t: 0, result: 'ok', status: 201 } },
+  { name: 'stream_stall on a request that is not a stream: answered as with no fault', plan: always({ kind: 'stream_stall', afterEvents: 0 }), fetch: ok(), axios: ok(), orders: 1, response: { t: 0, result: 'ok', status: 201 } },
+  { name: 'stream_malformed on a request that is not a stream: answered as with no fault', plan: always({ kind: 'stream_malformed', afterEvents: 0 }), fetch: ok(), axios: ok(), orders: 1, response: { t: 0, result: 'ok', status: 201 } },
 ];
 
 export const ORDERS_URL = `${SHOP}/orders`;

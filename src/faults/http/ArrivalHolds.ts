@@ -27,6 +27,8 @@ function requestKey(req: http.ClientRequest): string {
 
 type RequestFn = typeof http.request;
 
+const isEventStream = (response: Response): boolean => (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+
 /** Which client API sent a request: they fail a connection differently (fetch wraps the socket error). */
 export type ClientApi = 'fetch' | 'node:http';
 
@@ -128,9 +130,10 @@ export class ArrivalHolds {
     globalThis.fetch = (input, init) => {
       const complete = this.#arrive(fetchKey(input, init), 'fetch');
       // The body may stream in on real turns after the headers: buffer it (through a clone,
-      // so the caller's copy is untouched) before time may pass again.
+      // so the caller's copy is untouched) before time may pass again. Not a stream of
+      // server-sent events: its events are paced on virtual time, which must pass between them.
       const answer = realFetch(input, init).then(async (response) => {
-        await response.clone().arrayBuffer().catch(() => undefined);
+        if (!isEventStream(response)) await response.clone().arrayBuffer().catch(() => undefined);
         return response;
       });
       const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);

@@ -15,10 +15,36 @@ export type HttpAnswer =
   /** The connection fails: the client sees a socket error, never a status. */
   | { readonly kind: 'network'; readonly code: NetworkCode; readonly message: string }
   /** Nothing comes back; only the client's own timeout (or the trial's end) ends the wait. */
-  | { readonly kind: 'hang'; readonly reason: string };
+  | { readonly kind: 'hang'; readonly reason: string }
+  /**
+   * A streamed answer (`text/event-stream`): status and headers at once, then the body as
+   * server-sent `events`. A route returns the events (`streamReply`); the engine adds `body`,
+   * the same events paced on the trial's clock and shaped by a stream fault, for the adapters to send.
+   */
+  | {
+      readonly kind: 'stream';
+      readonly status: number;
+      readonly statusText: string;
+      /** Lower-cased names. */
+      readonly headers: Readonly<Record<string, string>>;
+      /** Each a whole event, its blank line included. */
+      readonly events: readonly string[];
+      readonly body?: StreamBody;
+    };
 export type HttpAnswerKind = HttpAnswer['kind'];
 
 export type NetworkCode = 'ECONNRESET' | 'ECONNREFUSED' | 'EPIPE';
+
+/** A streamed answer's body as the client reads it, one event at a time. */
+export interface StreamBody {
+  /**
+   * The next event's text, `undefined` once the stream has ended. Rejects when the connection
+   * drops mid-stream; on a stall it settles only when the client gives up or the trial ends.
+   */
+  next(): Promise<string | undefined>;
+  /** The client stopped reading (it cancelled the body, or its request was aborted). */
+  cancel(reason?: unknown): void;
+}
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 529: 'Overloaded' };
 export const statusText = (status: number): string => STATUS_TEXT[status] ?? http.STATUS_CODES[status] ?? '';
@@ -56,7 +82,20 @@ export function reply(status: number, body?: unknown, headers: Readonly<Record<s
   return respond(status, body, headers);
 }
 
-/** Whether `value` is an answer made by `reply` or `respond`. */
+/** A `200 text/event-stream` answer whose body is `events`, each a whole server-sent event (`data: …` and its blank line). */
+export function streamReply(events: readonly string[], headers: Readonly<Record<string, string>> = {}): HttpAnswer {
+  const answer: HttpAnswer = {
+    kind: 'stream',
+    status: 200,
+    statusText: statusText(200),
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...lowerCased(headers) },
+    events: [...events],
+  };
+  made.add(answer);
+  return answer;
+}
+
+/** Whether `value` is an answer made by `reply`, `respond` or `streamReply`. */
 export const isAnswer = (value: unknown): value is HttpAnswer => typeof value === 'object' && value !== null && made.has(value);
 
 export const lowerCased = (headers: Readonly<Record<string, string>>): Record<string, string> =>
@@ -67,6 +106,7 @@ const NO_BODY = new Set([204, 205, 304]);
 
 /** The answer as it goes over the wire: a HEAD request's, or a 204's, has status and headers and no body. */
 export function onTheWire(answer: HttpAnswer, method: string): HttpAnswer {
+  if (answer.kind === 'stream') return method.toUpperCase() === 'HEAD' ? { kind: 'respond', status: answer.status, statusText: answer.statusText, headers: answer.headers, body: '' } : answer;
   if (answer.kind !== 'respond' || answer.body === '') return answer;
   return method.toUpperCase() === 'HEAD' || NO_BODY.has(answer.status) ? { ...answer, body: '' } : answer;
 }

@@ -3,6 +3,7 @@ import {
   FaultlineErrorCode,
   IdSource,
   type Clock,
+  type ErrorData,
   type History,
   type HttpFields,
   type NetworkLeg,
@@ -10,7 +11,7 @@ import {
   type Rng,
 } from '../../core/index.js';
 import type { World } from '../../world/World.js';
-import type { Fault } from '../fault.js';
+import { isStreamFault, type Fault } from '../fault.js';
 import { applyFault } from '../applyFault.js';
 import { EffectRecorder } from '../EffectRecorder.js';
 import { pickRule } from '../match.js';
@@ -24,8 +25,10 @@ import { errorAnswer } from './errorAnswer.js';
 import { answerOf, isAnswer, onTheWire, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
 import { matchRoute, type ErrorMapper, type HttpRequestData, type HttpRoute, type RouteMatch, type RouteRequest } from './HttpRoute.js';
 import { parseRequestBody } from './requestBody.js';
-import { usageOf } from './model/usage.js';
+import { streamUsageOf, usageOf } from './model/usage.js';
 import { redactText } from '../../core/secretText.js';
+import { asksForStream } from './model/sse.js';
+import { pacedStream, STREAM_CUT_MESSAGE, type StreamEnd } from './pacedStream.js';
 
 /** A faulted HTTP service: where it lives and what it answers. */
 export interface HttpService {
@@ -115,6 +118,8 @@ export class HttpFaults {
   readonly #open = new Map<string, Exchange>();
   /** Hangs whose client has not given up yet: settled when it does, or when the trial closes. */
   readonly #hanging = new Map<string, () => void>();
+  /** Streams stalled by a `stream_stall`, and how far they got, for the trial's end to say so. */
+  readonly #stalls = new Map<string, { readonly reason: string; readonly stream: { events: number; of: number } }>();
   readonly #effects: EffectRecorder | undefined;
   readonly #network: NetworkLatency | undefined;
   readonly #unserved: UnservedRequest[] = [];
@@ -221,16 +226,59 @@ export class HttpFaults {
     }
     // Closed meanwhile: the trial's end already recorded this exchange as lost.
     if (!this.#open.has(request)) return { kind: 'hang', reason: 'the trial ended' };
+    if (answer.kind === 'stream') return this.#stream(ex, answer, fault, signal);
     if (answer.kind === 'hang') this.#awaitGiveUp(ex, answer, signal);
     else this.#respond(ex, answer);
     return answer;
+  }
+
+  /** A streamed answer goes out event by event; its `response` is recorded once the client has seen how it ends. */
+  #stream(ex: Exchange, answer: Extract<HttpAnswer, { kind: 'stream' }>, fault: Fault | undefined, signal: AbortSignal): HttpAnswer {
+    const body = pacedStream(
+      answer.events,
+      fault && isStreamFault(fault) ? fault : undefined,
+      this.#clock,
+      signal,
+      (end) => this.#streamEnded(ex, answer, end),
+      (events) => this.#stalls.set(ex.request, { reason: `the stream stalled after ${events} of ${answer.events.length} events (stream_stall)`, stream: { events, of: answer.events.length } }),
+    );
+    return { ...answer, body };
+  }
+
+  #streamEnded(ex: Exchange, answer: Extract<HttpAnswer, { kind: 'stream' }>, end: StreamEnd): void {
+    this.#stalls.delete(ex.request);
+    if (!this.#open.has(ex.request)) return;
+    const stream = { events: end.events, of: end.of };
+    if (end.kind === 'stalled' || end.kind === 'left') {
+      const reason = end.kind === 'stalled' ? `the stream stalled after ${end.events} of ${end.of} events (stream_stall)` : `the client stopped reading after ${end.events} of ${end.of} events`;
+      this.#lose(ex, reason, end.reason, stream);
+      return;
+    }
+    this.#open.delete(ex.request);
+    const base = { type: 'response', request: ex.request, tool: ex.match.route.operation, status: answer.status, stream, ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) } as const;
+    if (end.kind === 'complete') {
+      const usage = streamUsageOf(answer.events);
+      this.#history.record({ ...base, result: 'ok', ...(usage ? { usage } : {}) });
+      this.#calls.answered(ex.position.call, true);
+      return;
+    }
+    const error: ErrorData =
+      end.kind === 'cut'
+        ? { kind: 'network', message: `${STREAM_CUT_MESSAGE} after ${end.events} of ${end.of} events (stream_cut)`, retryable: true, code: 'ECONNRESET' }
+        : { kind: 'unknown', message: `event ${end.at} of ${end.of} arrived malformed, not valid JSON (stream_malformed)`, retryable: false };
+    this.#history.record({ ...base, result: 'error', message: error.message, errorKind: error.kind });
+    this.#calls.answered(ex.position.call, false);
+    this.#history.record({ type: 'model_error', error, request: ex.request, ...this.#corr(ex) });
   }
 
   /** Records every exchange still open as lost (the trial is over); idempotent. */
   close(): void {
     this.#closed = true;
     for (const end of [...this.#hanging.values()]) end();
-    for (const ex of [...this.#open.values()]) this.#lose(ex, 'answer still on its way');
+    for (const ex of [...this.#open.values()]) {
+      const stall = this.#stalls.get(ex.request);
+      this.#lose(ex, stall?.reason ?? 'answer still on its way', undefined, stall?.stream);
+    }
   }
 
   #route(method: string, url: string): { readonly match: RouteMatch; readonly service: ServedService } | undefined {
@@ -257,6 +305,7 @@ export class HttpFaults {
       call: ex.position.callNumber,
       attempt: ex.position.attempt,
       elapsedMs: this.#clock.now() - this.#startMs,
+      streamed: route.kind === 'model' && asksForStream(parseRequestBody(ex.data.body, ex.data.headers['content-type'])),
     } as const;
     const picked = pickRule(this.#plan, facts, this.#hits, this.#rng);
     if (!picked) return undefined;
@@ -337,7 +386,7 @@ export class HttpFaults {
     }
   }
 
-  #respond(ex: Exchange, answer: Exclude<HttpAnswer, { kind: 'hang' }>): void {
+  #respond(ex: Exchange, answer: Extract<HttpAnswer, { kind: 'respond' | 'network' }>): void {
     this.#open.delete(ex.request);
     const base = { type: 'response', request: ex.request, tool: ex.match.route.operation, ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) } as const;
     const detail = responseDetail(answer, this.#clock.now());
@@ -371,12 +420,12 @@ export class HttpFaults {
     signal.addEventListener('abort', end, { once: true });
   }
 
-  #lose(ex: Exchange, reason: string, abortReason?: unknown): void {
+  #lose(ex: Exchange, reason: string, abortReason?: unknown, stream?: { events: number; of: number }): void {
     if (!this.#open.delete(ex.request)) return;
     const waited = this.#clock.now() - ex.sentAt;
     const why = this.#closed ? `no answer by the end of the trial (${waited} ms)` : `the client gave up after ${waited} ms (${reasonName(abortReason)})`;
     const message = `${reason}: ${why}`;
-    this.#history.record({ type: 'response', request: ex.request, tool: ex.match.route.operation, result: 'lost', message, ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) });
+    this.#history.record({ type: 'response', request: ex.request, tool: ex.match.route.operation, result: 'lost', message, ...(stream ? { stream } : {}), ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) });
     this.#modelError(ex, { kind: 'hang', reason: message });
   }
 

@@ -30,6 +30,9 @@ export function errorDataOf(answer: HttpAnswer, nowMs: number): ErrorData | unde
       return build('network', answer.message, { code: answer.code });
     case 'hang':
       return build('timeout', answer.reason);
+    case 'stream':
+      // How a stream ends (cut, stalled, malformed) is known only once it has: `HttpFaults` records it then.
+      return undefined;
     case 'respond': {
       if (answer.status < 400) return undefined;
       const { codes, message } = bodyError(answer.body);

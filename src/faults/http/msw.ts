@@ -7,6 +7,7 @@ import { fetchFailed, isInjected, socketError, type HttpAnswer } from './HttpAns
 import type { HttpFaults } from './HttpFaults.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
 import { ArrivalHolds } from './ArrivalHolds.js';
+import { webStream } from './streamBodies.js';
 import { unhandledRequestError, unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
 
 export interface MswAdapterOptions {
@@ -34,6 +35,8 @@ function toMsw(answer: HttpAnswer, viaNodeHttp: boolean): Promise<Response> | Re
     case 'hang':
       // Silence: the client's own timeout (or the trial's end) is the only way out.
       return never();
+    case 'stream':
+      return new HttpResponse(webStream(answer, !viaNodeHttp), { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   }
 }
 
@@ -131,6 +134,12 @@ export function startMsw(faults: HttpFaults, options: MswAdapterOptions = {}): M
   const arrivals = new ArrivalHolds(holdOn(faults.clock));
   const server = setupServer(...handlersWith(faults, options, tracker, arrivals));
   const loud = quietInjectedErrors();
+  // msw hands its lifecycle listeners a clone of every mocked answer, a tee of its body that
+  // nobody reads. A client that stops reading a stream cancels its own branch, and that
+  // cancel settles only once the other branch is cancelled too: let that one go at once.
+  server.events.on('response:mocked', ({ response }) => {
+    if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) response.body?.cancel().catch(() => undefined);
+  });
   // The last handler takes every request, so msw's own policy never applies.
   server.listen({ onUnhandledRequest: 'bypass' });
   const unwrap = arrivals.install();

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import nock from 'nock';
 import { holdOn, type ClockRun, type VirtualClock } from '../../core/index.js';
 import { redactHeaders, redactText } from '../../core/secretText.js';
@@ -6,6 +7,7 @@ import { fetchFailed, socketError, type HttpAnswer } from './HttpAnswer.js';
 import type { HttpFaults } from './HttpFaults.js';
 import { HTTP_METHODS } from './HttpRoute.js';
 import { ArrivalHolds, type ClientApi } from './ArrivalHolds.js';
+import { nodeStream } from './streamBodies.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
 import { unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
 
@@ -18,7 +20,7 @@ export interface NockAdapterOptions {
   readonly onUnhandledRequest?: UnhandledRequestPolicy;
 }
 
-type ReplyResult = readonly [number, string, Record<string, string>];
+type ReplyResult = readonly [number, string | Readable, Record<string, string>];
 
 const never = (): Promise<never> => new Promise<never>(() => {});
 
@@ -38,7 +40,7 @@ function noMatch(method: string, url: string, headers: Record<string, string>, b
 }
 
 /** What the client sees for `answer`: a status line, a socket error, or silence. */
-function toNock(answer: HttpAnswer, via: ClientApi | undefined): Promise<ReplyResult> | ReplyResult {
+function toNock(answer: HttpAnswer, via: ClientApi | undefined, hold: <T>(work: Promise<T>) => Promise<T>): Promise<ReplyResult> | ReplyResult {
   switch (answer.kind) {
     case 'respond':
       return [answer.status, answer.body, { ...answer.headers }];
@@ -47,6 +49,8 @@ function toNock(answer: HttpAnswer, via: ClientApi | undefined): Promise<ReplyRe
       throw via === 'fetch' ? fetchFailed(answer.code, answer.message) : socketError(answer.code, answer.message);
     case 'hang':
       return never();
+    case 'stream':
+      return [answer.status, nodeStream(answer, hold), { ...answer.headers }];
   }
 }
 
@@ -97,7 +101,7 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
           const answer = await faults.exchange({ method, url, headers: headersOf(this.req.headers), body: text }, tracker.track({ signal: claim.signal }));
           if (!answer) return never();
           if (answer.kind !== 'hang') claim.answerOnItsWay();
-          return toNock(answer, claim.via);
+          return toNock(answer, claim.via, holdOn(faults.clock));
         });
     }
     // nock's own no-match error prints the request's headers (an `Authorization: Bearer …`)

@@ -21,6 +21,10 @@ export const SWEEP_FAULTS: { readonly [K in FaultKind]: Extract<Fault, { kind: K
   conflict: { kind: 'conflict' },
   server_error: { kind: 'server_error' },
   malformed: { kind: 'malformed' },
+  // Streamed model answers only: one whole event first, so the client has started reading.
+  stream_cut: { kind: 'stream_cut', afterEvents: 1 },
+  stream_stall: { kind: 'stream_stall', afterEvents: 1 },
+  stream_malformed: { kind: 'stream_malformed', afterEvents: 1 },
 };
 
 /** What a sweep injects when no `--fault` is given: the two that hurt most in ReliabilityBench. */

@@ -1,6 +1,8 @@
 import { canonicalJson, IdSource, type ToolContract } from '../../../core/index.js';
 import type { Message, Model, ModelAction } from '../../../agent/model.js';
+import { streamReply } from '../HttpAnswer.js';
 import type { HttpRoute, ServeContext } from '../HttpRoute.js';
+import { asksForStream } from './sse.js';
 
 /** A model API's request, read into what a `Model` is asked. */
 export interface ModelRequestView {
@@ -17,6 +19,8 @@ export interface ModelDialect {
   readonly path: string;
   read(body: unknown): ModelRequestView;
   write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number): unknown;
+  /** The answer `write` made, as the API streams it: its server-sent events, in order (`sseFrame`). */
+  stream(whole: unknown, body: unknown): string[];
 }
 
 /**
@@ -43,14 +47,17 @@ export class ModelResponder {
   }
 
   #answer(dialect: ModelDialect, body: unknown, ctx: ServeContext): Promise<unknown> {
-    // Sampling knobs and the stream flag do not change what a scripted model says.
+    // Sampling knobs do not change what a scripted model says; the stream flag changes only how it is sent.
     const key = `${dialect.operation}\u0000${canonicalJson(body)}`;
     let answer = this.#answers.get(key);
     if (!answer) {
       const now = ctx.clock.now();
       this.#start ??= now;
       const view = dialect.read(body);
-      answer = this.model.next({ ...view, now: now - this.#start }).then((action) => dialect.write(action, body, this.#ids, now));
+      answer = this.model.next({ ...view, now: now - this.#start }).then((action) => {
+        const whole = dialect.write(action, body, this.#ids, now);
+        return asksForStream(body) ? streamReply(dialect.stream(whole, body)) : whole;
+      });
       this.#answers.set(key, answer);
     }
     return answer;

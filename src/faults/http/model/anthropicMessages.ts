@@ -2,6 +2,7 @@ import type { IdSource } from '../../../core/index.js';
 import type { ModelAction } from '../../../agent/model.js';
 import { actionText, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
 import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
+import { deltas, sseFrame } from './sse.js';
 import { estimateTokens } from './usage.js';
 
 export const ANTHROPIC_MESSAGES = 'model:anthropic.messages';
@@ -45,5 +46,38 @@ function write(action: ModelAction, body: unknown, ids: IdSource): unknown {
   };
 }
 
-/** Anthropic Messages (`POST /v1/messages`), non-streaming. */
-export const anthropicMessages: ModelDialect = { operation: ANTHROPIC_MESSAGES, method: 'POST', path: '/v1/messages', read, write };
+type Obj = Record<string, unknown>;
+
+/**
+ * The answer as Messages streams it: `message_start` (the message with no content, its input
+ * tokens), a `ping`, per content block `content_block_start`, its `text_delta`s or
+ * `input_json_delta`s, `content_block_stop`; then `message_delta` with the `stop_reason` and
+ * the output tokens, and `message_stop`. Each event names itself on an `event:` line.
+ */
+function stream(whole: unknown): string[] {
+  const w = isObj(whole) ? whole : {};
+  const usage: Obj = isObj(w['usage']) ? w['usage'] : {};
+  const frames: string[] = [];
+  const emit = (type: string, fields: Obj = {}): void => {
+    frames.push(sseFrame({ type, ...fields }, type));
+  };
+  emit('message_start', { message: { ...w, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage['input_tokens'] ?? 0, output_tokens: 1 } } });
+  emit('ping');
+  const blocks = Array.isArray(w['content']) ? w['content'].filter(isObj) : [];
+  blocks.forEach((block, index) => {
+    if (block['type'] === 'tool_use') {
+      emit('content_block_start', { index, content_block: { ...block, input: {} } });
+      for (const piece of deltas(JSON.stringify(block['input'] ?? {}))) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+    } else {
+      emit('content_block_start', { index, content_block: { ...block, text: '' } });
+      for (const piece of deltas(str(block['text']))) emit('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+    }
+    emit('content_block_stop', { index });
+  });
+  emit('message_delta', { delta: { stop_reason: w['stop_reason'], stop_sequence: null }, usage: { output_tokens: usage['output_tokens'] ?? 0 } });
+  emit('message_stop');
+  return frames;
+}
+
+/** Anthropic Messages (`POST /v1/messages`), whole or streamed. */
+export const anthropicMessages: ModelDialect = { operation: ANTHROPIC_MESSAGES, method: 'POST', path: '/v1/messages', read, write, stream };

@@ -2,6 +2,7 @@ import type { IdSource } from '../../../core/index.js';
 import type { ModelAction } from '../../../agent/model.js';
 import { actionText, argumentsOf, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
 import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
+import { deltas, sseFrame } from './sse.js';
 import { estimateTokens } from './usage.js';
 
 export const OPENAI_RESPONSES = 'model:openai.responses';
@@ -74,5 +75,50 @@ function responsesUsage(input: unknown, output: unknown): { input_tokens: number
   return { input_tokens: i, output_tokens: o, total_tokens: i + o };
 }
 
-/** OpenAI Responses (`POST /v1/responses`), non-streaming. */
-export const openaiResponses: ModelDialect = { operation: OPENAI_RESPONSES, method: 'POST', path: '/v1/responses', read, write };
+type Obj = Record<string, unknown>;
+
+/**
+ * The answer as the Responses API streams it: `response.created` and `response.in_progress`
+ * (the response with no output yet), then per output item `response.output_item.added`, its
+ * text (`response.content_part.added`, `response.output_text.delta`…, `.done`,
+ * `response.content_part.done`) or its arguments (`response.function_call_arguments.delta`…,
+ * `.done`), and `response.output_item.done`; last `response.completed` with the whole response.
+ * Every event names itself on an `event:` line and carries its `sequence_number`.
+ */
+function stream(whole: unknown): string[] {
+  const w = isObj(whole) ? whole : {};
+  const frames: string[] = [];
+  let sequence = 0;
+  const emit = (type: string, fields: Obj): void => {
+    frames.push(sseFrame({ type, sequence_number: sequence++, ...fields }, type));
+  };
+  const started = { ...w, status: 'in_progress', output: [], usage: null };
+  emit('response.created', { response: started });
+  emit('response.in_progress', { response: started });
+  const output = Array.isArray(w['output']) ? w['output'].filter(isObj) : [];
+  output.forEach((item, index) => {
+    const id = str(item['id']);
+    if (item['type'] === 'function_call') {
+      emit('response.output_item.added', { output_index: index, item: { ...item, arguments: '', status: 'in_progress' } });
+      for (const piece of deltas(str(item['arguments']))) emit('response.function_call_arguments.delta', { item_id: id, output_index: index, delta: piece });
+      emit('response.function_call_arguments.done', { item_id: id, output_index: index, name: item['name'], arguments: item['arguments'] });
+    } else {
+      const parts = Array.isArray(item['content']) ? item['content'].filter(isObj) : [];
+      emit('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', content: [] } });
+      parts.forEach((part, content) => {
+        const text = str(part['text']);
+        const where = { item_id: id, output_index: index, content_index: content };
+        emit('response.content_part.added', { ...where, part: { ...part, text: '' } });
+        for (const piece of deltas(text)) emit('response.output_text.delta', { ...where, delta: piece, logprobs: [] });
+        emit('response.output_text.done', { ...where, text, logprobs: [] });
+        emit('response.content_part.done', { ...where, part });
+      });
+    }
+    emit('response.output_item.done', { output_index: index, item });
+  });
+  emit('response.completed', { response: w });
+  return frames;
+}
+
+/** OpenAI Responses (`POST /v1/responses`), whole or streamed. */
+export const openaiResponses: ModelDialect = { operation: OPENAI_RESPONSES, method: 'POST', path: '/v1/responses', read, write, stream };

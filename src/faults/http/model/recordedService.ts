@@ -1,4 +1,4 @@
-import { reply } from '../HttpAnswer.js';
+import { reply, streamReply } from '../HttpAnswer.js';
 import type { HttpService } from '../HttpFaults.js';
 import type { HttpRoute, RouteRequest, ServeContext } from '../HttpRoute.js';
 import { holdOn } from '../../../core/index.js';
@@ -8,6 +8,7 @@ import { forwardRequest } from './forwardRequest.js';
 import type { ModelDialect } from './ModelResponder.js';
 import { openaiChat } from './openaiChat.js';
 import { openaiResponses } from './openaiResponses.js';
+import { EVENT_STREAM, sseFrames } from './sse.js';
 
 /**
  * Where a model route's answers come from, other than a scripted model: a cassette (offline),
@@ -34,7 +35,18 @@ function kept(headers: Readonly<Record<string, string>>): Record<string, string>
   return out;
 }
 
-const answerOf = (entry: CassetteEntry): unknown => reply(entry.response.status, entry.response.body, entry.response.headers);
+/**
+ * A recorded answer as it is sent again: a stream of server-sent events (kept as its text) is
+ * streamed again event by event, paced and faulted like the scripted model's; anything else whole.
+ * A live stream goes the same way: virtual time stands still while the real one is read (the
+ * endpoint's own pacing is not kept), then its events go to the client one by one.
+ */
+function answerOf(entry: CassetteEntry): unknown {
+  const { status, headers, body } = entry.response;
+  const type = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (status < 300 && typeof body === 'string' && type.toLowerCase().startsWith(EVENT_STREAM)) return streamReply(sseFrames(body), headers);
+  return reply(status, body, headers);
+}
 
 /**
  * The model API at `baseUrl`, its routes (and so their fault-plan operations,

@@ -1,5 +1,7 @@
 import type { ModelUsage } from '../../../core/index.js';
 
+import { sseData } from './sse.js';
+
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
@@ -27,6 +29,29 @@ export function usageOf(body: string): ModelUsage | undefined {
   if (input === undefined && output === undefined) return undefined;
   const cached = (count(usage['cache_read_input_tokens']) ?? 0) + (count(usage['cache_creation_input_tokens']) ?? 0);
   return { input: (input ?? 0) + cached, output: output ?? 0 };
+}
+
+/**
+ * The token counts a streamed answer reports, read from its events: a Chat Completions chunk's
+ * `usage` (sent with `stream_options.include_usage`), `response.completed`'s `response.usage`,
+ * Anthropic's `message_start` (input) and `message_delta` (output). `undefined` when none says.
+ */
+export function streamUsageOf(events: readonly string[]): ModelUsage | undefined {
+  let found: ModelUsage | undefined;
+  for (const frame of events) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(sseData(frame)) as unknown;
+    } catch {
+      continue;
+    }
+    if (!isObj(parsed)) continue;
+    const holder = isObj(parsed['response']) ? parsed['response'] : isObj(parsed['message']) ? parsed['message'] : parsed;
+    const usage = usageOf(JSON.stringify({ usage: holder['usage'] }));
+    // Anthropic splits its counts over two events: input in the first, output in the last.
+    if (usage) found = { input: Math.max(found?.input ?? 0, usage.input), output: Math.max(found?.output ?? 0, usage.output) };
+  }
+  return found;
 }
 
 /**
