@@ -1,6 +1,7 @@
 import { canonicalJson, IdSource, type ToolContract } from '../../../core/index.js';
 import type { Message, Model, ModelAction } from '../../../agent/model.js';
 import type { HttpRoute, ServeContext } from '../HttpRoute.js';
+import type { ToolResultReader } from './readToolResult.js';
 
 /** A model API's request, read into what a `Model` is asked. */
 export interface ModelRequestView {
@@ -9,13 +10,19 @@ export interface ModelRequestView {
   readonly messages: readonly Message[];
 }
 
+export interface ModelResponderOptions {
+  /** The scenario's reader for its app's own tool-result format (`model: { readToolResult }`). */
+  readonly readToolResult?: ToolResultReader;
+}
+
 /** How one model API reads requests and writes answers. */
 export interface ModelDialect {
   /** The operation name a fault plan matches (`model:openai.chat.completions`). */
   readonly operation: string;
   readonly method: 'POST';
   readonly path: string;
-  read(body: unknown): ModelRequestView;
+  /** `reader`: the scenario's own reader of tool results, tried before the built-in one (`readToolResult`). */
+  read(body: unknown, reader?: ToolResultReader): ModelRequestView;
   write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number): unknown;
 }
 
@@ -29,7 +36,10 @@ export class ModelResponder {
   readonly #ids = new IdSource();
   #start: number | undefined;
 
-  constructor(readonly model: Model) {}
+  constructor(
+    readonly model: Model,
+    readonly options: ModelResponderOptions = {},
+  ) {}
 
   route(dialect: ModelDialect): HttpRoute {
     return {
@@ -49,7 +59,7 @@ export class ModelResponder {
     if (!answer) {
       const now = ctx.clock.now();
       this.#start ??= now;
-      const view = dialect.read(body);
+      const view = dialect.read(body, this.options.readToolResult);
       answer = this.model.next({ ...view, now: now - this.#start }).then((action) => dialect.write(action, body, this.#ids, now));
       this.#answers.set(key, answer);
     }
