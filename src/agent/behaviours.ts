@@ -34,13 +34,16 @@ const isBehaviour = (name: string): name is Behaviour => (BEHAVIOURS as readonly
 /** A mixture: known names, weights ≥ 0, at least one above 0. */
 export const BehaviourMixSchema = z.record(z.string(), z.unknown()).superRefine((mix, ctx) => {
   let sum = 0;
+  let bad = false;
   for (const [name, weight] of Object.entries(mix)) {
     if (!isBehaviour(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a behaviour; expected one of ${BEHAVIOURS.join(', ')}` });
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
+      bad = true;
       ctx.addIssue({ code: 'custom', path: [name], message: `expected a weight, a finite number ≥ 0; got ${JSON.stringify(weight) ?? String(weight)}` });
     } else sum += weight;
   }
-  if (sum <= 0) ctx.addIssue({ code: 'custom', message: `the weights sum to 0; expected at least one behaviour with a weight above 0 (${BEHAVIOURS.join(', ')})` });
+  // A sum over weights already refused would only repeat the complaint.
+  if (!bad && sum <= 0) ctx.addIssue({ code: 'custom', message: `the weights sum to 0; expected at least one behaviour with a weight above 0 (${BEHAVIOURS.join(', ')})` });
 }) as unknown as z.ZodType<BehaviourMix>;
 
 /** A behaviour name, or a mixture of them (`{ careful: 0.9, ignores-retry-after: 0.1 }`). */
