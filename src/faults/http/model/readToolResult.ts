@@ -53,7 +53,7 @@ function unknownOf(call: string, tool: string, errorCode: ErrorKind, message: st
 }
 
 function errorOf(call: string, tool: string, e: TextError): ToolResult {
-  if (UNCERTAIN.includes(e.kind)) return unknownOf(call, tool, e.kind, `${tool}: ${e.message} (the call may or may not have taken effect)`);
+  if (UNCERTAIN.includes(e.kind)) return unknownOf(call, tool, e.kind, `${e.message} (the call may or may not have taken effect)`);
   const error: ToolErrorFeedback = {
     error_type: e.kind,
     message: e.message,
