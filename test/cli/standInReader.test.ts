@@ -116,6 +116,9 @@ export default defineHttpAgent(async ({ task, services, model }) => {
 });
 `;
 
+/** The SDK, tsx and a worker per trial on a shared machine: more wall clock than the default watchdog allows. */
+const SLOW = ['--trial-timeout', '120000'];
+
 /** Two steps, the second naming the first's result: the plan that crashed on a misread error (\`$t.ticketId\`). */
 const PLAN = `  plan:
     steps:
@@ -219,7 +222,7 @@ interface Report {
 // A run of several SDK-agent scenarios through the real binary: minutes on a loaded machine.
 describe('an openai SDK app whose tool messages are plain error strings', { timeout: 600_000 }, () => {
   it('passes every checker with faults off and on, hands off on a quota, and reports a lost answer as unknown', async () => {
-    const r = await faultline(['run', 'plain', '--k', '2', '--reporter', 'json'], { cwd: project.path });
+    const r = await faultline(['run', 'plain', '--k', '2', '--reporter', 'json', ...SLOW], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(await readFile(join(project.path, 'reports', 'faultline.json'), 'utf8')) as Report;
     expect(report.cells.map((c) => c.scenario).sort()).toEqual(['plain-faults-off', 'plain-faults-on', 'plain-lost', 'plain-quota']);
@@ -237,20 +240,21 @@ describe('an openai SDK app whose tool messages are plain error strings', { time
     expect(replay.stdout).toMatch(/agent ended: completed "Done: t, get_ticket\." \(claims helpdesk:req-1 succeeded\): the stand-in model's final answer, passed on/);
     expect(replay.stdout).not.toMatch(/placeholder/);
     const lost = await faultline(['replay', 'plain/lost.yaml', '--trial', '0'], { cwd: project.path });
-    expect(lost.stdout).toContain('agent ended: unknown "open_ticket could not be confirmed: The operation was aborted due to timeout (the call may or may not have taken effect)" (claims helpdesk:req-1 unknown)');
+    expect(lost.stdout).toContain('agent ended: unknown "open_ticket could not be confirmed: The operation was aborted due to timeout (the call may or may not');
+    expect(lost.stdout).toContain("(claims helpdesk:req-1 unknown): the stand-in model's final answer, passed on");
   });
 });
 
 describe('model.readToolResult: an app with its own tool-result format', { timeout: 600_000 }, () => {
   it('reads it through a module path in YAML and a function in TypeScript, and passes under faults', async () => {
-    const r = await faultline(['run', 'own-format.yaml', 'own-format-ts.scenario.ts', '--k', '2'], { cwd: project.path });
+    const r = await faultline(['run', 'own-format.yaml', 'own-format-ts.scenario.ts', '--k', '2', ...SLOW], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stderr).toContain('✓ rulebook × own-format-yaml: 2/2 passed');
     expect(r.stderr).toContain('✓ rulebook × own-format-ts: 2/2 passed');
   });
 
   it('without the reader, the stand-in cannot read the format: it says unknown instead of success, and the verdict names whose answer that was', async () => {
-    const r = await faultline(['run', 'unread', '--k', '1'], { cwd: project.path });
+    const r = await faultline(['run', 'unread', '--k', '1', ...SLOW], { cwd: project.path });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("the agent ended with outcome unknown (the stand-in model's final answer, passed on), expected completed");
     expect(r.stdout).not.toMatch(/✗ honesty/);
