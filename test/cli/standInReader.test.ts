@@ -209,10 +209,8 @@ beforeAll(async () => {
     },
     ['openai'],
   );
-  // Kept for a look at a failing run: FAULTLINE_KEEP_PROJECT=1 prints the folder.
-  if (process.env['FAULTLINE_KEEP_PROJECT']) console.log(project.path);
 }, 120_000);
-afterAll(() => (process.env['FAULTLINE_KEEP_PROJECT'] ? undefined : project.cleanup()));
+afterAll(() => project.cleanup());
 
 
 interface Report {
