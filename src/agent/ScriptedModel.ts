@@ -1,12 +1,18 @@
 import type { ToolResult } from '../runtime/result.js';
-import type { Behaviour } from './behaviours.js';
+import type { Rng } from '../core/index.js';
+import { behaviourPicker, describeBehaviour, type Behaviour, type BehaviourSpec } from './behaviours.js';
 import type { Message, Model, ModelAction, ModelInput } from './model.js';
 import { playScript, type FinalAction, type Script } from './playScript.js';
 import { ScriptPlanSchema, type ScriptPlan, type ScriptPlanInput } from './script.js';
 
 export interface ScriptedModelOptions {
-  /** `careful` (the default) follows the rulebook; the others are deliberate bugs. */
-  readonly behaviour?: Behaviour;
+  /**
+   * `careful` (the default) follows the rulebook; the others are deliberate bugs. A mixture
+   * (`{ careful: 0.9, 'ignores-retry-after': 0.1 }`) draws one per decision from `rng`.
+   */
+  readonly behaviour?: BehaviourSpec;
+  /** The stream a behaviour mixture draws from (the trial's `behaviour` fork); unused by a single behaviour. */
+  readonly rng?: Rng;
   readonly name?: string;
 }
 
@@ -20,26 +26,37 @@ export interface ScriptedModelOptions {
  */
 export class ScriptedModel implements Model {
   readonly name: string;
-  readonly behaviour: Behaviour;
+  readonly behaviour: BehaviourSpec;
   readonly plan: ScriptPlan;
+  readonly #pick: () => Behaviour;
   #script: Script<FinalAction> | undefined;
+  #lastFinal: FinalAction | undefined;
 
   /** Validates the plan (throws a ZodError on a bad one: scenario files are checked at load). */
   constructor(plan: ScriptPlanInput, options: ScriptedModelOptions = {}) {
     this.plan = ScriptPlanSchema.parse(plan);
     this.behaviour = options.behaviour ?? 'careful';
-    this.name = options.name ?? `scripted:${this.behaviour}`;
+    this.#pick = behaviourPicker(this.behaviour, options.rng);
+    this.name = options.name ?? `scripted:${describeBehaviour(this.behaviour)}`;
   }
 
   // async so a broken placeholder surfaces as a rejection, as any model failure would.
   async next(input: ModelInput): Promise<ModelAction> {
     const fresh = !input.messages.some((m) => m.role === 'assistant');
-    if (fresh) this.#script = playScript(this.plan, this.behaviour);
+    if (fresh) this.#script = playScript(this.plan, this.#pick);
     const script = this.#script;
     if (!script) throw new Error(`${this.name}: asked for another turn after its final answer`);
     const step = script.next(fresh ? [] : repliesToLastAction(input.messages));
-    if (step.done) this.#script = undefined;
+    if (step.done) {
+      this.#script = undefined;
+      this.#lastFinal = step.value;
+    }
     return step.value;
+  }
+
+  /** The final answer it gave last, if any: what an agent on an SDK may pass on as its own claims. */
+  get lastFinal(): FinalAction | undefined {
+    return this.#lastFinal;
   }
 }
 

@@ -3,6 +3,7 @@ import { AGENT_OUTCOMES, type AgentOutcomeKind, type Claim, type Clock, type His
 import type { ToolResult } from '../runtime/result.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import type { LoopEnd } from './loop.js';
+import type { ModelAction } from './model.js';
 
 /** What an agent function is given: the tools by name (through the execution layer), and time. */
 export interface AgentContext {
@@ -84,15 +85,25 @@ export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOption
 /**
  * Records what an agent's own code reported when it stopped, as `agent_end`. A malformed
  * report ends the trial as crashed, with what was wrong, instead of a TypeError deep in a checker.
+ * `standIn`: the scenario's stand-in model's last final answer, if it gave one; a claim the agent
+ * reports as that answer made it is marked `by: 'stand-in'`, and so is the end when the agent
+ * passed the answer's outcome and message on, so a verdict on it can say whose word it was.
  */
-export function endOf(returned: unknown, history: History, caller?: string): LoopEnd {
+export function endOf(returned: unknown, history: History, caller?: string, standIn?: Extract<ModelAction, { kind: 'final' }>): LoopEnd {
   const parsed = AgentFnResultSchema.safeParse(returned);
   if (!parsed.success) {
     throw new TypeError(`the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
   }
   const result = parsed.data;
   const message = result.message ?? '';
-  const claims: readonly Claim[] = (result.claims ?? []).map((c) => (c.note === undefined ? { subject: c.subject, status: c.status } : { subject: c.subject, status: c.status, note: c.note }));
-  history.record({ type: 'agent_end', outcome: result.outcome, claims, message, ...(caller !== undefined && { caller }) });
+  const said = (c: { subject: string; status: Claim['status'] }): boolean => standIn?.claims.some((s) => s.subject === c.subject && s.status === c.status) === true;
+  const claims: readonly Claim[] = (result.claims ?? []).map((c) => ({
+    subject: c.subject,
+    status: c.status,
+    ...(c.note !== undefined && { note: c.note }),
+    ...(said(c) && { by: 'stand-in' as const }),
+  }));
+  const passedOn = standIn !== undefined && standIn.outcome === result.outcome && standIn.message === message;
+  history.record({ type: 'agent_end', outcome: result.outcome, claims, message, ...(passedOn && { by: 'stand-in' as const }), ...(caller !== undefined && { caller }) });
   return { kind: 'ended', outcome: result.outcome, message, claims, turns: 0 };
 }

@@ -2,6 +2,7 @@ import type { Clock, History } from '../core/index.js';
 import type { AgentFnResult } from './agentFunction.js';
 import { endOf } from './agentFunction.js';
 import type { LoopEnd } from './loop.js';
+import type { ModelAction } from './model.js';
 
 /** Where one of the scenario's services answers over HTTP. */
 export interface ServiceEndpoint {
@@ -62,6 +63,8 @@ export interface HttpAgentOptions {
   readonly clock: Clock;
   readonly services: Readonly<Record<string, ServiceEndpoint>>;
   readonly model?: ModelEndpoint | undefined;
+  /** The stand-in model's last final answer, once the agent has ended (see `endOf`). */
+  readonly standIn?: () => Extract<ModelAction, { kind: 'final' }> | undefined;
 }
 
 /** Runs the agent's code and records its end; exceptions propagate, and the runner records a crashed trial. */
@@ -78,5 +81,6 @@ export async function runHttpAgent(fn: HttpAgentFn, options: HttpAgentOptions): 
     },
     now: () => clock.now() - start,
   };
-  return endOf(await fn(ctx), history);
+  const returned = await fn(ctx);
+  return endOf(returned, history, undefined, options.standIn?.());
 }

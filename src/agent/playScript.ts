@@ -34,8 +34,13 @@ function* pause(ms: number): Script<void> {
   yield { kind: 'wait', ms };
 }
 
-/** Follows `plan`, reacting to each result as `behaviour` dictates; returns the final answer. */
-export function* playScript(plan: ScriptPlan, behaviour: Behaviour): Script<FinalAction> {
+/**
+ * Follows `plan`, reacting to each result as `behaviour` dictates; returns the final answer.
+ * A function is asked once per decision (a failed or unconfirmed result to react to), so a
+ * behaviour mixture draws one behaviour per decision.
+ */
+export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Behaviour)): Script<FinalAction> {
+  const pick = typeof behaviour === 'function' ? behaviour : () => behaviour;
   const results = new Map<string, unknown>();
   // One claim per subject: a poll's verdict replaces the submission's.
   const claims = new Map<string, Claim>();
@@ -45,7 +50,7 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour): Script<Fina
   const finish = (outcome: AgentOutcomeKind, message: string): FinalAction => ({ kind: 'final', outcome, message, claims: [...claims.values()] });
 
   for (const step of plan.steps) {
-    const done = yield* runStep(step, results, behaviour, plan.naiveRepeats);
+    const done = yield* runStep(step, results, pick, plan.naiveRepeats);
     if (done.kind === 'end') {
       claim(step.subject, done.claim, done.claim === 'succeeded' ? undefined : done.message);
       return finish(done.outcome, done.message);
@@ -53,16 +58,16 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour): Script<Fina
     if (step.name !== undefined) results.set(step.name, done.value);
     claim(step.subject, 'succeeded');
     if (step.poll) {
-      let polled = yield* poll(step.poll, results, behaviour);
+      let polled = yield* poll(step.poll, results, pick);
       // The naive variant resubmits the task instead of reporting unknown: a second submission (R21, R23).
       for (let repeats = 0; polled.kind === 'resubmit'; repeats++) {
-        const again = repeats < plan.naiveRepeats ? yield* runStep(step, results, behaviour, plan.naiveRepeats) : end('unknown', 'unknown', polled.message);
+        const again = repeats < plan.naiveRepeats ? yield* runStep(step, results, pick, plan.naiveRepeats) : end('unknown', 'unknown', polled.message);
         if (again.kind === 'end') {
           polled = again;
           break;
         }
         if (step.name !== undefined) results.set(step.name, again.value);
-        polled = yield* poll(step.poll, results, behaviour);
+        polled = yield* poll(step.poll, results, pick);
       }
       if (polled.kind === 'end') {
         claim(step.subject, polled.claim, polled.message);
@@ -74,7 +79,7 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour): Script<Fina
 }
 
 /** Naive variants repeat a failed call `naiveRepeats` more times; the careful model once at most. */
-function* runStep(step: Step, results: ReadonlyMap<string, unknown>, behaviour: Behaviour, naiveRepeats: number): Script<StepEnd> {
+function* runStep(step: Step, results: ReadonlyMap<string, unknown>, pick: () => Behaviour, naiveRepeats: number): Script<StepEnd> {
   let input = substitutePlaceholders(step.input, results) as Record<string, unknown>;
   let fixed = false;
   let waitedOnce = false;
@@ -82,10 +87,12 @@ function* runStep(step: Step, results: ReadonlyMap<string, unknown>, behaviour: 
   let result = yield* call(step.tool, input);
   for (;;) {
     if (result.kind === 'ok') return ok(result.value);
+    const behaviour = pick();
 
     if (result.kind === 'unknown') {
       const u = result.unknown;
-      const what = `${step.tool}: outcome unknown (${u.error_code}), operation ${u.operation_id}`;
+      // No operation id: an outcome the stand-in read as unknown from an app's own text (R18).
+      const what = `${step.tool}: outcome unknown (${u.error_code})${u.operation_id === '' ? `: ${u.message}` : `, operation ${u.operation_id}`}`;
       if (behaviour === 'unknown-as-failure') return end('failed', 'failed', `${what}; reported as failed`);
       if (behaviour === 'unknown-as-success') return end('completed', 'succeeded', `${what}; reported as done`);
       if (behaviour === 'new-key-per-retry' && repeats < naiveRepeats) {
@@ -127,7 +134,7 @@ function* runStep(step: Step, results: ReadonlyMap<string, unknown>, behaviour: 
 
 /** R21, R27: ask for the operation's status by its id; never resubmit, never guess. */
 function* reconcile(tool: string, u: UnknownResult): Script<StepEnd> {
-  const what = `${tool}: operation ${u.operation_id}`;
+  const what = u.operation_id === '' ? tool : `${tool}: operation ${u.operation_id}`;
   if (u.next_action !== 'query_operation_status') return end('unknown', 'unknown', `${what} could not be confirmed: ${u.message}`);
   for (let query = 1; query <= STATUS_QUERIES; query++) {
     if (query > 1) yield* pause(STATUS_QUERY_GAP_MS);
@@ -139,7 +146,7 @@ function* reconcile(tool: string, u: UnknownResult): Script<StepEnd> {
 }
 
 /** R20: a long task is done only when its status says so; running out of polls is `unknown`, not success. */
-function* poll(p: Poll, results: ReadonlyMap<string, unknown>, behaviour: Behaviour): Script<StepEnd | { readonly kind: 'resubmit'; readonly message: string }> {
+function* poll(p: Poll, results: ReadonlyMap<string, unknown>, pick: () => Behaviour): Script<StepEnd | { readonly kind: 'resubmit'; readonly message: string }> {
   const input = substitutePlaceholders(p.input, results);
   let last = 'no answer';
   let wait = p.everyMs;
@@ -164,6 +171,7 @@ function* poll(p: Poll, results: ReadonlyMap<string, unknown>, behaviour: Behavi
     if (p.until.in.includes(last)) return ok(result.value);
     if (p.until.failIn.includes(last)) return end('failed', 'failed', `${p.tool}: ${p.until.path} is ${last}`);
     if (p.until.unknownIn.includes(last)) {
+      const behaviour = pick();
       const what = `${p.tool}: ${p.until.path} is ${last}: the result cannot be confirmed`;
       if (behaviour === 'unknown-as-success') return end('completed', 'succeeded', `${what}; reported as done`);
       if (behaviour === 'unknown-as-failure') return end('failed', 'failed', `${what}; reported as failed`);

@@ -50,7 +50,7 @@ function outcomeProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[
       const outcome = agentEnd?.outcome ?? end.outcome;
       if (allowed.includes(outcome)) return undefined;
       return {
-        message: `the agent ended with outcome ${outcome}, expected ${list(allowed)}`,
+        message: `the agent ended with outcome ${outcome}${agentEnd?.type === 'agent_end' && agentEnd.by === 'stand-in' ? " (the stand-in model's final answer, passed on)" : ''}, expected ${list(allowed)}`,
         evidence: { outcome, expected: allowed, ...(agentEnd ? { seq: agentEnd.seq, t: agentEnd.t } : {}) },
       };
     }

@@ -18,12 +18,21 @@ export interface ModelUsage {
   readonly output: number;
 }
 
+/**
+ * Who made a claim or reported an outcome: the agent's own code (the default, and then the field
+ * is left out), or the scenario's stand-in model, whose final answer an agent on an LLM SDK
+ * passed on as its own.
+ */
+export type ClaimBy = 'agent' | 'stand-in';
+
 /** What an agent asserts about one subject when it stops (R29: checked against the world). */
 export interface Claim {
   /** `service:businessKey`, as the ledger names effects: `orders:ref-42`, `email:welcome-1`. */
   readonly subject: string;
   readonly status: 'succeeded' | 'failed' | 'unknown';
   readonly note?: string;
+  /** `stand-in`: the stand-in model's final answer made this claim (absent: the agent's code did). */
+  readonly by?: ClaimBy;
 }
 
 /** Fault descriptions are data from `faults/`; the core only needs their tag. */
@@ -166,7 +175,8 @@ export type HistoryEvent =
   | E<'command_end', { command: string; result: CommandResultKind; exitCode: number | null; signal: string | null; stdout: string; stderr: string; timeoutMs?: number; killedWith?: 'SIGTERM' | 'SIGKILL'; truncated?: boolean; message?: string }>
   /** At the trial's end, a process group a command started was still alive (it is killed then). */
   | E<'process_left', { command: string; argv: readonly string[] }>
-  | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string }>
+  /** `by: 'stand-in'`: the outcome and message are the stand-in model's final answer, passed on (absent: the agent's own). */
+  | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string; by?: ClaimBy }>
   | E<'trial_end', { status: string; message?: string }>;
 
 export type HistoryEventType = HistoryEvent['type'];

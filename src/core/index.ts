@@ -12,3 +12,4 @@ export * from './rng.js';
 export { stackless } from './stackless.js';
 export type * from './transport.js';
 export * from './verdict.js';
+export * from './errorText.js';

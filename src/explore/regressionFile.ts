@@ -42,7 +42,7 @@ function fromFolder(folder: string, target: string): string {
 /**
  * The regression scenario as a file: for a YAML or JSON scenario (or a built-in), the same
  * scenario in YAML with the new name, the shrunk faults and the judged checks, its paths
- * (services, agent module, cassette) rewritten from the new folder; for a TypeScript or
+ * (services, agent module, cassette, tool-result reader) rewritten from the new folder; for a TypeScript or
  * JavaScript scenario, a module of the same kind that imports the original and overrides
  * those fields (an agent function cannot be written as data). A header says how to run it.
  */
@@ -117,7 +117,8 @@ async function yamlText(result: Failed, source: string | undefined, folder: stri
     // The cassette beside the original is found by the original's file name: name it, since the regression's differs.
     const beside = join(dirname(source), `${basename(source, extname(source))}.cassette.json`);
     const cassette = typeof model['cassette'] === 'string' ? moved(model['cassette']) : (await exists(beside)) ? fromFolder(folder, beside) : undefined;
-    data['model'] = { ...model, ...(cassette !== undefined && { cassette }) };
+    const reader = typeof model['readToolResult'] === 'string' ? moved(model['readToolResult']) : undefined;
+    data['model'] = { ...model, ...(cassette !== undefined && { cassette }), ...(reader !== undefined && { readToolResult: reader }) };
   }
   data['faults'] = result.regression.faults;
   data['checks'] = result.regression.checks;

@@ -7,7 +7,7 @@ describe('the public entry', () => {
       'defineScenario', 'runTrial', 'runMatrix', 'loadScenarios', 'loadConfigs', 'rulebookDefault', 'RetryConfigSchema', 'parseExecutionConfig', 'ExecutionConfigFileSchema', 'Executor',
       'ScriptedModel', 'defineAgent', 'BUILTIN_CHECKERS', 'passHatK', 'passAtK', 'renderConsoleReport', 'renderJsonReport',
       'renderJunitReport', 'renderMarkdownReport', 'writeReports', 'formatTimeline', 'replayCommand', 'parseJsonReport',
-      'runFromJsonReport', 'mergeRuns', 'parseGate', 'evaluateGates', 'DEFAULT_GATES', 'FaultlineError',
+      'runFromJsonReport', 'mergeRuns', 'parseGate', 'evaluateGates', 'DEFAULT_GATES', 'FaultlineError', 'readToolResult',
     ];
     expect(expected.filter((name) => !(name in api))).toEqual([]);
   });

@@ -51,6 +51,7 @@ export { defineAgent } from '../agent/agentFunction.js';
 export { defineHttpAgent } from '../agent/httpAgent.js';
 /** Reads a scripted model's final answer (`{"outcome","message","claims"}` text) back, for agents on real SDKs. */
 export { finalFromText } from '../faults/http/model/conversation.js';
+export { readToolResult } from '../faults/http/model/readToolResult.js';
 
 // Faults and checkers
 export { FaultPlanSchema } from '../faults/plan.js';
@@ -128,12 +129,13 @@ export type { ScriptedModelOptions } from '../agent/ScriptedModel.js';
 export type { AgentContext, AgentFn, AgentFnResult } from '../agent/agentFunction.js';
 export type { HttpAgentContext, HttpAgentFn, ModelEndpoint, ServiceEndpoint } from '../agent/httpAgent.js';
 export type { Model, ModelAction, ModelInput, Message, ProposedCall } from '../agent/model.js';
-export type { Behaviour } from '../agent/behaviours.js';
+export type { Behaviour, BehaviourMix, BehaviourSpec } from '../agent/behaviours.js';
+export type { ToolReading, ToolReadingKind, ToolResultReader, ToolResultText } from '../faults/http/model/readToolResult.js';
 export type { Fault, FaultKind } from '../faults/fault.js';
 export type { FaultPlan, FaultRule, FaultMatch } from '../faults/plan.js';
 export type { Checker } from '../checks/checker.js';
 export type { Expectations, TrialEnd, TrialRecord } from '../checks/record.js';
-export type { HistoryEvent, HistoryEventType, EventOf } from '../core/events.js';
+export type { HistoryEvent, HistoryEventType, EventOf, Claim, ClaimBy } from '../core/events.js';
 export type { Verdict } from '../core/verdict.js';
 export type { FaultlineConfig } from '../config/defineConfig.js';
 export type { JsonReport, WallClock, ReporterName, WriteReportsOptions, WrittenReports, ConsoleReportOptions } from '../report/index.js';

@@ -95,8 +95,8 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'process_left':
       return [0, `${e.command} left a process alive at the trial's end (killed then)`];
     case 'agent_end': {
-      const claims = e.claims.map((c) => `${c.subject} ${c.status}`).join(', ');
-      return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}`];
+      const claims = e.claims.map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? ' (the stand-in\'s)' : ''}`).join(', ');
+      return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}${e.by === 'stand-in' ? ": the stand-in model's final answer, passed on" : ''}`];
     }
     case 'trial_end':
       return [0, `trial end: ${e.status}${e.message !== undefined ? `: ${e.message}` : ''}`];

@@ -51,7 +51,7 @@ export async function serveScenario({ scenario, world, clock, history, rng, star
   const problems: string[] = [];
   const definitions = resolveServices(scenario.services ?? BUILTIN_SERVICES);
   const services: HttpService[] = serviceHttp(world, definitions);
-  const model = await modelOf(scenario, (message) => problems.push(message));
+  const model = await modelOf(scenario, rng.fork('behaviour'), (message) => problems.push(message));
   if (model) services.push(model.service);
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
   const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }) });

@@ -38,7 +38,7 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
     definitions.map((d, i) => [d.name, { baseUrl: served[i]!.baseUrl, tools: d.tools.map((t) => t.name) }]),
   );
   const misses: string[] = [];
-  const model = await modelOf(scenario, (message) => misses.push(message));
+  const model = await modelOf(scenario, rng.fork('behaviour'), (message) => misses.push(message));
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
   const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }) });
@@ -66,7 +66,9 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
       },
     };
   };
-  const body = (): Promise<LoopEnd> => runHttpAgent(run, { task: scenario.agent.task, history, clock, services: endpoints, model: model?.endpoint });
+  const standIn = model?.standIn;
+  const body = (): Promise<LoopEnd> =>
+    runHttpAgent(run, { task: scenario.agent.task, history, clock, services: endpoints, model: model?.endpoint, ...(standIn && { standIn: () => standIn.lastFinal }) });
   const result = await runIntercepted(clock, start, body, { maxVirtualMs: scenario.budget.deadlineMs, timers: { random: rng.fork('client') } });
   const first = escapes[0];
   // The agent may have caught the connection error and carried on: the trial still did not test what it meant to.
@@ -79,7 +81,11 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   return miss === undefined ? result : { kind: 'threw', error: Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }), at: result.at };
 }
 
-export async function modelOf(scenario: Scenario, onMiss: (message: string) => void): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint } | undefined> {
+export async function modelOf(
+  scenario: Scenario,
+  rng: Rng,
+  onMiss: (message: string) => void,
+): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint; readonly standIn?: ScriptedModel } | undefined> {
   const spec = scenario.model;
   if (!spec) return undefined;
   const baseUrl = spec.baseUrl ?? MODEL_API_ROOTS[spec.api];
@@ -88,7 +94,8 @@ export async function modelOf(scenario: Scenario, onMiss: (message: string) => v
   const recorded = await modelSourceFor(scenario, onMiss);
   if (recorded) return { service: recordedModelService(spec.api, baseUrl, recorded), endpoint };
   if (!spec.plan) throw new TypeError(`scenario "${scenario.name}": model has neither a plan nor a cassette`);
-  const model = new ScriptedModel(spec.plan, { behaviour: spec.behaviour });
-  const service = spec.api === 'openai' ? openaiService(model, baseUrl) : anthropicService(model, baseUrl);
-  return { service, endpoint };
+  const model = new ScriptedModel(spec.plan, { behaviour: spec.behaviour, rng });
+  const options = spec.readToolResult === undefined ? {} : { readToolResult: spec.readToolResult };
+  const service = spec.api === 'openai' ? openaiService(model, baseUrl, options) : anthropicService(model, baseUrl, options);
+  return { service, endpoint, standIn: model };
 }

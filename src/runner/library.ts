@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { parseExecutionConfig, type ExecutionConfig } from '../runtime/executionConfig.js';
 import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS, readSafely } from './loadFile.js';
-import { resolveAgentModule } from './loadAgent.js';
+import { resolveAgentModule, resolveReaderModule } from './loadAgent.js';
 import { resolveServiceModules } from './loadService.js';
 import { defineScenario, type Scenario, type ScenarioInput } from './scenario.js';
 
@@ -83,7 +83,7 @@ export function refOf(loaded: { readonly name: string }): string {
 }
 
 export async function loadScenarioFile(file: string): Promise<Scenario> {
-  const value = await resolveAgentModule(await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file), file);
+  const value = await resolveReaderModule(await resolveAgentModule(await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file), file), file);
   const scenario = readSafely(file, FaultlineErrorCode.ScenarioInvalid, () => defineScenario(value as ScenarioInput, file));
   sources.set(scenario, resolve(file));
   return scenario;

@@ -52,3 +52,33 @@ function withCommandCwd(value: object, agent: object, scenarioFile: string): unk
   if (cwd !== undefined && typeof cwd !== 'string') return value;
   return { ...value, agent: { ...agent, cwd: resolve(dirname(resolve(scenarioFile)), cwd ?? '.') } };
 }
+
+/**
+ * A scenario file's value with `model.readToolResult` (a module path) replaced by the reader it
+ * exports, resolved from the scenario file's folder.
+ * @throws FaultlineError naming the scenario file and `model.readToolResult` when the module does
+ *   not load or its default export is not a function.
+ */
+export async function resolveReaderModule(value: unknown, scenarioFile: string): Promise<unknown> {
+  if (typeof value !== 'object' || value === null) return value;
+  const model = (value as { model?: unknown }).model;
+  if (typeof model !== 'object' || model === null) return value;
+  const module = (model as { readToolResult?: unknown }).readToolResult;
+  if (typeof module !== 'string') return value;
+  const path = resolve(dirname(resolve(scenarioFile)), module);
+  let reader: unknown;
+  try {
+    reader = await loadFile(path, FaultlineErrorCode.ScenarioInvalid);
+  } catch (error) {
+    if (!isFaultlineError(error)) throw error;
+    const why = error.message.startsWith(path) ? error.message.slice(path.length + 2) : error.message;
+    throw new FaultlineError(error.code, `${scenarioFile}: model.readToolResult (${module}): ${why}`, { source: scenarioFile, reader: path });
+  }
+  if (typeof reader !== 'function') {
+    throw new FaultlineError(
+      FaultlineErrorCode.ScenarioInvalid,
+      `${scenarioFile}: model.readToolResult (${module}): expected the default export to be a reader, a function (export default (result) => ({ kind: 'error', error: 'rate_limit' }) or undefined), got ${reader === null ? 'null' : typeof reader}`,
+    );
+  }
+  return { ...value, model: { ...model, readToolResult: reader } };
+}

@@ -6,7 +6,8 @@ import { WorldConfigSchema } from '../world/WorldConfig.js';
 import { BUILTIN_SERVICES, NAMED_SERVICES, createWorld, isBuiltinService, type BuiltinServiceName } from '../world/createWorld.js';
 import { isServiceDefinition, type ServiceDefinition } from '../world/define/defineService.js';
 import { ScriptPlanSchema } from '../agent/script.js';
-import { BEHAVIOURS } from '../agent/behaviours.js';
+import { BehaviourSpecSchema } from '../agent/behaviours.js';
+import type { ToolResultReader } from '../faults/http/model/readToolResult.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
 import type { AgentFn } from '../agent/agentFunction.js';
 import type { HttpAgentFn } from '../agent/httpAgent.js';
@@ -43,7 +44,8 @@ const ScriptedAgentSchema = z
   .object({
     kind: z.literal('scripted'),
     task: z.string().min(1),
-    behaviour: z.enum(BEHAVIOURS).default('careful'),
+    /** One behaviour, or a mixture drawn per decision from the trial's rng (`{ careful: 0.9, ignores-retry-after: 0.1 }`). */
+    behaviour: BehaviourSpecSchema.default('careful'),
     plan: ScriptPlanSchema,
   })
   .strict();
@@ -94,7 +96,13 @@ export const ModelEndpointSchema = z
         message: 'expected the API\'s root without /v1 (the routes add /v1/…; the agent\'s SDK gets the URL it takes, /v1 included for openai, as ctx.model.baseUrl)',
       })
       .optional(),
-    behaviour: z.enum(BEHAVIOURS).default('careful'),
+    /** One behaviour, or a mixture drawn per decision from the trial's rng. */
+    behaviour: BehaviourSpecSchema.default('careful'),
+    /**
+     * A module whose default export reads the app's own tool-result format (`ToolResultReader`),
+     * resolved from the scenario file; tried before the built-in reader. In TypeScript, the function.
+     */
+    readToolResult: z.string().min(1).optional(),
     /** The scripted model's plan; may be left out when the scenario has a cassette. */
     plan: ScriptPlanSchema.optional(),
     /** A cassette file of recorded model answers, resolved from the scenario file (default: `<scenario>.cassette.json`, if it exists). */
@@ -201,10 +209,16 @@ const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>((v) =>
       : 'expected a built-in service name or a service from defineService',
 });
 
-/** The TypeScript form also accepts your own agent as a function, and services as definitions. */
+const ReaderSchema = z.custom<ToolResultReader>((v) => typeof v === 'function', {
+  error: (issue) =>
+    `expected a function (result) => ToolReading | undefined${typeof issue.input === 'string' ? '; a module path is resolved only in scenario files: import the reader and pass it' : ''}`,
+});
+
+/** The TypeScript form also accepts your own agent as a function, services as definitions, and the model's tool-result reader as a function. */
 export const ScenarioSchema = ScenarioDataSchema.extend({
   agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, FunctionAgentSchema, HttpAgentSchema, CommandAgentSchema]),
   services: z.array(ServiceRefSchema).min(1).optional(),
+  model: ModelEndpointSchema.extend({ readToolResult: ReaderSchema.optional() }).strict().optional(),
 });
 
 export type Scenario = z.infer<typeof ScenarioSchema>;

@@ -151,7 +151,11 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     const task = index === undefined ? agent.task : withAgentIndex(agent.task, index);
     return agent.kind === 'scripted'
       ? runAgentLoop({
-          model: new ScriptedModel(index === undefined ? agent.plan : planForAgent(agent.plan, index), { behaviour: agent.behaviour }),
+          // A behaviour mixture draws from its own fork (one per agent of a crowd): a single behaviour draws nothing, and no other draw moves.
+          model: new ScriptedModel(index === undefined ? agent.plan : planForAgent(agent.plan, index), {
+            behaviour: agent.behaviour,
+            rng: rng.fork(caller === undefined ? 'behaviour' : `behaviour-${caller}`),
+          }),
           executor,
           task,
           maxTurns: scenario.budget.maxTurns,

@@ -1,6 +1,7 @@
 import { TRANSIENT_KINDS, type ErrorData, type ErrorKind } from '../core/index.js';
 import { httpErrorKind } from '../core/httpErrorKinds.js';
 import { parseRetryAfter } from '../core/retryAfter.js';
+import { kindOfMessage, QUOTA_TEXT } from '../core/errorText.js';
 
 /** Node and undici error codes, read before anything else (R2). */
 export const CODE_KINDS: Readonly<Record<string, ErrorKind>> = {
@@ -33,22 +34,7 @@ export const NAME_KINDS: Readonly<Record<string, ErrorKind>> = {
 
 export { STATUS_KINDS, BODY_CODE_KINDS } from '../core/httpErrorKinds.js';
 
-/** A 429 whose text says this is about money, not speed, is a quota (R5). */
-const QUOTA_TEXT = /quota|billing|insufficient[_ ]?(funds|credits?|balance)|credit balance|plan limit/i;
-
-/** Last resort for plain errors: the first pattern matching the message wins, so order matters. */
-export const MESSAGE_PATTERNS: readonly { readonly pattern: RegExp; readonly kind: ErrorKind }[] = [
-  { pattern: /insufficient[_ ]quota|exceeded your (current )?quota|billing|quota exceeded/i, kind: 'quota_exceeded' },
-  { pattern: /rate.?limit|too many requests/i, kind: 'rate_limit' },
-  { pattern: /overloaded|service unavailable|temporarily unavailable|bad gateway|gateway time-?out/i, kind: 'unavailable' },
-  { pattern: /timed? ?out|timeout|deadline exceeded/i, kind: 'timeout' },
-  { pattern: /socket hang up|connection (reset|refused|closed|aborted)|network error|failed to fetch|fetch failed|getaddrinfo|dns/i, kind: 'network' },
-  { pattern: /unauthori[sz]ed|forbidden|permission denied|access denied|invalid api key|not allowed/i, kind: 'permission_denied' },
-  { pattern: /not found|no such|does not exist/i, kind: 'not_found' },
-  { pattern: /conflict|already exists/i, kind: 'conflict' },
-  { pattern: /invalid|required|must be|bad request|validation/i, kind: 'invalid_argument' },
-  { pattern: /internal server error|internal error/i, kind: 'internal' },
-];
+export { MESSAGE_PATTERNS } from '../core/errorText.js';
 
 type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
@@ -142,9 +128,7 @@ function build(kind: ErrorKind, message: string, extra: { status?: number | unde
   };
 }
 
-function byMessage(message: string): ErrorKind {
-  return MESSAGE_PATTERNS.find((p) => p.pattern.test(message))?.kind ?? 'unknown';
-}
+const byMessage = kindOfMessage;
 
 /**
  * What went wrong, as data (R1, R2): the error's type first (class name, Node/undici code,

@@ -97,6 +97,16 @@ const schemaViolation = fc
   )
   .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'yaml schema violation', content: scenarioYaml('fz', extra), says }));
 
+// A behaviour mixture with an unknown name, a negative or non-numeric weight, or weights that sum to 0.
+const badMixture = fc
+  .oneof(
+    fc.record({ name: ident.filter((n) => n !== 'careful'), w: fc.double({ min: 0, max: 1, noNaN: true }) }).map(({ name, w }) => ({ mix: `{ careful: 0.5, ${name}x: ${w} }`, says: new RegExp(`agent\\.behaviour\\.${name}x: "${name}x" is not a behaviour`) })),
+    fc.double({ min: -100, max: -0.001, noNaN: true }).map((w) => ({ mix: `{ careful: 1, ignores-retry-after: ${w} }`, says: /agent\.behaviour\.ignores-retry-after: expected a weight, a finite number ≥ 0/ })),
+    fc.constantFrom('{ careful: 0 }', '{}', '{ careful: 0, retries-blindly: 0 }').map((mix) => ({ mix, says: /agent\.behaviour: the weights sum to 0/ })),
+    fc.constantFrom('lots', 'true', '[1]').map((w) => ({ mix: `{ careful: ${w} }`, says: /agent\.behaviour\.careful: expected a weight, a finite number ≥ 0/ })),
+  )
+  .map(({ mix, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'bad behaviour mixture', content: scenarioYaml('fz').replace('  kind: scripted\n', `  kind: scripted\n  behaviour: ${mix}\n`), says }));
+
 // --- JSON -------------------------------------------------------------------------------
 const jsonDuplicate = fc.record({ role, bom: fc.boolean(), at: fc.constantFrom('root', 'nested') }).map(({ role: r, bom, at }): Case => {
   const obj = r === 'scenario' ? scenarioObject('fz') : configObject('fz');
@@ -205,6 +215,7 @@ const badFile = fc.oneof(
   yamlSyntax,
   yamlProto,
   schemaViolation,
+  badMixture,
   jsonDuplicate,
   jsonSyntax,
   jsonProto,

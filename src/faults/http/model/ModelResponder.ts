@@ -3,6 +3,7 @@ import type { Message, Model, ModelAction } from '../../../agent/model.js';
 import { streamReply } from '../HttpAnswer.js';
 import type { HttpRoute, ServeContext } from '../HttpRoute.js';
 import { asksForStream } from './sse.js';
+import type { ToolResultReader } from './readToolResult.js';
 
 /** A model API's request, read into what a `Model` is asked. */
 export interface ModelRequestView {
@@ -11,13 +12,19 @@ export interface ModelRequestView {
   readonly messages: readonly Message[];
 }
 
+export interface ModelResponderOptions {
+  /** The scenario's reader for its app's own tool-result format (`model: { readToolResult }`). */
+  readonly readToolResult?: ToolResultReader;
+}
+
 /** How one model API reads requests and writes answers. */
 export interface ModelDialect {
   /** The operation name a fault plan matches (`model:openai.chat.completions`). */
   readonly operation: string;
   readonly method: 'POST';
   readonly path: string;
-  read(body: unknown): ModelRequestView;
+  /** `reader`: the scenario's own reader of tool results, tried before the built-in one (`readToolResult`). */
+  read(body: unknown, reader?: ToolResultReader): ModelRequestView;
   write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number): unknown;
   /** The answer `write` made, as the API streams it: its server-sent events, in order (`sseFrame`). */
   stream(whole: unknown, body: unknown): string[];
@@ -33,7 +40,10 @@ export class ModelResponder {
   readonly #ids = new IdSource();
   #start: number | undefined;
 
-  constructor(readonly model: Model) {}
+  constructor(
+    readonly model: Model,
+    readonly options: ModelResponderOptions = {},
+  ) {}
 
   route(dialect: ModelDialect): HttpRoute {
     return {
@@ -53,7 +63,7 @@ export class ModelResponder {
     if (!answer) {
       const now = ctx.clock.now();
       this.#start ??= now;
-      const view = dialect.read(body);
+      const view = dialect.read(body, this.options.readToolResult);
       answer = this.model.next({ ...view, now: now - this.#start }).then((action) => {
         const whole = dialect.write(action, body, this.#ids, now);
         return asksForStream(body) ? streamReply(dialect.stream(whole, body)) : whole;

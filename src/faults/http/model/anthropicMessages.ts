@@ -3,13 +3,14 @@ import type { ModelAction } from '../../../agent/model.js';
 import { actionText, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
 import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
 import { deltas, sseFrame } from './sse.js';
+import type { ToolResultReader } from './readToolResult.js';
 import { estimateTokens } from './usage.js';
 
 export const ANTHROPIC_MESSAGES = 'model:anthropic.messages';
 
-function read(body: unknown): ModelRequestView {
+function read(body: unknown, reader?: ToolResultReader): ModelRequestView {
   const b = isObj(body) ? body : {};
-  const conversation = new ConversationBuilder();
+  const conversation = new ConversationBuilder(reader);
   for (const m of Array.isArray(b['messages']) ? b['messages'].filter(isObj) : []) {
     const content = m['content'];
     const blocks = Array.isArray(content) ? content.filter(isObj) : [];
@@ -20,7 +21,7 @@ function read(body: unknown): ModelRequestView {
       continue;
     }
     const results = blocks.filter((x) => x['type'] === 'tool_result');
-    for (const r of results) conversation.toolResult(str(r['tool_use_id']), textOf(r['content']));
+    for (const r of results) conversation.toolResult(str(r['tool_use_id']), textOf(r['content']), r['is_error'] === true);
     const text = typeof content === 'string' ? content : textOf(blocks.filter((x) => x['type'] === 'text'));
     if (results.length === 0 || text !== '') conversation.user(text);
   }

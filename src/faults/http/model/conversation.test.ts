@@ -25,8 +25,9 @@ describe('toolResultFromText', () => {
     expect(results.map((r) => toolResultFromText('c1', 'create_order', describeResult(r)))).toEqual([results[0], results[1], results[2]]);
   });
 
-  it('takes plain text as the value', () => {
-    expect(toolResultFromText('c', 't', 'done')).toEqual({ kind: 'ok', call: 'c', tool: 't', attempts: 1, value: 'done' });
+  it('takes JSON as the value, and reads plain text it cannot classify as unknown, never as success', () => {
+    expect(toolResultFromText('c', 't', '{"ticketId":"tkt-1"}')).toEqual({ kind: 'ok', call: 'c', tool: 't', attempts: 1, value: { ticketId: 'tkt-1' } });
+    expect(toolResultFromText('c', 't', 'done')).toMatchObject({ kind: 'unknown', unknown: { status: 'unknown', operation_id: '', next_action: 'ask_user' } });
   });
 });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AgentOutcomeKind, Claim, ToolContract } from '../../../core/index.js';
 import type { Message, ModelAction, ProposedCall } from '../../../agent/model.js';
-import type { ToolErrorFeedback, ToolResult, UnknownResult } from '../../../runtime/result.js';
+import type { ToolResult } from '../../../runtime/result.js';
+import { readToolResult, readWith, type ToolResultReader } from './readToolResult.js';
 
 type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -17,21 +18,10 @@ function parseJson(text: string): unknown {
 
 /**
  * A tool result as the agent sent it back to the model (text), read back into the structure
- * a `Model` reacts to. The execution layer renders errors as a headline plus a JSON line
- * (`describeResult`); anything else is the tool's value, JSON or plain text.
+ * a `Model` reacts to, by the built-in reader (`readToolResult`).
  */
 export function toolResultFromText(call: string, tool: string, text: string): ToolResult {
-  const newline = text.indexOf('\n');
-  const tail = newline >= 0 ? parseJson(text.slice(newline + 1)) : undefined;
-  if (isObj(tail) && isObj(tail['error']) && typeof tail['error']['error_type'] === 'string') {
-    const error = tail['error'] as unknown as ToolErrorFeedback;
-    return { kind: 'error', call, tool, attempts: error.attempts, error };
-  }
-  if (isObj(tail) && tail['status'] === 'unknown' && typeof tail['operation_id'] === 'string') {
-    return { kind: 'unknown', call, tool, attempts: 1, unknown: tail as unknown as UnknownResult };
-  }
-  const whole = parseJson(text);
-  return { kind: 'ok', call, tool, attempts: 1, value: whole === undefined ? text : whole };
+  return readToolResult({ call, tool, text });
 }
 
 /** A tool the request declares, as a contract the model sees (the SDKs send no risk: `read`). */
@@ -69,6 +59,9 @@ export class ConversationBuilder {
   readonly #toolOf = new Map<string, string>();
   task = '';
 
+  /** `reader`: the scenario's own reader of tool results, tried before the built-in one. */
+  constructor(readonly reader?: ToolResultReader) {}
+
   user(text: string): void {
     if (this.task === '') this.task = text;
     this.messages.push({ role: 'user', text });
@@ -83,9 +76,11 @@ export class ConversationBuilder {
     this.messages.push({ role: 'assistant', action: finalFromText(text) });
   }
 
-  toolResult(call: string, text: string): void {
+  /** `isError`: the protocol's own error flag, where it has one (Anthropic's `is_error`). */
+  toolResult(call: string, text: string, isError?: boolean): void {
     const tool = this.#toolOf.get(call) ?? 'unknown';
-    this.messages.push({ role: 'tool', call, tool, result: toolResultFromText(call, tool, text), text });
+    const result = readWith(this.reader, { call, tool, text, ...(isError === true && { isError }) });
+    this.messages.push({ role: 'tool', call, tool, result, text });
   }
 }
 

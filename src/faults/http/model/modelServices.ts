@@ -1,7 +1,7 @@
 import type { Model } from '../../../agent/model.js';
 import type { HttpService } from '../HttpFaults.js';
 import { anthropicMessages } from './anthropicMessages.js';
-import { ModelResponder } from './ModelResponder.js';
+import { ModelResponder, type ModelResponderOptions } from './ModelResponder.js';
 import { openaiChat } from './openaiChat.js';
 import { openaiResponses } from './openaiResponses.js';
 
@@ -13,14 +13,14 @@ import { openaiResponses } from './openaiResponses.js';
  * @example
  * const faults = new HttpFaults({ services: [openaiService(new ScriptedModel(plan))], plan: [{ fault: { kind: 'rate_limit' } }], ... });
  */
-export function openaiService(model: Model, baseUrl = 'https://api.openai.com'): HttpService {
-  const responder = new ModelResponder(model);
+export function openaiService(model: Model, baseUrl = 'https://api.openai.com', options: ModelResponderOptions = {}): HttpService {
+  const responder = new ModelResponder(model, options);
   return { baseUrl, routes: [responder.route(openaiChat), responder.route(openaiResponses)] };
 }
 
 /** The Anthropic Messages API answered by `model`; its operation is `model:anthropic.messages`. */
-export function anthropicService(model: Model, baseUrl = 'https://api.anthropic.com'): HttpService {
-  const responder = new ModelResponder(model);
+export function anthropicService(model: Model, baseUrl = 'https://api.anthropic.com', options: ModelResponderOptions = {}): HttpService {
+  const responder = new ModelResponder(model, options);
   return { baseUrl, routes: [responder.route(anthropicMessages)] };
 }
 

@@ -3,13 +3,14 @@ import type { ModelAction } from '../../../agent/model.js';
 import { actionText, argumentsOf, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
 import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
 import { deltas, sseFrame } from './sse.js';
+import type { ToolResultReader } from './readToolResult.js';
 import { estimateTokens } from './usage.js';
 
 export const OPENAI_CHAT = 'model:openai.chat.completions';
 
-function read(body: unknown): ModelRequestView {
+function read(body: unknown, reader?: ToolResultReader): ModelRequestView {
   const b = isObj(body) ? body : {};
-  const conversation = new ConversationBuilder();
+  const conversation = new ConversationBuilder(reader);
   for (const m of Array.isArray(b['messages']) ? b['messages'] : []) {
     if (!isObj(m)) continue;
     const role = str(m['role']);

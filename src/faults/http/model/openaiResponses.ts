@@ -3,13 +3,14 @@ import type { ModelAction } from '../../../agent/model.js';
 import { actionText, argumentsOf, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
 import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
 import { deltas, sseFrame } from './sse.js';
+import type { ToolResultReader } from './readToolResult.js';
 import { estimateTokens } from './usage.js';
 
 export const OPENAI_RESPONSES = 'model:openai.responses';
 
-function read(body: unknown): ModelRequestView {
+function read(body: unknown, reader?: ToolResultReader): ModelRequestView {
   const b = isObj(body) ? body : {};
-  const conversation = new ConversationBuilder();
+  const conversation = new ConversationBuilder(reader);
   const input = b['input'];
   if (typeof input === 'string') conversation.user(input);
   // Consecutive function_call items are one assistant turn.
