@@ -46,7 +46,7 @@ describe('faultline.config.ts', () => {
     expect(r.stdout).toContain('reports: faultline-reports/faultline.json');
     const json = await report('faultline-reports');
     expect(json.run).toMatchObject({ seed: 7, k: 2, scenarios: ['payment-quota-exceeded', 'read-timeout-retry'], configs: ['naive'] });
-    expect(json.gates.results.map((g) => g.gate)).toEqual(['duplicates==0']);
+    expect(json.gates.results.map((g) => g.gate)).toEqual(['duplicates==0', 'unexercised==0']);
     expect(r.stdout).toContain('replay: faultline replay faultline/scenarios/payment-quota-exceeded.yaml --config naive --seed 7 --trial 0');
   });
 
@@ -56,7 +56,7 @@ describe('faultline.config.ts', () => {
     expect(r.code).toBe(0);
     const json = await report('cli-out');
     expect(json.run).toMatchObject({ seed: 3, k: 1, scenarios: ['read-timeout-retry'], configs: ['rulebook'] });
-    expect(json.gates.results.map((g) => g.gate)).toEqual(['pass^1>=1']);
+    expect(json.gates.results.map((g) => g.gate)).toEqual(['pass^1>=1', 'unexercised==0']);
   });
 
   it('applies to compare as well', async () => {

@@ -70,8 +70,8 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
     const seen = await inspect(opened(), file, join(SCREENSHOTS, 'crowds-compare.png'));
     expect(seen.errors).toEqual([]);
     expect(seen.requests).toEqual([]);
-    // The run section's 7 charts, then per crowd scenario 8 bar charts and the load over time.
-    expect(seen.canvases.length).toBe(7 + 2 * 9);
+    // The run section's 6 charts (at k = 1 there is no separate pass^k chart), then per crowd scenario 8 bar charts and the load over time.
+    expect(seen.canvases.length).toBe(6 + 2 * 9);
     expect(seen.drawn).toBe(seen.canvases.length);
     for (const c of seen.canvases) {
       expect(c, c.id).toMatchObject({ chart: true });
