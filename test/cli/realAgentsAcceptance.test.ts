@@ -353,6 +353,10 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
       /model call model:openai\.chat\.completions#1 attempt 2 .* to model:openai\.chat\.completions was sent 393ms after the 429 answer .* said Retry-After: 3 .*resent by a framework or the agent's own loop \(the same body again with no retry-count header: not the SDK's retry\) \(R9\)/,
     );
 
+    // The replay of the trial reproduces it, from the user's project.
+    const replay = await project.npx(['faultline', 'replay', 'bad/model-ignores-retry-after.yaml', '--trial', '0']);
+    expect(replay.stdout, replay.stderr).toMatch(/✗ retry-discipline: model call model:openai\.chat\.completions#1 attempt 2 .*was sent 393ms after the 429 answer/);
+
     const quota = failing('model-quota-resent');
     expect([...quota.keys()]).toEqual(['model-retries']);
     expect(quota.get('model-retries'), all(quota)).toMatch(
