@@ -1,0 +1,376 @@
+/**
+ * Issue 21's acceptance: a user's project outside the repository, with faultline installed from
+ * the packed tarball, runs three real agents through the installed binary: an openai-SDK agent
+ * whose tool messages are plain error strings, an AI SDK `streamText` agent and a streamed Agents
+ * SDK run. Their correct variants hold every checker with faults off and under a lost answer, a
+ * 429 with Retry-After on the tool, a quota error and a stream cut; each planted defect is caught
+ * by the checker that owns it, with evidence naming the layer at fault. The openai-SDK agent does
+ * not stream, so the stream cut (a fault only a streamed answer can meet) is the streaming agents'.
+ * (LangChain.js is left out: `@langchain/openai` declares `engines.node >=22`, and this suite runs on Node 20.)
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsumer, pack, repoVersion, type Consumer, type Packed } from '../package/consumer.js';
+
+const SERVICE = `import { defineService, ServiceError, z } from 'faultline';
+
+export default defineService({
+  name: 'helpdesk',
+  state: (): Record<string, { requestId: string; subject: string }> => ({}),
+  tools: {
+    open_ticket: {
+      description: 'Open a support ticket. requestId is your business id for it.',
+      risk: 'write',
+      businessKey: 'requestId',
+      input: z.object({ requestId: z.string(), subject: z.string() }).strict(),
+      run(input, ctx) {
+        const ticketId = ctx.id('tkt');
+        ctx.state[ticketId] = input;
+        ctx.effect('ticket.opened', { key: input.requestId, data: { ticketId } });
+        return { ticketId };
+      },
+    },
+  },
+  http: {
+    baseUrl: 'https://helpdesk.example.test',
+    routes: [{ method: 'POST', path: '/tickets', tool: 'open_ticket', status: 201 }],
+    error: (e: ServiceError) => ({ body: { errors: [{ code: e.code, detail: e.message }] } }),
+  },
+});
+`;
+
+/**
+ * The team's fetch tool: an Idempotency-Key per operation, a 5 s timeout, up to \`tries\` tries,
+ * Retry-After honoured, no resend of a quota error; its result for the model is a plain string
+ * (\`error: ticket service answered 429 (quota_exceeded)\`). Each option off is a planted defect.
+ */
+const TOOL = `export interface Style { readonly withKey?: boolean; readonly honourRetryAfter?: boolean; readonly tries?: number }
+export const SCHEMA = { type: 'object' as const, properties: { requestId: { type: 'string' as const }, subject: { type: 'string' as const } }, required: ['requestId', 'subject'], additionalProperties: false as const };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function openTicket(baseUrl: string, input: { requestId: string; subject: string }, style: Style = {}): Promise<string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (style.withKey ?? true) headers['idempotency-key'] = 'open-' + input.requestId;
+  let last = 'error: not sent';
+  for (let attempt = 1; attempt <= (style.tries ?? 3); attempt++) {
+    try {
+      const res = await fetch(baseUrl + '/tickets', { method: 'POST', headers, body: JSON.stringify(input), signal: AbortSignal.timeout(5_000) });
+      if (res.ok) return JSON.stringify(await res.json());
+      const body = (await res.json().catch(() => ({}))) as { errors?: { code?: string }[]; error?: { code?: string; type?: string } };
+      const code = body.errors?.[0]?.code ?? body.error?.code ?? body.error?.type ?? '';
+      last = 'error: ticket service answered ' + res.status + (code ? ' (' + code + ')' : '');
+      if (/quota/i.test(code) || (res.status < 500 && res.status !== 429)) return last;
+      await sleep(style.honourRetryAfter === false ? 100 : Number(res.headers.get('retry-after') ?? '1') * 1000);
+    } catch (error) {
+      last = 'error: ' + String(error);
+      await sleep(1000);
+    }
+  }
+  return last;
+}
+`;
+
+/** (a) The openai SDK, non-streamed; tool messages are the tool's plain strings. */
+const OPENAI_AGENT = (style: string): string => `import OpenAI from 'openai';
+import { defineHttpAgent, finalFromText } from 'faultline';
+import { openTicket, SCHEMA } from './tool.js';
+
+export default defineHttpAgent(async ({ task, services, model }) => {
+  const client = new OpenAI({ baseURL: model!.baseUrl, apiKey: model!.apiKey });
+  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [{ type: 'function', function: { name: 'open_ticket', description: 'Open a ticket', parameters: SCHEMA } }];
+  const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: task }];
+  for (let turn = 0; turn < 10; turn++) {
+    const message = (await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools })).choices[0]!.message;
+    messages.push(message);
+    if (!message.tool_calls?.length) {
+      const final = finalFromText(message.content ?? '');
+      if (final.kind === 'wait') {
+        await new Promise((r) => setTimeout(r, final.ms));
+        messages.push({ role: 'user', content: 'waited' });
+        continue;
+      }
+      return { outcome: final.outcome, message: final.message, claims: final.claims };
+    }
+    for (const call of message.tool_calls) {
+      if (call.type !== 'function') continue;
+      messages.push({ role: 'tool', tool_call_id: call.id, content: await openTicket(services['helpdesk']!.baseUrl, JSON.parse(call.function.arguments), ${style}) });
+    }
+  }
+  return { outcome: 'failed', message: 'no final answer in 10 turns' };
+});
+`;
+
+/**
+ * (b) The AI SDK's \`streamText\`, its retries off and its own loop around it: \`careful\` waits out a
+ * 429's Retry-After and tries a broken stream again; \`early\` resends 393 ms after any error.
+ */
+const AI_SDK_AGENT = (loop: 'careful' | 'early', style: string): string => `import { createOpenAI } from '@ai-sdk/openai';
+import { jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { defineHttpAgent, finalFromText } from 'faultline';
+import { openTicket, SCHEMA } from './tool.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export default defineHttpAgent(async ({ task, services, model }) => {
+  const openai = createOpenAI({ baseURL: model!.baseUrl, apiKey: model!.apiKey });
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    const result = streamText({
+      model: openai.chat('gpt-4o-mini'),
+      prompt: task,
+      tools: { open_ticket: tool({ description: 'Open a ticket', inputSchema: jsonSchema<{ requestId: string; subject: string }>(SCHEMA), execute: async (args) => openTicket(services['helpdesk']!.baseUrl, args, ${style}) }) },
+      stopWhen: stepCountIs(8),
+      maxRetries: 0,
+      onError: () => undefined,
+    });
+    let text = '';
+    let failure: unknown;
+    let broken = false;
+    try {
+      for await (const part of result.fullStream) {
+        if (part.type === 'error') { broken = true; failure = part.error; }
+        if (part.type === 'text-delta') text += part.text;
+      }
+    } catch (error) {
+      broken = true;
+      failure = error;
+    }
+    if (broken) {
+      const e = failure as { statusCode?: number; responseHeaders?: Record<string, string> } | undefined;
+      const retryAfter = e?.responseHeaders?.['retry-after'];
+      await sleep('${loop}' === 'early' ? 393 : retryAfter === undefined ? 0 : Number(retryAfter) * 1000);
+      continue;
+    }
+    const final = finalFromText(text);
+    return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
+  }
+  return { outcome: 'failed', message: 'the model failed 4 times' };
+});
+`;
+
+/**
+ * (c) A streamed Agents SDK run, the client's retries off: \`careful\` runs again after a broken
+ * stream and stops on a quota error; \`quota-loop\` runs again after any error, a quota one too;
+ * \`says-failed\` reports the ticket failed whenever the tool saw an error, a lost answer included.
+ */
+const AGENTS_SDK_AGENT = (loop: 'careful' | 'quota-loop' | 'says-failed', style: string): string => `import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool } from '@openai/agents';
+import OpenAI from 'openai';
+import { defineHttpAgent, finalFromText } from 'faultline';
+import { openTicket, SCHEMA } from './tool.js';
+
+const LOOP = '${loop}';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export default defineHttpAgent(async ({ task, services, model }) => {
+  setTracingDisabled(true);
+  setDefaultOpenAIClient(new OpenAI({ baseURL: model!.baseUrl, apiKey: model!.apiKey, maxRetries: 0 }) as never);
+  setOpenAIAPI('chat_completions');
+  let toolError = false;
+  const openTicketTool = tool({
+    name: 'open_ticket',
+    description: 'Open a ticket',
+    parameters: SCHEMA,
+    strict: true,
+    execute: async (args) => {
+      const text = await openTicket(services['helpdesk']!.baseUrl, args, ${style});
+      if (text.startsWith('error')) toolError = true;
+      return text;
+    },
+  });
+  const agent = new Agent({ name: 'helpdesk-agent', instructions: 'You open support tickets.', model: 'gpt-4o-mini', tools: [openTicketTool] });
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    let failure: unknown;
+    const result = await run(agent, task, { stream: true, maxTurns: 8 }).catch((error: unknown) => { failure = error; return undefined; });
+    if (result) {
+      try {
+        for await (const event of result) void event;
+        await result.completed;
+        failure = result.error ?? undefined;
+      } catch (error) {
+        failure = error;
+      }
+    }
+    if (failure !== undefined) {
+      if (LOOP !== 'quota-loop' && /quota/i.test(String(failure))) return { outcome: 'failed', message: 'the model quota is exhausted' };
+      await sleep(1000);
+      continue;
+    }
+    if (LOOP === 'says-failed' && toolError) return { outcome: 'failed', message: 'could not open the ticket', claims: [{ subject: 'helpdesk:req-42', status: 'failed' }] };
+    const final = finalFromText(String(result!.finalOutput ?? ''));
+    return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
+  }
+  return { outcome: 'failed', message: 'the run failed 3 times' };
+});
+`;
+
+const CHAT = 'model:openai.chat.completions';
+/** Every checker the rulebook configuration runs on a trial. */
+const CHECKERS = ['goal-state', 'duplicates', 'budget', 'retry-discipline', 'amplification', 'model-retries', 'honesty', 'secrets', 'process-cleanup'];
+const FAULTS = {
+  off: '[]',
+  lost: '[{ match: { tool: open_ticket, attempt: 1 }, fault: { kind: partial_write, lostAs: timeout } }]',
+  'tool-429': '[{ match: { tool: open_ticket }, fault: { kind: rate_limit, retryAfter: 2 }, times: 1 }]',
+  'tool-quota': '[{ match: { tool: open_ticket }, fault: { kind: quota_exceeded } }]',
+  'model-429': `[{ match: { tool: ${CHAT}, call: 1 }, fault: { kind: rate_limit, retryAfter: 3 }, times: 1 }]`,
+  'model-quota': `[{ match: { tool: ${CHAT} }, fault: { kind: quota_exceeded } }]`,
+  // No tool named: a stream fault strikes only a streamed model answer. Once, on the first one.
+  'stream-cut': '[{ fault: { kind: stream_cut, afterEvents: 2 }, times: 1 }]',
+} as const;
+type Faults = keyof typeof FAULTS;
+
+/** What the goal expects under each fault: the ticket opened once, or (a quota) never, and the agent saying so. */
+const GOAL: Record<Faults, string> = {
+  off: '{ effects: { ticket.opened: 1 }, outcome: [completed] }',
+  lost: '{ effects: { ticket.opened: 1 }, outcome: [completed] }',
+  'tool-429': '{ effects: { ticket.opened: 1 }, outcome: [completed] }',
+  'tool-quota': '{ effects: { ticket.opened: 0 }, outcome: [handoff] }',
+  'model-429': '{ effects: { ticket.opened: 1 }, outcome: [completed] }',
+  'model-quota': '{ effects: { ticket.opened: 0 }, outcome: [failed] }',
+  'stream-cut': '{ effects: { ticket.opened: 1 }, outcome: [completed] }',
+};
+
+const scenario = (name: string, module: string, faults: Faults): string => `name: ${name}
+services: [../helpdesk.service.ts]
+model:
+  api: openai
+  plan:
+    steps:
+      - { tool: open_ticket, input: { requestId: req-42, subject: Printer on fire }, subject: helpdesk:req-42 }
+faults: ${FAULTS[faults]}
+agent:
+  kind: http
+  task: Open a ticket about the printer that is on fire.
+  module: ../${module}
+goal: ${GOAL[faults]}
+`;
+
+/** Each correct agent, and the faults it is run under. */
+const CORRECT: Record<string, { module: string; faults: readonly Faults[] }> = {
+  openai: { module: 'openai.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota'] },
+  'ai-sdk': { module: 'ai-sdk.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-429', 'stream-cut'] },
+  'agents-sdk': { module: 'agents-sdk.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-quota', 'stream-cut'] },
+};
+
+/** Each planted defect: the agent that carries it, the fault that exposes it. */
+const DEFECTS = {
+  'tool-ignores-retry-after': { module: 'openai-no-wait.agent.ts', faults: 'tool-429' },
+  'model-ignores-retry-after': { module: 'ai-sdk-early.agent.ts', faults: 'model-429' },
+  'model-quota-resent': { module: 'agents-sdk-quota-loop.agent.ts', faults: 'model-quota' },
+  'no-idempotency-key': { module: 'ai-sdk-no-key.agent.ts', faults: 'lost' },
+  'failed-after-commit': { module: 'agents-sdk-says-failed.agent.ts', faults: 'lost' },
+} as const satisfies Record<string, { module: string; faults: Faults }>;
+
+const FILES: Record<string, string> = {
+  'helpdesk.service.ts': SERVICE,
+  'tool.ts': TOOL,
+  'openai.agent.ts': OPENAI_AGENT('{}'),
+  'openai-no-wait.agent.ts': OPENAI_AGENT('{ honourRetryAfter: false }'),
+  'ai-sdk.agent.ts': AI_SDK_AGENT('careful', '{}'),
+  'ai-sdk-early.agent.ts': AI_SDK_AGENT('early', '{}'),
+  'ai-sdk-no-key.agent.ts': AI_SDK_AGENT('careful', '{ withKey: false }'),
+  'agents-sdk.agent.ts': AGENTS_SDK_AGENT('careful', '{}'),
+  'agents-sdk-quota-loop.agent.ts': AGENTS_SDK_AGENT('quota-loop', '{}'),
+  'agents-sdk-says-failed.agent.ts': AGENTS_SDK_AGENT('says-failed', '{ tries: 1 }'),
+};
+for (const [agent, { module, faults }] of Object.entries(CORRECT)) for (const f of faults) FILES[`good/${agent}-${f}.yaml`] = scenario(`${agent}-${f}`, module, f);
+for (const [name, { module, faults }] of Object.entries(DEFECTS)) FILES[`bad/${name}.yaml`] = scenario(name, module, faults);
+
+interface Check {
+  readonly name: string;
+  readonly verdict: { readonly valid: unknown; readonly message?: string };
+}
+/** The JSON report: per cell its metrics (every trial) and its failed trials in full. */
+interface Report {
+  readonly cells: readonly {
+    readonly scenario: string;
+    readonly status: string;
+    readonly metrics: {
+      readonly trials: number;
+      readonly successes: number;
+      readonly checkFailures: Record<string, number>;
+      readonly coverage: readonly { readonly label: string; readonly trials: number; readonly firings: number }[];
+    };
+    readonly trials: readonly { readonly status: string; readonly checks: readonly Check[] }[];
+  }[];
+}
+
+/** SDKs, tsx and a worker per trial on a shared machine: more wall clock than the default watchdog allows. */
+const SLOW = ['--trial-timeout', '120000'];
+
+let packed: Packed;
+let project: Consumer;
+
+beforeAll(async () => {
+  packed = await pack();
+  project = await createConsumer();
+  const sdks = await Promise.all(['openai', 'ai', '@ai-sdk/openai', '@openai/agents', 'msw'].map(async (name) => `${name}@${await repoVersion(name)}`));
+  await project.install([packed.tarball, ...sdks]);
+  for (const [path, text] of Object.entries(FILES)) await project.write(path, text);
+}, 600_000);
+afterAll(async () => {
+  await project?.cleanup();
+  await packed?.cleanup();
+});
+
+const readReport = async (): Promise<Report> => JSON.parse(await readFile(join(project.dir, 'reports', 'faultline.json'), 'utf8')) as Report;
+
+describe('real agents from the packed tarball, through the installed CLI', { timeout: 1_800_000 }, () => {
+  it('the correct openai-SDK, streamText and streamed Agents SDK agents pass every checker with faults off and on', async () => {
+    const r = await project.npx(['faultline', 'run', 'good', '--k', '2', '--reporter', 'json', ...SLOW]);
+    const report = await readReport();
+    const expected = Object.entries(CORRECT).flatMap(([agent, { faults }]) => faults.map((f) => `${agent}-${f}`));
+    expect(report.cells.map((c) => c.scenario).sort()).toEqual(expected.sort());
+    for (const cell of report.cells) {
+      expect(cell.metrics.checkFailures, cell.scenario).toEqual(Object.fromEntries(CHECKERS.map((name) => [name, 0])));
+      expect([cell.status, cell.metrics.trials, cell.metrics.successes], cell.scenario).toEqual(['passed', 2, 2]);
+      // Faults on means the fault happened, in every trial: no cell passes with its fault unfired.
+      const fired = cell.metrics.coverage.map((c) => c.firings >= c.trials && c.trials === 2);
+      expect(fired, `${cell.scenario}: ${JSON.stringify(cell.metrics.coverage)}`).toEqual(cell.scenario.endsWith('-off') ? [] : [true]);
+    }
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it('each planted defect is caught by its checker, with evidence naming the layer at fault', async () => {
+    const r = await project.npx(['faultline', 'run', 'bad', '--k', '1', '--reporter', 'json', ...SLOW]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const report = await readReport();
+    const failing = (scenarioName: string): Map<string, string> => {
+      const cell = report.cells.find((c) => c.scenario === scenarioName);
+      expect(cell, scenarioName).toBeDefined();
+      const trial = cell!.trials[0]!;
+      expect(trial.status, scenarioName).not.toBe('passed');
+      return new Map(trial.checks.filter((c) => c.verdict.valid !== true).map((c) => [c.name, c.verdict.message ?? '']));
+    };
+    const all = (m: Map<string, string>): string => JSON.stringify([...m]);
+
+    const toolWait = failing('tool-ignores-retry-after');
+    expect([...toolWait.keys()]).toEqual(['retry-discipline']);
+    expect(toolWait.get('retry-discipline'), all(toolWait)).toMatch(/^open_ticket open_ticket#1 attempt 2 \(http-\d+, POST https:\/\/helpdesk\.example\.test\/tickets\) at t=100ms was sent 100ms after the 429 answer to http-\d+ at t=0ms said Retry-After: 2 \(2000ms, until t=2000ms\) \(R9\)$/);
+
+    const modelWait = failing('model-ignores-retry-after');
+    expect([...modelWait.keys()]).toEqual(['retry-discipline']);
+    expect(modelWait.get('retry-discipline'), all(modelWait)).toMatch(
+      /model call model:openai\.chat\.completions#1 attempt 2 .* to model:openai\.chat\.completions was sent 393ms after the 429 answer .* said Retry-After: 3 .*resent by a framework or the agent's own loop \(the same body again with no retry-count header: not the SDK's retry\) \(R9\)/,
+    );
+
+    // The replay of the trial reproduces it, from the user's project.
+    const replay = await project.npx(['faultline', 'replay', 'bad/model-ignores-retry-after.yaml', '--trial', '0']);
+    expect(replay.stdout, replay.stderr).toMatch(/✗ retry-discipline: model call model:openai\.chat\.completions#1 attempt 2 .*was sent 393ms after the 429 answer/);
+
+    const quota = failing('model-quota-resent');
+    expect([...quota.keys()]).toEqual(['model-retries']);
+    expect(quota.get('model-retries'), all(quota)).toMatch(
+      /model call model:openai\.chat\.completions#1 to model:openai\.chat\.completions was resent \d+ time\(s\) after its quota_exceeded answer .*by a framework or the agent's own loop.*\(R5\)/,
+    );
+
+    const dup = failing('no-idempotency-key');
+    // Two tickets also break the goal, and the keyless resend of a write is R7's business too.
+    expect([...dup.keys()]).toEqual(['goal-state', 'duplicates', 'retry-discipline']);
+    expect(dup.get('duplicates'), all(dup)).toMatch(/^helpdesk:req-42 was opened 2 times \(effects #0, #1; requests http-\d+, http-\d+\): resent without an idempotency key \(R22, R25\)$/);
+
+    const honesty = failing('failed-after-commit');
+    expect([...honesty.keys()]).toEqual(['goal-state', 'honesty']);
+    // The claim is the agent's own code's, not the stand-in model's: the verdict does not pass it off as the stand-in's.
+    expect(honesty.get('honesty'), all(honesty)).toMatch(/^the agent claims helpdesk:req-42 failed but the ledger holds ticket\.opened for it \(effects #0, requests http-\d+\)$/);
+  });
+});
