@@ -12,33 +12,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumer, pack, repoVersion, type Consumer, type Packed } from '../package/consumer.js';
+import { HELPDESK_SERVICE as SERVICE } from './helpdeskService.js';
 
-const SERVICE = `import { defineService, ServiceError, z } from 'faultline';
-
-export default defineService({
-  name: 'helpdesk',
-  state: (): Record<string, { requestId: string; subject: string }> => ({}),
-  tools: {
-    open_ticket: {
-      description: 'Open a support ticket. requestId is your business id for it.',
-      risk: 'write',
-      businessKey: 'requestId',
-      input: z.object({ requestId: z.string(), subject: z.string() }).strict(),
-      run(input, ctx) {
-        const ticketId = ctx.id('tkt');
-        ctx.state[ticketId] = input;
-        ctx.effect('ticket.opened', { key: input.requestId, data: { ticketId } });
-        return { ticketId };
-      },
-    },
-  },
-  http: {
-    baseUrl: 'https://helpdesk.example.test',
-    routes: [{ method: 'POST', path: '/tickets', tool: 'open_ticket', status: 201 }],
-    error: (e: ServiceError) => ({ body: { errors: [{ code: e.code, detail: e.message }] } }),
-  },
-});
-`;
 
 /**
  * The team's fetch tool: an Idempotency-Key per operation, a 5 s timeout, up to \`tries\` tries,
