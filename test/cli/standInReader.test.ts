@@ -213,8 +213,9 @@ beforeAll(async () => {
 afterAll(() => project.cleanup());
 
 
+// faultline.json keeps whole trials only for failing ones: a cell's metrics are what say every trial passed.
 interface Report {
-  readonly cells: readonly { readonly scenario: string; readonly trials: readonly { readonly status: string; readonly checks: readonly { readonly name: string; readonly verdict: { readonly valid: unknown; readonly message?: string } }[] }[] }[];
+  readonly cells: readonly { readonly scenario: string; readonly status: string; readonly metrics: { readonly trials: number; readonly successes: number; readonly checkFailures: Record<string, number> } }[];
 }
 
 // A run of several SDK-agent scenarios through the real binary: minutes on a loaded machine.
@@ -225,10 +226,9 @@ describe('an openai SDK app whose tool messages are plain error strings', { time
     const report = JSON.parse(await readFile(join(project.path, 'reports', 'faultline.json'), 'utf8')) as Report;
     expect(report.cells.map((c) => c.scenario).sort()).toEqual(['plain-faults-off', 'plain-faults-on', 'plain-lost', 'plain-quota']);
     for (const cell of report.cells) {
-      for (const trial of cell.trials) {
-        expect(trial.status, `${cell.scenario}: ${JSON.stringify(trial.checks)}`).toBe('passed');
-        expect(trial.checks.filter((c) => c.verdict.valid !== true)).toEqual([]);
-      }
+      expect([cell.status, cell.metrics.trials, cell.metrics.successes], cell.scenario).toEqual(['passed', 2, 2]);
+      expect(Object.entries(cell.metrics.checkFailures).filter(([, n]) => n > 0), cell.scenario).toEqual([]);
+      expect(Object.keys(cell.metrics.checkFailures).length, cell.scenario).toBeGreaterThan(0);
     }
   });
 
