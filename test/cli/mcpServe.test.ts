@@ -36,9 +36,36 @@ const ORDER = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents
 const CALL_TIMEOUT_MS = 3000;
 const Verdicts = z.looseObject({ status: z.string(), checks: z.array(z.object({ name: z.string(), verdict: z.looseObject({ valid: z.unknown(), message: z.string().optional() }) })) });
 
+/** A `command` agent whose tools come from an MCP client over HTTP: resends a lost create_order, with a key or without. */
+const MCP_AGENT = `import { writeFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+const careful = process.argv[2] === 'careful';
+const client = new Client({ name: 'command-agent', version: '1.0.0' });
+await client.connect(new StreamableHTTPClientTransport(new URL(process.env.FAULTLINE_MCP_URL)));
+const order = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1200 };
+let answer;
+for (let i = 0; i < 3 && answer === undefined; i++) {
+  try {
+    answer = await client.callTool({ name: 'create_order', arguments: order, ...(careful && { _meta: { idempotencyKey: 'k-1' } }) }, undefined, { timeout: ${CALL_TIMEOUT_MS} });
+  } catch {}
+}
+await client.close();
+writeFileSync(process.env.FAULTLINE_RESULT, JSON.stringify({ outcome: answer && !answer.isError ? 'completed' : 'failed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] }) + '\\n');
+`;
+const commandScenario = (variant: string): string =>
+  SCENARIO.replace('mcp-orders', `mcp-agent-${variant}`)
+    // Every rule must fire for a run's gates: this agent never reads.
+    .replace(/  - match: \{ tool: find_order_by_reference.*\n.*\n/, '')
+    .replace("  argv: ['true']", `  argv: [node, agent.mjs, ${variant}]\n  timeoutMs: 30000`);
+
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
-  project = await userProject('mcp-serve', { 'orders.yaml': SCENARIO });
+  project = await userProject(
+    'mcp-serve',
+    { 'orders.yaml': SCENARIO, 'agent.mjs': MCP_AGENT, 'careful.yaml': commandScenario('careful'), 'naive.yaml': commandScenario('naive') },
+    ['@modelcontextprotocol/sdk'],
+  );
 });
 afterAll(() => project.cleanup());
 
@@ -140,6 +167,17 @@ describe('faultline mcp-serve (stdio)', () => {
     expect(err).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2\): resent without an idempotency key/);
     expect(err).toMatch(/✗ retry-discipline: write create_order#1 \(create_order, POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order\) was sent 2 times/);
     expect(err).toMatch(/create_order#1 attempt 1: POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order \(http-1\)/);
+  }, 120_000);
+});
+
+describe('a command agent whose tools come from an MCP client (FAULTLINE_MCP_URL)', () => {
+  it('is judged like any other: the keyed variant passes, the naive one fails duplicates', async () => {
+    const careful = await start(['run', 'careful.yaml', '--k', '1', '--reporter', 'console', '--out', 'careful-out'], { cwd: project.path }).done;
+    expect(careful.code, careful.stdout + careful.stderr).toBe(0);
+    const naive = await start(['run', 'naive.yaml', '--k', '1', '--reporter', 'console', '--out', 'naive-out'], { cwd: project.path }).done;
+    expect(naive.code, naive.stdout + naive.stderr).toBe(1);
+    expect(naive.stdout).toMatch(/duplicates==0 failed in 1 of 1 cells: mcp-agent-naive × rulebook \(1\)/);
+    expect(naive.stdout).toMatch(/mcp-agent-naive × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/);
   }, 120_000);
 });
 
