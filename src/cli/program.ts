@@ -13,6 +13,7 @@ import { createSchemaCommand } from './commands/schema.js';
 import { createViewCommand } from './commands/view.js';
 import { createSweepCommand } from './commands/sweep.js';
 import { createServeCommand } from './commands/serve.js';
+import { createMcpServeCommand } from './commands/mcpServe.js';
 
 const EXAMPLES = `
 Examples:
@@ -47,7 +48,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description("fault-injection and reliability tests for LLM agents' tool calls")
     .version(version(), '-v, --version')
     .addHelpText('after', EXAMPLES);
-  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand, createServeCommand, createExploreCommand, createSweepCommand]) {
+  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand, createMcpServeCommand, createServeCommand, createExploreCommand, createSweepCommand]) {
     program.addCommand(configure(create(ctx), ctx));
   }
   return program;

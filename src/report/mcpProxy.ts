@@ -1,6 +1,7 @@
 import type { McpProxyRecord, ProxiedCall } from '../faults/mcp/McpFaultProxy.js';
 import type { Risk } from '../core/kinds.js';
 import type { FaultPlan } from '../faults/plan.js';
+import type { CheckResult } from '../checks/index.js';
 
 /** What `faultline mcp-proxy` writes when it exits: the plan, every `tools/call`, and the history. */
 export interface McpProxyReport extends McpProxyRecord {
@@ -10,6 +11,8 @@ export interface McpProxyReport extends McpProxyRecord {
   readonly plan: FaultPlan;
   /** The tools' risks the plan named (they win over the server's annotations). */
   readonly risks?: Readonly<Record<string, Risk>>;
+  /** The checkers' verdicts on what crossed the proxy: duplicates, unknown outcomes, Retry-After. */
+  readonly checks: readonly CheckResult[];
 }
 
 const SAW: Record<ProxiedCall['clientSaw'], string> = {
@@ -31,5 +34,7 @@ export function mcpProxyLines(report: McpProxyReport): string[] {
       const outcome = c.outcome === 'unknown' ? 'unknown: the server may have acted and the client cannot tell' : c.outcome;
       return `  ${c.call} ${c.tool}: ${fault}; ${reached}; the client saw ${SAW[c.clientSaw]}; outcome ${outcome}`;
     }),
+    'verdicts',
+    ...report.checks.map((c) => (c.verdict.valid === true ? `  ✓ ${c.name}` : c.verdict.valid === false ? `  ✗ ${c.name}: ${c.verdict.message}` : `  ? ${c.name}: ${c.verdict.message}`)),
   ];
 }

@@ -5,6 +5,9 @@ import type { Clock, History, Rng } from '../core/index.js';
 import { HttpFaults, type HttpService } from '../faults/http/HttpFaults.js';
 import { serveFaults, type ServedWorld } from '../faults/http/served/serveFaults.js';
 import { serviceHttp } from '../faults/http/serviceRoutes.js';
+import { McpHttpEndpoint } from '../faults/mcp/McpHttpEndpoint.js';
+import type { McpWorld } from '../faults/mcp/mcpWorldServer.js';
+import { MCP_ORIGIN, mcpWorldTools } from '../faults/mcp/mcpWorldTools.js';
 import { NetworkLatency } from '../faults/network.js';
 import { runCommand, type CommandResult } from '../world/command/runCommand.js';
 import { BUILTIN_SERVICES, resolveServices } from '../world/createWorld.js';
@@ -21,8 +24,10 @@ export const TEST_API_KEY = 'sk-faultline-test';
 export interface ServedScenario {
   readonly served: ServedWorld;
   readonly faults: HttpFaults;
-  /** `FAULTLINE_<SERVICE>_URL`, `FAULTLINE_SERVICES`, `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL` (only the one served) and the test keys. */
+  /** `FAULTLINE_<SERVICE>_URL`, `FAULTLINE_SERVICES`, `FAULTLINE_MCP_URL`, `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL` (only the one served) and the test keys. */
   readonly env: Readonly<Record<string, string>>;
+  /** The world's tools as MCP tools, under the same engine: what the MCP endpoint (and `mcp-serve`'s stdio) serves. */
+  readonly mcp: McpWorld;
   /** Requests no route took, and cassette misses: each makes the trial not test what it meant to. */
   readonly problems: readonly string[];
 }
@@ -36,6 +41,8 @@ export interface ServeScenarioOptions {
   readonly startMs: number;
   /** Ports to reuse, by declared origin (see `ServeOptions.ports`). */
   readonly ports?: Readonly<Record<string, number>>;
+  /** An MCP endpoint whose sessions outlive this trial (`faultline serve`); by default one of the trial's own. */
+  readonly mcpEndpoint?: McpHttpEndpoint;
 }
 
 /** `FAULTLINE_ORDERS_URL` for `orders`, `FAULTLINE_MY_CRM_URL` for `my-crm`. */
@@ -47,17 +54,22 @@ export const serviceUrlVar = (service: string): string => `FAULTLINE_${service.t
  * model API when it names one, each on a free port of 127.0.0.1, under the fault plan, recording
  * into `history` as the intercepted adapters do.
  */
-export async function serveScenario({ scenario, world, clock, history, rng, startMs, ports }: ServeScenarioOptions): Promise<ServedScenario> {
+export async function serveScenario({ scenario, world, clock, history, rng, startMs, ports, mcpEndpoint }: ServeScenarioOptions): Promise<ServedScenario> {
   const problems: string[] = [];
   const definitions = resolveServices(scenario.services ?? BUILTIN_SERVICES);
   const services: HttpService[] = serviceHttp(world, definitions);
   const model = await modelOf(scenario, rng.fork('behaviour'), (message) => problems.push(message));
   if (model) services.push(model.service);
+  // The same tools for MCP clients, on the same engine: one plan, one call count, one history.
+  const mcpTools = mcpWorldTools(world, definitions);
+  services.push(...mcpTools.services);
+  const endpoint = mcpEndpoint ?? new McpHttpEndpoint();
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
   const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }) });
   const refuse = (scenario.http?.onUnhandledRequest ?? 'error') === 'error';
-  const served = await serveFaults(faults, {
+  const opened = await serveFaults(faults, {
     ...(ports && { ports }),
+    exclude: [MCP_ORIGIN],
     onUnrouted: (method, url) => {
       history.record({ type: 'escape', method, url });
       if (refuse) problems.push(`the agent sent ${method} ${url}, which no route of this scenario takes (answered 404; set http.onUnhandledRequest to warn or bypass to allow it)`);
@@ -67,17 +79,31 @@ export async function serveScenario({ scenario, world, clock, history, rng, star
   const env: Record<string, string> = { OPENAI_API_KEY: TEST_API_KEY, ANTHROPIC_API_KEY: TEST_API_KEY };
   const catalogue: Record<string, { baseUrl: string; tools: readonly string[] }> = {};
   definitions.forEach((d, i) => {
-    const baseUrl = served.urlOf(services[i]!.baseUrl);
+    const baseUrl = opened.urlOf(services[i]!.baseUrl);
     env[serviceUrlVar(d.name)] = baseUrl;
     catalogue[d.name] = { baseUrl, tools: d.tools.map((t) => t.name) };
   });
   env['FAULTLINE_SERVICES'] = JSON.stringify(catalogue);
+  env['FAULTLINE_MCP_URL'] = await endpoint.listen();
+  const ended = new AbortController();
+  const mcp: McpWorld = { faults, tools: mcpTools.tools, ended: ended.signal };
+  endpoint.world = mcp;
+  const served: ServedWorld = {
+    ...opened,
+    async close() {
+      // The engine records what is still open as lost at the trial's end; then the calls waiting on it return.
+      await opened.close();
+      ended.abort();
+      if (endpoint.world === mcp) endpoint.world = undefined;
+      if (endpoint !== mcpEndpoint) await endpoint.close();
+    },
+  };
   if (model) {
     // The endpoint's base URL follows each SDK's convention already: OpenAI's ends in /v1, Anthropic's does not.
-    const base = served.urlOf(model.endpoint.baseUrl);
+    const base = opened.urlOf(model.endpoint.baseUrl);
     env[model.endpoint.api === 'openai' ? 'OPENAI_BASE_URL' : 'ANTHROPIC_BASE_URL'] = base;
   }
-  return { served, faults, env, problems };
+  return { served, faults, env, mcp, problems };
 }
 
 export interface CommandAgentRunOptions extends ServeScenarioOptions {

@@ -2,6 +2,8 @@ import { History, RealClock, Rng, type AgentOutcomeKind, type Claim } from '../c
 import type { TrialEnd, TrialRecord } from '../checks/record.js';
 import { BUILTIN_SERVICES } from '../world/createWorld.js';
 import type { TrialBackend } from './backend.js';
+import type { McpHttpEndpoint } from '../faults/mcp/McpHttpEndpoint.js';
+import type { McpWorld } from '../faults/mcp/mcpWorldServer.js';
 import { runCommandAgentTrial, serveScenario } from './commandAgentRun.js';
 import type { CommandAgentSpec, Scenario } from './scenario.js';
 
@@ -45,6 +47,8 @@ export interface OpenServedTrial {
   readonly env: Readonly<Record<string, string>>;
   /** The port of each declared origin, to serve the next trial at the same addresses. */
   readonly ports: Readonly<Record<string, number>>;
+  /** The world's tools for an MCP server of the caller's own (`mcp-serve` on stdio). */
+  readonly mcp: McpWorld;
   /** Stops serving and returns the record, ended with what the client reported (or `unknown`: no one said). */
   finish(report?: { readonly outcome: AgentOutcomeKind; readonly message: string; readonly claims: readonly Claim[] }): Promise<TrialRecord>;
 }
@@ -56,10 +60,12 @@ export interface OpenServedTrialOptions {
   readonly trialIndex: number;
   readonly backend: TrialBackend;
   readonly ports?: Readonly<Record<string, number>>;
+  /** The MCP endpoint, kept from trial to trial so that a client's session survives the next trial. */
+  readonly mcpEndpoint?: McpHttpEndpoint;
 }
 
 /** One trial's world served on real sockets until `finish`: the scenario's agent is whoever calls. */
-export async function openServedTrial({ scenario, config, seed, trialIndex, backend, ports }: OpenServedTrialOptions): Promise<OpenServedTrial> {
+export async function openServedTrial({ scenario, config, seed, trialIndex, backend, ports, mcpEndpoint }: OpenServedTrialOptions): Promise<OpenServedTrial> {
   const clock = new RealClock();
   const rng = new Rng(seed);
   const startMs = clock.now();
@@ -67,11 +73,12 @@ export async function openServedTrial({ scenario, config, seed, trialIndex, back
   history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, `${scenario.name}/${config}/${trialIndex}/${seed}`);
   world.processes.attach(history);
-  const { served, env, problems } = await serveScenario({ scenario, world, clock, history, rng, startMs, ...(ports && { ports }) });
+  const { served, env, mcp, problems } = await serveScenario({ scenario, world, clock, history, rng, startMs, ...(ports && { ports }), ...(mcpEndpoint && { mcpEndpoint }) });
   const bound = Object.fromEntries(served.origins.map((o) => [o.declared, Number(new URL(o.served).port)]));
   return {
     env,
     ports: bound,
+    mcp,
     async finish(report) {
       await served.close();
       await world.processes.sweep();

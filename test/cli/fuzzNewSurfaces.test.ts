@@ -9,7 +9,7 @@ import { userProject } from './userProject.js';
 /**
  * Bad input on the surfaces added since the first fuzzing (issue 22): the config file, service
  * modules, http agent modules, cassettes, `network`, and the arguments of merge, view, explore,
- * mcp-proxy and init; an agent that pollutes the process it runs in. Each
+ * mcp-proxy, mcp-serve and init; an agent that pollutes the process it runs in. Each
  * case runs the real binary in a user project and must end as the case says: refused (exit 2)
  * naming the file and what was wrong, or (for a service's or agent's code) a failed trial in a
  * finished run.
@@ -226,6 +226,19 @@ const silent: Case[] = [
     code: 2,
     stderr: /the MCP server "false" exited with code 1 before the client closed/,
   },
+  { cls: 'mcp-serve: an unknown scenario', files: {}, args: ['mcp-serve', 'no-such.yaml'], code: 2, stderr: /no scenario file or built-in scenario named "no-such\.yaml"/ },
+  {
+    cls: 'mcp-serve: a scenario with no tools (services: [])',
+    files: { 'empty.yaml': 'name: empty\nservices: []\nagent:\n  kind: command\n  argv: [true]\n' },
+    args: ['mcp-serve', 'empty.yaml'],
+    code: 2,
+    stderr: /empty\.yaml: invalid scenario "empty":\n\s+- services: .*>=1 items/,
+  },
+  { cls: 'mcp-serve: a folder of several scenarios', files: { 'many/a.yaml': SCENARIO('a'), 'many/b.yaml': SCENARIO('b') }, args: ['mcp-serve', 'many'], code: 2, stderr: /mcp-serve takes one scenario; "many" holds 2 \(a, b\)/ },
+  { cls: 'mcp-serve --trials 0', files: { 's.yaml': SCENARIO('s') }, args: ['mcp-serve', 's.yaml', '--trials', '0'], code: 2, stderr: /--trials <n>' argument '0' is invalid\. expected a positive integer/ },
+  { cls: 'mcp-serve --seed random', files: { 's.yaml': SCENARIO('s') }, args: ['mcp-serve', 's.yaml', '--seed', 'random'], code: 2, stderr: /mcp-serve needs a seed \(--seed <n>\), not "random"/ },
+  { cls: 'mcp-serve --report onto a folder', files: { 's.yaml': SCENARIO('s'), 'afolder/x': 'x' }, args: ['mcp-serve', 's.yaml', '--report', 'afolder'], code: 2, stderr: /--report afolder: expected a file, but it is a folder/ },
+  { cls: 'mcp-serve --no-such-flag', files: { 's.yaml': SCENARIO('s') }, args: ['mcp-serve', 's.yaml', '--no-such-flag'], code: 2, stderr: /unknown option '--no-such-flag'/ },
   { cls: "init --dir ''", files: {}, args: ['init', '--dir', ''], code: 2, stderr: /--dir: expected a folder path, got an empty string/, also: async (_r, dir) => expect(await readFile(join(dir, 'faultline.config.ts'), 'utf8').catch(() => 'absent')).toBe('absent') },
   {
     cls: 'the same tool name in two services',

@@ -77,6 +77,7 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
       kind: string;
       calls: { call: string; tool: string; fault?: { kind: string }; deliveries: number; outcome: string; clientSaw: string }[];
       history: { type: string; call?: string; result?: string; risk?: string }[];
+      checks: { name: string; verdict: { valid: unknown; message?: string } }[];
     };
     expect(report.kind).toBe('faultline-mcp-proxy');
     expect(report.calls).toEqual([
@@ -90,6 +91,15 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
     ]);
     expect(report.history.filter((e) => e.type === 'outcome' && e.call === 'call-2')).toMatchObject([{ result: 'unknown' }]);
     expect(report.history.filter((e) => e.type === 'tool_call').map((e) => e.risk)).toEqual(['write', 'write', 'write', 'write', 'write', 'write', 'read']);
+    // The checkers judge the session: the duplicate delivery ran write_note twice; every unknown outcome was followed by a read.
+    expect(report.checks.map((c) => [c.name, c.verdict.valid])).toEqual([
+      ['duplicates', false],
+      ['unknown-outcomes', true],
+      ['retry-after', true],
+    ]);
+    expect(report.checks[0]!.verdict.message).toBe(
+      'write_note (not idempotent) reached the server 2 times with the same arguments (calls call-4; requests req-6): a duplicate delivery (fault rule 3) made the server run call-4 more than once',
+    );
   });
 });
 

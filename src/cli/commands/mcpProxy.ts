@@ -9,6 +9,7 @@ import { RISKS, type Risk } from '../../core/kinds.js';
 import { formatIssues } from '../../core/zodIssues.js';
 import { FaultPlanSchema, type FaultPlan } from '../../faults/plan.js';
 import type { CliContext } from '../context.js';
+import { ExitCode } from '../exitCodes.js';
 
 interface McpProxyFlags {
   readonly plan?: string;
@@ -26,7 +27,11 @@ The plan is a fault plan (a list of rules, or { faults: [...], risks: { tool: re
 | write } }) matched against tools/call by tool name and call number; risks name what the
 server's annotations do not say, or what a client that caches its tool list never asks. Refusals come back as tool errors (isError: true), never as JSON-RPC
 errors; partial_write lets the server commit and loses the answer; timeout drops the call.
-The report (JSON) is written when the client or the server closes; a summary goes to stderr.`;
+The report (JSON) is written when the client or the server closes; a summary goes to stderr, with
+the verdicts: duplicates (a tool not idempotent, by its annotations or the plan's risks, reaching
+the server twice with the same arguments), unknown-outcomes (a lost answer resent before a read
+reconciled it) and retry-after (a call arriving before a refusal's Retry-After elapsed). Exit
+code 1 when one fails.`;
 
 const integer = (v: string): number => {
   const n = Number(v);
@@ -95,11 +100,12 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       // Before the server starts: finding out when the session ends would lose its record.
       const { assertWritableFile } = await import('../outputPaths.js');
       await assertWritableFile(flags.report, '--report');
-      const [{ McpFaultProxy }, { StdioServerTransport }, { StdioClientTransport }, { mcpProxyLines }] = await Promise.all([
+      const [{ McpFaultProxy }, { StdioServerTransport }, { StdioClientTransport }, { mcpProxyLines }, { judgeProxiedCalls }] = await Promise.all([
         import('../../faults/mcp/McpFaultProxy.js'),
         import('@modelcontextprotocol/sdk/server/stdio.js'),
         import('@modelcontextprotocol/sdk/client/stdio.js'),
         import('../../report/mcpProxy.js'),
+        import('../../checks/judgeProxiedCalls.js'),
       ]);
       const [command, ...args] = server as [string, ...string[]];
       const env = Object.fromEntries(Object.entries(ctx.io.env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -128,7 +134,8 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       // The SDK's stdio server transport does not notice the client closing its end.
       process.stdin.once('end', () => void proxy.close());
       const record = await proxy.closed;
-      const report = { kind: 'faultline-mcp-proxy' as const, server, seed: flags.seed, plan, ...(risks && { risks }), ...record };
+      const checks = judgeProxiedCalls(record.history);
+      const report = { kind: 'faultline-mcp-proxy' as const, server, seed: flags.seed, plan, ...(risks && { risks }), ...record, checks };
       const out = resolve(flags.report);
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
@@ -136,5 +143,6 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       if (serverFailed !== undefined) {
         throw new FaultlineError(FaultlineErrorCode.Usage, `mcp-proxy: the MCP server "${server.join(' ')}" ${serverFailed} before the client closed (is it an MCP server on stdio?)`);
       }
+      if (checks.some((c) => c.verdict.valid === false)) ctx.exitCode = ExitCode.GateFailed;
     });
 }

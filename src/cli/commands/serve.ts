@@ -16,13 +16,13 @@ interface ServeFlags {
 const EXAMPLES = `
 Examples:
   $ faultline serve ./order-agent.yaml
-                       prints FAULTLINE_ORDERS_URL=http://127.0.0.1:…, OPENAI_BASE_URL=… and FAULTLINE_END_URL
+                       prints FAULTLINE_ORDERS_URL=http://127.0.0.1:…, FAULTLINE_MCP_URL=…/mcp, OPENAI_BASE_URL=… and FAULTLINE_END_URL
   $ curl -X POST "$FAULTLINE_ORDERS_URL/tools/create_order" -H 'idempotency-key: k1' -d '{…}'
   $ curl -X POST "$FAULTLINE_END_URL" -d '{"outcome":"completed"}'   ends the trial: its verdicts come back
   $ faultline serve ./order-agent.yaml --trials 3   three trials, at the same addresses, then exits
 
 The scenario's services (and its model API) are served on 127.0.0.1 under its fault plan, on the
-wall clock, and every request is recorded as in a run. A trial ends on a POST to FAULTLINE_END_URL
+wall clock, and its tools as an MCP server over Streamable HTTP at FAULTLINE_MCP_URL, and every request is recorded as in a run. A trial ends on a POST to FAULTLINE_END_URL
 (optionally with the FAULTLINE_RESULT line: outcome and claims) or on Ctrl-C; its timeline and
 verdicts are printed. Exit code: 0 when every trial passed, 1 when one failed; 130 after Ctrl-C
 (the verdicts of the trial it ended are printed first).`;
@@ -43,7 +43,7 @@ export function createServeCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ServeFlags) => {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'serve needs a seed (--seed <n>), not "random"');
-      const [{ loadScenarios }, { judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }] = await Promise.all([
+      const [{ loadScenarios }, { judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, { McpHttpEndpoint }] = await Promise.all([
         import('../../runner/library.js'),
         import('../../runner/trial.js'),
         import('../../runner/servedTrial.js'),
@@ -51,6 +51,7 @@ export function createServeCommand(ctx: CliContext): Command {
         import('../../runner/backend.js'),
         import('../../core/index.js'),
         import('../printTrial.js'),
+        import('../../faults/mcp/McpHttpEndpoint.js'),
       ]);
       const scenarios = await loadScenarios([ref]);
       const scenario = scenarios[0];
@@ -78,13 +79,15 @@ export function createServeCommand(ctx: CliContext): Command {
       await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', () => resolve()));
       const endUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}/end`;
 
+      // One MCP endpoint for every trial: a client's session goes on to the next trial at the same address.
+      const mcpEndpoint = new McpHttpEndpoint();
       let failed = 0;
       let ports: Readonly<Record<string, number>> | undefined;
       try {
         for (let trialIndex = 0; flags.trials === undefined || trialIndex < flags.trials; trialIndex++) {
           if (interrupt.signal.aborted) break;
           const seed = trialSeed(runSeed, scenario.name, config, trialIndex);
-          const open = await openServedTrial({ scenario, config, seed, trialIndex, backend: memoryBackend, ...(ports && { ports }) });
+          const open = await openServedTrial({ scenario, config, seed, trialIndex, backend: memoryBackend, mcpEndpoint, ...(ports && { ports }) });
           ports = open.ports;
           io.stdout.write(`faultline serve  ${scenario.name}, seed ${runSeed}, trial ${trialIndex}: serving on real time\n`);
           for (const [name, value] of Object.entries({ ...open.env, FAULTLINE_END_URL: endUrl })) if (!name.endsWith('_API_KEY') && name !== 'FAULTLINE_SERVICES') io.stdout.write(`  ${name}=${value}\n`);
@@ -114,6 +117,7 @@ export function createServeCommand(ctx: CliContext): Command {
       } finally {
         control.closeAllConnections();
         control.close();
+        await mcpEndpoint.close();
         interrupt.dispose();
       }
       io.stdout.write(`${realTimeNote([scenario.name])}\n`);

@@ -33,7 +33,8 @@ export function serviceHttp(world: World, definitions: readonly ServiceDefinitio
   });
 }
 
-function rpcRoutes(world: World, definition: ServiceDefinition): HttpRoute[] {
+/** Every tool of `definition` as `POST /tools/{tool}` (and `/tools/{tool}/status` where it answers status queries). */
+export function rpcRoutes(world: World, definition: Pick<ServiceDefinition, 'tools'>): HttpRoute[] {
   return definition.tools.flatMap((summary): HttpRoute[] => {
     const tool = findTool(world, summary.name);
     const call: HttpRoute = { method: 'POST', path: `/tools/${tool.name}`, operation: tool.name, ...contractOf(tool), input: (req) => req.body ?? {}, serve: (input, ctx) => serveTool(world, tool, input, ctx) };

@@ -27,6 +27,8 @@ export interface ServeOptions {
   readonly ports?: Readonly<Record<string, number>>;
   /** What to do with a request no route takes (default: a 404 naming it). */
   readonly onUnrouted?: (method: string, url: string) => void;
+  /** Declared origins served elsewhere (the MCP endpoint, which outlives a trial): no socket here. */
+  readonly exclude?: readonly string[];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function serveFaults(faults: HttpFaults, options: ServeOptions = {}
   const origins: ServedOrigin[] = [];
   try {
     for (const declared of faults.origins) {
+      if (options.exclude?.includes(declared)) continue;
       const server = http.createServer((req, res) => void answerRequest(faults, declared, req, res, options.onUnrouted));
       // A client that resets its own connection is the client's business, not a harness crash.
       server.on('clientError', (_error, socket) => socket.destroy());
