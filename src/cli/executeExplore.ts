@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
-import { explorePlans, trialsInProcess, type ExploreResult } from '../explore/explorePlans.js';
+import { explorePlans, planExercise, trialsInProcess, type ExploreResult, type PlanCoverage, type PlanRuleFirings } from '../explore/explorePlans.js';
 import { renderRegression } from '../explore/regressionFile.js';
 import { colorEnabled } from '../report/console.js';
 import { failedTrialLines } from '../report/failures.js';
@@ -88,6 +88,8 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
   io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}\n\n`);
   const written: string[] = [];
   let failed = 0;
+  let unexercisedPairs = 0;
+  const searched: PlanCoverage[] = [];
   for (const [ci, config] of configs.entries()) {
     for (const [si, scenario] of scenarios.entries()) {
       if (signal.aborted) break;
@@ -113,9 +115,17 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
       } finally {
         progress.clear();
       }
+      searched.push(...result.plans);
+      const streams = result.streamed.length > 0 ? `; stream faults on ${result.streamed.join(', ')}` : '';
       if (result.kind === 'held') {
         const cut = result.interrupted ? ` (stopped by ${signal.aborted ? 'a signal' : '--time'} after ${result.runs})` : '';
-        io.stdout.write(`${mark(p, true)} ${label}: ${result.runs} plans, none failed${cut}\n`);
+        // Plans none of whose rules fired tested nothing: a search in which none fired held vacuously.
+        const silent = result.plans.length > 0 && result.plans.every((c) => planExercise(c) === 'none');
+        if (silent) unexercisedPairs++;
+        const coverage = silent
+          ? `, but none exercised its faults: not one generated rule fired, so the search tested nothing (do the plans aim at calls the agent makes?)`
+          : result.plans.length > 0 ? `; ${exercisedText(result.plans)}` : '';
+        io.stdout.write(`${mark(p, !silent)} ${label}: ${result.runs} plans, none failed${cut}${coverage}${streams}\n`);
         continue;
       }
       failed++;
@@ -132,8 +142,10 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
       await writeFile(file.file, file.text);
       written.push(file.file);
       const rules = result.plan.length;
-      io.stdout.write(`${mark(p, false)} ${label}: plan ${result.runs} failed; shrunk in ${result.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`);
+      io.stdout.write(`${mark(p, false)} ${label}: plan ${result.runs} failed; shrunk in ${result.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}${streams}\n`);
       io.stdout.write(`${stringify(result.plan, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `      ${l}`).join('\n')}\n`);
+      const offset = result.regression.faults.length - result.plan.length;
+      io.stdout.write(`    fired in the failing trial: ${firedText(result.fired, offset)}\n    plans tried: ${exercisedText(result.plans)}\n`);
       // The trial as the regression file names it, so its replay line runs the file.
       const trial = { ...result.trial, refs: { scenario: file.file, config: refOf(config) } };
       io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
@@ -142,13 +154,29 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
     }
   }
   const pairs = scenarios.length * configs.length;
+  const silent = unexercisedPairs > 0 ? `; ${unexercisedPairs} not exercised (no generated rule fired in any plan)` : '';
+  const coverage = searched.length > 0 ? `; ${exercisedText(searched)}` : '';
   io.stdout.write(
     failed === 0
-      ? `\nexplore: no failing plan in ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'}\n`
-      : `\nexplore: ${failed} of ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'} failed${written.length > 0 ? `; regressions: ${written.join(', ')}` : ''}\n`,
+      ? `\nexplore: no failing plan in ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'}${silent}${coverage}\n`
+      : `\nexplore: ${failed} of ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'} failed${silent}${coverage}${written.length > 0 ? `; regressions: ${written.join(', ')}` : ''}\n`,
   );
-  return exit(failed === 0 ? ExitCode.Ok : ExitCode.GateFailed);
+  return exit(failed === 0 && unexercisedPairs === 0 ? ExitCode.Ok : ExitCode.GateFailed);
 }
+
+/** `87 of 100 plans exercised their faults (62 fired every rule; 13 fired none: no evidence)`. */
+export function exercisedText(plans: readonly PlanCoverage[]): string {
+  const by = { every: 0, some: 0, none: 0 };
+  for (const c of plans) by[planExercise(c)]++;
+  const n = plans.length;
+  return `${by.every + by.some} of ${n} plan${n === 1 ? '' : 's'} exercised their faults (${by.every} fired every rule${by.none > 0 ? `; ${by.none} fired none: no evidence` : ''})`;
+}
+
+/** `faults[1] (any tool, duplicate) 2×, faults[2] (create_order call 3, timeout) never (expect: may-not-fire)`. */
+const firedText = (fired: readonly PlanRuleFirings[], offset: number): string =>
+  fired.every((r) => r.firings === 0)
+    ? `none of its rules, run again (is the agent on the wall clock? its trial is not deterministic)`
+    : fired.map((r) => `faults[${offset + r.rule}] (${r.label}) ${r.firings > 0 ? `${r.firings}×` : 'never (expect: may-not-fire)'}`).join(', ');
 
 /** The flags besides seed and runs that change what a search finds, as a command line repeats them. */
 const searchFlags = (request: ExploreRequest): string[] => [...(request.replaceFaults === true ? ['--replace-faults'] : []), ...(request.check ?? []).flatMap((c) => ['--check', c])];

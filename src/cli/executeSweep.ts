@@ -11,7 +11,7 @@ import { runsUserCode } from '../runner/runsUserCode.js';
 import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { runSweep, sweepTrials, type SweepResult } from '../runner/sweep/runSweep.js';
 import { pointSeed, sweepPlan, sweepSeries, type SweepFault, type SweepSeries, type SweepTarget } from '../runner/sweep/sweepFaults.js';
-import { impossibleGates, type Gate } from '../runner/gates.js';
+import { impossibleGates, withCoverageGate, type Gate } from '../runner/gates.js';
 import { evaluateSweepGates, type SweepGates } from '../runner/sweep/sweepGates.js';
 import { colorEnabled } from '../report/console.js';
 import { formatRate } from '../report/format.js';
@@ -54,6 +54,8 @@ export interface SweepRequest {
   /** Gates judged at every point up to λ = `gateUpTo` (none by default: a sweep is a measurement). */
   readonly gates?: readonly Gate[];
   readonly gateUpTo?: number;
+  /** The sweep's own rules may fire in no trial of a point (see `judgePointCoverage`). */
+  readonly mayNotFire?: boolean;
   /** The watchdog and heap limit of the workers (`--trial-timeout`, `--worker-heap`). */
   readonly isolation?: IsolationOptions;
 }
@@ -87,7 +89,8 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
   const interrupt = listenForInterrupt(io);
   try {
     const { scenarios, configs } = await load(request);
-    const gates = request.gates ?? [];
+    // A sweep is a measurement: no gate unless one is named, and then coverage beside it, as `run` judges it.
+    const gates = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : [];
     const problems = impossibleGates(gates, { k: request.k, scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name) });
     if (problems.length > 0) throw new FaultlineError(FaultlineErrorCode.Usage, problems.join('\n'));
     if (request.gateUpTo !== undefined && gates.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, '--gate-up-to bounds the λ the gates are judged at: give at least one --gate');
@@ -96,7 +99,7 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
     const stepSummary = io.env['GITHUB_STEP_SUMMARY'];
     if (stepSummary) await assertAppendable(stepSummary, 'GITHUB_STEP_SUMMARY');
 
-    const options = { scenarios, configs, k: request.k, seed, lambdas: request.lambdas, series, target: request.target };
+    const options = { scenarios, configs, k: request.k, seed, lambdas: request.lambdas, series, target: request.target, mayNotFire: request.mayNotFire === true };
     const total = sweepTrials(options);
     let done = 0;
     const started = wallMs();
@@ -146,7 +149,7 @@ async function writeSweepReports(result: SweepResult, gates: SweepGates, request
  * `faultline sweep … --lambda L --replay I`: trial I of one scenario under one configuration,
  * with the one series' faults at λ = L, exactly as the sweep ran it. Exit 0 when it passes, 1 when it fails.
  */
-export async function executeSweepReplay(request: Omit<SweepRequest, 'reporters' | 'outDir' | 'k' | 'gates' | 'gateUpTo'>, trialIndex: number, json: boolean, io: Io): Promise<ExitCode> {
+export async function executeSweepReplay(request: Omit<SweepRequest, 'reporters' | 'outDir' | 'k' | 'gates' | 'gateUpTo' | 'mayNotFire'>, trialIndex: number, json: boolean, io: Io): Promise<ExitCode> {
   const usage = (message: string): FaultlineError => new FaultlineError(FaultlineErrorCode.Usage, `--replay reruns one trial: ${message}`);
   if (request.seed === 'random') throw usage('it needs the seed of the sweep it reproduces (--seed <n>), not "random"');
   const seed = request.seed;

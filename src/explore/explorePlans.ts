@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { canonicalJson, FaultlineError, FaultlineErrorCode, sha256, VirtualClock } from '../core/index.js';
 import type { FaultPlan } from '../faults/plan.js';
+import { ruleLabel } from '../faults/ruleLabel.js';
 import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { checkersOf, runTrial, summarise, type TrialSummary } from '../runner/trial.js';
 import type { Scenario } from '../runner/scenario.js';
@@ -52,6 +53,33 @@ export const trialsInProcess =
   async (override) =>
     summarise(await runTrial({ scenario: withOverride(scenario, override), config, runSeed: seed, trialIndex: 0, ...(refs && { refs }) }), true);
 
+/** How often one generated rule fired in its plan's trial. */
+export interface PlanRuleFirings {
+  /** Its index in the generated plan (the trial's `faults[offset + rule]`). */
+  readonly rule: number;
+  readonly label: string;
+  readonly firings: number;
+}
+
+/**
+ * One searched plan's trial: which of the plan's rules fired. A plan none of whose rules fired
+ * met no fault of its own: its trial is not evidence either way.
+ */
+export interface PlanCoverage {
+  /** 1, 2, … in the order fast-check tried them (shrink steps are not counted). */
+  readonly plan: number;
+  readonly rules: readonly PlanRuleFirings[];
+  /** The trial failed the judged checks. */
+  readonly failed: boolean;
+}
+
+/** Whether a plan's trial met its faults: `every` rule fired, `some` did, or `none`. */
+export type PlanExercise = 'every' | 'some' | 'none';
+export const planExercise = (c: Pick<PlanCoverage, 'rules'>): PlanExercise => {
+  const fired = c.rules.filter((r) => r.firings > 0).length;
+  return fired === 0 ? 'none' : fired === c.rules.length ? 'every' : 'some';
+};
+
 interface ExploreCommon {
   readonly scenario: Scenario;
   readonly config: ExecutionConfigLike;
@@ -59,6 +87,10 @@ interface ExploreCommon {
   /** Plans fast-check tried before it stopped or found a failure. */
   readonly runs: number;
   readonly checks: readonly string[];
+  /** Each searched plan's coverage, in order (a failure's shrink steps aside). */
+  readonly plans: readonly PlanCoverage[];
+  /** Model routes the scenario's own trial streamed, on which stream faults were generated. */
+  readonly streamed: readonly string[];
 }
 
 /**
@@ -71,8 +103,14 @@ export type ExploreResult =
   | (ExploreCommon & { readonly kind: 'baseline_failed'; readonly trial: FailedTrialResult })
   | (ExploreCommon & {
       readonly kind: 'failed';
-      /** The shrunk plan fast-check found (the regression's faults are the scenario's own, then these). */
+      /**
+       * The shrunk plan fast-check found (the regression's faults are the scenario's own, then
+       * these). A rule of it that did not fire in the failing trial (kept because removing it
+       * changed the trial's draws) says `expect: may-not-fire`; at least one rule fired.
+       */
       readonly plan: FaultPlan;
+      /** How often each rule of `plan` fired in the failing trial. */
+      readonly fired: readonly PlanRuleFirings[];
       readonly regression: Scenario;
       readonly trial: FailedTrialResult;
       readonly shrinks: number;
@@ -100,6 +138,22 @@ export function toolsToAim(scenario: Scenario): string[] {
   for (const rule of scenario.faults) for (const t of [rule.match.tool ?? []].flat()) named.add(t);
   const aimed = all.filter((t) => named.has(t));
   return [...(aimed.length > 0 ? aimed : all), ...models];
+}
+
+/**
+ * The model routes whose answers a trial streamed (the agent asked with `stream: true`): stream
+ * faults can strike only those, so explore aims them there, read from the scenario's own trial.
+ */
+export function streamedRoutes(trial: Pick<TrialSummary, 'history'>): string[] {
+  const routes = new Set<string>();
+  for (const e of trial.history) if (e.type === 'response' && e.stream !== undefined && e.tool.startsWith('model:')) routes.add(e.tool);
+  return [...routes].sort();
+}
+
+/** How often each rule of `plan` fired in a trial whose plan puts it after `offset` rules. */
+export function planFirings(plan: FaultPlan, offset: number, trial: Pick<TrialSummary, 'stats'>): PlanRuleFirings[] {
+  const byRule = new Map(trial.stats.firings);
+  return plan.map((r, rule) => ({ rule, label: ruleLabel(r), firings: byRule.get(offset + rule) ?? 0 }));
 }
 
 /**
@@ -141,7 +195,11 @@ const fastCheckSeed = (seed: number): number => seed % 2 ** 31;
 export async function explorePlans(options: ExploreOptions): Promise<ExploreResult> {
   const { scenario, config, seed } = options;
   const judged = judgedChecks(scenario, options.checks);
-  const common = { scenario, config, seed, checks: judged };
+  const plans: PlanCoverage[] = [];
+  let streamed: string[] = [];
+  const common = (): Pick<ExploreResult, 'scenario' | 'config' | 'seed' | 'checks' | 'plans' | 'streamed'> => ({ scenario, config, seed, checks: judged, plans, streamed });
+  // The generated rules come after the scenario's own (or alone, with replaceFaults).
+  const offset = options.replaceFaults === true ? 0 : scenario.faults.length;
   const candidate = (plan: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => ({
     name: regressionName(scenario, config, seed),
     faults: options.replaceFaults === true ? [...plan] : [...scenario.faults, ...plan],
@@ -159,18 +217,22 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
     // The scenario as it is (under its own name: `faultline replay` of it reproduces this trial), but for the checks judged.
     const own = { faults: candidate([]).faults!, checks: [...judged] };
     baseline = await trialOf(own);
-    if (judge(baseline) === 'failed') return { ...common, kind: 'baseline_failed', runs: 0, trial: await verdictTrial(baseline, (_plan, checks = judged) => ({ ...own, checks: [...checks] }), [], trialOf, judged) };
+    if (judge(baseline) === 'failed') return { ...common(), kind: 'baseline_failed', runs: 0, trial: await verdictTrial(baseline, (_plan, checks = judged) => ({ ...own, checks: [...checks] }), [], trialOf, judged) };
   } catch (error) {
-    if (error instanceof Stopped) return { ...common, kind: 'held', runs: 0, interrupted: true };
+    if (error instanceof Stopped) return { ...common(), kind: 'held', runs: 0, interrupted: true };
     throw error;
   }
+  streamed = streamedRoutes(baseline);
 
   let searched = 0;
   let shrinking = 0;
   let found = false;
   let harnessError: { error: unknown } | undefined;
   let stopped = false;
-  const property = fc.asyncProperty(faultPlanArbitrary({ tools: toolsToAim(scenario), anyTool: scenario.model === undefined }), async (plan) => {
+  // The last plan that failed with its faults firing: at the end of shrinking, the counterexample.
+  let lastFailure: { plan: FaultPlan; fired: PlanRuleFirings[] } | undefined;
+  const shape = { tools: toolsToAim(scenario), anyTool: scenario.model === undefined, ...(streamed.length > 0 && { streamed }) };
+  const property = fc.asyncProperty(faultPlanArbitrary(shape), async (plan) => {
     // fast-check cannot be stopped from outside: a throw ends its runs (its shrinking of the
     // throw is a few calls that throw at once, without a trial), and the result says why.
     if (options.signal?.aborted === true && !found) {
@@ -193,8 +255,13 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
       return true;
     }
     const failed = judge(trial) === 'failed';
-    found ||= failed;
-    return !failed;
+    const fired = planFirings(plan, offset, trial);
+    if (!found) plans.push({ plan: searched, rules: fired, failed });
+    // A failure none of whose rules fired is not the plan's doing: no evidence, for the search or a shrink step.
+    const evidence = failed && fired.some((r) => r.firings > 0);
+    if (evidence) lastFailure = { plan, fired };
+    found ||= evidence;
+    return !evidence;
   });
   let details: Awaited<ReturnType<typeof fc.check<[FaultPlan]>>>;
   try {
@@ -212,24 +279,31 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
     throw error;
   }
   if (harnessError) throw harnessError.error;
-  if (stopped) return { ...common, kind: 'held', runs: searched, interrupted: true };
-  if (!details.failed || details.counterexample === null) return { ...common, kind: 'held', runs: details.numRuns, interrupted: details.interrupted };
+  if (stopped) return { ...common(), kind: 'held', runs: searched, interrupted: true };
+  if (!details.failed || details.counterexample === null) return { ...common(), kind: 'held', runs: details.numRuns, interrupted: details.interrupted };
 
-  const [plan] = details.counterexample;
+  const [shrunk] = details.counterexample;
+  // fast-check hands back the last value that failed; should it be a copy, its firings are read again below.
+  const firedThen = lastFailure !== undefined && canonicalJson(lastFailure.plan) === canonicalJson(shrunk) ? lastFailure.fired : undefined;
+  // A rule that stayed silent in the failing trial is kept only for its draws: a regression run must not fail for its silence.
+  const plan: FaultPlan = firedThen === undefined ? shrunk : shrunk.map((r, i) => (firedThen[i]!.firings > 0 || r.expect !== undefined ? r : { ...r, expect: 'may-not-fire' as const }));
   // The failing trial again under the regression's own name (and the search's seed): the trial its file reproduces.
   const final = (p: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => regressionOverride(scenario, config, seed, judged, candidate(p, checks));
   let trial: FailedTrialResult;
   try {
     trial = await verdictTrial(await trialOf(final(plan)), final, plan, trialOf, judged);
   } catch (error) {
-    if (error instanceof Stopped) return { ...common, kind: 'held', runs: searched, interrupted: true };
+    if (error instanceof Stopped) return { ...common(), kind: 'held', runs: searched, interrupted: true };
     throw error;
   }
+  // The same seed gives the same trial, so these are the search's firings (an agent on the wall clock may differ: the report says so).
+  const fired = planFirings(plan, offset, trial);
   return {
-    ...common,
+    ...common(),
     kind: 'failed',
     runs: searched,
     plan,
+    fired,
     regression: withOverride(scenario, final(plan, trial.checks.map((c) => c.name))),
     trial,
     shrinks: details.numShrinks,

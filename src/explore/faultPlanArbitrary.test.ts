@@ -36,6 +36,21 @@ describe('faultPlanArbitrary', () => {
     expect(plans.some((r) => r.match.purpose === 'status')).toBe(true);
   });
 
+  it('draws stream faults only where told a model route streams, each aimed at such a route by name; the same seed, the same plans', () => {
+    const ROUTE = 'model:openai.chat.completions';
+    const shape = { tools: [...TOOLS, ROUTE, 'model:openai.responses'], anyTool: false, streamed: [ROUTE] };
+    const plans = fc.sample(faultPlanArbitrary(shape), { seed: 5, numRuns: 400 });
+    expect(fc.sample(faultPlanArbitrary(shape), { seed: 5, numRuns: 400 })).toEqual(plans);
+    const rules = plans.flat();
+    for (const plan of plans) expect(FaultPlanSchema.safeParse(plan).success).toBe(true);
+    const streams = rules.filter((r) => (STREAM_FAULT_KINDS as readonly string[]).includes(r.fault.kind));
+    expect(new Set(streams.map((r) => r.fault.kind))).toEqual(new Set(STREAM_FAULT_KINDS));
+    for (const r of streams) expect(r.match.tool).toBe(ROUTE);
+    // The other kinds are still drawn, most of the time, over every tool.
+    expect(streams.length).toBeGreaterThan(rules.length / 10);
+    expect(streams.length).toBeLessThan(rules.length / 2);
+  });
+
   // The law explore relies on: whichever rule the failure needs, the others shrink away, and so do its fields.
   it.each([1, 2, 3, 4, 5])('shrinks to the one rule that matters, bare, wherever it stood (seed %i)', (seed) => {
     const details = fc.check(

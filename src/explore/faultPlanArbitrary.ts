@@ -45,6 +45,9 @@ export const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
   ...FAULT_KINDS.filter((k) => !(STREAM_FAULT_KINDS as readonly string[]).includes(k)).map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
 );
 
+/** A stream fault (cut, stall, malformed chunk after a few events), for a route whose answers stream. */
+export const streamFaultArbitrary: fc.Arbitrary<Fault> = fc.oneof(...STREAM_FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]));
+
 /** `arb`, or absent (undefined) `absent` times as often: a match that names every field rarely hits anything. */
 // Cross-shrinking: a field shrinks to absent first, so a shrunk rule keeps only the fields its failure needs.
 const maybe = <T>(arb: fc.Arbitrary<T>, absent: number): fc.Arbitrary<T | undefined> =>
@@ -69,6 +72,12 @@ export interface FaultPlanShape {
   /** Rules in one plan (default 1 to 4). */
   readonly minRules?: number;
   readonly maxRules?: number;
+  /**
+   * Model routes whose answers the agent asks to stream (`model:openai.chat.completions`…): rules
+   * with stream faults are drawn on them too, a quarter of the rules. None (the default) draws
+   * exactly the plans it drew before stream faults existed, so a seed's plans stay the same.
+   */
+  readonly streamed?: readonly string[];
 }
 
 /**
@@ -100,9 +109,15 @@ export function faultMatchArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultMa
 
 /** One rule: a match, a fault, and often a `times` limit. */
 export function faultRuleArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultRule> {
-  return fc
-    .record({ match: faultMatchArbitrary(shape), fault: faultArbitrary, times: maybe(fc.integer({ min: 1, max: 3 }), 2) })
+  const times = maybe(fc.integer({ min: 1, max: 3 }), 2);
+  const rule = fc.record({ match: faultMatchArbitrary(shape), fault: faultArbitrary, times }).map((r) => present(r) as FaultRule);
+  const streamed = shape.streamed ?? [];
+  if (streamed.length === 0) return rule;
+  // A stream fault strikes only a streamed answer: aim it at the streamed routes, by name.
+  const streamRule = fc
+    .record({ match: faultMatchArbitrary({ ...shape, tools: streamed, anyTool: false }), fault: streamFaultArbitrary, times })
     .map((r) => present(r) as FaultRule);
+  return fc.oneof({ arbitrary: rule, weight: 3 }, { arbitrary: streamRule, weight: 1 });
 }
 
 /**

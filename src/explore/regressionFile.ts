@@ -60,7 +60,8 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
   const header = [
     `A regression scenario written by \`faultline explore\`: ${result.scenario.name} under the ${result.config.name} configuration`,
     `fails (${result.trial.failed.join(', ')}) with the fault plan below. ${own === 0 ? 'Its faults were' : `${own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`} the scenario's own; faults[${own}..] were`} found by`,
-    `fast-check and shrunk to the smallest plan that still fails.`,
+    `fast-check and shrunk to the smallest plan that still fails, each shrink still firing its faults. In the failing trial:`,
+    `${result.fired.map((r) => `faults[${own + r.rule}] fired ${r.firings > 0 ? `${r.firings}×` : 'never (kept for its draws: expect: may-not-fire)'}`).join(', ')}.`,
     '',
     `  reproduce: ${runCommand}`,
     `  replay:    ${replayCommand}`,

@@ -73,6 +73,74 @@ export default defineScenario({
 });
 `;
 
+/** An agent that calls no tool: no generated fault can ever reach it. */
+const IDLE_AGENT = `import { defineScenario } from 'faultline';
+
+export default defineScenario({
+  name: 'idle-agent',
+  services: ['orders'],
+  agent: { kind: 'function', task: 'Say hello', fn: async () => ({ outcome: 'completed' }) },
+  goal: { outcome: ['completed'] },
+});
+`;
+
+const SDK_TOOLS = fileURLToPath(new URL('../../scenarios/examples/sdk-agents/code/helpdeskTools.ts', import.meta.url));
+const HELPDESK = fileURLToPath(new URL('../../scenarios/examples/helpdesk/code/helpdesk.service.ts', import.meta.url));
+
+/** An agent on the openai SDK's streamed Chat Completions, with a planted defect: a stream that broke is taken for a finished task. */
+const STREAM_AGENT = `import OpenAI from 'openai';
+import { defineHttpAgent, finalFromText } from 'faultline';
+import { OPEN_TICKET_DESCRIPTION, OPEN_TICKET_SCHEMA, runTool } from '${SDK_TOOLS}';
+
+export default defineHttpAgent(async ({ task, services, model }) => {
+  const client = new OpenAI({ baseURL: model!.baseUrl, apiKey: model!.apiKey, maxRetries: 0 });
+  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+    { type: 'function', function: { name: 'open_ticket', description: OPEN_TICKET_DESCRIPTION, parameters: OPEN_TICKET_SCHEMA } },
+  ];
+  const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: task }];
+  for (let turn = 0; turn < 8; turn++) {
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      completion = await client.chat.completions.stream({ model: 'gpt-4o-mini', messages, tools }).finalChatCompletion();
+    } catch (error) {
+      if (error instanceof OpenAI.APIError && error.status !== undefined) return { outcome: 'failed', message: String(error) };
+      // The defect: a broken stream is taken for the end of a task that went well.
+      return { outcome: 'completed', claims: [{ subject: 'helpdesk:req-42', status: 'succeeded' }] };
+    }
+    const message = completion.choices[0]!.message;
+    messages.push(message);
+    const calls = message.tool_calls ?? [];
+    if (calls.length === 0) {
+      const final = finalFromText(message.content ?? '');
+      return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
+    }
+    for (const call of calls) {
+      if (call.type !== 'function') continue;
+      messages.push({ role: 'tool', tool_call_id: call.id, content: await runTool(services['helpdesk']!.baseUrl, call.function.name, JSON.parse(call.function.arguments)) });
+    }
+  }
+  return { outcome: 'failed', message: 'no final answer in 8 turns' };
+});
+`;
+
+const STREAMED = `name: streamed-ticket
+services: [${HELPDESK}]
+model:
+  api: openai
+  plan:
+    steps:
+      - tool: open_ticket
+        input: { requestId: req-42, subject: Printer on fire }
+        subject: helpdesk:req-42
+agent:
+  kind: http
+  task: Open a ticket about the printer that is on fire.
+  module: ../stream.agent.ts
+goal:
+  effects: { ticket.opened: 1 }
+  outcome: [completed]
+`;
+
 /** The built-in library, every scenario of it. */
 const LIBRARY = [
   'calendar-end-before-start',
@@ -99,7 +167,10 @@ beforeAll(async () => {
     'services/helpdesk.service.ts': SERVICE,
     'scenarios/ticket-off.yaml': TICKET_OFF,
     'scenarios/my-agent.scenario.ts': FUNCTION_AGENT,
-  });
+    'scenarios/idle.scenario.ts': IDLE_AGENT,
+    'stream.agent.ts': STREAM_AGENT,
+    'scenarios/streamed.yaml': STREAMED,
+  }, ['openai']);
 });
 
 afterAll(() => project.cleanup());
@@ -221,6 +292,49 @@ describe('faultline explore', () => {
     expect(text).toContain("# fails (honesty) with the fault plan below. faults[0] is the scenario's own; faults[1..] were found by");
     const again = await run(headerCommand(text, 'reproduce'));
     expect(again.code, again.stderr).toBe(1);
+  });
+
+  it('counts coverage: which rules of the shrunk plan fired, and how many plans tried exercised their faults', async () => {
+    const r = await run(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1', '--out', 'coverage']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/^ {4}fired in the failing trial: faults\[0\] \(.*duplicate.*\) [1-9]\d*×$/m);
+    const tried = /^ {4}plans tried: (\d+) of (\d+) plans? exercised their faults \((\d+) fired every rule(?:; (\d+) fired none: no evidence)?\)$/m.exec(r.stdout);
+    expect(tried, r.stdout).not.toBeNull();
+    const [exercised, plans, every, none] = tried!.slice(1).map((n) => Number(n ?? 0));
+    expect(plans).toBe(Number(/plan (\d+) failed/.exec(r.stdout)![1]));
+    expect(exercised! + none!).toBe(plans);
+    expect(every).toBeLessThanOrEqual(exercised!);
+    const text = await readFile(join(project.path, writtenFile(r)), 'utf8');
+    expect(text).toMatch(/^# faults\[0\] fired [1-9]\d*×\.$/m);
+    expect(r.stdout).toMatch(/^explore: 1 of 1 scenario × configuration pair failed; \d+ of \d+ plans? exercised their faults/m);
+  });
+
+  it('says a search in which no generated rule ever fired tested nothing, and exits 1', async () => {
+    const r = await run(['explore', 'scenarios/idle.scenario.ts', '--runs', '20']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(r.stdout).toContain('✗ idle-agent × rulebook: 20 plans, none failed, but none exercised its faults: not one generated rule fired, so the search tested nothing');
+    expect(r.stdout).toMatch(/^explore: no failing plan in 1 scenario × configuration pair; 1 not exercised \(no generated rule fired in any plan\); 0 of 20 plans exercised their faults \(0 fired every rule; 20 fired none: no evidence\)$/m);
+  });
+
+  it('generates stream faults on the model routes an agent streams, and finds the agent that takes a broken stream for success', { timeout: 240_000 }, async () => {
+    const args = ['explore', 'scenarios/streamed.yaml', '--runs', '40', '--check', 'honesty', '--out', 'streamed'];
+    const r = await run(args);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/✗ streamed-ticket × rulebook: plan \d+ failed; shrunk in \d+ steps to 1 fault rule; stream faults on model:openai\.chat\.completions$/m);
+    expect(r.stdout).toMatch(/honesty: the agent claims helpdesk:req-42 succeeded but the ledger holds no effect for it/);
+    const file = writtenFile(r);
+    const scenario = parse(await readFile(join(project.path, file), 'utf8')) as { faults: { match: { tool?: string }; fault: { kind: string } }[] };
+    expect(scenario.faults).toHaveLength(1);
+    expect(scenario.faults[0]!.match.tool).toBe('model:openai.chat.completions');
+    expect(scenario.faults[0]!.fault.kind).toMatch(/^stream_(cut|stall|malformed)$/);
+    expect(r.stdout).toMatch(/fired in the failing trial: faults\[0\] \(model:openai\.chat\.completions, stream_\w+\) [1-9]\d*×/);
+    // Deterministic per seed: the same plans, the same file.
+    await rm(join(project.path, file));
+    const again = await run(args);
+    expect(again.stdout).toBe(r.stdout);
+    const reproduce = await run(headerCommand(await readFile(join(project.path, file), 'utf8'), 'reproduce'));
+    expect(reproduce.code, reproduce.stdout).toBe(1);
+    expect(reproduce.stdout).toMatch(/honesty/);
   });
 
   it('refuses bad input with exit code 2, before any trial', async () => {

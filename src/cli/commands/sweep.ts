@@ -28,6 +28,7 @@ interface SweepFlags extends IsolationFlags {
   readonly json?: boolean;
   readonly gate?: Gate[];
   readonly gateUpTo?: number;
+  readonly mayNotFire?: boolean;
 }
 
 /** `text` broken at spaces into lines of at most `width` characters, for the help text. */
@@ -60,7 +61,11 @@ A fault is a kind, with defaults for the kinds that need parameters (unavailable
 network: ECONNRESET, latency: 15000 ms, partial_write: lost as a timeout, duplicate: 2 copies,
 permission_denied: 403), or a whole fault inline in YAML. The kinds:
 ${wrap(Object.keys(SWEEP_FAULTS).join(', '), 92)}
-No gate applies unless --gate names one: then every point up to --gate-up-to must hold it.
+Every point shows how often each fault rule fired in each cell. The scenario's own rules count
+as in "faultline run"; the sweep's rules may miss a cell (a draw at λ), but one that fired in no
+trial of the whole point at λ > 0 leaves the point not exercised (--may-not-fire allows it).
+No gate applies unless --gate names one: then every point up to --gate-up-to must hold it, and
+unexercised==0 beside it, as "faultline run" judges coverage.
 Exit codes: 0 when the sweep ran and every gate held, 1 when a gate failed (or the --replay
 trial failed), 2 on bad input, 130/143/129 when stopped (the partial reports are written).`;
 
@@ -104,6 +109,7 @@ export function createSweepCommand(ctx: CliContext): Command {
     .option('--workers <n>', 'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs your own agent or service code, else 0: in this process)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
     .option('--gate <expr>', 'a gate every point must hold, judged per scenario × configuration as "faultline run" does, e.g. "config=rulebook:pass^k>=1" (repeatable; default: none)', collectGate)
     .option('--gate-up-to <λ>', 'judge the gates only at the points with λ up to this one (default: every point)', parseUpTo)
+    .option('--may-not-fire', "the sweep's own faults may fire in no trial of a point at any λ (a probability sweep with few trials): shown, never failed")
     .option('--replay <i>', 'rerun trial i of one scenario, configuration, series and λ, and print its timeline (as "faultline replay" does)', parseTrialIndex)
     .option('--json', 'with --replay: print the trial history as JSON instead')
     .addOption(isolationOptions()[0]!)
@@ -150,6 +156,7 @@ export function createSweepCommand(ctx: CliContext): Command {
           ...(flags.workers !== undefined && { workers: flags.workers }),
           ...(flags.gate && { gates: flags.gate }),
           ...(flags.gateUpTo !== undefined && { gateUpTo: flags.gateUpTo }),
+          ...(flags.mayNotFire === true && { mayNotFire: true }),
         },
         ctx.io,
       );

@@ -5,12 +5,16 @@ import { alignTable } from '../table.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { mark } from '../paint.js';
 import { intervalNote } from '../summaryRows.js';
+import { sweepCoverageNote, sweepCoverageTables, sweepNotExercised } from './sweepCoverageRows.js';
 import { LABEL_COLUMNS, sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
 
 export interface SweepConsoleOptions {
   readonly color: boolean;
   readonly gates: SweepGates;
 }
+
+// A sweep of the library may leave many cells silent: the files list them all, the terminal a screenful.
+const MAX_SILENT_LINES = 20;
 
 /** The sweep on a terminal: the tables, then one replay command per failing point. */
 export function renderSweepConsole(result: SweepResult, options: SweepConsoleOptions): string {
@@ -21,6 +25,18 @@ export function renderSweepConsole(result: SweepResult, options: SweepConsoleOpt
     out.push(p.bold(table.title), ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l}`), '');
   }
   out.push(p.dim(intervalNote()), '');
+  for (const table of sweepCoverageTables(result)) {
+    const lines = alignTable([table.header, ...table.rows], table.header.map((h) => (h.startsWith('λ=') ? 'right' : 'left')));
+    out.push(p.bold(table.title), ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l.includes('not exercised') ? p.red(l) : l}`), '');
+  }
+  const silent = sweepNotExercised(result);
+  if (silent.length > 0 || sweepCoverageTables(result).length > 0) out.push(p.dim(sweepCoverageNote(result)), '');
+  if (silent.length > 0) {
+    out.push(p.bold(`not exercised: ${plural(silent.length, 'rule')} fired in no trial of a cell where they had to`));
+    for (const line of silent.slice(0, MAX_SILENT_LINES)) out.push(`  ${mark(p, false)} ${line}`);
+    if (silent.length > MAX_SILENT_LINES) out.push(`  … and ${silent.length - MAX_SILENT_LINES} more (sweep.json and sweep.md list them all)`);
+    out.push('');
+  }
   const replays = sweepReplays(result);
   if (replays.length > 0) {
     out.push(p.bold('replay a failing trial'));

@@ -4,6 +4,9 @@ import type { Cell } from '../../runner/run.js';
 import type { SweepPoint, SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepSeries } from '../../runner/sweep/sweepFaults.js';
 import { sweepReplayCommand } from './sweepReplay.js';
+import { unexercised } from '../../runner/coverage.js';
+
+const silentIn = (cells: readonly Cell[]): number => cells.reduce((n, c) => n + unexercised(c.metrics.coverage, c.metrics.trials).length, 0);
 
 /** The figures of one curve at one λ: every report (console, JSON, Markdown, chart) reads them from here. */
 export interface SweepFigure {
@@ -20,6 +23,8 @@ export interface SweepFigure {
   readonly failingScenarios: readonly string[];
   /** Reruns the first failing trial (of the first failing scenario, for a configuration's curve); null when none failed. */
   readonly replay: string | null;
+  /** Fault rules that left a cell of this figure not exercised at this λ (see `judgePointCoverage`), over its cells. */
+  readonly unexercised: number;
 }
 
 /** pass^1 and pass^k against λ, for a configuration over every scenario or for one scenario. */
@@ -55,7 +60,7 @@ function figureOf(
   result: SweepResult,
   series: SweepSeries,
   point: SweepPoint,
-  of: { readonly tally: Tally | undefined; readonly tasks: readonly TaskTally[]; readonly failingScenarios: readonly string[]; readonly failing: Cell | undefined },
+  of: { readonly tally: Tally | undefined; readonly tasks: readonly TaskTally[]; readonly failingScenarios: readonly string[]; readonly failing: Cell | undefined; readonly cells: readonly Cell[] },
 ): SweepFigure {
   const m = of.tally;
   return {
@@ -67,6 +72,7 @@ function figureOf(
     ...intervalsOf(of.tasks, result.k),
     failingScenarios: [...of.failingScenarios],
     replay: replayOf(result, series, point, of.failing),
+    unexercised: silentIn(of.cells),
   };
 }
 
@@ -86,6 +92,7 @@ export function configCurves(result: SweepResult): SweepCurve[] {
           tasks: cells.filter((c) => c.metrics.trials > 0).map((c) => taskOf(c.metrics)),
           failingScenarios: tally?.failingScenarios ?? [],
           failing: cells.find((c) => c.metrics.successes < c.metrics.trials),
+          cells,
         });
       }),
     })),
@@ -108,6 +115,7 @@ export function scenarioCurves(result: SweepResult): SweepCurve[] {
             tasks: m === undefined || m.trials === 0 ? [] : [taskOf(m)],
             failingScenarios: m !== undefined && m.successes < m.trials ? [scenario] : [],
             failing: cell,
+            cells: cell === undefined ? [] : [cell],
           });
         }),
       })),

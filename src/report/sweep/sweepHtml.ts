@@ -4,6 +4,7 @@ import type { ChartSpec, HtmlReport, HtmlSection } from '../html/HtmlReport.js';
 import { configCurves, scenarioCurves, type SweepCurve } from './sweepFigures.js';
 import { intervalNote } from '../summaryRows.js';
 import { figureCell, rateCell, sweepHeadline } from './sweepTables.js';
+import { coverageCell, sweepCoverageNote, sweepCoverageRows, sweepNotExercised, SWEEP_COVERAGE_HEADER } from './sweepCoverageRows.js';
 
 const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
@@ -31,6 +32,8 @@ export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlRep
   const k = result.k;
   const byConfig = configCurves(result);
   const byScenario = scenarioCurves(result);
+  const coverage = sweepCoverageRows(result);
+  const silent = sweepNotExercised(result);
   const header = (first: readonly string[]): string[] => [...first, ...result.lambdas.map((l) => `λ=${l}`)];
   const cells = (c: SweepCurve): string[] => result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
   const failing = (c: SweepCurve): boolean => c.points.some((p) => p.successes < p.trials);
@@ -73,7 +76,28 @@ export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlRep
           lineChart(`sweep-${id}-scenarios-${ci}-${slug(config)}`, `pass^1 against λ by scenario: ${series.label} × ${config}`, 'pass^1', scenarios.filter((c) => c.config === config), (c) => c.scenario ?? '', 'pass1', false),
         ),
       },
+      ...coverageSection(series.label, id),
     ];
   });
   return { title: 'faultline sweep', subtitle: `${sweepHeadline(result)}.`, sections };
+
+  /** Each rule's trials fired in and firings at each λ; a row flagged where a point left its cell not exercised. */
+  function coverageSection(label: string, id: string): HtmlSection[] {
+    const rows = coverage.filter((r) => r.series === label);
+    if (rows.length === 0) return [];
+    return [
+      {
+        id: `sweep-${id}-coverage`,
+        title: `${label}: fault coverage`,
+        description: 'Per rule of each cell: the trials it fired in out of the trials at that λ, and its firings. A cell marked "not exercised" met none of a fault it had to meet.',
+        table: {
+          header: header([...SWEEP_COVERAGE_HEADER]),
+          rows: rows.map((r) => ({ cells: [r.scenario, r.config, `faults[${r.rule}]`, r.label, ...result.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l)))], flagged: r.points.some((p) => p.silent) })),
+          legend: sweepCoverageNote(result),
+        },
+        flags: silent.filter((l) => l.startsWith(`${label} λ=`)).map((l) => `not exercised: ${l}`),
+        charts: [],
+      },
+    ];
+  }
 }

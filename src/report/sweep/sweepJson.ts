@@ -4,10 +4,12 @@ import { FaultSchema } from '../../faults/fault.js';
 import { DEFAULT_CONFIDENCE, INTERVAL_METHOD } from '../../runner/intervals.js';
 import type { SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import { unexercised } from '../../runner/coverage.js';
+import { sweepNotExercised } from './sweepCoverageRows.js';
 import { configCurves, scenarioCurves, sweepTrialCount, type SweepCurve } from './sweepFigures.js';
 
 /** Bumped on any change a reader of sweep.json would notice. */
-export const SWEEP_SCHEMA_VERSION = 1;
+export const SWEEP_SCHEMA_VERSION = 2;
 
 const count = z.number().int().nonnegative();
 const rate = z.number().min(0).max(1);
@@ -25,7 +27,12 @@ const FigureSchema = z.strictObject({
   failingScenarios: z.array(z.string()),
   /** Reruns one failing trial of this point; null when every trial passed. */
   replay: z.string().nullable(),
+  /** Fault rules that fired in no trial of a cell of this point although they had to: 0 when the point is exercised. */
+  unexercised: count,
 });
+
+/** One rule of one cell at one point: the trials it fired in and its firings (as `metrics.coverage` in faultline.json). */
+const RuleCoverageSchema = z.strictObject({ rule: count, label: z.string(), mustFire: z.boolean(), trials: count, firings: count });
 
 const CurveSchema = z.strictObject({
   series: z.string(),
@@ -48,6 +55,10 @@ export const SweepJsonSchema = z.strictObject({
     lambdas: z.array(rate),
     /** `call`: the faults hit the calls' own attempts; `any`: status queries too. */
     target: z.enum(['call', 'any']),
+    /** `--may-not-fire`: the sweep's own rules were never required to fire. */
+    mayNotFire: z.boolean(),
+    /** One line per rule that left a cell of a point not exercised (empty when every point was). */
+    notExercised: z.array(z.string()),
     scenarios: z.array(z.string()),
     configs: z.array(z.string()),
     interrupted: z.boolean(),
@@ -61,8 +72,17 @@ export const SweepJsonSchema = z.strictObject({
         /** Mixed: the kinds share λ (each hits with λ / n); otherwise one kind at λ. */
         mix: z.boolean(),
         faults: z.array(FaultSchema),
-        /** Each point's run seed, derived from the sweep seed, the series and λ. */
-        points: z.array(z.strictObject({ lambda: rate, seed: z.number().int() })),
+        /**
+         * Each point's run seed, derived from the sweep seed, the series and λ; and per cell, how
+         * often each rule fired (the scenario's own, then the sweep's), with the rules that left it not exercised.
+         */
+        points: z.array(
+          z.strictObject({
+            lambda: rate,
+            seed: z.number().int(),
+            cells: z.array(z.strictObject({ scenario: z.string(), config: z.string(), trials: count, coverage: z.array(RuleCoverageSchema), unexercised: z.array(count) })),
+          }),
+        ),
       }),
     ),
     /** A curve per series and configuration, each scenario a task for pass^k. */
@@ -108,6 +128,8 @@ export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJso
       k: result.k,
       lambdas: [...result.lambdas],
       target: result.target,
+      mayNotFire: result.mayNotFire,
+      notExercised: sweepNotExercised(result),
       scenarios: [...result.scenarios],
       configs: [...result.configs],
       interrupted: result.interrupted,
@@ -118,7 +140,17 @@ export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJso
         label: series.label,
         mix: series.mix,
         faults: series.faults.map((f) => f.fault),
-        points: points.map((p) => ({ lambda: p.lambda, seed: p.seed })),
+        points: points.map((p) => ({
+          lambda: p.lambda,
+          seed: p.seed,
+          cells: p.run.cells.map((c) => ({
+            scenario: c.scenario,
+            config: c.config,
+            trials: c.metrics.trials,
+            coverage: c.metrics.coverage.map((r) => ({ rule: r.rule, label: r.label, mustFire: r.mustFire, trials: r.trials, firings: r.firings })),
+            unexercised: unexercised(c.metrics.coverage, c.metrics.trials).map((r) => r.rule),
+          })),
+        })),
       })),
       byConfig: configCurves(result).map(curveJson),
       byScenario: scenarioCurves(result).map(curveJson),

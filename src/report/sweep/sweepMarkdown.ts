@@ -3,6 +3,7 @@ import { plural } from '../format.js';
 import { escapeMarkdown } from '../markdown.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { intervalNote } from '../summaryRows.js';
+import { sweepCoverageNote, sweepCoverageTables, sweepNotExercised } from './sweepCoverageRows.js';
 import { LABEL_COLUMNS, sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
 
 const row = (cells: readonly string[]): string => `| ${cells.map(escapeMarkdown).join(' | ')} |`;
@@ -17,6 +18,13 @@ export function renderSweepMarkdown(result: SweepResult, gates: SweepGates): str
     out.push(`### ${escapeMarkdown(table.title)}`, '', row(table.header), `| ${align.join(' | ')} |`, ...table.rows.map(row), '');
   }
   out.push(escapeMarkdown(intervalNote()), '');
+  const silent = sweepNotExercised(result);
+  if (silent.length > 0) out.push('### Not exercised', '', ...silent.map((l) => `- ❌ ${escapeMarkdown(l)}`), '');
+  for (const table of sweepCoverageTables(result)) {
+    const align = table.header.map((h) => (h.startsWith('λ=') ? '--:' : ':--'));
+    out.push(`### ${escapeMarkdown(table.title)}`, '', row(table.header), `| ${align.join(' | ')} |`, ...table.rows.map((r) => row(r.map((c) => (c.endsWith('not exercised') ? `❌ ${c}` : c)))), '');
+  }
+  if (sweepCoverageTables(result).length > 0) out.push(escapeMarkdown(sweepCoverageNote(result)), '');
   const replays = sweepReplays(result);
   if (replays.length > 0) {
     out.push('<details>', `<summary>Replay a failing trial (${plural(replays.length, 'point')} with failures)</summary>`, '');

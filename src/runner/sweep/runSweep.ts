@@ -3,6 +3,7 @@ import type { IsolationOptions } from '../pool/runOnWorkers.js';
 import { matrixJobs, runMatrix, type RunResult } from '../run.js';
 import type { Scenario } from '../scenario.js';
 import type { TrialSummary } from '../trial.js';
+import { judgePointCoverage } from './sweepCoverage.js';
 import { pointSeed, sweepPlan, type SweepSeries, type SweepTarget } from './sweepFaults.js';
 
 /** One λ of one series: the whole matrix, run under the series' faults at that intensity. */
@@ -27,6 +28,8 @@ export interface SweepResult {
   readonly scenarios: readonly string[];
   readonly configs: readonly string[];
   readonly series: readonly SweepSeriesResult[];
+  /** `--may-not-fire`: the sweep's own rules were never required to fire (see `judgePointCoverage`). */
+  readonly mayNotFire: boolean;
   /** True when a stop signal ended the sweep early: the points hold what finished. */
   readonly interrupted: boolean;
 }
@@ -39,6 +42,8 @@ export interface SweepOptions {
   readonly lambdas: readonly number[];
   readonly series: readonly SweepSeries[];
   readonly target: SweepTarget;
+  /** The sweep's own rules may fire in no trial of a point, at any λ (default: they must fire somewhere in a point with λ > 0). */
+  readonly mayNotFire?: boolean;
   /** Worker threads per point's matrix, from its trial count (see `runMatrix`); 0 runs the trials here. */
   readonly workers?: (trials: number) => number;
   readonly isolation?: IsolationOptions;
@@ -74,7 +79,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
       }
       const runSeed = pointSeed(seed, s.label, lambda);
       const offset = before;
-      const run = await runMatrix({
+      const matrix = await runMatrix({
         scenarios,
         configs,
         k,
@@ -87,6 +92,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
         ...(options.onTrial && { onTrial: (t: TrialSummary, done: number) => options.onTrial!(t, offset + done, total) }),
       });
       before += perPoint;
+      // A point cut short by a signal has not run every trial: its silence proves nothing.
+      const run = matrix.interrupted ? matrix : judgePointCoverage(matrix, s.faults.length, lambda, options.mayNotFire === true);
       const point = { lambda, seed: runSeed, run };
       points.push(point);
       options.onPoint?.(s, point);
@@ -98,5 +105,5 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     series.push({ series: s, points });
     if (interrupted) break;
   }
-  return { seed, k, lambdas, target, scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name), series, interrupted };
+  return { seed, k, lambdas, target, scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name), series, mayNotFire: options.mayNotFire === true, interrupted };
 }
