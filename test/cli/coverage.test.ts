@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { parseXml, xmlElements } from '../../src/report/testing.js';
+import { SweepJsonSchema } from '../../src/report/sweep/sweepJson.js';
 import { faultline, tempDir, type Finished } from './faultline.js';
 
 /**
@@ -126,5 +127,106 @@ describe('a fault rule that never fires leaves its cell not exercised', () => {
     ]);
     expect(await coverageOf('merged')).toEqual(expected);
     expect(parseJsonReport(await read('merged', 'faultline.json')).gates.results.find((g) => g.gate === 'unexercised==0')?.message).toContain('never-fires × rulebook: faults[0]');
+  });
+});
+
+/**
+ * `faultline sweep` counts coverage at every point: a scenario's own rule that never fires leaves
+ * each of its points not exercised (λ = 0 included), and so does a swept fault that fired in no
+ * trial of a whole point at λ > 0 (a stream fault, on agents that never stream); at λ = 0 the
+ * sweep's own rule cannot fire and is never held against the point. Gates judge it as `run` does.
+ */
+describe('sweep counts coverage per cell at each point', () => {
+  const SWEEP = ['sweep', '--config', 'naive', '--k', '2', '--lambda', '0,0.5', '--workers', '0'];
+  const STREAM = [...SWEEP, 'order-partial-write-idempotent', 'read-timeout-retry', '--fault', 'stream_cut'];
+  let stream: Finished;
+  let gated: Finished;
+  let allowed: Finished;
+  let own: Finished;
+  let view: Finished;
+
+  beforeAll(async () => {
+    const cwd = dir.path;
+    [stream, gated, allowed, own] = await Promise.all([
+      faultline([...STREAM, '--out', 'sweep-stream'], { cwd }),
+      faultline([...STREAM, '--gate', 'pass^k>=0', '--out', 'sweep-gated', '--reporter', 'console'], { cwd }),
+      faultline([...STREAM, '--gate', 'pass^k>=0', '--may-not-fire', '--out', 'sweep-allowed', '--reporter', 'console', '--reporter', 'json'], { cwd }),
+      faultline([...SWEEP, 'unreachable.yaml', '--fault', 'rate_limit', '--gate', 'duplicates==0', '--out', 'sweep-own', '--reporter', 'console', '--reporter', 'json'], { cwd }),
+    ]);
+    view = await faultline(['view', 'sweep-stream/sweep.json'], { cwd });
+  }, 120_000);
+
+  it('shows each rule of each cell at each λ in sweep.json (schema 2), and marks the points a swept fault never reached', async () => {
+    expect(stream.code, stream.stderr).toBe(0);
+    const json = SweepJsonSchema.parse(JSON.parse(await read('sweep-stream', 'sweep.json')));
+    expect(json.schemaVersion).toBe(2);
+    expect(json.sweep.mayNotFire).toBe(false);
+    const [zero, half] = json.sweep.series[0]!.points;
+    const partial = (p: typeof zero) => p!.cells.find((c) => c.scenario === 'order-partial-write-idempotent')!;
+    // λ = 0: the scenario's own partial write fired in both trials; the sweep's stream cut could not fire, and is not held against the point.
+    expect(partial(zero)).toEqual({
+      scenario: 'order-partial-write-idempotent',
+      config: 'naive',
+      trials: 2,
+      coverage: [
+        { rule: 0, label: 'create_order, partial_write, times 1', mustFire: true, trials: 2, firings: 2 },
+        { rule: 1, label: 'any tool p=0, stream_cut', mustFire: false, trials: 0, firings: 0 },
+      ],
+      unexercised: [],
+    });
+    // λ = 0.5: no agent streams, so the stream cut fired nowhere in the point: every cell is not exercised by it.
+    for (const cell of half!.cells) {
+      expect(cell.coverage.at(-1)).toMatchObject({ rule: 1, mustFire: true, trials: 0, firings: 0 });
+      expect(cell.unexercised).toEqual([1]);
+    }
+    expect(json.sweep.notExercised).toEqual([
+      'stream_cut λ=0.5 × order-partial-write-idempotent × naive: faults[1] (any tool p=0.5, stream_cut) never fired in 2 trials: the cell is not exercised',
+      'stream_cut λ=0.5 × read-timeout-retry × naive: faults[1] (any tool p=0.5, stream_cut) never fired in 2 trials: the cell is not exercised',
+    ]);
+    expect(json.sweep.byConfig[0]!.points.map((p) => p.unexercised)).toEqual([0, 2]);
+    expect(json.sweep.byScenario.map((c) => c.points.map((p) => p.unexercised))).toEqual([
+      [0, 1],
+      [0, 1],
+    ]);
+    // No gate named: a sweep is a measurement and exits 0, but says what it did not measure.
+    expect(stream.stdout).toMatch(/^not exercised: 2 rules fired in no trial of a cell where they had to$/m);
+    expect(stream.stdout).toMatch(/order-partial-write-idempotent +naive +faults\[1\] +the sweep's stream_cut, any tool p=λ +0\/2 0× +0\/2 0× not exercised/);
+  });
+
+  it('marks them in sweep.md and sweep.html too', async () => {
+    const md = await read('sweep-stream', 'sweep.md');
+    expect(md).toContain('### Not exercised');
+    expect(md).toContain('- ❌ stream\\_cut λ=0.5 × order-partial-write-idempotent × naive: faults\\[1\\] (any tool p=0.5, stream\\_cut) never fired in 2 trials: the cell is not exercised');
+    expect(md).toMatch(/\| order-partial-write-idempotent \| naive \| faults\\\[0\\\] \| create\\_order, partial\\_write, times 1 \| 2\/2 2× \| 2\/2 2× \|/);
+    expect(md).toContain('❌ 0/2 0× not exercised');
+    const html = await read('sweep-stream', 'sweep.html');
+    expect(html).toContain('stream_cut: fault coverage');
+    expect(html).toContain('not exercised: stream_cut λ=0.5 × read-timeout-retry × naive: faults[1] (any tool p=0.5, stream_cut) never fired in 2 trials');
+  });
+
+  it('with a gate, judges unexercised==0 beside it at every point, as run does; --may-not-fire lets the sweep’s own rules be silent', async () => {
+    expect(gated.code, gated.stderr).toBe(1);
+    expect(gated.stdout).toContain('✓ pass^k>=0 held at every λ (2 points)');
+    expect(gated.stdout).toContain(
+      '✗ unexercised==0 failed at 1 of 2 points: stream_cut λ=0.5: unexercised==0 failed in 2 of 2 cells: order-partial-write-idempotent × naive: faults[1] (any tool p=0.5, stream_cut) never fired in 2 trials: the cell is not exercised',
+    );
+    expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
+    expect(allowed.stdout).toContain('✓ unexercised==0 held at every λ (2 points)');
+    expect(allowed.stdout).not.toMatch(/not exercised/);
+    const json = SweepJsonSchema.parse(JSON.parse(await read('sweep-allowed', 'sweep.json')));
+    expect(json.sweep.mayNotFire).toBe(true);
+    expect(json.sweep.series[0]!.points[1]!.cells.every((c) => c.coverage.at(-1)!.mustFire === false && c.coverage.at(-1)!.trials === 0)).toBe(true);
+  });
+
+  it("a scenario's own rule that never fires leaves every point not exercised, λ = 0 included, and fails the gates", async () => {
+    expect(own.code, own.stderr).toBe(1);
+    expect(own.stdout).toMatch(/✗ unexercised==0 failed at 2 of 2 points: rate_limit λ=0: unexercised==0 failed in 1 of 1 cells: order-partial-write-idempotent × naive: faults\[0\] \(create_order call 7, partial_write, times 1\) never fired in 2 trials/);
+    const json = SweepJsonSchema.parse(JSON.parse(await read('sweep-own', 'sweep.json')));
+    expect(json.sweep.series[0]!.points.map((p) => p.cells[0]!.unexercised)).toEqual([[0], [0]]);
+  });
+
+  it('view names a sweep.json for what it is, exit 2', () => {
+    expect(view.code).toBe(2);
+    expect(view.stderr).toContain("sweep-stream/sweep.json: a sweep report (sweep.json, schemaVersion 2), not a run's faultline.json");
   });
 });
