@@ -32,6 +32,23 @@ beforeAll(async () => {
 afterAll(() => dir.cleanup());
 
 describe('faultline sweep on the library', () => {
+  it('counts every rule of every cell at every point: the swept faults fired somewhere at each λ > 0, never at λ = 0', () => {
+    expect(sweep.schemaVersion).toBe(2);
+    expect(sweep.sweep.notExercised).toEqual([]);
+    for (const s of sweep.sweep.series) {
+      for (const p of s.points) {
+        expect(p.cells).toHaveLength(15 * 2);
+        // The sweep's rule is the last of every cell's plan; it may miss a cell, not a whole point.
+        const swept = p.cells.map((c) => c.coverage.at(-1)!);
+        expect(swept.every((r) => r.mustFire === false)).toBe(true);
+        if (p.lambda === 0) expect(swept.every((r) => r.trials === 0 && r.firings === 0)).toBe(true);
+        else expect(swept.some((r) => r.trials > 0)).toBe(true);
+        for (const c of p.cells) for (const r of c.coverage) expect(r.trials).toBeLessThanOrEqual(c.trials);
+      }
+    }
+    expect(first.stdout).toMatch(/^rate_limit: fault coverage \(trials each rule fired in \/ trials, and its firings\)$/m);
+  });
+
   it('runs every point, writes its reports, and exits 0', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('reports: a/sweep.json, a/sweep.md, a/sweep.html');
@@ -161,7 +178,9 @@ describe('faultline sweep --mix', () => {
     expect(r.code, r.stderr).toBe(0);
     const mix = SweepJsonSchema.parse(JSON.parse(await read('mix', 'sweep.json'))).sweep;
     expect(mix.target).toBe('any');
-    expect(mix.series).toEqual([{ label: 'mix(rate_limit+unavailable(status=502))', mix: true, faults: [{ kind: 'rate_limit' }, { kind: 'unavailable', status: 502 }], points: [{ lambda: 0.6, seed: expect.any(Number) }] }]);
+    expect(mix.series).toEqual([{ label: 'mix(rate_limit+unavailable(status=502))', mix: true, faults: [{ kind: 'rate_limit' }, { kind: 'unavailable', status: 502 }], points: [{ lambda: 0.6, seed: expect.any(Number), cells: expect.any(Array) }] }]);
+    // The mix's two rules follow each scenario's own, each counted on its own, with a label that says what it matches.
+    for (const cell of mix.series[0]!.points[0]!.cells) expect(cell.coverage.slice(-2).map((r) => r.label)).toEqual(['any tool calls and status queries p=0.3, rate_limit', expect.stringMatching(/^any tool calls and status queries p=0\.428\d+, unavailable$/)]);
     const point = mix.byConfig[0]!.points[0]!;
     expect(point.successes).toBeLessThan(point.trials);
     expect(point.replay).toMatch(/^faultline sweep \S+ --config rulebook --fault rate_limit --fault '\{"kind":"unavailable","status":502\}' --mix --status-queries --lambda 0\.6 --seed 1 --replay \d+$/);
@@ -220,7 +239,9 @@ describe('faultline sweep --gate', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('✓ pass^k>=1 held at every λ ≤ 0.1 (4 points)');
     const gates = SweepJsonSchema.parse(JSON.parse(await read('gate-held', 'sweep.json'))).gates;
-    expect(gates).toMatchObject({ gates: ['pass^k>=1'], upTo: 0.1, passed: true });
+    // Coverage is judged beside the gate named, as `faultline run` judges it.
+    expect(gates).toMatchObject({ gates: ['pass^k>=1', 'unexercised==0'], upTo: 0.1, passed: true });
+    expect(r.stdout).toContain('✓ unexercised==0 held at every λ ≤ 0.1 (4 points)');
     expect(gates.points.map((p) => `${p.series} ${p.lambda}`)).toEqual(['rate_limit 0', 'rate_limit 0.1', 'unavailable 0', 'unavailable 0.1']);
   }, 60_000);
 
@@ -238,7 +259,9 @@ describe('faultline sweep --gate', () => {
       expect(curve.failingScenarios.length).toBeGreaterThan(0);
       expect(r.stdout).toContain(`${p.series} λ=${p.lambda}: ${p.results[0]!.message}`);
     }
-    expect(r.stdout).toMatch(/^gates: 1 of 1 gate failed$/m);
+    // pass^k>=1 failed; coverage, judged beside it, held.
+    expect(r.stdout).toMatch(/^gates: 1 of 2 gates failed$/m);
+    expect(r.stdout).toMatch(/^ {2}✓ unexercised==0 held at every λ \(8 points\)$/m);
   }, 60_000);
 
   it('refuses a gate that can never hold, or --gate-up-to alone, before the first trial', async () => {

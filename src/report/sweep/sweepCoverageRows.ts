@@ -28,7 +28,7 @@ export interface SweepCoverageRow {
 
 /** `the sweep's rate_limit, p=λ`, or `p=λ/2` for one of two mixed kinds. */
 const sweptLabel = (series: SweepSeries, i: number, target: SweepResult['target']): string =>
-  `the sweep's ${series.faults[i]!.label}, ${target === 'any' ? 'calls and status queries' : 'any tool'} p=λ${series.faults.length > 1 ? `/${series.faults.length}` : ''}`;
+  `the sweep's ${series.faults[i]!.label}, any tool${target === 'any' ? ' calls and status queries' : ''} p=λ${series.faults.length > 1 ? `/${series.faults.length}` : ''}`;
 
 /** A row per rule of each cell, per series, in the matrix's order: the coverage every sweep report shows. */
 export function sweepCoverageRows(result: SweepResult): SweepCoverageRow[] {
