@@ -18,7 +18,7 @@ import { formatRate } from '../report/format.js';
 import { renderHtmlReport } from '../report/html/renderHtmlReport.js';
 import { renderSweepConsole } from '../report/sweep/sweepConsole.js';
 import { sweepHtmlReport } from '../report/sweep/sweepHtml.js';
-import { renderSweepJson } from '../report/sweep/sweepJson.js';
+import { buildSweepJson, renderSweepJson } from '../report/sweep/sweepJson.js';
 import { renderSweepMarkdown } from '../report/sweep/sweepMarkdown.js';
 import { writeReportAtomic } from '../report/write.js';
 import { ExitCode } from './exitCodes.js';
@@ -137,7 +137,7 @@ async function writeSweepReports(result: SweepResult, gates: SweepGates, request
       io.stdout.write(renderSweepConsole(result, { color: colorEnabled(io.stdout, io.env), gates }));
       continue;
     }
-    const text = reporter === 'json' ? renderSweepJson(result, gates) : reporter === 'markdown' ? renderSweepMarkdown(result, gates) : renderHtmlReport(sweepHtmlReport(result, gates));
+    const text = reporter === 'json' ? renderSweepJson(result, gates) : reporter === 'markdown' ? renderSweepMarkdown(result, gates) : renderHtmlReport(sweepHtmlReport(buildSweepJson(result, gates)));
     const path = join(request.outDir, FILES[reporter]);
     await writeReportAtomic(path, text);
     paths.push(path);

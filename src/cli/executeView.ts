@@ -5,6 +5,9 @@ import { dirname, join } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { renderRunHtml } from '../report/html/renderRunHtml.js';
 import { parseJsonReport } from '../report/json.js';
+import { renderHtmlReport } from '../report/html/renderHtmlReport.js';
+import { sweepHtmlReport } from '../report/sweep/sweepHtml.js';
+import { isSweepJson, parseSweepJson, type SweepJson } from '../report/sweep/sweepJson.js';
 import { writeReportAtomic } from '../report/write.js';
 import { ExitCode } from './exitCodes.js';
 import type { Io, StopSignal } from './io.js';
@@ -13,6 +16,17 @@ export interface ViewRequest {
   /** The JSON report; report.html goes into its folder. */
   readonly report: string;
   readonly serve: boolean;
+}
+
+/** The sweep report `text` holds, or undefined when it is not one (then it is read as a run's). */
+function sweepOf(text: string, source: string): SweepJson | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isSweepJson(value) ? parseSweepJson(value, source) : undefined;
 }
 
 async function readReport(path: string): Promise<string> {
@@ -25,11 +39,15 @@ async function readReport(path: string): Promise<string> {
   }
 }
 
-/** Renders report.html from the JSON report (always afresh, so it matches the JSON), prints its path, and serves it with `serve`. */
+/**
+ * Renders report.html from the JSON report (always afresh, so it matches the JSON), prints its
+ * path, and serves it with `serve`. A sweep.json is drawn as sweep.html beside it, the same way.
+ */
 export async function executeView(request: ViewRequest, io: Io): Promise<ExitCode> {
-  const report = parseJsonReport(await readReport(request.report), request.report);
-  const html = renderRunHtml(report);
-  const path = join(dirname(request.report), 'report.html');
+  const text = await readReport(request.report);
+  const sweep = sweepOf(text, request.report);
+  const html = sweep !== undefined ? renderHtmlReport(sweepHtmlReport(sweep)) : renderRunHtml(parseJsonReport(text, request.report));
+  const path = join(dirname(request.report), sweep !== undefined ? 'sweep.html' : 'report.html');
   try {
     await writeReportAtomic(path, html);
   } catch (error) {

@@ -442,7 +442,7 @@ export function parseJsonReport(text: string, source = 'report'): JsonReport {
   const version = typeof value === 'object' && value !== null && 'schemaVersion' in value ? value.schemaVersion : undefined;
   // sweep.json is another report: say which file reads it rather than call its version unsupported.
   if (typeof value === 'object' && value !== null && 'sweep' in value && !('cells' in value)) {
-    throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: a sweep report (sweep.json, schemaVersion ${String(version)}), not a run's faultline.json: view and merge read the reports of "faultline run"; the sweep's own page is sweep.html, written beside it`);
+    throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: a sweep report (sweep.json, schemaVersion ${String(version)}), not a run's faultline.json: merge reads the reports of "faultline run" (faultline view draws a sweep.json as sweep.html)`);
   }
   if (version !== JSON_SCHEMA_VERSION) {
     throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: schemaVersion ${String(version)} is not supported (expected ${JSON_SCHEMA_VERSION})`);

@@ -144,6 +144,8 @@ describe('sweep counts coverage per cell at each point', () => {
   let allowed: Finished;
   let own: Finished;
   let view: Finished;
+  let merge: Finished;
+  let written: string;
 
   beforeAll(async () => {
     const cwd = dir.path;
@@ -153,7 +155,9 @@ describe('sweep counts coverage per cell at each point', () => {
       faultline([...STREAM, '--gate', 'pass^k>=0', '--may-not-fire', '--out', 'sweep-allowed', '--reporter', 'console', '--reporter', 'json'], { cwd }),
       faultline([...SWEEP, 'unreachable.yaml', '--fault', 'rate_limit', '--gate', 'duplicates==0', '--out', 'sweep-own', '--reporter', 'console', '--reporter', 'json'], { cwd }),
     ]);
-    view = await faultline(['view', 'sweep-stream/sweep.json'], { cwd });
+    written = await read('sweep-stream', 'sweep.html');
+    await writeFile(join(cwd, 'sweep-stream', 'sweep.html'), 'stale');
+    [view, merge] = await Promise.all([faultline(['view', 'sweep-stream/sweep.json'], { cwd }), faultline(['merge', 'sweep-stream/sweep.json', '--out', 'merged-sweep'], { cwd })]);
   }, 120_000);
 
   it('shows each rule of each cell at each λ in sweep.json (schema 2), and marks the points a swept fault never reached', async () => {
@@ -225,8 +229,11 @@ describe('sweep counts coverage per cell at each point', () => {
     expect(json.sweep.series[0]!.points.map((p) => p.cells[0]!.unexercised)).toEqual([[0], [0]]);
   });
 
-  it('view names a sweep.json for what it is, exit 2', () => {
-    expect(view.code).toBe(2);
-    expect(view.stderr).toContain("sweep-stream/sweep.json: a sweep report (sweep.json, schemaVersion 2), not a run's faultline.json");
+  it('view draws sweep.html again from sweep.json, the same page; merge refuses a sweep.json, exit 2', async () => {
+    expect(view.code, view.stderr).toBe(0);
+    expect(view.stdout.trim()).toBe(join('sweep-stream', 'sweep.html'));
+    expect(await read('sweep-stream', 'sweep.html')).toBe(written);
+    expect(merge.code).toBe(2);
+    expect(merge.stderr).toContain("sweep-stream/sweep.json: a sweep report (sweep.json, schemaVersion 2), not a run's faultline.json");
   });
 });

@@ -5,7 +5,8 @@ import { alignTable } from '../table.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { mark } from '../paint.js';
 import { intervalNote } from '../summaryRows.js';
-import { sweepCoverageNote, sweepCoverageTables, sweepNotExercised } from './sweepCoverageRows.js';
+import { sweepCoverageNote, sweepCoverageTables } from './sweepCoverageRows.js';
+import { buildSweepJson } from './sweepJson.js';
 import { LABEL_COLUMNS, sweepGateLines, sweepHeadline, sweepReplays, sweepTables } from './sweepTables.js';
 
 export interface SweepConsoleOptions {
@@ -19,18 +20,19 @@ const MAX_SILENT_LINES = 20;
 /** The sweep on a terminal: the tables, then one replay command per failing point. */
 export function renderSweepConsole(result: SweepResult, options: SweepConsoleOptions): string {
   const p = painter(options.color);
+  const json = buildSweepJson(result, options.gates);
   const out = [`${p.bold('faultline sweep')}  ${sweepHeadline(result)}`, ''];
   for (const table of sweepTables(result)) {
     const lines = alignTable([table.header, ...table.rows], table.header.map((h) => (LABEL_COLUMNS.includes(h) ? 'left' : 'right')));
     out.push(p.bold(table.title), ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l}`), '');
   }
   out.push(p.dim(intervalNote()), '');
-  for (const table of sweepCoverageTables(result)) {
+  for (const table of sweepCoverageTables(json.sweep)) {
     const lines = alignTable([table.header, ...table.rows], table.header.map((h) => (h.startsWith('λ=') ? 'right' : 'left')));
     out.push(p.bold(table.title), ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l.includes('not exercised') ? p.red(l) : l}`), '');
   }
-  const silent = sweepNotExercised(result);
-  if (silent.length > 0 || sweepCoverageTables(result).length > 0) out.push(p.dim(sweepCoverageNote(result)), '');
+  const silent = json.sweep.notExercised;
+  if (silent.length > 0 || sweepCoverageTables(json.sweep).length > 0) out.push(p.dim(sweepCoverageNote(result.mayNotFire)), '');
   if (silent.length > 0) {
     out.push(p.bold(`not exercised: ${plural(silent.length, 'rule')} fired in no trial of a cell where they had to`));
     for (const line of silent.slice(0, MAX_SILENT_LINES)) out.push(`  ${mark(p, false)} ${line}`);

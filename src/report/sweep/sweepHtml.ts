@@ -1,10 +1,12 @@
-import type { SweepResult } from '../../runner/sweep/runSweep.js';
-import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import { faultLabel } from '../../runner/sweep/sweepFaults.js';
+import type { SweepJson } from './sweepJson.js';
 import type { ChartSpec, HtmlReport, HtmlSection } from '../html/HtmlReport.js';
-import { configCurves, scenarioCurves, type SweepCurve } from './sweepFigures.js';
 import { intervalNote } from '../summaryRows.js';
-import { figureCell, rateCell, sweepHeadline } from './sweepTables.js';
-import { coverageCell, sweepCoverageNote, sweepCoverageRows, sweepNotExercised, SWEEP_COVERAGE_HEADER } from './sweepCoverageRows.js';
+import { figureCell, rateCell, sweepJsonHeadline } from './sweepTables.js';
+import { coverageCell, sweepCoverageNote, sweepCoverageRows, SWEEP_COVERAGE_HEADER } from './sweepCoverageRows.js';
+
+/** A curve as sweep.json holds it. */
+type SweepCurve = SweepJson['sweep']['byConfig'][number];
 
 const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
@@ -26,19 +28,22 @@ function lineChart(id: string, title: string, y: string, curves: readonly SweepC
 
 /**
  * sweep.html: per series, pass^k and pass^1 against λ with a line per configuration, the
- * figures as a table; then each configuration's scenarios, a line per scenario.
+ * figures as a table; then each configuration's scenarios, a line per scenario; then each
+ * rule's coverage. Drawn from sweep.json alone, so `faultline view sweep.json` draws it again.
  */
-export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlReport {
+export function sweepHtmlReport(json: SweepJson): HtmlReport {
+  const result = json.sweep;
+  const gates = json.gates;
   const k = result.k;
-  const byConfig = configCurves(result);
-  const byScenario = scenarioCurves(result);
+  const byConfig: readonly SweepCurve[] = result.byConfig;
+  const byScenario: readonly SweepCurve[] = result.byScenario;
   const coverage = sweepCoverageRows(result);
-  const silent = sweepNotExercised(result);
+  const silent = result.notExercised;
   const header = (first: readonly string[]): string[] => [...first, ...result.lambdas.map((l) => `λ=${l}`)];
   const cells = (c: SweepCurve): string[] => result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
   const failing = (c: SweepCurve): boolean => c.points.some((p) => p.successes < p.trials);
   // Indices keep ids unique where two labels slug alike; the slug keeps them readable.
-  const sections: HtmlSection[] = result.series.flatMap(({ series }, si) => {
+  const sections: HtmlSection[] = result.series.flatMap((series, si) => {
     const id = `${si}-${slug(series.label)}`;
     const mine = byConfig.filter((c) => c.series === series.label);
     const scenarios = byScenario.filter((c) => c.series === series.label);
@@ -47,7 +52,7 @@ export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlRep
         id: `sweep-${id}`,
         title: `${series.label}: pass^${k} against λ`,
         description: series.mix
-          ? `The kinds ${series.faults.map((f) => f.label).join(', ')} share λ: each hits a delivery with probability λ/${series.faults.length}. Each scenario is a task; the shaded bands are 95% intervals.`
+          ? `The kinds ${series.faults.map(faultLabel).join(', ')} share λ: each hits a delivery with probability λ/${series.faults.length}. Each scenario is a task; the shaded bands are 95% intervals.`
           : `${series.label} hits each delivery with probability λ, after each scenario's own faults. Each scenario is a task; the shaded bands are 95% intervals.`,
         table: {
           header: header(['configuration', 'rate']),
@@ -79,7 +84,7 @@ export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlRep
       ...coverageSection(series.label, id),
     ];
   });
-  return { title: 'faultline sweep', subtitle: `${sweepHeadline(result)}.`, sections };
+  return { title: 'faultline sweep', subtitle: `${sweepJsonHeadline(result)}.`, sections };
 
   /** Each rule's trials fired in and firings at each λ; a row flagged where a point left its cell not exercised. */
   function coverageSection(label: string, id: string): HtmlSection[] {
@@ -93,7 +98,7 @@ export function sweepHtmlReport(result: SweepResult, gates: SweepGates): HtmlRep
         table: {
           header: header([...SWEEP_COVERAGE_HEADER]),
           rows: rows.map((r) => ({ cells: [r.scenario, r.config, `faults[${r.rule}]`, r.label, ...result.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l)))], flagged: r.points.some((p) => p.silent) })),
-          legend: sweepCoverageNote(result),
+          legend: sweepCoverageNote(result.mayNotFire),
         },
         flags: silent.filter((l) => l.startsWith(`${label} λ=`)).map((l) => `not exercised: ${l}`),
         charts: [],

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { formatIssues } from '../../core/zodIssues.js';
 import { FaultSchema } from '../../faults/fault.js';
 import { DEFAULT_CONFIDENCE, INTERVAL_METHOD } from '../../runner/intervals.js';
 import type { SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { unexercised } from '../../runner/coverage.js';
-import { sweepNotExercised } from './sweepCoverageRows.js';
+import { sweepNotExercised } from '../../runner/sweep/sweepCoverage.js';
 import { configCurves, scenarioCurves, sweepTrialCount, type SweepCurve } from './sweepFigures.js';
 
 /** Bumped on any change a reader of sweep.json would notice. */
@@ -170,4 +171,19 @@ export function renderSweepJson(result: SweepResult, gates: SweepGates): string 
   const checked = SweepJsonSchema.safeParse(report);
   if (!checked.success) throw new FaultlineError(FaultlineErrorCode.Internal, `sweep.json does not match its schema: ${checked.error.message}`, checked.error.issues);
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** Whether a parsed JSON value is a sweep report rather than a run's faultline.json. */
+export const isSweepJson = (value: unknown): boolean => typeof value === 'object' && value !== null && 'sweep' in value && !('cells' in value);
+
+/** sweep.json read back (`faultline view`): the current schema version only, every problem named with its path. */
+export function parseSweepJson(value: unknown, source: string): SweepJson {
+  const version = typeof value === 'object' && value !== null && 'schemaVersion' in value ? value.schemaVersion : undefined;
+  if (version !== SWEEP_SCHEMA_VERSION) throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: sweep.json schemaVersion ${String(version)} is not supported (expected ${SWEEP_SCHEMA_VERSION}; run the sweep again to write it)`);
+  const parsed = SweepJsonSchema.safeParse(value);
+  if (!parsed.success) {
+    const lines = formatIssues(parsed.error.issues);
+    throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: not a faultline sweep report (was it edited?):\n${lines.slice(0, 10).map((l) => `  - ${l}`).join('\n')}${lines.length > 10 ? `\n  … and ${lines.length - 10} more` : ''}`);
+  }
+  return parsed.data;
 }

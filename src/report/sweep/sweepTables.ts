@@ -1,4 +1,5 @@
 import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepJson } from './sweepJson.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { formatRate, plural } from '../format.js';
 import { formatRateWithInterval } from '../rateIntervals.js';
@@ -50,8 +51,14 @@ export function sweepTables(result: SweepResult): SweepTable[] {
 
 /** The first line of every sweep report. */
 export function sweepHeadline(result: SweepResult): string {
-  const faults = result.series.map((s) => s.series.label).join(', ');
-  return `seed ${result.seed}, k = ${result.k}, ${plural(result.scenarios.length, 'scenario')} × ${plural(result.configs.length, 'configuration')}, ${lambdaSpan(result.lambdas)}; faults ${faults} on ${targetWords(result)}; ${plural(sweepTrialCount(result), 'trial')}${result.interrupted ? ' (interrupted: partial figures)' : ''}`;
+  return headline({ ...result, labels: result.series.map((s) => s.series.label), trials: sweepTrialCount(result) });
+}
+
+/** The headline of a sweep read back from sweep.json (`faultline view`). */
+export const sweepJsonHeadline = (sweep: SweepJson['sweep']): string => headline({ ...sweep, labels: sweep.series.map((s) => s.label) });
+
+function headline(h: Pick<SweepResult, 'seed' | 'k' | 'scenarios' | 'configs' | 'lambdas' | 'target' | 'interrupted'> & { readonly labels: readonly string[]; readonly trials: number }): string {
+  return `seed ${h.seed}, k = ${h.k}, ${plural(h.scenarios.length, 'scenario')} × ${plural(h.configs.length, 'configuration')}, ${lambdaSpan(h.lambdas)}; faults ${h.labels.join(', ')} on ${targetWords(h)}; ${plural(h.trials, 'trial')}${h.interrupted ? ' (interrupted: partial figures)' : ''}`;
 }
 
 /** Each point of each configuration's curve that had a failing trial, and the command that reruns one. */

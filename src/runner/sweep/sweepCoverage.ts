@@ -1,5 +1,6 @@
 import { notExercisedMessage, unexercised, type RuleCoverage } from '../coverage.js';
 import type { Cell, RunResult } from '../run.js';
+import type { SweepResult } from './runSweep.js';
 
 /**
  * A sweep point's matrix with its coverage judged as a sweep means it. The scenarios' own rules
@@ -38,3 +39,10 @@ export const silentRules = (run: RunResult): SilentRule[] =>
   run.cells.flatMap((c) =>
     unexercised(c.metrics.coverage, c.metrics.trials).map((rule) => ({ scenario: c.scenario, config: c.config, rule, trials: c.metrics.trials, message: notExercisedMessage(rule, c.metrics.trials) })),
   );
+
+/** One line per rule that left a cell of a point not exercised: `rate_limit λ=0.1 × s × naive: faults[1] (…) never fired in 4 trials: …`. */
+export function sweepNotExercised(result: Pick<SweepResult, 'series'>): string[] {
+  return result.series.flatMap(({ series, points }) =>
+    points.flatMap((p) => silentRules(p.run).map((s) => `${series.label} λ=${p.lambda} × ${s.scenario} × ${s.config}: ${s.message}`)),
+  );
+}
