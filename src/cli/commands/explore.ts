@@ -18,9 +18,14 @@ instead of them, with --replace-faults). A plan fails when a checker other than 
 fails, or the agent crashes: under a generated plan the goal may be out of reach, but the
 agent must stay safe and honest (choose the checkers with --check). The first failing plan
 is shrunk to the smallest that still fails and written as a regression scenario into --out,
-with the command that reproduces it. Each plan's trial runs on a worker thread as in
+with the command that reproduces it. Only a failure in which the plan's own rules fired
+counts, during the search and each shrink step; the output says which rules of the shrunk plan
+fired, and how many plans tried exercised their faults. Where the scenario's own trial streams
+a model route, stream faults (stream_cut, stream_stall, stream_malformed) are generated on it
+too. Each plan's trial runs on a worker thread as in
 "faultline run": an agent that exits, crashes its thread or spins fails its plan (crashed, hung). The same seed gives the same plans and the same file.
-Exit codes: 0 no plan failed, 1 a plan failed (a regression was written), 2 bad input.`;
+Exit codes: 0 no plan failed, 1 a plan failed (a regression was written) or no generated rule
+fired in any plan (the search tested nothing), 2 bad input.`;
 
 /** `faultline explore [scenarios…]`: search for a fault plan that breaks the agent, and keep it. */
 export function createExploreCommand(ctx: CliContext): Command {

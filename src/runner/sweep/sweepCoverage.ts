@@ -1,6 +1,5 @@
 import { notExercisedMessage, unexercised, type RuleCoverage } from '../coverage.js';
 import type { Cell, RunResult } from '../run.js';
-import type { SweepResult } from './runSweep.js';
 
 /**
  * A sweep point's matrix with its coverage judged as a sweep means it. The scenarios' own rules
@@ -41,7 +40,7 @@ export const silentRules = (run: RunResult): SilentRule[] =>
   );
 
 /** One line per rule that left a cell of a point not exercised: `rate_limit λ=0.1 × s × naive: faults[1] (…) never fired in 4 trials: …`. */
-export function sweepNotExercised(result: Pick<SweepResult, 'series'>): string[] {
+export function sweepNotExercised(result: { readonly series: readonly { readonly series: { readonly label: string }; readonly points: readonly { readonly lambda: number; readonly run: RunResult }[] }[] }): string[] {
   return result.series.flatMap(({ series, points }) =>
     points.flatMap((p) => silentRules(p.run).map((s) => `${series.label} λ=${p.lambda} × ${s.scenario} × ${s.config}: ${s.message}`)),
   );
