@@ -285,7 +285,7 @@ const hangs: Case[] = [
 ];
 
 const misleading: Case[] = [
-  { cls: 'a config file gate that can never hold', files: { 'faultline.config.ts': CONFIG("{ k: 2, gates: ['pass^5>=1'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml'], code: 2, stderr: /faultline\.config\.ts: gates\[0\] "pass\^5>=1" can never hold: pass\^5 needs at least 5 trials per cell/ },
+  { cls: 'a config file gate that can never hold', files: { 'faultline.config.ts': CONFIG("{ k: 2, gates: ['pass^5>=1'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml'], code: 2, stderr: /faultline\.config\.ts: gates\[0\] "pass\^5>=1" can never hold: pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)/ },
   { cls: 'a config file outDir that is a file', files: { 'faultline.config.ts': CONFIG("{ outDir: 'afile' }"), afile: 'x', 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: outDir afile: expected a folder, but afile is a file/ },
   { cls: 'a bad scenarios entry in the config file', files: { 'faultline.config.ts': CONFIG("{ scenarios: ['s.yaml', 'bad.yaml'] }"), 's.yaml': SCENARIO('s'), 'bad.yaml': 'name: bad\n' }, args: ['run', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: scenarios\[1\] \(bad\.yaml\): invalid scenario/ },
   { cls: 'a bad retryConfigs entry in the config file', files: { 'faultline.config.ts': CONFIG("{ retryConfigs: ['rulebook', 'no-such-config'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: retryConfigs\[1\] \(no-such-config\): / },
