@@ -153,7 +153,7 @@ describe('faultline explore', () => {
     expect(String(history[0]!.seed)).toBe(trialSeed);
     const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as { cells: { trials: { index: number; history: unknown[] }[] }[] };
     expect(history).toEqual(report.cells[0]!.trials.find((t) => t.index === 0)!.history);
-  });
+  }, 120_000);
 
   it('writes the same file, byte for byte, for the same seed, and another for another seed', async () => {
     const first = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '7', '--out', 'again']);
@@ -207,7 +207,7 @@ describe('faultline explore', () => {
     const again = await run(headerCommand(text, 'reproduce'));
     expect(again.code, again.stderr).toBe(1);
     expect(again.stdout).toMatch(/✗ duplicates==0 failed/);
-  });
+  }, 120_000);
 
   it("works on a user's own HTTP agent: the worked helpdesk example reports a committed ticket as failed after a 401", async () => {
     const r = await run(['explore', join(EXAMPLE, 'ticket-over-http.yaml'), '--runs', '50', '--out', 'http']);
@@ -221,7 +221,7 @@ describe('faultline explore', () => {
     expect(text).toContain("# fails (honesty; explored for honesty/R20) with the fault plan below. faults[0] is the scenario's own; faults[1..] were found by");
     const again = await run(headerCommand(text, 'reproduce'));
     expect(again.code, again.stderr).toBe(1);
-  });
+  }, 120_000);
 
   it('refuses bad input with exit code 2, before any trial', async () => {
     const check = await run(['explore', 'scenarios/ticket-off.yaml', '--check', 'nope']);
