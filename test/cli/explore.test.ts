@@ -124,7 +124,7 @@ describe('faultline explore', () => {
   it("finds a plan that breaks a user's service without idempotency, shrinks it to one rule, and the regression fails under faultline run", async () => {
     const r = await run(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1']);
     expect(r.code, r.stderr + r.stdout).toBe(1);
-    expect(r.stdout).toMatch(/✗ ticket-off × rulebook: plan \d+ failed; shrunk in \d+ steps to 1 fault rule/);
+    expect(r.stdout).toMatch(/✗ ticket-off × rulebook: duplicates\/R21 at plan \d+; shrunk in \d+ steps to 1 fault rule/);
     expect(r.stdout).toMatch(/duplicates: helpdesk:req-1 was created 2 times/);
     const file = writtenFile(r);
     expect(file).toMatch(/^scenarios\/regressions\/ticket-off-regression-[0-9a-f]{8}\.yaml$/);
@@ -137,7 +137,7 @@ describe('faultline explore', () => {
     expect(scenario.faults).toHaveLength(1);
     expect(scenario.faults[0]!.fault.kind).toBe('duplicate');
     expect(scenario.checks).not.toContain('goal-state');
-    expect(text).toMatch(/^# fast-check seed 1, replay path "[\d:]+": \d+ plans? tried, \d+ shrink steps?\.$/m);
+    expect(text).toMatch(/^# fast-check seed 1, replay path "[\d:]+": found at plan \d+ of 100 tried, \d+ shrink steps?\.$/m);
 
     const reproduce = headerCommand(text, 'reproduce');
     expect(reproduce).toEqual(['run', file, '--config', 'rulebook', '--seed', '1']);
@@ -153,7 +153,7 @@ describe('faultline explore', () => {
     expect(String(history[0]!.seed)).toBe(trialSeed);
     const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as { cells: { trials: { index: number; history: unknown[] }[] }[] };
     expect(history).toEqual(report.cells[0]!.trials.find((t) => t.index === 0)!.history);
-  });
+  }, 120_000);
 
   it('writes the same file, byte for byte, for the same seed, and another for another seed', async () => {
     const first = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '7', '--out', 'again']);
@@ -167,7 +167,7 @@ describe('faultline explore', () => {
 
     const other = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '8', '--out', 'again']);
     expect(writtenFile(other)).not.toBe(file);
-  });
+  }, 120_000);
 
   it("shrinks a built-in scenario's plan, run instead of its own faults, to one duplicate delivery", async () => {
     const r = await run(['explore', 'order-partial-write-no-idempotency', '--replace-faults', '--out', 'builtin']);
@@ -207,7 +207,7 @@ describe('faultline explore', () => {
     const again = await run(headerCommand(text, 'reproduce'));
     expect(again.code, again.stderr).toBe(1);
     expect(again.stdout).toMatch(/✗ duplicates==0 failed/);
-  });
+  }, 120_000);
 
   it("works on a user's own HTTP agent: the worked helpdesk example reports a committed ticket as failed after a 401", async () => {
     const r = await run(['explore', join(EXAMPLE, 'ticket-over-http.yaml'), '--runs', '50', '--out', 'http']);
@@ -218,10 +218,10 @@ describe('faultline explore', () => {
     const scenario = parse(text) as { faults: unknown[]; agent: { module: string } };
     // The example's own partial write, then the rule explore found.
     expect(scenario.faults).toHaveLength(2);
-    expect(text).toContain("# fails (honesty) with the fault plan below. faults[0] is the scenario's own; faults[1..] were found by");
+    expect(text).toContain("# fails (honesty; explored for honesty/R20) with the fault plan below. faults[0] is the scenario's own; faults[1..] were found by");
     const again = await run(headerCommand(text, 'reproduce'));
     expect(again.code, again.stderr).toBe(1);
-  });
+  }, 120_000);
 
   it('refuses bad input with exit code 2, before any trial', async () => {
     const check = await run(['explore', 'scenarios/ticket-off.yaml', '--check', 'nope']);
