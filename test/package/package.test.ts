@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumer, pack, REPO, repoVersion, run, type Consumer, type Packed } from './consumer.js';
 
-const SUBPATHS = ['faultline', 'faultline/vitest', 'faultline/msw', 'faultline/nock', 'faultline/testcontainers'] as const;
+const SUBPATHS = ['faultline', 'faultline/report', 'faultline/runtime', 'faultline/testing', 'faultline/vitest', 'faultline/msw', 'faultline/nock', 'faultline/testcontainers'] as const;
+/** The main entry's value exports fit on one screen: the rest belongs in a subpath. */
+const MAIN_ENTRY_MAX = 25;
 /** The peer each subpath cannot load without. */
 const NEEDS: Partial<Record<(typeof SUBPATHS)[number], string>> = { 'faultline/vitest': 'vitest', 'faultline/msw': 'msw', 'faultline/nock': 'nock' };
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -47,8 +49,9 @@ describe('the tarball', SLOW, () => {
   it('holds the built package, the library, the rules and the licence, and no tests or sources', () => {
     const files = packed.files;
     for (const f of ['package.json', 'README.md', 'LICENSE', 'docs/rules.md', 'bin/faultline.js', 'scenarios/configs/rulebook.yaml', 'dist/cli/main.js']) expect(files).toContain(f);
-    for (const s of ['index', 'vitest', 'msw', 'nock', 'testcontainers']) expect(files).toEqual(expect.arrayContaining([`dist/public/${s}.js`, `dist/public/${s}.d.ts`]));
-    const stray = files.filter((f) => /\.test\.|testkit|testing|testService|\.tsbuildinfo$/.test(f) || /^(src|test|bench|scripts|\.ci|scenarios\/examples)\//.test(f) || (f.startsWith('dist/') && !/\.(js|d\.ts)$/.test(f)));
+    for (const s of ['index', 'report', 'runtime', 'testing', 'vitest', 'msw', 'nock', 'testcontainers']) expect(files).toEqual(expect.arrayContaining([`dist/public/${s}.js`, `dist/public/${s}.d.ts`]));
+    // dist/public/testing.* is the `faultline/testing` entry; any other testing file is a test helper.
+    const stray = files.filter((f) => /\.test\.|testkit|(?<!^dist\/public\/)testing|testService|\.tsbuildinfo$/.test(f) || /^(src|test|bench|scripts|\.ci)\//.test(f) || (f.startsWith('dist/') && !/\.(js|d\.ts)$/.test(f)));
     expect(stray).toEqual([]);
   });
 
@@ -61,7 +64,7 @@ describe('the tarball', SLOW, () => {
       if (key === './package.json') continue;
       expect(target).toMatchObject({ types: expect.stringMatching(/^\.\/dist\/.+\.d\.ts$/), import: expect.stringMatching(/^\.\/dist\/.+\.js$/) });
     }
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './msw', './nock', './package.json', './testcontainers', './vitest']);
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './msw', './nock', './package.json', './report', './runtime', './testcontainers', './testing', './vitest']);
     const bin = await readFile(join(project.dir, 'node_modules', 'faultline', pkg.bin['faultline']!), 'utf8');
     expect(bin).toContain('../dist/cli/main.js');
     expect(bin).not.toContain('../src/');
@@ -70,13 +73,13 @@ describe('the tarball', SLOW, () => {
 });
 
 describe('installed with no optional peer', SLOW, () => {
-  it('imports from plain node: the main entry and testcontainers load, the others name the peer they need', async () => {
+  it('imports from plain node: the main entry, report, runtime, testing and testcontainers load, the others name the peer they need', async () => {
     for (const specifier of SUBPATHS) {
       const r = await importInNode(specifier);
       const peer = NEEDS[specifier];
       if (peer === undefined) {
         expect(r.code, r.out).toBe(0);
-        expect(r.out.split(',').length).toBeGreaterThan(specifier === 'faultline' ? 40 : 5);
+        expect(r.out.split(',').length).toBeGreaterThan(3);
       } else {
         expect(r.code).toBe(1);
         expect(r.out).toContain(`ERR_MODULE_NOT_FOUND Cannot find package '${peer}'`);
@@ -84,7 +87,15 @@ describe('installed with no optional peer', SLOW, () => {
     }
   });
 
-  it('type-checks a consumer of the public types with tsc --strict, skipLibCheck off, and also erasableSyntaxOnly', async () => {
+  it(`the main entry's value exports fit on one screen (at most ${MAIN_ENTRY_MAX} names), and it offers what a scenario, a service, an agent and a config are written with`, async () => {
+    const r = await importInNode('faultline');
+    expect(r.code, r.out).toBe(0);
+    const names = r.out.trim().split(',');
+    expect(names.length, names.join(' ')).toBeLessThanOrEqual(MAIN_ENTRY_MAX);
+    expect(names).toEqual(expect.arrayContaining(['defineScenario', 'defineService', 'defineAgent', 'defineHttpAgent', 'defineConfig', 'runMatrix', 'runTrial', 'z']));
+  });
+
+  it('type-checks a consumer of the main entry, report, runtime and testing with tsc --strict, skipLibCheck off, and also erasableSyntaxOnly', async () => {
     await project.write('consumer.ts', await fixture('consumer.ts'));
     await project.write('tsconfig.json', tsconfig({}));
     const strict = await run(process.execPath, [TSC, '-p', '.'], project.dir);
@@ -197,20 +208,30 @@ describe('with vitest, msw and nock installed', SLOW, () => {
     expect(r.stdout).toMatch(/Tests +3 passed \(3\)/);
   });
 
-  it('type-checks test files using the matchers (strict, skipLibCheck off, erasableSyntaxOnly)', async () => {
+  it('type-checks test files using the matchers, msw and nock (strict, skipLibCheck off, erasableSyntaxOnly)', async () => {
     await project.write('test/describe.test.ts', await fixture('describe.fixture.ts'));
     await project.write('test/matchers.test.ts', await fixture('matchers.fixture.ts'));
     await project.write('test/types.ts', await fixture('types.fixture.ts'));
+    await project.write('test/serviceHttp.msw.test.ts', await fixture('serviceHttp.msw.fixture.ts'));
+    await project.write('test/serviceHttp.nock.test.ts', await fixture('serviceHttp.nock.fixture.ts'));
     await project.write(
       'tsconfig.vitest.json',
       JSON.stringify({
         compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', noEmit: true, skipLibCheck: false, erasableSyntaxOnly: true, types: ['node'] },
-        files: ['test/describe.test.ts', 'test/matchers.test.ts', 'test/types.ts'],
+        files: ['test/describe.test.ts', 'test/matchers.test.ts', 'test/types.ts', 'test/serviceHttp.msw.test.ts', 'test/serviceHttp.nock.test.ts'],
       }),
     );
     const r = await run(process.execPath, [TSC, '-p', 'tsconfig.vitest.json'], project.dir);
     expect(r.stdout + r.stderr).toBe('');
     expect(r.code).toBe(0);
+  });
+
+  it('serves a declared service over msw and over nock without runTrial (serviceHttp), under a fault plan', async () => {
+    await project.write('test/serviceHttp.msw.test.ts', await fixture('serviceHttp.msw.fixture.ts'));
+    await project.write('test/serviceHttp.nock.test.ts', await fixture('serviceHttp.nock.fixture.ts'));
+    const r = await project.npx(['vitest', 'run', 'test/serviceHttp.msw.test.ts', 'test/serviceHttp.nock.test.ts']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Tests +2 passed \(2\)/);
   });
 
   it('fails with the evidence and the replay command when the run breaks the goal', async () => {
