@@ -48,7 +48,10 @@ afterAll(async () => {
 describe('the tarball', SLOW, () => {
   it('holds the built package, the library, the rules and the licence, and no tests or sources', () => {
     const files = packed.files;
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'docs/rules.md', 'bin/faultline.js', 'scenarios/configs/rulebook.yaml', 'dist/cli/main.js']) expect(files).toContain(f);
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'docs/rules.md', 'docs/api.md', 'bin/faultline.js', 'scenarios/configs/rulebook.yaml', 'dist/cli/main.js']) expect(files).toContain(f);
+    // The worked examples `init --example` writes travel with the package; the others stay in the repository.
+    for (const f of ['scenarios/examples/helpdesk/ticket-over-http.yaml', 'scenarios/examples/helpdesk/code/helpdesk.service.ts', 'scenarios/examples/sdk-agents/code/openaiAgent.ts', 'scenarios/examples/local-commands/code/tasks.service.ts']) expect(files).toContain(f);
+    expect(files.filter((f) => /^scenarios\/examples\/(served|rest-order-tool)\/|^scenarios\/examples\/README\.md$/.test(f))).toEqual([]);
     for (const s of ['index', 'report', 'runtime', 'testing', 'vitest', 'msw', 'nock', 'testcontainers']) expect(files).toEqual(expect.arrayContaining([`dist/public/${s}.js`, `dist/public/${s}.d.ts`]));
     // dist/public/testing.* is the `faultline/testing` entry; any other testing file is a test helper.
     const stray = files.filter((f) => /\.test\.|testkit|(?<!^dist\/public\/)testing|testService|\.tsbuildinfo$/.test(f) || /^(src|test|bench|scripts|\.ci)\//.test(f) || (f.startsWith('dist/') && !/\.(js|d\.ts)$/.test(f)));
@@ -232,6 +235,17 @@ describe('with vitest, msw and nock installed', SLOW, () => {
     const r = await project.npx(['vitest', 'run', 'test/serviceHttp.msw.test.ts', 'test/serviceHttp.nock.test.ts']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Tests +2 passed \(2\)/);
+  });
+
+  it('npx faultline init --example helpdesk writes the worked example from the package, and npx faultline run passes on it', async () => {
+    const init = await project.npx(['faultline', 'init', '--example', 'helpdesk', '--dir', 'helpdesk-example']);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/created +faultline\/examples\/helpdesk\/code\/helpdesk\.service\.ts\n/);
+    const r = await run('npx', ['--no-install', 'faultline', 'run'], join(project.dir, 'helpdesk-example'));
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/✓ helpdesk-ticket-over-http +1\.000/);
+    expect(r.stdout).toMatch(/✓ helpdesk-ticket-partial-write +1\.000/);
+    expect(r.stdout).toContain('gates: all 4 held');
   });
 
   it('fails with the evidence and the replay command when the run breaks the goal', async () => {
