@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GATES, evaluateGates } from '../runner/gates.js';
 import type { RunResult } from '../runner/run.js';
+import { mergeRuns } from '../runner/mergeRuns.js';
 import { renderConsoleReport } from './console.js';
+import { parseJsonReport, renderJsonReport, runFromJsonReport } from './json.js';
 import { renderMarkdownReport } from './markdown.js';
 import { summaryTables, timeBasis } from './summaryRows.js';
 import { sampleRun } from './testing.js';
@@ -44,5 +46,21 @@ describe('the time column names its clock', () => {
       ['rate-limit-storm', '10.462s wall'],
       ['all scenarios', ''],
     ]);
+  });
+
+  it('a cell on the wall clock stays one through faultline.json and a merge of shards', () => {
+    const run: RunResult = { ...onWallClock(['rate-limit-storm']), shard: { index: 1, count: 1 } };
+    const wallClock = { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:02.000Z', durationMs: 2000 };
+    const text = renderJsonReport(run, { gates: evaluateGates(run, DEFAULT_GATES), wallClock });
+    const back = runFromJsonReport(parseJsonReport(text));
+    const clocks = (r: RunResult): unknown[] => r.cells.map((c) => [c.scenario, c.config, c.clock]);
+    const expected = [
+      ['order-partial-write', 'naive', undefined],
+      ['rate-limit-storm', 'naive', 'real'],
+      ['order-partial-write', 'rulebook', undefined],
+      ['rate-limit-storm', 'rulebook', 'real'],
+    ];
+    expect(clocks(back)).toEqual(expected);
+    expect(clocks(mergeRuns([back], ['shard.json']))).toEqual(expected);
   });
 });
