@@ -391,30 +391,31 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
     const modelWait = failing('model-ignores-retry-after');
     expect([...modelWait.keys()]).toEqual(['retry-discipline']);
     expect(modelWait.get('retry-discipline'), all(modelWait)).toMatch(
-      /model call model:openai\.chat\.completions#1 attempt 2 .* to model:openai\.chat\.completions was sent 393ms after the 429 answer .* said Retry-After: 3 .*resent by a framework or the agent's own loop \(the same body again with no retry-count header: not the SDK's retry\) \(R9\)/,
+      /model call model:openai\.chat\.completions#1 attempt 2 .* to model:openai\.chat\.completions was sent 393ms after the 429 answer .* said Retry-After: 3 .*resent by AI SDK's retry layer or the agent's own loop around it \(its User-Agent names AI SDK; the same body again with no retry-count header: not the SDK's retry\) \(R9\)/,
     );
 
     // The replay of the trial reproduces it, from the user's project.
-    const replay = await project.npx(['faultline', 'replay', 'bad/model-ignores-retry-after.yaml', '--trial', '0']);
+    const replay = await project.npx(['faultline', 'replay', 'bad/model-ignores-retry-after.yaml', '--trial', '0', ...SLOW]);
     expect(replay.stdout, replay.stderr).toMatch(/✗ retry-discipline: model call model:openai\.chat\.completions#1 attempt 2 .*was sent 393ms after the 429 answer/);
 
     const quota = failing('model-quota-resent');
     expect([...quota.keys()]).toEqual(['model-retries']);
     expect(quota.get('model-retries'), all(quota)).toMatch(
-      /model call model:openai\.chat\.completions#1 to model:openai\.chat\.completions was resent \d+ time\(s\) after its quota_exceeded answer .*by a framework or the agent's own loop.*\(R5\)/,
+      /model call model:openai\.chat\.completions#1 to model:openai\.chat\.completions was resent \d+ time\(s\) after its quota_exceeded answer .*by OpenAI Agents SDK's retry layer or the agent's own loop around it \(its User-Agent names OpenAI Agents SDK; .*\(R5\)/,
     );
 
     // LangChain's own retry layer, its classifier replaced by the app's logging hook: the resends
-    // carry LangChain's client (openai with maxRetries: 0, so x-stainless-retry-count: 0 each time).
+    // carry LangChain's client (openai with maxRetries: 0, so x-stainless-retry-count: 0 each time),
+    // and its User-Agent names LangChain.js.
     const lcWait = failing('langchain-model-ignores-retry-after');
     expect([...lcWait.keys()]).toEqual(['retry-discipline']);
     expect(lcWait.get('retry-discipline'), all(lcWait)).toMatch(
-      /^model call model:openai\.chat\.completions#1 attempt 2 .* was sent \d+ms after the 429 answer .* said Retry-After: 3 \(3000ms, until t=3000ms\), resent by a framework or the agent's own loop \(the same body again with x-stainless-retry-count: 0: not the SDK's retry\) \(R9\)/,
+      /^model call model:openai\.chat\.completions#1 attempt 2 .* was sent \d+ms after the 429 answer .* said Retry-After: 3 \(3000ms, until t=3000ms\), resent by LangChain\.js's retry layer or the agent's own loop around it \(its User-Agent names LangChain\.js; the same body again with x-stainless-retry-count: 0: not the SDK's retry\) \(R9\)/,
     );
     const lcQuota = failing('langchain-model-quota-resent');
     expect([...lcQuota.keys()]).toEqual(['model-retries']);
     expect(lcQuota.get('model-retries'), all(lcQuota)).toMatch(
-      /^model call model:openai\.chat\.completions#1 to model:openai\.chat\.completions was resent 6 time\(s\) after its quota_exceeded answer .*x-stainless-retry-count: 0: not the SDK's retry.*\(R5\)$/,
+      /^model call model:openai\.chat\.completions#1 to model:openai\.chat\.completions was resent 6 time\(s\) after its quota_exceeded answer .*by LangChain\.js's retry layer or the agent's own loop around it \(its User-Agent names LangChain\.js; the same body again with x-stainless-retry-count: 0: not the SDK's retry\).*\(R5\)$/,
     );
 
     const dup = failing('no-idempotency-key');
