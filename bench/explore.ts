@@ -17,7 +17,10 @@ for (const scenario of await loadScenarios()) {
   let trials = 0;
   const r = await explorePlans({ scenario, config: config!, runs, seed, onPlan: () => void trials++ });
   plans += trials;
-  const found = r.kind === 'failed' ? `failed after ${r.runs} plans, shrunk in ${r.shrinks} steps to ${r.plan.length} rule(s): ${r.trial.failed.join(', ')}` : r.kind;
+  const found =
+    r.kind === 'failed'
+      ? `${r.baseline ? `fails on its own (${r.baseline.classes.join(', ')}); ` : ''}${r.runs} plans, ${r.findings.map((f) => `${f.failure} at plan ${f.foundAt} shrunk in ${f.shrinks} steps to ${f.plan.length} rule(s)`).join('; ') || 'no other class'}`
+      : r.kind;
   console.log(`${scenario.name.padEnd(38)} ${String(trials).padStart(4)} trials ${(performance.now() - t0).toFixed(0).padStart(6)} ms  ${found}`);
 }
 const s = (performance.now() - start) / 1000;

@@ -15,8 +15,12 @@ if (!existsSync(entry)) {
   const hold = (name) => pendingSignals.push(name);
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(name, hold);
   const { main, processIo } = await import(entry.href);
+  // main listens from its first, synchronous line; the holders go only after it does. Removing
+  // a signal's last listener closes Node's handle for it, and a signal that came in while the
+  // CLI's modules were evaluating, not yet handed to a listener, would be dropped with it.
+  const running = main(process.argv.slice(2), processIo(pendingSignals));
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(name, hold);
-  const code = await main(process.argv.slice(2), processIo(pendingSignals));
+  const code = await running;
   // Leave once the output is flushed, even if a user's module left a timer or a socket behind
   // (a scenario that starts a setInterval at import would otherwise keep a refused run alive).
   await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));

@@ -1,6 +1,8 @@
 /** Behaviour mixtures: a scripted model that draws its behaviour per decision, through the public API. */
 import { describe, expect, it } from 'vitest';
-import { defineScenario, RetryConfigSchema, runMatrix, runTrial, ScriptedModel, type BehaviourSpec, type Scenario } from '../src/public/index.js';
+import { defineScenario, runMatrix, runTrial, type Scenario } from '../src/public/index.js';
+import { RetryConfigSchema } from '../src/public/runtime.js';
+import { ScriptedModel, type BehaviourSpec } from '../src/public/testing.js';
 
 const ORDER = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 };
 

@@ -17,6 +17,8 @@ export interface WireAttempt {
   readonly bodyDigest: string;
   /** The `x-stainless-retry-count` header, when the client sent one. */
   readonly sdkRetryCount?: number;
+  /** The framework the model request's `User-Agent` names, when it names one. */
+  readonly framework?: string;
   /** `undefined` while no answer is recorded (the trial ended first). */
   readonly answer?: WireAnswer;
   /** Arrivals at the service's business logic (a duplicated delivery counts each copy). */
@@ -149,6 +151,7 @@ export class WireView {
         ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }),
         bodyDigest: e.bodyDigest,
         ...(e.sdkRetryCount === undefined ? {} : { sdkRetryCount: e.sdkRetryCount }),
+        ...(e.framework === undefined ? {} : { framework: e.framework }),
         ...(answer === undefined ? {} : { answer }),
         deliveries: deliveries.get(e.request) ?? 0,
       };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryEvent, HttpRequestFields } from '../core/index.js';
 import { modelRetryAfterProblems, resenderOf } from './modelResends.js';
 import { WireView } from './WireView.js';
+import { frameworkOf } from '../faults/http/requestEvent.js';
 
 const CHAT = 'model:openai.chat.completions';
 
@@ -10,6 +11,27 @@ describe('resenderOf', () => {
     expect(resenderOf({ sdkRetryCount: 2 })).toEqual({ layer: 'sdk', text: "the SDK's own retry (x-stainless-retry-count: 2)" });
     expect(resenderOf({ sdkRetryCount: 0 }).layer).toBe('framework-or-agent');
     expect(resenderOf({}).text).toContain('no retry-count header');
+  });
+
+  it('names the framework whose client sent a resend, where the User-Agent said, and still the agent loop beside it', () => {
+    expect(resenderOf({ sdkRetryCount: 0, framework: 'LangChain.js' })).toEqual({
+      layer: 'framework-or-agent',
+      framework: 'LangChain.js',
+      text: "LangChain.js's retry layer or the agent's own loop around it (its User-Agent names LangChain.js; the same body again with x-stainless-retry-count: 0: not the SDK's retry)",
+    });
+    // An SDK's own retry stays the SDK's, whichever framework built the client.
+    expect(resenderOf({ sdkRetryCount: 1, framework: 'OpenAI Agents SDK' }).layer).toBe('sdk');
+  });
+});
+
+describe('frameworkOf', () => {
+  it('reads the framework from the User-Agent each sends, and nothing from a plain SDK', () => {
+    expect(frameworkOf('langchainjs-openai/1.0.0 ((node/v20.20.2; linux; x64))')).toBe('LangChain.js');
+    expect(frameworkOf('ai/6.0.325 ai-sdk/provider-utils/4.0.66 runtime/node.js/v20.20.2')).toBe('AI SDK');
+    expect(frameworkOf('Agents/JavaScript 0.8.5')).toBe('OpenAI Agents SDK');
+    expect(frameworkOf('OpenAI/JS 6.49.0')).toBeUndefined();
+    expect(frameworkOf('axios/1.21.1')).toBeUndefined();
+    expect(frameworkOf(undefined)).toBeUndefined();
   });
 });
 

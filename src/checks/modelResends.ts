@@ -9,6 +9,8 @@ export interface Resender {
   readonly layer: ResendLayer;
   /** `the SDK's own retry (x-stainless-retry-count: 2)`. */
   readonly text: string;
+  /** The framework whose client sent it, where its `User-Agent` says. */
+  readonly framework?: string;
 }
 
 /**
@@ -17,10 +19,15 @@ export interface Resender {
  * AI SDK sends none), came from above the SDK: a framework (LangChain builds its client with
  * `maxRetries: 0` and resends itself, the AI SDK retries on its own) or the agent's own loop.
  */
-export function resenderOf(a: Pick<WireAttempt, 'sdkRetryCount'>): Resender {
+export function resenderOf(a: Pick<WireAttempt, 'sdkRetryCount' | 'framework'>): Resender {
   const n = a.sdkRetryCount;
   if (n !== undefined && n > 0) return { layer: 'sdk', text: `the SDK's own retry (x-stainless-retry-count: ${n})` };
   const header = n === undefined ? 'no retry-count header' : 'x-stainless-retry-count: 0';
+  // The User-Agent names the framework that built the client; whether its retry layer or the app's
+  // loop around it sent the request again, the wire cannot tell: the text says both.
+  if (a.framework !== undefined) {
+    return { layer: 'framework-or-agent', framework: a.framework, text: `${a.framework}'s retry layer or the agent's own loop around it (its User-Agent names ${a.framework}; the same body again with ${header}: not the SDK's retry)` };
+  }
   return { layer: 'framework-or-agent', text: `a framework or the agent's own loop (the same body again with ${header}: not the SDK's retry)` };
 }
 
@@ -28,6 +35,7 @@ export function resenderOf(a: Pick<WireAttempt, 'sdkRetryCount'>): Resender {
 export const modelEvidence = (a: WireAttempt, resend: boolean): Record<string, unknown> => ({
   ...wireEvidence(a),
   ...(a.sdkRetryCount === undefined ? {} : { sdkRetryCount: a.sdkRetryCount }),
+  ...(a.framework === undefined ? {} : { framework: a.framework }),
   ...(resend ? { resentBy: resenderOf(a).layer } : {}),
 });
 
@@ -57,6 +65,7 @@ export function modelRetryAfterProblems(view: WireView): Problem[] {
         endpoint: s.call.tool,
         call: s.call.call,
         ...(resend ? { resentBy: resenderOf(s.a).layer } : {}),
+        ...(resend && s.a.framework !== undefined ? { framework: s.a.framework } : {}),
         request: modelEvidence(s.a, resend),
         retryAfter: { call: hint.call.call, ...wireEvidence(hint.a), retryAfterMs: ans.retryAfterMs, until },
       },

@@ -64,7 +64,7 @@ export const modelRetries: Checker = {
         const by = after.map((request) => ({ request, ...resenderOf(retryCounts.get(request) ?? {}) }));
         problems.push({
           message: `model call ${load.call} to ${load.endpoint} was resent ${after.length} time(s) after its ${stop.kind} answer to ${stop.request} at t=${stop.t}ms (${list(by.map((b) => `${b.request} by ${b.text}`))}): ${why}`,
-          evidence: { rule, call: load.call, endpoint: load.endpoint, stop, resent: after, resentBy: by.map(({ request, layer }) => ({ request, layer })) },
+          evidence: { rule, call: load.call, endpoint: load.endpoint, stop, resent: after, resentBy: by.map(({ request, layer, framework }) => ({ request, layer, ...(framework === undefined ? {} : { framework }) })) },
         });
       }
       if (limit !== undefined && load.requests > limit) {
@@ -78,9 +78,12 @@ export const modelRetries: Checker = {
   },
 };
 
-/** Each model request's `x-stainless-retry-count`, as its `http_request` event recorded it (none for the in-process wire). */
-function sdkRetryCounts(history: readonly HistoryEvent[]): Map<string, { sdkRetryCount?: number }> {
-  const out = new Map<string, { sdkRetryCount?: number }>();
-  for (const e of history) if (e.type === 'http_request' && e.kind === 'model') out.set(e.request, e.sdkRetryCount === undefined ? {} : { sdkRetryCount: e.sdkRetryCount });
+/** Each model request's `x-stainless-retry-count` and framework, as its `http_request` event recorded them (none for the in-process wire). */
+function sdkRetryCounts(history: readonly HistoryEvent[]): Map<string, { sdkRetryCount?: number; framework?: string }> {
+  const out = new Map<string, { sdkRetryCount?: number; framework?: string }>();
+  for (const e of history) {
+    if (e.type !== 'http_request' || e.kind !== 'model') continue;
+    out.set(e.request, { ...(e.sdkRetryCount === undefined ? {} : { sdkRetryCount: e.sdkRetryCount }), ...(e.framework === undefined ? {} : { framework: e.framework }) });
+  }
   return out;
 }

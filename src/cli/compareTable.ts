@@ -69,7 +69,7 @@ function totalFigures(run: RunResult, config: string): Figures | undefined {
 
 /**
  * `faultline compare`: one row per scenario, one column group per configuration (pass^1,
- * pass^k, duplicate effects, amplification, p95 virtual time), a totals row, then the gates and
+ * pass^k, duplicate effects, amplification, p95 time: virtual, or wall for a command agent), a totals row, then the gates and
  * failures as the console report shows them.
  */
 export function renderComparison(run: RunResult, options: { readonly gates: readonly GateResult[]; readonly color?: boolean }): string {

@@ -5,10 +5,12 @@ import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
 import { explorePlans, planExercise, trialsInProcess, type ExploreResult, type PlanCoverage, type PlanRuleFirings } from '../explore/explorePlans.js';
+import { parseIgnore, type IgnoreEntry } from '../explore/failureClass.js';
 import { renderRegression } from '../explore/regressionFile.js';
 import { colorEnabled } from '../report/console.js';
 import { failedTrialLines } from '../report/failures.js';
 import { mark, painter } from '../report/paint.js';
+import { shellQuote } from '../report/replay.js';
 import { loadConfigs, loadScenarios, refOf, sourceFileOf } from '../runner/library.js';
 import type { ExploreFlags } from './commands/exploreFlags.js';
 import { ExitCode } from './exitCodes.js';
@@ -35,15 +37,27 @@ const REDRAW_MS = 80;
 
 const usage = (message: string): FaultlineError => new FaultlineError(FaultlineErrorCode.Usage, message);
 
-/** Refusals that need no trial: unknown checkers, a `--path` for more than one search, an `--out` that is a file. */
-async function refuseBadFlags(request: ExploreRequest, pairs: number): Promise<void> {
+/** `--check` and `--ignore` as lists: each repeatable, each value a comma list. */
+const names = (values: readonly string[] | undefined): string[] => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim());
+
+/**
+ * Refusals that need no trial: unknown checkers, rules or classes, a checker both kept and
+ * ignored, a `--path` for more than one search, an `--out` that is a file. The `--ignore` entries.
+ */
+async function refuseBadFlags(request: ExploreRequest, pairs: number): Promise<IgnoreEntry[]> {
   const known = BUILTIN_CHECKERS.map((c) => c.name);
-  const unknown = (request.check ?? []).filter((c) => !known.includes(c));
+  const checks = names(request.check);
+  const unknown = checks.filter((c) => !known.includes(c));
   if (unknown.length > 0) throw usage(`--check: unknown checker ${unknown.map((c) => `"${c}"`).join(', ')} (one of: ${known.join(', ')})`);
+  const ignore = parseIgnore(request.ignore ?? []);
+  if ('error' in ignore) throw usage(ignore.error);
+  const both = ignore.entries.flatMap((e) => (e.kind === 'checker' && checks.includes(e.name) ? [e.name] : []));
+  if (both.length > 0) throw usage(`--ignore ${both.join(',')}: the same checker is named by --check; keep it or ignore it, not both`);
   if (request.path !== undefined && pairs !== 1) throw usage(`--path replays one search, but there are ${pairs} scenario × configuration pairs: name one scenario and at most one --config`);
-  if (request.path !== undefined && !/^\d+(:\d+)*$/.test(request.path)) throw usage(`--path: expected fast-check's replay path (numbers separated by colons, such as "4:0:0:1"), got "${request.path}"`);
+  if (request.path !== undefined && !/^\d{1,9}(:\d{1,9})*$/.test(request.path)) throw usage(`--path: expected fast-check's replay path (numbers separated by colons, such as "4:0:0:1"), got "${request.path}"`);
   const info = await stat(request.out).catch(() => undefined);
   if (info !== undefined && !info.isDirectory()) throw usage(`--out ${request.out}: expected a folder, but it is not one`);
+  return ignore.entries;
 }
 
 /**
@@ -65,12 +79,12 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
 async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
   const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
-  await refuseBadFlags(request, scenarios.length * configs.length);
+  const ignore = await refuseBadFlags(request, scenarios.length * configs.length);
   await assertPeersInstalled(scenarios, configs);
   // A plan's trial that runs the user's code runs on a worker, as `run` runs trials: it cannot end or hang explore.
   const trials = new IsolatedTrials({ scenarios, configs, runSeed: seed, isolation: isolationOf(request), signal });
   try {
-    return await exploreEach(request, { scenarios, configs, trials }, seed, signal, io, exit);
+    return await exploreEach(request, { scenarios, configs, trials, ignore }, seed, signal, io, exit);
   } finally {
     await trials.close();
   }
@@ -80,13 +94,15 @@ interface Loaded {
   readonly scenarios: readonly Scenario[];
   readonly configs: readonly ExecutionConfig[];
   readonly trials: IsolatedTrials;
+  readonly ignore: readonly IgnoreEntry[];
 }
 
-async function exploreEach(request: ExploreRequest, { scenarios, configs, trials }: Loaded, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
+async function exploreEach(request: ExploreRequest, { scenarios, configs, trials, ignore }: Loaded, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
   const p = painter(colorEnabled(io.stdout, io.env));
   const progress = progressLine(io);
   io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}\n\n`);
-  const written: string[] = [];
+  // Each file written, and the class it was written for.
+  const written = new Map<string, string>();
   let failed = 0;
   let unexercisedPairs = 0;
   const searched: PlanCoverage[] = [];
@@ -105,7 +121,8 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
           ...(request.time !== undefined && { timeLimitMs: request.time * 1000 }),
           ...(request.path !== undefined && { path: request.path }),
           ...(request.replaceFaults === true && { replaceFaults: true }),
-          ...(request.check && { checks: request.check }),
+          ...(request.check && { checks: names(request.check) }),
+          ignore,
           signal,
           // The built-in library runs no code of the user's: its trials run here, where they cost a third as much.
           trial: runsUserCode([scenario]) ? (override) => trials.run({ scenario: si, config: ci, trialIndex: 0, refs, override }) : trialsInProcess(scenario, config, seed, refs),
@@ -117,11 +134,11 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
       }
       searched.push(...result.plans);
       const streams = result.streamed.length > 0 ? `; stream faults on ${result.streamed.join(', ')}` : '';
+      // Plans none of whose rules fired tested nothing: a search in which none fired held vacuously.
+      const silent = result.plans.length > 0 && result.plans.every((c) => planExercise(c) === 'none');
+      if (silent) unexercisedPairs++;
       if (result.kind === 'held') {
         const cut = result.interrupted ? ` (stopped by ${signal.aborted ? 'a signal' : '--time'} after ${result.runs})` : '';
-        // Plans none of whose rules fired tested nothing: a search in which none fired held vacuously.
-        const silent = result.plans.length > 0 && result.plans.every((c) => planExercise(c) === 'none');
-        if (silent) unexercisedPairs++;
         const coverage = silent
           ? `, but none exercised its faults: not one generated rule fired, so the search tested nothing (do the plans aim at calls the agent makes?)`
           : result.plans.length > 0 ? `; ${exercisedText(result.plans)}` : '';
@@ -129,28 +146,42 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
         continue;
       }
       failed++;
-      if (result.kind === 'baseline_failed') {
-        io.stdout.write(`${mark(p, false)} ${label}: fails with no added fault, so there is no plan to find; run it first: faultline run ${refOf(scenario)} --config ${refOf(config)} --seed ${seed}\n`);
-        io.stdout.write(`${failedTrialLines(result.trial).map((l) => `    ${l}`).join('\n')}\n`);
-        continue;
+      if (result.baseline !== undefined) {
+        const { classes, trial } = result.baseline;
+        io.stdout.write(`${mark(p, false)} ${label}: fails with no added fault (${classes.join(', ')}): faultline run ${shellQuote(refOf(scenario))} --config ${shellQuote(refOf(config))} --seed ${seed}\n`);
+        io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
+        io.stdout.write(`    the plans are judged by the other failure classes (--ignore ${classes.join(',')} to say so on the command line)\n`);
       }
-      await assertWritableFolder(request.out, '--out');
-      const file = await renderRegression(result, { scenario: refOf(scenario), config: refOf(config), outDir: request.out, source: sourceFileOf(scenario), runs: request.runs, flags: searchFlags(request) });
-      await mkdir(request.out, { recursive: true });
-      // The name is the plan's content: a file of that name that differs was written for another scenario file or by another faultline.
-      const before = await readFile(file.file, 'utf8').catch(() => undefined);
-      await writeFile(file.file, file.text);
-      written.push(file.file);
-      const rules = result.plan.length;
-      io.stdout.write(`${mark(p, false)} ${label}: plan ${result.runs} failed; shrunk in ${result.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}${streams}\n`);
-      io.stdout.write(`${stringify(result.plan, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `      ${l}`).join('\n')}\n`);
-      const offset = result.regression.faults.length - result.plan.length;
-      io.stdout.write(`    fired in the failing trial: ${firedText(result.fired, offset)}\n    plans tried: ${exercisedText(result.plans)}\n`);
-      // The trial as the regression file names it, so its replay line runs the file.
-      const trial = { ...result.trial, refs: { scenario: file.file, config: refOf(config) } };
-      io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
-      const replaced = before !== undefined && before !== file.text ? ' (replaced a different file of the same name)' : before === file.text ? ' (unchanged: the same plan was kept before)' : '';
-      io.stdout.write(`    regression: ${file.file}${replaced}\n    reproduce:  ${file.runCommand}\n`);
+      const cut = result.interrupted ? `, stopped by ${signal.aborted ? 'a signal' : '--time'}` : '';
+      const found = result.findings.length + result.unshrunk.length;
+      io.stdout.write(`${mark(p, found === 0 && !silent)} ${label}: ${result.runs} plan${result.runs === 1 ? '' : 's'}${cut}, ${found === 0 ? `no ${result.baseline ? 'other ' : ''}failure class` : `${found} ${result.baseline ? 'other ' : ''}failure class${found === 1 ? '' : 'es'}: ${[...result.findings.map((f) => f.failure), ...result.unshrunk].join(', ')}`}${streams}\n`);
+      if (result.plans.length > 0) io.stdout.write(`    plans tried: ${exercisedText(result.plans)}${silent ? ': not one generated rule fired, so the search tested nothing' : ''}\n`);
+      for (const finding of result.findings) {
+        await assertWritableFolder(request.out, '--out');
+        const file = await renderRegression({ ...result, ...finding }, { scenario: refOf(scenario), config: refOf(config), outDir: request.out, source: sourceFileOf(scenario), runs: request.runs, flags: searchFlags(request) });
+        const rules = finding.plan.length;
+        io.stdout.write(`${mark(p, false)} ${label}: ${finding.failure} at plan ${finding.foundAt}; shrunk in ${finding.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`);
+        io.stdout.write(`${stringify(finding.plan, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `      ${l}`).join('\n')}\n`);
+        const offset = finding.regression.faults.length - finding.plan.length;
+        io.stdout.write(`    fired in the failing trial: ${firedText(finding.fired, offset)}\n`);
+        // The trial as the regression file names it, so its replay line runs the file.
+        const trial = { ...finding.trial, refs: { scenario: file.file, config: refOf(config) } };
+        io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
+        // Two classes shrunk to one plan share its file (the name is the plan's content).
+        const shared = written.get(file.file);
+        if (shared !== undefined) {
+          io.stdout.write(`    regression: ${file.file} (the same plan as ${shared})\n    reproduce:  ${file.runCommand}\n`);
+          continue;
+        }
+        await mkdir(request.out, { recursive: true });
+        // A file of that name that differs was written for another scenario file or by another faultline.
+        const before = await readFile(file.file, 'utf8').catch(() => undefined);
+        await writeFile(file.file, file.text);
+        written.set(file.file, finding.failure);
+        const replaced = before !== undefined && before !== file.text ? ' (replaced a different file of the same name)' : before === file.text ? ' (unchanged: the same plan was kept before)' : '';
+        io.stdout.write(`    regression: ${file.file}${replaced}\n    reproduce:  ${file.runCommand}\n`);
+      }
+      if (result.unshrunk.length > 0) io.stdout.write(`    not shrunk, the search was stopped first: ${result.unshrunk.join(', ')}\n`);
     }
   }
   const pairs = scenarios.length * configs.length;
@@ -159,7 +190,7 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
   io.stdout.write(
     failed === 0
       ? `\nexplore: no failing plan in ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'}${silent}${coverage}\n`
-      : `\nexplore: ${failed} of ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'} failed${silent}${coverage}${written.length > 0 ? `; regressions: ${written.join(', ')}` : ''}\n`,
+      : `\nexplore: ${failed} of ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'} failed${silent}${coverage}${written.size > 0 ? `; regressions: ${[...written.keys()].join(', ')}` : ''}\n`,
   );
   return exit(failed === 0 && unexercisedPairs === 0 ? ExitCode.Ok : ExitCode.GateFailed);
 }
@@ -179,7 +210,11 @@ const firedText = (fired: readonly PlanRuleFirings[], offset: number): string =>
     : fired.map((r) => `faults[${offset + r.rule}] (${r.label}) ${r.firings > 0 ? `${r.firings}×` : 'never (expect: may-not-fire)'}`).join(', ');
 
 /** The flags besides seed and runs that change what a search finds, as a command line repeats them. */
-const searchFlags = (request: ExploreRequest): string[] => [...(request.replaceFaults === true ? ['--replace-faults'] : []), ...(request.check ?? []).flatMap((c) => ['--check', c])];
+const searchFlags = (request: ExploreRequest): string[] => [
+  ...(request.replaceFaults === true ? ['--replace-faults'] : []),
+  ...names(request.check).flatMap((c) => ['--check', c]),
+  ...names(request.ignore).flatMap((c) => ['--ignore', c]),
+];
 
 /** One redrawn line on stderr when it is a terminal (not in CI); nothing otherwise. */
 function progressLine(io: Io): { draw(text: string, now?: boolean): void; clear(): void } {

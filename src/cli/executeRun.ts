@@ -113,6 +113,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
     writesFiles: request.html === true || reporters.some((r) => r !== 'console'),
     stepSummary: io.env['GITHUB_STEP_SUMMARY'],
     ...(origins?.gates && { gatesFrom: origins.file }),
+    ...(origins?.k && { kFrom: origins.file }),
     ...(origins?.outDir && { outDirFrom: origins.file }),
   });
   const modelMode = request.modelMode ?? 'replay';

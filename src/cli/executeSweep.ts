@@ -41,6 +41,8 @@ export interface SweepRequest {
   readonly scenarios: readonly string[];
   readonly configs: readonly string[];
   readonly k: number;
+  /** The config file k came from (not --k): a refusal names it. */
+  readonly kFrom?: string;
   readonly seed: SeedOption;
   readonly faults: readonly SweepFault[];
   readonly mix: boolean;
@@ -91,7 +93,7 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
     const { scenarios, configs } = await load(request);
     // A sweep is a measurement: no gate unless one is named, and then coverage beside it, as `run` judges it.
     const gates = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : [];
-    const problems = impossibleGates(gates, { k: request.k, scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name) });
+    const problems = impossibleGates(gates, { k: request.k, ...(request.kFrom !== undefined && { kFrom: `${request.kFrom}: k` }), scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name) });
     if (problems.length > 0) throw new FaultlineError(FaultlineErrorCode.Usage, problems.join('\n'));
     if (request.gateUpTo !== undefined && gates.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, '--gate-up-to bounds the λ the gates are judged at: give at least one --gate');
     const files = request.reporters.filter((r): r is Exclude<SweepReporter, 'console'> => r !== 'console');

@@ -14,6 +14,8 @@ export interface Preflight {
   readonly stepSummary?: string | undefined;
   /** The config file the gates came from (not `--gate`): refusals name it and the key. */
   readonly gatesFrom?: string;
+  /** The config file k came from (not `--k`). */
+  readonly kFrom?: string;
   /** The config file `outDir` came from (not `--out`). */
   readonly outDirFrom?: string;
 }
@@ -23,7 +25,7 @@ export interface Preflight {
  * loaded: gates that can never hold, and an output folder the reports could not be written to.
  */
 export async function preflight(p: Preflight): Promise<void> {
-  const raw = impossibleGates(p.gates, { k: p.k, scenarios: p.scenarios.map((s) => s.name), configs: p.configs.map((c) => c.name) });
+  const raw = impossibleGates(p.gates, { k: p.k, ...(p.kFrom !== undefined && { kFrom: `${p.kFrom}: k` }), scenarios: p.scenarios.map((s) => s.name), configs: p.configs.map((c) => c.name) });
   // Gates from the config file: name it and the entry, not a --gate flag the user never typed.
   const problems = p.gatesFrom === undefined ? raw : raw.map((line) => {
     const i = p.gates.findIndex((g) => line.startsWith(`--gate ${g.text} `));

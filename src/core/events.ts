@@ -85,6 +85,12 @@ export interface HttpRequestFields {
   readonly clientCall?: string;
   /** The `x-stainless-retry-count` header (the OpenAI and Anthropic SDKs number their own retries in it), when sent: who resent it. */
   readonly sdkRetryCount?: number;
+  /**
+   * For a model request, the framework its `User-Agent` names (`LangChain.js`, `AI SDK`,
+   * `OpenAI Agents SDK`), when it names one: the layer that built the client, and so the one
+   * whose retries a resend with no SDK retry count may be.
+   */
+  readonly framework?: string;
 }
 
 /** The network legs one request travelled, drawn from the scenario's `network` latency. */

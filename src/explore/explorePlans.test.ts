@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
 import { runTrial } from '../runner/trial.js';
+import { failureClasses } from './failureClass.js';
 import { explorePlans, judgedChecks, regressionFileName, regressionName, toolsToAim } from './explorePlans.js';
 
 const [rulebook, naive] = await loadConfigs(['rulebook', 'naive']);
@@ -19,8 +20,10 @@ describe('explorePlans', () => {
   });
 
   it('finds, shrinks and returns the regression scenario, whose trial 0 is the failing trial', async () => {
-    const r = await explorePlans({ scenario: noIdempotency!, config: rulebook!, runs: 100, seed: 1, replaceFaults: true });
-    if (r.kind !== 'failed') throw new Error(`expected a failure, got ${r.kind}`);
+    const result = await explorePlans({ scenario: noIdempotency!, config: rulebook!, runs: 100, seed: 1, replaceFaults: true });
+    if (result.kind !== 'failed') throw new Error(`expected a failure, got ${result.kind}`);
+    const r = result.findings[0]!;
+    expect(r.failure).toBe('duplicates/R21');
     expect(r.plan).toEqual([{ match: {}, fault: { kind: 'duplicate', copies: 2 } }]);
     // Named after its plan; its trials draw the seeds the search's did.
     expect(r.regression.name).toBe(regressionFileName(noIdempotency!, rulebook!, 1, r.plan, judgedChecks(noIdempotency!)));
@@ -29,6 +32,12 @@ describe('explorePlans', () => {
     const again = await runTrial({ scenario: r.regression, config: rulebook!, runSeed: 1, trialIndex: 0 });
     expect(again.history).toEqual(r.trial.history);
     expect(again.status).toBe('failed');
+    // Coverage: every plan of the budget is counted, and the finding's rule fired in its failing trial.
+    expect(result.plans.map((c) => c.plan)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(r.fired).toEqual([{ rule: 0, label: 'any tool, duplicate', firings: expect.any(Number) }]);
+    expect(r.fired[0]!.firings).toBeGreaterThan(0);
+    // The plan that first showed the class fired a rule of its own: a failure without a firing is no evidence.
+    expect(result.plans[r.foundAt - 1]!.rules.some((f) => f.firings > 0)).toBe(true);
   });
 
   it('is the same for the same seed, and says when the scenario fails with no added fault', async () => {
@@ -37,6 +46,24 @@ describe('explorePlans', () => {
     expect(a).toEqual(b);
     expect(a.kind).toBe('held');
     const baseline = await explorePlans({ scenario: noIdempotency!, config: naive!, runs: 10, seed: 1 });
-    expect(baseline.kind).toBe('baseline_failed');
+    if (baseline.kind !== 'failed') throw new Error('expected the naive configuration to fail on its own');
+    expect(baseline.baseline?.classes).toEqual(['duplicates/R23', 'retry-discipline/R23']);
+    // What the scenario shows on its own is not searched for again.
+    for (const f of baseline.findings) expect(baseline.baseline?.classes).not.toContain(f.failure);
+  });
+
+  it('reports every class once, each shrunk on its own, and leaves out what --ignore names', async () => {
+    const all = await explorePlans({ scenario: noIdempotency!, config: naive!, runs: 100, seed: 1 });
+    if (all.kind !== 'failed') throw new Error('expected failures');
+    const classes = all.findings.map((f) => f.failure);
+    expect(new Set(classes).size).toBe(classes.length);
+    expect(classes).toEqual(expect.arrayContaining(['honesty/R20', 'retry-discipline/R7', 'retry-discipline/R9']));
+    for (const f of all.findings) expect(failureClasses(f.trial)).toContain(f.failure);
+    const ignored = await explorePlans({ scenario: noIdempotency!, config: naive!, runs: 100, seed: 1, ignore: [{ kind: 'rule', rule: 'R23' }, { kind: 'checker', name: 'honesty' }] });
+    if (ignored.kind !== 'failed') throw new Error('expected failures');
+    expect(ignored.baseline).toBeUndefined();
+    expect(ignored.checks).not.toContain('honesty');
+    expect(ignored.findings.map((f) => f.failure)).not.toContain('honesty/R20');
+    expect(ignored.findings.map((f) => f.failure)).toContain('retry-discipline/R9');
   });
 });

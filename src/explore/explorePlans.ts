@@ -9,6 +9,7 @@ import { MODEL_OPERATIONS } from '../faults/http/model/modelOperations.js';
 import { withOverride, type ScenarioOverride } from '../runner/scenarioOverride.js';
 import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
+import { failureClasses, isIgnored, type FailureClass, type IgnoreEntry } from './failureClass.js';
 
 /**
  * Under a generated plan the goal may simply be out of reach (a permanent 403 on the only
@@ -32,6 +33,8 @@ export interface ExploreOptions {
   readonly replaceFaults?: boolean;
   /** The checkers that decide (default: the scenario's, but `goal-state`). */
   readonly checks?: readonly string[];
+  /** Checkers, rules and classes the search does not report (`--ignore`): an ignored checker is not judged at all. */
+  readonly ignore?: readonly IgnoreEntry[];
   /** Aborted (Ctrl-C): no new trial starts, and the search ends as `held`, `interrupted`. */
   readonly signal?: AbortSignal;
   /** Called before each trial: `searching` plans so far, or `shrinking` steps so far. */
@@ -66,10 +69,10 @@ export interface PlanRuleFirings {
  * met no fault of its own: its trial is not evidence either way.
  */
 export interface PlanCoverage {
-  /** 1, 2, … in the order fast-check tried them (shrink steps are not counted). */
+  /** 1, 2, … in the order the search tried them (shrink steps are not counted). */
   readonly plan: number;
   readonly rules: readonly PlanRuleFirings[];
-  /** The trial failed the judged checks. */
+  /** The trial showed a failure class the search reports. */
   readonly failed: boolean;
 }
 
@@ -80,45 +83,56 @@ export const planExercise = (c: Pick<PlanCoverage, 'rules'>): PlanExercise => {
   return fired === 0 ? 'none' : fired === c.rules.length ? 'every' : 'some';
 };
 
+/** One failure class the search found, shrunk on its own: its plan, its regression scenario and that scenario's failing trial 0. */
+export interface ExploreFinding {
+  readonly failure: FailureClass;
+  /**
+   * The shrunk plan fast-check found (the regression's faults are the scenario's own, then
+   * these). A rule of it that did not fire in the failing trial (kept because removing it
+   * changed the trial's draws) says `expect: may-not-fire`; at least one rule fired.
+   */
+  readonly plan: FaultPlan;
+  /** How often each rule of `plan` fired in the failing trial. */
+  readonly fired: readonly PlanRuleFirings[];
+  readonly regression: Scenario;
+  readonly trial: FailedTrialResult;
+  readonly shrinks: number;
+  /** fast-check's replay path: `explore --seed S --path P` starts at this counterexample. */
+  readonly path: string;
+  /** The plan of the search (1, 2…) that showed this class first. */
+  readonly foundAt: number;
+}
+
+/**
+ * `held`: no plan failed, and the scenario does not fail on its own; `failed`: it does
+ * (`baseline`, with the classes it shows), or plans showed further classes (`findings`, one
+ * shrunk plan each; `unshrunk`, those a signal left unshrunk). `interrupted`: the time limit
+ * or a signal cut the search short.
+ */
+export type ExploreResult =
+  | (ExploreCommon & { readonly kind: 'held' })
+  | (ExploreCommon & {
+      readonly kind: 'failed';
+      readonly baseline?: { readonly trial: FailedTrialResult; readonly classes: readonly FailureClass[] };
+      readonly findings: readonly ExploreFinding[];
+      readonly unshrunk: readonly FailureClass[];
+    });
+export type ExploreResultKind = ExploreResult['kind'];
+export type FailedTrialResult = Extract<TrialSummary, { status: 'failed' }>;
+
 interface ExploreCommon {
   readonly scenario: Scenario;
   readonly config: ExecutionConfigLike;
   readonly seed: number;
-  /** Plans fast-check tried before it stopped or found a failure. */
+  /** Plans the search tried before it stopped or ran out of budget. */
   readonly runs: number;
   readonly checks: readonly string[];
-  /** Each searched plan's coverage, in order (a failure's shrink steps aside). */
+  readonly interrupted: boolean;
+  /** Each searched plan's coverage, in order (shrink steps aside). */
   readonly plans: readonly PlanCoverage[];
   /** Model routes the scenario's own trial streamed, on which stream faults were generated. */
   readonly streamed: readonly string[];
 }
-
-/**
- * `held`: no plan failed (`interrupted`: the time limit cut the search short); `baseline_failed`:
- * the scenario fails with no added fault, so there is nothing to find; `failed`: a plan failed,
- * shrunk to `plan`, and `scenario` is the regression scenario whose trial 0 is `trial`.
- */
-export type ExploreResult =
-  | (ExploreCommon & { readonly kind: 'held'; readonly interrupted: boolean })
-  | (ExploreCommon & { readonly kind: 'baseline_failed'; readonly trial: FailedTrialResult })
-  | (ExploreCommon & {
-      readonly kind: 'failed';
-      /**
-       * The shrunk plan fast-check found (the regression's faults are the scenario's own, then
-       * these). A rule of it that did not fire in the failing trial (kept because removing it
-       * changed the trial's draws) says `expect: may-not-fire`; at least one rule fired.
-       */
-      readonly plan: FaultPlan;
-      /** How often each rule of `plan` fired in the failing trial. */
-      readonly fired: readonly PlanRuleFirings[];
-      readonly regression: Scenario;
-      readonly trial: FailedTrialResult;
-      readonly shrinks: number;
-      /** fast-check's replay path: `explore --seed S --path P` starts at this counterexample. */
-      readonly path: string;
-    });
-export type ExploreResultKind = ExploreResult['kind'];
-export type FailedTrialResult = Extract<TrialSummary, { status: 'failed' }>;
 
 /**
  * The tools a plan aims at: those the scenario names (its script, its own faults), else every
@@ -156,6 +170,9 @@ export function planFirings(plan: FaultPlan, offset: number, trial: Pick<TrialSu
   return plan.map((r, rule) => ({ rule, label: ruleLabel(r), firings: byRule.get(offset + rule) ?? 0 }));
 }
 
+/** A failure counts for the search and each shrink step only if at least one of the plan's own rules fired: else it is not the plan's doing. */
+const exercised = (fired: readonly PlanRuleFirings[]): boolean => fired.some((r) => r.firings > 0);
+
 /**
  * `<scenario>-regression-<hash>`, the hash of the configuration and the seed: every plan of one
  * exploration runs under this name, so under one trial seed (it is hashed from the scenario's
@@ -175,12 +192,13 @@ export function regressionFileName(scenario: Scenario, config: ExecutionConfigLi
   return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed, faults, checks })).slice(0, 8)}`;
 }
 
-/** Explore's checkers: `checks` if given, else the scenario's own but `goal-state`. */
-export function judgedChecks(scenario: Scenario, checks?: readonly string[]): string[] {
-  if (checks !== undefined && checks.length > 0) return [...checks];
+/** Explore's checkers: `checks` if given, else the scenario's own but `goal-state`; less the checkers `ignore` names. */
+export function judgedChecks(scenario: Scenario, checks?: readonly string[], ignore: readonly IgnoreEntry[] = []): string[] {
+  const ignored = (n: string): boolean => ignore.some((e) => e.kind === 'checker' && e.name === n);
+  if (checks !== undefined && checks.length > 0) return checks.filter((n) => !ignored(n));
   return checkersOf(scenario)
     .map((c) => c.name)
-    .filter((n) => !(NOT_JUDGED_BY_DEFAULT as readonly string[]).includes(n));
+    .filter((n) => !(NOT_JUDGED_BY_DEFAULT as readonly string[]).includes(n) && !ignored(n));
 }
 
 /** fast-check takes a 32-bit seed; ours may be any safe integer. */
@@ -188,18 +206,17 @@ const fastCheckSeed = (seed: number): number => seed % 2 ** 31;
 
 /**
  * Generates fault plans over the scenario's tools with fast-check and runs one trial per plan
- * (run seed `seed`, trial 0, the scenario named after the plan, so each plan's trial replays
- * exactly); on the first failure fast-check shrinks the plan to the smallest that still fails.
+ * (run seed `seed`, trial 0, the scenario named after the search, so each plan's trial replays
+ * exactly). The search spends the whole budget and keeps the first plan of each failure class
+ * (checker and rule) that neither the scenario on its own shows nor `ignore` names, in a trial
+ * where at least one of the plan's rules fired; then fast-check replays each such plan and
+ * shrinks it to the smallest that still shows its class with a rule of its own firing.
  * The same options give the same result, but for `timeLimitMs`, which may stop the search early.
  */
 export async function explorePlans(options: ExploreOptions): Promise<ExploreResult> {
   const { scenario, config, seed } = options;
-  const judged = judgedChecks(scenario, options.checks);
-  const plans: PlanCoverage[] = [];
-  let streamed: string[] = [];
-  const common = (): Pick<ExploreResult, 'scenario' | 'config' | 'seed' | 'checks' | 'plans' | 'streamed'> => ({ scenario, config, seed, checks: judged, plans, streamed });
-  // The generated rules come after the scenario's own (or alone, with replaceFaults).
-  const offset = options.replaceFaults === true ? 0 : scenario.faults.length;
+  const ignore = options.ignore ?? [];
+  const judged = judgedChecks(scenario, options.checks, ignore);
   const candidate = (plan: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => ({
     name: regressionName(scenario, config, seed),
     faults: options.replaceFaults === true ? [...plan] : [...scenario.faults, ...plan],
@@ -211,104 +228,197 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
     if (trial === undefined) throw new Stopped();
     return trial;
   };
+  const reported = (trial: TrialSummary): FailureClass[] => failureClasses(trial).filter((c) => !isIgnored(c, ignore));
+  const plans: PlanCoverage[] = [];
+  let streamed: string[] = [];
+  const common = (runs: number, interrupted: boolean): ExploreCommon => ({ scenario, config, seed, checks: judged, runs, interrupted, plans, streamed });
 
-  let baseline: TrialSummary;
+  // The scenario as it is (under its own name: `faultline replay` of it reproduces this trial), but for the checks judged.
+  let baseline: { readonly trial: FailedTrialResult; readonly classes: readonly FailureClass[] } | undefined;
   try {
-    // The scenario as it is (under its own name: `faultline replay` of it reproduces this trial), but for the checks judged.
     const own = { faults: candidate([]).faults!, checks: [...judged] };
-    baseline = await trialOf(own);
-    if (judge(baseline) === 'failed') return { ...common(), kind: 'baseline_failed', runs: 0, trial: await verdictTrial(baseline, (_plan, checks = judged) => ({ ...own, checks: [...checks] }), [], trialOf, judged) };
+    const trial = await trialOf(own);
+    // Stream faults strike only streamed answers: the plans aim them at the routes this trial streamed.
+    streamed = streamedRoutes(trial);
+    const classes = reported(trial);
+    if (classes.length > 0) baseline = { trial: await verdictTrial(trial, (_plan, checks = judged) => ({ ...own, checks: [...checks] }), [], trialOf, judged), classes };
   } catch (error) {
-    if (error instanceof Stopped) return { ...common(), kind: 'held', runs: 0, interrupted: true };
+    if (error instanceof Stopped) return { ...common(0, true), kind: 'held' };
     throw error;
   }
-  streamed = streamedRoutes(baseline);
 
-  let searched = 0;
-  let shrinking = 0;
-  let found = false;
-  let harnessError: { error: unknown } | undefined;
-  let stopped = false;
-  // The last plan that failed with its faults firing: at the end of shrinking, the counterexample.
-  let lastFailure: { plan: FaultPlan; fired: PlanRuleFirings[] } | undefined;
-  const shape = { tools: toolsToAim(scenario), anyTool: scenario.model === undefined, ...(streamed.length > 0 && { streamed }) };
-  const property = fc.asyncProperty(faultPlanArbitrary(shape), async (plan) => {
-    // fast-check cannot be stopped from outside: a throw ends its runs (its shrinking of the
-    // throw is a few calls that throw at once, without a trial), and the result says why.
-    if (options.signal?.aborted === true && !found) {
-      stopped = true;
-      throw new Error('stopped');
+  // The generated rules come after the scenario's own (or alone, with replaceFaults).
+  const space: PlanSpace = { arbitrary: arbitraryFor(scenario, streamed), offset: options.replaceFaults === true ? 0 : scenario.faults.length };
+  const search = await searchClasses(options, space, new Set(baseline?.classes), (plan) => trialOf(candidate(plan)), reported, plans);
+  const findings: ExploreFinding[] = [];
+  const unshrunk: FailureClass[] = [];
+  let stopped = search.stopped;
+  const final = (p: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => regressionOverride(scenario, config, seed, judged, candidate(p, checks));
+  for (const found of search.found) {
+    if (stopped) {
+      unshrunk.push(found.failure);
+      continue;
     }
-    if (found) shrinking++;
-    else searched++;
-    options.onPlan?.(found ? 'shrinking' : 'searching', found ? shrinking : searched);
+    try {
+      const shrunk = await shrinkClass(options, space, found, (plan) => trialOf(candidate(plan)), reported);
+      if (shrunk === undefined) {
+        stopped = true;
+        unshrunk.push(found.failure);
+        continue;
+      }
+      // The failing trial again under the regression's own name (and the search's seed): the trial its file reproduces.
+      const trial = await verdictTrial(await trialOf(final(shrunk.plan)), final, shrunk.plan, trialOf, judged);
+      // The same seed gives the same trial, so these are the shrink's firings (an agent on the wall clock may differ: the report says so).
+      const fired = planFirings(shrunk.plan, space.offset, trial);
+      findings.push({ failure: found.failure, plan: shrunk.plan, fired, regression: withOverride(scenario, final(shrunk.plan, trial.checks.map((c) => c.name))), trial, shrinks: shrunk.shrinks, path: shrunk.path, foundAt: found.index + 1 });
+    } catch (error) {
+      if (!(error instanceof Stopped)) throw error;
+      stopped = true;
+      unshrunk.push(found.failure);
+    }
+  }
+  const done = common(search.runs, search.interrupted || stopped);
+  if (baseline === undefined && findings.length === 0 && unshrunk.length === 0) return { ...done, kind: 'held' };
+  return { ...done, kind: 'failed', ...(baseline && { baseline }), findings, unshrunk };
+}
+
+/** The plans one search draws from (the search and every shrink of it draw the same), and where their rules sit in a trial's faults. */
+interface PlanSpace {
+  readonly arbitrary: fc.Arbitrary<FaultPlan>;
+  readonly offset: number;
+}
+
+/** A class's first plan: where in fast-check's stream it was (`path`), and the plan's index in the search. */
+interface Found {
+  readonly failure: FailureClass;
+  readonly path: string;
+  readonly index: number;
+}
+
+/** Why fast-check's run was ended from inside the property: it cannot be stopped from outside. */
+class Halt extends Error {}
+
+/**
+ * The search: every plan of the budget (or of `--time`), keeping the first plan of each class
+ * not in `known` whose trial fired at least one of the plan's rules; each plan's coverage goes to
+ * `plans`. A path with a shrink step (`4:0:1`) names one plan: the search tries only it.
+ */
+async function searchClasses(
+  options: ExploreOptions,
+  space: PlanSpace,
+  known: Set<FailureClass>,
+  trialOf: (plan: FaultPlan) => Promise<TrialSummary>,
+  reported: (trial: TrialSummary) => FailureClass[],
+  plans: PlanCoverage[],
+): Promise<{ readonly found: readonly Found[]; readonly runs: number; readonly interrupted: boolean; readonly stopped: boolean }> {
+  const start = options.path === undefined ? 0 : Number(options.path.split(':')[0]);
+  const onePlan = options.path?.includes(':') === true;
+  const found: Found[] = [];
+  let searched = 0;
+  let halted: 'stopped' | 'replayed' | { readonly error: unknown } | undefined;
+  const property = fc.asyncProperty(space.arbitrary, async (plan) => {
+    // A throw ends fast-check's runs; its shrinking of the throw is a few calls that throw at once, without a trial.
+    if (halted !== undefined) throw new Halt();
+    if (options.signal?.aborted === true) {
+      halted = 'stopped';
+      throw new Halt();
+    }
+    const index = searched++;
+    options.onPlan?.('searching', searched);
     let trial: TrialSummary;
     try {
-      trial = await trialOf(candidate(plan));
+      trial = await trialOf(plan);
     } catch (error) {
-      if (error instanceof Stopped) {
-        stopped = true;
-        throw error;
-      }
-      // faultline's own crash, not the agent's (a trial turns those into verdicts): stop and report it.
-      harnessError ??= { error };
-      return true;
+      // A signal, or faultline's own crash, not the agent's (a trial turns those into verdicts): stop and say which.
+      halted = error instanceof Stopped ? 'stopped' : { error };
+      throw new Halt();
     }
-    const failed = judge(trial) === 'failed';
-    const fired = planFirings(plan, offset, trial);
-    if (!found) plans.push({ plan: searched, rules: fired, failed });
-    // A failure none of whose rules fired is not the plan's doing: no evidence, for the search or a shrink step.
-    const evidence = failed && fired.some((r) => r.firings > 0);
+    const failures = reported(trial);
+    const fired = planFirings(plan, space.offset, trial);
+    plans.push({ plan: index + 1, rules: fired, failed: failures.length > 0 });
+    // A failure none of whose rules fired is not the plan's doing: no evidence of any class.
+    if (exercised(fired)) {
+      for (const failure of failures) {
+        if (known.has(failure)) continue;
+        known.add(failure);
+        found.push({ failure, index, path: onePlan ? options.path! : String(start + index) });
+      }
+    }
+    if (onePlan) {
+      halted = 'replayed';
+      throw new Halt();
+    }
+    return true;
+  });
+  const details = await checkAt(options, property, { numRuns: options.runs, ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }), ...(options.path !== undefined && { path: options.path }) });
+  if (typeof halted === 'object') throw halted.error;
+  return { found, runs: searched, interrupted: halted === 'stopped' || details.interrupted, stopped: halted === 'stopped' };
+}
+
+/**
+ * fast-check replays a class's first plan and shrinks it to the smallest plan that still shows
+ * that class with at least one of its rules firing (a smaller plan that fails for another reason
+ * is no reproduction); a rule of it that stayed silent is marked `expect: may-not-fire`.
+ * Undefined when a signal stopped it.
+ */
+async function shrinkClass(
+  options: ExploreOptions,
+  space: PlanSpace,
+  found: Found,
+  trialOf: (plan: FaultPlan) => Promise<TrialSummary>,
+  reported: (trial: TrialSummary) => FailureClass[],
+): Promise<{ readonly plan: FaultPlan; readonly shrinks: number; readonly path: string } | undefined> {
+  let steps = 0;
+  let halted: 'stopped' | { readonly error: unknown } | undefined;
+  // The last plan that showed the class with its faults firing: at the end of shrinking, the counterexample.
+  let lastFailure: { readonly plan: FaultPlan; readonly fired: readonly PlanRuleFirings[] } | undefined;
+  const property = fc.asyncProperty(space.arbitrary, async (plan) => {
+    if (halted !== undefined) throw new Halt();
+    if (options.signal?.aborted === true) {
+      halted = 'stopped';
+      throw new Halt();
+    }
+    if (steps > 0) options.onPlan?.('shrinking', steps);
+    steps++;
+    let trial: TrialSummary;
+    try {
+      trial = await trialOf(plan);
+    } catch (error) {
+      halted = error instanceof Stopped ? 'stopped' : { error };
+      throw new Halt();
+    }
+    const fired = planFirings(plan, space.offset, trial);
+    const evidence = exercised(fired) && reported(trial).includes(found.failure);
     if (evidence) lastFailure = { plan, fired };
-    found ||= evidence;
     return !evidence;
   });
-  let details: Awaited<ReturnType<typeof fc.check<[FaultPlan]>>>;
-  try {
-    details = await fc.check(property, {
-      seed: fastCheckSeed(seed),
-      numRuns: options.runs,
-      ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }),
-      ...(options.path !== undefined && { path: options.path }),
-    });
-  } catch (error) {
-    // A path from another seed, scenario or version of the plan space leads nowhere: the user's input, not a crash.
-    if (options.path !== undefined && error instanceof Error && error.message.startsWith('Unable to replay')) {
-      throw new FaultlineError(FaultlineErrorCode.Usage, `--path ${options.path}: no plan of ${scenario.name} × ${config.name} at this path with seed ${seed} (copy --seed and --path together from the regression file's header)`);
-    }
-    throw error;
-  }
-  if (harnessError) throw harnessError.error;
-  if (stopped) return { ...common(), kind: 'held', runs: searched, interrupted: true };
-  if (!details.failed || details.counterexample === null) return { ...common(), kind: 'held', runs: details.numRuns, interrupted: details.interrupted };
-
+  const details = await checkAt(options, property, { numRuns: 1, path: found.path });
+  if (typeof halted === 'object') throw halted.error;
+  if (halted === 'stopped') return undefined;
+  if (!details.failed || details.counterexample === null) throw new Error(`explore: the plan of ${options.scenario.name} at path ${found.path} showed ${found.failure} once and not again: its trial is not deterministic`);
   const [shrunk] = details.counterexample;
-  // fast-check hands back the last value that failed; should it be a copy, its firings are read again below.
+  // fast-check hands back the last value that failed; should it be a copy, its firings are read again by the caller.
   const firedThen = lastFailure !== undefined && canonicalJson(lastFailure.plan) === canonicalJson(shrunk) ? lastFailure.fired : undefined;
   // A rule that stayed silent in the failing trial is kept only for its draws: a regression run must not fail for its silence.
   const plan: FaultPlan = firedThen === undefined ? shrunk : shrunk.map((r, i) => (firedThen[i]!.firings > 0 || r.expect !== undefined ? r : { ...r, expect: 'may-not-fire' as const }));
-  // The failing trial again under the regression's own name (and the search's seed): the trial its file reproduces.
-  const final = (p: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => regressionOverride(scenario, config, seed, judged, candidate(p, checks));
-  let trial: FailedTrialResult;
+  return { plan, shrinks: details.numShrinks, path: details.counterexamplePath ?? found.path };
+}
+
+/** The plans of a scenario: over its tools and model routes, with stream faults on the routes its own trial `streamed`. */
+const arbitraryFor = (scenario: Scenario, streamed: readonly string[]): fc.Arbitrary<FaultPlan> =>
+  faultPlanArbitrary({ tools: toolsToAim(scenario), anyTool: scenario.model === undefined, ...(streamed.length > 0 && { streamed }) });
+
+/** `fc.check` under the explore seed; a `--path` that leads nowhere is the user's input, not a crash. */
+async function checkAt(options: ExploreOptions, property: fc.IAsyncProperty<[FaultPlan]>, parameters: fc.Parameters<[FaultPlan]>): Promise<fc.RunDetails<[FaultPlan]>> {
   try {
-    trial = await verdictTrial(await trialOf(final(plan)), final, plan, trialOf, judged);
+    return await fc.check(property, { ...parameters, seed: fastCheckSeed(options.seed) });
   } catch (error) {
-    if (error instanceof Stopped) return { ...common(), kind: 'held', runs: searched, interrupted: true };
+    // A path from another seed, scenario or version of the plan space leads nowhere.
+    if (options.path !== undefined && error instanceof Error && error.message.startsWith('Unable to replay')) {
+      throw new FaultlineError(FaultlineErrorCode.Usage, `--path ${options.path}: no plan of ${options.scenario.name} × ${options.config.name} at this path with seed ${options.seed} (copy --seed and --path together from the regression file's header)`);
+    }
     throw error;
   }
-  // The same seed gives the same trial, so these are the search's firings (an agent on the wall clock may differ: the report says so).
-  const fired = planFirings(plan, offset, trial);
-  return {
-    ...common(),
-    kind: 'failed',
-    runs: searched,
-    plan,
-    fired,
-    regression: withOverride(scenario, final(plan, trial.checks.map((c) => c.name))),
-    trial,
-    shrinks: details.numShrinks,
-    path: details.counterexamplePath ?? '',
-  };
 }
 
 /** A shrunk plan as its regression scenario: named after its content (and the checks the search judged by), its trials seeded as the search's were. */
@@ -318,11 +428,6 @@ function regressionOverride(scenario: Scenario, config: ExecutionConfigLike, see
 
 /** A trial stopped from outside (a signal): the search ends where it is. */
 class Stopped extends Error {}
-
-/** A trial fails explore's judgement when a judged checker does not pass, or the agent crashed (which only `goal-state` would say). */
-function judge(trial: TrialSummary): TrialSummary['status'] {
-  return trial.status === 'failed' || trial.end.kind === 'crashed' ? 'failed' : 'passed';
-}
 
 /**
  * The failing trial as the regression scenario will show it: a crash is reported by

@@ -6,9 +6,10 @@ import { loadFile, MODULE_EXTENSIONS } from '../runner/loadFile.js';
 import { isServiceModulePath } from '../runner/loadService.js';
 import { shellQuote } from '../report/replay.js';
 import { scrubSecrets } from '../core/secretText.js';
-import type { ExploreResult } from './explorePlans.js';
+import type { ExploreFinding, ExploreResult } from './explorePlans.js';
 
-type Failed = Extract<ExploreResult, { kind: 'failed' }>;
+/** One failure class of a search, with the search it came from. */
+type Failed = Pick<ExploreResult, 'scenario' | 'config' | 'seed' | 'runs'> & ExploreFinding;
 
 export interface RegressionRefs {
   /** How a command line names the explored scenario and the configuration (built-in names, or paths from the working folder). */
@@ -59,7 +60,7 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
   const own = result.regression.faults.length - result.plan.length;
   const header = [
     `A regression scenario written by \`faultline explore\`: ${result.scenario.name} under the ${result.config.name} configuration`,
-    `fails (${result.trial.failed.join(', ')}) with the fault plan below. ${own === 0 ? 'Its faults were' : `${own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`} the scenario's own; faults[${own}..] were`} found by`,
+    `fails (${result.trial.failed.join(', ')}; explored for ${result.failure}) with the fault plan below. ${own === 0 ? 'Its faults were' : `${own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`} the scenario's own; faults[${own}..] were`} found by`,
     `fast-check and shrunk to the smallest plan that still fails, each shrink still firing its faults. In the failing trial:`,
     `${result.fired.map((r) => `faults[${own + r.rule}] fired ${r.firings > 0 ? `${r.firings}×` : 'never (kept for its draws: expect: may-not-fire)'}`).join(', ')}.`,
     '',
@@ -67,7 +68,7 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
     `  replay:    ${replayCommand}`,
     `  explore:   faultline explore ${shellQuote(refs.scenario)} --config ${config} --seed ${result.seed} --runs ${refs.runs}${(refs.flags ?? []).map((f) => ` ${shellQuote(f)}`).join('')} --path ${shellQuote(result.path)}`,
     '',
-    `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": ${result.runs} plan${result.runs === 1 ? '' : 's'} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
+    `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": found at plan ${result.foundAt} of ${result.runs} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
   ];
   const text = isModule ? moduleText(result, refs.source!, folder, header) : await yamlText(result, refs.source, folder, header);
   return { file, text, runCommand, replayCommand };

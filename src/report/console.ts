@@ -1,7 +1,7 @@
 import type { GateResult } from '../runner/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { mark, painter, type Painter } from './paint.js';
-import { intervalNote, runLine, summaryHeader, summaryTables } from './summaryRows.js';
+import { intervalNote, runLine, summaryHeader, summaryTables, timeBasis } from './summaryRows.js';
 import { summaryTail } from './summaryTail.js';
 import { alignTable } from './table.js';
 import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
@@ -36,7 +36,7 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
   const tables = summaryTables(run);
   for (const { config, rows } of tables) {
     // Colour goes on after alignment so escape codes never count towards a column's width.
-    const lines = alignTable([summaryHeader(run.k), ...rows.map((r) => r.cells)], ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']);
+    const lines = alignTable([summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)], ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']);
     out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${ok(r.passed)} ${lines[i + 1]!}`));
   }
   if (tables.length > 0) out.push(`    ${p.dim(intervalNote())}`);

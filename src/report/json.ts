@@ -130,8 +130,9 @@ const CellMetricsSchema = z.strictObject({
   attemptsPerCall: z.strictObject({ mean: z.number().nonnegative(), max: count }),
   amplification: z.number().nonnegative(),
   tokens: TokensSchema,
+  /** The trials' completion times in ms: virtual time, or wall time for a cell whose `clock` is `real`. */
   durationMs: z.strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }),
-  /** Every virtual completion time as `[ms, trials]`, by ms. */
+  /** Every completion time as `[ms, trials]`, by ms (virtual, or wall time when the cell's `clock` is `real`). */
   durations: z.array(z.tuple([z.number().nonnegative(), count])),
   /** A many-agent scenario's figures over its trials (agents > 1). */
   crowd: z
@@ -167,6 +168,11 @@ const CellSchema = z.strictObject({
   config: z.string(),
   /** How a command line names the scenario and the configuration. */
   refs: z.strictObject({ scenario: z.string(), config: z.string() }),
+  /**
+   * `real` when the cell's trials ran on the wall clock (a `command` agent): its `durationMs`,
+   * `durations` and the histories' `t` are then real milliseconds. Absent: virtual time.
+   */
+  clock: z.literal('real').optional(),
   status: z.enum(['passed', 'failed']),
   metrics: CellMetricsSchema,
   /** Every trial, grouped by how it ended. */
@@ -343,6 +349,7 @@ const cellJson = (run: RunResult, c: Cell, all: boolean): JsonReport['cells'][nu
   scenario: c.scenario,
   config: c.config,
   refs: { ...c.refs },
+  ...(c.clock === 'real' && { clock: 'real' as const }),
   status: c.metrics.successes === c.metrics.trials ? 'passed' : 'failed',
   metrics: cellMetricsJson(c.metrics),
   verdicts: c.verdicts.map((g) => ({
@@ -409,6 +416,7 @@ export function runFromJsonReport(report: JsonReport): RunResult {
       scenario: c.scenario,
       config: c.config,
       refs: c.refs,
+      ...(c.clock === 'real' && { clock: 'real' as const }),
       trials: c.trials.map((t): TrialSummary => {
         const { crowd, ...stats } = t.stats;
         const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: c.refs, checks: t.checks, stats: { ...stats, ...(crowd && { crowd }) } };

@@ -3,7 +3,7 @@ import type { RunResult } from '../runner/run.js';
 import { failingCells, notPassed, verdictLine } from './failures.js';
 import { formatValue, plural } from './format.js';
 import { replayCommand } from './replay.js';
-import { formatTokens, intervalNote, runLine, summaryHeader, summaryTables, TOKENS_HEADER } from './summaryRows.js';
+import { formatTokens, intervalNote, runLine, summaryHeader, summaryTables, timeBasis, TOKENS_HEADER } from './summaryRows.js';
 import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
 import { COVERAGE_HEADER, coverageRows } from './coverageRows.js';
 
@@ -100,7 +100,7 @@ function failureLines(run: RunResult, max: number): string[] {
 export function renderMarkdownReport(run: RunResult, options: MarkdownReportOptions): string {
   // Model usage gets a column only in runs where a model answered over HTTP (R31).
   const withTokens = run.cells.some((c) => c.metrics.tokens.input + c.metrics.tokens.output > 0);
-  const header = [...summaryHeader(run.k), ...(withTokens ? [TOKENS_HEADER] : [])];
+  const header = [...summaryHeader(run.k, timeBasis(run.cells)), ...(withTokens ? [TOKENS_HEADER] : [])];
   const lines = [heading(options.gates), '', `${escapeMarkdown(runLine(run))}.`, ''];
   if (run.interrupted) lines.push('> ⚠️ The run was interrupted: the figures cover only the trials that finished.', '');
   const tables = summaryTables(run);

@@ -1,11 +1,29 @@
 import { DEFAULT_CONFIDENCE, type PassIntervalCurves } from '../runner/intervals.js';
 import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
+import type { Cell } from '../runner/CellTally.js';
 import type { RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds, plural } from './format.js';
 import { cellIntervals, confidenceText, configIntervals, formatRateWithInterval } from './rateIntervals.js';
 
+/**
+ * What a run's times measure: `virtual` (faultline's clock, every in-process agent), `wall`
+ * (every cell a `command` agent's, on the wall clock), or `mixed`, where each time says which.
+ */
+export type TimeBasis = 'virtual' | 'wall' | 'mixed';
+
+export function timeBasis(cells: readonly Pick<Cell, 'clock'>[]): TimeBasis {
+  const real = cells.filter((c) => c.clock === 'real').length;
+  return real === 0 ? 'virtual' : real === cells.length ? 'wall' : 'mixed';
+}
+
+/** `p95 virtual time`, `p95 wall time`, or `p95 time` when the cells differ. */
+export const timeHeader = (basis: TimeBasis, quantile = 'p95'): string => (basis === 'mixed' ? `${quantile} time` : `${quantile} ${basis} time`);
+
+/** A time in seconds, with its clock named when the run mixes clocks: `8.291s wall`. */
+export const formatTime = (ms: number, clock: Cell['clock'], basis: TimeBasis): string => `${formatSeconds(ms)}${basis === 'mixed' ? (clock === 'real' ? ' wall' : ' virtual') : ''}`;
+
 /** The columns of the per-configuration summary table, shared by the console and markdown reporters (pass^k once when k = 1: it is pass^1). */
-export const summaryHeader = (k: number): string[] => [
+export const summaryHeader = (k: number, basis: TimeBasis = 'virtual'): string[] => [
   'scenario',
   'pass^1',
   ...(k > 1 ? [`pass^${k}`] : []),
@@ -14,7 +32,7 @@ export const summaryHeader = (k: number): string[] => [
   'duplicates',
   'budget violations',
   'amplification',
-  'p95 virtual time',
+  timeHeader(basis),
 ];
 
 export interface SummaryRow {
@@ -39,7 +57,7 @@ const rates = (m: Pick<CellMetrics, 'passHat' | 'passAt'>, i: PassIntervalCurves
 export const intervalNote = (confidence = DEFAULT_CONFIDENCE): string =>
   `[lower, upper]: ${confidenceText(confidence)} confidence interval (exact, Clopper–Pearson; over all scenarios, a seeded Monte Carlo)`;
 
-const cellRow = (scenario: string, m: CellMetrics, k: number): SummaryRow => ({
+const cellRow = (scenario: string, m: CellMetrics, k: number, clock: Cell['clock'], basis: TimeBasis): SummaryRow => ({
   passed: m.successes === m.trials,
   cells: [
     scenario,
@@ -48,7 +66,7 @@ const cellRow = (scenario: string, m: CellMetrics, k: number): SummaryRow => ({
     String(m.duplicateEffects),
     String(m.budgetViolations),
     formatRatio(m.amplification),
-    formatSeconds(m.durationMs.p95),
+    formatTime(m.durationMs.p95, clock, basis),
   ],
   tokens: m.tokens,
 });
@@ -69,10 +87,11 @@ const totalRow = (m: ConfigMetrics, intervals: PassIntervalCurves, k: number, to
 
 /** One table per configuration: a row per scenario, then the configuration's totals when it has several scenarios. */
 export function summaryTables(run: RunResult): { config: string; rows: SummaryRow[] }[] {
+  const basis = timeBasis(run.cells);
   return run.configs.flatMap((config) => {
     const cells = run.cells.filter((c) => c.config === config);
     if (cells.length === 0) return [];
-    const rows = cells.map((c) => cellRow(c.scenario, c.metrics, run.k));
+    const rows = cells.map((c) => cellRow(c.scenario, c.metrics, run.k, c.clock, basis));
     const total = run.byConfig.find((m) => m.config === config);
     const tokens = { input: cells.reduce((a, c) => a + c.metrics.tokens.input, 0), output: cells.reduce((a, c) => a + c.metrics.tokens.output, 0) };
     if (total && cells.length > 1) rows.push(totalRow(total, configIntervals(run, config), run.k, tokens));

@@ -20,11 +20,19 @@ export interface CellRefs {
   readonly config: string;
 }
 
+/**
+ * The clock a cell's trials ran on: `virtual` for every agent faultline holds in its own process,
+ * `real` (the wall clock) for a `command` agent, whose times are real milliseconds.
+ */
+export type CellClock = 'virtual' | 'real';
+
 /** One scenario under one configuration: its metrics, a verdict summary of every trial, and the trials kept in full. */
 export interface Cell {
   readonly scenario: string;
   readonly config: string;
   readonly refs: CellRefs;
+  /** Present, as `real`, only for a cell on the wall clock: reports then say wall time, not virtual time. */
+  readonly clock?: 'real';
   /** Kept in full, by index: every trial, or with `keepFailures` only the first failing ones. */
   readonly trials: readonly TrialSummary[];
   /** Every trial of the cell, grouped by how it ended, by first index. */
@@ -65,6 +73,7 @@ export class CellTally {
     readonly keepFailures: number | undefined,
     /** The cell's fault plan; a merge learns it from the shards' cells. */
     rules: readonly RuleInfo[] = [],
+    readonly clock: CellClock = 'virtual',
   ) {
     this.#metrics = new MetricsTally(rules);
   }
@@ -114,6 +123,7 @@ export class CellTally {
       scenario: this.scenario,
       config: this.config,
       refs: this.refs,
+      ...(this.clock === 'real' && { clock: 'real' as const }),
       trials,
       verdicts: [...this.#groups.values()].sort((a, b) => a.first - b.first).map((g) => ({ ...g })),
       elided: this.#failing - trials.filter((t) => t.status === 'failed').length,

@@ -383,6 +383,8 @@ export const gatesPassed = (results: readonly GateResult[]): boolean => results.
 /** What a run is known to hold before it starts: enough to tell a gate that can never hold. */
 export interface RunShape {
   readonly k: number;
+  /** Where k came from when not `--k` (`faultline.config.ts: k`): a refusal names it, not a flag the user never typed. */
+  readonly kFrom?: string;
   readonly scenarios: readonly string[];
   readonly configs: readonly string[];
 }
@@ -410,8 +412,11 @@ function reachable(op: GateOp, t: number, [lo, hi]: readonly [number, number]): 
   }
 }
 
+/** The run's k as the user set it: `--k 2`, or `k = 2 (from faultline.config.ts: k)`. */
+const kText = (k: number, from: string | undefined): string => (from === undefined ? `--k ${k}` : `k = ${k} (from ${from})`);
+
 /** Why a gate on a bound cannot hold with `k` trials per cell even if every trial goes its way. */
-function unreachableBound(gate: Gate, trials: number): string[] {
+function unreachableBound(gate: Gate, trials: number, kFrom: string | undefined): string[] {
   const kFollows = followsK(gate.metric);
   const k = kOf(gate.metric, trials);
   const lower = gate.op === '>=' || gate.op === '>';
@@ -420,7 +425,7 @@ function unreachableBound(gate: Gate, trials: number): string[] {
   const way = lower ? 'passing' : 'failing';
   const needs = trialsNeeded(gate, k, lower ? trials : 0, trials, kFollows);
   const seen = `with every trial ${way}, the ${bandName(gate)} of ${metricText(gate.metric)} from ${trials} trials is ${fmt(best)}`;
-  if (needs !== null) return [`${seen}; it needs n ≥ ${needs} trials per cell (--k ${needs}), and this run has --k ${trials}`];
+  if (needs !== null) return [`${seen}; it needs n ≥ ${needs} trials per cell (--k ${needs}), and this run has ${kText(trials, kFrom)}`];
   const hint = kFollows ? ` (pass^k follows --k, and pass^n from n trials cannot be bounded away from 0: name a fixed k such as pass^${Math.min(trials, 4)})` : '';
   return [`${seen}, and no trial count up to ${NEEDS_CAP.toLocaleString('en-US')} would reach ${gate.threshold}${hint}`];
 }
@@ -436,7 +441,7 @@ export function impossibleGates(gates: readonly Gate[], shape: RunShape): string
     const { metric, scope } = gate;
     const why: string[] = [];
     if ((metric.kind === 'pass_hat' || metric.kind === 'pass_at') && metric.k !== 'k' && metric.k > shape.k) {
-      why.push(`${metricText(metric)} needs at least ${metric.k} trials per cell, and this run has --k ${shape.k}`);
+      why.push(`${metricText(metric)} needs at least ${metric.k} trials per cell, and this run has ${kText(shape.k, shape.kFrom)}`);
     }
     const [lo, hi] = rangeOf(metric);
     if (!reachable(gate.op, gate.threshold, [lo, hi])) {
@@ -448,7 +453,7 @@ export function impossibleGates(gates: readonly Gate[], shape: RunShape): string
     if (scope.config !== undefined && !shape.configs.includes(scope.config)) {
       why.push(`no configuration "${scope.config}" in this run (configs: ${shape.configs.join(', ') || 'none'})`);
     }
-    if (gate.confidence !== undefined && why.length === 0) why.push(...unreachableBound(gate, shape.k));
+    if (gate.confidence !== undefined && why.length === 0) why.push(...unreachableBound(gate, shape.k, shape.kFrom));
     if (why.length > 0) out.push(`--gate ${gate.text} can never hold: ${why.join('; ')}`);
   }
   return out;

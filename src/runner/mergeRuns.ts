@@ -42,7 +42,7 @@ export function mergeRuns(runs: readonly RunResult[], sources: readonly string[]
     for (const cell of run.cells) {
       const entry = slot.get(`${cell.config}\u0000${cell.scenario}`);
       if (entry === undefined) throw usage(`a shard holds a cell ${cell.scenario} × ${cell.config} outside its own matrix`);
-      entry.tally ??= new CellTally(cell.scenario, cell.config, cell.refs, keep);
+      entry.tally ??= new CellTally(cell.scenario, cell.config, cell.refs, keep, [], cell.clock ?? 'virtual');
       entry.tally.addCell(cell);
     }
   }

@@ -68,7 +68,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   // In this process the rules are added here; workers add them to the scenarios they load.
   const planned = scenarios.map((s) => withAddedFaults(s, options.addedFaults));
   const tallies = configs.flatMap((config, c) =>
-    scenarios.map((scenario, s) => new CellTally(scenario.name, config.name, { scenario: refOf(scenario), config: configRefs[c]! }, keepFailures, ruleInfos(planned[s]!.faults))),
+    scenarios.map((scenario, s) => new CellTally(scenario.name, config.name, { scenario: refOf(scenario), config: configRefs[c]! }, keepFailures, ruleInfos(planned[s]!.faults), scenario.agent.kind === 'command' ? 'real' : 'virtual')),
   );
   const jobs = matrixJobs(scenarios.length, configs.length, k, shard);
   let done = 0;

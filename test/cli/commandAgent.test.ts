@@ -73,6 +73,14 @@ describe('a command agent against the served world', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     for (const name of ['shell-no-faults', 'shell-partial-write', 'shell-rate-limit']) expect(r.stdout).toMatch(new RegExp(`✓ ${name}\\s+1\\.000 .*2/2\\s+0\\s+0`));
     expect(r.stdout).toMatch(/real time: shell-no-faults, shell-partial-write, shell-rate-limit ran on the wall clock/);
+    // Their times are wall time, and every report says so: none calls them virtual.
+    const summary = await readFile(`${project.path}/reports/summary.md`, 'utf8');
+    for (const text of [r.stdout, summary]) {
+      expect(text).toMatch(/amplification \|? *p95 wall time/);
+      expect(text).not.toMatch(/virtual time/);
+    }
+    const report = JSON.parse(await readFile(`${project.path}/reports/faultline.json`, 'utf8')) as { cells: { clock?: string }[] };
+    expect(report.cells.map((c) => c.clock)).toEqual(['real', 'real', 'real']);
     // The partial write reached the service twice (the resend carried the key): amplification 2.
     expect(r.stdout).toMatch(/✓ shell-partial-write .* 2\.00 /);
     const replay = await faultline(['replay', 'shell/partial-write.yaml', '--seed', '1', '--trial', '0'], { cwd: project.path });
@@ -86,8 +94,12 @@ describe('a command agent against the served world', () => {
   }, 240_000);
 
   it('each broken program ends its own trial with a clear verdict, never the run, and leaves nothing running', async () => {
-    const r = await faultline(['run', 'bad', '--k', '1'], { cwd: project.path });
+    const r = await faultline(['run', 'bad', '--k', '1', '--html'], { cwd: project.path });
     expect(r.code, r.stderr).toBe(1);
+    // report.html draws the failing trials' timelines on the wall clock.
+    const html = await readFile(`${project.path}/reports/report.html`, 'utf8');
+    expect(html).toContain('"clock":"wall"');
+    expect(html).not.toContain('"clock":"virtual"');
     expect(r.stdout).toMatch(/✓ fine\s/);
     const failure = (name: string): string => new RegExp(`✗ ${name} × rulebook: .*\\n\\s+trial 0: (.*)`).exec(r.stdout)?.[1] ?? `no failure line for ${name} in:\n${r.stdout}`;
     expect(failure('missing')).toMatch(/goal-state: the agent crashed before finishing: the agent command \(definitely-not-a-program-faultline\) could not start: spawn definitely-not-a-program-faultline ENOENT/);

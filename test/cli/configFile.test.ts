@@ -94,6 +94,22 @@ describe('faultline.config.ts', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a gate refused for too few trials names where k came from: the config file, or --k when typed', async () => {
+    await write('faultline.config.ts', CONFIG);
+    const fromFile = await faultline(['run', '--gate', 'pass^5>=1'], { cwd: dir.path });
+    expect(fromFile.code, fromFile.stderr).toBe(2);
+    expect(fromFile.stderr).toMatch(/^error: --gate pass\^5>=1 can never hold: pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m);
+    const bound = await faultline(['run', '--gate', 'pass^2>=0.9@95%'], { cwd: dir.path });
+    expect(bound.code, bound.stderr).toBe(2);
+    expect(bound.stderr).toMatch(/it needs n ≥ \d+ trials per cell \(--k \d+\), and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m);
+    const typed = await faultline(['run', '--gate', 'pass^5>=1', '--k', '3'], { cwd: dir.path });
+    expect(typed.code, typed.stderr).toBe(2);
+    expect(typed.stderr).toMatch(/and this run has --k 3$/m);
+    const sweep = await faultline(['sweep', '--gate', 'pass^5>=1', '--lambda', '0'], { cwd: dir.path });
+    expect(sweep.code, sweep.stderr).toBe(2);
+    expect(sweep.stderr).toMatch(/pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m);
+  });
+
   it('refuses a file that fails to load, and a missing --config-file, with exit 2', async () => {
     await write('faultline.config.ts', 'export default { k: ;\n');
     const broken = await faultline(['run'], { cwd: dir.path });

@@ -195,7 +195,7 @@ describe('faultline explore', () => {
   it("finds a plan that breaks a user's service without idempotency, shrinks it to one rule, and the regression fails under faultline run", async () => {
     const r = await run(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1']);
     expect(r.code, r.stderr + r.stdout).toBe(1);
-    expect(r.stdout).toMatch(/✗ ticket-off × rulebook: plan \d+ failed; shrunk in \d+ steps to 1 fault rule/);
+    expect(r.stdout).toMatch(/✗ ticket-off × rulebook: duplicates\/R21 at plan \d+; shrunk in \d+ steps to 1 fault rule/);
     expect(r.stdout).toMatch(/duplicates: helpdesk:req-1 was created 2 times/);
     const file = writtenFile(r);
     expect(file).toMatch(/^scenarios\/regressions\/ticket-off-regression-[0-9a-f]{8}\.yaml$/);
@@ -208,7 +208,7 @@ describe('faultline explore', () => {
     expect(scenario.faults).toHaveLength(1);
     expect(scenario.faults[0]!.fault.kind).toBe('duplicate');
     expect(scenario.checks).not.toContain('goal-state');
-    expect(text).toMatch(/^# fast-check seed 1, replay path "[\d:]+": \d+ plans? tried, \d+ shrink steps?\.$/m);
+    expect(text).toMatch(/^# fast-check seed 1, replay path "[\d:]+": found at plan \d+ of 100 tried, \d+ shrink steps?\.$/m);
 
     const reproduce = headerCommand(text, 'reproduce');
     expect(reproduce).toEqual(['run', file, '--config', 'rulebook', '--seed', '1']);
@@ -224,7 +224,7 @@ describe('faultline explore', () => {
     expect(String(history[0]!.seed)).toBe(trialSeed);
     const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as { cells: { trials: { index: number; history: unknown[] }[] }[] };
     expect(history).toEqual(report.cells[0]!.trials.find((t) => t.index === 0)!.history);
-  });
+  }, 120_000);
 
   it('writes the same file, byte for byte, for the same seed, and another for another seed', async () => {
     const first = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '7', '--out', 'again']);
@@ -238,7 +238,7 @@ describe('faultline explore', () => {
 
     const other = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '8', '--out', 'again']);
     expect(writtenFile(other)).not.toBe(file);
-  });
+  }, 120_000);
 
   it("shrinks a built-in scenario's plan, run instead of its own faults, to one duplicate delivery", async () => {
     const r = await run(['explore', 'order-partial-write-no-idempotency', '--replace-faults', '--out', 'builtin']);
@@ -249,12 +249,18 @@ describe('faultline explore', () => {
     expect((await run(headerCommand(text, 'reproduce'))).code).toBe(1);
   });
 
-  it('finds nothing in 200 plans on each built-in scenario with idempotency honoured, and exits 0', async () => {
+  it('finds nothing in 200 plans on each built-in scenario with idempotency honoured, and says which searches tested nothing (exit 1)', async () => {
     // No scenario named: the built-in library, as a user's first `faultline explore` runs it.
     const r = await run(['explore', '--runs', '200']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    for (const name of LIBRARY) expect(r.stdout).toContain(`✓ ${name} × rulebook: 200 plans, none failed`);
-    expect(r.stdout).toContain(`explore: no failing plan in ${LIBRARY.length} scenario × configuration pairs`);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    // Their own rule, first in the plan and matching every attempt of the one tool they call, takes each: no generated rule after it ever fires.
+    const silent = ['concurrent-duplicate-409', 'duplicate-delivery-dedup', 'nested-retries-amplification', 'retry-after-beyond-deadline'];
+    for (const name of LIBRARY) {
+      expect(r.stdout).toContain(silent.includes(name) ? `✗ ${name} × rulebook: 200 plans, none failed, but none exercised its faults` : `✓ ${name} × rulebook: 200 plans, none failed; `);
+    }
+    expect(r.stdout).toMatch(
+      new RegExp(`^explore: no failing plan in ${LIBRARY.length} scenario × configuration pairs; ${silent.length} not exercised \\(no generated rule fired in any plan\\); \\d+ of ${200 * LIBRARY.length} plans exercised their faults`, 'm'),
+    );
   });
 
   it('finds nothing where it once found the runtime sending a call inside the Retry-After a previous call received (seed 2)', async () => {
@@ -278,7 +284,7 @@ describe('faultline explore', () => {
     const again = await run(headerCommand(text, 'reproduce'));
     expect(again.code, again.stderr).toBe(1);
     expect(again.stdout).toMatch(/✗ duplicates==0 failed/);
-  });
+  }, 120_000);
 
   it("works on a user's own HTTP agent: the worked helpdesk example reports a committed ticket as failed after a 401", async () => {
     const r = await run(['explore', join(EXAMPLE, 'ticket-over-http.yaml'), '--runs', '50', '--out', 'http']);
@@ -289,10 +295,10 @@ describe('faultline explore', () => {
     const scenario = parse(text) as { faults: unknown[]; agent: { module: string } };
     // The example's own partial write, then the rule explore found.
     expect(scenario.faults).toHaveLength(2);
-    expect(text).toContain("# fails (honesty) with the fault plan below. faults[0] is the scenario's own; faults[1..] were found by");
+    expect(text).toContain("# fails (honesty; explored for honesty/R20) with the fault plan below. faults[0] is the scenario's own; faults[1..] were found by");
     const again = await run(headerCommand(text, 'reproduce'));
     expect(again.code, again.stderr).toBe(1);
-  });
+  }, 120_000);
 
   it('counts coverage: which rules of the shrunk plan fired, and how many plans tried exercised their faults', async () => {
     const r = await run(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1', '--out', 'coverage']);
@@ -301,13 +307,15 @@ describe('faultline explore', () => {
     const tried = /^ {4}plans tried: (\d+) of (\d+) plans? exercised their faults \((\d+) fired every rule(?:; (\d+) fired none: no evidence)?\)$/m.exec(r.stdout);
     expect(tried, r.stdout).not.toBeNull();
     const [exercised, plans, every, none] = tried!.slice(1).map((n) => Number(n ?? 0));
-    expect(plans).toBe(Number(/plan (\d+) failed/.exec(r.stdout)![1]));
+    // The search spends its whole budget: every plan of it is counted.
+    expect(r.stdout).toMatch(/^✗ ticket-off × rulebook: 100 plans, 1 failure class: duplicates\/R21$/m);
+    expect(plans).toBe(100);
     expect(exercised! + none!).toBe(plans);
     expect(every).toBeLessThanOrEqual(exercised!);
     const text = await readFile(join(project.path, writtenFile(r)), 'utf8');
     expect(text).toMatch(/^# faults\[0\] fired [1-9]\d*×\.$/m);
-    expect(r.stdout).toMatch(/^explore: 1 of 1 scenario × configuration pair failed; \d+ of \d+ plans? exercised their faults/m);
-  });
+    expect(r.stdout).toMatch(/^explore: 1 of 1 scenario × configuration pair failed; \d+ of 100 plans exercised their faults/m);
+  }, 120_000);
 
   it('says a search in which no generated rule ever fired tested nothing, and exits 1', async () => {
     const r = await run(['explore', 'scenarios/idle.scenario.ts', '--runs', '20']);
@@ -320,7 +328,8 @@ describe('faultline explore', () => {
     const args = ['explore', 'scenarios/streamed.yaml', '--runs', '40', '--check', 'honesty', '--out', 'streamed'];
     const r = await run(args);
     expect(r.code, r.stderr + r.stdout).toBe(1);
-    expect(r.stdout).toMatch(/✗ streamed-ticket × rulebook: plan \d+ failed; shrunk in \d+ steps to 1 fault rule; stream faults on model:openai\.chat\.completions$/m);
+    expect(r.stdout).toMatch(/^✗ streamed-ticket × rulebook: 40 plans, \d+ failure class(?:es)?: [^\n]*honesty\/R\d+[^\n]*; stream faults on model:openai\.chat\.completions$/m);
+    expect(r.stdout).toMatch(/^✗ streamed-ticket × rulebook: honesty\/R\d+ at plan \d+; shrunk in \d+ steps to 1 fault rule$/m);
     expect(r.stdout).toMatch(/honesty: the agent claims helpdesk:req-42 succeeded but the ledger holds no effect for it/);
     const file = writtenFile(r);
     const scenario = parse(await readFile(join(project.path, file), 'utf8')) as { faults: { match: { tool?: string }; fault: { kind: string } }[] };
@@ -328,8 +337,8 @@ describe('faultline explore', () => {
     expect(scenario.faults[0]!.match.tool).toBe('model:openai.chat.completions');
     expect(scenario.faults[0]!.fault.kind).toMatch(/^stream_(cut|stall|malformed)$/);
     expect(r.stdout).toMatch(/fired in the failing trial: faults\[0\] \(model:openai\.chat\.completions, stream_\w+\) [1-9]\d*×/);
-    // Deterministic per seed: the same plans, the same file.
-    await rm(join(project.path, file));
+    // Deterministic per seed: the same plans, the same files.
+    await rm(join(project.path, 'streamed'), { recursive: true });
     const again = await run(args);
     expect(again.stdout).toBe(r.stdout);
     const reproduce = await run(headerCommand(await readFile(join(project.path, file), 'utf8'), 'reproduce'));

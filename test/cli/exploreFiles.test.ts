@@ -68,6 +68,64 @@ describe('faultline explore: regression files', () => {
   }, 120_000);
 });
 
+describe('faultline explore: every failure class', () => {
+  /** Each class explore reports, with its regression file and the commands it printed. */
+  const findings = (r: Finished): { failure: string; file: string; replay: string; reproduce: string }[] =>
+    [...r.stdout.matchAll(/^✗ \S+ × \S+: (\S+) at plan \d+; shrunk in \d+ steps[^\n]*\n(?:.*\n)*? {6}replay: faultline (.+)\n {4}regression: (\S+).*\n {4}reproduce: {2}faultline (.+)$/gm)].map((m) => ({ failure: m[1]!, replay: m[2]!, file: m[3]!, reproduce: m[4]! }));
+
+  it('goes past a scenario that fails on its own: each other class is shrunk to its own file, whose commands fail as printed', async () => {
+    // Under naive retries the scenario breaks R23 with no added fault; the plans break other rules besides.
+    const r = await run(['explore', 'order-partial-write-no-idempotency', '--config', 'naive', '--runs', '100', '--out', 'classes']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain('✗ order-partial-write-no-idempotency × naive: fails with no added fault (duplicates/R23, retry-discipline/R23): faultline run order-partial-write-no-idempotency --config naive --seed 1');
+    const found = findings(r);
+    const classes = found.map((f) => f.failure);
+    expect(classes).toEqual(expect.arrayContaining(['honesty/R20', 'retry-discipline/R5', 'retry-discipline/R7', 'retry-discipline/R9']));
+    expect(new Set(classes).size).toBe(classes.length);
+    expect(classes).not.toContain('duplicates/R23');
+    expect(r.stdout).toMatch(new RegExp(`: 100 plans, ${classes.length} other failure classes: ${classes.join(', ')}\n`));
+    // One file per plan: classes that shrank to one plan share it, and the output says so.
+    const files = [...new Set(found.map((f) => f.file))];
+    expect((await readdir(join(dir.path, 'classes'))).sort()).toEqual(files.map((f) => f.slice('classes/'.length)).sort());
+    for (const f of found) {
+      expect(f.reproduce).toBe(`run ${f.file} --config naive --seed 1`);
+      const again = await run([...f.reproduce.split(' '), '--reporter', 'console']);
+      expect(again.code, `${f.failure}: ${again.stdout}${again.stderr}`).toBe(1);
+      expect(await readFile(join(dir.path, f.file), 'utf8')).toMatch(/^# fails \(.+; explored for .+\) with the fault plan below/m);
+    }
+    const replay = await run(found[0]!.replay.split(' '));
+    expect(replay.code, replay.stderr).toBe(1);
+
+    // Deterministic per seed: the same search prints the same classes, plans and files.
+    const again = await run(['explore', 'order-partial-write-no-idempotency', '--config', 'naive', '--runs', '100', '--out', 'classes']);
+    expect(findings(again)).toEqual(found);
+  }, 300_000);
+
+  it('--ignore leaves out checkers, rules and classes, repeatable and as comma lists; what the baseline shows is then searched for', async () => {
+    const r = await run(['explore', 'order-partial-write-no-idempotency', '--config', 'naive', '--runs', '100', '--out', 'ignored', '--ignore', 'R23,honesty', '--ignore', 'retry-discipline/R5']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).not.toContain('fails with no added fault');
+    const classes = findings(r).map((f) => f.failure);
+    expect(classes.length).toBeGreaterThan(0);
+    for (const c of classes) expect(c).not.toMatch(/^honesty|\/R23$|^retry-discipline\/R5$/);
+    expect(classes).toContain('retry-discipline/R9');
+    // The header's explore command repeats the flags that shaped the search.
+    const text = await readFile(join(dir.path, findings(r)[0]!.file), 'utf8');
+    expect(text).toMatch(/^# {3}explore: +faultline explore order-partial-write-no-idempotency --config naive --seed 1 --runs 100 --ignore R23 --ignore honesty --ignore retry-discipline\/R5 --path [\d:]+$/m);
+
+    for (const [flags, message] of [
+      [['--ignore', 'R99'], '--ignore: "R99" is not a checker'],
+      [['--ignore', 'nope/R2'], '--ignore: "nope/R2" is not a checker'],
+      [['--ignore', 'R7,,R9'], '--ignore: expected a checker, a rule (R1 to R31) or a failure class (such as duplicates/R24), got an empty name'],
+      [['--check', 'duplicates,honesty', '--ignore', 'honesty'], '--ignore honesty: the same checker is named by --check'],
+    ] as const) {
+      const bad = await run(['explore', 'order-partial-write-no-idempotency', ...flags]);
+      expect(bad.code, bad.stderr).toBe(2);
+      expect(bad.stderr).toContain(message);
+    }
+  }, 180_000);
+});
+
 describe('-t / --grep on explore and list', () => {
   it('explore -t explores only the scenarios whose name matches; no match is refused with exit 2', async () => {
     const r = await run(['explore', '-t', '^read-timeout-retry$', '--runs', '3']);

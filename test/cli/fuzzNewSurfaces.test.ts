@@ -285,7 +285,7 @@ const hangs: Case[] = [
 ];
 
 const misleading: Case[] = [
-  { cls: 'a config file gate that can never hold', files: { 'faultline.config.ts': CONFIG("{ k: 2, gates: ['pass^5>=1'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml'], code: 2, stderr: /faultline\.config\.ts: gates\[0\] "pass\^5>=1" can never hold: pass\^5 needs at least 5 trials per cell/ },
+  { cls: 'a config file gate that can never hold', files: { 'faultline.config.ts': CONFIG("{ k: 2, gates: ['pass^5>=1'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml'], code: 2, stderr: /faultline\.config\.ts: gates\[0\] "pass\^5>=1" can never hold: pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)/ },
   { cls: 'a config file outDir that is a file', files: { 'faultline.config.ts': CONFIG("{ outDir: 'afile' }"), afile: 'x', 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: outDir afile: expected a folder, but afile is a file/ },
   { cls: 'a bad scenarios entry in the config file', files: { 'faultline.config.ts': CONFIG("{ scenarios: ['s.yaml', 'bad.yaml'] }"), 's.yaml': SCENARIO('s'), 'bad.yaml': 'name: bad\n' }, args: ['run', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: scenarios\[1\] \(bad\.yaml\): invalid scenario/ },
   { cls: 'a bad retryConfigs entry in the config file', files: { 'faultline.config.ts': CONFIG("{ retryConfigs: ['rulebook', 'no-such-config'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: retryConfigs\[1\] \(no-such-config\): / },
@@ -309,7 +309,69 @@ const misleading: Case[] = [
   },
 ];
 
-const CASES: readonly Case[] = [...crashes, ...silent, ...hangs, ...misleading];
+/** Raises SIGINT just before bin/faultline.js hands its start-up holders over: a signal queued while the CLI's modules evaluate. */
+const SIGINT_WHILE_LOADING = `const off = process.off.bind(process);
+let sent = false;
+process.off = (name, fn) => {
+  if (name === 'SIGINT' && !sent) {
+    sent = true;
+    process.kill(process.pid, 'SIGINT');
+  }
+  return off(name, fn);
+};
+`;
+
+/** A TypeScript scenario whose agent creates an order, then spins. */
+const SPINS = `export default {
+  name: 'spins',
+  agent: {
+    kind: 'function',
+    task: 'create an order, then spin',
+    fn: async ({ tools }: { tools: Record<string, (input: unknown) => Promise<unknown>> }) => {
+      await tools['create_order']!({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 });
+      for (;;) { /* spin */ }
+    },
+  },
+  goal: { effects: { 'order.created': 1 } },
+};
+`;
+
+/** Issue 22's explore, signal and watchdog classes: refused, reported or kept, never lost. */
+const lost: Case[] = [
+  { cls: 'explore --ignore an unknown rule', files: { 's.yaml': SCENARIO('s') }, args: ['explore', 's.yaml', '--ignore', 'R99', '--runs', '2'], code: 2, stderr: /--ignore: "R99" is not a checker .*, a rule \(R1 to R31\)/ },
+  { cls: 'explore --ignore an unknown checker in a class', files: { 's.yaml': SCENARIO('s') }, args: ['explore', 's.yaml', '--ignore', 'R7,nope/R2', '--runs', '2'], code: 2, stderr: /--ignore: "nope\/R2" is not a checker/ },
+  { cls: 'explore --ignore with an empty entry', files: { 's.yaml': SCENARIO('s') }, args: ['explore', 's.yaml', '--ignore', 'R7,,R9', '--runs', '2'], code: 2, stderr: /--ignore: expected a checker, a rule \(R1 to R31\) or a failure class .*, got an empty name/ },
+  { cls: 'explore --check and --ignore of one checker', files: { 's.yaml': SCENARIO('s') }, args: ['explore', 's.yaml', '--check', 'duplicates', '--ignore', 'duplicates', '--runs', '2'], code: 2, stderr: /--ignore duplicates: the same checker is named by --check/ },
+  {
+    cls: 'explore of a scenario that fails on its own goes on to the other failure classes',
+    files: {},
+    args: ['explore', 'order-partial-write-no-idempotency', '--config', 'naive', '--runs', '3'],
+    code: 1,
+    stdout: /fails with no added fault \(duplicates\/R23, retry-discipline\/R23\)[^]*: honesty\/R20 at plan 1; shrunk in \d+ steps/,
+  },
+  {
+    cls: 'a SIGINT while the CLI is still loading',
+    files: { 's.yaml': SCENARIO('s'), 'sigint.mjs': SIGINT_WHILE_LOADING },
+    args: ['run', 's.yaml', '--k', '2', '--reporter', 'json', '--out', 'out'],
+    env: { NODE_OPTIONS: '--import=./sigint.mjs' },
+    code: 130,
+    also: async (_r, dir) => expect((JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8')) as { run: { interrupted: boolean } }).run.interrupted).toBe(true),
+  },
+  {
+    cls: 'a hung trial of run keeps its history',
+    files: { 'spins.ts': SPINS },
+    args: ['run', 'spins.ts', '--k', '1', '--trial-timeout', '1500', '--reporter', 'json', '--out', 'out'],
+    code: 1,
+    also: async (_r, dir) => {
+      const report = JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8')) as { cells: { trials: { end: { kind: string }; history?: { type: string; effect?: string }[] }[] }[] };
+      const trial = report.cells[0]!.trials[0]!;
+      expect(trial.end.kind).toBe('hung');
+      expect(trial.history?.some((e) => e.type === 'effect' && e.effect === 'order.created')).toBe(true);
+    },
+  },
+];
+
+const CASES: readonly Case[] = [...crashes, ...silent, ...hangs, ...misleading, ...lost];
 
 let project: Awaited<ReturnType<typeof userProject>>;
 const tally = { cases: 0, crashes: 0, accepted: 0, hangs: 0 };

@@ -44,7 +44,8 @@ describe('faultline init', () => {
     expect(naive.code).toBe(1);
     expect(naive.stdout).toContain('ticket.created happened 2 times, expected 1');
     expect(naive.stdout).toContain('replay: faultline replay faultline/scenarios/helpdesk-partial-write.scenario.ts --config naive --seed 1 --trial 0');
-  });
+    // Three CLI processes, each loading TypeScript through tsx: on a busy machine (a load of 14 per core here) that takes minutes.
+  }, 300_000);
 
   it('is safe to run twice: it never overwrites, and says what it skipped', async () => {
     await writeFile(join(dir.path, 'package.json'), '{ "name": "shop" }\n');
@@ -67,4 +68,78 @@ describe('faultline init', () => {
     expect(init.stdout).toContain('skipped  package.json script "faultline": "faultline run" (there is no package.json here');
     expect(await read('.github/workflows/faultline.yml')).toContain('run: npm run faultline');
   });
+});
+
+describe('faultline init --example', () => {
+  /** The user's own dependencies an example imports, linked from the checkout's node_modules. */
+  const link = async (...names: string[]): Promise<void> => {
+    for (const name of names) {
+      await mkdir(join(dir.path, 'node_modules', name, '..'), { recursive: true });
+      await symlink(join(REPO, 'node_modules', name), join(dir.path, 'node_modules', name), 'dir');
+    }
+  };
+
+  it('helpdesk: writes the worked example and a config that runs it, and run passes', async () => {
+    await writeFile(join(dir.path, 'package.json'), '{ "name": "shop", "type": "module" }\n');
+    const init = await faultline(['init', '--example', 'helpdesk'], { cwd: dir.path });
+    expect(init.code, init.stderr).toBe(0);
+    for (const f of ['faultline.config.ts', 'faultline/examples/helpdesk/ticket-over-http.yaml', 'faultline/examples/helpdesk/ticket-partial-write.yaml', 'faultline/examples/helpdesk/code/helpdesk.service.ts', 'faultline/examples/helpdesk/code/agent.ts', 'faultline/examples/helpdesk/code/openTicket.ts', '.github/workflows/faultline.yml']) {
+      expect(init.stdout).toMatch(new RegExp(`created +${f.replaceAll('.', '\\.')}\\n`));
+    }
+    expect(await read('faultline/examples/helpdesk/code/helpdesk.service.ts')).toBe(await readFile(join(REPO, 'scenarios/examples/helpdesk/code/helpdesk.service.ts'), 'utf8'));
+    expect(await read('faultline.config.ts')).toContain("scenarios: ['faultline/examples/helpdesk/*.yaml']");
+    expect(init.stdout).toMatch(/needs: npm i -D -E msw@\d+\.\d+\.\d+\n/);
+    // No starter files beside the example.
+    expect(init.stdout).not.toContain('faultline/scenarios/');
+
+    const run = await faultline(['run'], { cwd: dir.path });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/✓ helpdesk-ticket-over-http +1\.000/);
+    expect(run.stdout).toMatch(/✓ helpdesk-ticket-partial-write +1\.000/);
+    expect(run.stdout).toContain('gates: all 4 held');
+  }, 300_000);
+
+  it('never overwrites: a second init lists every file as skipped and names the example folder to run', async () => {
+    expect((await faultline(['init', '--example', 'helpdesk'], { cwd: dir.path })).code).toBe(0);
+    await writeFile(join(dir.path, 'faultline/examples/helpdesk/code/agent.ts'), '// mine\n');
+    const again = await faultline(['init', '--example', 'helpdesk'], { cwd: dir.path });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('skipped  faultline/examples/helpdesk/code/agent.ts (it exists)');
+    expect(again.stdout).toContain('skipped  faultline.config.ts (it exists)');
+    expect(again.stdout).not.toContain('created');
+    expect(again.stdout).toContain('nothing was overwritten');
+    expect(again.stdout).toContain('next: npx faultline run faultline/examples/helpdesk ');
+    expect(await read('faultline/examples/helpdesk/code/agent.ts')).toBe('// mine\n');
+  });
+
+  it('refuses an unknown example with exit 2, naming the ones there are, and writes nothing', async () => {
+    const r = await faultline(['init', '--example', 'helpdesks'], { cwd: dir.path });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--example "helpdesks": no such example; expected one of helpdesk, sdk-agents, local-commands');
+    expect(r.stdout).toBe('');
+    await expect(read('faultline.config.ts')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('sdk-agents: brings the helpdesk code its agents import, names the SDKs to install, and run passes on the real SDKs', async () => {
+    await link('openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@anthropic-ai/sdk');
+    const init = await faultline(['init', '--example', 'sdk-agents'], { cwd: dir.path });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/created +faultline\/examples\/helpdesk\/code\/openTicket\.ts\n/);
+    expect(init.stdout).toMatch(/created +faultline\/examples\/sdk-agents\/code\/openaiAgent\.ts\n/);
+    expect(init.stdout).not.toContain('faultline/examples/helpdesk/ticket-');
+    expect(init.stdout).toMatch(/needs: npm i -D -E msw@[\d.]+ openai@[\d.]+ ai@[\d.]+ @ai-sdk\/openai@[\d.]+ @openai\/agents@[\d.]+ @anthropic-ai\/sdk@[\d.]+\n/);
+    const run = await faultline(['run'], { cwd: dir.path });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    for (const s of ['sdk-openai-helpdesk', 'sdk-ai-sdk-helpdesk', 'sdk-agents-sdk-helpdesk', 'sdk-anthropic-helpdesk']) expect(run.stdout).toMatch(new RegExp(`✓ ${s} +1\\.000`));
+  }, 300_000);
+
+  it('local-commands: run fails exactly the two scenarios that fail on purpose, each by its checker', async () => {
+    expect((await faultline(['init', '--example', 'local-commands'], { cwd: dir.path })).code).toBe(0);
+    const run = await faultline(['run'], { cwd: dir.path });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain('✗ build-leaks-grandchild × rulebook: 4 of 4 trials failed (process-cleanup)');
+    expect(run.stdout).toContain('✗ task-lost-track-unknown-as-success × rulebook: 4 of 4 trials failed (goal-state)');
+    expect(run.stdout).toMatch(/✓ build-times-out +1\.000/);
+    expect(run.stdout).toMatch(/✓ task-lost-track-careful +1\.000/);
+  }, 300_000);
 });

@@ -1,12 +1,13 @@
 /**
  * Issue 21's acceptance: a user's project outside the repository, with faultline installed from
- * the packed tarball, runs three real agents through the installed binary: an openai-SDK agent
- * whose tool messages are plain error strings, an AI SDK `streamText` agent and a streamed Agents
- * SDK run. Their correct variants hold every checker with faults off and under a lost answer, a
+ * the packed tarball, runs four real agents through the installed binary: an openai-SDK agent
+ * whose tool messages are plain error strings, an AI SDK `streamText` agent, a streamed Agents
+ * SDK run and a LangChain.js `createReactAgent`. Their correct variants hold every checker with faults off and under a lost answer, a
  * 429 with Retry-After on the tool, a quota error and a stream cut; each planted defect is caught
  * by the checker that owns it, with evidence naming the layer at fault. The openai-SDK agent does
  * not stream, so the stream cut (a fault only a streamed answer can meet) is the streaming agents'.
- * (LangChain.js is left out: `@langchain/openai` declares `engines.node >=22`, and this suite runs on Node 20.)
+ * LangChain.js is the 1.x line that still runs on Node 20: `@langchain/openai` 1.5.8 (1.5.9 on moves to
+ * openai 7 and Node 22), `@langchain/core` 1.4.0, `@langchain/langgraph` 1.7.3.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -178,6 +179,65 @@ export default defineHttpAgent(async ({ task, services, model }) => {
 });
 `;
 
+/**
+ * (d) A LangChain.js `createReactAgent` (LangGraph's prebuilt ReAct agent) on `ChatOpenAI`, written
+ * as LangChain's docs show it: a `tool()` with a zod schema that throws on an error (so `ToolNode`
+ * hands the model LangChain's own `Error: …\n Please fix your mistakes.`), tokens streamed with
+ * `streamMode: 'messages'`. LangChain builds its openai client with `maxRetries: 0` and retries in
+ * its own layer (`AsyncCaller`, six tries, Retry-After honoured, a quota error never resent).
+ * `careful` runs the graph again after a broken stream and stops on a quota error; `logs` passes
+ * its own `onFailedAttempt` to log each failure, which replaces LangChain's classifier: every
+ * error is then resent on p-retry's backoff, a quota error too, and Retry-After is ignored.
+ */
+const LANGCHAIN_AGENT = (loop: 'careful' | 'logs'): string => `import { tool } from '@langchain/core/tools';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { ChatOpenAI } from '@langchain/openai';
+import { z } from 'zod';
+import { defineHttpAgent, finalFromText } from 'faultline';
+import { openTicket } from './tool.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export default defineHttpAgent(async ({ task, services, model }) => {
+  const openTicketTool = tool(
+    async (input) => {
+      const text = await openTicket(services['helpdesk']!.baseUrl, input);
+      if (text.startsWith('error')) throw new Error(text);
+      return text;
+    },
+    { name: 'open_ticket', description: 'Open a ticket', schema: z.object({ requestId: z.string(), subject: z.string() }) },
+  );
+  const llm = new ChatOpenAI({
+    model: 'gpt-4o-mini',
+    apiKey: model!.apiKey,
+    configuration: { baseURL: model!.baseUrl },
+    ${loop === 'logs' ? "onFailedAttempt: (error: Error) => console.warn('model call failed, retrying:', error.message)," : ''}
+  });
+  const agent = createReactAgent({ llm, tools: [openTicketTool] });
+  let messages: unknown[] = [{ role: 'user', content: task }];
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    let state: { messages: { content: unknown }[] } | undefined;
+    try {
+      const stream = await agent.stream({ messages } as never, { streamMode: ['values', 'messages'], recursionLimit: 16 });
+      for await (const [mode, chunk] of stream) if (mode === 'values') state = chunk as never;
+    } catch (error) {
+      if (/quota/i.test(String(error))) return { outcome: 'failed', message: 'the model quota is exhausted' };
+      await sleep(1000);
+      continue;
+    }
+    const last = state!.messages.at(-1)!;
+    const final = finalFromText(typeof last.content === 'string' ? last.content : JSON.stringify(last.content));
+    if (final.kind === 'wait') {
+      await sleep(final.ms);
+      messages = [...state!.messages, { role: 'user', content: 'waited' }];
+      continue;
+    }
+    return { outcome: final.outcome, message: final.message, claims: final.claims };
+  }
+  return { outcome: 'failed', message: 'the agent failed 4 times' };
+});
+`;
+
 const CHAT = 'model:openai.chat.completions';
 /** Every checker the rulebook configuration runs on a trial. */
 const CHECKERS = ['goal-state', 'duplicates', 'budget', 'retry-discipline', 'amplification', 'model-retries', 'honesty', 'secrets', 'process-cleanup'];
@@ -224,6 +284,7 @@ const CORRECT: Record<string, { module: string; faults: readonly Faults[] }> = {
   openai: { module: 'openai.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota'] },
   'ai-sdk': { module: 'ai-sdk.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-429', 'stream-cut'] },
   'agents-sdk': { module: 'agents-sdk.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-quota', 'stream-cut'] },
+  langchain: { module: 'langchain.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-429', 'model-quota', 'stream-cut'] },
 };
 
 /** Each planted defect: the agent that carries it, the fault that exposes it. */
@@ -233,6 +294,8 @@ const DEFECTS = {
   'model-quota-resent': { module: 'agents-sdk-quota-loop.agent.ts', faults: 'model-quota' },
   'no-idempotency-key': { module: 'ai-sdk-no-key.agent.ts', faults: 'lost' },
   'failed-after-commit': { module: 'agents-sdk-says-failed.agent.ts', faults: 'lost' },
+  'langchain-model-ignores-retry-after': { module: 'langchain-logs.agent.ts', faults: 'model-429' },
+  'langchain-model-quota-resent': { module: 'langchain-logs.agent.ts', faults: 'model-quota' },
 } as const satisfies Record<string, { module: string; faults: Faults }>;
 
 const FILES: Record<string, string> = {
@@ -246,6 +309,8 @@ const FILES: Record<string, string> = {
   'agents-sdk.agent.ts': AGENTS_SDK_AGENT('careful', '{}'),
   'agents-sdk-quota-loop.agent.ts': AGENTS_SDK_AGENT('quota-loop', '{}'),
   'agents-sdk-says-failed.agent.ts': AGENTS_SDK_AGENT('says-failed', '{ tries: 1 }'),
+  'langchain.agent.ts': LANGCHAIN_AGENT('careful'),
+  'langchain-logs.agent.ts': LANGCHAIN_AGENT('logs'),
 };
 for (const [agent, { module, faults }] of Object.entries(CORRECT)) for (const f of faults) FILES[`good/${agent}-${f}.yaml`] = scenario(`${agent}-${f}`, module, f);
 for (const [name, { module, faults }] of Object.entries(DEFECTS)) FILES[`bad/${name}.yaml`] = scenario(name, module, faults);
@@ -278,19 +343,20 @@ let project: Consumer;
 beforeAll(async () => {
   packed = await pack();
   project = await createConsumer();
-  const sdks = await Promise.all(['openai', 'ai', '@ai-sdk/openai', '@openai/agents', 'msw'].map(async (name) => `${name}@${await repoVersion(name)}`));
+  const sdks = await Promise.all(['openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@langchain/core', '@langchain/openai', '@langchain/langgraph', 'zod', 'msw'].map(async (name) => `${name}@${await repoVersion(name)}`));
   await project.install([packed.tarball, ...sdks]);
   for (const [path, text] of Object.entries(FILES)) await project.write(path, text);
 }, 600_000);
+// Removing the project's node_modules (four SDKs and LangChain) outlasts the default hook timeout on a loaded machine.
 afterAll(async () => {
   await project?.cleanup();
   await packed?.cleanup();
-});
+}, 120_000);
 
 const readReport = async (): Promise<Report> => JSON.parse(await readFile(join(project.dir, 'reports', 'faultline.json'), 'utf8')) as Report;
 
 describe('real agents from the packed tarball, through the installed CLI', { timeout: 1_800_000 }, () => {
-  it('the correct openai-SDK, streamText and streamed Agents SDK agents pass every checker with faults off and on', async () => {
+  it('the correct openai-SDK, streamText, streamed Agents SDK and LangChain.js agents pass every checker with faults off and on', async () => {
     const r = await project.npx(['faultline', 'run', 'good', '--k', '2', '--reporter', 'json', ...SLOW]);
     const report = await readReport();
     const expected = Object.entries(CORRECT).flatMap(([agent, { faults }]) => faults.map((f) => `${agent}-${f}`));
@@ -325,17 +391,31 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
     const modelWait = failing('model-ignores-retry-after');
     expect([...modelWait.keys()]).toEqual(['retry-discipline']);
     expect(modelWait.get('retry-discipline'), all(modelWait)).toMatch(
-      /model call model:openai\.chat\.completions#1 attempt 2 .* to model:openai\.chat\.completions was sent 393ms after the 429 answer .* said Retry-After: 3 .*resent by a framework or the agent's own loop \(the same body again with no retry-count header: not the SDK's retry\) \(R9\)/,
+      /model call model:openai\.chat\.completions#1 attempt 2 .* to model:openai\.chat\.completions was sent 393ms after the 429 answer .* said Retry-After: 3 .*resent by AI SDK's retry layer or the agent's own loop around it \(its User-Agent names AI SDK; the same body again with no retry-count header: not the SDK's retry\) \(R9\)/,
     );
 
     // The replay of the trial reproduces it, from the user's project.
-    const replay = await project.npx(['faultline', 'replay', 'bad/model-ignores-retry-after.yaml', '--trial', '0']);
+    const replay = await project.npx(['faultline', 'replay', 'bad/model-ignores-retry-after.yaml', '--trial', '0', ...SLOW]);
     expect(replay.stdout, replay.stderr).toMatch(/✗ retry-discipline: model call model:openai\.chat\.completions#1 attempt 2 .*was sent 393ms after the 429 answer/);
 
     const quota = failing('model-quota-resent');
     expect([...quota.keys()]).toEqual(['model-retries']);
     expect(quota.get('model-retries'), all(quota)).toMatch(
-      /model call model:openai\.chat\.completions#1 to model:openai\.chat\.completions was resent \d+ time\(s\) after its quota_exceeded answer .*by a framework or the agent's own loop.*\(R5\)/,
+      /model call model:openai\.chat\.completions#1 to model:openai\.chat\.completions was resent \d+ time\(s\) after its quota_exceeded answer .*by OpenAI Agents SDK's retry layer or the agent's own loop around it \(its User-Agent names OpenAI Agents SDK; .*\(R5\)/,
+    );
+
+    // LangChain's own retry layer, its classifier replaced by the app's logging hook: the resends
+    // carry LangChain's client (openai with maxRetries: 0, so x-stainless-retry-count: 0 each time),
+    // and its User-Agent names LangChain.js.
+    const lcWait = failing('langchain-model-ignores-retry-after');
+    expect([...lcWait.keys()]).toEqual(['retry-discipline']);
+    expect(lcWait.get('retry-discipline'), all(lcWait)).toMatch(
+      /^model call model:openai\.chat\.completions#1 attempt 2 .* was sent \d+ms after the 429 answer .* said Retry-After: 3 \(3000ms, until t=3000ms\), resent by LangChain\.js's retry layer or the agent's own loop around it \(its User-Agent names LangChain\.js; the same body again with x-stainless-retry-count: 0: not the SDK's retry\) \(R9\)/,
+    );
+    const lcQuota = failing('langchain-model-quota-resent');
+    expect([...lcQuota.keys()]).toEqual(['model-retries']);
+    expect(lcQuota.get('model-retries'), all(lcQuota)).toMatch(
+      /^model call model:openai\.chat\.completions#1 to model:openai\.chat\.completions was resent 6 time\(s\) after its quota_exceeded answer .*by LangChain\.js's retry layer or the agent's own loop around it \(its User-Agent names LangChain\.js; the same body again with x-stainless-retry-count: 0: not the SDK's retry\).*\(R5\)$/,
     );
 
     const dup = failing('no-idempotency-key');

@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { start, tempDir } from './faultline.js';
@@ -111,5 +112,23 @@ describe('a stop signal during start-up', () => {
     expect(report.run.interrupted).toBe(true);
     expect(report.run.trials).toBe(0);
     expect(await readFile(join(dir.path, 'early', 'junit.xml'), 'utf8')).toContain('<property name="interrupted" value="true"/>');
+  });
+
+  it('is honoured when it comes while the CLI is still loading, in the last instant before it listens: exit 130, report interrupted', async () => {
+    // A signal that arrived while the CLI's modules were evaluating is queued in Node, not yet
+    // handed to any listener. This preload raises SIGINT at the last such instant: just before
+    // bin/faultline.js takes its start-up holders off. It was lost (a full run, exit 0).
+    const preload = join(dir.path, 'sigint-before-listening.mjs');
+    await writeFile(
+      preload,
+      `const off = process.off.bind(process);\nlet sent = false;\nprocess.off = (name, fn) => {\n  if (name === 'SIGINT' && !sent) {\n    sent = true;\n    process.kill(process.pid, 'SIGINT');\n  }\n  return off(name, fn);\n};\n`,
+    );
+    const r = await start(['run', 'read-timeout-retry', '--k', '3', '--out', 'loading', '--reporter', 'json'], { cwd: dir.path, env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` } }).done;
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('faultline: interrupted; finishing the trial in progress and writing the reports');
+    const report = parseJsonReport(await readFile(join(dir.path, 'loading', 'faultline.json'), 'utf8'));
+    expect(report.run.interrupted).toBe(true);
+    expect(report.run.trials).toBe(0);
   });
 });

@@ -85,8 +85,9 @@ export default defineHttpAgent(async ({ task, services, model }) => {
 });
 `;
 
-const scenario = (name: string, module: string): string => `name: ${name}
+const scenario = (name: string, module: string, adapter = 'msw'): string => `name: ${name}
 services: [${SERVICE}]
+http: { adapter: ${adapter} }
 model:
   api: openai
   plan:
@@ -117,6 +118,7 @@ beforeAll(async () => {
       'agents.agent.ts': AGENTS_SDK_AGENT,
       'stream-cut.yaml': scenario('ai-sdk-stream-cut', './careful.agent.ts'),
       'agents-stream-cut.yaml': scenario('agents-sdk-stream-cut', './agents.agent.ts'),
+      'nock/agents-stream-cut.yaml': scenario('agents-sdk-stream-cut-nock', '../agents.agent.ts', 'nock'),
       'naive/stream-cut.yaml': scenario('naive-stream-cut', '../naive.agent.ts'),
     },
     ['ai', '@ai-sdk/openai', '@openai/agents', 'openai'],
@@ -134,6 +136,17 @@ describe('streamed model answers under a stream cut, through the CLI', { timeout
     expect(replay.stdout).toMatch(/fault stream_cut\(afterEvents=2\) on http-1/);
     expect(replay.stdout).toMatch(/response to http-1: error 200 "the connection dropped mid-stream after 2 of \d+ events \(stream_cut\)" \[stream: 2 of \d+ events\]/);
     expect(replay.stdout).toMatch(/agent ended: completed/);
+  });
+
+  // The Agents SDK keeps its client (and the fetch it captured) from one trial to the next in a
+  // worker: under nock that once sent later trials through a torn-down interception (an uncaught
+  // ECONNRESET, or a trial that hung with no request recorded).
+  it('under nock too: every trial of a streamed Agents SDK run meets its cut and holds every gate, nothing escapes the trials', async () => {
+    const r = await faultline(['run', 'nock/agents-stream-cut.yaml', '--k', '4', '--workers', '1'], { cwd: project.path });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stderr).toContain('✓ rulebook × agents-sdk-stream-cut-nock: 4/4 passed');
+    expect(r.stdout).toMatch(/agents-sdk-stream-cut-nock\s+rulebook\s+faults\[0\]\s+any tool, stream_cut, times 1\s+4\/4 trials/);
+    expect(r.stdout + r.stderr).not.toMatch(/ECONNRESET|uncaught|crashed/i);
   });
 
   it('an agent that takes a cut-short stream for the answer fails the goal, and the replay shows the cut', async () => {

@@ -69,6 +69,17 @@ describe('agents that take their worker down', () => {
     // Each bad trial costs a fresh worker (tsx and the scenario files again) and the hung ones the whole watchdog.
   }, 120_000);
 
+  it('a trial the watchdog ends keeps what its agent did before it spun: the order it created is in the history and the evidence', async () => {
+    await writeFile(join(dir.path, 'spins-after-order.ts'), agentScenario('spins-after-order', 'for (;;) { /* spin */ }'));
+    const r = await faultline(['run', 'spins-after-order.ts', '--k', '1', '--trial-timeout', '1500', '--out', 'spins'], { cwd: dir.path });
+    expect(r.code, r.stderr).toBe(1);
+    const [t] = (await report('spins')).cells[0]!.trials;
+    expect(t!.end).toMatchObject({ kind: 'hung', message: expect.stringMatching(/no answer within the 1500 ms wall-clock watchdog/) as unknown });
+    expect(t!.history?.some((e) => e.type === 'effect' && e.effect === 'order.created')).toBe(true);
+    expect(JSON.stringify(t!.checks)).not.toContain('happened 0 times');
+    expect(r.stdout).toContain('replay: faultline replay ./spins-after-order.ts --config rulebook --seed 1 --trial 0');
+  }, 90_000);
+
   it("keeps one agent's changes to globals (Date, Object.prototype) from the next trial and from the report", async () => {
     await writeFile(join(dir.path, 'a-replaces-date.ts'), agentScenario('replaces-date', "(globalThis as { Date: unknown }).Date = class { static now(): number { return 0; } };"));
     await writeFile(join(dir.path, 'b-pollutes-prototype.ts'), agentScenario('pollutes-prototype', "(Object.prototype as Record<string, unknown>)['polluted'] = true;"));

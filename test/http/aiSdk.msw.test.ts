@@ -44,8 +44,8 @@ describe('the Vercel AI SDK under a quota 429: its retries carry no retry header
     expect(modelCallLoads(t.history.events).map((l) => [l.call, l.requests])).toEqual([[`${RESPONSES}#1`, 3]]);
     expect(modelRetries.check(recordOf(t), { budget: BUDGET, secrets: [] })).toMatchObject({
       valid: false,
-      message: `model call ${RESPONSES}#1 to ${RESPONSES} was resent 2 time(s) after its quota_exceeded answer to http-1 at t=0ms (${['http-2', 'http-3'].map((r) => `${r} by a framework or the agent's own loop (the same body again with no retry-count header: not the SDK's retry)`).join(', ')}): waiting does not help an exhausted quota; stop and hand over to a person (R5)`,
-      evidence: [{ rule: 'R5', call: `${RESPONSES}#1`, resent: ['http-2', 'http-3'], resentBy: [{ request: 'http-2', layer: 'framework-or-agent' }, { request: 'http-3', layer: 'framework-or-agent' }] }],
+      message: `model call ${RESPONSES}#1 to ${RESPONSES} was resent 2 time(s) after its quota_exceeded answer to http-1 at t=0ms (${['http-2', 'http-3'].map((r) => `${r} by AI SDK's retry layer or the agent's own loop around it (its User-Agent names AI SDK; the same body again with no retry-count header: not the SDK's retry)`).join(', ')}): waiting does not help an exhausted quota; stop and hand over to a person (R5)`,
+      evidence: [{ rule: 'R5', call: `${RESPONSES}#1`, resent: ['http-2', 'http-3'], resentBy: [{ request: 'http-2', layer: 'framework-or-agent', framework: 'AI SDK' }, { request: 'http-3', layer: 'framework-or-agent', framework: 'AI SDK' }] }],
     });
   });
 

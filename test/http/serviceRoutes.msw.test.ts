@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineService, ServiceError } from '../../src/public/index.js';
-import { createHttpTrial, runWithMsw } from '../../src/public/msw.js';
-import { defaultServiceUrl, serviceHttp } from '../../src/faults/http/serviceRoutes.js';
+import { createHttpTrial, defaultServiceUrl, runWithMsw, serviceHttp } from '../../src/public/msw.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
 
 const notes = defineService({

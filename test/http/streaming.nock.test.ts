@@ -12,10 +12,8 @@ import { runWithNock } from '../../src/faults/http/nock.js';
 import { CASES, orders, play, STREAM_TIMEOUT_MS } from './streamingAgents.js';
 
 const FAULTS: readonly (Fault | undefined)[] = [undefined, { kind: 'stream_cut', afterEvents: 2 }, { kind: 'stream_stall', afterEvents: 2 }, { kind: 'stream_malformed', afterEvents: 2 }];
-// The Agents SDK's streamed run under nock's stream faults is not covered yet (see the msw test for it).
-const NOCK_CASES = CASES.filter((c) => !c.name.startsWith('@openai/agents'));
 
-describe.each(NOCK_CASES)('$name through nock', (c) => {
+describe.each(CASES)('$name through nock', (c) => {
   it.each(FAULTS.map((f) => [f?.kind ?? 'no fault', f] as const))('%s', async (_name, fault) => {
     const { t, run, responses } = await play(runWithNock, c, fault);
     expect(run.seen).toHaveLength(fault ? 1 : 0);

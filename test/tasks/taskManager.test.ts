@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Behaviour } from '../../src/agent/behaviours.js';
 import { VirtualClock } from '../../src/core/index.js';
 import { deliver } from '../../src/world/index.js';
-import { createWorld, defineScenario, formatTimeline, rulebookDefault, runTrial, tasks, type ScenarioInput, type TrialResult } from '../../src/public/index.js';
+import { defineScenario, rulebookDefault, runTrial, type ScenarioInput, type TrialResult } from '../../src/public/index.js';
+import { formatTimeline } from '../../src/public/report.js';
+import { createWorld, tasks } from '../../src/public/testing.js';
 
 const SUBMIT = { name: 'submit', tool: 'submit_task', input: { clientReference: 'nightly-1', command: 'reindex --all' }, subject: 'tasks:nightly-1' };
 const POLL = { tool: 'get_task_status', input: { taskId: '$submit.taskId' }, until: { path: 'state', in: ['succeeded'] }, everyMs: 2_000, maxPolls: 10 };

@@ -18,7 +18,7 @@ compare runs the four of scenarios/configs/).
 
 The same run as "faultline run", printed configuration against configuration: a row per
 scenario, a column group per configuration (pass^1, pass^k, duplicate effects, amplification,
-p95 virtual time) and a totals row. The default gates apply to every configuration: pass
+p95 time: virtual, or wall for a command agent) and a totals row. The default gates apply to every configuration: pass
 --gate with a config= scope to gate only the ones you ship. compare.html holds the same
 figures as charts.
 

@@ -10,28 +10,31 @@ Examples:
   $ faultline explore ./faultline/scenarios/ --config rulebook --config ./retry.yaml --runs 500 --time 60
   $ faultline explore my-agent.scenario.ts --seed 7 --out test/regressions
   $ faultline explore order-x --seed 7 --path "4:0:0:1"      start at the counterexample of an earlier run
+  $ faultline explore order-x --config naive --ignore R23,budget   every other failure class
 
 For each scenario × configuration, fast-check generates fault plans over the scenario's tools
 (every fault kind, with targets by tool, call, attempt and purpose, times, time windows and
 probabilities) and runs one trial per plan, the plan after the scenario's own faults (or
 instead of them, with --replace-faults). A plan fails when a checker other than goal-state
 fails, or the agent crashes: under a generated plan the goal may be out of reach, but the
-agent must stay safe and honest (choose the checkers with --check). The first failing plan
-is shrunk to the smallest that still fails and written as a regression scenario into --out,
-with the command that reproduces it. Only a failure in which the plan's own rules fired
-counts, during the search and each shrink step; the output says which rules of the shrunk plan
-fired, and how many plans tried exercised their faults. Where the scenario's own trial streams
-a model route, stream faults (stream_cut, stream_stall, stream_malformed) are generated on it
-too. Each plan's trial runs on a worker thread as in
+agent must stay safe and honest (choose the checkers with --check, leave out checkers and
+rules with --ignore). The search tries every plan of the budget and keeps the first plan of
+each failure class (a checker and the rule it cites, such as duplicates/R24, or crashed) that
+the scenario does not show on its own; each is shrunk to the smallest plan that still shows
+its class and written as a regression scenario into --out, with the command that reproduces it.
+A failing plan counts as evidence of a class only if at least one of its own rules fired, during
+the search and each shrink step; the output says which rules of each shrunk plan fired, and how
+many plans tried exercised their faults. Where the scenario's own trial streams a model route,
+stream faults (stream_cut, stream_stall, stream_malformed) are generated on it too. Each plan's trial runs on a worker thread as in
 "faultline run": an agent that exits, crashes its thread or spins fails its plan (crashed, hung). The same seed gives the same plans and the same file.
-Exit codes: 0 no plan failed, 1 a plan failed (a regression was written) or no generated rule
-fired in any plan (the search tested nothing), 2 bad input.`;
+Exit codes: 0 no plan failed, 1 a plan failed, the scenario fails on its own, or no generated
+rule fired in any plan (the search tested nothing), 2 bad input.`;
 
 /** `faultline explore [scenarios…]`: search for a fault plan that breaks the agent, and keep it. */
 export function createExploreCommand(ctx: CliContext): Command {
   const cmd = new Command('explore');
   return cmd
-    .description('generate fault plans with fast-check, shrink the first failing one and write it as a regression scenario')
+    .description('generate fault plans with fast-check, shrink one failing plan per failure class and write each as a regression scenario')
     .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)')
     .option('--config <name|file>', 'retry configuration: built-in name or file (repeatable; default: rulebook)', collect)
     .option('--runs <n>', 'fault plans to try per scenario × configuration', (v) => parseInteger(v, 1, 'a number of plans, at least 1'), DEFAULT_RUNS)
@@ -41,7 +44,8 @@ export function createExploreCommand(ctx: CliContext): Command {
     .option('--path <path>', "fast-check's replay path from a regression file's header: start at that plan (one scenario × configuration)")
     .option('--replace-faults', "run each plan instead of the scenario's own faults, not after them")
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
-    .option('--check <name>', 'a checker that decides whether a plan fails (repeatable; default: all the scenario runs but goal-state)', collect)
+    .option('--check <names>', 'checkers that decide whether a plan fails (repeatable, or a comma list; default: all the scenario runs but goal-state)', collect)
+    .option('--ignore <names>', 'checkers, rules or failure classes not to report, such as retry-discipline, R7, duplicates/R24 or crashed (repeatable, or a comma list)', collect)
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
     .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed and grep')

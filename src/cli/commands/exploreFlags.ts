@@ -11,6 +11,7 @@ export interface ExploreFlags extends IsolationFlags {
   readonly path?: string;
   readonly replaceFaults?: boolean;
   readonly check?: string[];
+  readonly ignore?: string[];
   readonly grep?: RegExp;
   readonly configFile?: string;
 }

@@ -13,6 +13,8 @@ type Reporter = (typeof REPORTERS)[number];
 
 interface SweepFlags extends IsolationFlags {
   readonly configFile?: string;
+  /** The config file k came from, when --k was not typed. */
+  readonly kFrom?: string;
   readonly fault?: string[];
   readonly lambda?: (readonly number[])[];
   readonly mix?: boolean;
@@ -123,8 +125,8 @@ export function createSweepCommand(ctx: CliContext): Command {
         import('../../runner/sweep/sweepFaults.js'),
         import('../config/withConfigFile.js'),
       ]);
-      ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags, (config, typed) => ({
-        ...(!typed('k') && config.k !== undefined && { k: config.k }),
+      ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags, (config, typed, file) => ({
+        ...(!typed('k') && config.k !== undefined && { k: config.k, kFrom: file }),
         ...(!typed('out') && config.outDir !== undefined && { out: config.outDir }),
       })));
       const faults = (flags.fault ?? DEFAULT_SWEEP_FAULTS).map((text) => {
@@ -151,6 +153,7 @@ export function createSweepCommand(ctx: CliContext): Command {
           ...common,
           configs: flags.config ?? (await builtinConfigs()),
           k: flags.k,
+          ...(flags.kFrom !== undefined && { kFrom: flags.kFrom }),
           outDir: flags.out,
           reporters: flags.reporter ?? [...REPORTERS],
           ...(flags.workers !== undefined && { workers: flags.workers }),

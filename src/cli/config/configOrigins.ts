@@ -8,5 +8,7 @@ export interface ConfigOrigins {
   /** A loaded ref (a file a pattern matched, or a built-in name) → where it came from: `scenarios[1] (bad.yaml)`. */
   readonly refs: ReadonlyMap<string, string>;
   readonly gates: boolean;
+  /** k came from the file's `k`, not `--k`. */
+  readonly k: boolean;
   readonly outDir: boolean;
 }

@@ -26,7 +26,7 @@ export async function withSharedConfigFile<F extends SharedFlags>(
   cmd: Command,
   scenarios: string[],
   flags: F,
-  more: (config: LoadedConfigFile['config'], typed: (option: string) => boolean) => Partial<F> = () => ({}),
+  more: (config: LoadedConfigFile['config'], typed: (option: string) => boolean, file: string) => Partial<F> = () => ({}),
 ): Promise<{ scenarios: string[]; flags: F }> {
   const file = await findConfigFile(flags.configFile);
   if (file === undefined) return { scenarios, flags };
@@ -39,7 +39,7 @@ export async function withSharedConfigFile<F extends SharedFlags>(
       seed: typed('seed') ? flags.seed : (config.seed ?? flags.seed),
       ...(flags.config === undefined && config.retryConfigs && { config: [...config.retryConfigs] }),
       ...(flags.grep === undefined && config.grep !== undefined && { grep: new RegExp(config.grep) }),
-      ...more(config, typed),
+      ...more(config, typed, file),
     },
   };
 }
@@ -60,6 +60,7 @@ export async function withConfigFile(cmd: Command, scenarios: string[], flags: R
     // Only the lists the command line did not replace.
     refs: new Map([...origins].filter(([, at]) => (at.startsWith('scenarios[') ? scenarios.length === 0 : flags.config === undefined))),
     gates: flags.gate === undefined && config.gates !== undefined,
+    k: !typed('k') && config.k !== undefined,
     outDir: !typed('out') && config.outDir !== undefined,
   };
   return {

@@ -1,18 +1,63 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { ExitCode } from '../exitCodes.js';
 import type { Io } from '../io.js';
-import { AGENT, CONFIG, SCENARIO, SCRIPT, SERVICE, WORKFLOW } from './templates.js';
+import { EXAMPLES_DIR, exampleTarget, INIT_EXAMPLE_NAMES, INIT_EXAMPLES, type InitExample } from './examples.js';
+import { AGENT, CONFIG, configFor, SCENARIO, SCRIPT, SERVICE, WORKFLOW } from './templates.js';
+
+interface InitFile {
+  readonly path: string;
+  readonly text: string;
+}
 
 /** The files `init` writes, relative to the project folder. */
-export const INIT_FILES: readonly { readonly path: string; readonly text: string }[] = [
+export const INIT_FILES: readonly InitFile[] = [
   { path: 'faultline.config.ts', text: CONFIG },
   { path: 'faultline/services/helpdesk.service.ts', text: SERVICE },
   { path: 'faultline/agents/open-ticket.agent.ts', text: AGENT },
   { path: 'faultline/scenarios/helpdesk-partial-write.scenario.ts', text: SCENARIO },
   { path: '.github/workflows/faultline.yml', text: WORKFLOW },
 ];
+
+
+/** An example's files, as they sit under `scenarios/examples/`, bound for `faultline/examples/` in the project. */
+async function exampleFiles(example: InitExample): Promise<InitFile[]> {
+  const files: InitFile[] = [];
+  for (const folder of example.folders) {
+    const root = join(EXAMPLES_DIR, folder);
+    const entries = await readdir(root, { recursive: true, withFileTypes: true });
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const from = join(entry.parentPath, entry.name);
+      const inExamples = relative(EXAMPLES_DIR, from).split(sep).join('/');
+      files.push({ path: `faultline/examples/${inExamples}`, text: await readFile(from, 'utf8') });
+    }
+  }
+  // Sorted, so the list printed is the same on every file system.
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The example named `name`, or a usage error listing the names there are. */
+function exampleNamed(name: string): InitExample {
+  const example = INIT_EXAMPLES.find((e) => e.name === name);
+  if (example) return example;
+  throw new FaultlineError(FaultlineErrorCode.Usage, `--example ${JSON.stringify(name)}: no such example; expected one of ${INIT_EXAMPLE_NAMES.join(', ')}`);
+}
+
+/** The command that installs what the example's own code and runs need, at the versions faultline tests with. */
+async function installCommand(example: InitExample): Promise<string | undefined> {
+  const wanted = [...example.peers, ...example.packages];
+  if (wanted.length === 0) return undefined;
+  // dist/cli/init/ and src/cli/init/ both sit three folders below the package root.
+  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { devDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+  const versions = { ...pkg.devDependencies, ...pkg.peerDependencies };
+  const pinned = wanted.map((name) => {
+    const version = /^[\^~]?(\d+\.\d+\.\d+)$/.exec(versions[name]?.trim() ?? '')?.[1];
+    return version === undefined ? name : `${name}@${version}`;
+  });
+  return `npm i -D -E ${pinned.join(' ')}`;
+}
 
 type Step = { readonly kind: 'created' | 'skipped' | 'added'; readonly what: string; readonly why?: string };
 
@@ -54,27 +99,49 @@ async function addScript(dir: string): Promise<Step> {
   return { kind: 'added', what };
 }
 
-/** `faultline init`: writes what is missing, never overwrites, and says what it did and skipped. */
-export async function executeInit(dir: string, io: Io): Promise<ExitCode> {
+/**
+ * `faultline init`: writes what is missing, never overwrites, and says what it did and skipped.
+ * With `example`, the worked example of that name takes the place of the starter service, agent
+ * and scenario, and the config's scenarios are the example's.
+ */
+export async function executeInit(dir: string, io: Io, exampleName?: string): Promise<ExitCode> {
+  const example = exampleName === undefined ? undefined : exampleNamed(exampleName);
   // An empty --dir would resolve to the working folder: refuse it rather than write there unasked.
   if (dir.trim() === '') throw new FaultlineError(FaultlineErrorCode.Usage, '--dir: expected a folder path, got an empty string');
   const info = await stat(dir).catch(() => undefined);
   if (info !== undefined && !info.isDirectory()) throw new FaultlineError(FaultlineErrorCode.Usage, `--dir ${dir}: expected a folder, but ${dir} is ${info.isFile() ? 'a file' : 'not a folder'}`);
+  const files: readonly InitFile[] = example
+    ? [{ path: 'faultline.config.ts', text: configFor(`${exampleTarget(example.name)}/*.yaml`) }, ...(await exampleFiles(example)), { path: '.github/workflows/faultline.yml', text: WORKFLOW }]
+    : INIT_FILES;
   const steps: Step[] = [];
-  for (const { path, text } of INIT_FILES) steps.push(await writeNew(dir, path, text));
+  for (const { path, text } of files) steps.push(await writeNew(dir, path, text));
   steps.push(await addScript(dir));
   const width = Math.max(...steps.map((s) => s.kind.length));
   const lines = steps.map((s) => `  ${s.kind.padEnd(width)}  ${s.what}${s.why === undefined ? '' : ` (${s.why})`}`);
   const skipped = steps.filter((s) => s.kind === 'skipped').length;
-  io.stdout.write(
-    [
-      'faultline init',
-      ...lines,
-      '',
-      skipped === 0 ? 'next: npx faultline run   (the example scenario under the rulebook configuration)' : `${skipped} skipped: nothing was overwritten. next: npx faultline run`,
-      '      npx faultline run --config naive   (the same scenario under a careless retry policy: it fails, with the evidence)',
-      '',
-    ].join('\n'),
-  );
+  const header = example ? `faultline init --example ${example.name}: ${example.summary}` : 'faultline init';
+  const next = example ? await exampleNext(example, steps) : starterNext(skipped);
+  io.stdout.write([header, ...lines, '', ...next, ''].join('\n'));
   return ExitCode.Ok;
+}
+
+function starterNext(skipped: number): string[] {
+  return [
+    skipped === 0 ? 'next: npx faultline run   (the example scenario under the rulebook configuration)' : `${skipped} skipped: nothing was overwritten. next: npx faultline run`,
+    '      npx faultline run --config naive   (the same scenario under a careless retry policy: it fails, with the evidence)',
+  ];
+}
+
+async function exampleNext(example: InitExample, steps: readonly Step[]): Promise<string[]> {
+  const skipped = steps.filter((s) => s.kind === 'skipped').length;
+  const install = await installCommand(example);
+  // A config that was there already does not name the example: run its folder by path instead.
+  const configSkipped = steps.some((s) => s.kind === 'skipped' && s.what === 'faultline.config.ts');
+  const run = configSkipped ? `npx faultline run ${exampleTarget(example.name)}` : 'npx faultline run';
+  return [
+    ...(skipped === 0 ? [] : [`${skipped} skipped: nothing was overwritten.`]),
+    ...(install === undefined ? [] : [`needs: ${install}`]),
+    `next: ${run}   (the example's scenarios under the rulebook configuration)`,
+    `      npx faultline run ${exampleTarget(example.name)} --config naive   (the same under a careless retry policy)`,
+  ];
 }

@@ -4,11 +4,12 @@
  * example to edit, not a stub: `npx faultline run` passes on them as written.
  */
 
-export const CONFIG = `import { defineConfig } from 'faultline';
+/** The project config, its scenarios found by `scenarios` (a glob). */
+export const configFor = (scenarios: string): string => `import { defineConfig } from 'faultline';
 
 // Defaults for \`faultline run\` and \`faultline compare\`; flags on the command line win.
 export default defineConfig({
-  scenarios: ['faultline/scenarios/*.scenario.ts'],
+  scenarios: ['${scenarios}'],
   retryConfigs: ['rulebook'],
   k: 4,
   seed: 1,
@@ -16,6 +17,8 @@ export default defineConfig({
   gates: ['pass^4>=1', 'duplicates==0', 'budget_violations==0'],
 });
 `;
+
+export const CONFIG = configFor('faultline/scenarios/*.scenario.ts');
 
 export const SERVICE = `import { defineService, ServiceError, z } from 'faultline';
 

@@ -127,7 +127,14 @@ export class ArrivalHolds {
   install(): () => void {
     const saved = { fetch: globalThis.fetch, httpRequest: http.request, httpGet: http.get, httpsRequest: https.request, httpsGet: https.get };
     const realFetch = saved.fetch;
+    // A client keeps the fetch it found when it was built, and a framework may keep the client
+    // past its trial (the Agents SDK's default runner caches its OpenAI client): once this
+    // session has ended, its wrappers pass each request on to whatever is installed now (the
+    // next trial's interception), not to this session's torn-down one, where it would never be
+    // answered.
+    let live = true;
     globalThis.fetch = (input, init) => {
+      if (!live) return globalThis.fetch(input, init);
       const complete = this.#arrive(fetchKey(input, init), 'fetch');
       // The body may stream in on real turns after the headers: buffer it (through a clone,
       // so the caller's copy is untouched) before time may pass again. Not a stream of
@@ -143,8 +150,9 @@ export class ArrivalHolds {
       );
       return answer;
     };
-    const wrap = (fn: RequestFn): RequestFn =>
+    const wrap = (fn: RequestFn, current: () => RequestFn): RequestFn =>
       ((...args: Parameters<RequestFn>) => {
+        if (!live) return current()(...args);
         const req = fn(...args);
         const complete = this.#arrive(requestKey(req), 'node:http');
         req
@@ -153,11 +161,12 @@ export class ArrivalHolds {
           .once('close', () => complete(new RequestClosedError()));
         return req;
       }) as RequestFn;
-    http.request = wrap(saved.httpRequest);
-    http.get = wrap(saved.httpGet);
-    https.request = wrap(saved.httpsRequest);
-    https.get = wrap(saved.httpsGet);
+    http.request = wrap(saved.httpRequest, () => http.request);
+    http.get = wrap(saved.httpGet, () => http.get);
+    https.request = wrap(saved.httpsRequest, () => https.request);
+    https.get = wrap(saved.httpsGet, () => https.get);
     return () => {
+      live = false;
       globalThis.fetch = saved.fetch;
       http.request = saved.httpRequest;
       http.get = saved.httpGet;

@@ -12,11 +12,28 @@ export function bodyDigest(data: HttpRequestData): string {
   return sha256(typeof body === 'string' ? `text:${body}` : canonicalJson(body)).slice(0, 16);
 }
 
+/**
+ * The agent frameworks a model request's `User-Agent` names, read from what each sends:
+ * `@langchain/openai` (`langchainjs-openai/1.0.0 (…)`), the AI SDK (`ai/6.0.325 ai-sdk/provider-utils/…`),
+ * the OpenAI Agents SDK (`Agents/JavaScript 0.8.5`). Only the name is kept: versions and
+ * platform details would make one seed's history differ between machines.
+ */
+const FRAMEWORKS: readonly (readonly [RegExp, string])[] = [
+  [/^langchainjs(?:-azure)?-[a-z]+\//i, 'LangChain.js'],
+  [/(?:^|\s)(?:ai\/\d|ai-sdk\/)/, 'AI SDK'],
+  [/^Agents\/JavaScript\b/, 'OpenAI Agents SDK'],
+];
+
+export function frameworkOf(userAgent: string | undefined): string | undefined {
+  return userAgent === undefined ? undefined : FRAMEWORKS.find(([pattern]) => pattern.test(userAgent))?.[1];
+}
+
 /** The `http_request` event for one arrival, before any fault is chosen. */
 export function requestEvent(request: string, data: HttpRequestData, route: HttpRoute, position: CallPosition, digest: string): NewEvent {
   const key = data.headers['idempotency-key'];
   const clientCall = data.headers[CALL_HEADER];
   const retries = Number(data.headers[SDK_RETRY_HEADER] ?? NaN);
+  const framework = route.kind === 'model' ? frameworkOf(data.headers['user-agent']) : undefined;
   const fields: HttpRequestFields = {
     request,
     tool: route.operation,
@@ -34,6 +51,7 @@ export function requestEvent(request: string, data: HttpRequestData, route: Http
     ...(route.honoursKeys === undefined ? {} : { honoursKeys: route.honoursKeys }),
     ...(clientCall === undefined ? {} : { clientCall }),
     ...(Number.isInteger(retries) && retries >= 0 ? { sdkRetryCount: retries } : {}),
+    ...(framework === undefined ? {} : { framework }),
   };
   return { type: 'http_request', ...fields };
 }

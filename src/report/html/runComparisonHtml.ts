@@ -2,7 +2,7 @@ import { mergedDurations, quantileOf } from '../../runner/metrics.js';
 import type { RunResult } from '../../runner/run.js';
 import { formatRate, formatRatio, formatSeconds } from '../format.js';
 import { configIntervals, formatRateWithInterval } from '../rateIntervals.js';
-import { intervalNote } from '../summaryRows.js';
+import { intervalNote, timeBasis, timeHeader } from '../summaryRows.js';
 import { crowdSections } from './crowdHtml.js';
 import type { ChartSpec, HtmlReport } from './HtmlReport.js';
 
@@ -57,7 +57,7 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
           bar('duplicates', 'Duplicate effects', 'effects', (r) => r.m.duplicateEffects),
           bar('budget', 'Budget violations', 'trials', (r) => r.m.budgetViolations),
           bar('amplification', 'Amplification: sends per logical operation', 'sends / operation', (r) => r.m.amplification),
-          bar('p95', 'p95 virtual time per trial', 's', (r) => r.p95 / 1000),
+          bar('p95', `${timeHeader(timeBasis(run.cells))} per trial`, 's', (r) => r.p95 / 1000),
           {
             kind: 'line',
             id: 'run-passk-curve',

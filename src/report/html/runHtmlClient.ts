@@ -1,6 +1,6 @@
 /**
  * report.html's script: reads the embedded `RunHtmlModel` and draws the cell grid, a cell's
- * kept trials (filtered), and one trial: its lanes on the virtual clock, its verdicts with
+ * kept trials (filtered), and one trial: its lanes on its clock (virtual, or the wall clock for a command agent), its verdicts with
  * evidence that highlights the events it names, goal against final state, its replay command.
  * Plain DOM, no framework: the page must open offline from a CI artifact, and stay small.
  * `window.__faultline.ready` says the first trial is drawn (tests and the bench wait for it).
@@ -128,7 +128,7 @@ export const RUN_CLIENT_SCRIPT = String.raw`
   }
 
   function drawEvents(t) {
-    var head = el('tr', {}, [el('th', { text: 'virtual time' })].concat(model.lanes.map(function (l) { return el('th', { text: l }); })));
+    var head = el('tr', {}, [el('th', { text: t.clock + ' time' })].concat(model.lanes.map(function (l) { return el('th', { text: l }); })));
     var rows = t.events.map(function (e) {
       return el('tr', { class: 'ev ' + e.mark, 'data-seq': String(e.seq), 'data-lane': e.lane }, [el('td', { class: 'time', text: secs(e.t) })].concat(model.lanes.map(function (l) {
         return el('td', l === e.lane ? { class: 'lane-' + l, text: (e.mark === 'duplicate' ? 'DUPLICATE ' : e.mark === 'fault' ? 'FAULT ' : '') + e.text } : {});
@@ -163,7 +163,7 @@ export const RUN_CLIENT_SCRIPT = String.raw`
     document.querySelectorAll('button.trial').forEach(function (b) { b.classList.toggle('selected', b.getAttribute('data-trial') === String(t.index)); });
     var body = t.events.length === 0
       ? [el('p', { class: 'note', text: 'history not kept (a passing trial): replay it to see its events' })]
-      : [el('h3', { text: 'timeline (virtual clock)' }), drawLanes(t), drawEvents(t)];
+      : [el('h3', { text: 'timeline (' + t.clock + ' clock)' }), drawLanes(t), drawEvents(t)];
     $('trial').replaceChildren.apply($('trial'), [el('h2', { text: 'trial ' + t.index + ': ' + t.status + ', ' + t.end }), replayLine(t.replay)]
       .concat([el('div', { class: 'side' }, [el('div', {}, [el('h3', { text: 'verdicts' }), drawChecks(t)]), el('div', {}, [el('h3', { text: 'goal and final state' }), drawDiff(t)])])])
       .concat(body));

@@ -79,6 +79,8 @@ export interface TrialView {
   readonly end: string;
   readonly replay: string;
   readonly durationMs: number;
+  /** The clock the trial's times are on: `wall` for a `command` agent's (real milliseconds). */
+  readonly clock: 'virtual' | 'wall';
   readonly checks: readonly CheckView[];
   readonly events: readonly EventView[];
   readonly diff: readonly StateDiffView[];
@@ -199,7 +201,7 @@ const endText = (end: JsonTrial['end']): string => {
   }
 };
 
-function trialView(t: JsonTrial): TrialView {
+function trialView(t: JsonTrial, clock: TrialView['clock']): TrialView {
   const history = t.history ?? [];
   return {
     index: t.index,
@@ -208,6 +210,7 @@ function trialView(t: JsonTrial): TrialView {
     end: endText(t.end),
     replay: t.replay,
     durationMs: t.stats.durationMs,
+    clock,
     checks: t.checks.map((c) =>
       c.verdict.valid === false
         ? { name: c.name, valid: false, message: c.verdict.message, evidence: c.verdict.evidence.map((data) => ({ data, events: evidenceEvents(data, history) })) }
@@ -237,7 +240,7 @@ function cellView(c: JsonCell, i: number): CellView {
     checkFailures: Object.fromEntries(Object.entries(m.checkFailures).filter(([, n]) => n > 0)),
     elided: c.elided,
     verdicts: c.verdicts.map((g) => ({ status: g.status, failed: g.failed, trials: g.trials, first: g.first, replay: g.replay })),
-    kept: c.trials.map(trialView),
+    kept: c.trials.map((t) => trialView(t, c.clock === 'real' ? 'wall' : 'virtual')),
     coverage: m.coverage,
     notExercised: unexercised(m.coverage, m.trials).map((r) => notExercisedMessage(r, m.trials)),
   };

@@ -80,7 +80,8 @@ export function isolationLimits(scenarios: readonly Scenario[], isolation: Isola
  * Runs the jobs on `workers` threads. Job j goes to worker j mod n, in order, so which trials
  * share a thread is the same in every run; results arrive in any order, and the run's tallies
  * do not depend on it. A worker that dies or stalls takes only its trial with it: the trial is
- * judged `crashed` or `hung` with the reason, a fresh worker takes the rest of its queue.
+ * judged `crashed` or `hung` with the reason and what it did up to then (a trial that spins runs
+ * once more on a worker that streams its history), a fresh worker takes the rest of its queue.
  * Resolves to true when the signal stopped the run before every job was done (the trials in
  * progress then finish first).
  */
@@ -99,6 +100,18 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
     for (const w of live) void w.stop();
   };
   let done = 0;
+  // Streaming each event costs the main thread about as much as the trial: only for a trial known to spin.
+  const streamed = async (job: TrialJob): Promise<PartialTrial | undefined> => {
+    const worker = await TrialWorker.start({ ...setup, stream: true }, limits);
+    live.add(worker);
+    try {
+      const answer = await worker.run({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) });
+      return answer.kind === 'lost' ? answer.partial : undefined;
+    } finally {
+      live.delete(worker);
+      await worker.stop();
+    }
+  };
 
   const drain = async (queue: readonly TrialJob[]): Promise<void> => {
     let worker: TrialWorker | undefined;
@@ -130,7 +143,11 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
           await Promise.all(rest.map((s) => s.answer));
           todo.unshift(head.job, ...rest.map((s) => s.job));
           continue;
-        } else if (answer.kind === 'lost') trial = await run.lost(head.job, answer.end, answer.partial);
+        } else if (answer.kind === 'lost') {
+          // A worker that spins cannot say what its trial did: the same trial again, on a worker that streams its history, can.
+          const partial = answer.partial ?? (answer.end.kind === 'hung' ? await streamed(head.job) : undefined);
+          trial = await run.lost(head.job, answer.end, partial);
+        }
         else {
           trial = answer.trial;
           // The trial changed what the next one would see: its worker runs no other.

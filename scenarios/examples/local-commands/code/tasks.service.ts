@@ -1,2 +1,2 @@
 /** The task manager faultline ships (R20), named by path like any service of your own. */
-export { tasks as default } from 'faultline';
+export { tasks as default } from 'faultline/testing';

@@ -7,7 +7,9 @@ its own HTTP tool on the standard library (urllib), its own retries. faultline s
 - FAULTLINE_TASK: the task; FAULTLINE_RESULT: the file to write the outcome and claims to.
 
 Two planted defects, each a flag: `--no-idempotency-key` (a resend opens a second ticket) and
-`--ignore-retry-after` (it resends after a fixed 100 ms, whatever the 429 said).
+`--ignore-retry-after` (it resends after a fixed 100 ms, whatever the 429 said). With `--stream`
+it asks the model with `stream=True` and puts each reply together from its deltas, asking again
+when a stream breaks off.
 """
 import http.client
 import json
@@ -17,10 +19,11 @@ import time
 import urllib.error
 import urllib.request
 
-from openai import OpenAI
+from openai import APIConnectionError, OpenAI
 
 NO_KEY = "--no-idempotency-key" in sys.argv
 IGNORE_RETRY_AFTER = "--ignore-retry-after" in sys.argv
+STREAM = "--stream" in sys.argv
 HELPDESK = os.environ["FAULTLINE_HELPDESK_URL"]
 
 TOOLS = [
@@ -72,20 +75,56 @@ def final_of(text):
     return {"outcome": "completed", "message": text or ""}
 
 
+def whole_turn(client, messages):
+    """One model turn, as the assistant message to keep: its text and its tool calls."""
+    reply = client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=TOOLS)
+    return reply.choices[0].message.model_dump(exclude_none=True)
+
+
+def streamed_turn(client, messages):
+    """One model turn with stream=True, put together from its deltas. A stream that breaks off
+    (the SDK raises from its iterator) or ends with no finish_reason is no answer: asked again."""
+    for _try in range(3):
+        text, calls, finished = "", {}, None
+        try:
+            with client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=TOOLS, stream=True) as stream:
+                for chunk in stream:
+                    if not chunk.choices:
+                        continue
+                    choice = chunk.choices[0]
+                    text += choice.delta.content or ""
+                    for part in choice.delta.tool_calls or []:
+                        call = calls.setdefault(part.index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}})
+                        call["id"] = part.id or call["id"]
+                        if part.function is not None:
+                            call["function"]["name"] += part.function.name or ""
+                            call["function"]["arguments"] += part.function.arguments or ""
+                    finished = choice.finish_reason or finished
+        except (APIConnectionError, ValueError) as error:  # a dropped connection; an event that is not JSON
+            print(f"the stream broke off: {type(error).__name__}: {error}", file=sys.stderr)
+            continue
+        if finished is None:
+            continue
+        message = {"role": "assistant", "content": text or None}
+        if calls:
+            message["tool_calls"] = [calls[i] for i in sorted(calls)]
+        return message
+    raise RuntimeError("the model's stream broke off three times")
+
+
 def main():
     client = OpenAI()
     messages = [{"role": "user", "content": os.environ["FAULTLINE_TASK"]}]
     result = {"outcome": "failed", "message": "ran out of turns"}
     for _turn in range(6):
-        reply = client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=TOOLS)
-        message = reply.choices[0].message
-        messages.append(message.model_dump(exclude_none=True))
-        if not message.tool_calls:
-            result = final_of(message.content)
+        message = streamed_turn(client, messages) if STREAM else whole_turn(client, messages)
+        messages.append(message)
+        if not message.get("tool_calls"):
+            result = final_of(message.get("content"))
             break
-        for call in message.tool_calls:
-            content = open_ticket(json.loads(call.function.arguments))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+        for call in message["tool_calls"]:
+            content = open_ticket(json.loads(call["function"]["arguments"]))
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
     with open(os.environ["FAULTLINE_RESULT"], "w") as out:
         out.write(json.dumps(result) + "\n")
 

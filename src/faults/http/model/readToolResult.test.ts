@@ -60,6 +60,10 @@ const TABLE: readonly [string, string, Expected, boolean?][] = [
   ['LangChain rate limit', langchain(openaiRate), { error: 'rate_limit', retryAfterMs: 20_000 }],
   ['LangChain app error', langchain(new Error('ticket service answered 503')), { error: 'unavailable' }],
   ['LangChain timeout', langchain(timeout), { unknown: 'timeout' }],
+  // A tool() that throws the app's own error string: two envelopes, LangChain's around the app's (issue 21's acceptance agent).
+  ['LangChain around an app quota string', langchain(new Error('error: ticket service answered 429 (quota_exceeded)')), { error: 'quota_exceeded' }],
+  ['LangChain around an app 429 string', langchain(new Error('error: ticket service answered 429 (rate_limited)')), { error: 'rate_limit' }],
+  ['LangChain around a lost connection', langchain(new Error('error: TypeError: fetch failed')), { unknown: 'network' }],
   // The OpenAI Agents SDK.
   ['Agents SDK quota', agentsSdk(openaiQuota), { error: 'quota_exceeded' }],
   ['Agents SDK Anthropic overload', agentsSdk(anthropicOverloaded), { error: 'unavailable' }],

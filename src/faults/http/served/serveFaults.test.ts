@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { History, RealClock, Rng } from '../../../core/index.js';
 import { createWorld } from '../../../world/createWorld.js';
 import type { FaultPlan } from '../../plan.js';
+import { streamReply } from '../HttpAnswer.js';
 import { HttpFaults } from '../HttpFaults.js';
+import type { HttpRoute } from '../HttpRoute.js';
 import { ordersRoutes } from '../toolRoutes.js';
 import { serveFaults, type ServedWorld } from './serveFaults.js';
 
@@ -61,5 +63,35 @@ describe('serveFaults', () => {
     // The socket's close reaches the server a moment after the client's abort.
     for (let i = 0; i < 50 && !history.events.some((e) => e.type === 'response'); i++) await new RealClock().sleep(10);
     expect(history.events.find((e) => e.type === 'response')).toMatchObject({ result: 'lost', message: expect.stringMatching(/the client gave up after \d+ ms \(AbortError\)/) as unknown });
+  });
+
+  it('streams a streamed answer as server-sent events, event by event, and a stream_cut ends the connection mid-body', async () => {
+    const EVENTS = ['data: {"n":1}\n\n', 'data: {"n":2}\n\n', 'data: {"n":3}\n\n', 'data: [DONE]\n\n'];
+    const route: HttpRoute = { method: 'POST', path: '/chat', operation: 'model:test.chat', kind: 'model', input: (req) => req.body, serve: () => streamReply(EVENTS) };
+    const clock = new RealClock();
+    const history = new History(clock);
+    const world = createWorld(clock, {}, ['orders']);
+    const plan: FaultPlan = [{ match: {}, fault: { kind: 'stream_cut', afterEvents: 2 }, times: 1 }];
+    const faults = new HttpFaults({ services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }], plan, clock, rng: new Rng(1), history, world });
+    open = await serveFaults(faults);
+    const ask = (): Promise<Response> => fetch(`${open!.urlOf('https://api.model.test/v1')}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stream: true }) });
+    const cut = await ask();
+    expect([cut.status, cut.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    const reader = cut.body!.getReader();
+    const decoder = new TextDecoder();
+    let read = '';
+    await expect(
+      (async () => {
+        for (let r = await reader.read(); !r.done; r = await reader.read()) read += decoder.decode(r.value);
+      })(),
+    ).rejects.toThrow(/terminated/);
+    expect(read).toBe(EVENTS.slice(0, 2).join(''));
+    const whole = await ask();
+    expect(await whole.text()).toBe(EVENTS.join(''));
+    const responses = history.events.filter((e) => e.type === 'response');
+    expect(responses).toMatchObject([
+      { result: 'error', stream: { events: 2, of: 4 }, message: 'the connection dropped mid-stream after 2 of 4 events (stream_cut)' },
+      { result: 'ok', stream: { events: 4, of: 4 } },
+    ]);
   });
 });

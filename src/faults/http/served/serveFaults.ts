@@ -146,5 +146,46 @@ function write(answer: HttpAnswer, req: http.IncomingMessage, res: http.ServerRe
     case 'hang':
       // Silence: the client's timeout, or the world closing, ends it.
       return;
+    case 'stream':
+      void writeStream(answer, req, res);
+      return;
+  }
+}
+
+/**
+ * A streamed answer as server-sent events: status and headers at once, then each event as the
+ * engine paces it (its `body`, shaped by a stream fault), each written through to the socket
+ * before the next is asked for. A `stream_cut` closes the socket with the body unfinished, once the
+ * events before it are on their way (a reset would let the kernel drop them unread): the client
+ * sees the connection end mid-body. A stall writes nothing more until the client closes; a client
+ * that closes early is told to the body, which records how far it read.
+ */
+async function writeStream(answer: Extract<HttpAnswer, { kind: 'stream' }>, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (res.destroyed) return;
+  const body = answer.body;
+  res.writeHead(answer.status, answer.statusText, answer.headers);
+  if (!body) {
+    res.end(answer.events.join(''));
+    return;
+  }
+  res.flushHeaders();
+  let finished = false;
+  const closed = new Promise<void>((resolve) =>
+    res.once('close', () => {
+      if (!finished) body.cancel(new DOMException('the client closed the connection', 'AbortError'));
+      resolve();
+    }),
+  );
+  try {
+    for (let event = await body.next(); event !== undefined; event = await body.next()) {
+      if (res.destroyed) return;
+      await Promise.race([new Promise<void>((resolve) => res.write(event, () => resolve())), closed]);
+    }
+    finished = true;
+    res.end();
+  } catch {
+    finished = true;
+    // A cut (ECONNRESET), a stall the client gave up on, the world closing: the connection ends unfinished.
+    if (!req.socket.destroyed) req.socket.destroy();
   }
 }
