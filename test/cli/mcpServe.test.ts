@@ -8,12 +8,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BIN, start } from './faultline.js';
+import { start } from './faultline.js';
+import { exitedOverStdio, faultlineOverStdio, type FaultlineOverStdio } from './faultlineOverStdio.js';
 import { userProject } from './userProject.js';
 
 const SCENARIO = `name: mcp-orders
@@ -92,19 +92,9 @@ const endTrial = async (client: Client): Promise<z.infer<typeof Verdicts>> =>
 
 const failing = (v: z.infer<typeof Verdicts>): string[] => v.checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
 
-/** `faultline mcp-serve` over stdio, its exit code said on stderr by the shell that runs it. */
-function stdioServer(args: readonly string[]): { transport: StdioClientTransport; stderr: () => string } {
-  const quoted = [process.execPath, BIN, 'mcp-serve', ...args].map((a) => `'${a}'`).join(' ');
-  const transport = new StdioClientTransport({ command: 'sh', args: ['-c', `${quoted}; echo "exit=$?" >&2`], cwd: project.path, stderr: 'pipe', env: { ...(process.env as Record<string, string>), NO_COLOR: '1' } });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  return { transport, stderr: () => err };
-}
-
-const exited = async (stderr: () => string): Promise<number> => {
-  for (let i = 0; i < 600 && !/exit=\d+/.test(stderr()); i++) await new Promise((r) => setTimeout(r, 50));
-  return Number(/exit=(\d+)/.exec(stderr())?.[1] ?? -1);
-};
+/** `faultline mcp-serve ARGS` over stdio, in the temp project. */
+const stdioServer = (args: readonly string[]): FaultlineOverStdio => faultlineOverStdio(['mcp-serve', ...args], { cwd: project.path });
+const exited = exitedOverStdio;
 
 describe('faultline mcp-serve (stdio)', () => {
   it('lists the tools with annotations from their risk, and passes careful clients: an idempotency key, then the status tool (--trials 2)', async () => {

@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../cli/faultline.js';
+import { exitedOverStdio, faultlineOverStdio, type FaultlineOverStdio } from '../cli/faultlineOverStdio.js';
 
 const SERVER = fileURLToPath(new URL('./notesServer.mjs', import.meta.url));
 
@@ -35,19 +34,9 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The proxy run by a shell that says its exit code on stderr once it is gone. */
-function proxied(report: string): { transport: StdioClientTransport; stderr: () => string } {
-  const argv = [process.execPath, BIN, 'mcp-proxy', '--plan', 'plan.yaml', '--report', report, '--', process.execPath, SERVER].map((a) => `'${a}'`).join(' ');
-  const env = { ...(process.env as Record<string, string>), NOTES_FILE: join(dir, `${report}.notes`), NO_COLOR: '1' };
-  const transport = new StdioClientTransport({ command: 'sh', args: ['-c', `${argv}; echo "exit=$?" >&2`], cwd: dir, env, stderr: 'pipe' });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  return { transport, stderr: () => err };
-}
-
-const exited = async (stderr: () => string): Promise<number> => {
-  for (let i = 0; i < 600 && !/exit=\d+/.test(stderr()); i++) await new Promise((r) => setTimeout(r, 50));
-  return Number(/exit=(\d+)/.exec(stderr())?.[1] ?? -1);
-};
+const proxied = (report: string): FaultlineOverStdio =>
+  faultlineOverStdio(['mcp-proxy', '--plan', 'plan.yaml', '--report', report, '--', process.execPath, SERVER], { cwd: dir, env: { NOTES_FILE: join(dir, `${report}.notes`) } });
+const exited = exitedOverStdio;
 
 describe('mcp-proxy verdicts', () => {
   it('fails a client that resends a lost write and ignores Retry-After: duplicates, unknown-outcomes, retry-after, exit 1', async () => {
