@@ -261,7 +261,7 @@ describe('faultline explore', () => {
     expect(r.stdout).toMatch(
       new RegExp(`^explore: no failing plan in ${LIBRARY.length} scenario × configuration pairs; ${silent.length} not exercised \\(no generated rule fired in any plan\\); \\d+ of ${200 * LIBRARY.length} plans exercised their faults`, 'm'),
     );
-  });
+  }, 300_000);
 
   it('finds nothing where it once found the runtime sending a call inside the Retry-After a previous call received (seed 2)', async () => {
     const r = await run(['explore', 'calendar-end-before-start', '--runs', '200', '--seed', '2']);
