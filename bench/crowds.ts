@@ -2,13 +2,18 @@
  * Wall time of the one trial runner at scale: 1,000 agents in one trial × 5 configurations, on
  * the built-in records service (optimistic concurrency, writers spread over 50 records), judged
  * by the checkers and tallied as `faultline run` tallies a cell. Prints numbers; asserts nothing.
- *   npm run bench:crowds            (AGENTS=… to change the crowd)
+ * Then AWS's backoff experiment (scenarios/crowds/backoff-jitter-occ.yaml: 100 clients, one
+ * record, N(10 ms, 2 ms) legs) under its five occ-* strategies, each trial's CPU time and time
+ * per delivery beside bench/crowdFloor.ts's bare event loop on the same contention, and the ratio.
+ *   npm run bench:crowds            (AGENTS=… to change the crowd, OCC_TRIALS=… trials per strategy)
  */
 import { wallMs } from '../src/core/clock/RealClock.js';
 import { CellTally } from '../src/runner/CellTally.js';
 import { defineScenario } from '../src/runner/scenario.js';
 import { runTrial, summarise } from '../src/runner/trial.js';
-import { crowdConfig } from '../test/crowds/crowd.js';
+import { loadavg } from 'node:os';
+import { crowdConfig, crowdScenario } from '../test/crowds/crowd.js';
+import { measureFloor, STRATEGIES } from './crowdFloor.js';
 
 const agents = Number(process.env['AGENTS'] ?? 1_000);
 const CONFIGS = ['exponential-no-jitter', 'full-jitter', 'decorrelated-jitter', 'cockatiel-decorrelated', 'p-retry-randomized'];
@@ -31,7 +36,8 @@ const scenario = defineScenario({
   budget: { maxAttemptsPerCall: 10, maxDeliveriesPerOperation: 10, deadlineMs: 600_000 },
 });
 
-console.log(`crowds: ${agents} agents × ${CONFIGS.length} configurations on one records service, 50 records (${process.version}, ${process.platform}/${process.arch})`);
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`crowds: ${agents} agents × ${CONFIGS.length} configurations on one records service, 50 records (${process.version}, ${process.platform}/${process.arch}); load average ${load()}`);
 const started = wallMs();
 let runs = 0;
 for (const name of CONFIGS) {
@@ -52,3 +58,29 @@ for (const name of CONFIGS) {
 const total = wallMs() - started;
 const rss = process.memoryUsage().rss / 2 ** 20;
 console.log(`total ${Math.round(total)} ms wall for ${runs} agent runs (${((total * 1000) / runs).toFixed(0)} µs per agent), rss ${rss.toFixed(0)} MB`);
+
+// The floor: the same contention as a bare event loop, measured in this process beside faultline's trials.
+const occTrials = Number(process.env['OCC_TRIALS'] ?? 3);
+const occ = await crowdScenario('backoff-jitter-occ');
+console.log(`occ: ${occ.name}, ${occTrials} trial(s) per strategy; faultline's CPU beside the bare event loop's (bench/crowdFloor.ts); load average ${load()}`);
+for (const { strategy, config: name } of STRATEGIES) {
+  const config = await crowdConfig(name);
+  await runTrial({ scenario: occ, config, runSeed: 99, trialIndex: 0 }); // warm-up
+  let deliveries = 0;
+  const before = process.cpuUsage();
+  for (let i = 0; i < occTrials; i++) {
+    const trial = await runTrial({ scenario: occ, config, runSeed: 1, trialIndex: i });
+    const tally = new CellTally(occ.name, name, { scenario: occ.name, config: name }, 1);
+    tally.add(summarise(trial, false));
+    deliveries += tally.cell().metrics.deliveries;
+  }
+  const used = process.cpuUsage(before);
+  const usTrial = (used.user + used.system) / occTrials;
+  const usDelivery = (used.user + used.system) / deliveries;
+  const floor = measureFloor(strategy, 100);
+  console.log(
+    `  ${name.padEnd(24)} faultline ${(usTrial / 1000).toFixed(1).padStart(7)} ms CPU/trial ${usDelivery.toFixed(1).padStart(6)} µs/delivery (${Math.round(deliveries / occTrials)} deliveries)  ` +
+      `floor ${(floor.usPerTrial / 1000).toFixed(2).padStart(6)} ms/trial ${floor.usPerDelivery.toFixed(2).padStart(5)} µs/delivery (${Math.round(floor.deliveries)})  ratio ${(usTrial / floor.usPerTrial).toFixed(0)}x per trial, ${(usDelivery / floor.usPerDelivery).toFixed(0)}x per delivery`,
+  );
+}
+console.log(`load average after ${load()}`);

@@ -3,6 +3,7 @@ import type { Rng } from '../core/index.js';
 import { behaviourPicker, describeBehaviour, type Behaviour, type BehaviourSpec } from './behaviours.js';
 import type { Message, Model, ModelAction, ModelInput } from './model.js';
 import { playScript, type FinalAction, type Script } from './playScript.js';
+import { safeParseOnce } from '../core/parseOnce.js';
 import { ScriptPlanSchema, type ScriptPlan, type ScriptPlanInput } from './script.js';
 
 export interface ScriptedModelOptions {
@@ -34,7 +35,9 @@ export class ScriptedModel implements Model {
 
   /** Validates the plan (throws a ZodError on a bad one: scenario files are checked at load). */
   constructor(plan: ScriptPlanInput, options: ScriptedModelOptions = {}) {
-    this.plan = ScriptPlanSchema.parse(plan);
+    const parsed = safeParseOnce(ScriptPlanSchema, plan);
+    if (!parsed.success) throw parsed.error;
+    this.plan = parsed.data;
     this.behaviour = options.behaviour ?? 'careful';
     this.#pick = behaviourPicker(this.behaviour, options.rng);
     this.name = options.name ?? `scripted:${describeBehaviour(this.behaviour)}`;

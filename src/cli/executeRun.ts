@@ -10,6 +10,7 @@ import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { prepareModelSource, saveRecordings, type ModelMode } from '../runner/modelSource.js';
 import type { Scenario } from '../runner/scenario.js';
 import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
+import { runsUserCode } from '../runner/runsUserCode.js';
 import type { Shard } from '../runner/shard.js';
 import { colorEnabled } from '../report/console.js';
 import { renderMarkdownReport } from '../report/markdown.js';
@@ -138,7 +139,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
       signal,
       onTrial: progress.onTrial,
       // Record and live keep trials in this process: the recording (and the key) stay here, not in workers.
-      workers: modelMode !== 'replay' ? 0 : (request.workers ?? defaultWorkers(matrixJobs(scenarios.length, configs.length, request.k, request.shard).length)),
+      workers: modelMode !== 'replay' ? 0 : (request.workers ?? workersFor(scenarios, request, matrixJobs(scenarios.length, configs.length, request.k, request.shard).length)),
       ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
       ...(request.shard && { shard: request.shard }),
       isolation: { ...(request.trialTimeout !== undefined && { trialTimeoutMs: request.trialTimeout }), ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }) },
@@ -190,4 +191,17 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
     return ExitCode.Interrupted;
   }
   return gatesPassed(written.gates) ? ExitCode.Ok : ExitCode.GateFailed;
+}
+
+/**
+ * The default worker count. One worker runs the trials one after another, as this process
+ * would, after a start-up of its own (faultline's modules and the scenario files loaded again)
+ * while the main thread waits: it pays only for isolation. So a run that needs none (the
+ * built-in library's scripted agents on built-in services, no watchdog or heap limit asked
+ * for) runs in this process unless it is large enough for two workers (bench/README.md).
+ */
+function workersFor(scenarios: readonly Scenario[], request: { readonly trialTimeout?: number; readonly workerHeap?: number }, trials: number): number {
+  const workers = defaultWorkers(trials);
+  const isolated = runsUserCode(scenarios) || request.trialTimeout !== undefined || request.workerHeap !== undefined;
+  return workers === 1 && !isolated ? 0 : workers;
 }

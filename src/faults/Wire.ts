@@ -22,6 +22,7 @@ import { EffectRecorder } from './EffectRecorder.js';
 import { malformedError } from './faultError.js';
 import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
+import { safeParseOnce } from '../core/parseOnce.js';
 import type { LegDraws, NetworkLatency } from './network.js';
 
 export interface WireOptions {
@@ -84,7 +85,7 @@ export class Wire implements Transport {
   readonly #serviceOf = new Map<string, string>();
 
   constructor(options: WireOptions) {
-    const parsed = FaultPlanSchema.safeParse(options.plan);
+    const parsed = safeParseOnce(FaultPlanSchema, options.plan);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       const where = first ? `plan.${first.path.map(String).join('.')}: ${first.message}` : 'plan is invalid';

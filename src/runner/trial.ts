@@ -29,8 +29,6 @@ import { withAgentRepeats } from './AgentRepeats.js';
 import { executorFor as buildExecutor, type ExecutorContext } from './executorFor.js';
 import { withGlobalTimers } from './globalTimersLock.js';
 import type { Scenario } from './scenario.js';
-import { runHttpAgentTrial } from './httpAgentRun.js';
-import { runServedTrial } from './servedTrial.js';
 import { trialStats, type TrialStats } from './trialStats.js';
 
 interface TrialCommon extends TrialRecord {
@@ -120,6 +118,8 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const seed = trialSeed(runSeed, scenario.seedName ?? scenario.name, configName, trialIndex);
   // A program of its own runs on the wall clock, against the world served over real HTTP.
   if (scenario.agent.kind === 'command') {
+    // Loaded on first use: the served path pulls in the MCP SDK and an HTTP server, which a run of in-process trials never needs.
+    const { runServedTrial } = await import('./servedTrial.js');
     const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }) });
     return judgeTrial(scenario, record, runSeed, refs);
   }
@@ -215,7 +215,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   // An http agent is its own execution layer: it talks to the services over intercepted HTTP.
   const runAgent = async (): Promise<ClockRun<LoopEnd>> =>
     agent.kind === 'http'
-      ? await runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs })
+      ? await (await import('./httpAgentRun.js')).runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs })
       : await onTrialTime(() => clock.run(agentBody, clockOptions));
   const ran = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.

@@ -1,0 +1,216 @@
+/**
+ * The floor under a crowd trial: the 100-client optimistic-concurrency contention of
+ * scenarios/crowds/backoff-jitter-occ.yaml (AWS's backoff-and-jitter experiment) as a plain
+ * event loop over a binary heap, in TypeScript, with no faultline: no world, wire, promises,
+ * history or checkers. Each attempt takes four N(10 ms, 2 ms) network legs (the request reads
+ * the version, the answer goes back, the write comes in and commits only if the version still
+ * holds, the answer goes back); a loser backs off as the occ-* configurations do (base 5 ms,
+ * cap 2 s, retry n waits from min(cap, base·2^(n-1))) and tries again until it wins.
+ * bench/crowds.ts prints faultline's time per delivery beside this one's.
+ *   npx tsx bench/crowdFloor.ts          (TRIALS=… trials per strategy, default 200)
+ */
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+export type Strategy = 'none' | 'exponential' | 'full' | 'equal' | 'decorrelated';
+export const STRATEGIES: readonly { readonly strategy: Strategy; readonly config: string }[] = [
+  { strategy: 'none', config: 'occ-no-backoff' },
+  { strategy: 'exponential', config: 'occ-exponential' },
+  { strategy: 'full', config: 'occ-full-jitter' },
+  { strategy: 'equal', config: 'occ-equal-jitter' },
+  { strategy: 'decorrelated', config: 'occ-decorrelated-jitter' },
+];
+
+const CLIENTS = 100;
+const BASE_MS = 5;
+const CAP_MS = 2_000;
+
+/** mulberry32: a small seeded generator, so a floor trial is as repeatable as faultline's. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const enum Step {
+  Send,
+  Read,
+  Commit,
+  Answer,
+}
+
+/** A min-heap of events on (time, sequence): parallel arrays, no objects per event. */
+class EventHeap {
+  private t: number[] = [];
+  private seq: number[] = [];
+  private client: number[] = [];
+  private step: Step[] = [];
+  private n = 0;
+  private next = 0;
+  get size(): number {
+    return this.n;
+  }
+  private less(i: number, j: number): boolean {
+    return this.t[i]! < this.t[j]! || (this.t[i] === this.t[j] && this.seq[i]! < this.seq[j]!);
+  }
+  private swap(i: number, j: number): void {
+    [this.t[i], this.t[j]] = [this.t[j]!, this.t[i]!];
+    [this.seq[i], this.seq[j]] = [this.seq[j]!, this.seq[i]!];
+    [this.client[i], this.client[j]] = [this.client[j]!, this.client[i]!];
+    [this.step[i], this.step[j]] = [this.step[j]!, this.step[i]!];
+  }
+  push(t: number, client: number, step: Step): void {
+    let i = this.n++;
+    this.t[i] = t;
+    this.seq[i] = this.next++;
+    this.client[i] = client;
+    this.step[i] = step;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+  /** Takes the earliest event into `out` (time, client, step). */
+  pop(out: { t: number; client: number; step: Step }): void {
+    out.t = this.t[0]!;
+    out.client = this.client[0]!;
+    out.step = this.step[0]!;
+    const last = --this.n;
+    if (last > 0) {
+      this.swap(0, last);
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < last && this.less(l, m)) m = l;
+        if (r < last && this.less(r, m)) m = r;
+        if (m === i) break;
+        this.swap(i, m);
+        i = m;
+      }
+    }
+  }
+}
+
+export interface FloorTrial {
+  /** Writes delivered to the record: one per attempt. */
+  readonly deliveries: number;
+  readonly commits: number;
+  /** When the last client's write committed and its answer arrived (virtual ms). */
+  readonly lastDoneMs: number;
+}
+
+/** One trial of the contention: every client writes once, retrying each conflict until it wins. */
+export function floorTrial(strategy: Strategy, seed: number): FloorTrial {
+  const random = generator(seed);
+  // N(10, 2) by Box–Muller, redrawn below zero (as faultline's `normal` latency is).
+  const leg = (): number => {
+    for (;;) {
+      const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+      const ms = 10 + 2 * z;
+      if (ms >= 0) return ms;
+    }
+  };
+  const retries = new Int32Array(CLIENTS);
+  const previous = new Float64Array(CLIENTS);
+  const readVersion = new Int32Array(CLIENTS);
+  const conflicted = new Uint8Array(CLIENTS);
+  const heap = new EventHeap();
+  for (let c = 0; c < CLIENTS; c++) heap.push(0, c, Step.Send);
+  const e = { t: 0, client: 0, step: Step.Send };
+  let version = 0;
+  let deliveries = 0;
+  let commits = 0;
+  let lastDoneMs = 0;
+  while (heap.size > 0) {
+    heap.pop(e);
+    const c = e.client;
+    switch (e.step) {
+      case Step.Send:
+        heap.push(e.t + leg(), c, Step.Read);
+        break;
+      case Step.Read:
+        deliveries++;
+        readVersion[c] = version;
+        // The read's answer goes back and the write comes in: two legs.
+        heap.push(e.t + leg() + leg(), c, Step.Commit);
+        break;
+      case Step.Commit:
+        if (version === readVersion[c]) {
+          version++;
+          commits++;
+          conflicted[c] = 0;
+        } else conflicted[c] = 1;
+        heap.push(e.t + leg(), c, Step.Answer);
+        break;
+      case Step.Answer: {
+        if (conflicted[c] === 0) {
+          lastDoneMs = Math.max(lastDoneMs, e.t);
+          break;
+        }
+        const retry = ++retries[c]!;
+        const d = Math.min(CAP_MS, BASE_MS * 2 ** (retry - 1));
+        let wait: number;
+        switch (strategy) {
+          case 'none':
+            wait = 0;
+            break;
+          case 'exponential':
+            wait = Math.floor(d);
+            break;
+          case 'full':
+            wait = Math.floor(random() * d);
+            break;
+          case 'equal':
+            wait = Math.floor(d / 2 + random() * (d / 2));
+            break;
+          case 'decorrelated': {
+            const from = Math.max(BASE_MS, previous[c]!);
+            wait = Math.floor(Math.min(CAP_MS, BASE_MS + random() * (from * 3 - BASE_MS)));
+            break;
+          }
+        }
+        previous[c] = wait;
+        heap.push(e.t + wait, c, Step.Send);
+        break;
+      }
+    }
+  }
+  return { deliveries, commits, lastDoneMs };
+}
+
+/** CPU µs per trial and per delivery of `trials` floor trials (after a warm-up), with their mean deliveries. */
+export function measureFloor(strategy: Strategy, trials: number): { readonly usPerTrial: number; readonly usPerDelivery: number; readonly deliveries: number; readonly lastDoneMs: number } {
+  for (let i = 0; i < 20; i++) floorTrial(strategy, 1_000 + i);
+  let deliveries = 0;
+  let last = 0;
+  const before = process.cpuUsage();
+  for (let i = 0; i < trials; i++) {
+    const t = floorTrial(strategy, i + 1);
+    deliveries += t.deliveries;
+    last += t.lastDoneMs;
+  }
+  const used = process.cpuUsage(before);
+  const us = used.user + used.system;
+  return { usPerTrial: us / trials, usPerDelivery: us / deliveries, deliveries: deliveries / trials, lastDoneMs: last / trials };
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const trials = Number(process.env['TRIALS'] ?? 200);
+  console.log(`crowd floor: ${CLIENTS} clients, one record, N(10 ms, 2 ms) legs, ${trials} trials per strategy; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const { strategy, config } of STRATEGIES) {
+    const m = measureFloor(strategy, trials);
+    console.log(
+      `  ${config.padEnd(24)} ${m.usPerTrial.toFixed(0).padStart(7)} µs CPU per trial  ${m.usPerDelivery.toFixed(2).padStart(6)} µs per delivery  ` +
+        `${m.deliveries.toFixed(0).padStart(6)} deliveries  last done ${(m.lastDoneMs / 1000).toFixed(2)} s virtual`,
+    );
+  }
+}
