@@ -20,7 +20,17 @@ export function callerSite(): string | undefined {
  * would otherwise be faultline's `describeScenarios.js`, not the line that declared the test.
  */
 export function failureAt(failures: readonly Error[], site: string | undefined): Error {
-  const error = failures.length === 1 ? failures[0]! : Object.assign(new Error(failures.map((f) => f.message).join('\n\n')), { name: 'AssertionError' });
+  const error = failures.length === 1 ? failures[0]! : Object.assign(new Error(joined(failures.map((f) => f.message))), { name: 'AssertionError' });
   if (site !== undefined) error.stack = `${error.name}: ${error.message}\n${site}`;
   return error;
+}
+
+/**
+ * Every failure's first line, then the paragraphs after them (the evidence, the fault
+ * coverage) each once: the gates of one cell mostly cite the same failed trial.
+ */
+function joined(messages: readonly string[]): string {
+  const paragraphs = messages.map((m) => m.split('\n\n'));
+  const rest = [...new Set(paragraphs.flatMap((p) => p.slice(1)))];
+  return [paragraphs.map((p) => p[0]!).join('\n'), ...rest].join('\n\n');
 }

@@ -7,16 +7,17 @@ export const CHECKER_NAMES = BUILTIN_CHECKERS.map((c) => c.name);
 /**
  * `expect(run).toPassCheck('retry-discipline')`: every trial passed that checker (an `unknown`
  * verdict does not pass, as in the gates). A name that is no checker, or a checker the
- * scenario's `checks` left out, is an error (under `.not` too): neither can say anything.
+ * scenario's `checks` left out, fails under `.not` too: neither says anything of the trials.
  */
 export function toPassCheck(this: MatcherThis, received: unknown, checker: string): MatcherResult {
-  const known = checkerByName(checker);
-  if (known === undefined) throw new TypeError(`toPassCheck: no checker is named ${JSON.stringify(checker)}; the checkers are ${CHECKER_NAMES.join(', ')}`);
   const { trials, metrics, name } = subjectOf(received);
+  const known = checkerByName(checker);
+  // pass = isNot: vitest inverts it under .not, so the assertion fails either way.
+  if (known === undefined) return { pass: this.isNot, message: () => `toPassCheck: no checker is named ${JSON.stringify(checker)}; the checkers are ${CHECKER_NAMES.join(', ')}` };
   const failed = metrics.checkFailures[checker];
   if (failed === undefined) {
     const ran = Object.keys(metrics.checkFailures);
-    throw new TypeError(`toPassCheck: the ${checker} checker did not judge ${name}${ran.length === 0 ? ' (no trial ran)' : `: its scenario's checks are ${ran.join(', ')}`}`);
+    return { pass: this.isNot, message: () => `toPassCheck: the ${checker} checker did not judge ${name}${ran.length === 0 ? ' (no trial ran)' : `: its scenario's checks are ${ran.join(', ')}`}` };
   }
   const what = `the ${checker} checker (${known.rules.join(', ')}: ${known.description})`;
   return {
