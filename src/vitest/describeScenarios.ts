@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import type { Cell } from '../runner/run.js';
+import { callerSite, failureAt } from './callerSite.js';
 import { resolveConfigs, resolveScenarios, runCell, type RetryConfigRef, type ScenarioRef } from './runScenario.js';
 
 export interface DescribeScenariosOptions {
@@ -13,34 +15,50 @@ export interface DescribeScenariosOptions {
   readonly timeout?: number;
 }
 
+/** What `faultline run`'s default gates judge of a cell, as the matchers say it. */
+const DEFAULT_GATES: readonly ((cell: Cell, k: number) => void)[] = [
+  (cell, k) => expect(cell).toHavePassK(k, 1),
+  (cell) => expect(cell).toHaveNoDuplicateEffects(),
+  (cell) => expect(cell).toStayWithinBudget(),
+  (cell) => expect(cell).toExerciseEveryFault(),
+];
+
 /**
- * Scenarios as vitest tests: a `describe` per scenario and an `it` per retry configuration,
- * each running the scenario k times and asserting what `faultline run`'s default gates do
- * (pass^k = 1, no duplicate effects, within budget), softly, so one failure shows all three.
- * Every failure message carries the verdicts, their evidence and the replay command. Await it
- * at the top of a test file (the scenarios load before vitest collects the tests).
+ * Scenarios as vitest tests: a test per scenario and retry configuration, named
+ * `scenario › configuration (k = 4, seed 1)`, each running the scenario k times and asserting
+ * what `faultline run`'s default gates do (pass^k = 1, no duplicate effects, within budget,
+ * every fault rule fired). Every gate is judged, so one failure shows all that failed, with
+ * the verdicts, their evidence and the replay command, at the line that called
+ * `describeScenarios`. Await it at the top of a test file (the scenarios load before vitest
+ * collects the tests).
  * @example
  * import { describeScenarios } from 'faultline/vitest';
  * await describeScenarios(['faultline/**\/*.scenario.ts'], { retryConfigs: ['rulebook'], k: 8 });
  */
 export async function describeScenarios(scenarios: readonly ScenarioRef[], options: DescribeScenariosOptions = {}): Promise<void> {
+  // Before the first await: later, the caller's frame is no longer on the stack.
+  const site = callerSite();
   if (scenarios.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, 'describeScenarios: name at least one scenario (a file, folder, glob, built-in name or defineScenario value)');
   const [loaded, configs] = await Promise.all([resolveScenarios(scenarios), resolveConfigs(options.retryConfigs ?? [])]);
   const k = options.k ?? 4;
   // A random seed is drawn once per file, so every test of it shares the seed its replay commands print.
   const seed = options.seed === 'random' ? randomSeed() : (options.seed ?? 1);
   for (const scenario of loaded) {
-    describe(scenario.name, () => {
-      for (const config of configs) {
-        it(`× ${config.name} (k = ${k}, seed ${seed})`, { ...(options.timeout !== undefined && { timeout: options.timeout }) }, async () => {
-          const cell = await runCell(scenario, config, k, seed);
-          expect.soft(cell).toHavePassK(k, 1);
-          expect.soft(cell).toHaveNoDuplicateEffects();
-          expect.soft(cell).toStayWithinBudget();
-          expect.soft(cell).toExerciseEveryFault();
-        });
-      }
-    });
+    for (const config of configs) {
+      // `›`, not `×`: vitest marks a failed test with its own `×`.
+      it(`${scenario.name} › ${config.name} (k = ${k}, seed ${seed})`, { ...(options.timeout !== undefined && { timeout: options.timeout }) }, async () => {
+        const cell = await runCell(scenario, config, k, seed);
+        const failures: Error[] = [];
+        for (const gate of DEFAULT_GATES) {
+          try {
+            gate(cell, k);
+          } catch (error) {
+            failures.push(error instanceof Error ? error : new Error(String(error)));
+          }
+        }
+        if (failures.length > 0) throw failureAt(failures, site);
+      });
+    }
   }
 }
 

@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { CHECKER_NAMES } from './checkMatchers.js';
+import { historyText } from './historySnapshot.js';
 import { runScenario } from '../public/vitest.js';
 import { loadScenarios } from '../runner/library.js';
 
@@ -62,5 +65,46 @@ describe('faultline/vitest matchers', () => {
     const run = await runScenario('read-timeout-retry', { k: 2 });
     expect(() => expect(run).toHavePassK(3)).toThrow('k must be a whole number from 1 to the 2 trials that ran, got 3');
     expect(() => expect({ nope: 1 }).toHavePassK()).toThrow(/expect the result of runScenario/);
+  });
+
+  it('toHavePassK with { atLeast, confidence } judges the lower bound of the exact interval, as a gate @95% does', async () => {
+    const run = await runScenario('read-timeout-retry', { k: 20 });
+    // 20 of 20: p's 95% lower bound is 0.025^(1/20) = 0.832, pass^2's 0.692.
+    expect(run).toHavePassK(2, { atLeast: 0.69, confidence: 0.95 });
+    expect(run).not.toHavePassK(2, { atLeast: 0.7, confidence: 0.95 });
+    expect(run).toHavePassK(2, { atLeast: 0.7 });
+    expect(() => expect(run).toHavePassK(2, { atLeast: 0.7, confidence: 0.95 })).toThrow(
+      'expected the lower 95% bound of pass^2 of read-timeout-retry × rulebook to be at least 0.7, got 0.692 (pass^2 1.000, 95% interval [0.692, 1.000]; 20 of 20 trials passed)\neven with every trial passing, it takes at least 21 trials (this subject has 20)',
+    );
+    expect(() => expect(run).toHavePassK(2, { atLeast: 1, confidence: 0.9 })).toThrow('no number of trials can bound pass^2 to 1 or more');
+    expect(() => expect(run).toHavePassK(2, { confidence: 1 })).toThrow('toHavePassK: confidence must be between 0 and 1 (exclusive), such as 0.95, got 1');
+    expect(() => expect(run).toHavePassK(2, { atLeast: 2 })).toThrow('toHavePassK: atLeast must be a number from 0 to 1, got 2');
+  });
+
+  it('toPassCheck fails on an unknown checker and on one the scenario left out, under .not too', async () => {
+    const run = await runScenario('read-timeout-retry', { k: 1 });
+    expect(run).toPassCheck('budget');
+    for (const assert of [() => expect(run).toPassCheck('nope' as 'budget'), () => expect(run).not.toPassCheck('nope' as 'budget')]) {
+      expect(assert).toThrow(`toPassCheck: no checker is named "nope"; the checkers are ${CHECKER_NAMES.join(', ')}`);
+    }
+    const [builtin] = await loadScenarios(['read-timeout-retry']);
+    const narrow = await runScenario({ ...builtin!, checks: ['goal-state', 'budget'] }, { k: 1 });
+    expect(() => expect(narrow).not.toPassCheck('honesty')).toThrow("toPassCheck: the honesty checker did not judge read-timeout-retry × rulebook: its scenario's checks are goal-state, budget");
+  });
+
+  it('the checker names typed for toPassCheck are the built-in checkers', async () => {
+    const entry = await readFile(new URL('../public/vitest.ts', import.meta.url), 'utf8');
+    const union = /type CheckerName = ([^;]+);/.exec(entry)![1]!;
+    expect([...union.matchAll(/'([\w-]+)'/g)].map((m) => m[1])).toEqual(CHECKER_NAMES);
+  });
+
+  it('historyText: one line per event then the verdicts, the same for the same seed, and an error for a trial kept without history', async () => {
+    const [a, b] = await Promise.all([runScenario('read-timeout-retry', { k: 1, seed: 3 }), runScenario('read-timeout-retry', { k: 1, seed: 3 })]);
+    const text = historyText(a.trials[0]!);
+    expect(text).toBe(historyText(b.trials[0]!));
+    const lines = text.split('\n');
+    expect(lines.indexOf('')).toBe(a.trials[0]!.history.length);
+    expect(lines.slice(lines.indexOf('') + 1)).toEqual(a.trials[0]!.checks.map((c) => `✓ ${c.name}`));
+    expect(() => historyText({ ...a.trials[0]!, history: [] })).toThrow('toMatchHistorySnapshot: trial 0 of read-timeout-retry × rulebook kept no history');
   });
 });

@@ -1,85 +1,79 @@
-import { failedTrialLines, isFailed, type FailedTrial } from '../report/failures.js';
 import { formatRate } from '../report/format.js';
-import { rulesFooter } from '../report/rulesLink.js';
-import { coverageText, notExercisedMessage, unexercised } from '../runner/coverage.js';
-import { cellMetrics, type CellMetrics } from '../runner/metrics.js';
-import type { Cell } from '../runner/run.js';
-import type { TrialSummary } from '../runner/trial.js';
+import { passIntervals, DEFAULT_CONFIDENCE } from '../runner/intervals.js';
+import { toBeHonest, toKeepSecrets, toPassCheck, toReachGoal, toRetryWithDiscipline } from './checkMatchers.js';
+import { toMatchHistorySnapshot } from './historySnapshot.js';
+import { coverageLines, evidence, failedCheck, notExercised, subjectOf, type MatcherResult, type MatcherThis } from './subject.js';
 
-/** What the matchers accept: a cell from `runScenario` (or a run's `cells`), one trial, or a list of trials. */
-export type ScenarioOutcome = Cell | TrialSummary | readonly TrialSummary[];
+export type { ScenarioOutcome } from './subject.js';
 
-interface MatcherResult {
-  readonly pass: boolean;
-  readonly message: () => string;
+/** `toHavePassK`'s bound: a point (`0.9`), or the lower end of pass^k's exact interval at a confidence. */
+export interface PassKBound {
+  /** pass^k, or its interval's lower bound when `confidence` is given, is at least this (default 1). */
+  readonly atLeast?: number;
+  /**
+   * Judge the lower bound of pass^k's two-sided exact (Clopper–Pearson) interval at this
+   * confidence, as a gate `pass^8>=0.9@95%` does, not the point estimate.
+   */
+  readonly confidence?: number;
 }
 
-interface Subject {
-  /** The trials kept in full (a cell may keep only its first failures). */
-  readonly trials: readonly TrialSummary[];
-  /** Over every trial, kept or not. */
-  readonly metrics: CellMetrics;
-  readonly name: string;
+const pct = (c: number): string => `${+(c * 100).toFixed(2)}%`;
+
+/**
+ * Trials that must all pass for the lower bound of pass^k at `confidence` to reach `atLeast`:
+ * with n of n passing, the bound is (α/2)^(k/n); undefined when no count reaches it.
+ */
+function trialsNeeded(k: number, atLeast: number, confidence: number): number | undefined {
+  if (atLeast <= 0) return 1;
+  if (atLeast >= 1) return undefined;
+  return Math.ceil((k * Math.log((1 - confidence) / 2)) / Math.log(atLeast) - 1e-9);
 }
 
-function subjectOf(received: unknown): Subject {
-  if (typeof received === 'object' && received !== null && 'metrics' in received && 'trials' in received && Array.isArray(received.trials)) {
-    const cell = received as Cell;
-    return { trials: cell.trials, metrics: cell.metrics, name: `${cell.scenario} × ${cell.config}` };
-  }
-  const trials = Array.isArray(received) ? (received as TrialSummary[]) : typeof received === 'object' && received !== null && 'status' in received && 'checks' in received ? [received as TrialSummary] : undefined;
-  if (trials === undefined) throw new TypeError('faultline matchers expect the result of runScenario (a cell), a trial result or a list of trial results');
-  return { trials, metrics: cellMetrics(trials), name: trials[0] ? `${trials[0].scenario} × ${trials[0].config}` : '(no trials)' };
+function boundOf(bound: number | PassKBound | undefined): { atLeast: number; confidence: number | undefined } {
+  if (bound === undefined || typeof bound === 'number') return { atLeast: bound ?? 1, confidence: undefined };
+  if (typeof bound !== 'object' || bound === null) throw new TypeError(`toHavePassK: the bound is a number or { atLeast, confidence }, got ${JSON.stringify(bound)}`);
+  const { atLeast = 1, confidence } = bound;
+  if (typeof atLeast !== 'number' || !(atLeast >= 0 && atLeast <= 1)) throw new TypeError(`toHavePassK: atLeast must be a number from 0 to 1, got ${JSON.stringify(atLeast)}`);
+  if (confidence !== undefined && (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1))) throw new TypeError(`toHavePassK: confidence must be between 0 and 1 (exclusive), such as ${DEFAULT_CONFIDENCE}, got ${JSON.stringify(confidence)}`);
+  return { atLeast, confidence };
 }
-
-/** The evidence of the first trial `failing` picks: its verdicts, evidence, replay command and the rules they name. */
-function evidence(trials: readonly TrialSummary[], failing: (t: FailedTrial) => boolean): string {
-  const failed = trials.filter(isFailed).filter(failing);
-  const first = failed[0];
-  if (first === undefined) return '';
-  const lines = failedTrialLines(first);
-  const rules = rulesFooter(lines);
-  const more = failed.length > 1 ? [`(${failed.length - 1} more failed trial${failed.length > 2 ? 's' : ''}; replay each with its --trial)`] : [];
-  return `\n\n${[...lines, ...more, ...(rules === undefined ? [] : [rules])].join('\n')}`;
-}
-
-/** Each rule of the cell's plan and how often it fired: `faults[0] (create_order call 7, partial_write): 0/4 trials, 0×`. */
-const coverageLines = (m: CellMetrics): string =>
-  m.coverage.length === 0 ? '' : `\n\nfault coverage:\n${m.coverage.map((r) => `  faults[${r.rule}] (${r.label}): ${coverageText(r, m.trials)}`).join('\n')}`;
-
-/** Why the subject is not exercised (a rule expected to fire fired in no trial), or undefined. */
-const notExercised = (m: CellMetrics): string | undefined => {
-  const silent = unexercised(m.coverage, m.trials);
-  return silent.length === 0 ? undefined : silent.map((r) => notExercisedMessage(r, m.trials)).join('; ');
-};
-
-const failedCheck = (name: string) => (t: FailedTrial): boolean => t.failed.includes(name);
 
 /**
  * `expect(run).toHavePassK(k, atLeast)`: pass^k (the chance that k runs in a row all succeed,
  * estimated from the trials) is at least `atLeast` (default 1: every trial passed). `k`
- * defaults to the number of trials.
+ * defaults to the number of trials. `toHavePassK(8, { atLeast: 0.9, confidence: 0.95 })`
+ * judges the lower bound of pass^8's 95% interval instead, as the gate `pass^8>=0.9@95%` does.
  */
-function toHavePassK(this: { isNot: boolean }, received: unknown, k?: number, atLeast = 1): MatcherResult {
+function toHavePassK(this: MatcherThis, received: unknown, k?: number, bound?: number | PassKBound): MatcherResult {
   const { trials, metrics, name } = subjectOf(received);
+  const { atLeast, confidence } = boundOf(bound);
   const n = metrics.trials;
   const kk = k ?? n;
   if (!Number.isInteger(kk) || kk < 1 || kk > n) {
     return { pass: false, message: () => `toHavePassK: k must be a whole number from 1 to the ${n} trials that ran, got ${String(k)}` };
   }
   const value = metrics.passHat[kk - 1]!;
+  const interval = confidence === undefined ? undefined : passIntervals([{ n, c: metrics.successes }], kk, confidence)!.passHat;
+  const judged = interval === undefined ? value : interval[0];
   // As the gates judge it: a pass^k over trials in which a fault never happened proves nothing.
   const silent = notExercised(metrics);
-  const pass = value >= atLeast && silent === undefined;
+  const pass = judged >= atLeast && silent === undefined;
   const summary = `${metrics.successes} of ${n} trials passed`;
+  const target = confidence === undefined ? `pass^${kk} of ${name}` : `the lower ${pct(confidence)} bound of pass^${kk} of ${name}`;
+  const got = interval === undefined ? `${formatRate(value)} (${summary})` : `${formatRate(interval[0])} (pass^${kk} ${formatRate(value)}, ${pct(confidence!)} interval [${formatRate(interval[0])}, ${formatRate(interval[1])}]; ${summary})`;
+  const needs = (): string => {
+    if (confidence === undefined || judged >= atLeast) return '';
+    const least = trialsNeeded(kk, atLeast, confidence);
+    return least === undefined ? `\nno number of trials can bound pass^${kk} to ${atLeast} or more` : least > n ? `\neven with every trial passing, it takes at least ${least} trials (this subject has ${n})` : '';
+  };
   return {
     pass,
     message: () =>
       this.isNot
-        ? `expected pass^${kk} of ${name} below ${atLeast}, got ${formatRate(value)} (${summary})`
-        : silent !== undefined && value >= atLeast
-          ? `expected pass^${kk} of ${name} to be at least ${atLeast} over trials that exercised every fault, but ${silent}${coverageLines(metrics)}`
-          : `expected pass^${kk} of ${name} to be at least ${atLeast}, got ${formatRate(value)} (${summary})${evidence(trials, () => true)}${coverageLines(metrics)}`,
+        ? `expected ${target} below ${atLeast}, got ${got}`
+        : silent !== undefined && judged >= atLeast
+          ? `expected ${target} to be at least ${atLeast} over trials that exercised every fault, but ${silent}${coverageLines(metrics)}`
+          : `expected ${target} to be at least ${atLeast}, got ${got}${needs()}${evidence(trials, () => true)}${coverageLines(metrics)}`,
   };
 }
 
@@ -87,7 +81,7 @@ function toHavePassK(this: { isNot: boolean }, received: unknown, k?: number, at
  * `expect(run).toExerciseEveryFault()`: every rule of the scenario's fault plan fired in at least
  * one trial (`expect: may-not-fire` rules aside), as the `unexercised` gate judges a cell.
  */
-function toExerciseEveryFault(this: { isNot: boolean }, received: unknown): MatcherResult {
+function toExerciseEveryFault(this: MatcherThis, received: unknown): MatcherResult {
   const { metrics, name } = subjectOf(received);
   const silent = notExercised(metrics);
   return {
@@ -97,7 +91,7 @@ function toExerciseEveryFault(this: { isNot: boolean }, received: unknown): Matc
 }
 
 /** `expect(run).toHaveNoDuplicateEffects()`: no trial produced one business effect twice (the `duplicates` checker, R18–R25). */
-function toHaveNoDuplicateEffects(this: { isNot: boolean }, received: unknown): MatcherResult {
+function toHaveNoDuplicateEffects(this: MatcherThis, received: unknown): MatcherResult {
   const { trials, metrics, name } = subjectOf(received);
   const failedTrials = metrics.checkFailures['duplicates'] ?? 0;
   return {
@@ -110,7 +104,7 @@ function toHaveNoDuplicateEffects(this: { isNot: boolean }, received: unknown): 
 }
 
 /** `expect(run).toStayWithinBudget()`: no trial went over its attempts, calls, turns or virtual-time budget (the `budget` checker, R6, R8, R11, R28). */
-function toStayWithinBudget(this: { isNot: boolean }, received: unknown): MatcherResult {
+function toStayWithinBudget(this: MatcherThis, received: unknown): MatcherResult {
   const { trials, metrics, name } = subjectOf(received);
   return {
     pass: metrics.budgetViolations === 0,
@@ -122,4 +116,15 @@ function toStayWithinBudget(this: { isNot: boolean }, received: unknown): Matche
 }
 
 /** The matchers, for `expect.extend` (importing `faultline/vitest` installs them already). */
-export const faultlineMatchers = { toHavePassK, toHaveNoDuplicateEffects, toStayWithinBudget, toExerciseEveryFault };
+export const faultlineMatchers = {
+  toHavePassK,
+  toHaveNoDuplicateEffects,
+  toStayWithinBudget,
+  toExerciseEveryFault,
+  toPassCheck,
+  toReachGoal,
+  toRetryWithDiscipline,
+  toBeHonest,
+  toKeepSecrets,
+  toMatchHistorySnapshot,
+};

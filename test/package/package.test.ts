@@ -259,5 +259,9 @@ describe('with vitest, msw and nock installed', SLOW, () => {
     expect(out).toMatch(/duplicates: helpdesk:req-1 was created 2 times/);
     expect(out).toMatch(/evidence: \[/);
     expect(out).toContain('replay: faultline replay faultline/scenarios/helpdesk-partial-write.scenario.ts --config naive --seed 1 --trial 0');
+    // The describeScenarios test is named for its cell, and fails at the user's call, not in node_modules/faultline.
+    expect(out).toContain(' FAIL  test/broken.test.ts > helpdesk-partial-write › naive (k = 2, seed 1)');
+    expect(out).toMatch(/\n ❯ test\/broken\.test\.ts:6:\d+\n/);
+    expect(out).not.toContain('dist/vitest/describeScenarios.js');
   });
 });
