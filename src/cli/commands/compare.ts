@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { basename, extname } from 'node:path';
 import type { CliContext } from '../context.js';
-import { addRunFlags, matrixFlags, type RunFlags } from './runFlags.js';
+import { addRunFlags, habitFlags, matrixFlags, type RunFlags } from './runFlags.js';
 
 const EXAMPLES = `
 Examples:
@@ -42,6 +42,7 @@ export function createCompareCommand(ctx: CliContext): Command {
     .option('--html', 'also write compare.html when --reporter limits the reports (it comes with the default reports)')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: RunFlags & { html?: boolean }) => {
+      const typed = [...scenarios];
       const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../config/withConfigFile.js')]);
       ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
       ctx.exitCode = await executeRun(
@@ -57,6 +58,7 @@ export function createCompareCommand(ctx: CliContext): Command {
           ...(flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
           ...matrixFlags(flags),
+          ...habitFlags(cmd, typed, flags),
           ...(flags.origins && { origins: flags.origins }),
           ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
         },

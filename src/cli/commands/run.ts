@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { DEFAULT_REPORTERS } from '../options.js';
-import { addRunFlags, matrixFlags, type RunFlags } from './runFlags.js';
+import { addRunFlags, habitFlags, matrixFlags, type RunFlags } from './runFlags.js';
 
 const EXAMPLES = `
 Examples:
@@ -24,6 +24,7 @@ export function createRunCommand(ctx: CliContext): Command {
     .option('--html', 'also write report.html: the run to look at in a browser (see "faultline view")')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: RunFlags & { html?: boolean }) => {
+      const typed = [...scenarios];
       // The engine loads only once a command runs, so --help stays quick.
       const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../config/withConfigFile.js')]);
       ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
@@ -39,6 +40,7 @@ export function createRunCommand(ctx: CliContext): Command {
           ...(flags.html ? { reporters: [...(flags.reporter ?? DEFAULT_REPORTERS), 'html'] } : flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
           ...matrixFlags(flags),
+          ...habitFlags(cmd, typed, flags),
           ...(flags.origins && { origins: flags.origins }),
           ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
         },
