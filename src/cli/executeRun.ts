@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { realTimeNote } from './realTimeNote.js';
 import { appendFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { DEFAULT_GATES, gatesPassed, withCoverageGate, type Gate } from '../runner/gates.js';
-import { loadConfigs, loadScenarios } from '../runner/library.js';
+import { loadConfigs, loadScenarios, sourceFileOf } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { prepareModelSource, saveRecordings, type ModelMode } from '../runner/modelSource.js';
@@ -65,6 +65,8 @@ export interface RunRequest {
   readonly quiet?: boolean;
   /** `--out` was typed (for where a refusal says the folder came from). */
   readonly outDirTyped?: boolean;
+  /** A run `--watch` started for what changed: only the scenarios loaded from these files (absolute paths). */
+  readonly onlyFiles?: readonly string[];
 }
 
 // Seeds shown in a command line should be short enough to retype.
@@ -127,7 +129,12 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
     if (request.scenariosTyped !== true) refs = last.scenarios.map((s) => s.ref);
   }
   const loaded = pickByGrep(await loadAll(refs, loadScenarios, 'scenario', request.scenariosTyped === true || onlyNames === undefined ? from : undefined), request.grep);
-  const scenarios = onlyNames === undefined ? loaded : loaded.filter((s) => onlyNames.has(s.name));
+  const onlyFiles = request.onlyFiles && new Set(request.onlyFiles);
+  const scenarios = loaded.filter((s) => (onlyNames === undefined || onlyNames.has(s.name)) && (onlyFiles === undefined || onlyFiles.has(resolve(sourceFileOf(s) ?? ''))));
+  if (scenarios.length === 0 && onlyNames === undefined) {
+    io.stdout.write(`--watch: none of the changed files holds a scenario of this run now; nothing to rerun\n`);
+    return ExitCode.Ok;
+  }
   if (scenarios.length === 0) {
     io.stdout.write(`--last-failed: none of the scenarios given failed last time (failed: ${[...onlyNames ?? []].join(', ')}); nothing to rerun\n`);
     return ExitCode.Ok;

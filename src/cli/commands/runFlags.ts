@@ -6,6 +6,7 @@ import type { Shard } from '../../runner/shard.js';
 import { isolationOptions } from './isolationFlags.js';
 import { collect, collectGate, collectReporter, parseBail, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { WATCH_RERUN_ENV } from '../watch/watchEnv.js';
 
 /** The flags `run` and `compare` share, as commander hands them over. */
 export interface RunFlags {
@@ -46,6 +47,16 @@ export function bailOf(flags: Pick<RunFlags, 'bail' | 'maxFailures'>): number | 
     throw new FaultlineError(FaultlineErrorCode.Usage, `--bail ${flags.bail} and --max-failures ${flags.maxFailures} are the same flag; give one value`);
   }
   return flags.bail ?? flags.maxFailures;
+}
+
+
+/** What `--watch` asks: to watch (this process), to run the files a watching faultline names (a run it started), or neither. */
+export function watchRole(flags: RunFlags, env: Readonly<Record<string, string | undefined>>): { kind: 'none' } | { kind: 'watch' } | { kind: 'rerun'; files?: readonly string[] } {
+  if (flags.watch !== true) return { kind: 'none' };
+  if (flags.lastFailed === true) throw new FaultlineError(FaultlineErrorCode.Usage, '--watch reruns what changed and --last-failed what failed last time: give one of them');
+  const rerun = env[WATCH_RERUN_ENV];
+  if (rerun === undefined) return { kind: 'watch' };
+  return rerun === '' ? { kind: 'rerun' } : { kind: 'rerun', files: JSON.parse(rerun) as string[] };
 }
 
 /** The habits flags (`--bail`, `--last-failed`, `--quiet`) as `executeRun` takes them. */
