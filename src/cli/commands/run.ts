@@ -10,6 +10,10 @@ Examples:
   $ faultline run my-scenarios/ --config naive --config ./retry.yaml
   $ faultline run --grep rate-limit --gate 'pass^4>=0.95' --reporter console --reporter junit
   $ OPENAI_API_KEY=... faultline run my-agent.yaml --record   writes my-agent.cassette.json; later runs replay it offline
+  $ faultline run scenarios/ --bail 1                 stop at the first failing trial (partial reports, exit 1)
+  $ faultline run --last-failed                       only the scenarios that failed in reports/faultline.json
+  $ faultline run scenarios/ --watch --reporter list  rerun what an edit reaches; Ctrl-C to stop
+  $ faultline run -t rate-limit --reporter dot --quiet
 
 Scenarios are files (.yaml, .yml, .json, .ts, .js), folders of them, or built-in names
 (see "faultline list"). Exit codes: 0 every gate held, 1 a gate failed, 2 bad input,
