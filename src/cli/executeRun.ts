@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { realTimeNote } from './realTimeNote.js';
 import { appendFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { DEFAULT_GATES, gatesPassed, withCoverageGate, type Gate } from '../runner/gates.js';
-import { loadConfigs, loadScenarios, sourceFileOf } from '../runner/library.js';
+import { loadConfigs } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { prepareModelSource, saveRecordings, type ModelMode } from '../runner/modelSource.js';
@@ -23,9 +23,7 @@ import { listenForInterrupt } from './interrupt.js';
 import { loadAll } from './loadAll.js';
 import { preflight } from './preflight.js';
 import type { ConfigOrigins } from './config/configOrigins.js';
-import { pickByGrep } from './grepScenarios.js';
-import { readLastFailed } from './lastFailed.js';
-import { plural } from '../report/format.js';
+import { selectScenarios } from './selectScenarios.js';
 import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { isCi, type Io } from './io.js';
 import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
@@ -116,30 +114,9 @@ interface Resolved {
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
   const origins = request.origins;
   const from = origins && ((ref: string): string | undefined => { const o = origins.refs.get(ref); return o === undefined ? undefined : `${origins.file}: ${o}`; });
-  let refs = request.scenarios;
-  let onlyNames: ReadonlySet<string> | undefined;
-  if (request.lastFailed === true) {
-    const last = await readLastFailed(request.outDir, origins?.outDir ? `${origins.file}: outDir` : request.outDirTyped === true ? '--out' : 'the default');
-    if (last.scenarios.length === 0) {
-      io.stdout.write(`--last-failed: nothing failed in ${last.report} (${plural(last.cells, 'cell')}, every one passed); nothing to rerun\n`);
-      return ExitCode.Ok;
-    }
-    onlyNames = new Set(last.scenarios.map((s) => s.name));
-    // No scenario typed: the report names them, so the rerun needs no more than the flag.
-    if (request.scenariosTyped !== true) refs = last.scenarios.map((s) => s.ref);
-  }
-  const loaded = pickByGrep(await loadAll(refs, loadScenarios, 'scenario', request.scenariosTyped === true || onlyNames === undefined ? from : undefined), request.grep);
-  const onlyFiles = request.onlyFiles && new Set(request.onlyFiles);
-  const scenarios = loaded.filter((s) => (onlyNames === undefined || onlyNames.has(s.name)) && (onlyFiles === undefined || onlyFiles.has(resolve(sourceFileOf(s) ?? ''))));
-  if (scenarios.length === 0 && onlyNames === undefined) {
-    io.stdout.write(`--watch: none of the changed files holds a scenario of this run now; nothing to rerun\n`);
-    return ExitCode.Ok;
-  }
-  if (scenarios.length === 0) {
-    io.stdout.write(`--last-failed: none of the scenarios given failed last time (failed: ${[...onlyNames ?? []].join(', ')}); nothing to rerun\n`);
-    return ExitCode.Ok;
-  }
-  if (onlyNames !== undefined) io.stderr.write(`faultline: --last-failed reruns ${scenarios.length === 1 ? 'scenario' : `${scenarios.length} scenarios`}: ${scenarios.map((s) => s.name).join(', ')}\n`);
+  const scenarios = await selectScenarios(request, from, io);
+  // Nothing to rerun (said on stdout): the previous reports stay as they are.
+  if (scenarios.length === 0) return ExitCode.Ok;
   const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
   await assertPeersInstalled(scenarios, configs);
   await preflight({
