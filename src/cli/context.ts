@@ -4,4 +4,6 @@ import type { Io } from './io.js';
 export interface CliContext {
   readonly io: Io;
   exitCode: number;
+  /** The command line as typed (without `node` and the script): `--watch` runs it again. */
+  readonly argv?: readonly string[];
 }

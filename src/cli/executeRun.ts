@@ -4,7 +4,7 @@ import { appendFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { DEFAULT_GATES, gatesPassed, withCoverageGate, type Gate } from '../runner/gates.js';
-import { loadConfigs, loadScenarios } from '../runner/library.js';
+import { loadConfigs } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { prepareModelSource, saveRecordings, type ModelMode } from '../runner/modelSource.js';
@@ -16,14 +16,14 @@ import { colorEnabled } from '../report/console.js';
 import { renderMarkdownReport } from '../report/markdown.js';
 import { writeCompareHtml } from '../report/html/writeCompareHtml.js';
 import type { WallClock } from '../report/json.js';
-import { writeReports, type ReporterName } from '../report/write.js';
+import { isConsoleReporter, writeReports, type ReporterName } from '../report/write.js';
 import { renderComparison } from './compareTable.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import { loadAll } from './loadAll.js';
 import { preflight } from './preflight.js';
 import type { ConfigOrigins } from './config/configOrigins.js';
-import { pickByGrep } from './grepScenarios.js';
+import { selectScenarios } from './selectScenarios.js';
 import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { isCi, type Io } from './io.js';
 import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
@@ -53,6 +53,18 @@ export interface RunRequest {
   readonly workerHeap?: number;
   /** What came from the config file, so its refusals name the file and key. */
   readonly origins?: ConfigOrigins;
+  /** `--bail N`: stop handing out trials once N have failed (0 or absent: never). */
+  readonly bail?: number;
+  /** `--last-failed`: only the scenarios of the failing cells in `<outDir>/faultline.json`. */
+  readonly lastFailed?: boolean;
+  /** The scenarios were typed on the command line (with `lastFailed`, they are filtered rather than replaced by the report's). */
+  readonly scenariosTyped?: boolean;
+  /** `--quiet`: only failures and the summary. */
+  readonly quiet?: boolean;
+  /** `--out` was typed (for where a refusal says the folder came from). */
+  readonly outDirTyped?: boolean;
+  /** A run `--watch` started for what changed: only the scenarios loaded from these files (absolute paths). */
+  readonly onlyFiles?: readonly string[];
 }
 
 // Seeds shown in a command line should be short enough to retype.
@@ -102,7 +114,9 @@ interface Resolved {
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
   const origins = request.origins;
   const from = origins && ((ref: string): string | undefined => { const o = origins.refs.get(ref); return o === undefined ? undefined : `${origins.file}: ${o}`; });
-  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario', from), request.grep);
+  const scenarios = await selectScenarios(request, from, io);
+  // Nothing to rerun (said on stdout): the previous reports stay as they are.
+  if (scenarios.length === 0) return ExitCode.Ok;
   const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
   await assertPeersInstalled(scenarios, configs);
   await preflight({
@@ -111,7 +125,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
     scenarios,
     configs,
     outDir: request.outDir,
-    writesFiles: request.html === true || reporters.some((r) => r !== 'console'),
+    writesFiles: request.html === true || reporters.some((r) => !isConsoleReporter(r)),
     stepSummary: io.env['GITHUB_STEP_SUMMARY'],
     ...(origins?.gates && { gatesFrom: origins.file }),
     ...(origins?.k && { kFrom: origins.file }),
@@ -119,13 +133,25 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   });
   const modelMode = request.modelMode ?? 'replay';
   for (const s of scenarios) await prepareModelSource(s, modelMode, io.env);
+  // The dot and list reporters show the run as it goes on stdout, as vitest's and Playwright's do; else the progress goes to stderr.
+  const live = reporters.includes('dot') ? 'dots' : reporters.includes('list') ? 'lines' : undefined;
+  const progressStream = live === undefined ? io.stderr : io.stdout;
   const progress = createProgress({
-    stream: io.stderr,
-    mode: io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines',
+    stream: progressStream,
+    mode: live ?? (io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines'),
     k: request.k,
     ...(request.shard && { cellSize: shardCellSize(scenarios, configs, request.k, request.shard) }),
-    color: colorEnabled(io.stderr, io.env),
+    color: colorEnabled(progressStream, io.env),
+    onlyFailing: request.quiet === true,
   });
+  // --bail: its own stop, beside the signals', so the exit code can tell the two apart.
+  const bail = new AbortController();
+  let failedTrials = 0;
+  const onTrial = (trial: Parameters<typeof progress.onTrial>[0], done: number, total: number): void => {
+    progress.onTrial(trial, done, total);
+    if (trial.status !== 'failed' || request.bail === undefined || request.bail === 0) return;
+    if (++failedTrials === request.bail) bail.abort();
+  };
   const clock = new RealClock();
   const startedAt = new Date(clock.now()).toISOString();
   const started = wallMs();
@@ -136,8 +162,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
       configs,
       k: request.k,
       seed,
-      signal,
-      onTrial: progress.onTrial,
+      signal: AbortSignal.any([signal, bail.signal]),
+      onTrial,
       // Record and live keep trials in this process: the recording (and the key) stay here, not in workers.
       workers: modelMode !== 'replay' ? 0 : (request.workers ?? workersFor(scenarios, request, matrixJobs(scenarios.length, configs.length, request.k, request.shard).length)),
       ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
@@ -152,7 +178,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   if (cassettes.length > 0) io.stdout.write(`cassettes: ${cassettes.map(shown).join(', ')}\n`);
   const real = scenarios.filter((s) => s.agent.kind === 'command').map((s) => s.name);
   if (real.length > 0) io.stdout.write(`${realTimeNote(real)}\n`);
-  return reportRun(run, { ...request, gates, reporters, wallClock }, io);
+  return reportRun(run, { ...request, gates, reporters, wallClock, ...(bail.signal.aborted && !signal.aborted && { bailedAfter: request.bail! }) }, io);
 }
 
 export interface ReportRequest {
@@ -162,6 +188,9 @@ export interface ReportRequest {
   readonly gates: readonly Gate[];
   readonly reporters: readonly ReporterName[];
   readonly wallClock: WallClock;
+  readonly quiet?: boolean;
+  /** The run stopped because this many trials failed (`--bail`), not for a signal. */
+  readonly bailedAfter?: number;
 }
 
 /** Writes a finished run's reports, prints its summary, and says what the exit code is: for `run`, `compare` and `merge`. */
@@ -172,12 +201,13 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
   const written = await writeReports(run, {
     outDir: request.outDir,
     // The comparison replaces the console summary; the files are the same either way.
-    reporters: compare ? reporters.filter((r) => r !== 'console') : reporters,
+    reporters: compare ? reporters.filter((r) => !isConsoleReporter(r)) : reporters,
     wallClock,
     gates,
     color,
+    quiet: request.quiet === true,
   });
-  if (compare && reporters.includes('console')) io.stdout.write(renderComparison(run, { gates: written.gates, color }));
+  if (compare && reporters.some(isConsoleReporter)) io.stdout.write(renderComparison(run, { gates: written.gates, color }));
   else if (written.console !== undefined) io.stdout.write(written.console);
 
   const summaryFile = io.env['GITHUB_STEP_SUMMARY'];
@@ -186,6 +216,11 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
   const html = request.html === true ? [await writeCompareHtml(run, request.outDir)] : [];
   const files = [...Object.values(written.paths), ...html].map(shown);
   if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
+  if (run.interrupted && request.bailedAfter !== undefined) {
+    // A bail is a failure, not a stop signal: the exit code is a failing run's.
+    io.stderr.write(`faultline: stopped after ${request.bailedAfter} failing ${request.bailedAfter === 1 ? 'trial' : 'trials'} (--bail ${request.bailedAfter}); the reports cover the ${run.cells.reduce((a, c) => a + c.metrics.trials, 0)} trials that finished\n`);
+    return ExitCode.GateFailed;
+  }
   if (run.interrupted) {
     io.stderr.write(`faultline: interrupted; the reports cover the ${run.cells.reduce((a, c) => a + c.metrics.trials, 0)} trials that finished\n`);
     return ExitCode.Interrupted;

@@ -13,7 +13,7 @@ export { processIo };
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   // First, before anything slow: a signal during start-up stops the command like one later on.
   const interrupt = listenForInterrupt(io);
-  const ctx: CliContext = { io, exitCode: 0 };
+  const ctx: CliContext = { io, exitCode: 0, argv: [...argv] };
   try {
     await buildProgram(ctx).parseAsync([...argv], { from: 'user' });
     // A command that ran to the end despite a stop signal (list, schema) still says it was stopped.

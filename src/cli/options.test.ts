@@ -37,7 +37,7 @@ describe('flag parsers', () => {
   it('a bad gate or reporter becomes commander\'s invalid-argument error, with the grammar or the choices', () => {
     expect(() => collectGate('pass^4 => 1', undefined)).toThrow(InvalidArgumentError);
     expect(() => collectGate('nonsense>1', undefined)).toThrow(/unknown metric "nonsense"[\s\S]*gate grammar/);
-    expect(() => collectReporter('pdf', undefined)).toThrow('unknown reporter "pdf" (one of: console, json, junit, markdown, html)');
+    expect(() => collectReporter('pdf', undefined)).toThrow('unknown reporter "pdf" (one of: console, dot, list, json, junit, markdown, html)');
   });
 
   it('knows every reporter the report module registers, and no other', () => {

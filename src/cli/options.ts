@@ -48,7 +48,7 @@ export function collectGate(value: string, previous: readonly Gate[] | undefined
 }
 
 /** The reporters' names, kept here so parsing flags does not load the reporters (a unit test keeps it equal to `REPORTER_NAMES`). */
-export const REPORTER_CHOICES = ['console', 'json', 'junit', 'markdown', 'html'] as const satisfies readonly ReporterName[];
+export const REPORTER_CHOICES = ['console', 'dot', 'list', 'json', 'junit', 'markdown', 'html'] as const satisfies readonly ReporterName[];
 /** What a command writes when `--reporter` is not given: report.html only on request (`--html`). */
 export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'markdown'] as const satisfies readonly ReporterName[];
 
@@ -76,3 +76,6 @@ export function parseGrep(value: string): RegExp {
     throw new InvalidArgumentError(`not a regular expression: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
+
+/** `--bail N` / `--max-failures N`: failing trials after which the run stops; 0 never stops (as vitest's and Playwright's 0). */
+export const parseBail = (value: string): number => parseInteger(value, 0, 'a number of failing trials after which the run stops (0: never)');

@@ -11,6 +11,35 @@ function sink(columns?: number): { stream: { write(s: string): boolean; columns?
 }
 
 describe('progress', () => {
+  it('in dots mode, writes a mark per trial, 80 to a line, and ends the last line', () => {
+    const { stream, text } = sink();
+    const p = createProgress({ stream, mode: 'dots', k: 100 });
+    for (let i = 0; i < 83; i++) p.onTrial(trial('naive', 'a', i, i % 40 === 0), i + 1, 83);
+    p.finish();
+    const lines = text().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe(`F${'·'.repeat(39)}F${'·'.repeat(39)}`);
+    expect(lines[1]).toBe(`F··`);
+    expect(lines[2]).toBe('');
+  });
+
+  it('only failing: no line for a cell that passed, no mark for a trial that passed, and no bar', () => {
+    const lines = sink();
+    const l = createProgress({ stream: lines.stream, mode: 'lines', k: 1, onlyFailing: true });
+    l.onTrial(trial('naive', 'a', 0), 1, 2);
+    l.onTrial(trial('naive', 'b', 0, true), 2, 2);
+    expect(lines.text()).toBe('✗ naive × b: 0/1 passed (duplicates) [2/2 trials]\n');
+    const dots = sink();
+    const d = createProgress({ stream: dots.stream, mode: 'dots', k: 1, onlyFailing: true });
+    [false, true, false, true].forEach((f, i) => d.onTrial(trial('naive', 'a', i, f), i + 1, 4));
+    d.finish();
+    expect(dots.text()).toBe('FF\n');
+    const bar = sink();
+    const b = createProgress({ stream: bar.stream, mode: 'bar', k: 1, onlyFailing: true, now: () => 0 });
+    b.onTrial(trial('naive', 'a', 0), 1, 1);
+    expect(bar.text()).toBe('');
+  });
+
   it('in lines mode, writes one line per finished cell, naming the failed checks', () => {
     const { stream, text } = sink();
     const p = createProgress({ stream, mode: 'lines', k: 2 });

@@ -3,8 +3,11 @@ import type { TrialSummary } from '../runner/trial.js';
 import type { OutStream } from './io.js';
 import { mark, painter } from '../report/paint.js';
 
-/** `bar`: one redrawn line on a terminal; `lines`: a plain line per finished cell (logs, CI); `off`: silence. */
-export type ProgressMode = 'bar' | 'lines' | 'off';
+/**
+ * `bar`: one redrawn line on a terminal; `lines`: a plain line per finished cell (logs, CI, the
+ * `list` reporter); `dots`: a mark per trial (the `dot` reporter); `off`: silence.
+ */
+export type ProgressMode = 'bar' | 'lines' | 'dots' | 'off';
 
 export interface ProgressOptions {
   readonly stream: OutStream;
@@ -13,6 +16,8 @@ export interface ProgressOptions {
   /** Trials a cell gets in this run, when not k (a shard runs a slice of each cell). */
   readonly cellSize?: (config: string, scenario: string) => number;
   readonly color?: boolean;
+  /** `--quiet`: only what failed (a failing cell's line, a failing trial's mark); no bar. */
+  readonly onlyFailing?: boolean;
   /** Wall milliseconds, for throttling the bar (tests pass their own). */
   readonly now?: () => number;
 }
@@ -42,8 +47,17 @@ export function cellLine(config: string, scenario: string, passed: number, trial
   return `${mark(p, passed === trials)} ${config} × ${scenario}: ${passed}/${trials} passed${why} ${p.dim(`[${done}/${total} trials]`)}`;
 }
 
-export function createProgress({ stream, mode, k, cellSize = () => k, color = false, now = wallMs }: ProgressOptions): Progress {
+/** Marks per line in `dots` mode, as Playwright's dot reporter wraps. */
+export const DOTS_PER_LINE = 80;
+
+/** The `dot` reporter's mark for a trial: `·` passed, `F` failed (Playwright's marks). */
+export const dotMark = (trial: Pick<TrialSummary, 'status'>): string => (trial.status === 'passed' ? '·' : 'F');
+
+export function createProgress({ stream, mode: asked, k, cellSize = () => k, color = false, onlyFailing = false, now = wallMs }: ProgressOptions): Progress {
+  // A bar redraws what passed too: quiet keeps to lines.
+  const mode = onlyFailing && asked === 'bar' ? 'lines' : asked;
   if (mode === 'off') return { onTrial: () => undefined, finish: () => undefined };
+  if (mode === 'dots') return dots(stream, color, onlyFailing);
   let failed = 0;
   let lastDraw = -Infinity;
   let drawn = false;
@@ -67,7 +81,7 @@ export function createProgress({ stream, mode, k, cellSize = () => k, color = fa
     if (trial.status === 'passed') cell.passed++;
     else trial.failed.forEach((c) => cell.checks.add(c));
     if (cell.trials === cellSize(trial.config, trial.scenario)) {
-      stream.write(`${cellLine(trial.config, trial.scenario, cell.passed, cell.trials, [...cell.checks], done, total, color)}\n`);
+      if (!(onlyFailing && cell.passed === cell.trials)) stream.write(`${cellLine(trial.config, trial.scenario, cell.passed, cell.trials, [...cell.checks], done, total, color)}\n`);
       cells.delete(key);
     }
   };
@@ -76,4 +90,20 @@ export function createProgress({ stream, mode, k, cellSize = () => k, color = fa
     drawn = false;
   };
   return { onTrial, finish };
+}
+
+function dots(stream: ProgressOptions['stream'], color: boolean, onlyFailing: boolean): Progress {
+  const p = painter(color);
+  let column = 0;
+  return {
+    onTrial: (trial) => {
+      if (onlyFailing && trial.status === 'passed') return;
+      const m = dotMark(trial);
+      stream.write(`${m === 'F' ? p.red(m) : m}${++column % DOTS_PER_LINE === 0 ? '\n' : ''}`);
+    },
+    finish: () => {
+      if (column % DOTS_PER_LINE !== 0) stream.write('\n');
+      column = 0;
+    },
+  };
 }

@@ -18,7 +18,7 @@ export interface FaultlineConfig {
   readonly k?: number;
   /** The run seed, or `'random'` to pick one and print it (`--seed`). */
   readonly seed?: number | 'random';
-  /** Which reports to write (`--reporter`): console, json, junit, markdown. */
+  /** Which reports to write (`--reporter`): console, dot, list, json, junit, markdown, html. */
   readonly reporters?: readonly ReporterName[];
   /** The folder the reports go to (`--out`). */
   readonly outDir?: string;

@@ -11,6 +11,8 @@ export interface ConsoleReportOptions {
   readonly gates: readonly GateResult[];
   /** ANSI colours; decide with `colorEnabled` (default: none). */
   readonly color?: boolean;
+  /** `--quiet`: only the failing rows, the gates and the failures; the cells that passed are counted in one line. */
+  readonly quiet?: boolean;
 }
 
 /**
@@ -33,6 +35,8 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
   const out = [`${p.bold('faultline')}  ${runLine(run)}`];
   if (run.interrupted) out.push(p.red('interrupted: the figures cover only the trials that finished'));
 
+  if (options.quiet === true) return `${[...out, ...quietLines(run, p), ...summaryTail(run, options.gates, p)].join('\n')}\n`;
+
   const tables = summaryTables(run);
   for (const { config, rows } of tables) {
     // Colour goes on after alignment so escape codes never count towards a column's width.
@@ -43,6 +47,19 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
 
   out.push(...crowdLines(run, p), ...coverageLines(run, p), ...summaryTail(run, options.gates, p));
   return `${out.join('\n')}\n`;
+}
+
+/** `--quiet`: the failing cells' rows only, under a line that counts the cells that passed. */
+function quietLines(run: RunResult, p: Painter): string[] {
+  const tables = summaryTables(run).map(({ config, rows }) => ({ config, rows: rows.filter((r, i) => !r.passed && i < run.cells.filter((c) => c.config === config).length) })); // the totals row comes last
+  const passed = run.cells.filter((c) => c.metrics.successes === c.metrics.trials).length;
+  const out = ['', `${mark(p, passed === run.cells.length)} ${passed} of ${run.cells.length} cells passed every trial`];
+  for (const { config, rows } of tables) {
+    if (rows.length === 0) continue;
+    const lines = alignTable([summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)], ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']);
+    out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((_, i) => `  ${mark(p, false)} ${lines[i + 1]!}`));
+  }
+  return out;
 }
 
 /** Scenarios with many agents: the figures of the crowd, a row per cell (none when no scenario ran many). */

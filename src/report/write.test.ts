@@ -76,6 +76,8 @@ describe('writeReports', () => {
   it('maps reporter names to files', () => {
     expect(Object.fromEntries(REPORTER_NAMES.map((n) => [n, (REPORTERS[n] as { file?: string }).file ?? null]))).toEqual({
       console: null,
+      dot: null,
+      list: null,
       json: 'faultline.json',
       junit: 'junit.xml',
       markdown: 'summary.md',

@@ -65,6 +65,8 @@ export interface ReportContext {
   readonly wallClock: WallClock;
   readonly color: boolean;
   readonly history: 'failing' | 'all';
+  /** `--quiet`: the console summary keeps the failures, the gates and one line for what passed. */
+  readonly quiet: boolean;
 }
 
 export interface Reporter {
@@ -75,7 +77,10 @@ export interface Reporter {
 
 /** Reporters by name, as `--reporter` takes them. */
 export const REPORTERS = {
-  console: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color }) },
+  console: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color, quiet: ctx.quiet }) },
+  // dot and list differ from console in what the CLI prints while the run goes (a mark per trial, a line per cell); the summary is the same.
+  dot: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color, quiet: ctx.quiet }) },
+  list: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color, quiet: ctx.quiet }) },
   json: { file: 'faultline.json', render: (ctx) => renderJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history }) },
   junit: { file: 'junit.xml', render: (ctx) => renderJunitReport(ctx.run, { gates: ctx.gates }) },
   markdown: { file: 'summary.md', render: (ctx) => renderMarkdownReport(ctx.run, { gates: ctx.gates }) },
@@ -85,6 +90,10 @@ export const REPORTERS = {
 export type ReporterName = keyof typeof REPORTERS;
 export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
 
+/** The reporters that print to the terminal rather than write a file. */
+export const CONSOLE_REPORTERS = ['console', 'dot', 'list'] as const satisfies readonly ReporterName[];
+export const isConsoleReporter = (name: ReporterName): boolean => (CONSOLE_REPORTERS as readonly ReporterName[]).includes(name);
+
 export interface WriteReportsOptions {
   readonly outDir: string;
   readonly reporters: readonly ReporterName[];
@@ -93,6 +102,7 @@ export interface WriteReportsOptions {
   readonly color?: boolean;
   /** Which trials the JSON report carries the full history of (default: the failing ones). */
   readonly history?: 'failing' | 'all';
+  readonly quiet?: boolean;
 }
 
 export interface WrittenReports {
@@ -111,11 +121,14 @@ export async function writeReports(run: RunResult, options: WriteReportsOptions)
     wallClock: options.wallClock,
     color: options.color ?? false,
     history: options.history ?? 'failing',
+    quiet: options.quiet ?? false,
   };
   const paths: Partial<Record<ReporterName, string>> = {};
   let consoleText: string | undefined;
   for (const name of new Set(options.reporters)) {
     const reporter: Reporter = REPORTERS[name];
+    // console, dot and list print the same summary: once, however many of them were asked for.
+    if (reporter.file === undefined && consoleText !== undefined) continue;
     const text = reporter.render(ctx);
     if (reporter.file === undefined) {
       consoleText = text;

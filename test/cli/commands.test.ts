@@ -70,7 +70,7 @@ describe('list, schema, help and usage errors', () => {
       [[], /Usage: faultline/],
       [['run', '--k', 'many'], /option '--k <n>' argument 'many' is invalid\. expected a whole number of trials/],
       [['run', '--gate', 'pass^4=1'], /invalid gate "pass\^4=1"[\s\S]*gate grammar/],
-      [['run', '--reporter', 'pdf'], /unknown reporter "pdf" \(one of: console, json, junit, markdown, html\)/],
+      [['run', '--reporter', 'pdf'], /unknown reporter "pdf" \(one of: console, dot, list, json, junit, markdown, html\)/],
       [['run', '--grep', 'no-such-scenario'], /--grep no-such-scenario matches no scenario/],
       [['replay'], /error: missing required argument 'scenario'/],
       [['list', '--configs', 'extra', 'args', '--json', '--nope'], /unknown option '--nope'/],

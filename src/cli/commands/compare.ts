@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { basename, extname } from 'node:path';
 import type { CliContext } from '../context.js';
-import { addRunFlags, matrixFlags, type RunFlags } from './runFlags.js';
+import { addRunFlags, habitFlags, matrixFlags, watchRole, type RunFlags } from './runFlags.js';
 
 const EXAMPLES = `
 Examples:
@@ -42,8 +42,15 @@ export function createCompareCommand(ctx: CliContext): Command {
     .option('--html', 'also write compare.html when --reporter limits the reports (it comes with the default reports)')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: RunFlags & { html?: boolean }) => {
+      const typed = [...scenarios];
       const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../config/withConfigFile.js')]);
       ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
+      const watching = watchRole(flags, ctx.io.env);
+      if (watching.kind === 'watch') {
+        const { executeWatch } = await import('../watch/executeWatch.js');
+        ctx.exitCode = await executeWatch({ argv: ctx.argv ?? [], scenarios }, ctx.io);
+        return;
+      }
       ctx.exitCode = await executeRun(
         {
           scenarios,
@@ -57,6 +64,8 @@ export function createCompareCommand(ctx: CliContext): Command {
           ...(flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
           ...matrixFlags(flags),
+          ...habitFlags(cmd, typed, flags),
+          ...(watching.kind === 'rerun' && watching.files && { onlyFiles: watching.files }),
           ...(flags.origins && { origins: flags.origins }),
           ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
         },

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { DEFAULT_REPORTERS } from '../options.js';
-import { addRunFlags, matrixFlags, type RunFlags } from './runFlags.js';
+import { addRunFlags, habitFlags, matrixFlags, watchRole, type RunFlags } from './runFlags.js';
 
 const EXAMPLES = `
 Examples:
@@ -10,6 +10,10 @@ Examples:
   $ faultline run my-scenarios/ --config naive --config ./retry.yaml
   $ faultline run --grep rate-limit --gate 'pass^4>=0.95' --reporter console --reporter junit
   $ OPENAI_API_KEY=... faultline run my-agent.yaml --record   writes my-agent.cassette.json; later runs replay it offline
+  $ faultline run scenarios/ --bail 1                 stop at the first failing trial (partial reports, exit 1)
+  $ faultline run --last-failed                       only the scenarios that failed in reports/faultline.json
+  $ faultline run scenarios/ --watch --reporter list  rerun what an edit reaches; Ctrl-C to stop
+  $ faultline run -t rate-limit --reporter dot --quiet
 
 Scenarios are files (.yaml, .yml, .json, .ts, .js), folders of them, or built-in names
 (see "faultline list"). Exit codes: 0 every gate held, 1 a gate failed, 2 bad input,
@@ -24,9 +28,16 @@ export function createRunCommand(ctx: CliContext): Command {
     .option('--html', 'also write report.html: the run to look at in a browser (see "faultline view")')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: RunFlags & { html?: boolean }) => {
+      const typed = [...scenarios];
       // The engine loads only once a command runs, so --help stays quick.
       const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../config/withConfigFile.js')]);
       ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
+      const watching = watchRole(flags, ctx.io.env);
+      if (watching.kind === 'watch') {
+        const { executeWatch } = await import('../watch/executeWatch.js');
+        ctx.exitCode = await executeWatch({ argv: ctx.argv ?? [], scenarios }, ctx.io);
+        return;
+      }
       ctx.exitCode = await executeRun(
         {
           scenarios,
@@ -39,6 +50,8 @@ export function createRunCommand(ctx: CliContext): Command {
           ...(flags.html ? { reporters: [...(flags.reporter ?? DEFAULT_REPORTERS), 'html'] } : flags.reporter && { reporters: flags.reporter }),
           ...(flags.grep && { grep: flags.grep }),
           ...matrixFlags(flags),
+          ...habitFlags(cmd, typed, flags),
+          ...(watching.kind === 'rerun' && watching.files && { onlyFiles: watching.files }),
           ...(flags.origins && { origins: flags.origins }),
           ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
         },

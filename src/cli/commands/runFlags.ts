@@ -4,7 +4,9 @@ import type { ConfigOrigins } from '../config/configOrigins.js';
 import type { ReporterName } from '../../report/write.js';
 import type { Shard } from '../../runner/shard.js';
 import { isolationOptions } from './isolationFlags.js';
-import { collect, collectGate, collectReporter, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
+import { collect, collectGate, collectReporter, parseBail, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { WATCH_RERUN_ENV } from '../watch/watchEnv.js';
 
 /** The flags `run` and `compare` share, as commander hands them over. */
 export interface RunFlags {
@@ -28,10 +30,45 @@ export interface RunFlags {
   readonly live?: boolean;
   /** Set by the config file: which values came from it, for refusals that name it. */
   readonly origins?: ConfigOrigins;
+  readonly bail?: number;
+  /** `--max-failures`, Playwright's name for `--bail`. */
+  readonly maxFailures?: number;
+  readonly lastFailed?: boolean;
+  readonly watch?: boolean;
+  readonly quiet?: boolean;
 }
 
 /** The default for `--keep-failures`: enough to read a failure, small enough for a large run. */
 export const DEFAULT_KEEP_FAILURES = 5;
+
+/** `--bail` or `--max-failures` (the same flag under vitest's and Playwright's names); both, with different values, is refused. */
+export function bailOf(flags: Pick<RunFlags, 'bail' | 'maxFailures'>): number | undefined {
+  if (flags.bail !== undefined && flags.maxFailures !== undefined && flags.bail !== flags.maxFailures) {
+    throw new FaultlineError(FaultlineErrorCode.Usage, `--bail ${flags.bail} and --max-failures ${flags.maxFailures} are the same flag; give one value`);
+  }
+  return flags.bail ?? flags.maxFailures;
+}
+
+
+/** What `--watch` asks: to watch (this process), to run the files a watching faultline names (a run it started), or neither. */
+export function watchRole(flags: RunFlags, env: Readonly<Record<string, string | undefined>>): { kind: 'none' } | { kind: 'watch' } | { kind: 'rerun'; files?: readonly string[] } {
+  if (flags.watch !== true) return { kind: 'none' };
+  if (flags.lastFailed === true) throw new FaultlineError(FaultlineErrorCode.Usage, '--watch reruns what changed and --last-failed what failed last time: give one of them');
+  const rerun = env[WATCH_RERUN_ENV];
+  if (rerun === undefined) return { kind: 'watch' };
+  return rerun === '' ? { kind: 'rerun' } : { kind: 'rerun', files: JSON.parse(rerun) as string[] };
+}
+
+/** The habits flags (`--bail`, `--last-failed`, `--quiet`) as `executeRun` takes them. */
+export function habitFlags(cmd: Command, typed: readonly string[], flags: RunFlags): { bail?: number; lastFailed?: boolean; scenariosTyped?: boolean; quiet?: boolean; outDirTyped?: boolean } {
+  const bail = bailOf(flags);
+  return {
+    ...(bail !== undefined && { bail }),
+    ...(flags.lastFailed === true && { lastFailed: true, scenariosTyped: typed.length > 0 }),
+    ...(flags.quiet === true && { quiet: true }),
+    ...(cmd.getOptionValueSource('out') === 'cli' && { outDirTyped: true }),
+  };
+}
 
 /** How the matrix is run, from the flags: what `executeRun` passes on to `runMatrix`. */
 export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap'> {
@@ -51,7 +88,7 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .addOption(new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1))
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
     .option('--gate <expr>', 'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" (repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)', collectGate)
-    .option('--reporter <name>', 'console, json, junit, markdown or html (repeatable; default: all but html)', collectReporter)
+    .option('--reporter <name>', 'console, dot, list, json, junit, markdown or html (repeatable; default: console, json, junit, markdown); dot prints a mark per trial (· passed, F failed), list a line per finished cell, both on stdout and followed by the console summary', collectReporter)
     .option('--out <dir>', 'folder the report files go to', 'reports')
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option('--workers <n>', 'worker threads the trials run on, each trial isolated from the run (default: the available cores, one per 500 trials, at least 1, or 0 for a run of no code of yours that one worker would hold; 0: in this process, without isolation)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
@@ -63,5 +100,10 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .addOption(
       new Option('--record', "send model requests to the scenario's model.baseUrl (key from OPENAI_API_KEY / ANTHROPIC_API_KEY) and write what it answers to the scenario's cassette").conflicts('live'),
     )
-    .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); nothing is recorded"));
+    .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); nothing is recorded"))
+    .option('--bail <n>', 'stop handing out trials once n trials have failed (the trials in progress finish); the partial reports are written, marked interrupted, exit 1 (0: never stop)', parseBail)
+    .option('--max-failures <n>', "the same as --bail (Playwright's name)", parseBail)
+    .option('--last-failed', "rerun only the scenarios of the failing cells in the last run's faultline.json in the out folder (--out)")
+    .option('--watch', 'run, then rerun the scenarios whose files, or the modules they import, change; Ctrl-C ends it')
+    .option('--quiet', 'print only failures and the summary: no progress for what passed, the summary without the passing rows');
 }

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import { watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RealClock } from '../../core/clock/RealClock.js';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { isBareName } from '../../runner/expandRef.js';
+import { filesIn } from '../../runner/library.js';
+import { ExitCode } from '../exitCodes.js';
+import { listenForInterrupt } from '../interrupt.js';
+import type { Io } from '../io.js';
+import { moduleGraph } from './moduleGraph.js';
+import { WATCH_RERUN_ENV } from './watchEnv.js';
+
+
+// Editors save in bursts (write, rename, chmod): changes this close together make one rerun.
+const SETTLE_MS = 150;
+
+const BIN = fileURLToPath(new URL('../../../bin/faultline.js', import.meta.url));
+
+export interface WatchRequest {
+  /** The command line as typed (without `node` and the script): each run repeats it. */
+  readonly argv: readonly string[];
+  /** The scenario refs of the run (typed, or from the config file): files and folders are watched. */
+  readonly scenarios: readonly string[];
+}
+
+const shown = (path: string): string => relative(process.cwd(), path) || '.';
+
+/** The scenario files the refs name now (a folder's files may come and go), and the folders to watch for new ones. */
+async function scenarioFiles(refs: readonly string[]): Promise<{ files: string[]; folders: string[] }> {
+  const files: string[] = [];
+  const folders: string[] = [];
+  for (const ref of refs) {
+    if (isBareName(ref) && (await stat(ref).catch(() => undefined)) === undefined) continue; // a built-in: it does not change
+    const info = await stat(ref).catch(() => undefined);
+    if (info?.isDirectory()) {
+      folders.push(resolve(ref));
+      files.push(...(await filesIn(resolve(ref))));
+    } else files.push(resolve(ref));
+  }
+  return { files: [...new Set(files)], folders };
+}
+
+/**
+ * `--watch`: runs the command once, then again for the scenarios whose file, or a file it
+ * imports or names (agent and service modules, their own imports), changed, until Ctrl-C.
+ * Each run is a fresh `faultline` process, so every changed module is loaded anew (Node caches
+ * ES modules for the life of a process); it prints what it prints without `--watch`.
+ */
+export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitCode> {
+  const initial = await scenarioFiles(request.scenarios);
+  if (initial.files.length === 0) {
+    throw new FaultlineError(FaultlineErrorCode.Usage, '--watch: no scenario file to watch (built-in scenarios do not change); name your scenario files or folders, or list them in faultline.config.ts');
+  }
+  const interrupt = listenForInterrupt(io);
+  const stop = interrupt.signal;
+  const clock = new RealClock();
+  const watchers = new Map<string, FSWatcher>();
+  const pending = new Set<string>();
+  let wake: (() => void) | undefined;
+
+  const runOnce = (only: readonly string[] | undefined): Promise<number> =>
+    new Promise((done) => {
+      const child = spawn(process.execPath, [BIN, ...request.argv], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...io.env, [WATCH_RERUN_ENV]: only === undefined ? '' : JSON.stringify(only) } });
+      // The run stops as a run does on Ctrl-C: the trial in progress finishes, the partial reports are written.
+      const forward = (): void => void child.kill('SIGINT');
+      stop.addEventListener('abort', forward, { once: true });
+      child.on('error', () => done(ExitCode.Crash));
+      child.on('close', (code) => {
+        stop.removeEventListener('abort', forward);
+        done(code ?? ExitCode.Crash);
+      });
+    });
+
+  // Each watched file's folder, watched as a folder: editors that save by renaming replace the file a file watcher holds.
+  const watchFolders = (folders: ReadonlySet<string>): void => {
+    for (const [dir, w] of watchers) if (!folders.has(dir)) (w.close(), watchers.delete(dir));
+    for (const dir of folders) {
+      if (watchers.has(dir)) continue;
+      try {
+        const w = watch(dir, (_event, name) => {
+          if (name === null) return;
+          pending.add(join(dir, name.toString()));
+          wake?.();
+        });
+        w.on('error', () => undefined);
+        watchers.set(dir, w);
+      } catch {
+        // a folder gone since the graph was read: the next graph leaves it out
+      }
+    }
+  };
+
+  let graph = new Map<string, Set<string>>();
+  let folders: string[] = [];
+  const rebuild = async (): Promise<void> => {
+    const now = await scenarioFiles(request.scenarios);
+    folders = now.folders;
+    graph = new Map(await Promise.all(now.files.map(async (f) => [f, await moduleGraph(f)] as const)));
+    const files = new Set([...graph.values()].flatMap((deps) => [...deps]));
+    watchFolders(new Set([...[...files].map((f) => dirname(f)), ...folders]));
+    io.stderr.write(`\nfaultline: watching ${graph.size === 1 ? 'one scenario file' : `${graph.size} scenario files`} and ${files.size - graph.size} ${files.size - graph.size === 1 ? 'file' : 'files'} they import or name; Ctrl-C to stop\n`);
+  };
+
+  const onStop = (): void => wake?.();
+  stop.addEventListener('abort', onStop, { once: true });
+  try {
+    await runOnce(undefined);
+    if (!stop.aborted) await rebuild();
+    while (!stop.aborted) {
+      const changed = await nextChanges();
+      if (changed === undefined) break;
+      const now = await scenarioFiles(request.scenarios);
+      const rerun = now.files.filter((f) => !graph.has(f) || [...graph.get(f)!].some((d) => changed.has(d)));
+      if (rerun.length === 0) continue;
+      io.stderr.write(`\nfaultline: changed: ${[...changed].map(shown).join(', ')}; rerunning ${rerun.map(shown).join(', ')}\n`);
+      await runOnce(rerun);
+      if (!stop.aborted) await rebuild();
+    }
+    // Only Ctrl-C (or SIGTERM, SIGHUP) ends watching: the exit code says which.
+    return ExitCode.Interrupted;
+  } finally {
+    stop.removeEventListener('abort', onStop);
+    for (const w of watchers.values()) w.close();
+    interrupt.dispose();
+  }
+
+  /** Waits for the next burst of changes; undefined once Ctrl-C came. */
+  async function nextChanges(): Promise<Set<string> | undefined> {
+    for (;;) {
+      if (stop.aborted) return undefined;
+      if (pending.size === 0) {
+        await new Promise<void>((r) => (wake = r));
+        wake = undefined;
+        continue;
+      }
+      await clock.sleep(SETTLE_MS);
+      const changed = new Set(pending);
+      pending.clear();
+      // Only what a scenario reaches, or a new file in a watched folder, counts (reports written nearby do not).
+      const known = new Set([...graph.values()].flatMap((g) => [...g]));
+      const relevant = new Set([...changed].filter((c) => known.has(c) || folders.includes(dirname(c))));
+      if (relevant.size > 0) return relevant;
+    }
+  }
+}

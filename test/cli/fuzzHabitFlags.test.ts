@@ -1,0 +1,91 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultline, tempDir } from './faultline.js';
+
+/**
+ * Bad input for the CLI-habit flags (`--bail`, `--max-failures`, `--last-failed`, `--watch`,
+ * `--reporter dot|list`, `-t`), fuzzed through the real binary: every case exits 2 before the
+ * first trial with one clear line naming the flag (or the file) and what was expected, never a
+ * stack trace, never a silent run.
+ */
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir('fuzz-habits');
+  // Previous "reports" that are not a run's faultline.json.
+  const write = async (folder: string, text: string): Promise<void> => {
+    await mkdir(join(dir.path, folder), { recursive: true });
+    await writeFile(join(dir.path, folder, 'faultline.json'), text);
+  };
+  await write('not-json', '{ "schemaVersion": 4, ');
+  await write('sweep', JSON.stringify({ schemaVersion: 1, sweep: {} }));
+  await write('old', JSON.stringify({ schemaVersion: 1, tool: 'faultline', cells: [] }));
+  await write('edited', JSON.stringify({ schemaVersion: 4, tool: 'faultline', cells: 'none' }));
+  await mkdir(join(dir.path, 'folder-report', 'faultline.json'), { recursive: true });
+});
+afterAll(() => dir.cleanup());
+
+// Not a whole number written in decimal digits: signs, fractions, exponents, hex, words, blanks.
+const notACount = fc.oneof(
+  fc.integer({ min: -1000, max: -1 }).map(String),
+  fc.tuple(fc.nat(99), fc.integer({ min: 1, max: 9 })).map(([a, b]) => `${a}.${b}`),
+  fc.constantFrom('1e3', '0x10', 'Infinity', 'NaN', '', ' ', 'all', 'one', '+1', '1_000', '9007199254740993'),
+  fc.stringMatching(/^[a-z]{1,6}$/),
+);
+
+interface Case {
+  readonly args: readonly string[];
+  readonly says: RegExp;
+}
+
+const flagCases = (values: readonly string[]): Case[] =>
+  values.flatMap((v) => [
+    { args: ['run', '--bail', v], says: new RegExp(`^error: option '--bail <n>' argument '${escape(v)}' is invalid\\. expected a number of failing trials after which the run stops \\(0: never\\), got "${escape(v)}"$`, 'm') },
+    { args: ['compare', '--max-failures', v], says: new RegExp(`^error: option '--max-failures <n>' argument '${escape(v)}' is invalid\\. expected a number of failing trials`, 'm') },
+  ]);
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const FIXED: Case[] = [
+  { args: ['run', '--bail', '1', '--max-failures', '2'], says: /^error: --bail 1 and --max-failures 2 are the same flag; give one value$/m },
+  { args: ['run', '--reporter', 'dots'], says: /^error: option '--reporter <name>' argument 'dots' is invalid\. unknown reporter "dots" \(one of: console, dot, list, json, junit, markdown, html\)$/m },
+  { args: ['run', '--reporter', 'lists'], says: /unknown reporter "lists" \(one of: console, dot, list, json, junit, markdown, html\)/ },
+  { args: ['run', '-t', '('], says: /^error: option '-t, --grep <pattern>' argument '\(' is invalid\. not a regular expression: /m },
+  { args: ['explore', '-t', '[a-'], says: /^error: option '-t, --grep <pattern>' argument '\[a-' is invalid\. not a regular expression: /m },
+  { args: ['list', '-t', '*'], says: /^error: option '-t, --grep <pattern>' argument '\*' is invalid\. not a regular expression: /m },
+  { args: ['sweep', '-t', '+'], says: /^error: option '-t, --grep <pattern>' argument '\+' is invalid\. not a regular expression: /m },
+  { args: ['compare', '-t', 'no-such-scenario-anywhere', '--k', '1'], says: /^error: --grep no-such-scenario-anywhere matches no scenario \(scenarios: / },
+  { args: ['run', '--last-failed', '--out', 'missing'], says: /^error: --last-failed: no previous report at missing\/faultline\.json \(the out folder missing, from --out\)/m },
+  { args: ['run', '--last-failed', '--out', 'not-json'], says: /^error: --last-failed: not-json\/faultline\.json: not JSON \(/m },
+  { args: ['run', '--last-failed', '--out', 'sweep'], says: /^error: --last-failed: sweep\/faultline\.json: a sweep report \(sweep\.json, schemaVersion 1\), not a run's faultline\.json/m },
+  { args: ['compare', '--last-failed', '--out', 'old'], says: /^error: --last-failed: old\/faultline\.json: schemaVersion 1 is not supported \(expected \d+\)$/m },
+  { args: ['run', '--last-failed', '--out', 'edited'], says: /^error: --last-failed: edited\/faultline\.json: not a faultline JSON report \(was it edited\?\):$/m },
+  { args: ['run', '--last-failed', '--out', 'folder-report'], says: /^error: --last-failed: cannot read the previous report \(EISDIR\) at folder-report\/faultline\.json \(the out folder folder-report, from --out\)/m },
+  { args: ['run', '--watch'], says: /^error: --watch: no scenario file to watch \(built-in scenarios do not change\)/m },
+  { args: ['compare', 'scenarios/', '--watch', '--last-failed'], says: /^error: --watch reruns what changed and --last-failed what failed last time: give one of them$/m },
+];
+
+describe('fuzzed bad values for the CLI-habit flags', () => {
+  it('each is refused with exit 2, one clear line, no trial run and no stack', async () => {
+    const values = fc.sample(notACount, { numRuns: 6, seed: 27 });
+    const cases = [...FIXED, ...flagCases(values)];
+    const failures: string[] = [];
+    // A few processes at a time: the machine is shared.
+    for (let i = 0; i < cases.length; i += 4) {
+      const batch = cases.slice(i, i + 4);
+      const results = await Promise.all(batch.map((c) => faultline(c.args, { cwd: dir.path })));
+      results.forEach((r, j) => {
+        const c = batch[j]!;
+        const problems = [
+          r.code !== 2 && `exit ${r.code}`,
+          !c.says.test(r.stderr) && `stderr does not match ${c.says}`,
+          /\n\s+at |crashed/.test(r.stderr) && 'a stack trace',
+          /faultline {2}seed/.test(r.stdout) && 'a run happened',
+        ].filter(Boolean);
+        if (problems.length > 0) failures.push(`faultline ${c.args.map((a) => JSON.stringify(a)).join(' ')}: ${problems.join(', ')}\n${r.stderr}`);
+      });
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
