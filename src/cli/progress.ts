@@ -65,7 +65,8 @@ export function createProgress({ stream, mode, k, cellSize = () => k, color = fa
     cells.set(key, cell);
     cell.trials++;
     if (trial.status === 'passed') cell.passed++;
-    else trial.failed.forEach((c) => cell.checks.add(c));
+    else if (trial.status === 'failed') trial.failed.forEach((c) => cell.checks.add(c));
+    else cell.checks.add('infra-error');
     if (cell.trials === cellSize(trial.config, trial.scenario)) {
       stream.write(`${cellLine(trial.config, trial.scenario, cell.passed, cell.trials, [...cell.checks], done, total, color)}\n`);
       cells.delete(key);

@@ -96,6 +96,12 @@ export const ModelEndpointSchema = z
         message: 'expected the API\'s root without /v1 (the routes add /v1/…; the agent\'s SDK gets the URL it takes, /v1 included for openai, as ctx.model.baseUrl)',
       })
       .optional(),
+    /**
+     * The model's name in the price table (`gpt-4o-mini`, `claude-sonnet-4-5`, or one of your own in
+     * `faultline.config.ts` `prices`): what each trial's tokens cost. Without it, a live trial is
+     * priced by the model its requests name.
+     */
+    name: z.string().min(1).optional(),
     /** One behaviour, or a mixture drawn per decision from the trial's rng. */
     behaviour: BehaviourSpecSchema.default('careful'),
     /**

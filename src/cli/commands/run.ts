@@ -10,6 +10,7 @@ Examples:
   $ faultline run my-scenarios/ --config naive --config ./retry.yaml
   $ faultline run --grep rate-limit --gate 'pass^4>=0.95' --reporter console --reporter junit
   $ OPENAI_API_KEY=... faultline run my-agent.yaml --record   writes my-agent.cassette.json; later runs replay it offline
+  $ OPENAI_API_KEY=... faultline run my-agent.yaml --live --k 16 --max-connections 8 --max-cost 5
 
 Scenarios are files (.yaml, .yml, .json, .ts, .js), folders of them, or built-in names
 (see "faultline list"). Exit codes: 0 every gate held, 1 a gate failed, 2 bad input,

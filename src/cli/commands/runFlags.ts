@@ -1,9 +1,16 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Gate } from '../../runner/gates.js';
 import type { ConfigOrigins } from '../config/configOrigins.js';
 import type { ReporterName } from '../../report/write.js';
 import type { Shard } from '../../runner/shard.js';
 import { isolationOptions } from './isolationFlags.js';
+import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS } from '../../runner/live/LiveGateway.js';
+
+function parseAmount(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected an amount greater than 0, such as 5 or 0.25; got "${value}"`);
+  return n;
+}
 import { collect, collectGate, collectReporter, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
 
 /** The flags `run` and `compare` share, as commander hands them over. */
@@ -26,6 +33,14 @@ export interface RunFlags {
   readonly record?: boolean;
   /** Model answers from the real endpoint, every trial. */
   readonly live?: boolean;
+  /** `--live`: model requests in flight at once, over every trial and worker. */
+  readonly maxConnections?: number;
+  /** `--live`: infra errors the gates allow (default 0). */
+  readonly maxInfraErrors?: number;
+  /** `--live`: retries of a provider's own failure before the trial ends `infra-error`. */
+  readonly liveRetries?: number;
+  /** Stop the run once the model answers have cost this much. */
+  readonly maxCost?: number;
   /** Set by the config file: which values came from it, for refusals that name it. */
   readonly origins?: ConfigOrigins;
 }
@@ -34,8 +49,12 @@ export interface RunFlags {
 export const DEFAULT_KEEP_FAILURES = 5;
 
 /** How the matrix is run, from the flags: what `executeRun` passes on to `runMatrix`. */
-export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap'> {
+export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap' | 'maxConnections' | 'maxInfraErrors' | 'liveRetries' | 'maxCost'> {
   return {
+    ...(flags.maxConnections !== undefined && { maxConnections: flags.maxConnections }),
+    ...(flags.maxInfraErrors !== undefined && { maxInfraErrors: flags.maxInfraErrors }),
+    ...(flags.liveRetries !== undefined && { liveRetries: flags.liveRetries }),
+    ...(flags.maxCost !== undefined && { maxCost: flags.maxCost }),
     keepFailures: flags.keepFailures,
     ...(flags.workers !== undefined && { workers: flags.workers }),
     ...(flags.shard && { shard: flags.shard }),
@@ -63,5 +82,9 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .addOption(
       new Option('--record', "send model requests to the scenario's model.baseUrl (key from OPENAI_API_KEY / ANTHROPIC_API_KEY) and write what it answers to the scenario's cassette").conflicts('live'),
     )
-    .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); nothing is recorded"));
+    .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); each trial's exchanges are recorded beside the report"))
+    .option('--max-connections <n>', `with --live: model requests in flight at once, over every trial and worker (default ${DEFAULT_MAX_CONNECTIONS})`, (v) => parseInteger(v, 1, 'a number of connections, 1 or more'))
+    .option('--max-infra-errors <n>', 'with --live: trials the model provider may fail on its own before the gates fail (default 0)', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'))
+    .option('--live-retries <n>', `with --live: retries of a provider's 429, 5xx, timeout or dropped connection before the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`, (v) => parseInteger(v, 0, 'a number of retries, 0 or more'))
+    .option('--max-cost <amount>', "stop the run once its model answers have cost this much (the price table's currency; the partial reports are marked)", parseAmount);
 }
