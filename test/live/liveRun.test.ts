@@ -84,4 +84,65 @@ describe('faultline run --live', () => {
     expect(json.cells[0]!.metrics.cost).toBeCloseTo((1200 * 0.15 + 240 * 0.6) / 1e6, 12);
     for (const file of await everyFile(dir)) expect(await readFile(file, 'utf8'), file).not.toContain(KEY);
   }, 240_000);
+
+  it('retries the provider\'s own 429s, 5xx and dropped connections out of the agent\'s sight, and counts what still fails as infra errors that fail the gates', async () => {
+    const flaky = await serve({ seed: 5, errorRate: 0.4, errors: ['429', '503', 'drop'] });
+    const dir = await project({ 'flaky.yaml': scenario('live-flaky', flaky.url) });
+    const ok = await faultline(['run', 'flaky.yaml', '--live', '--k', '4', '--workers', '0', '--live-retries', '8', '--out', 'ok'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(flaky.failures()).toBeGreaterThan(0);
+    const okReport = await report(dir, 'ok');
+    expect(okReport.cells[0]!.metrics).toMatchObject({ trials: 4, successes: 4 });
+    expect(okReport.cells[0]!.metrics.infraErrors).toBeUndefined();
+    // Each trial's recording holds only the answers the agent got: never the provider's failures.
+    const recordings = (await everyFile(join(dir, 'ok', 'live'))).sort();
+    expect(recordings).toHaveLength(4);
+    for (const file of recordings) {
+      const cassette = JSON.parse(await readFile(file, 'utf8')) as { trial: unknown; entries: { response: { status: number } }[] };
+      expect(cassette.trial).toMatchObject({ scenario: 'live-flaky', config: 'rulebook' });
+      expect(cassette.entries.map((e) => e.response.status)).toEqual([200, 200]);
+    }
+    await flaky.close();
+
+    const down = await serve({ errorRate: 1, errors: ['503'] });
+    await (await import('node:fs/promises')).writeFile(join(dir, 'down.yaml'), scenario('live-down', down.url));
+    const failed = await faultline(['run', 'down.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '1', '--out', 'down'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+    expect(down.requests).toHaveLength(4);
+    const json = await report(dir, 'down');
+    expect(json.run).toMatchObject({ trials: 0, infraErrors: 2 });
+    expect(json.cells[0]!.status).toBe('failed');
+    expect(json.cells[0]!.verdicts).toEqual([
+      expect.objectContaining({ status: 'infra-error', trials: 2, end: { kind: 'infra_error', message: 'the model provider failed 2 times (1 retries); last: it answered 503' } }),
+    ]);
+    expect(json.gates.results.find((g) => g.gate === 'infra_errors<=0')).toMatchObject({ passed: false, actual: 2 });
+    expect(failed.stdout).toContain('infra_errors<=0 failed: infra_errors = 2');
+    const allowed = await faultline(['run', 'down.yaml', '--live', '--k', '1', '--workers', '0', '--live-retries', '0', '--max-infra-errors', '1', '--gate', 'duplicates==0', '--out', 'allowed'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    expect(allowed.code, allowed.stdout).toBe(0);
+  }, 240_000);
+
+  it('measures a stochastic model\'s pass^k with intervals that cover its true rate, and replays a failing live trial offline with the same history', async () => {
+    const server = await serve({ seed: 3, callProbability: 0.5 });
+    const dir = await project({ 'coin.yaml': scenario('live-coin', server.url) });
+    const r = await faultline(['run', 'coin.yaml', '--live', '--k', '10', '--workers', '0', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const json = await report(dir, 'out');
+    const m = json.cells[0]!.metrics;
+    expect(m.successes).toBeGreaterThan(0);
+    expect(m.successes).toBeLessThan(10);
+    const [lower, upper] = m.intervals.passHat[0]!;
+    expect(lower).toBeLessThan(0.5);
+    expect(upper).toBeGreaterThan(0.5);
+    const failing = json.cells[0]!.trials.find((t) => t.status === 'failed')!;
+    expect(failing.recording).toBe(join('out', 'live', 'live-coin', 'rulebook', `trial-${failing.index}.cassette.json`));
+    expect(failing.replay).toBe(`faultline replay ./coin.yaml --config rulebook --seed 1 --trial ${failing.index} --cassette ${failing.recording}`);
+
+    // The provider is gone: the replay answers from the trial's recording, and the history is the run's.
+    await server.close();
+    const args = failing.replay.split(' ').slice(1);
+    const replayed = await faultline([...args, '--json'], { cwd: dir, env: { OPENAI_API_KEY: '' } });
+    expect(replayed.code, replayed.stderr).toBe(1);
+    expect(JSON.parse(replayed.stdout)).toEqual(failing.history);
+  }, 240_000);
 });
+
