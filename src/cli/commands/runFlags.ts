@@ -4,6 +4,7 @@ import type { ConfigOrigins } from '../config/configOrigins.js';
 import type { ReporterName } from '../../report/write.js';
 import type { Shard } from '../../runner/shard.js';
 import { isolationOptions } from './isolationFlags.js';
+import type { PriceTable } from '../../runner/live/prices.js';
 import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS } from '../../runner/live/LiveGateway.js';
 
 function parseAmount(value: string): number {
@@ -41,6 +42,8 @@ export interface RunFlags {
   readonly liveRetries?: number;
   /** Stop the run once the model answers have cost this much. */
   readonly maxCost?: number;
+  /** From the config file: prices per million tokens over the shipped table. */
+  readonly prices?: PriceTable;
   /** Set by the config file: which values came from it, for refusals that name it. */
   readonly origins?: ConfigOrigins;
 }
@@ -49,8 +52,9 @@ export interface RunFlags {
 export const DEFAULT_KEEP_FAILURES = 5;
 
 /** How the matrix is run, from the flags: what `executeRun` passes on to `runMatrix`. */
-export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap' | 'maxConnections' | 'maxInfraErrors' | 'liveRetries' | 'maxCost'> {
+export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap' | 'maxConnections' | 'maxInfraErrors' | 'liveRetries' | 'maxCost' | 'prices'> {
   return {
+    ...(flags.prices && { prices: flags.prices }),
     ...(flags.maxConnections !== undefined && { maxConnections: flags.maxConnections }),
     ...(flags.maxInfraErrors !== undefined && { maxInfraErrors: flags.maxInfraErrors }),
     ...(flags.liveRetries !== undefined && { liveRetries: flags.liveRetries }),

@@ -5,7 +5,7 @@ export interface ModelPrice {
   readonly input: number;
   readonly output: number;
   /** Cached input; the input price when absent. */
-  readonly cachedInput?: number;
+  readonly cachedInput?: number | undefined;
 }
 
 /** Prices by model name; a name also prices its dated versions (`gpt-4o-mini` prices `gpt-4o-mini-2024-07-18`). */
