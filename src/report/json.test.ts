@@ -94,7 +94,7 @@ describe('JSON report', () => {
     const v1 = JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 1 });
     expect(() => parseJsonReport(v1, 'old.json')).toThrow('old.json: schemaVersion 1 is not supported (expected 5)');
     expect(() => parseJsonReport('{', 'x.json')).toThrow(/^x\.json: not JSON/);
-    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: 4 }))).toThrow(/not a faultline JSON report/);
+    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: 5 }))).toThrow(/not a faultline JSON report/);
   });
 
   it('keeps the first failing trials in full and summarises every trial, saying how many were elided', () => {

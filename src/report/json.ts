@@ -446,7 +446,9 @@ export function runFromJsonReport(report: JsonReport): RunResult {
       refs: c.refs,
       ...(c.clock === 'real' && { clock: 'real' as const }),
       trials: c.trials.map((t): TrialSummary => {
-        const { crowd, tokens: { cached, ...tokens }, ...rest } = t.stats;
+        const { crowd, ...rest } = t.stats;
+        const { cached, ...tokens } = rest.tokens;
+        // Replaced in place, so the keys keep the order the writer gave them (the round trip is byte-exact).
         const stats = { ...rest, tokens: { ...tokens, ...(cached !== undefined && { cached }) } };
         const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: c.refs, checks: t.checks, stats: { ...stats, ...(crowd && { crowd }) } };
         const withRecording = { ...common, ...(t.recording !== undefined && { recording: t.recording }), ...(t.model !== undefined && { model: t.model }), ...(t.cost !== undefined && { cost: t.cost }) };
