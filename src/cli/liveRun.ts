@@ -1,5 +1,5 @@
 import { wallMs } from '../core/clock/RealClock.js';
-import { MODEL_API_ROOTS } from '../faults/http/model/modelOperations.js';
+import { modelRoot } from '../faults/http/model/modelOperations.js';
 import { DEFAULT_LIVE_RETRY, startLiveGateway } from '../runner/live/LiveGateway.js';
 import { formatCost } from '../runner/live/prices.js';
 import { API_KEY_ENV, type LiveRun } from '../runner/modelSource.js';
@@ -29,7 +29,7 @@ export async function startLiveRun(scenarios: readonly Scenario[], env: Readonly
     if (!s.model) continue;
     const key = env[API_KEY_ENV[s.model.api]];
     if (key !== undefined && key !== '') keys[s.model.api] = key;
-    upstreams.push(s.model.baseUrl ?? MODEL_API_ROOTS[s.model.api]);
+    upstreams.push(modelRoot(s.model.api, s.model.baseUrl));
   }
   let tokens = 0;
   const gateway = await startLiveGateway({

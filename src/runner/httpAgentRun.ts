@@ -5,7 +5,7 @@ import { ScriptedModel } from '../agent/ScriptedModel.js';
 import { HttpFaults, type HttpService } from '../faults/http/HttpFaults.js';
 import { NetworkLatency } from '../faults/network.js';
 import { anthropicService, openaiService } from '../faults/http/model/modelServices.js';
-import { MODEL_API_ROOTS, sdkBaseUrl } from '../faults/http/model/modelOperations.js';
+import { modelRoot, sdkBaseUrl } from '../faults/http/model/modelOperations.js';
 import { recordedModelService } from '../faults/http/model/recordedService.js';
 import { escapeError, installEscapeGuard } from '../faults/http/escapeGuard.js';
 import { runIntercepted } from '../faults/http/runIntercepted.js';
@@ -101,7 +101,7 @@ export async function modelOf(
 ): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint; readonly standIn?: ScriptedModel; readonly recording?: Cassette } | undefined> {
   const spec = scenario.model;
   if (!spec) return undefined;
-  const baseUrl = spec.baseUrl ?? MODEL_API_ROOTS[spec.api];
+  const baseUrl = modelRoot(spec.api, spec.baseUrl);
   // The agent always gets the test key: under --record and --live the real one is set on the forwarded request only.
   const endpoint: ModelEndpoint = { api: spec.api, baseUrl: sdkBaseUrl(spec.api, baseUrl), apiKey: 'faultline-test-key' };
   const recorded = await modelSourceFor(scenario, hooks);

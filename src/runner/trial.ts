@@ -135,8 +135,9 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const seed = trialSeed(runSeed, scenario.seedName ?? scenario.name, configName, trialIndex);
   // A program of its own runs on the wall clock, against the world served over real HTTP.
   if (scenario.agent.kind === 'command') {
-    const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }) });
-    return judgeTrial(scenario, record, runSeed, refs);
+    let served: Cassette | undefined;
+    const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }), onRecording: (r) => (served = r) });
+    return judgeTrial(scenario, record, runSeed, refs, await liveOf(scenario, served));
   }
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
@@ -256,10 +257,15 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     snapshot,
     end,
   };
+  return judgeTrial(scenario, record, runSeed, refs, await liveOf(scenario, recording));
+}
+
+/** A live trial's recording, written beside the report, and the model its answers came from. */
+async function liveOf(scenario: Scenario, recording: Cassette | undefined): Promise<Pick<TrialCommon, 'recording' | 'model'>> {
   const live = currentLiveRun();
   const file = recording && live ? await writeRecording(live.recordDir, recording) : undefined;
   const model = scenario.model?.name ?? (recording ? modelNamedIn(recording) : undefined);
-  return judgeTrial(scenario, record, runSeed, refs, { ...(file !== undefined && { recording: file }), ...(model !== undefined && { model }) });
+  return { ...(file !== undefined && { recording: file }), ...(model !== undefined && { model }) };
 }
 
 /** The model a live trial's requests named (the first that names one). */
