@@ -22,6 +22,8 @@ const CONNECTIONS = (process.env['CONNECTIONS'] ?? '1,8,32').split(',').map(Numb
 const CALLS_PER_TRIAL = 3;
 /** Trials of the overhead measurement (OVERHEAD_TRIALS): fewer, since they run on one connection without latency. */
 const OVERHEAD_TRIALS = Number(process.env['OVERHEAD_TRIALS'] ?? 60);
+/** Worker threads at most (MAX_WORKERS): each loads the agent and its SDK, and 32 of them at once outlast the loader's 30 s on a small, busy machine. */
+const MAX_WORKERS = Number(process.env['MAX_WORKERS'] ?? 8);
 const KEY = 'sk-bench-0123456789';
 const EXAMPLES = fileURLToPath(new URL('../scenarios/examples/', import.meta.url));
 
@@ -47,14 +49,15 @@ function cli(args: readonly string[], cwd: string): Promise<{ code: number | nul
   });
 }
 
-async function liveRun(server: FakeModelServer, connections: number, trials: number, out: string): Promise<{ ms: number; calls: number; passed: number }> {
+async function liveRun(server: FakeModelServer, connections: number, trials: number, out: string): Promise<{ ms: number; calls: number; passed: number; workers: number }> {
+  const workers = Math.min(connections, trials, MAX_WORKERS);
   const project = await userProject('bench-live', { 'live.yaml': scenario(server.url) });
   try {
     const before = server.requests.length;
-    const r = await cli(['run', 'live.yaml', '--live', '--k', String(trials), '--max-connections', String(connections), '--out', out, '--reporter', 'json'], project.path);
+    const r = await cli(['run', 'live.yaml', '--live', '--k', String(trials), '--max-connections', String(connections), '--workers', String(workers), '--out', out, '--reporter', 'json'], project.path);
     if (r.code !== 0 && r.code !== 1) throw new Error(`faultline exited ${String(r.code)}: ${r.stderr.slice(-2000)}`);
     const report = JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as { cells: { metrics: { successes: number } }[] };
-    return { ms: r.ms, calls: server.requests.length - before, passed: report.cells[0]!.metrics.successes };
+    return { ms: r.ms, calls: server.requests.length - before, passed: report.cells[0]!.metrics.successes, workers };
   } finally {
     await project.cleanup();
   }
@@ -62,12 +65,12 @@ async function liveRun(server: FakeModelServer, connections: number, trials: num
 
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 console.log(`bench/live: ${TRIALS} trials × ${CALLS_PER_TRIAL} model calls, ${LATENCY_MS} ms per answer; ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log('connections | wall     | ideal    | wall/ideal | most in flight | calls | passed');
+console.log('connections | workers | wall     | ideal    | wall/ideal | most in flight | calls | passed');
 for (const n of CONNECTIONS) {
   const server = await startFakeModelServer({ latencyMs: LATENCY_MS, tickets: CALLS_PER_TRIAL - 1 });
   const r = await liveRun(server, n, TRIALS, `out-${n}`);
   const ideal = (r.calls * LATENCY_MS) / n;
-  console.log(`${String(n).padStart(11)} | ${s(r.ms).padStart(8)} | ${s(ideal).padStart(8)} | ${(r.ms / ideal).toFixed(2).padStart(10)} | ${String(server.maxInFlight()).padStart(14)} | ${String(r.calls).padStart(5)} | ${r.passed}/${TRIALS}`);
+  console.log(`${String(n).padStart(11)} | ${String(r.workers).padStart(7)} | ${s(r.ms).padStart(8)} | ${s(ideal).padStart(8)} | ${(r.ms / ideal).toFixed(2).padStart(10)} | ${String(server.maxInFlight()).padStart(14)} | ${String(r.calls).padStart(5)} | ${r.passed}/${TRIALS}`);
   await server.close();
 }
 
