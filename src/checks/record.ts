@@ -12,7 +12,13 @@ export type TrialEnd =
    */
   | { readonly kind: 'hung'; readonly at: number; readonly message?: string }
   /** The agent exceeded its turn limit, the harness's hard cap on tool calls, or the trial's virtual time limit. */
-  | { readonly kind: 'budget_exceeded'; readonly limit: 'turns' | 'tool_calls' | 'time'; readonly at: number };
+  | { readonly kind: 'budget_exceeded'; readonly limit: 'turns' | 'tool_calls' | 'time'; readonly at: number }
+  /**
+   * The real model provider failed on its own (`--live`: its 429s, 5xx, timeouts or dropped
+   * connections outlasted faultline's retries): the agent is not judged, and the trial counts
+   * apart from pass^k.
+   */
+  | { readonly kind: 'infra_error'; readonly message: string };
 export type TrialEndKind = TrialEnd['kind'];
 
 /** Everything a checker may look at. Checkers are pure functions of it. */

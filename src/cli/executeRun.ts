@@ -3,7 +3,10 @@ import { realTimeNote } from './realTimeNote.js';
 import { appendFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
-import { DEFAULT_GATES, gatesPassed, withCoverageGate, type Gate } from '../runner/gates.js';
+import { DEFAULT_GATES, gatesPassed, withCoverageGate, withInfraGate, type Gate } from '../runner/gates.js';
+import { startLiveRun, type LiveSession } from './liveRun.js';
+import { pricer, type PriceTable } from '../runner/live/prices.js';
+import { join } from 'node:path';
 import { loadConfigs } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
@@ -28,6 +31,8 @@ import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { isCi, type Io } from './io.js';
 import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
 import { createProgress } from './progress.js';
+import { DEFAULT_MAX_CONNECTIONS } from '../runner/live/LiveGateway.js';
+import { formatCost } from '../runner/live/prices.js';
 
 /** Everything `run` and `compare` need, flags already parsed and defaults not yet applied. */
 export interface RunRequest {
@@ -65,7 +70,19 @@ export interface RunRequest {
   readonly outDirTyped?: boolean;
   /** A run `--watch` started for what changed: only the scenarios loaded from these files (absolute paths). */
   readonly onlyFiles?: readonly string[];
+  /** `--live`: model requests in flight at once (default `DEFAULT_MAX_CONNECTIONS`). */
+  readonly maxConnections?: number;
+  /** `--live`: infra errors the gates allow (default 0). */
+  readonly maxInfraErrors?: number;
+  readonly liveRetries?: number;
+  /** Stop once the model answers have cost this much. */
+  readonly maxCost?: number;
+  /** Prices per million tokens by model, over the shipped table (`faultline.config.ts` `prices`). */
+  readonly prices?: PriceTable;
 }
+
+/** The watchdog of a live trial's worker, unless `--trial-timeout` says otherwise: connections and the provider's retries take real time. */
+const LIVE_TRIAL_TIMEOUT_MS = 600_000;
 
 // Seeds shown in a command line should be short enough to retype.
 const RANDOM_SEED_MAX = 2 ** 31 - 1;
@@ -92,7 +109,9 @@ function shardCellSize(scenarios: readonly Scenario[], configs: readonly Executi
 export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode> {
   const seed = request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed;
   if (request.seed === 'random') io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
-  const gates = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : DEFAULT_GATES;
+  const given = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : DEFAULT_GATES;
+  // A live run's gates fail closed: a trial the provider failed is not a pass.
+  const gates = request.modelMode === 'live' ? withInfraGate(given, request.maxInfraErrors ?? 0) : given;
   const reporters = request.reporters && request.reporters.length > 0 ? request.reporters : DEFAULT_REPORTERS;
 
   // Listening before loading: a stop signal during a slow load still ends in (empty) reports and its exit code.
@@ -134,11 +153,11 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const modelMode = request.modelMode ?? 'replay';
   for (const s of scenarios) await prepareModelSource(s, modelMode, io.env);
   // The dot and list reporters show the run as it goes on stdout, as vitest's and Playwright's do; else the progress goes to stderr.
-  const live = reporters.includes('dot') ? 'dots' : reporters.includes('list') ? 'lines' : undefined;
-  const progressStream = live === undefined ? io.stderr : io.stdout;
+  const onStdout = reporters.includes('dot') ? 'dots' : reporters.includes('list') ? 'lines' : undefined;
+  const progressStream = onStdout === undefined ? io.stderr : io.stdout;
   const progress = createProgress({
     stream: progressStream,
-    mode: live ?? (io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines'),
+    mode: onStdout ?? (io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines'),
     k: request.k,
     ...(request.shard && { cellSize: shardCellSize(scenarios, configs, request.k, request.shard) }),
     color: colorEnabled(progressStream, io.env),
@@ -155,23 +174,57 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const clock = new RealClock();
   const startedAt = new Date(clock.now()).toISOString();
   const started = wallMs();
+  const trials = matrixJobs(scenarios.length, configs.length, request.k, request.shard).length;
+  const price = pricer(request.prices);
+  // --max-cost stops the run as an interrupt does: no new trial starts, the reports cover the rest.
+  const spend = new AbortController();
+  const stop = AbortSignal.any([signal, spend.signal]);
+  let spent = 0;
+  let live: LiveSession | undefined;
   let run: RunResult;
   try {
+    if (modelMode === 'live') {
+      live = await startLiveRun(scenarios, io.env, {
+        maxConnections: request.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+        recordDir: join(request.outDir, 'live'),
+        ...(request.liveRetries !== undefined && { retries: request.liveRetries }),
+      });
+    }
+    const session = live;
     run = await runMatrix({
       scenarios,
       configs,
       k: request.k,
       seed,
-      signal: AbortSignal.any([signal, bail.signal]),
-      onTrial,
-      // Record and live keep trials in this process: the recording (and the key) stay here, not in workers.
-      workers: modelMode !== 'replay' ? 0 : (request.workers ?? workersFor(scenarios, request, matrixJobs(scenarios.length, configs.length, request.k, request.shard).length)),
+      signal: AbortSignal.any([stop, bail.signal]),
+      onTrial: (trial, done, total) => {
+        spent += trial.cost ?? 0;
+        if (request.maxCost !== undefined && spent >= request.maxCost && !spend.signal.aborted) spend.abort();
+        onTrial(trial, done, total);
+        const line = session?.progressLine(done, total, spent);
+        if (line !== undefined) io.stderr.write(`${line}\n`);
+      },
+      price: (trial) => price(trial.model ?? scenarios.find((s) => s.name === trial.scenario)?.model?.name, trial.stats.tokens),
+      // Record keeps trials in this process: the recording (and the key) stay here. Live trials run
+      // on workers, as many as connections by default: the key and the connection limit stay in the
+      // gateway, in this thread.
+      workers:
+        modelMode === 'record' ? 0 : (request.workers ?? (modelMode === 'live' ? Math.min(request.maxConnections ?? DEFAULT_MAX_CONNECTIONS, trials) : workersFor(scenarios, request, trials))),
       ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
       ...(request.shard && { shard: request.shard }),
-      isolation: { ...(request.trialTimeout !== undefined && { trialTimeoutMs: request.trialTimeout }), ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }) },
+      ...(live && { live: live.run }),
+      isolation: {
+        // A live trial waits on the wall clock for connections and the provider's retries: its watchdog waits longer.
+        ...(request.trialTimeout !== undefined ? { trialTimeoutMs: request.trialTimeout } : modelMode === 'live' && { trialTimeoutMs: LIVE_TRIAL_TIMEOUT_MS }),
+        ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }),
+      },
     });
   } finally {
     progress.finish();
+    await live?.close();
+  }
+  if (spend.signal.aborted) {
+    run = { ...run, stopped: { reason: 'max-cost', limit: request.maxCost!, spent } };
   }
   const wallClock = { startedAt, finishedAt: new Date(clock.now()).toISOString(), durationMs: Math.round(wallMs() - started) };
   const cassettes = modelMode === 'record' ? await saveRecordings(scenarios) : [];
@@ -216,13 +269,19 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
   const html = request.html === true ? [await writeCompareHtml(run, request.outDir)] : [];
   const files = [...Object.values(written.paths), ...html].map(shown);
   if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
+  const finished = run.cells.reduce((a, c) => a + c.metrics.trials + (c.metrics.infraErrors ?? 0), 0);
   if (run.interrupted && request.bailedAfter !== undefined) {
     // A bail is a failure, not a stop signal: the exit code is a failing run's.
-    io.stderr.write(`faultline: stopped after ${request.bailedAfter} failing ${request.bailedAfter === 1 ? 'trial' : 'trials'} (--bail ${request.bailedAfter}); the reports cover the ${run.cells.reduce((a, c) => a + c.metrics.trials, 0)} trials that finished\n`);
+    io.stderr.write(`faultline: stopped after ${request.bailedAfter} failing ${request.bailedAfter === 1 ? 'trial' : 'trials'} (--bail ${request.bailedAfter}); the reports cover the ${finished} trials that finished\n`);
+    return ExitCode.GateFailed;
+  }
+  if (run.stopped) {
+    // Stopped at the spending limit: the gates cannot pass on a run that did not finish.
+    io.stderr.write(`faultline: stopped at --max-cost ${run.stopped.limit} (${formatCost(run.stopped.spent)} spent); the reports cover the ${finished} trials that finished\n`);
     return ExitCode.GateFailed;
   }
   if (run.interrupted) {
-    io.stderr.write(`faultline: interrupted; the reports cover the ${run.cells.reduce((a, c) => a + c.metrics.trials, 0)} trials that finished\n`);
+    io.stderr.write(`faultline: interrupted; the reports cover the ${finished} trials that finished\n`);
     return ExitCode.Interrupted;
   }
   return gatesPassed(written.gates) ? ExitCode.Ok : ExitCode.GateFailed;

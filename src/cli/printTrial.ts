@@ -14,7 +14,8 @@ export function printTrial(trial: TrialSummary, io: Io, json: boolean, title: (p
     return;
   }
   const p = painter(colorEnabled(io.stdout, io.env));
-  const status = trial.status === 'passed' ? p.green('passed') : p.red(`failed (${trial.failed.join(', ')})`);
+  const status =
+    trial.status === 'passed' ? p.green('passed') : trial.status === 'infra-error' ? p.bold(`infra-error (${trial.message})`) : p.red(`failed (${trial.failed.join(', ')})`);
   const lines = [
     title(p, status),
     '',

@@ -79,7 +79,8 @@ export function createProgress({ stream, mode: asked, k, cellSize = () => k, col
     cells.set(key, cell);
     cell.trials++;
     if (trial.status === 'passed') cell.passed++;
-    else trial.failed.forEach((c) => cell.checks.add(c));
+    else if (trial.status === 'failed') trial.failed.forEach((c) => cell.checks.add(c));
+    else cell.checks.add('infra-error');
     if (cell.trials === cellSize(trial.config, trial.scenario)) {
       if (!(onlyFailing && cell.passed === cell.trials)) stream.write(`${cellLine(trial.config, trial.scenario, cell.passed, cell.trials, [...cell.checks], done, total, color)}\n`);
       cells.delete(key);

@@ -3,6 +3,7 @@ import { IsolatedTrials } from '../runner/pool/IsolatedTrials.js';
 import type { IsolationOptions } from '../runner/pool/runOnWorkers.js';
 import type { Scenario } from '../runner/scenario.js';
 import type { TrialSummary } from '../runner/trial.js';
+import type { ScenarioOverride } from '../runner/scenarioOverride.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import type { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
@@ -16,6 +17,8 @@ export interface ReplayRequest {
   readonly refs: { readonly scenario: string; readonly config: string };
   readonly addedFaults?: FaultPlan;
   readonly isolation: IsolationOptions;
+  /** A variant of the scenario to run (a live trial's recording as its model's cassette). */
+  readonly override?: ScenarioOverride;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function replayIsolated(request: ReplayRequest, io: Io): Promise<Tr
     ...(request.addedFaults && { addedFaults: request.addedFaults }),
   });
   try {
-    const trial = await trials.run({ scenario: 0, config: 0, trialIndex: request.trialIndex, refs: request.refs });
+    const trial = await trials.run({ scenario: 0, config: 0, trialIndex: request.trialIndex, refs: request.refs, ...(request.override && { override: request.override }) });
     return trial ?? interrupt.exitCode();
   } finally {
     await trials.close();

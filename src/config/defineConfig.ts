@@ -26,6 +26,8 @@ export interface FaultlineConfig {
   readonly gates?: readonly string[];
   /** Only scenarios whose name matches this regular expression (`--grep`). */
   readonly grep?: string;
+  /** Prices per million tokens by model name, over the shipped table: `{ 'gpt-4o': { input: 2.5, output: 10, cachedInput: 1.25 } }`. */
+  readonly prices?: Readonly<Record<string, { readonly input: number; readonly output: number; readonly cachedInput?: number | undefined }>>;
 }
 
 const refs = (what: string) => z.array(z.string().min(1, `expected a ${what}, got an empty string`)).min(1, `list at least one ${what}, or leave the key out`);
@@ -61,6 +63,7 @@ export const FaultlineConfigSchema = z
       )
       .optional(),
     grep: z.string().refine(validRegExp, 'expected a regular expression').optional(),
+    prices: z.record(z.string().min(1), z.strictObject({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional() })).optional(),
   })
   .strict();
 

@@ -16,6 +16,8 @@ export interface ErrorData {
 export interface ModelUsage {
   readonly input: number;
   readonly output: number;
+  /** Of `input`, the tokens read from the provider's prompt cache (priced lower); absent when none. */
+  readonly cached?: number;
 }
 
 /**

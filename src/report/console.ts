@@ -3,6 +3,7 @@ import type { RunResult } from '../runner/run.js';
 import { mark, painter, type Painter } from './paint.js';
 import { intervalNote, runLine, summaryHeader, summaryTables, timeBasis } from './summaryRows.js';
 import { summaryTail } from './summaryTail.js';
+import { liveLines } from './liveLines.js';
 import { alignTable } from './table.js';
 import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
 import { COVERAGE_HEADER, coverageRows } from './coverageRows.js';
@@ -45,6 +46,8 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
   }
   if (tables.length > 0) out.push(`    ${p.dim(intervalNote())}`);
 
+  const live = liveLines(run);
+  if (live.length > 0) out.push('', ...live.map((l) => (l.startsWith('cost') ? l : p.red(l))));
   out.push(...crowdLines(run, p), ...coverageLines(run, p), ...summaryTail(run, options.gates, p));
   return `${out.join('\n')}\n`;
 }

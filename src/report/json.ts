@@ -9,6 +9,7 @@ import type { TrialSummary } from '../runner/trial.js';
 import { INTERVAL_METHOD, type PassIntervalCurves } from '../runner/intervals.js';
 import { cellIntervals, configIntervals } from './rateIntervals.js';
 import { replayCommand } from './replay.js';
+import { runCost } from '../runner/live/prices.js';
 
 /**
  * Bumped on any change a reader of the JSON report would notice. Version 2: cells keep the
@@ -20,7 +21,7 @@ import { replayCommand } from './replay.js';
  * cell's `metrics.coverage` lists every rule of its plan with the trials it fired in and its
  * firings (a rule that fired in none leaves the cell not exercised, and the `unexercised` gate fails).
  */
-export const JSON_SCHEMA_VERSION = 4;
+export const JSON_SCHEMA_VERSION = 5;
 
 const VerdictSchema = z.union([
   z.strictObject({ valid: z.literal(true) }),
@@ -33,6 +34,7 @@ const TrialEndSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('crashed'), message: z.string() }),
   z.strictObject({ kind: z.literal('hung'), at: z.number(), message: z.string().optional() }),
   z.strictObject({ kind: z.literal('budget_exceeded'), limit: z.enum(['turns', 'tool_calls', 'time']), at: z.number() }),
+  z.strictObject({ kind: z.literal('infra_error'), message: z.string() }),
 ]);
 
 const count = z.number().int().nonnegative();
@@ -58,7 +60,7 @@ const IntervalsSchema = z
  * the request's messages and of the answer, so the figures are deterministic but not a tokenizer's.
  */
 const TokensSchema = z
-  .strictObject({ input: count, output: count })
+  .strictObject({ input: count, output: count, cached: count.optional() })
   .describe("Model tokens in and out, from the answers' usage fields; the scripted model's are an estimate (ceil(chars / 4))");
 
 const TrialStatsSchema = z.strictObject({
@@ -98,10 +100,16 @@ const HistoryEventSchema = z.custom<HistoryEvent>((v) => EventStampSchema.safePa
 const TrialSchema = z.strictObject({
   index: count,
   seed: z.number().int(),
-  status: z.enum(['passed', 'failed']),
+  /** `infra-error`: the real model provider failed on its own (`--live`); not judged, left out of pass^k. */
+  status: z.enum(['passed', 'failed', 'infra-error']),
   end: TrialEndSchema,
   /** Checkers that did not pass (empty when the trial passed). */
   failed: z.array(z.string()),
+  /** A live trial's recording of its model exchanges: `replay` answers from it, offline. */
+  recording: z.string().optional(),
+  /** The model priced, and what the trial's answers cost (absent when it has no price). */
+  model: z.string().optional(),
+  cost: z.number().nonnegative().optional(),
   checks: z.array(z.strictObject({ name: z.string(), verdict: VerdictSchema })),
   stats: TrialStatsSchema,
   replay: z.string(),
@@ -117,6 +125,8 @@ const CellMetricsSchema = z.strictObject({
   intervals: IntervalsSchema.optional(),
   checkFailures: z.record(z.string(), count),
   ends: z.partialRecord(z.enum(['agent_ended', 'crashed', 'hung', 'budget_exceeded']), count),
+  /** Trials the real model provider failed on its own (`--live`), beside `trials`: not judged, not in pass^k. Absent when none. */
+  infraErrors: count.optional(),
   duplicateEffects: count,
   budgetViolations: count,
   calls: count,
@@ -130,6 +140,8 @@ const CellMetricsSchema = z.strictObject({
   attemptsPerCall: z.strictObject({ mean: z.number().nonnegative(), max: count }),
   amplification: z.number().nonnegative(),
   tokens: TokensSchema,
+  /** What the cell's model answers cost (infra errors included), from the price table; absent when the model has no price. */
+  cost: z.number().nonnegative().optional(),
   /** The trials' completion times in ms: virtual time, or wall time for a cell whose `clock` is `real`. */
   durationMs: z.strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }),
   /** Every completion time as `[ms, trials]`, by ms (virtual, or wall time when the cell's `clock` is `real`). */
@@ -153,7 +165,7 @@ const CellMetricsSchema = z.strictObject({
 });
 
 const VerdictGroupSchema = z.strictObject({
-  status: z.enum(['passed', 'failed']),
+  status: z.enum(['passed', 'failed', 'infra-error']),
   failed: z.array(z.string()),
   /** How the group's first trial ended. */
   end: TrialEndSchema,
@@ -239,8 +251,14 @@ export const JsonReportSchema = z.strictObject({
     scenarios: z.array(z.string()),
     configs: z.array(z.string()),
     interrupted: z.boolean(),
+    /** Why the run stopped early when no signal stopped it: `--max-cost` reached (`spent` in the price table's currency). */
+    stopped: z.strictObject({ reason: z.literal('max-cost'), limit: z.number().positive(), spent: z.number().nonnegative() }).optional(),
+    /** What the model answers cost over the run, when its models have prices. */
+    cost: z.number().nonnegative().optional(),
     trials: count,
     failedTrials: count,
+    /** Trials the real model provider failed on its own (`--live`), not in `trials`. Absent when none. */
+    infraErrors: count.optional(),
     keepFailures: count.nullable(),
     /** Present in a shard's report: which slice of the matrix it ran. */
     shard: z.strictObject({ index: z.number().int().positive(), count: z.number().int().positive() }).optional(),
@@ -275,6 +293,8 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
   intervals: intervalsJson(cellIntervals(m)),
   checkFailures: { ...m.checkFailures },
   ends: { ...m.ends },
+  ...(m.infraErrors !== undefined && { infraErrors: m.infraErrors }),
+  ...(m.cost !== undefined && { cost: m.cost }),
   duplicateEffects: m.duplicateEffects,
   budgetViolations: m.budgetViolations,
   calls: m.calls,
@@ -335,6 +355,9 @@ function trialJson(t: TrialSummary, withHistory: boolean): JsonReport['cells'][n
     status: t.status,
     end: { ...t.end },
     failed: t.status === 'failed' ? [...t.failed] : [],
+    ...(t.recording !== undefined && { recording: t.recording }),
+    ...(t.model !== undefined && { model: t.model }),
+    ...(t.cost !== undefined && { cost: t.cost }),
     checks: t.checks.map((c) => ({
       name: c.name,
       verdict: c.verdict.valid === false ? { valid: false, message: c.verdict.message, evidence: [...c.verdict.evidence] } : { ...c.verdict },
@@ -350,7 +373,7 @@ const cellJson = (run: RunResult, c: Cell, all: boolean): JsonReport['cells'][nu
   config: c.config,
   refs: { ...c.refs },
   ...(c.clock === 'real' && { clock: 'real' as const }),
-  status: c.metrics.successes === c.metrics.trials ? 'passed' : 'failed',
+  status: c.metrics.successes === c.metrics.trials && (c.metrics.infraErrors ?? 0) === 0 ? 'passed' : 'failed',
   metrics: cellMetricsJson(c.metrics),
   verdicts: c.verdicts.map((g) => ({
     status: g.status,
@@ -368,6 +391,8 @@ const cellJson = (run: RunResult, c: Cell, all: boolean): JsonReport['cells'][nu
 export function buildJsonReport(run: RunResult, options: JsonReportOptions): JsonReport {
   const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
   const failedTrials = trials - run.cells.reduce((a, c) => a + c.metrics.successes, 0);
+  const infraErrors = run.cells.reduce((a, c) => a + (c.metrics.infraErrors ?? 0), 0);
+  const cost = runCost(run);
   return {
     schemaVersion: JSON_SCHEMA_VERSION,
     tool: 'faultline',
@@ -377,8 +402,11 @@ export function buildJsonReport(run: RunResult, options: JsonReportOptions): Jso
       scenarios: [...run.scenarios],
       configs: [...run.configs],
       interrupted: run.interrupted,
+      ...(run.stopped && { stopped: { ...run.stopped } }),
+      ...(cost !== undefined && { cost }),
       trials,
       failedTrials,
+      ...(infraErrors > 0 && { infraErrors }),
       keepFailures: run.keepFailures,
       ...(run.shard && { shard: { ...run.shard } }),
     },
@@ -418,13 +446,18 @@ export function runFromJsonReport(report: JsonReport): RunResult {
       refs: c.refs,
       ...(c.clock === 'real' && { clock: 'real' as const }),
       trials: c.trials.map((t): TrialSummary => {
-        const { crowd, ...stats } = t.stats;
+        const { crowd, ...rest } = t.stats;
+        const { cached, ...tokens } = rest.tokens;
+        // Replaced in place, so the keys keep the order the writer gave them (the round trip is byte-exact).
+        const stats = { ...rest, tokens: { ...tokens, ...(cached !== undefined && { cached }) } };
         const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: c.refs, checks: t.checks, stats: { ...stats, ...(crowd && { crowd }) } };
-        return t.status === 'failed' ? { ...common, status: 'failed', failed: t.failed } : { ...common, status: 'passed' };
+        const withRecording = { ...common, ...(t.recording !== undefined && { recording: t.recording }), ...(t.model !== undefined && { model: t.model }), ...(t.cost !== undefined && { cost: t.cost }) };
+        if (t.status === 'infra-error') return { ...withRecording, status: 'infra-error', message: t.end.kind === 'infra_error' ? t.end.message : 'the model provider failed' };
+        return t.status === 'failed' ? { ...withRecording, status: 'failed', failed: t.failed } : { ...withRecording, status: 'passed' };
       }),
       verdicts: c.verdicts.map(({ replay: _replay, ...g }) => ({ ...g, end: endOf(g.end) })),
       elided: c.elided,
-      metrics: (({ crowd, ...m }) => ({ ...m, ...(crowd && { crowd }) }))(c.metrics),
+      metrics: (({ crowd, infraErrors, cost, ...m }) => ({ ...m, ...(crowd && { crowd }), ...(infraErrors !== undefined && { infraErrors }), ...(cost !== undefined && { cost }) }))(c.metrics),
     }),
   );
   return finishRun({
@@ -434,6 +467,7 @@ export function runFromJsonReport(report: JsonReport): RunResult {
     configs: report.run.configs,
     cells,
     interrupted: report.run.interrupted,
+    ...(report.run.stopped && { stopped: report.run.stopped }),
     keepFailures: report.run.keepFailures,
     ...(report.run.shard && { shard: report.run.shard }),
   });

@@ -64,6 +64,11 @@ function properties(run: RunResult, config: string): string[] {
     ['k', run.k],
     ['config', config],
     ['interrupted', String(run.interrupted)],
+    ...run.cells
+      .filter((c) => c.config === config && (c.metrics.infraErrors ?? 0) > 0)
+      .map((c): [string, number] => [`infraErrors:${c.scenario}`, c.metrics.infraErrors!]),
+    ...run.cells.filter((c) => c.config === config && c.metrics.cost !== undefined).map((c): [string, number] => [`cost:${c.scenario}`, c.metrics.cost!]),
+    ...(run.stopped ? [['stopped', `max-cost ${run.stopped.limit}`] as [string, string]] : []),
   ];
   return ['    <properties>', ...props.map(([name, value]) => `      ${openTag('property', { name, value })}/>`), '    </properties>'];
 }

@@ -1,3 +1,4 @@
+import { liveLines } from './liveLines.js';
 import type { GateResult } from '../runner/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { failingCells, notPassed, verdictLine } from './failures.js';
@@ -103,6 +104,8 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
   const header = [...summaryHeader(run.k, timeBasis(run.cells)), ...(withTokens ? [TOKENS_HEADER] : [])];
   const lines = [heading(options.gates), '', `${escapeMarkdown(runLine(run))}.`, ''];
   if (run.interrupted) lines.push('> ⚠️ The run was interrupted: the figures cover only the trials that finished.', '');
+  const live = liveLines(run);
+  if (live.length > 0) lines.push(...live.map((l) => `- ${escapeMarkdown(l)}`), '');
   const tables = summaryTables(run);
   for (const { config, rows } of tables) {
     lines.push(

@@ -1,7 +1,7 @@
 import type { TrialSummary } from '../runner/trial.js';
 
 /** What identifies a trial for replay: its cell, the run seed and its index. */
-export type ReplayTarget = Pick<TrialSummary, 'scenario' | 'config' | 'runSeed' | 'trialIndex'> & Partial<Pick<TrialSummary, 'refs'>>;
+export type ReplayTarget = Pick<TrialSummary, 'scenario' | 'config' | 'runSeed' | 'trialIndex'> & Partial<Pick<TrialSummary, 'refs' | 'recording'>>;
 
 // Scenario names are slugs, but configuration names are free text: quote anything a shell would split or expand.
 const SAFE = /^[A-Za-z0-9_./:=@%+-]+$/;
@@ -26,5 +26,7 @@ export function replayCommand(trial: ReplayTarget): string {
     String(trial.runSeed),
     '--trial',
     String(trial.trialIndex),
+    // A live trial is replayed from its recording: offline, with the answers it got.
+    ...(trial.recording !== undefined ? ['--cassette', shellQuote(trial.recording)] : []),
   ].join(' ');
 }

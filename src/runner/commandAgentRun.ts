@@ -13,6 +13,7 @@ import { runCommand, type CommandResult } from '../world/command/runCommand.js';
 import { BUILTIN_SERVICES, resolveServices } from '../world/createWorld.js';
 import type { World } from '../world/World.js';
 import type { TrialEnd } from '../checks/record.js';
+import type { Cassette, CassetteTrial } from '../faults/http/model/Cassette.js';
 import { readCommandReport } from './commandResult.js';
 import { modelOf } from './httpAgentRun.js';
 import type { CommandAgentSpec, Scenario } from './scenario.js';
@@ -30,6 +31,10 @@ export interface ServedScenario {
   readonly mcp: McpWorld;
   /** Requests no route took, and cassette misses: each makes the trial not test what it meant to. */
   readonly problems: readonly string[];
+  /** Under `--live`: the model provider failed for good (after the gateway's retries); the trial ends `infra-error`, not judged. */
+  readonly infraErrors: readonly string[];
+  /** Under `--live`: the trial's model exchanges, as they happen. */
+  readonly recording?: Cassette;
 }
 
 export interface ServeScenarioOptions {
@@ -43,6 +48,10 @@ export interface ServeScenarioOptions {
   readonly ports?: Readonly<Record<string, number>>;
   /** An MCP endpoint whose sessions outlive this trial (`faultline serve`); by default one of the trial's own. */
   readonly mcpEndpoint?: McpHttpEndpoint;
+  /** Who the trial is, for a live trial's recording. */
+  readonly trial?: CassetteTrial;
+  /** Hears the first time the model provider fails for good under `--live`. */
+  readonly onInfraError?: (message: string) => void;
 }
 
 /** `FAULTLINE_ORDERS_URL` for `orders`, `FAULTLINE_MY_CRM_URL` for `my-crm`. */
@@ -54,11 +63,19 @@ export const serviceUrlVar = (service: string): string => `FAULTLINE_${service.t
  * model API when it names one, each on a free port of 127.0.0.1, under the fault plan, recording
  * into `history` as the intercepted adapters do.
  */
-export async function serveScenario({ scenario, world, clock, history, rng, startMs, ports, mcpEndpoint }: ServeScenarioOptions): Promise<ServedScenario> {
+export async function serveScenario({ scenario, world, clock, history, rng, startMs, ports, mcpEndpoint, trial, onInfraError }: ServeScenarioOptions): Promise<ServedScenario> {
   const problems: string[] = [];
+  const infraErrors: string[] = [];
   const definitions = resolveServices(scenario.services ?? BUILTIN_SERVICES);
   const services: HttpService[] = serviceHttp(world, definitions);
-  const model = await modelOf(scenario, rng.fork('behaviour'), (message) => problems.push(message));
+  const model = await modelOf(scenario, rng.fork('behaviour'), {
+    onMiss: (message) => problems.push(message),
+    onInfraError: (message) => {
+      infraErrors.push(message);
+      if (infraErrors.length === 1) onInfraError?.(message);
+    },
+    ...(trial && { trial }),
+  });
   if (model) services.push(model.service);
   // The same tools for MCP clients, on the same engine: one plan, one call count, one history.
   const mcpTools = mcpWorldTools(world, definitions);
@@ -103,13 +120,16 @@ export async function serveScenario({ scenario, world, clock, history, rng, star
     const base = opened.urlOf(model.endpoint.baseUrl);
     env[model.endpoint.api === 'openai' ? 'OPENAI_BASE_URL' : 'ANTHROPIC_BASE_URL'] = base;
   }
-  return { served, faults, env, mcp, problems };
+  return { served, faults, env, mcp, problems, infraErrors, ...(model?.recording && { recording: model.recording }) };
 }
 
-export interface CommandAgentRunOptions extends ServeScenarioOptions {
+export interface CommandAgentRunOptions extends Omit<ServeScenarioOptions, 'trial' | 'onInfraError'> {
   readonly agent: CommandAgentSpec;
+  readonly config: string;
   readonly seed: number;
   readonly trialIndex: number;
+  /** Hears a live trial's recording of its model exchanges. */
+  readonly onRecording?: (recording: Cassette) => void;
 }
 
 /** Bytes of the agent's stdout and stderr kept in the history. */
@@ -124,7 +144,14 @@ const KEPT_OUTPUT = 16_384;
  */
 export async function runCommandAgentTrial(options: CommandAgentRunOptions): Promise<TrialEnd> {
   const { agent, clock, history, startMs } = options;
-  const { served, env, problems } = await serveScenario(options);
+  // The provider failed for good: the agent waits on an answer that will not come, so it is stopped now, not at its timeout.
+  const providerLost = new AbortController();
+  const { served, env, problems, infraErrors, recording } = await serveScenario({
+    ...options,
+    trial: { scenario: options.scenario.name, config: options.config, trialIndex: options.trialIndex, seed: options.seed },
+    onInfraError: () => providerLost.abort(),
+  });
+  if (recording) options.onRecording?.(recording);
   const dir = await mkdtemp(join(tmpdir(), 'faultline-agent-'));
   const resultFile = join(dir, 'result.json');
   let result: CommandResult;
@@ -137,12 +164,15 @@ export async function runCommandAgentTrial(options: CommandAgentRunOptions): Pro
         timeoutMs: agent.timeoutMs,
         maxOutputBytes: KEPT_OUTPUT,
       },
-      { clock, processes: options.world.processes, service: 'agent' },
+      { clock, processes: options.world.processes, service: 'agent', signal: providerLost.signal },
     );
   } finally {
     await served.close();
   }
   try {
+    // Not the agent's doing: whatever it did or reported after the provider failed, the trial is not judged.
+    const lost = infraErrors[0];
+    if (lost !== undefined) return { kind: 'infra_error', message: lost };
     return await endOf(result, resultFile, history, clock.now() - startMs, agent, problems);
   } finally {
     await rm(dir, { recursive: true, force: true });

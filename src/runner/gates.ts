@@ -18,6 +18,12 @@ const CELL_METRICS = {
   max_attempts: { about: 'most attempts for one tool call', of: (m: CellMetrics) => m.attemptsPerCall.max },
   p95_ms: { about: 'p95 virtual completion time, ms', of: (m: CellMetrics) => m.durationMs.p95 },
   unexercised: { about: 'fault rules that fired in no trial of the cell (expect: may-not-fire aside)', of: (m: CellMetrics) => unexercised(m.coverage, m.trials).length },
+  tokens: { about: 'model tokens in and out over the cell\'s trials', of: (m: CellMetrics) => m.tokens.input + m.tokens.output },
+  tokens_per_trial: { about: 'model tokens in and out per trial', of: (m: CellMetrics) => (m.trials + (m.infraErrors ?? 0) === 0 ? null : (m.tokens.input + m.tokens.output) / (m.trials + (m.infraErrors ?? 0))) },
+  cost_per_trial: {
+    about: 'model cost per trial, in the price table\'s currency (null when the model has no price)',
+    of: (m: CellMetrics) => (m.cost === undefined || m.trials + (m.infraErrors ?? 0) === 0 ? null : m.cost / (m.trials + (m.infraErrors ?? 0))),
+  },
 } as const satisfies Record<string, { about: string; of: (m: CellMetrics) => number | null }>;
 export type CellMetricName = keyof typeof CELL_METRICS;
 
@@ -28,6 +34,11 @@ const RUN_METRICS = {
     about: 'cells with a failed trial',
     of: (_run: RunResult, cells: readonly Cell[]) => cells.filter((c) => c.metrics.successes < c.metrics.trials).length,
   },
+  infra_errors: {
+    about: 'trials the real model provider failed on its own (--live), left out of pass^k',
+    of: (_run: RunResult, cells: readonly Cell[]) => cells.reduce((a, c) => a + (c.metrics.infraErrors ?? 0), 0),
+  },
+  cost: { about: 'model cost of the run, in the price table\'s currency', of: (_run: RunResult, cells: readonly Cell[]) => cells.reduce((a, c) => a + (c.metrics.cost ?? 0), 0) },
 } as const satisfies Record<string, { about: string; of: (run: RunResult, cells: readonly Cell[]) => number }>;
 export type RunMetricName = keyof typeof RUN_METRICS;
 
@@ -196,6 +207,14 @@ export const COVERAGE_GATE: Gate = parseGate('unexercised==0');
 /** `gates` and the coverage gate, unless they already judge `unexercised`. */
 export const withCoverageGate = (gates: readonly Gate[]): readonly Gate[] =>
   gates.some((g) => g.metric.kind === 'cell' && g.metric.name === 'unexercised') ? gates : [...gates, COVERAGE_GATE];
+
+/**
+ * A live run's gates fail closed: beside the gates given, infra errors (the provider failing on
+ * its own) may not pass `max` (`--max-infra-errors`, default 0), since a trial not judged is
+ * not a pass. A gate given on `infra_errors` replaces it.
+ */
+export const withInfraGate = (gates: readonly Gate[], max: number): readonly Gate[] =>
+  gates.some((g) => g.metric.kind === 'run' && g.metric.name === 'infra_errors') ? gates : [...gates, parseGate(`infra_errors<=${max}`)];
 
 /**
  * The gates a run must hold unless told otherwise: every scenario passes all its trials under

@@ -1,3 +1,4 @@
+import { INFRA_ERROR_CODE } from './infraError.js';
 import type { ClockRun, History, Rng, VirtualClock } from '../core/index.js';
 import { runHttpAgent, type HttpAgentFn, type ModelEndpoint, type ServiceEndpoint } from '../agent/httpAgent.js';
 import type { LoopEnd } from '../agent/loop.js';
@@ -5,7 +6,7 @@ import { ScriptedModel } from '../agent/ScriptedModel.js';
 import { HttpFaults, type HttpService } from '../faults/http/HttpFaults.js';
 import { NetworkLatency } from '../faults/network.js';
 import { anthropicService, openaiService } from '../faults/http/model/modelServices.js';
-import { MODEL_API_ROOTS, sdkBaseUrl } from '../faults/http/model/modelOperations.js';
+import { modelRoot, sdkBaseUrl } from '../faults/http/model/modelOperations.js';
 import { recordedModelService } from '../faults/http/model/recordedService.js';
 import { escapeError, installEscapeGuard } from '../faults/http/escapeGuard.js';
 import { runIntercepted } from '../faults/http/runIntercepted.js';
@@ -13,7 +14,8 @@ import { unservedError } from '../faults/http/UnhandledRequestPolicy.js';
 import { serviceHttp } from '../faults/http/serviceRoutes.js';
 import { BUILTIN_SERVICES, resolveServices } from '../world/createWorld.js';
 import type { World } from '../world/World.js';
-import { modelSourceFor } from './modelSource.js';
+import type { Cassette, CassetteTrial } from '../faults/http/model/Cassette.js';
+import { modelSourceFor, type ModelSourceHooks } from './modelSource.js';
 import type { Scenario } from './scenario.js';
 
 export interface HttpAgentRunOptions {
@@ -24,6 +26,10 @@ export interface HttpAgentRunOptions {
   readonly history: History;
   readonly rng: Rng;
   readonly startMs: number;
+  /** Who the trial is, for a live trial's recording. */
+  readonly trial?: CassetteTrial;
+  /** Hears a live trial's recording once the trial has run. */
+  readonly onRecording?: (recording: Cassette) => void;
 }
 
 /**
@@ -31,14 +37,16 @@ export interface HttpAgentRunOptions {
  * model, if it names one) are served over HTTP under the fault plan through msw or nock, with
  * global timers and `Math.random` on the trial's clock and rng for the agent's duration.
  */
-export async function runHttpAgentTrial({ scenario, run, world, clock, history, rng, startMs }: HttpAgentRunOptions): Promise<ClockRun<LoopEnd>> {
+export async function runHttpAgentTrial({ scenario, run, world, clock, history, rng, startMs, trial, onRecording }: HttpAgentRunOptions): Promise<ClockRun<LoopEnd>> {
   const definitions = resolveServices(scenario.services ?? BUILTIN_SERVICES);
   const served = serviceHttp(world, definitions);
   const endpoints: Record<string, ServiceEndpoint> = Object.fromEntries(
     definitions.map((d, i) => [d.name, { baseUrl: served[i]!.baseUrl, tools: d.tools.map((t) => t.name) }]),
   );
   const misses: string[] = [];
-  const model = await modelOf(scenario, rng.fork('behaviour'), (message) => misses.push(message));
+  const infra: string[] = [];
+  const model = await modelOf(scenario, rng.fork('behaviour'), { onMiss: (message) => misses.push(message), onInfraError: (message) => infra.push(message), ...(trial && { trial }) });
+  if (model?.recording) onRecording?.(model.recording);
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
   const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }) });
@@ -70,6 +78,9 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   const body = (): Promise<LoopEnd> =>
     runHttpAgent(run, { task: scenario.agent.task, history, clock, services: endpoints, model: model?.endpoint, ...(standIn && { standIn: () => standIn.lastFinal }) });
   const result = await runIntercepted(clock, start, body, { maxVirtualMs: scenario.budget.deadlineMs, timers: { random: rng.fork('client') } });
+  // The provider failed for good, not the agent: whatever the agent did after, the trial is not judged.
+  const lostProvider = infra[0];
+  if (lostProvider !== undefined) return { kind: 'threw', error: Object.assign(new Error(lostProvider), { code: INFRA_ERROR_CODE }), at: result.at };
   const first = escapes[0];
   // The agent may have caught the connection error and carried on: the trial still did not test what it meant to.
   if (first) return { kind: 'threw', error: escapeError(first.method, first.url), at: result.at };
@@ -84,15 +95,15 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
 export async function modelOf(
   scenario: Scenario,
   rng: Rng,
-  onMiss: (message: string) => void,
-): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint; readonly standIn?: ScriptedModel } | undefined> {
+  hooks: ModelSourceHooks | ((message: string) => void),
+): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint; readonly standIn?: ScriptedModel; readonly recording?: Cassette } | undefined> {
   const spec = scenario.model;
   if (!spec) return undefined;
-  const baseUrl = spec.baseUrl ?? MODEL_API_ROOTS[spec.api];
+  const baseUrl = modelRoot(spec.api, spec.baseUrl);
   // The agent always gets the test key: under --record and --live the real one is set on the forwarded request only.
   const endpoint: ModelEndpoint = { api: spec.api, baseUrl: sdkBaseUrl(spec.api, baseUrl), apiKey: 'faultline-test-key' };
-  const recorded = await modelSourceFor(scenario, onMiss);
-  if (recorded) return { service: recordedModelService(spec.api, baseUrl, recorded), endpoint };
+  const recorded = await modelSourceFor(scenario, hooks);
+  if (recorded) return { service: recordedModelService(spec.api, baseUrl, recorded), endpoint, ...(recorded.kind === 'gateway' && { recording: recorded.recording }) };
   if (!spec.plan) throw new TypeError(`scenario "${scenario.name}": model has neither a plan nor a cassette`);
   const model = new ScriptedModel(spec.plan, { behaviour: spec.behaviour, rng });
   const options = spec.readToolResult === undefined ? {} : { readToolResult: spec.readToolResult };

@@ -34,7 +34,12 @@ export interface CellMetrics {
   readonly passAt: readonly number[];
   /** Trials each checker failed (`unknown` verdicts count as not passed). */
   readonly checkFailures: Readonly<Record<string, number>>;
-  readonly ends: Readonly<Partial<Record<TrialEndKind, number>>>;
+  readonly ends: Readonly<Partial<Record<Exclude<TrialEndKind, 'infra_error'>, number>>>;
+  /**
+   * Trials the real model provider failed on its own (`--live`), beside `trials`: the agent was
+   * not judged, so they are in no other figure here but `tokens` (what was spent). Absent when none.
+   */
+  readonly infraErrors?: number;
   readonly duplicateEffects: number;
   readonly budgetViolations: number;
   readonly calls: number;
@@ -51,6 +56,8 @@ export interface CellMetrics {
   readonly amplification: number;
   /** Model tokens in and out over the cell's trials (R31); a scripted model's are estimates. */
   readonly tokens: { readonly input: number; readonly output: number };
+  /** What the model answers cost over the cell's trials (infra errors included: they were spent), from the price table; absent when the model has no price. */
+  readonly cost?: number;
   /** Virtual completion time of the trials, in ms. */
   readonly durationMs: { readonly p50: number; readonly p95: number; readonly max: number };
   /** The same times, counted: what a merge of shards needs to get the quantiles exactly. */
@@ -63,7 +70,7 @@ export interface CellMetrics {
 export type DurationCounts = readonly (readonly [ms: number, trials: number])[];
 
 // Report order, whatever order trials finish in (workers answer out of order).
-const END_ORDER: readonly TrialEndKind[] = ['agent_ended', 'budget_exceeded', 'crashed', 'hung'];
+const END_ORDER: readonly Exclude<TrialEndKind, 'infra_error'>[] = ['agent_ended', 'budget_exceeded', 'crashed', 'hung'];
 
 /**
  * Accumulates a cell's metrics one trial (or one finished shard's cell) at a time, so a run's
@@ -73,8 +80,9 @@ const END_ORDER: readonly TrialEndKind[] = ['agent_ended', 'budget_exceeded', 'c
 export class MetricsTally {
   #trials = 0;
   #successes = 0;
+  #infraErrors = 0;
   readonly #checkFailures = new Map<string, number>();
-  readonly #ends = new Map<TrialEndKind, number>();
+  readonly #ends = new Map<Exclude<TrialEndKind, 'infra_error'>, number>();
   #duplicateEffects = 0;
   #budgetViolations = 0;
   #calls = 0;
@@ -86,6 +94,7 @@ export class MetricsTally {
   #maxAttempts = 0;
   #tokensIn = 0;
   #tokensOut = 0;
+  #cost: number | undefined;
   readonly #durations = new Map<number, number>();
   #crowd: CrowdTally | undefined;
   readonly #coverage: CoverageTally;
@@ -95,11 +104,18 @@ export class MetricsTally {
     this.#coverage = new CoverageTally(rules);
   }
 
-  add(t: Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>): void {
+  add(t: Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats' | 'cost'>): void {
+    if (t.cost !== undefined) this.#cost = (this.#cost ?? 0) + t.cost;
+    if (t.status === 'infra-error') {
+      this.#infraErrors++;
+      this.#tokensIn += t.stats.tokens.input;
+      this.#tokensOut += t.stats.tokens.output;
+      return;
+    }
     this.#trials++;
     if (t.status === 'passed') this.#successes++;
     for (const c of t.checks) this.#count(this.#checkFailures, c.name, c.verdict.valid !== true ? 1 : 0);
-    this.#count(this.#ends, t.end.kind, 1);
+    if (t.end.kind !== 'infra_error') this.#count(this.#ends, t.end.kind, 1);
     if (t.checks.some((c) => c.name === 'budget' && c.verdict.valid !== true)) this.#budgetViolations++;
     const s = t.stats;
     this.#calls += s.calls;
@@ -120,6 +136,8 @@ export class MetricsTally {
   /** Adds another tally's finished figures (a shard's share of the same cell). */
   addMetrics(m: CellMetrics): void {
     this.#trials += m.trials;
+    this.#infraErrors += m.infraErrors ?? 0;
+    if (m.cost !== undefined) this.#cost = (this.#cost ?? 0) + m.cost;
     this.#successes += m.successes;
     for (const [name, n] of Object.entries(m.checkFailures)) this.#count(this.#checkFailures, name, n);
     for (const kind of END_ORDER) if (m.ends[kind] !== undefined) this.#count(this.#ends, kind, m.ends[kind]);
@@ -147,7 +165,7 @@ export class MetricsTally {
     const n = this.#trials;
     const curves = passCurves([{ n, c: this.#successes }]);
     const durations = [...this.#durations].sort((a, b) => a[0] - b[0]);
-    const ends: Partial<Record<TrialEndKind, number>> = {};
+    const ends: Partial<Record<Exclude<TrialEndKind, 'infra_error'>, number>> = {};
     for (const kind of END_ORDER) if (this.#ends.has(kind)) ends[kind] = this.#ends.get(kind)!;
     return {
       trials: n,
@@ -156,6 +174,7 @@ export class MetricsTally {
       passAt: curves.at,
       checkFailures: Object.fromEntries(this.#checkFailures),
       ends,
+      ...(this.#infraErrors > 0 && { infraErrors: this.#infraErrors }),
       duplicateEffects: this.#duplicateEffects,
       budgetViolations: this.#budgetViolations,
       calls: this.#calls,
@@ -168,6 +187,7 @@ export class MetricsTally {
       attemptsPerCall: { mean: this.#calls === 0 ? 0 : this.#attempts / this.#calls, max: this.#maxAttempts },
       amplification: this.#operations === 0 ? 0 : this.#sends / this.#operations,
       tokens: { input: this.#tokensIn, output: this.#tokensOut },
+      ...(this.#cost !== undefined && { cost: this.#cost }),
       durationMs: { p50: quantileOf(durations, 0.5), p95: quantileOf(durations, 0.95), max: durations.at(-1)?.[0] ?? 0 },
       durations,
       ...(this.#crowd && { crowd: this.#crowd.metrics() }),

@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
-import { Cassette } from '../faults/http/model/Cassette.js';
+import { Cassette, type CassetteTrial } from '../faults/http/model/Cassette.js';
 import type { RecordedModelSource } from '../faults/http/model/recordedService.js';
 import { sourceFileOf } from './library.js';
 import type { Scenario } from './scenario.js';
@@ -81,11 +81,43 @@ export async function prepareModelSource(scenario: Scenario, mode: ModelMode, en
   prepared.set(scenario, { mode, ...(cassette && file !== undefined ? { cassette: { file, cassette } } : {}) });
 }
 
+/** Where a live run's model requests go (its gateway, in the run's main thread) and where each trial's recording is written. */
+export interface LiveRun {
+  readonly gateway: string;
+  readonly recordDir: string;
+}
+
+let liveRun: LiveRun | undefined;
+
+/**
+ * Sends every model request of this thread's trials to a live run's gateway (the main thread
+ * and each worker of a `--live` run set it), or stops doing so (`undefined`).
+ */
+export function useLiveRun(live: LiveRun | undefined): void {
+  liveRun = live;
+}
+
+/** The live run this thread's trials belong to, if any. */
+export const currentLiveRun = (): LiveRun | undefined => liveRun;
+
+/** What a trial hears from its model source: a cassette miss; under `--live`, the provider failing for good, and who the trial is. */
+export interface ModelSourceHooks {
+  readonly onMiss: (message: string) => void;
+  readonly onInfraError?: (message: string) => void;
+  readonly trial?: CassetteTrial;
+}
+
 /**
  * Where one trial's model answers come from: a recorded source, or `undefined` for the scripted
  * plan. A scenario no command prepared (a replay, a library call) replays its cassette if it has one.
+ * In a live run, the gateway, with a fresh recording for the trial.
  */
-export async function modelSourceFor(scenario: Scenario, onMiss: (message: string) => void): Promise<RecordedModelSource | undefined> {
+export async function modelSourceFor(scenario: Scenario, hooks: ModelSourceHooks | ((message: string) => void)): Promise<RecordedModelSource | undefined> {
+  const { onMiss, onInfraError, trial } = typeof hooks === 'function' ? { onMiss: hooks, onInfraError: undefined, trial: undefined } : hooks;
+  if (liveRun !== undefined && scenario.model) {
+    const recording = new Cassette(scenario.model.api, [], trial ?? { scenario: scenario.name, config: '', trialIndex: 0, seed: 0 });
+    return { kind: 'gateway', gateway: liveRun.gateway, recording, onInfraError: onInfraError ?? onMiss };
+  }
   if (!prepared.has(scenario)) await prepareModelSource(scenario, 'replay', {});
   const p = prepared.get(scenario)!;
   if (p.mode === 'live') return { kind: 'live', apiKey: p.apiKey! };

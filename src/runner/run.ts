@@ -11,6 +11,7 @@ import { runOnWorkers, type IsolationOptions } from './pool/runOnWorkers.js';
 import { matrixJobs, type TrialJob } from './matrixJobs.js';
 import type { Shard } from './shard.js';
 import { runTrial, summarise, type TrialSummary } from './trial.js';
+import { useLiveRun, type LiveRun } from './modelSource.js';
 
 export type { Cell, CellRefs, VerdictGroup } from './CellTally.js';
 export type { Shard } from './shard.js';
@@ -26,6 +27,8 @@ export interface RunResult {
   readonly byConfig: readonly ConfigMetrics[];
   /** True when the run was stopped before every trial ran; the cells hold what finished. */
   readonly interrupted: boolean;
+  /** Why an interrupted run stopped, when it was not a signal: its spending limit (`--max-cost`) was reached. */
+  readonly stopped?: { readonly reason: 'max-cost'; readonly limit: number; readonly spent: number };
   /** Failing trials each cell keeps in full; null: every trial is kept. */
   readonly keepFailures: number | null;
   /** The slice of the matrix this run covered, when it is one shard of several. */
@@ -58,6 +61,13 @@ export interface RunOptions {
    * scenario's rules keep their precedence and their rng draws.
    */
   readonly addedFaults?: FaultPlan;
+  /**
+   * A `--live` run: every model request goes to its gateway (see `runner/live`), each trial's
+   * exchanges are recorded into `recordDir`, and `price` gives each trial's cost from its tokens.
+   */
+  readonly live?: LiveRun;
+  /** What a trial's model answers cost, from its tokens and model (the price table); undefined when unpriced. */
+  readonly price?: (trial: TrialSummary) => number | undefined;
 }
 
 export async function runMatrix(options: RunOptions): Promise<RunResult> {
@@ -72,7 +82,9 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   );
   const jobs = matrixJobs(scenarios.length, configs.length, k, shard);
   let done = 0;
-  const take = (job: TrialJob, trial: TrialSummary): void => {
+  const take = (job: TrialJob, given: TrialSummary): void => {
+    const cost = options.price?.(given);
+    const trial = cost === undefined ? given : { ...given, cost };
     tallies[job.cell]!.add(trial);
     onTrial?.(trial, ++done, jobs.length);
   };
@@ -93,6 +105,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
       workers: options.workers!,
       keepFailures: keepFailures ?? null,
       ...(options.addedFaults && { addedFaults: options.addedFaults }),
+      ...(options.live && { live: options.live }),
       refs: (job) => tallies[job.cell]!.refs,
       ...(signal && { signal }),
       ...(options.isolation && { isolation: options.isolation }),
@@ -102,6 +115,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
     });
   } else {
     interrupted = false;
+    useLiveRun(options.live);
     // Agents run in this process share its globals: a trial that changes them fails, and the change is undone.
     const globals = new GlobalsWatch();
     for (const job of jobs) {
@@ -118,6 +132,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
       }
       take(job, summarise(trial, withHistory(trial.status)));
     }
+    useLiveRun(undefined);
   }
 
   const cells = tallies.filter((t) => t.trials > 0).map((t) => t.cell());

@@ -4,6 +4,7 @@ import { BEHAVIOURS } from '../agent/behaviours.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
 import { FaultlineError } from '../core/index.js';
 import { FAULT_KINDS } from '../faults/fault.js';
+import { modelRoot, sdkBaseUrl } from '../faults/http/model/modelOperations.js';
 import { NAMED_SERVICES } from '../world/createWorld.js';
 import { defineScenario, type ScenarioInput } from './scenario.js';
 
@@ -275,11 +276,18 @@ describe('defineScenario checks tool names against the scenario services', () =>
     ]);
   });
 
-  it('refuses a model.baseUrl with /v1 in it, saying what the SDK gets instead', () => {
+  it('takes a model.baseUrl with /v1, as compatible servers document theirs, for the same root', () => {
     const agent = { kind: 'http' as const, task: 't', run: async () => ({ outcome: 'completed' as const }) };
-    expect(linesOf({ ...BASE, services: ['orders'], agent, model: { api: 'openai', baseUrl: 'https://gateway.test/v1', plan: { steps: [{ tool: 'create_order', input: {} }] } } })).toEqual([
-      "model.baseUrl: expected the API's root without /v1 (the routes add /v1/…; the agent's SDK gets the URL it takes, /v1 included for openai, as ctx.model.baseUrl)",
-    ]);
+    const plan = { steps: [{ tool: 'create_order', input: {} }] };
+    for (const baseUrl of ['http://127.0.0.1:11434/v1', 'http://127.0.0.1:11434/v1/', 'http://127.0.0.1:11434']) {
+      const s = defineScenario({ ...BASE, services: ['orders'], agent, model: { api: 'openai', baseUrl, plan } });
+      expect(modelRoot('openai', s.model?.baseUrl)).toBe('http://127.0.0.1:11434');
+      expect(sdkBaseUrl('openai', modelRoot('openai', s.model?.baseUrl))).toBe('http://127.0.0.1:11434/v1');
+      expect(sdkBaseUrl('anthropic', modelRoot('anthropic', s.model?.baseUrl))).toBe('http://127.0.0.1:11434');
+    }
+    expect(modelRoot('openai', 'http://gateway.test/api/v1')).toBe('http://gateway.test/api');
+    expect(modelRoot('anthropic', undefined)).toBe('https://api.anthropic.com');
+    expect(linesOf({ ...BASE, services: ['orders'], agent, model: { api: 'openai', baseUrl: 'ftp://gateway.test/v1', plan } })).toEqual([expect.stringMatching(/^model\.baseUrl: /)]);
   });
 
   it('accepts the execution layer\'s own status tool in a plan', () => {

@@ -88,14 +88,17 @@ export const ModelEndpointSchema = z
     api: z.enum(['openai', 'anthropic']),
     /**
      * The API's root, where its routes are served (`<root>/v1/chat/completions`; default: the
-     * official address, which is intercepted). The agent's SDK gets its own form as `ctx.model.baseUrl`.
+     * official address, which is intercepted), or that root with `/v1`, as compatible servers
+     * document theirs (`http://127.0.0.1:11434/v1`): the same thing. The agent's SDK gets its own
+     * form as `ctx.model.baseUrl`.
      */
-    baseUrl: z
-      .url()
-      .refine((u) => !URL.canParse(u) || !/\/v1\/?$/.test(new URL(u).pathname), {
-        message: 'expected the API\'s root without /v1 (the routes add /v1/…; the agent\'s SDK gets the URL it takes, /v1 included for openai, as ctx.model.baseUrl)',
-      })
-      .optional(),
+    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * The model's name in the price table (`gpt-4o-mini`, `claude-sonnet-4-5`, or one of your own in
+     * `faultline.config.ts` `prices`): what each trial's tokens cost. Without it, a live trial is
+     * priced by the model its requests name.
+     */
+    name: z.string().min(1).optional(),
     /** One behaviour, or a mixture drawn per decision from the trial's rng. */
     behaviour: BehaviourSpecSchema.default('careful'),
     /**

@@ -11,8 +11,14 @@ export interface ScenarioOverride {
   readonly seedName?: string;
   readonly faults?: FaultPlan;
   readonly checks?: Scenario['checks'];
+  /** A cassette for the model to answer from (an absolute path): `faultline replay --cassette`, a live trial's recording. */
+  readonly modelCassette?: string;
 }
 
 /** `scenario` with the override's fields; it keeps the scenario's file, so paths in it (a cassette, modules) resolve as before. */
-export const withOverride = (scenario: Scenario, override: ScenarioOverride | undefined): Scenario =>
-  override === undefined ? scenario : keepSource(scenario, { ...scenario, ...override });
+export function withOverride(scenario: Scenario, override: ScenarioOverride | undefined): Scenario {
+  if (override === undefined) return scenario;
+  const { modelCassette, ...rest } = override;
+  const model = modelCassette !== undefined && scenario.model ? { model: { ...scenario.model, cassette: modelCassette } } : {};
+  return keepSource(scenario, { ...scenario, ...rest, ...model });
+}

@@ -2,6 +2,7 @@ import { History, RealClock, Rng, type AgentOutcomeKind, type Claim } from '../c
 import type { TrialEnd, TrialRecord } from '../checks/record.js';
 import { BUILTIN_SERVICES } from '../world/createWorld.js';
 import type { TrialBackend } from './backend.js';
+import type { Cassette } from '../faults/http/model/Cassette.js';
 import type { McpHttpEndpoint } from '../faults/mcp/McpHttpEndpoint.js';
 import type { McpWorld } from '../faults/mcp/mcpWorldServer.js';
 import { runCommandAgentTrial, serveScenario } from './commandAgentRun.js';
@@ -16,6 +17,8 @@ export interface ServedTrialOptions {
   readonly backend: TrialBackend;
   /** The trial's worker died or stalled: judged with this end, from its fresh world. */
   readonly lost?: Extract<TrialEnd, { kind: 'crashed' | 'hung' }>;
+  /** Hears a live trial's recording of its model exchanges. */
+  readonly onRecording?: (recording: Cassette) => void;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface ServedTrialOptions {
  * (since the epoch; `trial_start` says `clock: 'real'`), fault windows count from the trial's
  * start, and the same seed replays the same plan and draws, while what depends on timing may differ.
  */
-export async function runServedTrial({ scenario, agent, config, seed, trialIndex, backend, lost }: ServedTrialOptions): Promise<TrialRecord> {
+export async function runServedTrial({ scenario, agent, config, seed, trialIndex, backend, lost, onRecording }: ServedTrialOptions): Promise<TrialRecord> {
   const clock = new RealClock();
   const rng = new Rng(seed);
   const startMs = clock.now();
@@ -33,10 +36,10 @@ export async function runServedTrial({ scenario, agent, config, seed, trialIndex
   const trial = `${scenario.name}/${config}/${trialIndex}/${seed}`;
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   world.processes.attach(history);
-  const end = lost ?? (await runCommandAgentTrial({ scenario, agent, world, clock, history, rng, startMs, seed, trialIndex }));
+  const end = lost ?? (await runCommandAgentTrial({ scenario, agent, world, clock, history, rng, startMs, config, seed, trialIndex, ...(onRecording && { onRecording }) }));
   // R19: the agent's own process group, and anything it left behind, must not outlive the trial.
   await world.processes.sweep();
-  const message = end.kind === 'crashed' || end.kind === 'hung' ? end.message : undefined;
+  const message = end.kind === 'crashed' || end.kind === 'hung' || end.kind === 'infra_error' ? end.message : undefined;
   history.record({ type: 'trial_end', status: end.kind, ...(message !== undefined && { message }) });
   return { scenario: scenario.name, config, trialIndex, seed, history: history.events, snapshot: await world.snapshotAsync(), end };
 }
@@ -73,7 +76,7 @@ export async function openServedTrial({ scenario, config, seed, trialIndex, back
   history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, `${scenario.name}/${config}/${trialIndex}/${seed}`);
   world.processes.attach(history);
-  const { served, env, mcp, problems } = await serveScenario({ scenario, world, clock, history, rng, startMs, ...(ports && { ports }), ...(mcpEndpoint && { mcpEndpoint }) });
+  const { served, env, mcp, problems, infraErrors } = await serveScenario({ scenario, world, clock, history, rng, startMs, ...(ports && { ports }), ...(mcpEndpoint && { mcpEndpoint }) });
   const bound = Object.fromEntries(served.origins.map((o) => [o.declared, Number(new URL(o.served).port)]));
   return {
     env,
@@ -83,14 +86,16 @@ export async function openServedTrial({ scenario, config, seed, trialIndex, back
       await served.close();
       await world.processes.sweep();
       const first = problems[0];
+      const providerLost = infraErrors[0];
       let end: TrialEnd;
-      if (first !== undefined) end = { kind: 'crashed', message: first };
+      if (providerLost !== undefined) end = { kind: 'infra_error', message: providerLost };
+      else if (first !== undefined) end = { kind: 'crashed', message: first };
       else {
         const r = report ?? { outcome: 'unknown' as const, message: 'the served trial was ended without a report', claims: [] };
         history.record({ type: 'agent_end', outcome: r.outcome, claims: r.claims, message: r.message });
         end = { kind: 'agent_ended', outcome: r.outcome };
       }
-      history.record({ type: 'trial_end', status: end.kind, ...(end.kind === 'crashed' && { message: end.message }) });
+      history.record({ type: 'trial_end', status: end.kind, ...((end.kind === 'crashed' || end.kind === 'infra_error') && { message: end.message }) });
       return { scenario: scenario.name, config, trialIndex, seed, history: history.events, snapshot: await world.snapshotAsync(), end };
     },
   };

@@ -29,6 +29,11 @@ import { withAgentRepeats } from './AgentRepeats.js';
 import { executorFor as buildExecutor, type ExecutorContext } from './executorFor.js';
 import { withGlobalTimers } from './globalTimersLock.js';
 import type { Scenario } from './scenario.js';
+import { INFRA_ERROR_CODE } from './infraError.js';
+import { currentLiveRun } from './modelSource.js';
+import type { Cassette } from '../faults/http/model/Cassette.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { trialStats, type TrialStats } from './trialStats.js';
 
 interface TrialCommon extends TrialRecord {
@@ -37,12 +42,23 @@ interface TrialCommon extends TrialRecord {
   readonly refs: { readonly scenario: string; readonly config: string };
   readonly checks: readonly CheckResult[];
   readonly stats: TrialStats;
+  /** A live trial's recording of its model exchanges (a cassette file), from where the run was started: `faultline replay --cassette` answers from it. */
+  readonly recording?: string;
+  /** The model the trial's answers came from, for the price table: the scenario's `model.name`, else what the live answers named. */
+  readonly model?: string;
+  /** What the trial's model answers cost, priced in the run's main thread (absent when the model has no price). */
+  readonly cost?: number;
 }
 
-/** One trial, judged. `failed` names the checkers that did not pass. */
+/**
+ * One trial, judged. `failed` names the checkers that did not pass. `infra-error`: the real
+ * model provider failed on its own (under `--live`), so the agent was not judged; such a trial
+ * is counted apart and left out of pass^k.
+ */
 export type TrialResult =
   | (TrialCommon & { readonly status: 'passed' })
-  | (TrialCommon & { readonly status: 'failed'; readonly failed: readonly string[] });
+  | (TrialCommon & { readonly status: 'failed'; readonly failed: readonly string[] })
+  | (TrialCommon & { readonly status: 'infra-error'; readonly message: string });
 export type TrialStatus = TrialResult['status'];
 
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -120,8 +136,9 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   if (scenario.agent.kind === 'command') {
     // Loaded on first use: the served path pulls in the MCP SDK and an HTTP server, which a run of in-process trials never needs.
     const { runServedTrial } = await import('./servedTrial.js');
-    const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }) });
-    return judgeTrial(scenario, record, runSeed, refs);
+    let served: Cassette | undefined;
+    const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }), onRecording: (r) => (served = r) });
+    return judgeTrial(scenario, record, runSeed, refs, await liveOf(scenario, served));
   }
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
@@ -213,9 +230,10 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     });
   };
   // An http agent is its own execution layer: it talks to the services over intercepted HTTP.
+  let recording: Cassette | undefined;
   const runAgent = async (): Promise<ClockRun<LoopEnd>> =>
     agent.kind === 'http'
-      ? await (await import('./httpAgentRun.js')).runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs })
+      ? await (await import('./httpAgentRun.js')).runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs, trial: { scenario: scenario.name, config: configName, trialIndex, seed }, onRecording: (r) => (recording = r) })
       : await onTrialTime(() => clock.run(agentBody, clockOptions));
   const ran = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.
@@ -223,7 +241,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const { snapshot: worldSnapshot, failed: snapshotFailed } = await snapshotOf(world);
   // A service's own snapshot function that throws fails this trial, not the run.
   const end: TrialEnd = snapshotFailed === undefined ? ran : { kind: 'crashed', message: snapshotFailed };
-  const message = end.kind === 'crashed' || end.kind === 'hung' ? end.message : undefined;
+  const message = end.kind === 'crashed' || end.kind === 'hung' || end.kind === 'infra_error' ? end.message : undefined;
   const trialEndEvent = { type: 'trial_end', status: end.kind, ...(message !== undefined && { message }) } as const;
   const survived = lost && partial !== undefined && partial.history.length > 0 ? partial : undefined;
   if (!survived) history.record(trialEndEvent);
@@ -240,17 +258,52 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     snapshot,
     end,
   };
-  return judgeTrial(scenario, record, runSeed, refs);
+  return judgeTrial(scenario, record, runSeed, refs, await liveOf(scenario, recording));
+}
+
+/** A live trial's recording, written beside the report, and the model its answers came from. */
+async function liveOf(scenario: Scenario, recording: Cassette | undefined): Promise<Pick<TrialCommon, 'recording' | 'model'>> {
+  const live = currentLiveRun();
+  const file = recording && live ? await writeRecording(live.recordDir, recording) : undefined;
+  const model = scenario.model?.name ?? (recording ? modelNamedIn(recording) : undefined);
+  return { ...(file !== undefined && { recording: file }), ...(model !== undefined && { model }) };
+}
+
+/** The model a live trial's requests named (the first that names one). */
+function modelNamedIn(recording: Cassette): string | undefined {
+  for (const e of recording.entries) {
+    const body = e.request.body as { model?: unknown } | null;
+    if (typeof body === 'object' && body !== null && typeof body.model === 'string') return body.model;
+  }
+  return undefined;
+}
+
+// Scenario names are slugs; configuration names are free text.
+const fileSafe = (name: string): string => name.replace(/[^A-Za-z0-9_.-]+/g, '_');
+
+/** Writes a live trial's recording into the run's folder for them; returns its path from where the run was started. */
+async function writeRecording(dir: string, recording: Cassette): Promise<string> {
+  const t = recording.trial!;
+  const file = join(dir, fileSafe(t.scenario), fileSafe(t.config), `trial-${t.trialIndex}.cassette.json`);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(recording.toJSON(), null, 2)}\n`);
+  return file;
 }
 
 /** Every checker over a finished trial's record, its stats, and the record scrubbed of secrets. */
-export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs']): TrialResult {
+export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs'], live: Pick<TrialCommon, 'recording' | 'model'> = {}): TrialResult {
   const { snapshot, config: configName } = record;
-  const checks = runCheckers(record, expectationsOf(scenario), checkersOf(scenario));
+  // The provider failed, not the agent: no checker judges what the agent did meanwhile.
+  const infra = record.end.kind === 'infra_error' ? record.end.message : undefined;
+  const checks = infra === undefined ? runCheckers(record, expectationsOf(scenario), checkersOf(scenario)) : [];
   const stats = trialStats(record.history, snapshot.ledger, scenario.goal.outcome);
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   // R13 at the source: the checkers judged the raw record; every report, replay and console line reads it scrubbed.
-  const common: TrialCommon = scrubSecrets({ ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: configName }, checks, stats }, scenario.secrets);
+  const common: TrialCommon = scrubSecrets(
+    { ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: configName }, checks, stats, ...live },
+    scenario.secrets,
+  );
+  if (infra !== undefined) return { ...common, status: 'infra-error', message: infra };
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
 }
 
@@ -311,6 +364,7 @@ function trialEnd(run: ClockRun<LoopEnd>, capTripped: boolean, startMs: number):
         ? { kind: 'agent_ended', outcome: run.value.outcome }
         : { kind: 'budget_exceeded', limit: 'turns', at };
     case 'threw':
+      if ((run.error as { code?: unknown } | undefined)?.code === INFRA_ERROR_CODE) return { kind: 'infra_error', message: (run.error as Error).message };
       return { kind: 'crashed', message: run.error instanceof Error ? `${run.error.name}: ${run.error.message}` : String(run.error) };
     case 'hung':
       return capTripped ? { kind: 'budget_exceeded', limit: 'tool_calls', at } : { kind: 'hung', at };

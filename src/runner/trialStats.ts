@@ -25,7 +25,7 @@ export interface TrialStats {
   /** Fault events per rule of the plan, as `[rule, firings]` (coverage: a rule that never fires leaves its cell not exercised). */
   readonly firings: RuleFirings;
   /** Model tokens in (prompt) and out (completion), summed over the model answers' `usage` (R31). */
-  readonly tokens: { readonly input: number; readonly output: number };
+  readonly tokens: { readonly input: number; readonly output: number; /** Of `input`, read from the provider's prompt cache; absent when none. */ readonly cached?: number };
   /** Virtual milliseconds from the start to the last event. */
   readonly durationMs: number;
   /** Present when the scenario ran many agents at once (`agents` > 1). */
@@ -61,6 +61,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
   let faults = 0;
   let tokensIn = 0;
   let tokensOut = 0;
+  let tokensCached = 0;
   const perCall = new Map<string, number>();
   const callRequests = new Set<string>();
   const operations = new Set<string>();
@@ -106,6 +107,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
       case 'response':
         tokensIn += e.usage?.input ?? 0;
         tokensOut += e.usage?.output ?? 0;
+        tokensCached += e.usage?.cached ?? 0;
         break;
       default:
         break;
@@ -132,7 +134,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     duplicateEffects,
     faults,
     firings: [...firings].sort((a, b) => a[0] - b[0]),
-    tokens: { input: tokensIn, output: tokensOut },
+    tokens: { input: tokensIn, output: tokensOut, ...(tokensCached > 0 && { cached: tokensCached }) },
     durationMs: history.at(-1)?.t ?? 0,
     ...(history.some((e) => e.type === 'agent_start') && { crowd: crowdStats(history, accepted) }),
   };

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { CliContext } from '../context.js';
@@ -11,6 +12,7 @@ interface ReplayFlags extends IsolationFlags {
   readonly seed: SeedOption;
   readonly trial: number;
   readonly json?: boolean;
+  readonly cassette?: string;
 }
 
 const EXAMPLES = `
@@ -33,6 +35,7 @@ export function createReplayCommand(ctx: CliContext): Command {
     .option('--seed <n>', 'the run seed of the trial', parseSeed, 1)
     .option('--trial <i>', 'the trial index (0-based)', parseTrialIndex, 0)
     .option('--json', 'print the trial history as JSON instead')
+    .option('--cassette <file>', "answer the model from this cassette: a live trial's recording (the report names it) replays that trial offline")
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
     .addHelpText('after', EXAMPLES)
@@ -55,7 +58,12 @@ export function createReplayCommand(ctx: CliContext): Command {
         throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one configuration; "${flags.config}" holds ${configs.length}`);
       }
       await assertPeersInstalled([scenario], [config]);
-      const trial = await replayIsolated({ scenario, config, runSeed: flags.seed, trialIndex: flags.trial, refs: { scenario: refOf(scenario), config: refOf(config) }, isolation: isolationOf(flags) }, ctx.io);
+      if (flags.cassette !== undefined && !scenario.model) throw new FaultlineError(FaultlineErrorCode.Usage, `--cassette answers a scenario's model; "${scenario.name}" names no model`);
+      const override = flags.cassette === undefined ? undefined : { modelCassette: resolve(flags.cassette) };
+      const trial = await replayIsolated(
+        { scenario, config, runSeed: flags.seed, trialIndex: flags.trial, refs: { scenario: refOf(scenario), config: refOf(config) }, isolation: isolationOf(flags), ...(override && { override }) },
+        ctx.io,
+      );
       if (typeof trial === 'number') {
         ctx.exitCode = trial;
         return;

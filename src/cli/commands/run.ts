@@ -14,6 +14,7 @@ Examples:
   $ faultline run --last-failed                       only the scenarios that failed in reports/faultline.json
   $ faultline run scenarios/ --watch --reporter list  rerun what an edit reaches; Ctrl-C to stop
   $ faultline run -t rate-limit --reporter dot --quiet
+  $ OPENAI_API_KEY=... faultline run my-agent.yaml --live --k 16 --max-connections 8 --max-cost 5
 
 Scenarios are files (.yaml, .yml, .json, .ts, .js), folders of them, or built-in names
 (see "faultline list"). Exit codes: 0 every gate held, 1 a gate failed, 2 bad input,

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Gate } from '../../runner/gates.js';
 import type { ConfigOrigins } from '../config/configOrigins.js';
 import type { ReporterName } from '../../report/write.js';
@@ -7,6 +7,24 @@ import { isolationOptions } from './isolationFlags.js';
 import { collect, collectGate, collectReporter, parseBail, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { WATCH_RERUN_ENV } from '../watch/watchEnv.js';
+import type { PriceTable } from '../../runner/live/prices.js';
+import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS } from '../../runner/live/LiveGateway.js';
+
+function parseAmount(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected an amount greater than 0, such as 5 or 0.25; got "${value}"`);
+  return n;
+}
+
+/** Beyond these, a typo rather than a plan: a provider allows far fewer connections, and retries this many wait minutes per request. */
+const MAX_CONNECTIONS = 1024;
+const MAX_LIVE_RETRIES = 20;
+
+function parseBounded(value: string, min: number, max: number, what: string): number {
+  const n = parseInteger(value, min, `${what}, from ${min} to ${max}`);
+  if (n > max) throw new InvalidArgumentError(`expected ${what}, from ${min} to ${max}, got "${value}"`);
+  return n;
+}
 
 /** The flags `run` and `compare` share, as commander hands them over. */
 export interface RunFlags {
@@ -28,6 +46,16 @@ export interface RunFlags {
   readonly record?: boolean;
   /** Model answers from the real endpoint, every trial. */
   readonly live?: boolean;
+  /** `--live`: model requests in flight at once, over every trial and worker. */
+  readonly maxConnections?: number;
+  /** `--live`: infra errors the gates allow (default 0). */
+  readonly maxInfraErrors?: number;
+  /** `--live`: retries of a provider's own failure before the trial ends `infra-error`. */
+  readonly liveRetries?: number;
+  /** Stop the run once the model answers have cost this much. */
+  readonly maxCost?: number;
+  /** From the config file: prices per million tokens over the shipped table. */
+  readonly prices?: PriceTable;
   /** Set by the config file: which values came from it, for refusals that name it. */
   readonly origins?: ConfigOrigins;
   readonly bail?: number;
@@ -71,8 +99,22 @@ export function habitFlags(cmd: Command, typed: readonly string[], flags: RunFla
 }
 
 /** How the matrix is run, from the flags: what `executeRun` passes on to `runMatrix`. */
-export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap'> {
+export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap' | 'maxConnections' | 'maxInfraErrors' | 'liveRetries' | 'maxCost' | 'prices'> {
+  // Said, not ignored: without --live there is no provider to connect to, retry or fail.
+  if (flags.live !== true) {
+    const given = (['maxConnections', 'maxInfraErrors', 'liveRetries'] as const).filter((f) => flags[f] !== undefined);
+    const first = given[0];
+    if (first !== undefined) {
+      const flag = `--${first.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+      throw new FaultlineError(FaultlineErrorCode.Usage, `${flag}: only with --live (it governs the real model provider's requests, which this run does not make)`);
+    }
+  }
   return {
+    ...(flags.prices && { prices: flags.prices }),
+    ...(flags.maxConnections !== undefined && { maxConnections: flags.maxConnections }),
+    ...(flags.maxInfraErrors !== undefined && { maxInfraErrors: flags.maxInfraErrors }),
+    ...(flags.liveRetries !== undefined && { liveRetries: flags.liveRetries }),
+    ...(flags.maxCost !== undefined && { maxCost: flags.maxCost }),
     keepFailures: flags.keepFailures,
     ...(flags.workers !== undefined && { workers: flags.workers }),
     ...(flags.shard && { shard: flags.shard }),
@@ -100,7 +142,11 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .addOption(
       new Option('--record', "send model requests to the scenario's model.baseUrl (key from OPENAI_API_KEY / ANTHROPIC_API_KEY) and write what it answers to the scenario's cassette").conflicts('live'),
     )
-    .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); nothing is recorded"))
+    .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); each trial's exchanges are recorded beside the report"))
+    .option('--max-connections <n>', `with --live: model requests in flight at once, over every trial and worker (default ${DEFAULT_MAX_CONNECTIONS})`, (v) => parseBounded(v, 1, MAX_CONNECTIONS, 'a number of connections'))
+    .option('--max-infra-errors <n>', 'with --live: trials the model provider may fail on its own before the gates fail (default 0)', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'))
+    .option('--live-retries <n>', `with --live: retries of a provider's 429, 5xx, timeout or dropped connection before the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`, (v) => parseBounded(v, 0, MAX_LIVE_RETRIES, 'a number of retries'))
+    .option('--max-cost <amount>', "stop the run once its model answers have cost this much (the price table's currency; the partial reports are marked)", parseAmount)
     .option('--bail <n>', 'stop handing out trials once n trials have failed (the trials in progress finish); the partial reports are written, marked interrupted, exit 1 (0: never stop)', parseBail)
     .option('--max-failures <n>', "the same as --bail (Playwright's name)", parseBail)
     .option('--last-failed', "rerun only the scenarios of the failing cells in the last run's faultline.json in the out folder (--out)")

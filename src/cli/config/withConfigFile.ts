@@ -76,6 +76,7 @@ export async function withConfigFile(cmd: Command, scenarios: string[], flags: R
       ...(flags.gate === undefined && config.gates && { gate: config.gates.map(parseGate) }),
       ...(flags.reporter === undefined && config.reporters && { reporter: [...config.reporters] }),
       ...(flags.grep === undefined && config.grep !== undefined && { grep: new RegExp(config.grep) }),
+      ...(config.prices && { prices: config.prices }),
     },
   };
 }

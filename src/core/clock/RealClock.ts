@@ -44,3 +44,14 @@ export function wallDeadline(ms: number, fn: () => void): () => void {
   timer.unref();
   return () => clearTimeout(timer);
 }
+
+// Taken at load: a trial in this process installs virtual timers globally, and a wait of the
+// harness's own (the live gateway's backoff) must still take real time while one runs.
+const realSetTimeout = globalThis.setTimeout;
+
+/** Waits `ms` of wall-clock time, whatever timers a trial has installed meanwhile. */
+export function realSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    realSetTimeout(resolve, Math.max(0, ms));
+  });
+}

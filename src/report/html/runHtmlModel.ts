@@ -74,7 +74,7 @@ export interface StateDiffView {
 
 export interface TrialView {
   readonly index: number;
-  readonly status: 'passed' | 'failed';
+  readonly status: 'passed' | 'failed' | 'infra-error';
   readonly failed: readonly string[];
   readonly end: string;
   readonly replay: string;
@@ -198,6 +198,8 @@ const endText = (end: JsonTrial['end']): string => {
       return `hung at ${end.at}ms`;
     case 'budget_exceeded':
       return `stopped at ${end.at}ms: ${end.limit} budget`;
+    case 'infra_error':
+      return `infra-error (the model provider failed, not judged): ${end.message}`;
   }
 };
 

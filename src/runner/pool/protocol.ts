@@ -6,6 +6,7 @@ import type { HistoryEvent } from '../../core/events.js';
 import type { WorldSnapshot } from '../../world/snapshot.js';
 import type { ScenarioOverride } from '../scenarioOverride.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
+import type { LiveRun } from '../modelSource.js';
 
 /** What a worker is started with: references to load, never objects holding functions. */
 export interface WorkerSetup {
@@ -30,6 +31,8 @@ export interface WorkerSetup {
    * (`IsolatedTrials` runs a trial that hung once more this way; it costs too much for every trial).
    */
   readonly stream?: boolean;
+  /** A `--live` run: the model requests go to its gateway in the main thread, and each trial's recording into this folder. */
+  readonly live?: LiveRun;
 }
 
 /** The main thread asks for one trial at a time. */

@@ -43,6 +43,7 @@ export interface WorkerRun {
   readonly workers: number;
   readonly keepFailures: WorkerSetup['keepFailures'];
   readonly addedFaults?: WorkerSetup['addedFaults'];
+  readonly live?: WorkerSetup['live'];
   readonly refs: (job: TrialJob) => CellRefs;
   readonly signal?: AbortSignal;
   readonly isolation?: IsolationOptions;
@@ -86,7 +87,7 @@ export function isolationLimits(scenarios: readonly Scenario[], isolation: Isola
  * progress then finish first).
  */
 export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
-  const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures, ...(run.addedFaults && { addedFaults: run.addedFaults }) };
+  const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures, ...(run.addedFaults && { addedFaults: run.addedFaults }), ...(run.live && { live: run.live }) };
   const limits = isolationLimits(run.scenarios, run.isolation);
   const n = Math.max(1, Math.min(run.workers, run.jobs.length));
   const queues = Array.from({ length: n }, (_, w) => run.jobs.filter((_, j) => j % n === w));

@@ -14,10 +14,12 @@ import { runTrial, summarise, type LiveTrial, type PartialTrial, type TrialSumma
 import { leftoverResources, resourceCounts } from './leftovers.js';
 import { describeThrown, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 import { GlobalsWatch } from './globalsFingerprint.js';
+import { useLiveRun } from '../modelSource.js';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
 const post = (message: WorkerMessage): void => port.postMessage(message);
+useLiveRun(setup.live);
 
 let current: number | undefined;
 /** The trial this thread ran last (or is running): what it did goes with a fatal message. */

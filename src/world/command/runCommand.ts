@@ -48,6 +48,11 @@ export interface RunCommandOptions {
   readonly service?: string;
   /** The wire's request id of the delivery running it. */
   readonly request?: string;
+  /**
+   * Stops the command early, as a timeout does (SIGTERM to its group, the grace, then SIGKILL),
+   * when its caller no longer needs it; the result is `exited`, with the signal that ended it.
+   */
+  readonly signal?: AbortSignal;
 }
 
 const DEFAULT_GRACE_MS = 1000;
@@ -75,7 +80,7 @@ export async function runCommand(spec: CommandSpec, options: RunCommandOptions):
   const command = table.nextHandle();
   table.record({ type: 'command_start', command, service: options.service ?? '', argv: spec.argv, ...(options.request === undefined ? {} : { request: options.request }) });
   const hold = holdOf(options.clock);
-  const { result } = await (hold ? hold(execute(spec, command, table)) : execute(spec, command, table));
+  const { result } = await (hold ? hold(execute(spec, command, table, options.signal)) : execute(spec, command, table, options.signal));
   // On a real clock the time has passed already; on the virtual one it passes now, as recorded.
   if (hold && result.kind === 'timed_out') await options.clock.sleep(result.timeoutMs + (result.killedWith === 'SIGKILL' ? (spec.graceMs ?? DEFAULT_GRACE_MS) : 0));
   table.record({
@@ -115,7 +120,7 @@ class Output {
   }
 }
 
-function execute(spec: CommandSpec, command: string, table: ProcessTable): Promise<{ result: CommandResult }> {
+function execute(spec: CommandSpec, command: string, table: ProcessTable, abort: AbortSignal | undefined): Promise<{ result: CommandResult }> {
   const real = new RealClock();
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const stdout = new Output(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
@@ -131,6 +136,7 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable): Promi
     const pgid = child.pid;
     if (pgid !== undefined) table.started({ command, argv: spec.argv, pgid });
     let timedOut: 'SIGTERM' | 'SIGKILL' | undefined;
+    let stopped = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
     const timers: ReturnType<RealClock['setTimer']>[] = [];
@@ -142,10 +148,16 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable): Promi
       stderr: stderr.text(),
       truncated: stdout.truncated || stderr.truncated,
     });
+    function stop(): void {
+      if (settled || timedOut || stopped || pgid === undefined) return;
+      stopped = true;
+      end(() => undefined);
+    }
     const finish = (result: CommandResult): void => {
       if (settled) return;
       settled = true;
       for (const t of timers) real.clearTimer(t);
+      abort?.removeEventListener('abort', stop);
       resolve({ result });
     };
     const report = (): void =>
@@ -154,7 +166,7 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable): Promi
     // they are reaped; a timed-out command is reported once its group is gone (or the grace is up),
     // so no caller sees it alive afterwards.
     const done = (): void => {
-      if (!timedOut || pgid === undefined || !groupAlive(pgid)) return report();
+      if ((!timedOut && !stopped) || pgid === undefined || !groupAlive(pgid)) return report();
       let polls = Math.ceil(graceMs / REAP_POLL_MS);
       const poll = (): void => {
         if (!groupAlive(pgid) || --polls <= 0) return report();
@@ -183,20 +195,22 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable): Promi
     });
     child.on('close', done);
     if (pgid === undefined) return;
-    timers.push(
-      real.setTimer(spec.timeoutMs, () => {
-        if (exit && !groupAlive(pgid)) return;
-        timedOut = 'SIGTERM';
-        signalGroup(pgid, 'SIGTERM');
-        timers.push(
-          real.setTimer(graceMs, () => {
-            if (!groupAlive(pgid)) return;
-            timedOut = 'SIGKILL';
-            signalGroup(pgid, 'SIGKILL');
-          }),
-        );
-      }),
-    );
+    // SIGTERM to the whole group, the grace, then SIGKILL: on timeout (recorded as such) or when the caller stops it.
+    const end = (onKill: (signal: 'SIGTERM' | 'SIGKILL') => void): void => {
+      if (exit && !groupAlive(pgid)) return;
+      onKill('SIGTERM');
+      signalGroup(pgid, 'SIGTERM');
+      timers.push(
+        real.setTimer(graceMs, () => {
+          if (!groupAlive(pgid)) return;
+          onKill('SIGKILL');
+          signalGroup(pgid, 'SIGKILL');
+        }),
+      );
+    };
+    timers.push(real.setTimer(spec.timeoutMs, () => end((signal) => (timedOut = signal))));
+    if (abort?.aborted) stop();
+    else abort?.addEventListener('abort', stop, { once: true });
     if (spec.stdin !== undefined) child.stdin.end(spec.stdin);
     else child.stdin.end();
   });

@@ -29,8 +29,15 @@ export const CassetteFileSchema = z.strictObject({
   faultline: z.literal('cassette'),
   version: z.literal(CASSETTE_VERSION),
   api: z.enum(['openai', 'anthropic']),
+  /**
+   * Set on one live trial's recording: every exchange is kept in the order it happened, and a
+   * replay answers the n-th sending of a request with its n-th answer (a real model answers the
+   * same request differently; the trial's own history is what is replayed).
+   */
+  trial: z.strictObject({ scenario: z.string(), config: z.string(), trialIndex: z.number().int().min(0), seed: z.number().int() }).optional(),
   entries: z.array(EntrySchema),
 });
+export type CassetteTrial = NonNullable<CassetteFile['trial']>;
 export type CassetteFile = z.infer<typeof CassetteFileSchema>;
 
 /** Response headers worth replaying: what a client decides on. Everything else (ids, cookies, rate-limit accounting) is left out. */
@@ -53,10 +60,14 @@ export function bodyValue(text: string): unknown {
 export class Cassette {
   readonly #entries: CassetteEntry[] = [];
   readonly #byKey = new Map<string, CassetteEntry>();
+  /** A trial's recording: every answer to each request, in order, and how many of them were used. */
+  readonly #inOrder = new Map<string, { readonly answers: CassetteEntry[]; used: number }>();
 
   constructor(
     readonly api: 'openai' | 'anthropic',
     entries: readonly CassetteEntry[] = [],
+    /** Set for one live trial's recording (see `CassetteFileSchema.trial`). */
+    readonly trial?: CassetteTrial,
   ) {
     for (const e of entries) this.add(e);
   }
@@ -79,7 +90,7 @@ export class Cassette {
       const lines = formatIssues(parsed.error.issues);
       throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: invalid cassette:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { source: file, issues: lines });
     }
-    return new Cassette(parsed.data.api, parsed.data.entries);
+    return new Cassette(parsed.data.api, parsed.data.entries, parsed.data.trial);
   }
 
   get entries(): readonly CassetteEntry[] {
@@ -87,12 +98,26 @@ export class Cassette {
   }
 
   find(method: string, path: string, body: unknown): CassetteEntry | undefined {
-    return this.#byKey.get(requestKey(method, path, body));
+    const key = requestKey(method, path, body);
+    if (this.trial === undefined) return this.#byKey.get(key);
+    // A trial's recording answers each sending with the answer that sending got; past the last, the last again.
+    const sent = this.#inOrder.get(key);
+    if (sent === undefined) return undefined;
+    const answer = sent.answers[Math.min(sent.used, sent.answers.length - 1)];
+    sent.used++;
+    return answer;
   }
 
-  /** Keeps the first answer to a request: a retry of it (or a later trial) is answered the same. */
+  /** Keeps the first answer to a request: a retry of it (or a later trial) is answered the same. A trial's recording keeps every one. */
   add(entry: CassetteEntry): void {
     const key = requestKey(entry.request.method, entry.request.path, entry.request.body);
+    if (this.trial !== undefined) {
+      const sent = this.#inOrder.get(key) ?? { answers: [], used: 0 };
+      sent.answers.push(entry);
+      this.#inOrder.set(key, sent);
+      this.#entries.push(entry);
+      return;
+    }
     if (this.#byKey.has(key)) return;
     this.#byKey.set(key, entry);
     this.#entries.push(entry);
@@ -109,6 +134,12 @@ export class Cassette {
 
   /** The file's content: stable, pretty JSON, one entry per distinct request in the order first sent. */
   toJSON(): CassetteFile {
-    return { faultline: 'cassette', version: CASSETTE_VERSION, api: this.api, entries: this.#entries.map((e) => ({ request: { ...e.request }, response: { ...e.response } })) };
+    return {
+      faultline: 'cassette',
+      version: CASSETTE_VERSION,
+      api: this.api,
+      ...(this.trial && { trial: { ...this.trial } }),
+      entries: this.#entries.map((e) => ({ request: { ...e.request }, response: { ...e.response } })),
+    };
   }
 }

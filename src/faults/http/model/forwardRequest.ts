@@ -22,9 +22,20 @@ const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-e
  * Sends one request to the real endpoint past the interceptors and reads the whole answer.
  * `accept-encoding` is dropped so the answer comes back as text to record.
  */
-export function forwardRequest(url: string, method: string, headers: Readonly<Record<string, string>>, body: string): Promise<ForwardedAnswer> {
+export interface ForwardOptions {
+  /** An attempt with no answer (or no next byte of one) for this long fails with `ETIMEDOUT`. */
+  readonly timeoutMs?: number;
+  /**
+   * Reuse connections (the default). A trial's request to the live gateway opens its own and
+   * closes it, so no socket outlives the trial on a worker.
+   */
+  readonly keepAlive?: boolean;
+}
+
+export function forwardRequest(url: string, method: string, headers: Readonly<Record<string, string>>, body: string, options: ForwardOptions = {}): Promise<ForwardedAnswer> {
+  const { timeoutMs, keepAlive = true } = options;
   const target = new URL(url);
-  const agent = target.protocol === 'https:' ? https.globalAgent : http.globalAgent;
+  const agent = !keepAlive ? false : target.protocol === 'https:' ? https.globalAgent : http.globalAgent;
   const outgoing: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (!HOP_HEADERS.has(name.toLowerCase())) outgoing[name.toLowerCase()] = value;
   outgoing['content-length'] = String(Buffer.byteLength(body));
@@ -41,6 +52,8 @@ export function forwardRequest(url: string, method: string, headers: Readonly<Re
       });
     });
     req.on('error', reject);
+    // The socket's own idle timer: no answer (or no next byte of one) within timeoutMs is a timeout.
+    if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
     req.end(body);
   });
 }

@@ -24,6 +24,18 @@ export const MODEL_OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
 export const MODEL_API_ROOTS: Readonly<Record<ModelApi, string>> = { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com' };
 
 /**
+ * The API's root for a scenario's `model.baseUrl`: the routes add `/v1/…`, so a URL given the way
+ * OpenAI-compatible servers document theirs (`http://127.0.0.1:11434/v1` for Ollama, vLLM's
+ * `…:8000/v1`) stands for its root; without one, the official address.
+ */
+export const modelRoot = (api: ModelApi, baseUrl: string | undefined): string => {
+  if (baseUrl === undefined) return MODEL_API_ROOTS[api];
+  const url = new URL(baseUrl);
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return url.href.replace(/\/+$/, '');
+};
+
+/**
  * What each SDK takes as its base URL for the API served at `root`: the openai SDK (and the AI
  * SDK's `createOpenAI`, LangChain's `ChatOpenAI`) wants the `/v1` in it; Anthropic's SDK adds
  * `/v1/messages` itself, so it takes the root.

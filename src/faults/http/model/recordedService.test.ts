@@ -137,7 +137,7 @@ describe('usageOf', () => {
   it('reads chat, Responses and Anthropic usage, and nothing from a body without it', () => {
     expect(usageOf('{"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}')).toEqual({ input: 3, output: 4 });
     expect(usageOf('{"usage":{"input_tokens":5,"output_tokens":6}}')).toEqual({ input: 5, output: 6 });
-    expect(usageOf('{"usage":{"input_tokens":5,"cache_read_input_tokens":10,"output_tokens":6}}')).toEqual({ input: 15, output: 6 });
+    expect(usageOf('{"usage":{"input_tokens":5,"cache_read_input_tokens":10,"output_tokens":6}}')).toEqual({ input: 15, output: 6, cached: 10 });
     expect(usageOf('{"id":"x"}')).toBeUndefined();
     expect(usageOf('data: {"usage":1}')).toBeUndefined();
   });

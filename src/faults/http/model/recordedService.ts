@@ -19,7 +19,20 @@ import { EVENT_STREAM, sseFrames } from './sse.js';
 export type RecordedModelSource =
   | { readonly kind: 'cassette'; readonly cassette: Cassette; readonly file: string; readonly onMiss: (message: string) => void }
   | { readonly kind: 'record'; readonly cassette: Cassette; readonly apiKey: string }
-  | { readonly kind: 'live'; readonly apiKey: string };
+  | { readonly kind: 'live'; readonly apiKey: string }
+  /**
+   * A live run's trial: each request goes to the run's live gateway (which holds the key, the
+   * connection limit and the retries of the provider's own failures) and, with its answer, into
+   * the trial's own `recording`. When the gateway gives up, `onInfraError` hears why, and this
+   * request and every later one of the trial stay unanswered: the agent never sees the
+   * provider's failure, and the trial ends `infra-error`.
+   */
+  | { readonly kind: 'gateway'; readonly gateway: string; readonly recording: Cassette; readonly onInfraError: (message: string) => void };
+
+/** Headers between a trial and the live gateway (see `runner/live/LiveGateway`). */
+export const GATEWAY_UPSTREAM_HEADER = 'x-faultline-upstream';
+export const GATEWAY_API_HEADER = 'x-faultline-api';
+export const GATEWAY_INFRA_ERROR_HEADER = 'x-faultline-infra-error';
 
 /** The status a request the cassette does not hold is refused with: a 400, which no SDK retries. */
 export const CASSETTE_MISS_STATUS = 400;
@@ -55,6 +68,7 @@ function answerOf(entry: CassetteEntry): unknown {
 export function recordedModelService(api: 'openai' | 'anthropic', baseUrl: string, source: RecordedModelSource): HttpService {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
+  let infraError = false;
   const route = (dialect: ModelDialect): HttpRoute => ({
     method: dialect.method,
     path: dialect.path,
@@ -64,7 +78,8 @@ export function recordedModelService(api: 'openai' | 'anthropic', baseUrl: strin
     serve: async (input: unknown, ctx: ServeContext) => {
       const req = input as RouteRequest;
       const body = bodyValue(req.text);
-      const known = source.kind === 'live' ? undefined : source.cassette.find(req.method, dialect.path, body);
+      if (infraError) return new Promise<never>(() => undefined);
+      const known = source.kind === 'live' || source.kind === 'gateway' ? undefined : source.cassette.find(req.method, dialect.path, body);
       if (known) return answerOf(known);
       if (source.kind === 'cassette') {
         const message = source.cassette.missMessage(req.method, dialect.path, body, source.file);
@@ -73,14 +88,26 @@ export function recordedModelService(api: 'openai' | 'anthropic', baseUrl: strin
       }
       const query = req.query.toString();
       const url = `${base.origin}${prefix}${dialect.path}${query === '' ? '' : `?${query}`}`;
-      const headers = { ...req.headers, ...authHeaders(api, source.apiKey) };
-      // Real I/O: virtual time stands still until the answer is here, so no client timer fires in the gap.
-      const answer = await holdOn(ctx.clock)(forwardRequest(url, req.method, headers, req.text));
+      const headers =
+        source.kind === 'gateway'
+          ? { ...req.headers, [GATEWAY_UPSTREAM_HEADER]: url, [GATEWAY_API_HEADER]: api }
+          : { ...req.headers, ...authHeaders(api, source.apiKey) };
+      const target = source.kind === 'gateway' ? `${source.gateway}${dialect.path}` : url;
+      // Real I/O: virtual time stands still until the answer is here (and while the gateway waits
+      // for a connection or retries), so no client timer fires in the gap.
+      const answer = await holdOn(ctx.clock)(forwardRequest(target, req.method, headers, req.text, { keepAlive: source.kind !== 'gateway' }));
+      if (source.kind === 'gateway' && answer.headers[GATEWAY_INFRA_ERROR_HEADER] !== undefined) {
+        infraError = true;
+        const parsed = bodyValue(answer.body) as { error?: { message?: string } } | string | null;
+        source.onInfraError(typeof parsed === 'object' && parsed?.error?.message !== undefined ? parsed.error.message : `the live gateway gave up: ${answer.status}`);
+        return new Promise<never>(() => undefined);
+      }
       const entry: CassetteEntry = {
         request: { method: req.method, path: dialect.path, body },
         response: { status: answer.status, headers: kept(answer.headers), body: bodyValue(answer.body) },
       };
       if (source.kind === 'record') source.cassette.add(entry);
+      if (source.kind === 'gateway') source.recording.add(entry);
       return answerOf(entry);
     },
   });

@@ -23,12 +23,20 @@ export function usageOf(body: string): ModelUsage | undefined {
   if (!isObj(usage)) return undefined;
   const chatIn = count(usage['prompt_tokens']);
   const chatOut = count(usage['completion_tokens']);
-  if (chatIn !== undefined || chatOut !== undefined) return { input: chatIn ?? 0, output: chatOut ?? 0 };
+  if (chatIn !== undefined || chatOut !== undefined) {
+    const details = usage['prompt_tokens_details'];
+    const cached = isObj(details) ? (count(details['cached_tokens']) ?? 0) : 0;
+    return { input: chatIn ?? 0, output: chatOut ?? 0, ...(cached > 0 && { cached }) };
+  }
   const input = count(usage['input_tokens']);
   const output = count(usage['output_tokens']);
   if (input === undefined && output === undefined) return undefined;
-  const cached = (count(usage['cache_read_input_tokens']) ?? 0) + (count(usage['cache_creation_input_tokens']) ?? 0);
-  return { input: (input ?? 0) + cached, output: output ?? 0 };
+  const read = count(usage['cache_read_input_tokens']) ?? 0;
+  const written = count(usage['cache_creation_input_tokens']) ?? 0;
+  // The Responses API says how much of its input came from the cache in input_tokens_details.
+  const details = usage['input_tokens_details'];
+  const cached = read + (isObj(details) ? (count(details['cached_tokens']) ?? 0) : 0);
+  return { input: (input ?? 0) + read + written, output: output ?? 0, ...(cached > 0 && { cached }) };
 }
 
 /**
@@ -49,7 +57,10 @@ export function streamUsageOf(events: readonly string[]): ModelUsage | undefined
     const holder = isObj(parsed['response']) ? parsed['response'] : isObj(parsed['message']) ? parsed['message'] : parsed;
     const usage = usageOf(JSON.stringify({ usage: holder['usage'] }));
     // Anthropic splits its counts over two events: input in the first, output in the last.
-    if (usage) found = { input: Math.max(found?.input ?? 0, usage.input), output: Math.max(found?.output ?? 0, usage.output) };
+    if (usage) {
+      const cached = Math.max(found?.cached ?? 0, usage.cached ?? 0);
+      found = { input: Math.max(found?.input ?? 0, usage.input), output: Math.max(found?.output ?? 0, usage.output), ...(cached > 0 && { cached }) };
+    }
   }
   return found;
 }

@@ -1,0 +1,54 @@
+import { wallMs } from '../core/clock/RealClock.js';
+import { modelRoot } from '../faults/http/model/modelOperations.js';
+import { DEFAULT_LIVE_RETRY, startLiveGateway } from '../runner/live/LiveGateway.js';
+import { formatCost } from '../runner/live/prices.js';
+import { API_KEY_ENV, type LiveRun } from '../runner/modelSource.js';
+import type { Scenario } from '../runner/scenario.js';
+
+/** A `--live` run's gateway, for as long as the run lasts. */
+export interface LiveSession {
+  readonly run: LiveRun;
+  /** `live: 12/240 trials, 8 in flight, 3 retried, 0 infra errors, 41,200 tokens, $0.0123`, at most every 2 s (and for the last trial). */
+  progressLine(done: number, total: number, spent: number): string | undefined;
+  close(): Promise<void>;
+}
+
+export interface LiveSessionOptions {
+  readonly maxConnections: number;
+  readonly recordDir: string;
+  readonly retries?: number;
+}
+
+const PROGRESS_EVERY_MS = 2_000;
+
+/** Starts the gateway every live model request of the run goes through, with the keys from the environment. */
+export async function startLiveRun(scenarios: readonly Scenario[], env: Readonly<Record<string, string | undefined>>, options: LiveSessionOptions): Promise<LiveSession> {
+  const keys: Partial<Record<'openai' | 'anthropic', string>> = {};
+  const upstreams: string[] = [];
+  for (const s of scenarios) {
+    if (!s.model) continue;
+    const key = env[API_KEY_ENV[s.model.api]];
+    if (key !== undefined && key !== '') keys[s.model.api] = key;
+    upstreams.push(modelRoot(s.model.api, s.model.baseUrl));
+  }
+  let tokens = 0;
+  const gateway = await startLiveGateway({
+    maxConnections: options.maxConnections,
+    keys,
+    upstreams,
+    retry: { ...DEFAULT_LIVE_RETRY, ...(options.retries !== undefined && { retries: options.retries }) },
+    onAnswer: ({ usage }) => (tokens += (usage?.input ?? 0) + (usage?.output ?? 0)),
+  });
+  let last = -Infinity;
+  return {
+    run: { gateway: gateway.url, recordDir: options.recordDir },
+    progressLine(done, total, spent) {
+      const now = wallMs();
+      if (done < total && now - last < PROGRESS_EVERY_MS) return undefined;
+      last = now;
+      const s = gateway.stats();
+      return `live: ${done}/${total} trials, ${s.inFlight} model requests in flight (most ${s.maxInFlight}), ${s.retries} retried, ${s.infraErrors} infra errors, ${tokens.toLocaleString('en-US')} tokens, ${formatCost(spent)}`;
+    },
+    close: () => gateway.close(),
+  };
+}

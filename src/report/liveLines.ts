@@ -1,0 +1,25 @@
+import { formatCost, runCost } from '../runner/live/prices.js';
+import type { RunResult } from '../runner/run.js';
+
+/**
+ * What a run against a real model adds to every report, as plain lines: that it stopped at its
+ * spending limit, the trials the provider failed on its own (infra errors, out of pass^k), and
+ * what the model answers cost. Empty for a run with none of these.
+ */
+export function liveLines(run: RunResult): string[] {
+  const lines: string[] = [];
+  if (run.stopped) lines.push(`stopped at --max-cost ${run.stopped.limit}: ${formatCost(run.stopped.spent)} spent; the figures cover only the trials that finished`);
+  for (const cell of run.cells) {
+    const n = cell.metrics.infraErrors ?? 0;
+    if (n === 0) continue;
+    const first = cell.verdicts.find((g) => g.status === 'infra-error');
+    const why = first?.end.kind === 'infra_error' ? `: ${first.end.message}` : '';
+    lines.push(`infra errors: ${cell.scenario} × ${cell.config}: ${n} ${n === 1 ? 'trial' : 'trials'} the model provider failed on its own (not judged, not in pass^k)${why}`);
+  }
+  const cost = runCost(run);
+  if (cost !== undefined) {
+    const cells = run.cells.filter((c) => c.metrics.cost !== undefined).map((c) => `${c.scenario} × ${c.config} ${formatCost(c.metrics.cost!)} (${formatCost(c.metrics.cost! / Math.max(1, c.metrics.trials + (c.metrics.infraErrors ?? 0)))} a trial)`);
+    lines.push(`cost: ${formatCost(cost)} over the run: ${cells.join(', ')}`);
+  }
+  return lines;
+}

@@ -1,0 +1,161 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { realSleep, RealClock, type ModelUsage } from '../../core/index.js';
+import { parseRetryAfter } from '../../core/retryAfter.js';
+import { forwardRequest, type ForwardedAnswer } from '../../faults/http/model/forwardRequest.js';
+import { streamUsageOf, usageOf } from '../../faults/http/model/usage.js';
+import { sseFrames } from '../../faults/http/model/sse.js';
+import { GATEWAY_API_HEADER as API_HEADER, GATEWAY_INFRA_ERROR_HEADER as INFRA_ERROR_HEADER, GATEWAY_UPSTREAM_HEADER as UPSTREAM_HEADER } from '../../faults/http/model/recordedService.js';
+import { ConnectionLimit } from './ConnectionLimit.js';
+
+/** What the gateway does about a provider's own failures (documented in the README, "Run against your real model"). */
+export interface LiveRetryPolicy {
+  /** Retries after the first attempt (default 4: five attempts in all). */
+  readonly retries: number;
+  /** The first backoff, doubled on each retry up to `maxBackoffMs` (no jitter: the waits are the same from run to run). */
+  readonly baseMs: number;
+  readonly maxBackoffMs: number;
+  /** The longest `Retry-After` it honours; a longer one is waited this long. */
+  readonly maxRetryAfterMs: number;
+  /** An attempt with no answer (or no next byte of one) for this long is a timeout. */
+  readonly timeoutMs: number;
+}
+
+export const DEFAULT_LIVE_RETRY: LiveRetryPolicy = { retries: 4, baseMs: 500, maxBackoffMs: 8_000, maxRetryAfterMs: 60_000, timeoutMs: 120_000 };
+export const DEFAULT_MAX_CONNECTIONS = 8;
+
+/** Statuses a provider answers when it, not the request, is the problem: retried, never shown to the agent. */
+const PROVIDER_TROUBLE = new Set([408, 429, 500, 502, 503, 504, 529]);
+
+/** One model answer that came back, for the run's running totals. */
+export interface LiveAnswer {
+  readonly model: string | undefined;
+  readonly usage: ModelUsage | undefined;
+}
+
+export interface LiveGatewayOptions {
+  readonly maxConnections: number;
+  readonly retry?: LiveRetryPolicy;
+  /** The keys, by API; set on the forwarded request only. */
+  readonly keys: Readonly<Partial<Record<'openai' | 'anthropic', string>>>;
+  /** The endpoints it may forward to (each scenario's model root): anything else is refused. */
+  readonly upstreams: readonly string[];
+  readonly onAnswer?: (answer: LiveAnswer) => void;
+}
+
+export interface LiveGateway {
+  readonly url: string;
+  readonly stats: () => { readonly inFlight: number; readonly maxInFlight: number; readonly retries: number; readonly infraErrors: number };
+  close(): Promise<void>;
+}
+
+const authHeaders = (api: string, key: string): Record<string, string> => (api === 'anthropic' ? { 'x-api-key': key } : { authorization: `Bearer ${key}` });
+
+function read(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8').on('data', (d: string) => (text += d));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}
+
+function modelNamed(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { model?: unknown };
+    return typeof body.model === 'string' ? body.model : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every live model request of a run goes through here, in the main thread, whatever worker its
+ * trial runs on: at most `maxConnections` in flight, the key set on the way out (so it never
+ * reaches a worker or a trial), and the provider's own 429s, 5xx, timeouts and dropped
+ * connections retried with backoff and `Retry-After`, invisible to the agent. A request that
+ * still fails is answered with `INFRA_ERROR_HEADER`, and its trial ends `infra-error`.
+ */
+export async function startLiveGateway(options: LiveGatewayOptions): Promise<LiveGateway> {
+  const retry = options.retry ?? DEFAULT_LIVE_RETRY;
+  const limit = new ConnectionLimit(options.maxConnections);
+  const clock = new RealClock();
+  let retries = 0;
+  let infraErrors = 0;
+  const allowed = (url: string): boolean => options.upstreams.some((u) => url === u || url.startsWith(`${u.replace(/\/+$/, '')}/`));
+
+  const waitBefore = (attempt: number, answer: ForwardedAnswer | undefined): number => {
+    const backoff = Math.min(retry.maxBackoffMs, retry.baseMs * 2 ** (attempt - 1));
+    const ms = answer?.headers['retry-after-ms'];
+    const hinted = ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim()) ? Number(ms) : parseRetryAfter(answer?.headers['retry-after'], clock.now());
+    return hinted === undefined ? backoff : Math.min(hinted, retry.maxRetryAfterMs);
+  };
+
+  const forward = async (url: string, method: string, headers: Record<string, string>, body: string): Promise<{ answer: ForwardedAnswer } | { failed: string }> => {
+    let why = '';
+    for (let attempt = 1; attempt <= retry.retries + 1; attempt++) {
+      let answer: ForwardedAnswer | undefined;
+      const free = await limit.acquire();
+      try {
+        answer = await forwardRequest(url, method, headers, body, { timeoutMs: retry.timeoutMs });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        why = code === 'ETIMEDOUT' ? `no answer within ${retry.timeoutMs} ms` : `the connection failed (${code ?? (error as Error).message})`;
+      } finally {
+        free();
+      }
+      if (answer && !PROVIDER_TROUBLE.has(answer.status)) return { answer };
+      if (answer) why = `it answered ${answer.status}`;
+      if (attempt > retry.retries) break;
+      retries++;
+      await realSleep(waitBefore(attempt, answer));
+    }
+    infraErrors++;
+    return { failed: `the model provider failed ${retry.retries + 1} times (${retry.retries} retries); last: ${why}` };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = String(req.headers[UPSTREAM_HEADER] ?? '');
+    const api = String(req.headers[API_HEADER] ?? '');
+    const key = options.keys[api as 'openai' | 'anthropic'];
+    const body = await read(req);
+    if (!allowed(url) || key === undefined) {
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `the live gateway forwards only to this run's model endpoints; not to ${url}` } }));
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value !== 'string' || name.startsWith('x-faultline-') || name === 'authorization' || name === 'x-api-key') continue;
+      headers[name] = value;
+    }
+    const result = await forward(url, req.method ?? 'POST', { ...headers, ...authHeaders(api, key) }, body);
+    if ('failed' in result) {
+      res.writeHead(502, { 'content-type': 'application/json', [INFRA_ERROR_HEADER]: '1' }).end(JSON.stringify({ error: { type: 'faultline_infra_error', message: result.failed } }));
+      return;
+    }
+    const { answer } = result;
+    const type = answer.headers['content-type'] ?? '';
+    const usage = answer.status < 300 ? (type.startsWith('text/event-stream') ? streamUsageOf(sseFrames(answer.body)) : usageOf(answer.body)) : undefined;
+    options.onAnswer?.({ model: modelNamed(body), usage });
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers)) if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
+    res.writeHead(answer.status, out).end(answer.body);
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `the live gateway failed: ${String(error)}` } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stats: () => ({ inFlight: limit.held, maxInFlight: limit.most, retries, infraErrors }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

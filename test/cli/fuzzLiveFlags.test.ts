@@ -1,0 +1,98 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start } from './faultline.js';
+import { ORDER_AGENT_YAML } from './orderAgent.js';
+import { userProject } from './userProject.js';
+
+/**
+ * Bad input on issue 23's surfaces, through the real binary from a user project: the live flags
+ * (`--max-connections`, `--max-infra-errors`, `--live-retries`, `--max-cost`) given values out of
+ * their range or no number at all, the live-only ones given without `--live`, and bad entries of
+ * the `prices` table in faultline.config.ts. Each is refused with exit 2 before the first trial,
+ * naming the flag (or the file and the path in it) and what was expected, with no stack.
+ * The bad values are drawn by fast-check from a fixed seed, so every run tries the same ones.
+ */
+
+interface Case {
+  readonly cls: string;
+  readonly args: readonly string[];
+  readonly config?: string;
+  readonly stderr: RegExp;
+}
+
+const SEED = 23;
+const draw = <T>(arb: fc.Arbitrary<T>, n: number): T[] => fc.sample(arb, { seed: SEED, numRuns: n });
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Not a whole number: fractions, words, signs, exponents, blanks. */
+const notWhole = fc.oneof(
+  fc.double({ min: 0.01, max: 99, noNaN: true }).filter((d) => !Number.isInteger(d)).map(String),
+  fc.integer({ min: -1000, max: -1 }).map(String),
+  fc.constantFrom('', ' ', 'NaN', 'Infinity', '1e3', '0x10', 'eight', '+3', '3 4'),
+);
+/** Not an amount above 0. */
+const notAmount = fc.oneof(fc.double({ min: -1e6, max: 0, noNaN: true }).map(String), fc.constantFrom('', 'NaN', 'Infinity', '-Infinity', 'five', '$5', '1e999', '0'));
+
+const flagCases: Case[] = [
+  ...draw(fc.oneof(notWhole, fc.constantFrom('0', '1025', '99999999999')), 4).map((v) => ({ flag: '--max-connections <n>', v, live: true })),
+  ...draw(fc.oneof(notWhole, fc.constantFrom('21', '1000')), 3).map((v) => ({ flag: '--live-retries <n>', v, live: true })),
+  ...draw(notWhole, 2).map((v) => ({ flag: '--max-infra-errors <n>', v, live: true })),
+  ...draw(notAmount, 3).map((v) => ({ flag: '--max-cost <amount>', v, live: false })),
+].map(({ flag, v, live }) => ({
+  cls: `${flag.split(' ')[0]!}=${JSON.stringify(v)}`,
+  args: ['run', 's.yaml', '--k', '1', ...(live ? ['--live'] : []), `${flag.split(' ')[0]!}=${v}`],
+  stderr: new RegExp(`option '${escape(flag)}' argument '${escape(v)}' is invalid\\. expected `),
+}));
+
+const liveOnly: Case[] = (['--max-connections=4', '--max-infra-errors=1', '--live-retries=2'] as const).map((a) => ({
+  cls: `${a} without --live`,
+  args: ['run', 's.yaml', '--k', '1', a],
+  stderr: new RegExp(`${escape(a.split('=')[0]!)}: only with --live`),
+}));
+
+/** A price entry wrong in one way, and the path the refusal must name. */
+const badPrice = fc.oneof(
+  fc.record({ model: fc.constantFrom('gpt-4o', 'my-llama'), field: fc.constantFrom('input', 'output', 'cachedInput'), value: fc.constantFrom('-1', '"2.5"', 'null', '[]') }).map(({ model, field, value }) => {
+    const entry = { input: '1', output: '2', [field]: value };
+    return { text: `'${model}': { ${Object.entries(entry).map(([k, x]) => `${k}: ${x}`).join(', ')} }`, path: `prices\\.${escape(model)}\\.${field}: ` };
+  }),
+  fc.constantFrom('gpt-4o', 'qwen2').map((model) => ({ text: `'${model}': { input: 1 }`, path: `prices\\.${escape(model)}\\.output: ` })),
+  fc.constantFrom('perToken', 'currency').map((key) => ({ text: `'gpt-4o': { input: 1, output: 2, ${key}: 3 }`, path: `prices\\.gpt-4o: Unrecognized key: "${key}"` })),
+  fc.constantFrom('3', "'cheap'", 'true').map((value) => ({ text: `'gpt-4o': ${value}`, path: 'prices\\.gpt-4o: ' })),
+);
+const priceCases: Case[] = draw(badPrice, 5).map(({ text, path }) => ({
+  cls: `prices: { ${text} }`,
+  args: ['run', 's.yaml', '--k', '1'],
+  config: `export default { prices: { ${text} } };\n`,
+  stderr: new RegExp(`faultline\\.config\\.ts: invalid faultline config:\\n\\s+- ${path}`),
+}));
+
+// Drawn values repeat (fast-check favours its edge cases): each distinct case once.
+const CASES = [...new Map([...flagCases, ...liveOnly, ...priceCases].map((c) => [c.cls, c])).values()];
+
+let project: { path: string; cleanup: () => Promise<void> };
+beforeAll(async () => {
+  project = await userProject('fuzz-live', {});
+});
+afterAll(async () => {
+  await project.cleanup();
+});
+
+describe('bad input on the live flags and the price table', () => {
+  CASES.forEach((c, i) => {
+    it(`${c.cls}: exit 2, named`, async () => {
+      const dir = join(project.path, `case-${i}`);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 's.yaml'), `name: s\n${ORDER_AGENT_YAML}`);
+      if (c.config !== undefined) await writeFile(join(dir, 'faultline.config.ts'), c.config);
+      const r = await start(c.args, { cwd: dir, env: { OPENAI_API_KEY: 'sk-unused' } }).done;
+      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(2);
+      expect(r.stderr).toMatch(c.stderr);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      // Refused before the first trial: no report was written.
+      expect(r.stdout).not.toMatch(/trials? \(/);
+    }, 60_000);
+  });
+});
