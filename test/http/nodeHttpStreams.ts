@@ -53,13 +53,12 @@ function summary(status: number | undefined, text: string, complete: boolean, ho
   return { status, events: events.length, unreadable: events.filter((d) => !readable(d)).length, complete, how };
 }
 
-/** Reads `res` to its end as a node:http client does, giving up (destroying it) after CLIENT_TIMEOUT_MS. */
-function readBody(res: IncomingMessage, destroy: () => void): Promise<BodyEnd> {
+/** Reads `res` to its end as a node:http client does; `settled` is told when it has. */
+function readBody(res: IncomingMessage, settled: () => void): Promise<BodyEnd> {
   return new Promise((resolve) => {
     let text = '';
-    const timer = setTimeout(destroy, CLIENT_TIMEOUT_MS);
     const done = (how: BodyEnd['how']): void => {
-      clearTimeout(timer);
+      settled();
       resolve(summary(res.statusCode, text, res.complete, how));
     };
     res.setEncoding('utf8');
@@ -70,24 +69,32 @@ function readBody(res: IncomingMessage, destroy: () => void): Promise<BodyEnd> {
   });
 }
 
-/** One streamed request over `https.request`, the response read without an `error` listener. */
+const NOTHING: BodyEnd = { status: undefined, events: 0, unreadable: 0, complete: false, how: 'request-error' };
+
+/** One streamed request over `https.request`, the response read without an `error` listener; destroyed after CLIENT_TIMEOUT_MS. */
 export function viaHttps(): Promise<BodyEnd> {
   return new Promise((resolve) => {
-    const req = https.request(URL, { method: 'POST', headers: HEADERS }, (res) => void readBody(res, () => req.destroy()).then(resolve));
+    const req = https.request(URL, { method: 'POST', headers: HEADERS }, (res) => void readBody(res, () => clearTimeout(timer)).then(resolve));
+    const timer = setTimeout(() => req.destroy(), CLIENT_TIMEOUT_MS);
     // The request's own error (no answer at all) is the client's to hear.
-    req.on('error', () => resolve({ status: undefined, events: 0, unreadable: 0, complete: false, how: 'request-error' }));
+    req.on('error', () => {
+      clearTimeout(timer);
+      resolve(NOTHING);
+    });
     req.end(BODY);
   });
 }
 
-/** The same through axios's node:http adapter, its answer as a stream. */
+/** The same through axios's node:http adapter, its answer as a stream, aborted after CLIENT_TIMEOUT_MS. */
 export async function viaAxios(): Promise<BodyEnd> {
   const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), CLIENT_TIMEOUT_MS);
   try {
     const res = await axios.post<IncomingMessage>(URL, BODY, { headers: HEADERS, responseType: 'stream', signal: controller.signal, adapter: 'http' });
-    return await readBody(res.data, () => controller.abort());
+    return await readBody(res.data, () => clearTimeout(timer));
   } catch {
-    return { status: undefined, events: 0, unreadable: 0, complete: false, how: 'request-error' };
+    clearTimeout(timer);
+    return NOTHING;
   }
 }
 
@@ -137,6 +144,14 @@ export function nodeHttpStreamCases(runner: Runner): void {
       expect(seen).toEqual({ status: 200, events: 2, unreadable: 0, complete: false, how: 'aborted' });
       expect(after).toBeGreaterThanOrEqual(CLIENT_TIMEOUT_MS);
       expect(response).toMatchObject({ stream: { events: 2 } });
+    });
+
+    // Over node:http the interceptors send the head with the first event: a cut or a stall
+    // before it is, to the client, a connection that ended or went silent before any answer.
+    it.each(['stream_cut', 'stream_stall'] as const)('%s before the first event: the request fails, the trial still ends', async (kind) => {
+      const { seen, response } = await streamThrough(runner, read, { kind, afterEvents: 0 });
+      expect(seen).toEqual(NOTHING);
+      expect(response).toMatchObject({ stream: { events: 0 } });
     });
 
     it('reads a stream with a malformed third event to its end, that event unreadable', async () => {
