@@ -9,6 +9,7 @@
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import axios from 'axios';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../src/agent/ScriptedModel.js';
 import { eventsOf, type ClockRun, type VirtualClock } from '../../src/core/index.js';
@@ -152,6 +153,23 @@ export function nodeHttpStreamCases(runner: Runner): void {
       const { seen, response } = await streamThrough(runner, read, { kind, afterEvents: 0 });
       expect(seen).toEqual(NOTHING);
       expect(response).toMatchObject({ stream: { events: 0 } });
+    });
+
+    // The class of the deadlock fixed here: whatever the fault and wherever it strikes, the
+    // trial ends, and the client never reads past the point the fault names.
+    it('law: any stream fault after any number of events ends the trial, the client reading no further', async () => {
+      const whole = await streamThrough(runner, read);
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('stream_cut', 'stream_stall', 'stream_malformed'), fc.integer({ min: 0, max: whole.seen.events + 1 }), async (kind, afterEvents) => {
+          const { seen } = await streamThrough(runner, read, { kind, afterEvents });
+          const of = whole.seen.events;
+          if (kind === 'stream_malformed' || afterEvents > of) expect(seen).toMatchObject({ how: 'end', complete: true, events: of });
+          else if (afterEvents === 0) expect(seen).toEqual(NOTHING);
+          // Even after the last event: the connection ends before the body does.
+          else expect(seen).toMatchObject({ how: 'aborted', complete: false, events: afterEvents });
+        }),
+        { numRuns: 12, seed: 21 },
+      );
     });
 
     it('reads a stream with a malformed third event to its end, that event unreadable', async () => {
