@@ -5,6 +5,7 @@
  * client (an idempotency key; or reconciling through the status tool) leaves one order and
  * passes; a naive one resends the write, leaves two, and `duplicates` says so with the requests.
  */
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -140,6 +141,29 @@ describe('faultline mcp-serve (stdio)', () => {
       ['passed', 1],
       ['passed', 1],
     ]);
+  }, 120_000);
+
+  it('on Ctrl-C judges what it saw, writes the --out reports as run does, and exits 130', async () => {
+    const server = stdioServer(['orders.yaml', '--out', 'ctrl-c']);
+    const client = new Client({ name: 'interrupted', version: '1.0.0' });
+    await client.connect(server.transport);
+    const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
+    expect(keyed.timeouts).toBe(1);
+    // The shell that wraps faultline is the transport's process: Ctrl-C goes to faultline, its child.
+    const pid = Number(execFileSync('pgrep', ['-P', String(server.transport.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+    process.kill(pid, 'SIGINT');
+    // Interrupted, as every command reports it (130), after the verdicts of the trial it ended.
+    expect(await exited(server.stderr), server.stderr()).toBe(130);
+    await client.close();
+    const err = server.stderr();
+    expect(err).toMatch(/faultline mcp-serve {2}mcp-orders, seed 1, trial 0: failed \(goal-state\)/);
+    // No one reported an outcome: goal-state says so; the key kept the resend to one order.
+    expect(err).toMatch(/✗ goal-state: .*unknown/);
+    expect(err).toMatch(/✓ duplicates/);
+    const report = JSON.parse(await readFile(join(project.path, 'ctrl-c', 'faultline.json'), 'utf8')) as { cells: { scenario: string; metrics: { trials: number } }[] };
+    expect(report.cells.map((c) => [c.scenario, c.metrics.trials])).toEqual([['mcp-orders', 1]]);
+    expect(await readFile(join(project.path, 'ctrl-c', 'junit.xml'), 'utf8')).toMatch(/<testcase [^>]*mcp-orders/);
+    expect(await readFile(join(project.path, 'ctrl-c', 'summary.md'), 'utf8')).toMatch(/mcp-orders/);
   }, 120_000);
 
   it('fails a naive client that resends the write: two orders, and duplicates names the requests (stdin closed ends the trial)', async () => {
