@@ -178,7 +178,7 @@ describe('faultline mcp-serve (stdio)', () => {
     expect(await exited(server.stderr), server.stderr()).toBe(1);
     const err = server.stderr();
     expect(err).toMatch(/trial 0: failed \(goal-state, duplicates, retry-discipline\)/);
-    expect(err).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2\): resent without an idempotency key/);
+    expect(err).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\): resent without an idempotency key/);
     expect(err).toMatch(/✗ retry-discipline: write create_order#1 \(create_order, POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order\) was sent 2 times/);
     expect(err).toMatch(/create_order#1 attempt 1: POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order \(http-1\)/);
   }, 120_000);
@@ -228,7 +228,7 @@ describe('the MCP endpoint of the served world (faultline serve, Streamable HTTP
     expect(JSON.parse(textOf(naive.answer!))).toMatchObject({ orderId: 'ord-2' });
     const second = await end();
     expect(failing(second)).toEqual(['goal-state', 'duplicates', 'retry-discipline']);
-    expect(second.checks.find((c) => c.name === 'duplicates')!.verdict.message).toMatch(/orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2\)/);
+    expect(second.checks.find((c) => c.name === 'duplicates')!.verdict.message).toMatch(/orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/);
     await client.close();
     const done = await serve.done;
     expect(done.code, done.stderr).toBe(1);
