@@ -166,6 +166,25 @@ describe('faultline mcp-serve (stdio)', () => {
     expect(await readFile(join(project.path, 'ctrl-c', 'summary.md'), 'utf8')).toMatch(/mcp-orders/);
   }, 120_000);
 
+  it('records a call of a tool no one serves, and a request to the HTTP endpoint off its path, as unserved requests', async () => {
+    const server = stdioServer(['orders.yaml', '--trials', '1', '--report', 'unserved.json']);
+    const client = new Client({ name: 'stray', version: '1.0.0' });
+    await client.connect(server.transport);
+    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/Unknown tool "delete_everything"/);
+    const mcpUrl = /FAULTLINE_MCP_URL=(\S+)/.exec(server.stderr())![1]!;
+    const stray = await fetch(new URL('/tools/create_order', mcpUrl), { method: 'POST', body: '{}' });
+    expect(stray.status).toBe(404);
+    await endTrial(client);
+    await client.close();
+    // No order was placed: goal-state fails the trial.
+    expect(await exited(server.stderr), server.stderr()).toBe(1);
+    const report = JSON.parse(await readFile(join(project.path, 'unserved.json'), 'utf8')) as { trials: { history: { type: string; method?: string; url?: string }[] }[] };
+    expect(report.trials[0]!.history.filter((e) => e.type === 'unserved_request').map((e) => [e.method, e.url])).toEqual([
+      ['POST', 'https://mcp.faultline.test/tools/delete_everything'],
+      ['POST', 'https://mcp.faultline.test/tools/create_order'],
+    ]);
+  }, 120_000);
+
   it('fails a naive client that resends the write: two orders, and duplicates names the requests (stdin closed ends the trial)', async () => {
     const server = stdioServer(['orders.yaml']);
     const client = new Client({ name: 'naive', version: '1.0.0' });
