@@ -27,9 +27,16 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
     const a = index.attemptFor(r);
     return a ? [a] : [];
   });
-  const calls = unique(attempts.map((a) => a.call));
-  const tools = unique(attempts.map((a) => a.tool));
-  const keyed = [...group.map((e) => e.idempotencyKey), ...attempts.map((a) => a.idempotencyKey)];
+  // Requests that came over HTTP (the agent's own client, a served world, MCP) have no runtime
+  // attempt; their wire record names the call and tool the same way.
+  const wire = requests.flatMap((r) => {
+    const h = index.attemptFor(r) ? undefined : index.httpRequest(r);
+    return h ? [h] : [];
+  });
+  const sent = [...attempts, ...wire];
+  const calls = unique(sent.map((a) => a.call));
+  const tools = unique(sent.map((a) => a.tool));
+  const keyed = [...group.map((e) => e.idempotencyKey), ...sent.map((a) => a.idempotencyKey)];
   const keys = unique(keyed.filter((k): k is string => k !== undefined));
   const keyless = keyed.some((k) => k === undefined);
   const subject = subjectOf(first.service, first.key);
@@ -56,7 +63,7 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
         };
       }),
       requests: requests.map((r) => {
-        const a = index.attemptFor(r);
+        const a = index.attemptFor(r) ?? index.httpRequest(r);
         return {
           request: r,
           deliveries: index.deliveriesOf(r).length,

@@ -62,6 +62,7 @@ export class TrialIndex {
   readonly #attemptByRequest = new Map<string, AttemptEvent>();
   readonly #attemptById = new Map<string, AttemptEvent>();
   readonly #deliveriesByRequest = new Map<string, EventOf<'delivery'>[]>();
+  readonly #httpByRequest = new Map<string, EventOf<'http_request'>>();
   readonly #effectsByRequest = new Map<string, Effect[]>();
   readonly #effectEventBySeq = new Map<number, EventOf<'effect'>>();
   readonly #outcomesByCall = new Map<string, EventOf<'outcome'>[]>();
@@ -84,6 +85,9 @@ export class TrialIndex {
           break;
         case 'delivery':
           push(this.#deliveriesByRequest, e.request, e);
+          break;
+        case 'http_request':
+          this.#httpByRequest.set(e.request, e);
           break;
         case 'effect':
           this.#effectEventBySeq.set(e.ledgerSeq, e);
@@ -126,6 +130,11 @@ export class TrialIndex {
 
   attemptFor(request: string): AttemptEvent | undefined {
     return this.#attemptByRequest.get(request);
+  }
+
+  /** The request as it arrived over HTTP (an agent's own client, a served or MCP request), if it did. */
+  httpRequest(request: string): EventOf<'http_request'> | undefined {
+    return this.#httpByRequest.get(request);
   }
 
   attempt(call: string, attempt: number): AttemptEvent | undefined {

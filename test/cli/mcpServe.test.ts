@@ -5,6 +5,7 @@
  * client (an idempotency key; or reconciling through the status tool) leaves one order and
  * passes; a naive one resends the write, leaves two, and `duplicates` says so with the requests.
  */
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -142,6 +143,48 @@ describe('faultline mcp-serve (stdio)', () => {
     ]);
   }, 120_000);
 
+  it('on Ctrl-C judges what it saw, writes the --out reports as run does, and exits 130', async () => {
+    const server = stdioServer(['orders.yaml', '--out', 'ctrl-c']);
+    const client = new Client({ name: 'interrupted', version: '1.0.0' });
+    await client.connect(server.transport);
+    const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
+    expect(keyed.timeouts).toBe(1);
+    // The shell that wraps faultline is the transport's process: Ctrl-C goes to faultline, its child.
+    const pid = Number(execFileSync('pgrep', ['-P', String(server.transport.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+    process.kill(pid, 'SIGINT');
+    // Interrupted, as every command reports it (130), after the verdicts of the trial it ended.
+    expect(await exited(server.stderr), server.stderr()).toBe(130);
+    await client.close();
+    const err = server.stderr();
+    expect(err).toMatch(/faultline mcp-serve {2}mcp-orders, seed 1, trial 0: failed \(goal-state\)/);
+    // No one reported an outcome: goal-state says so; the key kept the resend to one order.
+    expect(err).toMatch(/✗ goal-state: .*unknown/);
+    expect(err).toMatch(/✓ duplicates/);
+    const report = JSON.parse(await readFile(join(project.path, 'ctrl-c', 'faultline.json'), 'utf8')) as { cells: { scenario: string; metrics: { trials: number } }[] };
+    expect(report.cells.map((c) => [c.scenario, c.metrics.trials])).toEqual([['mcp-orders', 1]]);
+    expect(await readFile(join(project.path, 'ctrl-c', 'junit.xml'), 'utf8')).toMatch(/<testcase [^>]*mcp-orders/);
+    expect(await readFile(join(project.path, 'ctrl-c', 'summary.md'), 'utf8')).toMatch(/mcp-orders/);
+  }, 120_000);
+
+  it('records a call of a tool no one serves, and a request to the HTTP endpoint off its path, as unserved requests', async () => {
+    const server = stdioServer(['orders.yaml', '--trials', '1', '--report', 'unserved.json']);
+    const client = new Client({ name: 'stray', version: '1.0.0' });
+    await client.connect(server.transport);
+    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/Unknown tool "delete_everything"/);
+    const mcpUrl = /FAULTLINE_MCP_URL=(\S+)/.exec(server.stderr())![1]!;
+    const stray = await fetch(new URL('/tools/create_order', mcpUrl), { method: 'POST', body: '{}' });
+    expect(stray.status).toBe(404);
+    await endTrial(client);
+    await client.close();
+    // No order was placed: goal-state fails the trial.
+    expect(await exited(server.stderr), server.stderr()).toBe(1);
+    const report = JSON.parse(await readFile(join(project.path, 'unserved.json'), 'utf8')) as { trials: { history: { type: string; method?: string; url?: string }[] }[] };
+    expect(report.trials[0]!.history.filter((e) => e.type === 'unserved_request').map((e) => [e.method, e.url])).toEqual([
+      ['POST', 'https://mcp.faultline.test/tools/delete_everything'],
+      ['POST', 'https://mcp.faultline.test/tools/create_order'],
+    ]);
+  }, 120_000);
+
   it('fails a naive client that resends the write: two orders, and duplicates names the requests (stdin closed ends the trial)', async () => {
     const server = stdioServer(['orders.yaml']);
     const client = new Client({ name: 'naive', version: '1.0.0' });
@@ -154,7 +197,7 @@ describe('faultline mcp-serve (stdio)', () => {
     expect(await exited(server.stderr), server.stderr()).toBe(1);
     const err = server.stderr();
     expect(err).toMatch(/trial 0: failed \(goal-state, duplicates, retry-discipline\)/);
-    expect(err).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2\): resent without an idempotency key/);
+    expect(err).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\): resent without an idempotency key/);
     expect(err).toMatch(/✗ retry-discipline: write create_order#1 \(create_order, POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order\) was sent 2 times/);
     expect(err).toMatch(/create_order#1 attempt 1: POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order \(http-1\)/);
   }, 120_000);
@@ -204,7 +247,7 @@ describe('the MCP endpoint of the served world (faultline serve, Streamable HTTP
     expect(JSON.parse(textOf(naive.answer!))).toMatchObject({ orderId: 'ord-2' });
     const second = await end();
     expect(failing(second)).toEqual(['goal-state', 'duplicates', 'retry-discipline']);
-    expect(second.checks.find((c) => c.name === 'duplicates')!.verdict.message).toMatch(/orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2\)/);
+    expect(second.checks.find((c) => c.name === 'duplicates')!.verdict.message).toMatch(/orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/);
     await client.close();
     const done = await serve.done;
     expect(done.code, done.stderr).toBe(1);

@@ -421,7 +421,7 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
     const dup = failing('no-idempotency-key');
     // Two tickets also break the goal, and the keyless resend of a write is R7's business too.
     expect([...dup.keys()]).toEqual(['goal-state', 'duplicates', 'retry-discipline']);
-    expect(dup.get('duplicates'), all(dup)).toMatch(/^helpdesk:req-42 was opened 2 times \(effects #0, #1; requests http-\d+, http-\d+\): resent without an idempotency key \(R22, R25\)$/);
+    expect(dup.get('duplicates'), all(dup)).toMatch(/^helpdesk:req-42 was opened 2 times \(effects #0, #1; requests http-\d+, http-\d+; calls (?:[\w.:-]+#\d+(?:, )?)+ of [\w.:-]+\): resent without an idempotency key \(R22, R25\)$/);
 
     const honesty = failing('failed-after-commit');
     expect([...honesty.keys()]).toEqual(['goal-state', 'honesty']);

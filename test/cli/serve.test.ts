@@ -75,7 +75,7 @@ describe('faultline serve', () => {
     const done = await serve.done;
     expect(done.code, done.stderr).toBe(1);
     expect(done.stdout).toMatch(/faultline serve {2}serve-orders, seed 1, trial 0: failed \(goal-state, duplicates, retry-discipline\)/);
-    expect(done.stdout).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2\)/);
+    expect(done.stdout).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/);
     expect(done.stdout).toMatch(/real time: serve-orders ran on the wall clock/);
   }, 120_000);
 

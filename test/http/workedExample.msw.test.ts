@@ -24,7 +24,7 @@ describe('worked example: an unmodified fetch tool under a partial write and a d
     expect(result.orders).toEqual(['ord-1', 'ord-2']);
     expect(result.duplicates.valid).toBe(false);
     expect(result.duplicates.valid === false && result.duplicates.message).toBe(
-      'orders:ref-42 was created 2 times (effects #0, #1; requests http-1, http-2): resent without an idempotency key (R22, R25)',
+      'orders:ref-42 was created 2 times (effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order): resent without an idempotency key (R22, R25)',
     );
   });
 
@@ -35,7 +35,7 @@ describe('worked example: an unmodified fetch tool under a partial write and a d
     const keyless = await orderTrial([...duplicate], { withoutIdempotencyKey: true });
     expect([keyless.outcome, keyless.orders]).toEqual(['created ord-1', ['ord-1', 'ord-2']]);
     expect(keyless.duplicates.valid === false && keyless.duplicates.message).toBe(
-      'orders:ref-42 was created 2 times (effects #0, #1; requests http-1): request http-1 was delivered more than once and the service executed every copy (R24)',
+      'orders:ref-42 was created 2 times (effects #0, #1; requests http-1; calls create_order#1 of create_order): request http-1 was delivered more than once and the service executed every copy (R24)',
     );
   });
 

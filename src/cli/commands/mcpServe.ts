@@ -13,6 +13,7 @@ interface McpServeFlags {
   readonly seed: SeedOption;
   readonly trials?: number;
   readonly report?: string;
+  readonly out?: string;
 }
 
 const EXAMPLES = `
@@ -20,6 +21,7 @@ Examples:
   $ faultline mcp-serve ./orders.yaml
                        an MCP server on stdio: your MCP client starts this command
   $ faultline mcp-serve ./orders.yaml --trials 3 --report reports/mcp-serve.json
+  $ faultline mcp-serve ./orders.yaml --out reports   also faultline.json, junit.xml and summary.md, as run writes them
 
 The scenario's tools (every tool of its services) are MCP tools, annotated from their risk
 (read: readOnlyHint; write: idempotentHint false, destructiveHint true; idempotent-write:
@@ -45,6 +47,7 @@ export function createMcpServeCommand(ctx: CliContext): Command {
     .option('--seed <n>', "the run seed (the plan's draws, as `run --seed`)", parseSeed, 1)
     .option('--trials <n>', 'end after this many trials (default: until the client closes stdin, or Ctrl-C)', positive)
     .option('--report <file>', 'also write the judged trials (verdicts and histories) to this JSON file')
+    .option('--out <dir>', 'also write the report files `run` writes (JSON, JUnit, Markdown) for the judged trials to this folder')
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: McpServeFlags) => {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'mcp-serve needs a seed (--seed <n>), not "random"');
@@ -52,6 +55,12 @@ export function createMcpServeCommand(ctx: CliContext): Command {
         const { assertWritableFile } = await import('../outputPaths.js');
         await assertWritableFile(flags.report, '--report');
       }
+      if (flags.out !== undefined) {
+        const { assertWritableFolder } = await import('../outputPaths.js');
+        await assertWritableFolder(flags.out, '--out');
+      }
+      const { sessionClock, writeServedReports } = await import('../servedReports.js');
+      const clock = sessionClock();
       const [{ loadScenarios }, { judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, server, { StdioServerTransport }, { McpError, ErrorCode }, { McpHttpEndpoint }] =
         await Promise.all([
           import('../../runner/library.js'),
@@ -149,6 +158,7 @@ export function createMcpServeCommand(ctx: CliContext): Command {
         writeFileSync(out, `${JSON.stringify({ kind: 'faultline-mcp-serve', scenario: scenario.name, seed: runSeed, trials }, null, 2)}\n`);
         io.stderr.write(`report: ${out}\n`);
       }
+      if (flags.out !== undefined) await writeServedReports(scenario, config, runSeed, judged, flags.out, clock, io);
       io.stderr.write(`${realTimeNote([scenario.name])}\n`);
       ctx.exitCode = judged.some((t) => t.status === 'failed') ? ExitCode.GateFailed : ExitCode.Ok;
     });

@@ -44,8 +44,14 @@ interface Arrival {
 
 /** What the engine gets when it takes a request: a way to hold time again while its answer travels back. */
 export interface Claim {
-  /** Holds virtual time until the client has the answer (fetch settled, node:http response or close). */
-  answerOnItsWay(): void;
+  /**
+   * Holds virtual time until the client has the answer (fetch settled, node:http response or
+   * close). Returns a way to let go sooner: a streamed answer reaches a node:http client's
+   * `response` only with its first event (the interceptors' `ServerResponse` sends the head
+   * with the first body write), and that event is paced on virtual time, so the adapter lets
+   * go once the client starts pulling the body.
+   */
+  answerOnItsWay(): Release;
   /** The client API that sent it, when known. */
   readonly via?: ClientApi;
   /**
@@ -55,7 +61,7 @@ export interface Claim {
   readonly signal?: AbortSignal;
 }
 
-const noClaim: Claim = { answerOnItsWay: () => {} };
+const noClaim: Claim = { answerOnItsWay: () => () => {} };
 
 /**
  * Keeps virtual time still while a request travels between the client and the fault engine,
@@ -87,7 +93,10 @@ export class ArrivalHolds {
       via: arrival.via,
       signal: arrival.gone.signal,
       answerOnItsWay: () => {
-        if (!arrival.complete) arrival.release = this.#holdNow();
+        if (arrival.complete) return () => {};
+        const release = this.#holdNow();
+        arrival.release = release;
+        return release;
       },
     };
   }

@@ -24,7 +24,7 @@ function lowerHeaders(headers: Headers): Record<string, string> {
 }
 
 /** What the intercepted client sees for `answer`, thrown or returned as msw expects. */
-function toMsw(answer: HttpAnswer, viaNodeHttp: boolean): Promise<Response> | Response {
+function toMsw(answer: HttpAnswer, viaNodeHttp: boolean, pulled: () => void): Promise<Response> | Response {
   switch (answer.kind) {
     case 'respond':
       // No body at all (not an empty one) for HEAD and 204: `new Response` refuses a body on a 204.
@@ -36,7 +36,7 @@ function toMsw(answer: HttpAnswer, viaNodeHttp: boolean): Promise<Response> | Re
       // Silence: the client's own timeout (or the trial's end) is the only way out.
       return never();
     case 'stream':
-      return new HttpResponse(webStream(answer, !viaNodeHttp), { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+      return new HttpResponse(webStream(answer, !viaNodeHttp, pulled), { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   }
 }
 
@@ -51,8 +51,8 @@ function faultHandler(faults: HttpFaults, origin: string, tracker: ExchangeTrack
     const claim = arrivals?.claim(request.method, request.url);
     const answer = await faults.exchange({ method: request.method, url: request.url, headers: lowerHeaders(request.headers), body }, signal);
     if (!answer) return undefined;
-    if (answer.kind !== 'hang') claim?.answerOnItsWay();
-    return toMsw(answer, raw !== undefined);
+    const letGo = answer.kind === 'hang' ? undefined : claim?.answerOnItsWay();
+    return toMsw(answer, raw !== undefined, () => letGo?.());
   });
 }
 
@@ -134,10 +134,14 @@ export function startMsw(faults: HttpFaults, options: MswAdapterOptions = {}): M
   const arrivals = new ArrivalHolds(holdOn(faults.clock));
   const server = setupServer(...handlersWith(faults, options, tracker, arrivals));
   const loud = quietInjectedErrors();
-  // msw hands its lifecycle listeners a clone of every mocked answer, a tee of its body that
-  // nobody reads. A client that stops reading a stream cancels its own branch, and that
-  // cancel settles only once the other branch is cancelled too: let that one go at once.
-  server.events.on('response:mocked', ({ response }) => {
+  // For fetch, msw hands its lifecycle listeners a clone of every mocked answer, a tee of its
+  // body that nobody reads. A client that stops reading a stream cancels its own branch, and
+  // that cancel settles only once the other branch is cancelled too: let that one go at once.
+  // Not for node:http: there the body is the interceptor's own copy of the parsed response
+  // (`Readable.toWeb`), which it keeps pushing into after a cancel, and Node's adapter then
+  // throws `Controller is already closed` out of the process.
+  server.events.on('response:mocked', ({ request, response }) => {
+    if (rawClientRequest(request) !== undefined) return;
     if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) response.body?.cancel().catch(() => undefined);
   });
   // The last handler takes every request, so msw's own policy never applies.

@@ -40,7 +40,7 @@ function noMatch(method: string, url: string, headers: Record<string, string>, b
 }
 
 /** What the client sees for `answer`: a status line, a socket error, or silence. */
-function toNock(answer: HttpAnswer, via: ClientApi | undefined, hold: <T>(work: Promise<T>) => Promise<T>): Promise<ReplyResult> | ReplyResult {
+function toNock(answer: HttpAnswer, via: ClientApi | undefined, hold: <T>(work: Promise<T>) => Promise<T>, pulled: () => void): Promise<ReplyResult> | ReplyResult {
   switch (answer.kind) {
     case 'respond':
       return [answer.status, answer.body, { ...answer.headers }];
@@ -50,7 +50,7 @@ function toNock(answer: HttpAnswer, via: ClientApi | undefined, hold: <T>(work: 
     case 'hang':
       return never();
     case 'stream':
-      return [answer.status, nodeStream(answer, hold), { ...answer.headers }];
+      return [answer.status, nodeStream(answer, hold, pulled), { ...answer.headers }];
   }
 }
 
@@ -100,8 +100,8 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
           const claim = arrivals.claim(method, url);
           const answer = await faults.exchange({ method, url, headers: headersOf(this.req.headers), body: text }, tracker.track({ signal: claim.signal }));
           if (!answer) return never();
-          if (answer.kind !== 'hang') claim.answerOnItsWay();
-          return toNock(answer, claim.via, holdOn(faults.clock));
+          const letGo = answer.kind === 'hang' ? undefined : claim.answerOnItsWay();
+          return toNock(answer, claim.via, holdOn(faults.clock), () => letGo?.());
         });
     }
     // nock's own no-match error prints the request's headers (an `Authorization: Bearer …`)

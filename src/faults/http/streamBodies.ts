@@ -9,7 +9,21 @@ function unpaced(events: readonly string[]): StreamBody {
   return { next: () => Promise.resolve(events[i++]), cancel: () => {} };
 }
 
-const bodyOf = (answer: StreamAnswer): StreamBody => answer.body ?? unpaced(answer.events);
+/** `answer`'s body, telling `pulled` once, before the first event is asked for. */
+function bodyOf(answer: StreamAnswer, pulled: () => void): StreamBody {
+  const body = answer.body ?? unpaced(answer.events);
+  let first = true;
+  return {
+    next: () => {
+      if (first) {
+        first = false;
+        pulled();
+      }
+      return body.next();
+    },
+    cancel: (reason) => body.cancel(reason),
+  };
+}
 
 /**
  * What undici's `fetch` raises when the connection drops mid-body: `TypeError: terminated`,
@@ -24,10 +38,11 @@ function terminated(error: unknown): unknown {
 /**
  * A streamed answer's body as a web `ReadableStream`, pulled one event at a time (no
  * read-ahead: the next event is made only when the client asks, so its pacing is the
- * client's reading). A dropped connection errors the stream as fetch's would.
+ * client's reading). A dropped connection errors the stream as fetch's would. `pulled` is
+ * told when the first event is asked for.
  */
-export function webStream(answer: StreamAnswer, viaFetch: boolean): ReadableStream<Uint8Array> {
-  const body = bodyOf(answer);
+export function webStream(answer: StreamAnswer, viaFetch: boolean, pulled: () => void = () => {}): ReadableStream<Uint8Array> {
+  const body = bodyOf(answer, pulled);
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {
@@ -52,10 +67,10 @@ export function webStream(answer: StreamAnswer, viaFetch: boolean): ReadableStre
  * A streamed answer's body as a Node `Readable` (for nock), one event per read; a dropped
  * connection destroys it with the socket error. nock starts reading the body on a real timer
  * after the headers: `hold` keeps virtual time still until it has, so no client timer fires
- * in that gap.
+ * in that gap. `pulled` is told when the first event is asked for.
  */
-export function nodeStream(answer: StreamAnswer, hold: <T>(work: Promise<T>) => Promise<T>): Readable {
-  const body = bodyOf(answer);
+export function nodeStream(answer: StreamAnswer, hold: <T>(work: Promise<T>) => Promise<T>, pulled: () => void = () => {}): Readable {
+  const body = bodyOf(answer, pulled);
   let started: () => void = () => {};
   void hold(new Promise<void>((resolve) => (started = resolve)));
   const stream = new Readable({

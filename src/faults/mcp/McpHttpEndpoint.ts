@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpWorldServer, type McpWorld } from './mcpWorldServer.js';
+import { MCP_ORIGIN } from './mcpWorldTools.js';
 
 /** The path of the MCP endpoint on its served origin. */
 export const MCP_PATH = '/mcp';
@@ -41,7 +42,11 @@ export class McpHttpEndpoint {
   /** Answers one HTTP request to the endpoint's origin. */
   async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path !== MCP_PATH) return refuse(res, 404, `faultline: the MCP endpoint is ${MCP_PATH}, not ${path}`);
+    if (path !== MCP_PATH) {
+      // Recorded in the open trial as any request no route serves is (its timeline and reports show it).
+      this.world?.faults.refuseUnserved(req.method ?? 'GET', `${MCP_ORIGIN}${req.url ?? '/'}`);
+      return refuse(res, 404, `faultline: the MCP endpoint is ${MCP_PATH}, not ${path}`);
+    }
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = this.#sessions.get(id);

@@ -5,7 +5,7 @@ import type { ErrorData } from '../../core/index.js';
 import { errorDataOf } from '../http/errorDataOf.js';
 import type { HttpFaults } from '../http/HttpFaults.js';
 import type { HttpAnswer } from '../http/HttpAnswer.js';
-import { MCP_KEY_META, type McpWorldTool } from './mcpWorldTools.js';
+import { MCP_KEY_META, MCP_ORIGIN, type McpWorldTool } from './mcpWorldTools.js';
 
 /** One trial's world as the MCP server reaches it. */
 export interface McpWorld {
@@ -52,7 +52,11 @@ export function createMcpWorldServer(options: McpWorldServerOptions): Server {
     const world = options.world();
     if (!world) return toolError({ kind: 'unavailable', message: 'no trial is open: the served world is between trials', retryable: true });
     const entry = world.tools.find((t) => t.name === request.params.name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}" (tools: ${world.tools.map((t) => t.name).join(', ')})`);
+    if (!entry) {
+      // Recorded as any request no route serves is, so the trial's timeline shows it.
+      world.faults.refuseUnserved('POST', `${MCP_ORIGIN}/tools/${encodeURIComponent(request.params.name)}`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}" (tools: ${world.tools.map((t) => t.name).join(', ')})`);
+    }
     const args = request.params.arguments ?? {};
     const key = keyOf(request.params._meta, entry.purpose === 'status' ? args : undefined);
     const body = entry.purpose === 'status' ? statusRef(args) : args;
@@ -61,7 +65,10 @@ export function createMcpWorldServer(options: McpWorldServerOptions): Server {
       { method: 'POST', url: entry.url, headers: { 'content-type': 'application/json', ...(key !== undefined && { 'idempotency-key': key }) }, body: JSON.stringify(body) },
       signal,
     );
-    if (!answer) return toolError({ kind: 'internal', message: `faultline: no route serves ${entry.url}`, retryable: false });
+    if (!answer) {
+      world.faults.refuseUnserved('POST', entry.url);
+      return toolError({ kind: 'internal', message: `faultline: no route serves ${entry.url}`, retryable: false });
+    }
     return resultOf(answer, world, signal);
   });
   if (options.endTrial) {

@@ -1,6 +1,8 @@
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { History, RealClock, Rng } from '../../../core/index.js';
 import { createWorld } from '../../../world/createWorld.js';
+import type { StreamFault } from '../../fault.js';
 import type { FaultPlan } from '../../plan.js';
 import { streamReply } from '../HttpAnswer.js';
 import { HttpFaults } from '../HttpFaults.js';
@@ -93,5 +95,43 @@ describe('serveFaults', () => {
       { result: 'error', stream: { events: 2, of: 4 }, message: 'the connection dropped mid-stream after 2 of 4 events (stream_cut)' },
       { result: 'ok', stream: { events: 4, of: 4 } },
     ]);
+  });
+
+  // A node:http client, listening as many do (no `error` listener on the response): the head
+  // comes at once, a cut or a stall it gives up on ends the body `aborted`, never complete.
+  it.each<[string, StreamFault | undefined, { how: string; complete: boolean; events: number }]>([
+    ['no fault', undefined, { how: 'end', complete: true, events: 4 }],
+    ['stream_cut', { kind: 'stream_cut', afterEvents: 2 }, { how: 'aborted', complete: false, events: 2 }],
+    ['stream_stall', { kind: 'stream_stall', afterEvents: 2 }, { how: 'aborted', complete: false, events: 2 }],
+    ['stream_malformed', { kind: 'stream_malformed', afterEvents: 2 }, { how: 'end', complete: true, events: 4 }],
+  ])('streams to a node:http client under %s as a real server would', async (_name, fault, expected) => {
+    const EVENTS = ['data: {"n":1}\n\n', 'data: {"n":2}\n\n', 'data: {"n":3}\n\n', 'data: [DONE]\n\n'];
+    const route: HttpRoute = { method: 'POST', path: '/chat', operation: 'model:test.chat', kind: 'model', input: (req) => req.body, serve: () => streamReply(EVENTS) };
+    const clock = new RealClock();
+    const history = new History(clock);
+    const world = createWorld(clock, {}, ['orders']);
+    const faults = new HttpFaults({ services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }], plan: fault ? [{ match: {}, fault }] : [], clock, rng: new Rng(1), history, world });
+    open = await serveFaults(faults);
+    const seen = await new Promise<{ how: string; complete: boolean; events: number; text: string }>((resolve, reject) => {
+      const req = http.request(`${open!.urlOf('https://api.model.test/v1')}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        let text = '';
+        // The client's own limit on a stalled body (a real clock: nothing under src/ calls setTimeout itself).
+        const limit = new AbortController();
+        new RealClock().sleep(300, limit.signal).then(() => req.destroy(), () => undefined);
+        const done = (how: string): void => {
+          limit.abort();
+          resolve({ how, complete: res.complete, events: text.split('\n\n').filter((e) => e.startsWith('data: ')).length, text });
+        };
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.once('end', () => done('end'));
+        res.once('aborted', () => done('aborted'));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ stream: true }));
+    });
+    expect({ how: seen.how, complete: seen.complete, events: seen.events }).toEqual(expected);
+    if (fault?.kind === 'stream_malformed') expect(seen.text).not.toContain(EVENTS[2]);
+    else expect(seen.text).toBe(EVENTS.slice(0, expected.events).join(''));
   });
 });
