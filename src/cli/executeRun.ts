@@ -9,6 +9,10 @@ import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { prepareModelSource, saveRecordings, type ModelMode } from '../runner/modelSource.js';
 import type { Scenario } from '../runner/scenario.js';
+import type { ScenarioProject } from '../runner/project.js';
+import { cellRuns } from '../runner/cellLabel.js';
+import { notApplicable } from './notApplicable.js';
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
 import { runsUserCode } from '../runner/runsUserCode.js';
 import type { Shard } from '../runner/shard.js';
@@ -53,6 +57,10 @@ export interface RunRequest {
   readonly workerHeap?: number;
   /** What came from the config file, so its refusals name the file and key. */
   readonly origins?: ConfigOrigins;
+  /** The config file's `defaults` and `agents` (the matrix), applied to every scenario loaded. */
+  readonly project?: ScenarioProject;
+  /** The retry configurations were asked for (`--config`, `retryConfigs`), not the command's default. */
+  readonly configsGiven?: boolean;
 }
 
 // Seeds shown in a command line should be short enough to retype.
@@ -66,7 +74,7 @@ const shown = (path: string): string => {
 /** How many of each cell's trials a shard runs, for the progress lines. */
 function shardCellSize(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[], k: number, shard: Shard): (config: string, scenario: string) => number {
   const sizes = new Map<string, number>();
-  for (const job of matrixJobs(scenarios.length, configs.length, k, shard)) {
+  for (const job of matrixJobs(scenarios.length, configs.length, k, shard, cellRuns(scenarios))) {
     const key = `${configs[job.config]!.name}\u0000${scenarios[job.scenario]!.name}`;
     sizes.set(key, (sizes.get(key) ?? 0) + 1);
   }
@@ -102,8 +110,14 @@ interface Resolved {
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
   const origins = request.origins;
   const from = origins && ((ref: string): string | undefined => { const o = origins.refs.get(ref); return o === undefined ? undefined : `${origins.file}: ${o}`; });
-  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario', from), request.grep);
+  const project = request.project;
+  const scenarios = pickByGrep(await loadAll(request.scenarios, (refs) => loadScenarios(refs, project), 'scenario', from), request.grep);
   const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
+  if (request.configsGiven === true) {
+    const note = notApplicable(scenarios, configs, origins?.configs === true ? `${origins.file}: retryConfigs` : '--config');
+    if (note.refuse) throw new FaultlineError(FaultlineErrorCode.Usage, note.message);
+    if (note.message !== '') io.stderr.write(`faultline: ${note.message}\n`);
+  }
   await assertPeersInstalled(scenarios, configs);
   await preflight({
     gates,
@@ -139,7 +153,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
       signal,
       onTrial: progress.onTrial,
       // Record and live keep trials in this process: the recording (and the key) stay here, not in workers.
-      workers: modelMode !== 'replay' ? 0 : (request.workers ?? workersFor(scenarios, request, matrixJobs(scenarios.length, configs.length, request.k, request.shard).length)),
+      workers: modelMode !== 'replay' ? 0 : (request.workers ?? workersFor(scenarios, request, matrixJobs(scenarios.length, configs.length, request.k, request.shard, cellRuns(scenarios)).length)),
       ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
       ...(request.shard && { shard: request.shard }),
       isolation: { ...(request.trialTimeout !== undefined && { trialTimeoutMs: request.trialTimeout }), ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }) },

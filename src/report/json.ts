@@ -19,8 +19,12 @@ import { replayCommand } from './replay.js';
  * Version 4: fault coverage. Each trial's `stats.firings` counts fault events per rule, each
  * cell's `metrics.coverage` lists every rule of its plan with the trials it fired in and its
  * firings (a rule that fired in none leaves the cell not exercised, and the `unexercised` gate fails).
+ * Version 5: the agents matrix. A cell's `config` is its label, what varies between its columns:
+ * a configuration's name, or a matrix agent's (`agents` in faultline.config.ts); `refs.agent`
+ * names the agent, `refs.config` the configuration it ran under. Additive: a version 4 report
+ * reads the same.
  */
-export const JSON_SCHEMA_VERSION = 4;
+export const JSON_SCHEMA_VERSION = 5;
 
 const VerdictSchema = z.union([
   z.strictObject({ valid: z.literal(true) }),
@@ -165,9 +169,10 @@ const VerdictGroupSchema = z.strictObject({
 
 const CellSchema = z.strictObject({
   scenario: z.string(),
+  /** The cell's label: the configuration's name, or the matrix agent's when the agent is what varies. */
   config: z.string(),
-  /** How a command line names the scenario and the configuration. */
-  refs: z.strictObject({ scenario: z.string(), config: z.string() }),
+  /** How a command line names the scenario, the configuration and the matrix agent (`--agent`). */
+  refs: z.strictObject({ scenario: z.string(), config: z.string(), agent: z.string().optional() }),
   /**
    * `real` when the cell's trials ran on the wall clock (a `command` agent): its `durationMs`,
    * `durations` and the histories' `t` are then real milliseconds. Absent: virtual time.
@@ -408,6 +413,9 @@ export function renderJsonReport(run: RunResult, options: JsonReportOptions): st
  * The run a report describes, as reporters and gates take it: what `faultline merge` combines.
  * Kept trials come back with their history when the report carried it (failing trials always).
  */
+// zod types the optional agent as possibly undefined; a parsed report never holds one.
+const refsOf = (r: JsonReport['cells'][number]['refs']): Cell['refs'] => ({ scenario: r.scenario, config: r.config, ...(r.agent !== undefined && { agent: r.agent }) });
+
 export function runFromJsonReport(report: JsonReport): RunResult {
   // zod types an optional key as possibly undefined; a parsed report never holds one.
   const endOf = (end: JsonReport['cells'][number]['verdicts'][number]['end']): TrialEnd => end as TrialEnd;
@@ -415,11 +423,11 @@ export function runFromJsonReport(report: JsonReport): RunResult {
     (c): Cell => ({
       scenario: c.scenario,
       config: c.config,
-      refs: c.refs,
+      refs: refsOf(c.refs),
       ...(c.clock === 'real' && { clock: 'real' as const }),
       trials: c.trials.map((t): TrialSummary => {
         const { crowd, ...stats } = t.stats;
-        const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: c.refs, checks: t.checks, stats: { ...stats, ...(crowd && { crowd }) } };
+        const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: refsOf(c.refs), checks: t.checks, stats: { ...stats, ...(crowd && { crowd }) } };
         return t.status === 'failed' ? { ...common, status: 'failed', failed: t.failed } : { ...common, status: 'passed' };
       }),
       verdicts: c.verdicts.map(({ replay: _replay, ...g }) => ({ ...g, end: endOf(g.end) })),

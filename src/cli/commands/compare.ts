@@ -58,6 +58,8 @@ export function createCompareCommand(ctx: CliContext): Command {
           ...(flags.grep && { grep: flags.grep }),
           ...matrixFlags(flags),
           ...(flags.origins && { origins: flags.origins }),
+          ...(flags.project && { project: flags.project }),
+          ...(flags.config !== undefined && { configsGiven: true }),
           ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
         },
         ctx.io,
