@@ -12,6 +12,10 @@ import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { prepareModelSource, saveRecordings, type ModelMode } from '../runner/modelSource.js';
 import type { Scenario } from '../runner/scenario.js';
+import type { ScenarioProject } from '../runner/project.js';
+import { cellRuns } from '../runner/cellLabel.js';
+import { notApplicable } from './notApplicable.js';
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
 import { runsUserCode } from '../runner/runsUserCode.js';
 import type { Shard } from '../runner/shard.js';
@@ -79,6 +83,10 @@ export interface RunRequest {
   readonly maxCost?: number;
   /** Prices per million tokens by model, over the shipped table (`faultline.config.ts` `prices`). */
   readonly prices?: PriceTable;
+  /** The config file's `defaults` and `agents` (the matrix), applied to every scenario loaded. */
+  readonly project?: ScenarioProject;
+  /** The retry configurations were asked for (`--config`, `retryConfigs`), not the command's default. */
+  readonly configsGiven?: boolean;
 }
 
 /** The watchdog of a live trial's worker, unless `--trial-timeout` says otherwise: connections and the provider's retries take real time. */
@@ -95,7 +103,7 @@ const shown = (path: string): string => {
 /** How many of each cell's trials a shard runs, for the progress lines. */
 function shardCellSize(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[], k: number, shard: Shard): (config: string, scenario: string) => number {
   const sizes = new Map<string, number>();
-  for (const job of matrixJobs(scenarios.length, configs.length, k, shard)) {
+  for (const job of matrixJobs(scenarios.length, configs.length, k, shard, cellRuns(scenarios))) {
     const key = `${configs[job.config]!.name}\u0000${scenarios[job.scenario]!.name}`;
     sizes.set(key, (sizes.get(key) ?? 0) + 1);
   }
@@ -137,6 +145,11 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   // Nothing to rerun (said on stdout): the previous reports stay as they are.
   if (scenarios.length === 0) return ExitCode.Ok;
   const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
+  if (request.configsGiven === true) {
+    const note = notApplicable(scenarios, configs, origins?.configs === true ? `${origins.file}: retryConfigs` : '--config');
+    if (note.refuse) throw new FaultlineError(FaultlineErrorCode.Usage, note.message);
+    if (note.message !== '') io.stderr.write(`faultline: ${note.message}\n`);
+  }
   await assertPeersInstalled(scenarios, configs);
   await preflight({
     gates,
@@ -174,7 +187,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const clock = new RealClock();
   const startedAt = new Date(clock.now()).toISOString();
   const started = wallMs();
-  const trials = matrixJobs(scenarios.length, configs.length, request.k, request.shard).length;
+  const trials = matrixJobs(scenarios.length, configs.length, request.k, request.shard, cellRuns(scenarios)).length;
   const price = pricer(request.prices);
   // --max-cost stops the run as an interrupt does: no new trial starts, the reports cover the rest.
   const spend = new AbortController();

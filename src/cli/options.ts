@@ -38,6 +38,9 @@ export function parseSeed(value: string): SeedOption {
 /** Repeatable string flags: commander calls this once per occurrence. */
 export const collect = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), value];
 
+/** A repeatable flag that also takes a comma list (`--agent a,b --agent c`). */
+export const collectNames = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
+
 export function collectGate(value: string, previous: readonly Gate[] | undefined): Gate[] {
   try {
     return [...(previous ?? []), parseGate(value)];

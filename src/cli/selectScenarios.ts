@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { plural } from '../report/format.js';
 import { loadScenarios, sourceFileOf } from '../runner/library.js';
+import type { ScenarioProject } from '../runner/project.js';
 import type { Scenario } from '../runner/scenario.js';
 import type { ConfigOrigins } from './config/configOrigins.js';
 import { pickByGrep } from './grepScenarios.js';
@@ -18,6 +19,8 @@ export interface ScenarioSelection {
   readonly scenariosTyped?: boolean;
   readonly outDirTyped?: boolean;
   readonly onlyFiles?: readonly string[];
+  /** The config file's `defaults` and `agents`, applied to every scenario loaded. */
+  readonly project?: ScenarioProject;
 }
 
 /**
@@ -40,7 +43,7 @@ export async function selectScenarios(request: ScenarioSelection, from: ((ref: s
     if (request.scenariosTyped !== true) refs = last.scenarios.map((s) => s.ref);
   }
   // Refs the report named came from no config file entry.
-  const loaded = pickByGrep(await loadAll(refs, loadScenarios, 'scenario', refs === request.scenarios ? from : undefined), request.grep);
+  const loaded = pickByGrep(await loadAll(refs, (r) => loadScenarios(r, request.project), 'scenario', refs === request.scenarios ? from : undefined), request.grep);
   const onlyFiles = request.onlyFiles && new Set(request.onlyFiles);
   const scenarios = loaded.filter((s) => (onlyNames === undefined || onlyNames.has(s.name)) && (onlyFiles === undefined || onlyFiles.has(resolve(sourceFileOf(s) ?? ''))));
   if (scenarios.length === 0) {

@@ -3,6 +3,7 @@ import { isFaultlineError } from '../core/errors.js';
 import { parseGate } from '../runner/gates.js';
 import { MAX_K } from '../runner/maxK.js';
 import { REPORTER_NAMES, type ReporterName } from '../report/write.js';
+import { ProjectAgentSchema, ProjectDefaultsSchema, type ProjectAgent, type ProjectDefaults } from './projectSchema.js';
 
 /**
  * What `faultline.config.ts` may set: the defaults of `faultline run` and `faultline compare`
@@ -28,6 +29,19 @@ export interface FaultlineConfig {
   readonly grep?: string;
   /** Prices per million tokens by model name, over the shipped table: `{ 'gpt-4o': { input: 2.5, output: 10, cachedInput: 1.25 } }`. */
   readonly prices?: Readonly<Record<string, { readonly input: number; readonly output: number; readonly cachedInput?: number | undefined }>>;
+  /**
+   * Scenario fields every scenario that leaves them out gets: `services`, `model`, `http`,
+   * `network`, `budget`, `checks`, `agent`. Whole fields: a scenario that sets `budget` keeps its
+   * own, every key of it. Paths are read from the config file's folder.
+   */
+  readonly defaults?: ProjectDefaults;
+  /**
+   * The agents every scenario without an agent of its own runs with, one cell each: scenarios ×
+   * agents × retry configurations is the run's matrix (`--agent NAME` picks). `{ name, module }`
+   * is an `http` agent; `kind: 'command' | 'scripted' | 'function'` the others. A scenario's
+   * `agent: { task }` (no `kind`) gives them its task.
+   */
+  readonly agents?: readonly ProjectAgent[];
 }
 
 const refs = (what: string) => z.array(z.string().min(1, `expected a ${what}, got an empty string`)).min(1, `list at least one ${what}, or leave the key out`);
@@ -64,13 +78,28 @@ export const FaultlineConfigSchema = z
       .optional(),
     grep: z.string().refine(validRegExp, 'expected a regular expression').optional(),
     prices: z.record(z.string().min(1), z.strictObject({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional() })).optional(),
+    defaults: ProjectDefaultsSchema.optional(),
+    agents: z
+      .array(ProjectAgentSchema)
+      .min(1, 'list at least one agent, or leave the key out')
+      .superRefine((agents, ctx) => {
+        const seen = new Set<string>();
+        agents.forEach((a, i) => {
+          const { name } = a as { name: string };
+          if (seen.has(name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `"${name}" names two agents; expected each name once (it labels the agent's cells)` });
+          seen.add(name);
+        });
+      })
+      .optional(),
   })
   .strict();
 
 // The hand-written interface carries the docs users see in their editor; this keeps it equal to the schema.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Plain<T> = { -readonly [K in keyof T]-?: Exclude<T[K], undefined> extends readonly (infer E)[] ? E[] : Exclude<T[K], undefined> };
-const schemaMatchesInterface: Same<Plain<FaultlineConfig>, Plain<z.output<typeof FaultlineConfigSchema>>> = true;
+// `defaults` and `agents` are typed by their schemas' input (functions, defaults filled later), so they are left out here.
+type Checked<T> = Omit<T, 'defaults' | 'agents'>;
+const schemaMatchesInterface: Same<Plain<Checked<FaultlineConfig>>, Plain<Checked<z.output<typeof FaultlineConfigSchema>>>> = true;
 void schemaMatchesInterface;
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FaultlineError } from '../core/errors.js';
 import { DEFAULT_GATES, evaluateGates, parseGate } from '../runner/gates.js';
-import { JsonReportSchema, parseJsonReport, renderJsonReport, runFromJsonReport, type JsonReport, type WallClock } from './json.js';
+import { JSON_SCHEMA_VERSION, JsonReportSchema, parseJsonReport, renderJsonReport, runFromJsonReport, type JsonReport, type WallClock } from './json.js';
 import { makeRun, sampleRun } from './testing.js';
 
 const clockA: WallClock = { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:01.250Z', durationMs: 1250 };
@@ -15,7 +15,7 @@ const render = (wallClock: WallClock, history?: 'all'): string => {
 describe('JSON report', () => {
   it('validates against its versioned schema', () => {
     const report = JsonReportSchema.parse(JSON.parse(render(clockA)));
-    expect(report.schemaVersion).toBe(5);
+    expect(report.schemaVersion).toBe(6);
     expect(report.run).toEqual({
       seed: 42,
       k: 4,
@@ -92,9 +92,9 @@ describe('JSON report', () => {
     const text = render(clockA);
     expect(parseJsonReport(text).run.seed).toBe(42);
     const v1 = JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 1 });
-    expect(() => parseJsonReport(v1, 'old.json')).toThrow('old.json: schemaVersion 1 is not supported (expected 5)');
+    expect(() => parseJsonReport(v1, 'old.json')).toThrow('old.json: schemaVersion 1 is not supported (expected 6)');
     expect(() => parseJsonReport('{', 'x.json')).toThrow(/^x\.json: not JSON/);
-    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: 5 }))).toThrow(/not a faultline JSON report/);
+    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION }))).toThrow(/not a faultline JSON report/);
   });
 
   it('keeps the first failing trials in full and summarises every trial, saying how many were elided', () => {

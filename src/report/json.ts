@@ -20,8 +20,14 @@ import { runCost } from '../runner/live/prices.js';
  * Version 4: fault coverage. Each trial's `stats.firings` counts fault events per rule, each
  * cell's `metrics.coverage` lists every rule of its plan with the trials it fired in and its
  * firings (a rule that fired in none leaves the cell not exercised, and the `unexercised` gate fails).
+ * Version 5: live runs. Trials may end `infra-error` (the model provider failed, not the agent:
+ * out of pass^k, counted in `metrics.infraErrors`), carry their `recording`, `model` and `cost`;
+ * `stats.tokens.cached`; `run.stopped` when `--max-cost` ended the run.
+ * Version 6: the agents matrix. A cell's `config` is its label, what varies between its columns:
+ * a configuration's name, or a matrix agent's (`agents` in faultline.config.ts); `refs.agent`
+ * names the agent, `refs.config` the configuration it ran under.
  */
-export const JSON_SCHEMA_VERSION = 5;
+export const JSON_SCHEMA_VERSION = 6;
 
 const VerdictSchema = z.union([
   z.strictObject({ valid: z.literal(true) }),
@@ -177,9 +183,10 @@ const VerdictGroupSchema = z.strictObject({
 
 const CellSchema = z.strictObject({
   scenario: z.string(),
+  /** The cell's label: the configuration's name, or the matrix agent's when the agent is what varies. */
   config: z.string(),
-  /** How a command line names the scenario and the configuration. */
-  refs: z.strictObject({ scenario: z.string(), config: z.string() }),
+  /** How a command line names the scenario, the configuration and the matrix agent (`--agent`). */
+  refs: z.strictObject({ scenario: z.string(), config: z.string(), agent: z.string().optional() }),
   /**
    * `real` when the cell's trials ran on the wall clock (a `command` agent): its `durationMs`,
    * `durations` and the histories' `t` are then real milliseconds. Absent: virtual time.
@@ -436,6 +443,9 @@ export function renderJsonReport(run: RunResult, options: JsonReportOptions): st
  * The run a report describes, as reporters and gates take it: what `faultline merge` combines.
  * Kept trials come back with their history when the report carried it (failing trials always).
  */
+// zod types the optional agent as possibly undefined; a parsed report never holds one.
+const refsOf = (r: JsonReport['cells'][number]['refs']): Cell['refs'] => ({ scenario: r.scenario, config: r.config, ...(r.agent !== undefined && { agent: r.agent }) });
+
 export function runFromJsonReport(report: JsonReport): RunResult {
   // zod types an optional key as possibly undefined; a parsed report never holds one.
   const endOf = (end: JsonReport['cells'][number]['verdicts'][number]['end']): TrialEnd => end as TrialEnd;
@@ -443,14 +453,14 @@ export function runFromJsonReport(report: JsonReport): RunResult {
     (c): Cell => ({
       scenario: c.scenario,
       config: c.config,
-      refs: c.refs,
+      refs: refsOf(c.refs),
       ...(c.clock === 'real' && { clock: 'real' as const }),
       trials: c.trials.map((t): TrialSummary => {
         const { crowd, ...rest } = t.stats;
         const { cached, ...tokens } = rest.tokens;
         // Replaced in place, so the keys keep the order the writer gave them (the round trip is byte-exact).
         const stats = { ...rest, tokens: { ...tokens, ...(cached !== undefined && { cached }) } };
-        const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: c.refs, checks: t.checks, stats: { ...stats, ...(crowd && { crowd }) } };
+        const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: refsOf(c.refs), checks: t.checks, stats: { ...stats, ...(crowd && { crowd }) } };
         const withRecording = { ...common, ...(t.recording !== undefined && { recording: t.recording }), ...(t.model !== undefined && { model: t.model }), ...(t.cost !== undefined && { cost: t.cost }) };
         if (t.status === 'infra-error') return { ...withRecording, status: 'infra-error', message: t.end.kind === 'infra_error' ? t.end.message : 'the model provider failed' };
         return t.status === 'failed' ? { ...withRecording, status: 'failed', failed: t.failed } : { ...withRecording, status: 'passed' };

@@ -22,6 +22,7 @@ export function replayCommand(trial: ReplayTarget): string {
     shellQuote(trial.refs?.scenario ?? trial.scenario),
     '--config',
     shellQuote(trial.refs?.config ?? trial.config),
+    ...(trial.refs?.agent !== undefined ? ['--agent', shellQuote(trial.refs.agent)] : []),
     '--seed',
     String(trial.runSeed),
     '--trial',

@@ -99,11 +99,17 @@ export function summaryTables(run: RunResult): { config: string; rows: SummaryRo
   });
 }
 
+/** What a run's columns are: configurations, matrix agents (`agents` in faultline.config.ts), or both. */
+export function columnWord(run: Pick<RunResult, 'cells'>): string {
+  if (!run.cells.some((c) => c.refs.agent !== undefined)) return 'configuration';
+  return run.cells.every((c) => c.refs.agent === c.config) ? 'agent' : 'agent or configuration';
+}
+
 /** `seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed)`. */
 export function runLine(run: RunResult): string {
   const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
   const failed = trials - run.cells.reduce((a, c) => a + c.metrics.successes, 0);
-  const shape = `${plural(run.scenarios.length, 'scenario')} × ${plural(run.configs.length, 'configuration')}`;
+  const shape = `${plural(run.scenarios.length, 'scenario')} × ${plural(run.configs.length, columnWord(run))}`;
   const shard = run.shard ? `, shard ${run.shard.index}/${run.shard.count}` : '';
   return `seed ${run.seed}, k = ${run.k}, ${shape}${shard}, ${plural(trials, 'trial')} (${failed} failed)`;
 }

@@ -18,6 +18,8 @@ export interface VerdictGroup {
 export interface CellRefs {
   readonly scenario: string;
   readonly config: string;
+  /** The matrix agent (`agents` in faultline.config.ts) the cell ran: a replay picks it with `--agent`. */
+  readonly agent?: string;
 }
 
 /**

@@ -6,6 +6,7 @@ import { parseExecutionConfig, type ExecutionConfig } from '../runtime/execution
 import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS, readSafely } from './loadFile.js';
 import { resolveAgentModule, resolveReaderModule } from './loadAgent.js';
 import { resolveServiceModules } from './loadService.js';
+import { applyProject, type MatrixAgent, type ScenarioProject } from './project.js';
 import { defineScenario, type Scenario, type ScenarioInput } from './scenario.js';
 
 /** The built-in scenario library and its retry configurations, shipped with the package. */
@@ -83,10 +84,35 @@ export function refOf(loaded: { readonly name: string }): string {
 }
 
 export async function loadScenarioFile(file: string): Promise<Scenario> {
+  const [scenario] = await loadScenarioVariants(file, undefined);
+  return scenario!;
+}
+
+/** The matrix agent each scenario was built for (from faultline.config.ts's `agents`). */
+const matrixAgents = new WeakMap<object, MatrixAgent>();
+
+/** The matrix agent a loaded scenario runs (`agents` in faultline.config.ts), if it runs one. */
+export const matrixAgentOf = (scenario: object): MatrixAgent | undefined => matrixAgents.get(scenario);
+
+/** Where the matrix scenarios' defaults and agents came from (the config file), for workers to build them again. */
+const projects = new WeakMap<object, ScenarioProject>();
+export const projectOf = (scenario: object): ScenarioProject | undefined => projects.get(scenario);
+
+/**
+ * A scenario file with the project's defaults filled in: one scenario per matrix agent when it
+ * has no agent of its own and the project lists agents, else one.
+ */
+export async function loadScenarioVariants(file: string, project: ScenarioProject | undefined): Promise<Scenario[]> {
   const value = await resolveReaderModule(await resolveAgentModule(await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file), file), file);
-  const scenario = readSafely(file, FaultlineErrorCode.ScenarioInvalid, () => defineScenario(value as ScenarioInput, file));
-  sources.set(scenario, resolve(file));
-  return scenario;
+  const out: Scenario[] = [];
+  for (const variant of await applyProject(value, project)) {
+    const scenario = readSafely(file, FaultlineErrorCode.ScenarioInvalid, () => defineScenario(variant.value as ScenarioInput, variant.agent ? `${file} (agent ${variant.agent.name})` : file));
+    sources.set(scenario, resolve(file));
+    if (variant.agent) matrixAgents.set(scenario, variant.agent);
+    if (project) projects.set(scenario, project);
+    out.push(scenario);
+  }
+  return out;
 }
 
 /** A configuration file of any kind (`runtime`, the default, `cockatiel` or `p-retry`). */
@@ -130,12 +156,13 @@ function assertUnique(names: readonly { name: string }[], files: readonly string
 }
 
 /** Scenarios from files, folders or built-in names; the whole built-in library when `refs` is empty. */
-export async function loadScenarios(refs: readonly string[] = []): Promise<Scenario[]> {
+export async function loadScenarios(refs: readonly string[] = [], project?: ScenarioProject): Promise<Scenario[]> {
   const files = refs.length === 0 ? await filesIn(LIBRARY_DIR) : await resolveRefs(refs, [LIBRARY_DIR, CROWD_DIR], 'scenario');
-  const scenarios: Scenario[] = [];
-  for (const file of files) scenarios.push(await loadScenarioFile(file));
-  assertUnique(scenarios, files, 'scenario');
-  return scenarios;
+  const perFile: Scenario[][] = [];
+  for (const file of files) perFile.push(await loadScenarioVariants(file, project));
+  // The variants of one file share its name (one scenario, several agents); two files may not.
+  assertUnique(perFile.map((v) => v[0] ?? { name: '' }).filter((s) => s.name !== ''), files.filter((_, i) => perFile[i]!.length > 0), 'scenario');
+  return perFile.flat();
 }
 
 /** Configurations of any kind from files, folders or built-in names; the rulebook default when `refs` is empty. */

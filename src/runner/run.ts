@@ -5,7 +5,8 @@ import { CellTally, type Cell } from './CellTally.js';
 import { ruleInfos } from './coverage.js';
 import { configMetrics, type ConfigMetrics } from './metrics.js';
 import type { Scenario } from './scenario.js';
-import { refOf } from './library.js';
+import { matrixAgentOf, refOf } from './library.js';
+import { cellLabeller, cellRuns } from './cellLabel.js';
 import { GlobalsWatch } from './pool/globalsFingerprint.js';
 import { runOnWorkers, type IsolationOptions } from './pool/runOnWorkers.js';
 import { matrixJobs, type TrialJob } from './matrixJobs.js';
@@ -77,15 +78,22 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   const configs = options.configs.map(asExecutionConfig);
   // In this process the rules are added here; workers add them to the scenarios they load.
   const planned = scenarios.map((s) => withAddedFaults(s, options.addedFaults));
+  const label = cellLabeller(scenarios, configs);
   const tallies = configs.flatMap((config, c) =>
-    scenarios.map((scenario, s) => new CellTally(scenario.name, config.name, { scenario: refOf(scenario), config: configRefs[c]! }, keepFailures, ruleInfos(planned[s]!.faults), scenario.agent.kind === 'command' ? 'real' : 'virtual')),
+    scenarios.map((scenario, s) => {
+      const agent = matrixAgentOf(scenario)?.name;
+      const refs = { scenario: refOf(scenario), config: configRefs[c]!, ...(agent !== undefined && { agent }) };
+      return new CellTally(scenario.name, label(scenario, config.name), refs, keepFailures, ruleInfos(planned[s]!.faults), scenario.agent.kind === 'command' ? 'real' : 'virtual');
+    }),
   );
-  const jobs = matrixJobs(scenarios.length, configs.length, k, shard);
+  const jobs = matrixJobs(scenarios.length, configs.length, k, shard, cellRuns(scenarios));
   let done = 0;
-  const take = (job: TrialJob, given: TrialSummary): void => {
-    const cost = options.price?.(given);
-    const trial = cost === undefined ? given : { ...given, cost };
-    tallies[job.cell]!.add(trial);
+  const take = (job: TrialJob, summary: TrialSummary): void => {
+    const tally = tallies[job.cell]!;
+    const cost = options.price?.(summary);
+    // A trial carries its cell's label, as the cell does: the agent, when that is what varies.
+    const trial = { ...summary, ...(summary.config !== tally.config && { config: tally.config }), ...(cost !== undefined && { cost }) };
+    tally.add(trial);
     onTrial?.(trial, ++done, jobs.length);
   };
   // A passing trial's history is dropped at once when only failures are kept: that keeps memory flat.
@@ -136,7 +144,10 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   }
 
   const cells = tallies.filter((t) => t.trials > 0).map((t) => t.cell());
-  return finishRun({ seed, k, scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name), cells, interrupted, keepFailures: keepFailures ?? null, ...(shard && { shard }) });
+  // A scenario run by several matrix agents is one scenario; its cells are told apart by their labels.
+  const runs = cellRuns(scenarios);
+  const columns = [...new Set(tallies.filter((_, i) => scenarios.length === 0 || runs(i % scenarios.length, Math.floor(i / scenarios.length))).map((t) => t.config))];
+  return finishRun({ seed, k, scenarios: [...new Set(scenarios.map((s) => s.name))], configs: columns, cells, interrupted, keepFailures: keepFailures ?? null, ...(shard && { shard }) });
 }
 
 /** A run from its cells: the per-configuration figures are computed from the cells' metrics. */

@@ -40,7 +40,7 @@ export const GoalSchema = z
   })
   .strict();
 
-const ScriptedAgentSchema = z
+export const ScriptedAgentSchema = z
   .object({
     kind: z.literal('scripted'),
     task: z.string().min(1),
@@ -51,7 +51,7 @@ const ScriptedAgentSchema = z
   .strict();
 
 /** Your own code, making its own HTTP calls: in YAML and JSON a module path (`module`), in TypeScript the function (`run`). */
-const HttpAgentDataSchema = z
+export const HttpAgentDataSchema = z
   .object({
     kind: z.literal('http'),
     task: z.string().min(1),
@@ -60,7 +60,7 @@ const HttpAgentDataSchema = z
   })
   .strict();
 
-const HttpAgentSchema = z
+export const HttpAgentSchema = z
   .object({
     kind: z.literal('http'),
     task: z.string().min(1),
@@ -135,7 +135,7 @@ export const CommandAgentSchema = z
   .strict();
 export type CommandAgentSpec = z.infer<typeof CommandAgentSchema>;
 
-const FunctionAgentSchema = z
+export const FunctionAgentSchema = z
   .object({
     kind: z.literal('function'),
     task: z.string().min(1),
@@ -205,14 +205,14 @@ export const ScenarioDataSchema = z
   })
   .strict();
 
-const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>((v) => (typeof v === 'string' && isBuiltinService(v)) || isServiceDefinition(v), {
+export const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>((v) => (typeof v === 'string' && isBuiltinService(v)) || isServiceDefinition(v), {
   error: (issue) =>
     typeof issue.input === 'string'
       ? `"${issue.input}" is not a built-in service (${NAMED_SERVICES.join(', ')})${/[./\\]/.test(issue.input) ? '; a module path is resolved only in scenario files: import the service and pass it' : ''}`
       : 'expected a built-in service name or a service from defineService',
 });
 
-const ReaderSchema = z.custom<ToolResultReader>((v) => typeof v === 'function', {
+export const ReaderSchema = z.custom<ToolResultReader>((v) => typeof v === 'function', {
   error: (issue) =>
     `expected a function (result) => ToolReading | undefined${typeof issue.input === 'string' ? '; a module path is resolved only in scenario files: import the reader and pass it' : ''}`,
 });

@@ -39,7 +39,7 @@ import { trialStats, type TrialStats } from './trialStats.js';
 interface TrialCommon extends TrialRecord {
   readonly runSeed: number;
   /** How a command line names this trial's scenario and configuration (a built-in name or a file path). */
-  readonly refs: { readonly scenario: string; readonly config: string };
+  readonly refs: { readonly scenario: string; readonly config: string; readonly agent?: string };
   readonly checks: readonly CheckResult[];
   readonly stats: TrialStats;
   /** A live trial's recording of its model exchanges (a cassette file), from where the run was started: `faultline replay --cassette` answers from it. */
@@ -78,7 +78,7 @@ export interface TrialOptions {
   readonly runSeed: number;
   readonly trialIndex: number;
   /** Command-line names for the replay command (default: the scenario's and configuration's names). */
-  readonly refs?: { readonly scenario: string; readonly config: string };
+  readonly refs?: { readonly scenario: string; readonly config: string; readonly agent?: string };
   /** Where the world and the operation records live (default: in memory). */
   readonly backend?: TrialBackend;
   /**

@@ -13,6 +13,8 @@ interface ReplayFlags extends IsolationFlags {
   readonly trial: number;
   readonly json?: boolean;
   readonly cassette?: string;
+  readonly agent?: string;
+  readonly configFile?: string;
 }
 
 const EXAMPLES = `
@@ -36,6 +38,8 @@ export function createReplayCommand(ctx: CliContext): Command {
     .option('--trial <i>', 'the trial index (0-based)', parseTrialIndex, 0)
     .option('--json', 'print the trial history as JSON instead')
     .option('--cassette <file>', "answer the model from this cassette: a live trial's recording (the report names it) replays that trial offline")
+    .option('--agent <name>', "the agent of faultline.config.ts's agents the trial ran")
+    .option('--config-file <file>', 'the project config file whose defaults and agents the scenario takes (default: ./faultline.config.ts if there is one)')
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
     .addHelpText('after', EXAMPLES)
@@ -47,10 +51,16 @@ export function createReplayCommand(ctx: CliContext): Command {
         import('../printTrial.js'),
         import('../../runner/optionalPeers.js'),
       ]);
-      const scenarios = await loadScenarios([ref]);
+      const { findConfigFile, loadConfigFile } = await import('../config/loadConfigFile.js');
+      const { projectOfConfig } = await import('../config/withConfigFile.js');
+      const file = await findConfigFile(flags.configFile);
+      if (file === undefined && flags.agent !== undefined) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${flags.agent}: no faultline.config.ts here to list agents in (agents: [{ name, module }])`);
+      const project = file === undefined ? undefined : await projectOfConfig(file, (await loadConfigFile(file)).config, flags.agent === undefined ? undefined : [flags.agent]);
+      const scenarios = await loadScenarios([ref], project);
       const scenario = scenarios[0];
       if (scenario === undefined || scenarios.length > 1) {
-        throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`);
+        const hint = project?.agents !== undefined && flags.agent === undefined ? `; it runs under ${scenarios.length} agents: name one with --agent` : '';
+        throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})${hint}`);
       }
       const configs = await loadConfigs([flags.config]);
       const config = configs[0];
@@ -61,14 +71,22 @@ export function createReplayCommand(ctx: CliContext): Command {
       if (flags.cassette !== undefined && !scenario.model) throw new FaultlineError(FaultlineErrorCode.Usage, `--cassette answers a scenario's model; "${scenario.name}" names no model`);
       const override = flags.cassette === undefined ? undefined : { modelCassette: resolve(flags.cassette) };
       const trial = await replayIsolated(
-        { scenario, config, runSeed: flags.seed, trialIndex: flags.trial, refs: { scenario: refOf(scenario), config: refOf(config) }, isolation: isolationOf(flags), ...(override && { override }) },
+        {
+          scenario,
+          config,
+          runSeed: flags.seed,
+          trialIndex: flags.trial,
+          refs: { scenario: refOf(scenario), config: refOf(config), ...(flags.agent !== undefined && { agent: flags.agent }) },
+          isolation: isolationOf(flags),
+          ...(override && { override }),
+        },
         ctx.io,
       );
       if (typeof trial === 'number') {
         ctx.exitCode = trial;
         return;
       }
-      printTrial(trial, ctx.io, flags.json === true, (p, status) => `${p.bold('faultline replay')}  ${scenario.name} × ${trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`);
+      printTrial(trial, ctx.io, flags.json === true, (p, status) => `${p.bold('faultline replay')}  ${scenario.name} × ${flags.agent ?? trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`);
       if (scenario.agent.kind === 'command' && flags.json !== true) ctx.io.stdout.write(`${realTimeNote([scenario.name])}\n`);
       ctx.exitCode = trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
     });

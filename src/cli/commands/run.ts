@@ -54,6 +54,8 @@ export function createRunCommand(ctx: CliContext): Command {
           ...habitFlags(cmd, typed, flags),
           ...(watching.kind === 'rerun' && watching.files && { onlyFiles: watching.files }),
           ...(flags.origins && { origins: flags.origins }),
+          ...(flags.project && { project: flags.project }),
+          ...(flags.config !== undefined && { configsGiven: true }),
           ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
         },
         ctx.io,

@@ -3,8 +3,9 @@ import type { Gate } from '../../runner/gates.js';
 import type { ConfigOrigins } from '../config/configOrigins.js';
 import type { ReporterName } from '../../report/write.js';
 import type { Shard } from '../../runner/shard.js';
+import type { ScenarioProject } from '../../runner/project.js';
 import { isolationOptions } from './isolationFlags.js';
-import { collect, collectGate, collectReporter, parseBail, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
+import { collect, collectGate, collectNames, collectReporter, parseBail, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { WATCH_RERUN_ENV } from '../watch/watchEnv.js';
 import type { PriceTable } from '../../runner/live/prices.js';
@@ -64,6 +65,10 @@ export interface RunFlags {
   readonly lastFailed?: boolean;
   readonly watch?: boolean;
   readonly quiet?: boolean;
+  /** `--agent`: the matrix agents (faultline.config.ts's `agents`) to run; all when absent. */
+  readonly agent?: string[];
+  /** Set by the config file: its `defaults` and `agents`, applied to every scenario loaded. */
+  readonly project?: ScenarioProject;
 }
 
 /** The default for `--keep-failures`: enough to read a failure, small enough for a large run. */
@@ -138,6 +143,7 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--shard <i/n>', 'run only slice i of n of the trials (merge the shard reports with "faultline merge")', parseShardFlag)
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
+    .option('--agent <name>', "only these agents of faultline.config.ts's agents (repeatable, or a comma list)", collectNames)
     .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)')
     .addOption(
       new Option('--record', "send model requests to the scenario's model.baseUrl (key from OPENAI_API_KEY / ANTHROPIC_API_KEY) and write what it answers to the scenario's cassette").conflicts('live'),

@@ -11,4 +11,6 @@ export interface ConfigOrigins {
   /** k came from the file's `k`, not `--k`. */
   readonly k: boolean;
   readonly outDir: boolean;
+  /** The retry configurations came from the file's `retryConfigs`, not `--config`. */
+  readonly configs?: boolean;
 }

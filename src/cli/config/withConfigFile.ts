@@ -1,8 +1,27 @@
 import type { Command } from 'commander';
+import { resolve } from 'node:path';
 import { parseGate } from '../../runner/gates.js';
 import type { RunFlags } from '../commands/runFlags.js';
 import type { ConfigOrigins } from './configOrigins.js';
 import { findConfigFile, loadConfigFile, type LoadedConfigFile } from './loadConfigFile.js';
+import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { reloadProject, type ScenarioProject } from '../../runner/project.js';
+
+/**
+ * The config file's `defaults` and `agents`, for the scenario loader (undefined when it has
+ * neither); `--agent` names are checked against its agents here, before anything loads.
+ */
+export async function projectOfConfig(file: string, config: LoadedConfigFile['config'], pick: readonly string[] | undefined): Promise<ScenarioProject | undefined> {
+  const names = (config.agents ?? []).map((a) => (a as { name: string }).name);
+  if (pick !== undefined) {
+    if (names.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${pick.join(',')}: ${file} lists no agents (agents: [{ name, module }])`);
+    const unknown = pick.filter((p) => !names.includes(p));
+    if (unknown.length > 0) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${unknown.join(',')}: no such agent in ${file} (agents: ${names.join(', ')})`);
+  }
+  if (config.defaults === undefined && config.agents === undefined) return undefined;
+  // Read again as the file wrote it: workers rebuild the scenarios from the same values.
+  return reloadProject(resolve(file), pick);
+}
 
 export interface Invocation {
   readonly scenarios: string[];
@@ -51,8 +70,12 @@ export async function withSharedConfigFile<F extends SharedFlags>(
  */
 export async function withConfigFile(cmd: Command, scenarios: string[], flags: RunFlags): Promise<Invocation> {
   const file = await findConfigFile(flags.configFile);
-  if (file === undefined) return { scenarios, flags };
+  if (file === undefined) {
+    if (flags.agent !== undefined) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${flags.agent.join(',')}: no faultline.config.ts here to list agents in (agents: [{ name, module }])`);
+    return { scenarios, flags };
+  }
   const { config, origins } = await loadConfigFile(file);
+  const project = await projectOfConfig(file, config, flags.agent);
   // Commander fills k, seed and out with their defaults; only a value typed by the user beats the file.
   const typed = (option: string): boolean => cmd.getOptionValueSource(option) === 'cli';
   const fromFile: ConfigOrigins = {
@@ -62,12 +85,14 @@ export async function withConfigFile(cmd: Command, scenarios: string[], flags: R
     gates: flags.gate === undefined && config.gates !== undefined,
     k: !typed('k') && config.k !== undefined,
     outDir: !typed('out') && config.outDir !== undefined,
+    configs: flags.config === undefined && config.retryConfigs !== undefined,
   };
   return {
     scenarios: scenarios.length > 0 ? scenarios : [...(config.scenarios ?? [])],
     flags: {
       ...flags,
       origins: fromFile,
+      ...(project && { project }),
       k: typed('k') ? flags.k : (config.k ?? flags.k),
       seed: typed('seed') ? flags.seed : (config.seed ?? flags.seed),
       out: typed('out') ? flags.out : (config.outDir ?? flags.out),

@@ -5,7 +5,7 @@ import { withAddedFaults } from '../addedFaults.js';
 import type { Scenario } from '../scenario.js';
 import { withOverride, type ScenarioOverride } from '../scenarioOverride.js';
 import { runTrial, summarise, type PartialTrial, type TrialSummary } from '../trial.js';
-import { isolationLimits, scenarioFiles, type IsolationOptions } from './runOnWorkers.js';
+import { isolationLimits, scenarioSetup, type IsolationOptions } from './runOnWorkers.js';
 import { TrialWorker } from './TrialWorker.js';
 
 export interface IsolatedTrialsOptions {
@@ -100,7 +100,7 @@ export class IsolatedTrials {
     const o = this.options;
     // Streaming each event costs the main thread about as much as the trial: only for a trial known to spin.
     const worker = await TrialWorker.start(
-      { scenarioFiles: scenarioFiles(o.scenarios), configs: o.configs, runSeed: o.runSeed, keepFailures: null, stream, ...(o.addedFaults && { addedFaults: o.addedFaults }) },
+      { ...scenarioSetup(o.scenarios), configs: o.configs, runSeed: o.runSeed, keepFailures: null, stream, ...(o.addedFaults && { addedFaults: o.addedFaults }) },
       isolationLimits(o.scenarios, o.isolation),
     );
     // Closed while it started: it runs nothing.

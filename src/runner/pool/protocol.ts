@@ -8,10 +8,22 @@ import type { ScenarioOverride } from '../scenarioOverride.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
 import type { LiveRun } from '../modelSource.js';
 
+/** How a worker finds one matrix scenario again: its config file, the `--agent` pick, its agent. */
+export interface ScenarioProjectRef {
+  readonly file: string;
+  readonly pick?: readonly string[];
+  readonly agent?: string;
+}
+
 /** What a worker is started with: references to load, never objects holding functions. */
 export interface WorkerSetup {
   /** Absolute paths of the scenario files, loaded in the worker by the CLI's own loader. */
   readonly scenarioFiles: readonly string[];
+  /**
+   * Per scenario file, when it was built from a project's config file (`defaults`, `agents`):
+   * the config file, the `--agent` pick and the matrix agent it runs; the worker builds it again.
+   */
+  readonly scenarioProjects?: readonly (ScenarioProjectRef | null)[];
   /** Configurations of every kind are plain data, so they travel by value. */
   readonly configs: readonly ExecutionConfig[];
   readonly runSeed: number;

@@ -2,11 +2,11 @@ import { availableParallelism } from 'node:os';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { CellRefs } from '../CellTally.js';
-import { sourceOf } from '../library.js';
+import { matrixAgentOf, projectOf, sourceOf } from '../library.js';
 import type { TrialJob } from '../matrixJobs.js';
 import type { Scenario } from '../scenario.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
-import type { LostEnd, WorkerSetup } from './protocol.js';
+import type { LostEnd, ScenarioProjectRef, WorkerSetup } from './protocol.js';
 import { TrialWorker, type WorkerAnswer, type WorkerLimits } from './TrialWorker.js';
 
 /** How long one trial may hold its worker on the wall clock (trials run on virtual time: a sane one takes milliseconds). */
@@ -52,6 +52,17 @@ export interface WorkerRun {
   readonly lost: (job: TrialJob, end: LostEnd, partial: PartialTrial | undefined) => Promise<TrialSummary>;
 }
 
+/** The scenarios as a worker loads them: by file, and for matrix scenarios by config file and agent too. */
+export function scenarioSetup(scenarios: readonly Scenario[]): Pick<WorkerSetup, 'scenarioFiles' | 'scenarioProjects'> {
+  const refs = scenarios.map((s): ScenarioProjectRef | null => {
+    const project = projectOf(s);
+    if (project === undefined) return null;
+    const agent = matrixAgentOf(s)?.name;
+    return { file: project.file, ...(project.pick && { pick: project.pick }), ...(agent !== undefined && { agent }) };
+  });
+  return { scenarioFiles: scenarioFiles(scenarios), ...(refs.some((r) => r !== null) && { scenarioProjects: refs }) };
+}
+
 export function scenarioFiles(scenarios: readonly Scenario[]): string[] {
   return scenarios.map((s) => {
     const file = sourceOf(s);
@@ -87,7 +98,7 @@ export function isolationLimits(scenarios: readonly Scenario[], isolation: Isola
  * progress then finish first).
  */
 export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
-  const setup: WorkerSetup = { scenarioFiles: scenarioFiles(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures, ...(run.addedFaults && { addedFaults: run.addedFaults }), ...(run.live && { live: run.live }) };
+  const setup: WorkerSetup = { ...scenarioSetup(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures, ...(run.addedFaults && { addedFaults: run.addedFaults }), ...(run.live && { live: run.live }) };
   const limits = isolationLimits(run.scenarios, run.isolation);
   const n = Math.max(1, Math.min(run.workers, run.jobs.length));
   const queues = Array.from({ length: n }, (_, w) => run.jobs.filter((_, j) => j % n === w));

@@ -6,7 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isFaultlineError } from '../../core/errors.js';
-import { loadScenarioFile } from '../library.js';
+import { loadScenarioFile, loadScenarioVariants, matrixAgentOf } from '../library.js';
+import { reloadProject } from '../project.js';
 import type { Scenario } from '../scenario.js';
 import { withAddedFaults } from '../addedFaults.js';
 import { withOverride } from '../scenarioOverride.js';
@@ -98,7 +99,17 @@ async function start(): Promise<void> {
   let scenarios: Scenario[];
   try {
     scenarios = [];
-    for (const file of setup.scenarioFiles) scenarios.push(withAddedFaults(await loadScenarioFile(file), setup.addedFaults));
+    for (const [i, file] of setup.scenarioFiles.entries()) {
+      const ref = setup.scenarioProjects?.[i] ?? null;
+      if (ref === null) {
+        scenarios.push(withAddedFaults(await loadScenarioFile(file), setup.addedFaults));
+        continue;
+      }
+      const variants = await loadScenarioVariants(file, await reloadProject(ref.file, ref.pick));
+      const scenario = variants.find((v) => matrixAgentOf(v)?.name === ref.agent) ?? variants[0];
+      if (scenario === undefined) throw new Error(`${file}: no scenario for agent ${ref.agent ?? '(none)'} in ${ref.file}`);
+      scenarios.push(withAddedFaults(scenario, setup.addedFaults));
+    }
   } catch (error) {
     post({ type: 'setup_failed', message: describeThrown(error), ...(isFaultlineError(error) && { code: error.code }) });
     return;

@@ -1,0 +1,28 @@
+import { matrixAgentOf } from './library.js';
+import type { Scenario } from './scenario.js';
+
+/**
+ * Which cells of scenarios × configurations run: a matrix agent that ignores retry
+ * configurations (`http`, `command`) runs under the first one only, so a comparison never shows
+ * identical columns for configurations that could not reach it.
+ */
+export const cellRuns =
+  (scenarios: readonly Scenario[]) =>
+  (scenario: number, config: number): boolean =>
+    config === 0 || matrixAgentOf(scenarios[scenario]!)?.ignoresConfig !== true;
+
+/**
+ * How a cell is labelled in every report (its column): by what varies. The configuration when
+ * the scenario has no matrix agent; the agent for one that ignores configurations; for a
+ * runtime-driven agent, the configuration when several are compared, the agent when one is, and
+ * `agent/config` when both vary among them.
+ */
+export function cellLabeller(scenarios: readonly Scenario[], configs: readonly { readonly name: string }[]): (scenario: Scenario, config: string) => string {
+  const runtimeAgents = new Set(scenarios.map((s) => matrixAgentOf(s)).filter((a) => a !== undefined && !a.ignoresConfig).map((a) => a!.name));
+  return (scenario, config) => {
+    const agent = matrixAgentOf(scenario);
+    if (agent === undefined) return config;
+    if (agent.ignoresConfig || configs.length === 1) return agent.name;
+    return runtimeAgents.size > 1 ? `${agent.name}/${config}` : config;
+  };
+}
