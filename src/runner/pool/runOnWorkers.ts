@@ -3,6 +3,7 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { CellRefs } from '../CellTally.js';
 import { sourceOf } from '../library.js';
+import { runsUserCode } from '../runsUserCode.js';
 import type { TrialJob } from '../matrixJobs.js';
 import type { Scenario } from '../scenario.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
@@ -61,7 +62,11 @@ export function scenarioFiles(scenarios: readonly Scenario[]): string[] {
   });
 }
 
-/** The watchdog and heap limit of the run's workers: the options given, else the defaults. */
+/**
+ * The watchdog and heap limit of the run's workers: the options given, else the defaults. The
+ * user's code runs on workers in processes of their own, which no allocation of its can take the
+ * command down with; the built-in library's trials cannot run away, and keep the cheaper threads.
+ */
 export function isolationLimits(scenarios: readonly Scenario[], isolation: IsolationOptions | undefined): WorkerLimits {
   return {
     // A trial of many agents does their work at once: the default watchdog grows with the largest crowd.
@@ -73,6 +78,7 @@ export function isolationLimits(scenarios: readonly Scenario[], isolation: Isola
         ...scenarios.map((s) => (s.agent.kind === 'command' ? s.agent.timeoutMs + DEFAULT_TRIAL_TIMEOUT_MS : 0)),
       ),
     heapMb: isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
+    ownProcess: runsUserCode(scenarios),
   };
 }
 
