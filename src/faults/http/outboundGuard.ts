@@ -2,6 +2,8 @@ import { redactText } from '../../core/secretText.js';
 
 /** The code of the answer a request sent outside any trial gets. */
 export const OUTSIDE_TRIAL_CODE = 'FAULTLINE_REQUEST_OUTSIDE_TRIAL';
+/** The code of the answer an SDK's telemetry gets inside a trial. */
+export const TELEMETRY_CODE = 'FAULTLINE_TELEMETRY_REFUSED';
 
 interface GuardState {
   /** Trials whose interception is up in this thread now. */
@@ -31,10 +33,10 @@ export const isSdkTelemetry = (method: string, url: string): boolean =>
   URL.canParse(url) && SDK_TELEMETRY.some((t) => t.method === method.toUpperCase() && new URL(url).origin === t.origin && new URL(url).pathname === t.path);
 
 /** The 403 a refused request gets (JSON, as the APIs answer errors); a client that logs it shows why. */
-export function refusal(method: string, url: string, why: string): { status: 403; headers: Record<string, string>; body: string } {
+export function refusal(method: string, url: string, why: string, code: string = OUTSIDE_TRIAL_CODE): { status: 403; headers: Record<string, string>; body: string } {
   const where = redactText(URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname}` : url);
   const message = `faultline refused ${method.toUpperCase()} ${where}: ${why}, so it was answered here and never sent`;
-  return { status: 403, headers: { 'content-type': 'application/json', 'x-faultline-refused': OUTSIDE_TRIAL_CODE }, body: JSON.stringify({ error: { message, type: 'faultline_refused', code: OUTSIDE_TRIAL_CODE } }) };
+  return { status: 403, headers: { 'content-type': 'application/json', 'x-faultline-refused': code }, body: JSON.stringify({ error: { message, type: 'faultline_refused', code } }) };
 }
 
 /** Why an SDK's telemetry is refused inside a trial. */
