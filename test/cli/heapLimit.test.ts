@@ -13,9 +13,9 @@ import { agentScenario } from './misbehavingAgents.js';
  * the flag, the other trials run, the reports are written, and the exit code is the verdict's.
  */
 
-// The limit is small so that the heap runs out well before the watchdog, even on a loaded machine.
-const LIMITS = ['--worker-heap', '16', '--trial-timeout', '120000'];
-const OOM = /out of memory: the agent's code allocated past the worker's heap limit of 16 MB \(--worker-heap\)/;
+// The smallest limit (--worker-heap's floor), so that the heap runs out well before the watchdog, even on a loaded machine.
+const LIMITS = ['--worker-heap', '32', '--trial-timeout', '120000'];
+const OOM = /out of memory: the agent's code allocated past the worker's heap limit of 32 MB \(--worker-heap\)/;
 // What V8 prints as it aborts a process: never the user's to read.
 const V8_REPORT = /FATAL ERROR|Last few GCs|heap out of memory|Native stack trace/;
 
@@ -24,6 +24,8 @@ beforeAll(async () => {
   dir = await tempDir('heap');
   await writeFile(join(dir.path, 'huge-array.ts'), agentScenario('huge-array', 'new Array(2 ** 28).fill(0);'));
   await writeFile(join(dir.path, 'good-agent.ts'), agentScenario('good-agent', ''));
+  // 48 MB held from import on: the CLI loads it, a worker limited to 32 MB cannot.
+  await writeFile(join(dir.path, 'ballast.ts'), `(globalThis as Record<string, unknown>)['ballast'] = new Array(6_000_000).fill(1.5);\n${agentScenario('ballast', '')}`);
 });
 afterAll(() => dir.cleanup());
 
@@ -56,5 +58,24 @@ describe('an agent that allocates an array of 2^28 elements', () => {
     expect(r.stderr).not.toMatch(V8_REPORT);
     expect(r.stdout).toContain('huge-array × rulebook: fails with no added fault');
     expect(r.stdout).toMatch(OOM);
+  }, 240_000);
+});
+
+describe('a heap limit the scenarios cannot be loaded under', () => {
+  it('below the floor: exit 2 naming the flag and the floor, before any worker starts', async () => {
+    const r = await faultline(['run', 'good-agent.ts', '--worker-heap', '16'], { cwd: dir.path });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`argument '16' is invalid. expected megabytes, at least 32`);
+  });
+
+  it('above the floor, but too small for what the scenario holds from import: exit 2 naming the limit and the files, no stack', async () => {
+    const r = await faultline(['run', 'ballast.ts', 'good-agent.ts', '--k', '1', '--workers', '1', ...LIMITS, '--out', 'ballast-out'], { cwd: dir.path });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: --worker-heap 32: a worker ran out of memory while loading the scenarios \(\S*ballast\.ts, \S*good-agent\.ts\) under its heap limit of 32 MB; give it more \(the default is 512 MB\)$/m);
+    expect(r.stderr).not.toMatch(/faultline crashed|\n\s+at /);
+    expect(r.stderr).not.toMatch(V8_REPORT);
+    // With the default limit the same files run.
+    const ok = await faultline(['run', 'ballast.ts', '--k', '1', '--workers', '1', '--out', 'ballast-ok'], { cwd: dir.path });
+    expect(ok.code, ok.stderr).toBe(0);
   }, 240_000);
 });

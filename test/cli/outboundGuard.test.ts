@@ -91,8 +91,9 @@ describe('the OpenAI Agents SDK trace exporter under faultline', () => {
         // NODE_ENV=test turns the SDK's tracing off; a user's run has it on.
         env: { OPENAI_API_KEY: KEY, NODE_ENV: '', FAULTLINE_LOAD_TIMEOUT_MS: '120000', NODE_OPTIONS: `--require ${WATCH}`, FAULTLINE_CONNECT_LOG: log },
       });
-      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-      const report = JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as { cells: { metrics: { successes: number } }[] };
+      const report = JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as { cells: { metrics: { successes: number }; trials: { end: unknown; failed: unknown }[] }[] };
+      // A failing trial's end and checks say why, beside the console.
+      expect(r.code, `${r.stderr}\n${r.stdout}\n${JSON.stringify(report.cells.flatMap((c) => c.trials.map((t) => ({ end: t.end, failed: t.failed }))))}`).toBe(0);
       expect(report.cells.map((c) => c.metrics.successes)).toEqual([2]);
       // The export at import, outside any trial, was answered by the guard (and said so, once per process).
       expect(r.stderr).toContain('faultline: refused POST https://api.openai.com/v1/traces/ingest from agent code outside its trial: answered 403 here, never sent');

@@ -8,6 +8,7 @@ import type { HistoryEvent } from '../../core/events.js';
 import type { WorldSnapshot } from '../../world/snapshot.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
 import { OUT_OF_MEMORY, ProcessHostedWorker, type TrialThread } from './ProcessHostedWorker.js';
+import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 import { describeThrown, type LostEnd, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 
 /** What became of one trial sent to a worker. */
@@ -33,6 +34,12 @@ export interface WorkerLimits {
 /** The verdict's words for a worker that ran out of memory: what, the limit, and the flag that sets it. */
 export const outOfMemoryMessage = (heapMb: number): string =>
   `out of memory: the agent's code allocated past the worker's heap limit of ${heapMb} MB (--worker-heap); the worker was replaced`;
+
+/** The refusal of a heap limit the scenarios cannot even be loaded under: which files, the limit, and the flag. */
+export function loadOutOfMemoryMessage(heapMb: number, files: readonly string[]): string {
+  const named = files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
+  return `--worker-heap ${heapMb}: a worker ran out of memory while loading the scenarios (${named || 'the built-in library'}) under its heap limit of ${heapMb} MB; give it more (the default is ${DEFAULT_WORKER_HEAP_MB} MB)`;
+}
 
 // The entry runs from source (.ts, through tsx) or built (.js), whichever this file is.
 const ENTRY = new URL(`./trialThread${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -116,8 +123,11 @@ export class TrialWorker {
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         resolve(new TrialWorker(worker, limits));
       };
+      // Running out while loading is no trial's doing: the limit is too small for the scenarios and what they import.
       const onError = (error: Error & { code?: string }): void =>
-        fail(error.code === OUT_OF_MEMORY ? `a worker ran out of memory while loading the scenarios (heap limit ${limits.heapMb} MB, --worker-heap)` : `a worker failed to start: ${describeThrown(error)}`);
+        error.code === OUT_OF_MEMORY
+          ? fail(loadOutOfMemoryMessage(limits.heapMb, setup.scenarioFiles), FaultlineErrorCode.Usage)
+          : fail(`a worker failed to start: ${describeThrown(error)}`);
       const onExit = (code: number): void => fail(`a worker exited with code ${code} while starting`);
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     });

@@ -9,11 +9,11 @@ import type { Scenario } from '../scenario.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
 import type { LostEnd, WorkerSetup } from './protocol.js';
 import { TrialWorker, type WorkerAnswer, type WorkerLimits } from './TrialWorker.js';
+import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 
 /** How long one trial may hold its worker on the wall clock (trials run on virtual time: a sane one takes milliseconds). */
 export const DEFAULT_TRIAL_TIMEOUT_MS = 10_000;
-/** Each worker's heap limit: a runaway allocation ends its trial, not the run. */
-export const DEFAULT_WORKER_HEAP_MB = 512;
+export { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 
 /**
  * Trials that pay for starting one more worker: a worker's start (tsx, faultline's modules, the
