@@ -387,6 +387,9 @@ const wholeRun: Case[] = [1, 2].map(
   }),
 );
 
+// A heap limit the workers cannot load under was a crash (exit 3, a stack), not a refusal.
+wholeRun.push({ cls: '--worker-heap below what a worker needs to load', files: { 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--worker-heap', '16'], code: 2, stderr: /--worker-heap <mb>' argument '16' is invalid\. expected megabytes, at least 32/ });
+
 const CASES: readonly Case[] = [...crashes, ...silent, ...hangs, ...misleading, ...lost, ...wholeRun];
 
 let project: Awaited<ReturnType<typeof userProject>>;
