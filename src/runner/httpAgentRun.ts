@@ -9,6 +9,7 @@ import { anthropicService, openaiService } from '../faults/http/model/modelServi
 import { modelRoot, sdkBaseUrl } from '../faults/http/model/modelOperations.js';
 import { recordedModelService } from '../faults/http/model/recordedService.js';
 import { escapeError, installEscapeGuard } from '../faults/http/escapeGuard.js';
+import { installOutboundGuard, interceptionUp } from '../faults/http/outboundGuard.js';
 import { runIntercepted } from '../faults/http/runIntercepted.js';
 import { unservedError } from '../faults/http/UnhandledRequestPolicy.js';
 import { serviceHttp } from '../faults/http/serviceRoutes.js';
@@ -58,7 +59,10 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
       : (await import('../faults/http/msw.js')).startMsw.bind(undefined, faults, { onUnhandledRequest: policy });
   const escapes: { method: string; url: string }[] = [];
   const start = (): { close(): void } => {
+    // Before the adapter, which restores the guarded fetch at teardown: what the agent's code sends after that is refused.
+    installOutboundGuard();
     const session = startAdapter();
+    const down = interceptionUp();
     // Where unhandled requests are refused, one that slipped past the interceptor is refused too, and named.
     const unguard =
       policy === 'error'
@@ -71,6 +75,7 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
       close: () => {
         unguard();
         session.close();
+        down();
       },
     };
   };

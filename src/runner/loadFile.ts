@@ -8,6 +8,7 @@ import { wallDeadline } from '../core/clock/RealClock.js';
 import { findDuplicateKey } from '../core/jsonDuplicateKey.js';
 import { jsonTooDeepAt, tooDeepText, valueTooDeep } from '../core/jsonNesting.js';
 import { formatPath } from '../core/zodIssues.js';
+import { installOutboundGuard } from '../faults/http/outboundGuard.js';
 
 /** The file kinds scenarios and configurations may be written in. */
 export const DATA_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
@@ -52,6 +53,8 @@ export async function loadFile(file: string, code: FaultlineErrorCode): Promise<
   const path = resolve(file);
   const ext = extname(path).toLowerCase();
   if ((MODULE_EXTENSIONS as readonly string[]).includes(ext)) {
+    // The user's module may start sending at import (an SDK's trace exporter on a timer): never outside a trial.
+    installOutboundGuard();
     const { value } = await loadModule(file, path, code);
     readSafely(file, code, () => {
       // An async function adopts a returned thenable: reading `then` here keeps a throwing trap inside the refusal.

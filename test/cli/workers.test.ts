@@ -22,7 +22,7 @@ const BAD: Record<string, { code: string; end: 'crashed' | 'hung'; reason: RegEx
   'unhandled-rejection': { code: "void Promise.reject(new Error('nobody handles this'));", end: 'crashed', reason: /unhandled promise rejection: Error: nobody handles this/ },
   // Whether the timer fires before the trial ends or is still pending after it, the trial is to blame.
   'throws-in-timer': { code: "setTimeout(() => { throw new Error('thrown from a timer'); }, 0);", end: 'crashed', reason: /thrown from a timer|left a timer running/ },
-  'allocates-forever': { code: 'const hoard: number[][] = []; for (;;) hoard.push(new Array(100_000).fill(7));', end: 'crashed', reason: /ran out of memory \(heap limit 64 MB\)/ },
+  'allocates-forever': { code: 'const hoard: number[][] = []; for (;;) hoard.push(new Array(100_000).fill(7));', end: 'crashed', reason: /out of memory: the agent's code allocated past the worker's heap limit of 64 MB \(--worker-heap\)/ },
   'loops-forever': { code: 'for (;;) { /* spin */ }', end: 'hung', reason: /no answer within the 3000 ms wall-clock watchdog/ },
   'leaves-interval': { code: 'setInterval(() => undefined, 1_000);', end: 'crashed', reason: /left a timer running after its trial ended/ },
 };

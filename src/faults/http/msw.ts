@@ -1,4 +1,5 @@
 import { http, HttpResponse, passthrough, type HttpHandler } from 'msw';
+import { isSdkTelemetry, refusal, TELEMETRY_CODE, TELEMETRY_WHY } from './outboundGuard.js';
 import { HttpNetworkFrame } from 'msw/experimental';
 import { setupServer, type SetupServer } from 'msw/node';
 import { holdOn, type ClockRun, type VirtualClock } from '../../core/index.js';
@@ -58,6 +59,10 @@ function faultHandler(faults: HttpFaults, origin: string, tracker: ExchangeTrack
 
 function unhandledHandler(faults: HttpFaults, policy: UnhandledRequestPolicy): HttpHandler {
   return http.all('*', ({ request }) => {
+    if (isSdkTelemetry(request.method, request.url)) {
+      const answer = refusal(request.method, request.url, TELEMETRY_WHY, TELEMETRY_CODE);
+      return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
+    }
     if (policy === 'error') {
       faults.refuseUnserved(request.method, request.url);
       throw unhandledRequestError(request.method, request.url);

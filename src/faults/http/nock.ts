@@ -9,6 +9,7 @@ import { HTTP_METHODS } from './HttpRoute.js';
 import { ArrivalHolds, type ClientApi } from './ArrivalHolds.js';
 import { nodeStream } from './streamBodies.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
+import { refusal, SDK_TELEMETRY, TELEMETRY_CODE, TELEMETRY_WHY } from './outboundGuard.js';
 import { unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
 
 export interface NockAdapterOptions {
@@ -89,6 +90,11 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
   };
   if (policy === 'error') nock.emitter.on('no match', refuse);
 
+  // An SDK's own telemetry is answered before any route or policy sees it.
+  const telemetry = SDK_TELEMETRY.map((t) => {
+    const answer = refusal(t.method, `${t.origin}${t.path}`, TELEMETRY_WHY, TELEMETRY_CODE);
+    return nock(t.origin, { allowUnmocked: true }).persist().intercept(t.path, t.method).reply(answer.status, answer.body, answer.headers);
+  });
   const scopes = faults.origins.map((origin) => {
     const scope = nock(origin, { allowUnmocked: policy !== 'error' }).persist();
     for (const method of HTTP_METHODS) {
@@ -127,7 +133,7 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
       faults.close();
       tracker.closeAll();
       unwrap();
-      for (const scope of scopes) scope.persist(false);
+      for (const scope of [...telemetry, ...scopes]) scope.persist(false);
       nock.cleanAll();
       nock.emitter.removeListener('no match', warn);
       nock.emitter.removeListener('no match', refuse);

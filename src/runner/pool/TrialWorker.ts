@@ -7,6 +7,8 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { HistoryEvent } from '../../core/events.js';
 import type { WorldSnapshot } from '../../world/snapshot.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
+import { OUT_OF_MEMORY, ProcessHostedWorker, type TrialThread } from './ProcessHostedWorker.js';
+import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 import { describeThrown, type LostEnd, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 
 /** What became of one trial sent to a worker. */
@@ -22,6 +24,21 @@ export interface WorkerLimits {
   readonly trialTimeoutMs: number;
   /** The worker's V8 old-generation heap limit. */
   readonly heapMb: number;
+  /**
+   * Host the worker in a process of its own (for the user's code): the heap limit alone cannot
+   * stop every runaway allocation from aborting the process it runs in (see `ProcessHostedWorker`).
+   */
+  readonly ownProcess?: boolean;
+}
+
+/** The verdict's words for a worker that ran out of memory: what, the limit, and the flag that sets it. */
+export const outOfMemoryMessage = (heapMb: number): string =>
+  `out of memory: the agent's code allocated past the worker's heap limit of ${heapMb} MB (--worker-heap); the worker was replaced`;
+
+/** The refusal of a heap limit the scenarios cannot even be loaded under: which files, the limit, and the flag. */
+export function loadOutOfMemoryMessage(heapMb: number, files: readonly string[]): string {
+  const named = files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
+  return `--worker-heap ${heapMb}: a worker ran out of memory while loading the scenarios (${named || 'the built-in library'}) under its heap limit of ${heapMb} MB; give it more (the default is ${DEFAULT_WORKER_HEAP_MB} MB)`;
 }
 
 // The entry runs from source (.ts, through tsx) or built (.js), whichever this file is.
@@ -68,7 +85,7 @@ export class TrialWorker {
   #nextId = 1;
 
   private constructor(
-    readonly worker: Worker,
+    readonly worker: TrialThread,
     readonly limits: WorkerLimits,
   ) {
     worker.on('message', (m: WorkerMessage) => this.#onMessage(m));
@@ -77,8 +94,8 @@ export class TrialWorker {
         {
           kind: 'crashed',
           message:
-            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-              ? `the worker ran out of memory (heap limit ${limits.heapMb} MB); it was replaced`
+            error.code === OUT_OF_MEMORY
+              ? outOfMemoryMessage(limits.heapMb)
               : `uncaught error in the worker: ${describeThrown(error)}`,
         },
         this.#pending[0] && streamed(this.#pending[0]),
@@ -89,11 +106,12 @@ export class TrialWorker {
 
   /** Starts a worker and resolves once it has loaded the run's scenarios. */
   static start(setup: WorkerSetup, limits: WorkerLimits): Promise<TrialWorker> {
-    const worker = new Worker(BOOTSTRAP, {
+    const options = {
       eval: true,
       workerData: { ...setup, entry: ENTRY.href, tsx: tsxApi() },
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
-    });
+    } as const;
+    const worker: TrialThread = limits.ownProcess === true ? new ProcessHostedWorker(BOOTSTRAP, options) : new Worker(BOOTSTRAP, options);
     return new Promise((resolve, reject) => {
       const fail = (message: string, code: string = FaultlineErrorCode.Internal): void => {
         void worker.terminate();
@@ -105,7 +123,11 @@ export class TrialWorker {
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         resolve(new TrialWorker(worker, limits));
       };
-      const onError = (error: Error): void => fail(`a worker failed to start: ${describeThrown(error)}`);
+      // Running out while loading is no trial's doing: the limit is too small for the scenarios and what they import.
+      const onError = (error: Error & { code?: string }): void =>
+        error.code === OUT_OF_MEMORY
+          ? fail(loadOutOfMemoryMessage(limits.heapMb, setup.scenarioFiles), FaultlineErrorCode.Usage)
+          : fail(`a worker failed to start: ${describeThrown(error)}`);
       const onExit = (code: number): void => fail(`a worker exited with code ${code} while starting`);
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     });

@@ -3,16 +3,17 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { CellRefs } from '../CellTally.js';
 import { matrixAgentOf, projectOf, sourceOf } from '../library.js';
+import { runsUserCode } from '../runsUserCode.js';
 import type { TrialJob } from '../matrixJobs.js';
 import type { Scenario } from '../scenario.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
 import type { LostEnd, ScenarioProjectRef, WorkerSetup } from './protocol.js';
 import { TrialWorker, type WorkerAnswer, type WorkerLimits } from './TrialWorker.js';
+import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 
 /** How long one trial may hold its worker on the wall clock (trials run on virtual time: a sane one takes milliseconds). */
 export const DEFAULT_TRIAL_TIMEOUT_MS = 10_000;
-/** Each worker's heap limit: a runaway allocation ends its trial, not the run. */
-export const DEFAULT_WORKER_HEAP_MB = 512;
+export { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 
 /**
  * Trials that pay for starting one more worker: a worker's start (tsx, faultline's modules, the
@@ -73,7 +74,11 @@ export function scenarioFiles(scenarios: readonly Scenario[]): string[] {
   });
 }
 
-/** The watchdog and heap limit of the run's workers: the options given, else the defaults. */
+/**
+ * The watchdog and heap limit of the run's workers: the options given, else the defaults. The
+ * user's code runs on workers in processes of their own, which no allocation of its can take the
+ * command down with; the built-in library's trials cannot run away, and keep the cheaper threads.
+ */
 export function isolationLimits(scenarios: readonly Scenario[], isolation: IsolationOptions | undefined): WorkerLimits {
   return {
     // A trial of many agents does their work at once: the default watchdog grows with the largest crowd.
@@ -85,6 +90,7 @@ export function isolationLimits(scenarios: readonly Scenario[], isolation: Isola
         ...scenarios.map((s) => (s.agent.kind === 'command' ? s.agent.timeoutMs + DEFAULT_TRIAL_TIMEOUT_MS : 0)),
       ),
     heapMb: isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
+    ownProcess: runsUserCode(scenarios),
   };
 }
 
