@@ -40,7 +40,7 @@ export function forwardRequest(url: string, method: string, headers: Readonly<Re
   for (const [name, value] of Object.entries(headers)) if (!HOP_HEADERS.has(name.toLowerCase())) outgoing[name.toLowerCase()] = value;
   outgoing['content-length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const options = { protocol: target.protocol, hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers: outgoing, agent };
+    const options = { protocol: target.protocol, hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers: outgoing, agent, ...(timeoutMs !== undefined && { timeout: timeoutMs }) };
     const req = new ClientRequest(options, (res: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -52,8 +52,9 @@ export function forwardRequest(url: string, method: string, headers: Readonly<Re
       });
     });
     req.on('error', reject);
-    // The socket's own idle timer: no answer (or no next byte of one) within timeoutMs is a timeout.
-    if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    // The socket's own idle timer (the `timeout` option), on the wall clock because the provider is real:
+    // no answer (or no next byte of one) within timeoutMs is a timeout.
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${String(timeoutMs)} ms`), { code: 'ETIMEDOUT' })));
     req.end(body);
   });
 }
