@@ -62,9 +62,9 @@ describe('a fault rule that never fires leaves its cell not exercised', () => {
     expect(silent.stdout).toMatch(/fault coverage\n.*\n {2}✗ order-partial-write-idempotent +naive +faults\[0\] +create_order call 7, partial_write, times 1 +0\/4 trials +0 {2}not exercised/);
   });
 
-  it('the JSON report carries the coverage and the failed gate (schema 4)', async () => {
+  it('the JSON report carries the coverage and the failed gate (schema 4 on; now 6)', async () => {
     const report = parseJsonReport(await read('silent', 'faultline.json'));
-    expect(report.schemaVersion).toBe(4);
+    expect(report.schemaVersion).toBe(6);
     const cell = report.cells[0]!;
     expect(cell.status).toBe('passed');
     expect(cell.metrics.coverage).toEqual([{ rule: 0, label: 'create_order call 7, partial_write, times 1', mustFire: true, trials: 0, firings: 0 }]);

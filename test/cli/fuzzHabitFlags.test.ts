@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { JSON_SCHEMA_VERSION } from '../../src/report/json.js';
 
 /**
  * Bad input for the CLI-habit flags (`--bail`, `--max-failures`, `--last-failed`, `--watch`,
@@ -22,7 +23,7 @@ beforeAll(async () => {
   await write('not-json', '{ "schemaVersion": 4, ');
   await write('sweep', JSON.stringify({ schemaVersion: 1, sweep: {} }));
   await write('old', JSON.stringify({ schemaVersion: 1, tool: 'faultline', cells: [] }));
-  await write('edited', JSON.stringify({ schemaVersion: 4, tool: 'faultline', cells: 'none' }));
+  await write('edited', JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, tool: 'faultline', cells: 'none' }));
   await mkdir(join(dir.path, 'folder-report', 'faultline.json'), { recursive: true });
 });
 afterAll(() => dir.cleanup());

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { faultline, start, tempDir } from './faultline.js';
+import { JSON_SCHEMA_VERSION } from '../../src/report/json.js';
 
 describe('faultline view', () => {
   it('writes report.html beside the JSON report, prints its path, and serves it on 127.0.0.1 until stopped', async () => {
@@ -44,7 +45,7 @@ describe('faultline view', () => {
       expect(missing).toMatchObject({ code: 2, stdout: '' });
       expect(missing.stderr).toContain('nowhere/faultline.json: no such file');
       await mkdir(join(dir.path, 'bad'));
-      await writeFile(join(dir.path, 'bad', 'faultline.json'), '{"schemaVersion": 4, "tool": "faultline"}');
+      await writeFile(join(dir.path, 'bad', 'faultline.json'), JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, tool: 'faultline' }));
       const bad = await faultline(['view', 'bad/faultline.json'], { cwd: dir.path });
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('bad/faultline.json: not a faultline JSON report');
