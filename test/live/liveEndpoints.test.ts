@@ -8,10 +8,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { faultline } from '../cli/faultline.js';
-import { userProject } from '../cli/userProject.js';
-import { startFakeModelServer, type FakeModelOptions, type FakeModelServer } from './fakeModelServer.js';
+import { liveHarness } from './liveHarness.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const HELPDESK = join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts');
@@ -79,25 +78,8 @@ interface Report {
   }[];
 }
 
-const servers: FakeModelServer[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-async function serve(options: FakeModelOptions): Promise<FakeModelServer> {
-  const s = await startFakeModelServer(options);
-  servers.push(s);
-  return s;
-}
-async function project(files: Record<string, string>): Promise<string> {
-  const dir = await userProject('live-endpoints', files);
-  cleanups.push(dir.cleanup);
-  return dir.path;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await Promise.all(cleanups.map((c) => c()));
-});
-const report = async (dir: string, out: string): Promise<Report> => JSON.parse(await readFile(join(dir, out, 'faultline.json'), 'utf8')) as Report;
+const { serve, project, report: readReport } = liveHarness('live-endpoints');
+const report = (dir: string, out: string): Promise<Report> => readReport<Report>(dir, out);
 
 describe('faultline run --live against compatible endpoints', () => {
   it('takes model.baseUrl with /v1 (Ollama-style) for the openai and the anthropic API', async () => {
