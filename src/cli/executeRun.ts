@@ -301,14 +301,13 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
 }
 
 /**
- * The default worker count. One worker runs the trials one after another, as this process
- * would, after a start-up of its own (faultline's modules and the scenario files loaded again)
- * while the main thread waits: it pays only for isolation. So a run that needs none (the
- * built-in library's scripted agents on built-in services, no watchdog or heap limit asked
- * for) runs in this process unless it is large enough for two workers (bench/README.md).
+ * The default worker count. A run of no code of the user's (the built-in library's scripted
+ * agents on built-in services, no watchdog or heap limit asked for) needs no isolation: its
+ * first trials run in this process, timed, and the rest go to workers only if their start-up
+ * is repaid (`auto`, see `workersWorthIt`), so the default never makes a run slower than in
+ * process. The user's code is always isolated: the available cores, one per 500 trials.
  */
-function workersFor(scenarios: readonly Scenario[], request: { readonly trialTimeout?: number; readonly workerHeap?: number }, trials: number): number {
-  const workers = defaultWorkers(trials);
+function workersFor(scenarios: readonly Scenario[], request: { readonly trialTimeout?: number; readonly workerHeap?: number }, trials: number): number | 'auto' {
   const isolated = runsUserCode(scenarios) || request.trialTimeout !== undefined || request.workerHeap !== undefined;
-  return workers === 1 && !isolated ? 0 : workers;
+  return isolated ? defaultWorkers(trials) : 'auto';
 }

@@ -9,6 +9,8 @@ import { matrixAgentOf, refOf } from './library.js';
 import { cellLabeller, cellRuns } from './cellLabel.js';
 import { GlobalsWatch } from './pool/globalsFingerprint.js';
 import { runOnWorkers, type IsolationOptions } from './pool/runOnWorkers.js';
+import { workersWorthIt } from './pool/workersWorthIt.js';
+import { wallMs } from '../core/clock/RealClock.js';
 import { matrixJobs, type TrialJob } from './matrixJobs.js';
 import type { Shard } from './shard.js';
 import { runTrial, summarise, type TrialSummary } from './trial.js';
@@ -49,9 +51,11 @@ export interface RunOptions {
    * Worker threads to run the trials on, each trial isolated from the others and from the run
    * (see `pool/`). Workers load scenarios by the file they came from, so every scenario must
    * come from `loadScenarios`; 0 or absent runs the trials here, one after the other, and then
-   * scenarios may be objects built in code.
+   * scenarios may be objects built in code. `auto`: the first trials run here and are timed,
+   * and the rest go to workers only if that finishes sooner (`workersWorthIt`); for trials
+   * that need no isolation from the run. The count never changes a result, only how fast it comes.
    */
-  readonly workers?: number;
+  readonly workers?: number | 'auto';
   /** Failing trials each cell keeps in full (history and all); the rest are counted. Default: every trial is kept. */
   readonly keepFailures?: number;
   /** Run only this slice of the matrix; `faultline merge` puts the slices back together. */
@@ -70,6 +74,13 @@ export interface RunOptions {
   /** What a trial's model answers cost, from its tokens and model (the price table); undefined when unpriced. */
   readonly price?: (trial: TrialSummary) => number | undefined;
 }
+
+/** Trials run in process before any is timed (`workers: 'auto'`). */
+const CALIBRATION_WARM = 3;
+/** Then trials are timed until this many and this long, or this long at most. */
+const CALIBRATION_TRIALS = 10;
+const CALIBRATION_MIN_MS = 40;
+const CALIBRATION_MAX_MS = 200;
 
 export async function runMatrix(options: RunOptions): Promise<RunResult> {
   const { scenarios, seed, k, signal, onTrial, keepFailures, shard } = options;
@@ -103,14 +114,57 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
     return { scenario: planned[job.scenario]!, config: configs[job.config]!, runSeed: seed, trialIndex: job.trialIndex, refs: tally.refs };
   };
 
-  let interrupted: boolean;
-  if ((options.workers ?? 0) > 0) {
+  // Agents run in this process share its globals: a trial that changes them fails, and the change is undone.
+  let globals: GlobalsWatch | undefined;
+  /** Runs the jobs here, one after the other, while `more` says so; resolves to how many ran, or -1 when the signal stopped them. */
+  const runHere = async (from: number, more: (ran: number) => boolean): Promise<number> => {
+    useLiveRun(options.live);
+    globals ??= new GlobalsWatch();
+    let i = from;
+    try {
+      for (; i < jobs.length && more(i - from); i++) {
+        const job = jobs[i]!;
+        if (signal?.aborted) return -1;
+        let trial = await runTrial(trialOf(job));
+        const changed = globals.changed();
+        if (changed !== undefined) {
+          globals.restore();
+          const message = `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
+          trial = await runTrial({ ...trialOf(job), lost: { kind: 'crashed', message } });
+        }
+        take(job, summarise(trial, withHistory(trial.status)));
+      }
+    } finally {
+      useLiveRun(undefined);
+    }
+    return i - from;
+  };
+
+  let interrupted = false;
+  let workers = options.workers ?? 0;
+  let from = 0;
+  if (workers === 'auto') {
+    // The first trials pay for warming up (modules loaded on first use, code not yet optimised): they are not timed.
+    const warm = await runHere(0, (ran) => ran < CALIBRATION_WARM);
+    let startedAt = 0;
+    const timed = warm < 0 ? -1 : await runHere(warm, (ran) => {
+      if (ran === 0) startedAt = wallMs();
+      const ms = wallMs() - startedAt;
+      return ms < CALIBRATION_MAX_MS && (ran < CALIBRATION_TRIALS || ms < CALIBRATION_MIN_MS);
+    });
+    interrupted = timed < 0;
+    from = interrupted ? jobs.length : warm + timed;
+    workers = timed > 0 && from < jobs.length ? workersWorthIt((wallMs() - startedAt) / timed, jobs.length - from) : 0;
+  }
+  if (interrupted) {
+    // Stopped while timing the first trials: the cells hold what finished.
+  } else if (workers > 0) {
     interrupted = await runOnWorkers({
       scenarios,
       configs,
-      jobs,
+      jobs: jobs.slice(from),
       runSeed: seed,
-      workers: options.workers!,
+      workers,
       keepFailures: keepFailures ?? null,
       ...(options.addedFaults && { addedFaults: options.addedFaults }),
       ...(options.live && { live: options.live }),
@@ -122,25 +176,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
       lost: async (job, end, partial) => summarise(await runTrial({ ...trialOf(job), lost: end, ...(partial && { partial }) }), true),
     });
   } else {
-    interrupted = false;
-    useLiveRun(options.live);
-    // Agents run in this process share its globals: a trial that changes them fails, and the change is undone.
-    const globals = new GlobalsWatch();
-    for (const job of jobs) {
-      if (signal?.aborted) {
-        interrupted = true;
-        break;
-      }
-      let trial = await runTrial(trialOf(job));
-      const changed = globals.changed();
-      if (changed !== undefined) {
-        globals.restore();
-        const message = `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
-        trial = await runTrial({ ...trialOf(job), lost: { kind: 'crashed', message } });
-      }
-      take(job, summarise(trial, withHistory(trial.status)));
-    }
-    useLiveRun(undefined);
+    interrupted = (await runHere(from, () => true)) < 0;
   }
 
   const cells = tallies.filter((t) => t.trials > 0).map((t) => t.cell());

@@ -138,7 +138,7 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--reporter <name>', 'console, dot, list, json, junit, markdown or html (repeatable; default: console, json, junit, markdown); dot prints a mark per trial (· passed, F failed), list a line per finished cell, both on stdout and followed by the console summary', collectReporter)
     .option('--out <dir>', 'folder the report files go to', 'reports')
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
-    .option('--workers <n>', 'worker threads the trials run on, each trial isolated from the run (default: the available cores, one per 500 trials, at least 1, or 0 for a run of no code of yours that one worker would hold; 0: in this process, without isolation)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
+    .option('--workers <n>', 'worker threads the trials run on, each trial isolated from the run (default: with code of yours, the available cores, one per 500 trials, at least 1; without, the first trials in this process, timed, and the rest on workers only if that is faster; 0: in this process, without isolation)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
     .option('--keep-failures <n>', 'failing trials per cell kept in full, history and all; the rest are counted', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'), DEFAULT_KEEP_FAILURES)
     .option('--shard <i/n>', 'run only slice i of n of the trials (merge the shard reports with "faultline merge")', parseShardFlag)
     .addOption(isolationOptions()[0]!)

@@ -9,7 +9,7 @@ import type { WorldSnapshot } from '../../world/snapshot.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
 import { OUT_OF_MEMORY, ProcessHostedWorker, type TrialThread } from './ProcessHostedWorker.js';
 import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
-import { describeThrown, type LostEnd, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
+import { describeThrown, type LostEnd, type TrialBatch, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 
 /** What became of one trial sent to a worker. */
 export type WorkerAnswer =
@@ -63,8 +63,10 @@ const { workerData } = require('node:worker_threads');
 interface Pending {
   readonly id: number;
   readonly resolve: (answer: WorkerAnswer) => void;
-  /** Set while this is the trial the worker is running (the first pending one). */
+  /** Set while this is the first trial not answered yet. */
   watchdog?: TimerHandle;
+  /** With batches: the trial the worker had started when the watchdog was set (`WorkerSetup.progress`). */
+  started?: number;
   /** What the worker streamed of this trial so far (see `WorkerSetup.stream`). */
   readonly events: HistoryEvent[];
   snapshot?: WorldSnapshot;
@@ -80,6 +82,8 @@ const streamed = (p: Pending): PartialTrial | undefined => (p.events.length === 
 export class TrialWorker {
   static readonly #clock = new RealClock();
   readonly #pending: Pending[] = [];
+  /** With batches: which trial the worker is running (see `WorkerSetup.progress`). */
+  readonly #progress: Int32Array | undefined;
   #gone = false;
   #stopping = false;
   #nextId = 1;
@@ -87,7 +91,9 @@ export class TrialWorker {
   private constructor(
     readonly worker: TrialThread,
     readonly limits: WorkerLimits,
+    progress: Int32Array | undefined,
   ) {
+    this.#progress = progress;
     worker.on('message', (m: WorkerMessage) => this.#onMessage(m));
     worker.on('error', (error: Error & { code?: string }) =>
       this.#lose(
@@ -104,11 +110,16 @@ export class TrialWorker {
     worker.on('exit', (code) => this.#lose({ kind: 'crashed', message: `the worker exited with code ${code} while running the trial` }, this.#pending[0] && streamed(this.#pending[0])));
   }
 
-  /** Starts a worker and resolves once it has loaded the run's scenarios. */
+  /**
+   * Starts a worker and resolves once it has loaded the run's scenarios. A thread of this
+   * process may be sent trials in batches (`batches`); one in a process of its own gets them
+   * one at a time, as its answers must tell which trial a crash took.
+   */
   static start(setup: WorkerSetup, limits: WorkerLimits): Promise<TrialWorker> {
+    const progress = limits.ownProcess === true ? undefined : new Int32Array(new SharedArrayBuffer(4));
     const options = {
       eval: true,
-      workerData: { ...setup, entry: ENTRY.href, tsx: tsxApi() },
+      workerData: { ...setup, ...(progress && { progress }), entry: ENTRY.href, tsx: tsxApi() },
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
     } as const;
     const worker: TrialThread = limits.ownProcess === true ? new ProcessHostedWorker(BOOTSTRAP, options) : new Worker(BOOTSTRAP, options);
@@ -121,7 +132,7 @@ export class TrialWorker {
         if (m.type === 'setup_failed') fail(`a worker could not load the scenarios: ${m.message}`, m.code);
         if (m.type !== 'ready') return;
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-        resolve(new TrialWorker(worker, limits));
+        resolve(new TrialWorker(worker, limits, progress));
       };
       // Running out while loading is no trial's doing: the limit is too small for the scenarios and what they import.
       const onError = (error: Error & { code?: string }): void =>
@@ -138,14 +149,24 @@ export class TrialWorker {
     return !this.#gone;
   }
 
-  run(request: Omit<TrialRequest, 'type' | 'id'>): Promise<WorkerAnswer> {
-    if (this.#gone) return Promise.resolve({ kind: 'stopped' });
-    const id = this.#nextId++;
-    return new Promise((resolve) => {
-      this.#pending.push({ id, resolve, events: [] });
-      if (this.#pending.length === 1) this.#watch();
-      this.worker.postMessage({ type: 'trial', id, ...request } satisfies TrialRequest);
-    });
+  /** True when this worker takes several trials in one message (`runBatch`). */
+  get batches(): boolean {
+    return this.#progress !== undefined;
+  }
+
+  run(request: Omit<TrialRequest, 'id'>): Promise<WorkerAnswer> {
+    return this.runBatch([request])[0]!;
+  }
+
+  /** Sends trials in one message (one at a time unless `batches`); each answer settles on its own. */
+  runBatch(requests: readonly Omit<TrialRequest, 'id'>[]): Promise<WorkerAnswer>[] {
+    if (this.#gone) return requests.map(() => Promise.resolve({ kind: 'stopped' }));
+    if (requests.length > 1 && !this.batches) throw new Error('a worker in a process of its own takes one trial at a time');
+    const trials = requests.map((r) => ({ id: this.#nextId++, ...r }));
+    const answers = trials.map(({ id }) => new Promise<WorkerAnswer>((resolve) => this.#pending.push({ id, resolve, events: [] })));
+    if (this.#pending.length === trials.length) this.#watch();
+    this.worker.postMessage({ type: 'trials', trials } satisfies TrialBatch);
+    return answers;
   }
 
   /** Trials sent and not yet answered. */
@@ -154,13 +175,19 @@ export class TrialWorker {
   }
 
   // The worker starts the next trial as soon as it answers the one before: its watchdog starts then.
+  // With batches, answers come a batch at a time: while the worker has started another trial
+  // since the watchdog was set, it is set again, so it catches one trial that runs past the limit.
   #watch(): void {
     const head = this.#pending[0];
     if (head === undefined) return;
     const ms = this.limits.trialTimeoutMs;
-    head.watchdog = TrialWorker.#clock.setTimer(ms, () =>
-      this.#lose({ kind: 'hung', at: 0, message: `no answer within the ${ms} ms wall-clock watchdog (a synchronous loop?); the worker was stopped and replaced` }, streamed(head)),
-    );
+    if (head.watchdog !== undefined) TrialWorker.#clock.clearTimer(head.watchdog);
+    const progress = this.#progress;
+    if (progress !== undefined) head.started = Atomics.load(progress, 0);
+    head.watchdog = TrialWorker.#clock.setTimer(ms, () => {
+      if (progress !== undefined && Atomics.load(progress, 0) !== head.started) return this.#watch();
+      this.#lose({ kind: 'hung', at: 0, message: `no answer within the ${ms} ms wall-clock watchdog (a synchronous loop?); the worker was stopped and replaced` }, streamed(head));
+    });
   }
 
   /** Terminates the worker; every trial sent and not answered answers `stopped`. */
@@ -172,8 +199,10 @@ export class TrialWorker {
   }
 
   #onMessage(m: WorkerMessage): void {
-    if (m.type === 'result' && m.id === this.#pending[0]?.id) {
-      this.#settleHead({ kind: 'result', trial: m.trial, ...(m.retire !== undefined && { retire: m.retire }) });
+    if (m.type === 'results') {
+      for (const r of m.results) {
+        if (r.id === this.#pending[0]?.id) this.#settleHead({ kind: 'result', trial: r.trial, ...(r.retire !== undefined && { retire: r.retire }) });
+      }
       this.#watch();
     } else if (m.type === 'progress' && m.id === this.#pending[0]?.id) {
       const head = this.#pending[0];
@@ -182,10 +211,16 @@ export class TrialWorker {
     } else if (m.type === 'fatal') this.#lose({ kind: 'crashed', message: m.reason }, m.partial ?? (this.#pending[0] && streamed(this.#pending[0])));
   }
 
-  /** The trial the worker is running is lost with it (with what it did so far, when known); the ones sent after it never ran. */
+  /**
+   * The trial the worker is running is lost with it (with what it did so far, when known); the
+   * ones sent after it never ran. With batches, the trials before it in its batch finished but
+   * went unanswered with the worker: they did not run either, as far as the run can tell.
+   */
   #lose(end: LostEnd, partial?: PartialTrial): void {
     if (this.#gone) return;
     this.#gone = true;
+    const running = this.#progress === undefined ? -1 : Atomics.load(this.#progress, 0);
+    if (this.#pending.some((p) => p.id === running)) while (this.#pending[0]!.id !== running) this.#settleHead({ kind: 'stopped' });
     this.#settleHead(this.#stopping ? { kind: 'stopped' } : { kind: 'lost', end, ...(partial && { partial }) });
     while (this.#pending.length > 0) this.#settleHead({ kind: 'stopped' });
     void this.worker.terminate();

@@ -45,11 +45,17 @@ export interface WorkerSetup {
   readonly stream?: boolean;
   /** A `--live` run: the model requests go to its gateway in the main thread, and each trial's recording into this folder. */
   readonly live?: LiveRun;
+  /**
+   * Where the worker writes the id of the trial it starts (`Atomics.store` at index 0), when
+   * trials are sent in batches: the results of a batch come back together, so the main thread
+   * learns from this which trial of the batch its watchdog or a dead worker caught.
+   * A thread of this process only (shared memory cannot reach a worker in a process of its own).
+   */
+  readonly progress?: Int32Array;
 }
 
-/** The main thread asks for one trial at a time. */
+/** One trial the main thread asks for. */
 export interface TrialRequest {
-  readonly type: 'trial';
   readonly id: number;
   readonly scenario: number;
   readonly config: number;
@@ -59,11 +65,27 @@ export interface TrialRequest {
   readonly override?: ScenarioOverride;
 }
 
+/**
+ * Trials the worker runs in order; it answers them all at once when the last is done (one
+ * message instead of one per trial: each costs both threads a copy, an event and a wake-up).
+ */
+export interface TrialBatch {
+  readonly type: 'trials';
+  readonly trials: readonly TrialRequest[];
+}
+
+/** One trial's answer. `retire`: the trial is judged, but its worker must not run another (an agent changed its globals). */
+export interface TrialAnswer {
+  readonly id: number;
+  readonly trial: TrialSummary;
+  readonly retire?: string;
+}
+
 export type WorkerMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'setup_failed'; readonly message: string; readonly code?: string }
-  /** `retire`: the trial is judged, but its worker must not run another (an agent changed its globals). */
-  | { readonly type: 'result'; readonly id: number; readonly trial: TrialSummary; readonly retire?: string }
+  /** The answers to a batch's trials, in order (to one that retired its worker, the batch's last). */
+  | { readonly type: 'results'; readonly results: readonly TrialAnswer[] }
   /** The trial in progress (if any) took its worker down with it. */
   | { readonly type: 'fatal'; readonly id: number | undefined; readonly reason: string; readonly partial?: PartialTrial }
   /** With `WorkerSetup.stream`: one event of the trial in progress, and after an effect the world's state. */

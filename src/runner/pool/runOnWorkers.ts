@@ -10,6 +10,7 @@ import type { PartialTrial, TrialSummary } from '../trial.js';
 import type { LostEnd, ScenarioProjectRef, WorkerSetup } from './protocol.js';
 import { TrialWorker, type WorkerAnswer, type WorkerLimits } from './TrialWorker.js';
 import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
+import { wallMs } from '../../core/clock/RealClock.js';
 
 /** How long one trial may hold its worker on the wall clock (trials run on virtual time: a sane one takes milliseconds). */
 export const DEFAULT_TRIAL_TIMEOUT_MS = 10_000;
@@ -21,8 +22,24 @@ export { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
  */
 export const TRIALS_PER_WORKER = 500;
 
-/** Trials sent to a worker before it answers the first: it starts the next one at once instead of waiting a round trip. */
+/** Batches sent to a worker before it answers the first: it starts the next one at once instead of waiting a round trip. */
 const AHEAD = 2;
+
+/**
+ * The wall time a batch of trials aims at: long enough that a message per batch costs next to
+ * nothing beside its trials, short enough that progress, `--bail` and an interrupt are seen
+ * within a few of them (the trials already sent still run).
+ */
+const BATCH_MS = 25;
+/** The most trials in one batch, whatever their cost. */
+const MAX_BATCH = 64;
+
+/**
+ * Trials per batch from the wall time a trial took so far on this worker: one until a trial
+ * was timed, then about `BATCH_MS` of them.
+ */
+export const batchSize = (msPerTrial: number | undefined): number =>
+  msPerTrial === undefined ? 1 : Math.max(1, Math.min(MAX_BATCH, Math.floor(BATCH_MS / Math.max(msPerTrial, 1e-3))));
 
 /**
  * The default worker count: the cores this process may use, but no more than the run's trials
@@ -131,41 +148,70 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
     }
   };
 
+  const judgeLost = async (job: TrialJob, answer: Extract<WorkerAnswer, { kind: 'lost' }>): Promise<TrialSummary> => {
+    // A worker that spins cannot say what its trial did: the same trial again, on a worker that streams its history, can.
+    const partial = answer.partial ?? (answer.end.kind === 'hung' ? await streamed(job) : undefined);
+    return run.lost(job, answer.end, partial);
+  };
+
   const drain = async (queue: readonly TrialJob[]): Promise<void> => {
     let worker: TrialWorker | undefined;
     // Sent and not yet answered, oldest first; a trial that did not run goes back to the front of `todo`.
     const sent: { job: TrialJob; answer: Promise<WorkerAnswer> }[] = [];
+    // Batches in flight (their sizes, and trials not answered yet): the next is sent when fewer than AHEAD are.
+    const batches: { size: number; left: number }[] = [];
     const todo = [...queue];
+    // Wall time per trial on this queue's worker, from its answers: what sizes the next batch.
+    let since: number | undefined;
+    let msPerTrial: number | undefined;
     try {
       for (;;) {
-        while (sent.length < AHEAD && todo.length > 0 && !stopped()) {
+        while (batches.length < AHEAD && todo.length > 0 && !stopped()) {
           if (worker === undefined || !worker.alive) {
             // Whatever was sent to the worker that died answers first (`stopped`), so nothing overtakes it.
             if (sent.length > 0) break;
             if (worker) live.delete(worker);
             worker = await TrialWorker.start(setup, limits);
             live.add(worker);
+            since = undefined;
             if (stopped()) break;
           }
-          const job = todo.shift()!;
-          sent.push({ job, answer: worker.run({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) }) });
+          const jobs = todo.splice(0, worker.batches ? batchSize(msPerTrial) : 1);
+          const answers = worker.runBatch(jobs.map((job) => ({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) })));
+          jobs.forEach((job, i) => sent.push({ job, answer: answers[i]! }));
+          batches.push({ size: jobs.length, left: jobs.length });
+          since ??= wallMs();
         }
         const head = sent.shift();
         if (head === undefined) return;
         const answer = await head.answer;
+        const batch = batches[0];
+        if (batch !== undefined && --batch.left === 0) {
+          batches.shift();
+          // The worker runs batch after batch without a pause (AHEAD): the time between two answers is the later batch's.
+          const now = wallMs();
+          if (answer.kind === 'result' && since !== undefined) msPerTrial = (now - since) / batch.size;
+          since = now;
+        }
         let trial: TrialSummary;
         if (answer.kind === 'stopped') {
           // Its worker is gone, and so is everything sent after it: all of it again, in order, before anything
-          // later (each worker runs a cell's trials in index order; see WorkerSetup.keepFailures).
+          // later (each worker runs a cell's trials in index order; see WorkerSetup.keepFailures). A trial
+          // after it that the worker was running when it died or stalled is judged lost.
           const rest = sent.splice(0);
-          await Promise.all(rest.map((s) => s.answer));
-          todo.unshift(head.job, ...rest.map((s) => s.job));
+          batches.length = 0;
+          const again = [head.job];
+          for (const [i, a] of (await Promise.all(rest.map((s) => s.answer))).entries()) {
+            const job = rest[i]!.job;
+            if (a.kind === 'stopped') again.push(job);
+            else {
+              done++;
+              run.onTrial(job, a.kind === 'lost' ? await judgeLost(job, a) : a.trial);
+            }
+          }
+          todo.unshift(...again);
           continue;
-        } else if (answer.kind === 'lost') {
-          // A worker that spins cannot say what its trial did: the same trial again, on a worker that streams its history, can.
-          const partial = answer.partial ?? (answer.end.kind === 'hung' ? await streamed(head.job) : undefined);
-          trial = await run.lost(head.job, answer.end, partial);
-        }
+        } else if (answer.kind === 'lost') trial = await judgeLost(head.job, answer);
         else {
           trial = answer.trial;
           // The trial changed what the next one would see: its worker runs no other.

@@ -13,7 +13,7 @@ import { withAddedFaults } from '../addedFaults.js';
 import { withOverride } from '../scenarioOverride.js';
 import { runTrial, summarise, type LiveTrial, type PartialTrial, type TrialSummary } from '../trial.js';
 import { leftoverResources, resourceCounts } from './leftovers.js';
-import { describeThrown, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
+import { describeThrown, type TrialAnswer, type TrialBatch, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 import { GlobalsWatch } from './globalsFingerprint.js';
 import { useLiveRun } from '../modelSource.js';
 
@@ -23,6 +23,14 @@ const post = (message: WorkerMessage): void => port.postMessage(message);
 useLiveRun(setup.live);
 
 let current: number | undefined;
+/** Answers of the batch in progress, sent together when its last trial is done (or before a fatal message). */
+let answered: TrialAnswer[] = [];
+const flush = (): void => {
+  if (answered.length === 0) return;
+  const results = answered;
+  answered = [];
+  post({ type: 'results', results });
+};
 /** The trial this thread ran last (or is running): what it did goes with a fatal message. */
 let live: LiveTrial | undefined;
 const exit: (code: number) => never = process.exit.bind(process);
@@ -40,6 +48,12 @@ function partialOf(): PartialTrial | undefined {
 
 /** Reports the trial in progress as lost, with what it did so far, then ends this thread; the pool starts a fresh one. */
 function fatal(reason: string): never {
+  // The trials of the batch that finished are judged: only the one in progress is lost.
+  try {
+    flush();
+  } catch {
+    answered = [];
+  }
   const partial = current === undefined ? undefined : partialOf();
   try {
     post({ type: 'fatal', id: current, reason, ...(partial && { partial }) });
@@ -71,6 +85,7 @@ function withHistory(request: TrialRequest, status: TrialSummary['status']): boo
 /** Runs one trial and answers; resolves to false when this worker must run no other (its globals changed). */
 async function runOne(request: TrialRequest, scenarios: readonly Scenario[], globals: GlobalsWatch): Promise<boolean> {
   current = request.id;
+  if (setup.progress) Atomics.store(setup.progress, 0, request.id);
   live = undefined;
   const resources = resourceCounts();
   const trial = await runTrial({
@@ -91,7 +106,7 @@ async function runOne(request: TrialRequest, scenarios: readonly Scenario[], glo
   const summary = summarise(trial, withHistory(request, trial.status));
   current = undefined;
   live = undefined;
-  post({ type: 'result', id: request.id, trial: summary, ...(retire !== undefined && { retire }) });
+  answered.push({ id: request.id, trial: summary, ...(retire !== undefined && { retire }) });
   return retire === undefined;
 }
 
@@ -116,19 +131,24 @@ async function start(): Promise<void> {
   }
   // Taken once the scenarios are loaded: whatever their modules set up is this worker's normal.
   const globals = new GlobalsWatch();
-  // The pool sends the next request before this one is answered (no idle round trip); they run one at a time, in order.
-  const queue: TrialRequest[] = [];
+  // The pool sends the next batch before this one is answered (no idle round trip); trials run one at a time, in order,
+  // and a batch is answered when its last trial is done (a trial that retires the worker is the last it runs).
+  const queue: TrialBatch[] = [];
   let running = false;
   let retired = false;
   const next = async (): Promise<void> => {
     running = true;
-    for (let request = queue.shift(); request !== undefined && !retired; request = queue.shift()) {
-      retired = !(await runOne(request, scenarios, globals));
+    for (let batch = queue.shift(); batch !== undefined && !retired; batch = queue.shift()) {
+      for (const request of batch.trials) {
+        retired = !(await runOne(request, scenarios, globals));
+        if (retired) break;
+      }
+      flush();
     }
     running = false;
   };
-  port.on('message', (request: TrialRequest) => {
-    queue.push(request);
+  port.on('message', (batch: TrialBatch) => {
+    queue.push(batch);
     if (!running) next().catch((error: unknown) => fatal(`the trial threw: ${describeThrown(error)}`));
   });
   post({ type: 'ready' });
