@@ -32,6 +32,12 @@ export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultO
   conflict: fc.constant({ kind: 'conflict' }),
   server_error: fc.constant({ kind: 'server_error' }),
   malformed: fc.constant({ kind: 'malformed' }),
+  // Lags around the built-in configurations' 10 s per-call timeout, so a reconciling status query falls inside.
+  stale: fc.record({ kind: fc.constant('stale'), lagMs: fc.integer({ min: 1, max: 60_000 }) }),
+  empty: fc.constant({ kind: 'empty' }),
+  truncated: fc.record({ kind: fc.constant('truncated'), keep: fc.integer({ min: 0, max: 3 }) }),
+  // Fields the built-in services answer with; a path an answer lacks tells no lie.
+  wrong_value: fc.record({ kind: fc.constant('wrong_value'), path: fc.constantFrom('status', 'state', 'amountCents', '0.status', 'value.status') }),
   stream_cut: fc.record({ kind: fc.constant('stream_cut'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
   stream_stall: fc.record({ kind: fc.constant('stream_stall'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
   stream_malformed: fc.record({ kind: fc.constant('stream_malformed'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
