@@ -1,4 +1,4 @@
-import { failAll, type Verdict } from '../core/index.js';
+import { failAll, type EventOf, type Verdict } from '../core/index.js';
 import type { Effect } from '../world/ledger.js';
 import type { Checker } from './checker.js';
 import { list, seqs, times, unique } from './format.js';
@@ -45,7 +45,8 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
   if (calls.length > 0) where.push(`calls ${list(calls)} of ${list(tools)}`);
   // Unknown calls (no tool_call recorded) are given the benefit of the doubt: the service may honour keys.
   const honoured = calls.every((c) => index.call(c)?.honoursKeys ?? true);
-  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}`;
+  const lie = lieBefore(index, group);
+  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}${lie ? `; ${describeLie(lie)}` : ''}`;
 
   return {
     message,
@@ -74,8 +75,31 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
       }),
       calls,
       idempotencyKeys: keys,
+      ...(lie ? { causedBy: { event: lie.seq, t: lie.t, request: lie.request, tool: lie.tool, purpose: lie.purpose, fault: lie.fault, held: lie.held, answered: lie.answered } } : {}),
     },
   };
+}
+
+/**
+ * The lie a repeat most likely acted on: the last `lie` event after the first effect and
+ * before the repeat (a stale or empty read that said the first one was not there).
+ */
+function lieBefore(index: TrialIndex, group: readonly Effect[]): EventOf<'lie'> | undefined {
+  const [firstSeq, repeatSeq] = group.slice(0, 2).map((e) => index.effectEvent(e.seq)?.seq);
+  if (firstSeq === undefined || repeatSeq === undefined) return undefined;
+  return index.events.filter((e): e is EventOf<'lie'> => e.type === 'lie' && e.seq > firstSeq && e.seq < repeatSeq).at(-1);
+}
+
+const shortJson = (value: unknown, max: number): string => {
+  const text = JSON.stringify(value) ?? 'nothing';
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+};
+
+function describeLie(lie: EventOf<'lie'>): string {
+  const read = lie.fault.kind === 'stale' ? 'a stale read' : `a read answered ${lie.fault.kind}`;
+  const what = `${lie.tool}${lie.purpose === 'status' ? ' status query' : ''}`;
+  const asOf = typeof lie.asOf === 'number' ? `, as of t=${lie.asOf}ms` : '';
+  return `caused by ${read}: ${what} ${lie.request} at t=${lie.t}ms${asOf} answered ${shortJson(lie.answered, 80)} while the world held ${shortJson(lie.held, 80)}`;
 }
 
 /** R18, R21–R25, R29: no side effect commits twice for one business key. */
