@@ -3,7 +3,8 @@ import type { Rng } from '../core/index.js';
 
 /**
  * How a scripted model reacts to feedback. `careful` follows the rulebook; every other
- * behaviour is one deliberate, named bug that some checker must catch.
+ * behaviour but the last is one deliberate, named bug that some checker must catch;
+ * `verifies-critical-reads` is careful and distrusts an absence too.
  */
 export const BEHAVIOURS = [
   'careful',

@@ -2,6 +2,7 @@ import { failAll, type EventOf, type Verdict } from '../core/index.js';
 import type { Effect } from '../world/ledger.js';
 import type { Checker } from './checker.js';
 import { list, seqs, times, unique } from './format.js';
+import { describeLie } from './lieNote.js';
 import { subjectOf, TrialIndex } from './trialIndex.js';
 
 /** `order.created` → `was created`; an effect name without a verb is quoted as is. */
@@ -46,7 +47,7 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
   // Unknown calls (no tool_call recorded) are given the benefit of the doubt: the service may honour keys.
   const honoured = calls.every((c) => index.call(c)?.honoursKeys ?? true);
   const lie = lieBefore(index, group);
-  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}${lie ? `; ${describeLie(lie)}` : ''}`;
+  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}${lie ? `; caused by ${describeLie(lie)}` : ''}`;
 
   return {
     message,
@@ -88,18 +89,6 @@ function lieBefore(index: TrialIndex, group: readonly Effect[]): EventOf<'lie'> 
   const [firstSeq, repeatSeq] = group.slice(0, 2).map((e) => index.effectEvent(e.seq)?.seq);
   if (firstSeq === undefined || repeatSeq === undefined) return undefined;
   return index.events.filter((e): e is EventOf<'lie'> => e.type === 'lie' && e.seq > firstSeq && e.seq < repeatSeq).at(-1);
-}
-
-const shortJson = (value: unknown, max: number): string => {
-  const text = JSON.stringify(value) ?? 'nothing';
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-};
-
-function describeLie(lie: EventOf<'lie'>): string {
-  const read = lie.fault.kind === 'stale' ? 'a stale read' : `a read answered ${lie.fault.kind}`;
-  const what = `${lie.tool}${lie.purpose === 'status' ? ' status query' : ''}`;
-  const asOf = typeof lie.asOf === 'number' ? `, as of t=${lie.asOf}ms` : '';
-  return `caused by ${read}: ${what} ${lie.request} at t=${lie.t}ms${asOf} answered ${shortJson(lie.answered, 80)} while the world held ${shortJson(lie.held, 80)}`;
 }
 
 /** R18, R21–R25, R29: no side effect commits twice for one business key. */
