@@ -54,7 +54,7 @@ describe('faultline run', () => {
 
     const summary = await read('tmp', 'summary.md');
     expect(summary).toContain('### rulebook');
-    expect(summary.split('\n').filter((l) => l.startsWith('| ✅ '))).toHaveLength(16);
+    expect(summary.split('\n').filter((l) => l.startsWith('| ✅ '))).toHaveLength(17);
   });
 
   it('fails the gates under the naive configuration, naming the gate and the scenarios', async () => {
