@@ -77,13 +77,17 @@ const SAMPLE: { readonly [K in FaultKind]: FaultOf<K> } = {
   conflict: { kind: 'conflict' },
   server_error: { kind: 'server_error' },
   malformed: { kind: 'malformed' },
+  stale: { kind: 'stale', lagMs: 60_000 },
+  empty: { kind: 'empty' },
+  truncated: { kind: 'truncated', keep: 0 },
+  wrong_value: { kind: 'wrong_value', path: 'state' },
   stream_cut: { kind: 'stream_cut', afterEvents: 1 },
   stream_stall: { kind: 'stream_stall', afterEvents: 1 },
   stream_malformed: { kind: 'stream_malformed', afterEvents: 1 },
 };
 
-/** The kinds that strike a tool call; stream faults strike only streamed model answers (test/http/streaming.msw.test.ts). */
-const TOOL_FAULT_KINDS = FAULT_KINDS.filter((k): k is Exclude<FaultKind, StreamFaultKind> => !(STREAM_FAULT_KINDS as readonly string[]).includes(k));
+/** The kinds that strike a write; stream faults strike only streamed model answers (test/http/streaming.msw.test.ts), `stale` only reads. */
+const TOOL_FAULT_KINDS = FAULT_KINDS.filter((k): k is Exclude<FaultKind, StreamFaultKind | 'stale'> => !(STREAM_FAULT_KINDS as readonly string[]).includes(k) && k !== 'stale');
 
 /** What the first attempt of a write meets under `SAMPLE[kind]`, and whether the careful agent still gets its effect. */
 interface FirstAttempt {
@@ -98,7 +102,7 @@ interface FirstAttempt {
   readonly recovers: boolean;
 }
 
-const FIRST: { readonly [K in Exclude<FaultKind, StreamFaultKind>]: FirstAttempt } = {
+const FIRST: { readonly [K in Exclude<FaultKind, StreamFaultKind | 'stale'>]: FirstAttempt } = {
   timeout: { deliveries: 0, committed: 0, reply: 'lost', error: 'timeout', recovers: true },
   latency: { deliveries: 1, committed: 1, reply: 'ok', recovers: true },
   network: { deliveries: 0, committed: 0, reply: 'error', error: 'network', recovers: true },
@@ -114,6 +118,10 @@ const FIRST: { readonly [K in Exclude<FaultKind, StreamFaultKind>]: FirstAttempt
   conflict: { deliveries: 0, committed: 0, reply: 'error', error: 'conflict', recovers: false },
   server_error: { deliveries: 1, committed: 0, reply: 'error', error: 'internal', recovers: false },
   malformed: { deliveries: 1, committed: 1, reply: 'error', error: 'unknown', recovers: true },
+  // Lies about a write's own answer: committed, answered 200, and the agent goes on with what it was told.
+  empty: { deliveries: 1, committed: 1, reply: 'ok', recovers: true },
+  truncated: { deliveries: 1, committed: 1, reply: 'ok', recovers: true },
+  wrong_value: { deliveries: 1, committed: 1, reply: 'ok', recovers: true },
 };
 
 interface ScenarioOptions {
@@ -266,6 +274,62 @@ describe.each(BUILTIN_SERVICES)('law: a stream fault never strikes a delivery th
     expect(eventsOf(faulted.history, 'fault'), why(faulted)).toEqual([]);
     expect(faulted.status, why(faulted)).toBe('passed');
     expect(JSON.stringify(faulted.history)).toBe(JSON.stringify(clean.history));
+  });
+});
+
+describe.each(BUILTIN_SERVICES)('law: a stale fault never strikes a write (%s)', (service) => {
+  it('stale on the first attempt of the write: no fault event, the same trial as with no fault', async () => {
+    const faulted = await trial(scenarioFor(service, { faults: [onFirstAttempt(service, SAMPLE.stale)] }));
+    const clean = await trial(scenarioFor(service));
+    expect(eventsOf(faulted.history, 'fault'), why(faulted)).toEqual([]);
+    expect(JSON.stringify(faulted.history)).toBe(JSON.stringify(clean.history));
+  });
+});
+
+const LIE_KINDS = ['stale', 'empty', 'truncated', 'wrong_value'] as const;
+
+describe.each(BUILTIN_SERVICES)('law: a lie on the status read after a lost write is recorded, and a second read finds the truth (%s)', (service) => {
+  // One attempt, then reconciliation (R21): the runtime's status query is the read the lie strikes.
+  const once = config({ maxAttempts: 1 });
+  const lied = (fault: Fault): Scenario =>
+    scenarioFor(service, {
+      faults: [
+        onFirstAttempt(service, { kind: 'partial_write', lostAs: 'timeout' }),
+        { match: { tool: WRITES[service].tool, purpose: 'status' }, fault, times: 1 },
+      ],
+    });
+
+  it.each(LIE_KINDS)('%s', async (kind) => {
+    const t = await trial(lied(SAMPLE[kind]), 1, once);
+    const query = eventsOf(t.history, 'attempt').find((a) => a.purpose === 'status');
+    expect(query, why(t)).toBeDefined();
+    expect(eventsOf(t.history, 'fault').find((f) => f.request === query!.request)?.fault, why(t)).toEqual(SAMPLE[kind]);
+    // Delivered once, answered 200: a lie looks like success.
+    expect(deliveriesOf(t, query!.request), why(t)).toHaveLength(1);
+    expect(responseTo(t, query!.request), why(t)).toMatchObject({ result: 'ok', status: 200 });
+    const lies = eventsOf(t.history, 'lie');
+    if (kind === 'truncated') {
+      // A status answer holds no list and no text: nothing to cut, no lie told.
+      expect(lies, why(t)).toEqual([]);
+    } else {
+      expect(lies, why(t)).toHaveLength(1);
+      const lie = lies[0]!;
+      expect(lie).toMatchObject({ request: query!.request, tool: WRITES[service].tool, purpose: 'status', fault: SAMPLE[kind], held: { state: 'succeeded' } });
+      expect(lie.answered).not.toEqual(lie.held);
+      if (kind === 'stale') expect(lie).toMatchObject({ answered: { state: 'not_found' }, asOf: query!.t - 60_000 });
+      if (kind === 'empty') expect(lie.answered).toEqual({ state: 'not_found' });
+      if (kind === 'wrong_value') expect(['failed', 'pending', 'not_found']).toContain((lie.answered as { state: string }).state);
+      expect(formatTimeline(t.history), why(t)).toContain(`lie (${kind}) on ${query!.request}`);
+    }
+    // Whatever it was told, one effect committed, and nobody wrote twice on a lie.
+    expect(t.snapshot.ledger.filter((e) => e.effect === WRITES[service].effect), why(t)).toHaveLength(1);
+    expect(verdictOf(t, 'duplicates'), why(t)).toEqual({ valid: true });
+  });
+
+  it.each(LIE_KINDS)('%s: same seed, byte-identical history', async (kind) => {
+    const a = await trial(lied(SAMPLE[kind]), 5, once);
+    const b = await trial(lied(SAMPLE[kind]), 5, once);
+    expect(JSON.stringify(b.history)).toBe(JSON.stringify(a.history));
   });
 });
 

@@ -229,8 +229,8 @@ describe('ScriptedModel (careful)', () => {
 });
 
 describe('ScriptedModel naive variants', () => {
-  it('lists careful first, then every deliberate bug', () => {
-    expect(BEHAVIOURS).toEqual(['careful', 'retries-blindly', 'new-key-per-retry', 'ignores-retry-after', 'unknown-as-failure', 'unknown-as-success']);
+  it('lists careful first, then every deliberate bug, then the one more careful than careful', () => {
+    expect(BEHAVIOURS).toEqual(['careful', 'retries-blindly', 'new-key-per-retry', 'ignores-retry-after', 'unknown-as-failure', 'unknown-as-success', 'verifies-critical-reads']);
     expect(new ScriptedModel(order(), { behaviour: 'retries-blindly' }).name).toBe('scripted:retries-blindly');
   });
 

@@ -3,7 +3,8 @@ import type { Rng } from '../core/index.js';
 
 /**
  * How a scripted model reacts to feedback. `careful` follows the rulebook; every other
- * behaviour is one deliberate, named bug that some checker must catch.
+ * behaviour but the last is one deliberate, named bug that some checker must catch;
+ * `verifies-critical-reads` is careful and distrusts an absence too.
  */
 export const BEHAVIOURS = [
   'careful',
@@ -17,6 +18,12 @@ export const BEHAVIOURS = [
   'unknown-as-failure',
   /** Reports `unknown` as `completed` (breaks R20). */
   'unknown-as-success',
+  /**
+   * Careful, and distrusts an absence: where a step acts on one (`onAbsent: resubmit`), a status
+   * read that finds nothing is read once more, after a pause, before the step is submitted again
+   * (a stale or empty answer is then caught by the second read). The others act on the first read.
+   */
+  'verifies-critical-reads',
 ] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 

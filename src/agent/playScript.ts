@@ -84,6 +84,7 @@ function* runStep(step: Step, results: ReadonlyMap<string, unknown>, pick: () =>
   let fixed = false;
   let waitedOnce = false;
   let repeats = 0;
+  let resubmitted = false;
   let result = yield* call(step.tool, input);
   for (;;) {
     if (result.kind === 'ok') return ok(result.value);
@@ -100,7 +101,12 @@ function* runStep(step: Step, results: ReadonlyMap<string, unknown>, pick: () =>
         result = yield* call(step.tool, input);
         continue;
       }
-      return yield* reconcile(step.tool, u);
+      const settled = yield* reconcile(step.tool, u, step.onAbsent === 'resubmit' && !resubmitted, behaviour === 'verifies-critical-reads');
+      if (settled.kind !== 'absent') return settled;
+      // Taken at its word: nothing there, so submit again (the runtime reuses the operation's key, if it has one).
+      resubmitted = true;
+      result = yield* call(step.tool, input);
+      continue;
     }
 
     const e = result.error;
@@ -132,15 +138,25 @@ function* runStep(step: Step, results: ReadonlyMap<string, unknown>, pick: () =>
   }
 }
 
-/** R21, R27: ask for the operation's status by its id; never resubmit, never guess. */
-function* reconcile(tool: string, u: UnknownResult): Script<StepEnd> {
+/**
+ * R21, R27: ask for the operation's status by its id; never guess. With `actOnAbsence`, a read
+ * that finds no record ends the reconciliation as `absent` (the step resubmits); `verify` reads
+ * once more before believing it.
+ */
+function* reconcile(tool: string, u: UnknownResult, actOnAbsence = false, verify = false): Script<StepEnd | { readonly kind: 'absent' }> {
   const what = u.operation_id === '' ? tool : `${tool}: operation ${u.operation_id}`;
   if (u.next_action !== 'query_operation_status') return end('unknown', 'unknown', `${what} could not be confirmed: ${u.message}`);
+  let doubted = false;
   for (let query = 1; query <= STATUS_QUERIES; query++) {
     if (query > 1) yield* pause(STATUS_QUERY_GAP_MS);
-    const answer = readOperationAnswer(yield* call('query_operation_status', { operation_id: u.operation_id }));
+    const result = yield* call('query_operation_status', { operation_id: u.operation_id });
+    const answer = readOperationAnswer(result);
     if (answer.state === 'succeeded') return ok(answer.value);
     if (answer.state === 'failed') return end('failed', 'failed', `${what} failed: ${answer.message}`);
+    if (actOnAbsence && isAbsence(result)) {
+      if (!verify || doubted) return { kind: 'absent' };
+      doubted = true;
+    }
   }
   return end('unknown', 'unknown', `${what} is still unconfirmed after ${STATUS_QUERIES} status queries`);
 }
@@ -180,6 +196,14 @@ function* poll(p: Poll, results: ReadonlyMap<string, unknown>, pick: () => Behav
     }
   }
   return end('unknown', 'unknown', `${p.tool}: ${p.until.path} still ${last} after ${p.maxPolls} polls`);
+}
+
+/** A status answer that says there is no record (not "pending", not a failed query): the absence a trusting model acts on. */
+function isAbsence(result: ToolResult): boolean {
+  if (result.kind === 'unknown') return /no record of it|not[ _]found/i.test(result.unknown.message);
+  if (result.kind !== 'ok' || result.value === null || typeof result.value !== 'object') return false;
+  const v = result.value as Record<string, unknown>;
+  return v['state'] === 'not_found' || v['status'] === 'not_found';
 }
 
 const isPrimitive = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';

@@ -39,6 +39,12 @@ export const StepSchema = z
     /** Corrected input fields, applied once after an `invalid_argument` error (R14). */
     fixes: InputSchema.optional(),
     poll: PollSchema.optional(),
+    /**
+     * What the model does when the step's outcome is unknown and its status read finds no record
+     * (R21): `reconcile` (the default) keeps asking and reports unknown; `resubmit` takes the
+     * absence as proof and submits the step again, once: safe only with the same idempotency key.
+     */
+    onAbsent: z.enum(['reconcile', 'resubmit']).optional(),
   })
   .strict();
 export type Step = z.infer<typeof StepSchema>;

@@ -1,7 +1,8 @@
-import { failAll, type Verdict } from '../core/index.js';
+import { failAll, type EventOf, type Verdict } from '../core/index.js';
 import type { Effect } from '../world/ledger.js';
 import type { Checker } from './checker.js';
 import { list, seqs, times, unique } from './format.js';
+import { describeLie } from './lieNote.js';
 import { subjectOf, TrialIndex } from './trialIndex.js';
 
 /** `order.created` → `was created`; an effect name without a verb is quoted as is. */
@@ -45,7 +46,8 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
   if (calls.length > 0) where.push(`calls ${list(calls)} of ${list(tools)}`);
   // Unknown calls (no tool_call recorded) are given the benefit of the doubt: the service may honour keys.
   const honoured = calls.every((c) => index.call(c)?.honoursKeys ?? true);
-  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}`;
+  const lie = lieBefore(index, group);
+  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}${lie ? `; caused by ${describeLie(lie)}` : ''}`;
 
   return {
     message,
@@ -74,8 +76,19 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
       }),
       calls,
       idempotencyKeys: keys,
+      ...(lie ? { causedBy: { event: lie.seq, t: lie.t, request: lie.request, tool: lie.tool, purpose: lie.purpose, fault: lie.fault, held: lie.held, answered: lie.answered } } : {}),
     },
   };
+}
+
+/**
+ * The lie a repeat most likely acted on: the last `lie` event after the first effect and
+ * before the repeat (a stale or empty read that said the first one was not there).
+ */
+function lieBefore(index: TrialIndex, group: readonly Effect[]): EventOf<'lie'> | undefined {
+  const [firstSeq, repeatSeq] = group.slice(0, 2).map((e) => index.effectEvent(e.seq)?.seq);
+  if (firstSeq === undefined || repeatSeq === undefined) return undefined;
+  return index.events.filter((e): e is EventOf<'lie'> => e.type === 'lie' && e.seq > firstSeq && e.seq < repeatSeq).at(-1);
 }
 
 /** R18, R21–R25, R29: no side effect commits twice for one business key. */

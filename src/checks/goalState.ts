@@ -1,4 +1,5 @@
 import { canonicalJson, failAll, type AgentOutcomeKind, type Verdict } from '../core/index.js';
+import { lieNote } from './lieNote.js';
 import type { Checker } from './checker.js';
 import { list, seqs, show, times } from './format.js';
 import type { TrialRecord } from './record.js';
@@ -101,6 +102,11 @@ export const goalState: Checker = {
 
     const outcome = outcomeProblem(record, goal.outcome ?? ['completed']);
     if (outcome) problems.push(outcome);
+
+    // A goal missed after a lie: say which, so the reader looks at what the agent was told.
+    const note = problems.length > 0 ? lieNote(record.history) : undefined;
+    const first = problems[0];
+    if (note && first) problems[0] = { message: `${first.message}; ${note.text}`, evidence: { ...(first.evidence as object), lies: note.lies.map((l) => l.seq) } };
 
     return failAll(problems);
   },

@@ -121,6 +121,7 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
           ...(request.time !== undefined && { timeLimitMs: request.time * 1000 }),
           ...(request.path !== undefined && { path: request.path }),
           ...(request.replaceFaults === true && { replaceFaults: true }),
+          ...(request.lies === true && { lies: true }),
           ...(request.check && { checks: names(request.check) }),
           ignore,
           signal,
@@ -212,6 +213,7 @@ const firedText = (fired: readonly PlanRuleFirings[], offset: number): string =>
 /** The flags besides seed and runs that change what a search finds, as a command line repeats them. */
 const searchFlags = (request: ExploreRequest): string[] => [
   ...(request.replaceFaults === true ? ['--replace-faults'] : []),
+  ...(request.lies === true ? ['--lies'] : []),
   ...names(request.check).flatMap((c) => ['--check', c]),
   ...names(request.ignore).flatMap((c) => ['--ignore', c]),
 ];

@@ -115,6 +115,12 @@ export type HistoryEvent =
   | E<'operation', { op: string; call: string; tool: string; state: 'recorded' | 'unknown' | 'succeeded' | 'failed'; idempotencyKey?: string; businessKey?: string }>
   | E<'attempt', { call: string; attempt: number; tool: string; purpose: 'call' | 'status'; request: string; idempotencyKey?: string }>
   | E<'fault', { request: string; tool: string; rule: number; fault: FaultData } & HttpFields>
+  /**
+   * A fault that looks like success (`stale`, `empty`, `truncated`, `wrong_value`) answered a
+   * delivery 2xx with something other than the truth: `held` is what the service answered as
+   * the world stood, `answered` what the caller got; `asOf` is the time a stale read saw the world as of (virtual ms since the trial began, as `t`).
+   */
+  | E<'lie', { request: string; tool: string; purpose: 'call' | 'status'; fault: FaultData; held: unknown; answered: unknown; asOf?: number } & HttpFields>
   | E<'delivery', { request: string; tool: string; copy: number; idempotencyKey?: string } & HttpFields>
   | E<'effect', { request: string; service: string; effect: string; key: string; ledgerSeq: number; idempotencyKey?: string } & HttpFields>
   /**

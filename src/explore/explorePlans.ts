@@ -31,6 +31,8 @@ export interface ExploreOptions {
   readonly path?: string;
   /** Run the generated plan instead of the scenario's own faults (default: after them). */
   readonly replaceFaults?: boolean;
+  /** Draw faults that look like success too (`--lies`). */
+  readonly lies?: boolean;
   /** The checkers that decide (default: the scenario's, but `goal-state`). */
   readonly checks?: readonly string[];
   /** Checkers, rules and classes the search does not report (`--ignore`): an ignored checker is not judged at all. */
@@ -248,7 +250,7 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
   }
 
   // The generated rules come after the scenario's own (or alone, with replaceFaults).
-  const space: PlanSpace = { arbitrary: arbitraryFor(scenario, streamed), offset: options.replaceFaults === true ? 0 : scenario.faults.length };
+  const space: PlanSpace = { arbitrary: arbitraryFor(scenario, streamed, options.lies === true), offset: options.replaceFaults === true ? 0 : scenario.faults.length };
   const search = await searchClasses(options, space, new Set(baseline?.classes), (plan) => trialOf(candidate(plan)), reported, plans);
   const findings: ExploreFinding[] = [];
   const unshrunk: FailureClass[] = [];
@@ -405,8 +407,8 @@ async function shrinkClass(
 }
 
 /** The plans of a scenario: over its tools and model routes, with stream faults on the routes its own trial `streamed`. */
-const arbitraryFor = (scenario: Scenario, streamed: readonly string[]): fc.Arbitrary<FaultPlan> =>
-  faultPlanArbitrary({ tools: toolsToAim(scenario), anyTool: scenario.model === undefined, ...(streamed.length > 0 && { streamed }) });
+const arbitraryFor = (scenario: Scenario, streamed: readonly string[], lies: boolean): fc.Arbitrary<FaultPlan> =>
+  faultPlanArbitrary({ tools: toolsToAim(scenario), anyTool: scenario.model === undefined, ...(streamed.length > 0 && { streamed }), ...(lies && { lies }) });
 
 /** `fc.check` under the explore seed; a `--path` that leads nowhere is the user's input, not a crash. */
 async function checkAt(options: ExploreOptions, property: fc.IAsyncProperty<[FaultPlan]>, parameters: fc.Parameters<[FaultPlan]>): Promise<fc.RunDetails<[FaultPlan]>> {

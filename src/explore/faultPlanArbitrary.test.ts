@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STREAM_FAULT_KINDS } from '../faults/fault.js';
+import { LIE_FAULT_KINDS, STREAM_FAULT_KINDS } from '../faults/fault.js';
 import { FaultPlanSchema } from '../faults/plan.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
 
@@ -25,15 +25,24 @@ describe('faultPlanArbitrary', () => {
     expect(fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 3, numRuns: 300 }).flat().some((r) => r.match.tool === undefined)).toBe(true);
   });
 
-  it('draws every fault kind but the stream faults (they strike only streamed model answers), time windows, probabilities and times limits', () => {
+  it('draws every fault kind but the stream faults (they strike only streamed model answers) and the lies (asked for), time windows, probabilities and times limits', () => {
     const plans = fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 1, numRuns: 500 }).flat();
     const kinds = new Set(plans.map((r) => r.fault.kind));
-    expect(kinds.size).toBe(FaultPlanSchema.element.shape.fault.options.length - STREAM_FAULT_KINDS.length);
-    for (const k of STREAM_FAULT_KINDS) expect(kinds.has(k)).toBe(false);
+    expect(kinds.size).toBe(FaultPlanSchema.element.shape.fault.options.length - STREAM_FAULT_KINDS.length - LIE_FAULT_KINDS.length);
+    for (const k of [...STREAM_FAULT_KINDS, ...LIE_FAULT_KINDS]) expect(kinds.has(k)).toBe(false);
     expect(plans.some((r) => r.match.from !== undefined && r.match.to !== undefined && r.match.from < r.match.to)).toBe(true);
     expect(plans.some((r) => r.match.probability !== undefined)).toBe(true);
     expect(plans.some((r) => r.times !== undefined)).toBe(true);
     expect(plans.some((r) => r.match.purpose === 'status')).toBe(true);
+  });
+
+  it('draws the faults that look like success when asked (lies), each valid, the same for the same seed', () => {
+    const arb = faultPlanArbitrary({ tools: TOOLS, lies: true });
+    const plans = fc.sample(arb, { seed: 3, numRuns: 300 });
+    for (const plan of plans) expect(FaultPlanSchema.safeParse(plan).success).toBe(true);
+    const kinds = new Set(plans.flat().map((r) => r.fault.kind));
+    for (const k of LIE_FAULT_KINDS) expect(kinds.has(k), k).toBe(true);
+    expect(JSON.stringify(fc.sample(arb, { seed: 3, numRuns: 300 }))).toBe(JSON.stringify(plans));
   });
 
   it('draws stream faults only where told a model route streams, each aimed at such a route by name; the same seed, the same plans', () => {

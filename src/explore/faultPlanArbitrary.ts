@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FAULT_KINDS, STREAM_FAULT_KINDS, type Fault, type FaultKind, type FaultOf } from '../faults/fault.js';
+import { FAULT_KINDS, LIE_FAULT_KINDS, STREAM_FAULT_KINDS, type Fault, type FaultKind, type FaultOf } from '../faults/fault.js';
 import type { FaultMatch, FaultPlan, FaultRule } from '../faults/plan.js';
 
 /**
@@ -32,6 +32,12 @@ export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultO
   conflict: fc.constant({ kind: 'conflict' }),
   server_error: fc.constant({ kind: 'server_error' }),
   malformed: fc.constant({ kind: 'malformed' }),
+  // Lags around the built-in configurations' 10 s per-call timeout, so a reconciling status query falls inside.
+  stale: fc.record({ kind: fc.constant('stale'), lagMs: fc.integer({ min: 1, max: 60_000 }) }),
+  empty: fc.constant({ kind: 'empty' }),
+  truncated: fc.record({ kind: fc.constant('truncated'), keep: fc.integer({ min: 0, max: 3 }) }),
+  // Fields the built-in services answer with; a path an answer lacks tells no lie.
+  wrong_value: fc.record({ kind: fc.constant('wrong_value'), path: fc.constantFrom('status', 'state', 'amountCents', '0.status', 'value.status') }),
   stream_cut: fc.record({ kind: fc.constant('stream_cut'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
   stream_stall: fc.record({ kind: fc.constant('stream_stall'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
   stream_malformed: fc.record({ kind: fc.constant('stream_malformed'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
@@ -40,10 +46,15 @@ export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultO
 /**
  * Any fault that can strike any delivery, every kind equally likely (fast-check shrinks towards
  * the first: `timeout`). Stream faults are left out: they strike only streamed model answers.
+ * So are lies: they fool a trusting agent by design, so a search draws them only when asked
+ * (`lies`), and a seed draws the same plans it drew before they existed.
  */
 export const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
-  ...FAULT_KINDS.filter((k) => !(STREAM_FAULT_KINDS as readonly string[]).includes(k)).map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
+  ...FAULT_KINDS.filter((k) => !(STREAM_FAULT_KINDS as readonly string[]).includes(k) && !(LIE_FAULT_KINDS as readonly string[]).includes(k)).map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
 );
+
+/** A fault that looks like success (stale, empty, truncated, wrong value): drawn only where a search asks for lies. */
+export const lieFaultArbitrary: fc.Arbitrary<Fault> = fc.oneof(...LIE_FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]));
 
 /** A stream fault (cut, stall, malformed chunk after a few events), for a route whose answers stream. */
 export const streamFaultArbitrary: fc.Arbitrary<Fault> = fc.oneof(...STREAM_FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]));
@@ -78,6 +89,8 @@ export interface FaultPlanShape {
    * exactly the plans it drew before stream faults existed, so a seed's plans stay the same.
    */
   readonly streamed?: readonly string[];
+  /** Draw faults that look like success too (stale, empty, truncated, wrong value), a quarter of the rules. Default false. */
+  readonly lies?: boolean;
 }
 
 /**
@@ -110,7 +123,11 @@ export function faultMatchArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultMa
 /** One rule: a match, a fault, and often a `times` limit. */
 export function faultRuleArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultRule> {
   const times = maybe(fc.integer({ min: 1, max: 3 }), 2);
-  const rule = fc.record({ match: faultMatchArbitrary(shape), fault: faultArbitrary, times }).map((r) => present(r) as FaultRule);
+  const plain = fc.record({ match: faultMatchArbitrary(shape), fault: faultArbitrary, times }).map((r) => present(r) as FaultRule);
+  const rule =
+    shape.lies === true
+      ? fc.oneof({ arbitrary: plain, weight: 3 }, { arbitrary: fc.record({ match: faultMatchArbitrary(shape), fault: lieFaultArbitrary, times }).map((r) => present(r) as FaultRule), weight: 1 })
+      : plain;
   const streamed = shape.streamed ?? [];
   if (streamed.length === 0) return rule;
   // A stream fault strikes only a streamed answer: aim it at the streamed routes, by name.

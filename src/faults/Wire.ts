@@ -16,7 +16,9 @@ import {
 import type { ToolContext, ToolSpec } from '../world/tool.js';
 import type { World } from '../world/World.js';
 import { raceAbort, untilAborted } from './abort.js';
-import type { Fault } from './fault.js';
+import type { Fault, LieFault } from './fault.js';
+import { lieAbout, toldIfDifferent, type Told } from './lies.js';
+import { keepVersionsFor } from './staleReads.js';
 import { applyFault } from './applyFault.js';
 import { EffectRecorder } from './EffectRecorder.js';
 import { malformedError } from './faultError.js';
@@ -83,6 +85,8 @@ export class Wire implements Transport {
   readonly #network: NetworkLatency | undefined;
   /** Each tool's service, by tool name: a network level names services. */
   readonly #serviceOf = new Map<string, string>();
+  /** Draws for `wrong_value` lies: a fork of its own, so a lie never shifts which requests fail. */
+  readonly #lieRng: Rng;
 
   constructor(options: WireOptions) {
     const parsed = safeParseOnce(FaultPlanSchema, options.plan);
@@ -102,6 +106,8 @@ export class Wire implements Transport {
     this.#history = options.history;
     this.#startMs = options.startMs;
     this.#network = options.network;
+    this.#lieRng = options.rng.fork('lies');
+    keepVersionsFor(this.#plan, options.world);
     for (const service of options.world.services) for (const t of service.tools) this.#serviceOf.set(t.name, service.name);
     this.#effects = new EffectRecorder(options.world.ledger, options.history, (e) => {
       const origin = this.#requests.get(e.request);
@@ -164,7 +170,8 @@ export class Wire implements Transport {
     if (!calls) this.#callNumbers.set(req.tool, (calls = new Map()));
     let call = calls.get(req.call);
     if (call === undefined) calls.set(req.call, (call = calls.size + 1));
-    return { tool: req.tool, purpose: req.purpose, call, attempt: req.attempt, elapsedMs: this.#clock.now() - this.#startMs };
+    const read = req.purpose === 'status' || this.#specs.get(req.tool)?.risk === 'read';
+    return { tool: req.tool, purpose: req.purpose, call, attempt: req.attempt, elapsedMs: this.#clock.now() - this.#startMs, read };
   }
 
   /** Never rejects but through `signal` (a latency sleep): every answer is a value. */
@@ -176,20 +183,56 @@ export class Wire implements Transport {
         lost: (cause) => ({ kind: 'lost', message: cause === 'timeout' ? 'no answer (timeout)' : 'answer lost after delivery (partial write)' }),
         error: (error) => ({ kind: 'error', error }),
         malformed: (answer) => (answer.kind === 'ok' ? { kind: 'error', error: malformedError() } : answer),
+        lie: (fault) => this.#lie(fault, tool, req),
       },
       this.#clock,
       signal,
     );
   }
 
+  /**
+   * A delivery answered 2xx with a lie: the truth first (as the service answers it now), then
+   * the lie told about it; a `stale` read asks the service again as of `lagMs` ago. Recorded
+   * as a `lie` event when the answer differs from the truth.
+   */
+  async #lie(fault: LieFault, tool: ToolSpec, req: WireRequest): Promise<Reply> {
+    const held = await this.#deliver(tool, req, 0);
+    if (held.kind !== 'ok') return held;
+    let told: Told;
+    let asOf: number | undefined;
+    if (fault.kind === 'stale') {
+      asOf = this.#clock.now() - fault.lagMs;
+      const past = await this.#serve(tool, req, this.#context(tool, req, undefined, asOf));
+      told = past.kind === 'ok' ? toldIfDifferent(held.value, past.value) : { kind: 'none' };
+    } else told = lieAbout(fault, held.value, this.#lieRng);
+    if (told.kind === 'none') return held;
+    this.#history.record({ type: 'lie', request: req.request, tool: req.tool, purpose: req.purpose, fault, held: held.value, answered: told.answered, ...(asOf === undefined ? {} : { asOf: asOf - this.#startMs }), call: req.call, attempt: req.attempt });
+    return { kind: 'ok', value: told.answered };
+  }
+
+  #context(tool: ToolSpec, req: WireRequest, failure: Error | undefined, asOf?: number): ToolContext {
+    const key = req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey };
+    const network = this.#network;
+    const target = this.#target(tool.name);
+    const travel = network && ((leg: NetworkLeg) => network.travel(this.#clock, target, leg));
+    return { world: this.#world, clock: this.#clock, request: req.request, ...key, ...(failure ? { failure } : {}), ...(travel && { travel }), ...(asOf === undefined ? {} : { asOf }) };
+  }
+
+  /** The service's answer to `req` in `ctx`, as a value: no events. */
+  async #serve(tool: ToolSpec, req: WireRequest, ctx: ToolContext): Promise<Answer> {
+    try {
+      const value = req.purpose === 'status' ? await queryStatus(tool, req.input as OperationRef, ctx) : await runTool(tool, req.input, ctx);
+      return { kind: 'ok', value: overTheWire(value) };
+    } catch (error) {
+      return { kind: 'error', error: asServerError(error) };
+    }
+  }
+
   /** One arrival at the service: validate, run (or answer a status query), record its effects. */
   async #deliver(tool: ToolSpec, req: WireRequest, copy: number, failure?: Error): Promise<Answer> {
     const key = req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey };
     this.#history.record({ type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt, ...key });
-    const network = this.#network;
-    const target = this.#target(req.tool);
-    const travel = network && ((leg: NetworkLeg) => network.travel(this.#clock, target, leg));
-    const ctx: ToolContext = { world: this.#world, clock: this.#clock, request: req.request, ...key, ...(failure ? { failure } : {}), ...(travel && { travel }) };
+    const ctx = this.#context(tool, req, failure);
     try {
       const value = req.purpose === 'status' ? await queryStatus(tool, req.input as OperationRef, ctx) : await runTool(tool, req.input, ctx);
       // A tool that never consulted `ctx.failure` (a read) still fails the way the fault says.

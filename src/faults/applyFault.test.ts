@@ -18,6 +18,7 @@ function recorder(): { answers: FaultAnswers<Seen>; deliveries: string[] } {
       lost: (cause) => `lost:${cause}`,
       error: (error) => `error:${error.name}`,
       malformed: (answer) => `cut:${answer}`,
+      lie: (fault) => Promise.resolve(`lie:${fault.kind}`),
     },
   };
 }
@@ -31,6 +32,11 @@ describe('applyFault', () => {
       [{ kind: 'duplicate', copies: 2, concurrent: false }, 'ok0', ['0', '1']],
       [{ kind: 'server_error' }, 'ok0', ['0:500']],
       [{ kind: 'malformed' }, 'cut:ok0', ['0']],
+      // A lie delivers through the transport's own `lie`, which delivers first.
+      [{ kind: 'stale', lagMs: 5_000 }, 'lie:stale', []],
+      [{ kind: 'empty' }, 'lie:empty', []],
+      [{ kind: 'truncated', keep: 1 }, 'lie:truncated', []],
+      [{ kind: 'wrong_value', path: 'status' }, 'lie:wrong_value', []],
     ];
     for (const [fault, answer, deliveries] of cases) {
       const r = recorder();

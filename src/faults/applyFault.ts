@@ -1,5 +1,5 @@
 import type { Clock } from '../core/index.js';
-import type { Fault } from './fault.js';
+import type { Fault, LieFault } from './fault.js';
 import { faultError, lostAnswerError, serverError } from './faultError.js';
 
 /** The parts of applying a fault that differ between transports (the in-process wire, HTTP). */
@@ -12,6 +12,8 @@ export interface FaultAnswers<A> {
   error(error: Error): A;
   /** A `malformed` fault's answer: a success cut short, anything else as it was. */
   malformed(answer: A): A;
+  /** A fault that looks like success (`stale`, `empty`, `truncated`, `wrong_value`): delivered, and answered wrong. */
+  lie(fault: LieFault): Promise<A>;
 }
 
 /**
@@ -54,6 +56,11 @@ export async function applyFault<A>(fault: Fault | undefined, answers: FaultAnsw
     case 'malformed':
       // The status line survives; only a successful body is parsed, and it is cut short.
       return answers.malformed(await answers.deliver(0));
+    case 'stale':
+    case 'empty':
+    case 'truncated':
+    case 'wrong_value':
+      return answers.lie(fault);
     case 'stream_cut':
     case 'stream_stall':
     case 'stream_malformed':

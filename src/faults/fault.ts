@@ -51,6 +51,33 @@ export const STREAM_FAULT_KINDS = STREAM_FAULT_SCHEMAS.map((o) => o.shape.kind.v
 export type StreamFaultKind = (typeof STREAM_FAULT_KINDS)[number];
 
 /**
+ * Faults that look like success: delivered, answered 2xx, and wrong. The history records each
+ * lie (`lie` event: what the world held, what was answered).
+ */
+const LIE_FAULT_SCHEMAS = [
+  /**
+   * A read answers from the service's state as it was `lagMs` virtual ms ago (read-after-write
+   * lag). A read is a status query (R21) or a call of a tool whose risk is `read` (a declared
+   * service's tool with `risk: 'read'`, or an HTTP route of one); a rule naming it never matches
+   * a write, whose own answer is never stale. Services keep versions only as far back as the plan asks.
+   */
+  z.object({ kind: z.literal('stale'), lagMs: z.number().int().positive().describe('How many virtual ms behind the world the answer is (an integer above 0).') }).strict(),
+  /** Delivered, answered 2xx with the empty value of the answer's shape: `[]` for a list, `null` for a field, `not_found` for a status query. */
+  z.object({ kind: z.literal('empty') }).strict(),
+  /** Delivered, answered 2xx with a list cut to its first `keep` items (every list in the answer), or a text cut to `keep` characters. */
+  z.object({ kind: z.literal('truncated'), keep: z.number().int().nonnegative().describe('How many items (or characters) survive (an integer ≥ 0).') }).strict(),
+  /**
+   * Delivered, answered 2xx with the field at `path` (dotted: `status`, `items.0.price`) replaced
+   * by a different value of its type, drawn from the trial's rng (another member of the output
+   * schema's enum where the tool declares one). An answer without that field is told no lie.
+   */
+  z.object({ kind: z.literal('wrong_value'), path: z.string().regex(/^[^.]+(\.[^.]+)*$/, 'expected a dotted path such as "status" or "items.0.price"').describe('The dotted path of the field to replace.') }).strict(),
+] as const;
+
+export const LIE_FAULT_KINDS = LIE_FAULT_SCHEMAS.map((o) => o.shape.kind.value);
+export type LieFaultKind = (typeof LIE_FAULT_KINDS)[number];
+
+/**
  * What the wire does to one delivery. Plain data: serialisable, printable in reports,
  * and small enough for `explore` to shrink.
  */
@@ -98,6 +125,7 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('server_error'), ...answerFields }).strict(),
   /** The service commits, but the answer is corrupt (truncated JSON). */
   z.object({ kind: z.literal('malformed') }).strict(),
+  ...LIE_FAULT_SCHEMAS,
   ...STREAM_FAULT_SCHEMAS,
 ]);
 export type Fault = z.infer<typeof FaultSchema>;
@@ -107,3 +135,5 @@ export type FaultOf<K extends FaultKind> = Extract<Fault, { kind: K }>;
 export const FAULT_KINDS = FaultSchema.options.map((o) => o.shape.kind.value) as readonly FaultKind[];
 export type StreamFault = FaultOf<StreamFaultKind>;
 export const isStreamFault = (fault: Fault): fault is StreamFault => (STREAM_FAULT_KINDS as readonly string[]).includes(fault.kind);
+export type LieFault = FaultOf<LieFaultKind>;
+export const isLieFault = (fault: Fault): fault is LieFault => (LIE_FAULT_KINDS as readonly string[]).includes(fault.kind);

@@ -14,6 +14,8 @@ export interface RequestFacts {
   readonly elapsedMs: number;
   /** A model request that asked for its answer as a stream (`stream: true`): only these take stream faults. */
   readonly streamed?: boolean;
+  /** A read (a status query, or a tool whose risk is `read`): only these take `stale` faults. Unknown: taken. */
+  readonly read?: boolean;
 }
 
 const oneOf = <T>(wanted: T | readonly T[] | undefined, actual: T): boolean =>
@@ -41,6 +43,8 @@ export function matchesFields(match: FaultMatch, facts: RequestFacts): boolean {
 export function matchesRule(rule: FaultRule, facts: RequestFacts, hits: number, rng: Rng): boolean {
   if (!matchesFields(rule.match, facts)) return false;
   if (isStreamFault(rule.fault) && facts.streamed !== true) return false;
+  // A write's own answer is never stale: the rule passes it by, drawing nothing.
+  if (rule.fault.kind === 'stale' && facts.read === false) return false;
   if (rule.times !== undefined && hits >= rule.times) return false;
   const p = rule.match.probability;
   return p === undefined || rng.chance(p);

@@ -49,6 +49,8 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     }
     case 'fault':
       return [2, `fault ${faultText(e.fault)} on ${e.request} (rule ${e.rule})`];
+    case 'lie':
+      return [2, `lie (${e.fault.kind}) on ${e.request}: the world held ${compactJson(e.held, 100)}, answered ${compactJson(e.answered, 100)}${e.asOf === undefined ? '' : ` (as of t=${e.asOf}ms)`}`];
     case 'delivery':
       return [2, `delivered ${e.request} to ${e.tool}${e.copy > 0 ? ` (copy ${e.copy + 1})` : ''}`];
     case 'effect':

@@ -10,4 +10,9 @@ export interface Service {
   readonly state?: unknown;
   /** Its state read from outside memory (a database); `World.snapshotAsync` prefers it to `snapshot`. */
   snapshotAsync?(): Promise<unknown>;
+  /**
+   * Keep the versions of its state reaching `ms` virtual ms back, so that a read with `asOf`
+   * (a `stale` fault) can answer from them. Asked only by a trial whose plan has a stale rule.
+   */
+  keepVersions?(ms: number): void;
 }

@@ -29,6 +29,11 @@ export interface ToolContext {
    * `leg`, for a service that makes another round trip inside one call. Absent: no latency.
    */
   readonly travel?: (leg: NetworkLeg) => Promise<void>;
+  /**
+   * Set by a `stale` fault on a read or status query: answer from the service's state as it was
+   * at this virtual time (ms since the epoch). A service that keeps no versions answers as it is.
+   */
+  readonly asOf?: number;
 }
 
 /**

@@ -84,6 +84,17 @@ const yamlProto = protoIn.map((where): Case => ({
   says: new RegExp(`${where.replace('.', '\\.')}\\.__proto__: the key "__proto__" is not allowed`),
 }));
 
+/** Bad parameters of the faults that look like success: each named, with what it must be. */
+const LIE_PARAMETER_CASES = [
+  { extra: 'faults:\n  - fault: { kind: stale, lagMs: 0 }\n', says: /faults\[0\]\.fault\.lagMs: Too small: expected number to be >0/ },
+  { extra: 'faults:\n  - fault: { kind: stale }\n', says: /faults\[0\]\.fault\.lagMs: Invalid input: expected number/ },
+  { extra: 'faults:\n  - fault: { kind: stale, lagMs: soon }\n', says: /faults\[0\]\.fault\.lagMs: Invalid input: expected number/ },
+  { extra: 'faults:\n  - fault: { kind: truncated, keep: -1 }\n', says: /faults\[0\]\.fault\.keep: Too small: expected number to be >=0/ },
+  { extra: 'faults:\n  - fault: { kind: truncated, keep: 1.5 }\n', says: /faults\[0\]\.fault\.keep: Invalid input: expected int/ },
+  { extra: 'faults:\n  - fault: { kind: wrong_value, path: "a..b" }\n', says: /faults\[0\]\.fault\.path: expected a dotted path such as "status"/ },
+  { extra: 'faults:\n  - fault: { kind: wrong_value }\n', says: /faults\[0\]\.fault\.path: Invalid input: expected string/ },
+];
+
 const schemaViolation = fc
   .constantFrom(
     { extra: 'budget: { maxTurns: ten }\n', says: /budget\.maxTurns: .*expected number/ },
@@ -94,8 +105,10 @@ const schemaViolation = fc
     { extra: 'faults:\n  - match: { tool: model:openai.chat.completions }\n    fault: { kind: quota_exceeded }\n', says: /faults\[0\]\.match\.tool: "model:openai\.chat\.completions": a route of the openai model API, which this scenario does not serve: it names no model/ },
     { extra: 'faults:\n  - fault: { kind: stream_cut }\n', says: /faults\[0\]\.fault\.afterEvents: / },
     { extra: 'faults:\n  - fault: { kind: stream_stall, afterEvents: -1 }\n', says: /faults\[0\]\.fault\.afterEvents: / },
+    ...LIE_PARAMETER_CASES,
   )
   .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'yaml schema violation', content: scenarioYaml('fz', extra), says }));
+
 
 // A behaviour mixture with an unknown name, a negative or non-numeric weight, or weights that sum to 0.
 const badMixture = fc
@@ -305,6 +318,14 @@ afterAll(async () => {
   // The numbers the issue note quotes.
   console.info(`fuzz: ${tally.cases} malformed inputs, ${tally.crashes} crashes, ${tally.accepted} silently accepted`);
   await dir.cleanup();
+});
+
+describe('bad parameters of the faults that look like success', () => {
+  it('every one (lagMs, keep, path) is refused with exit 2, naming the file, the path in it and what was expected', async () => {
+    const cases = LIE_PARAMETER_CASES.map(({ extra, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'lie fault parameter', content: scenarioYaml('fz', extra), says }));
+    const refs = await Promise.all(cases.map(materialize));
+    judge(await cli(['run', ...refs, '--k', '1', '--reporter', 'console']), refs, cases, 'scenario');
+  }, 60_000);
 });
 
 describe('fuzzed bad input is refused with exit 2 before the first trial', () => {

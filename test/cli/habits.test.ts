@@ -74,7 +74,7 @@ describe('--last-failed', { timeout: 240_000 }, () => {
     const first = await faultline(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json'], { cwd: cwd() });
     expect(first.code, first.stderr).toBe(1);
     const cells = (await report('last')).cells;
-    expect(cells).toHaveLength(15);
+    expect(cells).toHaveLength(16);
     const failing = cells.filter((c) => c.status === 'failed').map((c) => c.scenario);
     expect(failing.length).toBeGreaterThan(1);
     expect(failing.length).toBeLessThan(15);

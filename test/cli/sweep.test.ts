@@ -37,7 +37,7 @@ describe('faultline sweep on the library', () => {
     expect(sweep.sweep.notExercised).toEqual([]);
     for (const s of sweep.sweep.series) {
       for (const p of s.points) {
-        expect(p.cells).toHaveLength(15 * 2);
+        expect(p.cells).toHaveLength(16 * 2);
         // The sweep's rule is the last of every cell's plan; it may miss a cell, not a whole point.
         const swept = p.cells.map((c) => c.coverage.at(-1)!);
         expect(swept.every((r) => r.mustFire === false)).toBe(true);
@@ -54,9 +54,9 @@ describe('faultline sweep on the library', () => {
     expect(first.stdout).toContain('reports: a/sweep.json, a/sweep.md, a/sweep.html');
     expect(sweep.sweep.lambdas).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5]);
     expect(sweep.sweep.series.map((s) => s.label)).toEqual(['rate_limit', 'unavailable']);
-    expect(sweep.sweep.trials).toBe(15 * 2 * 4 * 6 * 2);
+    expect(sweep.sweep.trials).toBe(16 * 2 * 4 * 6 * 2);
     expect(sweep.sweep.byConfig).toHaveLength(4);
-    expect(sweep.sweep.byScenario).toHaveLength(2 * 2 * 15);
+    expect(sweep.sweep.byScenario).toHaveLength(2 * 2 * 16);
     // One progress line per point, and the rate on the last.
     expect(first.stderr.match(/^faultline sweep: (rate_limit|unavailable) λ=/gm)).toHaveLength(12);
     expect(first.stderr).toMatch(/faultline sweep: 1440 trials in [\d.]+ s \(\d+ trials\/s\)/);
@@ -120,7 +120,7 @@ describe('faultline sweep on the library', () => {
   }, 120_000);
 
   it('prints a table per series, pass^1 and pass^k with their intervals, and a replay command for every failing point', () => {
-    expect(first.stdout).toMatch(/^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 15 scenarios$/m);
+    expect(first.stdout).toMatch(/^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 16 scenarios$/m);
     expect(first.stdout).toMatch(/^ {2}configuration +rate +λ=0 +λ=0\.1 +λ=0\.2 +λ=0\.3 +λ=0\.4 +λ=0\.5$/m);
     const points = curve('rate_limit', 'naive').points;
     const cell = (x: number | null, i: readonly [number, number] | null): string => `${x!.toFixed(3)} [${i![0].toFixed(2)}, ${i![1].toFixed(2)}]`;
@@ -290,7 +290,7 @@ describe('faultline sweep stopped by a signal', () => {
     const points = stopped.series[0]!.points;
     expect(points.length).toBeGreaterThanOrEqual(1);
     expect(points.length).toBeLessThan(11);
-    expect(stopped.trials).toBeLessThan(15 * 40 * 11);
+    expect(stopped.trials).toBeLessThan(16 * 40 * 11);
     expect(r.stdout).toMatch(/interrupted: partial figures/);
   }, 60_000);
 });

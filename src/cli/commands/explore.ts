@@ -43,6 +43,7 @@ export function createExploreCommand(ctx: CliContext): Command {
     .option('--out <dir>', 'folder the regression scenarios are written to', DEFAULT_REGRESSIONS_DIR)
     .option('--path <path>', "fast-check's replay path from a regression file's header: start at that plan (one scenario × configuration)")
     .option('--replace-faults', "run each plan instead of the scenario's own faults, not after them")
+    .option('--lies', 'also draw faults that look like success (stale, empty, truncated, wrong_value), a quarter of the rules')
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option('--check <names>', 'checkers that decide whether a plan fails (repeatable, or a comma list; default: all the scenario runs but goal-state)', collect)
     .option('--ignore <names>', 'checkers, rules or failure classes not to report, such as retry-discipline, R7, duplicates/R24 or crashed (repeatable, or a comma list)', collect)

@@ -10,6 +10,7 @@ export interface ExploreFlags extends IsolationFlags {
   readonly out: string;
   readonly path?: string;
   readonly replaceFaults?: boolean;
+  readonly lies?: boolean;
   readonly check?: string[];
   readonly ignore?: string[];
   readonly grep?: RegExp;

@@ -11,7 +11,9 @@ import {
   type Rng,
 } from '../../core/index.js';
 import type { World } from '../../world/World.js';
-import { isStreamFault, type Fault } from '../fault.js';
+import { isStreamFault, type Fault, type LieFault } from '../fault.js';
+import { lieAbout, toldIfDifferent, type Told } from '../lies.js';
+import { keepVersionsFor } from '../staleReads.js';
 import { applyFault } from '../applyFault.js';
 import { EffectRecorder } from '../EffectRecorder.js';
 import { pickRule } from '../match.js';
@@ -123,6 +125,8 @@ export class HttpFaults {
   readonly #effects: EffectRecorder | undefined;
   readonly #network: NetworkLatency | undefined;
   readonly #unserved: UnservedRequest[] = [];
+  /** Draws for `wrong_value` lies: a fork of its own, so a lie never shifts which requests fail. */
+  readonly #lieRng: Rng;
   #closed = false;
 
   constructor(options: HttpFaultsOptions) {
@@ -143,6 +147,8 @@ export class HttpFaults {
     this.#history = options.history;
     this.#startMs = options.startMs ?? options.clock.now();
     this.#network = options.network;
+    this.#lieRng = options.rng.fork('lies');
+    keepVersionsFor(this.#plan, options.world);
     this.#effects =
       options.world &&
       new EffectRecorder(options.world.ledger, options.history, (e) => {
@@ -306,6 +312,7 @@ export class HttpFaults {
       attempt: ex.position.attempt,
       elapsedMs: this.#clock.now() - this.#startMs,
       streamed: route.kind === 'model' && asksForStream(parseRequestBody(ex.data.body, ex.data.headers['content-type'])),
+      read: (route.purpose ?? 'call') === 'status' || this.#isRead(ex),
     } as const;
     const picked = pickRule(this.#plan, facts, this.#hits, this.#rng);
     if (!picked) return undefined;
@@ -346,16 +353,48 @@ export class HttpFaults {
         lost: (cause) => ({ kind: 'hang', reason: cause === 'timeout' ? 'no answer (timeout fault)' : 'answer lost after commit (partial write)' }),
         error: (error) => answerOf(error),
         malformed: (answer) => (answer.kind === 'respond' && answer.status < 400 ? truncate(answer) : answer),
+        lie: (fault) => this.#lie(fault, ex),
       },
       this.#clock,
       signal,
     );
   }
 
+  /**
+   * A delivery answered 2xx with a lie about its JSON body: the truth first, then the lie; a
+   * `stale` read is served again as of `lagMs` ago. Recorded as a `lie` event when it differs.
+   */
+  async #lie(fault: LieFault, ex: Exchange): Promise<HttpAnswer> {
+    const held = await this.#deliver(ex, 0);
+    const truth = jsonBodyOf(held);
+    if (held.kind !== 'respond' || truth === undefined) return held;
+    let told: Told;
+    let asOf: number | undefined;
+    if (fault.kind === 'stale') {
+      asOf = this.#clock.now() - fault.lagMs;
+      const past = jsonBodyOf(await this.#serve(ex, undefined, asOf));
+      told = past === undefined ? { kind: 'none' } : toldIfDifferent(truth.value, past.value);
+    } else told = lieAbout(fault, truth.value, this.#lieRng);
+    if (told.kind === 'none') return held;
+    const purpose = ex.match.route.purpose ?? 'call';
+    this.#history.record({ type: 'lie', request: ex.request, tool: ex.match.route.operation, purpose, fault, held: truth.value, answered: told.answered, ...(asOf === undefined ? {} : { asOf: asOf - this.#startMs }), ...this.#corr(ex), ...ex.http });
+    return { ...held, body: told.answered === undefined ? '' : JSON.stringify(told.answered) };
+  }
+
   /** One arrival at the service's business logic. */
   async #deliver(ex: Exchange, copy: number, failure?: Error): Promise<HttpAnswer> {
-    const { route, params } = ex.match;
+    const { route } = ex.match;
     this.#history.record({ type: 'delivery', request: ex.request, tool: route.operation, copy, ...this.#corr(ex), ...ex.http });
+    try {
+      return await this.#serve(ex, failure);
+    } finally {
+      this.#effects?.recordNew();
+    }
+  }
+
+  /** The route's answer to the exchange's request (as of `asOf`, for a stale read): no events. */
+  async #serve(ex: Exchange, failure?: Error, asOf?: number): Promise<HttpAnswer> {
+    const { route, params } = ex.match;
     const url = new URL(ex.data.url);
     const network = this.#network;
     const target = ex.target;
@@ -365,6 +404,7 @@ export class HttpFaults {
       ...(network && target && { travel: (leg: NetworkLeg) => network.travel(this.#clock, target, leg) }),
       ...(ex.http.idempotencyKey === undefined ? {} : { idempotencyKey: ex.http.idempotencyKey }),
       ...(failure ? { failure } : {}),
+      ...(asOf === undefined ? {} : { asOf }),
     };
     const req: RouteRequest = {
       method: ex.data.method.toUpperCase(),
@@ -381,8 +421,6 @@ export class HttpFaults {
       return isAnswer(value) ? value : respond(route.okStatus ?? 200, value === undefined ? null : value);
     } catch (error) {
       return errorAnswer(error, req, [route.error, ex.service.error]);
-    } finally {
-      this.#effects?.recordNew();
     }
   }
 
@@ -433,6 +471,17 @@ export class HttpFaults {
     if (ex.match.route.kind !== 'model') return;
     const error = errorDataOf(answer, this.#clock.now());
     if (error) this.#history.record({ type: 'model_error', error, request: ex.request, ...this.#corr(ex) });
+  }
+}
+
+/** A successful JSON answer's body, parsed; anything else (an error, text, a stream) is told no lie. */
+function jsonBodyOf(answer: HttpAnswer): { readonly value: unknown } | undefined {
+  if (answer.kind !== 'respond' || answer.status < 200 || answer.status > 299) return undefined;
+  if (!(answer.headers['content-type'] ?? '').includes('json')) return undefined;
+  try {
+    return { value: JSON.parse(answer.body) as unknown };
+  } catch {
+    return undefined;
   }
 }
 

@@ -67,6 +67,8 @@ export interface ServeContext {
   readonly failure?: Error;
   /** With a network: sleeps one draw of this route's latency on `leg` (a service's extra round trip, `ctx.travel`). */
   readonly travel?: (leg: NetworkLeg) => Promise<void>;
+  /** Set by a `stale` fault on a read: answer from the service's state as it was at this virtual time. */
+  readonly asOf?: number;
 }
 
 /**

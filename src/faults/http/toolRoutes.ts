@@ -12,6 +12,7 @@ function toolContext(world: World, ctx: ServeContext): ToolContext {
     ...(ctx.idempotencyKey === undefined ? {} : { idempotencyKey: ctx.idempotencyKey }),
     ...(ctx.failure === undefined ? {} : { failure: ctx.failure }),
     ...(ctx.travel === undefined ? {} : { travel: ctx.travel }),
+    ...(ctx.asOf === undefined ? {} : { asOf: ctx.asOf }),
   };
 }
 

@@ -28,6 +28,7 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   feedback: 'execution',
   http_request: 'wire',
   fault: 'wire',
+  lie: 'wire',
   response: 'wire',
   escape: 'wire',
   unserved_request: 'wire',

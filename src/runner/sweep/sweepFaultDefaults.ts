@@ -21,6 +21,11 @@ export const SWEEP_FAULTS: { readonly [K in FaultKind]: Extract<Fault, { kind: K
   conflict: { kind: 'conflict' },
   server_error: { kind: 'server_error' },
   malformed: { kind: 'malformed' },
+  // Past the per-call timeout and a backoff or two: a status query after a lost write still sees nothing.
+  stale: { kind: 'stale', lagMs: 30_000 },
+  empty: { kind: 'empty' },
+  truncated: { kind: 'truncated', keep: 1 },
+  wrong_value: { kind: 'wrong_value', path: 'status' },
   // Streamed model answers only: one whole event first, so the client has started reading.
   stream_cut: { kind: 'stream_cut', afterEvents: 1 },
   stream_stall: { kind: 'stream_stall', afterEvents: 1 },

@@ -7,6 +7,7 @@ import { Operations } from '../services/Operations.js';
 import type { ToolContext, ToolSpec } from '../tool.js';
 import type { ServiceContext, ServiceParts, ToolDefinition } from './ToolDefinition.js';
 import type { CommonServiceOptions, OptionsParse } from './serviceOptions.js';
+import { StateVersions } from './StateVersions.js';
 
 type Options<O> = O & CommonServiceOptions;
 
@@ -26,7 +27,9 @@ export class ServiceInstance<S, O> implements Service {
   readonly #ids = new IdSource();
   readonly #ops: Operations;
   /** Per tool, the result it returned for each business key it committed: the default status answer (R21). */
-  readonly #committed = new Map<string, Map<string, unknown>>();
+  readonly #committed = new Map<string, Map<string, { readonly value: unknown; readonly at: number }>>();
+  /** Past states, for `stale` reads (kept only when a trial's plan asks). */
+  readonly #versions: StateVersions<S>;
   /** For a world that keeps no process table of its own. */
   readonly #orphans = new ProcessTable();
   /** The door every delivery passes when the scenario gives the service finite capacity. */
@@ -39,8 +42,13 @@ export class ServiceInstance<S, O> implements Service {
     this.options = options;
     this.state = definition.initialState(options);
     this.#ops = new Operations(definition.name, clock, options);
+    this.#versions = new StateVersions(clock);
     this.#door = options.capacity ? new AdmissionControl(options.capacity, clock) : undefined;
     this.tools = definition.tools.map((tool) => this.#spec(tool));
+  }
+
+  keepVersions(ms: number): void {
+    this.#versions.keep(ms, this.state);
   }
 
   snapshot(): unknown {
@@ -53,7 +61,7 @@ export class ServiceInstance<S, O> implements Service {
     const field = tool.businessKey;
     // Without a business key or an honoured idempotency key, nothing could find the operation again.
     const queryable = write && tool.status !== false && (field !== undefined || honours);
-    const committed = new Map<string, unknown>();
+    const committed = new Map<string, { readonly value: unknown; readonly at: number }>();
     this.#committed.set(tool.name, committed);
     const answer = async (input: unknown, ctx: ServiceContext<S, O>): Promise<unknown> => checkedOutput(this.name, tool, await tool.run(input, ctx));
     return {
@@ -64,25 +72,38 @@ export class ServiceInstance<S, O> implements Service {
       honoursIdempotencyKeys: honours,
       canQueryStatus: queryable,
       ...(field === undefined ? {} : { businessKeyField: field }),
-      run: (input, toolCtx) => this.#admit(() => {
+      run: (input, toolCtx) => {
+        // A stale read is the same request seen through an older state: it takes no second slot.
+        if (!write && toolCtx.asOf !== undefined) return answer(input, this.#context(toolCtx));
+        return this.#admit(() => {
         const ctx = this.#context(toolCtx);
         if (!write) return answer(input, ctx);
         const key = businessKeyOf(input, field);
         const steps = {
           ...(tool.check && { check: () => tool.check?.(input, ctx) }),
           commit: async () => {
-            const value = await answer(input, ctx);
-            if (key !== undefined) committed.set(key, value);
-            return value;
+            try {
+              const value = await answer(input, ctx);
+              if (key !== undefined) committed.set(key, { value, at: this.#clock.now() });
+              return value;
+            } finally {
+              this.#versions.record(this.state);
+            }
           },
         };
         return this.#ops.write(tool.name, input, key, toolCtx, steps, honours);
-      }),
+        });
+      },
       ...(queryable && {
         status: (ref: OperationRef, toolCtx: ToolContext) => {
           const find = typeof tool.status === 'function' ? tool.status : undefined;
           const ctx = this.#context(toolCtx);
-          return this.#ops.status(ref, field, (businessKey) => (find ? find(businessKey, ctx) : committed.get(businessKey)));
+          const asOf = toolCtx.asOf;
+          const committedBy = (businessKey: string): unknown => {
+            const c = committed.get(businessKey);
+            return c && (asOf === undefined || c.at <= asOf) ? c.value : undefined;
+          };
+          return this.#ops.status(ref, field, (businessKey) => (find ? find(businessKey, ctx) : committedBy(businessKey)), asOf);
         },
       }),
     };
@@ -108,8 +129,9 @@ export class ServiceInstance<S, O> implements Service {
   #context(toolCtx: ToolContext): ServiceContext<S, O> {
     const ops = this.#ops;
     const name = this.name;
+    const asOf = toolCtx.asOf;
     return {
-      state: this.state,
+      state: (asOf === undefined ? undefined : this.#versions.at(asOf)) ?? this.state,
       options: this.options,
       service: name,
       clock: this.#clock,

@@ -77,15 +77,20 @@ export class Operations {
    * The status of the operation `ref` names: by idempotency key first (the stored first
    * result), then by business key (`find` gives the record's current view).
    */
-  status(ref: OperationRef, businessKeyField: string | undefined, find: (businessKey: string) => unknown): OperationStatus {
+  status(ref: OperationRef, businessKeyField: string | undefined, find: (businessKey: string) => unknown, asOf?: number): OperationStatus {
     if (ref.idempotencyKey !== undefined) {
       const record = this.table.lookup(ref.idempotencyKey);
-      if (record) return statusOfRecord(record);
+      // As of `asOf` (a stale read): a key that came later is unknown, a result that came later is pending.
+      if (record && (asOf === undefined || record.createdAt <= asOf)) {
+        return asOf !== undefined && record.state === 'completed' && record.completedAt > asOf ? { state: 'pending' } : statusOfRecord(record);
+      }
     }
     const key = businessKeyOfRef(ref, businessKeyField);
     if (key === undefined) return { state: 'not_found' };
     const found = find(key);
     if (found !== undefined) return { state: 'succeeded', value: found };
+    // Writes in flight and failures are not kept by time: as of the past, what `find` did not see is not found.
+    if (asOf !== undefined) return { state: 'not_found' };
     return statusOfBusinessOp(this.#inFlight.get(key) ?? 0, this.#failures.get(key));
   }
 
