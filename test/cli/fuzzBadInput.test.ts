@@ -94,6 +94,11 @@ const schemaViolation = fc
     { extra: 'faults:\n  - match: { tool: model:openai.chat.completions }\n    fault: { kind: quota_exceeded }\n', says: /faults\[0\]\.match\.tool: "model:openai\.chat\.completions": a route of the openai model API, which this scenario does not serve: it names no model/ },
     { extra: 'faults:\n  - fault: { kind: stream_cut }\n', says: /faults\[0\]\.fault\.afterEvents: / },
     { extra: 'faults:\n  - fault: { kind: stream_stall, afterEvents: -1 }\n', says: /faults\[0\]\.fault\.afterEvents: / },
+    // A capacity drop (the trigger of a metastable failure) that ends before it starts, overlaps another, or has negative slots.
+    { extra: 'world:\n  orders: { capacity: { maxConcurrent: 2, drops: [{ fromMs: 500, toMs: 100, maxConcurrent: 1 }] } }\n', says: /world\.orders\.capacity\.drops\[0\]\.toMs: expected toMs after fromMs/ },
+    { extra: 'world:\n  orders: { capacity: { drops: [{ fromMs: 0, toMs: 900, maxConcurrent: 1 }, { fromMs: 800, toMs: 1000, maxConcurrent: 0 }] } }\n', says: /world\.orders\.capacity\.drops\[1\]\.fromMs: expected drops in time order, not overlapping/ },
+    { extra: 'world:\n  orders: { capacity: { drops: [{ fromMs: 0, toMs: 900, maxConcurrent: -1 }] } }\n', says: /world\.orders\.capacity\.drops\[0\]\.maxConcurrent: .*>=0/ },
+    { extra: 'world:\n  orders: { capacity: { drops: [{ fromMs: 0, toMs: 900 }] } }\n', says: /world\.orders\.capacity\.drops\[0\]\.maxConcurrent: .*expected number/ },
   )
   .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'yaml schema violation', content: scenarioYaml('fz', extra), says }));
 
