@@ -48,7 +48,7 @@ export type CircuitBreakerConfig = z.infer<typeof CircuitBreakerSchema>;
 /**
  * Google SRE's client-side adaptive throttling (SRE book ch. 21, "Handling Overload"): a
  * send is rejected locally with probability max(0, (requests − k × accepts) / (requests + 1)),
- * both counted over the trailing `windowMs`. Local rejections count as requests; an accept is
+ * both counted over the trailing `windowMs`. Local rejections count as requests, a sent request counts once answered (or timed out); an accept is
  * an answer that is not an overload signal (429, 5xx, a timeout or a network error). A call
  * rejected locally fails at once: it is not retried.
  */

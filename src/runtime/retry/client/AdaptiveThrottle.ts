@@ -5,8 +5,8 @@ import { SlidingCount } from './SlidingCount.js';
 /**
  * Google SRE's client-side adaptive throttling ("Handling Overload", SRE book ch. 21). Over
  * a trailing window the client counts `requests` (every send it was asked for, those it then
- * rejected itself included) and `accepts` (those the backend answered without an overload
- * signal). A new send is rejected locally with probability
+ * rejected itself included, each counted once its fate is known) and `accepts` (those the
+ * backend answered without an overload signal). A new send is rejected locally with probability
  *
  *     max(0, (requests − K × accepts) / (requests + 1))
  *
@@ -32,16 +32,23 @@ export class AdaptiveThrottle {
     return Math.max(0, (requests - this.config.k * this.#accepts.count()) / (requests + 1));
   }
 
-  /** Counts the request and draws whether it may leave. */
+  /** Draws whether the next request may leave; one rejected here is counted at once. */
   admit(): boolean {
     const p = this.rejectProbability;
-    this.#requests.add();
     // No draw while nothing is rejected: a healthy run draws nothing, so no other stream moves.
-    return p <= 0 || this.rng.next() >= p;
+    if (p <= 0 || this.rng.next() >= p) return true;
+    this.#requests.add();
+    return false;
   }
 
-  /** The backend's answer to a request `admit` let through: `accepted` unless it signalled overload (or never answered). */
+  /**
+   * The backend's answer to a request `admit` let through: `accepted` unless it signalled
+   * overload or never answered. The request is counted now, when its fate is known, so the
+   * requests still in flight do not weigh as rejections (with a service time of a second, they
+   * would throttle a cold client that nothing has refused).
+   */
   record(accepted: boolean): void {
+    this.#requests.add();
     if (accepted) this.#accepts.add();
   }
 }

@@ -14,6 +14,14 @@ describe('AdaptiveThrottle: SRE book ch. 21, max(0, (requests − K·accepts) / 
     expect(AdaptiveThrottlingSchema.parse({})).toEqual({ k: 2, windowMs: 120_000 });
   });
 
+  it('counts a request sent once its answer is known: a cold client with requests in flight throttles nothing', () => {
+    const t = new AdaptiveThrottle(AdaptiveThrottlingSchema.parse({}), new VirtualClock(0), new Rng(1));
+    for (let i = 0; i < 20; i++) expect(t.admit()).toBe(true);
+    expect(t.rejectProbability).toBe(0);
+    t.record(false);
+    expect(t.rejectProbability).toBeCloseTo(1 / 2, 12);
+  });
+
   it('rejects nothing while the backend accepts at least one request in K', () => {
     const t = new AdaptiveThrottle(AdaptiveThrottlingSchema.parse({}), new VirtualClock(0), new Rng(1));
     for (let i = 0; i < 100; i++) {
@@ -48,7 +56,7 @@ describe('AdaptiveThrottle: SRE book ch. 21, max(0, (requests − K·accepts) / 
   it('forgets what falls out of the trailing window', async () => {
     const clock = new VirtualClock(0);
     const t = new AdaptiveThrottle({ k: 2, windowMs: 1_000 }, clock, new Rng(1));
-    for (let i = 0; i < 50; i++) t.admit();
+    for (let i = 0; i < 50; i++) if (t.admit()) t.record(false);
     expect(t.rejectProbability).toBeCloseTo(50 / 51, 12);
     await advance(clock, 1_000);
     expect(t.rejectProbability).toBe(0);
