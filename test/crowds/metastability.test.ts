@@ -24,6 +24,8 @@ interface Figures {
   readonly before: number;
   readonly during: number;
   readonly after: number;
+  /** Requests that reached the service per second over the same span as `after`, retries and refusals included. */
+  readonly offeredAfter: number;
   /** Seconds from the trigger's end until goodput is back to full, or null if it never is. */
   readonly recoveredAfterS: number | null;
 }
@@ -40,11 +42,11 @@ const rate = (bins: readonly number[], binMs: number, fromS: number, toS: number
  * Poisson noise and the second a job takes). Recovered at the first second after the trigger's
  * end from which every 5 s window up to 40 s holds that.
  */
-function figures(bins: readonly number[], binMs: number): Figures {
+function figures(bins: readonly number[], load: readonly number[], binMs: number): Figures {
   const full = (t: number): boolean => rate(bins, binMs, t, t + 5) >= 0.75 * ARRIVALS_PER_S;
   let recovered: number | null = null;
   for (let t = 40; t >= TRIGGER_END_S && full(t); t--) recovered = t - TRIGGER_END_S;
-  return { before: rate(bins, binMs, 1, 5), during: rate(bins, binMs, 5, 10), after: rate(bins, binMs, 15, 45), recoveredAfterS: recovered };
+  return { before: rate(bins, binMs, 1, 5), during: rate(bins, binMs, 5, 10), after: rate(bins, binMs, 15, 45), offeredAfter: rate(load, binMs, 15, 45), recoveredAfterS: recovered };
 }
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -59,9 +61,9 @@ beforeAll(async () => {
     // Every configuration fails the default gates here (agents time out during the drop): exit 1, not 2 or 3.
     expect(runs[i]!.code, runs[i]!.stderr).toBe(1);
     const report = parseJsonReport(await readFile(join(dir.path, `s${seed}`, 'faultline.json'), 'utf8'));
-    bySeed.set(seed, new Map(report.cells.map((c) => [c.config, figures(c.metrics.crowd!.goodput, c.metrics.crowd!.loadBinMs)])));
+    bySeed.set(seed, new Map(report.cells.map((c) => [c.config, figures(c.metrics.crowd!.goodput, c.metrics.crowd!.load, c.metrics.crowd!.loadBinMs)])));
   }
-  const rows = [...bySeed].flatMap(([seed, m]) => [...m].map(([config, f]) => `seed ${seed}  ${config.padEnd(24)} before ${f.before.toFixed(2)}  during ${f.during.toFixed(2)}  after ${f.after.toFixed(2)}  recovered ${f.recoveredAfterS === null ? 'never' : `${f.recoveredAfterS} s after the trigger`}`));
+  const rows = [...bySeed].flatMap(([seed, m]) => [...m].map(([config, f]) => `seed ${seed}  ${config.padEnd(24)} before ${f.before.toFixed(2)}  during ${f.during.toFixed(2)}  after ${f.after.toFixed(2)}  offered after ${f.offeredAfter.toFixed(2)}  recovered ${f.recoveredAfterS === null ? 'never' : `${f.recoveredAfterS} s after the trigger`}`));
   console.log(`goodput per virtual second (calls that succeeded), metastable-jobs\n${rows.join('\n')}`);
 }, 120_000);
 
