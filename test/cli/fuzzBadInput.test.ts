@@ -102,6 +102,19 @@ const schemaViolation = fc
   )
   .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'yaml schema violation', content: scenarioYaml('fz', extra), says }));
 
+// A client overload policy in a configuration with a value out of its range.
+const badClientPolicy = fc
+  .constantFrom(
+    { extra: 'adaptiveThrottling: { k: 0.5 }\n', says: /adaptiveThrottling\.k: .*>=1/ },
+    { extra: 'adaptiveThrottling: { windowMs: 0 }\n', says: /adaptiveThrottling\.windowMs: .*>0/ },
+    { extra: 'retryQuota: { capacity: -500 }\n', says: /retryQuota\.capacity: .*>0/ },
+    { extra: 'retryQuota: { retryCost: 2.5 }\n', says: /retryQuota\.retryCost: .*int/ },
+    { extra: 'retryRatio: { ratio: 1.5 }\n', says: /retryRatio\.ratio: .*<=1/ },
+    { extra: 'retryRatio: { windowMs: 10000 }\n', says: /retryRatio\.ratio: / },
+    { extra: 'retryRatio: { ratio: 0.1, perSecond: 1 }\n', says: /retryRatio: Unrecognized key: "perSecond"/ },
+  )
+  .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'config', cls: 'bad client policy', content: configYaml('fz', extra), says }));
+
 // A behaviour mixture with an unknown name, a negative or non-numeric weight, or weights that sum to 0.
 const badMixture = fc
   .oneof(
@@ -220,6 +233,7 @@ const badFile = fc.oneof(
   yamlSyntax,
   yamlProto,
   schemaViolation,
+  badClientPolicy,
   badMixture,
   jsonDuplicate,
   jsonSyntax,
