@@ -6,6 +6,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from '../cli/faultline.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
 
+/** What the page tells about one SVG chart. */
+interface SvgCheck {
+  readonly id: string;
+  readonly width: number;
+  readonly height: number;
+  readonly lines: readonly { readonly label: string | undefined; readonly points: number; readonly length: number; readonly shown: number }[];
+  readonly legend: readonly (string | null)[];
+}
+/** The little of the DOM the check reads (the tests compile without the DOM's types). */
+interface SvgNode {
+  readonly id: string;
+  readonly textContent: string | null;
+  readonly dataset: Readonly<Record<string, string | undefined>>;
+  readonly points: { readonly numberOfItems: number };
+  getBoundingClientRect(): { readonly width: number; readonly height: number };
+  getTotalLength(): number;
+  querySelectorAll(selector: string): Iterable<SvgNode>;
+}
+interface SvgGlobals {
+  readonly document: { querySelectorAll(selector: string): Iterable<SvgNode> };
+}
+
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
 
 /**
@@ -33,18 +55,19 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html: goodput and of
     const run = await faultline(['compare', 'metastable-jobs', '--k', '1', '--workers', '0', '--config', 'metastable-naive', '--config', 'retry-budget-10pct', '--out', 'r'], { cwd: dir.path });
     expect(run.code, run.stderr).toBe(1);
     const { page, errors, requests } = await openOffline(browser!, join(dir.path, 'r', 'compare.html'));
-    const charts = await page.evaluate(() =>
-      [...document.querySelectorAll<SVGSVGElement>('svg.svg-chart')].map((svg) => {
+    const charts = await page.evaluate((): SvgCheck[] => {
+      const g = globalThis as unknown as SvgGlobals;
+      return [...g.document.querySelectorAll('svg.svg-chart')].map((svg) => {
         const box = svg.getBoundingClientRect();
         return {
           id: svg.id,
           width: box.width,
           height: box.height,
-          lines: [...svg.querySelectorAll<SVGPolylineElement>('polyline.series')].map((l) => ({ label: l.dataset['label'], points: l.points.numberOfItems, length: l.getTotalLength(), shown: l.getBoundingClientRect().width })),
+          lines: [...svg.querySelectorAll('polyline.series')].map((l) => ({ label: l.dataset['label'], points: l.points.numberOfItems, length: l.getTotalLength(), shown: l.getBoundingClientRect().width })),
           legend: [...svg.querySelectorAll('text')].map((t) => t.textContent),
         };
-      }),
-    );
+      });
+    });
     await page.screenshot({ path: join(SCREENSHOTS, 'metastable-compare.png'), fullPage: true });
     await page.close();
     expect(errors).toEqual([]);
