@@ -7,7 +7,7 @@ import { intervalNote, runLine } from '../report/summaryRows.js';
 import type { PassIntervalCurves } from '../runner/intervals.js';
 import { painter, type Paint, type Painter } from '../report/paint.js';
 import { summaryTail } from '../report/summaryTail.js';
-import { crowdLines } from '../report/console.js';
+import { crowdLines, loadOverTimeLines } from '../report/console.js';
 
 /** A table cell: its text (which sets the width) and how to colour it once padded. */
 interface Slot {
@@ -114,6 +114,6 @@ export function renderComparison(run: RunResult, options: { readonly gates: read
     line(rows.at(-1)!),
     p.dim(intervalNote()),
   );
-  out.push(...crowdLines(run, p), ...summaryTail(run, options.gates, p));
+  out.push(...crowdLines(run, p), ...loadOverTimeLines(run, p), ...summaryTail(run, options.gates, p));
   return `${out.join('\n')}\n`;
 }

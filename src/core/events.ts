@@ -209,6 +209,10 @@ export type GiveUpReason =
   | 'write_without_key'
   /** The tool's client already retried this error below us: retry at one layer only (R10). */
   | 'retried_by_client'
+  /** The client's own retry quota or retry ratio (a client-wide budget) refused the retry. */
+  | 'client_budget'
+  /** The client's adaptive throttling rejected the send locally: nothing left, and the call is not retried. */
+  | 'client_throttled'
   | 'aborted';
 
 /** An event before the history stamps it. */

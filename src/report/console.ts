@@ -7,6 +7,7 @@ import { liveLines } from './liveLines.js';
 import { alignTable } from './table.js';
 import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
 import { COVERAGE_HEADER, coverageRows } from './coverageRows.js';
+import { loadSeries, sparkline } from './loadSeries.js';
 
 export interface ConsoleReportOptions {
   readonly gates: readonly GateResult[];
@@ -72,6 +73,36 @@ export function crowdLines(run: RunResult, p: Painter): string[] {
   const lines = alignTable([[...CROWD_HEADER], ...crowd.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(CROWD_HEADER.length - 2).fill('right')]);
   return ['', p.bold('crowds'), `    ${p.dim(lines[0]!)}`, ...crowd.map((r, i) => (r.amplified ? p.red(`  ⚠ ${lines[i + 1]!}`) : `    ${lines[i + 1]!}`)), p.dim(`    ${CROWD_LEGEND}`)];
 }
+
+/**
+ * `compare`: each crowd scenario's goodput (calls that succeeded) and offered load (requests that
+ * reached the services, retries included) per virtual second, one sparkline per configuration on
+ * a shared scale, with the figures per 5 s under it. What a metastable failure looks like: the
+ * offered load stays up while goodput stays at zero, long after the trigger is gone.
+ */
+export function loadOverTimeLines(run: RunResult, p: Painter): string[] {
+  const series = loadSeries(run);
+  if (series.length === 0) return [];
+  const out: string[] = ['', p.bold('goodput and offered load over virtual time (per second, mean over trials)')];
+  for (const scenario of [...new Set(series.map((s) => s.scenario))]) {
+    const mine = series.filter((s) => s.scenario === scenario);
+    // Each on its own scale: the offered load of a storm would flatten the goodput line.
+    const top = { goodput: Math.max(1, ...mine.flatMap((s) => s.goodput)), offered: Math.max(1, ...mine.flatMap((s) => s.offered)) };
+    const seconds = mine[0]!.goodput.length;
+    const every = 5;
+    const marks = Array.from({ length: Math.ceil(seconds / every) }, (_, i) => String(i * every).padEnd(every)).join('');
+    const rows: string[][] = [];
+    for (const s of mine) {
+      const per5 = (v: readonly number[]): string => Array.from({ length: Math.ceil(v.length / every) }, (_, i) => mean(v.slice(i * every, (i + 1) * every)).toFixed(1)).join(' ');
+      rows.push([s.config, 'goodput', `|${sparkline(s.goodput, top.goodput)}|`, per5(s.goodput)], ['', 'offered', `|${sparkline(s.offered, top.offered)}|`, per5(s.offered)]);
+    }
+    const lines = alignTable([['', '', ` ${marks.trimEnd()}`, 'per 5 s'], ...rows], ['left', 'left', 'left', 'left']);
+    out.push(`  ${p.bold(scenario)} ${p.dim(`(time in virtual seconds; goodput drawn from 0 to ${top.goodput.toFixed(1)}/s, offered load from 0 to ${top.offered.toFixed(1)}/s)`)}`, ...lines.map((l, i) => (i === 0 ? p.dim(`    ${l}`) : `    ${l}`)));
+  }
+  return out;
+}
+
+const mean = (v: readonly number[]): number => (v.length === 0 ? 0 : v.reduce((a, b) => a + b, 0) / v.length);
 
 /** Fault coverage: each rule of each cell, the trials it fired in and its firings; a silent rule is marked (none when no cell has a rule). */
 export function coverageLines(run: RunResult, p: Painter): string[] {

@@ -15,7 +15,7 @@ const render = (wallClock: WallClock, history?: 'all'): string => {
 describe('JSON report', () => {
   it('validates against its versioned schema', () => {
     const report = JsonReportSchema.parse(JSON.parse(render(clockA)));
-    expect(report.schemaVersion).toBe(6);
+    expect(report.schemaVersion).toBe(JSON_SCHEMA_VERSION);
     expect(report.run).toEqual({
       seed: 42,
       k: 4,
@@ -92,7 +92,7 @@ describe('JSON report', () => {
     const text = render(clockA);
     expect(parseJsonReport(text).run.seed).toBe(42);
     const v1 = JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 1 });
-    expect(() => parseJsonReport(v1, 'old.json')).toThrow('old.json: schemaVersion 1 is not supported (expected 6)');
+    expect(() => parseJsonReport(v1, 'old.json')).toThrow(`old.json: schemaVersion 1 is not supported (expected ${JSON_SCHEMA_VERSION})`);
     expect(() => parseJsonReport('{', 'x.json')).toThrow(/^x\.json: not JSON/);
     expect(() => parseJsonReport(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION }))).toThrow(/not a faultline JSON report/);
   });

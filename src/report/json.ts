@@ -26,8 +26,10 @@ import { runCost } from '../runner/live/prices.js';
  * Version 6: the agents matrix. A cell's `config` is its label, what varies between its columns:
  * a configuration's name, or a matrix agent's (`agents` in faultline.config.ts); `refs.agent`
  * names the agent, `refs.config` the configuration it ran under.
+ * Version 7: goodput over time. A many-agent trial's and cell's `crowd` figures carry `goodput`
+ * beside `load`: the agents' calls that succeeded, per bin of the same width.
  */
-export const JSON_SCHEMA_VERSION = 6;
+export const JSON_SCHEMA_VERSION = 7;
 
 const VerdictSchema = z.union([
   z.strictObject({ valid: z.literal(true) }),
@@ -93,6 +95,7 @@ const TrialStatsSchema = z.strictObject({
       throttled: z.strictObject({ responses: count, ms: z.number().nonnegative() }),
       maxSendsPerOperation: count,
       load: z.array(count),
+      goodput: z.array(count),
     })
     .optional(),
 });
@@ -166,6 +169,8 @@ const CellMetricsSchema = z.strictObject({
       loadBinMs: z.number().positive(),
       /** Deliveries per bin from the trial's start, summed over the cell's trials. */
       load: z.array(count),
+      /** Calls that succeeded per bin, summed over the cell's trials. */
+      goodput: z.array(count),
     })
     .optional(),
 });
@@ -327,6 +332,7 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
       maxSendsPerOperation: m.crowd.maxSendsPerOperation,
       loadBinMs: m.crowd.loadBinMs,
       load: [...m.crowd.load],
+      goodput: [...m.crowd.goodput],
     },
   }),
 });
@@ -351,7 +357,7 @@ function statsJson(s: TrialSummary['stats']): JsonReport['cells'][number]['trial
     ...rest,
     firings: s.firings.map(([rule, n]) => [rule, n]),
     tokens: { ...s.tokens },
-    ...(crowd && { crowd: { ...crowd, completionMs: crowd.completionMs.map(([ms, n]) => [ms, n]), throttled: { ...crowd.throttled }, load: [...crowd.load] } }),
+    ...(crowd && { crowd: { ...crowd, completionMs: crowd.completionMs.map(([ms, n]) => [ms, n]), throttled: { ...crowd.throttled }, load: [...crowd.load], goodput: [...crowd.goodput] } }),
   };
 }
 

@@ -5,6 +5,7 @@ import { Executor } from '../runtime/Executor.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
 import type { RetryBudget } from '../runtime/retry/RetryBudget.js';
+import type { ClientPolicies } from '../runtime/retry/client/ClientPolicies.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 
 export interface ExecutorContext {
@@ -23,6 +24,8 @@ export interface ExecutorContext {
   readonly store?: OperationStore;
   /** The reference runtime's retry budget, shared by every executor of a task (R11). */
   readonly budget?: RetryBudget;
+  /** The reference runtime's client-wide overload policies, shared by every executor of the trial. */
+  readonly policies?: ClientPolicies;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function executorFor(config: ExecutionConfig, ctx: ExecutorContext)
   const common = { transport, clock: ctx.clock, rng: ctx.rng, history: ctx.history, ids: ctx.ids };
   switch (config.kind) {
     case 'runtime':
-      return new Executor({ ...common, config: config.retry, startMs: ctx.startMs, ...(ctx.store && { store: ctx.store }), ...(ctx.budget && { budget: ctx.budget }) });
+      return new Executor({ ...common, config: config.retry, startMs: ctx.startMs, ...(ctx.store && { store: ctx.store }), ...(ctx.budget && { budget: ctx.budget }), ...(ctx.policies && { policies: ctx.policies }) });
     case 'cockatiel':
     case 'p-retry':
       return createLibraryExecutor(config.library, common);

@@ -23,6 +23,8 @@ export interface CrowdMetrics {
   readonly loadBinMs: number;
   /** Deliveries to the services per bin from the trial's start, summed over the trials. */
   readonly load: readonly number[];
+  /** The agents' calls that succeeded, per bin of the same width, summed over the trials. */
+  readonly goodput: readonly number[];
 }
 
 /** The figures of one scenario under one configuration (R30, R31). */
@@ -204,6 +206,7 @@ class CrowdTally {
   #throttledMs = 0;
   #maxSends = 0;
   readonly #load: number[] = [];
+  readonly #goodput: number[] = [];
 
   add(c: CrowdStats): void {
     this.#agents += c.agents;
@@ -212,15 +215,12 @@ class CrowdTally {
     this.#throttledResponses += c.throttled.responses;
     this.#throttledMs += c.throttled.ms;
     this.#maxSends = Math.max(this.#maxSends, c.maxSendsPerOperation);
-    this.#addLoad(c.load);
+    addBins(this.#load, c.load);
+    addBins(this.#goodput, c.goodput);
   }
 
   addMetrics(m: CrowdMetrics): void {
-    this.add({ agents: m.agents, succeeded: m.succeeded, completionMs: m.completions, throttled: m.throttled, maxSendsPerOperation: m.maxSendsPerOperation, load: m.load });
-  }
-
-  #addLoad(load: readonly number[]): void {
-    load.forEach((n, i) => (this.#load[i] = (this.#load[i] ?? 0) + n));
+    this.add({ agents: m.agents, succeeded: m.succeeded, completionMs: m.completions, throttled: m.throttled, maxSendsPerOperation: m.maxSendsPerOperation, load: m.load, goodput: m.goodput });
   }
 
   metrics(): CrowdMetrics {
@@ -235,8 +235,13 @@ class CrowdTally {
       maxSendsPerOperation: this.#maxSends,
       loadBinMs: LOAD_BIN_MS,
       load: Array.from(this.#load, (n) => n ?? 0),
+      goodput: Array.from(this.#goodput, (n) => n ?? 0),
     };
   }
+}
+
+function addBins(into: number[], bins: readonly number[]): void {
+  bins.forEach((n, i) => (into[i] = (into[i] ?? 0) + n));
 }
 
 /** Nearest-rank quantile over counted values (the same answer as `quantile` over the listed values). */

@@ -27,6 +27,7 @@ import { CallCap } from './CallCap.js';
 import { runWithCrash, type CrashPlan } from './crash.js';
 import { withAgentRepeats } from './AgentRepeats.js';
 import { executorFor as buildExecutor, type ExecutorContext } from './executorFor.js';
+import { clientPoliciesFor, NO_CLIENT_POLICIES } from '../runtime/retry/client/ClientPolicies.js';
 import { withGlobalTimers } from './globalTimersLock.js';
 import type { Scenario } from './scenario.js';
 import { INFRA_ERROR_CODE } from './infraError.js';
@@ -158,8 +159,11 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const ids = new IdSource();
   const callLimit = scenario.budget.maxToolCalls * 3 + 10;
   // The configuration's SDK layer sits on the scenario's client; the agent's layer sits on top, with the agent.
+  // One client for the whole trial: every agent of a crowd shares its overload policies (none unless the configuration sets them).
+  const policies = config.kind === 'runtime' ? clientPoliciesFor(config.retry, clock, rng.fork('client-policies')) : NO_CLIENT_POLICIES;
+  const shared = policies === NO_CLIENT_POLICIES ? {} : { policies };
   const executorFor = async (t: Transport, c: Clock, runtimeRng: Rng, store: OperationStore | undefined, budget?: Executor['budget']): Promise<ToolExecutor> =>
-    buildExecutor(config, { transport: t, clock: c, rng: runtimeRng, sdkRng: runtimeRng.fork('sdk-layer'), history, ids, startMs, ...(store && { store }), ...(budget && { budget }) });
+    buildExecutor(config, { transport: t, clock: c, rng: runtimeRng, sdkRng: runtimeRng.fork('sdk-layer'), history, ids, startMs, ...(store && { store }), ...(budget && { budget }), ...shared });
 
   const agent = scenario.agent;
   const startAgent = (capped: ToolExecutor, agentClock: Clock, caller?: string, index?: number): Promise<LoopEnd> => {
@@ -189,7 +193,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   // executors as its processes start; for a library this first one only loads the module.
   const first = agent.kind === 'http' || lost || scenario.agents > 1 || (crash && config.kind === 'runtime') ? undefined : await executorFor(transport, clock, rng.fork('runtime'), durable);
   const caps: CallCap[] = [];
-  const crowd = scenario.agents > 1 && !crash && !lost && agent.kind !== 'http' ? await crowdOf(scenario, rng, (ctx) => buildExecutor(config, ctx), { wire, clock, history, ids, startMs }) : undefined;
+  const crowd = scenario.agents > 1 && !crash && !lost && agent.kind !== 'http' ? await crowdOf(scenario, rng, (ctx) => buildExecutor(config, { ...ctx, ...shared }), { wire, clock, history, ids, startMs }) : undefined;
   // Every agent of a crowd: its own execution layer (and SDK client) on its own rng, the one wire, clock and history.
   const many = async (): Promise<LoopEnd> => {
     const ends = await Promise.all(

@@ -49,8 +49,10 @@ export interface CrowdStats {
   readonly throttled: { readonly responses: number; readonly ms: number };
   /** The most sends one logical operation caused, every retry layer included (R10). */
   readonly maxSendsPerOperation: number;
-  /** Deliveries to the services per `LOAD_BIN_MS` of virtual time, from the trial's start. */
+  /** Deliveries to the services per `LOAD_BIN_MS` of virtual time, from the trial's start: the offered load, refusals and retries included. */
   readonly load: readonly number[];
+  /** The agents' logical calls that succeeded, per bin of the same width (by the time the caller got the answer): the goodput. */
+  readonly goodput: readonly number[];
 }
 
 export function trialStats(history: readonly HistoryEvent[], ledger: readonly Effect[], accepted: readonly AgentOutcomeKind[] = ['completed']): TrialStats {
@@ -157,6 +159,12 @@ export function crowdStats(history: readonly HistoryEvent[], accepted: readonly 
   const sendsOfOperation = new Map<string, number>();
   const throttledSince = new Map<string, number>();
   const load: number[] = [];
+  const goodput: number[] = [];
+  const bin = (into: number[], t: number): void => {
+    const i = Math.floor(t / LOAD_BIN_MS);
+    while (into.length <= i) into.push(0);
+    into[i]!++;
+  };
   let throttledResponses = 0;
   let throttledMs = 0;
   const resume = (call: string | undefined, t: number): void => {
@@ -181,9 +189,7 @@ export function crowdStats(history: readonly HistoryEvent[], accepted: readonly 
         if (e.purpose === 'call') callOfRequest.set(e.request, e.call);
         break;
       case 'delivery': {
-        const i = Math.floor(e.t / LOAD_BIN_MS);
-        while (load.length <= i) load.push(0);
-        load[i]!++;
+        bin(load, e.t);
         resume(callOfRequest.get(e.request), e.t);
         break;
       }
@@ -201,6 +207,7 @@ export function crowdStats(history: readonly HistoryEvent[], accepted: readonly 
       case 'outcome':
         // Throttled and never sent again: the wait lasted until the call ended.
         resume(e.call, e.t);
+        if (e.result === 'ok' && operationOfCall.has(e.call)) bin(goodput, e.t);
         break;
       default:
         break;
@@ -223,5 +230,6 @@ export function crowdStats(history: readonly HistoryEvent[], accepted: readonly 
     throttled: { responses: throttledResponses, ms: Math.round(throttledMs) },
     maxSendsPerOperation: [...sendsOfOperation.values()].reduce((a, b) => Math.max(a, b), 0),
     load,
+    goodput,
   };
 }

@@ -32,7 +32,9 @@ import { decideRetry } from './retry/decideRetry.js';
 import type { RetryBudget } from './retry/RetryBudget.js';
 import { retryBudgetFor } from './retry/retryBudgetFor.js';
 import { CircuitBreakerTransport } from './retry/CircuitBreakerTransport.js';
-import { sendAttempt } from './sendAttempt.js';
+import { sendAttempt, type AttemptResult } from './sendAttempt.js';
+import { clientPoliciesFor, type ClientPolicies } from './retry/client/ClientPolicies.js';
+import { ClientThrottledError } from './retry/client/ClientThrottledError.js';
 import type { CallOptions, ToolExecutor } from './ToolExecutor.js';
 import { isUncertain } from './uncertain.js';
 import { unknownResult } from './unknownResult.js';
@@ -55,6 +57,8 @@ export interface ExecutorOptions {
   readonly secrets?: readonly string[];
   /** Names the trial in audit entries. */
   readonly trial?: string;
+  /** Client-wide overload policies: pass one instance to every executor of a client. Default: the configuration's, for this executor alone. */
+  readonly policies?: ClientPolicies;
 }
 
 /** A status query's answer, as reconciliation reads it (R21). */
@@ -87,6 +91,7 @@ export class Executor implements ToolExecutor {
   readonly tools: readonly ToolContract[];
   readonly store: OperationStore;
   readonly budget: RetryBudget;
+  readonly policies: ClientPolicies;
   readonly #o: ExecutorOptions;
   readonly #contracts: ReadonlyMap<string, ToolContract>;
   readonly #deadline: Deadline;
@@ -109,6 +114,7 @@ export class Executor implements ToolExecutor {
     this.#contracts = new Map(this.tools.map((t) => [t.name, t]));
     this.store = options.store ?? new InMemoryOperationStore();
     this.budget = options.budget ?? retryBudgetFor(options.config, options.clock);
+    this.policies = options.policies ?? clientPoliciesFor(options.config, options.clock, options.rng.fork('runtime:client-policies'));
     this.#deadline = new Deadline(options.clock, options.startMs, options.config.deadlineMs);
     this.#jitterRng = options.rng.fork('runtime:backoff');
     this.#keyRng = options.rng.fork('runtime:idempotency-keys');
@@ -192,6 +198,9 @@ export class Executor implements ToolExecutor {
     let attempts = 0;
     let previousDelayMs = 0;
     let last: { error: ErrorData; raw: unknown } | undefined;
+    /** What the client's retry quota took for the last retry: refunded if the call succeeds. */
+    let quotaCost: number | undefined;
+    const { throttle, quota, ratio } = this.policies;
 
     for (;;) {
       if (this.#deadline.expired()) {
@@ -220,13 +229,21 @@ export class Executor implements ToolExecutor {
       const request = ids.next('req');
       const withKey = key === undefined ? {} : { idempotencyKey: key };
       history.record({ type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...withKey, ...(record && { op: record.op }) });
-      const sent = await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: args, call, attempt: attempts, ...withKey }, this.#attemptTimeout());
+      if (attempts === 1) ratio?.deposit();
+      const p = throttle?.rejectProbability ?? 0;
+      const throttledLocally = throttle?.admit() === false;
+      const sent: AttemptResult = throttledLocally
+        ? { kind: 'error', error: new ClientThrottledError(p) }
+        : await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: args, call, attempt: attempts, ...withKey }, this.#attemptTimeout());
       if (sent.kind === 'ok') {
+        throttle?.record(true);
+        quota?.succeeded(quotaCost);
         history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
         if (record) await this.#settle(record, call, { state: 'succeeded', result: sent.value });
         return { result: { kind: 'ok', call, tool, attempts, value: sent.value }, ...(record && { op: record.op }) };
       }
       const error = classifyError(sent.error, clock.now());
+      if (!throttledLocally) throttle?.record(!OVERLOAD_KINDS.has(error.kind));
       history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
       if (error.retryAfterMs !== undefined && config.retryAfter.mode === 'honour') {
         this.#retryAfterUntil.set(tool, Math.max(this.#retryAfterUntil.get(tool) ?? 0, clock.now() + error.retryAfterMs));
@@ -244,6 +261,8 @@ export class Executor implements ToolExecutor {
         deadline: this.#deadline,
         budget: this.budget,
         rng: this.#jitterRng,
+        client: this.policies,
+        throttledLocally,
       });
       if (decision.kind === 'stop') {
         history.record({ type: 'give_up', call, reason: decision.reason, error });
@@ -253,6 +272,7 @@ export class Executor implements ToolExecutor {
       history.record({ type: 'retry_wait', call, attempt: attempts, ms: decision.delayMs, reason: decision.reason });
       await clock.sleep(decision.delayMs);
       previousDelayMs = decision.delayMs;
+      quotaCost = decision.quotaCost;
     }
 
     if (record && uncertain) return this.#unresolved(call, contract, record, last.error, attempts, last.raw);
@@ -482,12 +502,17 @@ const DIED_WAITING: ErrorData = {
 };
 
 /** Stops that spend the task's budget: the model must not be told a retry could still help (R8, R9, R28). */
-const BUDGET_STOPS: ReadonlySet<GiveUpReason> = new Set<GiveUpReason>(['deadline', 'retry_after_exceeds_deadline', 'budget']);
+const BUDGET_STOPS: ReadonlySet<GiveUpReason> = new Set<GiveUpReason>(['deadline', 'retry_after_exceeds_deadline', 'budget', 'client_budget', 'client_throttled']);
+
+/** Answers that say the backend did not accept the request (SRE adaptive throttling's `accepts` leave them out). */
+const OVERLOAD_KINDS: ReadonlySet<ErrorData['kind']> = new Set(['rate_limit', 'unavailable', 'timeout', 'network']);
 
 const BUDGET_STOP_TEXT: Readonly<Partial<Record<GiveUpReason, string>>> = {
   deadline: 'the next attempt would pass the task deadline',
   retry_after_exceeds_deadline: "the server's Retry-After wait would pass the task deadline",
   budget: "the task's retry budget is spent",
+  client_budget: "the client's retry budget (its retry quota or retry ratio) is spent",
+  client_throttled: "the client's adaptive throttling rejected it without sending, as the service has accepted too little of late",
 };
 
 function budgetSpent(error: ErrorData, reason: GiveUpReason): ErrorData {

@@ -30,6 +30,8 @@ export const NAME_KINDS: Readonly<Record<string, ErrorKind>> = {
   ZodError: 'invalid_argument',
   /** A client-side breaker refused to send (retry/CircuitOpenError.ts): the service is taken to be down. */
   CircuitOpenError: 'unavailable',
+  /** The client's adaptive throttling rejected the send (retry/client/ClientThrottledError.ts). */
+  ClientThrottledError: 'unavailable',
 };
 
 export { STATUS_KINDS, BODY_CODE_KINDS } from '../core/httpErrorKinds.js';

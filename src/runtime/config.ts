@@ -46,6 +46,51 @@ export const CircuitBreakerSchema = z
 export type CircuitBreakerConfig = z.infer<typeof CircuitBreakerSchema>;
 
 /**
+ * Google SRE's client-side adaptive throttling (SRE book ch. 21, "Handling Overload"): a
+ * send is rejected locally with probability max(0, (requests − k × accepts) / (requests + 1)),
+ * both counted over the trailing `windowMs`. Local rejections count as requests, a sent request counts once answered (or timed out); an accept is
+ * an answer that is not an overload signal (429, 5xx, a timeout or a network error). A call
+ * rejected locally fails at once: it is not retried.
+ */
+export const AdaptiveThrottlingSchema = z
+  .object({
+    /** The book's K: how many requests per accept the client lets through (2 in the book). */
+    k: z.number().min(1).default(2),
+    /** The trailing window over which requests and accepts are counted (the book: two minutes). */
+    windowMs: z.number().int().positive().default(120_000),
+  })
+  .strict();
+export type AdaptiveThrottlingConfig = z.infer<typeof AdaptiveThrottlingSchema>;
+
+/**
+ * The AWS SDKs' retry quota ("standard" retry mode): a bucket of `capacity` tokens; a retry
+ * takes `retryCost` (`timeoutRetryCost` after a timeout) or is not made; a call that succeeds
+ * puts back its last retry's cost, or `noRetryIncrement` if it needed no retry.
+ */
+export const RetryQuotaSchema = z
+  .object({
+    capacity: z.number().int().positive().default(500),
+    retryCost: z.number().int().positive().default(5),
+    timeoutRetryCost: z.number().int().positive().default(10),
+    noRetryIncrement: z.number().int().nonnegative().default(1),
+  })
+  .strict();
+export type RetryQuotaConfig = z.infer<typeof RetryQuotaSchema>;
+
+/**
+ * A retry budget as a ratio (Finagle, gRPC, Envoy): over the trailing `windowMs`, retries
+ * at most `ratio` × first attempts, plus `minPerSecond` × the window in seconds.
+ */
+export const RetryRatioSchema = z
+  .object({
+    ratio: z.number().min(0).max(1),
+    windowMs: z.number().int().positive().default(10_000),
+    minPerSecond: z.number().nonnegative().default(1),
+  })
+  .strict();
+export type RetryRatioConfig = z.infer<typeof RetryRatioSchema>;
+
+/**
  * A retry configuration (R8) as plain data: the thing users compare. Every decision the
  * reference runtime makes about retrying is read from here.
  */
@@ -99,6 +144,16 @@ export const RetryConfigSchema = z
     retryTokens: RetryTokensSchema.nullable().default(null),
     /** A circuit breaker in front of the transport, per client; `null` for none. */
     circuitBreaker: CircuitBreakerSchema.nullable().default(null),
+    /*
+     * Client-wide overload policies, shared by every agent of a trial (one client process for
+     * the crowd). Absent when not set, so older configurations parse to the same object.
+     */
+    /** Google SRE's client-side adaptive throttling. */
+    adaptiveThrottling: AdaptiveThrottlingSchema.optional(),
+    /** The AWS SDKs' retry quota (standard retry mode). */
+    retryQuota: RetryQuotaSchema.optional(),
+    /** Retries at most a ratio of requests over a window (Finagle-style retry budget). */
+    retryRatio: RetryRatioSchema.optional(),
   })
   .strict();
 

@@ -26,8 +26,8 @@ describe('list, schema, help and usage errors', () => {
     // The top-level folder first (what compare runs by default), then the crowd folder's, every kind.
     expect(names.slice(0, 4)).toEqual(['full-jitter-budget runtime', 'naive runtime', 'no-retry runtime', 'rulebook runtime']);
     expect(names).toEqual(expect.arrayContaining(['cockatiel-decorrelated cockatiel', 'p-retry-randomized p-retry', 'nested-three-layers runtime', 'occ-full-jitter runtime']));
-    // 4 top-level, 12 crowd configurations and the 5 strategies of the backoff-and-jitter experiment.
-    expect(names).toHaveLength(21);
+    // 4 top-level, 16 crowd configurations (4 of them the metastability experiment's) and the 5 strategies of the backoff-and-jitter experiment.
+    expect(names).toHaveLength(25);
   });
 
   it('prints the scenario JSON Schema, or writes it to a file', async () => {

@@ -105,10 +105,27 @@ const schemaViolation = fc
     { extra: 'faults:\n  - match: { tool: model:openai.chat.completions }\n    fault: { kind: quota_exceeded }\n', says: /faults\[0\]\.match\.tool: "model:openai\.chat\.completions": a route of the openai model API, which this scenario does not serve: it names no model/ },
     { extra: 'faults:\n  - fault: { kind: stream_cut }\n', says: /faults\[0\]\.fault\.afterEvents: / },
     { extra: 'faults:\n  - fault: { kind: stream_stall, afterEvents: -1 }\n', says: /faults\[0\]\.fault\.afterEvents: / },
+    // A capacity drop (the trigger of a metastable failure) that ends before it starts, overlaps another, or has negative slots.
+    { extra: 'world:\n  orders: { capacity: { maxConcurrent: 2, drops: [{ fromMs: 500, toMs: 100, maxConcurrent: 1 }] } }\n', says: /world\.orders\.capacity\.drops\[0\]\.toMs: expected toMs after fromMs/ },
+    { extra: 'world:\n  orders: { capacity: { drops: [{ fromMs: 0, toMs: 900, maxConcurrent: 1 }, { fromMs: 800, toMs: 1000, maxConcurrent: 0 }] } }\n', says: /world\.orders\.capacity\.drops\[1\]\.fromMs: expected drops in time order, not overlapping/ },
+    { extra: 'world:\n  orders: { capacity: { drops: [{ fromMs: 0, toMs: 900, maxConcurrent: -1 }] } }\n', says: /world\.orders\.capacity\.drops\[0\]\.maxConcurrent: .*>=0/ },
+    { extra: 'world:\n  orders: { capacity: { drops: [{ fromMs: 0, toMs: 900 }] } }\n', says: /world\.orders\.capacity\.drops\[0\]\.maxConcurrent: .*expected number/ },
     ...LIE_PARAMETER_CASES,
   )
   .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'yaml schema violation', content: scenarioYaml('fz', extra), says }));
 
+// A client overload policy in a configuration with a value out of its range.
+const badClientPolicy = fc
+  .constantFrom(
+    { extra: 'adaptiveThrottling: { k: 0.5 }\n', says: /adaptiveThrottling\.k: .*>=1/ },
+    { extra: 'adaptiveThrottling: { windowMs: 0 }\n', says: /adaptiveThrottling\.windowMs: .*>0/ },
+    { extra: 'retryQuota: { capacity: -500 }\n', says: /retryQuota\.capacity: .*>0/ },
+    { extra: 'retryQuota: { retryCost: 2.5 }\n', says: /retryQuota\.retryCost: .*int/ },
+    { extra: 'retryRatio: { ratio: 1.5 }\n', says: /retryRatio\.ratio: .*<=1/ },
+    { extra: 'retryRatio: { windowMs: 10000 }\n', says: /retryRatio\.ratio: / },
+    { extra: 'retryRatio: { ratio: 0.1, perSecond: 1 }\n', says: /retryRatio: Unrecognized key: "perSecond"/ },
+  )
+  .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'config', cls: 'bad client policy', content: configYaml('fz', extra), says }));
 
 // A behaviour mixture with an unknown name, a negative or non-numeric weight, or weights that sum to 0.
 const badMixture = fc
@@ -228,6 +245,7 @@ const badFile = fc.oneof(
   yamlSyntax,
   yamlProto,
   schemaViolation,
+  badClientPolicy,
   badMixture,
   jsonDuplicate,
   jsonSyntax,

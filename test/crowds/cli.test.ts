@@ -38,7 +38,7 @@ describe('a many-agent scenario through the one CLI', () => {
       faultline(['replay', 'optimistic-100', '--config', 'exponential-no-jitter', '--seed', '1', '--trial', '0'], { cwd: dir.path }),
     ]);
     expect(list.code, list.stderr).toBe(0);
-    expect((JSON.parse(list.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['backoff-jitter-occ', 'jobs-outage', 'jobs-overload', 'optimistic-100']);
+    expect((JSON.parse(list.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['backoff-jitter-occ', 'jobs-outage', 'jobs-overload', 'metastable-jobs', 'optimistic-100']);
     expect(schema.code, schema.stderr).toBe(0);
     expect(schema.stdout).toContain('"agents"');
     expect(schema.stdout).toContain('"poisson"');

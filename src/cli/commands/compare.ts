@@ -24,7 +24,9 @@ figures as charts.
 
 Scenarios with many agents (agents: N, such as the built-in ones in scenarios/crowds/, with
 configurations in scenarios/configs/crowds/) add their crowd figures: agents that succeeded,
-completion time per agent, time throttled by 429/503, and the load over time.`;
+completion time per agent, time throttled by 429/503, and the load over time: goodput (calls
+that succeeded) and offered load (requests that reached the services, retries included) per
+virtual second for each configuration, as sparklines here and as SVG charts in compare.html.`;
 
 /** Every built-in configuration, the rulebook default first so the others read against it. */
 export async function builtinConfigs(): Promise<string[]> {

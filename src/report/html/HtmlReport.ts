@@ -1,3 +1,5 @@
+import type { SvgLineChart } from './svgLineChart.js';
+
 /** A chart as data: the page's script turns it into a Chart.js chart. */
 export type ChartSpec =
   /** One bar per configuration; a flagged bar is drawn in red. */
@@ -40,6 +42,8 @@ export interface HtmlSection {
   readonly table: HtmlTable;
   readonly flags: readonly string[];
   readonly charts: readonly ChartSpec[];
+  /** Charts drawn as inline SVG on the server (no script needed), under the others. */
+  readonly svgCharts?: readonly SvgLineChart[];
 }
 
 /** The whole page, as data (it is embedded as JSON, so a reader can take the figures from the file too). */

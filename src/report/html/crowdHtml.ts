@@ -2,6 +2,8 @@ import type { CrowdMetrics } from '../../runner/metrics.js';
 import type { RunResult } from '../../runner/run.js';
 import { CROWD_HEADER, CROWD_LEGEND, crowdRows, type CrowdRow } from '../crowdRows.js';
 import type { ChartSpec, HtmlSection } from './HtmlReport.js';
+import { loadSeries, type LoadSeries } from '../loadSeries.js';
+import type { SvgLineChart } from './svgLineChart.js';
 
 /** The bars drawn per configuration: what, in which unit, from which figure. */
 const BARS: readonly { readonly key: string; readonly title: string; readonly unit: string; readonly value: (r: CrowdRow) => number }[] = [
@@ -67,6 +69,12 @@ export function crowdSections(run: RunResult): HtmlSection[] {
         series: mine.map((r) => ({ label: r.cell.config, points: loadPoints(r.crowd, r.cell.metrics.trials, bucketMs) })),
       },
     ];
+    const series = loadSeries(run).filter((s) => s.scenario === scenario);
+    const over = (pick: (s: LoadSeries) => readonly number[]) => series.map((s) => ({ label: s.config, points: pick(s).map((v, i): [number, number] => [(i * s.stepMs) / 1000, v]) }));
+    const svgCharts: SvgLineChart[] = [
+      { id: `${id}-goodput`, title: 'Goodput: calls that succeeded per virtual second, per trial', x: 'virtual time (s)', y: 'successes / s', series: over((s) => s.goodput) },
+      { id: `${id}-offered`, title: 'Offered load: requests per virtual second (retries included), per trial', x: 'virtual time (s)', y: 'requests / s', series: over((s) => s.offered) },
+    ];
     const agents = mine[0]!.crowd.agents / Math.max(1, mine[0]!.cell.metrics.trials);
     return {
       id,
@@ -75,6 +83,7 @@ export function crowdSections(run: RunResult): HtmlSection[] {
       table: { header: CROWD_HEADER.slice(1), rows: mine.map((r) => ({ cells: r.cells.slice(1), flagged: r.amplified })), legend: CROWD_LEGEND },
       flags: mine.filter((r) => r.amplified).map((r) => `${r.cell.config}: the amplification checker failed: up to ${r.crowd.maxSendsPerOperation} sends for one logical operation; retry at one layer only (R10)`),
       charts,
+      svgCharts,
     };
   });
 }

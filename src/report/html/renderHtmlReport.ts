@@ -2,6 +2,7 @@ import { chartJsSource } from './chartJsSource.js';
 import { CLIENT_SCRIPT } from './clientScript.js';
 import type { HtmlReport, HtmlSection } from './HtmlReport.js';
 import { escapeHtml, htmlPage } from './htmlPage.js';
+import { renderSvgLineChart } from './svgLineChart.js';
 
 
 const STYLE = `
@@ -17,6 +18,8 @@ ul.flags { color: #b00; font-size: 13px; padding-left: 20px; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 16px; }
 .chart { position: relative; height: 260px; border: 1px solid #eee; padding: 6px; }
 .chart.wide { grid-column: 1 / -1; height: 320px; }
+.svg-charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 16px; margin-top: 16px; }
+.svg-chart { width: 100%; height: auto; border: 1px solid #eee; font-family: system-ui, sans-serif; }
 `;
 
 /** Characters past which a cell's text wraps instead of widening its column. */
@@ -37,6 +40,7 @@ function section(s: HtmlSection): string {
     s.table.legend === undefined ? '' : `<p class="legend">${escapeHtml(s.table.legend)}</p>`,
     flags,
     `<div class="charts">\n${charts}\n</div>`,
+    s.svgCharts === undefined || s.svgCharts.length === 0 ? '' : `<div class="svg-charts">\n${s.svgCharts.map(renderSvgLineChart).join('\n')}\n</div>`,
     '</section>',
   ]
     .filter((l) => l !== '')

@@ -62,4 +62,45 @@ describe('RetryConfig extensions', () => {
     });
     expect(transport.calls().map((r) => (r.input as { q: string }).q)).toEqual(['a', 'a', 'a', 'b', 'c', 'c']);
   });
+
+  it('the AWS retry quota stops retries once spent, and a success puts tokens back', async () => {
+    let healthy = false;
+    const { clock, executor, transport, history } = setup({ maxAttempts: 10, retryBudget: null, retryQuota: { capacity: 12, retryCost: 5, timeoutRetryCost: 10, noRetryIncrement: 1 } }, () => {
+      if (!healthy) throw new HttpError(503, 'Service Unavailable');
+      return { ok: true };
+    });
+    await clock.run(async () => {
+      await executor.call('search', { q: 'a' }); // 1 + 2 retries (12 → 2 tokens), then client_budget
+      healthy = true;
+      for (const q of ['b', 'c', 'd']) await executor.call('search', { q }); // +1 each: 5 tokens
+      healthy = false;
+      await executor.call('search', { q: 'e' }); // one retry of 5
+    });
+    expect(transport.calls().map((r) => (r.input as { q: string }).q)).toEqual(['a', 'a', 'a', 'b', 'c', 'd', 'e', 'e']);
+    expect(eventsOf(history.events, 'give_up').map((e) => e.reason)).toEqual(['client_budget', 'client_budget']);
+    expect(executor.policies.quota?.tokens).toBe(0);
+  });
+
+  it('a retry ratio allows retries up to the ratio of first attempts, plus the minimum', async () => {
+    const { clock, executor, transport } = setup({ maxAttempts: 10, retryBudget: null, backoff: { kind: 'none' }, retryRatio: { ratio: 0.5, windowMs: 60_000, minPerSecond: 0 } }, down);
+    await clock.run(async () => {
+      for (const q of ['a', 'b', 'c', 'd']) await executor.call('search', { q });
+    });
+    // After n first attempts the window allows n / 2 retries: b and d find one free, a and c none.
+    expect(transport.calls().map((r) => (r.input as { q: string }).q)).toEqual(['a', 'b', 'b', 'c', 'd', 'd']);
+  });
+
+  it('adaptive throttling rejects sends locally once the service stops accepting, and a rejected call is not retried', async () => {
+    const { clock, executor, transport, history } = setup({ maxAttempts: 1, retryBudget: null, adaptiveThrottling: { k: 2, windowMs: 60_000 } }, down);
+    await clock.run(async () => {
+      for (let i = 0; i < 200; i++) await executor.call('search', { q: String(i) });
+    });
+    const sent = transport.calls().length;
+    // Once p = (requests − 0) / (requests + 1) is near 1, almost nothing leaves.
+    expect(sent).toBeGreaterThan(2);
+    expect(sent).toBeLessThan(40);
+    const reasons = eventsOf(history.events, 'give_up').map((e) => e.reason);
+    expect(reasons.filter((r) => r === 'client_throttled').length).toBe(200 - sent);
+    expect(eventsOf(history.events, 'attempt_end').find((e) => e.error?.code === 'ETHROTTLED')?.error?.kind).toBe('unavailable');
+  });
 });

@@ -3,10 +3,12 @@ import type { RetryConfig } from '../config.js';
 import { backoffDelay } from './backoff.js';
 import type { Deadline } from './Deadline.js';
 import type { RetryBudget } from './RetryBudget.js';
+import type { ClientPolicies } from './client/ClientPolicies.js';
 
 /** Whether to try again after a failed attempt, and after how long. */
 export type RetryDecision =
-  | { readonly kind: 'retry'; readonly delayMs: number; readonly reason: 'backoff' | 'retry_after' }
+  /** `quotaCost`: what the client's retry quota took for this retry, refunded if the call then succeeds. */
+  | { readonly kind: 'retry'; readonly delayMs: number; readonly reason: 'backoff' | 'retry_after'; readonly quotaCost?: number }
   | { readonly kind: 'stop'; readonly reason: GiveUpReason };
 export type RetryDecisionKind = RetryDecision['kind'];
 
@@ -25,6 +27,10 @@ export interface RetryContext {
   readonly deadline: Deadline;
   readonly budget: RetryBudget;
   readonly rng: Rng;
+  /** The client-wide policies (shared by every caller of the client); none by default. */
+  readonly client?: ClientPolicies;
+  /** The failed attempt never left: the client's adaptive throttling rejected it. */
+  readonly throttledLocally?: boolean;
 }
 
 /**
@@ -56,6 +62,8 @@ function writeMayRetry(ctx: RetryContext): boolean {
  */
 export function decideRetry(ctx: RetryContext): RetryDecision {
   const { config, error } = ctx;
+  // The throttle decided from minutes of the backend's answers: drawing again at once would only defeat it.
+  if (ctx.throttledLocally === true) return { kind: 'stop', reason: 'client_throttled' };
   if (!kindMayRetry(config, error.kind)) return { kind: 'stop', reason: 'not_retryable' };
   if (!writeMayRetry(ctx)) return { kind: 'stop', reason: 'write_without_key' };
   // 3 attempts here on top of an SDK's 3 make 9 deliveries; an agent's 3 on top, 27 (R10).
@@ -69,8 +77,12 @@ export function decideRetry(ctx: RetryContext): RetryDecision {
   const delayMs = useHint ? hint : backoff;
   // Sleeping through a wait that ends past the deadline only holds a slot (R9).
   if (!ctx.deadline.allowsWait(delayMs)) return { kind: 'stop', reason: useHint ? 'retry_after_exceeds_deadline' : 'deadline' };
+  const { quota, ratio } = ctx.client ?? {};
+  if ((quota && !quota.hasTokens(error)) || (ratio && !ratio.allows())) return { kind: 'stop', reason: 'client_budget' };
   if (!ctx.budget.tryTake()) return { kind: 'stop', reason: 'budget' };
-  return { kind: 'retry', delayMs, reason: useHint ? 'retry_after' : 'backoff' };
+  ratio?.withdraw();
+  const reason = useHint ? 'retry_after' : 'backoff';
+  return quota ? { kind: 'retry', delayMs, reason, quotaCost: quota.take(error) } : { kind: 'retry', delayMs, reason };
 }
 
 /** What the official SDKs retry themselves: 408, 409, 429, 5xx and connection errors. */

@@ -55,3 +55,43 @@ describe('AdmissionControl', () => {
     expect(refused.kind === 'refused' && [refused.reason, refused.error.status, refused.error.headers]).toEqual(['overloaded', 429, {}]);
   });
 });
+
+describe('AdmissionControl with a capacity drop', () => {
+  it('has fewer slots during the window, keeps running requests, and moves the queue when the window ends', async () => {
+    const clock = new VirtualClock(1_000);
+    const d = door({ maxConcurrent: 2, queueLimit: 10, drops: [{ fromMs: 100, toMs: 500, maxConcurrent: 0 }] }, clock);
+    const log: string[] = [];
+    const work = async (name: string, at: number, ms: number): Promise<void> => {
+      await clock.sleep(at);
+      const a = await d.enter();
+      if (a.kind === 'refused') return void log.push(`${name} refused`);
+      log.push(`${name} in@${clock.now() - 1_000}`);
+      await clock.sleep(ms);
+      a.release();
+    };
+    await clock.run(() => Promise.all([work('a', 50, 200), work('b', 150, 100), work('c', 200, 100), work('d', 600, 100)]));
+    // a keeps its slot through the drop; b and c wait for the window's end, not for a release.
+    expect(log).toEqual(['a in@50', 'b in@500', 'c in@500', 'd in@600']);
+  });
+
+  it('refuses beyond the queue during the window, and admits at full capacity after it', async () => {
+    const clock = new VirtualClock(0);
+    const d = door({ maxConcurrent: 3, drops: [{ fromMs: 0, toMs: 100, maxConcurrent: 1 }] }, clock);
+    const kinds = async (): Promise<string[]> => Promise.all([d.enter(), d.enter(), d.enter()]).then((all) => all.map((a) => a.kind));
+    expect(await clock.run(kinds)).toMatchObject({ value: ['admitted', 'refused', 'refused'] });
+    await clock.run(() => clock.sleep(100));
+    // The one admitted request still holds its slot: 2 of 3 are free.
+    expect(await clock.run(kinds)).toMatchObject({ value: ['admitted', 'admitted', 'refused'] });
+  });
+
+  it('refuses drops out of order, overlapping or ending before they start', () => {
+    const issues = (drops: unknown): string[] => {
+      const r = CapacitySchema.safeParse({ maxConcurrent: 2, drops });
+      return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(issues([{ fromMs: 100, toMs: 100, maxConcurrent: 1 }])).toEqual(['drops.0.toMs: expected toMs after fromMs']);
+    expect(issues([{ fromMs: 0, toMs: 200, maxConcurrent: 1 }, { fromMs: 100, toMs: 300, maxConcurrent: 1 }])[0]).toMatch(/^drops\.1\.fromMs: expected drops in time order, not overlapping/);
+    expect(issues([{ fromMs: 0, toMs: 200, maxConcurrent: -1 }])[0]).toMatch(/^drops\.0\.maxConcurrent: /);
+    expect(issues([{ fromMs: 0, toMs: 200, maxConcurrent: 1 }, { fromMs: 200, toMs: 300, maxConcurrent: 0 }])).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { HttpError, type Clock } from '../../core/index.js';
-import type { CapacityConfig } from './CapacityConfig.js';
+import type { CapacityConfig, CapacityDrop } from './CapacityConfig.js';
 import { RateLimiter } from './RateLimiter.js';
 import { stackless } from '../../core/stackless.js';
 
@@ -36,12 +36,52 @@ export class AdmissionControl {
   #overloaded = 0;
   #maxInFlight = 0;
   #maxQueued = 0;
+  /** The trial's start, from which drops are timed. */
+  readonly #origin: number;
+  readonly #armed = new Set<CapacityDrop>();
 
   constructor(
     readonly config: CapacityConfig,
     private readonly clock: Clock,
   ) {
     this.#limiter = config.rateLimit ? new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst, clock) : undefined;
+    this.#origin = clock.now();
+  }
+
+  /** Slots now: the configured number, or a drop's while one lasts (`null`: no limit). */
+  #max(): number | null {
+    const drop = this.#dropAt(this.clock.now());
+    return drop === undefined ? this.config.maxConcurrent : drop.maxConcurrent;
+  }
+
+  #dropAt(now: number): CapacityDrop | undefined {
+    const at = now - this.#origin;
+    return this.config.drops?.find((d) => at >= d.fromMs && at < d.toMs);
+  }
+
+  /** Hands free slots to the queue, first come first served. */
+  #pump(): void {
+    for (;;) {
+      const max = this.#max();
+      if (this.#queue.length === 0) return;
+      if (max !== null && this.#inFlight >= max) {
+        const drop = this.#dropAt(this.clock.now());
+        if (drop !== undefined) this.#wakeAfter(drop);
+        return;
+      }
+      this.#inFlight++;
+      this.#queue.shift()!();
+    }
+  }
+
+  /**
+   * A request queued during a drop waits for slots that come back when the drop ends, not
+   * only when one is released: one timer per drop moves the queue then.
+   */
+  #wakeAfter(drop: CapacityDrop): void {
+    if (this.#armed.has(drop)) return;
+    this.#armed.add(drop);
+    this.clock.setTimer(this.#origin + drop.toMs - this.clock.now(), () => this.#pump());
   }
 
   async enter(): Promise<Admission> {
@@ -51,7 +91,7 @@ export class AdmissionControl {
       const message = `Too Many Requests: over the rate limit of ${this.config.rateLimit?.perSecond ?? 0} per second`;
       return { kind: 'refused', reason: 'rate_limited', error: stackless(() => new HttpError(429, message, { error: { type: 'rate_limit_error', message } }, retryAfterHeaders(rate.retryAfterMs))) };
     }
-    const max = this.config.maxConcurrent;
+    const max = this.#max();
     const arrived = this.clock.now();
     if (max !== null && this.#inFlight >= max) {
       if (this.#queue.length >= this.config.queueLimit) {
@@ -61,10 +101,12 @@ export class AdmissionControl {
         const type = status === 503 ? 'overloaded_error' : 'rate_limit_error';
         return { kind: 'refused', reason: 'overloaded', error: stackless(() => new HttpError(status, message, { error: { type, message } }, retryAfterHeaders(this.config.overloadRetryAfterMs))) };
       }
-      // The slot is handed over by `release`, so `#inFlight` already counts this request.
+      // The slot is handed over by `#pump`, so `#inFlight` already counts this request.
       await new Promise<void>((resolve) => {
         this.#queue.push(resolve);
         this.#maxQueued = Math.max(this.#maxQueued, this.#queue.length);
+        const drop = this.#dropAt(arrived);
+        if (drop !== undefined) this.#wakeAfter(drop);
       });
     } else {
       this.#inFlight++;
@@ -78,9 +120,8 @@ export class AdmissionControl {
       release: () => {
         if (released) return;
         released = true;
-        const next = this.#queue.shift();
-        if (next) next();
-        else this.#inFlight--;
+        this.#inFlight--;
+        this.#pump();
       },
     };
   }
