@@ -15,7 +15,7 @@ const render = (wallClock: WallClock, history?: 'all'): string => {
 describe('JSON report', () => {
   it('validates against its versioned schema', () => {
     const report = JsonReportSchema.parse(JSON.parse(render(clockA)));
-    expect(report.schemaVersion).toBe(6);
+    expect(report.schemaVersion).toBe(JSON_SCHEMA_VERSION);
     expect(report.run).toEqual({
       seed: 42,
       k: 4,
@@ -92,7 +92,7 @@ describe('JSON report', () => {
     const text = render(clockA);
     expect(parseJsonReport(text).run.seed).toBe(42);
     const v1 = JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 1 });
-    expect(() => parseJsonReport(v1, 'old.json')).toThrow('old.json: schemaVersion 1 is not supported (expected 6)');
+    expect(() => parseJsonReport(v1, 'old.json')).toThrow(`old.json: schemaVersion 1 is not supported (expected ${JSON_SCHEMA_VERSION})`);
     expect(() => parseJsonReport('{', 'x.json')).toThrow(/^x\.json: not JSON/);
     expect(() => parseJsonReport(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION }))).toThrow(/not a faultline JSON report/);
   });
@@ -123,6 +123,26 @@ describe('JSON report', () => {
     const sampleText = renderJsonReport(sample, { gates: evaluateGates(sample, DEFAULT_GATES), wallClock: clockA });
     const back = runFromJsonReport(parseJsonReport(sampleText));
     expect(renderJsonReport(back, { gates: evaluateGates(back, DEFAULT_GATES), wallClock: clockA })).toBe(sampleText);
+  });
+});
+
+describe('JSON report of a scenario with heal and recovery', () => {
+  const run = makeRun({ k: 4, cells: [{ scenario: 'outage', config: 'c', recovery: [1_000, 2_000, null, 500] }, { scenario: 'plain', config: 'c' }] });
+  const options = { gates: evaluateGates(run, DEFAULT_GATES), wallClock: clockA };
+  const text = renderJsonReport(run, options);
+
+  it('writes each trial\'s time to recover and the cell\'s recovery figures with their interval', () => {
+    const report = JsonReportSchema.parse(JSON.parse(text));
+    const [outage, plain] = report.cells;
+    expect(outage!.trials.map((t) => t.stats.recovery)).toEqual([1_000, 2_000, null, 500].map((ms) => ({ timeToRecoverMs: ms, callsAfter: 0 })));
+    expect(outage!.metrics.recovery).toMatchObject({ trials: 4, recovered: 3, rate: 0.75, timeToRecoverMs: { p50: 1_000, p95: null, max: null }, never: 1 });
+    expect(outage!.metrics.recovery!.interval![0]).toBeCloseTo(0.194, 3);
+    expect(plain!.metrics.recovery).toBeUndefined();
+    expect(plain!.trials[0]!.stats.recovery).toBeUndefined();
+  });
+
+  it('reads back into the same run, byte for byte, so shards merge their recovery exactly', () => {
+    expect(renderJsonReport(runFromJsonReport(parseJsonReport(text)), options)).toBe(text);
   });
 });
 

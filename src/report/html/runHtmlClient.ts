@@ -131,7 +131,7 @@ export const RUN_CLIENT_SCRIPT = String.raw`
     var head = el('tr', {}, [el('th', { text: t.clock + ' time' })].concat(model.lanes.map(function (l) { return el('th', { text: l }); })));
     var rows = t.events.map(function (e) {
       return el('tr', { class: 'ev ' + e.mark, 'data-seq': String(e.seq), 'data-lane': e.lane }, [el('td', { class: 'time', text: secs(e.t) })].concat(model.lanes.map(function (l) {
-        return el('td', l === e.lane ? { class: 'lane-' + l, text: (e.mark === 'duplicate' ? 'DUPLICATE ' : e.mark === 'fault' ? 'FAULT ' : '') + e.text } : {});
+        return el('td', l === e.lane ? { class: 'lane-' + l, text: (e.mark === 'duplicate' ? 'DUPLICATE ' : e.mark === 'fault' ? 'FAULT ' : e.mark === 'heal' ? 'HEAL ' : '') + e.text } : {});
       })));
     });
     return el('table', { class: 'events' }, [el('thead', {}, [head]), el('tbody', {}, rows)]);

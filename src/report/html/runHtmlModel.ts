@@ -29,6 +29,8 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   http_request: 'wire',
   fault: 'wire',
   lie: 'wire',
+  // Where the faults are applied, and where they end.
+  heal: 'wire',
   response: 'wire',
   escape: 'wire',
   unserved_request: 'wire',
@@ -40,8 +42,8 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   process_left: 'services',
 };
 
-/** Events the page marks: a fault, an effect, and an effect that repeats one already made (same effect, same key). */
-export type EventMark = 'fault' | 'effect' | 'duplicate' | 'none';
+/** Events the page marks: a fault, an effect, an effect that repeats one already made (same effect, same key), and the heal. */
+export type EventMark = 'fault' | 'effect' | 'duplicate' | 'heal' | 'none';
 
 export interface EventView {
   readonly seq: number;
@@ -167,6 +169,7 @@ function eventViews(history: readonly HistoryEvent[]): EventView[] {
   return history.map((e) => {
     let mark: EventMark = 'none';
     if (e.type === 'fault') mark = 'fault';
+    else if (e.type === 'heal') mark = 'heal';
     else if (e.type === 'effect') {
       const id = `${e.service}\u0000${e.effect}\u0000${e.key}`;
       mark = seen.has(id) ? 'duplicate' : 'effect';
