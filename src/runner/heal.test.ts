@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rulebookDefault } from '../runtime/config.js';
-import { parseExecutionConfig } from '../runtime/executionConfig.js';
+import { parseExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { defineScenario, type ScenarioInput } from './scenario.js';
 import { runTrial } from './trial.js';
 
@@ -14,7 +14,7 @@ const OUTAGE: ScenarioInput = {
   },
   goal: { effects: { 'email.sent': 1 } },
 };
-const trial = (input: Partial<ScenarioInput>, config = rulebookDefault) => runTrial({ scenario: defineScenario({ ...OUTAGE, ...input } as ScenarioInput), config, runSeed: 1, trialIndex: 0 });
+const trial = (input: Partial<ScenarioInput>, config: ExecutionConfigLike = rulebookDefault) => runTrial({ scenario: defineScenario({ ...OUTAGE, ...input } as ScenarioInput), config, runSeed: 1, trialIndex: 0 });
 const types = (t: Awaited<ReturnType<typeof trial>>) => t.history.map((e) => `${e.t} ${e.type}`);
 
 describe('heal', () => {

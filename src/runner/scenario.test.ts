@@ -312,7 +312,7 @@ describe('agents and arrival: many agents are a field of every scenario', () => 
 });
 
 describe('heal and recovery', () => {
-  const OUTAGE = { ...BASE, faults: [{ match: { tool: 'create_order' }, fault: { kind: 'unavailable', status: 503 } }] };
+  const OUTAGE = { ...BASE, faults: [{ match: { tool: 'create_order' }, fault: { kind: 'unavailable' as const, status: 503 as const } }] };
 
   it('accepts a heal with a recovery expectation, and leaves both out when absent', () => {
     const s = defineScenario({ ...OUTAGE, heal: { atMs: 5_000 }, recovery: { withinMs: 2_000, maxCallsAfter: 1 } });

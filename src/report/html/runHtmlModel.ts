@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '../../core/index.js';
-import type { Interval } from '../../runner/intervals.js';
+import { proportionInterval, type Interval } from '../../runner/intervals.js';
 import { cellIntervals } from '../rateIntervals.js';
 import { notExercisedMessage, unexercised } from '../../runner/coverage.js';
 import type { JsonReport } from '../json.js';
@@ -111,6 +111,8 @@ export interface CellView {
   readonly coverage: JsonCell['metrics']['coverage'];
   /** Why the cell is not exercised: one line per rule that never fired (empty when every rule fired). */
   readonly notExercised: readonly string[];
+  /** A scenario with heal and recovery: trials recovered, the rate's 95% interval, time to recover (ms; null: never). */
+  readonly recovery?: { readonly recovered: number; readonly trials: number; readonly interval: Interval; readonly p50: number | null; readonly p95: number | null };
 }
 
 /** What report.html embeds: the JSON report's data, shaped for the page. */
@@ -249,6 +251,15 @@ function cellView(c: JsonCell, i: number): CellView {
     kept: c.trials.map((t) => trialView(t, c.clock === 'real' ? 'wall' : 'virtual')),
     coverage: m.coverage,
     notExercised: unexercised(m.coverage, m.trials).map((r) => notExercisedMessage(r, m.trials)),
+    ...(m.recovery && {
+      recovery: {
+        recovered: m.recovery.recovered,
+        trials: m.recovery.trials,
+        interval: m.recovery.trials === 0 ? ([0, 1] as const) : proportionInterval(m.recovery.recovered, m.recovery.trials),
+        p50: m.recovery.timeToRecoverMs.p50,
+        p95: m.recovery.timeToRecoverMs.p95,
+      },
+    }),
   };
 }
 
