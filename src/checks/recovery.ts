@@ -122,7 +122,7 @@ function staleText(w: StaleWait, healAtMs: number, max: number): string {
  */
 export const recovery: Checker = {
   name: 'recovery',
-  rules: ['R6', 'R9', 'R10'],
+  rules: ['R6', 'R9'],
   description: 'After the heal, the goal is reached within recovery.withinMs, with at most recovery.maxCallsAfter new calls, and no wait begun under the faults outlives them by more than recovery.maxStaleWaitMs.',
   check(record, expect): Verdict {
     const m = measureRecovery(record, expect);
