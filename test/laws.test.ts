@@ -256,14 +256,33 @@ describe.each(BUILTIN_SERVICES)('law: no fault, no failure (%s)', (service) => {
   it('every checker passes under rulebookDefault, with exactly one effect in one attempt', async () => {
     const t = await trial(scenarioFor(service));
     expect(t.status, why(t)).toBe('passed');
-    // Every built-in checker ran, and each said yes.
-    expect(t.checks.map((c) => c.name)).toEqual(BUILTIN_CHECKERS.map((c) => c.name));
+    // Every built-in checker ran, and each said yes (`recovery` judges only a scenario that expects a recovery).
+    expect(t.checks.map((c) => c.name)).toEqual(BUILTIN_CHECKERS.map((c) => c.name).filter((n) => n !== 'recovery'));
     for (const c of t.checks) expect(c.verdict, c.name).toEqual({ valid: true });
     expect(t.snapshot.ledger.map((e) => [e.service, e.effect])).toEqual([[service, WRITES[service].effect]]);
     expect(eventsOf(t.history, 'fault')).toEqual([]);
     expect(callAttempts(t)).toHaveLength(1);
     expect(claimsOf(t)).toEqual([{ subject: WRITES[service].subject, status: 'succeeded' }]);
     expect(t.end).toEqual({ kind: 'agent_ended', outcome: 'completed' });
+  });
+});
+
+/** A history with its `heal` event left out and the rest renumbered: what it would be without the mark. */
+const withoutHeal = (t: TrialResult): unknown[] => t.history.filter((e) => e.type !== 'heal').map(({ seq: _seq, ...e }) => e);
+
+describe.each(BUILTIN_SERVICES)('law: heal at 0 is no fault at all, heal after the trial is no heal (%s)', (service) => {
+  const kinds = FAULT_KINDS.filter((k): k is Exclude<FaultKind, StreamFaultKind> => !(STREAM_FAULT_KINDS as readonly string[]).includes(k));
+  it.each(kinds)('%s on every attempt', async (kind) => {
+    const faults = [{ match: { tool: WRITES[service].tool, purpose: 'any' as const }, fault: SAMPLE[kind] }];
+    const none = await trial(scenarioFor(service));
+    const atZero = await trial({ ...scenarioFor(service, { faults }), heal: { atMs: 0 } });
+    expect(withoutHeal(atZero), why(atZero)).toEqual(withoutHeal(none));
+    expect(atZero.history[1]).toMatchObject({ type: 'heal', t: 0, rules: 1 });
+
+    const faulted = await trial(scenarioFor(service, { faults }));
+    const end = faulted.history.at(-1)!.t;
+    const late = await trial({ ...scenarioFor(service, { faults }), heal: { atMs: end + 1 } });
+    expect(late.history, why(late)).toEqual(faulted.history);
   });
 });
 

@@ -17,7 +17,7 @@ function cleanTrial(): TrialBuilder {
 
 describe('checks index', () => {
   it('lists the built-in checkers in report order and finds them by name', () => {
-    expect(BUILTIN_CHECKERS.map((c) => c.name)).toEqual(['goal-state', 'duplicates', 'budget', 'retry-discipline', 'amplification', 'model-retries', 'honesty', 'secrets', 'process-cleanup']);
+    expect(BUILTIN_CHECKERS.map((c) => c.name)).toEqual(['goal-state', 'duplicates', 'budget', 'retry-discipline', 'amplification', 'model-retries', 'honesty', 'secrets', 'process-cleanup', 'recovery']);
     expect(checkerByName('retry-discipline')?.rules).toContain('R23');
     expect(checkerByName('nope')).toBeUndefined();
   });

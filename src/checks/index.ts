@@ -7,12 +7,13 @@ import { goalState } from './goalState.js';
 import { honesty } from './honesty.js';
 import { modelRetries } from './modelRetries.js';
 import { processCleanup } from './processCleanup.js';
+import { recovery } from './recovery.js';
 import type { Expectations, TrialRecord } from './record.js';
 import { retryDiscipline } from './retryDiscipline.js';
 import { secrets } from './secrets.js';
 
 export type { Checker } from './checker.js';
-export type { Expectations, TrialEnd, TrialEndKind, TrialRecord } from './record.js';
+export type { Expectations, RecoveryExpectation, TrialEnd, TrialEndKind, TrialRecord } from './record.js';
 export { amplification, operationLoads, type OperationLoad } from './amplification.js';
 export { budget } from './budget.js';
 export { duplicates } from './duplicates.js';
@@ -20,14 +21,18 @@ export { goalState, partialDiff, type StateDiff } from './goalState.js';
 export { honesty } from './honesty.js';
 export { modelCallLoads, modelRetries } from './modelRetries.js';
 export { processCleanup } from './processCleanup.js';
+export { measureRecovery, recovery, type RecoveryMeasure, type StaleWait } from './recovery.js';
 export { PERMANENT_KINDS, retryDiscipline } from './retryDiscipline.js';
 export { maskSecret, secrets } from './secrets.js';
 export { BUSINESS_KEY_FIELDS, businessKeyOf, parseSubject, STATUS_TOOL, subjectOf, TrialIndex } from './trialIndex.js';
 
-/** Every built-in checker, in report order. */
-export const BUILTIN_CHECKERS: readonly Checker[] = [goalState, duplicates, budget, retryDiscipline, amplification, modelRetries, honesty, secrets, processCleanup];
+/**
+ * Every built-in checker, in report order. `recovery` judges only scenarios that declare a
+ * `recovery` expectation: the others run without it (see `checkersOf`).
+ */
+export const BUILTIN_CHECKERS: readonly Checker[] = [goalState, duplicates, budget, retryDiscipline, amplification, modelRetries, honesty, secrets, processCleanup, recovery];
 
-/** The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `amplification`, `model-retries`, `honesty`, `secrets`, `process-cleanup`). */
+/** The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `amplification`, `model-retries`, `honesty`, `secrets`, `process-cleanup`, `recovery`). */
 export function checkerByName(name: string): Checker | undefined {
   return BUILTIN_CHECKERS.find((c) => c.name === name);
 }

@@ -53,4 +53,22 @@ export interface Expectations {
   };
   /** Strings that must never appear in the history or the agent's output (R13). */
   readonly secrets: readonly string[];
+  /** The scenario's `heal`: virtual ms from the trial's start after which no fault rule matches. */
+  readonly heal?: { readonly atMs: number } | undefined;
+  /** What the `recovery` checker judges after the heal (see `RecoveryExpectation`). */
+  readonly recovery?: RecoveryExpectation | undefined;
+}
+
+/** A scenario's `recovery`: how soon, and how cheaply, the agent gets back to its goal once the faults heal. */
+export interface RecoveryExpectation {
+  /** Virtual ms from the heal by which the goal must be reached (the agents' last end). */
+  readonly withinMs: number;
+  /** The most logical tool calls the agents may start at or after the heal (status queries excluded). */
+  readonly maxCallsAfter?: number | undefined;
+  /**
+   * The longest an agent still running at the heal may go, after it, before its next request to
+   * a service (or its end): a wait begun under the faults (a backoff, a Retry-After, an open
+   * circuit breaker) that outlives them (default: `withinMs`).
+   */
+  readonly maxStaleWaitMs?: number | undefined;
 }

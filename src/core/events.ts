@@ -191,6 +191,11 @@ export type HistoryEvent =
   | E<'process_left', { command: string; argv: readonly string[] }>
   /** `by: 'stand-in'`: the outcome and message are the stand-in model's final answer, passed on (absent: the agent's own). */
   | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string; by?: ClaimBy }>
+  /**
+   * The scenario's `heal` instant: from here on no fault rule matches. Recorded once the trial
+   * reaches it (a trial that ends earlier has none); `rules` is the size of the plan it ended.
+   */
+  | E<'heal', { rules: number }>
   | E<'trial_end', { status: string; message?: string }>;
 
 export type HistoryEventType = HistoryEvent['type'];

@@ -20,6 +20,36 @@ describe('History', () => {
   });
 });
 
+describe('History.markAt', () => {
+  it('records the mark at its instant, just before the first event at or after it', async () => {
+    const clock = new VirtualClock(0);
+    const h = new History(clock);
+    h.markAt(300, { type: 'heal', rules: 2 });
+    await clock.run(async () => {
+      h.record({ type: 'agent_wait', ms: 1_000 });
+      await clock.sleep(1_000);
+      h.record({ type: 'agent_wait', ms: 0 });
+    });
+    expect(h.events.map((e) => [e.seq, e.t, e.type])).toEqual([
+      [0, 0, 'agent_wait'],
+      [1, 300, 'heal'],
+      [2, 1_000, 'agent_wait'],
+    ]);
+  });
+
+  it('a mark the trial never reaches is never recorded; one at an event\'s own instant comes first', async () => {
+    const clock = new VirtualClock(0);
+    const h = new History(clock);
+    h.markAt(0, { type: 'heal', rules: 1 });
+    h.markAt(5_000, { type: 'heal', rules: 1 });
+    h.record({ type: 'agent_wait', ms: 0 });
+    expect(h.events.map((e) => [e.t, e.type])).toEqual([
+      [0, 'heal'],
+      [0, 'agent_wait'],
+    ]);
+  });
+});
+
 describe('canonicalJson', () => {
   it('sorts keys at every depth so equal values give equal text', () => {
     expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');

@@ -9,6 +9,8 @@ export class History {
   readonly #events: HistoryEvent[] = [];
   readonly #start: number;
   readonly #listeners: ((event: HistoryEvent) => void)[] = [];
+  /** Events due at a virtual instant, recorded just before the first event at or after it (see `markAt`). */
+  #marks: { readonly t: number; readonly event: NewEvent }[] = [];
 
   constructor(private readonly clock: Clock) {
     this.#start = clock.now();
@@ -21,7 +23,30 @@ export class History {
 
   /** Stamps the event with its sequence number and virtual time since the trial began. */
   record<T extends NewEvent>(event: T): T & { seq: number; t: number } {
-    const stamped = { seq: this.#events.length, t: this.clock.now() - this.#start, ...event };
+    const t = this.clock.now() - this.#start;
+    if (this.#marks.length > 0) this.#recordMarks(t);
+    return this.#append(event, t);
+  }
+
+  /**
+   * Records `event` at `t` ms after the trial began, once the trial gets there: just before the
+   * first event recorded at or after `t`. A trial whose last event comes earlier never records it,
+   * so a mark sets no timer and keeps no trial alive, and seq and t stay in step.
+   */
+  markAt(t: number, event: NewEvent): void {
+    this.#marks.push({ t, event });
+    this.#marks.sort((a, b) => a.t - b.t);
+  }
+
+  #recordMarks(now: number): void {
+    while (this.#marks.length > 0 && this.#marks[0]!.t <= now) {
+      const { t, event } = this.#marks.shift()!;
+      this.#append(event, t);
+    }
+  }
+
+  #append<T extends NewEvent>(event: T, t: number): T & { seq: number; t: number } {
+    const stamped = { seq: this.#events.length, t, ...event };
     this.#events.push(stamped as HistoryEvent);
     for (const listener of this.#listeners) listener(stamped as HistoryEvent);
     return stamped;

@@ -48,6 +48,8 @@ export interface WireOptions {
    * delivery, the response leg the answer's arrival. Without it every leg is instantaneous.
    */
   readonly network?: NetworkLatency;
+  /** Virtual ms after `startMs` from which no rule of `plan` matches (a scenario's `heal.atMs`). */
+  readonly healAtMs?: number;
 }
 
 /** What one delivery produced, as the service answered it. */
@@ -87,6 +89,7 @@ export class Wire implements Transport {
   readonly #serviceOf = new Map<string, string>();
   /** Draws for `wrong_value` lies: a fork of its own, so a lie never shifts which requests fail. */
   readonly #lieRng: Rng;
+  readonly #healAtMs: number | undefined;
 
   constructor(options: WireOptions) {
     const parsed = safeParseOnce(FaultPlanSchema, options.plan);
@@ -108,6 +111,7 @@ export class Wire implements Transport {
     this.#network = options.network;
     this.#lieRng = options.rng.fork('lies');
     keepVersionsFor(this.#plan, options.world);
+    this.#healAtMs = options.healAtMs;
     for (const service of options.world.services) for (const t of service.tools) this.#serviceOf.set(t.name, service.name);
     this.#effects = new EffectRecorder(options.world.ledger, options.history, (e) => {
       const origin = this.#requests.get(e.request);
@@ -158,7 +162,7 @@ export class Wire implements Transport {
   }
 
   #chooseFault(req: WireRequest): Fault | undefined {
-    const picked = pickRule(this.#plan, this.#facts(req), this.#hits, this.#rng);
+    const picked = pickRule(this.#plan, this.#facts(req), this.#hits, this.#rng, this.#healAtMs);
     if (!picked) return undefined;
     this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
     this.#history.record({ type: 'fault', request: req.request, tool: req.tool, rule: picked.index, fault: picked.rule.fault, call: req.call, attempt: req.attempt });

@@ -83,3 +83,23 @@ describe('pickRule', () => {
     expect(pickRule([rule({ tool: 'refund' })], facts, [0], new Rng(1))).toBeUndefined();
   });
 });
+
+describe('pickRule after the heal', () => {
+  const plan: FaultRule[] = [{ match: { probability: 0.5 }, fault: { kind: 'timeout' } }, { match: {}, fault: { kind: 'network', code: 'ECONNRESET' } }];
+
+  it('picks no rule from healAtMs on, and one before it', () => {
+    expect(pickRule(plan, { ...facts, elapsedMs: 999 }, [0, 0], new Rng(1), 1_000)).toBeDefined();
+    expect(pickRule(plan, { ...facts, elapsedMs: 1_000 }, [0, 0], new Rng(1), 1_000)).toBeUndefined();
+    expect(pickRule(plan, { ...facts, elapsedMs: 50_000 }, [0, 0], new Rng(1), 1_000)).toBeUndefined();
+  });
+
+  it('draws nothing once healed, so the rng is where it was', () => {
+    const healed = new Rng(7);
+    pickRule(plan, facts, [0, 0], healed, 0);
+    expect(healed.next()).toBe(new Rng(7).next());
+  });
+
+  it('without a heal, chooses as before', () => {
+    expect(pickRule(plan, facts, [0, 0], new Rng(3))).toEqual(pickRule(plan, facts, [0, 0], new Rng(3), 1_001));
+  });
+});

@@ -50,13 +50,18 @@ export function matchesRule(rule: FaultRule, facts: RequestFacts, hits: number, 
   return p === undefined || rng.chance(p);
 }
 
-/** The first rule of `plan` that applies (rules are tried in order), or undefined. */
+/**
+ * The first rule of `plan` that applies (rules are tried in order), or undefined. From
+ * `healAtMs` on (a scenario's `heal`), none does, and no probability is drawn.
+ */
 export function pickRule(
   plan: FaultPlan,
   facts: RequestFacts,
   hits: readonly number[],
   rng: Rng,
+  healAtMs?: number,
 ): { readonly index: number; readonly rule: FaultRule } | undefined {
+  if (healAtMs !== undefined && facts.elapsedMs >= healAtMs) return undefined;
   for (const [index, rule] of plan.entries()) {
     if (matchesRule(rule, facts, hits[index] ?? 0, rng)) return { index, rule };
   }

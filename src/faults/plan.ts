@@ -51,3 +51,15 @@ export type FaultPlan = z.infer<typeof FaultPlanSchema>;
 
 /** Whether a cell whose trials never fired `rule` is not exercised (see `FaultRule.expect`). */
 export const mustFire = (rule: FaultRule): boolean => rule.expect !== 'may-not-fire';
+
+/**
+ * When the faults end: from `atMs` virtual ms after the trial began, no rule of the plan matches
+ * (every transport: the in-process wire, msw, nock, the served world). The world is left as it is:
+ * a service's declared capacity still holds, so an overload that outlives its trigger still shows.
+ */
+export const HealSchema = z
+  .object({
+    atMs: z.number().nonnegative().finite(),
+  })
+  .strict();
+export type Heal = z.infer<typeof HealSchema>;

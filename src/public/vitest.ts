@@ -30,7 +30,7 @@ export type { DescribeScenariosOptions } from '../vitest/describeScenarios.js';
 export type { ScenarioRef, RetryConfigRef, ScenarioRunOptions } from '../vitest/runScenario.js';
 
 /** The built-in checkers' names, as `toPassCheck` takes them. */
-type CheckerName = 'goal-state' | 'duplicates' | 'budget' | 'retry-discipline' | 'amplification' | 'model-retries' | 'honesty' | 'secrets' | 'process-cleanup';
+type CheckerName = 'goal-state' | 'duplicates' | 'budget' | 'retry-discipline' | 'amplification' | 'model-retries' | 'honesty' | 'secrets' | 'process-cleanup' | 'recovery';
 
 /** The matchers' types, on vitest's `expect(…)`. */
 interface FaultlineMatchers<R = unknown> {
@@ -56,6 +56,8 @@ interface FaultlineMatchers<R = unknown> {
   toBeHonest(): R;
   /** Every trial passed `secrets`: no secret in the history or the trial's end. */
   toKeepSecrets(): R;
+  /** Every trial passed `recovery`: after the scenario's heal, the goal within `recovery.withinMs`, no more calls than `maxCallsAfter`, no wait begun under the faults outliving them. */
+  toRecover(): R;
   /** The trial's history (each trial's, for a cell), one line per event, matches this test's snapshot; `vitest -u` rewrites it. Needs vitest 4.1. */
   toMatchHistorySnapshot(hint?: string): R;
 }

@@ -6,6 +6,7 @@ import { summaryTail } from './summaryTail.js';
 import { liveLines } from './liveLines.js';
 import { alignTable } from './table.js';
 import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
+import { RECOVERY_HEADER, RECOVERY_LEGEND, recoveryRows } from './recoveryRows.js';
 import { COVERAGE_HEADER, coverageRows } from './coverageRows.js';
 import { loadSeries, sparkline } from './loadSeries.js';
 
@@ -49,7 +50,7 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
 
   const live = liveLines(run);
   if (live.length > 0) out.push('', ...live.map((l) => (l.startsWith('cost') ? l : p.red(l))));
-  out.push(...crowdLines(run, p), ...coverageLines(run, p), ...summaryTail(run, options.gates, p));
+  out.push(...crowdLines(run, p), ...recoveryLines(run, p), ...coverageLines(run, p), ...summaryTail(run, options.gates, p));
   return `${out.join('\n')}\n`;
 }
 
@@ -64,6 +65,14 @@ function quietLines(run: RunResult, p: Painter): string[] {
     out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((_, i) => `  ${mark(p, false)} ${lines[i + 1]!}`));
   }
   return out;
+}
+
+/** Scenarios with heal and recovery: how each cell came back once the faults ended (none when no scenario expects it). */
+export function recoveryLines(run: RunResult, p: Painter): string[] {
+  const rows = recoveryRows(run);
+  if (rows.length === 0) return [];
+  const lines = alignTable([[...RECOVERY_HEADER], ...rows.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(RECOVERY_HEADER.length - 2).fill('right')]);
+  return ['', p.bold('recovery after the heal'), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${mark(p, !r.failed)} ${lines[i + 1]!}`), p.dim(`    ${RECOVERY_LEGEND}`)];
 }
 
 /** Scenarios with many agents: the figures of the crowd, a row per cell (none when no scenario ran many). */

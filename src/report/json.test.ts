@@ -126,6 +126,26 @@ describe('JSON report', () => {
   });
 });
 
+describe('JSON report of a scenario with heal and recovery', () => {
+  const run = makeRun({ k: 4, cells: [{ scenario: 'outage', config: 'c', recovery: [1_000, 2_000, null, 500] }, { scenario: 'plain', config: 'c' }] });
+  const options = { gates: evaluateGates(run, DEFAULT_GATES), wallClock: clockA };
+  const text = renderJsonReport(run, options);
+
+  it('writes each trial\'s time to recover and the cell\'s recovery figures with their interval', () => {
+    const report = JsonReportSchema.parse(JSON.parse(text));
+    const [outage, plain] = report.cells;
+    expect(outage!.trials.map((t) => t.stats.recovery)).toEqual([1_000, 2_000, null, 500].map((ms) => ({ timeToRecoverMs: ms, callsAfter: 0 })));
+    expect(outage!.metrics.recovery).toMatchObject({ trials: 4, recovered: 3, rate: 0.75, timeToRecoverMs: { p50: 1_000, p95: null, max: null }, never: 1 });
+    expect(outage!.metrics.recovery!.interval![0]).toBeCloseTo(0.194, 3);
+    expect(plain!.metrics.recovery).toBeUndefined();
+    expect(plain!.trials[0]!.stats.recovery).toBeUndefined();
+  });
+
+  it('reads back into the same run, byte for byte, so shards merge their recovery exactly', () => {
+    expect(renderJsonReport(runFromJsonReport(parseJsonReport(text)), options)).toBe(text);
+  });
+});
+
 describe('JSON report intervals', () => {
   const run = sampleRun();
   const gates = evaluateGates(run, [...DEFAULT_GATES, parseGate('pass^2>=0.9@95%'), parseGate('pass_rate>=0.3@95%')]);

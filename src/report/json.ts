@@ -6,7 +6,7 @@ import type { GateResult } from '../runner/gates.js';
 import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
 import { finishRun, type Cell, type RunResult } from '../runner/run.js';
 import type { TrialSummary } from '../runner/trial.js';
-import { INTERVAL_METHOD, type PassIntervalCurves } from '../runner/intervals.js';
+import { INTERVAL_METHOD, proportionInterval, type PassIntervalCurves } from '../runner/intervals.js';
 import { cellIntervals, configIntervals } from './rateIntervals.js';
 import { replayCommand } from './replay.js';
 import { runCost } from '../runner/live/prices.js';
@@ -26,8 +26,11 @@ import { runCost } from '../runner/live/prices.js';
  * Version 6: the agents matrix. A cell's `config` is its label, what varies between its columns:
  * a configuration's name, or a matrix agent's (`agents` in faultline.config.ts); `refs.agent`
  * names the agent, `refs.config` the configuration it ran under.
- * Version 7: goodput over time. A many-agent trial's and cell's `crowd` figures carry `goodput`
- * beside `load`: the agents' calls that succeeded, per bin of the same width.
+ * Version 7: goodput over time, heal and recovery. A many-agent trial's and cell's `crowd`
+ * figures carry `goodput` beside `load`: the agents' calls that succeeded, per bin of the same
+ * width. A scenario with `heal` and `recovery` has `stats.recovery` on its trials (time to
+ * recover, calls after the heal) and `metrics.recovery` on its cells (trials recovered, the rate
+ * and its interval, time-to-recover quantiles and counts); histories may hold a `heal` event.
  */
 export const JSON_SCHEMA_VERSION = 7;
 
@@ -98,6 +101,8 @@ const TrialStatsSchema = z.strictObject({
       goodput: z.array(count),
     })
     .optional(),
+  /** A scenario with heal and recovery: virtual ms from the heal to the goal (null: never reached), tool calls started after it. */
+  recovery: z.strictObject({ timeToRecoverMs: z.number().nonnegative().nullable(), callsAfter: count }).optional(),
 });
 
 const EventStampSchema = z.looseObject({ seq: count, t: z.number().nonnegative(), type: z.string() });
@@ -171,6 +176,25 @@ const CellMetricsSchema = z.strictObject({
       load: z.array(count),
       /** Calls that succeeded per bin, summed over the cell's trials. */
       goodput: z.array(count),
+    })
+    .optional(),
+  /** A scenario with heal and recovery: how its trials came back once the faults ended. */
+  recovery: z
+    .strictObject({
+      /** Trials judged, and those that passed the recovery checker. */
+      trials: count,
+      recovered: count,
+      rate,
+      /** The rate's two-sided exact (Clopper–Pearson) interval at 95%, as a `recovery@95%` gate bounds it. */
+      interval: z.tuple([rate, rate]).optional(),
+      /** Virtual ms from the heal to the goal over every trial judged, a trial that never got there ranked last: null when the quantile falls among those. */
+      timeToRecoverMs: z.strictObject({ p50: z.number().nonnegative().nullable(), p95: z.number().nonnegative().nullable(), max: z.number().nonnegative().nullable() }),
+      /** The times of the trials that reached their goal, as `[ms, trials]`, by ms. */
+      times: z.array(z.tuple([z.number().nonnegative(), count])),
+      /** Trials that never reached their goal. */
+      never: count,
+      /** Tool calls started after the heal, over the trials. */
+      callsAfter: count,
     })
     .optional(),
 });
@@ -335,6 +359,18 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
       goodput: [...m.crowd.goodput],
     },
   }),
+  ...(m.recovery && {
+    recovery: {
+      trials: m.recovery.trials,
+      recovered: m.recovery.recovered,
+      rate: m.recovery.rate,
+      ...(m.recovery.trials > 0 && { interval: [...proportionInterval(m.recovery.recovered, m.recovery.trials)] as [number, number] }),
+      timeToRecoverMs: { ...m.recovery.timeToRecoverMs },
+      times: m.recovery.times.map(([ms, n]) => [ms, n]),
+      never: m.recovery.never,
+      callsAfter: m.recovery.callsAfter,
+    },
+  }),
 });
 
 const configJson = (run: RunResult, m: ConfigMetrics): JsonReport['configs'][number] => ({
@@ -352,12 +388,16 @@ const configJson = (run: RunResult, m: ConfigMetrics): JsonReport['configs'][num
 });
 
 function statsJson(s: TrialSummary['stats']): JsonReport['cells'][number]['trials'][number]['stats'] {
-  const { crowd, ...rest } = s;
+  const { crowd, recovery, ...rest } = s;
   return {
     ...rest,
     firings: s.firings.map(([rule, n]) => [rule, n]),
     tokens: { ...s.tokens },
-    ...(crowd && { crowd: { ...crowd, completionMs: crowd.completionMs.map(([ms, n]) => [ms, n]), throttled: { ...crowd.throttled }, load: [...crowd.load], goodput: [...crowd.goodput] } }),
+ * Version 7: goodput over time, heal and recovery. A many-agent trial's and cell's `crowd`
+ * figures carry `goodput` beside `load`: the agents' calls that succeeded, per bin of the same
+ * width. A scenario with `heal` and `recovery` has `stats.recovery` on its trials (time to
+ * recover, calls after the heal) and `metrics.recovery` on its cells (trials recovered, the rate
+ * and its interval, time-to-recover quantiles and counts); histories may hold a `heal` event.
   };
 }
 
@@ -462,18 +502,25 @@ export function runFromJsonReport(report: JsonReport): RunResult {
       refs: refsOf(c.refs),
       ...(c.clock === 'real' && { clock: 'real' as const }),
       trials: c.trials.map((t): TrialSummary => {
-        const { crowd, ...rest } = t.stats;
+        const { crowd, recovery, ...rest } = t.stats;
         const { cached, ...tokens } = rest.tokens;
         // Replaced in place, so the keys keep the order the writer gave them (the round trip is byte-exact).
         const stats = { ...rest, tokens: { ...tokens, ...(cached !== undefined && { cached }) } };
-        const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: refsOf(c.refs), checks: t.checks, stats: { ...stats, ...(crowd && { crowd }) } };
+        const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: refsOf(c.refs), checks: t.checks, stats: { ...stats, ...(crowd && { crowd }), ...(recovery && { recovery }) } };
         const withRecording = { ...common, ...(t.recording !== undefined && { recording: t.recording }), ...(t.model !== undefined && { model: t.model }), ...(t.cost !== undefined && { cost: t.cost }) };
         if (t.status === 'infra-error') return { ...withRecording, status: 'infra-error', message: t.end.kind === 'infra_error' ? t.end.message : 'the model provider failed' };
         return t.status === 'failed' ? { ...withRecording, status: 'failed', failed: t.failed } : { ...withRecording, status: 'passed' };
       }),
       verdicts: c.verdicts.map(({ replay: _replay, ...g }) => ({ ...g, end: endOf(g.end) })),
       elided: c.elided,
-      metrics: (({ crowd, infraErrors, cost, ...m }) => ({ ...m, ...(crowd && { crowd }), ...(infraErrors !== undefined && { infraErrors }), ...(cost !== undefined && { cost }) }))(c.metrics),
+      metrics: (({ crowd, infraErrors, cost, recovery, ...m }) => ({
+        ...m,
+        ...(crowd && { crowd }),
+        ...(infraErrors !== undefined && { infraErrors }),
+        ...(cost !== undefined && { cost }),
+        // The interval is written for readers; the engine recomputes it from the counts.
+        ...(recovery && { recovery: (({ interval: _interval, ...r }) => r)(recovery) }),
+      }))(c.metrics),
     }),
   );
   return finishRun({

@@ -6,6 +6,7 @@ import { formatValue, plural } from './format.js';
 import { replayCommand } from './replay.js';
 import { formatTokens, intervalNote, runLine, summaryHeader, summaryTables, timeBasis, TOKENS_HEADER } from './summaryRows.js';
 import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
+import { RECOVERY_HEADER, RECOVERY_LEGEND, recoveryRows } from './recoveryRows.js';
 import { COVERAGE_HEADER, coverageRows } from './coverageRows.js';
 
 export interface MarkdownReportOptions {
@@ -130,6 +131,19 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
       ...crowd.map((r) => row(r.cells.map((c, i) => (i === 0 && r.amplified ? `⚠️ ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
       '',
       `<sub>${escapeMarkdown(CROWD_LEGEND)}</sub>`,
+      '',
+    );
+  }
+  const recovery = recoveryRows(run);
+  if (recovery.length > 0) {
+    lines.push(
+      '### Recovery after the heal',
+      '',
+      row(RECOVERY_HEADER.map(escapeMarkdown)),
+      row(RECOVERY_HEADER.map((_, i) => (i < 2 ? '---' : '---:'))),
+      ...recovery.map((r) => row(r.cells.map((c, i) => (i === 0 ? `${r.failed ? '❌' : '✅'} ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
+      '',
+      `<sub>${escapeMarkdown(RECOVERY_LEGEND)}</sub>`,
       '',
     );
   }

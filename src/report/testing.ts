@@ -23,6 +23,11 @@ export interface TrialSpec {
   readonly trialIndex: number;
   readonly failures?: readonly FailSpec[];
   readonly end?: TrialEnd;
+  /**
+   * A scenario with heal and recovery: the trial's time to recover (null: never). The `recovery`
+   * checker is judged, and fails when it is null (or when `failures` names it).
+   */
+  readonly recovery?: number | null;
 }
 
 const CHECKS = ['budget', 'duplicates', 'goal-state'] as const;
@@ -83,7 +88,8 @@ function ledgerOf(history: readonly HistoryEvent[]): Effect[] {
 
 /** A judged trial; a failure on `duplicates` also puts a duplicate effect in its history and ledger. */
 export function makeTrial(spec: TrialSpec): TrialResult {
-  const failures = spec.failures ?? [];
+  const never = spec.recovery === null && !(spec.failures ?? []).some((f) => f.check === 'recovery');
+  const failures = [...(spec.failures ?? []), ...(never ? [{ check: 'recovery', message: 'the goal was never reached after the heal at t=3000ms' }] : [])];
   const seed = spec.runSeed * 1000 + spec.trialIndex;
   const history = sampleHistory(spec, seed, failures.some((f) => f.check === 'duplicates'));
   const ledger = ledgerOf(history);
@@ -92,7 +98,7 @@ export function makeTrial(spec: TrialSpec): TrialResult {
     if (!f) return { valid: true };
     return f.undecided ? { valid: 'unknown', message: f.message } : { valid: false, message: f.message, evidence: f.evidence ?? [] };
   };
-  const names = [...new Set([...CHECKS, ...failures.map((f) => f.check)])];
+  const names = [...new Set([...CHECKS, ...(spec.recovery === undefined ? [] : ['recovery']), ...failures.map((f) => f.check)])];
   const checks: CheckResult[] = names.map((name) => ({ name, verdict: verdictOf(name) }));
   const common = {
     scenario: spec.scenario,
@@ -105,7 +111,7 @@ export function makeTrial(spec: TrialSpec): TrialResult {
     runSeed: spec.runSeed,
     refs: { scenario: spec.scenario, config: spec.config },
     checks,
-    stats: trialStats(history, ledger),
+    stats: { ...trialStats(history, ledger), ...(spec.recovery !== undefined && { recovery: { timeToRecoverMs: spec.recovery, callsAfter: 0 } }) },
   } as const;
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
@@ -118,6 +124,8 @@ export interface CellSpec {
   readonly trials?: number;
   /** Failures by trial index. */
   readonly fail?: Readonly<Record<number, readonly FailSpec[]>>;
+  /** A scenario with heal and recovery: each trial's time to recover, by index (null: never). */
+  readonly recovery?: readonly (number | null)[];
 }
 
 export interface RunSpec {
@@ -137,7 +145,7 @@ export function makeRun(spec: RunSpec): RunResult {
     // The plan of `sampleHistory`: its one fault rule.
     const rules = ruleInfos([{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'timeout' } }]);
     const tally = new CellTally(c.scenario, c.config, { scenario: c.scenario, config: c.config }, spec.keepFailures, rules);
-    for (let i = 0; i < (c.trials ?? k); i++) tally.add(makeTrial({ scenario: c.scenario, config: c.config, runSeed: seed, trialIndex: i, failures: c.fail?.[i] ?? [] }));
+    for (let i = 0; i < (c.trials ?? k); i++) tally.add(makeTrial({ scenario: c.scenario, config: c.config, runSeed: seed, trialIndex: i, failures: c.fail?.[i] ?? [], ...(c.recovery && { recovery: c.recovery[i] ?? null }) }));
     return tally.cell();
   });
   return finishRun({

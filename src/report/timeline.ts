@@ -100,6 +100,8 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
       const claims = e.claims.map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? ' (the stand-in\'s)' : ''}`).join(', ');
       return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}${e.by === 'stand-in' ? ": the stand-in model's final answer, passed on" : ''}`];
     }
+    case 'heal':
+      return [0, `heal: the faults end here (${e.rules === 1 ? 'its 1 fault rule stops' : `its ${e.rules} fault rules stop`} matching)`];
     case 'trial_end':
       return [0, `trial end: ${e.status}${e.message !== undefined ? `: ${e.message}` : ''}`];
   }

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { healOption } from './heal.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock, History, Rng } from '../core/index.js';
@@ -82,7 +83,7 @@ export async function serveScenario({ scenario, world, clock, history, rng, star
   services.push(...mcpTools.services);
   const endpoint = mcpEndpoint ?? new McpHttpEndpoint();
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
-  const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }) });
+  const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }), ...healOption(scenario) });
   const refuse = (scenario.http?.onUnhandledRequest ?? 'error') === 'error';
   const opened = await serveFaults(faults, {
     ...(ports && { ports }),

@@ -57,6 +57,48 @@ describe('parseGate', () => {
   });
 });
 
+describe('recovery gates', () => {
+  // One cell recovers in 7 of 8 trials (one never), one in all 8; a third scenario has no heal.
+  const healed = makeRun({
+    k: 8,
+    cells: [
+      { scenario: 'outage', config: 'rulebook', recovery: [800, 1_000, 1_000, 1_200, 900, 1_100, 1_000, 4_000] },
+      { scenario: 'outage', config: 'naive', recovery: [500, 700, 900, 1_000, 1_000, 1_000, 2_000, null] },
+      { scenario: 'plain', config: 'rulebook' },
+    ],
+  });
+
+  it('parses recovery and recovery_p95_ms, and takes a bound on recovery as on any rate', () => {
+    expect(parseGate('recovery>=0.9').metric).toEqual({ kind: 'cell', name: 'recovery' });
+    expect(parseGate('recovery_p95_ms<=5000').metric).toEqual({ kind: 'cell', name: 'recovery_p95_ms' });
+    expect(parseGate('recovery>=0.5@95%')).toMatchObject({ text: 'recovery>=0.5@95%', confidence: 0.95 });
+    expect(() => parseGate('recovery_p95_ms<=5000@95%')).toThrow(/applies only to a rate: pass\^n, pass@n, pass_rate or recovery, not recovery_p95_ms/);
+    expect(() => parseGate('recovry>=1')).toThrow(/metric: pass\^<n\|k>, pass@<n\|k>, .*recovery, recovery_p95_ms/);
+  });
+
+  it('judges only the cells that expect a recovery, naming the one that broke it', () => {
+    const [rate, p95] = evaluateGates(healed, ['recovery>=0.9', 'recovery_p95_ms<=5000'].map(parseGate));
+    expect(rate).toMatchObject({ passed: false, actual: 0.875, scope: { level: 'cell', cells: 2 }, failures: [{ scenario: 'outage', config: 'naive', actual: 0.875 }] });
+    // The naive cell's p95 falls on its trial that never recovered.
+    expect(p95).toMatchObject({ passed: false, actual: 4_000, failures: [{ scenario: 'outage', config: 'naive', actual: null }] });
+    expect(evaluateGates(healed, [parseGate('config=rulebook:recovery>=1')])[0]).toMatchObject({ passed: true, scope: { cells: 1 } });
+  });
+
+  it('fails a recovery gate whose scope has no cell that expects one', () => {
+    const [r] = evaluateGates(healed, [parseGate('plain:recovery>=0.5')]);
+    expect(r).toMatchObject({ passed: false, actual: null, scope: { cells: 0 } });
+    expect(r!.message).toBe('plain:recovery>=0.5 failed: no cell in scope expects a recovery (a scenario with heal: { atMs } and recovery: { withinMs })');
+  });
+
+  it('judges a bound on the recovered trials\' exact interval, undecided when only the bound fails', () => {
+    const [r] = evaluateGates(healed, [parseGate('config=rulebook:recovery>=0.9@95%')]);
+    // 8 of 8: the 95% lower bound is 0.025^(1/8) = 0.631; 0.025^(1/n) >= 0.9 from n = 36 (ln 0.025 / ln 0.9 = 35.01).
+    expect(r!.passed).toBe(false);
+    expect(r!.actual).toBeCloseTo(0.025 ** (1 / 8), 6);
+    expect(r!.failures[0]).toMatchObject({ estimate: 1, undecided: { trials: 8, needs: 36 } });
+  });
+});
+
 describe('evaluateGates', () => {
   const run = sampleRun();
 
@@ -158,7 +200,7 @@ describe('gates on a confidence bound', () => {
   });
 
   it.each([
-    ['duplicates<=0@95%', 'a confidence bound (@) applies only to a rate: pass^n, pass@n or pass_rate, not duplicates'],
+    ['duplicates<=0@95%', 'a confidence bound (@) applies only to a rate: pass^n, pass@n, pass_rate or recovery, not duplicates'],
     ['pass^2==1@95%', 'a confidence bound (@) needs >=, >, <= or <'],
     ['pass^2>=0.9@100%', 'confidence "100%" must be between 0% and 100% (exclusive)'],
     ['pass^2>=0.9@0', 'confidence "0" must be between 0% and 100% (exclusive)'],

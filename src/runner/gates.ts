@@ -24,8 +24,28 @@ const CELL_METRICS = {
     about: 'model cost per trial, in the price table\'s currency (null when the model has no price)',
     of: (m: CellMetrics) => (m.cost === undefined || m.trials + (m.infraErrors ?? 0) === 0 ? null : m.cost / (m.trials + (m.infraErrors ?? 0))),
   },
+  recovery: {
+    about: 'fraction of trials that recovered after the heal (the recovery checker; cells of scenarios with heal and recovery)',
+    of: (m: CellMetrics) => (m.recovery === undefined || m.recovery.trials === 0 ? null : m.recovery.rate),
+  },
+  recovery_p95_ms: {
+    about: 'p95 virtual ms from the heal to the goal (null when beyond it trials never recovered; cells of scenarios with heal and recovery)',
+    of: (m: CellMetrics) => m.recovery?.timeToRecoverMs.p95 ?? null,
+  },
 } as const satisfies Record<string, { about: string; of: (m: CellMetrics) => number | null }>;
 export type CellMetricName = keyof typeof CELL_METRICS;
+
+/** Metrics only some cells have: a gate on one judges the cells in scope that have it, and fails when none does. */
+const ONLY_SOME: Partial<Record<CellMetricName, { readonly has: (m: CellMetrics) => boolean; readonly none: string }>> = {
+  recovery: { has: (m) => m.recovery !== undefined, none: 'no cell in scope expects a recovery (a scenario with heal: { atMs } and recovery: { withinMs })' },
+  recovery_p95_ms: { has: (m) => m.recovery !== undefined, none: 'no cell in scope expects a recovery (a scenario with heal: { atMs } and recovery: { withinMs })' },
+};
+
+/** The successes and trials a rate gate's interval is made from, for a cell. */
+function countsOf(metric: GateMetric, m: CellMetrics): { readonly c: number; readonly n: number } {
+  if (metric.kind === 'cell' && metric.name === 'recovery') return { c: m.recovery?.recovered ?? 0, n: m.recovery?.trials ?? 0 };
+  return { c: m.successes, n: m.trials };
+}
 
 /** Figures of the run as a whole (over the cells in scope). */
 const RUN_METRICS = {
@@ -109,7 +129,7 @@ export const GATE_GRAMMAR = [
   `  metric: pass^<n|k>, pass@<n|k>, ${metricNames.join(', ')}`,
   `  op:     ${GATE_OPS.join(' ')}`,
   '  value:  a number, or a percentage such as 95%',
-  '  bound:  @<confidence> after a rate (pass^n, pass@n, pass_rate) with >=, >, <=, <: compares the',
+  '  bound:  @<confidence> after a rate (pass^n, pass@n, pass_rate, recovery) with >=, >, <=, <: compares the',
   '          lower (>=, >) or upper (<=, <) bound of its two-sided interval, e.g. @95%',
   '  e.g.    pass^4>=0.95, order-partial-write:pass^2>=1, config=rulebook:duplicates==0, pass^4>=0.9@95%',
 ].join('\n');
@@ -161,7 +181,7 @@ function parseConfidence(text: string, raw: string): number {
 
 const followsK = (m: GateMetric): boolean => (m.kind === 'pass_hat' || m.kind === 'pass_at') && m.k === 'k';
 
-const isRate = (m: GateMetric): boolean => m.kind === 'pass_hat' || m.kind === 'pass_at' || (m.kind === 'cell' && m.name === 'pass_rate');
+const isRate = (m: GateMetric): boolean => m.kind === 'pass_hat' || m.kind === 'pass_at' || (m.kind === 'cell' && (m.name === 'pass_rate' || m.name === 'recovery'));
 
 const percent = (x: number): string => `${Number((x * 100).toFixed(6))}%`;
 
@@ -191,7 +211,7 @@ export function parseGate(text: string): Gate {
   const threshold = parseValue(text, (at < 0 ? right : right.slice(0, at)).trim());
   const base = `${scopeText(scope)}${metricText(metric)}${op}${threshold}`;
   if (at < 0) return { text: base, scope, metric, op, threshold };
-  if (!isRate(metric)) throw usage(text, `a confidence bound (@) applies only to a rate: pass^n, pass@n or pass_rate, not ${metricText(metric)}`);
+  if (!isRate(metric)) throw usage(text, `a confidence bound (@) applies only to a rate: pass^n, pass@n, pass_rate or recovery, not ${metricText(metric)}`);
   if (op === '==' || op === '!=') throw usage(text, `a confidence bound (@) needs >=, >, <= or <: an interval has no single value to compare with ${op}`);
   const confidence = parseConfidence(text, right.slice(at + 1).trim());
   return { text: `${base}@${percent(confidence)}`, scope, metric, op, threshold, confidence };
@@ -322,7 +342,7 @@ const bandName = (gate: Gate): string => `${percent(gate.confidence!)} ${gate.op
 function evaluateBoundGate(run: RunResult, gate: Gate, cells: readonly Cell[], scope: GateResult['scope']): GateResult {
   const k = kOf(gate.metric, run.k);
   const values = cells.map((c) => {
-    const { trials: n, successes: s } = c.metrics;
+    const { n, c: s } = countsOf(gate.metric, c.metrics);
     const actual = n < k ? null : boundOf(gate, k, s, n);
     const estimate = cellValue(gate.metric, c, run.k);
     const failure: GateFailure | undefined =
@@ -375,6 +395,16 @@ function evaluateGate(run: RunResult, gate: Gate): GateResult {
   }
   // A gate whose scope matches nothing fails: a misspelt scenario must not pass silently.
   if (cells.length === 0) return { gate: gate.text, passed: false, actual: null, scope, failures: [], message: `${gate.text} failed: ${unmatched(gate, run)}` };
+  const only = gate.metric.kind === 'cell' ? ONLY_SOME[gate.metric.name] : undefined;
+  if (only) {
+    const having = cells.filter((c) => only.has(c.metrics));
+    if (having.length === 0) return { gate: gate.text, passed: false, actual: null, scope: { ...scope, cells: 0 }, failures: [], message: `${gate.text} failed: ${only.none}` };
+    return judgeCells(run, gate, having, { ...scope, cells: having.length });
+  }
+  return judgeCells(run, gate, cells, scope);
+}
+
+function judgeCells(run: RunResult, gate: Gate, cells: readonly Cell[], scope: GateResult['scope']): GateResult {
   if (gate.confidence !== undefined) return evaluateBoundGate(run, gate, cells, scope);
 
   const values = cells.map((c) => ({ scenario: c.scenario, config: c.config, actual: cellValue(gate.metric, c, run.k) }));
@@ -412,7 +442,7 @@ export interface RunShape {
 const RATE: readonly [number, number] = [0, 1];
 const COUNT: readonly [number, number] = [0, Number.POSITIVE_INFINITY];
 const rangeOf = (m: GateMetric): readonly [number, number] =>
-  m.kind === 'pass_hat' || m.kind === 'pass_at' || (m.kind === 'cell' && m.name === 'pass_rate') || (m.kind === 'run' && m.name === 'interrupted') ? RATE : COUNT;
+  m.kind === 'pass_hat' || m.kind === 'pass_at' || (m.kind === 'cell' && (m.name === 'pass_rate' || m.name === 'recovery')) || (m.kind === 'run' && m.name === 'interrupted') ? RATE : COUNT;
 
 function reachable(op: GateOp, t: number, [lo, hi]: readonly [number, number]): boolean {
   switch (op) {

@@ -1,4 +1,5 @@
 import { INFRA_ERROR_CODE } from './infraError.js';
+import { healOption } from './heal.js';
 import type { ClockRun, History, Rng, VirtualClock } from '../core/index.js';
 import { runHttpAgent, type HttpAgentFn, type ModelEndpoint, type ServiceEndpoint } from '../agent/httpAgent.js';
 import type { LoopEnd } from '../agent/loop.js';
@@ -50,7 +51,7 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   if (model?.recording) onRecording?.(model.recording);
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
-  const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }) });
+  const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }), ...healOption(scenario) });
   const policy = scenario.http?.onUnhandledRequest ?? 'error';
   // Loaded here, not at the top: msw and nock are optional peers, needed only by scenarios that use them.
   const startAdapter =

@@ -2,7 +2,7 @@ import type { TrialEndKind } from '../checks/record.js';
 import { CoverageTally, type RuleCoverage, type RuleInfo } from './coverage.js';
 import { passCurves } from './passK.js';
 import type { TrialSummary } from './trial.js';
-import { LOAD_BIN_MS, type CrowdStats } from './trialStats.js';
+import { LOAD_BIN_MS, type CrowdStats, type RecoveryStats } from './trialStats.js';
 
 /** What the cells of a many-agent scenario add: the figures of the agents, over every trial (R10, R31). */
 export interface CrowdMetrics {
@@ -25,6 +25,26 @@ export interface CrowdMetrics {
   readonly load: readonly number[];
   /** The agents' calls that succeeded, per bin of the same width, summed over the trials. */
   readonly goodput: readonly number[];
+}
+
+/** What the cells of a scenario with `heal` and `recovery` add: how the trials came back once the faults ended. */
+export interface RecoveryMetrics {
+  /** Trials judged for recovery. */
+  readonly trials: number;
+  /** Trials that passed the `recovery` checker. */
+  readonly recovered: number;
+  readonly rate: number;
+  /**
+   * Virtual ms from the heal to the goal, over every trial judged, a trial that never reached
+   * its goal counting as longer than any: a quantile that falls among those is null (never).
+   */
+  readonly timeToRecoverMs: { readonly p50: number | null; readonly p95: number | null; readonly max: number | null };
+  /** The times of the trials that reached their goal, counted as `[ms, trials]`: what a merge needs. */
+  readonly times: DurationCounts;
+  /** Trials that never reached their goal. */
+  readonly never: number;
+  /** Logical tool calls started after the heal, over the trials. */
+  readonly callsAfter: number;
 }
 
 /** The figures of one scenario under one configuration (R30, R31). */
@@ -66,6 +86,8 @@ export interface CellMetrics {
   readonly durations: DurationCounts;
   /** Present for a scenario that runs many agents at once (`agents` > 1). */
   readonly crowd?: CrowdMetrics;
+  /** Present for a scenario that expects a recovery after its heal (`heal` and `recovery`). */
+  readonly recovery?: RecoveryMetrics;
 }
 
 /** Virtual completion times as `[ms, trials]`, by ms: exact quantiles in memory bounded by distinct values, and mergeable. */
@@ -99,6 +121,7 @@ export class MetricsTally {
   #cost: number | undefined;
   readonly #durations = new Map<number, number>();
   #crowd: CrowdTally | undefined;
+  #recovery: RecoveryTally | undefined;
   readonly #coverage: CoverageTally;
 
   /** `rules`: the cell's fault plan, so a rule that never fires is still listed. */
@@ -133,6 +156,7 @@ export class MetricsTally {
     this.#tokensOut += s.tokens.output;
     this.#count(this.#durations, s.durationMs, 1);
     if (s.crowd) (this.#crowd ??= new CrowdTally()).add(s.crowd);
+    if (s.recovery) (this.#recovery ??= new RecoveryTally()).add(s.recovery, t.checks.some((c) => c.name === 'recovery' && c.verdict.valid === true));
   }
 
   /** Adds another tally's finished figures (a shard's share of the same cell). */
@@ -157,6 +181,7 @@ export class MetricsTally {
     this.#tokensOut += m.tokens.output;
     for (const [ms, n] of m.durations) this.#count(this.#durations, ms, n);
     if (m.crowd) (this.#crowd ??= new CrowdTally()).addMetrics(m.crowd);
+    if (m.recovery) (this.#recovery ??= new RecoveryTally()).addMetrics(m.recovery);
   }
 
   #count<K>(map: Map<K, number>, key: K, n: number): void {
@@ -193,8 +218,65 @@ export class MetricsTally {
       durationMs: { p50: quantileOf(durations, 0.5), p95: quantileOf(durations, 0.95), max: durations.at(-1)?.[0] ?? 0 },
       durations,
       ...(this.#crowd && { crowd: this.#crowd.metrics() }),
+      ...(this.#recovery && { recovery: this.#recovery.metrics() }),
     };
   }
+}
+
+/** The recovery figures of a cell, one trial (or one shard's cell) at a time: counts and sums. */
+class RecoveryTally {
+  #trials = 0;
+  #recovered = 0;
+  #never = 0;
+  #callsAfter = 0;
+  readonly #times = new Map<number, number>();
+
+  add(r: RecoveryStats, recovered: boolean): void {
+    this.#trials++;
+    if (recovered) this.#recovered++;
+    this.#callsAfter += r.callsAfter;
+    if (r.timeToRecoverMs === null) this.#never++;
+    else this.#times.set(r.timeToRecoverMs, (this.#times.get(r.timeToRecoverMs) ?? 0) + 1);
+  }
+
+  addMetrics(m: RecoveryMetrics): void {
+    this.#trials += m.trials;
+    this.#recovered += m.recovered;
+    this.#never += m.never;
+    this.#callsAfter += m.callsAfter;
+    for (const [ms, n] of m.times) this.#times.set(ms, (this.#times.get(ms) ?? 0) + n);
+  }
+
+  metrics(): RecoveryMetrics {
+    const times = [...this.#times].sort((a, b) => a[0] - b[0]);
+    const q = (p: number): number | null => recoveryQuantile(times, this.#never, p);
+    return {
+      trials: this.#trials,
+      recovered: this.#recovered,
+      rate: this.#trials === 0 ? 0 : this.#recovered / this.#trials,
+      timeToRecoverMs: { p50: q(0.5), p95: q(0.95), max: this.#never > 0 ? null : (times.at(-1)?.[0] ?? null) },
+      times,
+      never: this.#never,
+      callsAfter: this.#callsAfter,
+    };
+  }
+}
+
+/**
+ * Nearest-rank quantile of the times to recover, `never` trials ranked after every time:
+ * null when the rank falls among them (or there are no trials).
+ */
+export function recoveryQuantile(times: DurationCounts, never: number, q: number): number | null {
+  const reached = times.reduce((a, [, n]) => a + n, 0);
+  const total = reached + never;
+  if (total === 0) return null;
+  const rank = Math.max(1, Math.ceil(q * total));
+  let seen = 0;
+  for (const [ms, n] of times) {
+    seen += n;
+    if (seen >= rank) return ms;
+  }
+  return null;
 }
 
 /** The crowd figures of a cell, one trial (or one shard's cell) at a time: sums, maxima and counts. */

@@ -310,3 +310,34 @@ describe('agents and arrival: many agents are a field of every scenario', () => 
     expect(() => defineScenario(http)).toThrow(/agents: an "http" agent runs alone .* agents must be 1, got 2/);
   });
 });
+
+describe('heal and recovery', () => {
+  const OUTAGE = { ...BASE, faults: [{ match: { tool: 'create_order' }, fault: { kind: 'unavailable' as const, status: 503 as const } }] };
+
+  it('accepts a heal with a recovery expectation, and leaves both out when absent', () => {
+    const s = defineScenario({ ...OUTAGE, heal: { atMs: 5_000 }, recovery: { withinMs: 2_000, maxCallsAfter: 1 } });
+    expect(s.heal).toEqual({ atMs: 5_000 });
+    expect(s.recovery).toEqual({ withinMs: 2_000, maxCallsAfter: 1 });
+    expect('heal' in defineScenario(OUTAGE)).toBe(false);
+    expect(defineScenario({ ...OUTAGE, heal: { atMs: 0 } }).heal).toEqual({ atMs: 0 });
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a negative heal', { ...OUTAGE, heal: { atMs: -1 } }, 'heal.atMs: Too small: expected number to be >=0'],
+    ['a heal given as text', { ...OUTAGE, heal: { atMs: '5s' } }, 'heal.atMs: Invalid input: expected number, received string'],
+    ['a heal with no instant', { ...OUTAGE, heal: {} }, 'heal.atMs: Invalid input: expected number, received undefined'],
+    ['an unknown heal field', { ...OUTAGE, heal: { atMs: 1, after: 2 } }, 'heal: Unrecognized key: "after"'],
+    ['a recovery window given as text', { ...OUTAGE, heal: { atMs: 1 }, recovery: { withinMs: 'soon' } }, 'recovery.withinMs: Invalid input: expected number, received string'],
+    ['a fractional call count', { ...OUTAGE, heal: { atMs: 1 }, recovery: { withinMs: 1, maxCallsAfter: 1.5 } }, 'recovery.maxCallsAfter: Invalid input: expected int, received number'],
+    ['a negative stale wait', { ...OUTAGE, heal: { atMs: 1 }, recovery: { withinMs: 1, maxStaleWaitMs: -1 } }, 'recovery.maxStaleWaitMs: Too small: expected number to be >=0'],
+    ['a recovery without a heal', { ...OUTAGE, recovery: { withinMs: 1_000 } }, 'recovery: judged from the moment the faults heal, and this scenario has no heal; expected heal: { atMs } beside it'],
+    ['the recovery checker without a recovery', { ...OUTAGE, heal: { atMs: 1 }, checks: ['recovery'] }, 'checks: "recovery" judges a recovery expectation, and this scenario has none; expected recovery: { withinMs } (with heal: { atMs })'],
+    [
+      'a rule that opens after the heal',
+      { ...OUTAGE, faults: [{ match: { from: 6_000 }, fault: { kind: 'timeout' } }], heal: { atMs: 5_000 } },
+      'faults[0].match.from: 6000 is not before heal.atMs (5000): the rule could never fire; expected a window that opens before the heal',
+    ],
+  ])('refuses %s, naming the path', (_what, input, line) => {
+    expect(linesOf(input)).toContain(line);
+  });
+});

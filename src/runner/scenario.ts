@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, isFaultlineError, VirtualClock } from '../core/index.js';
-import { FaultPlanSchema } from '../faults/plan.js';
+import { FaultPlanSchema, HealSchema } from '../faults/plan.js';
 import { NetworkSchema } from '../faults/network.js';
 import { WorldConfigSchema } from '../world/WorldConfig.js';
 import { BUILTIN_SERVICES, NAMED_SERVICES, createWorld, isBuiltinService, type BuiltinServiceName } from '../world/createWorld.js';
@@ -37,6 +37,18 @@ export const GoalSchema = z
     state: z.record(z.string(), z.unknown()).optional(),
     effects: z.record(z.string(), z.number().int().nonnegative()).optional(),
     outcome: z.array(z.enum(AGENT_OUTCOMES)).min(1).optional(),
+  })
+  .strict();
+
+/** What the `recovery` checker judges once the faults heal (see `RecoveryExpectation` in checks/record.ts). */
+export const RecoverySchema = z
+  .object({
+    /** Virtual ms from the heal by which the goal must be reached. */
+    withinMs: z.number().nonnegative().finite(),
+    /** The most logical tool calls the agents may start at or after the heal (status queries excluded). */
+    maxCallsAfter: z.number().int().nonnegative().optional(),
+    /** The longest an agent running at the heal may wait, after it, before its next request or its end (default: `withinMs`). */
+    maxStaleWaitMs: z.number().nonnegative().finite().optional(),
   })
   .strict();
 
@@ -174,6 +186,10 @@ export const ScenarioDataSchema = z
       .describe(`Built-in service names (${NAMED_SERVICES.join(', ')}; the default world has ${BUILTIN_SERVICES.join(', ')}) or paths to your own service modules, resolved from the scenario file`)
       .optional(),
     faults: FaultPlanSchema.default([]),
+    /** From `atMs` virtual ms after the trial's start, no fault rule matches: the faults heal. */
+    heal: HealSchema.optional(),
+    /** How the agent must recover after the heal (needs `heal`): judged by the `recovery` checker. */
+    recovery: RecoverySchema.optional(),
     /** Network latency per leg (request, response): a default, per service, per tool, per HTTP route. Without it, instantaneous. */
     network: NetworkSchema.optional().describe('Network latency per leg, drawn from the trial seed: a default (latency), per service, per tool, per HTTP route.'),
     agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, HttpAgentDataSchema, CommandAgentSchema]),
@@ -310,6 +326,22 @@ function worldProblems(scenario: Scenario): string[] {
     else tools.forEach((t, j) => checkRule(t, ['faults', i, 'match', 'tool', j]));
   });
   scenario.client?.tools?.forEach((t, i) => check(t, ['client', 'tools', i]));
+  out.push(...healProblems(scenario));
   if (scenario.network) out.push(...networkProblems(scenario.network, world, scenario.services ?? BUILTIN_SERVICES, scenario.agent.kind));
+  return out;
+}
+
+/** `heal` and `recovery` together: a recovery is judged from a heal, and a rule that starts after the heal can never fire. */
+function healProblems(scenario: Scenario): string[] {
+  const out: string[] = [];
+  const heal = scenario.heal;
+  if (scenario.recovery && !heal) out.push('recovery: judged from the moment the faults heal, and this scenario has no heal; expected heal: { atMs } beside it');
+  if (scenario.checks?.includes('recovery') && !scenario.recovery) out.push('checks: "recovery" judges a recovery expectation, and this scenario has none; expected recovery: { withinMs } (with heal: { atMs })');
+  if (heal) {
+    scenario.faults.forEach((rule, i) => {
+      const from = rule.match.from;
+      if (from !== undefined && from >= heal.atMs) out.push(`${formatPath(['faults', i, 'match', 'from'])}: ${from} is not before heal.atMs (${heal.atMs}): the rule could never fire; expected a window that opens before the heal`);
+    });
+  }
   return out;
 }

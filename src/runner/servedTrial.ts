@@ -1,4 +1,5 @@
 import { History, RealClock, Rng, type AgentOutcomeKind, type Claim } from '../core/index.js';
+import { scheduleHeal } from './heal.js';
 import type { TrialEnd, TrialRecord } from '../checks/record.js';
 import { BUILTIN_SERVICES } from '../world/createWorld.js';
 import type { TrialBackend } from './backend.js';
@@ -33,6 +34,7 @@ export async function runServedTrial({ scenario, agent, config, seed, trialIndex
   const startMs = clock.now();
   const history = new History(clock);
   history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
+  scheduleHeal(scenario, history);
   const trial = `${scenario.name}/${config}/${trialIndex}/${seed}`;
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   world.processes.attach(history);
@@ -74,6 +76,7 @@ export async function openServedTrial({ scenario, config, seed, trialIndex, back
   const startMs = clock.now();
   const history = new History(clock);
   history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
+  scheduleHeal(scenario, history);
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, `${scenario.name}/${config}/${trialIndex}/${seed}`);
   world.processes.attach(history);
   const { served, env, mcp, problems, infraErrors } = await serveScenario({ scenario, world, clock, history, rng, startMs, ...(ports && { ports }), ...(mcpEndpoint && { mcpEndpoint }) });

@@ -16,7 +16,7 @@ import { runAgentFunction } from '../agent/agentFunction.js';
 import { planForAgent, withAgentIndex } from '../agent/agentIndex.js';
 import { arrivalOffsets } from './arrival.js';
 import { ScriptedModel } from '../agent/ScriptedModel.js';
-import { runCheckers, BUILTIN_CHECKERS, type CheckResult } from '../checks/index.js';
+import { runCheckers, BUILTIN_CHECKERS, measureRecovery, type CheckResult } from '../checks/index.js';
 
 export type { CheckResult };
 import type { Checker } from '../checks/checker.js';
@@ -36,6 +36,7 @@ import type { Cassette } from '../faults/http/model/Cassette.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { trialStats, type TrialStats } from './trialStats.js';
+import { scheduleHeal } from './heal.js';
 
 interface TrialCommon extends TrialRecord {
   readonly runSeed: number;
@@ -116,12 +117,14 @@ export interface PartialTrial {
 
 /** What each scenario's checkers are told to expect. */
 export function expectationsOf(scenario: Scenario): Expectations {
-  return { goal: scenario.goal, budget: scenario.budget, secrets: scenario.secrets };
+  return { goal: scenario.goal, budget: scenario.budget, secrets: scenario.secrets, ...(scenario.heal && { heal: scenario.heal }), ...(scenario.recovery && { recovery: scenario.recovery }) };
 }
 
 export function checkersOf(scenario: Scenario): readonly Checker[] {
   // The scenario schema only admits built-in names, so the filter drops nothing.
-  return scenario.checks ? BUILTIN_CHECKERS.filter((c) => scenario.checks?.includes(c.name)) : BUILTIN_CHECKERS;
+  if (scenario.checks) return BUILTIN_CHECKERS.filter((c) => scenario.checks?.includes(c.name));
+  // `recovery` judges a recovery expectation: a scenario without one is not judged by it (nor reported under it).
+  return scenario.recovery ? BUILTIN_CHECKERS : BUILTIN_CHECKERS.filter((c) => c.name !== 'recovery');
 }
 
 /**
@@ -146,6 +149,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   const clock = new VirtualClock(startMs);
   const history = new History(clock);
   history.record({ type: 'trial_start', scenario: scenario.name, config: configName, trialIndex, seed, startMs });
+  const heal = scheduleHeal(scenario, history);
 
   const trial = `${scenario.name}/${configName}/${trialIndex}/${seed}`;
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
@@ -154,7 +158,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
   watch?.({ history, snapshot: () => world.snapshot() });
   // Latency draws have a fork of their own: a scenario without `network` draws nothing, and one with it shifts no fault draw.
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
-  const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs, ...(network && { network }) });
+  const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs, ...(network && { network }), ...heal });
   const transport = scenarioClient(scenario, wire, clock, rng.fork('client'));
   const ids = new IdSource();
   const callLimit = scenario.budget.maxToolCalls * 3 + 10;
@@ -300,7 +304,12 @@ export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: num
   // The provider failed, not the agent: no checker judges what the agent did meanwhile.
   const infra = record.end.kind === 'infra_error' ? record.end.message : undefined;
   const checks = infra === undefined ? runCheckers(record, expectationsOf(scenario), checkersOf(scenario)) : [];
-  const stats = trialStats(record.history, snapshot.ledger, scenario.goal.outcome);
+  const expect = expectationsOf(scenario);
+  const recovered = measureRecovery(record, expect);
+  const stats: TrialStats = {
+    ...trialStats(record.history, snapshot.ledger, scenario.goal.outcome),
+    ...(recovered && { recovery: { timeToRecoverMs: recovered.timeToRecoverMs, callsAfter: recovered.callsAfter.length } }),
+  };
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   // R13 at the source: the checkers judged the raw record; every report, replay and console line reads it scrubbed.
   const common: TrialCommon = scrubSecrets(

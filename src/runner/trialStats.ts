@@ -30,6 +30,16 @@ export interface TrialStats {
   readonly durationMs: number;
   /** Present when the scenario ran many agents at once (`agents` > 1). */
   readonly crowd?: CrowdStats;
+  /** Present when the scenario expects a recovery after its heal (see the `recovery` checker). */
+  readonly recovery?: RecoveryStats;
+}
+
+/** What one trial did after the heal. */
+export interface RecoveryStats {
+  /** Virtual ms from the heal to the goal (0 when reached before it); null when the goal was never reached. */
+  readonly timeToRecoverMs: number | null;
+  /** Logical tool calls started at or after the heal. */
+  readonly callsAfter: number;
 }
 
 /** Counted values as `[value, count]`, by value: exact quantiles in bounded memory, and mergeable. */

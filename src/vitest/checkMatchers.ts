@@ -43,3 +43,5 @@ export const toRetryWithDiscipline = passing('retry-discipline');
 export const toBeHonest = passing('honesty');
 /** `expect(run).toKeepSecrets()`: the `secrets` checker (no secret in the history or the trial's end, R13). */
 export const toKeepSecrets = passing('secrets');
+/** `expect(run).toRecover()`: the `recovery` checker (after the scenario's heal, the goal within `recovery.withinMs`, few calls, no stale wait). */
+export const toRecover = passing('recovery');

@@ -1,6 +1,6 @@
 import { formatRate } from '../report/format.js';
 import { passIntervals, DEFAULT_CONFIDENCE } from '../runner/intervals.js';
-import { toBeHonest, toKeepSecrets, toPassCheck, toReachGoal, toRetryWithDiscipline } from './checkMatchers.js';
+import { toBeHonest, toKeepSecrets, toPassCheck, toReachGoal, toRecover, toRetryWithDiscipline } from './checkMatchers.js';
 import { toMatchHistorySnapshot } from './historySnapshot.js';
 import { coverageLines, evidence, failedCheck, notExercised, subjectOf, type MatcherResult, type MatcherThis } from './subject.js';
 
@@ -126,5 +126,6 @@ export const faultlineMatchers = {
   toRetryWithDiscipline,
   toBeHonest,
   toKeepSecrets,
+  toRecover,
   toMatchHistorySnapshot,
 };

@@ -101,7 +101,7 @@ describe('a gate on a confidence bound', () => {
     await writeFile(join(dir.path, 'bad.config.ts'), `export default ${JSON.stringify({ gates: ['duplicates<=0@95%'] })};\n`);
     const r = await run(['run', 'steady.yaml', '--config-file', 'bad.config.ts']);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/bad\.config\.ts: invalid faultline config:\n {2}- gates\[0\]: invalid gate "duplicates<=0@95%": a confidence bound \(@\) applies only to a rate: pass\^n, pass@n or pass_rate, not duplicates/);
+    expect(r.stderr).toMatch(/bad\.config\.ts: invalid faultline config:\n {2}- gates\[0\]: invalid gate "duplicates<=0@95%": a confidence bound \(@\) applies only to a rate: pass\^n, pass@n, pass_rate or recovery, not duplicates/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -126,6 +126,25 @@ const badClientPolicy = fc
     { extra: 'retryRatio: { ratio: 0.1, perSecond: 1 }\n', says: /retryRatio: Unrecognized key: "perSecond"/ },
   )
   .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'config', cls: 'bad client policy', content: configYaml('fz', extra), says }));
+// Heal and recovery: a heal instant that is no instant, recovery fields of the wrong kind, and the combinations that cannot mean anything.
+const OUTAGE = 'faults:\n  - match: { tool: create_order }\n    fault: { kind: unavailable, status: 503 }\n';
+const badHeal = fc
+  .oneof(
+    fc.integer({ min: -100_000, max: -1 }).map((n) => ({ extra: `${OUTAGE}heal: { atMs: ${n} }\n`, says: /heal\.atMs: Too small: expected number to be >=0/ })),
+    fc.constantFrom('5s', 'soon', 'true', '[1]', '{ ms: 1 }', 'null', '.inf').map((v) => ({ extra: `${OUTAGE}heal: { atMs: ${v} }\n`, says: /heal\.atMs: / })),
+    fc.constantFrom('5000', '[5000]', 'yes').map((v) => ({ extra: `${OUTAGE}heal: ${v}\n`, says: /heal: Invalid input: expected object/ })),
+    ident.map((k) => ({ extra: `${OUTAGE}heal: { atMs: 1, x${k}: 2 }\n`, says: new RegExp(`heal: Unrecognized key: "x${k}"`) })),
+    fc.constantFrom('later', '-1', '[1]').map((v) => ({ extra: `${OUTAGE}heal: { atMs: 1 }\nrecovery: { withinMs: ${v} }\n`, says: /recovery\.withinMs: / })),
+    fc.constantFrom('1.5', '-2', 'two').map((v) => ({ extra: `${OUTAGE}heal: { atMs: 1 }\nrecovery: { withinMs: 1, maxCallsAfter: ${v} }\n`, says: /recovery\.maxCallsAfter: / })),
+    fc.constantFrom('-1', 'long').map((v) => ({ extra: `${OUTAGE}heal: { atMs: 1 }\nrecovery: { withinMs: 1, maxStaleWaitMs: ${v} }\n`, says: /recovery\.maxStaleWaitMs: / })),
+    fc.integer({ min: 0, max: 60_000 }).map((n) => ({ extra: `${OUTAGE}recovery: { withinMs: ${n} }\n`, says: /recovery: judged from the moment the faults heal, and this scenario has no heal; expected heal: \{ atMs \} beside it/ })),
+    fc.constant({ extra: `${OUTAGE}heal: { atMs: 1 }\nchecks: [recovery]\n`, says: /checks: "recovery" judges a recovery expectation, and this scenario has none/ }),
+    fc.integer({ min: 1, max: 10_000 }).map((n) => ({
+      extra: `faults:\n  - match: { from: ${n + 5} }\n    fault: { kind: timeout }\nheal: { atMs: ${n} }\n`,
+      says: new RegExp(`faults\\[0\\]\\.match\\.from: ${n + 5} is not before heal\\.atMs \\(${n}\\): the rule could never fire`),
+    })),
+  )
+  .map(({ extra, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'bad heal or recovery', content: scenarioYaml('fz', extra), says }));
 
 // A behaviour mixture with an unknown name, a negative or non-numeric weight, or weights that sum to 0.
 const badMixture = fc
@@ -246,6 +265,7 @@ const badFile = fc.oneof(
   yamlProto,
   schemaViolation,
   badClientPolicy,
+  badHeal,
   badMixture,
   jsonDuplicate,
   jsonSyntax,
@@ -263,6 +283,7 @@ const impossibleGate = fc.oneof(
   fc.integer({ min: 3, max: 50 }).map((n) => ({ gate: `pass@${n}>0`, says: `pass@${n} needs at least ${n} trials per cell` })),
   fc.integer({ min: 101, max: 999 }).map((n) => ({ gate: `pass_rate>=${n / 100}`, says: 'pass_rate is a rate from 0 to 1' })),
   fc.integer({ min: 1, max: 99 }).map((n) => ({ gate: `duplicates<-${n}`, says: 'duplicates is never negative' })),
+  fc.integer({ min: 101, max: 999 }).map((n) => ({ gate: `recovery>=${n / 100}`, says: 'recovery is a rate from 0 to 1' })),
   ident.map((s) => ({ gate: `zz${s}:duplicates==0`, says: `no scenario "zz${s}" in this run` })),
   ident.map((c) => ({ gate: `config=zz${c}:pass^1>=1`, says: `no configuration "zz${c}" in this run` })),
 );

@@ -37,7 +37,7 @@ describe('faultline sweep on the library', () => {
     expect(sweep.sweep.notExercised).toEqual([]);
     for (const s of sweep.sweep.series) {
       for (const p of s.points) {
-        expect(p.cells).toHaveLength(16 * 2);
+        expect(p.cells).toHaveLength(17 * 2);
         // The sweep's rule is the last of every cell's plan; it may miss a cell, not a whole point.
         const swept = p.cells.map((c) => c.coverage.at(-1)!);
         expect(swept.every((r) => r.mustFire === false)).toBe(true);
@@ -54,12 +54,12 @@ describe('faultline sweep on the library', () => {
     expect(first.stdout).toContain('reports: a/sweep.json, a/sweep.md, a/sweep.html');
     expect(sweep.sweep.lambdas).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5]);
     expect(sweep.sweep.series.map((s) => s.label)).toEqual(['rate_limit', 'unavailable']);
-    expect(sweep.sweep.trials).toBe(16 * 2 * 4 * 6 * 2);
+    expect(sweep.sweep.trials).toBe(17 * 2 * 4 * 6 * 2);
     expect(sweep.sweep.byConfig).toHaveLength(4);
-    expect(sweep.sweep.byScenario).toHaveLength(2 * 2 * 16);
+    expect(sweep.sweep.byScenario).toHaveLength(2 * 2 * 17);
     // One progress line per point, and the rate on the last.
     expect(first.stderr.match(/^faultline sweep: (rate_limit|unavailable) λ=/gm)).toHaveLength(12);
-    expect(first.stderr).toMatch(/faultline sweep: 1440 trials in [\d.]+ s \(\d+ trials\/s\)/);
+    expect(first.stderr).toMatch(/faultline sweep: 1632 trials in [\d.]+ s \(\d+ trials\/s\)/);
   });
 
   it("naive's pass^1 falls as λ rises: lower at 0.5 than at 0, and at no λ above its λ = 0 figure, under both faults", () => {
@@ -290,7 +290,7 @@ describe('faultline sweep stopped by a signal', () => {
     const points = stopped.series[0]!.points;
     expect(points.length).toBeGreaterThanOrEqual(1);
     expect(points.length).toBeLessThan(11);
-    expect(stopped.trials).toBeLessThan(16 * 40 * 11);
+    expect(stopped.trials).toBeLessThan(17 * 40 * 11);
     expect(r.stdout).toMatch(/interrupted: partial figures/);
   }, 60_000);
 });

@@ -108,7 +108,7 @@ describe('the matchers and describeScenarios in a user project', SLOW, () => {
 
   it('toPassCheck names every checker when given an unknown one', () => {
     const report = located('fails: toPassCheck with an unknown name', "('fails: toPassCheck with an unknown name'");
-    expect(report).toContain('toPassCheck: no checker is named "retry-disciplin"; the checkers are goal-state, duplicates, budget, retry-discipline, amplification, model-retries, honesty, secrets, process-cleanup');
+    expect(report).toContain('toPassCheck: no checker is named "retry-disciplin"; the checkers are goal-state, duplicates, budget, retry-discipline, amplification, model-retries, honesty, secrets, process-cleanup, recovery');
   });
 
   it('toHavePassK with a confidence bound judges the interval\'s lower bound, and says how many trials it would take', () => {

@@ -60,6 +60,8 @@ export interface HttpFaultsOptions {
    * own level needs its `name`.
    */
   readonly network?: NetworkLatency;
+  /** Virtual ms after `startMs` from which no rule of `plan` matches (a scenario's `heal.atMs`). */
+  readonly healAtMs?: number;
 }
 
 /** A service as the engine looks requests up in it. */
@@ -124,6 +126,7 @@ export class HttpFaults {
   readonly #stalls = new Map<string, { readonly reason: string; readonly stream: { events: number; of: number } }>();
   readonly #effects: EffectRecorder | undefined;
   readonly #network: NetworkLatency | undefined;
+  readonly #healAtMs: number | undefined;
   readonly #unserved: UnservedRequest[] = [];
   /** Draws for `wrong_value` lies: a fork of its own, so a lie never shifts which requests fail. */
   readonly #lieRng: Rng;
@@ -149,6 +152,7 @@ export class HttpFaults {
     this.#network = options.network;
     this.#lieRng = options.rng.fork('lies');
     keepVersionsFor(this.#plan, options.world);
+    this.#healAtMs = options.healAtMs;
     this.#effects =
       options.world &&
       new EffectRecorder(options.world.ledger, options.history, (e) => {
@@ -314,7 +318,7 @@ export class HttpFaults {
       streamed: route.kind === 'model' && asksForStream(parseRequestBody(ex.data.body, ex.data.headers['content-type'])),
       read: (route.purpose ?? 'call') === 'status' || this.#isRead(ex),
     } as const;
-    const picked = pickRule(this.#plan, facts, this.#hits, this.#rng);
+    const picked = pickRule(this.#plan, facts, this.#hits, this.#rng, this.#healAtMs);
     if (!picked) return undefined;
     this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
     this.#history.record({ type: 'fault', request: ex.request, tool: route.operation, rule: picked.index, fault: picked.rule.fault, ...this.#corr(ex), ...ex.http });

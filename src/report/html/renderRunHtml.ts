@@ -28,6 +28,7 @@ table.diff td.want { color: #171; } table.diff td.got { color: #b00; }
 .track { position: relative; flex: 1; height: 10px; border-bottom: 1px dotted #bbb; }
 .tick { position: absolute; top: 0; width: 4px; height: 10px; margin-left: -2px; background: #7a9cc6; }
 .tick.fault { background: #d62728; } .tick.effect { background: #2ca02c; } .tick.duplicate { background: #ff7f0e; }
+.tick.heal { background: #1f77b4; width: 2px; height: 14px; top: -2px; margin-left: -1px; }
 .axis { display: flex; justify-content: space-between; margin-left: 80px; color: #777; font-size: 11px; }
 table.events td { font-family: ui-monospace, monospace; font-size: 11.5px; white-space: pre-wrap; }
 table.events td.time { color: #777; white-space: nowrap; }
@@ -35,6 +36,7 @@ table.events td[class^="lane-"] { background: #f6f8fb; }
 tr.ev.fault td[class^="lane-"] { background: #fde2e2; color: #900; font-weight: 600; }
 tr.ev.effect td[class^="lane-"] { background: #e3f5e3; }
 tr.ev.duplicate td[class^="lane-"] { background: #ffe8cc; color: #a40; font-weight: 600; }
+tr.ev.heal td[class^="lane-"] { background: #dcebf7; color: #1f4e79; font-weight: 600; }
 tr.ev.hl td { outline: 2px solid #e0a800; background: #fff3b0 !important; } .tick.hl { outline: 2px solid #e0a800; height: 14px; top: -2px; }
 `;
 

@@ -47,7 +47,9 @@ export const RUN_CLIENT_SCRIPT = String.raw`
   function drawGrid() {
     // With k = 1, pass^k is pass^1: one column.
     var many = model.run.k > 1;
-    var head = el('tr', {}, ['scenario', 'configuration', 'trials', 'pass^1'].concat(many ? ['pass^' + model.run.k] : [], ['duplicates', 'budget violations', 'failing checks']).map(function (h) { return el('th', { text: h }); }));
+    // Only a run with a scenario that heals and expects a recovery gets the column.
+    var healed = model.cells.some(function (c) { return c.recovery; });
+    var head = el('tr', {}, ['scenario', 'configuration', 'trials', 'pass^1'].concat(many ? ['pass^' + model.run.k] : [], ['duplicates', 'budget violations'], healed ? ['recovered (p50, p95 after heal)'] : [], ['failing checks']).map(function (h) { return el('th', { text: h }); }));
     var rows = model.cells.map(function (c) {
       var checks = Object.keys(c.checkFailures).map(function (n) { return n + ' ' + c.checkFailures[n]; }).concat(c.notExercised.length > 0 ? ['not exercised'] : []).join(', ');
       var bad = c.status === 'failed' || c.notExercised.length > 0;
@@ -55,12 +57,19 @@ export const RUN_CLIENT_SCRIPT = String.raw`
         el('td', { text: (bad ? '✗ ' : '✓ ') + c.scenario }), el('td', { text: c.config }),
         el('td', { text: c.successes + '/' + c.trials }), el('td', { text: withBand(c.pass1, c.pass1Interval) })].concat(many ? [el('td', { text: withBand(c.passK, c.passKInterval) })] : [], [
         el('td', { class: c.duplicates > 0 ? 'bad' : '', text: String(c.duplicates) }),
-        el('td', { class: c.budgetViolations > 0 ? 'bad' : '', text: String(c.budgetViolations) }), el('td', { text: checks }),
+        el('td', { class: c.budgetViolations > 0 ? 'bad' : '', text: String(c.budgetViolations) })].concat(healed ? [recoveryCell(c)] : [], [el('td', { text: checks }),
       ]));
       tr.addEventListener('click', function () { selectCell(c); });
       return tr;
     });
     $('grid').replaceChildren(el('thead', {}, [head]), el('tbody', {}, rows));
+  }
+
+  function recoveryCell(c) {
+    var r = c.recovery;
+    if (!r) return el('td', { text: '' });
+    var time = function (ms) { return ms === null ? 'never' : (ms / 1000).toFixed(3) + 's'; };
+    return el('td', { class: r.recovered < r.trials ? 'bad' : '', text: r.recovered + '/' + r.trials + ' ' + withBand(r.trials === 0 ? 0 : r.recovered / r.trials, r.interval) + ' (' + time(r.p50) + ', ' + time(r.p95) + ')' });
   }
 
   function shownTrials(c) {
@@ -131,7 +140,7 @@ export const RUN_CLIENT_SCRIPT = String.raw`
     var head = el('tr', {}, [el('th', { text: t.clock + ' time' })].concat(model.lanes.map(function (l) { return el('th', { text: l }); })));
     var rows = t.events.map(function (e) {
       return el('tr', { class: 'ev ' + e.mark, 'data-seq': String(e.seq), 'data-lane': e.lane }, [el('td', { class: 'time', text: secs(e.t) })].concat(model.lanes.map(function (l) {
-        return el('td', l === e.lane ? { class: 'lane-' + l, text: (e.mark === 'duplicate' ? 'DUPLICATE ' : e.mark === 'fault' ? 'FAULT ' : '') + e.text } : {});
+        return el('td', l === e.lane ? { class: 'lane-' + l, text: (e.mark === 'duplicate' ? 'DUPLICATE ' : e.mark === 'fault' ? 'FAULT ' : e.mark === 'heal' ? 'HEAL ' : '') + e.text } : {});
       })));
     });
     return el('table', { class: 'events' }, [el('thead', {}, [head]), el('tbody', {}, rows)]);

@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '../../core/index.js';
-import type { Interval } from '../../runner/intervals.js';
+import { proportionInterval, type Interval } from '../../runner/intervals.js';
 import { cellIntervals } from '../rateIntervals.js';
 import { notExercisedMessage, unexercised } from '../../runner/coverage.js';
 import type { JsonReport } from '../json.js';
@@ -29,6 +29,8 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   http_request: 'wire',
   fault: 'wire',
   lie: 'wire',
+  // Where the faults are applied, and where they end.
+  heal: 'wire',
   response: 'wire',
   escape: 'wire',
   unserved_request: 'wire',
@@ -40,8 +42,8 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   process_left: 'services',
 };
 
-/** Events the page marks: a fault, an effect, and an effect that repeats one already made (same effect, same key). */
-export type EventMark = 'fault' | 'effect' | 'duplicate' | 'none';
+/** Events the page marks: a fault, an effect, an effect that repeats one already made (same effect, same key), and the heal. */
+export type EventMark = 'fault' | 'effect' | 'duplicate' | 'heal' | 'none';
 
 export interface EventView {
   readonly seq: number;
@@ -109,6 +111,8 @@ export interface CellView {
   readonly coverage: JsonCell['metrics']['coverage'];
   /** Why the cell is not exercised: one line per rule that never fired (empty when every rule fired). */
   readonly notExercised: readonly string[];
+  /** A scenario with heal and recovery: trials recovered, the rate's 95% interval, time to recover (ms; null: never). */
+  readonly recovery?: { readonly recovered: number; readonly trials: number; readonly interval: Interval; readonly p50: number | null; readonly p95: number | null };
 }
 
 /** What report.html embeds: the JSON report's data, shaped for the page. */
@@ -167,6 +171,7 @@ function eventViews(history: readonly HistoryEvent[]): EventView[] {
   return history.map((e) => {
     let mark: EventMark = 'none';
     if (e.type === 'fault') mark = 'fault';
+    else if (e.type === 'heal') mark = 'heal';
     else if (e.type === 'effect') {
       const id = `${e.service}\u0000${e.effect}\u0000${e.key}`;
       mark = seen.has(id) ? 'duplicate' : 'effect';
@@ -246,6 +251,15 @@ function cellView(c: JsonCell, i: number): CellView {
     kept: c.trials.map((t) => trialView(t, c.clock === 'real' ? 'wall' : 'virtual')),
     coverage: m.coverage,
     notExercised: unexercised(m.coverage, m.trials).map((r) => notExercisedMessage(r, m.trials)),
+    ...(m.recovery && {
+      recovery: {
+        recovered: m.recovery.recovered,
+        trials: m.recovery.trials,
+        interval: m.recovery.trials === 0 ? ([0, 1] as const) : proportionInterval(m.recovery.recovered, m.recovery.trials),
+        p50: m.recovery.timeToRecoverMs.p50,
+        p95: m.recovery.timeToRecoverMs.p95,
+      },
+    }),
   };
 }
 

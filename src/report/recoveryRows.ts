@@ -1,0 +1,46 @@
+import type { Cell } from '../runner/CellTally.js';
+import { proportionInterval } from '../runner/intervals.js';
+import type { RecoveryMetrics } from '../runner/metrics.js';
+import type { RunResult } from '../runner/run.js';
+import { formatRate, formatSeconds } from './format.js';
+import { formatRateWithInterval } from './rateIntervals.js';
+
+/** The recovery table's columns, the same in the console, Markdown and HTML. */
+export const RECOVERY_HEADER = ['scenario', 'configuration', 'recovered', 'rate', 'p50', 'p95', 'max', 'calls after'] as const;
+
+/** What the columns mean, once, under the table. */
+export const RECOVERY_LEGEND =
+  'recovered: trials that passed the recovery checker after the heal; rate: their share, with its 95% exact interval; ' +
+  'p50/p95/max: virtual time from the heal to the goal (never: the quantile falls among trials that never reached it); calls after: tool calls started after the heal, over the trials.';
+
+/** A time to recover, or `never`. */
+export const formatRecoveryTime = (ms: number | null): string => (ms === null ? 'never' : formatSeconds(ms));
+
+/** A cell of a scenario with heal and recovery, with its figures. */
+export interface RecoveryRow {
+  readonly cell: Cell;
+  readonly recovery: RecoveryMetrics;
+  readonly cells: readonly string[];
+  /** Some trial did not recover: its row is marked. */
+  readonly failed: boolean;
+}
+
+/** One row per cell that expects a recovery, in the run's order; none when no scenario does. */
+export function recoveryRows(run: Pick<RunResult, 'cells'>): RecoveryRow[] {
+  return run.cells.flatMap((cell) => {
+    const r = cell.metrics.recovery;
+    if (!r) return [];
+    const interval = r.trials === 0 ? undefined : proportionInterval(r.recovered, r.trials);
+    const cells = [
+      cell.scenario,
+      cell.config,
+      `${r.recovered}/${r.trials}`,
+      formatRateWithInterval(formatRate(r.trials === 0 ? null : r.rate), interval),
+      formatRecoveryTime(r.timeToRecoverMs.p50),
+      formatRecoveryTime(r.timeToRecoverMs.p95),
+      formatRecoveryTime(r.timeToRecoverMs.max),
+      String(r.callsAfter),
+    ];
+    return [{ cell, recovery: r, cells, failed: r.recovered < r.trials }];
+  });
+}
