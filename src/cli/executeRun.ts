@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { realTimeNote } from './realTimeNote.js';
 import { appendFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { DEFAULT_GATES, gatesPassed, withCoverageGate, withInfraGate, type Gate } from '../runner/gates.js';
@@ -36,6 +37,7 @@ import { isCi, type Io } from './io.js';
 import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
 import { createProgress } from './progress.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../runner/live/LiveGateway.js';
+import { defaultLiveWorkers } from '../runner/live/liveWorkers.js';
 import { formatCost } from '../runner/live/prices.js';
 
 /** Everything `run` and `compare` need, flags already parsed and defaults not yet applied. */
@@ -222,7 +224,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
       // on workers, as many as connections by default: the key and the connection limit stay in the
       // gateway, in this thread.
       workers:
-        modelMode === 'record' ? 0 : (request.workers ?? (modelMode === 'live' ? Math.min(request.maxConnections ?? DEFAULT_MAX_CONNECTIONS, trials) : workersFor(scenarios, request, trials))),
+        modelMode === 'record' ? 0 : (request.workers ?? (modelMode === 'live' ? defaultLiveWorkers(request.maxConnections ?? DEFAULT_MAX_CONNECTIONS, trials, availableParallelism()) : workersFor(scenarios, request, trials))),
       ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
       ...(request.shard && { shard: request.shard }),
       ...(live && { live: live.run }),
