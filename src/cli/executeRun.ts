@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { realTimeNote } from './realTimeNote.js';
 import { appendFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { DEFAULT_GATES, gatesPassed, withCoverageGate, withInfraGate, type Gate } from '../runner/gates.js';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { loadConfigs } from '../runner/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
-import { prepareModelSource, saveRecordings, type ModelMode } from '../runner/modelSource.js';
+import { prepareModelSource, saveRecordings, type ModelMode, type TrialRecording } from '../runner/modelSource.js';
 import type { Scenario } from '../runner/scenario.js';
 import type { ScenarioProject } from '../runner/project.js';
 import { cellRuns } from '../runner/cellLabel.js';
@@ -36,6 +37,7 @@ import { isCi, type Io } from './io.js';
 import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
 import { createProgress } from './progress.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../runner/live/LiveGateway.js';
+import { defaultLiveWorkers } from '../runner/live/liveWorkers.js';
 import { formatCost } from '../runner/live/prices.js';
 
 /** Everything `run` and `compare` need, flags already parsed and defaults not yet applied. */
@@ -119,7 +121,7 @@ export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode>
   if (request.seed === 'random') io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
   const given = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : DEFAULT_GATES;
   // A live run's gates fail closed: a trial the provider failed is not a pass.
-  const gates = request.modelMode === 'live' ? withInfraGate(given, request.maxInfraErrors ?? 0) : given;
+  const gates = request.modelMode === 'live' || request.modelMode === 'record' ? withInfraGate(given, request.maxInfraErrors ?? 0) : given;
   const reporters = request.reporters && request.reporters.length > 0 ? request.reporters : DEFAULT_REPORTERS;
 
   // Listening before loading: a stop signal during a slow load still ends in (empty) reports and its exit code.
@@ -193,14 +195,18 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const spend = new AbortController();
   const stop = AbortSignal.any([signal, spend.signal]);
   let spent = 0;
+  const toModel = modelMode === 'live' || modelMode === 'record';
+  const recordings: TrialRecording[] = [];
   let live: LiveSession | undefined;
   let run: RunResult;
   try {
-    if (modelMode === 'live') {
+    // --record is a live run (one gateway, one per-trial recording) whose recordings become the scenarios' cassettes.
+    if (toModel) {
       live = await startLiveRun(scenarios, io.env, {
         maxConnections: request.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
         recordDir: join(request.outDir, 'live'),
         ...(request.liveRetries !== undefined && { retries: request.liveRetries }),
+        ...(modelMode === 'record' && { reuseAnswers: true }),
       });
     }
     const session = live;
@@ -212,23 +218,22 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
       signal: AbortSignal.any([stop, bail.signal]),
       onTrial: (trial, done, total) => {
         spent += trial.cost ?? 0;
+        if (trial.recording !== undefined) recordings.push({ scenario: trial.scenario, config: trial.config, trialIndex: trial.trialIndex, file: trial.recording });
         if (request.maxCost !== undefined && spent >= request.maxCost && !spend.signal.aborted) spend.abort();
         onTrial(trial, done, total);
         const line = session?.progressLine(done, total, spent);
         if (line !== undefined) io.stderr.write(`${line}\n`);
       },
       price: (trial) => price(trial.model ?? scenarios.find((s) => s.name === trial.scenario)?.model?.name, trial.stats.tokens),
-      // Record keeps trials in this process: the recording (and the key) stay here. Live trials run
-      // on workers, as many as connections by default: the key and the connection limit stay in the
-      // gateway, in this thread.
-      workers:
-        modelMode === 'record' ? 0 : (request.workers ?? (modelMode === 'live' ? Math.min(request.maxConnections ?? DEFAULT_MAX_CONNECTIONS, trials) : workersFor(scenarios, request, trials))),
+      // Live (and record) trials run on workers, one per connection by default: the key and the
+      // connection limit stay in the gateway, in this thread.
+      workers: request.workers ?? (toModel ? defaultLiveWorkers(request.maxConnections ?? DEFAULT_MAX_CONNECTIONS, trials, availableParallelism()) : workersFor(scenarios, request, trials)),
       ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
       ...(request.shard && { shard: request.shard }),
       ...(live && { live: live.run }),
       isolation: {
         // A live trial waits on the wall clock for connections and the provider's retries: its watchdog waits longer.
-        ...(request.trialTimeout !== undefined ? { trialTimeoutMs: request.trialTimeout } : modelMode === 'live' && { trialTimeoutMs: LIVE_TRIAL_TIMEOUT_MS }),
+        ...(request.trialTimeout !== undefined ? { trialTimeoutMs: request.trialTimeout } : toModel && { trialTimeoutMs: LIVE_TRIAL_TIMEOUT_MS }),
         ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }),
       },
     });
@@ -240,7 +245,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
     run = { ...run, stopped: { reason: 'max-cost', limit: request.maxCost!, spent } };
   }
   const wallClock = { startedAt, finishedAt: new Date(clock.now()).toISOString(), durationMs: Math.round(wallMs() - started) };
-  const cassettes = modelMode === 'record' ? await saveRecordings(scenarios) : [];
+  const cassettes = modelMode === 'record' ? await saveRecordings(scenarios, configs.map((c) => c.name), recordings) : [];
   if (cassettes.length > 0) io.stdout.write(`cassettes: ${cassettes.map(shown).join(', ')}\n`);
   const real = scenarios.filter((s) => s.agent.kind === 'command').map((s) => s.name);
   if (real.length > 0) io.stdout.write(`${realTimeNote(real)}\n`);

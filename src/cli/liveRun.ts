@@ -5,7 +5,7 @@ import { formatCost } from '../runner/live/prices.js';
 import { API_KEY_ENV, type LiveRun } from '../runner/modelSource.js';
 import type { Scenario } from '../runner/scenario.js';
 
-/** A `--live` run's gateway, for as long as the run lasts. */
+/** A `--live` or `--record` run's gateway, for as long as the run lasts. */
 export interface LiveSession {
   readonly run: LiveRun;
   /** `live: 12/240 trials, 8 in flight, 3 retried, 0 infra errors, 41,200 tokens, $0.0123`, at most every 2 s (and for the last trial). */
@@ -17,6 +17,8 @@ export interface LiveSessionOptions {
   readonly maxConnections: number;
   readonly recordDir: string;
   readonly retries?: number;
+  /** `--record`: a request already sent is answered as it was the first time (see `LiveGatewayOptions.reuseAnswers`). */
+  readonly reuseAnswers?: boolean;
 }
 
 const PROGRESS_EVERY_MS = 2_000;
@@ -37,6 +39,7 @@ export async function startLiveRun(scenarios: readonly Scenario[], env: Readonly
     keys,
     upstreams,
     retry: { ...DEFAULT_LIVE_RETRY, ...(options.retries !== undefined && { retries: options.retries }) },
+    ...(options.reuseAnswers === true && { reuseAnswers: true }),
     onAnswer: ({ usage }) => (tokens += (usage?.input ?? 0) + (usage?.output ?? 0)),
   });
   let last = -Infinity;

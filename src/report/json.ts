@@ -30,7 +30,10 @@ import { runCost } from '../runner/live/prices.js';
  * figures carry `goodput` beside `load`: the agents' calls that succeeded, per bin of the same
  * width. A scenario with `heal` and `recovery` has `stats.recovery` on its trials (time to
  * recover, calls after the heal) and `metrics.recovery` on its cells (trials recovered, the rate
- * and its interval, time-to-recover quantiles and counts); histories may hold a `heal` event.
+ * and its interval, time-to-recover quantiles and counts); histories may hold a `heal` event,
+ * and `lie` events (a fault that answered 2xx with what the world did not hold; a duplicate's
+ * verdict names it in `evidence.causedBy`). Live and recorded trials shown in full carry
+ * `exchanges`: the messages sent to the model and its answers, scrubbed of secrets.
  */
 export const JSON_SCHEMA_VERSION = 7;
 
@@ -127,6 +130,17 @@ const TrialSchema = z.strictObject({
   checks: z.array(z.strictObject({ name: z.string(), verdict: VerdictSchema })),
   stats: TrialStatsSchema,
   replay: z.string(),
+  /** A live trial's model exchanges, with its history: the messages sent since the model last spoke, and its answer and tool calls. */
+  exchanges: z
+    .array(
+      z.strictObject({
+        sent: z.array(z.strictObject({ role: z.string(), text: z.string() })),
+        status: z.number().int(),
+        answer: z.string(),
+        toolCalls: z.array(z.strictObject({ name: z.string(), arguments: z.string() })),
+      }),
+    )
+    .optional(),
   /** Present for failing trials, or for all with `history: 'all'`. */
   history: z.array(HistoryEventSchema).optional(),
 });
@@ -397,7 +411,10 @@ function statsJson(s: TrialSummary['stats']): JsonReport['cells'][number]['trial
  * figures carry `goodput` beside `load`: the agents' calls that succeeded, per bin of the same
  * width. A scenario with `heal` and `recovery` has `stats.recovery` on its trials (time to
  * recover, calls after the heal) and `metrics.recovery` on its cells (trials recovered, the rate
- * and its interval, time-to-recover quantiles and counts); histories may hold a `heal` event.
+ * and its interval, time-to-recover quantiles and counts); histories may hold a `heal` event,
+ * and `lie` events (a fault that answered 2xx with what the world did not hold; a duplicate's
+ * verdict names it in `evidence.causedBy`). Live and recorded trials shown in full carry
+ * `exchanges`: the messages sent to the model and its answers, scrubbed of secrets.
   };
 }
 
@@ -418,6 +435,7 @@ function trialJson(t: TrialSummary, withHistory: boolean): JsonReport['cells'][n
     stats: statsJson(t.stats),
     replay: replayCommand(t),
     ...(withHistory ? { history: [...t.history] } : {}),
+    ...(withHistory && t.exchanges && { exchanges: t.exchanges.map((e) => ({ sent: e.sent.map((m) => ({ ...m })), status: e.status, answer: e.answer, toolCalls: e.toolCalls.map((c) => ({ ...c })) })) }),
   };
 }
 
@@ -507,7 +525,7 @@ export function runFromJsonReport(report: JsonReport): RunResult {
         // Replaced in place, so the keys keep the order the writer gave them (the round trip is byte-exact).
         const stats = { ...rest, tokens: { ...tokens, ...(cached !== undefined && { cached }) } };
         const common = { scenario: c.scenario, config: c.config, trialIndex: t.index, seed: t.seed, history: t.history ?? [], end: endOf(t.end), runSeed: report.run.seed, refs: refsOf(c.refs), checks: t.checks, stats: { ...stats, ...(crowd && { crowd }), ...(recovery && { recovery }) } };
-        const withRecording = { ...common, ...(t.recording !== undefined && { recording: t.recording }), ...(t.model !== undefined && { model: t.model }), ...(t.cost !== undefined && { cost: t.cost }) };
+        const withRecording = { ...common, ...(t.recording !== undefined && { recording: t.recording }), ...(t.model !== undefined && { model: t.model }), ...(t.cost !== undefined && { cost: t.cost }), ...(t.exchanges && { exchanges: t.exchanges }) };
         if (t.status === 'infra-error') return { ...withRecording, status: 'infra-error', message: t.end.kind === 'infra_error' ? t.end.message : 'the model provider failed' };
         return t.status === 'failed' ? { ...withRecording, status: 'failed', failed: t.failed } : { ...withRecording, status: 'passed' };
       }),

@@ -8,8 +8,9 @@ import type { Scenario } from './scenario.js';
 
 /**
  * Where a scenario's model answers come from in a run: `replay` (the default) answers from its
- * cassette when it has one, else from the scripted plan; `record` sends new requests to the real
- * endpoint and writes what came back to the cassette; `live` sends every request to it.
+ * cassette when it has one, else from the scripted plan; `live` sends every request to the real
+ * endpoint through the run's gateway, recording each trial's exchanges; `record` is a live run
+ * that also writes the scenario's cassette from those recordings.
  */
 export const MODEL_MODES = ['replay', 'record', 'live'] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
@@ -19,9 +20,10 @@ export const API_KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API
 
 interface Prepared {
   readonly mode: ModelMode;
-  readonly apiKey?: string;
-  /** The cassette read from (replay) or recorded into (record), and its file. */
+  /** The cassette read from (replay), and its file. */
   readonly cassette?: { readonly file: string; readonly cassette: Cassette };
+  /** The cassette written at the end of a `record` run. */
+  readonly recordTo?: string;
 }
 
 const prepared = new WeakMap<Scenario, Prepared>();
@@ -65,7 +67,7 @@ export async function prepareModelSource(scenario: Scenario, mode: ModelMode, en
     if (mode === 'record' && file === undefined) {
       throw new FaultlineError(FaultlineErrorCode.Usage, `${where}: --record needs a place for the cassette: load the scenario from a file, or name one in model.cassette`);
     }
-    prepared.set(scenario, { mode, apiKey, ...(mode === 'record' && file !== undefined ? { cassette: { file, cassette: new Cassette(model.api) } } : {}) });
+    prepared.set(scenario, { mode, ...(mode === 'record' && file !== undefined && { recordTo: file }) });
     return;
   }
   const cassette = file === undefined ? undefined : await readCassette(file);
@@ -120,18 +122,36 @@ export async function modelSourceFor(scenario: Scenario, hooks: ModelSourceHooks
   }
   if (!prepared.has(scenario)) await prepareModelSource(scenario, 'replay', {});
   const p = prepared.get(scenario)!;
-  if (p.mode === 'live') return { kind: 'live', apiKey: p.apiKey! };
-  if (p.mode === 'record') return { kind: 'record', cassette: p.cassette!.cassette, apiKey: p.apiKey! };
+  // The gateway holds the key, the connection limit and the retries: there is no other way to the model.
+  if (p.mode !== 'replay') throw new FaultlineError(FaultlineErrorCode.Internal, `${scenario.name}: a --${p.mode} trial ran outside its run's live gateway`);
   return p.cassette ? { kind: 'cassette', cassette: p.cassette.cassette, file: p.cassette.file, onMiss } : undefined;
 }
 
-/** Writes every cassette recorded in this run (whole, through a temporary file); returns their paths. */
-export async function saveRecordings(scenarios: readonly Scenario[]): Promise<string[]> {
+/** One trial's recording file (written beside the report), and who the trial was. */
+export interface TrialRecording {
+  readonly scenario: string;
+  readonly config: string;
+  readonly trialIndex: number;
+  readonly file: string;
+}
+
+/**
+ * Writes each `--record` scenario's cassette from its trials' recordings (whole, through a
+ * temporary file): every distinct request with the first answer it got, configurations in the
+ * run's order and trials in index order, so the same recordings give the same file. Returns the
+ * paths written; a scenario none of whose trials got an answer keeps the cassette it had.
+ */
+export async function saveRecordings(scenarios: readonly Scenario[], configOrder: readonly string[], recordings: readonly TrialRecording[]): Promise<string[]> {
   const written: string[] = [];
   for (const scenario of scenarios) {
-    const p = prepared.get(scenario);
-    if (p?.mode !== 'record' || !p.cassette) continue;
-    const { file, cassette } = p.cassette;
+    const file = prepared.get(scenario)?.recordTo;
+    if (file === undefined || !scenario.model) continue;
+    const mine = recordings
+      .filter((r) => r.scenario === scenario.name)
+      .sort((a, b) => configOrder.indexOf(a.config) - configOrder.indexOf(b.config) || a.trialIndex - b.trialIndex);
+    const cassette = new Cassette(scenario.model.api);
+    for (const r of mine) for (const entry of Cassette.parse(await readFile(r.file, 'utf8'), r.file).entries) cassette.add(entry);
+    if (cassette.entries.length === 0) continue;
     const temp = `${file}.${process.pid}.tmp`;
     await writeFile(temp, `${JSON.stringify(cassette.toJSON(), null, 2)}\n`);
     await rename(temp, file);

@@ -33,7 +33,8 @@ import type { Scenario } from './scenario.js';
 import { INFRA_ERROR_CODE } from './infraError.js';
 import { currentLiveRun } from './modelSource.js';
 import type { Cassette } from '../faults/http/model/Cassette.js';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { modelExchanges, type ModelExchange } from '../faults/http/model/modelExchanges.js';
 import { dirname, join } from 'node:path';
 import { trialStats, type TrialStats } from './trialStats.js';
 import { scheduleHeal } from './heal.js';
@@ -46,6 +47,8 @@ interface TrialCommon extends TrialRecord {
   readonly stats: TrialStats;
   /** A live trial's recording of its model exchanges (a cassette file), from where the run was started: `faultline replay --cassette` answers from it. */
   readonly recording?: string;
+  /** A live trial's model exchanges as a person reads them (the messages sent, the answers): the reports show why the agent did what it did. */
+  readonly exchanges?: readonly ModelExchange[];
   /** The model the trial's answers came from, for the price table: the scenario's `model.name`, else what the live answers named. */
   readonly model?: string;
   /** What the trial's model answers cost, priced in the run's main thread (absent when the model has no price). */
@@ -69,8 +72,9 @@ export type TrialSummary = OmitEach<TrialResult, 'snapshot'>;
 
 /** Drops the snapshot, and the history too unless `withHistory` (a run keeps few histories). */
 export function summarise(trial: TrialResult, withHistory: boolean): TrialSummary {
-  const { snapshot: _snapshot, ...rest } = trial;
-  return withHistory ? rest : { ...rest, history: [] };
+  const { snapshot: _snapshot, exchanges, ...rest } = trial;
+  // The exchanges go with the history: kept for the trials a report shows in full.
+  return withHistory ? { ...rest, ...(exchanges && { exchanges }) } : { ...rest, history: [] };
 }
 
 export interface TrialOptions {
@@ -270,11 +274,11 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
 }
 
 /** A live trial's recording, written beside the report, and the model its answers came from. */
-async function liveOf(scenario: Scenario, recording: Cassette | undefined): Promise<Pick<TrialCommon, 'recording' | 'model'>> {
+async function liveOf(scenario: Scenario, recording: Cassette | undefined): Promise<Pick<TrialCommon, 'recording' | 'model' | 'exchanges'>> {
   const live = currentLiveRun();
-  const file = recording && live ? await writeRecording(live.recordDir, recording) : undefined;
+  const file = recording && live ? writeRecording(live.recordDir, recording) : undefined;
   const model = scenario.model?.name ?? (recording ? modelNamedIn(recording) : undefined);
-  return { ...(file !== undefined && { recording: file }), ...(model !== undefined && { model }) };
+  return { ...(file !== undefined && { recording: file }), ...(model !== undefined && { model }), ...(recording && recording.entries.length > 0 && { exchanges: modelExchanges(recording.entries) }) };
 }
 
 /** The model a live trial's requests named (the first that names one). */
@@ -290,16 +294,19 @@ function modelNamedIn(recording: Cassette): string | undefined {
 const fileSafe = (name: string): string => name.replace(/[^A-Za-z0-9_.-]+/g, '_');
 
 /** Writes a live trial's recording into the run's folder for them; returns its path from where the run was started. */
-async function writeRecording(dir: string, recording: Cassette): Promise<string> {
+function writeRecording(dir: string, recording: Cassette): string {
   const t = recording.trial!;
   const file = join(dir, fileSafe(t.scenario), fileSafe(t.config), `trial-${t.trialIndex}.cassette.json`);
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(recording.toJSON(), null, 2)}\n`);
+  // Written synchronously: fs/promises' writeFile settles with its file's close still pending, and
+  // a trial on a worker that ends with it pending has left a handle open, and retires its worker
+  // (each live trial then paid for starting a worker).
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(recording.toJSON(), null, 2)}\n`);
   return file;
 }
 
 /** Every checker over a finished trial's record, its stats, and the record scrubbed of secrets. */
-export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs'], live: Pick<TrialCommon, 'recording' | 'model'> = {}): TrialResult {
+export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs'], live: Pick<TrialCommon, 'recording' | 'model' | 'exchanges'> = {}): TrialResult {
   const { snapshot, config: configName } = record;
   // The provider failed, not the agent: no checker judges what the agent did meanwhile.
   const infra = record.end.kind === 'infra_error' ? record.end.message : undefined;

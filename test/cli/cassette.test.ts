@@ -94,9 +94,17 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     const recorded = await faultline(['run', 'agent.yaml', '--k', '2', '--record', '--out', 'rec'], { cwd: dir.path, env: { OPENAI_API_KEY: KEY } });
     expect(recorded.code, recorded.stderr + recorded.stdout).toBe(0);
     expect(recorded.stdout).toContain('cassettes: agent.cassette.json');
-    // Two distinct requests (the task, then the tool result): the second trial was answered from the recording.
+    // Two distinct requests (the task, then the tool result): the second trial was answered as the first was.
     expect(seen).toHaveLength(2);
     expect(seen.map((s) => s.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
+    // --record is a live run: each trial's own recording beside the report, in the same format with its trial.
+    const trialFiles = (await readdir(join(dir.path, 'rec', 'live'), { recursive: true })).filter((f) => f.endsWith('.cassette.json')).sort();
+    expect(trialFiles).toEqual([join('recorded-openai-agent', 'rulebook', 'trial-0.cassette.json'), join('recorded-openai-agent', 'rulebook', 'trial-1.cassette.json')]);
+    for (const [i, f] of trialFiles.entries()) {
+      const one = JSON.parse(await readFile(join(dir.path, 'rec', 'live', f), 'utf8')) as { faultline: string; version: number; trial: unknown; entries: unknown[] };
+      expect(one).toMatchObject({ faultline: 'cassette', version: 1, trial: { scenario: 'recorded-openai-agent', config: 'rulebook', trialIndex: i } });
+      expect(one.entries).toHaveLength(2);
+    }
 
     const cassette = JSON.parse(await readFile(join(dir.path, 'agent.cassette.json'), 'utf8')) as {
       faultline: string;
@@ -127,6 +135,11 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout.length).toBeGreaterThan(1000);
       expect(b.stdout).toBe(a.stdout);
+      // replay --cassette reads both: the scenario's cassette, and the trial's own recording from the --record run.
+      const fromScenario = await faultline(['replay', 'agent.yaml', '--trial', trial, '--cassette', 'agent.cassette.json', '--json'], { cwd: dir.path, env });
+      const fromTrial = await faultline(['replay', 'agent.yaml', '--trial', trial, '--cassette', join('rec', 'live', 'recorded-openai-agent', 'rulebook', `trial-${trial}.cassette.json`), '--json'], { cwd: dir.path, env });
+      expect(fromScenario.stdout, fromScenario.stderr).toBe(a.stdout);
+      expect(fromTrial.stdout, fromTrial.stderr).toBe(a.stdout);
       // Each model answer's usage rides on its response event.
       expect(a.stdout).toMatch(/"usage":\s*\{\s*"input":\s*80,\s*"output":\s*15\s*\}/);
       expect(a.stdout).toMatch(/"usage":\s*\{\s*"input":\s*120,\s*"output":\s*30\s*\}/);
@@ -156,10 +169,10 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       const text = await readFile(path, 'utf8').catch(() => '');
       expect(text, path).not.toContain(KEY);
     }
-    // About ten runs of the binary, each loading the SDK: more than the default 30 s on a busy machine.
-  }, 120_000);
+    // About fifteen runs of the binary, each loading the SDK: more than the default 30 s on a busy machine.
+  }, 300_000);
 
-  it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', async () => {
+  it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', { timeout: 120_000 }, async () => {
     const file = join(dir.path, 'bad.yaml');
     await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.'));
     const noKey = await faultline(['run', 'bad.yaml', '--record', '--k', '1'], { cwd: dir.path, env: { OPENAI_API_KEY: '' } });

@@ -23,6 +23,12 @@ export interface FakeModelOptions {
   readonly errorRate?: number;
   /** Which own errors it picks from, in turn. */
   readonly errors?: readonly ('429' | '500' | '503' | 'drop')[];
+  /**
+   * Holds each answer (after its latency) until this many requests are in flight, or `maxWaitMs`
+   * passed: requests that can overlap then do, however unevenly the client's workers start, so a
+   * test sees the connection limit reached (and never passed) without timing anything.
+   */
+  readonly gather?: { readonly inFlight: number; readonly maxWaitMs: number };
   /** Token counts reported per answer. */
   readonly usage?: { readonly input: number; readonly output: number; readonly cached?: number };
 }
@@ -199,9 +205,27 @@ export async function startFakeModelServer(options: FakeModelOptions = {}): Prom
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${path}` } }));
   };
 
+  const gathering: (() => void)[] = [];
+  const gathered = (): void => {
+    if (options.gather !== undefined && inFlight >= options.gather.inFlight) for (const release of gathering.splice(0)) release();
+  };
+  const held = (then: () => void): void => {
+    if (options.gather === undefined || inFlight >= options.gather.inFlight) return then();
+    let done = false;
+    const release = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      then();
+    };
+    const timer = setTimeout(release, options.gather.maxWaitMs);
+    gathering.push(release);
+  };
+
   const server: Server = createServer((req, res) => {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
+    gathered();
     let settled = false;
     const leave = (): void => {
       if (settled) return;
@@ -211,7 +235,7 @@ export async function startFakeModelServer(options: FakeModelOptions = {}): Prom
     res.on('close', leave);
     let text = '';
     req.setEncoding('utf8').on('data', (d: string) => (text += d));
-    req.on('end', () => setTimeout(() => answer(req, res, text), latencyMs));
+    req.on('end', () => setTimeout(() => held(() => answer(req, res, text)), latencyMs));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -43,7 +43,7 @@ export interface RunFlags {
   readonly workerHeap?: number;
   /** `--config-file`: the project config to read instead of ./faultline.config.ts. */
   readonly configFile?: string;
-  /** Model answers from the real endpoint, new requests recorded into each scenario's cassette. */
+  /** A live run whose trials' recordings are then written to each scenario's cassette. */
   readonly record?: boolean;
   /** Model answers from the real endpoint, every trial. */
   readonly live?: boolean;
@@ -105,13 +105,13 @@ export function habitFlags(cmd: Command, typed: readonly string[], flags: RunFla
 
 /** How the matrix is run, from the flags: what `executeRun` passes on to `runMatrix`. */
 export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap' | 'maxConnections' | 'maxInfraErrors' | 'liveRetries' | 'maxCost' | 'prices'> {
-  // Said, not ignored: without --live there is no provider to connect to, retry or fail.
-  if (flags.live !== true) {
+  // Said, not ignored: without --live or --record there is no provider to connect to, retry or fail.
+  if (flags.live !== true && flags.record !== true) {
     const given = (['maxConnections', 'maxInfraErrors', 'liveRetries'] as const).filter((f) => flags[f] !== undefined);
     const first = given[0];
     if (first !== undefined) {
       const flag = `--${first.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-      throw new FaultlineError(FaultlineErrorCode.Usage, `${flag}: only with --live (it governs the real model provider's requests, which this run does not make)`);
+      throw new FaultlineError(FaultlineErrorCode.Usage, `${flag}: only with --live or --record (it governs the real model provider's requests, which this run does not make)`);
     }
   }
   return {
@@ -146,12 +146,12 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--agent <name>', "only these agents of faultline.config.ts's agents (repeatable, or a comma list)", collectNames)
     .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)')
     .addOption(
-      new Option('--record', "send model requests to the scenario's model.baseUrl (key from OPENAI_API_KEY / ANTHROPIC_API_KEY) and write what it answers to the scenario's cassette").conflicts('live'),
+      new Option('--record', "--live, and then write the trials' recordings to the scenario's cassette (a request already sent is answered as it was the first time)").conflicts('live'),
     )
     .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); each trial's exchanges are recorded beside the report"))
-    .option('--max-connections <n>', `with --live: model requests in flight at once, over every trial and worker (default ${DEFAULT_MAX_CONNECTIONS})`, (v) => parseBounded(v, 1, MAX_CONNECTIONS, 'a number of connections'))
-    .option('--max-infra-errors <n>', 'with --live: trials the model provider may fail on its own before the gates fail (default 0)', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'))
-    .option('--live-retries <n>', `with --live: retries of a provider's 429, 5xx, timeout or dropped connection before the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`, (v) => parseBounded(v, 0, MAX_LIVE_RETRIES, 'a number of retries'))
+    .option('--max-connections <n>', `with --live or --record: model requests in flight at once, over every trial and worker (default ${DEFAULT_MAX_CONNECTIONS})`, (v) => parseBounded(v, 1, MAX_CONNECTIONS, 'a number of connections'))
+    .option('--max-infra-errors <n>', 'with --live or --record: trials the model provider may fail on its own before the gates fail (default 0)', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'))
+    .option('--live-retries <n>', `with --live or --record: retries of a provider's 429, 5xx, timeout or dropped connection before the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`, (v) => parseBounded(v, 0, MAX_LIVE_RETRIES, 'a number of retries'))
     .option('--max-cost <amount>', "stop the run once its model answers have cost this much (the price table's currency; the partial reports are marked)", parseAmount)
     .option('--bail <n>', 'stop handing out trials once n trials have failed (the trials in progress finish); the partial reports are written, marked interrupted, exit 1 (0: never stop)', parseBail)
     .option('--max-failures <n>', "the same as --bail (Playwright's name)", parseBail)

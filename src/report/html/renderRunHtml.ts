@@ -37,6 +37,9 @@ tr.ev.fault td[class^="lane-"] { background: #fde2e2; color: #900; font-weight: 
 tr.ev.effect td[class^="lane-"] { background: #e3f5e3; }
 tr.ev.duplicate td[class^="lane-"] { background: #ffe8cc; color: #a40; font-weight: 600; }
 tr.ev.heal td[class^="lane-"] { background: #dcebf7; color: #1f4e79; font-weight: 600; }
+ol.exchanges { padding-left: 22px; } li.exchange { margin: 6px 0; border-left: 3px solid #d8e2f0; padding-left: 8px; }
+.msg b { color: #555; font-weight: 600; } .msg pre { margin: 1px 0 4px; white-space: pre-wrap; font-size: 11.5px; max-height: 14em; overflow: auto; background: #f7f7f7; padding: 3px 6px; }
+.msg.answer b, .msg.call b { color: #1f4e9c; } .msg.call pre { background: #eef4ff; }
 tr.ev.hl td { outline: 2px solid #e0a800; background: #fff3b0 !important; } .tick.hl { outline: 2px solid #e0a800; height: 14px; top: -2px; }
 `;
 

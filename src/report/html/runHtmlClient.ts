@@ -1,7 +1,8 @@
 /**
  * report.html's script: reads the embedded `RunHtmlModel` and draws the cell grid, a cell's
  * kept trials (filtered), and one trial: its lanes on its clock (virtual, or the wall clock for a command agent), its verdicts with
- * evidence that highlights the events it names, goal against final state, its replay command.
+ * evidence that highlights the events it names, goal against final state, its replay command,
+ * and for a live trial the messages exchanged with the model.
  * Plain DOM, no framework: the page must open offline from a CI artifact, and stay small.
  * `window.__faultline.ready` says the first trial is drawn (tests and the bench wait for it).
  */
@@ -167,6 +168,16 @@ export const RUN_CLIENT_SCRIPT = String.raw`
       el('tbody', {}, t.diff.map(function (d) { return el('tr', {}, [el('td', { text: d.path }), el('td', { class: 'want', text: json(d.expected) }), el('td', { class: 'got', text: json(d.actual) })]); }))]);
   }
 
+  // A live trial's conversation with its model: per request, what the agent sent since the model last spoke, then its answer.
+  function drawExchanges(t) {
+    return el('ol', { class: 'exchanges' }, t.exchanges.map(function (x, i) {
+      var sent = x.sent.map(function (m) { return el('div', { class: 'msg sent role-' + m.role }, [el('b', { text: m.role }), el('pre', { text: m.text })]); });
+      var calls = x.toolCalls.map(function (c) { return el('div', { class: 'msg call' }, [el('b', { text: 'calls ' + c.name }), el('pre', { text: c.arguments })]); });
+      var answer = x.answer === '' ? [] : [el('div', { class: 'msg answer' }, [el('b', { text: 'model' + (x.status >= 300 ? ' (' + x.status + ')' : '') }), el('pre', { text: x.answer })])];
+      return el('li', { class: 'exchange', 'data-exchange': String(i) }, sent.concat(answer, calls));
+    }));
+  }
+
   function selectTrial(t) {
     current.trial = t;
     document.querySelectorAll('button.trial').forEach(function (b) { b.classList.toggle('selected', b.getAttribute('data-trial') === String(t.index)); });
@@ -175,6 +186,7 @@ export const RUN_CLIENT_SCRIPT = String.raw`
       : [el('h3', { text: 'timeline (' + t.clock + ' clock)' }), drawLanes(t), drawEvents(t)];
     $('trial').replaceChildren.apply($('trial'), [el('h2', { text: 'trial ' + t.index + ': ' + t.status + ', ' + t.end }), replayLine(t.replay)]
       .concat([el('div', { class: 'side' }, [el('div', {}, [el('h3', { text: 'verdicts' }), drawChecks(t)]), el('div', {}, [el('h3', { text: 'goal and final state' }), drawDiff(t)])])])
+      .concat(t.exchanges.length > 0 ? [el('h3', { text: 'model messages (' + t.exchanges.length + ' requests)' }), drawExchanges(t)] : [])
       .concat(body));
   }
 

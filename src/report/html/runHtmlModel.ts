@@ -87,6 +87,8 @@ export interface TrialView {
   readonly checks: readonly CheckView[];
   readonly events: readonly EventView[];
   readonly diff: readonly StateDiffView[];
+  /** A live trial's model exchanges: what the agent sent since the model last spoke, and what it answered (empty for others). */
+  readonly exchanges: NonNullable<JsonTrial['exchanges']>;
 }
 
 export interface CellView {
@@ -226,6 +228,7 @@ function trialView(t: JsonTrial, clock: TrialView['clock']): TrialView {
     ),
     events: eventViews(history),
     diff: stateDiff(t),
+    exchanges: t.exchanges ?? [],
   };
 }
 

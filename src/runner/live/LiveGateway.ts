@@ -6,6 +6,7 @@ import { forwardRequest, type ForwardedAnswer } from '../../faults/http/model/fo
 import { streamUsageOf, usageOf } from '../../faults/http/model/usage.js';
 import { sseFrames } from '../../faults/http/model/sse.js';
 import { GATEWAY_API_HEADER as API_HEADER, GATEWAY_INFRA_ERROR_HEADER as INFRA_ERROR_HEADER, GATEWAY_UPSTREAM_HEADER as UPSTREAM_HEADER } from '../../faults/http/model/recordedService.js';
+import { bodyValue, requestKey } from '../../faults/http/model/Cassette.js';
 import { ConnectionLimit } from './ConnectionLimit.js';
 
 /** What the gateway does about a provider's own failures (documented in the README, "Run against your real model"). */
@@ -41,6 +42,12 @@ export interface LiveGatewayOptions {
   /** The endpoints it may forward to (each scenario's model root): anything else is refused. */
   readonly upstreams: readonly string[];
   readonly onAnswer?: (answer: LiveAnswer) => void;
+  /**
+   * `--record`: a request already sent (same endpoint, same body as canonical JSON) is answered
+   * with the answer the first sending got, not sent again: an SDK's retry or a later trial costs
+   * nothing, and every trial's recording holds the same answer to the same request.
+   */
+  readonly reuseAnswers?: boolean;
 }
 
 export interface LiveGateway {
@@ -82,6 +89,7 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
   const clock = new RealClock();
   let retries = 0;
   let infraErrors = 0;
+  const answered = new Map<string, Promise<{ answer: ForwardedAnswer } | { failed: string }>>();
   const allowed = (url: string): boolean => options.upstreams.some((u) => url === u || url.startsWith(`${u.replace(/\/+$/, '')}/`));
 
   const waitBefore = (attempt: number, answer: ForwardedAnswer | undefined): number => {
@@ -128,15 +136,25 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
       if (typeof value !== 'string' || name.startsWith('x-faultline-') || name === 'authorization' || name === 'x-api-key') continue;
       headers[name] = value;
     }
-    const result = await forward(url, req.method ?? 'POST', { ...headers, ...authHeaders(api, key) }, body);
+    const method = req.method ?? 'POST';
+    const send = (): Promise<{ answer: ForwardedAnswer } | { failed: string }> => forward(url, method, { ...headers, ...authHeaders(api, key) }, body);
+    const sameAs = requestKey(method, url, bodyValue(body));
+    const earlier = options.reuseAnswers === true ? answered.get(sameAs) : undefined;
+    const pending = earlier ?? send();
+    // Kept while in flight too: two trials sending the same request at once share one answer.
+    if (options.reuseAnswers === true && earlier === undefined) answered.set(sameAs, pending);
+    const result = await pending;
     if ('failed' in result) {
+      // A failure is not an answer: the next sending tries the provider again.
+      if (answered.get(sameAs) === pending) answered.delete(sameAs);
       res.writeHead(502, { 'content-type': 'application/json', [INFRA_ERROR_HEADER]: '1' }).end(JSON.stringify({ error: { type: 'faultline_infra_error', message: result.failed } }));
       return;
     }
     const { answer } = result;
     const type = answer.headers['content-type'] ?? '';
     const usage = answer.status < 300 ? (type.startsWith('text/event-stream') ? streamUsageOf(sseFrames(answer.body)) : usageOf(answer.body)) : undefined;
-    options.onAnswer?.({ model: modelNamed(body), usage });
+    // Only what the provider was paid for counts toward the run's tokens.
+    if (earlier === undefined) options.onAnswer?.({ model: modelNamed(body), usage });
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(answer.headers)) if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
     res.writeHead(answer.status, out).end(answer.body);

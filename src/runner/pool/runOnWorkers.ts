@@ -11,6 +11,7 @@ import type { LostEnd, ScenarioProjectRef, WorkerSetup } from './protocol.js';
 import { TrialWorker, type WorkerAnswer, type WorkerLimits } from './TrialWorker.js';
 import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 import { wallMs } from '../../core/clock/RealClock.js';
+import { ConnectionLimit } from '../live/ConnectionLimit.js';
 
 /** How long one trial may hold its worker on the wall clock (trials run on virtual time: a sane one takes milliseconds). */
 export const DEFAULT_TRIAL_TIMEOUT_MS = 10_000;
@@ -134,10 +135,21 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
     failed.abort();
     for (const w of live) void w.stop();
   };
+  // Workers load (tsx, faultline's modules, the agent and its SDK) a core's worth at a time: dozens
+  // loading at once on a small machine each take longer than a module may take to load (30 s).
+  const loading = new ConnectionLimit(Math.max(1, availableParallelism()));
+  const start = async (s: WorkerSetup): Promise<TrialWorker> => {
+    const free = await loading.acquire();
+    try {
+      return await TrialWorker.start(s, limits);
+    } finally {
+      free();
+    }
+  };
   let done = 0;
   // Streaming each event costs the main thread about as much as the trial: only for a trial known to spin.
   const streamed = async (job: TrialJob): Promise<PartialTrial | undefined> => {
-    const worker = await TrialWorker.start({ ...setup, stream: true }, limits);
+    const worker = await start({ ...setup, stream: true });
     live.add(worker);
     try {
       const answer = await worker.run({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) });
@@ -171,7 +183,7 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
             // Whatever was sent to the worker that died answers first (`stopped`), so nothing overtakes it.
             if (sent.length > 0) break;
             if (worker) live.delete(worker);
-            worker = await TrialWorker.start(setup, limits);
+            worker = await start(setup);
             live.add(worker);
             since = undefined;
             if (stopped()) break;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,5 +28,21 @@ describe('forwardRequest', () => {
   it('fails with ETIMEDOUT when a provider takes the request and never answers', async () => {
     const url = await listen(undefined);
     await expect(forwardRequest(url, 'POST', {}, '{}', { timeoutMs: 200, keepAlive: false })).rejects.toMatchObject({ code: 'ETIMEDOUT', message: 'no answer within 200 ms' });
+  });
+
+  it('without keep-alive, gives the answer only once its connection is closed: nothing of it outlives the request', async () => {
+    // The server in a child process: a server in this one would hold sockets of its own.
+    const child = spawn(process.execPath, ['-e', "require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => s.end('ok')); }).listen(0, '127.0.0.1', function () { console.log(this.address().port); })"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const port = await new Promise<string>((done) => child.stdout.setEncoding('utf8').once('data', (d: string) => done(d.trim())));
+      const sockets = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+      const before = sockets();
+      for (let i = 0; i < 3; i++) {
+        expect((await forwardRequest(`http://127.0.0.1:${port}/v1/messages`, 'POST', {}, '{}', { keepAlive: false })).body).toBe('ok');
+        expect(sockets()).toBe(before);
+      }
+    } finally {
+      child.kill();
+    }
   });
 });

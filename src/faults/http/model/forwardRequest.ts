@@ -48,7 +48,14 @@ export function forwardRequest(url: string, method: string, headers: Readonly<Re
       res.on('end', () => {
         const out: Record<string, string> = {};
         for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
-        resolve({ status: res.statusCode ?? 502, headers: out, body: Buffer.concat(chunks).toString('utf8') });
+        const answer = { status: res.statusCode ?? 502, headers: out, body: Buffer.concat(chunks).toString('utf8') };
+        // A connection of its own is closed before the answer is given: a trial on a worker that
+        // ended with it still open would have left a handle behind, and retire its worker for it.
+        const socket = req.socket;
+        if (!keepAlive && socket !== null && !socket.closed) {
+          socket.once('close', () => resolve(answer));
+          socket.destroy();
+        } else resolve(answer);
       });
     });
     req.on('error', reject);

@@ -11,15 +11,13 @@ import { openaiResponses } from './openaiResponses.js';
 import { EVENT_STREAM, sseFrames } from './sse.js';
 
 /**
- * Where a model route's answers come from, other than a scripted model: a cassette (offline),
- * the real endpoint with each new request recorded into a cassette (`record`), or the real
- * endpoint every time (`live`). The API key lives only here: it is set on the forwarded request,
- * never given to the agent, kept in a cassette or recorded in the history.
+ * Where a model route's answers come from, other than a scripted model: a cassette (offline), or
+ * the real endpoint through the run's live gateway (`--live`, `--record`). The API key lives only
+ * in the gateway: it is set on the forwarded request, never given to the agent, kept in a
+ * recording or recorded in the history.
  */
 export type RecordedModelSource =
   | { readonly kind: 'cassette'; readonly cassette: Cassette; readonly file: string; readonly onMiss: (message: string) => void }
-  | { readonly kind: 'record'; readonly cassette: Cassette; readonly apiKey: string }
-  | { readonly kind: 'live'; readonly apiKey: string }
   /**
    * A live run's trial: each request goes to the run's live gateway (which holds the key, the
    * connection limit and the retries of the provider's own failures) and, with its answer, into
@@ -38,9 +36,6 @@ export const GATEWAY_INFRA_ERROR_HEADER = 'x-faultline-infra-error';
 export const CASSETTE_MISS_STATUS = 400;
 
 const DIALECTS = { openai: [openaiChat, openaiResponses], anthropic: [anthropicMessages] } as const;
-
-const authHeaders = (api: 'openai' | 'anthropic', key: string): Record<string, string> =>
-  api === 'openai' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
 
 function kept(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -79,24 +74,20 @@ export function recordedModelService(api: 'openai' | 'anthropic', baseUrl: strin
       const req = input as RouteRequest;
       const body = bodyValue(req.text);
       if (infraError) return new Promise<never>(() => undefined);
-      const known = source.kind === 'live' || source.kind === 'gateway' ? undefined : source.cassette.find(req.method, dialect.path, body);
-      if (known) return answerOf(known);
       if (source.kind === 'cassette') {
+        const known = source.cassette.find(req.method, dialect.path, body);
+        if (known) return answerOf(known);
         const message = source.cassette.missMessage(req.method, dialect.path, body, source.file);
         source.onMiss(message);
         return reply(CASSETTE_MISS_STATUS, { error: { type: 'faultline_cassette_miss', message } });
       }
       const query = req.query.toString();
       const url = `${base.origin}${prefix}${dialect.path}${query === '' ? '' : `?${query}`}`;
-      const headers =
-        source.kind === 'gateway'
-          ? { ...req.headers, [GATEWAY_UPSTREAM_HEADER]: url, [GATEWAY_API_HEADER]: api }
-          : { ...req.headers, ...authHeaders(api, source.apiKey) };
-      const target = source.kind === 'gateway' ? `${source.gateway}${dialect.path}` : url;
+      const headers = { ...req.headers, [GATEWAY_UPSTREAM_HEADER]: url, [GATEWAY_API_HEADER]: api };
       // Real I/O: virtual time stands still until the answer is here (and while the gateway waits
       // for a connection or retries), so no client timer fires in the gap.
-      const answer = await holdOn(ctx.clock)(forwardRequest(target, req.method, headers, req.text, { keepAlive: source.kind !== 'gateway' }));
-      if (source.kind === 'gateway' && answer.headers[GATEWAY_INFRA_ERROR_HEADER] !== undefined) {
+      const answer = await holdOn(ctx.clock)(forwardRequest(`${source.gateway}${dialect.path}`, req.method, headers, req.text, { keepAlive: false }));
+      if (answer.headers[GATEWAY_INFRA_ERROR_HEADER] !== undefined) {
         infraError = true;
         const parsed = bodyValue(answer.body) as { error?: { message?: string } } | string | null;
         source.onInfraError(typeof parsed === 'object' && parsed?.error?.message !== undefined ? parsed.error.message : `the live gateway gave up: ${answer.status}`);
@@ -106,8 +97,7 @@ export function recordedModelService(api: 'openai' | 'anthropic', baseUrl: strin
         request: { method: req.method, path: dialect.path, body },
         response: { status: answer.status, headers: kept(answer.headers), body: bodyValue(answer.body) },
       };
-      if (source.kind === 'record') source.cassette.add(entry);
-      if (source.kind === 'gateway') source.recording.add(entry);
+      source.recording.add(entry);
       return answerOf(entry);
     },
   });

@@ -9,7 +9,6 @@ import { Cassette } from './Cassette.js';
 import { recordedModelService, type RecordedModelSource } from './recordedService.js';
 
 const START = Date.parse('2025-01-01T00:00:00Z');
-const KEY = 'sk-unit-test-key';
 
 // A real streaming endpoint in a child process (one in this process would share the trial's virtual timers).
 const ENDPOINT = `
@@ -62,9 +61,12 @@ const streamed = () => async (): Promise<string> => {
 };
 
 describe('a streamed model answer, recorded and live', () => {
-  it('record keeps the stream as its text; the cassette replays it as a stream, paced and faultable', async () => {
-    const cassette = new Cassette('openai');
-    const rec = trial({ kind: 'record', cassette, apiKey: KEY });
+  // The endpoint stands in for the live gateway too: it answers any path, as the gateway passes the answer on.
+  const gateway = (recording: Cassette): RecordedModelSource => ({ kind: 'gateway', gateway: baseUrl, recording, onInfraError: () => undefined });
+
+  it('a live trial keeps the stream in its recording as text; the cassette replays it as a stream, paced and faultable', async () => {
+    const cassette = new Cassette('openai', [], { scenario: 's', config: 'c', trialIndex: 0, seed: 1 });
+    const rec = trial(gateway(cassette));
     const recorded = await runWithMsw(rec.faults, rec.clock, streamed());
     expect(recorded.kind === 'settled' && recorded.value).toBe('Hello');
     expect(cassette.entries[0]!.response.headers).toEqual({ 'content-type': 'text/event-stream; charset=utf-8' });
@@ -85,7 +87,7 @@ describe('a streamed model answer, recorded and live', () => {
   });
 
   it('live forwards the stream, and its events reach the client as events', async () => {
-    const live = trial({ kind: 'live', apiKey: KEY }, [{ match: {}, fault: { kind: 'stream_malformed', afterEvents: 1 } }]);
+    const live = trial(gateway(new Cassette('openai', [], { scenario: 's', config: 'c', trialIndex: 0, seed: 1 })), [{ match: {}, fault: { kind: 'stream_malformed', afterEvents: 1 } }]);
     const run = await runWithMsw(live.faults, live.clock, streamed());
     expect(run.kind === 'settled' && run.value).toMatch(/^\|.*JSON/);
     expect(eventsOf(live.history.events, 'response')[0]).toMatchObject({ result: 'error', message: 'event 2 of 5 arrived malformed, not valid JSON (stream_malformed)' });
