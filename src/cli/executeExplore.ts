@@ -11,7 +11,8 @@ import { colorEnabled } from '../report/console.js';
 import { failedTrialLines } from '../report/failures.js';
 import { mark, painter } from '../report/paint.js';
 import { shellQuote } from '../report/replay.js';
-import { loadConfigs, loadScenarios, refOf, sourceFileOf } from '../runner/library.js';
+import { loadConfigs, loadScenarios, matrixAgentOf, refOf, sourceFileOf } from '../runner/library.js';
+import { cellRuns } from '../runner/cellLabel.js';
 import type { ExploreFlags } from './commands/exploreFlags.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
@@ -77,9 +78,9 @@ export async function executeExplore(request: ExploreRequest, io: Io): Promise<E
 }
 
 async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
-  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
+  const scenarios = pickByGrep(await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'), request.grep);
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
-  const ignore = await refuseBadFlags(request, scenarios.length * configs.length);
+  const ignore = await refuseBadFlags(request, searchPairs(scenarios, configs).length);
   await assertPeersInstalled(scenarios, configs);
   // A plan's trial that runs the user's code runs on a worker, as `run` runs trials: it cannot end or hang explore.
   const trials = new IsolatedTrials({ scenarios, configs, runSeed: seed, isolation: isolationOf(request), signal });
@@ -100,100 +101,122 @@ interface Loaded {
 async function exploreEach(request: ExploreRequest, { scenarios, configs, trials, ignore }: Loaded, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
   const p = painter(colorEnabled(io.stdout, io.env));
   const progress = progressLine(io);
-  io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}\n\n`);
+  const scenarioCount = new Set(scenarios.map((s) => s.name)).size;
+  const agents = new Set(scenarios.flatMap((s) => matrixAgentOf(s)?.name ?? [])).size;
+  const matrix = `${scenarioCount} scenario${scenarioCount === 1 ? '' : 's'}${agents > 0 ? ` × ${agents} agent${agents === 1 ? '' : 's'}` : ''} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}`;
+  io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${matrix}\n\n`);
   // Each file written, and the class it was written for.
   const written = new Map<string, string>();
   let failed = 0;
   let unexercisedPairs = 0;
   const searched: PlanCoverage[] = [];
-  for (const [ci, config] of configs.entries()) {
-    for (const [si, scenario] of scenarios.entries()) {
-      if (signal.aborted) break;
-      const label = `${scenario.name} × ${config.name}`;
-      const refs = { scenario: refOf(scenario), config: refOf(config) };
-      let result: ExploreResult;
-      try {
-        result = await explorePlans({
-          scenario,
-          config,
-          runs: request.runs,
-          seed,
-          ...(request.time !== undefined && { timeLimitMs: request.time * 1000 }),
-          ...(request.path !== undefined && { path: request.path }),
-          ...(request.replaceFaults === true && { replaceFaults: true }),
-          ...(request.lies === true && { lies: true }),
-          ...(request.check && { checks: names(request.check) }),
-          ignore,
-          signal,
-          // The built-in library runs no code of the user's: its trials run here, where they cost a third as much.
-          trial: runsUserCode([scenario]) ? (override) => trials.run({ scenario: si, config: ci, trialIndex: 0, refs, override }) : trialsInProcess(scenario, config, seed, refs),
-          // A new phase is drawn at once, however recent the last redraw.
-          onPlan: (phase, count) => progress.draw(`explore ${label}: ${phase === 'searching' ? `plan ${count}/${request.runs}` : `shrinking, step ${count}`}`, phase === 'shrinking' && count === 1),
-        });
-      } finally {
-        progress.clear();
-      }
-      searched.push(...result.plans);
-      const streams = result.streamed.length > 0 ? `; stream faults on ${result.streamed.join(', ')}` : '';
-      // Plans none of whose rules fired tested nothing: a search in which none fired held vacuously.
-      const silent = result.plans.length > 0 && result.plans.every((c) => planExercise(c) === 'none');
-      if (silent) unexercisedPairs++;
-      if (result.kind === 'held') {
-        const cut = result.interrupted ? ` (stopped by ${signal.aborted ? 'a signal' : '--time'} after ${result.runs})` : '';
-        const coverage = silent
-          ? `, but none exercised its faults: not one generated rule fired, so the search tested nothing (do the plans aim at calls the agent makes?)`
-          : result.plans.length > 0 ? `; ${exercisedText(result.plans)}` : '';
-        io.stdout.write(`${mark(p, !silent)} ${label}: ${result.runs} plans, none failed${cut}${coverage}${streams}\n`);
+  const pairs = searchPairs(scenarios, configs);
+  for (const { ci, si } of pairs) {
+    const [config, scenario] = [configs[ci]!, scenarios[si]!];
+    if (signal.aborted) break;
+    const agent = matrixAgentOf(scenario);
+    // A matrix agent's pair names it: the scenario is one copy, run by each agent.
+    const label = `${scenario.name} × ${agent === undefined ? config.name : agent.ignoresConfig ? agent.name : `${agent.name}/${config.name}`}`;
+    const refs = { scenario: refOf(scenario), config: refOf(config), ...(agent !== undefined && { agent: agent.name }) };
+    let result: ExploreResult;
+    try {
+      result = await explorePlans({
+        scenario,
+        config,
+        runs: request.runs,
+        seed,
+        ...(request.time !== undefined && { timeLimitMs: request.time * 1000 }),
+        ...(request.path !== undefined && { path: request.path }),
+        ...(request.replaceFaults === true && { replaceFaults: true }),
+        ...(request.lies === true && { lies: true }),
+        ...(request.check && { checks: names(request.check) }),
+        ignore,
+        signal,
+        // The built-in library runs no code of the user's: its trials run here, where they cost a third as much.
+        trial: runsUserCode([scenario]) ? (override) => trials.run({ scenario: si, config: ci, trialIndex: 0, refs, override }) : trialsInProcess(scenario, config, seed, refs),
+        // A new phase is drawn at once, however recent the last redraw.
+        onPlan: (phase, count) => progress.draw(`explore ${label}: ${phase === 'searching' ? `plan ${count}/${request.runs}` : `shrinking, step ${count}`}`, phase === 'shrinking' && count === 1),
+      });
+    } finally {
+      progress.clear();
+    }
+    searched.push(...result.plans);
+    const streams = result.streamed.length > 0 ? `; stream faults on ${result.streamed.join(', ')}` : '';
+    // Plans none of whose rules fired tested nothing: a search in which none fired held vacuously.
+    const silent = result.plans.length > 0 && result.plans.every((c) => planExercise(c) === 'none');
+    if (silent) unexercisedPairs++;
+    if (result.kind === 'held') {
+      const cut = result.interrupted ? ` (stopped by ${signal.aborted ? 'a signal' : '--time'} after ${result.runs})` : '';
+      const coverage = silent
+        ? `, but none exercised its faults: not one generated rule fired, so the search tested nothing (do the plans aim at calls the agent makes?)`
+        : result.plans.length > 0 ? `; ${exercisedText(result.plans)}` : '';
+      io.stdout.write(`${mark(p, !silent)} ${label}: ${result.runs} plans, none failed${cut}${coverage}${streams}\n`);
+      continue;
+    }
+    failed++;
+    if (result.baseline !== undefined) {
+      const { classes, trial } = result.baseline;
+      io.stdout.write(`${mark(p, false)} ${label}: fails with no added fault (${classes.join(', ')}): faultline run ${shellQuote(refOf(scenario))} --config ${shellQuote(refOf(config))} --seed ${seed}${agent === undefined ? '' : ` --agent ${shellQuote(agent.name)}`}\n`);
+      io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
+      io.stdout.write(`    the plans are judged by the other failure classes (--ignore ${classes.join(',')} to say so on the command line)\n`);
+    }
+    const cut = result.interrupted ? `, stopped by ${signal.aborted ? 'a signal' : '--time'}` : '';
+    const found = result.findings.length + result.unshrunk.length;
+    io.stdout.write(`${mark(p, found === 0 && !silent)} ${label}: ${result.runs} plan${result.runs === 1 ? '' : 's'}${cut}, ${found === 0 ? `no ${result.baseline ? 'other ' : ''}failure class` : `${found} ${result.baseline ? 'other ' : ''}failure class${found === 1 ? '' : 'es'}: ${[...result.findings.map((f) => f.failure), ...result.unshrunk].join(', ')}`}${streams}\n`);
+    if (result.plans.length > 0) io.stdout.write(`    plans tried: ${exercisedText(result.plans)}${silent ? ': not one generated rule fired, so the search tested nothing' : ''}\n`);
+    for (const finding of result.findings) {
+      await assertWritableFolder(request.out, '--out');
+      const file = await renderRegression({ ...result, ...finding }, {
+        scenario: refOf(scenario),
+        config: refOf(config),
+        outDir: request.out,
+        source: sourceFileOf(scenario),
+        runs: request.runs,
+        flags: searchFlags(request),
+        ...(agent !== undefined && { agent: agent.name }),
+      });
+      const rules = finding.plan.length;
+      io.stdout.write(`${mark(p, false)} ${label}: ${finding.failure} at plan ${finding.foundAt}; shrunk in ${finding.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`);
+      io.stdout.write(`${stringify(finding.plan, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `      ${l}`).join('\n')}\n`);
+      const offset = finding.regression.faults.length - finding.plan.length;
+      io.stdout.write(`    fired in the failing trial: ${firedText(finding.fired, offset)}\n`);
+      // The trial as the regression file names it, so its replay line runs the file.
+      const trial = { ...finding.trial, refs: { scenario: file.file, config: refOf(config) } };
+      io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
+      // Two classes shrunk to one plan share its file (the name is the plan's content).
+      const shared = written.get(file.file);
+      if (shared !== undefined) {
+        io.stdout.write(`    regression: ${file.file} (the same plan as ${shared})\n    reproduce:  ${file.runCommand}\n`);
         continue;
       }
-      failed++;
-      if (result.baseline !== undefined) {
-        const { classes, trial } = result.baseline;
-        io.stdout.write(`${mark(p, false)} ${label}: fails with no added fault (${classes.join(', ')}): faultline run ${shellQuote(refOf(scenario))} --config ${shellQuote(refOf(config))} --seed ${seed}\n`);
-        io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
-        io.stdout.write(`    the plans are judged by the other failure classes (--ignore ${classes.join(',')} to say so on the command line)\n`);
-      }
-      const cut = result.interrupted ? `, stopped by ${signal.aborted ? 'a signal' : '--time'}` : '';
-      const found = result.findings.length + result.unshrunk.length;
-      io.stdout.write(`${mark(p, found === 0 && !silent)} ${label}: ${result.runs} plan${result.runs === 1 ? '' : 's'}${cut}, ${found === 0 ? `no ${result.baseline ? 'other ' : ''}failure class` : `${found} ${result.baseline ? 'other ' : ''}failure class${found === 1 ? '' : 'es'}: ${[...result.findings.map((f) => f.failure), ...result.unshrunk].join(', ')}`}${streams}\n`);
-      if (result.plans.length > 0) io.stdout.write(`    plans tried: ${exercisedText(result.plans)}${silent ? ': not one generated rule fired, so the search tested nothing' : ''}\n`);
-      for (const finding of result.findings) {
-        await assertWritableFolder(request.out, '--out');
-        const file = await renderRegression({ ...result, ...finding }, { scenario: refOf(scenario), config: refOf(config), outDir: request.out, source: sourceFileOf(scenario), runs: request.runs, flags: searchFlags(request) });
-        const rules = finding.plan.length;
-        io.stdout.write(`${mark(p, false)} ${label}: ${finding.failure} at plan ${finding.foundAt}; shrunk in ${finding.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`);
-        io.stdout.write(`${stringify(finding.plan, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `      ${l}`).join('\n')}\n`);
-        const offset = finding.regression.faults.length - finding.plan.length;
-        io.stdout.write(`    fired in the failing trial: ${firedText(finding.fired, offset)}\n`);
-        // The trial as the regression file names it, so its replay line runs the file.
-        const trial = { ...finding.trial, refs: { scenario: file.file, config: refOf(config) } };
-        io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
-        // Two classes shrunk to one plan share its file (the name is the plan's content).
-        const shared = written.get(file.file);
-        if (shared !== undefined) {
-          io.stdout.write(`    regression: ${file.file} (the same plan as ${shared})\n    reproduce:  ${file.runCommand}\n`);
-          continue;
-        }
-        await mkdir(request.out, { recursive: true });
-        // A file of that name that differs was written for another scenario file or by another faultline.
-        const before = await readFile(file.file, 'utf8').catch(() => undefined);
-        await writeFile(file.file, file.text);
-        written.set(file.file, finding.failure);
-        const replaced = before !== undefined && before !== file.text ? ' (replaced a different file of the same name)' : before === file.text ? ' (unchanged: the same plan was kept before)' : '';
-        io.stdout.write(`    regression: ${file.file}${replaced}\n    reproduce:  ${file.runCommand}\n`);
-      }
-      if (result.unshrunk.length > 0) io.stdout.write(`    not shrunk, the search was stopped first: ${result.unshrunk.join(', ')}\n`);
+      await mkdir(request.out, { recursive: true });
+      // A file of that name that differs was written for another scenario file or by another faultline.
+      const before = await readFile(file.file, 'utf8').catch(() => undefined);
+      await writeFile(file.file, file.text);
+      written.set(file.file, finding.failure);
+      const replaced = before !== undefined && before !== file.text ? ' (replaced a different file of the same name)' : before === file.text ? ' (unchanged: the same plan was kept before)' : '';
+      io.stdout.write(`    regression: ${file.file}${replaced}\n    reproduce:  ${file.runCommand}\n`);
     }
+    if (result.unshrunk.length > 0) io.stdout.write(`    not shrunk, the search was stopped first: ${result.unshrunk.join(', ')}\n`);
   }
-  const pairs = scenarios.length * configs.length;
+  const pairCount = pairs.length;
   const silent = unexercisedPairs > 0 ? `; ${unexercisedPairs} not exercised (no generated rule fired in any plan)` : '';
   const coverage = searched.length > 0 ? `; ${exercisedText(searched)}` : '';
   io.stdout.write(
     failed === 0
-      ? `\nexplore: no failing plan in ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'}${silent}${coverage}\n`
-      : `\nexplore: ${failed} of ${pairs} scenario × configuration pair${pairs === 1 ? '' : 's'} failed${silent}${coverage}${written.size > 0 ? `; regressions: ${[...written.keys()].join(', ')}` : ''}\n`,
+      ? `\nexplore: no failing plan in ${pairCount} scenario × configuration pair${pairCount === 1 ? '' : 's'}${silent}${coverage}\n`
+      : `\nexplore: ${failed} of ${pairCount} scenario × configuration pair${pairCount === 1 ? '' : 's'} failed${silent}${coverage}${written.size > 0 ? `; regressions: ${[...written.keys()].join(', ')}` : ''}\n`,
   );
   return exit(failed === 0 && unexercisedPairs === 0 ? ExitCode.Ok : ExitCode.GateFailed);
+}
+
+/**
+ * The scenario × configuration pairs to search, configuration-major as `run` lists its cells; a
+ * matrix agent that ignores retry configurations (http, command) under the first one only.
+ */
+function searchPairs(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[]): { ci: number; si: number }[] {
+  const runs = cellRuns(scenarios);
+  return configs.flatMap((_, ci) => scenarios.flatMap((_s, si) => (runs(si, ci) ? [{ ci, si }] : [])));
 }
 
 /** `87 of 100 plans exercised their faults (62 fired every rule; 13 fired none: no evidence)`. */

@@ -4,9 +4,10 @@ import { join, relative } from 'node:path';
 import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
-import { loadConfigs, loadScenarios, refOf } from '../runner/library.js';
+import { loadConfigs, loadScenarios, matrixAgentOf, refOf } from '../runner/library.js';
 import { defaultWorkers, type IsolationOptions } from '../runner/pool/runOnWorkers.js';
 import type { Scenario } from '../runner/scenario.js';
+import type { ScenarioProject } from '../runner/project.js';
 import { runsUserCode } from '../runner/runsUserCode.js';
 import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { runSweep, sweepTrials, type SweepResult } from '../runner/sweep/runSweep.js';
@@ -39,6 +40,8 @@ const FILES: Record<Exclude<SweepReporter, 'console'>, string> = { json: 'sweep.
 /** `faultline sweep`, flags parsed. */
 export interface SweepRequest {
   readonly scenarios: readonly string[];
+  /** The config file's `defaults` and `agents`, applied to every scenario loaded. */
+  readonly project?: ScenarioProject;
   readonly configs: readonly string[];
   readonly k: number;
   /** The config file k came from (not --k): a refusal names it. */
@@ -76,8 +79,8 @@ function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix'>): SweepSeries[] 
   return series;
 }
 
-async function load(request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep'>): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
-  const scenarios = pickByGrep(await loadAll(request.scenarios, loadScenarios, 'scenario'), request.grep);
+async function load(request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep' | 'project'>): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
+  const scenarios = pickByGrep(await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'), request.grep);
   const configs = await loadConfigs(request.configs);
   await assertPeersInstalled(scenarios, configs);
   return { scenarios, configs };
@@ -160,12 +163,15 @@ export async function executeSweepReplay(request: Omit<SweepRequest, 'reporters'
   const [lambda, ...moreLambdas] = request.lambdas;
   if (lambda === undefined || moreLambdas.length > 0) throw usage(`name one λ (--lambda 0.3), not ${request.lambdas.length}: ${request.lambdas.join(', ')}`);
   const { scenarios, configs } = await load(request);
-  if (scenarios.length !== 1) throw usage(`name one scenario, not ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`);
+  const agents = scenarios.flatMap((s) => matrixAgentOf(s)?.name ?? []);
+  if (scenarios.length !== 1) {
+    throw usage(agents.length > 0 ? `name one agent of faultline.config.ts's agents (--agent), not ${agents.length} (${agents.join(', ')})` : `name one scenario, not ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`);
+  }
   if (configs.length !== 1) throw usage(`name one configuration (--config), not ${configs.length} (${configs.map((c) => c.name).join(', ')})`);
   const [s, config] = [scenarios[0]!, configs[0]!];
   const runSeed = pointSeed(seed, series[0]!.label, lambda);
   const trial = await replayIsolated(
-    { scenario: s, config, runSeed, trialIndex, refs: { scenario: refOf(s), config: refOf(config) }, addedFaults: sweepPlan(series[0]!, lambda, request.target), isolation: request.isolation ?? {} },
+    { scenario: s, config, runSeed, trialIndex, refs: { scenario: refOf(s), config: refOf(config), ...(agents[0] !== undefined && { agent: agents[0] }) }, addedFaults: sweepPlan(series[0]!, lambda, request.target), isolation: request.isolation ?? {} },
     io,
   );
   if (typeof trial === 'number') return trial;

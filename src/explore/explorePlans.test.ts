@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfigs, loadScenarios } from '../runner/library.js';
@@ -14,7 +17,11 @@ describe('explorePlans', () => {
     expect(toolsToAim(deploy!)).toEqual(['start_deploy', 'get_deploy_status']);
     expect(judgedChecks(noIdempotency!)).not.toContain('goal-state');
     // A scenario that serves a model: its routes are aimed at too.
-    const [sdk] = await loadScenarios([fileURLToPath(new URL('../../scenarios/examples/sdk-agents/openai-agent.yaml', import.meta.url))]);
+    const dir = await mkdtemp(join(tmpdir(), 'explore-sdk-'));
+    const file = join(dir, 'sdk.yaml');
+    const example = (path: string): string => fileURLToPath(new URL(`../../scenarios/examples/${path}`, import.meta.url));
+    await writeFile(file, `name: sdk\nservices: [${example('helpdesk/code/helpdesk.service.ts')}]\nmodel: { api: openai, plan: { steps: [{ tool: open_ticket, input: { requestId: r, subject: s } }] } }\nagent: { kind: http, task: t, module: ${example('sdk-agents/code/openaiAgent.ts')} }\n`);
+    const [sdk] = await loadScenarios([file]).finally(() => rm(dir, { recursive: true }));
     expect(toolsToAim(sdk!)).toEqual(['open_ticket', 'model:openai.chat.completions', 'model:openai.responses']);
     expect(judgedChecks(noIdempotency!, ['duplicates'])).toEqual(['duplicates']);
   });

@@ -5,6 +5,7 @@ import { ruleLabel } from '../faults/ruleLabel.js';
 import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { checkersOf, runTrial, summarise, type TrialSummary } from '../runner/trial.js';
 import type { Scenario } from '../runner/scenario.js';
+import { matrixAgentOf } from '../runner/library.js';
 import { MODEL_OPERATIONS } from '../faults/http/model/modelOperations.js';
 import { withOverride, type ScenarioOverride } from '../runner/scenarioOverride.js';
 import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
@@ -191,7 +192,9 @@ export function regressionName(scenario: Scenario, config: ExecutionConfigLike, 
  * seed through `seedName` (see `regressionName`).
  */
 export function regressionFileName(scenario: Scenario, config: ExecutionConfigLike, seed: number, faults: FaultPlan, checks: readonly string[]): string {
-  return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed, faults, checks })).slice(0, 8)}`;
+  // One scenario file runs under each agent of a matrix: two agents' plans never share a file.
+  const agent = matrixAgentOf(scenario)?.name;
+  return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed, faults, checks, ...(agent !== undefined && { agent }) })).slice(0, 8)}`;
 }
 
 /** Explore's checkers: `checks` if given, else the scenario's own but `goal-state`; less the checkers `ignore` names. */

@@ -23,6 +23,8 @@ export interface RegressionRefs {
   readonly runs: number;
   /** The other explore flags that shaped the search (`--replace-faults`, `--check …`), for the same command. */
   readonly flags?: readonly string[];
+  /** The matrix agent (faultline.config.ts's `agents`) the search ran: every command names it with `--agent`. */
+  readonly agent?: string;
 }
 
 export interface RegressionFile {
@@ -55,8 +57,9 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
   const folder = resolve(refs.outDir);
   const shown = shellQuote(file);
   const config = shellQuote(refs.config);
-  const runCommand = `faultline run ${shown} --config ${config} --seed ${result.seed}`;
-  const replayCommand = `faultline replay ${shown} --config ${config} --seed ${result.seed} --trial 0`;
+  const agent = refs.agent === undefined ? '' : ` --agent ${shellQuote(refs.agent)}`;
+  const runCommand = `faultline run ${shown} --config ${config} --seed ${result.seed}${agent}`;
+  const replayCommand = `faultline replay ${shown} --config ${config} --seed ${result.seed} --trial 0${agent}`;
   const own = result.regression.faults.length - result.plan.length;
   const header = [
     `A regression scenario written by \`faultline explore\`: ${result.scenario.name} under the ${result.config.name} configuration`,
@@ -66,7 +69,7 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
     '',
     `  reproduce: ${runCommand}`,
     `  replay:    ${replayCommand}`,
-    `  explore:   faultline explore ${shellQuote(refs.scenario)} --config ${config} --seed ${result.seed} --runs ${refs.runs}${(refs.flags ?? []).map((f) => ` ${shellQuote(f)}`).join('')} --path ${shellQuote(result.path)}`,
+    `  explore:   faultline explore ${shellQuote(refs.scenario)} --config ${config} --seed ${result.seed} --runs ${refs.runs}${agent}${(refs.flags ?? []).map((f) => ` ${shellQuote(f)}`).join('')} --path ${shellQuote(result.path)}`,
     '',
     `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": found at plan ${result.foundAt} of ${result.runs} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
   ];

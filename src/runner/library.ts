@@ -25,7 +25,8 @@ export const CONFIG_DIRS: readonly string[] = [CONFIG_DIR, CROWD_CONFIG_DIR];
 const BUILTIN_DIRS = [LIBRARY_DIR, CROWD_DIR, ...CONFIG_DIRS].map((d) => resolve(d));
 
 const LOADABLE = [...DATA_EXTENSIONS, ...MODULE_EXTENSIONS] as readonly string[];
-const isLoadable = (file: string): boolean => LOADABLE.includes(extname(file).toLowerCase()) && !file.endsWith('.d.ts');
+// A project's config file is never a scenario, even in a folder of them (an example's sits beside its scenarios).
+const isLoadable = (file: string): boolean => LOADABLE.includes(extname(file).toLowerCase()) && !file.endsWith('.d.ts') && !/^faultline\.config\.[cm]?[jt]s$/.test(basename(file));
 
 /** Scenario and configuration files directly inside `dir`, sorted by name. */
 export async function filesIn(dir: string): Promise<string[]> {

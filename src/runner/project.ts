@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/index.js';
 import { resolveAgentModule, resolveReaderModule } from './loadAgent.js';
 import { loadFile } from './loadFile.js';
@@ -56,7 +57,29 @@ async function resolveAgent(agent: unknown, file: string, at: string): Promise<R
   }
 }
 
+/**
+ * An error of a module the config file names, as the file says it: the file as the user sees it
+ * (relative to the working folder) and the path in it under `defaults` (`defaults.services[0]`).
+ */
+function inConfigFile(error: unknown, file: string): unknown {
+  if (!isFaultlineError(error)) return error;
+  const rel = relative(process.cwd(), file);
+  const shown = rel === '' || rel.startsWith('..') ? file : rel;
+  const rest = error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : undefined;
+  if (rest === undefined) return error;
+  const message = `${shown}: ${rest.startsWith('services[') || rest.startsWith('model.') ? `defaults.${rest}` : rest}`;
+  return new FaultlineError(error.code, message, error.details);
+}
+
 async function resolveProject(project: ScenarioProject): Promise<ResolvedProject> {
+  try {
+    return await resolveProjectModules(project);
+  } catch (error) {
+    throw inConfigFile(error, project.file);
+  }
+}
+
+async function resolveProjectModules(project: ScenarioProject): Promise<ResolvedProject> {
   const { file } = project;
   const rawDefaults: Record<string, unknown> = { ...project.defaults };
   const { agent, ...fields } = rawDefaults;

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import type { Cell } from '../runner/run.js';
+import { cellLabeller, cellRuns } from '../runner/cellLabel.js';
 import { callerSite, failureAt } from './callerSite.js';
 import { resolveConfigs, resolveScenarios, runCell, type RetryConfigRef, type ScenarioRef } from './runScenario.js';
 
@@ -25,7 +26,8 @@ const DEFAULT_GATES: readonly ((cell: Cell, k: number) => void)[] = [
 
 /**
  * Scenarios as vitest tests: a test per scenario and retry configuration, named
- * `scenario › configuration (k = 4, seed 1)`, each running the scenario k times and asserting
+ * `scenario › configuration (k = 4, seed 1)` (with an agents matrix in faultline.config.ts, a
+ * test per agent, named as `faultline run` labels its cells: `scenario › openai (k = 4, seed 1)`), each running the scenario k times and asserting
  * what `faultline run`'s default gates do (pass^k = 1, no duplicate effects, within budget,
  * every fault rule fired). Every gate is judged, so one failure shows all that failed, with
  * the verdicts, their evidence and the replay command, at the line that called
@@ -43,10 +45,14 @@ export async function describeScenarios(scenarios: readonly ScenarioRef[], optio
   const k = options.k ?? 4;
   // A random seed is drawn once per file, so every test of it shares the seed its replay commands print.
   const seed = options.seed === 'random' ? randomSeed() : (options.seed ?? 1);
-  for (const scenario of loaded) {
-    for (const config of configs) {
+  // Labelled and skipped as `faultline run` labels and skips cells: by agent when faultline.config.ts has an agents matrix.
+  const label = cellLabeller(loaded, configs);
+  const runs = cellRuns(loaded);
+  for (const [si, scenario] of loaded.entries()) {
+    for (const [ci, config] of configs.entries()) {
+      if (!runs(si, ci)) continue;
       // `›`, not `×`: vitest marks a failed test with its own `×`.
-      it(`${scenario.name} › ${config.name} (k = ${k}, seed ${seed})`, { ...(options.timeout !== undefined && { timeout: options.timeout }) }, async () => {
+      it(`${scenario.name} › ${label(scenario, config.name)} (k = ${k}, seed ${seed})`, { ...(options.timeout !== undefined && { timeout: options.timeout }) }, async () => {
         const cell = await runCell(scenario, config, k, seed);
         const failures: Error[] = [];
         for (const gate of DEFAULT_GATES) {

@@ -1,5 +1,6 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { DEFAULT_CONFIG, loadConfigs, loadScenarios } from '../runner/library.js';
+import { DEFAULT_CONFIG, loadConfigs, loadScenarios, matrixAgentOf } from '../runner/library.js';
+import { readProjectConfig } from '../config/readProjectConfig.js';
 import { expandRef } from '../runner/expandRef.js';
 import { runMatrix, type Cell } from '../runner/run.js';
 import type { Scenario } from '../runner/scenario.js';
@@ -20,8 +21,13 @@ export interface ScenarioRunOptions {
   readonly seed?: number;
 }
 
-/** Files, folders, globs and names are read from the working folder, as the CLI reads them. */
+/**
+ * Files, folders, globs and names are read from the working folder, as the CLI reads them, with
+ * the `defaults` and `agents` of the working folder's faultline.config.ts filled in as `run` fills
+ * them (a file under an agents matrix loads once per agent). A `defineScenario` value is taken as it is.
+ */
 export async function resolveScenarios(refs: readonly ScenarioRef[]): Promise<Scenario[]> {
+  const project = refs.some((r) => typeof r === 'string') ? (await readProjectConfig(undefined, undefined))?.project : undefined;
   const out: Scenario[] = [];
   for (const ref of refs) {
     if (typeof ref !== 'string') {
@@ -30,7 +36,7 @@ export async function resolveScenarios(refs: readonly ScenarioRef[]): Promise<Sc
     }
     const files = await expandRef(ref, process.cwd());
     if (files.length === 0) throw new FaultlineError(FaultlineErrorCode.NotFound, `the pattern "${ref}" matches no scenario file`);
-    out.push(...(await loadScenarios(files)));
+    out.push(...(await loadScenarios(files, project)));
   }
   return out;
 }
@@ -50,7 +56,11 @@ export async function resolveConfigs(refs: readonly RetryConfigRef[]): Promise<E
  */
 export async function runScenario(scenario: ScenarioRef, options: ScenarioRunOptions = {}): Promise<Cell> {
   const scenarios = await resolveScenarios([scenario]);
-  if (scenarios.length !== 1) throw new FaultlineError(FaultlineErrorCode.Usage, `runScenario takes one scenario; "${String(scenario)}" holds ${scenarios.length}`);
+  if (scenarios.length !== 1) {
+    const agents = scenarios.flatMap((s) => matrixAgentOf(s)?.name ?? []);
+    const why = agents.length > 0 ? ` (it runs under each agent of faultline.config.ts: ${agents.join(', ')}; describeScenarios runs them all)` : '';
+    throw new FaultlineError(FaultlineErrorCode.Usage, `runScenario takes one scenario; "${String(scenario)}" holds ${scenarios.length}${why}`);
+  }
   const configs = await resolveConfigs(options.retryConfig === undefined ? [] : [options.retryConfig]);
   if (configs.length !== 1) throw new FaultlineError(FaultlineErrorCode.Usage, `runScenario takes one retry configuration, got ${configs.length}`);
   return runCell(scenarios[0]!, configs[0]!, options.k ?? 4, options.seed ?? 1);

@@ -152,4 +152,31 @@ describe('one config, a matrix of agents', () => {
     expect(k.stderr).toContain('faultline.config.ts: gates[0] "pass^2>=1" can never hold: pass^2 needs at least 2 trials per cell, and this run has --k 1');
     expect(k.stderr).not.toContain('--gate');
   }, 120_000);
+
+  it('list shows the matrix; explore and sweep run each agent, labelled by it, with the defaults filled in', async () => {
+    const list = await faultline(['list', '--json'], { cwd: project.path });
+    expect(list.code, list.stderr).toBe(0);
+    const rows = JSON.parse(list.stdout) as { name: string; services: string[]; agents?: string[] }[];
+    expect(rows.map((r) => [r.name, r.services, r.agents])).toEqual([
+      ['ticket-lost-twice', ['helpdesk'], AGENTS],
+      ['ticket-partial-write', ['helpdesk'], AGENTS],
+    ]);
+    const table = await faultline(['list', '--agent', 'openai'], { cwd: project.path });
+    expect(table.stdout).toMatch(/scenario +title +rules +services +agents\n/);
+    expect(table.stdout).toMatch(/ticket-lost-twice .* helpdesk +openai\n/);
+
+    const explore = await faultline(['explore', 'scenarios/ticket-partial-write.yaml', '--agent', 'openai,ai-sdk', '--runs', '3', '--check', 'duplicates', '--out', 'regressions'], { cwd: project.path });
+    expect([0, 1], explore.stderr + explore.stdout).toContain(explore.code);
+    expect(explore.stdout).toContain('1 scenario × 2 agents × 1 configuration');
+    expect(explore.stdout).toMatch(/ticket-partial-write × openai: 3 plans/);
+    expect(explore.stdout).toMatch(/ticket-partial-write × ai-sdk: 3 plans/);
+    expect(explore.stdout).toContain('in 2 scenario × configuration pairs');
+
+    const sweep = await faultline(['sweep', 'scenarios/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--fault', 'unavailable', '--lambda', '0', '--k', '1', '--reporter', 'json', '--out', 'sweep'], { cwd: project.path });
+    expect(sweep.code, sweep.stderr + sweep.stdout).toBe(0);
+    expect(sweep.stderr).toContain('λ=0: pass^1/pass^1 agents-sdk 1.000/1.000 [1/1 trials]');
+    const unknown = await faultline(['sweep', '--agent', 'langchain'], { cwd: project.path });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--agent langchain: no such agent in faultline.config.ts (agents: openai, ai-sdk, agents-sdk)');
+  }, 240_000);
 });

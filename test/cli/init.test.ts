@@ -120,17 +120,41 @@ describe('faultline init --example', () => {
     await expect(read('faultline.config.ts')).rejects.toThrow(/ENOENT/);
   });
 
-  it('sdk-agents: brings the helpdesk code its agents import, names the SDKs to install, and run passes on the real SDKs', async () => {
+  it('sdk-agents: one config of under 30 lines and one copy of the scenario; run labels every cell by its agent, on the real SDKs', async () => {
     await link('openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@anthropic-ai/sdk');
     const init = await faultline(['init', '--example', 'sdk-agents'], { cwd: dir.path });
     expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/created +faultline\.config\.ts\n/);
     expect(init.stdout).toMatch(/created +faultline\/examples\/helpdesk\/code\/openTicket\.ts\n/);
     expect(init.stdout).toMatch(/created +faultline\/examples\/sdk-agents\/code\/openaiAgent\.ts\n/);
+    expect(init.stdout).toMatch(/created +faultline\/examples\/sdk-agents\/ticket-partial-write\.yaml\n/);
+    // The example's config is the project's: not a second copy in the example's folder.
+    expect(init.stdout).not.toContain('faultline/examples/sdk-agents/faultline.config.ts');
     expect(init.stdout).not.toContain('faultline/examples/helpdesk/ticket-');
     expect(init.stdout).toMatch(/needs: npm i -D -E msw@[\d.]+ openai@[\d.]+ ai@[\d.]+ @ai-sdk\/openai@[\d.]+ @openai\/agents@[\d.]+ @anthropic-ai\/sdk@[\d.]+\n/);
-    const run = await faultline(['run'], { cwd: dir.path });
+    expect(init.stdout).toContain('next: npx faultline run   (each scenario once per agent of the config, every cell labelled by its agent)');
+    const config = await read('faultline.config.ts');
+    expect(config.trimEnd().split('\n').length).toBeLessThan(30);
+    expect(config).toContain("agents: [");
+    // One copy of the scenario, whatever the number of agents: no agent module, no services in it.
+    const scenario = await read('faultline/examples/sdk-agents/ticket-partial-write.yaml');
+    expect(scenario).not.toMatch(/module:|services:/);
+
+    const run = await faultline(['run', '--reporter', 'console', '--reporter', 'json'], { cwd: dir.path });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    for (const s of ['sdk-openai-helpdesk', 'sdk-ai-sdk-helpdesk', 'sdk-agents-sdk-helpdesk', 'sdk-anthropic-helpdesk']) expect(run.stdout).toMatch(new RegExp(`✓ ${s} +1\\.000`));
+    for (const agent of ['openai', 'ai-sdk', 'agents-sdk']) expect(run.stderr).toContain(`✓ ${agent} × sdk-helpdesk-partial-write: 4/4 passed`);
+    expect(run.stderr).toContain('✓ rulebook × sdk-helpdesk-partial-write-anthropic: 4/4 passed');
+    const report = JSON.parse(await read('reports/faultline/faultline.json')) as { cells: { scenario: string; config: string; refs: { agent?: string }; status: string }[] };
+    expect(report.cells.map((c) => `${c.scenario} ${c.config} ${c.refs.agent ?? '-'} ${c.status}`).sort()).toEqual([
+      'sdk-helpdesk-partial-write agents-sdk agents-sdk passed',
+      'sdk-helpdesk-partial-write ai-sdk ai-sdk passed',
+      'sdk-helpdesk-partial-write openai openai passed',
+      'sdk-helpdesk-partial-write-anthropic rulebook - passed',
+    ]);
+    // A project that has a config keeps it: the example's goes beside it, and init says how to run it.
+    const again = await faultline(['init', '--example', 'sdk-agents'], { cwd: dir.path });
+    expect(again.stdout).toMatch(/created +faultline\.sdk-agents\.config\.ts\n/);
+    expect(again.stdout).toContain('next: npx faultline run --config-file faultline.sdk-agents.config.ts');
   }, 300_000);
 
   it('local-commands: run fails exactly the two scenarios that fail on purpose, each by its checker', async () => {

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { collect, parseGrep, parseInteger, parseSeed } from '../options.js';
+import { collect, collectNames, parseGrep, parseInteger, parseSeed } from '../options.js';
 import { isolationOptions } from './isolationFlags.js';
 import { DEFAULT_REGRESSIONS_DIR, DEFAULT_RUNS, type ExploreFlags } from './exploreFlags.js';
 
@@ -11,6 +11,7 @@ Examples:
   $ faultline explore my-agent.scenario.ts --seed 7 --out test/regressions
   $ faultline explore order-x --seed 7 --path "4:0:0:1"      start at the counterexample of an earlier run
   $ faultline explore order-x --config naive --ignore R23,budget   every other failure class
+  $ faultline explore ticket.yaml --agent openai        one agent of faultline.config.ts's agents
 
 For each scenario × configuration, fast-check generates fault plans over the scenario's tools
 (every fault kind, with targets by tool, call, attempt and purpose, times, time windows and
@@ -27,6 +28,8 @@ the search and each shrink step; the output says which rules of each shrunk plan
 many plans tried exercised their faults. Where the scenario's own trial streams a model route,
 stream faults (stream_cut, stream_stall, stream_malformed) are generated on it too. Each plan's trial runs on a worker thread as in
 "faultline run": an agent that exits, crashes its thread or spins fails its plan (crashed, hung). The same seed gives the same plans and the same file.
+With faultline.config.ts, its defaults fill every scenario and its agents matrix is explored
+agent by agent (an agent with its own retries, http or command, under the first configuration only).
 Exit codes: 0 no plan failed, 1 a plan failed, the scenario fails on its own, or no generated
 rule fired in any plan (the search tested nothing), 2 bad input.`;
 
@@ -49,7 +52,8 @@ export function createExploreCommand(ctx: CliContext): Command {
     .option('--ignore <names>', 'checkers, rules or failure classes not to report, such as retry-discipline, R7, duplicates/R24 or crashed (repeatable, or a comma list)', collect)
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
-    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed and grep')
+    .option('--agent <name>', "only these agents of faultline.config.ts's agents (repeatable, or a comma list; default: each of them)", collectNames)
+    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed, grep, defaults and agents')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: ExploreFlags) => {
       // The engine loads only once a command runs, so --help stays quick.

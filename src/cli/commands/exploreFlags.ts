@@ -1,3 +1,4 @@
+import type { ScenarioProject } from '../../runner/project.js';
 import type { SeedOption } from '../options.js';
 import type { IsolationFlags } from './isolationFlags.js';
 
@@ -15,6 +16,10 @@ export interface ExploreFlags extends IsolationFlags {
   readonly ignore?: string[];
   readonly grep?: RegExp;
   readonly configFile?: string;
+  /** `--agent`: the matrix agents (faultline.config.ts's `agents`) to explore; all when absent. */
+  readonly agent?: string[];
+  /** Set from the config file: its `defaults` and `agents`, applied to every scenario loaded. */
+  readonly project?: ScenarioProject;
 }
 
 /** `--runs` when not given: enough to find a plain bug in a second or two per scenario. */

@@ -1,12 +1,14 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { parseGrep } from '../options.js';
+import { collectNames, parseGrep } from '../options.js';
 
 interface ListFlags {
   readonly configs?: boolean;
   readonly tools?: boolean;
   readonly json?: boolean;
   readonly grep?: RegExp;
+  readonly configFile?: string;
+  readonly agent?: string[];
 }
 
 const EXAMPLES = `
@@ -17,11 +19,37 @@ Examples:
   $ faultline list --tools my-scenarios/
                                     the tools of the services those scenarios use, built-in and your own
   $ faultline list -t rate-limit     only the scenarios whose name matches
-  $ faultline list --json`;
+  $ faultline list --json
+
+With faultline.config.ts, list shows its scenarios (when no path is given) with its defaults
+filled in, and the agents each runs under (its agents matrix; --agent picks).`;
 
 /** A scenario's services by name; `all built-in` when it names none. */
 const serviceNames = (services: readonly (string | { readonly name: string })[] | undefined): string[] =>
   services ? services.map((s) => (typeof s === 'string' ? s : s.name)) : ['(all built-in)'];
+
+interface ScenarioRow {
+  readonly name: string;
+  readonly title: string;
+  readonly rules: string[];
+  readonly services: string[];
+  /** The matrix agents the scenario runs under (faultline.config.ts's `agents`), when it has any. */
+  readonly agents?: string[];
+}
+
+/** The first variant of each scenario: a matrix scenario loads once per agent, under one name. */
+const firstOfEach = <S extends { readonly name: string }>(scenarios: readonly S[]): S[] => scenarios.filter((s, i) => scenarios.findIndex((o) => o.name === s.name) === i);
+
+/** A row per scenario, with the agents of its variants: the matrix, one line per scenario. */
+function scenarioRows<S extends { readonly name: string; readonly title?: string | undefined; readonly rules: readonly string[]; readonly services?: readonly (string | { readonly name: string })[] | undefined }>(
+  scenarios: readonly S[],
+  agentOf: (s: S) => string | undefined,
+): ScenarioRow[] {
+  return firstOfEach(scenarios).map((s) => {
+    const agents = scenarios.filter((o) => o.name === s.name).flatMap((o) => agentOf(o) ?? []);
+    return { name: s.name, title: s.title ?? '', rules: [...s.rules], services: serviceNames(s.services), ...(agents.length > 0 && { agents }) };
+  });
+}
 
 /** `faultline list`: what can be run, by name. */
 export function createListCommand(ctx: CliContext): Command {
@@ -32,27 +60,41 @@ export function createListCommand(ctx: CliContext): Command {
     .option('--tools', "list the tools of the scenarios' services (name, service, risk, description)")
     .option('--json', 'print JSON')
     .option('-t, --grep <pattern>', 'only scenarios (with --configs: configurations) whose name matches this regular expression', parseGrep)
+    .option('--agent <name>', "only these agents of faultline.config.ts's agents (repeatable, or a comma list)", collectNames)
+    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one): its scenarios, defaults and agents')
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: ListFlags) => {
-      const [{ loadConfigs, loadScenarios, CONFIG_DIRS }, { alignTable }, { pickByGrep }] = await Promise.all([import('../../runner/library.js'), import('../../report/table.js'), import('../grepScenarios.js')]);
-      const scenariosOf = async (): Promise<Awaited<ReturnType<typeof loadScenarios>>> => pickByGrep(await loadScenarios(paths), flags.grep);
+      const [{ loadConfigs, loadScenarios, matrixAgentOf, CONFIG_DIRS }, { alignTable }, { pickByGrep }, { readProjectConfig }] = await Promise.all([
+        import('../../runner/library.js'),
+        import('../../report/table.js'),
+        import('../grepScenarios.js'),
+        import('../../config/readProjectConfig.js'),
+      ]);
+      const project = flags.configs ? undefined : await readProjectConfig(flags.configFile, flags.agent);
+      const refs = paths.length > 0 ? paths : [...(project?.loaded.config.scenarios ?? [])];
+      const scenariosOf = async (): Promise<Awaited<ReturnType<typeof loadScenarios>>> => pickByGrep(await loadScenarios(refs, project?.project), flags.grep);
       if (flags.tools) {
         const { toolRows } = await import('../../runner/toolRows.js');
-        const tools = toolRows(await scenariosOf());
+        // A scenario's variants (one per matrix agent) share its services: its tools once.
+        const tools = toolRows(firstOfEach(await scenariosOf()));
         if (flags.json) ctx.io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
         else ctx.io.stdout.write(`${alignTable([['tool', 'service', 'risk', 'description'], ...tools.map((t) => [t.tool, t.service, t.risk, t.description])], ['left', 'left', 'left', 'left']).join('\n')}\n`);
         return;
       }
       const rows = flags.configs
         ? pickByGrep(await loadConfigs(paths.length > 0 ? paths : CONFIG_DIRS), flags.grep, 'configuration').map((c) => ({ name: c.name, kind: c.kind, description: c.description }))
-        : (await scenariosOf()).map((s) => ({ name: s.name, title: s.title ?? '', rules: [...s.rules], services: serviceNames(s.services) }));
+        : scenarioRows(await scenariosOf(), (s) => matrixAgentOf(s)?.name);
       if (flags.json) {
         ctx.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
       }
+      const matrix = rows.some((r) => 'agents' in r && r.agents !== undefined);
       const table = flags.configs
         ? [['configuration', 'kind', 'description'], ...rows.map((r) => [r.name, 'kind' in r ? r.kind : '', 'description' in r ? r.description : ''])]
-        : [['scenario', 'title', 'rules', 'services'], ...rows.map((r) => [r.name, 'title' in r ? r.title : '', 'rules' in r ? r.rules.join(' ') : '', 'services' in r ? r.services.join(' ') : ''])];
-      ctx.io.stdout.write(`${alignTable(table, ['left', 'left', 'left', 'left']).join('\n')}\n`);
+        : [
+            ['scenario', 'title', 'rules', 'services', ...(matrix ? ['agents'] : [])],
+            ...rows.map((r) => [r.name, 'title' in r ? r.title : '', 'rules' in r ? r.rules.join(' ') : '', 'services' in r ? r.services.join(' ') : '', ...(matrix ? ['agents' in r ? (r.agents ?? []).join(' ') : ''] : [])]),
+          ];
+      ctx.io.stdout.write(`${alignTable(table, ['left', 'left', 'left', 'left', 'left']).join('\n')}\n`);
     });
 }

@@ -14,6 +14,7 @@ interface McpServeFlags {
   readonly trials?: number;
   readonly report?: string;
   readonly out?: string;
+  readonly configFile?: string;
 }
 
 const EXAMPLES = `
@@ -45,6 +46,7 @@ export function createMcpServeCommand(ctx: CliContext): Command {
     .description("serve a scenario's tools as an MCP server on stdio under its fault plan, and judge what the client did")
     .argument('<scenario>', 'scenario file or built-in name')
     .option('--seed <n>', "the run seed (the plan's draws, as `run --seed`)", parseSeed, 1)
+    .option('--config-file <file>', 'the project config file whose defaults the scenario takes (default: ./faultline.config.ts if there is one)')
     .option('--trials <n>', 'end after this many trials (default: until the client closes stdin, or Ctrl-C)', positive)
     .option('--report <file>', 'also write the judged trials (verdicts and histories) to this JSON file')
     .option('--out <dir>', 'also write the report files `run` writes (JSON, JUnit, Markdown) for the judged trials to this folder')
@@ -61,9 +63,8 @@ export function createMcpServeCommand(ctx: CliContext): Command {
       }
       const { sessionClock, writeServedReports } = await import('../servedReports.js');
       const clock = sessionClock();
-      const [{ loadScenarios }, { judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, server, { StdioServerTransport }, { McpError, ErrorCode }, { McpHttpEndpoint }] =
+      const [{ judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, server, { StdioServerTransport }, { McpError, ErrorCode }, { McpHttpEndpoint }] =
         await Promise.all([
-          import('../../runner/library.js'),
           import('../../runner/trial.js'),
           import('../../runner/servedTrial.js'),
           import('../../runner/commandResult.js'),
@@ -75,11 +76,8 @@ export function createMcpServeCommand(ctx: CliContext): Command {
           import('@modelcontextprotocol/sdk/types.js'),
           import('../../faults/mcp/McpHttpEndpoint.js'),
         ]);
-      const scenarios = await loadScenarios([ref]);
-      const scenario = scenarios[0];
-      if (scenario === undefined || scenarios.length > 1) {
-        throw new FaultlineError(FaultlineErrorCode.Usage, `mcp-serve takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`);
-      }
+      const { servedScenario } = await import('../servedScenario.js');
+      const scenario = await servedScenario(ref, flags.configFile, 'mcp-serve');
       const runSeed = flags.seed;
       const config = 'rulebook';
       // stdout is the MCP connection: everything said to a person goes to stderr.

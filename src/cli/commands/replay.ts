@@ -51,11 +51,8 @@ export function createReplayCommand(ctx: CliContext): Command {
         import('../printTrial.js'),
         import('../../runner/optionalPeers.js'),
       ]);
-      const { findConfigFile, loadConfigFile } = await import('../config/loadConfigFile.js');
-      const { projectOfConfig } = await import('../config/withConfigFile.js');
-      const file = await findConfigFile(flags.configFile);
-      if (file === undefined && flags.agent !== undefined) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${flags.agent}: no faultline.config.ts here to list agents in (agents: [{ name, module }])`);
-      const project = file === undefined ? undefined : await projectOfConfig(file, (await loadConfigFile(file)).config, flags.agent === undefined ? undefined : [flags.agent]);
+      const { readProjectConfig } = await import('../../config/readProjectConfig.js');
+      const project = (await readProjectConfig(flags.configFile, flags.agent === undefined ? undefined : [flags.agent]))?.project;
       const scenarios = await loadScenarios([ref], project);
       const scenario = scenarios[0];
       if (scenario === undefined || scenarios.length > 1) {

@@ -11,6 +11,7 @@ import { realTimeNote } from '../realTimeNote.js';
 interface ServeFlags {
   readonly seed: SeedOption;
   readonly trials?: number;
+  readonly configFile?: string;
 }
 
 const EXAMPLES = `
@@ -24,7 +25,8 @@ Examples:
 The scenario's services (and its model API) are served on 127.0.0.1 under its fault plan, on the
 wall clock, and its tools as an MCP server over Streamable HTTP at FAULTLINE_MCP_URL, and every request is recorded as in a run. A trial ends on a POST to FAULTLINE_END_URL
 (optionally with the FAULTLINE_RESULT line: outcome and claims) or on Ctrl-C; its timeline and
-verdicts are printed. Exit code: 0 when every trial passed, 1 when one failed; 130 after Ctrl-C
+verdicts are printed. With faultline.config.ts, its defaults fill the scenario as for "faultline run"
+(the agent is yours: its agents matrix plays no part). Exit code: 0 when every trial passed, 1 when one failed; 130 after Ctrl-C
 (the verdicts of the trial it ended are printed first).`;
 
 const positive = (v: string): number => {
@@ -40,11 +42,11 @@ export function createServeCommand(ctx: CliContext): Command {
     .argument('<scenario>', 'scenario file or built-in name')
     .option('--seed <n>', 'the run seed (the plan\'s draws, as `run --seed`)', parseSeed, 1)
     .option('--trials <n>', 'end after this many trials (default: until Ctrl-C)', positive)
+    .option('--config-file <file>', 'the project config file whose defaults the scenario takes (default: ./faultline.config.ts if there is one)')
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ServeFlags) => {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'serve needs a seed (--seed <n>), not "random"');
-      const [{ loadScenarios }, { judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, { McpHttpEndpoint }] = await Promise.all([
-        import('../../runner/library.js'),
+      const [{ judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, { McpHttpEndpoint }] = await Promise.all([
         import('../../runner/trial.js'),
         import('../../runner/servedTrial.js'),
         import('../../runner/commandResult.js'),
@@ -53,11 +55,8 @@ export function createServeCommand(ctx: CliContext): Command {
         import('../printTrial.js'),
         import('../../faults/mcp/McpHttpEndpoint.js'),
       ]);
-      const scenarios = await loadScenarios([ref]);
-      const scenario = scenarios[0];
-      if (scenario === undefined || scenarios.length > 1) {
-        throw new FaultlineError(FaultlineErrorCode.Usage, `serve takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`);
-      }
+      const { servedScenario } = await import('../servedScenario.js');
+      const scenario = await servedScenario(ref, flags.configFile, 'serve');
       const runSeed = flags.seed;
       const config = 'rulebook';
       const interrupt = listenForInterrupt(ctx.io);

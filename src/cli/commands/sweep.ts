@@ -4,7 +4,8 @@ import { DEFAULT_SWEEP_FAULTS, SWEEP_FAULTS } from '../../runner/sweep/sweepFaul
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import type { Gate } from '../../runner/gates.js';
-import { collect, collectGate, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
+import type { ScenarioProject } from '../../runner/project.js';
+import { collect, collectGate, collectNames, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
 import { builtinConfigs } from './compare.js';
 import { isolationOf, isolationOptions, type IsolationFlags } from './isolationFlags.js';
 
@@ -13,6 +14,8 @@ type Reporter = (typeof REPORTERS)[number];
 
 interface SweepFlags extends IsolationFlags {
   readonly configFile?: string;
+  readonly agent?: string[];
+  readonly project?: ScenarioProject;
   /** The config file k came from, when --k was not typed. */
   readonly kFrom?: string;
   readonly fault?: string[];
@@ -68,6 +71,8 @@ as in "faultline run"; the sweep's rules may miss a cell (a draw at λ), but one
 trial of the whole point at λ > 0 leaves the point not exercised (--may-not-fire allows it).
 No gate applies unless --gate names one: then every point up to --gate-up-to must hold it, and
 unexercised==0 beside it, as "faultline run" judges coverage.
+With faultline.config.ts, its defaults fill every scenario and each agent of its agents matrix is
+swept as a cell of its own, labelled by the agent (--agent picks).
 Exit codes: 0 when the sweep ran and every gate held, 1 when a gate failed (or the --replay
 trial failed), 2 on bad input, 130/143/129 when stopped (the partial reports are written).`;
 
@@ -116,7 +121,8 @@ export function createSweepCommand(ctx: CliContext): Command {
     .option('--json', 'with --replay: print the trial history as JSON instead')
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
-    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed, k, outDir and grep')
+    .option('--agent <name>', "only these agents of faultline.config.ts's agents (repeatable, or a comma list; default: each of them)", collectNames)
+    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed, k, outDir, grep, defaults and agents')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: SweepFlags) => {
       // The fault schema loads only once the command runs, so --help stays quick; a bad --fault still exits 2 naming the flag.
@@ -142,6 +148,7 @@ export function createSweepCommand(ctx: CliContext): Command {
         target: flags.statusQueries === true ? ('any' as const) : ('call' as const),
         lambdas: flags.lambda ? (mergeLambdas(flags.lambda) as { lambdas: readonly number[] }).lambdas : DEFAULT_LAMBDAS,
         ...(flags.grep && { grep: flags.grep }),
+        ...(flags.project && { project: flags.project }),
         isolation: isolationOf(flags),
       };
       if (flags.replay !== undefined) {

@@ -1,27 +1,10 @@
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
 import { parseGate } from '../../runner/gates.js';
 import type { RunFlags } from '../commands/runFlags.js';
 import type { ConfigOrigins } from './configOrigins.js';
-import { findConfigFile, loadConfigFile, type LoadedConfigFile } from './loadConfigFile.js';
-import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
-import { reloadProject, type ScenarioProject } from '../../runner/project.js';
-
-/**
- * The config file's `defaults` and `agents`, for the scenario loader (undefined when it has
- * neither); `--agent` names are checked against its agents here, before anything loads.
- */
-export async function projectOfConfig(file: string, config: LoadedConfigFile['config'], pick: readonly string[] | undefined): Promise<ScenarioProject | undefined> {
-  const names = (config.agents ?? []).map((a) => (a as { name: string }).name);
-  if (pick !== undefined) {
-    if (names.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${pick.join(',')}: ${file} lists no agents (agents: [{ name, module }])`);
-    const unknown = pick.filter((p) => !names.includes(p));
-    if (unknown.length > 0) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${unknown.join(',')}: no such agent in ${file} (agents: ${names.join(', ')})`);
-  }
-  if (config.defaults === undefined && config.agents === undefined) return undefined;
-  // Read again as the file wrote it: workers rebuild the scenarios from the same values.
-  return reloadProject(resolve(file), pick);
-}
+import type { LoadedConfigFile } from '../../config/loadConfigFile.js';
+import { readProjectConfig } from '../../config/readProjectConfig.js';
+import type { ScenarioProject } from '../../runner/project.js';
 
 export interface Invocation {
   readonly scenarios: string[];
@@ -34,6 +17,10 @@ export interface SharedFlags {
   readonly seed: RunFlags['seed'];
   readonly grep?: RegExp;
   readonly configFile?: string;
+  /** `--agent`: the matrix agents to run (all when absent). */
+  readonly agent?: string[];
+  /** Set from the config file: its `defaults` and `agents`, applied to every scenario loaded. */
+  readonly project?: ScenarioProject;
 }
 
 /**
@@ -47,14 +34,15 @@ export async function withSharedConfigFile<F extends SharedFlags>(
   flags: F,
   more: (config: LoadedConfigFile['config'], typed: (option: string) => boolean, file: string) => Partial<F> = () => ({}),
 ): Promise<{ scenarios: string[]; flags: F }> {
-  const file = await findConfigFile(flags.configFile);
-  if (file === undefined) return { scenarios, flags };
-  const { config } = await loadConfigFile(file);
+  const read = await readProjectConfig(flags.configFile, flags.agent);
+  if (read === undefined) return { scenarios, flags };
+  const { file, loaded: { config }, project } = read;
   const typed = (option: string): boolean => cmd.getOptionValueSource(option) === 'cli';
   return {
     scenarios: scenarios.length > 0 ? scenarios : [...(config.scenarios ?? [])],
     flags: {
       ...flags,
+      ...(project && { project }),
       seed: typed('seed') ? flags.seed : (config.seed ?? flags.seed),
       ...(flags.config === undefined && config.retryConfigs && { config: [...config.retryConfigs] }),
       ...(flags.grep === undefined && config.grep !== undefined && { grep: new RegExp(config.grep) }),
@@ -69,13 +57,9 @@ export async function withSharedConfigFile<F extends SharedFlags>(
  * the built-in default. No config file: the invocation as it was.
  */
 export async function withConfigFile(cmd: Command, scenarios: string[], flags: RunFlags): Promise<Invocation> {
-  const file = await findConfigFile(flags.configFile);
-  if (file === undefined) {
-    if (flags.agent !== undefined) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${flags.agent.join(',')}: no faultline.config.ts here to list agents in (agents: [{ name, module }])`);
-    return { scenarios, flags };
-  }
-  const { config, origins } = await loadConfigFile(file);
-  const project = await projectOfConfig(file, config, flags.agent);
+  const read = await readProjectConfig(flags.configFile, flags.agent);
+  if (read === undefined) return { scenarios, flags };
+  const { file, loaded: { config, origins }, project } = read;
   // Commander fills k, seed and out with their defaults; only a value typed by the user beats the file.
   const typed = (option: string): boolean => cmd.getOptionValueSource(option) === 'cli';
   const fromFile: ConfigOrigins = {

@@ -17,6 +17,11 @@ export interface InitExample {
   readonly packages: readonly string[];
   /** The optional peers its runs load (an `http` agent needs msw). */
   readonly peers: readonly string[];
+  /**
+   * Its folder holds a `faultline.config.ts` (paths from the project's root) that `init` writes as
+   * the project's config, in place of the generated one (its defaults and agents are the example).
+   */
+  readonly config?: true;
 }
 
 export const INIT_EXAMPLES: readonly InitExample[] = [
@@ -29,10 +34,11 @@ export const INIT_EXAMPLES: readonly InitExample[] = [
   },
   {
     name: 'sdk-agents',
-    summary: 'agents on the official SDKs (openai, AI SDK, Agents SDK, Anthropic) against the helpdesk while its answer is lost',
+    summary: 'one scenario, three agents on the official SDKs (openai, AI SDK, Agents SDK) from one config, and one on the Anthropic SDK, against the helpdesk while its answer is lost',
     folders: ['sdk-agents', 'helpdesk/code'],
     packages: ['openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@anthropic-ai/sdk'],
     peers: ['msw'],
+    config: true,
   },
   {
     name: 'local-commands',

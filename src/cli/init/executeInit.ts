@@ -30,12 +30,28 @@ async function exampleFiles(example: InitExample): Promise<InitFile[]> {
     for (const entry of entries) {
       if (!entry.isFile()) continue;
       const from = join(entry.parentPath, entry.name);
+      // The example's config becomes the project's (see `exampleConfig`).
+      if (example.config === true && from === exampleConfigFile(example)) continue;
       const inExamples = relative(EXAMPLES_DIR, from).split(sep).join('/');
       files.push({ path: `faultline/examples/${inExamples}`, text: await readFile(from, 'utf8') });
     }
   }
   // Sorted, so the list printed is the same on every file system.
   return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+const exampleConfigFile = (example: InitExample): string => join(EXAMPLES_DIR, example.name, 'faultline.config.ts');
+
+/**
+ * The example's config files: its own, as the project's `faultline.config.ts` (or, when the
+ * project has one, beside it as `faultline.<example>.config.ts`: the paths in it are from the
+ * project's root), else one generated for its scenarios.
+ */
+async function exampleConfig(example: InitExample, dir: string): Promise<InitFile> {
+  if (example.config !== true) return { path: 'faultline.config.ts', text: configFor(`${exampleTarget(example.name)}/*.yaml`) };
+  const text = await readFile(exampleConfigFile(example), 'utf8');
+  const taken = (await stat(join(dir, 'faultline.config.ts')).catch(() => undefined)) !== undefined;
+  return { path: taken ? `faultline.${example.name}.config.ts` : 'faultline.config.ts', text };
 }
 
 /** The example named `name`, or a usage error listing the names there are. */
@@ -111,7 +127,7 @@ export async function executeInit(dir: string, io: Io, exampleName?: string): Pr
   const info = await stat(dir).catch(() => undefined);
   if (info !== undefined && !info.isDirectory()) throw new FaultlineError(FaultlineErrorCode.Usage, `--dir ${dir}: expected a folder, but ${dir} is ${info.isFile() ? 'a file' : 'not a folder'}`);
   const files: readonly InitFile[] = example
-    ? [{ path: 'faultline.config.ts', text: configFor(`${exampleTarget(example.name)}/*.yaml`) }, ...(await exampleFiles(example)), { path: '.github/workflows/faultline.yml', text: WORKFLOW }]
+    ? [await exampleConfig(example, dir), ...(await exampleFiles(example)), { path: '.github/workflows/faultline.yml', text: WORKFLOW }]
     : INIT_FILES;
   const steps: Step[] = [];
   for (const { path, text } of files) steps.push(await writeNew(dir, path, text));
@@ -137,11 +153,19 @@ async function exampleNext(example: InitExample, steps: readonly Step[]): Promis
   const install = await installCommand(example);
   // A config that was there already does not name the example: run its folder by path instead.
   const configSkipped = steps.some((s) => s.kind === 'skipped' && s.what === 'faultline.config.ts');
-  const run = configSkipped ? `npx faultline run ${exampleTarget(example.name)}` : 'npx faultline run';
+  const own = steps.find((s) => s.what === `faultline.${example.name}.config.ts`);
+  const run = own !== undefined ? `npx faultline run --config-file ${own.what}` : configSkipped ? `npx faultline run ${exampleTarget(example.name)}` : 'npx faultline run';
   return [
     ...(skipped === 0 ? [] : [`${skipped} skipped: nothing was overwritten.`]),
     ...(install === undefined ? [] : [`needs: ${install}`]),
-    `next: ${run}   (the example's scenarios under the rulebook configuration)`,
-    `      npx faultline run ${exampleTarget(example.name)} --config naive   (the same under a careless retry policy)`,
+    ...(example.config === true
+      ? [
+          `next: ${run}   (each scenario once per agent of the config, every cell labelled by its agent)`,
+          `      ${run.replace('faultline run', 'faultline compare')}   (the agents side by side)`,
+        ]
+      : [
+          `next: ${run}   (the example's scenarios under the rulebook configuration)`,
+          `      npx faultline run ${exampleTarget(example.name)} --config naive   (the same under a careless retry policy)`,
+        ]),
   ];
 }

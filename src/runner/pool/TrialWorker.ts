@@ -24,6 +24,8 @@ export interface WorkerLimits {
   readonly trialTimeoutMs: number;
   /** The worker's V8 old-generation heap limit. */
   readonly heapMb: number;
+  /** `heapMb` was asked for (`--worker-heap`), not the default: a refusal names the flag only then. */
+  readonly heapGiven?: boolean;
   /**
    * Host the worker in a process of its own (for the user's code): the heap limit alone cannot
    * stop every runaway allocation from aborting the process it runs in (see `ProcessHostedWorker`).
@@ -36,9 +38,13 @@ export const outOfMemoryMessage = (heapMb: number): string =>
   `out of memory: the agent's code allocated past the worker's heap limit of ${heapMb} MB (--worker-heap); the worker was replaced`;
 
 /** The refusal of a heap limit the scenarios cannot even be loaded under: which files, the limit, and the flag. */
-export function loadOutOfMemoryMessage(heapMb: number, files: readonly string[]): string {
+export function loadOutOfMemoryMessage(heapMb: number, files: readonly string[], given = true): string {
   const named = files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
-  return `--worker-heap ${heapMb}: a worker ran out of memory while loading the scenarios (${named || 'the built-in library'}) under its heap limit of ${heapMb} MB; give it more (the default is ${DEFAULT_WORKER_HEAP_MB} MB)`;
+  const what = `a worker ran out of memory while loading the scenarios (${named || 'the built-in library'})`;
+  // Only a limit the user typed is quoted as a flag: the default came from no flag of theirs.
+  return given
+    ? `--worker-heap ${heapMb}: ${what} under its heap limit of ${heapMb} MB; give it more (the default is ${DEFAULT_WORKER_HEAP_MB} MB)`
+    : `${what} under the default heap limit of ${heapMb} MB (no --worker-heap given); give it more with --worker-heap <MB>`;
 }
 
 // The entry runs from source (.ts, through tsx) or built (.js), whichever this file is.
@@ -137,7 +143,7 @@ export class TrialWorker {
       // Running out while loading is no trial's doing: the limit is too small for the scenarios and what they import.
       const onError = (error: Error & { code?: string }): void =>
         error.code === OUT_OF_MEMORY
-          ? fail(loadOutOfMemoryMessage(limits.heapMb, setup.scenarioFiles), FaultlineErrorCode.Usage)
+          ? fail(loadOutOfMemoryMessage(limits.heapMb, setup.scenarioFiles, limits.heapGiven !== false), FaultlineErrorCode.Usage)
           : fail(`a worker failed to start: ${describeThrown(error)}`);
       const onExit = (code: number): void => fail(`a worker exited with code ${code} while starting`);
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);

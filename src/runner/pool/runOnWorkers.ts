@@ -108,6 +108,7 @@ export function isolationLimits(scenarios: readonly Scenario[], isolation: Isola
         ...scenarios.map((s) => (s.agent.kind === 'command' ? s.agent.timeoutMs + DEFAULT_TRIAL_TIMEOUT_MS : 0)),
       ),
     heapMb: isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
+    heapGiven: isolation?.heapMb !== undefined,
     ownProcess: runsUserCode(scenarios),
   };
 }

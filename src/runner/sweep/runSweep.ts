@@ -1,6 +1,7 @@
 import type { ExecutionConfigLike } from '../../runtime/executionConfig.js';
 import type { IsolationOptions } from '../pool/runOnWorkers.js';
 import { matrixJobs, runMatrix, type RunResult } from '../run.js';
+import { cellRuns } from '../cellLabel.js';
 import type { Scenario } from '../scenario.js';
 import type { TrialSummary } from '../trial.js';
 import { judgePointCoverage } from './sweepCoverage.js';
@@ -53,9 +54,9 @@ export interface SweepOptions {
   readonly onPoint?: (series: SweepSeries, point: SweepPoint) => void;
 }
 
-/** Trials a sweep runs: every point is the whole matrix. */
+/** Trials a sweep runs: every point is the whole matrix (an agent that ignores configurations under the first only, as `run` runs it). */
 export const sweepTrials = (o: Pick<SweepOptions, 'scenarios' | 'configs' | 'k' | 'lambdas' | 'series'>): number =>
-  o.scenarios.length * o.configs.length * o.k * o.lambdas.length * o.series.length;
+  matrixJobs(o.scenarios.length, o.configs.length, o.k, undefined, cellRuns(o.scenarios)).length * o.lambdas.length * o.series.length;
 
 /**
  * Runs each series at each λ through `runMatrix`, the series' rules added after every
@@ -65,7 +66,7 @@ export const sweepTrials = (o: Pick<SweepOptions, 'scenarios' | 'configs' | 'k' 
  */
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const { scenarios, configs, k, seed, lambdas, target, signal } = options;
-  const perPoint = matrixJobs(scenarios.length, configs.length, k).length;
+  const perPoint = matrixJobs(scenarios.length, configs.length, k, undefined, cellRuns(scenarios)).length;
   const total = sweepTrials(options);
   let before = 0;
   let interrupted = false;

@@ -1,12 +1,12 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
-import { expandRef } from '../../runner/expandRef.js';
-import { loadFile } from '../../runner/loadFile.js';
-import { formatIssues } from '../../core/zodIssues.js';
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
+import { expandRef } from '../runner/expandRef.js';
+import { loadFile } from '../runner/loadFile.js';
+import { formatIssues } from '../core/zodIssues.js';
 import type { z } from 'zod';
-import { FaultlineConfigSchema } from '../../config/defineConfig.js';
+import { FaultlineConfigSchema } from './defineConfig.js';
 
 /** Looked for in the working folder, in this order, when `--config-file` is not given. */
 export const CONFIG_FILE_NAMES = ['faultline.config.ts', 'faultline.config.mts', 'faultline.config.js', 'faultline.config.mjs'] as const;

@@ -1,0 +1,105 @@
+/**
+ * Bad `defaults` and `agents` in faultline.config.ts, and `--agent` naming no agent, on every
+ * command that reads them (run, compare, explore, sweep, list, replay, serve): each is refused
+ * with exit 2 before anything runs, the message naming the file, the path in it and what was
+ * expected, and the same on every command (one function reads the file for all of them).
+ * The cases are drawn by fast-check: a bad value at a drawn path, each run on a drawn command.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultline } from './faultline.js';
+import { userProject } from './userProject.js';
+
+interface Case {
+  readonly cls: string;
+  /** The `defineConfig({ … })` argument, as source. */
+  readonly config: string;
+  /** What stderr must say: the file, the path in it, what was expected. */
+  readonly says: RegExp;
+  readonly agent?: string;
+}
+
+const SCENARIO = 'name: s\nagent: { task: Open a ticket }\ngoal: { outcome: [completed] }\n';
+const SCRIPTED = "{ name: 'scripted', kind: 'scripted' }";
+
+const wrongTypes: Case[] = [
+  { cls: 'defaults is a number', config: '{ defaults: 5 }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults: Invalid input: expected object, received number/ },
+  { cls: 'defaults.budget of the wrong type', config: "{ defaults: { budget: { maxAttemptsPerCall: 'four' } } }", says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults\.budget\.maxAttemptsPerCall: Invalid input: expected number, received string/ },
+  { cls: 'defaults.services an empty list', config: '{ defaults: { services: [] } }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults\.services: .*(>=1|at least)/ },
+  { cls: 'agents is an object', config: '{ agents: {} }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents: Invalid input: expected array, received object/ },
+  { cls: 'agents is empty', config: '{ agents: [] }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents: list at least one agent, or leave the key out/ },
+  { cls: 'an agent name with spaces', config: "{ agents: [{ name: 'Open AI', kind: 'scripted' }] }", says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents\[0\]\.name: expected a short lowercase name/ },
+];
+
+const unknownKeys: Case[] = [
+  { cls: 'an unknown key in defaults', config: '{ defaults: { servicez: [] } }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults: Unrecognized key: "servicez"/ },
+  { cls: 'an unknown key in an agent', config: "{ agents: [{ name: 'a', kind: 'scripted', extra: 1 }] }", says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents\[0\]: Unrecognized key: "extra"/ },
+];
+
+const modules: Case[] = [
+  { cls: 'an agent module that does not exist', config: "{ agents: [{ name: 'a', module: './nope.ts' }] }", says: /faultline\.config\.ts: agents\[0\]\.module \(\.\/nope\.ts\): the module failed to load: Cannot find module/ },
+  { cls: 'a default agent module that does not exist', config: "{ defaults: { agent: { kind: 'http', module: './nope.ts' } } }", says: /faultline\.config\.ts: defaults\.agent\.module \(\.\/nope\.ts\): the module failed to load/ },
+  { cls: 'a default service module that does not exist', config: "{ defaults: { services: ['./missing.service.ts'] } }", says: /faultline\.config\.ts: defaults\.services\[0\] \(\.\/missing\.service\.ts\): no such file/ },
+];
+
+// Two agents of one name, at a drawn position: the second is named, with why it matters.
+const duplicates = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), fc.nat(2)).map(([name, before]): Case => {
+  const others = Array.from({ length: before }, (_, i) => `{ name: 'x${i}-${name}', kind: 'scripted' }`);
+  return {
+    cls: `agent "${name}" twice after ${before} others`,
+    config: `{ agents: [${[...others, `{ name: '${name}', kind: 'scripted' }`, `{ name: '${name}', kind: 'scripted' }`].join(', ')}] }`,
+    says: new RegExp(`faultline\\.config\\.ts: invalid faultline config:\\n\\s+- agents\\[${before + 1}\\]\\.name: "${name}" names two agents; expected each name once`),
+  };
+});
+
+// --agent naming an agent the file does not list.
+const unknownAgent = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/).filter((n) => n !== 'scripted').map((name): Case => ({
+  cls: `--agent ${name}`,
+  config: `{ agents: [${SCRIPTED}] }`,
+  agent: name,
+  says: new RegExp(`--agent ${name}: no such agent in faultline\\.config\\.ts \\(agents: scripted\\)`),
+}));
+
+// Every command that reads the config's defaults and agents, with arguments that would otherwise run.
+const COMMANDS: Record<string, readonly string[]> = {
+  run: ['run', 's.yaml', '--k', '1'],
+  compare: ['compare', 's.yaml', '--k', '1'],
+  explore: ['explore', 's.yaml', '--runs', '1'],
+  sweep: ['sweep', 's.yaml', '--k', '1', '--lambda', '0'],
+  list: ['list'],
+  replay: ['replay', 's.yaml', '--trial', '0'],
+  serve: ['serve', 's.yaml', '--trials', '1'],
+};
+// Commands with an --agent flag.
+const PICKING = ['run', 'compare', 'explore', 'sweep', 'list', 'replay'];
+
+let project: Awaited<ReturnType<typeof userProject>>;
+beforeAll(async () => {
+  project = await userProject('fuzz-project-config', { 's.yaml': SCENARIO });
+});
+afterAll(() => project.cleanup());
+
+async function refused(c: Case, command: string): Promise<void> {
+  await writeFile(join(project.path, 'faultline.config.ts'), `import { defineConfig } from 'faultline';\nexport default defineConfig(${c.config});\n`);
+  const r = await faultline([...COMMANDS[command]!, ...(c.agent !== undefined ? ['--agent', c.agent] : [])], { cwd: project.path });
+  expect(r.code, `${c.cls} on ${command}: ${r.stderr}${r.stdout}`).toBe(2);
+  expect(r.stderr, `${c.cls} on ${command}`).toMatch(c.says);
+  // Refused before anything ran: no trial, no stack.
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('bad defaults and agents in faultline.config.ts are refused (exit 2) by every command that reads them', () => {
+  it('wrong types, unknown keys and modules that do not exist, each on a drawn command', async () => {
+    const cases = [...wrongTypes, ...unknownKeys, ...modules];
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...cases), fc.constantFrom(...Object.keys(COMMANDS)), (c, command) => refused(c, command)), { numRuns: 12, seed: 27 });
+    // Every case once, whatever the draw.
+    for (const [i, c] of cases.entries()) await refused(c, Object.keys(COMMANDS)[i % Object.keys(COMMANDS).length]!);
+  }, 300_000);
+
+  it('duplicate agent names, and --agent naming no agent of the file', async () => {
+    await fc.assert(fc.asyncProperty(duplicates, fc.constantFrom(...Object.keys(COMMANDS)), (c, command) => refused(c, command)), { numRuns: 4, seed: 27 });
+    await fc.assert(fc.asyncProperty(unknownAgent, fc.constantFrom(...PICKING), (c, command) => refused(c, command)), { numRuns: 4, seed: 27 });
+  }, 300_000);
+});
