@@ -407,14 +407,8 @@ function statsJson(s: TrialSummary['stats']): JsonReport['cells'][number]['trial
     ...rest,
     firings: s.firings.map(([rule, n]) => [rule, n]),
     tokens: { ...s.tokens },
- * Version 7: goodput over time, heal and recovery. A many-agent trial's and cell's `crowd`
- * figures carry `goodput` beside `load`: the agents' calls that succeeded, per bin of the same
- * width. A scenario with `heal` and `recovery` has `stats.recovery` on its trials (time to
- * recover, calls after the heal) and `metrics.recovery` on its cells (trials recovered, the rate
- * and its interval, time-to-recover quantiles and counts); histories may hold a `heal` event,
- * and `lie` events (a fault that answered 2xx with what the world did not hold; a duplicate's
- * verdict names it in `evidence.causedBy`). Live and recorded trials shown in full carry
- * `exchanges`: the messages sent to the model and its answers, scrubbed of secrets.
+    ...(crowd && { crowd: { ...crowd, completionMs: crowd.completionMs.map(([ms, n]) => [ms, n]), throttled: { ...crowd.throttled }, load: [...crowd.load], goodput: [...crowd.goodput] } }),
+    ...(recovery && { recovery: { ...recovery } }),
   };
 }
 
