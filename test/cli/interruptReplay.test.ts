@@ -12,7 +12,7 @@ afterAll(() => dir.cleanup());
 
 describe('Ctrl-C during a run', () => {
   it('lets the trial in progress finish, writes every report for what finished, and exits 130', async () => {
-    // 16 scenarios × 200 trials: several seconds of work, stopped after the first cell.
+    // 17 scenarios × 200 trials: several seconds of work, stopped after the first cell.
     const run = start(['run', '--k', '200', '--out', 'partial'], { cwd: dir.path });
     await run.stderrLine(/^✓ rulebook × \S+: 200\/200 passed/);
     run.child.kill('SIGINT');

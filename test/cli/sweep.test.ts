@@ -120,7 +120,7 @@ describe('faultline sweep on the library', () => {
   }, 120_000);
 
   it('prints a table per series, pass^1 and pass^k with their intervals, and a replay command for every failing point', () => {
-    expect(first.stdout).toMatch(/^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 16 scenarios$/m);
+    expect(first.stdout).toMatch(/^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 17 scenarios$/m);
     expect(first.stdout).toMatch(/^ {2}configuration +rate +λ=0 +λ=0\.1 +λ=0\.2 +λ=0\.3 +λ=0\.4 +λ=0\.5$/m);
     const points = curve('rate_limit', 'naive').points;
     const cell = (x: number | null, i: readonly [number, number] | null): string => `${x!.toFixed(3)} [${i![0].toFixed(2)}, ${i![1].toFixed(2)}]`;
