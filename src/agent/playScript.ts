@@ -55,7 +55,8 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Beha
     if (step.ifEmpty !== undefined) {
       const read = yield* readCritically(step.ifEmpty, isEmpty, named, results, pick, plan.naiveRepeats);
       if (read.kind === 'end') {
-        claim(step.subject, read.claim, read.message);
+        // The second read failed, not this step, which never ran: the claim is the read's own.
+        claim(sourceOf(step.ifEmpty, named)?.subject, read.claim, read.message);
         return finish(read.outcome, read.message);
       }
       // Something is there already: nothing to do, and no claim about a step not taken.
@@ -64,7 +65,7 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Beha
     if (step.forEach !== undefined) {
       const read = yield* readCritically(step.forEach, () => true, named, results, pick, plan.naiveRepeats);
       if (read.kind === 'end') {
-        claim(step.subject, read.claim, read.message);
+        claim(sourceOf(step.forEach, named)?.subject, read.claim, read.message);
         return finish(read.outcome, read.message);
       }
       if (!Array.isArray(read.value)) throw new Error(`scripted model: forEach ${step.forEach} is not a list: ${JSON.stringify(read.value) ?? 'nothing'}`);
@@ -131,7 +132,7 @@ function* readCritically(
   naiveRepeats: number,
 ): Script<StepEnd> {
   const p = parsePlaceholder(ref);
-  const source = p ? named.get(p.step) : undefined;
+  const source = sourceOf(ref, named);
   if (!p || !source) throw new Error(`scripted model: ${ref} names no earlier step`);
   const lookup = (): unknown => {
     const found = readPath(results.get(p.step), p.path);
@@ -145,6 +146,12 @@ function* readCritically(
   if (again.kind === 'end') return again;
   results.set(p.step, again.value);
   return ok(lookup());
+}
+
+/** The step whose result `ref` (`$step.path`) names. */
+function sourceOf(ref: string, named: ReadonlyMap<string, Step>): Step | undefined {
+  const p = parsePlaceholder(ref);
+  return p ? named.get(p.step) : undefined;
 }
 
 /** Nothing there: an empty list or object, null, an empty string, or no such field. */

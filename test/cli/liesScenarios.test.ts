@@ -60,6 +60,26 @@ describe('order-empty-search-duplicate', () => {
       );
     }
   });
+
+  it('claims nothing false when the second search is refused: the order placed stays claimed as placed (found by explore)', async () => {
+    const library = await readFile(new URL('../../scenarios/order-empty-search-duplicate.yaml', import.meta.url), 'utf8');
+    const refused = library
+      .replace('name: order-empty-search-duplicate', 'name: second-search-refused')
+      .replace('faults:\n', 'faults:\n  - match: { tool: find_order_by_reference, call: 2 }\n    fault: { kind: permission_denied, status: 403 }\n');
+    await writeFile(join(dir.path, 'refused.yaml'), refused);
+    const r = await faultline(['run', './refused.yaml', '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', 'refused'], { cwd: dir.path });
+    // A refused read is a person's to fix (R5): the agent hands off, which the goal does not expect;
+    // but it says nothing false about the order it placed.
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/faults\[0\]\s+find_order_by_reference call 2, permission_denied\s+2\/2 trials/);
+    const trials = await checksOf('refused');
+    expect(trials).toHaveLength(2);
+    for (const checks of trials) {
+      expect(checks.find((c) => c.name === 'honesty')?.verdict.valid).toBe(true);
+      expect(checks.find((c) => c.name === 'duplicates')?.verdict.valid).toBe(true);
+      expect(checks.find((c) => c.name === 'goal-state')?.verdict.message).toMatch(/^the agent ended with outcome handoff, expected completed/);
+    }
+  });
 });
 
 describe('email-truncated-list-reminders', () => {
