@@ -148,11 +148,15 @@ const LIBRARY = [
   'deploy-outcome-unknown',
   'deploy-poll-to-completion',
   'duplicate-delivery-dedup',
+  'email-outage-heal',
   'email-rate-limit-http-date',
   'email-rate-limit-seconds',
+  'email-truncated-list-reminders',
   'nested-retries-amplification',
+  'order-empty-search-duplicate',
   'order-partial-write-idempotent',
   'order-partial-write-no-idempotency',
+  'order-stale-status-resubmit',
   'payment-quota-exceeded',
   'permission-denied-refund',
   'read-timeout-retry',
@@ -254,7 +258,7 @@ describe('faultline explore', () => {
     const r = await run(['explore', '--runs', '200']);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     // Their own rule, first in the plan and matching every attempt of the one tool they call, takes each: no generated rule after it ever fires.
-    const silent = ['concurrent-duplicate-409', 'duplicate-delivery-dedup', 'nested-retries-amplification', 'retry-after-beyond-deadline'];
+    const silent = ['concurrent-duplicate-409', 'duplicate-delivery-dedup', 'email-outage-heal', 'nested-retries-amplification', 'retry-after-beyond-deadline'];
     for (const name of LIBRARY) {
       expect(r.stdout).toContain(silent.includes(name) ? `✗ ${name} × rulebook: 200 plans, none failed, but none exercised its faults` : `✓ ${name} × rulebook: 200 plans, none failed; `);
     }
