@@ -21,7 +21,9 @@ export const BEHAVIOURS = [
   /**
    * Careful, and distrusts an absence: where a step acts on one (`onAbsent: resubmit`), a status
    * read that finds nothing is read once more, after a pause, before the step is submitted again
-   * (a stale or empty answer is then caught by the second read). The others act on the first read.
+   * (a stale or empty answer is then caught by the second read); before a step acts on an earlier
+   * read (`ifEmpty` on an empty answer, `forEach` on any list), it runs that read again and goes by
+   * the second answer. The others act on the first read.
    */
   'verifies-critical-reads',
 ] as const;

@@ -3,7 +3,7 @@ import type { ToolResult, UnknownResult } from '../runtime/result.js';
 import type { Behaviour } from './behaviours.js';
 import type { ModelAction } from './model.js';
 import { readOperationAnswer } from './operationStatus.js';
-import { readPath, substitutePlaceholders } from './placeholders.js';
+import { parsePlaceholder, readPath, substitutePlaceholders } from './placeholders.js';
 import type { Poll, ScriptPlan, Step } from './script.js';
 
 export type FinalAction = Extract<ModelAction, { kind: 'final' }>;
@@ -49,8 +49,28 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Beha
   };
   const finish = (outcome: AgentOutcomeKind, message: string): FinalAction => ({ kind: 'final', outcome, message, claims: [...claims.values()] });
 
+  const named = new Map(plan.steps.flatMap((s) => (s.name === undefined ? [] : [[s.name, s] as const])));
   for (const step of plan.steps) {
-    const done = yield* runStep(step, results, pick, plan.naiveRepeats);
+    let done: StepEnd;
+    if (step.ifEmpty !== undefined) {
+      const read = yield* readCritically(step.ifEmpty, isEmpty, named, results, pick, plan.naiveRepeats);
+      if (read.kind === 'end') {
+        // The second read failed, not this step, which never ran: the claim is the read's own.
+        claim(sourceOf(step.ifEmpty, named)?.subject, read.claim, read.message);
+        return finish(read.outcome, read.message);
+      }
+      // Something is there already: nothing to do, and no claim about a step not taken.
+      if (!isEmpty(read.value)) continue;
+    }
+    if (step.forEach !== undefined) {
+      const read = yield* readCritically(step.forEach, () => true, named, results, pick, plan.naiveRepeats);
+      if (read.kind === 'end') {
+        claim(sourceOf(step.forEach, named)?.subject, read.claim, read.message);
+        return finish(read.outcome, read.message);
+      }
+      if (!Array.isArray(read.value)) throw new Error(`scripted model: forEach ${step.forEach} is not a list: ${JSON.stringify(read.value) ?? 'nothing'}`);
+      done = yield* forEachItem(step, read.value, results, pick, plan.naiveRepeats);
+    } else done = yield* runStep(step, results, pick, plan.naiveRepeats);
     if (done.kind === 'end') {
       claim(step.subject, done.claim, done.claim === 'succeeded' ? undefined : done.message);
       return finish(done.outcome, done.message);
@@ -76,6 +96,69 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Beha
     }
   }
   return finish('completed', plan.finalMessage ?? `Done: ${plan.steps.map((s) => s.name ?? s.tool).join(', ')}.`);
+}
+
+/** Runs `step` once per item, `$item` naming it; the first item that ends the task ends the loop. */
+function* forEachItem(step: Step, items: readonly unknown[], results: Map<string, unknown>, pick: () => Behaviour, naiveRepeats: number): Script<StepEnd> {
+  const outer = results.get('item');
+  const hadOuter = results.has('item');
+  const values: unknown[] = [];
+  try {
+    for (const item of items) {
+      results.set('item', item);
+      const done = yield* runStep(step, results, pick, naiveRepeats);
+      if (done.kind === 'end') return done;
+      values.push(done.value);
+    }
+  } finally {
+    if (hadOuter) results.set('item', outer);
+    else results.delete('item');
+  }
+  return ok(values);
+}
+
+/**
+ * The earlier result `ref` names, which a step is about to act on (`ifEmpty`, `forEach`). A
+ * `verifies-critical-reads` model reads it again, after a pause, when `critical` says the answer
+ * matters (an absence; any list to act on item by item) and goes by the second answer: a stale,
+ * empty or cut answer is then caught. The others act on the first read.
+ */
+function* readCritically(
+  ref: string,
+  critical: (value: unknown) => boolean,
+  named: ReadonlyMap<string, Step>,
+  results: Map<string, unknown>,
+  pick: () => Behaviour,
+  naiveRepeats: number,
+): Script<StepEnd> {
+  const p = parsePlaceholder(ref);
+  const source = sourceOf(ref, named);
+  if (!p || !source) throw new Error(`scripted model: ${ref} names no earlier step`);
+  const lookup = (): unknown => {
+    const found = readPath(results.get(p.step), p.path);
+    return found.found ? found.value : undefined;
+  };
+  const first = lookup();
+  // A step run per item is no single read to repeat.
+  if (!results.has(p.step) || source.forEach !== undefined || !critical(first) || pick() !== 'verifies-critical-reads') return ok(first);
+  yield* pause(STATUS_QUERY_GAP_MS);
+  const again = yield* runStep(source, results, pick, naiveRepeats);
+  if (again.kind === 'end') return again;
+  results.set(p.step, again.value);
+  return ok(lookup());
+}
+
+/** The step whose result `ref` (`$step.path`) names. */
+function sourceOf(ref: string, named: ReadonlyMap<string, Step>): Step | undefined {
+  const p = parsePlaceholder(ref);
+  return p ? named.get(p.step) : undefined;
+}
+
+/** Nothing there: an empty list or object, null, an empty string, or no such field. */
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
 }
 
 /** Naive variants repeat a failed call `naiveRepeats` more times; the careful model once at most. */

@@ -35,4 +35,32 @@ describe('ScriptPlanSchema', () => {
     ]);
     expect(messages({ steps: [] })).toEqual(['steps: Too small: expected array to have >=1 items']);
   });
+
+  it('checks ifEmpty and forEach: a placeholder naming an earlier step; $item only inside a forEach step; no forEach with a poll', () => {
+    expect(
+      messages({
+        steps: [
+          { name: 'list', tool: 'list', input: {} },
+          { tool: 't', ifEmpty: '$list', input: {} },
+          { tool: 't', forEach: '$list.items', input: { id: '$item.id' } },
+        ],
+      }),
+    ).toEqual([]);
+    expect(
+      messages({
+        steps: [
+          { name: 'list', tool: 'list', input: {} },
+          { tool: 't', ifEmpty: 'list', input: { id: '$item.id' } },
+          { tool: 't', forEach: '$later', input: {} },
+          { tool: 't', forEach: '$list', input: {}, poll: { tool: 'get', input: {}, until: { path: 'state', in: ['done'] }, everyMs: 1, maxPolls: 1 } },
+          { name: 'later', tool: 't', input: {} },
+        ],
+      }),
+    ).toEqual([
+      'steps.1.ifEmpty: ifEmpty is a placeholder naming an earlier step, like $found',
+      'steps.1.input: "$item" names no earlier step',
+      'steps.2.forEach: "$later" names no earlier step',
+      'steps.3.forEach: a forEach step cannot also poll; poll in a step of its own',
+    ]);
+  });
 });

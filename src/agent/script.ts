@@ -45,6 +45,16 @@ export const StepSchema = z
      * absence as proof and submits the step again, once: safe only with the same idempotency key.
      */
     onAbsent: z.enum(['reconcile', 'resubmit']).optional(),
+    /**
+     * `$step.path`: run this step only if that earlier result is empty (an empty list or object,
+     * null, an empty string, or no such field): "look it up, create it if it is not there".
+     */
+    ifEmpty: z.string().regex(/^\$[A-Za-z_]/, 'ifEmpty is a placeholder naming an earlier step, like $found').optional(),
+    /**
+     * `$step.path`: an earlier result that is a list; the step runs once per item, in order, with
+     * `$item` naming the item in `input` and `fixes`. A named step's result is the list of its results.
+     */
+    forEach: z.string().regex(/^\$[A-Za-z_]/, 'forEach is a placeholder naming an earlier step, like $list.items').optional(),
   })
   .strict();
 export type Step = z.infer<typeof StepSchema>;
@@ -68,8 +78,13 @@ export const ScriptPlanSchema = z
           }
         }
       };
-      check(step.input, ['input'], earlier);
-      if (step.fixes) check(step.fixes, ['fixes'], earlier);
+      // `$item` is the current item, inside a `forEach` step only.
+      const known = step.forEach === undefined ? earlier : new Set([...earlier, 'item']);
+      check(step.input, ['input'], known);
+      if (step.fixes) check(step.fixes, ['fixes'], known);
+      if (step.ifEmpty !== undefined) check(step.ifEmpty, ['ifEmpty'], earlier);
+      if (step.forEach !== undefined) check(step.forEach, ['forEach'], earlier);
+      if (step.forEach !== undefined && step.poll) ctx.addIssue({ code: 'custom', path: ['steps', i, 'forEach'], message: 'a forEach step cannot also poll; poll in a step of its own' });
       if (step.name !== undefined) {
         if (earlier.has(step.name)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'name'], message: `step name "${step.name}" is used twice` });
         earlier.add(step.name);

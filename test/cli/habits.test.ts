@@ -74,10 +74,10 @@ describe('--last-failed', { timeout: 240_000 }, () => {
     const first = await faultline(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json'], { cwd: cwd() });
     expect(first.code, first.stderr).toBe(1);
     const cells = (await report('last')).cells;
-    expect(cells).toHaveLength(17);
+    expect(cells).toHaveLength(19);
     const failing = cells.filter((c) => c.status === 'failed').map((c) => c.scenario);
     expect(failing.length).toBeGreaterThan(1);
-    expect(failing.length).toBeLessThan(17);
+    expect(failing.length).toBeLessThan(19);
 
     const again = await faultline(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json', '--last-failed'], { cwd: cwd() });
     expect(again.code, again.stderr).toBe(1);

@@ -35,16 +35,16 @@ describe('faultline run', () => {
   it('passes the built-in library under the rulebook configuration and writes every report', async () => {
     expect(rulebook.stderr).not.toMatch(/error|crashed/);
     expect(rulebook.code).toBe(0);
-    expect(rulebook.stdout).toContain('faultline  seed 1, k = 4, 17 scenarios × 1 configuration, 68 trials (0 failed)');
+    expect(rulebook.stdout).toContain('faultline  seed 1, k = 4, 19 scenarios × 1 configuration, 76 trials (0 failed)');
     expect(rulebook.stdout).toContain('gates: all 4 held');
     expect(rulebook.stdout).toContain('reports: tmp/faultline.json, tmp/junit.xml, tmp/summary.md');
     // Not a TTY: a plain progress line per finished cell.
-    expect(rulebook.stderr.trim().split('\n')).toHaveLength(17);
+    expect(rulebook.stderr.trim().split('\n')).toHaveLength(19);
     expect(rulebook.stderr).toContain('✓ rulebook × read-timeout-retry: 4/4 passed');
 
     const report = parseJsonReport(await read('tmp', 'faultline.json'), 'faultline.json');
-    expect(report.run).toMatchObject({ seed: 1, k: 4, configs: ['rulebook'], interrupted: false, trials: 68, failedTrials: 0 });
-    expect(report.run.scenarios).toHaveLength(17);
+    expect(report.run).toMatchObject({ seed: 1, k: 4, configs: ['rulebook'], interrupted: false, trials: 76, failedTrials: 0 });
+    expect(report.run.scenarios).toHaveLength(19);
     expect(report.gates.passed).toBe(true);
 
     const junit = parseXml(await read('tmp', 'junit.xml'));
@@ -54,16 +54,16 @@ describe('faultline run', () => {
 
     const summary = await read('tmp', 'summary.md');
     expect(summary).toContain('### rulebook');
-    expect(summary.split('\n').filter((l) => l.startsWith('| ✅ '))).toHaveLength(19); // 17 scenarios, the total, and email-outage-heal's recovery row
+    expect(summary.split('\n').filter((l) => l.startsWith('| ✅ '))).toHaveLength(21); // 19 scenarios, the total, and email-outage-heal's recovery row
   });
 
   it('fails the gates under the naive configuration, naming the gate and the scenarios', async () => {
     expect(naive.code).toBe(1);
     // Naive never reconciles, so the stale-status scenario's stale read never happens: not exercised.
     expect(naive.stdout).toContain('gates: 3 of 4 failed');
-    expect(naive.stdout).toMatch(/✗ unexercised==0 failed in 1 of 17 cells: order-stale-status-resubmit × naive: faults\[1\] \(create_order status queries, stale, times 2\) never fired/);
-    expect(naive.stdout).toMatch(/✗ pass\^k>=1 failed in \d+ of 17 cells: .*order-partial-write-no-idempotency × naive \(0\)/);
-    expect(naive.stdout).toMatch(/✗ duplicates==0 failed in 3 of 17 cells: (?=.*order-partial-write-idempotent × naive \(4\))(?=.*order-partial-write-no-idempotency × naive \(4\))(?=.*order-stale-status-resubmit × naive \(8\))/);
+    expect(naive.stdout).toMatch(/✗ unexercised==0 failed in 1 of 19 cells: order-stale-status-resubmit × naive: faults\[1\] \(create_order status queries, stale, times 2\) never fired/);
+    expect(naive.stdout).toMatch(/✗ pass\^k>=1 failed in \d+ of 19 cells: .*order-partial-write-no-idempotency × naive \(0\)/);
+    expect(naive.stdout).toMatch(/✗ duplicates==0 failed in 3 of 19 cells: (?=.*order-partial-write-idempotent × naive \(4\))(?=.*order-partial-write-no-idempotency × naive \(4\))(?=.*order-stale-status-resubmit × naive \(8\))/);
     // Every failing cell shown carries the command that replays it.
     const failing = naive.stdout.split('\n').filter((l) => /^ {2}✗ \S+ × naive: /.test(l));
     const replays = naive.stdout.split('\n').filter((l) => /^ {6}replay: faultline replay \S+ --config naive --seed 1 --trial \d+$/.test(l));

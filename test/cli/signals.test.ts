@@ -39,7 +39,7 @@ describe('a stop signal mid-run', () => {
     const report = parseJsonReport(await readFile(join(out, 'faultline.json'), 'utf8'));
     expect(report.run.interrupted).toBe(true);
     expect(report.cells[0]!.metrics.trials).toBe(100);
-    expect(report.run.trials).toBeLessThan(17 * 100);
+    expect(report.run.trials).toBeLessThan(19 * 100);
     // Every finished trial is in its cell's verdict summary: none was cut off half-way and lost.
     for (const cell of report.cells) expect(cell.verdicts.reduce((n, g) => n + g.trials, 0)).toBe(cell.metrics.trials);
 

@@ -37,7 +37,7 @@ describe('faultline sweep on the library', () => {
     expect(sweep.sweep.notExercised).toEqual([]);
     for (const s of sweep.sweep.series) {
       for (const p of s.points) {
-        expect(p.cells).toHaveLength(17 * 2);
+        expect(p.cells).toHaveLength(19 * 2);
         // The sweep's rule is the last of every cell's plan; it may miss a cell, not a whole point.
         const swept = p.cells.map((c) => c.coverage.at(-1)!);
         expect(swept.every((r) => r.mustFire === false)).toBe(true);
@@ -54,9 +54,9 @@ describe('faultline sweep on the library', () => {
     expect(first.stdout).toContain('reports: a/sweep.json, a/sweep.md, a/sweep.html');
     expect(sweep.sweep.lambdas).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5]);
     expect(sweep.sweep.series.map((s) => s.label)).toEqual(['rate_limit', 'unavailable']);
-    expect(sweep.sweep.trials).toBe(17 * 2 * 4 * 6 * 2);
+    expect(sweep.sweep.trials).toBe(19 * 2 * 4 * 6 * 2);
     expect(sweep.sweep.byConfig).toHaveLength(4);
-    expect(sweep.sweep.byScenario).toHaveLength(2 * 2 * 17);
+    expect(sweep.sweep.byScenario).toHaveLength(2 * 2 * 19);
     // One progress line per point, and the rate on the last.
     expect(first.stderr.match(/^faultline sweep: (rate_limit|unavailable) λ=/gm)).toHaveLength(12);
     expect(first.stderr).toMatch(/faultline sweep: 1632 trials in [\d.]+ s \(\d+ trials\/s\)/);
@@ -120,7 +120,7 @@ describe('faultline sweep on the library', () => {
   }, 120_000);
 
   it('prints a table per series, pass^1 and pass^k with their intervals, and a replay command for every failing point', () => {
-    expect(first.stdout).toMatch(/^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 17 scenarios$/m);
+    expect(first.stdout).toMatch(/^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 19 scenarios$/m);
     expect(first.stdout).toMatch(/^ {2}configuration +rate +λ=0 +λ=0\.1 +λ=0\.2 +λ=0\.3 +λ=0\.4 +λ=0\.5$/m);
     const points = curve('rate_limit', 'naive').points;
     const cell = (x: number | null, i: readonly [number, number] | null): string => `${x!.toFixed(3)} [${i![0].toFixed(2)}, ${i![1].toFixed(2)}]`;
@@ -290,7 +290,7 @@ describe('faultline sweep stopped by a signal', () => {
     const points = stopped.series[0]!.points;
     expect(points.length).toBeGreaterThanOrEqual(1);
     expect(points.length).toBeLessThan(11);
-    expect(stopped.trials).toBeLessThan(17 * 40 * 11);
+    expect(stopped.trials).toBeLessThan(19 * 40 * 11);
     expect(r.stdout).toMatch(/interrupted: partial figures/);
   }, 60_000);
 });
