@@ -7,6 +7,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_SCHEMA_VERSION } from '../../src/report/json.js';
 import { faultline } from './faultline.js';
 import { userProject } from './userProject.js';
 
@@ -93,7 +94,7 @@ describe('one config, a matrix of agents', () => {
     // Nothing is labelled with the retry configuration the SDK agents never used.
     expect(r.stderr).not.toContain('rulebook');
     const report = await readReport();
-    expect(report.schemaVersion).toBe(6);
+    expect(report.schemaVersion).toBe(JSON_SCHEMA_VERSION);
     expect(report.run.configs).toEqual(AGENTS);
     expect(report.run.scenarios).toEqual(['ticket-lost-twice', 'ticket-partial-write']);
     expect(report.cells.map((c) => `${c.config}:${c.refs.agent}:${c.status}`).sort()).toEqual(
