@@ -5,6 +5,7 @@ import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { loadConfigs, loadScenarios, matrixAgentOf, refOf } from '../runner/library.js';
+import { cellLabeller } from '../runner/cellLabel.js';
 import { defaultWorkers, type IsolationOptions } from '../runner/pool/runOnWorkers.js';
 import type { Scenario } from '../runner/scenario.js';
 import type { ScenarioProject } from '../runner/project.js';
@@ -175,6 +176,6 @@ export async function executeSweepReplay(request: Omit<SweepRequest, 'reporters'
     io,
   );
   if (typeof trial === 'number') return trial;
-  printTrial(trial, io, json, (p, status) => `${p.bold('faultline sweep --replay')}  ${s.name} × ${config.name}, ${series[0]!.label} at λ=${lambda}, seed ${seed} (point seed ${runSeed}), trial ${trialIndex}: ${status}`);
+  printTrial(trial, io, json, (p, status) => `${p.bold('faultline sweep --replay')}  ${s.name} × ${cellLabeller([s], [config])(s, config.name)}, ${series[0]!.label} at λ=${lambda}, seed ${seed} (point seed ${runSeed}), trial ${trialIndex}: ${status}`);
   return trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
 }

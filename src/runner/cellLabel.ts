@@ -26,3 +26,13 @@ export function cellLabeller(scenarios: readonly Scenario[], configs: readonly {
     return runtimeAgents.size > 1 ? `${agent.name}/${config}` : config;
   };
 }
+
+/**
+ * A run's columns: the labels of the cells that run, each once, configuration by configuration
+ * (with an agents matrix, the agents, not the configurations the cells ran under).
+ */
+export function cellColumns(scenarios: readonly Scenario[], configs: readonly { readonly name: string }[]): string[] {
+  const label = cellLabeller(scenarios, configs);
+  const runs = cellRuns(scenarios);
+  return [...new Set(configs.flatMap((config, c) => scenarios.flatMap((scenario, s) => (runs(s, c) ? [label(scenario, config.name)] : []))))];
+}

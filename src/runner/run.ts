@@ -6,7 +6,7 @@ import { ruleInfos } from './coverage.js';
 import { configMetrics, type ConfigMetrics } from './metrics.js';
 import type { Scenario } from './scenario.js';
 import { matrixAgentOf, refOf } from './library.js';
-import { cellLabeller, cellRuns } from './cellLabel.js';
+import { cellColumns, cellLabeller, cellRuns } from './cellLabel.js';
 import { GlobalsWatch } from './pool/globalsFingerprint.js';
 import { runOnWorkers, type IsolationOptions } from './pool/runOnWorkers.js';
 import { workersWorthIt } from './pool/workersWorthIt.js';
@@ -181,9 +181,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
 
   const cells = tallies.filter((t) => t.trials > 0).map((t) => t.cell());
   // A scenario run by several matrix agents is one scenario; its cells are told apart by their labels.
-  const runs = cellRuns(scenarios);
-  const columns = [...new Set(tallies.filter((_, i) => scenarios.length === 0 || runs(i % scenarios.length, Math.floor(i / scenarios.length))).map((t) => t.config))];
-  return finishRun({ seed, k, scenarios: [...new Set(scenarios.map((s) => s.name))], configs: columns, cells, interrupted, keepFailures: keepFailures ?? null, ...(shard && { shard }) });
+  return finishRun({ seed, k, scenarios: [...new Set(scenarios.map((s) => s.name))], configs: cellColumns(scenarios, configs), cells, interrupted, keepFailures: keepFailures ?? null, ...(shard && { shard }) });
 }
 
 /** A run from its cells: the per-configuration figures are computed from the cells' metrics. */

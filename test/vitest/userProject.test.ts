@@ -4,47 +4,19 @@
  * `describeScenarios`, and `toMatchHistorySnapshot`, run by the real vitest binary. What is
  * checked is what the user reads: vitest's output, its failure locations, the snapshot file.
  */
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userProject } from '../cli/userProject.js';
+import { failure, lineOf, vitest as run } from './realVitest.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const VITEST = join(REPO, 'node_modules', 'vitest', 'vitest.mjs');
 const fixture = (name: string): Promise<string> => readFile(new URL(`fixtures/${name}`, import.meta.url), 'utf8');
 // Each step starts vitest in a child on a machine that may be busy; nothing here is timed.
 const SLOW = { timeout: 300_000 };
 
 let project: { path: string; cleanup: () => Promise<void> };
 
-/** `vitest run` in the project, without colour, whatever CI variables the suite runs under. */
-function vitest(args: readonly string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST, 'run', ...args], {
-      cwd: project.path,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', CI: '', GITHUB_ACTIONS: '', VITEST: '', VITEST_MODE: '', VITEST_POOL_ID: '', VITEST_WORKER_ID: '', NODE_OPTIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
-
-/** The report of one failed test in vitest's output: from its `FAIL` line to the next separator. */
-function failure(out: string, file: string, test: string): string {
-  const start = out.indexOf(` FAIL  ${file} > ${test}\n`);
-  if (start < 0) throw new Error(`no failure of "${test}" in:\n${out}`);
-  const end = out.indexOf('⎯⎯⎯', start);
-  return out.slice(start, end < 0 ? undefined : end);
-}
-
-/** The line of `needle` in the fixture: where vitest must point. */
-const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+const vitest = (args: readonly string[]): ReturnType<typeof run> => run(project.path, args);
 
 beforeAll(async () => {
   project = await userProject(

@@ -45,7 +45,7 @@ function intervalsOf(tasks: readonly TaskTally[], k: number): Pick<SweepFigure, 
 function replayOf(result: SweepResult, series: SweepSeries, point: SweepPoint, cell: Cell | undefined): string | null {
   const group = cell?.verdicts.find((g) => g.status === 'failed');
   if (cell === undefined || group === undefined) return null;
-  return sweepReplayCommand({ scenario: cell.refs.scenario, config: cell.refs.config, series, lambda: point.lambda, seed: result.seed, target: result.target, trialIndex: group.first });
+  return sweepReplayCommand({ scenario: cell.refs.scenario, config: cell.refs.config, ...(cell.refs.agent !== undefined && { agent: cell.refs.agent }), series, lambda: point.lambda, seed: result.seed, target: result.target, trialIndex: group.first });
 }
 
 /** What a figure reads of a configuration's totals or of one cell: trials, successes, the pass^k curve. */

@@ -5,6 +5,8 @@ import { shellQuote } from '../replay.js';
 export interface SweepReplayTarget {
   readonly scenario: string;
   readonly config: string;
+  /** The matrix agent of faultline.config.ts the cell ran (`--agent`), if any. */
+  readonly agent?: string;
   readonly series: SweepSeries;
   readonly lambda: number;
   /** The sweep's seed (each point's own seed is derived from it). */
@@ -25,6 +27,7 @@ export function sweepReplayCommand(t: SweepReplayTarget): string {
     shellQuote(t.scenario),
     '--config',
     shellQuote(t.config),
+    ...(t.agent === undefined ? [] : ['--agent', shellQuote(t.agent)]),
     ...t.series.faults.flatMap((f) => ['--fault', shellQuote(f.arg)]),
     ...(t.series.mix ? ['--mix'] : []),
     ...(t.target === 'any' ? ['--status-queries'] : []),

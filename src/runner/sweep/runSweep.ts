@@ -1,7 +1,7 @@
 import type { ExecutionConfigLike } from '../../runtime/executionConfig.js';
 import type { IsolationOptions } from '../pool/runOnWorkers.js';
 import { matrixJobs, runMatrix, type RunResult } from '../run.js';
-import { cellRuns } from '../cellLabel.js';
+import { cellColumns, cellRuns } from '../cellLabel.js';
 import type { Scenario } from '../scenario.js';
 import type { TrialSummary } from '../trial.js';
 import { judgePointCoverage } from './sweepCoverage.js';
@@ -106,5 +106,6 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     series.push({ series: s, points });
     if (interrupted) break;
   }
-  return { seed, k, lambdas, target, scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name), series, mayNotFire: options.mayNotFire === true, interrupted };
+  // Named as the points' runs name their cells: a scenario under several matrix agents is one scenario, its cells labelled by agent.
+  return { seed, k, lambdas, target, scenarios: [...new Set(scenarios.map((s) => s.name))], configs: cellColumns(scenarios, configs), series, mayNotFire: options.mayNotFire === true, interrupted };
 }
