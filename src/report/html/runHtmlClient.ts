@@ -58,8 +58,7 @@ export const RUN_CLIENT_SCRIPT = String.raw`
         el('td', { text: (bad ? '✗ ' : '✓ ') + c.scenario }), el('td', { text: c.config }),
         el('td', { text: c.successes + '/' + c.trials }), el('td', { text: withBand(c.pass1, c.pass1Interval) })].concat(many ? [el('td', { text: withBand(c.passK, c.passKInterval) })] : [], [
         el('td', { class: c.duplicates > 0 ? 'bad' : '', text: String(c.duplicates) }),
-        el('td', { class: c.budgetViolations > 0 ? 'bad' : '', text: String(c.budgetViolations) })].concat(healed ? [recoveryCell(c)] : [], [el('td', { text: checks }),
-      ]));
+        el('td', { class: c.budgetViolations > 0 ? 'bad' : '', text: String(c.budgetViolations) })].concat(healed ? [recoveryCell(c)] : [], [el('td', { text: checks })])));
       tr.addEventListener('click', function () { selectCell(c); });
       return tr;
     });
