@@ -75,7 +75,7 @@ describe('the fault JSON Schema', () => {
 
 describe('FAULT_KINDS', () => {
   it('lists every kind of the union, in order', () => {
-    expect(FAULT_KINDS).toEqual(['timeout', 'latency', 'network', 'rate_limit', 'quota_exceeded', 'unavailable', 'partial_write', 'duplicate', 'permission_denied', 'rejected', 'not_found', 'conflict', 'server_error', 'malformed', 'stream_cut', 'stream_stall', 'stream_malformed']);
+    expect(FAULT_KINDS).toEqual(['timeout', 'latency', 'network', 'rate_limit', 'quota_exceeded', 'unavailable', 'partial_write', 'duplicate', 'permission_denied', 'rejected', 'not_found', 'conflict', 'server_error', 'malformed', 'stale', 'empty', 'truncated', 'wrong_value', 'stream_cut', 'stream_stall', 'stream_malformed']);
     expect(FAULT_KINDS.length).toBe(FaultSchema.options.length);
   });
 });

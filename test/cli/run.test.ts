@@ -59,9 +59,10 @@ describe('faultline run', () => {
 
   it('fails the gates under the naive configuration, naming the gate and the scenarios', async () => {
     expect(naive.code).toBe(1);
-    // Naive never reconciles, so the stale-status scenario's stale read never happens: not exercised.
-    expect(naive.stdout).toContain('gates: 3 of 4 failed');
-    expect(naive.stdout).toMatch(/✗ unexercised==0 failed in 1 of 19 cells: order-stale-status-resubmit × naive: faults\[1\] \(create_order status queries, stale, times 2\) never fired/);
+    // Naive never reconciles, so the stale-status scenario's stale read never happens: that rule
+    // may not fire (its lost create still does), and no cell is left unexercised.
+    expect(naive.stdout).toContain('gates: 2 of 4 failed');
+    expect(naive.stdout).toContain('✓ unexercised==0 held in 19 cells (worst 0)');
     expect(naive.stdout).toMatch(/✗ pass\^k>=1 failed in \d+ of 19 cells: .*order-partial-write-no-idempotency × naive \(0\)/);
     expect(naive.stdout).toMatch(/✗ duplicates==0 failed in 3 of 19 cells: (?=.*order-partial-write-idempotent × naive \(4\))(?=.*order-partial-write-no-idempotency × naive \(4\))(?=.*order-stale-status-resubmit × naive \(8\))/);
     // Every failing cell shown carries the command that replays it.
