@@ -17,7 +17,7 @@ describe('list, schema, help and usage errors', () => {
     expect(scenarios.code).toBe(0);
     const rows = scenarios.stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(/^scenario\s+title\s+rules\s+services$/);
-    expect(rows).toHaveLength(16);
+    expect(rows).toHaveLength(1 + 19);
     expect(rows).toContainEqual(expect.stringMatching(/^read-timeout-retry\s+Order status under timeouts\s+R1 R4 R6\s+\(all built-in\)$/));
     expect(configs.code).toBe(0);
     const [header, ...configRows] = configs.stdout.trimEnd().split('\n');
