@@ -186,6 +186,25 @@ export const FAULT_CASES: readonly FaultCase[] = [
     response: { t: 0, result: 'ok', status: 201 },
   },
   // A stream fault strikes only a streamed model answer (test/http/streaming.msw.test.ts): anything else is answered as with no fault, and no fault is recorded.
+  // The lies answer 2xx with what the world did not hold; on a write's own answer (here POST /orders):
+  { name: 'stale on a write: never matches a write, answered as with no fault', plan: always({ kind: 'stale', lagMs: 60_000 }), fetch: ok(), axios: ok(), orders: 1, response: { t: 0, result: 'ok', status: 201 } },
+  {
+    name: 'empty: committed, answered 201 with the empty value of an answer that holds no list (null)',
+    plan: always({ kind: 'empty' }),
+    fetch: { status: 201, statusText: 'Created', headers: JSON_TYPE, body: null, at: 0 },
+    axios: { status: 201, statusText: 'Created', headers: JSON_TYPE, body: null, at: 0 },
+    orders: 1,
+    response: { t: 0, result: 'ok', status: 201 },
+  },
+  { name: 'truncated on an answer with no list or text to cut: answered as with no fault', plan: always({ kind: 'truncated', keep: 1 }), fetch: ok(), axios: ok(), orders: 1, response: { t: 0, result: 'ok', status: 201 } },
+  {
+    name: 'wrong_value: committed, answered 201 with one field replaced by another string (drawn from the trial seed)',
+    plan: always({ kind: 'wrong_value', path: 'status' }),
+    fetch: { status: 201, statusText: 'Created', headers: JSON_TYPE, body: { ...created, status: 'j0o5nbi' }, at: 0 },
+    axios: { status: 201, statusText: 'Created', headers: JSON_TYPE, body: { ...created, status: 'j0o5nbi' }, at: 0 },
+    orders: 1,
+    response: { t: 0, result: 'ok', status: 201 },
+  },
   { name: 'stream_cut on a request that is not a stream: answered as with no fault', plan: always({ kind: 'stream_cut', afterEvents: 0 }), fetch: ok(), axios: ok(), orders: 1, response: { t: 0, result: 'ok', status: 201 } },
   { name: 'stream_stall on a request that is not a stream: answered as with no fault', plan: always({ kind: 'stream_stall', afterEvents: 0 }), fetch: ok(), axios: ok(), orders: 1, response: { t: 0, result: 'ok', status: 201 } },
   { name: 'stream_malformed on a request that is not a stream: answered as with no fault', plan: always({ kind: 'stream_malformed', afterEvents: 0 }), fetch: ok(), axios: ok(), orders: 1, response: { t: 0, result: 'ok', status: 201 } },
