@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { trialChecks, type Check } from './trialChecks.js';
 
 /**
  * The library's empty-search and truncated-list scenarios through the real CLI: the shipped agent
@@ -28,15 +29,7 @@ afterAll(async () => {
   await dir.cleanup();
 });
 
-interface Check {
-  readonly name: string;
-  readonly verdict: { readonly valid: boolean | 'unknown'; readonly message?: string };
-}
-
-async function checksOf(out: string): Promise<Check[][]> {
-  const report = JSON.parse(await readFile(join(dir.path, out, 'faultline.json'), 'utf8')) as { cells: { trials?: { checks: Check[] }[] }[] };
-  return report.cells.flatMap((c) => (c.trials ?? []).map((t) => t.checks));
-}
+const checksOf = (out: string): Promise<Check[][]> => trialChecks(dir.path, out);
 
 describe('order-empty-search-duplicate', () => {
   it('passes the shipped agent: it searches again before creating, finds the order and creates nothing more', async () => {

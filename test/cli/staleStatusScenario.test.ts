@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { trialChecks, type Check } from './trialChecks.js';
 
 /**
  * The library's stale-status scenario through the real CLI: a lost create, a status read a
@@ -35,15 +36,7 @@ afterAll(async () => {
   await dir.cleanup();
 });
 
-interface Check {
-  readonly name: string;
-  readonly verdict: { readonly valid: boolean | 'unknown'; readonly message?: string };
-}
-
-async function checksOf(out: string): Promise<Check[][]> {
-  const report = JSON.parse(await readFile(join(dir.path, out, 'faultline.json'), 'utf8')) as { cells: { trials?: { checks: Check[] }[] }[] };
-  return report.cells.flatMap((c) => (c.trials ?? []).map((t) => t.checks));
-}
+const checksOf = (out: string): Promise<Check[][]> => trialChecks(dir.path, out);
 
 describe('order-stale-status-resubmit', () => {
   it('passes the keyed agent: the resubmit carries the operation\'s key and the service replays the first order', async () => {
