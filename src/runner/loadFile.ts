@@ -251,6 +251,14 @@ async function importUserModule(url: string): Promise<{ default?: unknown }> {
 
 class NeverLoads extends Error {}
 
+/**
+ * Whether `error` says the file at `path` itself is missing. Node's message would name this
+ * loader as the importer ("imported from …/loadFile.js"), which is faultline's path, not the
+ * user's; a module the user's file imports is missing otherwise, and its message names that file.
+ */
+const isMissing = (error: unknown, path: string): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && (error as { url?: unknown }).url === pathToFileURL(path).href;
+
 /** Boxed: returning a user's value from an async function would read its `then`, outside any guard. */
 async function loadModule(file: string, path: string, code: FaultlineErrorCode): Promise<{ value: unknown }> {
   let mod: { default?: unknown };
@@ -260,6 +268,7 @@ async function loadModule(file: string, path: string, code: FaultlineErrorCode):
   } catch (error) {
     if (error instanceof ExitAtLoad) throw new FaultlineError(code, `${path}: the module called ${error.message} while loading; expected it to export a value (a module must not end the process)`);
     if (error instanceof NeverLoads) throw new FaultlineError(code, `${path}: ${error.message}`);
+    if (isMissing(error, path)) throw new FaultlineError(code, `${path}: no such file (expected a module to import)`);
     throw new FaultlineError(code, `${path}: the module failed to load: ${thrownText(error)}`);
   }
   const value = readSafely(file, code, () => esModuleDefault(mod.default));

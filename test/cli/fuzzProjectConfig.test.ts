@@ -39,8 +39,9 @@ const unknownKeys: Case[] = [
 ];
 
 const modules: Case[] = [
-  { cls: 'an agent module that does not exist', config: "{ agents: [{ name: 'a', module: './nope.ts' }] }", says: /faultline\.config\.ts: agents\[0\]\.module \(\.\/nope\.ts\): the module failed to load: Cannot find module/ },
-  { cls: 'a default agent module that does not exist', config: "{ defaults: { agent: { kind: 'http', module: './nope.ts' } } }", says: /faultline\.config\.ts: defaults\.agent\.module \(\.\/nope\.ts\): the module failed to load/ },
+  { cls: 'an agent module that does not exist', config: "{ agents: [{ name: 'a', module: './nope.ts' }] }", says: /faultline\.config\.ts: agents\[0\]\.module \(\.\/nope\.ts\): no such file \(expected a module to import\)/ },
+  { cls: 'an agent module that imports a package that is not installed', config: "{ agents: [{ name: 'a', module: './bad-import.mjs' }] }", says: /faultline\.config\.ts: agents\[0\]\.module \(\.\/bad-import\.mjs\): the module failed to load: Cannot find package 'no-such-package-here' imported from \S*bad-import\.mjs/ },
+  { cls: 'a default agent module that does not exist', config: "{ defaults: { agent: { kind: 'http', module: './nope.ts' } } }", says: /faultline\.config\.ts: defaults\.agent\.module \(\.\/nope\.ts\): no such file/ },
   { cls: 'a default service module that does not exist', config: "{ defaults: { services: ['./missing.service.ts'] } }", says: /faultline\.config\.ts: defaults\.services\[0\] \(\.\/missing\.service\.ts\): no such file/ },
 ];
 
@@ -77,7 +78,7 @@ const PICKING = ['run', 'compare', 'explore', 'sweep', 'list', 'replay'];
 
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
-  project = await userProject('fuzz-project-config', { 's.yaml': SCENARIO });
+  project = await userProject('fuzz-project-config', { 's.yaml': SCENARIO, 'bad-import.mjs': "import 'no-such-package-here';\nexport default {};\n" });
 });
 afterAll(() => project.cleanup());
 
@@ -88,6 +89,8 @@ async function refused(c: Case, command: string): Promise<void> {
   expect(r.stderr, `${c.cls} on ${command}`).toMatch(c.says);
   // Refused before anything ran: no trial, no stack.
   expect(r.stderr).not.toMatch(/\n\s+at /);
+  // Names the user's files, never faultline's own (Node's "imported from …/dist/runner/loadFile.js").
+  expect(r.stderr, `${c.cls} on ${command}`).not.toMatch(/dist\/(runner|cli|core)\//);
 }
 
 describe('bad defaults and agents in faultline.config.ts are refused (exit 2) by every command that reads them', () => {
