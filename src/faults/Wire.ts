@@ -18,6 +18,7 @@ import type { World } from '../world/World.js';
 import { raceAbort, untilAborted } from './abort.js';
 import type { Fault, LieFault } from './fault.js';
 import { lieAbout, toldIfDifferent, type Told } from './lies.js';
+import { declaredOutput } from './declaredOutput.js';
 import { keepVersionsFor } from './staleReads.js';
 import { applyFault } from './applyFault.js';
 import { EffectRecorder } from './EffectRecorder.js';
@@ -208,7 +209,10 @@ export class Wire implements Transport {
       asOf = this.#clock.now() - fault.lagMs;
       const past = await this.#serve(tool, req, this.#context(tool, req, undefined, asOf));
       told = past.kind === 'ok' ? toldIfDifferent(held.value, past.value) : { kind: 'none' };
-    } else told = lieAbout(fault, held.value, this.#lieRng);
+    } else {
+      // A status query answers an OperationStatus, not the tool's output: its schema does not apply.
+      told = lieAbout(fault, held.value, this.#lieRng, req.purpose === 'status' ? undefined : declaredOutput(tool.output));
+    }
     if (told.kind === 'none') return held;
     this.#history.record({ type: 'lie', request: req.request, tool: req.tool, purpose: req.purpose, fault, held: held.value, answered: told.answered, ...(asOf === undefined ? {} : { asOf: asOf - this.#startMs }), call: req.call, attempt: req.attempt });
     return { kind: 'ok', value: told.answered };

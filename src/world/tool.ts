@@ -42,6 +42,8 @@ export interface ToolContext {
  */
 export interface ToolSpec<I = unknown, O = unknown> extends ToolContract {
   readonly input: z.ZodType<I>;
+  /** The schema of its answers, where the service declares one: a `wrong_value` or `empty` lie is drawn from it. */
+  readonly output?: z.ZodType;
   run(input: I, ctx: ToolContext): Promise<O> | O;
   status?(ref: OperationRef, ctx: ToolContext): Promise<OperationStatus> | OperationStatus;
 }

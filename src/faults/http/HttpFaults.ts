@@ -13,6 +13,7 @@ import {
 import type { World } from '../../world/World.js';
 import { isStreamFault, type Fault, type LieFault } from '../fault.js';
 import { lieAbout, toldIfDifferent, type Told } from '../lies.js';
+import { declaredOutput } from '../declaredOutput.js';
 import { keepVersionsFor } from '../staleReads.js';
 import { applyFault } from '../applyFault.js';
 import { EffectRecorder } from '../EffectRecorder.js';
@@ -378,7 +379,7 @@ export class HttpFaults {
       asOf = this.#clock.now() - fault.lagMs;
       const past = jsonBodyOf(await this.#serve(ex, undefined, asOf));
       told = past === undefined ? { kind: 'none' } : toldIfDifferent(truth.value, past.value);
-    } else told = lieAbout(fault, truth.value, this.#lieRng);
+    } else told = lieAbout(fault, truth.value, this.#lieRng, declaredOutput(ex.match.route.outputSchema));
     if (told.kind === 'none') return held;
     const purpose = ex.match.route.purpose ?? 'call';
     this.#history.record({ type: 'lie', request: ex.request, tool: ex.match.route.operation, purpose, fault, held: truth.value, answered: told.answered, ...(asOf === undefined ? {} : { asOf: asOf - this.#startMs }), ...this.#corr(ex), ...ex.http });

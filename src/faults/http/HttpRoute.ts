@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Clock, NetworkLeg, Risk } from '../../core/index.js';
 import type { HttpAnswer } from './HttpAnswer.js';
 
@@ -100,6 +101,11 @@ export interface HttpRoute {
   /** The tool's risk (R4) and whether its service honours idempotency keys (R24), when the route knows: the wire's checkers read them. */
   readonly risk?: Risk;
   readonly honoursKeys?: boolean;
+  /**
+   * The schema of a successful answer's JSON body, where the route knows it (a tool's declared
+   * `output`, answered as it is): a `wrong_value` or `empty` lie is drawn from it and stays valid under it.
+   */
+  readonly outputSchema?: z.ZodType;
   input(req: RouteRequest): unknown;
   /** A success value, or `reply(...)`: an answer in the API's own shape, any status. */
   serve(input: unknown, ctx: ServeContext): Promise<unknown> | unknown;

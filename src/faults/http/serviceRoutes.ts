@@ -8,7 +8,7 @@ import type { World } from '../../world/World.js';
 import type { HttpService } from './HttpFaults.js';
 import type { HttpRoute, RouteRequest } from './HttpRoute.js';
 import { mergedInput } from './mergedInput.js';
-import { contractOf, serveStatus, serveTool } from './toolRoutes.js';
+import { answerSchemaOf, contractOf, serveStatus, serveTool } from './toolRoutes.js';
 
 /** Where a service without routes of its own is served: every tool as `POST /tools/{name}`. */
 export const defaultServiceUrl = (service: string): string => `https://${service}.faultline.test`;
@@ -37,7 +37,7 @@ export function serviceHttp(world: World, definitions: readonly ServiceDefinitio
 export function rpcRoutes(world: World, definition: Pick<ServiceDefinition, 'tools'>): HttpRoute[] {
   return definition.tools.flatMap((summary): HttpRoute[] => {
     const tool = findTool(world, summary.name);
-    const call: HttpRoute = { method: 'POST', path: `/tools/${tool.name}`, operation: tool.name, ...contractOf(tool), input: (req) => req.body ?? {}, serve: (input, ctx) => serveTool(world, tool, input, ctx) };
+    const call: HttpRoute = { method: 'POST', path: `/tools/${tool.name}`, operation: tool.name, ...contractOf(tool), ...answerSchemaOf(tool), input: (req) => req.body ?? {}, serve: (input, ctx) => serveTool(world, tool, input, ctx) };
     if (!tool.canQueryStatus) return [call];
     return [call, { method: 'POST', path: `/tools/${tool.name}/status`, operation: tool.name, purpose: 'status', ...contractOf(tool), input: (req) => req.body ?? {}, serve: (input, ctx) => serveStatus(world, tool, input as OperationRef, ctx) }];
   });
@@ -52,6 +52,8 @@ function declaredRoute(world: World, route: ServiceRoute): HttpRoute {
     operation: route.tool,
     purpose,
     ...contractOf(tool),
+    // A route that reshapes the result (`output`) answers something the tool's schema does not describe.
+    ...(purpose === 'call' && !route.output && answerSchemaOf(tool)),
     ...(route.status === undefined ? {} : { okStatus: route.status }),
     input: (req) => {
       if (route.input) return route.input(viewOf(req));

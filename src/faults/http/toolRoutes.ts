@@ -47,6 +47,9 @@ const bodyOf = (req: RouteRequest): unknown => req.body ?? {};
 /** What the wire's checkers read of a tool's contract: its risk (R4) and whether its service honours keys (R24). */
 export const contractOf = (tool: ToolSpec): Pick<HttpRoute, 'risk' | 'honoursKeys'> => ({ risk: tool.risk, honoursKeys: tool.honoursIdempotencyKeys });
 
+/** A call route that answers the tool's result as it is: its body is what the tool's declared output schema describes (a status route's is not). */
+export const answerSchemaOf = (tool: ToolSpec): Pick<HttpRoute, 'outputSchema'> => (tool.output ? { outputSchema: tool.output } : {});
+
 /**
  * Every tool of `world` as an RPC endpoint: `POST {prefix}/{tool}` with the input as the JSON
  * body, and `POST {prefix}/{tool}/status` with an `OperationRef` for tools that answer status
@@ -60,6 +63,7 @@ export function toolRoutes(world: World, options: { readonly prefix?: string } =
       path: `${prefix}/${tool.name}`,
       operation: tool.name,
       ...contractOf(tool),
+      ...answerSchemaOf(tool),
       input: bodyOf,
       serve: (input, ctx) => serveTool(world, tool, input, ctx),
     };
@@ -111,6 +115,7 @@ export function ordersRoutes(world: World, options: { readonly prefix?: string }
       path: base,
       operation: 'create_order',
       ...contractOf(tool('create_order')),
+      ...answerSchemaOf(tool('create_order')),
       okStatus: 201,
       input: bodyOf,
       serve: (input, ctx) => serveTool(world, tool('create_order'), input, ctx),
@@ -120,6 +125,7 @@ export function ordersRoutes(world: World, options: { readonly prefix?: string }
       path: base,
       operation: 'find_order_by_reference',
       ...contractOf(tool('find_order_by_reference')),
+      ...answerSchemaOf(tool('find_order_by_reference')),
       input: (req) => ({ clientReference: req.query.get('clientReference') ?? '' }),
       serve: (input, ctx) => serveTool(world, tool('find_order_by_reference'), input, ctx),
     },
@@ -128,6 +134,7 @@ export function ordersRoutes(world: World, options: { readonly prefix?: string }
       path: `${base}/:orderId`,
       operation: 'get_order',
       ...contractOf(tool('get_order')),
+      ...answerSchemaOf(tool('get_order')),
       input: (req) => ({ orderId: req.params['orderId'] }),
       serve: (input, ctx) => serveTool(world, tool('get_order'), input, ctx),
     },
@@ -136,6 +143,7 @@ export function ordersRoutes(world: World, options: { readonly prefix?: string }
       path: `${base}/:orderId/cancel`,
       operation: 'cancel_order',
       ...contractOf(tool('cancel_order')),
+      ...answerSchemaOf(tool('cancel_order')),
       input: (req) => ({ orderId: req.params['orderId'] }),
       serve: (input, ctx) => serveTool(world, tool('cancel_order'), input, ctx),
     },

@@ -69,6 +69,7 @@ export class ServiceInstance<S, O> implements Service {
       description: typeof tool.description === 'function' ? tool.description(this.options) : tool.description,
       risk: tool.risk,
       input: tool.input,
+      ...(tool.output && { output: tool.output }),
       honoursIdempotencyKeys: honours,
       canQueryStatus: queryable,
       ...(field === undefined ? {} : { businessKeyField: field }),
