@@ -137,6 +137,34 @@ describe('lies drawn from a declared output schema', () => {
   test.prop([fc.integer()])('an enum field always gets a lie: another member', (seed) => {
     const told = lieAbout({ kind: 'wrong_value', path: 'status' }, HELD, new Rng(seed), schema);
     expect(told.kind).toBe('told');
-    expect((told as { answered: Order }).answered.status).not.toBe(HELD.status);
+    expect(['open', 'shipped']).toContain((told as { answered: Order }).answered.status);
+  });
+
+  /** Any answer the schema accepts. */
+  const answers: fc.Arbitrary<Order> = fc.record(
+    {
+      status: fc.constantFrom('open', 'paid', 'shipped'),
+      lines: fc.array(fc.record({ sku: fc.constantFrom('a', 'b', 'c'), gift: fc.boolean(), qty: fc.integer({ min: 1, max: 5 }) }), { maxLength: 3 }),
+      priority: fc.option(fc.constantFrom('low', 'high'), { nil: null }),
+      channel: fc.constantFrom('web', 'shop', 'phone'),
+      note: fc.option(fc.string(), { nil: null }),
+      tags: fc.array(fc.string(), { maxLength: 3 }),
+      coupon: fc.string(),
+      total: fc.nat(),
+    },
+    { requiredKeys: ['status', 'lines', 'channel', 'note', 'tags', 'total'] },
+  );
+  const lies = fc.oneof(
+    fc.constant({ kind: 'empty' } as const),
+    fc.nat({ max: 4 }).map((keep) => ({ kind: 'truncated', keep }) as const),
+    fc.constantFrom('status', 'lines.0.sku', 'lines.0.gift', 'lines.1.qty', 'priority', 'channel', 'note', 'tags', 'coupon', 'total', 'tags.0').map((path) => ({ kind: 'wrong_value', path }) as const),
+  );
+
+  test.prop([answers, lies, fc.integer()])('law: whatever the answer, the lie and the seed, a lie told is one the schema accepts, and differs from the truth', (held, fault, seed) => {
+    expect(Order.safeParse(held).success).toBe(true);
+    const told = lieAbout(fault, held, new Rng(seed), schema);
+    if (told.kind === 'none') return;
+    expect(told.answered).not.toEqual(held);
+    expect(Order.safeParse(told.answered).success).toBe(true);
   });
 });
