@@ -2,6 +2,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { Cassette, type CassetteTrial } from '../faults/http/model/Cassette.js';
+import { openSecrets } from '../faults/http/model/cassetteSecrets.js';
 import type { RecordedModelSource } from '../faults/http/model/recordedService.js';
 import { sourceFileOf } from './library.js';
 import type { Scenario } from './scenario.js';
@@ -70,7 +71,9 @@ export async function prepareModelSource(scenario: Scenario, mode: ModelMode, en
     prepared.set(scenario, { mode, ...(mode === 'record' && file !== undefined && { recordTo: file }) });
     return;
   }
-  const cassette = file === undefined ? undefined : await readCassette(file);
+  const read = file === undefined ? undefined : await readCassette(file);
+  // Written with the scenario's secrets sealed (cassetteSecrets.ts): the replay sends them again.
+  const cassette = read && openSecrets(read, scenario.secrets);
   if (cassette && cassette.api !== model.api) {
     throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: the cassette was recorded from the ${cassette.api} API, but model.api is "${model.api}"`);
   }

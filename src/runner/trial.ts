@@ -35,6 +35,7 @@ import { currentLiveRun } from './modelSource.js';
 import type { Cassette } from '../faults/http/model/Cassette.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { modelExchanges, type ModelExchange } from '../faults/http/model/modelExchanges.js';
+import { sealSecrets } from '../faults/http/model/cassetteSecrets.js';
 import { dirname, join } from 'node:path';
 import { trialStats, type TrialStats } from './trialStats.js';
 import { scheduleHeal } from './heal.js';
@@ -276,7 +277,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
 /** A live trial's recording, written beside the report, and the model its answers came from. */
 async function liveOf(scenario: Scenario, recording: Cassette | undefined): Promise<Pick<TrialCommon, 'recording' | 'model' | 'exchanges'>> {
   const live = currentLiveRun();
-  const file = recording && live ? writeRecording(live.recordDir, recording) : undefined;
+  const file = recording && live ? writeRecording(live.recordDir, sealSecrets(recording, scenario.secrets)) : undefined;
   const model = scenario.model?.name ?? (recording ? modelNamedIn(recording) : undefined);
   return { ...(file !== undefined && { recording: file }), ...(model !== undefined && { model }), ...(recording && recording.entries.length > 0 && { exchanges: modelExchanges(recording.entries) }) };
 }
@@ -293,7 +294,7 @@ function modelNamedIn(recording: Cassette): string | undefined {
 // Scenario names are slugs; configuration names are free text.
 const fileSafe = (name: string): string => name.replace(/[^A-Za-z0-9_.-]+/g, '_');
 
-/** Writes a live trial's recording into the run's folder for them; returns its path from where the run was started. */
+/** Writes a live trial's recording (its secrets sealed) into the run's folder for them; returns its path from where the run was started. */
 function writeRecording(dir: string, recording: Cassette): string {
   const t = recording.trial!;
   const file = join(dir, fileSafe(t.scenario), fileSafe(t.config), `trial-${t.trialIndex}.cassette.json`);

@@ -172,6 +172,43 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     // About fifteen runs of the binary, each loading the SDK: more than the default 30 s on a busy machine.
   }, 300_000);
 
+  it("writes no declared secret into a trial's recording or the scenario's cassette, and a replay from either sees the conversation as it was", { timeout: 180_000 }, async () => {
+    const seenHere: Seen[] = [];
+    const live = fakeOpenAi(seenHere);
+    await new Promise<void>((resolve) => live.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(live.address() as AddressInfo).port}`;
+      // The model's final answer says "Ticket opened.", declared a secret: it is in the recorded
+      // answer, and in the agent's final message, where the secrets checker fails the trial.
+      const text = scenario(url, 'Open a ticket.').replace('name: recorded-openai-agent', 'name: secret-agent') + 'secrets: [Ticket opened.]\n';
+      await writeFile(join(dir.path, 'secret.yaml'), text);
+      const recorded = await faultline(['run', 'secret.yaml', '--k', '1', '--record', '--out', 'srec'], { cwd: dir.path, env: { OPENAI_API_KEY: KEY } });
+      expect(recorded.code, recorded.stderr + recorded.stdout).toBe(1);
+      expect(recorded.stdout).toContain('secrets');
+            const trialFile = join('srec', 'live', 'secret-agent', 'rulebook', 'trial-0.cassette.json');
+      for (const file of [trialFile, 'secret.cassette.json']) {
+        const written = await readFile(join(dir.path, file), 'utf8');
+        expect(written, file).not.toContain('Ticket opened.');
+        expect(written, file).toContain('[REDACTED:secret-0]');
+      }
+      // Offline, from the trial's recording and from the scenario's cassette: the secret is sent again, and the same checker fails.
+      await new Promise((resolve) => live.close(resolve));
+      const env = { OPENAI_API_KEY: '' };
+      const fromTrial = await faultline(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile, '--json'], { cwd: dir.path, env });
+      const fromScenario = await faultline(['replay', 'secret.yaml', '--trial', '0', '--json'], { cwd: dir.path, env });
+      expect(fromTrial.code, fromTrial.stderr).toBe(1);
+      expect(fromScenario.stdout, fromScenario.stderr).toBe(fromTrial.stdout);
+      // The agent's final message was the secret: scrubbed in what is printed, there all the same.
+      expect(fromTrial.stdout).toContain('"message": "[REDACTED]"');
+      expect(fromTrial.stdout).not.toContain('Ticket opened.');
+      const verdicts = await faultline(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile], { cwd: dir.path, env: { ...env, NO_COLOR: '1' } });
+      expect(verdicts.stdout).toContain('failed (secrets)');
+      expect(verdicts.stdout).not.toContain('holds no answer');
+    } finally {
+      live.close();
+    }
+  });
+
   it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', { timeout: 120_000 }, async () => {
     const file = join(dir.path, 'bad.yaml');
     await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.'));
