@@ -15,7 +15,7 @@ import { prepareModelSource, saveRecordings, type ModelMode, type TrialRecording
 import type { Scenario } from '../runner/scenario.js';
 import type { ScenarioProject } from '../runner/project.js';
 import { cellRuns } from '../runner/cellLabel.js';
-import { notApplicable } from './notApplicable.js';
+import { notApplicable } from '../runner/notApplicable.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
 import { runsUserCode } from '../runner/runsUserCode.js';

@@ -1,5 +1,5 @@
-import { matrixAgentOf } from '../runner/library.js';
-import type { Scenario } from '../runner/scenario.js';
+import { matrixAgentOf } from './library.js';
+import type { Scenario } from './scenario.js';
 
 /**
  * What to say when retry configurations were asked for and some matrix agents ignore them
