@@ -39,7 +39,7 @@ export interface FaultlineConfig {
    * The agents every scenario without an agent of its own runs with, one cell each: scenarios ×
    * agents × retry configurations is the run's matrix (`--agent NAME` picks). `{ name, module }`
    * is an `http` agent; `kind: 'command' | 'scripted' | 'function'` the others. A scenario's
-   * `agent: { task }` (no `kind`) gives them its task.
+   * `agent: { task }` (no `kind`) gives them its task (and a scripted `plan` to the scripted ones).
    */
   readonly agents?: readonly ProjectAgent[];
 }

@@ -118,10 +118,23 @@ export async function applyProject(value: unknown, project: ScenarioProject | un
   const extra = isObject(own) ? own : {};
   if (agents.length === 0) {
     const base = defaults['agent'];
-    return [{ value: isObject(base) ? { ...filled, agent: { ...base, ...extra } } : filled }];
+    return [{ value: isObject(base) ? { ...filled, agent: { ...base, ...extraFor(base, extra) } } : filled }];
   }
   const picked = project.pick === undefined ? agents : agents.filter((a) => project.pick!.includes(a.name));
-  return picked.map(({ name, agent }) => ({ value: { ...filled, agent: { ...agent, ...extra } }, agent: { name, ignoresConfig: ignoresRetryConfig(agent['kind']) } }));
+  return picked.map(({ name, agent }) => ({ value: { ...filled, agent: { ...agent, ...extraFor(agent, extra) } }, agent: { name, ignoresConfig: ignoresRetryConfig(agent['kind']) } }));
+}
+
+/** What only a scripted agent reads: the others make their own calls, and an `http` agent's model has its plan in `model.plan`. */
+const SCRIPTED_ONLY = new Set(['plan', 'behaviour']);
+
+/**
+ * What a scenario's kindless `agent` adds to one matrix agent: all of it to a scripted agent;
+ * to the others, all but the scripted plan and behaviour, so one scenario can serve a matrix
+ * of scripted and SDK agents (each reads what is its own) instead of being refused for them.
+ */
+function extraFor(agent: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  if (agent['kind'] === 'scripted') return extra;
+  return Object.fromEntries(Object.entries(extra).filter(([key]) => !SCRIPTED_ONLY.has(key)));
 }
 
 /**

@@ -32,9 +32,36 @@ goal:
 
 const SWEEP = ['sweep', 'orders.yaml', '--fault', 'unavailable', '--lambda', '0.8', '--k', '4', '--workers', '0', '--reporter', 'console', '--reporter', 'json'];
 
+// A scripted agent with no plan of its own and an http agent, for a scenario that gives the plan.
+const MIXED_CONFIG = `export default {
+  defaults: { services: ['orders'] },
+  agents: [
+    { name: 'careful', kind: 'scripted', behaviour: 'careful' },
+    { name: 'fetcher', module: './fetcher.agent.mjs' },
+  ],
+};
+`;
+
+const MIXED_SCENARIO = `name: mixed-orders
+agent:
+  task: Create order ref-1
+  plan:
+    steps:
+      - { tool: create_order, input: { clientReference: ref-1, item: book, quantity: 1, amountCents: 1200 }, subject: "orders:ref-1" }
+goal:
+  effects: { order.created: 1 }
+`;
+
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
-  project = await userProject('sweep-matrix', { 'faultline.config.ts': CONFIG, 'orders.yaml': SCENARIO });
+  project = await userProject('sweep-matrix', {
+    'faultline.config.ts': CONFIG,
+    'orders.yaml': SCENARIO,
+    'mixed/faultline.config.mjs': MIXED_CONFIG,
+    // Makes no call: it only has to be accepted beside the scripted agent.
+    'mixed/fetcher.agent.mjs': "export default async () => ({ outcome: 'failed' });\n",
+    'mixed/orders.yaml': MIXED_SCENARIO,
+  });
 });
 afterAll(() => project.cleanup());
 
@@ -85,5 +112,17 @@ describe('sweep over an agents matrix', () => {
     const replayed = sweep.byConfig.filter((c) => c.points[0]!.replay !== null);
     expect(replayed.length).toBeGreaterThan(0);
     for (const c of replayed) expect(c.points[0]!.replay).toContain(`--config ${c.config.split('/')[1]!} --agent ${c.config.split('/')[0]!} `);
+  }, 120_000);
+
+  it("gives a scenario's kindless scripted plan to the scripted agents of a mixed matrix, and the http agent its task, instead of refusing the scenario for it", async () => {
+    const cwd = join(project.path, 'mixed');
+    const r = await faultline(['run', 'orders.yaml', '--k', '1', '--reporter', 'json', '--workers', '0'], { cwd });
+    // The http agent makes no call, so its cell fails its goal; before, the scenario was refused (exit 2, agent: Unrecognized key: "plan").
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    const cells = (JSON.parse(await readFile(join(cwd, 'reports', 'faultline.json'), 'utf8')) as { cells: { config: string; status: string }[] }).cells;
+    expect(cells.map((c) => [c.config, c.status])).toEqual([
+      ['careful', 'passed'],
+      ['fetcher', 'failed'],
+    ]);
   }, 120_000);
 });
