@@ -3,6 +3,7 @@ import {
   FaultlineErrorCode,
   HttpError,
   isHttpError,
+  stackless,
   type Clock,
   type History,
   type NetworkLeg,
@@ -129,7 +130,7 @@ export class Wire implements Transport {
     const tool = this.#specs.get(req.tool);
     if (!tool) {
       const message = `Unknown tool "${req.tool}"`;
-      return this.#finish(req, { kind: 'error', error: new HttpError(404, message, { error: { type: 'not_found_error', message } }) }, signal);
+      return this.#finish(req, { kind: 'error', error: stackless(() => new HttpError(404, message, { error: { type: 'not_found_error', message } })) }, signal);
     }
     const fault = this.#chooseFault(req);
     const legs = this.#network?.draw(this.#target(req.tool));
@@ -303,7 +304,7 @@ async function runTool(tool: ToolSpec, input: unknown, ctx: ToolContext): Promis
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
     const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-    throw new HttpError(400, `Invalid request: ${detail}`, { error: { type: 'invalid_request_error', issues } });
+    throw stackless(() => new HttpError(400, `Invalid request: ${detail}`, { error: { type: 'invalid_request_error', issues } }));
   }
   return tool.run(parsed.data, ctx);
 }
@@ -311,7 +312,7 @@ async function runTool(tool: ToolSpec, input: unknown, ctx: ToolContext): Promis
 async function queryStatus(tool: ToolSpec, ref: OperationRef, ctx: ToolContext): Promise<unknown> {
   if (!tool.status) {
     const message = `Tool "${tool.name}" does not answer status queries`;
-    throw new HttpError(501, message, { error: { type: 'not_implemented_error', message } });
+    throw stackless(() => new HttpError(501, message, { error: { type: 'not_implemented_error', message } }));
   }
   return tool.status(ref, ctx);
 }
@@ -320,7 +321,8 @@ async function queryStatus(tool: ToolSpec, ref: OperationRef, ctx: ToolContext):
 function asServerError(error: unknown): Error {
   if (isHttpError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new HttpError(500, 'Internal Server Error', { error: { type: 'server_error', message } });
+  // The crash's own stack is the one worth reading, and it is not this one.
+  return stackless(() => new HttpError(500, 'Internal Server Error', { error: { type: 'server_error', message } }));
 }
 
 /** Answers cross the wire as JSON, so the caller can never hold (or mutate) live service state. */
