@@ -27,7 +27,7 @@ import { malformedError } from './faultError.js';
 import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
 import { safeParseOnce } from '../core/parseOnce.js';
-import type { LegDraws, NetworkLatency } from './network.js';
+import type { LatencyTarget, LegDraws, NetworkLatency } from './network.js';
 
 export interface WireOptions {
   readonly world: World;
@@ -92,6 +92,10 @@ export class Wire implements Transport {
   /** Draws for `wrong_value` lies: a fork of its own, so a lie never shifts which requests fail. */
   readonly #lieRng: Rng;
   readonly #healAtMs: number | undefined;
+  /** Per tool, what its requests travel through: built once, so the network finds its legs by identity. */
+  readonly #targets = new Map<string, LatencyTarget>();
+  /** Per tool, `ctx.travel`: one closure per tool, not one per delivery. */
+  readonly #travels = new Map<string, (leg: NetworkLeg) => Promise<void>>();
 
   constructor(options: WireOptions) {
     const parsed = safeParseOnce(FaultPlanSchema, options.plan);
@@ -158,9 +162,13 @@ export class Wire implements Transport {
     return reply;
   }
 
-  #target(tool: string): { readonly service?: string; readonly tool: string } {
-    const service = this.#serviceOf.get(tool);
-    return service === undefined ? { tool } : { service, tool };
+  #target(tool: string): LatencyTarget {
+    let target = this.#targets.get(tool);
+    if (!target) {
+      const service = this.#serviceOf.get(tool);
+      this.#targets.set(tool, (target = service === undefined ? { tool } : { service, tool }));
+    }
+    return target;
   }
 
   #chooseFault(req: WireRequest): Fault | undefined {
@@ -221,10 +229,19 @@ export class Wire implements Transport {
 
   #context(tool: ToolSpec, req: WireRequest, failure: Error | undefined, asOf?: number): ToolContext {
     const key = req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey };
-    const network = this.#network;
-    const target = this.#target(tool.name);
-    const travel = network && ((leg: NetworkLeg) => network.travel(this.#clock, target, leg));
+    const travel = this.#travelFor(tool.name);
     return { world: this.#world, clock: this.#clock, request: req.request, ...key, ...(failure ? { failure } : {}), ...(travel && { travel }), ...(asOf === undefined ? {} : { asOf }) };
+  }
+
+  #travelFor(tool: string): ((leg: NetworkLeg) => Promise<void>) | undefined {
+    const network = this.#network;
+    if (!network) return undefined;
+    let travel = this.#travels.get(tool);
+    if (!travel) {
+      const target = this.#target(tool);
+      this.#travels.set(tool, (travel = (leg: NetworkLeg) => network.travel(this.#clock, target, leg)));
+    }
+    return travel;
   }
 
   /** The service's answer to `req` in `ctx`, as a value: no events. */
