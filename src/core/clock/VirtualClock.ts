@@ -138,28 +138,32 @@ export class VirtualClock implements Clock {
   /** Turns of the clock, each in an immediate callback of its own (the trial idle), until one is not a timer fired. */
   #turns<T>(state: RunState<T>): Promise<Turn<T>> {
     return new Promise<Turn<T>>((resolve, reject) => {
-      let done = false;
-      let queued = 0;
+      const queued: NodeJS.Immediate[] = [];
+      let taken = 0;
+      // The batch's unused turns are cancelled: a pending immediate would read as a timer the trial left running.
+      const end = (): void => {
+        for (let i = taken; i < queued.length; i++) clearImmediate(queued[i]);
+      };
       const turn = (): void => {
-        queued--;
-        if (done) return;
+        taken++;
         let next: Turn<T>;
         try {
           next = this.#turn(state);
         } catch (error) {
           // A timer's callback threw: the run rejects with it, as when it was fired from the run's own loop.
-          done = true;
+          end();
           reject(error as Error);
           return;
         }
         if (next.kind !== 'fired') {
-          done = true;
+          end();
           resolve(next);
-        } else if (queued === 0) batch();
+        } else if (taken === queued.length) batch();
       };
       const batch = (): void => {
-        for (let i = 0; i < TURNS_PER_BATCH; i++) setImmediate(turn);
-        queued += TURNS_PER_BATCH;
+        queued.length = 0;
+        taken = 0;
+        for (let i = 0; i < TURNS_PER_BATCH; i++) queued.push(setImmediate(turn));
       };
       batch();
     });
