@@ -3,6 +3,7 @@ import {
   FaultlineErrorCode,
   HttpError,
   isHttpError,
+  stackless,
   type Clock,
   type History,
   type NetworkLeg,
@@ -26,7 +27,7 @@ import { malformedError } from './faultError.js';
 import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
 import { safeParseOnce } from '../core/parseOnce.js';
-import type { LegDraws, NetworkLatency } from './network.js';
+import type { LatencyTarget, LegDraws, NetworkLatency } from './network.js';
 
 export interface WireOptions {
   readonly world: World;
@@ -91,6 +92,10 @@ export class Wire implements Transport {
   /** Draws for `wrong_value` lies: a fork of its own, so a lie never shifts which requests fail. */
   readonly #lieRng: Rng;
   readonly #healAtMs: number | undefined;
+  /** Per tool, what its requests travel through: built once, so the network finds its legs by identity. */
+  readonly #targets = new Map<string, LatencyTarget>();
+  /** Per tool, `ctx.travel`: one closure per tool, not one per delivery. */
+  readonly #travels = new Map<string, (leg: NetworkLeg) => Promise<void>>();
 
   constructor(options: WireOptions) {
     const parsed = safeParseOnce(FaultPlanSchema, options.plan);
@@ -129,7 +134,7 @@ export class Wire implements Transport {
     const tool = this.#specs.get(req.tool);
     if (!tool) {
       const message = `Unknown tool "${req.tool}"`;
-      return this.#finish(req, { kind: 'error', error: new HttpError(404, message, { error: { type: 'not_found_error', message } }) }, signal);
+      return this.#finish(req, { kind: 'error', error: stackless(() => new HttpError(404, message, { error: { type: 'not_found_error', message } })) }, signal);
     }
     const fault = this.#chooseFault(req);
     const legs = this.#network?.draw(this.#target(req.tool));
@@ -157,9 +162,13 @@ export class Wire implements Transport {
     return reply;
   }
 
-  #target(tool: string): { readonly service?: string; readonly tool: string } {
-    const service = this.#serviceOf.get(tool);
-    return service === undefined ? { tool } : { service, tool };
+  #target(tool: string): LatencyTarget {
+    let target = this.#targets.get(tool);
+    if (!target) {
+      const service = this.#serviceOf.get(tool);
+      this.#targets.set(tool, (target = service === undefined ? { tool } : { service, tool }));
+    }
+    return target;
   }
 
   #chooseFault(req: WireRequest): Fault | undefined {
@@ -220,10 +229,19 @@ export class Wire implements Transport {
 
   #context(tool: ToolSpec, req: WireRequest, failure: Error | undefined, asOf?: number): ToolContext {
     const key = req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey };
-    const network = this.#network;
-    const target = this.#target(tool.name);
-    const travel = network && ((leg: NetworkLeg) => network.travel(this.#clock, target, leg));
+    const travel = this.#travelFor(tool.name);
     return { world: this.#world, clock: this.#clock, request: req.request, ...key, ...(failure ? { failure } : {}), ...(travel && { travel }), ...(asOf === undefined ? {} : { asOf }) };
+  }
+
+  #travelFor(tool: string): ((leg: NetworkLeg) => Promise<void>) | undefined {
+    const network = this.#network;
+    if (!network) return undefined;
+    let travel = this.#travels.get(tool);
+    if (!travel) {
+      const target = this.#target(tool);
+      this.#travels.set(tool, (travel = (leg: NetworkLeg) => network.travel(this.#clock, target, leg)));
+    }
+    return travel;
   }
 
   /** The service's answer to `req` in `ctx`, as a value: no events. */
@@ -303,7 +321,7 @@ async function runTool(tool: ToolSpec, input: unknown, ctx: ToolContext): Promis
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
     const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-    throw new HttpError(400, `Invalid request: ${detail}`, { error: { type: 'invalid_request_error', issues } });
+    throw stackless(() => new HttpError(400, `Invalid request: ${detail}`, { error: { type: 'invalid_request_error', issues } }));
   }
   return tool.run(parsed.data, ctx);
 }
@@ -311,7 +329,7 @@ async function runTool(tool: ToolSpec, input: unknown, ctx: ToolContext): Promis
 async function queryStatus(tool: ToolSpec, ref: OperationRef, ctx: ToolContext): Promise<unknown> {
   if (!tool.status) {
     const message = `Tool "${tool.name}" does not answer status queries`;
-    throw new HttpError(501, message, { error: { type: 'not_implemented_error', message } });
+    throw stackless(() => new HttpError(501, message, { error: { type: 'not_implemented_error', message } }));
   }
   return tool.status(ref, ctx);
 }
@@ -320,7 +338,8 @@ async function queryStatus(tool: ToolSpec, ref: OperationRef, ctx: ToolContext):
 function asServerError(error: unknown): Error {
   if (isHttpError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new HttpError(500, 'Internal Server Error', { error: { type: 'server_error', message } });
+  // The crash's own stack is the one worth reading, and it is not this one.
+  return stackless(() => new HttpError(500, 'Internal Server Error', { error: { type: 'server_error', message } }));
 }
 
 /** Answers cross the wire as JSON, so the caller can never hold (or mutate) live service state. */

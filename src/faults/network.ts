@@ -86,6 +86,7 @@ export class NetworkLatency {
   readonly #config: Network;
   readonly #rng: Rng;
   readonly #resolved = new Map<string, Resolved>();
+  readonly #byTarget = new WeakMap<LatencyTarget, Resolved>();
 
   constructor(config: Network, rng: Rng) {
     this.#config = config;
@@ -118,6 +119,15 @@ export class NetworkLatency {
   }
 
   #legsOf(target: LatencyTarget): Resolved {
+    // A caller that keeps its target objects (the wire does, one per tool) skips building the key.
+    const known = this.#byTarget.get(target);
+    if (known) return known;
+    const resolved = this.#legsByKey(target);
+    this.#byTarget.set(target, resolved);
+    return resolved;
+  }
+
+  #legsByKey(target: LatencyTarget): Resolved {
     const key = `${target.service ?? ''}\u0000${target.tool}\u0000${target.route ?? ''}`;
     let legs = this.#resolved.get(key);
     if (!legs) this.#resolved.set(key, (legs = this.#resolve(target)));

@@ -1,4 +1,4 @@
-import { canonicalJson, HttpError, sha256, type Clock } from '../core/index.js';
+import { canonicalJson, HttpError, sha256, stackless, type Clock } from '../core/index.js';
 
 /** Stripe keeps idempotency keys for 24 hours (R24). */
 export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -50,9 +50,14 @@ export class IdempotencyTable {
     return this.config.enabled;
   }
 
-  /** Runs `run` at most once per live key; without a key, or when disabled, just runs it. */
-  async execute<T>(key: string | undefined, fingerprint: string, run: () => Promise<T> | T): Promise<T> {
+  /**
+   * Runs `run` at most once per live key; without a key, or when disabled, just runs it.
+   * `fingerprint` may be a function: it is then called only when a key is honoured, since
+   * hashing every request's input costs a crowd's deliveries more than the rest of the write.
+   */
+  async execute<T>(key: string | undefined, fingerprintOf: string | (() => string), run: () => Promise<T> | T): Promise<T> {
     if (!this.config.enabled || key === undefined) return run();
+    const fingerprint = typeof fingerprintOf === 'string' ? fingerprintOf : fingerprintOf();
     const known = this.lookup(key);
     if (known) return replayRecord<T>(known, fingerprint);
     // Marked before the first await, so a concurrent copy sees it in flight.
@@ -90,13 +95,16 @@ export class IdempotencyTable {
 export function replayRecord<T>(record: IdempotencyRecord, fingerprint: string): T {
   if (record.state === 'in_flight') {
     const message = `a request with idempotency key "${record.key}" is still being processed; retry later`;
-    throw new HttpError(409, message, { error: { type: 'idempotency_error', code: 'concurrent_request', message } });
+    throw stackless(() => new HttpError(409, message, { error: { type: 'idempotency_error', code: 'concurrent_request', message } }));
   }
   if (record.fingerprint !== fingerprint) {
     const message = `idempotency key "${record.key}" was already used with different parameters; use a new key for a new request`;
-    throw new HttpError(422, message, {
-      error: { type: 'idempotency_error', code: 'key_reused_with_different_parameters', message },
-    });
+    throw stackless(
+      () =>
+        new HttpError(422, message, {
+          error: { type: 'idempotency_error', code: 'key_reused_with_different_parameters', message },
+        }),
+    );
   }
   if (record.result.kind === 'error') throw record.result.error;
   return record.result.value as T;

@@ -26,6 +26,49 @@ describe('VirtualClock', () => {
     expect(seen).toEqual([1, 2, 3]);
   });
 
+  it("lets each timer's continuation finish, however many awaits long, before the next timer fires", async () => {
+    const clock = new VirtualClock();
+    const seen: string[] = [];
+    const long = async (): Promise<void> => {
+      await clock.sleep(10);
+      for (let i = 0; i < 500; i++) await Promise.resolve();
+      seen.push('long done');
+    };
+    const short = async (): Promise<void> => {
+      await clock.sleep(10);
+      seen.push('short');
+    };
+    // Hundreds of turns too, so the run spans several batches of them.
+    const many = async (): Promise<void> => {
+      for (let i = 0; i < 300; i++) await clock.sleep(1);
+      seen.push(`many done@${clock.now()}`);
+    };
+    await clock.run(() => Promise.all([long(), short(), many()]));
+    expect(seen).toEqual(['long done', 'short', 'many done@300']);
+  });
+
+  it('leaves no immediate of its own pending once a run ends (a trial would count it as a timer left running)', async () => {
+    const immediates = (): number => process.getActiveResourcesInfo().filter((t) => t === 'Immediate').length;
+    const before = immediates();
+    const clock = new VirtualClock();
+    await clock.run(async () => {
+      for (let i = 0; i < 100; i++) await clock.sleep(5);
+    });
+    expect(immediates()).toBe(before);
+  });
+
+  it('rejects the run with the error a timer callback throws', async () => {
+    const clock = new VirtualClock();
+    const boom = new Error('boom');
+    const run = clock.run(async () => {
+      clock.setTimer(5, () => {
+        throw boom;
+      });
+      await clock.sleep(10);
+    });
+    await expect(run).rejects.toBe(boom);
+  });
+
   it('reports a body awaiting a promise that never settles as hung, at the time it stalled', async () => {
     const clock = new VirtualClock();
     const run = await clock.run(async () => {

@@ -25,8 +25,19 @@ export interface ClockRunOptions {
   readonly maxFiresPerInstant?: number;
 }
 
-/** setImmediate runs only once the microtask queue is empty: the trial is idle. */
-const idle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/**
+ * Turns of the clock queued as one batch of `setImmediate` callbacks. Node drains the microtask
+ * (and nextTick) queue after each immediate callback, so each callback still starts with the
+ * trial idle, exactly as a fresh `setImmediate` per turn did; the batch only spares a promise
+ * and a whole event-loop iteration (a poll of the OS) per turn. Real work is held (`hold`), and
+ * a batch stops as soon as any is in flight.
+ */
+const TURNS_PER_BATCH = 64;
+
+/** What one turn of the clock did: fired a timer, found real work in flight, or ended the run. */
+type Turn<T> = { readonly kind: 'fired' } | { readonly kind: 'held' } | { readonly kind: 'ended'; readonly run: ClockRun<T> };
+const FIRED = { kind: 'fired' } as const;
+const HELD = { kind: 'held' } as const;
 
 /**
  * Simulated time. Sleeping costs nothing: `run` advances time to the next timer only
@@ -52,6 +63,8 @@ export class VirtualClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    // Without a signal nothing can clear the timer: its callback is the promise's own resolve (a network leg, a backoff).
+    if (signal === undefined) return new Promise<void>((resolve) => void this.setTimer(ms, resolve));
     return sleepOn(this, ms, signal);
   }
 
@@ -60,7 +73,7 @@ export class VirtualClock implements Clock {
     if (Number.isNaN(ms)) throw new RangeError('a timer delay must be a number of milliseconds, got NaN');
     const id = ++this.#seq;
     this.#live.add(id);
-    this.#push({ id, at: this.#now + Math.max(0, ms), fn });
+    this.#push({ id, at: this.#now + (ms > 0 ? ms : 0), fn });
     return id as TimerHandle;
   }
 
@@ -103,8 +116,7 @@ export class VirtualClock implements Clock {
     const start = this.#now;
     const limit = options.maxVirtualMs === undefined ? Infinity : start + options.maxVirtualMs;
     const maxFires = options.maxFiresPerInstant ?? 10_000;
-    let firesHere = 0;
-    let outcome: ClockRun<T> | undefined;
+    const state: RunState<T> = { limit, maxFires, firesHere: 0, outcome: undefined };
     let promise: Promise<T>;
     try {
       promise = body();
@@ -112,33 +124,71 @@ export class VirtualClock implements Clock {
       return { kind: 'threw', error, at: this.#now };
     }
     promise.then(
-      (value) => (outcome = { kind: 'settled', value, at: this.#now }),
-      (error: unknown) => (outcome = { kind: 'threw', error, at: this.#now }),
+      (value) => (state.outcome = { kind: 'settled', value, at: this.#now }),
+      (error: unknown) => (state.outcome = { kind: 'threw', error, at: this.#now }),
     );
     for (;;) {
-      await idle();
-      if (outcome) return outcome;
-      if (this.#inflight > 0) {
-        // Real work is under way: time stands still until some of it settles.
-        await new Promise<void>((resolve) => (this.#wake = resolve));
-        continue;
-      }
-      const next = this.#popLive();
-      if (!next) return { kind: 'hung', at: this.#now };
-      if (next.at > limit) {
-        this.#push(next);
-        this.#now = limit;
-        return { kind: 'time_limit', at: this.#now };
-      }
-      firesHere = next.at > this.#now ? 1 : firesHere + 1;
-      if (firesHere > maxFires) {
-        this.#push(next);
-        return { kind: 'livelock', at: this.#now };
-      }
-      this.#now = Math.max(this.#now, next.at);
-      this.#live.delete(next.id);
-      next.fn();
+      const turn = await this.#turns(state);
+      if (turn.kind === 'ended') return turn.run;
+      // Real work is under way: time stands still until some of it settles.
+      await new Promise<void>((resolve) => (this.#wake = resolve));
     }
+  }
+
+  /** Turns of the clock, each in an immediate callback of its own (the trial idle), until one is not a timer fired. */
+  #turns<T>(state: RunState<T>): Promise<Turn<T>> {
+    return new Promise<Turn<T>>((resolve, reject) => {
+      const queued: NodeJS.Immediate[] = [];
+      let taken = 0;
+      // The batch's unused turns are cancelled: a pending immediate would read as a timer the trial left running.
+      const end = (): void => {
+        for (let i = taken; i < queued.length; i++) clearImmediate(queued[i]);
+      };
+      const turn = (): void => {
+        taken++;
+        let next: Turn<T>;
+        try {
+          next = this.#turn(state);
+        } catch (error) {
+          // A timer's callback threw: the run rejects with it, as when it was fired from the run's own loop.
+          end();
+          reject(error as Error);
+          return;
+        }
+        if (next.kind !== 'fired') {
+          end();
+          resolve(next);
+        } else if (taken === queued.length) batch();
+      };
+      const batch = (): void => {
+        queued.length = 0;
+        taken = 0;
+        for (let i = 0; i < TURNS_PER_BATCH; i++) queued.push(setImmediate(turn));
+      };
+      batch();
+    });
+  }
+
+  /** One turn, with the trial idle: the run's end, real work in flight, or the next timer fired. */
+  #turn<T>(state: RunState<T>): Turn<T> {
+    if (state.outcome) return { kind: 'ended', run: state.outcome };
+    if (this.#inflight > 0) return HELD;
+    const next = this.#popLive();
+    if (!next) return { kind: 'ended', run: { kind: 'hung', at: this.#now } };
+    if (next.at > state.limit) {
+      this.#push(next);
+      this.#now = state.limit;
+      return { kind: 'ended', run: { kind: 'time_limit', at: this.#now } };
+    }
+    state.firesHere = next.at > this.#now ? 1 : state.firesHere + 1;
+    if (state.firesHere > state.maxFires) {
+      this.#push(next);
+      return { kind: 'ended', run: { kind: 'livelock', at: this.#now } };
+    }
+    this.#now = Math.max(this.#now, next.at);
+    this.#live.delete(next.id);
+    next.fn();
+    return FIRED;
   }
 
   #popLive(): Timer | undefined {
@@ -181,6 +231,15 @@ export class VirtualClock implements Clock {
     }
     return top;
   }
+}
+
+/** What a run carries from one turn to the next. */
+interface RunState<T> {
+  readonly limit: number;
+  readonly maxFires: number;
+  /** Timers fired at the current virtual instant. */
+  firesHere: number;
+  outcome: ClockRun<T> | undefined;
 }
 
 const before = (a: Timer, b: Timer): boolean => a.at < b.at || (a.at === b.at && a.id < b.id);

@@ -43,7 +43,7 @@ export class Operations {
    * tool), sleeping `processingMs` before the commit.
    */
   write<T>(tool: string, input: unknown, businessKey: string | undefined, ctx: ToolContext, steps: WriteSteps<T>, honourKeys = true): Promise<T> {
-    return this.table.execute(honourKeys ? ctx.idempotencyKey : undefined, requestFingerprint(tool, input), async () => {
+    return this.table.execute(honourKeys ? ctx.idempotencyKey : undefined, () => requestFingerprint(tool, input), async () => {
       this.#enter(businessKey);
       try {
         steps.check?.();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineService } from '../define/defineService.js';
 import { ServiceError } from '../define/ServiceError.js';
+import { stackless } from '../../core/stackless.js';
 
 export const UpdateRecordInput = z
   .object({
@@ -63,7 +64,8 @@ export const records = defineService({
         if (current !== read) {
           ctx.state.conflicts++;
           const message = `version conflict: ${input.record} is at version ${current}, this write read version ${read}`;
-          throw new ServiceError(409, { code: 'version_conflict', type: 'conflict', message });
+          // Stackless: a crowd meets hundreds of conflicts per trial and nobody prints their stacks.
+          throw stackless(() => new ServiceError(409, { code: 'version_conflict', type: 'conflict', message }));
         }
         const version = read + 1;
         ctx.state.records[input.record] = { version, value: input.value };
