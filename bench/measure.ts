@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+
 /** Runs `fn` repeatedly for about `ms` of wall time (after a warm-up) and reports per-call figures. */
 export async function measure(name: string, fn: () => Promise<unknown>, ms = 1_000): Promise<{ name: string; runs: number; meanUs: number; p50Us: number; p95Us: number }> {
   for (let i = 0; i < 20; i++) await fn();
@@ -17,4 +21,61 @@ export async function measure(name: string, fn: () => Promise<unknown>, ms = 1_0
 export function printRow(r: { name: string; runs: number; meanUs: number; p50Us: number; p95Us: number }): void {
   const f = (us: number): string => (us >= 1_000 ? `${(us / 1_000).toFixed(2)} ms` : `${us.toFixed(1)} µs`).padStart(10);
   console.log(`${r.name.padEnd(52)} runs ${String(r.runs).padStart(7)}  mean ${f(r.meanUs)}  p50 ${f(r.p50Us)}  p95 ${f(r.p95Us)}`);
+}
+
+/** The one-, five- and fifteen-minute load averages, to print beside every figure. */
+export const loadAverage = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** A command line to time: Node and its arguments. */
+export interface NodeVariant {
+  readonly name: string;
+  readonly args: readonly string[];
+}
+
+export interface NodeTiming {
+  /** Seconds of wall time, and of CPU (the child's user + system). */
+  readonly wall: number;
+  readonly cpu: number;
+  /** The load average when it ended. */
+  readonly load: string;
+}
+
+/** Wall and CPU seconds of one Node child run in `cwd`, from GNU time's report on stderr. */
+export function timeNode(args: readonly string[], cwd: string): NodeTiming {
+  const r = spawnSync('/usr/bin/time', ['-f', 'BENCH %e %U %S', process.execPath, ...args], { cwd, encoding: 'utf8' });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('BENCH '));
+  if (line === undefined) throw new Error(`no timing for ${args.join(' ')}: ${r.stderr.slice(-500)}`);
+  const [, wall, user, sys] = line.split(' ').map(Number) as [number, number, number, number];
+  return { wall, cpu: user + sys, load: loadAverage() };
+}
+
+/**
+ * Each variant once per round, the variants alternating, so the machine's other load weighs on
+ * each alike; `each` sees every timing as it comes. Returns the samples per variant.
+ */
+export function alternate(variants: readonly NodeVariant[], rounds: number, cwd: string, each?: (round: number, variant: NodeVariant, t: NodeTiming) => void): { readonly wall: number[]; readonly cpu: number[] }[] {
+  const samples = variants.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
+  for (let round = 0; round < rounds; round++) {
+    variants.forEach((v, i) => {
+      const t = timeNode(v.args, cwd);
+      samples[i]!.wall.push(t.wall);
+      samples[i]!.cpu.push(t.cpu);
+      each?.(round, v, t);
+    });
+  }
+  return samples;
+}
+
+/**
+ * The variants, and with `BEFORE` set (the root of another checkout, built: main's `dist/` in a
+ * temporary copy, say) each one again run from there, right after it, for before/after figures
+ * from one process. `bin` is this checkout's `bin/faultline.js`, replaced in the twins' arguments.
+ */
+export function withBefore(variants: readonly NodeVariant[], bin: string): readonly NodeVariant[] {
+  const before = process.env['BEFORE'];
+  if (before === undefined || before === '') return variants;
+  const otherBin = join(before, 'bin', 'faultline.js');
+  return variants.flatMap((v) => (v.args.includes(bin) ? [v, { name: `before: ${v.name}`, args: v.args.map((a) => (a === bin ? otherBin : a)) }] : [v]));
 }

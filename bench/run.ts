@@ -11,7 +11,10 @@ import { patient, tenMinutes } from './tenMinutes.js';
 import { createWorld } from '../src/world/createWorld.js';
 import { VirtualClock } from '../src/core/index.js';
 import { BUILTIN_CHECKERS } from '../src/checks/index.js';
-import { measure, printRow } from './measure.js';
+import type * as TrialModule from '../src/runner/trial.js';
+import type * as ScenarioModule from '../src/runner/scenario.js';
+import type * as ConfigModule from '../src/runtime/config.js';
+import { loadAverage, measure, median, printRow } from './measure.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
 
@@ -32,7 +35,7 @@ const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
 console.log(`# mixed: ${library.length} scenarios × ${configs.length} configurations × k=${k} = ${trials} trials in ${wall.toFixed(0)} ms: ${((trials / wall) * 1_000).toFixed(0)} trials/s`);
 
 // 3. The harness's overhead: a fault-free trial against a bare loop calling the same tool functions.
-const plain = defineScenario({
+const plainInput = {
   name: 'order-then-pay',
   agent: {
     kind: 'scripted',
@@ -44,7 +47,8 @@ const plain = defineScenario({
       ],
     },
   },
-});
+} satisfies Parameters<typeof defineScenario>[0];
+const plain = defineScenario(plainInput);
 let sink = 0;
 async function bare(): Promise<void> {
   const clock = new VirtualClock(Date.parse(plain.startTime));
@@ -60,3 +64,36 @@ const trialRow = await measure(`trial: wire + runtime + agent loop + history + $
 printRow(bareRow);
 printRow(trialRow);
 console.log(`# overhead: trial / bare = ${(trialRow.p50Us / bareRow.p50Us).toFixed(1)}x (p50), ${(trialRow.p50Us - bareRow.p50Us).toFixed(0)} µs per trial; ledger sink ${sink > 0 ? 'ok' : 'empty'}`);
+
+// 4. With BEFORE=<root of another built checkout>: the same fault-free trial from its dist/ and
+// this checkout's, and the bare loop, alternating round by round (CPU µs per trial, p50 wall).
+const before = process.env['BEFORE'];
+if (before !== undefined && before !== '') {
+  const side = async (root: string): Promise<() => Promise<unknown>> => {
+    const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof TrialModule;
+    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof ScenarioModule;
+    const { rulebookDefault: rulebook } = (await import(`${root}/dist/runtime/config.js`)) as typeof ConfigModule;
+    const scenario = define(plainInput);
+    return () => run({ scenario, config: rulebook, runSeed: 1, trialIndex: 0 });
+  };
+  const sides: readonly { readonly name: string; readonly fn: () => Promise<unknown> }[] = [
+    { name: 'bare loop', fn: bare },
+    { name: 'trial, before', fn: await side(before) },
+    { name: 'trial, after (dist/)', fn: await side(new URL('..', import.meta.url).pathname.replace(/\/$/, '')) },
+  ];
+  const rounds = Number(process.env['ROUNDS'] ?? 7);
+  const cpu = sides.map(() => [] as number[]);
+  const p50 = sides.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, s] of sides.entries()) {
+      const c0 = process.cpuUsage();
+      const row = await measure(s.name, s.fn, seconds * 500);
+      const c = process.cpuUsage(c0);
+      cpu[i]!.push((c.user + c.system) / (row.runs + 20));
+      p50[i]!.push(row.p50Us);
+    }
+    console.log(`  round ${round + 1}: ${sides.map((s, i) => `${s.name} ${cpu[i]!.at(-1)!.toFixed(0)} µs CPU, p50 ${p50[i]!.at(-1)!.toFixed(0)} µs`).join('; ')}; load ${loadAverage()}`);
+  }
+  const [b, tb, ta] = sides.map((_, i) => ({ cpu: median(cpu[i]!), p50: median(p50[i]!) }));
+  console.log(`# before/after, medians of ${rounds} rounds: CPU per trial ${tb!.cpu.toFixed(0)} → ${ta!.cpu.toFixed(0)} µs (${(ta!.cpu / tb!.cpu).toFixed(2)}x); trial / bare p50 ${(tb!.p50 / b!.p50).toFixed(1)}x → ${(ta!.p50 / b!.p50).toFixed(1)}x (bare ${b!.p50.toFixed(0)} µs); load ${loadAverage()}`);
+}

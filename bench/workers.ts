@@ -1,65 +1,48 @@
 /**
- * Workers that scale (issue 25): `faultline run --k 400` (15 scenarios, 6,000 trials) from the
+ * Workers that scale (issue 25): `faultline run --k 400` (19 scenarios, 7,600 trials) from the
  * built CLI in process (`--workers 0`), on 2 workers and with the default worker count, the
  * variants alternating, wall and CPU (the child's user + system) side by side with the ratio;
  * then the same matrix through the library's `runMatrix` on 2 workers, with the main thread's
  * share of the work: its event loop's busy time (`performance.eventLoopUtilization`) against
  * the CPU of every thread of the process. The load average is printed beside each figure: on a
  * shared machine wall time cannot show a speed-up that free cores would. Asserts nothing.
+ * With `BEFORE=<root of another built checkout>` each CLI variant runs from there too.
  *   npm run build && npx tsx bench/workers.ts        (K=… trials per cell, default 400; RUNS=… rounds, default 2)
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type * as Library from '../src/runner/library.js';
 import type * as Run from '../src/runner/run.js';
+import { alternate, loadAverage as load, median, withBefore, type NodeVariant } from './measure.js';
 
 const k = Number(process.env['K'] ?? 400);
 const runs = Number(process.env['RUNS'] ?? 2);
 const bin = fileURLToPath(new URL('../bin/faultline.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'faultline-bench-workers-'));
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const variants: readonly { readonly name: string; readonly args: readonly string[] }[] = [
-  { name: '--workers 0 (in process)', args: ['--workers', '0'] },
-  { name: '--workers 2', args: ['--workers', '2'] },
-  { name: '(default worker count)', args: [] },
-];
-
-/** Wall and CPU seconds of one CLI run, from GNU time's report on stderr. */
-function once(args: readonly string[]): { wall: number; cpu: number; load: string } {
-  const r = spawnSync('/usr/bin/time', ['-f', 'BENCH %e %U %S', process.execPath, bin, 'run', '--k', String(k), '--reporter', 'json', '--out', 'out', ...args], { cwd: dir, encoding: 'utf8' });
-  const line = r.stderr.split('\n').find((l) => l.startsWith('BENCH '));
-  if (line === undefined) throw new Error(`no timing for ${args.join(' ')}: ${r.stderr.slice(-500)}`);
-  const [, wall, user, sys] = line.split(' ').map(Number) as [number, number, number, number];
-  return { wall, cpu: user + sys, load: load() };
-}
+const cli = (name: string, args: readonly string[]): NodeVariant => ({ name, args: [bin, 'run', '--k', String(k), '--reporter', 'json', '--out', 'out', ...args] });
+const variants: readonly NodeVariant[] = withBefore([cli('--workers 0 (in process)', ['--workers', '0']), cli('--workers 2', ['--workers', '2']), cli('(default worker count)', [])], bin);
 
 console.log(`faultline run --k ${k}: ${runs} rounds, alternating (${process.version}, ${availableParallelism()} cores); load average before ${load()}`);
-const samples = variants.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
+let samples: ReturnType<typeof alternate>;
 try {
-  for (let round = 0; round < runs; round++) {
-    variants.forEach((v, i) => {
-      const t = once(v.args);
-      samples[i]!.wall.push(t.wall);
-      samples[i]!.cpu.push(t.cpu);
-      console.log(`  round ${round + 1} ${v.name.padEnd(26)} wall ${t.wall.toFixed(2).padStart(6)} s   cpu ${t.cpu.toFixed(2).padStart(6)} s   load ${t.load}`);
-    });
-  }
+  samples = alternate(variants, runs, dir, (round, v, t) =>
+    console.log(`  round ${round + 1} ${v.name.padEnd(34)} wall ${t.wall.toFixed(2).padStart(6)} s   cpu ${t.cpu.toFixed(2).padStart(6)} s   load ${t.load}`),
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 variants.forEach((v, i) => {
   const s = samples[i]!;
-  console.log(`  ${v.name.padEnd(26)} wall p50 ${median(s.wall).toFixed(2)} s (min ${Math.min(...s.wall).toFixed(2)})   cpu p50 ${median(s.cpu).toFixed(2)} s`);
+  console.log(`  ${v.name.padEnd(34)} wall p50 ${median(s.wall).toFixed(2)} s (min ${Math.min(...s.wall).toFixed(2)})   cpu p50 ${median(s.cpu).toFixed(2)} s`);
 });
-const [inProcess, two, def] = samples;
+const at = (name: string): { wall: number[]; cpu: number[] } => samples[variants.findIndex((v) => v.name === name)]!;
+const [inProcess, two, def] = [at('--workers 0 (in process)'), at('--workers 2'), at('(default worker count)')];
 console.log(
-  `# in process / 2 workers: ${(median(inProcess!.wall) / median(two!.wall)).toFixed(2)}x wall (best ${(Math.min(...inProcess!.wall) / Math.min(...two!.wall)).toFixed(2)}x); in process / default: ${(median(inProcess!.wall) / median(def!.wall)).toFixed(2)}x; load average ${load()}`,
+  `# in process / 2 workers: ${(median(inProcess.wall) / median(two.wall)).toFixed(2)}x wall (best ${(Math.min(...inProcess.wall) / Math.min(...two.wall)).toFixed(2)}x); in process / default: ${(median(inProcess.wall) / median(def.wall)).toFixed(2)}x; load average ${load()}`,
 );
 
 // The main thread's share, through the library built into dist/ (so the workers run the same .js).
