@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { DEFAULT_GATES, gatesPassed, withCoverageGate, withInfraGate, type Gate } from '../runner/gates.js';
-import { startLiveRun, type LiveSession } from './liveRun.js';
+import type { LiveSession } from './liveRun.js';
 import { pricer, type PriceTable } from '../runner/live/prices.js';
 import { join } from 'node:path';
 import { loadConfigs } from '../runner/library.js';
@@ -22,7 +22,6 @@ import { runsUserCode } from '../runner/runsUserCode.js';
 import type { Shard } from '../runner/shard.js';
 import { colorEnabled } from '../report/console.js';
 import { renderMarkdownReport } from '../report/markdown.js';
-import { writeCompareHtml } from '../report/html/writeCompareHtml.js';
 import type { WallClock } from '../report/json.js';
 import { isConsoleReporter, writeReports, type ReporterName } from '../report/write.js';
 import { renderComparison } from './compareTable.js';
@@ -36,7 +35,7 @@ import { assertPeersInstalled } from '../runner/optionalPeers.js';
 import { isCi, type Io } from './io.js';
 import { DEFAULT_REPORTERS, type SeedOption } from './options.js';
 import { createProgress } from './progress.js';
-import { DEFAULT_MAX_CONNECTIONS } from '../runner/live/LiveGateway.js';
+import { DEFAULT_MAX_CONNECTIONS } from '../runner/live/liveDefaults.js';
 import { defaultLiveWorkers } from '../runner/live/liveWorkers.js';
 import { formatCost } from '../runner/live/prices.js';
 
@@ -202,6 +201,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   try {
     // --record is a live run (one gateway, one per-trial recording) whose recordings become the scenarios' cassettes.
     if (toModel) {
+      // Loaded on first use, as the html writer below: a run without --live never needs the model gateway.
+      const { startLiveRun } = await import('./liveRun.js');
       live = await startLiveRun(scenarios, io.env, {
         maxConnections: request.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
         recordDir: join(request.outDir, 'live'),
@@ -284,7 +285,7 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
   const summaryFile = io.env['GITHUB_STEP_SUMMARY'];
   if (summaryFile) await appendFile(summaryFile, `${renderMarkdownReport(run, { gates: written.gates })}\n`);
 
-  const html = request.html === true ? [await writeCompareHtml(run, request.outDir)] : [];
+  const html = request.html === true ? [await (await import('../report/html/writeCompareHtml.js')).writeCompareHtml(run, request.outDir)] : [];
   const files = [...Object.values(written.paths), ...html].map(shown);
   if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
   const finished = run.cells.reduce((a, c) => a + c.metrics.trials + (c.metrics.infraErrors ?? 0), 0);

@@ -5,7 +5,6 @@ import { evaluateGates, type Gate, type GateResult } from '../runner/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { renderConsoleReport } from './console.js';
 import { buildJsonReport, renderJsonReport, type WallClock } from './json.js';
-import { renderRunHtml } from './html/renderRunHtml.js';
 import { renderJunitReport } from './junit.js';
 import { renderMarkdownReport } from './markdown.js';
 import { trackTempFile, untrackTempFile } from './tempFiles.js';
@@ -72,7 +71,8 @@ export interface ReportContext {
 export interface Reporter {
   /** The file it writes in the output folder; none for the console. */
   readonly file?: string;
-  render(ctx: ReportContext): string;
+  /** A reporter few runs ask for may load its module on first use (report.html). */
+  render(ctx: ReportContext): string | Promise<string>;
 }
 
 /** Reporters by name, as `--reporter` takes them. */
@@ -85,7 +85,8 @@ export const REPORTERS = {
   junit: { file: 'junit.xml', render: (ctx) => renderJunitReport(ctx.run, { gates: ctx.gates }) },
   markdown: { file: 'summary.md', render: (ctx) => renderMarkdownReport(ctx.run, { gates: ctx.gates }) },
   // Not among the defaults: `run --html` or `--reporter html` asks for it.
-  html: { file: 'report.html', render: (ctx) => renderRunHtml(buildJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history })) },
+  // Loaded on first use: the page's modules (its script, chart and timeline) are a plain run's to skip.
+  html: { file: 'report.html', render: async (ctx) => (await import('./html/renderRunHtml.js')).renderRunHtml(buildJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history })) },
 } as const satisfies Record<string, Reporter>;
 export type ReporterName = keyof typeof REPORTERS;
 export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
@@ -129,7 +130,7 @@ export async function writeReports(run: RunResult, options: WriteReportsOptions)
     const reporter: Reporter = REPORTERS[name];
     // console, dot and list print the same summary: once, however many of them were asked for.
     if (reporter.file === undefined && consoleText !== undefined) continue;
-    const text = reporter.render(ctx);
+    const text = await reporter.render(ctx);
     if (reporter.file === undefined) {
       consoleText = text;
       continue;

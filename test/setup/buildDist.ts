@@ -40,6 +40,8 @@ export default function buildDist(): void {
     // tsc still emits on a type error; `npm run typecheck` is where type errors fail the build.
     process.stderr.write(`buildDist: tsc reported errors (dist/ was still written):\n${String((error as { stdout?: unknown }).stdout ?? error)}\n`);
   }
+  // The rest of `npm run build`: the built-in YAML files parsed at build time.
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'yamlCache.mjs')], { cwd: ROOT, stdio: 'pipe' });
   // tsc leaves its build info alone when nothing changed (a checkout that only touched files).
   const now = new Date();
   utimesSync(STAMP, now, now);

@@ -9,7 +9,7 @@ import { collect, collectGate, collectNames, collectReporter, parseBail, parseGr
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { WATCH_RERUN_ENV } from '../watch/watchEnv.js';
 import type { PriceTable } from '../../runner/live/prices.js';
-import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS } from '../../runner/live/LiveGateway.js';
+import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS } from '../../runner/live/liveDefaults.js';
 
 function parseAmount(value: string): number {
   const n = Number(value);

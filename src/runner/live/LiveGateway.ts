@@ -9,21 +9,9 @@ import { GATEWAY_API_HEADER as API_HEADER, GATEWAY_INFRA_ERROR_HEADER as INFRA_E
 import { bodyValue, requestKey } from '../../faults/http/model/Cassette.js';
 import { ConnectionLimit } from './ConnectionLimit.js';
 
-/** What the gateway does about a provider's own failures (documented in the README, "Run against your real model"). */
-export interface LiveRetryPolicy {
-  /** Retries after the first attempt (default 4: five attempts in all). */
-  readonly retries: number;
-  /** The first backoff, doubled on each retry up to `maxBackoffMs` (no jitter: the waits are the same from run to run). */
-  readonly baseMs: number;
-  readonly maxBackoffMs: number;
-  /** The longest `Retry-After` it honours; a longer one is waited this long. */
-  readonly maxRetryAfterMs: number;
-  /** An attempt with no answer (or no next byte of one) for this long is a timeout. */
-  readonly timeoutMs: number;
-}
+import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS, type LiveRetryPolicy } from './liveDefaults.js';
 
-export const DEFAULT_LIVE_RETRY: LiveRetryPolicy = { retries: 4, baseMs: 500, maxBackoffMs: 8_000, maxRetryAfterMs: 60_000, timeoutMs: 120_000 };
-export const DEFAULT_MAX_CONNECTIONS = 8;
+export { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS, type LiveRetryPolicy };
 
 /** Statuses a provider answers when it, not the request, is the problem: retried, never shown to the agent. */
 const PROVIDER_TROUBLE = new Set([408, 429, 500, 502, 503, 504, 529]);

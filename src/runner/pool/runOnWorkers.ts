@@ -8,7 +8,7 @@ import type { TrialJob } from '../matrixJobs.js';
 import type { Scenario } from '../scenario.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
 import type { LostEnd, ScenarioProjectRef, WorkerSetup } from './protocol.js';
-import { TrialWorker, type WorkerAnswer, type WorkerLimits } from './TrialWorker.js';
+import type { TrialWorker, WorkerAnswer, WorkerLimits } from './TrialWorker.js';
 import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 import { wallMs } from '../../core/clock/RealClock.js';
 import { ConnectionLimit } from '../live/ConnectionLimit.js';
@@ -142,6 +142,8 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
   const start = async (s: WorkerSetup): Promise<TrialWorker> => {
     const free = await loading.acquire();
     try {
+      // Loaded with the first worker: a run that stays in process (the default run, mostly) never needs the pool's thread and process hosts.
+      const { TrialWorker } = await import('./TrialWorker.js');
       return await TrialWorker.start(s, limits);
     } finally {
       free();
