@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LineCounter, parseDocument, visit, type Document } from 'yaml';
+import type { Document, LineCounter, visit as yamlVisit } from 'yaml';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { describeThrown } from '../core/describeThrown.js';
 import { wallDeadline } from '../core/clock/RealClock.js';
@@ -78,7 +78,7 @@ export async function loadFile(file: string, code: FaultlineErrorCode): Promise<
   }
   // Editors on Windows save a byte-order mark; YAML skips it, so JSON does too.
   if (text.startsWith('\uFEFF')) text = text.slice(1);
-  const value = ext === '.json' ? parseJson(text, file, code) : ((await parsedAtBuild(text)) ?? parseYaml(text, file, code));
+  const value = ext === '.json' ? parseJson(text, file, code) : ((await parsedAtBuild(text)) ?? (await parseYaml(text, file, code)));
   refuseProtoKeys(value, file, code);
   return value;
 }
@@ -103,7 +103,9 @@ function parseJson(text: string, file: string, code: FaultlineErrorCode): unknow
   return value;
 }
 
-function parseYaml(text: string, file: string, code: FaultlineErrorCode): unknown {
+async function parseYaml(text: string, file: string, code: FaultlineErrorCode): Promise<unknown> {
+  // Loaded on first use: the built-in files come parsed from the build (parsedYaml.ts), and a run of only those never needs the parser.
+  const { LineCounter, parseDocument, visit } = await import('yaml');
   const lineCounter = new LineCounter();
   let doc: Document;
   try {
@@ -122,7 +124,7 @@ function parseYaml(text: string, file: string, code: FaultlineErrorCode): unknow
     if (first.message.includes('Maximum call stack size exceeded')) throw new FaultlineError(code, `${file}${where}: ${tooDeepText()}`);
     throw new FaultlineError(code, `${file}${where}: not valid YAML: ${first.message.split('\n')[0]}`);
   }
-  const unresolved = unresolvedAlias(doc, lineCounter);
+  const unresolved = unresolvedAlias(doc, lineCounter, visit);
   if (unresolved) throw new FaultlineError(code, `${file}:${unresolved.line}:${unresolved.col}: not valid YAML: the alias *${unresolved.name} names no anchor defined before it`);
   let value: unknown;
   try {
@@ -159,7 +161,7 @@ async function ensureTypeScriptLoader(): Promise<void> {
   flags[TSX_REGISTERED] = true;
 }
 
-function unresolvedAlias(doc: Document, lines: LineCounter): { name: string; line: number; col: number } | undefined {
+function unresolvedAlias(doc: Document, lines: LineCounter, visit: typeof yamlVisit): { name: string; line: number; col: number } | undefined {
   let found: { name: string; line: number; col: number } | undefined;
   visit(doc, {
     Alias(_key, node) {

@@ -2,7 +2,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { Command, InvalidArgumentError } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { RISKS, type Risk } from '../../core/kinds.js';
@@ -56,13 +55,15 @@ export interface PlanFile {
  * A plan file as data.
  * @throws FaultlineError `FAULTLINE_PLAN_INVALID` naming the file and the path inside it.
  */
-export function loadPlanFile(file: string): PlanFile {
+export async function loadPlanFile(file: string): Promise<PlanFile> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: cannot read the plan (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
+  // Loaded here, not with the command: every command's definition loads with the CLI.
+  const { parse: parseYaml } = await import('yaml');
   let data: unknown;
   try {
     data = parseYaml(text);
@@ -96,7 +97,7 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
     .option('--report <file>', 'where the JSON report goes', 'reports/mcp-proxy.json')
     .addHelpText('after', EXAMPLES)
     .action(async (server: string[], flags: McpProxyFlags) => {
-      const { plan, risks } = loadPlanFile(flags.plan ?? '');
+      const { plan, risks } = await loadPlanFile(flags.plan ?? '');
       // Before the server starts: finding out when the session ends would lose its record.
       const { assertWritableFile } = await import('../outputPaths.js');
       await assertWritableFile(flags.report, '--report');
