@@ -93,28 +93,6 @@ const IN_JSON = [
   /(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|cookie|credentials?)(?:\\*"\s*:\s*\\*"|=)/i,
 ];
 
-/** An Error as the walk sees it: its own fields, its name and its message. */
-function errorAsJson(this: Error): unknown {
-  return { ...this, name: this.name, message: this.message };
-}
-
-/**
- * JSON text of `value` with every Error spelled out as `errorAsJson`. The same text as a
- * replacer that expands Errors, at half the cost: a replacer is a call per key, and the record
- * of every trial passes here. `toJSON` sits on Error.prototype only for the length of this one
- * synchronous call (an Error with a `toJSON` of its own keeps it, as with a replacer).
- */
-function jsonWithErrors(value: unknown): string | undefined {
-  const had = Object.getOwnPropertyDescriptor(Error.prototype, 'toJSON');
-  if (had) return JSON.stringify(value, (_key, v: unknown) => (v instanceof Error ? errorAsJson.call(v) : v));
-  Object.defineProperty(Error.prototype, 'toJSON', { value: errorAsJson, configurable: true, writable: true, enumerable: false });
-  try {
-    return JSON.stringify(value);
-  } finally {
-    delete (Error.prototype as { toJSON?: unknown }).toJSON;
-  }
-}
-
 /**
  * One pass over the JSON text instead of a walk: a trial's record rarely holds a secret, and
  * walking every string and key costs ten times what stringifying does. Declared secrets are
@@ -124,7 +102,7 @@ function mayHoldSecrets(value: unknown, secrets: readonly string[]): boolean {
   let text: string | undefined;
   try {
     // Errors stringify as `{}`: spell out what the walk would look at.
-    text = jsonWithErrors(value);
+    text = JSON.stringify(value, (_key, v: unknown) => (v instanceof Error ? { ...v, name: v.name, message: v.message } : v));
   } catch {
     return true; // a cycle or a BigInt: walk it to be sure
   }
