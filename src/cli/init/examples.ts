@@ -1,8 +1,12 @@
-import { join } from 'node:path';
-import { LIBRARY_DIR } from '../../runner/library.js';
+import { fileURLToPath } from 'node:url';
 
-/** Where the worked examples sit in the package (and in the repository): `scenarios/examples/`. */
-export const EXAMPLES_DIR = join(LIBRARY_DIR, 'examples');
+/**
+ * Where the worked examples sit in the package (and in the repository): `scenarios/examples/`.
+ * Found from this file, not from runner/library's LIBRARY_DIR: `init`'s flags are defined on
+ * every start of the CLI (`--version` too), and importing runner/library for a path loaded the
+ * engine with it (every service, checker and fault module: ~120 modules).
+ */
+export const EXAMPLES_DIR = fileURLToPath(new URL('../../../scenarios/examples', import.meta.url));
 
 /** A worked example `init --example` can write into a project. */
 export interface InitExample {
