@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConsumer, pack, repoVersion, type Consumer, type Packed } from '../package/consumer.js';
+import { createConsumer, packOnce, repoVersion, type Consumer, type Packed } from '../package/consumer.js';
 import { HELPDESK_SERVICE as SERVICE } from './helpdeskService.js';
 
 
@@ -341,7 +341,7 @@ let packed: Packed;
 let project: Consumer;
 
 beforeAll(async () => {
-  packed = await pack();
+  packed = await packOnce();
   project = await createConsumer();
   const sdks = await Promise.all(['openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@langchain/core', '@langchain/openai', '@langchain/langgraph', 'zod', 'msw'].map(async (name) => `${name}@${await repoVersion(name)}`));
   await project.install([packed.tarball, ...sdks]);

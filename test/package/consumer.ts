@@ -5,9 +5,10 @@
  * cache (`npm ci` has put every dependency there). Shared by the smoke test and bench/package.ts.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -68,6 +69,84 @@ export async function pack(): Promise<Packed> {
     unpackedSize: info.unpackedSize,
     cleanup: () => rm(stage, { recursive: true, force: true }),
   };
+}
+
+/** Every file `pack` copies, with the compiler that builds them: what the tarball is made from. */
+async function packInputsHash(): Promise<string> {
+  const hash = createHash('sha256');
+  const add = async (path: string): Promise<void> => {
+    if ((await stat(join(REPO, path))).isDirectory()) {
+      for (const name of (await readdir(join(REPO, path))).sort()) await add(join(path, name));
+      return;
+    }
+    hash.update(`${path}\0`).update(await readFile(join(REPO, path))).update('\0');
+  };
+  for (const input of PACK_INPUTS) await add(input);
+  hash.update(`typescript ${await repoVersion('typescript')}`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+const PACK_CACHE = join(tmpdir(), 'faultline-pack-cache');
+/** How long a cached tarball of other sources is kept (another checkout's run may still install it). */
+const STALE_MS = 3_600_000;
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * `pack`, once per state of the sources: the test files that install the tarball (the package
+ * smoke test, the real agents' acceptance) run in parallel forks and share one build, keyed by a
+ * hash of everything `pack` copies. The first to come packs under a lock file holding its pid;
+ * the others wait for its result (or take over if it died). `cleanup` leaves the shared
+ * tarball; tarballs of older sources are removed after an hour.
+ */
+export async function packOnce(): Promise<Packed> {
+  const dir = join(PACK_CACHE, await packInputsHash());
+  const manifest = join(dir, 'packed.json');
+  const lock = `${dir}.lock`;
+  await mkdir(PACK_CACHE, { recursive: true });
+  for (;;) {
+    const done = await readFile(manifest, 'utf8').catch(() => undefined);
+    if (done !== undefined) return { ...(JSON.parse(done) as Omit<Packed, 'cleanup'>), cleanup: async () => {} };
+    const mine = await writeFile(lock, String(process.pid), { flag: 'wx' }).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+        return false;
+      },
+    );
+    if (mine) break;
+    const holder = Number(await readFile(lock, 'utf8').catch(() => '0'));
+    // An empty lock is one being written this instant; a dead holder's lock is taken over.
+    if (holder > 0 && !alive(holder)) await rm(lock, { force: true });
+    else await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  try {
+    for (const name of await readdir(PACK_CACHE)) {
+      const other = join(PACK_CACHE, name);
+      if (other !== dir && other !== lock && Date.now() - (await stat(other)).mtimeMs > STALE_MS) await rm(other, { recursive: true, force: true });
+    }
+    const fresh = await pack();
+    const staged = `${dir}.${process.pid}`;
+    await rm(staged, { recursive: true, force: true });
+    await mkdir(staged);
+    const name = basename(fresh.tarball);
+    await cp(fresh.tarball, join(staged, name));
+    await fresh.cleanup();
+    const info = { tarball: join(dir, name), files: fresh.files, size: fresh.size, unpackedSize: fresh.unpackedSize };
+    await writeFile(join(staged, 'packed.json'), JSON.stringify(info));
+    // Appears whole or not at all for the processes waiting on it.
+    await rename(staged, dir);
+    return { ...info, cleanup: async () => {} };
+  } finally {
+    await rm(lock, { force: true });
+  }
 }
 
 export interface Consumer {

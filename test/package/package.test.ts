@@ -1,5 +1,6 @@
 /**
- * The package from a user's side: one `npm pack` (prepack builds it from scratch), one fresh
+ * The package from a user's side: one `npm pack` (prepack builds it from scratch; `packOnce`
+ * shares it with the real agents' acceptance test while the sources are unchanged), one fresh
  * project outside the repository with the tarball installed from the npm cache, shared by
  * every test here, in order: first with no optional peer installed, then with vitest, msw and
  * nock added. Figures (file count, size, install-to-green time) come from `npm run bench:package`.
@@ -7,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConsumer, pack, REPO, repoVersion, run, type Consumer, type Packed } from './consumer.js';
+import { createConsumer, packOnce, REPO, repoVersion, run, type Consumer, type Packed } from './consumer.js';
 
 const SUBPATHS = ['faultline', 'faultline/report', 'faultline/runtime', 'faultline/testing', 'faultline/vitest', 'faultline/msw', 'faultline/nock', 'faultline/testcontainers'] as const;
 /** The main entry's value exports fit on one screen: the rest belongs in a subpath. */
@@ -36,7 +37,7 @@ const tsconfig = (extra: Record<string, unknown>): string =>
   });
 
 beforeAll(async () => {
-  packed = await pack();
+  packed = await packOnce();
   project = await createConsumer();
   await project.install([packed.tarball, `@types/node@${await repoVersion('@types/node')}`]);
 }, 900_000);
