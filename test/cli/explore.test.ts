@@ -195,9 +195,16 @@ function headerCommand(text: string, label: 'reproduce' | 'replay'): string[] {
   return m[1]!.split(' ');
 }
 
+/**
+ * `explore scenarios/ticket-off.yaml --runs 100 --seed 1`, run once: the tests that read its
+ * output and its regression file different ways share it (each starts it if it runs alone).
+ */
+let ticketOffRun: Promise<Finished> | undefined;
+const exploreTicketOff = (): Promise<Finished> => (ticketOffRun ??= run(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1']));
+
 describe('faultline explore', () => {
   it("finds a plan that breaks a user's service without idempotency, shrinks it to one rule, and the regression fails under faultline run", async () => {
-    const r = await run(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1']);
+    const r = await exploreTicketOff();
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(r.stdout).toMatch(/✗ ticket-off × rulebook: duplicates\/R21 at plan \d+; shrunk in \d+ steps to 1 fault rule/);
     expect(r.stdout).toMatch(/duplicates: helpdesk:req-1 was created 2 times/);
@@ -306,7 +313,7 @@ describe('faultline explore', () => {
   }, 120_000);
 
   it('counts coverage: which rules of the shrunk plan fired, and how many plans tried exercised their faults', async () => {
-    const r = await run(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1', '--out', 'coverage']);
+    const r = await exploreTicketOff();
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(r.stdout).toMatch(/^ {4}fired in the failing trial: faults\[0\] \(.*duplicate.*\) [1-9]\d*×$/m);
     const tried = /^ {4}plans tried: (\d+) of (\d+) plans? exercised their faults \((\d+) fired every rule(?:; (\d+) fired none: no evidence)?\)$/m.exec(r.stdout);

@@ -144,36 +144,42 @@ describe('installed with no optional peer: every command that runs trials refuse
     await project.write('peers/via-nock.yaml', httpScenario('via-nock', 'nock'));
   });
 
-  const COMMANDS: readonly (readonly string[])[] = [
-    ['run'],
-    ['compare'],
-    ['explore', '--runs', '2'],
-    ['sweep', '--lambda', '0', '--k', '1'],
-    ['replay'],
+  // Each command meets one of the two peers, and each peer at least two commands: every
+  // (command, peer) pair would be ten installed-CLI runs (each loads the project's TypeScript
+  // config) for one peer check, shared by all commands.
+  const COMMANDS: readonly { readonly args: readonly string[]; readonly peer: 'msw' | 'nock' }[] = [
+    { args: ['run'], peer: 'msw' },
+    { args: ['compare'], peer: 'nock' },
+    { args: ['explore', '--runs', '2'], peer: 'msw' },
+    { args: ['sweep', '--lambda', '0', '--k', '1'], peer: 'nock' },
+    { args: ['replay'], peer: 'msw' },
   ];
 
-  for (const command of COMMANDS) {
-    it(`${command[0]}: an http agent intercepted by msw, or by nock: exit 2 naming the scenario, the peer and the install command`, async () => {
-      for (const [file, peer] of [['peers/via-msw.yaml', 'msw'], ['peers/via-nock.yaml', 'nock']] as const) {
-        const r = await project.npx(['faultline', command[0]!, file, ...command.slice(1), '--config', 'rulebook']);
-        expect(r.code, r.stdout + r.stderr).toBe(2);
-        expect(r.stderr).toContain(`scenario "${file.slice('peers/'.length, -'.yaml'.length)}" (an http agent, intercepted by ${peer}`);
-        expect(r.stderr).toContain(`needs ${peer}`);
-        expect(r.stderr).toContain(`install with: npm i -D -E ${peer}@${await peerVersion(peer)}`);
-        expect(r.stderr).not.toContain('faultline crashed');
-        expect(r.stdout).not.toMatch(/trial 0|plans?, none failed/);
-      }
+  for (const { args: command, peer } of COMMANDS) {
+    it(`${command[0]}: an http agent intercepted by ${peer}: exit 2 naming the scenario, the peer and the install command`, async () => {
+      const file = `peers/via-${peer}.yaml`;
+      const r = await project.npx(['faultline', command[0]!, file, ...command.slice(1), '--config', 'rulebook']);
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toContain(`scenario "${file.slice('peers/'.length, -'.yaml'.length)}" (an http agent, intercepted by ${peer}`);
+      expect(r.stderr).toContain(`needs ${peer}`);
+      expect(r.stderr).toContain(`install with: npm i -D -E ${peer}@${await peerVersion(peer)}`);
+      expect(r.stderr).not.toContain('faultline crashed');
+      expect(r.stdout).not.toMatch(/trial 0|plans?, none failed/);
     });
   }
 
   it('a configuration on cockatiel or p-retry: exit 2 naming the configuration and the install command', async () => {
-    for (const [config, peer] of [['cockatiel-decorrelated', 'cockatiel'], ['p-retry-randomized', 'p-retry']] as const) {
-      for (const command of [['run', '--k', '1'], ['replay'], ['explore', '--runs', '2']]) {
-        const r = await project.npx(['faultline', command[0]!, 'read-timeout-retry', ...command.slice(1), '--config', config]);
-        expect(r.code, r.stdout + r.stderr).toBe(2);
-        expect(r.stderr).toContain(`configuration "${config}" (kind: ${peer}) needs ${peer}`);
-        expect(r.stderr).toContain(`install with: npm i -D -E ${peer}@${await peerVersion(peer)}`);
-      }
+    // Each configuration on at least one command, each command once (one check serves them all).
+    const runs = [
+      ['cockatiel-decorrelated', 'cockatiel', ['run', '--k', '1']],
+      ['p-retry-randomized', 'p-retry', ['replay']],
+      ['cockatiel-decorrelated', 'cockatiel', ['explore', '--runs', '2']],
+    ] as const;
+    for (const [config, peer, command] of runs) {
+      const r = await project.npx(['faultline', command[0]!, 'read-timeout-retry', ...command.slice(1), '--config', config]);
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toContain(`configuration "${config}" (kind: ${peer}) needs ${peer}`);
+      expect(r.stderr).toContain(`install with: npm i -D -E ${peer}@${await peerVersion(peer)}`);
     }
   });
 });
