@@ -52,8 +52,8 @@ export interface Packed {
   readonly cleanup: () => Promise<void>;
 }
 
-/** What `npm pack` needs from the repository to build the package: the sources and the shipped files. */
-const PACK_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'bin', 'docs', 'scenarios', 'src'];
+/** What `npm pack` needs from the repository to build the package: the sources, the build's scripts (yamlCache.mjs) and the shipped files. */
+const PACK_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'bin', 'docs', 'scenarios', 'scripts', 'src'];
 
 export async function pack(): Promise<Packed> {
   const stage = await mkdtemp(join(tmpdir(), 'faultline-pack-'));
