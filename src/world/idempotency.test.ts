@@ -36,10 +36,10 @@ describe('IdempotencyTable', () => {
   it('replays the first value for a reused key, without running again', async () => {
     const table = new IdempotencyTable(new VirtualClock());
     const c = counter();
-    expect(await table.execute('k1', fp, c.run)).toBe(1);
-    expect(await table.execute('k1', fp, c.run)).toBe(1);
+    expect(await table.execute('k1', () => fp, c.run)).toBe(1);
+    expect(await table.execute('k1', () => fp, c.run)).toBe(1);
     expect(c.calls).toBe(1);
-    expect(await table.execute('k2', fp, c.run)).toBe(2);
+    expect(await table.execute('k2', () => fp, c.run)).toBe(2);
   });
 
   it('replays the first error, even a 500, as the same error', async () => {
@@ -51,8 +51,8 @@ describe('IdempotencyTable', () => {
       if (calls === 1) throw boom;
       return calls;
     };
-    expect(await rejection(table.execute('k', fp, run))).toBe(boom);
-    expect(await rejection(table.execute('k', fp, run))).toBe(boom);
+    expect(await rejection(table.execute('k', () => fp, run))).toBe(boom);
+    expect(await rejection(table.execute('k', () => fp, run))).toBe(boom);
     expect(calls).toBe(1);
     expect(table.lookup('k')).toMatchObject({ state: 'completed', result: { kind: 'error', error: boom } });
   });
@@ -60,8 +60,8 @@ describe('IdempotencyTable', () => {
   it('refuses a reused key with different parameters with 422', async () => {
     const table = new IdempotencyTable(new VirtualClock());
     const c = counter();
-    await table.execute('k', fp, c.run);
-    const error = await rejection(table.execute('k', requestFingerprint('create_order', { clientReference: 'r-2' }), c.run));
+    await table.execute('k', () => fp, c.run);
+    const error = await rejection(table.execute('k', () => requestFingerprint('create_order', { clientReference: 'r-2' }), c.run));
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(422);
     expect((error as HttpError).body).toEqual({
@@ -84,8 +84,8 @@ describe('IdempotencyTable', () => {
       return 'done';
     };
     const outcome = await clock.run(async () => {
-      const first = table.execute('k', fp, run);
-      const second = await rejection(table.execute('k', fp, run));
+      const first = table.execute('k', () => fp, run);
+      const second = await rejection(table.execute('k', () => fp, run));
       expect(table.lookup('k')).toMatchObject({ state: 'in_flight', createdAt: 0 });
       return { first: await first, second };
     });
@@ -105,13 +105,13 @@ describe('IdempotencyTable', () => {
     const table = new IdempotencyTable(clock, { retentionMs: 1_000 });
     const c = counter();
     expect(await clock.run(async () => {
-      expect(await table.execute('k', fp, c.run)).toBe(1);
+      expect(await table.execute('k', () => fp, c.run)).toBe(1);
       await clock.sleep(999);
-      expect(await table.execute('k', fp, c.run)).toBe(1);
+      expect(await table.execute('k', () => fp, c.run)).toBe(1);
       await clock.sleep(1);
       expect(table.lookup('k')).toBeUndefined();
       // Expired keys are new: even different parameters are accepted.
-      expect(await table.execute('k', requestFingerprint('x', {}), c.run)).toBe(2);
+      expect(await table.execute('k', () => requestFingerprint('x', {}), c.run)).toBe(2);
     })).toMatchObject({ kind: 'settled' });
     expect(c.calls).toBe(2);
   });
@@ -122,11 +122,11 @@ describe('IdempotencyTable', () => {
     expect(table.config).toEqual({ enabled: true, retentionMs: DEFAULT_RETENTION_MS });
     const c = counter();
     expect(await clock.run(async () => {
-      await table.execute('k', fp, c.run);
+      await table.execute('k', () => fp, c.run);
       await clock.sleep(24 * 60 * 60 * 1000 - 1);
-      await table.execute('k', fp, c.run);
+      await table.execute('k', () => fp, c.run);
       await clock.sleep(1);
-      await table.execute('k', fp, c.run);
+      await table.execute('k', () => fp, c.run);
     })).toMatchObject({ kind: 'settled' });
     expect(c.calls).toBe(2);
   });
@@ -134,14 +134,22 @@ describe('IdempotencyTable', () => {
   it('just runs when disabled or when no key is sent, and remembers nothing', async () => {
     const off = new IdempotencyTable(new VirtualClock(), { enabled: false });
     const c = counter();
-    await off.execute('k', fp, c.run);
-    await off.execute('k', fp, c.run);
+    await off.execute('k', () => fp, c.run);
+    await off.execute('k', () => fp, c.run);
     expect(c.calls).toBe(2);
     expect(off.lookup('k')).toBeUndefined();
 
     const on = new IdempotencyTable(new VirtualClock());
-    await on.execute(undefined, fp, c.run);
-    await on.execute(undefined, fp, c.run);
+    await on.execute(undefined, () => fp, c.run);
+    await on.execute(undefined, () => fp, c.run);
     expect(c.calls).toBe(4);
+    // The fingerprint is hashed only where a key is honoured: a keyless request never asks for it.
+    let asked = 0;
+    const counted = (): string => (asked++, fp);
+    await on.execute(undefined, counted, c.run);
+    await off.execute('k', counted, c.run);
+    expect(asked).toBe(0);
+    await on.execute('k-new', counted, c.run);
+    expect(asked).toBe(1);
   });
 });

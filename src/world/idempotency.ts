@@ -52,12 +52,12 @@ export class IdempotencyTable {
 
   /**
    * Runs `run` at most once per live key; without a key, or when disabled, just runs it.
-   * `fingerprint` may be a function: it is then called only when a key is honoured, since
-   * hashing every request's input costs a crowd's deliveries more than the rest of the write.
+   * `fingerprintOf` is called only when a key is honoured: hashing every request's input
+   * costs a crowd's deliveries more than the rest of the write.
    */
-  async execute<T>(key: string | undefined, fingerprintOf: string | (() => string), run: () => Promise<T> | T): Promise<T> {
+  async execute<T>(key: string | undefined, fingerprintOf: () => string, run: () => Promise<T> | T): Promise<T> {
     if (!this.config.enabled || key === undefined) return run();
-    const fingerprint = typeof fingerprintOf === 'string' ? fingerprintOf : fingerprintOf();
+    const fingerprint = fingerprintOf();
     const known = this.lookup(key);
     if (known) return replayRecord<T>(known, fingerprint);
     // Marked before the first await, so a concurrent copy sees it in flight.
