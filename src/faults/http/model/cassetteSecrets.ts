@@ -9,8 +9,10 @@ import { Cassette, type CassetteEntry } from './Cassette.js';
  * read for that scenario: the file holds no secret, the replay sees the conversation as it was.
  */
 
+const MARKER = '[REDACTED:secret-';
+
 /** The marker written for `secrets[index]`. */
-export const secretMarker = (index: number): string => `[REDACTED:secret-${index}]`;
+const secretMarker = (index: number): string => `${MARKER}${index}]`;
 
 /** Every string of `value`, at any depth, with `replace` applied; parts with nothing replaced stay the same objects. */
 function mapStrings(value: unknown, replace: (text: string) => string): unknown {
@@ -40,5 +42,5 @@ export function sealSecrets(cassette: Cassette, secrets: readonly string[]): Cas
 /** The cassette with each marker replaced by the scenario's secret at its place again. */
 export function openSecrets(cassette: Cassette, secrets: readonly string[]): Cassette {
   if (secrets.length === 0) return cassette;
-  return mapEntries(cassette, (text) => (text.includes('[REDACTED:secret-') ? secrets.reduce((t, s, i) => t.split(secretMarker(i)).join(s), text) : text));
+  return mapEntries(cassette, (text) => (text.includes(MARKER) ? secrets.reduce((t, s, i) => t.split(secretMarker(i)).join(s), text) : text));
 }
