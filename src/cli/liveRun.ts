@@ -1,6 +1,7 @@
 import { wallMs } from '../core/clock/RealClock.js';
 import { modelRoot } from '../faults/http/model/modelOperations.js';
-import { DEFAULT_LIVE_RETRY, startLiveGateway } from '../runner/live/LiveGateway.js';
+import { startLiveGateway } from '../runner/live/LiveGateway.js';
+import { DEFAULT_LIVE_RETRY } from '../runner/live/liveDefaults.js';
 import { formatCost } from '../runner/live/prices.js';
 import { API_KEY_ENV, type LiveRun } from '../runner/modelSource.js';
 import type { Scenario } from '../runner/scenario.js';

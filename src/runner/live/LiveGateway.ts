@@ -9,9 +9,7 @@ import { GATEWAY_API_HEADER as API_HEADER, GATEWAY_INFRA_ERROR_HEADER as INFRA_E
 import { bodyValue, requestKey } from '../../faults/http/model/Cassette.js';
 import { ConnectionLimit } from './ConnectionLimit.js';
 
-import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS, type LiveRetryPolicy } from './liveDefaults.js';
-
-export { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS, type LiveRetryPolicy };
+import { DEFAULT_LIVE_RETRY, type LiveRetryPolicy } from './liveDefaults.js';
 
 /** Statuses a provider answers when it, not the request, is the problem: retried, never shown to the agent. */
 const PROVIDER_TROUBLE = new Set([408, 429, 500, 502, 503, 504, 529]);
