@@ -5,6 +5,7 @@ import {
   isHttpError,
   stackless,
   type Clock,
+  type EventOf,
   type History,
   type NetworkLeg,
   type NetworkLegs,
@@ -284,24 +285,29 @@ export class Wire implements Transport {
   }
 
   #respond(req: WireRequest, reply: Reply, legs?: NetworkLegs): void {
-    const base = { type: 'response', request: req.request, tool: req.tool, call: req.call, attempt: req.attempt, ...(legs && { legs }) } as const;
+    // Built in place, key by key in the order the spreads gave (`legs` only when drawn): one object per response, not three.
+    const event = { type: 'response', request: req.request, tool: req.tool, call: req.call, attempt: req.attempt } as Mutable<ResponseEvent>;
+    if (legs) event.legs = legs;
     switch (reply.kind) {
       case 'ok':
-        this.#history.record({ ...base, result: 'ok', status: 200 });
-        return;
+        event.result = 'ok';
+        event.status = 200;
+        break;
       case 'error':
-        this.#history.record({
-          ...base,
-          result: 'error',
-          message: reply.error.message,
-          ...(isHttpError(reply.error) ? { status: reply.error.status } : {}),
-        });
-        return;
+        event.result = 'error';
+        event.message = reply.error.message;
+        if (isHttpError(reply.error)) event.status = reply.error.status;
+        break;
       case 'lost':
-        this.#history.record({ ...base, result: 'lost', message: reply.message });
+        event.result = 'lost';
+        event.message = reply.message;
     }
+    this.#history.record(event);
   }
 }
+
+type ResponseEvent = Omit<EventOf<'response'>, 'seq' | 't'>;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The caller's view of a tool: its contract, never its business logic. */
 function contractOf(t: ToolSpec): ToolContract {

@@ -7,15 +7,30 @@ export type AttemptResultKind = AttemptResult['kind'];
 /**
  * Sends one request with the caller's own timeout on `clock`. The race guards against a
  * transport that ignores the signal: the caller stops waiting either way, as a real client does.
+ *
+ * The race is built by hand, with no abort listener of its own: the timer rejects it. It keeps
+ * the microtask hops of `Promise.race([send, aborted])` exactly (the order of events at one
+ * virtual instant depends on them): the answer settles it in one reaction job, and the timeout
+ * in one job queued before the signal's listeners run, as the `aborted` promise's reaction was.
  */
 export async function sendAttempt(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined): Promise<AttemptResult> {
   const controller = new AbortController();
-  const timer = timeoutMs === undefined ? undefined : clock.setTimer(timeoutMs, () => controller.abort(new TimeoutError(timeoutMs)));
-  const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
-  });
+  let stop: ((reason: unknown) => void) | undefined;
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : clock.setTimer(timeoutMs, () => {
+          const reason = new TimeoutError(timeoutMs);
+          const reject = stop;
+          if (reject) queueMicrotask(() => reject(reason));
+          controller.abort(reason);
+        });
   try {
-    const value = await Promise.race([transport.send(request, controller.signal), aborted]);
+    const sending = transport.send(request, controller.signal);
+    const value = await new Promise<unknown>((resolve, reject) => {
+      stop = reject;
+      void Promise.resolve(sending).then(resolve, reject);
+    });
     return { kind: 'ok', value };
   } catch (error) {
     return { kind: 'error', error };

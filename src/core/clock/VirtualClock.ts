@@ -78,7 +78,17 @@ export class VirtualClock implements Clock {
   }
 
   clearTimer(handle: TimerHandle): void {
-    this.#live.delete(handle);
+    if (!this.#live.delete(handle)) return;
+    // A cleared timer stays in the heap until popped: an attempt's timeout, set to the task's far deadline and cleared
+    // when the answer comes, would otherwise pile up and deepen every push and pop. (at, id) orders timers totally, so
+    // rebuilding the heap from the live ones changes no firing order.
+    if (this.#heap.length > 64 && this.#heap.length > 2 * this.#live.size) this.#compact();
+  }
+
+  #compact(): void {
+    const live = this.#heap.filter((t) => this.#live.has(t.id));
+    this.#heap.length = 0;
+    for (const timer of live) this.#push(timer);
   }
 
   /**
