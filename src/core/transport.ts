@@ -65,4 +65,9 @@ export interface Transport {
    * A request that is never answered stays pending until `signal` aborts it.
    */
   send(request: WireRequest, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * True when the transport lets go of a send's signal once the send settles (no listener left
+   * on it, no later read), so the caller may hand a signal that never fired to its next send.
+   */
+  readonly releasesSignal?: boolean;
 }

@@ -74,6 +74,8 @@ export type ReplyKind = Reply['kind'];
  */
 export class Wire implements Transport {
   readonly tools: readonly ToolContract[];
+  /** A send's signal is read only until the send settles; every listener it adds is removed by then, or it fired. */
+  readonly releasesSignal = true;
   readonly #world: World;
   readonly #specs: ReadonlyMap<string, ToolSpec>;
   readonly #plan: FaultPlan;

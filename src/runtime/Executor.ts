@@ -33,6 +33,7 @@ import type { RetryBudget } from './retry/RetryBudget.js';
 import { retryBudgetFor } from './retry/retryBudgetFor.js';
 import { CircuitBreakerTransport } from './retry/CircuitBreakerTransport.js';
 import { sendAttempt, type AttemptResult } from './sendAttempt.js';
+import { SignalPool } from './SignalPool.js';
 import { clientPoliciesFor, type ClientPolicies } from './retry/client/ClientPolicies.js';
 import { ClientThrottledError } from './retry/client/ClientThrottledError.js';
 import type { CallOptions, ToolExecutor } from './ToolExecutor.js';
@@ -106,6 +107,7 @@ export class Executor implements ToolExecutor {
   readonly #retryAfterUntil = new Map<string, number>();
   /** Definite records of an earlier process, answering replayed calls once each (see `resume`). */
   #journal: OperationRecord[] = [];
+  readonly #signals = new SignalPool();
 
   constructor(options: ExecutorOptions) {
     // The breaker sits between the retries and the wire, so a refused send never leaves (cockatiel's wrap(retry, breaker)).
@@ -234,7 +236,7 @@ export class Executor implements ToolExecutor {
       const throttledLocally = throttle?.admit() === false;
       const sent: AttemptResult = throttledLocally
         ? { kind: 'error', error: new ClientThrottledError(p) }
-        : await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: args, call, attempt: attempts, ...withKey }, this.#attemptTimeout());
+        : await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: args, call, attempt: attempts, ...withKey }, this.#attemptTimeout(), this.#signals);
       if (sent.kind === 'ok') {
         throttle?.record(true);
         quota?.succeeded(quotaCost);
@@ -418,7 +420,7 @@ export class Executor implements ToolExecutor {
     const withKey = record.idempotencyKey === undefined ? {} : { idempotencyKey: record.idempotencyKey };
     const ref: OperationRef = { op: record.op, input: record.input, ...withKey, ...(record.businessKey !== undefined && { businessKey: record.businessKey }) };
     history.record({ type: 'attempt', call, attempt: 1, tool: contract.name, purpose: 'status', request, op: record.op, ...withKey });
-    const sent = await sendAttempt(transport, clock, { request, tool: contract.name, purpose: 'status', input: ref, call, attempt: 1, ...withKey }, this.#attemptTimeout());
+    const sent = await sendAttempt(transport, clock, { request, tool: contract.name, purpose: 'status', input: ref, call, attempt: 1, ...withKey }, this.#attemptTimeout(), this.#signals);
     const status = sent.kind === 'ok' ? readStatus(sent.value) : undefined;
     if (!status) {
       const error = sent.kind === 'error' ? classifyError(sent.error, clock.now()) : { kind: 'unknown' as const, message: 'the status answer was not an operation status', retryable: false, code: 'EMALFORMED' };

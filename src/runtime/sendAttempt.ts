@@ -1,4 +1,5 @@
 import { TimeoutError, type Clock, type Transport, type WireRequest } from '../core/index.js';
+import type { SignalPool } from './SignalPool.js';
 
 /** One attempt's raw outcome, before classification. */
 export type AttemptResult = { readonly kind: 'ok'; readonly value: unknown } | { readonly kind: 'error'; readonly error: unknown };
@@ -12,9 +13,11 @@ export type AttemptResultKind = AttemptResult['kind'];
  * the microtask hops of `Promise.race([send, aborted])` exactly (the order of events at one
  * virtual instant depends on them): the answer settles it in one reaction job, and the timeout
  * in one job queued before the signal's listeners run, as the `aborted` promise's reaction was.
+ * With `signals`, a transport that lets go of its signal (`releasesSignal`) gets a reused one.
  */
-export async function sendAttempt(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined): Promise<AttemptResult> {
-  const controller = new AbortController();
+export async function sendAttempt(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined, signals?: SignalPool): Promise<AttemptResult> {
+  const pool = transport.releasesSignal === true ? signals : undefined;
+  const controller = pool ? pool.take() : new AbortController();
   let stop: ((reason: unknown) => void) | undefined;
   const timer =
     timeoutMs === undefined
@@ -36,5 +39,6 @@ export async function sendAttempt(transport: Transport, clock: Clock, request: W
     return { kind: 'error', error };
   } finally {
     if (timer !== undefined) clock.clearTimer(timer);
+    pool?.give(controller);
   }
 }

@@ -15,6 +15,7 @@ import { toolCallEvent } from '../toolCallEvent.js';
 import { errorFeedback } from '../feedback/structured.js';
 import { newIdempotencyKey } from '../idempotency/idempotencyKey.js';
 import type { ToolResult } from '../result.js';
+import { SignalPool } from '../SignalPool.js';
 import { sendAttempt } from '../sendAttempt.js';
 import type { CallOptions, ToolExecutor } from '../ToolExecutor.js';
 import { AttemptFailed } from './AttemptFailed.js';
@@ -62,6 +63,7 @@ export class LibraryExecutor implements ToolExecutor {
   readonly #o: LibraryExecutorOptions;
   readonly #contracts: ReadonlyMap<string, ToolContract>;
   readonly #keyRng: Rng;
+  readonly #signals = new SignalPool();
 
   constructor(options: LibraryExecutorOptions) {
     this.#o = options;
@@ -89,7 +91,7 @@ export class LibraryExecutor implements ToolExecutor {
       const timeout = this.#o.timeoutMs ?? undefined;
       const sent = signal?.aborted
         ? { kind: 'error' as const, error: signal.reason as unknown }
-        : await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: parsed.data, call, attempt: attempts, ...key }, timeout);
+        : await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: parsed.data, call, attempt: attempts, ...key }, timeout, this.#signals);
       if (sent.kind === 'ok') {
         history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
         return sent.value;

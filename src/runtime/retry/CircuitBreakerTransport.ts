@@ -19,6 +19,7 @@ export function isServiceFailure(error: unknown): boolean {
 export class CircuitBreakerTransport implements Transport {
   readonly tools: readonly ToolContract[];
   readonly breaker: CircuitBreaker;
+  readonly releasesSignal: boolean;
 
   constructor(
     private readonly inner: Transport,
@@ -26,6 +27,7 @@ export class CircuitBreakerTransport implements Transport {
     clock: Clock,
   ) {
     this.tools = inner.tools;
+    this.releasesSignal = inner.releasesSignal === true;
     this.breaker = new CircuitBreaker(config, clock);
   }
 
