@@ -84,3 +84,61 @@ for (const { strategy, config: name } of STRATEGIES) {
   );
 }
 console.log(`load average after ${load()}`);
+
+// With BEFORE=<root of another built checkout>: the 1,000-agent crowd and the OCC trial under
+// occ-full-jitter from its dist/ and this checkout's, alternating round by round, CPU only.
+const beforeRoot = process.env['BEFORE'];
+if (beforeRoot !== undefined && beforeRoot !== '') {
+  type Side = { readonly name: string; readonly crowd: () => Promise<number>; readonly occ: () => Promise<number> };
+  const side = async (name: string, root: string): Promise<Side> => {
+    const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof import('../src/runner/trial.js');
+    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof import('../src/runner/scenario.js');
+    const { loadConfigs, loadScenarios } = (await import(`${root}/dist/runner/library.js`)) as typeof import('../src/runner/library.js');
+    const crowd = define({ ...scenario, agents });
+    const configs = await loadConfigs(CONFIGS);
+    const [occScenario] = await loadScenarios(['backoff-jitter-occ']);
+    const [occConfig] = await loadConfigs(['occ-full-jitter']);
+    const deliveries = (history: readonly { readonly type: string }[]): number => history.filter((e) => e.type === 'delivery').length;
+    return {
+      name,
+      crowd: async () => {
+        let n = 0;
+        for (const config of configs) n += deliveries((await run({ scenario: crowd, config, runSeed: 1, trialIndex: 0 })).history);
+        return n;
+      },
+      occ: async () => {
+        let n = 0;
+        for (let i = 0; i < occTrials; i++) n += deliveries((await run({ scenario: occScenario!, config: occConfig!, runSeed: 1, trialIndex: i })).history);
+        return n;
+      },
+    };
+  };
+  const sides = [await side('before', beforeRoot), await side('after (dist/)', new URL('..', import.meta.url).pathname.replace(/\/$/, ''))];
+  const cpuOf = async (fn: () => Promise<number>): Promise<{ ms: number; deliveries: number }> => {
+    const c0 = process.cpuUsage();
+    const n = await fn();
+    const c = process.cpuUsage(c0);
+    return { ms: (c.user + c.system) / 1000, deliveries: n };
+  };
+  for (const s of sides) await s.occ(); // warm-up
+  const rounds = Number(process.env['ROUNDS'] ?? 3);
+  const crowdMs = sides.map(() => [] as number[]);
+  const occUs = sides.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    const parts: string[] = [];
+    for (const [i, s] of sides.entries()) {
+      const c = await cpuOf(s.crowd);
+      const o = await cpuOf(s.occ);
+      crowdMs[i]!.push(c.ms);
+      occUs[i]!.push((o.ms * 1000) / o.deliveries);
+      parts.push(`${s.name}: crowd ${(c.ms / 1000).toFixed(2)} s CPU (${((c.ms * 1000) / c.deliveries).toFixed(0)} µs/delivery), occ-full-jitter ${occUs[i]!.at(-1)!.toFixed(0)} µs/delivery`);
+    }
+    console.log(`  round ${round + 1}: ${parts.join('; ')}; load ${load()}`);
+  }
+  const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const [b, a] = [0, 1].map((i) => ({ crowd: med(crowdMs[i]!), occ: med(occUs[i]!) }));
+  console.log(
+    `# before/after, medians of ${rounds} rounds: ${agents} agents × ${CONFIGS.length} configurations ${(b!.crowd / 1000).toFixed(2)} → ${(a!.crowd / 1000).toFixed(2)} s CPU (${(a!.crowd / b!.crowd).toFixed(2)}x); ` +
+      `OCC × occ-full-jitter ${b!.occ.toFixed(0)} → ${a!.occ.toFixed(0)} µs CPU per delivery (${(a!.occ / b!.occ).toFixed(2)}x); load ${load()}`,
+  );
+}

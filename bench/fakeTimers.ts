@@ -9,7 +9,7 @@ import { createClock } from '@sinonjs/fake-timers';
 import { VirtualClock } from '../src/core/index.js';
 import { runTrial } from '../src/runner/trial.js';
 import { createWorld } from '../src/world/createWorld.js';
-import { measure, printRow } from './measure.js';
+import { loadAverage, measure, median, printRow } from './measure.js';
 import { patient, tenMinutes } from './tenMinutes.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
@@ -45,3 +45,38 @@ const fake = await measure('@sinonjs/fake-timers: the same retry loop', fakeTime
 printRow(trial);
 printRow(fake);
 console.log(`# ten virtual minutes: trial / fake timers = ${(trial.p50Us / fake.p50Us).toFixed(1)}x (p50), ${(trial.meanUs / fake.meanUs).toFixed(1)}x (mean); fake clock advanced ${sink > 0 ? 'ok' : 'never'}`);
+
+// With BEFORE=<root of another built checkout>: the trial from its dist/ and this checkout's, and
+// the fake-timers loop, alternating round by round (p50 wall and CPU per run).
+const beforeRoot = process.env['BEFORE'];
+if (beforeRoot !== undefined && beforeRoot !== '') {
+  const side = async (root: string): Promise<() => Promise<unknown>> => {
+    const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof import('../src/runner/trial.js');
+    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof import('../src/runner/scenario.js');
+    const scenario = define(tenMinutes);
+    return () => run({ scenario, config: patient, runSeed: 1, trialIndex: 0 });
+  };
+  const sides = [
+    { name: 'fake timers', fn: fakeTimersLoop },
+    { name: 'trial, before', fn: await side(beforeRoot) },
+    { name: 'trial, after (dist/)', fn: await side(new URL('..', import.meta.url).pathname.replace(/\/$/, '')) },
+  ];
+  const rounds = Number(process.env['ROUNDS'] ?? 7);
+  const cpu = sides.map(() => [] as number[]);
+  const p50 = sides.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, s] of sides.entries()) {
+      const c0 = process.cpuUsage();
+      const row = await measure(s.name, s.fn, seconds * 500);
+      const c = process.cpuUsage(c0);
+      cpu[i]!.push((c.user + c.system) / (row.runs + 20));
+      p50[i]!.push(row.p50Us);
+    }
+    console.log(`  round ${round + 1}: ${sides.map((s, i) => `${s.name} ${cpu[i]!.at(-1)!.toFixed(0)} µs CPU, p50 ${p50[i]!.at(-1)!.toFixed(0)} µs`).join('; ')}; load ${loadAverage()}`);
+  }
+  const [f, tb, ta] = sides.map((_, i) => ({ cpu: median(cpu[i]!), p50: median(p50[i]!) }));
+  console.log(
+    `# before/after, medians of ${rounds} rounds: CPU per trial ${tb!.cpu.toFixed(0)} → ${ta!.cpu.toFixed(0)} µs (${(ta!.cpu / tb!.cpu).toFixed(2)}x); ` +
+      `trial / fake timers p50 ${(tb!.p50 / f!.p50).toFixed(1)}x → ${(ta!.p50 / f!.p50).toFixed(1)}x (fake timers ${f!.p50.toFixed(0)} µs); load ${loadAverage()}`,
+  );
+}
