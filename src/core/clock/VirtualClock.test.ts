@@ -144,4 +144,23 @@ describe('VirtualClock.hold', () => {
     const run = await clock.run(() => clock.hold(new Promise<number>((resolve) => setTimeout(() => resolve(7), 30))));
     expect(run).toEqual({ kind: 'settled', value: 7, at: 0 });
   });
+
+  it('fires the timers left after most were cleared in (time, order set), as if none had been', async () => {
+    const clock = new VirtualClock(0);
+    const fired: number[] = [];
+    const expected: number[] = [];
+    const run = await clock.run(async () => {
+      // Many timers cleared at once (the heap is rebuilt from the live ones), some at equal times.
+      const handles = Array.from({ length: 400 }, (_, i) => clock.setTimer((i * 37) % 50, () => fired.push(i)));
+      handles.forEach((h, i) => {
+        if (i % 7 !== 0) clock.clearTimer(h);
+      });
+      for (let i = 0; i < 400; i += 7) expected.push(i);
+      expected.sort((a, b) => (a * 37) % 50 - (b * 37) % 50 || a - b);
+      expect(clock.pending).toBe(expected.length);
+      await clock.sleep(100);
+    });
+    expect(run.kind).toBe('settled');
+    expect(fired).toEqual(expected);
+  });
 });

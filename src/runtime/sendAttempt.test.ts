@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { TimeoutError, VirtualClock, type Transport, type WireRequest } from '../core/index.js';
+import { sendAttempt } from './sendAttempt.js';
+import { SignalPool } from './SignalPool.js';
+
+const request = (attempt: number): WireRequest => ({ request: `req-${attempt}`, tool: 't', purpose: 'call', input: {}, call: 'call-1', attempt });
+
+/** A transport that records each send's signal and answers as `answer` says. */
+function transport(answer: (signal: AbortSignal) => Promise<unknown>, releasesSignal: boolean): Transport & { signals: AbortSignal[] } {
+  const signals: AbortSignal[] = [];
+  return {
+    tools: [],
+    releasesSignal,
+    signals,
+    send: (_request, signal) => {
+      signals.push(signal!);
+      return answer(signal!);
+    },
+  };
+}
+
+describe('sendAttempt', () => {
+  it('answers with the value, or times out with TimeoutError and aborts the signal', async () => {
+    const clock = new VirtualClock(0);
+    const ok = await clock.run(() => sendAttempt(transport(async () => 'pong', false), clock, request(1), 1_000));
+    expect(ok).toMatchObject({ kind: 'settled', value: { kind: 'ok', value: 'pong' } });
+    const silent = transport(() => new Promise(() => {}), false);
+    const late = await clock.run(() => sendAttempt(silent, clock, request(1), 1_000));
+    expect(late.kind === 'settled' && late.value.kind === 'error' && late.value.error).toBeInstanceOf(TimeoutError);
+    expect(silent.signals[0]!.aborted).toBe(true);
+  });
+
+  it('keeps the microtask hops of a race against an abort listener: concurrent work interleaves with a timeout as it did', async () => {
+    // The shape sendAttempt had: Promise.race against a promise rejected by its own abort listener.
+    async function raced(t: Transport, clock: VirtualClock, req: WireRequest, timeoutMs: number): Promise<unknown> {
+      const controller = new AbortController();
+      const timer = clock.setTimer(timeoutMs, () => controller.abort(new TimeoutError(timeoutMs)));
+      const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }));
+      try {
+        return await Promise.race([t.send(req, controller.signal), aborted]);
+      } catch (error) {
+        return error;
+      } finally {
+        clock.clearTimer(timer);
+      }
+    }
+    const orderOf = async (send: typeof raced, hops: number): Promise<string[]> => {
+      const clock = new VirtualClock(0);
+      const order: string[] = [];
+      // The transport's own listener starts a chain of `hops` reactions, as a wire's abort handling does.
+      const t = transport(
+        (signal) =>
+          new Promise((_, reject) =>
+            signal.addEventListener('abort', () => {
+              let chain = Promise.resolve();
+              for (let i = 1; i <= hops; i++) chain = chain.then(() => void order.push(`transport hop ${i}`));
+              reject(signal.reason as Error);
+            }),
+          ),
+        false,
+      );
+      await clock.run(async () => {
+        await send(t, clock, request(1), 10);
+        order.push('caller resumed');
+      });
+      return order;
+    };
+    for (let hops = 0; hops <= 6; hops++) expect(await orderOf(sendAttempt, hops), `${hops} hops`).toEqual(await orderOf(raced, hops));
+  });
+
+  it('hands a transport that lets go of its signal the same one again, never one that fired or still has a listener', async () => {
+    const clock = new VirtualClock(0);
+    const pool = new SignalPool();
+    const answering = transport(async () => 'ok', true);
+    await clock.run(async () => {
+      await sendAttempt(answering, clock, request(1), 1_000, pool);
+      await sendAttempt(answering, clock, request(2), 1_000, pool);
+    });
+    expect(answering.signals[1]).toBe(answering.signals[0]);
+
+    const timingOut = transport(() => new Promise(() => {}), true);
+    await clock.run(async () => {
+      await sendAttempt(timingOut, clock, request(1), 10, pool);
+      await sendAttempt(timingOut, clock, request(2), 10, pool);
+    });
+    expect(timingOut.signals[1]).not.toBe(timingOut.signals[0]);
+    expect(timingOut.signals[1]!.aborted).toBe(true);
+
+    const listening = transport((signal) => {
+      signal.addEventListener('abort', () => {});
+      return Promise.resolve('ok');
+    }, true);
+    await clock.run(async () => {
+      await sendAttempt(listening, clock, request(1), 1_000, pool);
+      await sendAttempt(listening, clock, request(2), 1_000, pool);
+    });
+    expect(listening.signals[1]).not.toBe(listening.signals[0]);
+  });
+
+  it('gives a transport that keeps its signal a fresh one every time', async () => {
+    const clock = new VirtualClock(0);
+    const pool = new SignalPool();
+    const keeping = transport(async () => 'ok', false);
+    await clock.run(async () => {
+      await sendAttempt(keeping, clock, request(1), 1_000, pool);
+      await sendAttempt(keeping, clock, request(2), 1_000, pool);
+    });
+    expect(keeping.signals[1]).not.toBe(keeping.signals[0]);
+  });
+});
