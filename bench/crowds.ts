@@ -14,6 +14,9 @@ import { runTrial, summarise } from '../src/runner/trial.js';
 import { loadavg } from 'node:os';
 import { crowdConfig, crowdScenario } from '../test/crowds/crowd.js';
 import { measureFloor, STRATEGIES } from './crowdFloor.js';
+import type * as TrialModule from '../src/runner/trial.js';
+import type * as ScenarioModule from '../src/runner/scenario.js';
+import type * as LibraryModule from '../src/runner/library.js';
 
 const agents = Number(process.env['AGENTS'] ?? 1_000);
 const CONFIGS = ['exponential-no-jitter', 'full-jitter', 'decorrelated-jitter', 'cockatiel-decorrelated', 'p-retry-randomized'];
@@ -91,9 +94,9 @@ const beforeRoot = process.env['BEFORE'];
 if (beforeRoot !== undefined && beforeRoot !== '') {
   type Side = { readonly name: string; readonly crowd: () => Promise<number>; readonly occ: () => Promise<number> };
   const side = async (name: string, root: string): Promise<Side> => {
-    const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof import('../src/runner/trial.js');
-    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof import('../src/runner/scenario.js');
-    const { loadConfigs, loadScenarios } = (await import(`${root}/dist/runner/library.js`)) as typeof import('../src/runner/library.js');
+    const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof TrialModule;
+    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof ScenarioModule;
+    const { loadConfigs, loadScenarios } = (await import(`${root}/dist/runner/library.js`)) as typeof LibraryModule;
     const crowd = define({ ...scenario, agents });
     const configs = await loadConfigs(CONFIGS);
     const [occScenario] = await loadScenarios(['backoff-jitter-occ']);

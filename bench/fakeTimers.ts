@@ -11,6 +11,8 @@ import { runTrial } from '../src/runner/trial.js';
 import { createWorld } from '../src/world/createWorld.js';
 import { loadAverage, measure, median, printRow } from './measure.js';
 import { patient, tenMinutes } from './tenMinutes.js';
+import type * as TrialModule from '../src/runner/trial.js';
+import type * as ScenarioModule from '../src/runner/scenario.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
 const start = Date.parse(tenMinutes.startTime);
@@ -51,8 +53,8 @@ console.log(`# ten virtual minutes: trial / fake timers = ${(trial.p50Us / fake.
 const beforeRoot = process.env['BEFORE'];
 if (beforeRoot !== undefined && beforeRoot !== '') {
   const side = async (root: string): Promise<() => Promise<unknown>> => {
-    const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof import('../src/runner/trial.js');
-    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof import('../src/runner/scenario.js');
+    const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof TrialModule;
+    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof ScenarioModule;
     const scenario = define(tenMinutes);
     return () => run({ scenario, config: patient, runSeed: 1, trialIndex: 0 });
   };
