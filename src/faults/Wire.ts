@@ -231,9 +231,14 @@ export class Wire implements Transport {
   }
 
   #context(tool: ToolSpec, req: WireRequest, failure: Error | undefined, asOf?: number): ToolContext {
-    const key = req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey };
     const travel = this.#travelFor(tool.name);
-    return { world: this.#world, clock: this.#clock, request: req.request, ...key, ...(failure ? { failure } : {}), ...(travel && { travel }), ...(asOf === undefined ? {} : { asOf }) };
+    // One object per delivery, its keys in the same order as ever (a service may spread or list them).
+    const ctx: Mutable<ToolContext> = { world: this.#world, clock: this.#clock, request: req.request };
+    if (req.idempotencyKey !== undefined) ctx.idempotencyKey = req.idempotencyKey;
+    if (failure) ctx.failure = failure;
+    if (travel) ctx.travel = travel;
+    if (asOf !== undefined) ctx.asOf = asOf;
+    return ctx;
   }
 
   #travelFor(tool: string): ((leg: NetworkLeg) => Promise<void>) | undefined {
@@ -259,8 +264,11 @@ export class Wire implements Transport {
 
   /** One arrival at the service: validate, run (or answer a status query), record its effects. */
   async #deliver(tool: ToolSpec, req: WireRequest, copy: number, failure?: Error): Promise<Answer> {
-    const key = req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey };
-    this.#history.record({ type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt, ...key });
+    this.#history.record(
+      req.idempotencyKey === undefined
+        ? { type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt }
+        : { type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt, idempotencyKey: req.idempotencyKey },
+    );
     const ctx = this.#context(tool, req, failure);
     try {
       const value = req.purpose === 'status' ? await queryStatus(tool, req.input as OperationRef, ctx) : await runTool(tool, req.input, ctx);
