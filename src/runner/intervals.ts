@@ -1,5 +1,6 @@
 import { hash32, Rng } from '../core/rng.js';
 import { betaQuantile } from '../core/stats/betaQuantile.js';
+import { nthSmallest } from '../core/stats/nthSmallest.js';
 import { passAtK, passCurves, passHatK, type TaskTally } from './passK.js';
 
 /** `[lower, upper]`: a two-sided confidence interval for a rate. */
@@ -122,16 +123,12 @@ function intervalsAt(tasks: readonly TaskTally[], ks: readonly number[], confide
   if (known !== undefined) return known;
   const tail = (1 - confidence) / 2;
   const rng = new Rng(hash32(seed));
-  const lower = meanDraws(tasks, ks, (t) => [t.c, t.n - t.c + 1], rng.fork('lower'));
-  const upper = meanDraws(tasks, ks, (t) => [t.c + 1, t.n - t.c], rng.fork('upper'));
-  const pick = (draws: Float64Array[], q: number): number[] => draws.map((d) => nearestRank(d.sort(), q));
-  const hatLo = pick(lower.hat, tail);
-  const hatHi = pick(upper.hat, 1 - tail);
-  const atLo = pick(lower.at, tail);
-  const atHi = pick(upper.at, 1 - tail);
+  const scratch = new DrawScratch(tasks.length, ks.length);
+  const lower = boundQuantiles(tasks, ks, LOWER, rng.fork('lower'), tail, scratch);
+  const upper = boundQuantiles(tasks, ks, UPPER, rng.fork('upper'), 1 - tail, scratch);
   const out = {
-    hat: hatLo.map((lo, i): Interval => [lo, hatHi[i]!]),
-    at: atLo.map((lo, i): Interval => [lo, atHi[i]!]),
+    hat: lower.hat.map((lo, i): Interval => [lo, upper.hat[i]!]),
+    at: lower.at.map((lo, i): Interval => [lo, upper.at[i]!]),
   };
   // Every reporter asks for the same configurations' intervals: their Monte Carlo is worth keeping.
   if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
@@ -139,33 +136,149 @@ function intervalsAt(tasks: readonly TaskTally[], ks: readonly number[], confide
   return out;
 }
 
-// For each draw, the mean over tasks of P^k and 1 − (1 − P)^k at each k asked for.
-function meanDraws(tasks: readonly TaskTally[], ks: readonly number[], shape: (t: TaskTally) => [number, number], rng: Rng): { hat: Float64Array[]; at: Float64Array[] } {
-  const hat = ks.map(() => new Float64Array(MONTE_CARLO_DRAWS));
-  const at = ks.map(() => new Float64Array(MONTE_CARLO_DRAWS));
-  const shapes = tasks.map(shape);
-  for (let d = 0; d < MONTE_CARLO_DRAWS; d++) {
-    for (const [a, b] of shapes) {
-      const p = a === 0 ? 0 : b === 0 ? 1 : sampleBeta(a, b, rng);
-      // ks ascend: each power is the last one times the gap's, a multiplication apiece along a whole curve.
-      let all = 1;
-      let none = 1;
-      let last = 0;
-      for (let i = 0; i < ks.length; i++) {
-        const gap = ks[i]! - last;
-        all *= gap === 1 ? p : p ** gap;
-        none *= gap === 1 ? 1 - p : (1 - p) ** gap;
-        last = ks[i]!;
-        hat[i]![d]! += all;
-        at[i]![d]! += 1 - none;
-      }
+// Which Beta each task's draws come from: the lower bound's Beta(c, n − c + 1) or the upper's Beta(c + 1, n − c).
+const LOWER = 0;
+const UPPER = 1;
+/** 2^-54: for 0 <= x < it, 1 − x rounds to 1 (half the spacing of the doubles just below 1). */
+const NEGLIGIBLE = 2 ** -54;
+/** ks whose draws are summed at once: a curve's every draw at every k at once was tens of MB of fresh pages. */
+const K_BLOCK = 32;
+
+/** The working memory of one Monte Carlo, shared by its two bounds. */
+class DrawScratch {
+  /** Each draw's rate per task, at [d × tasks + t]; then each one's running P^k and (1 − P)^k. */
+  readonly rates: Float64Array;
+  readonly alls: Float64Array;
+  readonly nones: Float64Array;
+  /** A block of ks' sums over tasks, the j-th k's draws at [j × MONTE_CARLO_DRAWS, (j + 1) × MONTE_CARLO_DRAWS). */
+  readonly hatSums: Float64Array;
+  readonly atSums: Float64Array;
+
+  constructor(tasks: number, ks: number) {
+    this.rates = new Float64Array(MONTE_CARLO_DRAWS * tasks);
+    this.alls = new Float64Array(MONTE_CARLO_DRAWS * tasks);
+    this.nones = new Float64Array(MONTE_CARLO_DRAWS * tasks);
+    this.hatSums = new Float64Array(Math.min(K_BLOCK, ks) * MONTE_CARLO_DRAWS);
+    this.atSums = new Float64Array(Math.min(K_BLOCK, ks) * MONTE_CARLO_DRAWS);
+  }
+}
+
+/**
+ * The `q` quantile (nearest rank) over the draws of the mean over tasks of P^k and of
+ * 1 − (1 − P)^k, at each k asked for, each task's P drawn from one bound's Beta.
+ *
+ * The report's bytes depend on every floating-point operation here, and each is the one the
+ * plain form (every draw's sums at every k kept, each divided by the task count, sorted) does:
+ * the rates drawn from `rng` draw by draw, task by task; each power the last one times the
+ * gap's; each sum starting at 0 and adding the tasks in order. Only the order in which the
+ * (draw, k) sums are filled differs, ks a block at a time, and the quantile is selected before
+ * the division by the task count, which, monotone, picks the same value.
+ */
+function boundQuantiles(tasks: readonly TaskTally[], ks: readonly number[], bound: typeof LOWER | typeof UPPER, rng: Rng, q: number, scratch: DrawScratch): { hat: number[]; at: number[] } {
+  const D = MONTE_CARLO_DRAWS;
+  const nk = ks.length;
+  const nt = tasks.length;
+  const { rates, alls, nones, hatSums, atSums } = scratch;
+  const as = new Float64Array(nt);
+  const bs = new Float64Array(nt);
+  for (let t = 0; t < nt; t++) {
+    const { c, n } = tasks[t]!;
+    as[t] = bound === LOWER ? c : c + 1;
+    bs[t] = bound === LOWER ? n - c + 1 : n - c;
+  }
+  drawRates(rates, as, bs, rng);
+  alls.fill(1);
+  nones.fill(1);
+  const gaps = new Float64Array(nk);
+  let unitGaps = true;
+  for (let i = 0, last = 0; i < nk; i++) {
+    gaps[i] = ks[i]! - last;
+    if (gaps[i] !== 1) unitGaps = false;
+    last = ks[i]!;
+  }
+  // Each (draw, k) sum adds its tasks in order: the pairs' terms first, then the last task's.
+  const paired = unitGaps ? nt - (nt % 2) : 0;
+  const rank = Math.min(D - 1, Math.max(0, Math.ceil(q * D) - 1));
+  const hat: number[] = [];
+  const at: number[] = [];
+  for (let k0 = 0; k0 < nk; k0 += K_BLOCK) {
+    const width = Math.min(K_BLOCK, nk - k0);
+    hatSums.fill(0);
+    atSums.fill(0);
+    if (paired > 0) addPairs(scratch, nt, paired, width);
+    if (paired < nt) addEach(scratch, nt, paired, gaps, k0, width);
+    for (let j = 0; j < width; j++) {
+      hat.push(nthSmallest(hatSums, j * D, (j + 1) * D, rank) / nt);
+      at.push(nthSmallest(atSums, j * D, (j + 1) * D, rank) / nt);
     }
   }
-  for (const series of [hat, at]) for (const draws of series) for (let d = 0; d < draws.length; d++) draws[d]! /= tasks.length;
   return { hat, at };
 }
 
-const nearestRank = (sorted: Float64Array, q: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+/** Each draw's rate per task, draw by draw and task by task: the order `rng` is read in. */
+function drawRates(rates: Float64Array, as: Float64Array, bs: Float64Array, rng: Rng): void {
+  const nt = as.length;
+  for (let d = 0, at = 0; d < MONTE_CARLO_DRAWS; d++) for (let t = 0; t < nt; t++, at++) rates[at] = drawRate(as[t]!, bs[t]!, rng);
+}
+
+/**
+ * A curve at every k (gaps of 1): tasks [0, paired) two per pass over a block of `width` ks,
+ * each sum adding the first task's term, then the second's.
+ */
+function addPairs({ rates, alls, nones, hatSums, atSums }: DrawScratch, nt: number, paired: number, width: number): void {
+  const D = MONTE_CARLO_DRAWS;
+  for (let d = 0; d < D; d++) {
+    const row = d * nt;
+    for (let t = row; t < row + paired; t += 2) {
+      const p1 = rates[t]!;
+      const p2 = rates[t + 1]!;
+      const q1 = 1 - p1;
+      const q2 = 1 - p2;
+      let all1 = alls[t]!;
+      let none1 = nones[t]!;
+      let all2 = alls[t + 1]!;
+      let none2 = nones[t + 1]!;
+      for (let j = 0, at = d; j < width; j++, at += D) {
+        all1 *= p1;
+        all2 *= p2;
+        // Below 2^-54, 1 − none rounds to exactly 1, and so does every later power: zero spares
+        // the subnormal products on the way to it (each many times a normal one's cost).
+        none1 = none1 < NEGLIGIBLE ? 0 : none1 * q1;
+        none2 = none2 < NEGLIGIBLE ? 0 : none2 * q2;
+        hatSums[at] = hatSums[at]! + all1 + all2;
+        atSums[at] = atSums[at]! + (1 - none1) + (1 - none2);
+      }
+      alls[t] = all1;
+      nones[t] = none1;
+      alls[t + 1] = all2;
+      nones[t + 1] = none2;
+    }
+  }
+}
+
+/** Tasks [from, nt) one at a time over the block of ks from `k0`, whatever their gaps. */
+function addEach({ rates, alls, nones, hatSums, atSums }: DrawScratch, nt: number, from: number, gaps: Float64Array, k0: number, width: number): void {
+  const D = MONTE_CARLO_DRAWS;
+  for (let d = 0; d < D; d++) {
+    for (let t = d * nt + from; t < (d + 1) * nt; t++) {
+      const p = rates[t]!;
+      let all = alls[t]!;
+      let none = nones[t]!;
+      for (let j = 0, at = d; j < width; j++, at += D) {
+        const gap = gaps[k0 + j]!;
+        all *= gap === 1 ? p : p ** gap;
+        none *= gap === 1 ? 1 - p : (1 - p) ** gap;
+        hatSums[at]! += all;
+        atSums[at]! += 1 - none;
+      }
+      alls[t] = all;
+      nones[t] = none;
+    }
+  }
+}
+
+/** One task's rate drawn from Beta(a, b); the shapes of a count of 0 make it certain. */
+const drawRate = (a: number, b: number, rng: Rng): number => (a === 0 ? 0 : b === 0 ? 1 : sampleBeta(a, b, rng));
 
 /** Beta(a, b) as X / (X + Y) with X ~ Gamma(a), Y ~ Gamma(b); a, b >= 1 here (integer shapes of counts). */
 function sampleBeta(a: number, b: number, rng: Rng): number {
