@@ -56,6 +56,13 @@ describe('scrubSecrets', () => {
     expect(value.events[0]!.input.ref).toBe('S3CRET');
   });
 
+  it('finds every credential name on its own, with no other secret in the value to set the walk off', () => {
+    for (const name of ['password', 'db.passwd', 'pwd', 'passphrase', 'client_secret', 'secret_key', 'secret-key', 'secretKey', 'clientSecret', 'accessToken', 'api_key', 'x-api-key', 'apikey', 'openaiApiKey', 'access_key', 'accessKey', 'private_key', 'privateKey', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'credentials']) {
+      expect(scrubSecrets({ n: 1, [name]: 'hunter2' }), name).toEqual({ n: 1, [name]: '[REDACTED]' });
+      expect(scrubSecrets({ query: `a=1&${name}=hunter2` }).query, name).toBe('a=1&' + name + '=[REDACTED]');
+    }
+  });
+
   it('returns the very same objects where nothing changed', () => {
     const clean = { a: [{ b: 'c' }], d: { e: 1 } };
     const mixed = { clean: clean.a, dirty: { s: 'S3CRET' } };

@@ -90,7 +90,7 @@ const IN_JSON = [
   /\b(?:sk-[A-Za-z0-9_-]{8,}|(?:sk|pk|rk)_(?:live|test)_)/,
   new RegExp(String.raw`\bBearer${SPACE}+[A-Za-z0-9._~+/=-]`, 'i'),
   /authorization/i,
-  /(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|cookie|credentials?)(?:\\*"\s*:\s*\\*"|=)/i,
+  /(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|cookie|credentials?)(?:\\*"\s*:\s*\\*"|=)/i,
 ];
 
 /**
