@@ -13,7 +13,7 @@ import { workersWorthIt } from './pool/workersWorthIt.js';
 import { wallMs } from '../core/clock/RealClock.js';
 import { matrixJobs, type TrialJob } from './matrixJobs.js';
 import type { Shard } from './shard.js';
-import { runTrial, summarise, type TrialSummary } from './trial.js';
+import { runTrial, runTrialSummary, summarise, type TrialSummary } from './trial.js';
 import { useLiveRun, type LiveRun } from './modelSource.js';
 
 export type { Cell, CellRefs, VerdictGroup } from './CellTally.js';
@@ -125,14 +125,14 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
       for (; i < jobs.length && more(i - from); i++) {
         const job = jobs[i]!;
         if (signal?.aborted) return -1;
-        let trial = await runTrial(trialOf(job));
+        let trial = await runTrialSummary(trialOf(job), withHistory);
         const changed = globals.changed();
         if (changed !== undefined) {
           globals.restore();
           const message = `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
-          trial = await runTrial({ ...trialOf(job), lost: { kind: 'crashed', message } });
+          trial = await runTrialSummary({ ...trialOf(job), lost: { kind: 'crashed', message } }, withHistory);
         }
-        take(job, summarise(trial, withHistory(trial.status)));
+        take(job, trial);
       }
     } finally {
       useLiveRun(undefined);

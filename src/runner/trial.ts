@@ -137,7 +137,38 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
  * until it ends, crashes, hangs or runs out of budget; then every checker judges it.
  * Nothing the agent does can end the run: its failures become this trial's verdict.
  */
-export async function runTrial({ scenario, config: given, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost, partial, watch }: TrialOptions): Promise<TrialResult> {
+/** A trial, judged and scrubbed of secrets (R13). */
+export async function runTrial(options: TrialOptions): Promise<TrialResult> {
+  return scrubbed(await runJudged(options));
+}
+
+/**
+ * A trial as a run keeps it: `summarise`d (its history kept when `withHistory` says so for its
+ * status), and only then scrubbed of secrets. The same summary as `summarise(await runTrial(…))`,
+ * without scanning the history and world of a trial whose history is dropped.
+ */
+export async function runTrialSummary(options: TrialOptions, withHistory: (status: TrialStatus) => boolean): Promise<TrialSummary> {
+  const { common, verdict, secrets } = await runJudged(options);
+  const { snapshot: _snapshot, exchanges, ...rest } = common;
+  const kept = withHistory(verdict.status) ? { ...rest, ...(exchanges && { exchanges }) } : { ...rest, history: [] };
+  const { exchanges: scrubbedExchanges, ...scrubbedRest } = scrubSecrets(kept, secrets) as typeof kept & { readonly exchanges?: TrialCommon['exchanges'] };
+  // Keys in `summarise`'s order: the record's, the verdict's, then the exchanges.
+  return { ...scrubbedRest, ...verdict, ...(scrubbedExchanges && { exchanges: scrubbedExchanges }) } as TrialSummary;
+}
+
+/** What a trial's status adds to its record. */
+type TrialVerdict = { readonly status: 'passed' } | { readonly status: 'failed'; readonly failed: readonly string[] } | { readonly status: 'infra-error'; readonly message: string };
+
+/** A judged trial before it is scrubbed: its record, checks and stats, its verdict, and the secrets its scenario declares. */
+interface Judged {
+  readonly common: TrialCommon;
+  readonly verdict: TrialVerdict;
+  readonly secrets: readonly string[] | undefined;
+}
+
+const scrubbed = ({ common, verdict, secrets }: Judged): TrialResult => ({ ...scrubSecrets(common, secrets), ...verdict }) as TrialResult;
+
+async function runJudged({ scenario, config: given, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost, partial, watch }: TrialOptions): Promise<Judged> {
   const config = asExecutionConfig(given);
   const configName = config.name;
   const seed = trialSeed(runSeed, scenario.seedName ?? scenario.name, configName, trialIndex);
@@ -147,7 +178,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     const { runServedTrial } = await import('./servedTrial.js');
     let served: Cassette | undefined;
     const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }), onRecording: (r) => (served = r) });
-    return judgeTrial(scenario, record, runSeed, refs, await liveOf(scenario, served));
+    return judgeRecord(scenario, record, runSeed, refs, await liveOf(scenario, served));
   }
   const rng = new Rng(seed);
   const startMs = Date.parse(scenario.startTime);
@@ -271,7 +302,7 @@ export async function runTrial({ scenario, config: given, runSeed, trialIndex, r
     snapshot,
     end,
   };
-  return judgeTrial(scenario, record, runSeed, refs, await liveOf(scenario, recording));
+  return judgeRecord(scenario, record, runSeed, refs, await liveOf(scenario, recording));
 }
 
 /** A live trial's recording, written beside the report, and the model its answers came from. */
@@ -308,6 +339,11 @@ function writeRecording(dir: string, recording: Cassette): string {
 
 /** Every checker over a finished trial's record, its stats, and the record scrubbed of secrets. */
 export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs'], live: Pick<TrialCommon, 'recording' | 'model' | 'exchanges'> = {}): TrialResult {
+  return scrubbed(judgeRecord(scenario, record, runSeed, refs, live));
+}
+
+/** Every checker over a finished trial's record and its stats, not yet scrubbed. */
+function judgeRecord(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs'], live: Pick<TrialCommon, 'recording' | 'model' | 'exchanges'>): Judged {
   const { snapshot, config: configName } = record;
   // The provider failed, not the agent: no checker judges what the agent did meanwhile.
   const infra = record.end.kind === 'infra_error' ? record.end.message : undefined;
@@ -319,13 +355,10 @@ export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: num
     ...(recovered && { recovery: { timeToRecoverMs: recovered.timeToRecoverMs, callsAfter: recovered.callsAfter.length } }),
   };
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
-  // R13 at the source: the checkers judged the raw record; every report, replay and console line reads it scrubbed.
-  const common: TrialCommon = scrubSecrets(
-    { ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: configName }, checks, stats, ...live },
-    scenario.secrets,
-  );
-  if (infra !== undefined) return { ...common, status: 'infra-error', message: infra };
-  return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
+  // R13 at the source: the checkers judge the raw record; every report, replay and console line reads it scrubbed.
+  const common: TrialCommon = { ...record, runSeed, refs: refs ?? { scenario: scenario.name, config: configName }, checks, stats, ...live };
+  const verdict: TrialVerdict = infra !== undefined ? { status: 'infra-error', message: infra } : failed.length === 0 ? { status: 'passed' } : { status: 'failed', failed };
+  return { common, verdict, secrets: scenario.secrets };
 }
 
 /** The world's final snapshot; when a service's own `snapshot` throws, the ledger alone and why. */
