@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * JSON with object keys sorted at every depth: equal values give equal text. Same output as
@@ -43,4 +43,5 @@ function write(value: unknown): string | undefined {
   }
 }
 
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+// One-shot `hash` (Node 20.12+): the same digest as `createHash(…).update(…).digest('hex')` without building a Hash object per call.
+export const sha256 = (text: string): string => hash('sha256', text, 'hex');
