@@ -134,10 +134,10 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
 
 /**
  * One trial: a fresh world, clock, rng and history; the agent runs on virtual time
- * until it ends, crashes, hangs or runs out of budget; then every checker judges it.
- * Nothing the agent does can end the run: its failures become this trial's verdict.
+ * until it ends, crashes, hangs or runs out of budget; then every checker judges it, and the
+ * result is scrubbed of secrets (R13). Nothing the agent does can end the run: its failures
+ * become this trial's verdict.
  */
-/** A trial, judged and scrubbed of secrets (R13). */
 export async function runTrial(options: TrialOptions): Promise<TrialResult> {
   return scrubbed(await runJudged(options));
 }
