@@ -8,8 +8,8 @@ export {
   type Heal,
   type FaultPlan,
   type FaultRule,
-  mustFire,
 } from './plan.js';
+export { mustFire } from './mustFire.js';
 export { matchesFields, matchesRule, pickRule, type RequestFacts } from './match.js';
 export { ruleLabel } from './ruleLabel.js';
 export { faultError, isFaultError, lostAnswerError, malformedError, serverError, type AnswerFields, type AnsweringFault, type RefusalFault } from './faultError.js';

@@ -49,9 +49,6 @@ export type FaultMatch = z.infer<typeof FaultMatchSchema>;
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
 export type FaultPlan = z.infer<typeof FaultPlanSchema>;
 
-/** Whether a cell whose trials never fired `rule` is not exercised (see `FaultRule.expect`). */
-export const mustFire = (rule: FaultRule): boolean => rule.expect !== 'may-not-fire';
-
 /**
  * When the faults end: from `atMs` virtual ms after the trial began, no rule of the plan matches
  * (every transport: the in-process wire, msw, nock, the served world). The world is left as it is:

@@ -1,4 +1,5 @@
-import { mustFire, type FaultPlan } from '../faults/plan.js';
+import { mustFire } from '../faults/mustFire.js';
+import type { FaultPlan } from '../faults/plan.js';
 import { ruleLabel } from '../faults/ruleLabel.js';
 
 /** One rule of a cell's fault plan, as coverage names it. */

@@ -1,12 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { Command, InvalidArgumentError } from 'commander';
-import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
-import { RISKS, type Risk } from '../../core/kinds.js';
-import { formatIssues } from '../../core/zodIssues.js';
-import { FaultPlanSchema, type FaultPlan } from '../../faults/plan.js';
 import type { CliContext } from '../context.js';
 import { ExitCode } from '../exitCodes.js';
 
@@ -38,55 +34,6 @@ const integer = (v: string): number => {
   return n;
 };
 
-/** `{ faults, risks }`: the wrapped form of a plan file, which may name tools' risks. */
-const WrappedPlanSchema = z
-  .object({
-    faults: FaultPlanSchema,
-    risks: z.record(z.string().min(1), z.enum(RISKS)).optional(),
-  })
-  .strict();
-
-export interface PlanFile {
-  readonly plan: FaultPlan;
-  readonly risks?: Readonly<Record<string, Risk>>;
-}
-
-/**
- * A plan file as data.
- * @throws FaultlineError `FAULTLINE_PLAN_INVALID` naming the file and the path inside it.
- */
-export async function loadPlanFile(file: string): Promise<PlanFile> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: cannot read the plan (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  // Loaded here, not with the command: every command's definition loads with the CLI.
-  const { parse: parseYaml } = await import('yaml');
-  let data: unknown;
-  try {
-    data = parseYaml(text);
-  } catch (error) {
-    throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: not YAML or JSON: ${(error as Error).message.split('\n')[0] ?? ''}`);
-  }
-  const wrapped = typeof data === 'object' && data !== null && !Array.isArray(data) && 'faults' in data;
-  if (wrapped) {
-    const parsed = WrappedPlanSchema.safeParse(data);
-    if (parsed.success) return { plan: parsed.data.faults, ...(parsed.data.risks && { risks: parsed.data.risks }) };
-    const lines = formatIssues(parsed.error.issues);
-    throw new FaultlineError(
-      FaultlineErrorCode.PlanInvalid,
-      `${file}: invalid fault plan ({ faults: [{ match, fault }], risks: { tool: ${RISKS.join(' | ')} } }):\n${lines.map((l) => `  - ${l}`).join('\n')}`,
-      { issues: lines },
-    );
-  }
-  const parsed = FaultPlanSchema.safeParse(data);
-  if (parsed.success) return { plan: parsed.data };
-  const lines = formatIssues(parsed.error.issues, []);
-  throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: invalid fault plan (a list of { match, fault } rules):\n${lines.map((l) => `  - ${l}`).join('\n')}`, { issues: lines });
-}
-
 /** `faultline mcp-proxy`: a fault-injecting proxy in front of any MCP server run as a command. */
 export function createMcpProxyCommand(ctx: CliContext): Command {
   return new Command('mcp-proxy')
@@ -97,6 +44,8 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
     .option('--report <file>', 'where the JSON report goes', 'reports/mcp-proxy.json')
     .addHelpText('after', EXAMPLES)
     .action(async (server: string[], flags: McpProxyFlags) => {
+      // Loaded here, not with the command: every command's definition loads with the CLI, and the plan's schemas need zod.
+      const { loadPlanFile } = await import('../loadPlanFile.js');
       const { plan, risks } = await loadPlanFile(flags.plan ?? '');
       // Before the server starts: finding out when the session ends would lose its record.
       const { assertWritableFile } = await import('../outputPaths.js');
