@@ -32,6 +32,8 @@ export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => 
 export interface NodeVariant {
   readonly name: string;
   readonly args: readonly string[];
+  /** Command lines run at the same time as `args`, each a Node process of its own: the timing is of them all (wall until the last ends, CPU summed). */
+  readonly beside?: readonly (readonly string[])[];
 }
 
 export interface NodeTiming {
@@ -42,9 +44,19 @@ export interface NodeTiming {
   readonly load: string;
 }
 
-/** Wall and CPU seconds of one Node child run in `cwd`, from GNU time's report on stderr. */
-export function timeNode(args: readonly string[], cwd: string): NodeTiming {
-  const r = spawnSync('/usr/bin/time', ['-f', 'BENCH %e %U %S', process.execPath, ...args], { cwd, encoding: 'utf8' });
+const quoted = (arg: string): string => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Wall and CPU seconds of one Node child run in `cwd`, from GNU time's report on stderr; with
+ * `beside`, those command lines run at once with it, under one shell, and GNU time reports the
+ * wall time until the last ends and the CPU of them all (a shell's waited-for children count).
+ */
+export function timeNode(args: readonly string[], cwd: string, beside: readonly (readonly string[])[] = []): NodeTiming {
+  const command =
+    beside.length === 0
+      ? [process.execPath, ...args]
+      : ['/bin/sh', '-c', `${[args, ...beside].map((a) => [process.execPath, ...a].map(quoted).join(' ') + ' >/dev/null &').join(' ')} wait`];
+  const r = spawnSync('/usr/bin/time', ['-f', 'BENCH %e %U %S', ...command], { cwd, encoding: 'utf8' });
   const line = r.stderr.split('\n').find((l) => l.startsWith('BENCH '));
   if (line === undefined) throw new Error(`no timing for ${args.join(' ')}: ${r.stderr.slice(-500)}`);
   const [, wall, user, sys] = line.split(' ').map(Number) as [number, number, number, number];
@@ -59,7 +71,7 @@ export function alternate(variants: readonly NodeVariant[], rounds: number, cwd:
   const samples = variants.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
   for (let round = 0; round < rounds; round++) {
     variants.forEach((v, i) => {
-      const t = timeNode(v.args, cwd);
+      const t = timeNode(v.args, cwd, v.beside);
       samples[i]!.wall.push(t.wall);
       samples[i]!.cpu.push(t.cpu);
       each?.(round, v, t);
