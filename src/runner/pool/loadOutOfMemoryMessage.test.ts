@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isolationLimits } from './runOnWorkers.js';
 import { loadOutOfMemoryMessage } from './TrialWorker.js';
-import { THREAD_HEAP_MB } from './workerHeap.js';
 
 describe('the refusal of a heap the scenarios cannot load under', () => {
   it('quotes --worker-heap only when the user gave it; else names the default and the flag to raise it', () => {
@@ -13,6 +12,6 @@ describe('the refusal of a heap the scenarios cannot load under', () => {
 
   it('the run says which it was: given by the flag, or the default', () => {
     expect(isolationLimits([], { heapMb: 64 })).toMatchObject({ heapMb: 64, heapGiven: true });
-    expect(isolationLimits([], undefined)).toMatchObject({ heapMb: THREAD_HEAP_MB, heapGiven: false, ownProcess: false });
+    expect(isolationLimits([], undefined)).toMatchObject({ heapMb: 512, heapGiven: false });
   });
 });

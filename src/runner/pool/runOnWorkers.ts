@@ -9,7 +9,7 @@ import type { Scenario } from '../scenario.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
 import type { LostEnd, ScenarioProjectRef, WorkerSetup } from './protocol.js';
 import type { TrialWorker, WorkerAnswer, WorkerLimits } from './TrialWorker.js';
-import { DEFAULT_WORKER_HEAP_MB, THREAD_HEAP_MB } from './workerHeap.js';
+import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 import { wallMs } from '../../core/clock/RealClock.js';
 import { ConnectionLimit } from '../live/ConnectionLimit.js';
 
@@ -98,7 +98,6 @@ export function scenarioFiles(scenarios: readonly Scenario[]): string[] {
  * command down with; the built-in library's trials cannot run away, and keep the cheaper threads.
  */
 export function isolationLimits(scenarios: readonly Scenario[], isolation: IsolationOptions | undefined): WorkerLimits {
-  const ownProcess = runsUserCode(scenarios);
   return {
     // A trial of many agents does their work at once: the default watchdog grows with the largest crowd.
     // A command agent runs on the wall clock for up to its own timeoutMs: the watchdog waits past it, for its group's kill and sweep.
@@ -108,10 +107,9 @@ export function isolationLimits(scenarios: readonly Scenario[], isolation: Isola
         DEFAULT_TRIAL_TIMEOUT_MS * Math.max(1, Math.ceil(Math.max(0, ...scenarios.map((s) => s.agents)) / 100)),
         ...scenarios.map((s) => (s.agent.kind === 'command' ? s.agent.timeoutMs + DEFAULT_TRIAL_TIMEOUT_MS : 0)),
       ),
-    // Only the user's code can run away: a thread of the built-in library's trials gets the heap V8 grows as the main thread's.
-    heapMb: isolation?.heapMb ?? (ownProcess ? DEFAULT_WORKER_HEAP_MB : THREAD_HEAP_MB),
+    heapMb: isolation?.heapMb ?? DEFAULT_WORKER_HEAP_MB,
     heapGiven: isolation?.heapMb !== undefined,
-    ownProcess,
+    ownProcess: runsUserCode(scenarios),
   };
 }
 
