@@ -11,7 +11,7 @@ import { reloadProject } from '../project.js';
 import type { Scenario } from '../scenario.js';
 import { withAddedFaults } from '../addedFaults.js';
 import { withOverride } from '../scenarioOverride.js';
-import { runTrial, summarise, type LiveTrial, type PartialTrial, type TrialSummary } from '../trial.js';
+import { runTrialSummary, type LiveTrial, type PartialTrial, type TrialSummary } from '../trial.js';
 import { leftoverResources, resourceCounts } from './leftovers.js';
 import { describeThrown, type TrialAnswer, type TrialBatch, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 import { GlobalsWatch } from './globalsFingerprint.js';
@@ -88,22 +88,25 @@ async function runOne(request: TrialRequest, scenarios: readonly Scenario[], glo
   if (setup.progress) Atomics.store(setup.progress, 0, request.id);
   live = undefined;
   const resources = resourceCounts();
-  const trial = await runTrial({
-    scenario: withOverride(scenarios[request.scenario]!, request.override),
-    config: setup.configs[request.config]!,
-    runSeed: setup.runSeed,
-    trialIndex: request.trialIndex,
-    refs: request.refs,
-    watch: (trial) => {
-      live = trial;
-      if (setup.stream === true) trial.history.onRecord((event) => post({ type: 'progress', id: request.id, event, ...(event.type === 'effect' && { snapshot: trial.snapshot() }) }));
+  // Summarised before it is scrubbed, as a run in process does: the history a passing trial drops is never scanned for secrets.
+  const summary = await runTrialSummary(
+    {
+      scenario: withOverride(scenarios[request.scenario]!, request.override),
+      config: setup.configs[request.config]!,
+      runSeed: setup.runSeed,
+      trialIndex: request.trialIndex,
+      refs: request.refs,
+      watch: (trial) => {
+        live = trial;
+        if (setup.stream === true) trial.history.onRecord((event) => post({ type: 'progress', id: request.id, event, ...(event.type === 'effect' && { snapshot: trial.snapshot() }) }));
+      },
     },
-  });
+    (status) => withHistory(request, status),
+  );
   const left = leftoverResources(resources);
   // A timer left running would fire into the next trial on this thread: it belongs to this one.
   if (left.timers > 0) fatal(`the agent left ${left.timers === 1 ? 'a timer' : `${left.timers} timers`} running after its trial ended (a setInterval or setTimeout never cleared)`);
   const retire = globals.changed() ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
-  const summary = summarise(trial, withHistory(request, trial.status));
   current = undefined;
   live = undefined;
   answered.push({ id: request.id, trial: summary, ...(retire !== undefined && { retire }) });
