@@ -10,10 +10,10 @@ export const WORKER_START_MS = 600;
 /**
  * What a trial costs more, in CPU of all threads, on a worker than in process: its answer copied
  * to the main thread, the globals and resources checked after it, and each worker's isolate
- * warming up and collecting on its own (`faultline run --k 400` on a quiet 2-core machine: 2
- * workers spent 1.35 to 1.45 times the in-process run's CPU on the same trials, start-up aside).
+ * compiling the hot code and collecting on its own (`faultline run --k 400` on a 2-core machine,
+ * bench/workers.ts: 2 workers spent 1.4 to 1.6 times the in-process run's CPU on the same trials).
  */
-export const WORKER_OVERHEAD = 0.35;
+export const WORKER_OVERHEAD = 0.5;
 
 /**
  * The cores a run in process keeps busy: its own thread, and about half as much again in V8's
