@@ -9,7 +9,7 @@ import { createClock } from '@sinonjs/fake-timers';
 import { VirtualClock } from '../src/core/index.js';
 import { runTrial } from '../src/runner/trial.js';
 import { createWorld } from '../src/world/createWorld.js';
-import { loadAverage, measure, median, printRow } from './measure.js';
+import { alternateInProcess, loadAverage, measure, printRow } from './measure.js';
 import { patient, tenMinutes } from './tenMinutes.js';
 import type * as TrialModule from '../src/runner/trial.js';
 import type * as ScenarioModule from '../src/runner/scenario.js';
@@ -64,19 +64,7 @@ if (beforeRoot !== undefined && beforeRoot !== '') {
     { name: 'trial, after (dist/)', fn: await side(new URL('..', import.meta.url).pathname.replace(/\/$/, '')) },
   ];
   const rounds = Number(process.env['ROUNDS'] ?? 7);
-  const cpu = sides.map(() => [] as number[]);
-  const p50 = sides.map(() => [] as number[]);
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, s] of sides.entries()) {
-      const c0 = process.cpuUsage();
-      const row = await measure(s.name, s.fn, seconds * 500);
-      const c = process.cpuUsage(c0);
-      cpu[i]!.push((c.user + c.system) / (row.runs + 20));
-      p50[i]!.push(row.p50Us);
-    }
-    console.log(`  round ${round + 1}: ${sides.map((s, i) => `${s.name} ${cpu[i]!.at(-1)!.toFixed(0)} µs CPU, p50 ${p50[i]!.at(-1)!.toFixed(0)} µs`).join('; ')}; load ${loadAverage()}`);
-  }
-  const [f, tb, ta] = sides.map((_, i) => ({ cpu: median(cpu[i]!), p50: median(p50[i]!) }));
+  const [f, tb, ta] = await alternateInProcess(sides, rounds, seconds * 500);
   console.log(
     `# before/after, medians of ${rounds} rounds: CPU per trial ${tb!.cpu.toFixed(0)} → ${ta!.cpu.toFixed(0)} µs (${(ta!.cpu / tb!.cpu).toFixed(2)}x); ` +
       `trial / fake timers p50 ${(tb!.p50 / f!.p50).toFixed(1)}x → ${(ta!.p50 / f!.p50).toFixed(1)}x (fake timers ${f!.p50.toFixed(0)} µs); load ${loadAverage()}`,

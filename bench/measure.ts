@@ -91,3 +91,30 @@ export function withBefore(variants: readonly NodeVariant[], bin: string): reado
   const otherBin = join(before, 'bin', 'faultline.js');
   return variants.flatMap((v) => (v.args.includes(bin) ? [v, { name: `before: ${v.name}`, args: v.args.map((a) => (a === bin ? otherBin : a)) }] : [v]));
 }
+
+/** A function measured in process beside others. */
+export interface InProcessSide {
+  readonly name: string;
+  readonly fn: () => Promise<unknown>;
+}
+
+/**
+ * Sides measured in one process, alternating for `rounds` rounds of `ms` each so that drift in
+ * the machine's load falls on all of them alike; each round prints its line. Returns each side's
+ * medians: CPU per call (warm-up calls counted, as `measure` makes them) and wall p50, in µs.
+ */
+export async function alternateInProcess(sides: readonly InProcessSide[], rounds: number, ms: number): Promise<{ readonly cpu: number; readonly p50: number }[]> {
+  const cpu = sides.map(() => [] as number[]);
+  const p50 = sides.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, s] of sides.entries()) {
+      const c0 = process.cpuUsage();
+      const row = await measure(s.name, s.fn, ms);
+      const c = process.cpuUsage(c0);
+      cpu[i]!.push((c.user + c.system) / (row.runs + 20));
+      p50[i]!.push(row.p50Us);
+    }
+    console.log(`  round ${round + 1}: ${sides.map((s, i) => `${s.name} ${cpu[i]!.at(-1)!.toFixed(0)} µs CPU, p50 ${p50[i]!.at(-1)!.toFixed(0)} µs`).join('; ')}; load ${loadAverage()}`);
+  }
+  return sides.map((_, i) => ({ cpu: median(cpu[i]!), p50: median(p50[i]!) }));
+}

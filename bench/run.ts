@@ -14,7 +14,7 @@ import { BUILTIN_CHECKERS } from '../src/checks/index.js';
 import type * as TrialModule from '../src/runner/trial.js';
 import type * as ScenarioModule from '../src/runner/scenario.js';
 import type * as ConfigModule from '../src/runtime/config.js';
-import { loadAverage, measure, median, printRow } from './measure.js';
+import { alternateInProcess, loadAverage, measure, printRow } from './measure.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
 
@@ -82,18 +82,6 @@ if (before !== undefined && before !== '') {
     { name: 'trial, after (dist/)', fn: await side(new URL('..', import.meta.url).pathname.replace(/\/$/, '')) },
   ];
   const rounds = Number(process.env['ROUNDS'] ?? 7);
-  const cpu = sides.map(() => [] as number[]);
-  const p50 = sides.map(() => [] as number[]);
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, s] of sides.entries()) {
-      const c0 = process.cpuUsage();
-      const row = await measure(s.name, s.fn, seconds * 500);
-      const c = process.cpuUsage(c0);
-      cpu[i]!.push((c.user + c.system) / (row.runs + 20));
-      p50[i]!.push(row.p50Us);
-    }
-    console.log(`  round ${round + 1}: ${sides.map((s, i) => `${s.name} ${cpu[i]!.at(-1)!.toFixed(0)} µs CPU, p50 ${p50[i]!.at(-1)!.toFixed(0)} µs`).join('; ')}; load ${loadAverage()}`);
-  }
-  const [b, tb, ta] = sides.map((_, i) => ({ cpu: median(cpu[i]!), p50: median(p50[i]!) }));
+  const [b, tb, ta] = await alternateInProcess(sides, rounds, seconds * 500);
   console.log(`# before/after, medians of ${rounds} rounds: CPU per trial ${tb!.cpu.toFixed(0)} → ${ta!.cpu.toFixed(0)} µs (${(ta!.cpu / tb!.cpu).toFixed(2)}x); trial / bare p50 ${(tb!.p50 / b!.p50).toFixed(1)}x → ${(ta!.p50 / b!.p50).toFixed(1)}x (bare ${b!.p50.toFixed(0)} µs); load ${loadAverage()}`);
 }
