@@ -19,6 +19,16 @@ function transport(answer: (signal: AbortSignal) => Promise<unknown>, releasesSi
   };
 }
 
+/** Two sends in a row through one pool, on a fresh clock: the signals the transport was handed. */
+async function sentTwice(t: Transport & { signals: AbortSignal[] }, timeoutMs: number, pool: SignalPool): Promise<readonly [AbortSignal, AbortSignal]> {
+  const clock = new VirtualClock(0);
+  await clock.run(async () => {
+    await sendAttempt(t, clock, request(1), timeoutMs, pool);
+    await sendAttempt(t, clock, request(2), timeoutMs, pool);
+  });
+  return [t.signals[0]!, t.signals[1]!];
+}
+
 describe('sendAttempt', () => {
   it('answers with the value, or times out with TimeoutError and aborts the signal', async () => {
     const clock = new VirtualClock(0);
@@ -69,42 +79,24 @@ describe('sendAttempt', () => {
   });
 
   it('hands a transport that lets go of its signal the same one again, never one that fired or still has a listener', async () => {
-    const clock = new VirtualClock(0);
     const pool = new SignalPool();
-    const answering = transport(async () => 'ok', true);
-    await clock.run(async () => {
-      await sendAttempt(answering, clock, request(1), 1_000, pool);
-      await sendAttempt(answering, clock, request(2), 1_000, pool);
-    });
-    expect(answering.signals[1]).toBe(answering.signals[0]);
+    const [first, again] = await sentTwice(transport(async () => 'ok', true), 1_000, pool);
+    expect(again).toBe(first);
 
-    const timingOut = transport(() => new Promise(() => {}), true);
-    await clock.run(async () => {
-      await sendAttempt(timingOut, clock, request(1), 10, pool);
-      await sendAttempt(timingOut, clock, request(2), 10, pool);
-    });
-    expect(timingOut.signals[1]).not.toBe(timingOut.signals[0]);
-    expect(timingOut.signals[1]!.aborted).toBe(true);
+    const [timedOut, fresh] = await sentTwice(transport(() => new Promise(() => {}), true), 10, pool);
+    expect(fresh).not.toBe(timedOut);
+    expect(fresh.aborted).toBe(true);
 
     const listening = transport((signal) => {
       signal.addEventListener('abort', () => {});
       return Promise.resolve('ok');
     }, true);
-    await clock.run(async () => {
-      await sendAttempt(listening, clock, request(1), 1_000, pool);
-      await sendAttempt(listening, clock, request(2), 1_000, pool);
-    });
-    expect(listening.signals[1]).not.toBe(listening.signals[0]);
+    const [listened, next] = await sentTwice(listening, 1_000, pool);
+    expect(next).not.toBe(listened);
   });
 
   it('gives a transport that keeps its signal a fresh one every time', async () => {
-    const clock = new VirtualClock(0);
-    const pool = new SignalPool();
-    const keeping = transport(async () => 'ok', false);
-    await clock.run(async () => {
-      await sendAttempt(keeping, clock, request(1), 1_000, pool);
-      await sendAttempt(keeping, clock, request(2), 1_000, pool);
-    });
-    expect(keeping.signals[1]).not.toBe(keeping.signals[0]);
+    const [first, second] = await sentTwice(transport(async () => 'ok', false), 1_000, new SignalPool());
+    expect(second).not.toBe(first);
   });
 });
