@@ -1,7 +1,7 @@
 /**
  * Command tools under timeout (R19): trials whose command forks a grandchild and sleeps past
  * its timeout. Prints wall time per trial and the processes left afterwards; asserts nothing.
- *   npx tsx bench/commands.ts            (TRIALS=1000 PARALLEL=25 TIMEOUT_MS=250)
+ *   npm run bench commands            (TRIALS=1000 PARALLEL=25 TIMEOUT_MS=250)
  */
 import { defineScenario, rulebookDefault, runTrial } from '../src/public/index.js';
 import { builds, markedProcesses } from '../test/command/buildService.js';

@@ -7,7 +7,7 @@
  * holds, the answer goes back); a loser backs off as the occ-* configurations do (base 5 ms,
  * cap 2 s, retry n waits from min(cap, base·2^(n-1))) and tries again until it wins.
  * bench/crowds.ts prints faultline's time per delivery beside this one's.
- *   npx tsx bench/crowdFloor.ts          (TRIALS=… trials per strategy, default 200)
+ *   npm run bench crowdFloor          (TRIALS=… trials per strategy, default 200)
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';

@@ -5,7 +5,7 @@
  * the machine's other load weighs on each alike. Prints wall and CPU time (the child's user +
  * system) per variant, medians, with the load average; asserts nothing. With `BEFORE=<root of
  * another built checkout>` each faultline variant runs from there too, right after this one's.
- *   npm run build && npx tsx bench/defaultRun.ts        (RUNS=… rounds, default 5)
+ *   npm run build && npm run bench defaultRun        (RUNS=… rounds, default 5)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,7 @@
  * `explore` throughput: fault plans per second over the built-in library under the rulebook
  * configuration (one trial per plan, fast-check's generation and shrinking included).
  * Prints the figures; asserts nothing.
- *   npx tsx bench/explore.ts            (RUNS=200 SEED=1)
+ *   npm run bench explore            (RUNS=200 SEED=1)
  */
 import { explorePlans } from '../src/explore/explorePlans.js';
 import { loadConfigs, loadScenarios } from '../src/runner/library.js';

@@ -3,7 +3,7 @@
  * driving the same retry loop by hand: the same two tools on the same world, ten 503s on
  * get_payment, a fixed 60 s wait between its eleven attempts. Same process, same warm-up.
  * Prints numbers and the ratio; asserts nothing.
- *   npx tsx bench/fakeTimers.ts            (BENCH_SECONDS=… to measure longer)
+ *   npm run bench fakeTimers            (BENCH_SECONDS=… to measure longer)
  */
 import { createClock } from '@sinonjs/fake-timers';
 import { VirtualClock } from '../src/core/index.js';

@@ -4,7 +4,7 @@
  * long headless Chromium takes to open it from disk until the first trial is drawn
  * (`window.__faultline.ready`), best and median of several opens; then one click to another
  * cell. Prints numbers; asserts nothing. Needs Debian's chromium (source scripts/ci-chromium.sh).
- *   npx tsx bench/htmlReport.ts          (K=500: 15 × 4 × 500 = 30,000 trials)
+ *   npm run bench htmlReport          (K=500: 15 × 4 × 500 = 30,000 trials)
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

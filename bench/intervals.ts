@@ -3,7 +3,7 @@
  * configuration's Monte Carlo over its scenarios (4,000 draws per bound), and the trial count a
  * bound gate needs. Prints milliseconds per call; asserts nothing. Each call is made on fresh
  * counts, so the memo of configuration intervals does not hide the work.
- *   npx tsx bench/intervals.ts            (CALLS=200)
+ *   npm run bench intervals            (CALLS=200)
  */
 import { parseGate, trialsNeeded } from '../src/runner/gates.js';
 import { passIntervalCurves, passIntervalsAt, proportionInterval } from '../src/runner/intervals.js';

@@ -2,7 +2,7 @@
  * What network latency costs: wall time per delivery on the in-process wire without a network
  * and with N(10 ms, 2 ms) on both legs, one request after another and 1,000 at once, and one
  * whole trial each way. Prints numbers; asserts nothing.
- *   npx tsx bench/latency.ts
+ *   npm run bench latency
  */
 import { History, Rng, VirtualClock } from '../src/core/index.js';
 import { NetworkLatency, type Network } from '../src/faults/network.js';

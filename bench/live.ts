@@ -5,7 +5,7 @@
  * connections); then faultline's own cost per model call (latency 0, one connection) beside a
  * bare fetch loop against the same server (OVERHEAD_TRIALS, default 60). Prints the figures;
  * asserts nothing.
- *   npx tsx bench/live.ts            (CONNECTIONS=32,8,1 to see the quick ones first)
+ *   npm run bench live            (CONNECTIONS=32,8,1 to see the quick ones first)
  */
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';

@@ -5,7 +5,7 @@
  *   3. the alternative a user would write by hand: an msw handler over a Map and the same fetch
  *      tool, no faultline (no fault plan, no history, no checkers, real timers left alone).
  * Prints numbers; asserts nothing.
- *   npx tsx bench/ownServices.ts
+ *   npm run bench ownServices
  */
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';

@@ -3,7 +3,7 @@
  * report rendered and written), in a fresh process per size, so each peak is its own.
  * Prints trials, wall time, peak RSS and report size per size, and the slope between them;
  * asserts nothing.
- *   npx tsx bench/rss.ts                 (SIZES=10000,30000,100000 WORKERS=2)
+ *   npm run bench rss                 (SIZES=10000,30000,100000 WORKERS=2)
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

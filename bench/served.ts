@@ -7,7 +7,7 @@
  * Each agent times its own request loop; the trial's wall time adds the world, the checkers and,
  * for the command agent, starting a process. Prints numbers side by side, with the machine's load
  * average (a shared machine's load moves every figure); asserts nothing.
- *   npx tsx bench/served.ts            (TRIALS=5 REQUESTS=50)
+ *   npm run bench served            (TRIALS=5 REQUESTS=50)
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';

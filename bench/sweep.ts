@@ -3,7 +3,7 @@
  * configuration, rate_limit and unavailable at λ 0, 0.1 … 0.5, in process and on 1 and 2
  * workers (each point starts its own pool: that start-up is part of what a sweep costs).
  * Prints wall time, CPU time and trials per second; asserts nothing.
- *   npx tsx bench/sweep.ts            (K=… trials per cell at each λ, default 4)
+ *   npm run bench sweep            (K=… trials per cell at each λ, default 4)
  */
 import { wallMs } from '../src/core/clock/RealClock.js';
 import { loadConfigs, loadScenarios } from '../src/runner/library.js';

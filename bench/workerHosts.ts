@@ -6,7 +6,7 @@
  * and 2 workers as a run of user code now runs (workers in processes). Wall times; the load
  * average is printed beside them, since on a busy machine they mean little alone.
  * Prints numbers; asserts nothing.
- *   npx tsx bench/workerHosts.ts        (K=… trials per worker; STARTS=… starts per host)
+ *   npm run bench workerHosts        (K=… trials per worker; STARTS=… starts per host)
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';

@@ -9,7 +9,7 @@
  * the CPU of every thread of the process. The load average is printed beside each figure: on a
  * shared machine wall time cannot show a speed-up that free cores would. Asserts nothing.
  * With `BEFORE=<root of another built checkout>` each CLI variant runs from there too.
- *   npm run build && npx tsx bench/workers.ts        (K=… trials per cell, default 400; RUNS=… rounds, default 2)
+ *   npm run build && npm run bench workers        (K=… trials per cell, default 400; RUNS=… rounds, default 2)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
