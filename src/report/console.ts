@@ -5,9 +5,10 @@ import { intervalNote, runLine, summaryHeader, summaryTables, timeBasis } from '
 import { summaryTail } from './summaryTail.js';
 import { liveLines } from './liveLines.js';
 import { alignTable } from './table.js';
-import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
-import { RECOVERY_HEADER, RECOVERY_LEGEND, recoveryRows } from './recoveryRows.js';
-import { COVERAGE_HEADER, coverageRows } from './coverageRows.js';
+import { crowdHeader, CROWD_LEGEND, crowdRows } from './crowdRows.js';
+import { recoveryHeader, RECOVERY_LEGEND, recoveryRows } from './recoveryRows.js';
+import { coverageHeader, coverageRows } from './coverageRows.js';
+import { columnWord } from './columnWord.js';
 import { loadSeries, sparkline } from './loadSeries.js';
 
 export interface ConsoleReportOptions {
@@ -71,7 +72,8 @@ function quietLines(run: RunResult, p: Painter): string[] {
 export function recoveryLines(run: RunResult, p: Painter): string[] {
   const rows = recoveryRows(run);
   if (rows.length === 0) return [];
-  const lines = alignTable([[...RECOVERY_HEADER], ...rows.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(RECOVERY_HEADER.length - 2).fill('right')]);
+  const header = recoveryHeader(columnWord(run.cells));
+  const lines = alignTable([header, ...rows.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(header.length - 2).fill('right')]);
   return ['', p.bold('recovery after the heal'), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${mark(p, !r.failed)} ${lines[i + 1]!}`), p.dim(`    ${RECOVERY_LEGEND}`)];
 }
 
@@ -79,7 +81,8 @@ export function recoveryLines(run: RunResult, p: Painter): string[] {
 export function crowdLines(run: RunResult, p: Painter): string[] {
   const crowd = crowdRows(run);
   if (crowd.length === 0) return [];
-  const lines = alignTable([[...CROWD_HEADER], ...crowd.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(CROWD_HEADER.length - 2).fill('right')]);
+  const header = crowdHeader(columnWord(run.cells));
+  const lines = alignTable([header, ...crowd.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(header.length - 2).fill('right')]);
   return ['', p.bold('crowds'), `    ${p.dim(lines[0]!)}`, ...crowd.map((r, i) => (r.amplified ? p.red(`  ⚠ ${lines[i + 1]!}`) : `    ${lines[i + 1]!}`)), p.dim(`    ${CROWD_LEGEND}`)];
 }
 
@@ -117,7 +120,7 @@ const mean = (v: readonly number[]): number => (v.length === 0 ? 0 : v.reduce((a
 export function coverageLines(run: RunResult, p: Painter): string[] {
   const rows = coverageRows(run);
   if (rows.length === 0) return [];
-  const lines = alignTable([[...COVERAGE_HEADER], ...rows.map((r) => [...r.cells])], ['left', 'left', 'left', 'left', 'right', 'right']);
+  const lines = alignTable([coverageHeader(columnWord(run.cells)), ...rows.map((r) => [...r.cells])], ['left', 'left', 'left', 'left', 'right', 'right']);
   return [
     '',
     p.bold('fault coverage'),

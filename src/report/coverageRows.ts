@@ -1,9 +1,10 @@
 import type { Cell } from '../runner/CellTally.js';
 import { notExercisedMessage, unexercised, type RuleCoverage } from '../runner/coverage.js';
 import type { RunResult } from '../runner/run.js';
+import type { ColumnWord } from './columnWord.js';
 
-/** The coverage table's columns, the same in the console, Markdown and HTML. */
-export const COVERAGE_HEADER = ['scenario', 'configuration', 'rule', 'match, fault', 'fired in', 'firings'] as const;
+/** The coverage table's columns, the same in the console and Markdown; the second names what the run's columns are. */
+export const coverageHeader = (word: ColumnWord): string[] => ['scenario', word, 'rule', 'match, fault', 'fired in', 'firings'];
 
 /** One fault rule of one cell: how often it fired, and whether its silence leaves the cell not exercised. */
 export interface CoverageRow {

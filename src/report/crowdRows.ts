@@ -1,10 +1,11 @@
 import type { Cell } from '../runner/CellTally.js';
 import type { CrowdMetrics } from '../runner/metrics.js';
 import type { RunResult } from '../runner/run.js';
+import type { ColumnWord } from './columnWord.js';
 import { formatRate, formatRatio, formatSeconds } from './format.js';
 
-/** The crowd table's columns, the same in the console, Markdown and HTML. */
-export const CROWD_HEADER = ['scenario', 'configuration', 'agents', 'success', 'work', 'amp', 'max/op', 'p50', 'p95', 'max', 'throttled'] as const;
+/** The crowd table's columns, the same in the console, Markdown and HTML; the second names what the run's columns are. */
+export const crowdHeader = (word: ColumnWord): string[] => ['scenario', word, 'agents', 'success', 'work', 'amp', 'max/op', 'p50', 'p95', 'max', 'throttled'];
 
 /** What the columns mean, once, under the table. */
 export const CROWD_LEGEND =

@@ -5,9 +5,10 @@ import { failingCells, notPassed, verdictLine } from './failures.js';
 import { formatValue, plural } from './format.js';
 import { replayCommand } from './replay.js';
 import { formatTokens, intervalNote, runLine, summaryHeader, summaryTables, timeBasis, TOKENS_HEADER } from './summaryRows.js';
-import { CROWD_HEADER, CROWD_LEGEND, crowdRows } from './crowdRows.js';
-import { RECOVERY_HEADER, RECOVERY_LEGEND, recoveryRows } from './recoveryRows.js';
-import { COVERAGE_HEADER, coverageRows } from './coverageRows.js';
+import { crowdHeader, CROWD_LEGEND, crowdRows } from './crowdRows.js';
+import { recoveryHeader, RECOVERY_LEGEND, recoveryRows } from './recoveryRows.js';
+import { coverageHeader, coverageRows } from './coverageRows.js';
+import { columnWord } from './columnWord.js';
 
 export interface MarkdownReportOptions {
   readonly gates: readonly GateResult[];
@@ -44,8 +45,8 @@ function coverageLines(run: RunResult): string[] {
     silent > 0 ? '<details open>' : '<details>',
     `<summary>${silent > 0 ? `❌ Fault coverage: ${plural(silent, 'rule')} never fired` : '✅ Fault coverage: every rule fired'}</summary>`,
     '',
-    row(COVERAGE_HEADER.map(escapeMarkdown)),
-    row(COVERAGE_HEADER.map((_, i) => (i < 4 ? '---' : '---:'))),
+    row(coverageHeader(columnWord(run.cells)).map(escapeMarkdown)),
+    row(coverageHeader(columnWord(run.cells)).map((_, i) => (i < 4 ? '---' : '---:'))),
     ...rows.map((r) => row(r.cells.map((c, i) => (i === 4 ? `${r.silent ? '❌' : '✅'} ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
     '',
     '</details>',
@@ -126,8 +127,8 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
     lines.push(
       '### Crowds',
       '',
-      row(CROWD_HEADER.map(escapeMarkdown)),
-      row(CROWD_HEADER.map((_, i) => (i < 2 ? '---' : '---:'))),
+      row(crowdHeader(columnWord(run.cells)).map(escapeMarkdown)),
+      row(crowdHeader(columnWord(run.cells)).map((_, i) => (i < 2 ? '---' : '---:'))),
       ...crowd.map((r) => row(r.cells.map((c, i) => (i === 0 && r.amplified ? `⚠️ ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
       '',
       `<sub>${escapeMarkdown(CROWD_LEGEND)}</sub>`,
@@ -139,8 +140,8 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
     lines.push(
       '### Recovery after the heal',
       '',
-      row(RECOVERY_HEADER.map(escapeMarkdown)),
-      row(RECOVERY_HEADER.map((_, i) => (i < 2 ? '---' : '---:'))),
+      row(recoveryHeader(columnWord(run.cells)).map(escapeMarkdown)),
+      row(recoveryHeader(columnWord(run.cells)).map((_, i) => (i < 2 ? '---' : '---:'))),
       ...recovery.map((r) => row(r.cells.map((c, i) => (i === 0 ? `${r.failed ? '❌' : '✅'} ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
       '',
       `<sub>${escapeMarkdown(RECOVERY_LEGEND)}</sub>`,

@@ -3,6 +3,7 @@ import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
 import type { Cell } from '../runner/CellTally.js';
 import type { RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds, plural } from './format.js';
+import { columnWord, countColumns } from './columnWord.js';
 import { cellIntervals, confidenceText, configIntervals, formatRateWithInterval } from './rateIntervals.js';
 
 /**
@@ -99,17 +100,11 @@ export function summaryTables(run: RunResult): { config: string; rows: SummaryRo
   });
 }
 
-/** What a run's columns are: configurations, matrix agents (`agents` in faultline.config.ts), or both. */
-export function columnWord(run: Pick<RunResult, 'cells'>): string {
-  if (!run.cells.some((c) => c.refs.agent !== undefined)) return 'configuration';
-  return run.cells.every((c) => c.refs.agent === c.config) ? 'agent' : 'agent or configuration';
-}
-
 /** `seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed)`. */
 export function runLine(run: RunResult): string {
   const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
   const failed = trials - run.cells.reduce((a, c) => a + c.metrics.successes, 0);
-  const shape = `${plural(run.scenarios.length, 'scenario')} × ${plural(run.configs.length, columnWord(run))}`;
+  const shape = `${plural(run.scenarios.length, 'scenario')} × ${countColumns(run.configs.length, columnWord(run.cells))}`;
   const shard = run.shard ? `, shard ${run.shard.index}/${run.shard.count}` : '';
   return `seed ${run.seed}, k = ${run.k}, ${shape}${shard}, ${plural(trials, 'trial')} (${failed} failed)`;
 }

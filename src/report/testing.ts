@@ -126,6 +126,8 @@ export interface CellSpec {
   readonly fail?: Readonly<Record<number, readonly FailSpec[]>>;
   /** A scenario with heal and recovery: each trial's time to recover, by index (null: never). */
   readonly recovery?: readonly (number | null)[];
+  /** A matrix agent's cell (`agents` in faultline.config.ts): the agent it names in its refs. */
+  readonly agent?: string;
 }
 
 export interface RunSpec {
@@ -144,7 +146,7 @@ export function makeRun(spec: RunSpec): RunResult {
   const cells = spec.cells.map((c) => {
     // The plan of `sampleHistory`: its one fault rule.
     const rules = ruleInfos([{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'timeout' } }]);
-    const tally = new CellTally(c.scenario, c.config, { scenario: c.scenario, config: c.config }, spec.keepFailures, rules);
+    const tally = new CellTally(c.scenario, c.config, { scenario: c.scenario, config: c.config, ...(c.agent !== undefined && { agent: c.agent }) }, spec.keepFailures, rules);
     for (let i = 0; i < (c.trials ?? k); i++) tally.add(makeTrial({ scenario: c.scenario, config: c.config, runSeed: seed, trialIndex: i, failures: c.fail?.[i] ?? [], ...(c.recovery && { recovery: c.recovery[i] ?? null }) }));
     return tally.cell();
   });

@@ -160,10 +160,10 @@ describe('sweep counts coverage per cell at each point', () => {
     [view, merge] = await Promise.all([faultline(['view', 'sweep-stream/sweep.json'], { cwd }), faultline(['merge', 'sweep-stream/sweep.json', '--out', 'merged-sweep'], { cwd })]);
   }, 120_000);
 
-  it('shows each rule of each cell at each λ in sweep.json (schema 2), and marks the points a swept fault never reached', async () => {
+  it('shows each rule of each cell at each λ in sweep.json (schema 3), and marks the points a swept fault never reached', async () => {
     expect(stream.code, stream.stderr).toBe(0);
     const json = SweepJsonSchema.parse(JSON.parse(await read('sweep-stream', 'sweep.json')));
-    expect(json.schemaVersion).toBe(2);
+    expect(json.schemaVersion).toBe(3);
     expect(json.sweep.mayNotFire).toBe(false);
     const [zero, half] = json.sweep.series[0]!.points;
     const partial = (p: typeof zero) => p!.cells.find((c) => c.scenario === 'order-partial-write-idempotent')!;
@@ -234,6 +234,6 @@ describe('sweep counts coverage per cell at each point', () => {
     expect(view.stdout.trim()).toBe(join('sweep-stream', 'sweep.html'));
     expect(await read('sweep-stream', 'sweep.html')).toBe(written);
     expect(merge.code).toBe(2);
-    expect(merge.stderr).toContain("sweep-stream/sweep.json: a sweep report (sweep.json, schemaVersion 2), not a run's faultline.json");
+    expect(merge.stderr).toContain("sweep-stream/sweep.json: a sweep report (sweep.json, schemaVersion 3), not a run's faultline.json");
   });
 });

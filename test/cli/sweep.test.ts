@@ -33,7 +33,8 @@ afterAll(() => dir.cleanup());
 
 describe('faultline sweep on the library', () => {
   it('counts every rule of every cell at every point: the swept faults fired somewhere at each λ > 0, never at λ = 0', () => {
-    expect(sweep.schemaVersion).toBe(2);
+    expect(sweep.schemaVersion).toBe(3);
+    expect(sweep.sweep.columns).toBe('configuration');
     expect(sweep.sweep.notExercised).toEqual([]);
     for (const s of sweep.sweep.series) {
       for (const p of s.points) {

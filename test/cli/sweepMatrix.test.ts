@@ -79,7 +79,13 @@ describe('sweep over an agents matrix', () => {
       ['careful', 4],
       ['blind', 4],
     ]);
-    expect(r.stdout).toContain('1 scenario × 2 configurations');
+    // The columns are agents, and every headline and header says so (they said "configuration").
+    expect(sweep.columns).toBe('agent');
+    expect(r.stdout).toContain('1 scenario × 2 agents,');
+    expect(r.stdout).toContain('with 95% intervals by agent, over 1 scenario');
+    expect(r.stdout).toMatch(/\n {2}agent +rate +λ=0\.8\n/);
+    expect(r.stdout).toMatch(/\n {2}scenario +agent +λ=0\.8\n/);
+    expect(r.stdout).not.toMatch(/configuration/);
     expect(r.stdout).toMatch(/\n {2}careful +pass\^1 +\d\.\d{3} \[/);
     const failing = sweep.byConfig.find((c) => c.points[0]!.replay !== null);
     expect(failing, JSON.stringify(sweep.byConfig)).toBeDefined();
@@ -106,6 +112,8 @@ describe('sweep over an agents matrix', () => {
     const sweep = await report('two');
     const labels = ['careful/rulebook', 'blind/rulebook', 'careful/naive', 'blind/naive'];
     expect(sweep.configs).toEqual(labels);
+    expect(sweep.columns).toBe('agent or configuration');
+    expect(r.stdout).toContain('1 scenario × 4 agents or configurations,');
     expect(sweep.byConfig.map((c) => [c.config, c.points[0]!.trials])).toEqual(labels.map((l) => [l, 4]));
     expect(sweep.byScenario.map((c) => [c.scenario, c.config, c.points[0]!.trials])).toEqual(labels.map((l) => ['swept-orders', l, 4]));
     expect(r.stdout).not.toMatch(/n\/a/);

@@ -1,6 +1,7 @@
 import type { CrowdMetrics } from '../../runner/metrics.js';
 import type { RunResult } from '../../runner/run.js';
-import { CROWD_HEADER, CROWD_LEGEND, crowdRows, type CrowdRow } from '../crowdRows.js';
+import { crowdHeader, CROWD_LEGEND, crowdRows, type CrowdRow } from '../crowdRows.js';
+import { columnWord } from '../columnWord.js';
 import type { ChartSpec, HtmlSection } from './HtmlReport.js';
 import { loadSeries, type LoadSeries } from '../loadSeries.js';
 import type { SvgLineChart } from './svgLineChart.js';
@@ -40,6 +41,7 @@ export function loadPoints(crowd: CrowdMetrics, trials: number, bucketMs: number
 /** A section per scenario that ran many agents: its configurations side by side, and the load over time. */
 export function crowdSections(run: RunResult): HtmlSection[] {
   const rows = crowdRows(run);
+  const word = columnWord(run.cells);
   const scenarios = [...new Set(rows.map((r) => r.cell.scenario))];
   return scenarios.map((scenario, index) => {
     const mine = rows.filter((r) => r.cell.scenario === scenario);
@@ -79,8 +81,8 @@ export function crowdSections(run: RunResult): HtmlSection[] {
     return {
       id,
       title: `Crowd: ${scenario}`,
-      description: `${agents} agents per trial, ${run.k} trial(s) per configuration, seed ${run.seed}. Every figure is on virtual time; the same seed gives the same report.`,
-      table: { header: CROWD_HEADER.slice(1), rows: mine.map((r) => ({ cells: r.cells.slice(1), flagged: r.amplified })), legend: CROWD_LEGEND },
+      description: `${agents} agents per trial, ${run.k} trial(s) per ${word}, seed ${run.seed}. Every figure is on virtual time; the same seed gives the same report.`,
+      table: { header: crowdHeader(word).slice(1), rows: mine.map((r) => ({ cells: r.cells.slice(1), flagged: r.amplified })), legend: CROWD_LEGEND },
       flags: mine.filter((r) => r.amplified).map((r) => `${r.cell.config}: the amplification checker failed: up to ${r.crowd.maxSendsPerOperation} sends for one logical operation; retry at one layer only (R10)`),
       charts,
       svgCharts,

@@ -1,6 +1,7 @@
 import { mergedDurations, quantileOf } from '../../runner/metrics.js';
 import type { RunResult } from '../../runner/run.js';
-import { formatRate, formatRatio, formatSeconds } from '../format.js';
+import { formatRate, formatRatio, formatSeconds, plural } from '../format.js';
+import { columnWord, countColumns } from '../columnWord.js';
 import { configIntervals, formatRateWithInterval } from '../rateIntervals.js';
 import { intervalNote, timeBasis, timeHeader } from '../summaryRows.js';
 import { crowdSections } from './crowdHtml.js';
@@ -25,7 +26,7 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
   });
   return {
     title: 'faultline compare',
-    subtitle: `seed ${run.seed}, k = ${k}, ${run.scenarios.length} scenarios × ${run.configs.length} configurations${run.interrupted ? ' (interrupted: partial figures)' : ''}.`,
+    subtitle: `seed ${run.seed}, k = ${k}, ${plural(run.scenarios.length, 'scenario')} × ${countColumns(run.configs.length, columnWord(run.cells))}${run.interrupted ? ' (interrupted: partial figures)' : ''}.`,
     sections: [
       {
         id: 'run',
@@ -33,7 +34,7 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
         description: `Each scenario is a task for pass^k; amplification counts every send to the service side per logical operation, every retry layer included (R10). ${intervalNote()}.`,
         table: {
           // With k = 1, pass^k is pass^1: one column, one chart.
-          header: ['configuration', 'scenarios', 'pass^1', ...(k > 1 ? [`pass^${k}`] : []), 'trials passed', 'dup', 'budget', 'amp', 'p95', 'failing scenarios'],
+          header: [columnWord(run.cells), 'scenarios', 'pass^1', ...(k > 1 ? [`pass^${k}`] : []), 'trials passed', 'dup', 'budget', 'amp', 'p95', 'failing scenarios'],
           rows: rows.map(({ m, intervals, p95 }) => ({
             cells: [
               m.config,

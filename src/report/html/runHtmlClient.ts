@@ -50,7 +50,7 @@ export const RUN_CLIENT_SCRIPT = String.raw`
     var many = model.run.k > 1;
     // Only a run with a scenario that heals and expects a recovery gets the column.
     var healed = model.cells.some(function (c) { return c.recovery; });
-    var head = el('tr', {}, ['scenario', 'configuration', 'trials', 'pass^1'].concat(many ? ['pass^' + model.run.k] : [], ['duplicates', 'budget violations'], healed ? ['recovered (p50, p95 after heal)'] : [], ['failing checks']).map(function (h) { return el('th', { text: h }); }));
+    var head = el('tr', {}, ['scenario', model.run.columns, 'trials', 'pass^1'].concat(many ? ['pass^' + model.run.k] : [], ['duplicates', 'budget violations'], healed ? ['recovered (p50, p95 after heal)'] : [], ['failing checks']).map(function (h) { return el('th', { text: h }); }));
     var rows = model.cells.map(function (c) {
       var checks = Object.keys(c.checkFailures).map(function (n) { return n + ' ' + c.checkFailures[n]; }).concat(c.notExercised.length > 0 ? ['not exercised'] : []).join(', ');
       var bad = c.status === 'failed' || c.notExercised.length > 0;

@@ -3,6 +3,7 @@ import { proportionInterval, type Interval } from '../../runner/intervals.js';
 import { cellIntervals } from '../rateIntervals.js';
 import { notExercisedMessage, unexercised } from '../../runner/coverage.js';
 import type { JsonReport } from '../json.js';
+import { columnWord, type ColumnWord } from '../columnWord.js';
 import { describeEvent } from '../timeline.js';
 
 /** Where an event happened: the timeline draws one lane each. */
@@ -120,7 +121,16 @@ export interface CellView {
 /** What report.html embeds: the JSON report's data, shaped for the page. */
 export interface RunHtmlModel {
   readonly title: string;
-  readonly run: { readonly seed: number; readonly k: number; readonly trials: number; readonly failedTrials: number; readonly keepFailures: number | null; readonly interrupted: boolean };
+  readonly run: {
+    readonly seed: number;
+    readonly k: number;
+    readonly trials: number;
+    readonly failedTrials: number;
+    readonly keepFailures: number | null;
+    readonly interrupted: boolean;
+    /** What the cells' second label is: a configuration, a matrix agent, or either. */
+    readonly columns: ColumnWord;
+  };
   readonly lanes: readonly Lane[];
   readonly cells: readonly CellView[];
   /** The gates as the run judged them. */
@@ -277,7 +287,7 @@ export function runHtmlModel(report: JsonReport): RunHtmlModel {
   const cells = report.cells.map(cellView).sort(failFirst);
   return {
     title: `faultline run: ${failedTrials} of ${trials} trials failed`,
-    run: { seed, k, trials, failedTrials, keepFailures, interrupted },
+    run: { seed, k, trials, failedTrials, keepFailures, interrupted, columns: columnWord(report.cells) },
     lanes: LANES,
     cells,
     gates: report.gates.results.map((g) => ({ gate: g.gate, passed: g.passed, message: g.message })),

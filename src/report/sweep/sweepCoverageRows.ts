@@ -56,8 +56,8 @@ export function sweepCoverageRows(sweep: Sweep): SweepCoverageRow[] {
 export const coverageCell = (at: SweepRuleAt | undefined): string =>
   at === undefined || at.of === 0 ? 'n/a' : `${at.rule.trials}/${at.of} ${at.rule.firings}×${at.silent ? ' not exercised' : ''}`;
 
-/** The coverage table's columns, then one per λ. */
-export const SWEEP_COVERAGE_HEADER = ['scenario', 'configuration', 'rule', 'match, fault'] as const;
+/** The coverage table's columns (the second named for what the sweep's columns are), then one per λ. */
+export const sweepCoverageHeader = (sweep: Pick<Sweep, 'columns'>): string[] => ['scenario', sweep.columns, 'rule', 'match, fault'];
 
 /** Per series, a table of each rule's trials fired in and firings at each λ. */
 export function sweepCoverageTables(sweep: Sweep): { readonly title: string; readonly header: readonly string[]; readonly rows: readonly (readonly string[])[] }[] {
@@ -68,7 +68,7 @@ export function sweepCoverageTables(sweep: Sweep): { readonly title: string; rea
     return [
       {
         title: `${series.label}: fault coverage (trials each rule fired in / trials, and its firings)`,
-        header: [...SWEEP_COVERAGE_HEADER, ...sweep.lambdas.map((l) => `λ=${l}`)],
+        header: [...sweepCoverageHeader(sweep), ...sweep.lambdas.map((l) => `λ=${l}`)],
         rows: mine.map((r) => [r.scenario, r.config, `faults[${r.rule}]`, r.label, ...sweep.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l)))]),
       },
     ];

@@ -5,6 +5,10 @@ import type { SweepPoint, SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepSeries } from '../../runner/sweep/sweepFaults.js';
 import { sweepReplayCommand } from './sweepReplay.js';
 import { unexercised } from '../../runner/coverage.js';
+import { columnWord, type ColumnWord } from '../columnWord.js';
+
+/** What a sweep's columns are, read from its points' cells (`configuration` before any point finished). */
+export const sweepColumnWord = (result: SweepResult): ColumnWord => columnWord(result.series.flatMap((s) => s.points.flatMap((p) => p.run.cells)));
 
 const silentIn = (cells: readonly Cell[]): number => cells.reduce((n, c) => n + unexercised(c.metrics.coverage, c.metrics.trials).length, 0);
 

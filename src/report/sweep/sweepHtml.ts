@@ -3,7 +3,7 @@ import type { SweepJson } from './sweepJson.js';
 import type { ChartSpec, HtmlReport, HtmlSection } from '../html/HtmlReport.js';
 import { intervalNote } from '../summaryRows.js';
 import { figureCell, rateCell, sweepJsonHeadline } from './sweepTables.js';
-import { coverageCell, sweepCoverageNote, sweepCoverageRows, SWEEP_COVERAGE_HEADER } from './sweepCoverageRows.js';
+import { coverageCell, sweepCoverageHeader, sweepCoverageNote, sweepCoverageRows } from './sweepCoverageRows.js';
 
 /** A curve as sweep.json holds it. */
 type SweepCurve = SweepJson['sweep']['byConfig'][number];
@@ -55,7 +55,7 @@ export function sweepHtmlReport(json: SweepJson): HtmlReport {
           ? `The kinds ${series.faults.map(faultLabel).join(', ')} share λ: each hits a delivery with probability λ/${series.faults.length}. Each scenario is a task; the shaded bands are 95% intervals.`
           : `${series.label} hits each delivery with probability λ, after each scenario's own faults. Each scenario is a task; the shaded bands are 95% intervals.`,
         table: {
-          header: header(['configuration', 'rate']),
+          header: header([result.columns, 'rate']),
           rows: mine.flatMap((c) => [
             { cells: [c.config, 'pass^1', ...result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), 'pass1'))], flagged: failing(c) },
             { cells: ['', `pass^${k}`, ...result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), 'passK'))], flagged: failing(c) },
@@ -74,8 +74,8 @@ export function sweepHtmlReport(json: SweepJson): HtmlReport {
       {
         id: `sweep-${id}-scenarios`,
         title: `${series.label}: by scenario`,
-        description: `pass^1 / pass^${k} of each scenario under each configuration.`,
-        table: { header: header(['scenario', 'configuration']), rows: scenarios.map((c) => ({ cells: [c.scenario ?? '', c.config, ...cells(c)], flagged: failing(c) })) },
+        description: `pass^1 / pass^${k} of each scenario under each ${result.columns}.`,
+        table: { header: header(['scenario', result.columns]), rows: scenarios.map((c) => ({ cells: [c.scenario ?? '', c.config, ...cells(c)], flagged: failing(c) })) },
         flags: [],
         charts: result.configs.map((config, ci) =>
           lineChart(`sweep-${id}-scenarios-${ci}-${slug(config)}`, `pass^1 against λ by scenario: ${series.label} × ${config}`, 'pass^1', scenarios.filter((c) => c.config === config), (c) => c.scenario ?? '', 'pass1', false),
@@ -96,7 +96,7 @@ export function sweepHtmlReport(json: SweepJson): HtmlReport {
         title: `${label}: fault coverage`,
         description: 'Per rule of each cell: the trials it fired in out of the trials at that λ, and its firings. A cell marked "not exercised" met none of a fault it had to meet.',
         table: {
-          header: header([...SWEEP_COVERAGE_HEADER]),
+          header: header(sweepCoverageHeader(result)),
           rows: rows.map((r) => ({ cells: [r.scenario, r.config, `faults[${r.rule}]`, r.label, ...result.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l)))], flagged: r.points.some((p) => p.silent) })),
           legend: sweepCoverageNote(result.mayNotFire),
         },

@@ -7,10 +7,10 @@ import type { SweepResult } from '../../runner/sweep/runSweep.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { unexercised } from '../../runner/coverage.js';
 import { sweepNotExercised } from '../../runner/sweep/sweepCoverage.js';
-import { configCurves, scenarioCurves, sweepTrialCount, type SweepCurve } from './sweepFigures.js';
+import { configCurves, scenarioCurves, sweepColumnWord, sweepTrialCount, type SweepCurve } from './sweepFigures.js';
 
 /** Bumped on any change a reader of sweep.json would notice. */
-export const SWEEP_SCHEMA_VERSION = 2;
+export const SWEEP_SCHEMA_VERSION = 3;
 
 const count = z.number().int().nonnegative();
 const rate = z.number().min(0).max(1);
@@ -62,6 +62,8 @@ export const SweepJsonSchema = z.strictObject({
     notExercised: z.array(z.string()),
     scenarios: z.array(z.string()),
     configs: z.array(z.string()),
+    /** What `configs` (and every curve's `config`) names: configurations, matrix agents (`agents` in faultline.config.ts), or either. */
+    columns: z.enum(['configuration', 'agent', 'agent or configuration']),
     interrupted: z.boolean(),
     trials: count,
     /** The confidence of every interval, and how they are made: exact per scenario, a seeded Monte Carlo over several. */
@@ -133,6 +135,7 @@ export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJso
       notExercised: sweepNotExercised(result),
       scenarios: [...result.scenarios],
       configs: [...result.configs],
+      columns: sweepColumnWord(result),
       interrupted: result.interrupted,
       trials: sweepTrialCount(result),
       confidence: DEFAULT_CONFIDENCE,

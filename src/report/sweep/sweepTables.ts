@@ -3,7 +3,8 @@ import type { SweepJson } from './sweepJson.js';
 import type { SweepGates } from '../../runner/sweep/sweepGates.js';
 import { formatRate, plural } from '../format.js';
 import { formatRateWithInterval } from '../rateIntervals.js';
-import { configCurves, lambdaSpan, scenarioCurves, sweepTrialCount, targetWords, type SweepCurve, type SweepFigure } from './sweepFigures.js';
+import { configCurves, lambdaSpan, scenarioCurves, sweepColumnWord, sweepTrialCount, targetWords, type SweepCurve, type SweepFigure } from './sweepFigures.js';
+import { countColumns, type ColumnWord } from '../columnWord.js';
 
 /** A table as text cells, for the console and Markdown reporters alike. */
 export interface SweepTable {
@@ -20,7 +21,7 @@ export const rateCell = (f: SweepFigure | undefined, which: 'pass1' | 'passK'): 
   f === undefined || f.trials === 0 ? 'n/a' : formatRateWithInterval(formatRate(f[which]), (which === 'pass1' ? f.pass1Interval : f.passKInterval) ?? undefined);
 
 /** Columns a table reads left-aligned: the names, not the figures. */
-export const LABEL_COLUMNS: readonly string[] = ['configuration', 'scenario', 'rate'];
+export const LABEL_COLUMNS: readonly string[] = ['configuration', 'agent', 'agent or configuration', 'scenario', 'rate'];
 
 const lambdaHeader = (lambdas: readonly number[]): string[] => lambdas.map((l) => `λ=${l}`);
 
@@ -30,10 +31,11 @@ export function sweepTables(result: SweepResult): SweepTable[] {
   const byScenario = scenarioCurves(result);
   const cells = (c: SweepCurve): string[] => result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
   const k = result.k;
+  const word = sweepColumnWord(result);
   return result.series.flatMap(({ series }) => [
     {
-      title: `${series.label}: pass^1 and pass^${k} with 95% intervals by configuration, over ${plural(result.scenarios.length, 'scenario')}`,
-      header: ['configuration', 'rate', ...lambdaHeader(result.lambdas)],
+      title: `${series.label}: pass^1 and pass^${k} with 95% intervals by ${word}, over ${plural(result.scenarios.length, 'scenario')}`,
+      header: [word, 'rate', ...lambdaHeader(result.lambdas)],
       rows: byConfig
         .filter((c) => c.series === series.label)
         .flatMap((c) => {
@@ -43,7 +45,7 @@ export function sweepTables(result: SweepResult): SweepTable[] {
     },
     {
       title: `${series.label}: pass^1 / pass^${k} by scenario`,
-      header: ['scenario', 'configuration', ...lambdaHeader(result.lambdas)],
+      header: ['scenario', word, ...lambdaHeader(result.lambdas)],
       rows: byScenario.filter((c) => c.series === series.label).map((c) => [c.scenario ?? '', c.config, ...cells(c)]),
     },
   ]);
@@ -51,14 +53,14 @@ export function sweepTables(result: SweepResult): SweepTable[] {
 
 /** The first line of every sweep report. */
 export function sweepHeadline(result: SweepResult): string {
-  return headline({ ...result, labels: result.series.map((s) => s.series.label), trials: sweepTrialCount(result) });
+  return headline({ ...result, columns: sweepColumnWord(result), labels: result.series.map((s) => s.series.label), trials: sweepTrialCount(result) });
 }
 
 /** The headline of a sweep read back from sweep.json (`faultline view`). */
 export const sweepJsonHeadline = (sweep: SweepJson['sweep']): string => headline({ ...sweep, labels: sweep.series.map((s) => s.label) });
 
-function headline(h: Pick<SweepResult, 'seed' | 'k' | 'scenarios' | 'configs' | 'lambdas' | 'target' | 'interrupted'> & { readonly labels: readonly string[]; readonly trials: number }): string {
-  return `seed ${h.seed}, k = ${h.k}, ${plural(h.scenarios.length, 'scenario')} × ${plural(h.configs.length, 'configuration')}, ${lambdaSpan(h.lambdas)}; faults ${h.labels.join(', ')} on ${targetWords(h)}; ${plural(h.trials, 'trial')}${h.interrupted ? ' (interrupted: partial figures)' : ''}`;
+function headline(h: Pick<SweepResult, 'seed' | 'k' | 'scenarios' | 'configs' | 'lambdas' | 'target' | 'interrupted'> & { readonly columns: ColumnWord; readonly labels: readonly string[]; readonly trials: number }): string {
+  return `seed ${h.seed}, k = ${h.k}, ${plural(h.scenarios.length, 'scenario')} × ${countColumns(h.configs.length, h.columns)}, ${lambdaSpan(h.lambdas)}; faults ${h.labels.join(', ')} on ${targetWords(h)}; ${plural(h.trials, 'trial')}${h.interrupted ? ' (interrupted: partial figures)' : ''}`;
 }
 
 /** Each point of each configuration's curve that had a failing trial, and the command that reruns one. */
