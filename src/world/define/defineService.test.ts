@@ -222,6 +222,46 @@ describe('defineService', () => {
     }
   });
 
+  it('parses one options object once, and gives every world its own copy of the result', () => {
+    let parses = 0;
+    const counted = defineService({
+      name: 'counted',
+      options: z.object({ limits: z.object({ max: z.number().transform((n) => (parses++, n)) }) }),
+      state: { items: [] as number[] },
+      tools: { t: { description: 'd', risk: 'read', input: z.object({}), run: () => 1 } },
+    });
+    const config = { counted: { limits: { max: 3 }, processingMs: 5 } };
+    const first = createWorld(new VirtualClock(0), config, [counted]).service('counted') as unknown as { options: { limits: { max: number } }; state: { items: number[] } };
+    first.options.limits.max = 99;
+    first.state.items.push(1);
+    const second = createWorld(new VirtualClock(0), config, [counted]).service('counted') as unknown as typeof first;
+    expect(parses).toBe(1);
+    expect(second.options).toEqual({ limits: { max: 3 }, processingMs: 5 });
+    expect(second.state).toEqual({ items: [] });
+    createWorld(new VirtualClock(0), { counted: { limits: { max: 3 }, processingMs: 5 } }, [counted]);
+    expect(parses).toBe(2);
+    // A refusal is never kept: the same bad object is refused, with the same message, every time.
+    const bad = { counted: { limits: { max: 'x' } } } as never;
+    expect(() => createWorld(new VirtualClock(0), bad, [counted])).toThrow('world.counted.limits.max');
+    expect(() => createWorld(new VirtualClock(0), bad, [counted])).toThrow('world.counted.limits.max');
+  });
+
+  it('parses options whose parse is not JSON data afresh for every world', () => {
+    let parses = 0;
+    const dated = defineService({
+      name: 'dated',
+      options: z.object({ since: z.number().transform((n) => (parses++, new Date(n))) }),
+      state: {},
+      tools: { t: { description: 'd', risk: 'read', input: z.object({}), run: () => 1 } },
+    });
+    const config = { dated: { since: 5 } };
+    const a = createWorld(new VirtualClock(0), config, [dated]).service('dated') as unknown as { options: { since: Date } };
+    const b = createWorld(new VirtualClock(0), config, [dated]).service('dated') as unknown as { options: { since: Date } };
+    expect(parses).toBe(2);
+    expect(b.options.since).toEqual(new Date(5));
+    expect(b.options.since).not.toBe(a.options.since);
+  });
+
   it('refuses a state function that returns something other than JSON when a world is built', () => {
     const odd = defineService({ name: 'odd', state: () => ({ at: new Date(0) }), tools: { t: { description: 'd', risk: 'read', input: z.object({}), run: () => 1 } } });
     expect(() => createWorld(new VirtualClock(0), {}, [odd])).toThrow('service "odd": the state is not JSON data: state.at: a Date');

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode, RISKS, type Clock, type Risk } from '../../core/index.js';
 import type { Service } from '../Service.js';
+import { copyJsonTree, NOT_JSON } from './copyJsonTree.js';
 import { nonJsonAt } from './jsonData.js';
 import { SERVICE_HTTP_METHODS, type ServiceHttp } from './ServiceHttp.js';
 import { describeThrown } from '../../core/describeThrown.js';
@@ -104,6 +105,9 @@ export function defineService<S, O = Record<never, never>, T extends Record<stri
       // The user's code: a refusal naming the service (it runs when a scenario is loaded), never a crash.
       throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${input.name}": the state function threw ${describeThrown(error)}`);
     }
+    // One walk checks and copies; only a refused state pays for `nonJsonAt`'s message.
+    const copy = copyJsonTree(value);
+    if (copy !== NOT_JSON) return copy;
     const bad = nonJsonAt(value, 'state');
     if (bad) throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${input.name}": the state is not JSON data: ${bad}`);
     return structuredClone(value);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatIssues } from '../../core/zodIssues.js';
+import { copyJsonTree, NOT_JSON } from './copyJsonTree.js';
 import { objectShape } from './zodLike.js';
 import { CapacitySchema } from '../capacity/CapacityConfig.js';
 
@@ -34,6 +35,28 @@ export type OptionsParseKind = OptionsParse<unknown>['ok'];
  * one schema), and any key neither knows is refused, so a typo cannot pass silently.
  */
 export function parseOptions<O>(own: z.ZodType | undefined): (value: unknown) => OptionsParse<O> {
+  const parse = parseOptionsAfresh<O>(own);
+  // Per input object, the options it parsed to: a scenario's `world.<name>` is the same object in
+  // every trial, and zod on it per trial cost a world more than its state. Each trial gets its own
+  // copy (a tool may change `ctx.options`); options that are not JSON data are parsed every time.
+  const parsedFrom = new WeakMap<object, O & CommonServiceOptions>();
+  let parsedFromNothing: (O & CommonServiceOptions) | undefined;
+  return (value) => {
+    const nothing = value === undefined || value === null;
+    if (!nothing && typeof value !== 'object') return parse(value);
+    const kept = nothing ? parsedFromNothing : parsedFrom.get(value);
+    if (kept !== undefined) return { ok: true, value: copyJsonTree(kept) as O & CommonServiceOptions };
+    const parsed = parse(value);
+    const copy = parsed.ok ? copyJsonTree(parsed.value) : NOT_JSON;
+    if (copy !== NOT_JSON) {
+      if (nothing) parsedFromNothing = copy;
+      else parsedFrom.set(value, copy);
+    }
+    return parsed;
+  };
+}
+
+function parseOptionsAfresh<O>(own: z.ZodType | undefined): (value: unknown) => OptionsParse<O> {
   const ownKeys = Object.keys(objectShape(own) ?? {});
   return (value) => {
     const input = value ?? {};
