@@ -1,4 +1,4 @@
-import { FaultlineError, FaultlineErrorCode, HttpError, IdSource, type Clock, type OperationRef } from '../../core/index.js';
+import { FaultlineError, FaultlineErrorCode, HttpError, IdSource, type Clock, type OperationRef, type OperationStatus } from '../../core/index.js';
 import { AdmissionControl } from '../capacity/AdmissionControl.js';
 import type { Service } from '../Service.js';
 import { ProcessTable } from '../command/ProcessTable.js';
@@ -8,6 +8,7 @@ import type { ToolContext, ToolSpec } from '../tool.js';
 import type { ServiceContext, ServiceParts, ToolDefinition } from './ToolDefinition.js';
 import type { CommonServiceOptions, OptionsParse } from './serviceOptions.js';
 import { StateVersions } from './StateVersions.js';
+import { toolSpecOf } from './toolSpecOf.js';
 
 type Options<O> = O & CommonServiceOptions;
 
@@ -24,14 +25,13 @@ export class ServiceInstance<S, O> implements Service {
   readonly options: Options<O>;
   readonly #definition: ServiceParts<S, O>;
   readonly #clock: Clock;
-  readonly #ids = new IdSource();
+  // The tables below are made when first used: most trials use few of a world's services.
+  #ids: IdSource | undefined;
   readonly #ops: Operations;
-  /** Per tool, the result it returned for each business key it committed: the default status answer (R21). */
-  readonly #committed = new Map<string, Map<string, { readonly value: unknown; readonly at: number }>>();
   /** Past states, for `stale` reads (kept only when a trial's plan asks). */
-  readonly #versions: StateVersions<S>;
+  #versions: StateVersions<S> | undefined;
   /** For a world that keeps no process table of its own. */
-  readonly #orphans = new ProcessTable();
+  #orphans: ProcessTable | undefined;
   /** The door every delivery passes when the scenario gives the service finite capacity. */
   readonly #door: AdmissionControl | undefined;
 
@@ -42,13 +42,12 @@ export class ServiceInstance<S, O> implements Service {
     this.options = options;
     this.state = definition.initialState(options);
     this.#ops = new Operations(definition.name, clock, options);
-    this.#versions = new StateVersions(clock);
     this.#door = options.capacity ? new AdmissionControl(options.capacity, clock) : undefined;
     this.tools = definition.tools.map((tool) => this.#spec(tool));
   }
 
   keepVersions(ms: number): void {
-    this.#versions.keep(ms, this.state);
+    (this.#versions ??= new StateVersions(this.#clock)).keep(ms, this.state);
   }
 
   snapshot(): unknown {
@@ -61,22 +60,13 @@ export class ServiceInstance<S, O> implements Service {
     const field = tool.businessKey;
     // Without a business key or an honoured idempotency key, nothing could find the operation again.
     const queryable = write && tool.status !== false && (field !== undefined || honours);
-    const committed = new Map<string, { readonly value: unknown; readonly at: number }>();
-    this.#committed.set(tool.name, committed);
+    /** The result it returned for each business key it committed: the default status answer (R21). */
+    let committed: Map<string, { readonly value: unknown; readonly at: number }> | undefined;
     const answer = async (input: unknown, ctx: ServiceContext<S, O>): Promise<unknown> => checkedOutput(this.name, tool, await tool.run(input, ctx));
-    return {
-      name: tool.name,
-      description: typeof tool.description === 'function' ? tool.description(this.options) : tool.description,
-      risk: tool.risk,
-      input: tool.input,
-      ...(tool.output && { output: tool.output }),
-      honoursIdempotencyKeys: honours,
-      canQueryStatus: queryable,
-      ...(field === undefined ? {} : { businessKeyField: field }),
-      run: (input, toolCtx) => {
-        // A stale read is the same request seen through an older state: it takes no second slot.
-        if (!write && toolCtx.asOf !== undefined) return answer(input, this.#context(toolCtx));
-        return this.#admit(() => {
+    const run: ToolSpec['run'] = (input, toolCtx) => {
+      // A stale read is the same request seen through an older state: it takes no second slot.
+      if (!write && toolCtx.asOf !== undefined) return answer(input, this.#context(toolCtx));
+      return this.#admit(() => {
         const ctx = this.#context(toolCtx);
         if (!write) return answer(input, ctx);
         const key = businessKeyOf(input, field);
@@ -85,29 +75,30 @@ export class ServiceInstance<S, O> implements Service {
           commit: async () => {
             try {
               const value = await answer(input, ctx);
-              if (key !== undefined) committed.set(key, { value, at: this.#clock.now() });
+              if (key !== undefined) (committed ??= new Map()).set(key, { value, at: this.#clock.now() });
               return value;
             } finally {
-              this.#versions.record(this.state);
+              this.#versions?.record(this.state);
             }
           },
         };
         return this.#ops.write(tool.name, input, key, toolCtx, steps, honours);
-        });
-      },
-      ...(queryable && {
-        status: (ref: OperationRef, toolCtx: ToolContext) => {
+      });
+    };
+    const status = queryable
+      ? (ref: OperationRef, toolCtx: ToolContext): OperationStatus => {
           const find = typeof tool.status === 'function' ? tool.status : undefined;
           const ctx = this.#context(toolCtx);
           const asOf = toolCtx.asOf;
           const committedBy = (businessKey: string): unknown => {
-            const c = committed.get(businessKey);
+            const c = committed?.get(businessKey);
             return c && (asOf === undefined || c.at <= asOf) ? c.value : undefined;
           };
           return this.#ops.status(ref, field, (businessKey) => (find ? find(businessKey, ctx) : committedBy(businessKey)), asOf);
-        },
-      }),
-    };
+        }
+      : undefined;
+    const description = typeof tool.description === 'function' ? tool.description(this.options) : tool.description;
+    return toolSpecOf(tool.name, description, tool.risk, tool.input, tool.output, honours, queryable, field, run, status);
   }
 
   /**
@@ -132,12 +123,12 @@ export class ServiceInstance<S, O> implements Service {
     const name = this.name;
     const asOf = toolCtx.asOf;
     return {
-      state: (asOf === undefined ? undefined : this.#versions.at(asOf)) ?? this.state,
+      state: (asOf === undefined ? undefined : this.#versions?.at(asOf)) ?? this.state,
       options: this.options,
       service: name,
       clock: this.#clock,
       now: () => this.#clock.now(),
-      id: (prefix) => this.#ids.next(prefix),
+      id: (prefix) => (this.#ids ??= new IdSource()).next(prefix),
       effect: (effect, { key, data }) => {
         if (typeof effect !== 'string' || effect === '' || typeof key !== 'string') {
           throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${name}": ctx.effect(name, { key, data }) takes a name and a string key, got ${JSON.stringify([effect, key])}`);
@@ -147,7 +138,7 @@ export class ServiceInstance<S, O> implements Service {
       peer: <T>(peer: string) => (toolCtx.world.services.find((s) => s.name === peer) as Service | undefined)?.state as T | undefined,
       request: toolCtx.request,
       idempotencyKey: toolCtx.idempotencyKey,
-      command: (spec) => runCommand(spec, { clock: this.#clock, processes: toolCtx.world.processes ?? this.#orphans, service: name, request: toolCtx.request }),
+      command: (spec) => runCommand(spec, { clock: this.#clock, processes: toolCtx.world.processes ?? (this.#orphans ??= new ProcessTable()), service: name, request: toolCtx.request }),
       travel: (leg) => toolCtx.travel?.(leg) ?? Promise.resolve(),
     };
   }
