@@ -1,6 +1,7 @@
 export * from './clock/index.js';
 export * from './distribution.js';
 export * from './canonical.js';
+export * from './canonicalCopy.js';
 export * from './errors.js';
 export type * from './events.js';
 export { History, eventsOf } from './history.js';

@@ -1,4 +1,4 @@
-import { canonicalJson, FaultlineError, FaultlineErrorCode, sha256, type Clock } from '../core/index.js';
+import { canonicalCopy, FaultlineError, FaultlineErrorCode, sha256, type Clock } from '../core/index.js';
 import { ProcessTable } from './command/ProcessTable.js';
 import { EffectLedger, type Effect } from './ledger.js';
 import type { Service } from './Service.js';
@@ -57,8 +57,8 @@ export class World {
 }
 
 function snapshotOf(services: Record<string, unknown>, ledger: readonly Effect[]): WorldSnapshot {
-  // Round-trip through canonical JSON so the snapshot is plain data, detached from live state.
-  const text = canonicalJson({ services, ledger });
-  const plain = JSON.parse(text) as { services: Record<string, unknown>; ledger: WorldSnapshot['ledger'] };
+  // Plain data, detached from live state, as a round trip through canonical JSON gives it (in one walk).
+  const { text, copy } = canonicalCopy({ services, ledger });
+  const plain = copy as { services: Record<string, unknown>; ledger: WorldSnapshot['ledger'] };
   return { ...plain, hash: sha256(text) };
 }
