@@ -4,11 +4,17 @@ export type PathLookup = { readonly found: true; readonly value: unknown } | { r
 /** Walks `a.b.0.c` through objects and arrays. An empty path is the value itself. */
 export function readPath(value: unknown, path: string): PathLookup {
   let here = value;
-  for (const key of path === '' ? [] : path.split('.')) {
+  if (path === '') return { found: true, value: here };
+  // Segment by segment with indexOf, not path.split('.'): every placeholder of every step comes here.
+  let from = 0;
+  for (;;) {
+    const dot = path.indexOf('.', from);
+    const key = dot === -1 ? path.slice(from) : path.slice(from, dot);
     if (here === null || typeof here !== 'object' || !Object.hasOwn(here, key)) return { found: false };
     here = (here as Record<string, unknown>)[key];
+    if (dot === -1) return { found: true, value: here };
+    from = dot + 1;
   }
-  return { found: true, value: here };
 }
 
 /** `$step.path.to.field` names an earlier step's result; `$$` escapes a literal `$`. */
@@ -41,6 +47,7 @@ export function placeholdersIn(value: unknown): Placeholder[] {
  */
 export function substitutePlaceholders(value: unknown, results: ReadonlyMap<string, unknown>): unknown {
   if (typeof value === 'string') {
+    if (value.charCodeAt(0) !== 0x24) return value; // no "$": most strings
     if (value.startsWith('$$')) return value.slice(1);
     const p = parsePlaceholder(value);
     if (!p) return value;
@@ -49,9 +56,23 @@ export function substitutePlaceholders(value: unknown, results: ReadonlyMap<stri
     if (!found.found) throw new Error(`placeholder ${value}: step "${p.step}" returned no field "${p.path}"`);
     return found.value;
   }
-  if (Array.isArray(value)) return value.map((v) => substitutePlaceholders(v, results));
+  // Plain loops, not map and Object.fromEntries(Object.entries(...)): this copies every step's input.
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (let i = 0; i < value.length; i++) out.push(substitutePlaceholders(value[i], results));
+    return out;
+  }
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitutePlaceholders(v, results)]));
+    const out: Record<string, unknown> = {};
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const v = substitutePlaceholders((value as Record<string, unknown>)[key], results);
+      // An own "__proto__" key stays a key, as Object.fromEntries made it.
+      if (key === '__proto__') Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
+      else out[key] = v;
+    }
+    return out;
   }
   return value;
 }
