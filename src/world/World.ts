@@ -11,11 +11,20 @@ export class World {
   /** The process groups command tools started (R19), swept at the trial's end. */
   readonly processes = new ProcessTable();
   readonly #services = new Map<string, Service>();
+  /**
+   * `services` and `tools` as last listed, until the next `add`: a trial asks for them several
+   * times (wire, executor, checks, each `ctx.peer`), and they were a fresh array each time.
+   * Frozen, so a caller that changed one could not change another's.
+   */
+  #serviceList: readonly Service[] | undefined;
+  #toolList: readonly ToolSpec[] | undefined;
 
   constructor(readonly clock: Clock) {}
 
   add(service: Service): this {
     this.#services.set(service.name, service);
+    this.#serviceList = undefined;
+    this.#toolList = undefined;
     return this;
   }
 
@@ -26,12 +35,12 @@ export class World {
   }
 
   get services(): readonly Service[] {
-    return [...this.#services.values()];
+    return (this.#serviceList ??= Object.freeze([...this.#services.values()]));
   }
 
   /** Every tool of every service, by name. */
   get tools(): readonly ToolSpec[] {
-    return this.services.flatMap((s) => s.tools);
+    return (this.#toolList ??= Object.freeze(this.services.flatMap((s) => s.tools)));
   }
 
   snapshot(): WorldSnapshot {

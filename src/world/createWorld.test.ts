@@ -25,6 +25,17 @@ describe('createWorld', () => {
     ]);
   });
 
+  it('lists services and tools anew after each add, frozen, so no caller can change the next one\'s list', () => {
+    const clock = new VirtualClock();
+    const w = createWorld(clock, {}, ['orders']);
+    const before = w.tools;
+    expect(w.tools).toBe(before);
+    expect(Object.isFrozen(before) && Object.isFrozen(w.services)).toBe(true);
+    w.add(createWorld(clock, {}, ['email']).service('email'));
+    expect(names(w)).toEqual(['orders', 'email']);
+    expect(w.tools.map((t) => t.name)).toEqual([...before.map((t) => t.name), 'send_email', 'list_outbox']);
+  });
+
   it('refuses an unknown service and an invalid config with coded errors', () => {
     expect(() => createWorld(new VirtualClock(), {}, ['orders', 'crm'])).toThrow(
       expect.objectContaining({ code: 'FAULTLINE_UNKNOWN_SERVICE' }),
