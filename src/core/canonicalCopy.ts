@@ -28,6 +28,11 @@ class CanonicalWriter {
 
   /** Appends `value`'s text and returns its copy, or `DROPPED` having appended nothing. */
   copy(value: unknown): unknown {
+    return this.#resolvedCopy(resolved(value));
+  }
+
+  /** `copy` of a value whose `toJSON` was already followed: looking it up again cost a second megamorphic load per object. */
+  #resolvedCopy(value: unknown): unknown {
     if (value === null) {
       this.text += 'null';
       return null;
@@ -47,11 +52,8 @@ class CanonicalWriter {
       case 'boolean':
         this.text += value ? 'true' : 'false';
         return value;
-      case 'object': {
-        const json = (value as { toJSON?: () => unknown }).toJSON;
-        if (typeof json === 'function') return this.copy(json.call(value));
+      case 'object':
         return Array.isArray(value) ? this.#array(value) : this.#object(value as Record<string, unknown>);
-      }
       default:
         return DROPPED;
     }
@@ -84,7 +86,7 @@ class CanonicalWriter {
       if (dropped(v)) continue;
       this.text += `${first ? '' : ','}${quoteJson(key)}:`;
       first = false;
-      const c = this.copy(v);
+      const c = this.#resolvedCopy(v);
       if (key === '__proto__') Object.defineProperty(out, key, { value: c, writable: true, enumerable: true, configurable: true });
       else out[key] = c;
     }
