@@ -37,7 +37,8 @@ export const requestFingerprint = (tool: string, input: unknown): string => sha2
  */
 export class IdempotencyTable {
   readonly config: IdempotencyConfig;
-  readonly #records = new Map<string, IdempotencyRecord>();
+  /** Made on the first honoured key: most of a world's services never see one. */
+  #records: Map<string, IdempotencyRecord> | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -62,9 +63,10 @@ export class IdempotencyTable {
     if (known) return replayRecord<T>(known, fingerprint);
     // Marked before the first await, so a concurrent copy sees it in flight.
     const createdAt = this.clock.now();
-    this.#records.set(key, { state: 'in_flight', key, fingerprint, createdAt });
+    const records = (this.#records ??= new Map());
+    records.set(key, { state: 'in_flight', key, fingerprint, createdAt });
     const settle = (result: StoredResult): void => {
-      this.#records.set(key, { state: 'completed', key, fingerprint, createdAt, completedAt: this.clock.now(), result });
+      records.set(key, { state: 'completed', key, fingerprint, createdAt, completedAt: this.clock.now(), result });
     };
     try {
       const value = await run();
@@ -78,9 +80,9 @@ export class IdempotencyTable {
 
   /** The live record for `key`; an expired one is forgotten and reads as absent. */
   lookup(key: string): IdempotencyRecord | undefined {
-    const record = this.#records.get(key);
+    const record = this.#records?.get(key);
     if (record?.state === 'completed' && this.clock.now() - record.createdAt >= this.config.retentionMs) {
-      this.#records.delete(key);
+      this.#records?.delete(key);
       return undefined;
     }
     return record;

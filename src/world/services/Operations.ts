@@ -20,10 +20,11 @@ export interface WriteSteps<T> {
 export class Operations {
   readonly table: IdempotencyTable;
   readonly processingMs: number;
+  // Both maps are made on first use: a world builds every service, and a trial writes to few.
   /** Writes accepted and not yet finished, per business key: a status query sees them as pending. */
-  readonly #inFlight = new Map<string, number>();
+  #inFlight: Map<string, number> | undefined;
   /** The latest business failure per business key. */
-  readonly #failures = new Map<string, Failure>();
+  #failures: Map<string, Failure> | undefined;
 
   constructor(
     readonly service: string,
@@ -52,7 +53,7 @@ export class Operations {
         // Awaited here, so the write stays in flight (and a status query sees it pending) until it settles.
         return await steps.commit();
       } catch (error) {
-        if (businessKey !== undefined) this.#failures.set(businessKey, failureOf(error));
+        if (businessKey !== undefined) (this.#failures ??= new Map()).set(businessKey, failureOf(error));
         throw error;
       } finally {
         this.#leave(businessKey);
@@ -91,17 +92,21 @@ export class Operations {
     if (found !== undefined) return { state: 'succeeded', value: found };
     // Writes in flight and failures are not kept by time: as of the past, what `find` did not see is not found.
     if (asOf !== undefined) return { state: 'not_found' };
-    return statusOfBusinessOp(this.#inFlight.get(key) ?? 0, this.#failures.get(key));
+    return statusOfBusinessOp(this.#inFlight?.get(key) ?? 0, this.#failures?.get(key));
   }
 
   #enter(key: string | undefined): void {
-    if (key !== undefined) this.#inFlight.set(key, (this.#inFlight.get(key) ?? 0) + 1);
+    if (key === undefined) return;
+    const inFlight = (this.#inFlight ??= new Map());
+    inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
   }
 
   #leave(key: string | undefined): void {
     if (key === undefined) return;
-    const n = (this.#inFlight.get(key) ?? 1) - 1;
-    if (n > 0) this.#inFlight.set(key, n);
-    else this.#inFlight.delete(key);
+    const inFlight = this.#inFlight;
+    if (!inFlight) return;
+    const n = (inFlight.get(key) ?? 1) - 1;
+    if (n > 0) inFlight.set(key, n);
+    else inFlight.delete(key);
   }
 }
