@@ -40,7 +40,11 @@ export class World {
 
   /** Every tool of every service, by name. */
   get tools(): readonly ToolSpec[] {
-    return (this.#toolList ??= Object.freeze(this.services.flatMap((s) => s.tools)));
+    if (this.#toolList) return this.#toolList;
+    // A loop, not flatMap: each trial's world lists its tools at least once.
+    const tools: ToolSpec[] = [];
+    for (const service of this.services) for (const tool of service.tools) tools.push(tool);
+    return (this.#toolList = Object.freeze(tools));
   }
 
   snapshot(): WorldSnapshot {
