@@ -80,3 +80,32 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets(a, ['S3CRET'])).toBe(a);
   });
 });
+
+describe('scrubSecrets: shapes the JSON-text scan let through', () => {
+  it('scrubs what an object with a toJSON prints, not only its own fields', () => {
+    const token = { kind: 'held', toJSON: () => ({ header: 'Bearer abc123xyz', password: 'hunter2' }) };
+    const text = JSON.stringify(scrubSecrets({ token }, []));
+    expect(text).not.toContain('abc123xyz');
+    expect(text).not.toContain('hunter2');
+    const declared = { at: new Date(0), note: { toJSON: () => 'sent S3CRET' } };
+    expect(JSON.stringify(scrubSecrets(declared, ['S3CRET']))).not.toContain('S3CRET');
+  });
+
+  it('keeps an object with a toJSON as it is when what it prints holds nothing to hide', () => {
+    const at = new Date(0);
+    const value = { at, note: { toJSON: () => 'nothing here' } };
+    expect(scrubSecrets(value, ['S3CRET'])).toBe(value);
+    expect(scrubSecrets({ at, s: 'S3CRET' }, ['S3CRET']).at).toBe(at);
+  });
+
+  it('scrubs a secret-named parameter with a bracket suffix in a query or form string', () => {
+    expect(scrubSecrets({ url: 'https://x/login?user=bob&password[0]=hunter2' }).url).toBe('https://x/login?user=bob&password[0]=[REDACTED]');
+    expect(scrubSecrets({ body: 'api_key[]=k-123&n=1' }).body).toBe('api_key[]=[REDACTED]&n=1');
+  });
+
+  it('scrubs a Bearer token after a vertical tab, form feed or other unusual whitespace', () => {
+    for (const space of ['\v', '\f', '\u00a0', '\u2028', '\v\t']) {
+      expect(JSON.stringify(scrubSecrets({ h: `Bearer${space}abc123xyz` })), JSON.stringify(space)).not.toContain('abc123xyz');
+    }
+  });
+});

@@ -86,29 +86,176 @@ export function redactHeaders<H extends Readonly<Record<string, unknown>>>(heade
 
 // The shapes above as they read inside a record's JSON text: a cheap superset, the walk decides.
 const SPACE = String.raw`(?:\s|\\[nrt])`;
+const SECRET_WORD = 'password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|cookie|credentials?';
 const IN_JSON = [
   /\b(?:sk-[A-Za-z0-9_-]{8,}|(?:sk|pk|rk)_(?:live|test)_)/,
   new RegExp(String.raw`\bBearer${SPACE}+[A-Za-z0-9._~+/=-]`, 'i'),
   /authorization/i,
-  /(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|cookie|credentials?)(?:\\*"\s*:\s*\\*"|=)/i,
+  new RegExp(String.raw`(?:${SECRET_WORD})(?:\\*"\s*:\s*\\*"|=)`, 'i'),
 ];
 
+// Errors stringify as `{}`: spell out what the walk would look at.
+const spellErrors = (_key: string, v: unknown): unknown => (v instanceof Error ? { ...v, name: v.name, message: v.message } : v);
+
 /**
- * One pass over the JSON text instead of a walk: a trial's record rarely holds a secret, and
- * walking every string and key costs ten times what stringifying does. Declared secrets are
- * looked for as JSON spells them, as the `secrets` checker does.
+ * The JSON-text scan: `value`'s JSON text (errors spelled out) against `IN_JSON`, and each
+ * declared secret as JSON spells it, as the `secrets` checker looks for it. `walkSecrets` falls
+ * back to it where a walk cannot see what JSON prints (a `toJSON`, an Error, a class instance,
+ * past `MAX_DEPTH`), and the property test holds the walk to it.
  */
-function mayHoldSecrets(value: unknown, secrets: readonly string[]): boolean {
+export function scanSecretsText(value: unknown, secrets: readonly string[]): boolean {
   let text: string | undefined;
   try {
-    // Errors stringify as `{}`: spell out what the walk would look at.
-    text = JSON.stringify(value, (_key, v: unknown) => (v instanceof Error ? { ...v, name: v.name, message: v.message } : v));
+    text = JSON.stringify(value, spellErrors);
   } catch {
     return true; // a cycle or a BigInt: walk it to be sure
   }
   if (text === undefined) return typeof value === 'string';
-  return secrets.some((s) => text.includes(JSON.stringify(s).slice(1, -1))) || IN_JSON.some((p) => p.test(text));
+  return secrets.some((s) => text.includes(asJson(s))) || IN_JSON.some((p) => p.test(text));
 }
+
+const asJson = (s: string): string => JSON.stringify(s).slice(1, -1);
+
+/*
+ * `IN_JSON` one JSON token at a time. Within a string or key (as JSON escapes it) the patterns
+ * read the same as in the whole text: quotes end every character class, and the `\b` before a
+ * token's first character sees the opening quote either way. The one pattern that spans tokens,
+ * a credential word closing a key whose value is a string (`token":"`), is tested on the key
+ * with `":"` after it.
+ */
+const IN_TOKEN = IN_JSON[0]!;
+const IN_TOKEN_I = new RegExp(IN_JSON.slice(1).map((p) => p.source).join('|'), 'i');
+// What redactText finds and the text scan missed, on the raw string: a `Bearer` after any
+// whitespace JSON escapes as `\u000b` or `\f`, and a credential name with a bracket suffix (`password[0]=`).
+const MISSED = new RegExp(String.raw`\bBearer\s+[A-Za-z0-9._~+/=-]|(?:${SECRET_WORD})\[[\w.\-[\]]*=`, 'i');
+// Characters JSON.stringify escapes (lone surrogates among the surrogates; testing all of them only costs a needless stringify).
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+// Characters that let a declared secret span two tokens of the text; such a secret is looked for in the text.
+const STRUCTURE = /["\\:,{}[\]]/;
+// A declared secret that could sit inside a number, `true`, `false` or `null` as JSON prints them.
+const inLiteral = (s: string): boolean => /^[0-9.eE+-]+$/.test(s) || ['true', 'false', 'null'].some((w) => w.includes(s));
+
+/** Past this depth the walk hands the subtree to the text scan (which also ends a cycle, by throwing). */
+const MAX_DEPTH = 64;
+
+/**
+ * Whether `value` may hold a secret, as `scanSecretsText` would answer, by walking its strings
+ * and the keys of its plain objects and arrays instead of printing it: most records hold none,
+ * and a walk that finds nothing to look at allocates nothing. It also finds what the text scan
+ * missed (`MISSED`). `secrets` must hold no empty string.
+ */
+export function walkSecrets(value: unknown, secrets: readonly string[]): boolean {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return false; // JSON prints nothing
+  if (secrets.some((s) => STRUCTURE.test(asJson(s)))) return scanSecretsText(value, secrets) || walkTokens(value, [], false);
+  const wanted = secrets.map(asJson);
+  return walkTokens(value, wanted, wanted.some(inLiteral));
+}
+
+// One test before the exact ones: every pattern above needs one of these in the raw string, and
+// any character JSON escapes sends the string to the exact tests on its escaped form.
+const MAYBE_TOKEN = /sk-|_live_|_test_|bearer|authorization|[="\\\u0000-\u001f\ud800-\udfff]/i;
+
+/** The string as it reads between the quotes of JSON text. */
+const inJson = (raw: string): string => (ESCAPED.test(raw) ? asJson(raw) : raw);
+
+/** Whether one string or key of a record matches a pattern as the text scan reads it, or one it missed (declared secrets apart). */
+const tokenMayHold = (raw: string): boolean => {
+  if (!MAYBE_TOKEN.test(raw)) return false;
+  const text = inJson(raw);
+  // What the text scan missed counts only where redactText would replace it (`/password[0]=x` is no query pair).
+  return IN_TOKEN.test(text) || IN_TOKEN_I.test(text) || (MISSED.test(raw) && redactText(raw) !== raw);
+};
+
+/** A key's verdict: 1 when the key itself may hold a secret, 2 when it names one (`token":"`, for a string value). */
+const KEY_HOLDS = 1;
+const KEY_NAMES = 2;
+// Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded, so keys
+// that are data (order ids in a service's state) cannot grow it without end.
+const keyVerdicts = new Map<string, number>();
+const KEY_CACHE_SIZE = 4096;
+function keyVerdict(key: string): number {
+  let verdict = keyVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = (tokenMayHold(key) ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0);
+    if (keyVerdicts.size < KEY_CACHE_SIZE) keyVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+/** Whether the walk sees what JSON prints for `v` by reading its fields: a plain object or array, no toJSON, not too deep. */
+function plain(v: object, depth: number): boolean {
+  if (depth > MAX_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+const UNPRINTABLE = Symbol('unprintable');
+
+/** What JSON prints for `v` (a toJSON's output, an Error spelled out, a class instance's fields) as plain data; `UNPRINTABLE` for a cycle or a BigInt. */
+function printed(v: object): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(v, spellErrors);
+  } catch {
+    return UNPRINTABLE;
+  }
+  return text === undefined ? undefined : (JSON.parse(text) as unknown);
+}
+
+function walkTokens(root: unknown, wanted: readonly string[], literals: boolean): boolean {
+  const declared = (raw: string): boolean => {
+    const text = inJson(raw);
+    for (const s of wanted) if (text.includes(s)) return true;
+    return false;
+  };
+  // A number, boolean or null as JSON prints it, for a declared secret that could sit inside one.
+  const literal = (v: unknown): boolean => {
+    const text = typeof v === 'number' || typeof v === 'boolean' || v === null ? JSON.stringify(v) : 'null';
+    return wanted.some((s) => text.includes(s));
+  };
+  /** `named`: `v` is the value of a key that names a credential, so a string there (as JSON prints it) is one. */
+  const walk = (v: unknown, depth: number, named: boolean): boolean => {
+    if (typeof v === 'string') return named || tokenMayHold(v) || (wanted.length !== 0 && declared(v));
+    if (typeof v !== 'object' || v === null) {
+      if (typeof v === 'bigint') return true; // JSON.stringify throws on it: walk it to be sure
+      return literals && literal(v);
+    }
+    if (!plain(v, depth)) {
+      const shown = printed(v);
+      return shown === UNPRINTABLE || (shown === undefined ? literals && literal(null) : walk(shown, 0, named));
+    }
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') {
+          if (literals && literal(null)) return true; // JSON prints `null` for it
+        } else if (walk(item, depth + 1, false)) return true;
+      }
+      return false;
+    }
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      let item = (v as Record<string, unknown>)[k];
+      if (typeof item === 'object' && item !== null && !plain(item, depth + 1)) {
+        // What JSON prints for it decides whether the key is printed at all.
+        item = printed(item);
+        if (item === UNPRINTABLE) return true;
+      }
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue; // JSON leaves the key out
+      const verdict = keyVerdict(k);
+      if ((verdict & KEY_HOLDS) !== 0 || (wanted.length !== 0 && declared(k)) || walk(item, depth + 1, (verdict & KEY_NAMES) !== 0)) return true;
+    }
+    return false;
+  };
+  return walk(root, 0, false);
+}
+
+const hasToJSON = (v: unknown): v is { toJSON(key: string): unknown } => typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function';
+
+/** `v`, or what its toJSON returns: what JSON prints for it. */
+const printedAs = (v: unknown): unknown => (hasToJSON(v) ? v.toJSON('') : v);
 
 /**
  * `value` with `secrets` and credential shapes replaced in every string and object key, at
@@ -118,13 +265,22 @@ function mayHoldSecrets(value: unknown, secrets: readonly string[]): boolean {
  */
 export function scrubSecrets<T>(value: T, secrets: readonly string[] = []): T {
   const wanted = secrets.filter((s) => s.length > 0);
-  if (!mayHoldSecrets(value, wanted)) return value;
+  if (!walkSecrets(value, wanted)) return value;
   const seen = new Map<object, unknown>();
-  const walk = (v: unknown): unknown => {
+  // `viaJSON`: call `v`'s toJSON, as JSON does for a value; not for what a toJSON returned, as JSON does not either.
+  const walk = (v: unknown, viaJSON = true): unknown => {
     if (typeof v === 'string') return redactText(v, wanted);
     if (typeof v !== 'object' || v === null) return v;
     if (seen.has(v)) return seen.get(v);
     seen.set(v, v);
+    if (viaJSON && hasToJSON(v)) {
+      // JSON prints what toJSON returns, not the fields: scrub that, and keep the object itself when it holds nothing.
+      const shown = v.toJSON('');
+      const next = walk(shown, false);
+      const out = next === shown ? v : next;
+      seen.set(v, out);
+      return out;
+    }
     if (Array.isArray(v)) {
       let changed = false;
       const items = v.map((item) => {
@@ -140,12 +296,15 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[] = []): T {
     if (proto !== Object.prototype && proto !== null && !(v instanceof Error)) return v;
     const source: Record<string, unknown> = v instanceof Error ? { name: v.name, message: v.message, ...(v as unknown as Record<string, unknown>) } : (v as Record<string, unknown>);
     let changed = v instanceof Error;
-    const entries = Object.entries(source).map(([k, item]) => {
+    const entries: (readonly [string, unknown])[] = [];
+    for (const [k, item] of Object.entries(source)) {
+      // Only in what a toJSON returned: a copy keeps no toJSON, or JSON would print the unscrubbed object again.
+      if (k === 'toJSON' && typeof item === 'function') continue;
       const key = redactText(k, wanted);
-      const next = typeof item === 'string' && isSecretName(k) ? REDACTED : walk(item);
+      const next = isSecretName(k) && typeof printedAs(item) === 'string' ? REDACTED : walk(item);
       if (key !== k || next !== item) changed = true;
-      return [key, next] as const;
-    });
+      entries.push([key, next]);
+    }
     const out = changed ? Object.fromEntries(entries) : v;
     seen.set(v, out);
     return out;
