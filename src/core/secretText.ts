@@ -158,8 +158,23 @@ const MAYBE_TOKEN = /sk-|_live_|_test_|bearer|authorization|[="\\\u0000-\u001f\u
 /** The string as it reads between the quotes of JSON text. */
 const inJson = (raw: string): string => (ESCAPED.test(raw) ? asJson(raw) : raw);
 
+// Strings repeat from trial to trial (tool names, URLs, a service's answers): each short one is judged once. Bounded like the keys.
+const tokenVerdicts = new Map<string, boolean>();
+const TOKEN_CACHE_SIZE = 8192;
+const TOKEN_CACHE_LENGTH = 256;
+
 /** Whether one string or key of a record matches a pattern as the text scan reads it, or one it missed (declared secrets apart). */
-const tokenMayHold = (raw: string): boolean => {
+function tokenMayHold(raw: string): boolean {
+  if (raw.length > TOKEN_CACHE_LENGTH) return judgeToken(raw);
+  let verdict = tokenVerdicts.get(raw);
+  if (verdict === undefined) {
+    verdict = judgeToken(raw);
+    if (tokenVerdicts.size < TOKEN_CACHE_SIZE) tokenVerdicts.set(raw, verdict);
+  }
+  return verdict;
+}
+
+const judgeToken = (raw: string): boolean => {
   if (!MAYBE_TOKEN.test(raw)) return false;
   const text = inJson(raw);
   // What the text scan missed counts only where redactText would replace it (`/password[0]=x` is no query pair).
