@@ -123,6 +123,7 @@ export class WireView {
   /** Requests sent on behalf of an execution layer's call, by that call's id. */
   readonly executorRequests: ReadonlyMap<string, readonly WireAttempt[]>;
   readonly #byRequest = new Map<string, { call: WireCall | undefined; attempt: WireAttempt }>();
+  #toolCalls: readonly WireCall[] | undefined;
 
   constructor(history: readonly HistoryEvent[]) {
     const executorCalls = new Set<string>();
@@ -182,7 +183,7 @@ export class WireView {
 
   /** The tool calls (model API traffic is `model-retries`' to judge, R3). */
   get toolCalls(): readonly WireCall[] {
-    return this.calls.filter((c) => c.kind === 'tool');
+    return (this.#toolCalls ??= this.calls.filter((c) => c.kind === 'tool'));
   }
 
   get modelCalls(): readonly WireCall[] {

@@ -1,20 +1,9 @@
-import { failAll, pass, type HistoryEvent, type Verdict } from '../core/index.js';
+import { failAll, pass, type Verdict } from '../core/index.js';
 import type { Checker } from './checker.js';
 import { list } from './format.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
-import { WireView } from './WireView.js';
 
-/**
- * The load each request put on the service side: every send that got any answer or none
- * (a 503 refused at the door is load too), plus every extra copy of a duplicated delivery.
- */
-export function requestLoad(history: readonly HistoryEvent[]): Map<string, number> {
-  const load = new Map<string, number>();
-  for (const e of history) {
-    if (e.type === 'response' || (e.type === 'delivery' && e.copy > 0)) load.set(e.request, (load.get(e.request) ?? 0) + 1);
-  }
-  return load;
-}
+export { requestLoad } from './requestLoad.js';
 
 /** One logical operation: every call of one tool with one input, and the load it put on the service. */
 export interface OperationLoad {
@@ -32,8 +21,8 @@ export interface OperationLoad {
  * wire (`WireView`) group by the request itself: the same method, URL and body.
  */
 export function operationLoads(index: TrialIndex): OperationLoad[] {
-  const load = requestLoad(index.events);
-  const wire = new WireView(index.events);
+  const load = index.load;
+  const wire = index.wire;
   type Op = { source: OperationLoad['source']; tool: string; calls: string[]; attempts: number; deliveries: number };
   const byOperation = new Map<string, Op>();
   const operation = (source: Op['source'], id: string, tool: string): Op => {

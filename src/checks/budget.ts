@@ -1,9 +1,8 @@
-import { eventsOf, failAll, type EventOf, type HistoryEvent, type Verdict } from '../core/index.js';
+import { failAll, type EventOf, type HistoryEvent, type Verdict } from '../core/index.js';
 import type { Expectations } from './record.js';
 import type { Checker } from './checker.js';
 import { list, times } from './format.js';
 import { TrialIndex } from './trialIndex.js';
-import { WireView } from './WireView.js';
 
 /** R6, R8, R11, R28: attempts, tool calls, turns and virtual time all stay within the scenario's budget. */
 export const budget: Checker = {
@@ -26,7 +25,7 @@ export const budget: Checker = {
     }
 
     // Calls seen only on the wire (the user's own HTTP code); the executor's are counted above.
-    for (const call of new WireView(record.history).toolCalls) {
+    for (const call of index.wire.toolCalls) {
       if (call.attempts.length <= limits.maxAttemptsPerCall) continue;
       const requests = call.attempts.map((a) => a.request);
       const first = call.attempts[0]!;
@@ -36,9 +35,9 @@ export const budget: Checker = {
       });
     }
 
-    const starts = eventsOf(record.history, 'agent_start');
+    const starts = index.eventsOf('agent_start');
     if (starts.length > 0) problems.push(...perAgent(record.history, starts, limits));
-    else problems.push(...whole(record.history, limits));
+    else problems.push(...whole(index, limits));
 
     const end = record.end;
     if (end.kind === 'budget_exceeded') {
@@ -55,9 +54,10 @@ type Problem = { message: string; evidence: unknown };
 type Limits = Expectations['budget'];
 
 /** One agent's tool calls, turns and time against the budget. */
-function whole(history: readonly HistoryEvent[], limits: Limits): Problem[] {
+function whole(index: TrialIndex, limits: Limits): Problem[] {
+  const history = index.events;
   const problems: Problem[] = [];
-  const calls = eventsOf(history, 'tool_call');
+  const calls = index.eventsOf('tool_call');
   if (calls.length > limits.maxToolCalls) {
     const over = calls.slice(limits.maxToolCalls);
     problems.push({
@@ -66,7 +66,7 @@ function whole(history: readonly HistoryEvent[], limits: Limits): Problem[] {
     });
   }
 
-  const turns = eventsOf(history, 'model_turn');
+  const turns = index.eventsOf('model_turn');
   if (turns.length > limits.maxTurns) {
     const firstOver = turns[limits.maxTurns]!;
     problems.push({

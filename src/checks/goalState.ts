@@ -3,6 +3,7 @@ import { lieNote } from './lieNote.js';
 import type { Checker } from './checker.js';
 import { list, seqs, show, times } from './format.js';
 import type { TrialRecord } from './record.js';
+import { TrialIndex } from './trialIndex.js';
 
 /** One place where the final state differs from the goal. */
 export interface StateDiff {
@@ -47,7 +48,7 @@ function outcomeProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[
     case 'agent_ended': {
       const crowd = crowdProblem(record, allowed);
       if (crowd !== 'single') return crowd;
-      const agentEnd = [...record.history].reverse().find((e) => e.type === 'agent_end');
+      const agentEnd = TrialIndex.of(record).eventsOf('agent_end').at(-1);
       const outcome = agentEnd?.outcome ?? end.outcome;
       if (allowed.includes(outcome)) return undefined;
       return {
@@ -60,9 +61,10 @@ function outcomeProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[
 
 /** Many agents (`agent_start` events): every one of them must end with an accepted outcome. */
 function crowdProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[]): { message: string; evidence: unknown } | undefined | 'single' {
-  const starts = record.history.filter((e) => e.type === 'agent_start').length;
+  const index = TrialIndex.of(record);
+  const starts = index.eventsOf('agent_start').length;
   if (starts === 0) return 'single';
-  const ends = record.history.filter((e) => e.type === 'agent_end');
+  const ends = index.eventsOf('agent_end');
   const bad = ends.filter((e) => !allowed.includes(e.outcome));
   if (bad.length === 0 && ends.length === starts) return undefined;
   const byOutcome = new Map<AgentOutcomeKind, number>();

@@ -1,5 +1,6 @@
-import { eventsOf, failAll, type Verdict } from '../core/index.js';
+import { failAll, type Verdict } from '../core/index.js';
 import type { Checker } from './checker.js';
+import { TrialIndex } from './trialIndex.js';
 
 /**
  * R19: cancelling the wait does not end the process. Every process group a command tool
@@ -11,10 +12,13 @@ export const processCleanup: Checker = {
   rules: ['R19'],
   description: 'No process group a command tool started is still alive at the trial\'s end (`process_left` events).',
   check(record): Verdict {
-    const started = new Map(eventsOf(record.history, 'command_start').map((e) => [e.command, e]));
-    const ends = new Map(eventsOf(record.history, 'command_end').map((e) => [e.command, e]));
+    const index = TrialIndex.of(record);
+    const left = index.eventsOf('process_left');
+    if (left.length === 0) return failAll([]);
+    const started = new Map(index.eventsOf('command_start').map((e) => [e.command, e]));
+    const ends = new Map(index.eventsOf('command_end').map((e) => [e.command, e]));
     return failAll(
-      eventsOf(record.history, 'process_left').map((left) => {
+      left.map((left) => {
         const end = ends.get(left.command);
         const how = end ? `its command ${end.result === 'timed_out' ? `timed out after ${end.timeoutMs ?? '?'}ms and was sent ${end.killedWith ?? 'nothing'}` : `ended (${end.result})`}` : 'its command never ended';
         return {

@@ -1,11 +1,10 @@
-import { eventsOf, failAll, type ErrorKind, type EventOf, type Verdict } from '../core/index.js';
+import { failAll, type ErrorKind, type EventOf, type Verdict } from '../core/index.js';
 import type { Checker } from './checker.js';
 import { list } from './format.js';
 import { modelRetryAfterProblems } from './modelResends.js';
 import { PERMANENT_KINDS } from './permanentKinds.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 import { wireDisciplineProblems } from './wireDiscipline.js';
-import { WireView } from './WireView.js';
 
 export { PERMANENT_KINDS };
 
@@ -132,7 +131,7 @@ const callerOf = (index: TrialIndex, call: string): string | undefined => index.
 
 /** R9: after a wait hint, no attempt reaches the same tool before it has elapsed. */
 function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
-  const hints = eventsOf(index.events, 'attempt_end').flatMap((e) => {
+  const hints = index.eventsOf('attempt_end').flatMap((e) => {
     const ms = e.error?.retryAfterMs;
     const tool = index.attemptFor(e.request)?.tool ?? index.call(e.call)?.tool;
     return ms === undefined || tool === undefined ? [] : [{ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt }];
@@ -162,7 +161,7 @@ function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Probl
 /** R21, R27: after an unknown outcome, the status is queried before the same input is sent again. */
 function resentAfterUnknown(index: TrialIndex): Problem[] {
   const problems: Problem[] = [];
-  for (const o of eventsOf(index.events, 'outcome')) {
+  for (const o of index.eventsOf('outcome')) {
     if (o.result !== 'unknown') continue;
     const input = index.inputText(o.call);
     if (input === undefined) continue;
@@ -214,8 +213,8 @@ export const retryDiscipline: Checker = {
     'No resend after quota or permanent errors, one idempotency key per retried write, Retry-After honoured (on tool and model calls alike), and a status query before resending after an unknown outcome.',
   check(record): Verdict {
     const index = TrialIndex.of(record);
-    const attempts = eventsOf(record.history, 'attempt').filter((a) => a.purpose === 'call');
-    const view = new WireView(record.history);
+    const attempts = index.eventsOf('attempt').filter((a) => a.purpose === 'call');
+    const view = index.wire;
     const wire = wireDisciplineProblems(view);
     return failAll([...resentAfterStop(index, attempts), ...writeKeys(index), ...retryAfter(index, attempts), ...resentAfterUnknown(index), ...wire, ...modelRetryAfterProblems(view)]);
   },

@@ -1,6 +1,8 @@
-import { canonicalJson, type EventOf, type HistoryEvent } from '../core/index.js';
+import { canonicalJson, type EventOf, type HistoryEvent, type HistoryEventType } from '../core/index.js';
 import type { Effect } from '../world/ledger.js';
+import { requestLoad } from './requestLoad.js';
 import type { TrialRecord } from './record.js';
+import { WireView } from './WireView.js';
 
 type ToolCallEvent = EventOf<'tool_call'>;
 type AttemptEvent = EventOf<'attempt'>;
@@ -38,9 +40,14 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+const NONE: readonly never[] = Object.freeze([]);
+
 /**
  * The joins every checker needs over one trial: calls, their attempts and requests, the
- * deliveries and ledger effects of each request. Built once per trial (`TrialIndex.of`), read-only after.
+ * deliveries and ledger effects of each request, the events of each type. Built once per trial
+ * (`TrialIndex.of`) in one pass over the history, read-only after; the costlier views (the
+ * traffic as a `WireView`, canonical inputs, the load per request) are built on first use and
+ * shared by every checker and the trial's stats.
  */
 export class TrialIndex {
   static readonly #built = new WeakMap<TrialRecord, TrialIndex>();
@@ -68,15 +75,18 @@ export class TrialIndex {
   readonly #outcomesByCall = new Map<string, EventOf<'outcome'>[]>();
   readonly #operationsByCall = new Map<string, EventOf<'operation'>[]>();
   readonly #inputText = new Map<string, string>();
+  readonly #byType = new Map<HistoryEventType, HistoryEvent[]>();
+  #wire: WireView | undefined;
+  #load: ReadonlyMap<string, number> | undefined;
 
   constructor(record: TrialRecord) {
     this.events = record.history;
     this.ledger = record.snapshot.ledger;
     for (const e of record.history) {
+      push(this.#byType, e.type, e);
       switch (e.type) {
         case 'tool_call':
           this.#calls.set(e.call, e);
-          this.#inputText.set(e.call, canonicalJson(e.input) ?? 'undefined');
           break;
         case 'attempt':
           push(this.#attemptsByCall, e.call, e);
@@ -105,6 +115,21 @@ export class TrialIndex {
     for (const effect of record.snapshot.ledger) push(this.#effectsByRequest, effect.request, effect);
   }
 
+  /** The history's events of one type, in history order (what `eventsOf` filters out of it). */
+  eventsOf<T extends HistoryEventType>(type: T): readonly EventOf<T>[] {
+    return (this.#byType.get(type) as EventOf<T>[] | undefined) ?? NONE;
+  }
+
+  /** The trial's HTTP traffic as logical calls, one view for every checker. */
+  get wire(): WireView {
+    return (this.#wire ??= new WireView(this.events));
+  }
+
+  /** Sends and duplicate copies per request (`requestLoad`). */
+  get load(): ReadonlyMap<string, number> {
+    return (this.#load ??= requestLoad(this.events));
+  }
+
   get calls(): readonly ToolCallEvent[] {
     return [...this.#calls.values()];
   }
@@ -115,7 +140,14 @@ export class TrialIndex {
 
   /** The call's canonical input text, so equal inputs compare equal whatever their key order. */
   inputText(call: string): string | undefined {
-    return this.#inputText.get(call);
+    let text = this.#inputText.get(call);
+    if (text === undefined) {
+      const event = this.#calls.get(call);
+      if (event === undefined) return undefined;
+      text = canonicalJson(event.input) ?? 'undefined';
+      this.#inputText.set(call, text);
+    }
+    return text;
   }
 
   /** Every attempt of a call, status queries included, in history order. */

@@ -16,7 +16,7 @@ import { runAgentFunction } from '../agent/agentFunction.js';
 import { planForAgent, withAgentIndex } from '../agent/agentIndex.js';
 import { arrivalOffsets } from './arrival.js';
 import { ScriptedModel } from '../agent/ScriptedModel.js';
-import { runCheckers, BUILTIN_CHECKERS, measureRecovery, type CheckResult } from '../checks/index.js';
+import { runCheckers, BUILTIN_CHECKERS, measureRecovery, TrialIndex, type CheckResult } from '../checks/index.js';
 
 export type { CheckResult };
 import type { Checker } from '../checks/checker.js';
@@ -351,7 +351,8 @@ function judgeRecord(scenario: Scenario, record: TrialRecord, runSeed: number, r
   const expect = expectationsOf(scenario);
   const recovered = measureRecovery(record, expect);
   const stats: TrialStats = {
-    ...trialStats(record.history, snapshot.ledger, scenario.goal.outcome),
+    // The checkers' index of this record: the stats reuse its traffic view, inputs and loads.
+    ...trialStats(record.history, snapshot.ledger, scenario.goal.outcome, TrialIndex.of(record)),
     ...(recovered && { recovery: { timeToRecoverMs: recovered.timeToRecoverMs, callsAfter: recovered.callsAfter.length } }),
   };
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);

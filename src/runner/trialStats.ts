@@ -1,5 +1,6 @@
 import { canonicalJson, type AgentOutcomeKind, type HistoryEvent } from '../core/index.js';
-import { requestLoad } from '../checks/amplification.js';
+import { requestLoad } from '../checks/requestLoad.js';
+import type { TrialIndex } from '../checks/trialIndex.js';
 import { WireView } from '../checks/WireView.js';
 import type { Effect } from '../world/ledger.js';
 import type { RuleFirings } from './coverage.js';
@@ -65,7 +66,11 @@ export interface CrowdStats {
   readonly goodput: readonly number[];
 }
 
-export function trialStats(history: readonly HistoryEvent[], ledger: readonly Effect[], accepted: readonly AgentOutcomeKind[] = ['completed']): TrialStats {
+/**
+ * `index`, when the checkers built one over this history: its traffic view, canonical inputs
+ * and load per request, instead of building them again.
+ */
+export function trialStats(history: readonly HistoryEvent[], ledger: readonly Effect[], accepted: readonly AgentOutcomeKind[] = ['completed'], index?: TrialIndex): TrialStats {
   let turns = 0;
   let calls = 0;
   let attempts = 0;
@@ -79,8 +84,8 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
   const operations = new Set<string>();
   const firings = new Map<number, number>();
   // An agent that makes its own HTTP calls has no execution-layer events: its calls come from the traffic.
-  if (history.some((e) => e.type === 'http_request')) {
-    for (const c of new WireView(history).calls) {
+  if (index ? index.eventsOf('http_request').length > 0 : history.some((e) => e.type === 'http_request')) {
+    for (const c of (index?.wire ?? new WireView(history)).calls) {
       if (c.kind !== 'tool') continue;
       calls++;
       attempts += c.attempts.length;
@@ -98,7 +103,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
       case 'tool_call':
         if (e.tool !== 'query_operation_status') {
           calls++;
-          operations.add(`${e.tool}\u0000${canonicalJson(e.input)}`);
+          operations.add(`${e.tool}\u0000${index?.inputText(e.call) ?? canonicalJson(e.input)}`);
         }
         break;
       case 'attempt':
@@ -126,7 +131,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     }
   }
   let sends = 0;
-  for (const [request, n] of requestLoad(history)) if (callRequests.has(request)) sends += n;
+  for (const [request, n] of index?.load ?? requestLoad(history)) if (callRequests.has(request)) sends += n;
   const seen = new Set<string>();
   let duplicateEffects = 0;
   for (const fx of ledger) {
@@ -148,7 +153,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     firings: [...firings].sort((a, b) => a[0] - b[0]),
     tokens: { input: tokensIn, output: tokensOut, ...(tokensCached > 0 && { cached: tokensCached }) },
     durationMs: history.at(-1)?.t ?? 0,
-    ...(history.some((e) => e.type === 'agent_start') && { crowd: crowdStats(history, accepted) }),
+    ...((index ? index.eventsOf('agent_start').length > 0 : history.some((e) => e.type === 'agent_start')) && { crowd: crowdStats(history, accepted) }),
   };
 }
 
