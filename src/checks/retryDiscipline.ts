@@ -73,6 +73,8 @@ function resentAfterStop(index: TrialIndex, attempts: readonly AttemptEvent[]): 
     if (key !== undefined && !byInput.has(key)) byInput.set(key, s);
   }
   const problems: Problem[] = [];
+  // No stop, nothing resent after one: most trials end here, before any input is printed canonically.
+  if (byCall.size === 0) return problems;
   for (const a of attempts) {
     const input = index.inputText(a.call);
     const candidates = [byCall.get(a.call), input === undefined ? undefined : byInput.get(`${callerOf(index, a.call) ?? ''}\u0000${a.tool}\u0000${input}`)];

@@ -249,10 +249,12 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
       }
       return false;
     }
+    // Keys and values as two lists: reading each value by its key is a slow lookup on records of every shape.
     const keys = Object.keys(v);
+    const values = Object.values(v);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
-      let item = (v as Record<string, unknown>)[k];
+      let item: unknown = values[i];
       if (typeof item === 'object' && item !== null && !plain(item, depth + 1)) {
         // What JSON prints for it decides whether the key is printed at all.
         item = printed(item);
