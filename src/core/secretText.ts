@@ -158,13 +158,15 @@ const MAYBE_TOKEN = /sk-|_live_|_test_|bearer|authorization|[="\\\u0000-\u001f\u
 /** The string as it reads between the quotes of JSON text. */
 const inJson = (raw: string): string => (ESCAPED.test(raw) ? asJson(raw) : raw);
 
-// Strings repeat from trial to trial (tool names, URLs, a service's answers): each short one is judged once. Bounded like the keys.
+// The strings that pass MAYBE_TOKEN repeat from trial to trial (a URL with a query, a JSON body a
+// service answered): each is judged once. Bounded, like the keys. The others cost one test, no lookup.
 const tokenVerdicts = new Map<string, boolean>();
-const TOKEN_CACHE_SIZE = 8192;
-const TOKEN_CACHE_LENGTH = 256;
+const TOKEN_CACHE_SIZE = 4096;
+const TOKEN_CACHE_LENGTH = 1024;
 
 /** Whether one string or key of a record matches a pattern as the text scan reads it, or one it missed (declared secrets apart). */
 function tokenMayHold(raw: string): boolean {
+  if (!MAYBE_TOKEN.test(raw)) return false;
   if (raw.length > TOKEN_CACHE_LENGTH) return judgeToken(raw);
   let verdict = tokenVerdicts.get(raw);
   if (verdict === undefined) {
@@ -175,7 +177,6 @@ function tokenMayHold(raw: string): boolean {
 }
 
 const judgeToken = (raw: string): boolean => {
-  if (!MAYBE_TOKEN.test(raw)) return false;
   const text = inJson(raw);
   // What the text scan missed counts only where redactText would replace it (`/password[0]=x` is no query pair).
   return IN_TOKEN.test(text) || IN_TOKEN_I.test(text) || (MISSED.test(raw) && redactText(raw) !== raw);
