@@ -42,6 +42,20 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 const NONE: readonly never[] = Object.freeze([]);
 
+/** The last item of `items` per key (a later event of one key replaces an earlier one). */
+function byKey<K, V>(items: readonly V[], key: (item: V) => K): Map<K, V> {
+  const map = new Map<K, V>();
+  for (const item of items) map.set(key(item), item);
+  return map;
+}
+
+/** `items` grouped by key, each group in the items' order. */
+function grouped<K, V>(items: readonly V[], key: (item: V) => K): Map<K, V[]> {
+  const map = new Map<K, V[]>();
+  for (const item of items) push(map, key(item), item);
+  return map;
+}
+
 /**
  * The joins every checker needs over one trial: calls, their attempts and requests, the
  * deliveries and ledger effects of each request, the events of each type. Built once per trial
@@ -64,55 +78,35 @@ export class TrialIndex {
 
   readonly events: readonly HistoryEvent[];
   readonly ledger: readonly Effect[];
-  readonly #calls = new Map<string, ToolCallEvent>();
-  readonly #attemptsByCall = new Map<string, AttemptEvent[]>();
-  readonly #attemptByRequest = new Map<string, AttemptEvent>();
-  readonly #attemptById = new Map<string, AttemptEvent>();
-  readonly #deliveriesByRequest = new Map<string, EventOf<'delivery'>[]>();
-  readonly #httpByRequest = new Map<string, EventOf<'http_request'>>();
-  readonly #effectsByRequest = new Map<string, Effect[]>();
-  readonly #effectEventBySeq = new Map<number, EventOf<'effect'>>();
-  readonly #outcomesByCall = new Map<string, EventOf<'outcome'>[]>();
-  readonly #operationsByCall = new Map<string, EventOf<'operation'>[]>();
-  readonly #inputText = new Map<string, string>();
   readonly #byType = new Map<HistoryEventType, HistoryEvent[]>();
+  // Each table below is built from its events on first use: a checker that never asks (most
+  // trials have no duplicate to trace, no claim to judge) never pays for it.
+  #calls: Map<string, ToolCallEvent> | undefined;
+  #attemptsByCall: Map<string, AttemptEvent[]> | undefined;
+  #attemptByRequest: Map<string, AttemptEvent> | undefined;
+  #attemptById: Map<string, AttemptEvent> | undefined;
+  #deliveriesByRequest: Map<string, EventOf<'delivery'>[]> | undefined;
+  #httpByRequest: Map<string, EventOf<'http_request'>> | undefined;
+  #effectsByRequest: Map<string, Effect[]> | undefined;
+  #effectEventBySeq: Map<number, EventOf<'effect'>> | undefined;
+  #outcomesByCall: Map<string, EventOf<'outcome'>[]> | undefined;
+  #operationsByCall: Map<string, EventOf<'operation'>[]> | undefined;
+  readonly #inputText = new Map<string, string>();
   #wire: WireView | undefined;
   #load: ReadonlyMap<string, number> | undefined;
 
   constructor(record: TrialRecord) {
     this.events = record.history;
     this.ledger = record.snapshot.ledger;
-    for (const e of record.history) {
-      push(this.#byType, e.type, e);
-      switch (e.type) {
-        case 'tool_call':
-          this.#calls.set(e.call, e);
-          break;
-        case 'attempt':
-          push(this.#attemptsByCall, e.call, e);
-          this.#attemptByRequest.set(e.request, e);
-          this.#attemptById.set(`${e.call}#${e.attempt}`, e);
-          break;
-        case 'delivery':
-          push(this.#deliveriesByRequest, e.request, e);
-          break;
-        case 'http_request':
-          this.#httpByRequest.set(e.request, e);
-          break;
-        case 'effect':
-          this.#effectEventBySeq.set(e.ledgerSeq, e);
-          break;
-        case 'outcome':
-          push(this.#outcomesByCall, e.call, e);
-          break;
-        case 'operation':
-          push(this.#operationsByCall, e.call, e);
-          break;
-        default:
-          break;
-      }
-    }
-    for (const effect of record.snapshot.ledger) push(this.#effectsByRequest, effect.request, effect);
+    for (const e of record.history) push(this.#byType, e.type, e);
+  }
+
+  get #callTable(): Map<string, ToolCallEvent> {
+    return (this.#calls ??= byKey(this.eventsOf('tool_call'), (e) => e.call));
+  }
+
+  get #attemptTable(): Map<string, AttemptEvent[]> {
+    return (this.#attemptsByCall ??= grouped(this.eventsOf('attempt'), (e) => e.call));
   }
 
   /** The history's events of one type, in history order (what `eventsOf` filters out of it). */
@@ -131,18 +125,18 @@ export class TrialIndex {
   }
 
   get calls(): readonly ToolCallEvent[] {
-    return [...this.#calls.values()];
+    return [...this.#callTable.values()];
   }
 
   call(call: string): ToolCallEvent | undefined {
-    return this.#calls.get(call);
+    return this.#callTable.get(call);
   }
 
   /** The call's canonical input text, so equal inputs compare equal whatever their key order. */
   inputText(call: string): string | undefined {
     let text = this.#inputText.get(call);
     if (text === undefined) {
-      const event = this.#calls.get(call);
+      const event = this.#callTable.get(call);
       if (event === undefined) return undefined;
       text = canonicalJson(event.input) ?? 'undefined';
       this.#inputText.set(call, text);
@@ -152,7 +146,7 @@ export class TrialIndex {
 
   /** Every attempt of a call, status queries included, in history order. */
   attemptsOf(call: string): readonly AttemptEvent[] {
-    return this.#attemptsByCall.get(call) ?? [];
+    return this.#attemptTable.get(call) ?? [];
   }
 
   /** The attempts that sent the call itself (not status queries). */
@@ -161,24 +155,24 @@ export class TrialIndex {
   }
 
   attemptFor(request: string): AttemptEvent | undefined {
-    return this.#attemptByRequest.get(request);
+    return (this.#attemptByRequest ??= byKey(this.eventsOf('attempt'), (e) => e.request)).get(request);
   }
 
   /** The request as it arrived over HTTP (an agent's own client, a served or MCP request), if it did. */
   httpRequest(request: string): EventOf<'http_request'> | undefined {
-    return this.#httpByRequest.get(request);
+    return (this.#httpByRequest ??= byKey(this.eventsOf('http_request'), (e) => e.request)).get(request);
   }
 
   attempt(call: string, attempt: number): AttemptEvent | undefined {
-    return this.#attemptById.get(`${call}#${attempt}`);
+    return (this.#attemptById ??= byKey(this.eventsOf('attempt'), (e) => `${e.call}#${e.attempt}`)).get(`${call}#${attempt}`);
   }
 
   deliveriesOf(request: string): readonly EventOf<'delivery'>[] {
-    return this.#deliveriesByRequest.get(request) ?? [];
+    return (this.#deliveriesByRequest ??= grouped(this.eventsOf('delivery'), (e) => e.request)).get(request) ?? [];
   }
 
   effectsOfRequest(request: string): readonly Effect[] {
-    return this.#effectsByRequest.get(request) ?? [];
+    return (this.#effectsByRequest ??= grouped(this.ledger, (e) => e.request)).get(request) ?? [];
   }
 
   /** The ledger effects committed by any request of the call. */
@@ -187,15 +181,15 @@ export class TrialIndex {
   }
 
   effectEvent(ledgerSeq: number): EventOf<'effect'> | undefined {
-    return this.#effectEventBySeq.get(ledgerSeq);
+    return (this.#effectEventBySeq ??= byKey(this.eventsOf('effect'), (e) => e.ledgerSeq)).get(ledgerSeq);
   }
 
   outcomesOf(call: string): readonly EventOf<'outcome'>[] {
-    return this.#outcomesByCall.get(call) ?? [];
+    return (this.#outcomesByCall ??= grouped(this.eventsOf('outcome'), (e) => e.call)).get(call) ?? [];
   }
 
   operationsOf(call: string): readonly EventOf<'operation'>[] {
-    return this.#operationsByCall.get(call) ?? [];
+    return (this.#operationsByCall ??= grouped(this.eventsOf('operation'), (e) => e.call)).get(call) ?? [];
   }
 
   /**
@@ -203,7 +197,7 @@ export class TrialIndex {
    * from the input fields the built-in services use, else from its operation record.
    */
   businessKeyOf(call: string): string | undefined {
-    const event = this.#calls.get(call);
+    const event = this.#callTable.get(call);
     if (event?.businessKey !== undefined) return event.businessKey;
     const fromInput = businessKeyOf(event?.input);
     if (fromInput !== undefined) return fromInput;
