@@ -3,28 +3,34 @@
 // order: the build (the suite needs dist/), then the type check and the import-cycle check;
 // beside them, the type-aware lint, the longest step. Each step's output is printed whole when
 // it ends, so two steps never interleave; the exit code is the first failure's, or 0.
+// The build is `npm pack` in the checkout (test/package/packRepository.ts): its prepack builds
+// dist/ from scratch, and the tarball goes where the package tests' packOnce finds it, so the
+// suite does not build the package a second time from a copy of the sources.
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-const LANES = [['build', 'typecheck', 'cycles'], ['lint']];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const script = (name) => ({ name: `npm run ${name}`, command: npm, args: ['run', '--silent', name] });
+const BUILD = { name: 'build and pack (test/package/packRepository.ts)', command: process.execPath, args: ['--import', 'tsx', fileURLToPath(new URL('../test/package/packRepository.ts', import.meta.url))] };
+const LANES = [[BUILD, script('typecheck'), script('cycles')], [script('lint')]];
 
-function step(name) {
+function step({ name, command, args }) {
   return new Promise((resolve) => {
-    const child = spawn(npm, ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
     child.on('error', (error) => out.push(Buffer.from(`${error.message}\n`)));
     child.on('close', (code) => {
-      process.stdout.write(`> npm run ${name}${code === 0 ? '' : ` (exit ${code})`}\n${Buffer.concat(out).toString()}`);
+      process.stdout.write(`> ${name}${code === 0 ? '' : ` (exit ${code})`}\n${Buffer.concat(out).toString()}`);
       resolve(code ?? 1);
     });
   });
 }
 
-async function lane(names) {
-  for (const name of names) {
-    const code = await step(name);
+async function lane(steps) {
+  for (const s of steps) {
+    const code = await step(s);
     if (code !== 0) return code;
   }
   return 0;

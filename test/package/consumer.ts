@@ -55,20 +55,29 @@ export interface Packed {
 /** What `npm pack` needs from the repository to build the package: the sources, the build's scripts (yamlCache.mjs) and the shipped files. */
 const PACK_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'bin', 'docs', 'scenarios', 'scripts', 'src'];
 
+/**
+ * `npm pack` in `cwd` (its prepack cleans dist/ and builds it from scratch), the tarball written
+ * into `destination`. `cleanup` removes `destination`.
+ */
+export async function npmPack(cwd: string, destination: string): Promise<Packed> {
+  const r = await must(run('npm', ['pack', '--json', '--pack-destination', destination], cwd), 'npm pack');
+  // npm prints the lifecycle scripts' output before the JSON.
+  const info = (JSON.parse(r.stdout.slice(r.stdout.indexOf('[\n'))) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[])[0]!;
+  return {
+    tarball: join(destination, info.filename),
+    files: info.files.map((f) => f.path).sort(),
+    size: info.size,
+    unpackedSize: info.unpackedSize,
+    cleanup: () => rm(destination, { recursive: true, force: true }),
+  };
+}
+
+/** `npm pack` in a copy of the sources, so the repository's own dist/ (which other tests are running) is left alone. */
 export async function pack(): Promise<Packed> {
   const stage = await mkdtemp(join(tmpdir(), 'faultline-pack-'));
   for (const input of PACK_INPUTS) await cp(join(REPO, input), join(stage, input), { recursive: true });
   await symlink(join(REPO, 'node_modules'), join(stage, 'node_modules'), 'dir');
-  const r = await must(run('npm', ['pack', '--json', '--pack-destination', stage], stage), 'npm pack');
-  // npm prints the lifecycle scripts' output before the JSON.
-  const info = (JSON.parse(r.stdout.slice(r.stdout.indexOf('[\n'))) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[])[0]!;
-  return {
-    tarball: join(stage, info.filename),
-    files: info.files.map((f) => f.path).sort(),
-    size: info.size,
-    unpackedSize: info.unpackedSize,
-    cleanup: () => rm(stage, { recursive: true, force: true }),
-  };
+  return npmPack(stage, stage);
 }
 
 /** Every file `pack` copies, with the compiler that builds them: what the tarball is made from. */
@@ -104,9 +113,11 @@ const alive = (pid: number): boolean => {
  * smoke test, the real agents' acceptance) run in parallel forks and share one build, keyed by a
  * hash of everything `pack` copies. The first to come packs under a lock file holding its pid;
  * the others wait for its result (or take over if it died). `cleanup` leaves the shared
- * tarball; tarballs of older sources are removed after an hour.
+ * tarball; tarballs of older sources are removed after an hour. `make` is what packs on a miss:
+ * `npm test`'s build step passes one that packs the checkout itself (test/package/packRepository.ts),
+ * so a suite run after it finds the tarball here and packs nothing.
  */
-export async function packOnce(): Promise<Packed> {
+export async function packOnce(make: () => Promise<Packed> = pack): Promise<Packed> {
   const dir = join(PACK_CACHE, await packInputsHash());
   const manifest = join(dir, 'packed.json');
   const lock = `${dir}.lock`;
@@ -132,7 +143,7 @@ export async function packOnce(): Promise<Packed> {
       const other = join(PACK_CACHE, name);
       if (other !== dir && other !== lock && Date.now() - (await stat(other)).mtimeMs > STALE_MS) await rm(other, { recursive: true, force: true });
     }
-    const fresh = await pack();
+    const fresh = await make();
     const staged = `${dir}.${process.pid}`;
     await rm(staged, { recursive: true, force: true });
     await mkdir(staged);
