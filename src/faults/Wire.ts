@@ -320,7 +320,11 @@ type ResponseEvent = Omit<EventOf<'response'>, 'seq' | 't'>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The caller's view of a tool: its contract, never its business logic. */
+// One literal per shape, not a conditional spread: the spread built a temporary object and copied it, per tool per trial.
 function contractOf(t: ToolSpec): ToolContract {
+  if (t.businessKeyField === undefined) {
+    return { name: t.name, description: t.description, risk: t.risk, input: t.input, honoursIdempotencyKeys: t.honoursIdempotencyKeys, canQueryStatus: t.canQueryStatus };
+  }
   return {
     name: t.name,
     description: t.description,
@@ -328,7 +332,7 @@ function contractOf(t: ToolSpec): ToolContract {
     input: t.input,
     honoursIdempotencyKeys: t.honoursIdempotencyKeys,
     canQueryStatus: t.canQueryStatus,
-    ...(t.businessKeyField === undefined ? {} : { businessKeyField: t.businessKeyField }),
+    businessKeyField: t.businessKeyField,
   };
 }
 
