@@ -126,6 +126,16 @@ export class WireView {
   #toolCalls: readonly WireCall[] | undefined;
 
   constructor(history: readonly HistoryEvent[]) {
+    // A trial over the in-process wire has no HTTP traffic: one look at each event's type, and
+    // nothing built (its answers and deliveries would be tens of thousands of entries in a crowd).
+    const sent: EventOf<'http_request'>[] = [];
+    for (const e of history) if (e.type === 'http_request') sent.push(e);
+    const owned = new Map<string, WireAttempt[]>();
+    this.executorRequests = owned;
+    if (sent.length === 0) {
+      this.calls = [];
+      return;
+    }
     const executorCalls = new Set<string>();
     const answers = new Map<string, WireAnswer>();
     const deliveries = new Map<string, number>();
@@ -135,10 +145,8 @@ export class WireView {
       else if (e.type === 'response' && !answers.has(e.request)) answers.set(e.request, answerOf(e));
     }
     const calls = new Map<string, Building>();
-    const owned = new Map<string, WireAttempt[]>();
     const attempts: { attempt: WireAttempt; call: string | undefined }[] = [];
-    for (const e of history) {
-      if (e.type !== 'http_request') continue;
+    for (const e of sent) {
       const answer = answers.get(e.request);
       const attempt: WireAttempt = {
         request: e.request,
@@ -177,7 +185,6 @@ export class WireView {
       built.set(c.call, { ...rest, ...(honoursKeys === undefined ? {} : { honoursKeys }) });
     }
     this.calls = [...built.values()];
-    this.executorRequests = owned;
     for (const { attempt, call } of attempts) this.#byRequest.set(attempt.request, { call: call === undefined ? undefined : built.get(call), attempt });
   }
 
