@@ -241,6 +241,10 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
       const shown = printed(v);
       return shown === UNPRINTABLE || (shown === undefined ? literals && literal(null) : walk(shown, 0, named));
     }
+    return walkPlain(v, depth);
+  };
+  /** A plain object or array (`plain` said so): its keys and items. */
+  const walkPlain = (v: object, depth: number): boolean => {
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const item: unknown = v[i];
@@ -256,14 +260,20 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       let item: unknown = values[i];
-      if (typeof item === 'object' && item !== null && !plain(item, depth + 1)) {
-        // What JSON prints for it decides whether the key is printed at all.
-        item = printed(item);
-        if (item === UNPRINTABLE) return true;
+      // A plain value is walked as such: `plain` is asked once per object, not again by `walk`.
+      let known = false;
+      if (typeof item === 'object' && item !== null) {
+        if (plain(item, depth + 1)) known = true;
+        else {
+          // What JSON prints for it decides whether the key is printed at all.
+          item = printed(item);
+          if (item === UNPRINTABLE) return true;
+        }
       }
       if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue; // JSON leaves the key out
       const verdict = keyVerdict(k);
-      if ((verdict & KEY_HOLDS) !== 0 || (wanted.length !== 0 && declared(k)) || walk(item, depth + 1, (verdict & KEY_NAMES) !== 0)) return true;
+      if ((verdict & KEY_HOLDS) !== 0 || (wanted.length !== 0 && declared(k))) return true;
+      if (known ? walkPlain(item as object, depth + 1) : walk(item, depth + 1, (verdict & KEY_NAMES) !== 0)) return true;
     }
     return false;
   };
