@@ -26,8 +26,9 @@ export function operationLoads(index: TrialIndex): OperationLoad[] {
   type Op = { source: OperationLoad['source']; tool: string; calls: string[]; attempts: number; deliveries: number };
   const byOperation = new Map<string, Op>();
   const operation = (source: Op['source'], id: string, tool: string): Op => {
-    let op = byOperation.get(`${source}\u0000${id}`);
-    if (!op) byOperation.set(`${source}\u0000${id}`, (op = { source, tool, calls: [], attempts: 0, deliveries: 0 }));
+    const key = `${source}\u0000${id}`;
+    let op = byOperation.get(key);
+    if (!op) byOperation.set(key, (op = { source, tool, calls: [], attempts: 0, deliveries: 0 }));
     return op;
   };
   for (const call of index.calls) {

@@ -82,6 +82,7 @@ export class TrialIndex {
   // Each table below is built from its events on first use: a checker that never asks (most
   // trials have no duplicate to trace, no claim to judge) never pays for it.
   #calls: Map<string, ToolCallEvent> | undefined;
+  #callList: readonly ToolCallEvent[] | undefined;
   #attemptsByCall: Map<string, AttemptEvent[]> | undefined;
   #attemptByRequest: Map<string, AttemptEvent> | undefined;
   #attemptById: Map<string, AttemptEvent> | undefined;
@@ -125,7 +126,8 @@ export class TrialIndex {
   }
 
   get calls(): readonly ToolCallEvent[] {
-    return [...this.#callTable.values()];
+    // One list for every checker that asks (budget, amplification, honesty…), not a copy each.
+    return (this.#callList ??= [...this.#callTable.values()]);
   }
 
   call(call: string): ToolCallEvent | undefined {
@@ -151,7 +153,9 @@ export class TrialIndex {
 
   /** The attempts that sent the call itself (not status queries). */
   callAttemptsOf(call: string): readonly AttemptEvent[] {
-    return this.attemptsOf(call).filter((a) => a.purpose === 'call');
+    const all = this.attemptsOf(call);
+    // Most calls were never reconciled: their attempts are the list itself, no copy.
+    return all.every((a) => a.purpose === 'call') ? all : all.filter((a) => a.purpose === 'call');
   }
 
   attemptFor(request: string): AttemptEvent | undefined {

@@ -153,7 +153,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     firings: [...firings].sort((a, b) => a[0] - b[0]),
     tokens: { input: tokensIn, output: tokensOut, ...(tokensCached > 0 && { cached: tokensCached }) },
     durationMs: history.at(-1)?.t ?? 0,
-    ...((index ? index.eventsOf('agent_start').length > 0 : history.some((e) => e.type === 'agent_start')) && { crowd: crowdStats(history, accepted) }),
+    ...((index ? index.eventsOf('agent_start').length > 0 : history.some((e) => e.type === 'agent_start')) && { crowd: crowdStats(history, accepted, index) }),
   };
 }
 
@@ -166,7 +166,7 @@ const counted = (values: readonly number[]): Counts => {
 };
 
 /** One pass over a many-agent history: each agent's end, throttled calls, sends per operation, load. */
-export function crowdStats(history: readonly HistoryEvent[], accepted: readonly AgentOutcomeKind[]): CrowdStats {
+export function crowdStats(history: readonly HistoryEvent[], accepted: readonly AgentOutcomeKind[], index?: TrialIndex): CrowdStats {
   const starts = new Map<string, number>();
   const ends = new Map<string, { t: number; ok: boolean }>();
   const callOfRequest = new Map<string, string>();
@@ -198,7 +198,8 @@ export function crowdStats(history: readonly HistoryEvent[], accepted: readonly 
         if (e.caller !== undefined) ends.set(e.caller, { t: e.t, ok: accepted.includes(e.outcome) });
         break;
       case 'tool_call':
-        if (e.tool !== 'query_operation_status') operationOfCall.set(e.call, `${e.tool}\u0000${canonicalJson(e.input)}`);
+        // The index's canonical input when it is this event's (a call id used twice keeps its last): printed once per trial, not twice.
+        if (e.tool !== 'query_operation_status') operationOfCall.set(e.call, `${e.tool}\u0000${(index?.call(e.call) === e ? index.inputText(e.call) : undefined) ?? canonicalJson(e.input)}`);
         break;
       case 'attempt':
         if (e.purpose === 'call') callOfRequest.set(e.request, e.call);
