@@ -32,6 +32,9 @@ export class ServiceInstance<S, O> implements Service {
   #versions: StateVersions<S> | undefined;
   /** For a world that keeps no process table of its own. */
   #orphans: ProcessTable | undefined;
+  // The context's helpers that do not depend on the delivery: made at the first delivery, not at each.
+  #now: (() => number) | undefined;
+  #id: ((prefix: string) => string) | undefined;
   /** The door every delivery passes when the scenario gives the service finite capacity. */
   readonly #door: AdmissionControl | undefined;
 
@@ -127,8 +130,8 @@ export class ServiceInstance<S, O> implements Service {
       options: this.options,
       service: name,
       clock: this.#clock,
-      now: () => this.#clock.now(),
-      id: (prefix) => (this.#ids ??= new IdSource()).next(prefix),
+      now: (this.#now ??= () => this.#clock.now()),
+      id: (this.#id ??= (prefix) => (this.#ids ??= new IdSource()).next(prefix)),
       effect: (effect, { key, data }) => {
         if (typeof effect !== 'string' || effect === '' || typeof key !== 'string') {
           throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${name}": ctx.effect(name, { key, data }) takes a name and a string key, got ${JSON.stringify([effect, key])}`);
