@@ -1,3 +1,5 @@
+import { setOwnKey } from '../core/setOwnKey.js';
+
 /** A value found by `readPath`, or the reason it was not. */
 export type PathLookup = { readonly found: true; readonly value: unknown } | { readonly found: false };
 
@@ -68,9 +70,7 @@ export function substitutePlaceholders(value: unknown, results: ReadonlyMap<stri
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       const v = substitutePlaceholders((value as Record<string, unknown>)[key], results);
-      // An own "__proto__" key stays a key, as Object.fromEntries made it.
-      if (key === '__proto__') Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
-      else out[key] = v;
+      setOwnKey(out, key, v);
     }
     return out;
   }

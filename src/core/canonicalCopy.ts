@@ -1,4 +1,5 @@
 import { quoteJson, sortedKeys } from './canonical.js';
+import { setOwnKey } from './setOwnKey.js';
 
 /** `canonicalJson(value)` and `JSON.parse` of it, made together. */
 export interface CanonicalCopy {
@@ -87,8 +88,7 @@ class CanonicalWriter {
       this.text += `${first ? '' : ','}${quoteJson(key)}:`;
       first = false;
       const c = this.#resolvedCopy(v);
-      if (key === '__proto__') Object.defineProperty(out, key, { value: c, writable: true, enumerable: true, configurable: true });
-      else out[key] = c;
+      setOwnKey(out, key, c);
     }
     this.text += '}';
     return out;

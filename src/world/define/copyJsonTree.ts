@@ -1,3 +1,5 @@
+import { setOwnKey } from '../../core/setOwnKey.js';
+
 /** What `copyJsonTree` answers for a value that is not JSON data; `nonJsonAt` then says where and why. */
 export const NOT_JSON: unique symbol = Symbol('faultline.notJson');
 
@@ -64,9 +66,7 @@ class TreeCopy {
       const key = keys[i]!;
       const v = this.#child(record[key]);
       if (v === NOT_JSON) return NOT_JSON;
-      // An own "__proto__" key (JSON.parse makes them) stays a key, not the copy's prototype.
-      if (key === '__proto__') Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
-      else out[key] = v;
+      setOwnKey(out, key, v);
     }
     return out;
   }
