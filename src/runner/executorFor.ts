@@ -1,14 +1,12 @@
 import type { Clock, History, IdSource, Rng, Transport } from '../core/index.js';
 import { ClientRetries } from '../faults/ClientRetries.js';
 import { createLibraryExecutor } from '../runtime/adapters/createLibraryExecutor.js';
-import { Executor, type ExecutorOptions } from '../runtime/Executor.js';
+import { Executor } from '../runtime/Executor.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
 import type { RetryBudget } from '../runtime/retry/RetryBudget.js';
 import type { ClientPolicies } from '../runtime/retry/client/ClientPolicies.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface ExecutorContext {
   readonly transport: Transport;
@@ -40,18 +38,12 @@ export interface ExecutorContext {
 export async function executorFor(config: ExecutionConfig, ctx: ExecutorContext): Promise<ToolExecutor> {
   const { sdkRetries } = config.layers;
   const transport = sdkRetries > 0 ? new ClientRetries(ctx.transport, { maxRetries: sdkRetries, clock: ctx.clock, rng: ctx.sdkRng }) : ctx.transport;
+  const common = { transport, clock: ctx.clock, rng: ctx.rng, history: ctx.history, ids: ctx.ids };
   switch (config.kind) {
-    case 'runtime': {
-      // One literal, the optional fields set after it in the same key order: the conditional
-      // spreads built a temporary object each, once per agent of a crowd.
-      const options: Mutable<ExecutorOptions> = { transport, clock: ctx.clock, rng: ctx.rng, history: ctx.history, ids: ctx.ids, config: config.retry, startMs: ctx.startMs };
-      if (ctx.store) options.store = ctx.store;
-      if (ctx.budget) options.budget = ctx.budget;
-      if (ctx.policies) options.policies = ctx.policies;
-      return new Executor(options);
-    }
+    case 'runtime':
+      return new Executor({ ...common, config: config.retry, startMs: ctx.startMs, ...(ctx.store && { store: ctx.store }), ...(ctx.budget && { budget: ctx.budget }), ...(ctx.policies && { policies: ctx.policies }) });
     case 'cockatiel':
     case 'p-retry':
-      return createLibraryExecutor(config.library, { transport, clock: ctx.clock, rng: ctx.rng, history: ctx.history, ids: ctx.ids });
+      return createLibraryExecutor(config.library, common);
   }
 }
