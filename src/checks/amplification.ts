@@ -3,7 +3,6 @@ import type { Checker } from './checker.js';
 import { list } from './format.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 
-export { requestLoad } from './requestLoad.js';
 
 /** One logical operation: every call of one tool with one input, and the load it put on the service. */
 export interface OperationLoad {

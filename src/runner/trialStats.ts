@@ -103,7 +103,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
       case 'tool_call':
         if (e.tool !== 'query_operation_status') {
           calls++;
-          operations.add(`${e.tool}\u0000${index?.inputText(e.call) ?? canonicalJson(e.input)}`);
+          operations.add(`${e.tool}\u0000${(index?.call(e.call) === e ? index.inputText(e.call) : undefined) ?? canonicalJson(e.input)}`);
         }
         break;
       case 'attempt':
