@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { redactHeaders, redactText, scrubSecrets } from './secretText.js';
+import { describe, expect, it, vi } from 'vitest';
+import { REDACTED, redactHeaders, redactText, scrubSecrets, walkSecrets } from './secretText.js';
 
 describe('redactText', () => {
   it('replaces declared secrets and common shapes', () => {
@@ -108,4 +108,39 @@ describe('scrubSecrets: shapes the JSON-text scan let through', () => {
       expect(JSON.stringify(scrubSecrets({ h: `Bearer${space}abc123xyz` })), JSON.stringify(space)).not.toContain('abc123xyz');
     }
   });
+
+  it('calls a toJSON with its key, as JSON does, and once to scrub (once more to decide), not once per look', () => {
+    const keys: string[] = [];
+    const header = { toJSON: (key: string) => (keys.push(key), 'Bearer abc123xyz') };
+    expect(JSON.stringify(scrubSecrets({ header, list: [header] }))).not.toContain('abc123xyz');
+    // The walk that decides stops at the first secret it finds; the scrub then prints each once.
+    expect(keys).toEqual(['header', 'header', '0']);
+    keys.length = 0;
+    const password = { toJSON: (key: string) => (keys.push(key), 'hunter2') };
+    expect(scrubSecrets({ password })).toEqual({ password: REDACTED });
+    expect(keys).toEqual(['password', 'password']);
+  });
 });
+
+describe('walkSecrets on deep records', () => {
+  const nested = (depth: number, leaf: unknown): unknown => {
+    let v: unknown = leaf;
+    for (let i = 0; i < depth; i++) v = { a: v };
+    return v;
+  };
+
+  it('prints a subtree past its depth limit once, not again every 64 levels', () => {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      expect(walkSecrets(nested(2_000, { s: 'plain' }), [])).toBe(false);
+      expect(stringify.mock.calls.length).toBeLessThanOrEqual(1);
+      stringify.mockClear();
+      expect(walkSecrets(nested(2_000, { password: 'hunter2' }), [])).toBe(true);
+      expect(walkSecrets(nested(2_000, { s: 'S3CRET' }), ['S3CRET'])).toBe(true);
+      expect(stringify.mock.calls.length).toBeLessThanOrEqual(4);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+});
+

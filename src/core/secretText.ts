@@ -132,10 +132,14 @@ const MISSED = new RegExp(String.raw`\bBearer\s+[A-Za-z0-9._~+/=-]|(?:${SECRET_W
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 // Characters that let a declared secret span two tokens of the text; such a secret is looked for in the text.
 const STRUCTURE = /["\\:,{}[\]]/;
-// A declared secret that could sit inside a number, `true`, `false` or `null` as JSON prints them.
-const inLiteral = (s: string): boolean => /^[0-9.eE+-]+$/.test(s) || ['true', 'false', 'null'].some((w) => w.includes(s));
+// A declared secret that could sit inside a number, `true`, `false` or `null` as JSON prints them
+// (no scrub can take it out of one: the property test leaves such secrets out of its law).
+export const inLiteral = (s: string): boolean => /^[0-9.eE+-]+$/.test(s) || ['true', 'false', 'null'].some((w) => w.includes(s));
 
-/** Past this depth the walk hands the subtree to the text scan (which also ends a cycle, by throwing). */
+/**
+ * Past this depth the walk prints the subtree once (which also ends a cycle, by throwing) and
+ * walks what JSON.parse gives back: plain data with no cycle, walked to any depth.
+ */
 const MAX_DEPTH = 64;
 
 /**
@@ -159,19 +163,22 @@ const MAYBE_TOKEN = /sk-|_live_|_test_|bearer|authorization|[="\\\u0000-\u001f\u
 const inJson = (raw: string): string => (ESCAPED.test(raw) ? asJson(raw) : raw);
 
 // The strings that pass MAYBE_TOKEN repeat from trial to trial (a URL with a query, a JSON body a
-// service answered): each is judged once. Bounded, like the keys. The others cost one test, no lookup.
-const tokenVerdicts = new Map<string, boolean>();
-const TOKEN_CACHE_SIZE = 4096;
+// service answered): each is judged once. Only clean strings are kept (a module-wide cache must not
+// hold a secret), and a full cache starts again, so strings of a later phase of a long run get
+// their turn. The strings that fail MAYBE_TOKEN cost one test, no lookup.
+const cleanTokens = new Set<string>();
+const CACHE_SIZE = 4096;
 const TOKEN_CACHE_LENGTH = 1024;
 
 /** Whether one string or key of a record matches a pattern as the text scan reads it, or one it missed (declared secrets apart). */
 function tokenMayHold(raw: string): boolean {
   if (!MAYBE_TOKEN.test(raw)) return false;
   if (raw.length > TOKEN_CACHE_LENGTH) return judgeToken(raw);
-  let verdict = tokenVerdicts.get(raw);
-  if (verdict === undefined) {
-    verdict = judgeToken(raw);
-    if (tokenVerdicts.size < TOKEN_CACHE_SIZE) tokenVerdicts.set(raw, verdict);
+  if (cleanTokens.has(raw)) return false;
+  const verdict = judgeToken(raw);
+  if (!verdict) {
+    if (cleanTokens.size >= CACHE_SIZE) cleanTokens.clear();
+    cleanTokens.add(raw);
   }
   return verdict;
 }
@@ -185,15 +192,20 @@ const judgeToken = (raw: string): boolean => {
 /** A key's verdict: 1 when the key itself may hold a secret, 2 when it names one (`token":"`, for a string value). */
 const KEY_HOLDS = 1;
 const KEY_NAMES = 2;
-// Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded, so keys
-// that are data (order ids in a service's state) cannot grow it without end.
+// Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded as the
+// strings are, so keys that are data (order ids in a service's state) cannot grow it without end;
+// a key that holds a secret is not kept.
 const keyVerdicts = new Map<string, number>();
-const KEY_CACHE_SIZE = 4096;
 function keyVerdict(key: string): number {
   let verdict = keyVerdicts.get(key);
   if (verdict === undefined) {
-    verdict = (tokenMayHold(key) ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0);
-    if (keyVerdicts.size < KEY_CACHE_SIZE) keyVerdicts.set(key, verdict);
+    // Not through tokenMayHold: its cache would keep the same key a second time.
+    const holds = MAYBE_TOKEN.test(key) && judgeToken(key);
+    verdict = (holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0);
+    if (!holds) {
+      if (keyVerdicts.size >= CACHE_SIZE) keyVerdicts.clear();
+      keyVerdicts.set(key, verdict);
+    }
   }
   return verdict;
 }
@@ -207,16 +219,26 @@ function plain(v: object, depth: number): boolean {
 }
 
 const UNPRINTABLE = Symbol('unprintable');
+/**
+ * The depth the walk goes on at in what `printed` gave back: JSON.parse's output is plain data
+ * with no cycle, so it is walked to the end, not printed again every `MAX_DEPTH` levels.
+ */
+const PARSED = Number.NEGATIVE_INFINITY;
 
-/** What JSON prints for `v` (a toJSON's output, an Error spelled out, a class instance's fields) as plain data; `UNPRINTABLE` for a cycle or a BigInt. */
-function printed(v: object): unknown {
-  let text: string | undefined;
+/**
+ * What JSON prints for `v` under `key` (a toJSON's output, an Error spelled out, a class
+ * instance's fields) as plain data; `UNPRINTABLE` for a cycle or a BigInt. Printed in a holder
+ * under its key, so a toJSON is called with the key, as JSON.stringify calls it.
+ */
+function printed(v: object, key: string | number): unknown {
+  const holder = { [key]: v };
+  let text: string;
   try {
-    text = JSON.stringify(v, spellErrors);
+    text = JSON.stringify(holder, spellErrors);
   } catch {
     return UNPRINTABLE;
   }
-  return text === undefined ? undefined : (JSON.parse(text) as unknown);
+  return (JSON.parse(text) as Record<string, unknown>)[key];
 }
 
 function walkTokens(root: unknown, wanted: readonly string[], literals: boolean): boolean {
@@ -230,16 +252,16 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
     const text = typeof v === 'number' || typeof v === 'boolean' || v === null ? JSON.stringify(v) : 'null';
     return wanted.some((s) => text.includes(s));
   };
-  /** `named`: `v` is the value of a key that names a credential, so a string there (as JSON prints it) is one. */
-  const walk = (v: unknown, depth: number, named: boolean): boolean => {
+  /** `named`: `v` is the value of a key that names a credential, so a string there (as JSON prints it) is one. `key`: the one `v` sits under. */
+  const walk = (v: unknown, depth: number, named: boolean, key: string | number): boolean => {
     if (typeof v === 'string') return named || tokenMayHold(v) || (wanted.length !== 0 && declared(v));
     if (typeof v !== 'object' || v === null) {
       if (typeof v === 'bigint') return true; // JSON.stringify throws on it: walk it to be sure
       return literals && literal(v);
     }
     if (!plain(v, depth)) {
-      const shown = printed(v);
-      return shown === UNPRINTABLE || (shown === undefined ? literals && literal(null) : walk(shown, 0, named));
+      const shown = printed(v, key);
+      return shown === UNPRINTABLE || (shown === undefined ? literals && literal(null) : walk(shown, PARSED, named, key));
     }
     return walkPlain(v, depth);
   };
@@ -250,7 +272,7 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         const item: unknown = v[i];
         if (item === undefined || typeof item === 'function' || typeof item === 'symbol') {
           if (literals && literal(null)) return true; // JSON prints `null` for it
-        } else if (walk(item, depth + 1, false)) return true;
+        } else if (walk(item, depth + 1, false, i)) return true;
       }
       return false;
     }
@@ -260,30 +282,29 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       let item: unknown = values[i];
+      let itemDepth = depth + 1;
       // A plain value is walked as such: `plain` is asked once per object, not again by `walk`.
       let known = false;
       if (typeof item === 'object' && item !== null) {
-        if (plain(item, depth + 1)) known = true;
+        if (plain(item, itemDepth)) known = true;
         else {
           // What JSON prints for it decides whether the key is printed at all.
-          item = printed(item);
+          item = printed(item, k);
           if (item === UNPRINTABLE) return true;
+          itemDepth = PARSED;
         }
       }
       if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue; // JSON leaves the key out
       const verdict = keyVerdict(k);
       if ((verdict & KEY_HOLDS) !== 0 || (wanted.length !== 0 && declared(k))) return true;
-      if (known ? walkPlain(item as object, depth + 1) : walk(item, depth + 1, (verdict & KEY_NAMES) !== 0)) return true;
+      if (known ? walkPlain(item as object, itemDepth) : walk(item, itemDepth, (verdict & KEY_NAMES) !== 0, k)) return true;
     }
     return false;
   };
-  return walk(root, 0, false);
+  return walk(root, 0, false, '');
 }
 
 const hasToJSON = (v: unknown): v is { toJSON(key: string): unknown } => typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function';
-
-/** `v`, or what its toJSON returns: what JSON prints for it. */
-const printedAs = (v: unknown): unknown => (hasToJSON(v) ? v.toJSON('') : v);
 
 /**
  * `value` with `secrets` and credential shapes replaced in every string and object key, at
@@ -295,24 +316,28 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[] = []): T {
   const wanted = secrets.filter((s) => s.length > 0);
   if (!walkSecrets(value, wanted)) return value;
   const seen = new Map<object, unknown>();
-  // `viaJSON`: call `v`'s toJSON, as JSON does for a value; not for what a toJSON returned, as JSON does not either.
-  const walk = (v: unknown, viaJSON = true): unknown => {
+  /**
+   * What JSON prints for `v` under `key`, scrubbed: a toJSON is called once, with the key, as
+   * JSON calls it (not once to look and again to scrub), and its output is scrubbed in its place;
+   * the object itself stays when that output holds nothing. `named`: the key names a credential,
+   * so a string printed there is one.
+   */
+  const scrubAt = (v: unknown, key: string, named = false): unknown => {
+    const shown = hasToJSON(v) ? v.toJSON(key) : v;
+    if (named && typeof shown === 'string') return REDACTED;
+    const next = walk(shown);
+    return next === shown ? v : next;
+  };
+  // Not called on an object with a toJSON (scrubAt calls it), nor on what a toJSON returned, as JSON does not either.
+  const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return redactText(v, wanted);
     if (typeof v !== 'object' || v === null) return v;
     if (seen.has(v)) return seen.get(v);
     seen.set(v, v);
-    if (viaJSON && hasToJSON(v)) {
-      // JSON prints what toJSON returns, not the fields: scrub that, and keep the object itself when it holds nothing.
-      const shown = v.toJSON('');
-      const next = walk(shown, false);
-      const out = next === shown ? v : next;
-      seen.set(v, out);
-      return out;
-    }
     if (Array.isArray(v)) {
       let changed = false;
-      const items = v.map((item) => {
-        const next = walk(item);
+      const items = v.map((item, i) => {
+        const next = scrubAt(item, String(i));
         if (next !== item) changed = true;
         return next;
       });
@@ -329,7 +354,7 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[] = []): T {
       // Only in what a toJSON returned: a copy keeps no toJSON, or JSON would print the unscrubbed object again.
       if (k === 'toJSON' && typeof item === 'function') continue;
       const key = redactText(k, wanted);
-      const next = isSecretName(k) && typeof printedAs(item) === 'string' ? REDACTED : walk(item);
+      const next = scrubAt(item, k, isSecretName(k));
       if (key !== k || next !== item) changed = true;
       entries.push([key, next]);
     }
@@ -337,5 +362,5 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[] = []): T {
     seen.set(v, out);
     return out;
   };
-  return walk(value) as T;
+  return scrubAt(value, '') as T;
 }
