@@ -269,6 +269,41 @@ describe('known bugs: waits that do not advance the virtual clock (these fail un
   });
 });
 
+describe('an agent that hands over a value nested deeper than the engine can walk', () => {
+  const nested = (depth: number): unknown => {
+    let v: unknown = 'leaf';
+    for (let i = 0; i < depth; i++) v = { inner: v };
+    return v;
+  };
+  // 20,000 levels: more than faultline's own recursion over a history or a state can take.
+  const nestsTooDeep = fnScenario('nests-too-deep', async ({ tools }) => {
+    await tools['create_order']!({ ...ORDER, note: nested(20_000) });
+    return { outcome: 'completed' };
+  });
+
+  it('ends its own trial as crashed, saying why, judged from a fresh world', async () => {
+    const trial = await run(nestsTooDeep);
+    expect(trial.status).toBe('failed');
+    expect(trial.end.kind).toBe('crashed');
+    expect(trial.end.kind === 'crashed' && trial.end.message).toMatch(/nested too deep for faultline to record and judge/);
+    expect(trial.history.map((e) => e.type)).toEqual(['trial_start', 'trial_end']);
+  });
+
+  it('never ends the run: the good agent after it passes', async () => {
+    const result = await runMatrix({ scenarios: [nestsTooDeep, good], configs: [rulebookDefault], k: 1, seed: 5 });
+    expect(result.cells.map((c) => `${c.scenario} ${c.trials[0]!.status}:${c.trials[0]!.end.kind}`)).toEqual(['nests-too-deep failed:crashed', 'good-agent passed:agent_ended']);
+  });
+
+  it('a value a few hundred levels deep is recorded and judged as any other', async () => {
+    const trial = await run(fnScenario('nests-deep', async ({ tools }) => {
+      await tools['create_order']!({ ...ORDER, note: nested(300) });
+      return { outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };
+    }));
+    expect(trial.end.kind).toBe('agent_ended');
+    expect(JSON.stringify(trial.history)).toContain('"inner":{"inner":"leaf"}');
+  });
+});
+
 describe('a run over misbehaving agents', () => {
   const misbehaving = [throwsAtOnce, throwsAfterCall, loopsOnTool, loopsOnWait, neverSettles, maxTurns];
 

@@ -39,6 +39,7 @@ import { sealSecrets } from '../faults/http/model/cassetteSecrets.js';
 import { dirname, join } from 'node:path';
 import { trialStats, type TrialStats } from './trialStats.js';
 import { scheduleHeal } from './heal.js';
+import { endingItsOwnTrial } from './tooDeep.js';
 
 interface TrialCommon extends TrialRecord {
   readonly runSeed: number;
@@ -139,7 +140,7 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
  * become this trial's verdict.
  */
 export async function runTrial(options: TrialOptions): Promise<TrialResult> {
-  return scrubbed(await runJudged(options));
+  return endingItsOwnTrial(options, async (o) => scrubbed(await runJudged(o)));
 }
 
 /**
@@ -147,7 +148,11 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
  * status), and only then scrubbed of secrets. The same summary as `summarise(await runTrial(…))`,
  * without scanning the history and world of a trial whose history is dropped.
  */
-export async function runTrialSummary(options: TrialOptions, withHistory: (status: TrialStatus) => boolean): Promise<TrialSummary> {
+export function runTrialSummary(options: TrialOptions, withHistory: (status: TrialStatus) => boolean): Promise<TrialSummary> {
+  return endingItsOwnTrial(options, (o) => summaryOf(o, withHistory));
+}
+
+async function summaryOf(options: TrialOptions, withHistory: (status: TrialStatus) => boolean): Promise<TrialSummary> {
   const { common, verdict, secrets } = await runJudged(options);
   const { snapshot: _snapshot, exchanges, ...rest } = common;
   const kept = withHistory(verdict.status) ? { ...rest, ...(exchanges && { exchanges }) } : { ...rest, history: [] };
