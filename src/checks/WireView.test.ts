@@ -68,7 +68,7 @@ describe('WireView', () => {
     const overBudget = budget.check(record, expectations());
     expect(overBudget.valid === false && overBudget.evidence).toHaveLength(1);
     // The HTTP sends are the load the executor's call put on the service.
-    expect(operationLoads(new TrialIndex(record))).toEqual([{ source: 'executor', tool: 'create_order', calls: ['call-1'], attempts: 4, deliveries: 4 }]);
+    expect(operationLoads(TrialIndex.of(record))).toEqual([{ source: 'executor', tool: 'create_order', calls: ['call-1'], attempts: 4, deliveries: 4 }]);
     expect(amplification.check(record, expectations({ budget: { ...expectations().budget, maxDeliveriesPerOperation: 4 } }))).toEqual({ valid: true });
   });
 

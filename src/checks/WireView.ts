@@ -125,11 +125,10 @@ export class WireView {
   readonly #byRequest = new Map<string, { call: WireCall | undefined; attempt: WireAttempt }>();
   #toolCalls: readonly WireCall[] | undefined;
 
-  constructor(history: readonly HistoryEvent[]) {
-    // A trial over the in-process wire has no HTTP traffic: one look at each event's type, and
-    // nothing built (its answers and deliveries would be tens of thousands of entries in a crowd).
-    const sent: EventOf<'http_request'>[] = [];
-    for (const e of history) if (e.type === 'http_request') sent.push(e);
+  /** `sent`: the history's `http_request` events, when the caller has them already (a `TrialIndex` does). */
+  constructor(history: readonly HistoryEvent[], sent: readonly EventOf<'http_request'>[] = history.filter((e): e is EventOf<'http_request'> => e.type === 'http_request')) {
+    // A trial over the in-process wire has no HTTP traffic: nothing is built (its answers and
+    // deliveries would be tens of thousands of entries in a crowd).
     const owned = new Map<string, WireAttempt[]>();
     this.executorRequests = owned;
     if (sent.length === 0) {

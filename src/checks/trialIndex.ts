@@ -49,10 +49,11 @@ function byKey<K, V>(items: readonly V[], key: (item: V) => K): Map<K, V> {
   return map;
 }
 
-/** `items` grouped by key, each group in the items' order. */
-function grouped<K, V>(items: readonly V[], key: (item: V) => K): Map<K, V[]> {
+/** `items` grouped by key, each group in the items' order (frozen: the index shares them). */
+function grouped<K, V>(items: readonly V[], key: (item: V) => K): Map<K, readonly V[]> {
   const map = new Map<K, V[]>();
   for (const item of items) push(map, key(item), item);
+  for (const list of map.values()) Object.freeze(list);
   return map;
 }
 
@@ -70,7 +71,7 @@ export class TrialIndex {
   static of(record: TrialRecord): TrialIndex {
     let index = TrialIndex.#built.get(record);
     if (index === undefined) {
-      index = new TrialIndex(record);
+      index = new TrialIndex(record.history, record.snapshot.ledger);
       TrialIndex.#built.set(record, index);
     }
     return index;
@@ -83,30 +84,33 @@ export class TrialIndex {
   // trials have no duplicate to trace, no claim to judge) never pays for it.
   #calls: Map<string, ToolCallEvent> | undefined;
   #callList: readonly ToolCallEvent[] | undefined;
-  #attemptsByCall: Map<string, AttemptEvent[]> | undefined;
+  #attemptsByCall: Map<string, readonly AttemptEvent[]> | undefined;
   #attemptByRequest: Map<string, AttemptEvent> | undefined;
   #attemptById: Map<string, AttemptEvent> | undefined;
-  #deliveriesByRequest: Map<string, EventOf<'delivery'>[]> | undefined;
+  #deliveriesByRequest: Map<string, readonly EventOf<'delivery'>[]> | undefined;
   #httpByRequest: Map<string, EventOf<'http_request'>> | undefined;
-  #effectsByRequest: Map<string, Effect[]> | undefined;
+  #effectsByRequest: Map<string, readonly Effect[]> | undefined;
   #effectEventBySeq: Map<number, EventOf<'effect'>> | undefined;
-  #outcomesByCall: Map<string, EventOf<'outcome'>[]> | undefined;
-  #operationsByCall: Map<string, EventOf<'operation'>[]> | undefined;
+  #outcomesByCall: Map<string, readonly EventOf<'outcome'>[]> | undefined;
+  #operationsByCall: Map<string, readonly EventOf<'operation'>[]> | undefined;
   readonly #inputText = new Map<string, string>();
   #wire: WireView | undefined;
   #load: ReadonlyMap<string, number> | undefined;
 
-  constructor(record: TrialRecord) {
-    this.events = record.history;
-    this.ledger = record.snapshot.ledger;
-    for (const e of record.history) push(this.#byType, e.type, e);
+  /** Over a history and the ledger of its final state (`of` shares one per trial record). */
+  constructor(history: readonly HistoryEvent[], ledger: readonly Effect[]) {
+    this.events = history;
+    this.ledger = ledger;
+    for (const e of history) push(this.#byType, e.type, e);
+    // Every list the index hands out is shared by all its readers: frozen, so no checker can change what another one reads.
+    for (const list of this.#byType.values()) Object.freeze(list);
   }
 
   get #callTable(): Map<string, ToolCallEvent> {
     return (this.#calls ??= byKey(this.eventsOf('tool_call'), (e) => e.call));
   }
 
-  get #attemptTable(): Map<string, AttemptEvent[]> {
+  get #attemptTable(): Map<string, readonly AttemptEvent[]> {
     return (this.#attemptsByCall ??= grouped(this.eventsOf('attempt'), (e) => e.call));
   }
 
@@ -117,7 +121,7 @@ export class TrialIndex {
 
   /** The trial's HTTP traffic as logical calls, one view for every checker. */
   get wire(): WireView {
-    return (this.#wire ??= new WireView(this.events));
+    return (this.#wire ??= new WireView(this.events, this.eventsOf('http_request')));
   }
 
   /** Sends and duplicate copies per request (`requestLoad`). */
@@ -127,7 +131,7 @@ export class TrialIndex {
 
   get calls(): readonly ToolCallEvent[] {
     // One list for every checker that asks (budget, amplification, honesty…), not a copy each.
-    return (this.#callList ??= [...this.#callTable.values()]);
+    return (this.#callList ??= Object.freeze([...this.#callTable.values()]));
   }
 
   call(call: string): ToolCallEvent | undefined {
@@ -148,7 +152,7 @@ export class TrialIndex {
 
   /** Every attempt of a call, status queries included, in history order. */
   attemptsOf(call: string): readonly AttemptEvent[] {
-    return this.#attemptTable.get(call) ?? [];
+    return this.#attemptTable.get(call) ?? NONE;
   }
 
   /** The attempts that sent the call itself (not status queries). */
@@ -172,11 +176,11 @@ export class TrialIndex {
   }
 
   deliveriesOf(request: string): readonly EventOf<'delivery'>[] {
-    return (this.#deliveriesByRequest ??= grouped(this.eventsOf('delivery'), (e) => e.request)).get(request) ?? [];
+    return (this.#deliveriesByRequest ??= grouped(this.eventsOf('delivery'), (e) => e.request)).get(request) ?? NONE;
   }
 
   effectsOfRequest(request: string): readonly Effect[] {
-    return (this.#effectsByRequest ??= grouped(this.ledger, (e) => e.request)).get(request) ?? [];
+    return (this.#effectsByRequest ??= grouped(this.ledger, (e) => e.request)).get(request) ?? NONE;
   }
 
   /** The ledger effects committed by any request of the call. */
@@ -189,11 +193,11 @@ export class TrialIndex {
   }
 
   outcomesOf(call: string): readonly EventOf<'outcome'>[] {
-    return (this.#outcomesByCall ??= grouped(this.eventsOf('outcome'), (e) => e.call)).get(call) ?? [];
+    return (this.#outcomesByCall ??= grouped(this.eventsOf('outcome'), (e) => e.call)).get(call) ?? NONE;
   }
 
   operationsOf(call: string): readonly EventOf<'operation'>[] {
-    return (this.#operationsByCall ??= grouped(this.eventsOf('operation'), (e) => e.call)).get(call) ?? [];
+    return (this.#operationsByCall ??= grouped(this.eventsOf('operation'), (e) => e.call)).get(call) ?? NONE;
   }
 
   /**

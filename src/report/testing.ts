@@ -6,6 +6,7 @@ import { ruleInfos } from '../runner/coverage.js';
 import { finishRun, type RunResult } from '../runner/run.js';
 import type { CheckResult, TrialResult } from '../runner/trial.js';
 import { trialStats } from '../runner/trialStats.js';
+import { TrialIndex } from '../checks/trialIndex.js';
 import type { Effect } from '../world/ledger.js';
 
 export interface FailSpec {
@@ -111,7 +112,7 @@ export function makeTrial(spec: TrialSpec): TrialResult {
     runSeed: spec.runSeed,
     refs: { scenario: spec.scenario, config: spec.config },
     checks,
-    stats: { ...trialStats(history, ledger), ...(spec.recovery !== undefined && { recovery: { timeToRecoverMs: spec.recovery, callsAfter: 0 } }) },
+    stats: { ...trialStats(new TrialIndex(history, ledger)), ...(spec.recovery !== undefined && { recovery: { timeToRecoverMs: spec.recovery, callsAfter: 0 } }) },
   } as const;
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };

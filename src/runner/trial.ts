@@ -349,7 +349,7 @@ export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: num
 
 /** Every checker over a finished trial's record and its stats, not yet scrubbed. */
 function judgeRecord(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialOptions['refs'], live: Pick<TrialCommon, 'recording' | 'model' | 'exchanges'>): Judged {
-  const { snapshot, config: configName } = record;
+  const { config: configName } = record;
   // The provider failed, not the agent: no checker judges what the agent did meanwhile.
   const infra = record.end.kind === 'infra_error' ? record.end.message : undefined;
   const checks = infra === undefined ? runCheckers(record, expectationsOf(scenario), checkersOf(scenario)) : [];
@@ -357,7 +357,7 @@ function judgeRecord(scenario: Scenario, record: TrialRecord, runSeed: number, r
   const recovered = measureRecovery(record, expect);
   const stats: TrialStats = {
     // The checkers' index of this record: the stats reuse its traffic view, inputs and loads.
-    ...trialStats(record.history, snapshot.ledger, scenario.goal.outcome, TrialIndex.of(record)),
+    ...trialStats(TrialIndex.of(record), scenario.goal.outcome),
     ...(recovered && { recovery: { timeToRecoverMs: recovered.timeToRecoverMs, callsAfter: recovered.callsAfter.length } }),
   };
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);

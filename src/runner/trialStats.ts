@@ -1,8 +1,5 @@
-import { canonicalJson, type AgentOutcomeKind, type HistoryEvent } from '../core/index.js';
-import { requestLoad } from '../checks/requestLoad.js';
+import { canonicalJson, type AgentOutcomeKind, type EventOf } from '../core/index.js';
 import type { TrialIndex } from '../checks/trialIndex.js';
-import { WireView } from '../checks/WireView.js';
-import type { Effect } from '../world/ledger.js';
 import type { RuleFirings } from './coverage.js';
 
 /** The numbers one trial contributes to the metrics; a pure function of its history and ledger. */
@@ -67,10 +64,12 @@ export interface CrowdStats {
 }
 
 /**
- * `index`, when the checkers built one over this history: its traffic view, canonical inputs
- * and load per request, instead of building them again.
+ * The stats of the trial `index` was built over (its history and final ledger). The index the
+ * checkers judged with: its traffic view, canonical inputs and load per request are built once.
  */
-export function trialStats(history: readonly HistoryEvent[], ledger: readonly Effect[], accepted: readonly AgentOutcomeKind[] = ['completed'], index?: TrialIndex): TrialStats {
+export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKind[] = ['completed']): TrialStats {
+  const history = index.events;
+  const ledger = index.ledger;
   let turns = 0;
   let calls = 0;
   let attempts = 0;
@@ -84,8 +83,8 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
   const operations = new Set<string>();
   const firings = new Map<number, number>();
   // An agent that makes its own HTTP calls has no execution-layer events: its calls come from the traffic.
-  if (index ? index.eventsOf('http_request').length > 0 : history.some((e) => e.type === 'http_request')) {
-    for (const c of (index?.wire ?? new WireView(history)).calls) {
+  if (index.eventsOf('http_request').length > 0) {
+    for (const c of index.wire.calls) {
       if (c.kind !== 'tool') continue;
       calls++;
       attempts += c.attempts.length;
@@ -103,7 +102,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
       case 'tool_call':
         if (e.tool !== 'query_operation_status') {
           calls++;
-          operations.add(`${e.tool}\u0000${(index?.call(e.call) === e ? index.inputText(e.call) : undefined) ?? canonicalJson(e.input)}`);
+          operations.add(`${e.tool}\u0000${inputText(index, e)}`);
         }
         break;
       case 'attempt':
@@ -131,7 +130,7 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     }
   }
   let sends = 0;
-  for (const [request, n] of index?.load ?? requestLoad(history)) if (callRequests.has(request)) sends += n;
+  for (const [request, n] of index.load) if (callRequests.has(request)) sends += n;
   const seen = new Set<string>();
   let duplicateEffects = 0;
   for (const fx of ledger) {
@@ -153,9 +152,15 @@ export function trialStats(history: readonly HistoryEvent[], ledger: readonly Ef
     firings: [...firings].sort((a, b) => a[0] - b[0]),
     tokens: { input: tokensIn, output: tokensOut, ...(tokensCached > 0 && { cached: tokensCached }) },
     durationMs: history.at(-1)?.t ?? 0,
-    ...((index ? index.eventsOf('agent_start').length > 0 : history.some((e) => e.type === 'agent_start')) && { crowd: crowdStats(history, accepted, index) }),
+    ...(index.eventsOf('agent_start').length > 0 && { crowd: crowdStats(index, accepted) }),
   };
 }
+
+/**
+ * A call's canonical input: the index's (printed once per trial) when the index's call of that id
+ * is this event; a call id used twice keeps only its last in the index, so the other is printed here.
+ */
+const inputText = (index: TrialIndex, e: EventOf<'tool_call'>): string => (index.call(e.call) === e ? index.inputText(e.call) : undefined) ?? canonicalJson(e.input);
 
 const THROTTLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
@@ -166,7 +171,8 @@ const counted = (values: readonly number[]): Counts => {
 };
 
 /** One pass over a many-agent history: each agent's end, throttled calls, sends per operation, load. */
-export function crowdStats(history: readonly HistoryEvent[], accepted: readonly AgentOutcomeKind[], index?: TrialIndex): CrowdStats {
+export function crowdStats(index: TrialIndex, accepted: readonly AgentOutcomeKind[]): CrowdStats {
+  const history = index.events;
   const starts = new Map<string, number>();
   const ends = new Map<string, { t: number; ok: boolean }>();
   const callOfRequest = new Map<string, string>();
@@ -198,8 +204,7 @@ export function crowdStats(history: readonly HistoryEvent[], accepted: readonly 
         if (e.caller !== undefined) ends.set(e.caller, { t: e.t, ok: accepted.includes(e.outcome) });
         break;
       case 'tool_call':
-        // The index's canonical input when it is this event's (a call id used twice keeps its last): printed once per trial, not twice.
-        if (e.tool !== 'query_operation_status') operationOfCall.set(e.call, `${e.tool}\u0000${(index?.call(e.call) === e ? index.inputText(e.call) : undefined) ?? canonicalJson(e.input)}`);
+        if (e.tool !== 'query_operation_status') operationOfCall.set(e.call, `${e.tool}\u0000${inputText(index, e)}`);
         break;
       case 'attempt':
         if (e.purpose === 'call') callOfRequest.set(e.request, e.call);

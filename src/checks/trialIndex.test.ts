@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { TrialBuilder } from './testing.js';
+import { TrialIndex } from './trialIndex.js';
+
+/** One call with two attempts, each delivered and answered, and its outcome. */
+function record() {
+  const t = new TrialBuilder();
+  t.add({ type: 'tool_call', call: 'call-1', tool: 'create_order', risk: 'write', honoursKeys: true, input: { clientReference: 'ref-1' } });
+  for (let n = 1; n <= 2; n++) {
+    t.add({ type: 'attempt', call: 'call-1', attempt: n, tool: 'create_order', purpose: 'call', request: `req-${n}` });
+    t.add({ type: 'delivery', request: `req-${n}`, tool: 'create_order', copy: 0, call: 'call-1', attempt: n });
+    t.advance(100);
+  }
+  t.add({ type: 'outcome', call: 'call-1', tool: 'create_order', result: 'ok', attempts: 2 });
+  return t.build({ end: { kind: 'agent_ended', outcome: 'completed' } });
+}
+
+describe('TrialIndex', () => {
+  it('is one per record, shared by every checker that asks', () => {
+    const r = record();
+    expect(TrialIndex.of(r)).toBe(TrialIndex.of(r));
+  });
+
+  it('hands out frozen lists: one checker cannot change what the next one reads', () => {
+    const index = TrialIndex.of(record());
+    const shared = [index.eventsOf('attempt'), index.calls, index.attemptsOf('call-1'), index.callAttemptsOf('call-1'), index.deliveriesOf('req-1'), index.outcomesOf('call-1'), index.attemptsOf('no-such-call')];
+    for (const list of shared) expect(Object.isFrozen(list)).toBe(true);
+    expect(() => (index.eventsOf('attempt') as unknown[]).pop()).toThrow(TypeError);
+    expect(index.eventsOf('attempt')).toHaveLength(2);
+  });
+});
