@@ -304,6 +304,27 @@ describe('an agent that hands over a value nested deeper than the engine can wal
   });
 });
 
+describe('an agent that hands over an object of its own class holding secrets', () => {
+  class OrderInput {
+    readonly clientReference = 'ref-1';
+    readonly item = 'book';
+    readonly quantity = 1;
+    readonly amountCents = 1500;
+    readonly token = 'hunter2';
+    readonly note = 'sent with Bearer abc123xyz by S3CRET';
+  }
+
+  it('leaves no secret in the trial: its fields are scrubbed as a plain object’s are', async () => {
+    const trial = await run(fnScenario('class-input', async ({ tools }) => {
+      await tools['create_order']!(new OrderInput());
+      return { outcome: 'completed' };
+    }, { secrets: ['S3CRET'] }));
+    const text = JSON.stringify(trial);
+    for (const secret of ['hunter2', 'abc123xyz', 'S3CRET']) expect(text).not.toContain(secret);
+    expect(events(trial, 'tool_call')[0]!.input).toMatchObject({ clientReference: 'ref-1', token: '[REDACTED]' });
+  });
+});
+
 describe('a run over misbehaving agents', () => {
   const misbehaving = [throwsAtOnce, throwsAfterCall, loopsOnTool, loopsOnWait, neverSettles, maxTurns];
 

@@ -21,6 +21,11 @@ const FRAGMENTS = [
 ];
 const KEYS = ['type', 'seq', 'input', 'token', 'password', 'api_key', 'accessToken', 'idempotencyKey', 'tokens', 'x-api-key', 'Authorization', 'note', 'mytoken', 'password[0]', 'a"b', 'Bearer', 'sk-abcdefgh12345', '1500'];
 
+/** Any class of the agent's: JSON prints its instances' own fields. */
+class Holder {
+  readonly kind = 'holder';
+}
+
 const recordOf = (secrets: readonly string[]): fc.Arbitrary<unknown> => {
   const piece = fc.oneof(fc.constantFrom(...FRAGMENTS), fc.constantFrom(...secrets, 'S3CRET'), fc.string({ maxLength: 4 }));
   const text = fc.array(piece, { maxLength: 4 }).map((parts) => parts.join(''));
@@ -35,6 +40,9 @@ const recordOf = (secrets: readonly string[]): fc.Arbitrary<unknown> => {
       fc.dictionary(key, tie('value'), { maxKeys: 5 }),
       // What JSON prints is what toJSON returns, not the object's own fields.
       tie('value').map((shown) => ({ kept: 'own field', toJSON: () => shown })),
+      // A class instance prints its own fields; a boxed string prints as the string.
+      fc.dictionary(key, tie('value'), { maxKeys: 3 }).map((fields) => Object.assign(new Holder(), fields)),
+      text.map((t) => new String(t)),
     ),
   }));
   return value;

@@ -72,6 +72,22 @@ describe('scrubSecrets', () => {
     expect(out.dirty).toEqual({ s: '[REDACTED]' });
   });
 
+  it("scrubs what a class instance or a boxed string prints: its own fields, its value", () => {
+    class Credentials {
+      readonly clientReference = 'ref-1';
+      readonly token = 'hunter2';
+      note = 'sent with Bearer abc123xyz and S3CRET';
+    }
+    const text = JSON.stringify(scrubSecrets({ input: new Credentials(), boxed: new String('S3CRET') }, ['S3CRET']));
+    for (const secret of ['hunter2', 'abc123xyz', 'S3CRET']) expect(text).not.toContain(secret);
+    expect(JSON.parse(text)).toEqual({ input: { clientReference: 'ref-1', token: REDACTED, note: `sent with Bearer ${REDACTED} and ${REDACTED}` }, boxed: REDACTED });
+    class Reference {
+      readonly clientReference = 'ref-1';
+    }
+    const clean = { input: new Reference(), boxed: new String('plain') };
+    expect(scrubSecrets(clean, ['S3CRET'])).toBe(clean);
+  });
+
   it('turns errors into plain objects, redacted, and survives cycles', () => {
     const e = new Error('failed for S3CRET');
     expect(scrubSecrets({ e }, ['S3CRET']).e).toMatchObject({ name: 'Error', message: 'failed for [REDACTED]' });

@@ -304,6 +304,9 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
   return walk(root, 0, false, '');
 }
 
+/** A boxed string, number or boolean as its value, as JSON prints it. */
+const unboxed = (v: unknown): unknown => (v instanceof String || v instanceof Number || v instanceof Boolean ? v.valueOf() : v);
+
 const hasToJSON = (v: unknown): v is { toJSON(key: string): unknown } => typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function';
 
 /**
@@ -323,7 +326,7 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[] = []): T {
    * so a string printed there is one.
    */
   const scrubAt = (v: unknown, key: string, named = false): unknown => {
-    const shown = hasToJSON(v) ? v.toJSON(key) : v;
+    const shown = unboxed(hasToJSON(v) ? v.toJSON(key) : v);
     if (named && typeof shown === 'string') return REDACTED;
     const next = walk(shown);
     return next === shown ? v : next;
@@ -345,8 +348,9 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[] = []): T {
       seen.set(v, out);
       return out;
     }
-    const proto = Object.getPrototypeOf(v) as unknown;
-    if (proto !== Object.prototype && proto !== null && !(v instanceof Error)) return v;
+    // A class instance prints its own enumerable fields, as a plain object does (and as
+    // Object.entries lists them): scrubbed into a plain copy when one holds a secret, kept as it
+    // is otherwise. An Error also prints its name and message.
     const source: Record<string, unknown> = v instanceof Error ? { name: v.name, message: v.message, ...(v as unknown as Record<string, unknown>) } : (v as Record<string, unknown>);
     let changed = v instanceof Error;
     const entries: (readonly [string, unknown])[] = [];
