@@ -58,8 +58,10 @@ console.log(
 );
 
 // The main thread's share, through the library built into dist/ (so the workers run the same .js).
-const { loadConfigs, loadScenarios } = (await import('../dist/runner/library.js')) as typeof Library;
-const { runMatrix } = (await import('../dist/runner/run.js')) as typeof Run;
+// A computed specifier: type-checking a fresh clone, before any build, must not need dist/ (the types come from src/).
+const dist = new URL('../dist/', import.meta.url).href;
+const { loadConfigs, loadScenarios } = (await import(`${dist}runner/library.js`)) as typeof Library;
+const { runMatrix } = (await import(`${dist}runner/run.js`)) as typeof Run;
 const scenarios = await loadScenarios();
 const configs = await loadConfigs(['rulebook']);
 for (const workers of [2, 1]) {
