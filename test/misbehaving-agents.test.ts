@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentFn } from '../src/agent/agentFunction.js';
+import { MAX_INPUT_DEPTH, type AgentFn } from '../src/agent/agentFunction.js';
 import type { EventOf, HistoryEvent, Verdict } from '../src/core/index.js';
 import { formatTimeline } from '../src/report/timeline.js';
 import { runMatrix } from '../src/runner/run.js';
@@ -269,38 +269,41 @@ describe('known bugs: waits that do not advance the virtual clock (these fail un
   });
 });
 
-describe('an agent that hands over a value nested deeper than the engine can walk', () => {
+describe('an agent that hands a tool a value nested deeper than faultline takes', () => {
   const nested = (depth: number): unknown => {
     let v: unknown = 'leaf';
     for (let i = 0; i < depth; i++) v = { inner: v };
     return v;
   };
-  // 20,000 levels: more than faultline's own recursion over a history or a state can take.
-  const nestsTooDeep = fnScenario('nests-too-deep', async ({ tools }) => {
-    await tools['create_order']!({ ...ORDER, note: nested(20_000) });
-    return { outcome: 'completed' };
+  /** Sends the order with `note` nested `depth` levels deep (the input itself is one level more), and says what the call did. */
+  const sends = (depth: number) =>
+    fnScenario(`nests-${depth}`, async ({ tools }) => {
+      try {
+        await tools['create_order']!({ ...ORDER, note: nested(depth) });
+      } catch (error) {
+        return { outcome: 'failed', message: String(error) };
+      }
+      return { outcome: 'completed' };
+    });
+
+  it('the call throws a TypeError into its code, past 1,000 levels and past what JSON.stringify can print alike', async () => {
+    for (const depth of [MAX_INPUT_DEPTH, 20_000]) {
+      const trial = await run(sends(depth));
+      expect(trial.end).toMatchObject({ kind: 'agent_ended', outcome: 'failed' });
+      expect(events(trial, 'agent_end')[0]!.message).toBe("TypeError: tools['create_order'](input): the input cannot be sent as JSON (it nests deeper than 1,000 levels)");
+      expect(events(trial, 'tool_call')).toEqual([]);
+    }
   });
 
-  it('ends its own trial as crashed, saying why, judged from a fresh world', async () => {
-    const trial = await run(nestsTooDeep);
-    expect(trial.status).toBe('failed');
-    expect(trial.end.kind).toBe('crashed');
-    expect(trial.end.kind === 'crashed' && trial.end.message).toMatch(/nested too deep for faultline to record and judge/);
-    expect(trial.history.map((e) => e.type)).toEqual(['trial_start', 'trial_end']);
+  it('a value a few hundred levels deep is sent, recorded and judged as any other', async () => {
+    const trial = await run(sends(MAX_INPUT_DEPTH - 1));
+    expect(trial.end).toMatchObject({ kind: 'agent_ended', outcome: 'completed' });
+    expect(JSON.stringify(events(trial, 'tool_call')[0]!.input)).toContain('"inner":{"inner":"leaf"}');
   });
 
   it('never ends the run: the good agent after it passes', async () => {
-    const result = await runMatrix({ scenarios: [nestsTooDeep, good], configs: [rulebookDefault], k: 1, seed: 5 });
-    expect(result.cells.map((c) => `${c.scenario} ${c.trials[0]!.status}:${c.trials[0]!.end.kind}`)).toEqual(['nests-too-deep failed:crashed', 'good-agent passed:agent_ended']);
-  });
-
-  it('a value a few hundred levels deep is recorded and judged as any other', async () => {
-    const trial = await run(fnScenario('nests-deep', async ({ tools }) => {
-      await tools['create_order']!({ ...ORDER, note: nested(300) });
-      return { outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };
-    }));
-    expect(trial.end.kind).toBe('agent_ended');
-    expect(JSON.stringify(trial.history)).toContain('"inner":{"inner":"leaf"}');
+    const result = await runMatrix({ scenarios: [sends(20_000), good], configs: [rulebookDefault], k: 1, seed: 5 });
+    expect(result.cells.map((c) => `${c.scenario} ${c.trials[0]!.status}:${c.trials[0]!.end.kind}`)).toEqual(['nests-20000 failed:agent_ended', 'good-agent passed:agent_ended']);
   });
 });
 
@@ -322,6 +325,49 @@ describe('an agent that hands over an object of its own class holding secrets', 
     const text = JSON.stringify(trial);
     for (const secret of ['hunter2', 'abc123xyz', 'S3CRET']) expect(text).not.toContain(secret);
     expect(events(trial, 'tool_call')[0]!.input).toMatchObject({ clientReference: 'ref-1', token: '[REDACTED]' });
+  });
+});
+
+describe('an agent that hands a tool an input JSON cannot send', () => {
+  const circular: Record<string, unknown> = { clientReference: 'ref-1' };
+  circular['self'] = circular;
+  const unsendable: Record<string, unknown> = {
+    circular,
+    'a BigInt': { ...ORDER, amountCents: 1500n },
+    'a getter that throws': Object.defineProperty({ ...ORDER }, 'note', { enumerable: true, get: () => { throw new Error('no note'); } }),
+    'a toJSON that throws': { ...ORDER, note: { toJSON: () => { throw new Error('no note'); } } },
+  };
+
+  for (const [what, input] of Object.entries(unsendable)) {
+    it(`${what}: the call throws a TypeError into the agent's code, as fetch would, and the trial is the agent's to end`, async () => {
+      const caught: string[] = [];
+      const trial = await run(fnScenario(`unsendable-${what.replace(/\W+/g, '-').toLowerCase()}`, async ({ tools }) => {
+        try {
+          await tools['create_order']!(input);
+        } catch (error) {
+          caught.push(String(error));
+        }
+        await tools['create_order']!(input);
+        return { outcome: 'completed' };
+      }));
+      expect(caught).toHaveLength(1);
+      expect(caught[0]).toMatch(/^TypeError: tools\['create_order'\]\(input\): the input cannot be sent as JSON/);
+      expect(trial.end.kind).toBe('crashed');
+      expect(events(trial, 'tool_call')).toEqual([]);
+    });
+  }
+
+  it('a Date, a class instance or an undefined field is sent as its JSON, and the history holds that JSON', async () => {
+    class Note {
+      readonly text = 'gift';
+    }
+    const trial = await run(fnScenario('sends-json', async ({ tools }) => {
+      await tools['create_order']!({ ...ORDER, note: new Note(), at: new Date(0), skipped: undefined });
+      return { outcome: 'completed' };
+    }));
+    const input = events(trial, 'tool_call')[0]!.input;
+    expect(input).toEqual({ ...ORDER, note: { text: 'gift' }, at: '1970-01-01T00:00:00.000Z' });
+    expect(Object.getPrototypeOf((input as { note: object }).note)).toBe(Object.prototype);
   });
 });
 

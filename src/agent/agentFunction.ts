@@ -65,7 +65,15 @@ export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOption
   const { executor, task, history, clock } = options;
   const callOptions = options.caller === undefined ? {} : { caller: options.caller };
   const tools = Object.freeze(
-    Object.fromEntries(executor.tools.map((t) => [t.name, (input: unknown) => executor.call(t.name, input, callOptions)])),
+    Object.fromEntries(
+      executor.tools.map((t) => [
+        t.name,
+        (input: unknown): Promise<ToolResult> => {
+          const sent = asSent(t.name, input);
+          return sent.ok ? executor.call(t.name, sent.input, callOptions) : Promise.reject(sent.error);
+        },
+      ]),
+    ),
   );
   const start = clock.now();
   const who = options.caller === undefined ? {} : { caller: options.caller };
@@ -80,6 +88,41 @@ export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOption
     now: () => clock.now() - start,
   };
   return endOf(await fn(ctx), history, options.caller);
+}
+
+/**
+ * How deep a tool input may nest. Deeper than JSON APIs take (serde_json stops at 128, Ruby's
+ * JSON at 100, Python's recursion at 1,000), and shallow enough for every walk faultline makes
+ * over a history (the checkers, the scrub, the reports' JSON) to stay far from the stack's end.
+ */
+export const MAX_INPUT_DEPTH = 1_000;
+
+/**
+ * A tool input as a client sends it: its JSON, read back. The agent's own objects (a class
+ * instance, a Date, a getter) become the data the wire would carry, and the history, the
+ * checkers and the scrub read plain data. An input JSON cannot print (a cycle, a BigInt, a getter
+ * or toJSON that throws) or that nests deeper than `MAX_INPUT_DEPTH` is the agent's TypeError, as
+ * `fetch` with such a body would throw.
+ */
+function asSent(tool: string, input: unknown): { readonly ok: true; readonly input: unknown } | { readonly ok: false; readonly error: TypeError } {
+  const refused = (why: string) => ({ ok: false, error: new TypeError(`tools['${tool}'](input): the input cannot be sent as JSON (${why})`) }) as const;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(input);
+  } catch (error) {
+    if (error instanceof RangeError) return refused(`it nests deeper than ${MAX_INPUT_DEPTH.toLocaleString('en-US')} levels`);
+    return refused(error instanceof Error ? error.message : String(error));
+  }
+  const sent = text === undefined ? undefined : (JSON.parse(text) as unknown);
+  return deeperThan(sent, MAX_INPUT_DEPTH) ? refused(`it nests deeper than ${MAX_INPUT_DEPTH.toLocaleString('en-US')} levels`) : { ok: true, input: sent };
+}
+
+/** Whether JSON data nests more than `levels` objects or arrays deep (it stops looking there). */
+function deeperThan(v: unknown, levels: number): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (levels === 0) return true;
+  for (const item of Array.isArray(v) ? v : Object.values(v)) if (deeperThan(item, levels - 1)) return true;
+  return false;
 }
 
 /**
