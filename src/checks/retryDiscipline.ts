@@ -3,6 +3,7 @@ import type { Checker } from './checker.js';
 import { list } from './format.js';
 import { modelRetryAfterProblems } from './modelResends.js';
 import { PERMANENT_KINDS } from './permanentKinds.js';
+import { resentAfterUnknown } from './resentAfterUnknown.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 import { wireDisciplineProblems } from './wireDiscipline.js';
 
@@ -142,7 +143,10 @@ function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Probl
   const byAgentTool = new Map<string, typeof hints>();
   for (const h of hints) {
     const key = `${callerOf(index, h.call) ?? ''}\u0000${h.tool}`;
-    byAgentTool.set(key, [...(byAgentTool.get(key) ?? []), h]);
+    // Pushed, not copied: a crowd under rate limits gets thousands of hints per agent and tool.
+    const same = byAgentTool.get(key);
+    if (same) same.push(h);
+    else byAgentTool.set(key, [h]);
   }
   const problems: Problem[] = [];
   for (const a of attempts) {
@@ -154,50 +158,6 @@ function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Probl
         rule: 'R9',
         attempt: { call: a.call, attempt: a.attempt, request: a.request, tool: a.tool, seq: a.seq, t: a.t },
         retryAfter: { call: hint.call, attempt: hint.attempt, seq: hint.seq, t: hint.t, retryAfterMs: hint.ms, until: hint.until },
-      },
-    });
-  }
-  return problems;
-}
-
-/** R21, R27: after an unknown outcome, the status is queried before the same input is sent again. */
-function resentAfterUnknown(index: TrialIndex): Problem[] {
-  const problems: Problem[] = [];
-  for (const o of index.eventsOf('outcome')) {
-    if (o.result !== 'unknown') continue;
-    const input = index.inputText(o.call);
-    if (input === undefined) continue;
-    const resend = index.calls
-      .filter((c) => c.seq > o.seq && c.call !== o.call && c.tool === o.tool && index.inputText(c.call) === input && c.caller === index.call(o.call)?.caller)
-      .map((c) => index.callAttemptsOf(c.call)[0])
-      .find((a): a is AttemptEvent => a !== undefined);
-    if (!resend) continue;
-    // The call's own reconciliation counts: its unknown outcome already is the status query's answer.
-    const reconciled = index.attemptsOf(o.call).some((a) => a.purpose === 'status') || index.events.some((e) => e.type === 'reconcile' && e.call === o.call);
-    const queried = index.events.some(
-      (e) =>
-        e.seq > o.seq &&
-        e.seq < resend.seq &&
-        ((e.type === 'attempt' && e.purpose === 'status' && (e.tool === o.tool || e.call === o.call)) ||
-          (e.type === 'reconcile' && (e.call === o.call || (o.op !== undefined && e.op === o.op))) ||
-          (e.type === 'tool_call' && e.tool === STATUS_TOOL)),
-    );
-    if (reconciled || queried) continue;
-    const original = index.callAttemptsOf(o.call);
-    problems.push({
-      message: `${o.tool} ${at(resend)} resent the input of ${o.call} after its unknown outcome${o.op !== undefined ? ` (${o.op})` : ''} at t=${o.t}ms without querying its status first (R21, R27)`,
-      evidence: {
-        rule: 'R21',
-        unknown: { call: o.call, tool: o.tool, seq: o.seq, t: o.t, ...(o.op !== undefined ? { op: o.op } : {}), requests: original.map((a) => a.request) },
-        resend: {
-          call: resend.call,
-          attempt: resend.attempt,
-          request: resend.request,
-          seq: resend.seq,
-          t: resend.t,
-          ...(resend.idempotencyKey !== undefined ? { idempotencyKey: resend.idempotencyKey } : {}),
-        },
-        idempotencyKeys: [...new Set([...original, resend].flatMap((a) => (a.idempotencyKey === undefined ? [] : [a.idempotencyKey])))],
       },
     });
   }

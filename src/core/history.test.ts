@@ -20,6 +20,29 @@ describe('History', () => {
   });
 });
 
+describe('History.stamp', () => {
+  it('stamps the event in place, as record stamps its copy: same keys in the same order, marks first, listeners told', async () => {
+    const clock = new VirtualClock(0);
+    const stamped = new History(clock);
+    const copied = new History(clock);
+    const heard: number[] = [];
+    stamped.onRecord((e) => heard.push(e.seq));
+    for (const h of [stamped, copied]) h.markAt(100, { type: 'heal', rules: 1 });
+    await clock.run(async () => {
+      await clock.sleep(150);
+      const event = { seq: -1, t: -1, type: 'agent_wait' as const, ms: 5 };
+      expect(stamped.stamp(event)).toBe(event);
+      copied.record({ type: 'agent_wait', ms: 5 });
+    });
+    expect(JSON.stringify(stamped.events)).toBe(JSON.stringify(copied.events));
+    expect(stamped.events.map((e) => [e.seq, e.t, e.type])).toEqual([
+      [0, 100, 'heal'],
+      [1, 150, 'agent_wait'],
+    ]);
+    expect(heard).toEqual([0, 1]);
+  });
+});
+
 describe('History.markAt', () => {
   it('records the mark at its instant, just before the first event at or after it', async () => {
     const clock = new VirtualClock(0);

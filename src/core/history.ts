@@ -29,6 +29,22 @@ export class History {
   }
 
   /**
+   * Records an event built with `seq` and `t` as its first keys (any values, overwritten here):
+   * stamped in place, not copied, so its keys come out in the order `record` gives them. For
+   * the paths every delivery takes: `record`'s copy cost a few hundred ns per event, on the
+   * ~100,000 events of a 1,000-agent crowd. The caller must not keep or reuse the object.
+   */
+  stamp<T extends NewEvent>(event: T & { seq: number; t: number }): T & { seq: number; t: number } {
+    const t = this.clock.now() - this.#start;
+    if (this.#marks.length > 0) this.#recordMarks(t);
+    event.seq = this.#events.length;
+    event.t = t;
+    this.#events.push(event as unknown as HistoryEvent);
+    for (const listener of this.#listeners) listener(event as unknown as HistoryEvent);
+    return event;
+  }
+
+  /**
    * Records `event` at `t` ms after the trial began, once the trial gets there: just before the
    * first event recorded at or after `t`. A trial whose last event comes earlier never records it,
    * so a mark sets no timer and keeps no trial alive, and seq and t stay in step.

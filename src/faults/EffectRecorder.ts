@@ -22,7 +22,9 @@ export class EffectRecorder {
     const effects = this.ledger.effects;
     for (; this.#seen < effects.length; this.#seen++) {
       const e = effects[this.#seen]!;
-      this.history.record({
+      this.history.stamp({
+        seq: 0,
+        t: 0,
         type: 'effect',
         request: e.request,
         service: e.service,

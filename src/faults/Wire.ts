@@ -178,7 +178,7 @@ export class Wire implements Transport {
     const picked = pickRule(this.#plan, this.#facts(req), this.#hits, this.#rng, this.#healAtMs);
     if (!picked) return undefined;
     this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
-    this.#history.record({ type: 'fault', request: req.request, tool: req.tool, rule: picked.index, fault: picked.rule.fault, call: req.call, attempt: req.attempt });
+    this.#history.stamp({ seq: 0, t: 0, type: 'fault', request: req.request, tool: req.tool, rule: picked.index, fault: picked.rule.fault, call: req.call, attempt: req.attempt });
     return picked.rule.fault;
   }
 
@@ -264,11 +264,8 @@ export class Wire implements Transport {
 
   /** One arrival at the service: validate, run (or answer a status query), record its effects. */
   async #deliver(tool: ToolSpec, req: WireRequest, copy: number, failure?: Error): Promise<Answer> {
-    this.#history.record(
-      req.idempotencyKey === undefined
-        ? { type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt }
-        : { type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt, idempotencyKey: req.idempotencyKey },
-    );
+    if (req.idempotencyKey === undefined) this.#history.stamp({ seq: 0, t: 0, type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt });
+    else this.#history.stamp({ seq: 0, t: 0, type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt, idempotencyKey: req.idempotencyKey });
     const ctx = this.#context(tool, req, failure);
     try {
       const value = req.purpose === 'status' ? await queryStatus(tool, req.input as OperationRef, ctx) : await runTool(tool, req.input, ctx);
@@ -295,8 +292,8 @@ export class Wire implements Transport {
   }
 
   #respond(req: WireRequest, reply: Reply, legs?: NetworkLegs): void {
-    // Built in place, key by key in the order the spreads gave (`legs` only when drawn): one object per response, not three.
-    const event = { type: 'response', request: req.request, tool: req.tool, call: req.call, attempt: req.attempt } as Mutable<ResponseEvent>;
+    // Built in place, key by key in the order the spreads gave (`legs` only when drawn), and stamped in place: one object per response, not four.
+    const event = { seq: 0, t: 0, type: 'response', request: req.request, tool: req.tool, call: req.call, attempt: req.attempt } as Mutable<ResponseEvent>;
     if (legs) event.legs = legs;
     switch (reply.kind) {
       case 'ok':
@@ -312,11 +309,11 @@ export class Wire implements Transport {
         event.result = 'lost';
         event.message = reply.message;
     }
-    this.#history.record(event);
+    this.#history.stamp(event);
   }
 }
 
-type ResponseEvent = Omit<EventOf<'response'>, 'seq' | 't'>;
+type ResponseEvent = EventOf<'response'>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The caller's view of a tool: its contract, never its business logic. */

@@ -151,10 +151,12 @@ export class Executor implements ToolExecutor {
     const call = ids.next('call');
     const started = clock.now();
     const contract = this.#contracts.get(tool);
-    history.record(toolCallEvent(call, tool, contract, input, options));
+    history.stamp(toolCallEvent(call, tool, contract, input, options));
     const done = await this.#dispatch(call, tool, contract, input);
     const { result } = done;
-    history.record({
+    history.stamp({
+      seq: 0,
+      t: 0,
       type: 'outcome',
       call,
       tool,
@@ -230,7 +232,7 @@ export class Executor implements ToolExecutor {
       }
       const request = ids.next('req');
       const withKey = key === undefined ? {} : { idempotencyKey: key };
-      history.record({ type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...withKey, ...(record && { op: record.op }) });
+      history.stamp({ seq: 0, t: 0, type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...withKey, ...(record && { op: record.op }) });
       if (attempts === 1) ratio?.deposit();
       const p = throttle?.rejectProbability ?? 0;
       const throttledLocally = throttle?.admit() === false;
@@ -240,13 +242,13 @@ export class Executor implements ToolExecutor {
       if (sent.kind === 'ok') {
         throttle?.record(true);
         quota?.succeeded(quotaCost);
-        history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
+        history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
         if (record) await this.#settle(record, call, { state: 'succeeded', result: sent.value });
         return { result: { kind: 'ok', call, tool, attempts, value: sent.value }, ...(record && { op: record.op }) };
       }
       const error = classifyError(sent.error, clock.now());
       if (!throttledLocally) throttle?.record(!OVERLOAD_KINDS.has(error.kind));
-      history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
+      history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
       if (error.retryAfterMs !== undefined && config.retryAfter.mode === 'honour') {
         this.#retryAfterUntil.set(tool, Math.max(this.#retryAfterUntil.get(tool) ?? 0, clock.now() + error.retryAfterMs));
       }

@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import { AbortRelay } from '../core/AbortRelay.js';
 
 /**
  * Abort controllers for sends, reused: a fresh `AbortController` costs an `EventTarget` (several
@@ -10,10 +11,17 @@ export class SignalPool {
   readonly #spare: AbortController[] = [];
 
   take(): AbortController {
-    return this.#spare.pop() ?? new AbortController();
+    const spare = this.#spare.pop();
+    if (spare) return spare;
+    const controller = new AbortController();
+    // Its first listener, for its whole life: a send's race holds a hook on it instead of adding one (`AbortRelay`).
+    AbortRelay.attach(controller.signal);
+    return controller;
   }
 
   give(controller: AbortController): void {
-    if (!controller.signal.aborted && getEventListeners(controller.signal, 'abort').length === 0) this.#spare.push(controller);
+    const signal = controller.signal;
+    // The relay's own listener is the one a clean signal holds; a hook still held would be a listener too.
+    if (!signal.aborted && AbortRelay.of(signal)?.idle === true && getEventListeners(signal, 'abort').length === 1) this.#spare.push(controller);
   }
 }

@@ -1,11 +1,16 @@
-import type { NewEvent, ToolContract } from '../core/index.js';
+import type { EventOf, ToolContract } from '../core/index.js';
 import { businessKeyOf } from './businessKey.js';
 import type { CallOptions } from './ToolExecutor.js';
 
-/** The `tool_call` event every execution layer records first, so checkers see every runtime alike. */
-export function toolCallEvent(call: string, tool: string, contract: ToolContract | undefined, input: unknown, options: CallOptions): NewEvent {
+/**
+ * The `tool_call` event every execution layer records first, so checkers see every runtime alike.
+ * Built with its `seq` and `t` slots first, for `History.stamp` to fill in place.
+ */
+export function toolCallEvent(call: string, tool: string, contract: ToolContract | undefined, input: unknown, options: CallOptions): EventOf<'tool_call'> {
   const businessKey = contract && businessKeyOf(contract, input);
   return {
+    seq: 0,
+    t: 0,
     type: 'tool_call',
     call,
     tool,

@@ -76,7 +76,7 @@ export class LibraryExecutor implements ToolExecutor {
     const { history, clock, ids, transport, driver } = this.#o;
     const call = ids.next('call');
     const contract = this.#contracts.get(tool);
-    history.record(toolCallEvent(call, tool, contract, input, options));
+    history.stamp(toolCallEvent(call, tool, contract, input, options));
     if (!contract) return this.#failed(call, tool, input, 0, { kind: 'not_found', message: `there is no tool named "${tool}"`, retryable: false }, 'not_retryable');
     const parsed = contract.input.safeParse(input);
     if (!parsed.success) {
@@ -87,24 +87,24 @@ export class LibraryExecutor implements ToolExecutor {
     const attempt = async (signal?: AbortSignal): Promise<unknown> => {
       attempts++;
       const request = ids.next('req');
-      history.record({ type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...key });
+      history.stamp({ seq: 0, t: 0, type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...key });
       const timeout = this.#o.timeoutMs ?? undefined;
       const sent = signal?.aborted
         ? { kind: 'error' as const, error: signal.reason as unknown }
         : await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: parsed.data, call, attempt: attempts, ...key }, timeout, this.#signals);
       if (sent.kind === 'ok') {
-        history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
+        history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
         return sent.value;
       }
       const error = classifyError(sent.error, clock.now());
-      history.record({ type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
+      history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
       throw new AttemptFailed(error, sent.error);
     };
     try {
       const value = await driver.execute(attempt, {
         onWait: (ms) => history.record({ type: 'retry_wait', call, attempt: attempts, ms, reason: 'backoff' }),
       });
-      history.record({ type: 'outcome', call, tool, result: 'ok', attempts, ...openTaskField(value) });
+      history.stamp({ seq: 0, t: 0, type: 'outcome', call, tool, result: 'ok', attempts, ...openTaskField(value) });
       return { kind: 'ok', call, tool, attempts, value };
     } catch (thrown) {
       const error = libraryError(thrown, clock.now());
@@ -115,7 +115,7 @@ export class LibraryExecutor implements ToolExecutor {
   #failed(call: string, tool: string, input: unknown, attempts: number, error: ErrorData, reason: GiveUpReason): ToolResult {
     const { history } = this.#o;
     if (attempts > 0) history.record({ type: 'give_up', call, reason, error });
-    history.record({ type: 'outcome', call, tool, result: 'error', attempts, error });
+    history.stamp({ seq: 0, t: 0, type: 'outcome', call, tool, result: 'error', attempts, error });
     return { kind: 'error', call, tool, attempts, error: errorFeedback({ error, input, attempts }) };
   }
 }

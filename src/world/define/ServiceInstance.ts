@@ -142,7 +142,7 @@ export class ServiceInstance<S, O> implements Service {
       request: toolCtx.request,
       idempotencyKey: toolCtx.idempotencyKey,
       command: (spec) => runCommand(spec, { clock: this.#clock, processes: toolCtx.world.processes ?? (this.#orphans ??= new ProcessTable()), service: name, request: toolCtx.request }),
-      travel: (leg) => toolCtx.travel?.(leg) ?? Promise.resolve(),
+      travel: (leg) => toolCtx.travel?.(leg) ?? ARRIVED,
     };
   }
 }
@@ -159,6 +159,9 @@ export function instantiateService<S, O>(definition: ServiceParts<S, O>, parse: 
   }
   return new ServiceInstance(definition, clock, parsed.value);
 }
+
+/** A leg without a network: already travelled. One settled promise for every such leg (awaiting it takes the same hop as a fresh one). */
+const ARRIVED: Promise<void> = Promise.resolve();
 
 function businessKeyOf(input: unknown, field: string | undefined): string | undefined {
   if (field === undefined || typeof input !== 'object' || input === null) return undefined;

@@ -1,0 +1,42 @@
+import type { Claim } from '../core/index.js';
+import { parseSubject, STATUS_TOOL, subjectOf, type TrialIndex } from './trialIndex.js';
+
+/**
+ * The subjects each call acted on: the ledger's names for what its requests committed, or,
+ * when it committed nothing, the claims whose key is the call's business key. Status queries
+ * act on none. Worked out per call on first ask: a crowd whose agents claim nothing and meet no
+ * unknown outcome never asks, and used to pay for every call's effects and subjects anyway.
+ */
+export class CallSubjects {
+  readonly #byCall = new Map<string, readonly string[]>();
+
+  constructor(
+    readonly index: TrialIndex,
+    readonly claims: readonly Claim[],
+  ) {}
+
+  of(call: string): readonly string[] {
+    let subjects = this.#byCall.get(call);
+    if (subjects === undefined) {
+      const event = this.index.call(call);
+      subjects = event === undefined || event.tool === STATUS_TOOL ? [] : this.#subjectsOf(call);
+      this.#byCall.set(call, subjects);
+    }
+    return subjects;
+  }
+
+  /** The calls that acted on `subject`, in the order they were made. */
+  callsOf(subject: string): string[] {
+    const calls: string[] = [];
+    for (const c of this.index.calls) if (c.tool !== STATUS_TOOL && this.of(c.call).includes(subject)) calls.push(c.call);
+    return calls;
+  }
+
+  #subjectsOf(call: string): readonly string[] {
+    const committed = [...new Set(this.index.effectsOfCall(call).map((e) => subjectOf(e.service, e.key)))];
+    if (committed.length > 0) return committed;
+    const key = this.index.businessKeyOf(call);
+    if (key === undefined) return [];
+    return [...new Set(this.claims.filter((c) => parseSubject(c.subject)?.key === key).map((c) => c.subject))];
+  }
+}

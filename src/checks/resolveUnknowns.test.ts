@@ -1,0 +1,139 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import type { EventOf } from '../core/index.js';
+import { CallSubjects } from './CallSubjects.js';
+import { resolveUnknowns, type Resolution } from './resolveUnknowns.js';
+import { TrialBuilder } from './testing.js';
+import { parseSubject, STATUS_TOOL, TrialIndex } from './trialIndex.js';
+
+type OutcomeEvent = EventOf<'outcome'>;
+
+/** The definition, one outcome at a time: the first later event that settles it (what honesty did before the one pass). */
+function resolveOne(subjects: CallSubjects, o: OutcomeEvent): Resolution {
+  const index = subjects.index;
+  const mine = subjects.of(o.call);
+  const input = index.inputText(o.call);
+  let ambiguous: Resolution | undefined;
+  for (const e of index.events) {
+    if (e.seq <= o.seq) continue;
+    if (e.type === 'reconcile' && (e.call === o.call || (o.op !== undefined && e.op === o.op)) && (e.found === 'succeeded' || e.found === 'failed')) {
+      const by = `reconcile #${e.seq} found ${e.found}`;
+      return e.task === undefined ? { kind: 'resolved', seq: e.seq, by } : { kind: 'taken_on', seq: e.seq, by: `${by}: a task ${e.task}` };
+    }
+    if (e.type === 'operation' && o.op !== undefined && e.op === o.op && (e.state === 'succeeded' || e.state === 'failed')) {
+      return { kind: 'resolved', seq: e.seq, by: `operation ${e.op} became ${e.state} (#${e.seq})` };
+    }
+    if (e.type !== 'outcome' || e.result !== 'ok' || e.call === o.call) continue;
+    if (e.tool === STATUS_TOOL) {
+      const query = index.inputText(e.call) ?? '';
+      const related = o.op !== undefined ? query.includes(o.op) : mine.some((s) => query.includes(parseSubject(s)?.key ?? s));
+      if (related) ambiguous ??= { kind: 'ambiguous', seq: e.seq, call: e.call };
+      continue;
+    }
+    const sameSubject = subjects.of(e.call).some((s) => mine.includes(s));
+    if (sameSubject || (e.tool === o.tool && input !== undefined && index.inputText(e.call) === input)) {
+      const by = `${e.call} (${e.tool}) ended ok (#${e.seq})`;
+      return e.task === undefined ? { kind: 'resolved', seq: e.seq, by } : { kind: 'taken_on', seq: e.seq, by: `${by}: a task ${e.task}` };
+    }
+  }
+  return ambiguous ?? { kind: 'unresolved' };
+}
+
+/** One step of a random trial: a call of one of two tools on one of three keys, ending some way; or a status query, a reconcile, an operation record. */
+const step = fc.oneof(
+  fc.record({
+    kind: fc.constant('call' as const),
+    tool: fc.constantFrom('create_order', 'update_record'),
+    ref: fc.constantFrom('a', 'b', 'c'),
+    commit: fc.boolean(),
+    result: fc.constantFrom('ok', 'unknown', 'error'),
+    op: fc.option(fc.constantFrom('op-1', 'op-2', 'op-3'), { nil: undefined }),
+  }),
+  fc.record({ kind: fc.constant('status' as const), about: fc.constantFrom('op-1', 'op-2', 'a', 'b', 'zz'), ok: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('reconcile' as const),
+    call: fc.integer({ min: 1, max: 12 }),
+    op: fc.option(fc.constantFrom('op-1', 'op-2', 'op-3'), { nil: undefined }),
+    found: fc.constantFrom('succeeded', 'failed', 'pending', 'not_found'),
+    task: fc.option(fc.constantFrom('accepted', 'running'), { nil: undefined }),
+  }),
+  fc.record({ kind: fc.constant('operation' as const), op: fc.constantFrom('op-1', 'op-2', 'op-3'), state: fc.constantFrom('recorded', 'succeeded', 'failed', 'unknown') }),
+);
+type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
+
+function trialOf(steps: readonly Step[]): TrialBuilder {
+  const b = new TrialBuilder();
+  for (const s of steps) {
+    switch (s.kind) {
+      case 'call': {
+        const c = b.call(s.tool, { clientReference: s.ref, amount: 1 });
+        c.attempt({ key: `k-${s.ref}`, ...(s.result === 'ok' ? {} : { error: 'timeout' }), ...(s.commit ? { commit: { service: 'orders', effect: 'order.created', key: s.ref } } : {}) });
+        c.outcome(s.result as 'ok' | 'unknown' | 'error', s.op === undefined ? {} : { op: s.op });
+        break;
+      }
+      case 'status': {
+        const c = b.call(STATUS_TOOL, { operation_id: s.about }, 'read');
+        c.attempt(s.ok ? {} : { error: 'timeout' });
+        c.outcome(s.ok ? 'ok' : 'error');
+        break;
+      }
+      case 'reconcile':
+        b.add({ type: 'reconcile', call: `call-${s.call}`, op: s.op ?? 'op-9', found: s.found as 'succeeded', ...(s.task !== undefined && { task: s.task }) });
+        break;
+      case 'operation':
+        b.add({ type: 'operation', op: s.op, call: 'call-1', tool: 'create_order', state: s.state as 'succeeded' });
+        break;
+    }
+    b.advance(10);
+  }
+  return b;
+}
+
+describe('resolveUnknowns', () => {
+  test.prop([fc.array(step, { maxLength: 30 }), fc.boolean()])('settles every unknown outcome as a scan per outcome does', (steps, claimed) => {
+    const record = trialOf(steps).build();
+    const index = TrialIndex.of(record);
+    const claims = claimed ? [{ subject: 'orders:a', status: 'unknown' as const }] : [];
+    const unknown = index.eventsOf('outcome').filter((o) => o.result === 'unknown' && o.tool !== STATUS_TOOL);
+    const got = resolveUnknowns(new CallSubjects(index, claims), unknown);
+    const reference = new CallSubjects(index, claims);
+    expect(unknown.map((o) => got.get(o))).toEqual(unknown.map((o) => resolveOne(reference, o)));
+  });
+
+  it('settles two unknowns at once by one later success on their subject, each with a resolution of its own', () => {
+    const b = new TrialBuilder();
+    const commit = { service: 'orders', effect: 'order.created', key: 'a' };
+    const write = (input: object, spec: Parameters<ReturnType<TrialBuilder['call']>['attempt']>[0], result: 'ok' | 'unknown'): void => {
+      const c = b.call('create_order', input);
+      c.attempt(spec);
+      c.outcome(result);
+    };
+    write({ clientReference: 'a' }, { error: 'timeout', commit }, 'unknown');
+    write({ clientReference: 'a', note: 'again' }, { error: 'timeout' }, 'unknown');
+    write({ clientReference: 'a', note: 'third' }, { commit }, 'ok');
+    const index = TrialIndex.of(b.build());
+    const [first, second, last] = index.eventsOf('outcome');
+    const got = resolveUnknowns(new CallSubjects(index, [{ subject: 'orders:a', status: 'unknown' }]), [first!, second!]);
+    const settled = { kind: 'resolved', seq: last!.seq, by: `call-3 (create_order) ended ok (#${last!.seq})` };
+    expect(got.get(first!)).toEqual(settled);
+    expect(got.get(second!)).toEqual(settled);
+    expect(got.get(second!)).not.toBe(got.get(first!));
+  });
+});
+
+describe('CallSubjects', () => {
+  it('works a call out only when asked, and lists the calls of a subject in call order', () => {
+    const b = new TrialBuilder();
+    b.call('create_order', { clientReference: 'a' }).attempt({ commit: { service: 'orders', effect: 'order.created', key: 'a' } });
+    b.call('create_order', { clientReference: 'b' }).attempt({ error: 'timeout' });
+    b.call(STATUS_TOOL, { operation_id: 'op-1' }, 'read').attempt();
+    b.call('create_order', { clientReference: 'a', amount: 2 }).attempt({ commit: { service: 'orders', effect: 'order.created', key: 'a' } });
+    const index = TrialIndex.of(b.build());
+    const subjects = new CallSubjects(index, [{ subject: 'orders:b', status: 'failed' }]);
+    expect(subjects.of('call-1')).toEqual(['orders:a']);
+    expect(subjects.of('call-2')).toEqual(['orders:b']);
+    expect(subjects.of('call-3')).toEqual([]);
+    expect(subjects.of('call-9')).toEqual([]);
+    expect(subjects.callsOf('orders:a')).toEqual(['call-1', 'call-4']);
+  });
+});
