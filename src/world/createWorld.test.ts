@@ -15,6 +15,10 @@ describe('createWorld', () => {
     expect(names(createWorld(new VirtualClock(), { orders: {} }, ['email', 'orders']))).toEqual(['email', 'orders']);
   });
 
+  it("writes a snapshot's keys as ledger, services, hash (reports and hashes read its JSON text, so the order is part of it)", () => {
+    expect(Object.keys(createWorld(new VirtualClock(), {}).snapshot())).toEqual(['ledger', 'services', 'hash']);
+  });
+
   it('passes each service its config', () => {
     const w = createWorld(new VirtualClock(), { orders: { idempotency: false }, payments: {} });
     expect(w.tools.filter((t) => t.risk !== 'read').map((t) => [t.name, t.honoursIdempotencyKeys])).toEqual([
