@@ -96,6 +96,8 @@ export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOption
  * over a history (the checkers, the scrub, the reports' JSON) to stay far from the stack's end.
  */
 export const MAX_INPUT_DEPTH = 1_000;
+// JSON.stringify's own RangeError and the depth check give the one reason.
+const TOO_DEEP = `it nests deeper than ${MAX_INPUT_DEPTH.toLocaleString('en-US')} levels`;
 
 /**
  * A tool input as a client sends it: its JSON, read back. The agent's own objects (a class
@@ -110,11 +112,11 @@ function asSent(tool: string, input: unknown): { readonly ok: true; readonly inp
   try {
     text = JSON.stringify(input);
   } catch (error) {
-    if (error instanceof RangeError) return refused(`it nests deeper than ${MAX_INPUT_DEPTH.toLocaleString('en-US')} levels`);
+    if (error instanceof RangeError) return refused(TOO_DEEP);
     return refused(error instanceof Error ? error.message : String(error));
   }
   const sent = text === undefined ? undefined : (JSON.parse(text) as unknown);
-  return deeperThan(sent, MAX_INPUT_DEPTH) ? refused(`it nests deeper than ${MAX_INPUT_DEPTH.toLocaleString('en-US')} levels`) : { ok: true, input: sent };
+  return deeperThan(sent, MAX_INPUT_DEPTH) ? refused(TOO_DEEP) : { ok: true, input: sent };
 }
 
 /** Whether JSON data nests more than `levels` objects or arrays deep (it stops looking there). */

@@ -1,15 +1,14 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import type { EventOf } from '../core/index.js';
-import { resentAfterUnknown } from './resentAfterUnknown.js';
+import { resentAfterUnknown, resentProblem } from './resentAfterUnknown.js';
 import { TrialBuilder } from './testing.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 
 type AttemptEvent = EventOf<'attempt'>;
 type Problem = { message: string; evidence: unknown };
-const at = (a: AttemptEvent): string => `${a.call} attempt ${a.attempt} (${a.request}) at t=${a.t}ms`;
 
-/** The definition, one unknown outcome at a time over every call and the whole history (the checker before the lookups). */
+/** The definition, one unknown outcome at a time over every call and the whole history (the checker before the lookups); the problem is written by the same `resentProblem`. */
 function perOutcome(index: TrialIndex): Problem[] {
   const problems: Problem[] = [];
   for (const o of index.eventsOf('outcome')) {
@@ -31,16 +30,7 @@ function perOutcome(index: TrialIndex): Problem[] {
           (e.type === 'tool_call' && e.tool === STATUS_TOOL)),
     );
     if (reconciled || queried) continue;
-    const original = index.callAttemptsOf(o.call);
-    problems.push({
-      message: `${o.tool} ${at(resend)} resent the input of ${o.call} after its unknown outcome${o.op !== undefined ? ` (${o.op})` : ''} at t=${o.t}ms without querying its status first (R21, R27)`,
-      evidence: {
-        rule: 'R21',
-        unknown: { call: o.call, tool: o.tool, seq: o.seq, t: o.t, ...(o.op !== undefined ? { op: o.op } : {}), requests: original.map((a) => a.request) },
-        resend: { call: resend.call, attempt: resend.attempt, request: resend.request, seq: resend.seq, t: resend.t, ...(resend.idempotencyKey !== undefined ? { idempotencyKey: resend.idempotencyKey } : {}) },
-        idempotencyKeys: [...new Set([...original, resend].flatMap((a) => (a.idempotencyKey === undefined ? [] : [a.idempotencyKey])))],
-      },
-    });
+    problems.push(resentProblem(o, resend, index.callAttemptsOf(o.call)));
   }
   return problems;
 }

@@ -57,25 +57,29 @@ export function resentAfterUnknown(index: TrialIndex): Problem[] {
       (o.op !== undefined && between(reconcileByOp.get(o.op))) ||
       between(statusCalls);
     if (reconciled || queried) continue;
-    const original = index.callAttemptsOf(o.call);
-    problems.push({
-      message: `${o.tool} ${at(resend)} resent the input of ${o.call} after its unknown outcome${o.op !== undefined ? ` (${o.op})` : ''} at t=${o.t}ms without querying its status first (R21, R27)`,
-      evidence: {
-        rule: 'R21',
-        unknown: { call: o.call, tool: o.tool, seq: o.seq, t: o.t, ...(o.op !== undefined ? { op: o.op } : {}), requests: original.map((a) => a.request) },
-        resend: {
-          call: resend.call,
-          attempt: resend.attempt,
-          request: resend.request,
-          seq: resend.seq,
-          t: resend.t,
-          ...(resend.idempotencyKey !== undefined ? { idempotencyKey: resend.idempotencyKey } : {}),
-        },
-        idempotencyKeys: [...new Set([...original, resend].flatMap((a) => (a.idempotencyKey === undefined ? [] : [a.idempotencyKey])))],
-      },
-    });
+    problems.push(resentProblem(o, resend, index.callAttemptsOf(o.call)));
   }
   return problems;
+}
+
+/** The problem of `o`'s input resent by `resend` with no status query between; `original`: `o`'s own attempts. */
+export function resentProblem(o: EventOf<'outcome'>, resend: AttemptEvent, original: readonly AttemptEvent[]): Problem {
+  return {
+    message: `${o.tool} ${at(resend)} resent the input of ${o.call} after its unknown outcome${o.op !== undefined ? ` (${o.op})` : ''} at t=${o.t}ms without querying its status first (R21, R27)`,
+    evidence: {
+      rule: 'R21',
+      unknown: { call: o.call, tool: o.tool, seq: o.seq, t: o.t, ...(o.op !== undefined ? { op: o.op } : {}), requests: original.map((a) => a.request) },
+      resend: {
+        call: resend.call,
+        attempt: resend.attempt,
+        request: resend.request,
+        seq: resend.seq,
+        t: resend.t,
+        ...(resend.idempotencyKey !== undefined ? { idempotencyKey: resend.idempotencyKey } : {}),
+      },
+      idempotencyKeys: [...new Set([...original, resend].flatMap((a) => (a.idempotencyKey === undefined ? [] : [a.idempotencyKey])))],
+    },
+  };
 }
 
 /** The first attempt of the first later call (another call, same agent, tool and input) that sent anything. */

@@ -72,13 +72,12 @@ export function resolveUnknowns(subjects: CallSubjects, outcomes: readonly Outco
     }
     if (e.type === 'reconcile') {
       if (e.found !== 'succeeded' && e.found !== 'failed') continue;
-      const by = `reconcile #${e.seq} found ${e.found}`;
-      const r: Resolution = e.task === undefined ? { kind: 'resolved', seq: e.seq, by } : { kind: 'taken_on', seq: e.seq, by: `${by}: a task ${e.task}` };
+      const r = settledBy(e.seq, `reconcile #${e.seq} found ${e.found}`, e.task);
       for (const p of union(byCall.get(e.call), e.op === undefined ? undefined : byOp.get(e.op))) settle(p, { ...r });
     } else if (e.type === 'operation') {
       if (e.state !== 'succeeded' && e.state !== 'failed') continue;
       const r: Resolution = { kind: 'resolved', seq: e.seq, by: `operation ${e.op} became ${e.state} (#${e.seq})` };
-      for (const p of union(byOp.get(e.op), undefined)) settle(p, { ...r });
+      for (const p of [...(byOp.get(e.op) ?? [])]) settle(p, { ...r });
     } else if (e.type === 'outcome' && e.result === 'ok') {
       if (e.tool === STATUS_TOOL) {
         const query = index.inputText(e.call) ?? '';
@@ -96,8 +95,7 @@ export function resolveUnknowns(subjects: CallSubjects, outcomes: readonly Outco
         if (input !== undefined) for (const p of bySame.get(`${e.tool}\u0000${input}`) ?? []) hit.add(p);
       }
       if (hit.size === 0) continue;
-      const by = `${e.call} (${e.tool}) ended ok (#${e.seq})`;
-      const r: Resolution = e.task === undefined ? { kind: 'resolved', seq: e.seq, by } : { kind: 'taken_on', seq: e.seq, by: `${by}: a task ${e.task}` };
+      const r = settledBy(e.seq, `${e.call} (${e.tool}) ended ok (#${e.seq})`, e.task);
       for (const p of hit) if (p.o.call !== e.call) settle(p, { ...r });
     }
   }
@@ -105,6 +103,9 @@ export function resolveUnknowns(subjects: CallSubjects, outcomes: readonly Outco
   for (const o of waiting) if (!resolved.has(o)) resolved.set(o, { kind: 'unresolved' });
   return resolved;
 }
+
+/** Settled at `seq` by what `by` says; as a long task taken on when the settling event names one (R20). */
+const settledBy = (seq: number, by: string, task: string | undefined): Resolution => (task === undefined ? { kind: 'resolved', seq, by } : { kind: 'taken_on', seq, by: `${by}: a task ${task}` });
 
 function file(map: Map<string, Set<Pending>>, key: string, p: Pending): void {
   const set = map.get(key);
