@@ -39,9 +39,7 @@ export class History {
     if (this.#marks.length > 0) this.#recordMarks(t);
     event.seq = this.#events.length;
     event.t = t;
-    this.#events.push(event as unknown as HistoryEvent);
-    for (const listener of this.#listeners) listener(event as unknown as HistoryEvent);
-    return event;
+    return this.#publish(event);
   }
 
   /**
@@ -62,9 +60,13 @@ export class History {
   }
 
   #append<T extends NewEvent>(event: T, t: number): T & { seq: number; t: number } {
-    const stamped = { seq: this.#events.length, t, ...event };
-    this.#events.push(stamped as HistoryEvent);
-    for (const listener of this.#listeners) listener(stamped as HistoryEvent);
+    return this.#publish({ seq: this.#events.length, t, ...event });
+  }
+
+  /** Appends a stamped event and tells the listeners: the one tail of `record`, `stamp` and the marks. */
+  #publish<E extends { seq: number; t: number }>(stamped: E): E {
+    this.#events.push(stamped as unknown as HistoryEvent);
+    for (const listener of this.#listeners) listener(stamped as unknown as HistoryEvent);
     return stamped;
   }
 
