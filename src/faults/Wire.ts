@@ -17,7 +17,7 @@ import {
 } from '../core/index.js';
 import type { ToolContext, ToolSpec } from '../world/tool.js';
 import type { World } from '../world/World.js';
-import { raceAbort, untilAborted } from './abort.js';
+import { raceAbort, sleepRelayed, untilAborted } from './abort.js';
 import type { Fault, LieFault } from './fault.js';
 import { lieAbout, toldIfDifferent, type Told } from './lies.js';
 import { declaredOutput } from './declaredOutput.js';
@@ -161,7 +161,8 @@ export class Wire implements Transport {
   async #travel(fault: Fault | undefined, tool: ToolSpec, req: WireRequest, signal: AbortSignal | undefined, legs: LegDraws): Promise<Reply> {
     if (legs.request > 0) await this.#clock.sleep(legs.request);
     const reply = await this.#apply(fault, tool, req, signal);
-    if (reply.kind !== 'lost' && legs.response > 0) await this.#clock.sleep(legs.response, signal);
+    // The send's race holds the signal's relay by now (a reused signal): the leg's abort listener is its second hook.
+    if (reply.kind !== 'lost' && legs.response > 0) await sleepRelayed(this.#clock, legs.response, signal);
     return reply;
   }
 

@@ -1,4 +1,5 @@
 import { AbortRelay } from '../core/AbortRelay.js';
+import type { Clock } from '../core/index.js';
 
 /** Rejects with the signal's reason once it aborts; never settles without a signal. */
 export function untilAborted(signal: AbortSignal | undefined): Promise<never> {
@@ -46,5 +47,28 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined):
         reject(error as Error);
       },
     );
+  });
+}
+
+/**
+ * `clock.sleep(ms, signal)` for a send that is racing `signal` (`raceAbort`) on a reused signal:
+ * the relay's second hook stands for the abort listener the sleep would add, so a network leg
+ * costs no `EventTarget` listener added and removed. Same timer, same promise hops, and on abort
+ * the same calls in the same order (the race's rejection, then the timer cleared and the sleep
+ * rejected). Any other signal sleeps as `clock.sleep` does.
+ */
+export function sleepRelayed(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  const relay = signal && AbortRelay.of(signal);
+  // A held hook means the signal has not aborted: the abort's dispatch lets go of every hook.
+  if (!signal || !relay?.takesNext) return clock.sleep(ms, signal);
+  return new Promise<void>((resolve, reject) => {
+    const handle = clock.setTimer(ms, () => {
+      relay.releaseNext();
+      resolve();
+    });
+    relay.holdNext(() => {
+      clock.clearTimer(handle);
+      reject(signal.reason as Error);
+    });
   });
 }
