@@ -107,7 +107,7 @@ export class Executor implements ToolExecutor {
   readonly #retryAfterUntil = new Map<string, number>();
   /** Definite records of an earlier process, answering replayed calls once each (see `resume`). */
   #journal: OperationRecord[] = [];
-  readonly #signals = new SignalPool();
+  readonly #signals = SignalPool.shared;
 
   constructor(options: ExecutorOptions) {
     // The breaker sits between the retries and the wire, so a refused send never leaves (cockatiel's wrap(retry, breaker)).

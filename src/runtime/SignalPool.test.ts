@@ -1,3 +1,5 @@
+import { fc, test } from '@fast-check/vitest';
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AbortRelay } from '../core/AbortRelay.js';
 import { raceAbort } from '../faults/abort.js';
@@ -26,6 +28,66 @@ describe('SignalPool', () => {
     pool.give(listened);
     const next = pool.take();
     expect([aborted, held, listened]).not.toContain(next);
+  });
+  it('reuses one whose listener was added and removed again, and drops one with an onabort handler', () => {
+    const pool = new SignalPool();
+    const c = pool.take();
+    const listener = (): void => {};
+    c.signal.addEventListener('abort', listener);
+    c.signal.removeEventListener('abort', listener);
+    pool.give(c);
+    expect(pool.take()).toBe(c);
+    c.signal.onabort = () => {};
+    pool.give(c);
+    expect(pool.take()).not.toBe(c);
+  });
+
+  /** What a send may do to its signal before giving it back. */
+  const step = fc.constantFrom('add', 'remove', 'race', 'settle', 'onabort', 'unset', 'abort', 'give');
+  test.prop([fc.array(step, { maxLength: 40 })])('takes back exactly the controllers the listener count says are clean (the check it replaced)', async (steps) => {
+    const pool = new SignalPool();
+    let c = pool.take();
+    const listener = (): void => {};
+    let settle: (() => void) | undefined;
+    for (const s of steps) {
+      switch (s) {
+        case 'add':
+          c.signal.addEventListener('abort', listener);
+          break;
+        case 'remove':
+          c.signal.removeEventListener('abort', listener);
+          break;
+        case 'race':
+          if (AbortRelay.of(c.signal)?.idle === true && !c.signal.aborted) {
+            const work = new Promise<void>((resolve) => (settle = resolve));
+            raceAbort(work, c.signal).catch(() => undefined);
+          }
+          break;
+        case 'settle':
+          settle?.();
+          settle = undefined;
+          await Promise.resolve();
+          await Promise.resolve();
+          break;
+        case 'onabort':
+          c.signal.onabort = () => {};
+          break;
+        case 'unset':
+          c.signal.onabort = null;
+          break;
+        case 'abort':
+          c.abort(new Error('timeout'));
+          break;
+        case 'give': {
+          const clean = !c.signal.aborted && AbortRelay.of(c.signal)?.idle === true && getEventListeners(c.signal, 'abort').length === 1;
+          pool.give(c);
+          const next = pool.take();
+          expect(next === c).toBe(clean);
+          c = next;
+          settle = undefined;
+        }
+      }
+    }
   });
 });
 

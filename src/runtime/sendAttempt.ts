@@ -17,7 +17,8 @@ export type AttemptResultKind = AttemptResult['kind'];
  */
 export async function sendAttempt(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined, signals?: SignalPool): Promise<AttemptResult> {
   const pool = transport.releasesSignal === true ? signals : undefined;
-  const controller = pool ? pool.take() : new AbortController();
+  const lent = pool?.take();
+  const controller = lent ?? new AbortController();
   let stop: ((reason: unknown) => void) | undefined;
   const timer =
     timeoutMs === undefined
@@ -39,6 +40,6 @@ export async function sendAttempt(transport: Transport, clock: Clock, request: W
     return { kind: 'error', error };
   } finally {
     if (timer !== undefined) clock.clearTimer(timer);
-    pool?.give(controller);
+    if (lent) pool?.give(lent);
   }
 }

@@ -63,7 +63,7 @@ export class LibraryExecutor implements ToolExecutor {
   readonly #o: LibraryExecutorOptions;
   readonly #contracts: ReadonlyMap<string, ToolContract>;
   readonly #keyRng: Rng;
-  readonly #signals = new SignalPool();
+  readonly #signals = SignalPool.shared;
 
   constructor(options: LibraryExecutorOptions) {
     this.#o = options;
