@@ -1,9 +1,16 @@
 import { sleepOn, type Clock, type TimerHandle } from './Clock.js';
 
-interface Timer {
-  readonly id: number;
-  readonly at: number;
-  readonly fn: () => void;
+/** A timer set and not yet fired, or cleared and still in the heap until popped (`live` false). */
+class Timer {
+  /** Neither fired nor cleared. */
+  live = true;
+  constructor(
+    readonly id: number,
+    readonly at: number,
+    readonly fn: () => void,
+    /** Set by `setTimer`, whose handle can clear it; a sleep without a signal is set privately and nothing clears it. */
+    readonly clearable: boolean,
+  ) {}
 }
 
 /** How a body run on the virtual clock ended. */
@@ -51,8 +58,10 @@ export class VirtualClock implements Clock {
   readonly #heap: Timer[] = [];
   #inflight = 0;
   #wake: (() => void) | undefined;
-  /** Ids of timers set and neither fired nor cleared. */
-  readonly #live = new Set<number>();
+  /** Timers set by `setTimer` and neither fired nor cleared, by handle. */
+  readonly #clearable = new Map<number, Timer>();
+  /** Timers of sleeps without a signal not yet fired: nothing can clear them, so they need no handle to find them by. */
+  #sleeping = 0;
 
   constructor(startMs = 0) {
     this.#now = startMs;
@@ -64,29 +73,41 @@ export class VirtualClock implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     // Without a signal nothing can clear the timer: its callback is the promise's own resolve (a network leg, a backoff).
-    if (signal === undefined) return new Promise<void>((resolve) => void this.setTimer(ms, resolve));
+    if (signal === undefined) {
+      return new Promise<void>((resolve) => {
+        this.#push(this.#timer(ms, resolve, false));
+        this.#sleeping++;
+      });
+    }
     return sleepOn(this, ms, signal);
   }
 
   setTimer(ms: number, fn: () => void): TimerHandle {
+    const timer = this.#timer(ms, fn, true);
+    this.#clearable.set(timer.id, timer);
+    this.#push(timer);
+    return timer.id as TimerHandle;
+  }
+
+  #timer(ms: number, fn: () => void, clearable: boolean): Timer {
     // NaN would poison every later timestamp and make every time limit compare false.
     if (Number.isNaN(ms)) throw new RangeError('a timer delay must be a number of milliseconds, got NaN');
-    const id = ++this.#seq;
-    this.#live.add(id);
-    this.#push({ id, at: this.#now + (ms > 0 ? ms : 0), fn });
-    return id as TimerHandle;
+    return new Timer(++this.#seq, this.#now + (ms > 0 ? ms : 0), fn, clearable);
   }
 
   clearTimer(handle: TimerHandle): void {
-    if (!this.#live.delete(handle)) return;
+    const timer = this.#clearable.get(handle);
+    if (!timer) return;
+    this.#clearable.delete(handle);
+    timer.live = false;
     // A cleared timer stays in the heap until popped: an attempt's timeout, set to the task's far deadline and cleared
     // when the answer comes, would otherwise pile up and deepen every push and pop. (at, id) orders timers totally, so
     // rebuilding the heap from the live ones changes no firing order.
-    if (this.#heap.length > 64 && this.#heap.length > 2 * this.#live.size) this.#compact();
+    if (this.#heap.length > 64 && this.#heap.length > 2 * this.pending) this.#compact();
   }
 
   #compact(): void {
-    const live = this.#heap.filter((t) => this.#live.has(t.id));
+    const live = this.#heap.filter((t) => t.live);
     this.#heap.length = 0;
     for (const timer of live) this.#push(timer);
   }
@@ -115,7 +136,7 @@ export class VirtualClock implements Clock {
 
   /** Timers still waiting to fire. */
   get pending(): number {
-    return this.#live.size;
+    return this.#clearable.size + this.#sleeping;
   }
 
   /**
@@ -196,7 +217,9 @@ export class VirtualClock implements Clock {
       return { kind: 'ended', run: { kind: 'livelock', at: this.#now } };
     }
     this.#now = Math.max(this.#now, next.at);
-    this.#live.delete(next.id);
+    next.live = false;
+    if (next.clearable) this.#clearable.delete(next.id);
+    else this.#sleeping--;
     next.fn();
     return FIRED;
   }
@@ -205,39 +228,43 @@ export class VirtualClock implements Clock {
     for (;;) {
       const top = this.#pop();
       if (!top) return undefined;
-      if (this.#live.has(top.id)) return top;
+      if (top.live) return top;
     }
   }
 
+  // Both sifts move a hole instead of swapping pairs: one write per level, and the moving timer written once at the end.
   #push(timer: Timer): void {
     const h = this.#heap;
+    let i = h.length;
     h.push(timer);
-    let i = h.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(h[i]!, h[parent]!)) break;
-      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      const above = h[parent]!;
+      if (!before(timer, above)) break;
+      h[i] = above;
       i = parent;
     }
+    h[i] = timer;
   }
 
   #pop(): Timer | undefined {
     const h = this.#heap;
     const top = h[0];
     const last = h.pop();
-    if (h.length > 0 && last) {
-      h[0] = last;
+    const n = h.length;
+    if (n > 0 && last) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < h.length && before(h[l]!, h[m]!)) m = l;
-        if (r < h.length && before(h[r]!, h[m]!)) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
+        const m = r < n && before(h[r]!, h[l]!) ? r : l;
+        const child = h[m]!;
+        if (!before(child, last)) break;
+        h[i] = child;
         i = m;
       }
+      h[i] = last;
     }
     return top;
   }
