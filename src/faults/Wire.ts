@@ -28,6 +28,7 @@ import { malformedError } from './faultError.js';
 import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
 import { safeParseOnce } from '../core/parseOnce.js';
+import { rejectedLater } from './rejectedLater.js';
 import type { LatencyTarget, LegDraws, NetworkLatency } from './network.js';
 
 export interface WireOptions {
@@ -280,13 +281,17 @@ export class Wire implements Transport {
     }
   }
 
-  #finish(req: WireRequest, reply: Reply, signal: AbortSignal | undefined, legs?: NetworkLegs): Promise<unknown> {
+  /**
+   * What `send` returns, a promise or a thenable (`RejectedLater`), typed `unknown` since an async function may not
+   * declare a thenable of its own: `send`'s promise adopts it two microtask hops later, whichever way the answer went.
+   */
+  #finish(req: WireRequest, reply: Reply, signal: AbortSignal | undefined, legs?: NetworkLegs): unknown {
     this.#respond(req, reply, legs);
     switch (reply.kind) {
       case 'ok':
         return Promise.resolve(reply.value);
       case 'error':
-        return Promise.reject(reply.error);
+        return rejectedLater(reply.error);
       case 'lost':
         return untilAborted(signal);
     }
