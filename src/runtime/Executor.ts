@@ -12,6 +12,8 @@ import {
   type ToolContract,
   type Transport,
 } from '../core/index.js';
+import { attemptEvent, attemptRequest } from './attemptEvent.js';
+import { outcomeEvent } from './outcomeEvent.js';
 import { rawError, type AuditLog } from './audit.js';
 import { businessKeyOf } from './businessKey.js';
 import { toolCallEvent } from './toolCallEvent.js';
@@ -154,18 +156,7 @@ export class Executor implements ToolExecutor {
     history.stamp(toolCallEvent(call, tool, contract, input, options));
     const done = await this.#dispatch(call, tool, contract, input);
     const { result } = done;
-    history.stamp({
-      seq: 0,
-      t: 0,
-      type: 'outcome',
-      call,
-      tool,
-      result: result.kind,
-      attempts: result.attempts,
-      ...(done.error !== undefined && { error: done.error }),
-      ...(done.op !== undefined && { op: done.op }),
-      ...openTaskField(result.kind === 'ok' ? result.value : undefined),
-    });
+    history.stamp(outcomeEvent(call, tool, result, done.error, done.op));
     this.#audit(done, options, clock.now() - started);
     return result;
   }
@@ -231,20 +222,19 @@ export class Executor implements ToolExecutor {
         if (record) record = (await this.store.update(record.op, { idempotencyKey: key }, clock.now())) ?? record;
       }
       const request = ids.next('req');
-      const withKey = key === undefined ? {} : { idempotencyKey: key };
-      history.stamp({ seq: 0, t: 0, type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...withKey, ...(record && { op: record.op }) });
+      history.stamp(attemptEvent(call, attempts, tool, request, key, record?.op));
       if (attempts === 1) ratio?.deposit();
       const p = throttle?.rejectProbability ?? 0;
       const throttledLocally = throttle?.admit() === false;
       const sent: AttemptResult = throttledLocally
         ? { kind: 'error', error: new ClientThrottledError(p) }
-        : await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: args, call, attempt: attempts, ...withKey }, this.#attemptTimeout(), this.#signals);
+        : await sendAttempt(transport, clock, attemptRequest(request, tool, args, call, attempts, key), this.#attemptTimeout(), this.#signals);
       if (sent.kind === 'ok') {
         throttle?.record(true);
         quota?.succeeded(quotaCost);
         history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
         if (record) await this.#settle(record, call, { state: 'succeeded', result: sent.value });
-        return { result: { kind: 'ok', call, tool, attempts, value: sent.value }, ...(record && { op: record.op }) };
+        return record ? { result: { kind: 'ok', call, tool, attempts, value: sent.value }, op: record.op } : { result: { kind: 'ok', call, tool, attempts, value: sent.value } };
       }
       const error = classifyError(sent.error, clock.now());
       if (!throttledLocally) throttle?.record(!OVERLOAD_KINDS.has(error.kind));

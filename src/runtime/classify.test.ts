@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HttpError, TimeoutError, systemError } from '../core/index.js';
@@ -86,4 +87,17 @@ describe('classifyError', () => {
   it('keeps unknown fields out and returns plain data', () => {
     expect(classifyError(new HttpError(503, 'busy'), NOW)).toEqual({ kind: 'unavailable', message: 'busy', retryable: true, status: 503 });
   });
+
+  test.prop([fc.integer({ min: 400, max: 599 }), fc.option(fc.integer({ min: 0, max: 120 }), { nil: undefined }), fc.option(fc.constantFrom('ECONNRESET', 'ETIMEDOUT', 'EPIPE'), { nil: undefined })])(
+    'lists its fields in one order, whichever are present: kind, message, retryable, status, code, retryAfterMs',
+    (status, retryAfter, code) => {
+      const headers = retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
+      for (const error of [new HttpError(status, 'no', undefined, headers), ...(code === undefined ? [] : [systemError(code, 'socket')])]) {
+        const keys = Object.keys(classifyError(error, 0));
+        const order = ['kind', 'message', 'retryable', 'status', 'code', 'retryAfterMs'];
+        expect(keys).toEqual(order.filter((k) => keys.includes(k)));
+        expect(keys.slice(0, 3)).toEqual(['kind', 'message', 'retryable']);
+      }
+    },
+  );
 });

@@ -120,14 +120,12 @@ function systemCode(e: Obj): string | undefined {
 }
 
 function build(kind: ErrorKind, message: string, extra: { status?: number | undefined; code?: string | undefined; retryAfterMs?: number | undefined } = {}): ErrorData {
-  return {
-    kind,
-    message: message || kind.replace('_', ' '),
-    retryable: TRANSIENT_KINDS.includes(kind),
-    ...(extra.status !== undefined && { status: extra.status }),
-    ...(extra.code !== undefined && { code: extra.code }),
-    ...(extra.retryAfterMs !== undefined && { retryAfterMs: extra.retryAfterMs }),
-  };
+  // Key by key in the order conditional spreads gave: one object per failed attempt, not one per optional field.
+  const data: { -readonly [K in keyof ErrorData]: ErrorData[K] } = { kind, message: message || kind.replace('_', ' '), retryable: TRANSIENT_KINDS.includes(kind) };
+  if (extra.status !== undefined) data.status = extra.status;
+  if (extra.code !== undefined) data.code = extra.code;
+  if (extra.retryAfterMs !== undefined) data.retryAfterMs = extra.retryAfterMs;
+  return data;
 }
 
 const byMessage = kindOfMessage;

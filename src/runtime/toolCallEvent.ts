@@ -8,7 +8,8 @@ import type { CallOptions } from './ToolExecutor.js';
  */
 export function toolCallEvent(call: string, tool: string, contract: ToolContract | undefined, input: unknown, options: CallOptions): EventOf<'tool_call'> {
   const businessKey = contract && businessKeyOf(contract, input);
-  return {
+  // Key by key in the order conditional spreads gave: one object per call, not one per optional field.
+  const event = {
     seq: 0,
     t: 0,
     type: 'tool_call',
@@ -17,8 +18,11 @@ export function toolCallEvent(call: string, tool: string, contract: ToolContract
     risk: contract?.risk ?? 'read',
     honoursKeys: contract?.honoursIdempotencyKeys ?? false,
     input,
-    ...(businessKey !== undefined && { businessKey }),
-    ...(options.caller !== undefined && { caller: options.caller }),
-    ...(options.turn !== undefined && { turn: options.turn }),
-  };
+  } as Mutable<EventOf<'tool_call'>>;
+  if (businessKey !== undefined) event.businessKey = businessKey;
+  if (options.caller !== undefined) event.caller = options.caller;
+  if (options.turn !== undefined) event.turn = options.turn;
+  return event;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };

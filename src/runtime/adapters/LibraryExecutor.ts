@@ -1,5 +1,4 @@
 import {
-  openTaskField,
   type Clock,
   type ErrorData,
   type ErrorKind,
@@ -10,7 +9,9 @@ import {
   type ToolContract,
   type Transport,
 } from '../../core/index.js';
+import { attemptEvent, attemptRequest } from '../attemptEvent.js';
 import { classifyError } from '../classify.js';
+import { outcomeEvent } from '../outcomeEvent.js';
 import { toolCallEvent } from '../toolCallEvent.js';
 import { errorFeedback } from '../feedback/structured.js';
 import { newIdempotencyKey } from '../idempotency/idempotencyKey.js';
@@ -82,16 +83,16 @@ export class LibraryExecutor implements ToolExecutor {
     if (!parsed.success) {
       return this.#failed(call, tool, input, 0, { kind: 'invalid_argument', message: `the arguments for ${tool} do not match its schema`, retryable: false }, 'not_retryable');
     }
-    const key = contract.risk === 'read' ? {} : { idempotencyKey: newIdempotencyKey(this.#keyRng) };
+    const key = contract.risk === 'read' ? undefined : newIdempotencyKey(this.#keyRng);
     let attempts = 0;
     const attempt = async (signal?: AbortSignal): Promise<unknown> => {
       attempts++;
       const request = ids.next('req');
-      history.stamp({ seq: 0, t: 0, type: 'attempt', call, attempt: attempts, tool, purpose: 'call', request, ...key });
+      history.stamp(attemptEvent(call, attempts, tool, request, key, undefined));
       const timeout = this.#o.timeoutMs ?? undefined;
       const sent = signal?.aborted
         ? { kind: 'error' as const, error: signal.reason as unknown }
-        : await sendAttempt(transport, clock, { request, tool, purpose: 'call', input: parsed.data, call, attempt: attempts, ...key }, timeout, this.#signals);
+        : await sendAttempt(transport, clock, attemptRequest(request, tool, parsed.data, call, attempts, key), timeout, this.#signals);
       if (sent.kind === 'ok') {
         history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
         return sent.value;
@@ -104,8 +105,9 @@ export class LibraryExecutor implements ToolExecutor {
       const value = await driver.execute(attempt, {
         onWait: (ms) => history.record({ type: 'retry_wait', call, attempt: attempts, ms, reason: 'backoff' }),
       });
-      history.stamp({ seq: 0, t: 0, type: 'outcome', call, tool, result: 'ok', attempts, ...openTaskField(value) });
-      return { kind: 'ok', call, tool, attempts, value };
+      const result: ToolResult = { kind: 'ok', call, tool, attempts, value };
+      history.stamp(outcomeEvent(call, tool, result, undefined, undefined));
+      return result;
     } catch (thrown) {
       const error = libraryError(thrown, clock.now());
       return this.#failed(call, tool, input, attempts, error, libraryRetries(this.#o.retryOn)(thrown) ? 'max_attempts' : 'not_retryable');
