@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { eventsOf, FaultlineError, HttpError, Rng, TimeoutError, type WireRequest } from '../core/index.js';
@@ -33,6 +34,26 @@ describe('Wire without faults', () => {
       { seq: 2, t: 0, type: 'response', request: 'req-1', tool: 'increment', call: 'call-1', attempt: 1, result: 'ok', status: 200 },
     ]);
   });
+
+  // An empty plan skips building each request's facts (and the call numbering only they read): a plan whose one rule
+  // never matches takes the whole way, so what both record and answer must be the same.
+  test.prop([fc.array(fc.record({ tool: fc.constantFrom('increment', 'read'), call: fc.nat({ max: 3 }), attempt: fc.integer({ min: 1, max: 3 }), by: fc.integer({ min: 1, max: 5 }) }), { maxLength: 8 })])(
+    'records and answers as a plan whose only rule never matches',
+    async (requests) => {
+      const sent = async (plan: FaultPlan) => {
+        const t = trial(plan);
+        const run = await t.clock.run(async () => {
+          const answers = [];
+          for (const [i, r] of requests.entries()) {
+            answers.push(await settle(t.wire.send(t.request({ request: `req-${i}`, tool: r.tool, call: `call-${r.call}`, attempt: r.attempt, input: r.tool === 'increment' ? { by: r.by } : {} }))));
+          }
+          return answers;
+        });
+        return { run, events: t.history.events };
+      };
+      expect(await sent([])).toEqual(await sent([{ match: { tool: 'nobody' }, fault: { kind: 'timeout' } }]));
+    },
+  );
 
   it('exposes contracts only, never the business logic', () => {
     const t = trial([]);

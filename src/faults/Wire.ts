@@ -177,6 +177,9 @@ export class Wire implements Transport {
   }
 
   #chooseFault(req: WireRequest): Fault | undefined {
+    // No rule to match (a crowd, a fault-free trial): the facts, and the call numbering only they read, would be built
+    // for nothing. A plan never changes after the wire is made, so the numbering is never needed later either.
+    if (this.#plan.length === 0) return undefined;
     const picked = pickRule(this.#plan, this.#facts(req), this.#hits, this.#rng, this.#healAtMs);
     if (!picked) return undefined;
     this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
