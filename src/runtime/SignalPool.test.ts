@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortRelay } from '../core/AbortRelay.js';
 import { raceAbort } from '../faults/abort.js';
-import { SignalPool } from './SignalPool.js';
+import { MAX_SPARE_SIGNALS, SignalPool } from './SignalPool.js';
 
 describe('SignalPool', () => {
   it('reuses a controller whose signal never fired and holds nothing but its relay', async () => {
@@ -26,6 +26,27 @@ describe('SignalPool', () => {
     pool.give(listened);
     const next = pool.take();
     expect([aborted, held, listened]).not.toContain(next);
+  });
+});
+
+describe('SignalPool across executors', () => {
+  it("gives one pool's clean controller to the next pool (a trial's executor to the next trial's)", async () => {
+    const first = new SignalPool();
+    const c = first.take();
+    await raceAbort(Promise.resolve(1), c.signal);
+    first.give(c);
+    expect(new SignalPool().take()).toBe(c);
+  });
+
+  it('keeps at most MAX_SPARE_SIGNALS spare controllers, and never hands one out twice', () => {
+    const pool = new SignalPool();
+    const taken = Array.from({ length: MAX_SPARE_SIGNALS + 10 }, () => pool.take());
+    expect(new Set(taken).size).toBe(taken.length);
+    for (const c of taken) pool.give(c);
+    const again = Array.from({ length: MAX_SPARE_SIGNALS + 10 }, () => pool.take());
+    expect(new Set(again).size).toBe(again.length);
+    expect(again.filter((c) => taken.includes(c))).toHaveLength(MAX_SPARE_SIGNALS);
+    for (const c of again) pool.give(c);
   });
 });
 

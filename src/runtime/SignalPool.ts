@@ -1,6 +1,18 @@
 import { getEventListeners } from 'node:events';
 import { AbortRelay } from '../core/AbortRelay.js';
 
+/** How many clean controllers wait for their next send, at most: a crowd's agents give back one each. */
+export const MAX_SPARE_SIGNALS = 256;
+
+/**
+ * The clean controllers of every pool in this thread. Each executor has a pool of its own, and
+ * a trial builds a fresh executor, so a pool per executor made a new controller (an `EventTarget`
+ * and its relay's listener) for every trial's first send; the spare ones now wait for the next
+ * trial too. A controller is its taker's alone until given back, so trials running side by side
+ * never share one.
+ */
+const spare: AbortController[] = [];
+
 /**
  * Abort controllers for sends, reused: a fresh `AbortController` costs an `EventTarget` (several
  * microseconds and garbage) per attempt, far more than the rest of a send's bookkeeping. Only a
@@ -8,11 +20,9 @@ import { AbortRelay } from '../core/AbortRelay.js';
  * indistinguishable from a new one to a transport that let go of it (`releasesSignal`).
  */
 export class SignalPool {
-  readonly #spare: AbortController[] = [];
-
   take(): AbortController {
-    const spare = this.#spare.pop();
-    if (spare) return spare;
+    const reused = spare.pop();
+    if (reused) return reused;
     const controller = new AbortController();
     // Its first listener, for its whole life: a send's race holds a hook on it instead of adding one (`AbortRelay`).
     AbortRelay.attach(controller.signal);
@@ -20,8 +30,9 @@ export class SignalPool {
   }
 
   give(controller: AbortController): void {
+    if (spare.length >= MAX_SPARE_SIGNALS) return;
     const signal = controller.signal;
     // The relay's own listener is the one a clean signal holds; a hook still held would be a listener too.
-    if (!signal.aborted && AbortRelay.of(signal)?.idle === true && getEventListeners(signal, 'abort').length === 1) this.#spare.push(controller);
+    if (!signal.aborted && AbortRelay.of(signal)?.idle === true && getEventListeners(signal, 'abort').length === 1) spare.push(controller);
   }
 }
