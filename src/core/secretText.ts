@@ -165,27 +165,13 @@ const inJson = (raw: string): string => (ESCAPED.test(raw) ? asJson(raw) : raw);
 // The strings that pass MAYBE_TOKEN repeat from trial to trial (a URL with a query, a JSON body a
 // service answered): each is judged once. Only clean strings are kept (a module-wide cache must not
 // hold a secret), and a full cache starts again, so strings of a later phase of a long run get
-// their turn. A longer string that fails MAYBE_TOKEN costs one test, no lookup.
+// their turn. The strings that fail MAYBE_TOKEN cost one test, no lookup.
 const cleanTokens = new Set<string>();
 const CACHE_SIZE = 4096;
 const TOKEN_CACHE_LENGTH = 1024;
-// Short strings are most of a record's (`tool_call`, `create_order`, `call-1`, `ok`) and repeat
-// from trial to trial: a lookup of one costs less than the test, so the clean ones are kept too,
-// apart from the longer ones above so that their churn (ids unique to a trial) evicts none of those.
-const cleanShort = new Set<string>();
-const SHORT_LENGTH = 32;
 
 /** Whether one string or key of a record matches a pattern as the text scan reads it, or one it missed (declared secrets apart). */
 function tokenMayHold(raw: string): boolean {
-  if (raw.length <= SHORT_LENGTH) {
-    if (cleanShort.has(raw)) return false;
-    const verdict = MAYBE_TOKEN.test(raw) && judgeToken(raw);
-    if (!verdict) {
-      if (cleanShort.size >= CACHE_SIZE) cleanShort.clear();
-      cleanShort.add(raw);
-    }
-    return verdict;
-  }
   if (!MAYBE_TOKEN.test(raw)) return false;
   if (raw.length > TOKEN_CACHE_LENGTH) return judgeToken(raw);
   if (cleanTokens.has(raw)) return false;
