@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { AbortRelay } from '../core/AbortRelay.js';
 
-/** How many clean controllers wait for their next send, at most: a crowd's agents give back one each. */
+/** How many clean controllers wait in the shared list for the next trial, at most. */
 export const MAX_SPARE_SIGNALS = 256;
 
 /**
@@ -20,8 +20,15 @@ const spare: AbortController[] = [];
  * indistinguishable from a new one to a transport that let go of it (`releasesSignal`).
  */
 export class SignalPool {
+  /**
+   * This pool's own spares once the shared list is full: a crowd of a thousand agents in flight
+   * at once gives back more than the shared list keeps, and each agent's executor reuses its own,
+   * as every pool did before the list was shared. They go with the pool.
+   */
+  readonly #own: AbortController[] = [];
+
   take(): AbortController {
-    const reused = spare.pop();
+    const reused = this.#own.pop() ?? spare.pop();
     if (reused) return reused;
     const controller = new AbortController();
     // Its first listener, for its whole life: a send's race holds a hook on it instead of adding one (`AbortRelay`).
@@ -30,9 +37,10 @@ export class SignalPool {
   }
 
   give(controller: AbortController): void {
-    if (spare.length >= MAX_SPARE_SIGNALS) return;
     const signal = controller.signal;
     // The relay's own listener is the one a clean signal holds; a hook still held would be a listener too.
-    if (!signal.aborted && AbortRelay.of(signal)?.idle === true && getEventListeners(signal, 'abort').length === 1) spare.push(controller);
+    if (signal.aborted || AbortRelay.of(signal)?.idle !== true || getEventListeners(signal, 'abort').length !== 1) return;
+    if (spare.length < MAX_SPARE_SIGNALS) spare.push(controller);
+    else this.#own.push(controller);
   }
 }
