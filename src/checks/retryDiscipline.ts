@@ -136,9 +136,13 @@ const callerOf = (index: TrialIndex, call: string): string | undefined => index.
 function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
   const hints = index.eventsOf('attempt_end').flatMap((e) => {
     const ms = e.error?.retryAfterMs;
+    // The tool only for a hint: most attempts end with none, and the lookup builds a table.
+    if (ms === undefined) return [];
     const tool = index.attemptFor(e.request)?.tool ?? index.call(e.call)?.tool;
-    return ms === undefined || tool === undefined ? [] : [{ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt }];
+    return tool === undefined ? [] : [{ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt }];
   });
+  // No hint, nothing to break: most trials, whose attempts need no key each.
+  if (hints.length === 0) return [];
   // A wait hint binds the agent it was sent to; another agent of a crowd never saw it.
   const byAgentTool = new Map<string, typeof hints>();
   for (const h of hints) {

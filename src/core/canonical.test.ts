@@ -110,6 +110,14 @@ describe('canonicalCopy', () => {
     );
   });
 
+  it('writes keys that are array indices in sorted text order, though the copy lists them first', () => {
+    const value = { b: 1, 10: { z: 1, 9: 2 }, 9: [{ 0: 'x', a: 'y' }] };
+    const { text: t, copy } = canonicalCopy(value);
+    expect(t).toBe('{"10":{"9":2,"z":1},"9":[{"0":"x","a":"y"}],"b":1}');
+    expect(t).toBe(canonicalJson(value));
+    expect(Object.keys(copy as object)).toEqual(['9', '10', 'b']);
+  });
+
   it('shares nothing with the value it copies, and makes an own "__proto__" key a key', () => {
     const shared = { n: 1 };
     const value = { a: shared, b: [shared], ['__proto__']: { polluted: true } };

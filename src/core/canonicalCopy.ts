@@ -1,4 +1,4 @@
-import { quoteJson, sortedKeys } from './canonical.js';
+import { canonicalJson, sortedKeys } from './canonical.js';
 import { setOwnKey } from './setOwnKey.js';
 
 /** `canonicalJson(value)` and `JSON.parse` of it, made together. */
@@ -12,47 +12,45 @@ export interface CanonicalCopy {
 const DROPPED = Symbol('dropped');
 
 /**
- * `{ text: canonicalJson(value), copy: JSON.parse(text) }` in one walk: a world's final
- * snapshot is both hashed and kept, and parsing back the text it had just written cost as
- * much as writing it. Same rules as `canonicalJson` (`toJSON` honoured, undefined, functions
- * and symbols dropped from objects and null in arrays, non-finite numbers null), and the copy
- * is what the parse would give: -0 is 0, keys in sorted order, an own "__proto__" key a key.
+ * `{ text: canonicalJson(value), copy: JSON.parse(text) }` in one walk and one print: a world's
+ * final snapshot is both hashed and kept. Same rules as `canonicalJson` (`toJSON` honoured,
+ * undefined, functions and symbols dropped from objects and null in arrays, non-finite numbers
+ * null), and the copy is what the parse would give: -0 is 0, keys in sorted order, an own
+ * "__proto__" key a key.
+ *
+ * The copy is plain data whose keys were added in sorted order, so `JSON.stringify` (native, and
+ * much faster than a walk that appends text) prints it as `canonicalJson` would: unless a key is
+ * an array index, which an object lists first whatever the order it was added in. A copy with
+ * a key that may be one (it starts with a digit) is written by `canonicalJson` instead, which
+ * sorts every key; its toJSONs were already followed, so none is called twice.
  */
 export function canonicalCopy(value: unknown): CanonicalCopy {
-  const writer = new CanonicalWriter();
-  const copy = writer.copy(value);
-  return copy === DROPPED ? { text: 'undefined', copy: undefined } : { text: writer.text, copy };
+  const copier = new PlainCopier();
+  const copy = copier.copy(value);
+  if (copy === DROPPED) return { text: 'undefined', copy: undefined };
+  return { text: copier.digitKeys ? canonicalJson(copy) : JSON.stringify(copy), copy };
 }
 
-class CanonicalWriter {
-  text = '';
+class PlainCopier {
+  /** Whether some key starts with a digit (so may be an array index). */
+  digitKeys = false;
 
-  /** Appends `value`'s text and returns its copy, or `DROPPED` having appended nothing. */
+  /** `value`'s copy, or `DROPPED`. */
   copy(value: unknown): unknown {
     return this.#resolvedCopy(resolved(value));
   }
 
   /** `copy` of a value whose `toJSON` was already followed: looking it up again cost a second megamorphic load per object. */
   #resolvedCopy(value: unknown): unknown {
-    if (value === null) {
-      this.text += 'null';
-      return null;
-    }
+    if (value === null) return null;
     switch (typeof value) {
       case 'string':
-        this.text += quoteJson(value);
+      case 'boolean':
         return value;
       case 'number':
-        if (!Number.isFinite(value)) {
-          this.text += 'null';
-          return null;
-        }
-        this.text += String(value);
-        // JSON has one zero: -0 is written "0" and parses back as 0.
+        // JSON has one zero (-0 is written "0" and parses back as 0), and no NaN or Infinity.
+        if (!Number.isFinite(value)) return null;
         return value === 0 ? 0 : value;
-      case 'boolean':
-        this.text += value ? 'true' : 'false';
-        return value;
       case 'object':
         return Array.isArray(value) ? this.#array(value) : this.#object(value as Record<string, unknown>);
       default:
@@ -62,35 +60,24 @@ class CanonicalWriter {
 
   #array(value: readonly unknown[]): unknown[] {
     const out: unknown[] = [];
-    this.text += '[';
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) this.text += ',';
       const v = this.copy(value[i]);
-      if (v === DROPPED) {
-        this.text += 'null';
-        out.push(null);
-      } else out.push(v);
+      out.push(v === DROPPED ? null : v);
     }
-    this.text += ']';
     return out;
   }
 
   #object(record: Record<string, unknown>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const keys = sortedKeys(record);
-    this.text += '{';
-    let first = true;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      // The key is written before its value, so a value that will be dropped is known first.
+      const first = key.charCodeAt(0);
+      if (first >= 0x30 && first <= 0x39) this.digitKeys = true;
       const v = resolved(record[key]);
       if (dropped(v)) continue;
-      this.text += `${first ? '' : ','}${quoteJson(key)}:`;
-      first = false;
-      const c = this.#resolvedCopy(v);
-      setOwnKey(out, key, c);
+      setOwnKey(out, key, this.#resolvedCopy(v));
     }
-    this.text += '}';
     return out;
   }
 }

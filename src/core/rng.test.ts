@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hash32, Rng, trialSeed } from './rng.js';
 
@@ -23,6 +24,19 @@ describe('Rng', () => {
     }
     expect(r.hex(20)).toMatch(/^[0-9a-f]{20}$/);
     expect([r.chance(0), r.chance(1)]).toEqual([false, true]);
+  });
+
+  it("seeds a fork with hash32 of the seed's text, a NUL and the label, for any seed and label", () => {
+    const seed = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -0, 2 ** 32 - 1, Number.NaN, 1e21));
+    fc.assert(
+      fc.property(seed, fc.string({ unit: 'binary' }), fc.string(), (s, label, other) => {
+        const rng = new Rng(s);
+        expect(rng.fork(label).seed).toBe(hash32(`${s}\u0000${label}`));
+        // A second fork of the same parent starts from the same place.
+        expect(rng.fork(other).seed).toBe(hash32(`${s}\u0000${other}`));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('forks independent streams: drawing from a fork leaves the parent untouched', () => {

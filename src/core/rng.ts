@@ -4,14 +4,22 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 
 type Generator = ReturnType<typeof xoroshiro128plus>;
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a's state after `text`, from `h`. */
+function fnv(h: number, text: string): number {
+  let state = h;
+  for (let i = 0; i < text.length; i++) {
+    state ^= text.charCodeAt(i);
+    state = Math.imul(state, FNV_PRIME);
+  }
+  return state;
+}
+
 /** 32-bit FNV-1a: stable across platforms and Node versions, unlike any built-in hash. */
 export function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  return fnv(FNV_OFFSET, text) >>> 0;
 }
 
 /**
@@ -25,6 +33,8 @@ export function trialSeed(runSeed: number, scenario: string, config: string, tri
 /** A seeded random source (fast-check's pure-rand, xoroshiro128+), mutable for convenience. */
 export class Rng {
   #gen: Generator;
+  /** FNV-1a's state after the seed's decimal text and a NUL: what every fork's hash starts from. */
+  #forkBase: number | undefined;
 
   constructor(readonly seed: number) {
     this.#gen = xoroshiro128plus(seed | 0);
@@ -59,6 +69,10 @@ export class Rng {
 
   /** An independent stream named by `label`: drawing from it leaves this one untouched. */
   fork(label: string): Rng {
-    return new Rng(hash32(`${this.seed}\u0000${label}`));
+    // hash32(`${seed}\0${label}`), without building that string for each fork (a trial forks
+    // about ten times): the hash of the seed and the NUL is kept, and the label hashed on from it.
+    // XOR with the NUL's code (0) leaves the state as it is: only the multiply remains.
+    this.#forkBase ??= Math.imul(fnv(FNV_OFFSET, String(this.seed)), FNV_PRIME);
+    return new Rng(fnv(this.#forkBase, label) >>> 0);
   }
 }

@@ -160,3 +160,20 @@ describe('walkSecrets on deep records', () => {
   });
 });
 
+
+describe('walkSecrets reads own keys only', () => {
+  it('ignores an enumerable key added to Object.prototype, as JSON does, and still finds own secrets', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    Object.defineProperty(proto, 'leakedToken', { value: 'sk-abcdefgh12345', enumerable: true, configurable: true, writable: true });
+    try {
+      const record = { type: 'tool_call', input: { note: 'plain', nested: [{ a: 'b' }] } };
+      expect(JSON.stringify(record)).not.toContain('sk-');
+      expect(walkSecrets(record, [])).toBe(false);
+      expect(scrubSecrets(record)).toBe(record);
+      expect(walkSecrets({ ...record, token: 'x' }, [])).toBe(true);
+      expect(walkSecrets(Object.assign(Object.create(null) as object, { a: { password: 'x' } }), [])).toBe(true);
+    } finally {
+      delete proto.leakedToken;
+    }
+  });
+});

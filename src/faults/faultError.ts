@@ -71,15 +71,18 @@ export function faultError(fault: RefusalFault, nowMs: number): Error {
   });
 }
 
-/** Errors a fault made: rendered as the fault says, never through a route's business error mapper. */
-const faultMade = new WeakSet<object>();
-const markFault = <E extends Error>(error: E): E => {
-  faultMade.add(error);
-  return error;
-};
+/**
+ * The brand of an error a fault made: rendered as the fault says, never through a route's
+ * business error mapper. A non-enumerable own property, not a WeakSet of such errors: V8 kept a
+ * WeakSet's entries alive through young-generation collections, so every refusal of a retrying
+ * trial outlived it into the old generation. Not enumerable, so neither JSON, a spread nor a
+ * scrub sees it (as none saw the WeakSet).
+ */
+const FAULT_MADE = Symbol('faultline.faultMade');
+const markFault = <E extends Error>(error: E): E => Object.defineProperty(error, FAULT_MADE, { value: true });
 
 /** Whether `error` is one a fault made (a refusal, a lost answer, a `server_error`), even replayed by an idempotency table. */
-export const isFaultError = (error: unknown): boolean => typeof error === 'object' && error !== null && faultMade.has(error);
+export const isFaultError = (error: unknown): boolean => typeof error === 'object' && error !== null && Object.hasOwn(error, FAULT_MADE);
 
 /** The fault's own `headers` (merged, case-insensitive) and `body` (instead) over the default answer. */
 function inApiWords(error: HttpError, fault: AnswerFields): HttpError {

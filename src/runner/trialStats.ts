@@ -94,6 +94,7 @@ export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
       operations.add(`${c.tool}\u0000${first ? `${first.method} ${first.url} ${first.bodyDigest}` : c.call}`);
     }
   }
+  const toolCalls: EventOf<'tool_call'>[] = [];
   for (const e of history) {
     switch (e.type) {
       case 'model_turn':
@@ -102,7 +103,7 @@ export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
       case 'tool_call':
         if (e.tool !== 'query_operation_status') {
           calls++;
-          operations.add(`${e.tool}\u0000${inputText(index, e)}`);
+          toolCalls.push(e);
         }
         break;
       case 'attempt':
@@ -141,7 +142,7 @@ export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
   return {
     turns,
     calls,
-    operations: operations.size,
+    operations: operations.size === 0 && eachToolOnce(toolCalls) ? toolCalls.length : distinctOperations(operations, index, toolCalls),
     attempts,
     maxAttemptsPerCall: Math.max(0, ...perCall.values()),
     deliveries,
@@ -154,6 +155,27 @@ export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
     durationMs: history.at(-1)?.t ?? 0,
     ...(index.eventsOf('agent_start').length > 0 && { crowd: crowdStats(index, accepted) }),
   };
+}
+
+/**
+ * Whether no two calls share a tool, so that each is an operation of its own whatever its input:
+ * keys `tool\0input` of two tools never meet, even where a tool's name holds a NUL, since the
+ * canonical input after it holds none (JSON escapes it). Most trials call each tool once, and
+ * then no input is printed.
+ */
+function eachToolOnce(toolCalls: readonly EventOf<'tool_call'>[]): boolean {
+  const tools = new Set<string>();
+  for (const e of toolCalls) {
+    if (tools.has(e.tool)) return false;
+    tools.add(e.tool);
+  }
+  return true;
+}
+
+/** How many distinct (tool, canonical input) there are among `toolCalls` and the keys already in `operations`. */
+function distinctOperations(operations: Set<string>, index: TrialIndex, toolCalls: readonly EventOf<'tool_call'>[]): number {
+  for (const e of toolCalls) operations.add(`${e.tool}\u0000${inputText(index, e)}`);
+  return operations.size;
 }
 
 /**

@@ -27,8 +27,15 @@ export type IdempotencyRecord =
     };
 export type IdempotencyRecordState = IdempotencyRecord['state'];
 
-/** The request fingerprint a key is bound to: the tool and its input, in canonical form. */
-export const requestFingerprint = (tool: string, input: unknown): string => sha256(canonicalJson({ tool, input }));
+/**
+ * What a key is bound to in memory: the tool and its input, as canonical JSON. Two requests are
+ * the same one exactly when their texts are equal, so the in-memory table compares the texts
+ * themselves: hashing them cost a call into the crypto library for every keyed write.
+ */
+export const requestText = (tool: string, input: unknown): string => canonicalJson({ tool, input });
+
+/** The request fingerprint a key is bound to where it is stored in a database row: `requestText`'s sha256. */
+export const requestFingerprint = (tool: string, input: unknown): string => sha256(requestText(tool, input));
 
 /**
  * Server-side idempotency for one service (R24): a reused key with the same parameters

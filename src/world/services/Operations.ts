@@ -1,5 +1,5 @@
 import type { Clock, OperationRef, OperationStatus } from '../../core/index.js';
-import { IdempotencyTable, requestFingerprint } from '../idempotency.js';
+import { IdempotencyTable, requestText } from '../idempotency.js';
 import type { Effect } from '../ledger.js';
 import type { ToolContext } from '../tool.js';
 import { businessKeyOfRef, failureOf, statusOfBusinessOp, statusOfRecord, type Failure } from './operationStatus.js';
@@ -44,7 +44,7 @@ export class Operations {
    * tool), sleeping `processingMs` before the commit.
    */
   write<T>(tool: string, input: unknown, businessKey: string | undefined, ctx: ToolContext, steps: WriteSteps<T>, honourKeys = true): Promise<T> {
-    return this.table.execute(honourKeys ? ctx.idempotencyKey : undefined, () => requestFingerprint(tool, input), async () => {
+    return this.table.execute(honourKeys ? ctx.idempotencyKey : undefined, () => requestText(tool, input), async () => {
       this.#enter(businessKey);
       try {
         steps.check?.();
