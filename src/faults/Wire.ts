@@ -198,6 +198,8 @@ export class Wire implements Transport {
 
   /** Never rejects but through `signal` (a latency sleep): every answer is a value. */
   #apply(fault: Fault | undefined, tool: ToolSpec, req: WireRequest, signal: AbortSignal | undefined): Promise<Reply> {
+    // No fault (every delivery of a crowd, of a fault-free trial): applyFault's own branch, without its five answers built.
+    if (!fault) return this.#deliverUnfaulted(tool, req);
     return applyFault<Reply>(
       fault,
       {
@@ -210,6 +212,14 @@ export class Wire implements Transport {
       this.#clock,
       signal,
     );
+  }
+
+  /**
+   * What `applyFault` does with no fault, as it does it: an async function that starts the delivery at once and returns
+   * its promise, so the caller's await settles at the same point of the microtask queue (test in applyFault.test.ts).
+   */
+  async #deliverUnfaulted(tool: ToolSpec, req: WireRequest): Promise<Reply> {
+    return this.#deliver(tool, req, 0);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { HttpError, VirtualClock } from '../core/index.js';
 import { applyFault, type FaultAnswers } from './applyFault.js';
@@ -53,4 +54,49 @@ describe('applyFault', () => {
     expect(run).toEqual({ kind: 'settled', value: 'ok0', at: 250 });
     expect(r.deliveries).toEqual(['0']);
   });
+});
+
+/**
+ * Sends whose delivery takes `hops[i]` awaits (and fails when `fails[i]`), each awaited through `apply`, beside chains
+ * of plain reactions: the order everything runs and settles in, logged.
+ */
+async function settleOrder(hops: readonly number[], fails: readonly boolean[], chains: readonly number[], apply: (deliver: () => Promise<string>) => Promise<string>): Promise<string[]> {
+  const log: string[] = [];
+  const sends = hops.map(async (n, i) => {
+    const deliver = async (): Promise<string> => {
+      log.push(`delivering ${i}`);
+      for (let k = 0; k < n; k++) await Promise.resolve();
+      if (fails[i]) throw new Error(`failed ${i}`);
+      return `answer ${i}`;
+    };
+    try {
+      log.push(`got ${await apply(deliver)}`);
+    } catch (error) {
+      log.push(`threw ${(error as Error).message}`);
+    }
+  });
+  chains.forEach((n, c) => {
+    let p = Promise.resolve();
+    for (let k = 0; k < n; k++) p = p.then(() => void log.push(`chain ${c} step ${k}`));
+  });
+  await Promise.all(sends);
+  for (let k = 0; k < 20; k++) await Promise.resolve();
+  return log;
+}
+
+describe('applyFault without a fault', () => {
+  const clock = new VirtualClock();
+  const viaApplyFault = (deliver: () => Promise<string>): Promise<string> =>
+    applyFault<string>(undefined, { deliver, lost: () => 'lost', error: () => 'error', malformed: (a) => a, lie: () => Promise.resolve('lie') }, clock);
+  // The wire's shortcut (Wire#deliverUnfaulted): an async function returning the delivery's promise.
+  const direct = async (deliver: () => Promise<string>): Promise<string> => deliver();
+
+  test.prop([fc.array(fc.record({ hops: fc.nat({ max: 4 }), fails: fc.boolean() }), { minLength: 1, maxLength: 5 }), fc.array(fc.nat({ max: 8 }), { maxLength: 4 })])(
+    'settles every await at the same point of the microtask queue as an async function returning the delivery',
+    async (sends, chains) => {
+      const hops = sends.map((s) => s.hops);
+      const fails = sends.map((s) => s.fails);
+      expect(await settleOrder(hops, fails, chains, direct)).toEqual(await settleOrder(hops, fails, chains, viaApplyFault));
+    },
+  );
 });
