@@ -47,22 +47,6 @@ export function loadOutOfMemoryMessage(heapMb: number, files: readonly string[],
     : `${what} under the default heap limit of ${heapMb} MB (no --worker-heap given); give it more with --worker-heap <MB>`;
 }
 
-/**
- * Each worker's young generation (its two semi-spaces and the new large-object space: three semi-spaces' worth), in MB.
- * V8 gives a worker 48 MB (16 MB semi-spaces); a crowd trial keeps thousands of agents' promises, closures and events
- * alive across many scavenges, so under that ceiling most of them survive two scavenges and are promoted, and the old
- * generation pays to mark them. With 32 MB semi-spaces the 1,000-agent crowd × 5 configurations took 10-25 % less
- * CPU in a worker (median process CPU 7.1 -> 5.9 s over 4 alternating runs of 3 rounds, load 2.1-3.3). The space is
- * committed only as survival grows it: a small trial never uses it.
- */
-export const WORKER_YOUNG_GENERATION_MB = 96;
-
-/** A worker's `resourceLimits`: the old generation as `--worker-heap` says, the young one as above. */
-export const workerResourceLimits = (heapMb: number): { readonly maxOldGenerationSizeMb: number; readonly maxYoungGenerationSizeMb: number } => ({
-  maxOldGenerationSizeMb: heapMb,
-  maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
-});
-
 // The entry runs from source (.ts, through tsx) or built (.js), whichever this file is.
 const ENTRY = new URL(`./trialThread${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 // Resolved on first use: test runners that load this module need not support import.meta.resolve.
@@ -142,7 +126,7 @@ export class TrialWorker {
     const options = {
       eval: true,
       workerData: { ...setup, ...(progress && { progress }), entry: ENTRY.href, tsx: tsxApi() },
-      resourceLimits: workerResourceLimits(limits.heapMb),
+      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
     } as const;
     const worker: TrialThread = limits.ownProcess === true ? new ProcessHostedWorker(BOOTSTRAP, options) : new Worker(BOOTSTRAP, options);
     return new Promise((resolve, reject) => {
