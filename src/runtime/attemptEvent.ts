@@ -1,6 +1,5 @@
 import type { EventOf, WireRequest } from '../core/index.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+import type { Mutable } from './Mutable.js';
 
 /**
  * The `attempt` event of one call attempt, with its `seq` and `t` slots first for `History.stamp`.

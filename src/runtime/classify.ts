@@ -2,6 +2,7 @@ import { TRANSIENT_KINDS, type ErrorData, type ErrorKind } from '../core/index.j
 import { httpErrorKind } from '../core/httpErrorKinds.js';
 import { parseRetryAfter } from '../core/retryAfter.js';
 import { kindOfMessage, QUOTA_TEXT } from '../core/errorText.js';
+import type { Mutable } from './Mutable.js';
 
 /** Node and undici error codes, read before anything else (R2). */
 export const CODE_KINDS: Readonly<Record<string, ErrorKind>> = {
@@ -121,7 +122,7 @@ function systemCode(e: Obj): string | undefined {
 
 function build(kind: ErrorKind, message: string, extra: { status?: number | undefined; code?: string | undefined; retryAfterMs?: number | undefined } = {}): ErrorData {
   // Key by key in the order conditional spreads gave: one object per failed attempt, not one per optional field.
-  const data: { -readonly [K in keyof ErrorData]: ErrorData[K] } = { kind, message: message || kind.replace('_', ' '), retryable: TRANSIENT_KINDS.includes(kind) };
+  const data: Mutable<ErrorData> = { kind, message: message || kind.replace('_', ' '), retryable: TRANSIENT_KINDS.includes(kind) };
   if (extra.status !== undefined) data.status = extra.status;
   if (extra.code !== undefined) data.code = extra.code;
   if (extra.retryAfterMs !== undefined) data.retryAfterMs = extra.retryAfterMs;

@@ -1,7 +1,6 @@
 import { openTaskState, type ErrorData, type EventOf } from '../core/index.js';
 import type { ToolResult } from './result.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+import type { Mutable } from './Mutable.js';
 
 /**
  * The `outcome` event that ends a logical call, with its `seq` and `t` slots first for

@@ -1,6 +1,7 @@
 import type { EventOf, ToolContract } from '../core/index.js';
 import { businessKeyOf } from './businessKey.js';
 import type { CallOptions } from './ToolExecutor.js';
+import type { Mutable } from './Mutable.js';
 
 /**
  * The `tool_call` event every execution layer records first, so checkers see every runtime alike.
@@ -25,4 +26,3 @@ export function toolCallEvent(call: string, tool: string, contract: ToolContract
   return event;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
