@@ -99,8 +99,9 @@ describe('secrets scan laws', () => {
 });
 
 describe('the clean-string cache', () => {
-  // Every string the walk judges clean is kept, shape or no shape: a string asked again (from the
-  // cache) must get the answer a module that never saw it gives, in any order, past a full cache too.
+  // Every string the walk judges clean is kept, shape or no shape, and a key keeps its last clean
+  // value: a string asked again (from either) must get the answer a module that never saw it
+  // gives, in any order, past a full cache too.
   const text = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS, ...SECRETS), fc.string({ maxLength: 6 })), { maxLength: 4 }).map((parts) => parts.join(''));
 
   it('answers for a string seen before as for a string never seen', async () => {
@@ -109,8 +110,12 @@ describe('the clean-string cache', () => {
     const strings = fc.sample(text, { numRuns: 3000, seed: 25 });
     const first = new Map<string, boolean>();
     for (const s of strings) if (!first.has(s)) first.set(s, fresh.walkSecrets({ s }, []));
-    // Asked again in reverse, then again once 5,000 other clean strings have overflowed the cache.
-    for (const s of [...strings].reverse()) expect(fresh.walkSecrets({ s }, [])).toBe(first.get(s));
+    // Asked again in reverse, twice in a row under the same key (the key's last clean value), then
+    // again once 5,000 other clean strings have overflowed the cache.
+    for (const s of [...strings].reverse()) {
+      expect(fresh.walkSecrets({ s }, [])).toBe(first.get(s));
+      expect(fresh.walkSecrets([{ s }, { s }], [])).toBe(first.get(s));
+    }
     for (let i = 0; i < 5000; i++) fresh.walkSecrets({ s: `filler-${i}` }, []);
     for (const s of strings) expect(fresh.walkSecrets([s], [])).toBe(first.get(s));
     // And the shapes are still found every time they are asked.

@@ -192,22 +192,41 @@ const judgeToken = (raw: string): boolean => {
 /** A key's verdict: 1 when the key itself may hold a secret, 2 when it names one (`token":"`, for a string value). */
 const KEY_HOLDS = 1;
 const KEY_NAMES = 2;
+/**
+ * A key's verdict, and the last string value under it that `tokenMayHold` judged clean: most
+ * string values repeat the last one under the same key (`tool`, `call`, `message`), and comparing
+ * with it costs less than the clean-string cache's lookup. `tokenMayHold` answers by the string
+ * alone, so a string equal to `clean` gets its answer, `false`.
+ */
+interface KeyEntry {
+  readonly verdict: number;
+  clean: string | undefined;
+}
 // Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded as the
 // strings are, so keys that are data (order ids in a service's state) cannot grow it without end;
 // a key that holds a secret is not kept.
-const keyVerdicts = new Map<string, number>();
-function keyVerdict(key: string): number {
-  let verdict = keyVerdicts.get(key);
-  if (verdict === undefined) {
+const keyEntries = new Map<string, KeyEntry>();
+function keyEntry(key: string): KeyEntry {
+  let entry = keyEntries.get(key);
+  if (entry === undefined) {
     // Not through tokenMayHold: its cache would keep the same key a second time.
     const holds = MAYBE_TOKEN.test(key) && judgeToken(key);
-    verdict = (holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0);
+    entry = { verdict: (holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0), clean: undefined };
     if (!holds) {
-      if (keyVerdicts.size >= CACHE_SIZE) keyVerdicts.clear();
-      keyVerdicts.set(key, verdict);
+      if (keyEntries.size >= CACHE_SIZE) keyEntries.clear();
+      keyEntries.set(key, entry);
     }
   }
-  return verdict;
+  return entry;
+}
+
+/** `tokenMayHold(value)` for a string value under a key, through the key's last clean value. */
+function valueMayHold(entry: KeyEntry, value: string): boolean {
+  if (value === entry.clean) return false;
+  if (tokenMayHold(value)) return true;
+  // Only a string the clean-string cache would keep too: a module-wide cache holds no long string.
+  if (value.length <= TOKEN_CACHE_LENGTH) entry.clean = value;
+  return false;
 }
 
 /** Whether the walk sees what JSON prints for `v` by reading its fields: a plain object or array, no toJSON, not too deep. */
@@ -302,11 +321,12 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         }
       }
       if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue; // JSON leaves the key out
-      const verdict = keyVerdict(k);
+      const entry = keyEntry(k);
+      const verdict = entry.verdict;
       if ((verdict & KEY_HOLDS) !== 0 || (wanted.length !== 0 && declared(k))) return true;
       // A string value (most of a record's) judged here, as `walk` would, without the call.
       if (typeof item === 'string') {
-        if ((verdict & KEY_NAMES) !== 0 || tokenMayHold(item) || (wanted.length !== 0 && declared(item))) return true;
+        if ((verdict & KEY_NAMES) !== 0 || valueMayHold(entry, item) || (wanted.length !== 0 && declared(item))) return true;
         continue;
       }
       if (known ? walkPlain(item as object, itemDepth) : walk(item, itemDepth, (verdict & KEY_NAMES) !== 0, k)) return true;
