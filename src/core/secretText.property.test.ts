@@ -122,4 +122,17 @@ describe('the clean-string cache', () => {
     expect([...first.values()].filter(Boolean).length).toBeGreaterThan(100);
     for (const shaped of ['sk-abcdefgh12345', 'Bearer abc123', 'password=hunter2', '{"token":"t-1"}']) for (let i = 0; i < 3; i++) expect(fresh.walkSecrets([shaped], [])).toBe(true);
   });
+
+  it('answers for keys in an order seen before as for keys never seen (the key that followed last time)', async () => {
+    vi.resetModules();
+    const fresh: typeof secretText = await import('./secretText.js');
+    // Objects of a few keys, credential names and shapes among them, in every order.
+    const objects = fc.sample(fc.dictionary(fc.oneof(fc.constantFrom(...KEYS), text), fc.oneof(text, fc.integer()), { maxKeys: 5 }), { numRuns: 3000, seed: 25 });
+    const first = objects.map((o) => fresh.walkSecrets(o, []));
+    expect(first.filter(Boolean).length).toBeGreaterThan(100);
+    [...objects].reverse().forEach((o, i) => expect(fresh.walkSecrets(o, [])).toBe(first[objects.length - 1 - i]));
+    objects.forEach((o, i) => expect(fresh.walkSecrets([o, o], [])).toBe(first[i]));
+    // The same keys in a changed order, after the order before.
+    objects.forEach((o, i) => expect(fresh.walkSecrets(Object.fromEntries(Object.entries(o).reverse()), [])).toBe(first[i]));
+  });
 });

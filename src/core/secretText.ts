@@ -201,6 +201,13 @@ const KEY_NAMES = 2;
 interface KeyEntry {
   readonly verdict: number;
   clean: string | undefined;
+  /**
+   * The key that followed this one in the last object walked, and its entry: an object's keys
+   * mostly come in the order the last object with this key listed them (`seq`, `t`, `type`…), and
+   * comparing with it costs less than a lookup. Never the entry of a key that holds a secret.
+   */
+  nextKey: string | undefined;
+  nextEntry: KeyEntry | undefined;
 }
 // Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded as the
 // strings are, so keys that are data (order ids in a service's state) cannot grow it without end;
@@ -211,11 +218,26 @@ function keyEntry(key: string): KeyEntry {
   if (entry === undefined) {
     // Not through tokenMayHold: its cache would keep the same key a second time.
     const holds = MAYBE_TOKEN.test(key) && judgeToken(key);
-    entry = { verdict: (holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0), clean: undefined };
+    entry = { verdict: (holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0), clean: undefined, nextKey: undefined, nextEntry: undefined };
     if (!holds) {
       if (keyEntries.size >= CACHE_SIZE) keyEntries.clear();
       keyEntries.set(key, entry);
     }
+  }
+  return entry;
+}
+
+/** What comes before an object's first key: its `nextKey` is the first key of the last object walked. */
+const FIRST_KEY: KeyEntry = { verdict: 0, clean: undefined, nextKey: undefined, nextEntry: undefined };
+
+/** `keyEntry(key)` for the key after `previous`'s, through the key that followed it last time. */
+function keyAfter(previous: KeyEntry, key: string): KeyEntry {
+  if (previous.nextKey === key) return previous.nextEntry!;
+  const entry = keyEntry(key);
+  // A key that holds a secret ends the walk, and is not kept anywhere.
+  if ((entry.verdict & KEY_HOLDS) === 0) {
+    previous.nextKey = key;
+    previous.nextEntry = entry;
   }
   return entry;
 }
@@ -305,6 +327,7 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
     // for-in, not Object.keys and Object.values: V8 reads each value through the map's enum cache
     // (no keyed lookup, no two arrays per object). It also lists inherited enumerable keys, which
     // JSON leaves out: only a changed Object.prototype has any (`plain` let no other prototype in).
+    let previous = FIRST_KEY;
     for (const k in v) {
       if (inherited && !Object.hasOwn(v, k)) continue;
       let item: unknown = (v as Record<string, unknown>)[k];
@@ -321,7 +344,8 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         }
       }
       if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue; // JSON leaves the key out
-      const entry = keyEntry(k);
+      const entry = keyAfter(previous, k);
+      previous = entry;
       const verdict = entry.verdict;
       if ((verdict & KEY_HOLDS) !== 0 || (wanted.length !== 0 && declared(k))) return true;
       // A string value (most of a record's) judged here, as `walk` would, without the call.
