@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { inLiteral, isSecretName, REDACTED, redactText, scanSecretsText, scrubSecrets, walkSecrets } from './secretText.js';
+import type * as secretText from './secretText.js';
 
 /*
  * Laws of the secrets scan over random records (nested arrays and objects, credential-named
@@ -94,5 +95,44 @@ describe('secrets scan laws', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('the clean-string cache', () => {
+  // Every string the walk judges clean is kept, shape or no shape, and a key keeps its last clean
+  // value: a string asked again (from either) must get the answer a module that never saw it
+  // gives, in any order, past a full cache too.
+  const text = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS, ...SECRETS), fc.string({ maxLength: 6 })), { maxLength: 4 }).map((parts) => parts.join(''));
+
+  it('answers for a string seen before as for a string never seen', async () => {
+    vi.resetModules();
+    const fresh: typeof secretText = await import('./secretText.js');
+    const strings = fc.sample(text, { numRuns: 3000, seed: 25 });
+    const first = new Map<string, boolean>();
+    for (const s of strings) if (!first.has(s)) first.set(s, fresh.walkSecrets({ s }, []));
+    // Asked again in reverse, twice in a row under the same key (the key's last clean value), then
+    // again once 5,000 other clean strings have overflowed the cache.
+    for (const s of [...strings].reverse()) {
+      expect(fresh.walkSecrets({ s }, [])).toBe(first.get(s));
+      expect(fresh.walkSecrets([{ s }, { s }], [])).toBe(first.get(s));
+    }
+    for (let i = 0; i < 5000; i++) fresh.walkSecrets({ s: `filler-${i}` }, []);
+    for (const s of strings) expect(fresh.walkSecrets([s], [])).toBe(first.get(s));
+    // And the shapes are still found every time they are asked.
+    expect([...first.values()].filter(Boolean).length).toBeGreaterThan(100);
+    for (const shaped of ['sk-abcdefgh12345', 'Bearer abc123', 'password=hunter2', '{"token":"t-1"}']) for (let i = 0; i < 3; i++) expect(fresh.walkSecrets([shaped], [])).toBe(true);
+  });
+
+  it('answers for keys in an order seen before as for keys never seen (the key that followed last time)', async () => {
+    vi.resetModules();
+    const fresh: typeof secretText = await import('./secretText.js');
+    // Objects of a few keys, credential names and shapes among them, in every order.
+    const objects = fc.sample(fc.dictionary(fc.oneof(fc.constantFrom(...KEYS), text), fc.oneof(text, fc.integer()), { maxKeys: 5 }), { numRuns: 3000, seed: 25 });
+    const first = objects.map((o) => fresh.walkSecrets(o, []));
+    expect(first.filter(Boolean).length).toBeGreaterThan(100);
+    [...objects].reverse().forEach((o, i) => expect(fresh.walkSecrets(o, [])).toBe(first[objects.length - 1 - i]));
+    objects.forEach((o, i) => expect(fresh.walkSecrets([o, o], [])).toBe(first[i]));
+    // The same keys in a changed order, after the order before.
+    objects.forEach((o, i) => expect(fresh.walkSecrets(Object.fromEntries(Object.entries(o).reverse()), [])).toBe(first[i]));
   });
 });

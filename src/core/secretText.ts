@@ -162,20 +162,20 @@ const MAYBE_TOKEN = /sk-|_live_|_test_|bearer|authorization|[="\\\u0000-\u001f\u
 /** The string as it reads between the quotes of JSON text. */
 const inJson = (raw: string): string => (ESCAPED.test(raw) ? asJson(raw) : raw);
 
-// The strings that pass MAYBE_TOKEN repeat from trial to trial (a URL with a query, a JSON body a
-// service answered): each is judged once. Only clean strings are kept (a module-wide cache must not
-// hold a secret), and a full cache starts again, so strings of a later phase of a long run get
-// their turn. The strings that fail MAYBE_TOKEN cost one test, no lookup.
+// A record's strings repeat from trial to trial (tool names, event types, "Service Unavailable",
+// a URL with a query, a JSON body a service answered): each is judged once. A lookup costs less
+// than MAYBE_TOKEN's scan of the string (≈ 35 ns a string, most of the walk), so the strings that
+// fail it are kept too. Only clean strings are kept (a module-wide cache must not hold a secret),
+// and a full cache starts again, so strings of a later phase of a long run get their turn.
 const cleanTokens = new Set<string>();
 const CACHE_SIZE = 4096;
 const TOKEN_CACHE_LENGTH = 1024;
 
 /** Whether one string or key of a record matches a pattern as the text scan reads it, or one it missed (declared secrets apart). */
 function tokenMayHold(raw: string): boolean {
-  if (!MAYBE_TOKEN.test(raw)) return false;
-  if (raw.length > TOKEN_CACHE_LENGTH) return judgeToken(raw);
+  if (raw.length > TOKEN_CACHE_LENGTH) return MAYBE_TOKEN.test(raw) && judgeToken(raw);
   if (cleanTokens.has(raw)) return false;
-  const verdict = judgeToken(raw);
+  const verdict = MAYBE_TOKEN.test(raw) && judgeToken(raw);
   if (!verdict) {
     if (cleanTokens.size >= CACHE_SIZE) cleanTokens.clear();
     cleanTokens.add(raw);
@@ -192,22 +192,63 @@ const judgeToken = (raw: string): boolean => {
 /** A key's verdict: 1 when the key itself may hold a secret, 2 when it names one (`token":"`, for a string value). */
 const KEY_HOLDS = 1;
 const KEY_NAMES = 2;
+/**
+ * A key's verdict, and the last string value under it that `tokenMayHold` judged clean: most
+ * string values repeat the last one under the same key (`tool`, `call`, `message`), and comparing
+ * with it costs less than the clean-string cache's lookup. `tokenMayHold` answers by the string
+ * alone, so a string equal to `clean` gets its answer, `false`.
+ */
+interface KeyEntry {
+  readonly verdict: number;
+  clean: string | undefined;
+  /**
+   * The key that followed this one in the last object walked, and its entry: an object's keys
+   * mostly come in the order the last object with this key listed them (`seq`, `t`, `type`…), and
+   * comparing with it costs less than a lookup. Never the entry of a key that holds a secret.
+   */
+  nextKey: string | undefined;
+  nextEntry: KeyEntry | undefined;
+}
 // Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded as the
 // strings are, so keys that are data (order ids in a service's state) cannot grow it without end;
 // a key that holds a secret is not kept.
-const keyVerdicts = new Map<string, number>();
-function keyVerdict(key: string): number {
-  let verdict = keyVerdicts.get(key);
-  if (verdict === undefined) {
+const keyEntries = new Map<string, KeyEntry>();
+function keyEntry(key: string): KeyEntry {
+  let entry = keyEntries.get(key);
+  if (entry === undefined) {
     // Not through tokenMayHold: its cache would keep the same key a second time.
     const holds = MAYBE_TOKEN.test(key) && judgeToken(key);
-    verdict = (holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0);
+    entry = { verdict: (holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0), clean: undefined, nextKey: undefined, nextEntry: undefined };
     if (!holds) {
-      if (keyVerdicts.size >= CACHE_SIZE) keyVerdicts.clear();
-      keyVerdicts.set(key, verdict);
+      if (keyEntries.size >= CACHE_SIZE) keyEntries.clear();
+      keyEntries.set(key, entry);
     }
   }
-  return verdict;
+  return entry;
+}
+
+/** What comes before an object's first key: its `nextKey` is the first key of the last object walked. */
+const FIRST_KEY: KeyEntry = { verdict: 0, clean: undefined, nextKey: undefined, nextEntry: undefined };
+
+/** `keyEntry(key)` for the key after `previous`'s, through the key that followed it last time. */
+function keyAfter(previous: KeyEntry, key: string): KeyEntry {
+  if (previous.nextKey === key) return previous.nextEntry!;
+  const entry = keyEntry(key);
+  // A key that holds a secret ends the walk, and is not kept anywhere.
+  if ((entry.verdict & KEY_HOLDS) === 0) {
+    previous.nextKey = key;
+    previous.nextEntry = entry;
+  }
+  return entry;
+}
+
+/** `tokenMayHold(value)` for a string value under a key, through the key's last clean value. */
+function valueMayHold(entry: KeyEntry, value: string): boolean {
+  if (value === entry.clean) return false;
+  if (tokenMayHold(value)) return true;
+  // Only a string the clean-string cache would keep too: a module-wide cache holds no long string.
+  if (value.length <= TOKEN_CACHE_LENGTH) entry.clean = value;
+  return false;
 }
 
 /** Whether the walk sees what JSON prints for `v` by reading its fields: a plain object or array, no toJSON, not too deep. */
@@ -286,6 +327,7 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
     // for-in, not Object.keys and Object.values: V8 reads each value through the map's enum cache
     // (no keyed lookup, no two arrays per object). It also lists inherited enumerable keys, which
     // JSON leaves out: only a changed Object.prototype has any (`plain` let no other prototype in).
+    let previous = FIRST_KEY;
     for (const k in v) {
       if (inherited && !Object.hasOwn(v, k)) continue;
       let item: unknown = (v as Record<string, unknown>)[k];
@@ -302,11 +344,13 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         }
       }
       if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue; // JSON leaves the key out
-      const verdict = keyVerdict(k);
+      const entry = keyAfter(previous, k);
+      previous = entry;
+      const verdict = entry.verdict;
       if ((verdict & KEY_HOLDS) !== 0 || (wanted.length !== 0 && declared(k))) return true;
       // A string value (most of a record's) judged here, as `walk` would, without the call.
       if (typeof item === 'string') {
-        if ((verdict & KEY_NAMES) !== 0 || tokenMayHold(item) || (wanted.length !== 0 && declared(item))) return true;
+        if ((verdict & KEY_NAMES) !== 0 || valueMayHold(entry, item) || (wanted.length !== 0 && declared(item))) return true;
         continue;
       }
       if (known ? walkPlain(item as object, itemDepth) : walk(item, itemDepth, (verdict & KEY_NAMES) !== 0, k)) return true;
