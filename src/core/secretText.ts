@@ -165,8 +165,9 @@ const inJson = (raw: string): string => (ESCAPED.test(raw) ? asJson(raw) : raw);
 // A record's strings repeat from trial to trial (tool names, event types, "Service Unavailable",
 // a URL with a query, a JSON body a service answered): each is judged once. A lookup costs less
 // than MAYBE_TOKEN's scan of the string (≈ 35 ns a string, most of the walk), so the strings that
-// fail it are kept too. Only clean strings are kept (a module-wide cache must not hold a secret),
-// and a full cache starts again, so strings of a later phase of a long run get their turn.
+// fail it are kept too. Only clean strings are kept (a module-wide cache must not hold a secret:
+// the walk looks for the trial's declared secrets in a string before it asks this cache), and a
+// full cache starts again, so strings of a later phase of a long run get their turn.
 const cleanTokens = new Set<string>();
 const CACHE_SIZE = 4096;
 const TOKEN_CACHE_LENGTH = 1024;
@@ -302,7 +303,8 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
   };
   /** `named`: `v` is the value of a key that names a credential, so a string there (as JSON prints it) is one. `key`: the one `v` sits under. */
   const walk = (v: unknown, depth: number, named: boolean, key: string | number): boolean => {
-    if (typeof v === 'string') return named || tokenMayHold(v) || (wanted.length !== 0 && declared(v));
+    // The declared secrets first: a string holding one ends the walk before a clean-string cache could keep it.
+    if (typeof v === 'string') return named || (wanted.length !== 0 && declared(v)) || tokenMayHold(v);
     if (typeof v !== 'object' || v === null) {
       if (typeof v === 'bigint') return true; // JSON.stringify throws on it: walk it to be sure
       return literals && literal(v);
@@ -350,7 +352,7 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
       if ((verdict & KEY_HOLDS) !== 0 || (wanted.length !== 0 && declared(k))) return true;
       // A string value (most of a record's) judged here, as `walk` would, without the call.
       if (typeof item === 'string') {
-        if ((verdict & KEY_NAMES) !== 0 || valueMayHold(entry, item) || (wanted.length !== 0 && declared(item))) return true;
+        if ((verdict & KEY_NAMES) !== 0 || (wanted.length !== 0 && declared(item)) || valueMayHold(entry, item)) return true;
         continue;
       }
       if (known ? walkPlain(item as object, itemDepth) : walk(item, itemDepth, (verdict & KEY_NAMES) !== 0, k)) return true;
