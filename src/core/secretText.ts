@@ -346,10 +346,12 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         }
       }
       if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue; // JSON leaves the key out
+      // A key holding a declared secret ends the walk before the key cache sees it.
+      if (wanted.length !== 0 && declared(k)) return true;
       const entry = keyAfter(previous, k);
       previous = entry;
       const verdict = entry.verdict;
-      if ((verdict & KEY_HOLDS) !== 0 || (wanted.length !== 0 && declared(k))) return true;
+      if ((verdict & KEY_HOLDS) !== 0) return true;
       // A string value (most of a record's) judged here, as `walk` would, without the call.
       if (typeof item === 'string') {
         if ((verdict & KEY_NAMES) !== 0 || (wanted.length !== 0 && declared(item)) || valueMayHold(entry, item)) return true;
