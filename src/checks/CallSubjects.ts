@@ -9,6 +9,7 @@ import { parseSubject, STATUS_TOOL, subjectOf, type TrialIndex } from './trialIn
  */
 export class CallSubjects {
   readonly #byCall = new Map<string, readonly string[]>();
+  #bySubject: Map<string, string[]> | undefined;
 
   constructor(
     readonly index: TrialIndex,
@@ -27,9 +28,26 @@ export class CallSubjects {
 
   /** The calls that acted on `subject`, in the order they were made. */
   callsOf(subject: string): string[] {
-    const calls: string[] = [];
-    for (const c of this.index.calls) if (c.tool !== STATUS_TOOL && this.of(c.call).includes(subject)) calls.push(c.call);
-    return calls;
+    this.#bySubject ??= this.#callsBySubject();
+    return [...(this.#bySubject.get(subject) ?? [])];
+  }
+
+  /**
+   * Every subject's calls, from one pass over the calls on the first ask. Looking through every
+   * call once per claim made honesty quadratic in a crowd whose agents each claim something; the
+   * first claim already worked out every call's subjects, so the pass costs no more than it did.
+   */
+  #callsBySubject(): Map<string, string[]> {
+    const bySubject = new Map<string, string[]>();
+    for (const c of this.index.calls) {
+      if (c.tool === STATUS_TOOL) continue;
+      for (const subject of this.of(c.call)) {
+        const calls = bySubject.get(subject);
+        if (calls === undefined) bySubject.set(subject, [c.call]);
+        else calls.push(c.call);
+      }
+    }
+    return bySubject;
   }
 
   #subjectsOf(call: string): readonly string[] {

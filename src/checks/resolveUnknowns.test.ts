@@ -122,6 +122,19 @@ describe('resolveUnknowns', () => {
 });
 
 describe('CallSubjects', () => {
+  test.prop([fc.array(step, { maxLength: 30 }), fc.boolean()])("lists a subject's calls as a scan of every call per subject does", (steps, claimed) => {
+    const index = TrialIndex.of(trialOf(steps).build());
+    const claims = claimed ? [{ subject: 'orders:a', status: 'unknown' as const }] : [];
+    const subjects = new CallSubjects(index, claims);
+    const reference = new CallSubjects(index, claims);
+    // The definition: every call, in order, whose subjects hold the subject (what callsOf did per claim).
+    const scan = (subject: string): string[] => index.calls.filter((c) => c.tool !== STATUS_TOOL && reference.of(c.call).includes(subject)).map((c) => c.call);
+    for (const subject of ['orders:a', 'orders:b', 'orders:c', 'orders:z', 'nothing']) expect(subjects.callsOf(subject)).toEqual(scan(subject));
+    // A caller's changes to the list it got do not reach the next caller.
+    subjects.callsOf('orders:a').push('call-99');
+    expect(subjects.callsOf('orders:a')).toEqual(scan('orders:a'));
+  });
+
   it('works a call out only when asked, and lists the calls of a subject in call order', () => {
     const b = new TrialBuilder();
     b.call('create_order', { clientReference: 'a' }).attempt({ commit: { service: 'orders', effect: 'order.created', key: 'a' } });
