@@ -10,6 +10,7 @@ import { parseSubject, STATUS_TOOL, subjectOf, type TrialIndex } from './trialIn
 export class CallSubjects {
   readonly #byCall = new Map<string, readonly string[]>();
   #bySubject: Map<string, string[]> | undefined;
+  #claimedByKey: Map<string, readonly string[]> | undefined;
 
   constructor(
     readonly index: TrialIndex,
@@ -55,6 +56,23 @@ export class CallSubjects {
     if (committed.length > 0) return committed;
     const key = this.index.businessKeyOf(call);
     if (key === undefined) return [];
-    return [...new Set(this.claims.filter((c) => parseSubject(c.subject)?.key === key).map((c) => c.subject))];
+    this.#claimedByKey ??= claimedByKey(this.claims);
+    return this.#claimedByKey.get(key) ?? [];
   }
+}
+
+/**
+ * The claimed subjects under each key, each once, in the order first claimed: read for every call
+ * that committed nothing, so a crowd's refused calls do not each look through every agent's claims.
+ */
+function claimedByKey(claims: readonly Claim[]): Map<string, readonly string[]> {
+  const byKey = new Map<string, string[]>();
+  for (const c of claims) {
+    const key = parseSubject(c.subject)?.key;
+    if (key === undefined) continue;
+    const subjects = byKey.get(key);
+    if (subjects === undefined) byKey.set(key, [c.subject]);
+    else if (!subjects.includes(c.subject)) subjects.push(c.subject);
+  }
+  return byKey;
 }

@@ -122,6 +122,22 @@ describe('resolveUnknowns', () => {
 });
 
 describe('CallSubjects', () => {
+  const subject = fc.constantFrom('orders:a', 'orders:b', 'orders:c', 'jobs:a', 'orders:z', 'no-service', ':a');
+  test.prop([fc.array(step, { maxLength: 30 }), fc.array(subject, { maxLength: 8 })])("works out a call's subjects as the ledger, then every claim on its key, say", (steps, claimed) => {
+    const index = TrialIndex.of(trialOf(steps).build());
+    const claims = claimed.map((s) => ({ subject: s, status: 'unknown' as const }));
+    const subjects = new CallSubjects(index, claims);
+    // The definition: what the call committed, else each claim whose key is the call's business key, once, in claim order.
+    const definition = (call: string): string[] => {
+      if (index.call(call)?.tool === STATUS_TOOL) return [];
+      const committed = [...new Set(index.effectsOfCall(call).map((e) => `${e.service}:${e.key}`))];
+      if (committed.length > 0) return committed;
+      const key = index.businessKeyOf(call);
+      return key === undefined ? [] : [...new Set(claims.filter((c) => parseSubject(c.subject)?.key === key).map((c) => c.subject))];
+    };
+    for (const c of index.calls) expect(subjects.of(c.call)).toEqual(definition(c.call));
+  });
+
   test.prop([fc.array(step, { maxLength: 30 }), fc.boolean()])("lists a subject's calls as a scan of every call per subject does", (steps, claimed) => {
     const index = TrialIndex.of(trialOf(steps).build());
     const claims = claimed ? [{ subject: 'orders:a', status: 'unknown' as const }] : [];
