@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { TrialBuilder } from './testing.js';
 import { TrialIndex } from './trialIndex.js';
@@ -27,5 +28,23 @@ describe('TrialIndex', () => {
     for (const list of shared) expect(Object.isFrozen(list)).toBe(true);
     expect(() => (index.eventsOf('attempt') as unknown[]).pop()).toThrow(TypeError);
     expect(index.eventsOf('attempt')).toHaveLength(2);
+  });
+
+  test.prop([
+    fc.array(fc.record({ service: fc.constantFrom('orders', 'jobs', 'a:b', 'a'), key: fc.constantFrom('x', 'y', 'b:x', 'x:y') }), { maxLength: 20 }),
+    fc.array(fc.constantFrom('orders:x', 'jobs:y', 'a:b:x', 'a:b:x:y', 'orders', ':x', 'orders:z'), { maxLength: 6 }),
+  ])("lists a subject's effects as a filter of the ledger by the subject's service and key does, frozen", (commits, subjects) => {
+    const b = new TrialBuilder();
+    for (const c of commits) b.commit({ service: c.service, effect: 'created', key: c.key }, b.nextRequest());
+    const r = b.build();
+    const index = TrialIndex.of(r);
+    for (const subject of subjects) {
+      const colon = subject.indexOf(':');
+      // The definition: the subject split at its first colon, every ledger effect of that service and key, in commit order.
+      const expected = colon <= 0 ? [] : index.ledger.filter((e) => e.service === subject.slice(0, colon) && e.key === subject.slice(colon + 1));
+      const got = index.effectsOfSubject(subject);
+      expect(got).toEqual(expected);
+      expect(Object.isFrozen(got)).toBe(true);
+    }
   });
 });

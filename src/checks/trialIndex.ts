@@ -94,6 +94,7 @@ export class TrialIndex {
   #deliveriesByRequest: Map<string, readonly EventOf<'delivery'>[]> | undefined;
   #httpByRequest: Map<string, EventOf<'http_request'>> | undefined;
   #effectsByRequest: Map<string, readonly Effect[]> | undefined;
+  #effectsByServiceKey: Map<string, Map<string, readonly Effect[]>> | undefined;
   #effectEventBySeq: Map<number, EventOf<'effect'>> | undefined;
   #outcomesByCall: Map<string, readonly EventOf<'outcome'>[]> | undefined;
   #operationsByCall: Map<string, readonly EventOf<'operation'>[]> | undefined;
@@ -219,7 +220,10 @@ export class TrialIndex {
   /** The effects of the subject `service:key` in the ledger, in commit order. */
   effectsOfSubject(subject: string): readonly Effect[] {
     const parsed = parseSubject(subject);
-    if (!parsed) return [];
-    return this.ledger.filter((e) => e.service === parsed.service && e.key === parsed.key);
+    if (!parsed) return NONE;
+    // By service, then key: honesty asks once per claim, and a crowd's claims each filtering the whole ledger was quadratic.
+    // Two levels, not one `service:key` text: a service name may hold a colon, and the claim's first colon splits it.
+    this.#effectsByServiceKey ??= new Map([...grouped(this.ledger, (e) => e.service)].map(([service, effects]) => [service, grouped(effects, (e) => e.key)]));
+    return this.#effectsByServiceKey.get(parsed.service)?.get(parsed.key) ?? NONE;
   }
 }
