@@ -3,6 +3,7 @@ import type { Effect } from '../world/ledger.js';
 import type { Checker } from './checker.js';
 import { list, seqs, times, unique } from './format.js';
 import { describeLie } from './lieNote.js';
+import { lastBefore } from './seqSearch.js';
 import { subjectOf, TrialIndex } from './trialIndex.js';
 
 /** `order.created` → `was created`; an effect name without a verb is quoted as is. */
@@ -21,7 +22,7 @@ function diagnose(keys: readonly string[], keyless: boolean, requests: readonly 
   return `: some attempts carried idempotency key ${keys[0]} and some none (R22, R23)`;
 }
 
-function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: string; evidence: unknown } {
+function describeGroup(index: TrialIndex, lies: Lies, group: readonly Effect[]): { message: string; evidence: unknown } {
   const first = group[0]!;
   const requests = unique(group.map((e) => e.request));
   const attempts = requests.flatMap((r) => {
@@ -46,7 +47,7 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
   if (calls.length > 0) where.push(`calls ${list(calls)} of ${list(tools)}`);
   // Unknown calls (no tool_call recorded) are given the benefit of the doubt: the service may honour keys.
   const honoured = calls.every((c) => index.call(c)?.honoursKeys ?? true);
-  const lie = lieBefore(index, group);
+  const lie = lieBefore(index, lies, group);
   const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}${lie ? `; caused by ${describeLie(lie)}` : ''}`;
 
   return {
@@ -85,10 +86,18 @@ function describeGroup(index: TrialIndex, group: readonly Effect[]): { message: 
  * The lie a repeat most likely acted on: the last `lie` event after the first effect and
  * before the repeat (a stale or empty read that said the first one was not there).
  */
-function lieBefore(index: TrialIndex, group: readonly Effect[]): EventOf<'lie'> | undefined {
+function lieBefore(index: TrialIndex, lies: Lies, group: readonly Effect[]): EventOf<'lie'> | undefined {
   const [firstSeq, repeatSeq] = group.slice(0, 2).map((e) => index.effectEvent(e.seq)?.seq);
   if (firstSeq === undefined || repeatSeq === undefined) return undefined;
-  return index.events.filter((e): e is EventOf<'lie'> => e.type === 'lie' && e.seq > firstSeq && e.seq < repeatSeq).at(-1);
+  // Looked up, not filtered from the whole history per duplicate: a crowd's many duplicates made that quadratic.
+  const last = lies.events[lastBefore(lies.seqs, repeatSeq)];
+  return last !== undefined && last.seq > firstSeq ? last : undefined;
+}
+
+/** The trial's lies in history order, and their seqs (ascending) to search. */
+interface Lies {
+  readonly events: readonly EventOf<'lie'>[];
+  readonly seqs: readonly number[];
 }
 
 /** R18, R21–R25, R29: no side effect commits twice for one business key. */
@@ -105,7 +114,9 @@ export const duplicates: Checker = {
       if (group) group.push(e);
       else groups.set(id, [e]);
     }
-    const problems = [...groups.values()].filter((g) => g.length > 1).map((g) => describeGroup(index, g));
+    const lieEvents = index.eventsOf('lie');
+    const lies = { events: lieEvents, seqs: lieEvents.map((e) => e.seq) };
+    const problems = [...groups.values()].filter((g) => g.length > 1).map((g) => describeGroup(index, lies, g));
     return failAll(problems);
   },
 };

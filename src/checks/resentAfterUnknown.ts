@@ -1,5 +1,6 @@
 import type { EventOf } from '../core/index.js';
 import { STATUS_TOOL, type TrialIndex } from './trialIndex.js';
+import { firstAfter } from './seqSearch.js';
 
 type Problem = { message: string; evidence: unknown };
 type AttemptEvent = EventOf<'attempt'>;
@@ -98,18 +99,6 @@ function firstResend(index: TrialIndex, calls: readonly ToolCallEvent[] | undefi
 function anyBetween(seqs: readonly number[], after: number, before: number): boolean {
   const i = firstAfter(seqs, after);
   return i < seqs.length && seqs[i]! < before;
-}
-
-/** The index of the first of the ascending `seqs` greater than `seq` (`seqs.length` if none). */
-function firstAfter(seqs: readonly number[], seq: number): number {
-  let lo = 0;
-  let hi = seqs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (seqs[mid]! > seq) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 // An agent of a crowd is named; the one agent of a plain trial is not, and no name is empty.
