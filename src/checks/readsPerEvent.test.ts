@@ -46,7 +46,7 @@ function counted(record: TrialRecord): { record: TrialRecord; reads: () => numbe
 describe('checkers read each event a bounded number of times', () => {
   // The law behind crowds that judge in time: a checker that looks through the whole history,
   // ledger or claim list once per claim or per duplicate reads n² fields for n agents (honesty and
-  // duplicates once did: 2 s and 0.7 s for one 4,000-agent trial). Fields read, not time: four
+  // duplicates once did: 6.2 s and 0.7 s for one 4,000-agent trial). Fields read, not time: four
   // times the agents may read about four times the fields, never sixteen.
   it('reads about four times the fields for four times the agents, every built-in checker together', () => {
     const reads = [100, 400].map((n) => {
