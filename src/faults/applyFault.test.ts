@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpError, VirtualClock } from '../core/index.js';
 import { applyFault, type FaultAnswers } from './applyFault.js';
 import type { Fault } from './fault.js';
+import { besideChains } from './microtaskOrder.testkit.js';
 
 type Seen = string;
 
@@ -75,13 +76,7 @@ async function settleOrder(hops: readonly number[], fails: readonly boolean[], c
       log.push(`threw ${(error as Error).message}`);
     }
   });
-  chains.forEach((n, c) => {
-    let p = Promise.resolve();
-    for (let k = 0; k < n; k++) p = p.then(() => void log.push(`chain ${c} step ${k}`));
-  });
-  await Promise.all(sends);
-  for (let k = 0; k < 20; k++) await Promise.resolve();
-  return log;
+  return besideChains(log, chains, sends);
 }
 
 describe('applyFault without a fault', () => {

@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { rejectedLater } from './rejectedLater.js';
+import { besideChains } from './microtaskOrder.testkit.js';
 
 /**
  * Async functions returning an error answer after `hops[i]` awaits each, beside chains of plain
@@ -19,13 +20,7 @@ async function settleOrder(hops: readonly number[], chains: readonly number[], r
       (e: unknown) => log.push(`rejected ${i} ${(e as Error).message}`),
     ),
   );
-  chains.forEach((n, c) => {
-    let p = Promise.resolve();
-    for (let k = 0; k < n; k++) p = p.then(() => void log.push(`chain ${c} step ${k}`));
-  });
-  await Promise.all(settled);
-  for (let k = 0; k < 20; k++) await Promise.resolve();
-  return log;
+  return besideChains(log, chains, settled);
 }
 
 describe('rejectedLater', () => {
