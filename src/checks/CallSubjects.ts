@@ -1,5 +1,6 @@
 import type { Claim } from '../core/index.js';
 import { parseSubject, STATUS_TOOL, subjectOf, type TrialIndex } from './trialIndex.js';
+import { push } from './push.js';
 
 /**
  * The subjects each call acted on: the ledger's names for what its requests committed, or,
@@ -42,11 +43,7 @@ export class CallSubjects {
     const bySubject = new Map<string, string[]>();
     for (const c of this.index.calls) {
       if (c.tool === STATUS_TOOL) continue;
-      for (const subject of this.of(c.call)) {
-        const calls = bySubject.get(subject);
-        if (calls === undefined) bySubject.set(subject, [c.call]);
-        else calls.push(c.call);
-      }
+      for (const subject of this.of(c.call)) push(bySubject, subject, c.call);
     }
     return bySubject;
   }

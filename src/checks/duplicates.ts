@@ -5,6 +5,7 @@ import { list, seqs, times, unique } from './format.js';
 import { describeLie } from './lieNote.js';
 import { lastBefore } from './seqSearch.js';
 import { subjectOf, TrialIndex } from './trialIndex.js';
+import { push } from './push.js';
 
 /** `order.created` → `was created`; an effect name without a verb is quoted as is. */
 function happened(effect: string): string {
@@ -110,9 +111,7 @@ export const duplicates: Checker = {
     const groups = new Map<string, Effect[]>();
     for (const e of record.snapshot.ledger) {
       const id = JSON.stringify([e.service, e.effect, e.key]);
-      const group = groups.get(id);
-      if (group) group.push(e);
-      else groups.set(id, [e]);
+      push(groups, id, e);
     }
     const lieEvents = index.eventsOf('lie');
     const lies = { events: lieEvents, seqs: lieEvents.map((e) => e.seq) };

@@ -6,6 +6,7 @@ import type { Checker } from './checker.js';
 import { list, seqs } from './format.js';
 import { parseSubject, STATUS_TOOL, TrialIndex } from './trialIndex.js';
 import { describeWire, lostAnswer, wireEvidence, type WireView } from './WireView.js';
+import { push } from './push.js';
 
 type Problem = { message: string; evidence: unknown };
 type OutcomeEvent = EventOf<'outcome'>;
@@ -107,9 +108,7 @@ export const honesty: Checker = {
       const byCaller = new Map<string | undefined, OutcomeEvent[]>();
       for (const o of unknown) {
         const caller = index.call(o.call)?.caller;
-        const own = byCaller.get(caller);
-        if (own) own.push(o);
-        else byCaller.set(caller, [o]);
+        push(byCaller, caller, o);
       }
       for (const end of ends) judgeEnd(index, subjects, resolutions, end, byCaller.get(end.caller) ?? [], problems, doubts);
     }

@@ -1,6 +1,7 @@
 import type { EventOf } from '../core/index.js';
 import { STATUS_TOOL, type TrialIndex } from './trialIndex.js';
 import { firstAfter } from './seqSearch.js';
+import { push } from './push.js';
 
 type Problem = { message: string; evidence: unknown };
 type AttemptEvent = EventOf<'attempt'>;
@@ -103,9 +104,3 @@ function anyBetween(seqs: readonly number[], after: number, before: number): boo
 
 // An agent of a crowd is named; the one agent of a plain trial is not, and no name is empty.
 const sameKey = (caller: string | undefined, tool: string, input: string): string => `${caller === undefined ? '-' : `+${caller}`}\u0000${tool}\u0000${input}`;
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}

@@ -3,6 +3,7 @@ import type { Effect } from '../world/ledger.js';
 import { requestLoad } from './requestLoad.js';
 import type { TrialRecord } from './record.js';
 import { WireView } from './WireView.js';
+import { push } from './push.js';
 
 type ToolCallEvent = EventOf<'tool_call'>;
 type AttemptEvent = EventOf<'attempt'>;
@@ -32,12 +33,6 @@ export function businessKeyOf(input: unknown): string | undefined {
     if (typeof v === 'string' && v !== '') return v;
   }
   return undefined;
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 const NONE: readonly never[] = Object.freeze([]);
