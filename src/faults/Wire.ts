@@ -30,6 +30,7 @@ import { FaultPlanSchema, type FaultPlan } from './plan.js';
 import { safeParseOnce } from '../core/parseOnce.js';
 import { rejectedLater } from './rejectedLater.js';
 import type { LatencyTarget, LegDraws, NetworkLatency } from './network.js';
+import type { Mutable } from '../core/Mutable.js';
 
 export interface WireOptions {
   readonly world: World;
@@ -333,7 +334,6 @@ export class Wire implements Transport {
 }
 
 type ResponseEvent = EventOf<'response'>;
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The caller's view of a tool: its contract, never its business logic. */
 // One literal per shape, not a conditional spread: the spread built a temporary object and copied it, per tool per trial.

@@ -1,5 +1,5 @@
 import type { EventOf, WireRequest } from '../core/index.js';
-import type { Mutable } from './Mutable.js';
+import type { Mutable } from '../core/Mutable.js';
 
 /**
  * The `attempt` event of one call attempt, with its `seq` and `t` slots first for `History.stamp`.

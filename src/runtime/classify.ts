@@ -2,7 +2,7 @@ import { TRANSIENT_KINDS, type ErrorData, type ErrorKind } from '../core/index.j
 import { httpErrorKind } from '../core/httpErrorKinds.js';
 import { parseRetryAfter } from '../core/retryAfter.js';
 import { kindOfMessage, QUOTA_TEXT } from '../core/errorText.js';
-import type { Mutable } from './Mutable.js';
+import type { Mutable } from '../core/Mutable.js';
 
 /** Node and undici error codes, read before anything else (R2). */
 export const CODE_KINDS: Readonly<Record<string, ErrorKind>> = {

@@ -1,6 +1,6 @@
 import { openTaskState, type ErrorData, type EventOf } from '../core/index.js';
 import type { ToolResult } from './result.js';
-import type { Mutable } from './Mutable.js';
+import type { Mutable } from '../core/Mutable.js';
 
 /**
  * The `outcome` event that ends a logical call, with its `seq` and `t` slots first for

@@ -1,7 +1,7 @@
 import type { EventOf, ToolContract } from '../core/index.js';
 import { businessKeyOf } from './businessKey.js';
 import type { CallOptions } from './ToolExecutor.js';
-import type { Mutable } from './Mutable.js';
+import type { Mutable } from '../core/Mutable.js';
 
 /**
  * The `tool_call` event every execution layer records first, so checkers see every runtime alike.
