@@ -2,9 +2,20 @@ import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
-/** Runs `fn` repeatedly for about `ms` of wall time (after a warm-up) and reports per-call figures. */
-export async function measure(name: string, fn: () => Promise<unknown>, ms = 1_000): Promise<{ name: string; runs: number; meanUs: number; p50Us: number; p95Us: number }> {
-  for (let i = 0; i < 20; i++) await fn();
+/**
+ * Runs `fn` repeatedly for about `ms` of wall time and reports per-call figures. Before that it
+ * warms up for at least 20 calls and `warmMs` of wall time (by default as long as it measures):
+ * a trial's code is compiled by V8's optimising tiers only after a few thousand calls, so twenty
+ * calls measured a trial half cold beside a loop that was hot within them, and the ratio printed
+ * at the top of a benchmark read 4 to 5x where alternating warm rounds read 2.5x.
+ */
+export async function measure(name: string, fn: () => Promise<unknown>, ms = 1_000, warmMs = ms): Promise<{ name: string; runs: number; warmRuns: number; meanUs: number; p50Us: number; p95Us: number }> {
+  let warmRuns = 0;
+  const warmEnd = performance.now() + warmMs;
+  while (warmRuns < 20 || performance.now() < warmEnd) {
+    await fn();
+    warmRuns++;
+  }
   const samples: number[] = [];
   const end = performance.now() + ms;
   while (performance.now() < end) {
@@ -15,7 +26,7 @@ export async function measure(name: string, fn: () => Promise<unknown>, ms = 1_0
   samples.sort((a, b) => a - b);
   const q = (p: number): number => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!;
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { name, runs: samples.length, meanUs: mean, p50Us: q(0.5), p95Us: q(0.95) };
+  return { name, runs: samples.length, warmRuns, meanUs: mean, p50Us: q(0.5), p95Us: q(0.95) };
 }
 
 export function printRow(r: { name: string; runs: number; meanUs: number; p50Us: number; p95Us: number }): void {
@@ -101,7 +112,8 @@ export interface InProcessSide {
 /**
  * Sides measured in one process, alternating for `rounds` rounds of `ms` each so that drift in
  * the machine's load falls on all of them alike; each round prints its line. Returns each side's
- * medians: CPU per call (warm-up calls counted, as `measure` makes them) and wall p50, in µs.
+ * medians: CPU per call (warm-up calls counted) and wall p50, in µs. Each round warms up for its
+ * twenty calls only: the rounds before it warmed every side alike.
  */
 export async function alternateInProcess(sides: readonly InProcessSide[], rounds: number, ms: number): Promise<{ readonly cpu: number; readonly p50: number }[]> {
   const cpu = sides.map(() => [] as number[]);
@@ -109,9 +121,9 @@ export async function alternateInProcess(sides: readonly InProcessSide[], rounds
   for (let round = 0; round < rounds; round++) {
     for (const [i, s] of sides.entries()) {
       const c0 = process.cpuUsage();
-      const row = await measure(s.name, s.fn, ms);
+      const row = await measure(s.name, s.fn, ms, 0);
       const c = process.cpuUsage(c0);
-      cpu[i]!.push((c.user + c.system) / (row.runs + 20));
+      cpu[i]!.push((c.user + c.system) / (row.runs + row.warmRuns));
       p50[i]!.push(row.p50Us);
     }
     console.log(`  round ${round + 1}: ${sides.map((s, i) => `${s.name} ${cpu[i]!.at(-1)!.toFixed(0)} µs CPU, p50 ${p50[i]!.at(-1)!.toFixed(0)} µs`).join('; ')}; load ${loadAverage()}`);
