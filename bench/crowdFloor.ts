@@ -21,12 +21,12 @@ export const STRATEGIES: readonly { readonly strategy: Strategy; readonly config
   { strategy: 'decorrelated', config: 'occ-decorrelated-jitter' },
 ];
 
-const CLIENTS = 100;
+export const CLIENTS = 100;
 const BASE_MS = 5;
 const CAP_MS = 2_000;
 
 /** mulberry32: a small seeded generator, so a floor trial is as repeatable as faultline's. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -35,6 +35,34 @@ function generator(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+/** A network leg's duration: N(10, 2) by Box–Muller, redrawn below zero (as faultline's `normal` latency is). */
+export function normalLeg(random: () => number): number {
+  for (;;) {
+    const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    const ms = 10 + 2 * z;
+    if (ms >= 0) return ms;
+  }
+}
+
+/** The wait before retry number `retry` (1 for the first) under `strategy`, as the occ-* configurations wait; `previous` is the wait before it. */
+export function backoffWait(strategy: Strategy, retry: number, previous: number, random: () => number): number {
+  const d = Math.min(CAP_MS, BASE_MS * 2 ** (retry - 1));
+  switch (strategy) {
+    case 'none':
+      return 0;
+    case 'exponential':
+      return Math.floor(d);
+    case 'full':
+      return Math.floor(random() * d);
+    case 'equal':
+      return Math.floor(d / 2 + random() * (d / 2));
+    case 'decorrelated': {
+      const from = Math.max(BASE_MS, previous);
+      return Math.floor(Math.min(CAP_MS, BASE_MS + random() * (from * 3 - BASE_MS)));
+    }
+  }
 }
 
 const enum Step {
@@ -111,14 +139,7 @@ export interface FloorTrial {
 /** One trial of the contention: every client writes once, retrying each conflict until it wins. */
 export function floorTrial(strategy: Strategy, seed: number): FloorTrial {
   const random = generator(seed);
-  // N(10, 2) by Box–Muller, redrawn below zero (as faultline's `normal` latency is).
-  const leg = (): number => {
-    for (;;) {
-      const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-      const ms = 10 + 2 * z;
-      if (ms >= 0) return ms;
-    }
-  };
+  const leg = (): number => normalLeg(random);
   const retries = new Int32Array(CLIENTS);
   const previous = new Float64Array(CLIENTS);
   const readVersion = new Int32Array(CLIENTS);
@@ -156,28 +177,7 @@ export function floorTrial(strategy: Strategy, seed: number): FloorTrial {
           lastDoneMs = Math.max(lastDoneMs, e.t);
           break;
         }
-        const retry = ++retries[c]!;
-        const d = Math.min(CAP_MS, BASE_MS * 2 ** (retry - 1));
-        let wait: number;
-        switch (strategy) {
-          case 'none':
-            wait = 0;
-            break;
-          case 'exponential':
-            wait = Math.floor(d);
-            break;
-          case 'full':
-            wait = Math.floor(random() * d);
-            break;
-          case 'equal':
-            wait = Math.floor(d / 2 + random() * (d / 2));
-            break;
-          case 'decorrelated': {
-            const from = Math.max(BASE_MS, previous[c]!);
-            wait = Math.floor(Math.min(CAP_MS, BASE_MS + random() * (from * 3 - BASE_MS)));
-            break;
-          }
-        }
+        const wait = backoffWait(strategy, ++retries[c]!, previous[c]!, random);
         previous[c] = wait;
         heap.push(e.t + wait, c, Step.Send);
         break;

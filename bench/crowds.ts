@@ -4,7 +4,8 @@
  * by the checkers and tallied as `faultline run` tallies a cell. Prints numbers; asserts nothing.
  * Then AWS's backoff experiment (scenarios/crowds/backoff-jitter-occ.yaml: 100 clients, one
  * record, N(10 ms, 2 ms) legs) under its five occ-* strategies, each trial's CPU time and time
- * per delivery beside bench/crowdFloor.ts's bare event loop on the same contention, and the ratio.
+ * per delivery beside bench/crowdFloor.ts's bare event loop on the same contention, and the ratio,
+ * and beside the same contention as async code (bench/crowdAsync.ts: on a heap, on fake timers).
  *   npm run bench:crowds            (AGENTS=… to change the crowd, OCC_TRIALS=… trials per strategy)
  */
 import { wallMs } from '../src/core/clock/RealClock.js';
@@ -14,6 +15,7 @@ import { runTrial, summarise } from '../src/runner/trial.js';
 import { loadavg } from 'node:os';
 import { crowdConfig, crowdScenario } from '../test/crowds/crowd.js';
 import { measureFloor, STRATEGIES } from './crowdFloor.js';
+import { measureAsync } from './crowdAsync.js';
 import type * as TrialModule from '../src/runner/trial.js';
 import type * as ScenarioModule from '../src/runner/scenario.js';
 import type * as LibraryModule from '../src/runner/library.js';
@@ -81,9 +83,17 @@ for (const { strategy, config: name } of STRATEGIES) {
   const usTrial = (used.user + used.system) / occTrials;
   const usDelivery = (used.user + used.system) / deliveries;
   const floor = measureFloor(strategy, 100);
+  // The same contention as async clients (bench/crowdAsync.ts): what awaiting a timer per leg costs any async code.
+  const heap = await measureAsync(strategy, 'heap', 10);
+  const fake = await measureAsync(strategy, 'fake-timers', 10);
+  const perDelivery = (us: number): string => `${us.toFixed(2).padStart(5)} µs`;
   console.log(
     `  ${name.padEnd(24)} faultline ${(usTrial / 1000).toFixed(1).padStart(7)} ms CPU/trial ${usDelivery.toFixed(1).padStart(6)} µs/delivery (${Math.round(deliveries / occTrials)} deliveries)  ` +
       `floor ${(floor.usPerTrial / 1000).toFixed(2).padStart(6)} ms/trial ${floor.usPerDelivery.toFixed(2).padStart(5)} µs/delivery (${Math.round(floor.deliveries)})  ratio ${(usTrial / floor.usPerTrial).toFixed(0)}x per trial, ${(usDelivery / floor.usPerDelivery).toFixed(0)}x per delivery`,
+  );
+  console.log(
+    `  ${''.padEnd(24)} as async code, per delivery: on a heap ${perDelivery(heap.usPerDelivery)} (${(heap.usPerDelivery / floor.usPerDelivery).toFixed(1)}x the floor; faultline ${(usDelivery / heap.usPerDelivery).toFixed(1)}x it), ` +
+      `on fake timers ${perDelivery(fake.usPerDelivery)} (${(fake.usPerDelivery / floor.usPerDelivery).toFixed(1)}x the floor; faultline ${(usDelivery / fake.usPerDelivery).toFixed(1)}x it)`,
   );
 }
 console.log(`load average after ${load()}`);
