@@ -15,6 +15,7 @@ import { runTrialSummary, type LiveTrial, type PartialTrial, type TrialSummary }
 import { leftoverResources, resourceCounts } from './leftovers.js';
 import { describeThrown, type TrialAnswer, type TrialBatch, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 import { GlobalsWatch } from './globalsFingerprint.js';
+import { runsUserCode } from '../runsUserCode.js';
 import { useLiveRun } from '../modelSource.js';
 
 const port = parentPort!;
@@ -83,7 +84,7 @@ function withHistory(request: TrialRequest, status: TrialSummary['status']): boo
 }
 
 /** Runs one trial and answers; resolves to false when this worker must run no other (its globals changed). */
-async function runOne(request: TrialRequest, scenarios: readonly Scenario[], globals: GlobalsWatch): Promise<boolean> {
+async function runOne(request: TrialRequest, scenarios: readonly Scenario[], globals: GlobalsWatch | undefined): Promise<boolean> {
   current = request.id;
   if (setup.progress) Atomics.store(setup.progress, 0, request.id);
   live = undefined;
@@ -106,7 +107,7 @@ async function runOne(request: TrialRequest, scenarios: readonly Scenario[], glo
   const left = leftoverResources(resources);
   // A timer left running would fire into the next trial on this thread: it belongs to this one.
   if (left.timers > 0) fatal(`the agent left ${left.timers === 1 ? 'a timer' : `${left.timers} timers`} running after its trial ended (a setInterval or setTimeout never cleared)`);
-  const retire = globals.changed() ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
+  const retire = globals?.changed() ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
   current = undefined;
   live = undefined;
   answered.push({ id: request.id, trial: summary, ...(retire !== undefined && { retire }) });
@@ -132,8 +133,9 @@ async function start(): Promise<void> {
     post({ type: 'setup_failed', message: describeThrown(error), ...(isFaultlineError(error) && { code: error.code }) });
     return;
   }
-  // Taken once the scenarios are loaded: whatever their modules set up is this worker's normal.
-  const globals = new GlobalsWatch();
+  // Taken once the scenarios are loaded: whatever their modules set up is this worker's normal. Only code of the
+  // user's can change globals: scripted agents on built-in services are not watched (≈ 23 µs a trial).
+  const globals = runsUserCode(scenarios) ? new GlobalsWatch() : undefined;
   // The pool sends the next batch before this one is answered (no idle round trip); trials run one at a time, in order,
   // and a batch is answered when its last trial is done (a trial that retires the worker is the last it runs).
   const queue: TrialBatch[] = [];
