@@ -123,7 +123,7 @@ describe('the clean-string cache', () => {
     for (const shaped of ['sk-abcdefgh12345', 'Bearer abc123', 'password=hunter2', '{"token":"t-1"}']) for (let i = 0; i < 3; i++) expect(fresh.walkSecrets([shaped], [])).toBe(true);
   });
 
-  it('answers for keys in an order seen before as for keys never seen (the key that followed last time)', async () => {
+  it('answers for keys in an order seen before as for keys never seen (the keys that followed before, past their slots too)', async () => {
     vi.resetModules();
     const fresh: typeof secretText = await import('./secretText.js');
     // Objects of a few keys, credential names and shapes among them, in every order.
