@@ -376,6 +376,11 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         if ((verdict & KEY_NAMES) !== 0 || (wanted.length !== 0 && declared(item)) || valueMayHold(entry, item)) return true;
         continue;
       }
+      // A number, boolean or null (a record's next most common values), as `walk` would judge it, without the call.
+      if (typeof item === 'number' || typeof item === 'boolean' || item === null) {
+        if (literals && literal(item)) return true;
+        continue;
+      }
       if (known ? walkPlain(item as object, itemDepth) : walk(item, itemDepth, (verdict & KEY_NAMES) !== 0, k)) return true;
     }
     return false;
