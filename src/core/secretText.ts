@@ -157,31 +157,30 @@ export function walkSecrets(value: unknown, secrets: readonly string[]): boolean
   return walkTokens(value, wanted, wanted.some(inLiteral));
 }
 
-// One test before the exact ones: every pattern above needs one of these in the raw string, and
-// any character JSON escapes sends the string to the exact tests on its escaped form. `mayBeShaped`
-// answers as it does, or more cautiously, by reading the characters.
-const MAYBE_TOKEN = /sk-|_live_|_test_|bearer|authorization|[="\\\u0000-\u001f\ud800-\udfff]/i;
+// One test before the exact ones (`mayBeShaped`): every pattern above needs one of its words or
+// characters in the raw string, and any character JSON escapes sends the string to the exact
+// tests on its escaped form.
 
 /** The string as it reads between the quotes of JSON text. */
 const inJson = (raw: string): string => (ESCAPED.test(raw) ? asJson(raw) : raw);
 
 // A record's strings repeat from trial to trial (tool names, event types, "Service Unavailable",
-// a URL with a query, a JSON body a service answered): each is judged once. A lookup costs less
-// than MAYBE_TOKEN's scan of the string (≈ 35 ns a string, most of the walk), so the strings that
-// fail it are kept too. Only clean strings are kept (a module-wide cache must not hold a secret:
-// the walk looks for the trial's declared secrets in a string before it asks this cache), and a
-// full cache starts again, so strings of a later phase of a long run get their turn.
+// a URL with a query, a JSON body a service answered): each is judged once. The strings that pass
+// mayBeShaped (a quote or `=` is enough) and hold nothing are kept, since a lookup costs less than
+// the exact tests. Only clean strings are kept (a module-wide cache must not hold a secret: the
+// walk looks for the trial's declared secrets in a string before it asks this cache), and a full
+// cache starts again, so strings of a later phase of a long run get their turn.
 const cleanTokens = new Set<string>();
 const CACHE_SIZE = 4096;
 const TOKEN_CACHE_LENGTH = 1024;
 
 /** Whether one string or key of a record matches a pattern as the text scan reads it, or one it missed (declared secrets apart). */
 function tokenMayHold(raw: string): boolean {
-  // Most strings hold no character MAYBE_TOKEN needs: read, not hashed for the cache (a fresh id each trial).
+  // Most strings hold nothing mayBeShaped looks for: read, not hashed for the cache (a fresh id each trial).
   if (!mayBeShaped(raw)) return false;
-  if (raw.length > TOKEN_CACHE_LENGTH) return MAYBE_TOKEN.test(raw) && judgeToken(raw);
+  if (raw.length > TOKEN_CACHE_LENGTH) return judgeToken(raw);
   if (cleanTokens.has(raw)) return false;
-  const verdict = MAYBE_TOKEN.test(raw) && judgeToken(raw);
+  const verdict = judgeToken(raw);
   if (!verdict) {
     if (cleanTokens.size >= CACHE_SIZE) cleanTokens.clear();
     cleanTokens.add(raw);
@@ -229,7 +228,7 @@ function keyEntry(key: string): KeyEntry {
   let entry = keyEntries.get(key);
   if (entry === undefined) {
     // Not through tokenMayHold: its cache would keep the same key a second time.
-    const holds = MAYBE_TOKEN.test(key) && judgeToken(key);
+    const holds = mayBeShaped(key) && judgeToken(key);
     entry = newEntry((holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0));
     if (!holds) {
       if (keyEntries.size >= CACHE_SIZE) keyEntries.clear();
