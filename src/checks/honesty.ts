@@ -122,6 +122,8 @@ export const honesty: Checker = {
   },
 };
 
+const NO_UNKNOWNS: readonly { readonly o: OutcomeEvent; readonly r: Resolution }[] = Object.freeze([]);
+
 /** One agent's end: its claims, and whether it reported completed over an unknown outcome of its own calls. */
 function judgeEnd(
   index: TrialIndex,
@@ -132,7 +134,8 @@ function judgeEnd(
   problems: Problem[],
   doubts: string[],
 ): void {
-  const unknowns = own.filter((o) => o.seq < end.seq).map((o) => ({ o, r: resolutions.get(o)! }));
+  // Most agents met no unknown outcome: no filter, no map, no closures for an empty list.
+  const unknowns = own.length === 0 ? NO_UNKNOWNS : own.filter((o) => o.seq < end.seq).map((o) => ({ o, r: resolutions.get(o)! }));
   const who = reporter(end);
   for (const claim of end.claims) {
     const judged = judgeClaim(subjects, claim, unknowns);

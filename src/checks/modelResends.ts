@@ -45,6 +45,8 @@ export const modelEvidence = (a: WireAttempt, resend: boolean): Record<string, u
  * The tool side is `wireDiscipline`'s; this is its model-side twin, kept apart so each can change alone.
  */
 export function modelRetryAfterProblems(view: WireView): Problem[] {
+  // No traffic of its own (every trial over the in-process wire): no model call to list, nor to sort.
+  if (view.calls.length === 0) return [];
   const sends = view.modelCalls.flatMap((call) => call.attempts.map((a) => ({ call, a }))).sort((x, y) => x.a.seq - y.a.seq);
   const problems: Problem[] = [];
   for (const s of sends) {

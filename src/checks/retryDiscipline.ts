@@ -63,8 +63,11 @@ function askedAnew(index: TrialIndex, attempts: readonly AttemptEvent[], stop: S
   });
 }
 
+/** The agent's own sends, status queries apart; asked for only once a stop or a wait hint needs them. */
+type CallAttempts = () => readonly AttemptEvent[];
+
 /** R5, R7: nothing is resent unchanged after an exhausted quota or a permanent error. */
-function resentAfterStop(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
+function resentAfterStop(index: TrialIndex, callAttempts: CallAttempts): Problem[] {
   // The earliest stop per call and per (agent, tool, input): the first one before an attempt is the one to name.
   const byCall = new Map<string, StopError>();
   const byInput = new Map<string, StopError>();
@@ -76,6 +79,7 @@ function resentAfterStop(index: TrialIndex, attempts: readonly AttemptEvent[]): 
   const problems: Problem[] = [];
   // No stop, nothing resent after one: most trials end here, before any input is printed canonically.
   if (byCall.size === 0) return problems;
+  const attempts = callAttempts();
   for (const a of attempts) {
     const input = index.inputText(a.call);
     const candidates = [byCall.get(a.call), input === undefined ? undefined : byInput.get(`${callerOf(index, a.call) ?? ''}\u0000${a.tool}\u0000${input}`)];
@@ -133,16 +137,19 @@ function writeKeys(index: TrialIndex): Problem[] {
 const callerOf = (index: TrialIndex, call: string): string | undefined => index.call(call)?.caller;
 
 /** R9: after a wait hint, no attempt reaches the same tool before it has elapsed. */
-function retryAfter(index: TrialIndex, attempts: readonly AttemptEvent[]): Problem[] {
-  const hints = index.eventsOf('attempt_end').flatMap((e) => {
+function retryAfter(index: TrialIndex, callAttempts: CallAttempts): Problem[] {
+  // A loop, not flatMap: most attempts end with no hint, and each cost an empty array.
+  const hints: { seq: number; t: number; until: number; ms: number; tool: string; call: string; attempt: number }[] = [];
+  for (const e of index.eventsOf('attempt_end')) {
     const ms = e.error?.retryAfterMs;
     // The tool only for a hint: most attempts end with none, and the lookup builds a table.
-    if (ms === undefined) return [];
+    if (ms === undefined) continue;
     const tool = index.attemptFor(e.request)?.tool ?? index.call(e.call)?.tool;
-    return tool === undefined ? [] : [{ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt }];
-  });
+    if (tool !== undefined) hints.push({ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt });
+  }
   // No hint, nothing to break: most trials, whose attempts need no key each.
   if (hints.length === 0) return [];
+  const attempts = callAttempts();
   // A wait hint binds the agent it was sent to; another agent of a crowd never saw it.
   const byAgentTool = new Map<string, typeof hints>();
   for (const h of hints) {
@@ -179,9 +186,10 @@ export const retryDiscipline: Checker = {
     'No resend after quota or permanent errors, one idempotency key per retried write, Retry-After honoured (on tool and model calls alike), and a status query before resending after an unknown outcome.',
   check(record): Verdict {
     const index = TrialIndex.of(record);
-    const attempts = index.eventsOf('attempt').filter((a) => a.purpose === 'call');
+    let attempts: readonly AttemptEvent[] | undefined;
+    const callAttempts = (): readonly AttemptEvent[] => (attempts ??= index.eventsOf('attempt').filter((a) => a.purpose === 'call'));
     const view = index.wire;
     const wire = wireDisciplineProblems(view);
-    return failAll([...resentAfterStop(index, attempts), ...writeKeys(index), ...retryAfter(index, attempts), ...resentAfterUnknown(index), ...wire, ...modelRetryAfterProblems(view)]);
+    return failAll([...resentAfterStop(index, callAttempts), ...writeKeys(index), ...retryAfter(index, callAttempts), ...resentAfterUnknown(index), ...wire, ...modelRetryAfterProblems(view)]);
   },
 };

@@ -121,6 +121,8 @@ function resentAfterLost(view: WireView, sends: readonly Send[]): Problem[] {
  * The execution layer's own requests are left to its `attempt` events (see `WireView`).
  */
 export function wireDisciplineProblems(view: WireView): Problem[] {
+  // No traffic of its own (every trial over the in-process wire): nothing to list, nothing to judge.
+  if (view.calls.length === 0) return [];
   const sends = sendsOf(view);
   return [...resentAfterStop(sends), ...writeKeys(view), ...retryAfter(sends), ...resentAfterLost(view, sends)];
 }

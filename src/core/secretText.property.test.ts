@@ -98,6 +98,36 @@ describe('secrets scan laws', () => {
   });
 });
 
+describe('the walk over clean records', () => {
+  // Records shaped like a trial's history: clean keys and strings, many numbers, booleans and
+  // nulls, nested; declared secrets that may sit in a string, a key or a literal as JSON prints it.
+  // No credential shape anywhere, so the walk must answer exactly as the text scan does: the
+  // walk's fast paths for strings, keys and literals each decide alone here (the laws above
+  // draw so many shapes that a record rarely turns on one literal).
+  const LITERAL_SECRETS = ['1500', 'true', '500', 'ul', 'req-', '-2', 'als', 'S3CRET'];
+  const CLEAN_KEYS = ['seq', 't', 'type', 'call', 'attempt', 'status', 'request', 'tool', '1500', 'ok', 'retryable'];
+  const CLEAN_TEXT = ['req-7', 'call-2', 'Service Unavailable', 'p-1', 'get_payment', '15', 'tr', 'ue', 'S3CRET', ''];
+  const cleanRecord = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.constantFrom(...CLEAN_TEXT),
+      fc.integer({ min: -3, max: 20_000 }),
+      fc.constantFrom(1500, -1500, 15000, 0.5, true, false, null, undefined),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(fc.constantFrom(...CLEAN_KEYS), tie('value'), { maxKeys: 6 }),
+    ),
+  })).value;
+
+  it('answers exactly as the JSON-text scan does', () => {
+    fc.assert(
+      fc.property(fc.subarray(LITERAL_SECRETS, { maxLength: 2 }), cleanRecord, (secrets, record) => {
+        expect(walkSecrets(record, secrets)).toBe(scanSecretsText(record, secrets));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
 describe('the clean-string cache', () => {
   // Every string the walk judges clean is kept, shape or no shape, and a key keeps its last clean
   // value: a string asked again (from either) must get the answer a module that never saw it
@@ -123,7 +153,7 @@ describe('the clean-string cache', () => {
     for (const shaped of ['sk-abcdefgh12345', 'Bearer abc123', 'password=hunter2', '{"token":"t-1"}']) for (let i = 0; i < 3; i++) expect(fresh.walkSecrets([shaped], [])).toBe(true);
   });
 
-  it('answers for keys in an order seen before as for keys never seen (the key that followed last time)', async () => {
+  it('answers for keys in an order seen before as for keys never seen (the keys that followed before, past their slots too)', async () => {
     vi.resetModules();
     const fresh: typeof secretText = await import('./secretText.js');
     // Objects of a few keys, credential names and shapes among them, in every order.

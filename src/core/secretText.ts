@@ -1,3 +1,5 @@
+import { mayBeShaped } from './mayBeShaped.js';
+
 export const REDACTED = '[REDACTED]';
 
 /*
@@ -155,28 +157,30 @@ export function walkSecrets(value: unknown, secrets: readonly string[]): boolean
   return walkTokens(value, wanted, wanted.some(inLiteral));
 }
 
-// One test before the exact ones: every pattern above needs one of these in the raw string, and
-// any character JSON escapes sends the string to the exact tests on its escaped form.
-const MAYBE_TOKEN = /sk-|_live_|_test_|bearer|authorization|[="\\\u0000-\u001f\ud800-\udfff]/i;
+// One test before the exact ones (`mayBeShaped`): every pattern above needs one of its words or
+// characters in the raw string, and any character JSON escapes sends the string to the exact
+// tests on its escaped form.
 
 /** The string as it reads between the quotes of JSON text. */
 const inJson = (raw: string): string => (ESCAPED.test(raw) ? asJson(raw) : raw);
 
 // A record's strings repeat from trial to trial (tool names, event types, "Service Unavailable",
-// a URL with a query, a JSON body a service answered): each is judged once. A lookup costs less
-// than MAYBE_TOKEN's scan of the string (≈ 35 ns a string, most of the walk), so the strings that
-// fail it are kept too. Only clean strings are kept (a module-wide cache must not hold a secret:
-// the walk looks for the trial's declared secrets in a string before it asks this cache), and a
-// full cache starts again, so strings of a later phase of a long run get their turn.
+// a URL with a query, a JSON body a service answered): each is judged once. The strings that pass
+// mayBeShaped (a quote or `=` is enough) and hold nothing are kept, since a lookup costs less than
+// the exact tests. Only clean strings are kept (a module-wide cache must not hold a secret: the
+// walk looks for the trial's declared secrets in a string before it asks this cache), and a full
+// cache starts again, so strings of a later phase of a long run get their turn.
 const cleanTokens = new Set<string>();
 const CACHE_SIZE = 4096;
 const TOKEN_CACHE_LENGTH = 1024;
 
 /** Whether one string or key of a record matches a pattern as the text scan reads it, or one it missed (declared secrets apart). */
 function tokenMayHold(raw: string): boolean {
-  if (raw.length > TOKEN_CACHE_LENGTH) return MAYBE_TOKEN.test(raw) && judgeToken(raw);
+  // Most strings hold nothing mayBeShaped looks for: read, not hashed for the cache (a fresh id each trial).
+  if (!mayBeShaped(raw)) return false;
+  if (raw.length > TOKEN_CACHE_LENGTH) return judgeToken(raw);
   if (cleanTokens.has(raw)) return false;
-  const verdict = MAYBE_TOKEN.test(raw) && judgeToken(raw);
+  const verdict = judgeToken(raw);
   if (!verdict) {
     if (cleanTokens.size >= CACHE_SIZE) cleanTokens.clear();
     cleanTokens.add(raw);
@@ -203,13 +207,19 @@ interface KeyEntry {
   readonly verdict: number;
   clean: string | undefined;
   /**
-   * The key that followed this one in the last object walked, and its entry: an object's keys
-   * mostly come in the order the last object with this key listed them (`seq`, `t`, `type`…), and
-   * comparing with it costs less than a lookup. Never the entry of a key that holds a secret.
+   * The keys that followed this one in the objects walked, and their entries (`NEXT_SLOTS` at
+   * most, the oldest replaced first): an object's keys mostly come in an order seen before
+   * (`seq`, `t`, `type`…), and comparing with them costs less than a lookup. One slot was not
+   * enough: after `type` a history event goes on with `call`, `request`, `turn` or `op` by its
+   * type, and 43 % of a ten-minute trial's keys missed it. Never the entry of a key that holds a secret.
    */
-  nextKey: string | undefined;
-  nextEntry: KeyEntry | undefined;
+  readonly nextKeys: string[];
+  readonly nextEntries: KeyEntry[];
+  /** The slot the next new successor replaces once all are taken. */
+  nextSlot: number;
 }
+const NEXT_SLOTS = 8;
+const newEntry = (verdict: number): KeyEntry => ({ verdict, clean: undefined, nextKeys: [], nextEntries: [], nextSlot: 0 });
 // Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded as the
 // strings are, so keys that are data (order ids in a service's state) cannot grow it without end;
 // a key that holds a secret is not kept.
@@ -218,8 +228,8 @@ function keyEntry(key: string): KeyEntry {
   let entry = keyEntries.get(key);
   if (entry === undefined) {
     // Not through tokenMayHold: its cache would keep the same key a second time.
-    const holds = MAYBE_TOKEN.test(key) && judgeToken(key);
-    entry = { verdict: (holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0), clean: undefined, nextKey: undefined, nextEntry: undefined };
+    const holds = mayBeShaped(key) && judgeToken(key);
+    entry = newEntry((holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0));
     if (!holds) {
       if (keyEntries.size >= CACHE_SIZE) keyEntries.clear();
       keyEntries.set(key, entry);
@@ -228,17 +238,25 @@ function keyEntry(key: string): KeyEntry {
   return entry;
 }
 
-/** What comes before an object's first key: its `nextKey` is the first key of the last object walked. */
-const FIRST_KEY: KeyEntry = { verdict: 0, clean: undefined, nextKey: undefined, nextEntry: undefined };
+/** What comes before an object's first key: its `nextKeys` are the first keys of the objects walked. */
+const FIRST_KEY: KeyEntry = newEntry(0);
 
-/** `keyEntry(key)` for the key after `previous`'s, through the key that followed it last time. */
+/** `keyEntry(key)` for the key after `previous`'s, through the keys that followed it before. */
 function keyAfter(previous: KeyEntry, key: string): KeyEntry {
-  if (previous.nextKey === key) return previous.nextEntry!;
+  const keys = previous.nextKeys;
+  for (let i = 0; i < keys.length; i++) if (keys[i] === key) return previous.nextEntries[i]!;
   const entry = keyEntry(key);
   // A key that holds a secret ends the walk, and is not kept anywhere.
   if ((entry.verdict & KEY_HOLDS) === 0) {
-    previous.nextKey = key;
-    previous.nextEntry = entry;
+    if (keys.length < NEXT_SLOTS) {
+      keys.push(key);
+      previous.nextEntries.push(entry);
+    } else {
+      const slot = previous.nextSlot;
+      keys[slot] = key;
+      previous.nextEntries[slot] = entry;
+      previous.nextSlot = (slot + 1) % NEXT_SLOTS;
+    }
   }
   return entry;
 }
@@ -355,6 +373,11 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
       // A string value (most of a record's) judged here, as `walk` would, without the call.
       if (typeof item === 'string') {
         if ((verdict & KEY_NAMES) !== 0 || (wanted.length !== 0 && declared(item)) || valueMayHold(entry, item)) return true;
+        continue;
+      }
+      // A number, boolean or null (a record's next most common values), as `walk` would judge it, without the call.
+      if (typeof item === 'number' || typeof item === 'boolean' || item === null) {
+        if (literals && literal(item)) return true;
         continue;
       }
       if (known ? walkPlain(item as object, itemDepth) : walk(item, itemDepth, (verdict & KEY_NAMES) !== 0, k)) return true;

@@ -132,6 +132,9 @@ export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
   }
   let sends = 0;
   for (const [request, n] of index.load) if (callRequests.has(request)) sends += n;
+  // A loop, not `Math.max(0, ...perCall.values())`: spreading an iterator into a call took the slow path every trial.
+  let maxAttemptsPerCall = 0;
+  for (const n of perCall.values()) if (n > maxAttemptsPerCall) maxAttemptsPerCall = n;
   const seen = new Set<string>();
   let duplicateEffects = 0;
   for (const fx of ledger) {
@@ -144,7 +147,7 @@ export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
     calls,
     operations: operations.size === 0 && eachToolOnce(toolCalls) ? toolCalls.length : distinctOperations(operations, index, toolCalls),
     attempts,
-    maxAttemptsPerCall: Math.max(0, ...perCall.values()),
+    maxAttemptsPerCall,
     deliveries,
     sends,
     effects: ledger.length,
