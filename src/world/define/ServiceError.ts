@@ -34,13 +34,24 @@ export class ServiceError extends HttpError {
 
   constructor(status: number, init: ServiceErrorInit) {
     const type = init.type ?? defaultType(status);
-    const body = { error: { type, code: init.code, ...(init.param === undefined ? {} : { param: init.param }), message: init.message, ...init.details } };
-    super(status, init.message, body, init.headers ?? {});
+    super(status, init.message, { error: errorBody(type, init) }, init.headers ?? {});
     this.code = init.code;
     this.type = type;
     this.param = init.param;
     this.details = init.details ?? {};
   }
+}
+
+/**
+ * The body's `error`: type, code, the param if any, message, then the details' own keys. Built key by key: the
+ * conditional spreads built a temporary object or two per error, and a crowd meets thousands of conflicts a trial.
+ */
+export function errorBody(type: string, init: ServiceErrorInit): Record<string, unknown> {
+  const error: Record<string, unknown> = { type, code: init.code };
+  if (init.param !== undefined) error['param'] = init.param;
+  error['message'] = init.message;
+  // A spread still, where there are details: it copies as a spread does (a "__proto__" key stays a key).
+  return init.details === undefined ? error : { ...error, ...init.details };
 }
 
 function defaultType(status: number): string {
