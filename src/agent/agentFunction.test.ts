@@ -1,6 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { History, VirtualClock } from '../core/index.js';
-import { defineAgent, runAgentFunction } from './agentFunction.js';
+import { AGENT_OUTCOMES, History, VirtualClock } from '../core/index.js';
+import { defineAgent, parsedEnd, plainEnd, runAgentFunction } from './agentFunction.js';
 import { FakeExecutor, fail, ok } from './testing/FakeExecutor.js';
 
 const agent = defineAgent(async ({ task, tools, wait, now }) => {
@@ -45,5 +46,39 @@ describe('runAgentFunction', () => {
     const threw = await clock.run(() => runAgentFunction(() => Promise.reject(boom), { executor, task: 't', history, clock }));
     expect(threw).toEqual({ kind: 'threw', error: boom, at: 0 });
     expect(history.events.map((e) => e.type)).toEqual(['agent_end']);
+  });
+});
+
+describe('plainEnd', () => {
+  const outcome = fc.oneof(fc.constantFrom<unknown>(...AGENT_OUTCOMES), fc.constantFrom<unknown>('done', '', 1, null, undefined, new String('completed')));
+  const message = fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom<unknown>(undefined, 3, null));
+  const claims = fc.oneof(fc.constant(undefined), fc.constant([]), fc.constant([{ subject: 'svc:k', status: 'succeeded' }]), fc.constant('none'));
+  const ends = fc.oneof(
+    fc.record({ outcome, message, claims, extra: fc.anything() }, { requiredKeys: [] }),
+    fc.record({ outcome, message }).map((r) => Object.assign(Object.create(null) as object, r)),
+    fc.anything(),
+  );
+  test.prop([ends])('reads an end exactly as the schema does, or leaves it to the schema', (returned) => {
+    const plain = plainEnd(returned);
+    if (plain === undefined) return;
+    const parsed = (() => {
+      try {
+        return parsedEnd(returned);
+      } catch {
+        return 'refused';
+      }
+    })();
+    expect(parsed).not.toBe('refused');
+    const p = parsed as Exclude<typeof parsed, string>;
+    expect([plain.outcome, plain.message ?? '', plain.claims ?? []]).toEqual([p.outcome, p.message ?? '', p.claims ?? []]);
+  });
+
+  it('takes the common ends, and leaves claims, other prototypes and bad fields to the schema', () => {
+    expect(plainEnd({ outcome: 'completed' })).toEqual({ outcome: 'completed' });
+    expect(plainEnd({ outcome: 'failed', message: 'no', other: 1 })).toEqual({ outcome: 'failed', message: 'no' });
+    expect(plainEnd({ outcome: 'completed', claims: [] })).toBeUndefined();
+    expect(plainEnd(Object.assign(Object.create(null) as object, { outcome: 'completed' }))).toBeUndefined();
+    expect(plainEnd({ outcome: 'done' })).toBeUndefined();
+    expect(plainEnd({ outcome: 'completed', message: 1 })).toBeUndefined();
   });
 });

@@ -127,6 +127,30 @@ function deeperThan(v: unknown, levels: number): boolean {
   return false;
 }
 
+const OUTCOMES: ReadonlySet<unknown> = new Set(AGENT_OUTCOMES);
+type ParsedEnd = z.output<typeof AgentFnResultSchema>;
+
+/**
+ * The common end, `{ outcome }` or `{ outcome, message }` as a plain object without claims, read as the schema reads it
+ * (each field by name; other keys ignored); `undefined` for anything else, which the schema parses. A crowd ends a
+ * thousand agents a trial, and the schema's parse built a result object and its checks' state for each.
+ */
+export function plainEnd(returned: unknown): ParsedEnd | undefined {
+  if (typeof returned !== 'object' || returned === null || Object.getPrototypeOf(returned) !== Object.prototype) return undefined;
+  const { outcome, message, claims } = returned as { outcome?: unknown; message?: unknown; claims?: unknown };
+  if (claims !== undefined || !OUTCOMES.has(outcome) || (message !== undefined && typeof message !== 'string')) return undefined;
+  return message === undefined ? { outcome: outcome as AgentOutcomeKind } : { outcome: outcome as AgentOutcomeKind, message };
+}
+
+/** What the agent function returned, through its schema; a TypeError saying what was wrong otherwise. */
+export function parsedEnd(returned: unknown): ParsedEnd {
+  const parsed = AgentFnResultSchema.safeParse(returned);
+  if (!parsed.success) {
+    throw new TypeError(`the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
 /**
  * Records what an agent's own code reported when it stopped, as `agent_end`. A malformed
  * report ends the trial as crashed, with what was wrong, instead of a TypeError deep in a checker.
@@ -135,11 +159,7 @@ function deeperThan(v: unknown, levels: number): boolean {
  * passed the answer's outcome and message on, so a verdict on it can say whose word it was.
  */
 export function endOf(returned: unknown, history: History, caller?: string, standIn?: Extract<ModelAction, { kind: 'final' }>): LoopEnd {
-  const parsed = AgentFnResultSchema.safeParse(returned);
-  if (!parsed.success) {
-    throw new TypeError(`the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  }
-  const result = parsed.data;
+  const result = plainEnd(returned) ?? parsedEnd(returned);
   const message = result.message ?? '';
   const said = (c: { subject: string; status: Claim['status'] }): boolean => standIn?.claims.some((s) => s.subject === c.subject && s.status === c.status) === true;
   const claims: readonly Claim[] = (result.claims ?? []).map((c) => ({
