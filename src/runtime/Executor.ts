@@ -96,11 +96,13 @@ export class Executor implements ToolExecutor {
   readonly budget: RetryBudget;
   readonly policies: ClientPolicies;
   readonly #o: ExecutorOptions;
-  readonly #contracts: ReadonlyMap<string, ToolContract>;
   readonly #deadline: Deadline;
-  /** Separate streams, so minting a key never shifts a jitter draw. */
-  readonly #jitterRng: Rng;
-  readonly #keyRng: Rng;
+  /**
+   * Separate streams, so minting a key never shifts a jitter draw. Forked at first use: a fork
+   * depends on the seed and its label alone, and most calls never draw jitter, many mint no key.
+   */
+  #jitter: Rng | undefined;
+  #keys: Rng | undefined;
   /**
    * Per tool, the moment a server's Retry-After ends (R9). It outlives the call that received it:
    * the next call of the same tool waits too, as the retry-discipline checker expects. Per tool,
@@ -114,14 +116,33 @@ export class Executor implements ToolExecutor {
   constructor(options: ExecutorOptions) {
     // The breaker sits between the retries and the wire, so a refused send never leaves (cockatiel's wrap(retry, breaker)).
     this.#o = options.config.circuitBreaker ? { ...options, transport: new CircuitBreakerTransport(options.transport, options.config.circuitBreaker, options.clock) } : options;
-    this.tools = [...options.transport.tools.filter((t) => t.name !== QUERY_OPERATION_STATUS), queryOperationStatusTool];
-    this.#contracts = new Map(this.tools.map((t) => [t.name, t]));
+    const tools: ToolContract[] = [];
+    for (const t of options.transport.tools) if (t.name !== QUERY_OPERATION_STATUS) tools.push(t);
+    tools.push(queryOperationStatusTool);
+    this.tools = tools;
     this.store = options.store ?? new InMemoryOperationStore();
     this.budget = options.budget ?? retryBudgetFor(options.config, options.clock);
     this.policies = options.policies ?? clientPoliciesFor(options.config, options.clock, options.rng.fork('runtime:client-policies'));
     this.#deadline = new Deadline(options.clock, options.startMs, options.config.deadlineMs);
-    this.#jitterRng = options.rng.fork('runtime:backoff');
-    this.#keyRng = options.rng.fork('runtime:idempotency-keys');
+  }
+
+  get #jitterRng(): Rng {
+    return (this.#jitter ??= this.#o.rng.fork('runtime:backoff'));
+  }
+
+  get #keyRng(): Rng {
+    return (this.#keys ??= this.#o.rng.fork('runtime:idempotency-keys'));
+  }
+
+  /**
+   * The contract of the tool named `name`, the last one of that name as a map built from `tools`
+   * would hold it. A scan, not a map: a trial's executor makes a handful of calls over some
+   * fifteen tools, and building the map cost more than all its lookups.
+   */
+  #contract(name: string): ToolContract | undefined {
+    const tools = this.tools;
+    for (let i = tools.length - 1; i >= 0; i--) if (tools[i]!.name === name) return tools[i];
+    return undefined;
   }
 
   /**
@@ -139,7 +160,7 @@ export class Executor implements ToolExecutor {
     for (const record of await this.store.list()) {
       if (record.state !== 'pending' && record.state !== 'unknown') continue;
       if (record.state === 'pending') await this.#settle(record, record.call, { state: 'unknown', error: DIED_WAITING });
-      if (this.#o.config.reconcile && this.#contracts.get(record.tool)?.canQueryStatus) {
+      if (this.#o.config.reconcile && this.#contract(record.tool)?.canQueryStatus) {
         await this.call(QUERY_OPERATION_STATUS, { operation_id: record.op }, options);
       }
     }
@@ -152,7 +173,7 @@ export class Executor implements ToolExecutor {
     const { history, clock, ids } = this.#o;
     const call = ids.next('call');
     const started = clock.now();
-    const contract = this.#contracts.get(tool);
+    const contract = this.#contract(tool);
     history.stamp(toolCallEvent(call, tool, contract, input, options));
     const done = await this.#dispatch(call, tool, contract, input);
     const { result } = done;
@@ -368,7 +389,7 @@ export class Executor implements ToolExecutor {
   async #queryTool(call: string, input: unknown, opId: string): Promise<Finished> {
     const tool = QUERY_OPERATION_STATUS;
     const record = await this.store.get(opId);
-    const contract = record && this.#contracts.get(record.tool);
+    const contract = record && this.#contract(record.tool);
     if (!record || !contract) {
       const error: ErrorData = { kind: 'not_found', message: `there is no operation with id "${opId}"`, retryable: false };
       return this.#fail(call, tool, input, 0, error, { nextActions: ['fix_arguments', 'ask_user'] });
