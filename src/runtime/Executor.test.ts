@@ -158,6 +158,24 @@ describe('Executor: retries', () => {
     expect(transport.sent).toEqual([]);
   });
 
+  it('records its events with their keys in the order record gave them', async () => {
+    const t = setup({ maxAttempts: 2 }, script([new HttpError(503, 'busy'), { id: 'o1' }]));
+    await t.call('create_order', order);
+    const g = setup({ maxAttempts: 2 }, script([new HttpError(503, 'busy')]));
+    await g.call('search', { q: 'x' });
+    const keysOf = (events: readonly object[]): string[][] => events.map((e) => Object.keys(e));
+    expect(keysOf(t.of('operation'))).toEqual([
+      ['seq', 't', 'type', 'op', 'call', 'tool', 'state', 'idempotencyKey', 'businessKey'],
+      ['seq', 't', 'type', 'op', 'call', 'tool', 'state', 'idempotencyKey', 'businessKey'],
+    ]);
+    expect(t.of('operation').map((e) => e.state)).toEqual(['recorded', 'succeeded']);
+    expect(keysOf([...t.of('retry_wait'), ...g.of('retry_wait')])).toEqual(Array(2).fill(['seq', 't', 'type', 'call', 'attempt', 'ms', 'reason']));
+    expect(keysOf(g.of('give_up'))).toEqual([['seq', 't', 'type', 'call', 'reason', 'error']]);
+    const noKey = setup({ idempotency: { keys: 'none', writes: 'always' } }, script([{ id: 'o1' }]));
+    await noKey.call('send_email', { to: 'a', body: 'b' });
+    expect(keysOf(noKey.of('operation'))).toEqual(Array(2).fill(['seq', 't', 'type', 'op', 'call', 'tool', 'state']));
+  });
+
   it('writes the operation record before the first send', async () => {
     let store: OperationStore | undefined;
     const seen: unknown[] = [];

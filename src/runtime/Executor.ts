@@ -13,6 +13,7 @@ import {
   type Transport,
 } from '../core/index.js';
 import { attemptEvent, attemptRequest } from './attemptEvent.js';
+import { operationEvent } from './operationEvent.js';
 import { outcomeEvent } from './outcomeEvent.js';
 import { rawError, type AuditLog } from './audit.js';
 import { businessKeyOf } from './businessKey.js';
@@ -221,7 +222,7 @@ export class Executor implements ToolExecutor {
     for (;;) {
       if (this.#deadline.expired()) {
         last ??= { error: { kind: 'timeout', message: 'the task deadline passed before the call could be sent', retryable: false, code: 'EDEADLINE' }, raw: undefined };
-        history.record({ type: 'give_up', call, reason: 'deadline', error: last.error });
+        history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'deadline', error: last.error });
         break;
       }
       const held = (this.#retryAfterUntil.get(tool) ?? 0) - clock.now();
@@ -230,11 +231,11 @@ export class Executor implements ToolExecutor {
         if (held > config.retryAfter.maxMs || !this.#deadline.allowsWait(held)) {
           const error: ErrorData = { kind: 'rate_limit', message: `the server asked to wait ${held}ms before ${tool} is called again (Retry-After)`, retryable: false, retryAfterMs: held };
           last ??= { error, raw: undefined };
-          history.record({ type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error: last.error });
+          history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error: last.error });
           last = { error: budgetSpent(last.error, 'retry_after_exceeds_deadline'), raw: last.raw };
           break;
         }
-        history.record({ type: 'retry_wait', call, attempt: attempts, ms: held, reason: 'retry_after' });
+        history.stamp({ seq: 0, t: 0, type: 'retry_wait', call, attempt: attempts, ms: held, reason: 'retry_after' });
         await clock.sleep(held);
       }
       attempts++;
@@ -280,11 +281,11 @@ export class Executor implements ToolExecutor {
         throttledLocally,
       });
       if (decision.kind === 'stop') {
-        history.record({ type: 'give_up', call, reason: decision.reason, error });
+        history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: decision.reason, error });
         if (BUDGET_STOPS.has(decision.reason)) last = { error: budgetSpent(error, decision.reason), raw: sent.error };
         break;
       }
-      history.record({ type: 'retry_wait', call, attempt: attempts, ms: decision.delayMs, reason: decision.reason });
+      history.stamp({ seq: 0, t: 0, type: 'retry_wait', call, attempt: attempts, ms: decision.delayMs, reason: decision.reason });
       await clock.sleep(decision.delayMs);
       previousDelayMs = decision.delayMs;
       quotaCost = decision.quotaCost;
@@ -307,15 +308,7 @@ export class Executor implements ToolExecutor {
   /** Answers a replayed call from its record: no attempt leaves, the history says which record answered. */
   #replayJournal(call: string, record: OperationRecord, input: unknown): Finished {
     const tool = record.tool;
-    this.#o.history.record({
-      type: 'operation',
-      op: record.op,
-      call,
-      tool,
-      state: record.state === 'succeeded' ? 'succeeded' : 'failed',
-      ...(record.idempotencyKey !== undefined && { idempotencyKey: record.idempotencyKey }),
-      ...(record.businessKey !== undefined && { businessKey: record.businessKey }),
-    });
+    this.#o.history.stamp(operationEvent(record.op, call, tool, record.state === 'succeeded' ? 'succeeded' : 'failed', record.idempotencyKey, record.businessKey));
     if (record.state === 'failed' && record.error) return { ...this.#fail(call, tool, input, 0, record.error), op: record.op };
     return { result: { kind: 'ok', call, tool, attempts: 0, value: record.result }, op: record.op };
   }
@@ -346,15 +339,7 @@ export class Executor implements ToolExecutor {
             updatedAt: now,
           };
     if (!reuse) await this.store.create(record);
-    history.record({
-      type: 'operation',
-      op: record.op,
-      call,
-      tool,
-      state: 'recorded',
-      ...(record.idempotencyKey !== undefined && { idempotencyKey: record.idempotencyKey }),
-      ...(record.businessKey !== undefined && { businessKey: record.businessKey }),
-    });
+    history.stamp(operationEvent(record.op, call, tool, 'recorded', record.idempotencyKey, record.businessKey));
     return record;
   }
 
@@ -456,15 +441,7 @@ export class Executor implements ToolExecutor {
   /** Updates the record and tells the history; keeps the given record if the store lost it. */
   async #settle(record: OperationRecord, call: string, patch: { state: 'succeeded'; result: unknown } | { state: 'failed' | 'unknown'; error: ErrorData }): Promise<OperationRecord> {
     const updated = (await this.store.update(record.op, patch, this.#o.clock.now())) ?? { ...record, ...patch };
-    this.#o.history.record({
-      type: 'operation',
-      op: record.op,
-      call,
-      tool: record.tool,
-      state: patch.state,
-      ...(updated.idempotencyKey !== undefined && { idempotencyKey: updated.idempotencyKey }),
-      ...(updated.businessKey !== undefined && { businessKey: updated.businessKey }),
-    });
+    this.#o.history.stamp(operationEvent(record.op, call, record.tool, patch.state, updated.idempotencyKey, updated.businessKey));
     return updated;
   }
 
