@@ -4,7 +4,7 @@ import { TimeoutError, VirtualClock, type Clock, type TimerHandle, type Transpor
 import { sendAttempt, type AttemptResult } from './sendAttempt.js';
 import { SignalPool } from './SignalPool.js';
 
-/** `sendAttempt` as it was written before it stopped being an async function: the law the new form keeps. */
+/** `sendAttempt` as it was written when a refusal rejected its race and was thrown into it: the law the new form keeps. */
 async function asyncSendAttempt(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined, signals?: SignalPool): Promise<AttemptResult> {
   const pool = transport.releasesSignal === true ? signals : undefined;
   const lent = pool?.take();
