@@ -228,6 +228,28 @@ describe('ScriptedModel (careful)', () => {
   });
 });
 
+describe('ScriptedModel reading an earlier step again', () => {
+  const plan: ScriptPlanInput = {
+    steps: [
+      { name: 'found', tool: 'find_order', input: { ref: 'ref-1' }, subject: 'orders:ref-1' },
+      { name: 'mail', tool: 'list_outbox', input: {}, subject: 'email:outbox' },
+      { tool: 'create_order', ifEmpty: '$found.items', input: { ref: 'ref-1' }, subject: 'orders:ref-1-new' },
+    ],
+  };
+
+  it('reads the step the placeholder names, and claims its subject when the second read fails', async () => {
+    const r = await play(plan, { find_order: [ok({ items: [] }), fail('permission_denied')], list_outbox: [ok({ items: [1] })] }, 'verifies-critical-reads');
+    expect(r.trace).toEqual(['0 find_order({"ref":"ref-1"})', '0 list_outbox({})', '2000 find_order({"ref":"ref-1"})']);
+    expect(r.end).toMatchObject({ kind: 'ended', outcome: 'handoff', claims: [{ subject: 'orders:ref-1', status: 'failed' }, { subject: 'email:outbox', status: 'succeeded' }] });
+  });
+
+  it('acts on the second read of the named step when it succeeds', async () => {
+    const r = await play(plan, { find_order: [ok({ items: [] }), ok({ items: [{ id: 'o-1' }] })], list_outbox: [ok({ items: [] })] }, 'verifies-critical-reads');
+    expect(r.trace).toEqual(['0 find_order({"ref":"ref-1"})', '0 list_outbox({})', '2000 find_order({"ref":"ref-1"})']);
+    expect(r.end).toMatchObject({ kind: 'ended', outcome: 'completed' });
+  });
+});
+
 describe('ScriptedModel naive variants', () => {
   it('lists careful first, then every deliberate bug, then the one more careful than careful', () => {
     expect(BEHAVIOURS).toEqual(['careful', 'retries-blindly', 'new-key-per-retry', 'ignores-retry-after', 'unknown-as-failure', 'unknown-as-success', 'verifies-critical-reads']);

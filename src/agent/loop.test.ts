@@ -78,6 +78,26 @@ describe('runAgentLoop', () => {
     expect(feedback.map((e) => e.type === 'feedback' && e.text)).toEqual(['{"id":"ord-1"}', shown?.role === 'tool' && shown.text]);
   });
 
+  it.each([['main'], [undefined]])('records each event with its keys in the order record gave them, the caller (%s) last', async (caller) => {
+    const actions: ModelAction[] = [
+      { kind: 'tool_calls', calls: [{ tool: 'create_order', input: { ref: 'ref-1' } }] },
+      { kind: 'wait', ms: 10 },
+      { kind: 'final', outcome: 'completed', message: 'ordered', claims: [] },
+    ];
+    const t = setup(actions, { create_order: [ok({ id: 'ord-1' })] });
+    await t.run(caller === undefined ? {} : { caller });
+    const last = caller === undefined ? [] : ['caller'];
+    expect(t.history.events.map((e) => Object.keys(e))).toEqual([
+      ['seq', 't', 'type', 'turn', 'action', 'calls', ...last],
+      ['seq', 't', 'type', 'turn', 'call', 'format', 'isError', 'text', ...last],
+      ['seq', 't', 'type', 'turn', 'action', 'waitMs', ...last],
+      ['seq', 't', 'type', 'turn', 'ms', ...last],
+      ['seq', 't', 'type', 'turn', 'action', ...last],
+      ['seq', 't', 'type', 'turn', 'outcome', 'claims', 'message', ...last],
+    ]);
+    expect(t.history.events.map((e) => [e.seq, e.t])).toEqual([[0, 0], [1, 0], [2, 0], [3, 0], [4, 10], [5, 10]]);
+  });
+
   it('renders feedback in the format asked for', async () => {
     const t = setup(
       [{ kind: 'tool_calls', calls: [{ tool: 'create_order', input: {} }] }, { kind: 'final', outcome: 'failed', message: 'no', claims: [] }],

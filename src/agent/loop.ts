@@ -1,4 +1,5 @@
-import type { AgentOutcomeKind, Claim, Clock, History } from '../core/index.js';
+import type { AgentOutcomeKind, Claim, Clock, History, NewEvent } from '../core/index.js';
+import type { Mutable } from '../core/Mutable.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import { renderFeedback, type FeedbackFormat } from '../runtime/feedback/index.js';
 import type { Message, Model } from './model.js';
@@ -42,7 +43,15 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<LoopEnd> 
   const callOptions = (turn: number): { turn: number; caller?: string } =>
     options.caller === undefined ? { turn } : { turn, caller: options.caller };
   const start = clock.now();
-  const who = options.caller === undefined ? {} : { caller: options.caller };
+  const { caller } = options;
+  /**
+   * Stamps `event` (its `seq` and `t` slots first) with the agent's name last, where `record`'s copy of a spread
+   * of `{ caller }` put it: `record` copied each event once more, and the spread made one more object.
+   */
+  const stamp = <E extends NewEvent & { caller?: string }>(event: E & { seq: number; t: number }): void => {
+    if (caller !== undefined) (event as Mutable<E>).caller = caller;
+    history.stamp(event);
+  };
   const messages: Message[] = [{ role: 'user', text: task }];
 
   for (let turn = 1; turn <= maxTurns; turn++) {
@@ -50,25 +59,25 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<LoopEnd> 
     messages.push({ role: 'assistant', action });
 
     if (action.kind === 'final') {
-      history.record({ type: 'model_turn', turn, action: 'final', ...who });
-      history.record({ type: 'agent_end', turn, outcome: action.outcome, claims: action.claims, message: action.message, ...who });
+      stamp({ seq: 0, t: 0, type: 'model_turn', turn, action: 'final' });
+      stamp({ seq: 0, t: 0, type: 'agent_end', turn, outcome: action.outcome, claims: action.claims, message: action.message });
       return { kind: 'ended', outcome: action.outcome, message: action.message, claims: action.claims, turns: turn };
     }
 
     if (action.kind === 'wait') {
-      history.record({ type: 'model_turn', turn, action: 'wait', waitMs: action.ms, ...who });
-      history.record({ type: 'agent_wait', turn, ms: action.ms, ...who });
+      stamp({ seq: 0, t: 0, type: 'model_turn', turn, action: 'wait', waitMs: action.ms });
+      stamp({ seq: 0, t: 0, type: 'agent_wait', turn, ms: action.ms });
       await clock.sleep(action.ms);
       continue;
     }
 
     // The model's own ids name its calls (as tool_use ids do); the executor mints its own call ids.
     const calls = action.calls.map((c, i) => ({ call: c.id ?? `turn-${turn}.${i + 1}`, tool: c.tool, input: c.input }));
-    history.record({ type: 'model_turn', turn, action: 'tool_calls', calls, ...who });
+    stamp({ seq: 0, t: 0, type: 'model_turn', turn, action: 'tool_calls', calls });
     for (const proposed of calls) {
       const result = await executor.call(proposed.tool, proposed.input, callOptions(turn));
       const shown = renderFeedback(result, format);
-      history.record({ type: 'feedback', turn, call: result.call, format: shown.format, isError: shown.isError, text: shown.text, ...who });
+      stamp({ seq: 0, t: 0, type: 'feedback', turn, call: result.call, format: shown.format, isError: shown.isError, text: shown.text });
       messages.push({ role: 'tool', call: proposed.call, tool: proposed.tool, result, text: shown.text });
     }
   }

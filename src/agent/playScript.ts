@@ -49,23 +49,22 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Beha
   };
   const finish = (outcome: AgentOutcomeKind, message: string): FinalAction => ({ kind: 'final', outcome, message, claims: [...claims.values()] });
 
-  const named = new Map(plan.steps.flatMap((s) => (s.name === undefined ? [] : [[s.name, s] as const])));
   for (const step of plan.steps) {
     let done: StepEnd;
     if (step.ifEmpty !== undefined) {
-      const read = yield* readCritically(step.ifEmpty, isEmpty, named, results, pick, plan.naiveRepeats);
+      const read = yield* readCritically(step.ifEmpty, isEmpty, plan.steps, results, pick, plan.naiveRepeats);
       if (read.kind === 'end') {
         // The second read failed, not this step, which never ran: the claim is the read's own.
-        claim(sourceOf(step.ifEmpty, named)?.subject, read.claim, read.message);
+        claim(sourceOf(step.ifEmpty, plan.steps)?.subject, read.claim, read.message);
         return finish(read.outcome, read.message);
       }
       // Something is there already: nothing to do, and no claim about a step not taken.
       if (!isEmpty(read.value)) continue;
     }
     if (step.forEach !== undefined) {
-      const read = yield* readCritically(step.forEach, () => true, named, results, pick, plan.naiveRepeats);
+      const read = yield* readCritically(step.forEach, () => true, plan.steps, results, pick, plan.naiveRepeats);
       if (read.kind === 'end') {
-        claim(sourceOf(step.forEach, named)?.subject, read.claim, read.message);
+        claim(sourceOf(step.forEach, plan.steps)?.subject, read.claim, read.message);
         return finish(read.outcome, read.message);
       }
       if (!Array.isArray(read.value)) throw new Error(`scripted model: forEach ${step.forEach} is not a list: ${JSON.stringify(read.value) ?? 'nothing'}`);
@@ -126,13 +125,13 @@ function* forEachItem(step: Step, items: readonly unknown[], results: Map<string
 function* readCritically(
   ref: string,
   critical: (value: unknown) => boolean,
-  named: ReadonlyMap<string, Step>,
+  steps: readonly Step[],
   results: Map<string, unknown>,
   pick: () => Behaviour,
   naiveRepeats: number,
 ): Script<StepEnd> {
   const p = parsePlaceholder(ref);
-  const source = sourceOf(ref, named);
+  const source = sourceOf(ref, steps);
   if (!p || !source) throw new Error(`scripted model: ${ref} names no earlier step`);
   const lookup = (): unknown => {
     const found = readPath(results.get(p.step), p.path);
@@ -149,9 +148,11 @@ function* readCritically(
 }
 
 /** The step whose result `ref` (`$step.path`) names. */
-function sourceOf(ref: string, named: ReadonlyMap<string, Step>): Step | undefined {
+function sourceOf(ref: string, steps: readonly Step[]): Step | undefined {
   const p = parsePlaceholder(ref);
-  return p ? named.get(p.step) : undefined;
+  // Found when asked, not from a map of the steps by name built for every play: most plans never ask. The last
+  // of the name, as that map held it (the plan's schema allows a name once).
+  return p ? steps.findLast((s) => s.name === p.step) : undefined;
 }
 
 /** Nothing there: an empty list or object, null, an empty string, or no such field. */

@@ -1,3 +1,4 @@
+import type { Mutable } from './Mutable.js';
 const kHttpError = Symbol.for('faultline.HttpError');
 
 /**
@@ -6,16 +7,22 @@ const kHttpError = Symbol.for('faultline.HttpError');
  * wire throw it; the runtime's classifier reads it like any other client error.
  */
 export class HttpError extends Error {
-  override readonly name: string = 'HttpError';
+  // Declared, not initialised as class fields: the constructor writes them, in the order the fields and parameter
+  // properties gave (status, body, headers, name, the brand), with the attributes they gave. Field initialisers
+  // cost every refusal of a retrying trial a call of their own (http.property.test.ts holds the two forms equal).
+  declare readonly status: number;
+  declare readonly body: unknown;
+  declare readonly headers: Readonly<Record<string, string>>;
   /** A brand that survives a second copy of faultline in one process (see `isHttpError`). */
-  readonly [kHttpError] = true;
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly body: unknown = undefined,
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {
+  declare readonly [kHttpError]: true;
+  constructor(status: number, message: string, body: unknown = undefined, headers: Readonly<Record<string, string>> = {}) {
     super(message);
+    const own = this as Mutable<HttpError>;
+    own.status = status;
+    own.body = body;
+    own.headers = headers;
+    own.name = 'HttpError';
+    own[kHttpError] = true;
   }
 }
 

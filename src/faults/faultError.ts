@@ -73,16 +73,38 @@ export function faultError(fault: RefusalFault, nowMs: number): Error {
 
 /**
  * The brand of an error a fault made: rendered as the fault says, never through a route's
- * business error mapper. A non-enumerable own property, not a WeakSet of such errors: V8 kept a
- * WeakSet's entries alive through young-generation collections, so every refusal of a retrying
- * trial outlived it into the old generation. Not enumerable, so neither JSON, a spread nor a
- * scrub sees it (as none saw the WeakSet).
+ * business error mapper. A private field stamped on the error (a base constructor that returns
+ * the object it is given lets a subclass's field initialiser run on any object), not a WeakSet of
+ * such errors: V8 kept a WeakSet's entries alive through young-generation collections, so every
+ * refusal of a retrying trial outlived it into the old generation. Not a non-enumerable symbol
+ * property either: `Object.defineProperty` cost each refusal more than building its error. JSON,
+ * a spread and a scrub see it no more than they saw the symbol (and `Reflect.ownKeys`, unlike the
+ * symbol, not at all); it is the error's own: neither a copy nor an object made from it carries it.
  */
-const FAULT_MADE = Symbol('faultline.faultMade');
-const markFault = <E extends Error>(error: E): E => Object.defineProperty(error, FAULT_MADE, { value: true });
+class Stamp {
+  constructor(target: object) {
+    // The point: the subclass's field initialiser runs on `target`.
+    return target;
+  }
+}
+
+class FaultMade extends Stamp {
+  readonly #made = true;
+
+  static mark<E extends Error>(error: E): E {
+    if (!FaultMade.has(error)) void new FaultMade(error);
+    return error;
+  }
+
+  static has(value: object): boolean {
+    return #made in value;
+  }
+}
+
+const markFault = <E extends Error>(error: E): E => FaultMade.mark(error);
 
 /** Whether `error` is one a fault made (a refusal, a lost answer, a `server_error`), even replayed by an idempotency table. */
-export const isFaultError = (error: unknown): boolean => typeof error === 'object' && error !== null && Object.hasOwn(error, FAULT_MADE);
+export const isFaultError = (error: unknown): boolean => typeof error === 'object' && error !== null && FaultMade.has(error);
 
 /** The fault's own `headers` (merged, case-insensitive) and `body` (instead) over the default answer. */
 function inApiWords(error: HttpError, fault: AnswerFields): HttpError {

@@ -3,7 +3,7 @@ import { HttpError, History, IdSource, Rng, TimeoutError, VirtualClock, eventsOf
 import { AuditLog } from './audit.js';
 import { RetryConfigSchema, type RetryConfigInput } from './config.js';
 import { Executor } from './Executor.js';
-import { ALL_TOOLS, FakeTransport, HANG, hang, script } from './fakeTransport.testkit.js';
+import { ALL_TOOLS, FakeTransport, HANG, hang, lookupTool, script, searchTool } from './fakeTransport.testkit.js';
 import type { OperationStore } from './idempotency/OperationStore.js';
 import { RetryBudget } from './retry/RetryBudget.js';
 import type { ToolResult } from './result.js';
@@ -127,6 +127,53 @@ describe('Executor: retries', () => {
       return [t.transport.sent.map((r) => r.idempotencyKey), t.of('retry_wait').map((e) => e.ms)];
     };
     expect(await runOnce()).toEqual(await runOnce());
+  });
+
+  it('draws keys and jitter from forks of its rng by label alone, whenever they are first needed', async () => {
+    const jittered = { backoff: { kind: 'exponential', baseMs: 100, capMs: 5_000, jitter: 'full' } } as const;
+    const t = setup(jittered, script([new HttpError(503, 'busy'), new HttpError(503, 'busy'), { id: 'o1' }]));
+    // A read first: it fails and waits (jitter), and mints no key; the write's key comes later, from its own fork.
+    await t.call('search', { q: 'x' });
+    await t.call('create_order', order);
+    const keys = new Rng(7).fork('runtime:idempotency-keys');
+    expect(t.transport.calls().filter((r) => r.tool === 'create_order').map((r) => r.idempotencyKey)).toEqual(Array(3).fill(`idem-${keys.hex(16)}`));
+    const jitter = new Rng(7).fork('runtime:backoff');
+    const full = (attempt: number): number => Math.floor(jitter.between(0, Math.min(5_000, 100 * 2 ** (attempt - 1))));
+    expect(t.of('retry_wait').map((e) => e.ms)).toEqual([full(1), full(2), full(1), full(2)]);
+  });
+
+  it('answers each tool name with the last contract of that name, and the runtime\'s own status query', async () => {
+    const clock = new VirtualClock(0);
+    const shadowed = { ...lookupTool, name: 'search' };
+    const ownQuery = { ...searchTool, name: 'query_operation_status', description: 'the transport\'s own' };
+    const transport = new FakeTransport([shadowed, ownQuery, lookupTool, searchTool], () => ({ ok: true }));
+    const executor = new Executor({ transport, config: RetryConfigSchema.parse({ name: 'test' }), clock, rng: new Rng(7), history: new History(clock), ids: new IdSource(), startMs: 0 });
+    expect(executor.tools.map((t) => t.name)).toEqual(['search', 'lookup', 'search', 'query_operation_status']);
+    expect(executor.tools.at(-1)?.description).not.toBe('the transport\'s own');
+    const run = await clock.run(() => executor.call('search', { id: 'x' }));
+    // The last `search` wants a query: an id is refused; the first (lookup's schema) would have sent it.
+    expect(run.kind === 'settled' && run.value).toMatchObject({ kind: 'error', error: { error_type: 'invalid_argument' } });
+    const query = await clock.run(() => executor.call('query_operation_status', { operation_id: 'op-9' }));
+    expect(query.kind === 'settled' && query.value).toMatchObject({ kind: 'error', error: { error_type: 'not_found' } });
+    expect(transport.sent).toEqual([]);
+  });
+
+  it('records its events with their keys in the order record gave them', async () => {
+    const t = setup({ maxAttempts: 2 }, script([new HttpError(503, 'busy'), { id: 'o1' }]));
+    await t.call('create_order', order);
+    const g = setup({ maxAttempts: 2 }, script([new HttpError(503, 'busy')]));
+    await g.call('search', { q: 'x' });
+    const keysOf = (events: readonly object[]): string[][] => events.map((e) => Object.keys(e));
+    expect(keysOf(t.of('operation'))).toEqual([
+      ['seq', 't', 'type', 'op', 'call', 'tool', 'state', 'idempotencyKey', 'businessKey'],
+      ['seq', 't', 'type', 'op', 'call', 'tool', 'state', 'idempotencyKey', 'businessKey'],
+    ]);
+    expect(t.of('operation').map((e) => e.state)).toEqual(['recorded', 'succeeded']);
+    expect(keysOf([...t.of('retry_wait'), ...g.of('retry_wait')])).toEqual(Array(2).fill(['seq', 't', 'type', 'call', 'attempt', 'ms', 'reason']));
+    expect(keysOf(g.of('give_up'))).toEqual([['seq', 't', 'type', 'call', 'reason', 'error']]);
+    const noKey = setup({ idempotency: { keys: 'none', writes: 'always' } }, script([{ id: 'o1' }]));
+    await noKey.call('send_email', { to: 'a', body: 'b' });
+    expect(keysOf(noKey.of('operation'))).toEqual(Array(2).fill(['seq', 't', 'type', 'op', 'call', 'tool', 'state']));
   });
 
   it('writes the operation record before the first send', async () => {

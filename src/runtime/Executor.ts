@@ -13,6 +13,7 @@ import {
   type Transport,
 } from '../core/index.js';
 import { attemptEvent, attemptRequest } from './attemptEvent.js';
+import { operationEvent } from './operationEvent.js';
 import { outcomeEvent } from './outcomeEvent.js';
 import { rawError, type AuditLog } from './audit.js';
 import { businessKeyOf } from './businessKey.js';
@@ -96,11 +97,13 @@ export class Executor implements ToolExecutor {
   readonly budget: RetryBudget;
   readonly policies: ClientPolicies;
   readonly #o: ExecutorOptions;
-  readonly #contracts: ReadonlyMap<string, ToolContract>;
   readonly #deadline: Deadline;
-  /** Separate streams, so minting a key never shifts a jitter draw. */
-  readonly #jitterRng: Rng;
-  readonly #keyRng: Rng;
+  /**
+   * Separate streams, so minting a key never shifts a jitter draw. Forked at first use: a fork
+   * depends on the seed and its label alone, and most calls never draw jitter, many mint no key.
+   */
+  #jitter: Rng | undefined;
+  #keys: Rng | undefined;
   /**
    * Per tool, the moment a server's Retry-After ends (R9). It outlives the call that received it:
    * the next call of the same tool waits too, as the retry-discipline checker expects. Per tool,
@@ -114,14 +117,33 @@ export class Executor implements ToolExecutor {
   constructor(options: ExecutorOptions) {
     // The breaker sits between the retries and the wire, so a refused send never leaves (cockatiel's wrap(retry, breaker)).
     this.#o = options.config.circuitBreaker ? { ...options, transport: new CircuitBreakerTransport(options.transport, options.config.circuitBreaker, options.clock) } : options;
-    this.tools = [...options.transport.tools.filter((t) => t.name !== QUERY_OPERATION_STATUS), queryOperationStatusTool];
-    this.#contracts = new Map(this.tools.map((t) => [t.name, t]));
+    const tools: ToolContract[] = [];
+    for (const t of options.transport.tools) if (t.name !== QUERY_OPERATION_STATUS) tools.push(t);
+    tools.push(queryOperationStatusTool);
+    this.tools = tools;
     this.store = options.store ?? new InMemoryOperationStore();
     this.budget = options.budget ?? retryBudgetFor(options.config, options.clock);
     this.policies = options.policies ?? clientPoliciesFor(options.config, options.clock, options.rng.fork('runtime:client-policies'));
     this.#deadline = new Deadline(options.clock, options.startMs, options.config.deadlineMs);
-    this.#jitterRng = options.rng.fork('runtime:backoff');
-    this.#keyRng = options.rng.fork('runtime:idempotency-keys');
+  }
+
+  get #jitterRng(): Rng {
+    return (this.#jitter ??= this.#o.rng.fork('runtime:backoff'));
+  }
+
+  get #keyRng(): Rng {
+    return (this.#keys ??= this.#o.rng.fork('runtime:idempotency-keys'));
+  }
+
+  /**
+   * The contract of the tool named `name`, the last one of that name as a map built from `tools`
+   * would hold it. A scan, not a map: a trial's executor makes a handful of calls over some
+   * fifteen tools, and building the map cost more than all its lookups.
+   */
+  #contract(name: string): ToolContract | undefined {
+    const tools = this.tools;
+    for (let i = tools.length - 1; i >= 0; i--) if (tools[i]!.name === name) return tools[i];
+    return undefined;
   }
 
   /**
@@ -139,7 +161,7 @@ export class Executor implements ToolExecutor {
     for (const record of await this.store.list()) {
       if (record.state !== 'pending' && record.state !== 'unknown') continue;
       if (record.state === 'pending') await this.#settle(record, record.call, { state: 'unknown', error: DIED_WAITING });
-      if (this.#o.config.reconcile && this.#contracts.get(record.tool)?.canQueryStatus) {
+      if (this.#o.config.reconcile && this.#contract(record.tool)?.canQueryStatus) {
         await this.call(QUERY_OPERATION_STATUS, { operation_id: record.op }, options);
       }
     }
@@ -152,7 +174,7 @@ export class Executor implements ToolExecutor {
     const { history, clock, ids } = this.#o;
     const call = ids.next('call');
     const started = clock.now();
-    const contract = this.#contracts.get(tool);
+    const contract = this.#contract(tool);
     history.stamp(toolCallEvent(call, tool, contract, input, options));
     const done = await this.#dispatch(call, tool, contract, input);
     const { result } = done;
@@ -200,7 +222,7 @@ export class Executor implements ToolExecutor {
     for (;;) {
       if (this.#deadline.expired()) {
         last ??= { error: { kind: 'timeout', message: 'the task deadline passed before the call could be sent', retryable: false, code: 'EDEADLINE' }, raw: undefined };
-        history.record({ type: 'give_up', call, reason: 'deadline', error: last.error });
+        history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'deadline', error: last.error });
         break;
       }
       const held = (this.#retryAfterUntil.get(tool) ?? 0) - clock.now();
@@ -209,11 +231,11 @@ export class Executor implements ToolExecutor {
         if (held > config.retryAfter.maxMs || !this.#deadline.allowsWait(held)) {
           const error: ErrorData = { kind: 'rate_limit', message: `the server asked to wait ${held}ms before ${tool} is called again (Retry-After)`, retryable: false, retryAfterMs: held };
           last ??= { error, raw: undefined };
-          history.record({ type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error: last.error });
+          history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error: last.error });
           last = { error: budgetSpent(last.error, 'retry_after_exceeds_deadline'), raw: last.raw };
           break;
         }
-        history.record({ type: 'retry_wait', call, attempt: attempts, ms: held, reason: 'retry_after' });
+        history.stamp({ seq: 0, t: 0, type: 'retry_wait', call, attempt: attempts, ms: held, reason: 'retry_after' });
         await clock.sleep(held);
       }
       attempts++;
@@ -259,11 +281,11 @@ export class Executor implements ToolExecutor {
         throttledLocally,
       });
       if (decision.kind === 'stop') {
-        history.record({ type: 'give_up', call, reason: decision.reason, error });
+        history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: decision.reason, error });
         if (BUDGET_STOPS.has(decision.reason)) last = { error: budgetSpent(error, decision.reason), raw: sent.error };
         break;
       }
-      history.record({ type: 'retry_wait', call, attempt: attempts, ms: decision.delayMs, reason: decision.reason });
+      history.stamp({ seq: 0, t: 0, type: 'retry_wait', call, attempt: attempts, ms: decision.delayMs, reason: decision.reason });
       await clock.sleep(decision.delayMs);
       previousDelayMs = decision.delayMs;
       quotaCost = decision.quotaCost;
@@ -286,15 +308,7 @@ export class Executor implements ToolExecutor {
   /** Answers a replayed call from its record: no attempt leaves, the history says which record answered. */
   #replayJournal(call: string, record: OperationRecord, input: unknown): Finished {
     const tool = record.tool;
-    this.#o.history.record({
-      type: 'operation',
-      op: record.op,
-      call,
-      tool,
-      state: record.state === 'succeeded' ? 'succeeded' : 'failed',
-      ...(record.idempotencyKey !== undefined && { idempotencyKey: record.idempotencyKey }),
-      ...(record.businessKey !== undefined && { businessKey: record.businessKey }),
-    });
+    this.#o.history.stamp(operationEvent(record.op, call, tool, record.state === 'succeeded' ? 'succeeded' : 'failed', record.idempotencyKey, record.businessKey));
     if (record.state === 'failed' && record.error) return { ...this.#fail(call, tool, input, 0, record.error), op: record.op };
     return { result: { kind: 'ok', call, tool, attempts: 0, value: record.result }, op: record.op };
   }
@@ -325,15 +339,7 @@ export class Executor implements ToolExecutor {
             updatedAt: now,
           };
     if (!reuse) await this.store.create(record);
-    history.record({
-      type: 'operation',
-      op: record.op,
-      call,
-      tool,
-      state: 'recorded',
-      ...(record.idempotencyKey !== undefined && { idempotencyKey: record.idempotencyKey }),
-      ...(record.businessKey !== undefined && { businessKey: record.businessKey }),
-    });
+    history.stamp(operationEvent(record.op, call, tool, 'recorded', record.idempotencyKey, record.businessKey));
     return record;
   }
 
@@ -368,7 +374,7 @@ export class Executor implements ToolExecutor {
   async #queryTool(call: string, input: unknown, opId: string): Promise<Finished> {
     const tool = QUERY_OPERATION_STATUS;
     const record = await this.store.get(opId);
-    const contract = record && this.#contracts.get(record.tool);
+    const contract = record && this.#contract(record.tool);
     if (!record || !contract) {
       const error: ErrorData = { kind: 'not_found', message: `there is no operation with id "${opId}"`, retryable: false };
       return this.#fail(call, tool, input, 0, error, { nextActions: ['fix_arguments', 'ask_user'] });
@@ -435,15 +441,7 @@ export class Executor implements ToolExecutor {
   /** Updates the record and tells the history; keeps the given record if the store lost it. */
   async #settle(record: OperationRecord, call: string, patch: { state: 'succeeded'; result: unknown } | { state: 'failed' | 'unknown'; error: ErrorData }): Promise<OperationRecord> {
     const updated = (await this.store.update(record.op, patch, this.#o.clock.now())) ?? { ...record, ...patch };
-    this.#o.history.record({
-      type: 'operation',
-      op: record.op,
-      call,
-      tool: record.tool,
-      state: patch.state,
-      ...(updated.idempotencyKey !== undefined && { idempotencyKey: updated.idempotencyKey }),
-      ...(updated.businessKey !== undefined && { businessKey: updated.businessKey }),
-    });
+    this.#o.history.stamp(operationEvent(record.op, call, record.tool, patch.state, updated.idempotencyKey, updated.businessKey));
     return updated;
   }
 

@@ -45,36 +45,53 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** Own keys only: `'constructor' in table` must not classify anything. */
 const lookup = <V>(table: Readonly<Record<string, V>>, key: string): V | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 
+const isStatus = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 100 && v <= 599;
+
+// The readers below read the error's fields in the order they always did, into locals rather than
+// arrays and closures: one classification per failed attempt, every object it made was garbage.
+
 function statusOf(e: Obj): number | undefined {
   const response = isObj(e['response']) ? e['response'] : undefined;
-  for (const v of [e['status'], e['statusCode'], response?.['status']]) {
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 100 && v <= 599) return v;
-  }
-  return undefined;
+  const own = e['status'];
+  const code = e['statusCode'];
+  const answered = response?.['status'];
+  if (isStatus(own)) return own;
+  if (isStatus(code)) return code;
+  return isStatus(answered) ? answered : undefined;
 }
 
 /** The answer's body, wherever the client put it: ours, OpenAI/Anthropic SDKs, axios. */
 function bodiesOf(e: Obj): unknown[] {
   const response = isObj(e['response']) ? e['response'] : undefined;
-  return [e['body'], e['error'], response?.['data'], response?.['body']].filter((b) => b !== undefined);
+  const body = e['body'];
+  const error = e['error'];
+  const data = response?.['data'];
+  const answered = response?.['body'];
+  const bodies: unknown[] = [];
+  if (body !== undefined) bodies.push(body);
+  if (error !== undefined) bodies.push(error);
+  if (data !== undefined) bodies.push(data);
+  if (answered !== undefined) bodies.push(answered);
+  return bodies;
 }
 
 /** `error.code`/`error.type` in the body, or on an SDK error object itself. */
 function bodyCodes(e: Obj, bodies: readonly unknown[]): string[] {
   const out: string[] = [];
-  const take = (o: unknown): void => {
-    if (!isObj(o)) return;
-    for (const k of ['code', 'type']) {
-      const v = str(o[k]);
-      if (v) out.push(v);
-    }
-  };
   for (const b of bodies) {
-    if (isObj(b)) take(b['error']);
-    take(b);
+    if (isObj(b)) takeCodes(b['error'], out);
+    takeCodes(b, out);
   }
-  if (typeof e['status'] === 'number') take(e);
+  if (typeof e['status'] === 'number') takeCodes(e, out);
   return out;
+}
+
+function takeCodes(o: unknown, out: string[]): void {
+  if (!isObj(o)) return;
+  const code = str(o['code']);
+  if (code) out.push(code);
+  const type = str(o['type']);
+  if (type) out.push(type);
 }
 
 function bodyMessage(bodies: readonly unknown[]): string | undefined {
@@ -94,8 +111,11 @@ function header(headers: unknown, name: string): string | undefined {
     const v: unknown = (headers as { get(n: string): unknown }).get(name);
     return str(v);
   }
-  for (const [k, v] of Object.entries(headers)) {
-    if (k.toLowerCase() === name) return Array.isArray(v) ? str(v[0]) : typeof v === 'number' ? String(v) : str(v);
+  // Names, not `Object.entries`: a pair per header for the one (if any) that is read.
+  for (const k of Object.keys(headers)) {
+    if (k.toLowerCase() !== name) continue;
+    const v = headers[k];
+    return Array.isArray(v) ? str(v[0]) : typeof v === 'number' ? String(v) : str(v);
   }
   return undefined;
 }
@@ -103,13 +123,15 @@ function header(headers: unknown, name: string): string | undefined {
 /** The server's wait hint: OpenAI's `retry-after-ms` if present, else `retry-after` in either form (R9). */
 function retryAfterOf(e: Obj, nowMs: number): number | undefined {
   const response = isObj(e['response']) ? e['response'] : undefined;
-  for (const headers of [e['headers'], response?.['headers']]) {
-    const ms = header(headers, 'retry-after-ms');
-    if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
-    const hint = parseRetryAfter(header(headers, 'retry-after'), nowMs);
-    if (hint !== undefined) return hint;
-  }
-  return undefined;
+  const own = e['headers'];
+  const answered = response?.['headers'];
+  return retryAfterIn(own, nowMs) ?? retryAfterIn(answered, nowMs);
+}
+
+function retryAfterIn(headers: unknown, nowMs: number): number | undefined {
+  const ms = header(headers, 'retry-after-ms');
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
+  return parseRetryAfter(header(headers, 'retry-after'), nowMs);
 }
 
 function systemCode(e: Obj): string | undefined {
@@ -120,12 +142,12 @@ function systemCode(e: Obj): string | undefined {
   return isObj(cause) ? systemCode(cause) : undefined;
 }
 
-function build(kind: ErrorKind, message: string, extra: { status?: number | undefined; code?: string | undefined; retryAfterMs?: number | undefined } = {}): ErrorData {
+function build(kind: ErrorKind, message: string, status?: number, code?: string, retryAfterMs?: number): ErrorData {
   // Key by key in the order conditional spreads gave: one object per failed attempt, not one per optional field.
   const data: Mutable<ErrorData> = { kind, message: message || kind.replace('_', ' '), retryable: TRANSIENT_KINDS.includes(kind) };
-  if (extra.status !== undefined) data.status = extra.status;
-  if (extra.code !== undefined) data.code = extra.code;
-  if (extra.retryAfterMs !== undefined) data.retryAfterMs = extra.retryAfterMs;
+  if (status !== undefined) data.status = status;
+  if (code !== undefined) data.code = code;
+  if (retryAfterMs !== undefined) data.retryAfterMs = retryAfterMs;
   return data;
 }
 
@@ -146,7 +168,7 @@ export function classifyError(error: unknown, nowMs: number): ErrorData {
   const name = str(error['name']) ?? '';
   const message = str(error['message']) ?? '';
   const code = systemCode(error);
-  if (code !== undefined) return build(lookup(CODE_KINDS, code) ?? (code.endsWith('TIMEOUT') ? 'timeout' : 'network'), message, { code });
+  if (code !== undefined) return build(lookup(CODE_KINDS, code) ?? (code.endsWith('TIMEOUT') ? 'timeout' : 'network'), message, undefined, code);
 
   const status = statusOf(error);
   if (status !== undefined) {
@@ -157,12 +179,12 @@ export function classifyError(error: unknown, nowMs: number): ErrorData {
     let kind: ErrorKind | undefined = httpKind;
     if (kind === 'rate_limit' && status === 429 && bodyCode === undefined && QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)) kind = 'quota_exceeded';
     kind ??= status >= 500 ? 'internal' : byMessage(text);
-    return build(kind, message || text, { status, code: bodyCode ?? codes[0], retryAfterMs: retryAfterOf(error, nowMs) });
+    return build(kind, message || text, status, bodyCode ?? codes[0], retryAfterOf(error, nowMs));
   }
 
   const named = lookup(NAME_KINDS, name);
-  if (named !== undefined) return build(named, message, { code: str(error['code']) });
+  if (named !== undefined) return build(named, message, undefined, str(error['code']));
   // A body that does not parse: the server answered, but what it said is lost.
-  if (error instanceof SyntaxError || name === 'SyntaxError') return build('unknown', message, { code: 'EMALFORMED' });
-  return build(byMessage(message), message, { code: str(error['code']) });
+  if (error instanceof SyntaxError || name === 'SyntaxError') return build('unknown', message, undefined, 'EMALFORMED');
+  return build(byMessage(message), message, undefined, str(error['code']));
 }
