@@ -7,7 +7,7 @@
  * - `fake-timers`: @sinonjs/fake-timers' `runAllAsync` (what vi.useFakeTimers runs on), the
  *   alternative a user would pick to simulate it by hand. It counts whole milliseconds, so ties
  *   fall otherwise and the delivery counts differ a little: compare per delivery.
- * - `heap`: the least any async simulation pays: a binary heap of pending sleeps, each a promise
+ * - `heap`: the least any async simulation pays: crowdFloor's heap of pending sleeps, each a promise
  *   resolved when it is due, and one `setImmediate` per fire so the woken client's microtasks
  *   run before the next fire (as a virtual clock must: it cannot see when they are done).
  *
@@ -19,7 +19,7 @@
 import { createClock } from '@sinonjs/fake-timers';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { backoffWait, CLIENTS, generator, normalLeg, STRATEGIES, type Strategy } from './crowdFloor.js';
+import { backoffWait, CLIENTS, EventHeap, generator, normalLeg, STRATEGIES, type Strategy } from './crowdFloor.js';
 
 export type AsyncClock = 'fake-timers' | 'heap';
 export const ASYNC_CLOCKS: readonly AsyncClock[] = ['heap', 'fake-timers'];
@@ -46,56 +46,14 @@ function fakeTimersDriver(): Driver {
 }
 
 function heapDriver(): Driver {
-  // Parallel arrays ordered on (at, seq): no object per sleep beyond its promise.
-  const at: number[] = [];
-  const seq: number[] = [];
-  const wake: (() => void)[] = [];
-  let n = 0;
-  let next = 0;
-  let now = 0;
-  const less = (i: number, j: number): boolean => at[i]! < at[j]! || (at[i] === at[j] && seq[i]! < seq[j]!);
-  const swap = (i: number, j: number): void => {
-    [at[i], at[j]] = [at[j]!, at[i]!];
-    [seq[i], seq[j]] = [seq[j]!, seq[i]!];
-    [wake[i], wake[j]] = [wake[j]!, wake[i]!];
-  };
-  const pop = (): (() => void) => {
-    const first = wake[0]!;
-    now = at[0]!;
-    const last = --n;
-    if (last > 0) {
-      swap(0, last);
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        let m = i;
-        if (l < last && less(l, m)) m = l;
-        if (l + 1 < last && less(l + 1, m)) m = l + 1;
-        if (m === i) break;
-        swap(i, m);
-        i = m;
-      }
-    }
-    return first;
-  };
+  const heap = new EventHeap<() => void>();
   const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
   return {
-    sleep: (ms) =>
-      new Promise((resolve) => {
-        let i = n++;
-        at[i] = now + ms;
-        seq[i] = next++;
-        wake[i] = resolve;
-        for (; i > 0; ) {
-          const p = (i - 1) >> 1;
-          if (!less(i, p)) break;
-          swap(i, p);
-          i = p;
-        }
-      }),
+    sleep: (ms) => new Promise((resolve) => heap.push(heap.at + ms, resolve)),
     runAll: async () => {
       await turn();
-      while (n > 0) {
-        pop()();
+      while (heap.size > 0) {
+        heap.pop()();
         await turn();
       }
     },

@@ -72,14 +72,18 @@ const enum Step {
   Answer,
 }
 
-/** A min-heap of events on (time, sequence): parallel arrays, no objects per event. */
-class EventHeap {
+/**
+ * A min-heap of events on (time, sequence), each carrying an item: parallel arrays, no object per
+ * event. The floor's items are numbers (client and step); crowdAsync's are the sleeps to wake.
+ */
+export class EventHeap<T> {
   private t: number[] = [];
   private seq: number[] = [];
-  private client: number[] = [];
-  private step: Step[] = [];
+  private item: T[] = [];
   private n = 0;
   private next = 0;
+  /** The time of the event `pop` took last. */
+  at = 0;
   get size(): number {
     return this.n;
   }
@@ -89,15 +93,13 @@ class EventHeap {
   private swap(i: number, j: number): void {
     [this.t[i], this.t[j]] = [this.t[j]!, this.t[i]!];
     [this.seq[i], this.seq[j]] = [this.seq[j]!, this.seq[i]!];
-    [this.client[i], this.client[j]] = [this.client[j]!, this.client[i]!];
-    [this.step[i], this.step[j]] = [this.step[j]!, this.step[i]!];
+    [this.item[i], this.item[j]] = [this.item[j]!, this.item[i]!];
   }
-  push(t: number, client: number, step: Step): void {
+  push(t: number, item: T): void {
     let i = this.n++;
     this.t[i] = t;
     this.seq[i] = this.next++;
-    this.client[i] = client;
-    this.step[i] = step;
+    this.item[i] = item;
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (!this.less(i, p)) break;
@@ -105,11 +107,10 @@ class EventHeap {
       i = p;
     }
   }
-  /** Takes the earliest event into `out` (time, client, step). */
-  pop(out: { t: number; client: number; step: Step }): void {
-    out.t = this.t[0]!;
-    out.client = this.client[0]!;
-    out.step = this.step[0]!;
+  /** Takes the earliest event: its item, its time in `at`. */
+  pop(): T {
+    this.at = this.t[0]!;
+    const first = this.item[0]!;
     const last = --this.n;
     if (last > 0) {
       this.swap(0, last);
@@ -125,6 +126,7 @@ class EventHeap {
         i = m;
       }
     }
+    return first;
   }
 }
 
@@ -144,25 +146,27 @@ export function floorTrial(strategy: Strategy, seed: number): FloorTrial {
   const previous = new Float64Array(CLIENTS);
   const readVersion = new Int32Array(CLIENTS);
   const conflicted = new Uint8Array(CLIENTS);
-  const heap = new EventHeap();
-  for (let c = 0; c < CLIENTS; c++) heap.push(0, c, Step.Send);
-  const e = { t: 0, client: 0, step: Step.Send };
+  // An event's item is its client and step in one number (client · 4 + step).
+  const heap = new EventHeap<number>();
+  const push = (t: number, c: number, step: Step): void => heap.push(t, c * 4 + step);
+  for (let c = 0; c < CLIENTS; c++) push(0, c, Step.Send);
   let version = 0;
   let deliveries = 0;
   let commits = 0;
   let lastDoneMs = 0;
   while (heap.size > 0) {
-    heap.pop(e);
-    const c = e.client;
-    switch (e.step) {
+    const item = heap.pop();
+    const t = heap.at;
+    const c = item >> 2;
+    switch ((item & 3) as Step) {
       case Step.Send:
-        heap.push(e.t + leg(), c, Step.Read);
+        push(t + leg(), c, Step.Read);
         break;
       case Step.Read:
         deliveries++;
         readVersion[c] = version;
         // The read's answer goes back and the write comes in: two legs.
-        heap.push(e.t + leg() + leg(), c, Step.Commit);
+        push(t + leg() + leg(), c, Step.Commit);
         break;
       case Step.Commit:
         if (version === readVersion[c]) {
@@ -170,16 +174,16 @@ export function floorTrial(strategy: Strategy, seed: number): FloorTrial {
           commits++;
           conflicted[c] = 0;
         } else conflicted[c] = 1;
-        heap.push(e.t + leg(), c, Step.Answer);
+        push(t + leg(), c, Step.Answer);
         break;
       case Step.Answer: {
         if (conflicted[c] === 0) {
-          lastDoneMs = Math.max(lastDoneMs, e.t);
+          lastDoneMs = Math.max(lastDoneMs, t);
           break;
         }
         const wait = backoffWait(strategy, ++retries[c]!, previous[c]!, random);
         previous[c] = wait;
-        heap.push(e.t + wait, c, Step.Send);
+        push(t + wait, c, Step.Send);
         break;
       }
     }
