@@ -90,13 +90,16 @@ function whole(index: TrialIndex, limits: Limits): Problem[] {
  * own start over the events it caused (its turns, its calls and everything under them).
  */
 function perAgent(history: readonly HistoryEvent[], starts: readonly EventOf<'agent_start'>[], limits: Limits): Problem[] {
-  const callerOfCall = new Map<string, string>();
-  const mine = new Map<string, { calls: number; turns: number; lastT: number; lastSeq: number; firstOverCall?: string; firstOverTurn?: number }>();
+  type Count = { calls: number; turns: number; lastT: number; lastSeq: number; firstOverCall?: string; firstOverTurn?: number };
+  const mine = new Map<string, Count>();
   for (const s of starts) mine.set(s.caller, { calls: 0, turns: 0, lastT: s.t, lastSeq: s.seq });
+  // Each call's agent's count, kept when its tool_call names a caller: most events (attempts,
+  // deliveries, responses) name only their call, and one lookup finds the count, not a caller and then its count.
+  // `mine` does not change in this loop, so the count kept is the one the caller would find later.
+  const agentOfCall = new Map<string, Count | undefined>();
   for (const e of history) {
-    if (e.type === 'tool_call' && e.caller !== undefined) callerOfCall.set(e.call, e.caller);
-    const caller = e.caller ?? (e.call === undefined ? undefined : callerOfCall.get(e.call));
-    const agent = caller === undefined ? undefined : mine.get(caller);
+    if (e.type === 'tool_call' && e.caller !== undefined) agentOfCall.set(e.call, mine.get(e.caller));
+    const agent = e.caller != null ? mine.get(e.caller) : e.call === undefined ? undefined : agentOfCall.get(e.call);
     if (!agent) continue;
     agent.lastT = Math.max(agent.lastT, e.t);
     agent.lastSeq = e.seq;
