@@ -94,6 +94,8 @@ export class TrialIndex {
   #outcomesByCall: Map<string, readonly EventOf<'outcome'>[]> | undefined;
   #operationsByCall: Map<string, readonly EventOf<'operation'>[]> | undefined;
   readonly #inputText = new Map<string, string>();
+  readonly #operationIds = new Map<string, number>();
+  readonly #callOperation = new Map<string, number>();
   #wire: WireView | undefined;
   #load: ReadonlyMap<string, number> | undefined;
 
@@ -148,6 +150,31 @@ export class TrialIndex {
       this.#inputText.set(call, text);
     }
     return text;
+  }
+
+  /**
+   * A tool call's logical operation (R10): one number for every call of one tool with one
+   * canonical input, numbered from 0 in the order they are first asked for. Amplification, the
+   * stats' operation count and a crowd's sends per operation all group calls by it: the key
+   * `tool\0input` is printed and hashed once per call, not once per reader. A call id used twice
+   * keeps only its last event in the index; the other event's input is printed here each time.
+   */
+  operationOf(e: ToolCallEvent): number {
+    const own = this.#callTable.get(e.call) === e;
+    if (own) {
+      const known = this.#callOperation.get(e.call);
+      if (known !== undefined) return known;
+    }
+    const key = `${e.tool}\u0000${own ? this.inputText(e.call)! : canonicalJson(e.input)}`;
+    let id = this.#operationIds.get(key);
+    if (id === undefined) this.#operationIds.set(key, (id = this.#operationIds.size));
+    if (own) this.#callOperation.set(e.call, id);
+    return id;
+  }
+
+  /** How many operations `operationOf` has numbered so far (each number is below it). */
+  get operationCount(): number {
+    return this.#operationIds.size;
   }
 
   /** Every attempt of a call, status queries included, in history order. */
