@@ -185,8 +185,10 @@ export class TrialIndex {
   /** The attempts that sent the call itself (not status queries). */
   callAttemptsOf(call: string): readonly AttemptEvent[] {
     const all = this.attemptsOf(call);
-    // Most calls were never reconciled: their attempts are the list itself, no copy.
-    return all.every((a) => a.purpose === 'call') ? all : all.filter((a) => a.purpose === 'call');
+    // Most calls were never reconciled: their attempts are the list itself, no copy. A loop, not
+    // `every` with a closure: budget and amplification ask for each of a crowd's thousand calls.
+    for (let i = 0; i < all.length; i++) if (all[i]!.purpose !== 'call') return all.filter((a) => a.purpose === 'call');
+    return all;
   }
 
   attemptFor(request: string): AttemptEvent | undefined {
