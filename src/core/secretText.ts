@@ -360,6 +360,9 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         const item: unknown = v[i];
         if (item === undefined || typeof item === 'function' || typeof item === 'symbol') {
           if (literals && literal(null)) return true; // JSON prints `null` for it
+        } else if (typeof item === 'object' && item !== null && plain(item, depth + 1)) {
+          // A plain item (a history's events) walked as such, as the object branch below does: not through `walk` and `plain` again.
+          if (walkPlain(item, depth + 1)) return true;
         } else if (walk(item, depth + 1, false, i)) return true;
       }
       return false;
