@@ -128,7 +128,7 @@ export class TrialIndex {
 
   /** Sends and duplicate copies per request (`requestLoad`). */
   get load(): ReadonlyMap<string, number> {
-    return (this.#load ??= requestLoad(this.events));
+    return (this.#load ??= requestLoad(this.eventsOf('response'), this.eventsOf('delivery')));
   }
 
   get calls(): readonly ToolCallEvent[] {
