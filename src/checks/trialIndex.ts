@@ -94,8 +94,9 @@ export class TrialIndex {
   #outcomesByCall: Map<string, readonly EventOf<'outcome'>[]> | undefined;
   #operationsByCall: Map<string, readonly EventOf<'operation'>[]> | undefined;
   readonly #inputText = new Map<string, string>();
-  readonly #operationIds = new Map<string, number>();
-  readonly #callOperation = new Map<string, number>();
+  // Made on first use, as the tables above: a trial whose calls each use their own tool never numbers an operation.
+  #operationIds: Map<string, number> | undefined;
+  #callOperation: Map<string, number> | undefined;
   #wire: WireView | undefined;
   #load: ReadonlyMap<string, number> | undefined;
 
@@ -161,20 +162,17 @@ export class TrialIndex {
    */
   operationOf(e: ToolCallEvent): number {
     const own = this.#callTable.get(e.call) === e;
+    const byCall = (this.#callOperation ??= new Map());
     if (own) {
-      const known = this.#callOperation.get(e.call);
+      const known = byCall.get(e.call);
       if (known !== undefined) return known;
     }
+    const ids = (this.#operationIds ??= new Map());
     const key = `${e.tool}\u0000${own ? this.inputText(e.call)! : canonicalJson(e.input)}`;
-    let id = this.#operationIds.get(key);
-    if (id === undefined) this.#operationIds.set(key, (id = this.#operationIds.size));
-    if (own) this.#callOperation.set(e.call, id);
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    if (own) byCall.set(e.call, id);
     return id;
-  }
-
-  /** How many operations `operationOf` has numbered so far (each number is below it). */
-  get operationCount(): number {
-    return this.#operationIds.size;
   }
 
   /** Every attempt of a call, status queries included, in history order. */
