@@ -23,16 +23,17 @@ export function operationLoads(index: TrialIndex): OperationLoad[] {
   const load = index.load;
   const wire = index.wire;
   type Op = { source: OperationLoad['source']; tool: string; calls: string[]; attempts: number; deliveries: number };
-  const byOperation = new Map<string, Op>();
-  const operation = (source: Op['source'], id: string, tool: string): Op => {
-    const key = `${source}\u0000${id}`;
-    let op = byOperation.get(key);
-    if (!op) byOperation.set(key, (op = { source, tool, calls: [], attempts: 0, deliveries: 0 }));
+  // The executor's operations by the index's number for (tool, canonical input), the wire's by their request; listed in that order.
+  const executorOps = new Map<number, Op>();
+  const wireOps = new Map<string, Op>();
+  const operation = <K>(ops: Map<K, Op>, source: Op['source'], id: K, tool: string): Op => {
+    let op = ops.get(id);
+    if (!op) ops.set(id, (op = { source, tool, calls: [], attempts: 0, deliveries: 0 }));
     return op;
   };
   for (const call of index.calls) {
     if (call.tool === STATUS_TOOL) continue;
-    const op = operation('executor', `${call.tool}\u0000${index.inputText(call.call) ?? ''}`, call.tool);
+    const op = operation(executorOps, 'executor', index.operationOf(call), call.tool);
     op.calls.push(call.call);
     for (const a of index.callAttemptsOf(call.call)) {
       op.attempts++;
@@ -45,14 +46,14 @@ export function operationLoads(index: TrialIndex): OperationLoad[] {
   for (const call of wire.toolCalls) {
     const first = call.attempts[0];
     if (!first) continue;
-    const op = operation('wire', `${call.tool}\u0000${first.method} ${first.url}\u0000${first.bodyDigest}`, call.tool);
+    const op = operation(wireOps, 'wire', `${call.tool}\u0000${first.method} ${first.url}\u0000${first.bodyDigest}`, call.tool);
     op.calls.push(call.call);
     for (const a of call.attempts) {
       op.attempts++;
       op.deliveries += load.get(a.request) ?? 0;
     }
   }
-  return [...byOperation.values()];
+  return [...executorOps.values(), ...wireOps.values()];
 }
 
 /** R10: retry layers multiply; the deliveries one logical operation causes stay within the scenario's limit. */

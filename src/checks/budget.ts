@@ -90,18 +90,33 @@ function whole(index: TrialIndex, limits: Limits): Problem[] {
  * own start over the events it caused (its turns, its calls and everything under them).
  */
 function perAgent(history: readonly HistoryEvent[], starts: readonly EventOf<'agent_start'>[], limits: Limits): Problem[] {
-  const callerOfCall = new Map<string, string>();
-  const mine = new Map<string, { calls: number; turns: number; lastT: number; lastSeq: number; firstOverCall?: string; firstOverTurn?: number }>();
+  type Count = { calls: number; turns: number; lastT: number; lastSeq: number; firstOverCall?: string; firstOverTurn?: number };
+  const mine = new Map<string, Count>();
   for (const s of starts) mine.set(s.caller, { calls: 0, turns: 0, lastT: s.t, lastSeq: s.seq });
+  // Each call's agent's count, kept when its tool_call names a caller: most events (attempts,
+  // deliveries, responses) name only their call, and one lookup finds the count, not a caller and then its count.
+  // `mine` does not change in this loop, so the count kept is the one the caller would find later.
+  const agentOfCall = new Map<string, Count | undefined>();
+  // Each field read once into a local: the events come in a dozen shapes, and every read of one is a megamorphic load.
   for (const e of history) {
-    if (e.type === 'tool_call' && e.caller !== undefined) callerOfCall.set(e.call, e.caller);
-    const caller = e.caller ?? (e.call === undefined ? undefined : callerOfCall.get(e.call));
-    const agent = caller === undefined ? undefined : mine.get(caller);
-    if (!agent) continue;
+    const type = e.type;
+    const caller = e.caller;
+    let agent: Count | undefined;
+    if (caller != null) {
+      agent = mine.get(caller);
+      if (type === 'tool_call') agentOfCall.set(e.call, agent);
+    } else {
+      // A tool_call whose caller is null (not a string) names no agent for its call from then on.
+      if (type === 'tool_call' && caller === null) agentOfCall.set(e.call, undefined);
+      const call = e.call;
+      agent = call === undefined ? undefined : agentOfCall.get(call);
+    }
+    if (agent === undefined) continue;
     agent.lastT = Math.max(agent.lastT, e.t);
     agent.lastSeq = e.seq;
-    if (e.type === 'tool_call' && ++agent.calls === limits.maxToolCalls + 1) agent.firstOverCall = e.call;
-    if (e.type === 'model_turn' && ++agent.turns === limits.maxTurns + 1) agent.firstOverTurn = e.turn;
+    if (type === 'tool_call') {
+      if (++agent.calls === limits.maxToolCalls + 1) agent.firstOverCall = e.call;
+    } else if (type === 'model_turn' && ++agent.turns === limits.maxTurns + 1) agent.firstOverTurn = e.turn;
   }
   const problems: Problem[] = [];
   for (const s of starts) {

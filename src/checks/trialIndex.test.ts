@@ -2,6 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { TrialBuilder } from './testing.js';
 import { TrialIndex } from './trialIndex.js';
+import type { HistoryEvent } from '../core/index.js';
 
 /** One call with two attempts, each delivered and answered, and its outcome. */
 function record() {
@@ -47,4 +48,16 @@ describe('TrialIndex', () => {
       expect(Object.isFrozen(got)).toBe(true);
     }
   });
+
+  test.prop([fc.array(fc.record({ kind: fc.constantFrom('response', 'delivery', 'attempt', 'effect'), request: fc.constantFrom('req-1', 'req-2', 'req-3'), copy: fc.integer({ min: 0, max: 2 }) }), { maxLength: 20 })])(
+    'counts the load per request as a pass over every event did (responses, and delivery copies past the first)',
+    (steps) => {
+      const events = steps.map((s, seq) => ({ seq, t: 0, type: s.kind, request: s.request, tool: 't', copy: s.copy, call: 'call-1', attempt: 1, purpose: 'call' }) as unknown as HistoryEvent);
+      // The definition, in one pass over the history as requestLoad made it.
+      const expected = new Map<string, number>();
+      for (const e of events) if (e.type === 'response' || (e.type === 'delivery' && e.copy > 0)) expected.set(e.request, (expected.get(e.request) ?? 0) + 1);
+      const got = new TrialIndex(events, []).load;
+      expect([...got].sort()).toEqual([...expected].sort());
+    },
+  );
 });

@@ -94,6 +94,9 @@ export class TrialIndex {
   #outcomesByCall: Map<string, readonly EventOf<'outcome'>[]> | undefined;
   #operationsByCall: Map<string, readonly EventOf<'operation'>[]> | undefined;
   readonly #inputText = new Map<string, string>();
+  // Made on first use, as the tables above: a trial whose calls each use their own tool never numbers an operation.
+  #operationIds: Map<string, number> | undefined;
+  #callOperation: Map<string, number> | undefined;
   #wire: WireView | undefined;
   #load: ReadonlyMap<string, number> | undefined;
 
@@ -126,7 +129,7 @@ export class TrialIndex {
 
   /** Sends and duplicate copies per request (`requestLoad`). */
   get load(): ReadonlyMap<string, number> {
-    return (this.#load ??= requestLoad(this.events));
+    return (this.#load ??= requestLoad(this.eventsOf('response'), this.eventsOf('delivery')));
   }
 
   get calls(): readonly ToolCallEvent[] {
@@ -150,6 +153,28 @@ export class TrialIndex {
     return text;
   }
 
+  /**
+   * A tool call's logical operation (R10): one number for every call of one tool with one
+   * canonical input, numbered from 0 in the order they are first asked for. Amplification, the
+   * stats' operation count and a crowd's sends per operation all group calls by it: the key
+   * `tool\0input` is printed and hashed once per call, not once per reader. A call id used twice
+   * keeps only its last event in the index; the other event's input is printed here each time.
+   */
+  operationOf(e: ToolCallEvent): number {
+    const own = this.#callTable.get(e.call) === e;
+    const byCall = (this.#callOperation ??= new Map());
+    if (own) {
+      const known = byCall.get(e.call);
+      if (known !== undefined) return known;
+    }
+    const ids = (this.#operationIds ??= new Map());
+    const key = `${e.tool}\u0000${own ? this.inputText(e.call)! : canonicalJson(e.input)}`;
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    if (own) byCall.set(e.call, id);
+    return id;
+  }
+
   /** Every attempt of a call, status queries included, in history order. */
   attemptsOf(call: string): readonly AttemptEvent[] {
     return this.#attemptTable.get(call) ?? NONE;
@@ -158,8 +183,10 @@ export class TrialIndex {
   /** The attempts that sent the call itself (not status queries). */
   callAttemptsOf(call: string): readonly AttemptEvent[] {
     const all = this.attemptsOf(call);
-    // Most calls were never reconciled: their attempts are the list itself, no copy.
-    return all.every((a) => a.purpose === 'call') ? all : all.filter((a) => a.purpose === 'call');
+    // Most calls were never reconciled: their attempts are the list itself, no copy. A loop, not
+    // `every` with a closure: budget and amplification ask for each of a crowd's thousand calls.
+    for (let i = 0; i < all.length; i++) if (all[i]!.purpose !== 'call') return all.filter((a) => a.purpose === 'call');
+    return all;
   }
 
   attemptFor(request: string): AttemptEvent | undefined {

@@ -153,6 +153,22 @@ describe('the clean-string cache', () => {
     for (const shaped of ['sk-abcdefgh12345', 'Bearer abc123', 'password=hunter2', '{"token":"t-1"}']) for (let i = 0; i < 3; i++) expect(fresh.walkSecrets([shaped], [])).toBe(true);
   });
 
+  it('answers for values a key keeps (few, taking turns) as for values never seen, and for shapes among them every time', async () => {
+    vi.resetModules();
+    const fresh: typeof secretText = await import('./secretText.js');
+    // A few values under one key, shapes among them, asked in any order: the key keeps the clean ones.
+    const pools = fc.sample(fc.uniqueArray(text, { minLength: 2, maxLength: 40 }), { numRuns: 200, seed: 25 });
+    let shaped = 0;
+    for (const [n, pool] of pools.entries()) {
+      const key = `k${n}`;
+      // Each first asked under a key of its own, which has kept no value yet.
+      const first = new Map(pool.map((v, i) => [v, fresh.walkSecrets({ [`first-${n}-${i}`]: v }, [])]));
+      shaped += [...first.values()].filter(Boolean).length;
+      for (let round = 0; round < 3; round++) for (const v of round === 1 ? [...pool].reverse() : pool) expect(fresh.walkSecrets({ [key]: v }, [])).toBe(first.get(v));
+    }
+    expect(shaped).toBeGreaterThan(100);
+  });
+
   it('answers for keys in an order seen before as for keys never seen (the keys that followed before, past their slots too)', async () => {
     vi.resetModules();
     const fresh: typeof secretText = await import('./secretText.js');

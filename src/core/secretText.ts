@@ -207,6 +207,14 @@ interface KeyEntry {
   readonly verdict: number;
   clean: string | undefined;
   /**
+   * The clean strings seen under this key while they are few (`KEY_VALUES` at most): most keys
+   * hold a handful of constants that take turns (`type`, `result`, `purpose`, `state`), where the
+   * last value alone misses (a crowd's event types were scanned again 20,000 times a trial). A key
+   * whose values are data (ids, idempotency keys, messages) outgrows it and keeps none from then on.
+   * `tokenMayHold` answers by the string alone, so a string in it gets its answer, `false`.
+   */
+  values: Set<string> | undefined;
+  /**
    * The keys that followed this one in the objects walked, and their entries (`NEXT_SLOTS` at
    * most, the oldest replaced first): an object's keys mostly come in an order seen before
    * (`seq`, `t`, `type`…), and comparing with them costs less than a lookup. One slot was not
@@ -219,7 +227,8 @@ interface KeyEntry {
   nextSlot: number;
 }
 const NEXT_SLOTS = 8;
-const newEntry = (verdict: number): KeyEntry => ({ verdict, clean: undefined, nextKeys: [], nextEntries: [], nextSlot: 0 });
+const KEY_VALUES = 32;
+const newEntry = (verdict: number): KeyEntry => ({ verdict, clean: undefined, values: new Set(), nextKeys: [], nextEntries: [], nextSlot: 0 });
 // Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded as the
 // strings are, so keys that are data (order ids in a service's state) cannot grow it without end;
 // a key that holds a secret is not kept.
@@ -264,9 +273,20 @@ function keyAfter(previous: KeyEntry, key: string): KeyEntry {
 /** `tokenMayHold(value)` for a string value under a key, through the key's last clean value. */
 function valueMayHold(entry: KeyEntry, value: string): boolean {
   if (value === entry.clean) return false;
+  const values = entry.values;
+  if (values !== undefined && values.has(value)) {
+    entry.clean = value;
+    return false;
+  }
   if (tokenMayHold(value)) return true;
   // Only a string the clean-string cache would keep too: a module-wide cache holds no long string.
-  if (value.length <= TOKEN_CACHE_LENGTH) entry.clean = value;
+  if (value.length <= TOKEN_CACHE_LENGTH) {
+    entry.clean = value;
+    if (values !== undefined) {
+      if (values.size < KEY_VALUES) values.add(value);
+      else entry.values = undefined;
+    }
+  }
   return false;
 }
 
@@ -340,6 +360,9 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         const item: unknown = v[i];
         if (item === undefined || typeof item === 'function' || typeof item === 'symbol') {
           if (literals && literal(null)) return true; // JSON prints `null` for it
+        } else if (typeof item === 'object' && item !== null && plain(item, depth + 1)) {
+          // A plain item (a history's events) walked as such, as the object branch below does: not through `walk` and `plain` again.
+          if (walkPlain(item, depth + 1)) return true;
         } else if (walk(item, depth + 1, false, i)) return true;
       }
       return false;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, type HistoryEvent } from '../core/index.js';
 import { TrialIndex } from '../checks/trialIndex.js';
-import { trialStats } from './trialStats.js';
+import { crowdStats, trialStats } from './trialStats.js';
 
 /** The count as trialStats made it before it skipped printing inputs: every call's tool and canonical input, distinct. */
 const referenceOperations = (events: readonly HistoryEvent[]): number =>
@@ -24,6 +24,54 @@ describe('trialStats: operations', () => {
         const stats = trialStats(new TrialIndex(events, []));
         expect(stats.operations).toBe(referenceOperations(events));
         expect(stats.calls).toBe(events.filter((e) => e.type === 'tool_call' && e.tool !== 'query_operation_status').length);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+/** The most sends of one operation as crowdStats counted them before the index numbered operations: keyed by tool and printed input. */
+function maxSendsBefore(index: TrialIndex): number {
+  const callOfRequest = new Map<string, string>();
+  const operationOfCall = new Map<string, string>();
+  const sendsOfOperation = new Map<string, number>();
+  for (const e of index.events) {
+    if (e.type === 'tool_call' && e.tool !== 'query_operation_status') {
+      const text = (index.call(e.call) === e ? index.inputText(e.call) : undefined) ?? canonicalJson(e.input);
+      operationOfCall.set(e.call, `${e.tool}\u0000${text}`);
+    } else if (e.type === 'attempt' && e.purpose === 'call') callOfRequest.set(e.request, e.call);
+    else if (e.type === 'response') {
+      const call = callOfRequest.get(e.request);
+      const op = call === undefined ? undefined : operationOfCall.get(call);
+      if (op !== undefined) sendsOfOperation.set(op, (sendsOfOperation.get(op) ?? 0) + 1);
+    }
+  }
+  return [...sendsOfOperation.values()].reduce((a, b) => Math.max(a, b), 0);
+}
+
+describe('crowdStats: sends per operation', () => {
+  it('finds the most sends of one (tool, canonical input) as it did when it keyed them by the printed input', () => {
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('call' as const), tool, input, id: fc.integer({ min: 1, max: 4 }) }),
+      fc.record({ kind: fc.constant('send' as const), id: fc.integer({ min: 1, max: 4 }), status: fc.boolean(), answers: fc.integer({ min: 0, max: 2 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
+        const events: HistoryEvent[] = [];
+        const add = (e: Record<string, unknown>): void => void events.push({ seq: events.length, t: 0, ...e } as HistoryEvent);
+        add({ type: 'agent_start', caller: 'agent-0', agent: 0, startMs: 0 });
+        let requests = 0;
+        for (const s of steps) {
+          if (s.kind === 'call') add({ type: 'tool_call', call: `call-${s.id}`, tool: s.tool, risk: 'write', honoursKeys: true, input: s.input });
+          else {
+            const request = `req-${++requests}`;
+            add({ type: 'attempt', call: `call-${s.id}`, attempt: 1, tool: 't', purpose: s.status ? 'status' : 'call', request });
+            for (let n = 0; n < s.answers; n++) add({ type: 'response', request, tool: 't', result: 'ok' });
+          }
+        }
+        const index = new TrialIndex(events, []);
+        // The stats first (they number operations as they meet them), then the oracle on a fresh index.
+        expect(crowdStats(index, ['completed']).maxSendsPerOperation).toBe(maxSendsBefore(new TrialIndex(events, [])));
       }),
       { numRuns: 3000 },
     );

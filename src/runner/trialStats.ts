@@ -177,6 +177,18 @@ function eachToolOnce(toolCalls: readonly EventOf<'tool_call'>[]): boolean {
 
 /** How many distinct (tool, canonical input) there are among `toolCalls` and the keys already in `operations`. */
 function distinctOperations(operations: Set<string>, index: TrialIndex, toolCalls: readonly EventOf<'tool_call'>[]): number {
+  // No wire keys to meet: the index's operation numbers (shared with amplification and the crowd's stats), counted once each.
+  if (operations.size === 0) {
+    const counted: boolean[] = [];
+    let distinct = 0;
+    for (const e of toolCalls) {
+      const op = index.operationOf(e);
+      if (counted[op] === true) continue;
+      counted[op] = true;
+      distinct++;
+    }
+    return distinct;
+  }
   for (const e of toolCalls) operations.add(`${e.tool}\u0000${inputText(index, e)}`);
   return operations.size;
 }
@@ -186,6 +198,13 @@ function distinctOperations(operations: Set<string>, index: TrialIndex, toolCall
  * is this event; a call id used twice keeps only its last in the index, so the other is printed here.
  */
 const inputText = (index: TrialIndex, e: EventOf<'tool_call'>): string => (index.call(e.call) === e ? index.inputText(e.call) : undefined) ?? canonicalJson(e.input);
+
+/** The largest number in a sparse list (0 when none): the holes are operations no response reached. */
+function mostOf(list: readonly (number | undefined)[]): number {
+  let most = 0;
+  for (const n of list) if (n !== undefined && n > most) most = n;
+  return most;
+}
 
 const THROTTLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
@@ -201,8 +220,9 @@ export function crowdStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
   const starts = new Map<string, number>();
   const ends = new Map<string, { t: number; ok: boolean }>();
   const callOfRequest = new Map<string, string>();
-  const operationOfCall = new Map<string, string>();
-  const sendsOfOperation = new Map<string, number>();
+  // Operations by the index's number for (tool, canonical input).
+  const operationOfCall = new Map<string, number>();
+  const sendsOfOperation: number[] = [];
   const throttledSince = new Map<string, number>();
   const load: number[] = [];
   const goodput: number[] = [];
@@ -229,7 +249,7 @@ export function crowdStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
         if (e.caller !== undefined) ends.set(e.caller, { t: e.t, ok: accepted.includes(e.outcome) });
         break;
       case 'tool_call':
-        if (e.tool !== 'query_operation_status') operationOfCall.set(e.call, `${e.tool}\u0000${inputText(index, e)}`);
+        if (e.tool !== 'query_operation_status') operationOfCall.set(e.call, index.operationOf(e));
         break;
       case 'attempt':
         if (e.purpose === 'call') callOfRequest.set(e.request, e.call);
@@ -243,7 +263,7 @@ export function crowdStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
         const call = callOfRequest.get(e.request);
         if (call === undefined) break;
         const op = operationOfCall.get(call);
-        if (op !== undefined) sendsOfOperation.set(op, (sendsOfOperation.get(op) ?? 0) + 1);
+        if (op !== undefined) sendsOfOperation[op] = (sendsOfOperation[op] ?? 0) + 1;
         if (e.result === 'error' && e.status !== undefined && THROTTLE_STATUSES.has(e.status)) {
           throttledResponses++;
           if (!throttledSince.has(call)) throttledSince.set(call, e.t);
@@ -274,7 +294,7 @@ export function crowdStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
     succeeded,
     completionMs: counted(times),
     throttled: { responses: throttledResponses, ms: Math.round(throttledMs) },
-    maxSendsPerOperation: [...sendsOfOperation.values()].reduce((a, b) => Math.max(a, b), 0),
+    maxSendsPerOperation: mostOf(sendsOfOperation),
     load,
     goodput,
   };
