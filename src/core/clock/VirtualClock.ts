@@ -47,6 +47,14 @@ const TURNS_PER_BATCH = 64;
  */
 const FIRST_BATCH = 16;
 
+/** A sleep's resolver, taken by an executor made once rather than a closure made per sleep (a backoff, a network leg). */
+let captured: (() => void) | undefined;
+const capture = (resolve: () => void): void => {
+  captured = resolve;
+};
+
+const nanDelay = (): RangeError => new RangeError('a timer delay must be a number of milliseconds, got NaN');
+
 /** The key of `#clearable`'s permanent entry: no handle (a number) is ever equal to it. */
 const KEEP = Symbol('keep');
 
@@ -88,10 +96,14 @@ export class VirtualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     // Without a signal nothing can clear the timer: its callback is the promise's own resolve (a network leg, a backoff).
     if (signal === undefined) {
-      return new Promise<void>((resolve) => {
-        this.#push(this.#timer(ms, resolve, false));
-        this.#sleeping++;
-      });
+      // The timer is made before the promise, which is all it changes: `#timer` throws on NaN, and the executor threw it
+      // into a rejected promise, so that is done here too.
+      if (Number.isNaN(ms)) return Promise.reject(nanDelay());
+      const promise = new Promise<void>(capture);
+      this.#push(this.#timer(ms, captured!, false));
+      captured = undefined;
+      this.#sleeping++;
+      return promise;
     }
     return sleepOn(this, ms, signal);
   }
@@ -105,7 +117,7 @@ export class VirtualClock implements Clock {
 
   #timer(ms: number, fn: () => void, clearable: boolean): Timer {
     // NaN would poison every later timestamp and make every time limit compare false.
-    if (Number.isNaN(ms)) throw new RangeError('a timer delay must be a number of milliseconds, got NaN');
+    if (Number.isNaN(ms)) throw nanDelay();
     return new Timer(++this.#seq, this.#now + (ms > 0 ? ms : 0), fn, clearable);
   }
 
