@@ -108,9 +108,10 @@ export class Executor implements ToolExecutor {
   /**
    * Per tool, the moment a server's Retry-After ends (R9). It outlives the call that received it:
    * the next call of the same tool waits too, as the retry-discipline checker expects. Per tool,
-   * not per service, because that is the scope the checker and the fault plans speak of.
+   * not per service, because that is the scope the checker and the fault plans speak of. Made at the first
+   * Retry-After honoured: most executors (one per agent of a crowd) never meet one.
    */
-  readonly #retryAfterUntil = new Map<string, number>();
+  #retryAfterUntil: Map<string, number> | undefined;
   /** Definite records of an earlier process, answering replayed calls once each (see `resume`). */
   #journal: OperationRecord[] = [];
   readonly #signals = SignalPool.shared;
@@ -230,7 +231,7 @@ export class Executor implements ToolExecutor {
         history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'deadline', error: lastError });
         break;
       }
-      const held = (this.#retryAfterUntil.get(tool) ?? 0) - clock.now();
+      const held = (this.#retryAfterUntil?.get(tool) ?? 0) - clock.now();
       if (held > 0) {
         // A wait the configuration would not honour within a call is not honoured across calls either: the call is not sent.
         if (held > config.retryAfter.maxMs || !this.#deadline.allowsWait(held)) {
@@ -267,7 +268,8 @@ export class Executor implements ToolExecutor {
       if (!throttledLocally) throttle?.record(!OVERLOAD_KINDS.has(error.kind));
       history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
       if (error.retryAfterMs !== undefined && config.retryAfter.mode === 'honour') {
-        this.#retryAfterUntil.set(tool, Math.max(this.#retryAfterUntil.get(tool) ?? 0, clock.now() + error.retryAfterMs));
+        const until = (this.#retryAfterUntil ??= new Map());
+        until.set(tool, Math.max(until.get(tool) ?? 0, clock.now() + error.retryAfterMs));
       }
       lastError = error;
       lastRaw = sent.error;
