@@ -12,6 +12,7 @@ import {
   type ToolContract,
   type Transport,
 } from '../core/index.js';
+import type { Mutable } from '../core/Mutable.js';
 import { attemptEvent, attemptRequest } from './attemptEvent.js';
 import { operationEvent } from './operationEvent.js';
 import { outcomeEvent } from './outcomeEvent.js';
@@ -31,7 +32,7 @@ import { readStatus } from './readStatus.js';
 import { redact } from './redact.js';
 import type { NextAction, ToolErrorFeedback, ToolResult } from './result.js';
 import { Deadline } from './retry/Deadline.js';
-import { decideRetry } from './retry/decideRetry.js';
+import { decideRetry, type RetryContext } from './retry/decideRetry.js';
 import type { RetryBudget } from './retry/RetryBudget.js';
 import { retryBudgetFor } from './retry/retryBudgetFor.js';
 import { CircuitBreakerTransport } from './retry/CircuitBreakerTransport.js';
@@ -107,12 +108,15 @@ export class Executor implements ToolExecutor {
   /**
    * Per tool, the moment a server's Retry-After ends (R9). It outlives the call that received it:
    * the next call of the same tool waits too, as the retry-discipline checker expects. Per tool,
-   * not per service, because that is the scope the checker and the fault plans speak of.
+   * not per service, because that is the scope the checker and the fault plans speak of. Made at the first
+   * Retry-After honoured: most executors (one per agent of a crowd) never meet one.
    */
-  readonly #retryAfterUntil = new Map<string, number>();
+  #retryAfterUntil: Map<string, number> | undefined;
   /** Definite records of an earlier process, answering replayed calls once each (see `resume`). */
   #journal: OperationRecord[] = [];
   readonly #signals = SignalPool.shared;
+  /** See `#retryContext`. */
+  #decision: Mutable<RetryContext> | undefined;
 
   constructor(options: ExecutorOptions) {
     // The breaker sits between the retries and the wire, so a refused send never leaves (cockatiel's wrap(retry, breaker)).
@@ -214,25 +218,27 @@ export class Executor implements ToolExecutor {
     let uncertain = record?.state === 'unknown';
     let attempts = 0;
     let previousDelayMs = 0;
-    let last: { error: ErrorData; raw: unknown } | undefined;
+    // The last failure and what was thrown for it: two locals, not an object per failed attempt.
+    let lastError: ErrorData | undefined;
+    let lastRaw: unknown;
     /** What the client's retry quota took for the last retry: refunded if the call succeeds. */
     let quotaCost: number | undefined;
     const { throttle, quota, ratio } = this.policies;
 
     for (;;) {
       if (this.#deadline.expired()) {
-        last ??= { error: { kind: 'timeout', message: 'the task deadline passed before the call could be sent', retryable: false, code: 'EDEADLINE' }, raw: undefined };
-        history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'deadline', error: last.error });
+        lastError ??= { kind: 'timeout', message: 'the task deadline passed before the call could be sent', retryable: false, code: 'EDEADLINE' };
+        history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'deadline', error: lastError });
         break;
       }
-      const held = (this.#retryAfterUntil.get(tool) ?? 0) - clock.now();
+      const held = (this.#retryAfterUntil?.get(tool) ?? 0) - clock.now();
       if (held > 0) {
         // A wait the configuration would not honour within a call is not honoured across calls either: the call is not sent.
         if (held > config.retryAfter.maxMs || !this.#deadline.allowsWait(held)) {
           const error: ErrorData = { kind: 'rate_limit', message: `the server asked to wait ${held}ms before ${tool} is called again (Retry-After)`, retryable: false, retryAfterMs: held };
-          last ??= { error, raw: undefined };
-          history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error: last.error });
-          last = { error: budgetSpent(last.error, 'retry_after_exceeds_deadline'), raw: last.raw };
+          lastError ??= error;
+          history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error: lastError });
+          lastError = budgetSpent(lastError, 'retry_after_exceeds_deadline');
           break;
         }
         history.stamp({ seq: 0, t: 0, type: 'retry_wait', call, attempt: attempts, ms: held, reason: 'retry_after' });
@@ -262,27 +268,16 @@ export class Executor implements ToolExecutor {
       if (!throttledLocally) throttle?.record(!OVERLOAD_KINDS.has(error.kind));
       history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
       if (error.retryAfterMs !== undefined && config.retryAfter.mode === 'honour') {
-        this.#retryAfterUntil.set(tool, Math.max(this.#retryAfterUntil.get(tool) ?? 0, clock.now() + error.retryAfterMs));
+        const until = (this.#retryAfterUntil ??= new Map());
+        until.set(tool, Math.max(until.get(tool) ?? 0, clock.now() + error.retryAfterMs));
       }
-      last = { error, raw: sent.error };
+      lastError = error;
+      lastRaw = sent.error;
       uncertain ||= isUncertain(error);
-      const decision = decideRetry({
-        config,
-        error,
-        attempts,
-        risk: contract.risk,
-        honouredKey: key !== undefined && contract.honoursIdempotencyKeys,
-        clientRetries: contract.clientRetries ?? 0,
-        previousDelayMs,
-        deadline: this.#deadline,
-        budget: this.budget,
-        rng: this.#jitterRng,
-        client: this.policies,
-        throttledLocally,
-      });
+      const decision = decideRetry(this.#retryContext(error, attempts, contract, key !== undefined && contract.honoursIdempotencyKeys, previousDelayMs, throttledLocally));
       if (decision.kind === 'stop') {
         history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: decision.reason, error });
-        if (BUDGET_STOPS.has(decision.reason)) last = { error: budgetSpent(error, decision.reason), raw: sent.error };
+        if (BUDGET_STOPS.has(decision.reason)) lastError = budgetSpent(error, decision.reason);
         break;
       }
       history.stamp({ seq: 0, t: 0, type: 'retry_wait', call, attempt: attempts, ms: decision.delayMs, reason: decision.reason });
@@ -291,9 +286,33 @@ export class Executor implements ToolExecutor {
       quotaCost = decision.quotaCost;
     }
 
-    if (record && uncertain) return this.#unresolved(call, contract, record, last.error, attempts, last.raw);
-    if (record) await this.#settle(record, call, { state: 'failed', error: last.error });
-    return { ...this.#fail(call, tool, input, attempts, last.error), ...(record && { op: record.op }), raw: last.raw };
+    if (record && uncertain) return this.#unresolved(call, contract, record, lastError, attempts, lastRaw);
+    if (record) await this.#settle(record, call, { state: 'failed', error: lastError });
+    return { ...this.#fail(call, tool, input, attempts, lastError), ...(record && { op: record.op }), raw: lastRaw };
+  }
+
+  /**
+   * The context of one retry decision, in one object per executor rewritten for each decision rather than one per
+   * failed attempt: `decideRetry` reads it synchronously and keeps nothing of it. The keys in the order the literal had.
+   */
+  #retryContext(error: ErrorData, attempts: number, contract: ToolContract, honouredKey: boolean, previousDelayMs: number, throttledLocally: boolean): RetryContext {
+    const ctx = this.#decision;
+    if (ctx === undefined) {
+      const config = this.#o.config;
+      const risk = contract.risk;
+      const clientRetries = contract.clientRetries ?? 0;
+      const made: Mutable<RetryContext> = { config, error, attempts, risk, honouredKey, clientRetries, previousDelayMs, deadline: this.#deadline, budget: this.budget, rng: this.#jitterRng, client: this.policies, throttledLocally };
+      this.#decision = made;
+      return made;
+    }
+    ctx.error = error;
+    ctx.attempts = attempts;
+    ctx.risk = contract.risk;
+    ctx.honouredKey = honouredKey;
+    ctx.clientRetries = contract.clientRetries ?? 0;
+    ctx.previousDelayMs = previousDelayMs;
+    ctx.throttledLocally = throttledLocally;
+    return ctx;
   }
 
   /** The first unused definite record of an earlier process for the same tool and arguments. */

@@ -140,6 +140,12 @@ const headers = fc.oneof(
   fc.dictionary(headerName, headerValue, { maxKeys: 3 }),
   fc.dictionary(headerName, fc.constantFrom('2', '1500', 'x'), { maxKeys: 2 }).map((h) => new Headers(h)),
   fc.constant(undefined),
+  // Names a prototype lends and own names hidden from enumeration: neither is a header `Object.keys` would list.
+  fc.tuple(fc.dictionary(headerName, headerValue, { maxKeys: 2 }), fc.dictionary(headerName, headerValue, { maxKeys: 2 }), fc.dictionary(headerName, headerValue, { maxKeys: 2 })).map(([lent, own, hidden]) => {
+    const h = Object.assign(Object.create(lent) as Record<string, unknown>, own);
+    for (const [k, v] of Object.entries(hidden)) Object.defineProperty(h, k, { value: v, enumerable: false, configurable: true, writable: true });
+    return h;
+  }),
 );
 const inner = fc.record({ code, type: code, message: text }, { requiredKeys: [] });
 const body = fc.oneof(text, inner, fc.record({ error: fc.oneof(inner, text), message: text, code, type: code }, { requiredKeys: [] }), fc.constant(undefined));

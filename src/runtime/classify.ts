@@ -60,38 +60,46 @@ function statusOf(e: Obj): number | undefined {
   return isStatus(answered) ? answered : undefined;
 }
 
+/**
+ * A list with nothing in it, shared and never written (`add` makes a list of its own instead): an empty
+ * literal pushed to once grew to a backing store of 17 slots, per failed attempt.
+ */
+const NONE: never[] = [];
+const add = <T>(list: T[], value: T): T[] => (list === NONE ? [value] : (list.push(value), list));
+
 /** The answer's body, wherever the client put it: ours, OpenAI/Anthropic SDKs, axios. */
-function bodiesOf(e: Obj): unknown[] {
+function bodiesOf(e: Obj): readonly unknown[] {
   const response = isObj(e['response']) ? e['response'] : undefined;
   const body = e['body'];
   const error = e['error'];
   const data = response?.['data'];
   const answered = response?.['body'];
-  const bodies: unknown[] = [];
-  if (body !== undefined) bodies.push(body);
-  if (error !== undefined) bodies.push(error);
-  if (data !== undefined) bodies.push(data);
-  if (answered !== undefined) bodies.push(answered);
+  let bodies: unknown[] = NONE;
+  if (body !== undefined) bodies = add(bodies, body);
+  if (error !== undefined) bodies = add(bodies, error);
+  if (data !== undefined) bodies = add(bodies, data);
+  if (answered !== undefined) bodies = add(bodies, answered);
   return bodies;
 }
 
 /** `error.code`/`error.type` in the body, or on an SDK error object itself. */
-function bodyCodes(e: Obj, bodies: readonly unknown[]): string[] {
-  const out: string[] = [];
+function bodyCodes(e: Obj, bodies: readonly unknown[]): readonly string[] {
+  let out: string[] = NONE;
   for (const b of bodies) {
-    if (isObj(b)) takeCodes(b['error'], out);
-    takeCodes(b, out);
+    if (isObj(b)) out = takeCodes(b['error'], out);
+    out = takeCodes(b, out);
   }
-  if (typeof e['status'] === 'number') takeCodes(e, out);
+  if (typeof e['status'] === 'number') out = takeCodes(e, out);
   return out;
 }
 
-function takeCodes(o: unknown, out: string[]): void {
-  if (!isObj(o)) return;
+function takeCodes(o: unknown, out: string[]): string[] {
+  if (!isObj(o)) return out;
   const code = str(o['code']);
-  if (code) out.push(code);
+  if (code) out = add(out, code);
   const type = str(o['type']);
-  if (type) out.push(type);
+  if (type) out = add(out, type);
+  return out;
 }
 
 function bodyMessage(bodies: readonly unknown[]): string | undefined {
@@ -111,9 +119,9 @@ function header(headers: unknown, name: string): string | undefined {
     const v: unknown = (headers as { get(n: string): unknown }).get(name);
     return str(v);
   }
-  // Names, not `Object.entries`: a pair per header for the one (if any) that is read.
-  for (const k of Object.keys(headers)) {
-    if (k.toLowerCase() !== name) continue;
+  // Own names in `Object.keys`' order, without its array (two per failed attempt): not `Object.entries`, which made a pair per header.
+  for (const k in headers) {
+    if (!Object.hasOwn(headers, k) || k.toLowerCase() !== name) continue;
     const v = headers[k];
     return Array.isArray(v) ? str(v[0]) : typeof v === 'number' ? String(v) : str(v);
   }

@@ -30,6 +30,16 @@ async function sentTwice(t: Transport & { signals: AbortSignal[] }, timeoutMs: n
 }
 
 describe('sendAttempt', () => {
+  it('rejects, never throws, when it cannot even set its timer (as the async form did)', async () => {
+    const clock = new VirtualClock(0);
+    let sent = 0;
+    const t = transport(async () => (sent++, 'pong'), false);
+    let promise: Promise<unknown> | undefined;
+    expect(() => (promise = sendAttempt(t, clock, request(1), Number.NaN))).not.toThrow();
+    await expect(promise).rejects.toThrow(RangeError);
+    expect(sent).toBe(0);
+  });
+
   it('answers with the value, or times out with TimeoutError and aborts the signal', async () => {
     const clock = new VirtualClock(0);
     const ok = await clock.run(() => sendAttempt(transport(async () => 'pong', false), clock, request(1), 1_000));

@@ -1,5 +1,5 @@
-import { TimeoutError, type Clock, type Transport, type WireRequest } from '../core/index.js';
-import type { SignalPool } from './SignalPool.js';
+import { TimeoutError, type Clock, type TimerHandle, type Transport, type WireRequest } from '../core/index.js';
+import type { PooledSignal, SignalPool } from './SignalPool.js';
 
 /** One attempt's raw outcome, before classification. */
 export type AttemptResult = { readonly kind: 'ok'; readonly value: unknown } | { readonly kind: 'error'; readonly error: unknown };
@@ -22,8 +22,23 @@ class Refusal {
  * await is thrown into the function and caught, and the throw cost a failed attempt more than
  * the rest of its bookkeeping.
  * With `signals`, a transport that lets go of its signal (`releasesSignal`) gets a reused one.
+ *
+ * Not an async function, with the hops of one: the race's reaction (`finish`) runs where the
+ * async form resumed after awaiting the race, and its promise settles the caller's await one
+ * job later, as the async form's own promise did. A throw before the send rejects the promise
+ * returned, as it rejected the async form's. The async form's generator, its promise and the
+ * closures of its await were garbage of every attempt (sendAttempt.property.test.ts holds the
+ * two forms to the same order of events).
  */
-export async function sendAttempt(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined, signals?: SignalPool): Promise<AttemptResult> {
+export function sendAttempt(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined, signals?: SignalPool): Promise<AttemptResult> {
+  try {
+    return race(transport, clock, request, timeoutMs, signals);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function race(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined, signals: SignalPool | undefined): Promise<AttemptResult> {
   const pool = transport.releasesSignal === true ? signals : undefined;
   const lent = pool?.take();
   const controller = lent ?? new AbortController();
@@ -37,18 +52,39 @@ export async function sendAttempt(transport: Transport, clock: Clock, request: W
           if (settle) queueMicrotask(() => settle(new Refusal(reason)));
           controller.abort(reason);
         });
+  let sending: unknown;
   try {
-    const sending = transport.send(request, controller.signal);
-    const answer = await new Promise<unknown>((resolve) => {
-      stop = resolve;
-      void Promise.resolve(sending).then(resolve, (error: unknown) => resolve(new Refusal(error)));
-    });
-    return answer instanceof Refusal ? { kind: 'error', error: answer.error } : { kind: 'ok', value: answer };
+    sending = transport.send(request, controller.signal);
   } catch (error) {
     // Only a transport that throws instead of returning a promise gets here.
-    return { kind: 'error', error };
-  } finally {
-    if (timer !== undefined) clock.clearTimer(timer);
-    if (lent) pool?.give(lent);
+    release(clock, timer, pool, lent);
+    return Promise.resolve({ kind: 'error', error });
   }
+  const answered = new Promise<unknown>(capture);
+  const settle = captured!;
+  captured = undefined;
+  stop = settle;
+  try {
+    void Promise.resolve(sending).then(settle, (error: unknown) => settle(new Refusal(error)));
+  } catch (error) {
+    // A thenable that throws at once: the async form's race rejected, and the rejection came back as this error.
+    settle(new Refusal(error));
+  }
+  return answered.then((answer): AttemptResult => {
+    const result: AttemptResult = answer instanceof Refusal ? { kind: 'error', error: answer.error } : { kind: 'ok', value: answer };
+    release(clock, timer, pool, lent);
+    return result;
+  });
 }
+
+/** What the async form's `finally` did: the timer cleared, the lent signal given back. */
+function release(clock: Clock, timer: TimerHandle | undefined, pool: SignalPool | undefined, lent: PooledSignal | undefined): void {
+  if (timer !== undefined) clock.clearTimer(timer);
+  if (lent) pool?.give(lent);
+}
+
+/** The race's resolver, taken by a function made once rather than a closure made per attempt. */
+let captured: ((value: unknown) => void) | undefined;
+const capture = (resolve: (value: unknown) => void): void => {
+  captured = resolve;
+};

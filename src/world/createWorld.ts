@@ -73,9 +73,10 @@ export function createWorld(clock: Clock, config: WorldConfig = {}, services?: r
  */
 export function worldServices(config: WorldConfig, services: readonly ServiceRef[] | undefined): ServiceDefinition[] {
   const definitions = resolveServices(services ?? defaultServices(config));
-  const names = definitions.map((d) => d.name).join(', ');
   const stray = Object.keys(config).filter((name) => !definitions.some((d) => d.name === name));
   if (stray.length > 0) {
+    // Named only for the message: every trial builds its world through here, and hardly one has a stray option.
+    const names = definitions.map((d) => d.name).join(', ');
     const issues = stray.map((name) => `world.${name}: options for a service that is not in this world (services: ${names})`);
     throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `invalid world config:\n${issues.map((i) => `  - ${i}`).join('\n')}`, { issues });
   }

@@ -40,6 +40,23 @@ export interface ClockRunOptions {
  * a batch stops as soon as any is in flight.
  */
 const TURNS_PER_BATCH = 64;
+/**
+ * The first batch of a run's turns is smaller: a short trial takes a handful of turns (the ten-virtual-minute retry
+ * takes 11), and every turn queued and not taken is an immediate made and cleared for nothing. Which turns are taken
+ * does not depend on the batches: each starts with the trial idle.
+ */
+const FIRST_BATCH = 16;
+
+/** A sleep's resolver, taken by an executor made once rather than a closure made per sleep (a backoff, a network leg). */
+let captured: (() => void) | undefined;
+const capture = (resolve: () => void): void => {
+  captured = resolve;
+};
+
+const nanDelay = (): RangeError => new RangeError('a timer delay must be a number of milliseconds, got NaN');
+
+/** The key of `#clearable`'s permanent entry: no handle (a number) is ever equal to it. */
+const KEEP = Symbol('keep');
 
 /** What one turn of the clock did: fired a timer, found real work in flight, or ended the run. */
 type Turn<T> = { readonly kind: 'fired' } | { readonly kind: 'held' } | { readonly kind: 'ended'; readonly run: ClockRun<T> };
@@ -58,13 +75,18 @@ export class VirtualClock implements Clock {
   readonly #heap: Timer[] = [];
   #inflight = 0;
   #wake: (() => void) | undefined;
-  /** Timers set by `setTimer` and neither fired nor cleared, by handle. */
-  readonly #clearable = new Map<number, Timer>();
+  /**
+   * Timers set by `setTimer` and neither fired nor cleared, by handle, beside one entry that never leaves (`KEEP`):
+   * V8 shrinks a Map's table, a fresh allocation through the runtime, whenever a delete leaves it empty, and an
+   * attempt's timeout is set and cleared with nothing else pending, once per attempt.
+   */
+  readonly #clearable = new Map<number | typeof KEEP, Timer | undefined>();
   /** Timers of sleeps without a signal not yet fired: nothing can clear them, so they need no handle to find them by. */
   #sleeping = 0;
 
   constructor(startMs = 0) {
     this.#now = startMs;
+    this.#clearable.set(KEEP, undefined);
   }
 
   now(): number {
@@ -74,10 +96,14 @@ export class VirtualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     // Without a signal nothing can clear the timer: its callback is the promise's own resolve (a network leg, a backoff).
     if (signal === undefined) {
-      return new Promise<void>((resolve) => {
-        this.#push(this.#timer(ms, resolve, false));
-        this.#sleeping++;
-      });
+      // The timer is made before the promise, which is all it changes: `#timer` throws on NaN, and the executor threw it
+      // into a rejected promise, so that is done here too.
+      if (Number.isNaN(ms)) return Promise.reject(nanDelay());
+      const promise = new Promise<void>(capture);
+      this.#push(this.#timer(ms, captured!, false));
+      captured = undefined;
+      this.#sleeping++;
+      return promise;
     }
     return sleepOn(this, ms, signal);
   }
@@ -91,7 +117,7 @@ export class VirtualClock implements Clock {
 
   #timer(ms: number, fn: () => void, clearable: boolean): Timer {
     // NaN would poison every later timestamp and make every time limit compare false.
-    if (Number.isNaN(ms)) throw new RangeError('a timer delay must be a number of milliseconds, got NaN');
+    if (Number.isNaN(ms)) throw nanDelay();
     return new Timer(++this.#seq, this.#now + (ms > 0 ? ms : 0), fn, clearable);
   }
 
@@ -136,7 +162,7 @@ export class VirtualClock implements Clock {
 
   /** Timers still waiting to fire. */
   get pending(): number {
-    return this.#clearable.size + this.#sleeping;
+    return this.#clearable.size - 1 + this.#sleeping;
   }
 
   /**
@@ -192,9 +218,10 @@ export class VirtualClock implements Clock {
         } else if (taken === queued.length) batch();
       };
       const batch = (): void => {
+        const size = queued.length === 0 ? FIRST_BATCH : TURNS_PER_BATCH;
         queued.length = 0;
         taken = 0;
-        for (let i = 0; i < TURNS_PER_BATCH; i++) queued.push(setImmediate(turn));
+        for (let i = 0; i < size; i++) queued.push(setImmediate(turn));
       };
       batch();
     });

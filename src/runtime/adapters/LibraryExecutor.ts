@@ -62,28 +62,36 @@ function libraryError(error: unknown, nowMs: number): ErrorData {
 export class LibraryExecutor implements ToolExecutor {
   readonly tools: readonly ToolContract[];
   readonly #o: LibraryExecutorOptions;
-  readonly #contracts: ReadonlyMap<string, ToolContract>;
-  readonly #keyRng: Rng;
+  /** Forked at the first key minted: a fork depends on the seed and its label alone, and a reader mints none. */
+  #keyRng: Rng | undefined;
   readonly #signals = SignalPool.shared;
 
   constructor(options: LibraryExecutorOptions) {
     this.#o = options;
     this.tools = options.transport.tools;
-    this.#contracts = new Map(this.tools.map((t) => [t.name, t]));
-    this.#keyRng = options.rng.fork('runtime:idempotency-keys');
+  }
+
+  /**
+   * The contract of the tool named `name`, the last one of that name as a map built from `tools` would hold it. A
+   * scan, not a map: an executor (one per agent of a crowd) makes a call or two over a handful of tools.
+   */
+  #contract(name: string): ToolContract | undefined {
+    const tools = this.tools;
+    for (let i = tools.length - 1; i >= 0; i--) if (tools[i]!.name === name) return tools[i];
+    return undefined;
   }
 
   async call(tool: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const { history, clock, ids, transport, driver } = this.#o;
     const call = ids.next('call');
-    const contract = this.#contracts.get(tool);
+    const contract = this.#contract(tool);
     history.stamp(toolCallEvent(call, tool, contract, input, options));
     if (!contract) return this.#failed(call, tool, input, 0, { kind: 'not_found', message: `there is no tool named "${tool}"`, retryable: false }, 'not_retryable');
     const parsed = contract.input.safeParse(input);
     if (!parsed.success) {
       return this.#failed(call, tool, input, 0, { kind: 'invalid_argument', message: `the arguments for ${tool} do not match its schema`, retryable: false }, 'not_retryable');
     }
-    const key = contract.risk === 'read' ? undefined : newIdempotencyKey(this.#keyRng);
+    const key = contract.risk === 'read' ? undefined : newIdempotencyKey((this.#keyRng ??= this.#o.rng.fork('runtime:idempotency-keys')));
     let attempts = 0;
     const attempt = async (signal?: AbortSignal): Promise<unknown> => {
       attempts++;
