@@ -49,8 +49,10 @@ function perAgentBefore(history: readonly HistoryEvent[], starts: readonly Event
   return problems;
 }
 
-// Callers that started, one that never did, none; call ids that repeat across callers.
-const caller = fc.constantFrom<string | undefined>('agent-0', 'agent-1', 'agent-9', undefined);
+// Callers that started, one that never did, none, and null (a hand-built record's: the checkers
+// are exported, and a null caller must count as the caller-per-call form counted it); call ids
+// that repeat across callers.
+const caller = fc.constantFrom<string | null | undefined>('agent-0', 'agent-1', 'agent-9', null, undefined);
 const call = fc.constantFrom<string | undefined>('call-1', 'call-2', 'call-3', undefined);
 const step = fc.record({
   kind: fc.constantFrom('start', 'tool_call', 'model_turn', 'attempt', 'other'),
@@ -69,8 +71,8 @@ describe('budget per agent', () => {
         let turn = 0;
         for (const s of steps) {
           b.advance(s.ms);
-          const who = s.caller === undefined ? {} : { caller: s.caller };
-          if (s.kind === 'start') b.add({ type: 'agent_start', caller: s.caller ?? 'agent-1', agent: 1, startMs: b.now });
+          const who = s.caller === undefined ? {} : { caller: s.caller as string };
+          if (s.kind === 'start') b.add({ type: 'agent_start', caller: s.caller === undefined ? 'agent-1' : (s.caller as string), agent: 1, startMs: b.now });
           else if (s.kind === 'tool_call') b.add({ type: 'tool_call', call: s.call ?? 'call-1', tool: 'create_order', risk: 'write', honoursKeys: true, input: {}, ...who });
           else if (s.kind === 'model_turn') b.add({ type: 'model_turn', turn: ++turn, action: 'tool_calls', ...who });
           else if (s.kind === 'attempt') b.add({ type: 'attempt', call: s.call ?? 'call-2', attempt: 1, tool: 'create_order', purpose: 'call', request: b.nextRequest(), ...who });

@@ -102,12 +102,14 @@ function perAgent(history: readonly HistoryEvent[], starts: readonly EventOf<'ag
     const type = e.type;
     const caller = e.caller;
     let agent: Count | undefined;
-    if (caller != null) {
+    if (caller !== undefined && caller !== null) {
       agent = mine.get(caller);
       if (type === 'tool_call') agentOfCall.set(e.call, agent);
     } else {
-      // A tool_call whose caller is null (not a string) names no agent for its call from then on.
-      if (type === 'tool_call' && caller === null) agentOfCall.set(e.call, undefined);
+      // A caller of null (a hand-built record's; not a string) is a name like any other for a
+      // tool_call, as the caller-per-call form read it: an agent_start may name it too. Any other
+      // event without a caller goes by its call.
+      if (type === 'tool_call' && caller === null) agentOfCall.set(e.call, mine.get(caller as unknown as string));
       const call = e.call;
       agent = call === undefined ? undefined : agentOfCall.get(call);
     }
