@@ -128,6 +128,41 @@ describe('the walk over clean records', () => {
   });
 });
 
+describe('what the walk reads', () => {
+  // A toJSON is read as a getter would see it: an item of an array and a field's value, each
+  // not plain (a toJSON, an Error, a class instance), must be read the same number of times, or
+  // a stateful getter answers the two differently (judge10's array path asked `plain` twice).
+  const counted = (make: (read: () => void) => object): { value: object; reads: () => number } => {
+    let reads = 0;
+    return { value: make(() => reads++), reads: () => reads };
+  };
+  const shapes: Record<string, (read: () => void) => object> = {
+    'an object': (read) => ({
+      get toJSON() {
+        read();
+        return () => ({ note: 'sk-abcdefghij123456' });
+      },
+    }),
+    'a class instance': (read) =>
+      new (class Box {
+        readonly note = 'clean';
+        get toJSON(): undefined {
+          read();
+          return undefined;
+        }
+      })(),
+  };
+  for (const [name, make] of Object.entries(shapes)) {
+    it(`reads the toJSON of ${name} as often under an array as under a key`, () => {
+      const inArray = counted(make);
+      const underKey = counted(make);
+      expect(walkSecrets([inArray.value], [])).toBe(walkSecrets({ item: underKey.value }, []));
+      expect(inArray.reads()).toBeGreaterThan(0);
+      expect(inArray.reads()).toBe(underKey.reads());
+    });
+  }
+});
+
 describe('the clean-string cache', () => {
   // Every string the walk judges clean is kept, shape or no shape, and a key keeps its last clean
   // value: a string asked again (from either) must get the answer a module that never saw it

@@ -228,6 +228,12 @@ interface KeyEntry {
 }
 const NEXT_SLOTS = 8;
 const KEY_VALUES = 32;
+/**
+ * The longest string a key keeps among its values: the constants that take turns are short, and
+ * 4,096 keys × 32 values of the clean-string cache's 1,024 characters would let the module hold
+ * up to 134 MB; of 64, at most 8 MB (16 MB in two-byte strings).
+ */
+const KEY_VALUE_LENGTH = 64;
 const newEntry = (verdict: number): KeyEntry => ({ verdict, clean: undefined, values: new Set(), nextKeys: [], nextEntries: [], nextSlot: 0 });
 // Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded as the
 // strings are, so keys that are data (order ids in a service's state) cannot grow it without end;
@@ -240,7 +246,7 @@ function keyEntry(key: string): KeyEntry {
     const holds = mayBeShaped(key) && judgeToken(key);
     entry = newEntry((holds ? KEY_HOLDS : 0) | (IN_TOKEN_I.test(`${inJson(key)}":"`) ? KEY_NAMES : 0));
     if (!holds) {
-      if (keyEntries.size >= CACHE_SIZE) keyEntries.clear();
+      if (keyEntries.size >= CACHE_SIZE) forgetKeys();
       keyEntries.set(key, entry);
     }
   }
@@ -249,6 +255,20 @@ function keyEntry(key: string): KeyEntry {
 
 /** What comes before an object's first key: its `nextKeys` are the first keys of the objects walked. */
 const FIRST_KEY: KeyEntry = newEntry(0);
+
+/**
+ * A full key cache starts again, and so do the first keys: every other entry is reached through
+ * them, so the entries of before (and the values they keep) go with the walk that holds the last
+ * of them. Clearing the map alone left them reachable through the chains of successors, and a
+ * record with 200,000 distinct keys kept them all. Entries made from then on never lead back to
+ * one from before: a successor is always the map's entry for its key.
+ */
+function forgetKeys(): void {
+  keyEntries.clear();
+  FIRST_KEY.nextKeys.length = 0;
+  FIRST_KEY.nextEntries.length = 0;
+  FIRST_KEY.nextSlot = 0;
+}
 
 /** `keyEntry(key)` for the key after `previous`'s, through the keys that followed it before. */
 function keyAfter(previous: KeyEntry, key: string): KeyEntry {
@@ -282,7 +302,7 @@ function valueMayHold(entry: KeyEntry, value: string): boolean {
   // Only a string the clean-string cache would keep too: a module-wide cache holds no long string.
   if (value.length <= TOKEN_CACHE_LENGTH) {
     entry.clean = value;
-    if (values !== undefined) {
+    if (values !== undefined && value.length <= KEY_VALUE_LENGTH) {
       if (values.size < KEY_VALUES) values.add(value);
       else entry.values = undefined;
     }
@@ -360,9 +380,15 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         const item: unknown = v[i];
         if (item === undefined || typeof item === 'function' || typeof item === 'symbol') {
           if (literals && literal(null)) return true; // JSON prints `null` for it
-        } else if (typeof item === 'object' && item !== null && plain(item, depth + 1)) {
-          // A plain item (a history's events) walked as such, as the object branch below does: not through `walk` and `plain` again.
-          if (walkPlain(item, depth + 1)) return true;
+        } else if (typeof item === 'object' && item !== null) {
+          // An object item (a history's event) judged as `walk` judges it, with `plain` asked once: not
+          // through `walk`, which would ask again (and read a toJSON getter a second time).
+          if (plain(item, depth + 1)) {
+            if (walkPlain(item, depth + 1)) return true;
+          } else {
+            const shown = printed(item, i);
+            if (shown === UNPRINTABLE || (shown === undefined ? literals && literal(null) : walk(shown, PARSED, false, i))) return true;
+          }
         } else if (walk(item, depth + 1, false, i)) return true;
       }
       return false;
