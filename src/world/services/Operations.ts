@@ -5,6 +5,9 @@ import type { ToolContext } from '../tool.js';
 import { businessKeyOfRef, failureOf, statusOfBusinessOp, statusOfRecord, type Failure } from './operationStatus.js';
 import { idempotencyConfigOf, type ServiceOptions } from './ServiceOptions.js';
 
+/** The fingerprint thunk of a write whose key the table will not honour: the table never calls it. */
+const NO_KEY = (): string => '';
+
 /** The two halves of a write: checks made on arrival, and the commit made after processing. */
 export interface WriteSteps<T> {
   /** Validation against the request as it arrives (time-relative rules belong here). */
@@ -44,7 +47,10 @@ export class Operations {
    * tool), sleeping `processingMs` before the commit.
    */
   write<T>(tool: string, input: unknown, businessKey: string | undefined, ctx: ToolContext, steps: WriteSteps<T>, honourKeys = true): Promise<T> {
-    return this.table.execute(honourKeys ? ctx.idempotencyKey : undefined, () => requestText(tool, input), async () => {
+    const key = honourKeys ? ctx.idempotencyKey : undefined;
+    // The table reads the request's text only for a key it honours: most writes (a crowd's all) need no thunk for it.
+    const fingerprintOf = key === undefined || !this.table.enabled ? NO_KEY : () => requestText(tool, input);
+    return this.table.execute(key, fingerprintOf, async () => {
       this.#enter(businessKey);
       try {
         steps.check?.();
