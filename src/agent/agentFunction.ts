@@ -107,17 +107,23 @@ const TOO_DEEP = `it nests deeper than ${MAX_INPUT_DEPTH.toLocaleString('en-US')
  * or toJSON that throws) or that nests deeper than `MAX_INPUT_DEPTH` is the agent's TypeError, as
  * `fetch` with such a body would throw.
  */
-function asSent(tool: string, input: unknown): { readonly ok: true; readonly input: unknown } | { readonly ok: false; readonly error: TypeError } {
-  const refused = (why: string) => ({ ok: false, error: new TypeError(`tools['${tool}'](input): the input cannot be sent as JSON (${why})`) }) as const;
+function asSent(tool: string, input: unknown): Sent {
   let text: string | undefined;
   try {
     text = JSON.stringify(input);
   } catch (error) {
-    if (error instanceof RangeError) return refused(TOO_DEEP);
-    return refused(error instanceof Error ? error.message : String(error));
+    if (error instanceof RangeError) return refused(tool, TOO_DEEP);
+    return refused(tool, error instanceof Error ? error.message : String(error));
   }
   const sent = text === undefined ? undefined : (JSON.parse(text) as unknown);
-  return deeperThan(sent, MAX_INPUT_DEPTH) ? refused(TOO_DEEP) : { ok: true, input: sent };
+  return deeperThan(sent, MAX_INPUT_DEPTH) ? refused(tool, TOO_DEEP) : { ok: true, input: sent };
+}
+
+type Sent = { readonly ok: true; readonly input: unknown } | { readonly ok: false; readonly error: TypeError };
+
+// A function of its own, not a closure `asSent` made on every call of every tool, refused or not.
+function refused(tool: string, why: string): Sent {
+  return { ok: false, error: new TypeError(`tools['${tool}'](input): the input cannot be sent as JSON (${why})`) };
 }
 
 /** Whether JSON data nests more than `levels` objects or arrays deep (it stops looking there). */
