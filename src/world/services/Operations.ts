@@ -24,7 +24,7 @@ export class Operations {
   readonly table: IdempotencyTable;
   readonly processingMs: number;
   // Both maps are made on first use: a world builds every service, and a trial writes to few.
-  /** Writes accepted and not yet finished, per business key: a status query sees them as pending. */
+  /** Writes accepted and not yet finished, per business key (0, or absent: none): a status query sees them as pending. */
   #inFlight: Map<string, number> | undefined;
   /** The latest business failure per business key. */
   #failures: Map<string, Failure> | undefined;
@@ -112,7 +112,8 @@ export class Operations {
     const inFlight = this.#inFlight;
     if (!inFlight) return;
     const n = (inFlight.get(key) ?? 1) - 1;
-    if (n > 0) inFlight.set(key, n);
-    else inFlight.delete(key);
+    // A finished key keeps its entry at 0, which reads as an absent one: deleting it and adding it again on the next
+    // write made the map rebuild its table over and over (a crowd's retries). One entry per business key ever written, at most.
+    inFlight.set(key, n > 0 ? n : 0);
   }
 }
