@@ -33,6 +33,8 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined):
     const raced = new Promise<T>(takeResolvers);
     const resolve = takenResolve as (value: T) => void;
     const reject = takenReject as (reason: Error) => void;
+    // Let go of them: held here they would keep the last race's promise (and its answer) alive after its trial.
+    takenResolve = takenReject = undefined;
     relay.hold(() => reject(signal.reason as Error));
     work.then(
       (value) => {
