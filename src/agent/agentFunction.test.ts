@@ -1,7 +1,11 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { AGENT_OUTCOMES, History, VirtualClock } from '../core/index.js';
-import { defineAgent, parsedEnd, plainEnd, runAgentFunction } from './agentFunction.js';
+import { z } from 'zod';
+import { AGENT_OUTCOMES, History, VirtualClock, type Claim } from '../core/index.js';
+import type { ToolExecutor } from '../runtime/ToolExecutor.js';
+import { defineAgent, endOf, parsedEnd, plainEnd, runAgentFunction, type AgentContext } from './agentFunction.js';
+import type { LoopEnd } from './loop.js';
+import type { ModelAction } from './model.js';
 import { FakeExecutor, fail, ok } from './testing/FakeExecutor.js';
 
 const agent = defineAgent(async ({ task, tools, wait, now }) => {
@@ -81,4 +85,69 @@ describe('plainEnd', () => {
     expect(plainEnd({ outcome: 'done' })).toBeUndefined();
     expect(plainEnd({ outcome: 'completed', message: 1 })).toBeUndefined();
   });
+});
+
+describe('runAgentFunction tools', () => {
+  const names = fc.array(fc.constantFrom('a', 'b', '__proto__', '0', '10', 'constructor', 'then'), { maxLength: 6 });
+  test.prop([names])('are keyed as Object.fromEntries keyed them: same own keys in the same order, frozen, each calling its tool', async (list) => {
+    const clock = new VirtualClock();
+    const called: string[] = [];
+    const executor: ToolExecutor = {
+      tools: list.map((name) => ({ name, description: name, risk: 'write', input: z.unknown(), honoursIdempotencyKeys: false, canQueryStatus: false })),
+      call: (tool) => {
+        called.push(tool);
+        return Promise.resolve({ kind: 'ok', value: tool, call: 'c', tool, attempts: 1 });
+      },
+    };
+    let tools: AgentContext['tools'] | undefined;
+    await clock.run(() =>
+      runAgentFunction(
+        async (ctx) => {
+          tools = ctx.tools;
+          for (const name of Object.keys(ctx.tools)) await ctx.tools[name]?.({});
+          return { outcome: 'completed' };
+        },
+        { executor, task: 't', history: new History(clock), clock },
+      ),
+    );
+    const before = Object.freeze(Object.fromEntries(list.map((name) => [name, 0])));
+    expect(Reflect.ownKeys(tools ?? {})).toEqual(Reflect.ownKeys(before));
+    expect(Object.getPrototypeOf(tools)).toBe(Object.getPrototypeOf(before));
+    expect(Object.isFrozen(tools)).toBe(true);
+    expect(called).toEqual(Object.keys(before));
+  });
+});
+
+/** `endOf` as it was before it built its event key by key: the oracle for the event and the end. */
+function endOfBefore(returned: unknown, history: History, caller?: string, standIn?: Extract<ModelAction, { kind: 'final' }>): LoopEnd {
+  const result = plainEnd(returned) ?? parsedEnd(returned);
+  const message = result.message ?? '';
+  const said = (c: { subject: string; status: Claim['status'] }): boolean => standIn?.claims.some((s) => s.subject === c.subject && s.status === c.status) === true;
+  const claims: readonly Claim[] = (result.claims ?? []).map((c) => ({
+    subject: c.subject,
+    status: c.status,
+    ...(c.note !== undefined && { note: c.note }),
+    ...(said(c) && { by: 'stand-in' as const }),
+  }));
+  const passedOn = standIn !== undefined && standIn.outcome === result.outcome && standIn.message === message;
+  history.record({ type: 'agent_end', outcome: result.outcome, claims, message, ...(passedOn && { by: 'stand-in' as const }), ...(caller !== undefined && { caller }) });
+  return { kind: 'ended', outcome: result.outcome, message, claims, turns: 0 };
+}
+
+describe('endOf', () => {
+  const outcome = fc.constantFrom(...AGENT_OUTCOMES);
+  const claim = fc.record({ subject: fc.constantFrom('svc:a', 'svc:b'), status: fc.constantFrom('succeeded' as const, 'failed' as const), note: fc.option(fc.constant('n'), { nil: undefined }) }, { requiredKeys: ['subject', 'status'] });
+  const returned = fc.record({ outcome, message: fc.constantFrom('', 'done'), claims: fc.array(claim, { maxLength: 3 }) }, { requiredKeys: ['outcome'] });
+  const standIn = fc.option(fc.record({ kind: fc.constant('final' as const), outcome, message: fc.constantFrom('', 'done'), claims: fc.array(claim, { maxLength: 2 }) }), { nil: undefined });
+  test.prop([returned, fc.option(fc.constantFrom('agent-1', ''), { nil: undefined }), standIn])(
+    'records the event (keys in the same order) and gives the end the spread-and-copy form gave',
+    (end, caller, stand) => {
+      const clock = new VirtualClock(5);
+      const [mine, theirs] = [new History(clock), new History(clock)];
+      const a = endOf(end, mine, caller, stand as Extract<ModelAction, { kind: 'final' }> | undefined);
+      const b = endOfBefore(end, theirs, caller, stand as Extract<ModelAction, { kind: 'final' }> | undefined);
+      expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+      expect(JSON.stringify(mine.events)).toBe(JSON.stringify(theirs.events));
+    },
+  );
 });

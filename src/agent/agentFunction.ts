@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { AGENT_OUTCOMES, type AgentOutcomeKind, type Claim, type Clock, type History } from '../core/index.js';
+import { AGENT_OUTCOMES, type AgentOutcomeKind, type Claim, type Clock, type EventOf, type History } from '../core/index.js';
+import type { Mutable } from '../core/Mutable.js';
+import { setOwnKey } from '../core/setOwnKey.js';
 import type { ToolResult } from '../runtime/result.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import type { LoopEnd } from './loop.js';
@@ -63,20 +65,19 @@ export const defineAgent = (fn: AgentFn): AgentFn => fn;
  */
 export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOptions): Promise<LoopEnd> {
   const { executor, task, history, clock } = options;
-  const callOptions = options.caller === undefined ? {} : { caller: options.caller };
-  const tools = Object.freeze(
-    Object.fromEntries(
-      executor.tools.map((t) => [
-        t.name,
-        (input: unknown): Promise<ToolResult> => {
-          const sent = asSent(t.name, input);
-          return sent.ok ? executor.call(t.name, sent.input, callOptions) : Promise.reject(sent.error);
-        },
-      ]),
-    ),
-  );
-  const start = clock.now();
+  // One object for both: the calls' options and what the agent's waits record are the same `{ caller }`.
   const who = options.caller === undefined ? {} : { caller: options.caller };
+  const callOptions = who;
+  // Key by key, as Object.fromEntries would set them (a "__proto__" name stays a key): without its entry arrays.
+  const named: Record<string, (input: unknown) => Promise<ToolResult>> = {};
+  for (const t of executor.tools) {
+    setOwnKey(named, t.name, (input: unknown): Promise<ToolResult> => {
+      const sent = asSent(t.name, input);
+      return sent.ok ? executor.call(t.name, sent.input, callOptions) : Promise.reject(sent.error);
+    });
+  }
+  const tools = Object.freeze(named);
+  const start = clock.now();
   const ctx: AgentContext = {
     task,
     agent: options.agent ?? 0,
@@ -106,17 +107,23 @@ const TOO_DEEP = `it nests deeper than ${MAX_INPUT_DEPTH.toLocaleString('en-US')
  * or toJSON that throws) or that nests deeper than `MAX_INPUT_DEPTH` is the agent's TypeError, as
  * `fetch` with such a body would throw.
  */
-function asSent(tool: string, input: unknown): { readonly ok: true; readonly input: unknown } | { readonly ok: false; readonly error: TypeError } {
-  const refused = (why: string) => ({ ok: false, error: new TypeError(`tools['${tool}'](input): the input cannot be sent as JSON (${why})`) }) as const;
+function asSent(tool: string, input: unknown): Sent {
   let text: string | undefined;
   try {
     text = JSON.stringify(input);
   } catch (error) {
-    if (error instanceof RangeError) return refused(TOO_DEEP);
-    return refused(error instanceof Error ? error.message : String(error));
+    if (error instanceof RangeError) return refused(tool, TOO_DEEP);
+    return refused(tool, error instanceof Error ? error.message : String(error));
   }
   const sent = text === undefined ? undefined : (JSON.parse(text) as unknown);
-  return deeperThan(sent, MAX_INPUT_DEPTH) ? refused(TOO_DEEP) : { ok: true, input: sent };
+  return deeperThan(sent, MAX_INPUT_DEPTH) ? refused(tool, TOO_DEEP) : { ok: true, input: sent };
+}
+
+type Sent = { readonly ok: true; readonly input: unknown } | { readonly ok: false; readonly error: TypeError };
+
+// A function of its own, not a closure `asSent` made on every call of every tool, refused or not.
+function refused(tool: string, why: string): Sent {
+  return { ok: false, error: new TypeError(`tools['${tool}'](input): the input cannot be sent as JSON (${why})`) };
 }
 
 /** Whether JSON data nests more than `levels` objects or arrays deep (it stops looking there). */
@@ -161,14 +168,24 @@ export function parsedEnd(returned: unknown): ParsedEnd {
 export function endOf(returned: unknown, history: History, caller?: string, standIn?: Extract<ModelAction, { kind: 'final' }>): LoopEnd {
   const result = plainEnd(returned) ?? parsedEnd(returned);
   const message = result.message ?? '';
+  const claims = claimsOf(result.claims, standIn);
+  const passedOn = standIn !== undefined && standIn.outcome === result.outcome && standIn.message === message;
+  // Built key by key in the order the spreads gave, and stamped in place: a crowd ends a thousand agents a trial.
+  const event: Mutable<EventOf<'agent_end'>> = { seq: 0, t: 0, type: 'agent_end', outcome: result.outcome, claims, message };
+  if (passedOn) event.by = 'stand-in';
+  if (caller !== undefined) event.caller = caller;
+  history.stamp(event);
+  return { kind: 'ended', outcome: result.outcome, message, claims, turns: 0 };
+}
+
+/** The claims an agent reported, each marked `by: 'stand-in'` where the stand-in's last answer made it. */
+function claimsOf(reported: ParsedEnd['claims'], standIn: Extract<ModelAction, { kind: 'final' }> | undefined): readonly Claim[] {
+  if (reported === undefined) return [];
   const said = (c: { subject: string; status: Claim['status'] }): boolean => standIn?.claims.some((s) => s.subject === c.subject && s.status === c.status) === true;
-  const claims: readonly Claim[] = (result.claims ?? []).map((c) => ({
+  return reported.map((c) => ({
     subject: c.subject,
     status: c.status,
     ...(c.note !== undefined && { note: c.note }),
     ...(said(c) && { by: 'stand-in' as const }),
   }));
-  const passedOn = standIn !== undefined && standIn.outcome === result.outcome && standIn.message === message;
-  history.record({ type: 'agent_end', outcome: result.outcome, claims, message, ...(passedOn && { by: 'stand-in' as const }), ...(caller !== undefined && { caller }) });
-  return { kind: 'ended', outcome: result.outcome, message, claims, turns: 0 };
 }

@@ -4,6 +4,7 @@ import { AbortRelay } from '../core/AbortRelay.js';
 import { VirtualClock, type Clock } from '../core/index.js';
 import { SignalPool } from '../runtime/SignalPool.js';
 import { raceAbort, sleepRelayed } from './abort.js';
+import { besideChains } from './microtaskOrder.testkit.js';
 
 type Sleep = (clock: Clock, ms: number, signal: AbortSignal) => Promise<void>;
 
@@ -86,4 +87,44 @@ describe('sleepRelayed', () => {
     expect(run.at).toBe(7);
     expect(AbortRelay.of(idle.signal)?.idle).toBe(true);
   });
+});
+
+describe('raceAbort', () => {
+  /**
+   * A race of work that settles (or fails) after `hops` awaits, against a signal aborted after `abortAfter` hops of a
+   * chain of its own (never if undefined), beside reaction chains: the order everything happened in.
+   */
+  async function raceLog(controller: AbortController, hops: number, fails: boolean, abortAfter: number | undefined, chains: readonly number[]): Promise<string[]> {
+    const log: string[] = [];
+    const work = (async () => {
+      for (let k = 0; k < hops; k++) await Promise.resolve();
+      log.push('work settles');
+      if (fails) throw new Error('work failed');
+      return 'answer';
+    })();
+    work.catch(() => undefined);
+    if (abortAfter !== undefined) {
+      let p = Promise.resolve();
+      for (let k = 0; k < abortAfter; k++) p = p.then(() => undefined);
+      void p.then(() => {
+        log.push('abort');
+        controller.abort(new Error('aborted'));
+      });
+    }
+    const raced = raceAbort(work, controller.signal).then(
+      (v) => void log.push(`race ${v}`),
+      (e: unknown) => void log.push(`race ${(e as Error).message}`),
+    );
+    return besideChains(log, chains, [raced]);
+  }
+
+  test.prop([fc.nat({ max: 4 }), fc.boolean(), fc.option(fc.nat({ max: 6 }), { nil: undefined }), fc.array(fc.nat({ max: 8 }), { maxLength: 3 })])(
+    "on a reused signal (the relay's hook) settles at the same point of the microtask queue as with a listener on a fresh signal",
+    async (hops, fails, abortAfter, chains) => {
+      const pooled = new SignalPool().take();
+      const relayed = await raceLog(pooled, hops, fails, abortAfter, chains);
+      expect(relayed).toEqual(await raceLog(new AbortController(), hops, fails, abortAfter, chains));
+      expect(AbortRelay.of(pooled.signal)?.idle).toBe(true);
+    },
+  );
 });

@@ -10,6 +10,14 @@ export function untilAborted(signal: AbortSignal | undefined): Promise<never> {
   });
 }
 
+// What `takeResolvers` was last given: read straight after the `new Promise` that called it, before anything else runs.
+let takenResolve: unknown;
+let takenReject: unknown;
+function takeResolvers(resolve: unknown, reject: unknown): void {
+  takenResolve = resolve;
+  takenReject = reject;
+}
+
 /**
  * Settles like `work`, or rejects with the signal's reason if it aborts first. The abort
  * listener is removed as soon as `work` settles, so nothing outlives the race.
@@ -20,19 +28,25 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined):
   const relay = AbortRelay.of(signal);
   // A reused send signal: its relay stands for the listener, with the same promise hops.
   if (relay?.idle) {
-    return new Promise<T>((resolve, reject) => {
-      relay.hold(() => reject(signal.reason as Error));
-      work.then(
-        (value) => {
-          relay.release();
-          resolve(value);
-        },
-        (error: unknown) => {
-          relay.release();
-          reject(error as Error);
-        },
-      );
-    });
+    // Every send of a crowd races here. The executor runs at once, as an inline one would: its resolving functions are
+    // taken out of it, so the race makes no executor closure, and its three hooks share one context.
+    const raced = new Promise<T>(takeResolvers);
+    const resolve = takenResolve as (value: T) => void;
+    const reject = takenReject as (reason: Error) => void;
+    // Let go of them: held here they would keep the last race's promise (and its answer) alive after its trial.
+    takenResolve = takenReject = undefined;
+    relay.hold(() => reject(signal.reason as Error));
+    work.then(
+      (value) => {
+        relay.release();
+        resolve(value);
+      },
+      (error: unknown) => {
+        relay.release();
+        reject(error as Error);
+      },
+    );
+    return raced;
   }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason as Error);

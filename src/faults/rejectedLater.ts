@@ -11,9 +11,19 @@ export interface RejectedLater {
  * books it out again when the adoption adds its handler (about a microsecond per error answer).
  */
 export function rejectedLater(error: Error): RejectedLater {
-  return {
-    then(_onFulfilled, onRejected) {
-      if (onRejected) queueMicrotask(() => onRejected(error));
-    },
-  };
+  return new Refusal(error);
+}
+
+/** A class, not an object literal: the literal made its `then` method afresh (a closure) for every error answer. */
+class Refusal implements RejectedLater {
+  readonly #error: Error;
+
+  constructor(error: Error) {
+    this.#error = error;
+  }
+
+  then(_onFulfilled: unknown, onRejected?: (error: Error) => void): void {
+    const error = this.#error;
+    if (onRejected) queueMicrotask(() => onRejected(error));
+  }
 }

@@ -9,6 +9,7 @@ import type { ServiceContext, ServiceParts, ToolDefinition } from './ToolDefinit
 import type { CommonServiceOptions, OptionsParse } from './serviceOptions.js';
 import { StateVersions } from './StateVersions.js';
 import { toolSpecOf } from './toolSpecOf.js';
+import { ToolWrite, type ToolWriter } from './ToolWrite.js';
 
 type Options<O> = O & CommonServiceOptions;
 
@@ -35,6 +36,9 @@ export class ServiceInstance<S, O> implements Service {
   // The context's helpers that do not depend on the delivery: made at the first delivery, not at each.
   #now: (() => number) | undefined;
   #id: ((prefix: string) => string) | undefined;
+  #peer: ServiceContext<S, O>['peer'] | undefined;
+  /** The world `#peer` reads. */
+  #peerWorld: ToolContext['world'] | undefined;
   /** The door every delivery passes when the scenario gives the service finite capacity. */
   readonly #door: AdmissionControl | undefined;
 
@@ -66,27 +70,23 @@ export class ServiceInstance<S, O> implements Service {
     /** The result it returned for each business key it committed: the default status answer (R21). */
     let committed: Map<string, { readonly value: unknown; readonly at: number }> | undefined;
     const answer = async (input: unknown, ctx: ServiceContext<S, O>): Promise<unknown> => checkedOutput(this.name, tool, await tool.run(input, ctx));
+    const writer: ToolWriter<S, O> = {
+      tool,
+      answer,
+      committed: (key, value) => (committed ??= new Map()).set(key, { value, at: this.#clock.now() }),
+      settled: () => this.#versions?.record(this.state),
+    };
+    // Made once per tool, and handed its delivery's input and context: a thunk per delivery cost a closure and its context.
+    const serve = (input: unknown, toolCtx: ToolContext): unknown => {
+      const ctx = this.#context(toolCtx);
+      if (!write) return answer(input, ctx);
+      const key = businessKeyOf(input, field);
+      return this.#ops.write(tool.name, input, key, toolCtx, new ToolWrite(writer, input, ctx, key), honours);
+    };
     const run: ToolSpec['run'] = (input, toolCtx) => {
       // A stale read is the same request seen through an older state: it takes no second slot.
       if (!write && toolCtx.asOf !== undefined) return answer(input, this.#context(toolCtx));
-      return this.#admit(() => {
-        const ctx = this.#context(toolCtx);
-        if (!write) return answer(input, ctx);
-        const key = businessKeyOf(input, field);
-        const steps = {
-          ...(tool.check && { check: () => tool.check?.(input, ctx) }),
-          commit: async () => {
-            try {
-              const value = await answer(input, ctx);
-              if (key !== undefined) (committed ??= new Map()).set(key, { value, at: this.#clock.now() });
-              return value;
-            } finally {
-              this.#versions?.record(this.state);
-            }
-          },
-        };
-        return this.#ops.write(tool.name, input, key, toolCtx, steps, honours);
-      });
+      return this.#admit(serve, input, toolCtx);
     };
     const status = queryable
       ? (ref: OperationRef, toolCtx: ToolContext): OperationStatus => {
@@ -109,41 +109,50 @@ export class ServiceInstance<S, O> implements Service {
    * 503 when slots and queue are full), or holding a slot until it settles. A caller that gave
    * up meanwhile does not free the slot: the service still does the work (R18).
    */
-  async #admit<T>(work: () => T | Promise<T>): Promise<T> {
+  async #admit<T>(work: (input: unknown, toolCtx: ToolContext) => T | Promise<T>, input: unknown, toolCtx: ToolContext): Promise<T> {
     const door = this.#door;
-    if (!door) return work();
+    if (!door) return work(input, toolCtx);
     const admission = await door.enter();
     if (admission.kind === 'refused') throw admission.error;
     try {
-      return await work();
+      return await work(input, toolCtx);
     } finally {
       admission.release();
     }
   }
 
   #context(toolCtx: ToolContext): ServiceContext<S, O> {
-    const ops = this.#ops;
-    const name = this.name;
     const asOf = toolCtx.asOf;
+    // Keys in the order they always had (a service may spread or list them). `effect` and `command` name the delivery's
+    // request, so they are made per delivery; `peer` and `travel` without a network are not, and are shared.
     return {
       state: (asOf === undefined ? undefined : this.#versions?.at(asOf)) ?? this.state,
       options: this.options,
-      service: name,
+      service: this.name,
       clock: this.#clock,
       now: (this.#now ??= () => this.#clock.now()),
       id: (this.#id ??= (prefix) => (this.#ids ??= new IdSource()).next(prefix)),
       effect: (effect, { key, data }) => {
         if (typeof effect !== 'string' || effect === '' || typeof key !== 'string') {
-          throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${name}": ctx.effect(name, { key, data }) takes a name and a string key, got ${JSON.stringify([effect, key])}`);
+          throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${this.name}": ctx.effect(name, { key, data }) takes a name and a string key, got ${JSON.stringify([effect, key])}`);
         }
-        return ops.commit(toolCtx, effect, key, data ?? null);
+        return this.#ops.commit(toolCtx, effect, key, data ?? null);
       },
-      peer: <T>(peer: string) => (toolCtx.world.services.find((s) => s.name === peer) as Service | undefined)?.state as T | undefined,
+      peer: this.#peerIn(toolCtx.world),
       request: toolCtx.request,
       idempotencyKey: toolCtx.idempotencyKey,
-      command: (spec) => runCommand(spec, { clock: this.#clock, processes: toolCtx.world.processes ?? (this.#orphans ??= new ProcessTable()), service: name, request: toolCtx.request }),
-      travel: (leg) => toolCtx.travel?.(leg) ?? ARRIVED,
+      command: (spec) => runCommand(spec, { clock: this.#clock, processes: toolCtx.world.processes ?? (this.#orphans ??= new ProcessTable()), service: this.name, request: toolCtx.request }),
+      travel: toolCtx.travel === undefined ? arrive : (leg) => toolCtx.travel?.(leg) ?? ARRIVED,
     };
+  }
+
+  /** `ctx.peer` for deliveries from `world`: it reads nothing of the delivery, so one serves them all (a trial has one world). */
+  #peerIn(world: ToolContext['world']): ServiceContext<S, O>['peer'] {
+    if (this.#peerWorld !== world || !this.#peer) {
+      this.#peerWorld = world;
+      this.#peer = <T>(peer: string) => (world.services.find((s) => s.name === peer) as Service | undefined)?.state as T | undefined;
+    }
+    return this.#peer;
   }
 }
 
@@ -162,6 +171,8 @@ export function instantiateService<S, O>(definition: ServiceParts<S, O>, parse: 
 
 /** A leg without a network: already travelled. One settled promise for every such leg (awaiting it takes the same hop as a fresh one). */
 const ARRIVED: Promise<void> = Promise.resolve();
+/** `ctx.travel` where the transport has no network: every leg already travelled. */
+const arrive = (): Promise<void> => ARRIVED;
 
 function businessKeyOf(input: unknown, field: string | undefined): string | undefined {
   if (field === undefined || typeof input !== 'object' || input === null) return undefined;

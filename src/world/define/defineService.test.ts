@@ -190,6 +190,37 @@ describe('defineService', () => {
     expect(w.snapshot().services['orders']).toMatchObject({ 'ord-1': { status: 'shipped' } });
   });
 
+  it("gives each delivery a context with the same keys in the same order, and helpers that need no delivery shared", async () => {
+    const seen: { keys: string[]; peer: unknown; travel: unknown; now: unknown; effect: unknown; arrived: unknown; orders: unknown }[] = [];
+    const probe = defineService({
+      name: 'probe',
+      state: {},
+      tools: {
+        look: {
+          description: 'Look at the context',
+          risk: 'write',
+          input: z.object({}),
+          async run(_input, ctx) {
+            const arrived = ctx.travel('response');
+            await arrived;
+            seen.push({ keys: Object.keys(ctx), peer: ctx.peer, travel: ctx.travel, now: ctx.now, effect: ctx.effect, arrived, orders: ctx.peer('orders') });
+            return {};
+          },
+        },
+      },
+    });
+    const clock = new VirtualClock(0);
+    const w = createWorld(clock, {}, ['orders', probe]);
+    await deliver(w, 'look', {}, { request: 'r1' });
+    await deliver(w, 'look', {}, { request: 'r2' });
+    const [a, b] = seen;
+    expect(a?.keys).toEqual(['state', 'options', 'service', 'clock', 'now', 'id', 'effect', 'peer', 'request', 'idempotencyKey', 'command', 'travel']);
+    expect(a?.orders).toBe(w.services.find((s) => s.name === 'orders')?.state);
+    expect([b?.peer, b?.travel, b?.now, b?.arrived]).toEqual([a?.peer, a?.travel, a?.now, a?.arrived]);
+    // `effect` names its delivery's request: one per delivery.
+    expect(b?.effect).not.toBe(a?.effect);
+  });
+
   it('refuses options it does not know, naming world.<service>.<field>', () => {
     expect(() => world({ maxOpen: 0, retries: 3 })).toThrow(FaultlineError);
     try {

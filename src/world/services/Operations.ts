@@ -5,6 +5,9 @@ import type { ToolContext } from '../tool.js';
 import { businessKeyOfRef, failureOf, statusOfBusinessOp, statusOfRecord, type Failure } from './operationStatus.js';
 import { idempotencyConfigOf, type ServiceOptions } from './ServiceOptions.js';
 
+/** The fingerprint thunk of a write whose key the table will not honour: the table never calls it. */
+const NO_KEY = (): string => '';
+
 /** The two halves of a write: checks made on arrival, and the commit made after processing. */
 export interface WriteSteps<T> {
   /** Validation against the request as it arrives (time-relative rules belong here). */
@@ -21,7 +24,7 @@ export class Operations {
   readonly table: IdempotencyTable;
   readonly processingMs: number;
   // Both maps are made on first use: a world builds every service, and a trial writes to few.
-  /** Writes accepted and not yet finished, per business key: a status query sees them as pending. */
+  /** Writes accepted and not yet finished, per business key (0, or absent: none): a status query sees them as pending. */
   #inFlight: Map<string, number> | undefined;
   /** The latest business failure per business key. */
   #failures: Map<string, Failure> | undefined;
@@ -44,7 +47,10 @@ export class Operations {
    * tool), sleeping `processingMs` before the commit.
    */
   write<T>(tool: string, input: unknown, businessKey: string | undefined, ctx: ToolContext, steps: WriteSteps<T>, honourKeys = true): Promise<T> {
-    return this.table.execute(honourKeys ? ctx.idempotencyKey : undefined, () => requestText(tool, input), async () => {
+    const key = honourKeys ? ctx.idempotencyKey : undefined;
+    // The table reads the request's text only for a key it honours: most writes (a crowd's all) need no thunk for it.
+    const fingerprintOf = key === undefined || !this.table.enabled ? NO_KEY : () => requestText(tool, input);
+    return this.table.execute(key, fingerprintOf, async () => {
       this.#enter(businessKey);
       try {
         steps.check?.();
@@ -106,7 +112,8 @@ export class Operations {
     const inFlight = this.#inFlight;
     if (!inFlight) return;
     const n = (inFlight.get(key) ?? 1) - 1;
-    if (n > 0) inFlight.set(key, n);
-    else inFlight.delete(key);
+    // A finished key keeps its entry at 0, which reads as an absent one: deleting it and adding it again on the next
+    // write made the map rebuild its table over and over (a crowd's retries). One entry per business key ever written, at most.
+    inFlight.set(key, n > 0 ? n : 0);
   }
 }

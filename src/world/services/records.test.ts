@@ -17,6 +17,10 @@ describe('records (optimistic concurrency)', () => {
     expect(b).toBeInstanceOf(HttpError);
     expect((b as HttpError).status).toBe(409);
     expect((b as HttpError).message).toBe('version conflict: rec-0 is at version 1, this write read version 0');
+    expect(b).toMatchObject({ name: 'ServiceError', code: 'version_conflict', type: 'conflict', body: { error: { type: 'conflict', code: 'version_conflict' } } });
+    // Built without a stack, and the limit put back.
+    expect((b as Error).stack).not.toMatch(/\n\s+at /);
+    expect(Error.stackTraceLimit).toBeGreaterThan(0);
     // Read at t=11, after the first commit: no conflict.
     expect(c).toEqual({ record: 'rec-0', version: 2 });
     expect(world.ledger.effects.map((e) => e.key)).toEqual(['a0', 'a2']);
