@@ -10,11 +10,11 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defineScenario, type ScenarioInput } from '../src/runner/scenario.js';
-import { runTrial } from '../src/runner/trial.js';
-import { loadConfigs } from '../src/runner/library.js';
-import type { AgentFn } from '../src/agent/agentFunction.js';
-import { crowdConfig, crowdScenario } from './crowds/crowd.js';
+import { defineScenario, type ScenarioInput } from '../../src/runner/scenario.js';
+import { runTrial } from '../../src/runner/trial.js';
+import { loadConfigs } from '../../src/runner/library.js';
+import type { AgentFn } from '../../src/agent/agentFunction.js';
+import { crowdConfig, crowdScenario } from '../crowds/crowd.js';
 
 const hashOf = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
