@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { inLiteral, isSecretName, REDACTED, redactText, scanSecretsText, scrubSecrets, walkSecrets } from './secretText.js';
+import { inLiteral, isSecretName, REDACTED, redactText, scanSecretsText, scrubSecrets, walkCacheFootprint, walkSecrets } from './secretText.js';
 import type * as secretText from './secretText.js';
 
 /*
@@ -161,6 +161,50 @@ describe('what the walk reads', () => {
       expect(inArray.reads()).toBe(underKey.reads());
     });
   }
+});
+
+describe('the walk\'s caches stay bounded', () => {
+  // 4,096 key entries, each with its last clean value (1,024 characters at most) and up to 32
+  // short values (64 at most), and 4,096 clean strings of 1,024 at most: 4,097 entries and about
+  // 17 million characters, whatever is walked. Two leaks this law catches: a full key cache whose
+  // older entries stayed reachable through the chains of successors (one record of 20,000
+  // distinct keys kept them all), and per-key values of any length up to 1,024 (4,000 keys with
+  // 32 values of 200 characters each kept 26 million).
+  const MAX_ENTRIES = 4_097;
+  const MAX_CHARS = 17_000_000;
+  const within = (): void => {
+    const f = walkCacheFootprint();
+    expect(f.entries).toBeLessThanOrEqual(MAX_ENTRIES);
+    expect(f.cleanStrings).toBeLessThanOrEqual(4_096);
+    expect(f.keptChars).toBeLessThanOrEqual(MAX_CHARS);
+  };
+
+  it('after one record of 20,000 distinct keys', () => {
+    const record: Record<string, string> = {};
+    for (let i = 0; i < 20_000; i++) record[`field-${i}`] = `value-${i}`;
+    expect(walkSecrets(record, [])).toBe(false);
+    within();
+  });
+
+  it('after 4,000 keys took 32 values of 200 characters each', () => {
+    const pad = 'v'.repeat(190);
+    for (let round = 0; round < 32; round++) {
+      const record: Record<string, string> = {};
+      for (let i = 0; i < 4_000; i++) record[`key-${i}`] = `${round}-${i}-${pad}`.slice(0, 200);
+      expect(walkSecrets(record, [])).toBe(false);
+    }
+    within();
+  });
+
+  it('after random records, nested, with repeated and fresh keys and values', () => {
+    fc.assert(
+      fc.property(fc.array(fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 300 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 80 }))), { maxKeys: 40 }), { maxLength: 30 }), (records) => {
+        for (const r of records) walkSecrets(r, []);
+        within();
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
 
 describe('the clean-string cache', () => {

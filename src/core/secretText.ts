@@ -270,6 +270,27 @@ function forgetKeys(): void {
   FIRST_KEY.nextSlot = 0;
 }
 
+/**
+ * What the walk's module-wide caches hold now: the key entries reachable from the first keys and
+ * the key cache (through their successors), the clean strings cached, and the characters of every
+ * string they keep. For the law that holds them bounded whatever records a run walks (a cache
+ * that grows with the data is a leak in a long run, and in a worker that runs for hours).
+ */
+export function walkCacheFootprint(): { readonly entries: number; readonly cleanStrings: number; readonly keptChars: number } {
+  const seen = new Set<KeyEntry>();
+  const stack: KeyEntry[] = [FIRST_KEY, ...keyEntries.values()];
+  let keptChars = 0;
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    if (seen.has(entry)) continue;
+    seen.add(entry);
+    keptChars += entry.clean?.length ?? 0;
+    for (const v of entry.values ?? []) keptChars += v.length;
+    stack.push(...entry.nextEntries);
+  }
+  for (const s of cleanTokens) keptChars += s.length;
+  return { entries: seen.size, cleanStrings: cleanTokens.size, keptChars };
+}
+
 /** `keyEntry(key)` for the key after `previous`'s, through the keys that followed it before. */
 function keyAfter(previous: KeyEntry, key: string): KeyEntry {
   const keys = previous.nextKeys;
