@@ -15,6 +15,8 @@ import { runTrial } from '../../src/runner/trial.js';
 import { loadConfigs } from '../../src/runner/library.js';
 import type { AgentFn } from '../../src/agent/agentFunction.js';
 import { crowdConfig, crowdScenario } from '../crowds/crowd.js';
+import * as api from '../../src/public/index.js';
+import { immediateCases } from './immediateCases.js';
 
 const hashOf = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
@@ -95,6 +97,23 @@ describe('histories where concurrent calls meet at one instant are pinned (speed
     expect(hashes).toEqual(CROWDS);
   });
 });
+
+describe('where the clock\'s batches of turns end is pinned (code that awaits a real immediate resumes after one)', () => {
+  it('agents and a service yielding to the event loop while virtual timers are due', async () => {
+    const [config] = await loadConfigs(['rulebook']);
+    const hashes: Record<string, string> = {};
+    for (const [label, input] of Object.entries(immediateCases(api))) hashes[label] = hashOf(await runTrial({ scenario: defineScenario(input), config: config!, runSeed: 1, trialIndex: 0 }));
+    expect(hashes).toEqual(IMMEDIATES);
+  });
+});
+
+// Taken on 787fb70 and the same on a398a6e; a first batch of 16 turns instead of 64 changed three.
+const IMMEDIATES: Record<string, string> = {
+  "10 waits, 1 immediate": "037b362734d831f1",
+  "100 waits, 2 immediates": "742361f7da720d4b",
+  "200 waits, 3 immediates": "dd2350996849bf00",
+  "40 waits, 2 immediates": "da7dda118837868f",
+};
 
 // Taken on a398a6e (issue 25's ninth pass started from it), and unchanged since.
 const MIXED: Record<string, string> = {

@@ -121,6 +121,24 @@ describe('VirtualClock guards', () => {
     expect(run.kind === 'threw' && (run.error as Error).message).toMatch(/NaN/);
     expect(clock.now()).toBe(0);
   });
+
+  it('answers any delay it cannot use with a rejected promise, never a throw, at the same hop as a promise executor\'s throw', async () => {
+    const clock = new VirtualClock(0);
+    const odd: unknown[] = [Number.NaN, Symbol('ms'), 10n, { valueOf: (): number => { throw new Error('no number'); } }];
+    for (const ms of odd) {
+      const order: string[] = [];
+      let sleeping: Promise<unknown> | undefined;
+      expect(() => (sleeping = clock.sleep(ms as number).catch(() => order.push('sleep')))).not.toThrow();
+      // The executor form beside it, and a chain of ticks started after both: each rejection is handled a hop after it is made.
+      const executorForm = new Promise<void>(() => {
+        throw new Error('executor');
+      }).catch(() => order.push('executor'));
+      const tick = Promise.resolve().then(() => order.push('tick1')).then(() => order.push('tick2'));
+      await Promise.all([sleeping, executorForm, tick]);
+      expect(order).toEqual(['sleep', 'executor', 'tick1', 'tick2']);
+    }
+    expect(clock.pending).toBe(0);
+  });
 });
 
 describe('VirtualClock.hold', () => {
