@@ -84,6 +84,12 @@ describe('classifyError', () => {
     expect(classifyError(new HttpError(503, 'x', undefined, { 'retry-after': past }), NOW).retryAfterMs).toBe(0);
   });
 
+  it("reads a headers object's own names only, never its prototype chain (a Proxy there may throw)", () => {
+    const trap = new Proxy({}, { ownKeys: () => { throw new Error('trap'); }, getOwnPropertyDescriptor: () => { throw new Error('trap'); } });
+    const headers = Object.assign(Object.create(trap) as Record<string, string>, { 'retry-after': '3' });
+    expect(classifyError(new HttpError(429, 'x', undefined, headers), NOW).retryAfterMs).toBe(3_000);
+  });
+
   it('keeps unknown fields out and returns plain data', () => {
     expect(classifyError(new HttpError(503, 'busy'), NOW)).toEqual({ kind: 'unavailable', message: 'busy', retryable: true, status: 503 });
   });

@@ -119,9 +119,11 @@ function header(headers: unknown, name: string): string | undefined {
     const v: unknown = (headers as { get(n: string): unknown }).get(name);
     return str(v);
   }
-  // Own names in `Object.keys`' order, without its array (two per failed attempt): not `Object.entries`, which made a pair per header.
-  for (const k in headers) {
-    if (!Object.hasOwn(headers, k) || k.toLowerCase() !== name) continue;
+  // Names, not `Object.entries`: a pair per header for the one (if any) that is read. `Object.keys`, not a for-in with
+  // `Object.hasOwn`: for-in also walks the prototype chain, where a service's own headers object may hold a Proxy whose
+  // traps throw (a second reader's probe crashed a trial so).
+  for (const k of Object.keys(headers)) {
+    if (k.toLowerCase() !== name) continue;
     const v = headers[k];
     return Array.isArray(v) ? str(v[0]) : typeof v === 'number' ? String(v) : str(v);
   }
