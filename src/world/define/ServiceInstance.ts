@@ -36,9 +36,6 @@ export class ServiceInstance<S, O> implements Service {
   // The context's helpers that do not depend on the delivery: made at the first delivery, not at each.
   #now: (() => number) | undefined;
   #id: ((prefix: string) => string) | undefined;
-  #peer: ServiceContext<S, O>['peer'] | undefined;
-  /** The world `#peer` reads. */
-  #peerWorld: ToolContext['world'] | undefined;
   /** The door every delivery passes when the scenario gives the service finite capacity. */
   readonly #door: AdmissionControl | undefined;
 
@@ -123,8 +120,7 @@ export class ServiceInstance<S, O> implements Service {
 
   #context(toolCtx: ToolContext): ServiceContext<S, O> {
     const asOf = toolCtx.asOf;
-    // Keys in the order they always had (a service may spread or list them). `effect` and `command` name the delivery's
-    // request, so they are made per delivery; `peer` and `travel` without a network are not, and are shared.
+    // Keys in the order they always had (a service may spread or list them).
     return {
       state: (asOf === undefined ? undefined : this.#versions?.at(asOf)) ?? this.state,
       options: this.options,
@@ -138,21 +134,14 @@ export class ServiceInstance<S, O> implements Service {
         }
         return this.#ops.commit(toolCtx, effect, key, data ?? null);
       },
-      peer: this.#peerIn(toolCtx.world),
+      // Made per delivery, as they always were: a service can tell one function from another (a second reader's probe
+      // compared them across deliveries), so sharing them would change what such a service records.
+      peer: <T>(peer: string) => (toolCtx.world.services.find((s) => s.name === peer) as Service | undefined)?.state as T | undefined,
       request: toolCtx.request,
       idempotencyKey: toolCtx.idempotencyKey,
       command: (spec) => runCommand(spec, { clock: this.#clock, processes: toolCtx.world.processes ?? (this.#orphans ??= new ProcessTable()), service: this.name, request: toolCtx.request }),
-      travel: toolCtx.travel === undefined ? arrive : (leg) => toolCtx.travel?.(leg) ?? ARRIVED,
+      travel: (leg) => toolCtx.travel?.(leg) ?? ARRIVED,
     };
-  }
-
-  /** `ctx.peer` for deliveries from `world`: it reads nothing of the delivery, so one serves them all (a trial has one world). */
-  #peerIn(world: ToolContext['world']): ServiceContext<S, O>['peer'] {
-    if (this.#peerWorld !== world || !this.#peer) {
-      this.#peerWorld = world;
-      this.#peer = <T>(peer: string) => (world.services.find((s) => s.name === peer) as Service | undefined)?.state as T | undefined;
-    }
-    return this.#peer;
   }
 }
 
@@ -171,8 +160,6 @@ export function instantiateService<S, O>(definition: ServiceParts<S, O>, parse: 
 
 /** A leg without a network: already travelled. One settled promise for every such leg (awaiting it takes the same hop as a fresh one). */
 const ARRIVED: Promise<void> = Promise.resolve();
-/** `ctx.travel` where the transport has no network: every leg already travelled. */
-const arrive = (): Promise<void> => ARRIVED;
 
 function businessKeyOf(input: unknown, field: string | undefined): string | undefined {
   if (field === undefined || typeof input !== 'object' || input === null) return undefined;

@@ -190,7 +190,7 @@ describe('defineService', () => {
     expect(w.snapshot().services['orders']).toMatchObject({ 'ord-1': { status: 'shipped' } });
   });
 
-  it("gives each delivery a context with the same keys in the same order, and helpers that need no delivery shared", async () => {
+  it("gives each delivery a context with the same keys in the same order, its clock's helpers shared and the rest its own", async () => {
     const seen: { keys: string[]; peer: unknown; travel: unknown; now: unknown; effect: unknown; arrived: unknown; orders: unknown }[] = [];
     const probe = defineService({
       name: 'probe',
@@ -216,9 +216,14 @@ describe('defineService', () => {
     const [a, b] = seen;
     expect(a?.keys).toEqual(['state', 'options', 'service', 'clock', 'now', 'id', 'effect', 'peer', 'request', 'idempotencyKey', 'command', 'travel']);
     expect(a?.orders).toBe(w.services.find((s) => s.name === 'orders')?.state);
-    expect([b?.peer, b?.travel, b?.now, b?.arrived]).toEqual([a?.peer, a?.travel, a?.now, a?.arrived]);
-    // `effect` names its delivery's request: one per delivery.
+    expect([b?.now, b?.arrived]).toEqual([a?.now, a?.arrived]);
+    // `effect` names its delivery's request: one per delivery; `peer` and `travel` too, as they always were (a service can tell them apart).
     expect(b?.effect).not.toBe(a?.effect);
+    expect(b?.peer).not.toBe(a?.peer);
+    expect(b?.travel).not.toBe(a?.travel);
+    // Shared or not, each helper keeps the name and length the per-delivery function had (a service can read both).
+    const shape = (f: unknown): [string, number] => [(f as { name: string }).name, (f as { length: number }).length];
+    expect([shape(a?.peer), shape(a?.travel), shape(a?.effect)]).toEqual([['peer', 1], ['travel', 1], ['effect', 2]]);
   });
 
   it('refuses options it does not know, naming world.<service>.<field>', () => {
