@@ -12,6 +12,7 @@ import { defineScenario, type ScenarioInput } from '../src/runner/scenario.js';
 import { runTrial } from '../src/runner/trial.js';
 import { rulebookDefault } from '../src/runtime/config.js';
 import { measure, printRow } from './measure.js';
+import { orderThenPay } from './orderThenPay.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
 const N = 1_000;
@@ -42,21 +43,7 @@ for (const r of rows) printRow(r);
 // The median run, per delivery: on a loaded machine the mean is mostly other work.
 for (const r of rows) console.log(`# ${r.name}: ${(r.p50Us / N).toFixed(1)} µs per delivery (median run)`);
 
-const scenario = (network?: ScenarioInput['network']) =>
-  defineScenario({
-    name: 'order-then-pay',
-    ...(network && { network }),
-    agent: {
-      kind: 'scripted',
-      task: 'Create order and pay',
-      plan: {
-        steps: [
-          { name: 'order', tool: 'create_order', input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 } },
-          { tool: 'charge_payment', input: { paymentReference: 'pay-1', orderId: '$order.orderId', amountCents: 1500, currency: 'EUR' } },
-        ],
-      },
-    },
-  });
+const scenario = (network?: ScenarioInput['network']) => defineScenario({ ...orderThenPay, ...(network && { network }) });
 const plain = scenario();
 const slow = scenario(NORMAL);
 printRow(await measure('trial (two calls), no network', () => runTrial({ scenario: plain, config: rulebookDefault, runSeed: 1, trialIndex: 0 }), seconds * 1_000));

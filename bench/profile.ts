@@ -24,6 +24,8 @@ import type * as ScenarioModule from '../src/runner/scenario.js';
 import type * as LibraryModule from '../src/runner/library.js';
 import type * as ConfigModule from '../src/runtime/config.js';
 import { loadAverage, median } from './measure.js';
+import { orderThenPay } from './orderThenPay.js';
+import { patient, tenMinutes } from './tenMinutes.js';
 
 const only = (process.env['PARTS'] ?? 'ff,ten,occ').split(',');
 const rounds = Number(process.env['ROUNDS'] ?? 3);
@@ -44,40 +46,13 @@ async function trialsOf(root: string): Promise<readonly Trial[]> {
   const { rulebookDefault, RetryConfigSchema } = await load<typeof ConfigModule>('runtime/config.js');
   const out: Trial[] = [];
   if (only.includes('ff')) {
-    // bench/run.ts's fault-free trial, defined from this root's modules.
-    const scenario = defineScenario({
-      name: 'order-then-pay',
-      agent: {
-        kind: 'scripted',
-        task: 'Create order and pay',
-        plan: {
-          steps: [
-            { name: 'order', tool: 'create_order', input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 } },
-            { tool: 'charge_payment', input: { paymentReference: 'pay-1', orderId: '$order.orderId', amountCents: 1500, currency: 'EUR' } },
-          ],
-        },
-      },
-    });
+    const scenario = defineScenario(orderThenPay);
     out.push({ key: 'ff', name: 'fault-free two-call trial', n: 3_000, run: (i) => runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: i }) });
   }
   if (only.includes('ten')) {
-    // bench/tenMinutes.ts's trial.
-    const scenario = defineScenario({
-      name: 'ten-virtual-minutes',
-      faults: [{ match: { tool: 'get_payment' }, fault: { kind: 'unavailable', status: 503 }, times: 10 }],
-      agent: {
-        kind: 'scripted',
-        task: 'Look up a payment through a flapping service',
-        plan: {
-          steps: [
-            { name: 'pay', tool: 'charge_payment', input: { paymentReference: 'p-1', amountCents: 100, currency: 'EUR' } },
-            { tool: 'get_payment', input: { paymentId: '$pay.paymentId' } },
-          ],
-        },
-      },
-      budget: { deadlineMs: 3_600_000, maxAttemptsPerCall: 11 },
-    });
-    const config = RetryConfigSchema.parse({ name: 'patient', maxAttempts: 11, deadlineMs: null, retryBudget: null, backoff: { kind: 'fixed', delayMs: 60_000 } });
+    // bench/tenMinutes.ts's trial and configuration, defined again by this root's modules.
+    const scenario = defineScenario(tenMinutes);
+    const config = RetryConfigSchema.parse(patient);
     out.push({ key: 'ten', name: 'ten-virtual-minute retry trial', n: 2_000, run: (i) => runTrial({ scenario, config, runSeed: 1, trialIndex: i }) });
   }
   if (only.includes('occ')) {

@@ -8,6 +8,7 @@ import { runMatrix } from '../src/runner/run.js';
 import { loadConfigs, loadScenarios } from '../src/runner/library.js';
 import { rulebookDefault } from '../src/runtime/config.js';
 import { patient, tenMinutes } from './tenMinutes.js';
+import { orderThenPay } from './orderThenPay.js';
 import { createWorld } from '../src/world/createWorld.js';
 import { VirtualClock } from '../src/core/index.js';
 import { BUILTIN_CHECKERS } from '../src/checks/index.js';
@@ -35,20 +36,7 @@ const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
 console.log(`# mixed: ${library.length} scenarios × ${configs.length} configurations × k=${k} = ${trials} trials in ${wall.toFixed(0)} ms: ${((trials / wall) * 1_000).toFixed(0)} trials/s`);
 
 // 3. The harness's overhead: a fault-free trial against a bare loop calling the same tool functions.
-const plainInput = {
-  name: 'order-then-pay',
-  agent: {
-    kind: 'scripted',
-    task: 'Create order and pay',
-    plan: {
-      steps: [
-        { name: 'order', tool: 'create_order', input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 } },
-        { tool: 'charge_payment', input: { paymentReference: 'pay-1', orderId: '$order.orderId', amountCents: 1500, currency: 'EUR' } },
-      ],
-    },
-  },
-} satisfies Parameters<typeof defineScenario>[0];
-const plain = defineScenario(plainInput);
+const plain = defineScenario(orderThenPay);
 let sink = 0;
 async function bare(): Promise<void> {
   const clock = new VirtualClock(Date.parse(plain.startTime));
@@ -73,7 +61,7 @@ if (before !== undefined && before !== '') {
     const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof TrialModule;
     const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof ScenarioModule;
     const { rulebookDefault: rulebook } = (await import(`${root}/dist/runtime/config.js`)) as typeof ConfigModule;
-    const scenario = define(plainInput);
+    const scenario = define(orderThenPay);
     return () => run({ scenario, config: rulebook, runSeed: 1, trialIndex: 0 });
   };
   const sides: readonly { readonly name: string; readonly fn: () => Promise<unknown> }[] = [
