@@ -1,4 +1,5 @@
 import { AbortRelay } from '../core/AbortRelay.js';
+import { takenReject, takenResolve, takeResolvers } from '../core/takeResolvers.js';
 import type { Clock } from '../core/index.js';
 
 /** Rejects with the signal's reason once it aborts; never settles without a signal. */
@@ -8,14 +9,6 @@ export function untilAborted(signal: AbortSignal | undefined): Promise<never> {
   return new Promise<never>((_resolve, reject) => {
     signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
   });
-}
-
-// What `takeResolvers` was last given: read straight after the `new Promise` that called it, before anything else runs.
-let takenResolve: unknown;
-let takenReject: unknown;
-function takeResolvers(resolve: unknown, reject: unknown): void {
-  takenResolve = resolve;
-  takenReject = reject;
 }
 
 /**
@@ -31,10 +24,8 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined):
     // Every send of a crowd races here. The executor runs at once, as an inline one would: its resolving functions are
     // taken out of it, so the race makes no executor closure, and its three hooks share one context.
     const raced = new Promise<T>(takeResolvers);
-    const resolve = takenResolve as (value: T) => void;
-    const reject = takenReject as (reason: Error) => void;
-    // Let go of them: held here they would keep the last race's promise (and its answer) alive after its trial.
-    takenResolve = takenReject = undefined;
+    const reject = takenReject();
+    const resolve = takenResolve<T>();
     relay.hold(() => reject(signal.reason as Error));
     work.then(
       (value) => {

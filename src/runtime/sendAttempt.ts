@@ -1,4 +1,5 @@
 import { TimeoutError, type Clock, type TimerHandle, type Transport, type WireRequest } from '../core/index.js';
+import { takenResolve, takeResolvers } from '../core/takeResolvers.js';
 import type { PooledSignal, SignalPool } from './SignalPool.js';
 
 /** One attempt's raw outcome, before classification. */
@@ -60,9 +61,8 @@ function race(transport: Transport, clock: Clock, request: WireRequest, timeoutM
     release(clock, timer, pool, lent);
     return Promise.resolve({ kind: 'error', error });
   }
-  const answered = new Promise<unknown>(capture);
-  const settle = captured!;
-  captured = undefined;
+  const answered = new Promise<unknown>(takeResolvers);
+  const settle = takenResolve<unknown>();
   stop = settle;
   try {
     void Promise.resolve(sending).then(settle, (error: unknown) => settle(new Refusal(error)));
@@ -82,9 +82,3 @@ function release(clock: Clock, timer: TimerHandle | undefined, pool: SignalPool 
   if (timer !== undefined) clock.clearTimer(timer);
   if (lent) pool?.give(lent);
 }
-
-/** The race's resolver, taken by a function made once rather than a closure made per attempt. */
-let captured: ((value: unknown) => void) | undefined;
-const capture = (resolve: (value: unknown) => void): void => {
-  captured = resolve;
-};

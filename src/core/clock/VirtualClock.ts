@@ -1,4 +1,5 @@
 import { sleepOn, type Clock, type TimerHandle } from './Clock.js';
+import { takenResolve, takeResolvers } from '../takeResolvers.js';
 
 /** A timer set and not yet fired, or cleared and still in the heap until popped (`live` false). */
 class Timer {
@@ -41,11 +42,6 @@ export interface ClockRunOptions {
  */
 const TURNS_PER_BATCH = 64;
 
-/** A sleep's resolver, taken by an executor made once rather than a closure made per sleep (a backoff, a network leg). */
-let captured: (() => void) | undefined;
-const capture = (resolve: () => void): void => {
-  captured = resolve;
-};
 
 
 /** The key of `#clearable`'s permanent entry: no handle (a number) is ever equal to it. */
@@ -89,9 +85,9 @@ export class VirtualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     // Without a signal nothing can clear the timer: its callback is the promise's own resolve (a network leg, a backoff).
     if (signal === undefined) {
-      const promise = new Promise<void>(capture);
-      const resolve = captured!;
-      captured = undefined;
+      // Its resolve taken without a closure per sleep (a backoff, a network leg).
+      const promise = new Promise<void>(takeResolvers);
+      const resolve = takenResolve<void>();
       let timer: Timer;
       try {
         timer = this.#timer(ms, resolve, false);
