@@ -8,7 +8,6 @@
  * whole result is pinned by its hash. A change here is a change of behaviour, not of speed: if
  * it is meant, it needs its own commit that says so, with the new hashes.
  */
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { defineScenario, type ScenarioInput } from '../../src/runner/scenario.js';
 import { runTrial } from '../../src/runner/trial.js';
@@ -17,8 +16,8 @@ import type { AgentFn } from '../../src/agent/agentFunction.js';
 import { crowdConfig, crowdScenario } from '../crowds/crowd.js';
 import * as api from '../../src/public/index.js';
 import { immediateCases } from './immediateCases.js';
+import { hashOf, hashTrials } from './pinnedHashes.js';
 
-const hashOf = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
 type Call = (input: Record<string, unknown>) => Promise<{ kind: string; value?: unknown }>;
 
@@ -77,13 +76,7 @@ const SCENARIOS: Record<string, ScenarioInput> = {
 
 describe('histories where concurrent calls meet at one instant are pinned (speed may not change a byte)', () => {
   it('function agents with chains of reads and writes, under the built-in configurations', async () => {
-    const configs = await loadConfigs(['rulebook', 'naive']);
-    const hashes: Record<string, string> = {};
-    for (const [label, input] of Object.entries(SCENARIOS)) {
-      const scenario = defineScenario(input);
-      for (const config of configs) for (const runSeed of [1, 2]) hashes[`${label} × ${config.name} × seed ${runSeed}`] = hashOf(await runTrial({ scenario, config, runSeed, trialIndex: 0 }));
-    }
-    expect(hashes).toEqual(MIXED);
+    expect(await hashTrials(SCENARIOS, await loadConfigs(['rulebook', 'naive']), [1, 2])).toEqual(MIXED);
   });
 
   it('crowds of agents reading and writing one record, under the reference runtime and the libraries', async () => {

@@ -8,22 +8,14 @@
  * check a speed-up is held to) none. A change here is a change of behaviour, not of speed: if it
  * is meant, it needs its own commit that says so, with the new hashes.
  */
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as api from '../../src/public/index.js';
+import { hashTrials } from './pinnedHashes.js';
 import { CASE_CONFIGS, serviceCases } from './serviceCases.js';
-
-const hashOf = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
 describe('trials through a user\'s own services are pinned (speed may not change a byte)', () => {
   it('every case under the reference runtime and a library, two seeds each', async () => {
-    const configs = await api.loadConfigs([...CASE_CONFIGS]);
-    const hashes: Record<string, string> = {};
-    for (const [label, input] of Object.entries(serviceCases(api))) {
-      const scenario = api.defineScenario(input);
-      for (const config of configs) for (const runSeed of [1, 2]) hashes[`${label} × ${config.name} × seed ${runSeed}`] = hashOf(await api.runTrial({ scenario, config, runSeed, trialIndex: 0 }));
-    }
-    expect(hashes).toEqual(PINNED);
+    expect(await hashTrials(serviceCases(api), await api.loadConfigs([...CASE_CONFIGS]), [1, 2])).toEqual(PINNED);
   });
 });
 
