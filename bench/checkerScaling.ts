@@ -10,7 +10,7 @@
  *   npm run build && npm run bench checkerScaling      (SCENARIOS=jobs-outage,… SIZES=250,1000,4000)
  */
 import { BUILTIN_CHECKERS } from '../src/checks/index.js';
-import { loadConfigs, loadScenarios } from '../src/runner/library.js';
+import { loadConfigs, loadScenarios } from '../src/scenario/library.js';
 import { runTrial } from '../src/runner/trial.js';
 import { loadAverage } from './measure.js';
 

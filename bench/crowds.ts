@@ -9,16 +9,16 @@
  *   npm run bench:crowds            (AGENTS=… to change the crowd, OCC_TRIALS=… trials per strategy)
  */
 import { wallMs } from '../src/core/clock/RealClock.js';
-import { CellTally } from '../src/runner/CellTally.js';
-import { defineScenario } from '../src/runner/scenario.js';
+import { CellTally } from '../src/stats/CellTally.js';
+import { defineScenario } from '../src/scenario/scenario.js';
 import { runTrial, summarise } from '../src/runner/trial.js';
 import { loadavg } from 'node:os';
 import { crowdConfig, crowdScenario } from '../test/crowds/crowd.js';
 import { measureFloor, STRATEGIES } from './crowdFloor.js';
 import { measureAsync } from './crowdAsync.js';
 import type * as TrialModule from '../src/runner/trial.js';
-import type * as ScenarioModule from '../src/runner/scenario.js';
-import type * as LibraryModule from '../src/runner/library.js';
+import type * as ScenarioModule from '../src/scenario/scenario.js';
+import type * as LibraryModule from '../src/scenario/library.js';
 
 const agents = Number(process.env['AGENTS'] ?? 1_000);
 const CONFIGS = ['exponential-no-jitter', 'full-jitter', 'decorrelated-jitter', 'cockatiel-decorrelated', 'p-retry-randomized'];
@@ -105,8 +105,8 @@ if (beforeRoot !== undefined && beforeRoot !== '') {
   type Side = { readonly name: string; readonly crowd: () => Promise<number>; readonly occ: () => Promise<number> };
   const side = async (name: string, root: string): Promise<Side> => {
     const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof TrialModule;
-    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof ScenarioModule;
-    const { loadConfigs, loadScenarios } = (await import(`${root}/dist/runner/library.js`)) as typeof LibraryModule;
+    const { defineScenario: define } = (await import(`${root}/dist/scenario/scenario.js`)) as typeof ScenarioModule;
+    const { loadConfigs, loadScenarios } = (await import(`${root}/dist/scenario/library.js`)) as typeof LibraryModule;
     const crowd = define({ ...scenario, agents });
     const configs = await loadConfigs(CONFIGS);
     const [occScenario] = await loadScenarios(['backoff-jitter-occ']);

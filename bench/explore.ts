@@ -5,7 +5,7 @@
  *   npm run bench explore            (RUNS=200 SEED=1)
  */
 import { explorePlans } from '../src/explore/explorePlans.js';
-import { loadConfigs, loadScenarios } from '../src/runner/library.js';
+import { loadConfigs, loadScenarios } from '../src/scenario/library.js';
 
 const runs = Number(process.env['RUNS'] ?? 200);
 const seed = Number(process.env['SEED'] ?? 1);

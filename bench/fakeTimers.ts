@@ -12,7 +12,7 @@ import { createWorld } from '../src/world/createWorld.js';
 import { alternateInProcess, loadAverage, measure, printRow } from './measure.js';
 import { patient, tenMinutes } from './tenMinutes.js';
 import type * as TrialModule from '../src/runner/trial.js';
-import type * as ScenarioModule from '../src/runner/scenario.js';
+import type * as ScenarioModule from '../src/scenario/scenario.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
 const start = Date.parse(tenMinutes.startTime);
@@ -54,7 +54,7 @@ const beforeRoot = process.env['BEFORE'];
 if (beforeRoot !== undefined && beforeRoot !== '') {
   const side = async (root: string): Promise<() => Promise<unknown>> => {
     const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof TrialModule;
-    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof ScenarioModule;
+    const { defineScenario: define } = (await import(`${root}/dist/scenario/scenario.js`)) as typeof ScenarioModule;
     const scenario = define(tenMinutes);
     return () => run({ scenario, config: patient, runSeed: 1, trialIndex: 0 });
   };

@@ -16,7 +16,7 @@ import { wallMs } from '../src/core/clock/RealClock.js';
 import { DEFAULT_KEEP_FAILURES } from '../src/cli/commands/runFlags.js';
 import { renderRunHtml } from '../src/report/html/renderRunHtml.js';
 import { buildJsonReport } from '../src/report/json.js';
-import { loadConfigs, loadScenarios } from '../src/runner/library.js';
+import { loadConfigs, loadScenarios } from '../src/scenario/library.js';
 import { runMatrix } from '../src/runner/run.js';
 
 const k = Number(process.env['K'] ?? 500);

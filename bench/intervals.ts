@@ -5,8 +5,8 @@
  * counts, so the memo of configuration intervals does not hide the work.
  *   npm run bench intervals            (CALLS=200)
  */
-import { parseGate, trialsNeeded } from '../src/runner/gates.js';
-import { passIntervalCurves, passIntervalsAt, proportionInterval } from '../src/runner/intervals.js';
+import { parseGate, trialsNeeded } from '../src/stats/gates.js';
+import { passIntervalCurves, passIntervalsAt, proportionInterval } from '../src/stats/intervals.js';
 
 const calls = Number(process.env['CALLS'] ?? 200);
 

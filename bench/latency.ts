@@ -8,7 +8,7 @@ import { History, Rng, VirtualClock } from '../src/core/index.js';
 import { NetworkLatency, type Network } from '../src/faults/network.js';
 import { Wire } from '../src/faults/Wire.js';
 import { createWorld } from '../src/world/createWorld.js';
-import { defineScenario, type ScenarioInput } from '../src/runner/scenario.js';
+import { defineScenario, type ScenarioInput } from '../src/scenario/scenario.js';
 import { runTrial } from '../src/runner/trial.js';
 import { rulebookDefault } from '../src/runtime/config.js';
 import { measure, printRow } from './measure.js';

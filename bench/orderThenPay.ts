@@ -1,5 +1,5 @@
 /** The fault-free two-call trial the benches share (create an order, then pay it): a scenario's input, for any checkout's `defineScenario`. */
-import type { ScenarioInput } from '../src/runner/scenario.js';
+import type { ScenarioInput } from '../src/scenario/scenario.js';
 
 export const orderThenPay = {
   name: 'order-then-pay',

@@ -9,10 +9,10 @@
  */
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { defineScenario } from '../src/runner/scenario.js';
+import { defineScenario } from '../src/scenario/scenario.js';
 import { runTrial } from '../src/runner/trial.js';
 import { rulebookDefault } from '../src/runtime/config.js';
-import { loadServiceModule } from '../src/runner/loadService.js';
+import { loadServiceModule } from '../src/scenario/loadService.js';
 import { openTicket } from '../scenarios/examples/helpdesk/code/openTicket.js';
 import { measure, printRow } from './measure.js';
 

@@ -21,8 +21,8 @@
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as TrialModule from '../src/runner/trial.js';
-import type * as ScenarioModule from '../src/runner/scenario.js';
-import type * as LibraryModule from '../src/runner/library.js';
+import type * as ScenarioModule from '../src/scenario/scenario.js';
+import type * as LibraryModule from '../src/scenario/library.js';
 import type * as ConfigModule from '../src/runtime/config.js';
 import { loadAverage, median } from './measure.js';
 import { orderThenPay } from './orderThenPay.js';
@@ -42,8 +42,8 @@ interface Trial {
 async function trialsOf(root: string): Promise<readonly Trial[]> {
   const load = <T>(path: string): Promise<T> => import(pathToFileURL(`${root}/dist/${path}`).href) as Promise<T>;
   const { runTrial } = await load<typeof TrialModule>('runner/trial.js');
-  const { defineScenario } = await load<typeof ScenarioModule>('runner/scenario.js');
-  const { loadConfigs, loadScenarios } = await load<typeof LibraryModule>('runner/library.js');
+  const { defineScenario } = await load<typeof ScenarioModule>('scenario/scenario.js');
+  const { loadConfigs, loadScenarios } = await load<typeof LibraryModule>('scenario/library.js');
   const { rulebookDefault, RetryConfigSchema } = await load<typeof ConfigModule>('runtime/config.js');
   const out: Trial[] = [];
   if (only.includes('ff')) {

@@ -3,8 +3,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { wallMs } from '../src/core/clock/RealClock.js';
-import { DEFAULT_GATES } from '../src/runner/gates.js';
-import { loadConfigs, loadScenarios } from '../src/runner/library.js';
+import { DEFAULT_GATES } from '../src/stats/gates.js';
+import { loadConfigs, loadScenarios } from '../src/scenario/library.js';
 import { runMatrix } from '../src/runner/run.js';
 import { REPORTER_NAMES, writeReports } from '../src/report/write.js';
 

@@ -2,10 +2,10 @@
  * faultline's benchmarks. Prints numbers; asserts nothing (tests do not time things).
  *   npm run bench
  */
-import { defineScenario } from '../src/runner/scenario.js';
+import { defineScenario } from '../src/scenario/scenario.js';
 import { runTrial } from '../src/runner/trial.js';
 import { runMatrix } from '../src/runner/run.js';
-import { loadConfigs, loadScenarios } from '../src/runner/library.js';
+import { loadConfigs, loadScenarios } from '../src/scenario/library.js';
 import { rulebookDefault } from '../src/runtime/config.js';
 import { patient, tenMinutes } from './tenMinutes.js';
 import { orderThenPay } from './orderThenPay.js';
@@ -13,7 +13,7 @@ import { createWorld } from '../src/world/createWorld.js';
 import { VirtualClock } from '../src/core/index.js';
 import { BUILTIN_CHECKERS } from '../src/checks/index.js';
 import type * as TrialModule from '../src/runner/trial.js';
-import type * as ScenarioModule from '../src/runner/scenario.js';
+import type * as ScenarioModule from '../src/scenario/scenario.js';
 import type * as ConfigModule from '../src/runtime/config.js';
 import { alternateInProcess, loadAverage, measure, printRow } from './measure.js';
 
@@ -59,7 +59,7 @@ const before = process.env['BEFORE'];
 if (before !== undefined && before !== '') {
   const side = async (root: string): Promise<() => Promise<unknown>> => {
     const { runTrial: run } = (await import(`${root}/dist/runner/trial.js`)) as typeof TrialModule;
-    const { defineScenario: define } = (await import(`${root}/dist/runner/scenario.js`)) as typeof ScenarioModule;
+    const { defineScenario: define } = (await import(`${root}/dist/scenario/scenario.js`)) as typeof ScenarioModule;
     const { rulebookDefault: rulebook } = (await import(`${root}/dist/runtime/config.js`)) as typeof ConfigModule;
     const scenario = define(orderThenPay);
     return () => run({ scenario, config: rulebook, runSeed: 1, trialIndex: 0 });

@@ -11,10 +11,10 @@
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { defineScenario } from '../src/runner/scenario.js';
+import { defineScenario } from '../src/scenario/scenario.js';
 import { runTrial } from '../src/runner/trial.js';
 import { rulebookDefault } from '../src/runtime/config.js';
-import { loadServiceModule } from '../src/runner/loadService.js';
+import { loadServiceModule } from '../src/scenario/loadService.js';
 
 const trials = Number(process.env['TRIALS'] ?? 5);
 const requests = Number(process.env['REQUESTS'] ?? 50);

@@ -6,10 +6,10 @@
  *   npm run bench sweep            (K=… trials per cell at each λ, default 4)
  */
 import { wallMs } from '../src/core/clock/RealClock.js';
-import { loadConfigs, loadScenarios } from '../src/runner/library.js';
-import { DEFAULT_LAMBDAS } from '../src/runner/sweep/lambdaGrid.js';
-import { runSweep, sweepTrials } from '../src/runner/sweep/runSweep.js';
-import { parseSweepFault, sweepSeries, type SweepFault } from '../src/runner/sweep/sweepFaults.js';
+import { loadConfigs, loadScenarios } from '../src/scenario/library.js';
+import { DEFAULT_LAMBDAS } from '../src/sweep/lambdaGrid.js';
+import { runSweep, sweepTrials } from '../src/sweep/runSweep.js';
+import { parseSweepFault, sweepSeries, type SweepFault } from '../src/sweep/sweepFaults.js';
 
 const k = Number(process.env['K'] ?? 4);
 const scenarios = await loadScenarios();

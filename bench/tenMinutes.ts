@@ -1,5 +1,5 @@
 /** A trial whose backoffs add up to ten virtual minutes: ten 60 s waits between eleven attempts (shared by the benches). */
-import { defineScenario } from '../src/runner/scenario.js';
+import { defineScenario } from '../src/scenario/scenario.js';
 import { RetryConfigSchema } from '../src/runtime/config.js';
 
 export const tenMinutes = defineScenario({

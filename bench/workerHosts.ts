@@ -12,7 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { wallMs } from '../src/core/clock/RealClock.js';
-import { loadConfigs, loadScenarioFile } from '../src/runner/library.js';
+import { loadConfigs, loadScenarioFile } from '../src/scenario/library.js';
 import { TrialWorker } from '../src/runner/pool/TrialWorker.js';
 import { runMatrix } from '../src/runner/run.js';
 

@@ -16,7 +16,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type * as Library from '../src/runner/library.js';
+import type * as Library from '../src/scenario/library.js';
 import type * as Run from '../src/runner/run.js';
 import { alternate, loadAverage as load, median, withBefore, type NodeVariant } from './measure.js';
 
@@ -60,7 +60,7 @@ console.log(
 // The main thread's share, through the library built into dist/ (so the workers run the same .js).
 // A computed specifier: type-checking a fresh clone, before any build, must not need dist/ (the types come from src/).
 const dist = new URL('../dist/', import.meta.url).href;
-const { loadConfigs, loadScenarios } = (await import(`${dist}runner/library.js`)) as typeof Library;
+const { loadConfigs, loadScenarios } = (await import(`${dist}scenario/library.js`)) as typeof Library;
 const { runMatrix } = (await import(`${dist}runner/run.js`)) as typeof Run;
 const scenarios = await loadScenarios();
 const configs = await loadConfigs(['rulebook']);

@@ -1,6 +1,6 @@
 // After `tsc`: parses every YAML file under scenarios/ (the built-in library, its crowds and
 // configurations, the worked examples) with the built loader and writes what each parsed to
-// dist/runner/yamlCache.js, keyed by the SHA-256 of the file's text (see src/runner/parsedYaml.ts).
+// dist/scenario/yamlCache.js, keyed by the SHA-256 of the file's text (see src/scenario/parsedYaml.ts).
 // A file whose value would not survive JSON unchanged (NaN, -0, an error) is left out: it is
 // parsed at run time as before.
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
-const out = join(root, 'dist', 'runner', 'yamlCache.js');
+const out = join(root, 'dist', 'scenario', 'yamlCache.js');
 // Gone first, so the loader below parses every file itself.
 rmSync(out, { force: true });
-const { loadFile } = await import(join(root, 'dist', 'runner', 'loadFile.js'));
-const { yamlTextKey } = await import(join(root, 'dist', 'runner', 'parsedYaml.js'));
+const { loadFile } = await import(join(root, 'dist', 'scenario', 'loadFile.js'));
+const { yamlTextKey } = await import(join(root, 'dist', 'scenario', 'parsedYaml.js'));
 const { FaultlineErrorCode } = await import(join(root, 'dist', 'core', 'errors.js'));
 
 const files = readdirSync(join(root, 'scenarios'), { recursive: true, withFileTypes: true })

@@ -4,7 +4,7 @@ import { eventsOf, type ErrorKind, type EventOf } from '../src/core/index.js';
 import { FAULT_KINDS, STREAM_FAULT_KINDS, type Fault, type FaultKind, type FaultOf, type StreamFaultKind } from '../src/faults/fault.js';
 import type { FaultRule } from '../src/faults/plan.js';
 import { formatTimeline } from '../src/report/timeline.js';
-import { defineScenario, type Scenario } from '../src/runner/scenario.js';
+import { defineScenario, type Scenario } from '../src/scenario/scenario.js';
 import { runTrial, type TrialResult } from '../src/runner/trial.js';
 import { RetryConfigSchema, rulebookDefault, type RetryConfig, type RetryConfigInput } from '../src/runtime/config.js';
 import { BUILTIN_SERVICES } from '../src/world/createWorld.js';

@@ -3,7 +3,7 @@ import { MAX_INPUT_DEPTH, type AgentFn } from '../src/agent/agentFunction.js';
 import type { EventOf, HistoryEvent, Verdict } from '../src/core/index.js';
 import { formatTimeline } from '../src/report/timeline.js';
 import { runMatrix } from '../src/runner/run.js';
-import { defineScenario, type Scenario, type ScenarioInput } from '../src/runner/scenario.js';
+import { defineScenario, type Scenario, type ScenarioInput } from '../src/scenario/scenario.js';
 import { runTrial, type TrialResult, type TrialSummary } from '../src/runner/trial.js';
 import { RetryConfigSchema, rulebookDefault, type RetryConfig } from '../src/runtime/config.js';
 

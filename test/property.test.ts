@@ -6,7 +6,7 @@ import { CallTracker } from '../src/faults/http/CallTracker.js';
 import { faultPlanArbitrary } from '../src/explore/faultPlanArbitrary.js';
 import { FaultPlanSchema, type FaultRule } from '../src/faults/plan.js';
 import { formatTimeline } from '../src/report/timeline.js';
-import { defineScenario } from '../src/runner/scenario.js';
+import { defineScenario } from '../src/scenario/scenario.js';
 import { runTrial, type TrialResult } from '../src/runner/trial.js';
 import { rulebookDefault } from '../src/runtime/config.js';
 

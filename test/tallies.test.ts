@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CellTally, type Cell } from '../src/runner/CellTally.js';
-import { loadConfigs, loadScenarios } from '../src/runner/library.js';
+import { CellTally, type Cell } from '../src/stats/CellTally.js';
+import { loadConfigs, loadScenarios } from '../src/scenario/library.js';
 import { mergeRuns } from '../src/runner/mergeRuns.js';
 import { finishRun, runMatrix, type RunResult } from '../src/runner/run.js';
 import { runTrial, summarise, type TrialSummary } from '../src/runner/trial.js';

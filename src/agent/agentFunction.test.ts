@@ -5,7 +5,7 @@ import { AGENT_OUTCOMES, History, VirtualClock, type Claim } from '../core/index
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import { defineAgent, endOf, parsedEnd, plainEnd, runAgentFunction, type AgentContext } from './agentFunction.js';
 import type { LoopEnd } from './loop.js';
-import type { ModelAction } from './model.js';
+import type { ModelAction } from '../model/model.js';
 import { FakeExecutor, fail, ok } from './testing/FakeExecutor.js';
 
 const agent = defineAgent(async ({ task, tools, wait, now }) => {

@@ -5,7 +5,7 @@ import { setOwnKey } from '../core/setOwnKey.js';
 import type { ToolResult } from '../runtime/result.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import type { LoopEnd } from './loop.js';
-import type { ModelAction } from './model.js';
+import type { ModelAction } from '../model/model.js';
 
 /** What an agent function is given: the tools by name (through the execution layer), and time. */
 export interface AgentContext {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planForAgent, withAgentIndex } from './agentIndex.js';
-import { ScriptPlanSchema } from './script.js';
+import { ScriptPlanSchema } from '../model/script.js';
 
 describe('{agent}: the agent index in a plan', () => {
   it('fills strings, makes a lone {agent} a number, and keeps {{agent}} literal', () => {

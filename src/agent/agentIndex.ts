@@ -1,4 +1,4 @@
-import type { ScriptPlan } from './script.js';
+import type { ScriptPlan } from '../model/script.js';
 
 /**
  * `{agent}` in a scenario's plan stands for the agent's index (0-based) when a scenario runs

@@ -2,7 +2,7 @@ import type { Clock, History } from '../core/index.js';
 import type { AgentFnResult } from './agentFunction.js';
 import { endOf } from './agentFunction.js';
 import type { LoopEnd } from './loop.js';
-import type { ModelAction } from './model.js';
+import type { ModelAction } from '../model/model.js';
 
 /** Where one of the scenario's services answers over HTTP. */
 export interface ServiceEndpoint {

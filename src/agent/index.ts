@@ -1,10 +1,10 @@
-export type { Message, Model, ModelAction, ModelActionKind, ModelInput, ProposedCall } from './model.js';
+export type { Message, Model, ModelAction, ModelActionKind, ModelInput, ProposedCall } from '../model/model.js';
 export { runAgentLoop, type AgentLoopOptions, type LoopEnd, type LoopEndKind } from './loop.js';
-export { BEHAVIOURS, type Behaviour } from './behaviours.js';
-export { ScriptedModel, type ScriptedModelOptions } from './ScriptedModel.js';
-export { playScript, type FinalAction, type Reply, type Script } from './playScript.js';
-export { PollSchema, ScriptPlanSchema, StepSchema, type Poll, type ScriptPlan, type ScriptPlanInput, type Step } from './script.js';
-export { parsePlaceholder, placeholdersIn, readPath, substitutePlaceholders, type PathLookup, type Placeholder } from './placeholders.js';
+export { BEHAVIOURS, type Behaviour } from '../model/behaviours.js';
+export { ScriptedModel, type ScriptedModelOptions } from '../model/ScriptedModel.js';
+export { playScript, type FinalAction, type Reply, type Script } from '../model/playScript.js';
+export { PollSchema, ScriptPlanSchema, StepSchema, type Poll, type ScriptPlan, type ScriptPlanInput, type Step } from '../model/script.js';
+export { parsePlaceholder, placeholdersIn, readPath, substitutePlaceholders, type PathLookup, type Placeholder } from '../model/placeholders.js';
 export { readOperationAnswer, type OperationAnswer, type OperationAnswerState } from './operationStatus.js';
 export {
   defineAgent,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { History, VirtualClock } from '../core/index.js';
 import { runAgentLoop, type AgentLoopOptions } from './loop.js';
-import type { Model, ModelAction, ModelInput } from './model.js';
+import type { Model, ModelAction, ModelInput } from '../model/model.js';
 import { FakeExecutor, fail, ok, type FakeAnswer } from './testing/FakeExecutor.js';
 
 /** A model that plays fixed actions and keeps what it was shown. */

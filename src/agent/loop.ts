@@ -2,7 +2,7 @@ import type { AgentOutcomeKind, Claim, Clock, History, NewEvent } from '../core/
 import type { Mutable } from '../core/Mutable.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import { renderFeedback, type FeedbackFormat } from '../runtime/feedback/index.js';
-import type { Message, Model } from './model.js';
+import type { Message, Model } from '../model/model.js';
 
 /** How the agent's part of a trial ended. */
 export type LoopEnd =

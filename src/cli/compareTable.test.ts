@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GATES, evaluateGates } from '../runner/gates.js';
+import { DEFAULT_GATES, evaluateGates } from '../stats/gates.js';
 import { makeRun, sampleRun } from '../report/testing.js';
 import { renderComparison } from './compareTable.js';
 

@@ -1,10 +1,10 @@
-import type { GateResult } from '../runner/gates.js';
-import { mergedDurations, quantileOf } from '../runner/metrics.js';
+import type { GateResult } from '../stats/gates.js';
+import { mergedDurations, quantileOf } from '../stats/metrics.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds } from '../report/format.js';
-import { cellIntervals, configIntervals, formatRateWithInterval } from '../report/rateIntervals.js';
+import { cellIntervals, configIntervals, formatRateWithInterval } from '../stats/rateIntervals.js';
 import { intervalNote, runLine } from '../report/summaryRows.js';
-import type { PassIntervalCurves } from '../runner/intervals.js';
+import type { PassIntervalCurves } from '../stats/intervals.js';
 import { painter, type Paint, type Painter } from '../report/paint.js';
 import { summaryTail } from '../report/summaryTail.js';
 import { crowdLines, loadOverTimeLines } from '../report/console.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { parseGate, withCoverageGate, type Gate } from '../runner/gates.js';
+import { parseGate, withCoverageGate, type Gate } from '../stats/gates.js';
 import { mergeRuns } from '../runner/mergeRuns.js';
 import { parseJsonReport, runFromJsonReport, type JsonReport, type WallClock } from '../report/json.js';
 import type { ReporterName } from '../report/write.js';

@@ -1,10 +1,10 @@
 import { wallMs } from '../core/clock/RealClock.js';
-import { modelRoot } from '../faults/http/model/modelOperations.js';
-import { startLiveGateway } from '../runner/live/LiveGateway.js';
-import { DEFAULT_LIVE_RETRY } from '../runner/live/liveDefaults.js';
-import { formatCost } from '../runner/live/prices.js';
-import { API_KEY_ENV, type LiveRun } from '../runner/modelSource.js';
-import type { Scenario } from '../runner/scenario.js';
+import { modelRoot } from '../model/api/modelOperations.js';
+import { startLiveGateway } from '../model/live/LiveGateway.js';
+import { DEFAULT_LIVE_RETRY } from '../model/live/liveDefaults.js';
+import { formatCost } from '../model/live/prices.js';
+import { API_KEY_ENV, type LiveRun } from '../model/modelSource.js';
+import type { Scenario } from '../scenario/scenario.js';
 
 /** A `--live` or `--record` run's gateway, for as long as the run lasts. */
 export interface LiveSession {

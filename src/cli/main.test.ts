@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filesIn, LIBRARY_DIR } from '../runner/library.js';
+import { filesIn, LIBRARY_DIR } from '../scenario/library.js';
 import { parseJsonReport } from '../report/json.js';
 import type { Io } from './io.js';
 import { main } from './main.js';

@@ -1,9 +1,9 @@
 import { InvalidArgumentError } from 'commander';
 import { isFaultlineError } from '../core/errors.js';
-import { parseGate, type Gate } from '../runner/gates.js';
+import { parseGate, type Gate } from '../stats/gates.js';
 import { parseShard, type Shard } from '../runner/shard.js';
 import type { ReporterName } from '../report/write.js';
-import { MAX_K } from '../runner/maxK.js';
+import { MAX_K } from '../scenario/maxK.js';
 
 /** Flag parsers for commander: each throws `InvalidArgumentError`, which commander reports with the flag's name (exit 2). */
 

@@ -1,5 +1,5 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { impossibleGates, type Gate } from '../runner/gates.js';
+import { impossibleGates, type Gate } from '../stats/gates.js';
 import { assertAppendable, assertWritableFolder } from './outputPaths.js';
 
 export interface Preflight {

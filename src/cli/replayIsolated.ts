@@ -1,9 +1,9 @@
 import type { FaultPlan } from '../faults/plan.js';
 import { IsolatedTrials } from '../runner/pool/IsolatedTrials.js';
 import type { IsolationOptions } from '../runner/pool/runOnWorkers.js';
-import type { Scenario } from '../runner/scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { TrialSummary } from '../runner/trial.js';
-import type { ScenarioOverride } from '../runner/scenarioOverride.js';
+import type { ScenarioOverride } from '../scenario/scenarioOverride.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import type { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';

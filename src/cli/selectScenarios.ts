@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { plural } from '../report/format.js';
-import { loadScenarios, sourceFileOf } from '../runner/library.js';
-import type { ScenarioProject } from '../runner/project.js';
-import type { Scenario } from '../runner/scenario.js';
-import type { ConfigOrigins } from './config/configOrigins.js';
+import { loadScenarios, sourceFileOf } from '../scenario/library.js';
+import type { ScenarioProject } from '../scenario/project.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { ConfigOrigins } from '../config/configOrigins.js';
 import { pickByGrep } from './grepScenarios.js';
 import type { Io } from './io.js';
 import { readLastFailed } from './lastFailed.js';

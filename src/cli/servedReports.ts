@@ -1,10 +1,10 @@
 import { RealClock, wallMs } from '../core/clock/RealClock.js';
-import { CellTally } from '../runner/CellTally.js';
-import { ruleInfos } from '../runner/coverage.js';
-import { DEFAULT_GATES } from '../runner/gates.js';
-import { refOf } from '../runner/library.js';
+import { CellTally } from '../stats/CellTally.js';
+import { ruleInfos } from '../stats/coverage.js';
+import { DEFAULT_GATES } from '../stats/gates.js';
+import { refOf } from '../scenario/library.js';
 import { finishRun } from '../runner/run.js';
-import type { Scenario } from '../runner/scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import { summarise, type TrialResult } from '../runner/trial.js';
 import type { Io } from './io.js';
 import { reportRun } from './executeRun.js';

@@ -1,6 +1,6 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { loadScenarios } from '../runner/library.js';
-import type { Scenario } from '../runner/scenario.js';
+import { loadScenarios } from '../scenario/library.js';
+import type { Scenario } from '../scenario/scenario.js';
 import { readProjectConfig } from '../config/readProjectConfig.js';
 
 /**

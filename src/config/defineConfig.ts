@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isFaultlineError } from '../core/errors.js';
-import { parseGate } from '../runner/gates.js';
-import { MAX_K } from '../runner/maxK.js';
+import { parseGate } from '../stats/gates.js';
+import { MAX_K } from '../scenario/maxK.js';
 import { REPORTER_NAMES, type ReporterName } from '../report/write.js';
 import { ProjectAgentSchema, ProjectDefaultsSchema, type ProjectAgent, type ProjectDefaults } from './projectSchema.js';
 

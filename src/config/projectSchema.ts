@@ -12,7 +12,7 @@ import {
   ReaderSchema,
   ScriptedAgentSchema,
   ServiceRefSchema,
-} from '../runner/scenario.js';
+} from '../scenario/scenario.js';
 
 const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a short lowercase name such as "openai-sdk" (it labels the agent\'s cells)');
 

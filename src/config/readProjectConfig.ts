@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { reloadProject, type ScenarioProject } from '../runner/project.js';
+import { reloadProject, type ScenarioProject } from '../scenario/project.js';
 import { findConfigFile, loadConfigFile, type LoadedConfigFile } from './loadConfigFile.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadConfigs, loadScenarios } from '../runner/library.js';
+import { loadConfigs, loadScenarios } from '../scenario/library.js';
 import { runTrial } from '../runner/trial.js';
 import { failureClasses } from './failureClass.js';
 import { explorePlans, judgedChecks, regressionFileName, regressionName, toolsToAim } from './explorePlans.js';

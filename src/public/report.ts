@@ -27,9 +27,9 @@ export {
   JSON_SCHEMA_VERSION,
 } from '../report/index.js';
 export { mergeRuns } from '../runner/mergeRuns.js';
-export { parseGate, evaluateGates, gatesPassed, DEFAULT_GATES, GATE_GRAMMAR } from '../runner/gates.js';
-export { passIntervals, passIntervalsAt, passIntervalCurves, proportionInterval, DEFAULT_CONFIDENCE } from '../runner/intervals.js';
+export { parseGate, evaluateGates, gatesPassed, DEFAULT_GATES, GATE_GRAMMAR } from '../stats/gates.js';
+export { passIntervals, passIntervalsAt, passIntervalCurves, proportionInterval, DEFAULT_CONFIDENCE } from '../stats/intervals.js';
 
 export type { JsonReport, WallClock, ReporterName, WriteReportsOptions, WrittenReports, ConsoleReportOptions } from '../report/index.js';
-export type { Gate, GateFailure, GateResult, GateScope } from '../runner/gates.js';
-export type { Interval, PassIntervals, PassIntervalCurves } from '../runner/intervals.js';
+export type { Gate, GateFailure, GateResult, GateScope } from '../stats/gates.js';
+export type { Interval, PassIntervals, PassIntervalCurves } from '../stats/intervals.js';

@@ -24,13 +24,13 @@ export {
   TASK_STATES,
 } from '../world/index.js';
 export { memoryBackend } from '../runner/backend.js';
-export { loadServiceModule } from '../runner/loadService.js';
-export { ScenarioDataSchema, ScenarioSchema } from '../runner/scenario.js';
-export { LIBRARY_DIR, CONFIG_DIR, DEFAULT_CONFIG } from '../runner/library.js';
+export { loadServiceModule } from '../scenario/loadService.js';
+export { ScenarioDataSchema, ScenarioSchema } from '../scenario/scenario.js';
+export { LIBRARY_DIR, CONFIG_DIR, DEFAULT_CONFIG } from '../scenario/library.js';
 export { DistributionSchema, sample } from '../core/distribution.js';
 export { NetworkSchema, LegLatencySchema } from '../faults/network.js';
 export { FaultPlanSchema } from '../faults/plan.js';
-export { ScriptedModel } from '../agent/ScriptedModel.js';
+export { ScriptedModel } from '../model/ScriptedModel.js';
 
 export type {
   BuiltinServiceName,
@@ -49,6 +49,6 @@ export type {
 export type { TrialBackend } from '../runner/backend.js';
 export type { NetworkLeg } from '../core/transport.js';
 export type { NetworkLegs } from '../core/events.js';
-export type { ScriptedModelOptions } from '../agent/ScriptedModel.js';
-export type { Model, ModelAction, ModelInput, Message, ProposedCall } from '../agent/model.js';
-export type { Behaviour, BehaviourMix, BehaviourSpec } from '../agent/behaviours.js';
+export type { ScriptedModelOptions } from '../model/ScriptedModel.js';
+export type { Model, ModelAction, ModelInput, Message, ProposedCall } from '../model/model.js';
+export type { Behaviour, BehaviourMix, BehaviourSpec } from '../model/behaviours.js';

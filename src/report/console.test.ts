@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GATES, evaluateGates } from '../runner/gates.js';
+import { DEFAULT_GATES, evaluateGates } from '../stats/gates.js';
 import { colorEnabled, renderConsoleReport } from './console.js';
 import { sampleRun } from './testing.js';
 

@@ -1,4 +1,4 @@
-import type { GateResult } from '../runner/gates.js';
+import type { GateResult } from '../stats/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { mark, painter, type Painter } from './paint.js';
 import { intervalNote, runLine, summaryHeader, summaryTables, timeBasis } from './summaryRows.js';

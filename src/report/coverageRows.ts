@@ -1,5 +1,5 @@
-import type { Cell } from '../runner/CellTally.js';
-import { notExercisedMessage, unexercised, type RuleCoverage } from '../runner/coverage.js';
+import type { Cell } from '../stats/CellTally.js';
+import { notExercisedMessage, unexercised, type RuleCoverage } from '../stats/coverage.js';
 import type { RunResult } from '../runner/run.js';
 import type { ColumnWord } from './columnWord.js';
 

@@ -1,5 +1,5 @@
-import type { Cell } from '../runner/CellTally.js';
-import type { CrowdMetrics } from '../runner/metrics.js';
+import type { Cell } from '../stats/CellTally.js';
+import type { CrowdMetrics } from '../stats/metrics.js';
 import type { RunResult } from '../runner/run.js';
 import type { ColumnWord } from './columnWord.js';
 import { formatRate, formatRatio, formatSeconds } from './format.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FaultlineError } from '../core/errors.js';
-import { DEFAULT_GATES, evaluateGates, parseGate } from '../runner/gates.js';
+import { DEFAULT_GATES, evaluateGates, parseGate } from '../stats/gates.js';
 import { JSON_SCHEMA_VERSION, JsonReportSchema, parseJsonReport, renderJsonReport, runFromJsonReport, type JsonReport, type WallClock } from './json.js';
 import { makeRun, sampleRun } from './testing.js';
 

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { formatIssues } from '../core/zodIssues.js';
 import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, type HistoryEvent } from '../core/index.js';
 import type { TrialEnd } from '../checks/record.js';
-import type { GateResult } from '../runner/gates.js';
-import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
+import type { GateResult } from '../stats/gates.js';
+import type { CellMetrics, ConfigMetrics } from '../stats/metrics.js';
 import { finishRun, type Cell, type RunResult } from '../runner/run.js';
 import type { TrialSummary } from '../runner/trial.js';
-import { INTERVAL_METHOD, proportionInterval, type PassIntervalCurves } from '../runner/intervals.js';
-import { cellIntervals, configIntervals } from './rateIntervals.js';
+import { INTERVAL_METHOD, proportionInterval, type PassIntervalCurves } from '../stats/intervals.js';
+import { cellIntervals, configIntervals } from '../stats/rateIntervals.js';
 import { replayCommand } from './replay.js';
-import { runCost } from '../runner/live/prices.js';
+import { runCost } from '../model/live/prices.js';
 
 /**
  * Bumped on any change a reader of the JSON report would notice. Version 2: cells keep the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGates, parseGate } from '../runner/gates.js';
+import { evaluateGates, parseGate } from '../stats/gates.js';
 import { renderJunitReport } from './junit.js';
 import { makeRun, parseXml, sampleRun, xmlElements } from './testing.js';
 import { escapeXmlAttr, escapeXmlText } from './xml.js';

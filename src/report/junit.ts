@@ -1,11 +1,11 @@
-import type { GateResult } from '../runner/gates.js';
+import type { GateResult } from '../stats/gates.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import { failedChecks, failedTrialLines, isFailed } from './failures.js';
 import { formatRate, plural } from './format.js';
-import { cellIntervals, confidenceText } from './rateIntervals.js';
-import type { Interval } from '../runner/intervals.js';
+import { cellIntervals, confidenceText } from '../stats/rateIntervals.js';
+import type { Interval } from '../stats/intervals.js';
 import { escapeXmlText, openTag } from './xml.js';
-import { notExercisedMessage, unexercised } from '../runner/coverage.js';
+import { notExercisedMessage, unexercised } from '../stats/coverage.js';
 
 export interface JunitReportOptions {
   /** When given, the gates form one more test suite, so a broken gate shows in CI as a failed test. */

@@ -1,4 +1,4 @@
-import { formatCost, runCost } from '../runner/live/prices.js';
+import { formatCost, runCost } from '../model/live/prices.js';
 import type { RunResult } from '../runner/run.js';
 
 /**

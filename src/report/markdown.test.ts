@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GATES, evaluateGates, parseGate } from '../runner/gates.js';
+import { DEFAULT_GATES, evaluateGates, parseGate } from '../stats/gates.js';
 import { escapeMarkdown, renderMarkdownReport } from './markdown.js';
 import { makeRun, sampleRun } from './testing.js';
 

@@ -1,5 +1,5 @@
 import { liveLines } from './liveLines.js';
-import type { GateResult } from '../runner/gates.js';
+import type { GateResult } from '../stats/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { failingCells, notPassed, verdictLine } from './failures.js';
 import { formatValue, plural } from './format.js';

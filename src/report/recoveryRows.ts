@@ -1,10 +1,10 @@
-import type { Cell } from '../runner/CellTally.js';
-import { proportionInterval } from '../runner/intervals.js';
-import type { RecoveryMetrics } from '../runner/metrics.js';
+import type { Cell } from '../stats/CellTally.js';
+import { proportionInterval } from '../stats/intervals.js';
+import type { RecoveryMetrics } from '../stats/metrics.js';
 import type { RunResult } from '../runner/run.js';
 import type { ColumnWord } from './columnWord.js';
 import { formatRate, formatSeconds } from './format.js';
-import { formatRateWithInterval } from './rateIntervals.js';
+import { formatRateWithInterval } from '../stats/rateIntervals.js';
 
 /** The recovery table's columns, the same in the console and Markdown; the second names what the run's columns are. */
 export const recoveryHeader = (word: ColumnWord): string[] => ['scenario', word, 'recovered', 'rate', 'p50', 'p95', 'max', 'calls after'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GATES, evaluateGates } from '../runner/gates.js';
+import { DEFAULT_GATES, evaluateGates } from '../stats/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { mergeRuns } from '../runner/mergeRuns.js';
 import { renderConsoleReport } from './console.js';

@@ -1,10 +1,10 @@
-import { DEFAULT_CONFIDENCE, type PassIntervalCurves } from '../runner/intervals.js';
-import type { CellMetrics, ConfigMetrics } from '../runner/metrics.js';
-import type { Cell } from '../runner/CellTally.js';
+import { DEFAULT_CONFIDENCE, type PassIntervalCurves } from '../stats/intervals.js';
+import type { CellMetrics, ConfigMetrics } from '../stats/metrics.js';
+import type { Cell } from '../stats/CellTally.js';
 import type { RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds, plural } from './format.js';
 import { columnWord, countColumns } from './columnWord.js';
-import { cellIntervals, confidenceText, configIntervals, formatRateWithInterval } from './rateIntervals.js';
+import { cellIntervals, confidenceText, configIntervals, formatRateWithInterval } from '../stats/rateIntervals.js';
 
 /**
  * What a run's times measure: `virtual` (faultline's clock, every in-process agent), `wall`

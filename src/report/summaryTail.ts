@@ -1,4 +1,4 @@
-import type { GateResult } from '../runner/gates.js';
+import type { GateResult } from '../stats/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { failingCells, firstFailureReplay, notPassed, verdictLine } from './failures.js';
 import { plural } from './format.js';

@@ -1,11 +1,11 @@
 /** Hand-built run results for the reporters' tests: real metrics over made-up trials. */
 import type { HistoryEvent, NewEvent, Verdict } from '../core/index.js';
 import type { TrialEnd } from '../checks/record.js';
-import { CellTally } from '../runner/CellTally.js';
-import { ruleInfos } from '../runner/coverage.js';
+import { CellTally } from '../stats/CellTally.js';
+import { ruleInfos } from '../stats/coverage.js';
 import { finishRun, type RunResult } from '../runner/run.js';
 import type { CheckResult, TrialResult } from '../runner/trial.js';
-import { trialStats } from '../runner/trialStats.js';
+import { trialStats } from '../stats/trialStats.js';
 import { TrialIndex } from '../checks/trialIndex.js';
 import type { Effect } from '../world/ledger.js';
 

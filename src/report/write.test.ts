@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_GATES } from '../runner/gates.js';
+import { DEFAULT_GATES } from '../stats/gates.js';
 import { JsonReportSchema } from './json.js';
 import { REPORTERS, REPORTER_NAMES, writeReportAtomic, writeReports } from './write.js';
 import { parseXml, sampleRun } from './testing.js';

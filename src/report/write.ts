@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { evaluateGates, type Gate, type GateResult } from '../runner/gates.js';
+import { evaluateGates, type Gate, type GateResult } from '../stats/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { renderConsoleReport } from './console.js';
 import { buildJsonReport, renderJsonReport, type WallClock } from './json.js';

@@ -1,5 +1,5 @@
-import { matrixAgentOf } from './library.js';
-import type { Scenario } from './scenario.js';
+import { matrixAgentOf } from '../scenario/library.js';
+import type { Scenario } from '../scenario/scenario.js';
 
 /**
  * Which cells of scenarios × configurations run: a matrix agent that ignores retry

@@ -5,7 +5,7 @@ import { parseExecutionConfig } from '../runtime/executionConfig.js';
 import { InMemoryOperationStore } from '../runtime/idempotency/InMemoryOperationStore.js';
 import { memoryBackend, type TrialBackend } from './backend.js';
 import { ProcessClock } from './crash.js';
-import { defineScenario } from './scenario.js';
+import { defineScenario } from '../scenario/scenario.js';
 import { runTrial } from './trial.js';
 
 const scenario = defineScenario({

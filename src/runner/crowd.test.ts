@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RetryConfigSchema } from '../runtime/config.js';
-import { cellMetrics } from './metrics.js';
-import { defineScenario, type ScenarioInput } from './scenario.js';
+import { cellMetrics } from '../stats/metrics.js';
+import { defineScenario, type ScenarioInput } from '../scenario/scenario.js';
 import { runTrial } from './trial.js';
 
 const noJitter = RetryConfigSchema.parse({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExecutionConfig } from '../runtime/executionConfig.js';
-import { defineScenario } from './scenario.js';
+import { defineScenario } from '../scenario/scenario.js';
 import { runTrial } from './trial.js';
 
 /** The mail service is down for good: every send answers 503. */

@@ -1,5 +1,5 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { CellTally } from './CellTally.js';
+import { CellTally } from '../stats/CellTally.js';
 import { finishRun, type RunResult } from './run.js';
 
 const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -1,5 +1,5 @@
-import { matrixAgentOf } from './library.js';
-import type { Scenario } from './scenario.js';
+import { matrixAgentOf } from '../scenario/library.js';
+import type { Scenario } from '../scenario/scenario.js';
 
 /**
  * What to say when retry configurations were asked for and some matrix agents ignore them

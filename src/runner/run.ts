@@ -1,23 +1,23 @@
 import type { FaultPlan } from '../faults/plan.js';
 import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
-import { withAddedFaults } from './addedFaults.js';
-import { CellTally, type Cell } from './CellTally.js';
-import { ruleInfos } from './coverage.js';
-import { configMetrics, type ConfigMetrics } from './metrics.js';
-import type { Scenario } from './scenario.js';
-import { matrixAgentOf, refOf } from './library.js';
+import { withAddedFaults } from '../scenario/addedFaults.js';
+import { CellTally, type Cell } from '../stats/CellTally.js';
+import { ruleInfos } from '../stats/coverage.js';
+import { configMetrics, type ConfigMetrics } from '../stats/metrics.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { matrixAgentOf, refOf } from '../scenario/library.js';
 import { cellColumns, cellLabeller, cellRuns } from './cellLabel.js';
 import { GlobalsWatch } from './pool/globalsFingerprint.js';
-import { runsUserCode } from './runsUserCode.js';
+import { runsUserCode } from '../agent/kinds/runsUserCode.js';
 import { runOnWorkers, type IsolationOptions } from './pool/runOnWorkers.js';
 import { workersWorthIt } from './pool/workersWorthIt.js';
 import { wallMs } from '../core/clock/RealClock.js';
 import { matrixJobs, type TrialJob } from './matrixJobs.js';
 import type { Shard } from './shard.js';
 import { runTrial, runTrialSummary, summarise, type TrialSummary } from './trial.js';
-import { useLiveRun, type LiveRun } from './modelSource.js';
+import { useLiveRun, type LiveRun } from '../model/modelSource.js';
 
-export type { Cell, CellRefs, VerdictGroup } from './CellTally.js';
+export type { Cell, CellRefs, VerdictGroup } from '../stats/CellTally.js';
 export type { Shard } from './shard.js';
 export { matrixJobs, type TrialJob } from './matrixJobs.js';
 
@@ -68,7 +68,7 @@ export interface RunOptions {
    */
   readonly addedFaults?: FaultPlan;
   /**
-   * A `--live` run: every model request goes to its gateway (see `runner/live`), each trial's
+   * A `--live` run: every model request goes to its gateway (see `model/live`), each trial's
    * exchanges are recorded into `recordDir`, and `price` gives each trial's cost from its tokens.
    */
   readonly live?: LiveRun;

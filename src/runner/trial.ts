@@ -14,8 +14,8 @@ import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import { runAgentLoop, type LoopEnd } from '../agent/loop.js';
 import { runAgentFunction } from '../agent/agentFunction.js';
 import { planForAgent, withAgentIndex } from '../agent/agentIndex.js';
-import { arrivalOffsets } from './arrival.js';
-import { ScriptedModel } from '../agent/ScriptedModel.js';
+import { arrivalOffsets } from '../scenario/arrival.js';
+import { ScriptedModel } from '../model/ScriptedModel.js';
 import { runCheckers, BUILTIN_CHECKERS, measureRecovery, TrialIndex, type CheckResult } from '../checks/index.js';
 
 export type { CheckResult };
@@ -25,21 +25,21 @@ import { BUILTIN_SERVICES } from '../world/createWorld.js';
 import { memoryBackend, type TrialBackend } from './backend.js';
 import { CallCap } from './CallCap.js';
 import { runWithCrash, type CrashPlan } from './crash.js';
-import { withAgentRepeats } from './AgentRepeats.js';
+import { withAgentRepeats } from '../agent/kinds/AgentRepeats.js';
 import { executorFor as buildExecutor, type ExecutorContext } from './executorFor.js';
 import { clientPoliciesFor, NO_CLIENT_POLICIES } from '../runtime/retry/client/ClientPolicies.js';
 import { withGlobalTimers } from './globalTimersLock.js';
-import type { Scenario } from './scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import { INFRA_ERROR_CODE } from './infraError.js';
-import { currentLiveRun } from './modelSource.js';
-import type { Cassette } from '../faults/http/model/Cassette.js';
+import { currentLiveRun } from '../model/modelSource.js';
+import type { Cassette } from '../model/api/Cassette.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { modelExchanges, type ModelExchange } from '../faults/http/model/modelExchanges.js';
-import { sealSecrets } from '../faults/http/model/cassetteSecrets.js';
+import { modelExchanges, type ModelExchange } from '../model/api/modelExchanges.js';
+import { sealSecrets } from '../model/api/cassetteSecrets.js';
 import { dirname, join } from 'node:path';
-import { trialStats, type TrialStats } from './trialStats.js';
+import { trialStats, type TrialStats } from '../stats/trialStats.js';
 import { scheduleHeal } from './heal.js';
-import { endingItsOwnTrial } from './tooDeep.js';
+import { endingItsOwnTrial } from '../scenario/tooDeep.js';
 
 interface TrialCommon extends TrialRecord {
   readonly runSeed: number;
@@ -184,7 +184,7 @@ async function runJudged({ scenario, config: given, runSeed, trialIndex, refs, b
   // A program of its own runs on the wall clock, against the world served over real HTTP.
   if (scenario.agent.kind === 'command') {
     // Loaded on first use: the served path pulls in the MCP SDK and an HTTP server, which a run of in-process trials never needs.
-    const { runServedTrial } = await import('./servedTrial.js');
+    const { runServedTrial } = await import('../serve/servedTrial.js');
     let served: Cassette | undefined;
     const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }), onRecording: (r) => (served = r) });
     return judgeRecord(scenario, record, runSeed, refs, liveOf(scenario, served));
@@ -286,7 +286,7 @@ async function runJudged({ scenario, config: given, runSeed, trialIndex, refs, b
   let recording: Cassette | undefined;
   const runAgent = async (): Promise<ClockRun<LoopEnd>> =>
     agent.kind === 'http'
-      ? await (await import('./httpAgentRun.js')).runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs, trial: { scenario: scenario.name, config: configName, trialIndex, seed }, onRecording: (r) => (recording = r) })
+      ? await (await import('../agent/kinds/httpAgentRun.js')).runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs, trial: { scenario: scenario.name, config: configName, trialIndex, seed }, onRecording: (r) => (recording = r) })
       : await onTrialTime(() => clock.run(agentBody, clockOptions));
   const ran = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.

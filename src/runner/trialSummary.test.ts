@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rulebookDefault } from '../runtime/config.js';
-import { defineScenario } from './scenario.js';
+import { defineScenario } from '../scenario/scenario.js';
 import { runTrial, runTrialSummary, summarise, type TrialOptions } from './trial.js';
 
 const SECRET = 'PLANTED-s3cr3t-4f9c2e';

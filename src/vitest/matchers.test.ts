@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECKER_NAMES } from './checkMatchers.js';
 import { historyText } from './historySnapshot.js';
 import { runScenario } from '../public/vitest.js';
-import { loadScenarios } from '../runner/library.js';
+import { loadScenarios } from '../scenario/library.js';
 
 describe('faultline/vitest matchers', () => {
   it('pass on a cell that holds every default gate', async () => {

@@ -1,5 +1,5 @@
 import { formatRate } from '../report/format.js';
-import { passIntervals, DEFAULT_CONFIDENCE } from '../runner/intervals.js';
+import { passIntervals, DEFAULT_CONFIDENCE } from '../stats/intervals.js';
 import { toBeHonest, toKeepSecrets, toPassCheck, toReachGoal, toRecover, toRetryWithDiscipline } from './checkMatchers.js';
 import { toMatchHistorySnapshot } from './historySnapshot.js';
 import { coverageLines, evidence, failedCheck, notExercised, subjectOf, type MatcherResult, type MatcherThis } from './subject.js';

@@ -1,9 +1,9 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { DEFAULT_CONFIG, loadConfigs, loadScenarios, matrixAgentOf } from '../runner/library.js';
+import { DEFAULT_CONFIG, loadConfigs, loadScenarios, matrixAgentOf } from '../scenario/library.js';
 import { readProjectConfig } from '../config/readProjectConfig.js';
-import { expandRef } from '../runner/expandRef.js';
+import { expandRef } from '../scenario/expandRef.js';
 import { runMatrix, type Cell } from '../runner/run.js';
-import type { Scenario } from '../runner/scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { RetryConfig } from '../runtime/config.js';
 import type { ExecutionConfig, ExecutionConfigLike } from '../runtime/executionConfig.js';
 

@@ -1,7 +1,7 @@
 import { failedTrialLines, isFailed, type FailedTrial } from '../report/failures.js';
 import { rulesFooter } from '../report/rulesLink.js';
-import { coverageText, notExercisedMessage, unexercised } from '../runner/coverage.js';
-import { cellMetrics, type CellMetrics } from '../runner/metrics.js';
+import { coverageText, notExercisedMessage, unexercised } from '../stats/coverage.js';
+import { cellMetrics, type CellMetrics } from '../stats/metrics.js';
 import type { Cell } from '../runner/run.js';
 import type { TrialSummary } from '../runner/trial.js';
 

@@ -1,5 +1,5 @@
 /**
- * The YAML files `npm run build` parses ahead (dist/runner/yamlCache.js, read by the built
+ * The YAML files `npm run build` parses ahead (dist/scenario/yamlCache.js, read by the built
  * loader): every YAML file the package ships is there, each entry is what parsing its text
  * today gives, and a file whose text differs from the build's is parsed, not looked up.
  */
@@ -25,9 +25,9 @@ describe('the YAML parsed at build time', () => {
   let loader: Loader;
   let dir: string;
   beforeAll(async () => {
-    built = (await import(join(ROOT, 'dist', 'runner', 'yamlCache.js'))) as Built;
-    keys = (await import(join(ROOT, 'dist', 'runner', 'parsedYaml.js'))) as Keys;
-    loader = (await import(join(ROOT, 'dist', 'runner', 'loadFile.js'))) as Loader;
+    built = (await import(join(ROOT, 'dist', 'scenario', 'yamlCache.js'))) as Built;
+    keys = (await import(join(ROOT, 'dist', 'scenario', 'parsedYaml.js'))) as Keys;
+    loader = (await import(join(ROOT, 'dist', 'scenario', 'loadFile.js'))) as Loader;
     dir = await mkdtemp(join(tmpdir(), 'faultline-yaml-cache-'));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));

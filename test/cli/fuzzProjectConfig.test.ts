@@ -90,7 +90,7 @@ async function refused(c: Case, command: string): Promise<void> {
   expect(r.stderr, `${c.cls} on ${command}`).toMatch(c.says);
   // Refused before anything ran: no trial, no stack.
   expect(r.stderr).not.toMatch(/\n\s+at /);
-  // Names the user's files, never faultline's own (Node's "imported from …/dist/runner/loadFile.js").
+  // Names the user's files, never faultline's own (Node's "imported from …/dist/scenario/loadFile.js").
   expect(r.stderr, `${c.cls} on ${command}`).not.toMatch(/dist\/(runner|cli|core)\//);
 }
 

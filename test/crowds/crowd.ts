@@ -1,6 +1,6 @@
-import { CellTally, type Cell } from '../../src/runner/CellTally.js';
-import { loadConfigs, loadScenarios } from '../../src/runner/library.js';
-import type { Scenario } from '../../src/runner/scenario.js';
+import { CellTally, type Cell } from '../../src/stats/CellTally.js';
+import { loadConfigs, loadScenarios } from '../../src/scenario/library.js';
+import type { Scenario } from '../../src/scenario/scenario.js';
 import { runTrial, summarise, type TrialResult } from '../../src/runner/trial.js';
 import type { ExecutionConfig } from '../../src/runtime/executionConfig.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfigs, loadScenarios } from '../../src/runner/library.js';
+import { loadConfigs, loadScenarios } from '../../src/scenario/library.js';
 import { finishRun, runMatrix, type Cell } from '../../src/runner/run.js';
 import { renderHtmlReport } from '../../src/report/html/renderHtmlReport.js';
 import { runComparisonHtmlReport } from '../../src/report/html/runComparisonHtml.js';

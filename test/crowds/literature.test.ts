@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CrowdMetrics } from '../../src/runner/metrics.js';
+import type { CrowdMetrics } from '../../src/stats/metrics.js';
 import { crowdCell, crowdConfig, crowdScenario } from './crowd.js';
 
 const JITTERED = ['full-jitter', 'equal-jitter', 'decorrelated-jitter', 'full-jitter-cap-1s', 'cockatiel-decorrelated', 'p-retry-randomized'];

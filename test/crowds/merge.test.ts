@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonReport, renderJsonReport, runFromJsonReport } from '../../src/report/json.js';
-import { loadConfigs, loadScenarios } from '../../src/runner/library.js';
+import { loadConfigs, loadScenarios } from '../../src/scenario/library.js';
 import { mergeRuns } from '../../src/runner/mergeRuns.js';
 import { runMatrix } from '../../src/runner/run.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineScenario } from '../../src/runner/scenario.js';
+import { defineScenario } from '../../src/scenario/scenario.js';
 import { crowdCell, crowdConfig } from './crowd.js';
 
 describe('a thousand agents in one trial', () => {

@@ -9,9 +9,9 @@
  * it is meant, it needs its own commit that says so, with the new hashes.
  */
 import { describe, expect, it } from 'vitest';
-import { defineScenario, type ScenarioInput } from '../../src/runner/scenario.js';
+import { defineScenario, type ScenarioInput } from '../../src/scenario/scenario.js';
 import { runTrial } from '../../src/runner/trial.js';
-import { loadConfigs } from '../../src/runner/library.js';
+import { loadConfigs } from '../../src/scenario/library.js';
 import type { AgentFn } from '../../src/agent/agentFunction.js';
 import { crowdConfig, crowdScenario } from '../crowds/crowd.js';
 import * as api from '../../src/public/index.js';

@@ -1,6 +1,6 @@
 /** What the golden tests pin: each whole trial result by a short hash of its JSON. */
 import { createHash } from 'node:crypto';
-import { defineScenario, type ScenarioInput } from '../../src/runner/scenario.js';
+import { defineScenario, type ScenarioInput } from '../../src/scenario/scenario.js';
 import { runTrial } from '../../src/runner/trial.js';
 import type { ExecutionConfig } from '../../src/runtime/executionConfig.js';
 

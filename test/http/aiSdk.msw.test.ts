@@ -1,11 +1,11 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { ScriptedModel } from '../../src/agent/ScriptedModel.js';
+import { ScriptedModel } from '../../src/model/ScriptedModel.js';
 import { modelCallLoads, modelRetries } from '../../src/checks/modelRetries.js';
 import { eventsOf } from '../../src/core/index.js';
 import { createHttpTrial } from '../../src/faults/http/createHttpTrial.js';
-import { openaiService } from '../../src/faults/http/model/modelServices.js';
+import { openaiService } from '../../src/model/api/modelServices.js';
 import { runWithMsw } from '../../src/faults/http/msw.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
 import { ORDER } from './support.js';

@@ -1,13 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { ScriptedModel } from '../../src/agent/ScriptedModel.js';
+import { ScriptedModel } from '../../src/model/ScriptedModel.js';
 import { modelCallLoads, modelRetries } from '../../src/checks/modelRetries.js';
 import type { TrialRecord } from '../../src/checks/record.js';
 import { History, Rng, VirtualClock, type HistoryEvent } from '../../src/core/index.js';
 import { HttpFaults } from '../../src/faults/http/HttpFaults.js';
-import { finalFromText } from '../../src/faults/http/model/conversation.js';
-import { anthropicService, openaiService } from '../../src/faults/http/model/modelServices.js';
+import { finalFromText } from '../../src/model/api/conversation.js';
+import { anthropicService, openaiService } from '../../src/model/api/modelServices.js';
 import { runWithMsw } from '../../src/faults/http/msw.js';
 import { ordersRoutes } from '../../src/faults/http/toolRoutes.js';
 import type { FaultPlan } from '../../src/faults/plan.js';

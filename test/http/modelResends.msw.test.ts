@@ -6,13 +6,13 @@
  */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { ScriptedModel } from '../../src/agent/ScriptedModel.js';
+import { ScriptedModel } from '../../src/model/ScriptedModel.js';
 import { modelCallLoads, modelRetries } from '../../src/checks/modelRetries.js';
 import type { TrialRecord } from '../../src/checks/record.js';
 import { retryDiscipline } from '../../src/checks/retryDiscipline.js';
 import { History, Rng, VirtualClock, type HistoryEvent } from '../../src/core/index.js';
 import { HttpFaults } from '../../src/faults/http/HttpFaults.js';
-import { openaiService } from '../../src/faults/http/model/modelServices.js';
+import { openaiService } from '../../src/model/api/modelServices.js';
 import { runWithMsw } from '../../src/faults/http/msw.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
 import { START } from './support.js';

@@ -11,12 +11,12 @@ import type { IncomingMessage } from 'node:http';
 import axios from 'axios';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ScriptedModel } from '../../src/agent/ScriptedModel.js';
+import { ScriptedModel } from '../../src/model/ScriptedModel.js';
 import { eventsOf, type ClockRun, type VirtualClock } from '../../src/core/index.js';
 import type { Fault } from '../../src/faults/fault.js';
 import { createHttpTrial, type HttpTrial } from '../../src/faults/http/createHttpTrial.js';
 import type { HttpFaults } from '../../src/faults/http/HttpFaults.js';
-import { openaiService } from '../../src/faults/http/model/modelServices.js';
+import { openaiService } from '../../src/model/api/modelServices.js';
 import { ORDER } from './support.js';
 
 export const CHAT = 'model:openai.chat.completions';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eventsOf } from '../../src/core/index.js';
-import { finalFromText } from '../../src/faults/http/model/conversation.js';
+import { finalFromText } from '../../src/model/api/conversation.js';
 import { runWithMsw } from '../../src/faults/http/msw.js';
 import { STREAM_EVENT_GAP_MS } from '../../src/faults/http/pacedStream.js';
 import { CASES, orders, play as playWith, STREAM_TIMEOUT_MS, type Case } from './streamingAgents.js';

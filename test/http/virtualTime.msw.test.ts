@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { History, Rng, VirtualClock, wallMs } from '../../src/core/index.js';
 import { HttpFaults } from '../../src/faults/http/HttpFaults.js';
 import { runWithMsw } from '../../src/faults/http/msw.js';
-import { openaiService } from '../../src/faults/http/model/modelServices.js';
+import { openaiService } from '../../src/model/api/modelServices.js';
 import { ordersRoutes } from '../../src/faults/http/toolRoutes.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
-import { ScriptedModel } from '../../src/agent/ScriptedModel.js';
+import { ScriptedModel } from '../../src/model/ScriptedModel.js';
 import { createWorld } from '../../src/world/createWorld.js';
 import { ORDER, START } from './support.js';
 

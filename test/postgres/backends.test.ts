@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfigs, loadScenarios } from '../../src/runner/library.js';
+import { loadConfigs, loadScenarios } from '../../src/scenario/library.js';
 import { runTrial, type TrialResult } from '../../src/runner/trial.js';
 import { postgresBackend } from '../../src/runner/postgresBackend.js';
 import { skipReason, useTestDatabase } from './postgres.js';

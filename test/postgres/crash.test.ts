@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rulebookDefault } from '../../src/runtime/config.js';
-import { defineScenario } from '../../src/runner/scenario.js';
+import { defineScenario } from '../../src/scenario/scenario.js';
 import { runTrial, type TrialResult } from '../../src/runner/trial.js';
 import { postgresBackend } from '../../src/runner/postgresBackend.js';
 import { skipReason, useTestDatabase } from './postgres.js';

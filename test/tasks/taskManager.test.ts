@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Behaviour } from '../../src/agent/behaviours.js';
+import type { Behaviour } from '../../src/model/behaviours.js';
 import { VirtualClock } from '../../src/core/index.js';
 import { deliver } from '../../src/world/index.js';
 import { defineScenario, rulebookDefault, runTrial, type ScenarioInput, type TrialResult } from '../../src/public/index.js';

@@ -30,7 +30,7 @@ virtual second for each configuration, as sparklines here and as SVG charts in c
 
 /** Every built-in configuration, the rulebook default first so the others read against it. */
 export async function builtinConfigs(): Promise<string[]> {
-  const { CONFIG_DIR, DEFAULT_CONFIG, filesIn } = await import('../../runner/library.js');
+  const { CONFIG_DIR, DEFAULT_CONFIG, filesIn } = await import('../../scenario/library.js');
   const names = (await filesIn(CONFIG_DIR)).map((f) => basename(f, extname(f)));
   return [...names.filter((n) => n === DEFAULT_CONFIG), ...names.filter((n) => n !== DEFAULT_CONFIG)];
 }
@@ -45,7 +45,7 @@ export function createCompareCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: RunFlags & { html?: boolean }) => {
       const typed = [...scenarios];
-      const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../config/withConfigFile.js')]);
+      const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../withConfigFile.js')]);
       ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
       const watching = watchRole(flags, ctx.io.env);
       if (watching.kind === 'watch') {

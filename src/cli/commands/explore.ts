@@ -57,7 +57,7 @@ export function createExploreCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: ExploreFlags) => {
       // The engine loads only once a command runs, so --help stays quick.
-      const [{ executeExplore }, { withSharedConfigFile }] = await Promise.all([import('../executeExplore.js'), import('../config/withConfigFile.js')]);
+      const [{ executeExplore }, { withSharedConfigFile }] = await Promise.all([import('../executeExplore.js'), import('../withConfigFile.js')]);
       ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags));
       ctx.exitCode = await executeExplore({ scenarios, ...flags }, ctx.io);
     });

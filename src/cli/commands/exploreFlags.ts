@@ -1,4 +1,4 @@
-import type { ScenarioProject } from '../../runner/project.js';
+import type { ScenarioProject } from '../../scenario/project.js';
 import type { SeedOption } from '../options.js';
 import type { IsolationFlags } from './isolationFlags.js';
 

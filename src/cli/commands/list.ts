@@ -65,7 +65,7 @@ export function createListCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: ListFlags) => {
       const [{ loadConfigs, loadScenarios, matrixAgentOf, CONFIG_DIRS }, { alignTable }, { pickByGrep }, { readProjectConfig }] = await Promise.all([
-        import('../../runner/library.js'),
+        import('../../scenario/library.js'),
         import('../../report/table.js'),
         import('../grepScenarios.js'),
         import('../../config/readProjectConfig.js'),
@@ -74,7 +74,7 @@ export function createListCommand(ctx: CliContext): Command {
       const refs = paths.length > 0 ? paths : [...(project?.loaded.config.scenarios ?? [])];
       const scenariosOf = async (): Promise<Awaited<ReturnType<typeof loadScenarios>>> => pickByGrep(await loadScenarios(refs, project?.project), flags.grep);
       if (flags.tools) {
-        const { toolRows } = await import('../../runner/toolRows.js');
+        const { toolRows } = await import('../../scenario/toolRows.js');
         // A scenario's variants (one per matrix agent) share its services: its tools once.
         const tools = toolRows(firstOfEach(await scenariosOf()));
         if (flags.json) ctx.io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);

@@ -66,15 +66,15 @@ export function createMcpServeCommand(ctx: CliContext): Command {
       const [{ judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, server, { StdioServerTransport }, { McpError, ErrorCode }, { McpHttpEndpoint }] =
         await Promise.all([
           import('../../runner/trial.js'),
-          import('../../runner/servedTrial.js'),
-          import('../../runner/commandResult.js'),
+          import('../../serve/servedTrial.js'),
+          import('../../agent/kinds/commandResult.js'),
           import('../../runner/backend.js'),
           import('../../core/index.js'),
           import('../printTrial.js'),
-          import('../../faults/mcp/mcpWorldServer.js'),
+          import('../../serve/mcpWorldServer.js'),
           import('@modelcontextprotocol/sdk/server/stdio.js'),
           import('@modelcontextprotocol/sdk/types.js'),
-          import('../../faults/mcp/McpHttpEndpoint.js'),
+          import('../../serve/McpHttpEndpoint.js'),
         ]);
       const { servedScenario } = await import('../servedScenario.js');
       const scenario = await servedScenario(ref, flags.configFile, 'mcp-serve');

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Gate } from '../../runner/gates.js';
+import type { Gate } from '../../stats/gates.js';
 import type { ReporterName } from '../../report/write.js';
 import type { CliContext } from '../context.js';
 import { collectGate, collectReporter } from '../options.js';

@@ -46,10 +46,10 @@ export function createReplayCommand(ctx: CliContext): Command {
     .action(async (ref: string, flags: ReplayFlags) => {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'replay needs the seed of the run it reproduces (--seed <n>), not "random"');
       const [{ loadConfigs, loadScenarios, refOf }, { replayIsolated }, { printTrial }, { assertPeersInstalled }] = await Promise.all([
-        import('../../runner/library.js'),
+        import('../../scenario/library.js'),
         import('../replayIsolated.js'),
         import('../printTrial.js'),
-        import('../../runner/optionalPeers.js'),
+        import('../../agent/kinds/optionalPeers.js'),
       ]);
       const { readProjectConfig } = await import('../../config/readProjectConfig.js');
       const project = (await readProjectConfig(flags.configFile, flags.agent === undefined ? undefined : [flags.agent]))?.project;

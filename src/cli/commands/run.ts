@@ -31,7 +31,7 @@ export function createRunCommand(ctx: CliContext): Command {
     .action(async (scenarios: string[], flags: RunFlags & { html?: boolean }) => {
       const typed = [...scenarios];
       // The engine loads only once a command runs, so --help stays quick.
-      const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../config/withConfigFile.js')]);
+      const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../withConfigFile.js')]);
       ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
       const watching = watchRole(flags, ctx.io.env);
       if (watching.kind === 'watch') {

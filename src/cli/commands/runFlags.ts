@@ -1,15 +1,15 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Gate } from '../../runner/gates.js';
-import type { ConfigOrigins } from '../config/configOrigins.js';
+import type { Gate } from '../../stats/gates.js';
+import type { ConfigOrigins } from '../../config/configOrigins.js';
 import type { ReporterName } from '../../report/write.js';
 import type { Shard } from '../../runner/shard.js';
-import type { ScenarioProject } from '../../runner/project.js';
+import type { ScenarioProject } from '../../scenario/project.js';
 import { isolationOptions } from './isolationFlags.js';
 import { collect, collectGate, collectNames, collectReporter, parseBail, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { WATCH_RERUN_ENV } from '../watch/watchEnv.js';
-import type { PriceTable } from '../../runner/live/prices.js';
-import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS } from '../../runner/live/liveDefaults.js';
+import type { PriceTable } from '../../model/live/prices.js';
+import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS } from '../../model/live/liveDefaults.js';
 
 function parseAmount(value: string): number {
   const n = Number(value);

@@ -20,7 +20,7 @@ language server, as the first line of a scenario:
  * reference runtime's with `kind` optional), as zod derives it from the validators themselves.
  */
 export async function jsonSchemaOf(which: 'scenario' | 'config'): Promise<Record<string, unknown>> {
-  const [{ z }, { ScenarioDataSchema }, { ExecutionConfigFileSchema }] = await Promise.all([import('zod'), import('../../runner/scenario.js'), import('../../runtime/executionConfig.js')]);
+  const [{ z }, { ScenarioDataSchema }, { ExecutionConfigFileSchema }] = await Promise.all([import('zod'), import('../../scenario/scenario.js'), import('../../runtime/executionConfig.js')]);
   // `io: 'input'`: files are written before defaults are filled in, so defaulted fields are optional.
   const schema = z.toJSONSchema(which === 'scenario' ? ScenarioDataSchema : ExecutionConfigFileSchema, { io: 'input' });
   const title = which === 'scenario' ? 'faultline scenario' : 'faultline retry configuration';

@@ -48,12 +48,12 @@ export function createServeCommand(ctx: CliContext): Command {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'serve needs a seed (--seed <n>), not "random"');
       const [{ judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, { McpHttpEndpoint }] = await Promise.all([
         import('../../runner/trial.js'),
-        import('../../runner/servedTrial.js'),
-        import('../../runner/commandResult.js'),
+        import('../../serve/servedTrial.js'),
+        import('../../agent/kinds/commandResult.js'),
         import('../../runner/backend.js'),
         import('../../core/index.js'),
         import('../printTrial.js'),
-        import('../../faults/mcp/McpHttpEndpoint.js'),
+        import('../../serve/McpHttpEndpoint.js'),
       ]);
       const { servedScenario } = await import('../servedScenario.js');
       const scenario = await servedScenario(ref, flags.configFile, 'serve');

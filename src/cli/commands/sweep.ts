@@ -1,10 +1,10 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_LAMBDAS, mergeLambdas, parseLambdas } from '../../runner/sweep/lambdaGrid.js';
-import { DEFAULT_SWEEP_FAULTS, SWEEP_FAULTS } from '../../runner/sweep/sweepFaultDefaults.js';
+import { DEFAULT_LAMBDAS, mergeLambdas, parseLambdas } from '../../sweep/lambdaGrid.js';
+import { DEFAULT_SWEEP_FAULTS, SWEEP_FAULTS } from '../../sweep/sweepFaultDefaults.js';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
-import type { Gate } from '../../runner/gates.js';
-import type { ScenarioProject } from '../../runner/project.js';
+import type { Gate } from '../../stats/gates.js';
+import type { ScenarioProject } from '../../scenario/project.js';
 import { collect, collectGate, collectNames, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
 import { builtinConfigs } from './compare.js';
 import { isolationOf, isolationOptions, type IsolationFlags } from './isolationFlags.js';
@@ -128,8 +128,8 @@ export function createSweepCommand(ctx: CliContext): Command {
       // The fault schema loads only once the command runs, so --help stays quick; a bad --fault still exits 2 naming the flag.
       const [{ executeSweep, executeSweepReplay }, { parseSweepFault }, { withSharedConfigFile }] = await Promise.all([
         import('../executeSweep.js'),
-        import('../../runner/sweep/sweepFaults.js'),
-        import('../config/withConfigFile.js'),
+        import('../../sweep/sweepFaults.js'),
+        import('../withConfigFile.js'),
       ]);
       ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags, (config, typed, file) => ({
         ...(!typed('k') && config.k !== undefined && { k: config.k, kFrom: file }),

@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Where the worked examples sit in the package (and in the repository): `scenarios/examples/`.
- * Found from this file, not from runner/library's LIBRARY_DIR: `init`'s flags are defined on
- * every start of the CLI (`--version` too), and importing runner/library for a path loaded the
+ * Found from this file, not from scenario/library's LIBRARY_DIR: `init`'s flags are defined on
+ * every start of the CLI (`--version` too), and importing scenario/library for a path loaded the
  * engine with it (every service, checker and fault module: ~120 modules).
  */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../../scenarios/examples', import.meta.url));

@@ -28,9 +28,9 @@ import { errorAnswer } from './errorAnswer.js';
 import { answerOf, isAnswer, onTheWire, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
 import { matchRoute, type ErrorMapper, type HttpRequestData, type HttpRoute, type RouteMatch, type RouteRequest } from './HttpRoute.js';
 import { parseRequestBody } from './requestBody.js';
-import { streamUsageOf, usageOf } from './model/usage.js';
+import { streamUsageOf, usageOf } from '../../model/api/usage.js';
 import { redactText } from '../../core/secretText.js';
-import { asksForStream } from './model/sse.js';
+import { asksForStream } from '../../model/api/sse.js';
 import { pacedStream, STREAM_CUT_MESSAGE, type StreamEnd } from './pacedStream.js';
 
 /** A faulted HTTP service: where it lives and what it answers. */

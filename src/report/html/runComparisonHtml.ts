@@ -1,8 +1,8 @@
-import { mergedDurations, quantileOf } from '../../runner/metrics.js';
+import { mergedDurations, quantileOf } from '../../stats/metrics.js';
 import type { RunResult } from '../../runner/run.js';
 import { formatRate, formatRatio, formatSeconds, plural } from '../format.js';
 import { columnWord, countColumns } from '../columnWord.js';
-import { configIntervals, formatRateWithInterval } from '../rateIntervals.js';
+import { configIntervals, formatRateWithInterval } from '../../stats/rateIntervals.js';
 import { intervalNote, timeBasis, timeHeader } from '../summaryRows.js';
 import { crowdSections } from './crowdHtml.js';
 import type { ChartSpec, HtmlReport } from './HtmlReport.js';

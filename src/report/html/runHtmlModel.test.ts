@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadConfigs, loadScenarios } from '../../runner/library.js';
+import { loadConfigs, loadScenarios } from '../../scenario/library.js';
 import { runMatrix } from '../../runner/run.js';
 import { buildJsonReport, type JsonReport } from '../json.js';
 import { renderRunHtml } from './renderRunHtml.js';

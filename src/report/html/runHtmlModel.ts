@@ -1,7 +1,7 @@
 import type { HistoryEvent } from '../../core/index.js';
-import { proportionInterval, type Interval } from '../../runner/intervals.js';
-import { cellIntervals } from '../rateIntervals.js';
-import { notExercisedMessage, unexercised } from '../../runner/coverage.js';
+import { proportionInterval, type Interval } from '../../stats/intervals.js';
+import { cellIntervals } from '../../stats/rateIntervals.js';
+import { notExercisedMessage, unexercised } from '../../stats/coverage.js';
 import type { JsonReport } from '../json.js';
 import { columnWord, type ColumnWord } from '../columnWord.js';
 import { describeEvent } from '../timeline.js';

@@ -1,8 +1,8 @@
-import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepResult } from '../../sweep/runSweep.js';
 import { plural } from '../format.js';
 import { painter } from '../paint.js';
 import { alignTable } from '../table.js';
-import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import type { SweepGates } from '../../sweep/sweepGates.js';
 import { mark } from '../paint.js';
 import { intervalNote } from '../summaryRows.js';
 import { sweepCoverageNote, sweepCoverageTables } from './sweepCoverageRows.js';

@@ -1,5 +1,5 @@
-import type { RuleCoverage } from '../../runner/coverage.js';
-import { faultLabel } from '../../runner/sweep/sweepFaults.js';
+import type { RuleCoverage } from '../../stats/coverage.js';
+import { faultLabel } from '../../sweep/sweepFaults.js';
 import type { SweepJson } from './sweepJson.js';
 
 type Sweep = SweepJson['sweep'];

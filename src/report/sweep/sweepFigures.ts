@@ -1,10 +1,10 @@
-import { passIntervalsAt, type Interval } from '../../runner/intervals.js';
-import type { TaskTally } from '../../runner/passK.js';
+import { passIntervalsAt, type Interval } from '../../stats/intervals.js';
+import type { TaskTally } from '../../stats/passK.js';
 import type { Cell } from '../../runner/run.js';
-import type { SweepPoint, SweepResult } from '../../runner/sweep/runSweep.js';
-import type { SweepSeries } from '../../runner/sweep/sweepFaults.js';
+import type { SweepPoint, SweepResult } from '../../sweep/runSweep.js';
+import type { SweepSeries } from '../../sweep/sweepFaults.js';
 import { sweepReplayCommand } from './sweepReplay.js';
-import { unexercised } from '../../runner/coverage.js';
+import { unexercised } from '../../stats/coverage.js';
 import { columnWord, type ColumnWord } from '../columnWord.js';
 
 /** What a sweep's columns are, read from its points' cells (`configuration` before any point finished). */
@@ -20,7 +20,7 @@ export interface SweepFigure {
   /** pass^1 and pass^k (k = the sweep's k); null when no trial ran there (an interrupted sweep). */
   readonly pass1: number | null;
   readonly passK: number | null;
-  /** Their 95% intervals (exact for one scenario, a seeded Monte Carlo over several: see `runner/intervals`); null with the figure. */
+  /** Their 95% intervals (exact for one scenario, a seeded Monte Carlo over several: see `stats/intervals`); null with the figure. */
   readonly pass1Interval: Interval | null;
   readonly passKInterval: Interval | null;
   /** Scenarios with a failing trial (for a configuration's curve). */

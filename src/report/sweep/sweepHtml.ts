@@ -1,4 +1,4 @@
-import { faultLabel } from '../../runner/sweep/sweepFaults.js';
+import { faultLabel } from '../../sweep/sweepFaults.js';
 import type { SweepJson } from './sweepJson.js';
 import type { ChartSpec, HtmlReport, HtmlSection } from '../html/HtmlReport.js';
 import { intervalNote } from '../summaryRows.js';

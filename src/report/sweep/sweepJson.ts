@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { formatIssues } from '../../core/zodIssues.js';
 import { FaultSchema } from '../../faults/fault.js';
-import { DEFAULT_CONFIDENCE, INTERVAL_METHOD } from '../../runner/intervals.js';
-import type { SweepResult } from '../../runner/sweep/runSweep.js';
-import type { SweepGates } from '../../runner/sweep/sweepGates.js';
-import { unexercised } from '../../runner/coverage.js';
-import { sweepNotExercised } from '../../runner/sweep/sweepCoverage.js';
+import { DEFAULT_CONFIDENCE, INTERVAL_METHOD } from '../../stats/intervals.js';
+import type { SweepResult } from '../../sweep/runSweep.js';
+import type { SweepGates } from '../../sweep/sweepGates.js';
+import { unexercised } from '../../stats/coverage.js';
+import { sweepNotExercised } from '../../sweep/sweepCoverage.js';
 import { configCurves, scenarioCurves, sweepColumnWord, sweepTrialCount, type SweepCurve } from './sweepFigures.js';
 
 /** Bumped on any change a reader of sweep.json would notice. */

@@ -1,7 +1,7 @@
-import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepResult } from '../../sweep/runSweep.js';
 import { plural } from '../format.js';
 import { escapeMarkdown } from '../markdown.js';
-import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import type { SweepGates } from '../../sweep/sweepGates.js';
 import { intervalNote } from '../summaryRows.js';
 import { sweepCoverageNote, sweepCoverageTables } from './sweepCoverageRows.js';
 import { buildSweepJson } from './sweepJson.js';

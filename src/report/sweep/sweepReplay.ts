@@ -1,4 +1,4 @@
-import type { SweepSeries, SweepTarget } from '../../runner/sweep/sweepFaults.js';
+import type { SweepSeries, SweepTarget } from '../../sweep/sweepFaults.js';
 import { shellQuote } from '../replay.js';
 
 /** What reproduces one trial of a sweep: its cell, its point (series and λ) and its index. */

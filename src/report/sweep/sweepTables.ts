@@ -1,8 +1,8 @@
-import type { SweepResult } from '../../runner/sweep/runSweep.js';
+import type { SweepResult } from '../../sweep/runSweep.js';
 import type { SweepJson } from './sweepJson.js';
-import type { SweepGates } from '../../runner/sweep/sweepGates.js';
+import type { SweepGates } from '../../sweep/sweepGates.js';
 import { formatRate, plural } from '../format.js';
-import { formatRateWithInterval } from '../rateIntervals.js';
+import { formatRateWithInterval } from '../../stats/rateIntervals.js';
 import { configCurves, lambdaSpan, scenarioCurves, sweepColumnWord, sweepTrialCount, targetWords, type SweepCurve, type SweepFigure } from './sweepFigures.js';
 import { countColumns, type ColumnWord } from '../columnWord.js';
 

@@ -1,9 +1,9 @@
 import type { FaultPlan } from '../../faults/plan.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
-import type { CellRefs } from '../CellTally.js';
-import { withAddedFaults } from '../addedFaults.js';
-import type { Scenario } from '../scenario.js';
-import { withOverride, type ScenarioOverride } from '../scenarioOverride.js';
+import type { CellRefs } from '../../stats/CellTally.js';
+import { withAddedFaults } from '../../scenario/addedFaults.js';
+import type { Scenario } from '../../scenario/scenario.js';
+import { withOverride, type ScenarioOverride } from '../../scenario/scenarioOverride.js';
 import { runTrial, summarise, type PartialTrial, type TrialSummary } from '../trial.js';
 import { isolationLimits, scenarioSetup, type IsolationOptions } from './runOnWorkers.js';
 import { TrialWorker } from './TrialWorker.js';

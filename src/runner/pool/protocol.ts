@@ -1,12 +1,12 @@
 import type { TrialEnd } from '../../checks/record.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { FaultPlan } from '../../faults/plan.js';
-import type { CellRefs } from '../CellTally.js';
+import type { CellRefs } from '../../stats/CellTally.js';
 import type { HistoryEvent } from '../../core/events.js';
 import type { WorldSnapshot } from '../../world/snapshot.js';
-import type { ScenarioOverride } from '../scenarioOverride.js';
+import type { ScenarioOverride } from '../../scenario/scenarioOverride.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
-import type { LiveRun } from '../modelSource.js';
+import type { LiveRun } from '../../model/modelSource.js';
 
 /** How a worker finds one matrix scenario again: its config file, the `--agent` pick, its agent. */
 export interface ScenarioProjectRef {

@@ -1,17 +1,17 @@
 import { availableParallelism } from 'node:os';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
-import type { CellRefs } from '../CellTally.js';
-import { matrixAgentOf, projectOf, sourceOf } from '../library.js';
-import { runsUserCode } from '../runsUserCode.js';
+import type { CellRefs } from '../../stats/CellTally.js';
+import { matrixAgentOf, projectOf, sourceOf } from '../../scenario/library.js';
+import { runsUserCode } from '../../agent/kinds/runsUserCode.js';
 import type { TrialJob } from '../matrixJobs.js';
-import type { Scenario } from '../scenario.js';
+import type { Scenario } from '../../scenario/scenario.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
 import type { LostEnd, ScenarioProjectRef, WorkerSetup } from './protocol.js';
 import type { TrialWorker, WorkerAnswer, WorkerLimits } from './TrialWorker.js';
 import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
 import { wallMs } from '../../core/clock/RealClock.js';
-import { ConnectionLimit } from '../live/ConnectionLimit.js';
+import { ConnectionLimit } from '../../model/live/ConnectionLimit.js';
 
 /** How long one trial may hold its worker on the wall clock (trials run on virtual time: a sane one takes milliseconds). */
 export const DEFAULT_TRIAL_TIMEOUT_MS = 10_000;

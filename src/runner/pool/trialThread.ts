@@ -6,17 +6,17 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isFaultlineError } from '../../core/errors.js';
-import { loadScenarioFile, loadScenarioVariants, matrixAgentOf } from '../library.js';
-import { reloadProject } from '../project.js';
-import type { Scenario } from '../scenario.js';
-import { withAddedFaults } from '../addedFaults.js';
-import { withOverride } from '../scenarioOverride.js';
+import { loadScenarioFile, loadScenarioVariants, matrixAgentOf } from '../../scenario/library.js';
+import { reloadProject } from '../../scenario/project.js';
+import type { Scenario } from '../../scenario/scenario.js';
+import { withAddedFaults } from '../../scenario/addedFaults.js';
+import { withOverride } from '../../scenario/scenarioOverride.js';
 import { runTrialSummary, type LiveTrial, type PartialTrial, type TrialSummary } from '../trial.js';
 import { leftoverResources, resourceCounts } from './leftovers.js';
 import { describeThrown, type TrialAnswer, type TrialBatch, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 import { GlobalsWatch } from './globalsFingerprint.js';
-import { runsUserCode } from '../runsUserCode.js';
-import { useLiveRun } from '../modelSource.js';
+import { runsUserCode } from '../../agent/kinds/runsUserCode.js';
+import { useLiveRun } from '../../model/modelSource.js';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;

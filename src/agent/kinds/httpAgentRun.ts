@@ -1,0 +1,118 @@
+import { INFRA_ERROR_CODE } from '../../runner/infraError.js';
+import { healOption } from '../../runner/heal.js';
+import type { ClockRun, History, Rng, VirtualClock } from '../../core/index.js';
+import { runHttpAgent, type HttpAgentFn, type ModelEndpoint, type ServiceEndpoint } from '../httpAgent.js';
+import type { LoopEnd } from '../loop.js';
+import { ScriptedModel } from '../../model/ScriptedModel.js';
+import { HttpFaults, type HttpService } from '../../faults/http/HttpFaults.js';
+import { NetworkLatency } from '../../faults/network.js';
+import { anthropicService, openaiService } from '../../model/api/modelServices.js';
+import { modelRoot, sdkBaseUrl } from '../../model/api/modelOperations.js';
+import { recordedModelService } from '../../model/api/recordedService.js';
+import { escapeError, installEscapeGuard } from '../../faults/http/escapeGuard.js';
+import { installOutboundGuard, interceptionUp } from '../../faults/http/outboundGuard.js';
+import { runIntercepted } from '../../faults/http/runIntercepted.js';
+import { unservedError } from '../../faults/http/UnhandledRequestPolicy.js';
+import { serviceHttp } from '../../faults/http/serviceRoutes.js';
+import { BUILTIN_SERVICES, resolveServices } from '../../world/createWorld.js';
+import type { World } from '../../world/World.js';
+import type { Cassette, CassetteTrial } from '../../model/api/Cassette.js';
+import { modelSourceFor, type ModelSourceHooks } from '../../model/modelSource.js';
+import type { Scenario } from '../../scenario/scenario.js';
+
+export interface HttpAgentRunOptions {
+  readonly scenario: Scenario;
+  readonly run: HttpAgentFn;
+  readonly world: World;
+  readonly clock: VirtualClock;
+  readonly history: History;
+  readonly rng: Rng;
+  readonly startMs: number;
+  /** Who the trial is, for a live trial's recording. */
+  readonly trial?: CassetteTrial;
+  /** Hears a live trial's recording once the trial has run. */
+  readonly onRecording?: (recording: Cassette) => void;
+}
+
+/**
+ * One trial of an agent that makes its own HTTP calls: the scenario's services (and its scripted
+ * model, if it names one) are served over HTTP under the fault plan through msw or nock, with
+ * global timers and `Math.random` on the trial's clock and rng for the agent's duration.
+ */
+export async function runHttpAgentTrial({ scenario, run, world, clock, history, rng, startMs, trial, onRecording }: HttpAgentRunOptions): Promise<ClockRun<LoopEnd>> {
+  const definitions = resolveServices(scenario.services ?? BUILTIN_SERVICES);
+  const served = serviceHttp(world, definitions);
+  const endpoints: Record<string, ServiceEndpoint> = Object.fromEntries(
+    definitions.map((d, i) => [d.name, { baseUrl: served[i]!.baseUrl, tools: d.tools.map((t) => t.name) }]),
+  );
+  const misses: string[] = [];
+  const infra: string[] = [];
+  const model = await modelOf(scenario, rng.fork('behaviour'), { onMiss: (message) => misses.push(message), onInfraError: (message) => infra.push(message), ...(trial && { trial }) });
+  if (model?.recording) onRecording?.(model.recording);
+  const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
+  const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
+  const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }), ...healOption(scenario) });
+  const policy = scenario.http?.onUnhandledRequest ?? 'error';
+  // Loaded here, not at the top: msw and nock are optional peers, needed only by scenarios that use them.
+  const startAdapter =
+    scenario.http?.adapter === 'nock'
+      ? (await import('../../faults/http/nock.js')).startNock.bind(undefined, faults, { onUnhandledRequest: policy })
+      : (await import('../../faults/http/msw.js')).startMsw.bind(undefined, faults, { onUnhandledRequest: policy });
+  const escapes: { method: string; url: string }[] = [];
+  const start = (): { close(): void } => {
+    // Before the adapter, which restores the guarded fetch at teardown: what the agent's code sends after that is refused.
+    installOutboundGuard();
+    const session = startAdapter();
+    const down = interceptionUp();
+    // Where unhandled requests are refused, one that slipped past the interceptor is refused too, and named.
+    const unguard =
+      policy === 'error'
+        ? installEscapeGuard((method, url) => {
+            escapes.push({ method, url });
+            history.record({ type: 'escape', method, url });
+          })
+        : () => undefined;
+    return {
+      close: () => {
+        unguard();
+        session.close();
+        down();
+      },
+    };
+  };
+  const standIn = model?.standIn;
+  const body = (): Promise<LoopEnd> =>
+    runHttpAgent(run, { task: scenario.agent.task, history, clock, services: endpoints, model: model?.endpoint, ...(standIn && { standIn: () => standIn.lastFinal }) });
+  const result = await runIntercepted(clock, start, body, { maxVirtualMs: scenario.budget.deadlineMs, timers: { random: rng.fork('client') } });
+  // The provider failed for good, not the agent: whatever the agent did after, the trial is not judged.
+  const lostProvider = infra[0];
+  if (lostProvider !== undefined) return { kind: 'threw', error: Object.assign(new Error(lostProvider), { code: INFRA_ERROR_CODE }), at: result.at };
+  const first = escapes[0];
+  // The agent may have caught the connection error and carried on: the trial still did not test what it meant to.
+  if (first) return { kind: 'threw', error: escapeError(first.method, first.url), at: result.at };
+  // Likewise a request no route serves: the agent saw only a connection error, the verdict names the request.
+  const unserved = faults.unserved[0];
+  if (unserved) return { kind: 'threw', error: unservedError(unserved), at: result.at };
+  // Likewise a request the cassette does not hold: the agent saw a 400, but the recording no longer fits the scenario.
+  const miss = misses[0];
+  return miss === undefined ? result : { kind: 'threw', error: Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }), at: result.at };
+}
+
+export async function modelOf(
+  scenario: Scenario,
+  rng: Rng,
+  hooks: ModelSourceHooks | ((message: string) => void),
+): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint; readonly standIn?: ScriptedModel; readonly recording?: Cassette } | undefined> {
+  const spec = scenario.model;
+  if (!spec) return undefined;
+  const baseUrl = modelRoot(spec.api, spec.baseUrl);
+  // The agent always gets the test key: under --record and --live the real one is set on the forwarded request only.
+  const endpoint: ModelEndpoint = { api: spec.api, baseUrl: sdkBaseUrl(spec.api, baseUrl), apiKey: 'faultline-test-key' };
+  const recorded = await modelSourceFor(scenario, hooks);
+  if (recorded) return { service: recordedModelService(spec.api, baseUrl, recorded), endpoint, ...(recorded.kind === 'gateway' && { recording: recorded.recording }) };
+  if (!spec.plan) throw new TypeError(`scenario "${scenario.name}": model has neither a plan nor a cassette`);
+  const model = new ScriptedModel(spec.plan, { behaviour: spec.behaviour, rng });
+  const options = spec.readToolResult === undefined ? {} : { readToolResult: spec.readToolResult };
+  const service = spec.api === 'openai' ? openaiService(model, baseUrl, options) : anthropicService(model, baseUrl, options);
+  return { service, endpoint, standIn: model };
+}

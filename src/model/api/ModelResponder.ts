@@ -1,0 +1,75 @@
+import { canonicalJson, IdSource, type ToolContract } from '../../core/index.js';
+import type { Message, Model, ModelAction } from '../model.js';
+import { streamReply } from '../../faults/http/HttpAnswer.js';
+import type { HttpRoute, ServeContext } from '../../faults/http/HttpRoute.js';
+import { asksForStream } from './sse.js';
+import type { ToolResultReader } from './readToolResult.js';
+
+/** A model API's request, read into what a `Model` is asked. */
+export interface ModelRequestView {
+  readonly task: string;
+  readonly tools: readonly ToolContract[];
+  readonly messages: readonly Message[];
+}
+
+export interface ModelResponderOptions {
+  /** The scenario's reader for its app's own tool-result format (`model: { readToolResult }`). */
+  readonly readToolResult?: ToolResultReader;
+}
+
+/** How one model API reads requests and writes answers. */
+export interface ModelDialect {
+  /** The operation name a fault plan matches (`model:openai.chat.completions`). */
+  readonly operation: string;
+  readonly method: 'POST';
+  readonly path: string;
+  /** `reader`: the scenario's own reader of tool results, tried before the built-in one (`readToolResult`). */
+  read(body: unknown, reader?: ToolResultReader): ModelRequestView;
+  write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number): unknown;
+  /** The answer `write` made, as the API streams it: its server-sent events, in order (`sseFrame`). */
+  stream(whole: unknown, body: unknown): string[];
+}
+
+/**
+ * Answers model API requests from a `Model` (a `ScriptedModel`, say). The same conversation
+ * always gets the same answer: an SDK's retry or a duplicated delivery re-sends the request,
+ * and a deterministic model must not take a second step for it.
+ */
+export class ModelResponder {
+  readonly #answers = new Map<string, Promise<unknown>>();
+  readonly #ids = new IdSource();
+  #start: number | undefined;
+
+  constructor(
+    readonly model: Model,
+    readonly options: ModelResponderOptions = {},
+  ) {}
+
+  route(dialect: ModelDialect): HttpRoute {
+    return {
+      method: dialect.method,
+      path: dialect.path,
+      operation: dialect.operation,
+      kind: 'model',
+      input: (req) => req.body,
+      serve: (body, ctx) => this.#answer(dialect, body, ctx),
+    };
+  }
+
+  #answer(dialect: ModelDialect, body: unknown, ctx: ServeContext): Promise<unknown> {
+    // Sampling knobs do not change what a scripted model says; the stream flag changes only how it is sent.
+    const key = `${dialect.operation}\u0000${canonicalJson(body)}`;
+    let answer = this.#answers.get(key);
+    if (!answer) {
+      const now = ctx.clock.now();
+      this.#start ??= now;
+      const view = dialect.read(body, this.options.readToolResult);
+      answer = this.model.next({ ...view, now: now - this.#start }).then((action) => {
+        const whole = dialect.write(action, body, this.#ids, now);
+        return asksForStream(body) ? streamReply(dialect.stream(whole, body)) : whole;
+      });
+      this.#answers.set(key, answer);
+    }
+    return answer;
+  }
+}

@@ -1,0 +1,105 @@
+import { History, RealClock, Rng, type AgentOutcomeKind, type Claim } from '../core/index.js';
+import { scheduleHeal } from '../runner/heal.js';
+import type { TrialEnd, TrialRecord } from '../checks/record.js';
+import { BUILTIN_SERVICES } from '../world/createWorld.js';
+import type { TrialBackend } from '../runner/backend.js';
+import type { Cassette } from '../model/api/Cassette.js';
+import type { McpHttpEndpoint } from './McpHttpEndpoint.js';
+import type { McpWorld } from './mcpWorldServer.js';
+import { runCommandAgentTrial, serveScenario } from '../agent/kinds/commandAgentRun.js';
+import type { CommandAgentSpec, Scenario } from '../scenario/scenario.js';
+
+export interface ServedTrialOptions {
+  readonly scenario: Scenario;
+  readonly agent: CommandAgentSpec;
+  readonly config: string;
+  readonly seed: number;
+  readonly trialIndex: number;
+  readonly backend: TrialBackend;
+  /** The trial's worker died or stalled: judged with this end, from its fresh world. */
+  readonly lost?: Extract<TrialEnd, { kind: 'crashed' | 'hung' }>;
+  /** Hears a live trial's recording of its model exchanges. */
+  readonly onRecording?: (recording: Cassette) => void;
+}
+
+/**
+ * A trial on the wall clock: the one place faultline lets real time in, since a program in
+ * another process cannot be held to a virtual one. The history's times are real milliseconds
+ * (since the epoch; `trial_start` says `clock: 'real'`), fault windows count from the trial's
+ * start, and the same seed replays the same plan and draws, while what depends on timing may differ.
+ */
+export async function runServedTrial({ scenario, agent, config, seed, trialIndex, backend, lost, onRecording }: ServedTrialOptions): Promise<TrialRecord> {
+  const clock = new RealClock();
+  const rng = new Rng(seed);
+  const startMs = clock.now();
+  const history = new History(clock);
+  history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
+  scheduleHeal(scenario, history);
+  const trial = `${scenario.name}/${config}/${trialIndex}/${seed}`;
+  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
+  world.processes.attach(history);
+  const end = lost ?? (await runCommandAgentTrial({ scenario, agent, world, clock, history, rng, startMs, config, seed, trialIndex, ...(onRecording && { onRecording }) }));
+  // R19: the agent's own process group, and anything it left behind, must not outlive the trial.
+  await world.processes.sweep();
+  const message = end.kind === 'crashed' || end.kind === 'hung' || end.kind === 'infra_error' ? end.message : undefined;
+  history.record({ type: 'trial_end', status: end.kind, ...(message !== undefined && { message }) });
+  return { scenario: scenario.name, config, trialIndex, seed, history: history.events, snapshot: await world.snapshotAsync(), end };
+}
+
+/** A served world held open for interactive work (`faultline serve`): ended by its caller. */
+export interface OpenServedTrial {
+  /** What a program needs to find the world: the same variables a `command` agent is given. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The port of each declared origin, to serve the next trial at the same addresses. */
+  readonly ports: Readonly<Record<string, number>>;
+  /** The world's tools for an MCP server of the caller's own (`mcp-serve` on stdio). */
+  readonly mcp: McpWorld;
+  /** Stops serving and returns the record, ended with what the client reported (or `unknown`: no one said). */
+  finish(report?: { readonly outcome: AgentOutcomeKind; readonly message: string; readonly claims: readonly Claim[] }): Promise<TrialRecord>;
+}
+
+export interface OpenServedTrialOptions {
+  readonly scenario: Scenario;
+  readonly config: string;
+  readonly seed: number;
+  readonly trialIndex: number;
+  readonly backend: TrialBackend;
+  readonly ports?: Readonly<Record<string, number>>;
+  /** The MCP endpoint, kept from trial to trial so that a client's session survives the next trial. */
+  readonly mcpEndpoint?: McpHttpEndpoint;
+}
+
+/** One trial's world served on real sockets until `finish`: the scenario's agent is whoever calls. */
+export async function openServedTrial({ scenario, config, seed, trialIndex, backend, ports, mcpEndpoint }: OpenServedTrialOptions): Promise<OpenServedTrial> {
+  const clock = new RealClock();
+  const rng = new Rng(seed);
+  const startMs = clock.now();
+  const history = new History(clock);
+  history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
+  scheduleHeal(scenario, history);
+  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, `${scenario.name}/${config}/${trialIndex}/${seed}`);
+  world.processes.attach(history);
+  const { served, env, mcp, problems, infraErrors } = await serveScenario({ scenario, world, clock, history, rng, startMs, ...(ports && { ports }), ...(mcpEndpoint && { mcpEndpoint }) });
+  const bound = Object.fromEntries(served.origins.map((o) => [o.declared, Number(new URL(o.served).port)]));
+  return {
+    env,
+    ports: bound,
+    mcp,
+    async finish(report) {
+      await served.close();
+      await world.processes.sweep();
+      const first = problems[0];
+      const providerLost = infraErrors[0];
+      let end: TrialEnd;
+      if (providerLost !== undefined) end = { kind: 'infra_error', message: providerLost };
+      else if (first !== undefined) end = { kind: 'crashed', message: first };
+      else {
+        const r = report ?? { outcome: 'unknown' as const, message: 'the served trial was ended without a report', claims: [] };
+        history.record({ type: 'agent_end', outcome: r.outcome, claims: r.claims, message: r.message });
+        end = { kind: 'agent_ended', outcome: r.outcome };
+      }
+      history.record({ type: 'trial_end', status: end.kind, ...((end.kind === 'crashed' || end.kind === 'infra_error') && { message: end.message }) });
+      return { scenario: scenario.name, config, trialIndex, seed, history: history.events, snapshot: await world.snapshotAsync(), end };
+    },
+  };
+}
