@@ -5,7 +5,7 @@ export { ScriptedModel, type ScriptedModelOptions } from '../model/ScriptedModel
 export { playScript, type FinalAction, type Reply, type Script } from '../model/playScript.js';
 export { PollSchema, ScriptPlanSchema, StepSchema, type Poll, type ScriptPlan, type ScriptPlanInput, type Step } from '../model/script.js';
 export { parsePlaceholder, placeholdersIn, readPath, substitutePlaceholders, type PathLookup, type Placeholder } from '../model/placeholders.js';
-export { readOperationAnswer, type OperationAnswer, type OperationAnswerState } from './operationStatus.js';
+export { readOperationAnswer, type OperationAnswer, type OperationAnswerState } from '../runtime/operationStatus.js';
 export {
   defineAgent,
   runAgentFunction,

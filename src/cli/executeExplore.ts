@@ -10,7 +10,7 @@ import { renderRegression } from '../explore/regressionFile.js';
 import { colorEnabled } from '../report/console.js';
 import { failedTrialLines } from '../report/failures.js';
 import { mark, painter } from '../report/paint.js';
-import { shellQuote } from '../report/replay.js';
+import { shellQuote } from '../runner/replay.js';
 import { loadConfigs, loadScenarios, matrixAgentOf, refOf, sourceFileOf } from '../scenario/library.js';
 import { cellRuns } from '../runner/cellLabel.js';
 import type { ExploreFlags } from './commands/exploreFlags.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { loadConfigs } from '../scenario/library.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
-import { prepareModelSource, saveRecordings, type ModelMode, type TrialRecording } from '../model/modelSource.js';
+import { prepareModelSource, saveRecordings, type ModelMode, type TrialRecording } from '../scenario/modelSource.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { ScenarioProject } from '../scenario/project.js';
 import { cellRuns } from '../runner/cellLabel.js';

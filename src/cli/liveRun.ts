@@ -3,7 +3,7 @@ import { modelRoot } from '../model/api/modelOperations.js';
 import { startLiveGateway } from '../model/live/LiveGateway.js';
 import { DEFAULT_LIVE_RETRY } from '../model/live/liveDefaults.js';
 import { formatCost } from '../model/live/prices.js';
-import { API_KEY_ENV, type LiveRun } from '../model/modelSource.js';
+import { API_KEY_ENV, type LiveRun } from '../scenario/modelSource.js';
 import type { Scenario } from '../scenario/scenario.js';
 
 /** A `--live` or `--record` run's gateway, for as long as the run lasts. */

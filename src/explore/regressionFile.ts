@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import { FaultlineErrorCode } from '../core/index.js';
 import { loadFile, MODULE_EXTENSIONS } from '../scenario/loadFile.js';
 import { isServiceModulePath } from '../scenario/loadService.js';
-import { shellQuote } from '../report/replay.js';
+import { shellQuote } from '../runner/replay.js';
 import { scrubSecrets } from '../core/secretText.js';
 import type { ExploreFinding, ExploreResult } from './explorePlans.js';
 

@@ -2,7 +2,7 @@ import type { AgentOutcomeKind, Claim } from '../core/index.js';
 import type { ToolResult, UnknownResult } from '../runtime/result.js';
 import type { Behaviour } from './behaviours.js';
 import type { ModelAction } from './model.js';
-import { readOperationAnswer } from '../agent/operationStatus.js';
+import { readOperationAnswer } from '../runtime/operationStatus.js';
 import { parsePlaceholder, readPath, substitutePlaceholders } from './placeholders.js';
 import type { Poll, ScriptPlan, Step } from './script.js';
 

@@ -7,6 +7,7 @@
  */
 export { runWithNock, startNock } from '../faults/http/nock.js';
 export * from '../faults/http/index.js';
+export * from '../model/api/index.js';
 /** A declared service's HTTP routes, to serve it over msw or nock without `runTrial` (give them to `createHttpTrial`'s `services`). */
 export { defaultServiceUrl, serviceHttp } from '../faults/http/serviceRoutes.js';
 export { installVirtualTimers, runWithVirtualTimers } from '../core/clock/globalTimers.js';

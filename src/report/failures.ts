@@ -1,7 +1,7 @@
 import type { CheckResult, TrialSummary } from '../runner/trial.js';
 import type { Cell } from '../runner/run.js';
 import { compactJson } from './format.js';
-import { replayCommand } from './replay.js';
+import { replayCommand } from '../runner/replay.js';
 
 export type FailedTrial = Extract<TrialSummary, { status: 'failed' }>;
 

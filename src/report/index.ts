@@ -15,7 +15,7 @@ export {
 } from './json.js';
 export { renderJunitReport, type JunitReportOptions } from './junit.js';
 export { escapeMarkdown, renderMarkdownReport, type MarkdownReportOptions } from './markdown.js';
-export { replayCommand, shellQuote, type ReplayTarget } from './replay.js';
+export { replayCommand, shellQuote, type ReplayTarget } from '../runner/replay.js';
 export { RULES_DOC, rulesCited, rulesFooter } from './rulesLink.js';
 export { formatOffset, formatTimeline } from './timeline.js';
 export {

@@ -8,8 +8,8 @@ import { finishRun, type Cell, type RunResult } from '../runner/run.js';
 import type { TrialSummary } from '../runner/trial.js';
 import { INTERVAL_METHOD, proportionInterval, type PassIntervalCurves } from '../stats/intervals.js';
 import { cellIntervals, configIntervals } from '../stats/rateIntervals.js';
-import { replayCommand } from './replay.js';
-import { runCost } from '../model/live/prices.js';
+import { replayCommand } from '../runner/replay.js';
+import { runCost } from '../stats/runCost.js';
 
 /**
  * Bumped on any change a reader of the JSON report would notice. Version 2: cells keep the

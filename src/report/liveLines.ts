@@ -1,4 +1,5 @@
-import { formatCost, runCost } from '../model/live/prices.js';
+import { formatCost } from '../model/live/prices.js';
+import { runCost } from '../stats/runCost.js';
 import type { RunResult } from '../runner/run.js';
 
 /**

@@ -3,7 +3,7 @@ import type { GateResult } from '../stats/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { failingCells, notPassed, verdictLine } from './failures.js';
 import { formatValue, plural } from './format.js';
-import { replayCommand } from './replay.js';
+import { replayCommand } from '../runner/replay.js';
 import { formatTokens, intervalNote, runLine, summaryHeader, summaryTables, timeBasis, TOKENS_HEADER } from './summaryRows.js';
 import { crowdHeader, CROWD_LEGEND, crowdRows } from './crowdRows.js';
 import { recoveryHeader, RECOVERY_LEGEND, recoveryRows } from './recoveryRows.js';

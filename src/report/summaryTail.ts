@@ -3,7 +3,7 @@ import type { RunResult } from '../runner/run.js';
 import { failingCells, firstFailureReplay, notPassed, verdictLine } from './failures.js';
 import { plural } from './format.js';
 import { mark, type Painter } from './paint.js';
-import { replayCommand } from './replay.js';
+import { replayCommand } from '../runner/replay.js';
 import { rulesFooter } from './rulesLink.js';
 
 /**

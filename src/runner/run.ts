@@ -1,9 +1,9 @@
 import type { FaultPlan } from '../faults/plan.js';
 import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { withAddedFaults } from '../scenario/addedFaults.js';
-import { CellTally, type Cell } from '../stats/CellTally.js';
+import { CellTally } from '../stats/CellTally.js';
 import { ruleInfos } from '../stats/coverage.js';
-import { configMetrics, type ConfigMetrics } from '../stats/metrics.js';
+import { configMetrics } from '../stats/metrics.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { matrixAgentOf, refOf } from '../scenario/library.js';
 import { cellColumns, cellLabeller, cellRuns } from './cellLabel.js';
@@ -15,29 +15,15 @@ import { wallMs } from '../core/clock/RealClock.js';
 import { matrixJobs, type TrialJob } from './matrixJobs.js';
 import type { Shard } from './shard.js';
 import { runTrial, runTrialSummary, summarise, type TrialSummary } from './trial.js';
-import { useLiveRun, type LiveRun } from '../model/modelSource.js';
+import { useLiveRun, type LiveRun } from '../scenario/modelSource.js';
 
 export type { Cell, CellRefs, VerdictGroup } from '../stats/CellTally.js';
 export type { Shard } from './shard.js';
 export { matrixJobs, type TrialJob } from './matrixJobs.js';
 
-/** A whole run: every scenario crossed with every configuration, k trials each. */
-export interface RunResult {
-  readonly seed: number;
-  readonly k: number;
-  readonly scenarios: readonly string[];
-  readonly configs: readonly string[];
-  readonly cells: readonly Cell[];
-  readonly byConfig: readonly ConfigMetrics[];
-  /** True when the run was stopped before every trial ran; the cells hold what finished. */
-  readonly interrupted: boolean;
-  /** Why an interrupted run stopped, when it was not a signal: its spending limit (`--max-cost`) was reached. */
-  readonly stopped?: { readonly reason: 'max-cost'; readonly limit: number; readonly spent: number };
-  /** Failing trials each cell keeps in full; null: every trial is kept. */
-  readonly keepFailures: number | null;
-  /** The slice of the matrix this run covered, when it is one shard of several. */
-  readonly shard?: Shard;
-}
+import type { RunResult } from '../stats/runResult.js';
+
+export type { RunResult };
 
 export interface RunOptions {
   readonly scenarios: readonly Scenario[];

@@ -1,10 +1,8 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 
-/** One slice of a run's matrix, `index` of `count` (1-based, as `--shard 2/4` reads). */
-export interface Shard {
-  readonly index: number;
-  readonly count: number;
-}
+import type { Shard } from '../stats/runResult.js';
+
+export type { Shard };
 
 /**
  * Whether the trial at `position` (its place in report order) belongs to the shard. Trials are

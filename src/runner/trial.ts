@@ -30,47 +30,20 @@ import { executorFor as buildExecutor, type ExecutorContext } from './executorFo
 import { clientPoliciesFor, NO_CLIENT_POLICIES } from '../runtime/retry/client/ClientPolicies.js';
 import { withGlobalTimers } from './globalTimersLock.js';
 import type { Scenario } from '../scenario/scenario.js';
-import { INFRA_ERROR_CODE } from './infraError.js';
-import { currentLiveRun } from '../model/modelSource.js';
+import { INFRA_ERROR_CODE } from '../core/infraError.js';
+import { currentLiveRun } from '../scenario/modelSource.js';
 import type { Cassette } from '../model/api/Cassette.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { modelExchanges, type ModelExchange } from '../model/api/modelExchanges.js';
+import { modelExchanges } from '../model/api/modelExchanges.js';
 import { sealSecrets } from '../model/api/cassetteSecrets.js';
 import { dirname, join } from 'node:path';
 import { trialStats, type TrialStats } from '../stats/trialStats.js';
-import { scheduleHeal } from './heal.js';
+import { scheduleHeal } from '../scenario/heal.js';
 import { endingItsOwnTrial } from '../scenario/tooDeep.js';
 
-interface TrialCommon extends TrialRecord {
-  readonly runSeed: number;
-  /** How a command line names this trial's scenario and configuration (a built-in name or a file path). */
-  readonly refs: { readonly scenario: string; readonly config: string; readonly agent?: string };
-  readonly checks: readonly CheckResult[];
-  readonly stats: TrialStats;
-  /** A live trial's recording of its model exchanges (a cassette file), from where the run was started: `faultline replay --cassette` answers from it. */
-  readonly recording?: string;
-  /** A live trial's model exchanges as a person reads them (the messages sent, the answers): the reports show why the agent did what it did. */
-  readonly exchanges?: readonly ModelExchange[];
-  /** The model the trial's answers came from, for the price table: the scenario's `model.name`, else what the live answers named. */
-  readonly model?: string;
-  /** What the trial's model answers cost, priced in the run's main thread (absent when the model has no price). */
-  readonly cost?: number;
-}
+import type { TrialCommon, TrialResult, TrialStatus, TrialSummary } from '../stats/trialResult.js';
 
-/**
- * One trial, judged. `failed` names the checkers that did not pass. `infra-error`: the real
- * model provider failed on its own (under `--live`), so the agent was not judged; such a trial
- * is counted apart and left out of pass^k.
- */
-export type TrialResult =
-  | (TrialCommon & { readonly status: 'passed' })
-  | (TrialCommon & { readonly status: 'failed'; readonly failed: readonly string[] })
-  | (TrialCommon & { readonly status: 'infra-error'; readonly message: string });
-export type TrialStatus = TrialResult['status'];
-
-type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-/** A trial as a run keeps it and a worker sends it back: everything but the final world snapshot. */
-export type TrialSummary = OmitEach<TrialResult, 'snapshot'>;
+export type { TrialResult, TrialStatus, TrialSummary };
 
 /** Drops the snapshot, and the history too unless `withHistory` (a run keeps few histories). */
 export function summarise(trial: TrialResult, withHistory: boolean): TrialSummary {
@@ -184,7 +157,7 @@ async function runJudged({ scenario, config: given, runSeed, trialIndex, refs, b
   // A program of its own runs on the wall clock, against the world served over real HTTP.
   if (scenario.agent.kind === 'command') {
     // Loaded on first use: the served path pulls in the MCP SDK and an HTTP server, which a run of in-process trials never needs.
-    const { runServedTrial } = await import('../serve/servedTrial.js');
+    const { runServedTrial } = await import('./servedTrial.js');
     let served: Cassette | undefined;
     const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }), onRecording: (r) => (served = r) });
     return judgeRecord(scenario, record, runSeed, refs, liveOf(scenario, served));

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { parseExecutionConfig, type ExecutionConfig } from '../runtime/executionConfig.js';
 import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS, readSafely } from './loadFile.js';
-import { resolveAgentModule, resolveReaderModule } from '../agent/kinds/loadAgent.js';
+import { resolveAgentModule, resolveReaderModule } from './loadAgent.js';
 import { resolveServiceModules } from './loadService.js';
 import { applyProject, type MatrixAgent, type ScenarioProject } from './project.js';
 import { defineScenario, type Scenario, type ScenarioInput } from './scenario.js';

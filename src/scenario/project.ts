@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/index.js';
-import { resolveAgentModule, resolveReaderModule } from '../agent/kinds/loadAgent.js';
+import { resolveAgentModule, resolveReaderModule } from './loadAgent.js';
 import { loadFile } from './loadFile.js';
 import { resolveServiceModules } from './loadService.js';
 

@@ -13,7 +13,7 @@ import type { AgentFn } from '../agent/agentFunction.js';
 import type { HttpAgentFn } from '../agent/httpAgent.js';
 import { formatIssues, formatPath } from '../core/zodIssues.js';
 import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
-import { networkProblems } from '../stats/networkProblems.js';
+import { networkProblems } from './networkProblems.js';
 import { MODEL_OPERATIONS } from '../model/api/modelOperations.js';
 import { ArrivalSchema } from './arrival.js';
 

@@ -1,7 +1,7 @@
 import type { TrialEnd } from '../checks/record.js';
 import type { RuleInfo } from './coverage.js';
 import { MetricsTally, type CellMetrics } from './metrics.js';
-import type { TrialStatus, TrialSummary } from '../runner/trial.js';
+import type { TrialStatus, TrialSummary } from './trialResult.js';
 
 /** Trials of a cell that ended alike: same status, same failing checkers, same kind of end. */
 export interface VerdictGroup {

@@ -2,7 +2,8 @@ import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { notExercisedMessage, unexercised } from './coverage.js';
 import { passIntervals } from './intervals.js';
 import type { CellMetrics } from './metrics.js';
-import type { Cell, RunResult } from '../runner/run.js';
+import type { Cell } from './CellTally.js';
+import type { RunResult } from './runResult.js';
 
 export const GATE_OPS = ['>=', '<=', '==', '!=', '>', '<'] as const;
 export type GateOp = (typeof GATE_OPS)[number];

@@ -1,7 +1,7 @@
 import type { TrialEndKind } from '../checks/record.js';
 import { CoverageTally, type RuleCoverage, type RuleInfo } from './coverage.js';
 import { passCurves } from './passK.js';
-import type { TrialSummary } from '../runner/trial.js';
+import type { TrialSummary } from './trialResult.js';
 import { LOAD_BIN_MS, type CrowdStats, type RecoveryStats } from './trialStats.js';
 
 /** What the cells of a many-agent scenario add: the figures of the agents, over every trial (R10, R31). */

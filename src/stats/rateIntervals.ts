@@ -1,6 +1,6 @@
 import { DEFAULT_CONFIDENCE, passIntervalCurves, type Interval, type PassIntervalCurves } from './intervals.js';
 import type { CellMetrics } from './metrics.js';
-import type { RunResult } from '../runner/run.js';
+import type { RunResult } from './runResult.js';
 
 /** A cell's intervals at every k: one task, `successes` of `trials`. */
 export const cellIntervals = (m: Pick<CellMetrics, 'trials' | 'successes'>, confidence = DEFAULT_CONFIDENCE): PassIntervalCurves =>

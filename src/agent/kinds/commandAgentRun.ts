@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { healOption } from '../../runner/heal.js';
+import { healOption } from '../../scenario/heal.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock, History, Rng } from '../../core/index.js';

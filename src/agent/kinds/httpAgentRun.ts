@@ -1,5 +1,5 @@
-import { INFRA_ERROR_CODE } from '../../runner/infraError.js';
-import { healOption } from '../../runner/heal.js';
+import { INFRA_ERROR_CODE } from '../../core/infraError.js';
+import { healOption } from '../../scenario/heal.js';
 import type { ClockRun, History, Rng, VirtualClock } from '../../core/index.js';
 import { runHttpAgent, type HttpAgentFn, type ModelEndpoint, type ServiceEndpoint } from '../httpAgent.js';
 import type { LoopEnd } from '../loop.js';
@@ -17,7 +17,7 @@ import { serviceHttp } from '../../faults/http/serviceRoutes.js';
 import { BUILTIN_SERVICES, resolveServices } from '../../world/createWorld.js';
 import type { World } from '../../world/World.js';
 import type { Cassette, CassetteTrial } from '../../model/api/Cassette.js';
-import { modelSourceFor, type ModelSourceHooks } from '../../model/modelSource.js';
+import { modelSourceFor, type ModelSourceHooks } from '../../scenario/modelSource.js';
 import type { Scenario } from '../../scenario/scenario.js';
 
 export interface HttpAgentRunOptions {

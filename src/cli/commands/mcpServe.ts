@@ -66,7 +66,7 @@ export function createMcpServeCommand(ctx: CliContext): Command {
       const [{ judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, server, { StdioServerTransport }, { McpError, ErrorCode }, { McpHttpEndpoint }] =
         await Promise.all([
           import('../../runner/trial.js'),
-          import('../../serve/servedTrial.js'),
+          import('../../runner/servedTrial.js'),
           import('../../agent/kinds/commandResult.js'),
           import('../../runner/backend.js'),
           import('../../core/index.js'),

@@ -48,7 +48,7 @@ export function createServeCommand(ctx: CliContext): Command {
       if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'serve needs a seed (--seed <n>), not "random"');
       const [{ judgeTrial }, { openServedTrial }, { readCommandLine }, { memoryBackend }, { trialSeed }, { printTrial }, { McpHttpEndpoint }] = await Promise.all([
         import('../../runner/trial.js'),
-        import('../../serve/servedTrial.js'),
+        import('../../runner/servedTrial.js'),
         import('../../agent/kinds/commandResult.js'),
         import('../../runner/backend.js'),
         import('../../core/index.js'),

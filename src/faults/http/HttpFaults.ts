@@ -28,9 +28,8 @@ import { errorAnswer } from './errorAnswer.js';
 import { answerOf, isAnswer, onTheWire, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
 import { matchRoute, type ErrorMapper, type HttpRequestData, type HttpRoute, type RouteMatch, type RouteRequest } from './HttpRoute.js';
 import { parseRequestBody } from './requestBody.js';
-import { streamUsageOf, usageOf } from '../../model/api/usage.js';
 import { redactText } from '../../core/secretText.js';
-import { asksForStream } from '../../model/api/sse.js';
+import { asksForStream } from './sse.js';
 import { pacedStream, STREAM_CUT_MESSAGE, type StreamEnd } from './pacedStream.js';
 
 /** A faulted HTTP service: where it lives and what it answers. */
@@ -268,7 +267,7 @@ export class HttpFaults {
     this.#open.delete(ex.request);
     const base = { type: 'response', request: ex.request, tool: ex.match.route.operation, status: answer.status, stream, ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) } as const;
     if (end.kind === 'complete') {
-      const usage = streamUsageOf(answer.events);
+      const usage = ex.match.route.usage?.ofStream(answer.events);
       this.#history.record({ ...base, result: 'ok', ...(usage ? { usage } : {}) });
       this.#calls.answered(ex.position.call, true);
       return;
@@ -438,7 +437,7 @@ export class HttpFaults {
     } else {
       const failed = answer.status >= 400;
       // A model answer's token counts ride on its response event (R31).
-      const usage = ex.match.route.kind === 'model' && !failed ? usageOf(answer.body) : undefined;
+      const usage = ex.match.route.kind === 'model' && !failed ? ex.match.route.usage?.of(answer.body) : undefined;
       this.#history.record({ ...base, result: failed ? 'error' : 'ok', status: answer.status, ...detail, ...(usage ? { usage } : {}) });
     }
     this.#calls.answered(ex.position.call, answer.kind === 'respond' && (answer.status < 400 || (answer.status === 404 && this.#isRead(ex))));

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Clock, NetworkLeg, Risk } from '../../core/index.js';
+import type { Clock, ModelUsage, NetworkLeg, Risk } from '../../core/index.js';
 import type { HttpAnswer } from './HttpAnswer.js';
 
 /**
@@ -96,6 +96,11 @@ export interface HttpRoute {
   readonly purpose?: 'call' | 'status';
   /** `model` routes record failures as `model_error` (R3): a model-API 429 is not a tool failure. */
   readonly kind?: 'tool' | 'model';
+  /**
+   * How a `model` route's answers report their token counts (R31): the model APIs register it
+   * with their routes, so the interception records usage without knowing any model API's format.
+   */
+  readonly usage?: AnswerUsage;
   /** The status of a successful answer (default 200). */
   readonly okStatus?: number;
   /** The tool's risk (R4) and whether its service honours idempotency keys (R24), when the route knows: the wire's checkers read them. */
@@ -111,6 +116,12 @@ export interface HttpRoute {
   serve(input: unknown, ctx: ServeContext): Promise<unknown> | unknown;
   /** This route's business errors in the API's own shape (tried before the service's). */
   readonly error?: ErrorMapper;
+}
+
+/** Reads the token counts an answer reports, from its body or from a stream's events. */
+export interface AnswerUsage {
+  of(body: string): ModelUsage | undefined;
+  ofStream(events: readonly string[]): ModelUsage | undefined;
 }
 
 /** A route found for a request, with its path parameters. */

@@ -27,10 +27,4 @@ export {
   unhandledRequestError,
   type UnhandledRequestPolicy,
 } from './UnhandledRequestPolicy.js';
-export { anthropicService, openaiService } from '../../model/api/modelServices.js';
-export { ModelResponder, type ModelDialect, type ModelRequestView } from '../../model/api/ModelResponder.js';
-export { OPENAI_CHAT, openaiChat } from '../../model/api/openaiChat.js';
-export { OPENAI_RESPONSES, openaiResponses } from '../../model/api/openaiResponses.js';
-export { ANTHROPIC_MESSAGES, anthropicMessages } from '../../model/api/anthropicMessages.js';
-export { actionText, finalFromText, toolResultFromText } from '../../model/api/conversation.js';
 export { createHttpTrial, DEFAULT_TRIAL_START, type HttpTrial, type HttpTrialOptions } from './createHttpTrial.js';

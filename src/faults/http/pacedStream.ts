@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/index.js';
 import type { StreamFault } from '../fault.js';
 import { socketError, type StreamBody } from './HttpAnswer.js';
-import { malformedFrame } from '../../model/api/sse.js';
+import { malformedFrame } from './sse.js';
 
 /**
  * The virtual milliseconds before each event of a streamed answer: small, fixed, so the same

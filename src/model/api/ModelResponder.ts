@@ -1,8 +1,9 @@
+import { ANSWER_USAGE } from './usage.js';
 import { canonicalJson, IdSource, type ToolContract } from '../../core/index.js';
 import type { Message, Model, ModelAction } from '../model.js';
 import { streamReply } from '../../faults/http/HttpAnswer.js';
 import type { HttpRoute, ServeContext } from '../../faults/http/HttpRoute.js';
-import { asksForStream } from './sse.js';
+import { asksForStream } from '../../faults/http/sse.js';
 import type { ToolResultReader } from './readToolResult.js';
 
 /** A model API's request, read into what a `Model` is asked. */
@@ -51,6 +52,7 @@ export class ModelResponder {
       path: dialect.path,
       operation: dialect.operation,
       kind: 'model',
+      usage: ANSWER_USAGE,
       input: (req) => req.body,
       serve: (body, ctx) => this.#answer(dialect, body, ctx),
     };

@@ -1,5 +1,5 @@
 import type { CassetteEntry } from './Cassette.js';
-import { sseData, sseFrames } from './sse.js';
+import { sseData, sseFrames } from '../../faults/http/sse.js';
 
 /**
  * One model request and its answer as a person reads them: the messages the agent added since

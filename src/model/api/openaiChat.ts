@@ -2,7 +2,7 @@ import type { IdSource } from '../../core/index.js';
 import type { ModelAction } from '../model.js';
 import { actionText, argumentsOf, contractOf, ConversationBuilder, isObj, str, textOf } from './conversation.js';
 import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
-import { deltas, sseFrame } from './sse.js';
+import { deltas, sseFrame } from '../../faults/http/sse.js';
 import type { ToolResultReader } from './readToolResult.js';
 import { estimateTokens } from './usage.js';
 

@@ -1,3 +1,4 @@
+import { ANSWER_USAGE } from './usage.js';
 import { reply, streamReply } from '../../faults/http/HttpAnswer.js';
 import type { HttpService } from '../../faults/http/HttpFaults.js';
 import type { HttpRoute, RouteRequest, ServeContext } from '../../faults/http/HttpRoute.js';
@@ -8,7 +9,7 @@ import { forwardRequest } from './forwardRequest.js';
 import type { ModelDialect } from './ModelResponder.js';
 import { openaiChat } from './openaiChat.js';
 import { openaiResponses } from './openaiResponses.js';
-import { EVENT_STREAM, sseFrames } from './sse.js';
+import { EVENT_STREAM, sseFrames } from '../../faults/http/sse.js';
 
 /**
  * Where a model route's answers come from, other than a scripted model: a cassette (offline), or
@@ -69,6 +70,7 @@ export function recordedModelService(api: 'openai' | 'anthropic', baseUrl: strin
     path: dialect.path,
     operation: dialect.operation,
     kind: 'model',
+    usage: ANSWER_USAGE,
     input: (req: RouteRequest) => req,
     serve: async (input: unknown, ctx: ServeContext) => {
       const req = input as RouteRequest;

@@ -1,6 +1,7 @@
 import type { ModelUsage } from '../../core/index.js';
 
-import { sseData } from './sse.js';
+import type { AnswerUsage } from '../../faults/http/HttpRoute.js';
+import { sseData } from '../../faults/http/sse.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,3 +76,6 @@ export function estimateTokens(value: unknown): number {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return Math.ceil(text.length / 4);
 }
+
+/** The model APIs' usage reader, registered with their routes (see `HttpRoute.usage`). */
+export const ANSWER_USAGE: AnswerUsage = { of: usageOf, ofStream: streamUsageOf };

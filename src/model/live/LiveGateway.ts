@@ -4,7 +4,7 @@ import { realSleep, RealClock, type ModelUsage } from '../../core/index.js';
 import { parseRetryAfter } from '../../core/retryAfter.js';
 import { forwardRequest, type ForwardedAnswer } from '../api/forwardRequest.js';
 import { streamUsageOf, usageOf } from '../api/usage.js';
-import { sseFrames } from '../api/sse.js';
+import { sseFrames } from '../../faults/http/sse.js';
 import { GATEWAY_API_HEADER as API_HEADER, GATEWAY_INFRA_ERROR_HEADER as INFRA_ERROR_HEADER, GATEWAY_UPSTREAM_HEADER as UPSTREAM_HEADER } from '../api/recordedService.js';
 import { bodyValue, requestKey } from '../api/Cassette.js';
 import { ConnectionLimit } from './ConnectionLimit.js';

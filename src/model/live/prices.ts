@@ -1,4 +1,3 @@
-import type { RunResult } from '../../runner/run.js';
 
 /** A model's price, per million tokens: input, output, and input read from the prompt cache. */
 export interface ModelPrice {
@@ -66,12 +65,6 @@ export function pricer(overrides: PriceTable = {}): (model: string | undefined, 
     const price = priceOf(table, model);
     return price === undefined ? undefined : costOf(price, tokens);
   };
-}
-
-/** What a run's model answers cost, over its cells; undefined when no cell was priced. */
-export function runCost(run: Pick<RunResult, 'cells'>): number | undefined {
-  const priced = run.cells.filter((c) => c.metrics.cost !== undefined);
-  return priced.length === 0 ? undefined : priced.reduce((a, c) => a + c.metrics.cost!, 0);
 }
 
 /** `$0.0123`: four decimals below a dollar, two above. */

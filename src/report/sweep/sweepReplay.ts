@@ -1,5 +1,5 @@
 import type { SweepSeries, SweepTarget } from '../../sweep/sweepFaults.js';
-import { shellQuote } from '../replay.js';
+import { shellQuote } from '../../runner/replay.js';
 
 /** What reproduces one trial of a sweep: its cell, its point (series and λ) and its index. */
 export interface SweepReplayTarget {

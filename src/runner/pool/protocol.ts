@@ -6,7 +6,7 @@ import type { HistoryEvent } from '../../core/events.js';
 import type { WorldSnapshot } from '../../world/snapshot.js';
 import type { ScenarioOverride } from '../../scenario/scenarioOverride.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
-import type { LiveRun } from '../../model/modelSource.js';
+import type { LiveRun } from '../../scenario/modelSource.js';
 
 /** How a worker finds one matrix scenario again: its config file, the `--agent` pick, its agent. */
 export interface ScenarioProjectRef {

@@ -16,7 +16,7 @@ import { leftoverResources, resourceCounts } from './leftovers.js';
 import { describeThrown, type TrialAnswer, type TrialBatch, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
 import { GlobalsWatch } from './globalsFingerprint.js';
 import { runsUserCode } from '../../agent/kinds/runsUserCode.js';
-import { useLiveRun } from '../../model/modelSource.js';
+import { useLiveRun } from '../../scenario/modelSource.js';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;

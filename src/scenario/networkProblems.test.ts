@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isFaultlineError } from '../core/index.js';
-import { defineScenario, type ScenarioInput } from '../scenario/scenario.js';
+import { defineScenario, type ScenarioInput } from './scenario.js';
 
 const c = { kind: 'constant', ms: 5 } as const;
 const scripted: ScenarioInput['agent'] = {

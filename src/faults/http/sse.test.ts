@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { IdSource } from '../../core/index.js';
-import { anthropicMessages } from './anthropicMessages.js';
-import { openaiChat } from './openaiChat.js';
-import { openaiResponses } from './openaiResponses.js';
+import { anthropicMessages } from '../../model/api/anthropicMessages.js';
+import { openaiChat } from '../../model/api/openaiChat.js';
+import { openaiResponses } from '../../model/api/openaiResponses.js';
 import { deltas, malformedFrame, sseData, sseFrame, sseFrames } from './sse.js';
-import { streamUsageOf } from './usage.js';
+import { streamUsageOf } from '../../model/api/usage.js';
 
 const CALL = { kind: 'tool_calls', calls: [{ id: 'call-1', tool: 'create_order', input: { clientReference: 'ref-1', item: 'a rather long item name' } }] } as const;
 const FINAL = { kind: 'final', outcome: 'completed', message: 'Done.', claims: [] } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolResult } from '../runtime/result.js';
+import type { ToolResult } from './result.js';
 import { readOperationAnswer } from './operationStatus.js';
 
 const okValue = (value: unknown): ToolResult => ({ kind: 'ok', call: 'call-1', tool: 'query_operation_status', attempts: 1, value });

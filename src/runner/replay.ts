@@ -1,4 +1,4 @@
-import type { TrialSummary } from '../runner/trial.js';
+import type { TrialSummary } from '../stats/trialResult.js';
 
 /** What identifies a trial for replay: its cell, the run seed and its index. */
 export type ReplayTarget = Pick<TrialSummary, 'scenario' | 'config' | 'runSeed' | 'trialIndex'> & Partial<Pick<TrialSummary, 'refs' | 'recording'>>;

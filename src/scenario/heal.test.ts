@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { rulebookDefault } from '../runtime/config.js';
 import { parseExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
-import { defineScenario, type ScenarioInput } from '../scenario/scenario.js';
-import { runTrial } from './trial.js';
+import { defineScenario, type ScenarioInput } from './scenario.js';
+import { runTrial } from '../runner/trial.js';
 
 const OUTAGE: ScenarioInput = {
   name: 'mail-outage',

@@ -1,11 +1,11 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
-import { Cassette, type CassetteTrial } from './api/Cassette.js';
-import { openSecrets } from './api/cassetteSecrets.js';
-import type { RecordedModelSource } from './api/recordedService.js';
-import { sourceFileOf } from '../scenario/library.js';
-import type { Scenario } from '../scenario/scenario.js';
+import { Cassette, type CassetteTrial } from '../model/api/Cassette.js';
+import { openSecrets } from '../model/api/cassetteSecrets.js';
+import type { RecordedModelSource } from '../model/api/recordedService.js';
+import { sourceFileOf } from './library.js';
+import type { Scenario } from './scenario.js';
 
 /**
  * Where a scenario's model answers come from in a run: `replay` (the default) answers from its

@@ -1,5 +1,5 @@
 import type { History } from '../core/index.js';
-import type { Scenario } from '../scenario/scenario.js';
+import type { Scenario } from './scenario.js';
 
 /**
  * Marks the scenario's heal in the trial's history (a `heal` event at that instant, once the

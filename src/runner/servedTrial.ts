@@ -1,11 +1,11 @@
 import { History, RealClock, Rng, type AgentOutcomeKind, type Claim } from '../core/index.js';
-import { scheduleHeal } from '../runner/heal.js';
+import { scheduleHeal } from '../scenario/heal.js';
 import type { TrialEnd, TrialRecord } from '../checks/record.js';
 import { BUILTIN_SERVICES } from '../world/createWorld.js';
-import type { TrialBackend } from '../runner/backend.js';
+import type { TrialBackend } from './backend.js';
 import type { Cassette } from '../model/api/Cassette.js';
-import type { McpHttpEndpoint } from './McpHttpEndpoint.js';
-import type { McpWorld } from './mcpWorldServer.js';
+import type { McpHttpEndpoint } from '../serve/McpHttpEndpoint.js';
+import type { McpWorld } from '../serve/mcpWorldServer.js';
 import { runCommandAgentTrial, serveScenario } from '../agent/kinds/commandAgentRun.js';
 import type { CommandAgentSpec, Scenario } from '../scenario/scenario.js';
 

@@ -1,4 +1,4 @@
-import { isObj } from './conversation.js';
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The media type of a streamed model answer. */
 export const EVENT_STREAM = 'text/event-stream';

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
-import { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../../core/index.js';
-import { loadFile, thrownText } from '../../scenario/loadFile.js';
+import { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/index.js';
+import { loadFile, thrownText } from './loadFile.js';
 
 /**
  * A scenario file's value with an `http` agent's `module` replaced by the function it exports

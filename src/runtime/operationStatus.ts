@@ -1,4 +1,4 @@
-import type { ToolResult } from '../runtime/result.js';
+import type { ToolResult } from './result.js';
 
 /** What an answer from `query_operation_status` tells the model about an unknown operation. */
 export type OperationAnswer =

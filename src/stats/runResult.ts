@@ -1,0 +1,28 @@
+// The whole run's result, as the runner fills it and the reporters format it.
+import type { Cell } from './CellTally.js';
+import type { ConfigMetrics } from './metrics.js';
+
+/** One slice of a run's matrix, `index` of `count` (1-based, as `--shard 2/4` reads). */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** A whole run: every scenario crossed with every configuration, k trials each. */
+export interface RunResult {
+  readonly seed: number;
+  readonly k: number;
+  readonly scenarios: readonly string[];
+  readonly configs: readonly string[];
+  readonly cells: readonly Cell[];
+  readonly byConfig: readonly ConfigMetrics[];
+  /** True when the run was stopped before every trial ran; the cells hold what finished. */
+  readonly interrupted: boolean;
+  /** Why an interrupted run stopped, when it was not a signal: its spending limit (`--max-cost`) was reached. */
+  readonly stopped?: { readonly reason: 'max-cost'; readonly limit: number; readonly spent: number };
+  /** Failing trials each cell keeps in full; null: every trial is kept. */
+  readonly keepFailures: number | null;
+  /** The slice of the matrix this run covered, when it is one shard of several. */
+  readonly shard?: Shard;
+}
+
