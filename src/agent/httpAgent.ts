@@ -35,7 +35,7 @@ export interface HttpAgentContext {
   readonly task: string;
   /** The scenario's services by name. */
   readonly services: Readonly<Record<string, ServiceEndpoint>>;
-  /** Set when the scenario names a model. Build SDK clients inside the agent, not at module load (see the README). */
+  /** Set when the scenario names a model. Build SDK clients inside the agent, not at module load (see docs/real-models.md). */
   readonly model: ModelEndpoint | undefined;
   /** Sleeps on the trial clock (recorded as `agent_wait`). */
   wait(ms: number): Promise<void>;

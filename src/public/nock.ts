@@ -3,7 +3,7 @@
  * Same engine, routes, model endpoints and virtual timers as `faultline/msw`. `nock` is an
  * optional peer dependency; importing this entry imports nock, which patches node:http at
  * once (nock's own behaviour) — `startNock(...).close()` restores it.
- * Use one of msw and nock per test file (see the README).
+ * Use one of msw and nock per test file (see docs/services-and-agents.md).
  */
 export { runWithNock, startNock } from '../faults/http/nock.js';
 export * from '../faults/http/index.js';

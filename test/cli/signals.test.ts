@@ -7,7 +7,7 @@ import { start, tempDir } from './faultline.js';
 
 /**
  * SIGTERM and SIGHUP (what CI sends a cancelled job, and a closed terminal) stop a run as
- * Ctrl-C does: the partial reports are written and say so, with the exit code the README
+ * Ctrl-C does: the partial reports are written and say so, with the exit code docs/cli.md
  * documents (128 + the signal's number), and no temp file is left behind.
  */
 

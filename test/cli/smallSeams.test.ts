@@ -83,7 +83,7 @@ describe('the console report', () => {
   });
 });
 
-describe('one story for 500 (R1, R2; README and docs/rules.md say the same)', () => {
+describe('one story for 500 (R1, R2; docs/scenarios.md and docs/rules.md say the same)', () => {
   const scenario = (name: string, status: number): string => `name: ${name}
 faults:
   - match: { tool: create_order }

@@ -5,7 +5,7 @@ import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, tempDir } from '../cli/faultline.js';
 
 /**
- * The metastability experiment of the README, through the CLI at three seeds: the
+ * The metastability experiment of docs/contention.md, through the CLI at three seeds: the
  * `metastable-jobs` crowd (arrivals at 3.5/s against room for 5/s; one slot instead of five from
  * 5 s to 10 s) under naive retries and under three client policies. Figures come from the JSON
  * report's goodput bins (calls that succeeded per 100 ms of virtual time).
@@ -17,7 +17,7 @@ const BUDGETS = ['aws-retry-quota', 'retry-budget-10pct'] as const;
 const THROTTLE = 'sre-adaptive-throttling';
 const CONFIGS = [NAIVE, ...BUDGETS, THROTTLE];
 const SEEDS = [1, 2, 3];
-/** The README's stated times: back to full goodput within this many virtual seconds of the trigger's end. */
+/** The times docs/contention.md states: back to full goodput within this many virtual seconds of the trigger's end. */
 const RECOVERS_WITHIN_S = 30;
 
 interface Figures {

@@ -2,7 +2,7 @@
 // command's help, and loading the gateway (the model formats, the HTTP forwarding) for that
 // would cost every run that is not --live.
 
-/** What the gateway does about a provider's own failures (documented in the README, "Run against your real model"). */
+/** What the gateway does about a provider's own failures (documented in docs/real-models.md, "Run against your real model"). */
 export interface LiveRetryPolicy {
   /** Retries after the first attempt (default 4: five attempts in all). */
   readonly retries: number;
