@@ -46,7 +46,7 @@ beforeAll(async () => {
   await mkdir(join(project.path, 'bin'));
   await symlink(python, join(project.path, 'bin', 'python3'));
   env = { PATH: `${join(project.path, 'bin')}:${process.env['PATH'] ?? ''}` };
-}, 120_000);
+});
 
 afterAll(() => project?.cleanup());
 
@@ -64,7 +64,7 @@ describe('a Python agent on the openai package, as a command agent', () => {
     expect(replay.stdout).toMatch(/response to http-1: error 200 "the connection dropped mid-stream after 2 of (\d+) events \(stream_cut\)" \[stream: 2 of \1 events\]/);
     expect(replay.stdout).toMatch(/response to http-2: ok 200 \[stream: (\d+) of \1 events\]/);
     expect(replay.stdout).toMatch(/agent ended: completed/);
-  }, 300_000);
+  });
 
   it('its planted defects are caught by duplicates and retry-discipline, with the requests as evidence', async () => {
     const r = await faultline(['run', 'served/defects', '--k', '1'], { cwd: project!.path, env });
@@ -78,5 +78,5 @@ describe('a Python agent on the openai package, as a command agent', () => {
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/✗ duplicates: helpdesk:req-7 .*2 times/);
     expect(replay.stdout).toMatch(/✗ retry-discipline: .*without an idempotency key \(requests http-\d+ at t=\d+ms, http-\d+ at t=\d+ms\)/);
-  }, 300_000);
+  });
 });

@@ -42,7 +42,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
     if (!hasChromium) return;
     // launch() gives the browser a fresh temporary profile (its --user-data-dir) and removes it on close.
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
       expect(c.inked, c.id).toBeGreaterThan(1_000);
     }
     expect(seen.canvases.filter((c) => c.id.endsWith('-load')).map((c) => c.id)).toEqual(['crowd0-optimistic-100-load', 'crowd1-jobs-outage-load']);
-  }, 60_000);
+  });
 
   it('draws the run comparison of faultline compare too', async () => {
     const run = await runMatrix({ scenarios: await loadScenarios(['read-timeout-retry', 'nested-retries-amplification']), configs: await loadConfigs(['rulebook', 'naive']), k: 2, seed: 1 });
@@ -93,5 +93,5 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
       expect(c.chart && c.points > 0, c.id).toBe(true);
       expect(c.inked, c.id).toBeGreaterThan(1_000);
     }
-  }, 30_000);
+  });
 });

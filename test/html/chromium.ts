@@ -47,7 +47,7 @@ export async function openOffline(browser: Browser, file: string, viewport = { w
     return route.abort();
   });
   await page.goto(self);
-  await page.waitForFunction(() => (globalThis as unknown as FaultlineGlobals).__faultline?.ready === true, undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => (globalThis as unknown as FaultlineGlobals).__faultline?.ready === true, undefined, { timeout: 60_000 }); // a hang's bound only: generous on a loaded machine
   return { page, errors, requests };
 }
 

@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
     expect(run.code, run.stderr).toBe(1);
     file = join(dir.path, 'c', 'compare.html');
     if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -52,5 +52,5 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
     expect(table!.x + table!.width).toBeLessThanOrEqual(fits.viewport);
     expect(fits.scroll).toBeLessThanOrEqual(fits.viewport);
     expect(headers.filter((h) => h === 'pass^1')).toHaveLength(1);
-  }, 30_000);
+  });
 });

@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html: goodput and of
     dir = await tempDir('metastable-html');
     await mkdir(SCREENSHOTS, { recursive: true });
     if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -85,5 +85,5 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html: goodput and of
         expect(l.shown, `${c.id} ${l.label}`).toBeGreaterThan(400);
       }
     }
-  }, 90_000);
+  });
 });

@@ -25,7 +25,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('sweep.html in headless Chrom
     expect(r.code, r.stderr).toBe(0);
     sweep = SweepJsonSchema.parse(JSON.parse(await readFile(join(dir.path, 'r', 'sweep.json'), 'utf8')));
     if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -80,5 +80,5 @@ describe.skipIf(!hasChromium && !chromiumRequired)('sweep.html in headless Chrom
       expect(scenarios.datasets!.map((d) => d.label)).toEqual(sweep.sweep.scenarios);
       for (const d of scenarios.datasets!) expect(d.data).toHaveLength(6);
     }
-  }, 30_000);
+  });
 });

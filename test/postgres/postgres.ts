@@ -42,7 +42,8 @@ export interface TestDatabase {
 
 /** One Postgres for one test file (call in `beforeAll`, `stop` in `afterAll`). */
 export async function startTestDatabase(poolSize = 10): Promise<TestDatabase> {
-  const started = await startPostgres();
+  // Only a hang's bound (the API's default is 60 s): a container may start slowly on a loaded machine.
+  const started = await startPostgres({ startupTimeoutMs: 300_000 });
   const pool = await connectPool(started.url, poolSize);
   return {
     pg: started,
@@ -74,8 +75,6 @@ export function clientPerRequest(url: string): { connect(): Promise<PoolClient>;
   };
 }
 
-export const SETUP_TIMEOUT_MS = 120_000;
-
 /**
  * Registers this file's database: started in `beforeAll`, stopped in `afterAll`. A database
  * that cannot be had fails every test that asks for it, each with the reason.
@@ -89,7 +88,7 @@ export function useTestDatabase(poolSize = 10): () => TestDatabase {
     } catch (error) {
       failure = error;
     }
-  }, SETUP_TIMEOUT_MS);
+  });
   afterAll(async () => {
     await db?.stop();
   });
