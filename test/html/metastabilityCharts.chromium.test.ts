@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
+import { CHROMIUM, CHROMIUM_MISSING, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
 
 /** What the page tells about one SVG chart. */
 interface SvgCheck {
@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html: goodput and of
   });
 
   it('draws a goodput chart and an offered-load chart with a line per configuration, offline, without a console error', async () => {
-    expect(hasChromium, `no chromium at ${CHROMIUM}`).toBe(true);
+    expect(hasChromium, CHROMIUM_MISSING).toBe(true);
     const run = await faultline(['compare', 'metastable-jobs', '--k', '1', '--workers', '0', '--config', 'metastable-naive', '--config', 'retry-budget-10pct', '--out', 'r'], { cwd: dir.path });
     expect(run.code, run.stderr).toBe(1);
     const { page, errors, requests } = await openOffline(browser!, join(dir.path, 'r', 'compare.html'));

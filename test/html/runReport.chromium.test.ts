@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
+import { CHROMIUM, CHROMIUM_MISSING, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
 
 /** Screenshots stay in the repository's reports folder, for the CI artifact. */
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
@@ -14,7 +14,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
   let dir: { path: string; cleanup: () => Promise<void> };
   let file: string;
   const opened = (): Browser => {
-    if (!browser) throw new Error(`no browser: chromium is missing at ${CHROMIUM}`);
+    if (!browser) throw new Error(CHROMIUM_MISSING);
     return browser;
   };
 
@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
   });
 
   it('has a Chromium to open the report in', () => {
-    expect(hasChromium, `FAULTLINE_REQUIRE_CHROMIUM=1 but there is no chromium at ${CHROMIUM} (apt-get install -y chromium, or source scripts/ci-chromium.sh)`).toBe(true);
+    expect(hasChromium, CHROMIUM_MISSING).toBe(true);
   });
 
   it('opens from the file with no network request and no console error, failing cells first', async () => {
