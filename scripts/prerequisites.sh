@@ -7,11 +7,14 @@
 set -uo pipefail
 here="$(dirname "$0")"
 status=0
-bash "$here/ci-python.sh" || status=1
+# pip needs no apt: beside Chromium and Docker, which take turns on apt's lock.
+bash "$here/ci-python.sh" &
+python_pid=$!
 # shellcheck source=/dev/null
 source "$here/ci-chromium.sh" || status=1
 # shellcheck source=/dev/null
 source "$here/ci-postgres.sh" || status=1
+wait "$python_pid" || status=1
 if [ "$status" -eq 0 ]; then
   echo "prerequisites: Python's openai, Chromium, Docker and the Postgres image are ready (dockerd keeps running)"
 else
