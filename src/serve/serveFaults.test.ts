@@ -61,10 +61,22 @@ describe('serveFaults', () => {
 
   it('stays silent on a timeout fault until the client gives up, then records the answer as lost', async () => {
     const { post, history } = await served([{ match: {}, fault: { kind: 'timeout' } }]);
-    await expect(post({ signal: AbortSignal.timeout(150) })).rejects.toThrow();
+    const has = (type: string): boolean => history.events.some((e) => e.type === type);
+    const sleep = (ms: number): Promise<void> => new RealClock().sleep(ms);
+    // The client gives up once the server holds its request, and 150 ms of silence later: with a
+    // plain 150 ms timeout from the send, a loaded machine (load 30) aborted before the request
+    // had reached the server, which then never saw one to answer, nor to record as lost.
+    const giveUp = new AbortController();
+    let settled = false;
+    const sent = post({ signal: giveUp.signal }).finally(() => (settled = true));
+    while (!has('http_request')) await sleep(10);
+    await sleep(150);
+    expect(settled).toBe(false);
+    giveUp.abort();
+    await expect(sent).rejects.toThrow();
     // The socket's close reaches the server a moment after the client's abort: as long as that
     // takes on a loaded machine (a close that never comes is caught by the test's timeout).
-    while (!history.events.some((e) => e.type === 'response')) await new RealClock().sleep(10);
+    while (!has('response')) await sleep(10);
     expect(history.events.find((e) => e.type === 'response')).toMatchObject({ result: 'lost', message: expect.stringMatching(/the client gave up after \d+ ms \(AbortError\)/) as unknown });
   });
 
