@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python packages the worked command agents use (scenarios/examples/served), pinned.
-# Sourced by .ci/run before `npm test`. The tests never skip when Python or a package is
-# missing: they fail, naming what to install.
+# Run by .ci/run (and scripts/prerequisites.sh) before `npm test`. Under CI the tests fail when
+# Python or a package is missing, naming what to install; elsewhere they skip, saying so.
 PYTHON_PACKAGES=(openai==3.22.1)
 if ! command -v python3 >/dev/null 2>&1; then
   echo "ci-python: python3 is missing; the command-agent tests will fail"

@@ -178,9 +178,20 @@ describe('an agent that loops forever calling a tool', () => {
 
 describe('an agent that loops forever sleeping', () => {
   it('is stopped at the scenario deadline on the virtual clock, in no real time to speak of', async () => {
-    const started = Date.now();
-    const trial = await run(loopsOnWait);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // A real-time measurement: a loaded machine can stretch one run, so it is retried (up to 3
+    // times) and the fastest must be under 5 s; waits served in real time take 60 s every time.
+    const timed = async () => {
+      const started = Date.now();
+      const trial = await run(loopsOnWait);
+      return { trial, ms: Date.now() - started };
+    };
+    let fastest = await timed();
+    for (let retry = 1; retry < 3 && fastest.ms >= 5_000; retry++) {
+      const again = await timed();
+      if (again.ms < fastest.ms) fastest = again;
+    }
+    expect(fastest.ms).toBeLessThan(5_000);
+    const { trial } = fastest;
     expect(trial.end).toEqual({ kind: 'budget_exceeded', limit: 'time', at: 60_000 });
     expect(failedOf(trial)).toEqual(expect.arrayContaining(['budget', 'goal-state']));
     expect(messageOf(trial, 'budget')).toBe('the trial was stopped at t=60000ms for exceeding its time limit');

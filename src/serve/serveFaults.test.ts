@@ -61,9 +61,22 @@ describe('serveFaults', () => {
 
   it('stays silent on a timeout fault until the client gives up, then records the answer as lost', async () => {
     const { post, history } = await served([{ match: {}, fault: { kind: 'timeout' } }]);
-    await expect(post({ signal: AbortSignal.timeout(150) })).rejects.toThrow();
-    // The socket's close reaches the server a moment after the client's abort.
-    for (let i = 0; i < 50 && !history.events.some((e) => e.type === 'response'); i++) await new RealClock().sleep(10);
+    const has = (type: string): boolean => history.events.some((e) => e.type === type);
+    const sleep = (ms: number): Promise<void> => new RealClock().sleep(ms);
+    // The client gives up once the server holds its request, and 150 ms of silence later: with a
+    // plain 150 ms timeout from the send, a loaded machine (load 30) aborted before the request
+    // had reached the server, which then never saw one to answer, nor to record as lost.
+    const giveUp = new AbortController();
+    let settled = false;
+    const sent = post({ signal: giveUp.signal }).finally(() => (settled = true));
+    while (!has('http_request')) await sleep(10);
+    await sleep(150);
+    expect(settled).toBe(false);
+    giveUp.abort();
+    await expect(sent).rejects.toThrow();
+    // The socket's close reaches the server a moment after the client's abort: as long as that
+    // takes on a loaded machine (a close that never comes is caught by the test's timeout).
+    while (!has('response')) await sleep(10);
     expect(history.events.find((e) => e.type === 'response')).toMatchObject({ result: 'lost', message: expect.stringMatching(/the client gave up after \d+ ms \(AbortError\)/) as unknown });
   });
 
@@ -115,15 +128,26 @@ describe('serveFaults', () => {
     const seen = await new Promise<{ how: string; complete: boolean; events: number; text: string }>((resolve, reject) => {
       const req = http.request(`${open!.urlOf('https://api.model.test/v1')}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
         let text = '';
-        // The client's own limit on a stalled body (a real clock: nothing under src/ calls setTimeout itself).
+        const events = (): number => text.split('\n\n').filter((e) => e.startsWith('data: ')).length;
+        // The client gives up on a stalled body: once it holds the events the stall lets through,
+        // when nothing more comes for 300 ms (a real clock: nothing under src/ calls setTimeout
+        // itself). Only then: a limit armed at the head raced the body's four 10 ms event gaps,
+        // and on a loaded machine a complete stream (stream_malformed) was cut short, `aborted`
+        // before its `end`. A body that ends ends on its own, however slow the machine; one that
+        // hangs is caught by the test's timeout.
         const limit = new AbortController();
-        new RealClock().sleep(300, limit.signal).then(() => req.destroy(), () => undefined);
+        let armed = false;
         const done = (how: string): void => {
           limit.abort();
-          resolve({ how, complete: res.complete, events: text.split('\n\n').filter((e) => e.startsWith('data: ')).length, text });
+          resolve({ how, complete: res.complete, events: events(), text });
         };
         res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (fault?.kind !== 'stream_stall' || armed || events() < fault.afterEvents) return;
+          armed = true;
+          new RealClock().sleep(300, limit.signal).then(() => req.destroy(), () => undefined);
+        });
         res.once('end', () => done('end'));
         res.once('aborted', () => done('aborted'));
       });

@@ -106,7 +106,7 @@ describe('one config, a matrix of agents', () => {
       expect(junit).toContain(agent);
       expect(markdown).toContain(`### ${agent}`);
     }
-  }, 240_000);
+  });
 
   it('defaults fill every scenario that leaves a field out; a scenario that sets it keeps its own, whole', async () => {
     const { writeFile } = await import('node:fs/promises');
@@ -120,7 +120,7 @@ describe('one config, a matrix of agents', () => {
     const own = await faultline(['run', 'own-budget.yaml', ...args, '--out', 'own'], { cwd: project.path });
     expect(own.code, own.stderr + own.stdout).toBe(0);
     expect((await readReport('own')).cells.map((c) => [c.config, c.status])).toEqual([['openai', 'passed']]);
-  }, 120_000);
+  });
 
   it('--agent picks agents; compare shows agents side by side; a failing cell replays with its agent', async () => {
     const r = await faultline(['compare', 'scenarios/ticket-partial-write.yaml', '--agent', 'openai,agents-sdk', '--reporter', 'console', '--reporter', 'json', '--out', 'picked', '--workers', '0'], {
@@ -139,7 +139,7 @@ describe('one config, a matrix of agents', () => {
     const ambiguous = await faultline(['replay', 'scenarios/ticket-partial-write.yaml'], { cwd: project.path });
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('it runs under 3 agents: name one with --agent');
-  }, 240_000);
+  });
 
   it('refuses what cannot apply, naming where it came from', async () => {
     const unknown = await faultline(['run', '--agent', 'langchain'], { cwd: project.path });
@@ -152,7 +152,7 @@ describe('one config, a matrix of agents', () => {
     expect(k.code).toBe(2);
     expect(k.stderr).toContain('faultline.config.ts: gates[0] "pass^2>=1" can never hold: pass^2 needs at least 2 trials per cell, and this run has --k 1');
     expect(k.stderr).not.toContain('--gate');
-  }, 120_000);
+  });
 
   it('list shows the matrix; explore and sweep run each agent, labelled by it, with the defaults filled in', async () => {
     const list = await faultline(['list', '--json'], { cwd: project.path });
@@ -179,5 +179,5 @@ describe('one config, a matrix of agents', () => {
     const unknown = await faultline(['sweep', '--agent', 'langchain'], { cwd: project.path });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--agent langchain: no such agent in faultline.config.ts (agents: openai, ai-sdk, agents-sdk)');
-  }, 240_000);
+  });
 });

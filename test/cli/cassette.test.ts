@@ -174,9 +174,9 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       expect(text, path).not.toContain(KEY);
     }
     // About a dozen runs of the binary, each loading the SDK: more than the default 30 s on a busy machine.
-  }, 300_000);
+  });
 
-  it("writes no declared secret into a trial's recording or the scenario's cassette, and a replay from either sees the conversation as it was", { timeout: 180_000 }, async () => {
+  it("writes no declared secret into a trial's recording or the scenario's cassette, and a replay from either sees the conversation as it was", async () => {
     const seenHere: Seen[] = [];
     const live = fakeOpenAi(seenHere);
     await new Promise<void>((resolve) => live.listen(0, '127.0.0.1', resolve));
@@ -213,7 +213,7 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     }
   });
 
-  it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', { timeout: 120_000 }, async () => {
+  it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', async () => {
     const file = join(dir.path, 'bad.yaml');
     await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.'));
     const noKey = await faultline(['run', 'bad.yaml', '--record', '--k', '1'], { cwd: dir.path, env: { OPENAI_API_KEY: '' } });

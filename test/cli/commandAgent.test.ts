@@ -91,7 +91,7 @@ describe('a command agent against the served world', () => {
     const history = JSON.parse(json.stdout) as { type: string; clock?: string; status?: number }[];
     expect(history[0]).toMatchObject({ type: 'trial_start', clock: 'real' });
     expect(history.filter((e) => e.type === 'response').map((e) => e.status)).toEqual([429, 201]);
-  }, 240_000);
+  });
 
   it('each broken program ends its own trial with a clear verdict, never the run, and leaves nothing running', async () => {
     const r = await faultline(['run', 'bad', '--k', '1', '--html'], { cwd: project.path });
@@ -114,5 +114,5 @@ describe('a command agent against the served world', () => {
     // The grandchild was killed with its group at the trial's end.
     const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${MARK}`));
     expect(left).toEqual([]);
-  }, 240_000);
+  });
 });

@@ -47,7 +47,7 @@ beforeAll(async () => {
     faultline(['merge', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged', '--reporter', 'json'], { cwd }),
     faultline(['run', 'order-partial-write-idempotent', 'renamed.yaml', '--workers', '0', '--out', 'whole', '--reporter', 'json'], { cwd }),
   ]);
-}, 120_000);
+});
 
 afterAll(() => dir.cleanup());
 
@@ -158,7 +158,7 @@ describe('sweep counts coverage per cell at each point', () => {
     written = await read('sweep-stream', 'sweep.html');
     await writeFile(join(cwd, 'sweep-stream', 'sweep.html'), 'stale');
     [view, merge] = await Promise.all([faultline(['view', 'sweep-stream/sweep.json'], { cwd }), faultline(['merge', 'sweep-stream/sweep.json', '--out', 'merged-sweep'], { cwd })]);
-  }, 120_000);
+  });
 
   it('shows each rule of each cell at each λ in sweep.json (schema 3), and marks the points a swept fault never reached', async () => {
     expect(stream.code, stream.stderr).toBe(0);

@@ -105,7 +105,7 @@ beforeAll(async () => {
     'wrong.yaml': scenario('declared-wrong-value', '{ kind: wrong_value, path: status }', 'badge'),
     'empty.yaml': scenario('declared-empty', '{ kind: empty }', ''),
   }, ['msw']);
-}, 60_000);
+});
 afterAll(async () => {
   await project.cleanup();
 });

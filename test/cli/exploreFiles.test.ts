@@ -53,7 +53,7 @@ describe('faultline explore: regression files', () => {
     await writeFile(join(dir.path, written(all)), '# edited\n');
     const replaced = await run(['explore', 'order-partial-write-no-idempotency', '--replace-faults', '--runs', '50', '--out', 'two']);
     expect(replaced.stdout).toContain(`regression: ${written(all)} (replaced a different file of the same name)`);
-  }, 180_000);
+  });
 
   it("keeps the scenario's secrets out of a YAML regression file, redacted in its task, and the file still fails under run", async () => {
     await writeFile(join(dir.path, 'secret-order.yaml'), WITH_SECRETS);
@@ -65,7 +65,7 @@ describe('faultline explore: regression files', () => {
     expect(text).not.toMatch(/^secrets:/m);
     expect(text).toContain("The scenario's secrets are left out");
     expect((await run(['run', written(r), '--config', 'rulebook', '--seed', '1', '--reporter', 'console'])).code).toBe(1);
-  }, 120_000);
+  });
 });
 
 describe('faultline explore: every failure class', () => {
@@ -102,7 +102,7 @@ describe('faultline explore: every failure class', () => {
     // Deterministic per seed: the same search prints the same classes, plans and files.
     const again = await run(['explore', 'order-partial-write-no-idempotency', '--config', 'naive', '--runs', '100', '--out', 'classes']);
     expect(findings(again)).toEqual(found);
-  }, 300_000);
+  });
 
   it('--ignore leaves out checkers, rules and classes, repeatable and as comma lists; what the baseline shows is then searched for', async () => {
     const r = await run(['explore', 'order-partial-write-no-idempotency', '--config', 'naive', '--runs', '100', '--out', 'ignored', '--ignore', 'R23,honesty', '--ignore', 'retry-discipline/R5']);
@@ -126,7 +126,7 @@ describe('faultline explore: every failure class', () => {
       expect(bad.code, bad.stderr).toBe(2);
       expect(bad.stderr).toContain(message);
     }
-  }, 180_000);
+  });
 });
 
 describe('-t / --grep on explore and list', () => {
@@ -138,7 +138,7 @@ describe('-t / --grep on explore and list', () => {
     const none = await run(['explore', '--grep', 'no-such-scenario', '--runs', '3']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--grep no-such-scenario matches no scenario');
-  }, 60_000);
+  });
 
   it('list -t lists only the matching scenarios (with --configs, configurations)', async () => {
     const r = await run(['list', '-t', 'rate-limit', '--json']);
@@ -149,7 +149,7 @@ describe('-t / --grep on explore and list', () => {
     const configs = await run(['list', '--configs', '--grep', '^naive$', '--json']);
     expect((JSON.parse(configs.stdout) as { name: string }[]).map((c) => c.name)).toEqual(['naive']);
     expect((await run(['list', '-t', 'no-such-scenario'])).code).toBe(2);
-  }, 60_000);
+  });
 });
 
 describe('explore and sweep read faultline.config.ts as run does', () => {
@@ -176,12 +176,12 @@ export default defineConfig({
     const typed = await faultline(['explore', 'payment-quota-exceeded', '--config', 'rulebook', '--seed', '3', '--runs', '2'], { cwd: project.path });
     expect(typed.stdout).toContain('seed 3,');
     expect(typed.stdout).toContain('payment-quota-exceeded × rulebook');
-  }, 60_000);
+  });
 
   it('sweep: its scenarios, retry configurations, seed, k and outDir', async () => {
     const r = await faultline(['sweep', '--fault', 'rate_limit', '--lambda', '0', '--reporter', 'json'], { cwd: project.path });
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(await readFile(join(project.path, 'from-config', 'sweep.json'), 'utf8')) as { sweep: { seed: number; k: number; scenarios: string[]; configs: string[] } };
     expect(json.sweep).toMatchObject({ seed: 7, k: 2, scenarios: ['read-timeout-retry'], configs: ['naive'] });
-  }, 60_000);
+  });
 });

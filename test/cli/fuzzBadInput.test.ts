@@ -300,8 +300,9 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 let seq = 0;
 const tally = { cases: 0, crashes: 0, accepted: 0 };
 
-// A bound on each process's wall time: an alias bomb or a hang must not stall the suite.
-const BOUND_MS = 45_000;
+// A bound on each process's wall time: an alias bomb or a hang must not stall the suite. Only a
+// hang's bound: generous, so a loaded machine's slow but finishing run is never taken for one.
+const BOUND_MS = 300_000;
 async function cli(args: readonly string[]): Promise<Finished> {
   const run = start(args, { cwd: dir.path });
   let timer: NodeJS.Timeout | undefined;
@@ -364,7 +365,7 @@ describe('bad parameters of the faults that look like success', () => {
     const cases = LIE_PARAMETER_CASES.map(({ extra, says }): Case => ({ ext: '.yaml', role: 'scenario', cls: 'lie fault parameter', content: scenarioYaml('fz', extra), says }));
     const refs = await Promise.all(cases.map(materialize));
     judge(await cli(['run', ...refs, '--k', '1', '--reporter', 'console']), refs, cases, 'scenario');
-  }, 60_000);
+  });
 });
 
 describe('fuzzed bad input is refused with exit 2 before the first trial', () => {
@@ -405,5 +406,5 @@ describe('fuzzed bad input is refused with exit 2 before the first trial', () =>
     );
     expect(tally.crashes).toBe(0);
     expect(tally.accepted).toBe(0);
-  }, 240_000);
+  });
 });

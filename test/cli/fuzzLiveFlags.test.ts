@@ -93,6 +93,6 @@ describe('bad input on the live flags and the price table', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
       // Refused before the first trial: no report was written.
       expect(r.stdout).not.toMatch(/trials? \(/);
-    }, 60_000);
+    });
   });
 });

@@ -395,7 +395,9 @@ const CASES: readonly Case[] = [...crashes, ...silent, ...hangs, ...misleading, 
 
 let project: Awaited<ReturnType<typeof userProject>>;
 const tally = { cases: 0, crashes: 0, accepted: 0, hangs: 0 };
-const BOUND_MS = 60_000;
+// A bound on each process's wall time, only to catch a hang (the `hangs` class): generous, so a
+// loaded machine's slow but finishing run is never taken for one; under the suite's test timeout.
+const BOUND_MS = 300_000;
 
 async function cli(c: Case, cwd: string): Promise<Finished | 'hang'> {
   const asUser = c.asUser === true && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
@@ -419,7 +421,7 @@ beforeAll(async () => {
   // A real report for merge and view to start from.
   const r = await start(['run', 's.yaml', '--k', '1', '--out', '.', '--reporter', 'json'], { cwd: join(project.path, 'report') }).done;
   expect(r.code, r.stderr).toBe(0);
-}, 60_000);
+});
 afterAll(async () => {
   console.info(`fuzz (new surfaces): ${tally.cases} cases, ${tally.crashes} crashes, ${tally.accepted} silently accepted, ${tally.hangs} hangs`);
   await project.cleanup();
@@ -458,7 +460,7 @@ describe('bad input on the surfaces added since the first fuzzing', () => {
       if (c.stderr) expect(r.stderr).toMatch(c.stderr);
       if (c.stdout) expect(r.stdout).toMatch(c.stdout);
       await c.also?.(r, dir);
-    }, BOUND_MS + 10_000);
+    });
   });
 
   it('counts 0 crashes, 0 silent acceptances and 0 hangs', () => {

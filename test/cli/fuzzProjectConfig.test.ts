@@ -110,10 +110,10 @@ describe('bad defaults and agents in faultline.config.ts are refused (exit 2) by
       }),
       { numRuns: 1, seed: 27 },
     );
-  }, 300_000);
+  });
 
   it('duplicate agent names, and --agent naming no agent of the file', async () => {
     await fc.assert(fc.asyncProperty(duplicates, fc.constantFrom(...Object.keys(COMMANDS)), (c, command) => refused(c, command)), { numRuns: 4, seed: 27 });
     await fc.assert(fc.asyncProperty(unknownAgent, fc.constantFrom(...PICKING), (c, command) => refused(c, command)), { numRuns: 4, seed: 27 });
-  }, 300_000);
+  });
 });

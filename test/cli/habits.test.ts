@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-describe('--bail / --max-failures', { timeout: 240_000 }, () => {
+describe('--bail / --max-failures', () => {
   it('in this process: stops at the first failing trial, writes the partial reports marked interrupted, exits 1', async () => {
     const r = await faultline(['run', '--config', 'naive', '--k', '2', '--bail', '1', '--workers', '0', '--out', 'bail-1'], { cwd: cwd() });
     expect(r.code, r.stderr).toBe(1);
@@ -69,7 +69,7 @@ describe('--bail / --max-failures', { timeout: 240_000 }, () => {
   });
 });
 
-describe('--last-failed', { timeout: 240_000 }, () => {
+describe('--last-failed', () => {
   it("reruns only the failing cells' scenarios of the last report, then says when nothing failed", async () => {
     const first = await faultline(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json'], { cwd: cwd() });
     expect(first.code, first.stderr).toBe(1);
@@ -136,7 +136,7 @@ describe('--last-failed', { timeout: 240_000 }, () => {
   });
 });
 
-describe('dot and list reporters, --quiet', { timeout: 240_000 }, () => {
+describe('dot and list reporters, --quiet', () => {
   it('dot: a mark per trial on stdout (· passed, F failed), then the summary; no progress on stderr', async () => {
     const r = await faultline(['run', 'calendar-end-before-start', 'read-timeout-retry', '--config', 'naive', '--k', '3', '--reporter', 'dot', '--workers', '0'], { cwd: cwd() });
     expect(r.code, r.stderr).toBe(1);
@@ -177,7 +177,7 @@ describe('dot and list reporters, --quiet', { timeout: 240_000 }, () => {
   });
 });
 
-describe('the flags are documented', { timeout: 120_000 }, () => {
+describe('the flags are documented', () => {
   it('every flag of run and compare --help appears in the CLI reference (docs/cli.md), and the help names the habit flags', async () => {
     const reference = await readFile(fileURLToPath(new URL('../../docs/cli.md', import.meta.url)), 'utf8');
     for (const command of ['run', 'compare']) {

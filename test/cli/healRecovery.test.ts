@@ -55,7 +55,7 @@ const run = (config: string, out: string): Promise<Finished> =>
 beforeAll(async () => {
   project = await userProject('heal-recovery', { 'scenarios/mail-outage.yaml': SCENARIO, 'configs/patient.yaml': PATIENT, 'configs/slow-backoff.yaml': SLOW });
   [good, slow, never] = await Promise.all([run('configs/patient.yaml', 'good'), run('configs/slow-backoff.yaml', 'slow'), run('no-retry', 'never')]);
-}, 120_000);
+});
 afterAll(() => project.cleanup());
 
 const report = async (out: string) => parseJsonReport(await readFile(join(project.path, out, 'faultline.json'), 'utf8'));

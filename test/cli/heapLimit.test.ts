@@ -42,7 +42,7 @@ describe('an agent that allocates an array of 2^28 elements', () => {
     expect('message' in end ? end.message : '').toMatch(OOM);
     expect(huge.trials[0]!.failed).toContain('goal-state');
     expect(json.cells.find((c) => c.scenario === 'good-agent')!.metrics.successes).toBe(1);
-  }, 240_000);
+  });
 
   it('replay: exit 1 with the out-of-memory verdict', async () => {
     const r = await faultline(['replay', './huge-array.ts', '--seed', '1', '--trial', '0', ...LIMITS], { cwd: dir.path });
@@ -50,7 +50,7 @@ describe('an agent that allocates an array of 2^28 elements', () => {
     expect(r.stderr).not.toMatch(V8_REPORT);
     expect(r.stdout).toContain('huge-array × rulebook, seed 1, trial 0: failed (goal-state)');
     expect(r.stdout).toMatch(OOM);
-  }, 240_000);
+  });
 
   it('explore: exit 1, the scenario fails with no added fault, with the out-of-memory verdict', async () => {
     const r = await faultline(['explore', './huge-array.ts', '--runs', '2', ...LIMITS], { cwd: dir.path });
@@ -58,7 +58,7 @@ describe('an agent that allocates an array of 2^28 elements', () => {
     expect(r.stderr).not.toMatch(V8_REPORT);
     expect(r.stdout).toContain('huge-array × rulebook: fails with no added fault');
     expect(r.stdout).toMatch(OOM);
-  }, 240_000);
+  });
 });
 
 describe('a heap limit the scenarios cannot be loaded under', () => {
@@ -77,5 +77,5 @@ describe('a heap limit the scenarios cannot be loaded under', () => {
     // With the default limit the same files run.
     const ok = await faultline(['run', 'ballast.ts', '--k', '1', '--workers', '1', '--out', 'ballast-ok'], { cwd: dir.path });
     expect(ok.code, ok.stderr).toBe(0);
-  }, 240_000);
+  });
 });

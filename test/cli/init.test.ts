@@ -45,7 +45,7 @@ describe('faultline init', () => {
     expect(naive.stdout).toContain('ticket.created happened 2 times, expected 1');
     expect(naive.stdout).toContain('replay: faultline replay faultline/scenarios/helpdesk-partial-write.scenario.ts --config naive --seed 1 --trial 0');
     // Three CLI processes, each loading TypeScript through tsx: on a busy machine (a load of 14 per core here) that takes minutes.
-  }, 300_000);
+  });
 
   it('is safe to run twice: it never overwrites, and says what it skipped', async () => {
     await writeFile(join(dir.path, 'package.json'), '{ "name": "shop" }\n');
@@ -97,7 +97,7 @@ describe('faultline init --example', () => {
     expect(run.stdout).toMatch(/✓ helpdesk-ticket-over-http +1\.000/);
     expect(run.stdout).toMatch(/✓ helpdesk-ticket-partial-write +1\.000/);
     expect(run.stdout).toContain('gates: all 4 held');
-  }, 300_000);
+  });
 
   it('never overwrites: a second init lists every file as skipped and names the example folder to run', async () => {
     expect((await faultline(['init', '--example', 'helpdesk'], { cwd: dir.path })).code).toBe(0);
@@ -155,7 +155,7 @@ describe('faultline init --example', () => {
     const again = await faultline(['init', '--example', 'sdk-agents'], { cwd: dir.path });
     expect(again.stdout).toMatch(/created +faultline\.sdk-agents\.config\.ts\n/);
     expect(again.stdout).toContain('next: npx faultline run --config-file faultline.sdk-agents.config.ts');
-  }, 300_000);
+  });
 
   it('local-commands: run fails exactly the two scenarios that fail on purpose, each by its checker', async () => {
     expect((await faultline(['init', '--example', 'local-commands'], { cwd: dir.path })).code).toBe(0);
@@ -165,5 +165,5 @@ describe('faultline init --example', () => {
     expect(run.stdout).toContain('✗ task-lost-track-unknown-as-success × rulebook: 4 of 4 trials failed (goal-state)');
     expect(run.stdout).toMatch(/✓ build-times-out +1\.000/);
     expect(run.stdout).toMatch(/✓ task-lost-track-careful +1\.000/);
-  }, 300_000);
+  });
 });

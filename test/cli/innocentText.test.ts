@@ -95,7 +95,7 @@ beforeAll(async () => {
   for (const path of ['/etc/passwd', join(cwd, 'files', 'token'), join(cwd, 'files', 'secret'), join(cwd, 'files', 'api_key'), join(cwd, 'files', 'passwd')]) {
     outErrors.push({ path, run: await faultline(['run', 'innocent-scripted.yaml', '--k', '1', '--out', path], { cwd }) });
   }
-}, 90_000);
+});
 afterAll(() => dir.cleanup());
 
 describe('innocent text reaches every output as written', () => {

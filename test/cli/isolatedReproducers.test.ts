@@ -29,14 +29,14 @@ describe('faultline replay of a misbehaving agent', () => {
     expect(r.stdout).toMatch(/effect order\.created key=ref-1/);
     expect(r.stdout).toContain('goal-state: the agent crashed before finishing: the agent called process.exit(7)');
     expect(r.stdout).not.toContain('happened 0 times');
-  }, 60_000);
+  });
 
   it('an unhandled rejection: exit 1 with the crashed verdict, no raw stack', async () => {
     const r = await run(['replay', './rejects.ts']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain('the agent crashed before finishing: unhandled promise rejection: Error: nobody handles this');
     expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  });
 
   it('a synchronous endless loop: hung within the watchdog, with the history up to the loop', async () => {
     const r = await run(['replay', './loops.ts', '--trial-timeout', '1500', '--json']);
@@ -44,7 +44,7 @@ describe('faultline replay of a misbehaving agent', () => {
     const history = JSON.parse(r.stdout) as { type: string; effect?: string; status?: string; message?: string }[];
     expect(history.some((e) => e.type === 'effect' && e.effect === 'order.created')).toBe(true);
     expect(history.at(-1)).toMatchObject({ type: 'trial_end', status: 'hung', message: expect.stringMatching(/no answer within the 1500 ms wall-clock watchdog/) as unknown });
-  }, 60_000);
+  });
 
   for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
     it(`a synchronous endless loop under a watchdog that never fires: ${signal} ends it with ${code}`, async () => {
@@ -54,7 +54,7 @@ describe('faultline replay of a misbehaving agent', () => {
       const r = await started.done;
       expect(r.code, r.stderr).toBe(code);
       expect(r.signal).toBeNull();
-    }, 60_000);
+    });
   }
 });
 
@@ -63,13 +63,13 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
     const r = await run(['sweep', './exits.ts', '--config', 'rulebook', '--fault', 'rate_limit', '--lambda', '0.1', '--replay', '0']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain('the agent called process.exit(7)');
-  }, 60_000);
+  });
 
   it('sweep of an endless loop: every trial hung within the watchdog, exit 0 with its reports', async () => {
     const r = await run(['sweep', './loops.ts', '--config', 'rulebook', '--fault', 'rate_limit', '--lambda', '0', '--k', '1', '--trial-timeout', '1500', '--reporter', 'console']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('loops');
-  }, 60_000);
+  });
 
   for (const [name, reason] of [
     ['exits', 'the agent called process.exit(7)'],
@@ -85,6 +85,6 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
       const again = await run([...replay!.split(' '), '--trial-timeout', '1500']);
       expect(again.code, again.stderr).toBe(1);
       expect(again.stdout).toContain(reason);
-    }, 90_000);
+    });
   }
 });

@@ -88,7 +88,7 @@ beforeAll(async () => {
     'truthful.yaml': scenario('truthful'),
     ...Object.fromEntries(Object.entries(LIES).map(([kind, fault]) => [`${kind}.yaml`, scenario(`lie-${kind.replace('_', '-')}`, fault)])),
   }, ['msw']);
-}, 60_000);
+});
 afterAll(async () => {
   await project.cleanup();
 });

@@ -141,7 +141,7 @@ describe('faultline mcp-serve (stdio)', () => {
       ['passed', 1],
       ['passed', 1],
     ]);
-  }, 120_000);
+  });
 
   it('on Ctrl-C judges what it saw, writes the --out reports as run does, and exits 130', async () => {
     const server = stdioServer(['orders.yaml', '--out', 'ctrl-c']);
@@ -164,7 +164,7 @@ describe('faultline mcp-serve (stdio)', () => {
     expect(report.cells.map((c) => [c.scenario, c.metrics.trials])).toEqual([['mcp-orders', 1]]);
     expect(await readFile(join(project.path, 'ctrl-c', 'junit.xml'), 'utf8')).toMatch(/<testcase [^>]*mcp-orders/);
     expect(await readFile(join(project.path, 'ctrl-c', 'summary.md'), 'utf8')).toMatch(/mcp-orders/);
-  }, 120_000);
+  });
 
   it('records a call of a tool no one serves, and a request to the HTTP endpoint off its path, as unserved requests', async () => {
     const server = stdioServer(['orders.yaml', '--trials', '1', '--report', 'unserved.json']);
@@ -183,7 +183,7 @@ describe('faultline mcp-serve (stdio)', () => {
       ['POST', 'https://mcp.faultline.test/tools/delete_everything'],
       ['POST', 'https://mcp.faultline.test/tools/create_order'],
     ]);
-  }, 120_000);
+  });
 
   it('fails a naive client that resends the write: two orders, and duplicates names the requests (stdin closed ends the trial)', async () => {
     const server = stdioServer(['orders.yaml']);
@@ -200,7 +200,7 @@ describe('faultline mcp-serve (stdio)', () => {
     expect(err).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\): resent without an idempotency key/);
     expect(err).toMatch(/✗ retry-discipline: write create_order#1 \(create_order, POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order\) was sent 2 times/);
     expect(err).toMatch(/create_order#1 attempt 1: POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order \(http-1\)/);
-  }, 120_000);
+  });
 });
 
 describe('a command agent whose tools come from an MCP client (FAULTLINE_MCP_URL)', () => {
@@ -211,7 +211,7 @@ describe('a command agent whose tools come from an MCP client (FAULTLINE_MCP_URL
     expect(naive.code, naive.stdout + naive.stderr).toBe(1);
     expect(naive.stdout).toMatch(/duplicates==0 failed in 1 of 1 cells: mcp-agent-naive × rulebook \(1\)/);
     expect(naive.stdout).toMatch(/mcp-agent-naive × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/);
-  }, 120_000);
+  });
 });
 
 /** The served addresses, once `faultline serve` has printed them. */
@@ -253,5 +253,5 @@ describe('the MCP endpoint of the served world (faultline serve, Streamable HTTP
     expect(done.code, done.stderr).toBe(1);
     expect(done.stdout).toMatch(/trial 0: passed/);
     expect(done.stdout).toMatch(/trial 1: failed \(goal-state, duplicates, retry-discipline\)/);
-  }, 120_000);
+  });
 });

@@ -120,11 +120,11 @@ beforeAll(async () => {
     },
     ['openai'],
   );
-}, 60_000);
+});
 
 afterAll(() => project.cleanup());
 
-describe('the model route as a tool of the scenario file', { timeout: 240_000 }, () => {
+describe('the model route as a tool of the scenario file', () => {
   it('lists the model routes with the services\' tools', async () => {
     const r = await faultline(['list', '--tools', 'good/careful-quota.yaml'], { cwd: project.path });
     expect(r.code, r.stderr).toBe(0);
@@ -143,7 +143,7 @@ describe('the model route as a tool of the scenario file', { timeout: 240_000 },
   });
 });
 
-describe('the model side of the wire, judged', { timeout: 240_000 }, () => {
+describe('the model side of the wire, judged', () => {
   it('fails an agent that resends 393 ms after Retry-After: 3 on the model, naming the route and the layer', async () => {
     const r = await faultline(['run', 'bad/early-429.yaml', '--k', '1'], { cwd: project.path });
     expect(r.code).toBe(1);
@@ -164,7 +164,7 @@ describe('the model side of the wire, judged', { timeout: 240_000 }, () => {
   });
 });
 
-describe('a request to a URL the trial does not serve', { timeout: 240_000 }, () => {
+describe('a request to a URL the trial does not serve', () => {
   for (const adapter of ['msw', 'nock']) {
     it(`fails the trial naming the request and what is served, under ${adapter}`, async () => {
       const r = await faultline(['run', `bad/doubled-v1-${adapter}.yaml`, '--k', '1'], { cwd: project.path });

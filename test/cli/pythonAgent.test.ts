@@ -1,8 +1,9 @@
 /**
  * The worked Python agent (scenarios/examples/served): the official `openai` package against
  * faultline's served model API, its own urllib tool against the served helpdesk, started as a
- * `command` agent, from a user's project outside the repo, through the real binary. Nothing is
- * skipped: without python3 and the pinned `openai` (scripts/ci-python.sh), these tests fail.
+ * `command` agent, from a user's project outside the repo, through the real binary. Without
+ * python3 and the pinned `openai` (scripts/ci-python.sh) they skip, saying in one line how to
+ * install it; under CI (or with FAULTLINE_REQUIRE_PYTHON=1) they fail instead.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
 import { userProject } from './userProject.js';
+import { missingLine, PYTHON_OPENAI, pythonMissing, skipWithout } from '../setup/prerequisites.js';
 
 const run = promisify(execFile);
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
@@ -30,12 +32,15 @@ let project: Awaited<ReturnType<typeof userProject>> | undefined;
 /** The CLI's environment: `python3` found first as the interpreter itself (see `beforeAll`). */
 let env: Record<string, string> = {};
 
+const skip = skipWithout(PYTHON_OPENAI, pythonMissing());
+
 beforeAll(async () => {
+  if (skip) return;
   let python: string;
   try {
     python = (await run('python3', ['-c', 'import openai, sys; print(sys.executable)'])).stdout.trim();
   } catch (error) {
-    throw new Error(`the Python agent tests need python3 with the openai package (bash scripts/ci-python.sh installs it): ${String(error)}`);
+    throw new Error(missingLine(PYTHON_OPENAI, `python3 with the openai package (${String(error).split('\n')[0]})`));
   }
   // The example's own layout, so its relative paths (the helpdesk service, the agents' cwd) hold.
   project = await userProject('python-agent', { ...(await copied('served')), 'helpdesk/code/helpdesk.service.ts': await readFile(join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts'), 'utf8') });
@@ -46,11 +51,11 @@ beforeAll(async () => {
   await mkdir(join(project.path, 'bin'));
   await symlink(python, join(project.path, 'bin', 'python3'));
   env = { PATH: `${join(project.path, 'bin')}:${process.env['PATH'] ?? ''}` };
-}, 120_000);
+});
 
 afterAll(() => project?.cleanup());
 
-describe('a Python agent on the openai package, as a command agent', () => {
+describe.skipIf(skip)('a Python agent on the openai package, as a command agent', () => {
   it('passes every checker with faults off, under a partial write and under a 429 with Retry-After (and so does the curl agent)', async () => {
     const r = await faultline(['run', 'served', '--k', '1'], { cwd: project!.path, env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -64,7 +69,7 @@ describe('a Python agent on the openai package, as a command agent', () => {
     expect(replay.stdout).toMatch(/response to http-1: error 200 "the connection dropped mid-stream after 2 of (\d+) events \(stream_cut\)" \[stream: 2 of \1 events\]/);
     expect(replay.stdout).toMatch(/response to http-2: ok 200 \[stream: (\d+) of \1 events\]/);
     expect(replay.stdout).toMatch(/agent ended: completed/);
-  }, 300_000);
+  });
 
   it('its planted defects are caught by duplicates and retry-discipline, with the requests as evidence', async () => {
     const r = await faultline(['run', 'served/defects', '--k', '1'], { cwd: project!.path, env });
@@ -78,5 +83,5 @@ describe('a Python agent on the openai package, as a command agent', () => {
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/✗ duplicates: helpdesk:req-7 .*2 times/);
     expect(replay.stdout).toMatch(/✗ retry-discipline: .*without an idempotency key \(requests http-\d+ at t=\d+ms, http-\d+ at t=\d+ms\)/);
-  }, 300_000);
+  });
 });

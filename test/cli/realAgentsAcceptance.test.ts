@@ -351,7 +351,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await project?.cleanup();
   await packed?.cleanup();
-}, 120_000);
+});
 
 const readReport = async (): Promise<Report> => JSON.parse(await readFile(join(project.dir, 'reports', 'faultline.json'), 'utf8')) as Report;
 

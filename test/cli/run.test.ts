@@ -27,7 +27,7 @@ beforeAll(async () => {
     faultline(['run', '--config', 'naive', '--seed', '1', '--out', 'naive-again', '--reporter', 'json'], { cwd }),
     faultline(['run', 'read-timeout-retry', '--k', '1', '--seed', 'random', '--reporter', 'json', '--out', 'random'], { cwd }),
   ]);
-}, 60_000);
+});
 
 afterAll(() => dir.cleanup());
 

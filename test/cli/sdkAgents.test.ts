@@ -36,7 +36,7 @@ describe('agents on the official SDKs, against a scripted model at the API\'s ow
     } finally {
       await project.cleanup();
     }
-  }, 300_000);
+  });
 
   it('names a request that escapes interception (an SDK client built at module load) and how to fix it', async () => {
     const scenario = `name: module-level-client

@@ -114,7 +114,7 @@ beforeAll(async () => {
     const [text, json] = await Promise.all([faultline(args, { cwd }), faultline([...args, '--json'], { cwd })]);
     replays.push({ text, json });
   }
-}, 60_000);
+});
 afterAll(() => dir.cleanup());
 
 function clean(what: string, bytes: string): void {

@@ -77,7 +77,7 @@ describe('faultline serve', () => {
     expect(done.stdout).toMatch(/faultline serve {2}serve-orders, seed 1, trial 0: failed \(goal-state, duplicates, retry-discipline\)/);
     expect(done.stdout).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/);
     expect(done.stdout).toMatch(/real time: serve-orders ran on the wall clock/);
-  }, 120_000);
+  });
 
   it('on Ctrl-C judges what it saw and exits', async () => {
     const serve = start(['serve', 'orders.yaml'], { cwd: project.path });
@@ -93,5 +93,5 @@ describe('faultline serve', () => {
     expect(done.stdout).toMatch(/✗ goal-state: .*unknown/);
     expect(done.stdout).toMatch(/✓ duplicates/);
     expect(done.stdout).toMatch(/✓ retry-discipline/);
-  }, 120_000);
+  });
 });

@@ -89,7 +89,7 @@ describe('serve and mcp-serve take the services and budget of faultline.config.t
     expect(done.code, done.stderr).toBe(1);
     expect(done.stdout).toContain('faultline serve  served-orders, seed 1, trial 0: failed (budget)');
     expect(done.stdout).toMatch(/✗ budget: create_order#1 .* was sent 2 times over the wire, the limit is 1 attempts/);
-  }, 120_000);
+  });
 
   it('mcp-serve: the default service\'s tools are listed and called, and the default budget judges the trial', async () => {
     const server = faultlineOverStdio(['mcp-serve', 'orders.yaml', '--trials', '1'], { cwd: project.path });
@@ -107,5 +107,5 @@ describe('serve and mcp-serve take the services and budget of faultline.config.t
     await client.close();
     expect(await exitedOverStdio(server.stderr), server.stderr()).toBe(1);
     expect(server.stderr()).toContain('faultline mcp-serve  served-orders, seed 1, trial 0: failed (budget)');
-  }, 120_000);
+  });
 });

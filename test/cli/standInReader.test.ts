@@ -209,7 +209,7 @@ beforeAll(async () => {
     },
     ['openai'],
   );
-}, 120_000);
+});
 afterAll(() => project.cleanup());
 
 

@@ -28,7 +28,7 @@ beforeAll(async () => {
   dir = await tempDir('sweep');
   first = await faultline([...SWEEP, '--workers', '0', '--out', 'a'], { cwd: dir.path });
   sweep = SweepJsonSchema.parse(JSON.parse(await read('a', 'sweep.json')));
-}, 120_000);
+});
 afterAll(() => dir.cleanup());
 
 describe('faultline sweep on the library', () => {
@@ -92,7 +92,7 @@ describe('faultline sweep on the library', () => {
       const p = curve('rate_limit', config).points[0]!;
       expect({ trials: p.trials, successes: p.successes, pass1: p.pass1, passK: p.passK }).toEqual({ trials: m.trials, successes: m.successes, pass1: m.passHat[0], passK: m.passHat[3] });
     }
-  }, 60_000);
+  });
 
   it('gives each point a seed of its own, and the same seed the same bytes', async () => {
     const seeds = sweep.sweep.series.flatMap((s) => s.points.map((p) => p.seed));
@@ -107,7 +107,7 @@ describe('faultline sweep on the library', () => {
     const other = await faultline([...SWEEP.slice(0, -1), '2', '--workers', '0', '--out', 'c', '--reporter', 'json'], { cwd: dir.path });
     expect(other.code, other.stderr).toBe(0);
     expect(await read('c', 'sweep.json')).not.toBe(await read('a', 'sweep.json'));
-  }, 120_000);
+  });
 
   it('writes the same bytes from worker threads as in process', async () => {
     // A smaller sweep: every point starts a pool of its own, and a worker's start costs about a second of CPU.
@@ -118,7 +118,7 @@ describe('faultline sweep on the library', () => {
     const text = await read('w0', 'sweep.json');
     expect(SweepJsonSchema.parse(JSON.parse(text)).sweep.trials).toBe(3 * 2 * 3 * 2 * 2);
     expect(await read('w2', 'sweep.json')).toBe(text);
-  }, 120_000);
+  });
 
   it('prints a table per series, pass^1 and pass^k with their intervals, and a replay command for every failing point', () => {
     expect(first.stdout).toMatch(/^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 19 scenarios$/m);
@@ -167,7 +167,7 @@ describe('faultline sweep on the library', () => {
     const again = await faultline([...args, '--json'], { cwd: dir.path });
     expect(json.stdout).toBe(again.stdout);
     expect(JSON.parse(json.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'fault' })]));
-  }, 60_000);
+  });
 });
 
 describe('faultline sweep --mix', () => {
@@ -194,7 +194,7 @@ describe('faultline sweep --mix', () => {
     const faults = (JSON.parse(replay.stdout) as { type: string; rule?: number; fault?: { kind: string; status?: number } }[]).filter((e) => e.type === 'fault' && e.rule! >= own);
     expect(faults.length).toBeGreaterThan(0);
     for (const f of faults) expect(f.fault).toEqual(f.rule === own ? { kind: 'rate_limit' } : { kind: 'unavailable', status: 502 });
-  }, 60_000);
+  });
 });
 
 describe("faultline sweep of the user's own agent", () => {
@@ -228,7 +228,7 @@ export default {
     const here = await faultline([...args, '--workers', '0', '--out', 'own-here'], { cwd: dir.path });
     expect(here.code, here.stderr).toBe(0);
     expect(await figures('own-here')).toEqual([0, 0]);
-  }, 60_000);
+  });
 });
 
 describe('faultline sweep --gate', () => {
@@ -244,7 +244,7 @@ describe('faultline sweep --gate', () => {
     expect(gates).toMatchObject({ gates: ['pass^k>=1', 'unexercised==0'], upTo: 0.1, passed: true });
     expect(r.stdout).toContain('✓ unexercised==0 held at every λ ≤ 0.1 (4 points)');
     expect(gates.points.map((p) => `${p.series} ${p.lambda}`)).toEqual(['rate_limit 0', 'rate_limit 0.1', 'unavailable 0', 'unavailable 0.1']);
-  }, 60_000);
+  });
 
   it('exits 1 naming each point where a gate failed, and the cells', async () => {
     const r = await faultline([...GATED, '--out', 'gate-failed'], { cwd: dir.path });
@@ -263,7 +263,7 @@ describe('faultline sweep --gate', () => {
     // pass^k>=1 failed; coverage, judged beside it, held.
     expect(r.stdout).toMatch(/^gates: 1 of 2 gates failed$/m);
     expect(r.stdout).toMatch(/^ {2}✓ unexercised==0 held at every λ \(8 points\)$/m);
-  }, 60_000);
+  });
 
   it('refuses a gate that can never hold, or --gate-up-to alone, before the first trial', async () => {
     const never = await faultline(['sweep', '--k', '2', '--gate', 'pass^4>=1', '--out', 'never'], { cwd: dir.path });
@@ -293,7 +293,7 @@ describe('faultline sweep stopped by a signal', () => {
     expect(points.length).toBeLessThan(11);
     expect(stopped.trials).toBeLessThan(19 * 40 * 11);
     expect(r.stdout).toMatch(/interrupted: partial figures/);
-  }, 60_000);
+  });
 });
 
 describe('faultline sweep: bad input exits 2 naming the flag and what it expected', () => {

@@ -104,7 +104,7 @@ describe('sweep over an agents matrix', () => {
     const ambiguous = await faultline(args.filter((a, i) => a !== '--agent' && args[i - 1] !== '--agent'), { cwd: project.path });
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain("--replay reruns one trial: name one agent of faultline.config.ts's agents (--agent), not 2 (careful, blind)");
-  }, 120_000);
+  });
 
   it('under several configurations, a cell per agent and configuration, labelled agent/config, each with its trials', async () => {
     const r = await faultline([...SWEEP, '--config', 'rulebook', '--config', 'naive', '--out', 'two'], { cwd: project.path });
@@ -120,7 +120,7 @@ describe('sweep over an agents matrix', () => {
     const replayed = sweep.byConfig.filter((c) => c.points[0]!.replay !== null);
     expect(replayed.length).toBeGreaterThan(0);
     for (const c of replayed) expect(c.points[0]!.replay).toContain(`--config ${c.config.split('/')[1]!} --agent ${c.config.split('/')[0]!} `);
-  }, 120_000);
+  });
 
   it("gives a scenario's kindless scripted plan to the scripted agents of a mixed matrix, and the http agent its task, instead of refusing the scenario for it", async () => {
     const cwd = join(project.path, 'mixed');
@@ -132,5 +132,5 @@ describe('sweep over an agents matrix', () => {
       ['careful', 'passed'],
       ['fetcher', 'failed'],
     ]);
-  }, 120_000);
+  });
 });

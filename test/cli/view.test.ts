@@ -36,7 +36,7 @@ describe('faultline view', () => {
     } finally {
       await dir.cleanup();
     }
-  }, 60_000);
+  });
 
   it('names the file and exits 2 when the report is missing or not a report', async () => {
     const dir = await tempDir('view-bad');
@@ -53,5 +53,5 @@ describe('faultline view', () => {
     } finally {
       await dir.cleanup();
     }
-  }, 60_000);
+  });
 });

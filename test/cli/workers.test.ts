@@ -67,7 +67,7 @@ describe('agents that take their worker down', () => {
     expect(junit).toContain('the agent called process.exit(0)');
     expect(await read('bad', 'summary.md')).toContain('loops-forever × rulebook: 2 of 2 trials failed');
     // Each bad trial costs a fresh worker (tsx and the scenario files again) and the hung ones the whole watchdog.
-  }, 120_000);
+  });
 
   it('a trial the watchdog ends keeps what its agent did before it spun: the order it created is in the history and the evidence', async () => {
     await writeFile(join(dir.path, 'spins-after-order.ts'), agentScenario('spins-after-order', 'for (;;) { /* spin */ }'));
@@ -78,7 +78,7 @@ describe('agents that take their worker down', () => {
     expect(t!.history?.some((e) => e.type === 'effect' && e.effect === 'order.created')).toBe(true);
     expect(JSON.stringify(t!.checks)).not.toContain('happened 0 times');
     expect(r.stdout).toContain('replay: faultline replay ./spins-after-order.ts --config rulebook --seed 1 --trial 0');
-  }, 90_000);
+  });
 
   it("keeps one agent's changes to globals (Date, Object.prototype) from the next trial and from the report", async () => {
     await writeFile(join(dir.path, 'a-replaces-date.ts'), agentScenario('replaces-date', "(globalThis as { Date: unknown }).Date = class { static now(): number { return 0; } };"));
@@ -98,7 +98,7 @@ describe('agents that take their worker down', () => {
     ]);
     // The wall clock is the CLI's own, whatever an agent did to its worker's Date.
     expect(Math.abs(Date.parse(json.wallClock.startedAt) - Date.now())).toBeLessThan(3_600_000);
-  }, 60_000);
+  });
 });
 
 const MATRIX = ['run', 'order-partial-write-no-idempotency', 'payment-quota-exceeded', 'read-timeout-retry', 'email-rate-limit-seconds', '--config', 'naive', '--config', 'rulebook', '--k', '5', '--seed', '11', '--keep-failures', '2'];
@@ -118,7 +118,7 @@ describe('the same seed gives the same report', () => {
       expect(await read('w1', file), file).toBe(await read('w0', file));
       expect(await read('w2', file), file).toBe(await read('w0', file));
     }
-  }, 60_000);
+  });
 
   it('sharded then merged: the same JSON apart from wallClock, the same JUnit, Markdown and gates as the unsharded run', async () => {
     const whole = await faultline([...MATRIX, '--out', 'whole'], { cwd: dir.path });
@@ -139,5 +139,5 @@ describe('the same seed gives the same report', () => {
     const unsharded = await faultline(['merge', 'whole/faultline.json'], { cwd: dir.path });
     expect(unsharded.code).toBe(2);
     expect(unsharded.stderr).toContain('whole/faultline.json: not a shard report');
-  }, 90_000);
+  });
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
       ),
     );
   }
-}, 120_000);
+});
 
 afterAll(() => dir.cleanup());
 

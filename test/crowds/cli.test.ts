@@ -10,7 +10,7 @@ let compare: Finished;
 beforeAll(async () => {
   dir = await tempDir('crowds');
   compare = await faultline(['compare', 'optimistic-100', '--k', '1', '--config', 'full-jitter', '--config', 'exponential-no-jitter', '--out', 'c'], { cwd: dir.path });
-}, 60_000);
+});
 
 afterAll(() => dir.cleanup());
 
@@ -43,11 +43,11 @@ describe('a many-agent scenario through the one CLI', () => {
     expect(schema.stdout).toContain('"agents"');
     expect(schema.stdout).toContain('"poisson"');
     expect(replay.stdout + replay.stderr).toContain('90 of 100 agents did not end with completed');
-  }, 60_000);
+  });
 
   it('refuses an unknown scenario naming the built-in crowds, with exit code 2', async () => {
     const unknown = await faultline(['run', 'nope'], { cwd: dir.path });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no scenario file or built-in scenario named "nope" \(built-in: .*optimistic-100/);
-  }, 30_000);
+  });
 });

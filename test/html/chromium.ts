@@ -1,11 +1,18 @@
-/** Finds Debian's chromium for the HTML report test; `FAULTLINE_REQUIRE_CHROMIUM=1` makes its absence a failure. */
+/**
+ * Finds Debian's chromium for the HTML report tests. Missing, they skip with one line saying how
+ * to install it; under CI (or with `FAULTLINE_REQUIRE_CHROMIUM=1`) they fail instead.
+ */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM_BROWSER, missingLine, required, skipWithout } from '../setup/prerequisites.js';
 
 export const CHROMIUM = process.env['FAULTLINE_CHROMIUM'] ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
-export const chromiumRequired = process.env['FAULTLINE_REQUIRE_CHROMIUM'] === '1';
+export const chromiumRequired = required(CHROMIUM_BROWSER);
+/** Why a test that needs Chromium fails where it is required and missing, in one line. */
+export const CHROMIUM_MISSING = missingLine(CHROMIUM_BROWSER, `no chromium at ${CHROMIUM}`);
+skipWithout(CHROMIUM_BROWSER, hasChromium ? undefined : `no chromium at ${CHROMIUM}`);
 
 /** The flags that run headless here: no sandbox (root in a container), no GPU, nothing fetched in the background. */
 export const CHROMIUM_ARGS = [
@@ -47,7 +54,7 @@ export async function openOffline(browser: Browser, file: string, viewport = { w
     return route.abort();
   });
   await page.goto(self);
-  await page.waitForFunction(() => (globalThis as unknown as FaultlineGlobals).__faultline?.ready === true, undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => (globalThis as unknown as FaultlineGlobals).__faultline?.ready === true, undefined, { timeout: 60_000 }); // a hang's bound only: generous on a loaded machine
   return { page, errors, requests };
 }
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
+import { CHROMIUM, CHROMIUM_MISSING, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
 
@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
     expect(run.code, run.stderr).toBe(1);
     file = join(dir.path, 'c', 'compare.html');
     if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -34,7 +34,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
   });
 
   it('the configuration table fits the page when a configuration fails many scenarios, and k = 1 shows pass^1 once', async () => {
-    if (!browser) throw new Error(`no browser: chromium is missing at ${CHROMIUM}`);
+    if (!browser) throw new Error(CHROMIUM_MISSING);
     const { page, errors } = await openOffline(browser, file, { width: 1000, height: 900 });
     const failing = await page.locator('#run table tbody tr.flag td').last().textContent();
     const headers = await page.locator('#run table thead th').allTextContents();
@@ -52,5 +52,5 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
     expect(table!.x + table!.width).toBeLessThanOrEqual(fits.viewport);
     expect(fits.scroll).toBeLessThanOrEqual(fits.viewport);
     expect(headers.filter((h) => h === 'pass^1')).toHaveLength(1);
-  }, 30_000);
+  });
 });

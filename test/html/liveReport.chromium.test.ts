@@ -83,5 +83,5 @@ goal:
     } finally {
       await browser.close();
     }
-  }, 240_000);
+  });
 });

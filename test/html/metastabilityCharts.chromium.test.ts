@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
+import { CHROMIUM, CHROMIUM_MISSING, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
 
 /** What the page tells about one SVG chart. */
 interface SvgCheck {
@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html: goodput and of
     dir = await tempDir('metastable-html');
     await mkdir(SCREENSHOTS, { recursive: true });
     if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html: goodput and of
   });
 
   it('draws a goodput chart and an offered-load chart with a line per configuration, offline, without a console error', async () => {
-    expect(hasChromium, `no chromium at ${CHROMIUM}`).toBe(true);
+    expect(hasChromium, CHROMIUM_MISSING).toBe(true);
     const run = await faultline(['compare', 'metastable-jobs', '--k', '1', '--workers', '0', '--config', 'metastable-naive', '--config', 'retry-budget-10pct', '--out', 'r'], { cwd: dir.path });
     expect(run.code, run.stderr).toBe(1);
     const { page, errors, requests } = await openOffline(browser!, join(dir.path, 'r', 'compare.html'));
@@ -85,5 +85,5 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html: goodput and of
         expect(l.shown, `${c.id} ${l.label}`).toBeGreaterThan(400);
       }
     }
-  }, 90_000);
+  });
 });

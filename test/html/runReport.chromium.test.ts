@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
+import { CHROMIUM, CHROMIUM_MISSING, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
 
 /** Screenshots stay in the repository's reports folder, for the CI artifact. */
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
@@ -14,7 +14,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
   let dir: { path: string; cleanup: () => Promise<void> };
   let file: string;
   const opened = (): Browser => {
-    if (!browser) throw new Error(`no browser: chromium is missing at ${CHROMIUM}`);
+    if (!browser) throw new Error(CHROMIUM_MISSING);
     return browser;
   };
 
@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     expect(run.stdout).toContain('r/report.html');
     file = join(dir.path, 'r', 'report.html');
     if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
   });
 
   it('has a Chromium to open the report in', () => {
-    expect(hasChromium, `FAULTLINE_REQUIRE_CHROMIUM=1 but there is no chromium at ${CHROMIUM} (apt-get install -y chromium, or source scripts/ci-chromium.sh)`).toBe(true);
+    expect(hasChromium, CHROMIUM_MISSING).toBe(true);
   });
 
   it('opens from the file with no network request and no console error, failing cells first', async () => {
@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     // Each rate with its exact 95% interval: 0 of 4 is [0%, 60%], 4 of 4 is [40%, 100%] (and 0.025 for pass^4).
     expect(rows[0]).toMatch(/^✗ order-partial-write-idempotentnaive0\/40\.0% \[0%, 60%\]0\.0% \[0%, 13%\]4/);
     expect(rows[1]).toMatch(/^✓ order-partial-write-idempotentrulebook4\/4100\.0% \[40%, 100%\]100\.0% \[[23]%, 100%\]00/);
-  }, 30_000);
+  });
 
   it("shows a failing trial's fault in the wire lane and its duplicate effect in the services lane", async () => {
     const { page, errors } = await openOffline(opened(), file, { width: 1400, height: 1000 });
@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     expect(duplicatesInServices).toBe(1);
     // Both are marked on the lane overview too.
     expect(ticks).toBe(2);
-  }, 30_000);
+  });
 
   it("highlights the events a verdict's evidence names when it is clicked", async () => {
     const { page, errors } = await openOffline(opened(), file, { width: 1400, height: 1000 });
@@ -93,16 +93,16 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     expect(await page.locator('#trial-list').textContent()).toBe('no kept trial matches');
     await page.close();
     expect(errors).toEqual([]);
-  }, 30_000);
+  });
 
   it("copies a trial's replay command to the clipboard", async () => {
     const { page, errors } = await openOffline(opened(), file, { width: 1400, height: 1000 });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.click('#trial .replay button.copy');
-    await page.locator('#trial .replay button.copy', { hasText: 'copied' }).waitFor({ timeout: 5_000 });
+    await page.locator('#trial .replay button.copy', { hasText: 'copied' }).waitFor({ timeout: 60_000 }); // a hang's bound only
     const copied = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
     await page.close();
     expect(copied).toBe('faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0');
     expect(errors).toEqual([]);
-  }, 30_000);
+  });
 });

@@ -91,7 +91,7 @@ describe('faultline run --live against compatible endpoints', () => {
     expect(server.requests.filter((q) => q.path === '/v1/messages').map((q) => q.apiKey)).toEqual(Array<string>(4).fill(KEY));
     const json = await report(dir, 'out');
     expect(json.cells.map((c) => [c.metrics.trials, c.metrics.successes])).toEqual([[2, 2], [2, 2]]);
-  }, 240_000);
+  });
 
   it("ends a command agent's trial infra-error, not crashed, when its provider fails for good", async () => {
     const down = await serve({ errorRate: 1, errors: ['503'] });
@@ -119,7 +119,7 @@ describe('faultline run --live against compatible endpoints', () => {
     const cassette = JSON.parse(await readFile(join(dir, 'up', 'live', 'live-command', 'rulebook', 'trial-0.cassette.json'), 'utf8')) as { entries: unknown[] };
     expect(cassette.entries).toHaveLength(2);
     expect(JSON.stringify(cassette)).not.toContain(KEY);
-  }, 240_000);
+  });
 
   it('stops at --max-cost with the partial reports marked, pricing by the config file over the shipped table', async () => {
     // 1M input tokens per answer at the config's $0.20 per million: $0.20 an answer, $0.40 a trial.
@@ -137,5 +137,5 @@ describe('faultline run --live against compatible endpoints', () => {
     expect(json.cells[0]!.metrics.cost).toBeCloseTo(1.2, 9);
     expect(json.cells[0]!.metrics).toMatchObject({ trials: 3, successes: 3 });
     expect(server.requests).toHaveLength(6);
-  }, 240_000);
+  });
 });

@@ -65,7 +65,7 @@ describe('faultline run --live', () => {
     expect(json.cells[0]!.metrics).toMatchObject({ trials: 6, successes: 6, tokens: { input: 1200, output: 240 } });
     expect(json.cells[0]!.metrics.cost).toBeCloseTo((1200 * 0.15 + 240 * 0.6) / 1e6, 12);
     for (const file of await everyFile(dir)) expect(await readFile(file, 'utf8'), file).not.toContain(KEY);
-  }, 240_000);
+  });
 
   it('retries the provider\'s own 429s, 5xx and dropped connections out of the agent\'s sight, and counts what still fails as infra errors that fail the gates', async () => {
     const flaky = await serve({ seed: 5, errorRate: 0.4, errors: ['429', '503', 'drop'] });
@@ -101,7 +101,7 @@ describe('faultline run --live', () => {
     expect(failed.stdout).toContain('infra_errors<=0 failed: infra_errors = 2');
     const allowed = await faultline(['run', 'down.yaml', '--live', '--k', '1', '--workers', '0', '--live-retries', '0', '--max-infra-errors', '1', '--gate', 'duplicates==0', '--out', 'allowed'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
     expect(allowed.code, allowed.stdout).toBe(0);
-  }, 240_000);
+  });
 
   it('measures a stochastic model\'s pass^k with intervals that cover its true rate, and replays a failing live trial offline with the same history', async () => {
     const server = await serve({ seed: 3, callProbability: 0.5 });
@@ -131,6 +131,6 @@ describe('faultline run --live', () => {
     const replayed = await faultline([...args, '--json'], { cwd: dir, env: { OPENAI_API_KEY: '' } });
     expect(replayed.code, replayed.stderr).toBe(1);
     expect(JSON.parse(replayed.stdout)).toEqual(failing.history);
-  }, 240_000);
+  });
 });
 

@@ -42,7 +42,7 @@ async function connect(plan: string): Promise<{ client: Client; dir: string; rep
   );
   const report = async (): Promise<Report> => {
     await client.close();
-    await expect.poll(async () => readFile(join(cwd, 'report.json'), 'utf8').catch(() => ''), { timeout: 5_000 }).toContain('faultline-mcp-proxy');
+    await expect.poll(async () => readFile(join(cwd, 'report.json'), 'utf8').catch(() => ''), { timeout: 60_000 }).toContain('faultline-mcp-proxy'); // a hang's bound only
     return JSON.parse(await readFile(join(cwd, 'report.json'), 'utf8')) as Report;
   };
   return { client, dir: cwd, report };

@@ -63,7 +63,7 @@ describe('mcp-proxy verdicts', () => {
       ['unknown-outcomes', false],
       ['retry-after', false],
     ]);
-  }, 60_000);
+  });
 
   it('passes a careful client: it reads before resending, and a non-idempotent write named by the plan is sent once', async () => {
     const { transport, stderr } = proxied('careful.json');
@@ -76,5 +76,5 @@ describe('mcp-proxy verdicts', () => {
     await client.close();
     expect(await exited(stderr), stderr()).toBe(0);
     expect(stderr()).toMatch(/verdicts\n {2}✓ duplicates\n {2}✓ unknown-outcomes\n {2}✓ retry-after/);
-  }, 60_000);
+  });
 });

@@ -28,7 +28,7 @@ const verdicts = (r: TrialResult) => ({
 describe.skipIf(skipReason !== undefined)('the same scenarios on the in-memory and the Postgres backends', () => {
   const database = useTestDatabase(10);
 
-  it('give identical verdicts, final states and histories, trial by trial', { timeout: 120_000 }, async () => {
+  it('give identical verdicts, final states and histories, trial by trial', async () => {
     const db = database();
     const scenarios = await loadScenarios(SCENARIOS);
     const configs = await loadConfigs(CONFIGS);

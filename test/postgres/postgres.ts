@@ -1,21 +1,20 @@
 /**
  * Shared by the database tests: whether Postgres can be had, and one per test file.
- * With FAULTLINE_REQUIRE_DOCKER=1 (CI sets it) nothing is skipped: a missing daemon makes
- * `beforeAll` throw and every test of the file fail. Without it, a machine with neither
- * Docker nor DATABASE_URL skips these files and says why.
+ * Under CI (or with FAULTLINE_REQUIRE_DOCKER=1) nothing is skipped: a missing daemon makes
+ * `beforeAll` throw and every test of the file fail. Otherwise a machine with neither Docker
+ * nor DATABASE_URL skips these files and says in one line what to install (../setup/prerequisites.ts).
  */
 import type { Pool, PoolClient } from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import pg from 'pg';
 import { connectPool, startPostgres, type StartedPostgres } from '../../src/public/testcontainers.js';
+import { DOCKER, missingLine, required, skipWithout } from '../setup/prerequisites.js';
 
 // The reaper's image cannot be pulled here: containers are stopped by afterAll instead.
 process.env['TESTCONTAINERS_RYUK_DISABLED'] ??= 'true';
 // Inside a container with a bridgeless daemon, testcontainers looks for the bridge's gateway
 // and gives up; with host networking the database is on loopback anyway.
 process.env['TESTCONTAINERS_HOST_OVERRIDE'] ??= '127.0.0.1';
-
-export const REQUIRE_DOCKER = process.env['FAULTLINE_REQUIRE_DOCKER'] === '1';
 
 async function unavailableBecause(): Promise<string | undefined> {
   if (process.env['DATABASE_URL']) return undefined;
@@ -24,15 +23,13 @@ async function unavailableBecause(): Promise<string | undefined> {
     await getContainerRuntimeClient();
     return undefined;
   } catch (error) {
-    return `no Docker daemon and no DATABASE_URL (${error instanceof Error ? error.message : String(error)})`;
+    return `no Docker daemon answers and DATABASE_URL is not set (${error instanceof Error ? error.message : String(error)})`;
   }
 }
 
-/** Why this file's tests are skipped; never set when FAULTLINE_REQUIRE_DOCKER=1. */
-export const skipReason: string | undefined = REQUIRE_DOCKER ? undefined : await unavailableBecause();
-if (skipReason !== undefined) {
-  console.warn(`[faultline] skipping the Postgres tests: ${skipReason}. Set FAULTLINE_REQUIRE_DOCKER=1 to fail instead.`);
-}
+const missing = required(DOCKER) ? undefined : await unavailableBecause();
+/** Why this file's tests are skipped (said in one line); never set under CI or FAULTLINE_REQUIRE_DOCKER=1. */
+export const skipReason: string | undefined = skipWithout(DOCKER, missing) ? missing : undefined;
 
 export interface TestDatabase {
   readonly pg: StartedPostgres;
@@ -42,7 +39,8 @@ export interface TestDatabase {
 
 /** One Postgres for one test file (call in `beforeAll`, `stop` in `afterAll`). */
 export async function startTestDatabase(poolSize = 10): Promise<TestDatabase> {
-  const started = await startPostgres();
+  // Only a hang's bound (the API's default is 60 s): a container may start slowly on a loaded machine.
+  const started = await startPostgres({ startupTimeoutMs: 300_000 });
   const pool = await connectPool(started.url, poolSize);
   return {
     pg: started,
@@ -74,8 +72,6 @@ export function clientPerRequest(url: string): { connect(): Promise<PoolClient>;
   };
 }
 
-export const SETUP_TIMEOUT_MS = 120_000;
-
 /**
  * Registers this file's database: started in `beforeAll`, stopped in `afterAll`. A database
  * that cannot be had fails every test that asks for it, each with the reason.
@@ -87,9 +83,9 @@ export function useTestDatabase(poolSize = 10): () => TestDatabase {
     try {
       db = await startTestDatabase(poolSize);
     } catch (error) {
-      failure = error;
+      failure = new Error(missingLine(DOCKER, `no Postgres could be started (${error instanceof Error ? error.message : String(error)})`), { cause: error });
     }
-  }, SETUP_TIMEOUT_MS);
+  });
   afterAll(async () => {
     await db?.stop();
   });

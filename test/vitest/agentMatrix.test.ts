@@ -94,7 +94,7 @@ beforeAll(async () => {
   const r = await vitest(project.path, ['test/matrix.test.ts', 'test/configs.test.ts']);
   out = r.out;
   expect(r.code, out).toBe(1);
-}, 300_000);
+});
 afterAll(() => project?.cleanup());
 
 /** The tests of one file vitest listed, as `✓ name` or `× name`, in its order. */

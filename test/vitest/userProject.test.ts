@@ -44,7 +44,7 @@ describe('the matchers and describeScenarios in a user project', SLOW, () => {
     out = r.out;
     expect(r.code, out).toBe(1);
     matchers = await fixture('matchers.fixture.ts');
-  }, 300_000);
+  });
 
   it('passes every "passes:" test and fails every "fails:" one', () => {
     expect(out).toMatch(/Tests +10 failed \| 10 passed \(20\)/);
