@@ -1,8 +1,7 @@
 import type { GateResult } from '../stats/gates.js';
-import { mergedDurations, quantileOf } from '../stats/metrics.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds } from '../report/format.js';
-import { cellIntervals, configIntervals, formatRateWithInterval } from '../stats/rateIntervals.js';
+import { formatRateWithInterval } from '../report/intervalText.js';
 import { intervalNote, runLine } from '../report/summaryRows.js';
 import type { PassIntervalCurves } from '../stats/intervals.js';
 import { painter, type Paint, type Painter } from '../report/paint.js';
@@ -47,7 +46,7 @@ const cellFigures = (c: Cell | undefined): Figures | undefined =>
   c && {
     passed: c.metrics.successes === c.metrics.trials,
     passHat: c.metrics.passHat,
-    intervals: cellIntervals(c.metrics),
+    intervals: c.metrics.intervals,
     duplicates: c.metrics.duplicateEffects,
     amplification: c.metrics.amplification,
     p95: c.metrics.durationMs.p95,
@@ -56,14 +55,13 @@ const cellFigures = (c: Cell | undefined): Figures | undefined =>
 function totalFigures(run: RunResult, config: string): Figures | undefined {
   const total = run.byConfig.find((m) => m.config === config);
   if (total === undefined) return undefined;
-  const durations = mergedDurations(run.cells.filter((c) => c.config === config));
   return {
     passed: total.failingScenarios.length === 0,
     passHat: total.passHat,
-    intervals: configIntervals(run, config),
+    intervals: total.intervals,
     duplicates: total.duplicateEffects,
     amplification: total.amplification,
-    p95: quantileOf(durations, 0.95),
+    p95: total.durationMs.p95,
   };
 }
 

@@ -3,6 +3,7 @@ import { FaultlineError } from '../core/errors.js';
 import { DEFAULT_GATES, evaluateGates, parseGate } from '../stats/gates.js';
 import { JSON_SCHEMA_VERSION, JsonReportSchema, parseJsonReport, renderJsonReport, runFromJsonReport, type JsonReport, type WallClock } from './json.js';
 import { makeRun, sampleRun } from './testing.js';
+import { passIntervalCurves } from '../stats/intervals.js';
 
 const clockA: WallClock = { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:01.250Z', durationMs: 1250 };
 const clockB: WallClock = { startedAt: '2026-03-01T17:30:00.000+01:00', finishedAt: '2026-03-01T17:30:09.000+01:00', durationMs: 9000 };
@@ -123,6 +124,26 @@ describe('JSON report', () => {
     const sampleText = renderJsonReport(sample, { gates: evaluateGates(sample, DEFAULT_GATES), wallClock: clockA });
     const back = runFromJsonReport(parseJsonReport(sampleText));
     expect(renderJsonReport(back, { gates: evaluateGates(back, DEFAULT_GATES), wallClock: clockA })).toBe(sampleText);
+  });
+});
+
+describe('the figures a reporter shows', () => {
+  it('are in the run result, computed once, and the same in a run read back from its report', () => {
+    const run = makeRun({ k: 4, cells: [{ scenario: 'a', config: 'c', fail: { 1: [{ check: 'duplicates', message: 'twice' }] } }, { scenario: 'b', config: 'c', trials: 5 }, { scenario: 'outage', config: 'c', recovery: [100, null, 300, 200] }] });
+    const [a, b, outage] = run.cells;
+    expect(a!.metrics.intervals).toEqual(passIntervalCurves([{ n: 4, c: 3 }]));
+    expect(b!.metrics.intervals.hat).toHaveLength(5);
+    expect(outage!.metrics.recovery!.interval![0]).toBeCloseTo(0.194, 3);
+    const total = run.byConfig[0]!;
+    expect(total.intervals).toEqual(passIntervalCurves(run.cells.map((c) => ({ n: c.metrics.trials, c: c.metrics.successes }))));
+    expect(total.intervals.hat).toHaveLength(4);
+    expect(total.durationMs).toEqual({ p50: a!.metrics.durationMs.p50, p95: Math.max(a!.metrics.durationMs.p95, b!.metrics.durationMs.p95, outage!.metrics.durationMs.p95), max: Math.max(a!.metrics.durationMs.max, b!.metrics.durationMs.max, outage!.metrics.durationMs.max) });
+    const back = runFromJsonReport(parseJsonReport(renderJsonReport(run, { gates: [], wallClock: clockA })));
+    expect(back.cells.map((c) => c.metrics)).toEqual(run.cells.map((c) => c.metrics));
+    expect(back.byConfig).toEqual(run.byConfig);
+    const written = parseJsonReport(renderJsonReport(run, { gates: [], wallClock: clockA })).configs[0]!;
+    expect(written.durationMs).toEqual(total.durationMs);
+    expect(written.tokens).toEqual(total.tokens);
   });
 });
 

@@ -2,7 +2,7 @@ import type { GateResult } from '../stats/gates.js';
 import type { Cell, RunResult } from '../runner/run.js';
 import { failedChecks, failedTrialLines, isFailed } from './failures.js';
 import { formatRate, plural } from './format.js';
-import { cellIntervals, confidenceText } from '../stats/rateIntervals.js';
+import { confidenceText } from './intervalText.js';
 import type { Interval } from '../stats/intervals.js';
 import { escapeXmlText, openTag } from './xml.js';
 import { notExercisedMessage, unexercised } from '../stats/coverage.js';
@@ -17,7 +17,7 @@ const GATES_SUITE = 'faultline gates';
 /** A case's figures as testcase properties (as pytest's `record_property` writes them), for CI that shows them. */
 function caseProperties(cell: Cell, k: number): string[] {
   const m = cell.metrics;
-  const intervals = cellIntervals(m);
+  const intervals = m.intervals;
   // Beside each rate, its interval as `[lower, upper]` under its own name, so a reader of the rate's property is unchanged.
   const within = (name: string, i: Interval | undefined): [string, string][] =>
     i === undefined ? [] : [[`${name} ${confidenceText(intervals.confidence)} interval`, `[${formatRate(i[0])}, ${formatRate(i[1])}]`]];

@@ -1,5 +1,4 @@
 import { formatCost } from '../model/live/prices.js';
-import { runCost } from '../stats/runCost.js';
 import type { RunResult } from '../runner/run.js';
 
 /**
@@ -17,9 +16,9 @@ export function liveLines(run: RunResult): string[] {
     const why = first?.end.kind === 'infra_error' ? `: ${first.end.message}` : '';
     lines.push(`infra errors: ${cell.scenario} × ${cell.config}: ${n} ${n === 1 ? 'trial' : 'trials'} the model provider failed on its own (not judged, not in pass^k)${why}`);
   }
-  const cost = runCost(run);
+  const cost = run.cost;
   if (cost !== undefined) {
-    const cells = run.cells.filter((c) => c.metrics.cost !== undefined).map((c) => `${c.scenario} × ${c.config} ${formatCost(c.metrics.cost!)} (${formatCost(c.metrics.cost! / Math.max(1, c.metrics.trials + (c.metrics.infraErrors ?? 0)))} a trial)`);
+    const cells = run.cells.filter((c) => c.metrics.cost !== undefined).map((c) => `${c.scenario} × ${c.config} ${formatCost(c.metrics.cost!)} (${formatCost(c.metrics.costPerTrial!)} a trial)`);
     lines.push(`cost: ${formatCost(cost)} over the run: ${cells.join(', ')}`);
   }
   return lines;

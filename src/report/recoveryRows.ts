@@ -1,10 +1,9 @@
 import type { Cell } from '../stats/CellTally.js';
-import { proportionInterval } from '../stats/intervals.js';
 import type { RecoveryMetrics } from '../stats/metrics.js';
 import type { RunResult } from '../runner/run.js';
 import type { ColumnWord } from './columnWord.js';
 import { formatRate, formatSeconds } from './format.js';
-import { formatRateWithInterval } from '../stats/rateIntervals.js';
+import { formatRateWithInterval } from './intervalText.js';
 
 /** The recovery table's columns, the same in the console and Markdown; the second names what the run's columns are. */
 export const recoveryHeader = (word: ColumnWord): string[] => ['scenario', word, 'recovered', 'rate', 'p50', 'p95', 'max', 'calls after'];
@@ -31,12 +30,11 @@ export function recoveryRows(run: Pick<RunResult, 'cells'>): RecoveryRow[] {
   return run.cells.flatMap((cell) => {
     const r = cell.metrics.recovery;
     if (!r) return [];
-    const interval = r.trials === 0 ? undefined : proportionInterval(r.recovered, r.trials);
     const cells = [
       cell.scenario,
       cell.config,
       `${r.recovered}/${r.trials}`,
-      formatRateWithInterval(formatRate(r.trials === 0 ? null : r.rate), interval),
+      formatRateWithInterval(formatRate(r.trials === 0 ? null : r.rate), r.interval),
       formatRecoveryTime(r.timeToRecoverMs.p50),
       formatRecoveryTime(r.timeToRecoverMs.p95),
       formatRecoveryTime(r.timeToRecoverMs.max),

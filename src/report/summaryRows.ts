@@ -1,10 +1,11 @@
 import { DEFAULT_CONFIDENCE, type PassIntervalCurves } from '../stats/intervals.js';
-import type { CellMetrics, ConfigMetrics } from '../stats/metrics.js';
+import type { CellMetrics } from '../stats/metrics.js';
+import type { ConfigMetrics } from '../stats/configMetrics.js';
 import type { Cell } from '../stats/CellTally.js';
 import type { RunResult } from '../runner/run.js';
 import { formatRate, formatRatio, formatSeconds, plural } from './format.js';
 import { columnWord, countColumns } from './columnWord.js';
-import { cellIntervals, confidenceText, configIntervals, formatRateWithInterval } from '../stats/rateIntervals.js';
+import { confidenceText, formatRateWithInterval } from './intervalText.js';
 
 /**
  * What a run's times measure: `virtual` (faultline's clock, every in-process agent), `wall`
@@ -62,7 +63,7 @@ const cellRow = (scenario: string, m: CellMetrics, k: number, clock: Cell['clock
   passed: m.successes === m.trials,
   cells: [
     scenario,
-    ...rates(m, cellIntervals(m), k),
+    ...rates(m, m.intervals, k),
     `${m.successes}/${m.trials}`,
     String(m.duplicateEffects),
     String(m.budgetViolations),
@@ -72,18 +73,18 @@ const cellRow = (scenario: string, m: CellMetrics, k: number, clock: Cell['clock
   tokens: m.tokens,
 });
 
-const totalRow = (m: ConfigMetrics, intervals: PassIntervalCurves, k: number, tokens: SummaryRow['tokens']): SummaryRow => ({
+const totalRow = (m: ConfigMetrics, k: number): SummaryRow => ({
   passed: m.failingScenarios.length === 0,
   cells: [
     'all scenarios',
-    ...rates(m, intervals, k),
+    ...rates(m, m.intervals, k),
     `${m.successes}/${m.trials}`,
     String(m.duplicateEffects),
     String(m.budgetViolations),
     formatRatio(m.amplification),
     '',
   ],
-  tokens,
+  tokens: m.tokens,
 });
 
 /** One table per configuration: a row per scenario, then the configuration's totals when it has several scenarios. */
@@ -94,8 +95,7 @@ export function summaryTables(run: RunResult): { config: string; rows: SummaryRo
     if (cells.length === 0) return [];
     const rows = cells.map((c) => cellRow(c.scenario, c.metrics, run.k, c.clock, basis));
     const total = run.byConfig.find((m) => m.config === config);
-    const tokens = { input: cells.reduce((a, c) => a + c.metrics.tokens.input, 0), output: cells.reduce((a, c) => a + c.metrics.tokens.output, 0) };
-    if (total && cells.length > 1) rows.push(totalRow(total, configIntervals(run, config), run.k, tokens));
+    if (total && cells.length > 1) rows.push(totalRow(total, run.k));
     return [{ config, rows }];
   });
 }

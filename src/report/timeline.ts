@@ -22,6 +22,38 @@ const errorText = (e: ErrorData): string => {
 
 const withKey = (key: string | undefined): string => (key === undefined ? '' : `, key ${key}`);
 
+type WireEvent = Extract<HistoryEvent, { type: 'fault' | 'lie' | 'delivery' | 'effect' | 'response' | 'command_start' | 'command_end' }>;
+
+/** The line for an event on the wire under an attempt (or a command's process), depth 2. */
+function wireText(e: WireEvent): string {
+  switch (e.type) {
+    case 'fault':
+      return `fault ${faultText(e.fault)} on ${e.request} (rule ${e.rule})`;
+    case 'lie':
+      return `lie (${e.fault.kind}) on ${e.request}: the world held ${compactJson(e.held, 100)}, answered ${compactJson(e.answered, 100)}${e.asOf === undefined ? '' : ` (as of t=${e.asOf}ms)`}`;
+    case 'delivery':
+      return `delivered ${e.request} to ${e.tool}${e.copy > 0 ? ` (copy ${e.copy + 1})` : ''}`;
+    case 'effect':
+      return `effect ${e.effect} key=${e.key} (#${e.ledgerSeq})`;
+    case 'response': {
+      const legs = e.legs ? ` [network ${e.legs.request}ms out${e.legs.response === undefined ? '' : `, ${e.legs.response}ms back`}]` : '';
+      // A streamed answer: how far the client got, and for a stall the why, since a lost stream did begin.
+      const stream = e.stream ? ` [stream: ${e.stream.events} of ${e.stream.of} events]` : '';
+      if (e.result === 'lost') return `response to ${e.request} lost${stream && e.message !== undefined ? ` ${compactJson(e.message, 160)}` : ''}${stream}${legs}`;
+      const status = e.status !== undefined ? ` ${e.status}` : '';
+      const wait = e.retryAfter !== undefined ? ` (Retry-After: ${e.retryAfter})` : '';
+      return `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}${stream}${legs}`;
+    }
+    case 'command_start':
+      return `${e.command} started: ${compactJson(e.argv.join(' '), 120)}`;
+    case 'command_end': {
+      const status = e.signal !== null ? `signal ${e.signal}` : `exit ${e.exitCode ?? '?'}`;
+      const how = e.result === 'timed_out' ? `timed out after ${e.timeoutMs ?? '?'}ms, ${e.killedWith ?? ''} sent, ${status}` : e.result === 'exited' ? status : `failed to start: ${e.message ?? ''}`;
+      return `${e.command} ${how}${e.stdout ? ` stdout ${compactJson(e.stdout, 80)}` : ''}`;
+    }
+  }
+}
+
 /** The line for one event, and how deep it sits: 0 the agent, 1 a tool call, 2 the wire under an attempt. */
 export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
   switch (e.type) {
@@ -48,22 +80,13 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
       return [1, `${e.call}${status} attempt ${e.attempt}: ${e.method} ${e.url} (${e.request}${withKey(e.idempotencyKey)})`];
     }
     case 'fault':
-      return [2, `fault ${faultText(e.fault)} on ${e.request} (rule ${e.rule})`];
     case 'lie':
-      return [2, `lie (${e.fault.kind}) on ${e.request}: the world held ${compactJson(e.held, 100)}, answered ${compactJson(e.answered, 100)}${e.asOf === undefined ? '' : ` (as of t=${e.asOf}ms)`}`];
     case 'delivery':
-      return [2, `delivered ${e.request} to ${e.tool}${e.copy > 0 ? ` (copy ${e.copy + 1})` : ''}`];
     case 'effect':
-      return [2, `effect ${e.effect} key=${e.key} (#${e.ledgerSeq})`];
-    case 'response': {
-      const legs = e.legs ? ` [network ${e.legs.request}ms out${e.legs.response === undefined ? '' : `, ${e.legs.response}ms back`}]` : '';
-      // A streamed answer: how far the client got, and for a stall the why, since a lost stream did begin.
-      const stream = e.stream ? ` [stream: ${e.stream.events} of ${e.stream.of} events]` : '';
-      if (e.result === 'lost') return [2, `response to ${e.request} lost${stream && e.message !== undefined ? ` ${compactJson(e.message, 160)}` : ''}${stream}${legs}`];
-      const status = e.status !== undefined ? ` ${e.status}` : '';
-      const wait = e.retryAfter !== undefined ? ` (Retry-After: ${e.retryAfter})` : '';
-      return [2, `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}${stream}${legs}`];
-    }
+    case 'response':
+    case 'command_start':
+    case 'command_end':
+      return [2, wireText(e)];
     case 'attempt_end':
     {
       const what = `${e.call}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request})`;
@@ -87,13 +110,6 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
       return [1, `escaped interception: ${e.method} ${e.url} (refused, not sent)`];
     case 'unserved_request':
       return [1, `unserved: ${e.method} ${e.url} (refused: ${e.servedHere ? 'served here' : 'served hosts'}: ${e.served.join(', ')})`];
-    case 'command_start':
-      return [2, `${e.command} started: ${compactJson(e.argv.join(' '), 120)}`];
-    case 'command_end': {
-      const status = e.signal !== null ? `signal ${e.signal}` : `exit ${e.exitCode ?? '?'}`;
-      const how = e.result === 'timed_out' ? `timed out after ${e.timeoutMs ?? '?'}ms, ${e.killedWith ?? ''} sent, ${status}` : e.result === 'exited' ? status : `failed to start: ${e.message ?? ''}`;
-      return [2, `${e.command} ${how}${e.stdout ? ` stdout ${compactJson(e.stdout, 80)}` : ''}`];
-    }
     case 'process_left':
       return [0, `${e.command} left a process alive at the trial's end (killed then)`];
     case 'agent_end': {

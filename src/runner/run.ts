@@ -3,7 +3,7 @@ import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executio
 import { withAddedFaults } from '../scenario/addedFaults.js';
 import { CellTally } from '../stats/CellTally.js';
 import { ruleInfos } from '../stats/coverage.js';
-import { configMetrics } from '../stats/metrics.js';
+import { runFigures } from '../stats/runFigures.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { matrixAgentOf, refOf } from '../scenario/library.js';
 import { cellColumns, cellLabeller, cellRuns } from './cellLabel.js';
@@ -173,12 +173,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   return finishRun({ seed, k, scenarios: [...new Set(scenarios.map((s) => s.name))], configs: cellColumns(scenarios, configs), cells, interrupted, keepFailures: keepFailures ?? null, ...(shard && { shard }) });
 }
 
-/** A run from its cells: the per-configuration figures are computed from the cells' metrics. */
-export function finishRun(run: Omit<RunResult, 'byConfig'>): RunResult {
-  return {
-    ...run,
-    byConfig: run.configs
-      .map((name) => configMetrics(name, run.cells.filter((c) => c.config === name)))
-      .filter((m) => m.scenarios > 0),
-  };
+/** A run from its cells: the per-configuration figures and the cost are computed from the cells' metrics. */
+export function finishRun(run: Omit<RunResult, 'byConfig' | 'cost'>): RunResult {
+  return { ...run, ...runFigures(run) };
 }

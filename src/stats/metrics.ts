@@ -1,6 +1,8 @@
 import type { TrialEndKind } from '../checks/record.js';
 import { CoverageTally, type RuleCoverage, type RuleInfo } from './coverage.js';
 import { passCurves } from './passK.js';
+import type { Interval, PassIntervalCurves } from './intervals.js';
+import { cellIntervals, recoveryInterval } from './rateIntervals.js';
 import type { TrialSummary } from './trialResult.js';
 import { LOAD_BIN_MS, type CrowdStats, type RecoveryStats } from './trialStats.js';
 
@@ -34,6 +36,8 @@ export interface RecoveryMetrics {
   /** Trials that passed the `recovery` checker. */
   readonly recovered: number;
   readonly rate: number;
+  /** The rate's two-sided exact interval at 95%; absent when no trial was judged. */
+  readonly interval?: Interval;
   /**
    * Virtual ms from the heal to the goal, over every trial judged, a trial that never reached
    * its goal counting as longer than any: a quantile that falls among those is null (never).
@@ -54,6 +58,8 @@ export interface CellMetrics {
   /** pass^k for k = 1..trials (index 0 is k = 1). */
   readonly passHat: readonly number[];
   readonly passAt: readonly number[];
+  /** The 95% intervals of pass^k and pass@k at every k, computed once here for every report (`withCellFigures`). */
+  readonly intervals: PassIntervalCurves;
   /** Trials each checker failed (`unknown` verdicts count as not passed). */
   readonly checkFailures: Readonly<Record<string, number>>;
   readonly ends: Readonly<Partial<Record<Exclude<TrialEndKind, 'infra_error'>, number>>>;
@@ -80,6 +86,8 @@ export interface CellMetrics {
   readonly tokens: { readonly input: number; readonly output: number };
   /** What the model answers cost over the cell's trials (infra errors included: they were spent), from the price table; absent when the model has no price. */
   readonly cost?: number;
+  /** `cost` per trial run (infra errors included); absent with `cost`. */
+  readonly costPerTrial?: number;
   /** Virtual completion time of the trials, in ms. */
   readonly durationMs: { readonly p50: number; readonly p95: number; readonly max: number };
   /** The same times, counted: what a merge of shards needs to get the quantiles exactly. */
@@ -189,6 +197,10 @@ export class MetricsTally {
   }
 
   metrics(): CellMetrics {
+    return withCellFigures(this.#counts());
+  }
+
+  #counts(): CellCounts {
     const n = this.#trials;
     const curves = passCurves([{ n, c: this.#successes }]);
     const durations = [...this.#durations].sort((a, b) => a[0] - b[0]);
@@ -223,6 +235,29 @@ export class MetricsTally {
   }
 }
 
+/** A cell's recovery figures before the interval computed from them. */
+export type RecoveryCounts = Omit<RecoveryMetrics, 'interval'>;
+
+/** A cell's counts, sums, quantiles and points: what a tally adds up and a JSON report holds, before `withCellFigures`. */
+export type CellCounts = Omit<CellMetrics, 'intervals' | 'costPerTrial' | 'recovery'> & { readonly recovery?: RecoveryCounts };
+
+/**
+ * A cell's metrics with the figures its counts imply: the intervals of pass^k, pass@k and the
+ * recovery rate, the cost per trial. Every path that makes a cell (a run, a merge of shards, a
+ * report read back) comes through here, so each gives the same figures and no reporter computes one.
+ */
+export function withCellFigures(m: CellCounts): CellMetrics {
+  const { recovery, ...rest } = m;
+  const interval = recovery && recoveryInterval(recovery);
+  const runs = m.trials + (m.infraErrors ?? 0);
+  return {
+    ...rest,
+    intervals: cellIntervals(m),
+    ...(m.cost !== undefined && { costPerTrial: m.cost / Math.max(1, runs) }),
+    ...(recovery && { recovery: { ...recovery, ...(interval && { interval }) } }),
+  };
+}
+
 /** The recovery figures of a cell, one trial (or one shard's cell) at a time: counts and sums. */
 class RecoveryTally {
   #trials = 0;
@@ -247,7 +282,7 @@ class RecoveryTally {
     for (const [ms, n] of m.times) this.#times.set(ms, (this.#times.get(ms) ?? 0) + n);
   }
 
-  metrics(): RecoveryMetrics {
+  metrics(): RecoveryCounts {
     const times = [...this.#times].sort((a, b) => a[0] - b[0]);
     const q = (p: number): number | null => recoveryQuantile(times, this.#never, p);
     return {
@@ -339,48 +374,8 @@ export function quantileOf(counts: DurationCounts, q: number): number {
   return counts.at(-1)![0];
 }
 
-/** Every duration of several cells together (a configuration's p95 across its scenarios). */
-export function mergedDurations(cells: readonly { metrics: CellMetrics }[]): DurationCounts {
-  const all = new Map<number, number>();
-  for (const c of cells) for (const [ms, n] of c.metrics.durations) all.set(ms, (all.get(ms) ?? 0) + n);
-  return [...all].sort((a, b) => a[0] - b[0]);
-}
-
 export function cellMetrics(trials: readonly Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>[], rules: readonly RuleInfo[] = []): CellMetrics {
   const tally = new MetricsTally(rules);
   for (const t of trials) tally.add(t);
   return tally.metrics();
-}
-
-/** One configuration across every scenario: each scenario is a task for pass^k. */
-export interface ConfigMetrics {
-  readonly config: string;
-  readonly scenarios: number;
-  readonly trials: number;
-  readonly successes: number;
-  readonly passHat: readonly number[];
-  readonly passAt: readonly number[];
-  readonly duplicateEffects: number;
-  readonly budgetViolations: number;
-  readonly amplification: number;
-  /** Scenarios with at least one failed trial. */
-  readonly failingScenarios: readonly string[];
-}
-
-export function configMetrics(config: string, cells: readonly { scenario: string; metrics: CellMetrics }[]): ConfigMetrics {
-  const curves = passCurves(cells.map((c) => ({ n: c.metrics.trials, c: c.metrics.successes })));
-  const sum = (f: (m: CellMetrics) => number): number => cells.reduce((a, c) => a + f(c.metrics), 0);
-  const operations = sum((m) => m.operations);
-  return {
-    config,
-    scenarios: cells.length,
-    trials: sum((m) => m.trials),
-    successes: sum((m) => m.successes),
-    passHat: curves.hat,
-    passAt: curves.at,
-    duplicateEffects: sum((m) => m.duplicateEffects),
-    budgetViolations: sum((m) => m.budgetViolations),
-    amplification: operations === 0 ? 0 : sum((m) => m.sends) / operations,
-    failingScenarios: cells.filter((c) => c.metrics.successes < c.metrics.trials).map((c) => c.scenario),
-  };
 }

@@ -1,22 +1,22 @@
-import { DEFAULT_CONFIDENCE, passIntervalCurves, type Interval, type PassIntervalCurves } from './intervals.js';
-import type { CellMetrics } from './metrics.js';
-import type { RunResult } from './runResult.js';
+import { DEFAULT_CONFIDENCE, passIntervalCurves, proportionInterval, type Interval, type PassIntervalCurves } from './intervals.js';
 
-/** A cell's intervals at every k: one task, `successes` of `trials`. */
-export const cellIntervals = (m: Pick<CellMetrics, 'trials' | 'successes'>, confidence = DEFAULT_CONFIDENCE): PassIntervalCurves =>
-  passIntervalCurves(m.trials === 0 ? [] : [{ n: m.trials, c: m.successes }], confidence);
-
-/** A configuration's intervals at every k, each of its scenarios a task (as its pass^k is). */
-export function configIntervals(run: RunResult, config: string, confidence = DEFAULT_CONFIDENCE): PassIntervalCurves {
-  const tasks = run.cells.filter((c) => c.config === config && c.metrics.trials > 0).map((c) => ({ n: c.metrics.trials, c: c.metrics.successes }));
-  return passIntervalCurves(tasks, confidence);
+/** What an interval is computed from: successes of trials (a cell, or one task of a configuration). */
+export interface RateTally {
+  readonly trials: number;
+  readonly successes: number;
 }
 
-/** `[0.40, 1.00]`: two decimals, as wide as the figures' precision deserves; empty when missing. */
-export const formatInterval = (i: Interval | undefined): string => (i === undefined ? '' : `[${i[0].toFixed(2)}, ${i[1].toFixed(2)}]`);
+/** A cell's intervals at every k: one task, `successes` of `trials`. */
+export const cellIntervals = (m: RateTally, confidence = DEFAULT_CONFIDENCE): PassIntervalCurves =>
+  passIntervalCurves(m.trials === 0 ? [] : [{ n: m.trials, c: m.successes }], confidence);
 
-/** A rate and its interval: `0.750 [0.30, 0.95]`; the rate alone when there is no interval. */
-export const formatRateWithInterval = (rate: string, i: Interval | undefined): string => (i === undefined ? rate : `${rate} ${formatInterval(i)}`);
+/** A configuration's intervals at every k over its cells, each scenario a task (as its pass^k is); cells without trials are no task. */
+export const configIntervals = (cells: readonly { readonly metrics: RateTally }[], confidence = DEFAULT_CONFIDENCE): PassIntervalCurves =>
+  passIntervalCurves(
+    cells.filter((c) => c.metrics.trials > 0).map((c) => ({ n: c.metrics.trials, c: c.metrics.successes })),
+    confidence,
+  );
 
-/** `95%`, as the column headers and notes name the confidence. */
-export const confidenceText = (c: number): string => `${Number((c * 100).toFixed(6))}%`;
+/** The recovery rate's exact interval at 95%, as a `recovery@95%` gate bounds it; undefined when no trial was judged. */
+export const recoveryInterval = (r: { readonly trials: number; readonly recovered: number }): Interval | undefined =>
+  r.trials === 0 ? undefined : proportionInterval(r.recovered, r.trials);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRun, makeTrial } from '../report/testing.js';
+import { proportionInterval } from './intervals.js';
 import { cellMetrics, MetricsTally, recoveryQuantile } from './metrics.js';
 
 describe('recoveryQuantile', () => {
@@ -22,6 +23,7 @@ describe('a cell\'s recovery metrics', () => {
       trials: 4,
       recovered: 3,
       rate: 0.75,
+      interval: proportionInterval(3, 4),
       timeToRecoverMs: { p50: 1_000, p95: null, max: null },
       times: [[1_000, 2], [2_000, 1]],
       never: 1,

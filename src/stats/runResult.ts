@@ -1,6 +1,7 @@
-// The whole run's result, as the runner fills it and the reporters format it.
+// The whole run's result, as the runner fills it and the reporters format it: every figure a
+// report shows is computed here, in stats/, never by a reporter (`runFigures`, `withCellFigures`).
 import type { Cell } from './CellTally.js';
-import type { ConfigMetrics } from './metrics.js';
+import type { ConfigMetrics } from './configMetrics.js';
 
 /** One slice of a run's matrix, `index` of `count` (1-based, as `--shard 2/4` reads). */
 export interface Shard {
@@ -16,6 +17,8 @@ export interface RunResult {
   readonly configs: readonly string[];
   readonly cells: readonly Cell[];
   readonly byConfig: readonly ConfigMetrics[];
+  /** What the model answers cost over the run, when a cell was priced. */
+  readonly cost?: number;
   /** True when the run was stopped before every trial ran; the cells hold what finished. */
   readonly interrupted: boolean;
   /** Why an interrupted run stopped, when it was not a signal: its spending limit (`--max-cost`) was reached. */

@@ -69,95 +69,127 @@ export interface CrowdStats {
  */
 export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKind[] = ['completed']): TrialStats {
   const history = index.events;
-  const ledger = index.ledger;
-  let turns = 0;
-  let calls = 0;
-  let attempts = 0;
-  let deliveries = 0;
-  let faults = 0;
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let tokensCached = 0;
-  const perCall = new Map<string, number>();
-  const callRequests = new Set<string>();
-  const operations = new Set<string>();
-  const firings = new Map<number, number>();
+  const n = newEventCounts();
   // An agent that makes its own HTTP calls has no execution-layer events: its calls come from the traffic.
-  if (index.eventsOf('http_request').length > 0) {
-    for (const c of index.wire.calls) {
-      if (c.kind !== 'tool') continue;
-      calls++;
-      attempts += c.attempts.length;
-      perCall.set(c.call, c.attempts.length);
-      for (const a of c.attempts) callRequests.add(a.request);
-      const first = c.attempts[0];
-      operations.add(`${c.tool}\u0000${first ? `${first.method} ${first.url} ${first.bodyDigest}` : c.call}`);
-    }
+  if (index.eventsOf('http_request').length > 0) countWireCalls(index, n);
+  countEvents(history, n);
+  let sends = 0;
+  for (const [request, k] of index.load) if (n.callRequests.has(request)) sends += k;
+  // A loop, not `Math.max(0, ...perCall.values())`: spreading an iterator into a call took the slow path every trial.
+  let maxAttemptsPerCall = 0;
+  for (const k of n.perCall.values()) if (k > maxAttemptsPerCall) maxAttemptsPerCall = k;
+  return {
+    turns: n.turns,
+    calls: n.calls,
+    operations: n.operations.size === 0 && eachToolOnce(n.toolCalls) ? n.toolCalls.length : distinctOperations(n.operations, index, n.toolCalls),
+    attempts: n.attempts,
+    maxAttemptsPerCall,
+    deliveries: n.deliveries,
+    sends,
+    effects: index.ledger.length,
+    duplicateEffects: duplicateEffectsOf(index.ledger),
+    faults: n.faults,
+    firings: [...n.firings].sort((x, y) => x[0] - y[0]),
+    tokens: { input: n.tokensIn, output: n.tokensOut, ...(n.tokensCached > 0 && { cached: n.tokensCached }) },
+    durationMs: history.at(-1)?.t ?? 0,
+    ...(index.eventsOf('agent_start').length > 0 && { crowd: crowdStats(index, accepted) }),
+  };
+}
+
+/** What one pass over a trial's history counts (and the wire's calls, for an agent that makes its own). */
+interface EventCounts {
+  turns: number;
+  calls: number;
+  attempts: number;
+  deliveries: number;
+  faults: number;
+  tokensIn: number;
+  tokensOut: number;
+  tokensCached: number;
+  readonly perCall: Map<string, number>;
+  readonly callRequests: Set<string>;
+  readonly operations: Set<string>;
+  readonly firings: Map<number, number>;
+  readonly toolCalls: EventOf<'tool_call'>[];
+}
+
+const newEventCounts = (): EventCounts => ({
+  turns: 0,
+  calls: 0,
+  attempts: 0,
+  deliveries: 0,
+  faults: 0,
+  tokensIn: 0,
+  tokensOut: 0,
+  tokensCached: 0,
+  perCall: new Map(),
+  callRequests: new Set(),
+  operations: new Set(),
+  firings: new Map(),
+  toolCalls: [],
+});
+
+/** The calls of an agent that makes its own HTTP calls, from the traffic: each a call, its requests attempts, its first request the operation. */
+function countWireCalls(index: TrialIndex, n: EventCounts): void {
+  for (const c of index.wire.calls) {
+    if (c.kind !== 'tool') continue;
+    n.calls++;
+    n.attempts += c.attempts.length;
+    n.perCall.set(c.call, c.attempts.length);
+    for (const a of c.attempts) n.callRequests.add(a.request);
+    const first = c.attempts[0];
+    n.operations.add(`${c.tool}\u0000${first ? `${first.method} ${first.url} ${first.bodyDigest}` : c.call}`);
   }
-  const toolCalls: EventOf<'tool_call'>[] = [];
+}
+
+function countEvents(history: TrialIndex['events'], n: EventCounts): void {
   for (const e of history) {
     switch (e.type) {
       case 'model_turn':
-        turns++;
+        n.turns++;
         break;
       case 'tool_call':
         if (e.tool !== 'query_operation_status') {
-          calls++;
-          toolCalls.push(e);
+          n.calls++;
+          n.toolCalls.push(e);
         }
         break;
       case 'attempt':
         if (e.purpose === 'call') {
-          attempts++;
-          callRequests.add(e.request);
-          perCall.set(e.call, (perCall.get(e.call) ?? 0) + 1);
+          n.attempts++;
+          n.callRequests.add(e.request);
+          n.perCall.set(e.call, (n.perCall.get(e.call) ?? 0) + 1);
         }
         break;
       case 'delivery':
         // Status queries are reconciliation, not load the call put on the service.
-        if (callRequests.has(e.request)) deliveries++;
+        if (n.callRequests.has(e.request)) n.deliveries++;
         break;
       case 'fault':
-        faults++;
-        firings.set(e.rule, (firings.get(e.rule) ?? 0) + 1);
+        n.faults++;
+        n.firings.set(e.rule, (n.firings.get(e.rule) ?? 0) + 1);
         break;
       case 'response':
-        tokensIn += e.usage?.input ?? 0;
-        tokensOut += e.usage?.output ?? 0;
-        tokensCached += e.usage?.cached ?? 0;
+        n.tokensIn += e.usage?.input ?? 0;
+        n.tokensOut += e.usage?.output ?? 0;
+        n.tokensCached += e.usage?.cached ?? 0;
         break;
       default:
         break;
     }
   }
-  let sends = 0;
-  for (const [request, n] of index.load) if (callRequests.has(request)) sends += n;
-  // A loop, not `Math.max(0, ...perCall.values())`: spreading an iterator into a call took the slow path every trial.
-  let maxAttemptsPerCall = 0;
-  for (const n of perCall.values()) if (n > maxAttemptsPerCall) maxAttemptsPerCall = n;
+}
+
+/** Effects of the ledger whose (service, effect, key) an earlier effect already had. */
+function duplicateEffectsOf(ledger: TrialIndex['ledger']): number {
   const seen = new Set<string>();
-  let duplicateEffects = 0;
+  let duplicates = 0;
   for (const fx of ledger) {
     const id = `${fx.service}\u0000${fx.effect}\u0000${fx.key}`;
-    if (seen.has(id)) duplicateEffects++;
+    if (seen.has(id)) duplicates++;
     else seen.add(id);
   }
-  return {
-    turns,
-    calls,
-    operations: operations.size === 0 && eachToolOnce(toolCalls) ? toolCalls.length : distinctOperations(operations, index, toolCalls),
-    attempts,
-    maxAttemptsPerCall,
-    deliveries,
-    sends,
-    effects: ledger.length,
-    duplicateEffects,
-    faults,
-    firings: [...firings].sort((a, b) => a[0] - b[0]),
-    tokens: { input: tokensIn, output: tokensOut, ...(tokensCached > 0 && { cached: tokensCached }) },
-    durationMs: history.at(-1)?.t ?? 0,
-    ...(index.eventsOf('agent_start').length > 0 && { crowd: crowdStats(index, accepted) }),
-  };
+  return duplicates;
 }
 
 /**
@@ -216,86 +248,107 @@ const counted = (values: readonly number[]): Counts => {
 
 /** One pass over a many-agent history: each agent's end, throttled calls, sends per operation, load. */
 export function crowdStats(index: TrialIndex, accepted: readonly AgentOutcomeKind[]): CrowdStats {
-  const history = index.events;
-  const starts = new Map<string, number>();
-  const ends = new Map<string, { t: number; ok: boolean }>();
-  const callOfRequest = new Map<string, string>();
+  const pass = new CrowdPass(index, accepted);
+  for (const e of index.events) pass.event(e);
+  return pass.stats(index.events.at(-1)?.t ?? 0);
+}
+
+/** What `crowdStats` gathers from the events, in their order. */
+class CrowdPass {
+  readonly #starts = new Map<string, number>();
+  readonly #ends = new Map<string, { t: number; ok: boolean }>();
+  readonly #callOfRequest = new Map<string, string>();
   // Operations by the index's number for (tool, canonical input).
-  const operationOfCall = new Map<string, number>();
-  const sendsOfOperation: number[] = [];
-  const throttledSince = new Map<string, number>();
-  const load: number[] = [];
-  const goodput: number[] = [];
-  const bin = (into: number[], t: number): void => {
-    const i = Math.floor(t / LOAD_BIN_MS);
-    while (into.length <= i) into.push(0);
-    into[i]!++;
-  };
-  let throttledResponses = 0;
-  let throttledMs = 0;
-  const resume = (call: string | undefined, t: number): void => {
-    if (call === undefined) return;
-    const since = throttledSince.get(call);
-    if (since === undefined) return;
-    throttledMs += t - since;
-    throttledSince.delete(call);
-  };
-  for (const e of history) {
+  readonly #operationOfCall = new Map<string, number>();
+  readonly #sendsOfOperation: number[] = [];
+  readonly #throttledSince = new Map<string, number>();
+  readonly #load: number[] = [];
+  readonly #goodput: number[] = [];
+  #throttledResponses = 0;
+  #throttledMs = 0;
+
+  constructor(
+    private readonly index: TrialIndex,
+    private readonly accepted: readonly AgentOutcomeKind[],
+  ) {}
+
+  event(e: TrialIndex['events'][number]): void {
     switch (e.type) {
       case 'agent_start':
-        starts.set(e.caller, e.startMs);
+        this.#starts.set(e.caller, e.startMs);
         break;
       case 'agent_end':
-        if (e.caller !== undefined) ends.set(e.caller, { t: e.t, ok: accepted.includes(e.outcome) });
+        if (e.caller !== undefined) this.#ends.set(e.caller, { t: e.t, ok: this.accepted.includes(e.outcome) });
         break;
       case 'tool_call':
-        if (e.tool !== 'query_operation_status') operationOfCall.set(e.call, index.operationOf(e));
+        if (e.tool !== 'query_operation_status') this.#operationOfCall.set(e.call, this.index.operationOf(e));
         break;
       case 'attempt':
-        if (e.purpose === 'call') callOfRequest.set(e.request, e.call);
+        if (e.purpose === 'call') this.#callOfRequest.set(e.request, e.call);
         break;
-      case 'delivery': {
-        bin(load, e.t);
-        resume(callOfRequest.get(e.request), e.t);
+      case 'delivery':
+        bin(this.#load, e.t);
+        this.#resume(this.#callOfRequest.get(e.request), e.t);
         break;
-      }
-      case 'response': {
-        const call = callOfRequest.get(e.request);
-        if (call === undefined) break;
-        const op = operationOfCall.get(call);
-        if (op !== undefined) sendsOfOperation[op] = (sendsOfOperation[op] ?? 0) + 1;
-        if (e.result === 'error' && e.status !== undefined && THROTTLE_STATUSES.has(e.status)) {
-          throttledResponses++;
-          if (!throttledSince.has(call)) throttledSince.set(call, e.t);
-        }
+      case 'response':
+        this.#response(e);
         break;
-      }
       case 'outcome':
         // Throttled and never sent again: the wait lasted until the call ended.
-        resume(e.call, e.t);
-        if (e.result === 'ok' && operationOfCall.has(e.call)) bin(goodput, e.t);
+        this.#resume(e.call, e.t);
+        if (e.result === 'ok' && this.#operationOfCall.has(e.call)) bin(this.#goodput, e.t);
         break;
       default:
         break;
     }
   }
-  const last = history.at(-1)?.t ?? 0;
-  for (const since of throttledSince.values()) throttledMs += Math.max(0, last - since);
-  let succeeded = 0;
-  const times: number[] = [];
-  for (const [caller, start] of starts) {
-    const end = ends.get(caller);
-    if (end?.ok === true) succeeded++;
-    // Whole ms: the counts stay bounded by the run's span, not by the number of agents.
-    times.push(Math.round((end?.t ?? last) - start));
+
+  #response(e: EventOf<'response'>): void {
+    const call = this.#callOfRequest.get(e.request);
+    if (call === undefined) return;
+    const op = this.#operationOfCall.get(call);
+    if (op !== undefined) this.#sendsOfOperation[op] = (this.#sendsOfOperation[op] ?? 0) + 1;
+    if (e.result === 'error' && e.status !== undefined && THROTTLE_STATUSES.has(e.status)) {
+      this.#throttledResponses++;
+      if (!this.#throttledSince.has(call)) this.#throttledSince.set(call, e.t);
+    }
   }
-  return {
-    agents: starts.size,
-    succeeded,
-    completionMs: counted(times),
-    throttled: { responses: throttledResponses, ms: Math.round(throttledMs) },
-    maxSendsPerOperation: mostOf(sendsOfOperation),
-    load,
-    goodput,
-  };
+
+  #resume(call: string | undefined, t: number): void {
+    if (call === undefined) return;
+    const since = this.#throttledSince.get(call);
+    if (since === undefined) return;
+    this.#throttledMs += t - since;
+    this.#throttledSince.delete(call);
+  }
+
+  /** The figures once every event is in; `last`: the time of the history's last event. */
+  stats(last: number): CrowdStats {
+    let throttledMs = this.#throttledMs;
+    for (const since of this.#throttledSince.values()) throttledMs += Math.max(0, last - since);
+    let succeeded = 0;
+    const times: number[] = [];
+    for (const [caller, start] of this.#starts) {
+      const end = this.#ends.get(caller);
+      if (end?.ok === true) succeeded++;
+      // Whole ms: the counts stay bounded by the run's span, not by the number of agents.
+      times.push(Math.round((end?.t ?? last) - start));
+    }
+    return {
+      agents: this.#starts.size,
+      succeeded,
+      completionMs: counted(times),
+      throttled: { responses: this.#throttledResponses, ms: Math.round(throttledMs) },
+      maxSendsPerOperation: mostOf(this.#sendsOfOperation),
+      load: this.#load,
+      goodput: this.#goodput,
+    };
+  }
+}
+
+/** Counts one event at `t` in its bin of `LOAD_BIN_MS`. */
+function bin(into: number[], t: number): void {
+  const i = Math.floor(t / LOAD_BIN_MS);
+  while (into.length <= i) into.push(0);
+  into[i]!++;
 }

@@ -1,5 +1,6 @@
 import { formatRate } from '../report/format.js';
-import { passIntervals, DEFAULT_CONFIDENCE } from '../stats/intervals.js';
+import { DEFAULT_CONFIDENCE } from '../stats/intervals.js';
+import { allPassingTrialsNeeded, passKBound } from '../stats/passKBound.js';
 import { toBeHonest, toKeepSecrets, toPassCheck, toReachGoal, toRecover, toRetryWithDiscipline } from './checkMatchers.js';
 import { toMatchHistorySnapshot } from './historySnapshot.js';
 import { coverageLines, evidence, failedCheck, notExercised, subjectOf, type MatcherResult, type MatcherThis } from './subject.js';
@@ -18,16 +19,6 @@ export interface PassKBound {
 }
 
 const pct = (c: number): string => `${+(c * 100).toFixed(2)}%`;
-
-/**
- * Trials that must all pass for the lower bound of pass^k at `confidence` to reach `atLeast`:
- * with n of n passing, the bound is (α/2)^(k/n); undefined when no count reaches it.
- */
-function trialsNeeded(k: number, atLeast: number, confidence: number): number | undefined {
-  if (atLeast <= 0) return 1;
-  if (atLeast >= 1) return undefined;
-  return Math.ceil((k * Math.log((1 - confidence) / 2)) / Math.log(atLeast) - 1e-9);
-}
 
 function boundOf(bound: number | PassKBound | undefined): { atLeast: number; confidence: number | undefined } {
   if (bound === undefined || typeof bound === 'number') return { atLeast: bound ?? 1, confidence: undefined };
@@ -53,7 +44,7 @@ function toHavePassK(this: MatcherThis, received: unknown, k?: number, bound?: n
     return { pass: false, message: () => `toHavePassK: k must be a whole number from 1 to the ${n} trials that ran, got ${String(k)}` };
   }
   const value = metrics.passHat[kk - 1]!;
-  const interval = confidence === undefined ? undefined : passIntervals([{ n, c: metrics.successes }], kk, confidence)!.passHat;
+  const interval = confidence === undefined ? undefined : passKBound(metrics, kk, confidence);
   const judged = interval === undefined ? value : interval[0];
   // As the gates judge it: a pass^k over trials in which a fault never happened proves nothing.
   const silent = notExercised(metrics);
@@ -63,7 +54,7 @@ function toHavePassK(this: MatcherThis, received: unknown, k?: number, bound?: n
   const got = interval === undefined ? `${formatRate(value)} (${summary})` : `${formatRate(interval[0])} (pass^${kk} ${formatRate(value)}, ${pct(confidence!)} interval [${formatRate(interval[0])}, ${formatRate(interval[1])}]; ${summary})`;
   const needs = (): string => {
     if (confidence === undefined || judged >= atLeast) return '';
-    const least = trialsNeeded(kk, atLeast, confidence);
+    const least = allPassingTrialsNeeded(kk, atLeast, confidence);
     return least === undefined ? `\nno number of trials can bound pass^${kk} to ${atLeast} or more` : least > n ? `\neven with every trial passing, it takes at least ${least} trials (this subject has ${n})` : '';
   };
   return {

@@ -1,8 +1,7 @@
-import { mergedDurations, quantileOf } from '../../stats/metrics.js';
 import type { RunResult } from '../../runner/run.js';
 import { formatRate, formatRatio, formatSeconds, plural } from '../format.js';
 import { columnWord, countColumns } from '../columnWord.js';
-import { configIntervals, formatRateWithInterval } from '../../stats/rateIntervals.js';
+import { formatRateWithInterval } from '../intervalText.js';
 import { intervalNote, timeBasis, timeHeader } from '../summaryRows.js';
 import { crowdSections } from './crowdHtml.js';
 import type { ChartSpec, HtmlReport } from './HtmlReport.js';
@@ -11,7 +10,7 @@ import type { ChartSpec, HtmlReport } from './HtmlReport.js';
 export function runComparisonHtmlReport(run: RunResult): HtmlReport {
   const k = run.k;
   const rows = run.byConfig.map((m) => {
-    return { m, intervals: configIntervals(run, m.config), p95: quantileOf(mergedDurations(run.cells.filter((c) => c.config === m.config)), 0.95) };
+    return { m, intervals: m.intervals, p95: m.durationMs.p95 };
   });
   const labels = rows.map((r) => r.m.config);
   const failing = rows.map((r) => r.m.failingScenarios.length > 0);

@@ -1,6 +1,5 @@
 import type { HistoryEvent } from '../../core/index.js';
-import { proportionInterval, type Interval } from '../../stats/intervals.js';
-import { cellIntervals } from '../../stats/rateIntervals.js';
+import type { Interval } from '../../stats/intervals.js';
 import { notExercisedMessage, unexercised } from '../../stats/coverage.js';
 import type { JsonReport } from '../json.js';
 import { columnWord, type ColumnWord } from '../columnWord.js';
@@ -244,7 +243,6 @@ function trialView(t: JsonTrial, clock: TrialView['clock']): TrialView {
 
 function cellView(c: JsonCell, i: number): CellView {
   const m = c.metrics;
-  const intervals = cellIntervals(m);
   return {
     id: `c${i}`,
     scenario: c.scenario,
@@ -254,8 +252,9 @@ function cellView(c: JsonCell, i: number): CellView {
     successes: m.successes,
     pass1: m.passHat[0] ?? 0,
     passK: m.passHat.at(-1) ?? 0,
-    pass1Interval: intervals.hat[0] ?? [0, 1],
-    passKInterval: intervals.hat.at(-1) ?? [0, 1],
+    // The report always carries them (its reader accepts a report without: then the widest band).
+    pass1Interval: m.intervals?.passHat[0] ?? [0, 1],
+    passKInterval: m.intervals?.passHat.at(-1) ?? [0, 1],
     duplicates: m.duplicateEffects,
     budgetViolations: m.budgetViolations,
     checkFailures: Object.fromEntries(Object.entries(m.checkFailures).filter(([, n]) => n > 0)),
@@ -268,7 +267,7 @@ function cellView(c: JsonCell, i: number): CellView {
       recovery: {
         recovered: m.recovery.recovered,
         trials: m.recovery.trials,
-        interval: m.recovery.trials === 0 ? ([0, 1] as const) : proportionInterval(m.recovery.recovered, m.recovery.trials),
+        interval: m.recovery.interval ?? ([0, 1] as const),
         p50: m.recovery.timeToRecoverMs.p50,
         p95: m.recovery.timeToRecoverMs.p95,
       },

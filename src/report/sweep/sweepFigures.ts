@@ -1,5 +1,4 @@
-import { passIntervalsAt, type Interval } from '../../stats/intervals.js';
-import type { TaskTally } from '../../stats/passK.js';
+import type { Interval, PassIntervalCurves } from '../../stats/intervals.js';
 import type { Cell } from '../../runner/run.js';
 import type { SweepPoint, SweepResult } from '../../sweep/runSweep.js';
 import type { SweepSeries } from '../../sweep/sweepFaults.js';
@@ -40,10 +39,10 @@ export interface SweepCurve {
   readonly points: readonly SweepFigure[];
 }
 
-/** The intervals of pass^1 and pass^k over the tasks' tallies (none where nothing ran). */
-function intervalsOf(tasks: readonly TaskTally[], k: number): Pick<SweepFigure, 'pass1Interval' | 'passKInterval'> {
-  const intervals = tasks.length === 0 ? undefined : passIntervalsAt(tasks, [1, k]);
-  return { pass1Interval: intervals?.[0]?.passHat ?? null, passKInterval: intervals?.[1]?.passHat ?? null };
+/** The intervals of pass^1 and pass^k, as the point's run computed them (none where nothing ran, or k is past the trials). */
+function intervalsOf(intervals: PassIntervalCurves | undefined, k: number): Pick<SweepFigure, 'pass1Interval' | 'passKInterval'> {
+  const passK = intervals?.hat[k - 1];
+  return passK === undefined ? { pass1Interval: null, passKInterval: null } : { pass1Interval: intervals!.hat[0]!, passKInterval: passK };
 }
 
 function replayOf(result: SweepResult, series: SweepSeries, point: SweepPoint, cell: Cell | undefined): string | null {
@@ -52,19 +51,20 @@ function replayOf(result: SweepResult, series: SweepSeries, point: SweepPoint, c
   return sweepReplayCommand({ scenario: cell.refs.scenario, config: cell.refs.config, ...(cell.refs.agent !== undefined && { agent: cell.refs.agent }), series, lambda: point.lambda, seed: result.seed, target: result.target, trialIndex: group.first });
 }
 
-/** What a figure reads of a configuration's totals or of one cell: trials, successes, the pass^k curve. */
+/** What a figure reads of a configuration's totals or of one cell: trials, successes, the pass^k curve and its intervals. */
 interface Tally {
   readonly trials: number;
   readonly successes: number;
   readonly passHat: readonly number[];
+  readonly intervals: PassIntervalCurves;
 }
 
-/** One point of a curve: the tally's figures, the intervals over `tasks`, and the replay of `failing`'s first failing trial. */
+/** One point of a curve: the tally's figures and intervals, and the replay of `failing`'s first failing trial. */
 function figureOf(
   result: SweepResult,
   series: SweepSeries,
   point: SweepPoint,
-  of: { readonly tally: Tally | undefined; readonly tasks: readonly TaskTally[]; readonly failingScenarios: readonly string[]; readonly failing: Cell | undefined; readonly cells: readonly Cell[] },
+  of: { readonly tally: Tally | undefined; readonly failingScenarios: readonly string[]; readonly failing: Cell | undefined; readonly cells: readonly Cell[] },
 ): SweepFigure {
   const m = of.tally;
   return {
@@ -73,14 +73,12 @@ function figureOf(
     successes: m?.successes ?? 0,
     pass1: m?.passHat[0] ?? null,
     passK: m?.passHat[result.k - 1] ?? null,
-    ...intervalsOf(of.tasks, result.k),
+    ...intervalsOf(m?.intervals, result.k),
     failingScenarios: [...of.failingScenarios],
     replay: replayOf(result, series, point, of.failing),
     unexercised: silentIn(of.cells),
   };
 }
-
-const taskOf = (m: Tally): TaskTally => ({ n: m.trials, c: m.successes });
 
 /** One curve per series and configuration, aggregated over the scenarios. */
 export function configCurves(result: SweepResult): SweepCurve[] {
@@ -93,7 +91,6 @@ export function configCurves(result: SweepResult): SweepCurve[] {
         const tally = point.run.byConfig.find((c) => c.config === config);
         return figureOf(result, series, point, {
           tally,
-          tasks: cells.filter((c) => c.metrics.trials > 0).map((c) => taskOf(c.metrics)),
           failingScenarios: tally?.failingScenarios ?? [],
           failing: cells.find((c) => c.metrics.successes < c.metrics.trials),
           cells,
@@ -116,7 +113,6 @@ export function scenarioCurves(result: SweepResult): SweepCurve[] {
           const m = cell?.metrics;
           return figureOf(result, series, point, {
             tally: m,
-            tasks: m === undefined || m.trials === 0 ? [] : [taskOf(m)],
             failingScenarios: m !== undefined && m.successes < m.trials ? [scenario] : [],
             failing: cell,
             cells: cell === undefined ? [] : [cell],

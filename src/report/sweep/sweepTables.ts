@@ -2,7 +2,7 @@ import type { SweepResult } from '../../sweep/runSweep.js';
 import type { SweepJson } from './sweepJson.js';
 import type { SweepGates } from '../../sweep/sweepGates.js';
 import { formatRate, plural } from '../format.js';
-import { formatRateWithInterval } from '../../stats/rateIntervals.js';
+import { formatRateWithInterval } from '../intervalText.js';
 import { configCurves, lambdaSpan, scenarioCurves, sweepColumnWord, sweepTrialCount, targetWords, type SweepCurve, type SweepFigure } from './sweepFigures.js';
 import { countColumns, type ColumnWord } from '../columnWord.js';
 
