@@ -21,7 +21,7 @@ const rows = report.testResults
 const total = rows.reduce((s, r) => s + r.seconds, 0);
 const wall = (Math.max(...report.testResults.map((f) => f.endTime)) - report.startTime) / 1000;
 const s = (n) => n.toFixed(1);
-console.log(`${report.numTotalTestSuites === undefined ? '' : ''}${rows.length} files, ${report.numTotalTests} tests (${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + (report.numTodoTests ?? 0)} skipped); ${s(wall)} s wall, ${s(total)} s summed over files`);
+console.log(`${rows.length} files, ${report.numTotalTests} tests (${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + (report.numTodoTests ?? 0)} skipped); ${s(wall)} s wall, ${s(total)} s summed over files`);
 console.log('');
 console.log('| # | file | s | tests | slowest test (s) |');
 console.log('|---|---|---:|---:|---|');
