@@ -1,7 +1,8 @@
 /**
  * Issue 27, item 1: one faultline.config.ts with `defaults` and an `agents` matrix runs the
  * helpdesk's three SDK agents (openai, AI SDK, Agents SDK) over one copy of each scenario,
- * through the real binary in a user's project.
+ * through the real binary in a user's project (the first run; the variations run the CLI's
+ * entry in this process, ./inProcess.ts, which spares each a Node start).
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_SCHEMA_VERSION } from '../../src/report/json.js';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
@@ -114,16 +116,16 @@ describe('one config, a matrix of agents', () => {
     await writeFile(join(project.path, 'tight.config.ts'), CONFIG.replace('maxAttemptsPerCall: 4', 'maxAttemptsPerCall: 2'));
     await writeFile(join(project.path, 'own-budget.yaml'), scenario('ticket-own-budget', LOST_TWICE).replace('goal:', 'budget: { maxAttemptsPerCall: 3 }\ngoal:'));
     const args = ['--config-file', 'tight.config.ts', '--agent', 'openai', '--reporter', 'json', '--reporter', 'console', '--workers', '0'];
-    const tight = await faultline(['run', 'scenarios/ticket-lost-twice.yaml', ...args, '--out', 'tight'], { cwd: project.path });
+    const tight = await inProcess(['run', 'scenarios/ticket-lost-twice.yaml', ...args, '--out', 'tight'], { cwd: project.path });
     expect(tight.code, tight.stderr).toBe(1);
     expect(tight.stdout).toContain('ticket-lost-twice × openai: 2 of 2 trials failed (budget)');
-    const own = await faultline(['run', 'own-budget.yaml', ...args, '--out', 'own'], { cwd: project.path });
+    const own = await inProcess(['run', 'own-budget.yaml', ...args, '--out', 'own'], { cwd: project.path });
     expect(own.code, own.stderr + own.stdout).toBe(0);
     expect((await readReport('own')).cells.map((c) => [c.config, c.status])).toEqual([['openai', 'passed']]);
   });
 
   it('--agent picks agents; compare shows agents side by side; a failing cell replays with its agent', async () => {
-    const r = await faultline(['compare', 'scenarios/ticket-partial-write.yaml', '--agent', 'openai,agents-sdk', '--reporter', 'console', '--reporter', 'json', '--out', 'picked', '--workers', '0'], {
+    const r = await inProcess(['compare', 'scenarios/ticket-partial-write.yaml', '--agent', 'openai,agents-sdk', '--reporter', 'console', '--reporter', 'json', '--out', 'picked', '--workers', '0'], {
       cwd: project.path,
     });
     expect(r.code, r.stderr).toBe(0);
@@ -133,50 +135,50 @@ describe('one config, a matrix of agents', () => {
     expect(r.stdout).not.toMatch(/naive|cockatiel/);
     expect((await readReport('picked')).cells.map((c) => c.config)).toEqual(['openai', 'agents-sdk']);
 
-    const replay = await faultline(['replay', 'scenarios/ticket-partial-write.yaml', '--agent', 'ai-sdk', '--trial', '1'], { cwd: project.path });
+    const replay = await inProcess(['replay', 'scenarios/ticket-partial-write.yaml', '--agent', 'ai-sdk', '--trial', '1'], { cwd: project.path });
     expect(replay.code, replay.stderr).toBe(0);
     expect(replay.stdout).toContain('ticket-partial-write × ai-sdk');
-    const ambiguous = await faultline(['replay', 'scenarios/ticket-partial-write.yaml'], { cwd: project.path });
+    const ambiguous = await inProcess(['replay', 'scenarios/ticket-partial-write.yaml'], { cwd: project.path });
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('it runs under 3 agents: name one with --agent');
   });
 
   it('refuses what cannot apply, naming where it came from', async () => {
-    const unknown = await faultline(['run', '--agent', 'langchain'], { cwd: project.path });
+    const unknown = await inProcess(['run', '--agent', 'langchain'], { cwd: project.path });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--agent langchain: no such agent in faultline.config.ts (agents: openai, ai-sdk, agents-sdk)');
-    const config = await faultline(['run', '--config', 'naive'], { cwd: project.path });
+    const config = await inProcess(['run', '--config', 'naive'], { cwd: project.path });
     expect(config.code).toBe(2);
     expect(config.stderr).toContain('--config (naive): the agents openai, ai-sdk, agents-sdk make their own calls and retries, so no retry configuration applies to them');
-    const k = await faultline(['run', '--k', '1'], { cwd: project.path });
+    const k = await inProcess(['run', '--k', '1'], { cwd: project.path });
     expect(k.code).toBe(2);
     expect(k.stderr).toContain('faultline.config.ts: gates[0] "pass^2>=1" can never hold: pass^2 needs at least 2 trials per cell, and this run has --k 1');
     expect(k.stderr).not.toContain('--gate');
   });
 
   it('list shows the matrix; explore and sweep run each agent, labelled by it, with the defaults filled in', async () => {
-    const list = await faultline(['list', '--json'], { cwd: project.path });
+    const list = await inProcess(['list', '--json'], { cwd: project.path });
     expect(list.code, list.stderr).toBe(0);
     const rows = JSON.parse(list.stdout) as { name: string; services: string[]; agents?: string[] }[];
     expect(rows.map((r) => [r.name, r.services, r.agents])).toEqual([
       ['ticket-lost-twice', ['helpdesk'], AGENTS],
       ['ticket-partial-write', ['helpdesk'], AGENTS],
     ]);
-    const table = await faultline(['list', '--agent', 'openai'], { cwd: project.path });
+    const table = await inProcess(['list', '--agent', 'openai'], { cwd: project.path });
     expect(table.stdout).toMatch(/scenario +title +rules +services +agents\n/);
     expect(table.stdout).toMatch(/ticket-lost-twice .* helpdesk +openai\n/);
 
-    const explore = await faultline(['explore', 'scenarios/ticket-partial-write.yaml', '--agent', 'openai,ai-sdk', '--runs', '3', '--check', 'duplicates', '--out', 'regressions'], { cwd: project.path });
+    const explore = await inProcess(['explore', 'scenarios/ticket-partial-write.yaml', '--agent', 'openai,ai-sdk', '--runs', '3', '--check', 'duplicates', '--out', 'regressions'], { cwd: project.path });
     expect([0, 1], explore.stderr + explore.stdout).toContain(explore.code);
     expect(explore.stdout).toContain('1 scenario × 2 agents × 1 configuration');
     expect(explore.stdout).toMatch(/ticket-partial-write × openai: 3 plans/);
     expect(explore.stdout).toMatch(/ticket-partial-write × ai-sdk: 3 plans/);
     expect(explore.stdout).toContain('in 2 scenario × configuration pairs');
 
-    const sweep = await faultline(['sweep', 'scenarios/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--fault', 'unavailable', '--lambda', '0', '--k', '1', '--reporter', 'json', '--out', 'sweep'], { cwd: project.path });
+    const sweep = await inProcess(['sweep', 'scenarios/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--fault', 'unavailable', '--lambda', '0', '--k', '1', '--reporter', 'json', '--out', 'sweep'], { cwd: project.path });
     expect(sweep.code, sweep.stderr + sweep.stdout).toBe(0);
     expect(sweep.stderr).toContain('λ=0: pass^1/pass^1 agents-sdk 1.000/1.000 [1/1 trials]');
-    const unknown = await faultline(['sweep', '--agent', 'langchain'], { cwd: project.path });
+    const unknown = await inProcess(['sweep', '--agent', 'langchain'], { cwd: project.path });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--agent langchain: no such agent in faultline.config.ts (agents: openai, ai-sdk, agents-sdk)');
   });

@@ -1,6 +1,8 @@
 /**
  * Recorded model answers through the real binary: `--record` against a fake OpenAI-compatible
  * endpoint on loopback (this machine has no internet), then offline replays from the cassette.
+ * The first recording goes through the binary; the variations run the CLI's entry in this
+ * process (./inProcess.ts), which spares each a Node start.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const KEY = 'sk-faultline-test-0123456789';
@@ -122,8 +125,8 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     // Offline now: nothing listens at baseUrl any more, and the replays never try it.
     await new Promise((resolve) => server.close(resolve));
     const env = { OPENAI_API_KEY: '' };
-    const first = await faultline(['run', 'agent.yaml', '--k', '2', '--out', 'r1'], { cwd: dir.path, env });
-    const second = await faultline(['run', 'agent.yaml', '--k', '2', '--out', 'r2'], { cwd: dir.path, env });
+    const first = await inProcess(['run', 'agent.yaml', '--k', '2', '--out', 'r1'], { cwd: dir.path, env });
+    const second = await inProcess(['run', 'agent.yaml', '--k', '2', '--out', 'r2'], { cwd: dir.path, env });
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(second.code).toBe(0);
     expect(seen).toHaveLength(2);
@@ -137,11 +140,11 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
         ? [[], ['--cassette', 'agent.cassette.json']]
         : [['--cassette', join('rec', 'live', 'recorded-openai-agent', 'rulebook', `trial-${trial}.cassette.json`)]];
     for (const trial of ['0', '1']) {
-      const a = await faultline(['replay', 'agent.yaml', '--trial', trial, '--json'], { cwd: dir.path, env });
+      const a = await inProcess(['replay', 'agent.yaml', '--trial', trial, '--json'], { cwd: dir.path, env });
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout.length).toBeGreaterThan(1000);
       for (const extra of againArgs(trial)) {
-        const again = await faultline(['replay', 'agent.yaml', '--trial', trial, ...extra, '--json'], { cwd: dir.path, env });
+        const again = await inProcess(['replay', 'agent.yaml', '--trial', trial, ...extra, '--json'], { cwd: dir.path, env });
         expect(again.stdout, `replay --trial ${trial} ${extra.join(' ')}: ${again.stderr}`).toBe(a.stdout);
       }
       // Each model answer's usage rides on its response event.
@@ -158,7 +161,7 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
 
     // A changed prompt is a request the cassette does not hold: the trial fails with a diff, never a network call.
     await writeFile(file, scenario(baseUrl, 'Open a ticket about the printer that is smoking.'));
-    const changed = await faultline(['run', 'agent.yaml', '--k', '1', '--out', 'r3'], { cwd: dir.path, env });
+    const changed = await inProcess(['run', 'agent.yaml', '--k', '1', '--out', 'r3'], { cwd: dir.path, env });
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain('POST /v1/chat/completions: the cassette');
     expect(changed.stdout).toContain('holds no answer to this request (re-record it with faultline run --record)');
@@ -186,7 +189,7 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       // answer, and in the agent's final message, where the secrets checker fails the trial.
       const text = scenario(url, 'Open a ticket.').replace('name: recorded-openai-agent', 'name: secret-agent') + 'secrets: [Ticket opened.]\n';
       await writeFile(join(dir.path, 'secret.yaml'), text);
-      const recorded = await faultline(['run', 'secret.yaml', '--k', '1', '--record', '--out', 'srec'], { cwd: dir.path, env: { OPENAI_API_KEY: KEY } });
+      const recorded = await inProcess(['run', 'secret.yaml', '--k', '1', '--record', '--out', 'srec'], { cwd: dir.path, env: { OPENAI_API_KEY: KEY } });
       expect(recorded.code, recorded.stderr + recorded.stdout).toBe(1);
       expect(recorded.stdout).toContain('secrets');
             const trialFile = join('srec', 'live', 'secret-agent', 'rulebook', 'trial-0.cassette.json');
@@ -198,14 +201,14 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       // Offline, from the trial's recording and from the scenario's cassette: the secret is sent again, and the same checker fails.
       await new Promise((resolve) => live.close(resolve));
       const env = { OPENAI_API_KEY: '' };
-      const fromTrial = await faultline(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile, '--json'], { cwd: dir.path, env });
-      const fromScenario = await faultline(['replay', 'secret.yaml', '--trial', '0', '--json'], { cwd: dir.path, env });
+      const fromTrial = await inProcess(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile, '--json'], { cwd: dir.path, env });
+      const fromScenario = await inProcess(['replay', 'secret.yaml', '--trial', '0', '--json'], { cwd: dir.path, env });
       expect(fromTrial.code, fromTrial.stderr).toBe(1);
       expect(fromScenario.stdout, fromScenario.stderr).toBe(fromTrial.stdout);
       // The agent's final message was the secret: scrubbed in what is printed, there all the same.
       expect(fromTrial.stdout).toContain('"message": "[REDACTED]"');
       expect(fromTrial.stdout).not.toContain('Ticket opened.');
-      const verdicts = await faultline(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile], { cwd: dir.path, env: { ...env, NO_COLOR: '1' } });
+      const verdicts = await inProcess(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile], { cwd: dir.path, env: { ...env, NO_COLOR: '1' } });
       expect(verdicts.stdout).toContain('failed (secrets)');
       expect(verdicts.stdout).not.toContain('holds no answer');
     } finally {
@@ -216,18 +219,18 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
   it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', async () => {
     const file = join(dir.path, 'bad.yaml');
     await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.'));
-    const noKey = await faultline(['run', 'bad.yaml', '--record', '--k', '1'], { cwd: dir.path, env: { OPENAI_API_KEY: '' } });
+    const noKey = await inProcess(['run', 'bad.yaml', '--record', '--k', '1'], { cwd: dir.path, env: { OPENAI_API_KEY: '' } });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('bad.yaml: --record sends the model requests to http://127.0.0.1:9, and needs its key in OPENAI_API_KEY, which is not set');
 
     await writeFile(join(dir.path, 'bad.cassette.json'), JSON.stringify({ faultline: 'cassette', version: 1, api: 'openai', entries: [{ request: { method: 'POST', path: '/v1/chat/completions', body: {} }, response: { status: 99, headers: {}, body: {} } }] }));
-    const broken = await faultline(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
+    const broken = await inProcess(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/bad\.cassette\.json: invalid cassette:\n {2}- entries\[0\]\.response\.status: /);
     expect(broken.stderr).not.toMatch(/\n\s+at /);
 
     await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.').replace('  api: openai\n', '  api: openai\n  cassette: ./recorded/none.cassette.json\n'));
-    const missing = await faultline(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
+    const missing = await inProcess(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('model.cassette: ');
     expect(missing.stderr).toContain('none.cassette.json: no such file (record it with faultline run --record)');

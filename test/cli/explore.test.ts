@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../scenarios/examples/helpdesk/', import.meta.url));
@@ -179,7 +180,10 @@ beforeAll(async () => {
 
 afterAll(() => project.cleanup());
 
-const run = (args: readonly string[]): Promise<Finished> => faultline(args, { cwd: project.path });
+// The first search goes through the real binary (the path end to end); the variations run the
+// CLI's entry in this process (./inProcess.ts), which spares each a Node start.
+const binary = (args: readonly string[]): Promise<Finished> => faultline(args, { cwd: project.path });
+const run = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: project.path });
 
 /** The regression file explore says it wrote. */
 function writtenFile(r: Finished): string {
@@ -200,7 +204,7 @@ function headerCommand(text: string, label: 'reproduce' | 'replay'): string[] {
  * output and its regression file different ways share it (each starts it if it runs alone).
  */
 let ticketOffRun: Promise<Finished> | undefined;
-const exploreTicketOff = (): Promise<Finished> => (ticketOffRun ??= run(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1']));
+const exploreTicketOff = (): Promise<Finished> => (ticketOffRun ??= binary(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1']));
 
 describe('faultline explore', () => {
   it("finds a plan that breaks a user's service without idempotency, shrinks it to one rule, and the regression fails under faultline run", async () => {

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { ORDER_AGENT_YAML } from './orderAgent.js';
 import { userProject } from './userProject.js';
 
@@ -10,7 +11,9 @@ import { userProject } from './userProject.js';
  * Bad input on the surfaces added since the first fuzzing (issue 22): the config file, service
  * modules, http agent modules, cassettes, `network`, and the arguments of merge, view, explore,
  * mcp-proxy, mcp-serve and init; an agent that pollutes the process it runs in. Each
- * case runs the real binary in a user project and must end as the case says: refused (exit 2)
+ * case runs the CLI in a user project (the real binary where the case is about the process, see
+ * `binary`; else in this process through the entry the binary calls, which spares a Node start
+ * per case) and must end as the case says: refused (exit 2)
  * naming the file and what was wrong, or (for a service's or agent's code) a failed trial in a
  * finished run.
  * Tallied as crashes (exit 3, a stack), silent acceptances (exit 0 where a refusal was due)
@@ -30,6 +33,12 @@ interface Case {
   /** Run as an unprivileged user (read-only folders mean nothing to root). */
   readonly asUser?: boolean;
   readonly env?: Record<string, string>;
+  /**
+   * Why the case runs the real binary: it is about the process itself (a signal, a heap limit,
+   * the process's stdin, a module that pollutes or outlives its host, an event loop left empty).
+   * The others run in this process through the CLI's entry (./inProcess.ts), the same code.
+   */
+  readonly binary?: string;
 }
 
 const SCENARIO = (name: string, extra = ''): string => `name: ${name}\n${extra}${ORDER_AGENT_YAML}`;
@@ -143,6 +152,7 @@ const crashes: Case[] = [
     files: {},
     args: ['view', 'ro/faultline.json'],
     asUser: true,
+    binary: 'runs as another user',
     code: 2,
     stderr: /ro\/report\.html: cannot write the file \(EACCES/,
   },
@@ -156,6 +166,7 @@ const crashes: Case[] = [
   },
   {
     cls: 'mcp-proxy: a server command that does not exist',
+    binary: 'mcp-proxy proxies the process\'s own stdin and stdout',
     files: { 'plan.yaml': '[]\n' },
     args: ['mcp-proxy', '--plan', 'plan.yaml', '--', './no-such-server'],
     code: 2,
@@ -163,6 +174,7 @@ const crashes: Case[] = [
   },
   {
     cls: 'mcp-proxy: a server command that is not executable',
+    binary: 'mcp-proxy proxies the process\'s own stdin and stdout',
     files: { 'plan.yaml': '[]\n', 'server.sh': 'echo hi\n' },
     args: ['mcp-proxy', '--plan', 'plan.yaml', '--', './server.sh'],
     code: 2,
@@ -170,6 +182,7 @@ const crashes: Case[] = [
   },
   {
     cls: 'mcp-proxy --report onto a folder',
+    binary: 'mcp-proxy proxies the process\'s own stdin and stdout',
     files: { 'plan.yaml': '[]\n', 'afolder/x': 'x' },
     args: ['mcp-proxy', '--plan', 'plan.yaml', '--report', 'afolder', '--', 'node', '-e', ''],
     code: 2,
@@ -178,11 +191,12 @@ const crashes: Case[] = [
 ];
 
 const silent: Case[] = [
-  ...exitCodes.flatMap((n): Case[] => [
-    { cls: `process.exit(${n}) at import of faultline.config.ts`, files: { 'faultline.config.ts': `process.exit(${n});\nexport default {};\n`, 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: new RegExp(`faultline\\.config\\.ts: the module called process\\.exit\\(${n}\\) while loading`) },
-    { cls: `process.exit(${n}) at import of a service module`, files: { 'tickets.service.ts': `process.exit(${n});\n${SERVICE('')}`, 's.yaml': serviceScenario() }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: new RegExp(`s\\.yaml: services\\[0\\] \\(\\./tickets\\.service\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`) },
-    { cls: `process.exit(${n}) at import of an agent module`, files: { 'over-http.yaml': httpScenario(), 'agent.ts': `process.exit(${n});\n${HTTP_AGENT('')}` }, args: ['run', 'over-http.yaml', '--k', '1'], code: 2, stderr: new RegExp(`over-http\\.yaml: agent\\.module \\(\\./agent\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`) },
-    { cls: `process.exit(${n}) at import of a .ts scenario`, files: { 's.scenario.ts': `process.exit(${n});\nexport default {};\n` }, args: ['run', 's.scenario.ts', '--k', '1'], code: 2, stderr: new RegExp(`s\\.scenario\\.ts: the module called process\\.exit\\(${n}\\) while loading`) },
+  // The first drawn code through the binary, where process.exit is the real one; the others in process.
+  ...exitCodes.flatMap((n, i): Case[] => [
+    { cls: `process.exit(${n}) at import of faultline.config.ts`, ...(i === 0 && { binary: 'a module calls process.exit' }), files: { 'faultline.config.ts': `process.exit(${n});\nexport default {};\n`, 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: new RegExp(`faultline\\.config\\.ts: the module called process\\.exit\\(${n}\\) while loading`) },
+    { cls: `process.exit(${n}) at import of a service module`, ...(i === 0 && { binary: 'a module calls process.exit' }), files: { 'tickets.service.ts': `process.exit(${n});\n${SERVICE('')}`, 's.yaml': serviceScenario() }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: new RegExp(`s\\.yaml: services\\[0\\] \\(\\./tickets\\.service\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`) },
+    { cls: `process.exit(${n}) at import of an agent module`, ...(i === 0 && { binary: 'a module calls process.exit' }), files: { 'over-http.yaml': httpScenario(), 'agent.ts': `process.exit(${n});\n${HTTP_AGENT('')}` }, args: ['run', 'over-http.yaml', '--k', '1'], code: 2, stderr: new RegExp(`over-http\\.yaml: agent\\.module \\(\\./agent\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`) },
+    { cls: `process.exit(${n}) at import of a .ts scenario`, ...(i === 0 && { binary: 'a module calls process.exit' }), files: { 's.scenario.ts': `process.exit(${n});\nexport default {};\n` }, args: ['run', 's.scenario.ts', '--k', '1'], code: 2, stderr: new RegExp(`s\\.scenario\\.ts: the module called process\\.exit\\(${n}\\) while loading`) },
   ]),
   {
     cls: 'defineService: an http route to an unknown tool',
@@ -221,6 +235,7 @@ const silent: Case[] = [
   },
   {
     cls: 'mcp-proxy -- false: the server exits at once',
+    binary: 'mcp-proxy proxies the process\'s own stdin and stdout',
     files: { 'plan.yaml': '[]\n' },
     args: ['mcp-proxy', '--plan', 'plan.yaml', '--', 'false'],
     code: 2,
@@ -266,9 +281,10 @@ const silent: Case[] = [
 const hangs: Case[] = [
   { cls: '--k 1000000000', files: { 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1000000000'], code: 2, stderr: /--k.*at most 100000/ },
   { cls: 'k: 1e9 in the config file', files: { 'faultline.config.ts': CONFIG('{ k: 1e9 }'), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml'], code: 2, stderr: /faultline\.config\.ts: invalid faultline config:\n\s+- k: .*at most 100000/ },
-  { cls: '.ts scenario that starts a setInterval at import', files: { 's.scenario.ts': 'setInterval(() => {}, 1000);\nexport default {};\n' }, args: ['run', 's.scenario.ts', '--k', '1'], code: 2, stderr: /s\.scenario\.ts: invalid scenario/ },
+  { cls: '.ts scenario that starts a setInterval at import', binary: 'the module leaves a timer in the process', files: { 's.scenario.ts': 'setInterval(() => {}, 1000);\nexport default {};\n' }, args: ['run', 's.scenario.ts', '--k', '1'], code: 2, stderr: /s\.scenario\.ts: invalid scenario/ },
   {
     cls: 'config file whose default export never settles',
+    binary: 'the CLI sees the event loop run empty',
     files: { 'faultline.config.ts': 'export default await new Promise(() => {});\n', 's.yaml': SCENARIO('s') },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
@@ -276,6 +292,7 @@ const hangs: Case[] = [
   },
   {
     cls: 'config file whose default export settles only on a timer that never fires',
+    binary: 'the module leaves a timer in the process',
     files: { 'faultline.config.ts': 'export default await new Promise(() => { setInterval(() => {}, 1000); });\n', 's.yaml': SCENARIO('s') },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
@@ -301,6 +318,7 @@ const misleading: Case[] = [
   },
   {
     cls: 'an agent that pollutes Object.prototype in process',
+    binary: 'the agent pollutes the process it runs in (--workers 0)',
     files: { 'over-http.yaml': httpScenario(), 'agent.ts': HTTP_AGENT("(Object.prototype as Record<string, unknown>)['polluted'] = 1;") },
     args: ['run', 'over-http.yaml', '--k', '1', '--workers', '0', '--reporter', 'console'],
     code: 1,
@@ -351,6 +369,7 @@ const lost: Case[] = [
   },
   {
     cls: 'a SIGINT while the CLI is still loading',
+    binary: 'a signal to the process',
     files: { 's.yaml': SCENARIO('s'), 'sigint.mjs': SIGINT_WHILE_LOADING },
     args: ['run', 's.yaml', '--k', '2', '--reporter', 'json', '--out', 'out'],
     env: { NODE_OPTIONS: '--import=./sigint.mjs' },
@@ -359,6 +378,7 @@ const lost: Case[] = [
   },
   {
     cls: 'a hung trial of run keeps its history',
+    binary: 'the agent spins: only a worker the watchdog can end holds it',
     files: { 'spins.ts': SPINS },
     args: ['run', 'spins.ts', '--k', '1', '--trial-timeout', '1500', '--reporter', 'json', '--out', 'out'],
     code: 1,
@@ -375,6 +395,7 @@ const lost: Case[] = [
 const wholeRun: Case[] = [1, 2].map(
   (workers): Case => ({
     cls: `an http agent that allocates an array of 2^28 elements, on ${workers} worker${workers === 1 ? '' : 's'}`,
+    binary: 'a worker runs out of heap',
     files: { 'over-http.yaml': httpScenario(), 'agent.ts': HTTP_AGENT('new Array(2 ** 28).fill(0);') },
     // The smallest heap a worker takes: the array outgrows it in a fraction of the time 512 MB takes, well inside the bound.
     args: ['run', 'over-http.yaml', '--k', '2', '--workers', String(workers), '--worker-heap', '32', '--out', 'out', '--reporter', 'console', '--reporter', 'json'],
@@ -401,16 +422,17 @@ const BOUND_MS = 300_000;
 
 async function cli(c: Case, cwd: string): Promise<Finished | 'hang'> {
   const asUser = c.asUser === true && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const run = start(c.args, { cwd, ...asUser, ...(c.env && { env: c.env }) });
+  const run = c.binary === undefined ? undefined : start(c.args, { cwd, ...asUser, ...(c.env && { env: c.env }) });
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<'hang'>((resolve) => {
     timer = setTimeout(() => {
-      run.child.kill('SIGKILL');
+      // An in-process case that hangs cannot be killed: it fails here, and so do the cases queued behind it.
+      run?.child.kill('SIGKILL');
       resolve('hang');
     }, BOUND_MS);
   });
   try {
-    return await Promise.race([run.done, bound]);
+    return await Promise.race([run?.done ?? inProcess(c.args, { cwd, ...(c.env && { env: c.env }) }), bound]);
   } finally {
     clearTimeout(timer);
   }
@@ -419,7 +441,7 @@ async function cli(c: Case, cwd: string): Promise<Finished | 'hang'> {
 beforeAll(async () => {
   project = await userProject('fuzz-new', { 'report/s.yaml': SCENARIO('s') });
   // A real report for merge and view to start from.
-  const r = await start(['run', 's.yaml', '--k', '1', '--out', '.', '--reporter', 'json'], { cwd: join(project.path, 'report') }).done;
+  const r = await inProcess(['run', 's.yaml', '--k', '1', '--out', '.', '--reporter', 'json'], { cwd: join(project.path, 'report') });
   expect(r.code, r.stderr).toBe(0);
 });
 afterAll(async () => {

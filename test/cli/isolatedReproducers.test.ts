@@ -2,12 +2,15 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, start, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { agentScenario, EXITS_SEVEN, LOOPS_FOREVER, REJECTS_UNHANDLED } from './misbehavingAgents.js';
 
 /**
  * The commands a failing run prints (`replay`, `sweep --replay`) and `explore` run the agent's
  * code on a worker, as `run` does: an agent that exits, rejects without a handler or spins gets
  * the verdict `run` gives it, with what it did before, and a stop signal ends the command.
+ * The first replay and the signals go through the real binary; the other cases run the CLI's
+ * entry in this process (./inProcess.ts): the agents misbehave on the CLI's workers either way.
  */
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -19,11 +22,12 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-const run = (args: readonly string[]) => faultline(args, { cwd: dir.path });
+const binary = (args: readonly string[]) => faultline(args, { cwd: dir.path });
+const run = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
 
 describe('faultline replay of a misbehaving agent', () => {
   it('process.exit(7): exit 1 with the crashed verdict, and the order it created before is in the timeline and the evidence', async () => {
-    const r = await run(['replay', './exits.ts', '--seed', '1', '--trial', '0']);
+    const r = await binary(['replay', './exits.ts', '--seed', '1', '--trial', '0']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain('exits × rulebook, seed 1, trial 0: failed (goal-state)');
     expect(r.stdout).toMatch(/effect order\.created key=ref-1/);

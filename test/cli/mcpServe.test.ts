@@ -14,6 +14,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { start } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { exitedOverStdio, faultlineOverStdio, type FaultlineOverStdio } from './faultlineOverStdio.js';
 import { userProject } from './userProject.js';
 
@@ -205,9 +206,10 @@ describe('faultline mcp-serve (stdio)', () => {
 
 describe('a command agent whose tools come from an MCP client (FAULTLINE_MCP_URL)', () => {
   it('is judged like any other: the keyed variant passes, the naive one fails duplicates', async () => {
-    const careful = await start(['run', 'careful.yaml', '--k', '1', '--reporter', 'console', '--out', 'careful-out'], { cwd: project.path }).done;
+    // `run` of a command agent has its end-to-end test elsewhere: these two run the CLI's entry in this process (./inProcess.ts).
+    const careful = await inProcess(['run', 'careful.yaml', '--k', '1', '--reporter', 'console', '--out', 'careful-out'], { cwd: project.path });
     expect(careful.code, careful.stdout + careful.stderr).toBe(0);
-    const naive = await start(['run', 'naive.yaml', '--k', '1', '--reporter', 'console', '--out', 'naive-out'], { cwd: project.path }).done;
+    const naive = await inProcess(['run', 'naive.yaml', '--k', '1', '--reporter', 'console', '--out', 'naive-out'], { cwd: project.path });
     expect(naive.code, naive.stdout + naive.stderr).toBe(1);
     expect(naive.stdout).toMatch(/duplicates==0 failed in 1 of 1 cells: mcp-agent-naive × rulebook \(1\)/);
     expect(naive.stdout).toMatch(/mcp-agent-naive × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/);

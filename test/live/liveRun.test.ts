@@ -3,12 +3,15 @@
  * (test/live/fakeModelServer.ts) on 127.0.0.1: concurrency within the connection limit, the
  * provider's own failures retried out of the agent's sight or counted as infra errors, gates that
  * fail closed, costs, --max-cost, and each live trial replayed offline from its recording.
+ * The first run goes through the binary; the others run the CLI's entry in this process
+ * (test/cli/inProcess.ts), which spares each a Node start.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { faultline } from '../cli/faultline.js';
+import { inProcess } from '../cli/inProcess.js';
 import { liveHarness } from './liveHarness.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
@@ -70,7 +73,7 @@ describe('faultline run --live', () => {
   it('retries the provider\'s own 429s, 5xx and dropped connections out of the agent\'s sight, and counts what still fails as infra errors that fail the gates', async () => {
     const flaky = await serve({ seed: 5, errorRate: 0.4, errors: ['429', '503', 'drop'] });
     const dir = await project({ 'flaky.yaml': scenario('live-flaky', flaky.url) });
-    const ok = await faultline(['run', 'flaky.yaml', '--live', '--k', '4', '--workers', '0', '--live-retries', '8', '--out', 'ok'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const ok = await inProcess(['run', 'flaky.yaml', '--live', '--k', '4', '--workers', '0', '--live-retries', '8', '--out', 'ok'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(flaky.failures()).toBeGreaterThan(0);
     const okReport = await report(dir, 'ok');
@@ -88,7 +91,7 @@ describe('faultline run --live', () => {
 
     const down = await serve({ errorRate: 1, errors: ['503'] });
     await (await import('node:fs/promises')).writeFile(join(dir, 'down.yaml'), scenario('live-down', down.url));
-    const failed = await faultline(['run', 'down.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '1', '--out', 'down'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const failed = await inProcess(['run', 'down.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '1', '--out', 'down'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
     expect(failed.code, failed.stdout + failed.stderr).toBe(1);
     expect(down.requests).toHaveLength(4);
     const json = await report(dir, 'down');
@@ -99,14 +102,14 @@ describe('faultline run --live', () => {
     ]);
     expect(json.gates.results.find((g) => g.gate === 'infra_errors<=0')).toMatchObject({ passed: false, actual: 2 });
     expect(failed.stdout).toContain('infra_errors<=0 failed: infra_errors = 2');
-    const allowed = await faultline(['run', 'down.yaml', '--live', '--k', '1', '--workers', '0', '--live-retries', '0', '--max-infra-errors', '1', '--gate', 'duplicates==0', '--out', 'allowed'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const allowed = await inProcess(['run', 'down.yaml', '--live', '--k', '1', '--workers', '0', '--live-retries', '0', '--max-infra-errors', '1', '--gate', 'duplicates==0', '--out', 'allowed'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
     expect(allowed.code, allowed.stdout).toBe(0);
   });
 
   it('measures a stochastic model\'s pass^k with intervals that cover its true rate, and replays a failing live trial offline with the same history', async () => {
     const server = await serve({ seed: 3, callProbability: 0.5 });
     const dir = await project({ 'coin.yaml': scenario('live-coin', server.url) });
-    const r = await faultline(['run', 'coin.yaml', '--live', '--k', '10', '--workers', '0', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const r = await inProcess(['run', 'coin.yaml', '--live', '--k', '10', '--workers', '0', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const json = await report(dir, 'out');
     const m = json.cells[0]!.metrics;
@@ -128,7 +131,7 @@ describe('faultline run --live', () => {
     // The provider is gone: the replay answers from the trial's recording, and the history is the run's.
     await server.close();
     const args = failing.replay.split(' ').slice(1);
-    const replayed = await faultline([...args, '--json'], { cwd: dir, env: { OPENAI_API_KEY: '' } });
+    const replayed = await inProcess([...args, '--json'], { cwd: dir, env: { OPENAI_API_KEY: '' } });
     expect(replayed.code, replayed.stderr).toBe(1);
     expect(JSON.parse(replayed.stdout)).toEqual(failing.history);
   });

@@ -1,0 +1,87 @@
+/**
+ * Runs the CLI in this test process, through the entry `bin/faultline.js` calls (`main` of the
+ * built dist/cli/main.js, the same compiled code the binary runs), for the variations of a path
+ * whose one end-to-end test goes through the real binary (`./faultline.ts`). It spares each case
+ * a Node start and the CLI's module loading (about 1 to 3 s each on a busy 2-core machine).
+ *
+ * dist/ is imported natively, not through vitest's module runner: the user's modules the CLI
+ * imports (through tsx, which the CLI registers) and `faultline` as they import it (this
+ * checkout, through the project's node_modules) then resolve to the very same dist/ modules, as
+ * they do under the binary.
+ *
+ * What the binary does and this cannot: signals go to a stand-in (a test sends none), the CLI's
+ * `process.exit` for a second Ctrl-C throws, and the process (its cwd, its environment, its
+ * module cache) is shared with the file's other cases. So cases run one at a time (`run`
+ * queues them), the working directory and the variables the case sets are restored after each,
+ * and a case that tests the process itself (signals, exit codes of a dying process, heap
+ * limits, a module that pollutes its host) stays on the binary.
+ */
+import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Finished, StartOptions } from './faultline.js';
+
+const MAIN = pathToFileURL(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))).href;
+
+type Main = (argv: readonly string[], io: unknown) => Promise<number>;
+
+// Node's import(), not vitest's: its runner would load dist/ as a second copy of faultline's modules.
+const nativeImport = createRequire(import.meta.url)('./nativeImport.cjs') as (url: string) => Promise<{ main: Main }>;
+
+// As `./faultline.ts` clears them for the binary: CI may be set where the suite runs.
+const QUIET_ENV = { NO_COLOR: '1', FORCE_COLOR: '', GITHUB_STEP_SUMMARY: '', CI: '' };
+
+class Buffered {
+  text = '';
+  readonly isTTY = false;
+  write(chunk: string): boolean {
+    this.text += chunk;
+    return true;
+  }
+}
+
+class ExitCalled extends Error {
+  constructor(readonly code: number) {
+    super(`the CLI called io.exit(${code})`);
+  }
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+async function once(args: readonly string[], options: Pick<StartOptions, 'cwd' | 'env'>): Promise<Finished> {
+  const { main } = await nativeImport(MAIN);
+  const stdout = new Buffered();
+  const stderr = new Buffered();
+  const set: Record<string, string> = { ...QUIET_ENV, ...options.env };
+  const saved = Object.fromEntries(Object.keys(set).map((k) => [k, process.env[k]]));
+  const cwd = process.cwd();
+  Object.assign(process.env, set);
+  process.chdir(options.cwd);
+  try {
+    const io = {
+      stdout,
+      stderr,
+      env: { ...process.env },
+      signals: new EventEmitter(),
+      pendingSignals: [],
+      exit: (code: number) => {
+        throw new ExitCalled(code);
+      },
+    };
+    const code = await main([...args], io);
+    return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+  } finally {
+    process.chdir(cwd);
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** `faultline …args` run to the end in this process; its exit code and output, as `faultline()` gives them. */
+export function inProcess(args: readonly string[], options: Pick<StartOptions, 'cwd' | 'env'>): Promise<Finished> {
+  const result = queue.then(() => once(args, options));
+  queue = result.catch(() => undefined);
+  return result;
+}
