@@ -14,6 +14,7 @@ import type { HttpAgentFn } from '../agent/httpAgent.js';
 import { formatIssues, formatPath } from '../core/zodIssues.js';
 import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
 import { networkProblems } from './networkProblems.js';
+import { lieProblems } from './lieProblems.js';
 import { MODEL_OPERATIONS } from '../model/api/modelOperations.js';
 import { ArrivalSchema } from './arrival.js';
 
@@ -326,6 +327,7 @@ function worldProblems(scenario: Scenario): string[] {
     else tools.forEach((t, j) => checkRule(t, ['faults', i, 'match', 'tool', j]));
   });
   scenario.client?.tools?.forEach((t, i) => check(t, ['client', 'tools', i]));
+  out.push(...lieProblems(scenario.faults, world));
   out.push(...healProblems(scenario));
   if (scenario.network) out.push(...networkProblems(scenario.network, world, scenario.services ?? BUILTIN_SERVICES, scenario.agent.kind));
   return out;
