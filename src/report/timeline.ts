@@ -95,7 +95,7 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
       return [2, `${e.command} ${how}${e.stdout ? ` stdout ${compactJson(e.stdout, 80)}` : ''}`];
     }
     case 'process_left':
-      return [0, `${e.command} left a process alive at the trial's end (killed then)`];
+      return [0, `${e.command} left a process alive at the trial's end${e.escaped ? ` (outside its group: ${e.escaped.join(', ')})` : ''} (killed then)`];
     case 'agent_end': {
       const claims = e.claims.map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? ' (the stand-in\'s)' : ''}`).join(', ');
       return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}${e.by === 'stand-in' ? ": the stand-in model's final answer, passed on" : ''}`];
