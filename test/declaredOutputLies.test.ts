@@ -92,3 +92,39 @@ describe('lies drawn from a declared output schema, in process', () => {
     expect(empty.lies.map((l) => l.answered)).toEqual([{ status: 'paid', items: [], note: 'leave at the door' }]);
   });
 });
+
+describe('a lie that could change nothing is refused, or does not count', () => {
+  const load = (fault: Fault, declared: boolean, mayNotFire?: 'may-not-fire') =>
+    defineScenario({
+      name: 'declared-output-paths',
+      services: [shop(declared)],
+      faults: [{ match: { tool: 'get_order' }, fault, ...(mayNotFire && { expect: mayNotFire }) }],
+      agent: { kind: 'function', task: 'Read the order', fn: agent },
+      checks: ['duplicates'],
+    });
+
+  it.each(['no.such.field', 'status.deeper', 'items.x', 'items.0.price', 'note.0'])('wrong_value { path: %s }: refused at load where the tool declares its output', (path) => {
+    expect(() => load({ kind: 'wrong_value', path }, true)).toThrow(`faults[0].fault.path: "${path}": no answer of "get_order" has that field by its declared output`);
+  });
+
+  it.each(['status', 'items.0.qty', 'items.3.sku', 'note'])('wrong_value { path: %s }: a path the output declares loads', (path) => {
+    expect(() => load({ kind: 'wrong_value', path }, true)).not.toThrow();
+  });
+
+  it('without a declared output, or with expect: may-not-fire, an unknown path loads and, telling nothing, does not fire', async () => {
+    expect(() => load({ kind: 'wrong_value', path: 'no.such.field' }, true, 'may-not-fire')).not.toThrow();
+    const scenario = load({ kind: 'wrong_value', path: 'no.such.field' }, false);
+    const trial = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0 });
+    expect(trial.history.filter((e) => e.type === 'fault')).toHaveLength(1);
+    expect(trial.history.filter((e) => e.type === 'lie')).toEqual([]);
+    expect(trial.stats.firings).toEqual([]);
+  });
+
+  it('truncated { keep } longer than every list tells nothing: no firing', async () => {
+    const scenario = load({ kind: 'truncated', keep: 1_000_000 }, true);
+    const trial = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0 });
+    expect(trial.history.filter((e) => e.type === 'lie')).toEqual([]);
+    expect(trial.stats.firings).toEqual([]);
+    expect(trial.stats.faults).toBe(0);
+  });
+});

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_CHECKERS } from '../src/checks/index.js';
 import { eventsOf, type ErrorKind, type EventOf } from '../src/core/index.js';
-import { FAULT_KINDS, STREAM_FAULT_KINDS, type Fault, type FaultKind, type FaultOf, type StreamFaultKind } from '../src/faults/fault.js';
+import { FAULT_KINDS, LIE_FAULT_KINDS, STREAM_FAULT_KINDS, type Fault, type FaultKind, type FaultOf, type StreamFaultKind } from '../src/faults/fault.js';
 import type { FaultRule } from '../src/faults/plan.js';
+import { LIE_KINDS as STATS_LIE_KINDS } from '../src/stats/trialStats.js';
 import { formatTimeline } from '../src/report/timeline.js';
 import { defineScenario, type Scenario } from '../src/scenario/scenario.js';
 import { runTrial, type TrialResult } from '../src/runner/trial.js';
@@ -151,6 +152,9 @@ const onFirstAttempt = (service: BuiltinServiceName, fault: Fault): FaultRule =>
   fault,
 });
 
+/** A rule that loads: a stale one aimed at the write alone is refused at load unless it says it may not fire. */
+const loadable = (rule: FaultRule): FaultRule => (rule.fault.kind === 'stale' ? { ...rule, expect: 'may-not-fire' } : rule);
+
 const config = (input: Omit<RetryConfigInput, 'name'>): RetryConfig => RetryConfigSchema.parse({ name: 'law', ...input });
 
 const trial = (scenario: Scenario, runSeed = 1, cfg: RetryConfig = rulebookDefault): Promise<TrialResult> =>
@@ -181,11 +185,15 @@ const verdictOf = (t: TrialResult, checker: string) => t.checks.find((c) => c.na
 const claimsOf = (t: TrialResult) => eventsOf(t.history, 'agent_end').at(-1)?.claims ?? [];
 
 describe('the samples', () => {
+  it('name the lies as the stats do, which count a lie as fired only when it told something', () => {
+    expect([...STATS_LIE_KINDS].sort()).toEqual([...LIE_FAULT_KINDS].sort());
+  });
+
   it('cover every fault kind, each valid under the fault schema', () => {
     expect(Object.keys(SAMPLE).sort()).toEqual([...FAULT_KINDS].sort());
     expect(Object.keys(FIRST).sort()).toEqual([...TOOL_FAULT_KINDS].sort());
     // defineScenario validates the plan: a bad sample would throw FAULTLINE_SCENARIO_INVALID.
-    for (const kind of FAULT_KINDS) expect(() => scenarioFor('orders', { faults: [onFirstAttempt('orders', SAMPLE[kind])] })).not.toThrow();
+    for (const kind of FAULT_KINDS) expect(() => scenarioFor('orders', { faults: [loadable(onFirstAttempt('orders', SAMPLE[kind]))] })).not.toThrow();
   });
 });
 
@@ -194,7 +202,7 @@ describe.each(BUILTIN_SERVICES)('law: same seed, same trial (%s)', (service) => 
     // A probability rule besides the fixed one, so the fault rng is exercised too.
     const scenario = scenarioFor(service, {
       name: `same-seed-${service}`,
-      faults: [onFirstAttempt(service, SAMPLE[kind]), { match: { tool: WRITES[service].tool, probability: 0.5 }, fault: { kind: 'latency', ms: 250 } }],
+      faults: [loadable(onFirstAttempt(service, SAMPLE[kind])), { match: { tool: WRITES[service].tool, probability: 0.5 }, fault: { kind: 'latency', ms: 250 } }],
     });
     const a = await trial(scenario, 7);
     const b = await trial(scenario, 7);
@@ -297,8 +305,15 @@ describe.each(BUILTIN_SERVICES)('law: a stream fault never strikes a delivery th
 });
 
 describe.each(BUILTIN_SERVICES)('law: a stale fault never strikes a write (%s)', (service) => {
+  it('is refused at load: a stale rule aimed at the write alone could never fire', () => {
+    expect(() => scenarioFor(service, { faults: [onFirstAttempt(service, SAMPLE.stale)] })).toThrow(
+      new RegExp(`faults\\[0\\]\\.fault: stale never fires on "${WRITES[service].tool}" \\(risk: [a-z-]+\\): a write's own answer is never stale`),
+    );
+  });
+
   it('stale on the first attempt of the write: no fault event, the same trial as with no fault', async () => {
-    const faulted = await trial(scenarioFor(service, { faults: [onFirstAttempt(service, SAMPLE.stale)] }));
+    // `may-not-fire` lets the rule load, so the wire's own guard is what is under test.
+    const faulted = await trial(scenarioFor(service, { faults: [loadable(onFirstAttempt(service, SAMPLE.stale))] }));
     const clean = await trial(scenarioFor(service));
     expect(eventsOf(faulted.history, 'fault'), why(faulted)).toEqual([]);
     expect(JSON.stringify(faulted.history)).toBe(JSON.stringify(clean.history));
@@ -343,6 +358,15 @@ describe.each(BUILTIN_SERVICES)('law: a lie on the status read after a lost writ
     // Whatever it was told, one effect committed, and nobody wrote twice on a lie.
     expect(t.snapshot.ledger.filter((e) => e.effect === WRITES[service].effect), why(t)).toHaveLength(1);
     expect(verdictOf(t, 'duplicates'), why(t)).toEqual({ valid: true });
+  });
+
+  it.each(LIE_KINDS)('%s: counted as a firing exactly when it told something other than the truth', async (kind) => {
+    const t = await trial(lied(SAMPLE[kind]), 1, once);
+    const told = eventsOf(t.history, 'lie').length;
+    // The rule was picked either way (its fault event is in the history); a lie that changed nothing did not fire.
+    expect(eventsOf(t.history, 'fault').filter((f) => f.rule === 1), why(t)).toHaveLength(1);
+    expect(t.stats.firings.find(([rule]) => rule === 1)?.[1] ?? 0, why(t)).toBe(told);
+    expect(t.stats.faults, why(t)).toBe(1 + told);
   });
 
   it.each(LIE_KINDS)('%s: same seed, byte-identical history', async (kind) => {

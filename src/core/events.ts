@@ -188,7 +188,7 @@ export type HistoryEvent =
    */
   | E<'command_end', { command: string; result: CommandResultKind; exitCode: number | null; signal: string | null; stdout: string; stderr: string; timeoutMs?: number; killedWith?: 'SIGTERM' | 'SIGKILL'; truncated?: boolean; message?: string }>
   /** At the trial's end, a process group a command started was still alive (it is killed then). */
-  | E<'process_left', { command: string; argv: readonly string[] }>
+  | E<'process_left', { command: string; argv: readonly string[]; /** Program names of processes it started that had left its group (a `setsid`), found alive. */ escaped?: readonly string[] }>
   /** `by: 'stand-in'`: the outcome and message are the stand-in model's final answer, passed on (absent: the agent's own). */
   | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string; by?: ClaimBy }>
   /**

@@ -5,7 +5,7 @@ import { FaultlineErrorCode } from '../core/index.js';
 import { loadFile, MODULE_EXTENSIONS } from '../scenario/loadFile.js';
 import { isServiceModulePath } from '../scenario/loadService.js';
 import { shellQuote } from '../runner/replay.js';
-import { scrubSecrets } from '../core/secretText.js';
+import { REDACTED, scrubSecrets } from '../core/secretText.js';
 import type { ExploreFinding, ExploreResult } from './explorePlans.js';
 
 /** One failure class of a search, with the search it came from. */
@@ -74,8 +74,11 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
     `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": found at plan ${result.foundAt} of ${result.runs} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
   ];
   const text = isModule ? moduleText(result, refs.source!, folder, header) : await yamlText(result, refs.source, folder, header);
-  return { file, text, runCommand, replayCommand };
+  // R13, for the file as a whole: a declared secret is nowhere in it (its title, a key, the header), whichever field held it.
+  return { file, text: maskSecrets(text, result.scenario.secrets), runCommand, replayCommand };
 }
+
+const maskSecrets = (text: string, secrets: readonly string[]): string => secrets.reduce((out, s) => (s.length > 0 ? out.split(s).join(REDACTED) : out), text);
 
 const moduleExtension = (source: string): string => (extname(source).toLowerCase() === '.mts' ? '.mts' : extname(source).toLowerCase() === '.mjs' ? '.mjs' : extname(source).toLowerCase() === '.js' ? '.js' : '.ts');
 
@@ -127,7 +130,8 @@ async function yamlText(result: Failed, source: string | undefined, folder: stri
   }
   data['faults'] = result.regression.faults;
   data['checks'] = result.regression.checks;
-  const body = stringify(data, { lineWidth: 0 });
+  // The title (and anything added above) is scrubbed too: it may quote the scenario's own.
+  const body = stringify(scrubSecrets(data, secrets), { lineWidth: 0 });
   const note = secrets.length > 0 ? ['', `The scenario's secrets are left out, and redacted where they appeared: copy secrets: from ${source === undefined ? result.scenario.name : fromFolder(folder, source)} to have the secrets checker look for them.`] : [];
   return `${[...header, ...note].map((l) => (l === '' ? '#' : `# ${l}`)).join('\n')}\n${body}`;
 }

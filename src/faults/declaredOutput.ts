@@ -126,6 +126,44 @@ function slotAt(schema: ZodNode, value: unknown, path: readonly string[]): Slot 
   return slot && resolved(slot, here);
 }
 
+/** Schema types that say nothing of what lies inside them: any path may be there. */
+const OPAQUE = new Set(['any', 'unknown', 'custom', 'pipe', 'transform', 'intersection']);
+
+/**
+ * Whether some answer the schema accepts can hold a field at `path` (any member of a union, any
+ * index of a list); `undefined` when it cannot tell (no zod schema, or an opaque part on the way).
+ */
+export function declaresPath(schema: unknown, path: readonly string[]): boolean | undefined {
+  if (!isZodNode(schema)) return undefined;
+  return pathIn(slotOf(schema), path, 0);
+}
+
+function pathIn(slot: Slot, path: readonly string[], depth: number): boolean | undefined {
+  if (path.length === 0) return true;
+  // Bounded: a recursive (lazy) schema is followed no deeper than a path could go.
+  if (depth > 64) return undefined;
+  const def = slot.core._zod.def;
+  if (OPAQUE.has(def.type)) return undefined;
+  const [part, ...rest] = path as [string, ...string[]];
+  const index = /^\d+$/.test(part);
+  if (def.type === 'union') {
+    let unsure = false;
+    for (const option of def.options ?? []) {
+      const found = pathIn(slotOf(option), path, depth + 1);
+      if (found === true) return true;
+      unsure ||= found === undefined;
+    }
+    return unsure ? undefined : false;
+  }
+  let next: ZodNode | undefined;
+  if (def.type === 'object') next = def.shape && Object.hasOwn(def.shape, part) ? def.shape[part] : def.catchall;
+  else if (def.type === 'array') next = index ? def.element : undefined;
+  else if (def.type === 'tuple') next = index ? (def.items?.[Number(part)] ?? def.rest ?? undefined) : undefined;
+  else if (def.type === 'record') next = def.valueType;
+  // A strict object's catchall is `never`: no other key.
+  return next && next._zod.def.type !== 'never' ? pathIn(slotOf(next), rest, depth + 1) : false;
+}
+
 /**
  * The members of the enum, literals or boolean the schema declares at `path` of `held` (dotted
  * path split: `['lines', '0', 'status']`), through optional, nullable and default wrappers;

@@ -111,7 +111,7 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'unserved_request':
       return [1, `unserved: ${e.method} ${e.url} (refused: ${e.servedHere ? 'served here' : 'served hosts'}: ${e.served.join(', ')})`];
     case 'process_left':
-      return [0, `${e.command} left a process alive at the trial's end (killed then)`];
+      return [0, `${e.command} left a process alive at the trial's end${e.escaped ? ` (outside its group: ${e.escaped.join(', ')})` : ''} (killed then)`];
     case 'agent_end': {
       const claims = e.claims.map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? ' (the stand-in\'s)' : ''}`).join(', ');
       return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}${e.by === 'stand-in' ? ": the stand-in model's final answer, passed on" : ''}`];

@@ -1,18 +1,27 @@
 import { matrixAgentOf } from '../scenario/library.js';
+import { ignoresRetryConfig } from '../scenario/project.js';
 import type { Scenario } from '../scenario/scenario.js';
 
+/** A matrix agent that says so, or a scenario's own `http` or `command` agent: its code retries, not the runtime. */
+const ignoresConfigs = (s: Scenario): boolean => matrixAgentOf(s)?.ignoresConfig ?? ignoresRetryConfig(s.agent.kind);
+
 /**
- * What to say when retry configurations were asked for and some matrix agents ignore them
- * (`http` and `command` agents retry in their own code): refused when none of the run's
+ * What to say when retry configurations were asked for and some agents ignore them (`http` and
+ * `command` agents retry in their own code, whether matrix agents or a scenario's own): refused when none of the run's
  * scenarios would use them, else a note that those agents ran once, labelled by their name.
  * `from` is where the configurations came from (`--config`, or the config file's key).
  */
 export function notApplicable(scenarios: readonly Scenario[], configs: readonly { readonly name: string }[], from: string): { refuse: boolean; message: string } {
-  const ignoring = [...new Set(scenarios.map((s) => matrixAgentOf(s)).filter((a) => a?.ignoresConfig === true).map((a) => a!.name))];
+  const ignoring = [...new Set(scenarios.filter(ignoresConfigs).map((s) => matrixAgentOf(s)?.name ?? `${s.name}'s ${s.agent.kind} agent`))];
   if (ignoring.length === 0) return { refuse: false, message: '' };
   const names = configs.map((c) => c.name).join(', ');
   const agents = `${ignoring.length === 1 ? 'the agent' : 'the agents'} ${ignoring.join(', ')} ${ignoring.length === 1 ? 'makes its' : 'make their'} own calls and retries`;
-  const usesConfigs = scenarios.some((s) => matrixAgentOf(s)?.ignoresConfig !== true);
+  const usesConfigs = scenarios.some((s) => !ignoresConfigs(s));
+  const own = scenarios.filter((s) => ignoresConfigs(s) && matrixAgentOf(s) === undefined).map((s) => s.name);
+  if (usesConfigs && own.length > 0) {
+    // A scenario's own agent is not a matrix agent: its cells are not merged, so say what they are.
+    return { refuse: false, message: `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; the cells of ${own.join(', ')} run the same program under each configuration` };
+  }
   if (!usesConfigs) {
     return {
       refuse: true,

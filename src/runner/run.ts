@@ -8,6 +8,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import { matrixAgentOf, refOf } from '../scenario/library.js';
 import { cellColumns, cellLabeller, cellRuns } from './cellLabel.js';
 import { GlobalsWatch } from './pool/globalsFingerprint.js';
+import { guardInProcess } from './inProcessGuard.js';
 import { runsUserCode } from '../agent/kinds/runsUserCode.js';
 import { runOnWorkers, type IsolationOptions } from './pool/runOnWorkers.js';
 import { workersWorthIt } from './pool/workersWorthIt.js';
@@ -109,6 +110,8 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   const runHere = async (from: number, more: (ran: number) => boolean): Promise<number> => {
     useLiveRun(options.live);
     if (watchGlobals) globals ??= new GlobalsWatch();
+    // The user's code in this process: its exit and its unhandled errors crash its trial, not the CLI.
+    const guard = watchGlobals ? guardInProcess() : undefined;
     let i = from;
     try {
       for (; i < jobs.length && more(i - from); i++) {
@@ -116,14 +119,16 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
         if (signal?.aborted) return -1;
         let trial = await runTrialSummary(trialOf(job), withHistory);
         const changed = globals?.changed();
-        if (changed !== undefined) {
-          globals?.restore();
-          const message = `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
+        if (changed !== undefined) globals?.restore();
+        const escaped = await guard?.take();
+        if (changed !== undefined || escaped !== undefined) {
+          const message = escaped ?? `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
           trial = await runTrialSummary({ ...trialOf(job), lost: { kind: 'crashed', message } }, withHistory);
         }
         take(job, trial);
       }
     } finally {
+      guard?.release();
       useLiveRun(undefined);
     }
     return i - from;

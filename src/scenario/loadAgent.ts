@@ -48,8 +48,8 @@ export async function resolveAgentModule(value: unknown, scenarioFile: string): 
 /** A `command` agent's `cwd`, resolved from the scenario file's folder (default: that folder), as a module path is. */
 function withCommandCwd(value: object, agent: object, scenarioFile: string): unknown {
   const cwd = (agent as { cwd?: unknown }).cwd;
-  // A cwd of the wrong type is left for the schema to name.
-  if (cwd !== undefined && typeof cwd !== 'string') return value;
+  // A cwd of the wrong type, or an empty one (which would resolve to the folder itself), is left for the schema to name.
+  if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '')) return value;
   return { ...value, agent: { ...agent, cwd: resolve(dirname(resolve(scenarioFile)), cwd ?? '.') } };
 }
 

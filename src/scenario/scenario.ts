@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, isFaultlineError, VirtualClock } from '../core/index.js';
 import { FaultPlanSchema, HealSchema } from '../faults/plan.js';
@@ -14,6 +15,7 @@ import type { HttpAgentFn } from '../agent/httpAgent.js';
 import { formatIssues, formatPath } from '../core/zodIssues.js';
 import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
 import { networkProblems } from './networkProblems.js';
+import { lieProblems } from './lieProblems.js';
 import { MODEL_OPERATIONS } from '../model/api/modelOperations.js';
 import { ArrivalSchema } from './arrival.js';
 
@@ -318,6 +320,11 @@ function worldProblems(scenario: Scenario): string[] {
   if (scenario.agents > 1 && scenario.agent.kind === 'command') {
     out.push(`agents: a "command" agent runs alone (one program per trial against its served world); agents must be 1, got ${scenario.agents}`);
   }
+  if (scenario.agent.kind === 'command' && scenario.agent.cwd !== undefined) {
+    // Checked here, not when the trial spawns: a missing folder would end every trial as `spawn … ENOENT`.
+    const what = folderKind(scenario.agent.cwd);
+    if (what !== 'folder') out.push(`agent.cwd: "${scenario.agent.cwd}": ${what === 'missing' ? 'no such folder' : 'not a folder'}; expected the folder the agent command starts in (from the scenario file's folder)`);
+  }
   if (scenario.model && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command') out.push(`model: a model endpoint serves an "http" or "command" agent's SDK; agent.kind is "${scenario.agent.kind}"`);
   scenario.faults.forEach((rule, i) => {
     const tools = rule.match.tool;
@@ -326,9 +333,18 @@ function worldProblems(scenario: Scenario): string[] {
     else tools.forEach((t, j) => checkRule(t, ['faults', i, 'match', 'tool', j]));
   });
   scenario.client?.tools?.forEach((t, i) => check(t, ['client', 'tools', i]));
+  out.push(...lieProblems(scenario.faults, world));
   out.push(...healProblems(scenario));
   if (scenario.network) out.push(...networkProblems(scenario.network, world, scenario.services ?? BUILTIN_SERVICES, scenario.agent.kind));
   return out;
+}
+
+function folderKind(path: string): 'folder' | 'other' | 'missing' {
+  try {
+    return statSync(path).isDirectory() ? 'folder' : 'other';
+  } catch {
+    return 'missing';
+  }
 }
 
 /** `heal` and `recovery` together: a recovery is judged from a heal, and a rule that starts after the heal can never fire. */

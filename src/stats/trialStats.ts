@@ -2,6 +2,9 @@ import { canonicalJson, type AgentOutcomeKind, type EventOf } from '../core/inde
 import type { TrialIndex } from '../checks/trialIndex.js';
 import type { RuleFirings } from './coverage.js';
 
+/** The faults that look like success (`LIE_FAULT_KINDS`, named here so that stats need not load the plan's zod schemas). */
+export const LIE_KINDS: ReadonlySet<string> = new Set(['stale', 'empty', 'truncated', 'wrong_value']);
+
 /** The numbers one trial contributes to the metrics; a pure function of its history and ledger. */
 export interface TrialStats {
   readonly turns: number;
@@ -19,8 +22,9 @@ export interface TrialStats {
   readonly effects: number;
   /** Effects beyond the first for one (service, effect, key). */
   readonly duplicateEffects: number;
+  /** Faults that fired: fault events, a lie's only when it told something other than the truth (a `lie` event). */
   readonly faults: number;
-  /** Fault events per rule of the plan, as `[rule, firings]` (coverage: a rule that never fires leaves its cell not exercised). */
+  /** Those firings per rule of the plan, as `[rule, firings]` (coverage: a rule that never fires leaves its cell not exercised). */
   readonly firings: RuleFirings;
   /** Model tokens in (prompt) and out (completion), summed over the model answers' `usage` (R31). */
   readonly tokens: { readonly input: number; readonly output: number; /** Of `input`, read from the provider's prompt cache; absent when none. */ readonly cached?: number };
@@ -72,7 +76,10 @@ export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
   const n = newEventCounts();
   // An agent that makes its own HTTP calls has no execution-layer events: its calls come from the traffic.
   if (index.eventsOf('http_request').length > 0) countWireCalls(index, n);
-  countEvents(history, n);
+  // A lie that told nothing different (a cut longer than the list, a path the answer lacks) changed nothing: not a firing.
+  const told = new Set<string>();
+  for (const e of index.eventsOf('lie')) told.add(e.request);
+  countEvents(history, n, told);
   let sends = 0;
   for (const [request, k] of index.load) if (n.callRequests.has(request)) sends += k;
   // A loop, not `Math.max(0, ...perCall.values())`: spreading an iterator into a call took the slow path every trial.
@@ -142,7 +149,7 @@ function countWireCalls(index: TrialIndex, n: EventCounts): void {
   }
 }
 
-function countEvents(history: TrialIndex['events'], n: EventCounts): void {
+function countEvents(history: TrialIndex['events'], n: EventCounts, told: ReadonlySet<string>): void {
   for (const e of history) {
     switch (e.type) {
       case 'model_turn':
@@ -166,6 +173,7 @@ function countEvents(history: TrialIndex['events'], n: EventCounts): void {
         if (n.callRequests.has(e.request)) n.deliveries++;
         break;
       case 'fault':
+        if (LIE_KINDS.has(e.fault.kind) && !told.has(e.request)) break;
         n.faults++;
         n.firings.set(e.rule, (n.firings.get(e.rule) ?? 0) + 1);
         break;

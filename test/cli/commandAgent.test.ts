@@ -16,6 +16,8 @@ const example = (path: string): Promise<string> => readFile(`${EXAMPLES}${path}`
 
 /** A sleep no other process on the machine runs, so the test can look for it afterwards. */
 const MARK = '31.4159';
+/** The same, for a grandchild that leaves the group and session (`setsid`). */
+const SETSID_MARK = '27.1828';
 
 const bad = (name: string, argv: string, timeoutMs = 5000): string => `name: ${name}
 services: [orders]
@@ -55,6 +57,10 @@ beforeAll(async () => {
     'bad/garbage.yaml': bad('garbage', `[sh, -c, 'echo not json > "$FAULTLINE_RESULT"']`),
     'bad/wrong-shape.yaml': bad('wrong-shape', `[sh, -c, 'echo "{\\"outcome\\":\\"done\\"}" > "$FAULTLINE_RESULT"']`),
     'bad/grandchild.yaml': bad('grandchild', `[sh, -c, 'sleep ${MARK} & echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`),
+    'bad/setsid.yaml': bad('setsid', `[sh, -c, 'setsid sleep ${SETSID_MARK} >/dev/null 2>&1 & echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`),
+    'bad/fifo.yaml': bad('fifo', `[sh, -c, 'mkfifo "$FAULTLINE_RESULT"']`, 60_000),
+    'cwd/missing.yaml': bad('missing-cwd', `[sh, -c, 'exit 0']`).replace('  argv:', '  cwd: ./no-such-folder\n  argv:'),
+    'cwd/empty.yaml': bad('empty-cwd', `[sh, -c, 'exit 0']`).replace('  argv:', '  cwd: ""\n  argv:'),
     'bad/fine.yaml': bad('fine', `[sh, -c, 'echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`),
   });
   // The shell agent needs its cwd: the scenario files sit one folder below it.
@@ -111,8 +117,25 @@ describe('a command agent against the served world', () => {
     // The exit code and stderr of a program that wrote no report are in its history.
     const replay = await faultline(['replay', 'bad/exits-at-once.yaml', '--seed', '1', '--trial', '0'], { cwd: project.path });
     expect(replay.stdout).toMatch(/exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom/);
-    // The grandchild was killed with its group at the trial's end.
-    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${MARK}`));
+    // A grandchild in a session of its own is found all the same, named, and killed.
+    expect(failure('setsid')).toMatch(/process-cleanup: cmd-1 \(sh -c setsid sleep 27\.1828 .*\) left a process alive at the trial's end: its command ended \(exited\); 1 of its processes had left its process group \(setsid or a double fork\): sleep; kill the whole process tree/);
+    // A FIFO in place of the report is refused at once, not waited on until the trial is judged hung.
+    expect(failure('fifo')).toMatch(/goal-state: the agent crashed before finishing: the agent command \(sh -c mkfifo "\$FAULTLINE_RESULT"\) exited with code 0, and FAULTLINE_RESULT is a FIFO, not a regular file: it was not read/);
+    // The grandchildren were killed at the trial's end, in the group or out of it.
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${MARK}`) || l.includes(`sleep ${SETSID_MARK}`));
     expect(left).toEqual([]);
+  });
+
+  it('a cwd that is not a folder, or is empty, is refused at load, naming the file and the path', async () => {
+    const [missing, empty] = await Promise.all(['cwd/missing.yaml', 'cwd/empty.yaml'].map((file) => faultline(['run', file, '--k', '1'], { cwd: project.path })));
+    expect([missing!.code, empty!.code], missing!.stdout + empty!.stdout).toEqual([2, 2]);
+    expect(missing!.stderr).toMatch(/cwd\/missing\.yaml: invalid scenario "missing-cwd":\n {2}- agent\.cwd: ".*no-such-folder": no such folder; expected the folder the agent command starts in/);
+    expect(empty!.stderr).toMatch(/cwd\/empty\.yaml: invalid scenario "empty-cwd":\n {2}- agent\.cwd: Too small: expected string to have >=1 characters/);
+  });
+
+  it('--config is refused for a scenario whose own command agent retries in its own code, as for a matrix agent', async () => {
+    const r = await faultline(['compare', 'shell/no-faults.yaml', '--config', 'rulebook', '--config', 'naive', '--k', '1'], { cwd: project.path });
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr).toContain("--config (rulebook, naive): the agent shell-no-faults's command agent makes its own calls and retries, so no retry configuration applies to it");
   });
 });

@@ -23,6 +23,7 @@ let invalid: Finished;
 let shards: Finished[];
 let merged: Finished;
 let whole: Finished;
+let uncut: Finished;
 
 const read = (...parts: string[]): Promise<string> => readFile(join(dir.path, ...parts), 'utf8');
 
@@ -34,9 +35,13 @@ beforeAll(async () => {
   await writeFile(join(cwd, 'unreachable.yaml'), original.replace(RULE, 'faults:\n  - match: { tool: create_order, call: 7 }\n'));
   await writeFile(join(cwd, 'may-not-fire.yaml'), original.replace(RULE, 'faults:\n  - match: { tool: create_order, call: 7 }\n    expect: may-not-fire\n'));
   await writeFile(join(cwd, 'renamed.yaml'), original.replace(RULE, 'faults:\n  - match: { tool: create_order, call: 7 }\n').replace('name: order-partial-write-idempotent', 'name: never-fires'));
+  const truncated = await readFile(new URL('../../scenarios/email-truncated-list-reminders.yaml', import.meta.url), 'utf8');
+  expect(truncated).toContain('fault: { kind: truncated, keep: 2 }');
+  await writeFile(join(cwd, 'uncut.yaml'), truncated.replace('fault: { kind: truncated, keep: 2 }', 'fault: { kind: truncated, keep: 1000000 }'));
   await writeFile(join(cwd, 'invalid.yaml'), original.replace(RULE, 'faults:\n  - match: { tool: create_order }\n    expect: sometimes\n'));
   const all = ['--reporter', 'console', '--reporter', 'json', '--reporter', 'junit', '--reporter', 'markdown', '--reporter', 'html'];
-  [silent, optedOut, invalid, ...shards] = await Promise.all([
+  [uncut, silent, optedOut, invalid, ...shards] = await Promise.all([
+    faultline(['run', 'uncut.yaml', '--config', 'naive', '--workers', '0', '--out', 'uncut', '--reporter', 'console', '--reporter', 'json'], { cwd }),
     faultline(['run', 'unreachable.yaml', '--config', 'naive', '--workers', '0', '--out', 'silent', ...all], { cwd }),
     faultline(['run', 'may-not-fire.yaml', '--config', 'naive', '--workers', '0', '--out', 'opted-out', '--reporter', 'console', '--reporter', 'json'], { cwd }),
     faultline(['run', 'invalid.yaml', '--workers', '0', '--out', 'invalid'], { cwd }),
@@ -52,6 +57,15 @@ beforeAll(async () => {
 afterAll(() => dir.cleanup());
 
 describe('a fault rule that never fires leaves its cell not exercised', () => {
+  it('a lie that told nothing (a cut longer than the list) did not fire', async () => {
+    expect(uncut.stderr).not.toMatch(/error|crashed/);
+    expect(uncut.code).toBe(1);
+    expect(uncut.stdout).toContain('faults[0] (list_outbox, truncated, times 1) never fired in 4 trials: the cell is not exercised');
+    const report = parseJsonReport(await read('uncut', 'faultline.json'));
+    expect(JSON.stringify(report)).toMatch(/"firings":0/);
+  });
+
+
   it('exits 1 although every trial passed, and the console names the rule', () => {
     expect(silent.stderr).not.toMatch(/error|crashed/);
     expect(silent.code).toBe(1);

@@ -21,6 +21,7 @@ const written = (r: Finished): string => /^ {4}regression: (\S+)/m.exec(r.stdout
 const SECRET = 'sk-live-0123456789abcdef';
 /** order-partial-write-no-idempotency with a secret in its task (an agent that sent it anywhere would fail the secrets checker). */
 const WITH_SECRETS = `name: secret-order
+title: An order paid with ${SECRET}
 world:
   orders: { idempotency: false }
 agent:
@@ -64,7 +65,18 @@ describe('faultline explore: regression files', () => {
     expect(text).toContain('paying with [REDACTED]');
     expect(text).not.toMatch(/^secrets:/m);
     expect(text).toContain("The scenario's secrets are left out");
-    expect((await run(['run', written(r), '--config', 'rulebook', '--seed', '1', '--reporter', 'console'])).code).toBe(1);
+    // Its own run and replay, through every reporter: the secret is in no output.
+    const own = await run(['run', written(r), '--config', 'rulebook', '--seed', '1', '--out', 'secret-run', ...['console', 'json', 'junit', 'markdown', 'html'].flatMap((x) => ['--reporter', x])]);
+    expect(own.code).toBe(1);
+    const replayed = await run(['replay', written(r), '--config', 'rulebook', '--seed', '1', '--trial', '0']);
+    expect(replayed.code).toBe(1);
+    const outputs = await readdir(join(dir.path, 'secret-run'), { recursive: true });
+    expect(outputs).toEqual(expect.arrayContaining(['faultline.json', 'junit.xml', 'report.html', 'summary.md']));
+    for (const file of outputs) {
+      const body = await readFile(join(dir.path, 'secret-run', file)).catch(() => Buffer.from(''));
+      expect(body.includes(SECRET), file).toBe(false);
+    }
+    for (const [name, text] of Object.entries({ run: own.stdout + own.stderr, replay: replayed.stdout + replayed.stderr, explore: r.stdout + r.stderr })) expect(text, name).not.toContain(SECRET);
   });
 });
 

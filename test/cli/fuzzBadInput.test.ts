@@ -93,6 +93,8 @@ const LIE_PARAMETER_CASES = [
   { extra: 'faults:\n  - fault: { kind: truncated, keep: 1.5 }\n', says: /faults\[0\]\.fault\.keep: Invalid input: expected int/ },
   { extra: 'faults:\n  - fault: { kind: wrong_value, path: "a..b" }\n', says: /faults\[0\]\.fault\.path: expected a dotted path such as "status"/ },
   { extra: 'faults:\n  - fault: { kind: wrong_value }\n', says: /faults\[0\]\.fault\.path: Invalid input: expected string/ },
+  // A stale rule aimed at a write alone could never fire: refused, not reported afterwards as not exercised.
+  { extra: 'faults:\n  - match: { tool: create_order }\n    fault: { kind: stale, lagMs: 1000 }\n', says: /faults\[0\]\.fault: stale never fires on "create_order" \(risk: [a-z-]+\): a write's own answer is never stale/ },
 ];
 
 const schemaViolation = fc

@@ -1,9 +1,9 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, start, tempDir } from './faultline.js';
 import { inProcess } from './inProcess.js';
-import { agentScenario, EXITS_SEVEN, LOOPS_FOREVER, REJECTS_UNHANDLED } from './misbehavingAgents.js';
+import { agentScenario, EXITS_SEVEN, LOOPS_FOREVER, REJECTS_UNHANDLED, SABOTAGES_DATE, THROWS_IN_TIMER } from './misbehavingAgents.js';
 
 /**
  * The commands a failing run prints (`replay`, `sweep --replay`) and `explore` run the agent's
@@ -19,11 +19,31 @@ beforeAll(async () => {
   await writeFile(join(dir.path, 'exits.ts'), agentScenario('exits', EXITS_SEVEN));
   await writeFile(join(dir.path, 'rejects.ts'), agentScenario('rejects', REJECTS_UNHANDLED));
   await writeFile(join(dir.path, 'loops.ts'), agentScenario('loops', LOOPS_FOREVER));
+  await writeFile(join(dir.path, 'exits-zero.ts'), agentScenario('exits-zero', 'process.exit(0);'));
+  await writeFile(join(dir.path, 'timer.ts'), agentScenario('timer', THROWS_IN_TIMER));
+  await writeFile(join(dir.path, 'date.ts'), agentScenario('date', SABOTAGES_DATE));
 });
 afterAll(() => dir.cleanup());
 
 const binary = (args: readonly string[]) => faultline(args, { cwd: dir.path });
 const run = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
+
+describe('faultline run --workers 0: agents in the CLI process', () => {
+  it('process.exit(0), an unhandled rejection, a throw in a timer and Date.prototype sabotage each crash their own trial; the run reports and exits 1', async () => {
+    // The binary: agent code that calls process.exit runs in the CLI's own process here.
+    const r = await binary(['run', './exits-zero.ts', './rejects.ts', './timer.ts', './date.ts', './exits.ts', '--workers', '0', '--k', '1', '--reporter', 'console', '--reporter', 'json', '--out', 'in-process']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const line = (name: string): string => new RegExp(`✗ ${name} × rulebook: .*\\n\\s+trial 0: (.*)`).exec(r.stdout)?.[1] ?? `no failure line for ${name} in:\n${r.stdout}`;
+    expect(line('exits-zero')).toContain('the agent crashed before finishing: the agent called process.exit(0)');
+    expect(line('exits')).toContain('the agent crashed before finishing: the agent called process.exit(7)');
+    expect(line('rejects')).toContain('the agent crashed before finishing: unhandled promise rejection: Error: nobody handles this');
+    expect(line('timer')).toContain('the agent crashed before finishing: uncaught exception: Error: boom in a timer');
+    expect(line('date')).toContain("the agent changed the process's shared globals (Date.prototype.toISOString was replaced)");
+    const report = JSON.parse(await readFile(join(dir.path, 'in-process', 'faultline.json'), 'utf8')) as { cells: unknown[] };
+    expect(report.cells).toHaveLength(5);
+  });
+});
 
 describe('faultline replay of a misbehaving agent', () => {
   it('process.exit(7): exit 1 with the crashed verdict, and the order it created before is in the timeline and the evidence', async () => {

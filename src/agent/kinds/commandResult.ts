@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { AGENT_OUTCOMES, type AgentOutcomeKind, type Claim } from '../../core/index.js';
 
@@ -35,14 +36,31 @@ const EXPECTED = `one JSON line {"outcome": ${AGENT_OUTCOMES.map((o) => `"${o}"`
 
 const shown = (text: string): string => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
-/** Reads and validates the file the agent was told to write its report to. */
+/** More than any report needs: a bigger file is not read (an agent could fill the disk's worth of it). */
+const MAX_REPORT_BYTES = 1 << 20;
+
+/** What a path that is not a regular file is, for the message. */
+const kindOf = (s: Stats): string => (s.isFIFO() ? 'a FIFO' : s.isCharacterDevice() ? 'a character device' : s.isBlockDevice() ? 'a block device' : s.isSocket() ? 'a socket' : s.isDirectory() ? 'a folder' : 'not a file');
+
+/**
+ * Reads and validates the file the agent was told to write its report to. Opened without
+ * blocking and checked to be a regular file before it is read: a FIFO no one writes (or a
+ * device) put in its place would otherwise hold the trial forever.
+ */
 export async function readCommandReport(file: string): Promise<CommandReport> {
   let text: string;
+  let handle: FileHandle | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { kind: 'garbage', message: `FAULTLINE_RESULT is ${kindOf(stats)}, not a regular file: it was not read` };
+    if (stats.size > MAX_REPORT_BYTES) return { kind: 'garbage', message: `FAULTLINE_RESULT holds ${stats.size} bytes, more than a report's ${MAX_REPORT_BYTES}: it was not read` };
+    text = await handle.readFile('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
     return { kind: 'garbage', message: `FAULTLINE_RESULT could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  } finally {
+    await handle?.close();
   }
   return readCommandLine(text);
 }

@@ -13,6 +13,13 @@ const WATCHED: readonly [string, object][] = [
   ['Promise', Promise],
   ['Promise.prototype', Promise.prototype],
   ['Date', Date],
+  // What reports and the harness's own clocks call: a replaced `toISOString` would crash the CLI writing its reports.
+  ['Date.prototype', Date.prototype],
+  ['String.prototype', String.prototype],
+  ['Number.prototype', Number.prototype],
+  ['Map.prototype', Map.prototype],
+  ['Set.prototype', Set.prototype],
+  ['RegExp.prototype', RegExp.prototype],
   ['Math', Math],
   ['JSON', JSON],
 ];

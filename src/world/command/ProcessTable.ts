@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import { RealClock, type History, type NewEvent } from '../../core/index.js';
 
 /** One process group a command started: the trial's handle for it and the real ids. */
@@ -6,7 +7,66 @@ export interface StartedGroup {
   readonly command: string;
   readonly argv: readonly string[];
   readonly pgid: number;
+  /** The value of `TREE_VAR` its processes inherit (see `ProcessTable.markerOf`). */
+  readonly marker?: string;
 }
+
+/**
+ * Set in every command's environment, and inherited by whatever it starts: a process that left
+ * the command's group and session (`setsid`, a daemon's double fork) still carries it, so the
+ * trial's end finds it by its environment where a group probe no longer can.
+ */
+export const TREE_VAR = 'FAULTLINE_PROCESS_TREE';
+
+/** Tables made in this thread: with the pid and thread, what makes a marker unique on the machine. */
+let tables = 0;
+
+/** A process found alive by its marker: its pid, and its program name for the history (never the pid). */
+interface Escapee {
+  readonly pid: number;
+  readonly comm: string;
+}
+
+/** The processes (zombies aside) outside their command's group that carry one of `markers`, by marker. */
+function escapees(groups: readonly StartedGroup[]): Map<string, Escapee[]> {
+  const found = new Map<string, Escapee[]>();
+  const wanted = new Map(groups.filter((g) => g.marker !== undefined).map((g) => [`${TREE_VAR}=${g.marker}`, g]));
+  if (wanted.size === 0) return found;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return found; // No /proc (macOS): the group probe is all there is.
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z' || state === 'X') continue;
+      for (const variable of readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0')) {
+        const group = wanted.get(variable);
+        // Members of the group itself are the group probe's to find.
+        if (!group || Number(pgrp) === group.pgid) continue;
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        found.set(group.marker!, [...(found.get(group.marker!) ?? []), { pid: Number(entry), comm }]);
+      }
+    } catch {
+      continue; // Gone while we looked, or not ours to read.
+    }
+  }
+  return found;
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Whether any process of group `pgid` is still alive. Signal 0 probes without sending; it also
@@ -54,6 +114,14 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH: gone already.
+  }
+}
+
 /**
  * The process groups one trial's command tools started (R19). Commands record their
  * `command_start` and `command_end` here; once the trial's history is attached, the events go
@@ -65,6 +133,7 @@ export class ProcessTable {
   readonly #groups: StartedGroup[] = [];
   #history: History | undefined;
   #next = 0;
+  readonly #id = `${process.pid}.${threadId}.${++tables}`;
 
   /** Sends this trial's command events to `history`. */
   attach(history: History): void {
@@ -74,6 +143,11 @@ export class ProcessTable {
   /** A fresh handle, deterministic per trial: `cmd-1`, `cmd-2`, … */
   nextHandle(): string {
     return `cmd-${++this.#next}`;
+  }
+
+  /** The marker `command`'s processes inherit in `TREE_VAR`: unique to this table and command, never recorded. */
+  markerOf(command: string): string {
+    return `${this.#id}.${command}`;
   }
 
   started(group: StartedGroup): void {
@@ -99,12 +173,19 @@ export class ProcessTable {
     const real = new RealClock();
     for (const group of this.#groups) {
       for (let waited = 0; groupAlive(group.pgid) && waited < settleMs; waited += 10) await real.sleep(10);
-      if (!groupAlive(group.pgid)) continue;
+    }
+    // One look at every process for all the groups: those that left their group are found by the marker they inherited.
+    const escaped = escapees(this.#groups);
+    for (const group of this.#groups) {
+      const out = (group.marker !== undefined && escaped.get(group.marker)) || [];
+      const inGroup = groupAlive(group.pgid);
+      if (!inGroup && out.length === 0) continue;
       left.push(group.command);
-      this.record({ type: 'process_left', command: group.command, argv: group.argv });
+      this.record({ type: 'process_left', command: group.command, argv: group.argv, ...(out.length > 0 && { escaped: out.map((e) => e.comm).sort() }) });
       signalGroup(group.pgid, 'SIGKILL');
+      for (const e of out) signalPid(e.pid, 'SIGKILL');
       // SIGKILL is delivered at once but acted on when the process next runs: wait for it, bounded.
-      for (let waited = 0; groupAlive(group.pgid) && waited < 1000; waited += 10) await real.sleep(10);
+      for (let waited = 0; (groupAlive(group.pgid) || out.some((e) => alive(e.pid))) && waited < 1000; waited += 10) await real.sleep(10);
     }
     return left;
   }

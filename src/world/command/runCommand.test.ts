@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { History, RealClock, VirtualClock } from '../../core/index.js';
-import { groupAlive, ProcessTable } from './ProcessTable.js';
+import { groupAlive, ProcessTable, TREE_VAR } from './ProcessTable.js';
 import { runCommand } from './runCommand.js';
 
 const real = new RealClock();
@@ -67,4 +67,38 @@ describe('runCommand', () => {
     await real.sleep(50);
     expect(groupAlive(table.groups[0]!.pgid)).toBe(false);
   });
+
+  it.each([
+    ['setsid', 'setsid sleep 30 >/dev/null 2>&1 & echo bye'],
+    ['a double fork into its own session', '(setsid sh -c "sleep 30 & exit 0" >/dev/null 2>&1 &) ; sleep 0.2; echo bye'],
+  ])('finds and kills what left its group and session (%s): recorded as escaped, never a pid', async (_label, script) => {
+    const clock = new VirtualClock(0);
+    const history = new History(clock);
+    const table = new ProcessTable();
+    table.attach(history);
+    const result = await runCommand({ argv: ['sh', '-c', script], timeoutMs: 5000, graceMs: 100 }, { clock, processes: table });
+    expect(result).toMatchObject({ kind: 'exited', exitCode: 0, stdout: 'bye\n' });
+    const marker = `${TREE_VAR}=${table.groups[0]!.marker}`;
+    const carriers = (): number[] => processesWith(marker);
+    expect(carriers()).not.toEqual([]);
+    expect(await table.sweep(0)).toEqual(['cmd-1']);
+    expect(history.events.at(-1)).toEqual({ seq: 2, t: 0, type: 'process_left', command: 'cmd-1', argv: ['sh', '-c', script], escaped: ['sleep'] });
+    expect(carriers()).toEqual([]);
+  });
 });
+
+/** Living processes whose environment holds `variable` (`NAME=value`). */
+function processesWith(variable: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(variable)) out.push(Number(entry));
+    } catch {
+      continue;
+    }
+  }
+  return out;
+}

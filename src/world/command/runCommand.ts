@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { holdOf, RealClock, type Clock, type CommandResultKind } from '../../core/index.js';
-import { groupAlive, ProcessTable, signalGroup } from './ProcessTable.js';
+import { groupAlive, ProcessTable, signalGroup, TREE_VAR } from './ProcessTable.js';
 
 /** What to run: an argv (no shell unless you name one), where, with what, for how long. */
 export interface CommandSpec {
@@ -131,10 +131,11 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable, abort:
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(spec.cwd !== undefined && { cwd: spec.cwd }),
-      ...(spec.env !== undefined && { env: { ...spec.env } }),
+      // The marker is inherited by all it starts, so what leaves its group is still found (R19).
+      env: { ...(spec.env ?? process.env), [TREE_VAR]: table.markerOf(command) },
     });
     const pgid = child.pid;
-    if (pgid !== undefined) table.started({ command, argv: spec.argv, pgid });
+    if (pgid !== undefined) table.started({ command, argv: spec.argv, pgid, marker: table.markerOf(command) });
     let timedOut: 'SIGTERM' | 'SIGKILL' | undefined;
     let stopped = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
