@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { CliContext } from '../context.js';
@@ -66,7 +65,10 @@ export function createReplayCommand(ctx: CliContext): Command {
       }
       await assertPeersInstalled([scenario], [config]);
       if (flags.cassette !== undefined && !scenario.model) throw new FaultlineError(FaultlineErrorCode.Usage, `--cassette answers a scenario's model; "${scenario.name}" names no model`);
-      const override = flags.cassette === undefined ? undefined : { modelCassette: resolve(flags.cassette) };
+      // A cassette that is not there or is no cassette is bad input, refused before the trial (not a `crashed` agent).
+      const { checkCassetteFlag, prepareModelSource } = await import('../../scenario/modelSource.js');
+      const override = flags.cassette === undefined ? undefined : { modelCassette: await checkCassetteFlag(scenario, flags.cassette) };
+      if (override === undefined) await prepareModelSource(scenario, 'replay', ctx.io.env);
       const trial = await replayIsolated(
         {
           scenario,

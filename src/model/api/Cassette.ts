@@ -85,6 +85,10 @@ export class Cassette {
     // JSON.parse keeps the last of two equal keys: a second "api" would silently win.
     const dup = findDuplicateKey(text);
     if (dup) throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}:${dup.line}:${dup.col}: ${formatPath(dup.path)}: the key "${dup.key}" appears twice; expected each key once per object`);
+    const version = (value as { version?: unknown } | null)?.version;
+    if (typeof value === 'object' && value !== null && (value as { faultline?: unknown }).faultline === 'cassette' && typeof version === 'number' && version > CASSETTE_VERSION) {
+      throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: version: ${version} is a cassette from a newer faultline; this one reads version ${CASSETTE_VERSION} (upgrade faultline, or re-record it)`);
+    }
     const parsed = CassetteFileSchema.safeParse(value);
     if (!parsed.success) {
       const lines = formatIssues(parsed.error.issues);
