@@ -1,0 +1,55 @@
+/**
+ * `--max-cost` is a hard limit (issue 43): with several trials in flight, the gateway prices each
+ * answer as it arrives and sends no request once the answers (and those in flight, at the dearest
+ * price seen) would pass the limit; the trials cut short end not judged, and the report says what
+ * was spent. Against the fake provider on 127.0.0.1, through the real binary.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { faultline } from '../cli/faultline.js';
+import { liveHarness } from './liveHarness.js';
+
+const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
+const KEY = 'sk-live-test-0a1b2c3d4e5f6789';
+
+const scenario = (baseUrl: string): string => `name: live-max-cost
+services: [${join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts')}]
+model:
+  api: openai
+  baseUrl: ${baseUrl}
+  name: house-llm
+agent:
+  kind: http
+  task: Open a ticket about the printer that is on fire.
+  module: ${join(EXAMPLES, 'sdk-agents/code/openaiAgent.ts')}
+goal:
+  effects: { ticket.opened: 1 }
+  outcome: [completed]
+`;
+
+interface Report {
+  run: { trials: number; infraErrors?: number; stopped?: { reason: string; limit: number; spent: number } };
+  cells: { trials: { status: string; end?: { message?: string } }[]; verdicts: { status: string; end: { message?: string } }[] }[];
+}
+
+const { serve, project, report } = liveHarness('live-max-cost');
+
+describe('--max-cost with trials in flight', () => {
+  it('sends no request past the limit (within one answer), ends the trials in flight not judged, and says what was spent', async () => {
+    // 1M input tokens per answer at $0.20 per million: $0.20 an answer, two answers a trial.
+    const server = await serve({ latencyMs: 150, usage: { input: 1_000_000, output: 0 } });
+    const dir = await project({ 'priced.yaml': scenario(server.url), 'faultline.config.ts': "export default { prices: { 'house-llm': { input: 0.2, output: 1 } } };\n" });
+    const r = await faultline(['run', 'priced.yaml', '--live', '--k', '12', '--workers', '4', '--max-connections', '4', '--max-cost', '1', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const answered = server.requests.length;
+    // The first round goes out before any price is known (4 × $0.20); after it, in flight and spent stay within the limit plus one answer.
+    expect(answered * 0.2).toBeLessThanOrEqual(1 + 0.2 + 1e-9);
+    const json = await report<Report>(dir, 'out');
+    expect(json.run.stopped).toEqual({ reason: 'max-cost', limit: 1, spent: expect.closeTo(answered * 0.2, 9) as number });
+    expect(r.stderr).toMatch(/faultline: stopped at --max-cost 1 \(\$\d\.\d\d spent\)/);
+    // A trial cut short by the limit is not judged as the agent's failure.
+    expect(json.cells[0]!.verdicts.filter((v) => v.status === 'failed')).toEqual([]);
+    for (const v of json.cells[0]!.verdicts.filter((x) => x.status === 'infra-error')) expect(v.end.message).toMatch(/not sent: the run stopped at --max-cost 1 .*not judged/);
+  }, 120_000);
+});
