@@ -1,9 +1,10 @@
 /**
- * `--max-cost` is a hard limit (issue 43): with several trials in flight, the gateway prices each
+ * Limits that are hard limits (issue 43). `--max-cost` is a hard limit: with several trials in flight, the gateway prices each
  * answer as it arrives and sends no request once the answers (and those in flight, at the dearest
  * price seen) would pass the limit; the trials cut short end not judged, and the report says what
  * was spent. Against the fake provider on 127.0.0.1, through the real binary.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ interface Report {
   cells: { trials: { status: string; end?: { message?: string } }[]; verdicts: { status: string; end: { message?: string } }[] }[];
 }
 
-const { serve, project, report } = liveHarness('live-max-cost');
+const { serve, project, report } = liveHarness('live-limits');
 
 describe('--max-cost with trials in flight', () => {
   it('sends no request past the limit (within one answer), ends the trials in flight not judged, and says what was spent', async () => {
@@ -52,4 +53,19 @@ describe('--max-cost with trials in flight', () => {
     expect(json.cells[0]!.verdicts.filter((v) => v.status === 'failed')).toEqual([]);
     for (const v of json.cells[0]!.verdicts.filter((x) => x.status === 'infra-error')) expect(v.end.message).toMatch(/not sent: the run stopped at --max-cost 1 .*not judged/);
   }, 120_000);
+});
+
+describe('a cell whose every trial was an infra error', () => {
+  it('is shown as not judged, neither ✓ nor a count of 0 trials, in the console and the markdown summary', async () => {
+    const down = await serve({ errorRate: 1, errors: ['503'] });
+    const dir = await project({ 'down.yaml': scenario(down.url) });
+    const r = await faultline(['run', 'down.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '0', '--reporter', 'console', '--reporter', 'markdown', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY, NO_COLOR: '1' } });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain('0 trials (0 failed), 2 infra errors (not judged)');
+    expect(r.stdout).toMatch(/\n {2}– live-max-cost .*n\/a: every trial was an infra error \(2\)/);
+    expect(r.stdout).not.toMatch(/✓ live-max-cost/);
+    const md = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
+    expect(md).toContain('0 trials (0 failed), 2 infra errors (not judged).');
+    expect(md).toMatch(/\| ➖ live-max-cost \|.*\| n\/a: every trial was an infra error \(2\) \|/);
+  }, 60_000);
 });
