@@ -63,9 +63,10 @@ async function readCassette(file: string, named = file): Promise<Cassette | unde
 /**
  * Checks a cassette a flag names (`replay --cassette`) before any trial, and returns its absolute
  * path: an empty value, a file that is not there or is no cassette, or one recorded from another
- * API than the scenario's model is refused naming the flag and what is wrong.
+ * API than the scenario's model is refused naming the flag and what is wrong. Its `trial` says
+ * whose recording it is (and whether that trial was judged).
  */
-export async function checkCassetteFlag(scenario: Scenario, value: string, flag = '--cassette'): Promise<string> {
+export async function checkCassetteFlag(scenario: Scenario, value: string, flag = '--cassette'): Promise<{ readonly file: string; readonly trial?: CassetteTrial }> {
   if (value.trim() === '') throw new FaultlineError(FaultlineErrorCode.Usage, `${flag}: an empty path; expected a cassette file (a live trial's recording, or a scenario's cassette)`);
   const file = resolve(value);
   const cassette = await readCassette(file, `${flag} ${file}`);
@@ -73,7 +74,7 @@ export async function checkCassetteFlag(scenario: Scenario, value: string, flag 
   if (scenario.model && cassette.api !== scenario.model.api) {
     throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${flag} ${file}: the cassette was recorded from the ${cassette.api} API, but ${scenario.name}'s model.api is "${scenario.model.api}"`);
   }
-  return file;
+  return { file, ...(cassette.trial && { trial: cassette.trial }) };
 }
 
 /**

@@ -117,6 +117,15 @@ describe('a bad cassette is refused before any trial (exit 2), naming who named 
     refused(await cli(['replay', 'agent.yaml', '--cassette', 'anthropic.json'], dir.path), /recorded from the anthropic API, but cassette-agent's model\.api is "openai"/, /error: --cassette /);
   });
 
+  it("replay --cassette of an infra-error trial's recording judges nothing: it says so, exit 4", { timeout: 60_000 }, async () => {
+    const trial = { scenario: 'cassette-agent', config: 'rulebook', trialIndex: 3, seed: 77, infraError: 'the model provider failed 3 times (2 retries); last: it answered 529' };
+    await writeFile(join(dir.path, 'infra.json'), cassette({ trial }));
+    const r = await cli(['replay', 'agent.yaml', '--trial', '3', '--cassette', 'infra.json'], dir.path);
+    expect(r.out).toContain('cassette-agent: this trial was not judged: the provider failed (the model provider failed 3 times (2 retries); last: it answered 529); nothing to replay');
+    expect(r.out).not.toMatch(/goal-state|crashed/);
+    expect(r.code).toBe(4);
+  });
+
   it('a cassette the scenario names, under replay, explore and sweep (drawn by fast-check)', { timeout: 120_000 }, async () => {
     const commands: Record<string, string[]> = {
       replay: ['replay', 'named.yaml'],

@@ -31,7 +31,7 @@ goal:
 
 interface Report {
   run: { trials: number; infraErrors?: number; stopped?: { reason: string; limit: number; spent: number } };
-  cells: { trials: { status: string; end?: { message?: string } }[]; verdicts: { status: string; end: { message?: string } }[] }[];
+  cells: { trials: { index: number; status: string; recording?: string }[]; verdicts: { status: string; end: { message?: string } }[] }[];
 }
 
 const { serve, project, report } = liveHarness('live-limits');
@@ -56,10 +56,10 @@ describe('--max-cost with trials in flight', () => {
 });
 
 describe('a cell whose every trial was an infra error', () => {
-  it('is shown as not judged, neither ✓ nor a count of 0 trials, in the console and the markdown summary', async () => {
+  it('is shown as not judged, neither ✓ nor a count of 0 trials, and its trials are listed with their recordings, which replay as not judged (exit 4)', async () => {
     const down = await serve({ errorRate: 1, errors: ['503'] });
     const dir = await project({ 'down.yaml': scenario(down.url) });
-    const r = await faultline(['run', 'down.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '0', '--reporter', 'console', '--reporter', 'markdown', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY, NO_COLOR: '1' } });
+    const r = await faultline(['run', 'down.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '0', '--reporter', 'console', '--reporter', 'markdown', '--reporter', 'json', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY, NO_COLOR: '1' } });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toContain('0 trials (0 failed), 2 infra errors (not judged)');
     expect(r.stdout).toMatch(/\n {2}– live-max-cost .*n\/a: every trial was an infra error \(2\)/);
@@ -67,5 +67,19 @@ describe('a cell whose every trial was an infra error', () => {
     const md = await readFile(join(dir, 'out', 'summary.md'), 'utf8');
     expect(md).toContain('0 trials (0 failed), 2 infra errors (not judged).');
     expect(md).toMatch(/\| ➖ live-max-cost \|.*\| n\/a: every trial was an infra error \(2\) \|/);
+    // Which trials, with their recordings (issue 43: they were not listed), and each recording says it was not judged.
+    for (const i of [0, 1]) {
+      const recording = join('out', 'live', 'live-max-cost', 'rulebook', `trial-${i}.cassette.json`);
+      expect(r.stdout).toContain(`infra error: live-max-cost × rulebook trial ${i}, its recording ${recording}`);
+      expect(md).toContain(`infra error: live-max-cost × rulebook trial ${i}, its recording ${recording}`);
+      const marked = JSON.parse(await readFile(join(dir, recording), 'utf8')) as { trial: { infraError?: string } };
+      expect(marked.trial.infraError).toMatch(/the model provider failed 1 times \(0 retries\); last: it answered 503/);
+    }
+    const json = await report<Report>(dir, 'out');
+    expect(json.cells[0]!.trials.map((t) => [t.index, t.status, t.recording])).toEqual([0, 1].map((i) => [i, 'infra-error', join('out', 'live', 'live-max-cost', 'rulebook', `trial-${i}.cassette.json`)]));
+    // Replaying one judges nothing: it says so, with its own exit code (4).
+    const again = await faultline(['replay', 'down.yaml', '--trial', '1', '--cassette', join('out', 'live', 'live-max-cost', 'rulebook', 'trial-1.cassette.json')], { cwd: dir, env: { NO_COLOR: '1' } });
+    expect(again.stdout).toMatch(/this trial was not judged: the provider failed \(the model provider failed 1 times/);
+    expect(again.code, again.stdout + again.stderr).toBe(4);
   }, 60_000);
 });

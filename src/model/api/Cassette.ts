@@ -34,7 +34,16 @@ export const CassetteFileSchema = z.strictObject({
    * replay answers the n-th sending of a request with its n-th answer (a real model answers the
    * same request differently; the trial's own history is what is replayed).
    */
-  trial: z.strictObject({ scenario: z.string(), config: z.string(), trialIndex: z.number().int().min(0), seed: z.number().int() }).optional(),
+  trial: z
+    .strictObject({
+      scenario: z.string(),
+      config: z.string(),
+      trialIndex: z.number().int().min(0),
+      seed: z.number().int(),
+      /** Set when the trial ended `infra-error`: the provider failed (this message), the trial was not judged, and there is nothing to replay past it. */
+      infraError: z.string().optional(),
+    })
+    .optional(),
   entries: z.array(EntrySchema),
 });
 export type CassetteTrial = NonNullable<CassetteFile['trial']>;
