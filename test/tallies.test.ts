@@ -50,6 +50,30 @@ describe('cell tallies', () => {
     );
   });
 
+  it('keep every infra-error trial whatever keepFailures says, in any order and any split (issue 43: not judged, and the report names each to run again)', () => {
+    // Every third trial ended infra-error: the provider failed, so it carries no checker verdicts to fail.
+    const mixed = trials.map((t, i): TrialSummary => {
+      if (i % 3 !== 1) return t;
+      const { failed: _, ...rest } = t as Extract<TrialSummary, { status: 'failed' }>;
+      return { ...rest, status: 'infra-error', message: 'the model provider failed 1 times (0 retries); last: it answered 503' };
+    });
+    const unjudged = mixed.filter((t) => t.status === 'infra-error').map((t) => t.trialIndex);
+    fc.assert(
+      fc.property(fc.shuffledSubarray(mixed, { minLength: K, maxLength: K }), fc.constantFrom(0, 1, 2), fc.array(fc.integer({ min: 0, max: 2 }), { minLength: K, maxLength: K }), (order, keep, slices) => {
+        const whole = tally(order, keep);
+        expect(whole.trials.filter((t) => t.status === 'infra-error').map((t) => t.trialIndex)).toEqual(unjudged);
+        expect(whole.trials.filter((t) => t.status === 'failed').length).toBeLessThanOrEqual(keep);
+        const merged = new CellTally(REFS.scenario, REFS.config, REFS, keep);
+        for (let s = 0; s < 3; s++) {
+          const part = order.filter((_, i) => slices[i] === s);
+          if (part.length > 0) merged.addCell(tally(part, keep));
+        }
+        expect(merged.cell()).toEqual(whole);
+      }),
+      { numRuns: 50, seed: 43 },
+    );
+  });
+
   it('merged from any split into slices, give the cell of all the trials', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: K, maxLength: K }), fc.constantFrom(undefined, 1, 3), (slices, keep) => {

@@ -24,6 +24,7 @@ import { IsolatedTrials } from '../runner/pool/IsolatedTrials.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { runsUserCode } from '../agent/kinds/runsUserCode.js';
 import { assertPeersInstalled } from '../agent/kinds/optionalPeers.js';
+import { prepareModelSource } from '../scenario/modelSource.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { assertWritableFolder } from './outputPaths.js';
 
@@ -82,6 +83,8 @@ async function exploreAll(request: ExploreRequest, seed: number, signal: AbortSi
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
   const ignore = await refuseBadFlags(request, searchPairs(scenarios, configs).length);
   await assertPeersInstalled(scenarios, configs);
+  // A broken cassette is bad input, refused before the first plan (in a worker it would end each trial `crashed`).
+  for (const s of scenarios) await prepareModelSource(s, 'replay', {});
   // A plan's trial that runs the user's code runs on a worker, as `run` runs trials: it cannot end or hang explore.
   const trials = new IsolatedTrials({ scenarios, configs, runSeed: seed, isolation: isolationOf(request), signal });
   try {

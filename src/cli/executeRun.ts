@@ -208,6 +208,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
         recordDir: join(request.outDir, 'live'),
         ...(request.liveRetries !== undefined && { retries: request.liveRetries }),
         ...(modelMode === 'record' && { reuseAnswers: true }),
+        // Priced as each answer arrives, in the gateway: trials in flight cannot spend past it.
+        ...(request.maxCost !== undefined && { maxCost: { limit: request.maxCost, price: (model, usage) => price(model, usage), onLimit: () => spend.abort() } }),
       });
     }
     const session = live;
@@ -243,7 +245,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
     await live?.close();
   }
   if (spend.signal.aborted) {
-    run = { ...run, stopped: { reason: 'max-cost', limit: request.maxCost!, spent } };
+    // What the provider was paid, trials that did not finish included: how far over the limit it went.
+    run = { ...run, stopped: { reason: 'max-cost', limit: request.maxCost!, spent: Math.max(spent, live?.spent() ?? 0) } };
   }
   const wallClock = { startedAt, finishedAt: new Date(clock.now()).toISOString(), durationMs: Math.round(wallMs() - started) };
   const cassettes = modelMode === 'record' ? await saveRecordings(scenarios, configs.map((c) => c.name), recordings) : [];

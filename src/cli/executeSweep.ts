@@ -11,6 +11,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import type { ScenarioProject } from '../scenario/project.js';
 import { runsUserCode } from '../agent/kinds/runsUserCode.js';
 import { assertPeersInstalled } from '../agent/kinds/optionalPeers.js';
+import { prepareModelSource } from '../scenario/modelSource.js';
 import { runSweep, sweepTrials, type SweepResult } from '../sweep/runSweep.js';
 import { pointSeed, sweepPlan, sweepSeries, type SweepFault, type SweepSeries, type SweepTarget } from '../sweep/sweepFaults.js';
 import { impossibleGates, withCoverageGate, type Gate } from '../stats/gates.js';
@@ -84,6 +85,8 @@ async function load(request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep'
   const scenarios = pickByGrep(await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'), request.grep);
   const configs = await loadConfigs(request.configs);
   await assertPeersInstalled(scenarios, configs);
+  // A broken cassette is bad input, refused before the first trial (in a worker it would end each trial `crashed`).
+  for (const s of scenarios) await prepareModelSource(s, 'replay', {});
   return { scenarios, configs };
 }
 

@@ -12,6 +12,8 @@ export const ExitCode = {
   Usage: 2,
   /** The harness itself crashed. */
   Crash: 3,
+  /** `replay` of a trial that was never judged: its model provider failed (`infra-error`), so there is no verdict to reproduce. */
+  NotJudged: 4,
   /** Interrupted by SIGINT (128 + 2); the partial reports are written. */
   Interrupted: 130,
   /** Stopped by SIGTERM (128 + 15), as CI cancels a job; the partial reports are written. */

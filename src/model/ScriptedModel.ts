@@ -32,6 +32,8 @@ export class ScriptedModel implements Model {
   readonly #pick: () => Behaviour;
   #script: Script<FinalAction> | undefined;
   #lastFinal: FinalAction | undefined;
+  /** How long the conversation was when the final answer was given: the same request again is a resend. */
+  #finalAt: number | undefined;
 
   /** Validates the plan (throws a ZodError on a bad one: scenario files are checked at load). */
   constructor(plan: ScriptPlanInput, options: ScriptedModelOptions = {}) {
@@ -48,11 +50,15 @@ export class ScriptedModel implements Model {
     const fresh = !input.messages.some((m) => m.role === 'assistant');
     if (fresh) this.#script = playScript(this.plan, this.#pick);
     const script = this.#script;
+    // The same request again after the final answer (its answer was cut, and the agent sent it
+    // anew) is a legitimate recovery: it gets the same final answer, not an error no fault injected.
+    if (!script && this.#lastFinal !== undefined && input.messages.length === this.#finalAt) return this.#lastFinal;
     if (!script) throw new Error(`${this.name}: asked for another turn after its final answer`);
     const step = script.next(fresh ? [] : repliesToLastAction(input.messages));
     if (step.done) {
       this.#script = undefined;
       this.#lastFinal = step.value;
+      this.#finalAt = input.messages.length;
     }
     return step.value;
   }

@@ -45,7 +45,7 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
   for (const { config, rows } of tables) {
     // Colour goes on after alignment so escape codes never count towards a column's width.
     const lines = alignTable([summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)], ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']);
-    out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${ok(r.passed)} ${lines[i + 1]!}`));
+    out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${r.unjudged !== undefined ? p.dim('–') : ok(r.passed)} ${lines[i + 1]!}`));
   }
   if (tables.length > 0) out.push(`    ${p.dim(intervalNote())}`);
 
@@ -58,12 +58,12 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
 /** `--quiet`: the failing cells' rows only, under a line that counts the cells that passed. */
 function quietLines(run: RunResult, p: Painter): string[] {
   const tables = summaryTables(run).map(({ config, rows }) => ({ config, rows: rows.filter((r, i) => !r.passed && i < run.cells.filter((c) => c.config === config).length) })); // the totals row comes last
-  const passed = run.cells.filter((c) => c.metrics.successes === c.metrics.trials).length;
+  const passed = run.cells.filter((c) => c.metrics.successes === c.metrics.trials && !(c.metrics.trials === 0 && (c.metrics.infraErrors ?? 0) > 0)).length;
   const out = ['', `${mark(p, passed === run.cells.length)} ${passed} of ${run.cells.length} cells passed every trial`];
   for (const { config, rows } of tables) {
     if (rows.length === 0) continue;
     const lines = alignTable([summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)], ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']);
-    out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((_, i) => `  ${mark(p, false)} ${lines[i + 1]!}`));
+    out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${r.unjudged !== undefined ? p.dim('–') : mark(p, false)} ${lines[i + 1]!}`));
   }
   return out;
 }

@@ -116,7 +116,7 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
       row(header.map(escapeMarkdown)),
       row(header.map((_, i) => (i === 0 ? '---' : '---:'))),
       ...rows.map((r) =>
-        row([...r.cells, ...(withTokens ? [formatTokens(r.tokens)] : [])].map((c, i) => (i === 0 ? `${r.passed ? '✅' : '❌'} ${escapeMarkdown(c)}` : escapeMarkdown(c)))),
+        row([...r.cells, ...(withTokens ? [formatTokens(r.tokens)] : [])].map((c, i) => (i === 0 ? `${r.unjudged !== undefined ? '➖' : r.passed ? '✅' : '❌'} ${escapeMarkdown(c)}` : escapeMarkdown(c)))),
       ),
       '',
     );

@@ -42,7 +42,12 @@ export interface SummaryRow {
   readonly cells: readonly string[];
   /** Model tokens over the row's trials (R31), for reporters with room for them. */
   readonly tokens: { readonly input: number; readonly output: number };
+  /** Set when the row has infra errors and no judged trial: how many. Its rates are no verdict on the agent, neither ✓ nor ✗. */
+  readonly unjudged?: number;
 }
+
+/** The text for a row no trial of which was judged. */
+export const unjudgedText = (n: number): string => `n/a: every trial was an infra error (${n})`;
 
 /** The column reporters add for model usage, when a run has any: `1,204 / 310`. */
 export const TOKENS_HEADER = 'model tokens in / out';
@@ -60,11 +65,13 @@ export const intervalNote = (confidence = DEFAULT_CONFIDENCE): string =>
   `[lower, upper]: ${confidenceText(confidence)} confidence interval (exact, Clopper–Pearson; over all scenarios, a seeded Monte Carlo)`;
 
 const cellRow = (scenario: string, m: CellMetrics, k: number, clock: Cell['clock'], basis: TimeBasis): SummaryRow => ({
-  passed: m.successes === m.trials,
+  // A cell with no judged trial did not pass: its provider failed every time (issue 43: it showed ✓).
+  passed: m.trials > 0 && m.successes === m.trials,
+  ...(m.trials === 0 && (m.infraErrors ?? 0) > 0 && { unjudged: m.infraErrors }),
   cells: [
     scenario,
     ...rates(m, m.intervals, k),
-    `${m.successes}/${m.trials}`,
+    m.trials === 0 && (m.infraErrors ?? 0) > 0 ? unjudgedText(m.infraErrors!) : `${m.successes}/${m.trials}`,
     String(m.duplicateEffects),
     String(m.budgetViolations),
     formatRatio(m.amplification),
@@ -104,7 +111,8 @@ export function summaryTables(run: RunResult): { config: string; rows: SummaryRo
 export function runLine(run: RunResult): string {
   const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
   const failed = trials - run.cells.reduce((a, c) => a + c.metrics.successes, 0);
+  const infra = run.cells.reduce((a, c) => a + (c.metrics.infraErrors ?? 0), 0);
   const shape = `${plural(run.scenarios.length, 'scenario')} × ${countColumns(run.configs.length, columnWord(run.cells))}`;
   const shard = run.shard ? `, shard ${run.shard.index}/${run.shard.count}` : '';
-  return `seed ${run.seed}, k = ${run.k}, ${shape}${shard}, ${plural(trials, 'trial')} (${failed} failed)`;
+  return `seed ${run.seed}, k = ${run.k}, ${shape}${shard}, ${plural(trials, 'trial')} (${failed} failed)${infra > 0 ? `, ${plural(infra, 'infra error')} (not judged)` : ''}`;
 }

@@ -32,7 +32,7 @@ import { withGlobalTimers } from './globalTimersLock.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { INFRA_ERROR_CODE } from '../core/infraError.js';
 import { currentLiveRun } from '../scenario/modelSource.js';
-import type { Cassette } from '../model/api/Cassette.js';
+import { Cassette } from '../model/api/Cassette.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { modelExchanges } from '../model/api/modelExchanges.js';
 import { sealSecrets } from '../model/api/cassetteSecrets.js';
@@ -160,7 +160,7 @@ async function runJudged({ scenario, config: given, runSeed, trialIndex, refs, b
     const { runServedTrial } = await import('./servedTrial.js');
     let served: Cassette | undefined;
     const record = await runServedTrial({ scenario, agent: scenario.agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }), onRecording: (r) => (served = r) });
-    return judgeRecord(scenario, record, runSeed, refs, liveOf(scenario, served));
+    return judgeRecord(scenario, record, runSeed, refs, liveOf(scenario, served, record.end));
   }
   const rng = new Rng(seed);
   const startMs = startMsOf(scenario.startTime);
@@ -284,12 +284,14 @@ async function runJudged({ scenario, config: given, runSeed, trialIndex, refs, b
     snapshot,
     end,
   };
-  return judgeRecord(scenario, record, runSeed, refs, liveOf(scenario, recording));
+  return judgeRecord(scenario, record, runSeed, refs, liveOf(scenario, recording, end));
 }
 
 /** A live trial's recording, written beside the report, and the model its answers came from (synchronous: no trial waits a turn for it). */
-function liveOf(scenario: Scenario, recording: Cassette | undefined): Pick<TrialCommon, 'recording' | 'model' | 'exchanges'> {
+function liveOf(scenario: Scenario, given: Cassette | undefined, end: TrialEnd): Pick<TrialCommon, 'recording' | 'model' | 'exchanges'> {
   const live = currentLiveRun();
+  // An infra-error trial's recording says so: a replay of it must not judge the agent on answers the provider never gave.
+  const recording = given?.trial && end.kind === 'infra_error' ? new Cassette(given.api, given.entries, { ...given.trial, infraError: end.message }) : given;
   const file = recording && live ? writeRecording(live.recordDir, sealSecrets(recording, scenario.secrets)) : undefined;
   const model = scenario.model?.name ?? (recording ? modelNamedIn(recording) : undefined);
   return { ...(file !== undefined && { recording: file }), ...(model !== undefined && { model }), ...(recording && recording.entries.length > 0 && { exchanges: modelExchanges(recording.entries) }) };

@@ -1,4 +1,4 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { Cassette, type CassetteTrial } from '../model/api/Cassette.js';
@@ -38,15 +38,43 @@ export function cassetteFileOf(scenario: Scenario): string | undefined {
   return join(dirname(source), `${basename(source, extname(source))}.cassette.json`);
 }
 
-async function readCassette(file: string): Promise<Cassette | undefined> {
+/**
+ * Reads a cassette file; `named` is how messages name it (the file, or the flag and the file).
+ * Absent is `undefined` (a scenario's default cassette may not exist); anything else that is not
+ * a readable cassette fails here, before any trial: a folder, a FIFO or device (a read would
+ * block or give nothing), an unreadable or empty file, bad JSON, a wrong shape.
+ */
+async function readCassette(file: string, named = file): Promise<Cassette | undefined> {
   let text: string;
   try {
+    const kind = await stat(file);
+    if (kind.isDirectory()) throw new FaultlineError(FaultlineErrorCode.NotFound, `${named}: a folder; expected a cassette file (written by faultline run --record)`);
+    if (!kind.isFile()) throw new FaultlineError(FaultlineErrorCode.NotFound, `${named}: not a regular file (a FIFO, a socket or a device); expected a cassette file`);
     text = await readFile(file, 'utf8');
   } catch (error) {
+    if (error instanceof FaultlineError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new FaultlineError(FaultlineErrorCode.NotFound, `${file}: cannot read the cassette (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new FaultlineError(FaultlineErrorCode.NotFound, `${named}: cannot read the cassette (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  return Cassette.parse(text, file);
+  if (text.trim() === '') throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${named}: the file is empty; expected a cassette (JSON written by faultline run --record)`);
+  return Cassette.parse(text, named);
+}
+
+/**
+ * Checks a cassette a flag names (`replay --cassette`) before any trial, and returns its absolute
+ * path: an empty value, a file that is not there or is no cassette, or one recorded from another
+ * API than the scenario's model is refused naming the flag and what is wrong. Its `trial` says
+ * whose recording it is (and whether that trial was judged).
+ */
+export async function checkCassetteFlag(scenario: Scenario, value: string, flag = '--cassette'): Promise<{ readonly file: string; readonly trial?: CassetteTrial }> {
+  if (value.trim() === '') throw new FaultlineError(FaultlineErrorCode.Usage, `${flag}: an empty path; expected a cassette file (a live trial's recording, or a scenario's cassette)`);
+  const file = resolve(value);
+  const cassette = await readCassette(file, `${flag} ${file}`);
+  if (cassette === undefined) throw new FaultlineError(FaultlineErrorCode.NotFound, `${flag} ${file}: no such file`);
+  if (scenario.model && cassette.api !== scenario.model.api) {
+    throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${flag} ${file}: the cassette was recorded from the ${cassette.api} API, but ${scenario.name}'s model.api is "${scenario.model.api}"`);
+  }
+  return { file, ...(cassette.trial && { trial: cassette.trial }) };
 }
 
 /**

@@ -64,6 +64,7 @@ export class CellTally {
   readonly #metrics: MetricsTally;
   readonly #groups = new Map<string, MutableGroup>();
   #kept: TrialSummary[] = [];
+  readonly #unjudged: TrialSummary[] = [];
   #failing = 0;
   #trials = 0;
 
@@ -113,6 +114,8 @@ export class CellTally {
   }
 
   #keep(trials: readonly TrialSummary[]): void {
+    // An infra-error trial is kept whatever keepFailures says: it was not judged, and the report must say which one to run again (its recording).
+    if (this.keepFailures !== undefined) this.#unjudged.push(...trials.filter((t) => t.status === 'infra-error'));
     const chosen = this.keepFailures === undefined ? trials : trials.filter((t) => t.status === 'failed');
     if (chosen.length === 0) return;
     this.#kept.push(...chosen);
@@ -120,7 +123,7 @@ export class CellTally {
   }
 
   cell(): Cell {
-    const trials = [...this.#kept].sort(byIndex);
+    const trials = [...this.#kept, ...this.#unjudged].sort(byIndex);
     return {
       scenario: this.scenario,
       config: this.config,

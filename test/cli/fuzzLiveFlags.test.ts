@@ -46,7 +46,7 @@ const flagCases: Case[] = [
   stderr: new RegExp(`option '${escape(flag)}' argument '${escape(v)}' is invalid\\. expected `),
 }));
 
-const liveOnly: Case[] = (['--max-connections=4', '--max-infra-errors=1', '--live-retries=2'] as const).map((a) => ({
+const liveOnly: Case[] = (['--max-connections=4', '--max-infra-errors=1', '--live-retries=2', '--max-cost=5'] as const).map((a) => ({
   cls: `${a} without --live`,
   args: ['run', 's.yaml', '--k', '1', a],
   stderr: new RegExp(`${escape(a.split('=')[0]!)}: only with --live`),

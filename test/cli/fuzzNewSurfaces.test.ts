@@ -227,6 +227,15 @@ const silent: Case[] = [
     stderr: /tools\.query_operation_status: the name is reserved/,
   },
   {
+    // Issue 43: an unreadable --cassette ran the trial and judged the agent `crashed`, exit 1.
+    cls: 'replay --cassette of an unreadable file',
+    files: { 'over-http.yaml': httpScenario(undefined, 'model: { api: openai }\n'), 'agent.ts': HTTP_AGENT(''), 'locked.json': '{}' },
+    args: ['replay', 'over-http.yaml', '--cassette', 'locked.json'],
+    asUser: true,
+    code: 2,
+    stderr: /--cassette \S*locked\.json: cannot read the cassette \(EACCES\)/,
+  },
+  {
     cls: 'cassette with a duplicate "api" key',
     files: { 'over-http.yaml': httpScenario(undefined, 'model: { api: openai, cassette: ./dup.cassette.json }\n'), 'agent.ts': HTTP_AGENT(''), 'dup.cassette.json': '{"faultline":"cassette","version":1,"api":"anthropic","api":"openai","entries":[]}' },
     args: ['run', 'over-http.yaml', '--k', '1'],
@@ -463,6 +472,10 @@ describe('bad input on the surfaces added since the first fuzzing', () => {
         await writeFile(join(dir, 'ro/faultline.json'), await readFile(join(project.path, 'report/faultline.json')));
         await chmod(join(dir, 'ro'), 0o555);
         await chmod(dir, 0o777);
+        await chmod(project.path, 0o755);
+      }
+      if (c.cls === 'replay --cassette of an unreadable file') {
+        await chmod(join(dir, 'locked.json'), 0o000);
         await chmod(project.path, 0o755);
       }
       if (c.cls === 'merge of a tampered report') {

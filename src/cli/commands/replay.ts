@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { ExitCode } from '../exitCodes.js';
 import type { CliContext } from '../context.js';
@@ -26,7 +25,9 @@ Every failing trial in a report carries this command line. The same scenario, co
 seed and trial index give the same history, event for event. The trial runs on a worker
 thread as in "faultline run": an agent that exits, crashes its thread or spins gets the same
 verdict (crashed, hung) as in the run. Exit code: 0 when the trial passes, 1 when it fails, so
-the command doubles as a reproducer in a bug report; 130/143 when stopped by SIGINT/SIGTERM.`;
+the command doubles as a reproducer in a bug report; 2 for bad input (a missing or broken
+--cassette, before any trial); 4 when --cassette is the recording of a trial that was not judged
+(infra-error: the model provider failed); 130/143 when stopped by SIGINT/SIGTERM.`;
 
 /** `faultline replay <scenario>`: one trial again, its timeline and its verdicts. */
 export function createReplayCommand(ctx: CliContext): Command {
@@ -66,7 +67,17 @@ export function createReplayCommand(ctx: CliContext): Command {
       }
       await assertPeersInstalled([scenario], [config]);
       if (flags.cassette !== undefined && !scenario.model) throw new FaultlineError(FaultlineErrorCode.Usage, `--cassette answers a scenario's model; "${scenario.name}" names no model`);
-      const override = flags.cassette === undefined ? undefined : { modelCassette: resolve(flags.cassette) };
+      // A cassette that is not there or is no cassette is bad input, refused before the trial (not a `crashed` agent).
+      const { checkCassetteFlag, prepareModelSource } = await import('../../scenario/modelSource.js');
+      const named = flags.cassette === undefined ? undefined : await checkCassetteFlag(scenario, flags.cassette);
+      if (named?.trial?.infraError !== undefined) {
+        // Replaying it would judge the agent on answers the provider never gave.
+        ctx.io.stdout.write(`faultline replay  ${scenario.name}: this trial was not judged: the provider failed (${named.trial.infraError}); nothing to replay\n`);
+        ctx.exitCode = ExitCode.NotJudged;
+        return;
+      }
+      const override = named === undefined ? undefined : { modelCassette: named.file };
+      if (override === undefined) await prepareModelSource(scenario, 'replay', ctx.io.env);
       const trial = await replayIsolated(
         {
           scenario,

@@ -107,7 +107,7 @@ export function habitFlags(cmd: Command, typed: readonly string[], flags: RunFla
 export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap' | 'maxConnections' | 'maxInfraErrors' | 'liveRetries' | 'maxCost' | 'prices'> {
   // Said, not ignored: without --live or --record there is no provider to connect to, retry or fail.
   if (flags.live !== true && flags.record !== true) {
-    const given = (['maxConnections', 'maxInfraErrors', 'liveRetries'] as const).filter((f) => flags[f] !== undefined);
+    const given = (['maxConnections', 'maxInfraErrors', 'liveRetries', 'maxCost'] as const).filter((f) => flags[f] !== undefined);
     const first = given[0];
     if (first !== undefined) {
       const flag = `--${first.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -152,7 +152,7 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--max-connections <n>', `with --live or --record: model requests in flight at once, over every trial and worker (default ${DEFAULT_MAX_CONNECTIONS})`, (v) => parseBounded(v, 1, MAX_CONNECTIONS, 'a number of connections'))
     .option('--max-infra-errors <n>', 'with --live or --record: trials the model provider may fail on its own before the gates fail (default 0)', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'))
     .option('--live-retries <n>', `with --live or --record: retries of a provider's 429, 5xx, timeout or dropped connection before the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`, (v) => parseBounded(v, 0, MAX_LIVE_RETRIES, 'a number of retries'))
-    .option('--max-cost <amount>', "stop the run once its model answers have cost this much (the price table's currency; the partial reports are marked)", parseAmount)
+    .option('--max-cost <amount>', "with --live or --record: send no model request once the answers have cost this much (the price table's currency); trials in flight end not judged, the partial reports are marked with how far over it went", parseAmount)
     .option('--bail <n>', 'stop handing out trials once n trials have failed (the trials in progress finish); the partial reports are written, marked interrupted, exit 1 (0: never stop)', parseBail)
     .option('--max-failures <n>', "the same as --bail (Playwright's name)", parseBail)
     .option('--last-failed', "rerun only the scenarios of the failing cells in the last run's faultline.json in the out folder (--out)")

@@ -34,7 +34,16 @@ export const CassetteFileSchema = z.strictObject({
    * replay answers the n-th sending of a request with its n-th answer (a real model answers the
    * same request differently; the trial's own history is what is replayed).
    */
-  trial: z.strictObject({ scenario: z.string(), config: z.string(), trialIndex: z.number().int().min(0), seed: z.number().int() }).optional(),
+  trial: z
+    .strictObject({
+      scenario: z.string(),
+      config: z.string(),
+      trialIndex: z.number().int().min(0),
+      seed: z.number().int(),
+      /** Set when the trial ended `infra-error`: the provider failed (this message), the trial was not judged, and there is nothing to replay past it. */
+      infraError: z.string().optional(),
+    })
+    .optional(),
   entries: z.array(EntrySchema),
 });
 export type CassetteTrial = NonNullable<CassetteFile['trial']>;
@@ -85,6 +94,10 @@ export class Cassette {
     // JSON.parse keeps the last of two equal keys: a second "api" would silently win.
     const dup = findDuplicateKey(text);
     if (dup) throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}:${dup.line}:${dup.col}: ${formatPath(dup.path)}: the key "${dup.key}" appears twice; expected each key once per object`);
+    const version = (value as { version?: unknown } | null)?.version;
+    if (typeof value === 'object' && value !== null && (value as { faultline?: unknown }).faultline === 'cassette' && typeof version === 'number' && version > CASSETTE_VERSION) {
+      throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: version: ${version} is a cassette from a newer faultline; this one reads version ${CASSETTE_VERSION} (upgrade faultline, or re-record it)`);
+    }
     const parsed = CassetteFileSchema.safeParse(value);
     if (!parsed.success) {
       const lines = formatIssues(parsed.error.issues);

@@ -18,6 +18,8 @@ const PROVIDER_TROUBLE = new Set([408, 429, 500, 502, 503, 504, 529]);
 export interface LiveAnswer {
   readonly model: string | undefined;
   readonly usage: ModelUsage | undefined;
+  /** Where it was sent: which scenario's model endpoint (a scenario may name its model for pricing). */
+  readonly url: string;
 }
 
 export interface LiveGatewayOptions {
@@ -34,6 +36,11 @@ export interface LiveGatewayOptions {
    * nothing, and every trial's recording holds the same answer to the same request.
    */
   readonly reuseAnswers?: boolean;
+  /**
+   * Asked before each request is sent (with its connection held): a reason stops it unsent, and its
+   * trial ends not judged (`--max-cost` reached: trials in flight must not keep spending).
+   */
+  readonly admit?: (othersInFlight: number) => string | undefined;
 }
 
 export interface LiveGateway {
@@ -75,7 +82,7 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
   const clock = new RealClock();
   let retries = 0;
   let infraErrors = 0;
-  const answered = new Map<string, Promise<{ answer: ForwardedAnswer } | { failed: string }>>();
+  const answered = new Map<string, Promise<{ answer: ForwardedAnswer } | { failed: string; stopped?: true }>>();
   const allowed = (url: string): boolean => options.upstreams.some((u) => url === u || url.startsWith(`${u.replace(/\/+$/, '')}/`));
 
   const waitBefore = (attempt: number, answer: ForwardedAnswer | undefined): number => {
@@ -85,11 +92,16 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
     return hinted === undefined ? backoff : Math.min(hinted, retry.maxRetryAfterMs);
   };
 
-  const forward = async (url: string, method: string, headers: Record<string, string>, body: string): Promise<{ answer: ForwardedAnswer } | { failed: string }> => {
+  const forward = async (url: string, method: string, headers: Record<string, string>, body: string): Promise<{ answer: ForwardedAnswer } | { failed: string; stopped?: true }> => {
     let why = '';
     for (let attempt = 1; attempt <= retry.retries + 1; attempt++) {
       let answer: ForwardedAnswer | undefined;
       const free = await limit.acquire();
+      const refused = options.admit?.(limit.held - 1);
+      if (refused !== undefined) {
+        free();
+        return { failed: refused, stopped: true };
+      }
       try {
         answer = await forwardRequest(url, method, headers, body, { timeoutMs: retry.timeoutMs });
       } catch (error) {
@@ -123,7 +135,7 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
       headers[name] = value;
     }
     const method = req.method ?? 'POST';
-    const send = (): Promise<{ answer: ForwardedAnswer } | { failed: string }> => forward(url, method, { ...headers, ...authHeaders(api, key) }, body);
+    const send = (): Promise<{ answer: ForwardedAnswer } | { failed: string; stopped?: true }> => forward(url, method, { ...headers, ...authHeaders(api, key) }, body);
     const sameAs = requestKey(method, url, bodyValue(body));
     const earlier = options.reuseAnswers === true ? answered.get(sameAs) : undefined;
     const pending = earlier ?? send();
@@ -140,7 +152,7 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
     const type = answer.headers['content-type'] ?? '';
     const usage = answer.status < 300 ? (type.startsWith('text/event-stream') ? streamUsageOf(sseFrames(answer.body)) : usageOf(answer.body)) : undefined;
     // Only what the provider was paid for counts toward the run's tokens.
-    if (earlier === undefined) options.onAnswer?.({ model: modelNamed(body), usage });
+    if (earlier === undefined) options.onAnswer?.({ model: modelNamed(body), usage, url });
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(answer.headers)) if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
     res.writeHead(answer.status, out).end(answer.body);
