@@ -16,6 +16,7 @@ import { matrixJobs, type TrialJob } from './matrixJobs.js';
 import type { Shard } from './shard.js';
 import { runTrial, runTrialSummary, summarise, type TrialSummary } from './trial.js';
 import { useLiveRun, type LiveRun } from '../scenario/modelSource.js';
+import { recordingFile } from './trial/recordingFile.js';
 
 export type { Cell, CellRefs, VerdictGroup } from '../stats/CellTally.js';
 export type { Shard } from './shard.js';
@@ -96,9 +97,11 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   };
   // A passing trial's history is dropped at once when only failures are kept: that keeps memory flat.
   const withHistory = (status: TrialSummary['status']): boolean => keepFailures === undefined || status === 'failed';
+  // A live run's recordings are written beside its report: the trial hands them over, the run writes them.
+  const keepRecording = options.live && recordingFile(options.live.recordDir);
   const trialOf = (job: TrialJob) => {
     const tally = tallies[job.cell]!;
-    return { scenario: planned[job.scenario]!, config: configs[job.config]!, runSeed: seed, trialIndex: job.trialIndex, refs: tally.refs };
+    return { scenario: planned[job.scenario]!, config: configs[job.config]!, runSeed: seed, trialIndex: job.trialIndex, refs: tally.refs, ...(keepRecording && { keepRecording }) };
   };
 
   // Agents run in this process share its globals: a trial that changes them fails, and the change is undone. Only
