@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { ExitCode } from '../exitCodes.js';
 import { listenForInterrupt } from '../interrupt.js';
-import { parseSeed, type SeedOption } from '../options.js';
+import { parsePositive, parseSeed, type SeedOption } from '../options.js';
 import { realTimeNote } from '../realTimeNote.js';
 
 interface ServeFlags {
@@ -29,19 +29,13 @@ verdicts are printed. With faultline.config.ts, its defaults fill the scenario a
 (the agent is yours: its agents matrix plays no part). Exit code: 0 when every trial passed, 1 when one failed; 130 after Ctrl-C
 (the verdicts of the trial it ended are printed first).`;
 
-const positive = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-};
-
 /** `faultline serve <scenario>`: the scenario's world over real HTTP, kept up for interactive work. */
 export function createServeCommand(ctx: CliContext): Command {
   return new Command('serve')
     .description("serve a scenario's services and model API on 127.0.0.1 under its fault plan, and judge what arrives")
     .argument('<scenario>', 'scenario file or built-in name')
     .option('--seed <n>', 'the run seed (the plan\'s draws, as `run --seed`)', parseSeed, 1)
-    .option('--trials <n>', 'end after this many trials (default: until Ctrl-C)', positive)
+    .option('--trials <n>', 'end after this many trials (default: until Ctrl-C)', parsePositive)
     .option('--config-file <file>', 'the project config file whose defaults the scenario takes (default: ./faultline.config.ts if there is one)')
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ServeFlags) => {
