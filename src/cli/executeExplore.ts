@@ -104,10 +104,7 @@ interface Loaded {
 async function exploreEach(request: ExploreRequest, { scenarios, configs, trials, ignore }: Loaded, seed: number, signal: AbortSignal, io: Io, exit: (code: ExitCode) => ExitCode): Promise<ExitCode> {
   const p = painter(colorEnabled(io.stdout, io.env));
   const progress = progressLine(io);
-  const scenarioCount = new Set(scenarios.map((s) => s.name)).size;
-  const agents = new Set(scenarios.flatMap((s) => matrixAgentOf(s)?.name ?? [])).size;
-  const matrix = `${scenarioCount} scenario${scenarioCount === 1 ? '' : 's'}${agents > 0 ? ` × ${agents} agent${agents === 1 ? '' : 's'}` : ''} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}`;
-  io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${matrix}\n\n`);
+  io.stdout.write(`${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${matrixText(scenarios, configs)}\n\n`);
   // Each file written, and the class it was written for.
   const written = new Map<string, string>();
   let failed = 0;
@@ -167,39 +164,7 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
     const found = result.findings.length + result.unshrunk.length;
     io.stdout.write(`${mark(p, found === 0 && !silent)} ${label}: ${result.runs} plan${result.runs === 1 ? '' : 's'}${cut}, ${found === 0 ? `no ${result.baseline ? 'other ' : ''}failure class` : `${found} ${result.baseline ? 'other ' : ''}failure class${found === 1 ? '' : 'es'}: ${[...result.findings.map((f) => f.failure), ...result.unshrunk].join(', ')}`}${streams}\n`);
     if (result.plans.length > 0) io.stdout.write(`    plans tried: ${exercisedText(result.plans)}${silent ? ': not one generated rule fired, so the search tested nothing' : ''}\n`);
-    for (const finding of result.findings) {
-      await assertWritableFolder(request.out, '--out');
-      const file = await renderRegression({ ...result, ...finding }, {
-        scenario: refOf(scenario),
-        config: refOf(config),
-        outDir: request.out,
-        source: sourceFileOf(scenario),
-        runs: request.runs,
-        flags: searchFlags(request),
-        ...(agent !== undefined && { agent: agent.name }),
-      });
-      const rules = finding.plan.length;
-      io.stdout.write(`${mark(p, false)} ${label}: ${finding.failure} at plan ${finding.foundAt}; shrunk in ${finding.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`);
-      io.stdout.write(`${stringify(finding.plan, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `      ${l}`).join('\n')}\n`);
-      const offset = finding.regression.faults.length - finding.plan.length;
-      io.stdout.write(`    fired in the failing trial: ${firedText(finding.fired, offset)}\n`);
-      // The trial as the regression file names it, so its replay line runs the file.
-      const trial = { ...finding.trial, refs: { scenario: file.file, config: refOf(config) } };
-      io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
-      // Two classes shrunk to one plan share its file (the name is the plan's content).
-      const shared = written.get(file.file);
-      if (shared !== undefined) {
-        io.stdout.write(`    regression: ${file.file} (the same plan as ${shared})\n    reproduce:  ${file.runCommand}\n`);
-        continue;
-      }
-      await mkdir(request.out, { recursive: true });
-      // A file of that name that differs was written for another scenario file or by another faultline.
-      const before = await readFile(file.file, 'utf8').catch(() => undefined);
-      await writeFile(file.file, file.text);
-      written.set(file.file, finding.failure);
-      const replaced = before !== undefined && before !== file.text ? ' (replaced a different file of the same name)' : before === file.text ? ' (unchanged: the same plan was kept before)' : '';
-      io.stdout.write(`    regression: ${file.file}${replaced}\n    reproduce:  ${file.runCommand}\n`);
-    }
+    await writeRegressions(request, result, { scenario, config, agent, label }, written, p, io);
     if (result.unshrunk.length > 0) io.stdout.write(`    not shrunk, the search was stopped first: ${result.unshrunk.join(', ')}\n`);
   }
   const pairCount = pairs.length;
@@ -211,6 +176,57 @@ async function exploreEach(request: ExploreRequest, { scenarios, configs, trials
       : `\nexplore: ${failed} of ${pairCount} scenario × configuration pair${pairCount === 1 ? '' : 's'} failed${silent}${coverage}${written.size > 0 ? `; regressions: ${[...written.keys()].join(', ')}` : ''}\n`,
   );
   return exit(failed === 0 && unexercisedPairs === 0 ? ExitCode.Ok : ExitCode.GateFailed);
+}
+
+/** Each finding of a pair: printed, and its regression file written once (two classes shrunk to one plan share it). */
+async function writeRegressions(
+  request: ExploreRequest,
+  result: Extract<ExploreResult, { kind: 'failed' }>,
+  { scenario, config, agent, label }: { readonly scenario: Scenario; readonly config: ExecutionConfig; readonly agent: ReturnType<typeof matrixAgentOf>; readonly label: string },
+  written: Map<string, string>,
+  p: ReturnType<typeof painter>,
+  io: Io,
+): Promise<void> {
+  for (const finding of result.findings) {
+    await assertWritableFolder(request.out, '--out');
+    const file = await renderRegression({ ...result, ...finding }, {
+      scenario: refOf(scenario),
+      config: refOf(config),
+      outDir: request.out,
+      source: sourceFileOf(scenario),
+      runs: request.runs,
+      flags: searchFlags(request),
+      ...(agent !== undefined && { agent: agent.name }),
+    });
+    const rules = finding.plan.length;
+    io.stdout.write(`${mark(p, false)} ${label}: ${finding.failure} at plan ${finding.foundAt}; shrunk in ${finding.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`);
+    io.stdout.write(`${stringify(finding.plan, { lineWidth: 0 }).trimEnd().split('\n').map((l) => `      ${l}`).join('\n')}\n`);
+    const offset = finding.regression.faults.length - finding.plan.length;
+    io.stdout.write(`    fired in the failing trial: ${firedText(finding.fired, offset)}\n`);
+    // The trial as the regression file names it, so its replay line runs the file.
+    const trial = { ...finding.trial, refs: { scenario: file.file, config: refOf(config) } };
+    io.stdout.write(`${failedTrialLines(trial).map((l) => `    ${l}`).join('\n')}\n`);
+    // Two classes shrunk to one plan share its file (the name is the plan's content).
+    const shared = written.get(file.file);
+    if (shared !== undefined) {
+      io.stdout.write(`    regression: ${file.file} (the same plan as ${shared})\n    reproduce:  ${file.runCommand}\n`);
+      continue;
+    }
+    await mkdir(request.out, { recursive: true });
+    // A file of that name that differs was written for another scenario file or by another faultline.
+    const before = await readFile(file.file, 'utf8').catch(() => undefined);
+    await writeFile(file.file, file.text);
+    written.set(file.file, finding.failure);
+    const replaced = before !== undefined && before !== file.text ? ' (replaced a different file of the same name)' : before === file.text ? ' (unchanged: the same plan was kept before)' : '';
+    io.stdout.write(`    regression: ${file.file}${replaced}\n    reproduce:  ${file.runCommand}\n`);
+  }
+}
+
+/** What a search covers: its scenarios, the matrix agents among them, its configurations. */
+function matrixText(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[]): string {
+  const scenarioCount = new Set(scenarios.map((s) => s.name)).size;
+  const agents = new Set(scenarios.flatMap((s) => matrixAgentOf(s)?.name ?? [])).size;
+  return `${scenarioCount} scenario${scenarioCount === 1 ? '' : 's'}${agents > 0 ? ` × ${agents} agent${agents === 1 ? '' : 's'}` : ''} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}`;
 }
 
 /**

@@ -24,6 +24,13 @@ export function parseK(value: string): number {
   return k;
 }
 
+/** `--trials` of `serve` and `mcp-serve`: how many trials a session serves. */
+export const parsePositive = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+};
+
 export const parseTrialIndex = (value: string): number => parseInteger(value, 0, 'a trial index (0, 1, 2…)');
 
 export type SeedOption = number | 'random';

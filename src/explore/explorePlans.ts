@@ -11,6 +11,7 @@ import { withOverride, type ScenarioOverride } from '../scenario/scenarioOverrid
 import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
 import { failureClasses, isIgnored, type FailureClass, type IgnoreEntry } from './failureClass.js';
+import type { ExploreCommon, ExploreFinding, ExploreResult, FailedTrialResult, PlanCoverage, PlanRuleFirings } from './exploreResult.js';
 
 /**
  * Under a generated plan the goal may simply be out of reach (a permanent 403 on the only
@@ -59,83 +60,7 @@ export const trialsInProcess =
   async (override) =>
     summarise(await runTrial({ scenario: withOverride(scenario, override), config, runSeed: seed, trialIndex: 0, ...(refs && { refs }) }), true);
 
-/** How often one generated rule fired in its plan's trial. */
-export interface PlanRuleFirings {
-  /** Its index in the generated plan (the trial's `faults[offset + rule]`). */
-  readonly rule: number;
-  readonly label: string;
-  readonly firings: number;
-}
-
-/**
- * One searched plan's trial: which of the plan's rules fired. A plan none of whose rules fired
- * met no fault of its own: its trial is not evidence either way.
- */
-export interface PlanCoverage {
-  /** 1, 2, … in the order the search tried them (shrink steps are not counted). */
-  readonly plan: number;
-  readonly rules: readonly PlanRuleFirings[];
-  /** The trial showed a failure class the search reports. */
-  readonly failed: boolean;
-}
-
-/** Whether a plan's trial met its faults: `every` rule fired, `some` did, or `none`. */
-export type PlanExercise = 'every' | 'some' | 'none';
-export const planExercise = (c: Pick<PlanCoverage, 'rules'>): PlanExercise => {
-  const fired = c.rules.filter((r) => r.firings > 0).length;
-  return fired === 0 ? 'none' : fired === c.rules.length ? 'every' : 'some';
-};
-
-/** One failure class the search found, shrunk on its own: its plan, its regression scenario and that scenario's failing trial 0. */
-export interface ExploreFinding {
-  readonly failure: FailureClass;
-  /**
-   * The shrunk plan fast-check found (the regression's faults are the scenario's own, then
-   * these). A rule of it that did not fire in the failing trial (kept because removing it
-   * changed the trial's draws) says `expect: may-not-fire`; at least one rule fired.
-   */
-  readonly plan: FaultPlan;
-  /** How often each rule of `plan` fired in the failing trial. */
-  readonly fired: readonly PlanRuleFirings[];
-  readonly regression: Scenario;
-  readonly trial: FailedTrialResult;
-  readonly shrinks: number;
-  /** fast-check's replay path: `explore --seed S --path P` starts at this counterexample. */
-  readonly path: string;
-  /** The plan of the search (1, 2…) that showed this class first. */
-  readonly foundAt: number;
-}
-
-/**
- * `held`: no plan failed, and the scenario does not fail on its own; `failed`: it does
- * (`baseline`, with the classes it shows), or plans showed further classes (`findings`, one
- * shrunk plan each; `unshrunk`, those a signal left unshrunk). `interrupted`: the time limit
- * or a signal cut the search short.
- */
-export type ExploreResult =
-  | (ExploreCommon & { readonly kind: 'held' })
-  | (ExploreCommon & {
-      readonly kind: 'failed';
-      readonly baseline?: { readonly trial: FailedTrialResult; readonly classes: readonly FailureClass[] };
-      readonly findings: readonly ExploreFinding[];
-      readonly unshrunk: readonly FailureClass[];
-    });
-export type ExploreResultKind = ExploreResult['kind'];
-export type FailedTrialResult = Extract<TrialSummary, { status: 'failed' }>;
-
-interface ExploreCommon {
-  readonly scenario: Scenario;
-  readonly config: ExecutionConfigLike;
-  readonly seed: number;
-  /** Plans the search tried before it stopped or ran out of budget. */
-  readonly runs: number;
-  readonly checks: readonly string[];
-  readonly interrupted: boolean;
-  /** Each searched plan's coverage, in order (shrink steps aside). */
-  readonly plans: readonly PlanCoverage[];
-  /** Model routes the scenario's own trial streamed, on which stream faults were generated. */
-  readonly streamed: readonly string[];
-}
+export { planExercise, type ExploreFinding, type ExploreResult, type ExploreResultKind, type FailedTrialResult, type PlanCoverage, type PlanExercise, type PlanRuleFirings } from './exploreResult.js';
 
 /**
  * The tools a plan aims at: those the scenario names (its script, its own faults), else every
@@ -304,6 +229,19 @@ interface Found {
 class Halt extends Error {}
 
 /**
+ * The plan's trial. A throw is a signal, or faultline's own crash, not the agent's (a trial turns
+ * those into verdicts): `halt` is told which, and fast-check's run ends.
+ */
+async function trialOrHalt(trialOf: (plan: FaultPlan) => Promise<TrialSummary>, plan: FaultPlan, halt: (why: 'stopped' | { readonly error: unknown }) => void): Promise<TrialSummary> {
+  try {
+    return await trialOf(plan);
+  } catch (error) {
+    halt(error instanceof Stopped ? 'stopped' : { error });
+    throw new Halt();
+  }
+}
+
+/**
  * The search: every plan of the budget (or of `--time`), keeping the first plan of each class
  * not in `known` whose trial fired at least one of the plan's rules; each plan's coverage goes to
  * `plans`. A path with a shrink step (`4:0:1`) names one plan: the search tries only it.
@@ -330,14 +268,7 @@ async function searchClasses(
     }
     const index = searched++;
     options.onPlan?.('searching', searched);
-    let trial: TrialSummary;
-    try {
-      trial = await trialOf(plan);
-    } catch (error) {
-      // A signal, or faultline's own crash, not the agent's (a trial turns those into verdicts): stop and say which.
-      halted = error instanceof Stopped ? 'stopped' : { error };
-      throw new Halt();
-    }
+    const trial = await trialOrHalt(trialOf, plan, (why) => (halted = why));
     const failures = reported(trial);
     const fired = planFirings(plan, space.offset, trial);
     plans.push({ plan: index + 1, rules: fired, failed: failures.length > 0 });
@@ -385,13 +316,7 @@ async function shrinkClass(
     }
     if (steps > 0) options.onPlan?.('shrinking', steps);
     steps++;
-    let trial: TrialSummary;
-    try {
-      trial = await trialOf(plan);
-    } catch (error) {
-      halted = error instanceof Stopped ? 'stopped' : { error };
-      throw new Halt();
-    }
+    const trial = await trialOrHalt(trialOf, plan, (why) => (halted = why));
     const fired = planFirings(plan, space.offset, trial);
     const evidence = exercised(fired) && reported(trial).includes(found.failure);
     if (evidence) lastFailure = { plan, fired };

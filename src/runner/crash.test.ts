@@ -42,16 +42,21 @@ describe('ProcessClock', () => {
   });
 });
 
+/** The second process, with no records of the first, created the order again: duplicates says so. */
+function expectOrderDuplicated(result: Awaited<ReturnType<typeof runTrial>>): void {
+  expect(result.checks.find((c) => c.name === 'duplicates')?.verdict).toMatchObject({ valid: false, evidence: [{ subject: 'orders:ref-900' }] });
+  expect(result.history.flatMap((e) => (e.type === 'tool_call' ? [[e.caller, e.tool]] : []))).toEqual([
+    ['process-1', 'create_order'],
+    ['process-2', 'create_order'],
+    ['process-2', 'charge_payment'],
+  ]);
+}
+
 describe('runTrial with a crash', () => {
   it('duplicates the order when the records died with the first process', async () => {
     const result = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, crash: { afterEffectOf: 'create_order' } });
     expect(result.status).toBe('failed');
-    expect(result.checks.find((c) => c.name === 'duplicates')?.verdict).toMatchObject({ valid: false, evidence: [{ subject: 'orders:ref-900' }] });
-    expect(result.history.flatMap((e) => (e.type === 'tool_call' ? [[e.caller, e.tool]] : []))).toEqual([
-      ['process-1', 'create_order'],
-      ['process-2', 'create_order'],
-      ['process-2', 'charge_payment'],
-    ]);
+    expectOrderDuplicated(result);
   });
 
   it('finishes without a duplicate when the records outlive the process', async () => {
@@ -72,12 +77,7 @@ describe('runTrial with a crash', () => {
     const result = await runTrial({ scenario, config: cockatiel, runSeed: 1, trialIndex: 0, backend: sharedRecords, crash: { afterEffectOf: 'create_order' } });
     expect(result.end).toEqual({ kind: 'agent_ended', outcome: 'completed' });
     expect(result.status).toBe('failed');
-    expect(result.checks.find((c) => c.name === 'duplicates')?.verdict).toMatchObject({ valid: false, evidence: [{ subject: 'orders:ref-900' }] });
-    expect(result.history.flatMap((e) => (e.type === 'tool_call' ? [[e.caller, e.tool]] : []))).toEqual([
-      ['process-1', 'create_order'],
-      ['process-2', 'create_order'],
-      ['process-2', 'charge_payment'],
-    ]);
+    expectOrderDuplicated(result);
     // No resume: nothing asked the service about the lost order before sending it again.
     expect(result.history.filter((e) => e.type === 'attempt' && e.purpose !== 'call')).toEqual([]);
   });

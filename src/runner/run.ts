@@ -1,5 +1,5 @@
 import type { FaultPlan } from '../faults/plan.js';
-import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
+import { asExecutionConfig, type ExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { withAddedFaults } from '../scenario/addedFaults.js';
 import { CellTally } from '../stats/CellTally.js';
 import { ruleInfos } from '../stats/coverage.js';
@@ -15,8 +15,9 @@ import { workersWorthIt } from './pool/workersWorthIt.js';
 import { wallMs } from '../core/clock/RealClock.js';
 import { matrixJobs, type TrialJob } from './matrixJobs.js';
 import type { Shard } from './shard.js';
-import { runTrial, runTrialSummary, summarise, type TrialSummary } from './trial.js';
+import { runTrial, runTrialSummary, summarise, type TrialOptions, type TrialSummary } from './trial.js';
 import { useLiveRun, type LiveRun } from '../scenario/modelSource.js';
+import { recordingFile } from './trial/recordingFile.js';
 
 export type { Cell, CellRefs, VerdictGroup } from '../stats/CellTally.js';
 export type { Shard } from './shard.js';
@@ -77,14 +78,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   const configs = options.configs.map(asExecutionConfig);
   // In this process the rules are added here; workers add them to the scenarios they load.
   const planned = scenarios.map((s) => withAddedFaults(s, options.addedFaults));
-  const label = cellLabeller(scenarios, configs);
-  const tallies = configs.flatMap((config, c) =>
-    scenarios.map((scenario, s) => {
-      const agent = matrixAgentOf(scenario)?.name;
-      const refs = { scenario: refOf(scenario), config: configRefs[c]!, ...(agent !== undefined && { agent }) };
-      return new CellTally(scenario.name, label(scenario, config.name), refs, keepFailures, ruleInfos(planned[s]!.faults), scenario.agent.kind === 'command' ? 'real' : 'virtual');
-    }),
-  );
+  const tallies = cellTallies(scenarios, configs, configRefs, planned, keepFailures);
   const jobs = matrixJobs(scenarios.length, configs.length, k, shard, cellRuns(scenarios));
   let done = 0;
   const take = (job: TrialJob, summary: TrialSummary): void => {
@@ -97,59 +91,17 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   };
   // A passing trial's history is dropped at once when only failures are kept: that keeps memory flat.
   const withHistory = (status: TrialSummary['status']): boolean => keepFailures === undefined || status === 'failed';
-  const trialOf = (job: TrialJob) => {
+  // A live run's recordings are written beside its report: the trial hands them over, the run writes them.
+  const keepRecording = options.live && recordingFile(options.live.recordDir);
+  const trialOf = (job: TrialJob): TrialOptions => {
     const tally = tallies[job.cell]!;
-    return { scenario: planned[job.scenario]!, config: configs[job.config]!, runSeed: seed, trialIndex: job.trialIndex, refs: tally.refs };
+    return { scenario: planned[job.scenario]!, config: configs[job.config]!, runSeed: seed, trialIndex: job.trialIndex, refs: tally.refs, ...(keepRecording && { keepRecording }) };
   };
 
-  // Agents run in this process share its globals: a trial that changes them fails, and the change is undone. Only
-  // code of the user's can change them: a run of scripted agents on built-in services skips the check (≈ 23 µs a trial).
-  const watchGlobals = runsUserCode(planned);
-  let globals: GlobalsWatch | undefined;
-  /** Runs the jobs here, one after the other, while `more` says so; resolves to how many ran, or -1 when the signal stopped them. */
-  const runHere = async (from: number, more: (ran: number) => boolean): Promise<number> => {
-    useLiveRun(options.live);
-    if (watchGlobals) globals ??= new GlobalsWatch();
-    // The user's code in this process: its exit and its unhandled errors crash its trial, not the CLI.
-    const guard = watchGlobals ? guardInProcess() : undefined;
-    let i = from;
-    try {
-      for (; i < jobs.length && more(i - from); i++) {
-        const job = jobs[i]!;
-        if (signal?.aborted) return -1;
-        let trial = await runTrialSummary(trialOf(job), withHistory);
-        const changed = globals?.changed();
-        if (changed !== undefined) globals?.restore();
-        const escaped = await guard?.take();
-        if (changed !== undefined || escaped !== undefined) {
-          const message = escaped ?? `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
-          trial = await runTrialSummary({ ...trialOf(job), lost: { kind: 'crashed', message } }, withHistory);
-        }
-        take(job, trial);
-      }
-    } finally {
-      guard?.release();
-      useLiveRun(undefined);
-    }
-    return i - from;
-  };
+  const runHere = hereRunner(jobs, planned, trialOf, withHistory, take, options.live, signal);
 
-  let interrupted = false;
-  let workers = options.workers ?? 0;
-  let from = 0;
-  if (workers === 'auto') {
-    // The first trials pay for warming up (modules loaded on first use, code not yet optimised): they are not timed.
-    const warm = await runHere(0, (ran) => ran < CALIBRATION_WARM);
-    let startedAt = 0;
-    const timed = warm < 0 ? -1 : await runHere(warm, (ran) => {
-      if (ran === 0) startedAt = wallMs();
-      const ms = wallMs() - startedAt;
-      return ms < CALIBRATION_MAX_MS && (ran < CALIBRATION_TRIALS || ms < CALIBRATION_MIN_MS);
-    });
-    interrupted = timed < 0;
-    from = interrupted ? jobs.length : warm + timed;
-    workers = timed > 0 && from < jobs.length ? workersWorthIt((wallMs() - startedAt) / timed, jobs.length - from) : 0;
-  }
+  const given = options.workers ?? 0;
+  let { interrupted, from, workers } = given === 'auto' ? await calibrated(runHere, jobs.length) : { interrupted: false, from: 0, workers: given };
   if (interrupted) {
     // Stopped while timing the first trials: the cells hold what finished.
   } else if (workers > 0) {
@@ -176,6 +128,78 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   const cells = tallies.filter((t) => t.trials > 0).map((t) => t.cell());
   // A scenario run by several matrix agents is one scenario; its cells are told apart by their labels.
   return finishRun({ seed, k, scenarios: [...new Set(scenarios.map((s) => s.name))], configs: cellColumns(scenarios, configs), cells, interrupted, keepFailures: keepFailures ?? null, ...(shard && { shard }) });
+}
+
+/** Runs the jobs here, one after the other, while `more` says so; resolves to how many ran, or -1 when the signal stopped them. */
+function hereRunner(
+  jobs: readonly TrialJob[],
+  planned: readonly Scenario[],
+  trialOf: (job: TrialJob) => TrialOptions,
+  withHistory: (status: TrialSummary['status']) => boolean,
+  take: (job: TrialJob, summary: TrialSummary) => void,
+  live: LiveRun | undefined,
+  signal: AbortSignal | undefined,
+): (from: number, more: (ran: number) => boolean) => Promise<number> {
+  // Agents run in this process share its globals: a trial that changes them fails, and the change is undone. Only
+  // code of the user's can change them: a run of scripted agents on built-in services skips the check (≈ 23 µs a trial).
+  const watchGlobals = runsUserCode(planned);
+  let globals: GlobalsWatch | undefined;
+  return async (from: number, more: (ran: number) => boolean): Promise<number> => {
+    useLiveRun(live);
+    if (watchGlobals) globals ??= new GlobalsWatch();
+    // The user's code in this process: its exit and its unhandled errors crash its trial, not the CLI.
+    const guard = watchGlobals ? guardInProcess() : undefined;
+    let i = from;
+    try {
+      for (; i < jobs.length && more(i - from); i++) {
+        const job = jobs[i]!;
+        if (signal?.aborted) return -1;
+        let trial = await runTrialSummary(trialOf(job), withHistory);
+        const changed = globals?.changed();
+        if (changed !== undefined) globals?.restore();
+        const escaped = await guard?.take();
+        if (changed !== undefined || escaped !== undefined) {
+          const message = escaped ?? `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
+          trial = await runTrialSummary({ ...trialOf(job), lost: { kind: 'crashed', message } }, withHistory);
+        }
+        take(job, trial);
+      }
+    } finally {
+      guard?.release();
+      useLiveRun(undefined);
+    }
+    return i - from;
+  };
+}
+
+/** One tally per cell, configuration-major as the jobs are numbered: each knows its label, its refs and its rules. */
+function cellTallies(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[], configRefs: readonly string[], planned: readonly Scenario[], keepFailures: number | undefined): CellTally[] {
+  const label = cellLabeller(scenarios, configs);
+  return configs.flatMap((config, c) =>
+    scenarios.map((scenario, s) => {
+      const agent = matrixAgentOf(scenario)?.name;
+      const refs = { scenario: refOf(scenario), config: configRefs[c]!, ...(agent !== undefined && { agent }) };
+      return new CellTally(scenario.name, label(scenario, config.name), refs, keepFailures, ruleInfos(planned[s]!.faults), scenario.agent.kind === 'command' ? 'real' : 'virtual');
+    }),
+  );
+}
+
+/**
+ * `workers: 'auto'`: runs the first trials here, times them, and says whether the rest are worth
+ * workers. `from` is where the rest start; `interrupted` when the signal stopped the first ones.
+ */
+async function calibrated(runHere: (from: number, more: (ran: number) => boolean) => Promise<number>, jobs: number): Promise<{ interrupted: boolean; from: number; workers: number }> {
+  // The first trials pay for warming up (modules loaded on first use, code not yet optimised): they are not timed.
+  const warm = await runHere(0, (ran) => ran < CALIBRATION_WARM);
+  let startedAt = 0;
+  const timed = warm < 0 ? -1 : await runHere(warm, (ran) => {
+    if (ran === 0) startedAt = wallMs();
+    const ms = wallMs() - startedAt;
+    return ms < CALIBRATION_MAX_MS && (ran < CALIBRATION_TRIALS || ms < CALIBRATION_MIN_MS);
+  });
+  const interrupted = timed < 0;
+  const from = interrupted ? jobs : warm + timed;
+  return { interrupted, from, workers: timed > 0 && from < jobs ? workersWorthIt((wallMs() - startedAt) / timed, jobs - from) : 0 };
 }
 
 /** A run from its cells: the per-configuration figures and the cost are computed from the cells' metrics. */

@@ -29,13 +29,7 @@ export interface ServedTrialOptions {
  * start, and the same seed replays the same plan and draws, while what depends on timing may differ.
  */
 export async function runServedTrial({ scenario, agent, config, seed, trialIndex, backend, lost, onRecording }: ServedTrialOptions): Promise<TrialRecord> {
-  const clock = new RealClock();
-  const rng = new Rng(seed);
-  const startMs = clock.now();
-  const history = new History(clock);
-  history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
-  scheduleHeal(scenario, history);
-  const trial = `${scenario.name}/${config}/${trialIndex}/${seed}`;
+  const { clock, rng, startMs, history, trial } = servedStart(scenario, config, seed, trialIndex);
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   world.processes.attach(history);
   const end = lost ?? (await runCommandAgentTrial({ scenario, agent, world, clock, history, rng, startMs, config, seed, trialIndex, ...(onRecording && { onRecording }) }));
@@ -71,13 +65,8 @@ export interface OpenServedTrialOptions {
 
 /** One trial's world served on real sockets until `finish`: the scenario's agent is whoever calls. */
 export async function openServedTrial({ scenario, config, seed, trialIndex, backend, ports, mcpEndpoint }: OpenServedTrialOptions): Promise<OpenServedTrial> {
-  const clock = new RealClock();
-  const rng = new Rng(seed);
-  const startMs = clock.now();
-  const history = new History(clock);
-  history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
-  scheduleHeal(scenario, history);
-  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, `${scenario.name}/${config}/${trialIndex}/${seed}`);
+  const { clock, rng, startMs, history, trial } = servedStart(scenario, config, seed, trialIndex);
+  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   world.processes.attach(history);
   const { served, env, mcp, problems, infraErrors } = await serveScenario({ scenario, world, clock, history, rng, startMs, ...(ports && { ports }), ...(mcpEndpoint && { mcpEndpoint }) });
   const bound = Object.fromEntries(served.origins.map((o) => [o.declared, Number(new URL(o.served).port)]));
@@ -102,4 +91,15 @@ export async function openServedTrial({ scenario, config, seed, trialIndex, back
       return { scenario: scenario.name, config, trialIndex, seed, history: history.events, snapshot: await world.snapshotAsync(), end };
     },
   };
+}
+
+/** A served trial's start, on the wall clock: its rng, its history opened with `trial_start` (and the heal marked), and its name for the backend. */
+function servedStart(scenario: Scenario, config: string, seed: number, trialIndex: number): { clock: RealClock; rng: Rng; startMs: number; history: History; trial: string } {
+  const clock = new RealClock();
+  const rng = new Rng(seed);
+  const startMs = clock.now();
+  const history = new History(clock);
+  history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
+  scheduleHeal(scenario, history);
+  return { clock, rng, startMs, history, trial: `${scenario.name}/${config}/${trialIndex}/${seed}` };
 }

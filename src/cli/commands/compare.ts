@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { basename, extname } from 'node:path';
 import type { CliContext } from '../context.js';
-import { addRunFlags, habitFlags, matrixFlags, watchRole, type RunFlags } from './runFlags.js';
+import { addRunFlags, type RunFlags } from './runFlags.js';
+import { runAction } from './runAction.js';
 
 const EXAMPLES = `
 Examples:
@@ -43,37 +44,12 @@ export function createCompareCommand(ctx: CliContext): Command {
   return addRunFlags(cmd, 'retry configuration to compare: built-in name or file (default: every built-in configuration)')
     .option('--html', 'also write compare.html when --reporter limits the reports (it comes with the default reports)')
     .addHelpText('after', EXAMPLES)
-    .action(async (scenarios: string[], flags: RunFlags & { html?: boolean }) => {
-      const typed = [...scenarios];
-      const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../withConfigFile.js')]);
-      ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
-      const watching = watchRole(flags, ctx.io.env);
-      if (watching.kind === 'watch') {
-        const { executeWatch } = await import('../watch/executeWatch.js');
-        ctx.exitCode = await executeWatch({ argv: ctx.argv ?? [], scenarios }, ctx.io);
-        return;
-      }
-      ctx.exitCode = await executeRun(
-        {
-          scenarios,
-          configs: flags.config ?? (await builtinConfigs()),
-          k: flags.k,
-          seed: flags.seed,
-          outDir: flags.out,
-          view: 'compare',
-          html: flags.html === true || flags.reporter === undefined,
-          ...(flags.gate && { gates: flags.gate }),
-          ...(flags.reporter && { reporters: flags.reporter }),
-          ...(flags.grep && { grep: flags.grep }),
-          ...matrixFlags(flags),
-          ...habitFlags(cmd, typed, flags),
-          ...(watching.kind === 'rerun' && watching.files && { onlyFiles: watching.files }),
-          ...(flags.origins && { origins: flags.origins }),
-          ...(flags.project && { project: flags.project }),
-          ...(flags.config !== undefined && { configsGiven: true }),
-          ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
-        },
-        ctx.io,
-      );
-    });
+    .action((scenarios: string[], flags: RunFlags & { html?: boolean }) =>
+      runAction(ctx, cmd, scenarios, flags, async (f) => ({
+        configs: f.config ?? (await builtinConfigs()),
+        view: 'compare',
+        html: f.html === true || f.reporter === undefined,
+        ...(f.reporter && { reporters: f.reporter }),
+      })),
+    );
 }

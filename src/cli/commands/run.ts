@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { DEFAULT_REPORTERS } from '../options.js';
-import { addRunFlags, habitFlags, matrixFlags, watchRole, type RunFlags } from './runFlags.js';
+import { addRunFlags, type RunFlags } from './runFlags.js';
+import { runAction } from './runAction.js';
 
 const EXAMPLES = `
 Examples:
@@ -28,37 +29,11 @@ export function createRunCommand(ctx: CliContext): Command {
   return addRunFlags(cmd, 'retry configuration: built-in name or file (default: rulebook)')
     .option('--html', 'also write report.html: the run to look at in a browser (see "faultline view")')
     .addHelpText('after', EXAMPLES)
-    .action(async (scenarios: string[], flags: RunFlags & { html?: boolean }) => {
-      const typed = [...scenarios];
-      // The engine loads only once a command runs, so --help stays quick.
-      const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../withConfigFile.js')]);
-      ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
-      const watching = watchRole(flags, ctx.io.env);
-      if (watching.kind === 'watch') {
-        const { executeWatch } = await import('../watch/executeWatch.js');
-        ctx.exitCode = await executeWatch({ argv: ctx.argv ?? [], scenarios }, ctx.io);
-        return;
-      }
-      ctx.exitCode = await executeRun(
-        {
-          scenarios,
-          configs: flags.config ?? [],
-          k: flags.k,
-          seed: flags.seed,
-          outDir: flags.out,
-          view: 'summary',
-          ...(flags.gate && { gates: flags.gate }),
-          ...(flags.html ? { reporters: [...(flags.reporter ?? DEFAULT_REPORTERS), 'html'] } : flags.reporter && { reporters: flags.reporter }),
-          ...(flags.grep && { grep: flags.grep }),
-          ...matrixFlags(flags),
-          ...habitFlags(cmd, typed, flags),
-          ...(watching.kind === 'rerun' && watching.files && { onlyFiles: watching.files }),
-          ...(flags.origins && { origins: flags.origins }),
-          ...(flags.project && { project: flags.project }),
-          ...(flags.config !== undefined && { configsGiven: true }),
-          ...((flags.record === true || flags.live === true) && { modelMode: flags.record === true ? 'record' : 'live' }),
-        },
-        ctx.io,
-      );
-    });
+    .action((scenarios: string[], flags: RunFlags & { html?: boolean }) =>
+      runAction(ctx, cmd, scenarios, flags, async (f) => ({
+        configs: f.config ?? [],
+        view: 'summary',
+        ...(f.html ? { reporters: [...(f.reporter ?? DEFAULT_REPORTERS), 'html'] } : f.reporter && { reporters: f.reporter }),
+      })),
+    );
 }

@@ -17,11 +17,14 @@ import { describeThrown, type TrialAnswer, type TrialBatch, type TrialRequest, t
 import { GlobalsWatch } from './globalsFingerprint.js';
 import { runsUserCode } from '../../agent/kinds/runsUserCode.js';
 import { useLiveRun } from '../../scenario/modelSource.js';
+import { recordingFile } from '../trial/recordingFile.js';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
 const post = (message: WorkerMessage): void => port.postMessage(message);
 useLiveRun(setup.live);
+// A live run's recordings are written beside its report, from the worker that ran the trial.
+const keepRecording = setup.live && recordingFile(setup.live.recordDir);
 
 let current: number | undefined;
 /** Answers of the batch in progress, sent together when its last trial is done (or before a fatal message). */
@@ -97,6 +100,7 @@ async function runOne(request: TrialRequest, scenarios: readonly Scenario[], glo
       runSeed: setup.runSeed,
       trialIndex: request.trialIndex,
       refs: request.refs,
+      ...(keepRecording && { keepRecording }),
       watch: (trial) => {
         live = trial;
         if (setup.stream === true) trial.history.onRecord((event) => post({ type: 'progress', id: request.id, event, ...(event.type === 'effect' && { snapshot: trial.snapshot() }) }));

@@ -1,0 +1,70 @@
+import type { Rng, VirtualClock } from '../../core/index.js';
+import { installVirtualTimers } from '../../core/clock/globalTimers.js';
+import type { LoopEnd } from '../../agent/loop.js';
+import type { OperationStore } from '../../runtime/idempotency/OperationStore.js';
+import type { ExecutionConfig } from '../../runtime/executionConfig.js';
+import type { ToolExecutor } from '../../runtime/ToolExecutor.js';
+import { CallCap } from '../CallCap.js';
+import { runWithCrash, type CrashPlan } from '../crash.js';
+import type { Crowd } from './crowdOf.js';
+import { withGlobalTimers } from '../globalTimersLock.js';
+import { crowdEnd } from './trialEnd.js';
+import type { TrialAgents, TrialStage } from './trialAgents.js';
+
+/** How the agents of an in-process trial start: one process that crashes, a crowd, or one agent on its first executor. */
+export interface AgentPlan {
+  readonly crash: CrashPlan | undefined;
+  readonly crowd: Crowd | undefined;
+  readonly first: ToolExecutor | undefined;
+  readonly durable: OperationStore | undefined;
+  /** Every call cap the trial's agents run under, filled as they start: one that tripped turns a hang into a budget exceeded. */
+  readonly caps: CallCap[];
+}
+
+/** What the trial's clock runs, and its limits: a crowd's deadline counts from its last agent's start. */
+export function agentBody(stage: TrialStage, agents: TrialAgents, plan: AgentPlan): { readonly body: () => Promise<LoopEnd>; readonly clockOptions: Parameters<VirtualClock['run']>[1] } {
+  const { scenario, world, clock, history, rng } = stage;
+  const { transport, executorFor, startAgent, callLimit } = agents;
+  const { crash, crowd, first, durable, caps } = plan;
+  // Every agent of a crowd: its own execution layer (and SDK client) on its own rng, the one wire, clock and history.
+  const many = async (): Promise<LoopEnd> => {
+    const ends = await Promise.all(
+      crowd!.agents.map(async ({ offset, executor }, i) => {
+        const caller = `agent-${i}`;
+        if (offset > 0) await clock.sleep(offset);
+        history.record({ type: 'agent_start', caller, agent: i, startMs: offset });
+        const capped = new CallCap(executor, callLimit);
+        caps.push(capped);
+        return startAgent(capped, clock, caller, i);
+      }),
+    );
+    return crowdEnd(ends);
+  };
+  const agentBody = crash
+    ? () => runWithCrash(crash, { transport, ledger: world.ledger, clock, durable, executorFor, startAgent, rng, caps, callLimit })
+    : crowd
+      ? many
+      : () => {
+          if (first === undefined) throw new TypeError('no executor was built for this trial');
+          const capped = new CallCap(first, callLimit);
+          caps.push(capped);
+          return startAgent(capped, clock);
+        };
+  const clockOptions = crowd
+    ? { maxVirtualMs: scenario.budget.deadlineMs + crowd.lastStart, maxFiresPerInstant: Math.max(10_000, scenario.agents * 100) }
+    : { maxVirtualMs: scenario.budget.deadlineMs };
+  return { body: agentBody, clockOptions };
+}
+
+/** Runs `body` on the trial's time: the libraries read real timers and Math.random, and both answer from the trial while it runs. */
+export function onTrialTime<T>(config: ExecutionConfig, clock: VirtualClock, rng: Rng, body: () => Promise<T>): Promise<T> {
+    if (config.kind === 'runtime') return body();
+    return withGlobalTimers(async () => {
+      const timers = installVirtualTimers(clock, { mode: 'library', random: rng.fork('math-random') });
+      try {
+        return await body();
+      } finally {
+        timers.uninstall();
+      }
+    });
+}
