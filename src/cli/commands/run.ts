@@ -36,7 +36,7 @@ export function createRunCommand(ctx: CliContext): Command {
       const watching = watchRole(flags, ctx.io.env);
       if (watching.kind === 'watch') {
         const { executeWatch } = await import('../watch/executeWatch.js');
-        ctx.exitCode = await executeWatch({ argv: ctx.argv ?? [], scenarios }, ctx.io);
+        ctx.exitCode = await executeWatch({ argv: ctx.argv ?? [], scenarios, ...(flags.project && { configFile: flags.project.file }) }, ctx.io);
         return;
       }
       ctx.exitCode = await executeRun(
