@@ -324,6 +324,16 @@ describe('agents and arrival: many agents are a field of every scenario', () => 
     );
   });
 
+  it('refuses http: (how an http agent is intercepted) on an agent it never reaches', () => {
+    const fn: AgentFn = async () => ({ outcome: 'completed' });
+    fc.assert(
+      fc.property(fc.constantFrom({ agent: AGENT, kind: 'scripted' }, { agent: { kind: 'function' as const, task: 't', fn }, kind: 'function' }), fc.constantFrom('msw' as const, 'nock' as const), ({ agent, kind }, adapter) => {
+        expect(() => defineScenario({ ...BASE, agent, http: { adapter } })).toThrow(new RegExp(`http: sets how an "http" or "command" agent's HTTP calls are met \\(adapter, unhandled requests\\); agent\\.kind is "${kind}"`));
+      }),
+      { numRuns: 4, seed: 43 },
+    );
+  });
+
   it('refuses many copies of an http agent, which runs alone', () => {
     const http = { ...BASE, agent: { kind: 'http' as const, task: 't', run: async () => ({ outcome: 'completed' as const }) }, agents: 2 };
     expect(() => defineScenario(http)).toThrow(/agents: an "http" agent runs alone .* agents must be 1, got 2/);

@@ -318,6 +318,8 @@ function worldProblems(scenario: Scenario): string[] {
   if (scenario.agents > 1 && scenario.agent.kind === 'command') {
     out.push(`agents: a "command" agent runs alone (one program per trial against its served world); agents must be 1, got ${scenario.agents}`);
   }
+  // How an http agent's calls are intercepted (and a command agent's served world answers what it does not know): a scripted or function agent makes no HTTP call.
+  if (scenario.http && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command') out.push(`http: sets how an "http" or "command" agent's HTTP calls are met (adapter, unhandled requests); agent.kind is "${scenario.agent.kind}", which makes none: remove it, or use such an agent`);
   if (scenario.model && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command') out.push(`model: a model endpoint serves an "http" or "command" agent's SDK; agent.kind is "${scenario.agent.kind}"`);
   scenario.faults.forEach((rule, i) => {
     const tools = rule.match.tool;

@@ -150,6 +150,13 @@ describe('the habit flags under an agents matrix (in process)', () => {
     );
   }, 120_000);
 
+  it('sweep --json without --replay is refused, naming both flags (it was dropped without a word)', async () => {
+    const r = await inProcess(['sweep', join(matrix.path, 's.yaml'), '--config-file', configFile, '--json', '--k', '1']);
+    expect(r.code, r.err).toBe(2);
+    expect(r.err).toContain("error: --json prints a replayed trial's history as JSON: give it with --replay <i>");
+    expect(r.out).toBe('');
+  }, 20_000);
+
   it('--watch of a scenario ref that names nothing is refused (exit 2), not watched forever', async () => {
     for (const refs of [[join(matrix.path, 'nope.yaml')], [join(matrix.path, 's.yaml'), 'no-such-built-in'], [join(matrix.path, 'gone/')]]) {
       const r = await inProcess(['run', ...refs, '--watch', '--k', '1']);
