@@ -109,4 +109,17 @@ describe('mergeRuns', () => {
     const other = finishRun({ ...shards[1]!, seed: 10 });
     expect(() => mergeRuns([shards[0]!, other, shards[2]!], ['a', 'b', 'c'])).toThrow('b: a shard of another run than a: seed 10, not 9');
   });
+
+  it('names the shard report whose cell is outside the run, whichever shard and cell it is', () => {
+    fc.assert(
+      fc.property(fc.nat(2), fc.constantFrom('scenario', 'config'), fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), (at, field, name) => {
+        const shard = shards[at]!;
+        if (shard.cells.length === 0) return;
+        const foreign = { ...shard, cells: [{ ...shard.cells[0]!, [field]: `x-${name}` }, ...shard.cells.slice(1)] };
+        const runs = shards.map((s, i) => (i === at ? foreign : s));
+        expect(() => mergeRuns(runs, ['s1.json', 's2.json', 's3.json'])).toThrow(new RegExp(`^s${at + 1}\\.json: a cell \\S+ × \\S+ outside its own matrix \\(scenarios: `));
+      }),
+      { numRuns: 10, seed: 43 },
+    );
+  });
 });

@@ -1,16 +1,32 @@
 import type { EventOf, HistoryEvent } from '../core/index.js';
 
-const shortJson = (value: unknown, max: number): string => {
-  const text = JSON.stringify(value) ?? 'nothing';
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-};
+const shortJson = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** One lie, as a verdict names it: what was asked, when, what was answered and what was true. */
 export function describeLie(lie: EventOf<'lie'>): string {
   const read = lie.fault.kind === 'stale' ? 'a stale read' : `a read answered ${lie.fault.kind}`;
   const what = `${lie.tool}${lie.purpose === 'status' ? ' status query' : ''}`;
   const asOf = typeof lie.asOf === 'number' ? `, as of t=${lie.asOf}ms` : '';
-  return `${read}: ${what} ${lie.request} at t=${lie.t}ms${asOf} answered ${shortJson(lie.answered, 80)} while the world held ${shortJson(lie.held, 80)}`;
+  const [answered, held] = aroundDifference(JSON.stringify(lie.answered) ?? 'nothing', JSON.stringify(lie.held) ?? 'nothing', 80);
+  return `${read}: ${what} ${lie.request} at t=${lie.t}ms${asOf} answered ${answered} while the world held ${held}`;
+}
+
+/**
+ * Two texts cut to `max` characters each around where they first differ: the first `max` of
+ * each were the same when the changed field came later (a wrong_value deep in a long answer).
+ */
+export function aroundDifference(a: string, b: string, max: number): [string, string] {
+  if (a.length <= max && b.length <= max) return [a, b];
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  // The first max - 1 characters hold the difference: cut only the end, as before.
+  if (i < max - 12) return [shortJson(a, max), shortJson(b, max)];
+  const start = Math.max(0, i - 20);
+  const cut = (t: string): string => {
+    const body = t.slice(start, start + max - 2);
+    return `…${body}${start + max - 2 < t.length ? '…' : ''}`;
+  };
+  return [cut(a), cut(b)];
 }
 
 /**

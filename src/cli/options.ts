@@ -46,7 +46,12 @@ export function parseSeed(value: string): SeedOption {
 export const collect = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** A repeatable flag that also takes a comma list (`--agent a,b --agent c`). */
-export const collectNames = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
+export function collectNames(value: string, previous: readonly string[] | undefined): string[] {
+  const names = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  // An empty value would pick no agent at all: a run of nothing that exits 0.
+  if (names.length === 0) throw new InvalidArgumentError(`expected a name (or a comma list of names), got "${value}"`);
+  return [...(previous ?? []), ...names];
+}
 
 export function collectGate(value: string, previous: readonly Gate[] | undefined): Gate[] {
   try {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { plural } from '../report/format.js';
 import { loadScenarios, sourceFileOf } from '../scenario/library.js';
 import type { ScenarioProject } from '../scenario/project.js';
@@ -47,6 +48,8 @@ export async function selectScenarios(request: ScenarioSelection, from: ((ref: s
   const onlyFiles = request.onlyFiles && new Set(request.onlyFiles);
   const scenarios = loaded.filter((s) => (onlyNames === undefined || onlyNames.has(s.name)) && (onlyFiles === undefined || onlyFiles.has(resolve(sourceFileOf(s) ?? ''))));
   if (scenarios.length === 0) {
+    // Only a narrowing flag may leave nothing to run; an empty selection otherwise is bad input, not a pass.
+    if (onlyNames === undefined && onlyFiles === undefined) throw new FaultlineError(FaultlineErrorCode.Usage, `no scenario to run in ${refs.join(', ')}`);
     io.stdout.write(
       onlyNames === undefined
         ? '--watch: none of the changed files holds a scenario of this run now; nothing to rerun\n'
@@ -54,6 +57,8 @@ export async function selectScenarios(request: ScenarioSelection, from: ((ref: s
     );
     return [];
   }
-  if (onlyNames !== undefined) io.stderr.write(`faultline: --last-failed reruns ${scenarios.length === 1 ? 'scenario' : `${scenarios.length} scenarios`}: ${scenarios.map((s) => s.name).join(', ')}\n`);
+  // Each scenario once: a matrix scenario loads once per agent, under one name.
+  const names = [...new Set(scenarios.map((s) => s.name))];
+  if (onlyNames !== undefined) io.stderr.write(`faultline: --last-failed reruns ${names.length === 1 ? 'scenario' : `${names.length} scenarios`}: ${names.join(', ')}\n`);
   return scenarios;
 }

@@ -4,6 +4,7 @@ import type { RunFlags } from './commands/runFlags.js';
 import type { ConfigOrigins } from '../config/configOrigins.js';
 import type { LoadedConfigFile } from '../config/loadConfigFile.js';
 import { readProjectConfig } from '../config/readProjectConfig.js';
+import { grepFromConfigFile } from './grepScenarios.js';
 import type { ScenarioProject } from '../scenario/project.js';
 
 export interface Invocation {
@@ -45,7 +46,7 @@ export async function withSharedConfigFile<F extends SharedFlags>(
       ...(project && { project }),
       seed: typed('seed') ? flags.seed : (config.seed ?? flags.seed),
       ...(flags.config === undefined && config.retryConfigs && { config: [...config.retryConfigs] }),
-      ...(flags.grep === undefined && config.grep !== undefined && { grep: new RegExp(config.grep) }),
+      ...(flags.grep === undefined && config.grep !== undefined && { grep: grepFromConfigFile(config.grep, file) }),
       ...more(config, typed, file),
     },
   };
@@ -84,7 +85,7 @@ export async function withConfigFile(cmd: Command, scenarios: string[], flags: R
       // Already checked when the file was loaded, so these parse.
       ...(flags.gate === undefined && config.gates && { gate: config.gates.map(parseGate) }),
       ...(flags.reporter === undefined && config.reporters && { reporter: [...config.reporters] }),
-      ...(flags.grep === undefined && config.grep !== undefined && { grep: new RegExp(config.grep) }),
+      ...(flags.grep === undefined && config.grep !== undefined && { grep: grepFromConfigFile(config.grep, file) }),
       ...(config.prices && { prices: config.prices }),
     },
   };

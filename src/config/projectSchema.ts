@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NetworkSchema } from '../faults/network.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
+import { NAMED_SERVICES, isBuiltinService } from '../world/createWorld.js';
 import {
   BudgetSchema,
   CommandAgentSchema,
@@ -43,11 +44,20 @@ const DefaultAgentSchema = z.union([
   FunctionAgentSchema.extend({ task: z.string().min(1).optional() }),
 ]);
 
+/**
+ * A default service by name: a module path (read from the config file's folder) or a built-in,
+ * checked here so a misspelt built-in is blamed on `defaults.services`, not on the first scenario.
+ */
+const ServiceName = z
+  .string()
+  .min(1)
+  .refine((s) => /[./\\]/.test(s) || isBuiltinService(s), { error: (issue) => `"${String(issue.input)}" is not a built-in service (${NAMED_SERVICES.join(', ')}) nor a module path such as ./tickets.service.ts` });
+
 /** `defaults` in faultline.config.ts: scenario fields, each given whole to every scenario that leaves it out. */
 export const ProjectDefaultsSchema = z
   .object({
     /** Built-in names, module paths (from the config file's folder) or `defineService` definitions. */
-    services: z.array(z.union([z.string().min(1), ServiceRefSchema])).min(1).optional(),
+    services: z.array(z.union([ServiceName, ServiceRefSchema])).min(1).optional(),
     model: ModelEndpointSchema.extend({ readToolResult: z.union([z.string().min(1), ReaderSchema]).optional() }).strict().optional(),
     http: HttpTransportSchema.optional(),
     network: NetworkSchema.optional(),

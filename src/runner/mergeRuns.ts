@@ -38,10 +38,10 @@ export function mergeRuns(runs: readonly RunResult[], sources: readonly string[]
   const keep = first.keepFailures ?? undefined;
   const tallies = first.configs.flatMap((config) => first.scenarios.map((scenario) => ({ scenario, config, tally: undefined as CellTally | undefined })));
   const slot = new Map(tallies.map((t) => [`${t.config}\u0000${t.scenario}`, t]));
-  for (const run of runs) {
+  for (const [i, run] of runs.entries()) {
     for (const cell of run.cells) {
       const entry = slot.get(`${cell.config}\u0000${cell.scenario}`);
-      if (entry === undefined) throw usage(`a shard holds a cell ${cell.scenario} × ${cell.config} outside its own matrix`);
+      if (entry === undefined) throw usage(`${sources[i] ?? `report ${i + 1}`}: a cell ${cell.scenario} × ${cell.config} outside its own matrix (scenarios: ${first.scenarios.join(', ')}; configurations: ${first.configs.join(', ')}); was the report edited?`);
       entry.tally ??= new CellTally(cell.scenario, cell.config, cell.refs, keep, [], cell.clock ?? 'virtual');
       entry.tally.addCell(cell);
     }

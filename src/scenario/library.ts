@@ -129,7 +129,7 @@ export async function loadConfigFile(file: string): Promise<ExecutionConfig> {
  * (no separator, no extension) is a built-in name first, so a local folder called
  * `naive` cannot shadow the `naive` configuration.
  */
-async function resolveRefs(refs: readonly string[], dirs: readonly string[], what: string): Promise<string[]> {
+export async function resolveRefs(refs: readonly string[], dirs: readonly string[], what: string): Promise<string[]> {
   const files: string[] = [];
   const builtins = (await Promise.all(dirs.map((d) => filesIn(d)))).flat();
   for (const ref of refs) {

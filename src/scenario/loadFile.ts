@@ -184,7 +184,7 @@ const isPlainRecord = (v: unknown): v is Record<string, unknown> => {
  * prototype): a goal state that names it would pass without checking anything. Refused
  * anywhere in a file, with its path.
  */
-function refuseProtoKeys(value: unknown, file: string, code: FaultlineErrorCode): void {
+export function refuseProtoKeys(value: unknown, file: string, code: FaultlineErrorCode): void {
   const seen = new Set<object>();
   const walk = (v: unknown, path: (string | number)[]): void => {
     if (typeof v !== 'object' || v === null || seen.has(v)) return;

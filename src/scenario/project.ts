@@ -113,15 +113,22 @@ export async function applyProject(value: unknown, project: ScenarioProject | un
   const { defaults, agents } = await projectOf(project);
   const filled: Record<string, unknown> = { ...value };
   for (const [key, v] of Object.entries(defaults)) if (key !== 'agent' && filled[key] === undefined) filled[key] = v;
+  // The default `http` goes to the agents that make HTTP calls (http, command) only: a scenario's own is checked as written.
+  const ownHttp = isObject(value) && value['http'] !== undefined;
+  const forAgent = (v: Record<string, unknown>): Record<string, unknown> => {
+    if (ownHttp || v['http'] === undefined || (isObject(v['agent']) && (v['agent']['kind'] === 'http' || v['agent']['kind'] === 'command'))) return v;
+    const { http: _http, ...rest } = v;
+    return rest;
+  };
   const own = filled['agent'];
-  if (isObject(own) && own['kind'] !== undefined) return [{ value: filled }];
+  if (isObject(own) && own['kind'] !== undefined) return [{ value: forAgent(filled) }];
   const extra = isObject(own) ? own : {};
   if (agents.length === 0) {
     const base = defaults['agent'];
-    return [{ value: isObject(base) ? { ...filled, agent: { ...base, ...extraFor(base, extra) } } : filled }];
+    return [{ value: forAgent(isObject(base) ? { ...filled, agent: { ...base, ...extraFor(base, extra) } } : filled) }];
   }
   const picked = project.pick === undefined ? agents : agents.filter((a) => project.pick!.includes(a.name));
-  return picked.map(({ name, agent }) => ({ value: { ...filled, agent: { ...agent, ...extraFor(agent, extra) } }, agent: { name, ignoresConfig: ignoresRetryConfig(agent['kind']) } }));
+  return picked.map(({ name, agent }) => ({ value: forAgent({ ...filled, agent: { ...agent, ...extraFor(agent, extra) } }), agent: { name, ignoresConfig: ignoresRetryConfig(agent['kind']) } }));
 }
 
 /** What only a scripted agent reads: the others make their own calls, and an `http` agent's model has its plan in `model.plan`. */

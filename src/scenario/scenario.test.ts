@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../core/rng.js';
+import { arrivalOffsets } from './arrival.js';
 import type { AgentFn } from '../agent/agentFunction.js';
 import { BEHAVIOURS } from '../model/behaviours.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
@@ -303,6 +306,32 @@ describe('agents and arrival: many agents are a field of every scenario', () => 
     expect(defineScenario({ ...BASE, agents: 3, arrival: { kind: 'uniform', overMs: 1_000 } }).arrival).toEqual({ kind: 'uniform', overMs: 1_000 });
     expect(() => defineScenario({ ...BASE, agents: 0 })).toThrow(/agents: Too small/);
     expect(() => defineScenario({ ...BASE, agents: 2, arrival: { kind: 'storm' } as never })).toThrow(/arrival\.kind/);
+  });
+
+  it('a uniform window past 2^53 - 1 ms is refused at load (the draw of a start in it never ended); one within is drawn at once', () => {
+    fc.assert(
+      fc.property(fc.double({ min: Number.MAX_SAFE_INTEGER + 2, max: 1e308, noNaN: true }), (overMs) => {
+        expect(() => defineScenario({ ...BASE, agents: 2, arrival: { kind: 'uniform', overMs } })).toThrow(/arrival\.overMs: expected at most 9007199254740991 ms/);
+      }),
+      { numRuns: 20, seed: 43 },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (overMs) => {
+        const arrival = defineScenario({ ...BASE, agents: 3, arrival: { kind: 'uniform', overMs } }).arrival;
+        for (const at of arrivalOffsets(arrival, 3, new Rng(7))) expect(at >= 0 && at <= overMs && Number.isSafeInteger(at)).toBe(true);
+      }),
+      { numRuns: 20, seed: 43 },
+    );
+  });
+
+  it('refuses http: (how an http agent is intercepted) on an agent it never reaches', () => {
+    const fn: AgentFn = async () => ({ outcome: 'completed' });
+    fc.assert(
+      fc.property(fc.constantFrom({ agent: AGENT, kind: 'scripted' }, { agent: { kind: 'function' as const, task: 't', fn }, kind: 'function' }), fc.constantFrom('msw' as const, 'nock' as const), ({ agent, kind }, adapter) => {
+        expect(() => defineScenario({ ...BASE, agent, http: { adapter } })).toThrow(new RegExp(`http: sets how an "http" or "command" agent's HTTP calls are met \\(adapter, unhandled requests\\); agent\\.kind is "${kind}"`));
+      }),
+      { numRuns: 4, seed: 43 },
+    );
   });
 
   it('refuses many copies of an http agent, which runs alone', () => {

@@ -325,6 +325,8 @@ function worldProblems(scenario: Scenario): string[] {
     const what = folderKind(scenario.agent.cwd);
     if (what !== 'folder') out.push(`agent.cwd: "${scenario.agent.cwd}": ${what === 'missing' ? 'no such folder' : 'not a folder'}; expected the folder the agent command starts in (from the scenario file's folder)`);
   }
+  // How an http agent's calls are intercepted (and a command agent's served world answers what it does not know): a scripted or function agent makes no HTTP call.
+  if (scenario.http && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command') out.push(`http: sets how an "http" or "command" agent's HTTP calls are met (adapter, unhandled requests); agent.kind is "${scenario.agent.kind}", which makes none: remove it, or use such an agent`);
   if (scenario.model && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command') out.push(`model: a model endpoint serves an "http" or "command" agent's SDK; agent.kind is "${scenario.agent.kind}"`);
   scenario.faults.forEach((rule, i) => {
     const tools = rule.match.tool;

@@ -30,6 +30,8 @@ export interface StartOptions {
   /** Run as another user (tests of unreadable folders run as one when the suite runs as root). */
   readonly uid?: number;
   readonly gid?: number;
+  /** In a process group of its own, as a terminal starts a command: `process.kill(-pid, 'SIGINT')` is then a Ctrl-C. */
+  readonly detached?: boolean;
 }
 
 export function start(args: readonly string[], options: StartOptions): Started {
@@ -39,6 +41,7 @@ export function start(args: readonly string[], options: StartOptions): Started {
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.uid !== undefined && { uid: options.uid }),
     ...(options.gid !== undefined && { gid: options.gid }),
+    ...(options.detached === true && { detached: true }),
   });
   let stdout = '';
   let stderr = '';

@@ -1,9 +1,12 @@
+import { EventEmitter } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
 import { JSON_SCHEMA_VERSION } from '../../src/report/json.js';
+import type { Io } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 
 /**
  * Bad input for the CLI-habit flags (`--bail`, `--max-failures`, `--last-failed`, `--watch`,
@@ -89,4 +92,87 @@ describe('fuzzed bad values for the CLI-habit flags', () => {
     }
     expect(failures).toEqual([]);
   }, 600_000);
+});
+
+/** The CLI in process, its output captured: the habit flags under an agents matrix, without a child per case. */
+async function inProcess(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Io = {
+    stdout: { write: (s) => ((out += s), true) },
+    stderr: { write: (s) => ((err += s), true) },
+    env: {},
+    signals: new EventEmitter(),
+    exit: (code) => {
+      throw new Error(`unexpected exit ${code}`);
+    },
+  };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+// One scenario that fails (it wants two events, the plan books one), under a matrix of two agents.
+const MATRIX_SCENARIO = `name: s
+agent:
+  task: Book a review
+  plan:
+    steps:
+      - tool: create_calendar_event
+        input: { clientReference: review-1, title: Design review, start: '2026-01-12T10:00:00Z', end: '2026-01-12T11:00:00Z' }
+        subject: calendar:review-1
+goal:
+  effects: { calendar.event_created: 2 }
+`;
+const MATRIX_CONFIG = "export default { scenarios: ['s.yaml'], defaults: { services: ['calendar'] }, agents: [{ name: 'a1', kind: 'scripted' }, { name: 'a2', kind: 'scripted' }] };\n";
+
+describe('the habit flags under an agents matrix (in process)', () => {
+  let matrix: Awaited<ReturnType<typeof tempDir>>;
+  let configFile = '';
+  beforeAll(async () => {
+    matrix = await tempDir('habits-matrix');
+    configFile = join(matrix.path, 'faultline.config.mjs');
+    await writeFile(join(matrix.path, 's.yaml'), MATRIX_SCENARIO);
+    await writeFile(configFile, MATRIX_CONFIG);
+  });
+  afterAll(() => matrix.cleanup());
+
+  it('--agent with no name in it is refused on every command that picks agents (it would run nothing and exit 0)', async () => {
+    const blanks = fc.constantFrom('', ' ', ',', ' , ,');
+    const commands = fc.constantFrom<readonly string[]>(['run', '--k', '1'], ['compare', '--k', '1'], ['explore', '--runs', '1'], ['sweep', '--k', '1', '--lambda', '0'], ['list']);
+    await fc.assert(
+      fc.asyncProperty(blanks, commands, async (blank, command) => {
+        const r = await inProcess([...command, '--config-file', configFile, '--out', join(matrix.path, 'out'), '--agent', blank].filter((a, i, all) => !(command[0] === 'list' && (a === '--out' || all[i - 1] === '--out'))));
+        expect(r.code, r.err + r.out).toBe(2);
+        expect(r.err).toContain(`option '--agent <name>' argument '${blank}' is invalid. expected a name (or a comma list of names), got "${blank}"`);
+        expect(r.out).not.toMatch(/--watch|faultline {2}seed/);
+      }),
+      { numRuns: 8, seed: 43 },
+    );
+  }, 120_000);
+
+  it('sweep --json without --replay is refused, naming both flags (it was dropped without a word)', async () => {
+    const r = await inProcess(['sweep', join(matrix.path, 's.yaml'), '--config-file', configFile, '--json', '--k', '1']);
+    expect(r.code, r.err).toBe(2);
+    expect(r.err).toContain("error: --json prints a replayed trial's history as JSON: give it with --replay <i>");
+    expect(r.out).toBe('');
+  }, 20_000);
+
+  it('--watch of a scenario ref that names nothing is refused (exit 2), not watched forever', async () => {
+    for (const refs of [[join(matrix.path, 'nope.yaml')], [join(matrix.path, 's.yaml'), 'no-such-built-in'], [join(matrix.path, 'gone/')]]) {
+      const r = await inProcess(['run', ...refs, '--watch', '--k', '1']);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toMatch(/^error: no scenario file or built-in scenario named "(\S*nope\.yaml|no-such-built-in|\S*gone\/?)"/m);
+    }
+  }, 20_000);
+
+  it('-t matching nothing and --last-failed name each matrix scenario once, not once per agent', async () => {
+    const grep = await inProcess(['list', '--config-file', configFile, '-t', 'zzz']);
+    expect(grep.code).toBe(2);
+    expect(grep.err).toContain('--grep zzz matches no scenario (scenarios: s)\n');
+    const out = join(matrix.path, 'last');
+    const first = await inProcess(['run', '--config-file', configFile, '--k', '1', '--out', out, '--reporter', 'json']);
+    expect(first.code, first.err).toBe(1);
+    const again = await inProcess(['run', '--config-file', configFile, '--k', '1', '--out', out, '--reporter', 'json', '--last-failed']);
+    expect(again.err).toContain('faultline: --last-failed reruns scenario: s\n');
+  }, 120_000);
 });

@@ -6,11 +6,14 @@
  * The cases are drawn by fast-check: a bad value at a drawn path, each run on a drawn command
  * (the fixed classes each run once, on commands drawn so that every command meets one).
  */
-import { writeFile } from 'node:fs/promises';
+import { EventEmitter } from 'node:events';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultline } from './faultline.js';
+import type { Io } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { faultline, tempDir } from './faultline.js';
 import { userProject } from './userProject.js';
 
 interface Case {
@@ -116,4 +119,64 @@ describe('bad defaults and agents in faultline.config.ts are refused (exit 2) by
     await fc.assert(fc.asyncProperty(duplicates, fc.constantFrom(...Object.keys(COMMANDS)), (c, command) => refused(c, command)), { numRuns: 4, seed: 27 });
     await fc.assert(fc.asyncProperty(unknownAgent, fc.constantFrom(...PICKING), (c, command) => refused(c, command)), { numRuns: 4, seed: 27 });
   });
+});
+
+/** The CLI in process, its output captured: the config's messages, without a child per case. */
+async function inProcess(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Io = {
+    stdout: { write: (s) => ((out += s), true) },
+    stderr: { write: (s) => ((err += s), true) },
+    env: {},
+    signals: new EventEmitter(),
+    exit: (code) => {
+      throw new Error(`unexpected exit ${code}`);
+    },
+  };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+describe('messages that name the config file and its key, not a scenario or a flag (in process)', () => {
+  let here: Awaited<ReturnType<typeof tempDir>>;
+  beforeAll(async () => {
+    here = await tempDir('project-config-messages');
+    await writeFile(join(here.path, 's.yaml'), SCENARIO);
+  });
+  afterAll(() => here.cleanup());
+
+  let cases = 0;
+  const refusedInProcess = async (config: string, command: readonly string[], says: RegExp): Promise<void> => {
+    // A folder per case: Node caches an imported module by its path for the life of the process.
+    const folder = join(here.path, `case-${++cases}`);
+    await mkdir(folder);
+    await writeFile(join(folder, 's.yaml'), SCENARIO);
+    await writeFile(join(folder, 'scripted.yaml'), "name: s\nagent:\n  kind: scripted\n  task: Create order ref-1\n  plan:\n    steps:\n      - tool: create_order\n        input: { clientReference: ref-1, item: book, quantity: 1, amountCents: 1500 }\n");
+    const file = join(folder, 'faultline.config.mjs');
+    await writeFile(file, `export default ${config};\n`);
+    const r = await inProcess([...command, '--config-file', file]);
+    expect(r.code, `${config}: ${r.err}${r.out}`).toBe(2);
+    expect(r.err, config).toMatch(says);
+    expect(r.err, config).not.toMatch(/scenarios\[\d+\]|\bs\.yaml|--grep/);
+  };
+
+  it('an agent of a drawn kind without its required field is told about that field, not that its kind should be "http"', async () => {
+    // Each kind and the field it cannot do without.
+    const kinds = fc.constantFrom(['command', 'argv'], ['function', 'fn']);
+    const where = fc.constantFrom('defaults.agent', 'agents[0]');
+    await fc.assert(
+      fc.asyncProperty(kinds, where, fc.constantFrom<readonly string[]>(['list'], ['run', '--k', '1'], ['explore', '--runs', '1']), async ([kind, field], at, command) => {
+        const agent = `{ ${at === 'agents[0]' ? "name: 'a', " : ''}kind: '${kind}' }`;
+        const config = at === 'agents[0]' ? `{ scenarios: ['s.yaml'], agents: [${agent}] }` : `{ scenarios: ['s.yaml'], defaults: { agent: ${agent} } }`;
+        await refusedInProcess(config, command, new RegExp(`faultline\\.config\\.mjs: invalid faultline config:\\n\\s+- ${at.replace(/[[\]]/g, '\\$&')}\\.${field}: `));
+      }),
+      { numRuns: 8, seed: 43 },
+    );
+  }, 120_000);
+
+  it('a defaults.services name that is no built-in, and a config grep that matches nothing', async () => {
+    await refusedInProcess("{ scenarios: ['s.yaml'], defaults: { services: ['orders', 'nosuch'] } }", ['list'], /faultline\.config\.mjs: invalid faultline config:\n\s+- defaults\.services\[1\]: "nosuch" is not a built-in service \(orders, /);
+    await refusedInProcess("{ scenarios: ['scripted.yaml'], grep: 'zzz', defaults: { services: ['orders'] } }", ['run', '--k', '1'], /faultline\.config\.mjs: grep zzz matches no scenario \(scenarios: s\)/);
+  }, 60_000);
 });

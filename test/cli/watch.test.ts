@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, start } from './faultline.js';
 import { userProject } from './userProject.js';
 
@@ -84,6 +85,20 @@ describe('faultline run --watch', () => {
     // The reports folder the runs wrote into never started a run of its own.
     expect(count(stderr, /^faultline: changed:/)).toBe(2);
   });
+
+  it("a terminal's Ctrl-C (SIGINT to the whole foreground group) reaches the run once: it finishes its trial and writes its reports", async () => {
+    // The built-in library as the user's files: a run long enough to be interrupted in the middle.
+    await mkdir(join(project.path, 'long'), { recursive: true });
+    for (const name of (await readdir(LIBRARY)).filter((f) => f.endsWith('.yaml'))) await writeFile(join(project.path, 'long', name), await readFile(join(LIBRARY, name), 'utf8'));
+    const run = start(['run', 'long/', '--k', '100', '--out', 'long-out', '--reporter', 'json', '--watch'], { cwd: project.path, detached: true });
+    await run.stderrLine(/^✓ rulebook × \S+: 100\/100 passed/);
+    process.kill(-run.child.pid!, 'SIGINT');
+    const r = await run.done;
+    expect(r.stderr).not.toContain('again, exiting without reports');
+    expect(r.stderr).toMatch(/interrupted; the reports cover the \d+ trials that finished/);
+    expect(r.code, r.stderr).toBe(130);
+    expect(parseJsonReport(await readFile(join(project.path, 'long-out', 'faultline.json'), 'utf8')).run.interrupted).toBe(true);
+  }, 180_000);
 
   it('refuses to watch only built-in scenarios, and --watch with --last-failed', async () => {
     const [builtin, both] = await Promise.all([

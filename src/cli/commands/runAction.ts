@@ -18,7 +18,7 @@ export async function runAction(ctx: CliContext, cmd: Command, scenarios: string
   const watching = watchRole(flags, ctx.io.env);
   if (watching.kind === 'watch') {
     const { executeWatch } = await import('../watch/executeWatch.js');
-    ctx.exitCode = await executeWatch({ argv: ctx.argv ?? [], scenarios }, ctx.io);
+    ctx.exitCode = await executeWatch({ argv: ctx.argv ?? [], scenarios, ...(flags.project && { configFile: flags.project.file }) }, ctx.io);
     return;
   }
   const { configs, ...shown } = await view(flags);

@@ -135,6 +135,8 @@ export function createSweepCommand(ctx: CliContext): Command {
         ...(!typed('k') && config.k !== undefined && { k: config.k, kFrom: file }),
         ...(!typed('out') && config.outDir !== undefined && { out: config.outDir }),
       })));
+      // --json shapes what --replay prints; alone it would be dropped without a word (sweep.json is always written).
+      if (flags.json === true && flags.replay === undefined) throw new FaultlineError(FaultlineErrorCode.Usage, '--json prints a replayed trial\'s history as JSON: give it with --replay <i> (the sweep itself always writes sweep.json to --out)');
       const faults = (flags.fault ?? DEFAULT_SWEEP_FAULTS).map((text) => {
         const parsed = parseSweepFault(text);
         if (parsed.kind === 'error') throw new FaultlineError(FaultlineErrorCode.Usage, `--fault ${text}: ${parsed.message}`);

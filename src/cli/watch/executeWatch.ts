@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { RealClock } from '../../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { isBareName } from '../../scenario/expandRef.js';
-import { filesIn } from '../../scenario/library.js';
+import { CROWD_DIR, filesIn, LIBRARY_DIR, resolveRefs } from '../../scenario/library.js';
 import { ExitCode } from '../exitCodes.js';
 import { listenForInterrupt } from '../interrupt.js';
 import type { Io } from '../io.js';
@@ -24,6 +24,8 @@ export interface WatchRequest {
   readonly argv: readonly string[];
   /** The scenario refs of the run (typed, or from the config file): files and folders are watched. */
   readonly scenarios: readonly string[];
+  /** faultline.config.ts, when the run reads one: its defaults and agents reach every scenario, so it and what it names are watched too. */
+  readonly configFile?: string;
 }
 
 const shown = (path: string): string => relative(process.cwd(), path) || '.';
@@ -50,6 +52,8 @@ async function scenarioFiles(refs: readonly string[]): Promise<{ files: string[]
  * ES modules for the life of a process); it prints what it prints without `--watch`.
  */
 export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitCode> {
+  // A ref that names nothing is bad input now and after any edit: refused (exit 2), not watched forever.
+  await resolveRefs(request.scenarios, [LIBRARY_DIR, CROWD_DIR], 'scenario');
   const initial = await scenarioFiles(request.scenarios);
   if (initial.files.length === 0) {
     throw new FaultlineError(FaultlineErrorCode.Usage, '--watch: no scenario file to watch (built-in scenarios do not change); name your scenario files or folders, or list them in faultline.config.ts');
@@ -63,13 +67,20 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
 
   const runOnce = (only: readonly string[] | undefined): Promise<number> =>
     new Promise((done) => {
-      const child = spawn(process.execPath, [BIN, ...request.argv], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...io.env, [WATCH_RERUN_ENV]: only === undefined ? '' : JSON.stringify(only) } });
+      // In a process group of its own: a terminal's Ctrl-C goes to the foreground group, and a
+      // run that got it from the terminal and again from us would take the second as "quit at
+      // once, without reports". The watcher forwards exactly one.
+      const child = spawn(process.execPath, [BIN, ...request.argv], { detached: true, stdio: ['ignore', 'inherit', 'inherit'], env: { ...io.env, [WATCH_RERUN_ENV]: only === undefined ? '' : JSON.stringify(only) } });
       // The run stops as a run does on Ctrl-C: the trial in progress finishes, the partial reports are written.
       const forward = (): void => void child.kill('SIGINT');
       stop.addEventListener('abort', forward, { once: true });
+      // A second Ctrl-C ends the watcher at once: the run, outside its group, is told again, so it quits too.
+      const orphaned = (): void => void child.kill('SIGINT');
+      process.once('exit', orphaned);
       child.on('error', () => done(ExitCode.Crash));
       child.on('close', (code) => {
         stop.removeEventListener('abort', forward);
+        process.off('exit', orphaned);
         done(code ?? ExitCode.Crash);
       });
     });
@@ -98,7 +109,8 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
   const rebuild = async (): Promise<void> => {
     const now = await scenarioFiles(request.scenarios);
     folders = now.folders;
-    graph = new Map(await Promise.all(now.files.map(async (f) => [f, await moduleGraph(f)] as const)));
+    const project = request.configFile === undefined ? new Set<string>() : await moduleGraph(request.configFile);
+    graph = new Map(await Promise.all(now.files.map(async (f) => [f, new Set([...(await moduleGraph(f)), ...project])] as const)));
     const files = new Set([...graph.values()].flatMap((deps) => [...deps]));
     watchFolders(new Set([...[...files].map((f) => dirname(f)), ...folders]));
     io.stderr.write(`\nfaultline: watching ${graph.size === 1 ? 'one scenario file' : `${graph.size} scenario files`} and ${files.size - graph.size} ${files.size - graph.size === 1 ? 'file' : 'files'} they import or name; Ctrl-C to stop\n`);

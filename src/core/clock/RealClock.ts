@@ -1,8 +1,29 @@
 import { sleepOn, type Clock, type TimerHandle } from './Clock.js';
 
+/** Node's longest timer: a longer delay fires at once, with a TimeoutOverflowWarning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface LongTimer {
+  clear(): void;
+}
+
+/**
+ * A timer of any length: one longer than Node's limit is armed in pieces, so a wall-clock wait
+ * of 10^10 ms (a command agent's `timeoutMs`) waits, instead of firing at once as Node's would.
+ */
+function longTimer(arm: typeof setTimeout, ms: number, fn: () => void, unref = false): LongTimer {
+  let timer: NodeJS.Timeout | undefined;
+  const step = (left: number): void => {
+    timer = arm(() => (left > MAX_TIMER_MS ? step(left - MAX_TIMER_MS) : fn()), Math.min(Math.max(0, left), MAX_TIMER_MS));
+    if (unref) timer.unref();
+  };
+  step(ms);
+  return { clear: () => clearTimeout(timer) };
+}
+
 /** Wall-clock time, for the CLI's durations and for users who run against real services. */
 export class RealClock implements Clock {
-  readonly #timers = new Map<number, NodeJS.Timeout>();
+  readonly #timers = new Map<number, LongTimer>();
   #nextId = 1;
 
   now(): number {
@@ -17,17 +38,16 @@ export class RealClock implements Clock {
     const id = this.#nextId++;
     this.#timers.set(
       id,
-      setTimeout(() => {
+      longTimer(setTimeout, ms, () => {
         this.#timers.delete(id);
         fn();
-      }, Math.max(0, ms)),
+      }),
     );
     return id as TimerHandle;
   }
 
   clearTimer(handle: TimerHandle): void {
-    const t = this.#timers.get(handle);
-    if (t !== undefined) clearTimeout(t);
+    this.#timers.get(handle)?.clear();
     this.#timers.delete(handle);
   }
 }
@@ -40,9 +60,8 @@ export const wallMs = (): number => performance.now();
  * still ends it, or fires `beforeExit`); returns its cancel.
  */
 export function wallDeadline(ms: number, fn: () => void): () => void {
-  const timer = setTimeout(fn, Math.max(0, ms));
-  timer.unref();
-  return () => clearTimeout(timer);
+  const timer = longTimer(setTimeout, ms, fn, true);
+  return () => timer.clear();
 }
 
 // Taken at load: a trial in this process installs virtual timers globally, and a wait of the
@@ -52,6 +71,6 @@ const realSetTimeout = globalThis.setTimeout;
 /** Waits `ms` of wall-clock time, whatever timers a trial has installed meanwhile. */
 export function realSleep(ms: number): Promise<void> {
   return new Promise((resolve) => {
-    realSetTimeout(resolve, Math.max(0, ms));
+    longTimer(realSetTimeout, ms, resolve);
   });
 }

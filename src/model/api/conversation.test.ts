@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeResult } from '../../runtime/feedback/structured.js';
 import type { ToolResult } from '../../runtime/result.js';
@@ -37,5 +38,25 @@ describe('actionText and finalFromText', () => {
     expect(finalFromText(actionText(final))).toEqual(final);
     expect(finalFromText(actionText({ kind: 'wait', ms: 500 }))).toEqual({ kind: 'wait', ms: 500 });
     expect(finalFromText('All done.')).toEqual({ kind: 'final', outcome: 'completed', message: 'All done.', claims: [] });
+  });
+
+  it('an empty answer or an error text in its place is never a completion (it is unknown), whatever surrounds it', () => {
+    const blank = fc.stringMatching(/^[ \t\n\r]{0,6}$/);
+    const errorText = fc.tuple(
+      fc.constantFrom('[API ERROR] HTTP 500', '[api error]', '[Error: fetch failed]', 'Error: 429 Too Many Requests', 'APIError: 500 internal', 'TypeError: terminated', 'HTTP 503 Service Unavailable', 'HTTP/1.1 502 Bad Gateway'),
+      fc.stringMatching(/^[ \t\n]{0,3}$/),
+      fc.string({ maxLength: 40 }),
+    ).map(([e, before, after]) => `${before}${e}${after}`);
+    fc.assert(
+      fc.property(fc.oneof(blank, errorText), (text) => {
+        const read = finalFromText(text);
+        expect(read).toMatchObject({ kind: 'final', outcome: 'unknown' });
+      }),
+      { numRuns: 200, seed: 43 },
+    );
+    // A plain answer that merely mentions an error is still the model's final word.
+    for (const text of ['All done: no error this time.', 'Errors were handled; order ord-1 created.', 'The HTTP 500 earlier was retried.']) {
+      expect(finalFromText(text)).toMatchObject({ outcome: 'completed', message: text });
+    }
   });
 });
