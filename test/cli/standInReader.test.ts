@@ -99,12 +99,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
     const calls = message.tool_calls ?? [];
     if (calls.length === 0) {
       const final = finalFromText(message.content ?? '');
-      if (final.kind === 'wait') {
-        await new Promise((r) => setTimeout(r, final.ms));
-        messages.push({ role: 'user', content: 'waited' });
-        continue;
-      }
-      return { outcome: final.outcome, message: final.message, claims: final.claims };
+      return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
     }
     for (const call of calls) {
       if (call.type !== 'function') continue;
