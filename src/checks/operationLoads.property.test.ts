@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { HistoryEvent } from '../core/index.js';
 import { operationLoads, type OperationLoad } from './amplification.js';
+import { historyRecorder } from './testing.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 
 /** `operationLoads` as it was before the index numbered operations: a map keyed by source, tool and canonical input text. The oracle. */
@@ -44,14 +44,11 @@ describe('operationLoads', () => {
   it('groups calls, attempts and deliveries as it did when it keyed operations by their printed input', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
-        const events: HistoryEvent[] = [];
-        const add = (e: Record<string, unknown>): void => void events.push({ seq: events.length, t: 0, ...e } as HistoryEvent);
-        let requests = 0;
+        const { events, add, call, attempt } = historyRecorder();
         for (const s of steps) {
-          if (s.kind === 'call') add({ type: 'tool_call', call: `call-${s.id}`, tool: s.tool, risk: 'write', honoursKeys: true, input: s.input });
+          if (s.kind === 'call') call(s.id, s.tool, s.input);
           else {
-            const request = `req-${++requests}`;
-            add({ type: 'attempt', call: `call-${s.id}`, attempt: 1, tool: 't', purpose: s.status ? 'status' : 'call', request });
+            const request = attempt(s.id, s.status);
             for (let c = 0; c <= s.copies; c++) add({ type: 'delivery', request, tool: 't', copy: c });
             if (s.answered) add({ type: 'response', request, tool: 't', result: 'ok' });
           }

@@ -163,3 +163,29 @@ export function expectations(overrides: Partial<Expectations> = {}): Expectation
     ...overrides,
   };
 }
+
+/** A history written one event at a time by a property test: `seq` in order, every event at t=0. */
+export interface HistoryRecorder {
+  readonly events: HistoryEvent[];
+  add(event: Record<string, unknown>): void;
+  /** Tool call `call-<id>` of `tool` (a write that honours keys) with `input`. */
+  call(id: number, tool: string, input: unknown): void;
+  /** One attempt of `call-<id>` (a status query when `status`) on a new request; returns the request's id. */
+  attempt(id: number, status: boolean): string;
+}
+
+export function historyRecorder(): HistoryRecorder {
+  const events: HistoryEvent[] = [];
+  let requests = 0;
+  const add = (e: Record<string, unknown>): void => void events.push({ seq: events.length, t: 0, ...e } as HistoryEvent);
+  return {
+    events,
+    add,
+    call: (id, tool, input) => add({ type: 'tool_call', call: `call-${id}`, tool, risk: 'write', honoursKeys: true, input }),
+    attempt(id, status) {
+      const request = `req-${++requests}`;
+      add({ type: 'attempt', call: `call-${id}`, attempt: 1, tool: 't', purpose: status ? 'status' : 'call', request });
+      return request;
+    },
+  };
+}

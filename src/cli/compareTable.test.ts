@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GATES, evaluateGates } from '../stats/gates.js';
-import { makeRun, sampleRun } from '../report/testing.js';
+import { makeRun, SAMPLE_RUN_GATES_AND_FAILURES, sampleRun } from '../report/testing.js';
 import { renderComparison } from './compareTable.js';
 
 const RULE = '─'.repeat(149);
@@ -20,17 +20,7 @@ describe('renderComparison', () => {
       'all scenarios        │ ✗  0.750 [0.34, 0.97]  0.500 [0.03, 0.88]    1  2.00  10.462s  │ ✓  1.000 [0.54, 1.00]  1.000 [0.11, 1.00]    0  2.00  10.462s',
       '[lower, upper]: 95% confidence interval (exact, Clopper–Pearson; over all scenarios, a seeded Monte Carlo)',
       '',
-      'gates: 3 of 4 failed',
-      '  ✗ pass^k>=1 failed in 1 of 4 cells: order-partial-write × naive (0)',
-      '  ✗ duplicates==0 failed in 1 of 4 cells: order-partial-write × naive (1)',
-      '  ✗ budget_violations==0 failed in 1 of 4 cells: order-partial-write × naive (1)',
-      '  ✓ unexercised==0 held in 4 cells (worst 0)',
-      '',
-      'failures',
-      '  ✗ order-partial-write × naive: 2 of 4 trials failed (duplicates, budget)',
-      '      trial 1: duplicates: orders:ref-1 was created 2 times',
-      '      replay: faultline replay order-partial-write --config naive --seed 42 --trial 1',
-      '',
+      ...SAMPLE_RUN_GATES_AND_FAILURES,
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GATES, evaluateGates } from '../stats/gates.js';
 import { colorEnabled, renderConsoleReport } from './console.js';
-import { sampleRun } from './testing.js';
+import { SAMPLE_RUN_GATES_AND_FAILURES, sampleRun } from './testing.js';
 
 describe('console report', () => {
   const run = sampleRun();
@@ -32,17 +32,7 @@ describe('console report', () => {
         '  ✓ order-partial-write  rulebook       faults[0]  create_order attempt 1, partial_write  4/4 trials        4',
         '  ✓ rate-limit-storm     rulebook       faults[0]  create_order attempt 1, partial_write  4/4 trials        4',
         '',
-        'gates: 3 of 4 failed',
-        '  ✗ pass^k>=1 failed in 1 of 4 cells: order-partial-write × naive (0)',
-        '  ✗ duplicates==0 failed in 1 of 4 cells: order-partial-write × naive (1)',
-        '  ✗ budget_violations==0 failed in 1 of 4 cells: order-partial-write × naive (1)',
-        '  ✓ unexercised==0 held in 4 cells (worst 0)',
-        '',
-        'failures',
-        '  ✗ order-partial-write × naive: 2 of 4 trials failed (duplicates, budget)',
-        '      trial 1: duplicates: orders:ref-1 was created 2 times',
-        '      replay: faultline replay order-partial-write --config naive --seed 42 --trial 1',
-        '',
+        ...SAMPLE_RUN_GATES_AND_FAILURES,
       ].join('\n'),
     );
   });

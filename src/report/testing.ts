@@ -176,6 +176,24 @@ export function sampleRun(): RunResult {
   });
 }
 
+/**
+ * The end of every text report of `sampleRun()` under the default gates: the gates, then the
+ * failing cell with its first verdict and replay command, then an empty line.
+ */
+export const SAMPLE_RUN_GATES_AND_FAILURES: readonly string[] = [
+  'gates: 3 of 4 failed',
+  '  ✗ pass^k>=1 failed in 1 of 4 cells: order-partial-write × naive (0)',
+  '  ✗ duplicates==0 failed in 1 of 4 cells: order-partial-write × naive (1)',
+  '  ✗ budget_violations==0 failed in 1 of 4 cells: order-partial-write × naive (1)',
+  '  ✓ unexercised==0 held in 4 cells (worst 0)',
+  '',
+  'failures',
+  '  ✗ order-partial-write × naive: 2 of 4 trials failed (duplicates, budget)',
+  '      trial 1: duplicates: orders:ref-1 was created 2 times',
+  '      replay: faultline replay order-partial-write --config naive --seed 42 --trial 1',
+  '',
+];
+
 /** An element of a parsed XML document. */
 export interface XmlElement {
   readonly name: string;

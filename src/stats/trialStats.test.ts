@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, type HistoryEvent } from '../core/index.js';
+import { historyRecorder } from '../checks/testing.js';
 import { TrialIndex } from '../checks/trialIndex.js';
 import { crowdStats, trialStats } from './trialStats.js';
 
@@ -57,15 +58,12 @@ describe('crowdStats: sends per operation', () => {
     );
     fc.assert(
       fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
-        const events: HistoryEvent[] = [];
-        const add = (e: Record<string, unknown>): void => void events.push({ seq: events.length, t: 0, ...e } as HistoryEvent);
+        const { events, add, call, attempt } = historyRecorder();
         add({ type: 'agent_start', caller: 'agent-0', agent: 0, startMs: 0 });
-        let requests = 0;
         for (const s of steps) {
-          if (s.kind === 'call') add({ type: 'tool_call', call: `call-${s.id}`, tool: s.tool, risk: 'write', honoursKeys: true, input: s.input });
+          if (s.kind === 'call') call(s.id, s.tool, s.input);
           else {
-            const request = `req-${++requests}`;
-            add({ type: 'attempt', call: `call-${s.id}`, attempt: 1, tool: 't', purpose: s.status ? 'status' : 'call', request });
+            const request = attempt(s.id, s.status);
             for (let n = 0; n < s.answers; n++) add({ type: 'response', request, tool: 't', result: 'ok' });
           }
         }

@@ -12,6 +12,7 @@ import { JSON_SCHEMA_VERSION } from '../../src/report/json.js';
 import { faultline } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
+import { OPEN_TICKET_PLAN } from './ticketScenario.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const AGENTS = ['openai', 'ai-sdk', 'agents-sdk'];
@@ -38,12 +39,7 @@ export default defineConfig({
 const scenario = (name: string, faults: string): string => `name: ${name}
 model:
   api: openai
-  plan:
-    steps:
-      - tool: open_ticket
-        input: { requestId: req-42, subject: Printer on fire }
-        subject: helpdesk:req-42
-${faults}agent: { task: Open a ticket about the printer that is on fire. }
+${OPEN_TICKET_PLAN}${faults}agent: { task: Open a ticket about the printer that is on fire. }
 goal:
   effects: { ticket.opened: 1 }
   outcome: [completed]

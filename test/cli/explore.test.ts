@@ -10,49 +10,22 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, type Finished } from './faultline.js';
+import { helpdeskService } from './helpdeskService.js';
 import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
+import { httpAgentOpensTicket, OPEN_TICKET_PLAN, SCRIPTED_CREATE_TICKET } from './ticketScenario.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../scenarios/examples/helpdesk/', import.meta.url));
 
-const SERVICE = `import { defineService, z } from 'faultline';
-
-export default defineService({
-  name: 'helpdesk',
-  state: (): Record<string, { requestId: string; subject: string }> => ({}),
-  tools: {
-    create_ticket: {
-      description: 'Open a ticket. requestId is your business id for it.',
-      risk: 'write',
-      businessKey: 'requestId',
-      input: z.object({ requestId: z.string(), subject: z.string() }).strict(),
-      run(input, ctx) {
-        const ticketId = ctx.id('tkt');
-        ctx.state[ticketId] = input;
-        ctx.effect('ticket.created', { key: input.requestId, data: { ticketId } });
-        return { ticketId };
-      },
-    },
-  },
-});
-`;
+/** The helpdesk whose write tool is create_ticket, with no HTTP shape. */
+const SERVICE = helpdeskService({ tool: 'create_ticket', effect: 'ticket.created' });
 
 /** The service ignores Idempotency-Key, and the scenario has no faults of its own: explore brings them. */
 const TICKET_OFF = `name: ticket-off
 services: [../services/helpdesk.service.ts]
 world:
   helpdesk: { idempotency: false }
-agent:
-  kind: scripted
-  task: Open a ticket about the printer.
-  plan:
-    steps:
-      - tool: create_ticket
-        input: { requestId: req-1, subject: printer on fire }
-        subject: helpdesk:req-1
-goal:
-  effects: { ticket.created: 1 }
-`;
+${SCRIPTED_CREATE_TICKET}`;
 
 const FUNCTION_AGENT = `import { defineScenario } from 'faultline';
 
@@ -128,19 +101,7 @@ const STREAMED = `name: streamed-ticket
 services: [${HELPDESK}]
 model:
   api: openai
-  plan:
-    steps:
-      - tool: open_ticket
-        input: { requestId: req-42, subject: Printer on fire }
-        subject: helpdesk:req-42
-agent:
-  kind: http
-  task: Open a ticket about the printer that is on fire.
-  module: ../stream.agent.ts
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+${OPEN_TICKET_PLAN}${httpAgentOpensTicket('../stream.agent.ts')}`;
 
 /** The built-in library, every scenario of it. */
 const LIBRARY = [

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { tempDir } from './faultline.js';
+import { httpAgentOpensTicket, OPEN_TICKET_PLAN } from './ticketScenario.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 
@@ -43,19 +44,7 @@ const scenario = (cassette?: string): string => `name: cassette-agent
 services: [${join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts')}]
 model:
   api: openai
-${cassette === undefined ? '' : `  cassette: ${JSON.stringify(cassette)}\n`}  plan:
-    steps:
-      - tool: open_ticket
-        input: { requestId: req-42, subject: Printer on fire }
-        subject: helpdesk:req-42
-agent:
-  kind: http
-  task: Open a ticket about the printer that is on fire.
-  module: ${join(EXAMPLES, 'sdk-agents/code/openaiAgent.ts')}
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+${cassette === undefined ? '' : `  cassette: ${JSON.stringify(cassette)}\n`}  ${OPEN_TICKET_PLAN.trimStart()}${httpAgentOpensTicket(join(EXAMPLES, 'sdk-agents/code/openaiAgent.ts'))}`;
 
 const entry = (status: number): unknown => ({ request: { method: 'POST', path: '/v1/chat/completions', body: {} }, response: { status, headers: {}, body: {} } });
 const cassette = (fields: Record<string, unknown>): string => JSON.stringify({ faultline: 'cassette', version: 1, api: 'openai', entries: [], ...fields });

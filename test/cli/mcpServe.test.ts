@@ -14,6 +14,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { start } from './faultline.js';
+import { servedAddresses } from './servedAddresses.js';
 import { inProcess } from './inProcess.js';
 import { exitedOverStdio, faultlineOverStdio, type FaultlineOverStdio } from './faultlineOverStdio.js';
 import { userProject } from './userProject.js';
@@ -216,23 +217,11 @@ describe('a command agent whose tools come from an MCP client (FAULTLINE_MCP_URL
   });
 });
 
-/** The served addresses, once `faultline serve` has printed them. */
-function addresses(child: ReturnType<typeof start>['child']): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString('utf8');
-      const vars = Object.fromEntries([...out.matchAll(/^ {2}([A-Z_]+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
-      if (vars['FAULTLINE_END_URL'] !== undefined) resolve(vars);
-    });
-    child.once('close', () => reject(new Error(`faultline serve ended before printing its addresses:\n${out}`)));
-  });
-}
 
 describe('the MCP endpoint of the served world (faultline serve, Streamable HTTP)', () => {
   it('serves the tools at FAULTLINE_MCP_URL under the plan; one session across two trials: a keyed client passes, a naive one fails', async () => {
     const serve = start(['serve', 'orders.yaml', '--trials', '2'], { cwd: project.path });
-    const vars = await addresses(serve.child);
+    const vars = await servedAddresses(serve.child);
     expect(vars['FAULTLINE_MCP_URL']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: 'over-http', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(vars['FAULTLINE_MCP_URL']!)));

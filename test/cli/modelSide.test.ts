@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
 import { userProject } from './userProject.js';
+import { OPEN_TICKET_PLAN } from './ticketScenario.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const CHAT = 'model:openai.chat.completions';
@@ -79,12 +80,7 @@ services: [${EXAMPLES}helpdesk/code/helpdesk.service.ts]
 http: { adapter: ${adapter} }
 model:
   api: openai
-  plan:
-    steps:
-      - tool: open_ticket
-        input: { requestId: req-42, subject: Printer on fire }
-        subject: helpdesk:req-42
-faults:
+${OPEN_TICKET_PLAN}faults:
 ${fault}
 agent:
   kind: http

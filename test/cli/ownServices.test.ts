@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { SCRIPTED_CREATE_TICKET } from './ticketScenario.js';
 import { userProject } from './userProject.js';
 
 const SERVICE = `import { defineService, ServiceError, z } from 'faultline';
@@ -51,17 +52,7 @@ faults:
   - match: { tool: create_ticket }
     fault: { kind: partial_write, lostAs: timeout }
     times: 1
-agent:
-  kind: scripted
-  task: Open a ticket about the printer.
-  plan:
-    steps:
-      - tool: create_ticket
-        input: { requestId: req-1, subject: printer on fire }
-        subject: helpdesk:req-1
-goal:
-  effects: { ticket.created: 1 }
-  state: { helpdesk: { tkt-1: { requestId: req-1, status: open } } }
+${SCRIPTED_CREATE_TICKET}  state: { helpdesk: { tkt-1: { requestId: req-1, status: open } } }
 `;
 
 const BAD_SERVICES: readonly { file: string; text: string; expect: RegExp }[] = [

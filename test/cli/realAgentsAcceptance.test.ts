@@ -61,12 +61,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
     messages.push(message);
     if (!message.tool_calls?.length) {
       const final = finalFromText(message.content ?? '');
-      if (final.kind === 'wait') {
-        await new Promise((r) => setTimeout(r, final.ms));
-        messages.push({ role: 'user', content: 'waited' });
-        continue;
-      }
-      return { outcome: final.outcome, message: final.message, claims: final.claims };
+      return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
     }
     for (const call of message.tool_calls) {
       if (call.type !== 'function') continue;
@@ -227,12 +222,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
     }
     const last = state!.messages.at(-1)!;
     const final = finalFromText(typeof last.content === 'string' ? last.content : JSON.stringify(last.content));
-    if (final.kind === 'wait') {
-      await sleep(final.ms);
-      messages = [...state!.messages, { role: 'user', content: 'waited' }];
-      continue;
-    }
-    return { outcome: final.outcome, message: final.message, claims: final.claims };
+    return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
   }
   return { outcome: 'failed', message: 'the agent failed 4 times' };
 });

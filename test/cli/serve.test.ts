@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start } from './faultline.js';
+import { servedAddresses } from './servedAddresses.js';
 import { userProject } from './userProject.js';
 
 const run = promisify(execFile);
@@ -33,18 +34,6 @@ beforeAll(async () => {
 });
 afterAll(() => project.cleanup());
 
-/** The served addresses, once `faultline serve` has printed them. */
-function addresses(child: ReturnType<typeof start>['child']): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString('utf8');
-      const vars = Object.fromEntries([...out.matchAll(/^ {2}([A-Z_]+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
-      if (vars['FAULTLINE_END_URL'] !== undefined) resolve(vars);
-    });
-    child.once('close', () => reject(new Error(`faultline serve ended before printing its addresses:\n${out}`)));
-  });
-}
 
 const curl = async (...args: string[]): Promise<{ code: string; body: string }> => {
   const { stdout } = await run('curl', ['-s', '-m', '5', '-w', '\n%{http_code}', ...args]).catch((e: { stdout: string; code: number }) => ({ stdout: `curl exit ${e.code}\n000` }));
@@ -55,7 +44,7 @@ const curl = async (...args: string[]): Promise<{ code: string; body: string }> 
 describe('faultline serve', () => {
   it('answers curl under the fault plan, and a POST to the end URL ends the trial with its verdicts (--trials 1)', async () => {
     const serve = start(['serve', 'orders.yaml', '--trials', '1'], { cwd: project.path });
-    const vars = await addresses(serve.child);
+    const vars = await servedAddresses(serve.child);
     expect(vars['FAULTLINE_ORDERS_URL']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const url = `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`;
     // The plan's partial write: the order commits, the connection is reset; curl's resend carries no key.
@@ -81,7 +70,7 @@ describe('faultline serve', () => {
 
   it('on Ctrl-C judges what it saw and exits', async () => {
     const serve = start(['serve', 'orders.yaml'], { cwd: project.path });
-    const vars = await addresses(serve.child);
+    const vars = await servedAddresses(serve.child);
     await curl('-X', 'POST', `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`, '-H', 'content-type: application/json', '-H', 'idempotency-key: k-1', '-d', ORDER);
     const resent = await curl('-X', 'POST', `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`, '-H', 'content-type: application/json', '-H', 'idempotency-key: k-1', '-d', ORDER);
     expect(resent.code).toBe('200');

@@ -10,27 +10,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { helpdeskService, OPEN_TICKET_ROUTE } from './helpdeskService.js';
 import { userProject } from './userProject.js';
 
-const SERVICE = `import { defineService, ServiceError, z } from 'faultline';
-
-export default defineService({
-  name: 'helpdesk',
-  state: (): Record<string, { requestId: string; subject: string }> => ({}),
-  tools: {
-    open_ticket: {
-      description: 'Open a support ticket. requestId is your business id for it.',
-      risk: 'write',
-      businessKey: 'requestId',
-      input: z.object({ requestId: z.string(), subject: z.string() }).strict(),
-      run(input, ctx) {
-        const ticketId = ctx.id('tkt');
-        ctx.state[ticketId] = input;
-        ctx.effect('ticket.opened', { key: input.requestId, data: { ticketId } });
-        return { ticketId };
-      },
-    },
-    get_ticket: {
+/** The helpdesk with a read tool beside its write tool, both on HTTP routes. */
+const SERVICE = helpdeskService({
+  moreTools: `    get_ticket: {
       description: 'Get one ticket by its id.',
       risk: 'read',
       input: z.object({ ticketId: z.string() }).strict(),
@@ -40,17 +25,9 @@ export default defineService({
         return { ticketId, ...ticket };
       },
     },
-  },
-  http: {
-    baseUrl: 'https://helpdesk.example.test',
-    routes: [
-      { method: 'POST', path: '/tickets', tool: 'open_ticket', status: 201 },
-      { method: 'GET', path: '/tickets/:ticketId', tool: 'get_ticket' },
-    ],
-    error: (e: ServiceError) => ({ body: { errors: [{ code: e.code, detail: e.message }] } }),
-  },
+`,
+  routes: [OPEN_TICKET_ROUTE, "{ method: 'GET', path: '/tickets/:ticketId', tool: 'get_ticket' }"],
 });
-`;
 
 /**
  * The app's tools, one try each, and how it renders what they return: \`style: 'plain'\` the way
@@ -99,12 +76,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
     const calls = message.tool_calls ?? [];
     if (calls.length === 0) {
       const final = finalFromText(message.content ?? '');
-      if (final.kind === 'wait') {
-        await new Promise((r) => setTimeout(r, final.ms));
-        messages.push({ role: 'user', content: 'waited' });
-        continue;
-      }
-      return { outcome: final.outcome, message: final.message, claims: final.claims };
+      return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
     }
     for (const call of calls) {
       if (call.type !== 'function') continue;

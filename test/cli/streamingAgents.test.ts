@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
 import { userProject } from './userProject.js';
+import { httpAgentOpensTicket, OPEN_TICKET_PLAN } from './ticketScenario.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const SERVICE = join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts');
@@ -90,23 +91,11 @@ services: [${SERVICE}]
 http: { adapter: ${adapter} }
 model:
   api: openai
-  plan:
-    steps:
-      - tool: open_ticket
-        input: { requestId: req-42, subject: Printer on fire }
-        subject: helpdesk:req-42
-# No tool named: a stream fault strikes only a streamed model answer. Once, on the first one.
+${OPEN_TICKET_PLAN}# No tool named: a stream fault strikes only a streamed model answer. Once, on the first one.
 faults:
   - fault: { kind: stream_cut, afterEvents: 2 }
     times: 1
-agent:
-  kind: http
-  task: Open a ticket about the printer that is on fire.
-  module: ${module}
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+${httpAgentOpensTicket(module)}`;
 
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {

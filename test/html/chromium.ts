@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { CHROMIUM_BROWSER, missingLine, required, skipWithout } from '../setup/prerequisites.js';
 
 export const CHROMIUM = process.env['FAULTLINE_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -93,4 +94,22 @@ export function canvasesOf(page: Page): Promise<CanvasCheck[]> {
       return { id: canvas.id, datasets: chart ? chart.data.datasets.map((d) => ({ label: d.label, data: d.data.map(point) })) : null, inked };
     });
   });
+}
+
+/**
+ * Chromium for the cases of one suite: started before them where there is one, closed after.
+ * Returns the getter they open pages with, which fails with `CHROMIUM_MISSING` where it is not.
+ */
+export function withChromium(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error(CHROMIUM_MISSING);
+    return browser;
+  };
 }

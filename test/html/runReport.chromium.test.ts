@@ -1,22 +1,17 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { CHROMIUM, CHROMIUM_MISSING, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
+import { CHROMIUM_MISSING, chromiumRequired, hasChromium, openOffline, withChromium } from './chromium.js';
 
 /** Screenshots stay in the repository's reports folder, for the CI artifact. */
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
 
 describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chromium', () => {
-  let browser: Browser | undefined;
+  const opened = withChromium();
   let dir: { path: string; cleanup: () => Promise<void> };
   let file: string;
-  const opened = (): Browser => {
-    if (!browser) throw new Error(CHROMIUM_MISSING);
-    return browser;
-  };
 
   beforeAll(async () => {
     dir = await tempDir('report-html');
@@ -26,13 +21,9 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain('r/report.html');
     file = join(dir.path, 'r', 'report.html');
-    if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await dir?.cleanup();
-  });
+  afterAll(() => dir?.cleanup());
 
   it('has a Chromium to open the report in', () => {
     expect(hasChromium, CHROMIUM_MISSING).toBe(true);

@@ -1,17 +1,16 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweepJsonSchema, type SweepJson } from '../../src/report/sweep/sweepJson.js';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { canvasesOf, chartsDrawn, CHROMIUM, CHROMIUM_MISSING, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from './chromium.js';
+import { canvasesOf, chartsDrawn, CHROMIUM_MISSING, chromiumRequired, hasChromium, openOffline, withChromium } from './chromium.js';
 
 /** Screenshots stay in the repository's reports folder, for the CI artifact. */
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
 
 describe.skipIf(!hasChromium && !chromiumRequired)('sweep.html in headless Chromium', () => {
-  let browser: Browser | undefined;
+  const opened = withChromium();
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let sweep: SweepJson;
 
@@ -24,22 +23,17 @@ describe.skipIf(!hasChromium && !chromiumRequired)('sweep.html in headless Chrom
     );
     expect(r.code, r.stderr).toBe(0);
     sweep = SweepJsonSchema.parse(JSON.parse(await readFile(join(dir.path, 'r', 'sweep.json'), 'utf8')));
-    if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await dir?.cleanup();
-  });
+  afterAll(() => dir?.cleanup());
 
   it('has a Chromium to open the report in', () => {
     expect(hasChromium, CHROMIUM_MISSING).toBe(true);
   });
 
   it('draws pass^k against λ, a line per configuration with the figures of sweep.json, offline and without a console error', async () => {
-    if (!browser) throw new Error(CHROMIUM_MISSING);
     const file = join(dir.path, 'r', 'sweep.html');
-    const { page, errors, requests } = await openOffline(browser, file);
+    const { page, errors, requests } = await openOffline(opened(), file);
     const drawn = await chartsDrawn(page);
     const canvases = await canvasesOf(page);
     await page.screenshot({ path: join(SCREENSHOTS, 'sweep-report.png'), fullPage: true });

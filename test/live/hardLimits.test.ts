@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { faultline } from '../cli/faultline.js';
 import { liveHarness } from './liveHarness.js';
+import { httpAgentOpensTicket } from '../cli/ticketScenario.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const KEY = 'sk-live-test-0a1b2c3d4e5f6789';
@@ -20,14 +21,7 @@ model:
   api: openai
   baseUrl: ${baseUrl}
   name: house-llm
-agent:
-  kind: http
-  task: Open a ticket about the printer that is on fire.
-  module: ${join(EXAMPLES, 'sdk-agents/code/openaiAgent.ts')}
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+${httpAgentOpensTicket(join(EXAMPLES, 'sdk-agents/code/openaiAgent.ts'))}`;
 
 interface Report {
   run: { trials: number; infraErrors?: number; stopped?: { reason: string; limit: number; spent: number } };

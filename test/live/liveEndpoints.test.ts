@@ -7,28 +7,14 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { faultline } from '../cli/faultline.js';
-import { liveHarness } from './liveHarness.js';
+import { EXAMPLES, liveHarness, sdkAgentScenario } from './liveHarness.js';
 
-const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const HELPDESK = join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts');
 const KEY = 'sk-live-test-fedcba9876543210';
 
-const httpScenario = (name: string, api: 'openai' | 'anthropic', baseUrl: string, modelExtra = ''): string => `name: ${name}
-services: [${HELPDESK}]
-model:
-  api: ${api}
-  baseUrl: ${baseUrl}
-${modelExtra}agent:
-  kind: http
-  task: Open a ticket about the printer that is on fire.
-  module: ${join(EXAMPLES, `sdk-agents/code/${api === 'openai' ? 'openaiAgent' : 'anthropicAgent'}.ts`)}
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+const httpScenario = (name: string, api: 'openai' | 'anthropic', baseUrl: string, modelExtra = ''): string => sdkAgentScenario(name, baseUrl, api, modelExtra);
 
 /** A program of its own: plain fetch to the model at OPENAI_BASE_URL and to the helpdesk, its result in FAULTLINE_RESULT. */
 const COMMAND_AGENT = `import { writeFileSync } from 'node:fs';

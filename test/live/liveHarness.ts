@@ -4,9 +4,24 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach } from 'vitest';
+import { httpAgentOpensTicket } from '../cli/ticketScenario.js';
 import { userProject } from '../cli/userProject.js';
 import { startFakeModelServer, type FakeModelOptions, type FakeModelServer } from './fakeModelServer.js';
+
+export const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
+
+/**
+ * A scenario whose http agent is the worked example on `api`'s SDK (scenarios/examples/sdk-agents),
+ * opening a helpdesk ticket with the model at `baseUrl`; `extra` is more of the `model:` block.
+ */
+export const sdkAgentScenario = (name: string, baseUrl: string, api: 'openai' | 'anthropic' = 'openai', extra = ''): string => `name: ${name}
+services: [${join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts')}]
+model:
+  api: ${api}
+  baseUrl: ${baseUrl}
+${extra}${httpAgentOpensTicket(join(EXAMPLES, `sdk-agents/code/${api === 'openai' ? 'openaiAgent' : 'anthropicAgent'}.ts`))}`;
 
 export interface LiveHarness {
   /** A fake model server, closed after the test. */

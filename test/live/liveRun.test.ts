@@ -8,28 +8,13 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { faultline } from '../cli/faultline.js';
 import { inProcess } from '../cli/inProcess.js';
-import { liveHarness } from './liveHarness.js';
+import { liveHarness, sdkAgentScenario } from './liveHarness.js';
 
-const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const KEY = 'sk-live-test-0123456789abcdef';
-
-const scenario = (name: string, baseUrl: string, api: 'openai' | 'anthropic' = 'openai', extra = ''): string => `name: ${name}
-services: [${join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts')}]
-model:
-  api: ${api}
-  baseUrl: ${baseUrl}
-${extra}agent:
-  kind: http
-  task: Open a ticket about the printer that is on fire.
-  module: ${join(EXAMPLES, `sdk-agents/code/${api === 'openai' ? 'openaiAgent' : 'anthropicAgent'}.ts`)}
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+const scenario = sdkAgentScenario;
 
 interface Report {
   run: { trials: number; infraErrors?: number; interrupted: boolean; cost?: number; stopped?: unknown };

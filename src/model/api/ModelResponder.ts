@@ -1,5 +1,5 @@
 import { ANSWER_USAGE } from './usage.js';
-import { canonicalJson, IdSource, type ToolContract } from '../../core/index.js';
+import { canonicalJson, IdSource, type Clock, type ToolContract } from '../../core/index.js';
 import type { Message, Model, ModelAction } from '../model.js';
 import { streamReply } from '../../faults/http/HttpAnswer.js';
 import type { HttpRoute, ServeContext } from '../../faults/http/HttpRoute.js';
@@ -63,15 +63,32 @@ export class ModelResponder {
     const key = `${dialect.operation}\u0000${canonicalJson(body)}`;
     let answer = this.#answers.get(key);
     if (!answer) {
-      const now = ctx.clock.now();
-      this.#start ??= now;
+      this.#start ??= ctx.clock.now();
       const view = dialect.read(body, this.options.readToolResult);
-      answer = this.model.next({ ...view, now: now - this.#start }).then((action) => {
-        const whole = dialect.write(action, body, this.#ids, now);
+      answer = this.#decide(view, ctx.clock).then((action) => {
+        const whole = dialect.write(action, body, this.#ids, ctx.clock.now());
         return asksForStream(body) ? streamReply(dialect.stream(whole, body)) : whole;
       });
       this.#answers.set(key, answer);
     }
     return answer;
+  }
+
+  /**
+   * The model's next action an agent can take. No model API has a turn that says "wait", and an
+   * agent written like the docs' examples would read one as its final answer: so a `wait` (a
+   * Retry-After, the gap between status queries) is slept out here, on the trial's clock, and
+   * the request is answered with what the model does after it.
+   */
+  async #decide(view: ModelRequestView, clock: Clock): Promise<ModelAction> {
+    const start = this.#start ?? 0;
+    let messages: readonly Message[] = view.messages;
+    let action = await this.model.next({ ...view, now: clock.now() - start });
+    while (action.kind === 'wait') {
+      await clock.sleep(action.ms);
+      messages = [...messages, { role: 'assistant', action }];
+      action = await this.model.next({ ...view, messages, now: clock.now() - start });
+    }
+    return action;
   }
 }

@@ -31,8 +31,9 @@ export function contractOf(name: string, description: string): ToolContract {
 
 /**
  * The text an answer carries for a model's last word. The APIs have no place for an outcome
- * or claims, so a final answer is JSON text (`{"outcome","message","claims"}`), and a wait
- * is `{"wait_ms": n}`; an agent on a real SDK reads them back with `finalFromText`.
+ * or claims, so a final answer is JSON text (`{"outcome","message","claims"}`); an agent on a
+ * real SDK reads it back with `finalFromText`. A wait is `{"wait_ms": n}` only where a caller
+ * writes one itself: the stand-in serving an API sleeps a wait out instead (`ModelResponder`).
  */
 export function actionText(action: Exclude<ModelAction, { kind: 'tool_calls' }>): string {
   return action.kind === 'wait'
