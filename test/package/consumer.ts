@@ -212,6 +212,11 @@ export async function installedConsumer(packed: Packed, specs: readonly string[]
   const project = await createConsumer();
   await cp(join(template, 'package.json'), join(project.dir, 'package.json'));
   await cp(join(template, 'package-lock.json'), join(project.dir, 'package-lock.json'));
-  await must(run('cp', ['-al', join(template, 'node_modules'), join(project.dir, 'node_modules')], project.dir), 'cp -al node_modules');
+  // Hard links where `cp -al` exists (GNU cp); a plain copy elsewhere.
+  const linked = await run('cp', ['-al', join(template, 'node_modules'), join(project.dir, 'node_modules')], project.dir).catch(() => ({ code: 1 }));
+  if (linked.code !== 0) {
+    await rm(join(project.dir, 'node_modules'), { recursive: true, force: true });
+    await cp(join(template, 'node_modules'), join(project.dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+  }
   return project;
 }
