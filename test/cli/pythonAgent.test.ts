@@ -1,7 +1,9 @@
 /**
  * The worked Python agent (scenarios/examples/served): the official `openai` package against
  * faultline's served model API, its own urllib tool against the served helpdesk, started as a
- * `command` agent, from a user's project outside the repo, through the real binary. Without
+ * `command` agent, from a user's project outside the repo: the first run through the real binary,
+ * the other run and the replays in process (`./inProcess.ts`; each trial's Python is a process of
+ * its own either way, and that start, importing openai, is most of a trial's time). Without
  * python3 and the pinned `openai` (scripts/ci-python.sh) they skip, saying in one line how to
  * install it; under CI (or with FAULTLINE_REQUIRE_PYTHON=1) they fail instead.
  */
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 import { missingLine, PYTHON_OPENAI, pythonMissing, skipWithout } from '../setup/prerequisites.js';
 
@@ -63,7 +66,7 @@ describe.skipIf(skip)('a Python agent on the openai package, as a command agent'
       expect(r.stdout).toMatch(new RegExp(`✓ ${name}\\s+1\\.000 .*1/1\\s+0\\s+0`));
     }
     // The served model API streamed its answers as SSE to `stream=True`, and the plan cut the first one.
-    const replay = await faultline(['replay', 'served/python-stream-cut.yaml', '--seed', '1', '--trial', '0'], { cwd: project!.path, env });
+    const replay = await inProcess(['replay', 'served/python-stream-cut.yaml', '--seed', '1', '--trial', '0'], { cwd: project!.path, env });
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/fault stream_cut\(afterEvents=2\) on http-1/);
     expect(replay.stdout).toMatch(/response to http-1: error 200 "the connection dropped mid-stream after 2 of (\d+) events \(stream_cut\)" \[stream: 2 of \1 events\]/);
@@ -72,14 +75,14 @@ describe.skipIf(skip)('a Python agent on the openai package, as a command agent'
   });
 
   it('its planted defects are caught by duplicates and retry-discipline, with the requests as evidence', async () => {
-    const r = await faultline(['run', 'served/defects', '--k', '1'], { cwd: project!.path, env });
+    const r = await inProcess(['run', 'served/defects', '--k', '1'], { cwd: project!.path, env });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/✗ duplicates==0 failed in 1 of 2 cells: served-python-no-key × rulebook \(1\)/);
     expect(r.stdout).toMatch(/✗ served-python-no-key × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/);
     expect(r.stdout).toMatch(
       /✗ served-python-ignores-retry-after × rulebook: 1 of 1 trial failed \(retry-discipline\)\n\s+trial 0: retry-discipline: open_ticket .*\(http-\d+, POST https:\/\/helpdesk\.example\.test\/api\/tickets\) .* was sent \d+ms after the 429 answer to http-\d+ .* said Retry-After: 1 \(1000ms/,
     );
-    const replay = await faultline(['replay', 'served/defects/python-no-key.yaml', '--seed', '1', '--trial', '0'], { cwd: project!.path, env });
+    const replay = await inProcess(['replay', 'served/defects/python-no-key.yaml', '--seed', '1', '--trial', '0'], { cwd: project!.path, env });
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/✗ duplicates: helpdesk:req-7 .*2 times/);
     expect(replay.stdout).toMatch(/✗ retry-discipline: .*without an idempotency key \(requests http-\d+ at t=\d+ms, http-\d+ at t=\d+ms\)/);

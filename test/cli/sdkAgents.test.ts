@@ -1,9 +1,14 @@
-/** The SDK agent examples (scenarios/examples/sdk-agents), offline against the scripted model, through the real binary. */
+/**
+ * The SDK agent examples (scenarios/examples/sdk-agents), offline against the scripted model:
+ * each `run` through the real binary, `init` and the replays (variations of paths with their own
+ * end-to-end tests) in process (`./inProcess.ts`).
+ */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/sdk-agents/', import.meta.url));
@@ -19,7 +24,7 @@ describe('agents on the official SDKs, against a scripted model at the API\'s ow
     // The example as a user gets it: its config's agents run the one scenario, the Anthropic agent its own.
     const project = await userProject('sdk-example', {}, ['openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@anthropic-ai/sdk', 'msw']);
     try {
-      expect((await faultline(['init', '--example', 'sdk-agents'], { cwd: project.path })).code).toBe(0);
+      expect((await inProcess(['init', '--example', 'sdk-agents'], { cwd: project.path })).code).toBe(0);
       const r = await faultline(['run', '--k', '2', '--gate', 'pass^2>=1', '--reporter', 'json', '--out', 'reports'], { cwd: project.path });
       expect(r.code, r.stderr).toBe(0);
       for (const label of ['openai', 'ai-sdk', 'agents-sdk']) expect(r.stderr).toContain(`✓ ${label} × sdk-helpdesk-partial-write: 2/2 passed`);
@@ -29,7 +34,7 @@ describe('agents on the official SDKs, against a scripted model at the API\'s ow
       expect(report.cells).toHaveLength(4);
       for (const cell of report.cells) expect(Math.min(cell.metrics.tokens.input, cell.metrics.tokens.output)).toBeGreaterThan(0);
       // Each agent asked the model twice (the tool call, then the final answer) and the helpdesk three times (one lost answer, one resend).
-      const replay = await faultline(['replay', 'faultline/examples/sdk-agents/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--trial', '0'], { cwd: project.path });
+      const replay = await inProcess(['replay', 'faultline/examples/sdk-agents/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--trial', '0'], { cwd: project.path });
       expect(replay.stdout.match(/delivered http-\d+ to model:openai\.chat\.completions/g)).toHaveLength(2);
       expect(replay.stdout).toMatch(/fault partial_write\(lostAs=timeout\) on http-2/);
       expect(replay.stdout).toMatch(/agent ended: completed "Done: open_ticket\." \(claims helpdesk:req-42 succeeded\)/);
@@ -54,7 +59,7 @@ agent:
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("POST https://api.openai.com/v1/chat/completions escaped faultline's interception and was not sent");
     expect(r.stdout).toContain('create it inside the agent function, or pass it the global fetch');
-    const replay = await faultline(['replay', 'escape.yaml', '--trial', '0'], { cwd: dir.path });
+    const replay = await inProcess(['replay', 'escape.yaml', '--trial', '0'], { cwd: dir.path });
     expect(replay.stdout).toMatch(/escaped interception: POST https:\/\/api\.openai\.com\/v1\/chat\/completions \(refused, not sent\)/);
   });
 });

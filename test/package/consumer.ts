@@ -109,22 +109,14 @@ const alive = (pid: number): boolean => {
 };
 
 /**
- * `pack`, once per state of the sources: the test files that install the tarball (the package
- * smoke test, the real agents' acceptance) run in parallel forks and share one build, keyed by a
- * hash of everything `pack` copies. The first to come packs under a lock file holding its pid;
- * the others wait for its result (or take over if it died). `cleanup` leaves the shared
- * tarball; tarballs of older sources are removed after an hour. `make` is what packs on a miss:
- * `npm test`'s build step passes one that packs the checkout itself (test/package/packRepository.ts),
- * so a suite run after it finds the tarball here and packs nothing.
+ * Runs `make(staged)` once for `dir` across processes: the first to come makes it in a staging
+ * folder under a lock file holding its pid, then renames it to `dir`, so it appears whole or not
+ * at all; the others wait for it (or take over if the holder died).
  */
-export async function packOnce(make: () => Promise<Packed> = pack): Promise<Packed> {
-  const dir = join(PACK_CACHE, await packInputsHash());
-  const manifest = join(dir, 'packed.json');
+async function makeOnce(dir: string, make: (staged: string) => Promise<void>): Promise<void> {
   const lock = `${dir}.lock`;
-  await mkdir(PACK_CACHE, { recursive: true });
   for (;;) {
-    const done = await readFile(manifest, 'utf8').catch(() => undefined);
-    if (done !== undefined) return { ...(JSON.parse(done) as Omit<Packed, 'cleanup'>), cleanup: async () => {} };
+    if (await stat(dir).then(() => true, () => false)) return;
     const mine = await writeFile(lock, String(process.pid), { flag: 'wx' }).then(
       () => true,
       (error: NodeJS.ErrnoException) => {
@@ -139,25 +131,42 @@ export async function packOnce(make: () => Promise<Packed> = pack): Promise<Pack
     else await new Promise((resolve) => setTimeout(resolve, 500));
   }
   try {
-    for (const name of await readdir(PACK_CACHE)) {
-      const other = join(PACK_CACHE, name);
-      if (other !== dir && other !== lock && Date.now() - (await stat(other)).mtimeMs > STALE_MS) await rm(other, { recursive: true, force: true });
-    }
-    const fresh = await make();
+    // Made while we waited for the lock: another process finished between our look and our lock.
+    if (await stat(dir).then(() => true, () => false)) return;
     const staged = `${dir}.${process.pid}`;
     await rm(staged, { recursive: true, force: true });
-    await mkdir(staged);
+    await mkdir(staged, { recursive: true });
+    await make(staged);
+    await rename(staged, dir);
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
+
+/**
+ * `pack`, once per state of the sources: the test files that install the tarball (the package
+ * tests, the real agents' acceptance) run in parallel forks and share one build, keyed by a
+ * hash of everything `pack` copies (see `makeOnce`). `cleanup` leaves the shared tarball;
+ * tarballs of older sources are removed after an hour. `make` is what packs on a miss:
+ * `npm test`'s build step passes one that packs the checkout itself (test/package/packRepository.ts),
+ * so a suite run after it finds the tarball here and packs nothing.
+ */
+export async function packOnce(make: () => Promise<Packed> = pack): Promise<Packed> {
+  const dir = join(PACK_CACHE, await packInputsHash());
+  await mkdir(PACK_CACHE, { recursive: true });
+  await makeOnce(dir, async (staged) => {
+    for (const name of await readdir(PACK_CACHE)) {
+      const other = join(PACK_CACHE, name);
+      if (other !== dir && !other.startsWith(`${dir}.`) && Date.now() - (await stat(other)).mtimeMs > STALE_MS) await rm(other, { recursive: true, force: true });
+    }
+    const fresh = await make();
     const name = basename(fresh.tarball);
     await cp(fresh.tarball, join(staged, name));
     await fresh.cleanup();
     const info = { tarball: join(dir, name), files: fresh.files, size: fresh.size, unpackedSize: fresh.unpackedSize };
     await writeFile(join(staged, 'packed.json'), JSON.stringify(info));
-    // Appears whole or not at all for the processes waiting on it.
-    await rename(staged, dir);
-    return { ...info, cleanup: async () => {} };
-  } finally {
-    await rm(lock, { force: true });
-  }
+  });
+  return { ...(JSON.parse(await readFile(join(dir, 'packed.json'), 'utf8')) as Omit<Packed, 'cleanup'>), cleanup: async () => {} };
 }
 
 export interface Consumer {
@@ -185,4 +194,29 @@ export async function createConsumer(): Promise<Consumer> {
     write,
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A fresh project like `createConsumer`'s with `specs` installed, the install made once per
+ * tarball and set of packages (beside the tarball, see `makeOnce`) and shared by the test files
+ * that need the same one: each gets its own project folder, whose node_modules is a copy of
+ * hard links to the shared install's (the files are only read; what a test writes is its own).
+ */
+export async function installedConsumer(packed: Packed, specs: readonly string[]): Promise<Consumer> {
+  const key = createHash('sha256').update(specs.join('\0')).digest('hex').slice(0, 12);
+  const template = join(packed.tarball, '..', `consumer-${key}`);
+  await makeOnce(template, async (staged) => {
+    await writeFile(join(staged, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+    await must(run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', packed.tarball, ...specs], staged), `npm install ${specs.join(' ')}`);
+  });
+  const project = await createConsumer();
+  await cp(join(template, 'package.json'), join(project.dir, 'package.json'));
+  await cp(join(template, 'package-lock.json'), join(project.dir, 'package-lock.json'));
+  // Hard links where `cp -al` exists (GNU cp); a plain copy elsewhere.
+  const linked = await run('cp', ['-al', join(template, 'node_modules'), join(project.dir, 'node_modules')], project.dir).catch(() => ({ code: 1 }));
+  if (linked.code !== 0) {
+    await rm(join(project.dir, 'node_modules'), { recursive: true, force: true });
+    await cp(join(template, 'node_modules'), join(project.dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+  }
+  return project;
 }
