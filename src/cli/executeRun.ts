@@ -140,43 +140,11 @@ interface Resolved {
 }
 
 async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
-  const origins = request.origins;
-  const from = origins && ((ref: string): string | undefined => { const o = origins.refs.get(ref); return o === undefined ? undefined : `${origins.file}: ${o}`; });
-  const scenarios = await selectScenarios(request, from, io);
+  const loaded = await loadRunInputs(request, gates, reporters, io);
   // Nothing to rerun (said on stdout): the previous reports stay as they are.
-  if (scenarios.length === 0) return ExitCode.Ok;
-  const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
-  if (request.configsGiven === true) {
-    const note = notApplicable(scenarios, configs, origins?.configs === true ? `${origins.file}: retryConfigs` : '--config');
-    if (note.refuse) throw new FaultlineError(FaultlineErrorCode.Usage, note.message);
-    if (note.message !== '') io.stderr.write(`faultline: ${note.message}\n`);
-  }
-  await assertPeersInstalled(scenarios, configs);
-  await preflight({
-    gates,
-    k: request.k,
-    scenarios,
-    configs,
-    outDir: request.outDir,
-    writesFiles: request.html === true || reporters.some((r) => !isConsoleReporter(r)),
-    stepSummary: io.env['GITHUB_STEP_SUMMARY'],
-    ...(origins?.gates && { gatesFrom: origins.file }),
-    ...(origins?.k && { kFrom: origins.file }),
-    ...(origins?.outDir && { outDirFrom: origins.file }),
-  });
-  const modelMode = request.modelMode ?? 'replay';
-  for (const s of scenarios) await prepareModelSource(s, modelMode, io.env);
-  // The dot and list reporters show the run as it goes on stdout, as vitest's and Playwright's do; else the progress goes to stderr.
-  const onStdout = reporters.includes('dot') ? 'dots' : reporters.includes('list') ? 'lines' : undefined;
-  const progressStream = onStdout === undefined ? io.stderr : io.stdout;
-  const progress = createProgress({
-    stream: progressStream,
-    mode: onStdout ?? (io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines'),
-    k: request.k,
-    ...(request.shard && { cellSize: shardCellSize(scenarios, configs, request.k, request.shard) }),
-    color: colorEnabled(progressStream, io.env),
-    onlyFailing: request.quiet === true,
-  });
+  if (loaded === undefined) return ExitCode.Ok;
+  const { scenarios, configs, modelMode } = loaded;
+  const progress = runProgress(request, reporters, scenarios, configs, io);
   // --bail: its own stop, beside the signals', so the exit code can tell the two apart.
   const bail = new AbortController();
   let failedTrials = 0;
@@ -200,18 +168,7 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   let run: RunResult;
   try {
     // --record is a live run (one gateway, one per-trial recording) whose recordings become the scenarios' cassettes.
-    if (toModel) {
-      // Loaded on first use, as the html writer below: a run without --live never needs the model gateway.
-      const { startLiveRun } = await import('./liveRun.js');
-      live = await startLiveRun(scenarios, io.env, {
-        maxConnections: request.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-        recordDir: join(request.outDir, 'live'),
-        ...(request.liveRetries !== undefined && { retries: request.liveRetries }),
-        ...(modelMode === 'record' && { reuseAnswers: true }),
-        // Priced as each answer arrives, in the gateway: trials in flight cannot spend past it.
-        ...(request.maxCost !== undefined && { maxCost: { limit: request.maxCost, price: (model, usage) => price(model, usage), onLimit: () => spend.abort() } }),
-      });
-    }
+    if (toModel) live = await startLive(request, modelMode, scenarios, price, spend, io);
     const session = live;
     run = await runMatrix({
       scenarios,
@@ -228,17 +185,8 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
         if (line !== undefined) io.stderr.write(`${line}\n`);
       },
       price: (trial) => price(trial.model ?? scenarios.find((s) => s.name === trial.scenario)?.model?.name, trial.stats.tokens),
-      // Live (and record) trials run on workers, one per connection by default: the key and the
-      // connection limit stay in the gateway, in this thread.
-      workers: request.workers ?? (toModel ? defaultLiveWorkers(request.maxConnections ?? DEFAULT_MAX_CONNECTIONS, trials, availableParallelism()) : workersFor(scenarios, request, trials)),
-      ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
-      ...(request.shard && { shard: request.shard }),
+      ...matrixIsolation(request, toModel, scenarios, trials),
       ...(live && { live: live.run }),
-      isolation: {
-        // A live trial waits on the wall clock for connections and the provider's retries: its watchdog waits longer.
-        ...(request.trialTimeout !== undefined ? { trialTimeoutMs: request.trialTimeout } : toModel && { trialTimeoutMs: LIVE_TRIAL_TIMEOUT_MS }),
-        ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }),
-      },
     });
   } finally {
     progress.finish();
@@ -254,6 +202,86 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   const real = scenarios.filter((s) => s.agent.kind === 'command').map((s) => s.name);
   if (real.length > 0) io.stdout.write(`${realTimeNote(real)}\n`);
   return reportRun(run, { ...request, gates, reporters, wallClock, ...(bail.signal.aborted && !signal.aborted && { bailedAfter: request.bail! }) }, io);
+}
+
+interface RunInputs {
+  readonly scenarios: readonly Scenario[];
+  readonly configs: readonly ExecutionConfig[];
+  readonly modelMode: ModelMode;
+}
+
+/** The scenarios and configurations, checked (peers, preflight) and their model sources ready; undefined when `--last-failed` finds nothing to rerun. */
+async function loadRunInputs(request: RunRequest, gates: readonly Gate[], reporters: readonly ReporterName[], io: Io): Promise<RunInputs | undefined> {
+  const origins = request.origins;
+  const from = origins && ((ref: string): string | undefined => { const o = origins.refs.get(ref); return o === undefined ? undefined : `${origins.file}: ${o}`; });
+  const scenarios = await selectScenarios(request, from, io);
+  if (scenarios.length === 0) return undefined;
+  const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
+  if (request.configsGiven === true) {
+    const note = notApplicable(scenarios, configs, origins?.configs === true ? `${origins.file}: retryConfigs` : '--config');
+    if (note.refuse) throw new FaultlineError(FaultlineErrorCode.Usage, note.message);
+    if (note.message !== '') io.stderr.write(`faultline: ${note.message}\n`);
+  }
+  await assertPeersInstalled(scenarios, configs);
+  await preflight({
+    gates,
+    k: request.k,
+    scenarios,
+    configs,
+    outDir: request.outDir,
+    writesFiles: request.html === true || reporters.some((r) => !isConsoleReporter(r)),
+    stepSummary: io.env['GITHUB_STEP_SUMMARY'],
+    ...(origins?.gates && { gatesFrom: origins.file }),
+    ...(origins?.k && { kFrom: origins.file }),
+    ...(origins?.outDir && { outDirFrom: origins.file }),
+  });
+  const modelMode = request.modelMode ?? 'replay';
+  for (const s of scenarios) await prepareModelSource(s, modelMode, io.env);
+  return { scenarios, configs, modelMode };
+}
+
+function runProgress(request: RunRequest, reporters: readonly ReporterName[], scenarios: readonly Scenario[], configs: readonly ExecutionConfig[], io: Io): ReturnType<typeof createProgress> {
+  // The dot and list reporters show the run as it goes on stdout, as vitest's and Playwright's do; else the progress goes to stderr.
+  const onStdout = reporters.includes('dot') ? 'dots' : reporters.includes('list') ? 'lines' : undefined;
+  const progressStream = onStdout === undefined ? io.stderr : io.stdout;
+  return createProgress({
+    stream: progressStream,
+    mode: onStdout ?? (io.stderr.isTTY === true && !isCi(io.env) ? 'bar' : 'lines'),
+    k: request.k,
+    ...(request.shard && { cellSize: shardCellSize(scenarios, configs, request.k, request.shard) }),
+    color: colorEnabled(progressStream, io.env),
+    onlyFailing: request.quiet === true,
+  });
+}
+
+/** Starts the model gateway of a `--live` or `--record` run. */
+async function startLive(request: RunRequest, modelMode: ModelMode, scenarios: readonly Scenario[], price: ReturnType<typeof pricer>, spend: AbortController, io: Io): Promise<LiveSession> {
+  // Loaded on first use, as the html writer below: a run without --live never needs the model gateway.
+  const { startLiveRun } = await import('./liveRun.js');
+  return startLiveRun(scenarios, io.env, {
+    maxConnections: request.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    recordDir: join(request.outDir, 'live'),
+    ...(request.liveRetries !== undefined && { retries: request.liveRetries }),
+    ...(modelMode === 'record' && { reuseAnswers: true }),
+    // Priced as each answer arrives, in the gateway: trials in flight cannot spend past it.
+    ...(request.maxCost !== undefined && { maxCost: { limit: request.maxCost, price: (model, usage) => price(model, usage), onLimit: () => spend.abort() } }),
+  });
+}
+
+/** runMatrix's workers, and the rest of how its trials are isolated. */
+function matrixIsolation(request: RunRequest, toModel: boolean, scenarios: readonly Scenario[], trials: number): Pick<Parameters<typeof runMatrix>[0], 'workers' | 'keepFailures' | 'shard' | 'isolation'> {
+  return {
+    // Live (and record) trials run on workers, one per connection by default: the key and the
+    // connection limit stay in the gateway, in this thread.
+    workers: request.workers ?? (toModel ? defaultLiveWorkers(request.maxConnections ?? DEFAULT_MAX_CONNECTIONS, trials, availableParallelism()) : workersFor(scenarios, request, trials)),
+    ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
+    ...(request.shard && { shard: request.shard }),
+    isolation: {
+      // A live trial waits on the wall clock for connections and the provider's retries: its watchdog waits longer.
+      ...(request.trialTimeout !== undefined ? { trialTimeoutMs: request.trialTimeout } : toModel && { trialTimeoutMs: LIVE_TRIAL_TIMEOUT_MS }),
+      ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }),
+    },
+  };
 }
 
 export interface ReportRequest {

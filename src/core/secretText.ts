@@ -241,29 +241,32 @@ function valueMayHold(entry: KeyEntry, value: string): boolean {
   return false;
 }
 
+/** Whether a string or key, as JSON prints it, holds one of the declared secrets. */
+function declaredIn(wanted: readonly string[], raw: string): boolean {
+  const text = inJson(raw);
+  for (const s of wanted) if (text.includes(s)) return true;
+  return false;
+}
+
+/** A number, boolean or null as JSON prints it, for a declared secret that could sit inside one. */
+function literalHolds(wanted: readonly string[], v: unknown): boolean {
+  const text = typeof v === 'number' || typeof v === 'boolean' || v === null ? JSON.stringify(v) : 'null';
+  return wanted.some((s) => text.includes(s));
+}
+
 function walkTokens(root: unknown, wanted: readonly string[], literals: boolean): boolean {
   const inherited = prototypeEnumerates();
-  const declared = (raw: string): boolean => {
-    const text = inJson(raw);
-    for (const s of wanted) if (text.includes(s)) return true;
-    return false;
-  };
-  // A number, boolean or null as JSON prints it, for a declared secret that could sit inside one.
-  const literal = (v: unknown): boolean => {
-    const text = typeof v === 'number' || typeof v === 'boolean' || v === null ? JSON.stringify(v) : 'null';
-    return wanted.some((s) => text.includes(s));
-  };
   /** `named`: `v` is the value of a key that names a credential, so a string there (as JSON prints it) is one. `key`: the one `v` sits under. */
   const walk = (v: unknown, depth: number, named: boolean, key: string | number): boolean => {
     // The declared secrets first: a string holding one ends the walk before a clean-string cache could keep it.
-    if (typeof v === 'string') return named || (wanted.length !== 0 && declared(v)) || tokenMayHold(v);
+    if (typeof v === 'string') return named || (wanted.length !== 0 && declaredIn(wanted, v)) || tokenMayHold(v);
     if (typeof v !== 'object' || v === null) {
       if (typeof v === 'bigint') return true; // JSON.stringify throws on it: walk it to be sure
-      return literals && literal(v);
+      return literals && literalHolds(wanted, v);
     }
     if (!plain(v, depth)) {
       const shown = printed(v, key);
-      return shown === UNPRINTABLE || (shown === undefined ? literals && literal(null) : walk(shown, PARSED, named, key));
+      return shown === UNPRINTABLE || (shown === undefined ? literals && literalHolds(wanted, null) : walk(shown, PARSED, named, key));
     }
     return walkPlain(v, depth);
   };
@@ -273,7 +276,7 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
       for (let i = 0; i < v.length; i++) {
         const item: unknown = v[i];
         if (item === undefined || typeof item === 'function' || typeof item === 'symbol') {
-          if (literals && literal(null)) return true; // JSON prints `null` for it
+          if (literals && literalHolds(wanted, null)) return true; // JSON prints `null` for it
         } else if (typeof item === 'object' && item !== null) {
           // An object item (a history's event) judged as `walk` judges it, with `plain` asked once: not
           // through `walk`, which would ask again (and read a toJSON getter a second time).
@@ -281,7 +284,7 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
             if (walkPlain(item, depth + 1)) return true;
           } else {
             const shown = printed(item, i);
-            if (shown === UNPRINTABLE || (shown === undefined ? literals && literal(null) : walk(shown, PARSED, false, i))) return true;
+            if (shown === UNPRINTABLE || (shown === undefined ? literals && literalHolds(wanted, null) : walk(shown, PARSED, false, i))) return true;
           }
         } else if (walk(item, depth + 1, false, i)) return true;
       }
@@ -308,19 +311,19 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
       }
       if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue; // JSON leaves the key out
       // A key holding a declared secret ends the walk before the key cache sees it.
-      if (wanted.length !== 0 && declared(k)) return true;
+      if (wanted.length !== 0 && declaredIn(wanted, k)) return true;
       const entry = keyAfter(previous, k);
       previous = entry;
       const verdict = entry.verdict;
       if ((verdict & KEY_HOLDS) !== 0) return true;
       // A string value (most of a record's) judged here, as `walk` would, without the call.
       if (typeof item === 'string') {
-        if ((verdict & KEY_NAMES) !== 0 || (wanted.length !== 0 && declared(item)) || valueMayHold(entry, item)) return true;
+        if ((verdict & KEY_NAMES) !== 0 || (wanted.length !== 0 && declaredIn(wanted, item)) || valueMayHold(entry, item)) return true;
         continue;
       }
       // A number, boolean or null (a record's next most common values), as `walk` would judge it, without the call.
       if (typeof item === 'number' || typeof item === 'boolean' || item === null) {
-        if (literals && literal(item)) return true;
+        if (literals && literalHolds(wanted, item)) return true;
         continue;
       }
       if (known ? walkPlain(item as object, itemDepth) : walk(item, itemDepth, (verdict & KEY_NAMES) !== 0, k)) return true;

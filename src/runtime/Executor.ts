@@ -227,18 +227,14 @@ export class Executor implements ToolExecutor {
 
     for (;;) {
       if (this.#deadline.expired()) {
-        lastError ??= { kind: 'timeout', message: 'the task deadline passed before the call could be sent', retryable: false, code: 'EDEADLINE' };
-        history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'deadline', error: lastError });
+        lastError = this.#giveUpAtDeadline(call, lastError);
         break;
       }
       const held = (this.#retryAfterUntil?.get(tool) ?? 0) - clock.now();
       if (held > 0) {
         // A wait the configuration would not honour within a call is not honoured across calls either: the call is not sent.
         if (held > config.retryAfter.maxMs || !this.#deadline.allowsWait(held)) {
-          const error: ErrorData = { kind: 'rate_limit', message: `the server asked to wait ${held}ms before ${tool} is called again (Retry-After)`, retryable: false, retryAfterMs: held };
-          lastError ??= error;
-          history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error: lastError });
-          lastError = budgetSpent(lastError, 'retry_after_exceeds_deadline');
+          lastError = this.#giveUpOnHeld(call, tool, held, lastError);
           break;
         }
         history.stamp({ seq: 0, t: 0, type: 'retry_wait', call, attempt: attempts, ms: held, reason: 'retry_after' });
@@ -264,13 +260,7 @@ export class Executor implements ToolExecutor {
         if (record) await this.#settle(record, call, { state: 'succeeded', result: sent.value });
         return record ? { result: { kind: 'ok', call, tool, attempts, value: sent.value }, op: record.op } : { result: { kind: 'ok', call, tool, attempts, value: sent.value } };
       }
-      const error = classifyError(sent.error, clock.now());
-      if (!throttledLocally) throttle?.record(!OVERLOAD_KINDS.has(error.kind));
-      history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
-      if (error.retryAfterMs !== undefined && config.retryAfter.mode === 'honour') {
-        const until = (this.#retryAfterUntil ??= new Map());
-        until.set(tool, Math.max(until.get(tool) ?? 0, clock.now() + error.retryAfterMs));
-      }
+      const error = this.#attemptFailed(call, tool, attempts, request, sent.error, throttledLocally);
       lastError = error;
       lastRaw = sent.error;
       uncertain ||= isUncertain(error);
@@ -289,6 +279,33 @@ export class Executor implements ToolExecutor {
     if (record && uncertain) return this.#unresolved(call, contract, record, lastError, attempts, lastRaw);
     if (record) await this.#settle(record, call, { state: 'failed', error: lastError });
     return { ...this.#fail(call, tool, input, attempts, lastError), ...(record && { op: record.op }), raw: lastRaw };
+  }
+
+  /** Gives the call up at the task's deadline: the error it ends with. */
+  #giveUpAtDeadline(call: string, lastError: ErrorData | undefined): ErrorData {
+    const error = lastError ?? { kind: 'timeout', message: 'the task deadline passed before the call could be sent', retryable: false, code: 'EDEADLINE' };
+    this.#o.history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'deadline', error });
+    return error;
+  }
+
+  /** Gives the call up, unsent, when an earlier Retry-After holds the tool longer than the call may wait: the error it ends with. */
+  #giveUpOnHeld(call: string, tool: string, held: number, lastError: ErrorData | undefined): ErrorData {
+    const error = lastError ?? { kind: 'rate_limit', message: `the server asked to wait ${held}ms before ${tool} is called again (Retry-After)`, retryable: false, retryAfterMs: held };
+    this.#o.history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error });
+    return budgetSpent(error, 'retry_after_exceeds_deadline');
+  }
+
+  /** A failed attempt, classified and recorded; the throttle and the tool's Retry-After hold learn from it. */
+  #attemptFailed(call: string, tool: string, attempt: number, request: string, raw: unknown, throttledLocally: boolean): ErrorData {
+    const { config, history, clock } = this.#o;
+    const error = classifyError(raw, clock.now());
+    if (!throttledLocally) this.policies.throttle?.record(!OVERLOAD_KINDS.has(error.kind));
+    history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt, purpose: 'call', request, result: 'error', error });
+    if (error.retryAfterMs !== undefined && config.retryAfter.mode === 'honour') {
+      const until = (this.#retryAfterUntil ??= new Map());
+      until.set(tool, Math.max(until.get(tool) ?? 0, clock.now() + error.retryAfterMs));
+    }
+    return error;
   }
 
   /**

@@ -45,6 +45,47 @@ async function scenarioFiles(refs: readonly string[]): Promise<{ files: string[]
   return { files: [...new Set(files)], folders };
 }
 
+/** One run of the command line, in a process of its own; resolves to its exit code. */
+function spawnRun(argv: readonly string[], only: readonly string[] | undefined, stop: AbortSignal, io: Io): Promise<number> {
+  return new Promise((done) => {
+    // In a process group of its own: a terminal's Ctrl-C goes to the foreground group, and a
+    // run that got it from the terminal and again from us would take the second as "quit at
+    // once, without reports". The watcher forwards exactly one.
+    const child = spawn(process.execPath, [BIN, ...argv], { detached: true, stdio: ['ignore', 'inherit', 'inherit'], env: { ...io.env, [WATCH_RERUN_ENV]: only === undefined ? '' : JSON.stringify(only) } });
+    // The run stops as a run does on Ctrl-C: the trial in progress finishes, the partial reports are written.
+    const forward = (): void => void child.kill('SIGINT');
+    stop.addEventListener('abort', forward, { once: true });
+    // A second Ctrl-C ends the watcher at once: the run, outside its group, is told again, so it quits too.
+    const orphaned = (): void => void child.kill('SIGINT');
+    process.once('exit', orphaned);
+    child.on('error', () => done(ExitCode.Crash));
+    child.on('close', (code) => {
+      stop.removeEventListener('abort', forward);
+      process.off('exit', orphaned);
+      done(code ?? ExitCode.Crash);
+    });
+  });
+}
+
+/** Watches exactly these folders (closing the others in `watchers`); `onChange` hears each file named in an event. */
+function watchFoldersOf(watchers: Map<string, FSWatcher>, folders: ReadonlySet<string>, onChange: (file: string) => void): void {
+  // Each watched file's folder, watched as a folder: editors that save by renaming replace the file a file watcher holds.
+  for (const [dir, w] of watchers) if (!folders.has(dir)) (w.close(), watchers.delete(dir));
+  for (const dir of folders) {
+    if (watchers.has(dir)) continue;
+    try {
+      const w = watch(dir, (_event, name) => {
+        if (name === null) return;
+        onChange(join(dir, name.toString()));
+      });
+      w.on('error', () => undefined);
+      watchers.set(dir, w);
+    } catch {
+      // a folder gone since the graph was read: the next graph leaves it out
+    }
+  }
+}
+
 /**
  * `--watch`: runs the command once, then again for the scenarios whose file, or a file it
  * imports or names (agent and service modules, their own imports), changed, until Ctrl-C.
@@ -65,44 +106,12 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
   const pending = new Set<string>();
   let wake: (() => void) | undefined;
 
-  const runOnce = (only: readonly string[] | undefined): Promise<number> =>
-    new Promise((done) => {
-      // In a process group of its own: a terminal's Ctrl-C goes to the foreground group, and a
-      // run that got it from the terminal and again from us would take the second as "quit at
-      // once, without reports". The watcher forwards exactly one.
-      const child = spawn(process.execPath, [BIN, ...request.argv], { detached: true, stdio: ['ignore', 'inherit', 'inherit'], env: { ...io.env, [WATCH_RERUN_ENV]: only === undefined ? '' : JSON.stringify(only) } });
-      // The run stops as a run does on Ctrl-C: the trial in progress finishes, the partial reports are written.
-      const forward = (): void => void child.kill('SIGINT');
-      stop.addEventListener('abort', forward, { once: true });
-      // A second Ctrl-C ends the watcher at once: the run, outside its group, is told again, so it quits too.
-      const orphaned = (): void => void child.kill('SIGINT');
-      process.once('exit', orphaned);
-      child.on('error', () => done(ExitCode.Crash));
-      child.on('close', (code) => {
-        stop.removeEventListener('abort', forward);
-        process.off('exit', orphaned);
-        done(code ?? ExitCode.Crash);
-      });
+  const runOnce = (only: readonly string[] | undefined): Promise<number> => spawnRun(request.argv, only, stop, io);
+  const watchFolders = (folders: ReadonlySet<string>): void =>
+    watchFoldersOf(watchers, folders, (file) => {
+      pending.add(file);
+      wake?.();
     });
-
-  // Each watched file's folder, watched as a folder: editors that save by renaming replace the file a file watcher holds.
-  const watchFolders = (folders: ReadonlySet<string>): void => {
-    for (const [dir, w] of watchers) if (!folders.has(dir)) (w.close(), watchers.delete(dir));
-    for (const dir of folders) {
-      if (watchers.has(dir)) continue;
-      try {
-        const w = watch(dir, (_event, name) => {
-          if (name === null) return;
-          pending.add(join(dir, name.toString()));
-          wake?.();
-        });
-        w.on('error', () => undefined);
-        watchers.set(dir, w);
-      } catch {
-        // a folder gone since the graph was read: the next graph leaves it out
-      }
-    }
-  };
 
   let graph = new Map<string, Set<string>>();
   let folders: string[] = [];

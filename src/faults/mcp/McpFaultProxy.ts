@@ -1,12 +1,12 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { History, RealClock, Rng, TRANSIENT_KINDS, type CallResultKind, type Clock, type ErrorData, type ErrorKind, type HistoryEvent, type Risk } from '../../core/index.js';
-import { isHttpError } from '../../core/http.js';
-import { parseRetryAfter } from '../../core/retryAfter.js';
-import type { FaultKind } from '../fault.js';
+import { History, RealClock, Rng, type CallResultKind, type Clock, type ErrorData, type HistoryEvent, type Risk } from '../../core/index.js';
+import type { Fault, FaultKind, FaultOf } from '../fault.js';
 import { faultError, serverError, type RefusalFault } from '../faultError.js';
 import { pickRule } from '../match.js';
 import type { FaultPlan } from '../plan.js';
+import { isRequest, isResponse, type Id, type Request, type Response } from './jsonRpc.js';
+import { answerOf, errorOf, REFUSAL_KINDS, toolError, type Answer } from './toolError.js';
 
 /** What the MCP client was shown for one `tools/call` (R16: a tool error is not a protocol error). */
 export type ClientSaw = 'result' | 'tool_error' | 'protocol_error' | 'nothing';
@@ -45,32 +45,13 @@ export interface McpFaultProxyOptions {
   readonly risks?: Readonly<Record<string, Risk>>;
 }
 
-type Id = string | number;
-type Request = { jsonrpc: '2.0'; id: Id; method: string; params?: Record<string, unknown> };
-type Response = { jsonrpc: '2.0'; id: Id; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
-
-const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & Request => 'method' in m && 'id' in m;
-const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & Response => !('method' in m) && 'id' in m;
-
-/** The error class each refusing fault stands for (R1). */
-const REFUSAL_KINDS: Partial<Record<FaultKind, ErrorKind>> = {
-  network: 'network',
-  rate_limit: 'rate_limit',
-  quota_exceeded: 'quota_exceeded',
-  unavailable: 'unavailable',
-  permission_denied: 'permission_denied',
-  rejected: 'invalid_argument',
-  not_found: 'not_found',
-  conflict: 'conflict',
-  server_error: 'internal',
-};
-
-/** What a refusal says, as the HTTP transports would answer it: status, message, headers, body. */
-interface Answer {
-  readonly status?: number;
-  readonly message?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: unknown;
+/** Ends a call once: records its outcome and, with an answer, answers the client. */
+type Finish = (outcome: CallResultKind, clientSaw: ClientSaw, answer: Response | undefined, error?: ErrorData) => void;
+/** The names one call goes by in the history. */
+interface CallIds {
+  readonly request: string;
+  readonly tool: string;
+  readonly call: string;
 }
 
 /**
@@ -257,11 +238,7 @@ export class McpFaultProxy {
     const risk = await this.#riskOf(tool);
     h.record({ type: 'tool_call', call, tool, risk, honoursKeys: false, input: params['arguments'] ?? {} });
     h.record({ type: 'attempt', call, attempt: 1, tool, purpose: 'call', request });
-    const picked = pickRule(this.#plan, { tool, purpose: 'call', call: nth, attempt: 1, elapsedMs: this.#clock.now() - this.#start }, this.#hits, this.#rng);
-    if (picked) {
-      this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
-      h.record({ type: 'fault', request, tool, rule: picked.index, fault: picked.rule.fault, call, attempt: 1 });
-    }
+    const picked = this.#pickFault(tool, nth, call, request);
     const fault = picked?.rule.fault;
     const faultRef = picked && { rule: picked.index, kind: picked.rule.fault.kind };
     let deliveries = 0;
@@ -269,7 +246,7 @@ export class McpFaultProxy {
       h.record({ type: 'delivery', request, tool, copy: deliveries++, call, attempt: 1 });
       return this.#forward(req);
     };
-    const finish = (outcome: CallResultKind, clientSaw: ClientSaw, answer: Response | undefined, error?: ErrorData): void => {
+    const finish: Finish = (outcome, clientSaw, answer, error) => {
       if (!this.#unfinished.delete(call)) return;
       h.record({ type: 'outcome', call, tool, result: outcome, attempts: 1, ...(error && { error }) });
       this.#calls.push({ call, tool, ...(faultRef && { fault: faultRef }), deliveries, outcome, clientSaw });
@@ -308,25 +285,45 @@ export class McpFaultProxy {
     }
     if (fault.kind === 'partial_write' || fault.kind === 'malformed') {
       await deliver();
-      h.record({ type: 'response', request, tool, result: 'lost', message: `the server answered; the answer was ${fault.kind === 'malformed' ? 'corrupted' : 'lost'}`, call, attempt: 1 });
-      if (fault.kind === 'malformed') {
-        const error = { kind: 'unknown' as const, message: 'malformed answer', retryable: false };
-        finish('unknown', 'protocol_error', { jsonrpc: '2.0', id: req.id, error: { code: -32603, message: 'faultline: the tool ran, but its answer arrived corrupt (malformed)' } }, error);
-        return;
-      }
-      if (fault.lostAs === 'timeout') {
-        finish('unknown', 'nothing', undefined, { kind: 'timeout', message: 'the server committed; the answer was lost', retryable: true });
-        return;
-      }
-      const answer: Answer = fault.lostAs === 'network' ? {} : { status: 504, ...(fault.headers && { headers: fault.headers }), ...(fault.body !== undefined && { body: fault.body }) };
-      const error = errorOf(fault.lostAs === 'network' ? 'network' : 'unavailable', answer, this.#clock.now());
-      finish('unknown', 'tool_error', toolError(req.id, error, answer, 'the tool may have run: its answer was lost on the way back'), error);
+      this.#answerLost(fault, req.id, { request, tool, call }, finish);
       return;
     }
+    this.#refuse(fault, req.id, { request, tool, call }, finish);
+  }
+
+  /** The rule that applies to this call, if any, counted and recorded. */
+  #pickFault(tool: string, nth: number, call: string, request: string): ReturnType<typeof pickRule> {
+    const picked = pickRule(this.#plan, { tool, purpose: 'call', call: nth, attempt: 1, elapsedMs: this.#clock.now() - this.#start }, this.#hits, this.#rng);
+    if (picked) {
+      this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
+      this.#history.record({ type: 'fault', request, tool, rule: picked.index, fault: picked.rule.fault, call, attempt: 1 });
+    }
+    return picked;
+  }
+
+  /** The server got the call and answered; the answer is lost or corrupted on the way back (R18: the client cannot know). */
+  #answerLost(fault: FaultOf<'partial_write' | 'malformed'>, id: Id, { request, tool, call }: CallIds, finish: Finish): void {
+    this.#history.record({ type: 'response', request, tool, result: 'lost', message: `the server answered; the answer was ${fault.kind === 'malformed' ? 'corrupted' : 'lost'}`, call, attempt: 1 });
+    if (fault.kind === 'malformed') {
+      const error = { kind: 'unknown' as const, message: 'malformed answer', retryable: false };
+      finish('unknown', 'protocol_error', { jsonrpc: '2.0', id, error: { code: -32603, message: 'faultline: the tool ran, but its answer arrived corrupt (malformed)' } }, error);
+      return;
+    }
+    if (fault.lostAs === 'timeout') {
+      finish('unknown', 'nothing', undefined, { kind: 'timeout', message: 'the server committed; the answer was lost', retryable: true });
+      return;
+    }
+    const answer: Answer = fault.lostAs === 'network' ? {} : { status: 504, ...(fault.headers && { headers: fault.headers }), ...(fault.body !== undefined && { body: fault.body }) };
+    const error = errorOf(fault.lostAs === 'network' ? 'network' : 'unavailable', answer, this.#clock.now());
+    finish('unknown', 'tool_error', toolError(id, error, answer, 'the tool may have run: its answer was lost on the way back'), error);
+  }
+
+  /** The call is refused before the server: an error answer of the fault's kind. */
+  #refuse(fault: Fault, id: Id, { request, tool, call }: CallIds, finish: Finish): void {
     const answer = answerOf(fault.kind === 'server_error' ? serverError(fault) : faultError(fault as RefusalFault, this.#clock.now()));
     const error = errorOf(REFUSAL_KINDS[fault.kind] ?? 'unknown', answer, this.#clock.now());
-    h.record({ type: 'response', request, tool, result: 'error', ...(error.status !== undefined && { status: error.status }), message: error.message, call, attempt: 1 });
-    finish('error', 'tool_error', toolError(req.id, error, answer, 'the request did not reach the tool'), error);
+    this.#history.record({ type: 'response', request, tool, result: 'error', ...(error.status !== undefined && { status: error.status }), message: error.message, call, attempt: 1 });
+    finish('error', 'tool_error', toolError(id, error, answer, 'the request did not reach the tool'), error);
   }
 
   #recordResponse(request: string, tool: string, call: string, answer: Response): void {
@@ -355,36 +352,4 @@ function cancelledId(message: JSONRPCMessage): Id | undefined {
   if (!('method' in message) || message.method !== 'notifications/cancelled') return undefined;
   const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
-}
-
-/** The status, message, headers and body of the error a refusing fault makes (as the HTTP transports send it). */
-function answerOf(error: Error): Answer {
-  if (!isHttpError(error)) return { message: error.message };
-  return { status: error.status, message: error.message, ...(Object.keys(error.headers).length > 0 && { headers: error.headers }), ...(error.body !== undefined && { body: error.body }) };
-}
-
-function errorOf(kind: ErrorKind, answer: Answer, nowMs: number): ErrorData {
-  const { status } = answer;
-  const message = `${kind}${status === undefined ? '' : ` (${status})`}${answer.message === undefined ? '' : `: ${answer.message}`}, injected by faultline`;
-  const retryAfterMs = parseRetryAfter(answer.headers?.['retry-after'], nowMs);
-  return { kind, message, retryable: TRANSIENT_KINDS.includes(kind), ...(status === undefined ? {} : { status }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
-}
-
-/**
- * R16: the failure as MCP's tool error, which a client hands to the model as the tool's answer,
- * with what the plan made it say: `Retry-After` (also as `retryAfterMs`), `headers`, `body`.
- */
-function toolError(id: Id, error: ErrorData, answer: Answer, note: string): Response {
-  const text = JSON.stringify({
-    error: {
-      kind: error.kind,
-      ...(error.status !== undefined && { status: error.status }),
-      message: `${error.message}: ${note}`,
-      retryable: error.retryable,
-      ...(error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }),
-      ...(answer.headers && { headers: answer.headers }),
-      ...(answer.body !== undefined && { body: answer.body }),
-    },
-  });
-  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } };
 }

@@ -69,6 +69,76 @@ function modelNamed(text: string): string | undefined {
   }
 }
 
+/** How long to wait before retry `attempt`: the provider's `Retry-After` (capped) if it gave one, else exponential backoff. */
+function waitBefore(retry: LiveRetryPolicy, attempt: number, answer: ForwardedAnswer | undefined, now: number): number {
+  const backoff = Math.min(retry.maxBackoffMs, retry.baseMs * 2 ** (attempt - 1));
+  const ms = answer?.headers['retry-after-ms'];
+  const hinted = ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim()) ? Number(ms) : parseRetryAfter(answer?.headers['retry-after'], now);
+  return hinted === undefined ? backoff : Math.min(hinted, retry.maxRetryAfterMs);
+}
+
+/** The agent's request headers, less faultline's own and any credentials: the gateway sets the key. */
+function forwardedHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value !== 'string' || name.startsWith('x-faultline-') || name === 'authorization' || name === 'x-api-key') continue;
+    headers[name] = value;
+  }
+  return headers;
+}
+
+function answerUsage(answer: ForwardedAnswer): ModelUsage | undefined {
+  const type = answer.headers['content-type'] ?? '';
+  return answer.status < 300 ? (type.startsWith('text/event-stream') ? streamUsageOf(sseFrames(answer.body)) : usageOf(answer.body)) : undefined;
+}
+
+/** The provider's answer, as it came, less the headers of the connection it came on. */
+function sendAnswer(res: ServerResponse, answer: ForwardedAnswer): void {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
+  res.writeHead(answer.status, out).end(answer.body);
+}
+
+type Forwarded = { answer: ForwardedAnswer } | { failed: string; stopped?: true };
+
+interface ForwardContext {
+  readonly retry: LiveRetryPolicy;
+  readonly limit: ConnectionLimit;
+  readonly clock: RealClock;
+  readonly admit?: (othersInFlight: number) => string | undefined;
+  /** The gateway's running totals, for its stats. */
+  readonly counts: { retries: number; infraErrors: number };
+}
+
+/** Sends one request to the provider, retrying its trouble, each attempt holding a connection. */
+async function forwardWithRetries(url: string, method: string, headers: Record<string, string>, body: string, { retry, limit, clock, admit, counts }: ForwardContext): Promise<Forwarded> {
+  let why = '';
+  for (let attempt = 1; attempt <= retry.retries + 1; attempt++) {
+    let answer: ForwardedAnswer | undefined;
+    const free = await limit.acquire();
+    const refused = admit?.(limit.held - 1);
+    if (refused !== undefined) {
+      free();
+      return { failed: refused, stopped: true };
+    }
+    try {
+      answer = await forwardRequest(url, method, headers, body, { timeoutMs: retry.timeoutMs });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      why = code === 'ETIMEDOUT' ? `no answer within ${retry.timeoutMs} ms` : `the connection failed (${code ?? (error as Error).message})`;
+    } finally {
+      free();
+    }
+    if (answer && !PROVIDER_TROUBLE.has(answer.status)) return { answer };
+    if (answer) why = `it answered ${answer.status}`;
+    if (attempt > retry.retries) break;
+    counts.retries++;
+    await realSleep(waitBefore(retry, attempt, answer, clock.now()));
+  }
+  counts.infraErrors++;
+  return { failed: `the model provider failed ${retry.retries + 1} times (${retry.retries} retries); last: ${why}` };
+}
+
 /**
  * Every live model request of a run goes through here, in the main thread, whatever worker its
  * trial runs on: at most `maxConnections` in flight, the key set on the way out (so it never
@@ -80,45 +150,11 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
   const retry = options.retry ?? DEFAULT_LIVE_RETRY;
   const limit = new ConnectionLimit(options.maxConnections);
   const clock = new RealClock();
-  let retries = 0;
-  let infraErrors = 0;
-  const answered = new Map<string, Promise<{ answer: ForwardedAnswer } | { failed: string; stopped?: true }>>();
+  const counts = { retries: 0, infraErrors: 0 };
+  const answered = new Map<string, Promise<Forwarded>>();
   const allowed = (url: string): boolean => options.upstreams.some((u) => url === u || url.startsWith(`${u.replace(/\/+$/, '')}/`));
 
-  const waitBefore = (attempt: number, answer: ForwardedAnswer | undefined): number => {
-    const backoff = Math.min(retry.maxBackoffMs, retry.baseMs * 2 ** (attempt - 1));
-    const ms = answer?.headers['retry-after-ms'];
-    const hinted = ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim()) ? Number(ms) : parseRetryAfter(answer?.headers['retry-after'], clock.now());
-    return hinted === undefined ? backoff : Math.min(hinted, retry.maxRetryAfterMs);
-  };
-
-  const forward = async (url: string, method: string, headers: Record<string, string>, body: string): Promise<{ answer: ForwardedAnswer } | { failed: string; stopped?: true }> => {
-    let why = '';
-    for (let attempt = 1; attempt <= retry.retries + 1; attempt++) {
-      let answer: ForwardedAnswer | undefined;
-      const free = await limit.acquire();
-      const refused = options.admit?.(limit.held - 1);
-      if (refused !== undefined) {
-        free();
-        return { failed: refused, stopped: true };
-      }
-      try {
-        answer = await forwardRequest(url, method, headers, body, { timeoutMs: retry.timeoutMs });
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        why = code === 'ETIMEDOUT' ? `no answer within ${retry.timeoutMs} ms` : `the connection failed (${code ?? (error as Error).message})`;
-      } finally {
-        free();
-      }
-      if (answer && !PROVIDER_TROUBLE.has(answer.status)) return { answer };
-      if (answer) why = `it answered ${answer.status}`;
-      if (attempt > retry.retries) break;
-      retries++;
-      await realSleep(waitBefore(attempt, answer));
-    }
-    infraErrors++;
-    return { failed: `the model provider failed ${retry.retries + 1} times (${retry.retries} retries); last: ${why}` };
-  };
+  const forward = (url: string, method: string, headers: Record<string, string>, body: string): Promise<Forwarded> => forwardWithRetries(url, method, headers, body, { retry, limit, clock, counts, ...(options.admit && { admit: options.admit }) });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = String(req.headers[UPSTREAM_HEADER] ?? '');
@@ -129,13 +165,9 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
       res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `the live gateway forwards only to this run's model endpoints; not to ${url}` } }));
       return;
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value !== 'string' || name.startsWith('x-faultline-') || name === 'authorization' || name === 'x-api-key') continue;
-      headers[name] = value;
-    }
+    const headers = forwardedHeaders(req);
     const method = req.method ?? 'POST';
-    const send = (): Promise<{ answer: ForwardedAnswer } | { failed: string; stopped?: true }> => forward(url, method, { ...headers, ...authHeaders(api, key) }, body);
+    const send = (): Promise<Forwarded> => forward(url, method, { ...headers, ...authHeaders(api, key) }, body);
     const sameAs = requestKey(method, url, bodyValue(body));
     const earlier = options.reuseAnswers === true ? answered.get(sameAs) : undefined;
     const pending = earlier ?? send();
@@ -149,13 +181,9 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
       return;
     }
     const { answer } = result;
-    const type = answer.headers['content-type'] ?? '';
-    const usage = answer.status < 300 ? (type.startsWith('text/event-stream') ? streamUsageOf(sseFrames(answer.body)) : usageOf(answer.body)) : undefined;
     // Only what the provider was paid for counts toward the run's tokens.
-    if (earlier === undefined) options.onAnswer?.({ model: modelNamed(body), usage, url });
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers)) if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
-    res.writeHead(answer.status, out).end(answer.body);
+    if (earlier === undefined) options.onAnswer?.({ model: modelNamed(body), usage: answerUsage(answer), url });
+    sendAnswer(res, answer);
   };
 
   const server: Server = createServer((req, res) => {
@@ -167,7 +195,7 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stats: () => ({ inFlight: limit.held, maxInFlight: limit.most, retries, infraErrors }),
+    stats: () => ({ inFlight: limit.held, maxInFlight: limit.most, retries: counts.retries, infraErrors: counts.infraErrors }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

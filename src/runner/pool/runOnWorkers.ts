@@ -149,7 +149,7 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
       free();
     }
   };
-  let done = 0;
+  const tally = { done: 0 };
   // Streaming each event costs the main thread about as much as the trial: only for a trial known to spin.
   const streamed = async (job: TrialJob): Promise<PartialTrial | undefined> => {
     const worker = await start({ ...setup, stream: true });
@@ -169,84 +169,106 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
     return run.lost(job, answer.end, partial);
   };
 
-  const drain = async (queue: readonly TrialJob[]): Promise<void> => {
-    let worker: TrialWorker | undefined;
-    // Sent and not yet answered, oldest first; a trial that did not run goes back to the front of `todo`.
-    const sent: { job: TrialJob; answer: Promise<WorkerAnswer> }[] = [];
-    // Batches in flight (their sizes, and trials not answered yet): the next is sent when fewer than AHEAD are.
-    const batches: { size: number; left: number }[] = [];
-    const todo = [...queue];
-    // Wall time per trial on this queue's worker, from its answers: what sizes the next batch.
-    let since: number | undefined;
-    let msPerTrial: number | undefined;
-    try {
-      for (;;) {
-        while (batches.length < AHEAD && todo.length > 0 && !stopped()) {
-          if (worker === undefined || !worker.alive) {
-            // Whatever was sent to the worker that died answers first (`stopped`), so nothing overtakes it.
-            if (sent.length > 0) break;
-            if (worker) live.delete(worker);
-            worker = await start(setup);
-            live.add(worker);
-            since = undefined;
-            if (stopped()) break;
-          }
-          const jobs = todo.splice(0, worker.batches ? batchSize(msPerTrial) : 1);
-          const answers = worker.runBatch(jobs.map((job) => ({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) })));
-          jobs.forEach((job, i) => sent.push({ job, answer: answers[i]! }));
-          batches.push({ size: jobs.length, left: jobs.length });
-          since ??= wallMs();
-        }
-        const head = sent.shift();
-        if (head === undefined) return;
-        const answer = await head.answer;
-        const batch = batches[0];
-        if (batch !== undefined && --batch.left === 0) {
-          batches.shift();
-          // The worker runs batch after batch without a pause (AHEAD): the time between two answers is the later batch's.
-          const now = wallMs();
-          if (answer.kind === 'result' && since !== undefined) msPerTrial = (now - since) / batch.size;
-          since = now;
-        }
-        let trial: TrialSummary;
-        if (answer.kind === 'stopped') {
-          // Its worker is gone, and so is everything sent after it: all of it again, in order, before anything
-          // later (each worker runs a cell's trials in index order; see WorkerSetup.keepFailures). A trial
-          // after it that the worker was running when it died or stalled is judged lost.
-          const rest = sent.splice(0);
-          batches.length = 0;
-          const again = [head.job];
-          for (const [i, a] of (await Promise.all(rest.map((s) => s.answer))).entries()) {
-            const job = rest[i]!.job;
-            if (a.kind === 'stopped') again.push(job);
-            else {
-              done++;
-              run.onTrial(job, a.kind === 'lost' ? await judgeLost(job, a) : a.trial);
-            }
-          }
-          todo.unshift(...again);
-          continue;
-        } else if (answer.kind === 'lost') trial = await judgeLost(head.job, answer);
-        else {
-          trial = answer.trial;
-          // The trial changed what the next one would see: its worker runs no other.
-          if (answer.retire !== undefined) await worker!.stop();
-        }
-        done++;
-        run.onTrial(head.job, trial);
-      }
-    } finally {
-      if (worker) {
-        live.delete(worker);
-        await worker.stop();
-      }
-    }
-  };
-
   try {
-    await Promise.all(queues.map((q) => drain(q).catch((e: unknown) => (stopAll(), Promise.reject(e)))));
+    await Promise.all(queues.map((q) => drain(q, { run, setup, live, start, stopped, judgeLost, tally }).catch((e: unknown) => (stopAll(), Promise.reject(e)))));
   } finally {
     await Promise.all([...live].map((w) => w.stop()));
   }
-  return done < run.jobs.length;
+  return tally.done < run.jobs.length;
+}
+
+/** What each queue's drain shares with the others of one `runOnWorkers`. */
+interface Pool {
+  readonly run: WorkerRun;
+  readonly setup: WorkerSetup;
+  /** The workers started and not yet stopped. */
+  readonly live: Set<TrialWorker>;
+  readonly start: (setup: WorkerSetup) => Promise<TrialWorker>;
+  readonly stopped: () => boolean;
+  readonly judgeLost: (job: TrialJob, answer: Extract<WorkerAnswer, { kind: 'lost' }>) => Promise<TrialSummary>;
+  /** Trials judged so far. */
+  readonly tally: { done: number };
+}
+
+type Sent = { job: TrialJob; answer: Promise<WorkerAnswer> }[];
+type Batches = { size: number; left: number }[];
+
+/** Runs one worker's queue in order, on a fresh worker whenever the last one died or stalled. */
+async function drain(queue: readonly TrialJob[], pool: Pool): Promise<void> {
+  const { run, setup, live, start, stopped, judgeLost, tally } = pool;
+  let worker: TrialWorker | undefined;
+  // Sent and not yet answered, oldest first; a trial that did not run goes back to the front of `todo`.
+  const sent: Sent = [];
+  // Batches in flight (their sizes, and trials not answered yet): the next is sent when fewer than AHEAD are.
+  const batches: Batches = [];
+  const todo = [...queue];
+  // Wall time per trial on this queue's worker, from its answers: what sizes the next batch.
+  let since: number | undefined;
+  let msPerTrial: number | undefined;
+  try {
+    for (;;) {
+      while (batches.length < AHEAD && todo.length > 0 && !stopped()) {
+        if (worker === undefined || !worker.alive) {
+          // Whatever was sent to the worker that died answers first (`stopped`), so nothing overtakes it.
+          if (sent.length > 0) break;
+          if (worker) live.delete(worker);
+          worker = await start(setup);
+          live.add(worker);
+          since = undefined;
+          if (stopped()) break;
+        }
+        sendBatch(worker, todo.splice(0, worker.batches ? batchSize(msPerTrial) : 1), run, sent, batches);
+        since ??= wallMs();
+      }
+      const head = sent.shift();
+      if (head === undefined) return;
+      const answer = await head.answer;
+      const batch = batches[0];
+      if (batch !== undefined && --batch.left === 0) {
+        batches.shift();
+        // The worker runs batch after batch without a pause (AHEAD): the time between two answers is the later batch's.
+        const now = wallMs();
+        if (answer.kind === 'result' && since !== undefined) msPerTrial = (now - since) / batch.size;
+        since = now;
+      }
+      let trial: TrialSummary;
+      if (answer.kind === 'stopped') {
+        // Its worker is gone, and so is everything sent after it: all of it again, in order, before anything
+        // later (each worker runs a cell's trials in index order; see WorkerSetup.keepFailures). A trial
+        // after it that the worker was running when it died or stalled is judged lost.
+        const rest = sent.splice(0);
+        batches.length = 0;
+        const again = [head.job];
+        for (const [i, a] of (await Promise.all(rest.map((s) => s.answer))).entries()) {
+          const job = rest[i]!.job;
+          if (a.kind === 'stopped') again.push(job);
+          else {
+            tally.done++;
+            run.onTrial(job, a.kind === 'lost' ? await judgeLost(job, a) : a.trial);
+          }
+        }
+        todo.unshift(...again);
+        continue;
+      } else if (answer.kind === 'lost') trial = await judgeLost(head.job, answer);
+      else {
+        trial = answer.trial;
+        // The trial changed what the next one would see: its worker runs no other.
+        if (answer.retire !== undefined) await worker!.stop();
+      }
+      tally.done++;
+      run.onTrial(head.job, trial);
+    }
+  } finally {
+    if (worker) {
+      live.delete(worker);
+      await worker.stop();
+    }
+  }
+}
+
+/** Sends `jobs` to the worker as one batch, each answer queued behind those sent before it. */
+function sendBatch(worker: TrialWorker, jobs: TrialJob[], run: WorkerRun, sent: Sent, batches: Batches): void {
+  const answers = worker.runBatch(jobs.map((job) => ({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) })));
+  jobs.forEach((job, i) => sent.push({ job, answer: answers[i]! }));
+  batches.push({ size: jobs.length, left: jobs.length });
 }

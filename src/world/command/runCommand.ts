@@ -1,6 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { holdOf, RealClock, type Clock, type CommandResultKind } from '../../core/index.js';
 import { groupAlive, ProcessTable, signalGroup, TREE_VAR } from './ProcessTable.js';
+import { Output } from './Output.js';
 
 /** What to run: an argv (no shell unless you name one), where, with what, for how long. */
 export interface CommandSpec {
@@ -98,57 +100,20 @@ export async function runCommand(spec: CommandSpec, options: RunCommandOptions):
   return result;
 }
 
-/** A bounded sink for one output stream. */
-class Output {
-  readonly #chunks: Buffer[] = [];
-  #kept = 0;
-  truncated = false;
-
-  constructor(private readonly max: number) {}
-
-  add(chunk: Buffer): void {
-    const room = this.max - this.#kept;
-    if (chunk.length > room) this.truncated = true;
-    if (room <= 0) return;
-    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    this.#chunks.push(part);
-    this.#kept += part.length;
-  }
-
-  text(): string {
-    return Buffer.concat(this.#chunks).toString('utf8');
-  }
-}
-
 function execute(spec: CommandSpec, command: string, table: ProcessTable, abort: AbortSignal | undefined): Promise<{ result: CommandResult }> {
   const real = new RealClock();
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const stdout = new Output(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
   const stderr = new Output(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
-  const [file, ...args] = spec.argv;
   return new Promise((resolve) => {
-    const child = spawn(file, args, {
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      ...(spec.cwd !== undefined && { cwd: spec.cwd }),
-      // The marker is inherited by all it starts, so what leaves its group is still found (R19).
-      env: { ...(spec.env ?? process.env), [TREE_VAR]: table.markerOf(command) },
-    });
+    const child = spawnGroup(spec, command, table);
     const pgid = child.pid;
-    if (pgid !== undefined) table.started({ command, argv: spec.argv, pgid, marker: table.markerOf(command) });
     let timedOut: 'SIGTERM' | 'SIGKILL' | undefined;
     let stopped = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
-    const timers: ReturnType<RealClock['setTimer']>[] = [];
-    const common = (): Omit<CommandCommon, never> => ({
-      command,
-      exitCode: exit?.code ?? null,
-      signal: exit?.signal ?? null,
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      truncated: stdout.truncated || stderr.truncated,
-    });
+    const timers: Timers = [];
+    const common = (): CommandCommon => commonOf(command, exit, stdout, stderr);
     function stop(): void {
       if (settled || timedOut || stopped || pgid === undefined) return;
       stopped = true;
@@ -168,12 +133,7 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable, abort:
     // so no caller sees it alive afterwards.
     const done = (): void => {
       if ((!timedOut && !stopped) || pgid === undefined || !groupAlive(pgid)) return report();
-      let polls = Math.ceil(graceMs / REAP_POLL_MS);
-      const poll = (): void => {
-        if (!groupAlive(pgid) || --polls <= 0) return report();
-        timers.push(real.setTimer(REAP_POLL_MS, poll));
-      };
-      timers.push(real.setTimer(REAP_POLL_MS, poll));
+      whenReaped(pgid, graceMs, real, timers, report);
     };
 
     child.stdout.on('data', (c: Buffer) => stdout.add(c));
@@ -199,15 +159,7 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable, abort:
     // SIGTERM to the whole group, the grace, then SIGKILL: on timeout (recorded as such) or when the caller stops it.
     const end = (onKill: (signal: 'SIGTERM' | 'SIGKILL') => void): void => {
       if (exit && !groupAlive(pgid)) return;
-      onKill('SIGTERM');
-      signalGroup(pgid, 'SIGTERM');
-      timers.push(
-        real.setTimer(graceMs, () => {
-          if (!groupAlive(pgid)) return;
-          onKill('SIGKILL');
-          signalGroup(pgid, 'SIGKILL');
-        }),
-      );
+      termThenKill(pgid, graceMs, real, timers, onKill);
     };
     timers.push(real.setTimer(spec.timeoutMs, () => end((signal) => (timedOut = signal))));
     if (abort?.aborted) stop();
@@ -215,4 +167,54 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable, abort:
     if (spec.stdin !== undefined) child.stdin.end(spec.stdin);
     else child.stdin.end();
   });
+}
+
+type Timers = ReturnType<RealClock['setTimer']>[];
+
+/** Starts the command as the leader of a process group of its own, registered in the table. */
+function spawnGroup(spec: CommandSpec, command: string, table: ProcessTable): ChildProcessByStdio<Writable, Readable, Readable> {
+  const [file, ...args] = spec.argv;
+  const child = spawn(file, args, {
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(spec.cwd !== undefined && { cwd: spec.cwd }),
+    // The marker is inherited by all it starts, so what leaves its group is still found (R19).
+    env: { ...(spec.env ?? process.env), [TREE_VAR]: table.markerOf(command) },
+  });
+  if (child.pid !== undefined) table.started({ command, argv: spec.argv, pgid: child.pid, marker: table.markerOf(command) });
+  return child;
+}
+
+function commonOf(command: string, exit: { code: number | null; signal: NodeJS.Signals | null } | undefined, stdout: Output, stderr: Output): CommandCommon {
+  return {
+    command,
+    exitCode: exit?.code ?? null,
+    signal: exit?.signal ?? null,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    truncated: stdout.truncated || stderr.truncated,
+  };
+}
+
+/** Calls `report` once the group is gone, looking every `REAP_POLL_MS`, or once the grace is up. */
+function whenReaped(pgid: number, graceMs: number, real: RealClock, timers: Timers, report: () => void): void {
+  let polls = Math.ceil(graceMs / REAP_POLL_MS);
+  const poll = (): void => {
+    if (!groupAlive(pgid) || --polls <= 0) return report();
+    timers.push(real.setTimer(REAP_POLL_MS, poll));
+  };
+  timers.push(real.setTimer(REAP_POLL_MS, poll));
+}
+
+/** SIGTERM to the group now, SIGKILL after the grace if it is still there; `onKill` hears each signal before it is sent. */
+function termThenKill(pgid: number, graceMs: number, real: RealClock, timers: Timers, onKill: (signal: 'SIGTERM' | 'SIGKILL') => void): void {
+  onKill('SIGTERM');
+  signalGroup(pgid, 'SIGTERM');
+  timers.push(
+    real.setTimer(graceMs, () => {
+      if (!groupAlive(pgid)) return;
+      onKill('SIGKILL');
+      signalGroup(pgid, 'SIGKILL');
+    }),
+  );
 }
