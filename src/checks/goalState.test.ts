@@ -81,13 +81,26 @@ describe('goalState', () => {
     });
   });
 
+  it("shows the last lines of a failed agent's own message (a command agent's stderr), bounded", () => {
+    const stderr = Array.from({ length: 40 }, (_, i) => `line ${i} ${'x'.repeat(i === 39 ? 400 : 10)}`).join('\n');
+    const record = new TrialBuilder().agentEnd('failed', [], `exited with code 3 and wrote no FAULTLINE_RESULT; stderr: ${stderr}`).build();
+    const verdict = goalState.check(record, expectations());
+    const message = verdict.valid === false ? verdict.message : '';
+    expect(message).toMatch(/^the agent ended with outcome failed, expected completed; the agent said: "…x+"$/);
+    expect(message.length).toBeLessThan(420);
+    const short = new TrialBuilder().agentEnd('failed', [], 'exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom\nTraceback: KeyError').build();
+    const said = goalState.check(short, expectations());
+    expect(said.valid === false && said.message).toContain('the agent said: "exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom\\nTraceback: KeyError"');
+    expect(goalState.check(new TrialBuilder().agentEnd('failed', [], '').build(), expectations())).toMatchObject({ message: 'the agent ended with outcome failed, expected completed' });
+  });
+
   it('fails an outcome outside the accepted ones, and accepts the ones the goal lists', () => {
     const b = new TrialBuilder();
     b.agentEnd('handoff');
     const record = b.build();
     expect(goalState.check(record, expectations())).toEqual({
       valid: false,
-      message: 'the agent ended with outcome handoff, expected completed',
+      message: 'the agent ended with outcome handoff, expected completed; the agent said: "done"',
       evidence: [{ outcome: 'handoff', expected: ['completed'], seq: 0, t: 0 }],
     });
     expect(goalState.check(record, expectations({ goal: { outcome: ['completed', 'handoff'] } }))).toEqual({ valid: true });

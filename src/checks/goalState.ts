@@ -52,11 +52,19 @@ function outcomeProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[
       const outcome = agentEnd?.outcome ?? end.outcome;
       if (allowed.includes(outcome)) return undefined;
       return {
-        message: `the agent ended with outcome ${outcome}${agentEnd?.type === 'agent_end' && agentEnd.by === 'stand-in' ? " (the stand-in model's final answer, passed on)" : ''}, expected ${list(allowed)}`,
+        message: `the agent ended with outcome ${outcome}${agentEnd?.type === 'agent_end' && agentEnd.by === 'stand-in' ? " (the stand-in model's final answer, passed on)" : ''}, expected ${list(allowed)}${lastWords(agentEnd?.message)}`,
         evidence: { outcome, expected: allowed, ...(agentEnd ? { seq: agentEnd.seq, t: agentEnd.t } : {}) },
       };
     }
   }
+}
+
+/** Lines the agent's own message ends with (a command agent's stderr tail), so a failed line says why; its last 5 lines, at most 300 characters. */
+function lastWords(message: string | undefined): string {
+  const text = message?.trim() ?? '';
+  if (text === '') return '';
+  const lines = text.split('\n').slice(-5).join('\n');
+  return `; the agent said: ${JSON.stringify(lines.length > 300 ? `…${lines.slice(-300)}` : lines)}`;
 }
 
 /** Many agents (`agent_start` events): every one of them must end with an accepted outcome. */

@@ -7,6 +7,7 @@ import type { Cassette } from '../model/api/Cassette.js';
 import type { McpHttpEndpoint } from '../serve/McpHttpEndpoint.js';
 import type { McpWorld } from '../serve/mcpWorldServer.js';
 import { runCommandAgentTrial, serveScenario } from '../agent/kinds/commandAgentRun.js';
+import { trialRecord, worldSnapshotOf } from './trial/trialRecord.js';
 import type { CommandAgentSpec, Scenario } from '../scenario/scenario.js';
 
 export interface ServedTrialOptions {
@@ -35,9 +36,8 @@ export async function runServedTrial({ scenario, agent, config, seed, trialIndex
   const end = lost ?? (await runCommandAgentTrial({ scenario, agent, world, clock, history, rng, startMs, config, seed, trialIndex, ...(onRecording && { onRecording }) }));
   // R19: the agent's own process group, and anything it left behind, must not outlive the trial.
   await world.processes.sweep();
-  const message = end.kind === 'crashed' || end.kind === 'hung' || end.kind === 'infra_error' ? end.message : undefined;
-  history.record({ type: 'trial_end', status: end.kind, ...(message !== undefined && { message }) });
-  return { scenario: scenario.name, config, trialIndex, seed, history: history.events, snapshot: await world.snapshotAsync(), end };
+  // A service's own snapshot that throws ends this trial (crashed, naming the service), not the run.
+  return trialRecord({ scenario: scenario.name, config, trialIndex, seed }, history, end, await worldSnapshotOf(world), undefined, undefined);
 }
 
 /** A served world held open for interactive work (`faultline serve`): ended by its caller. */
@@ -87,8 +87,7 @@ export async function openServedTrial({ scenario, config, seed, trialIndex, back
         history.record({ type: 'agent_end', outcome: r.outcome, claims: r.claims, message: r.message });
         end = { kind: 'agent_ended', outcome: r.outcome };
       }
-      history.record({ type: 'trial_end', status: end.kind, ...((end.kind === 'crashed' || end.kind === 'infra_error') && { message: end.message }) });
-      return { scenario: scenario.name, config, trialIndex, seed, history: history.events, snapshot: await world.snapshotAsync(), end };
+      return trialRecord({ scenario: scenario.name, config, trialIndex, seed }, history, end, await worldSnapshotOf(world), undefined, undefined);
     },
   };
 }

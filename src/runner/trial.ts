@@ -1,6 +1,4 @@
-import { canonicalJson, History, Rng, sha256, VirtualClock, trialSeed, type ClockRun } from '../core/index.js';
-import { ServiceCodeError } from '../world/define/defineService.js';
-import type { World } from '../world/World.js';
+import { History, Rng, VirtualClock, trialSeed, type ClockRun } from '../core/index.js';
 import type { WorldSnapshot } from '../world/snapshot.js';
 import { scrubSecrets } from '../core/secretText.js';
 import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
@@ -24,7 +22,7 @@ import { crowdOf } from './trial/crowdOf.js';
 import { trialAgents, type TrialStage } from './trial/trialAgents.js';
 import { agentBody, onTrialTime } from './trial/agentBody.js';
 import { trialEnd } from './trial/trialEnd.js';
-import { trialRecord, type PartialTrial } from './trial/trialRecord.js';
+import { trialRecord, worldSnapshotOf, type PartialTrial } from './trial/trialRecord.js';
 
 import type { TrialCommon, TrialResult, TrialStatus, TrialSummary } from '../stats/trialResult.js';
 
@@ -161,7 +159,7 @@ async function runJudged(options: TrialOptions): Promise<Judged> {
   const ran = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.
   await world.processes.sweep();
-  const record = trialRecord({ scenario: scenario.name, config: configName, trialIndex, seed }, history, ran, await snapshotOf(world), lost, partial);
+  const record = trialRecord({ scenario: scenario.name, config: configName, trialIndex, seed }, history, ran, await worldSnapshotOf(world), lost, partial);
   return judgeRecord(scenario, record, runSeed, refs, liveParts(scenario, recording, options.keepRecording, record.end));
 }
 
@@ -172,13 +170,3 @@ function startMsOf(text: string): number {
   return lastStart.ms;
 }
 
-/** The world's final snapshot; when a service's own `snapshot` throws, the ledger alone and why. */
-async function snapshotOf(world: World): Promise<{ readonly snapshot: WorldSnapshot; readonly failed?: string }> {
-  try {
-    return { snapshot: await world.snapshotAsync() };
-  } catch (error) {
-    if (!(error instanceof ServiceCodeError)) throw error;
-    const plain = JSON.parse(canonicalJson({ services: {}, ledger: world.ledger.effects })) as Omit<WorldSnapshot, 'hash'>;
-    return { snapshot: { ...plain, hash: sha256(canonicalJson(plain)) }, failed: error.message };
-  }
-}

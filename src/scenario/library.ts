@@ -103,10 +103,11 @@ export const projectOf = (scenario: object): ScenarioProject | undefined => proj
  * A scenario file with the project's defaults filled in: one scenario per matrix agent when it
  * has no agent of its own and the project lists agents, else one.
  */
-export async function loadScenarioVariants(file: string, project: ScenarioProject | undefined): Promise<Scenario[]> {
+export async function loadScenarioVariants(file: string, project: ScenarioProject | undefined, served = false): Promise<Scenario[]> {
   const value = await resolveReaderModule(await resolveAgentModule(await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file), file), file);
   const out: Scenario[] = [];
   for (const variant of await applyProject(value, project)) {
+    if (served) variant.value = withServedAgent(variant.value);
     const scenario = readSafely(file, FaultlineErrorCode.ScenarioInvalid, () => defineScenario(variant.value as ScenarioInput, variant.agent ? `${file} (agent ${variant.agent.name})` : file));
     sources.set(scenario, resolve(file));
     if (variant.agent) matrixAgents.set(scenario, variant.agent);
@@ -114,6 +115,15 @@ export async function loadScenarioVariants(file: string, project: ScenarioProjec
     out.push(scenario);
   }
   return out;
+}
+
+/**
+ * Served (`serve`, `mcp-serve`), the client is the agent: a scenario without an `agent` block is
+ * given a placeholder that is never started, so the block is optional there.
+ */
+function withServedAgent(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as Record<string, unknown>)['agent'] !== undefined) return value;
+  return { ...value, agent: { kind: 'command', task: 'served: the client is the agent', argv: ['served-client'] } };
 }
 
 /** A configuration file of any kind (`runtime`, the default, `cockatiel` or `p-retry`). */
@@ -157,10 +167,10 @@ function assertUnique(names: readonly { name: string }[], files: readonly string
 }
 
 /** Scenarios from files, folders or built-in names; the whole built-in library when `refs` is empty. */
-export async function loadScenarios(refs: readonly string[] = [], project?: ScenarioProject): Promise<Scenario[]> {
+export async function loadScenarios(refs: readonly string[] = [], project?: ScenarioProject, served = false): Promise<Scenario[]> {
   const files = refs.length === 0 ? await filesIn(LIBRARY_DIR) : await resolveRefs(refs, [LIBRARY_DIR, CROWD_DIR], 'scenario');
   const perFile: Scenario[][] = [];
-  for (const file of files) perFile.push(await loadScenarioVariants(file, project));
+  for (const file of files) perFile.push(await loadScenarioVariants(file, project, served));
   // The variants of one file share its name (one scenario, several agents); two files may not.
   assertUnique(perFile.map((v) => v[0] ?? { name: '' }).filter((s) => s.name !== ''), files.filter((_, i) => perFile[i]!.length > 0), 'scenario');
   return perFile.flat();

@@ -109,7 +109,7 @@ describe('a command agent against the served world', () => {
     expect(r.stdout).toMatch(/✓ fine\s/);
     const failure = (name: string): string => new RegExp(`✗ ${name} × rulebook: .*\\n\\s+trial 0: (.*)`).exec(r.stdout)?.[1] ?? `no failure line for ${name} in:\n${r.stdout}`;
     expect(failure('missing')).toMatch(/goal-state: the agent crashed before finishing: the agent command \(definitely-not-a-program-faultline\) could not start: spawn definitely-not-a-program-faultline ENOENT/);
-    expect(failure('exits-at-once')).toMatch(/goal-state: the agent ended with outcome failed, expected completed/);
+    expect(failure('exits-at-once')).toMatch(/goal-state: the agent ended with outcome failed, expected completed; the agent said: "exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom"/);
     expect(failure('never-exits')).toMatch(/the agent hung: the agent command \(sleep 30\) did not exit within timeoutMs 700 ms \(real time\); its process group was sent SIGTERM/);
     expect(failure('garbage')).toMatch(/FAULTLINE_RESULT is not JSON \("not json"\); expected one JSON line \{"outcome": "completed" \| "failed"/);
     expect(failure('wrong-shape')).toMatch(/FAULTLINE_RESULT holds "\{\\"outcome\\":\\"done\\"\}": outcome: Invalid option/);

@@ -129,4 +129,11 @@ describe('a bad cassette is refused before any trial (exit 2), naming who named 
       { numRuns: 12, seed: 43 },
     );
   });
+
+  it('a named cassette recorded from the other API than the model speaks, under explore and sweep (every trial would fail)', { timeout: 60_000 }, async () => {
+    await writeFile(join(dir.path, 'other-api.yaml'), scenario('./anthropic.json'));
+    for (const args of [['explore', 'other-api.yaml', '--runs', '1'], ['sweep', 'other-api.yaml', '--fault', 'timeout', '--lambda', '0.1', '--k', '1', '--reporter', 'console']]) {
+      refused(await cli(args, dir.path), /anthropic\.json: the cassette was recorded from the anthropic API, but model\.api is "openai"/, /error: /);
+    }
+  });
 });

@@ -133,6 +133,14 @@ const crashes: Case[] = [
       stdout: /service "tickets": its snapshot threw/,
     }),
   ),
+  // The same service under a command agent: its world is served, and snapshotted after the program exits.
+  {
+    cls: 'service snapshot throws under a command agent',
+    files: { 'tickets.service.ts': SERVICE(`snapshot: () => { throw new Error('boom'); },`), 's.yaml': serviceScenario().replace(/agent:[\s\S]*$/, "agent:\n  kind: command\n  task: Open a ticket\n  argv: [sh, -c, 'exit 0']\n") },
+    args: ['run', 's.yaml', '--k', '1', '--reporter', 'console'],
+    code: 1,
+    stdout: /service "tickets": its snapshot threw/,
+  },
   {
     cls: 'http agent module whose default export is a throwing Proxy',
     files: { 'over-http.yaml': httpScenario(), 'agent.ts': `export default new Proxy(function agent() {}, { get() { throw undefined; }, apply() { throw undefined; }, getPrototypeOf() { throw undefined; } });\n` },

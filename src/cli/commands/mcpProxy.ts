@@ -67,6 +67,13 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
         seed: flags.seed,
         ...(risks && { risks }),
       });
+      let serverFailed: string | undefined;
+      let clientClosed = false;
+      // A line on the server's stdout that is not JSON-RPC: not an MCP server on stdio (or one that logs to stdout); the client would wait forever.
+      serverTransport.onerror = (error) => {
+        serverFailed ??= `wrote what is not a JSON-RPC message (${error.message.slice(0, 200)})`;
+        void proxy.close();
+      };
       try {
         await proxy.start();
       } catch (error) {
@@ -75,14 +82,18 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
         const why = code === 'ENOENT' ? 'no such command' : code === 'EACCES' ? 'not executable' : 'the command could not be run';
         throw new FaultlineError(FaultlineErrorCode.Usage, `mcp-proxy: cannot start the MCP server "${server.join(' ')}": ${code} (${why})`);
       }
-      // The server process's own exit: one that fails on its own (not stopped by the proxy) is a failed session, not "0 tools/call".
-      let serverFailed: string | undefined;
+      // The server process's own exit: one that fails on its own (not stopped by the proxy) is a failed session, not "0 tools/call";
+      // so is one that exits, even with 0, while the client is still there.
       (serverTransport as unknown as { _process?: ChildProcess })._process?.once('exit', (exitCode, signal) => {
-        if (exitCode !== null && exitCode !== 0) serverFailed = `exited with code ${exitCode}`;
-        else if (signal !== null && signal !== 'SIGTERM') serverFailed = `was killed by ${signal}`;
+        if (exitCode !== null && exitCode !== 0) serverFailed ??= `exited with code ${exitCode}`;
+        else if (signal !== null && signal !== 'SIGTERM') serverFailed ??= `was killed by ${signal}`;
+        else if (!clientClosed) serverFailed ??= `exited with code ${String(exitCode ?? 0)}`;
       });
       // The SDK's stdio server transport does not notice the client closing its end.
-      process.stdin.once('end', () => void proxy.close());
+      process.stdin.once('end', () => {
+        clientClosed = true;
+        void proxy.close();
+      });
       const record = await proxy.closed;
       const checks = judgeProxiedCalls(record.history);
       const report = { kind: 'faultline-mcp-proxy' as const, server, seed: flags.seed, plan, ...(risks && { risks }), ...record, checks };

@@ -1,4 +1,6 @@
-import type { History, HistoryEvent } from '../../core/index.js';
+import { canonicalJson, sha256, type History, type HistoryEvent } from '../../core/index.js';
+import { ServiceCodeError } from '../../world/define/defineService.js';
+import type { World } from '../../world/World.js';
 import type { TrialEnd, TrialRecord } from '../../checks/record.js';
 import type { WorldSnapshot } from '../../world/snapshot.js';
 
@@ -36,4 +38,15 @@ export function trialRecord(
 
   const snapshot = survived?.snapshot ?? worldSnapshot;
   return { scenario: name.scenario, config: name.config, trialIndex: name.trialIndex, seed: name.seed, history: events, snapshot, end };
+}
+
+/** The world's final snapshot; when a service's own `snapshot` throws, the ledger alone and why. */
+export async function worldSnapshotOf(world: World): Promise<{ readonly snapshot: WorldSnapshot; readonly failed?: string }> {
+  try {
+    return { snapshot: await world.snapshotAsync() };
+  } catch (error) {
+    if (!(error instanceof ServiceCodeError)) throw error;
+    const plain = JSON.parse(canonicalJson({ services: {}, ledger: world.ledger.effects })) as Omit<WorldSnapshot, 'hash'>;
+    return { snapshot: { ...plain, hash: sha256(canonicalJson(plain)) }, failed: error.message };
+  }
 }
