@@ -9,7 +9,7 @@
  * checkout, through the project's node_modules) then resolve to the very same dist/ modules, as
  * they do under the binary.
  *
- * What the binary does and this cannot: signals go to a stand-in (a test sends none), the CLI's
+ * What the binary does and this cannot: signals go to a stand-in (a test may emit one on it), the CLI's
  * `process.exit` for a second Ctrl-C throws, and the process (its cwd, its environment, its
  * module cache) is shared with the file's other cases. So cases run one at a time (`run`
  * queues them), the working directory and the variables the case sets are restored after each,
@@ -48,7 +48,10 @@ class ExitCalled extends Error {
 
 let queue: Promise<unknown> = Promise.resolve();
 
-async function once(args: readonly string[], options: Pick<StartOptions, 'cwd' | 'env'>): Promise<Finished> {
+/** Where the CLI listens for stop signals: a case may pass its own and emit one (`emit('SIGTERM')`). */
+type InProcessOptions = Pick<StartOptions, 'cwd' | 'env'> & { readonly signals?: EventEmitter };
+
+async function once(args: readonly string[], options: InProcessOptions): Promise<Finished> {
   const { main } = await nativeImport(MAIN);
   const stdout = new Buffered();
   const stderr = new Buffered();
@@ -62,7 +65,7 @@ async function once(args: readonly string[], options: Pick<StartOptions, 'cwd' |
       stdout,
       stderr,
       env: { ...process.env },
-      signals: new EventEmitter(),
+      signals: options.signals ?? new EventEmitter(),
       pendingSignals: [],
       exit: (code: number) => {
         throw new ExitCalled(code);
@@ -80,7 +83,7 @@ async function once(args: readonly string[], options: Pick<StartOptions, 'cwd' |
 }
 
 /** `faultline …args` run to the end in this process; its exit code and output, as `faultline()` gives them. */
-export function inProcess(args: readonly string[], options: Pick<StartOptions, 'cwd' | 'env'>): Promise<Finished> {
+export function inProcess(args: readonly string[], options: InProcessOptions): Promise<Finished> {
   const result = queue.then(() => once(args, options));
   queue = result.catch(() => undefined);
   return result;

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,11 +24,13 @@ beforeAll(async () => {
   await writeFile(join(dir.path, 'exits-zero.ts'), agentScenario('exits-zero', 'process.exit(0);'));
   await writeFile(join(dir.path, 'timer.ts'), agentScenario('timer', THROWS_IN_TIMER));
   await writeFile(join(dir.path, 'date.ts'), agentScenario('date', SABOTAGES_DATE));
+  // Loads in the CLI, spins as it loads on a worker: the worker never says it is ready.
+  await writeFile(join(dir.path, 'spins-at-load.ts'), `import { isMainThread } from 'node:worker_threads';\nif (!isMainThread) for (;;) { /* spin */ }\n${agentScenario('spins-at-load', '')}`);
 });
 afterAll(() => dir.cleanup());
 
 const binary = (args: readonly string[]) => faultline(args, { cwd: dir.path });
-const run = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
+const run = (args: readonly string[], options: { signals?: EventEmitter } = {}) => inProcess(args, { cwd: dir.path, ...options });
 
 describe('faultline run --workers 0: agents in the CLI process', () => {
   it('process.exit(0), an unhandled rejection, a throw in a timer and Date.prototype sabotage each crash their own trial; the run reports and exits 1', async () => {
@@ -93,6 +97,29 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
     const r = await run(['sweep', './loops.ts', '--config', 'rulebook', '--fault', 'rate_limit', '--lambda', '0', '--k', '1', '--trial-timeout', '1500', '--reporter', 'console']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('loops');
+  });
+
+  it('explore of an agent whose worker never finishes loading: SIGTERM ends it with 143 and its report', async () => {
+    const signals = new EventEmitter();
+    const explored = run(['explore', './spins-at-load.ts', '--runs', '1', '--trial-timeout', '1500'], { signals });
+    // The signal once the worker's process is there: before it, the CLI had no worker to wait for.
+    const hosted = (): boolean => {
+      try {
+        return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'worker_threads'], { encoding: 'utf8' }).trim() !== '';
+      } catch {
+        return false;
+      }
+    };
+    while (!hosted()) await new Promise((r) => setTimeout(r, 100));
+    signals.emit('SIGTERM');
+    // A generous bound that only a hang reaches: the stopped worker is not waited for.
+    const hang = new Promise<'still running'>((r) => setTimeout(() => r('still running'), 120_000).unref());
+    const r = await Promise.race([explored, hang]);
+    expect(r).not.toBe('still running');
+    if (r === 'still running') return;
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).toContain('interrupted by SIGTERM');
+    expect(r.stdout).toContain('explore: ');
   });
 
   for (const [name, reason] of [

@@ -35,8 +35,17 @@ goal:
 `;
 
 const ORDER = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1200 };
-/** Long enough for a loaded machine to answer an ordinary call; the lost answer never comes. */
-const CALL_TIMEOUT_MS = 3000;
+/**
+ * The plan loses the first create_order of a trial (call 1, attempt 1): that call is the one the
+ * client gives up on, known from the fault injected, not from how long it took. Its answer never
+ * comes: the wait only lets the request reach the server before the cancel. Every other call is answered;
+ * its bound only catches a hang, and is generous so that a loaded machine's slow answer is
+ * still an answer (a bound that ran out would show as a second timeout).
+ */
+const LOST_CALL_WAIT_MS = 3000;
+const ANSWER_BOUND_MS = 120_000;
+/** How long to wait for the answer to the `attempt`th create_order of a trial (0-based): the lost one, or an answered one. */
+const waitFor = (attempt: number): number => (attempt === 0 ? LOST_CALL_WAIT_MS : ANSWER_BOUND_MS);
 const Verdicts = z.looseObject({ status: z.string(), checks: z.array(z.object({ name: z.string(), verdict: z.looseObject({ valid: z.unknown(), message: z.string().optional() }) })) });
 
 /** A `command` agent whose tools come from an MCP client over HTTP: resends a lost create_order, with a key or without. */
@@ -50,7 +59,8 @@ const order = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents
 let answer;
 for (let i = 0; i < 3 && answer === undefined; i++) {
   try {
-    answer = await client.callTool({ name: 'create_order', arguments: order, ...(careful && { _meta: { idempotencyKey: 'k-1' } }) }, undefined, { timeout: ${CALL_TIMEOUT_MS} });
+    // The first call's answer is lost by the plan; the others are answered, however slowly.
+    answer = await client.callTool({ name: 'create_order', arguments: order, ...(careful && { _meta: { idempotencyKey: 'k-1' } }) }, undefined, { timeout: i === 0 ? ${LOST_CALL_WAIT_MS} : ${ANSWER_BOUND_MS} });
   } catch {}
 }
 await client.close();
@@ -80,7 +90,7 @@ async function createOrder(client: Client, meta?: Record<string, string>): Promi
   let timeouts = 0;
   for (let i = 0; i < 3; i++) {
     try {
-      return { timeouts, answer: await client.callTool({ name: 'create_order', arguments: ORDER, ...(meta && { _meta: meta }) }, undefined, { timeout: CALL_TIMEOUT_MS }) };
+      return { timeouts, answer: await client.callTool({ name: 'create_order', arguments: ORDER, ...(meta && { _meta: meta }) }, undefined, { timeout: waitFor(i) }) };
     } catch (error) {
       expect(error).toBeInstanceOf(McpError);
       expect((error as McpError).code).toBe(-32001);
@@ -120,7 +130,7 @@ describe('faultline mcp-serve (stdio)', () => {
     expect(first, JSON.stringify(first)).toMatchObject({ trial: 0, status: 'passed', next: 1 });
 
     // Trial 1: no key; after the timeout the client asks the status tool, which finds the order, and does not resend.
-    await expect(client.callTool({ name: 'create_order', arguments: ORDER }, undefined, { timeout: CALL_TIMEOUT_MS })).rejects.toMatchObject({ code: -32001 });
+    await expect(client.callTool({ name: 'create_order', arguments: ORDER }, undefined, { timeout: waitFor(0) })).rejects.toMatchObject({ code: -32001 });
     const status = await client.callTool({ name: 'create_order_status', arguments: { businessKey: 'ref-1' } });
     expect(status.isError).toBeFalsy();
     expect(JSON.parse(textOf(status))).toMatchObject({ state: 'succeeded', value: { orderId: 'ord-1', clientReference: 'ref-1' } });

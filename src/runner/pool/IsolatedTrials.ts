@@ -39,6 +39,8 @@ export interface IsolatedTrial {
 export class IsolatedTrials {
   #worker: TrialWorker | undefined;
   #closed = false;
+  /** Aborted by `close`: a worker still starting is stopped too, not waited for. */
+  readonly #closing = new AbortController();
   readonly #onAbort = (): void => void this.close();
 
   constructor(private readonly options: IsolatedTrialsOptions) {
@@ -82,6 +84,7 @@ export class IsolatedTrials {
   /** Stops the worker; later trials answer `undefined`. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort();
     this.options.signal?.removeEventListener('abort', this.#onAbort);
     await this.#drop();
   }
@@ -99,11 +102,17 @@ export class IsolatedTrials {
     if (this.#worker?.alive === true) return this.#worker;
     const o = this.options;
     // Streaming each event costs the main thread about as much as the trial: only for a trial known to spin.
-    const worker = await TrialWorker.start(
+    const starting = TrialWorker.start(
       { ...scenarioSetup(o.scenarios), configs: o.configs, runSeed: o.runSeed, keepFailures: null, stream, ...(o.addedFaults && { addedFaults: o.addedFaults }) },
       isolationLimits(o.scenarios, o.isolation),
+      this.#closing.signal,
     );
-    // Closed while it started: it runs nothing.
+    // Closed while it started: it was stopped, and runs nothing.
+    const worker = await starting.catch((error: unknown) => {
+      if (this.#closed) return undefined;
+      throw error;
+    });
+    if (worker === undefined) return undefined;
     if (this.#closed) {
       await worker.stop();
       return undefined;

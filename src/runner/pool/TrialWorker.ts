@@ -119,9 +119,10 @@ export class TrialWorker {
   /**
    * Starts a worker and resolves once it has loaded the run's scenarios. A thread of this
    * process may be sent trials in batches (`batches`); one in a process of its own gets them
-   * one at a time, as its answers must tell which trial a crash took.
+   * one at a time, as its answers must tell which trial a crash took. Aborting `signal` before
+   * it is ready terminates it and rejects.
    */
-  static start(setup: WorkerSetup, limits: WorkerLimits): Promise<TrialWorker> {
+  static start(setup: WorkerSetup, limits: WorkerLimits, signal?: AbortSignal): Promise<TrialWorker> {
     const progress = limits.ownProcess === true ? undefined : new Int32Array(new SharedArrayBuffer(4));
     const options = {
       eval: true,
@@ -131,12 +132,19 @@ export class TrialWorker {
     const worker: TrialThread = limits.ownProcess === true ? new ProcessHostedWorker(BOOTSTRAP, options) : new Worker(BOOTSTRAP, options);
     return new Promise((resolve, reject) => {
       const fail = (message: string, code: string = FaultlineErrorCode.Internal): void => {
+        signal?.removeEventListener('abort', onAbort);
         void worker.terminate();
         reject(new FaultlineError(code as FaultlineErrorCode, message));
       };
+      // No watchdog runs before the first trial: a worker that never says it is ready (a module
+      // that spins at load) would hold the caller for ever, stop signal included.
+      const onAbort = (): void => fail('the worker was stopped while it started');
+      if (signal?.aborted === true) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
       const onMessage = (m: WorkerMessage): void => {
         if (m.type === 'setup_failed') fail(`a worker could not load the scenarios: ${m.message}`, m.code);
         if (m.type !== 'ready') return;
+        signal?.removeEventListener('abort', onAbort);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         resolve(new TrialWorker(worker, limits, progress));
       };
