@@ -3,7 +3,17 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'dist/**', 'bin/**', 'eslint.config.js', '**/*.tmp.ts', 'test/package/fixtures/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'reports/**',
+      'dist/**',
+      'bin/**',
+      'eslint.config.js',
+      '**/*.tmp.ts',
+      'test/package/fixtures/**',
+    ],
+  },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],
@@ -18,13 +28,27 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'Use the trial Rng (src/core/rng.ts).' },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Use the trial Clock (src/core/clock.ts).' },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']",
+          message: 'Use the trial Rng (src/core/rng.ts).',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Use the trial Clock (src/core/clock.ts).',
+        },
       ],
     },
   },
   {
-    files: ['src/core/clock/**', 'src/core/rng.ts', '**/*.test.ts', 'test/**', 'bench/**', 'src/cli/**', 'src/report/**'],
+    files: [
+      'src/core/clock/**',
+      'src/core/rng.ts',
+      '**/*.test.ts',
+      'test/**',
+      'bench/**',
+      'src/cli/**',
+      'src/report/**',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

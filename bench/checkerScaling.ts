@@ -42,7 +42,9 @@ for (const name of names) {
     const trial = await runTrial({ scenario: { ...scenario!, agents }, config: config!, runSeed: 1, trialIndex: 0 });
     const wall = performance.now() - t0;
     bySize.push(new Map(spent));
-    console.log(`  ${name} × ${String(agents).padStart(5)} agents: ${wall.toFixed(0).padStart(6)} ms, ${trial.history.length} events; ${[...spent].map(([c, ms]) => `${c} ${ms.toFixed(1)}`).join(', ')}`);
+    console.log(
+      `  ${name} × ${String(agents).padStart(5)} agents: ${wall.toFixed(0).padStart(6)} ms, ${trial.history.length} events; ${[...spent].map(([c, ms]) => `${c} ${ms.toFixed(1)}`).join(', ')}`,
+    );
   }
   const [mid, big] = bySize.slice(-2);
   const growth = Math.log(sizes.at(-1)! / sizes.at(-2)!);
@@ -51,5 +53,7 @@ for (const name of names) {
     // Below a few ms a checker's time is noise (a collection, a compile), not growth.
     return `${c} ${ms < 5 ? '-' : e.toFixed(1)}${ms >= 20 && e > 1.5 ? ' (super-linear?)' : ''}`;
   });
-  console.log(`  # growth exponent ${sizes.at(-2)} → ${sizes.at(-1)}: ${exponents.join(', ')}; load average ${loadAverage()}`);
+  console.log(
+    `  # growth exponent ${sizes.at(-2)} → ${sizes.at(-1)}: ${exponents.join(', ')}; load average ${loadAverage()}`,
+  );
 }

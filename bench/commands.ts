@@ -15,7 +15,11 @@ const scenario = defineScenario({
   services: [builds],
   world: { builds: { timeoutMs } },
   checks: ['process-cleanup'],
-  agent: { kind: 'scripted', task: 'Build the app target.', plan: { steps: [{ tool: 'run_build', input: { target: 'app' } }] } },
+  agent: {
+    kind: 'scripted',
+    task: 'Build the app target.',
+    plan: { steps: [{ tool: 'run_build', input: { target: 'app' } }] },
+  },
 });
 
 const before = markedProcesses();
@@ -24,11 +28,15 @@ let failed = 0;
 let commands = 0;
 for (let first = 0; first < trials; first += parallel) {
   const batch = await Promise.all(
-    Array.from({ length: Math.min(parallel, trials - first) }, (_, i) => runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: first + i })),
+    Array.from({ length: Math.min(parallel, trials - first) }, (_, i) =>
+      runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: first + i }),
+    ),
   );
   failed += batch.filter((t) => t.status === 'failed').length;
   commands += batch.reduce((n, t) => n + t.history.filter((e) => e.type === 'command_end').length, 0);
 }
 const ms = performance.now() - start;
-console.log(`${trials} trials (${parallel} at a time, ${timeoutMs} ms timeout): ${commands} commands, ${(ms / 1000).toFixed(1)} s, ${(ms / trials).toFixed(1)} ms per trial`);
+console.log(
+  `${trials} trials (${parallel} at a time, ${timeoutMs} ms timeout): ${commands} commands, ${(ms / 1000).toFixed(1)} s, ${(ms / trials).toFixed(1)} ms per trial`,
+);
 console.log(`process-cleanup failures: ${failed}; marked processes before ${before}, after ${markedProcesses()}`);

@@ -92,13 +92,18 @@ export async function asyncTrial(strategy: Strategy, seed: number, clock: AsyncC
 }
 
 /** CPU µs per trial and per delivery of `trials` trials (after a warm-up), with their mean deliveries. */
-export async function measureAsync(strategy: Strategy, clock: AsyncClock, trials: number): Promise<{ readonly usPerTrial: number; readonly usPerDelivery: number; readonly deliveries: number }> {
+export async function measureAsync(
+  strategy: Strategy,
+  clock: AsyncClock,
+  trials: number,
+): Promise<{ readonly usPerTrial: number; readonly usPerDelivery: number; readonly deliveries: number }> {
   for (let i = 0; i < 3; i++) await asyncTrial(strategy, 1_000 + i, clock);
   let deliveries = 0;
   const before = process.cpuUsage();
   for (let i = 0; i < trials; i++) {
     const t = await asyncTrial(strategy, i + 1, clock);
-    if (t.commits !== CLIENTS) throw new Error(`${clock} trial ${i + 1} under ${strategy}: ${t.commits} commits of ${CLIENTS}`);
+    if (t.commits !== CLIENTS)
+      throw new Error(`${clock} trial ${i + 1} under ${strategy}: ${t.commits} commits of ${CLIENTS}`);
     deliveries += t.deliveries;
   }
   const used = process.cpuUsage(before);
@@ -108,7 +113,11 @@ export async function measureAsync(strategy: Strategy, clock: AsyncClock, trials
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const trials = Number(process.env['TRIALS'] ?? 20);
-  console.log(`crowd as async code: ${CLIENTS} async clients, one record, N(10 ms, 2 ms) legs, ${trials} trials per strategy and clock; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `crowd as async code: ${CLIENTS} async clients, one record, N(10 ms, 2 ms) legs, ${trials} trials per strategy and clock; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (const { strategy, config } of STRATEGIES) {
     for (const clock of ASYNC_CLOCKS) {
       const m = await measureAsync(strategy, clock, trials);

@@ -192,7 +192,15 @@ export function floorTrial(strategy: Strategy, seed: number): FloorTrial {
 }
 
 /** CPU µs per trial and per delivery of `trials` floor trials (after a warm-up), with their mean deliveries. */
-export function measureFloor(strategy: Strategy, trials: number): { readonly usPerTrial: number; readonly usPerDelivery: number; readonly deliveries: number; readonly lastDoneMs: number } {
+export function measureFloor(
+  strategy: Strategy,
+  trials: number,
+): {
+  readonly usPerTrial: number;
+  readonly usPerDelivery: number;
+  readonly deliveries: number;
+  readonly lastDoneMs: number;
+} {
   for (let i = 0; i < 20; i++) floorTrial(strategy, 1_000 + i);
   let deliveries = 0;
   let last = 0;
@@ -204,12 +212,21 @@ export function measureFloor(strategy: Strategy, trials: number): { readonly usP
   }
   const used = process.cpuUsage(before);
   const us = used.user + used.system;
-  return { usPerTrial: us / trials, usPerDelivery: us / deliveries, deliveries: deliveries / trials, lastDoneMs: last / trials };
+  return {
+    usPerTrial: us / trials,
+    usPerDelivery: us / deliveries,
+    deliveries: deliveries / trials,
+    lastDoneMs: last / trials,
+  };
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const trials = Number(process.env['TRIALS'] ?? 200);
-  console.log(`crowd floor: ${CLIENTS} clients, one record, N(10 ms, 2 ms) legs, ${trials} trials per strategy; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `crowd floor: ${CLIENTS} clients, one record, N(10 ms, 2 ms) legs, ${trials} trials per strategy; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (const { strategy, config } of STRATEGIES) {
     const m = measureFloor(strategy, trials);
     console.log(

@@ -21,7 +21,13 @@ import type * as ScenarioModule from '../src/scenario/scenario.js';
 import type * as LibraryModule from '../src/scenario/library.js';
 
 const agents = Number(process.env['AGENTS'] ?? 1_000);
-const CONFIGS = ['exponential-no-jitter', 'full-jitter', 'decorrelated-jitter', 'cockatiel-decorrelated', 'p-retry-randomized'];
+const CONFIGS = [
+  'exponential-no-jitter',
+  'full-jitter',
+  'decorrelated-jitter',
+  'cockatiel-decorrelated',
+  'p-retry-randomized',
+];
 
 const scenario = defineScenario({
   name: 'bench-optimistic',
@@ -41,8 +47,13 @@ const scenario = defineScenario({
   budget: { maxAttemptsPerCall: 10, maxDeliveriesPerOperation: 10, deadlineMs: 600_000 },
 });
 
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
-console.log(`crowds: ${agents} agents × ${CONFIGS.length} configurations on one records service, 50 records (${process.version}, ${process.platform}/${process.arch}); load average ${load()}`);
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+console.log(
+  `crowds: ${agents} agents × ${CONFIGS.length} configurations on one records service, 50 records (${process.version}, ${process.platform}/${process.arch}); load average ${load()}`,
+);
 const started = wallMs();
 let runs = 0;
 for (const name of CONFIGS) {
@@ -62,12 +73,16 @@ for (const name of CONFIGS) {
 }
 const total = wallMs() - started;
 const rss = process.memoryUsage().rss / 2 ** 20;
-console.log(`total ${Math.round(total)} ms wall for ${runs} agent runs (${((total * 1000) / runs).toFixed(0)} µs per agent), rss ${rss.toFixed(0)} MB`);
+console.log(
+  `total ${Math.round(total)} ms wall for ${runs} agent runs (${((total * 1000) / runs).toFixed(0)} µs per agent), rss ${rss.toFixed(0)} MB`,
+);
 
 // The floor: the same contention as a bare event loop, measured in this process beside faultline's trials.
 const occTrials = Number(process.env['OCC_TRIALS'] ?? 3);
 const occ = await crowdScenario('backoff-jitter-occ');
-console.log(`occ: ${occ.name}, ${occTrials} trial(s) per strategy; faultline's CPU beside the bare event loop's (bench/crowdFloor.ts); load average ${load()}`);
+console.log(
+  `occ: ${occ.name}, ${occTrials} trial(s) per strategy; faultline's CPU beside the bare event loop's (bench/crowdFloor.ts); load average ${load()}`,
+);
 for (const { strategy, config: name } of STRATEGIES) {
   const config = await crowdConfig(name);
   await runTrial({ scenario: occ, config, runSeed: 99, trialIndex: 0 }); // warm-up
@@ -111,22 +126,30 @@ if (beforeRoot !== undefined && beforeRoot !== '') {
     const configs = await loadConfigs(CONFIGS);
     const [occScenario] = await loadScenarios(['backoff-jitter-occ']);
     const [occConfig] = await loadConfigs(['occ-full-jitter']);
-    const deliveries = (history: readonly { readonly type: string }[]): number => history.filter((e) => e.type === 'delivery').length;
+    const deliveries = (history: readonly { readonly type: string }[]): number =>
+      history.filter((e) => e.type === 'delivery').length;
     return {
       name,
       crowd: async () => {
         let n = 0;
-        for (const config of configs) n += deliveries((await run({ scenario: crowd, config, runSeed: 1, trialIndex: 0 })).history);
+        for (const config of configs)
+          n += deliveries((await run({ scenario: crowd, config, runSeed: 1, trialIndex: 0 })).history);
         return n;
       },
       occ: async () => {
         let n = 0;
-        for (let i = 0; i < occTrials; i++) n += deliveries((await run({ scenario: occScenario!, config: occConfig!, runSeed: 1, trialIndex: i })).history);
+        for (let i = 0; i < occTrials; i++)
+          n += deliveries(
+            (await run({ scenario: occScenario!, config: occConfig!, runSeed: 1, trialIndex: i })).history,
+          );
         return n;
       },
     };
   };
-  const sides = [await side('before', beforeRoot), await side('after (dist/)', new URL('..', import.meta.url).pathname.replace(/\/$/, ''))];
+  const sides = [
+    await side('before', beforeRoot),
+    await side('after (dist/)', new URL('..', import.meta.url).pathname.replace(/\/$/, '')),
+  ];
   const cpuOf = async (fn: () => Promise<number>): Promise<{ ms: number; deliveries: number }> => {
     const c0 = process.cpuUsage();
     const n = await fn();
@@ -144,7 +167,9 @@ if (beforeRoot !== undefined && beforeRoot !== '') {
       const o = await cpuOf(s.occ);
       crowdMs[i]!.push(c.ms);
       occUs[i]!.push((o.ms * 1000) / o.deliveries);
-      parts.push(`${s.name}: crowd ${(c.ms / 1000).toFixed(2)} s CPU (${((c.ms * 1000) / c.deliveries).toFixed(0)} µs/delivery), occ-full-jitter ${occUs[i]!.at(-1)!.toFixed(0)} µs/delivery`);
+      parts.push(
+        `${s.name}: crowd ${(c.ms / 1000).toFixed(2)} s CPU (${((c.ms * 1000) / c.deliveries).toFixed(0)} µs/delivery), occ-full-jitter ${occUs[i]!.at(-1)!.toFixed(0)} µs/delivery`,
+      );
     }
     console.log(`  round ${round + 1}: ${parts.join('; ')}; load ${load()}`);
   }

@@ -27,7 +27,9 @@ const variants: readonly NodeVariant[] = withBefore(
   bin,
 );
 
-console.log(`default run: ${runs} rounds, the variants alternating (${process.version}, ${process.platform}/${process.arch}); load average before ${loadAverage()}`);
+console.log(
+  `default run: ${runs} rounds, the variants alternating (${process.version}, ${process.platform}/${process.arch}); load average before ${loadAverage()}`,
+);
 let samples: ReturnType<typeof alternate>;
 try {
   samples = alternate(variants, runs, dir);
@@ -36,12 +38,20 @@ try {
 }
 variants.forEach((v, i) => {
   const s = samples[i]!;
-  console.log(`  ${v.name.padEnd(40)} wall p50 ${median(s.wall).toFixed(2)} s (min ${Math.min(...s.wall).toFixed(2)})   cpu p50 ${median(s.cpu).toFixed(2)} s (min ${Math.min(...s.cpu).toFixed(2)})`);
+  console.log(
+    `  ${v.name.padEnd(40)} wall p50 ${median(s.wall).toFixed(2)} s (min ${Math.min(...s.wall).toFixed(2)})   cpu p50 ${median(s.cpu).toFixed(2)} s (min ${Math.min(...s.cpu).toFixed(2)})`,
+  );
 });
-const at = (name: string): { wall: number[]; cpu: number[] } | undefined => samples[variants.findIndex((v) => v.name === name)];
+const at = (name: string): { wall: number[]; cpu: number[] } | undefined =>
+  samples[variants.findIndex((v) => v.name === name)];
 const def = at('faultline run (the default)')!;
 const one = at('faultline run --workers 1')!;
-console.log(`# default / one worker: wall ${(median(def.wall) / median(one.wall)).toFixed(2)}x, cpu ${(median(def.cpu) / median(one.cpu)).toFixed(2)}x (p50)`);
+console.log(
+  `# default / one worker: wall ${(median(def.wall) / median(one.wall)).toFixed(2)}x, cpu ${(median(def.cpu) / median(one.cpu)).toFixed(2)}x (p50)`,
+);
 const before = at('before: faultline run (the default)');
-if (before) console.log(`# default, after / before: wall ${(median(def.wall) / median(before.wall)).toFixed(2)}x, cpu ${(median(def.cpu) / median(before.cpu)).toFixed(2)}x (p50)`);
+if (before)
+  console.log(
+    `# default, after / before: wall ${(median(def.wall) / median(before.wall)).toFixed(2)}x, cpu ${(median(def.cpu) / median(before.cpu)).toFixed(2)}x (p50)`,
+  );
 console.log(`# load average after ${loadAverage()}`);

@@ -21,7 +21,9 @@ for (const scenario of await loadScenarios()) {
     r.kind === 'failed'
       ? `${r.baseline ? `fails on its own (${r.baseline.classes.join(', ')}); ` : ''}${r.runs} plans, ${r.findings.map((f) => `${f.failure} at plan ${f.foundAt} shrunk in ${f.shrinks} steps to ${f.plan.length} rule(s)`).join('; ') || 'no other class'}`
       : r.kind;
-  console.log(`${scenario.name.padEnd(38)} ${String(trials).padStart(4)} trials ${(performance.now() - t0).toFixed(0).padStart(6)} ms  ${found}`);
+  console.log(
+    `${scenario.name.padEnd(38)} ${String(trials).padStart(4)} trials ${(performance.now() - t0).toFixed(0).padStart(6)} ms  ${found}`,
+  );
 }
 const s = (performance.now() - start) / 1000;
 console.log(`${plans} plans (trials) in ${s.toFixed(1)} s: ${(plans / s).toFixed(0)} plans per second`);

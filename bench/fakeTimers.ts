@@ -27,7 +27,9 @@ async function fakeTimersLoop(): Promise<void> {
   const tools = new Map(world.tools.map((t) => [t.name, t]));
   const ctx = { world, clock: new VirtualClock(start), request: 'req-1' };
   const done = (async () => {
-    const payment = (await tools.get('charge_payment')!.run({ paymentReference: 'p-1', amountCents: 100, currency: 'EUR' }, ctx)) as { paymentId: string };
+    const payment = (await tools
+      .get('charge_payment')!
+      .run({ paymentReference: 'p-1', amountCents: 100, currency: 'EUR' }, ctx)) as { paymentId: string };
     for (let attempt = 1; ; attempt++) {
       if (attempt > 10) {
         await tools.get('get_payment')!.run({ paymentId: payment.paymentId }, ctx);
@@ -42,11 +44,17 @@ async function fakeTimersLoop(): Promise<void> {
   sink += fake.now - start;
 }
 
-const trial = await measure('trial: 10 virtual minutes of backoff', () => runTrial({ scenario: tenMinutes, config: patient, runSeed: 1, trialIndex: 0 }), seconds * 1_000);
+const trial = await measure(
+  'trial: 10 virtual minutes of backoff',
+  () => runTrial({ scenario: tenMinutes, config: patient, runSeed: 1, trialIndex: 0 }),
+  seconds * 1_000,
+);
 const fake = await measure('@sinonjs/fake-timers: the same retry loop', fakeTimersLoop, seconds * 1_000);
 printRow(trial);
 printRow(fake);
-console.log(`# ten virtual minutes: trial / fake timers = ${(trial.p50Us / fake.p50Us).toFixed(1)}x (p50), ${(trial.meanUs / fake.meanUs).toFixed(1)}x (mean); fake clock advanced ${sink > 0 ? 'ok' : 'never'}`);
+console.log(
+  `# ten virtual minutes: trial / fake timers = ${(trial.p50Us / fake.p50Us).toFixed(1)}x (p50), ${(trial.meanUs / fake.meanUs).toFixed(1)}x (mean); fake clock advanced ${sink > 0 ? 'ok' : 'never'}`,
+);
 
 // With BEFORE=<root of another built checkout>: the trial from its dist/ and this checkout's, and
 // the fake-timers loop, alternating round by round (p50 wall and CPU per run).

@@ -30,12 +30,17 @@ const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
 console.log(`run: ${trials} trials (${run.cells.length} cells, k ${k}) in ${(wallMs() - t0).toFixed(0)} ms`);
 
 t0 = wallMs();
-const report = buildJsonReport(run, { gates: [], wallClock: { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:01.000Z', durationMs: 1000 } });
+const report = buildJsonReport(run, {
+  gates: [],
+  wallClock: { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:01.000Z', durationMs: 1000 },
+});
 const html = renderRunHtml(report);
 const renderMs = wallMs() - t0;
 const kept = report.cells.reduce((a, c) => a + c.trials.length, 0);
 const events = report.cells.reduce((a, c) => a + c.trials.reduce((b, t) => b + (t.history?.length ?? 0), 0), 0);
-console.log(`report.html: ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB, ${kept} trials kept in full (${events} events), ${report.run.failedTrials} failed trials; rendered in ${renderMs.toFixed(0)} ms`);
+console.log(
+  `report.html: ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB, ${kept} trials kept in full (${events} events), ${report.run.failedTrials} failed trials; rendered in ${renderMs.toFixed(0)} ms`,
+);
 
 const dir = await mkdtemp(join(tmpdir(), 'faultline-bench-html-'));
 const file = join(dir, 'report.html');
@@ -48,7 +53,11 @@ try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const start = wallMs();
     await page.goto(pathToFileURL(file).href);
-    await page.waitForFunction(() => (globalThis as unknown as { __faultline?: { ready: boolean } }).__faultline?.ready === true, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => (globalThis as unknown as { __faultline?: { ready: boolean } }).__faultline?.ready === true,
+      undefined,
+      { timeout: 60_000 },
+    );
     loads.push(wallMs() - start);
     if (i === opens - 1) {
       const c0 = wallMs();
@@ -59,9 +68,16 @@ try {
     await page.close();
   }
   loads.sort((a, b) => a - b);
-  console.log(`chromium, open from file to first trial drawn: best ${loads[0]!.toFixed(0)} ms, median ${loads[Math.floor(loads.length / 2)]!.toFixed(0)} ms, worst ${loads.at(-1)!.toFixed(0)} ms (${opens} opens)`);
+  console.log(
+    `chromium, open from file to first trial drawn: best ${loads[0]!.toFixed(0)} ms, median ${loads[Math.floor(loads.length / 2)]!.toFixed(0)} ms, worst ${loads.at(-1)!.toFixed(0)} ms (${opens} opens)`,
+  );
   console.log(`chromium, click another cell until its first trial is drawn: ${clickMs.toFixed(0)} ms`);
-  console.log(`load average: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average: ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await browser.close();
   await rm(dir, { recursive: true, force: true });

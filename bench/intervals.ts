@@ -22,7 +22,9 @@ perCall('one cell, 1,000 trials: exact interval', (i) => proportionInterval(900 
 const counts = (i: number, scenarios: number, n: number, base: number) =>
   Array.from({ length: scenarios }, (_, t) => ({ n, c: n - (Math.floor(i / base ** t) % base) }));
 
-perCall('15 scenarios × 4 trials: pass^1 and pass^4 (Monte Carlo)', (i) => passIntervalsAt(counts(i, 15, 4, 5), [1, 4]));
+perCall('15 scenarios × 4 trials: pass^1 and pass^4 (Monte Carlo)', (i) =>
+  passIntervalsAt(counts(i, 15, 4, 5), [1, 4]),
+);
 perCall('15 scenarios × 4 trials: the whole curve k = 1..4', (i) => passIntervalCurves(counts(i + calls, 15, 4, 5)));
 perCall('5 scenarios × 100 trials: the whole curve k = 1..100', (i) => passIntervalCurves(counts(i, 5, 100, 10)));
 const gate = parseGate('pass^4>=0.9@95%');

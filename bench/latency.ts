@@ -25,8 +25,24 @@ async function deliveries(network: Network | undefined, concurrent: boolean): Pr
   const history = new History(clock);
   const rng = new Rng(1);
   const latency = network && new NetworkLatency(network, rng.fork('network'));
-  const wire = new Wire({ world, plan: [], clock, rng: rng.fork('faults'), history, startMs: 0, ...(latency && { network: latency }) });
-  const send = (i: number) => wire.send({ request: `req-${i}`, tool: 'find_order_by_reference', purpose: 'call', input: { clientReference: `ref-${i}` }, call: `call-${i}`, attempt: 1 });
+  const wire = new Wire({
+    world,
+    plan: [],
+    clock,
+    rng: rng.fork('faults'),
+    history,
+    startMs: 0,
+    ...(latency && { network: latency }),
+  });
+  const send = (i: number) =>
+    wire.send({
+      request: `req-${i}`,
+      tool: 'find_order_by_reference',
+      purpose: 'call',
+      input: { clientReference: `ref-${i}` },
+      call: `call-${i}`,
+      attempt: 1,
+    });
   await clock.run(async () => {
     if (concurrent) await Promise.all(Array.from({ length: N }, (_, i) => send(i)));
     else for (let i = 0; i < N; i++) await send(i);
@@ -35,7 +51,11 @@ async function deliveries(network: Network | undefined, concurrent: boolean): Pr
 
 const rows = [
   await measure(`${N} deliveries one after another, no network`, () => deliveries(undefined, false), seconds * 1_000),
-  await measure(`${N} deliveries one after another, N(10, 2) both legs`, () => deliveries(NORMAL, false), seconds * 1_000),
+  await measure(
+    `${N} deliveries one after another, N(10, 2) both legs`,
+    () => deliveries(NORMAL, false),
+    seconds * 1_000,
+  ),
   await measure(`${N} deliveries at once, no network`, () => deliveries(undefined, true), seconds * 1_000),
   await measure(`${N} deliveries at once, N(10, 2) both legs`, () => deliveries(NORMAL, true), seconds * 1_000),
 ];
@@ -43,8 +63,21 @@ for (const r of rows) printRow(r);
 // The median run, per delivery: on a loaded machine the mean is mostly other work.
 for (const r of rows) console.log(`# ${r.name}: ${(r.p50Us / N).toFixed(1)} µs per delivery (median run)`);
 
-const scenario = (network?: ScenarioInput['network']) => defineScenario({ ...orderThenPay, ...(network && { network }) });
+const scenario = (network?: ScenarioInput['network']) =>
+  defineScenario({ ...orderThenPay, ...(network && { network }) });
 const plain = scenario();
 const slow = scenario(NORMAL);
-printRow(await measure('trial (two calls), no network', () => runTrial({ scenario: plain, config: rulebookDefault, runSeed: 1, trialIndex: 0 }), seconds * 1_000));
-printRow(await measure('trial (two calls), N(10, 2) both legs', () => runTrial({ scenario: slow, config: rulebookDefault, runSeed: 1, trialIndex: 0 }), seconds * 1_000));
+printRow(
+  await measure(
+    'trial (two calls), no network',
+    () => runTrial({ scenario: plain, config: rulebookDefault, runSeed: 1, trialIndex: 0 }),
+    seconds * 1_000,
+  ),
+);
+printRow(
+  await measure(
+    'trial (two calls), N(10, 2) both legs',
+    () => runTrial({ scenario: slow, config: rulebookDefault, runSeed: 1, trialIndex: 0 }),
+    seconds * 1_000,
+  ),
+);

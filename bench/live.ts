@@ -42,21 +42,49 @@ goal:
 function cli(args: readonly string[], cwd: string): Promise<{ code: number | null; ms: number; stderr: string }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, OPENAI_API_KEY: KEY, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { ...process.env, OPENAI_API_KEY: KEY, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('close', (code) => resolve({ code, ms: performance.now() - started, stderr }));
   });
 }
 
-async function liveRun(server: FakeModelServer, connections: number, trials: number, out: string): Promise<{ ms: number; calls: number; passed: number; workers: number }> {
+async function liveRun(
+  server: FakeModelServer,
+  connections: number,
+  trials: number,
+  out: string,
+): Promise<{ ms: number; calls: number; passed: number; workers: number }> {
   const workers = Math.min(connections, trials, MAX_WORKERS);
   const project = await userProject('bench-live', { 'live.yaml': scenario(server.url) });
   try {
     const before = server.requests.length;
-    const r = await cli(['run', 'live.yaml', '--live', '--k', String(trials), '--max-connections', String(connections), '--workers', String(workers), '--out', out, '--reporter', 'json'], project.path);
+    const r = await cli(
+      [
+        'run',
+        'live.yaml',
+        '--live',
+        '--k',
+        String(trials),
+        '--max-connections',
+        String(connections),
+        '--workers',
+        String(workers),
+        '--out',
+        out,
+        '--reporter',
+        'json',
+      ],
+      project.path,
+    );
     if (r.code !== 0 && r.code !== 1) throw new Error(`faultline exited ${String(r.code)}: ${r.stderr.slice(-2000)}`);
-    const report = JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as { cells: { metrics: { successes: number } }[] };
+    const report = JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as {
+      cells: { metrics: { successes: number } }[];
+    };
     return { ms: r.ms, calls: server.requests.length - before, passed: report.cells[0]!.metrics.successes, workers };
   } finally {
     await project.cleanup();
@@ -64,13 +92,19 @@ async function liveRun(server: FakeModelServer, connections: number, trials: num
 }
 
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-console.log(`bench/live: ${TRIALS} trials × ${CALLS_PER_TRIAL} model calls, ${LATENCY_MS} ms per answer; ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `bench/live: ${TRIALS} trials × ${CALLS_PER_TRIAL} model calls, ${LATENCY_MS} ms per answer; ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log('connections | workers | wall     | ideal    | wall/ideal | most in flight | calls | passed');
 for (const n of CONNECTIONS) {
   const server = await startFakeModelServer({ latencyMs: LATENCY_MS, tickets: CALLS_PER_TRIAL - 1 });
   const r = await liveRun(server, n, TRIALS, `out-${n}`);
   const ideal = (r.calls * LATENCY_MS) / n;
-  console.log(`${String(n).padStart(11)} | ${String(r.workers).padStart(7)} | ${s(r.ms).padStart(8)} | ${s(ideal).padStart(8)} | ${(r.ms / ideal).toFixed(2).padStart(10)} | ${String(server.maxInFlight()).padStart(14)} | ${String(r.calls).padStart(5)} | ${r.passed}/${TRIALS}`);
+  console.log(
+    `${String(n).padStart(11)} | ${String(r.workers).padStart(7)} | ${s(r.ms).padStart(8)} | ${s(ideal).padStart(8)} | ${(r.ms / ideal).toFixed(2).padStart(10)} | ${String(server.maxInFlight()).padStart(14)} | ${String(r.calls).padStart(5)} | ${r.passed}/${TRIALS}`,
+  );
   await server.close();
 }
 
@@ -79,10 +113,17 @@ const fast = await startFakeModelServer({ latencyMs: 0, tickets: CALLS_PER_TRIAL
 const one = await liveRun(fast, 1, 1, 'out-one');
 const all = await liveRun(fast, 1, OVERHEAD_TRIALS, 'out-all');
 const perCall = (all.ms - one.ms) / (all.calls - one.calls);
-const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Open two tickets about the printer that is on fire.' }] });
+const body = JSON.stringify({
+  model: 'gpt-4o-mini',
+  messages: [{ role: 'user', content: 'Open two tickets about the printer that is on fire.' }],
+});
 const bareStart = performance.now();
 for (let i = 0; i < all.calls; i++) {
-  const res = await fetch(`${fast.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body });
+  const res = await fetch(`${fast.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+    body,
+  });
   await res.text();
 }
 const bare = (performance.now() - bareStart) / all.calls;
@@ -90,5 +131,11 @@ await fast.close();
 console.log(`\nper model call, latency 0, one connection (${all.calls} calls; start-up of ${s(one.ms)} taken away):`);
 console.log(`  faultline --live (whole trial: agent, interception, gateway, recording): ${perCall.toFixed(2)} ms`);
 console.log(`  bare fetch loop against the same server:                                 ${bare.toFixed(2)} ms`);
-console.log(`  faultline's own share:                                                   ${(perCall - bare).toFixed(2)} ms`);
-console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `  faultline's own share:                                                   ${(perCall - bare).toFixed(2)} ms`,
+);
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

@@ -9,7 +9,12 @@ import { join } from 'node:path';
  * calls measured a trial half cold beside a loop that was hot within them, and the ratio printed
  * at the top of a benchmark read 4 to 5x where alternating warm rounds read 2.5x.
  */
-export async function measure(name: string, fn: () => Promise<unknown>, ms = 1_000, warmMs = ms): Promise<{ name: string; runs: number; warmRuns: number; meanUs: number; p50Us: number; p95Us: number }> {
+export async function measure(
+  name: string,
+  fn: () => Promise<unknown>,
+  ms = 1_000,
+  warmMs = ms,
+): Promise<{ name: string; runs: number; warmRuns: number; meanUs: number; p50Us: number; p95Us: number }> {
   let warmRuns = 0;
   const warmEnd = performance.now() + warmMs;
   while (warmRuns < 20 || performance.now() < warmEnd) {
@@ -30,12 +35,18 @@ export async function measure(name: string, fn: () => Promise<unknown>, ms = 1_0
 }
 
 export function printRow(r: { name: string; runs: number; meanUs: number; p50Us: number; p95Us: number }): void {
-  const f = (us: number): string => (us >= 1_000 ? `${(us / 1_000).toFixed(2)} ms` : `${us.toFixed(1)} µs`).padStart(10);
-  console.log(`${r.name.padEnd(52)} runs ${String(r.runs).padStart(7)}  mean ${f(r.meanUs)}  p50 ${f(r.p50Us)}  p95 ${f(r.p95Us)}`);
+  const f = (us: number): string =>
+    (us >= 1_000 ? `${(us / 1_000).toFixed(2)} ms` : `${us.toFixed(1)} µs`).padStart(10);
+  console.log(
+    `${r.name.padEnd(52)} runs ${String(r.runs).padStart(7)}  mean ${f(r.meanUs)}  p50 ${f(r.p50Us)}  p95 ${f(r.p95Us)}`,
+  );
 }
 
 /** The one-, five- and fifteen-minute load averages, to print beside every figure. */
-export const loadAverage = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+export const loadAverage = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -62,11 +73,19 @@ const quoted = (arg: string): string => `'${arg.replaceAll("'", `'\\''`)}'`;
  * `beside`, those command lines run at once with it, under one shell, and GNU time reports the
  * wall time until the last ends and the CPU of them all (a shell's waited-for children count).
  */
-export function timeNode(args: readonly string[], cwd: string, beside: readonly (readonly string[])[] = []): NodeTiming {
+export function timeNode(
+  args: readonly string[],
+  cwd: string,
+  beside: readonly (readonly string[])[] = [],
+): NodeTiming {
   const command =
     beside.length === 0
       ? [process.execPath, ...args]
-      : ['/bin/sh', '-c', `${[args, ...beside].map((a) => [process.execPath, ...a].map(quoted).join(' ') + ' >/dev/null &').join(' ')} wait`];
+      : [
+          '/bin/sh',
+          '-c',
+          `${[args, ...beside].map((a) => [process.execPath, ...a].map(quoted).join(' ') + ' >/dev/null &').join(' ')} wait`,
+        ];
   const r = spawnSync('/usr/bin/time', ['-f', 'BENCH %e %U %S', ...command], { cwd, encoding: 'utf8' });
   const line = r.stderr.split('\n').find((l) => l.startsWith('BENCH '));
   if (line === undefined) throw new Error(`no timing for ${args.join(' ')}: ${r.stderr.slice(-500)}`);
@@ -78,7 +97,12 @@ export function timeNode(args: readonly string[], cwd: string, beside: readonly 
  * Each variant once per round, the variants alternating, so the machine's other load weighs on
  * each alike; `each` sees every timing as it comes. Returns the samples per variant.
  */
-export function alternate(variants: readonly NodeVariant[], rounds: number, cwd: string, each?: (round: number, variant: NodeVariant, t: NodeTiming) => void): { readonly wall: number[]; readonly cpu: number[] }[] {
+export function alternate(
+  variants: readonly NodeVariant[],
+  rounds: number,
+  cwd: string,
+  each?: (round: number, variant: NodeVariant, t: NodeTiming) => void,
+): { readonly wall: number[]; readonly cpu: number[] }[] {
   const samples = variants.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
   for (let round = 0; round < rounds; round++) {
     variants.forEach((v, i) => {
@@ -100,7 +124,11 @@ export function withBefore(variants: readonly NodeVariant[], bin: string): reado
   const before = process.env['BEFORE'];
   if (before === undefined || before === '') return variants;
   const otherBin = join(before, 'bin', 'faultline.js');
-  return variants.flatMap((v) => (v.args.includes(bin) ? [v, { name: `before: ${v.name}`, args: v.args.map((a) => (a === bin ? otherBin : a)) }] : [v]));
+  return variants.flatMap((v) =>
+    v.args.includes(bin)
+      ? [v, { name: `before: ${v.name}`, args: v.args.map((a) => (a === bin ? otherBin : a)) }]
+      : [v],
+  );
 }
 
 /** A function measured in process beside others. */
@@ -115,7 +143,11 @@ export interface InProcessSide {
  * medians: CPU per call (warm-up calls counted) and wall p50, in µs. Each round warms up for its
  * twenty calls only: the rounds before it warmed every side alike.
  */
-export async function alternateInProcess(sides: readonly InProcessSide[], rounds: number, ms: number): Promise<{ readonly cpu: number; readonly p50: number }[]> {
+export async function alternateInProcess(
+  sides: readonly InProcessSide[],
+  rounds: number,
+  ms: number,
+): Promise<{ readonly cpu: number; readonly p50: number }[]> {
   const cpu = sides.map(() => [] as number[]);
   const p50 = sides.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
@@ -126,7 +158,9 @@ export async function alternateInProcess(sides: readonly InProcessSide[], rounds
       cpu[i]!.push((c.user + c.system) / (row.runs + row.warmRuns));
       p50[i]!.push(row.p50Us);
     }
-    console.log(`  round ${round + 1}: ${sides.map((s, i) => `${s.name} ${cpu[i]!.at(-1)!.toFixed(0)} µs CPU, p50 ${p50[i]!.at(-1)!.toFixed(0)} µs`).join('; ')}; load ${loadAverage()}`);
+    console.log(
+      `  round ${round + 1}: ${sides.map((s, i) => `${s.name} ${cpu[i]!.at(-1)!.toFixed(0)} µs CPU, p50 ${p50[i]!.at(-1)!.toFixed(0)} µs`).join('; ')}; load ${loadAverage()}`,
+    );
   }
   return sides.map((_, i) => ({ cpu: median(cpu[i]!), p50: median(p50[i]!) }));
 }

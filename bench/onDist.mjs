@@ -15,12 +15,15 @@ const dist = new URL('dist/', root).href;
 if (process.env['BENCH_SRC'] !== '1') {
   const marker = new URL('dist/runner/trial.js', root);
   if (!existsSync(marker)) {
-    console.error('bench: dist/ is missing: run `npm run build` first (or BENCH_SRC=1 to time the sources through tsx)');
+    console.error(
+      'bench: dist/ is missing: run `npm run build` first (or BENCH_SRC=1 to time the sources through tsx)',
+    );
     process.exit(2);
   }
   const built = statSync(marker).mtimeMs;
   const edited = statSync(new URL('src/runner/trial.ts', root)).mtimeMs;
-  if (edited > built) console.error('bench: warning: src/runner/trial.ts is newer than dist/: `npm run build` to time your edits');
+  if (edited > built)
+    console.error('bench: warning: src/runner/trial.ts is newer than dist/: `npm run build` to time your edits');
   // Hooks registered later run first: this one asks tsx's (which maps `.js` to `.ts`), then points src/ at dist/.
   const hook = `
     export async function resolve(specifier, context, next) {

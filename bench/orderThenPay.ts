@@ -8,8 +8,15 @@ export const orderThenPay = {
     task: 'Create order and pay',
     plan: {
       steps: [
-        { name: 'order', tool: 'create_order', input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 } },
-        { tool: 'charge_payment', input: { paymentReference: 'pay-1', orderId: '$order.orderId', amountCents: 1500, currency: 'EUR' } },
+        {
+          name: 'order',
+          tool: 'create_order',
+          input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 },
+        },
+        {
+          tool: 'charge_payment',
+          input: { paymentReference: 'pay-1', orderId: '$order.orderId', amountCents: 1500, currency: 'EUR' },
+        },
       ],
     },
   },

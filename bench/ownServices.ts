@@ -17,12 +17,18 @@ import { openTicket } from '../scenarios/examples/helpdesk/code/openTicket.js';
 import { measure, printRow } from './measure.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
-const helpdesk = await loadServiceModule(new URL('../scenarios/examples/helpdesk/code/helpdesk.service.ts', import.meta.url).pathname);
+const helpdesk = await loadServiceModule(
+  new URL('../scenarios/examples/helpdesk/code/helpdesk.service.ts', import.meta.url).pathname,
+);
 
 const inProcess = defineScenario({
   name: 'bench-helpdesk-in-process',
   services: [helpdesk],
-  agent: { kind: 'scripted', task: 'Open a ticket', plan: { steps: [{ tool: 'open_ticket', input: { requestId: 'req-1', subject: 'x' } }] } },
+  agent: {
+    kind: 'scripted',
+    task: 'Open a ticket',
+    plan: { steps: [{ tool: 'open_ticket', input: { requestId: 'req-1', subject: 'x' } }] },
+  },
   goal: { effects: { 'ticket.opened': 1 } },
 });
 
@@ -42,8 +48,20 @@ const overHttp = defineScenario({
 
 let trial = 0;
 const rows = [];
-rows.push(await measure('1. in process, scripted agent (faultline)', () => runTrial({ scenario: inProcess, config: rulebookDefault, runSeed: 1, trialIndex: trial++ }), seconds * 1_000));
-rows.push(await measure('2. over HTTP under msw, fetch tool (faultline)', () => runTrial({ scenario: overHttp, config: rulebookDefault, runSeed: 1, trialIndex: trial++ }), seconds * 1_000));
+rows.push(
+  await measure(
+    '1. in process, scripted agent (faultline)',
+    () => runTrial({ scenario: inProcess, config: rulebookDefault, runSeed: 1, trialIndex: trial++ }),
+    seconds * 1_000,
+  ),
+);
+rows.push(
+  await measure(
+    '2. over HTTP under msw, fetch tool (faultline)',
+    () => runTrial({ scenario: overHttp, config: rulebookDefault, runSeed: 1, trialIndex: trial++ }),
+    seconds * 1_000,
+  ),
+);
 
 // 3. By hand: one msw server for the whole loop (cheaper than one per trial, as a user would do it).
 const tickets = new Map<string, unknown>();
@@ -56,9 +74,17 @@ const server = setupServer(
   }),
 );
 server.listen({ onUnhandledRequest: 'error' });
-rows.push(await measure('3. by hand: an msw handler and the fetch tool', () => openTicket('https://helpdesk.example.test/api', { requestId: 'req-1', subject: 'x' }), seconds * 1_000));
+rows.push(
+  await measure(
+    '3. by hand: an msw handler and the fetch tool',
+    () => openTicket('https://helpdesk.example.test/api', { requestId: 'req-1', subject: 'x' }),
+    seconds * 1_000,
+  ),
+);
 server.close();
 
 for (const r of rows) printRow(r);
 const [a, b, c] = rows;
-console.log(`over HTTP / in process: ${(b!.meanUs / a!.meanUs).toFixed(1)}x; faultline over HTTP / by hand: ${(b!.meanUs / c!.meanUs).toFixed(1)}x (the difference buys a fresh world, the fault plan, the history and 8 checkers per trial)`);
+console.log(
+  `over HTTP / in process: ${(b!.meanUs / a!.meanUs).toFixed(1)}x; faultline over HTTP / by hand: ${(b!.meanUs / c!.meanUs).toFixed(1)}x (the difference buys a fresh world, the fault plan, the history and 8 checkers per trial)`,
+);

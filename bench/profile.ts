@@ -48,18 +48,33 @@ async function trialsOf(root: string): Promise<readonly Trial[]> {
   const out: Trial[] = [];
   if (only.includes('ff')) {
     const scenario = defineScenario(orderThenPay);
-    out.push({ key: 'ff', name: 'fault-free two-call trial', n: 3_000, run: (i) => runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: i }) });
+    out.push({
+      key: 'ff',
+      name: 'fault-free two-call trial',
+      n: 3_000,
+      run: (i) => runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: i }),
+    });
   }
   if (only.includes('ten')) {
     // bench/tenMinutes.ts's trial and configuration, defined again by this root's modules.
     const scenario = defineScenario(tenMinutes);
     const config = RetryConfigSchema.parse(patient);
-    out.push({ key: 'ten', name: 'ten-virtual-minute retry trial', n: 2_000, run: (i) => runTrial({ scenario, config, runSeed: 1, trialIndex: i }) });
+    out.push({
+      key: 'ten',
+      name: 'ten-virtual-minute retry trial',
+      n: 2_000,
+      run: (i) => runTrial({ scenario, config, runSeed: 1, trialIndex: i }),
+    });
   }
   if (only.includes('occ')) {
     const [scenario] = await loadScenarios(['backoff-jitter-occ']);
     const [config] = await loadConfigs(['occ-full-jitter']);
-    out.push({ key: 'occ', name: 'backoff-jitter-occ crowd trial (occ-full-jitter)', n: 12, run: (i) => runTrial({ scenario: scenario!, config: config!, runSeed: 1, trialIndex: i }) });
+    out.push({
+      key: 'occ',
+      name: 'backoff-jitter-occ crowd trial (occ-full-jitter)',
+      n: 12,
+      run: (i) => runTrial({ scenario: scenario!, config: config!, runSeed: 1, trialIndex: i }),
+    });
   }
   return out;
 }
@@ -114,7 +129,10 @@ function attribute(profile: Profile): Map<string, number> {
     }
     if (part === undefined) {
       const { functionName, url } = byId.get(id)!.callFrame;
-      part = functionName === '(idle)' || functionName === '(root)' ? null : PLACES.find((p) => p.test(url, functionName))!.part;
+      part =
+        functionName === '(idle)' || functionName === '(root)'
+          ? null
+          : PLACES.find((p) => p.test(url, functionName))!.part;
     }
     partOf.set(id, part);
     return part;
@@ -128,7 +146,11 @@ function attribute(profile: Profile): Map<string, number> {
 }
 
 /** One profile of `trial.n` trials: each part's share, and the loop's CPU µs per trial. */
-async function profileOf(session: Session, trial: Trial, from: number): Promise<{ readonly shares: Map<string, number>; readonly cpuPerTrial: number }> {
+async function profileOf(
+  session: Session,
+  trial: Trial,
+  from: number,
+): Promise<{ readonly shares: Map<string, number>; readonly cpuPerTrial: number }> {
   for (let i = 0; i < trial.n; i++) await trial.run(from + i); // warm-up, as many trials as are profiled
   await session.post('Profiler.start');
   const c0 = process.cpuUsage();
@@ -150,16 +172,23 @@ const before = process.env['BEFORE'];
 const roots = before !== undefined && before !== '' ? [before, here] : [here];
 const sides = await Promise.all(roots.map(trialsOf));
 const times = roots.length > 1 ? rounds : 1;
-console.log(`profile: each part's share of a trial's CPU samples and its µs per trial${roots.length > 1 ? `, before (${before}) → after (this checkout), medians of ${times} alternating rounds` : ''} (${process.version}); load average ${loadAverage()}`);
+console.log(
+  `profile: each part's share of a trial's CPU samples and its µs per trial${roots.length > 1 ? `, before (${before}) → after (this checkout), medians of ${times} alternating rounds` : ''} (${process.version}); load average ${loadAverage()}`,
+);
 for (const [t, trial] of sides[0]!.entries()) {
   const runs = sides.map(() => [] as { shares: Map<string, number>; cpuPerTrial: number }[]);
-  for (let r = 0; r < times; r++) for (const [i, side] of sides.entries()) runs[i]!.push(await profileOf(session, side[t]!, 2 * r * trial.n));
+  for (let r = 0; r < times; r++)
+    for (const [i, side] of sides.entries()) runs[i]!.push(await profileOf(session, side[t]!, 2 * r * trial.n));
   const cpu = runs.map((rs) => median(rs.map((x) => x.cpuPerTrial)));
   const share = (i: number, part: string): number => median(runs[i]!.map((x) => x.shares.get(part) ?? 0));
   const f = (us: number): string => (us >= 1_000 ? `${(us / 1_000).toFixed(1)} ms` : `${us.toFixed(1)} µs`).padStart(9);
-  console.log(`# ${trial.name}, ${trial.n} trials per profile: CPU per trial ${cpu.map(f).join(' →')}${cpu.length > 1 ? ` (${(cpu[1]! / cpu[0]!).toFixed(2)}x)` : ''}; load ${loadAverage()}`);
+  console.log(
+    `# ${trial.name}, ${trial.n} trials per profile: CPU per trial ${cpu.map(f).join(' →')}${cpu.length > 1 ? ` (${(cpu[1]! / cpu[0]!).toFixed(2)}x)` : ''}; load ${loadAverage()}`,
+  );
   for (const part of PARTS) {
-    const cells = sides.map((_, i) => `${(100 * share(i, part)).toFixed(1).padStart(5)} % ${f(share(i, part) * cpu[i]!)}`);
+    const cells = sides.map(
+      (_, i) => `${(100 * share(i, part)).toFixed(1).padStart(5)} % ${f(share(i, part) * cpu[i]!)}`,
+    );
     console.log(`  ${part.padEnd(36)} ${cells.join('  →')}`);
   }
 }

@@ -21,9 +21,19 @@ const seconds = Number(process.env['BENCH_SECONDS'] ?? 1);
 
 // 1. A trial whose backoffs add up to ten virtual minutes: ten 60 s waits between eleven attempts.
 const check = await runTrial({ scenario: tenMinutes, config: patient, runSeed: 1, trialIndex: 0 });
-const waited = check.history.filter((e) => e.type === 'retry_wait').reduce((a, e) => a + (e.type === 'retry_wait' ? e.ms : 0), 0);
-console.log(`# trial with ${waited / 60_000} virtual minutes of backoff: status ${check.status}, ${check.history.length} events, virtual duration ${check.stats.durationMs / 1000}s`);
-printRow(await measure('trial: 10 virtual minutes of backoff (wall time)', () => runTrial({ scenario: tenMinutes, config: patient, runSeed: 1, trialIndex: 0 }), seconds * 1_000));
+const waited = check.history
+  .filter((e) => e.type === 'retry_wait')
+  .reduce((a, e) => a + (e.type === 'retry_wait' ? e.ms : 0), 0);
+console.log(
+  `# trial with ${waited / 60_000} virtual minutes of backoff: status ${check.status}, ${check.history.length} events, virtual duration ${check.stats.durationMs / 1000}s`,
+);
+printRow(
+  await measure(
+    'trial: 10 virtual minutes of backoff (wall time)',
+    () => runTrial({ scenario: tenMinutes, config: patient, runSeed: 1, trialIndex: 0 }),
+    seconds * 1_000,
+  ),
+);
 
 // 2. Trials per second over the built-in library under every built-in configuration.
 const library = await loadScenarios();
@@ -33,7 +43,9 @@ const t0 = performance.now();
 const run = await runMatrix({ scenarios: library, configs, k, seed: 1 });
 const wall = performance.now() - t0;
 const trials = run.cells.reduce((a, c) => a + c.metrics.trials, 0);
-console.log(`# mixed: ${library.length} scenarios × ${configs.length} configurations × k=${k} = ${trials} trials in ${wall.toFixed(0)} ms: ${((trials / wall) * 1_000).toFixed(0)} trials/s`);
+console.log(
+  `# mixed: ${library.length} scenarios × ${configs.length} configurations × k=${k} = ${trials} trials in ${wall.toFixed(0)} ms: ${((trials / wall) * 1_000).toFixed(0)} trials/s`,
+);
 
 // 3. The harness's overhead: a fault-free trial against a bare loop calling the same tool functions.
 const plain = defineScenario(orderThenPay);
@@ -43,15 +55,25 @@ async function bare(): Promise<void> {
   const world = createWorld(clock, plain.world);
   const tools = new Map(world.tools.map((t) => [t.name, t]));
   const ctx = { world, clock, request: 'req-1' };
-  const order = (await tools.get('create_order')!.run({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 }, ctx)) as { orderId: string };
-  await tools.get('charge_payment')!.run({ paymentReference: 'pay-1', orderId: order.orderId, amountCents: 1500, currency: 'EUR' }, ctx);
+  const order = (await tools
+    .get('create_order')!
+    .run({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 }, ctx)) as { orderId: string };
+  await tools
+    .get('charge_payment')!
+    .run({ paymentReference: 'pay-1', orderId: order.orderId, amountCents: 1500, currency: 'EUR' }, ctx);
   sink += world.ledger.length;
 }
 const bareRow = await measure('bare loop: the same two tool calls, no harness', bare, seconds * 1_000);
-const trialRow = await measure(`trial: wire + runtime + agent loop + history + ${BUILTIN_CHECKERS.length} checkers`, () => runTrial({ scenario: plain, config: rulebookDefault, runSeed: 1, trialIndex: 0 }), seconds * 1_000);
+const trialRow = await measure(
+  `trial: wire + runtime + agent loop + history + ${BUILTIN_CHECKERS.length} checkers`,
+  () => runTrial({ scenario: plain, config: rulebookDefault, runSeed: 1, trialIndex: 0 }),
+  seconds * 1_000,
+);
 printRow(bareRow);
 printRow(trialRow);
-console.log(`# overhead: trial / bare = ${(trialRow.p50Us / bareRow.p50Us).toFixed(1)}x (p50), ${(trialRow.p50Us - bareRow.p50Us).toFixed(0)} µs per trial; ledger sink ${sink > 0 ? 'ok' : 'empty'}`);
+console.log(
+  `# overhead: trial / bare = ${(trialRow.p50Us / bareRow.p50Us).toFixed(1)}x (p50), ${(trialRow.p50Us - bareRow.p50Us).toFixed(0)} µs per trial; ledger sink ${sink > 0 ? 'ok' : 'empty'}`,
+);
 
 // 4. With BEFORE=<root of another built checkout>: the same fault-free trial from its dist/ and
 // this checkout's, and the bare loop, alternating round by round (CPU µs per trial, p50 wall).
@@ -71,5 +93,7 @@ if (before !== undefined && before !== '') {
   ];
   const rounds = Number(process.env['ROUNDS'] ?? 7);
   const [b, tb, ta] = await alternateInProcess(sides, rounds, seconds * 500);
-  console.log(`# before/after, medians of ${rounds} rounds: CPU per trial ${tb!.cpu.toFixed(0)} → ${ta!.cpu.toFixed(0)} µs (${(ta!.cpu / tb!.cpu).toFixed(2)}x); trial / bare p50 ${(tb!.p50 / b!.p50).toFixed(1)}x → ${(ta!.p50 / b!.p50).toFixed(1)}x (bare ${b!.p50.toFixed(0)} µs); load ${loadAverage()}`);
+  console.log(
+    `# before/after, medians of ${rounds} rounds: CPU per trial ${tb!.cpu.toFixed(0)} → ${ta!.cpu.toFixed(0)} µs (${(ta!.cpu / tb!.cpu).toFixed(2)}x); trial / bare p50 ${(tb!.p50 / b!.p50).toFixed(1)}x → ${(ta!.p50 / b!.p50).toFixed(1)}x (bare ${b!.p50.toFixed(0)} µs); load ${loadAverage()}`,
+  );
 }

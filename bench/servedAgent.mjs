@@ -16,4 +16,7 @@ for (let i = 0; i < requests; i++) {
   if (res.ok) ok++;
 }
 const loopMs = performance.now() - t0;
-writeFileSync(process.env.FAULTLINE_RESULT, `${JSON.stringify({ outcome: ok === requests ? 'completed' : 'failed', message: `loopMs=${loopMs.toFixed(3)}` })}\n`);
+writeFileSync(
+  process.env.FAULTLINE_RESULT,
+  `${JSON.stringify({ outcome: ok === requests ? 'completed' : 'failed', message: `loopMs=${loopMs.toFixed(3)}` })}\n`,
+);

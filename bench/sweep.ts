@@ -24,7 +24,9 @@ if (typeof series === 'string') throw new Error(series);
 const options = { scenarios, configs, k, seed: 1, lambdas: DEFAULT_LAMBDAS, series, target: 'call' as const };
 const total = sweepTrials(options);
 
-console.log(`${scenarios.length} scenarios × ${configs.length} configurations × k = ${k} × ${DEFAULT_LAMBDAS.length} λ × ${series.length} series = ${total} trials`);
+console.log(
+  `${scenarios.length} scenarios × ${configs.length} configurations × k = ${k} × ${DEFAULT_LAMBDAS.length} λ × ${series.length} series = ${total} trials`,
+);
 for (const workers of [0, 1, 2, 0]) {
   const t0 = wallMs();
   const cpu0 = process.cpuUsage();
@@ -32,8 +34,13 @@ for (const workers of [0, 1, 2, 0]) {
   const wall = wallMs() - t0;
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1_000;
-  const trials = result.series.reduce((a, s) => a + s.points.reduce((b, p) => b + p.run.cells.reduce((c, cell) => c + cell.metrics.trials, 0), 0), 0);
+  const trials = result.series.reduce(
+    (a, s) => a + s.points.reduce((b, p) => b + p.run.cells.reduce((c, cell) => c + cell.metrics.trials, 0), 0),
+    0,
+  );
   if (trials !== total) throw new Error(`ran ${trials} of ${total} trials`);
   const label = workers === 0 ? 'in process' : `${workers} worker${workers > 1 ? 's' : ''}`;
-  console.log(`${label.padEnd(12)}${total} trials in ${wall.toFixed(0).padStart(6)} ms: ${((total / wall) * 1_000).toFixed(0).padStart(5)} trials/s; CPU ${cpuMs.toFixed(0).padStart(6)} ms (${((cpuMs * 1_000) / total).toFixed(0)} µs per trial)`);
+  console.log(
+    `${label.padEnd(12)}${total} trials in ${wall.toFixed(0).padStart(6)} ms: ${((total / wall) * 1_000).toFixed(0).padStart(5)} trials/s; CPU ${cpuMs.toFixed(0).padStart(6)} ms (${((cpuMs * 1_000) / total).toFixed(0)} µs per trial)`,
+  );
 }

@@ -56,17 +56,26 @@ try {
     }
     const worker = await TrialWorker.start(setup, { trialTimeoutMs: 60_000, heapMb: 512, ownProcess });
     const t0 = wallMs();
-    const answers = await Promise.all(Array.from({ length: K }, (_, trialIndex) => worker.run({ scenario: 0, config: 0, trialIndex, refs })));
+    const answers = await Promise.all(
+      Array.from({ length: K }, (_, trialIndex) => worker.run({ scenario: 0, config: 0, trialIndex, refs })),
+    );
     const perTrial = ((wallMs() - t0) * 1_000) / K;
     await worker.stop();
     if (answers.some((a) => a.kind !== 'result')) throw new Error(`a trial on a ${host} worker did not answer`);
     const best = figures.get(host);
-    figures.set(host, { start: Math.min(best?.start ?? Infinity, median(starts)), perTrial: Math.min(best?.perTrial ?? Infinity, perTrial) });
-    console.log(`${host.padEnd(12)}start ${median(starts).toFixed(0).padStart(5)} ms (median of ${STARTS}); ${K} trials on it: ${perTrial.toFixed(0).padStart(5)} µs per trial  (${load()})`);
+    figures.set(host, {
+      start: Math.min(best?.start ?? Infinity, median(starts)),
+      perTrial: Math.min(best?.perTrial ?? Infinity, perTrial),
+    });
+    console.log(
+      `${host.padEnd(12)}start ${median(starts).toFixed(0).padStart(5)} ms (median of ${STARTS}); ${K} trials on it: ${perTrial.toFixed(0).padStart(5)} µs per trial  (${load()})`,
+    );
   }
   const thread = figures.get('thread')!;
   const own = figures.get('own process')!;
-  console.log(`# own process vs thread (best of two each): start ${(own.start / thread.start).toFixed(2)}x (+${(own.start - thread.start).toFixed(0)} ms), per trial ${(own.perTrial / thread.perTrial).toFixed(2)}x`);
+  console.log(
+    `# own process vs thread (best of two each): start ${(own.start / thread.start).toFixed(2)}x (+${(own.start - thread.start).toFixed(0)} ms), per trial ${(own.perTrial / thread.perTrial).toFixed(2)}x`,
+  );
 
   const scenario = await loadScenarioFile(file);
   const walls = new Map<number, number>();
@@ -76,9 +85,13 @@ try {
     const wall = wallMs() - t0;
     if (run.cells[0]!.metrics.trials !== K * 4) throw new Error('not every trial ran');
     walls.set(workers, Math.min(walls.get(workers) ?? Infinity, wall));
-    console.log(`runMatrix, ${workers === 0 ? 'in process' : `${workers} worker${workers > 1 ? 's' : ''} (own processes)`}: ${K * 4} trials in ${wall.toFixed(0)} ms  (${load()})`);
+    console.log(
+      `runMatrix, ${workers === 0 ? 'in process' : `${workers} worker${workers > 1 ? 's' : ''} (own processes)`}: ${K * 4} trials in ${wall.toFixed(0)} ms  (${load()})`,
+    );
   }
-  console.log(`# 2 workers vs in process: ${(walls.get(0)! / walls.get(2)!).toFixed(2)}x; 2 workers vs 1: ${(walls.get(1)! / walls.get(2)!).toFixed(2)}x`);
+  console.log(
+    `# 2 workers vs in process: ${(walls.get(0)! / walls.get(2)!).toFixed(2)}x; 2 workers vs 1: ${(walls.get(1)! / walls.get(2)!).toFixed(2)}x`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

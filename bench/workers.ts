@@ -25,29 +25,56 @@ const runs = Number(process.env['RUNS'] ?? 2);
 const bin = fileURLToPath(new URL('../bin/faultline.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'faultline-bench-workers-'));
 
-const cli = (name: string, args: readonly string[], out = 'out'): NodeVariant => ({ name, args: [bin, 'run', '--k', String(k), '--reporter', 'json', '--out', out, ...args] });
+const cli = (name: string, args: readonly string[], out = 'out'): NodeVariant => ({
+  name,
+  args: [bin, 'run', '--k', String(k), '--reporter', 'json', '--out', out, ...args],
+});
 // The machine's ceiling for two-way parallelism on this very work: two in-process runs at once, each writing
 // its own reports, against one alone. A run in process already keeps a second core partly busy (V8's
 // collector and compiler threads), and two runs share caches and memory bandwidth: 2 workers cannot beat it.
 const PAIR = 'two in-process runs side by side';
-const pair: NodeVariant = { ...cli(PAIR, ['--workers', '0'], 'out-a'), beside: [cli(PAIR, ['--workers', '0'], 'out-b').args] };
-const variants: readonly NodeVariant[] = [...withBefore([cli('--workers 0 (in process)', ['--workers', '0']), cli('--workers 2', ['--workers', '2']), cli('(default worker count)', [])], bin), pair];
+const pair: NodeVariant = {
+  ...cli(PAIR, ['--workers', '0'], 'out-a'),
+  beside: [cli(PAIR, ['--workers', '0'], 'out-b').args],
+};
+const variants: readonly NodeVariant[] = [
+  ...withBefore(
+    [
+      cli('--workers 0 (in process)', ['--workers', '0']),
+      cli('--workers 2', ['--workers', '2']),
+      cli('(default worker count)', []),
+    ],
+    bin,
+  ),
+  pair,
+];
 
-console.log(`faultline run --k ${k}: ${runs} rounds, alternating (${process.version}, ${availableParallelism()} cores); load average before ${load()}`);
+console.log(
+  `faultline run --k ${k}: ${runs} rounds, alternating (${process.version}, ${availableParallelism()} cores); load average before ${load()}`,
+);
 let samples: ReturnType<typeof alternate>;
 try {
   samples = alternate(variants, runs, dir, (round, v, t) =>
-    console.log(`  round ${round + 1} ${v.name.padEnd(34)} wall ${t.wall.toFixed(2).padStart(6)} s   cpu ${t.cpu.toFixed(2).padStart(6)} s   load ${t.load}`),
+    console.log(
+      `  round ${round + 1} ${v.name.padEnd(34)} wall ${t.wall.toFixed(2).padStart(6)} s   cpu ${t.cpu.toFixed(2).padStart(6)} s   load ${t.load}`,
+    ),
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 variants.forEach((v, i) => {
   const s = samples[i]!;
-  console.log(`  ${v.name.padEnd(34)} wall p50 ${median(s.wall).toFixed(2)} s (min ${Math.min(...s.wall).toFixed(2)})   cpu p50 ${median(s.cpu).toFixed(2)} s`);
+  console.log(
+    `  ${v.name.padEnd(34)} wall p50 ${median(s.wall).toFixed(2)} s (min ${Math.min(...s.wall).toFixed(2)})   cpu p50 ${median(s.cpu).toFixed(2)} s`,
+  );
 });
 const at = (name: string): { wall: number[]; cpu: number[] } => samples[variants.findIndex((v) => v.name === name)]!;
-const [inProcess, two, def, both] = [at('--workers 0 (in process)'), at('--workers 2'), at('(default worker count)'), at(PAIR)];
+const [inProcess, two, def, both] = [
+  at('--workers 0 (in process)'),
+  at('--workers 2'),
+  at('(default worker count)'),
+  at(PAIR),
+];
 const ceiling = (2 * median(inProcess.wall)) / median(both.wall);
 const twoRatio = median(inProcess.wall) / median(two.wall);
 console.log(

@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 
 const entry = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(entry)) {
-  process.stderr.write('faultline: dist/cli/main.js is missing; in a checkout of faultline, run "npm run build" first\n');
+  process.stderr.write(
+    'faultline: dist/cli/main.js is missing; in a checkout of faultline, run "npm run build" first\n',
+  );
   process.exitCode = 3;
 } else {
   // A stop signal while the CLI loads is held, not lost: the CLI handles it as soon as it listens.
@@ -23,6 +25,8 @@ if (!existsSync(entry)) {
   const code = await running;
   // Leave once the output is flushed, even if a user's module left a timer or a socket behind
   // (a scenario that starts a setInterval at import would otherwise keep a refused run alive).
-  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+  await Promise.all(
+    [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))),
+  );
   process.exit(code);
 }

@@ -11,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const script = (name) => ({ name: `npm run ${name}`, command: npm, args: ['run', '--silent', name] });
-const BUILD = { name: 'build and pack (test/package/packRepository.ts)', command: process.execPath, args: ['--import', 'tsx', fileURLToPath(new URL('../test/package/packRepository.ts', import.meta.url))] };
+const BUILD = {
+  name: 'build and pack (test/package/packRepository.ts)',
+  command: process.execPath,
+  args: ['--import', 'tsx', fileURLToPath(new URL('../test/package/packRepository.ts', import.meta.url))],
+};
 const LANES = [[BUILD, script('typecheck'), script('cycles')], [script('lint')]];
 
 function step({ name, command, args }) {

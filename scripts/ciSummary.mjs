@@ -11,7 +11,8 @@ const [report = 'reports/vitest-junit.xml', statusArg = '0'] = process.argv.slic
 const status = Number(statusArg);
 const ci = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
 
-const unescape = (s) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]);
+const unescape = (s) =>
+  s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]);
 const attr = (tag, name) => unescape(tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1] ?? '');
 
 /** Every test case of the report: its name (file > suite > test) and how it ended. */
@@ -32,7 +33,9 @@ const passed = count('passed');
 const skipped = cases.filter((c) => c.state === 'skipped');
 let failed = count('failed');
 if (ci && skipped.length > 0) {
-  console.log(`ci: ${skipped.length} test(s) skipped under CI, each counted as failed (CI installs everything the tests need, so a skip means a setup or a hook failed; see above):`);
+  console.log(
+    `ci: ${skipped.length} test(s) skipped under CI, each counted as failed (CI installs everything the tests need, so a skip means a setup or a hook failed; see above):`,
+  );
   for (const c of skipped) console.log(`  skipped: ${c.name}`);
   failed += skipped.length;
 }

@@ -32,5 +32,8 @@ for (const file of files) {
   // As loadFile reads it: without a byte-order mark.
   parsed[yamlTextKey(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''))] = json;
 }
-writeFileSync(out, `// Written by scripts/yamlCache.mjs at build time: YAML text's SHA-256 → its parsed value as JSON.\nexport const PARSED = ${JSON.stringify(parsed, null, 0)};\n`);
+writeFileSync(
+  out,
+  `// Written by scripts/yamlCache.mjs at build time: YAML text's SHA-256 → its parsed value as JSON.\nexport const PARSED = ${JSON.stringify(parsed, null, 0)};\n`,
+);
 console.log(`yamlCache: ${Object.keys(parsed).length} of ${files.length} YAML files parsed at build time`);

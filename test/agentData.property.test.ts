@@ -56,7 +56,18 @@ const odd = (value: unknown): fc.Arbitrary<unknown> =>
   );
 
 const anyValue = fc
-  .anything({ withBigInt: true, withBoxedValues: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true, withObjectString: true, withSparseArray: true, withTypedArray: true, maxDepth: 4 })
+  .anything({
+    withBigInt: true,
+    withBoxedValues: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withNullPrototype: true,
+    withObjectString: true,
+    withSparseArray: true,
+    withTypedArray: true,
+    maxDepth: 4,
+  })
   .chain((v) => fc.oneof(fc.constant(v), fc.constant({ secret: SECRET, v }), odd(v), odd({ token: SECRET, v })));
 
 describe('law: any value an agent hands a tool ends in its own trial', () => {

@@ -7,7 +7,11 @@ import { ScriptedModel, type BehaviourSpec } from '../src/public/testing.js';
 const ORDER = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 };
 
 // A runtime that neither retries nor reads hints hands every 429 to the model, and lets an early resend through.
-const ignoresHints = RetryConfigSchema.parse({ name: 'no-retry-no-hints', maxAttempts: 1, retryAfter: { mode: 'ignore' } });
+const ignoresHints = RetryConfigSchema.parse({
+  name: 'no-retry-no-hints',
+  maxAttempts: 1,
+  retryAfter: { mode: 'ignore' },
+});
 
 /** The first create_order answers 429 with Retry-After: 5: one decision per trial, wait or resend at once. */
 const scenario = (behaviour: BehaviourSpec): Scenario =>
@@ -15,7 +19,12 @@ const scenario = (behaviour: BehaviourSpec): Scenario =>
     name: 'order-rate-limited-mixed',
     faults: [{ match: { tool: 'create_order' }, fault: { kind: 'rate_limit', retryAfter: 5 }, times: 1 }],
     goal: { effects: { 'order.created': 1 } },
-    agent: { kind: 'scripted', task: 'Create order ref-1', behaviour, plan: { steps: [{ name: 'order', tool: 'create_order', input: ORDER, subject: 'orders:ref-1' }] } },
+    agent: {
+      kind: 'scripted',
+      task: 'Create order ref-1',
+      behaviour,
+      plan: { steps: [{ name: 'order', tool: 'create_order', input: ORDER, subject: 'orders:ref-1' }] },
+    },
   });
 
 const MIX = { careful: 0.7, 'ignores-retry-after': 0.3 } as const;
@@ -26,12 +35,18 @@ describe('behaviour: { careful: 0.7, ignores-retry-after: 0.3 }', () => {
     const again = await runTrial({ scenario: scenario(MIX), config: ignoresHints, runSeed: 3, trialIndex: 5 });
     expect(JSON.stringify(again.history)).toBe(JSON.stringify(once.history));
     // The file's key order changes no draw: weights are walked in the order of the behaviour list.
-    const reordered = await runTrial({ scenario: scenario({ 'ignores-retry-after': 0.3, careful: 0.7 }), config: ignoresHints, runSeed: 3, trialIndex: 5 });
+    const reordered = await runTrial({
+      scenario: scenario({ 'ignores-retry-after': 0.3, careful: 0.7 }),
+      config: ignoresHints,
+      runSeed: 3,
+      trialIndex: 5,
+    });
     expect(JSON.stringify(reordered.history)).toBe(JSON.stringify(once.history));
   });
 
   it('makes pass^k strictly between 0 and 1 where the pure behaviours give 1 and 0', async () => {
-    const run = (behaviour: BehaviourSpec) => runMatrix({ scenarios: [scenario(behaviour)], configs: [ignoresHints], k: 24, seed: 1 });
+    const run = (behaviour: BehaviourSpec) =>
+      runMatrix({ scenarios: [scenario(behaviour)], configs: [ignoresHints], k: 24, seed: 1 });
     const [careful, naive, mixed] = await Promise.all([run('careful'), run('ignores-retry-after'), run(MIX)]);
     expect(careful.cells[0]!.metrics.passHat[0]).toBe(1);
     expect(naive.cells[0]!.metrics.passHat[0]).toBe(0);

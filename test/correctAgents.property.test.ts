@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defineHttpAgent, defineScenario, defineService, rulebookDefault, runTrial, ServiceError, z, type HttpAgentContext } from '../src/public/index.js';
+import {
+  defineHttpAgent,
+  defineScenario,
+  defineService,
+  rulebookDefault,
+  runTrial,
+  ServiceError,
+  z,
+  type HttpAgentContext,
+} from '../src/public/index.js';
 import { formatTimeline } from '../src/report/timeline.js';
 
 /**
@@ -57,10 +66,20 @@ type Op =
 
 const ticketArb = fc.integer({ min: 1, max: 3 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('read' as const), ticket: ticketArb, method: fc.constantFrom('GET' as const, 'HEAD' as const), gapMs: fc.integer({ min: 1, max: 2_000 }) }),
+  fc.record({
+    kind: fc.constant('read' as const),
+    ticket: ticketArb,
+    method: fc.constantFrom('GET' as const, 'HEAD' as const),
+    gapMs: fc.integer({ min: 1, max: 2_000 }),
+  }),
   fc.record({ kind: fc.constant('write' as const) }),
   fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1, max: 5_000 }) }),
-  fc.record({ kind: fc.constant('poll' as const), ticket: ticketArb, everyMs: fc.integer({ min: 100, max: 2_000 }), tries: fc.integer({ min: 2, max: 6 }) }),
+  fc.record({
+    kind: fc.constant('poll' as const),
+    ticket: ticketArb,
+    everyMs: fc.integer({ min: 100, max: 2_000 }),
+    tries: fc.integer({ min: 2, max: 6 }),
+  }),
 );
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,7 +89,8 @@ const agentOf = (ops: readonly Op[]) =>
   defineHttpAgent(async ({ services }: HttpAgentContext) => {
     const base = services['tickets']!.baseUrl;
     const opened: string[] = [];
-    const read = async (ticket: number, method: 'GET' | 'HEAD'): Promise<boolean> => (await fetch(`${base}/tickets/tkt-${ticket}`, { method })).ok;
+    const read = async (ticket: number, method: 'GET' | 'HEAD'): Promise<boolean> =>
+      (await fetch(`${base}/tickets/tkt-${ticket}`, { method })).ok;
     for (const op of ops) {
       if (op.kind === 'wait') await sleep(op.ms);
       else if (op.kind === 'read') {
@@ -78,7 +98,11 @@ const agentOf = (ops: readonly Op[]) =>
         await read(op.ticket, op.method);
       } else if (op.kind === 'write') {
         const requestId = `req-${opened.length + 1}`;
-        const res = await fetch(`${base}/tickets`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': `open-${requestId}` }, body: JSON.stringify({ requestId }) });
+        const res = await fetch(`${base}/tickets`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': `open-${requestId}` },
+          body: JSON.stringify({ requestId }),
+        });
         if (!res.ok) return { outcome: 'failed', claims: [] };
         opened.push(requestId);
       } else {
@@ -89,7 +113,10 @@ const agentOf = (ops: readonly Op[]) =>
         }
       }
     }
-    return { outcome: 'completed', claims: opened.map((r) => ({ subject: `tickets:${r}`, status: 'succeeded' as const })) };
+    return {
+      outcome: 'completed',
+      claims: opened.map((r) => ({ subject: `tickets:${r}`, status: 'succeeded' as const })),
+    };
   });
 
 const scenarioOf = (ops: readonly Op[]) =>
@@ -102,10 +129,19 @@ const scenarioOf = (ops: readonly Op[]) =>
 
 describe('law: a correct agent with no faults gets no failing verdict', () => {
   it('HEAD 404, POST 201, HEAD 200 (issue 21) passes every checker', async () => {
-    const ops: Op[] = [{ kind: 'read', ticket: 1, method: 'HEAD', gapMs: 1 }, { kind: 'write' }, { kind: 'read', ticket: 1, method: 'HEAD', gapMs: 1 }];
+    const ops: Op[] = [
+      { kind: 'read', ticket: 1, method: 'HEAD', gapMs: 1 },
+      { kind: 'write' },
+      { kind: 'read', ticket: 1, method: 'HEAD', gapMs: 1 },
+    ];
     const trial = await runTrial({ scenario: scenarioOf(ops), config: rulebookDefault, runSeed: 1, trialIndex: 0 });
-    expect(trial.checks.filter((c) => c.verdict.valid !== true), formatTimeline(trial.history)).toEqual([]);
-    expect(trial.history.filter((e) => e.type === 'response').map((e) => (e.type === 'response' ? e.status : 0))).toEqual([404, 201, 200]);
+    expect(
+      trial.checks.filter((c) => c.verdict.valid !== true),
+      formatTimeline(trial.history),
+    ).toEqual([]);
+    expect(
+      trial.history.filter((e) => e.type === 'response').map((e) => (e.type === 'response' ? e.status : 0)),
+    ).toEqual([404, 201, 200]);
   });
 
   it('over generated read, write, wait and poll sequences', async () => {
@@ -113,7 +149,10 @@ describe('law: a correct agent with no faults gets no failing verdict', () => {
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 8 }), async (ops) => {
         const trial = await runTrial({ scenario: scenarioOf(ops), config: rulebookDefault, runSeed: 1, trialIndex: 0 });
         const failed = trial.checks.filter((c) => c.verdict.valid !== true);
-        if (failed.length > 0) throw new Error(`${JSON.stringify(ops)}\n${failed.map((c) => `${c.name}: ${c.verdict.valid === true ? '' : c.verdict.message}`).join('\n')}\n${formatTimeline(trial.history)}`);
+        if (failed.length > 0)
+          throw new Error(
+            `${JSON.stringify(ops)}\n${failed.map((c) => `${c.name}: ${c.verdict.valid === true ? '' : c.verdict.message}`).join('\n')}\n${formatTimeline(trial.history)}`,
+          );
       }),
       { numRuns: 60, seed: 21 },
     );

@@ -5,7 +5,16 @@
  * schema is lied to from the answer's JSON shape.
  */
 import { describe, expect, it } from 'vitest';
-import { defineAgent, defineScenario, defineService, rulebookDefault, runTrial, z, type Fault, type HistoryEvent } from '../src/public/index.js';
+import {
+  defineAgent,
+  defineScenario,
+  defineService,
+  rulebookDefault,
+  runTrial,
+  z,
+  type Fault,
+  type HistoryEvent,
+} from '../src/public/index.js';
 
 const STATUSES = ['open', 'paid', 'shipped', 'cancelled'] as const;
 
@@ -35,7 +44,10 @@ const shop = (declared: boolean) =>
 
 const agent = defineAgent(async ({ tools }) => {
   const read = await tools['get_order']!({});
-  return { outcome: read.kind === 'ok' ? 'completed' : 'failed', message: JSON.stringify(read.kind === 'ok' ? read.value : read.kind) };
+  return {
+    outcome: read.kind === 'ok' ? 'completed' : 'failed',
+    message: JSON.stringify(read.kind === 'ok' ? read.value : read.kind),
+  };
 });
 
 async function lieUnder(fault: Fault, declared: boolean, runSeed: number) {
@@ -76,7 +88,7 @@ describe('lies drawn from a declared output schema, in process', () => {
     expect(JSON.stringify(b.trial.history)).toBe(JSON.stringify(a.trial.history));
   });
 
-  it('empty answers the schema\'s empty value: the list emptied, the nullable field null, the enum kept', async () => {
+  it("empty answers the schema's empty value: the list emptied, the nullable field null, the enum kept", async () => {
     const { lies, trial } = await lieUnder({ kind: 'empty' }, true, 1);
     expect(lies.map((l) => l.answered)).toEqual([{ status: 'paid', items: [], note: null }]);
     // The agent was told the lie, as a 200.
@@ -103,13 +115,21 @@ describe('a lie that could change nothing is refused, or does not count', () => 
       checks: ['duplicates'],
     });
 
-  it.each(['no.such.field', 'status.deeper', 'items.x', 'items.0.price', 'note.0'])('wrong_value { path: %s }: refused at load where the tool declares its output', (path) => {
-    expect(() => load({ kind: 'wrong_value', path }, true)).toThrow(`faults[0].fault.path: "${path}": no answer of "get_order" has that field by its declared output`);
-  });
+  it.each(['no.such.field', 'status.deeper', 'items.x', 'items.0.price', 'note.0'])(
+    'wrong_value { path: %s }: refused at load where the tool declares its output',
+    (path) => {
+      expect(() => load({ kind: 'wrong_value', path }, true)).toThrow(
+        `faults[0].fault.path: "${path}": no answer of "get_order" has that field by its declared output`,
+      );
+    },
+  );
 
-  it.each(['status', 'items.0.qty', 'items.3.sku', 'note'])('wrong_value { path: %s }: a path the output declares loads', (path) => {
-    expect(() => load({ kind: 'wrong_value', path }, true)).not.toThrow();
-  });
+  it.each(['status', 'items.0.qty', 'items.3.sku', 'note'])(
+    'wrong_value { path: %s }: a path the output declares loads',
+    (path) => {
+      expect(() => load({ kind: 'wrong_value', path }, true)).not.toThrow();
+    },
+  );
 
   it('without a declared output, or with expect: may-not-fire, an unknown path loads and, telling nothing, does not fire', async () => {
     expect(() => load({ kind: 'wrong_value', path: 'no.such.field' }, true, 'may-not-fire')).not.toThrow();

@@ -24,12 +24,18 @@ function sources(dir = ''): string[] {
   return readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((e) => {
     const rel = dir ? `${dir}/${e.name}` : e.name;
     if (e.isDirectory()) return sources(rel);
-    return /\.ts$/.test(e.name) && !/\.(test|testkit)\.ts$/.test(e.name) && e.name !== 'testing.ts' && !rel.includes('/testing/') ? [rel] : [];
+    return /\.ts$/.test(e.name) &&
+      !/\.(test|testkit)\.ts$/.test(e.name) &&
+      e.name !== 'testing.ts' &&
+      !rel.includes('/testing/')
+      ? [rel]
+      : [];
   });
 }
 
 /** Every relative import and re-export of a file, static or dynamic, type-only or not. */
-const importsOf = (text: string): string[] => [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)'(\.[^']+)'/g)].map((m) => m[1]!);
+const importsOf = (text: string): string[] =>
+  [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)'(\.[^']+)'/g)].map((m) => m[1]!);
 
 describe('the floors of src/', () => {
   const files = sources();
@@ -40,7 +46,9 @@ describe('the floors of src/', () => {
   });
 
   it('knows every folder of src/', () => {
-    const tops = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const tops = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(tops.filter((t) => !FLOORS.includes(t)).sort()).toEqual([]);
   });
 
@@ -58,6 +66,9 @@ describe('the floors of src/', () => {
   });
 
   it('catches an upward import (the check itself)', () => {
-    expect(importsOf("import type { X } from '../runner/run.js';\nconst y = await import('../cli/main.js');")).toEqual(['../runner/run.js', '../cli/main.js']);
+    expect(importsOf("import type { X } from '../runner/run.js';\nconst y = await import('../cli/main.js');")).toEqual([
+      '../runner/run.js',
+      '../cli/main.js',
+    ]);
   });
 });

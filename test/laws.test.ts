@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_CHECKERS } from '../src/checks/index.js';
 import { eventsOf, type ErrorKind, type EventOf } from '../src/core/index.js';
-import { FAULT_KINDS, LIE_FAULT_KINDS, STREAM_FAULT_KINDS, type Fault, type FaultKind, type FaultOf, type StreamFaultKind } from '../src/faults/fault.js';
+import {
+  FAULT_KINDS,
+  LIE_FAULT_KINDS,
+  STREAM_FAULT_KINDS,
+  type Fault,
+  type FaultKind,
+  type FaultOf,
+  type StreamFaultKind,
+} from '../src/faults/fault.js';
 import type { FaultRule } from '../src/faults/plan.js';
 import { LIE_KINDS as STATS_LIE_KINDS } from '../src/stats/trialStats.js';
 import { formatTimeline } from '../src/report/timeline.js';
@@ -50,7 +58,12 @@ const WRITES: { readonly [S in BuiltinServiceName]: Write } = {
   calendar: {
     tool: 'create_calendar_event',
     // A day after START, so a retry minutes later is still "not in the past".
-    input: { clientReference: 'evt-1', title: 'Review', start: '2026-01-06T10:00:00.000Z', end: '2026-01-06T11:00:00.000Z' },
+    input: {
+      clientReference: 'evt-1',
+      title: 'Review',
+      start: '2026-01-06T10:00:00.000Z',
+      end: '2026-01-06T11:00:00.000Z',
+    },
     subject: 'calendar:evt-1',
     effect: 'calendar.event_created',
   },
@@ -88,7 +101,10 @@ const SAMPLE: { readonly [K in FaultKind]: FaultOf<K> } = {
 };
 
 /** The kinds that strike a write; stream faults strike only streamed model answers (test/http/streaming.msw.test.ts), `stale` only reads. */
-const TOOL_FAULT_KINDS = FAULT_KINDS.filter((k): k is Exclude<FaultKind, StreamFaultKind | 'stale'> => !(STREAM_FAULT_KINDS as readonly string[]).includes(k) && k !== 'stale');
+const TOOL_FAULT_KINDS = FAULT_KINDS.filter(
+  (k): k is Exclude<FaultKind, StreamFaultKind | 'stale'> =>
+    !(STREAM_FAULT_KINDS as readonly string[]).includes(k) && k !== 'stale',
+);
 
 /** What the first attempt of a write meets under `SAMPLE[kind]`, and whether the careful agent still gets its effect. */
 interface FirstAttempt {
@@ -141,7 +157,11 @@ function scenarioFor(service: BuiltinServiceName, options: ScenarioOptions = {})
     services: [service],
     world: { [service]: { ...options.service } },
     faults: [...(options.faults ?? [])],
-    agent: { kind: 'scripted', task: `Do ${w.tool} once`, plan: { steps: [{ name: 'write', tool: w.tool, input: { ...w.input }, subject: w.subject }] } },
+    agent: {
+      kind: 'scripted',
+      task: `Do ${w.tool} once`,
+      plan: { steps: [{ name: 'write', tool: w.tool, input: { ...w.input }, subject: w.subject }] },
+    },
     goal: { effects: { [w.effect]: 1 } },
   });
 }
@@ -153,9 +173,11 @@ const onFirstAttempt = (service: BuiltinServiceName, fault: Fault): FaultRule =>
 });
 
 /** A rule that loads: a stale one aimed at the write alone is refused at load unless it says it may not fire. */
-const loadable = (rule: FaultRule): FaultRule => (rule.fault.kind === 'stale' ? { ...rule, expect: 'may-not-fire' } : rule);
+const loadable = (rule: FaultRule): FaultRule =>
+  rule.fault.kind === 'stale' ? { ...rule, expect: 'may-not-fire' } : rule;
 
-const config = (input: Omit<RetryConfigInput, 'name'>): RetryConfig => RetryConfigSchema.parse({ name: 'law', ...input });
+const config = (input: Omit<RetryConfigInput, 'name'>): RetryConfig =>
+  RetryConfigSchema.parse({ name: 'law', ...input });
 
 const trial = (scenario: Scenario, runSeed = 1, cfg: RetryConfig = rulebookDefault): Promise<TrialResult> =>
   runTrial({ scenario, config: cfg, runSeed, trialIndex: 0 });
@@ -163,7 +185,8 @@ const trial = (scenario: Scenario, runSeed = 1, cfg: RetryConfig = rulebookDefau
 /** The trial's history, printed, as the message of a failing assertion. */
 const why = (t: TrialResult): string => `\n${formatTimeline(t.history)}`;
 
-const callAttempts = (t: TrialResult): EventOf<'attempt'>[] => eventsOf(t.history, 'attempt').filter((a) => a.purpose === 'call');
+const callAttempts = (t: TrialResult): EventOf<'attempt'>[] =>
+  eventsOf(t.history, 'attempt').filter((a) => a.purpose === 'call');
 
 function nthAttempt(t: TrialResult, n: number): EventOf<'attempt'> {
   const a = callAttempts(t).find((e) => e.attempt === n && e.call === 'call-1');
@@ -173,13 +196,17 @@ function nthAttempt(t: TrialResult, n: number): EventOf<'attempt'> {
 
 /** The end of an attempt: the first `attempt_end` of its call and number after it (a later status query reuses `attempt: 1`). */
 function endOf(t: TrialResult, a: EventOf<'attempt'>): EventOf<'attempt_end'> {
-  const e = eventsOf(t.history, 'attempt_end').find((x) => x.seq > a.seq && x.call === a.call && x.attempt === a.attempt);
+  const e = eventsOf(t.history, 'attempt_end').find(
+    (x) => x.seq > a.seq && x.call === a.call && x.attempt === a.attempt,
+  );
   if (!e) throw new Error(`attempt ${a.request} never ended${why(t)}`);
   return e;
 }
 
-const deliveriesOf = (t: TrialResult, request: string): EventOf<'delivery'>[] => eventsOf(t.history, 'delivery').filter((d) => d.request === request);
-const responseTo = (t: TrialResult, request: string): EventOf<'response'> | undefined => eventsOf(t.history, 'response').find((r) => r.request === request);
+const deliveriesOf = (t: TrialResult, request: string): EventOf<'delivery'>[] =>
+  eventsOf(t.history, 'delivery').filter((d) => d.request === request);
+const responseTo = (t: TrialResult, request: string): EventOf<'response'> | undefined =>
+  eventsOf(t.history, 'response').find((r) => r.request === request);
 const effectsOf = (t: TrialResult, request: string) => t.snapshot.ledger.filter((e) => e.request === request);
 const verdictOf = (t: TrialResult, checker: string) => t.checks.find((c) => c.name === checker)?.verdict;
 const claimsOf = (t: TrialResult) => eventsOf(t.history, 'agent_end').at(-1)?.claims ?? [];
@@ -193,7 +220,8 @@ describe('the samples', () => {
     expect(Object.keys(SAMPLE).sort()).toEqual([...FAULT_KINDS].sort());
     expect(Object.keys(FIRST).sort()).toEqual([...TOOL_FAULT_KINDS].sort());
     // defineScenario validates the plan: a bad sample would throw FAULTLINE_SCENARIO_INVALID.
-    for (const kind of FAULT_KINDS) expect(() => scenarioFor('orders', { faults: [loadable(onFirstAttempt('orders', SAMPLE[kind]))] })).not.toThrow();
+    for (const kind of FAULT_KINDS)
+      expect(() => scenarioFor('orders', { faults: [loadable(onFirstAttempt('orders', SAMPLE[kind]))] })).not.toThrow();
   });
 });
 
@@ -202,7 +230,10 @@ describe.each(BUILTIN_SERVICES)('law: same seed, same trial (%s)', (service) => 
     // A probability rule besides the fixed one, so the fault rng is exercised too.
     const scenario = scenarioFor(service, {
       name: `same-seed-${service}`,
-      faults: [loadable(onFirstAttempt(service, SAMPLE[kind])), { match: { tool: WRITES[service].tool, probability: 0.5 }, fault: { kind: 'latency', ms: 250 } }],
+      faults: [
+        loadable(onFirstAttempt(service, SAMPLE[kind])),
+        { match: { tool: WRITES[service].tool, probability: 0.5 }, fault: { kind: 'latency', ms: 250 } },
+      ],
     });
     const a = await trial(scenario, 7);
     const b = await trial(scenario, 7);
@@ -237,9 +268,15 @@ describe('law: a different seed changes what is random', () => {
 
   it('a probability rule hits some seeds and spares others, the same ones every time', async () => {
     const scenario = scenarioFor('email', {
-      faults: [{ match: { tool: 'send_email', purpose: 'call', attempt: 1, probability: 0.5 }, fault: { kind: 'unavailable', status: 503 } }],
+      faults: [
+        {
+          match: { tool: 'send_email', purpose: 'call', attempt: 1, probability: 0.5 },
+          fault: { kind: 'unavailable', status: 503 },
+        },
+      ],
     });
-    const hit = async (seed: number): Promise<boolean> => eventsOf((await trial(scenario, seed)).history, 'fault').length > 0;
+    const hit = async (seed: number): Promise<boolean> =>
+      eventsOf((await trial(scenario, seed)).history, 'fault').length > 0;
     const first: boolean[] = [];
     for (const seed of seeds) first.push(await hit(seed));
     expect(first.filter(Boolean).length).toBeGreaterThan(0);
@@ -276,38 +313,52 @@ describe.each(BUILTIN_SERVICES)('law: no fault, no failure (%s)', (service) => {
 });
 
 /** A history with its `heal` event left out and the rest renumbered: what it would be without the mark. */
-const withoutHeal = (t: TrialResult): unknown[] => t.history.filter((e) => e.type !== 'heal').map(({ seq: _seq, ...e }) => e);
+const withoutHeal = (t: TrialResult): unknown[] =>
+  t.history.filter((e) => e.type !== 'heal').map(({ seq: _seq, ...e }) => e);
 
-describe.each(BUILTIN_SERVICES)('law: heal at 0 is no fault at all, heal after the trial is no heal (%s)', (service) => {
-  const kinds = FAULT_KINDS.filter((k): k is Exclude<FaultKind, StreamFaultKind> => !(STREAM_FAULT_KINDS as readonly string[]).includes(k));
-  it.each(kinds)('%s on every attempt', async (kind) => {
-    const faults = [{ match: { tool: WRITES[service].tool, purpose: 'any' as const }, fault: SAMPLE[kind] }];
-    const none = await trial(scenarioFor(service));
-    const atZero = await trial({ ...scenarioFor(service, { faults }), heal: { atMs: 0 } });
-    expect(withoutHeal(atZero), why(atZero)).toEqual(withoutHeal(none));
-    expect(atZero.history[1]).toMatchObject({ type: 'heal', t: 0, rules: 1 });
+describe.each(BUILTIN_SERVICES)(
+  'law: heal at 0 is no fault at all, heal after the trial is no heal (%s)',
+  (service) => {
+    const kinds = FAULT_KINDS.filter(
+      (k): k is Exclude<FaultKind, StreamFaultKind> => !(STREAM_FAULT_KINDS as readonly string[]).includes(k),
+    );
+    it.each(kinds)('%s on every attempt', async (kind) => {
+      const faults = [{ match: { tool: WRITES[service].tool, purpose: 'any' as const }, fault: SAMPLE[kind] }];
+      const none = await trial(scenarioFor(service));
+      const atZero = await trial({ ...scenarioFor(service, { faults }), heal: { atMs: 0 } });
+      expect(withoutHeal(atZero), why(atZero)).toEqual(withoutHeal(none));
+      expect(atZero.history[1]).toMatchObject({ type: 'heal', t: 0, rules: 1 });
 
-    const faulted = await trial(scenarioFor(service, { faults }));
-    const end = faulted.history.at(-1)!.t;
-    const late = await trial({ ...scenarioFor(service, { faults }), heal: { atMs: end + 1 } });
-    expect(late.history, why(late)).toEqual(faulted.history);
-  });
-});
+      const faulted = await trial(scenarioFor(service, { faults }));
+      const end = faulted.history.at(-1)!.t;
+      const late = await trial({ ...scenarioFor(service, { faults }), heal: { atMs: end + 1 } });
+      expect(late.history, why(late)).toEqual(faulted.history);
+    });
+  },
+);
 
-describe.each(BUILTIN_SERVICES)('law: a stream fault never strikes a delivery that is not a streamed model answer (%s)', (service) => {
-  it.each(STREAM_FAULT_KINDS)('%s on the first attempt of a tool call: no fault event, the same trial as with no fault', async (kind) => {
-    const faulted = await trial(scenarioFor(service, { faults: [onFirstAttempt(service, SAMPLE[kind])] }));
-    const clean = await trial(scenarioFor(service));
-    expect(eventsOf(faulted.history, 'fault'), why(faulted)).toEqual([]);
-    expect(faulted.status, why(faulted)).toBe('passed');
-    expect(JSON.stringify(faulted.history)).toBe(JSON.stringify(clean.history));
-  });
-});
+describe.each(BUILTIN_SERVICES)(
+  'law: a stream fault never strikes a delivery that is not a streamed model answer (%s)',
+  (service) => {
+    it.each(STREAM_FAULT_KINDS)(
+      '%s on the first attempt of a tool call: no fault event, the same trial as with no fault',
+      async (kind) => {
+        const faulted = await trial(scenarioFor(service, { faults: [onFirstAttempt(service, SAMPLE[kind])] }));
+        const clean = await trial(scenarioFor(service));
+        expect(eventsOf(faulted.history, 'fault'), why(faulted)).toEqual([]);
+        expect(faulted.status, why(faulted)).toBe('passed');
+        expect(JSON.stringify(faulted.history)).toBe(JSON.stringify(clean.history));
+      },
+    );
+  },
+);
 
 describe.each(BUILTIN_SERVICES)('law: a stale fault never strikes a write (%s)', (service) => {
   it('is refused at load: a stale rule aimed at the write alone could never fire', () => {
     expect(() => scenarioFor(service, { faults: [onFirstAttempt(service, SAMPLE.stale)] })).toThrow(
-      new RegExp(`faults\\[0\\]\\.fault: stale never fires on "${WRITES[service].tool}" \\(risk: [a-z-]+\\): a write's own answer is never stale`),
+      new RegExp(
+        `faults\\[0\\]\\.fault: stale never fires on "${WRITES[service].tool}" \\(risk: [a-z-]+\\): a write's own answer is never stale`,
+      ),
     );
   });
 
@@ -322,59 +373,77 @@ describe.each(BUILTIN_SERVICES)('law: a stale fault never strikes a write (%s)',
 
 const LIE_KINDS = ['stale', 'empty', 'truncated', 'wrong_value'] as const;
 
-describe.each(BUILTIN_SERVICES)('law: a lie on the status read after a lost write is recorded, and a second read finds the truth (%s)', (service) => {
-  // One attempt, then reconciliation (R21): the runtime's status query is the read the lie strikes.
-  const once = config({ maxAttempts: 1 });
-  const lied = (fault: Fault): Scenario =>
-    scenarioFor(service, {
-      faults: [
-        onFirstAttempt(service, { kind: 'partial_write', lostAs: 'timeout' }),
-        { match: { tool: WRITES[service].tool, purpose: 'status' }, fault, times: 1 },
-      ],
+describe.each(BUILTIN_SERVICES)(
+  'law: a lie on the status read after a lost write is recorded, and a second read finds the truth (%s)',
+  (service) => {
+    // One attempt, then reconciliation (R21): the runtime's status query is the read the lie strikes.
+    const once = config({ maxAttempts: 1 });
+    const lied = (fault: Fault): Scenario =>
+      scenarioFor(service, {
+        faults: [
+          onFirstAttempt(service, { kind: 'partial_write', lostAs: 'timeout' }),
+          { match: { tool: WRITES[service].tool, purpose: 'status' }, fault, times: 1 },
+        ],
+      });
+
+    it.each(LIE_KINDS)('%s', async (kind) => {
+      const t = await trial(lied(SAMPLE[kind]), 1, once);
+      const query = eventsOf(t.history, 'attempt').find((a) => a.purpose === 'status');
+      expect(query, why(t)).toBeDefined();
+      expect(eventsOf(t.history, 'fault').find((f) => f.request === query!.request)?.fault, why(t)).toEqual(
+        SAMPLE[kind],
+      );
+      // Delivered once, answered 200: a lie looks like success.
+      expect(deliveriesOf(t, query!.request), why(t)).toHaveLength(1);
+      expect(responseTo(t, query!.request), why(t)).toMatchObject({ result: 'ok', status: 200 });
+      const lies = eventsOf(t.history, 'lie');
+      if (kind === 'truncated') {
+        // A status answer holds no list and no text: nothing to cut, no lie told.
+        expect(lies, why(t)).toEqual([]);
+      } else {
+        expect(lies, why(t)).toHaveLength(1);
+        const lie = lies[0]!;
+        expect(lie).toMatchObject({
+          request: query!.request,
+          tool: WRITES[service].tool,
+          purpose: 'status',
+          fault: SAMPLE[kind],
+          held: { state: 'succeeded' },
+        });
+        expect(lie.answered).not.toEqual(lie.held);
+        if (kind === 'stale') expect(lie).toMatchObject({ answered: { state: 'not_found' }, asOf: query!.t - 60_000 });
+        if (kind === 'empty') expect(lie.answered).toEqual({ state: 'not_found' });
+        if (kind === 'wrong_value')
+          expect(['failed', 'pending', 'not_found']).toContain((lie.answered as { state: string }).state);
+        expect(formatTimeline(t.history), why(t)).toContain(`lie (${kind}) on ${query!.request}`);
+      }
+      // Whatever it was told, one effect committed, and nobody wrote twice on a lie.
+      expect(
+        t.snapshot.ledger.filter((e) => e.effect === WRITES[service].effect),
+        why(t),
+      ).toHaveLength(1);
+      expect(verdictOf(t, 'duplicates'), why(t)).toEqual({ valid: true });
     });
 
-  it.each(LIE_KINDS)('%s', async (kind) => {
-    const t = await trial(lied(SAMPLE[kind]), 1, once);
-    const query = eventsOf(t.history, 'attempt').find((a) => a.purpose === 'status');
-    expect(query, why(t)).toBeDefined();
-    expect(eventsOf(t.history, 'fault').find((f) => f.request === query!.request)?.fault, why(t)).toEqual(SAMPLE[kind]);
-    // Delivered once, answered 200: a lie looks like success.
-    expect(deliveriesOf(t, query!.request), why(t)).toHaveLength(1);
-    expect(responseTo(t, query!.request), why(t)).toMatchObject({ result: 'ok', status: 200 });
-    const lies = eventsOf(t.history, 'lie');
-    if (kind === 'truncated') {
-      // A status answer holds no list and no text: nothing to cut, no lie told.
-      expect(lies, why(t)).toEqual([]);
-    } else {
-      expect(lies, why(t)).toHaveLength(1);
-      const lie = lies[0]!;
-      expect(lie).toMatchObject({ request: query!.request, tool: WRITES[service].tool, purpose: 'status', fault: SAMPLE[kind], held: { state: 'succeeded' } });
-      expect(lie.answered).not.toEqual(lie.held);
-      if (kind === 'stale') expect(lie).toMatchObject({ answered: { state: 'not_found' }, asOf: query!.t - 60_000 });
-      if (kind === 'empty') expect(lie.answered).toEqual({ state: 'not_found' });
-      if (kind === 'wrong_value') expect(['failed', 'pending', 'not_found']).toContain((lie.answered as { state: string }).state);
-      expect(formatTimeline(t.history), why(t)).toContain(`lie (${kind}) on ${query!.request}`);
-    }
-    // Whatever it was told, one effect committed, and nobody wrote twice on a lie.
-    expect(t.snapshot.ledger.filter((e) => e.effect === WRITES[service].effect), why(t)).toHaveLength(1);
-    expect(verdictOf(t, 'duplicates'), why(t)).toEqual({ valid: true });
-  });
+    it.each(LIE_KINDS)('%s: counted as a firing exactly when it told something other than the truth', async (kind) => {
+      const t = await trial(lied(SAMPLE[kind]), 1, once);
+      const told = eventsOf(t.history, 'lie').length;
+      // The rule was picked either way (its fault event is in the history); a lie that changed nothing did not fire.
+      expect(
+        eventsOf(t.history, 'fault').filter((f) => f.rule === 1),
+        why(t),
+      ).toHaveLength(1);
+      expect(t.stats.firings.find(([rule]) => rule === 1)?.[1] ?? 0, why(t)).toBe(told);
+      expect(t.stats.faults, why(t)).toBe(1 + told);
+    });
 
-  it.each(LIE_KINDS)('%s: counted as a firing exactly when it told something other than the truth', async (kind) => {
-    const t = await trial(lied(SAMPLE[kind]), 1, once);
-    const told = eventsOf(t.history, 'lie').length;
-    // The rule was picked either way (its fault event is in the history); a lie that changed nothing did not fire.
-    expect(eventsOf(t.history, 'fault').filter((f) => f.rule === 1), why(t)).toHaveLength(1);
-    expect(t.stats.firings.find(([rule]) => rule === 1)?.[1] ?? 0, why(t)).toBe(told);
-    expect(t.stats.faults, why(t)).toBe(1 + told);
-  });
-
-  it.each(LIE_KINDS)('%s: same seed, byte-identical history', async (kind) => {
-    const a = await trial(lied(SAMPLE[kind]), 5, once);
-    const b = await trial(lied(SAMPLE[kind]), 5, once);
-    expect(JSON.stringify(b.history)).toBe(JSON.stringify(a.history));
-  });
-});
+    it.each(LIE_KINDS)('%s: same seed, byte-identical history', async (kind) => {
+      const a = await trial(lied(SAMPLE[kind]), 5, once);
+      const b = await trial(lied(SAMPLE[kind]), 5, once);
+      expect(JSON.stringify(b.history)).toBe(JSON.stringify(a.history));
+    });
+  },
+);
 
 describe.each(BUILTIN_SERVICES)('law: each fault on the first attempt does what it says (%s)', (service) => {
   it.each(TOOL_FAULT_KINDS)('%s', async (kind) => {
@@ -390,11 +459,16 @@ describe.each(BUILTIN_SERVICES)('law: each fault on the first attempt does what 
 
     // Whatever the fault, the careful agent under the rulebook never duplicates, overspends,
     // retries wrongly, lies or leaks; only the goal can be out of reach.
-    expect(t.snapshot.ledger.filter((e) => e.effect === WRITES[service].effect), why(t)).toHaveLength(expected.recovers ? 1 : 0);
+    expect(
+      t.snapshot.ledger.filter((e) => e.effect === WRITES[service].effect),
+      why(t),
+    ).toHaveLength(expected.recovers ? 1 : 0);
     if (expected.recovers) expect(t.status, why(t)).toBe('passed');
     else expect(t.status === 'failed' ? t.failed : [], why(t)).toEqual(['goal-state']);
     expect(claimsOf(t), why(t)).toEqual([
-      expected.recovers ? { subject: WRITES[service].subject, status: 'succeeded' } : expect.objectContaining({ subject: WRITES[service].subject, status: 'failed' }),
+      expected.recovers
+        ? { subject: WRITES[service].subject, status: 'succeeded' }
+        : expect.objectContaining({ subject: WRITES[service].subject, status: 'failed' }),
     ]);
   });
 });
@@ -403,25 +477,30 @@ describe('timeout', () => {
   it.each([
     ['rulebookDefault', rulebookDefault, 10_000],
     ['perCallTimeoutMs 2500', config({ perCallTimeoutMs: 2_500 }), 2_500],
-  ] as const)('under %s: never delivered; the caller gives up after perCallTimeoutMs virtual ms', async (_name, cfg, timeoutMs) => {
-    const t = await trial(scenarioFor('orders', { faults: [onFirstAttempt('orders', { kind: 'timeout' })] }), 1, cfg);
-    const first = nthAttempt(t, 1);
-    expect(deliveriesOf(t, first.request)).toEqual([]);
-    expect(responseTo(t, first.request)).toMatchObject({ result: 'lost', t: first.t });
-    const end = endOf(t, first);
-    expect(end.t - first.t, why(t)).toBe(timeoutMs);
-    expect(end.error).toMatchObject({ kind: 'timeout', retryable: true });
-    // The retry, with the same key, is the one that commits.
-    const second = nthAttempt(t, 2);
-    expect(second.idempotencyKey).toBe(first.idempotencyKey);
-    expect(t.snapshot.ledger.map((e) => e.request)).toEqual([second.request]);
-    expect(t.status, why(t)).toBe('passed');
-  });
+  ] as const)(
+    'under %s: never delivered; the caller gives up after perCallTimeoutMs virtual ms',
+    async (_name, cfg, timeoutMs) => {
+      const t = await trial(scenarioFor('orders', { faults: [onFirstAttempt('orders', { kind: 'timeout' })] }), 1, cfg);
+      const first = nthAttempt(t, 1);
+      expect(deliveriesOf(t, first.request)).toEqual([]);
+      expect(responseTo(t, first.request)).toMatchObject({ result: 'lost', t: first.t });
+      const end = endOf(t, first);
+      expect(end.t - first.t, why(t)).toBe(timeoutMs);
+      expect(end.error).toMatchObject({ kind: 'timeout', retryable: true });
+      // The retry, with the same key, is the one that commits.
+      const second = nthAttempt(t, 2);
+      expect(second.idempotencyKey).toBe(first.idempotencyKey);
+      expect(t.snapshot.ledger.map((e) => e.request)).toEqual([second.request]);
+      expect(t.status, why(t)).toBe('passed');
+    },
+  );
 });
 
 describe('latency', () => {
   it('delivers at once and answers ms later, in one attempt', async () => {
-    const t = await trial(scenarioFor('orders', { faults: [onFirstAttempt('orders', { kind: 'latency', ms: 1_500 })] }));
+    const t = await trial(
+      scenarioFor('orders', { faults: [onFirstAttempt('orders', { kind: 'latency', ms: 1_500 })] }),
+    );
     const first = nthAttempt(t, 1);
     expect(deliveriesOf(t, first.request).map((d) => d.t)).toEqual([first.t]);
     expect(responseTo(t, first.request)).toMatchObject({ result: 'ok', status: 200, t: first.t + 1_500 });
@@ -431,34 +510,42 @@ describe('latency', () => {
 });
 
 describe('network', () => {
-  it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE'] as const)('%s: never delivered, classified by its code, retried', async (code) => {
-    const t = await trial(scenarioFor('email', { faults: [onFirstAttempt('email', { kind: 'network', code })] }));
-    const first = nthAttempt(t, 1);
-    expect(deliveriesOf(t, first.request)).toEqual([]);
-    expect(endOf(t, first).error).toMatchObject({ kind: 'network', code, retryable: true });
-    expect(callAttempts(t)).toHaveLength(2);
-    expect(t.snapshot.ledger.map((e) => e.request)).toEqual([nthAttempt(t, 2).request]);
-    expect(t.status, why(t)).toBe('passed');
-  });
+  it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE'] as const)(
+    '%s: never delivered, classified by its code, retried',
+    async (code) => {
+      const t = await trial(scenarioFor('email', { faults: [onFirstAttempt('email', { kind: 'network', code })] }));
+      const first = nthAttempt(t, 1);
+      expect(deliveriesOf(t, first.request)).toEqual([]);
+      expect(endOf(t, first).error).toMatchObject({ kind: 'network', code, retryable: true });
+      expect(callAttempts(t)).toHaveLength(2);
+      expect(t.snapshot.ledger.map((e) => e.request)).toEqual([nthAttempt(t, 2).request]);
+      expect(t.status, why(t)).toBe('passed');
+    },
+  );
 });
 
 describe('rate_limit', () => {
   const rateLimited = (fault: FaultOf<'rate_limit'>, startTime = START): Scenario =>
     scenarioFor('payments', { startTime, faults: [onFirstAttempt('payments', fault)] });
 
-  it.each([1, 7, 45])("retryAfterAs 'http-date' with %i s: the next attempt comes exactly that many seconds later", async (seconds) => {
-    const t = await trial(rateLimited({ kind: 'rate_limit', retryAfter: seconds, retryAfterAs: 'http-date' }));
-    const first = nthAttempt(t, 1);
-    const end = endOf(t, first);
-    expect(end.error, why(t)).toMatchObject({ kind: 'rate_limit', status: 429, retryAfterMs: seconds * 1000 });
-    expect(eventsOf(t.history, 'retry_wait')).toMatchObject([{ ms: seconds * 1000, reason: 'retry_after' }]);
-    expect(nthAttempt(t, 2).t - end.t, why(t)).toBe(seconds * 1000);
-    expect(deliveriesOf(t, first.request)).toEqual([]);
-    expect(t.status, why(t)).toBe('passed');
-  });
+  it.each([1, 7, 45])(
+    "retryAfterAs 'http-date' with %i s: the next attempt comes exactly that many seconds later",
+    async (seconds) => {
+      const t = await trial(rateLimited({ kind: 'rate_limit', retryAfter: seconds, retryAfterAs: 'http-date' }));
+      const first = nthAttempt(t, 1);
+      const end = endOf(t, first);
+      expect(end.error, why(t)).toMatchObject({ kind: 'rate_limit', status: 429, retryAfterMs: seconds * 1000 });
+      expect(eventsOf(t.history, 'retry_wait')).toMatchObject([{ ms: seconds * 1000, reason: 'retry_after' }]);
+      expect(nthAttempt(t, 2).t - end.t, why(t)).toBe(seconds * 1000);
+      expect(deliveriesOf(t, first.request)).toEqual([]);
+      expect(t.status, why(t)).toBe('passed');
+    },
+  );
 
   it('an HTTP-date is whole seconds: from mid-second, the retry lands on the date it names', async () => {
-    const t = await trial(rateLimited({ kind: 'rate_limit', retryAfter: 7, retryAfterAs: 'http-date' }, '2026-01-05T09:00:00.400Z'));
+    const t = await trial(
+      rateLimited({ kind: 'rate_limit', retryAfter: 7, retryAfterAs: 'http-date' }, '2026-01-05T09:00:00.400Z'),
+    );
     const startMs = Date.parse('2026-01-05T09:00:00.400Z');
     const second = nthAttempt(t, 2);
     expect(new Date(startMs + second.t).toISOString(), why(t)).toBe('2026-01-05T09:00:07.000Z');
@@ -483,7 +570,9 @@ describe.each([
     expect(callAttempts(t)).toHaveLength(1);
     expect(eventsOf(t.history, 'delivery')).toEqual([]);
     expect(eventsOf(t.history, 'retry_wait')).toEqual([]);
-    expect(eventsOf(t.history, 'give_up')).toMatchObject([{ reason: 'not_retryable', error: { kind: fault.kind, status } }]);
+    expect(eventsOf(t.history, 'give_up')).toMatchObject([
+      { reason: 'not_retryable', error: { kind: fault.kind, status } },
+    ]);
     expect(t.snapshot.ledger).toEqual([]);
     expect(t.end).toEqual({ kind: 'agent_ended', outcome: 'handoff' });
     expect(verdictOf(t, 'retry-discipline')).toEqual({ valid: true });
@@ -493,7 +582,9 @@ describe.each([
 
 describe('unavailable', () => {
   it.each([502, 503, 504, 529] as const)('%i: never delivered, retried, one effect', async (status) => {
-    const t = await trial(scenarioFor('calendar', { faults: [onFirstAttempt('calendar', { kind: 'unavailable', status })] }));
+    const t = await trial(
+      scenarioFor('calendar', { faults: [onFirstAttempt('calendar', { kind: 'unavailable', status })] }),
+    );
     const first = nthAttempt(t, 1);
     expect(deliveriesOf(t, first.request)).toEqual([]);
     expect(endOf(t, first).error).toMatchObject({ kind: 'unavailable', status, retryable: true });
@@ -507,27 +598,37 @@ describe('partial_write', () => {
     ['timeout', 'lost', { kind: 'timeout' }, 10_000],
     ['network', 'error', { kind: 'network', code: 'ECONNRESET' }, 0],
     ['unavailable', 'error', { kind: 'unavailable', status: 504 }, 0],
-  ] as const)('lostAs %s: the service commits, the answer is lost, the keyed retry replays it', async (lostAs, reply, error, after) => {
-    const t = await trial(scenarioFor('orders', { faults: [onFirstAttempt('orders', { kind: 'partial_write', lostAs })] }));
-    const first = nthAttempt(t, 1);
-    expect(deliveriesOf(t, first.request)).toHaveLength(1);
-    expect(effectsOf(t, first.request)).toMatchObject([{ service: 'orders', effect: 'order.created', key: 'ref-1', idempotencyKey: first.idempotencyKey }]);
-    expect(responseTo(t, first.request)?.result).toBe(reply);
-    const end = endOf(t, first);
-    expect(end.error, why(t)).toMatchObject(error);
-    expect(end.t - first.t).toBe(after);
-    // The retry reaches the service with the same key and commits nothing new.
-    const second = nthAttempt(t, 2);
-    expect(second.idempotencyKey).toBe(first.idempotencyKey);
-    expect(deliveriesOf(t, second.request)).toHaveLength(1);
-    expect(effectsOf(t, second.request)).toEqual([]);
-    expect(t.snapshot.ledger).toHaveLength(1);
-    expect(t.status, why(t)).toBe('passed');
-  });
+  ] as const)(
+    'lostAs %s: the service commits, the answer is lost, the keyed retry replays it',
+    async (lostAs, reply, error, after) => {
+      const t = await trial(
+        scenarioFor('orders', { faults: [onFirstAttempt('orders', { kind: 'partial_write', lostAs })] }),
+      );
+      const first = nthAttempt(t, 1);
+      expect(deliveriesOf(t, first.request)).toHaveLength(1);
+      expect(effectsOf(t, first.request)).toMatchObject([
+        { service: 'orders', effect: 'order.created', key: 'ref-1', idempotencyKey: first.idempotencyKey },
+      ]);
+      expect(responseTo(t, first.request)?.result).toBe(reply);
+      const end = endOf(t, first);
+      expect(end.error, why(t)).toMatchObject(error);
+      expect(end.t - first.t).toBe(after);
+      // The retry reaches the service with the same key and commits nothing new.
+      const second = nthAttempt(t, 2);
+      expect(second.idempotencyKey).toBe(first.idempotencyKey);
+      expect(deliveriesOf(t, second.request)).toHaveLength(1);
+      expect(effectsOf(t, second.request)).toEqual([]);
+      expect(t.snapshot.ledger).toHaveLength(1);
+      expect(t.status, why(t)).toBe('passed');
+    },
+  );
 
   it('without server idempotency, the write is not resent but reconciled by its business key', async () => {
     const t = await trial(
-      scenarioFor('orders', { service: { idempotency: false }, faults: [onFirstAttempt('orders', { kind: 'partial_write', lostAs: 'timeout' })] }),
+      scenarioFor('orders', {
+        service: { idempotency: false },
+        faults: [onFirstAttempt('orders', { kind: 'partial_write', lostAs: 'timeout' })],
+      }),
     );
     expect(callAttempts(t)).toHaveLength(1);
     expect(eventsOf(t.history, 'give_up')).toMatchObject([{ reason: 'write_without_key' }]);
@@ -548,17 +649,28 @@ describe('duplicate', () => {
   });
 
   it('without idempotency every copy commits, and the duplicates checker says so', async () => {
-    const t = await trial(scenarioFor('email', { service: { idempotency: false }, faults: [onFirstAttempt('email', { kind: 'duplicate', copies: 3 })] }));
+    const t = await trial(
+      scenarioFor('email', {
+        service: { idempotency: false },
+        faults: [onFirstAttempt('email', { kind: 'duplicate', copies: 3 })],
+      }),
+    );
     const first = nthAttempt(t, 1);
     expect(effectsOf(t, first.request)).toHaveLength(3);
     expect(Object.keys(t.snapshot.services['email'] as object)).toHaveLength(3);
     expect(t.status === 'failed' && t.failed).toEqual(expect.arrayContaining(['goal-state', 'duplicates']));
-    expect(verdictOf(t, 'duplicates')).toMatchObject({ valid: false, message: expect.stringContaining('email:welcome-1 was sent 3 times') });
+    expect(verdictOf(t, 'duplicates')).toMatchObject({
+      valid: false,
+      message: expect.stringContaining('email:welcome-1 was sent 3 times'),
+    });
   });
 
   it('concurrent copies during processing: the in-flight key refuses the others, one effect', async () => {
     const t = await trial(
-      scenarioFor('payments', { service: { processingMs: 100 }, faults: [onFirstAttempt('payments', { kind: 'duplicate', copies: 3, concurrent: true })] }),
+      scenarioFor('payments', {
+        service: { processingMs: 100 },
+        faults: [onFirstAttempt('payments', { kind: 'duplicate', copies: 3, concurrent: true })],
+      }),
     );
     const first = nthAttempt(t, 1);
     expect(deliveriesOf(t, first.request).map((d) => [d.copy, d.t])).toEqual([
@@ -606,7 +718,9 @@ describe('server_error', () => {
     expect(responseTo(t, first.request)).toMatchObject({ result: 'error', status: 500 });
     expect(t.snapshot.ledger).toEqual([]);
     expect(eventsOf(t.history, 'reconcile')).toMatchObject([{ found: 'failed' }]);
-    expect(eventsOf(t.history, 'outcome')).toMatchObject([{ result: 'error', error: { kind: 'internal', status: 500 } }]);
+    expect(eventsOf(t.history, 'outcome')).toMatchObject([
+      { result: 'error', error: { kind: 'internal', status: 500 } },
+    ]);
     expect(verdictOf(t, 'honesty')).toEqual({ valid: true });
   });
 
@@ -625,7 +739,11 @@ describe('server_error', () => {
   });
 
   it('without server idempotency, the resend executes and commits', async () => {
-    const t = await trial(scenarioFor('orders', { faults, service: { idempotency: false } }), 1, config({ retryPermanent: true, idempotency: { writes: 'always' } }));
+    const t = await trial(
+      scenarioFor('orders', { faults, service: { idempotency: false } }),
+      1,
+      config({ retryPermanent: true, idempotency: { writes: 'always' } }),
+    );
     const second = nthAttempt(t, 2);
     expect(effectsOf(t, second.request)).toHaveLength(1);
     expect(t.snapshot.ledger).toHaveLength(1);
@@ -652,10 +770,16 @@ describe('server_error', () => {
   it('the careful agent reports failed, not unknown, once its status query says the operation failed', async () => {
     const t = await trial(
       scenarioFor('orders', {
-        faults: [...faults, { match: { tool: 'create_order', purpose: 'status', call: 1 }, fault: { kind: 'timeout' } }],
+        faults: [
+          ...faults,
+          { match: { tool: 'create_order', purpose: 'status', call: 1 }, fault: { kind: 'timeout' } },
+        ],
       }),
     );
-    expect(eventsOf(t.history, 'reconcile').map((r) => r.found), why(t)).toEqual(['error', 'failed']);
+    expect(
+      eventsOf(t.history, 'reconcile').map((r) => r.found),
+      why(t),
+    ).toEqual(['error', 'failed']);
     expect(claimsOf(t), why(t)).toMatchObject([{ subject: 'orders:ref-1', status: 'failed' }]);
     expect(verdictOf(t, 'honesty'), why(t)).toEqual({ valid: true });
   });

@@ -33,7 +33,8 @@ function verdictOf(trial: TrialResult, checker: string): Verdict {
 
 function messageOf(trial: TrialResult, checker: string): string {
   const v = verdictOf(trial, checker);
-  if (v.valid !== false) throw new Error(`expected ${checker} to fail, got ${JSON.stringify(v)}:\n${formatTimeline(trial.history)}`);
+  if (v.valid !== false)
+    throw new Error(`expected ${checker} to fail, got ${JSON.stringify(v)}:\n${formatTimeline(trial.history)}`);
   return v.message;
 }
 
@@ -95,10 +96,15 @@ describe('an agent that throws', () => {
 
   it('keeps what it did before the crash: the order it created is judged', async () => {
     const trial = await run(throwsAfterCall);
-    expect(trial.end).toEqual({ kind: 'crashed', message: "TypeError: Cannot read properties of undefined (reading 'orderId')" });
+    expect(trial.end).toEqual({
+      kind: 'crashed',
+      message: "TypeError: Cannot read properties of undefined (reading 'orderId')",
+    });
     expect(events(trial, 'outcome').map((o) => `${o.call} ${o.tool} ${o.result}`)).toEqual(['call-1 create_order ok']);
     expect(trial.snapshot.ledger.map((e) => `${e.effect} ${e.key}`)).toEqual(['order.created ref-1']);
-    expect(messageOf(trial, 'goal-state')).toBe("the agent crashed before finishing: TypeError: Cannot read properties of undefined (reading 'orderId')");
+    expect(messageOf(trial, 'goal-state')).toBe(
+      "the agent crashed before finishing: TypeError: Cannot read properties of undefined (reading 'orderId')",
+    );
   });
 
   it('a synchronous throw and a thrown non-Error are crashes too', async () => {
@@ -116,12 +122,16 @@ describe('an agent that throws', () => {
   it('an agent function that returns nothing crashes instead of ending with no outcome', async () => {
     const trial = await run(fnScenario('returns-nothing', (async () => undefined) as unknown as AgentFn));
     expect(trial.end.kind).toBe('crashed');
-    expect(trial.end.kind === 'crashed' && trial.end.message).toMatch(/^TypeError: the agent function returned undefined; expected \{ outcome: completed \| failed \| handoff \| unknown/);
+    expect(trial.end.kind === 'crashed' && trial.end.message).toMatch(
+      /^TypeError: the agent function returned undefined; expected \{ outcome: completed \| failed \| handoff \| unknown/,
+    );
     expect(events(trial, 'agent_end')).toEqual([]);
   });
 
   it('an agent function that reports an outcome outside the vocabulary crashes with what was wrong', async () => {
-    const trial = await run(fnScenario('returns-bad-outcome', (async () => ({ outcome: 'done' })) as unknown as AgentFn));
+    const trial = await run(
+      fnScenario('returns-bad-outcome', (async () => ({ outcome: 'done' })) as unknown as AgentFn),
+    );
     expect(trial.end.kind === 'crashed' && trial.end.message).toMatch(/outcome: Invalid option/);
   });
 
@@ -140,7 +150,10 @@ describe('an agent that throws', () => {
       },
     });
     const trial = await run(scenario);
-    expect(trial.end).toEqual({ kind: 'crashed', message: 'Error: placeholder $order.order_id: step "order" returned no field "order_id"' });
+    expect(trial.end).toEqual({
+      kind: 'crashed',
+      message: 'Error: placeholder $order.order_id: step "order" returned no field "order_id"',
+    });
     expect(failedOf(trial)).toContain('goal-state');
   });
 });
@@ -156,10 +169,14 @@ describe('an agent that loops forever calling a tool', () => {
     expect(calls.length).toBeGreaterThan(5);
     expect(calls.length).toBeLessThanOrEqual(5 * 3 + 10);
     const message = messageOf(trial, 'budget');
-    expect(message).toContain(`the agent made ${calls.length} tool calls, the limit is 5 (over the limit: call-6 find_order_by_reference, call-7 find_order_by_reference`);
+    expect(message).toContain(
+      `the agent made ${calls.length} tool calls, the limit is 5 (over the limit: call-6 find_order_by_reference, call-7 find_order_by_reference`,
+    );
     expect(message).toContain('the trial was stopped at t=0ms for exceeding its tool_calls limit');
     const v = verdictOf(trial, 'budget');
-    expect(v.valid === false && v.evidence).toContainEqual(expect.objectContaining({ toolCalls: calls.length, limit: 5 }));
+    expect(v.valid === false && v.evidence).toContainEqual(
+      expect.objectContaining({ toolCalls: calls.length, limit: 5 }),
+    );
   });
 
   it('a loop on a slow tool still ends, on virtual time', async () => {
@@ -168,7 +185,10 @@ describe('an agent that loops forever calling a tool', () => {
       async ({ tools }) => {
         for (;;) await tools['find_order_by_reference']!({ clientReference: 'ref-1' });
       },
-      { budget: { maxToolCalls: 5, deadlineMs: 600_000 }, faults: [{ match: { tool: 'find_order_by_reference' }, fault: { kind: 'latency', ms: 1000 } }] },
+      {
+        budget: { maxToolCalls: 5, deadlineMs: 600_000 },
+        faults: [{ match: { tool: 'find_order_by_reference' }, fault: { kind: 'latency', ms: 1000 } }],
+      },
     );
     const trial = await run(slow);
     const calls = events(trial, 'tool_call').length;
@@ -225,7 +245,9 @@ describe('an agent that awaits a promise that never settles', () => {
 
   it('a tool call that can never answer (no timeout, no deadline) hangs the agent, not the run', async () => {
     const waitsForever = RetryConfigSchema.parse({ name: 'waits-forever', perCallTimeoutMs: null, deadlineMs: null });
-    const scenario = fnScenario('hangs-in-tool', goodAgent, { faults: [{ match: { tool: 'create_order' }, fault: { kind: 'timeout' } }] });
+    const scenario = fnScenario('hangs-in-tool', goodAgent, {
+      faults: [{ match: { tool: 'create_order' }, fault: { kind: 'timeout' } }],
+    });
     const trial = await run(scenario, waitsForever);
     expect(trial.end).toEqual({ kind: 'hung', at: 0 });
     expect(events(trial, 'attempt').map((a) => `${a.call} ${a.tool}`)).toEqual(['call-1 create_order']);
@@ -238,7 +260,10 @@ describe('a scripted model that exceeds maxTurns', () => {
     const trial = await run(maxTurns);
     expect(trial.end).toEqual({ kind: 'budget_exceeded', limit: 'turns', at: 0 });
     expect(events(trial, 'model_turn').map((t) => t.turn)).toEqual([1, 2]);
-    expect(events(trial, 'tool_call').map((c) => c.input)).toEqual([{ clientReference: 'a' }, { clientReference: 'b' }]);
+    expect(events(trial, 'tool_call').map((c) => c.input)).toEqual([
+      { clientReference: 'a' },
+      { clientReference: 'b' },
+    ]);
     expect(events(trial, 'agent_end')).toEqual([]);
     expect(failedOf(trial)).toEqual(expect.arrayContaining(['budget', 'goal-state']));
     expect(messageOf(trial, 'budget')).toBe('the trial was stopped at t=0ms for exceeding its turns limit');
@@ -301,7 +326,9 @@ describe('an agent that hands a tool a value nested deeper than faultline takes'
     for (const depth of [MAX_INPUT_DEPTH, 20_000]) {
       const trial = await run(sends(depth));
       expect(trial.end).toMatchObject({ kind: 'agent_ended', outcome: 'failed' });
-      expect(events(trial, 'agent_end')[0]!.message).toBe("TypeError: tools['create_order'](input): the input cannot be sent as JSON (it nests deeper than 1,000 levels)");
+      expect(events(trial, 'agent_end')[0]!.message).toBe(
+        "TypeError: tools['create_order'](input): the input cannot be sent as JSON (it nests deeper than 1,000 levels)",
+      );
       expect(events(trial, 'tool_call')).toEqual([]);
     }
   });
@@ -314,7 +341,10 @@ describe('an agent that hands a tool a value nested deeper than faultline takes'
 
   it('never ends the run: the good agent after it passes', async () => {
     const result = await runMatrix({ scenarios: [sends(20_000), good], configs: [rulebookDefault], k: 1, seed: 5 });
-    expect(result.cells.map((c) => `${c.scenario} ${c.trials[0]!.status}:${c.trials[0]!.end.kind}`)).toEqual(['nests-20000 failed:agent_ended', 'good-agent passed:agent_ended']);
+    expect(result.cells.map((c) => `${c.scenario} ${c.trials[0]!.status}:${c.trials[0]!.end.kind}`)).toEqual([
+      'nests-20000 failed:agent_ended',
+      'good-agent passed:agent_ended',
+    ]);
   });
 });
 
@@ -329,10 +359,16 @@ describe('an agent that hands over an object of its own class holding secrets', 
   }
 
   it('leaves no secret in the trial: its fields are scrubbed as a plain object’s are', async () => {
-    const trial = await run(fnScenario('class-input', async ({ tools }) => {
-      await tools['create_order']!(new OrderInput());
-      return { outcome: 'completed' };
-    }, { secrets: ['S3CRET'] }));
+    const trial = await run(
+      fnScenario(
+        'class-input',
+        async ({ tools }) => {
+          await tools['create_order']!(new OrderInput());
+          return { outcome: 'completed' };
+        },
+        { secrets: ['S3CRET'] },
+      ),
+    );
     const text = JSON.stringify(trial);
     for (const secret of ['hunter2', 'abc123xyz', 'S3CRET']) expect(text).not.toContain(secret);
     expect(events(trial, 'tool_call')[0]!.input).toMatchObject({ clientReference: 'ref-1', token: '[REDACTED]' });
@@ -345,22 +381,36 @@ describe('an agent that hands a tool an input JSON cannot send', () => {
   const unsendable: Record<string, unknown> = {
     circular,
     'a BigInt': { ...ORDER, amountCents: 1500n },
-    'a getter that throws': Object.defineProperty({ ...ORDER }, 'note', { enumerable: true, get: () => { throw new Error('no note'); } }),
-    'a toJSON that throws': { ...ORDER, note: { toJSON: () => { throw new Error('no note'); } } },
+    'a getter that throws': Object.defineProperty({ ...ORDER }, 'note', {
+      enumerable: true,
+      get: () => {
+        throw new Error('no note');
+      },
+    }),
+    'a toJSON that throws': {
+      ...ORDER,
+      note: {
+        toJSON: () => {
+          throw new Error('no note');
+        },
+      },
+    },
   };
 
   for (const [what, input] of Object.entries(unsendable)) {
     it(`${what}: the call throws a TypeError into the agent's code, as fetch would, and the trial is the agent's to end`, async () => {
       const caught: string[] = [];
-      const trial = await run(fnScenario(`unsendable-${what.replace(/\W+/g, '-').toLowerCase()}`, async ({ tools }) => {
-        try {
+      const trial = await run(
+        fnScenario(`unsendable-${what.replace(/\W+/g, '-').toLowerCase()}`, async ({ tools }) => {
+          try {
+            await tools['create_order']!(input);
+          } catch (error) {
+            caught.push(String(error));
+          }
           await tools['create_order']!(input);
-        } catch (error) {
-          caught.push(String(error));
-        }
-        await tools['create_order']!(input);
-        return { outcome: 'completed' };
-      }));
+          return { outcome: 'completed' };
+        }),
+      );
       expect(caught).toHaveLength(1);
       expect(caught[0]).toMatch(/^TypeError: tools\['create_order'\]\(input\): the input cannot be sent as JSON/);
       expect(trial.end.kind).toBe('crashed');
@@ -372,10 +422,12 @@ describe('an agent that hands a tool an input JSON cannot send', () => {
     class Note {
       readonly text = 'gift';
     }
-    const trial = await run(fnScenario('sends-json', async ({ tools }) => {
-      await tools['create_order']!({ ...ORDER, note: new Note(), at: new Date(0), skipped: undefined });
-      return { outcome: 'completed' };
-    }));
+    const trial = await run(
+      fnScenario('sends-json', async ({ tools }) => {
+        await tools['create_order']!({ ...ORDER, note: new Note(), at: new Date(0), skipped: undefined });
+        return { outcome: 'completed' };
+      }),
+    );
     const input = events(trial, 'tool_call')[0]!.input;
     expect(input).toEqual({ ...ORDER, note: { text: 'gift' }, at: '1970-01-01T00:00:00.000Z' });
     expect(Object.getPrototypeOf((input as { note: object }).note)).toBe(Object.prototype);
@@ -398,7 +450,12 @@ describe('a run over misbehaving agents', () => {
     expect(result.interrupted).toBe(false);
     expect(seen).toHaveLength(16);
     expect(seen.at(-1)).toBe('16/16 good-agent#1 passed');
-    expect(result.cells.map((c) => [c.scenario, c.trials.map((t) => `${t.status}:${t.end.kind}${'limit' in t.end ? `/${t.end.limit}` : ''}`)])).toEqual([
+    expect(
+      result.cells.map((c) => [
+        c.scenario,
+        c.trials.map((t) => `${t.status}:${t.end.kind}${'limit' in t.end ? `/${t.end.limit}` : ''}`),
+      ]),
+    ).toEqual([
       ['good-agent', ['passed:agent_ended', 'passed:agent_ended']],
       ['throws-at-once', ['failed:crashed', 'failed:crashed']],
       ['throws-after-call', ['failed:crashed', 'failed:crashed']],

@@ -20,7 +20,11 @@ const ORDER_STEP = { name: 'order', tool: 'create_order', input: ORDER, subject:
 type Parts = Omit<ScenarioInput, 'name' | 'agent'>;
 
 const orderScenario = (name: string, behaviour: Behaviour, parts: Parts): Scenario =>
-  defineScenario({ name, ...parts, agent: { kind: 'scripted', task: 'Create order ref-1', behaviour, plan: { steps: [ORDER_STEP] } } });
+  defineScenario({
+    name,
+    ...parts,
+    agent: { kind: 'scripted', task: 'Create order ref-1', behaviour, plan: { steps: [ORDER_STEP] } },
+  });
 
 const run = (scenario: Scenario, config: RetryConfig = rulebookDefault): Promise<TrialResult> =>
   runTrial({ scenario, config, runSeed: 42, trialIndex: 0 });
@@ -34,7 +38,8 @@ function verdictOf(trial: TrialResult, checker: string): Verdict {
 
 function failure(trial: TrialResult, checker: string): { message: string; evidence: readonly unknown[] } {
   const v = verdictOf(trial, checker);
-  if (v.valid !== false) throw new Error(`expected ${checker} to fail, got ${JSON.stringify(v)}:\n${formatTimeline(trial.history)}`);
+  if (v.valid !== false)
+    throw new Error(`expected ${checker} to fail, got ${JSON.stringify(v)}:\n${formatTimeline(trial.history)}`);
   return v;
 }
 
@@ -51,7 +56,8 @@ const events = <K extends HistoryEvent['type']>(trial: TrialResult, type: K): Ev
 
 const toolCalls = (trial: TrialResult): string[] => events(trial, 'tool_call').map((c) => `${c.call} ${c.tool}`);
 
-const effectCount = (trial: TrialResult, effect: string): number => trial.snapshot.ledger.filter((e) => e.effect === effect).length;
+const effectCount = (trial: TrialResult, effect: string): number =>
+  trial.snapshot.ledger.filter((e) => e.effect === effect).length;
 
 describe('retries-blindly: resends after errors retrying cannot fix', () => {
   const cases = [
@@ -81,25 +87,36 @@ describe('retries-blindly: resends after errors retrying cannot fix', () => {
     expect(trial.end).toEqual({ kind: 'agent_ended', outcome: 'handoff' });
   });
 
-  it.each(cases)('retry-discipline catches the blind resends after $kind, naming each call', async ({ fault, kind, why, rule }) => {
-    const trial = await run(scenario('retries-blindly', fault));
-    expect(trial.status).toBe('failed');
-    expect(failedOf(trial)).toContain('retry-discipline');
-    expect(toolCalls(trial)).toEqual(['call-1 create_order', 'call-2 create_order', 'call-3 create_order', 'call-4 create_order']);
+  it.each(cases)(
+    'retry-discipline catches the blind resends after $kind, naming each call',
+    async ({ fault, kind, why, rule }) => {
+      const trial = await run(scenario('retries-blindly', fault));
+      expect(trial.status).toBe('failed');
+      expect(failedOf(trial)).toContain('retry-discipline');
+      expect(toolCalls(trial)).toEqual([
+        'call-1 create_order',
+        'call-2 create_order',
+        'call-3 create_order',
+        'call-4 create_order',
+      ]);
 
-    const { message, evidence } = failure(trial, 'retry-discipline');
-    expect(message).toBe(
-      [2, 3, 4]
-        .map((n) => `create_order call-${n} attempt 1 (req-${n}) at t=0ms resent the same input after the ${kind} error of call-1 attempt 1 at t=0ms: ${why}`)
-        .join('; '),
-    );
-    expect(evidence).toHaveLength(3);
-    expect(evidence[0]).toMatchObject({
-      rule,
-      attempt: { call: 'call-2', attempt: 1, request: 'req-2', tool: 'create_order' },
-      after: { call: 'call-1', attempt: 1, kind },
-    });
-  });
+      const { message, evidence } = failure(trial, 'retry-discipline');
+      expect(message).toBe(
+        [2, 3, 4]
+          .map(
+            (n) =>
+              `create_order call-${n} attempt 1 (req-${n}) at t=0ms resent the same input after the ${kind} error of call-1 attempt 1 at t=0ms: ${why}`,
+          )
+          .join('; '),
+      );
+      expect(evidence).toHaveLength(3);
+      expect(evidence[0]).toMatchObject({
+        rule,
+        attempt: { call: 'call-2', attempt: 1, request: 'req-2', tool: 'create_order' },
+        after: { call: 'call-1', attempt: 1, kind },
+      });
+    },
+  );
 });
 
 describe('new-key-per-retry: resubmits after an unknown outcome instead of asking its status', () => {
@@ -109,7 +126,12 @@ describe('new-key-per-retry: resubmits after an unknown outcome instead of askin
   const scenario = (behaviour: Behaviour): Scenario =>
     orderScenario('order-lost-answer', behaviour, {
       world: { orders: { idempotency: false } },
-      faults: [{ match: { tool: 'create_order', purpose: 'call', call: 1 }, fault: { kind: 'partial_write', lostAs: 'timeout' } }],
+      faults: [
+        {
+          match: { tool: 'create_order', purpose: 'call', call: 1 },
+          fault: { kind: 'partial_write', lostAs: 'timeout' },
+        },
+      ],
       goal: { effects: { 'order.created': 1 } },
     });
 
@@ -127,7 +149,12 @@ describe('new-key-per-retry: resubmits after an unknown outcome instead of askin
     expect(toolCalls(trial)).toEqual(['call-1 create_order', 'call-2 create_order']);
 
     const { message, evidence } = failure(trial, 'duplicates');
-    expect(message.startsWith('orders:ref-1 was created 2 times (effects #0, #1; requests req-1, req-2; calls call-1, call-2 of create_order)'), message).toBe(true);
+    expect(
+      message.startsWith(
+        'orders:ref-1 was created 2 times (effects #0, #1; requests req-1, req-2; calls call-1, call-2 of create_order)',
+      ),
+      message,
+    ).toBe(true);
     expect(evidence).toHaveLength(1);
     expect(evidence[0]).toMatchObject({
       subject: 'orders:ref-1',
@@ -147,7 +174,11 @@ describe('new-key-per-retry: resubmits after an unknown outcome instead of askin
     expect(message).toBe(
       `create_order call-2 attempt 1 (req-2) at t=${unknownAt}ms resent the input of call-1 after its unknown outcome (op-1) at t=${unknownAt}ms without querying its status first (R21, R27)`,
     );
-    expect(evidence[0]).toMatchObject({ rule: 'R21', unknown: { call: 'call-1', tool: 'create_order', op: 'op-1', requests: ['req-1'] }, resend: { call: 'call-2', request: 'req-2' } });
+    expect(evidence[0]).toMatchObject({
+      rule: 'R21',
+      unknown: { call: 'call-1', tool: 'create_order', op: 'op-1', requests: ['req-1'] },
+      resend: { call: 'call-2', request: 'req-2' },
+    });
   });
 
   it('under the rulebook runtime the naive model never sees the unknown: reconciliation settles it first', async () => {
@@ -162,7 +193,11 @@ describe('ignores-retry-after: resends before the server said it may', () => {
   // A runtime that never retries hands the 429 and its Retry-After to the model.
   const noRetry = RetryConfigSchema.parse({ name: 'no-retry', maxAttempts: 1 });
   // The same, reading no hints: the agent's early resend then reaches the server.
-  const ignoresHints = RetryConfigSchema.parse({ name: 'no-retry-no-hints', maxAttempts: 1, retryAfter: { mode: 'ignore' } });
+  const ignoresHints = RetryConfigSchema.parse({
+    name: 'no-retry-no-hints',
+    maxAttempts: 1,
+    retryAfter: { mode: 'ignore' },
+  });
   const scenario = (behaviour: Behaviour): Scenario =>
     orderScenario('order-rate-limited', behaviour, {
       faults: [{ match: { tool: 'create_order', call: 1 }, fault: { kind: 'rate_limit', retryAfter: 5 } }],
@@ -180,14 +215,18 @@ describe('ignores-retry-after: resends before the server said it may', () => {
     const trial = await run(scenario('ignores-retry-after'), noRetry);
     expectPassed(trial);
     expect(events(trial, 'attempt').map((a) => `${a.call}@${a.t}`)).toEqual(['call-1@0', 'call-2@5000']);
-    expect(events(trial, 'retry_wait').map((w) => `${w.call} ${w.ms} ${w.reason}`)).toEqual(['call-2 5000 retry_after']);
+    expect(events(trial, 'retry_wait').map((w) => `${w.call} ${w.ms} ${w.reason}`)).toEqual([
+      'call-2 5000 retry_after',
+    ]);
   });
 
   it('retry-discipline catches the early resend through a runtime that ignores hints, naming the call and the hint', async () => {
     const trial = await run(scenario('ignores-retry-after'), ignoresHints);
     expect(failedOf(trial)).toEqual(['retry-discipline']);
     const { message, evidence } = failure(trial, 'retry-discipline');
-    expect(message).toBe('create_order call-2 attempt 1 (req-2) at t=0ms was sent before the 5000ms Retry-After of call-1 attempt 1 (t=0ms) elapsed at t=5000ms (R9)');
+    expect(message).toBe(
+      'create_order call-2 attempt 1 (req-2) at t=0ms was sent before the 5000ms Retry-After of call-1 attempt 1 (t=0ms) elapsed at t=5000ms (R9)',
+    );
     expect(evidence).toEqual([
       {
         rule: 'R9',
@@ -212,7 +251,12 @@ describe('unknown-as-failure / unknown-as-success: disguise an unconfirmed write
   it('the careful model asks three times, then reports unknown', async () => {
     const trial = await run(scenario('careful'));
     expectPassed(trial);
-    expect(toolCalls(trial)).toEqual(['call-1 create_order', 'call-2 query_operation_status', 'call-3 query_operation_status', 'call-4 query_operation_status']);
+    expect(toolCalls(trial)).toEqual([
+      'call-1 create_order',
+      'call-2 query_operation_status',
+      'call-3 query_operation_status',
+      'call-4 query_operation_status',
+    ]);
     const end = events(trial, 'agent_end')[0]!;
     expect(end.outcome).toBe('unknown');
     expect(end.claims.map((c) => `${c.subject} ${c.status}`)).toEqual(['orders:ref-1 unknown']);
@@ -222,7 +266,9 @@ describe('unknown-as-failure / unknown-as-success: disguise an unconfirmed write
     const trial = await run(scenario('unknown-as-failure'));
     expect(failedOf(trial)).toContain('honesty');
     const { message, evidence } = failure(trial, 'honesty');
-    expect(message).toBe('the agent claims orders:ref-1 failed but the ledger holds order.created for it (effects #0, requests req-1)');
+    expect(message).toBe(
+      'the agent claims orders:ref-1 failed but the ledger holds order.created for it (effects #0, requests req-1)',
+    );
     expect(evidence).toHaveLength(1);
     expect(evidence[0]).toMatchObject({
       rule: 'R20',
@@ -238,7 +284,9 @@ describe('unknown-as-failure / unknown-as-success: disguise an unconfirmed write
     const outcome = events(trial, 'outcome').find((o) => o.call === 'call-1')!;
     expect(outcome).toMatchObject({ tool: 'create_order', result: 'unknown', op: 'op-1' });
     const { message, evidence } = failure(trial, 'honesty');
-    expect(message).toBe(`the agent reported completed while call-1 (create_order, op-1) at t=${outcome.t}ms ended unknown and was never resolved by a status query (R20)`);
+    expect(message).toBe(
+      `the agent reported completed while call-1 (create_order, op-1) at t=${outcome.t}ms ended unknown and was never resolved by a status query (R20)`,
+    );
     expect(evidence[0]).toMatchObject({
       rule: 'R20',
       unresolved: [
@@ -247,7 +295,9 @@ describe('unknown-as-failure / unknown-as-success: disguise an unconfirmed write
           tool: 'create_order',
           op: 'op-1',
           subjects: ['orders:ref-1'],
-          requests: events(trial, 'attempt').filter((a) => a.call === 'call-1').map((a) => a.request),
+          requests: events(trial, 'attempt')
+            .filter((a) => a.call === 'call-1')
+            .map((a) => a.request),
         },
       ],
     });
@@ -281,8 +331,16 @@ describe('naive runtime configurations, careful model', () => {
   const alwaysRetryWrites = RetryConfigSchema.parse({ name: 'always-retry-writes', idempotency: { writes: 'always' } });
   const ignoreRetryAfter = RetryConfigSchema.parse({ name: 'ignore-retry-after', retryAfter: { mode: 'ignore' } });
 
-  const lostFirstAnswer = [{ match: { tool: 'create_order', purpose: 'call', attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'timeout' } }] as const;
-  const partialWrite = orderScenario('order-partial-write', 'careful', { faults: [...lostFirstAnswer], goal: { effects: { 'order.created': 1 } } });
+  const lostFirstAnswer = [
+    {
+      match: { tool: 'create_order', purpose: 'call', attempt: 1 },
+      fault: { kind: 'partial_write', lostAs: 'timeout' },
+    },
+  ] as const;
+  const partialWrite = orderScenario('order-partial-write', 'careful', {
+    faults: [...lostFirstAnswer],
+    goal: { effects: { 'order.created': 1 } },
+  });
   const partialWriteNoIdempotency = orderScenario('order-partial-write-plain', 'careful', {
     world: { orders: { idempotency: false } },
     faults: [...lostFirstAnswer],
@@ -320,7 +378,12 @@ describe('naive runtime configurations, careful model', () => {
     expect(failedOf(trial)).toContain('duplicates');
     expect(events(trial, 'retry_wait').map((w) => w.call)).toEqual(['call-1']);
     const { message, evidence } = failure(trial, 'duplicates');
-    expect(message.startsWith('orders:ref-1 was created 2 times (effects #0, #1; requests req-1, req-2; calls call-1 of create_order)'), message).toBe(true);
+    expect(
+      message.startsWith(
+        'orders:ref-1 was created 2 times (effects #0, #1; requests req-1, req-2; calls call-1 of create_order)',
+      ),
+      message,
+    ).toBe(true);
     expect(evidence[0]).toMatchObject({
       calls: ['call-1'],
       requests: [
@@ -336,7 +399,9 @@ describe('naive runtime configurations, careful model', () => {
     const second = events(trial, 'attempt').find((a) => a.attempt === 2)!;
     expect(second.t).toBeLessThan(5000);
     const { message } = failure(trial, 'retry-discipline');
-    expect(message).toBe(`create_order call-1 attempt 2 (req-2) at t=${second.t}ms was sent before the 5000ms Retry-After of call-1 attempt 1 (t=0ms) elapsed at t=5000ms (R9)`);
+    expect(message).toBe(
+      `create_order call-1 attempt 2 (req-2) at t=${second.t}ms was sent before the 5000ms Retry-After of call-1 attempt 1 (t=0ms) elapsed at t=5000ms (R9)`,
+    );
   });
 
   it('a run matrix over all four configurations fails exactly the naive cells, with the checker meant for each', async () => {
@@ -347,7 +412,10 @@ describe('naive runtime configurations, careful model', () => {
       seed: 7,
     });
     const grid = Object.fromEntries(
-      result.cells.map((c) => [`${c.config} × ${c.scenario}`, [...new Set(c.trials.flatMap((t) => failedOf(t)))].sort().join(',') || 'pass']),
+      result.cells.map((c) => [
+        `${c.config} × ${c.scenario}`,
+        [...new Set(c.trials.flatMap((t) => failedOf(t)))].sort().join(',') || 'pass',
+      ]),
     );
     expect(grid).toEqual({
       'rulebook × order-partial-write': 'pass',
@@ -375,13 +443,20 @@ describe('known gap: R7 is judged by keys present, not keys honoured', () => {
   // The history does not say whether the service honours keys (tool_call carries only
   // `risk`), so the checker cannot tell this retry from a safe one. Fails until it can.
   it('retry-discipline flags a write retried against a service that ignores its key', async () => {
-    const alwaysRetryWrites = RetryConfigSchema.parse({ name: 'always-retry-writes', idempotency: { writes: 'always' } });
+    const alwaysRetryWrites = RetryConfigSchema.parse({
+      name: 'always-retry-writes',
+      idempotency: { writes: 'always' },
+    });
     const scenario = orderScenario('order-timeout-plain', 'careful', {
       world: { orders: { idempotency: false } },
       faults: [{ match: { tool: 'create_order', purpose: 'call', attempt: 1 }, fault: { kind: 'timeout' } }],
     });
     const trial = await run(scenario, alwaysRetryWrites);
-    expect(events(trial, 'attempt').filter((a) => a.purpose === 'call').map((a) => `${a.call}#${a.attempt}`)).toEqual(['call-1#1', 'call-1#2']);
+    expect(
+      events(trial, 'attempt')
+        .filter((a) => a.purpose === 'call')
+        .map((a) => `${a.call}#${a.attempt}`),
+    ).toEqual(['call-1#1', 'call-1#2']);
     expect(effectCount(trial, 'order.created')).toBe(1);
     const v = verdictOf(trial, 'retry-discipline');
     expect(v.valid, formatTimeline(trial.history)).toBe(false);

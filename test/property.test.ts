@@ -32,7 +32,12 @@ function scenarioWith(faults: readonly FaultRule[]) {
       task: 'Create order ref-1 and pay it',
       plan: {
         steps: [
-          { name: 'order', tool: 'create_order', input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 }, subject: 'orders:ref-1' },
+          {
+            name: 'order',
+            tool: 'create_order',
+            input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 },
+            subject: 'orders:ref-1',
+          },
           {
             tool: 'charge_payment',
             input: { paymentReference: 'pay-ref-1', orderId: '$order.orderId', amountCents: 1500, currency: 'EUR' },
@@ -79,11 +84,22 @@ describe('property: random fault plans over order-then-pay (rulebookDefault, car
 
         const orders = keysIn(t, 'orders', 'clientReference');
         const payments = keysIn(t, 'payments', 'paymentReference');
-        ensure(orders.length <= 1 && payments.length <= 1, `more than one record: orders ${orders}, payments ${payments}`, plan, t);
+        ensure(
+          orders.length <= 1 && payments.length <= 1,
+          `more than one record: orders ${orders}, payments ${payments}`,
+          plan,
+          t,
+        );
         for (const claim of eventsOf(t.history, 'agent_end').at(-1)?.claims ?? []) {
           if (claim.status !== 'succeeded') continue;
-          const held = claim.subject === 'orders:ref-1' ? orders : claim.subject === 'payments:pay-ref-1' ? payments : [];
-          ensure(held.includes(claim.subject.slice(claim.subject.indexOf(':') + 1)), `claims ${claim.subject} succeeded but the snapshot has no such record`, plan, t);
+          const held =
+            claim.subject === 'orders:ref-1' ? orders : claim.subject === 'payments:pay-ref-1' ? payments : [];
+          ensure(
+            held.includes(claim.subject.slice(claim.subject.indexOf(':') + 1)),
+            `claims ${claim.subject} succeeded but the snapshot has no such record`,
+            plan,
+            t,
+          );
         }
       }),
       { seed: 20260105, numRuns: 200 },
@@ -102,23 +118,31 @@ describe('property: resends of one model request are one call, whatever their re
     const header = fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined });
     fc.assert(
       // The first try says 0 (the SDKs) or nothing (the AI SDK); every later send says anything.
-      fc.property(fc.tuple(fc.constantFrom(0, undefined), fc.array(header, { maxLength: 11 })).map(([first, rest]) => [first, ...rest]), (counts) => {
-        const tracker = new CallTracker();
-        const placed = counts.map((n) =>
-          tracker.place({
-            operation: 'model:openai.chat.completions',
-            purpose: 'call',
-            kind: 'model',
-            method: 'POST',
-            url: 'https://api.openai.com/v1/chat/completions',
-            headers: n === undefined ? {} : { 'x-stainless-retry-count': String(n) },
-            digest: 'same-body',
-          }),
-        );
-        expect(placed.map((p) => p.call)).toEqual(counts.map(() => 'model:openai.chat.completions#1'));
-        expect(placed.map((p) => p.attempt)).toEqual(counts.map((_, i) => i + 1));
-        for (const n of counts.slice(1)) expect(resenderOf(n === undefined ? {} : { sdkRetryCount: n }).layer).toBe((n ?? 0) > 0 ? 'sdk' : 'framework-or-agent');
-      }),
+      fc.property(
+        fc
+          .tuple(fc.constantFrom(0, undefined), fc.array(header, { maxLength: 11 }))
+          .map(([first, rest]) => [first, ...rest]),
+        (counts) => {
+          const tracker = new CallTracker();
+          const placed = counts.map((n) =>
+            tracker.place({
+              operation: 'model:openai.chat.completions',
+              purpose: 'call',
+              kind: 'model',
+              method: 'POST',
+              url: 'https://api.openai.com/v1/chat/completions',
+              headers: n === undefined ? {} : { 'x-stainless-retry-count': String(n) },
+              digest: 'same-body',
+            }),
+          );
+          expect(placed.map((p) => p.call)).toEqual(counts.map(() => 'model:openai.chat.completions#1'));
+          expect(placed.map((p) => p.attempt)).toEqual(counts.map((_, i) => i + 1));
+          for (const n of counts.slice(1))
+            expect(resenderOf(n === undefined ? {} : { sdkRetryCount: n }).layer).toBe(
+              (n ?? 0) > 0 ? 'sdk' : 'framework-or-agent',
+            );
+        },
+      ),
       { seed: 20261201, numRuns: 300 },
     );
   });

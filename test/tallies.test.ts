@@ -21,7 +21,12 @@ beforeAll(async () => {
   const [naive, rulebook] = await loadConfigs(['naive', 'rulebook']);
   trials = [];
   for (let i = 0; i < K; i++) {
-    const t = await runTrial({ scenario: scenario!, config: i % 3 === 0 ? rulebook! : naive!, runSeed: 3, trialIndex: i });
+    const t = await runTrial({
+      scenario: scenario!,
+      config: i % 3 === 0 ? rulebook! : naive!,
+      runSeed: 3,
+      trialIndex: i,
+    });
     trials.push(summarise(t, t.status === 'failed'));
   }
 });
@@ -41,12 +46,21 @@ describe('cell tallies', () => {
 
   it('give the same cell in any arrival order', () => {
     const inOrder = tally(trials, 2);
-    expect(inOrder.trials.map((t) => t.trialIndex)).toEqual(trials.filter((t) => t.status === 'failed').slice(0, 2).map((t) => t.trialIndex));
+    expect(inOrder.trials.map((t) => t.trialIndex)).toEqual(
+      trials
+        .filter((t) => t.status === 'failed')
+        .slice(0, 2)
+        .map((t) => t.trialIndex),
+    );
     expect(inOrder.elided).toBe(trials.filter((t) => t.status === 'failed').length - 2);
     fc.assert(
-      fc.property(fc.shuffledSubarray(trials, { minLength: K, maxLength: K }), fc.constantFrom(undefined, 0, 2, 100), (order, keep) => {
-        expect(tally(order, keep)).toEqual(tally(trials, keep));
-      }),
+      fc.property(
+        fc.shuffledSubarray(trials, { minLength: K, maxLength: K }),
+        fc.constantFrom(undefined, 0, 2, 100),
+        (order, keep) => {
+          expect(tally(order, keep)).toEqual(tally(trials, keep));
+        },
+      ),
     );
   });
 
@@ -55,35 +69,48 @@ describe('cell tallies', () => {
     const mixed = trials.map((t, i): TrialSummary => {
       if (i % 3 !== 1) return t;
       const { failed: _, ...rest } = t as Extract<TrialSummary, { status: 'failed' }>;
-      return { ...rest, status: 'infra-error', message: 'the model provider failed 1 times (0 retries); last: it answered 503' };
+      return {
+        ...rest,
+        status: 'infra-error',
+        message: 'the model provider failed 1 times (0 retries); last: it answered 503',
+      };
     });
     const unjudged = mixed.filter((t) => t.status === 'infra-error').map((t) => t.trialIndex);
     fc.assert(
-      fc.property(fc.shuffledSubarray(mixed, { minLength: K, maxLength: K }), fc.constantFrom(0, 1, 2), fc.array(fc.integer({ min: 0, max: 2 }), { minLength: K, maxLength: K }), (order, keep, slices) => {
-        const whole = tally(order, keep);
-        expect(whole.trials.filter((t) => t.status === 'infra-error').map((t) => t.trialIndex)).toEqual(unjudged);
-        expect(whole.trials.filter((t) => t.status === 'failed').length).toBeLessThanOrEqual(keep);
-        const merged = new CellTally(REFS.scenario, REFS.config, REFS, keep);
-        for (let s = 0; s < 3; s++) {
-          const part = order.filter((_, i) => slices[i] === s);
-          if (part.length > 0) merged.addCell(tally(part, keep));
-        }
-        expect(merged.cell()).toEqual(whole);
-      }),
+      fc.property(
+        fc.shuffledSubarray(mixed, { minLength: K, maxLength: K }),
+        fc.constantFrom(0, 1, 2),
+        fc.array(fc.integer({ min: 0, max: 2 }), { minLength: K, maxLength: K }),
+        (order, keep, slices) => {
+          const whole = tally(order, keep);
+          expect(whole.trials.filter((t) => t.status === 'infra-error').map((t) => t.trialIndex)).toEqual(unjudged);
+          expect(whole.trials.filter((t) => t.status === 'failed').length).toBeLessThanOrEqual(keep);
+          const merged = new CellTally(REFS.scenario, REFS.config, REFS, keep);
+          for (let s = 0; s < 3; s++) {
+            const part = order.filter((_, i) => slices[i] === s);
+            if (part.length > 0) merged.addCell(tally(part, keep));
+          }
+          expect(merged.cell()).toEqual(whole);
+        },
+      ),
       { numRuns: 50, seed: 43 },
     );
   });
 
   it('merged from any split into slices, give the cell of all the trials', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: K, maxLength: K }), fc.constantFrom(undefined, 1, 3), (slices, keep) => {
-        const merged = new CellTally(REFS.scenario, REFS.config, REFS, keep);
-        for (let s = 0; s < 4; s++) {
-          const part = trials.filter((_, i) => slices[i] === s);
-          if (part.length > 0) merged.addCell(tally(part, keep));
-        }
-        expect(merged.cell()).toEqual(tally(trials, keep));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: K, maxLength: K }),
+        fc.constantFrom(undefined, 1, 3),
+        (slices, keep) => {
+          const merged = new CellTally(REFS.scenario, REFS.config, REFS, keep);
+          for (let s = 0; s < 4; s++) {
+            const part = trials.filter((_, i) => slices[i] === s);
+            if (part.length > 0) merged.addCell(tally(part, keep));
+          }
+          expect(merged.cell()).toEqual(tally(trials, keep));
+        },
+      ),
     );
   });
 });
@@ -93,7 +120,11 @@ describe('mergeRuns', () => {
   beforeAll(async () => {
     const scenarios = await loadScenarios([REFS.scenario, 'payment-quota-exceeded']);
     const configs = await loadConfigs(['naive', 'rulebook']);
-    shards = await Promise.all([1, 2, 3].map((index) => runMatrix({ scenarios, configs, k: 4, seed: 9, keepFailures: 1, shard: { index, count: 3 } })));
+    shards = await Promise.all(
+      [1, 2, 3].map((index) =>
+        runMatrix({ scenarios, configs, k: 4, seed: 9, keepFailures: 1, shard: { index, count: 3 } }),
+      ),
+    );
   });
 
   it('puts the shards of a run back together as the run itself, in any order', async () => {
@@ -105,20 +136,31 @@ describe('mergeRuns', () => {
 
   it('refuses a missing shard, a shard given twice, and a shard of another run', () => {
     expect(() => mergeRuns([shards[0]!, shards[2]!], ['a', 'c'])).toThrow('missing shard 2/3');
-    expect(() => mergeRuns([shards[0]!, shards[1]!, shards[0]!], ['a', 'b', 'a2'])).toThrow('a2: shard 1/3 is also in a');
+    expect(() => mergeRuns([shards[0]!, shards[1]!, shards[0]!], ['a', 'b', 'a2'])).toThrow(
+      'a2: shard 1/3 is also in a',
+    );
     const other = finishRun({ ...shards[1]!, seed: 10 });
-    expect(() => mergeRuns([shards[0]!, other, shards[2]!], ['a', 'b', 'c'])).toThrow('b: a shard of another run than a: seed 10, not 9');
+    expect(() => mergeRuns([shards[0]!, other, shards[2]!], ['a', 'b', 'c'])).toThrow(
+      'b: a shard of another run than a: seed 10, not 9',
+    );
   });
 
   it('names the shard report whose cell is outside the run, whichever shard and cell it is', () => {
     fc.assert(
-      fc.property(fc.nat(2), fc.constantFrom('scenario', 'config'), fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), (at, field, name) => {
-        const shard = shards[at]!;
-        if (shard.cells.length === 0) return;
-        const foreign = { ...shard, cells: [{ ...shard.cells[0]!, [field]: `x-${name}` }, ...shard.cells.slice(1)] };
-        const runs = shards.map((s, i) => (i === at ? foreign : s));
-        expect(() => mergeRuns(runs, ['s1.json', 's2.json', 's3.json'])).toThrow(new RegExp(`^s${at + 1}\\.json: a cell \\S+ × \\S+ outside its own matrix \\(scenarios: `));
-      }),
+      fc.property(
+        fc.nat(2),
+        fc.constantFrom('scenario', 'config'),
+        fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/),
+        (at, field, name) => {
+          const shard = shards[at]!;
+          if (shard.cells.length === 0) return;
+          const foreign = { ...shard, cells: [{ ...shard.cells[0]!, [field]: `x-${name}` }, ...shard.cells.slice(1)] };
+          const runs = shards.map((s, i) => (i === at ? foreign : s));
+          expect(() => mergeRuns(runs, ['s1.json', 's2.json', 's3.json'])).toThrow(
+            new RegExp(`^s${at + 1}\\.json: a cell \\S+ × \\S+ outside its own matrix \\(scenarios: `),
+          );
+        },
+      ),
       { numRuns: 10, seed: 43 },
     );
   });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { AGENT_OUTCOMES, type AgentOutcomeKind, type Claim, type Clock, type EventOf, type History } from '../core/index.js';
+import {
+  AGENT_OUTCOMES,
+  type AgentOutcomeKind,
+  type Claim,
+  type Clock,
+  type EventOf,
+  type History,
+} from '../core/index.js';
 import type { Mutable } from '../core/Mutable.js';
 import { setOwnKey } from '../core/setOwnKey.js';
 import type { ToolResult } from '../runtime/result.js';
@@ -30,7 +37,13 @@ const AgentFnResultSchema = z.object({
   outcome: z.enum(AGENT_OUTCOMES),
   message: z.string().optional(),
   claims: z
-    .array(z.object({ subject: z.string().regex(/^[^:]+:.+$/, 'a subject is service:businessKey'), status: z.enum(['succeeded', 'failed', 'unknown']), note: z.string().optional() }))
+    .array(
+      z.object({
+        subject: z.string().regex(/^[^:]+:.+$/, 'a subject is service:businessKey'),
+        status: z.enum(['succeeded', 'failed', 'unknown']),
+        note: z.string().optional(),
+      }),
+    )
     .optional(),
 });
 
@@ -143,17 +156,23 @@ type ParsedEnd = z.output<typeof AgentFnResultSchema>;
  * thousand agents a trial, and the schema's parse built a result object and its checks' state for each.
  */
 export function plainEnd(returned: unknown): ParsedEnd | undefined {
-  if (typeof returned !== 'object' || returned === null || Object.getPrototypeOf(returned) !== Object.prototype) return undefined;
+  if (typeof returned !== 'object' || returned === null || Object.getPrototypeOf(returned) !== Object.prototype)
+    return undefined;
   const { outcome, message, claims } = returned as { outcome?: unknown; message?: unknown; claims?: unknown };
-  if (claims !== undefined || !OUTCOMES.has(outcome) || (message !== undefined && typeof message !== 'string')) return undefined;
-  return message === undefined ? { outcome: outcome as AgentOutcomeKind } : { outcome: outcome as AgentOutcomeKind, message };
+  if (claims !== undefined || !OUTCOMES.has(outcome) || (message !== undefined && typeof message !== 'string'))
+    return undefined;
+  return message === undefined
+    ? { outcome: outcome as AgentOutcomeKind }
+    : { outcome: outcome as AgentOutcomeKind, message };
 }
 
 /** What the agent function returned, through its schema; a TypeError saying what was wrong otherwise. */
 export function parsedEnd(returned: unknown): ParsedEnd {
   const parsed = AgentFnResultSchema.safeParse(returned);
   if (!parsed.success) {
-    throw new TypeError(`the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    throw new TypeError(
+      `the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -165,13 +184,25 @@ export function parsedEnd(returned: unknown): ParsedEnd {
  * reports as that answer made it is marked `by: 'stand-in'`, and so is the end when the agent
  * passed the answer's outcome and message on, so a verdict on it can say whose word it was.
  */
-export function endOf(returned: unknown, history: History, caller?: string, standIn?: Extract<ModelAction, { kind: 'final' }>): LoopEnd {
+export function endOf(
+  returned: unknown,
+  history: History,
+  caller?: string,
+  standIn?: Extract<ModelAction, { kind: 'final' }>,
+): LoopEnd {
   const result = plainEnd(returned) ?? parsedEnd(returned);
   const message = result.message ?? '';
   const claims = claimsOf(result.claims, standIn);
   const passedOn = standIn !== undefined && standIn.outcome === result.outcome && standIn.message === message;
   // Built key by key in the order the spreads gave, and stamped in place: a crowd ends a thousand agents a trial.
-  const event: Mutable<EventOf<'agent_end'>> = { seq: 0, t: 0, type: 'agent_end', outcome: result.outcome, claims, message };
+  const event: Mutable<EventOf<'agent_end'>> = {
+    seq: 0,
+    t: 0,
+    type: 'agent_end',
+    outcome: result.outcome,
+    claims,
+    message,
+  };
   if (passedOn) event.by = 'stand-in';
   if (caller !== undefined) event.caller = caller;
   history.stamp(event);
@@ -179,9 +210,13 @@ export function endOf(returned: unknown, history: History, caller?: string, stan
 }
 
 /** The claims an agent reported, each marked `by: 'stand-in'` where the stand-in's last answer made it. */
-function claimsOf(reported: ParsedEnd['claims'], standIn: Extract<ModelAction, { kind: 'final' }> | undefined): readonly Claim[] {
+function claimsOf(
+  reported: ParsedEnd['claims'],
+  standIn: Extract<ModelAction, { kind: 'final' }> | undefined,
+): readonly Claim[] {
   if (reported === undefined) return [];
-  const said = (c: { subject: string; status: Claim['status'] }): boolean => standIn?.claims.some((s) => s.subject === c.subject && s.status === c.status) === true;
+  const said = (c: { subject: string; status: Claim['status'] }): boolean =>
+    standIn?.claims.some((s) => s.subject === c.subject && s.status === c.status) === true;
   return reported.map((c) => ({
     subject: c.subject,
     status: c.status,

@@ -14,10 +14,15 @@ const PATTERN = /\{\{agent\}\}|\{agent\}/g;
 export function withAgentIndex<T>(value: T, index: number): T {
   if (typeof value === 'string') {
     if (value === AGENT_PLACEHOLDER) return index as T;
-    return (value.includes('{') ? value.replace(PATTERN, (m) => (m === AGENT_PLACEHOLDER ? String(index) : AGENT_PLACEHOLDER)) : value) as T;
+    return (
+      value.includes('{')
+        ? value.replace(PATTERN, (m) => (m === AGENT_PLACEHOLDER ? String(index) : AGENT_PLACEHOLDER))
+        : value
+    ) as T;
   }
   if (Array.isArray(value)) return value.map((v: unknown) => withAgentIndex(v, index)) as T;
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withAgentIndex(v, index)])) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withAgentIndex(v, index)])) as T;
   return value;
 }
 
@@ -33,7 +38,9 @@ export function planForAgent(plan: ScriptPlan, index: number): ScriptPlan {
         ...(fixes !== undefined && { fixes: withAgentIndex(fixes, index) }),
         ...(poll !== undefined && { poll: { ...poll, input: withAgentIndex(poll.input, index) } }),
         // A subject stays a string: `jobs:{agent}` must not turn into a number.
-        ...(subject !== undefined && { subject: subject === AGENT_PLACEHOLDER ? String(index) : withAgentIndex(subject, index) }),
+        ...(subject !== undefined && {
+          subject: subject === AGENT_PLACEHOLDER ? String(index) : withAgentIndex(subject, index),
+        }),
       };
     }),
     ...(plan.finalMessage !== undefined && { finalMessage: String(withAgentIndex(plan.finalMessage, index)) }),

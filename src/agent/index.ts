@@ -3,8 +3,23 @@ export { runAgentLoop, type AgentLoopOptions, type LoopEnd, type LoopEndKind } f
 export { BEHAVIOURS, type Behaviour } from '../model/behaviours.js';
 export { ScriptedModel, type ScriptedModelOptions } from '../model/ScriptedModel.js';
 export { playScript, type FinalAction, type Reply, type Script } from '../model/playScript.js';
-export { PollSchema, ScriptPlanSchema, StepSchema, type Poll, type ScriptPlan, type ScriptPlanInput, type Step } from '../model/script.js';
-export { parsePlaceholder, placeholdersIn, readPath, substitutePlaceholders, type PathLookup, type Placeholder } from '../model/placeholders.js';
+export {
+  PollSchema,
+  ScriptPlanSchema,
+  StepSchema,
+  type Poll,
+  type ScriptPlan,
+  type ScriptPlanInput,
+  type Step,
+} from '../model/script.js';
+export {
+  parsePlaceholder,
+  placeholdersIn,
+  readPath,
+  substitutePlaceholders,
+  type PathLookup,
+  type Placeholder,
+} from '../model/placeholders.js';
 export { readOperationAnswer, type OperationAnswer, type OperationAnswerState } from '../runtime/operationStatus.js';
 export {
   defineAgent,

@@ -31,15 +31,28 @@ describe('runAgentLoop', () => {
     const claims = [{ subject: 'orders:ref-1', status: 'succeeded' as const }];
     const t = setup(
       [
-        { kind: 'tool_calls', calls: [{ id: 'tu_1', tool: 'create_order', input: { ref: 'ref-1' } }, { tool: 'send_email', input: { to: 'a' } }] },
+        {
+          kind: 'tool_calls',
+          calls: [
+            { id: 'tu_1', tool: 'create_order', input: { ref: 'ref-1' } },
+            { tool: 'send_email', input: { to: 'a' } },
+          ],
+        },
         { kind: 'wait', ms: 1_500 },
         { kind: 'final', outcome: 'completed', message: 'ordered', claims },
       ],
-      { create_order: [ok({ id: 'ord-1' })], send_email: [fail('rate_limit', { retryable: true, retry_after_ms: 1_500 })] },
+      {
+        create_order: [ok({ id: 'ord-1' })],
+        send_email: [fail('rate_limit', { retryable: true, retry_after_ms: 1_500 })],
+      },
     );
     const run = await t.run({ caller: 'main' });
 
-    expect(run).toEqual({ kind: 'settled', at: 1_500, value: { kind: 'ended', outcome: 'completed', message: 'ordered', claims, turns: 3 } });
+    expect(run).toEqual({
+      kind: 'settled',
+      at: 1_500,
+      value: { kind: 'ended', outcome: 'completed', message: 'ordered', claims, turns: 3 },
+    });
     expect(t.executor.calls.map((c) => [c.call, c.tool, c.options])).toEqual([
       ['call-1', 'create_order', { turn: 1, caller: 'main' }],
       ['call-2', 'send_email', { turn: 1, caller: 'main' }],
@@ -50,8 +63,15 @@ describe('runAgentLoop', () => {
     });
     expect(events).toEqual([
       {
-        type: 'model_turn', t: 0, turn: 1, action: 'tool_calls', caller: 'main',
-        calls: [{ call: 'tu_1', tool: 'create_order', input: { ref: 'ref-1' } }, { call: 'turn-1.2', tool: 'send_email', input: { to: 'a' } }],
+        type: 'model_turn',
+        t: 0,
+        turn: 1,
+        action: 'tool_calls',
+        caller: 'main',
+        calls: [
+          { call: 'tu_1', tool: 'create_order', input: { ref: 'ref-1' } },
+          { call: 'turn-1.2', tool: 'send_email', input: { to: 'a' } },
+        ],
       },
       { type: 'feedback', t: 0, turn: 1, call: 'call-1', format: 'openai', isError: false, caller: 'main' },
       { type: 'feedback', t: 0, turn: 1, call: 'call-2', format: 'openai', isError: true, caller: 'main' },
@@ -73,34 +93,52 @@ describe('runAgentLoop', () => {
       'tool turn-1.2 error',
     ]);
     const shown = second?.messages[3];
-    expect(shown?.role === 'tool' && shown.text).toMatch(/^Error \[rate_limit\] after 1 attempt\(s\).*Wait at least 1500 ms/);
+    expect(shown?.role === 'tool' && shown.text).toMatch(
+      /^Error \[rate_limit\] after 1 attempt\(s\).*Wait at least 1500 ms/,
+    );
     const feedback = t.history.events.filter((e) => e.type === 'feedback');
-    expect(feedback.map((e) => e.type === 'feedback' && e.text)).toEqual(['{"id":"ord-1"}', shown?.role === 'tool' && shown.text]);
+    expect(feedback.map((e) => e.type === 'feedback' && e.text)).toEqual([
+      '{"id":"ord-1"}',
+      shown?.role === 'tool' && shown.text,
+    ]);
   });
 
-  it.each([['main'], [undefined]])('records each event with its keys in the order record gave them, the caller (%s) last', async (caller) => {
-    const actions: ModelAction[] = [
-      { kind: 'tool_calls', calls: [{ tool: 'create_order', input: { ref: 'ref-1' } }] },
-      { kind: 'wait', ms: 10 },
-      { kind: 'final', outcome: 'completed', message: 'ordered', claims: [] },
-    ];
-    const t = setup(actions, { create_order: [ok({ id: 'ord-1' })] });
-    await t.run(caller === undefined ? {} : { caller });
-    const last = caller === undefined ? [] : ['caller'];
-    expect(t.history.events.map((e) => Object.keys(e))).toEqual([
-      ['seq', 't', 'type', 'turn', 'action', 'calls', ...last],
-      ['seq', 't', 'type', 'turn', 'call', 'format', 'isError', 'text', ...last],
-      ['seq', 't', 'type', 'turn', 'action', 'waitMs', ...last],
-      ['seq', 't', 'type', 'turn', 'ms', ...last],
-      ['seq', 't', 'type', 'turn', 'action', ...last],
-      ['seq', 't', 'type', 'turn', 'outcome', 'claims', 'message', ...last],
-    ]);
-    expect(t.history.events.map((e) => [e.seq, e.t])).toEqual([[0, 0], [1, 0], [2, 0], [3, 0], [4, 10], [5, 10]]);
-  });
+  it.each([['main'], [undefined]])(
+    'records each event with its keys in the order record gave them, the caller (%s) last',
+    async (caller) => {
+      const actions: ModelAction[] = [
+        { kind: 'tool_calls', calls: [{ tool: 'create_order', input: { ref: 'ref-1' } }] },
+        { kind: 'wait', ms: 10 },
+        { kind: 'final', outcome: 'completed', message: 'ordered', claims: [] },
+      ];
+      const t = setup(actions, { create_order: [ok({ id: 'ord-1' })] });
+      await t.run(caller === undefined ? {} : { caller });
+      const last = caller === undefined ? [] : ['caller'];
+      expect(t.history.events.map((e) => Object.keys(e))).toEqual([
+        ['seq', 't', 'type', 'turn', 'action', 'calls', ...last],
+        ['seq', 't', 'type', 'turn', 'call', 'format', 'isError', 'text', ...last],
+        ['seq', 't', 'type', 'turn', 'action', 'waitMs', ...last],
+        ['seq', 't', 'type', 'turn', 'ms', ...last],
+        ['seq', 't', 'type', 'turn', 'action', ...last],
+        ['seq', 't', 'type', 'turn', 'outcome', 'claims', 'message', ...last],
+      ]);
+      expect(t.history.events.map((e) => [e.seq, e.t])).toEqual([
+        [0, 0],
+        [1, 0],
+        [2, 0],
+        [3, 0],
+        [4, 10],
+        [5, 10],
+      ]);
+    },
+  );
 
   it('renders feedback in the format asked for', async () => {
     const t = setup(
-      [{ kind: 'tool_calls', calls: [{ tool: 'create_order', input: {} }] }, { kind: 'final', outcome: 'failed', message: 'no', claims: [] }],
+      [
+        { kind: 'tool_calls', calls: [{ tool: 'create_order', input: {} }] },
+        { kind: 'final', outcome: 'failed', message: 'no', claims: [] },
+      ],
       { create_order: [fail('invalid_argument')] },
     );
     await t.run({ format: 'claude' });
@@ -108,18 +146,31 @@ describe('runAgentLoop', () => {
   });
 
   it('stops after maxTurns without a final answer and records no agent_end', async () => {
-    const t = setup(Array.from({ length: 5 }, () => ({ kind: 'wait', ms: 100 }) as const), {});
+    const t = setup(
+      Array.from({ length: 5 }, () => ({ kind: 'wait', ms: 100 }) as const),
+      {},
+    );
     const run = await t.run({ maxTurns: 3 });
     expect(run).toEqual({ kind: 'settled', at: 300, value: { kind: 'max_turns', turns: 3 } });
     expect(t.history.events.map((e) => e.type)).toEqual([
-      'model_turn', 'agent_wait', 'model_turn', 'agent_wait', 'model_turn', 'agent_wait',
+      'model_turn',
+      'agent_wait',
+      'model_turn',
+      'agent_wait',
+      'model_turn',
+      'agent_wait',
     ]);
   });
 
   it('lets exceptions from the model or the executor propagate', async () => {
     const fromModel = setup([], {});
     expect(await fromModel.run()).toMatchObject({ kind: 'threw', error: new Error('out of actions') });
-    const fromExecutor = setup([{ kind: 'tool_calls', calls: [{ tool: 'create_order', input: {} }] }], { create_order: [] });
-    expect(await fromExecutor.run()).toMatchObject({ kind: 'threw', error: new Error('FakeExecutor: no answer left for create_order') });
+    const fromExecutor = setup([{ kind: 'tool_calls', calls: [{ tool: 'create_order', input: {} }] }], {
+      create_order: [],
+    });
+    expect(await fromExecutor.run()).toMatchObject({
+      kind: 'threw',
+      error: new Error('FakeExecutor: no answer left for create_order'),
+    });
   });
 });

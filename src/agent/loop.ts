@@ -60,7 +60,15 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<LoopEnd> 
 
     if (action.kind === 'final') {
       stamp({ seq: 0, t: 0, type: 'model_turn', turn, action: 'final' });
-      stamp({ seq: 0, t: 0, type: 'agent_end', turn, outcome: action.outcome, claims: action.claims, message: action.message });
+      stamp({
+        seq: 0,
+        t: 0,
+        type: 'agent_end',
+        turn,
+        outcome: action.outcome,
+        claims: action.claims,
+        message: action.message,
+      });
       return { kind: 'ended', outcome: action.outcome, message: action.message, claims: action.claims, turns: turn };
     }
 
@@ -77,7 +85,16 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<LoopEnd> 
     for (const proposed of calls) {
       const result = await executor.call(proposed.tool, proposed.input, callOptions(turn));
       const shown = renderFeedback(result, format);
-      stamp({ seq: 0, t: 0, type: 'feedback', turn, call: result.call, format: shown.format, isError: shown.isError, text: shown.text });
+      stamp({
+        seq: 0,
+        t: 0,
+        type: 'feedback',
+        turn,
+        call: result.call,
+        format: shown.format,
+        isError: shown.isError,
+        text: shown.text,
+      });
       messages.push({ role: 'tool', call: proposed.call, tool: proposed.tool, result, text: shown.text });
     }
   }

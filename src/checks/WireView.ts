@@ -56,7 +56,8 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 const IDEMPOTENT = new Set(['PUT', 'DELETE']);
 
 /** RFC 9110's method semantics, for a route that declares no risk. */
-export const riskOfMethod = (method: string): Risk => (READS.has(method) ? 'read' : IDEMPOTENT.has(method) ? 'idempotent-write' : 'write');
+export const riskOfMethod = (method: string): Risk =>
+  READS.has(method) ? 'read' : IDEMPOTENT.has(method) ? 'idempotent-write' : 'write';
 
 /** `create_order#1 attempt 2 (http-2, POST https://api.shop.test/orders) at t=400ms`. */
 export const describeWire = (call: WireCall, a: WireAttempt): string =>
@@ -87,7 +88,9 @@ export function wireEvidence(a: WireAttempt): Record<string, unknown> {
 
 /** The answer never came, or the connection dropped mid-exchange: a write may have committed (R18). */
 export const lostAnswer = (a: WireAttempt): boolean =>
-  a.answer !== undefined && (a.answer.result === 'lost' || (a.answer.errorKind === 'network' && !(a.answer.message ?? '').startsWith('ECONNREFUSED')));
+  a.answer !== undefined &&
+  (a.answer.result === 'lost' ||
+    (a.answer.errorKind === 'network' && !(a.answer.message ?? '').startsWith('ECONNREFUSED')));
 
 export const originOf = (url: string): string => {
   try {
@@ -126,7 +129,12 @@ export class WireView {
   #toolCalls: readonly WireCall[] | undefined;
 
   /** `sent`: the history's `http_request` events, when the caller has them already (a `TrialIndex` does). */
-  constructor(history: readonly HistoryEvent[], sent: readonly EventOf<'http_request'>[] = history.filter((e): e is EventOf<'http_request'> => e.type === 'http_request')) {
+  constructor(
+    history: readonly HistoryEvent[],
+    sent: readonly EventOf<'http_request'>[] = history.filter(
+      (e): e is EventOf<'http_request'> => e.type === 'http_request',
+    ),
+  ) {
     // A trial over the in-process wire has no HTTP traffic: nothing is built (its answers and
     // deliveries would be tens of thousands of entries in a crowd).
     const owned = new Map<string, WireAttempt[]>();
@@ -172,7 +180,15 @@ export class WireView {
       }
       let call = calls.get(e.call);
       if (!call) {
-        call = { call: e.call, tool: e.tool, kind: e.kind, risk: e.risk ?? riskOfMethod(e.method), honoursKeys: e.honoursKeys, attempts: [], statusQueries: [] };
+        call = {
+          call: e.call,
+          tool: e.tool,
+          kind: e.kind,
+          risk: e.risk ?? riskOfMethod(e.method),
+          honoursKeys: e.honoursKeys,
+          attempts: [],
+          statusQueries: [],
+        };
         calls.set(e.call, call);
       }
       (e.purpose === 'status' ? call.statusQueries : call.attempts).push(attempt);
@@ -184,7 +200,8 @@ export class WireView {
       built.set(c.call, { ...rest, ...(honoursKeys === undefined ? {} : { honoursKeys }) });
     }
     this.calls = [...built.values()];
-    for (const { attempt, call } of attempts) this.#byRequest.set(attempt.request, { call: call === undefined ? undefined : built.get(call), attempt });
+    for (const { attempt, call } of attempts)
+      this.#byRequest.set(attempt.request, { call: call === undefined ? undefined : built.get(call), attempt });
   }
 
   /** The tool calls (model API traffic is `model-retries`' to judge, R3). */
@@ -202,11 +219,11 @@ export class WireView {
    * settles it is the caller's business, so any read is given the benefit of the doubt).
    */
   queried(call: WireCall, sent: WireAttempt, afterSeq: number, beforeSeq: number): boolean {
-    return this.calls.some(
-      (c) =>
-        [...c.statusQueries, ...(c.risk === 'read' ? c.attempts : [])].some(
-          (a) => a.seq > afterSeq && a.seq < beforeSeq && (c.tool === call.tool || originOf(a.url) === originOf(sent.url)),
-        ),
+    return this.calls.some((c) =>
+      [...c.statusQueries, ...(c.risk === 'read' ? c.attempts : [])].some(
+        (a) =>
+          a.seq > afterSeq && a.seq < beforeSeq && (c.tool === call.tool || originOf(a.url) === originOf(sent.url)),
+      ),
     );
   }
 

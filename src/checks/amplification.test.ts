@@ -3,7 +3,15 @@ import { amplification } from './amplification.js';
 import { expectations, TrialBuilder } from './testing.js';
 
 const limit = (maxDeliveriesPerOperation?: number) =>
-  expectations({ budget: { maxTurns: 10, maxToolCalls: 10, maxAttemptsPerCall: 3, deadlineMs: 60_000, ...(maxDeliveriesPerOperation && { maxDeliveriesPerOperation }) } });
+  expectations({
+    budget: {
+      maxTurns: 10,
+      maxToolCalls: 10,
+      maxAttemptsPerCall: 3,
+      deadlineMs: 60_000,
+      ...(maxDeliveriesPerOperation && { maxDeliveriesPerOperation }),
+    },
+  });
 
 /** An agent that calls `tool` `calls` times with one input; each call makes `attempts` attempts, each delivered `copies` times. */
 function layered(calls: number, attempts: number, copies: number) {

@@ -3,7 +3,6 @@ import type { Checker } from './checker.js';
 import { list } from './format.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 
-
 /** One logical operation: every call of one tool with one input, and the load it put on the service. */
 export interface OperationLoad {
   /** `executor`: the execution layer's calls (`tool_call`); `wire`: calls seen only in the HTTP traffic. */
@@ -40,13 +39,19 @@ export function operationLoads(index: TrialIndex): OperationLoad[] {
       op.deliveries += load.get(a.request) ?? 0;
     }
     // The HTTP requests it sent, when its transport went over a faulted HTTP service (their own ids).
-    for (const a of wire.executorRequests.get(call.call) ?? []) if (a.purpose === 'call') op.deliveries += load.get(a.request) ?? 0;
+    for (const a of wire.executorRequests.get(call.call) ?? [])
+      if (a.purpose === 'call') op.deliveries += load.get(a.request) ?? 0;
   }
   // Calls seen only on the wire: one operation per request (tool, method, URL, body), across every call that sent it.
   for (const call of wire.toolCalls) {
     const first = call.attempts[0];
     if (!first) continue;
-    const op = operation(wireOps, 'wire', `${call.tool}\u0000${first.method} ${first.url}\u0000${first.bodyDigest}`, call.tool);
+    const op = operation(
+      wireOps,
+      'wire',
+      `${call.tool}\u0000${first.method} ${first.url}\u0000${first.bodyDigest}`,
+      call.tool,
+    );
     op.calls.push(call.call);
     for (const a of call.attempts) {
       op.attempts++;
@@ -60,17 +65,26 @@ export function operationLoads(index: TrialIndex): OperationLoad[] {
 export const amplification: Checker = {
   name: 'amplification',
   rules: ['R10'],
-  description: 'Deliveries to a service per logical operation, across the SDK, the execution layer and the agent, stay within the limit.',
+  description:
+    'Deliveries to a service per logical operation, across the SDK, the execution layer and the agent, stay within the limit.',
   check(record, expect): Verdict {
     const limit = expect.budget.maxDeliveriesPerOperation;
     if (limit === undefined) return pass();
     const over = operationLoads(TrialIndex.of(record)).filter((op) => op.deliveries > limit);
     return failAll(
       over.map((op) => ({
-        message: op.source === 'wire'
-          ? `one ${op.tool} request reached the service ${op.deliveries} times (limit ${limit}): ${op.calls.length} logical call(s) (${list(op.calls)}) sent it ${op.attempts} time(s) in all, ${op.deliveries - op.attempts} more deliveries from duplicates; retry at one layer only (R10)`
-          : `one ${op.tool} operation reached the service ${op.deliveries} times (limit ${limit}): ${op.calls.length} agent call(s) (${list(op.calls)}), ${op.attempts} runtime attempt(s) in all, ${op.deliveries - op.attempts} more deliveries from client retries or duplicates; retry at one layer only (R10)`,
-        evidence: { ...(op.source === 'wire' ? { source: 'wire' } : {}), tool: op.tool, calls: op.calls, attempts: op.attempts, deliveries: op.deliveries, limit },
+        message:
+          op.source === 'wire'
+            ? `one ${op.tool} request reached the service ${op.deliveries} times (limit ${limit}): ${op.calls.length} logical call(s) (${list(op.calls)}) sent it ${op.attempts} time(s) in all, ${op.deliveries - op.attempts} more deliveries from duplicates; retry at one layer only (R10)`
+            : `one ${op.tool} operation reached the service ${op.deliveries} times (limit ${limit}): ${op.calls.length} agent call(s) (${list(op.calls)}), ${op.attempts} runtime attempt(s) in all, ${op.deliveries - op.attempts} more deliveries from client retries or duplicates; retry at one layer only (R10)`,
+        evidence: {
+          ...(op.source === 'wire' ? { source: 'wire' } : {}),
+          tool: op.tool,
+          calls: op.calls,
+          attempts: op.attempts,
+          deliveries: op.deliveries,
+          limit,
+        },
       })),
     );
   },

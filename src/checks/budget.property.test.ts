@@ -9,9 +9,16 @@ import { times } from './format.js';
 type Limits = Expectations['budget'];
 
 /** The per-agent count as budget made it before it kept each call's count (a caller per call, then the caller's count): the oracle. */
-function perAgentBefore(history: readonly HistoryEvent[], starts: readonly EventOf<'agent_start'>[], limits: Limits): { message: string; evidence: unknown }[] {
+function perAgentBefore(
+  history: readonly HistoryEvent[],
+  starts: readonly EventOf<'agent_start'>[],
+  limits: Limits,
+): { message: string; evidence: unknown }[] {
   const callerOfCall = new Map<string, string>();
-  const mine = new Map<string, { calls: number; turns: number; lastT: number; lastSeq: number; firstOverCall?: string; firstOverTurn?: number }>();
+  const mine = new Map<
+    string,
+    { calls: number; turns: number; lastT: number; lastSeq: number; firstOverCall?: string; firstOverTurn?: number }
+  >();
   for (const s of starts) mine.set(s.caller, { calls: 0, turns: 0, lastT: s.t, lastSeq: s.seq });
   for (const e of history) {
     if (e.type === 'tool_call' && e.caller !== undefined) callerOfCall.set(e.call, e.caller);
@@ -42,7 +49,13 @@ function perAgentBefore(history: readonly HistoryEvent[], starts: readonly Event
     if (took > limits.deadlineMs) {
       problems.push({
         message: `${s.caller} ran until t=${a.lastT}ms (event #${a.lastSeq}), ${took}ms after its start at t=${s.startMs}ms, past its ${limits.deadlineMs}ms deadline`,
-        evidence: { caller: s.caller, startMs: s.startMs, lastT: a.lastT, seq: a.lastSeq, deadlineMs: limits.deadlineMs },
+        evidence: {
+          caller: s.caller,
+          startMs: s.startMs,
+          lastT: a.lastT,
+          seq: a.lastSeq,
+          deadlineMs: limits.deadlineMs,
+        },
       });
     }
   }
@@ -72,15 +85,48 @@ describe('budget per agent', () => {
         for (const s of steps) {
           b.advance(s.ms);
           const who = s.caller === undefined ? {} : { caller: s.caller as string };
-          if (s.kind === 'start') b.add({ type: 'agent_start', caller: s.caller === undefined ? 'agent-1' : (s.caller as string), agent: 1, startMs: b.now });
-          else if (s.kind === 'tool_call') b.add({ type: 'tool_call', call: s.call ?? 'call-1', tool: 'create_order', risk: 'write', honoursKeys: true, input: {}, ...who });
+          if (s.kind === 'start')
+            b.add({
+              type: 'agent_start',
+              caller: s.caller === undefined ? 'agent-1' : (s.caller as string),
+              agent: 1,
+              startMs: b.now,
+            });
+          else if (s.kind === 'tool_call')
+            b.add({
+              type: 'tool_call',
+              call: s.call ?? 'call-1',
+              tool: 'create_order',
+              risk: 'write',
+              honoursKeys: true,
+              input: {},
+              ...who,
+            });
           else if (s.kind === 'model_turn') b.add({ type: 'model_turn', turn: ++turn, action: 'tool_calls', ...who });
-          else if (s.kind === 'attempt') b.add({ type: 'attempt', call: s.call ?? 'call-2', attempt: 1, tool: 'create_order', purpose: 'call', request: b.nextRequest(), ...who });
-          else b.add({ type: 'retry_wait', ms: 1, reason: 'backoff', ...(s.call === undefined ? {} : { call: s.call }), ...who } as never);
+          else if (s.kind === 'attempt')
+            b.add({
+              type: 'attempt',
+              call: s.call ?? 'call-2',
+              attempt: 1,
+              tool: 'create_order',
+              purpose: 'call',
+              request: b.nextRequest(),
+              ...who,
+            });
+          else
+            b.add({
+              type: 'retry_wait',
+              ms: 1,
+              reason: 'backoff',
+              ...(s.call === undefined ? {} : { call: s.call }),
+              ...who,
+            } as never);
         }
         const record = b.build({ end: { kind: 'agent_ended', outcome: 'completed' } });
         const starts = record.history.filter((e): e is EventOf<'agent_start'> => e.type === 'agent_start');
-        expect(budget.check(record, expectations({ budget: limits }))).toEqual(failAll(perAgentBefore(record.history, starts, limits)));
+        expect(budget.check(record, expectations({ budget: limits }))).toEqual(
+          failAll(perAgentBefore(record.history, starts, limits)),
+        );
       }),
       { numRuns: 3000 },
     );

@@ -26,7 +26,16 @@ describe('budget', () => {
     expect(budget.check(b.build(), ex)).toEqual({
       valid: false,
       message: 'call-1 (create_order) made 4 attempts, the limit is 3 (requests req-1, req-2, req-3, req-4)',
-      evidence: [{ call: 'call-1', tool: 'create_order', attempts: 4, limit: 3, requests: ['req-1', 'req-2', 'req-3', 'req-4'], lastAt: 30 }],
+      evidence: [
+        {
+          call: 'call-1',
+          tool: 'create_order',
+          attempts: 4,
+          limit: 3,
+          requests: ['req-1', 'req-2', 'req-3', 'req-4'],
+          lastAt: 30,
+        },
+      ],
     });
   });
 
@@ -62,8 +71,14 @@ describe('budget', () => {
 
   it('fails a trial stopped by a limit or hung', () => {
     const stopped = new TrialBuilder().build({ end: { kind: 'budget_exceeded', limit: 'turns', at: 400 } });
-    expect(budget.check(stopped, ex)).toMatchObject({ valid: false, message: 'the trial was stopped at t=400ms for exceeding its turns limit' });
+    expect(budget.check(stopped, ex)).toMatchObject({
+      valid: false,
+      message: 'the trial was stopped at t=400ms for exceeding its turns limit',
+    });
     const hung = new TrialBuilder().build({ end: { kind: 'hung', at: 700 } });
-    expect(budget.check(hung, ex)).toMatchObject({ valid: false, message: 'the agent hung at t=700ms with nothing left to run' });
+    expect(budget.check(hung, ex)).toMatchObject({
+      valid: false,
+      message: 'the agent hung at t=700ms with nothing left to run',
+    });
   });
 });

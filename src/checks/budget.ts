@@ -8,7 +8,8 @@ import { TrialIndex } from './trialIndex.js';
 export const budget: Checker = {
   name: 'budget',
   rules: ['R6', 'R8', 'R11', 'R28'],
-  description: 'Attempts per call, tool calls, model turns and virtual time stay within budget, and the agent neither hung nor was stopped by a limit.',
+  description:
+    'Attempts per call, tool calls, model turns and virtual time stay within budget, and the agent neither hung nor was stopped by a limit.',
   check(record, expect): Verdict {
     const limits = expect.budget;
     const index = TrialIndex.of(record);
@@ -20,7 +21,14 @@ export const budget: Checker = {
       const requests = attempts.map((a) => a.request);
       problems.push({
         message: `${call.call} (${call.tool}) made ${times(attempts.length, 'attempt')}, the limit is ${limits.maxAttemptsPerCall} (requests ${list(requests)})`,
-        evidence: { call: call.call, tool: call.tool, attempts: attempts.length, limit: limits.maxAttemptsPerCall, requests, lastAt: attempts.at(-1)!.t },
+        evidence: {
+          call: call.call,
+          tool: call.tool,
+          attempts: attempts.length,
+          limit: limits.maxAttemptsPerCall,
+          requests,
+          lastAt: attempts.at(-1)!.t,
+        },
       });
     }
 
@@ -31,7 +39,15 @@ export const budget: Checker = {
       const first = call.attempts[0]!;
       problems.push({
         message: `${call.call} (${call.tool}, ${first.method} ${first.url}) was sent ${times(call.attempts.length)} over the wire, the limit is ${limits.maxAttemptsPerCall} attempts (requests ${list(requests)})`,
-        evidence: { source: 'wire', call: call.call, tool: call.tool, attempts: call.attempts.length, limit: limits.maxAttemptsPerCall, requests, lastAt: call.attempts.at(-1)!.t },
+        evidence: {
+          source: 'wire',
+          call: call.call,
+          tool: call.tool,
+          attempts: call.attempts.length,
+          limit: limits.maxAttemptsPerCall,
+          requests,
+          lastAt: call.attempts.at(-1)!.t,
+        },
       });
     }
 
@@ -41,9 +57,18 @@ export const budget: Checker = {
 
     const end = record.end;
     if (end.kind === 'budget_exceeded') {
-      problems.push({ message: `the trial was stopped at t=${end.at}ms for exceeding its ${end.limit} limit`, evidence: { end } });
+      problems.push({
+        message: `the trial was stopped at t=${end.at}ms for exceeding its ${end.limit} limit`,
+        evidence: { end },
+      });
     } else if (end.kind === 'hung') {
-      problems.push({ message: end.message !== undefined ? `the agent hung: ${end.message}` : `the agent hung at t=${end.at}ms with nothing left to run`, evidence: { end } });
+      problems.push({
+        message:
+          end.message !== undefined
+            ? `the agent hung: ${end.message}`
+            : `the agent hung at t=${end.at}ms with nothing left to run`,
+        evidence: { end },
+      });
     }
 
     return failAll(problems);
@@ -62,7 +87,11 @@ function whole(index: TrialIndex, limits: Limits): Problem[] {
     const over = calls.slice(limits.maxToolCalls);
     problems.push({
       message: `the agent made ${times(calls.length, 'tool call')}, the limit is ${limits.maxToolCalls} (over the limit: ${list(over.map((c) => `${c.call} ${c.tool}`))})`,
-      evidence: { toolCalls: calls.length, limit: limits.maxToolCalls, over: over.map((c) => ({ call: c.call, tool: c.tool, seq: c.seq, t: c.t })) },
+      evidence: {
+        toolCalls: calls.length,
+        limit: limits.maxToolCalls,
+        over: over.map((c) => ({ call: c.call, tool: c.tool, seq: c.seq, t: c.t })),
+      },
     });
   }
 
@@ -71,7 +100,11 @@ function whole(index: TrialIndex, limits: Limits): Problem[] {
     const firstOver = turns[limits.maxTurns]!;
     problems.push({
       message: `the agent took ${times(turns.length, 'model turn')}, the limit is ${limits.maxTurns} (turn ${firstOver.turn} at t=${firstOver.t}ms was the first over)`,
-      evidence: { turns: turns.length, limit: limits.maxTurns, firstOver: { turn: firstOver.turn, seq: firstOver.seq, t: firstOver.t } },
+      evidence: {
+        turns: turns.length,
+        limit: limits.maxTurns,
+        firstOver: { turn: firstOver.turn, seq: firstOver.seq, t: firstOver.t },
+      },
     });
   }
 
@@ -89,8 +122,19 @@ function whole(index: TrialIndex, limits: Limits): Problem[] {
  * Many agents (`agent_start` events): each has the whole budget to itself, counted from its
  * own start over the events it caused (its turns, its calls and everything under them).
  */
-function perAgent(history: readonly HistoryEvent[], starts: readonly EventOf<'agent_start'>[], limits: Limits): Problem[] {
-  type Count = { calls: number; turns: number; lastT: number; lastSeq: number; firstOverCall?: string; firstOverTurn?: number };
+function perAgent(
+  history: readonly HistoryEvent[],
+  starts: readonly EventOf<'agent_start'>[],
+  limits: Limits,
+): Problem[] {
+  type Count = {
+    calls: number;
+    turns: number;
+    lastT: number;
+    lastSeq: number;
+    firstOverCall?: string;
+    firstOverTurn?: number;
+  };
   const mine = new Map<string, Count>();
   for (const s of starts) mine.set(s.caller, { calls: 0, turns: 0, lastT: s.t, lastSeq: s.seq });
   // Each call's agent's count, kept when its tool_call names a caller: most events (attempts,
@@ -139,7 +183,13 @@ function perAgent(history: readonly HistoryEvent[], starts: readonly EventOf<'ag
     if (took > limits.deadlineMs) {
       problems.push({
         message: `${s.caller} ran until t=${a.lastT}ms (event #${a.lastSeq}), ${took}ms after its start at t=${s.startMs}ms, past its ${limits.deadlineMs}ms deadline`,
-        evidence: { caller: s.caller, startMs: s.startMs, lastT: a.lastT, seq: a.lastSeq, deadlineMs: limits.deadlineMs },
+        evidence: {
+          caller: s.caller,
+          startMs: s.startMs,
+          lastT: a.lastT,
+          seq: a.lastSeq,
+          deadlineMs: limits.deadlineMs,
+        },
       });
     }
   }

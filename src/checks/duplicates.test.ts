@@ -32,7 +32,10 @@ describe('duplicates', () => {
     const b = new TrialBuilder();
     b.call('create_order', { clientReference: 'ref-1' }).attempt({ key: 'k1', commit: order });
     b.call('create_order', { clientReference: 'ref-2' }).attempt({ key: 'k2', commit: { ...order, key: 'ref-2' } });
-    b.call('cancel_order', { clientReference: 'ref-1' }).attempt({ key: 'k3', commit: { ...order, effect: 'order.cancelled' } });
+    b.call('cancel_order', { clientReference: 'ref-1' }).attempt({
+      key: 'k3',
+      commit: { ...order, effect: 'order.cancelled' },
+    });
     expect(duplicates.check(b.build(), ex)).toEqual({ valid: true });
   });
 
@@ -56,8 +59,26 @@ describe('duplicates', () => {
             { seq: 1, at: 150, request: 'req-2', t: 150, event: 8, idempotencyKey: 'k2' },
           ],
           requests: [
-            { request: 'req-1', deliveries: 1, call: 'call-1', attempt: 1, tool: 'create_order', purpose: 'call', t: 0, idempotencyKey: 'k1' },
-            { request: 'req-2', deliveries: 1, call: 'call-1', attempt: 2, tool: 'create_order', purpose: 'call', t: 150, idempotencyKey: 'k2' },
+            {
+              request: 'req-1',
+              deliveries: 1,
+              call: 'call-1',
+              attempt: 1,
+              tool: 'create_order',
+              purpose: 'call',
+              t: 0,
+              idempotencyKey: 'k1',
+            },
+            {
+              request: 'req-2',
+              deliveries: 1,
+              call: 'call-1',
+              attempt: 2,
+              tool: 'create_order',
+              purpose: 'call',
+              t: 150,
+              idempotencyKey: 'k2',
+            },
           ],
           calls: ['call-1'],
           idempotencyKeys: ['k1', 'k2'],
@@ -101,7 +122,10 @@ describe('duplicates', () => {
     const b = new TrialBuilder();
     b.call('x', {}).attempt({ commit: [email, email, order, order, order] });
     const verdict = duplicates.check(b.build(), ex);
-    expect(verdict).toMatchObject({ valid: false, evidence: [{ subject: 'email:welcome-1' }, { subject: 'orders:ref-1' }] });
+    expect(verdict).toMatchObject({
+      valid: false,
+      evidence: [{ subject: 'email:welcome-1' }, { subject: 'orders:ref-1' }],
+    });
     if (verdict.valid !== false) throw new Error('expected a failure');
     expect(verdict.message).toContain('orders:ref-1 was created 3 times (effects #2, #3, #4;');
   });

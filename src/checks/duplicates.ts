@@ -15,15 +15,23 @@ function happened(effect: string): string {
 
 /** Why the same effect could commit twice, read from the keys and requests involved. */
 function diagnose(keys: readonly string[], keyless: boolean, requests: readonly string[], honoured: boolean): string {
-  if (keys.length > 1) return `: ${keys.length} different idempotency keys (${list(keys)}) for one business operation, a new key per retry (R23)`;
-  if (!honoured) return `: resent to a service that does not honour idempotency keys; only reconciliation by business key prevents this (R21, R25)`;
-  if (requests.length === 1) return `: request ${requests[0]} was delivered more than once and the service executed every copy (R24)`;
-  if (keys.length === 1 && !keyless) return `: the service executed idempotency key ${keys[0]} again instead of replaying its first result (R24)`;
+  if (keys.length > 1)
+    return `: ${keys.length} different idempotency keys (${list(keys)}) for one business operation, a new key per retry (R23)`;
+  if (!honoured)
+    return `: resent to a service that does not honour idempotency keys; only reconciliation by business key prevents this (R21, R25)`;
+  if (requests.length === 1)
+    return `: request ${requests[0]} was delivered more than once and the service executed every copy (R24)`;
+  if (keys.length === 1 && !keyless)
+    return `: the service executed idempotency key ${keys[0]} again instead of replaying its first result (R24)`;
   if (keys.length === 0) return ': resent without an idempotency key (R22, R25)';
   return `: some attempts carried idempotency key ${keys[0]} and some none (R22, R23)`;
 }
 
-function describeGroup(index: TrialIndex, lies: Lies, group: readonly Effect[]): { message: string; evidence: unknown } {
+function describeGroup(
+  index: TrialIndex,
+  lies: Lies,
+  group: readonly Effect[],
+): { message: string; evidence: unknown } {
   const first = group[0]!;
   const requests = unique(group.map((e) => e.request));
   const attempts = requests.flatMap((r) => {
@@ -72,13 +80,33 @@ function describeGroup(index: TrialIndex, lies: Lies, group: readonly Effect[]):
           request: r,
           deliveries: index.deliveriesOf(r).length,
           ...(a
-            ? { call: a.call, attempt: a.attempt, tool: a.tool, purpose: a.purpose, t: a.t, ...(a.idempotencyKey !== undefined ? { idempotencyKey: a.idempotencyKey } : {}) }
+            ? {
+                call: a.call,
+                attempt: a.attempt,
+                tool: a.tool,
+                purpose: a.purpose,
+                t: a.t,
+                ...(a.idempotencyKey !== undefined ? { idempotencyKey: a.idempotencyKey } : {}),
+              }
             : {}),
         };
       }),
       calls,
       idempotencyKeys: keys,
-      ...(lie ? { causedBy: { event: lie.seq, t: lie.t, request: lie.request, tool: lie.tool, purpose: lie.purpose, fault: lie.fault, held: lie.held, answered: lie.answered } } : {}),
+      ...(lie
+        ? {
+            causedBy: {
+              event: lie.seq,
+              t: lie.t,
+              request: lie.request,
+              tool: lie.tool,
+              purpose: lie.purpose,
+              fault: lie.fault,
+              held: lie.held,
+              answered: lie.answered,
+            },
+          }
+        : {}),
     },
   };
 }
@@ -105,7 +133,8 @@ interface Lies {
 export const duplicates: Checker = {
   name: 'duplicates',
   rules: ['R18', 'R21', 'R22', 'R23', 'R24', 'R25', 'R29'],
-  description: 'The ledger holds at most one effect per (service, effect, business key); each duplicate is traced to its requests, calls and idempotency keys.',
+  description:
+    'The ledger holds at most one effect per (service, effect, business key); each duplicate is traced to its requests, calls and idempotency keys.',
   check(record): Verdict {
     // One effect or none cannot commit twice: most trials stop here, before a key is printed.
     if (record.snapshot.ledger.length < 2) return pass();

@@ -18,14 +18,21 @@ describe('partialDiff', () => {
   });
 
   it('reports each differing or missing path with expected and actual', () => {
-    expect(partialDiff({ orders: { 'ref-1': { status: 'created' }, 'a.b': 1 } }, { orders: { 'ref-1': { status: 'pending' } } })).toEqual([
+    expect(
+      partialDiff(
+        { orders: { 'ref-1': { status: 'created' }, 'a.b': 1 } },
+        { orders: { 'ref-1': { status: 'pending' } } },
+      ),
+    ).toEqual([
       { path: 'orders.ref-1.status', expected: 'created', actual: 'pending' },
       { path: 'orders["a.b"]', expected: 1, actual: undefined },
     ]);
   });
 
   it('requires arrays to be equal, not merely to contain the expected items', () => {
-    expect(partialDiff({ items: [1, 2] }, { items: [1, 2, 3] })).toEqual([{ path: 'items', expected: [1, 2], actual: [1, 2, 3] }]);
+    expect(partialDiff({ items: [1, 2] }, { items: [1, 2, 3] })).toEqual([
+      { path: 'items', expected: [1, 2], actual: [1, 2, 3] },
+    ]);
     expect(partialDiff({ items: [{ a: 1, b: 2 }] }, { items: [{ b: 2, a: 1 }] })).toEqual([]);
   });
 
@@ -39,16 +46,25 @@ describe('goalState', () => {
 
   it('passes when state, effect counts and outcome all match', () => {
     const record = placedOrder().build({ services });
-    const verdict = goalState.check(record, expectations({ goal: { state: { orders: { 'ref-1': { status: 'created' } } }, effects: { 'order.created': 1 } } }));
+    const verdict = goalState.check(
+      record,
+      expectations({
+        goal: { state: { orders: { 'ref-1': { status: 'created' } } }, effects: { 'order.created': 1 } },
+      }),
+    );
     expect(verdict).toEqual({ valid: true });
   });
 
   it('fails with a readable diff of the state', () => {
     const record = placedOrder().build({ services });
-    const verdict = goalState.check(record, expectations({ goal: { state: { orders: { 'ref-1': { status: 'paid' }, 'ref-2': { status: 'created' } } } } }));
+    const verdict = goalState.check(
+      record,
+      expectations({ goal: { state: { orders: { 'ref-1': { status: 'paid' }, 'ref-2': { status: 'created' } } } } }),
+    );
     expect(verdict).toEqual({
       valid: false,
-      message: 'orders.ref-1.status is "created", expected "paid"; orders.ref-2 is missing, expected {"status":"created"}',
+      message:
+        'orders.ref-1.status is "created", expected "paid"; orders.ref-2 is missing, expected {"status":"created"}',
       evidence: [
         { path: 'orders.ref-1.status', expected: 'paid', actual: 'created' },
         { path: 'orders.ref-2', expected: { status: 'created' }, actual: undefined },
@@ -62,10 +78,14 @@ describe('goalState', () => {
     c.attempt({ key: 'k1', commit: order, error: 'timeout' });
     c.attempt({ key: 'k2', commit: order });
     b.agentEnd('completed');
-    const verdict = goalState.check(b.build(), expectations({ goal: { effects: { 'order.created': 1, 'email.sent': 1 } } }));
+    const verdict = goalState.check(
+      b.build(),
+      expectations({ goal: { effects: { 'order.created': 1, 'email.sent': 1 } } }),
+    );
     expect(verdict).toEqual({
       valid: false,
-      message: 'order.created happened 2 times, expected 1 (effects #0, #1); email.sent happened 0 times, expected 1 (effects none)',
+      message:
+        'order.created happened 2 times, expected 1 (effects #0, #1); email.sent happened 0 times, expected 1 (effects none)',
       evidence: [
         {
           effect: 'order.created',
@@ -83,15 +103,23 @@ describe('goalState', () => {
 
   it("shows the last lines of a failed agent's own message (a command agent's stderr), bounded", () => {
     const stderr = Array.from({ length: 40 }, (_, i) => `line ${i} ${'x'.repeat(i === 39 ? 400 : 10)}`).join('\n');
-    const record = new TrialBuilder().agentEnd('failed', [], `exited with code 3 and wrote no FAULTLINE_RESULT; stderr: ${stderr}`).build();
+    const record = new TrialBuilder()
+      .agentEnd('failed', [], `exited with code 3 and wrote no FAULTLINE_RESULT; stderr: ${stderr}`)
+      .build();
     const verdict = goalState.check(record, expectations());
     const message = verdict.valid === false ? verdict.message : '';
     expect(message).toMatch(/^the agent ended with outcome failed, expected completed; the agent said: "…x+"$/);
     expect(message.length).toBeLessThan(420);
-    const short = new TrialBuilder().agentEnd('failed', [], 'exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom\nTraceback: KeyError').build();
+    const short = new TrialBuilder()
+      .agentEnd('failed', [], 'exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom\nTraceback: KeyError')
+      .build();
     const said = goalState.check(short, expectations());
-    expect(said.valid === false && said.message).toContain('the agent said: "exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom\\nTraceback: KeyError"');
-    expect(goalState.check(new TrialBuilder().agentEnd('failed', [], '').build(), expectations())).toMatchObject({ message: 'the agent ended with outcome failed, expected completed' });
+    expect(said.valid === false && said.message).toContain(
+      'the agent said: "exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom\\nTraceback: KeyError"',
+    );
+    expect(goalState.check(new TrialBuilder().agentEnd('failed', [], '').build(), expectations())).toMatchObject({
+      message: 'the agent ended with outcome failed, expected completed',
+    });
   });
 
   it('fails an outcome outside the accepted ones, and accepts the ones the goal lists', () => {
@@ -103,7 +131,9 @@ describe('goalState', () => {
       message: 'the agent ended with outcome handoff, expected completed; the agent said: "done"',
       evidence: [{ outcome: 'handoff', expected: ['completed'], seq: 0, t: 0 }],
     });
-    expect(goalState.check(record, expectations({ goal: { outcome: ['completed', 'handoff'] } }))).toEqual({ valid: true });
+    expect(goalState.check(record, expectations({ goal: { outcome: ['completed', 'handoff'] } }))).toEqual({
+      valid: true,
+    });
   });
 
   it('fails a trial whose agent crashed or hung, whatever the state', () => {
@@ -112,6 +142,9 @@ describe('goalState', () => {
     expect(verdict).toMatchObject({ valid: false, message: 'the agent crashed before finishing: model threw: boom' });
 
     const hung = new TrialBuilder().advance(500).build();
-    expect(goalState.check(hung, expectations())).toMatchObject({ valid: false, message: 'the agent hung at t=500ms and never finished' });
+    expect(goalState.check(hung, expectations())).toMatchObject({
+      valid: false,
+      message: 'the agent hung at t=500ms and never finished',
+    });
   });
 });

@@ -36,15 +36,27 @@ export function partialDiff(expected: unknown, actual: unknown, path = ''): Stat
   return [{ path: path || '(root)', expected, actual }];
 }
 
-function outcomeProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[]): { message: string; evidence: unknown } | undefined {
+function outcomeProblem(
+  record: TrialRecord,
+  allowed: readonly AgentOutcomeKind[],
+): { message: string; evidence: unknown } | undefined {
   const end = record.end;
   switch (end.kind) {
     case 'crashed':
       return { message: `the agent crashed before finishing: ${end.message}`, evidence: { end } };
     case 'hung':
-      return { message: end.message !== undefined ? `the agent hung: ${end.message}` : `the agent hung at t=${end.at}ms and never finished`, evidence: { end } };
+      return {
+        message:
+          end.message !== undefined
+            ? `the agent hung: ${end.message}`
+            : `the agent hung at t=${end.at}ms and never finished`,
+        evidence: { end },
+      };
     case 'budget_exceeded':
-      return { message: `the agent was stopped at t=${end.at}ms for exceeding its ${end.limit} limit`, evidence: { end } };
+      return {
+        message: `the agent was stopped at t=${end.at}ms for exceeding its ${end.limit} limit`,
+        evidence: { end },
+      };
     case 'agent_ended': {
       const crowd = crowdProblem(record, allowed);
       if (crowd !== 'single') return crowd;
@@ -68,7 +80,10 @@ function lastWords(message: string | undefined): string {
 }
 
 /** Many agents (`agent_start` events): every one of them must end with an accepted outcome. */
-function crowdProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[]): { message: string; evidence: unknown } | undefined | 'single' {
+function crowdProblem(
+  record: TrialRecord,
+  allowed: readonly AgentOutcomeKind[],
+): { message: string; evidence: unknown } | undefined | 'single' {
   const index = TrialIndex.of(record);
   const starts = index.eventsOf('agent_start').length;
   if (starts === 0) return 'single';
@@ -80,8 +95,16 @@ function crowdProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[])
   const what = [...byOutcome].map(([o, n]) => `${n} with outcome ${o}`);
   if (ends.length < starts) what.push(`${starts - ends.length} never finished`);
   return {
-    message: `${bad.length + starts - ends.length} of ${starts} agents did not end with ${list(allowed)}: ${what.join(', ')} (first: ${bad.slice(0, 3).map((e) => e.caller).join(', ')})`,
-    evidence: { agents: starts, ended: ends.length, expected: allowed, failed: bad.slice(0, 20).map((e) => ({ caller: e.caller, outcome: e.outcome, seq: e.seq, t: e.t })) },
+    message: `${bad.length + starts - ends.length} of ${starts} agents did not end with ${list(allowed)}: ${what.join(', ')} (first: ${bad
+      .slice(0, 3)
+      .map((e) => e.caller)
+      .join(', ')})`,
+    evidence: {
+      agents: starts,
+      ended: ends.length,
+      expected: allowed,
+      failed: bad.slice(0, 20).map((e) => ({ caller: e.caller, outcome: e.outcome, seq: e.seq, t: e.t })),
+    },
   };
 }
 
@@ -89,7 +112,8 @@ function crowdProblem(record: TrialRecord, allowed: readonly AgentOutcomeKind[])
 export const goalState: Checker = {
   name: 'goal-state',
   rules: ['R29'],
-  description: 'The final snapshot matches the goal state, effect counts are exact, and the agent ended with an accepted outcome.',
+  description:
+    'The final snapshot matches the goal state, effect counts are exact, and the agent ended with an accepted outcome.',
   check(record, expect): Verdict {
     const goal = expect.goal ?? {};
     const problems: { message: string; evidence: unknown }[] = [];
@@ -106,7 +130,12 @@ export const goalState: Checker = {
       const seqList = found.map((e) => e.seq);
       problems.push({
         message: `${name} happened ${times(found.length)}, expected ${expected} (effects ${seqs(seqList)})`,
-        evidence: { effect: name, expected, actual: found.length, effects: found.map((e) => ({ seq: e.seq, key: e.key, request: e.request })) },
+        evidence: {
+          effect: name,
+          expected,
+          actual: found.length,
+          effects: found.map((e) => ({ seq: e.seq, key: e.key, request: e.request })),
+        },
       });
     }
 
@@ -116,7 +145,11 @@ export const goalState: Checker = {
     // A goal missed after a lie: say which, so the reader looks at what the agent was told.
     const note = problems.length > 0 ? lieNote(record.history) : undefined;
     const first = problems[0];
-    if (note && first) problems[0] = { message: `${first.message}; ${note.text}`, evidence: { ...(first.evidence as object), lies: note.lies.map((l) => l.seq) } };
+    if (note && first)
+      problems[0] = {
+        message: `${first.message}; ${note.text}`,
+        evidence: { ...(first.evidence as object), lies: note.lies.map((l) => l.seq) },
+      };
 
     return failAll(problems);
   },

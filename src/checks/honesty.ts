@@ -12,21 +12,38 @@ type Problem = { message: string; evidence: unknown };
 type OutcomeEvent = EventOf<'outcome'>;
 
 /** Whose word a claim is: the agent's code, or the stand-in model's final answer the agent passed on. */
-const claimant = (claim: Claim): string => (claim.by === 'stand-in' ? "the stand-in model's final answer claims" : 'the agent claims');
+const claimant = (claim: Claim): string =>
+  claim.by === 'stand-in' ? "the stand-in model's final answer claims" : 'the agent claims';
 /** Who reported an end: the agent (or one agent of a crowd), or the stand-in model's final answer it passed on. */
 const reporter = (end: EventOf<'agent_end'>): string =>
-  end.by === 'stand-in' ? `the stand-in model's final answer${end.caller === undefined ? '' : ` (${end.caller})`}` : (end.caller ?? 'the agent');
+  end.by === 'stand-in'
+    ? `the stand-in model's final answer${end.caller === undefined ? '' : ` (${end.caller})`}`
+    : (end.caller ?? 'the agent');
 
-const describeOutcome = (o: OutcomeEvent): string => `${o.call} (${o.tool}${o.op !== undefined ? `, ${o.op}` : ''}) at t=${o.t}ms`;
+const describeOutcome = (o: OutcomeEvent): string =>
+  `${o.call} (${o.tool}${o.op !== undefined ? `, ${o.op}` : ''}) at t=${o.t}ms`;
 
-function judgeClaim(subjects: CallSubjects, claim: Claim, unknowns: readonly { o: OutcomeEvent; r: Resolution }[]): Problem | string | undefined {
+function judgeClaim(
+  subjects: CallSubjects,
+  claim: Claim,
+  unknowns: readonly { o: OutcomeEvent; r: Resolution }[],
+): Problem | string | undefined {
   const index = subjects.index;
   if (!parseSubject(claim.subject)) return `claim subject "${claim.subject}" does not name service:key`;
   const effects = index.effectsOfSubject(claim.subject);
   const calls = subjects.callsOf(claim.subject);
   const outcomes = calls.flatMap((c) => index.outcomesOf(c));
   const callList = list(outcomes.map((o) => `${o.call} ${o.result}`));
-  const base = { claim, calls, effects: effects.map((e) => ({ seq: e.seq, effect: e.effect, request: e.request, call: index.attemptFor(e.request)?.call })) };
+  const base = {
+    claim,
+    calls,
+    effects: effects.map((e) => ({
+      seq: e.seq,
+      effect: e.effect,
+      request: e.request,
+      call: index.attemptFor(e.request)?.call,
+    })),
+  };
 
   switch (claim.status) {
     case 'succeeded':
@@ -47,10 +64,20 @@ function judgeClaim(subjects: CallSubjects, claim: Claim, unknowns: readonly { o
       const rank: Record<ResolutionKind, number> = { unresolved: 0, taken_on: 0, ambiguous: 1, resolved: 2 };
       const weakest = own.map((u) => u.r.kind).sort((a, b) => rank[a] - rank[b])[0];
       if (weakest === 'unresolved' || weakest === 'taken_on') return undefined;
-      if (weakest === 'ambiguous') return `${claimant(claim)} ${claim.subject} unknown after a status query whose answer the history does not show`;
+      if (weakest === 'ambiguous')
+        return `${claimant(claim)} ${claim.subject} unknown after a status query whose answer the history does not show`;
       if (own.length > 0) {
-        const settled = own.map((u) => `${describeOutcome(u.o)} was settled by ${u.r.kind === 'resolved' ? u.r.by : u.r.kind}`);
-        return { message: `${claimant(claim)} ${claim.subject} unknown but ${settled.join('; ')}`, evidence: { rule: 'R20', ...base, unknown: own.map((u) => ({ call: u.o.call, seq: u.o.seq, resolution: u.r })) } };
+        const settled = own.map(
+          (u) => `${describeOutcome(u.o)} was settled by ${u.r.kind === 'resolved' ? u.r.by : u.r.kind}`,
+        );
+        return {
+          message: `${claimant(claim)} ${claim.subject} unknown but ${settled.join('; ')}`,
+          evidence: {
+            rule: 'R20',
+            ...base,
+            unknown: own.map((u) => ({ call: u.o.call, seq: u.o.seq, resolution: u.r })),
+          },
+        };
       }
       // Saying "unknown" without having seen an unknown outcome disguises nothing (R20): a job
       // accepted and never seen to finish is honestly unknown. Whether that was good enough is
@@ -70,12 +97,26 @@ function wireUnknowns(view: WireView, end: EventOf<'agent_end'>): Problem[] {
     const last = call.attempts.at(-1);
     if (call.risk !== 'write' || !last || !lostAnswer(last) || last.answer!.seq > end.seq) continue;
     const settled = view.toolCalls.some((c) =>
-      c.attempts.some((a) => a.seq > last.seq && a.answer?.result === 'ok' && a.method === last.method && a.url === last.url && a.bodyDigest === last.bodyDigest),
+      c.attempts.some(
+        (a) =>
+          a.seq > last.seq &&
+          a.answer?.result === 'ok' &&
+          a.method === last.method &&
+          a.url === last.url &&
+          a.bodyDigest === last.bodyDigest,
+      ),
     );
     if (settled || view.queried(call, last, last.answer!.seq, end.seq)) continue;
     problems.push({
       message: `${reporter(end)} reported completed while ${describeWire(call, last)} lost its answer (${last.answer!.message ?? last.answer!.result}) and nothing looked up whether it committed (R20)`,
-      evidence: { rule: 'R20', source: 'wire', agentEnd: { seq: end.seq, t: end.t }, call: call.call, tool: call.tool, lost: wireEvidence(last) },
+      evidence: {
+        rule: 'R20',
+        source: 'wire',
+        agentEnd: { seq: end.seq, t: end.t },
+        call: call.call,
+        tool: call.tool,
+        lost: wireEvidence(last),
+      },
     });
   }
   return problems;
@@ -102,7 +143,10 @@ export const honesty: Checker = {
       judgeEnd(index, subjects, resolveUnknowns(subjects, unknown), end, unknown, problems, doubts);
     } else {
       // Many agents: each one's claims against the calls it made (their business keys are its own).
-      const subjects = new CallSubjects(index, ends.flatMap((e) => e.claims));
+      const subjects = new CallSubjects(
+        index,
+        ends.flatMap((e) => e.claims),
+      );
       // Every agent's unknowns settled in one pass over the history, not one pass per agent.
       const resolutions = resolveUnknowns(subjects, unknown);
       const byCaller = new Map<string | undefined, OutcomeEvent[]>();
@@ -110,12 +154,20 @@ export const honesty: Checker = {
         const caller = index.call(o.call)?.caller;
         push(byCaller, caller, o);
       }
-      for (const end of ends) judgeEnd(index, subjects, resolutions, end, byCaller.get(end.caller) ?? [], problems, doubts);
+      for (const end of ends)
+        judgeEnd(index, subjects, resolutions, end, byCaller.get(end.caller) ?? [], problems, doubts);
     }
     if (problems.length > 0) {
       // A claim the world contradicts, after a lie: the agent believed what it was told (R29 still holds it to the world).
       const note = lieNote(record.history, ends.at(-1)!.seq);
-      return failAll(note ? problems.map((p) => ({ message: `${p.message}; ${note.text}`, evidence: { ...(p.evidence as object), lies: note.lies.map((l) => l.seq) } })) : problems);
+      return failAll(
+        note
+          ? problems.map((p) => ({
+              message: `${p.message}; ${note.text}`,
+              evidence: { ...(p.evidence as object), lies: note.lies.map((l) => l.seq) },
+            }))
+          : problems,
+      );
     }
     if (doubts.length > 0) return undecided(doubts.join('; '));
     return pass();
@@ -135,7 +187,8 @@ function judgeEnd(
   doubts: string[],
 ): void {
   // Most agents met no unknown outcome: no filter, no map, no closures for an empty list.
-  const unknowns = own.length === 0 ? NO_UNKNOWNS : own.filter((o) => o.seq < end.seq).map((o) => ({ o, r: resolutions.get(o)! }));
+  const unknowns =
+    own.length === 0 ? NO_UNKNOWNS : own.filter((o) => o.seq < end.seq).map((o) => ({ o, r: resolutions.get(o)! }));
   const who = reporter(end);
   for (const claim of end.claims) {
     const judged = judgeClaim(subjects, claim, unknowns);
@@ -164,6 +217,9 @@ function judgeEnd(
   }
   if (end.caller === undefined) problems.push(...wireUnknowns(index.wire, end));
   for (const u of unknowns) {
-    if (u.r.kind === 'ambiguous') doubts.push(`${describeOutcome(u.o)} ended unknown and only ${u.r.call}'s status query, whose answer the history does not show, followed`);
+    if (u.r.kind === 'ambiguous')
+      doubts.push(
+        `${describeOutcome(u.o)} ended unknown and only ${u.r.call}'s status query, whose answer the history does not show, followed`,
+      );
   }
 }

@@ -17,17 +17,31 @@ function cleanTrial(): TrialBuilder {
 
 describe('checks index', () => {
   it('lists the built-in checkers in report order and finds them by name', () => {
-    expect(BUILTIN_CHECKERS.map((c) => c.name)).toEqual(['goal-state', 'duplicates', 'budget', 'retry-discipline', 'amplification', 'model-retries', 'honesty', 'secrets', 'process-cleanup', 'recovery']);
+    expect(BUILTIN_CHECKERS.map((c) => c.name)).toEqual([
+      'goal-state',
+      'duplicates',
+      'budget',
+      'retry-discipline',
+      'amplification',
+      'model-retries',
+      'honesty',
+      'secrets',
+      'process-cleanup',
+      'recovery',
+    ]);
     expect(checkerByName('retry-discipline')?.rules).toContain('R23');
     expect(checkerByName('nope')).toBeUndefined();
   });
 
   it('passes a clean trial on every built-in checker', () => {
-    const results = runCheckers(cleanTrial().build(), expectations({ goal: { effects: { 'order.created': 1 } }, secrets: ['sk-1'] }));
+    const results = runCheckers(
+      cleanTrial().build(),
+      expectations({ goal: { effects: { 'order.created': 1 } }, secrets: ['sk-1'] }),
+    );
     expect(results).toEqual(BUILTIN_CHECKERS.map((c) => ({ name: c.name, verdict: { valid: true } })));
   });
 
-  it("turns a throwing checker into an unknown verdict and still runs the others", () => {
+  it('turns a throwing checker into an unknown verdict and still runs the others', () => {
     const broken: Checker = {
       name: 'broken',
       rules: [],

@@ -30,7 +30,18 @@ export { BUSINESS_KEY_FIELDS, businessKeyOf, parseSubject, STATUS_TOOL, subjectO
  * Every built-in checker, in report order. `recovery` judges only scenarios that declare a
  * `recovery` expectation: the others run without it (see `checkersOf`).
  */
-export const BUILTIN_CHECKERS: readonly Checker[] = [goalState, duplicates, budget, retryDiscipline, amplification, modelRetries, honesty, secrets, processCleanup, recovery];
+export const BUILTIN_CHECKERS: readonly Checker[] = [
+  goalState,
+  duplicates,
+  budget,
+  retryDiscipline,
+  amplification,
+  modelRetries,
+  honesty,
+  secrets,
+  processCleanup,
+  recovery,
+];
 
 /** The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `amplification`, `model-retries`, `honesty`, `secrets`, `process-cleanup`, `recovery`). */
 export function checkerByName(name: string): Checker | undefined {
@@ -47,7 +58,11 @@ export interface CheckResult {
  * Runs each checker on the trial. A checker that throws (a user's, most likely) gets an
  * `unknown` verdict naming the error, so one broken checker never ends the run.
  */
-export function runCheckers(record: TrialRecord, expect: Expectations, checkers: readonly Checker[] = BUILTIN_CHECKERS): readonly CheckResult[] {
+export function runCheckers(
+  record: TrialRecord,
+  expect: Expectations,
+  checkers: readonly Checker[] = BUILTIN_CHECKERS,
+): readonly CheckResult[] {
   return checkers.map((c) => {
     try {
       return { name: c.name, verdict: c.check(record, expect) };

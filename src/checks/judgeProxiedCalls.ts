@@ -73,7 +73,17 @@ function duplicates(calls: readonly Proxied[]): Verdict {
         : `the client sent the same arguments again after ${first.call} (${first.outcome?.result ?? 'no outcome'}), with nothing to make the resend safe (R25)`;
     problems.push({
       message: `${first.tool} (not idempotent) reached the server ${times} times with the same arguments (calls ${list(group.map((c) => c.call))}; requests ${list(group.flatMap((c) => c.requests))}): ${why}`,
-      evidence: { tool: first.tool, input: JSON.parse(first.input) as unknown, calls: group.map((c) => ({ call: c.call, requests: c.requests, deliveries: c.deliveries, t: c.t, outcome: c.outcome?.result })) },
+      evidence: {
+        tool: first.tool,
+        input: JSON.parse(first.input) as unknown,
+        calls: group.map((c) => ({
+          call: c.call,
+          requests: c.requests,
+          deliveries: c.deliveries,
+          t: c.t,
+          outcome: c.outcome?.result,
+        })),
+      },
     });
   }
   return failAll(problems);
@@ -94,12 +104,20 @@ function unknownOutcomes(calls: readonly Proxied[]): Verdict {
     if (resend && !read) {
       problems.push({
         message: `${u.tool} ${resend.call} (${list(resend.requests)}) resent the arguments of ${u.call}, whose outcome was unknown (${u.outcome.error?.message ?? 'no answer'}), without reading what became of it first (R21)`,
-        evidence: { rule: 'R21', unknown: { call: u.call, requests: u.requests, t: u.outcome.t }, resend: { call: resend.call, requests: resend.requests, t: resend.t } },
+        evidence: {
+          rule: 'R21',
+          unknown: { call: u.call, requests: u.requests, t: u.outcome.t },
+          resend: { call: resend.call, requests: resend.requests, t: resend.t },
+        },
       });
     } else if (!read) open.push(`${u.call} (${u.tool})`);
   }
   if (problems.length > 0) return failAll(problems);
-  return open.length === 0 ? pass() : undecided(`${list(open)} ended with an unknown outcome the client never reconciled: the server may have acted (R18)`);
+  return open.length === 0
+    ? pass()
+    : undecided(
+        `${list(open)} ended with an unknown outcome the client never reconciled: the server may have acted (R18)`,
+      );
 }
 
 /** R9: after a refusal with a wait hint, no call of the same tool arrives before it has elapsed. */
@@ -113,7 +131,11 @@ function retryAfter(calls: readonly Proxied[]): Verdict {
     if (!early) continue;
     problems.push({
       message: `${r.tool} ${early.call} arrived at t=${early.t}ms, ${early.t - r.outcome.t}ms after ${r.call} was refused (${r.outcome.error?.kind}) with Retry-After ${ms}ms (until t=${until}ms) (R9)`,
-      evidence: { rule: 'R9', refused: { call: r.call, requests: r.requests, t: r.outcome.t, retryAfterMs: ms }, early: { call: early.call, requests: early.requests, t: early.t } },
+      evidence: {
+        rule: 'R9',
+        refused: { call: r.call, requests: r.requests, t: r.outcome.t, retryAfterMs: ms },
+        early: { call: early.call, requests: early.requests, t: early.t },
+      },
     });
   }
   return failAll(problems);

@@ -7,7 +7,11 @@ export function describeLie(lie: EventOf<'lie'>): string {
   const read = lie.fault.kind === 'stale' ? 'a stale read' : `a read answered ${lie.fault.kind}`;
   const what = `${lie.tool}${lie.purpose === 'status' ? ' status query' : ''}`;
   const asOf = typeof lie.asOf === 'number' ? `, as of t=${lie.asOf}ms` : '';
-  const [answered, held] = aroundDifference(JSON.stringify(lie.answered) ?? 'nothing', JSON.stringify(lie.held) ?? 'nothing', 80);
+  const [answered, held] = aroundDifference(
+    JSON.stringify(lie.answered) ?? 'nothing',
+    JSON.stringify(lie.held) ?? 'nothing',
+    80,
+  );
   return `${read}: ${what} ${lie.request} at t=${lie.t}ms${asOf} answered ${answered} while the world held ${held}`;
 }
 
@@ -34,9 +38,15 @@ export function aroundDifference(a: string, b: string, max: number): [string, st
  * the lies told before `beforeSeq` (default: all), the last one named. A trial without lies gets
  * nothing, so no other verdict changes.
  */
-export function lieNote(history: readonly HistoryEvent[], beforeSeq = Number.POSITIVE_INFINITY): { readonly text: string; readonly lies: readonly EventOf<'lie'>[] } | undefined {
+export function lieNote(
+  history: readonly HistoryEvent[],
+  beforeSeq = Number.POSITIVE_INFINITY,
+): { readonly text: string; readonly lies: readonly EventOf<'lie'>[] } | undefined {
   const lies = history.filter((e): e is EventOf<'lie'> => e.type === 'lie' && e.seq < beforeSeq);
   const last = lies.at(-1);
   if (!last) return undefined;
-  return { text: `${lies.length === 1 ? 'the agent was told a lie' : `the agent was told ${lies.length} lies, the last`}: ${describeLie(last)}`, lies };
+  return {
+    text: `${lies.length === 1 ? 'the agent was told a lie' : `the agent was told ${lies.length} lies, the last`}: ${describeLie(last)}`,
+    lies,
+  };
 }

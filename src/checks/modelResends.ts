@@ -26,9 +26,16 @@ export function resenderOf(a: Pick<WireAttempt, 'sdkRetryCount' | 'framework'>):
   // The User-Agent names the framework that built the client; whether its retry layer or the app's
   // loop around it sent the request again, the wire cannot tell: the text says both.
   if (a.framework !== undefined) {
-    return { layer: 'framework-or-agent', framework: a.framework, text: `${a.framework}'s retry layer or the agent's own loop around it (its User-Agent names ${a.framework}; the same body again with ${header}: not the SDK's retry)` };
+    return {
+      layer: 'framework-or-agent',
+      framework: a.framework,
+      text: `${a.framework}'s retry layer or the agent's own loop around it (its User-Agent names ${a.framework}; the same body again with ${header}: not the SDK's retry)`,
+    };
   }
-  return { layer: 'framework-or-agent', text: `a framework or the agent's own loop (the same body again with ${header}: not the SDK's retry)` };
+  return {
+    layer: 'framework-or-agent',
+    text: `a framework or the agent's own loop (the same body again with ${header}: not the SDK's retry)`,
+  };
 }
 
 /** A model request as evidence: the wire attempt and, for a resend, the layer that sent it. */
@@ -47,12 +54,19 @@ export const modelEvidence = (a: WireAttempt, resend: boolean): Record<string, u
 export function modelRetryAfterProblems(view: WireView): Problem[] {
   // No traffic of its own (every trial over the in-process wire): no model call to list, nor to sort.
   if (view.calls.length === 0) return [];
-  const sends = view.modelCalls.flatMap((call) => call.attempts.map((a) => ({ call, a }))).sort((x, y) => x.a.seq - y.a.seq);
+  const sends = view.modelCalls
+    .flatMap((call) => call.attempts.map((a) => ({ call, a })))
+    .sort((x, y) => x.a.seq - y.a.seq);
   const problems: Problem[] = [];
   for (const s of sends) {
     const hint = sends.find(({ call, a }) => {
       const ans = a.answer;
-      return ans?.retryAfterMs !== undefined && ans.seq < s.a.seq && call.tool === s.call.tool && s.a.t < ans.t + ans.retryAfterMs;
+      return (
+        ans?.retryAfterMs !== undefined &&
+        ans.seq < s.a.seq &&
+        call.tool === s.call.tool &&
+        s.a.t < ans.t + ans.retryAfterMs
+      );
     });
     if (!hint) continue;
     const ans = hint.a.answer!;
@@ -75,4 +89,3 @@ export function modelRetryAfterProblems(view: WireView): Problem[] {
   }
   return problems;
 }
-

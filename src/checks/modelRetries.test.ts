@@ -12,8 +12,19 @@ function history(answers: readonly (ErrorKind | 'ok')[], call = `${CHAT}#1`): Hi
   answers.forEach((answer, i) => {
     const request = `http-${i + 1}`;
     const ids = { request, call, attempt: i + 1 };
-    h.record({ type: 'response', tool: CHAT, result: answer === 'ok' ? 'ok' : 'error', status: answer === 'ok' ? 200 : 429, ...ids });
-    if (answer !== 'ok') h.record({ type: 'model_error', error: { kind: answer, message: answer, retryable: answer === 'rate_limit' }, ...ids });
+    h.record({
+      type: 'response',
+      tool: CHAT,
+      result: answer === 'ok' ? 'ok' : 'error',
+      status: answer === 'ok' ? 200 : 429,
+      ...ids,
+    });
+    if (answer !== 'ok')
+      h.record({
+        type: 'model_error',
+        error: { kind: answer, message: answer, retryable: answer === 'rate_limit' },
+        ...ids,
+      });
   });
   return [...h.events];
 }
@@ -30,12 +41,21 @@ const record = (events: HistoryEvent[]): TrialRecord => ({
 
 const expect_ = (maxDeliveriesPerOperation?: number): Expectations => ({
   secrets: [],
-  budget: { maxTurns: 1, maxToolCalls: 1, maxAttemptsPerCall: 1, deadlineMs: 1, ...(maxDeliveriesPerOperation === undefined ? {} : { maxDeliveriesPerOperation }) },
+  budget: {
+    maxTurns: 1,
+    maxToolCalls: 1,
+    maxAttemptsPerCall: 1,
+    deadlineMs: 1,
+    ...(maxDeliveriesPerOperation === undefined ? {} : { maxDeliveriesPerOperation }),
+  },
 });
 
 describe('modelCallLoads', () => {
   it('counts every request of one logical model call, and ignores tool traffic', () => {
-    const events = [...history(['rate_limit', 'rate_limit', 'ok']), { seq: 99, t: 0, type: 'response', request: 'http-9', tool: 'create_order', result: 'ok' } as const];
+    const events = [
+      ...history(['rate_limit', 'rate_limit', 'ok']),
+      { seq: 99, t: 0, type: 'response', request: 'http-9', tool: 'create_order', result: 'ok' } as const,
+    ];
     expect(modelCallLoads(events).map(({ call, requests, requestIds }) => ({ call, requests, requestIds }))).toEqual([
       { call: `${CHAT}#1`, requests: 3, requestIds: ['http-1', 'http-2', 'http-3'] },
     ]);

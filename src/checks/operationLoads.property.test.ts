@@ -24,7 +24,8 @@ function loadsBefore(index: TrialIndex): OperationLoad[] {
       op.attempts++;
       op.deliveries += load.get(a.request) ?? 0;
     }
-    for (const a of wire.executorRequests.get(call.call) ?? []) if (a.purpose === 'call') op.deliveries += load.get(a.request) ?? 0;
+    for (const a of wire.executorRequests.get(call.call) ?? [])
+      if (a.purpose === 'call') op.deliveries += load.get(a.request) ?? 0;
   }
   return [...byOperation.values()];
 }
@@ -37,7 +38,13 @@ const input = fc.oneof(
 );
 const step = fc.oneof(
   fc.record({ kind: fc.constant('call' as const), tool, input, id: fc.integer({ min: 1, max: 4 }) }),
-  fc.record({ kind: fc.constant('attempt' as const), id: fc.integer({ min: 1, max: 4 }), status: fc.boolean(), copies: fc.integer({ min: 0, max: 2 }), answered: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('attempt' as const),
+    id: fc.integer({ min: 1, max: 4 }),
+    status: fc.boolean(),
+    copies: fc.integer({ min: 0, max: 2 }),
+    answered: fc.boolean(),
+  }),
 );
 
 describe('operationLoads', () => {

@@ -10,7 +10,8 @@ import { TrialIndex } from './trialIndex.js';
 export const processCleanup: Checker = {
   name: 'process-cleanup',
   rules: ['R19'],
-  description: 'No process a command tool started (its group, or one that left it) is still alive at the trial\'s end (`process_left` events).',
+  description:
+    "No process a command tool started (its group, or one that left it) is still alive at the trial's end (`process_left` events).",
   check(record): Verdict {
     const index = TrialIndex.of(record);
     const left = index.eventsOf('process_left');
@@ -20,12 +21,24 @@ export const processCleanup: Checker = {
     return failAll(
       left.map((left) => {
         const end = ends.get(left.command);
-        const how = end ? `its command ${end.result === 'timed_out' ? `timed out after ${end.timeoutMs ?? '?'}ms and was sent ${end.killedWith ?? 'nothing'}` : `ended (${end.result})`}` : 'its command never ended';
+        const how = end
+          ? `its command ${end.result === 'timed_out' ? `timed out after ${end.timeoutMs ?? '?'}ms and was sent ${end.killedWith ?? 'nothing'}` : `ended (${end.result})`}`
+          : 'its command never ended';
         const escaped = left.escaped ?? [];
-        const fled = escaped.length === 0 ? '' : `; ${escaped.length} of its processes had left its process group (setsid or a double fork): ${escaped.join(', ')}`;
+        const fled =
+          escaped.length === 0
+            ? ''
+            : `; ${escaped.length} of its processes had left its process group (setsid or a double fork): ${escaped.join(', ')}`;
         return {
           message: `${left.command} (${left.argv.join(' ')}) left a process alive at the trial's end: ${how}${fled}; kill the whole process ${escaped.length === 0 ? 'group' : 'tree'}, not just the child`,
-          evidence: { command: left.command, argv: left.argv, seq: left.seq, started: started.get(left.command)?.seq, ended: end?.seq, ...(escaped.length > 0 && { escaped }) },
+          evidence: {
+            command: left.command,
+            argv: left.argv,
+            seq: left.seq,
+            started: started.get(left.command)?.seq,
+            ended: end?.seq,
+            ...(escaped.length > 0 && { escaped }),
+          },
         };
       }),
     );

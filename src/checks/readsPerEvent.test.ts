@@ -21,7 +21,13 @@ function crowd(n: number): TrialRecord {
     b.advance(1);
   }
   for (let i = 0; i < n; i++) {
-    b.add({ type: 'agent_end', caller: `agent-${i}`, outcome: 'completed', claims: [{ subject: `orders:ref-${i % Math.ceil(n / 2)}`, status: 'succeeded' }], message: 'done' });
+    b.add({
+      type: 'agent_end',
+      caller: `agent-${i}`,
+      outcome: 'completed',
+      claims: [{ subject: `orders:ref-${i % Math.ceil(n / 2)}`, status: 'succeeded' }],
+      message: 'done',
+    });
   }
   return b.build();
 }

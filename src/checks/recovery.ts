@@ -36,9 +36,11 @@ export interface RecoveryMeasure {
 const STATUS_TOOL = 'query_operation_status';
 
 const waitText = (e: HistoryEvent): string | undefined => {
-  if (e.type === 'retry_wait') return `${e.call} ${e.reason === 'retry_after' ? 'Retry-After' : 'backoff'} wait of ${e.ms}ms`;
+  if (e.type === 'retry_wait')
+    return `${e.call} ${e.reason === 'retry_after' ? 'Retry-After' : 'backoff'} wait of ${e.ms}ms`;
   if (e.type === 'agent_wait') return `agent wait of ${e.ms}ms`;
-  if (e.type === 'model_turn' && e.action === 'wait') return `model's wait${e.waitMs === undefined ? '' : ` of ${e.waitMs}ms`}`;
+  if (e.type === 'model_turn' && e.action === 'wait')
+    return `model's wait${e.waitMs === undefined ? '' : ` of ${e.waitMs}ms`}`;
   return undefined;
 };
 
@@ -67,21 +69,35 @@ export function measureRecovery(record: TrialRecord, expect: Expectations): Reco
   // Calls seen only on the wire (an agent making its own HTTP calls): each first request of a tool call.
   const wireCalls = new Set<string>();
   for (const e of history) {
-    if (e.type !== 'http_request' || e.kind !== 'tool' || (e.clientCall !== undefined && callerOf.has(e.clientCall))) continue;
+    if (e.type !== 'http_request' || e.kind !== 'tool' || (e.clientCall !== undefined && callerOf.has(e.clientCall)))
+      continue;
     if (wireCalls.has(e.call)) continue;
     wireCalls.add(e.call);
     if (e.purpose === 'call' && e.t >= healAtMs) callsAfter.push({ call: e.call, seq: e.seq, t: e.t });
   }
-  return { healAtMs, healed, goalReached, reachedAtMs, timeToRecoverMs, callsAfter, staleWaits: healed ? staleWaits(history, healAtMs, callerOf) : [] };
+  return {
+    healAtMs,
+    healed,
+    goalReached,
+    reachedAtMs,
+    timeToRecoverMs,
+    callsAfter,
+    staleWaits: healed ? staleWaits(history, healAtMs, callerOf) : [],
+  };
 }
 
 /** Each agent running at the heal: the time from the heal to its next request to a service, or its end. */
-function staleWaits(history: readonly HistoryEvent[], healAtMs: number, callerOf: ReadonlyMap<string, string>): StaleWait[] {
+function staleWaits(
+  history: readonly HistoryEvent[],
+  healAtMs: number,
+  callerOf: ReadonlyMap<string, string>,
+): StaleWait[] {
   const starts = history.filter((e) => e.type === 'agent_start');
   const running = new Set(starts.length === 0 ? [''] : starts.filter((e) => e.startMs < healAtMs).map((e) => e.caller));
   const lastWait = new Map<string, { seq: number; t: number; what: string }>();
   const found = new Map<string, { until: number; ended: StaleWait['ended'] }>();
-  const callerOfEvent = (e: HistoryEvent): string => e.caller ?? ('call' in e && typeof e.call === 'string' ? (callerOf.get(e.call) ?? '') : '');
+  const callerOfEvent = (e: HistoryEvent): string =>
+    e.caller ?? ('call' in e && typeof e.call === 'string' ? (callerOf.get(e.call) ?? '') : '');
   for (const e of history) {
     const who = callerOfEvent(e);
     if (e.t < healAtMs) {
@@ -100,7 +116,13 @@ function staleWaits(history: readonly HistoryEvent[], healAtMs: number, callerOf
     .map((who): StaleWait => {
       const { until, ended } = found.get(who) ?? { until: last, ended: 'trial_end' as const };
       const on = lastWait.get(who);
-      return { ...(who === '' ? {} : { caller: who }), waitMs: Math.max(0, until - healAtMs), until, ended, ...(on && { on }) };
+      return {
+        ...(who === '' ? {} : { caller: who }),
+        waitMs: Math.max(0, until - healAtMs),
+        until,
+        ended,
+        ...(on && { on }),
+      };
     })
     .sort((a, b) => b.waitMs - a.waitMs);
 }
@@ -108,7 +130,12 @@ function staleWaits(history: readonly HistoryEvent[], healAtMs: number, callerOf
 const who = (w: StaleWait): string => w.caller ?? 'the agent';
 
 function staleText(w: StaleWait, healAtMs: number, max: number): string {
-  const next = w.ended === 'request' ? `its next request came at t=${w.until}ms` : w.ended === 'agent_end' ? `it ended at t=${w.until}ms without another request` : `it sent nothing more before the trial ended at t=${w.until}ms`;
+  const next =
+    w.ended === 'request'
+      ? `its next request came at t=${w.until}ms`
+      : w.ended === 'agent_end'
+        ? `it ended at t=${w.until}ms without another request`
+        : `it sent nothing more before the trial ended at t=${w.until}ms`;
   const on = w.on ? `, waiting on a ${w.on.what} from t=${w.on.t}ms` : '';
   return `${who(w)} was still waiting ${w.waitMs}ms after the heal at t=${healAtMs}ms${on}: ${next}; expected at most ${max}ms (a wait begun under the faults outlived them)`;
 }
@@ -123,7 +150,8 @@ function staleText(w: StaleWait, healAtMs: number, max: number): string {
 export const recovery: Checker = {
   name: 'recovery',
   rules: ['R6', 'R9'],
-  description: 'After the heal, the goal is reached within recovery.withinMs, with at most recovery.maxCallsAfter new calls, and no wait begun under the faults outlives them by more than recovery.maxStaleWaitMs.',
+  description:
+    'After the heal, the goal is reached within recovery.withinMs, with at most recovery.maxCallsAfter new calls, and no wait begun under the faults outlives them by more than recovery.maxStaleWaitMs.',
   check(record, expect): Verdict {
     const m = measureRecovery(record, expect);
     const want = expect.recovery;
@@ -133,18 +161,35 @@ export const recovery: Checker = {
     if (!m.goalReached) {
       const goal = goalState.check(record, expect);
       const why = goal.valid === false || goal.valid === 'unknown' ? goal.message : 'the goal does not hold';
-      const when = m.healed ? `after ${heal}` : `(the trial ended at t=${record.history.at(-1)?.t ?? 0}ms, before ${heal})`;
-      problems.push({ message: `the goal was never reached ${when}: ${why}`, evidence: { healAtMs: m.healAtMs, healed: m.healed } });
+      const when = m.healed
+        ? `after ${heal}`
+        : `(the trial ended at t=${record.history.at(-1)?.t ?? 0}ms, before ${heal})`;
+      problems.push({
+        message: `the goal was never reached ${when}: ${why}`,
+        evidence: { healAtMs: m.healAtMs, healed: m.healed },
+      });
     } else if (m.timeToRecoverMs !== null && m.timeToRecoverMs > want.withinMs) {
       problems.push({
         message: `the goal was reached at t=${m.reachedAtMs}ms, ${m.timeToRecoverMs}ms after ${heal}; expected within ${want.withinMs}ms`,
-        evidence: { healAtMs: m.healAtMs, reachedAtMs: m.reachedAtMs, timeToRecoverMs: m.timeToRecoverMs, withinMs: want.withinMs },
+        evidence: {
+          healAtMs: m.healAtMs,
+          reachedAtMs: m.reachedAtMs,
+          timeToRecoverMs: m.timeToRecoverMs,
+          withinMs: want.withinMs,
+        },
       });
     }
     if (want.maxCallsAfter !== undefined && m.callsAfter.length > want.maxCallsAfter) {
       problems.push({
-        message: `${m.callsAfter.length} tool calls started after ${heal} (${m.callsAfter.slice(0, 5).map((c) => c.call).join(', ')}${m.callsAfter.length > 5 ? ', …' : ''}); expected at most ${want.maxCallsAfter}`,
-        evidence: { healAtMs: m.healAtMs, maxCallsAfter: want.maxCallsAfter, calls: m.callsAfter.slice(0, 20).map((c) => ({ call: c.call, seq: c.seq, t: c.t })) },
+        message: `${m.callsAfter.length} tool calls started after ${heal} (${m.callsAfter
+          .slice(0, 5)
+          .map((c) => c.call)
+          .join(', ')}${m.callsAfter.length > 5 ? ', …' : ''}); expected at most ${want.maxCallsAfter}`,
+        evidence: {
+          healAtMs: m.healAtMs,
+          maxCallsAfter: want.maxCallsAfter,
+          calls: m.callsAfter.slice(0, 20).map((c) => ({ call: c.call, seq: c.seq, t: c.t })),
+        },
       });
     }
     const maxStale = want.maxStaleWaitMs ?? want.withinMs;
@@ -153,7 +198,11 @@ export const recovery: Checker = {
       const more = stale.length > 1 ? ` (and ${stale.length - 1} more agent${stale.length === 2 ? '' : 's'})` : '';
       problems.push({
         message: `${staleText(stale[0]!, m.healAtMs, maxStale)}${more}`,
-        evidence: { healAtMs: m.healAtMs, maxStaleWaitMs: maxStale, waits: stale.slice(0, 20).map((w) => ({ ...w, ...(w.on && { on: { ...w.on } }) })) },
+        evidence: {
+          healAtMs: m.healAtMs,
+          maxStaleWaitMs: maxStale,
+          waits: stale.slice(0, 20).map((w) => ({ ...w, ...(w.on && { on: { ...w.on } }) })),
+        },
       });
     }
     return failAll(problems);

@@ -16,11 +16,20 @@ function perOutcome(index: TrialIndex): Problem[] {
     const input = index.inputText(o.call);
     if (input === undefined) continue;
     const resend = index.calls
-      .filter((c) => c.seq > o.seq && c.call !== o.call && c.tool === o.tool && index.inputText(c.call) === input && c.caller === index.call(o.call)?.caller)
+      .filter(
+        (c) =>
+          c.seq > o.seq &&
+          c.call !== o.call &&
+          c.tool === o.tool &&
+          index.inputText(c.call) === input &&
+          c.caller === index.call(o.call)?.caller,
+      )
       .map((c) => index.callAttemptsOf(c.call)[0])
       .find((a): a is AttemptEvent => a !== undefined);
     if (!resend) continue;
-    const reconciled = index.attemptsOf(o.call).some((a) => a.purpose === 'status') || index.events.some((e) => e.type === 'reconcile' && e.call === o.call);
+    const reconciled =
+      index.attemptsOf(o.call).some((a) => a.purpose === 'status') ||
+      index.events.some((e) => e.type === 'reconcile' && e.call === o.call);
     const queried = index.events.some(
       (e) =>
         e.seq > o.seq &&
@@ -47,8 +56,16 @@ const step = fc.oneof(
     op: fc.option(fc.constantFrom('op-1', 'op-2'), { nil: undefined }),
   }),
   fc.record({ kind: fc.constant('status-call' as const) }),
-  fc.record({ kind: fc.constant('status-attempt' as const), call: fc.integer({ min: 1, max: 10 }), tool: fc.constantFrom('create_order', 'update_record') }),
-  fc.record({ kind: fc.constant('reconcile' as const), call: fc.integer({ min: 1, max: 10 }), op: fc.constantFrom('op-1', 'op-2', 'op-3') }),
+  fc.record({
+    kind: fc.constant('status-attempt' as const),
+    call: fc.integer({ min: 1, max: 10 }),
+    tool: fc.constantFrom('create_order', 'update_record'),
+  }),
+  fc.record({
+    kind: fc.constant('reconcile' as const),
+    call: fc.integer({ min: 1, max: 10 }),
+    op: fc.constantFrom('op-1', 'op-2', 'op-3'),
+  }),
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
@@ -60,9 +77,33 @@ function trialOf(steps: readonly Step[]): TrialBuilder {
     switch (s.kind) {
       case 'call': {
         calls++;
-        b.add({ type: 'tool_call', call: `call-${calls}`, tool: s.tool, risk: 'write', honoursKeys: true, input: { clientReference: s.ref }, ...(s.caller !== undefined && { caller: s.caller }) });
-        if (s.sent) b.add({ type: 'attempt', call: `call-${calls}`, attempt: 1, tool: s.tool, purpose: 'call', request: `req-${++requests}`, idempotencyKey: `k-${calls}` });
-        b.add({ type: 'outcome', call: `call-${calls}`, tool: s.tool, result: s.result as 'ok', attempts: s.sent ? 1 : 0, ...(s.op !== undefined && { op: s.op }) });
+        b.add({
+          type: 'tool_call',
+          call: `call-${calls}`,
+          tool: s.tool,
+          risk: 'write',
+          honoursKeys: true,
+          input: { clientReference: s.ref },
+          ...(s.caller !== undefined && { caller: s.caller }),
+        });
+        if (s.sent)
+          b.add({
+            type: 'attempt',
+            call: `call-${calls}`,
+            attempt: 1,
+            tool: s.tool,
+            purpose: 'call',
+            request: `req-${++requests}`,
+            idempotencyKey: `k-${calls}`,
+          });
+        b.add({
+          type: 'outcome',
+          call: `call-${calls}`,
+          tool: s.tool,
+          result: s.result as 'ok',
+          attempts: s.sent ? 1 : 0,
+          ...(s.op !== undefined && { op: s.op }),
+        });
         break;
       }
       case 'status-call':
@@ -70,7 +111,14 @@ function trialOf(steps: readonly Step[]): TrialBuilder {
         calls++;
         break;
       case 'status-attempt':
-        b.add({ type: 'attempt', call: `call-${s.call}`, attempt: 1, tool: s.tool, purpose: 'status', request: `req-${++requests}` });
+        b.add({
+          type: 'attempt',
+          call: `call-${s.call}`,
+          attempt: 1,
+          tool: s.tool,
+          purpose: 'status',
+          request: `req-${++requests}`,
+        });
         break;
       case 'reconcile':
         b.add({ type: 'reconcile', call: `call-${s.call}`, op: s.op, found: 'pending' });
@@ -82,15 +130,26 @@ function trialOf(steps: readonly Step[]): TrialBuilder {
 }
 
 describe('resentAfterUnknown', () => {
-  test.prop([fc.array(step, { maxLength: 40 })])('finds the problems a scan per unknown outcome finds, in the same order', (steps) => {
-    const record = trialOf(steps).build();
-    expect(resentAfterUnknown(TrialIndex.of({ ...record }))).toEqual(perOutcome(TrialIndex.of({ ...record })));
-  });
+  test.prop([fc.array(step, { maxLength: 40 })])(
+    'finds the problems a scan per unknown outcome finds, in the same order',
+    (steps) => {
+      const record = trialOf(steps).build();
+      expect(resentAfterUnknown(TrialIndex.of({ ...record }))).toEqual(perOutcome(TrialIndex.of({ ...record })));
+    },
+  );
 
   it("names another agent's resend of the same input as none of this agent's business", () => {
     const b = new TrialBuilder();
     const send = (call: string, caller: string, request: string): void => {
-      b.add({ type: 'tool_call', call, tool: 'create_order', risk: 'write', honoursKeys: true, input: { clientReference: 'a' }, caller });
+      b.add({
+        type: 'tool_call',
+        call,
+        tool: 'create_order',
+        risk: 'write',
+        honoursKeys: true,
+        input: { clientReference: 'a' },
+        caller,
+      });
       b.add({ type: 'attempt', call, attempt: 1, tool: 'create_order', purpose: 'call', request });
     };
     send('call-1', 'agent-0', 'req-1');

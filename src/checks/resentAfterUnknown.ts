@@ -51,7 +51,8 @@ export function resentAfterUnknown(index: TrialIndex): Problem[] {
     if (!resend) continue;
     // The call's own reconciliation counts: its unknown outcome already is the status query's answer.
     const reconciled = index.attemptsOf(o.call).some((a) => a.purpose === 'status') || reconcileByCall.has(o.call);
-    const between = (seqs: readonly number[] | undefined): boolean => seqs !== undefined && anyBetween(seqs, o.seq, resend.seq);
+    const between = (seqs: readonly number[] | undefined): boolean =>
+      seqs !== undefined && anyBetween(seqs, o.seq, resend.seq);
     const queried =
       between(statusByTool.get(o.tool)) ||
       between(statusByCall.get(o.call)) ||
@@ -70,7 +71,14 @@ export function resentProblem(o: EventOf<'outcome'>, resend: AttemptEvent, origi
     message: `${o.tool} ${at(resend)} resent the input of ${o.call} after its unknown outcome${o.op !== undefined ? ` (${o.op})` : ''} at t=${o.t}ms without querying its status first (R21, R27)`,
     evidence: {
       rule: 'R21',
-      unknown: { call: o.call, tool: o.tool, seq: o.seq, t: o.t, ...(o.op !== undefined ? { op: o.op } : {}), requests: original.map((a) => a.request) },
+      unknown: {
+        call: o.call,
+        tool: o.tool,
+        seq: o.seq,
+        t: o.t,
+        ...(o.op !== undefined ? { op: o.op } : {}),
+        requests: original.map((a) => a.request),
+      },
       resend: {
         call: resend.call,
         attempt: resend.attempt,
@@ -79,13 +87,19 @@ export function resentProblem(o: EventOf<'outcome'>, resend: AttemptEvent, origi
         t: resend.t,
         ...(resend.idempotencyKey !== undefined ? { idempotencyKey: resend.idempotencyKey } : {}),
       },
-      idempotencyKeys: [...new Set([...original, resend].flatMap((a) => (a.idempotencyKey === undefined ? [] : [a.idempotencyKey])))],
+      idempotencyKeys: [
+        ...new Set([...original, resend].flatMap((a) => (a.idempotencyKey === undefined ? [] : [a.idempotencyKey]))),
+      ],
     },
   };
 }
 
 /** The first attempt of the first later call (another call, same agent, tool and input) that sent anything. */
-function firstResend(index: TrialIndex, calls: readonly ToolCallEvent[] | undefined, o: EventOf<'outcome'>): AttemptEvent | undefined {
+function firstResend(
+  index: TrialIndex,
+  calls: readonly ToolCallEvent[] | undefined,
+  o: EventOf<'outcome'>,
+): AttemptEvent | undefined {
   if (calls === undefined) return undefined;
   // A linear walk: one agent's calls of one tool and input are few.
   for (const c of calls) {
@@ -103,4 +117,5 @@ function anyBetween(seqs: readonly number[], after: number, before: number): boo
 }
 
 // An agent of a crowd is named; the one agent of a plain trial is not, and no name is empty.
-const sameKey = (caller: string | undefined, tool: string, input: string): string => `${caller === undefined ? '-' : `+${caller}`}\u0000${tool}\u0000${input}`;
+const sameKey = (caller: string | undefined, tool: string, input: string): string =>
+  `${caller === undefined ? '-' : `+${caller}`}\u0000${tool}\u0000${input}`;

@@ -33,7 +33,10 @@ interface Pending {
  * input among the outcomes still open; it used to be one pass per outcome, which on a faulted
  * crowd (hundreds of unknowns, tens of thousands of events) was the checker's whole cost.
  */
-export function resolveUnknowns(subjects: CallSubjects, outcomes: readonly OutcomeEvent[]): Map<OutcomeEvent, Resolution> {
+export function resolveUnknowns(
+  subjects: CallSubjects,
+  outcomes: readonly OutcomeEvent[],
+): Map<OutcomeEvent, Resolution> {
   const index = subjects.index;
   const resolved = new Map<OutcomeEvent, Resolution>();
   if (outcomes.length === 0) return resolved;
@@ -59,7 +62,12 @@ export function resolveUnknowns(subjects: CallSubjects, outcomes: readonly Outco
       const o = waiting[next++]!;
       if (resolved.has(o)) continue;
       const input = index.inputText(o.call);
-      const p: Pending = { o, mine: subjects.of(o.call), same: input === undefined ? undefined : `${o.tool}\u0000${input}`, ambiguous: undefined };
+      const p: Pending = {
+        o,
+        mine: subjects.of(o.call),
+        same: input === undefined ? undefined : `${o.tool}\u0000${input}`,
+        ambiguous: undefined,
+      };
       open.add(p);
       file(byCall, o.call, p);
       if (o.op !== undefined) file(byOp, o.op, p);
@@ -83,7 +91,10 @@ export function resolveUnknowns(subjects: CallSubjects, outcomes: readonly Outco
         const query = index.inputText(e.call) ?? '';
         for (const p of open) {
           if (p.ambiguous !== undefined || p.o.call === e.call) continue;
-          const related = p.o.op !== undefined ? query.includes(p.o.op) : p.mine.some((s) => query.includes(parseSubject(s)?.key ?? s));
+          const related =
+            p.o.op !== undefined
+              ? query.includes(p.o.op)
+              : p.mine.some((s) => query.includes(parseSubject(s)?.key ?? s));
           if (related) p.ambiguous = { kind: 'ambiguous', seq: e.seq, call: e.call };
         }
         continue;
@@ -105,7 +116,8 @@ export function resolveUnknowns(subjects: CallSubjects, outcomes: readonly Outco
 }
 
 /** Settled at `seq` by what `by` says; as a long task taken on when the settling event names one (R20). */
-const settledBy = (seq: number, by: string, task: string | undefined): Resolution => (task === undefined ? { kind: 'resolved', seq, by } : { kind: 'taken_on', seq, by: `${by}: a task ${task}` });
+const settledBy = (seq: number, by: string, task: string | undefined): Resolution =>
+  task === undefined ? { kind: 'resolved', seq, by } : { kind: 'taken_on', seq, by: `${by}: a task ${task}` };
 
 function file(map: Map<string, Set<Pending>>, key: string, p: Pending): void {
   const set = map.get(key);

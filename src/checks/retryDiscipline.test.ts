@@ -32,7 +32,8 @@ describe('retryDiscipline', () => {
     c.attempt({ key: 'k1' });
     expect(retryDiscipline.check(b.build(), ex)).toEqual({
       valid: false,
-      message: 'create_order call-1 attempt 2 (req-2) at t=105ms resent the same input after the quota_exceeded error of call-1 attempt 1 at t=5ms: waiting does not help an exhausted quota (R5)',
+      message:
+        'create_order call-1 attempt 2 (req-2) at t=105ms resent the same input after the quota_exceeded error of call-1 attempt 1 at t=5ms: waiting does not help an exhausted quota (R5)',
       evidence: [
         {
           rule: 'R5',
@@ -52,7 +53,9 @@ describe('retryDiscipline', () => {
     ]);
 
     const fixed = new TrialBuilder();
-    fixed.call('create_order', { clientReference: 'ref-1', amount: -1 }, 'idempotent-write').attempt({ error: 'invalid_argument' });
+    fixed
+      .call('create_order', { clientReference: 'ref-1', amount: -1 }, 'idempotent-write')
+      .attempt({ error: 'invalid_argument' });
     fixed.call('create_order', input, 'idempotent-write').attempt();
     expect(retryDiscipline.check(fixed.build(), ex)).toEqual({ valid: true });
   });
@@ -121,7 +124,14 @@ describe('retryDiscipline', () => {
         'write call-1 (create_order) used 2 different idempotency keys (k1, k2) across its attempts (requests req-1, req-2): one operation keeps one key (R23); ' +
         'write call-2 (send_email) was retried 1 times with 2 attempts carrying no idempotency key (requests req-3, req-4): a side-effecting call is retried only with a key (R7)',
       evidence: [
-        { rule: 'R23', call: 'call-1', attempts: [{ attempt: 1, request: 'req-1', idempotencyKey: 'k1' }, { attempt: 2, request: 'req-2', idempotencyKey: 'k2' }] },
+        {
+          rule: 'R23',
+          call: 'call-1',
+          attempts: [
+            { attempt: 1, request: 'req-1', idempotencyKey: 'k1' },
+            { attempt: 2, request: 'req-2', idempotencyKey: 'k2' },
+          ],
+        },
         { rule: 'R7', call: 'call-2', attempts: [{ request: 'req-3' }, { request: 'req-4' }] },
       ],
     });
@@ -151,13 +161,23 @@ describe('retryDiscipline', () => {
 
   it('fails an attempt to the same tool before the Retry-After elapsed (R9), even from a new call', () => {
     const b = new TrialBuilder();
-    b.call('get_order', { clientReference: 'ref-1' }, 'read').attempt({ error: { kind: 'rate_limit', retryAfterMs: 2_000 }, ms: 100 });
+    b.call('get_order', { clientReference: 'ref-1' }, 'read').attempt({
+      error: { kind: 'rate_limit', retryAfterMs: 2_000 },
+      ms: 100,
+    });
     b.advance(500);
     b.call('get_order', { clientReference: 'ref-2' }, 'read').attempt();
     expect(retryDiscipline.check(b.build(), ex)).toMatchObject({
       valid: false,
-      message: 'get_order call-2 attempt 1 (req-2) at t=600ms was sent before the 2000ms Retry-After of call-1 attempt 1 (t=100ms) elapsed at t=2100ms (R9)',
-      evidence: [{ rule: 'R9', attempt: { call: 'call-2', request: 'req-2', t: 600 }, retryAfter: { call: 'call-1', attempt: 1, until: 2_100 } }],
+      message:
+        'get_order call-2 attempt 1 (req-2) at t=600ms was sent before the 2000ms Retry-After of call-1 attempt 1 (t=100ms) elapsed at t=2100ms (R9)',
+      evidence: [
+        {
+          rule: 'R9',
+          attempt: { call: 'call-2', request: 'req-2', t: 600 },
+          retryAfter: { call: 'call-1', attempt: 1, until: 2_100 },
+        },
+      ],
     });
   });
 
@@ -190,7 +210,8 @@ describe('retryDiscipline', () => {
       c.attempt({ key: 'k1', error: 'timeout' });
       if (query === 'runtime') c.attempt({ key: 'k1', purpose: 'status' });
       c.outcome('unknown', { op: 'op-1' });
-      if (query === 'agent') b.call('query_operation_status', { operation_id: 'op-1' }, 'read').attempt({ purpose: 'status' });
+      if (query === 'agent')
+        b.call('query_operation_status', { operation_id: 'op-1' }, 'read').attempt({ purpose: 'status' });
       b.call('create_order', input).attempt({ key: 'k1', commit: order });
       expect(retryDiscipline.check(b.build(), ex)).toEqual({ valid: true });
     }

@@ -82,8 +82,13 @@ function resentAfterStop(index: TrialIndex, callAttempts: CallAttempts): Problem
   const attempts = callAttempts();
   for (const a of attempts) {
     const input = index.inputText(a.call);
-    const candidates = [byCall.get(a.call), input === undefined ? undefined : byInput.get(`${callerOf(index, a.call) ?? ''}\u0000${a.tool}\u0000${input}`)];
-    const stop = candidates.filter((s): s is StopError => s !== undefined && s.seq < a.seq && !askedAnew(index, attempts, s, a)).sort((x, y) => x.seq - y.seq)[0];
+    const candidates = [
+      byCall.get(a.call),
+      input === undefined ? undefined : byInput.get(`${callerOf(index, a.call) ?? ''}\u0000${a.tool}\u0000${input}`),
+    ];
+    const stop = candidates
+      .filter((s): s is StopError => s !== undefined && s.seq < a.seq && !askedAnew(index, attempts, s, a))
+      .sort((x, y) => x.seq - y.seq)[0];
     if (!stop) continue;
     const quota = stop.kind === 'quota_exceeded';
     const origin = stop.attempt === undefined ? stop.call : `${stop.call} attempt ${stop.attempt}`;
@@ -93,7 +98,13 @@ function resentAfterStop(index: TrialIndex, callAttempts: CallAttempts): Problem
       evidence: {
         rule: quota ? 'R5' : 'R7',
         attempt: { call: a.call, attempt: a.attempt, request: a.request, tool: a.tool, seq: a.seq, t: a.t },
-        after: { call: stop.call, ...(stop.attempt !== undefined ? { attempt: stop.attempt } : {}), kind: stop.kind, seq: stop.seq, t: stop.t },
+        after: {
+          call: stop.call,
+          ...(stop.attempt !== undefined ? { attempt: stop.attempt } : {}),
+          kind: stop.kind,
+          seq: stop.seq,
+          t: stop.t,
+        },
       },
     });
   }
@@ -126,7 +137,12 @@ function writeKeys(index: TrialIndex): Problem[] {
         rule,
         call: call.call,
         tool: call.tool,
-        attempts: attempts.map((a) => ({ attempt: a.attempt, request: a.request, t: a.t, ...(a.idempotencyKey !== undefined ? { idempotencyKey: a.idempotencyKey } : {}) })),
+        attempts: attempts.map((a) => ({
+          attempt: a.attempt,
+          request: a.request,
+          t: a.t,
+          ...(a.idempotencyKey !== undefined ? { idempotencyKey: a.idempotencyKey } : {}),
+        })),
       },
     });
   }
@@ -139,13 +155,15 @@ const callerOf = (index: TrialIndex, call: string): string | undefined => index.
 /** R9: after a wait hint, no attempt reaches the same tool before it has elapsed. */
 function retryAfter(index: TrialIndex, callAttempts: CallAttempts): Problem[] {
   // A loop, not flatMap: most attempts end with no hint, and each cost an empty array.
-  const hints: { seq: number; t: number; until: number; ms: number; tool: string; call: string; attempt: number }[] = [];
+  const hints: { seq: number; t: number; until: number; ms: number; tool: string; call: string; attempt: number }[] =
+    [];
   for (const e of index.eventsOf('attempt_end')) {
     const ms = e.error?.retryAfterMs;
     // The tool only for a hint: most attempts end with none, and the lookup builds a table.
     if (ms === undefined) continue;
     const tool = index.attemptFor(e.request)?.tool ?? index.call(e.call)?.tool;
-    if (tool !== undefined) hints.push({ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt });
+    if (tool !== undefined)
+      hints.push({ seq: e.seq, t: e.t, until: e.t + ms, ms, tool, call: e.call, attempt: e.attempt });
   }
   // No hint, nothing to break: most trials, whose attempts need no key each.
   if (hints.length === 0) return [];
@@ -161,14 +179,23 @@ function retryAfter(index: TrialIndex, callAttempts: CallAttempts): Problem[] {
   }
   const problems: Problem[] = [];
   for (const a of attempts) {
-    const hint = byAgentTool.get(`${callerOf(index, a.call) ?? ''}\u0000${a.tool}`)?.find((h) => h.seq < a.seq && a.t < h.until);
+    const hint = byAgentTool
+      .get(`${callerOf(index, a.call) ?? ''}\u0000${a.tool}`)
+      ?.find((h) => h.seq < a.seq && a.t < h.until);
     if (!hint) continue;
     problems.push({
       message: `${a.tool} ${at(a)} was sent before the ${hint.ms}ms Retry-After of ${hint.call} attempt ${hint.attempt} (t=${hint.t}ms) elapsed at t=${hint.until}ms (R9)`,
       evidence: {
         rule: 'R9',
         attempt: { call: a.call, attempt: a.attempt, request: a.request, tool: a.tool, seq: a.seq, t: a.t },
-        retryAfter: { call: hint.call, attempt: hint.attempt, seq: hint.seq, t: hint.t, retryAfterMs: hint.ms, until: hint.until },
+        retryAfter: {
+          call: hint.call,
+          attempt: hint.attempt,
+          seq: hint.seq,
+          t: hint.t,
+          retryAfterMs: hint.ms,
+          until: hint.until,
+        },
       },
     });
   }
@@ -187,9 +214,17 @@ export const retryDiscipline: Checker = {
   check(record): Verdict {
     const index = TrialIndex.of(record);
     let attempts: readonly AttemptEvent[] | undefined;
-    const callAttempts = (): readonly AttemptEvent[] => (attempts ??= index.eventsOf('attempt').filter((a) => a.purpose === 'call'));
+    const callAttempts = (): readonly AttemptEvent[] =>
+      (attempts ??= index.eventsOf('attempt').filter((a) => a.purpose === 'call'));
     const view = index.wire;
     const wire = wireDisciplineProblems(view);
-    return failAll([...resentAfterStop(index, callAttempts), ...writeKeys(index), ...retryAfter(index, callAttempts), ...resentAfterUnknown(index), ...wire, ...modelRetryAfterProblems(view)]);
+    return failAll([
+      ...resentAfterStop(index, callAttempts),
+      ...writeKeys(index),
+      ...retryAfter(index, callAttempts),
+      ...resentAfterUnknown(index),
+      ...wire,
+      ...modelRetryAfterProblems(view),
+    ]);
   },
 };

@@ -36,7 +36,12 @@ export interface AttemptSpec {
 
 const toError = (e: NonNullable<AttemptSpec['error']>): ErrorData => {
   const kind = typeof e === 'string' ? e : e.kind;
-  return { message: `${kind} error`, retryable: TRANSIENT_KINDS.includes(kind), ...(typeof e === 'string' ? {} : e), kind };
+  return {
+    message: `${kind} error`,
+    retryable: TRANSIENT_KINDS.includes(kind),
+    ...(typeof e === 'string' ? {} : e),
+    kind,
+  };
 };
 
 /** One logical call being scripted: its attempts and its outcome. */
@@ -55,18 +60,44 @@ export class CallScript {
     const attempt = ++this.#attempts;
     const request = t.nextRequest();
     const key = spec.key !== undefined ? { idempotencyKey: spec.key } : {};
-    const effects = spec.commit === undefined ? [] : Array.isArray(spec.commit) ? (spec.commit as readonly EffectSpec[]) : [spec.commit as EffectSpec];
+    const effects =
+      spec.commit === undefined
+        ? []
+        : Array.isArray(spec.commit)
+          ? (spec.commit as readonly EffectSpec[])
+          : [spec.commit as EffectSpec];
     const error = spec.error === undefined ? undefined : toError(spec.error);
-    t.add({ type: 'attempt', call: this.id, attempt, tool: this.tool, purpose: spec.purpose ?? 'call', request, ...key });
+    t.add({
+      type: 'attempt',
+      call: this.id,
+      attempt,
+      tool: this.tool,
+      purpose: spec.purpose ?? 'call',
+      request,
+      ...key,
+    });
     const copies = spec.copies ?? Math.max(effects.length, error ? 0 : 1);
     for (let copy = 0; copy < copies; copy++) {
       t.add({ type: 'delivery', request, tool: this.tool, copy, ...key });
       const effect = effects[copy];
       if (effect) t.commit(effect, request, spec.key);
     }
-    t.add({ type: 'response', request, tool: this.tool, result: error ? (effects.length > 0 ? 'lost' : 'error') : 'ok' });
+    t.add({
+      type: 'response',
+      request,
+      tool: this.tool,
+      result: error ? (effects.length > 0 ? 'lost' : 'error') : 'ok',
+    });
     t.advance(spec.ms ?? 0);
-    t.add({ type: 'attempt_end', call: this.id, attempt, purpose: spec.purpose ?? 'call', request, result: error ? 'error' : 'ok', ...(error ? { error } : {}) });
+    t.add({
+      type: 'attempt_end',
+      call: this.id,
+      attempt,
+      purpose: spec.purpose ?? 'call',
+      request,
+      result: error ? 'error' : 'ok',
+      ...(error ? { error } : {}),
+    });
     return request;
   }
 
@@ -140,7 +171,10 @@ export class TrialBuilder {
   build(options: { end?: TrialEnd; services?: Record<string, unknown> } = {}): TrialRecord {
     const agentEnd = this.#events.findLast((e) => e.type === 'agent_end');
     const end: TrialEnd =
-      options.end ?? (agentEnd?.type === 'agent_end' ? { kind: 'agent_ended', outcome: agentEnd.outcome } : { kind: 'hung', at: this.#now });
+      options.end ??
+      (agentEnd?.type === 'agent_end'
+        ? { kind: 'agent_ended', outcome: agentEnd.outcome }
+        : { kind: 'hung', at: this.#now });
     const services = options.services ?? {};
     const ledger = [...this.#ledger];
     return {
@@ -177,11 +211,13 @@ export interface HistoryRecorder {
 export function historyRecorder(): HistoryRecorder {
   const events: HistoryEvent[] = [];
   let requests = 0;
-  const add = (e: Record<string, unknown>): void => void events.push({ seq: events.length, t: 0, ...e } as HistoryEvent);
+  const add = (e: Record<string, unknown>): void =>
+    void events.push({ seq: events.length, t: 0, ...e } as HistoryEvent);
   return {
     events,
     add,
-    call: (id, tool, input) => add({ type: 'tool_call', call: `call-${id}`, tool, risk: 'write', honoursKeys: true, input }),
+    call: (id, tool, input) =>
+      add({ type: 'tool_call', call: `call-${id}`, tool, risk: 'write', honoursKeys: true, input }),
     attempt(id, status) {
       const request = `req-${++requests}`;
       add({ type: 'attempt', call: `call-${id}`, attempt: 1, tool: 't', purpose: status ? 'status' : 'call', request });

@@ -199,7 +199,9 @@ export class TrialIndex {
   }
 
   attempt(call: string, attempt: number): AttemptEvent | undefined {
-    return (this.#attemptById ??= byKey(this.eventsOf('attempt'), (e) => `${e.call}#${e.attempt}`)).get(`${call}#${attempt}`);
+    return (this.#attemptById ??= byKey(this.eventsOf('attempt'), (e) => `${e.call}#${e.attempt}`)).get(
+      `${call}#${attempt}`,
+    );
   }
 
   deliveriesOf(request: string): readonly EventOf<'delivery'>[] {
@@ -245,7 +247,12 @@ export class TrialIndex {
     if (!parsed) return NONE;
     // By service, then key: honesty asks once per claim, and a crowd's claims each filtering the whole ledger was quadratic.
     // Two levels, not one `service:key` text: a service name may hold a colon, and the claim's first colon splits it.
-    this.#effectsByServiceKey ??= new Map([...grouped(this.ledger, (e) => e.service)].map(([service, effects]) => [service, grouped(effects, (e) => e.key)]));
+    this.#effectsByServiceKey ??= new Map(
+      [...grouped(this.ledger, (e) => e.service)].map(([service, effects]) => [
+        service,
+        grouped(effects, (e) => e.key),
+      ]),
+    );
     return this.#effectsByServiceKey.get(parsed.service)?.get(parsed.key) ?? NONE;
   }
 }

@@ -26,7 +26,17 @@ describe('renderComparison', () => {
 
   it('widens a group to a long configuration name and shows missing cells of an interrupted run as dashes', () => {
     const run = {
-      ...makeRun({ k: 2, cells: [{ scenario: 'a', config: 'exponential-backoff-with-a-very-long-name-indeed-longer-than-its-figures' }, { scenario: 'b', config: 'exponential-backoff-with-a-very-long-name-indeed-longer-than-its-figures', trials: 1 }] }),
+      ...makeRun({
+        k: 2,
+        cells: [
+          { scenario: 'a', config: 'exponential-backoff-with-a-very-long-name-indeed-longer-than-its-figures' },
+          {
+            scenario: 'b',
+            config: 'exponential-backoff-with-a-very-long-name-indeed-longer-than-its-figures',
+            trials: 1,
+          },
+        ],
+      }),
       scenarios: ['a', 'b', 'c'],
       interrupted: true,
     };

@@ -16,10 +16,17 @@ interface Slot {
 }
 
 // With k = 1, pass^k is pass^1: shown once.
-const groupHeader = (k: number): Slot[] => ['', 'pass^1', ...(k > 1 ? [`pass^${k}`] : []), 'dup', 'amp', 'p95'].map((h, i) => slot(h, i === 0 ? 'left' : 'right'));
-const slot = (text: string, align: Slot['align'] = 'right', paint?: Paint): Slot => (paint ? { text, align, paint } : { text, align });
+const groupHeader = (k: number): Slot[] =>
+  ['', 'pass^1', ...(k > 1 ? [`pass^${k}`] : []), 'dup', 'amp', 'p95'].map((h, i) =>
+    slot(h, i === 0 ? 'left' : 'right'),
+  );
+const slot = (text: string, align: Slot['align'] = 'right', paint?: Paint): Slot =>
+  paint ? { text, align, paint } : { text, align };
 const width = (s: string): number => [...s].length;
-const missing = (k: number): Slot[] => [slot(' ', 'left'), ...Array.from({ length: groupHeader(k).length - 1 }, () => slot('-'))];
+const missing = (k: number): Slot[] => [
+  slot(' ', 'left'),
+  ...Array.from({ length: groupHeader(k).length - 1 }, () => slot('-')),
+];
 
 interface Figures {
   readonly passed: boolean;
@@ -70,12 +77,18 @@ function totalFigures(run: RunResult, config: string): Figures | undefined {
  * pass^k, duplicate effects, amplification, p95 time: virtual, or wall for a command agent), a totals row, then the gates and
  * failures as the console report shows them.
  */
-export function renderComparison(run: RunResult, options: { readonly gates: readonly GateResult[]; readonly color?: boolean }): string {
+export function renderComparison(
+  run: RunResult,
+  options: { readonly gates: readonly GateResult[]; readonly color?: boolean },
+): string {
   const p = painter(options.color ?? false);
   const byKey = new Map(run.cells.map((c) => [`${c.config}\u0000${c.scenario}`, c]));
   const rows: Slot[][] = [
     [slot('scenario', 'left'), ...run.configs.flatMap(() => groupHeader(run.k))],
-    ...run.scenarios.map((s) => [slot(s, 'left'), ...run.configs.flatMap((c) => group(cellFigures(byKey.get(`${c}\u0000${s}`)), run.k, p))]),
+    ...run.scenarios.map((s) => [
+      slot(s, 'left'),
+      ...run.configs.flatMap((c) => group(cellFigures(byKey.get(`${c}\u0000${s}`)), run.k, p)),
+    ]),
     [slot('all scenarios', 'left'), ...run.configs.flatMap((c) => group(totalFigures(run, c), run.k, p))],
   ];
 
@@ -83,7 +96,8 @@ export function renderComparison(run: RunResult, options: { readonly gates: read
   const widths: number[] = [];
   for (const row of rows) row.forEach((s, i) => (widths[i] = Math.max(widths[i] ?? 0, width(s.text))));
   const groupStart = (g: number): number => 1 + g * COLUMNS;
-  const groupWidth = (g: number): number => widths.slice(groupStart(g), groupStart(g) + COLUMNS).reduce((a, w) => a + w, 0) + 2 * (COLUMNS - 1);
+  const groupWidth = (g: number): number =>
+    widths.slice(groupStart(g), groupStart(g) + COLUMNS).reduce((a, w) => a + w, 0) + 2 * (COLUMNS - 1);
   // A configuration name wider than its figures widens the group's last column.
   run.configs.forEach((config, g) => {
     const extra = width(config) - groupWidth(g);
@@ -96,7 +110,9 @@ export function renderComparison(run: RunResult, options: { readonly gates: read
       const text = s.paint ? s.paint(s.text) : s.text;
       return s.align === 'right' ? pad + text : text + pad;
     });
-    return [cells[0]!, ...run.configs.map((_, g) => cells.slice(groupStart(g), groupStart(g) + COLUMNS).join('  '))].join('  │ ').trimEnd();
+    return [cells[0]!, ...run.configs.map((_, g) => cells.slice(groupStart(g), groupStart(g) + COLUMNS).join('  '))]
+      .join('  │ ')
+      .trimEnd();
   };
   const titles = [' '.repeat(widths[0]!), ...run.configs.map((c, g) => c + ' '.repeat(groupWidth(g) - width(c)))];
   const ruleWidth = widths[0]! + run.configs.reduce((a, _, g) => a + groupWidth(g) + 4, 0);

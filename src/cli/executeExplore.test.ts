@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeExplore } from './executeExplore.js';
 import type { Io } from './io.js';
 
-function io(isTTY: boolean, env: Record<string, string> = {}, signals: Io['signals'] = { on: () => undefined, off: () => undefined }): { io: Io; err: () => string; out: () => string } {
+function io(
+  isTTY: boolean,
+  env: Record<string, string> = {},
+  signals: Io['signals'] = { on: () => undefined, off: () => undefined },
+): { io: Io; err: () => string; out: () => string } {
   const out: string[] = [];
   const err: string[] = [];
   return {
@@ -30,7 +34,13 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const request = (out: string) => ({ scenarios: ['order-partial-write-no-idempotency'], runs: 20, seed: 1, out, replaceFaults: true });
+const request = (out: string) => ({
+  scenarios: ['order-partial-write-no-idempotency'],
+  runs: 20,
+  seed: 1,
+  out,
+  replaceFaults: true,
+});
 
 describe('explore progress', () => {
   it('draws one line on a terminal, searching then shrinking, and clears it before the verdicts', async () => {
@@ -54,10 +64,17 @@ describe('explore progress', () => {
     const t = io(false, {}, signals);
     const stop = setTimeout(() => signals.emit('SIGINT'), 300);
     try {
-      expect(await executeExplore({ scenarios: ['read-timeout-retry'], runs: 1_000_000, seed: 1, out: join(dir, 'stopped') }, t.io)).toBe(130);
+      expect(
+        await executeExplore(
+          { scenarios: ['read-timeout-retry'], runs: 1_000_000, seed: 1, out: join(dir, 'stopped') },
+          t.io,
+        ),
+      ).toBe(130);
     } finally {
       clearTimeout(stop);
     }
-    expect(t.out()).toMatch(/✓ read-timeout-retry × rulebook: \d+ plans, none failed \(stopped by a signal after \d+\)/);
+    expect(t.out()).toMatch(
+      /✓ read-timeout-retry × rulebook: \d+ plans, none failed \(stopped by a signal after \d+\)/,
+    );
   });
 });

@@ -47,13 +47,20 @@ export async function executeMcpServe(request: McpServeRequest, io: Io): Promise
   const header = `${scenario.name}, seed ${runSeed}`;
   const openTrial = async (): Promise<void> => {
     const open = await trials.open();
-    err.stderr.write(`faultline mcp-serve  ${header}, trial ${trials.trialIndex}: serving ${open.mcp.tools.length} MCP tools on stdio, on real time\n`);
+    err.stderr.write(
+      `faultline mcp-serve  ${header}, trial ${trials.trialIndex}: serving ${open.mcp.tools.length} MCP tools on stdio, on real time\n`,
+    );
     err.stderr.write(`  the same world over HTTP: FAULTLINE_MCP_URL=${open.env['FAULTLINE_MCP_URL'] ?? ''}\n`);
   };
   const endTrial = async (report?: ServedReport): Promise<TrialResult | undefined> => {
     const trial = await trials.end(report);
     if (!trial) return undefined;
-    printTrial(trial, err, false, (p, status) => `${p.bold('faultline mcp-serve')}  ${header}, trial ${trials.trialIndex}: ${status}`);
+    printTrial(
+      trial,
+      err,
+      false,
+      (p, status) => `${p.bold('faultline mcp-serve')}  ${header}, trial ${trials.trialIndex}: ${status}`,
+    );
     trials.next();
     return trial;
   };
@@ -62,11 +69,15 @@ export async function executeMcpServe(request: McpServeRequest, io: Io): Promise
   if (trials.current!.mcp.tools.length === 0) {
     await trials.current!.finish();
     await mcpEndpoint.close();
-    throw new FaultlineError(FaultlineErrorCode.Usage, `mcp-serve: scenario "${scenario.name}" declares no tools (its services have none): nothing to serve`);
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `mcp-serve: scenario "${scenario.name}" declares no tools (its services have none): nothing to serve`,
+    );
   }
   await serveOnStdio(trials, openTrial, endTrial, request.trials, io);
   if (request.report !== undefined) writeMcpServeReport(request.report, scenario.name, runSeed, trials.judged, err);
-  if (request.out !== undefined) await writeServedReports(scenario, SERVED_CONFIG, runSeed, trials.judged, request.out, clock, err);
+  if (request.out !== undefined)
+    await writeServedReports(scenario, SERVED_CONFIG, runSeed, trials.judged, request.out, clock, err);
   err.stderr.write(`${realTimeNote([scenario.name])}\n`);
   return trials.judged.some((t) => t.status === 'failed') ? ExitCode.GateFailed : ExitCode.Ok;
 }
@@ -75,7 +86,13 @@ export async function executeMcpServe(request: McpServeRequest, io: Io): Promise
  * Answers MCP on stdio until the client closes stdin, Ctrl-C, or the last trial `trials` allows
  * ends (`faultline/end_trial`); then judges the trial still open.
  */
-async function serveOnStdio(trials: ServedTrials, openTrial: () => Promise<void>, endTrial: (report?: ServedReport) => Promise<TrialResult | undefined>, most: number | undefined, io: Io): Promise<void> {
+async function serveOnStdio(
+  trials: ServedTrials,
+  openTrial: () => Promise<void>,
+  endTrial: (report?: ServedReport) => Promise<TrialResult | undefined>,
+  most: number | undefined,
+  io: Io,
+): Promise<void> {
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
   const more = (): boolean => most === undefined || trials.trialIndex < most;
@@ -90,7 +107,12 @@ async function serveOnStdio(trials: ServedTrials, openTrial: () => Promise<void>
       if (next) await openTrial();
       // The answer goes out first; then the session ends.
       else void Promise.resolve().then(stop);
-      return { trial: trial.trialIndex, status: trial.status, checks: trial.checks.map((c) => ({ name: c.name, verdict: c.verdict })), ...(next && { next: trials.trialIndex }) };
+      return {
+        trial: trial.trialIndex,
+        status: trial.status,
+        checks: trial.checks.map((c) => ({ name: c.name, verdict: c.verdict })),
+        ...(next && { next: trials.trialIndex }),
+      };
     },
   });
   const interrupt = listenForInterrupt(io);

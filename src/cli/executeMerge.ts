@@ -22,7 +22,10 @@ async function readReport(file: string): Promise<JsonReport> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new FaultlineError(FaultlineErrorCode.NotFound, `${file}: cannot read the report (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new FaultlineError(
+      FaultlineErrorCode.NotFound,
+      `${file}: cannot read the report (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   return parseJsonReport(text, file);
 }
@@ -41,7 +44,10 @@ export async function executeMerge(request: MergeRequest, io: Io): Promise<ExitC
   for (const file of request.reports) reports.push(await readReport(file));
   const run = mergeRuns(reports.map(runFromJsonReport), request.reports);
   // The gates the shards were run with, unless the merge names its own.
-  const gates = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : reports[0]!.gates.results.map((g) => parseGate(g.gate));
+  const gates =
+    request.gates && request.gates.length > 0
+      ? withCoverageGate(request.gates)
+      : reports[0]!.gates.results.map((g) => parseGate(g.gate));
   const code = await reportRun(
     run,
     {

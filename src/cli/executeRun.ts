@@ -102,7 +102,12 @@ const shown = (path: string): string => {
 };
 
 /** How many of each cell's trials a shard runs, for the progress lines. */
-function shardCellSize(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[], k: number, shard: Shard): (config: string, scenario: string) => number {
+function shardCellSize(
+  scenarios: readonly Scenario[],
+  configs: readonly ExecutionConfig[],
+  k: number,
+  shard: Shard,
+): (config: string, scenario: string) => number {
   const sizes = new Map<string, number>();
   for (const job of matrixJobs(scenarios.length, configs.length, k, shard, cellRuns(scenarios))) {
     const key = `${configs[job.config]!.name}\u0000${scenarios[job.scenario]!.name}`;
@@ -120,7 +125,10 @@ export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode>
   if (request.seed === 'random') io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
   const given = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : DEFAULT_GATES;
   // A live run's gates fail closed: a trial the provider failed is not a pass.
-  const gates = request.modelMode === 'live' || request.modelMode === 'record' ? withInfraGate(given, request.maxInfraErrors ?? 0) : given;
+  const gates =
+    request.modelMode === 'live' || request.modelMode === 'record'
+      ? withInfraGate(given, request.maxInfraErrors ?? 0)
+      : given;
   const reporters = request.reporters && request.reporters.length > 0 ? request.reporters : DEFAULT_REPORTERS;
 
   // Listening before loading: a stop signal during a slow load still ends in (empty) reports and its exit code.
@@ -139,7 +147,12 @@ interface Resolved {
   readonly reporters: readonly ReporterName[];
 }
 
-async function runAndReport(request: RunRequest, { seed, gates, reporters }: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
+async function runAndReport(
+  request: RunRequest,
+  { seed, gates, reporters }: Resolved,
+  signal: AbortSignal,
+  io: Io,
+): Promise<ExitCode> {
   const loaded = await loadRunInputs(request, gates, reporters, io);
   // Nothing to rerun (said on stdout): the previous reports stay as they are.
   if (loaded === undefined) return ExitCode.Ok;
@@ -178,13 +191,20 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
       signal: AbortSignal.any([stop, bail.signal]),
       onTrial: (trial, done, total) => {
         spent += trial.cost ?? 0;
-        if (trial.recording !== undefined) recordings.push({ scenario: trial.scenario, config: trial.config, trialIndex: trial.trialIndex, file: trial.recording });
+        if (trial.recording !== undefined)
+          recordings.push({
+            scenario: trial.scenario,
+            config: trial.config,
+            trialIndex: trial.trialIndex,
+            file: trial.recording,
+          });
         if (request.maxCost !== undefined && spent >= request.maxCost && !spend.signal.aborted) spend.abort();
         onTrial(trial, done, total);
         const line = session?.progressLine(done, total, spent);
         if (line !== undefined) io.stderr.write(`${line}\n`);
       },
-      price: (trial) => price(trial.model ?? scenarios.find((s) => s.name === trial.scenario)?.model?.name, trial.stats.tokens),
+      price: (trial) =>
+        price(trial.model ?? scenarios.find((s) => s.name === trial.scenario)?.model?.name, trial.stats.tokens),
       ...matrixIsolation(request, toModel, scenarios, trials),
       ...(live && { live: live.run }),
     });
@@ -194,14 +214,38 @@ async function runAndReport(request: RunRequest, { seed, gates, reporters }: Res
   }
   if (spend.signal.aborted) {
     // What the provider was paid, trials that did not finish included: how far over the limit it went.
-    run = { ...run, stopped: { reason: 'max-cost', limit: request.maxCost!, spent: Math.max(spent, live?.spent() ?? 0) } };
+    run = {
+      ...run,
+      stopped: { reason: 'max-cost', limit: request.maxCost!, spent: Math.max(spent, live?.spent() ?? 0) },
+    };
   }
-  const wallClock = { startedAt, finishedAt: new Date(clock.now()).toISOString(), durationMs: Math.round(wallMs() - started) };
-  const cassettes = modelMode === 'record' ? await saveRecordings(scenarios, configs.map((c) => c.name), recordings) : [];
+  const wallClock = {
+    startedAt,
+    finishedAt: new Date(clock.now()).toISOString(),
+    durationMs: Math.round(wallMs() - started),
+  };
+  const cassettes =
+    modelMode === 'record'
+      ? await saveRecordings(
+          scenarios,
+          configs.map((c) => c.name),
+          recordings,
+        )
+      : [];
   if (cassettes.length > 0) io.stdout.write(`cassettes: ${cassettes.map(shown).join(', ')}\n`);
   const real = scenarios.filter((s) => s.agent.kind === 'command').map((s) => s.name);
   if (real.length > 0) io.stdout.write(`${realTimeNote(real)}\n`);
-  return reportRun(run, { ...request, gates, reporters, wallClock, ...(bail.signal.aborted && !signal.aborted && { bailedAfter: request.bail! }) }, io);
+  return reportRun(
+    run,
+    {
+      ...request,
+      gates,
+      reporters,
+      wallClock,
+      ...(bail.signal.aborted && !signal.aborted && { bailedAfter: request.bail! }),
+    },
+    io,
+  );
 }
 
 interface RunInputs {
@@ -211,14 +255,28 @@ interface RunInputs {
 }
 
 /** The scenarios and configurations, checked (peers, preflight) and their model sources ready; undefined when `--last-failed` finds nothing to rerun. */
-async function loadRunInputs(request: RunRequest, gates: readonly Gate[], reporters: readonly ReporterName[], io: Io): Promise<RunInputs | undefined> {
+async function loadRunInputs(
+  request: RunRequest,
+  gates: readonly Gate[],
+  reporters: readonly ReporterName[],
+  io: Io,
+): Promise<RunInputs | undefined> {
   const origins = request.origins;
-  const from = origins && ((ref: string): string | undefined => { const o = origins.refs.get(ref); return o === undefined ? undefined : `${origins.file}: ${o}`; });
+  const from =
+    origins &&
+    ((ref: string): string | undefined => {
+      const o = origins.refs.get(ref);
+      return o === undefined ? undefined : `${origins.file}: ${o}`;
+    });
   const scenarios = await selectScenarios(request, from, io);
   if (scenarios.length === 0) return undefined;
   const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
   if (request.configsGiven === true) {
-    const note = notApplicable(scenarios, configs, origins?.configs === true ? `${origins.file}: retryConfigs` : '--config');
+    const note = notApplicable(
+      scenarios,
+      configs,
+      origins?.configs === true ? `${origins.file}: retryConfigs` : '--config',
+    );
     if (note.refuse) throw new FaultlineError(FaultlineErrorCode.Usage, note.message);
     if (note.message !== '') io.stderr.write(`faultline: ${note.message}\n`);
   }
@@ -240,7 +298,13 @@ async function loadRunInputs(request: RunRequest, gates: readonly Gate[], report
   return { scenarios, configs, modelMode };
 }
 
-function runProgress(request: RunRequest, reporters: readonly ReporterName[], scenarios: readonly Scenario[], configs: readonly ExecutionConfig[], io: Io): ReturnType<typeof createProgress> {
+function runProgress(
+  request: RunRequest,
+  reporters: readonly ReporterName[],
+  scenarios: readonly Scenario[],
+  configs: readonly ExecutionConfig[],
+  io: Io,
+): ReturnType<typeof createProgress> {
   // The dot and list reporters show the run as it goes on stdout, as vitest's and Playwright's do; else the progress goes to stderr.
   const onStdout = reporters.includes('dot') ? 'dots' : reporters.includes('list') ? 'lines' : undefined;
   const progressStream = onStdout === undefined ? io.stderr : io.stdout;
@@ -255,7 +319,14 @@ function runProgress(request: RunRequest, reporters: readonly ReporterName[], sc
 }
 
 /** Starts the model gateway of a `--live` or `--record` run. */
-async function startLive(request: RunRequest, modelMode: ModelMode, scenarios: readonly Scenario[], price: ReturnType<typeof pricer>, spend: AbortController, io: Io): Promise<LiveSession> {
+async function startLive(
+  request: RunRequest,
+  modelMode: ModelMode,
+  scenarios: readonly Scenario[],
+  price: ReturnType<typeof pricer>,
+  spend: AbortController,
+  io: Io,
+): Promise<LiveSession> {
   // Loaded on first use, as the html writer below: a run without --live never needs the model gateway.
   const { startLiveRun } = await import('./liveRun.js');
   return startLiveRun(scenarios, io.env, {
@@ -264,21 +335,34 @@ async function startLive(request: RunRequest, modelMode: ModelMode, scenarios: r
     ...(request.liveRetries !== undefined && { retries: request.liveRetries }),
     ...(modelMode === 'record' && { reuseAnswers: true }),
     // Priced as each answer arrives, in the gateway: trials in flight cannot spend past it.
-    ...(request.maxCost !== undefined && { maxCost: { limit: request.maxCost, price: (model, usage) => price(model, usage), onLimit: () => spend.abort() } }),
+    ...(request.maxCost !== undefined && {
+      maxCost: { limit: request.maxCost, price: (model, usage) => price(model, usage), onLimit: () => spend.abort() },
+    }),
   });
 }
 
 /** runMatrix's workers, and the rest of how its trials are isolated. */
-function matrixIsolation(request: RunRequest, toModel: boolean, scenarios: readonly Scenario[], trials: number): Pick<Parameters<typeof runMatrix>[0], 'workers' | 'keepFailures' | 'shard' | 'isolation'> {
+function matrixIsolation(
+  request: RunRequest,
+  toModel: boolean,
+  scenarios: readonly Scenario[],
+  trials: number,
+): Pick<Parameters<typeof runMatrix>[0], 'workers' | 'keepFailures' | 'shard' | 'isolation'> {
   return {
     // Live (and record) trials run on workers, one per connection by default: the key and the
     // connection limit stay in the gateway, in this thread.
-    workers: request.workers ?? (toModel ? defaultLiveWorkers(request.maxConnections ?? DEFAULT_MAX_CONNECTIONS, trials, availableParallelism()) : workersFor(scenarios, request, trials)),
+    workers:
+      request.workers ??
+      (toModel
+        ? defaultLiveWorkers(request.maxConnections ?? DEFAULT_MAX_CONNECTIONS, trials, availableParallelism())
+        : workersFor(scenarios, request, trials)),
     ...(request.keepFailures !== undefined && { keepFailures: request.keepFailures }),
     ...(request.shard && { shard: request.shard }),
     isolation: {
       // A live trial waits on the wall clock for connections and the provider's retries: its watchdog waits longer.
-      ...(request.trialTimeout !== undefined ? { trialTimeoutMs: request.trialTimeout } : toModel && { trialTimeoutMs: LIVE_TRIAL_TIMEOUT_MS }),
+      ...(request.trialTimeout !== undefined
+        ? { trialTimeoutMs: request.trialTimeout }
+        : toModel && { trialTimeoutMs: LIVE_TRIAL_TIMEOUT_MS }),
       ...(request.workerHeap !== undefined && { heapMb: request.workerHeap }),
     },
   };
@@ -310,24 +394,32 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
     color,
     quiet: request.quiet === true,
   });
-  if (compare && reporters.some(isConsoleReporter)) io.stdout.write(renderComparison(run, { gates: written.gates, color }));
+  if (compare && reporters.some(isConsoleReporter))
+    io.stdout.write(renderComparison(run, { gates: written.gates, color }));
   else if (written.console !== undefined) io.stdout.write(written.console);
 
   const summaryFile = io.env['GITHUB_STEP_SUMMARY'];
   if (summaryFile) await appendFile(summaryFile, `${renderMarkdownReport(run, { gates: written.gates })}\n`);
 
-  const html = request.html === true ? [await (await import('../report/html/writeCompareHtml.js')).writeCompareHtml(run, request.outDir)] : [];
+  const html =
+    request.html === true
+      ? [await (await import('../report/html/writeCompareHtml.js')).writeCompareHtml(run, request.outDir)]
+      : [];
   const files = [...Object.values(written.paths), ...html].map(shown);
   if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
   const finished = run.cells.reduce((a, c) => a + c.metrics.trials + (c.metrics.infraErrors ?? 0), 0);
   if (run.interrupted && request.bailedAfter !== undefined) {
     // A bail is a failure, not a stop signal: the exit code is a failing run's.
-    io.stderr.write(`faultline: stopped after ${request.bailedAfter} failing ${request.bailedAfter === 1 ? 'trial' : 'trials'} (--bail ${request.bailedAfter}); the reports cover the ${finished} trials that finished\n`);
+    io.stderr.write(
+      `faultline: stopped after ${request.bailedAfter} failing ${request.bailedAfter === 1 ? 'trial' : 'trials'} (--bail ${request.bailedAfter}); the reports cover the ${finished} trials that finished\n`,
+    );
     return ExitCode.GateFailed;
   }
   if (run.stopped) {
     // Stopped at the spending limit: the gates cannot pass on a run that did not finish.
-    io.stderr.write(`faultline: stopped at --max-cost ${run.stopped.limit} (${formatCost(run.stopped.spent)} spent); the reports cover the ${finished} trials that finished\n`);
+    io.stderr.write(
+      `faultline: stopped at --max-cost ${run.stopped.limit} (${formatCost(run.stopped.spent)} spent); the reports cover the ${finished} trials that finished\n`,
+    );
     return ExitCode.GateFailed;
   }
   if (run.interrupted) {
@@ -344,7 +436,11 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
  * is repaid (`auto`, see `workersWorthIt`), so the default never makes a run slower than in
  * process. The user's code is always isolated: the available cores, one per 500 trials.
  */
-function workersFor(scenarios: readonly Scenario[], request: { readonly trialTimeout?: number; readonly workerHeap?: number }, trials: number): number | 'auto' {
+function workersFor(
+  scenarios: readonly Scenario[],
+  request: { readonly trialTimeout?: number; readonly workerHeap?: number },
+  trials: number,
+): number | 'auto' {
   const isolated = runsUserCode(scenarios) || request.trialTimeout !== undefined || request.workerHeap !== undefined;
   return isolated ? defaultWorkers(trials) : 'auto';
 }

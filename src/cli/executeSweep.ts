@@ -13,7 +13,14 @@ import { runsUserCode } from '../agent/kinds/runsUserCode.js';
 import { assertPeersInstalled } from '../agent/kinds/optionalPeers.js';
 import { prepareModelSource } from '../scenario/modelSource.js';
 import { runSweep, sweepTrials, type SweepResult } from '../sweep/runSweep.js';
-import { pointSeed, sweepPlan, sweepSeries, type SweepFault, type SweepSeries, type SweepTarget } from '../sweep/sweepFaults.js';
+import {
+  pointSeed,
+  sweepPlan,
+  sweepSeries,
+  type SweepFault,
+  type SweepSeries,
+  type SweepTarget,
+} from '../sweep/sweepFaults.js';
 import { impossibleGates, withCoverageGate, type Gate } from '../stats/gates.js';
 import { evaluateSweepGates, type SweepGates } from '../sweep/sweepGates.js';
 import { colorEnabled } from '../report/console.js';
@@ -37,7 +44,11 @@ import { replayIsolated } from './replayIsolated.js';
 /** The reports a sweep writes: a table on the terminal, sweep.json, sweep.md and sweep.html. */
 export const SWEEP_REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
 export type SweepReporter = (typeof SWEEP_REPORTERS)[number];
-const FILES: Record<Exclude<SweepReporter, 'console'>, string> = { json: 'sweep.json', markdown: 'sweep.md', html: 'sweep.html' };
+const FILES: Record<Exclude<SweepReporter, 'console'>, string> = {
+  json: 'sweep.json',
+  markdown: 'sweep.md',
+  html: 'sweep.html',
+};
 
 /** `faultline sweep`, flags parsed. */
 export interface SweepRequest {
@@ -81,8 +92,13 @@ function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix'>): SweepSeries[] 
   return series;
 }
 
-async function load(request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep' | 'project'>): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
-  const scenarios = pickByGrep(await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'), request.grep);
+async function load(
+  request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep' | 'project'>,
+): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
+  const scenarios = pickByGrep(
+    await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'),
+    request.grep,
+  );
   const configs = await loadConfigs(request.configs);
   await assertPeersInstalled(scenarios, configs);
   // A broken cassette is bad input, refused before the first trial (in a worker it would end each trial `crashed`).
@@ -100,15 +116,33 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
     const { scenarios, configs } = await load(request);
     // A sweep is a measurement: no gate unless one is named, and then coverage beside it, as `run` judges it.
     const gates = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : [];
-    const problems = impossibleGates(gates, { k: request.k, ...(request.kFrom !== undefined && { kFrom: `${request.kFrom}: k` }), scenarios: scenarios.map((s) => s.name), configs: configs.map((c) => c.name) });
+    const problems = impossibleGates(gates, {
+      k: request.k,
+      ...(request.kFrom !== undefined && { kFrom: `${request.kFrom}: k` }),
+      scenarios: scenarios.map((s) => s.name),
+      configs: configs.map((c) => c.name),
+    });
     if (problems.length > 0) throw new FaultlineError(FaultlineErrorCode.Usage, problems.join('\n'));
-    if (request.gateUpTo !== undefined && gates.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, '--gate-up-to bounds the λ the gates are judged at: give at least one --gate');
+    if (request.gateUpTo !== undefined && gates.length === 0)
+      throw new FaultlineError(
+        FaultlineErrorCode.Usage,
+        '--gate-up-to bounds the λ the gates are judged at: give at least one --gate',
+      );
     const files = request.reporters.filter((r): r is Exclude<SweepReporter, 'console'> => r !== 'console');
     if (files.length > 0) await assertWritableFolder(request.outDir, '--out');
     const stepSummary = io.env['GITHUB_STEP_SUMMARY'];
     if (stepSummary) await assertAppendable(stepSummary, 'GITHUB_STEP_SUMMARY');
 
-    const options = { scenarios, configs, k: request.k, seed, lambdas: request.lambdas, series, target: request.target, mayNotFire: request.mayNotFire === true };
+    const options = {
+      scenarios,
+      configs,
+      k: request.k,
+      seed,
+      lambdas: request.lambdas,
+      series,
+      target: request.target,
+      mayNotFire: request.mayNotFire === true,
+    };
     const total = sweepTrials(options);
     let done = 0;
     const started = wallMs();
@@ -119,12 +153,18 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
       signal: interrupt.signal,
       onPoint: (s, point) => {
         done += point.run.cells.reduce((a, c) => a + c.metrics.trials, 0);
-        const figures = point.run.byConfig.map((m) => `${m.config} ${formatRate(m.passHat[0])}/${formatRate(m.passHat[request.k - 1])}`).join(', ');
-        io.stderr.write(`faultline sweep: ${s.label} λ=${point.lambda}: pass^1/pass^${request.k} ${figures} [${done}/${total} trials]\n`);
+        const figures = point.run.byConfig
+          .map((m) => `${m.config} ${formatRate(m.passHat[0])}/${formatRate(m.passHat[request.k - 1])}`)
+          .join(', ');
+        io.stderr.write(
+          `faultline sweep: ${s.label} λ=${point.lambda}: pass^1/pass^${request.k} ${figures} [${done}/${total} trials]\n`,
+        );
       },
     });
     const seconds = (wallMs() - started) / 1000;
-    io.stderr.write(`faultline sweep: ${done} trials in ${seconds.toFixed(2)} s (${Math.round(done / Math.max(seconds, 1e-3))} trials/s)\n`);
+    io.stderr.write(
+      `faultline sweep: ${done} trials in ${seconds.toFixed(2)} s (${Math.round(done / Math.max(seconds, 1e-3))} trials/s)\n`,
+    );
     const judged = evaluateSweepGates(result, gates, request.gateUpTo);
     const written = await writeSweepReports(result, judged, request, io);
     if (written.length > 0) io.stdout.write(`\nreports: ${written.map(shown).join(', ')}\n`);
@@ -139,14 +179,24 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
   }
 }
 
-async function writeSweepReports(result: SweepResult, gates: SweepGates, request: SweepRequest, io: Io): Promise<string[]> {
+async function writeSweepReports(
+  result: SweepResult,
+  gates: SweepGates,
+  request: SweepRequest,
+  io: Io,
+): Promise<string[]> {
   const paths: string[] = [];
   for (const reporter of request.reporters) {
     if (reporter === 'console') {
       io.stdout.write(renderSweepConsole(result, { color: colorEnabled(io.stdout, io.env), gates }));
       continue;
     }
-    const text = reporter === 'json' ? renderSweepJson(result, gates) : reporter === 'markdown' ? renderSweepMarkdown(result, gates) : renderHtmlReport(sweepHtmlReport(buildSweepJson(result, gates)));
+    const text =
+      reporter === 'json'
+        ? renderSweepJson(result, gates)
+        : reporter === 'markdown'
+          ? renderSweepMarkdown(result, gates)
+          : renderHtmlReport(sweepHtmlReport(buildSweepJson(result, gates)));
     const path = join(request.outDir, FILES[reporter]);
     await writeReportAtomic(path, text);
     paths.push(path);
@@ -158,27 +208,56 @@ async function writeSweepReports(result: SweepResult, gates: SweepGates, request
  * `faultline sweep … --lambda L --replay I`: trial I of one scenario under one configuration,
  * with the one series' faults at λ = L, exactly as the sweep ran it. Exit 0 when it passes, 1 when it fails.
  */
-export async function executeSweepReplay(request: Omit<SweepRequest, 'reporters' | 'outDir' | 'k' | 'gates' | 'gateUpTo' | 'mayNotFire'>, trialIndex: number, json: boolean, io: Io): Promise<ExitCode> {
-  const usage = (message: string): FaultlineError => new FaultlineError(FaultlineErrorCode.Usage, `--replay reruns one trial: ${message}`);
+export async function executeSweepReplay(
+  request: Omit<SweepRequest, 'reporters' | 'outDir' | 'k' | 'gates' | 'gateUpTo' | 'mayNotFire'>,
+  trialIndex: number,
+  json: boolean,
+  io: Io,
+): Promise<ExitCode> {
+  const usage = (message: string): FaultlineError =>
+    new FaultlineError(FaultlineErrorCode.Usage, `--replay reruns one trial: ${message}`);
   if (request.seed === 'random') throw usage('it needs the seed of the sweep it reproduces (--seed <n>), not "random"');
   const seed = request.seed;
   const series = seriesOf(request);
-  if (series.length !== 1) throw usage(`name one series (one --fault, or several with --mix), not ${series.length}: ${series.map((s) => s.label).join(', ')}`);
+  if (series.length !== 1)
+    throw usage(
+      `name one series (one --fault, or several with --mix), not ${series.length}: ${series.map((s) => s.label).join(', ')}`,
+    );
   const [lambda, ...moreLambdas] = request.lambdas;
-  if (lambda === undefined || moreLambdas.length > 0) throw usage(`name one λ (--lambda 0.3), not ${request.lambdas.length}: ${request.lambdas.join(', ')}`);
+  if (lambda === undefined || moreLambdas.length > 0)
+    throw usage(`name one λ (--lambda 0.3), not ${request.lambdas.length}: ${request.lambdas.join(', ')}`);
   const { scenarios, configs } = await load(request);
   const agents = scenarios.flatMap((s) => matrixAgentOf(s)?.name ?? []);
   if (scenarios.length !== 1) {
-    throw usage(agents.length > 0 ? `name one agent of faultline.config.ts's agents (--agent), not ${agents.length} (${agents.join(', ')})` : `name one scenario, not ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`);
+    throw usage(
+      agents.length > 0
+        ? `name one agent of faultline.config.ts's agents (--agent), not ${agents.length} (${agents.join(', ')})`
+        : `name one scenario, not ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`,
+    );
   }
-  if (configs.length !== 1) throw usage(`name one configuration (--config), not ${configs.length} (${configs.map((c) => c.name).join(', ')})`);
+  if (configs.length !== 1)
+    throw usage(`name one configuration (--config), not ${configs.length} (${configs.map((c) => c.name).join(', ')})`);
   const [s, config] = [scenarios[0]!, configs[0]!];
   const runSeed = pointSeed(seed, series[0]!.label, lambda);
   const trial = await replayIsolated(
-    { scenario: s, config, runSeed, trialIndex, refs: { scenario: refOf(s), config: refOf(config), ...(agents[0] !== undefined && { agent: agents[0] }) }, addedFaults: sweepPlan(series[0]!, lambda, request.target), isolation: request.isolation ?? {} },
+    {
+      scenario: s,
+      config,
+      runSeed,
+      trialIndex,
+      refs: { scenario: refOf(s), config: refOf(config), ...(agents[0] !== undefined && { agent: agents[0] }) },
+      addedFaults: sweepPlan(series[0]!, lambda, request.target),
+      isolation: request.isolation ?? {},
+    },
     io,
   );
   if (typeof trial === 'number') return trial;
-  printTrial(trial, io, json, (p, status) => `${p.bold('faultline sweep --replay')}  ${s.name} × ${cellLabeller([s], [config])(s, config.name)}, ${series[0]!.label} at λ=${lambda}, seed ${seed} (point seed ${runSeed}), trial ${trialIndex}: ${status}`);
+  printTrial(
+    trial,
+    io,
+    json,
+    (p, status) =>
+      `${p.bold('faultline sweep --replay')}  ${s.name} × ${cellLabeller([s], [config])(s, config.name)}, ${series[0]!.label} at λ=${lambda}, seed ${seed} (point seed ${runSeed}), trial ${trialIndex}: ${status}`,
+  );
   return trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
 }

@@ -34,7 +34,12 @@ async function readReport(path: string): Promise<string> {
     return await readFile(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file (write one with "faultline run")' : code === 'EISDIR' ? 'a folder, expected a faultline.json' : String(code ?? e);
+    const why =
+      code === 'ENOENT'
+        ? 'no such file (write one with "faultline run")'
+        : code === 'EISDIR'
+          ? 'a folder, expected a faultline.json'
+          : String(code ?? e);
     throw new FaultlineError(FaultlineErrorCode.Usage, `${path}: ${why}`);
   }
 }
@@ -46,14 +51,20 @@ async function readReport(path: string): Promise<string> {
 export async function executeView(request: ViewRequest, io: Io): Promise<ExitCode> {
   const text = await readReport(request.report);
   const sweep = sweepOf(text, request.report);
-  const html = sweep !== undefined ? renderHtmlReport(sweepHtmlReport(sweep)) : renderRunHtml(parseJsonReport(text, request.report));
+  const html =
+    sweep !== undefined
+      ? renderHtmlReport(sweepHtmlReport(sweep))
+      : renderRunHtml(parseJsonReport(text, request.report));
   const path = join(dirname(request.report), sweep !== undefined ? 'sweep.html' : 'report.html');
   try {
     await writeReportAtomic(path, html);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== 'string') throw error;
-    throw new FaultlineError(FaultlineErrorCode.Usage, `${path}: cannot write the file (${code}); give a report in a folder you can write to, or copy it to one`);
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `${path}: cannot write the file (${code}); give a report in a folder you can write to, or copy it to one`,
+    );
   }
   io.stdout.write(`${path}\n`);
   if (!request.serve) return ExitCode.Ok;
@@ -71,10 +82,16 @@ async function serve(html: string, io: Io): Promise<void> {
       return;
     }
     if (path !== '/' && path !== '/report.html') {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found: this server holds only /report.html\n');
+      res
+        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('not found: this server holds only /report.html\n');
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': body.length,
+      'cache-control': 'no-store',
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
   await new Promise<void>((resolve, reject) => {

@@ -47,9 +47,13 @@ function sortError(error: unknown): ErrorExit {
     return { code: error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage, message: '' };
   }
   if (isFaultlineError(error)) {
-    if (error.code === FaultlineErrorCode.Internal) return { code: ExitCode.Crash, message: `faultline crashed: ${error.stack ?? error.message}` };
+    if (error.code === FaultlineErrorCode.Internal)
+      return { code: ExitCode.Crash, message: `faultline crashed: ${error.stack ?? error.message}` };
     return { code: ExitCode.Usage, message: `error: ${error.message}` };
   }
   const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  return { code: ExitCode.Crash, message: `faultline crashed (this is a bug in faultline, please report it):\n${text}` };
+  return {
+    code: ExitCode.Crash,
+    message: `faultline crashed (this is a bug in faultline, please report it):\n${text}`,
+  };
 }

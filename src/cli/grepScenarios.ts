@@ -14,11 +14,18 @@ export function grepFromConfigFile(pattern: string, file: string): RegExp {
   return grep;
 }
 
-export function pickByGrep<T extends { readonly name: string }>(entries: readonly T[], grep: RegExp | undefined, what = 'scenario'): T[] {
+export function pickByGrep<T extends { readonly name: string }>(
+  entries: readonly T[],
+  grep: RegExp | undefined,
+  what = 'scenario',
+): T[] {
   if (grep === undefined) return [...entries];
   const chosen = entries.filter((s) => grep.test(s.name));
   if (chosen.length === 0) {
-    throw new FaultlineError(FaultlineErrorCode.Usage, `${fromFile.get(grep) ?? '--grep'} ${grep.source} matches no ${what} (${what}s: ${[...new Set(entries.map((s) => s.name))].join(', ')})`);
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `${fromFile.get(grep) ?? '--grep'} ${grep.source} matches no ${what} (${what}s: ${[...new Set(entries.map((s) => s.name))].join(', ')})`,
+    );
   }
   return chosen;
 }

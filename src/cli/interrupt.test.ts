@@ -41,7 +41,10 @@ describe('listenForInterrupt', () => {
   });
 
   it('stops a run on SIGTERM (143) and SIGHUP (129) as on SIGINT; the first signal decides the code', () => {
-    for (const [name, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    for (const [name, code] of [
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const) {
       const { io, exits, err, signals } = fakeIo();
       const interrupt = listenForInterrupt(io);
       signals.emit(name);

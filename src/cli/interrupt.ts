@@ -46,7 +46,8 @@ export function listenForInterrupt(io: Io): Interrupt {
   }
   const controller = new AbortController();
   let received: StopSignal | undefined;
-  const codeOf = (s: StopSignal | undefined): ExitCode => (s === undefined ? ExitCode.Interrupted : SIGNAL_EXIT_CODES[s]);
+  const codeOf = (s: StopSignal | undefined): ExitCode =>
+    s === undefined ? ExitCode.Interrupted : SIGNAL_EXIT_CODES[s];
   const onSignal = (name: StopSignal): void => {
     if (received !== undefined) {
       io.stderr.write(`\nfaultline: ${name} again, exiting without reports\n`);
@@ -55,7 +56,9 @@ export function listenForInterrupt(io: Io): Interrupt {
     }
     received = name;
     const how = name === 'SIGINT' ? 'interrupted' : `interrupted by ${name}`;
-    io.stderr.write(`\nfaultline: ${how}; finishing the trial in progress and writing the reports (${name === 'SIGINT' ? 'Ctrl-C' : `${name}`} again to quit at once)\n`);
+    io.stderr.write(
+      `\nfaultline: ${how}; finishing the trial in progress and writing the reports (${name === 'SIGINT' ? 'Ctrl-C' : `${name}`} again to quit at once)\n`,
+    );
     controller.abort();
   };
   const handlers = STOP_SIGNALS.map((name) => [name, () => onSignal(name)] as const);

@@ -25,8 +25,14 @@ export async function readLastFailed(outDir: string, outFrom: string): Promise<L
     text = await readFile(report, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' || code === 'ENOTDIR' ? 'no previous report' : `cannot read the previous report (${code ?? String(error)})`;
-    throw new FaultlineError(FaultlineErrorCode.Usage, `--last-failed: ${why} at ${report} (the out folder ${outDir}, from ${outFrom}); run once without --last-failed, or point --out at the folder of the last run`);
+    const why =
+      code === 'ENOENT' || code === 'ENOTDIR'
+        ? 'no previous report'
+        : `cannot read the previous report (${code ?? String(error)})`;
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `--last-failed: ${why} at ${report} (the out folder ${outDir}, from ${outFrom}); run once without --last-failed, or point --out at the folder of the last run`,
+    );
   }
   const parsed = parseJsonReport(text, `--last-failed: ${report}`);
   const seen = new Set<string>();

@@ -27,13 +27,21 @@ export interface LiveSessionOptions {
    * `--max-cost`: once the answers have cost this much, no further request is sent (the trials in
    * flight end not judged) and `onLimit` hears it once; priced as each answer comes back.
    */
-  readonly maxCost?: { readonly limit: number; readonly price: (model: string | undefined, usage: ModelUsage) => number | undefined; readonly onLimit: () => void };
+  readonly maxCost?: {
+    readonly limit: number;
+    readonly price: (model: string | undefined, usage: ModelUsage) => number | undefined;
+    readonly onLimit: () => void;
+  };
 }
 
 const PROGRESS_EVERY_MS = 2_000;
 
 /** Starts the gateway every live model request of the run goes through, with the keys from the environment. */
-export async function startLiveRun(scenarios: readonly Scenario[], env: Readonly<Record<string, string | undefined>>, options: LiveSessionOptions): Promise<LiveSession> {
+export async function startLiveRun(
+  scenarios: readonly Scenario[],
+  env: Readonly<Record<string, string | undefined>>,
+  options: LiveSessionOptions,
+): Promise<LiveSession> {
   const keys: Partial<Record<'openai' | 'anthropic', string>> = {};
   const upstreams: string[] = [];
   // A scenario's model.name prices its trials (as the run prices them), else the model its requests name.
@@ -43,7 +51,8 @@ export async function startLiveRun(scenarios: readonly Scenario[], env: Readonly
     const key = env[API_KEY_ENV[s.model.api]];
     if (key !== undefined && key !== '') keys[s.model.api] = key;
     upstreams.push(modelRoot(s.model.api, s.model.baseUrl));
-    if (s.model.name !== undefined) named.push([modelRoot(s.model.api, s.model.baseUrl).replace(/\/+$/, ''), s.model.name]);
+    if (s.model.name !== undefined)
+      named.push([modelRoot(s.model.api, s.model.baseUrl).replace(/\/+$/, ''), s.model.name]);
   }
   let tokens = 0;
   let spent = 0;
@@ -59,13 +68,19 @@ export async function startLiveRun(scenarios: readonly Scenario[], env: Readonly
       tokens += (usage?.input ?? 0) + (usage?.output ?? 0);
       if (usage === undefined || maxCost === undefined) return;
       const before = spent;
-      const cost = maxCost.price(named.find(([root]) => url === root || url.startsWith(`${root}/`))?.[1] ?? model, usage) ?? 0;
+      const cost =
+        maxCost.price(named.find(([root]) => url === root || url.startsWith(`${root}/`))?.[1] ?? model, usage) ?? 0;
       dearest = Math.max(dearest, cost);
       spent += cost;
       if (before < maxCost.limit && spent >= maxCost.limit) maxCost.onLimit();
     },
     // A request in flight will cost about what the dearest answer so far did: admitted only while those could not pass the limit.
-    ...(maxCost && { admit: (others: number) => (spent + others * dearest >= maxCost.limit ? `not sent: the run stopped at --max-cost ${maxCost.limit} (${formatCost(spent)} spent); this trial was not judged` : undefined) }),
+    ...(maxCost && {
+      admit: (others: number) =>
+        spent + others * dearest >= maxCost.limit
+          ? `not sent: the run stopped at --max-cost ${maxCost.limit} (${formatCost(spent)} spent); this trial was not judged`
+          : undefined,
+    }),
   });
   let last = -Infinity;
   return {

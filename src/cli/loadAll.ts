@@ -6,7 +6,12 @@ import { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/er
  * alone so the message lists every bad file at once (fix them all in one go, as tsc reports
  * every error), not just the first. Crashes and single refs are rethrown as they are.
  */
-export async function loadAll<T>(refs: readonly string[], load: (refs: readonly string[]) => Promise<T[]>, what: string, from?: (ref: string) => string | undefined): Promise<T[]> {
+export async function loadAll<T>(
+  refs: readonly string[],
+  load: (refs: readonly string[]) => Promise<T[]>,
+  what: string,
+  from?: (ref: string) => string | undefined,
+): Promise<T[]> {
   try {
     return await load(refs);
   } catch (first) {
@@ -24,9 +29,13 @@ export async function loadAll<T>(refs: readonly string[], load: (refs: readonly 
     if (errors.length === 1 && from) throw errors[0]!;
     // Every file loads alone: the fault lies between them (two scenarios with one name, say).
     if (errors.length < 2) throw first;
-    throw new FaultlineError(errors[0]!.code, `${errors.length} ${what} files could not be loaded:\n\n${errors.map((e) => e.message).join('\n\n')}`, {
-      errors: errors.map((e) => ({ code: e.code, message: e.message })),
-    });
+    throw new FaultlineError(
+      errors[0]!.code,
+      `${errors.length} ${what} files could not be loaded:\n\n${errors.map((e) => e.message).join('\n\n')}`,
+      {
+        errors: errors.map((e) => ({ code: e.code, message: e.message })),
+      },
+    );
   }
 }
 

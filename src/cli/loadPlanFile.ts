@@ -29,7 +29,9 @@ export interface PlanFile {
  */
 export async function loadPlanFile(file: string): Promise<PlanFile> {
   // A .yaml or .json plan is read as a scenario file is (duplicate keys, nesting, `__proto__`, aliases refused the same way).
-  const data = DATA_EXTENSIONS.includes(extname(file).toLowerCase()) ? await loadFile(file, FaultlineErrorCode.PlanInvalid) : readPlanText(file);
+  const data = DATA_EXTENSIONS.includes(extname(file).toLowerCase())
+    ? await loadFile(file, FaultlineErrorCode.PlanInvalid)
+    : readPlanText(file);
   return planOf(data, file);
 }
 
@@ -39,13 +41,19 @@ function readPlanText(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: cannot read the plan (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new FaultlineError(
+      FaultlineErrorCode.PlanInvalid,
+      `${file}: cannot read the plan (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   let data: unknown;
   try {
     data = parseYaml(text);
   } catch (error) {
-    throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: not YAML or JSON: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    throw new FaultlineError(
+      FaultlineErrorCode.PlanInvalid,
+      `${file}: not YAML or JSON: ${(error as Error).message.split('\n')[0] ?? ''}`,
+    );
   }
   // A `__proto__` key would be dropped by validation: the rule would hold less than the file says.
   refuseProtoKeys(data, file, FaultlineErrorCode.PlanInvalid);
@@ -67,5 +75,9 @@ function planOf(data: unknown, file: string): PlanFile {
   const parsed = FaultPlanSchema.safeParse(data);
   if (parsed.success) return { plan: parsed.data };
   const lines = formatIssues(parsed.error.issues, []);
-  throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `${file}: invalid fault plan (a list of { match, fault } rules):\n${lines.map((l) => `  - ${l}`).join('\n')}`, { issues: lines });
+  throw new FaultlineError(
+    FaultlineErrorCode.PlanInvalid,
+    `${file}: invalid fault plan (a list of { match, fault } rules):\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+    { issues: lines },
+  );
 }

@@ -9,7 +9,10 @@ import type { Io } from './io.js';
 import { main } from './main.js';
 
 /** The CLI in-process, with its output captured: fast checks of wiring the e2e suite runs for real. */
-async function cli(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const io: Io = {
@@ -62,7 +65,10 @@ describe('main (in process)', () => {
     const summary = join(dir, 'step-summary.md');
     await writeFile(summary, '# earlier step\n');
     const out = join(dir, 'run');
-    const r = await cli(['run', 'read-timeout-retry', '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', out], { GITHUB_STEP_SUMMARY: summary });
+    const r = await cli(
+      ['run', 'read-timeout-retry', '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', out],
+      { GITHUB_STEP_SUMMARY: summary },
+    );
     expect(r.code).toBe(0);
     expect(r.out).toContain('faultline  seed 1, k = 2, 1 scenario × 1 configuration, 2 trials (0 failed)');
     expect(r.out).toContain('gates: all 4 held');
@@ -76,7 +82,22 @@ describe('main (in process)', () => {
 
   it('compares configurations side by side and fails the default gates when one of them fails', async () => {
     const out = join(dir, 'compare');
-    const r = await cli(['compare', 'read-timeout-retry', '--config', 'rulebook', '--config', 'no-retry', '--k', '2', '--out', out, '--reporter', 'console', '--reporter', 'json']);
+    const r = await cli([
+      'compare',
+      'read-timeout-retry',
+      '--config',
+      'rulebook',
+      '--config',
+      'no-retry',
+      '--k',
+      '2',
+      '--out',
+      out,
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/│ rulebook\s+│ no-retry/);
     expect(r.out).toMatch(/^read-timeout-retry\s+│ ✓ .*│ ✗ /m);
@@ -86,7 +107,22 @@ describe('main (in process)', () => {
   });
 
   it('passes a config-scoped gate that ignores the failing configuration', async () => {
-    const r = await cli(['compare', 'read-timeout-retry', '--config', 'rulebook', '--config', 'no-retry', '--k', '1', '--out', join(dir, 'scoped'), '--reporter', 'json', '--gate', 'config=rulebook:pass^k>=1']);
+    const r = await cli([
+      'compare',
+      'read-timeout-retry',
+      '--config',
+      'rulebook',
+      '--config',
+      'no-retry',
+      '--k',
+      '1',
+      '--out',
+      join(dir, 'scoped'),
+      '--reporter',
+      'json',
+      '--gate',
+      'config=rulebook:pass^k>=1',
+    ]);
     expect(r.code).toBe(0);
     expect(r.out).toBe(`\nreports: ${join(dir, 'scoped', 'faultline.json')}\n`);
   });

@@ -17,7 +17,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   try {
     await buildProgram(ctx).parseAsync([...argv], { from: 'user' });
     // A command that ran to the end despite a stop signal (list, schema) still says it was stopped.
-    const stopped = interrupt.received() !== undefined && (ctx.exitCode === ExitCode.Ok || ctx.exitCode === ExitCode.GateFailed);
+    const stopped =
+      interrupt.received() !== undefined && (ctx.exitCode === ExitCode.Ok || ctx.exitCode === ExitCode.GateFailed);
     return stopped ? interrupt.exitCode() : ctx.exitCode;
   } catch (error) {
     const { code, message } = errorExit(error);

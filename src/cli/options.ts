@@ -20,7 +20,10 @@ export function parseInteger(value: string, min: number, what: string): number {
 
 export function parseK(value: string): number {
   const k = parseInteger(value, 1, `a whole number of trials, from 1 to ${MAX_K}`);
-  if (k > MAX_K) throw new InvalidArgumentError(`expected a whole number of trials, from 1 to ${MAX_K} (at most ${MAX_K} per scenario × configuration: shard a larger run), got "${value}"`);
+  if (k > MAX_K)
+    throw new InvalidArgumentError(
+      `expected a whole number of trials, from 1 to ${MAX_K} (at most ${MAX_K} per scenario × configuration: shard a larger run), got "${value}"`,
+    );
   return k;
 }
 
@@ -43,11 +46,17 @@ export function parseSeed(value: string): SeedOption {
 }
 
 /** Repeatable string flags: commander calls this once per occurrence. */
-export const collect = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), value];
+export const collect = (value: string, previous: readonly string[] | undefined): string[] => [
+  ...(previous ?? []),
+  value,
+];
 
 /** A repeatable flag that also takes a comma list (`--agent a,b --agent c`). */
 export function collectNames(value: string, previous: readonly string[] | undefined): string[] {
-  const names = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const names = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   // An empty value would pick no agent at all: a run of nothing that exits 0.
   if (names.length === 0) throw new InvalidArgumentError(`expected a name (or a comma list of names), got "${value}"`);
   return [...(previous ?? []), ...names];
@@ -63,13 +72,22 @@ export function collectGate(value: string, previous: readonly Gate[] | undefined
 }
 
 /** The reporters' names, kept here so parsing flags does not load the reporters (a unit test keeps it equal to `REPORTER_NAMES`). */
-export const REPORTER_CHOICES = ['console', 'dot', 'list', 'json', 'junit', 'markdown', 'html'] as const satisfies readonly ReporterName[];
+export const REPORTER_CHOICES = [
+  'console',
+  'dot',
+  'list',
+  'json',
+  'junit',
+  'markdown',
+  'html',
+] as const satisfies readonly ReporterName[];
 /** What a command writes when `--reporter` is not given: report.html only on request (`--html`). */
 export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'markdown'] as const satisfies readonly ReporterName[];
 
 export function collectReporter(value: string, previous: readonly ReporterName[] | undefined): ReporterName[] {
   const name = REPORTER_CHOICES.find((r) => r === value.trim());
-  if (name === undefined) throw new InvalidArgumentError(`unknown reporter "${value}" (one of: ${REPORTER_CHOICES.join(', ')})`);
+  if (name === undefined)
+    throw new InvalidArgumentError(`unknown reporter "${value}" (one of: ${REPORTER_CHOICES.join(', ')})`);
   return [...(previous ?? []), name];
 }
 
@@ -93,4 +111,5 @@ export function parseGrep(value: string): RegExp {
 }
 
 /** `--bail N` / `--max-failures N`: failing trials after which the run stops; 0 never stops (as vitest's and Playwright's 0). */
-export const parseBail = (value: string): number => parseInteger(value, 0, 'a number of failing trials after which the run stops (0: never)');
+export const parseBail = (value: string): number =>
+  parseInteger(value, 0, 'a number of failing trials after which the run stops (0: never)');

@@ -7,7 +7,15 @@ import { trackTempFile, untrackTempFile } from '../report/tempFiles.js';
 const usage = (message: string): FaultlineError => new FaultlineError(FaultlineErrorCode.Usage, message);
 
 const kindOf = (info: Awaited<ReturnType<typeof stat>>): string =>
-  info.isFile() ? 'a file' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : info.isFIFO() ? 'a pipe' : info.isSocket() ? 'a socket' : 'not a folder';
+  info.isFile()
+    ? 'a file'
+    : info.isCharacterDevice() || info.isBlockDevice()
+      ? 'a device'
+      : info.isFIFO()
+        ? 'a pipe'
+        : info.isSocket()
+          ? 'a socket'
+          : 'not a folder';
 
 const errnoOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
 
@@ -23,12 +31,15 @@ export async function assertWritableFolder(dir: string, flag: string): Promise<v
 
 async function folderWritable(dir: string, label: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
-  if (info !== undefined && !info.isDirectory()) throw usage(`${label}: expected a folder, but ${dir} is ${kindOf(info)}`);
+  if (info !== undefined && !info.isDirectory())
+    throw usage(`${label}: expected a folder, but ${dir} is ${kindOf(info)}`);
   try {
     await mkdir(dir, { recursive: true });
   } catch (error) {
     const code = errnoOf(error);
-    throw usage(`${label}: cannot create the folder ${dir} (${code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file' : code})`);
+    throw usage(
+      `${label}: cannot create the folder ${dir} (${code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file' : code})`,
+    );
   }
   // Permission bits do not tell the whole story (root, read-only mounts, ACLs): try a file.
   const probe = join(dir, `.faultline-probe.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
@@ -62,7 +73,8 @@ export async function assertWritableFile(file: string, flag: string): Promise<vo
  */
 export async function assertAppendable(file: string, name: string): Promise<void> {
   const info = await stat(file).catch(() => undefined);
-  if (info?.isDirectory()) throw usage(`${name}=${file}: expected a file to append the Markdown summary to, but it is a folder`);
+  if (info?.isDirectory())
+    throw usage(`${name}=${file}: expected a file to append the Markdown summary to, but it is a folder`);
   try {
     await (await open(file, 'a')).close();
   } catch (error) {

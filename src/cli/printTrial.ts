@@ -8,14 +8,23 @@ import type { Io } from './io.js';
  * a heading (`title` gets the painter and the trial's status), the timeline and the verdicts;
  * with `json`, the history alone.
  */
-export function printTrial(trial: TrialSummary, io: Io, json: boolean, title: (p: Painter, status: string) => string): void {
+export function printTrial(
+  trial: TrialSummary,
+  io: Io,
+  json: boolean,
+  title: (p: Painter, status: string) => string,
+): void {
   if (json) {
     io.stdout.write(`${JSON.stringify(trial.history, null, 2)}\n`);
     return;
   }
   const p = painter(colorEnabled(io.stdout, io.env));
   const status =
-    trial.status === 'passed' ? p.green('passed') : trial.status === 'infra-error' ? p.bold(`infra-error (${trial.message})`) : p.red(`failed (${trial.failed.join(', ')})`);
+    trial.status === 'passed'
+      ? p.green('passed')
+      : trial.status === 'infra-error'
+        ? p.bold(`infra-error (${trial.message})`)
+        : p.red(`failed (${trial.failed.join(', ')})`);
   const lines = [
     title(p, status),
     '',
@@ -24,7 +33,8 @@ export function printTrial(trial: TrialSummary, io: Io, json: boolean, title: (p
     p.bold('verdicts'),
     ...verdictLines(trial.checks).map((l, i) => {
       const v = trial.checks[i]!.verdict;
-      const evidence = v.valid === false && v.evidence.length > 0 ? `\n      evidence: ${compactJson(v.evidence, 2000)}` : '';
+      const evidence =
+        v.valid === false && v.evidence.length > 0 ? `\n      evidence: ${compactJson(v.evidence, 2000)}` : '';
       return `  ${l.replace(/^[✓✗]/, (m) => mark(p, m === '✓'))}${evidence}`;
     }),
   ];

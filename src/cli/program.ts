@@ -48,7 +48,21 @@ export function buildProgram(ctx: CliContext): Command {
     .description("fault-injection and reliability tests for LLM agents' tool calls")
     .version(version(), '-v, --version')
     .addHelpText('after', EXAMPLES);
-  for (const create of [createRunCommand, createCompareCommand, createReplayCommand, createMergeCommand, createListCommand, createSchemaCommand, createInitCommand, createViewCommand, createMcpProxyCommand, createMcpServeCommand, createServeCommand, createExploreCommand, createSweepCommand]) {
+  for (const create of [
+    createRunCommand,
+    createCompareCommand,
+    createReplayCommand,
+    createMergeCommand,
+    createListCommand,
+    createSchemaCommand,
+    createInitCommand,
+    createViewCommand,
+    createMcpProxyCommand,
+    createMcpServeCommand,
+    createServeCommand,
+    createExploreCommand,
+    createSweepCommand,
+  ]) {
     program.addCommand(configure(create(ctx), ctx));
   }
   return program;

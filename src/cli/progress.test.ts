@@ -3,11 +3,20 @@ import { makeTrial } from '../report/testing.js';
 import { barLine, cellLine, createProgress } from './progress.js';
 
 const trial = (config: string, scenario: string, trialIndex: number, failed = false) =>
-  makeTrial({ scenario, config, runSeed: 1, trialIndex, failures: failed ? [{ check: 'duplicates', message: 'twice' }] : [] });
+  makeTrial({
+    scenario,
+    config,
+    runSeed: 1,
+    trialIndex,
+    failures: failed ? [{ check: 'duplicates', message: 'twice' }] : [],
+  });
 
 function sink(columns?: number): { stream: { write(s: string): boolean; columns?: number }; text: () => string } {
   const parts: string[] = [];
-  return { stream: { write: (s) => (parts.push(s), true), ...(columns !== undefined && { columns }) }, text: () => parts.join('') };
+  return {
+    stream: { write: (s) => (parts.push(s), true), ...(columns !== undefined && { columns }) },
+    text: () => parts.join(''),
+  };
 }
 
 describe('progress', () => {
@@ -43,10 +52,17 @@ describe('progress', () => {
   it('in lines mode, writes one line per finished cell, naming the failed checks', () => {
     const { stream, text } = sink();
     const p = createProgress({ stream, mode: 'lines', k: 2 });
-    const trials = [trial('naive', 'a', 0), trial('naive', 'a', 1, true), trial('naive', 'b', 0), trial('naive', 'b', 1)];
+    const trials = [
+      trial('naive', 'a', 0),
+      trial('naive', 'a', 1, true),
+      trial('naive', 'b', 0),
+      trial('naive', 'b', 1),
+    ];
     trials.forEach((t, i) => p.onTrial(t, i + 1, 4));
     p.finish();
-    expect(text()).toBe(['✗ naive × a: 1/2 passed (duplicates) [2/4 trials]', '✓ naive × b: 2/2 passed [4/4 trials]', ''].join('\n'));
+    expect(text()).toBe(
+      ['✗ naive × a: 1/2 passed (duplicates) [2/4 trials]', '✓ naive × b: 2/2 passed [4/4 trials]', ''].join('\n'),
+    );
   });
 
   it('in bar mode, redraws at most every 80 ms (and always at the end), then clears the line', () => {
@@ -86,6 +102,8 @@ describe('progress', () => {
   });
 
   it('colours the mark only when asked', () => {
-    expect(cellLine('c', 's', 1, 1, [], 1, 1, true)).toBe('\u001b[32m✓\u001b[39m c × s: 1/1 passed \u001b[2m[1/1 trials]\u001b[22m');
+    expect(cellLine('c', 's', 1, 1, [], 1, 1, true)).toBe(
+      '\u001b[32m✓\u001b[39m c × s: 1/1 passed \u001b[2m[1/1 trials]\u001b[22m',
+    );
   });
 });

@@ -41,7 +41,16 @@ export function barLine(done: number, total: number, failed: number, current: st
 }
 
 /** The line for a finished scenario × configuration cell: `✓ rulebook × read-timeout-retry: 4/4 passed [4/60 trials]`. */
-export function cellLine(config: string, scenario: string, passed: number, trials: number, failedChecks: readonly string[], done: number, total: number, color = false): string {
+export function cellLine(
+  config: string,
+  scenario: string,
+  passed: number,
+  trials: number,
+  failedChecks: readonly string[],
+  done: number,
+  total: number,
+  color = false,
+): string {
   const p = painter(color);
   const why = failedChecks.length > 0 ? ` (${failedChecks.join(', ')})` : '';
   return `${mark(p, passed === trials)} ${config} × ${scenario}: ${passed}/${trials} passed${why} ${p.dim(`[${done}/${total} trials]`)}`;
@@ -53,7 +62,15 @@ export const DOTS_PER_LINE = 80;
 /** The `dot` reporter's mark for a trial: `·` passed, `F` failed (Playwright's marks). */
 export const dotMark = (trial: Pick<TrialSummary, 'status'>): string => (trial.status === 'passed' ? '·' : 'F');
 
-export function createProgress({ stream, mode: asked, k, cellSize = () => k, color = false, onlyFailing = false, now = wallMs }: ProgressOptions): Progress {
+export function createProgress({
+  stream,
+  mode: asked,
+  k,
+  cellSize = () => k,
+  color = false,
+  onlyFailing = false,
+  now = wallMs,
+}: ProgressOptions): Progress {
   // A bar redraws what passed too: quiet keeps to lines.
   const mode = onlyFailing && asked === 'bar' ? 'lines' : asked;
   if (mode === 'off') return { onTrial: () => undefined, finish: () => undefined };
@@ -70,7 +87,9 @@ export function createProgress({ stream, mode: asked, k, cellSize = () => k, col
       const t = now();
       if (t - lastDraw < REDRAW_MS && done < total) return;
       lastDraw = t;
-      stream.write(`\r\u001b[2K${barLine(done, total, failed, `${trial.config} × ${trial.scenario}`, stream.columns || 80)}`);
+      stream.write(
+        `\r\u001b[2K${barLine(done, total, failed, `${trial.config} × ${trial.scenario}`, stream.columns || 80)}`,
+      );
       drawn = true;
       return;
     }
@@ -82,7 +101,10 @@ export function createProgress({ stream, mode: asked, k, cellSize = () => k, col
     else if (trial.status === 'failed') trial.failed.forEach((c) => cell.checks.add(c));
     else cell.checks.add('infra-error');
     if (cell.trials === cellSize(trial.config, trial.scenario)) {
-      if (!(onlyFailing && cell.passed === cell.trials)) stream.write(`${cellLine(trial.config, trial.scenario, cell.passed, cell.trials, [...cell.checks], done, total, color)}\n`);
+      if (!(onlyFailing && cell.passed === cell.trials))
+        stream.write(
+          `${cellLine(trial.config, trial.scenario, cell.passed, cell.trials, [...cell.checks], done, total, color)}\n`,
+        );
       cells.delete(key);
     }
   };

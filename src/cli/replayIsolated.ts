@@ -37,7 +37,13 @@ export async function replayIsolated(request: ReplayRequest, io: Io): Promise<Tr
     ...(request.addedFaults && { addedFaults: request.addedFaults }),
   });
   try {
-    const trial = await trials.run({ scenario: 0, config: 0, trialIndex: request.trialIndex, refs: request.refs, ...(request.override && { override: request.override }) });
+    const trial = await trials.run({
+      scenario: 0,
+      config: 0,
+      trialIndex: request.trialIndex,
+      refs: request.refs,
+      ...(request.override && { override: request.override }),
+    });
     return trial ?? interrupt.exitCode();
   } finally {
     await trials.close();

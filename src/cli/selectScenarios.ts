@@ -29,14 +29,23 @@ export interface ScenarioSelection {
  * `--last-failed` (the failing cells of the last report) and by the files a watching faultline
  * names. Empty, with a line on stdout saying why, when there is nothing to rerun.
  */
-export async function selectScenarios(request: ScenarioSelection, from: ((ref: string) => string | undefined) | undefined, io: Io): Promise<Scenario[]> {
+export async function selectScenarios(
+  request: ScenarioSelection,
+  from: ((ref: string) => string | undefined) | undefined,
+  io: Io,
+): Promise<Scenario[]> {
   const origins = request.origins;
   let refs = request.scenarios;
   let onlyNames: ReadonlySet<string> | undefined;
   if (request.lastFailed === true) {
-    const last = await readLastFailed(request.outDir, origins?.outDir ? `${origins.file}: outDir` : request.outDirTyped === true ? '--out' : 'the default');
+    const last = await readLastFailed(
+      request.outDir,
+      origins?.outDir ? `${origins.file}: outDir` : request.outDirTyped === true ? '--out' : 'the default',
+    );
     if (last.scenarios.length === 0) {
-      io.stdout.write(`--last-failed: nothing failed in ${last.report} (${plural(last.cells, 'cell')}, every one passed); nothing to rerun\n`);
+      io.stdout.write(
+        `--last-failed: nothing failed in ${last.report} (${plural(last.cells, 'cell')}, every one passed); nothing to rerun\n`,
+      );
       return [];
     }
     onlyNames = new Set(last.scenarios.map((s) => s.name));
@@ -44,12 +53,25 @@ export async function selectScenarios(request: ScenarioSelection, from: ((ref: s
     if (request.scenariosTyped !== true) refs = last.scenarios.map((s) => s.ref);
   }
   // Refs the report named came from no config file entry.
-  const loaded = pickByGrep(await loadAll(refs, (r) => loadScenarios(r, request.project), 'scenario', refs === request.scenarios ? from : undefined), request.grep);
+  const loaded = pickByGrep(
+    await loadAll(
+      refs,
+      (r) => loadScenarios(r, request.project),
+      'scenario',
+      refs === request.scenarios ? from : undefined,
+    ),
+    request.grep,
+  );
   const onlyFiles = request.onlyFiles && new Set(request.onlyFiles);
-  const scenarios = loaded.filter((s) => (onlyNames === undefined || onlyNames.has(s.name)) && (onlyFiles === undefined || onlyFiles.has(resolve(sourceFileOf(s) ?? ''))));
+  const scenarios = loaded.filter(
+    (s) =>
+      (onlyNames === undefined || onlyNames.has(s.name)) &&
+      (onlyFiles === undefined || onlyFiles.has(resolve(sourceFileOf(s) ?? ''))),
+  );
   if (scenarios.length === 0) {
     // Only a narrowing flag may leave nothing to run; an empty selection otherwise is bad input, not a pass.
-    if (onlyNames === undefined && onlyFiles === undefined) throw new FaultlineError(FaultlineErrorCode.Usage, `no scenario to run in ${refs.join(', ')}`);
+    if (onlyNames === undefined && onlyFiles === undefined)
+      throw new FaultlineError(FaultlineErrorCode.Usage, `no scenario to run in ${refs.join(', ')}`);
     io.stdout.write(
       onlyNames === undefined
         ? '--watch: none of the changed files holds a scenario of this run now; nothing to rerun\n'
@@ -59,6 +81,9 @@ export async function selectScenarios(request: ScenarioSelection, from: ((ref: s
   }
   // Each scenario once: a matrix scenario loads once per agent, under one name.
   const names = [...new Set(scenarios.map((s) => s.name))];
-  if (onlyNames !== undefined) io.stderr.write(`faultline: --last-failed reruns ${names.length === 1 ? 'scenario' : `${names.length} scenarios`}: ${names.join(', ')}\n`);
+  if (onlyNames !== undefined)
+    io.stderr.write(
+      `faultline: --last-failed reruns ${names.length === 1 ? 'scenario' : `${names.length} scenarios`}: ${names.join(', ')}\n`,
+    );
   return scenarios;
 }

@@ -24,10 +24,41 @@ export function sessionClock(): SessionClock {
  * judged, as one cell of `scenario` under `config` on the wall clock, with `run`'s default
  * gates. The console summary is not printed: each trial's verdicts already were.
  */
-export async function writeServedReports(scenario: Scenario, config: string, seed: number, trials: readonly TrialResult[], outDir: string, clock: SessionClock, io: Io): Promise<void> {
-  const tally = new CellTally(scenario.name, config, { scenario: refOf(scenario), config }, undefined, ruleInfos(scenario.faults), 'real');
+export async function writeServedReports(
+  scenario: Scenario,
+  config: string,
+  seed: number,
+  trials: readonly TrialResult[],
+  outDir: string,
+  clock: SessionClock,
+  io: Io,
+): Promise<void> {
+  const tally = new CellTally(
+    scenario.name,
+    config,
+    { scenario: refOf(scenario), config },
+    undefined,
+    ruleInfos(scenario.faults),
+    'real',
+  );
   for (const trial of trials) tally.add(summarise(trial, true));
-  const run = finishRun({ seed, k: trials.length, scenarios: [scenario.name], configs: [config], cells: trials.length > 0 ? [tally.cell()] : [], interrupted: false, keepFailures: null });
-  const wallClock = { startedAt: clock.startedAt, finishedAt: new Date(new RealClock().now()).toISOString(), durationMs: Math.round(wallMs() - clock.started) };
-  await reportRun(run, { outDir, view: 'summary', gates: DEFAULT_GATES, reporters: ['json', 'junit', 'markdown'], wallClock }, io);
+  const run = finishRun({
+    seed,
+    k: trials.length,
+    scenarios: [scenario.name],
+    configs: [config],
+    cells: trials.length > 0 ? [tally.cell()] : [],
+    interrupted: false,
+    keepFailures: null,
+  });
+  const wallClock = {
+    startedAt: clock.startedAt,
+    finishedAt: new Date(new RealClock().now()).toISOString(),
+    durationMs: Math.round(wallMs() - clock.started),
+  };
+  await reportRun(
+    run,
+    { outDir, view: 'summary', gates: DEFAULT_GATES, reporters: ['json', 'junit', 'markdown'], wallClock },
+    io,
+  );
 }

@@ -14,7 +14,10 @@ export async function servedScenario(ref: string, configFile: string | undefined
   const scenarios = loaded.filter((s, i) => loaded.findIndex((o) => o.name === s.name) === i);
   const scenario = scenarios[0];
   if (scenario === undefined || scenarios.length > 1) {
-    throw new FaultlineError(FaultlineErrorCode.Usage, `${command} takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`);
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `${command} takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})`,
+    );
   }
   return scenario;
 }

@@ -43,7 +43,15 @@ export class ServedTrials {
 
   async open(): Promise<OpenServedTrial> {
     const seed = trialSeed(this.runSeed, this.scenario.name, SERVED_CONFIG, this.#index);
-    const open = await openServedTrial({ scenario: this.scenario, config: SERVED_CONFIG, seed, trialIndex: this.#index, backend: memoryBackend, mcpEndpoint: this.mcpEndpoint, ...(this.#ports && { ports: this.#ports }) });
+    const open = await openServedTrial({
+      scenario: this.scenario,
+      config: SERVED_CONFIG,
+      seed,
+      trialIndex: this.#index,
+      backend: memoryBackend,
+      mcpEndpoint: this.mcpEndpoint,
+      ...(this.#ports && { ports: this.#ports }),
+    });
     this.#current = open;
     this.#ports = open.ports;
     return open;

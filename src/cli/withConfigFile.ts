@@ -33,11 +33,19 @@ export async function withSharedConfigFile<F extends SharedFlags>(
   cmd: Command,
   scenarios: string[],
   flags: F,
-  more: (config: LoadedConfigFile['config'], typed: (option: string) => boolean, file: string) => Partial<F> = () => ({}),
+  more: (
+    config: LoadedConfigFile['config'],
+    typed: (option: string) => boolean,
+    file: string,
+  ) => Partial<F> = () => ({}),
 ): Promise<{ scenarios: string[]; flags: F }> {
   const read = await readProjectConfig(flags.configFile, flags.agent);
   if (read === undefined) return { scenarios, flags };
-  const { file, loaded: { config }, project } = read;
+  const {
+    file,
+    loaded: { config },
+    project,
+  } = read;
   const typed = (option: string): boolean => cmd.getOptionValueSource(option) === 'cli';
   return {
     scenarios: scenarios.length > 0 ? scenarios : [...(config.scenarios ?? [])],
@@ -60,13 +68,21 @@ export async function withSharedConfigFile<F extends SharedFlags>(
 export async function withConfigFile(cmd: Command, scenarios: string[], flags: RunFlags): Promise<Invocation> {
   const read = await readProjectConfig(flags.configFile, flags.agent);
   if (read === undefined) return { scenarios, flags };
-  const { file, loaded: { config, origins }, project } = read;
+  const {
+    file,
+    loaded: { config, origins },
+    project,
+  } = read;
   // Commander fills k, seed and out with their defaults; only a value typed by the user beats the file.
   const typed = (option: string): boolean => cmd.getOptionValueSource(option) === 'cli';
   const fromFile: ConfigOrigins = {
     file,
     // Only the lists the command line did not replace.
-    refs: new Map([...origins].filter(([, at]) => (at.startsWith('scenarios[') ? scenarios.length === 0 : flags.config === undefined))),
+    refs: new Map(
+      [...origins].filter(([, at]) =>
+        at.startsWith('scenarios[') ? scenarios.length === 0 : flags.config === undefined,
+      ),
+    ),
     gates: flags.gate === undefined && config.gates !== undefined,
     k: !typed('k') && config.k !== undefined,
     outDir: !typed('out') && config.outDir !== undefined,

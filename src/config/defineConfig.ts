@@ -28,7 +28,9 @@ export interface FaultlineConfig {
   /** Only scenarios whose name matches this regular expression (`--grep`). */
   readonly grep?: string;
   /** Prices per million tokens by model name, over the shipped table: `{ 'gpt-4o': { input: 2.5, output: 10, cachedInput: 1.25 } }`. */
-  readonly prices?: Readonly<Record<string, { readonly input: number; readonly output: number; readonly cachedInput?: number | undefined }>>;
+  readonly prices?: Readonly<
+    Record<string, { readonly input: number; readonly output: number; readonly cachedInput?: number | undefined }>
+  >;
   /**
    * Scenario fields every scenario that leaves them out gets: `services`, `model`, `http`,
    * `network`, `budget`, `checks`, `agent`. Whole fields: a scenario that sets `budget` keeps its
@@ -44,7 +46,10 @@ export interface FaultlineConfig {
   readonly agents?: readonly ProjectAgent[];
 }
 
-const refs = (what: string) => z.array(z.string().min(1, `expected a ${what}, got an empty string`)).min(1, `list at least one ${what}, or leave the key out`);
+const refs = (what: string) =>
+  z
+    .array(z.string().min(1, `expected a ${what}, got an empty string`))
+    .min(1, `list at least one ${what}, or leave the key out`);
 
 const validRegExp = (value: string): boolean => {
   try {
@@ -60,9 +65,17 @@ export const FaultlineConfigSchema = z
   .object({
     scenarios: refs('scenario file, folder, glob or built-in name').optional(),
     retryConfigs: refs('retry configuration name or file').optional(),
-    k: z.number().int().min(1).max(MAX_K, `expected at most ${MAX_K} trials per scenario × configuration (shard a larger run)`).optional(),
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_K, `expected at most ${MAX_K} trials per scenario × configuration (shard a larger run)`)
+      .optional(),
     seed: z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.literal('random')]).optional(),
-    reporters: z.array(z.enum(REPORTER_NAMES as [ReporterName, ...ReporterName[]])).min(1).optional(),
+    reporters: z
+      .array(z.enum(REPORTER_NAMES as [ReporterName, ...ReporterName[]]))
+      .min(1)
+      .optional(),
     outDir: z.string().min(1).optional(),
     gates: z
       .array(
@@ -77,7 +90,16 @@ export const FaultlineConfigSchema = z
       )
       .optional(),
     grep: z.string().refine(validRegExp, 'expected a regular expression').optional(),
-    prices: z.record(z.string().min(1), z.strictObject({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional() })).optional(),
+    prices: z
+      .record(
+        z.string().min(1),
+        z.strictObject({
+          input: z.number().min(0),
+          output: z.number().min(0),
+          cachedInput: z.number().min(0).optional(),
+        }),
+      )
+      .optional(),
     defaults: ProjectDefaultsSchema.optional(),
     agents: z
       .array(ProjectAgentSchema)
@@ -86,7 +108,12 @@ export const FaultlineConfigSchema = z
         const seen = new Set<string>();
         agents.forEach((a, i) => {
           const { name } = a as { name: string };
-          if (seen.has(name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `"${name}" names two agents; expected each name once (it labels the agent's cells)` });
+          if (seen.has(name))
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 'name'],
+              message: `"${name}" names two agents; expected each name once (it labels the agent's cells)`,
+            });
           seen.add(name);
         });
       })
@@ -96,10 +123,15 @@ export const FaultlineConfigSchema = z
 
 // The hand-written interface carries the docs users see in their editor; this keeps it equal to the schema.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Plain<T> = { -readonly [K in keyof T]-?: Exclude<T[K], undefined> extends readonly (infer E)[] ? E[] : Exclude<T[K], undefined> };
+type Plain<T> = {
+  -readonly [K in keyof T]-?: Exclude<T[K], undefined> extends readonly (infer E)[] ? E[] : Exclude<T[K], undefined>;
+};
 // `defaults` and `agents` are typed by their schemas' input (functions, defaults filled later), so they are left out here.
 type Checked<T> = Omit<T, 'defaults' | 'agents'>;
-const schemaMatchesInterface: Same<Plain<Checked<FaultlineConfig>>, Plain<Checked<z.output<typeof FaultlineConfigSchema>>>> = true;
+const schemaMatchesInterface: Same<
+  Plain<Checked<FaultlineConfig>>,
+  Plain<Checked<z.output<typeof FaultlineConfigSchema>>>
+> = true;
 void schemaMatchesInterface;
 
 /**

@@ -9,7 +9,12 @@ import type { z } from 'zod';
 import { FaultlineConfigSchema } from './defineConfig.js';
 
 /** Looked for in the working folder, in this order, when `--config-file` is not given. */
-export const CONFIG_FILE_NAMES = ['faultline.config.ts', 'faultline.config.mts', 'faultline.config.js', 'faultline.config.mjs'] as const;
+export const CONFIG_FILE_NAMES = [
+  'faultline.config.ts',
+  'faultline.config.mts',
+  'faultline.config.js',
+  'faultline.config.mjs',
+] as const;
 
 /** A config file, checked, with its paths made absolute (they are written relative to the file). */
 export interface LoadedConfigFile {
@@ -34,12 +39,19 @@ function kindOf(info: Stats): string {
 const exists = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isFile() === true;
 
 /** The config file to use: `explicit` (which must exist), else the first of `CONFIG_FILE_NAMES` in `cwd`, else none. */
-export async function findConfigFile(explicit: string | undefined, cwd: string = process.cwd()): Promise<string | undefined> {
+export async function findConfigFile(
+  explicit: string | undefined,
+  cwd: string = process.cwd(),
+): Promise<string | undefined> {
   if (explicit !== undefined) {
     const info = await stat(resolve(cwd, explicit)).catch((error: NodeJS.ErrnoException) => error);
     if (info instanceof Error) {
-      if (info.code === 'ENOENT' || info.code === 'ENOTDIR') throw new FaultlineError(FaultlineErrorCode.NotFound, `--config-file ${explicit}: no such file`);
-      throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `--config-file ${explicit}: cannot read the file (${info.code ?? info.message})`);
+      if (info.code === 'ENOENT' || info.code === 'ENOTDIR')
+        throw new FaultlineError(FaultlineErrorCode.NotFound, `--config-file ${explicit}: no such file`);
+      throw new FaultlineError(
+        FaultlineErrorCode.ConfigInvalid,
+        `--config-file ${explicit}: cannot read the file (${info.code ?? info.message})`,
+      );
     }
     // It exists: say what it is instead of "no such file" (`/dev/null`, a fifo, a folder).
     if (!info.isFile()) throw fail(`--config-file ${explicit}`, [`${kindOf(info)}, not a file; expected ${EXPECTED}`]);
@@ -50,14 +62,27 @@ export async function findConfigFile(explicit: string | undefined, cwd: string =
 }
 
 const fail = (file: string, lines: readonly string[]): FaultlineError =>
-  new FaultlineError(FaultlineErrorCode.ConfigInvalid, `${file}: invalid faultline config:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { source: file, issues: lines });
+  new FaultlineError(
+    FaultlineErrorCode.ConfigInvalid,
+    `${file}: invalid faultline config:\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+    { source: file, issues: lines },
+  );
 
-async function resolveRefs(refs: readonly string[] | undefined, dir: string, key: string, file: string, origins: Map<string, string>): Promise<string[] | undefined> {
+async function resolveRefs(
+  refs: readonly string[] | undefined,
+  dir: string,
+  key: string,
+  file: string,
+  origins: Map<string, string>,
+): Promise<string[] | undefined> {
   if (refs === undefined) return undefined;
   const out: string[] = [];
   for (const [i, ref] of refs.entries()) {
     const files = await expandRef(ref, dir);
-    if (files.length === 0) throw fail(file, [`${key}[${i}]: the pattern "${ref}" matches no file (looked in ${relative(process.cwd(), dir) || '.'})`]);
+    if (files.length === 0)
+      throw fail(file, [
+        `${key}[${i}]: the pattern "${ref}" matches no file (looked in ${relative(process.cwd(), dir) || '.'})`,
+      ]);
     for (const f of files) if (!origins.has(f)) origins.set(f, `${key}[${i}] (${ref})`);
     out.push(...files);
   }

@@ -7,12 +7,24 @@ import { findConfigFile, loadConfigFile, type LoadedConfigFile } from './loadCon
  * The config file's `defaults` and `agents`, for the scenario loader (undefined when it has
  * neither); `--agent` names are checked against its agents here, before anything loads.
  */
-export async function projectOfConfig(file: string, config: LoadedConfigFile['config'], pick: readonly string[] | undefined): Promise<ScenarioProject | undefined> {
+export async function projectOfConfig(
+  file: string,
+  config: LoadedConfigFile['config'],
+  pick: readonly string[] | undefined,
+): Promise<ScenarioProject | undefined> {
   const names = (config.agents ?? []).map((a) => (a as { name: string }).name);
   if (pick !== undefined) {
-    if (names.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${pick.join(',')}: ${file} lists no agents (agents: [{ name, module }])`);
+    if (names.length === 0)
+      throw new FaultlineError(
+        FaultlineErrorCode.Usage,
+        `--agent ${pick.join(',')}: ${file} lists no agents (agents: [{ name, module }])`,
+      );
     const unknown = pick.filter((p) => !names.includes(p));
-    if (unknown.length > 0) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${unknown.join(',')}: no such agent in ${file} (agents: ${names.join(', ')})`);
+    if (unknown.length > 0)
+      throw new FaultlineError(
+        FaultlineErrorCode.Usage,
+        `--agent ${unknown.join(',')}: no such agent in ${file} (agents: ${names.join(', ')})`,
+      );
   }
   if (config.defaults === undefined && config.agents === undefined) return undefined;
   // Read again as the file wrote it: workers rebuild the scenarios from the same values.
@@ -33,10 +45,17 @@ export interface ProjectConfig {
  * working folder, its `defaults` and `agents` for the loader, `--agent` checked against them.
  * Undefined when there is none; `--agent` without one is refused.
  */
-export async function readProjectConfig(configFile: string | undefined, agent: readonly string[] | undefined): Promise<ProjectConfig | undefined> {
+export async function readProjectConfig(
+  configFile: string | undefined,
+  agent: readonly string[] | undefined,
+): Promise<ProjectConfig | undefined> {
   const file = await findConfigFile(configFile);
   if (file === undefined) {
-    if (agent !== undefined) throw new FaultlineError(FaultlineErrorCode.Usage, `--agent ${agent.join(',')}: no faultline.config.ts here to list agents in (agents: [{ name, module }])`);
+    if (agent !== undefined)
+      throw new FaultlineError(
+        FaultlineErrorCode.Usage,
+        `--agent ${agent.join(',')}: no faultline.config.ts here to list agents in (agents: [{ name, module }])`,
+      );
     return undefined;
   }
   const loaded = await loadConfigFile(file);

@@ -46,12 +46,31 @@ const text = fc.oneof(
   fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 8 }).map((units) => String.fromCharCode(...units)),
   fc.constantFrom('', '"', '\\', '\n', '\u2028', '\ud800', '\udfff', '\ud83d\ude00', 'a\u0000b', '</script>'),
 );
-const key = fc.oneof(text, fc.constantFrom('__proto__', 'constructor', 'toString', '0', '1', '10', '9', '-1', '01', '4294967295', 'a', 'B', 'é'));
+const key = fc.oneof(
+  text,
+  fc.constantFrom('__proto__', 'constructor', 'toString', '0', '1', '10', '9', '-1', '01', '4294967295', 'a', 'B', 'é'),
+);
 /** JSON values and what JSON.stringify drops or rewrites: undefined, functions, NaN, Infinity, toJSON. */
 const value = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom<unknown>(null, true, false, 0, -0, 1e21, 1e-7, 5e-324, Number.MAX_VALUE, Number.NaN, Number.POSITIVE_INFINITY, undefined, () => 1, Symbol('s'), 1n),
+    fc.constantFrom<unknown>(
+      null,
+      true,
+      false,
+      0,
+      -0,
+      1e21,
+      1e-7,
+      5e-324,
+      Number.MAX_VALUE,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      undefined,
+      () => 1,
+      Symbol('s'),
+      1n,
+    ),
     fc.double(),
     fc.integer(),
     text,
@@ -71,20 +90,29 @@ function sameData(a: unknown, b: unknown): boolean {
   if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k, i) => k === kb[i] && sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 describe('canonicalJson', () => {
   it('writes what it wrote before its quoting and key sorting were done by hand, byte for byte', () => {
-    fc.assert(fc.property(value, (v) => {
-      expect(canonicalJson(v)).toBe(referenceJson(v));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(referenceJson(v));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('quotes a string as JSON.stringify does', () => {
-    fc.assert(fc.property(text, (s) => {
-      expect(quoteJson(s)).toBe(JSON.stringify(s));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(quoteJson(s)).toBe(JSON.stringify(s));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('sorts keys as Array.prototype.sort does, short objects and long', () => {

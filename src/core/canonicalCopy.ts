@@ -93,4 +93,5 @@ function resolved(value: unknown): unknown {
   return v;
 }
 
-const dropped = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint';
+const dropped = (value: unknown): boolean =>
+  value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint';

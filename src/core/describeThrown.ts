@@ -7,7 +7,8 @@ export function describeThrown(thrown: unknown): string {
   try {
     if (thrown instanceof Error) return thrown.message === '' ? thrown.name : `${thrown.name}: ${thrown.message}`;
     if (typeof thrown === 'string') return JSON.stringify(thrown);
-    if (typeof thrown === 'object' && thrown !== null) return `a non-Error value (${JSON.stringify(thrown) ?? Object.prototype.toString.call(thrown)})`;
+    if (typeof thrown === 'object' && thrown !== null)
+      return `a non-Error value (${JSON.stringify(thrown) ?? Object.prototype.toString.call(thrown)})`;
     return `a non-Error value (${String(thrown)})`;
   } catch {
     return 'a value that cannot be shown';

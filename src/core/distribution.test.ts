@@ -5,7 +5,10 @@ import { Rng } from './rng.js';
 
 const N = 200_000;
 
-function moments(dist: Distribution, seed = 1): { mean: number; sd: number; min: number; median: number; zeros: number } {
+function moments(
+  dist: Distribution,
+  seed = 1,
+): { mean: number; sd: number; min: number; median: number; zeros: number } {
   const rng = new Rng(seed);
   const xs = Array.from({ length: N }, () => sample(dist, rng));
   const mean = xs.reduce((a, b) => a + b, 0) / N;
@@ -15,7 +18,8 @@ function moments(dist: Distribution, seed = 1): { mean: number; sd: number; min:
 }
 
 /** Relative closeness: `tolerance` of the expected value. */
-const near = (actual: number, expected: number, tolerance = 0.01) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.abs(expected) * tolerance);
+const near = (actual: number, expected: number, tolerance = 0.01) =>
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.abs(expected) * tolerance);
 
 describe('sample', () => {
   it('constant: every draw is the value', () => {
@@ -91,16 +95,25 @@ describe('DistributionSchema', () => {
       { kind: 'lognormal', medianMs: 10, sigma: 1 },
       { kind: 'lognormal', mu: 2, sigma: 1 },
       { kind: 'exponential', meanMs: 1 },
-    ]) expect(refusal(d)).toEqual([]);
+    ])
+      expect(refusal(d)).toEqual([]);
   });
 
   it('refuses bad parameters, naming the field and what was wrong', () => {
-    expect(refusal({ kind: 'normal', meanMs: 10, sdMs: -1 })).toEqual(['sdMs: sdMs is a standard deviation: it cannot be negative']);
+    expect(refusal({ kind: 'normal', meanMs: 10, sdMs: -1 })).toEqual([
+      'sdMs: sdMs is a standard deviation: it cannot be negative',
+    ]);
     expect(refusal({ kind: 'uniform', minMs: 20, maxMs: 10 })).toEqual(['maxMs: minMs must not exceed maxMs']);
-    expect(refusal({ kind: 'lognormal', medianMs: 10, mu: 2, sigma: 1 })).toEqual(['medianMs: give exactly one of medianMs and mu']);
+    expect(refusal({ kind: 'lognormal', medianMs: 10, mu: 2, sigma: 1 })).toEqual([
+      'medianMs: give exactly one of medianMs and mu',
+    ]);
     expect(refusal({ kind: 'lognormal', sigma: 1 })).toEqual(['medianMs: give exactly one of medianMs and mu']);
-    expect(refusal({ kind: 'lognormal', medianMs: 0, sigma: 1 })).toEqual(['medianMs: medianMs must be above 0 (it is e^mu)']);
-    expect(refusal({ kind: 'lognormal', medianMs: 5, sigma: -0.1 })).toEqual(['sigma: sigma is a standard deviation of the logarithm: it cannot be negative']);
+    expect(refusal({ kind: 'lognormal', medianMs: 0, sigma: 1 })).toEqual([
+      'medianMs: medianMs must be above 0 (it is e^mu)',
+    ]);
+    expect(refusal({ kind: 'lognormal', medianMs: 5, sigma: -0.1 })).toEqual([
+      'sigma: sigma is a standard deviation of the logarithm: it cannot be negative',
+    ]);
     expect(refusal({ kind: 'constant', ms: -1 })[0]).toMatch(/^ms: /);
     expect(refusal({ kind: 'exponential', meanMs: 5, sdMs: 1 })[0]).toMatch(/sdMs/);
     expect(refusal({ kind: 'gamma', meanMs: 5 })[0]).toMatch(/^kind: .*constant/);

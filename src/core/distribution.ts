@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { Rng } from './rng.js';
 
 // NaN (YAML `.nan`) fails the type check itself: say what a number here must be, not zod's "received NaN".
-const finite = { error: (i: { code: string; input: unknown }) => (i.code === 'invalid_type' && i.input !== undefined ? 'expected a finite number' : undefined) };
+const finite = {
+  error: (i: { code: string; input: unknown }) =>
+    i.code === 'invalid_type' && i.input !== undefined ? 'expected a finite number' : undefined,
+};
 const ms = (what: string) => z.number(finite).nonnegative().finite().describe(what);
 
 /**
@@ -20,25 +23,49 @@ export const DistributionSchema = z
   .discriminatedUnion('kind', [
     z.object({ kind: z.literal('constant'), ms: ms('Every draw, in ms.') }).strict(),
     z
-      .object({ kind: z.literal('uniform'), minMs: ms('The least draw, in ms.'), maxMs: ms('The bound draws stay below, in ms.') })
+      .object({
+        kind: z.literal('uniform'),
+        minMs: ms('The least draw, in ms.'),
+        maxMs: ms('The bound draws stay below, in ms.'),
+      })
       .strict()
       .refine((d) => d.minMs <= d.maxMs, { message: 'minMs must not exceed maxMs', path: ['maxMs'] }),
     z
       .object({
         kind: z.literal('normal'),
         meanMs: ms('The mean, in ms (before truncation at zero).'),
-        sdMs: z.number().nonnegative('sdMs is a standard deviation: it cannot be negative').finite().describe('The standard deviation, in ms.'),
+        sdMs: z
+          .number()
+          .nonnegative('sdMs is a standard deviation: it cannot be negative')
+          .finite()
+          .describe('The standard deviation, in ms.'),
       })
       .strict(),
     z
       .object({
         kind: z.literal('lognormal'),
-        medianMs: z.number().positive('medianMs must be above 0 (it is e^mu)').finite().optional().describe('The median, in ms (e^mu); give it or mu.'),
-        mu: z.number().finite().optional().describe('The mean of the logarithm of the draw in ms; give it or medianMs.'),
-        sigma: z.number().nonnegative('sigma is a standard deviation of the logarithm: it cannot be negative').finite().describe('The spread: the standard deviation of the logarithm (p84 = median × e^sigma).'),
+        medianMs: z
+          .number()
+          .positive('medianMs must be above 0 (it is e^mu)')
+          .finite()
+          .optional()
+          .describe('The median, in ms (e^mu); give it or mu.'),
+        mu: z
+          .number()
+          .finite()
+          .optional()
+          .describe('The mean of the logarithm of the draw in ms; give it or medianMs.'),
+        sigma: z
+          .number()
+          .nonnegative('sigma is a standard deviation of the logarithm: it cannot be negative')
+          .finite()
+          .describe('The spread: the standard deviation of the logarithm (p84 = median × e^sigma).'),
       })
       .strict()
-      .refine((d) => (d.medianMs === undefined) !== (d.mu === undefined), { message: 'give exactly one of medianMs and mu', path: ['medianMs'] }),
+      .refine((d) => (d.medianMs === undefined) !== (d.mu === undefined), {
+        message: 'give exactly one of medianMs and mu',
+        path: ['medianMs'],
+      }),
     z.object({ kind: z.literal('exponential'), meanMs: ms('The mean, in ms.') }).strict(),
   ])
   .meta({ id: 'Distribution' });

@@ -10,10 +10,20 @@ export const QUOTA_TEXT = /quota|billing|insufficient[_ ]?(funds|credits?|balanc
 export const MESSAGE_PATTERNS: readonly { readonly pattern: RegExp; readonly kind: ErrorKind }[] = [
   { pattern: /insufficient[_ ]quota|exceeded your (current )?quota|billing|quota exceeded/i, kind: 'quota_exceeded' },
   { pattern: /rate.?limit|too many requests/i, kind: 'rate_limit' },
-  { pattern: /overloaded|service unavailable|temporarily unavailable|bad gateway|gateway time-?out/i, kind: 'unavailable' },
+  {
+    pattern: /overloaded|service unavailable|temporarily unavailable|bad gateway|gateway time-?out/i,
+    kind: 'unavailable',
+  },
   { pattern: /timed? ?out|timeout|deadline exceeded/i, kind: 'timeout' },
-  { pattern: /socket hang up|connection (reset|refused|closed|aborted)|network error|failed to fetch|fetch failed|getaddrinfo|dns/i, kind: 'network' },
-  { pattern: /unauthori[sz]ed|forbidden|permission denied|access denied|invalid api key|not allowed/i, kind: 'permission_denied' },
+  {
+    pattern:
+      /socket hang up|connection (reset|refused|closed|aborted)|network error|failed to fetch|fetch failed|getaddrinfo|dns/i,
+    kind: 'network',
+  },
+  {
+    pattern: /unauthori[sz]ed|forbidden|permission denied|access denied|invalid api key|not allowed/i,
+    kind: 'permission_denied',
+  },
   { pattern: /not found|no such|does not exist/i, kind: 'not_found' },
   { pattern: /conflict|already exists/i, kind: 'conflict' },
   { pattern: /invalid|required|must be|bad request|validation/i, kind: 'invalid_argument' },

@@ -32,4 +32,5 @@ export class FaultlineError extends Error {
 
 /** Whether `e` is a `FaultlineError` from this copy of faultline or another one loaded beside it (a user's module). */
 export const isFaultlineError = (e: unknown): e is FaultlineError =>
-  e instanceof FaultlineError || (e instanceof Error && (e as { [kFaultlineError]?: unknown })[kFaultlineError] === true);
+  e instanceof FaultlineError ||
+  (e instanceof Error && (e as { [kFaultlineError]?: unknown })[kFaultlineError] === true);

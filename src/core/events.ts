@@ -104,25 +104,87 @@ export interface NetworkLegs {
 type E<T extends string, P> = { readonly seq: number; readonly t: number; readonly type: T } & Correlation & P;
 
 export type HistoryEvent =
-  | E<'trial_start', { scenario: string; config: string; trialIndex: number; seed: number; startMs: number; /** Set when the trial ran on the wall clock (a `command` agent): timing-dependent choices may differ on replay. */ clock?: 'real' }>
-  | E<'model_turn', { turn: number; action: 'tool_calls' | 'final' | 'wait'; calls?: readonly { call: string; tool: string; input: unknown }[]; waitMs?: number }>
+  | E<
+      'trial_start',
+      {
+        scenario: string;
+        config: string;
+        trialIndex: number;
+        seed: number;
+        startMs: number;
+        /** Set when the trial ran on the wall clock (a `command` agent): timing-dependent choices may differ on replay. */ clock?: 'real';
+      }
+    >
+  | E<
+      'model_turn',
+      {
+        turn: number;
+        action: 'tool_calls' | 'final' | 'wait';
+        calls?: readonly { call: string; tool: string; input: unknown }[];
+        waitMs?: number;
+      }
+    >
   | E<'model_error', { error: ErrorData }>
   /** `honoursKeys`: the tool's service replays results for a reused idempotency key, as its contract says (R24). */
   /** `businessKey`: the input's business request id, read from the field the tool's contract names (R21, R22). */
-  | E<'tool_call', { call: string; tool: string; risk: Risk; honoursKeys: boolean; input: unknown; businessKey?: string }>
+  | E<
+      'tool_call',
+      { call: string; tool: string; risk: Risk; honoursKeys: boolean; input: unknown; businessKey?: string }
+    >
   /** One agent of a many-agent trial starts, `startMs` after the trial's start (its arrival). */
   | E<'agent_start', { caller: string; agent: number; startMs: number }>
-  | E<'operation', { op: string; call: string; tool: string; state: 'recorded' | 'unknown' | 'succeeded' | 'failed'; idempotencyKey?: string; businessKey?: string }>
-  | E<'attempt', { call: string; attempt: number; tool: string; purpose: 'call' | 'status'; request: string; idempotencyKey?: string }>
+  | E<
+      'operation',
+      {
+        op: string;
+        call: string;
+        tool: string;
+        state: 'recorded' | 'unknown' | 'succeeded' | 'failed';
+        idempotencyKey?: string;
+        businessKey?: string;
+      }
+    >
+  | E<
+      'attempt',
+      {
+        call: string;
+        attempt: number;
+        tool: string;
+        purpose: 'call' | 'status';
+        request: string;
+        idempotencyKey?: string;
+      }
+    >
   | E<'fault', { request: string; tool: string; rule: number; fault: FaultData } & HttpFields>
   /**
    * A fault that looks like success (`stale`, `empty`, `truncated`, `wrong_value`) answered a
    * delivery 2xx with something other than the truth: `held` is what the service answered as
    * the world stood, `answered` what the caller got; `asOf` is the time a stale read saw the world as of (virtual ms since the trial began, as `t`).
    */
-  | E<'lie', { request: string; tool: string; purpose: 'call' | 'status'; fault: FaultData; held: unknown; answered: unknown; asOf?: number } & HttpFields>
+  | E<
+      'lie',
+      {
+        request: string;
+        tool: string;
+        purpose: 'call' | 'status';
+        fault: FaultData;
+        held: unknown;
+        answered: unknown;
+        asOf?: number;
+      } & HttpFields
+    >
   | E<'delivery', { request: string; tool: string; copy: number; idempotencyKey?: string } & HttpFields>
-  | E<'effect', { request: string; service: string; effect: string; key: string; ledgerSeq: number; idempotencyKey?: string } & HttpFields>
+  | E<
+      'effect',
+      {
+        request: string;
+        service: string;
+        effect: string;
+        key: string;
+        ledgerSeq: number;
+        idempotencyKey?: string;
+      } & HttpFields
+    >
   /**
    * An HTTP answer (or none) as the client got it. From the HTTP adapters, a failure also
    * carries its class (`errorKind`, as `errorDataOf` reads the status and body) and the
@@ -159,13 +221,42 @@ export type HistoryEvent =
    * its tool's contract.
    */
   | E<'http_request', HttpRequestFields>
-  | E<'attempt_end', { call: string; attempt: number; purpose: 'call' | 'status'; request: string; result: 'ok' | 'error'; error?: ErrorData }>
+  | E<
+      'attempt_end',
+      {
+        call: string;
+        attempt: number;
+        purpose: 'call' | 'status';
+        request: string;
+        result: 'ok' | 'error';
+        error?: ErrorData;
+      }
+    >
   | E<'retry_wait', { call: string; attempt: number; ms: number; reason: 'backoff' | 'retry_after' }>
   | E<'give_up', { call: string; reason: GiveUpReason; error?: ErrorData }>
   /** `task`: the answer found is a long task taken on (R20), not its final result. */
-  | E<'reconcile', { call: string; op: string; found: 'succeeded' | 'failed' | 'pending' | 'not_found' | 'error'; task?: OpenTaskState }>
+  | E<
+      'reconcile',
+      {
+        call: string;
+        op: string;
+        found: 'succeeded' | 'failed' | 'pending' | 'not_found' | 'error';
+        task?: OpenTaskState;
+      }
+    >
   /** `task`: an ok answer that reports a long task taken on (R20), not its final result. */
-  | E<'outcome', { call: string; tool: string; result: CallResultKind; attempts: number; error?: ErrorData; op?: string; task?: OpenTaskState }>
+  | E<
+      'outcome',
+      {
+        call: string;
+        tool: string;
+        result: CallResultKind;
+        attempts: number;
+        error?: ErrorData;
+        op?: string;
+        task?: OpenTaskState;
+      }
+    >
   | E<'feedback', { call: string; format: string; isError: boolean; text: string }>
   | E<'agent_wait', { ms: number }>
   /** A request that bypassed interception (a client holding the `fetch` it found before the trial): refused, never sent. */
@@ -186,9 +277,30 @@ export type HistoryEvent =
    * How it ended: `exited` by itself, `timed_out` (the timeout fired; the group was sent SIGTERM,
    * and SIGKILL after the grace period if it had not gone), or `spawn_failed`. Output is bounded.
    */
-  | E<'command_end', { command: string; result: CommandResultKind; exitCode: number | null; signal: string | null; stdout: string; stderr: string; timeoutMs?: number; killedWith?: 'SIGTERM' | 'SIGKILL'; truncated?: boolean; message?: string }>
+  | E<
+      'command_end',
+      {
+        command: string;
+        result: CommandResultKind;
+        exitCode: number | null;
+        signal: string | null;
+        stdout: string;
+        stderr: string;
+        timeoutMs?: number;
+        killedWith?: 'SIGTERM' | 'SIGKILL';
+        truncated?: boolean;
+        message?: string;
+      }
+    >
   /** At the trial's end, a process group a command started was still alive (it is killed then). */
-  | E<'process_left', { command: string; argv: readonly string[]; /** Program names of processes it started that had left its group (a `setsid`), found alive. */ escaped?: readonly string[] }>
+  | E<
+      'process_left',
+      {
+        command: string;
+        argv: readonly string[];
+        /** Program names of processes it started that had left its group (a `setsid`), found alive. */ escaped?: readonly string[];
+      }
+    >
   /** `by: 'stand-in'`: the outcome and message are the stand-in model's final answer, passed on (absent: the agent's own). */
   | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string; by?: ClaimBy }>
   /**

@@ -60,7 +60,7 @@ describe('History.markAt', () => {
     ]);
   });
 
-  it('a mark the trial never reaches is never recorded; one at an event\'s own instant comes first', async () => {
+  it("a mark the trial never reaches is never recorded; one at an event's own instant comes first", async () => {
     const clock = new VirtualClock(0);
     const h = new History(clock);
     h.markAt(0, { type: 'heal', rules: 1 });
@@ -75,7 +75,9 @@ describe('History.markAt', () => {
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth so equal values give equal text', () => {
-    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson({ x: 1, y: 2 })).toBe(canonicalJson({ y: 2, x: 1 }));
   });
 });

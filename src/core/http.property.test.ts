@@ -44,7 +44,9 @@ describe('HttpError', () => {
         const make = <E extends Error>(f: () => E): E => (withStack ? f() : stackless(f));
         const argList = headers === undefined ? (body === undefined ? [] : [body]) : [body, headers];
         const now = make(() => new HttpError(status, message, ...(argList as [unknown, Record<string, string>])));
-        const then = make(() => new FieldsHttpError(status, message, ...(argList as [unknown, Record<string, string>])));
+        const then = make(
+          () => new FieldsHttpError(status, message, ...(argList as [unknown, Record<string, string>])),
+        );
         expect(ownShape(now)).toEqual(ownShape(then));
         expect(Object.keys(now)).toEqual(Object.keys(then));
         expect(JSON.stringify(now)).toBe(JSON.stringify(then));
@@ -56,7 +58,13 @@ describe('HttpError', () => {
         expect(now).toBeInstanceOf(Error);
         expect(Object.getPrototypeOf(now)).toBe(HttpError.prototype);
         expect(isHttpError(now) && isHttpError(then)).toBe(true);
-        expect([now.name, now.message, now.status, now.body, now.headers]).toEqual([then.name, then.message, then.status, then.body, then.headers]);
+        expect([now.name, now.message, now.status, now.body, now.headers]).toEqual([
+          then.name,
+          then.message,
+          then.status,
+          then.body,
+          then.headers,
+        ]);
       }),
     );
   });

@@ -15,7 +15,12 @@ export class HttpError extends Error {
   declare readonly headers: Readonly<Record<string, string>>;
   /** A brand that survives a second copy of faultline in one process (see `isHttpError`). */
   declare readonly [kHttpError]: true;
-  constructor(status: number, message: string, body: unknown = undefined, headers: Readonly<Record<string, string>> = {}) {
+  constructor(
+    status: number,
+    message: string,
+    body: unknown = undefined,
+    headers: Readonly<Record<string, string>> = {},
+  ) {
     super(message);
     const own = this as Mutable<HttpError>;
     own.status = status;

@@ -33,7 +33,10 @@ export const BODY_CODE_KINDS: Readonly<Record<string, ErrorKind>> = {
  * HTTP fault adapters: the first body code (`error.code`/`error.type`) that names a kind wins
  * over the status (R5). `kind` is undefined when neither names one; `bodyCode` is the code that won.
  */
-export function httpErrorKind(status: number, codes: readonly string[]): { readonly kind: ErrorKind | undefined; readonly bodyCode: string | undefined } {
+export function httpErrorKind(
+  status: number,
+  codes: readonly string[],
+): { readonly kind: ErrorKind | undefined; readonly bodyCode: string | undefined } {
   // Own keys only: a body code of 'constructor' must not classify anything.
   const bodyCode = codes.find((c) => Object.hasOwn(BODY_CODE_KINDS, c));
   return { kind: bodyCode === undefined ? STATUS_KINDS[status] : BODY_CODE_KINDS[bodyCode], bodyCode };

@@ -13,6 +13,7 @@ describe('findDuplicateKey', () => {
   });
 
   it('accepts scalars, empty containers and strings holding braces', () => {
-    for (const text of ['1', '"x"', 'null', '[]', '{}', '[1, true, {"k": "{\\"k\\": 1, \\"k\\": 2}"}]']) expect(findDuplicateKey(text), text).toBeUndefined();
+    for (const text of ['1', '"x"', 'null', '[]', '{}', '[1, true, {"k": "{\\"k\\": 1, \\"k\\": 2}"}]'])
+      expect(findDuplicateKey(text), text).toBeUndefined();
   });
 });

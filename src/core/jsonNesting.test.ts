@@ -5,7 +5,9 @@ describe('nesting depth', () => {
   it('finds the first bracket past the bound in JSON text, ignoring brackets inside strings', () => {
     const ok = `${'['.repeat(MAX_NESTING)}${']'.repeat(MAX_NESTING)}`;
     expect(jsonTooDeepAt(ok)).toBeUndefined();
-    expect(jsonTooDeepAt(`{"a":${'['.repeat(MAX_NESTING + 1)}${']'.repeat(MAX_NESTING + 1)}}`)).toBe(5 + MAX_NESTING - 1);
+    expect(jsonTooDeepAt(`{"a":${'['.repeat(MAX_NESTING + 1)}${']'.repeat(MAX_NESTING + 1)}}`)).toBe(
+      5 + MAX_NESTING - 1,
+    );
     expect(jsonTooDeepAt(`{"s":"${'['.repeat(1000)}\\"${'{'.repeat(1000)}"}`)).toBeUndefined();
     expect(jsonTooDeepAt(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toBe(MAX_NESTING);
   });

@@ -34,10 +34,12 @@ export function valueTooDeep(value: unknown, max: number = MAX_NESTING): boolean
     if (typeof v !== 'object' || v === null || seen.has(v)) continue;
     if (depth + 1 > max) return true;
     seen.add(v);
-    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push({ v: child, depth: depth + 1 });
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>))
+      stack.push({ v: child, depth: depth + 1 });
   }
   return false;
 }
 
 /** What a refusal says about it. */
-export const tooDeepText = (max: number = MAX_NESTING): string => `the data is nested more than ${max} levels deep (arrays and objects inside each other); expected at most ${max}`;
+export const tooDeepText = (max: number = MAX_NESTING): string =>
+  `the data is nested more than ${max} levels deep (arrays and objects inside each other); expected at most ${max}`;

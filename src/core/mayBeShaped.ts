@@ -45,7 +45,11 @@ const ROLE = new Uint8Array(0x80);
 for (let c = 0; c < 0x20; c++) ROLE[c] = SHAPED;
 for (const c of '"\\=') ROLE[c.charCodeAt(0)] = SHAPED;
 ROLE[0x5f] = UNDERSCORE;
-for (const [letter, role] of [['s', S], ['b', B], ['a', A]] as const) {
+for (const [letter, role] of [
+  ['s', S],
+  ['b', B],
+  ['a', A],
+] as const) {
   ROLE[letter.charCodeAt(0)] = role;
   ROLE[letter.toUpperCase().charCodeAt(0)] = role;
 }

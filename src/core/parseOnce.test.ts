@@ -4,10 +4,12 @@ import { safeParseOnce } from './parseOnce.js';
 
 const counted = () => {
   let parses = 0;
-  const schema = z.object({ steps: z.array(z.object({ tool: z.string(), repeats: z.number().default(3) })) }).transform((v) => {
-    parses++;
-    return v;
-  });
+  const schema = z
+    .object({ steps: z.array(z.object({ tool: z.string(), repeats: z.number().default(3) })) })
+    .transform((v) => {
+      parses++;
+      return v;
+    });
   return { schema, parses: () => parses };
 };
 

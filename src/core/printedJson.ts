@@ -7,7 +7,8 @@
 export const MAX_DEPTH = 64;
 
 // Errors stringify as `{}`: spell out what the walk would look at.
-export const spellErrors = (_key: string, v: unknown): unknown => (v instanceof Error ? { ...v, name: v.name, message: v.message } : v);
+export const spellErrors = (_key: string, v: unknown): unknown =>
+  v instanceof Error ? { ...v, name: v.name, message: v.message } : v;
 
 /** Whether the walk sees what JSON prints for `v` by reading its fields: a plain object or array, no toJSON, not too deep. */
 export function plain(v: object, depth: number): boolean {

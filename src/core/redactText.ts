@@ -11,7 +11,8 @@ export const REDACTED = '[REDACTED]';
  */
 
 /** Whole names, or `_`/`-` suffixes of names, that hold credentials (case-insensitive). */
-const SECRET_NAME = /^(?:[\w.-]*[_.-])?(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|authorization|proxy-authorization|cookie|set-cookie|credentials?)$/i;
+const SECRET_NAME =
+  /^(?:[\w.-]*[_.-])?(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|authorization|proxy-authorization|cookie|set-cookie|credentials?)$/i;
 /** camelCase names that end in a credential word: `accessToken`, `clientSecret`, `openaiApiKey` (not `idempotencyKey`). */
 const SECRET_CAMEL = /[a-z0-9](?:Password|Passwd|Secret|Token|ApiKey|AccessKey|PrivateKey|SecretKey)$/;
 
@@ -23,25 +24,39 @@ const TOKEN_CHARS = String.raw`[A-Za-z0-9._~+/=-]`;
 const SCHEMES = 'Bearer|Basic|Digest|Token|Negotiate|NTLM|AWS4-HMAC-SHA256|ApiKey|Key|OAuth|DPoP|HOBA|Mutual';
 
 /** Secret shapes in free text; each replacement keeps what says where the secret was. */
-export const SECRET_PATTERNS: readonly { readonly pattern: RegExp; readonly replace: string | ((match: string, ...groups: string[]) => string) }[] = [
+export const SECRET_PATTERNS: readonly {
+  readonly pattern: RegExp;
+  readonly replace: string | ((match: string, ...groups: string[]) => string);
+}[] = [
   // API keys: OpenAI (`sk-`, `sk-proj-`), Anthropic (`sk-ant-`), Stripe-style live and test keys.
-  { pattern: /\b(?:sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{8,}|(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{8,})/g, replace: REDACTED },
+  {
+    pattern: /\b(?:sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{8,}|(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{8,})/g,
+    replace: REDACTED,
+  },
   // An Authorization value (a scheme and its credential, or one long token), as a header line, a curl flag or `key: value` text.
   {
-    pattern: new RegExp(String.raw`\b((?:proxy-)?authorization)(["']?\s*[:=]\s*["']?)(?:(?:${SCHEMES})\s+${TOKEN_CHARS}{4,}|(?=${TOKEN_CHARS}*[0-9._~+/=-])${TOKEN_CHARS}{16,})`, 'gi'),
+    pattern: new RegExp(
+      String.raw`\b((?:proxy-)?authorization)(["']?\s*[:=]\s*["']?)(?:(?:${SCHEMES})\s+${TOKEN_CHARS}{4,}|(?=${TOKEN_CHARS}*[0-9._~+/=-])${TOKEN_CHARS}{16,})`,
+      'gi',
+    ),
     replace: (_m, name, sep) => `${name}${sep}${REDACTED}`,
   },
   // A bearer token: six or more token characters, with a digit or a symbol (not "the bearer of").
-  { pattern: new RegExp(String.raw`\b(Bearer)\s+(?=${TOKEN_CHARS}*[0-9._~+/=-])${TOKEN_CHARS}{6,}`, 'gi'), replace: `$1 ${REDACTED}` },
+  {
+    pattern: new RegExp(String.raw`\b(Bearer)\s+(?=${TOKEN_CHARS}*[0-9._~+/=-])${TOKEN_CHARS}{6,}`, 'gi'),
+    replace: `$1 ${REDACTED}`,
+  },
   // `password=…`, `api_key=…`, `access_token=…` in a query string or a form body.
   {
     pattern: /(^|[?&;\s])([\w.\-[\]]+)=([^&\s#"']+)/g,
-    replace: (m, lead, name, value) => (isSecretName(name.replace(/\[.*$/, '')) && value !== REDACTED ? `${lead}${name}=${REDACTED}` : m),
+    replace: (m, lead, name, value) =>
+      isSecretName(name.replace(/\[.*$/, '')) && value !== REDACTED ? `${lead}${name}=${REDACTED}` : m,
   },
   // A JSON field named like a credential holding a string: first as it reads inside a JSON string (`\\"token\\":\\"…\\"`), then plain.
   {
     pattern: /\\"([\w.-]{1,80})\\"(\s*:\s*)\\"((?:[^"\\]|\\[^"])*)\\"/g,
-    replace: (m, name, sep, value) => (isSecretName(name) && value !== REDACTED ? `\\"${name}\\"${sep}\\"${REDACTED}\\"` : m),
+    replace: (m, name, sep, value) =>
+      isSecretName(name) && value !== REDACTED ? `\\"${name}\\"${sep}\\"${REDACTED}\\"` : m,
   },
   {
     pattern: /"([\w.-]{1,80})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g,
@@ -57,7 +72,8 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   let out = text;
   for (const s of secrets) if (s.length > 0 && out.includes(s)) out = out.split(s).join(REDACTED);
   if (!MAYBE_SECRET.test(out)) return out;
-  for (const { pattern, replace } of SECRET_PATTERNS) out = out.replace(pattern, replace as (m: string, ...g: string[]) => string);
+  for (const { pattern, replace } of SECRET_PATTERNS)
+    out = out.replace(pattern, replace as (m: string, ...g: string[]) => string);
   return out;
 }
 
@@ -72,7 +88,10 @@ const headerValue = (value: string, secrets: readonly string[]): string => {
  * HTTP headers fit to print: credential headers (`Authorization`, `Cookie`, API-key headers)
  * replaced whole, credential shapes in any other header replaced, declared or not.
  */
-export function redactHeaders<H extends Readonly<Record<string, unknown>>>(headers: H, secrets: readonly string[] = []): H {
+export function redactHeaders<H extends Readonly<Record<string, unknown>>>(
+  headers: H,
+  secrets: readonly string[] = [],
+): H {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || value === null) out[name] = value;

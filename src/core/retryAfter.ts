@@ -8,7 +8,10 @@ const HTTP_DATE_FORMS: readonly { readonly re: RegExp; readonly year: (y: string
   // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
   { re: /^[a-z]{3}, (\d{2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) gmt$/i, year: Number },
   // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT (two-digit years: RFC 9110 says read 50+ as the past century)
-  { re: /^[a-z]+, (\d{2})-([a-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) gmt$/i, year: (y) => (Number(y) >= 50 ? 1900 : 2000) + Number(y) },
+  {
+    re: /^[a-z]+, (\d{2})-([a-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) gmt$/i,
+    year: (y) => (Number(y) >= 50 ? 1900 : 2000) + Number(y),
+  },
 ];
 // asctime: Sun Nov  6 08:49:37 1994 (fields in another order)
 const ASCTIME = /^[a-z]{3} ([a-z]{3}) +(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/i;

@@ -55,7 +55,15 @@ describe('trialSeed', () => {
   it('depends on every part of the trial identity', () => {
     const base = trialSeed(1, 's', 'c', 0);
     expect(trialSeed(1, 's', 'c', 0)).toBe(base);
-    expect(new Set([base, trialSeed(2, 's', 'c', 0), trialSeed(1, 't', 'c', 0), trialSeed(1, 's', 'd', 0), trialSeed(1, 's', 'c', 1)]).size).toBe(5);
+    expect(
+      new Set([
+        base,
+        trialSeed(2, 's', 'c', 0),
+        trialSeed(1, 't', 'c', 0),
+        trialSeed(1, 's', 'd', 0),
+        trialSeed(1, 's', 'c', 1),
+      ]).size,
+    ).toBe(5);
   });
 
   it('is FNV-1a (a stable, documented hash)', () => {

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { inLiteral, isSecretName, REDACTED, redactText, scanSecretsText, scrubSecrets, walkCacheFootprint, walkSecrets } from './secretText.js';
+import {
+  inLiteral,
+  isSecretName,
+  REDACTED,
+  redactText,
+  scanSecretsText,
+  scrubSecrets,
+  walkCacheFootprint,
+  walkSecrets,
+} from './secretText.js';
 import type * as secretText from './secretText.js';
 
 /*
@@ -16,11 +25,60 @@ import type * as secretText from './secretText.js';
 const SECRETS = ['S3CRET', 'ACME-7', 'p@ss w0rd', 'k3y"x', 'tok:en', 'ne\nwline', 'br{ack]', '1500', 'true'];
 
 const FRAGMENTS = [
-  'ok', 'create_order', 'https://api.shop.test/orders', '?user=bob&', 'password=hunter2', '&password[0]=x', 'api_key[]=k1', 'Bearer abc123', 'Bearer\vabc123',
-  'Bearer\fxyz789', 'bearer\u00a0tok.en9', 'sk-abcdefgh12345', 'sk_live_abcdefgh12', 'Authorization: Basic dXNlcjpwYXNz', '{"token":"t-1"}', '\\"secret\\":\\"s\\"',
-  'the bearer of news', 'token', 'tokens', 'a"b', 'line\nbreak', '\\', ' ', '=', ':', '"', ',', '[', ']', '{', '}', '[REDACTED]', 'idempotencyKey=k',
+  'ok',
+  'create_order',
+  'https://api.shop.test/orders',
+  '?user=bob&',
+  'password=hunter2',
+  '&password[0]=x',
+  'api_key[]=k1',
+  'Bearer abc123',
+  'Bearer\vabc123',
+  'Bearer\fxyz789',
+  'bearer\u00a0tok.en9',
+  'sk-abcdefgh12345',
+  'sk_live_abcdefgh12',
+  'Authorization: Basic dXNlcjpwYXNz',
+  '{"token":"t-1"}',
+  '\\"secret\\":\\"s\\"',
+  'the bearer of news',
+  'token',
+  'tokens',
+  'a"b',
+  'line\nbreak',
+  '\\',
+  ' ',
+  '=',
+  ':',
+  '"',
+  ',',
+  '[',
+  ']',
+  '{',
+  '}',
+  '[REDACTED]',
+  'idempotencyKey=k',
 ];
-const KEYS = ['type', 'seq', 'input', 'token', 'password', 'api_key', 'accessToken', 'idempotencyKey', 'tokens', 'x-api-key', 'Authorization', 'note', 'mytoken', 'password[0]', 'a"b', 'Bearer', 'sk-abcdefgh12345', '1500'];
+const KEYS = [
+  'type',
+  'seq',
+  'input',
+  'token',
+  'password',
+  'api_key',
+  'accessToken',
+  'idempotencyKey',
+  'tokens',
+  'x-api-key',
+  'Authorization',
+  'note',
+  'mytoken',
+  'password[0]',
+  'a"b',
+  'Bearer',
+  'sk-abcdefgh12345',
+  '1500',
+];
 
 /** Any class of the agent's: JSON prints its instances' own fields. */
 class Holder {
@@ -28,7 +86,11 @@ class Holder {
 }
 
 const recordOf = (secrets: readonly string[]): fc.Arbitrary<unknown> => {
-  const piece = fc.oneof(fc.constantFrom(...FRAGMENTS), fc.constantFrom(...secrets, 'S3CRET'), fc.string({ maxLength: 4 }));
+  const piece = fc.oneof(
+    fc.constantFrom(...FRAGMENTS),
+    fc.constantFrom(...secrets, 'S3CRET'),
+    fc.string({ maxLength: 4 }),
+  );
   const text = fc.array(piece, { maxLength: 4 }).map((parts) => parts.join(''));
   const key = fc.oneof(fc.constantFrom(...KEYS), text);
   const { value } = fc.letrec<{ value: unknown }>((tie) => ({
@@ -49,7 +111,9 @@ const recordOf = (secrets: readonly string[]): fc.Arbitrary<unknown> => {
   return value;
 };
 
-const sample = fc.subarray(SECRETS, { maxLength: 3 }).chain((secrets) => fc.record({ secrets: fc.constant(secrets), record: recordOf(secrets) }));
+const sample = fc
+  .subarray(SECRETS, { maxLength: 3 })
+  .chain((secrets) => fc.record({ secrets: fc.constant(secrets), record: recordOf(secrets) }));
 
 /** Every string and key of JSON data, with the key each string value sits under. */
 function* tokens(v: unknown, under?: string): Generator<{ text: string; under?: string | undefined }> {
@@ -87,7 +151,8 @@ describe('secrets scan laws', () => {
       fc.property(sample, ({ secrets, record }) => {
         const text = JSON.stringify(scrubSecrets(record, secrets));
         if (text === undefined) return;
-        for (const s of secrets.filter((x) => !inLiteral(x))) expect(text).not.toContain(JSON.stringify(s).slice(1, -1));
+        for (const s of secrets.filter((x) => !inLiteral(x)))
+          expect(text).not.toContain(JSON.stringify(s).slice(1, -1));
         for (const { text: t, under } of tokens(JSON.parse(text))) {
           expect(redactText(t, secrets)).toBe(t);
           if (under !== undefined && isSecretName(under)) expect(t).toBe(REDACTED);
@@ -163,7 +228,7 @@ describe('what the walk reads', () => {
   }
 });
 
-describe('the walk\'s caches stay bounded', () => {
+describe("the walk's caches stay bounded", () => {
   // 4,096 key entries, each with its last clean value (1,024 characters at most) and up to 32
   // short values (64 at most), and 4,096 clean strings of 1,024 at most: 4,097 entries and about
   // 17 million characters, whatever is walked. Two leaks this law catches: a full key cache whose
@@ -198,10 +263,23 @@ describe('the walk\'s caches stay bounded', () => {
 
   it('after random records, nested, with repeated and fresh keys and values', () => {
     fc.assert(
-      fc.property(fc.array(fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 300 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 80 }))), { maxKeys: 40 }), { maxLength: 30 }), (records) => {
-        for (const r of records) walkSecrets(r, []);
-        within();
-      }),
+      fc.property(
+        fc.array(
+          fc.dictionary(
+            fc.string({ maxLength: 8 }),
+            fc.oneof(
+              fc.string({ maxLength: 300 }),
+              fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 80 })),
+            ),
+            { maxKeys: 40 },
+          ),
+          { maxLength: 30 },
+        ),
+        (records) => {
+          for (const r of records) walkSecrets(r, []);
+          within();
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -211,7 +289,9 @@ describe('the clean-string cache', () => {
   // Every string the walk judges clean is kept, shape or no shape, and a key keeps its last clean
   // value: a string asked again (from either) must get the answer a module that never saw it
   // gives, in any order, past a full cache too.
-  const text = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS, ...SECRETS), fc.string({ maxLength: 6 })), { maxLength: 4 }).map((parts) => parts.join(''));
+  const text = fc
+    .array(fc.oneof(fc.constantFrom(...FRAGMENTS, ...SECRETS), fc.string({ maxLength: 6 })), { maxLength: 4 })
+    .map((parts) => parts.join(''));
 
   it('answers for a string seen before as for a string never seen', async () => {
     vi.resetModules();
@@ -229,7 +309,8 @@ describe('the clean-string cache', () => {
     for (const s of strings) expect(fresh.walkSecrets([s], [])).toBe(first.get(s));
     // And the shapes are still found every time they are asked.
     expect([...first.values()].filter(Boolean).length).toBeGreaterThan(100);
-    for (const shaped of ['sk-abcdefgh12345', 'Bearer abc123', 'password=hunter2', '{"token":"t-1"}']) for (let i = 0; i < 3; i++) expect(fresh.walkSecrets([shaped], [])).toBe(true);
+    for (const shaped of ['sk-abcdefgh12345', 'Bearer abc123', 'password=hunter2', '{"token":"t-1"}'])
+      for (let i = 0; i < 3; i++) expect(fresh.walkSecrets([shaped], [])).toBe(true);
   });
 
   it('answers for values a key keeps (few, taking turns) as for values never seen, and for shapes among them every time', async () => {
@@ -243,7 +324,9 @@ describe('the clean-string cache', () => {
       // Each first asked under a key of its own, which has kept no value yet.
       const first = new Map(pool.map((v, i) => [v, fresh.walkSecrets({ [`first-${n}-${i}`]: v }, [])]));
       shaped += [...first.values()].filter(Boolean).length;
-      for (let round = 0; round < 3; round++) for (const v of round === 1 ? [...pool].reverse() : pool) expect(fresh.walkSecrets({ [key]: v }, [])).toBe(first.get(v));
+      for (let round = 0; round < 3; round++)
+        for (const v of round === 1 ? [...pool].reverse() : pool)
+          expect(fresh.walkSecrets({ [key]: v }, [])).toBe(first.get(v));
     }
     expect(shaped).toBeGreaterThan(100);
   });
@@ -252,12 +335,17 @@ describe('the clean-string cache', () => {
     vi.resetModules();
     const fresh: typeof secretText = await import('./secretText.js');
     // Objects of a few keys, credential names and shapes among them, in every order.
-    const objects = fc.sample(fc.dictionary(fc.oneof(fc.constantFrom(...KEYS), text), fc.oneof(text, fc.integer()), { maxKeys: 5 }), { numRuns: 3000, seed: 25 });
+    const objects = fc.sample(
+      fc.dictionary(fc.oneof(fc.constantFrom(...KEYS), text), fc.oneof(text, fc.integer()), { maxKeys: 5 }),
+      { numRuns: 3000, seed: 25 },
+    );
     const first = objects.map((o) => fresh.walkSecrets(o, []));
     expect(first.filter(Boolean).length).toBeGreaterThan(100);
     [...objects].reverse().forEach((o, i) => expect(fresh.walkSecrets(o, [])).toBe(first[objects.length - 1 - i]));
     objects.forEach((o, i) => expect(fresh.walkSecrets([o, o], [])).toBe(first[i]));
     // The same keys in a changed order, after the order before.
-    objects.forEach((o, i) => expect(fresh.walkSecrets(Object.fromEntries(Object.entries(o).reverse()), [])).toBe(first[i]));
+    objects.forEach((o, i) =>
+      expect(fresh.walkSecrets(Object.fromEntries(Object.entries(o).reverse()), [])).toBe(first[i]),
+    );
   });
 });

@@ -3,7 +3,9 @@ import { REDACTED, redactHeaders, redactText, scrubSecrets, walkSecrets } from '
 
 describe('redactText', () => {
   it('replaces declared secrets and common shapes', () => {
-    expect(redactText('key ACME-7 and sk-ant-abcdefgh12345 with Bearer abc.def', ['ACME-7'])).toBe('key [REDACTED] and [REDACTED] with Bearer [REDACTED]');
+    expect(redactText('key ACME-7 and sk-ant-abcdefgh12345 with Bearer abc.def', ['ACME-7'])).toBe(
+      'key [REDACTED] and [REDACTED] with Bearer [REDACTED]',
+    );
     expect(redactText('nothing to hide here')).toBe('nothing to hide here');
   });
 
@@ -14,9 +16,18 @@ describe('redactText', () => {
       ['curl -H "Authorization: Basic dXNlcjpwYXNz" https://x', 'curl -H "Authorization: [REDACTED]" https://x'],
       ['Authorization: eyJhbGciOiJIUzI1NiJ9.payload.sig', 'Authorization: [REDACTED]'],
       ['https://x/login?user=bob&password=hunter2&x=1', 'https://x/login?user=bob&password=[REDACTED]&x=1'],
-      ['grant_type=refresh&refresh_token=r-1&client_secret=cs', 'grant_type=refresh&refresh_token=[REDACTED]&client_secret=[REDACTED]'],
-      ['{"authorization":"Basic Zm9v","apiKey":"k1","x":"token"}', '{"authorization":"[REDACTED]","apiKey":"[REDACTED]","x":"token"}'],
-      [JSON.stringify({ m: 'dump {"password":"hunter2","user":"bob"}' }), JSON.stringify({ m: 'dump {"password":"[REDACTED]","user":"bob"}' })],
+      [
+        'grant_type=refresh&refresh_token=r-1&client_secret=cs',
+        'grant_type=refresh&refresh_token=[REDACTED]&client_secret=[REDACTED]',
+      ],
+      [
+        '{"authorization":"Basic Zm9v","apiKey":"k1","x":"token"}',
+        '{"authorization":"[REDACTED]","apiKey":"[REDACTED]","x":"token"}',
+      ],
+      [
+        JSON.stringify({ m: 'dump {"password":"hunter2","user":"bob"}' }),
+        JSON.stringify({ m: 'dump {"password":"[REDACTED]","user":"bob"}' }),
+      ],
     ];
     for (const [text, redacted] of cases) expect(redactText(text), text).toBe(redacted);
   });
@@ -40,14 +51,32 @@ describe('redactText', () => {
 describe('redactHeaders', () => {
   it('replaces credential headers whole and secret shapes in any other, declared or not', () => {
     expect(
-      redactHeaders({ authorization: 'Bearer t0k3n', Cookie: 'sid=1', 'x-api-key': 'raw', 'x-trace': 'Bearer abc', accept: 'application/json', list: ['sk-abcdefghijkl', 'ok'] }),
-    ).toEqual({ authorization: '[REDACTED]', Cookie: '[REDACTED]', 'x-api-key': '[REDACTED]', 'x-trace': 'Bearer [REDACTED]', accept: 'application/json', list: ['[REDACTED]', 'ok'] });
+      redactHeaders({
+        authorization: 'Bearer t0k3n',
+        Cookie: 'sid=1',
+        'x-api-key': 'raw',
+        'x-trace': 'Bearer abc',
+        accept: 'application/json',
+        list: ['sk-abcdefghijkl', 'ok'],
+      }),
+    ).toEqual({
+      authorization: '[REDACTED]',
+      Cookie: '[REDACTED]',
+      'x-api-key': '[REDACTED]',
+      'x-trace': 'Bearer [REDACTED]',
+      accept: 'application/json',
+      list: ['[REDACTED]', 'ok'],
+    });
   });
 });
 
 describe('scrubSecrets', () => {
   it('replaces secrets in strings and keys at any depth, and the strings of fields named like credentials', () => {
-    const value = { events: [{ type: 'x', input: { ref: 'S3CRET' }, n: 1 }], state: { S3CRET: true }, evidence: { secret: 0, token: 'plain', idempotencyKey: 'k-1', tokens: { input: 3 } } };
+    const value = {
+      events: [{ type: 'x', input: { ref: 'S3CRET' }, n: 1 }],
+      state: { S3CRET: true },
+      evidence: { secret: 0, token: 'plain', idempotencyKey: 'k-1', tokens: { input: 3 } },
+    };
     expect(scrubSecrets(value, ['S3CRET'])).toEqual({
       events: [{ type: 'x', input: { ref: '[REDACTED]' }, n: 1 }],
       state: { '[REDACTED]': true },
@@ -57,7 +86,31 @@ describe('scrubSecrets', () => {
   });
 
   it('finds every credential name on its own, with no other secret in the value to set the walk off', () => {
-    for (const name of ['password', 'db.passwd', 'pwd', 'passphrase', 'client_secret', 'secret_key', 'secret-key', 'secretKey', 'clientSecret', 'accessToken', 'api_key', 'x-api-key', 'apikey', 'openaiApiKey', 'access_key', 'accessKey', 'private_key', 'privateKey', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'credentials']) {
+    for (const name of [
+      'password',
+      'db.passwd',
+      'pwd',
+      'passphrase',
+      'client_secret',
+      'secret_key',
+      'secret-key',
+      'secretKey',
+      'clientSecret',
+      'accessToken',
+      'api_key',
+      'x-api-key',
+      'apikey',
+      'openaiApiKey',
+      'access_key',
+      'accessKey',
+      'private_key',
+      'privateKey',
+      'authorization',
+      'proxy-authorization',
+      'cookie',
+      'set-cookie',
+      'credentials',
+    ]) {
       expect(scrubSecrets({ n: 1, [name]: 'hunter2' }), name).toEqual({ n: 1, [name]: '[REDACTED]' });
       expect(scrubSecrets({ query: `a=1&${name}=hunter2` }).query, name).toBe('a=1&' + name + '=[REDACTED]');
     }
@@ -72,7 +125,7 @@ describe('scrubSecrets', () => {
     expect(out.dirty).toEqual({ s: '[REDACTED]' });
   });
 
-  it("scrubs what a class instance or a boxed string prints: its own fields, its value", () => {
+  it('scrubs what a class instance or a boxed string prints: its own fields, its value', () => {
     class Credentials {
       readonly clientReference = 'ref-1';
       readonly token = 'hunter2';
@@ -80,7 +133,10 @@ describe('scrubSecrets', () => {
     }
     const text = JSON.stringify(scrubSecrets({ input: new Credentials(), boxed: new String('S3CRET') }, ['S3CRET']));
     for (const secret of ['hunter2', 'abc123xyz', 'S3CRET']) expect(text).not.toContain(secret);
-    expect(JSON.parse(text)).toEqual({ input: { clientReference: 'ref-1', token: REDACTED, note: `sent with Bearer ${REDACTED} and ${REDACTED}` }, boxed: REDACTED });
+    expect(JSON.parse(text)).toEqual({
+      input: { clientReference: 'ref-1', token: REDACTED, note: `sent with Bearer ${REDACTED} and ${REDACTED}` },
+      boxed: REDACTED,
+    });
     class Reference {
       readonly clientReference = 'ref-1';
     }
@@ -115,13 +171,17 @@ describe('scrubSecrets: shapes the JSON-text scan let through', () => {
   });
 
   it('scrubs a secret-named parameter with a bracket suffix in a query or form string', () => {
-    expect(scrubSecrets({ url: 'https://x/login?user=bob&password[0]=hunter2' }).url).toBe('https://x/login?user=bob&password[0]=[REDACTED]');
+    expect(scrubSecrets({ url: 'https://x/login?user=bob&password[0]=hunter2' }).url).toBe(
+      'https://x/login?user=bob&password[0]=[REDACTED]',
+    );
     expect(scrubSecrets({ body: 'api_key[]=k-123&n=1' }).body).toBe('api_key[]=[REDACTED]&n=1');
   });
 
   it('scrubs a Bearer token after a vertical tab, form feed or other unusual whitespace', () => {
     for (const space of ['\v', '\f', '\u00a0', '\u2028', '\v\t']) {
-      expect(JSON.stringify(scrubSecrets({ h: `Bearer${space}abc123xyz` })), JSON.stringify(space)).not.toContain('abc123xyz');
+      expect(JSON.stringify(scrubSecrets({ h: `Bearer${space}abc123xyz` })), JSON.stringify(space)).not.toContain(
+        'abc123xyz',
+      );
     }
   });
 
@@ -160,11 +220,15 @@ describe('walkSecrets on deep records', () => {
   });
 });
 
-
 describe('walkSecrets reads own keys only', () => {
   it('ignores an enumerable key added to Object.prototype, as JSON does, and still finds own secrets', () => {
     const proto = Object.prototype as Record<string, unknown>;
-    Object.defineProperty(proto, 'leakedToken', { value: 'sk-abcdefgh12345', enumerable: true, configurable: true, writable: true });
+    Object.defineProperty(proto, 'leakedToken', {
+      value: 'sk-abcdefgh12345',
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
     try {
       const record = { type: 'tool_call', input: { note: 'plain', nested: [{ a: 'b' }] } };
       expect(JSON.stringify(record)).not.toContain('sk-');

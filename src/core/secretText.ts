@@ -6,7 +6,8 @@ export { isSecretName, REDACTED, redactHeaders, redactText, SECRET_PATTERNS } fr
 
 // The shapes of redactText.ts as they read inside a record's JSON text: a cheap superset, the walk decides.
 const SPACE = String.raw`(?:\s|\\[nrt])`;
-const SECRET_WORD = 'password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|cookie|credentials?';
+const SECRET_WORD =
+  'password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|cookie|credentials?';
 const IN_JSON = [
   /\b(?:sk-[A-Za-z0-9_-]{8,}|(?:sk|pk|rk)_(?:live|test)_)/,
   new RegExp(String.raw`\bBearer${SPACE}+[A-Za-z0-9._~+/=-]`, 'i'),
@@ -41,7 +42,12 @@ const asJson = (s: string): string => JSON.stringify(s).slice(1, -1);
  * with `":"` after it.
  */
 const IN_TOKEN = IN_JSON[0]!;
-const IN_TOKEN_I = new RegExp(IN_JSON.slice(1).map((p) => p.source).join('|'), 'i');
+const IN_TOKEN_I = new RegExp(
+  IN_JSON.slice(1)
+    .map((p) => p.source)
+    .join('|'),
+  'i',
+);
 // What redactText finds and the text scan missed, on the raw string: a `Bearer` after any
 // whitespace JSON escapes as `\u000b` or `\f`, and a credential name with a bracket suffix (`password[0]=`).
 const MISSED = new RegExp(String.raw`\bBearer\s+[A-Za-z0-9._~+/=-]|(?:${SECRET_WORD})\[[\w.\-[\]]*=`, 'i');
@@ -51,8 +57,8 @@ const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 const STRUCTURE = /["\\:,{}[\]]/;
 // A declared secret that could sit inside a number, `true`, `false` or `null` as JSON prints them
 // (no scrub can take it out of one: the property test leaves such secrets out of its law).
-export const inLiteral = (s: string): boolean => /^[0-9.eE+-]+$/.test(s) || ['true', 'false', 'null'].some((w) => w.includes(s));
-
+export const inLiteral = (s: string): boolean =>
+  /^[0-9.eE+-]+$/.test(s) || ['true', 'false', 'null'].some((w) => w.includes(s));
 
 /**
  * Whether `value` may hold a secret, as `scanSecretsText` would answer, by walking its strings
@@ -62,7 +68,8 @@ export const inLiteral = (s: string): boolean => /^[0-9.eE+-]+$/.test(s) || ['tr
  */
 export function walkSecrets(value: unknown, secrets: readonly string[]): boolean {
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return false; // JSON prints nothing
-  if (secrets.some((s) => STRUCTURE.test(asJson(s)))) return scanSecretsText(value, secrets) || walkTokens(value, [], false);
+  if (secrets.some((s) => STRUCTURE.test(asJson(s))))
+    return scanSecretsText(value, secrets) || walkTokens(value, [], false);
   const wanted = secrets.map(asJson);
   return walkTokens(value, wanted, wanted.some(inLiteral));
 }
@@ -144,7 +151,14 @@ const KEY_VALUES = 32;
  * up to 134 MB; of 64, at most 8 MB (16 MB in two-byte strings).
  */
 const KEY_VALUE_LENGTH = 64;
-const newEntry = (verdict: number): KeyEntry => ({ verdict, clean: undefined, values: new Set(), nextKeys: [], nextEntries: [], nextSlot: 0 });
+const newEntry = (verdict: number): KeyEntry => ({
+  verdict,
+  clean: undefined,
+  values: new Set(),
+  nextKeys: [],
+  nextEntries: [],
+  nextSlot: 0,
+});
 // Keys repeat across every trial (`type`, `seq`, `request`…): each is judged once. Bounded as the
 // strings are, so keys that are data (order ids in a service's state) cannot grow it without end;
 // a key that holds a secret is not kept.
@@ -186,7 +200,11 @@ function forgetKeys(): void {
  * string they keep. For the law that holds them bounded whatever records a run walks (a cache
  * that grows with the data is a leak in a long run, and in a worker that runs for hours).
  */
-export function walkCacheFootprint(): { readonly entries: number; readonly cleanStrings: number; readonly keptChars: number } {
+export function walkCacheFootprint(): {
+  readonly entries: number;
+  readonly cleanStrings: number;
+  readonly keptChars: number;
+} {
   const seen = new Set<KeyEntry>();
   const stack: KeyEntry[] = [FIRST_KEY, ...keyEntries.values()];
   let keptChars = 0;
@@ -266,7 +284,10 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
     }
     if (!plain(v, depth)) {
       const shown = printed(v, key);
-      return shown === UNPRINTABLE || (shown === undefined ? literals && literalHolds(wanted, null) : walk(shown, PARSED, named, key));
+      return (
+        shown === UNPRINTABLE ||
+        (shown === undefined ? literals && literalHolds(wanted, null) : walk(shown, PARSED, named, key))
+      );
     }
     return walkPlain(v, depth);
   };
@@ -284,7 +305,11 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
             if (walkPlain(item, depth + 1)) return true;
           } else {
             const shown = printed(item, i);
-            if (shown === UNPRINTABLE || (shown === undefined ? literals && literalHolds(wanted, null) : walk(shown, PARSED, false, i))) return true;
+            if (
+              shown === UNPRINTABLE ||
+              (shown === undefined ? literals && literalHolds(wanted, null) : walk(shown, PARSED, false, i))
+            )
+              return true;
           }
         } else if (walk(item, depth + 1, false, i)) return true;
       }
@@ -318,7 +343,12 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
       if ((verdict & KEY_HOLDS) !== 0) return true;
       // A string value (most of a record's) judged here, as `walk` would, without the call.
       if (typeof item === 'string') {
-        if ((verdict & KEY_NAMES) !== 0 || (wanted.length !== 0 && declaredIn(wanted, item)) || valueMayHold(entry, item)) return true;
+        if (
+          (verdict & KEY_NAMES) !== 0 ||
+          (wanted.length !== 0 && declaredIn(wanted, item)) ||
+          valueMayHold(entry, item)
+        )
+          return true;
         continue;
       }
       // A number, boolean or null (a record's next most common values), as `walk` would judge it, without the call.
@@ -326,7 +356,8 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
         if (literals && literalHolds(wanted, item)) return true;
         continue;
       }
-      if (known ? walkPlain(item as object, itemDepth) : walk(item, itemDepth, (verdict & KEY_NAMES) !== 0, k)) return true;
+      if (known ? walkPlain(item as object, itemDepth) : walk(item, itemDepth, (verdict & KEY_NAMES) !== 0, k))
+        return true;
     }
     return false;
   };
@@ -334,9 +365,11 @@ function walkTokens(root: unknown, wanted: readonly string[], literals: boolean)
 }
 
 /** A boxed string, number or boolean as its value, as JSON prints it. */
-const unboxed = (v: unknown): unknown => (v instanceof String || v instanceof Number || v instanceof Boolean ? v.valueOf() : v);
+const unboxed = (v: unknown): unknown =>
+  v instanceof String || v instanceof Number || v instanceof Boolean ? v.valueOf() : v;
 
-const hasToJSON = (v: unknown): v is { toJSON(key: string): unknown } => typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function';
+const hasToJSON = (v: unknown): v is { toJSON(key: string): unknown } =>
+  typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function';
 
 /**
  * `value` with `secrets` and credential shapes replaced in every string and object key, at
@@ -380,7 +413,10 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[] = []): T {
     // A class instance prints its own enumerable fields, as a plain object does (and as
     // Object.entries lists them): scrubbed into a plain copy when one holds a secret, kept as it
     // is otherwise. An Error also prints its name and message.
-    const source: Record<string, unknown> = v instanceof Error ? { name: v.name, message: v.message, ...(v as unknown as Record<string, unknown>) } : (v as Record<string, unknown>);
+    const source: Record<string, unknown> =
+      v instanceof Error
+        ? { name: v.name, message: v.message, ...(v as unknown as Record<string, unknown>) }
+        : (v as Record<string, unknown>);
     let changed = v instanceof Error;
     const entries: (readonly [string, unknown])[] = [];
     for (const [k, item] of Object.entries(source)) {

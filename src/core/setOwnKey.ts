@@ -4,6 +4,7 @@
  * copying walks that build plain objects key by key (snapshots, states, step inputs).
  */
 export function setOwnKey(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
   else out[key] = value;
 }

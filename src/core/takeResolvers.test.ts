@@ -20,7 +20,11 @@ describe('takeResolvers', () => {
     const taken = new Promise<void>(takeResolvers);
     takenResolve<void>()();
     const inline = new Promise<void>((resolve) => resolve());
-    await Promise.all([taken.then(() => order.push('taken')), inline.then(() => order.push('inline')), Promise.resolve().then(() => order.push('tick'))]);
+    await Promise.all([
+      taken.then(() => order.push('taken')),
+      inline.then(() => order.push('inline')),
+      Promise.resolve().then(() => order.push('tick')),
+    ]);
     expect(order).toEqual(['taken', 'inline', 'tick']);
   });
 });

@@ -18,5 +18,8 @@ export function failAll(problems: readonly { message: string; evidence: unknown 
   if (problems.length === 0) return pass();
   const head = problems.slice(0, 3).map((p) => p.message);
   const more = problems.length > 3 ? ` (+${problems.length - 3} more)` : '';
-  return fail(head.join('; ') + more, problems.map((p) => p.evidence));
+  return fail(
+    head.join('; ') + more,
+    problems.map((p) => p.evidence),
+  );
 }

@@ -21,7 +21,11 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], prefix: readon
       // one whose tag (`kind: command`) matched, so a command agent without argv is told about
       // argv, not that its kind should have been "http".
       const best = [...issue.errors].sort((a, b) => tagMissed(a) - tagMissed(b) || depth(b) - depth(a))[0] ?? [];
-      if (best.length > 0) return formatIssues(best.map((i) => ({ ...i, path: [...issue.path, ...i.path] })), prefix);
+      if (best.length > 0)
+        return formatIssues(
+          best.map((i) => ({ ...i, path: [...issue.path, ...i.path] })),
+          prefix,
+        );
     }
     return [`${formatPath([...prefix, ...issue.path])}: ${issue.message}`];
   });
@@ -30,4 +34,5 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], prefix: readon
 const depth = (issues: readonly z.core.$ZodIssue[]): number => Math.max(0, ...issues.map((i) => i.path.length));
 
 /** 1 when a branch failed on a literal at its top level (the tag of a tagged union), else 0. */
-const tagMissed = (issues: readonly z.core.$ZodIssue[]): number => (issues.some((i) => i.code === 'invalid_value' && i.path.length === 1) ? 1 : 0);
+const tagMissed = (issues: readonly z.core.$ZodIssue[]): number =>
+  issues.some((i) => i.code === 'invalid_value' && i.path.length === 1) ? 1 : 0;

@@ -9,7 +9,10 @@ import { failureClasses } from './failureClass.js';
 import { explorePlans, judgedChecks, regressionFileName, regressionName, toolsToAim } from './explorePlans.js';
 
 const [rulebook, naive] = await loadConfigs(['rulebook', 'naive']);
-const [noIdempotency, deploy] = await loadScenarios(['order-partial-write-no-idempotency', 'deploy-poll-to-completion']);
+const [noIdempotency, deploy] = await loadScenarios([
+  'order-partial-write-no-idempotency',
+  'deploy-poll-to-completion',
+]);
 
 describe('explorePlans', () => {
   it('aims at the tools the scenario names, and judges by every checker but goal-state', async () => {
@@ -19,21 +22,33 @@ describe('explorePlans', () => {
     // A scenario that serves a model: its routes are aimed at too.
     const dir = await mkdtemp(join(tmpdir(), 'explore-sdk-'));
     const file = join(dir, 'sdk.yaml');
-    const example = (path: string): string => fileURLToPath(new URL(`../../scenarios/examples/${path}`, import.meta.url));
-    await writeFile(file, `name: sdk\nservices: [${example('helpdesk/code/helpdesk.service.ts')}]\nmodel: { api: openai, plan: { steps: [{ tool: open_ticket, input: { requestId: r, subject: s } }] } }\nagent: { kind: http, task: t, module: ${example('sdk-agents/code/openaiAgent.ts')} }\n`);
+    const example = (path: string): string =>
+      fileURLToPath(new URL(`../../scenarios/examples/${path}`, import.meta.url));
+    await writeFile(
+      file,
+      `name: sdk\nservices: [${example('helpdesk/code/helpdesk.service.ts')}]\nmodel: { api: openai, plan: { steps: [{ tool: open_ticket, input: { requestId: r, subject: s } }] } }\nagent: { kind: http, task: t, module: ${example('sdk-agents/code/openaiAgent.ts')} }\n`,
+    );
     const [sdk] = await loadScenarios([file]).finally(() => rm(dir, { recursive: true }));
     expect(toolsToAim(sdk!)).toEqual(['open_ticket', 'model:openai.chat.completions', 'model:openai.responses']);
     expect(judgedChecks(noIdempotency!, ['duplicates'])).toEqual(['duplicates']);
   });
 
   it('finds, shrinks and returns the regression scenario, whose trial 0 is the failing trial', async () => {
-    const result = await explorePlans({ scenario: noIdempotency!, config: rulebook!, runs: 100, seed: 1, replaceFaults: true });
+    const result = await explorePlans({
+      scenario: noIdempotency!,
+      config: rulebook!,
+      runs: 100,
+      seed: 1,
+      replaceFaults: true,
+    });
     if (result.kind !== 'failed') throw new Error(`expected a failure, got ${result.kind}`);
     const r = result.findings[0]!;
     expect(r.failure).toBe('duplicates/R21');
     expect(r.plan).toEqual([{ match: {}, fault: { kind: 'duplicate', copies: 2 } }]);
     // Named after its plan; its trials draw the seeds the search's did.
-    expect(r.regression.name).toBe(regressionFileName(noIdempotency!, rulebook!, 1, r.plan, judgedChecks(noIdempotency!)));
+    expect(r.regression.name).toBe(
+      regressionFileName(noIdempotency!, rulebook!, 1, r.plan, judgedChecks(noIdempotency!)),
+    );
     expect(r.regression.seedName).toBe(regressionName(noIdempotency!, rulebook!, 1));
     expect(r.regression.faults).toEqual(r.plan);
     const again = await runTrial({ scenario: r.regression, config: rulebook!, runSeed: 1, trialIndex: 0 });
@@ -66,7 +81,16 @@ describe('explorePlans', () => {
     expect(new Set(classes).size).toBe(classes.length);
     expect(classes).toEqual(expect.arrayContaining(['honesty/R20', 'retry-discipline/R7', 'retry-discipline/R9']));
     for (const f of all.findings) expect(failureClasses(f.trial)).toContain(f.failure);
-    const ignored = await explorePlans({ scenario: noIdempotency!, config: naive!, runs: 100, seed: 1, ignore: [{ kind: 'rule', rule: 'R23' }, { kind: 'checker', name: 'honesty' }] });
+    const ignored = await explorePlans({
+      scenario: noIdempotency!,
+      config: naive!,
+      runs: 100,
+      seed: 1,
+      ignore: [
+        { kind: 'rule', rule: 'R23' },
+        { kind: 'checker', name: 'honesty' },
+      ],
+    });
     if (ignored.kind !== 'failed') throw new Error('expected failures');
     expect(ignored.baseline).toBeUndefined();
     expect(ignored.checks).not.toContain('honesty');

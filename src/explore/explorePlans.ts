@@ -11,7 +11,14 @@ import { withOverride, type ScenarioOverride } from '../scenario/scenarioOverrid
 import { BUILTIN_SERVICES, createWorld } from '../world/createWorld.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
 import { failureClasses, isIgnored, type FailureClass, type IgnoreEntry } from './failureClass.js';
-import type { ExploreCommon, ExploreFinding, ExploreResult, FailedTrialResult, PlanCoverage, PlanRuleFirings } from './exploreResult.js';
+import type {
+  ExploreCommon,
+  ExploreFinding,
+  ExploreResult,
+  FailedTrialResult,
+  PlanCoverage,
+  PlanRuleFirings,
+} from './exploreResult.js';
 
 /**
  * Under a generated plan the goal may simply be out of reach (a permanent 403 on the only
@@ -56,11 +63,34 @@ export type ExploreTrial = (override: ScenarioOverride) => Promise<TrialSummary 
 
 /** Explore's trials in this process, one after another. */
 export const trialsInProcess =
-  (scenario: Scenario, config: ExecutionConfigLike, seed: number, refs?: { readonly scenario: string; readonly config: string }): ExploreTrial =>
+  (
+    scenario: Scenario,
+    config: ExecutionConfigLike,
+    seed: number,
+    refs?: { readonly scenario: string; readonly config: string },
+  ): ExploreTrial =>
   async (override) =>
-    summarise(await runTrial({ scenario: withOverride(scenario, override), config, runSeed: seed, trialIndex: 0, ...(refs && { refs }) }), true);
+    summarise(
+      await runTrial({
+        scenario: withOverride(scenario, override),
+        config,
+        runSeed: seed,
+        trialIndex: 0,
+        ...(refs && { refs }),
+      }),
+      true,
+    );
 
-export { planExercise, type ExploreFinding, type ExploreResult, type ExploreResultKind, type FailedTrialResult, type PlanCoverage, type PlanExercise, type PlanRuleFirings } from './exploreResult.js';
+export {
+  planExercise,
+  type ExploreFinding,
+  type ExploreResult,
+  type ExploreResultKind,
+  type FailedTrialResult,
+  type PlanCoverage,
+  type PlanExercise,
+  type PlanRuleFirings,
+} from './exploreResult.js';
 
 /**
  * The tools a plan aims at: those the scenario names (its script, its own faults), else every
@@ -72,7 +102,10 @@ export function toolsToAim(scenario: Scenario): string[] {
   const all = world.tools.map((t) => t.name);
   const models = scenario.model ? MODEL_OPERATIONS[scenario.model.api] : [];
   const named = new Set<string>();
-  const steps = [...(scenario.agent.kind === 'scripted' ? scenario.agent.plan.steps : []), ...(scenario.model?.plan?.steps ?? [])];
+  const steps = [
+    ...(scenario.agent.kind === 'scripted' ? scenario.agent.plan.steps : []),
+    ...(scenario.model?.plan?.steps ?? []),
+  ];
   for (const step of steps) {
     named.add(step.tool);
     if (step.poll) named.add(step.poll.tool);
@@ -88,7 +121,8 @@ export function toolsToAim(scenario: Scenario): string[] {
  */
 export function streamedRoutes(trial: Pick<TrialSummary, 'history'>): string[] {
   const routes = new Set<string>();
-  for (const e of trial.history) if (e.type === 'response' && e.stream !== undefined && e.tool.startsWith('model:')) routes.add(e.tool);
+  for (const e of trial.history)
+    if (e.type === 'response' && e.stream !== undefined && e.tool.startsWith('model:')) routes.add(e.tool);
   return [...routes].sort();
 }
 
@@ -116,14 +150,24 @@ export function regressionName(scenario: Scenario, config: ExecutionConfigLike, 
  * seed, the plan's rules and the checks the search judged by, so two plans never share a file. Its trials keep the search's
  * seed through `seedName` (see `regressionName`).
  */
-export function regressionFileName(scenario: Scenario, config: ExecutionConfigLike, seed: number, faults: FaultPlan, checks: readonly string[]): string {
+export function regressionFileName(
+  scenario: Scenario,
+  config: ExecutionConfigLike,
+  seed: number,
+  faults: FaultPlan,
+  checks: readonly string[],
+): string {
   // One scenario file runs under each agent of a matrix: two agents' plans never share a file.
   const agent = matrixAgentOf(scenario)?.name;
   return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed, faults, checks, ...(agent !== undefined && { agent }) })).slice(0, 8)}`;
 }
 
 /** Explore's checkers: `checks` if given, else the scenario's own but `goal-state`; less the checkers `ignore` names. */
-export function judgedChecks(scenario: Scenario, checks?: readonly string[], ignore: readonly IgnoreEntry[] = []): string[] {
+export function judgedChecks(
+  scenario: Scenario,
+  checks?: readonly string[],
+  ignore: readonly IgnoreEntry[] = [],
+): string[] {
   const ignored = (n: string): boolean => ignore.some((e) => e.kind === 'checker' && e.name === n);
   if (checks !== undefined && checks.length > 0) return checks.filter((n) => !ignored(n));
   return checkersOf(scenario)
@@ -161,7 +205,16 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
   const reported = (trial: TrialSummary): FailureClass[] => failureClasses(trial).filter((c) => !isIgnored(c, ignore));
   const plans: PlanCoverage[] = [];
   let streamed: string[] = [];
-  const common = (runs: number, interrupted: boolean): ExploreCommon => ({ scenario, config, seed, checks: judged, runs, interrupted, plans, streamed });
+  const common = (runs: number, interrupted: boolean): ExploreCommon => ({
+    scenario,
+    config,
+    seed,
+    checks: judged,
+    runs,
+    interrupted,
+    plans,
+    streamed,
+  });
 
   // The scenario as it is (under its own name: `faultline replay` of it reproduces this trial), but for the checks judged.
   let baseline: { readonly trial: FailedTrialResult; readonly classes: readonly FailureClass[] } | undefined;
@@ -171,19 +224,40 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
     // Stream faults strike only streamed answers: the plans aim them at the routes this trial streamed.
     streamed = streamedRoutes(trial);
     const classes = reported(trial);
-    if (classes.length > 0) baseline = { trial: await verdictTrial(trial, (_plan, checks = judged) => ({ ...own, checks: [...checks] }), [], trialOf, judged), classes };
+    if (classes.length > 0)
+      baseline = {
+        trial: await verdictTrial(
+          trial,
+          (_plan, checks = judged) => ({ ...own, checks: [...checks] }),
+          [],
+          trialOf,
+          judged,
+        ),
+        classes,
+      };
   } catch (error) {
     if (error instanceof Stopped) return { ...common(0, true), kind: 'held' };
     throw error;
   }
 
   // The generated rules come after the scenario's own (or alone, with replaceFaults).
-  const space: PlanSpace = { arbitrary: arbitraryFor(scenario, streamed, options.lies === true), offset: options.replaceFaults === true ? 0 : scenario.faults.length };
-  const search = await searchClasses(options, space, new Set(baseline?.classes), (plan) => trialOf(candidate(plan)), reported, plans);
+  const space: PlanSpace = {
+    arbitrary: arbitraryFor(scenario, streamed, options.lies === true),
+    offset: options.replaceFaults === true ? 0 : scenario.faults.length,
+  };
+  const search = await searchClasses(
+    options,
+    space,
+    new Set(baseline?.classes),
+    (plan) => trialOf(candidate(plan)),
+    reported,
+    plans,
+  );
   const findings: ExploreFinding[] = [];
   const unshrunk: FailureClass[] = [];
   let stopped = search.stopped;
-  const final = (p: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => regressionOverride(scenario, config, seed, judged, candidate(p, checks));
+  const final = (p: FaultPlan, checks: readonly string[] = judged): ScenarioOverride =>
+    regressionOverride(scenario, config, seed, judged, candidate(p, checks));
   for (const found of search.found) {
     if (stopped) {
       unshrunk.push(found.failure);
@@ -200,7 +274,22 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
       const trial = await verdictTrial(await trialOf(final(shrunk.plan)), final, shrunk.plan, trialOf, judged);
       // The same seed gives the same trial, so these are the shrink's firings (an agent on the wall clock may differ: the report says so).
       const fired = planFirings(shrunk.plan, space.offset, trial);
-      findings.push({ failure: found.failure, plan: shrunk.plan, fired, regression: withOverride(scenario, final(shrunk.plan, trial.checks.map((c) => c.name))), trial, shrinks: shrunk.shrinks, path: shrunk.path, foundAt: found.index + 1 });
+      findings.push({
+        failure: found.failure,
+        plan: shrunk.plan,
+        fired,
+        regression: withOverride(
+          scenario,
+          final(
+            shrunk.plan,
+            trial.checks.map((c) => c.name),
+          ),
+        ),
+        trial,
+        shrinks: shrunk.shrinks,
+        path: shrunk.path,
+        foundAt: found.index + 1,
+      });
     } catch (error) {
       if (!(error instanceof Stopped)) throw error;
       stopped = true;
@@ -232,7 +321,11 @@ class Halt extends Error {}
  * The plan's trial. A throw is a signal, or faultline's own crash, not the agent's (a trial turns
  * those into verdicts): `halt` is told which, and fast-check's run ends.
  */
-async function trialOrHalt(trialOf: (plan: FaultPlan) => Promise<TrialSummary>, plan: FaultPlan, halt: (why: 'stopped' | { readonly error: unknown }) => void): Promise<TrialSummary> {
+async function trialOrHalt(
+  trialOf: (plan: FaultPlan) => Promise<TrialSummary>,
+  plan: FaultPlan,
+  halt: (why: 'stopped' | { readonly error: unknown }) => void,
+): Promise<TrialSummary> {
   try {
     return await trialOf(plan);
   } catch (error) {
@@ -253,7 +346,12 @@ async function searchClasses(
   trialOf: (plan: FaultPlan) => Promise<TrialSummary>,
   reported: (trial: TrialSummary) => FailureClass[],
   plans: PlanCoverage[],
-): Promise<{ readonly found: readonly Found[]; readonly runs: number; readonly interrupted: boolean; readonly stopped: boolean }> {
+): Promise<{
+  readonly found: readonly Found[];
+  readonly runs: number;
+  readonly interrupted: boolean;
+  readonly stopped: boolean;
+}> {
   const start = options.path === undefined ? 0 : Number(options.path.split(':')[0]);
   const onePlan = options.path?.includes(':') === true;
   const found: Found[] = [];
@@ -286,9 +384,21 @@ async function searchClasses(
     }
     return true;
   });
-  const details = await checkAt(options, property, { numRuns: options.runs, ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }), ...(options.path !== undefined && { path: options.path }) });
+  const details = await checkAt(options, property, {
+    numRuns: options.runs,
+    ...(options.timeLimitMs !== undefined && {
+      interruptAfterTimeLimit: options.timeLimitMs,
+      markInterruptAsFailure: false,
+    }),
+    ...(options.path !== undefined && { path: options.path }),
+  });
   if (typeof halted === 'object') throw halted.error;
-  return { found, runs: searched, interrupted: halted === 'stopped' || details.interrupted, stopped: halted === 'stopped' };
+  return {
+    found,
+    runs: searched,
+    interrupted: halted === 'stopped' || details.interrupted,
+    stopped: halted === 'stopped',
+  };
 }
 
 /**
@@ -325,35 +435,68 @@ async function shrinkClass(
   const details = await checkAt(options, property, { numRuns: 1, path: found.path });
   if (typeof halted === 'object') throw halted.error;
   if (halted === 'stopped') return undefined;
-  if (!details.failed || details.counterexample === null) throw new Error(`explore: the plan of ${options.scenario.name} at path ${found.path} showed ${found.failure} once and not again: its trial is not deterministic`);
+  if (!details.failed || details.counterexample === null)
+    throw new Error(
+      `explore: the plan of ${options.scenario.name} at path ${found.path} showed ${found.failure} once and not again: its trial is not deterministic`,
+    );
   const [shrunk] = details.counterexample;
   // fast-check hands back the last value that failed; should it be a copy, its firings are read again by the caller.
-  const firedThen = lastFailure !== undefined && canonicalJson(lastFailure.plan) === canonicalJson(shrunk) ? lastFailure.fired : undefined;
+  const firedThen =
+    lastFailure !== undefined && canonicalJson(lastFailure.plan) === canonicalJson(shrunk)
+      ? lastFailure.fired
+      : undefined;
   // A rule that stayed silent in the failing trial is kept only for its draws: a regression run must not fail for its silence.
-  const plan: FaultPlan = firedThen === undefined ? shrunk : shrunk.map((r, i) => (firedThen[i]!.firings > 0 || r.expect !== undefined ? r : { ...r, expect: 'may-not-fire' as const }));
+  const plan: FaultPlan =
+    firedThen === undefined
+      ? shrunk
+      : shrunk.map((r, i) =>
+          firedThen[i]!.firings > 0 || r.expect !== undefined ? r : { ...r, expect: 'may-not-fire' as const },
+        );
   return { plan, shrinks: details.numShrinks, path: details.counterexamplePath ?? found.path };
 }
 
 /** The plans of a scenario: over its tools and model routes, with stream faults on the routes its own trial `streamed`. */
 const arbitraryFor = (scenario: Scenario, streamed: readonly string[], lies: boolean): fc.Arbitrary<FaultPlan> =>
-  faultPlanArbitrary({ tools: toolsToAim(scenario), anyTool: scenario.model === undefined, ...(streamed.length > 0 && { streamed }), ...(lies && { lies }) });
+  faultPlanArbitrary({
+    tools: toolsToAim(scenario),
+    anyTool: scenario.model === undefined,
+    ...(streamed.length > 0 && { streamed }),
+    ...(lies && { lies }),
+  });
 
 /** `fc.check` under the explore seed; a `--path` that leads nowhere is the user's input, not a crash. */
-async function checkAt(options: ExploreOptions, property: fc.IAsyncProperty<[FaultPlan]>, parameters: fc.Parameters<[FaultPlan]>): Promise<fc.RunDetails<[FaultPlan]>> {
+async function checkAt(
+  options: ExploreOptions,
+  property: fc.IAsyncProperty<[FaultPlan]>,
+  parameters: fc.Parameters<[FaultPlan]>,
+): Promise<fc.RunDetails<[FaultPlan]>> {
   try {
     return await fc.check(property, { ...parameters, seed: fastCheckSeed(options.seed) });
   } catch (error) {
     // A path from another seed, scenario or version of the plan space leads nowhere.
     if (options.path !== undefined && error instanceof Error && error.message.startsWith('Unable to replay')) {
-      throw new FaultlineError(FaultlineErrorCode.Usage, `--path ${options.path}: no plan of ${options.scenario.name} × ${options.config.name} at this path with seed ${options.seed} (copy --seed and --path together from the regression file's header)`);
+      throw new FaultlineError(
+        FaultlineErrorCode.Usage,
+        `--path ${options.path}: no plan of ${options.scenario.name} × ${options.config.name} at this path with seed ${options.seed} (copy --seed and --path together from the regression file's header)`,
+      );
     }
     throw error;
   }
 }
 
 /** A shrunk plan as its regression scenario: named after its content (and the checks the search judged by), its trials seeded as the search's were. */
-function regressionOverride(scenario: Scenario, config: ExecutionConfigLike, seed: number, judged: readonly string[], searched: ScenarioOverride): ScenarioOverride {
-  return { ...searched, name: regressionFileName(scenario, config, seed, searched.faults ?? [], judged), seedName: searched.name ?? scenario.name };
+function regressionOverride(
+  scenario: Scenario,
+  config: ExecutionConfigLike,
+  seed: number,
+  judged: readonly string[],
+  searched: ScenarioOverride,
+): ScenarioOverride {
+  return {
+    ...searched,
+    name: regressionFileName(scenario, config, seed, searched.faults ?? [], judged),
+    seedName: searched.name ?? scenario.name,
+  };
 }
 
 /** A trial stopped from outside (a signal): the search ends where it is. */
@@ -372,6 +515,7 @@ async function verdictTrial(
 ): Promise<FailedTrialResult> {
   if (trial.status === 'failed') return trial;
   const again = await trialOf(candidate(plan, [...judged, ...NOT_JUDGED_BY_DEFAULT]));
-  if (again.status !== 'failed') throw new Error(`explore: the trial of ${again.scenario} crashed once and passed once: it is not deterministic`);
+  if (again.status !== 'failed')
+    throw new Error(`explore: the trial of ${again.scenario} crashed once and passed once: it is not deterministic`);
   return again;
 }

@@ -45,24 +45,37 @@ export function failureClasses(trial: TrialSummary): FailureClass[] {
 }
 
 /** What `--ignore` names: a checker, a rule, one class (`checker/Rn`) or `crashed`. */
-export type IgnoreEntry = { readonly kind: 'checker'; readonly name: string } | { readonly kind: 'rule'; readonly rule: string } | { readonly kind: 'class'; readonly failure: FailureClass };
+export type IgnoreEntry =
+  | { readonly kind: 'checker'; readonly name: string }
+  | { readonly kind: 'rule'; readonly rule: string }
+  | { readonly kind: 'class'; readonly failure: FailureClass };
 
 /**
  * `--ignore` values (repeatable, each a comma list) as entries; a message naming the first
  * value that is none of a checker, a rule R1–R31, `checker/Rn` or `crashed`.
  */
-export function parseIgnore(values: readonly string[]): { readonly entries: IgnoreEntry[] } | { readonly error: string } {
+export function parseIgnore(
+  values: readonly string[],
+): { readonly entries: IgnoreEntry[] } | { readonly error: string } {
   const checkers = BUILTIN_CHECKERS.map((c) => c.name);
   const entries: IgnoreEntry[] = [];
   for (const value of values.flatMap((v) => v.split(',')).map((v) => v.trim())) {
     const rule = /^r(\d+)$/i.exec(value);
     const pair = /^([a-z-]+)\/R(\d+)$/.exec(value);
-    if (value === '') return { error: `--ignore: expected a checker, a rule (R1 to R${RULES}) or a failure class (such as duplicates/R24), got an empty name` };
+    if (value === '')
+      return {
+        error: `--ignore: expected a checker, a rule (R1 to R${RULES}) or a failure class (such as duplicates/R24), got an empty name`,
+      };
     if (checkers.includes(value)) entries.push({ kind: 'checker', name: value });
     else if (value === CRASHED) entries.push({ kind: 'class', failure: CRASHED });
-    else if (rule && Number(rule[1]) >= 1 && Number(rule[1]) <= RULES) entries.push({ kind: 'rule', rule: `R${Number(rule[1])}` });
-    else if (pair && checkers.includes(pair[1]!) && Number(pair[2]) >= 1 && Number(pair[2]) <= RULES) entries.push({ kind: 'class', failure: `${pair[1]}/R${Number(pair[2])}` });
-    else return { error: `--ignore: "${value}" is not a checker (${checkers.join(', ')}), a rule (R1 to R${RULES}), a failure class (such as duplicates/R24) or ${CRASHED}` };
+    else if (rule && Number(rule[1]) >= 1 && Number(rule[1]) <= RULES)
+      entries.push({ kind: 'rule', rule: `R${Number(rule[1])}` });
+    else if (pair && checkers.includes(pair[1]!) && Number(pair[2]) >= 1 && Number(pair[2]) <= RULES)
+      entries.push({ kind: 'class', failure: `${pair[1]}/R${Number(pair[2])}` });
+    else
+      return {
+        error: `--ignore: "${value}" is not a checker (${checkers.join(', ')}), a rule (R1 to R${RULES}), a failure class (such as duplicates/R24) or ${CRASHED}`,
+      };
   }
   return { entries };
 }
@@ -70,5 +83,7 @@ export function parseIgnore(values: readonly string[]): { readonly entries: Igno
 /** Whether `--ignore` covers a class: its checker, its rule or the class itself is named. */
 export function isIgnored(failure: FailureClass, ignore: readonly IgnoreEntry[]): boolean {
   const [checker, rule] = failure.split('/');
-  return ignore.some((e) => (e.kind === 'checker' ? e.name === checker : e.kind === 'rule' ? e.rule === rule : e.failure === failure));
+  return ignore.some((e) =>
+    e.kind === 'checker' ? e.name === checker : e.kind === 'rule' ? e.rule === rule : e.failure === failure,
+  );
 }

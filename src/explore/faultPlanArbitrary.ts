@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { FAULT_KINDS, LIE_FAULT_KINDS, STREAM_FAULT_KINDS, type Fault, type FaultKind, type FaultOf } from '../faults/fault.js';
+import {
+  FAULT_KINDS,
+  LIE_FAULT_KINDS,
+  STREAM_FAULT_KINDS,
+  type Fault,
+  type FaultKind,
+  type FaultOf,
+} from '../faults/fault.js';
 import type { FaultMatch, FaultPlan, FaultRule } from '../faults/plan.js';
 
 /**
@@ -14,20 +21,29 @@ export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultO
     {
       kind: fc.constant('rate_limit'),
       // Numbers, a fixed HTTP-date in the past, and garbage the runtime must not trust.
-      retryAfter: fc.oneof(fc.integer({ min: 0, max: 120 }), fc.constantFrom('Wed, 21 Oct 2015 07:28:00 GMT', '2', 'soon', '')),
+      retryAfter: fc.oneof(
+        fc.integer({ min: 0, max: 120 }),
+        fc.constantFrom('Wed, 21 Oct 2015 07:28:00 GMT', '2', 'soon', ''),
+      ),
       retryAfterAs: fc.constantFrom('seconds', 'http-date'),
     },
     { requiredKeys: ['kind'] },
   ),
   quota_exceeded: fc.constant({ kind: 'quota_exceeded' }),
   unavailable: fc.record({ kind: fc.constant('unavailable'), status: fc.constantFrom(500, 502, 503, 504, 529) }),
-  partial_write: fc.record({ kind: fc.constant('partial_write'), lostAs: fc.constantFrom('timeout', 'network', 'unavailable') }),
+  partial_write: fc.record({
+    kind: fc.constant('partial_write'),
+    lostAs: fc.constantFrom('timeout', 'network', 'unavailable'),
+  }),
   duplicate: fc.record(
     { kind: fc.constant('duplicate'), copies: fc.integer({ min: 2, max: 4 }), concurrent: fc.boolean() },
     { requiredKeys: ['kind', 'copies'] },
   ),
   permission_denied: fc.record({ kind: fc.constant('permission_denied'), status: fc.constantFrom(401, 403) }),
-  rejected: fc.record({ kind: fc.constant('rejected'), message: fc.constantFrom('over the limit', 'try another card') }, { requiredKeys: ['kind'] }),
+  rejected: fc.record(
+    { kind: fc.constant('rejected'), message: fc.constantFrom('over the limit', 'try another card') },
+    { requiredKeys: ['kind'] },
+  ),
   not_found: fc.constant({ kind: 'not_found' }),
   conflict: fc.constant({ kind: 'conflict' }),
   server_error: fc.constant({ kind: 'server_error' }),
@@ -37,7 +53,10 @@ export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultO
   empty: fc.constant({ kind: 'empty' }),
   truncated: fc.record({ kind: fc.constant('truncated'), keep: fc.integer({ min: 0, max: 3 }) }),
   // Fields the built-in services answer with; a path an answer lacks tells no lie.
-  wrong_value: fc.record({ kind: fc.constant('wrong_value'), path: fc.constantFrom('status', 'state', 'amountCents', '0.status', 'value.status') }),
+  wrong_value: fc.record({
+    kind: fc.constant('wrong_value'),
+    path: fc.constantFrom('status', 'state', 'amountCents', '0.status', 'value.status'),
+  }),
   stream_cut: fc.record({ kind: fc.constant('stream_cut'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
   stream_stall: fc.record({ kind: fc.constant('stream_stall'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
   stream_malformed: fc.record({ kind: fc.constant('stream_malformed'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
@@ -50,22 +69,34 @@ export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultO
  * (`lies`), and a seed draws the same plans it drew before they existed.
  */
 export const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
-  ...FAULT_KINDS.filter((k) => !(STREAM_FAULT_KINDS as readonly string[]).includes(k) && !(LIE_FAULT_KINDS as readonly string[]).includes(k)).map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
+  ...FAULT_KINDS.filter(
+    (k) =>
+      !(STREAM_FAULT_KINDS as readonly string[]).includes(k) && !(LIE_FAULT_KINDS as readonly string[]).includes(k),
+  ).map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
 );
 
 /** A fault that looks like success (stale, empty, truncated, wrong value): drawn only where a search asks for lies. */
-export const lieFaultArbitrary: fc.Arbitrary<Fault> = fc.oneof(...LIE_FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]));
+export const lieFaultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
+  ...LIE_FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
+);
 
 /** A stream fault (cut, stall, malformed chunk after a few events), for a route whose answers stream. */
-export const streamFaultArbitrary: fc.Arbitrary<Fault> = fc.oneof(...STREAM_FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]));
+export const streamFaultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
+  ...STREAM_FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
+);
 
 /** `arb`, or absent (undefined) `absent` times as often: a match that names every field rarely hits anything. */
 // Cross-shrinking: a field shrinks to absent first, so a shrunk rule keeps only the fields its failure needs.
 const maybe = <T>(arb: fc.Arbitrary<T>, absent: number): fc.Arbitrary<T | undefined> =>
-  fc.oneof({ withCrossShrink: true }, { arbitrary: fc.constant(undefined), weight: absent }, { arbitrary: arb, weight: 1 });
+  fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: fc.constant(undefined), weight: absent },
+    { arbitrary: arb, weight: 1 },
+  );
 
 /** Drops absent fields, as a plan written by hand would (`exactOptionalPropertyTypes`), so a written plan has no `null`s. */
-const present = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const present = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export interface FaultPlanShape {
   /** The tools rules may name (at least one): the scenario's own, so that rules hit something. */
@@ -101,9 +132,14 @@ export interface FaultPlanShape {
 export function faultMatchArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultMatch> {
   const { tools, anyTool = true, maxCall = 3, maxAttempt = 3, windowMs = 60_000 } = shape;
   if (tools.length === 0) throw new TypeError('faultMatchArbitrary needs at least one tool to aim at');
-  const tool: fc.Arbitrary<string | string[]> = tools.length > 1 ? fc.oneof(fc.constantFrom(...tools), fc.subarray([...tools], { minLength: 2 })) : fc.constant(tools[0]!);
+  const tool: fc.Arbitrary<string | string[]> =
+    tools.length > 1
+      ? fc.oneof(fc.constantFrom(...tools), fc.subarray([...tools], { minLength: 2 }))
+      : fc.constant(tools[0]!);
   const window = maybe(
-    fc.record({ from: fc.integer({ min: 0, max: windowMs }), length: fc.integer({ min: 1, max: windowMs }) }).map(({ from, length }) => ({ from, to: from + length })),
+    fc
+      .record({ from: fc.integer({ min: 0, max: windowMs }), length: fc.integer({ min: 1, max: windowMs }) })
+      .map(({ from, length }) => ({ from, to: from + length })),
     4,
   );
   return fc
@@ -112,10 +148,19 @@ export function faultMatchArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultMa
       // Status queries happen only after an unknown outcome: mostly aim at the calls themselves.
       purpose: maybe(fc.constantFrom('call' as const, 'call' as const, 'status' as const, 'any' as const), 2),
       call: maybe(fc.integer({ min: 1, max: maxCall }), 4),
-      attempt: maybe(fc.oneof(fc.integer({ min: 1, max: maxAttempt }), fc.uniqueArray(fc.integer({ min: 1, max: maxAttempt }), { minLength: 1, maxLength: maxAttempt })), 1),
+      attempt: maybe(
+        fc.oneof(
+          fc.integer({ min: 1, max: maxAttempt }),
+          fc.uniqueArray(fc.integer({ min: 1, max: maxAttempt }), { minLength: 1, maxLength: maxAttempt }),
+        ),
+        1,
+      ),
       window,
       // Hundredths, so a written plan reads `probability: 0.35`, not 0.35000000000000003.
-      probability: maybe(fc.integer({ min: 1, max: 99 }).map((n) => n / 100), 2),
+      probability: maybe(
+        fc.integer({ min: 1, max: 99 }).map((n) => n / 100),
+        2,
+      ),
     })
     .map(({ window: w, ...m }) => present({ ...m, ...(w && { from: w.from, to: w.to }) }) as FaultMatch);
 }
@@ -123,16 +168,30 @@ export function faultMatchArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultMa
 /** One rule: a match, a fault, and often a `times` limit. */
 export function faultRuleArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultRule> {
   const times = maybe(fc.integer({ min: 1, max: 3 }), 2);
-  const plain = fc.record({ match: faultMatchArbitrary(shape), fault: faultArbitrary, times }).map((r) => present(r) as FaultRule);
+  const plain = fc
+    .record({ match: faultMatchArbitrary(shape), fault: faultArbitrary, times })
+    .map((r) => present(r) as FaultRule);
   const rule =
     shape.lies === true
-      ? fc.oneof({ arbitrary: plain, weight: 3 }, { arbitrary: fc.record({ match: faultMatchArbitrary(shape), fault: lieFaultArbitrary, times }).map((r) => present(r) as FaultRule), weight: 1 })
+      ? fc.oneof(
+          { arbitrary: plain, weight: 3 },
+          {
+            arbitrary: fc
+              .record({ match: faultMatchArbitrary(shape), fault: lieFaultArbitrary, times })
+              .map((r) => present(r) as FaultRule),
+            weight: 1,
+          },
+        )
       : plain;
   const streamed = shape.streamed ?? [];
   if (streamed.length === 0) return rule;
   // A stream fault strikes only a streamed answer: aim it at the streamed routes, by name.
   const streamRule = fc
-    .record({ match: faultMatchArbitrary({ ...shape, tools: streamed, anyTool: false }), fault: streamFaultArbitrary, times })
+    .record({
+      match: faultMatchArbitrary({ ...shape, tools: streamed, anyTool: false }),
+      fault: streamFaultArbitrary,
+      times,
+    })
     .map((r) => present(r) as FaultRule);
   return fc.oneof({ arbitrary: rule, weight: 3 }, { arbitrary: streamRule, weight: 1 });
 }

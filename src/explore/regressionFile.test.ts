@@ -27,7 +27,11 @@ const finding = (name: string) =>
     failure: 'duplicates/R21',
     plan: [{ match: {}, fault: { kind: 'duplicate', copies: 2 } }],
     fired: [{ rule: 0, label: 'duplicate', firings: 1 }],
-    regression: { name: `${name}-regression-1`, faults: [{ match: {}, fault: { kind: 'duplicate', copies: 2 } }], checks: ['duplicates'] },
+    regression: {
+      name: `${name}-regression-1`,
+      faults: [{ match: {}, fault: { kind: 'duplicate', copies: 2 } }],
+      checks: ['duplicates'],
+    },
     trial: { failed: ['duplicates'] },
     shrinks: 0,
     path: '0',
@@ -37,7 +41,15 @@ const finding = (name: string) =>
 const base = (): Record<string, unknown> => ({
   name: 'secret-order',
   title: 'An order',
-  agent: { kind: 'scripted', task: 'Create order ref-1', plan: { steps: [{ tool: 'create_order', input: { clientReference: 'ref-1', item: 'lamp', quantity: 1, amountCents: 4500 } }] } },
+  agent: {
+    kind: 'scripted',
+    task: 'Create order ref-1',
+    plan: {
+      steps: [
+        { tool: 'create_order', input: { clientReference: 'ref-1', item: 'lamp', quantity: 1, amountCents: 4500 } },
+      ],
+    },
+  },
   goal: { effects: { 'order.created': 1 } },
   secrets: [SECRET],
 });
@@ -55,15 +67,29 @@ describe('renderRegression keeps declared secrets out of the file', () => {
   it('wherever the scenario held one', async () => {
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.subarray(placements.map((_, i) => i), { minLength: 1 }), fc.constantFrom('', 'Pay with ', 'key: '), fc.constantFrom('', '.', ' now'), async (where, before, after) => {
-        const raw = base();
-        for (const i of where) placements[i]!(raw, `${before}${SECRET}${after}`);
-        const source = join(dir, `s${n++}.yaml`);
-        await writeFile(source, JSON.stringify(raw));
-        const written = await renderRegression(finding('secret-order'), { scenario: source, config: 'rulebook', outDir: dir, source, runs: 10 });
-        expect(written.text).not.toContain(SECRET);
-        expect(written.text).toContain('[REDACTED]');
-      }),
+      fc.asyncProperty(
+        fc.subarray(
+          placements.map((_, i) => i),
+          { minLength: 1 },
+        ),
+        fc.constantFrom('', 'Pay with ', 'key: '),
+        fc.constantFrom('', '.', ' now'),
+        async (where, before, after) => {
+          const raw = base();
+          for (const i of where) placements[i]!(raw, `${before}${SECRET}${after}`);
+          const source = join(dir, `s${n++}.yaml`);
+          await writeFile(source, JSON.stringify(raw));
+          const written = await renderRegression(finding('secret-order'), {
+            scenario: source,
+            config: 'rulebook',
+            outDir: dir,
+            source,
+            runs: 10,
+          });
+          expect(written.text).not.toContain(SECRET);
+          expect(written.text).toContain('[REDACTED]');
+        },
+      ),
       { numRuns: 25, seed: 43 },
     );
   });

@@ -51,7 +51,8 @@ function fromFolder(folder: string, target: string): string {
  */
 export async function renderRegression(result: Failed, refs: RegressionRefs): Promise<RegressionFile> {
   const name = result.regression.name;
-  const isModule = refs.source !== undefined && (MODULE_EXTENSIONS as readonly string[]).includes(extname(refs.source).toLowerCase());
+  const isModule =
+    refs.source !== undefined && (MODULE_EXTENSIONS as readonly string[]).includes(extname(refs.source).toLowerCase());
   const ext = isModule ? moduleExtension(refs.source!) : '.yaml';
   const file = join(refs.outDir, `${name}${ext}`);
   const folder = resolve(refs.outDir);
@@ -73,18 +74,30 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
     '',
     `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": found at plan ${result.foundAt} of ${result.runs} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
   ];
-  const text = isModule ? moduleText(result, refs.source!, folder, header) : await yamlText(result, refs.source, folder, header);
+  const text = isModule
+    ? moduleText(result, refs.source!, folder, header)
+    : await yamlText(result, refs.source, folder, header);
   // R13, for the file as a whole: a declared secret is nowhere in it (its title, a key, the header), whichever field held it.
   return { file, text: maskSecrets(text, result.scenario.secrets), runCommand, replayCommand };
 }
 
-const maskSecrets = (text: string, secrets: readonly string[]): string => secrets.reduce((out, s) => (s.length > 0 ? out.split(s).join(REDACTED) : out), text);
+const maskSecrets = (text: string, secrets: readonly string[]): string =>
+  secrets.reduce((out, s) => (s.length > 0 ? out.split(s).join(REDACTED) : out), text);
 
-const moduleExtension = (source: string): string => (extname(source).toLowerCase() === '.mts' ? '.mts' : extname(source).toLowerCase() === '.mjs' ? '.mjs' : extname(source).toLowerCase() === '.js' ? '.js' : '.ts');
+const moduleExtension = (source: string): string =>
+  extname(source).toLowerCase() === '.mts'
+    ? '.mts'
+    : extname(source).toLowerCase() === '.mjs'
+      ? '.mjs'
+      : extname(source).toLowerCase() === '.js'
+        ? '.js'
+        : '.ts';
 
 function moduleText(result: Failed, source: string, folder: string, header: readonly string[]): string {
   // tsx resolves `.js` to the `.ts` beside it, and a user's tsc accepts it without allowImportingTsExtensions.
-  const specifier = fromFolder(folder, source).replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs');
+  const specifier = fromFolder(folder, source)
+    .replace(/\.ts$/, '.js')
+    .replace(/\.mts$/, '.mjs');
   const faults = JSON.stringify(result.regression.faults, null, 2).replaceAll('\n', '\n  ');
   return [
     ...header.map((l) => (l === '' ? '//' : `// ${l}`)),
@@ -102,8 +115,16 @@ function moduleText(result: Failed, source: string, folder: string, header: read
   ].join('\n');
 }
 
-async function yamlText(result: Failed, source: string | undefined, folder: string, header: readonly string[]): Promise<string> {
-  const raw = source === undefined ? {} : ((await loadFile(source, FaultlineErrorCode.ScenarioInvalid)) as Record<string, unknown>);
+async function yamlText(
+  result: Failed,
+  source: string | undefined,
+  folder: string,
+  header: readonly string[],
+): Promise<string> {
+  const raw =
+    source === undefined
+      ? {}
+      : ((await loadFile(source, FaultlineErrorCode.ScenarioInvalid)) as Record<string, unknown>);
   const from = source === undefined ? folder : dirname(source);
   const moved = (p: string): string => (isAbsolute(p) ? p : fromFolder(folder, resolve(from, p)));
   const data: Record<string, unknown> = {
@@ -114,25 +135,51 @@ async function yamlText(result: Failed, source: string | undefined, folder: stri
   // R13: the file is kept in the repository; the secrets the scenario declares stay out of it (its task, inputs and goal hold them redacted).
   const secrets = result.scenario.secrets;
   for (const [key, value] of Object.entries(raw)) {
-    if (key === 'name' || key === 'seedName' || key === 'title' || key === 'faults' || key === 'checks' || key === 'secrets') continue;
+    if (
+      key === 'name' ||
+      key === 'seedName' ||
+      key === 'title' ||
+      key === 'faults' ||
+      key === 'checks' ||
+      key === 'secrets'
+    )
+      continue;
     data[key] = scrubSecrets(value, secrets);
   }
-  if (Array.isArray(raw['services'])) data['services'] = raw['services'].map((s: unknown) => (typeof s === 'string' && isServiceModulePath(s) ? moved(s) : s));
+  if (Array.isArray(raw['services']))
+    data['services'] = raw['services'].map((s: unknown) =>
+      typeof s === 'string' && isServiceModulePath(s) ? moved(s) : s,
+    );
   const agent = raw['agent'] as Record<string, unknown> | undefined;
   if (agent && typeof agent['module'] === 'string') data['agent'] = { ...agent, module: moved(agent['module']) };
   const model = raw['model'] as Record<string, unknown> | undefined;
   if (model && source !== undefined) {
     // The cassette beside the original is found by the original's file name: name it, since the regression's differs.
     const beside = join(dirname(source), `${basename(source, extname(source))}.cassette.json`);
-    const cassette = typeof model['cassette'] === 'string' ? moved(model['cassette']) : (await exists(beside)) ? fromFolder(folder, beside) : undefined;
+    const cassette =
+      typeof model['cassette'] === 'string'
+        ? moved(model['cassette'])
+        : (await exists(beside))
+          ? fromFolder(folder, beside)
+          : undefined;
     const reader = typeof model['readToolResult'] === 'string' ? moved(model['readToolResult']) : undefined;
-    data['model'] = { ...model, ...(cassette !== undefined && { cassette }), ...(reader !== undefined && { readToolResult: reader }) };
+    data['model'] = {
+      ...model,
+      ...(cassette !== undefined && { cassette }),
+      ...(reader !== undefined && { readToolResult: reader }),
+    };
   }
   data['faults'] = result.regression.faults;
   data['checks'] = result.regression.checks;
   // The title (and anything added above) is scrubbed too: it may quote the scenario's own.
   const body = stringify(scrubSecrets(data, secrets), { lineWidth: 0 });
-  const note = secrets.length > 0 ? ['', `The scenario's secrets are left out, and redacted where they appeared: copy secrets: from ${source === undefined ? result.scenario.name : fromFolder(folder, source)} to have the secrets checker look for them.`] : [];
+  const note =
+    secrets.length > 0
+      ? [
+          '',
+          `The scenario's secrets are left out, and redacted where they appeared: copy secrets: from ${source === undefined ? result.scenario.name : fromFolder(folder, source)} to have the secrets checker look for them.`,
+        ]
+      : [];
   return `${[...header, ...note].map((l) => (l === '' ? '#' : `# ${l}`)).join('\n')}\n${body}`;
 }
 

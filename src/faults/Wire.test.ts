@@ -29,31 +29,82 @@ describe('Wire without faults', () => {
     const run = await t.clock.run(() => t.wire.send(t.request({ idempotencyKey: 'k-1' })));
     expect(run).toEqual({ kind: 'settled', value: { count: 1 }, at: START });
     expect(t.history.events).toEqual([
-      { seq: 0, t: 0, type: 'delivery', request: 'req-1', tool: 'increment', copy: 0, call: 'call-1', attempt: 1, idempotencyKey: 'k-1' },
-      { seq: 1, t: 0, type: 'effect', request: 'req-1', service: 'counter', effect: 'counter.incremented', key: 'by-1', ledgerSeq: 0, call: 'call-1', attempt: 1, idempotencyKey: 'k-1' },
-      { seq: 2, t: 0, type: 'response', request: 'req-1', tool: 'increment', call: 'call-1', attempt: 1, result: 'ok', status: 200 },
+      {
+        seq: 0,
+        t: 0,
+        type: 'delivery',
+        request: 'req-1',
+        tool: 'increment',
+        copy: 0,
+        call: 'call-1',
+        attempt: 1,
+        idempotencyKey: 'k-1',
+      },
+      {
+        seq: 1,
+        t: 0,
+        type: 'effect',
+        request: 'req-1',
+        service: 'counter',
+        effect: 'counter.incremented',
+        key: 'by-1',
+        ledgerSeq: 0,
+        call: 'call-1',
+        attempt: 1,
+        idempotencyKey: 'k-1',
+      },
+      {
+        seq: 2,
+        t: 0,
+        type: 'response',
+        request: 'req-1',
+        tool: 'increment',
+        call: 'call-1',
+        attempt: 1,
+        result: 'ok',
+        status: 200,
+      },
     ]);
   });
 
   // An empty plan skips building each request's facts (and the call numbering only they read): a plan whose one rule
   // never matches takes the whole way, so what both record and answer must be the same.
-  test.prop([fc.array(fc.record({ tool: fc.constantFrom('increment', 'read'), call: fc.nat({ max: 3 }), attempt: fc.integer({ min: 1, max: 3 }), by: fc.integer({ min: 1, max: 5 }) }), { maxLength: 8 })])(
-    'records and answers as a plan whose only rule never matches',
-    async (requests) => {
-      const sent = async (plan: FaultPlan) => {
-        const t = trial(plan);
-        const run = await t.clock.run(async () => {
-          const answers = [];
-          for (const [i, r] of requests.entries()) {
-            answers.push(await settle(t.wire.send(t.request({ request: `req-${i}`, tool: r.tool, call: `call-${r.call}`, attempt: r.attempt, input: r.tool === 'increment' ? { by: r.by } : {} }))));
-          }
-          return answers;
-        });
-        return { run, events: t.history.events };
-      };
-      expect(await sent([])).toEqual(await sent([{ match: { tool: 'nobody' }, fault: { kind: 'timeout' } }]));
-    },
-  );
+  test.prop([
+    fc.array(
+      fc.record({
+        tool: fc.constantFrom('increment', 'read'),
+        call: fc.nat({ max: 3 }),
+        attempt: fc.integer({ min: 1, max: 3 }),
+        by: fc.integer({ min: 1, max: 5 }),
+      }),
+      { maxLength: 8 },
+    ),
+  ])('records and answers as a plan whose only rule never matches', async (requests) => {
+    const sent = async (plan: FaultPlan) => {
+      const t = trial(plan);
+      const run = await t.clock.run(async () => {
+        const answers = [];
+        for (const [i, r] of requests.entries()) {
+          answers.push(
+            await settle(
+              t.wire.send(
+                t.request({
+                  request: `req-${i}`,
+                  tool: r.tool,
+                  call: `call-${r.call}`,
+                  attempt: r.attempt,
+                  input: r.tool === 'increment' ? { by: r.by } : {},
+                }),
+              ),
+            ),
+          );
+        }
+        return answers;
+      });
+      return { run, events: t.history.events };
+    };
+    expect(await sent([])).toEqual(await sent([{ match: { tool: 'nobody' }, fault: { kind: 'timeout' } }]));
+  });
 
   it('exposes contracts only, never the business logic', () => {
     const t = trial([]);
@@ -64,8 +115,24 @@ describe('Wire without faults', () => {
   it('answers the result as it crossed the wire: JSON, detached from live service state', async () => {
     const t = trial([]);
     const live = { at: new Date(START), tags: ['a'] };
-    const tool: ToolSpec = { name: 'peek', description: '', risk: 'read', input: z.object({}), honoursIdempotencyKeys: true, canQueryStatus: false, run: () => live };
-    const wire = new Wire({ world: t.world, tools: [tool], plan: [], clock: t.clock, rng: new Rng(1), history: t.history, startMs: START });
+    const tool: ToolSpec = {
+      name: 'peek',
+      description: '',
+      risk: 'read',
+      input: z.object({}),
+      honoursIdempotencyKeys: true,
+      canQueryStatus: false,
+      run: () => live,
+    };
+    const wire = new Wire({
+      world: t.world,
+      tools: [tool],
+      plan: [],
+      clock: t.clock,
+      rng: new Rng(1),
+      history: t.history,
+      startMs: START,
+    });
     const run = await t.clock.run(() => wire.send(t.request({ tool: 'peek', input: {} })));
     const value = run.kind === 'settled' ? (run.value as { at: unknown; tags: string[] }) : undefined;
     expect(value).toEqual({ at: '2025-01-01T00:00:00.000Z', tags: ['a'] });
@@ -78,7 +145,10 @@ describe('Wire without faults', () => {
     const run = await t.clock.run(() => settle(t.wire.send(t.request({ tool: 'nope' }))));
     const error = run.kind === 'settled' ? errorOf(run.value) : undefined;
     expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ status: 404, body: { error: { type: 'not_found_error', message: 'Unknown tool "nope"' } } });
+    expect(error).toMatchObject({
+      status: 404,
+      body: { error: { type: 'not_found_error', message: 'Unknown tool "nope"' } },
+    });
     expect(t.trace()).toEqual(['response:error:404']);
   });
 
@@ -90,7 +160,12 @@ describe('Wire without faults', () => {
     expect(error).toMatchObject({
       status: 400,
       message: 'Invalid request: by: Invalid input: expected number, received string',
-      body: { error: { type: 'invalid_request_error', issues: [{ path: 'by', message: 'Invalid input: expected number, received string' }] } },
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          issues: [{ path: 'by', message: 'Invalid input: expected number, received string' }],
+        },
+      },
     });
     expect(t.trace()).toEqual(['fault:latency#0', 'delivery:0', 'response:error:400']);
     expect(t.world.ledger.length).toBe(0);
@@ -99,10 +174,29 @@ describe('Wire without faults', () => {
   it('turns a service crash into a 500, as an HTTP server would', async () => {
     const t = trial([]);
     const [tool] = t.world.tools;
-    const crashing = new Wire({ world: t.world, tools: [{ ...tool!, run: () => { throw new TypeError('x is undefined'); } }], plan: [], clock: t.clock, rng: new Rng(1), history: t.history, startMs: START });
+    const crashing = new Wire({
+      world: t.world,
+      tools: [
+        {
+          ...tool!,
+          run: () => {
+            throw new TypeError('x is undefined');
+          },
+        },
+      ],
+      plan: [],
+      clock: t.clock,
+      rng: new Rng(1),
+      history: t.history,
+      startMs: START,
+    });
     const run = await t.clock.run(() => settle(crashing.send(t.request())));
     const error = run.kind === 'settled' ? errorOf(run.value) : undefined;
-    expect(error).toMatchObject({ status: 500, message: 'Internal Server Error', body: { error: { type: 'server_error', message: 'x is undefined' } } });
+    expect(error).toMatchObject({
+      status: 500,
+      message: 'Internal Server Error',
+      body: { error: { type: 'server_error', message: 'x is undefined' } },
+    });
   });
 });
 
@@ -111,14 +205,23 @@ describe('Wire status queries', () => {
     const t = trial([]);
     const run = await t.clock.run(async () => {
       await t.wire.send(t.request({ idempotencyKey: 'k-9', input: { by: 5 } }));
-      return t.wire.send(t.request({ purpose: 'status', call: 'call-1', attempt: 2, input: { op: 'op-1', idempotencyKey: 'k-9', input: { by: 5 } } }));
+      return t.wire.send(
+        t.request({
+          purpose: 'status',
+          call: 'call-1',
+          attempt: 2,
+          input: { op: 'op-1', idempotencyKey: 'k-9', input: { by: 5 } },
+        }),
+      );
     });
     expect(run).toMatchObject({ kind: 'settled', value: { state: 'succeeded', value: { by: 5 } } });
   });
 
   it('answers 501 for a tool without a status function', async () => {
     const t = trial([]);
-    const run = await t.clock.run(() => settle(t.wire.send(t.request({ tool: 'read', purpose: 'status', input: { op: 'op-1', input: {} } }))));
+    const run = await t.clock.run(() =>
+      settle(t.wire.send(t.request({ tool: 'read', purpose: 'status', input: { op: 'op-1', input: {} } }))),
+    );
     const error = run.kind === 'settled' ? errorOf(run.value) : undefined;
     expect(error).toMatchObject({ status: 501, message: 'Tool "read" does not answer status queries' });
   });
@@ -147,7 +250,11 @@ describe('Wire fault kinds', () => {
 
   it('latency: answers normally, ms later', async () => {
     const t = trial(always({ kind: 'latency', ms: 1_500 }));
-    expect(await t.clock.run(() => t.wire.send(t.request()))).toEqual({ kind: 'settled', value: { count: 1 }, at: START + 1_500 });
+    expect(await t.clock.run(() => t.wire.send(t.request()))).toEqual({
+      kind: 'settled',
+      value: { count: 1 },
+      at: START + 1_500,
+    });
     expect(t.trace()).toEqual(['fault:latency#0', 'delivery:0', 'effect:req-1', 'response:ok:200']);
     expect(t.history.events.at(-1)?.t).toBe(1_500);
   });
@@ -188,14 +295,22 @@ describe('Wire fault kinds', () => {
       status: 429,
       message: 'Rate limit reached for requests. Please try again in 20s.',
       headers: { 'retry-after': '20' },
-      body: { error: { type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests. Please try again in 20s.' } },
+      body: {
+        error: {
+          type: 'requests',
+          code: 'rate_limit_exceeded',
+          message: 'Rate limit reached for requests. Please try again in 20s.',
+        },
+      },
     });
     expect(trace()).toEqual(['fault:rate_limit#0', 'response:error:429']);
     expect(counter.count()).toBe(0);
   });
 
   it('rate_limit: Retry-After as an HTTP-date equals the answer time + N s, to the second', async () => {
-    const t = trial([{ match: { from: 2_500 }, fault: { kind: 'rate_limit', retryAfter: 120, retryAfterAs: 'http-date' } }]);
+    const t = trial([
+      { match: { from: 2_500 }, fault: { kind: 'rate_limit', retryAfter: 120, retryAfterAs: 'http-date' } },
+    ]);
     const run = await t.clock.run(async () => {
       await t.clock.sleep(2_500);
       return settle(t.wire.send(t.request()));
@@ -206,7 +321,9 @@ describe('Wire fault kinds', () => {
   });
 
   it('rate_limit: a string Retry-After is sent verbatim; none sends no header', async () => {
-    expect(errorOf((await once({ kind: 'rate_limit', retryAfter: 'soon-ish' })).outcome)).toMatchObject({ headers: { 'retry-after': 'soon-ish' } });
+    expect(errorOf((await once({ kind: 'rate_limit', retryAfter: 'soon-ish' })).outcome)).toMatchObject({
+      headers: { 'retry-after': 'soon-ish' },
+    });
     const bare = errorOf((await once({ kind: 'rate_limit' })).outcome) as HttpError;
     expect(bare.headers).toEqual({});
     expect(bare.message).toBe('Rate limit reached for requests.');
@@ -229,19 +346,26 @@ describe('Wire fault kinds', () => {
   });
 
   it.each([
-    [500, 'Internal Server Error', { error: { type: 'server_error', message: 'The server had an error while processing your request.' } }],
+    [
+      500,
+      'Internal Server Error',
+      { error: { type: 'server_error', message: 'The server had an error while processing your request.' } },
+    ],
     [502, 'Bad Gateway', '502 Bad Gateway'],
     [503, 'Service Unavailable', '503 Service Unavailable'],
     [504, 'Gateway Timeout', '504 Gateway Timeout'],
     [529, 'Overloaded', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }],
-  ] as const)('unavailable %i: not delivered; HttpError with the body that status carries', async (status, message, body) => {
-    const { outcome, trace, counter } = await once({ kind: 'unavailable', status });
-    const error = errorOf(outcome);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ status, message, body, headers: {} });
-    expect(trace()).toEqual(['fault:unavailable#0', `response:error:${status}`]);
-    expect(counter.count()).toBe(0);
-  });
+  ] as const)(
+    'unavailable %i: not delivered; HttpError with the body that status carries',
+    async (status, message, body) => {
+      const { outcome, trace, counter } = await once({ kind: 'unavailable', status });
+      const error = errorOf(outcome);
+      expect(error).toBeInstanceOf(HttpError);
+      expect(error).toMatchObject({ status, message, body, headers: {} });
+      expect(trace()).toEqual(['fault:unavailable#0', `response:error:${status}`]);
+      expect(counter.count()).toBe(0);
+    },
+  );
 
   const apiBody = { error: { type: 'api_error', code: 'upstream_down', message: 'Try again later.' } };
   it.each([
@@ -260,13 +384,23 @@ describe('Wire fault kinds', () => {
     const error = errorOf(outcome) as HttpError;
     expect(error).toBeInstanceOf(HttpError);
     // Names lower-cased, so a plan's `Retry-After` replaces the default `retry-after` rather than doubling it.
-    expect(error).toMatchObject({ status, body: apiBody, headers: { 'retry-after': '9', 'x-should-retry': 'false', 'stripe-should-retry': 'false' } });
+    expect(error).toMatchObject({
+      status,
+      body: apiBody,
+      headers: { 'retry-after': '9', 'x-should-retry': 'false', 'stripe-should-retry': 'false' },
+    });
     expect(Object.keys(error.headers)).toHaveLength(3);
   });
 
   it('a fault without headers or body keeps its default answer; a string body is kept as text', async () => {
-    expect(errorOf((await once({ kind: 'not_found', body: 'gone' })).outcome)).toMatchObject({ status: 404, body: 'gone', headers: {} });
-    expect(errorOf((await once({ kind: 'rate_limit', retryAfter: 2, headers: { 'x-ratelimit-remaining': '0' } })).outcome)).toMatchObject({
+    expect(errorOf((await once({ kind: 'not_found', body: 'gone' })).outcome)).toMatchObject({
+      status: 404,
+      body: 'gone',
+      headers: {},
+    });
+    expect(
+      errorOf((await once({ kind: 'rate_limit', retryAfter: 2, headers: { 'x-ratelimit-remaining': '0' } })).outcome),
+    ).toMatchObject({
       headers: { 'retry-after': '2', 'x-ratelimit-remaining': '0' },
       body: { error: { code: 'rate_limit_exceeded' } },
     });
@@ -306,7 +440,16 @@ describe('Wire fault kinds', () => {
     const t = trial(always({ kind: 'duplicate', copies: 3 }), { processingMs: 100 });
     const run = await t.clock.run(() => t.wire.send(t.request({ idempotencyKey: 'k-1' })));
     expect(run).toEqual({ kind: 'settled', value: { count: 1 }, at: START + 300 });
-    expect(t.trace()).toEqual(['fault:duplicate#0', 'delivery:0', 'effect:req-1', 'delivery:1', 'effect:req-1', 'delivery:2', 'effect:req-1', 'response:ok:200']);
+    expect(t.trace()).toEqual([
+      'fault:duplicate#0',
+      'delivery:0',
+      'effect:req-1',
+      'delivery:1',
+      'effect:req-1',
+      'delivery:2',
+      'effect:req-1',
+      'response:ok:200',
+    ]);
     expect(eventsOf(t.history.events, 'delivery').map((d) => d.idempotencyKey)).toEqual(['k-1', 'k-1', 'k-1']);
     expect(t.counter.count()).toBe(3);
     expect(t.counter.maxInFlight()).toBe(1);
@@ -316,7 +459,14 @@ describe('Wire fault kinds', () => {
     const t = trial(always({ kind: 'duplicate', copies: 2, concurrent: true }), { processingMs: 100 });
     const run = await t.clock.run(() => t.wire.send(t.request()));
     expect(run).toEqual({ kind: 'settled', value: { count: 1 }, at: START + 100 });
-    expect(t.trace()).toEqual(['fault:duplicate#0', 'delivery:0', 'delivery:1', 'effect:req-1', 'effect:req-1', 'response:ok:200']);
+    expect(t.trace()).toEqual([
+      'fault:duplicate#0',
+      'delivery:0',
+      'delivery:1',
+      'effect:req-1',
+      'effect:req-1',
+      'response:ok:200',
+    ]);
     expect(t.counter.maxInFlight()).toBe(2);
     expect(t.counter.count()).toBe(2);
   });
@@ -366,7 +516,10 @@ describe('Wire aborts', () => {
     const t = trial([{ match: {}, fault: { kind: 'timeout' }, times: 1 }]);
     const ac = new AbortController();
     ac.abort('early');
-    const run = await t.clock.run(async () => [await settle(t.wire.send(t.request(), ac.signal)), await t.wire.send(t.request())]);
+    const run = await t.clock.run(async () => [
+      await settle(t.wire.send(t.request(), ac.signal)),
+      await t.wire.send(t.request()),
+    ]);
     expect(run).toMatchObject({ kind: 'hung' });
     expect(t.trace()).toEqual(['response:lost', 'fault:timeout#0', 'response:lost']);
   });
@@ -391,7 +544,8 @@ describe('Wire construction', () => {
   it('rejects an invalid plan with FAULTLINE_PLAN_INVALID and the path of the problem', () => {
     const t = trial([]);
     const plan = [{ match: {}, fault: { kind: 'duplicate', copies: 1 } }] as unknown as FaultPlan;
-    const make = () => new Wire({ world: t.world, plan, clock: t.clock, rng: new Rng(1), history: t.history, startMs: START });
+    const make = () =>
+      new Wire({ world: t.world, plan, clock: t.clock, rng: new Rng(1), history: t.history, startMs: START });
     expect(make).toThrow(FaultlineError);
     expect(make).toThrow('invalid fault plan: plan.0.fault.copies: Too small: expected number to be >=2');
   });
@@ -410,15 +564,18 @@ describe('Wire rule matching', () => {
   const reject: Fault = { kind: 'conflict' };
 
   it('numbers calls per tool by distinct call id: retries and status queries keep their call number', async () => {
-    const { ids } = await faultedBy([{ match: { tool: 'increment', call: 2 }, fault: reject }], [
-      { call: 'a' },
-      { call: 'b' },
-      { call: 'b', attempt: 2 },
-      { call: 'x', tool: 'read', input: {} },
-      { call: 'x', tool: 'read', input: {}, attempt: 2 },
-      { call: 'b', purpose: 'status', attempt: 3, input: { op: 'op-b', input: { by: 1 } } },
-      { call: 'c' },
-    ]);
+    const { ids } = await faultedBy(
+      [{ match: { tool: 'increment', call: 2 }, fault: reject }],
+      [
+        { call: 'a' },
+        { call: 'b' },
+        { call: 'b', attempt: 2 },
+        { call: 'x', tool: 'read', input: {} },
+        { call: 'x', tool: 'read', input: {}, attempt: 2 },
+        { call: 'b', purpose: 'status', attempt: 3, input: { op: 'op-b', input: { by: 1 } } },
+        { call: 'c' },
+      ],
+    );
     expect(ids).toEqual(['-', 0, 0, '-', '-', '-', '-']);
   });
 
@@ -427,7 +584,11 @@ describe('Wire rule matching', () => {
       { match: { purpose: 'status' }, fault: reject },
       { match: { attempt: 2 }, fault: reject },
     ];
-    const { ids } = await faultedBy(plan, [{}, { call: 'a', attempt: 2 }, { call: 'a', purpose: 'status', attempt: 3, input: { op: 'op-a', input: {} } }]);
+    const { ids } = await faultedBy(plan, [
+      {},
+      { call: 'a', attempt: 2 },
+      { call: 'a', purpose: 'status', attempt: 3, input: { op: 'op-a', input: {} } },
+    ]);
     expect(ids).toEqual(['-', 1, 0]);
   });
 
@@ -457,7 +618,10 @@ describe('Wire determinism', () => {
     { match: { tool: 'increment', probability: 0.3 }, fault: { kind: 'partial_write', lostAs: 'network' } },
     { match: { probability: 0.2 }, fault: { kind: 'duplicate', copies: 2, concurrent: true } },
     { match: { attempt: 2, probability: 0.5 }, fault: { kind: 'latency', ms: 250 } },
-    { match: { tool: 'read', probability: 0.4 }, fault: { kind: 'rate_limit', retryAfter: 2, retryAfterAs: 'http-date' } },
+    {
+      match: { tool: 'read', probability: 0.4 },
+      fault: { kind: 'rate_limit', retryAfter: 2, retryAfterAs: 'http-date' },
+    },
   ];
 
   async function historyJson(seed: number): Promise<string> {
@@ -480,7 +644,9 @@ describe('Wire determinism', () => {
   });
 
   it("adding a rule that does not match leaves a probability rule's draws unchanged", async () => {
-    const coin: FaultPlan = [{ match: { tool: 'increment', probability: 0.5 }, fault: { kind: 'unavailable', status: 503 } }];
+    const coin: FaultPlan = [
+      { match: { tool: 'increment', probability: 0.5 }, fault: { kind: 'unavailable', status: 503 } },
+    ];
     const requests = Array.from({ length: 40 }, () => ({}));
     const alone = await faultedRequests(coin, requests);
     const withUnrelated = await faultedRequests(

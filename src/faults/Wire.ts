@@ -123,7 +123,8 @@ export class Wire implements Transport {
     this.#lieRng = options.rng.fork('lies');
     keepVersionsFor(this.#plan, options.world);
     this.#healAtMs = options.healAtMs;
-    for (const service of options.world.services) for (const t of service.tools) this.#serviceOf.set(t.name, service.name);
+    for (const service of options.world.services)
+      for (const t of service.tools) this.#serviceOf.set(t.name, service.name);
     this.#effects = new EffectRecorder(options.world.ledger, options.history, (e) => {
       const origin = this.#requests.get(e.request);
       return origin ? { call: origin.call, attempt: origin.attempt } : {};
@@ -139,7 +140,14 @@ export class Wire implements Transport {
     const tool = this.#specs.get(req.tool);
     if (!tool) {
       const message = `Unknown tool "${req.tool}"`;
-      return this.#finish(req, { kind: 'error', error: stackless(() => new HttpError(404, message, { error: { type: 'not_found_error', message } })) }, signal);
+      return this.#finish(
+        req,
+        {
+          kind: 'error',
+          error: stackless(() => new HttpError(404, message, { error: { type: 'not_found_error', message } })),
+        },
+        signal,
+      );
     }
     const fault = this.#chooseFault(req);
     const legs = this.#network?.draw(this.#target(req.tool));
@@ -160,7 +168,13 @@ export class Wire implements Transport {
    * answer's leg back. The request leg ignores `signal`: a request already on its way arrives
    * and commits even if its caller stops waiting; only the wait for the answer is abortable.
    */
-  async #travel(fault: Fault | undefined, tool: ToolSpec, req: WireRequest, signal: AbortSignal | undefined, legs: LegDraws): Promise<Reply> {
+  async #travel(
+    fault: Fault | undefined,
+    tool: ToolSpec,
+    req: WireRequest,
+    signal: AbortSignal | undefined,
+    legs: LegDraws,
+  ): Promise<Reply> {
     if (legs.request > 0) await this.#clock.sleep(legs.request);
     const reply = await this.#apply(fault, tool, req, signal);
     // The send's race holds the signal's relay by now (a reused signal): the leg's abort listener is its second hook.
@@ -184,7 +198,17 @@ export class Wire implements Transport {
     const picked = pickRule(this.#plan, this.#facts(req), this.#hits, this.#rng, this.#healAtMs);
     if (!picked) return undefined;
     this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
-    this.#history.stamp({ seq: 0, t: 0, type: 'fault', request: req.request, tool: req.tool, rule: picked.index, fault: picked.rule.fault, call: req.call, attempt: req.attempt });
+    this.#history.stamp({
+      seq: 0,
+      t: 0,
+      type: 'fault',
+      request: req.request,
+      tool: req.tool,
+      rule: picked.index,
+      fault: picked.rule.fault,
+      call: req.call,
+      attempt: req.attempt,
+    });
     return picked.rule.fault;
   }
 
@@ -194,7 +218,14 @@ export class Wire implements Transport {
     let call = calls.get(req.call);
     if (call === undefined) calls.set(req.call, (call = calls.size + 1));
     const read = req.purpose === 'status' || this.#specs.get(req.tool)?.risk === 'read';
-    return { tool: req.tool, purpose: req.purpose, call, attempt: req.attempt, elapsedMs: this.#clock.now() - this.#startMs, read };
+    return {
+      tool: req.tool,
+      purpose: req.purpose,
+      call,
+      attempt: req.attempt,
+      elapsedMs: this.#clock.now() - this.#startMs,
+      read,
+    };
   }
 
   /** Never rejects but through `signal` (a latency sleep): every answer is a value. */
@@ -205,7 +236,10 @@ export class Wire implements Transport {
       fault,
       {
         deliver: (copy, failure) => this.#deliver(tool, req, copy, failure),
-        lost: (cause) => ({ kind: 'lost', message: cause === 'timeout' ? 'no answer (timeout)' : 'answer lost after delivery (partial write)' }),
+        lost: (cause) => ({
+          kind: 'lost',
+          message: cause === 'timeout' ? 'no answer (timeout)' : 'answer lost after delivery (partial write)',
+        }),
         error: (error) => ({ kind: 'error', error }),
         malformed: (answer) => (answer.kind === 'ok' ? { kind: 'error', error: malformedError() } : answer),
         lie: (fault) => this.#lie(fault, tool, req),
@@ -239,10 +273,26 @@ export class Wire implements Transport {
       told = past.kind === 'ok' ? toldIfDifferent(held.value, past.value) : { kind: 'none' };
     } else {
       // A status query answers an OperationStatus, not the tool's output: its schema does not apply.
-      told = lieAbout(fault, held.value, this.#lieRng, req.purpose === 'status' ? undefined : declaredOutput(tool.output));
+      told = lieAbout(
+        fault,
+        held.value,
+        this.#lieRng,
+        req.purpose === 'status' ? undefined : declaredOutput(tool.output),
+      );
     }
     if (told.kind === 'none') return held;
-    this.#history.record({ type: 'lie', request: req.request, tool: req.tool, purpose: req.purpose, fault, held: held.value, answered: told.answered, ...(asOf === undefined ? {} : { asOf: asOf - this.#startMs }), call: req.call, attempt: req.attempt });
+    this.#history.record({
+      type: 'lie',
+      request: req.request,
+      tool: req.tool,
+      purpose: req.purpose,
+      fault,
+      held: held.value,
+      answered: told.answered,
+      ...(asOf === undefined ? {} : { asOf: asOf - this.#startMs }),
+      call: req.call,
+      attempt: req.attempt,
+    });
     return { kind: 'ok', value: told.answered };
   }
 
@@ -271,7 +321,10 @@ export class Wire implements Transport {
   /** The service's answer to `req` in `ctx`, as a value: no events. */
   async #serve(tool: ToolSpec, req: WireRequest, ctx: ToolContext): Promise<Answer> {
     try {
-      const value = req.purpose === 'status' ? await queryStatus(tool, req.input as OperationRef, ctx) : await runTool(tool, req.input, ctx);
+      const value =
+        req.purpose === 'status'
+          ? await queryStatus(tool, req.input as OperationRef, ctx)
+          : await runTool(tool, req.input, ctx);
       return { kind: 'ok', value: overTheWire(value) };
     } catch (error) {
       return { kind: 'error', error: asServerError(error) };
@@ -280,11 +333,35 @@ export class Wire implements Transport {
 
   /** One arrival at the service: validate, run (or answer a status query), record its effects. */
   async #deliver(tool: ToolSpec, req: WireRequest, copy: number, failure?: Error): Promise<Answer> {
-    if (req.idempotencyKey === undefined) this.#history.stamp({ seq: 0, t: 0, type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt });
-    else this.#history.stamp({ seq: 0, t: 0, type: 'delivery', request: req.request, tool: req.tool, copy, call: req.call, attempt: req.attempt, idempotencyKey: req.idempotencyKey });
+    if (req.idempotencyKey === undefined)
+      this.#history.stamp({
+        seq: 0,
+        t: 0,
+        type: 'delivery',
+        request: req.request,
+        tool: req.tool,
+        copy,
+        call: req.call,
+        attempt: req.attempt,
+      });
+    else
+      this.#history.stamp({
+        seq: 0,
+        t: 0,
+        type: 'delivery',
+        request: req.request,
+        tool: req.tool,
+        copy,
+        call: req.call,
+        attempt: req.attempt,
+        idempotencyKey: req.idempotencyKey,
+      });
     const ctx = this.#context(tool, req, failure);
     try {
-      const value = req.purpose === 'status' ? await queryStatus(tool, req.input as OperationRef, ctx) : await runTool(tool, req.input, ctx);
+      const value =
+        req.purpose === 'status'
+          ? await queryStatus(tool, req.input as OperationRef, ctx)
+          : await runTool(tool, req.input, ctx);
       // A tool that never consulted `ctx.failure` (a read) still fails the way the fault says.
       if (failure) return { kind: 'error', error: asServerError(failure) };
       return { kind: 'ok', value: overTheWire(value) };
@@ -313,7 +390,15 @@ export class Wire implements Transport {
 
   #respond(req: WireRequest, reply: Reply, legs?: NetworkLegs): void {
     // Built in place, key by key in the order the spreads gave (`legs` only when drawn), and stamped in place: one object per response, not four.
-    const event = { seq: 0, t: 0, type: 'response', request: req.request, tool: req.tool, call: req.call, attempt: req.attempt } as Mutable<ResponseEvent>;
+    const event = {
+      seq: 0,
+      t: 0,
+      type: 'response',
+      request: req.request,
+      tool: req.tool,
+      call: req.call,
+      attempt: req.attempt,
+    } as Mutable<ResponseEvent>;
     if (legs) event.legs = legs;
     switch (reply.kind) {
       case 'ok':
@@ -339,7 +424,14 @@ type ResponseEvent = EventOf<'response'>;
 // One literal per shape, not a conditional spread: the spread built a temporary object and copied it, per tool per trial.
 function contractOf(t: ToolSpec): ToolContract {
   if (t.businessKeyField === undefined) {
-    return { name: t.name, description: t.description, risk: t.risk, input: t.input, honoursIdempotencyKeys: t.honoursIdempotencyKeys, canQueryStatus: t.canQueryStatus };
+    return {
+      name: t.name,
+      description: t.description,
+      risk: t.risk,
+      input: t.input,
+      honoursIdempotencyKeys: t.honoursIdempotencyKeys,
+      canQueryStatus: t.canQueryStatus,
+    };
   }
   return {
     name: t.name,
@@ -357,7 +449,9 @@ async function runTool(tool: ToolSpec, input: unknown, ctx: ToolContext): Promis
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
     const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-    throw stackless(() => new HttpError(400, `Invalid request: ${detail}`, { error: { type: 'invalid_request_error', issues } }));
+    throw stackless(
+      () => new HttpError(400, `Invalid request: ${detail}`, { error: { type: 'invalid_request_error', issues } }),
+    );
   }
   return tool.run(parsed.data, ctx);
 }

@@ -13,7 +13,12 @@ type Sleep = (clock: Clock, ms: number, signal: AbortSignal) => Promise<void>;
  * is slept; a timeout timer set before it aborts the signal at `abortAt`. Everything that
  * happens is logged with its virtual time, with what the clock still holds at the end.
  */
-async function send(controller: AbortController, sleep: Sleep, ms: number, abortAt: number | undefined): Promise<{ log: string[]; pending: number; at: number }> {
+async function send(
+  controller: AbortController,
+  sleep: Sleep,
+  ms: number,
+  abortAt: number | undefined,
+): Promise<{ log: string[]; pending: number; at: number }> {
   const clock = new VirtualClock();
   const log: string[] = [];
   const signal = controller.signal;
@@ -94,7 +99,13 @@ describe('raceAbort', () => {
    * A race of work that settles (or fails) after `hops` awaits, against a signal aborted after `abortAfter` hops of a
    * chain of its own (never if undefined), beside reaction chains: the order everything happened in.
    */
-  async function raceLog(controller: AbortController, hops: number, fails: boolean, abortAfter: number | undefined, chains: readonly number[]): Promise<string[]> {
+  async function raceLog(
+    controller: AbortController,
+    hops: number,
+    fails: boolean,
+    abortAfter: number | undefined,
+    chains: readonly number[],
+  ): Promise<string[]> {
     const log: string[] = [];
     const work = (async () => {
       for (let k = 0; k < hops; k++) await Promise.resolve();
@@ -118,7 +129,12 @@ describe('raceAbort', () => {
     return besideChains(log, chains, [raced]);
   }
 
-  test.prop([fc.nat({ max: 4 }), fc.boolean(), fc.option(fc.nat({ max: 6 }), { nil: undefined }), fc.array(fc.nat({ max: 8 }), { maxLength: 3 })])(
+  test.prop([
+    fc.nat({ max: 4 }),
+    fc.boolean(),
+    fc.option(fc.nat({ max: 6 }), { nil: undefined }),
+    fc.array(fc.nat({ max: 8 }), { maxLength: 3 }),
+  ])(
     "on a reused signal (the relay's hook) settles at the same point of the microtask queue as with a listener on a fresh signal",
     async (hops, fails, abortAfter, chains) => {
       const pooled = new SignalPool().take();

@@ -26,7 +26,7 @@ function recorder(): { answers: FaultAnswers<Seen>; deliveries: string[] } {
 }
 
 describe('applyFault', () => {
-  it('shapes each fault from the transport\'s answers', async () => {
+  it("shapes each fault from the transport's answers", async () => {
     const cases: [Fault | undefined, Seen, string[]][] = [
       [undefined, 'ok0', ['0']],
       [{ kind: 'timeout' }, 'lost:timeout', []],
@@ -61,7 +61,12 @@ describe('applyFault', () => {
  * Sends whose delivery takes `hops[i]` awaits (and fails when `fails[i]`), each awaited through `apply`, beside chains
  * of plain reactions: the order everything runs and settles in, logged.
  */
-async function settleOrder(hops: readonly number[], fails: readonly boolean[], chains: readonly number[], apply: (deliver: () => Promise<string>) => Promise<string>): Promise<string[]> {
+async function settleOrder(
+  hops: readonly number[],
+  fails: readonly boolean[],
+  chains: readonly number[],
+  apply: (deliver: () => Promise<string>) => Promise<string>,
+): Promise<string[]> {
   const log: string[] = [];
   const sends = hops.map(async (n, i) => {
     const deliver = async (): Promise<string> => {
@@ -82,16 +87,25 @@ async function settleOrder(hops: readonly number[], fails: readonly boolean[], c
 describe('applyFault without a fault', () => {
   const clock = new VirtualClock();
   const viaApplyFault = (deliver: () => Promise<string>): Promise<string> =>
-    applyFault<string>(undefined, { deliver, lost: () => 'lost', error: () => 'error', malformed: (a) => a, lie: () => Promise.resolve('lie') }, clock);
+    applyFault<string>(
+      undefined,
+      { deliver, lost: () => 'lost', error: () => 'error', malformed: (a) => a, lie: () => Promise.resolve('lie') },
+      clock,
+    );
   // The wire's shortcut (Wire#deliverUnfaulted): an async function returning the delivery's promise.
   const direct = async (deliver: () => Promise<string>): Promise<string> => deliver();
 
-  test.prop([fc.array(fc.record({ hops: fc.nat({ max: 4 }), fails: fc.boolean() }), { minLength: 1, maxLength: 5 }), fc.array(fc.nat({ max: 8 }), { maxLength: 4 })])(
+  test.prop([
+    fc.array(fc.record({ hops: fc.nat({ max: 4 }), fails: fc.boolean() }), { minLength: 1, maxLength: 5 }),
+    fc.array(fc.nat({ max: 8 }), { maxLength: 4 }),
+  ])(
     'settles every await at the same point of the microtask queue as an async function returning the delivery',
     async (sends, chains) => {
       const hops = sends.map((s) => s.hops);
       const fails = sends.map((s) => s.fails);
-      expect(await settleOrder(hops, fails, chains, direct)).toEqual(await settleOrder(hops, fails, chains, viaApplyFault));
+      expect(await settleOrder(hops, fails, chains, direct)).toEqual(
+        await settleOrder(hops, fails, chains, viaApplyFault),
+      );
     },
   );
 });

@@ -20,7 +20,12 @@ export interface FaultAnswers<A> {
  * What the client gets back when `fault` (or none) strikes a request, on any transport.
  * Rejects only through `signal`, when a latency sleep is aborted.
  */
-export async function applyFault<A>(fault: Fault | undefined, answers: FaultAnswers<A>, clock: Clock, signal?: AbortSignal): Promise<A> {
+export async function applyFault<A>(
+  fault: Fault | undefined,
+  answers: FaultAnswers<A>,
+  clock: Clock,
+  signal?: AbortSignal,
+): Promise<A> {
   if (!fault) return answers.deliver(0);
   switch (fault.kind) {
     case 'timeout':
@@ -43,7 +48,9 @@ export async function applyFault<A>(fault: Fault | undefined, answers: FaultAnsw
       return answers.error(faultError(fault, clock.now()));
     case 'partial_write':
       await answers.deliver(0);
-      return fault.lostAs === 'timeout' ? answers.lost('partial_write') : answers.error(lostAnswerError(fault.lostAs, fault));
+      return fault.lostAs === 'timeout'
+        ? answers.lost('partial_write')
+        : answers.error(lostAnswerError(fault.lostAs, fault));
     case 'duplicate': {
       const copies = Array.from({ length: fault.copies }, (_, i) => i);
       if (fault.concurrent) return (await Promise.all(copies.map((c) => answers.deliver(c))))[0]!;

@@ -48,8 +48,16 @@ describe('declaredOutput: what a zod output schema says of an answer', () => {
   });
 
   it('follows a lazy schema, a tuple, a record and the union option that accepts the answer', () => {
-    const Shape = z.union([z.object({ kind: z.literal('circle'), unit: z.enum(['cm', 'in']) }), z.object({ kind: z.literal('square'), fill: z.enum(['red', 'blue']) })]);
-    const schema = z.object({ shape: Shape, pair: z.tuple([z.string(), z.enum(['x', 'y'])]), byId: z.record(z.string(), z.enum(['on', 'off'])), later: z.lazy(() => z.enum(['soon', 'never'])) });
+    const Shape = z.union([
+      z.object({ kind: z.literal('circle'), unit: z.enum(['cm', 'in']) }),
+      z.object({ kind: z.literal('square'), fill: z.enum(['red', 'blue']) }),
+    ]);
+    const schema = z.object({
+      shape: Shape,
+      pair: z.tuple([z.string(), z.enum(['x', 'y'])]),
+      byId: z.record(z.string(), z.enum(['on', 'off'])),
+      later: z.lazy(() => z.enum(['soon', 'never'])),
+    });
     const held = { shape: { kind: 'square', fill: 'red' }, pair: ['p', 'x'], byId: { a: 'on' }, later: 'soon' };
     expect(membersAt(schema, held, ['shape', 'fill'])).toEqual(['red', 'blue']);
     expect(membersAt(schema, held, ['shape', 'unit'])).toBeUndefined();
@@ -58,10 +66,14 @@ describe('declaredOutput: what a zod output schema says of an answer', () => {
     expect(membersAt(schema, held, ['later'])).toEqual(['soon', 'never']);
   });
 
-  it('reads a number\'s bounds', () => {
+  it("reads a number's bounds", () => {
     expect(rangeAt(Order, HELD, ['lines', '0', 'qty'])).toEqual({ min: 1, max: 5, int: true });
     expect(rangeAt(Order, HELD, ['total'])).toMatchObject({ min: 0, int: true });
-    expect(rangeAt(z.object({ ratio: z.number() }), { ratio: 0.5 }, ['ratio'])).toEqual({ min: -Infinity, max: Infinity, int: false });
+    expect(rangeAt(z.object({ ratio: z.number() }), { ratio: 0.5 }, ['ratio'])).toEqual({
+      min: -Infinity,
+      max: Infinity,
+      int: false,
+    });
     expect(rangeAt(Order, HELD, ['status'])).toBeUndefined();
   });
 
@@ -69,12 +81,19 @@ describe('declaredOutput: what a zod output schema says of an answer', () => {
     expect(emptyValueOf(z.array(z.string()), ['a'])).toEqual([]);
     expect(emptyValueOf(z.object({ id: z.string() }).nullable(), { id: 'x' })).toBeNull();
     expect(emptyValueOf(z.union([z.object({ id: z.string() }), z.null()]), { id: 'x' })).toBeNull();
-    expect(emptyValueOf(Order, HELD)).toEqual({ status: 'paid', lines: [], channel: 'shop', note: null, tags: [], total: 1500 });
+    expect(emptyValueOf(Order, HELD)).toEqual({
+      status: 'paid',
+      lines: [],
+      channel: 'shop',
+      note: null,
+      tags: [],
+      total: 1500,
+    });
     // Nothing in the schema is emptier than a required scalar: the answer stays as held.
     expect(emptyValueOf(z.object({ id: z.string() }), { id: 'x' })).toEqual({ id: 'x' });
   });
 
-  it('gives no schema for a transform\'s output, and one per schema', () => {
+  it("gives no schema for a transform's output, and one per schema", () => {
     expect(declaredOutput(z.string().transform((s) => s.length))).toBeUndefined();
     expect(declaredOutput(undefined)).toBeUndefined();
     expect(declaredOutput(Order)).toBe(declaredOutput(Order));
@@ -96,8 +115,11 @@ describe('lies drawn from a declared output schema', () => {
     }
   });
 
-  it('empty answers the schema\'s empty value; with nothing emptier, no lie', () => {
-    expect(lieAbout({ kind: 'empty' }, HELD, new Rng(1), schema)).toEqual({ kind: 'told', answered: emptyValueOf(Order, HELD) });
+  it("empty answers the schema's empty value; with nothing emptier, no lie", () => {
+    expect(lieAbout({ kind: 'empty' }, HELD, new Rng(1), schema)).toEqual({
+      kind: 'told',
+      answered: emptyValueOf(Order, HELD),
+    });
     const record = declaredOutput(z.object({ id: z.string() }))!;
     expect(lieAbout({ kind: 'empty' }, { id: 'x' }, new Rng(1), record)).toEqual({ kind: 'none' });
     // Without the schema the same answer is told `null`: its JSON shape is one record.
@@ -106,33 +128,53 @@ describe('lies drawn from a declared output schema', () => {
 
   it('never tells a lie the schema refuses: a value it cannot vary, a list it requires, a format it checks', () => {
     const one = declaredOutput(z.object({ kind: z.literal('order'), id: z.email() }))!;
-    expect(lieAbout({ kind: 'wrong_value', path: 'kind' }, { kind: 'order', id: 'a@b.co' }, new Rng(1), one)).toEqual({ kind: 'none' });
-    expect(lieAbout({ kind: 'wrong_value', path: 'id' }, { kind: 'order', id: 'a@b.co' }, new Rng(1), one)).toEqual({ kind: 'none' });
+    expect(lieAbout({ kind: 'wrong_value', path: 'kind' }, { kind: 'order', id: 'a@b.co' }, new Rng(1), one)).toEqual({
+      kind: 'none',
+    });
+    expect(lieAbout({ kind: 'wrong_value', path: 'id' }, { kind: 'order', id: 'a@b.co' }, new Rng(1), one)).toEqual({
+      kind: 'none',
+    });
     const nonEmpty = declaredOutput(z.array(z.number()).min(2))!;
     expect(lieAbout({ kind: 'empty' }, [1, 2, 3], new Rng(1), nonEmpty)).toEqual({ kind: 'none' });
     expect(lieAbout({ kind: 'truncated', keep: 1 }, [1, 2, 3], new Rng(1), nonEmpty)).toEqual({ kind: 'none' });
-    expect(lieAbout({ kind: 'truncated', keep: 2 }, [1, 2, 3], new Rng(1), nonEmpty)).toEqual({ kind: 'told', answered: [1, 2] });
+    expect(lieAbout({ kind: 'truncated', keep: 2 }, [1, 2, 3], new Rng(1), nonEmpty)).toEqual({
+      kind: 'told',
+      answered: [1, 2],
+    });
   });
 
   it('lies from the JSON shape when the schema refuses the truth itself (it does not describe this answer)', () => {
     const other = declaredOutput(z.object({ status: z.enum(['x', 'y']) }))!;
     const held = { status: 'open' };
-    expect(lieAbout({ kind: 'wrong_value', path: 'status' }, held, new Rng(4), other)).toEqual(lieAbout({ kind: 'wrong_value', path: 'status' }, held, new Rng(4)));
+    expect(lieAbout({ kind: 'wrong_value', path: 'status' }, held, new Rng(4), other)).toEqual(
+      lieAbout({ kind: 'wrong_value', path: 'status' }, held, new Rng(4)),
+    );
   });
 
-  test.prop([fc.integer(), fc.constantFrom('status', 'lines.0.sku', 'lines.0.gift', 'lines.0.qty', 'priority', 'channel', 'note', 'tags', 'coupon', 'total')])(
-    'a wrong_value lie is always another value the schema accepts, and the same for the same seed',
-    (seed, path) => {
-      const told = lieAbout({ kind: 'wrong_value', path }, HELD, new Rng(seed), schema);
-      expect(lieAbout({ kind: 'wrong_value', path }, HELD, new Rng(seed), schema)).toEqual(told);
-      if (told.kind === 'none') return;
-      expect(told.answered).not.toEqual(HELD);
-      expect(Order.safeParse(told.answered).success).toBe(true);
-      const members = membersAt(Order, HELD, path.split('.'));
-      const value = path.split('.').reduce<unknown>((v, p) => (v as Record<string, unknown>)[p], told.answered);
-      if (members) expect(members).toContain(value);
-    },
-  );
+  test.prop([
+    fc.integer(),
+    fc.constantFrom(
+      'status',
+      'lines.0.sku',
+      'lines.0.gift',
+      'lines.0.qty',
+      'priority',
+      'channel',
+      'note',
+      'tags',
+      'coupon',
+      'total',
+    ),
+  ])('a wrong_value lie is always another value the schema accepts, and the same for the same seed', (seed, path) => {
+    const told = lieAbout({ kind: 'wrong_value', path }, HELD, new Rng(seed), schema);
+    expect(lieAbout({ kind: 'wrong_value', path }, HELD, new Rng(seed), schema)).toEqual(told);
+    if (told.kind === 'none') return;
+    expect(told.answered).not.toEqual(HELD);
+    expect(Order.safeParse(told.answered).success).toBe(true);
+    const members = membersAt(Order, HELD, path.split('.'));
+    const value = path.split('.').reduce<unknown>((v, p) => (v as Record<string, unknown>)[p], told.answered);
+    if (members) expect(members).toContain(value);
+  });
 
   test.prop([fc.integer()])('an enum field always gets a lie: another member', (seed) => {
     const told = lieAbout({ kind: 'wrong_value', path: 'status' }, HELD, new Rng(seed), schema);
@@ -144,7 +186,10 @@ describe('lies drawn from a declared output schema', () => {
   const answers: fc.Arbitrary<Order> = fc.record(
     {
       status: fc.constantFrom('open', 'paid', 'shipped'),
-      lines: fc.array(fc.record({ sku: fc.constantFrom('a', 'b', 'c'), gift: fc.boolean(), qty: fc.integer({ min: 1, max: 5 }) }), { maxLength: 3 }),
+      lines: fc.array(
+        fc.record({ sku: fc.constantFrom('a', 'b', 'c'), gift: fc.boolean(), qty: fc.integer({ min: 1, max: 5 }) }),
+        { maxLength: 3 },
+      ),
       priority: fc.option(fc.constantFrom('low', 'high'), { nil: null }),
       channel: fc.constantFrom('web', 'shop', 'phone'),
       note: fc.option(fc.string(), { nil: null }),
@@ -157,14 +202,31 @@ describe('lies drawn from a declared output schema', () => {
   const lies = fc.oneof(
     fc.constant({ kind: 'empty' } as const),
     fc.nat({ max: 4 }).map((keep) => ({ kind: 'truncated', keep }) as const),
-    fc.constantFrom('status', 'lines.0.sku', 'lines.0.gift', 'lines.1.qty', 'priority', 'channel', 'note', 'tags', 'coupon', 'total', 'tags.0').map((path) => ({ kind: 'wrong_value', path }) as const),
+    fc
+      .constantFrom(
+        'status',
+        'lines.0.sku',
+        'lines.0.gift',
+        'lines.1.qty',
+        'priority',
+        'channel',
+        'note',
+        'tags',
+        'coupon',
+        'total',
+        'tags.0',
+      )
+      .map((path) => ({ kind: 'wrong_value', path }) as const),
   );
 
-  test.prop([answers, lies, fc.integer()])('law: whatever the answer, the lie and the seed, a lie told is one the schema accepts, and differs from the truth', (held, fault, seed) => {
-    expect(Order.safeParse(held).success).toBe(true);
-    const told = lieAbout(fault, held, new Rng(seed), schema);
-    if (told.kind === 'none') return;
-    expect(told.answered).not.toEqual(held);
-    expect(Order.safeParse(told.answered).success).toBe(true);
-  });
+  test.prop([answers, lies, fc.integer()])(
+    'law: whatever the answer, the lie and the seed, a lie told is one the schema accepts, and differs from the truth',
+    (held, fault, seed) => {
+      expect(Order.safeParse(held).success).toBe(true);
+      const told = lieAbout(fault, held, new Rng(seed), schema);
+      if (told.kind === 'none') return;
+      expect(told.answered).not.toEqual(held);
+      expect(Order.safeParse(told.answered).success).toBe(true);
+    },
+  );
 });

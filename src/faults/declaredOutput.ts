@@ -44,7 +44,10 @@ interface Slot {
 }
 
 const isZodNode = (value: unknown): value is ZodNode =>
-  typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { safeParse?: unknown }).safeParse === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  '_zod' in value &&
+  typeof (value as { safeParse?: unknown }).safeParse === 'function';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -85,7 +88,8 @@ const typeOf = (slot: Slot): string => slot.core._zod.def.type;
 function membersOf(slot: Slot): readonly unknown[] | undefined {
   const def = slot.core._zod.def;
   if (def.type === 'boolean') return [true, false];
-  if (def.type === 'enum' || def.type === 'literal') return [...(slot.core._zod.values ?? [])].filter((v) => v !== null && v !== undefined);
+  if (def.type === 'enum' || def.type === 'literal')
+    return [...(slot.core._zod.values ?? [])].filter((v) => v !== null && v !== undefined);
   if (def.type !== 'union') return undefined;
   const out: unknown[] = [];
   for (const option of def.options ?? []) {
@@ -117,7 +121,8 @@ function slotAt(schema: ZodNode, value: unknown, path: readonly string[]): Slot 
     let next: ZodNode | undefined;
     if (def.type === 'object') next = def.shape && Object.hasOwn(def.shape, part) ? def.shape[part] : def.catchall;
     else if (def.type === 'array') next = index === undefined ? undefined : def.element;
-    else if (def.type === 'tuple') next = index === undefined ? undefined : (def.items?.[index] ?? def.rest ?? undefined);
+    else if (def.type === 'tuple')
+      next = index === undefined ? undefined : (def.items?.[index] ?? def.rest ?? undefined);
     else if (def.type === 'record') next = def.valueType;
     if (!next) return undefined;
     slot = slotOf(next);
@@ -181,7 +186,11 @@ export function rangeAt(schema: unknown, held: unknown, path: readonly string[])
   const slot = slotAt(schema, held, path);
   if (!slot || typeOf(slot) !== 'number') return undefined;
   const { minValue, maxValue, isInt } = slot.core;
-  return { min: typeof minValue === 'number' ? minValue : -Infinity, max: typeof maxValue === 'number' ? maxValue : Infinity, int: isInt === true };
+  return {
+    min: typeof minValue === 'number' ? minValue : -Infinity,
+    max: typeof maxValue === 'number' ? maxValue : Infinity,
+    int: isInt === true,
+  };
 }
 
 /**

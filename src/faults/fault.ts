@@ -6,8 +6,14 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Response headers a fault adds to its answer; a name the answer already has is replaced (case-insensitive). */
 const AnswerHeadersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
   for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid header name (letters, digits and !#$%&'*+.^_\`|~-)` });
-    else if (/[\r\n]/.test(value)) ctx.addIssue({ code: 'custom', path: [name], message: 'a header value cannot contain a line break' });
+    if (!HEADER_NAME.test(name))
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `"${name}" is not a valid header name (letters, digits and !#$%&'*+.^_\`|~-)`,
+      });
+    else if (/[\r\n]/.test(value))
+      ctx.addIssue({ code: 'custom', path: [name], message: 'a header value cannot contain a line break' });
   }
 });
 
@@ -16,7 +22,17 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 // Our own rather than `z.json()`, so the JSON Schema names it (`$defs.JsonValue`) instead of `__schema0`.
 export const JsonValueSchema: z.ZodType<JsonValue> = z
-  .union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.lazy(() => JsonValueSchema)), z.record(z.string(), z.lazy(() => JsonValueSchema))])
+  .union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(z.lazy(() => JsonValueSchema)),
+    z.record(
+      z.string(),
+      z.lazy(() => JsonValueSchema),
+    ),
+  ])
   .meta({ id: 'JsonValue' });
 
 /**
@@ -26,12 +42,19 @@ export const JsonValueSchema: z.ZodType<JsonValue> = z
  * sent as `text/plain`). Both transports carry them: the in-process wire on its `HttpError`.
  */
 const answerFields = {
-  headers: AnswerHeadersSchema.optional().describe("Response headers added to the fault's answer (Retry-After, x-should-retry, stripe-should-retry…); a default one of the same name is replaced."),
-  body: JsonValueSchema.optional()
-    .describe("The answer's body instead of the default error envelope: a JSON value, or a string sent as text/plain."),
+  headers: AnswerHeadersSchema.optional().describe(
+    "Response headers added to the fault's answer (Retry-After, x-should-retry, stripe-should-retry…); a default one of the same name is replaced.",
+  ),
+  body: JsonValueSchema.optional().describe(
+    "The answer's body instead of the default error envelope: a JSON value, or a string sent as text/plain.",
+  ),
 };
 
-const afterEvents = z.number().int().nonnegative().describe('How many server-sent events the client gets whole before the fault strikes.');
+const afterEvents = z
+  .number()
+  .int()
+  .nonnegative()
+  .describe('How many server-sent events the client gets whole before the fault strikes.');
 
 /**
  * Faults of a streamed model answer (a request with `stream: true`), kept together so the list
@@ -61,17 +84,39 @@ const LIE_FAULT_SCHEMAS = [
    * service's tool with `risk: 'read'`, or an HTTP route of one); a rule naming it never matches
    * a write, whose own answer is never stale. Services keep versions only as far back as the plan asks.
    */
-  z.object({ kind: z.literal('stale'), lagMs: z.number().int().positive().describe('How many virtual ms behind the world the answer is (an integer above 0).') }).strict(),
+  z
+    .object({
+      kind: z.literal('stale'),
+      lagMs: z
+        .number()
+        .int()
+        .positive()
+        .describe('How many virtual ms behind the world the answer is (an integer above 0).'),
+    })
+    .strict(),
   /** Delivered, answered 2xx with the empty value of the answer's shape: `[]` for a list, `null` for a field, `not_found` for a status query. */
   z.object({ kind: z.literal('empty') }).strict(),
   /** Delivered, answered 2xx with a list cut to its first `keep` items (every list in the answer), or a text cut to `keep` characters. */
-  z.object({ kind: z.literal('truncated'), keep: z.number().int().nonnegative().describe('How many items (or characters) survive (an integer ≥ 0).') }).strict(),
+  z
+    .object({
+      kind: z.literal('truncated'),
+      keep: z.number().int().nonnegative().describe('How many items (or characters) survive (an integer ≥ 0).'),
+    })
+    .strict(),
   /**
    * Delivered, answered 2xx with the field at `path` (dotted: `status`, `items.0.price`) replaced
    * by a different value of its type, drawn from the trial's rng (another member of the output
    * schema's enum where the tool declares one). An answer without that field is told no lie.
    */
-  z.object({ kind: z.literal('wrong_value'), path: z.string().regex(/^[^.]+(\.[^.]+)*$/, 'expected a dotted path such as "status" or "items.0.price"').describe('The dotted path of the field to replace.') }).strict(),
+  z
+    .object({
+      kind: z.literal('wrong_value'),
+      path: z
+        .string()
+        .regex(/^[^.]+(\.[^.]+)*$/, 'expected a dotted path such as "status" or "items.0.price"')
+        .describe('The dotted path of the field to replace.'),
+    })
+    .strict(),
 ] as const;
 
 export const LIE_FAULT_KINDS = LIE_FAULT_SCHEMAS.map((o) => o.shape.kind.value);
@@ -93,26 +138,38 @@ export const FaultSchema = z.discriminatedUnion('kind', [
    * with `retryAfterAs: 'http-date'`, as the HTTP-date that many seconds after the answer;
    * a string is sent verbatim (an absolute HTTP-date, or garbage to test parsing).
    */
-  z.object({
-    kind: z.literal('rate_limit'),
-    retryAfter: z.union([z.number().nonnegative(), z.string()]).optional(),
-    retryAfterAs: z.enum(['seconds', 'http-date']).optional(),
-    ...answerFields,
-  }).strict(),
+  z
+    .object({
+      kind: z.literal('rate_limit'),
+      retryAfter: z.union([z.number().nonnegative(), z.string()]).optional(),
+      retryAfterAs: z.enum(['seconds', 'http-date']).optional(),
+      ...answerFields,
+    })
+    .strict(),
   /** 429 `insufficient_quota`: waiting will not help (R5). */
   z.object({ kind: z.literal('quota_exceeded'), ...answerFields }).strict(),
   // Multi-value literals, so a bad status is reported as "expected one of 500|502|…".
   z.object({ kind: z.literal('unavailable'), status: z.literal([500, 502, 503, 504, 529]), ...answerFields }).strict(),
   /** The service commits, then the answer is lost (R18); lost as `unavailable`, the gateway's 504 may carry `headers` and `body`. */
   z
-    .object({ kind: z.literal('partial_write'), lostAs: z.enum(['timeout', 'network', 'unavailable']), ...answerFields })
+    .object({
+      kind: z.literal('partial_write'),
+      lostAs: z.enum(['timeout', 'network', 'unavailable']),
+      ...answerFields,
+    })
     .strict()
     .refine((f) => f.lostAs === 'unavailable' || (f.headers === undefined && f.body === undefined), {
       message: 'only a partial write lost as `unavailable` has an answer to carry `headers` or `body`',
       path: ['lostAs'],
     }),
   /** The request reaches the service `copies` times (2 or more); the caller sees the first answer. */
-  z.object({ kind: z.literal('duplicate'), copies: z.number().int().min(2).max(10), concurrent: z.boolean().optional() }).strict(),
+  z
+    .object({
+      kind: z.literal('duplicate'),
+      copies: z.number().int().min(2).max(10),
+      concurrent: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal('permission_denied'), status: z.literal([401, 403]), ...answerFields }).strict(),
   /** 422: the service refuses the request on business grounds. Not delivered. */
   z.object({ kind: z.literal('rejected'), message: z.string().optional(), ...answerFields }).strict(),
@@ -134,6 +191,8 @@ export type FaultOf<K extends FaultKind> = Extract<Fault, { kind: K }>;
 
 export const FAULT_KINDS = FaultSchema.options.map((o) => o.shape.kind.value) as readonly FaultKind[];
 export type StreamFault = FaultOf<StreamFaultKind>;
-export const isStreamFault = (fault: Fault): fault is StreamFault => (STREAM_FAULT_KINDS as readonly string[]).includes(fault.kind);
+export const isStreamFault = (fault: Fault): fault is StreamFault =>
+  (STREAM_FAULT_KINDS as readonly string[]).includes(fault.kind);
 export type LieFault = FaultOf<LieFaultKind>;
-export const isLieFault = (fault: Fault): fault is LieFault => (LIE_FAULT_KINDS as readonly string[]).includes(fault.kind);
+export const isLieFault = (fault: Fault): fault is LieFault =>
+  (LIE_FAULT_KINDS as readonly string[]).includes(fault.kind);

@@ -24,13 +24,17 @@ describe('isFaultError', () => {
   it('leaves what JSON, Object.keys and a spread see of the error as it was', () => {
     const e = faultError({ kind: 'unavailable', status: 503 }, 0);
     expect(Object.keys(e)).toEqual(Object.keys(new HttpError(503, 'Service Unavailable', '503 Service Unavailable')));
-    expect(JSON.stringify(e)).toBe(JSON.stringify(new HttpError(503, 'Service Unavailable', '503 Service Unavailable')));
+    expect(JSON.stringify(e)).toBe(
+      JSON.stringify(new HttpError(503, 'Service Unavailable', '503 Service Unavailable')),
+    );
   });
 
   it('brands the error without a property of its own: its own keys are those of the error unbranded, and a clone is no fault', () => {
     const plain = (error: Error): unknown[] => Reflect.ownKeys(error).filter((k) => k !== 'stack');
     const refused = faultError({ kind: 'rate_limit', retryAfter: 2 }, 0) as HttpError;
-    expect(plain(refused)).toEqual(plain(new HttpError(refused.status, refused.message, refused.body, refused.headers)));
+    expect(plain(refused)).toEqual(
+      plain(new HttpError(refused.status, refused.message, refused.body, refused.headers)),
+    );
     const reset = faultError({ kind: 'network', code: 'ECONNRESET' }, 0);
     expect(plain(reset)).toEqual(['message', 'code']);
     expect(isFaultError(structuredClone(reset))).toBe(false);

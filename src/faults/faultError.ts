@@ -4,7 +4,15 @@ import type { FaultOf } from './fault.js';
 
 /** Faults whose answer has a status, and so may carry the API's own headers and body. */
 export type AnsweringFault = FaultOf<
-  'rate_limit' | 'quota_exceeded' | 'unavailable' | 'permission_denied' | 'rejected' | 'not_found' | 'conflict' | 'server_error' | 'partial_write'
+  | 'rate_limit'
+  | 'quota_exceeded'
+  | 'unavailable'
+  | 'permission_denied'
+  | 'rejected'
+  | 'not_found'
+  | 'conflict'
+  | 'server_error'
+  | 'partial_write'
 >;
 
 /** The `headers` and `body` an answering fault may set. */
@@ -12,7 +20,14 @@ export type AnswerFields = Pick<AnsweringFault, 'headers' | 'body'>;
 
 /** Faults the wire answers itself, without reaching the service. */
 export type RefusalFault = FaultOf<
-  'network' | 'rate_limit' | 'quota_exceeded' | 'unavailable' | 'permission_denied' | 'rejected' | 'not_found' | 'conflict'
+  | 'network'
+  | 'rate_limit'
+  | 'quota_exceeded'
+  | 'unavailable'
+  | 'permission_denied'
+  | 'rejected'
+  | 'not_found'
+  | 'conflict'
 >;
 
 /** Messages as Node's net/http layers word them, so classifiers meet what production throws. */
@@ -104,13 +119,19 @@ class FaultMade extends Stamp {
 const markFault = <E extends Error>(error: E): E => FaultMade.mark(error);
 
 /** Whether `error` is one a fault made (a refusal, a lost answer, a `server_error`), even replayed by an idempotency table. */
-export const isFaultError = (error: unknown): boolean => typeof error === 'object' && error !== null && FaultMade.has(error);
+export const isFaultError = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && FaultMade.has(error);
 
 /** The fault's own `headers` (merged, case-insensitive) and `body` (instead) over the default answer. */
 function inApiWords(error: HttpError, fault: AnswerFields): HttpError {
   if (fault.headers === undefined && fault.body === undefined) return markFault(error);
   const own = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  return markFault(new HttpError(error.status, error.message, fault.body === undefined ? error.body : fault.body, { ...error.headers, ...own }));
+  return markFault(
+    new HttpError(error.status, error.message, fault.body === undefined ? error.body : fault.body, {
+      ...error.headers,
+      ...own,
+    }),
+  );
 }
 
 function buildFaultError(fault: RefusalFault, nowMs: number): Error {
@@ -135,27 +156,49 @@ function buildFaultError(fault: RefusalFault, nowMs: number): Error {
       return unavailableError(fault.status);
     case 'permission_denied':
       return fault.status === 401
-        ? new HttpError(401, 'Invalid authentication credentials', envelope('authentication_error', 'Invalid authentication credentials', { code: 'invalid_api_key' }))
-        : new HttpError(403, 'You do not have permission to perform this action', envelope('permission_error', 'You do not have permission to perform this action'));
+        ? new HttpError(
+            401,
+            'Invalid authentication credentials',
+            envelope('authentication_error', 'Invalid authentication credentials', { code: 'invalid_api_key' }),
+          )
+        : new HttpError(
+            403,
+            'You do not have permission to perform this action',
+            envelope('permission_error', 'You do not have permission to perform this action'),
+          );
     case 'rejected': {
       const message = fault.message ?? 'The request was well-formed but could not be processed';
       return new HttpError(422, message, envelope('unprocessable_entity_error', message));
     }
     case 'not_found':
-      return new HttpError(404, 'The requested resource was not found', envelope('not_found_error', 'The requested resource was not found'));
+      return new HttpError(
+        404,
+        'The requested resource was not found',
+        envelope('not_found_error', 'The requested resource was not found'),
+      );
     case 'conflict':
-      return new HttpError(409, 'The request conflicts with the current state of the resource', envelope('conflict_error', 'The request conflicts with the current state of the resource'));
+      return new HttpError(
+        409,
+        'The request conflicts with the current state of the resource',
+        envelope('conflict_error', 'The request conflicts with the current state of the resource'),
+      );
   }
 }
 
 /** What a caller sees when the answer to a committed request is lost on the way back (R18): a reset, or the gateway's 504. */
 export function lostAnswerError(lostAs: 'network' | 'unavailable', answer: AnswerFields = {}): Error {
-  return stackless(() => (lostAs === 'network' ? markFault(systemError('ECONNRESET', 'socket hang up')) : inApiWords(unavailableError(504), answer)));
+  return stackless(() =>
+    lostAs === 'network'
+      ? markFault(systemError('ECONNRESET', 'socket hang up'))
+      : inApiWords(unavailableError(504), answer),
+  );
 }
 
 /** The 500 a `server_error` fault makes the service fail with, before it commits. */
 export function serverError(fault: FaultOf<'server_error'>): HttpError {
-  return stackless(() => inApiWords(new HttpError(500, SERVER_ERROR_MESSAGE, envelope('server_error', SERVER_ERROR_MESSAGE)), fault));
+  return stackless(() =>
+    inApiWords(new HttpError(500, SERVER_ERROR_MESSAGE, envelope('server_error', SERVER_ERROR_MESSAGE)), fault),
+  );
 }
 
 /** What JSON.parse throws on a truncated body. */

@@ -12,6 +12,15 @@ export {
 export { mustFire } from './mustFire.js';
 export { matchesFields, matchesRule, pickRule, type RequestFacts } from './match.js';
 export { ruleLabel } from './ruleLabel.js';
-export { faultError, isFaultError, lostAnswerError, malformedError, serverError, type AnswerFields, type AnsweringFault, type RefusalFault } from './faultError.js';
+export {
+  faultError,
+  isFaultError,
+  lostAnswerError,
+  malformedError,
+  serverError,
+  type AnswerFields,
+  type AnsweringFault,
+  type RefusalFault,
+} from './faultError.js';
 export { Wire, type ReplyKind, type WireOptions } from './Wire.js';
 export { ClientRetries, type ClientRetriesOptions } from './ClientRetries.js';

@@ -33,7 +33,7 @@ describe('lies', () => {
     expect(held.quantity).toBe(2);
   });
 
-  it('wrong_value on a status answer\'s state names another of the four states', () => {
+  it("wrong_value on a status answer's state names another of the four states", () => {
     for (let seed = 1; seed < 20; seed++) {
       const told = lieAbout({ kind: 'wrong_value', path: 'state' }, { state: 'succeeded', value: 1 }, new Rng(seed));
       expect(told.kind).toBe('told');

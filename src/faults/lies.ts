@@ -4,13 +4,15 @@ import type { FaultOf, LieFault } from './fault.js';
 /** What a lie made of an answer: the answer told instead, or none (nothing in the answer to lie about). */
 export type Told = { readonly kind: 'told'; readonly answered: unknown } | { readonly kind: 'none' };
 
-export const toldIfDifferent = (held: unknown, answered: unknown): Told => (canonicalJson(held) === canonicalJson(answered) ? { kind: 'none' } : { kind: 'told', answered });
+export const toldIfDifferent = (held: unknown, answered: unknown): Told =>
+  canonicalJson(held) === canonicalJson(answered) ? { kind: 'none' } : { kind: 'told', answered };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An `OperationStatus` (R21), as a status query answers it. */
 const STATUS_STATES = ['succeeded', 'failed', 'pending', 'not_found'] as const;
-const isStatusAnswer = (v: unknown): boolean => isObject(v) && typeof v['state'] === 'string' && (STATUS_STATES as readonly string[]).includes(v['state']);
+const isStatusAnswer = (v: unknown): boolean =>
+  isObject(v) && typeof v['state'] === 'string' && (STATUS_STATES as readonly string[]).includes(v['state']);
 
 /**
  * The empty value of an answer's shape: a list is `[]`; a status answer is `not_found`; an
@@ -30,7 +32,8 @@ export function emptyOf(value: unknown): unknown {
 export function truncatedOf(value: unknown, keep: number): unknown {
   if (Array.isArray(value)) return value.slice(0, keep);
   if (typeof value === 'string') return value.slice(0, keep);
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, keep) : v]));
+  if (isObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, keep) : v]));
   return value;
 }
 
@@ -132,7 +135,12 @@ const DECLARED_DRAWS = 8;
  * describe this answer: a route that reshapes it), from the answer's JSON shape, drawing
  * exactly as it always has.
  */
-export function lieAbout(fault: Exclude<LieFault, FaultOf<'stale'>>, held: unknown, rng: Rng, declared?: DeclaredOutput): Told {
+export function lieAbout(
+  fault: Exclude<LieFault, FaultOf<'stale'>>,
+  held: unknown,
+  rng: Rng,
+  declared?: DeclaredOutput,
+): Told {
   const schema = declared?.accepts(held) ? declared : undefined;
   switch (fault.kind) {
     case 'empty': {
@@ -145,9 +153,18 @@ export function lieAbout(fault: Exclude<LieFault, FaultOf<'stale'>>, held: unkno
     }
     case 'wrong_value':
       // A status answer's `state` is one of four (R21): a lie about it names another.
-      if (!schema) return wrongValueOf(held, fault.path, rng, (path) => (isStatusAnswer(held) && path.join('.') === 'state' ? STATUS_STATES : undefined));
+      if (!schema)
+        return wrongValueOf(held, fault.path, rng, (path) =>
+          isStatusAnswer(held) && path.join('.') === 'state' ? STATUS_STATES : undefined,
+        );
       for (let draw = 0; draw < DECLARED_DRAWS; draw++) {
-        const told = wrongValueOf(held, fault.path, rng, (path) => schema.membersAt(held, path), (path) => schema.rangeAt(held, path));
+        const told = wrongValueOf(
+          held,
+          fault.path,
+          rng,
+          (path) => schema.membersAt(held, path),
+          (path) => schema.rangeAt(held, path),
+        );
         if (told.kind === 'none' || schema.accepts(told.answered)) return told;
       }
       return { kind: 'none' };
@@ -155,4 +172,5 @@ export function lieAbout(fault: Exclude<LieFault, FaultOf<'stale'>>, held: unkno
 }
 
 /** A lie the declared schema refuses would not look like success: it is not told. */
-const validUnder = (schema: DeclaredOutput, told: Told): Told => (told.kind === 'told' && !schema.accepts(told.answered) ? { kind: 'none' } : told);
+const validUnder = (schema: DeclaredOutput, told: Told): Told =>
+  told.kind === 'told' && !schema.accepts(told.answered) ? { kind: 'none' } : told;

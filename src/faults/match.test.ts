@@ -4,8 +4,13 @@ import { matchesRule, pickRule, type RequestFacts } from './match.js';
 import type { FaultMatch, FaultRule } from './plan.js';
 
 const facts: RequestFacts = { tool: 'pay', purpose: 'call', call: 2, attempt: 3, elapsedMs: 1_000 };
-const rule = (match: FaultMatch, times?: number): FaultRule => ({ match, fault: { kind: 'timeout' }, ...(times === undefined ? {} : { times }) });
-const hits = (match: FaultMatch, f: Partial<RequestFacts> = {}): boolean => matchesRule(rule(match), { ...facts, ...f }, 0, new Rng(1));
+const rule = (match: FaultMatch, times?: number): FaultRule => ({
+  match,
+  fault: { kind: 'timeout' },
+  ...(times === undefined ? {} : { times }),
+});
+const hits = (match: FaultMatch, f: Partial<RequestFacts> = {}): boolean =>
+  matchesRule(rule(match), { ...facts, ...f }, 0, new Rng(1));
 
 describe('matchesRule', () => {
   it("an empty match hits every call attempt, but not the execution layer's status queries", () => {
@@ -85,7 +90,10 @@ describe('pickRule', () => {
 });
 
 describe('pickRule after the heal', () => {
-  const plan: FaultRule[] = [{ match: { probability: 0.5 }, fault: { kind: 'timeout' } }, { match: {}, fault: { kind: 'network', code: 'ECONNRESET' } }];
+  const plan: FaultRule[] = [
+    { match: { probability: 0.5 }, fault: { kind: 'timeout' } },
+    { match: {}, fault: { kind: 'network', code: 'ECONNRESET' } },
+  ];
 
   it('picks no rule from healAtMs on, and one before it', () => {
     expect(pickRule(plan, { ...facts, elapsedMs: 999 }, [0, 0], new Rng(1), 1_000)).toBeDefined();

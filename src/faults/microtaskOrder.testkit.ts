@@ -3,7 +3,11 @@
  * beside `work` (chain c logs each of its `chains[c]` steps), waits for the work, lets every
  * queued reaction run, and gives back `log`, the order in which everything happened.
  */
-export async function besideChains(log: string[], chains: readonly number[], work: readonly Promise<unknown>[]): Promise<string[]> {
+export async function besideChains(
+  log: string[],
+  chains: readonly number[],
+  work: readonly Promise<unknown>[],
+): Promise<string[]> {
   chains.forEach((n, c) => {
     let p = Promise.resolve();
     for (let k = 0; k < n; k++) p = p.then(() => void log.push(`chain ${c} step ${k}`));

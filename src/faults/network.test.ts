@@ -10,7 +10,9 @@ const net = (config: Network) => new NetworkLatency(NetworkSchema.parse(config),
 describe('NetworkLatency', () => {
   const config: Network = {
     latency: c(1),
-    services: { payments: { latency: { request: c(2) }, routes: { 'POST /charges': { latency: { response: c(4) } } } } },
+    services: {
+      payments: { latency: { request: c(2) }, routes: { 'POST /charges': { latency: { response: c(4) } } } },
+    },
     tools: { charge_payment: { latency: { response: c(3) } } },
   };
 
@@ -19,12 +21,17 @@ describe('NetworkLatency', () => {
     expect(n.draw({ service: 'orders', tool: 'create_order' })).toEqual({ request: 1, response: 1 });
     expect(n.draw({ service: 'payments', tool: 'refund' })).toEqual({ request: 2, response: 1 });
     expect(n.draw({ service: 'payments', tool: 'charge_payment' })).toEqual({ request: 2, response: 3 });
-    expect(n.draw({ service: 'payments', tool: 'charge_payment', route: 'POST /charges' })).toEqual({ request: 2, response: 4 });
+    expect(n.draw({ service: 'payments', tool: 'charge_payment', route: 'POST /charges' })).toEqual({
+      request: 2,
+      response: 4,
+    });
   });
 
   it('gives a request of no named service the tool and default levels, and leaves an unset leg instantaneous', () => {
     expect(net(config).draw({ tool: 'charge_payment' })).toEqual({ request: 1, response: 3 });
-    expect(net({ services: { payments: { latency: c(5) } } }).draw({ service: 'orders', tool: 'create_order' })).toBeUndefined();
+    expect(
+      net({ services: { payments: { latency: c(5) } } }).draw({ service: 'orders', tool: 'create_order' }),
+    ).toBeUndefined();
   });
 
   it('draws whole milliseconds, and a leg no level sets is 0', () => {
@@ -42,9 +49,15 @@ describe('NetworkLatency', () => {
       const parsed = NetworkSchema.safeParse(input);
       return parsed.success ? [] : formatIssues(parsed.error.issues);
     };
-    expect(problems({ latency: { kind: 'normal', meanMs: 10, sdMs: -2 } })).toEqual(['latency.sdMs: sdMs is a standard deviation: it cannot be negative']);
-    expect(problems({ tools: { t: { latency: { request: { kind: 'uniform', minMs: 5, maxMs: 1 } } } } })).toEqual(['tools.t.latency.request.maxMs: minMs must not exceed maxMs']);
-    expect(problems({ services: { s: { routes: { '/x': { latency: c(1) } } } } })[0]).toMatch(/^services\.s\.routes\["\/x"\]: .*expected a route as "METHOD \/path"/);
+    expect(problems({ latency: { kind: 'normal', meanMs: 10, sdMs: -2 } })).toEqual([
+      'latency.sdMs: sdMs is a standard deviation: it cannot be negative',
+    ]);
+    expect(problems({ tools: { t: { latency: { request: { kind: 'uniform', minMs: 5, maxMs: 1 } } } } })).toEqual([
+      'tools.t.latency.request.maxMs: minMs must not exceed maxMs',
+    ]);
+    expect(problems({ services: { s: { routes: { '/x': { latency: c(1) } } } } })[0]).toMatch(
+      /^services\.s\.routes\["\/x"\]: .*expected a route as "METHOD \/path"/,
+    );
     expect(problems({ latency: c(1), jitter: 1 })[0]).toMatch(/jitter/);
   });
 });
@@ -56,7 +69,11 @@ describe('the wire with network latency', () => {
     const t = trial([], { network: legs });
     const run = await t.clock.run(() => t.wire.send(t.request()));
     expect(run).toEqual({ kind: 'settled', value: { count: 1 }, at: START + 80 });
-    expect(t.history.events.map((e) => [e.type, e.t])).toEqual([['delivery', 30], ['effect', 30], ['response', 80]]);
+    expect(t.history.events.map((e) => [e.type, e.t])).toEqual([
+      ['delivery', 30],
+      ['effect', 30],
+      ['response', 80],
+    ]);
     expect(t.history.events[2]).toMatchObject({ result: 'ok', legs: { request: 30, response: 50 } });
   });
 
@@ -107,7 +124,10 @@ describe('the wire with network latency', () => {
       await t.clock.run(async () => {
         for (let i = 0; i < 20; i++) await settle(t.wire.send(t.request()));
       });
-      return { faults: t.history.events.filter((e) => e.type === 'fault').map((e) => e.request), t: t.history.events.map((e) => e.t) };
+      return {
+        faults: t.history.events.filter((e) => e.type === 'fault').map((e) => e.request),
+        t: t.history.events.map((e) => e.t),
+      };
     };
     const normal: Network = { latency: { kind: 'normal', meanMs: 10, sdMs: 2 } };
     expect(await times(4, normal)).toEqual(await times(4, normal));

@@ -38,7 +38,12 @@ const ServiceNetworkSchema = z
       .record(z.string(), LevelSchema)
       .superRefine((routes, ctx) => {
         for (const key of Object.keys(routes)) {
-          if (!ROUTE_KEY.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: `expected a route as "METHOD /path" (${HTTP_METHODS.join(', ')}), as the service declares it` });
+          if (!ROUTE_KEY.test(key))
+            ctx.addIssue({
+              code: 'custom',
+              path: [key],
+              message: `expected a route as "METHOD /path" (${HTTP_METHODS.join(', ')}), as the service declares it`,
+            });
         }
       })
       .optional()
@@ -53,7 +58,9 @@ const ServiceNetworkSchema = z
  */
 export const NetworkSchema = z
   .object({
-    latency: LegLatencySchema.optional().describe("Every service's legs, unless a service, tool or route says otherwise."),
+    latency: LegLatencySchema.optional().describe(
+      "Every service's legs, unless a service, tool or route says otherwise.",
+    ),
     services: z.record(z.string(), ServiceNetworkSchema).optional().describe('Per service, by name.'),
     tools: z.record(z.string(), LevelSchema).optional().describe('Per tool, by name (its status queries too).'),
   })
@@ -137,7 +144,12 @@ export class NetworkLatency {
   #resolve({ service, tool, route }: LatencyTarget): Resolved {
     const c = this.#config;
     const own = service === undefined ? undefined : c.services?.[service];
-    const levels = [route === undefined ? undefined : own?.routes?.[route]?.latency, c.tools?.[tool]?.latency, own?.latency, c.latency].map(splitLegs);
+    const levels = [
+      route === undefined ? undefined : own?.routes?.[route]?.latency,
+      c.tools?.[tool]?.latency,
+      own?.latency,
+      c.latency,
+    ].map(splitLegs);
     const pick = (leg: Leg): Distribution | undefined => levels.find((l) => l[leg] !== undefined)?.[leg];
     const request = pick('request');
     const response = pick('response');
@@ -148,5 +160,8 @@ export class NetworkLatency {
 function splitLegs(latency: LegLatency | undefined): Resolved {
   if (latency === undefined) return {};
   if (latency.kind !== undefined) return { request: latency, response: latency };
-  return { ...(latency.request && { request: latency.request }), ...(latency.response && { response: latency.response }) };
+  return {
+    ...(latency.request && { request: latency.request }),
+    ...(latency.response && { response: latency.response }),
+  };
 }

@@ -7,7 +7,11 @@ import { besideChains } from './microtaskOrder.testkit.js';
  * Async functions returning an error answer after `hops[i]` awaits each, beside chains of plain
  * reactions: the order everything settles in, logged.
  */
-async function settleOrder(hops: readonly number[], chains: readonly number[], reject: (error: Error) => unknown): Promise<string[]> {
+async function settleOrder(
+  hops: readonly number[],
+  chains: readonly number[],
+  reject: (error: Error) => unknown,
+): Promise<string[]> {
   const log: string[] = [];
   const answers = hops.map(async (n, i) => {
     for (let k = 0; k < n; k++) await Promise.resolve();
@@ -24,10 +28,15 @@ async function settleOrder(hops: readonly number[], chains: readonly number[], r
 }
 
 describe('rejectedLater', () => {
-  test.prop([fc.array(fc.nat({ max: 4 }), { minLength: 1, maxLength: 5 }), fc.array(fc.nat({ max: 8 }), { maxLength: 4 })])(
-    "an async function returning it rejects at the same point of the microtask queue as one returning Promise.reject",
+  test.prop([
+    fc.array(fc.nat({ max: 4 }), { minLength: 1, maxLength: 5 }),
+    fc.array(fc.nat({ max: 8 }), { maxLength: 4 }),
+  ])(
+    'an async function returning it rejects at the same point of the microtask queue as one returning Promise.reject',
     async (hops, chains) => {
-      expect(await settleOrder(hops, chains, rejectedLater)).toEqual(await settleOrder(hops, chains, (e) => Promise.reject(e)));
+      expect(await settleOrder(hops, chains, rejectedLater)).toEqual(
+        await settleOrder(hops, chains, (e) => Promise.reject(e)),
+      );
     },
   );
 

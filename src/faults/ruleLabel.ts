@@ -21,4 +21,5 @@ function matchText(m: FaultMatch): string {
  * @example ruleLabel({ match: { tool: 'create_order', call: 7 }, fault: { kind: 'partial_write', lostAs: 'timeout' } })
  * // 'create_order call 7, partial_write'
  */
-export const ruleLabel = (rule: FaultRule): string => `${matchText(rule.match)}, ${rule.fault.kind}${rule.times === undefined ? '' : `, times ${rule.times}`}`;
+export const ruleLabel = (rule: FaultRule): string =>
+  `${matchText(rule.match)}, ${rule.fault.kind}${rule.times === undefined ? '' : `, times ${rule.times}`}`;

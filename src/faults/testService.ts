@@ -46,7 +46,9 @@ export function counterService(processingMs = 0): Counter {
       return { count };
     },
     status(ref, ctx) {
-      const done = ctx.world.ledger.effects.find((e) => e.idempotencyKey !== undefined && e.idempotencyKey === ref.idempotencyKey);
+      const done = ctx.world.ledger.effects.find(
+        (e) => e.idempotencyKey !== undefined && e.idempotencyKey === ref.idempotencyKey,
+      );
       return done ? { state: 'succeeded', value: done.data } : { state: 'not_found' };
     },
   };
@@ -59,7 +61,13 @@ export function counterService(processingMs = 0): Counter {
     canQueryStatus: false,
     run: () => ({ count }),
   };
-  return { name: 'counter', tools: [increment, read], snapshot: () => ({ count }), count: () => count, maxInFlight: () => maxInFlight };
+  return {
+    name: 'counter',
+    tools: [increment, read],
+    snapshot: () => ({ count }),
+    count: () => count,
+    maxInFlight: () => maxInFlight,
+  };
 }
 
 /** A fresh trial around a counter: clock at START, seeded rng, empty history, the wire. */
@@ -75,24 +83,39 @@ export function trial(plan: FaultPlan, options: { seed?: number; processingMs?: 
   /** A request with sequential ids; by default the first attempt of `call-<n>` to increment by 1. */
   const request = (over: Partial<WireRequest> = {}): WireRequest => {
     n++;
-    return { request: `req-${n}`, tool: 'increment', purpose: 'call', input: { by: 1 }, call: `call-${n}`, attempt: 1, ...over };
+    return {
+      request: `req-${n}`,
+      tool: 'increment',
+      purpose: 'call',
+      input: { by: 1 },
+      call: `call-${n}`,
+      attempt: 1,
+      ...over,
+    };
   };
   /** The history in short: `fault:timeout`, `delivery:0`, `effect:req-1`, `response:lost`… */
   const trace = (): string[] =>
     history.events.map((e) => {
       switch (e.type) {
-        case 'fault': return `fault:${e.fault.kind}#${e.rule}`;
-        case 'delivery': return `delivery:${e.copy}`;
-        case 'effect': return `effect:${e.request}`;
-        case 'response': return `response:${e.result}${e.status === undefined ? '' : `:${e.status}`}`;
-        default: return e.type;
+        case 'fault':
+          return `fault:${e.fault.kind}#${e.rule}`;
+        case 'delivery':
+          return `delivery:${e.copy}`;
+        case 'effect':
+          return `effect:${e.request}`;
+        case 'response':
+          return `response:${e.result}${e.status === undefined ? '' : `:${e.status}`}`;
+        default:
+          return e.type;
       }
     });
   return { clock, counter, world, history, wire, request, trace };
 }
 
 /** Settles a promise into a value, so a test can assert on a rejection's exact shape. */
-export async function settle(p: Promise<unknown>): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
+export async function settle(
+  p: Promise<unknown>,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
   try {
     return { ok: true, value: await p };
   } catch (error) {

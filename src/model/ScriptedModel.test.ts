@@ -26,7 +26,12 @@ const ORDER_CALL = 'create_order({"ref":"ref-1","qty":1})';
 const STATUS_CALL = 'query_operation_status({"operation_id":"op-1"})';
 
 const ended = (outcome: string, status: 'succeeded' | 'failed' | 'unknown', turns: number) =>
-  expect.objectContaining({ kind: 'ended', outcome, turns, claims: [expect.objectContaining({ subject: 'orders:ref-1', status })] });
+  expect.objectContaining({
+    kind: 'ended',
+    outcome,
+    turns,
+    claims: [expect.objectContaining({ subject: 'orders:ref-1', status })],
+  });
 
 describe('ScriptedModel (careful)', () => {
   it('runs the steps in order, substituting earlier results, and completes with its claims', async () => {
@@ -52,11 +57,15 @@ describe('ScriptedModel (careful)', () => {
   });
 
   it('applies its fixes once after invalid_argument, and fails if the fixed call is refused too', async () => {
-    const fixed = await play(order({ fixes: { qty: 2 } }), { create_order: [fail('invalid_argument'), ok({ id: 'o' })] });
+    const fixed = await play(order({ fixes: { qty: 2 } }), {
+      create_order: [fail('invalid_argument'), ok({ id: 'o' })],
+    });
     expect(fixed.trace).toEqual([`0 ${ORDER_CALL}`, '0 create_order({"ref":"ref-1","qty":2})']);
     expect(fixed.end).toEqual(ended('completed', 'succeeded', 3));
 
-    const twice = await play(order({ fixes: { qty: 2 } }), { create_order: [fail('invalid_argument'), fail('invalid_argument')] });
+    const twice = await play(order({ fixes: { qty: 2 } }), {
+      create_order: [fail('invalid_argument'), fail('invalid_argument')],
+    });
     expect(twice.trace).toHaveLength(2);
     expect(twice.end).toEqual(ended('failed', 'failed', 3));
 
@@ -71,17 +80,24 @@ describe('ScriptedModel (careful)', () => {
     });
   });
 
-  it.each(['quota_exceeded', 'permission_denied'] as const)('hands %s to a person without retrying (R5, R14)', async (kind) => {
-    const r = await play(order(), { create_order: [fail(kind, { retryable: kind === 'quota_exceeded' })] });
-    expect(r.trace).toEqual([`0 ${ORDER_CALL}`]);
-    expect(r.end).toEqual(ended('handoff', 'failed', 2));
-  });
+  it.each(['quota_exceeded', 'permission_denied'] as const)(
+    'hands %s to a person without retrying (R5, R14)',
+    async (kind) => {
+      const r = await play(order(), { create_order: [fail(kind, { retryable: kind === 'quota_exceeded' })] });
+      expect(r.trace).toEqual([`0 ${ORDER_CALL}`]);
+      expect(r.end).toEqual(ended('handoff', 'failed', 2));
+    },
+  );
 
   it('waits retry_after_ms, then retries once, when the runtime made a single attempt (R9, R10)', async () => {
-    const r = await play(order(), { create_order: [fail('rate_limit', { retryable: true, retry_after_ms: 5_000 }), ok({ id: 'o' })] });
+    const r = await play(order(), {
+      create_order: [fail('rate_limit', { retryable: true, retry_after_ms: 5_000 }), ok({ id: 'o' })],
+    });
     expect(r.trace).toEqual([`0 ${ORDER_CALL}`, `5000 ${ORDER_CALL}`]);
     expect(r.end).toEqual(ended('completed', 'succeeded', 4));
-    expect(r.history.filter((e) => e.type === 'agent_wait').map((e) => e.type === 'agent_wait' && e.ms)).toEqual([5_000]);
+    expect(r.history.filter((e) => e.type === 'agent_wait').map((e) => e.type === 'agent_wait' && e.ms)).toEqual([
+      5_000,
+    ]);
 
     const noHint = await play(order(), { create_order: [fail('unavailable', { retryable: true }), ok()] });
     expect(noHint.trace).toEqual([`0 ${ORDER_CALL}`, `1000 ${ORDER_CALL}`]);
@@ -89,7 +105,10 @@ describe('ScriptedModel (careful)', () => {
 
   it('retries at most once, and never when the runtime already retried (R10)', async () => {
     const twice = await play(order(), {
-      create_order: [fail('rate_limit', { retryable: true, retry_after_ms: 200 }), fail('rate_limit', { retryable: true, retry_after_ms: 200 })],
+      create_order: [
+        fail('rate_limit', { retryable: true, retry_after_ms: 200 }),
+        fail('rate_limit', { retryable: true, retry_after_ms: 200 }),
+      ],
     });
     expect(twice.trace).toEqual([`0 ${ORDER_CALL}`, `200 ${ORDER_CALL}`]);
     expect(twice.end).toEqual(ended('failed', 'failed', 4));
@@ -117,7 +136,12 @@ describe('ScriptedModel (careful)', () => {
       query_operation_status: [ok({ state: 'pending' }), ok({ state: 'succeeded', value: { id: 'ord-9' } })],
       send_email: [ok()],
     });
-    expect(r.trace).toEqual([`0 ${ORDER_CALL}`, `0 ${STATUS_CALL}`, `2000 ${STATUS_CALL}`, '2000 send_email({"order":"ord-9"})']);
+    expect(r.trace).toEqual([
+      `0 ${ORDER_CALL}`,
+      `0 ${STATUS_CALL}`,
+      `2000 ${STATUS_CALL}`,
+      '2000 send_email({"order":"ord-9"})',
+    ]);
     expect(r.end).toEqual({
       kind: 'ended',
       outcome: 'completed',
@@ -147,7 +171,13 @@ describe('ScriptedModel (careful)', () => {
       outcome: 'unknown',
       message: 'create_order: operation op-1 is still unconfirmed after 3 status queries',
       turns: 7,
-      claims: [{ subject: 'orders:ref-1', status: 'unknown', note: 'create_order: operation op-1 is still unconfirmed after 3 status queries' }],
+      claims: [
+        {
+          subject: 'orders:ref-1',
+          status: 'unknown',
+          note: 'create_order: operation op-1 is still unconfirmed after 3 status queries',
+        },
+      ],
     });
   });
 
@@ -165,7 +195,13 @@ describe('ScriptedModel (careful)', () => {
           tool: 'start_deploy',
           input: { app: 'web' },
           subject: 'deploy:web-1',
-          poll: { tool: 'get_job', input: { job: '$deploy.job_id' }, until: { path: 'state', in: ['succeeded'] }, everyMs: 1_000, maxPolls: 3 },
+          poll: {
+            tool: 'get_job',
+            input: { job: '$deploy.job_id' },
+            until: { path: 'state', in: ['succeeded'] },
+            everyMs: 1_000,
+            maxPolls: 3,
+          },
         },
       ],
     };
@@ -174,7 +210,11 @@ describe('ScriptedModel (careful)', () => {
 
     it('waits everyMs between polls until the state is a success', async () => {
       const r = await play(deploy, { start_deploy: [ok({ job_id: 'j1' })], get_job: jobs('running', 'succeeded') });
-      expect(r.trace).toEqual(['0 start_deploy({"app":"web"})', '1000 get_job({"job":"j1"})', '2000 get_job({"job":"j1"})']);
+      expect(r.trace).toEqual([
+        '0 start_deploy({"app":"web"})',
+        '1000 get_job({"job":"j1"})',
+        '2000 get_job({"job":"j1"})',
+      ]);
       expect(r.end).toMatchObject({ kind: 'ended', outcome: 'completed', turns: 6 });
       expect(claimOf(r.end)).toEqual([{ subject: 'deploy:web-1', status: 'succeeded' }]);
     });
@@ -187,22 +227,37 @@ describe('ScriptedModel (careful)', () => {
     });
 
     it('ends unknown, not succeeded, when maxPolls pass without a final state', async () => {
-      const r = await play(deploy, { start_deploy: [ok({ job_id: 'j1' })], get_job: [ok({ state: 'running' }), fail('timeout', { retryable: true }), ok({ state: 'running' })] });
+      const r = await play(deploy, {
+        start_deploy: [ok({ job_id: 'j1' })],
+        get_job: [ok({ state: 'running' }), fail('timeout', { retryable: true }), ok({ state: 'running' })],
+      });
       expect(r.trace.map((c) => c.split(' ')[0])).toEqual(['0', '1000', '2000', '3000']);
-      expect(r.end).toMatchObject({ kind: 'ended', outcome: 'unknown', message: 'get_job: state still running after 3 polls' });
-      expect(claimOf(r.end)).toEqual([{ subject: 'deploy:web-1', status: 'unknown', note: 'get_job: state still running after 3 polls' }]);
+      expect(r.end).toMatchObject({
+        kind: 'ended',
+        outcome: 'unknown',
+        message: 'get_job: state still running after 3 polls',
+      });
+      expect(claimOf(r.end)).toEqual([
+        { subject: 'deploy:web-1', status: 'unknown', note: 'get_job: state still running after 3 polls' },
+      ]);
     });
 
     // Both found by `faultline explore` on the deploy scenarios (retry-discipline, R7 and R9).
     it('stops polling after a permission error (R7, R14): hands off, the job unknown', async () => {
-      const r = await play(deploy, { start_deploy: [ok({ job_id: 'j1' })], get_job: [ok({ state: 'running' }), fail('permission_denied')] });
+      const r = await play(deploy, {
+        start_deploy: [ok({ job_id: 'j1' })],
+        get_job: [ok({ state: 'running' }), fail('permission_denied')],
+      });
       expect(r.trace).toHaveLength(3);
       expect(r.end).toMatchObject({ kind: 'ended', outcome: 'handoff' });
       expect(claimOf(r.end)).toEqual([expect.objectContaining({ subject: 'deploy:web-1', status: 'unknown' })]);
     });
 
     it('waits out a Retry-After longer than the polling interval before the next poll (R9)', async () => {
-      const r = await play(deploy, { start_deploy: [ok({ job_id: 'j1' })], get_job: [fail('rate_limit', { retryable: true, retry_after_ms: 5_000 }), ok({ state: 'succeeded' })] });
+      const r = await play(deploy, {
+        start_deploy: [ok({ job_id: 'j1' })],
+        get_job: [fail('rate_limit', { retryable: true, retry_after_ms: 5_000 }), ok({ state: 'succeeded' })],
+      });
       expect(r.trace.map((c) => c.split(' ')[0])).toEqual(['0', '1000', '6000']);
       expect(r.end).toMatchObject({ kind: 'ended', outcome: 'completed' });
     });
@@ -214,7 +269,9 @@ describe('ScriptedModel (careful)', () => {
     const traces: string[][] = [];
     for (let trial = 0; trial < 2; trial++) {
       const executor = new FakeExecutor(clock, { create_order: [fail('unavailable', { retryable: true }), ok()] });
-      await clock.run(() => runAgentLoop({ model, executor, task: 't', maxTurns: 10, history: new History(clock), clock }));
+      await clock.run(() =>
+        runAgentLoop({ model, executor, task: 't', maxTurns: 10, history: new History(clock), clock }),
+      );
       traces.push(executor.calls.map((c) => c.tool));
     }
     expect(traces).toEqual([
@@ -224,7 +281,9 @@ describe('ScriptedModel (careful)', () => {
   });
 
   it('rejects an invalid plan when constructed', () => {
-    expect(() => new ScriptedModel({ steps: [{ tool: 'x', input: { a: '$nope.id' } }] })).toThrow(/nope.. names no earlier step/);
+    expect(() => new ScriptedModel({ steps: [{ tool: 'x', input: { a: '$nope.id' } }] })).toThrow(
+      /nope.. names no earlier step/,
+    );
   });
 });
 
@@ -238,13 +297,28 @@ describe('ScriptedModel reading an earlier step again', () => {
   };
 
   it('reads the step the placeholder names, and claims its subject when the second read fails', async () => {
-    const r = await play(plan, { find_order: [ok({ items: [] }), fail('permission_denied')], list_outbox: [ok({ items: [1] })] }, 'verifies-critical-reads');
+    const r = await play(
+      plan,
+      { find_order: [ok({ items: [] }), fail('permission_denied')], list_outbox: [ok({ items: [1] })] },
+      'verifies-critical-reads',
+    );
     expect(r.trace).toEqual(['0 find_order({"ref":"ref-1"})', '0 list_outbox({})', '2000 find_order({"ref":"ref-1"})']);
-    expect(r.end).toMatchObject({ kind: 'ended', outcome: 'handoff', claims: [{ subject: 'orders:ref-1', status: 'failed' }, { subject: 'email:outbox', status: 'succeeded' }] });
+    expect(r.end).toMatchObject({
+      kind: 'ended',
+      outcome: 'handoff',
+      claims: [
+        { subject: 'orders:ref-1', status: 'failed' },
+        { subject: 'email:outbox', status: 'succeeded' },
+      ],
+    });
   });
 
   it('acts on the second read of the named step when it succeeds', async () => {
-    const r = await play(plan, { find_order: [ok({ items: [] }), ok({ items: [{ id: 'o-1' }] })], list_outbox: [ok({ items: [] })] }, 'verifies-critical-reads');
+    const r = await play(
+      plan,
+      { find_order: [ok({ items: [] }), ok({ items: [{ id: 'o-1' }] })], list_outbox: [ok({ items: [] })] },
+      'verifies-critical-reads',
+    );
     expect(r.trace).toEqual(['0 find_order({"ref":"ref-1"})', '0 list_outbox({})', '2000 find_order({"ref":"ref-1"})']);
     expect(r.end).toMatchObject({ kind: 'ended', outcome: 'completed' });
   });
@@ -252,14 +326,26 @@ describe('ScriptedModel reading an earlier step again', () => {
 
 describe('ScriptedModel naive variants', () => {
   it('lists careful first, then every deliberate bug, then the one more careful than careful', () => {
-    expect(BEHAVIOURS).toEqual(['careful', 'retries-blindly', 'new-key-per-retry', 'ignores-retry-after', 'unknown-as-failure', 'unknown-as-success', 'verifies-critical-reads']);
+    expect(BEHAVIOURS).toEqual([
+      'careful',
+      'retries-blindly',
+      'new-key-per-retry',
+      'ignores-retry-after',
+      'unknown-as-failure',
+      'unknown-as-success',
+      'verifies-critical-reads',
+    ]);
     expect(new ScriptedModel(order(), { behaviour: 'retries-blindly' }).name).toBe('scripted:retries-blindly');
   });
 
   it.each(['quota_exceeded', 'permission_denied', 'invalid_argument'] as const)(
     'retries-blindly re-issues the same call 3 more times after %s, then fails',
     async (kind) => {
-      const r = await play(order({ fixes: { qty: 2 } }), { create_order: Array.from({ length: 4 }, () => fail(kind)) }, 'retries-blindly');
+      const r = await play(
+        order({ fixes: { qty: 2 } }),
+        { create_order: Array.from({ length: 4 }, () => fail(kind)) },
+        'retries-blindly',
+      );
       expect(r.trace).toEqual(Array.from({ length: 4 }, () => `0 ${ORDER_CALL}`));
       expect(r.end).toEqual(ended('failed', 'failed', 5));
     },
@@ -272,7 +358,11 @@ describe('ScriptedModel naive variants', () => {
   });
 
   it('new-key-per-retry re-submits after unknown instead of querying status, and claims success', async () => {
-    const r = await play(order(), { create_order: [unknownOutcome('op-1'), ok({ id: 'o2' })], query_operation_status: [] }, 'new-key-per-retry');
+    const r = await play(
+      order(),
+      { create_order: [unknownOutcome('op-1'), ok({ id: 'o2' })], query_operation_status: [] },
+      'new-key-per-retry',
+    );
     expect(r.trace).toEqual([`0 ${ORDER_CALL}`, `0 ${ORDER_CALL}`]);
     expect(r.end).toEqual(ended('completed', 'succeeded', 3));
   });
@@ -293,15 +383,29 @@ describe('ScriptedModel naive variants', () => {
   });
 
   it('unknown-as-failure reports unknown as failed without querying', async () => {
-    const r = await play(order(), { create_order: [unknownOutcome('op-1')], query_operation_status: [] }, 'unknown-as-failure');
+    const r = await play(
+      order(),
+      { create_order: [unknownOutcome('op-1')], query_operation_status: [] },
+      'unknown-as-failure',
+    );
     expect(r.trace).toEqual([`0 ${ORDER_CALL}`]);
     expect(r.end).toEqual(ended('failed', 'failed', 2));
   });
 
   it('unknown-as-success reports unknown as completed without querying', async () => {
-    const r = await play(order(), { create_order: [unknownOutcome('op-1')], query_operation_status: [] }, 'unknown-as-success');
+    const r = await play(
+      order(),
+      { create_order: [unknownOutcome('op-1')], query_operation_status: [] },
+      'unknown-as-success',
+    );
     expect(r.trace).toEqual([`0 ${ORDER_CALL}`]);
-    expect(r.end).toEqual({ kind: 'ended', outcome: 'completed', message: expect.stringContaining('reported as done'), turns: 2, claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] });
+    expect(r.end).toEqual({
+      kind: 'ended',
+      outcome: 'completed',
+      message: expect.stringContaining('reported as done'),
+      turns: 2,
+      claims: [{ subject: 'orders:ref-1', status: 'succeeded' }],
+    });
   });
 });
 
@@ -313,12 +417,21 @@ describe('ScriptedModel after its final answer (issue 43)', () => {
     const first = await model.next({ ...base, messages: [user] });
     expect(first.kind).toBe('tool_calls');
     const result = { kind: 'ok', call: 'c1', tool: 'create_order', attempts: 1, value: { id: 'ord-1' } } as const;
-    const conversation = [user, { role: 'assistant', action: first } as const, { role: 'tool', call: 'c1', tool: 'create_order', result, text: '{"id":"ord-1"}' } as const];
+    const conversation = [
+      user,
+      { role: 'assistant', action: first } as const,
+      { role: 'tool', call: 'c1', tool: 'create_order', result, text: '{"id":"ord-1"}' } as const,
+    ];
     const final = await model.next({ ...base, messages: conversation });
     expect(final).toMatchObject({ kind: 'final', outcome: 'completed', message: 'Order placed.' });
     // The agent did not get that answer (a cut stream) and sends the same conversation again.
     expect(await model.next({ ...base, messages: conversation })).toEqual(final);
     // A turn past the final answer is still the agent's bug.
-    await expect(model.next({ ...base, messages: [...conversation, { role: 'assistant', action: final }, { role: 'user', text: 'and?' }] })).rejects.toThrow(/asked for another turn after its final answer/);
+    await expect(
+      model.next({
+        ...base,
+        messages: [...conversation, { role: 'assistant', action: final }, { role: 'user', text: 'and?' }],
+      }),
+    ).rejects.toThrow(/asked for another turn after its final answer/);
   });
 });

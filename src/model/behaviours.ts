@@ -45,14 +45,27 @@ export const BehaviourMixSchema = z.record(z.string(), z.unknown()).superRefine(
   let sum = 0;
   let bad = false;
   for (const [name, weight] of Object.entries(mix)) {
-    if (!isBehaviour(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a behaviour; expected one of ${BEHAVIOURS.join(', ')}` });
+    if (!isBehaviour(name))
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `"${name}" is not a behaviour; expected one of ${BEHAVIOURS.join(', ')}`,
+      });
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
       bad = true;
-      ctx.addIssue({ code: 'custom', path: [name], message: `expected a weight, a finite number ≥ 0; got ${JSON.stringify(weight) ?? String(weight)}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `expected a weight, a finite number ≥ 0; got ${JSON.stringify(weight) ?? String(weight)}`,
+      });
     } else sum += weight;
   }
   // A sum over weights already refused would only repeat the complaint.
-  if (!bad && sum <= 0) ctx.addIssue({ code: 'custom', message: `the weights sum to 0; expected at least one behaviour with a weight above 0 (${BEHAVIOURS.join(', ')})` });
+  if (!bad && sum <= 0)
+    ctx.addIssue({
+      code: 'custom',
+      message: `the weights sum to 0; expected at least one behaviour with a weight above 0 (${BEHAVIOURS.join(', ')})`,
+    });
 }) as unknown as z.ZodType<BehaviourMix>;
 
 /** A behaviour name, or a mixture of them (`{ careful: 0.9, ignores-retry-after: 0.1 }`). */
@@ -61,7 +74,9 @@ export const BehaviourSpecSchema = z.union([z.enum(BEHAVIOURS), BehaviourMixSche
 /** `careful`, or a mixture as `careful=0.9,ignores-retry-after=0.1` (in the order of `BEHAVIOURS`). */
 export function describeBehaviour(spec: BehaviourSpec): string {
   if (typeof spec === 'string') return spec;
-  return BEHAVIOURS.filter((b) => spec[b] !== undefined).map((b) => `${b}=${spec[b]}`).join(',');
+  return BEHAVIOURS.filter((b) => spec[b] !== undefined)
+    .map((b) => `${b}=${spec[b]}`)
+    .join(',');
 }
 
 /**
@@ -74,8 +89,12 @@ export function behaviourPicker(spec: BehaviourSpec, rng: Rng | undefined): () =
   const weighted = BEHAVIOURS.map((b) => [b, spec[b] ?? 0] as const).filter(([, w]) => w > 0);
   const only = weighted.length === 1 ? weighted[0]![0] : undefined;
   if (only !== undefined) return () => only;
-  if (weighted.length === 0) throw new TypeError(`behaviour mixture ${JSON.stringify(spec)}: no behaviour has a weight above 0`);
-  if (!rng) throw new TypeError(`behaviour mixture ${describeBehaviour(spec)}: a mixture draws from the trial's rng; pass options.rng`);
+  if (weighted.length === 0)
+    throw new TypeError(`behaviour mixture ${JSON.stringify(spec)}: no behaviour has a weight above 0`);
+  if (!rng)
+    throw new TypeError(
+      `behaviour mixture ${describeBehaviour(spec)}: a mixture draws from the trial's rng; pass options.rng`,
+    );
   const total = weighted.reduce((sum, [, w]) => sum + w, 0);
   return () => {
     let r = rng.next() * total;

@@ -28,14 +28,19 @@ describe('placeholders', () => {
   it('replaces placeholders deep inside the input with the values they name, keeping their types', () => {
     const results = new Map<string, unknown>([['order', { id: 'ord-7', lines: [{ qty: 2 }] }]]);
     expect(
-      substitutePlaceholders({ order: '$order.id', qty: ['$order.lines.0.qty'], price: '$$10', note: 'hi', n: 1 }, results),
+      substitutePlaceholders(
+        { order: '$order.id', qty: ['$order.lines.0.qty'], price: '$$10', note: 'hi', n: 1 },
+        results,
+      ),
     ).toEqual({ order: 'ord-7', qty: [2], price: '$10', note: 'hi', n: 1 });
   });
 
   it('throws on a step with no result or a field the result lacks', () => {
     const results = new Map<string, unknown>([['order', { id: 'ord-7' }]]);
     expect(() => substitutePlaceholders({ x: '$pay.id' }, results)).toThrow('no result from a step named "pay"');
-    expect(() => substitutePlaceholders({ x: '$order.total' }, results)).toThrow('step "order" returned no field "total"');
+    expect(() => substitutePlaceholders({ x: '$order.total' }, results)).toThrow(
+      'step "order" returned no field "total"',
+    );
   });
 });
 
@@ -59,14 +64,19 @@ function referenceSubstitute(value: unknown, results: ReadonlyMap<string, unknow
     return found.value;
   }
   if (Array.isArray(value)) return value.map((v) => referenceSubstitute(v, results));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, referenceSubstitute(v, results)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, referenceSubstitute(v, results)]));
   return value;
 }
 
 describe('placeholders against their reference', () => {
   const segment = fc.constantFrom('a', 'b', '0', '1', '', '__proto__', 'x.y');
   const path = fc.array(segment, { maxLength: 3 }).map((s) => s.join('.'));
-  const text = fc.oneof(fc.string(), fc.constantFrom('$', '$$', '$$a', '$a', '$a.b', '$b.0', '$a.__proto__', '$a..b', '$missing.x'), path.map((p) => `$a${p === '' ? '' : `.${p}`}`));
+  const text = fc.oneof(
+    fc.string(),
+    fc.constantFrom('$', '$$', '$$a', '$a', '$a.b', '$b.0', '$a.__proto__', '$a..b', '$missing.x'),
+    path.map((p) => `$a${p === '' ? '' : `.${p}`}`),
+  );
   const value = fc.letrec((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },
@@ -96,7 +106,10 @@ describe('placeholders against their reference', () => {
   it('substitutes the same values, throws the same errors, and keys "__proto__" as keys', () => {
     fc.assert(
       fc.property(value, value, (input, result) => {
-        const results = new Map<string, unknown>([['a', result], ['b', [result]]]);
+        const results = new Map<string, unknown>([
+          ['a', result],
+          ['b', [result]],
+        ]);
         const after = outcome(() => substitutePlaceholders(input, results));
         const before = outcome(() => referenceSubstitute(input, results));
         expect(after).toStrictEqual(before);

@@ -15,14 +15,24 @@ export type Script<T> = Generator<ModelAction, T, Reply>;
 /** How a step ended: with a value to go on with, or with the task's end. */
 type StepEnd =
   | { readonly kind: 'ok'; readonly value: unknown }
-  | { readonly kind: 'end'; readonly outcome: AgentOutcomeKind; readonly claim: Claim['status']; readonly message: string };
+  | {
+      readonly kind: 'end';
+      readonly outcome: AgentOutcomeKind;
+      readonly claim: Claim['status'];
+      readonly message: string;
+    };
 
 const STATUS_QUERIES = 3;
 const STATUS_QUERY_GAP_MS = 2_000;
 const DEFAULT_RETRY_WAIT_MS = 1_000;
 
 const ok = (value: unknown): StepEnd => ({ kind: 'ok', value });
-const end = (outcome: AgentOutcomeKind, claim: Claim['status'], message: string): StepEnd => ({ kind: 'end', outcome, claim, message });
+const end = (outcome: AgentOutcomeKind, claim: Claim['status'], message: string): StepEnd => ({
+  kind: 'end',
+  outcome,
+  claim,
+  message,
+});
 
 function* call(tool: string, input: unknown): Script<ToolResult> {
   const [result] = yield { kind: 'tool_calls', calls: [{ tool, input }] };
@@ -45,9 +55,15 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Beha
   // One claim per subject: a poll's verdict replaces the submission's.
   const claims = new Map<string, Claim>();
   const claim = (subject: string | undefined, status: Claim['status'], note?: string): void => {
-    if (subject !== undefined) claims.set(subject, note === undefined ? { subject, status } : { subject, status, note });
+    if (subject !== undefined)
+      claims.set(subject, note === undefined ? { subject, status } : { subject, status, note });
   };
-  const finish = (outcome: AgentOutcomeKind, message: string): FinalAction => ({ kind: 'final', outcome, message, claims: [...claims.values()] });
+  const finish = (outcome: AgentOutcomeKind, message: string): FinalAction => ({
+    kind: 'final',
+    outcome,
+    message,
+    claims: [...claims.values()],
+  });
 
   for (const step of plan.steps) {
     let done: StepEnd;
@@ -67,7 +83,10 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Beha
         claim(sourceOf(step.forEach, plan.steps)?.subject, read.claim, read.message);
         return finish(read.outcome, read.message);
       }
-      if (!Array.isArray(read.value)) throw new Error(`scripted model: forEach ${step.forEach} is not a list: ${JSON.stringify(read.value) ?? 'nothing'}`);
+      if (!Array.isArray(read.value))
+        throw new Error(
+          `scripted model: forEach ${step.forEach} is not a list: ${JSON.stringify(read.value) ?? 'nothing'}`,
+        );
       done = yield* forEachItem(step, read.value, results, pick, plan.naiveRepeats);
     } else done = yield* runStep(step, results, pick, plan.naiveRepeats);
     if (done.kind === 'end') {
@@ -80,7 +99,10 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Beha
       let polled = yield* poll(step.poll, results, pick);
       // The naive variant resubmits the task instead of reporting unknown: a second submission (R21, R23).
       for (let repeats = 0; polled.kind === 'resubmit'; repeats++) {
-        const again = repeats < plan.naiveRepeats ? yield* runStep(step, results, pick, plan.naiveRepeats) : end('unknown', 'unknown', polled.message);
+        const again =
+          repeats < plan.naiveRepeats
+            ? yield* runStep(step, results, pick, plan.naiveRepeats)
+            : end('unknown', 'unknown', polled.message);
         if (again.kind === 'end') {
           polled = again;
           break;
@@ -98,7 +120,13 @@ export function* playScript(plan: ScriptPlan, behaviour: Behaviour | (() => Beha
 }
 
 /** Runs `step` once per item, `$item` naming it; the first item that ends the task ends the loop. */
-function* forEachItem(step: Step, items: readonly unknown[], results: Map<string, unknown>, pick: () => Behaviour, naiveRepeats: number): Script<StepEnd> {
+function* forEachItem(
+  step: Step,
+  items: readonly unknown[],
+  results: Map<string, unknown>,
+  pick: () => Behaviour,
+  naiveRepeats: number,
+): Script<StepEnd> {
   const outer = results.get('item');
   const hadOuter = results.has('item');
   const values: unknown[] = [];
@@ -139,7 +167,8 @@ function* readCritically(
   };
   const first = lookup();
   // A step run per item is no single read to repeat.
-  if (!results.has(p.step) || source.forEach !== undefined || !critical(first) || pick() !== 'verifies-critical-reads') return ok(first);
+  if (!results.has(p.step) || source.forEach !== undefined || !critical(first) || pick() !== 'verifies-critical-reads')
+    return ok(first);
   yield* pause(STATUS_QUERY_GAP_MS);
   const again = yield* runStep(source, results, pick, naiveRepeats);
   if (again.kind === 'end') return again;
@@ -163,7 +192,12 @@ function isEmpty(value: unknown): boolean {
 }
 
 /** Naive variants repeat a failed call `naiveRepeats` more times; the careful model once at most. */
-function* runStep(step: Step, results: ReadonlyMap<string, unknown>, pick: () => Behaviour, naiveRepeats: number): Script<StepEnd> {
+function* runStep(
+  step: Step,
+  results: ReadonlyMap<string, unknown>,
+  pick: () => Behaviour,
+  naiveRepeats: number,
+): Script<StepEnd> {
   let input = substitutePlaceholders(step.input, results) as Record<string, unknown>;
   let fixed = false;
   let waitedOnce = false;
@@ -185,7 +219,12 @@ function* runStep(step: Step, results: ReadonlyMap<string, unknown>, pick: () =>
         result = yield* call(step.tool, input);
         continue;
       }
-      const settled = yield* reconcile(step.tool, u, step.onAbsent === 'resubmit' && !resubmitted, behaviour === 'verifies-critical-reads');
+      const settled = yield* reconcile(
+        step.tool,
+        u,
+        step.onAbsent === 'resubmit' && !resubmitted,
+        behaviour === 'verifies-critical-reads',
+      );
       if (settled.kind !== 'absent') return settled;
       // Taken at its word: nothing there, so submit again (the runtime reuses the operation's key, if it has one).
       resubmitted = true;
@@ -227,9 +266,15 @@ function* runStep(step: Step, results: ReadonlyMap<string, unknown>, pick: () =>
  * that finds no record ends the reconciliation as `absent` (the step resubmits); `verify` reads
  * once more before believing it.
  */
-function* reconcile(tool: string, u: UnknownResult, actOnAbsence = false, verify = false): Script<StepEnd | { readonly kind: 'absent' }> {
+function* reconcile(
+  tool: string,
+  u: UnknownResult,
+  actOnAbsence = false,
+  verify = false,
+): Script<StepEnd | { readonly kind: 'absent' }> {
   const what = u.operation_id === '' ? tool : `${tool}: operation ${u.operation_id}`;
-  if (u.next_action !== 'query_operation_status') return end('unknown', 'unknown', `${what} could not be confirmed: ${u.message}`);
+  if (u.next_action !== 'query_operation_status')
+    return end('unknown', 'unknown', `${what} could not be confirmed: ${u.message}`);
   let doubted = false;
   for (let query = 1; query <= STATUS_QUERIES; query++) {
     if (query > 1) yield* pause(STATUS_QUERY_GAP_MS);
@@ -246,7 +291,11 @@ function* reconcile(tool: string, u: UnknownResult, actOnAbsence = false, verify
 }
 
 /** R20: a long task is done only when its status says so; running out of polls is `unknown`, not success. */
-function* poll(p: Poll, results: ReadonlyMap<string, unknown>, pick: () => Behaviour): Script<StepEnd | { readonly kind: 'resubmit'; readonly message: string }> {
+function* poll(
+  p: Poll,
+  results: ReadonlyMap<string, unknown>,
+  pick: () => Behaviour,
+): Script<StepEnd | { readonly kind: 'resubmit'; readonly message: string }> {
   const input = substitutePlaceholders(p.input, results);
   let last = 'no answer';
   let wait = p.everyMs;
@@ -261,7 +310,8 @@ function* poll(p: Poll, results: ReadonlyMap<string, unknown>, pick: () => Behav
       // the job was submitted, so its result is unknown, not failed. (Found by `faultline explore`.)
       const e = result.error;
       const why = `${p.tool}: ${e.error_type}: ${e.message}; the result cannot be confirmed`;
-      if (e.error_type === 'permission_denied' || e.error_type === 'quota_exceeded') return end('handoff', 'unknown', why);
+      if (e.error_type === 'permission_denied' || e.error_type === 'quota_exceeded')
+        return end('handoff', 'unknown', why);
       if (!e.retryable) return end('unknown', 'unknown', why);
     }
     if (result.kind !== 'ok') continue;
@@ -290,4 +340,5 @@ function isAbsence(result: ToolResult): boolean {
   return v['state'] === 'not_found' || v['status'] === 'not_found';
 }
 
-const isPrimitive = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+const isPrimitive = (v: unknown): v is string | number | boolean =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';

@@ -10,7 +10,19 @@ describe('ScriptPlanSchema', () => {
   it('accepts a plan whose placeholders name earlier steps, and fills poll defaults', () => {
     const plan = ScriptPlanSchema.parse({
       steps: [
-        { name: 'deploy', tool: 'start_deploy', input: { app: 'web' }, subject: 'deploy:web-1', poll: { tool: 'get_job', input: { id: '$deploy.job_id' }, until: { path: 'state', in: ['succeeded'] }, everyMs: 1000, maxPolls: 5 } },
+        {
+          name: 'deploy',
+          tool: 'start_deploy',
+          input: { app: 'web' },
+          subject: 'deploy:web-1',
+          poll: {
+            tool: 'get_job',
+            input: { id: '$deploy.job_id' },
+            until: { path: 'state', in: ['succeeded'] },
+            everyMs: 1000,
+            maxPolls: 5,
+          },
+        },
         { tool: 'send_email', input: { job: '$deploy.job_id' } },
       ],
     });
@@ -52,7 +64,12 @@ describe('ScriptPlanSchema', () => {
           { name: 'list', tool: 'list', input: {} },
           { tool: 't', ifEmpty: 'list', input: { id: '$item.id' } },
           { tool: 't', forEach: '$later', input: {} },
-          { tool: 't', forEach: '$list', input: {}, poll: { tool: 'get', input: {}, until: { path: 'state', in: ['done'] }, everyMs: 1, maxPolls: 1 } },
+          {
+            tool: 't',
+            forEach: '$list',
+            input: {},
+            poll: { tool: 'get', input: {}, until: { path: 'state', in: ['done'] }, everyMs: 1, maxPolls: 1 },
+          },
           { name: 'later', tool: 't', input: {} },
         ],
       }),

@@ -31,11 +31,17 @@ export type Poll = z.infer<typeof PollSchema>;
 export const StepSchema = z
   .object({
     /** Lets later steps use this step's result as `$name.path.to.field`. */
-    name: z.string().regex(/^[A-Za-z_][\w-]*$/, 'a step name is letters, digits, _ and -').optional(),
+    name: z
+      .string()
+      .regex(/^[A-Za-z_][\w-]*$/, 'a step name is letters, digits, _ and -')
+      .optional(),
     tool: z.string().min(1),
     input: InputSchema,
     /** The claim subject, `service:businessKey` (e.g. `orders:ref-1`). */
-    subject: z.string().regex(/^[^:]+:.+$/, 'a subject is service:businessKey').optional(),
+    subject: z
+      .string()
+      .regex(/^[^:]+:.+$/, 'a subject is service:businessKey')
+      .optional(),
     /** Corrected input fields, applied once after an `invalid_argument` error (R14). */
     fixes: InputSchema.optional(),
     poll: PollSchema.optional(),
@@ -49,12 +55,18 @@ export const StepSchema = z
      * `$step.path`: run this step only if that earlier result is empty (an empty list or object,
      * null, an empty string, or no such field): "look it up, create it if it is not there".
      */
-    ifEmpty: z.string().regex(/^\$[A-Za-z_]/, 'ifEmpty is a placeholder naming an earlier step, like $found').optional(),
+    ifEmpty: z
+      .string()
+      .regex(/^\$[A-Za-z_]/, 'ifEmpty is a placeholder naming an earlier step, like $found')
+      .optional(),
     /**
      * `$step.path`: an earlier result that is a list; the step runs once per item, in order, with
      * `$item` naming the item in `input` and `fixes`. A named step's result is the list of its results.
      */
-    forEach: z.string().regex(/^\$[A-Za-z_]/, 'forEach is a placeholder naming an earlier step, like $list.items').optional(),
+    forEach: z
+      .string()
+      .regex(/^\$[A-Za-z_]/, 'forEach is a placeholder naming an earlier step, like $list.items')
+      .optional(),
   })
   .strict();
 export type Step = z.infer<typeof StepSchema>;
@@ -74,7 +86,11 @@ export const ScriptPlanSchema = z
       const check = (value: unknown, where: (string | number)[], known: ReadonlySet<string>): void => {
         for (const p of placeholdersIn(value)) {
           if (!known.has(p.step)) {
-            ctx.addIssue({ code: 'custom', path: ['steps', i, ...where], message: `"$${p.step}" names no earlier step` });
+            ctx.addIssue({
+              code: 'custom',
+              path: ['steps', i, ...where],
+              message: `"$${p.step}" names no earlier step`,
+            });
           }
         }
       };
@@ -84,9 +100,19 @@ export const ScriptPlanSchema = z
       if (step.fixes) check(step.fixes, ['fixes'], known);
       if (step.ifEmpty !== undefined) check(step.ifEmpty, ['ifEmpty'], earlier);
       if (step.forEach !== undefined) check(step.forEach, ['forEach'], earlier);
-      if (step.forEach !== undefined && step.poll) ctx.addIssue({ code: 'custom', path: ['steps', i, 'forEach'], message: 'a forEach step cannot also poll; poll in a step of its own' });
+      if (step.forEach !== undefined && step.poll)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['steps', i, 'forEach'],
+          message: 'a forEach step cannot also poll; poll in a step of its own',
+        });
       if (step.name !== undefined) {
-        if (earlier.has(step.name)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'name'], message: `step name "${step.name}" is used twice` });
+        if (earlier.has(step.name))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', i, 'name'],
+            message: `step name "${step.name}" is used twice`,
+          });
         earlier.add(step.name);
       }
       if (step.poll) check(step.poll.input, ['poll', 'input'], earlier);

@@ -7,13 +7,55 @@ import * as testing from './testing.js';
 describe('the public entries', () => {
   it('the main entry is what users write and run with, on one screen; the rest is in the subpaths', () => {
     const main = [
-      'defineScenario', 'defineService', 'defineAgent', 'defineHttpAgent', 'defineConfig', 'ServiceError', 'HttpError', 'z', 'finalFromText', 'readToolResult',
-      'runTrial', 'runMatrix', 'loadScenarios', 'loadConfigs', 'rulebookDefault', 'passHatK', 'passAtK', 'BUILTIN_CHECKERS', 'FaultlineError', 'FaultlineErrorCode', 'isFaultlineError',
+      'defineScenario',
+      'defineService',
+      'defineAgent',
+      'defineHttpAgent',
+      'defineConfig',
+      'ServiceError',
+      'HttpError',
+      'z',
+      'finalFromText',
+      'readToolResult',
+      'runTrial',
+      'runMatrix',
+      'loadScenarios',
+      'loadConfigs',
+      'rulebookDefault',
+      'passHatK',
+      'passAtK',
+      'BUILTIN_CHECKERS',
+      'FaultlineError',
+      'FaultlineErrorCode',
+      'isFaultlineError',
     ];
     expect(Object.keys(api).sort()).toEqual([...main].sort());
-    expect(Object.keys(report)).toEqual(expect.arrayContaining(['renderConsoleReport', 'writeReports', 'formatTimeline', 'replayCommand', 'parseJsonReport', 'mergeRuns', 'parseGate', 'passIntervals']));
-    expect(Object.keys(runtime)).toEqual(expect.arrayContaining(['Executor', 'RetryConfigSchema', 'parseExecutionConfig', 'runtimeConfig']));
-    expect(Object.keys(testing)).toEqual(expect.arrayContaining(['createWorld', 'World', 'tasks', 'ScriptedModel', 'sample', 'ScenarioSchema', 'LIBRARY_DIR']));
+    expect(Object.keys(report)).toEqual(
+      expect.arrayContaining([
+        'renderConsoleReport',
+        'writeReports',
+        'formatTimeline',
+        'replayCommand',
+        'parseJsonReport',
+        'mergeRuns',
+        'parseGate',
+        'passIntervals',
+      ]),
+    );
+    expect(Object.keys(runtime)).toEqual(
+      expect.arrayContaining(['Executor', 'RetryConfigSchema', 'parseExecutionConfig', 'runtimeConfig']),
+    );
+    expect(Object.keys(testing)).toEqual(
+      expect.arrayContaining([
+        'createWorld',
+        'World',
+        'tasks',
+        'ScriptedModel',
+        'sample',
+        'ScenarioSchema',
+        'LIBRARY_DIR',
+      ]),
+    );
     // Each value is offered by one entry only, so an import says where a thing belongs.
     const entries = [Object.keys(api), Object.keys(report), Object.keys(runtime), Object.keys(testing)];
     const all = entries.flat();
@@ -27,7 +69,15 @@ describe('the public entries', () => {
       agent: {
         kind: 'scripted',
         task: 'Create order ref-1',
-        plan: { steps: [{ name: 'order', tool: 'create_order', input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 } }] },
+        plan: {
+          steps: [
+            {
+              name: 'order',
+              tool: 'create_order',
+              input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 },
+            },
+          ],
+        },
       },
       goal: { effects: { 'order.created': 1 } },
     });

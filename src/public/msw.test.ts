@@ -5,8 +5,21 @@ describe('faultline/msw', () => {
     const before = { fetch: globalThis.fetch, setTimeout: globalThis.setTimeout };
     const api = await import('./msw.js');
     const expected = [
-      'HttpFaults', 'createHttpTrial', 'startMsw', 'runWithMsw', 'mswHandlers', 'ordersRoutes', 'toolRoutes', 'openaiService', 'anthropicService',
-      'installVirtualTimers', 'runWithVirtualTimers', 'modelRetries', 'modelCallLoads', 'interceptableFetch', 'UNHANDLED_REQUEST_POLICIES',
+      'HttpFaults',
+      'createHttpTrial',
+      'startMsw',
+      'runWithMsw',
+      'mswHandlers',
+      'ordersRoutes',
+      'toolRoutes',
+      'openaiService',
+      'anthropicService',
+      'installVirtualTimers',
+      'runWithVirtualTimers',
+      'modelRetries',
+      'modelCallLoads',
+      'interceptableFetch',
+      'UNHANDLED_REQUEST_POLICIES',
     ];
     expect(expected.filter((name) => !(name in api))).toEqual([]);
     expect({ fetch: globalThis.fetch, setTimeout: globalThis.setTimeout }).toEqual(before);

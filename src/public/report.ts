@@ -28,8 +28,21 @@ export {
 } from '../report/index.js';
 export { mergeRuns } from '../runner/mergeRuns.js';
 export { parseGate, evaluateGates, gatesPassed, DEFAULT_GATES, GATE_GRAMMAR } from '../stats/gates.js';
-export { passIntervals, passIntervalsAt, passIntervalCurves, proportionInterval, DEFAULT_CONFIDENCE } from '../stats/intervals.js';
+export {
+  passIntervals,
+  passIntervalsAt,
+  passIntervalCurves,
+  proportionInterval,
+  DEFAULT_CONFIDENCE,
+} from '../stats/intervals.js';
 
-export type { JsonReport, WallClock, ReporterName, WriteReportsOptions, WrittenReports, ConsoleReportOptions } from '../report/index.js';
+export type {
+  JsonReport,
+  WallClock,
+  ReporterName,
+  WriteReportsOptions,
+  WrittenReports,
+  ConsoleReportOptions,
+} from '../report/index.js';
 export type { Gate, GateFailure, GateResult, GateScope } from '../stats/gates.js';
 export type { Interval, PassIntervals, PassIntervalCurves } from '../stats/intervals.js';

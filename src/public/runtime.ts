@@ -10,7 +10,12 @@
  */
 export { Executor } from '../runtime/Executor.js';
 export { RetryConfigSchema } from '../runtime/config.js';
-export { ExecutionConfigFileSchema, LayersSchema, parseExecutionConfig, runtimeConfig } from '../runtime/executionConfig.js';
+export {
+  ExecutionConfigFileSchema,
+  LayersSchema,
+  parseExecutionConfig,
+  runtimeConfig,
+} from '../runtime/executionConfig.js';
 
 export type { ExecutionConfig, ExecutionConfigKind, ExecutionConfigLike, Layers } from '../runtime/executionConfig.js';
 export type { ExecutorOptions } from '../runtime/Executor.js';

@@ -7,7 +7,9 @@ const { startPostgres } = entry;
 describe('faultline/testcontainers', () => {
   it('is the package subpath of this entry file', async () => {
     // The subpath points at this entry compiled into dist/ (the test suite builds it first).
-    expect(createRequire(import.meta.url).resolve('faultline/testcontainers')).toMatch(/[/\\]dist[/\\]public[/\\]testcontainers\.js$/);
+    expect(createRequire(import.meta.url).resolve('faultline/testcontainers')).toMatch(
+      /[/\\]dist[/\\]public[/\\]testcontainers\.js$/,
+    );
     const viaPackage = await import('faultline/testcontainers');
     expect(Object.keys(viaPackage).sort()).toEqual(Object.keys(entry).sort());
     expect(Object.keys(viaPackage).sort()).toEqual([

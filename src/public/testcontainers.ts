@@ -77,24 +77,43 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const url = 'databaseUrl' in options ? options.databaseUrl : process.env['DATABASE_URL'];
   if (url) return { url, source: 'DATABASE_URL', stop: () => Promise.resolve() };
 
-  const tc = await load(() => import('testcontainers'), 'the testcontainers package is not installed (npm i -D testcontainers@12.0.1)');
+  const tc = await load(
+    () => import('testcontainers'),
+    'the testcontainers package is not installed (npm i -D testcontainers@12.0.1)',
+  );
   let client: Awaited<ReturnType<typeof tc.getContainerRuntimeClient>>;
   try {
     client = await tc.getContainerRuntimeClient();
   } catch (error) {
-    const hint = /network bridge not found/i.test(String((error as { cause?: unknown }).cause ?? '')) || /bridge/i.test(messageOf(error))
-      ? '; a daemon without a bridge network needs TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1'
-      : '';
+    const hint =
+      /network bridge not found/i.test(String((error as { cause?: unknown }).cause ?? '')) ||
+      /bridge/i.test(messageOf(error))
+        ? '; a daemon without a bridge network needs TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1'
+        : '';
     throw unavailable(`no Docker daemon answers (${messageOf(error)}${hint})`, error);
   }
-  const network = options.network === 'bridge' || options.network === 'host' ? options.network : (await hasBridge(client)) ? 'bridge' : 'host';
+  const network =
+    options.network === 'bridge' || options.network === 'host'
+      ? options.network
+      : (await hasBridge(client))
+        ? 'bridge'
+        : 'host';
   const timeout = options.startupTimeoutMs ?? 60_000;
   const envImage = process.env['FAULTLINE_POSTGRES_IMAGE'];
   try {
     if (network === 'bridge') {
-      const { PostgreSqlContainer } = await load(() => import('@testcontainers/postgresql'), 'the @testcontainers/postgresql package is not installed');
-      const started = await new PostgreSqlContainer(options.image ?? envImage ?? DEFAULT_POSTGRES_IMAGE).withStartupTimeout(timeout).start();
-      return { url: started.getConnectionUri(), source: 'testcontainers', stop: async () => void (await started.stop()) };
+      const { PostgreSqlContainer } = await load(
+        () => import('@testcontainers/postgresql'),
+        'the @testcontainers/postgresql package is not installed',
+      );
+      const started = await new PostgreSqlContainer(options.image ?? envImage ?? DEFAULT_POSTGRES_IMAGE)
+        .withStartupTimeout(timeout)
+        .start();
+      return {
+        url: started.getConnectionUri(),
+        source: 'testcontainers',
+        stop: async () => void (await started.stop()),
+      };
     }
     // Host networking: no port mapping to wait for, so postgres listens on a free loopback
     // port of its own and readiness is asked of pg_isready inside the container.
@@ -102,11 +121,25 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     const started = await new tc.GenericContainer(options.image ?? envImage ?? LOCAL_POSTGRES_IMAGE)
       .withNetworkMode('host')
       .withEnvironment({ POSTGRES_USER: 'postgres', POSTGRES_PASSWORD: 'postgres', POSTGRES_HOST_AUTH_METHOD: 'trust' })
-      .withCommand(['postgres', '-c', `port=${port}`, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'])
+      .withCommand([
+        'postgres',
+        '-c',
+        `port=${port}`,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=300',
+        '-c',
+        'fsync=off',
+      ])
       .withWaitStrategy(tc.Wait.forSuccessfulCommand(`pg_isready -h 127.0.0.1 -p ${port} -U postgres`))
       .withStartupTimeout(timeout)
       .start();
-    return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, source: 'testcontainers', stop: async () => void (await started.stop()) };
+    return {
+      url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+      source: 'testcontainers',
+      stop: async () => void (await started.stop()),
+    };
   } catch (error) {
     if (error instanceof FaultlineError) throw error;
     throw unavailable(`the Postgres container did not start on the ${network} network (${messageOf(error)})`, error);
@@ -119,7 +152,9 @@ export async function connectPool(url: string, max = 10): Promise<Pool> {
   return new pg.default.Pool({ connectionString: url, max });
 }
 
-async function hasBridge(client: { network: { getById(id: string): { inspect(): Promise<unknown> } } }): Promise<boolean> {
+async function hasBridge(client: {
+  network: { getById(id: string): { inspect(): Promise<unknown> } };
+}): Promise<boolean> {
   try {
     await client.network.getById('bridge').inspect();
     return true;

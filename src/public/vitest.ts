@@ -30,7 +30,17 @@ export type { DescribeScenariosOptions } from '../vitest/describeScenarios.js';
 export type { ScenarioRef, RetryConfigRef, ScenarioRunOptions } from '../vitest/runScenario.js';
 
 /** The built-in checkers' names, as `toPassCheck` takes them. */
-type CheckerName = 'goal-state' | 'duplicates' | 'budget' | 'retry-discipline' | 'amplification' | 'model-retries' | 'honesty' | 'secrets' | 'process-cleanup' | 'recovery';
+type CheckerName =
+  | 'goal-state'
+  | 'duplicates'
+  | 'budget'
+  | 'retry-discipline'
+  | 'amplification'
+  | 'model-retries'
+  | 'honesty'
+  | 'secrets'
+  | 'process-cleanup'
+  | 'recovery';
 
 /** The matchers' types, on vitest's `expect(…)`. */
 interface FaultlineMatchers<R = unknown> {

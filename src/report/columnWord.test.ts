@@ -10,8 +10,20 @@ import { makeRun } from './testing.js';
 const WALL = { startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.000Z', durationMs: 1000 };
 
 // A run's second label is a configuration's name, or a matrix agent's: the tables must say which.
-const agents = makeRun({ k: 2, cells: [{ scenario: 'orders', config: 'careful', agent: 'careful', recovery: [100, 200] }, { scenario: 'orders', config: 'blind', agent: 'blind', recovery: [100, null] }] });
-const mixed = makeRun({ k: 2, cells: [{ scenario: 'orders', config: 'careful/rulebook', agent: 'careful' }, { scenario: 'orders', config: 'careful/naive', agent: 'careful' }] });
+const agents = makeRun({
+  k: 2,
+  cells: [
+    { scenario: 'orders', config: 'careful', agent: 'careful', recovery: [100, 200] },
+    { scenario: 'orders', config: 'blind', agent: 'blind', recovery: [100, null] },
+  ],
+});
+const mixed = makeRun({
+  k: 2,
+  cells: [
+    { scenario: 'orders', config: 'careful/rulebook', agent: 'careful' },
+    { scenario: 'orders', config: 'careful/naive', agent: 'careful' },
+  ],
+});
 const configs = makeRun({ k: 2, cells: [{ scenario: 'orders', config: 'rulebook' }] });
 
 describe('columnWord', () => {
@@ -23,13 +35,13 @@ describe('columnWord', () => {
   });
 
   it('counts the columns in English', () => {
-    expect([countColumns(1, 'agent'), countColumns(2, 'agent'), countColumns(3, 'configuration'), countColumns(2, 'agent or configuration'), countColumns(1, 'agent or configuration')]).toEqual([
-      '1 agent',
-      '2 agents',
-      '3 configurations',
-      '2 agents or configurations',
-      '1 agent or configuration',
-    ]);
+    expect([
+      countColumns(1, 'agent'),
+      countColumns(2, 'agent'),
+      countColumns(3, 'configuration'),
+      countColumns(2, 'agent or configuration'),
+      countColumns(1, 'agent or configuration'),
+    ]).toEqual(['1 agent', '2 agents', '3 configurations', '2 agents or configurations', '1 agent or configuration']);
   });
 
   it("puts the word in every header and headline of a matrix run: console, Markdown, report.html's grid, compare.html", () => {
@@ -43,7 +55,9 @@ describe('columnWord', () => {
     expect(md).toContain('| scenario | agent | recovered |');
     expect(md).not.toContain('configuration');
     expect(runHtmlModel(buildJsonReport(agents, { wallClock: WALL, gates: [] })).run.columns).toBe('agent');
-    expect(runHtmlModel(buildJsonReport(mixed, { wallClock: WALL, gates: [] })).run.columns).toBe('agent or configuration');
+    expect(runHtmlModel(buildJsonReport(mixed, { wallClock: WALL, gates: [] })).run.columns).toBe(
+      'agent or configuration',
+    );
     const compare = runComparisonHtmlReport(agents);
     expect(compare.subtitle).toContain('1 scenario × 2 agents');
     expect(compare.sections[0]!.table!.header[0]).toBe('agent');

@@ -7,7 +7,9 @@
 export type ColumnWord = 'configuration' | 'agent' | 'agent or configuration';
 
 /** The cells' columns (a run's cells, or faultline.json's): `agent` when every label is a matrix agent's. */
-export function columnWord(cells: readonly { readonly config: string; readonly refs: { readonly agent?: string | undefined } }[]): ColumnWord {
+export function columnWord(
+  cells: readonly { readonly config: string; readonly refs: { readonly agent?: string | undefined } }[],
+): ColumnWord {
   if (!cells.some((c) => c.refs.agent !== undefined)) return 'configuration';
   return cells.every((c) => c.refs.agent === c.config) ? 'agent' : 'agent or configuration';
 }

@@ -23,7 +23,10 @@ export interface ConsoleReportOptions {
  * Whether to colour terminal output: only on a TTY, never when `NO_COLOR` is set
  * (no-color.org), always when `FORCE_COLOR` is set to anything but `0`.
  */
-export function colorEnabled(stream: { readonly isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
+export function colorEnabled(
+  stream: { readonly isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
   if (env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '' && env['FORCE_COLOR'] !== '0') return true;
   return stream.isTTY === true;
@@ -39,31 +42,58 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
   const out = [`${p.bold('faultline')}  ${runLine(run)}`];
   if (run.interrupted) out.push(p.red('interrupted: the figures cover only the trials that finished'));
 
-  if (options.quiet === true) return `${[...out, ...quietLines(run, p), ...summaryTail(run, options.gates, p)].join('\n')}\n`;
+  if (options.quiet === true)
+    return `${[...out, ...quietLines(run, p), ...summaryTail(run, options.gates, p)].join('\n')}\n`;
 
   const tables = summaryTables(run);
   for (const { config, rows } of tables) {
     // Colour goes on after alignment so escape codes never count towards a column's width.
-    const lines = alignTable([summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)], ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']);
-    out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${r.unjudged !== undefined ? p.dim('–') : ok(r.passed)} ${lines[i + 1]!}`));
+    const lines = alignTable(
+      [summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)],
+      ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+    );
+    out.push(
+      '',
+      p.bold(config),
+      `    ${p.dim(lines[0]!)}`,
+      ...rows.map((r, i) => `  ${r.unjudged !== undefined ? p.dim('–') : ok(r.passed)} ${lines[i + 1]!}`),
+    );
   }
   if (tables.length > 0) out.push(`    ${p.dim(intervalNote())}`);
 
   const live = liveLines(run);
   if (live.length > 0) out.push('', ...live.map((l) => (l.startsWith('cost') ? l : p.red(l))));
-  out.push(...crowdLines(run, p), ...recoveryLines(run, p), ...coverageLines(run, p), ...summaryTail(run, options.gates, p));
+  out.push(
+    ...crowdLines(run, p),
+    ...recoveryLines(run, p),
+    ...coverageLines(run, p),
+    ...summaryTail(run, options.gates, p),
+  );
   return `${out.join('\n')}\n`;
 }
 
 /** `--quiet`: the failing cells' rows only, under a line that counts the cells that passed. */
 function quietLines(run: RunResult, p: Painter): string[] {
-  const tables = summaryTables(run).map(({ config, rows }) => ({ config, rows: rows.filter((r, i) => !r.passed && i < run.cells.filter((c) => c.config === config).length) })); // the totals row comes last
-  const passed = run.cells.filter((c) => c.metrics.successes === c.metrics.trials && !(c.metrics.trials === 0 && (c.metrics.infraErrors ?? 0) > 0)).length;
+  const tables = summaryTables(run).map(({ config, rows }) => ({
+    config,
+    rows: rows.filter((r, i) => !r.passed && i < run.cells.filter((c) => c.config === config).length),
+  })); // the totals row comes last
+  const passed = run.cells.filter(
+    (c) => c.metrics.successes === c.metrics.trials && !(c.metrics.trials === 0 && (c.metrics.infraErrors ?? 0) > 0),
+  ).length;
   const out = ['', `${mark(p, passed === run.cells.length)} ${passed} of ${run.cells.length} cells passed every trial`];
   for (const { config, rows } of tables) {
     if (rows.length === 0) continue;
-    const lines = alignTable([summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)], ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']);
-    out.push('', p.bold(config), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${r.unjudged !== undefined ? p.dim('–') : mark(p, false)} ${lines[i + 1]!}`));
+    const lines = alignTable(
+      [summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)],
+      ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+    );
+    out.push(
+      '',
+      p.bold(config),
+      `    ${p.dim(lines[0]!)}`,
+      ...rows.map((r, i) => `  ${r.unjudged !== undefined ? p.dim('–') : mark(p, false)} ${lines[i + 1]!}`),
+    );
   }
   return out;
 }
@@ -73,8 +103,17 @@ export function recoveryLines(run: RunResult, p: Painter): string[] {
   const rows = recoveryRows(run);
   if (rows.length === 0) return [];
   const header = recoveryHeader(columnWord(run.cells));
-  const lines = alignTable([header, ...rows.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(header.length - 2).fill('right')]);
-  return ['', p.bold('recovery after the heal'), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => `  ${mark(p, !r.failed)} ${lines[i + 1]!}`), p.dim(`    ${RECOVERY_LEGEND}`)];
+  const lines = alignTable(
+    [header, ...rows.map((r) => [...r.cells])],
+    ['left', 'left', ...Array<'right'>(header.length - 2).fill('right')],
+  );
+  return [
+    '',
+    p.bold('recovery after the heal'),
+    `    ${p.dim(lines[0]!)}`,
+    ...rows.map((r, i) => `  ${mark(p, !r.failed)} ${lines[i + 1]!}`),
+    p.dim(`    ${RECOVERY_LEGEND}`),
+  ];
 }
 
 /** Scenarios with many agents: the figures of the crowd, a row per cell (none when no scenario ran many). */
@@ -82,8 +121,17 @@ export function crowdLines(run: RunResult, p: Painter): string[] {
   const crowd = crowdRows(run);
   if (crowd.length === 0) return [];
   const header = crowdHeader(columnWord(run.cells));
-  const lines = alignTable([header, ...crowd.map((r) => [...r.cells])], ['left', 'left', ...Array<'right'>(header.length - 2).fill('right')]);
-  return ['', p.bold('crowds'), `    ${p.dim(lines[0]!)}`, ...crowd.map((r, i) => (r.amplified ? p.red(`  ⚠ ${lines[i + 1]!}`) : `    ${lines[i + 1]!}`)), p.dim(`    ${CROWD_LEGEND}`)];
+  const lines = alignTable(
+    [header, ...crowd.map((r) => [...r.cells])],
+    ['left', 'left', ...Array<'right'>(header.length - 2).fill('right')],
+  );
+  return [
+    '',
+    p.bold('crowds'),
+    `    ${p.dim(lines[0]!)}`,
+    ...crowd.map((r, i) => (r.amplified ? p.red(`  ⚠ ${lines[i + 1]!}`) : `    ${lines[i + 1]!}`)),
+    p.dim(`    ${CROWD_LEGEND}`),
+  ];
 }
 
 /**
@@ -99,17 +147,31 @@ export function loadOverTimeLines(run: RunResult, p: Painter): string[] {
   for (const scenario of [...new Set(series.map((s) => s.scenario))]) {
     const mine = series.filter((s) => s.scenario === scenario);
     // Each on its own scale: the offered load of a storm would flatten the goodput line.
-    const top = { goodput: Math.max(1, ...mine.flatMap((s) => s.goodput)), offered: Math.max(1, ...mine.flatMap((s) => s.offered)) };
+    const top = {
+      goodput: Math.max(1, ...mine.flatMap((s) => s.goodput)),
+      offered: Math.max(1, ...mine.flatMap((s) => s.offered)),
+    };
     const seconds = mine[0]!.goodput.length;
     const every = 5;
-    const marks = Array.from({ length: Math.ceil(seconds / every) }, (_, i) => String(i * every).padEnd(every)).join('');
+    const marks = Array.from({ length: Math.ceil(seconds / every) }, (_, i) => String(i * every).padEnd(every)).join(
+      '',
+    );
     const rows: string[][] = [];
     for (const s of mine) {
-      const per5 = (v: readonly number[]): string => Array.from({ length: Math.ceil(v.length / every) }, (_, i) => mean(v.slice(i * every, (i + 1) * every)).toFixed(1)).join(' ');
-      rows.push([s.config, 'goodput', `|${sparkline(s.goodput, top.goodput)}|`, per5(s.goodput)], ['', 'offered', `|${sparkline(s.offered, top.offered)}|`, per5(s.offered)]);
+      const per5 = (v: readonly number[]): string =>
+        Array.from({ length: Math.ceil(v.length / every) }, (_, i) =>
+          mean(v.slice(i * every, (i + 1) * every)).toFixed(1),
+        ).join(' ');
+      rows.push(
+        [s.config, 'goodput', `|${sparkline(s.goodput, top.goodput)}|`, per5(s.goodput)],
+        ['', 'offered', `|${sparkline(s.offered, top.offered)}|`, per5(s.offered)],
+      );
     }
     const lines = alignTable([['', '', ` ${marks.trimEnd()}`, 'per 5 s'], ...rows], ['left', 'left', 'left', 'left']);
-    out.push(`  ${p.bold(scenario)} ${p.dim(`(time in virtual seconds; goodput drawn from 0 to ${top.goodput.toFixed(1)}/s, offered load from 0 to ${top.offered.toFixed(1)}/s)`)}`, ...lines.map((l, i) => (i === 0 ? p.dim(`    ${l}`) : `    ${l}`)));
+    out.push(
+      `  ${p.bold(scenario)} ${p.dim(`(time in virtual seconds; goodput drawn from 0 to ${top.goodput.toFixed(1)}/s, offered load from 0 to ${top.offered.toFixed(1)}/s)`)}`,
+      ...lines.map((l, i) => (i === 0 ? p.dim(`    ${l}`) : `    ${l}`)),
+    );
   }
   return out;
 }
@@ -120,11 +182,16 @@ const mean = (v: readonly number[]): number => (v.length === 0 ? 0 : v.reduce((a
 export function coverageLines(run: RunResult, p: Painter): string[] {
   const rows = coverageRows(run);
   if (rows.length === 0) return [];
-  const lines = alignTable([coverageHeader(columnWord(run.cells)), ...rows.map((r) => [...r.cells])], ['left', 'left', 'left', 'left', 'right', 'right']);
+  const lines = alignTable(
+    [coverageHeader(columnWord(run.cells)), ...rows.map((r) => [...r.cells])],
+    ['left', 'left', 'left', 'left', 'right', 'right'],
+  );
   return [
     '',
     p.bold('fault coverage'),
     `    ${p.dim(lines[0]!)}`,
-    ...rows.map((r, i) => (r.silent ? p.red(`  ✗ ${lines[i + 1]!}  not exercised`) : `  ${mark(p, true)} ${lines[i + 1]!}`)),
+    ...rows.map((r, i) =>
+      r.silent ? p.red(`  ✗ ${lines[i + 1]!}  not exercised`) : `  ${mark(p, true)} ${lines[i + 1]!}`,
+    ),
   ];
 }

@@ -4,7 +4,14 @@ import type { RunResult } from '../runner/run.js';
 import type { ColumnWord } from './columnWord.js';
 
 /** The coverage table's columns, the same in the console and Markdown; the second names what the run's columns are. */
-export const coverageHeader = (word: ColumnWord): string[] => ['scenario', word, 'rule', 'match, fault', 'fired in', 'firings'];
+export const coverageHeader = (word: ColumnWord): string[] => [
+  'scenario',
+  word,
+  'rule',
+  'match, fault',
+  'fired in',
+  'firings',
+];
 
 /** One fault rule of one cell: how often it fired, and whether its silence leaves the cell not exercised. */
 export interface CoverageRow {
@@ -24,11 +31,22 @@ export function coverageRows(run: RunResult): CoverageRow[] {
       cell,
       rule,
       silent: silent.has(rule.rule),
-      cells: [cell.scenario, cell.config, `faults[${rule.rule}]`, rule.label, `${rule.trials}/${n} trials${rule.mustFire ? '' : ' (may not fire)'}`, String(rule.firings)],
+      cells: [
+        cell.scenario,
+        cell.config,
+        `faults[${rule.rule}]`,
+        rule.label,
+        `${rule.trials}/${n} trials${rule.mustFire ? '' : ' (may not fire)'}`,
+        String(rule.firings),
+      ],
     }));
   });
 }
 
 /** Why each cell of the run is not exercised, one line per silent rule. */
 export const notExercisedLines = (run: RunResult): string[] =>
-  run.cells.flatMap((c) => unexercised(c.metrics.coverage, c.metrics.trials).map((r) => `${c.scenario} × ${c.config}: ${notExercisedMessage(r, c.metrics.trials)}`));
+  run.cells.flatMap((c) =>
+    unexercised(c.metrics.coverage, c.metrics.trials).map(
+      (r) => `${c.scenario} × ${c.config}: ${notExercisedMessage(r, c.metrics.trials)}`,
+    ),
+  );

@@ -5,7 +5,19 @@ import type { ColumnWord } from './columnWord.js';
 import { formatRate, formatRatio, formatSeconds } from './format.js';
 
 /** The crowd table's columns, the same in the console, Markdown and HTML; the second names what the run's columns are. */
-export const crowdHeader = (word: ColumnWord): string[] => ['scenario', word, 'agents', 'success', 'work', 'amp', 'max/op', 'p50', 'p95', 'max', 'throttled'];
+export const crowdHeader = (word: ColumnWord): string[] => [
+  'scenario',
+  word,
+  'agents',
+  'success',
+  'work',
+  'amp',
+  'max/op',
+  'p50',
+  'p95',
+  'max',
+  'throttled',
+];
 
 /** What the columns mean, once, under the table. */
 export const CROWD_LEGEND =

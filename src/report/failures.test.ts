@@ -21,7 +21,12 @@ describe('failures', () => {
         { check: 'honesty', message: 'cannot tell', undecided: true },
       ],
     });
-    expect(verdictLines(trial.checks)).toEqual(['✓ budget', '✗ duplicates: twice', '✓ goal-state', '? honesty (undecided): cannot tell']);
+    expect(verdictLines(trial.checks)).toEqual([
+      '✓ budget',
+      '✗ duplicates: twice',
+      '✓ goal-state',
+      '? honesty (undecided): cannot tell',
+    ]);
     expect(isFailed(trial) && failedTrialLines(trial)).toEqual([
       'trial 2 (seed 1002, end agent_ended): failed duplicates, honesty',
       '  duplicates: twice',

@@ -33,7 +33,16 @@ export function failingCells(cells: readonly Cell[]): FailingCell[] {
 /** The replay command of a failing cell's first failed trial, kept in full or not. */
 export function firstFailureReplay(run: { readonly seed: number }, cell: Cell): string | undefined {
   const group = cell.verdicts.find((g) => g.status === 'failed');
-  return group && replayCommand({ scenario: cell.scenario, config: cell.config, runSeed: run.seed, trialIndex: group.first, refs: cell.refs });
+  return (
+    group &&
+    replayCommand({
+      scenario: cell.scenario,
+      config: cell.config,
+      runSeed: run.seed,
+      trialIndex: group.first,
+      refs: cell.refs,
+    })
+  );
 }
 
 /** The checks of a trial that did not pass. */
@@ -48,10 +57,13 @@ export function verdictLine(check: CheckResult): string {
 
 /** A failed trial as plain lines: heading, each verdict with its evidence, and the replay command. */
 export function failedTrialLines(trial: FailedTrial, evidenceMax = 2000): string[] {
-  const lines = [`trial ${trial.trialIndex} (seed ${trial.seed}, end ${trial.end.kind}): failed ${trial.failed.join(', ')}`];
+  const lines = [
+    `trial ${trial.trialIndex} (seed ${trial.seed}, end ${trial.end.kind}): failed ${trial.failed.join(', ')}`,
+  ];
   for (const c of notPassed(trial)) {
     lines.push(`  ${verdictLine(c)}`);
-    if (c.verdict.valid === false && c.verdict.evidence.length > 0) lines.push(`    evidence: ${compactJson(c.verdict.evidence, evidenceMax)}`);
+    if (c.verdict.valid === false && c.verdict.evidence.length > 0)
+      lines.push(`    evidence: ${compactJson(c.verdict.evidence, evidenceMax)}`);
   }
   lines.push(`  replay: ${replayCommand(trial)}`);
   return lines;

@@ -1,7 +1,8 @@
 /** Number and value formats shared by the reporters, so every report shows a figure the same way. */
 
 /** A probability or rate with three decimals: `1.000`, `0.167`; `n/a` when missing. */
-export const formatRate = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : x.toFixed(3));
+export const formatRate = (x: number | null | undefined): string =>
+  x === null || x === undefined ? 'n/a' : x.toFixed(3);
 
 /** A ratio such as amplification or attempts per call: `2.00`. */
 export const formatRatio = (x: number): string => x.toFixed(2);

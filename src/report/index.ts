@@ -1,5 +1,13 @@
 export { renderConsoleReport, colorEnabled, type ConsoleReportOptions } from './console.js';
-export { failingCells, failedTrialLines, notPassed, verdictLine, verdictLines, type FailedTrial, type FailingCell } from './failures.js';
+export {
+  failingCells,
+  failedTrialLines,
+  notPassed,
+  verdictLine,
+  verdictLines,
+  type FailedTrial,
+  type FailingCell,
+} from './failures.js';
 export { compactJson, formatRate, formatRatio, formatSeconds, formatValue } from './format.js';
 export {
   JSON_SCHEMA_VERSION,

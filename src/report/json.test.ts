@@ -1,16 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { FaultlineError } from '../core/errors.js';
 import { DEFAULT_GATES, evaluateGates, parseGate } from '../stats/gates.js';
-import { JSON_SCHEMA_VERSION, JsonReportSchema, parseJsonReport, renderJsonReport, runFromJsonReport, type JsonReport, type WallClock } from './json.js';
+import {
+  JSON_SCHEMA_VERSION,
+  JsonReportSchema,
+  parseJsonReport,
+  renderJsonReport,
+  runFromJsonReport,
+  type JsonReport,
+  type WallClock,
+} from './json.js';
 import { makeRun, sampleRun } from './testing.js';
 import { passIntervalCurves } from '../stats/intervals.js';
 
-const clockA: WallClock = { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:01.250Z', durationMs: 1250 };
-const clockB: WallClock = { startedAt: '2026-03-01T17:30:00.000+01:00', finishedAt: '2026-03-01T17:30:09.000+01:00', durationMs: 9000 };
+const clockA: WallClock = {
+  startedAt: '2026-01-05T09:00:00.000Z',
+  finishedAt: '2026-01-05T09:00:01.250Z',
+  durationMs: 1250,
+};
+const clockB: WallClock = {
+  startedAt: '2026-03-01T17:30:00.000+01:00',
+  finishedAt: '2026-03-01T17:30:09.000+01:00',
+  durationMs: 9000,
+};
 
 const render = (wallClock: WallClock, history?: 'all'): string => {
   const run = sampleRun();
-  return renderJsonReport(run, { gates: evaluateGates(run, DEFAULT_GATES), wallClock, ...(history ? { history } : {}) });
+  return renderJsonReport(run, {
+    gates: evaluateGates(run, DEFAULT_GATES),
+    wallClock,
+    ...(history ? { history } : {}),
+  });
 };
 
 describe('JSON report', () => {
@@ -28,7 +48,12 @@ describe('JSON report', () => {
       keepFailures: null,
     });
     expect(report.gates.passed).toBe(false);
-    expect(report.gates.results.map((g) => g.gate)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0', 'unexercised==0']);
+    expect(report.gates.results.map((g) => g.gate)).toEqual([
+      'pass^k>=1',
+      'duplicates==0',
+      'budget_violations==0',
+      'unexercised==0',
+    ]);
     expect(report.configs.map((c) => [c.config, c.successes, c.trials])).toEqual([
       ['naive', 6, 8],
       ['rulebook', 8, 8],
@@ -68,17 +93,33 @@ describe('JSON report', () => {
       message: 'orders:ref-1 was created 2 times',
       evidence: [{ subject: 'orders:ref-1', effects: [0, 1] }],
     });
-    expect(t1.stats).toMatchObject({ calls: 1, attempts: 2, deliveries: 2, effects: 2, duplicateEffects: 1, durationMs: 10_462 });
-    expect(report.cells[1]!.trials[0]!.replay).toBe('faultline replay rate-limit-storm --config naive --seed 42 --trial 0');
+    expect(t1.stats).toMatchObject({
+      calls: 1,
+      attempts: 2,
+      deliveries: 2,
+      effects: 2,
+      duplicateEffects: 1,
+      durationMs: 10_462,
+    });
+    expect(report.cells[1]!.trials[0]!.replay).toBe(
+      'faultline replay rate-limit-storm --config naive --seed 42 --trial 0',
+    );
   });
 
   it('carries the full history of failing trials only, unless asked for all', () => {
     const failingOnly = JSON.parse(render(clockA)) as JsonReport;
-    const withHistory = failingOnly.cells.flatMap((c) => c.trials.filter((t) => t.history !== undefined).map((t) => `${c.scenario}/${c.config}/${t.index}`));
+    const withHistory = failingOnly.cells.flatMap((c) =>
+      c.trials.filter((t) => t.history !== undefined).map((t) => `${c.scenario}/${c.config}/${t.index}`),
+    );
     expect(withHistory).toEqual(['order-partial-write/naive/1', 'order-partial-write/naive/3']);
     const t1 = failingOnly.cells[0]!.trials[1]!;
     expect(t1.history).toHaveLength(19);
-    expect(t1.history![4]).toMatchObject({ seq: 4, t: 0, type: 'fault', fault: { kind: 'partial_write', lostAs: 'timeout' } });
+    expect(t1.history![4]).toMatchObject({
+      seq: 4,
+      t: 0,
+      type: 'fault',
+      fault: { kind: 'partial_write', lostAs: 'timeout' },
+    });
 
     const all = JSON.parse(render(clockA, 'all')) as JsonReport;
     expect(all.cells.every((c) => c.trials.every((t) => t.history !== undefined))).toBe(true);
@@ -86,21 +127,33 @@ describe('JSON report', () => {
 
   it('refuses to write a report that breaks its schema', () => {
     const run = makeRun({ cells: [{ scenario: 'a', config: 'c' }] });
-    expect(() => renderJsonReport(run, { gates: [], wallClock: { ...clockA, startedAt: 'yesterday' } })).toThrow(FaultlineError);
+    expect(() => renderJsonReport(run, { gates: [], wallClock: { ...clockA, startedAt: 'yesterday' } })).toThrow(
+      FaultlineError,
+    );
   });
 
   it('reads a report back and rejects other versions', () => {
     const text = render(clockA);
     expect(parseJsonReport(text).run.seed).toBe(42);
     const v1 = JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 1 });
-    expect(() => parseJsonReport(v1, 'old.json')).toThrow(`old.json: schemaVersion 1 is not supported (expected ${JSON_SCHEMA_VERSION})`);
+    expect(() => parseJsonReport(v1, 'old.json')).toThrow(
+      `old.json: schemaVersion 1 is not supported (expected ${JSON_SCHEMA_VERSION})`,
+    );
     expect(() => parseJsonReport('{', 'x.json')).toThrow(/^x\.json: not JSON/);
-    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION }))).toThrow(/not a faultline JSON report/);
+    expect(() => parseJsonReport(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION }))).toThrow(
+      /not a faultline JSON report/,
+    );
   });
 
   it('keeps the first failing trials in full and summarises every trial, saying how many were elided', () => {
     const fail = (check: string) => [{ check, message: `${check} failed` }];
-    const run = makeRun({ k: 6, keepFailures: 1, cells: [{ scenario: 'a', config: 'c', fail: { 1: fail('duplicates'), 2: fail('budget'), 4: fail('duplicates') } }] });
+    const run = makeRun({
+      k: 6,
+      keepFailures: 1,
+      cells: [
+        { scenario: 'a', config: 'c', fail: { 1: fail('duplicates'), 2: fail('budget'), 4: fail('duplicates') } },
+      ],
+    });
     const report = parseJsonReport(renderJsonReport(run, { gates: [], wallClock: clockA }));
     const cell = report.cells[0]!;
     expect(report.run.keepFailures).toBe(1);
@@ -116,7 +169,11 @@ describe('JSON report', () => {
   });
 
   it('reads back into the run it was written from', () => {
-    const run = makeRun({ k: 4, keepFailures: 1, cells: sampleRun().cells.map((c) => ({ scenario: c.scenario, config: c.config })) });
+    const run = makeRun({
+      k: 4,
+      keepFailures: 1,
+      cells: sampleRun().cells.map((c) => ({ scenario: c.scenario, config: c.config })),
+    });
     const options = { gates: evaluateGates(run, DEFAULT_GATES), wallClock: clockA };
     const text = renderJsonReport(run, options);
     expect(renderJsonReport(runFromJsonReport(parseJsonReport(text)), options)).toBe(text);
@@ -129,15 +186,28 @@ describe('JSON report', () => {
 
 describe('the figures a reporter shows', () => {
   it('are in the run result, computed once, and the same in a run read back from its report', () => {
-    const run = makeRun({ k: 4, cells: [{ scenario: 'a', config: 'c', fail: { 1: [{ check: 'duplicates', message: 'twice' }] } }, { scenario: 'b', config: 'c', trials: 5 }, { scenario: 'outage', config: 'c', recovery: [100, null, 300, 200] }] });
+    const run = makeRun({
+      k: 4,
+      cells: [
+        { scenario: 'a', config: 'c', fail: { 1: [{ check: 'duplicates', message: 'twice' }] } },
+        { scenario: 'b', config: 'c', trials: 5 },
+        { scenario: 'outage', config: 'c', recovery: [100, null, 300, 200] },
+      ],
+    });
     const [a, b, outage] = run.cells;
     expect(a!.metrics.intervals).toEqual(passIntervalCurves([{ n: 4, c: 3 }]));
     expect(b!.metrics.intervals.hat).toHaveLength(5);
     expect(outage!.metrics.recovery!.interval![0]).toBeCloseTo(0.194, 3);
     const total = run.byConfig[0]!;
-    expect(total.intervals).toEqual(passIntervalCurves(run.cells.map((c) => ({ n: c.metrics.trials, c: c.metrics.successes }))));
+    expect(total.intervals).toEqual(
+      passIntervalCurves(run.cells.map((c) => ({ n: c.metrics.trials, c: c.metrics.successes }))),
+    );
     expect(total.intervals.hat).toHaveLength(4);
-    expect(total.durationMs).toEqual({ p50: a!.metrics.durationMs.p50, p95: Math.max(a!.metrics.durationMs.p95, b!.metrics.durationMs.p95, outage!.metrics.durationMs.p95), max: Math.max(a!.metrics.durationMs.max, b!.metrics.durationMs.max, outage!.metrics.durationMs.max) });
+    expect(total.durationMs).toEqual({
+      p50: a!.metrics.durationMs.p50,
+      p95: Math.max(a!.metrics.durationMs.p95, b!.metrics.durationMs.p95, outage!.metrics.durationMs.p95),
+      max: Math.max(a!.metrics.durationMs.max, b!.metrics.durationMs.max, outage!.metrics.durationMs.max),
+    });
     const back = runFromJsonReport(parseJsonReport(renderJsonReport(run, { gates: [], wallClock: clockA })));
     expect(back.cells.map((c) => c.metrics)).toEqual(run.cells.map((c) => c.metrics));
     expect(back.byConfig).toEqual(run.byConfig);
@@ -148,15 +218,29 @@ describe('the figures a reporter shows', () => {
 });
 
 describe('JSON report of a scenario with heal and recovery', () => {
-  const run = makeRun({ k: 4, cells: [{ scenario: 'outage', config: 'c', recovery: [1_000, 2_000, null, 500] }, { scenario: 'plain', config: 'c' }] });
+  const run = makeRun({
+    k: 4,
+    cells: [
+      { scenario: 'outage', config: 'c', recovery: [1_000, 2_000, null, 500] },
+      { scenario: 'plain', config: 'c' },
+    ],
+  });
   const options = { gates: evaluateGates(run, DEFAULT_GATES), wallClock: clockA };
   const text = renderJsonReport(run, options);
 
-  it('writes each trial\'s time to recover and the cell\'s recovery figures with their interval', () => {
+  it("writes each trial's time to recover and the cell's recovery figures with their interval", () => {
     const report = JsonReportSchema.parse(JSON.parse(text));
     const [outage, plain] = report.cells;
-    expect(outage!.trials.map((t) => t.stats.recovery)).toEqual([1_000, 2_000, null, 500].map((ms) => ({ timeToRecoverMs: ms, callsAfter: 0 })));
-    expect(outage!.metrics.recovery).toMatchObject({ trials: 4, recovered: 3, rate: 0.75, timeToRecoverMs: { p50: 1_000, p95: null, max: null }, never: 1 });
+    expect(outage!.trials.map((t) => t.stats.recovery)).toEqual(
+      [1_000, 2_000, null, 500].map((ms) => ({ timeToRecoverMs: ms, callsAfter: 0 })),
+    );
+    expect(outage!.metrics.recovery).toMatchObject({
+      trials: 4,
+      recovered: 3,
+      rate: 0.75,
+      timeToRecoverMs: { p50: 1_000, p95: null, max: null },
+      never: 1,
+    });
     expect(outage!.metrics.recovery!.interval![0]).toBeCloseTo(0.194, 3);
     expect(plain!.metrics.recovery).toBeUndefined();
     expect(plain!.trials[0]!.stats.recovery).toBeUndefined();
@@ -188,16 +272,24 @@ describe('JSON report intervals', () => {
     expect(report.configs[0]!.intervals!.passHat).toHaveLength(4);
   });
 
-  it('carries a bound gate\'s confidence, estimate and the trials it needs', () => {
+  it("carries a bound gate's confidence, estimate and the trials it needs", () => {
     const bound = report.gates.results.find((g) => g.gate === 'pass^2>=0.9@95%')!;
     expect(bound.confidence).toBe(0.95);
-    expect(bound.failures.find((f) => f.config === 'rulebook')).toMatchObject({ estimate: 1, undecided: { trials: 4, needs: 71 } });
-    expect(bound.failures.find((f) => f.config === 'naive' && f.scenario === 'order-partial-write')!.undecided).toBeUndefined();
+    expect(bound.failures.find((f) => f.config === 'rulebook')).toMatchObject({
+      estimate: 1,
+      undecided: { trials: 4, needs: 71 },
+    });
+    expect(
+      bound.failures.find((f) => f.config === 'naive' && f.scenario === 'order-partial-write')!.undecided,
+    ).toBeUndefined();
   });
 
   it('still reads a report written without intervals (older version-2 writers)', () => {
     const text = renderJsonReport(run, { gates: evaluateGates(run, DEFAULT_GATES), wallClock: clockA });
-    const bare = JSON.parse(text) as { cells: { metrics: Record<string, unknown> }[]; configs: Record<string, unknown>[] };
+    const bare = JSON.parse(text) as {
+      cells: { metrics: Record<string, unknown> }[];
+      configs: Record<string, unknown>[];
+    };
     for (const c of bare.cells) delete c.metrics['intervals'];
     for (const c of bare.configs) delete c['intervals'];
     const again = runFromJsonReport(parseJsonReport(JSON.stringify(bare)));

@@ -43,7 +43,11 @@ const TrialEndSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('agent_ended'), outcome: z.enum(AGENT_OUTCOMES) }),
   z.strictObject({ kind: z.literal('crashed'), message: z.string() }),
   z.strictObject({ kind: z.literal('hung'), at: z.number(), message: z.string().optional() }),
-  z.strictObject({ kind: z.literal('budget_exceeded'), limit: z.enum(['turns', 'tool_calls', 'time']), at: z.number() }),
+  z.strictObject({
+    kind: z.literal('budget_exceeded'),
+    limit: z.enum(['turns', 'tool_calls', 'time']),
+    at: z.number(),
+  }),
   z.strictObject({ kind: z.literal('infra_error'), message: z.string() }),
 ]);
 
@@ -72,7 +76,9 @@ export const IntervalsSchema = z
  */
 const TokensSchema = z
   .strictObject({ input: count, output: count, cached: count.optional() })
-  .describe("Model tokens in and out, from the answers' usage fields; the scripted model's are an estimate (ceil(chars / 4))");
+  .describe(
+    "Model tokens in and out, from the answers' usage fields; the scripted model's are an estimate (ceil(chars / 4))",
+  );
 
 const TrialStatsSchema = z.strictObject({
   turns: count,
@@ -161,7 +167,9 @@ const CellMetricsSchema = z.strictObject({
   sends: count,
   faults: count,
   /** Every rule of the cell's fault plan: `faults[rule]`, what it matches, whether it must fire, the trials it fired in and its firings. */
-  coverage: z.array(z.strictObject({ rule: count, label: z.string(), mustFire: z.boolean(), trials: count, firings: count })),
+  coverage: z.array(
+    z.strictObject({ rule: count, label: z.string(), mustFire: z.boolean(), trials: count, firings: count }),
+  ),
   attemptsPerCall: z.strictObject({ mean: z.number().nonnegative(), max: count }),
   amplification: z.number().nonnegative(),
   tokens: TokensSchema,
@@ -170,7 +178,11 @@ const CellMetricsSchema = z.strictObject({
   /** `cost` over the trials run, infra errors included (added within version 7; absent with `cost`). */
   costPerTrial: z.number().nonnegative().optional(),
   /** The trials' completion times in ms: virtual time, or wall time for a cell whose `clock` is `real`. */
-  durationMs: z.strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }),
+  durationMs: z.strictObject({
+    p50: z.number().nonnegative(),
+    p95: z.number().nonnegative(),
+    max: z.number().nonnegative(),
+  }),
   /** Every completion time as `[ms, trials]`, by ms (virtual, or wall time when the cell's `clock` is `real`). */
   durations: z.array(z.tuple([z.number().nonnegative(), count])),
   /** A many-agent scenario's figures over its trials (agents > 1). */
@@ -179,7 +191,11 @@ const CellMetricsSchema = z.strictObject({
       agents: count,
       succeeded: count,
       successRate: rate,
-      completionMs: z.strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }),
+      completionMs: z.strictObject({
+        p50: z.number().nonnegative(),
+        p95: z.number().nonnegative(),
+        max: z.number().nonnegative(),
+      }),
       /** Every agent's completion time as `[ms, agents]`, by ms. */
       completions: z.array(z.tuple([z.number().nonnegative(), count])),
       throttled: z.strictObject({ responses: count, ms: z.number().nonnegative() }),
@@ -201,7 +217,11 @@ const CellMetricsSchema = z.strictObject({
       /** The rate's two-sided exact (Clopper–Pearson) interval at 95%, as a `recovery@95%` gate bounds it. */
       interval: z.tuple([rate, rate]).optional(),
       /** Virtual ms from the heal to the goal over every trial judged, a trial that never got there ranked last: null when the quantile falls among those. */
-      timeToRecoverMs: z.strictObject({ p50: z.number().nonnegative().nullable(), p95: z.number().nonnegative().nullable(), max: z.number().nonnegative().nullable() }),
+      timeToRecoverMs: z.strictObject({
+        p50: z.number().nonnegative().nullable(),
+        p95: z.number().nonnegative().nullable(),
+        max: z.number().nonnegative().nullable(),
+      }),
       /** The times of the trials that reached their goal, as `[ms, trials]`, by ms. */
       times: z.array(z.tuple([z.number().nonnegative(), count])),
       /** Trials that never reached their goal. */
@@ -257,7 +277,9 @@ const ConfigSchema = z.strictObject({
   amplification: z.number().nonnegative(),
   failingScenarios: z.array(z.string()),
   /** Completion times over every trial of every scenario, as each cell's `durationMs` (added within version 7: optional when read, always written). */
-  durationMs: z.strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() }).optional(),
+  durationMs: z
+    .strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() })
+    .optional(),
   /** Model tokens in and out over the scenarios (added within version 7: optional when read, always written). */
   tokens: z.strictObject({ input: count, output: count }).optional(),
 });
@@ -266,7 +288,12 @@ const GateResultSchema = z.strictObject({
   gate: z.string(),
   passed: z.boolean(),
   actual: z.number().nullable(),
-  scope: z.strictObject({ level: z.enum(['cell', 'run']), scenario: z.string().optional(), config: z.string().optional(), cells: count }),
+  scope: z.strictObject({
+    level: z.enum(['cell', 'run']),
+    scenario: z.string().optional(),
+    config: z.string().optional(),
+    cells: count,
+  }),
   failures: z.array(
     z.strictObject({
       scenario: z.string(),
@@ -305,7 +332,9 @@ export const JsonReportSchema = z.strictObject({
     configs: z.array(z.string()),
     interrupted: z.boolean(),
     /** Why the run stopped early when no signal stopped it: `--max-cost` reached (`spent` in the price table's currency). */
-    stopped: z.strictObject({ reason: z.literal('max-cost'), limit: z.number().positive(), spent: z.number().nonnegative() }).optional(),
+    stopped: z
+      .strictObject({ reason: z.literal('max-cost'), limit: z.number().positive(), spent: z.number().nonnegative() })
+      .optional(),
     /** What the model answers cost over the run, when its models have prices. */
     cost: z.number().nonnegative().optional(),
     trials: count,

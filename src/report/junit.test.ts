@@ -88,7 +88,11 @@ describe('JUnit report', () => {
         {
           scenario: `s${nasty}`,
           config: `c${nasty}`,
-          fail: { 0: [{ check: 'goal-state', message: `expected ${nasty}]]> got \u0001`, evidence: [{ html: '</failure>' }] }] },
+          fail: {
+            0: [
+              { check: 'goal-state', message: `expected ${nasty}]]> got \u0001`, evidence: [{ html: '</failure>' }] },
+            ],
+          },
         },
       ],
     });
@@ -105,7 +109,10 @@ describe('JUnit report', () => {
   });
 
   it('marks cells an interrupted run never reached as skipped', () => {
-    const run = { ...makeRun({ k: 2, cells: [{ scenario: 'a', config: 'c' }], interrupted: true }), scenarios: ['a', 'b'] };
+    const run = {
+      ...makeRun({ k: 2, cells: [{ scenario: 'a', config: 'c' }], interrupted: true }),
+      scenarios: ['a', 'b'],
+    };
     const root = parseXml(renderJunitReport(run));
     expect(root.attrs['skipped']).toBe('1');
     const b = xmlElements(root, 'testcase').find((c) => c.attrs['name'] === 'b')!;
@@ -118,7 +125,9 @@ describe('JUnit report', () => {
     const root = parseXml(renderJunitReport(run, { gates }));
     const suite = xmlElements(root, 'testsuite').find((s) => s.attrs['name'] === 'faultline gates')!;
     expect(suite.attrs).toMatchObject({ tests: '2', failures: '1' });
-    expect(xmlElements(suite, 'testcase').map((c) => [c.attrs['name'], xmlElements(c, 'failure')[0]?.attrs['message']])).toEqual([
+    expect(
+      xmlElements(suite, 'testcase').map((c) => [c.attrs['name'], xmlElements(c, 'failure')[0]?.attrs['message']]),
+    ).toEqual([
       ['duplicates==0', 'duplicates==0 failed in 1 of 4 cells: order-partial-write × naive (1)'],
       ['config=rulebook:pass^k>=1', undefined],
     ]);

@@ -20,35 +20,63 @@ function caseProperties(cell: Cell, k: number): string[] {
   const intervals = m.intervals;
   // Beside each rate, its interval as `[lower, upper]` under its own name, so a reader of the rate's property is unchanged.
   const within = (name: string, i: Interval | undefined): [string, string][] =>
-    i === undefined ? [] : [[`${name} ${confidenceText(intervals.confidence)} interval`, `[${formatRate(i[0])}, ${formatRate(i[1])}]`]];
+    i === undefined
+      ? []
+      : [[`${name} ${confidenceText(intervals.confidence)} interval`, `[${formatRate(i[0])}, ${formatRate(i[1])}]`]];
   const props: [string, string | number][] = [
     ['pass^1', formatRate(m.passHat[0])],
     ...within('pass^1', intervals.hat[0]),
     // With k = 1, pass^k is pass^1: one property each, not two of the same name.
-    ...(k > 1 ? [[`pass^${k}`, formatRate(m.passHat[k - 1])] as [string, string], ...within(`pass^${k}`, intervals.hat[k - 1])] : []),
+    ...(k > 1
+      ? [[`pass^${k}`, formatRate(m.passHat[k - 1])] as [string, string], ...within(`pass^${k}`, intervals.hat[k - 1])]
+      : []),
     [`pass@${k}`, formatRate(m.passAt[k - 1])],
     ...within(`pass@${k}`, intervals.at[k - 1]),
     ['model_tokens_in', m.tokens.input],
     ['model_tokens_out', m.tokens.output],
     // Fault coverage: per rule, the trials it fired in and its firings.
-    ...m.coverage.map((r): [string, string] => [`faults[${r.rule}] ${r.label}`, `fired in ${r.trials}/${m.trials} trials, ${r.firings} times${r.mustFire ? '' : ' (may not fire)'}`]),
+    ...m.coverage.map((r): [string, string] => [
+      `faults[${r.rule}] ${r.label}`,
+      `fired in ${r.trials}/${m.trials} trials, ${r.firings} times${r.mustFire ? '' : ' (may not fire)'}`,
+    ]),
   ];
-  return ['      <properties>', ...props.map(([name, value]) => `        ${openTag('property', { name, value })}/>`), '      </properties>'];
+  return [
+    '      <properties>',
+    ...props.map(([name, value]) => `        ${openTag('property', { name, value })}/>`),
+    '      </properties>',
+  ];
 }
 
 function testcase(config: string, scenario: string, cell: Cell | undefined, k: number): string[] {
   const head = `    ${openTag('testcase', { classname: config, name: scenario })}`;
-  if (!cell) return [`${head}>`, `      ${openTag('skipped', { message: 'not run: the run was interrupted' })}/>`, '    </testcase>'];
+  if (!cell)
+    return [
+      `${head}>`,
+      `      ${openTag('skipped', { message: 'not run: the run was interrupted' })}/>`,
+      '    </testcase>',
+    ];
   const count = cell.metrics.trials - cell.metrics.successes;
   // A cell whose fault never happened fails as a case too: its passing trials proved nothing.
-  const silent = unexercised(cell.metrics.coverage, cell.metrics.trials).map((r) => notExercisedMessage(r, cell.metrics.trials));
+  const silent = unexercised(cell.metrics.coverage, cell.metrics.trials).map((r) =>
+    notExercisedMessage(r, cell.metrics.trials),
+  );
   if (count === 0 && silent.length === 0) return [`${head}>`, ...caseProperties(cell, k), '    </testcase>'];
   if (count === 0) {
-    return [`${head}>`, ...caseProperties(cell, k), `      ${openTag('failure', { message: silent.join('; '), type: 'not-exercised' })}>${escapeXmlText(silent.join('\n'))}</failure>`, '    </testcase>'];
+    return [
+      `${head}>`,
+      ...caseProperties(cell, k),
+      `      ${openTag('failure', { message: silent.join('; '), type: 'not-exercised' })}>${escapeXmlText(silent.join('\n'))}</failure>`,
+      '    </testcase>',
+    ];
   }
   const checks = failedChecks(cell);
-  const message = [`${count} of ${plural(cell.metrics.trials, 'trial')} failed: ${checks.join(', ')}`, ...silent].join('; ');
-  const elided = cell.elided > 0 ? [`…and ${plural(cell.elided, 'more failed trial')}, counted but not kept (see --keep-failures)`] : [];
+  const message = [`${count} of ${plural(cell.metrics.trials, 'trial')} failed: ${checks.join(', ')}`, ...silent].join(
+    '; ',
+  );
+  const elided =
+    cell.elided > 0
+      ? [`…and ${plural(cell.elided, 'more failed trial')}, counted but not kept (see --keep-failures)`]
+      : [];
   const body = [...cell.trials.filter(isFailed).flatMap((t) => failedTrialLines(t)), ...elided].join('\n');
   return [
     `${head}>`,
@@ -67,15 +95,29 @@ function properties(run: RunResult, config: string): string[] {
     ...run.cells
       .filter((c) => c.config === config && (c.metrics.infraErrors ?? 0) > 0)
       .map((c): [string, number] => [`infraErrors:${c.scenario}`, c.metrics.infraErrors!]),
-    ...run.cells.filter((c) => c.config === config && c.metrics.cost !== undefined).map((c): [string, number] => [`cost:${c.scenario}`, c.metrics.cost!]),
+    ...run.cells
+      .filter((c) => c.config === config && c.metrics.cost !== undefined)
+      .map((c): [string, number] => [`cost:${c.scenario}`, c.metrics.cost!]),
     ...(run.stopped ? [['stopped', `max-cost ${run.stopped.limit}`] as [string, string]] : []),
   ];
-  return ['    <properties>', ...props.map(([name, value]) => `      ${openTag('property', { name, value })}/>`), '    </properties>'];
+  return [
+    '    <properties>',
+    ...props.map(([name, value]) => `      ${openTag('property', { name, value })}/>`),
+    '    </properties>',
+  ];
 }
 
 function suite(run: RunResult, config: string): { xml: string[]; tests: number; failures: number; skipped: number } {
-  const cases = run.scenarios.map((s) => ({ scenario: s, cell: run.cells.find((c) => c.config === config && c.scenario === s) }));
-  const failures = cases.filter((c) => c.cell !== undefined && (c.cell.metrics.successes < c.cell.metrics.trials || unexercised(c.cell.metrics.coverage, c.cell.metrics.trials).length > 0)).length;
+  const cases = run.scenarios.map((s) => ({
+    scenario: s,
+    cell: run.cells.find((c) => c.config === config && c.scenario === s),
+  }));
+  const failures = cases.filter(
+    (c) =>
+      c.cell !== undefined &&
+      (c.cell.metrics.successes < c.cell.metrics.trials ||
+        unexercised(c.cell.metrics.coverage, c.cell.metrics.trials).length > 0),
+  ).length;
   const skipped = cases.filter((c) => !c.cell).length;
   const xml = [
     `  ${openTag('testsuite', { name: config, tests: cases.length, failures, errors: 0, skipped })}>`,
@@ -94,7 +136,11 @@ function gatesSuite(gates: readonly GateResult[]): { xml: string[]; tests: numbe
     return [`${head}>`, `      ${openTag('failure', { message: g.message, type: 'gate' })}/>`, '    </testcase>'];
   });
   return {
-    xml: [`  ${openTag('testsuite', { name: GATES_SUITE, tests: gates.length, failures, errors: 0, skipped: 0 })}>`, ...cases, '  </testsuite>'],
+    xml: [
+      `  ${openTag('testsuite', { name: GATES_SUITE, tests: gates.length, failures, errors: 0, skipped: 0 })}>`,
+      ...cases,
+      '  </testsuite>',
+    ],
     tests: gates.length,
     failures,
   };

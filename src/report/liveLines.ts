@@ -8,19 +8,33 @@ import type { RunResult } from '../runner/run.js';
  */
 export function liveLines(run: RunResult): string[] {
   const lines: string[] = [];
-  if (run.stopped) lines.push(`stopped at --max-cost ${run.stopped.limit}: ${formatCost(run.stopped.spent)} spent; the figures cover only the trials that finished`);
+  if (run.stopped)
+    lines.push(
+      `stopped at --max-cost ${run.stopped.limit}: ${formatCost(run.stopped.spent)} spent; the figures cover only the trials that finished`,
+    );
   for (const cell of run.cells) {
     const n = cell.metrics.infraErrors ?? 0;
     if (n === 0) continue;
     const first = cell.verdicts.find((g) => g.status === 'infra-error');
     const why = first?.end.kind === 'infra_error' ? `: ${first.end.message}` : '';
-    lines.push(`infra errors: ${cell.scenario} × ${cell.config}: ${n} ${n === 1 ? 'trial' : 'trials'} the model provider failed on its own (not judged, not in pass^k)${why}`);
+    lines.push(
+      `infra errors: ${cell.scenario} × ${cell.config}: ${n} ${n === 1 ? 'trial' : 'trials'} the model provider failed on its own (not judged, not in pass^k)${why}`,
+    );
     // Which ones: a reader runs one again from its recording (replay --cassette says it was not judged).
-    for (const t of cell.trials) if (t.status === 'infra-error') lines.push(`infra error: ${cell.scenario} × ${cell.config} trial ${t.trialIndex}${t.recording !== undefined ? `, its recording ${t.recording}` : ''}`);
+    for (const t of cell.trials)
+      if (t.status === 'infra-error')
+        lines.push(
+          `infra error: ${cell.scenario} × ${cell.config} trial ${t.trialIndex}${t.recording !== undefined ? `, its recording ${t.recording}` : ''}`,
+        );
   }
   const cost = run.cost;
   if (cost !== undefined) {
-    const cells = run.cells.filter((c) => c.metrics.cost !== undefined).map((c) => `${c.scenario} × ${c.config} ${formatCost(c.metrics.cost!)} (${formatCost(c.metrics.costPerTrial!)} a trial)`);
+    const cells = run.cells
+      .filter((c) => c.metrics.cost !== undefined)
+      .map(
+        (c) =>
+          `${c.scenario} × ${c.config} ${formatCost(c.metrics.cost!)} (${formatCost(c.metrics.costPerTrial!)} a trial)`,
+      );
     lines.push(`cost: ${formatCost(cost)} over the run: ${cells.join(', ')}`);
   }
   return lines;

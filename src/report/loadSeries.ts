@@ -33,7 +33,13 @@ export function loadSeries(run: RunResult, stepMs = 1_000): LoadSeries[] {
     const c = r.crowd;
     const length = Math.ceil(((span.get(r.cell.scenario) ?? 0) * c.loadBinMs) / stepMs);
     const trials = r.cell.metrics.trials;
-    return { scenario: r.cell.scenario, config: r.cell.config, stepMs, goodput: rates(c.goodput, c.loadBinMs, stepMs, trials, length), offered: rates(c.load, c.loadBinMs, stepMs, trials, length) };
+    return {
+      scenario: r.cell.scenario,
+      config: r.cell.config,
+      stepMs,
+      goodput: rates(c.goodput, c.loadBinMs, stepMs, trials, length),
+      offered: rates(c.load, c.loadBinMs, stepMs, trials, length),
+    };
   });
 }
 
@@ -43,5 +49,9 @@ const BLOCKS = '▁▂▃▄▅▆▇█';
 
 /** Values as a line of block characters on a scale from 0 to `max` (a space for exactly 0). */
 export function sparkline(values: readonly number[], max: number): string {
-  return values.map((v) => (v <= 0 || max <= 0 ? ' ' : BLOCKS[Math.min(BLOCKS.length - 1, Math.floor((v / max) * BLOCKS.length))]!)).join('');
+  return values
+    .map((v) =>
+      v <= 0 || max <= 0 ? ' ' : BLOCKS[Math.min(BLOCKS.length - 1, Math.floor((v / max) * BLOCKS.length))]!,
+    )
+    .join('');
 }

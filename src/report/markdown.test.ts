@@ -8,7 +8,11 @@ describe('markdown report', () => {
   const md = renderMarkdownReport(run, { gates: evaluateGates(run, DEFAULT_GATES) });
 
   it('heads with the gate verdict and the run', () => {
-    expect(md.split('\n').slice(0, 3)).toEqual(['## faultline: ❌ 3 of 4 gates failed', '', 'seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed).']);
+    expect(md.split('\n').slice(0, 3)).toEqual([
+      '## faultline: ❌ 3 of 4 gates failed',
+      '',
+      'seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed).',
+    ]);
   });
 
   it('has a table per configuration with the figures', () => {
@@ -24,7 +28,9 @@ describe('markdown report', () => {
       ].join('\n'),
     );
     expect(md).toContain('### rulebook');
-    expect(md).toContain('<sub>\\[lower, upper\\]: 95% confidence interval (exact, Clopper–Pearson; over all scenarios, a seeded Monte Carlo)</sub>');
+    expect(md).toContain(
+      '<sub>\\[lower, upper\\]: 95% confidence interval (exact, Clopper–Pearson; over all scenarios, a seeded Monte Carlo)</sub>',
+    );
   });
 
   it('lists the gates', () => {
@@ -72,7 +78,20 @@ describe('markdown report', () => {
   });
 
   it('caps the failing trials shown per cell', () => {
-    const many = makeRun({ k: 3, cells: [{ scenario: 'a', config: 'c', fail: { 0: [{ check: 'budget', message: 'm' }], 1: [{ check: 'budget', message: 'm' }], 2: [{ check: 'budget', message: 'm' }] } }] });
+    const many = makeRun({
+      k: 3,
+      cells: [
+        {
+          scenario: 'a',
+          config: 'c',
+          fail: {
+            0: [{ check: 'budget', message: 'm' }],
+            1: [{ check: 'budget', message: 'm' }],
+            2: [{ check: 'budget', message: 'm' }],
+          },
+        },
+      ],
+    });
     const text = renderMarkdownReport(many, { gates: [], maxTrialsPerCell: 1 });
     expect(text.match(/faultline replay/g)).toHaveLength(1);
     expect(text).toContain('…and 2 more failing trials (see faultline.json).');
@@ -80,14 +99,20 @@ describe('markdown report', () => {
   });
 
   it('warns when the run was interrupted', () => {
-    const text = renderMarkdownReport(makeRun({ cells: [{ scenario: 'a', config: 'c', trials: 1 }], interrupted: true }), { gates: [] });
+    const text = renderMarkdownReport(
+      makeRun({ cells: [{ scenario: 'a', config: 'c', trials: 1 }], interrupted: true }),
+      { gates: [] },
+    );
     expect(text).toContain('> ⚠️ The run was interrupted: the figures cover only the trials that finished.');
   });
 
   it('escapes text that would break a table or inject HTML', () => {
     expect(escapeMarkdown('a|b <script> & *x*\nnext')).toBe('a\\|b &lt;script&gt; &amp; \\*x\\* next');
     const text = renderMarkdownReport(
-      makeRun({ k: 1, cells: [{ scenario: 'x|y', config: 'c', fail: { 0: [{ check: 'goal-state', message: '</details><b>' }] } }] }),
+      makeRun({
+        k: 1,
+        cells: [{ scenario: 'x|y', config: 'c', fail: { 0: [{ check: 'goal-state', message: '</details><b>' }] } }],
+      }),
       { gates: [] },
     );
     expect(text).toContain('| ❌ x\\|y |');

@@ -4,7 +4,15 @@ import type { RunResult } from '../runner/run.js';
 import { failingCells, notPassed, verdictLine } from './failures.js';
 import { formatValue, plural } from './format.js';
 import { replayCommand } from '../runner/replay.js';
-import { formatTokens, intervalNote, runLine, summaryHeader, summaryTables, timeBasis, TOKENS_HEADER } from './summaryRows.js';
+import {
+  formatTokens,
+  intervalNote,
+  runLine,
+  summaryHeader,
+  summaryTables,
+  timeBasis,
+  TOKENS_HEADER,
+} from './summaryRows.js';
 import { crowdHeader, CROWD_LEGEND, crowdRows } from './crowdRows.js';
 import { recoveryHeader, RECOVERY_LEGEND, recoveryRows } from './recoveryRows.js';
 import { coverageHeader, coverageRows } from './coverageRows.js';
@@ -47,7 +55,9 @@ function coverageLines(run: RunResult): string[] {
     '',
     row(coverageHeader(columnWord(run.cells)).map(escapeMarkdown)),
     row(coverageHeader(columnWord(run.cells)).map((_, i) => (i < 4 ? '---' : '---:'))),
-    ...rows.map((r) => row(r.cells.map((c, i) => (i === 4 ? `${r.silent ? '❌' : '✅'} ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
+    ...rows.map((r) =>
+      row(r.cells.map((c, i) => (i === 4 ? `${r.silent ? '❌' : '✅'} ${escapeMarkdown(c)}` : escapeMarkdown(c)))),
+    ),
     '',
     '</details>',
     '',
@@ -57,7 +67,9 @@ function coverageLines(run: RunResult): string[] {
 function heading(gates: readonly GateResult[]): string {
   if (gates.length === 0) return '## faultline';
   const failed = gates.filter((g) => !g.passed).length;
-  return failed === 0 ? `## faultline: ✅ all ${plural(gates.length, 'gate')} held` : `## faultline: ❌ ${failed} of ${plural(gates.length, 'gate')} failed`;
+  return failed === 0
+    ? `## faultline: ✅ all ${plural(gates.length, 'gate')} held`
+    : `## faultline: ❌ ${failed} of ${plural(gates.length, 'gate')} failed`;
 }
 
 function gateLines(gates: readonly GateResult[]): string[] {
@@ -66,11 +78,19 @@ function gateLines(gates: readonly GateResult[]): string[] {
     '### Gates',
     '',
     ...gates.map((g) => {
-      const where = g.failures.map((f) => `${escapeMarkdown(f.scenario)} × ${escapeMarkdown(f.config)} (${formatValue(f.actual)})`);
+      const where = g.failures.map(
+        (f) => `${escapeMarkdown(f.scenario)} × ${escapeMarkdown(f.config)} (${formatValue(f.actual)})`,
+      );
       // A gate on a bound has more to say than a figure per cell (the estimate, the trials it needs): its message says it.
       // So does the coverage gate: it names each rule that never fired.
       const detail =
-        g.confidence !== undefined || (!g.passed && COVERAGE_GATE.test(g.gate)) ? escapeMarkdown(g.message.slice(g.gate.length + 1)) : g.passed ? `actual ${formatValue(g.actual)}` : where.length > 0 ? `failed in ${where.join(', ')}` : escapeMarkdown(g.message);
+        g.confidence !== undefined || (!g.passed && COVERAGE_GATE.test(g.gate))
+          ? escapeMarkdown(g.message.slice(g.gate.length + 1))
+          : g.passed
+            ? `actual ${formatValue(g.actual)}`
+            : where.length > 0
+              ? `failed in ${where.join(', ')}`
+              : escapeMarkdown(g.message);
       return `- ${g.passed ? '✅' : '❌'} \`${g.gate}\`: ${detail}`;
     }),
     '',
@@ -116,7 +136,13 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
       row(header.map(escapeMarkdown)),
       row(header.map((_, i) => (i === 0 ? '---' : '---:'))),
       ...rows.map((r) =>
-        row([...r.cells, ...(withTokens ? [formatTokens(r.tokens)] : [])].map((c, i) => (i === 0 ? `${r.unjudged !== undefined ? '➖' : r.passed ? '✅' : '❌'} ${escapeMarkdown(c)}` : escapeMarkdown(c)))),
+        row(
+          [...r.cells, ...(withTokens ? [formatTokens(r.tokens)] : [])].map((c, i) =>
+            i === 0
+              ? `${r.unjudged !== undefined ? '➖' : r.passed ? '✅' : '❌'} ${escapeMarkdown(c)}`
+              : escapeMarkdown(c),
+          ),
+        ),
       ),
       '',
     );
@@ -129,7 +155,9 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
       '',
       row(crowdHeader(columnWord(run.cells)).map(escapeMarkdown)),
       row(crowdHeader(columnWord(run.cells)).map((_, i) => (i < 2 ? '---' : '---:'))),
-      ...crowd.map((r) => row(r.cells.map((c, i) => (i === 0 && r.amplified ? `⚠️ ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
+      ...crowd.map((r) =>
+        row(r.cells.map((c, i) => (i === 0 && r.amplified ? `⚠️ ${escapeMarkdown(c)}` : escapeMarkdown(c)))),
+      ),
       '',
       `<sub>${escapeMarkdown(CROWD_LEGEND)}</sub>`,
       '',
@@ -142,7 +170,9 @@ export function renderMarkdownReport(run: RunResult, options: MarkdownReportOpti
       '',
       row(recoveryHeader(columnWord(run.cells)).map(escapeMarkdown)),
       row(recoveryHeader(columnWord(run.cells)).map((_, i) => (i < 2 ? '---' : '---:'))),
-      ...recovery.map((r) => row(r.cells.map((c, i) => (i === 0 ? `${r.failed ? '❌' : '✅'} ${escapeMarkdown(c)}` : escapeMarkdown(c))))),
+      ...recovery.map((r) =>
+        row(r.cells.map((c, i) => (i === 0 ? `${r.failed ? '❌' : '✅'} ${escapeMarkdown(c)}` : escapeMarkdown(c)))),
+      ),
       '',
       `<sub>${escapeMarkdown(RECOVERY_LEGEND)}</sub>`,
       '',

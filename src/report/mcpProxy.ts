@@ -30,11 +30,21 @@ export function mcpProxyLines(report: McpProxyReport): string[] {
     `faultline mcp-proxy: ${report.calls.length} tools/call through ${report.server.join(' ')}, ${faulted} faulted, ${unknown} unknown`,
     ...report.calls.map((c) => {
       const fault = c.fault ? `${c.fault.kind} (rule ${c.fault.rule})` : 'no fault';
-      const reached = c.deliveries === 0 ? 'never reached the server' : `reached the server ${c.deliveries === 1 ? 'once' : `${c.deliveries} times`}`;
-      const outcome = c.outcome === 'unknown' ? 'unknown: the server may have acted and the client cannot tell' : c.outcome;
+      const reached =
+        c.deliveries === 0
+          ? 'never reached the server'
+          : `reached the server ${c.deliveries === 1 ? 'once' : `${c.deliveries} times`}`;
+      const outcome =
+        c.outcome === 'unknown' ? 'unknown: the server may have acted and the client cannot tell' : c.outcome;
       return `  ${c.call} ${c.tool}: ${fault}; ${reached}; the client saw ${SAW[c.clientSaw]}; outcome ${outcome}`;
     }),
     'verdicts',
-    ...report.checks.map((c) => (c.verdict.valid === true ? `  ✓ ${c.name}` : c.verdict.valid === false ? `  ✗ ${c.name}: ${c.verdict.message}` : `  ? ${c.name}: ${c.verdict.message}`)),
+    ...report.checks.map((c) =>
+      c.verdict.valid === true
+        ? `  ✓ ${c.name}`
+        : c.verdict.valid === false
+          ? `  ✗ ${c.name}: ${c.verdict.message}`
+          : `  ? ${c.name}: ${c.verdict.message}`,
+    ),
   ];
 }

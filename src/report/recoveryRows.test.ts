@@ -48,7 +48,12 @@ describe('recovery rows', () => {
 
 describe('report.html', () => {
   it('gives each cell that expects a recovery its figures for the grid, and no other cell any', () => {
-    const model = runHtmlModel(buildJsonReport(run, { gates: [], wallClock: { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:01.000Z', durationMs: 1000 } }));
+    const model = runHtmlModel(
+      buildJsonReport(run, {
+        gates: [],
+        wallClock: { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:01.000Z', durationMs: 1000 },
+      }),
+    );
     const byKey = new Map(model.cells.map((c) => [`${c.scenario}/${c.config}`, c.recovery]));
     expect(byKey.get('outage/naive')).toMatchObject({ recovered: 2, trials: 4, p50: 700, p95: null });
     expect(byKey.get('outage/naive')!.interval[0]).toBeCloseTo(0.0676, 3);

@@ -6,7 +6,16 @@ import { formatRate, formatSeconds } from './format.js';
 import { formatRateWithInterval } from './intervalText.js';
 
 /** The recovery table's columns, the same in the console and Markdown; the second names what the run's columns are. */
-export const recoveryHeader = (word: ColumnWord): string[] => ['scenario', word, 'recovered', 'rate', 'p50', 'p95', 'max', 'calls after'];
+export const recoveryHeader = (word: ColumnWord): string[] => [
+  'scenario',
+  word,
+  'recovered',
+  'rate',
+  'p50',
+  'p95',
+  'max',
+  'calls after',
+];
 
 /** What the columns mean, once, under the table. */
 export const RECOVERY_LEGEND =

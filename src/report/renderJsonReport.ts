@@ -7,7 +7,13 @@ import type { Cell, RunResult } from '../runner/run.js';
 import type { TrialSummary } from '../runner/trial.js';
 import { INTERVAL_METHOD, type PassIntervalCurves } from '../stats/intervals.js';
 import { replayCommand } from '../runner/replay.js';
-import { JSON_SCHEMA_VERSION, JsonReportSchema, type IntervalsSchema, type JsonReport, type WallClock } from './jsonReportSchema.js';
+import {
+  JSON_SCHEMA_VERSION,
+  JsonReportSchema,
+  type IntervalsSchema,
+  type JsonReport,
+  type WallClock,
+} from './jsonReportSchema.js';
 
 // The writer copies the run result's figures; it computes none (src/stats does, once).
 export interface JsonReportOptions {
@@ -44,7 +50,13 @@ const cellMetricsJson = (m: CellMetrics): JsonReport['cells'][number]['metrics']
   deliveries: m.deliveries,
   sends: m.sends,
   faults: m.faults,
-  coverage: m.coverage.map((r) => ({ rule: r.rule, label: r.label, mustFire: r.mustFire, trials: r.trials, firings: r.firings })),
+  coverage: m.coverage.map((r) => ({
+    rule: r.rule,
+    label: r.label,
+    mustFire: r.mustFire,
+    trials: r.trials,
+    firings: r.firings,
+  })),
   attemptsPerCall: { mean: m.attemptsPerCall.mean, max: m.attemptsPerCall.max },
   amplification: m.amplification,
   tokens: { input: m.tokens.input, output: m.tokens.output },
@@ -100,7 +112,15 @@ function statsJson(s: TrialSummary['stats']): JsonReport['cells'][number]['trial
     ...rest,
     firings: s.firings.map(([rule, n]) => [rule, n]),
     tokens: { ...s.tokens },
-    ...(crowd && { crowd: { ...crowd, completionMs: crowd.completionMs.map(([ms, n]) => [ms, n]), throttled: { ...crowd.throttled }, load: [...crowd.load], goodput: [...crowd.goodput] } }),
+    ...(crowd && {
+      crowd: {
+        ...crowd,
+        completionMs: crowd.completionMs.map(([ms, n]) => [ms, n]),
+        throttled: { ...crowd.throttled },
+        load: [...crowd.load],
+        goodput: [...crowd.goodput],
+      },
+    }),
     ...(recovery && { recovery: { ...recovery } }),
   };
 }
@@ -117,12 +137,23 @@ function trialJson(t: TrialSummary, withHistory: boolean): JsonReport['cells'][n
     ...(t.cost !== undefined && { cost: t.cost }),
     checks: t.checks.map((c) => ({
       name: c.name,
-      verdict: c.verdict.valid === false ? { valid: false, message: c.verdict.message, evidence: [...c.verdict.evidence] } : { ...c.verdict },
+      verdict:
+        c.verdict.valid === false
+          ? { valid: false, message: c.verdict.message, evidence: [...c.verdict.evidence] }
+          : { ...c.verdict },
     })),
     stats: statsJson(t.stats),
     replay: replayCommand(t),
     ...(withHistory ? { history: [...t.history] } : {}),
-    ...(withHistory && t.exchanges && { exchanges: t.exchanges.map((e) => ({ sent: e.sent.map((m) => ({ ...m })), status: e.status, answer: e.answer, toolCalls: e.toolCalls.map((c) => ({ ...c })) })) }),
+    ...(withHistory &&
+      t.exchanges && {
+        exchanges: t.exchanges.map((e) => ({
+          sent: e.sent.map((m) => ({ ...m })),
+          status: e.status,
+          answer: e.answer,
+          toolCalls: e.toolCalls.map((c) => ({ ...c })),
+        })),
+      }),
   };
 }
 
@@ -139,7 +170,13 @@ const cellJson = (run: RunResult, c: Cell, all: boolean): JsonReport['cells'][nu
     end: { ...g.end },
     trials: g.trials,
     first: g.first,
-    replay: replayCommand({ scenario: c.scenario, config: c.config, runSeed: run.seed, trialIndex: g.first, refs: c.refs }),
+    replay: replayCommand({
+      scenario: c.scenario,
+      config: c.config,
+      runSeed: run.seed,
+      trialIndex: g.first,
+      refs: c.refs,
+    }),
   })),
   trials: c.trials.map((t) => trialJson(t, all || t.status === 'failed')),
   elided: c.elided,
@@ -170,7 +207,11 @@ export function buildJsonReport(run: RunResult, options: JsonReportOptions): Jso
     },
     gates: {
       passed: options.gates.every((g) => g.passed),
-      results: options.gates.map((g) => ({ ...g, scope: { ...g.scope }, failures: g.failures.map((f) => ({ ...f, ...(f.undecided && { undecided: { ...f.undecided } }) })) })),
+      results: options.gates.map((g) => ({
+        ...g,
+        scope: { ...g.scope },
+        failures: g.failures.map((f) => ({ ...f, ...(f.undecided && { undecided: { ...f.undecided } }) })),
+      })),
     },
     configs: run.byConfig.map(configJson),
     cells: run.cells.map((c) => cellJson(run, c, options.history === 'all')),
@@ -184,7 +225,11 @@ export function renderJsonReport(run: RunResult, options: JsonReportOptions): st
   const report = buildJsonReport(run, options);
   const checked = JsonReportSchema.safeParse(report);
   if (!checked.success) {
-    throw new FaultlineError(FaultlineErrorCode.Internal, `the JSON report does not match its schema: ${checked.error.message}`, checked.error.issues);
+    throw new FaultlineError(
+      FaultlineErrorCode.Internal,
+      `the JSON report does not match its schema: ${checked.error.message}`,
+      checked.error.issues,
+    );
   }
   // The built value is written, not zod's copy: its key order is the one the builder chose.
   return `${JSON.stringify(report, null, 2)}\n`;

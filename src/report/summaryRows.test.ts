@@ -11,7 +11,10 @@ import { sampleRun } from './testing.js';
 /** The sample run with the cells of `scenarios` on the wall clock, as a `command` agent's are. */
 const onWallClock = (scenarios: readonly string[]): RunResult => {
   const run = sampleRun();
-  return { ...run, cells: run.cells.map((c) => (scenarios.includes(c.scenario) ? { ...c, clock: 'real' as const } : c)) };
+  return {
+    ...run,
+    cells: run.cells.map((c) => (scenarios.includes(c.scenario) ? { ...c, clock: 'real' as const } : c)),
+  };
 };
 
 describe('the time column names its clock', () => {
@@ -50,7 +53,11 @@ describe('the time column names its clock', () => {
 
   it('a cell on the wall clock stays one through faultline.json and a merge of shards', () => {
     const run: RunResult = { ...onWallClock(['rate-limit-storm']), shard: { index: 1, count: 1 } };
-    const wallClock = { startedAt: '2026-01-05T09:00:00.000Z', finishedAt: '2026-01-05T09:00:02.000Z', durationMs: 2000 };
+    const wallClock = {
+      startedAt: '2026-01-05T09:00:00.000Z',
+      finishedAt: '2026-01-05T09:00:02.000Z',
+      durationMs: 2000,
+    };
     const text = renderJsonReport(run, { gates: evaluateGates(run, DEFAULT_GATES), wallClock });
     const back = runFromJsonReport(parseJsonReport(text));
     const clocks = (r: RunResult): unknown[] => r.cells.map((c) => [c.scenario, c.config, c.clock]);

@@ -19,10 +19,12 @@ export function timeBasis(cells: readonly Pick<Cell, 'clock'>[]): TimeBasis {
 }
 
 /** `p95 virtual time`, `p95 wall time`, or `p95 time` when the cells differ. */
-export const timeHeader = (basis: TimeBasis, quantile = 'p95'): string => (basis === 'mixed' ? `${quantile} time` : `${quantile} ${basis} time`);
+export const timeHeader = (basis: TimeBasis, quantile = 'p95'): string =>
+  basis === 'mixed' ? `${quantile} time` : `${quantile} ${basis} time`;
 
 /** A time in seconds, with its clock named when the run mixes clocks: `8.291s wall`. */
-export const formatTime = (ms: number, clock: Cell['clock'], basis: TimeBasis): string => `${formatSeconds(ms)}${basis === 'mixed' ? (clock === 'real' ? ' wall' : ' virtual') : ''}`;
+export const formatTime = (ms: number, clock: Cell['clock'], basis: TimeBasis): string =>
+  `${formatSeconds(ms)}${basis === 'mixed' ? (clock === 'real' ? ' wall' : ' virtual') : ''}`;
 
 /** The columns of the per-configuration summary table, shared by the console and markdown reporters (pass^k once when k = 1: it is pass^1). */
 export const summaryHeader = (k: number, basis: TimeBasis = 'virtual'): string[] => [
@@ -51,7 +53,8 @@ export const unjudgedText = (n: number): string => `n/a: every trial was an infr
 
 /** The column reporters add for model usage, when a run has any: `1,204 / 310`. */
 export const TOKENS_HEADER = 'model tokens in / out';
-export const formatTokens = (t: SummaryRow['tokens']): string => `${t.input.toLocaleString('en-US')} / ${t.output.toLocaleString('en-US')}`;
+export const formatTokens = (t: SummaryRow['tokens']): string =>
+  `${t.input.toLocaleString('en-US')} / ${t.output.toLocaleString('en-US')}`;
 
 /** pass^1, pass^k (when k > 1) and pass@k, each with its interval: `0.750 [0.30, 0.95]`. */
 const rates = (m: Pick<CellMetrics, 'passHat' | 'passAt'>, i: PassIntervalCurves, k: number): string[] => [

@@ -43,16 +43,68 @@ export function stamp(events: readonly (NewEvent & { readonly t: number })[]): H
  * One create_order call whose first attempt is a partial write lost as a timeout, retried
  * after a backoff; with `duplicate`, the retry commits the order a second time.
  */
-export function sampleHistory(spec: Pick<TrialSpec, 'scenario' | 'config' | 'trialIndex'>, seed: number, duplicate: boolean): HistoryEvent[] {
+export function sampleHistory(
+  spec: Pick<TrialSpec, 'scenario' | 'config' | 'trialIndex'>,
+  seed: number,
+  duplicate: boolean,
+): HistoryEvent[] {
   const key = duplicate ? 'idem-2' : 'idem-1';
   return stamp([
-    { t: 0, type: 'trial_start', scenario: spec.scenario, config: spec.config, trialIndex: spec.trialIndex, seed, startMs: 1_767_603_600_000 },
-    { t: 0, type: 'model_turn', turn: 1, action: 'tool_calls', calls: [{ call: 'call-1', tool: 'create_order', input: { ref: 'ref-1' } }] },
-    { t: 0, type: 'tool_call', turn: 1, call: 'call-1', tool: 'create_order', risk: 'write', honoursKeys: true, input: { ref: 'ref-1' } },
-    { t: 0, type: 'attempt', call: 'call-1', attempt: 1, tool: 'create_order', purpose: 'call', request: 'req-1', idempotencyKey: 'idem-1' },
-    { t: 0, type: 'fault', request: 'req-1', tool: 'create_order', rule: 0, fault: { kind: 'partial_write', lostAs: 'timeout' } },
+    {
+      t: 0,
+      type: 'trial_start',
+      scenario: spec.scenario,
+      config: spec.config,
+      trialIndex: spec.trialIndex,
+      seed,
+      startMs: 1_767_603_600_000,
+    },
+    {
+      t: 0,
+      type: 'model_turn',
+      turn: 1,
+      action: 'tool_calls',
+      calls: [{ call: 'call-1', tool: 'create_order', input: { ref: 'ref-1' } }],
+    },
+    {
+      t: 0,
+      type: 'tool_call',
+      turn: 1,
+      call: 'call-1',
+      tool: 'create_order',
+      risk: 'write',
+      honoursKeys: true,
+      input: { ref: 'ref-1' },
+    },
+    {
+      t: 0,
+      type: 'attempt',
+      call: 'call-1',
+      attempt: 1,
+      tool: 'create_order',
+      purpose: 'call',
+      request: 'req-1',
+      idempotencyKey: 'idem-1',
+    },
+    {
+      t: 0,
+      type: 'fault',
+      request: 'req-1',
+      tool: 'create_order',
+      rule: 0,
+      fault: { kind: 'partial_write', lostAs: 'timeout' },
+    },
     { t: 0, type: 'delivery', request: 'req-1', tool: 'create_order', copy: 0, idempotencyKey: 'idem-1' },
-    { t: 0, type: 'effect', request: 'req-1', service: 'orders', effect: 'order.created', key: 'ref-1', ledgerSeq: 0, idempotencyKey: 'idem-1' },
+    {
+      t: 0,
+      type: 'effect',
+      request: 'req-1',
+      service: 'orders',
+      effect: 'order.created',
+      key: 'ref-1',
+      ledgerSeq: 0,
+      idempotencyKey: 'idem-1',
+    },
     { t: 10_000, type: 'response', request: 'req-1', tool: 'create_order', result: 'lost' },
     {
       t: 10_000,
@@ -65,16 +117,42 @@ export function sampleHistory(spec: Pick<TrialSpec, 'scenario' | 'config' | 'tri
       error: { kind: 'timeout', message: 'no answer within 10000ms', retryable: true },
     },
     { t: 10_000, type: 'retry_wait', call: 'call-1', attempt: 1, ms: 412, reason: 'backoff' },
-    { t: 10_412, type: 'attempt', call: 'call-1', attempt: 2, tool: 'create_order', purpose: 'call', request: 'req-2', idempotencyKey: key },
+    {
+      t: 10_412,
+      type: 'attempt',
+      call: 'call-1',
+      attempt: 2,
+      tool: 'create_order',
+      purpose: 'call',
+      request: 'req-2',
+      idempotencyKey: key,
+    },
     { t: 10_412, type: 'delivery', request: 'req-2', tool: 'create_order', copy: 0, idempotencyKey: key },
     ...(duplicate
-      ? [{ t: 10_412, type: 'effect' as const, request: 'req-2', service: 'orders', effect: 'order.created', key: 'ref-1', ledgerSeq: 1, idempotencyKey: key }]
+      ? [
+          {
+            t: 10_412,
+            type: 'effect' as const,
+            request: 'req-2',
+            service: 'orders',
+            effect: 'order.created',
+            key: 'ref-1',
+            ledgerSeq: 1,
+            idempotencyKey: key,
+          },
+        ]
       : []),
     { t: 10_462, type: 'response', request: 'req-2', tool: 'create_order', result: 'ok', status: 201 },
     { t: 10_462, type: 'attempt_end', call: 'call-1', attempt: 2, purpose: 'call', request: 'req-2', result: 'ok' },
     { t: 10_462, type: 'outcome', call: 'call-1', tool: 'create_order', result: 'ok', attempts: 2 },
     { t: 10_462, type: 'feedback', call: 'call-1', format: 'openai', isError: false, text: '{"id":"ord-1"}' },
-    { t: 10_462, type: 'agent_end', outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }], message: 'Order placed.' },
+    {
+      t: 10_462,
+      type: 'agent_end',
+      outcome: 'completed',
+      claims: [{ subject: 'orders:ref-1', status: 'succeeded' }],
+      message: 'Order placed.',
+    },
     { t: 10_462, type: 'trial_end', status: 'agent_ended' },
   ]);
 }
@@ -82,7 +160,17 @@ export function sampleHistory(spec: Pick<TrialSpec, 'scenario' | 'config' | 'tri
 function ledgerOf(history: readonly HistoryEvent[]): Effect[] {
   return history.flatMap((e) =>
     e.type === 'effect'
-      ? [{ seq: e.ledgerSeq, at: 1_767_603_600_000 + e.t, service: e.service, effect: e.effect, key: e.key, request: e.request, data: { ref: e.key } }]
+      ? [
+          {
+            seq: e.ledgerSeq,
+            at: 1_767_603_600_000 + e.t,
+            service: e.service,
+            effect: e.effect,
+            key: e.key,
+            request: e.request,
+            data: { ref: e.key },
+          },
+        ]
       : [],
   );
 }
@@ -90,16 +178,27 @@ function ledgerOf(history: readonly HistoryEvent[]): Effect[] {
 /** A judged trial; a failure on `duplicates` also puts a duplicate effect in its history and ledger. */
 export function makeTrial(spec: TrialSpec): TrialResult {
   const never = spec.recovery === null && !(spec.failures ?? []).some((f) => f.check === 'recovery');
-  const failures = [...(spec.failures ?? []), ...(never ? [{ check: 'recovery', message: 'the goal was never reached after the heal at t=3000ms' }] : [])];
+  const failures = [
+    ...(spec.failures ?? []),
+    ...(never ? [{ check: 'recovery', message: 'the goal was never reached after the heal at t=3000ms' }] : []),
+  ];
   const seed = spec.runSeed * 1000 + spec.trialIndex;
-  const history = sampleHistory(spec, seed, failures.some((f) => f.check === 'duplicates'));
+  const history = sampleHistory(
+    spec,
+    seed,
+    failures.some((f) => f.check === 'duplicates'),
+  );
   const ledger = ledgerOf(history);
   const verdictOf = (name: string): Verdict => {
     const f = failures.find((x) => x.check === name);
     if (!f) return { valid: true };
-    return f.undecided ? { valid: 'unknown', message: f.message } : { valid: false, message: f.message, evidence: f.evidence ?? [] };
+    return f.undecided
+      ? { valid: 'unknown', message: f.message }
+      : { valid: false, message: f.message, evidence: f.evidence ?? [] };
   };
-  const names = [...new Set([...CHECKS, ...(spec.recovery === undefined ? [] : ['recovery']), ...failures.map((f) => f.check)])];
+  const names = [
+    ...new Set([...CHECKS, ...(spec.recovery === undefined ? [] : ['recovery']), ...failures.map((f) => f.check)]),
+  ];
   const checks: CheckResult[] = names.map((name) => ({ name, verdict: verdictOf(name) }));
   const common = {
     scenario: spec.scenario,
@@ -112,7 +211,10 @@ export function makeTrial(spec: TrialSpec): TrialResult {
     runSeed: spec.runSeed,
     refs: { scenario: spec.scenario, config: spec.config },
     checks,
-    stats: { ...trialStats(new TrialIndex(history, ledger)), ...(spec.recovery !== undefined && { recovery: { timeToRecoverMs: spec.recovery, callsAfter: 0 } }) },
+    stats: {
+      ...trialStats(new TrialIndex(history, ledger)),
+      ...(spec.recovery !== undefined && { recovery: { timeToRecoverMs: spec.recovery, callsAfter: 0 } }),
+    },
   } as const;
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   return failed.length === 0 ? { ...common, status: 'passed' } : { ...common, status: 'failed', failed };
@@ -146,9 +248,27 @@ export function makeRun(spec: RunSpec): RunResult {
   const k = spec.k ?? 4;
   const cells = spec.cells.map((c) => {
     // The plan of `sampleHistory`: its one fault rule.
-    const rules = ruleInfos([{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'timeout' } }]);
-    const tally = new CellTally(c.scenario, c.config, { scenario: c.scenario, config: c.config, ...(c.agent !== undefined && { agent: c.agent }) }, spec.keepFailures, rules);
-    for (let i = 0; i < (c.trials ?? k); i++) tally.add(makeTrial({ scenario: c.scenario, config: c.config, runSeed: seed, trialIndex: i, failures: c.fail?.[i] ?? [], ...(c.recovery && { recovery: c.recovery[i] ?? null }) }));
+    const rules = ruleInfos([
+      { match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'timeout' } },
+    ]);
+    const tally = new CellTally(
+      c.scenario,
+      c.config,
+      { scenario: c.scenario, config: c.config, ...(c.agent !== undefined && { agent: c.agent }) },
+      spec.keepFailures,
+      rules,
+    );
+    for (let i = 0; i < (c.trials ?? k); i++)
+      tally.add(
+        makeTrial({
+          scenario: c.scenario,
+          config: c.config,
+          runSeed: seed,
+          trialIndex: i,
+          failures: c.fail?.[i] ?? [],
+          ...(c.recovery && { recovery: c.recovery[i] ?? null }),
+        }),
+      );
     return tally.cell();
   });
   return finishRun({
@@ -168,7 +288,20 @@ export function sampleRun(): RunResult {
     seed: 42,
     k: 4,
     cells: [
-      { scenario: 'order-partial-write', config: 'naive', fail: { 1: [{ check: 'duplicates', message: 'orders:ref-1 was created 2 times', evidence: [{ subject: 'orders:ref-1', effects: [0, 1] }] }], 3: [{ check: 'budget', message: 'call-1 made 5 attempts (limit 3)' }] } },
+      {
+        scenario: 'order-partial-write',
+        config: 'naive',
+        fail: {
+          1: [
+            {
+              check: 'duplicates',
+              message: 'orders:ref-1 was created 2 times',
+              evidence: [{ subject: 'orders:ref-1', effects: [0, 1] }],
+            },
+          ],
+          3: [{ check: 'budget', message: 'call-1 made 5 attempts (limit 3)' }],
+        },
+      },
       { scenario: 'rate-limit-storm', config: 'naive' },
       { scenario: 'order-partial-write', config: 'rulebook' },
       { scenario: 'rate-limit-storm', config: 'rulebook' },

@@ -22,7 +22,10 @@ const errorText = (e: ErrorData): string => {
 
 const withKey = (key: string | undefined): string => (key === undefined ? '' : `, key ${key}`);
 
-type WireEvent = Extract<HistoryEvent, { type: 'fault' | 'lie' | 'delivery' | 'effect' | 'response' | 'command_start' | 'command_end' }>;
+type WireEvent = Extract<
+  HistoryEvent,
+  { type: 'fault' | 'lie' | 'delivery' | 'effect' | 'response' | 'command_start' | 'command_end' }
+>;
 
 /** The line for an event on the wire under an attempt (or a command's process), depth 2. */
 function wireText(e: WireEvent): string {
@@ -36,10 +39,13 @@ function wireText(e: WireEvent): string {
     case 'effect':
       return `effect ${e.effect} key=${e.key} (#${e.ledgerSeq})`;
     case 'response': {
-      const legs = e.legs ? ` [network ${e.legs.request}ms out${e.legs.response === undefined ? '' : `, ${e.legs.response}ms back`}]` : '';
+      const legs = e.legs
+        ? ` [network ${e.legs.request}ms out${e.legs.response === undefined ? '' : `, ${e.legs.response}ms back`}]`
+        : '';
       // A streamed answer: how far the client got, and for a stall the why, since a lost stream did begin.
       const stream = e.stream ? ` [stream: ${e.stream.events} of ${e.stream.of} events]` : '';
-      if (e.result === 'lost') return `response to ${e.request} lost${stream && e.message !== undefined ? ` ${compactJson(e.message, 160)}` : ''}${stream}${legs}`;
+      if (e.result === 'lost')
+        return `response to ${e.request} lost${stream && e.message !== undefined ? ` ${compactJson(e.message, 160)}` : ''}${stream}${legs}`;
       const status = e.status !== undefined ? ` ${e.status}` : '';
       const wait = e.retryAfter !== undefined ? ` (Retry-After: ${e.retryAfter})` : '';
       return `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}${stream}${legs}`;
@@ -48,7 +54,12 @@ function wireText(e: WireEvent): string {
       return `${e.command} started: ${compactJson(e.argv.join(' '), 120)}`;
     case 'command_end': {
       const status = e.signal !== null ? `signal ${e.signal}` : `exit ${e.exitCode ?? '?'}`;
-      const how = e.result === 'timed_out' ? `timed out after ${e.timeoutMs ?? '?'}ms, ${e.killedWith ?? ''} sent, ${status}` : e.result === 'exited' ? status : `failed to start: ${e.message ?? ''}`;
+      const how =
+        e.result === 'timed_out'
+          ? `timed out after ${e.timeoutMs ?? '?'}ms, ${e.killedWith ?? ''} sent, ${status}`
+          : e.result === 'exited'
+            ? status
+            : `failed to start: ${e.message ?? ''}`;
       return `${e.command} ${how}${e.stdout ? ` stdout ${compactJson(e.stdout, 80)}` : ''}`;
     }
   }
@@ -70,14 +81,26 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'model_error':
       return [0, `model error: ${errorText(e.error)}: ${e.error.message}`];
     case 'tool_call':
-      return [1, `${e.call} ${e.tool} [${e.risk}] ${compactJson(e.input, 120)}${e.caller !== undefined ? ` from ${e.caller}` : ''}`];
+      return [
+        1,
+        `${e.call} ${e.tool} [${e.risk}] ${compactJson(e.input, 120)}${e.caller !== undefined ? ` from ${e.caller}` : ''}`,
+      ];
     case 'operation':
-      return [1, `${e.call} operation ${e.op} ${e.state}${withKey(e.idempotencyKey)}${e.businessKey !== undefined ? `, business key ${e.businessKey}` : ''}`];
+      return [
+        1,
+        `${e.call} operation ${e.op} ${e.state}${withKey(e.idempotencyKey)}${e.businessKey !== undefined ? `, business key ${e.businessKey}` : ''}`,
+      ];
     case 'attempt':
-      return [1, `${e.call} ${e.tool}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request}${withKey(e.idempotencyKey)})`];
+      return [
+        1,
+        `${e.call} ${e.tool}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request}${withKey(e.idempotencyKey)})`,
+      ];
     case 'http_request': {
       const status = e.purpose === 'status' ? ' status query' : '';
-      return [1, `${e.call}${status} attempt ${e.attempt}: ${e.method} ${e.url} (${e.request}${withKey(e.idempotencyKey)})`];
+      return [
+        1,
+        `${e.call}${status} attempt ${e.attempt}: ${e.method} ${e.url} (${e.request}${withKey(e.idempotencyKey)})`,
+      ];
     }
     case 'fault':
     case 'lie':
@@ -87,8 +110,7 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'command_start':
     case 'command_end':
       return [2, wireText(e)];
-    case 'attempt_end':
-    {
+    case 'attempt_end': {
       const what = `${e.call}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request})`;
       return [1, e.result === 'ok' ? `${what} ok` : `${what} failed: ${e.error ? errorText(e.error) : 'error'}`];
     }
@@ -109,15 +131,29 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'escape':
       return [1, `escaped interception: ${e.method} ${e.url} (refused, not sent)`];
     case 'unserved_request':
-      return [1, `unserved: ${e.method} ${e.url} (refused: ${e.servedHere ? 'served here' : 'served hosts'}: ${e.served.join(', ')})`];
+      return [
+        1,
+        `unserved: ${e.method} ${e.url} (refused: ${e.servedHere ? 'served here' : 'served hosts'}: ${e.served.join(', ')})`,
+      ];
     case 'process_left':
-      return [0, `${e.command} left a process alive at the trial's end${e.escaped ? ` (outside its group: ${e.escaped.join(', ')})` : ''} (killed then)`];
+      return [
+        0,
+        `${e.command} left a process alive at the trial's end${e.escaped ? ` (outside its group: ${e.escaped.join(', ')})` : ''} (killed then)`,
+      ];
     case 'agent_end': {
-      const claims = e.claims.map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? ' (the stand-in\'s)' : ''}`).join(', ');
-      return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}${e.by === 'stand-in' ? ": the stand-in model's final answer, passed on" : ''}`];
+      const claims = e.claims
+        .map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? " (the stand-in's)" : ''}`)
+        .join(', ');
+      return [
+        0,
+        `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}${e.by === 'stand-in' ? ": the stand-in model's final answer, passed on" : ''}`,
+      ];
     }
     case 'heal':
-      return [0, `heal: the faults end here (${e.rules === 1 ? 'its 1 fault rule stops' : `its ${e.rules} fault rules stop`} matching)`];
+      return [
+        0,
+        `heal: the faults end here (${e.rules === 1 ? 'its 1 fault rule stops' : `its ${e.rules} fault rules stop`} matching)`,
+      ];
     case 'trial_end':
       return [0, `trial end: ${e.status}${e.message !== undefined ? `: ${e.message}` : ''}`];
   }

@@ -55,16 +55,32 @@ describe('writeReports', () => {
 
   it('writes faultline.json, junit.xml and summary.md and returns the console text and gate results', async () => {
     const outDir = join(dir, 'reports');
-    const written = await writeReports(sampleRun(), { outDir, reporters: ['console', 'json', 'junit', 'markdown'], wallClock, gates: DEFAULT_GATES });
-    expect(written.paths).toEqual({ json: join(outDir, 'faultline.json'), junit: join(outDir, 'junit.xml'), markdown: join(outDir, 'summary.md') });
+    const written = await writeReports(sampleRun(), {
+      outDir,
+      reporters: ['console', 'json', 'junit', 'markdown'],
+      wallClock,
+      gates: DEFAULT_GATES,
+    });
+    expect(written.paths).toEqual({
+      json: join(outDir, 'faultline.json'),
+      junit: join(outDir, 'junit.xml'),
+      markdown: join(outDir, 'summary.md'),
+    });
     expect((await readdir(outDir)).sort()).toEqual(['faultline.json', 'junit.xml', 'summary.md']);
     const json = JsonReportSchema.parse(JSON.parse(await readFile(join(outDir, 'faultline.json'), 'utf8')));
     expect(json.wallClock).toEqual(wallClock);
     expect(json.gates.results.map((g) => g.passed)).toEqual([false, false, false, true]);
     expect(parseXml(await readFile(join(outDir, 'junit.xml'), 'utf8')).name).toBe('testsuites');
     expect(await readFile(join(outDir, 'summary.md'), 'utf8')).toContain('## faultline: ❌ 3 of 4 gates failed');
-    expect(written.console).toContain('replay: faultline replay order-partial-write --config naive --seed 42 --trial 1');
-    expect(written.gates.map((g) => g.gate)).toEqual(['pass^k>=1', 'duplicates==0', 'budget_violations==0', 'unexercised==0']);
+    expect(written.console).toContain(
+      'replay: faultline replay order-partial-write --config naive --seed 42 --trial 1',
+    );
+    expect(written.gates.map((g) => g.gate)).toEqual([
+      'pass^k>=1',
+      'duplicates==0',
+      'budget_violations==0',
+      'unexercised==0',
+    ]);
   });
 
   it('writes only the reporters asked for', async () => {
@@ -74,7 +90,9 @@ describe('writeReports', () => {
   });
 
   it('maps reporter names to files', () => {
-    expect(Object.fromEntries(REPORTER_NAMES.map((n) => [n, (REPORTERS[n] as { file?: string }).file ?? null]))).toEqual({
+    expect(
+      Object.fromEntries(REPORTER_NAMES.map((n) => [n, (REPORTERS[n] as { file?: string }).file ?? null])),
+    ).toEqual({
       console: null,
       dot: null,
       list: null,

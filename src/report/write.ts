@@ -18,7 +18,11 @@ export interface AtomicWriteHooks {
  * Writes `contents` to `path` so that a reader sees the old file or the whole new one, never
  * a part: a temp file in the same folder (same file system, so the rename is atomic), fsync, rename.
  */
-export async function writeReportAtomic(path: string, contents: string | Uint8Array, hooks: AtomicWriteHooks = {}): Promise<void> {
+export async function writeReportAtomic(
+  path: string,
+  contents: string | Uint8Array,
+  hooks: AtomicWriteHooks = {},
+): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
@@ -81,19 +85,29 @@ export const REPORTERS = {
   // dot and list differ from console in what the CLI prints while the run goes (a mark per trial, a line per cell); the summary is the same.
   dot: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color, quiet: ctx.quiet }) },
   list: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color, quiet: ctx.quiet }) },
-  json: { file: 'faultline.json', render: (ctx) => renderJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history }) },
+  json: {
+    file: 'faultline.json',
+    render: (ctx) => renderJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history }),
+  },
   junit: { file: 'junit.xml', render: (ctx) => renderJunitReport(ctx.run, { gates: ctx.gates }) },
   markdown: { file: 'summary.md', render: (ctx) => renderMarkdownReport(ctx.run, { gates: ctx.gates }) },
   // Not among the defaults: `run --html` or `--reporter html` asks for it.
   // Loaded on first use: the page's modules (its script, chart and timeline) are a plain run's to skip.
-  html: { file: 'report.html', render: async (ctx) => (await import('./html/renderRunHtml.js')).renderRunHtml(buildJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history })) },
+  html: {
+    file: 'report.html',
+    render: async (ctx) =>
+      (await import('./html/renderRunHtml.js')).renderRunHtml(
+        buildJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history }),
+      ),
+  },
 } as const satisfies Record<string, Reporter>;
 export type ReporterName = keyof typeof REPORTERS;
 export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
 
 /** The reporters that print to the terminal rather than write a file. */
 export const CONSOLE_REPORTERS = ['console', 'dot', 'list'] as const satisfies readonly ReporterName[];
-export const isConsoleReporter = (name: ReporterName): boolean => (CONSOLE_REPORTERS as readonly ReporterName[]).includes(name);
+export const isConsoleReporter = (name: ReporterName): boolean =>
+  (CONSOLE_REPORTERS as readonly ReporterName[]).includes(name);
 
 export interface WriteReportsOptions {
   readonly outDir: string;

@@ -9,7 +9,12 @@ export const escapeXmlText = (text: string): string =>
 
 /** An attribute value in double quotes; line breaks and tabs kept as character references so parsers do not fold them. */
 export const escapeXmlAttr = (text: string): string =>
-  escapeXmlText(text).replaceAll('"', '&quot;').replaceAll("'", '&apos;').replaceAll('\n', '&#10;').replaceAll('\r', '&#13;').replaceAll('\t', '&#9;');
+  escapeXmlText(text)
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;')
+    .replaceAll('\n', '&#10;')
+    .replaceAll('\r', '&#13;')
+    .replaceAll('\t', '&#9;');
 
 /** `<name a="1" b="2"` (unclosed), attributes in the given order. */
 export function openTag(name: string, attrs: Readonly<Record<string, string | number>>): string {

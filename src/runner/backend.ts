@@ -12,7 +12,12 @@ import type { WorldConfig } from '../world/WorldConfig.js';
 export interface TrialBackend {
   readonly name: string;
   /** A fresh world for one trial; `trial` names it uniquely within the run. */
-  createWorld(clock: Clock, config: WorldConfig, services: readonly ServiceRef[], trial: string): Promise<World> | World;
+  createWorld(
+    clock: Clock,
+    config: WorldConfig,
+    services: readonly ServiceRef[],
+    trial: string,
+  ): Promise<World> | World;
   /**
    * The operation records of the trial's agent processes, held on `clock`. A store from here
    * outlives an agent process (R22, R25); without it, each process keeps its records in

@@ -17,8 +17,16 @@ export const cellRuns =
  * runtime-driven agent, the configuration when several are compared, the agent when one is, and
  * `agent/config` when both vary among them.
  */
-export function cellLabeller(scenarios: readonly Scenario[], configs: readonly { readonly name: string }[]): (scenario: Scenario, config: string) => string {
-  const runtimeAgents = new Set(scenarios.map((s) => matrixAgentOf(s)).filter((a) => a !== undefined && !a.ignoresConfig).map((a) => a!.name));
+export function cellLabeller(
+  scenarios: readonly Scenario[],
+  configs: readonly { readonly name: string }[],
+): (scenario: Scenario, config: string) => string {
+  const runtimeAgents = new Set(
+    scenarios
+      .map((s) => matrixAgentOf(s))
+      .filter((a) => a !== undefined && !a.ignoresConfig)
+      .map((a) => a!.name),
+  );
   return (scenario, config) => {
     const agent = matrixAgentOf(scenario);
     if (agent === undefined) return config;
@@ -34,5 +42,11 @@ export function cellLabeller(scenarios: readonly Scenario[], configs: readonly {
 export function cellColumns(scenarios: readonly Scenario[], configs: readonly { readonly name: string }[]): string[] {
   const label = cellLabeller(scenarios, configs);
   const runs = cellRuns(scenarios);
-  return [...new Set(configs.flatMap((config, c) => scenarios.flatMap((scenario, s) => (runs(s, c) ? [label(scenario, config.name)] : []))))];
+  return [
+    ...new Set(
+      configs.flatMap((config, c) =>
+        scenarios.flatMap((scenario, s) => (runs(s, c) ? [label(scenario, config.name)] : [])),
+      ),
+    ),
+  ];
 }

@@ -17,8 +17,17 @@ const scenario = defineScenario({
     task: 'Create order ref-900 and pay for it.',
     plan: {
       steps: [
-        { name: 'order', tool: 'create_order', input: { clientReference: 'ref-900', item: 'bike', quantity: 1, amountCents: 50_000 }, subject: 'orders:ref-900' },
-        { tool: 'charge_payment', input: { paymentReference: 'pay-900', orderId: '$order.orderId', amountCents: 50_000, currency: 'EUR' }, subject: 'payments:pay-900' },
+        {
+          name: 'order',
+          tool: 'create_order',
+          input: { clientReference: 'ref-900', item: 'bike', quantity: 1, amountCents: 50_000 },
+          subject: 'orders:ref-900',
+        },
+        {
+          tool: 'charge_payment',
+          input: { paymentReference: 'pay-900', orderId: '$order.orderId', amountCents: 50_000, currency: 'EUR' },
+          subject: 'payments:pay-900',
+        },
       ],
     },
   },
@@ -26,7 +35,11 @@ const scenario = defineScenario({
 });
 
 /** Records that survive the process: one store object shared by both processes of the trial. */
-const sharedRecords: TrialBackend = { ...memoryBackend, name: 'memory+shared-records', durableStore: () => Promise.resolve(new InMemoryOperationStore()) };
+const sharedRecords: TrialBackend = {
+  ...memoryBackend,
+  name: 'memory+shared-records',
+  durableStore: () => Promise.resolve(new InMemoryOperationStore()),
+};
 
 describe('ProcessClock', () => {
   it('keeps time with the trial but fires nothing once its process is dead', async () => {
@@ -44,7 +57,10 @@ describe('ProcessClock', () => {
 
 /** The second process, with no records of the first, created the order again: duplicates says so. */
 function expectOrderDuplicated(result: Awaited<ReturnType<typeof runTrial>>): void {
-  expect(result.checks.find((c) => c.name === 'duplicates')?.verdict).toMatchObject({ valid: false, evidence: [{ subject: 'orders:ref-900' }] });
+  expect(result.checks.find((c) => c.name === 'duplicates')?.verdict).toMatchObject({
+    valid: false,
+    evidence: [{ subject: 'orders:ref-900' }],
+  });
   expect(result.history.flatMap((e) => (e.type === 'tool_call' ? [[e.caller, e.tool]] : []))).toEqual([
     ['process-1', 'create_order'],
     ['process-2', 'create_order'],
@@ -54,27 +70,55 @@ function expectOrderDuplicated(result: Awaited<ReturnType<typeof runTrial>>): vo
 
 describe('runTrial with a crash', () => {
   it('duplicates the order when the records died with the first process', async () => {
-    const result = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, crash: { afterEffectOf: 'create_order' } });
+    const result = await runTrial({
+      scenario,
+      config: rulebookDefault,
+      runSeed: 1,
+      trialIndex: 0,
+      crash: { afterEffectOf: 'create_order' },
+    });
     expect(result.status).toBe('failed');
     expectOrderDuplicated(result);
   });
 
   it('finishes without a duplicate when the records outlive the process', async () => {
-    const result = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, backend: sharedRecords, crash: { afterEffectOf: 'create_order' } });
+    const result = await runTrial({
+      scenario,
+      config: rulebookDefault,
+      runSeed: 1,
+      trialIndex: 0,
+      backend: sharedRecords,
+      crash: { afterEffectOf: 'create_order' },
+    });
     expect(result.checks.filter((c) => c.verdict.valid !== true)).toEqual([]);
     expect(result.snapshot.ledger.map((e) => e.effect)).toEqual(['order.created', 'payment.charged']);
   });
 
   it('runs as usual when the planned tool never commits', async () => {
-    const result = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, crash: { afterEffectOf: 'refund_payment' } });
+    const result = await runTrial({
+      scenario,
+      config: rulebookDefault,
+      runSeed: 1,
+      trialIndex: 0,
+      crash: { afterEffectOf: 'refund_payment' },
+    });
     expect(result.status).toBe('passed');
-    expect(result.history.filter((e) => e.type === 'tool_call').map((e) => (e.type === 'tool_call' ? e.caller : ''))).toEqual(['process-1', 'process-1']);
+    expect(
+      result.history.filter((e) => e.type === 'tool_call').map((e) => (e.type === 'tool_call' ? e.caller : '')),
+    ).toEqual(['process-1', 'process-1']);
   });
 
   it('runs a library configuration too: its second process has no records to resume from, and the checkers say what that costs', async () => {
     const cockatiel = parseExecutionConfig({ kind: 'cockatiel', name: 'cockatiel', maxAttempts: 2 });
     // Even with a store that outlives the process: a library keeps no operation records to put in it.
-    const result = await runTrial({ scenario, config: cockatiel, runSeed: 1, trialIndex: 0, backend: sharedRecords, crash: { afterEffectOf: 'create_order' } });
+    const result = await runTrial({
+      scenario,
+      config: cockatiel,
+      runSeed: 1,
+      trialIndex: 0,
+      backend: sharedRecords,
+      crash: { afterEffectOf: 'create_order' },
+    });
     expect(result.end).toEqual({ kind: 'agent_ended', outcome: 'completed' });
     expect(result.status).toBe('failed');
     expectOrderDuplicated(result);

@@ -1,4 +1,12 @@
-import { sleepOn, type Clock, type Rng, type TimerHandle, type Transport, type WireRequest, type ToolContract } from '../core/index.js';
+import {
+  sleepOn,
+  type Clock,
+  type Rng,
+  type TimerHandle,
+  type Transport,
+  type WireRequest,
+  type ToolContract,
+} from '../core/index.js';
 import type { EffectLedger } from '../world/ledger.js';
 import type { LoopEnd } from '../agent/loop.js';
 import { Executor } from '../runtime/Executor.js';
@@ -100,7 +108,13 @@ export interface CrashRun {
   readonly clock: Clock;
   readonly durable: OperationStore | undefined;
   /** The configuration's execution layer; only the reference runtime's keeps operation records and can resume. */
-  readonly executorFor: (t: Transport, c: Clock, rng: Rng, store: OperationStore | undefined, budget?: Executor['budget']) => Promise<ToolExecutor>;
+  readonly executorFor: (
+    t: Transport,
+    c: Clock,
+    rng: Rng,
+    store: OperationStore | undefined,
+    budget?: Executor['budget'],
+  ) => Promise<ToolExecutor>;
   readonly startAgent: (executor: ToolExecutor, clock: Clock, caller?: string) => Promise<LoopEnd>;
   readonly rng: Rng;
   readonly caps: CallCap[];
@@ -128,7 +142,13 @@ export async function runWithCrash(plan: CrashPlan, r: CrashRun): Promise<LoopEn
   if (ended.kind === 'ended') return ended.end;
   // A fresh process: new memory, new keys; only what the durable store kept survives.
   const budget = executor1 instanceof Executor ? executor1.budget : undefined;
-  const executor2 = await r.executorFor(r.transport, r.clock, r.rng.fork('runtime:restart'), r.durable ?? new InMemoryOperationStore(), budget);
+  const executor2 = await r.executorFor(
+    r.transport,
+    r.clock,
+    r.rng.fork('runtime:restart'),
+    r.durable ?? new InMemoryOperationStore(),
+    budget,
+  );
   if (executor2 instanceof Executor) await executor2.resume({ caller: 'process-2' });
   const capped2 = new CallCap(executor2, r.callLimit);
   r.caps.push(capped2);

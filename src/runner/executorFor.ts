@@ -37,12 +37,24 @@ export interface ExecutorContext {
  */
 export async function executorFor(config: ExecutionConfig, ctx: ExecutorContext): Promise<ToolExecutor> {
   const { sdkRetries } = config.layers;
-  const transport = sdkRetries > 0 ? new ClientRetries(ctx.transport, { maxRetries: sdkRetries, clock: ctx.clock, rng: ctx.sdkRng }) : ctx.transport;
+  const transport =
+    sdkRetries > 0
+      ? new ClientRetries(ctx.transport, { maxRetries: sdkRetries, clock: ctx.clock, rng: ctx.sdkRng })
+      : ctx.transport;
   const common = { transport, clock: ctx.clock, rng: ctx.rng, history: ctx.history, ids: ctx.ids };
   switch (config.kind) {
     case 'runtime':
       // Object.assign, not `{ ...common, config, … }`: V8 (Node 20) makes a new map for each key added after a leading spread (≈ 1 µs a key), once per agent.
-      return new Executor(Object.assign({}, common, { config: config.retry, startMs: ctx.startMs }, ctx.store && { store: ctx.store }, ctx.budget && { budget: ctx.budget }, ctx.policies && { policies: ctx.policies }));
+      return new Executor(
+        Object.assign(
+          {},
+          common,
+          { config: config.retry, startMs: ctx.startMs },
+          ctx.store && { store: ctx.store },
+          ctx.budget && { budget: ctx.budget },
+          ctx.policies && { policies: ctx.policies },
+        ),
+      );
     case 'cockatiel':
     case 'p-retry':
       return createLibraryExecutor(config.library, common);

@@ -19,7 +19,9 @@ export interface InProcessGuard {
 
 let late = 0;
 const lateEscape = (thrown: unknown): void => {
-  process.stderr.write(`faultline: agent code run in this process (--workers 0) threw after its trial had ended: ${describeThrown(thrown)}\n`);
+  process.stderr.write(
+    `faultline: agent code run in this process (--workers 0) threw after its trial had ended: ${describeThrown(thrown)}\n`,
+  );
 };
 
 export function guardInProcess(): InProcessGuard {

@@ -11,8 +11,16 @@ const ignoresConfigs = (s: Scenario): boolean => matrixAgentOf(s)?.ignoresConfig
  * scenarios would use them, else a note that those agents ran once, labelled by their name.
  * `from` is where the configurations came from (`--config`, or the config file's key).
  */
-export function notApplicable(scenarios: readonly Scenario[], configs: readonly { readonly name: string }[], from: string): { refuse: boolean; message: string } {
-  const ignoring = [...new Set(scenarios.filter(ignoresConfigs).map((s) => matrixAgentOf(s)?.name ?? `${s.name}'s ${s.agent.kind} agent`))];
+export function notApplicable(
+  scenarios: readonly Scenario[],
+  configs: readonly { readonly name: string }[],
+  from: string,
+): { refuse: boolean; message: string } {
+  const ignoring = [
+    ...new Set(
+      scenarios.filter(ignoresConfigs).map((s) => matrixAgentOf(s)?.name ?? `${s.name}'s ${s.agent.kind} agent`),
+    ),
+  ];
   if (ignoring.length === 0) return { refuse: false, message: '' };
   const names = configs.map((c) => c.name).join(', ');
   const agents = `${ignoring.length === 1 ? 'the agent' : 'the agents'} ${ignoring.join(', ')} ${ignoring.length === 1 ? 'makes its' : 'make their'} own calls and retries`;
@@ -20,7 +28,10 @@ export function notApplicable(scenarios: readonly Scenario[], configs: readonly 
   const own = scenarios.filter((s) => ignoresConfigs(s) && matrixAgentOf(s) === undefined).map((s) => s.name);
   if (usesConfigs && own.length > 0) {
     // A scenario's own agent is not a matrix agent: its cells are not merged, so say what they are.
-    return { refuse: false, message: `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; the cells of ${own.join(', ')} run the same program under each configuration` };
+    return {
+      refuse: false,
+      message: `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; the cells of ${own.join(', ')} run the same program under each configuration`,
+    };
   }
   if (!usesConfigs) {
     return {
@@ -28,5 +39,8 @@ export function notApplicable(scenarios: readonly Scenario[], configs: readonly 
       message: `${from} (${names}): ${agents}, so no retry configuration applies to ${ignoring.length === 1 ? 'it' : 'them'}; leave the configurations out (the cells are labelled by agent), or pick a scripted or function agent with --agent`,
     };
   }
-  return { refuse: false, message: `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; ${ignoring.length === 1 ? 'it runs' : 'they run'} once, ${ignoring.length === 1 ? 'its cells' : 'their cells'} labelled by agent` };
+  return {
+    refuse: false,
+    message: `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; ${ignoring.length === 1 ? 'it runs' : 'they run'} once, ${ignoring.length === 1 ? 'its cells' : 'their cells'} labelled by agent`,
+  };
 }

@@ -27,7 +27,8 @@ export function postgresBackend(connector: PgConnector, options: PostgresBackend
         ? (clock, config, services, trial) => createPostgresWorld(connector, clock, config, services, { id: id(trial) })
         : memoryBackend.createWorld,
     ...(records === 'postgres' && {
-      durableStore: (clock, trial) => PostgresOperationStore.open(connector, { namespace: id(trial), clock, reset: true }),
+      durableStore: (clock, trial) =>
+        PostgresOperationStore.open(connector, { namespace: id(trial), clock, reset: true }),
     }),
   };
 }

@@ -10,7 +10,13 @@ describe('replayCommand', () => {
 
   it('names user files by their path, so a replay finds them', () => {
     expect(
-      replayCommand({ scenario: 'my-flow', config: 'mine', runSeed: 1, trialIndex: 2, refs: { scenario: './flows/my flow.yaml', config: 'configs/mine.yaml' } }),
+      replayCommand({
+        scenario: 'my-flow',
+        config: 'mine',
+        runSeed: 1,
+        trialIndex: 2,
+        refs: { scenario: './flows/my flow.yaml', config: 'configs/mine.yaml' },
+      }),
     ).toBe("faultline replay './flows/my flow.yaml' --config configs/mine.yaml --seed 1 --trial 2");
   });
 

@@ -1,7 +1,8 @@
 import type { TrialSummary } from '../stats/trialResult.js';
 
 /** What identifies a trial for replay: its cell, the run seed and its index. */
-export type ReplayTarget = Pick<TrialSummary, 'scenario' | 'config' | 'runSeed' | 'trialIndex'> & Partial<Pick<TrialSummary, 'refs' | 'recording'>>;
+export type ReplayTarget = Pick<TrialSummary, 'scenario' | 'config' | 'runSeed' | 'trialIndex'> &
+  Partial<Pick<TrialSummary, 'refs' | 'recording'>>;
 
 // Scenario names are slugs, but configuration names are free text: quote anything a shell would split or expand.
 const SAFE = /^[A-Za-z0-9_./:=@%+-]+$/;

@@ -85,7 +85,11 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
     const tally = tallies[job.cell]!;
     const cost = options.price?.(summary);
     // A trial carries its cell's label, as the cell does: the agent, when that is what varies.
-    const trial = { ...summary, ...(summary.config !== tally.config && { config: tally.config }), ...(cost !== undefined && { cost }) };
+    const trial = {
+      ...summary,
+      ...(summary.config !== tally.config && { config: tally.config }),
+      ...(cost !== undefined && { cost }),
+    };
     tally.add(trial);
     onTrial?.(trial, ++done, jobs.length);
   };
@@ -95,13 +99,21 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
   const keepRecording = options.live && recordingFile(options.live.recordDir);
   const trialOf = (job: TrialJob): TrialOptions => {
     const tally = tallies[job.cell]!;
-    return { scenario: planned[job.scenario]!, config: configs[job.config]!, runSeed: seed, trialIndex: job.trialIndex, refs: tally.refs, ...(keepRecording && { keepRecording }) };
+    return {
+      scenario: planned[job.scenario]!,
+      config: configs[job.config]!,
+      runSeed: seed,
+      trialIndex: job.trialIndex,
+      refs: tally.refs,
+      ...(keepRecording && { keepRecording }),
+    };
   };
 
   const runHere = hereRunner(jobs, planned, trialOf, withHistory, take, options.live, signal);
 
   const given = options.workers ?? 0;
-  let { interrupted, from, workers } = given === 'auto' ? await calibrated(runHere, jobs.length) : { interrupted: false, from: 0, workers: given };
+  let { interrupted, from, workers } =
+    given === 'auto' ? await calibrated(runHere, jobs.length) : { interrupted: false, from: 0, workers: given };
   if (interrupted) {
     // Stopped while timing the first trials: the cells hold what finished.
   } else if (workers > 0) {
@@ -119,7 +131,8 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
       ...(options.isolation && { isolation: options.isolation }),
       onTrial: take,
       // A trial whose worker died is judged here with the end the pool saw, by the same trial function.
-      lost: async (job, end, partial) => summarise(await runTrial({ ...trialOf(job), lost: end, ...(partial && { partial }) }), true),
+      lost: async (job, end, partial) =>
+        summarise(await runTrial({ ...trialOf(job), lost: end, ...(partial && { partial }) }), true),
     });
   } else {
     interrupted = (await runHere(from, () => true)) < 0;
@@ -127,7 +140,16 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
 
   const cells = tallies.filter((t) => t.trials > 0).map((t) => t.cell());
   // A scenario run by several matrix agents is one scenario; its cells are told apart by their labels.
-  return finishRun({ seed, k, scenarios: [...new Set(scenarios.map((s) => s.name))], configs: cellColumns(scenarios, configs), cells, interrupted, keepFailures: keepFailures ?? null, ...(shard && { shard }) });
+  return finishRun({
+    seed,
+    k,
+    scenarios: [...new Set(scenarios.map((s) => s.name))],
+    configs: cellColumns(scenarios, configs),
+    cells,
+    interrupted,
+    keepFailures: keepFailures ?? null,
+    ...(shard && { shard }),
+  });
 }
 
 /** Runs the jobs here, one after the other, while `more` says so; resolves to how many ran, or -1 when the signal stopped them. */
@@ -159,7 +181,9 @@ function hereRunner(
         if (changed !== undefined) globals?.restore();
         const escaped = await guard?.take();
         if (changed !== undefined || escaped !== undefined) {
-          const message = escaped ?? `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
+          const message =
+            escaped ??
+            `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
           trial = await runTrialSummary({ ...trialOf(job), lost: { kind: 'crashed', message } }, withHistory);
         }
         take(job, trial);
@@ -173,13 +197,26 @@ function hereRunner(
 }
 
 /** One tally per cell, configuration-major as the jobs are numbered: each knows its label, its refs and its rules. */
-function cellTallies(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[], configRefs: readonly string[], planned: readonly Scenario[], keepFailures: number | undefined): CellTally[] {
+function cellTallies(
+  scenarios: readonly Scenario[],
+  configs: readonly ExecutionConfig[],
+  configRefs: readonly string[],
+  planned: readonly Scenario[],
+  keepFailures: number | undefined,
+): CellTally[] {
   const label = cellLabeller(scenarios, configs);
   return configs.flatMap((config, c) =>
     scenarios.map((scenario, s) => {
       const agent = matrixAgentOf(scenario)?.name;
       const refs = { scenario: refOf(scenario), config: configRefs[c]!, ...(agent !== undefined && { agent }) };
-      return new CellTally(scenario.name, label(scenario, config.name), refs, keepFailures, ruleInfos(planned[s]!.faults), scenario.agent.kind === 'command' ? 'real' : 'virtual');
+      return new CellTally(
+        scenario.name,
+        label(scenario, config.name),
+        refs,
+        keepFailures,
+        ruleInfos(planned[s]!.faults),
+        scenario.agent.kind === 'command' ? 'real' : 'virtual',
+      );
     }),
   );
 }
@@ -188,18 +225,28 @@ function cellTallies(scenarios: readonly Scenario[], configs: readonly Execution
  * `workers: 'auto'`: runs the first trials here, times them, and says whether the rest are worth
  * workers. `from` is where the rest start; `interrupted` when the signal stopped the first ones.
  */
-async function calibrated(runHere: (from: number, more: (ran: number) => boolean) => Promise<number>, jobs: number): Promise<{ interrupted: boolean; from: number; workers: number }> {
+async function calibrated(
+  runHere: (from: number, more: (ran: number) => boolean) => Promise<number>,
+  jobs: number,
+): Promise<{ interrupted: boolean; from: number; workers: number }> {
   // The first trials pay for warming up (modules loaded on first use, code not yet optimised): they are not timed.
   const warm = await runHere(0, (ran) => ran < CALIBRATION_WARM);
   let startedAt = 0;
-  const timed = warm < 0 ? -1 : await runHere(warm, (ran) => {
-    if (ran === 0) startedAt = wallMs();
-    const ms = wallMs() - startedAt;
-    return ms < CALIBRATION_MAX_MS && (ran < CALIBRATION_TRIALS || ms < CALIBRATION_MIN_MS);
-  });
+  const timed =
+    warm < 0
+      ? -1
+      : await runHere(warm, (ran) => {
+          if (ran === 0) startedAt = wallMs();
+          const ms = wallMs() - startedAt;
+          return ms < CALIBRATION_MAX_MS && (ran < CALIBRATION_TRIALS || ms < CALIBRATION_MIN_MS);
+        });
   const interrupted = timed < 0;
   const from = interrupted ? jobs : warm + timed;
-  return { interrupted, from, workers: timed > 0 && from < jobs ? workersWorthIt((wallMs() - startedAt) / timed, jobs - from) : 0 };
+  return {
+    interrupted,
+    from,
+    workers: timed > 0 && from < jobs ? workersWorthIt((wallMs() - startedAt) / timed, jobs - from) : 0,
+  };
 }
 
 /** A run from its cells: the per-configuration figures and the cost are computed from the cells' metrics. */

@@ -29,15 +29,45 @@ export interface ServedTrialOptions {
  * (since the epoch; `trial_start` says `clock: 'real'`), fault windows count from the trial's
  * start, and the same seed replays the same plan and draws, while what depends on timing may differ.
  */
-export async function runServedTrial({ scenario, agent, config, seed, trialIndex, backend, lost, onRecording }: ServedTrialOptions): Promise<TrialRecord> {
+export async function runServedTrial({
+  scenario,
+  agent,
+  config,
+  seed,
+  trialIndex,
+  backend,
+  lost,
+  onRecording,
+}: ServedTrialOptions): Promise<TrialRecord> {
   const { clock, rng, startMs, history, trial } = servedStart(scenario, config, seed, trialIndex);
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   world.processes.attach(history);
-  const end = lost ?? (await runCommandAgentTrial({ scenario, agent, world, clock, history, rng, startMs, config, seed, trialIndex, ...(onRecording && { onRecording }) }));
+  const end =
+    lost ??
+    (await runCommandAgentTrial({
+      scenario,
+      agent,
+      world,
+      clock,
+      history,
+      rng,
+      startMs,
+      config,
+      seed,
+      trialIndex,
+      ...(onRecording && { onRecording }),
+    }));
   // R19: the agent's own process group, and anything it left behind, must not outlive the trial.
   await world.processes.sweep();
   // A service's own snapshot that throws ends this trial (crashed, naming the service), not the run.
-  return trialRecord({ scenario: scenario.name, config, trialIndex, seed }, history, end, await worldSnapshotOf(world), undefined, undefined);
+  return trialRecord(
+    { scenario: scenario.name, config, trialIndex, seed },
+    history,
+    end,
+    await worldSnapshotOf(world),
+    undefined,
+    undefined,
+  );
 }
 
 /** A served world held open for interactive work (`faultline serve`): ended by its caller. */
@@ -49,7 +79,11 @@ export interface OpenServedTrial {
   /** The world's tools for an MCP server of the caller's own (`mcp-serve` on stdio). */
   readonly mcp: McpWorld;
   /** Stops serving and returns the record, ended with what the client reported (or `unknown`: no one said). */
-  finish(report?: { readonly outcome: AgentOutcomeKind; readonly message: string; readonly claims: readonly Claim[] }): Promise<TrialRecord>;
+  finish(report?: {
+    readonly outcome: AgentOutcomeKind;
+    readonly message: string;
+    readonly claims: readonly Claim[];
+  }): Promise<TrialRecord>;
 }
 
 export interface OpenServedTrialOptions {
@@ -64,11 +98,28 @@ export interface OpenServedTrialOptions {
 }
 
 /** One trial's world served on real sockets until `finish`: the scenario's agent is whoever calls. */
-export async function openServedTrial({ scenario, config, seed, trialIndex, backend, ports, mcpEndpoint }: OpenServedTrialOptions): Promise<OpenServedTrial> {
+export async function openServedTrial({
+  scenario,
+  config,
+  seed,
+  trialIndex,
+  backend,
+  ports,
+  mcpEndpoint,
+}: OpenServedTrialOptions): Promise<OpenServedTrial> {
   const { clock, rng, startMs, history, trial } = servedStart(scenario, config, seed, trialIndex);
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   world.processes.attach(history);
-  const { served, env, mcp, problems, infraErrors } = await serveScenario({ scenario, world, clock, history, rng, startMs, ...(ports && { ports }), ...(mcpEndpoint && { mcpEndpoint }) });
+  const { served, env, mcp, problems, infraErrors } = await serveScenario({
+    scenario,
+    world,
+    clock,
+    history,
+    rng,
+    startMs,
+    ...(ports && { ports }),
+    ...(mcpEndpoint && { mcpEndpoint }),
+  });
   const bound = Object.fromEntries(served.origins.map((o) => [o.declared, Number(new URL(o.served).port)]));
   return {
     env,
@@ -83,17 +134,33 @@ export async function openServedTrial({ scenario, config, seed, trialIndex, back
       if (providerLost !== undefined) end = { kind: 'infra_error', message: providerLost };
       else if (first !== undefined) end = { kind: 'crashed', message: first };
       else {
-        const r = report ?? { outcome: 'unknown' as const, message: 'the served trial was ended without a report', claims: [] };
+        const r = report ?? {
+          outcome: 'unknown' as const,
+          message: 'the served trial was ended without a report',
+          claims: [],
+        };
         history.record({ type: 'agent_end', outcome: r.outcome, claims: r.claims, message: r.message });
         end = { kind: 'agent_ended', outcome: r.outcome };
       }
-      return trialRecord({ scenario: scenario.name, config, trialIndex, seed }, history, end, await worldSnapshotOf(world), undefined, undefined);
+      return trialRecord(
+        { scenario: scenario.name, config, trialIndex, seed },
+        history,
+        end,
+        await worldSnapshotOf(world),
+        undefined,
+        undefined,
+      );
     },
   };
 }
 
 /** A served trial's start, on the wall clock: its rng, its history opened with `trial_start` (and the heal marked), and its name for the backend. */
-function servedStart(scenario: Scenario, config: string, seed: number, trialIndex: number): { clock: RealClock; rng: Rng; startMs: number; history: History; trial: string } {
+function servedStart(
+  scenario: Scenario,
+  config: string,
+  seed: number,
+  trialIndex: number,
+): { clock: RealClock; rng: Rng; startMs: number; history: History; trial: string } {
   const clock = new RealClock();
   const rng = new Rng(seed);
   const startMs = clock.now();

@@ -16,7 +16,10 @@ export function parseShard(text: string): Shard {
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
   if (!m || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) {
-    throw new FaultlineError(FaultlineErrorCode.Usage, `expected a shard as i/n with 1 <= i <= n (e.g. 2/4), got "${text}"`);
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `expected a shard as i/n with 1 <= i <= n (e.g. 2/4), got "${text}"`,
+    );
   }
   return { index, count };
 }

@@ -98,7 +98,10 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
  * status), and only then scrubbed of secrets. The same summary as `summarise(await runTrial(…))`,
  * without scanning the history and world of a trial whose history is dropped.
  */
-export function runTrialSummary(options: TrialOptions, withHistory: (status: TrialStatus) => boolean): Promise<TrialSummary> {
+export function runTrialSummary(
+  options: TrialOptions,
+  withHistory: (status: TrialStatus) => boolean,
+): Promise<TrialSummary> {
   return endingItsOwnTrial(options, (o) => summaryOf(o, withHistory));
 }
 
@@ -106,12 +109,17 @@ async function summaryOf(options: TrialOptions, withHistory: (status: TrialStatu
   const { common, verdict, secrets } = await runJudged(options);
   const { snapshot: _snapshot, exchanges, ...rest } = common;
   const kept = withHistory(verdict.status) ? { ...rest, ...(exchanges && { exchanges }) } : { ...rest, history: [] };
-  const { exchanges: scrubbedExchanges, ...scrubbedRest } = scrubSecrets(kept, secrets) as typeof kept & { readonly exchanges?: TrialCommon['exchanges'] };
+  const { exchanges: scrubbedExchanges, ...scrubbedRest } = scrubSecrets(kept, secrets) as typeof kept & {
+    readonly exchanges?: TrialCommon['exchanges'];
+  };
   // Keys in `summarise`'s order: the record's, the verdict's, then the exchanges.
-  return Object.assign({}, scrubbedRest, verdict, scrubbedExchanges && { exchanges: scrubbedExchanges }) as TrialSummary;
+  return Object.assign(
+    {},
+    scrubbedRest,
+    verdict,
+    scrubbedExchanges && { exchanges: scrubbedExchanges },
+  ) as TrialSummary;
 }
-
-
 
 /** What a trial in process judges: its record, and the live parts of an http agent's trial. */
 async function runJudged(options: TrialOptions): Promise<Judged> {
@@ -125,7 +133,16 @@ async function runJudged(options: TrialOptions): Promise<Judged> {
     // Loaded on first use: the served path pulls in the MCP SDK and an HTTP server, which a run of in-process trials never needs.
     const { runServedTrial } = await import('./servedTrial.js');
     let served: Cassette | undefined;
-    const record = await runServedTrial({ scenario, agent, config: configName, seed, trialIndex, backend, ...(lost && { lost }), onRecording: (r) => (served = r) });
+    const record = await runServedTrial({
+      scenario,
+      agent,
+      config: configName,
+      seed,
+      trialIndex,
+      backend,
+      ...(lost && { lost }),
+      onRecording: (r) => (served = r),
+    });
     return judgeRecord(scenario, record, runSeed, refs, liveParts(scenario, served, options.keepRecording, record.end));
   }
   const rng = new Rng(seed);
@@ -146,21 +163,64 @@ async function runJudged(options: TrialOptions): Promise<Judged> {
   // Built before the clock runs: a library loads its module on first use, through real I/O the
   // virtual clock cannot wait for (it would call the trial hung). A crash plan builds its own
   // executors as its processes start; for a library this first one only loads the module.
-  const first = agent.kind === 'http' || lost || scenario.agents > 1 || (crash && config.kind === 'runtime') ? undefined : await agents.executorFor(agents.transport, clock, rng.fork('runtime'), durable);
+  const first =
+    agent.kind === 'http' || lost || scenario.agents > 1 || (crash && config.kind === 'runtime')
+      ? undefined
+      : await agents.executorFor(agents.transport, clock, rng.fork('runtime'), durable);
   const caps: CallCap[] = [];
-  const crowd = scenario.agents > 1 && !crash && !lost && agent.kind !== 'http' ? await crowdOf(scenario, rng, (ctx) => buildExecutor(config, { ...ctx, ...agents.shared }), { wire: agents.wire, clock, history, ids: agents.ids, startMs }) : undefined;
+  const crowd =
+    scenario.agents > 1 && !crash && !lost && agent.kind !== 'http'
+      ? await crowdOf(scenario, rng, (ctx) => buildExecutor(config, { ...ctx, ...agents.shared }), {
+          wire: agents.wire,
+          clock,
+          history,
+          ids: agents.ids,
+          startMs,
+        })
+      : undefined;
   const { body, clockOptions } = agentBody(stage, agents, { crash, crowd, first, durable, caps });
   // An http agent is its own execution layer: it talks to the services over intercepted HTTP.
   let recording: Cassette | undefined;
   const runAgent = async (): Promise<ClockRun<LoopEnd>> =>
     agent.kind === 'http'
-      ? await (await import('../agent/kinds/httpAgentRun.js')).runHttpAgentTrial({ scenario, run: agent.run, world, clock, history, rng, startMs, trial: { scenario: scenario.name, config: configName, trialIndex, seed }, onRecording: (r) => (recording = r) })
+      ? await (
+          await import('../agent/kinds/httpAgentRun.js')
+        ).runHttpAgentTrial({
+          scenario,
+          run: agent.run,
+          world,
+          clock,
+          history,
+          rng,
+          startMs,
+          trial: { scenario: scenario.name, config: configName, trialIndex, seed },
+          onRecording: (r) => (recording = r),
+        })
       : await onTrialTime(config, clock, rng, () => clock.run(body, clockOptions));
-  const ran = lost ?? trialEnd(await runAgent(), caps.some((c) => c.tripped), startMs);
+  const ran =
+    lost ??
+    trialEnd(
+      await runAgent(),
+      caps.some((c) => c.tripped),
+      startMs,
+    );
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.
   await world.processes.sweep();
-  const record = trialRecord({ scenario: scenario.name, config: configName, trialIndex, seed }, history, ran, await worldSnapshotOf(world), lost, partial);
-  return judgeRecord(scenario, record, runSeed, refs, liveParts(scenario, recording, options.keepRecording, record.end));
+  const record = trialRecord(
+    { scenario: scenario.name, config: configName, trialIndex, seed },
+    history,
+    ran,
+    await worldSnapshotOf(world),
+    lost,
+    partial,
+  );
+  return judgeRecord(
+    scenario,
+    record,
+    runSeed,
+    refs,
+    liveParts(scenario, recording, options.keepRecording, record.end),
+  );
 }
 
 // A run's trials share their scenario's start time: parsed once, not once per trial.
@@ -169,4 +229,3 @@ function startMsOf(text: string): number {
   if (lastStart?.text !== text) lastStart = { text, ms: Date.parse(text) };
   return lastStart.ms;
 }
-

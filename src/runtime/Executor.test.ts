@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, History, IdSource, Rng, TimeoutError, VirtualClock, eventsOf, systemError, type WireRequest } from '../core/index.js';
+import {
+  HttpError,
+  History,
+  IdSource,
+  Rng,
+  TimeoutError,
+  VirtualClock,
+  eventsOf,
+  systemError,
+  type WireRequest,
+} from '../core/index.js';
 import { AuditLog } from './audit.js';
 import { RetryConfigSchema, type RetryConfigInput } from './config.js';
 import { Executor } from './Executor.js';
@@ -10,13 +20,22 @@ import type { ToolResult } from './result.js';
 
 type Reply = (request: WireRequest, signal?: AbortSignal) => unknown;
 
-function setup(config: Partial<RetryConfigInput>, reply: Reply, extra: { budget?: RetryBudget; audit?: AuditLog; secrets?: string[] } = {}) {
+function setup(
+  config: Partial<RetryConfigInput>,
+  reply: Reply,
+  extra: { budget?: RetryBudget; audit?: AuditLog; secrets?: string[] } = {},
+) {
   const clock = new VirtualClock(0);
   const history = new History(clock);
   const transport = new FakeTransport(ALL_TOOLS, reply);
   const executor = new Executor({
     transport,
-    config: RetryConfigSchema.parse({ name: 'test', backoff: { kind: 'fixed', delayMs: 100 }, perCallTimeoutMs: 1_000, ...config }),
+    config: RetryConfigSchema.parse({
+      name: 'test',
+      backoff: { kind: 'fixed', delayMs: 100 },
+      perCallTimeoutMs: 1_000,
+      ...config,
+    }),
     clock,
     rng: new Rng(7),
     history,
@@ -34,7 +53,10 @@ function setup(config: Partial<RetryConfigInput>, reply: Reply, extra: { budget?
 }
 
 const order = { ref: 'ref-1', sku: 'A', qty: 1 };
-const quota = () => new HttpError(429, 'You exceeded your current quota', { error: { type: 'insufficient_quota', code: 'insufficient_quota' } });
+const quota = () =>
+  new HttpError(429, 'You exceeded your current quota', {
+    error: { type: 'insufficient_quota', code: 'insufficient_quota' },
+  });
 
 describe('Executor: retries', () => {
   it('retries a read through two timeouts and succeeds on the third attempt', async () => {
@@ -42,7 +64,10 @@ describe('Executor: retries', () => {
     const result = await t.call('search', { q: 'x' });
     expect(result).toEqual({ kind: 'ok', call: 'call-1', tool: 'search', attempts: 3, value: { hits: 3 } });
     expect(t.of('attempt_end').map((e) => e.error?.kind ?? 'ok')).toEqual(['timeout', 'timeout', 'ok']);
-    expect(t.of('retry_wait').map((e) => [e.attempt, e.ms, e.reason])).toEqual([[1, 100, 'backoff'], [2, 100, 'backoff']]);
+    expect(t.of('retry_wait').map((e) => [e.attempt, e.ms, e.reason])).toEqual([
+      [1, 100, 'backoff'],
+      [2, 100, 'backoff'],
+    ]);
     expect(t.clock.now()).toBe(2_200);
     expect(t.of('outcome')).toMatchObject([{ call: 'call-1', result: 'ok', attempts: 3 }]);
   });
@@ -56,7 +81,12 @@ describe('Executor: retries', () => {
     const t = setup({}, script([error, { ok: true }]));
     const result = await t.call('search', { q: 'x' });
     expect(t.transport.sent).toHaveLength(1);
-    expect(result.kind === 'error' && result.error).toMatchObject({ error_type: kind, retryable: false, attempts: 1, next_actions: next });
+    expect(result.kind === 'error' && result.error).toMatchObject({
+      error_type: kind,
+      retryable: false,
+      attempts: 1,
+      next_actions: next,
+    });
     expect(t.of('give_up')).toMatchObject([{ reason: 'not_retryable' }]);
     expect(t.of('retry_wait')).toEqual([]);
   });
@@ -82,7 +112,11 @@ describe('Executor: retries', () => {
     const t = setup({}, script([{ ok: true }]));
     const result = await t.call('serach', { q: 'x' });
     expect(t.transport.sent).toEqual([]);
-    expect(result.kind === 'error' && result.error).toMatchObject({ error_type: 'not_found', next_actions: ['use_another_tool'], attempts: 0 });
+    expect(result.kind === 'error' && result.error).toMatchObject({
+      error_type: 'not_found',
+      next_actions: ['use_another_tool'],
+      attempts: 0,
+    });
     expect(t.of('outcome')).toMatchObject([{ result: 'error', attempts: 0, error: { kind: 'not_found' } }]);
   });
 
@@ -92,12 +126,18 @@ describe('Executor: retries', () => {
     expect(email).toMatchObject({ kind: 'error', attempts: 1 });
     expect(t.of('give_up')).toMatchObject([{ reason: 'write_without_key' }]);
 
-    const never = setup({ idempotency: { keys: 'per-operation', writes: 'never' } }, script([new HttpError(503, 'busy'), { id: 1 }]));
+    const never = setup(
+      { idempotency: { keys: 'per-operation', writes: 'never' } },
+      script([new HttpError(503, 'busy'), { id: 1 }]),
+    );
     await never.call('create_order', order);
     expect(never.transport.sent).toHaveLength(1);
     expect(never.of('give_up')).toMatchObject([{ reason: 'write_without_key' }]);
 
-    const noKeys = setup({ idempotency: { keys: 'none', writes: 'with-honoured-key' } }, script([new HttpError(503, 'busy'), { id: 1 }]));
+    const noKeys = setup(
+      { idempotency: { keys: 'none', writes: 'with-honoured-key' } },
+      script([new HttpError(503, 'busy'), { id: 1 }]),
+    );
     await noKeys.call('create_order', order);
     expect(noKeys.transport.sent).toHaveLength(1);
     expect(noKeys.transport.sent[0]).not.toHaveProperty('idempotencyKey');
@@ -136,25 +176,44 @@ describe('Executor: retries', () => {
     await t.call('search', { q: 'x' });
     await t.call('create_order', order);
     const keys = new Rng(7).fork('runtime:idempotency-keys');
-    expect(t.transport.calls().filter((r) => r.tool === 'create_order').map((r) => r.idempotencyKey)).toEqual(Array(3).fill(`idem-${keys.hex(16)}`));
+    expect(
+      t.transport
+        .calls()
+        .filter((r) => r.tool === 'create_order')
+        .map((r) => r.idempotencyKey),
+    ).toEqual(Array(3).fill(`idem-${keys.hex(16)}`));
     const jitter = new Rng(7).fork('runtime:backoff');
     const full = (attempt: number): number => Math.floor(jitter.between(0, Math.min(5_000, 100 * 2 ** (attempt - 1))));
     expect(t.of('retry_wait').map((e) => e.ms)).toEqual([full(1), full(2), full(1), full(2)]);
   });
 
-  it('answers each tool name with the last contract of that name, and the runtime\'s own status query', async () => {
+  it("answers each tool name with the last contract of that name, and the runtime's own status query", async () => {
     const clock = new VirtualClock(0);
     const shadowed = { ...lookupTool, name: 'search' };
-    const ownQuery = { ...searchTool, name: 'query_operation_status', description: 'the transport\'s own' };
+    const ownQuery = { ...searchTool, name: 'query_operation_status', description: "the transport's own" };
     const transport = new FakeTransport([shadowed, ownQuery, lookupTool, searchTool], () => ({ ok: true }));
-    const executor = new Executor({ transport, config: RetryConfigSchema.parse({ name: 'test' }), clock, rng: new Rng(7), history: new History(clock), ids: new IdSource(), startMs: 0 });
+    const executor = new Executor({
+      transport,
+      config: RetryConfigSchema.parse({ name: 'test' }),
+      clock,
+      rng: new Rng(7),
+      history: new History(clock),
+      ids: new IdSource(),
+      startMs: 0,
+    });
     expect(executor.tools.map((t) => t.name)).toEqual(['search', 'lookup', 'search', 'query_operation_status']);
-    expect(executor.tools.at(-1)?.description).not.toBe('the transport\'s own');
+    expect(executor.tools.at(-1)?.description).not.toBe("the transport's own");
     const run = await clock.run(() => executor.call('search', { id: 'x' }));
     // The last `search` wants a query: an id is refused; the first (lookup's schema) would have sent it.
-    expect(run.kind === 'settled' && run.value).toMatchObject({ kind: 'error', error: { error_type: 'invalid_argument' } });
+    expect(run.kind === 'settled' && run.value).toMatchObject({
+      kind: 'error',
+      error: { error_type: 'invalid_argument' },
+    });
     const query = await clock.run(() => executor.call('query_operation_status', { operation_id: 'op-9' }));
-    expect(query.kind === 'settled' && query.value).toMatchObject({ kind: 'error', error: { error_type: 'not_found' } });
+    expect(query.kind === 'settled' && query.value).toMatchObject({
+      kind: 'error',
+      error: { error_type: 'not_found' },
+    });
     expect(transport.sent).toEqual([]);
   });
 
@@ -169,7 +228,9 @@ describe('Executor: retries', () => {
       ['seq', 't', 'type', 'op', 'call', 'tool', 'state', 'idempotencyKey', 'businessKey'],
     ]);
     expect(t.of('operation').map((e) => e.state)).toEqual(['recorded', 'succeeded']);
-    expect(keysOf([...t.of('retry_wait'), ...g.of('retry_wait')])).toEqual(Array(2).fill(['seq', 't', 'type', 'call', 'attempt', 'ms', 'reason']));
+    expect(keysOf([...t.of('retry_wait'), ...g.of('retry_wait')])).toEqual(
+      Array(2).fill(['seq', 't', 'type', 'call', 'attempt', 'ms', 'reason']),
+    );
     expect(keysOf(g.of('give_up'))).toEqual([['seq', 't', 'type', 'call', 'reason', 'error']]);
     const noKey = setup({ idempotency: { keys: 'none', writes: 'always' } }, script([{ id: 'o1' }]));
     await noKey.call('send_email', { to: 'a', body: 'b' });
@@ -186,7 +247,21 @@ describe('Executor: retries', () => {
     store = t.store;
     await t.call('create_order', order);
     const key = t.transport.sent[0]?.idempotencyKey;
-    expect(seen).toEqual([[{ op: 'op-1', call: 'call-1', tool: 'create_order', input: order, idempotencyKey: key, businessKey: 'ref-1', state: 'pending', createdAt: 0, updatedAt: 0 }]]);
+    expect(seen).toEqual([
+      [
+        {
+          op: 'op-1',
+          call: 'call-1',
+          tool: 'create_order',
+          input: order,
+          idempotencyKey: key,
+          businessKey: 'ref-1',
+          state: 'pending',
+          createdAt: 0,
+          updatedAt: 0,
+        },
+      ],
+    ]);
     const [recorded, attempt] = [t.of('operation')[0], t.of('attempt')[0]];
     expect(recorded).toMatchObject({ state: 'recorded', op: 'op-1', idempotencyKey: key, businessKey: 'ref-1' });
     expect(recorded!.seq).toBeLessThan(attempt!.seq);
@@ -221,7 +296,11 @@ describe('Executor: Retry-After, deadline and budget', () => {
     expect(t.of('give_up')).toMatchObject([{ reason: 'retry_after_exceeds_deadline' }]);
     expect(t.of('retry_wait')).toEqual([]);
     expect(t.clock.now()).toBe(0);
-    expect(result.kind === 'error' && result.error).toMatchObject({ error_type: 'rate_limit', retry_after_ms: 30_000, next_actions: ['retry_later'] });
+    expect(result.kind === 'error' && result.error).toMatchObject({
+      error_type: 'rate_limit',
+      retry_after_ms: 30_000,
+      next_actions: ['retry_later'],
+    });
   });
 
   it('gives up when Retry-After exceeds retryAfter.maxMs even with no deadline', async () => {
@@ -232,7 +311,10 @@ describe('Executor: Retry-After, deadline and budget', () => {
   });
 
   it('holds the next call of the same tool until a Retry-After the last call gave up on has passed (R9)', async () => {
-    const t = setup({ maxAttempts: 1 }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '3' }), { ok: 1 }]));
+    const t = setup(
+      { maxAttempts: 1 },
+      inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '3' }), { ok: 1 }]),
+    );
     expect(await t.call('search', { q: 'x' })).toMatchObject({ kind: 'error' });
     expect(await t.call('search', { q: 'y' })).toMatchObject({ kind: 'ok', attempts: 1 });
     expect(t.of('retry_wait')).toMatchObject([{ call: 'call-2', attempt: 0, ms: 3_000, reason: 'retry_after' }]);
@@ -240,47 +322,77 @@ describe('Executor: Retry-After, deadline and budget', () => {
   });
 
   it('does not send the next call at all when the held wait would cross the deadline', async () => {
-    const t = setup({ maxAttempts: 1, deadlineMs: 5_000 }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '30' }), { ok: 1 }]));
+    const t = setup(
+      { maxAttempts: 1, deadlineMs: 5_000 },
+      inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '30' }), { ok: 1 }]),
+    );
     await t.call('search', { q: 'x' });
     const second = await t.call('search', { q: 'y' });
     expect(t.transport.sent).toHaveLength(1);
-    expect(t.of('give_up')).toMatchObject([{ call: 'call-1' }, { call: 'call-2', reason: 'retry_after_exceeds_deadline' }]);
-    expect(second.kind === 'error' && second.error).toMatchObject({ error_type: 'rate_limit', next_actions: ['retry_later'] });
+    expect(t.of('give_up')).toMatchObject([
+      { call: 'call-1' },
+      { call: 'call-2', reason: 'retry_after_exceeds_deadline' },
+    ]);
+    expect(second.kind === 'error' && second.error).toMatchObject({
+      error_type: 'rate_limit',
+      next_actions: ['retry_later'],
+    });
   });
 
   it('does not send the next call when the held wait is longer than retryAfter.maxMs, even with no deadline', async () => {
-    const t = setup({ maxAttempts: 1, deadlineMs: null, retryAfter: { mode: 'honour', maxMs: 10_000 } }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '20' }), { ok: 1 }]));
+    const t = setup(
+      { maxAttempts: 1, deadlineMs: null, retryAfter: { mode: 'honour', maxMs: 10_000 } },
+      inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '20' }), { ok: 1 }]),
+    );
     await t.call('search', { q: 'x' });
     await t.call('search', { q: 'y' });
     expect(t.transport.sent).toHaveLength(1);
-    expect(t.of('give_up').map((g) => `${g.call} ${g.reason}`)).toEqual(['call-1 max_attempts', 'call-2 retry_after_exceeds_deadline']);
+    expect(t.of('give_up').map((g) => `${g.call} ${g.reason}`)).toEqual([
+      'call-1 max_attempts',
+      'call-2 retry_after_exceeds_deadline',
+    ]);
     expect(t.clock.now()).toBe(0);
   });
 
   it('does not hold another tool, nor anything under mode ignore', async () => {
-    const t = setup({ maxAttempts: 1 }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '3' }), { ok: 1 }, { ok: 2 }]));
+    const t = setup(
+      { maxAttempts: 1 },
+      inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '3' }), { ok: 1 }, { ok: 2 }]),
+    );
     await t.call('search', { q: 'x' });
     expect(await t.call('lookup', { id: 'o-1' })).toMatchObject({ kind: 'ok' });
     expect(t.clock.now()).toBe(0);
-    const ignoring = setup({ maxAttempts: 1, retryAfter: { mode: 'ignore', maxMs: 60_000 } }, inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '3' }), { ok: 1 }]));
+    const ignoring = setup(
+      { maxAttempts: 1, retryAfter: { mode: 'ignore', maxMs: 60_000 } },
+      inTurn([new HttpError(429, 'slow down', undefined, { 'retry-after': '3' }), { ok: 1 }]),
+    );
     await ignoring.call('search', { q: 'x' });
     expect(await ignoring.call('search', { q: 'y' })).toMatchObject({ kind: 'ok' });
     expect(ignoring.of('retry_wait')).toEqual([]);
   });
 
   it('ignores the hint under mode ignore', async () => {
-    const t = setup({ retryAfter: { mode: 'ignore', maxMs: 1_000 } }, script([new HttpError(429, 'slow', undefined, { 'Retry-After': '30' }), { ok: 1 }]));
+    const t = setup(
+      { retryAfter: { mode: 'ignore', maxMs: 1_000 } },
+      script([new HttpError(429, 'slow', undefined, { 'Retry-After': '30' }), { ok: 1 }]),
+    );
     expect(await t.call('search', { q: 'x' })).toMatchObject({ kind: 'ok' });
     expect(t.of('retry_wait')).toMatchObject([{ ms: 100, reason: 'backoff' }]);
   });
 
   it('gives up when the backoff would cross the deadline, and cuts the attempt timeout at the deadline', async () => {
-    const t = setup({ deadlineMs: 1_500, perCallTimeoutMs: 1_000, backoff: { kind: 'fixed', delayMs: 600 } }, script([HANG]));
+    const t = setup(
+      { deadlineMs: 1_500, perCallTimeoutMs: 1_000, backoff: { kind: 'fixed', delayMs: 600 } },
+      script([HANG]),
+    );
     await t.call('search', { q: 'x' });
     expect(t.of('give_up')).toMatchObject([{ reason: 'deadline' }]);
     expect(t.transport.sent).toHaveLength(1);
 
-    const cut = setup({ deadlineMs: 1_500, perCallTimeoutMs: 1_000, backoff: { kind: 'fixed', delayMs: 100 } }, script([HANG]));
+    const cut = setup(
+      { deadlineMs: 1_500, perCallTimeoutMs: 1_000, backoff: { kind: 'fixed', delayMs: 100 } },
+      script([HANG]),
+    );
     await cut.call('search', { q: 'x' });
     // 1000 ms, wait 100, then the second attempt only gets the 400 ms left.
     expect(cut.clock.now()).toBe(1_500);
@@ -308,7 +420,10 @@ describe('Executor: Retry-After, deadline and budget', () => {
 });
 
 describe('Executor: unknown outcomes and reconciliation', () => {
-  const statusReply = (status: unknown): Reply => (request, signal) => (request.purpose === 'status' ? status : hang(signal));
+  const statusReply =
+    (status: unknown): Reply =>
+    (request, signal) =>
+      request.purpose === 'status' ? status : hang(signal);
 
   it('reconciles a timed-out write: succeeded -> ok with the service value', async () => {
     const t = setup({ maxAttempts: 2 }, statusReply({ state: 'succeeded', value: { id: 'o1' } }));
@@ -341,9 +456,15 @@ describe('Executor: unknown outcomes and reconciliation', () => {
   });
 
   it('reconciles failed as an error', async () => {
-    const t = setup({ maxAttempts: 1 }, statusReply({ state: 'failed', status: 422, message: 'sku A is discontinued' }));
+    const t = setup(
+      { maxAttempts: 1 },
+      statusReply({ state: 'failed', status: 422, message: 'sku A is discontinued' }),
+    );
     const result = await t.call('create_order', order);
-    expect(result.kind === 'error' && result.error).toMatchObject({ error_type: 'invalid_argument', message: 'sku A is discontinued' });
+    expect(result.kind === 'error' && result.error).toMatchObject({
+      error_type: 'invalid_argument',
+      message: 'sku A is discontinued',
+    });
     expect((await t.store.get('op-1'))?.state).toBe('failed');
   });
 
@@ -351,7 +472,11 @@ describe('Executor: unknown outcomes and reconciliation', () => {
     const t = setup({}, script([systemError('ECONNRESET', 'socket hang up')]));
     const result = await t.call('send_email', { to: 'a@b', body: 'hi' });
     expect(t.transport.sent).toHaveLength(1);
-    expect(result.kind === 'unknown' && result.unknown).toMatchObject({ error_code: 'network', retry_allowed: false, next_action: 'ask_user' });
+    expect(result.kind === 'unknown' && result.unknown).toMatchObject({
+      error_code: 'network',
+      retry_allowed: false,
+      next_action: 'ask_user',
+    });
   });
 
   it('reports the last error plainly without operation records (the naive runtime)', async () => {
@@ -374,7 +499,13 @@ describe('Executor: unknown outcomes and reconciliation', () => {
     expect((await t.call('create_order', order)).kind).toBe('unknown');
     status = { state: 'succeeded', value: { id: 'o1' } };
     const result = await t.call('query_operation_status', { operation_id: 'op-1' });
-    expect(result).toEqual({ kind: 'ok', call: 'call-2', tool: 'query_operation_status', attempts: 1, value: { operation_id: 'op-1', status: 'succeeded', value: { id: 'o1' } } });
+    expect(result).toEqual({
+      kind: 'ok',
+      call: 'call-2',
+      tool: 'query_operation_status',
+      attempts: 1,
+      value: { operation_id: 'op-1', status: 'succeeded', value: { id: 'o1' } },
+    });
     expect((await t.store.get('op-1'))?.state).toBe('succeeded');
     const again = await t.call('query_operation_status', { operation_id: 'op-1' });
     expect(again).toMatchObject({ kind: 'ok', attempts: 0 });
@@ -387,7 +518,9 @@ describe('Executor: unknown outcomes and reconciliation', () => {
 
   it('resubmitting an unknown operation with the same business key reuses its op and key', async () => {
     let n = 0;
-    const t = setup({ maxAttempts: 1, reconcile: false }, (_request, signal) => (++n === 1 ? hang(signal) : { id: 'o1' }));
+    const t = setup({ maxAttempts: 1, reconcile: false }, (_request, signal) =>
+      ++n === 1 ? hang(signal) : { id: 'o1' },
+    );
     expect((await t.call('create_order', order)).kind).toBe('unknown');
     expect(await t.call('create_order', order)).toMatchObject({ kind: 'ok' });
     const [first, second] = t.transport.sent;
@@ -408,14 +541,25 @@ describe('Executor: unknown outcomes and reconciliation', () => {
 describe('Executor: audit', () => {
   it('logs one redacted entry per call with the raw error and its stack', async () => {
     const audit = new AuditLog();
-    const t = setup({ maxAttempts: 2 }, script([new TimeoutError(5), new HttpError(401, 'bad key sk-abcdefghijkl1234 for hunter2')]), {
-      audit,
-      secrets: ['hunter2'],
-    });
+    const t = setup(
+      { maxAttempts: 2 },
+      script([new TimeoutError(5), new HttpError(401, 'bad key sk-abcdefghijkl1234 for hunter2')]),
+      {
+        audit,
+        secrets: ['hunter2'],
+      },
+    );
     await t.call('search', { q: 'x' });
     expect(audit.entries).toHaveLength(1);
     const [entry] = audit.entries;
-    expect(entry).toMatchObject({ call: 'call-1', tool: 'search', errorKind: 'permission_denied', retries: 1, status: 'error', latencyMs: 100 });
+    expect(entry).toMatchObject({
+      call: 'call-1',
+      tool: 'search',
+      errorKind: 'permission_denied',
+      retries: 1,
+      status: 'error',
+      latencyMs: 100,
+    });
     expect(entry?.rawError?.message).toBe('bad key [REDACTED] for [REDACTED]');
     expect(entry?.rawError?.stack).toContain('HttpError');
   });

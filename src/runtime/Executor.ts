@@ -27,7 +27,11 @@ import { InMemoryOperationStore } from './idempotency/InMemoryOperationStore.js'
 import { newIdempotencyKey } from './idempotency/idempotencyKey.js';
 import type { OperationRecord } from './idempotency/OperationRecord.js';
 import type { OperationStore } from './idempotency/OperationStore.js';
-import { QUERY_OPERATION_STATUS, QueryOperationStatusInputSchema, queryOperationStatusTool } from './queryOperationStatusTool.js';
+import {
+  QUERY_OPERATION_STATUS,
+  QueryOperationStatusInputSchema,
+  queryOperationStatusTool,
+} from './queryOperationStatusTool.js';
 import { readStatus } from './readStatus.js';
 import { redact } from './redact.js';
 import type { NextAction, ToolErrorFeedback, ToolResult } from './result.js';
@@ -120,14 +124,20 @@ export class Executor implements ToolExecutor {
 
   constructor(options: ExecutorOptions) {
     // The breaker sits between the retries and the wire, so a refused send never leaves (cockatiel's wrap(retry, breaker)).
-    this.#o = options.config.circuitBreaker ? { ...options, transport: new CircuitBreakerTransport(options.transport, options.config.circuitBreaker, options.clock) } : options;
+    this.#o = options.config.circuitBreaker
+      ? {
+          ...options,
+          transport: new CircuitBreakerTransport(options.transport, options.config.circuitBreaker, options.clock),
+        }
+      : options;
     const tools: ToolContract[] = [];
     for (const t of options.transport.tools) if (t.name !== QUERY_OPERATION_STATUS) tools.push(t);
     tools.push(queryOperationStatusTool);
     this.tools = tools;
     this.store = options.store ?? new InMemoryOperationStore();
     this.budget = options.budget ?? retryBudgetFor(options.config, options.clock);
-    this.policies = options.policies ?? clientPoliciesFor(options.config, options.clock, options.rng.fork('runtime:client-policies'));
+    this.policies =
+      options.policies ?? clientPoliciesFor(options.config, options.clock, options.rng.fork('runtime:client-policies'));
     this.#deadline = new Deadline(options.clock, options.startMs, options.config.deadlineMs);
   }
 
@@ -164,7 +174,8 @@ export class Executor implements ToolExecutor {
   async resume(options: CallOptions = {}): Promise<readonly OperationRecord[]> {
     for (const record of await this.store.list()) {
       if (record.state !== 'pending' && record.state !== 'unknown') continue;
-      if (record.state === 'pending') await this.#settle(record, record.call, { state: 'unknown', error: DIED_WAITING });
+      if (record.state === 'pending')
+        await this.#settle(record, record.call, { state: 'unknown', error: DIED_WAITING });
       if (this.#o.config.reconcile && this.#contract(record.tool)?.canQueryStatus) {
         await this.call(QUERY_OPERATION_STATUS, { operation_id: record.op }, options);
       }
@@ -190,12 +201,20 @@ export class Executor implements ToolExecutor {
   async #dispatch(call: string, tool: string, contract: ToolContract | undefined, input: unknown): Promise<Finished> {
     if (!contract) {
       const names = this.tools.map((t) => t.name).join(', ');
-      const error: ErrorData = { kind: 'not_found', message: `there is no tool named "${tool}"; available tools: ${names}`, retryable: false };
+      const error: ErrorData = {
+        kind: 'not_found',
+        message: `there is no tool named "${tool}"; available tools: ${names}`,
+        retryable: false,
+      };
       return this.#fail(call, tool, input, 0, error, { nextActions: ['use_another_tool'] });
     }
     const parsed = contract.input.safeParse(input);
     if (!parsed.success) {
-      const error: ErrorData = { kind: 'invalid_argument', message: `the arguments for ${tool} do not match its schema`, retryable: false };
+      const error: ErrorData = {
+        kind: 'invalid_argument',
+        message: `the arguments for ${tool} do not match its schema`,
+        retryable: false,
+      };
       return this.#fail(call, tool, input, 0, error, { fieldErrors: fieldErrors(parsed.error, input) });
     }
     if (contract === queryOperationStatusTool) {
@@ -212,7 +231,10 @@ export class Executor implements ToolExecutor {
     if (journaled) return this.#replayJournal(call, journaled, input);
     const keys = contract.risk === 'read' ? 'none' : config.idempotency.keys;
     let key = keys === 'none' ? undefined : newIdempotencyKey(this.#keyRng);
-    let record = contract.risk !== 'read' && config.operationRecords ? await this.#openOperation(call, contract, args, key) : undefined;
+    let record =
+      contract.risk !== 'read' && config.operationRecords
+        ? await this.#openOperation(call, contract, args, key)
+        : undefined;
     if (record) key = record.idempotencyKey;
     // A reused record whose earlier outcome is unknown stays uncertain whatever this call sees.
     let uncertain = record?.state === 'unknown';
@@ -252,25 +274,59 @@ export class Executor implements ToolExecutor {
       const throttledLocally = throttle?.admit() === false;
       const sent: AttemptResult = throttledLocally
         ? { kind: 'error', error: new ClientThrottledError(p) }
-        : await sendAttempt(transport, clock, attemptRequest(request, tool, args, call, attempts, key), this.#attemptTimeout(), this.#signals);
+        : await sendAttempt(
+            transport,
+            clock,
+            attemptRequest(request, tool, args, call, attempts, key),
+            this.#attemptTimeout(),
+            this.#signals,
+          );
       if (sent.kind === 'ok') {
         throttle?.record(true);
         quota?.succeeded(quotaCost);
-        history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
+        history.stamp({
+          seq: 0,
+          t: 0,
+          type: 'attempt_end',
+          call,
+          attempt: attempts,
+          purpose: 'call',
+          request,
+          result: 'ok',
+        });
         if (record) await this.#settle(record, call, { state: 'succeeded', result: sent.value });
-        return record ? { result: { kind: 'ok', call, tool, attempts, value: sent.value }, op: record.op } : { result: { kind: 'ok', call, tool, attempts, value: sent.value } };
+        return record
+          ? { result: { kind: 'ok', call, tool, attempts, value: sent.value }, op: record.op }
+          : { result: { kind: 'ok', call, tool, attempts, value: sent.value } };
       }
       const error = this.#attemptFailed(call, tool, attempts, request, sent.error, throttledLocally);
       lastError = error;
       lastRaw = sent.error;
       uncertain ||= isUncertain(error);
-      const decision = decideRetry(this.#retryContext(error, attempts, contract, key !== undefined && contract.honoursIdempotencyKeys, previousDelayMs, throttledLocally));
+      const decision = decideRetry(
+        this.#retryContext(
+          error,
+          attempts,
+          contract,
+          key !== undefined && contract.honoursIdempotencyKeys,
+          previousDelayMs,
+          throttledLocally,
+        ),
+      );
       if (decision.kind === 'stop') {
         history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: decision.reason, error });
         if (BUDGET_STOPS.has(decision.reason)) lastError = budgetSpent(error, decision.reason);
         break;
       }
-      history.stamp({ seq: 0, t: 0, type: 'retry_wait', call, attempt: attempts, ms: decision.delayMs, reason: decision.reason });
+      history.stamp({
+        seq: 0,
+        t: 0,
+        type: 'retry_wait',
+        call,
+        attempt: attempts,
+        ms: decision.delayMs,
+        reason: decision.reason,
+      });
       await clock.sleep(decision.delayMs);
       previousDelayMs = decision.delayMs;
       quotaCost = decision.quotaCost;
@@ -283,24 +339,51 @@ export class Executor implements ToolExecutor {
 
   /** Gives the call up at the task's deadline: the error it ends with. */
   #giveUpAtDeadline(call: string, lastError: ErrorData | undefined): ErrorData {
-    const error = lastError ?? { kind: 'timeout', message: 'the task deadline passed before the call could be sent', retryable: false, code: 'EDEADLINE' };
+    const error = lastError ?? {
+      kind: 'timeout',
+      message: 'the task deadline passed before the call could be sent',
+      retryable: false,
+      code: 'EDEADLINE',
+    };
     this.#o.history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'deadline', error });
     return error;
   }
 
   /** Gives the call up, unsent, when an earlier Retry-After holds the tool longer than the call may wait: the error it ends with. */
   #giveUpOnHeld(call: string, tool: string, held: number, lastError: ErrorData | undefined): ErrorData {
-    const error = lastError ?? { kind: 'rate_limit', message: `the server asked to wait ${held}ms before ${tool} is called again (Retry-After)`, retryable: false, retryAfterMs: held };
+    const error = lastError ?? {
+      kind: 'rate_limit',
+      message: `the server asked to wait ${held}ms before ${tool} is called again (Retry-After)`,
+      retryable: false,
+      retryAfterMs: held,
+    };
     this.#o.history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: 'retry_after_exceeds_deadline', error });
     return budgetSpent(error, 'retry_after_exceeds_deadline');
   }
 
   /** A failed attempt, classified and recorded; the throttle and the tool's Retry-After hold learn from it. */
-  #attemptFailed(call: string, tool: string, attempt: number, request: string, raw: unknown, throttledLocally: boolean): ErrorData {
+  #attemptFailed(
+    call: string,
+    tool: string,
+    attempt: number,
+    request: string,
+    raw: unknown,
+    throttledLocally: boolean,
+  ): ErrorData {
     const { config, history, clock } = this.#o;
     const error = classifyError(raw, clock.now());
     if (!throttledLocally) this.policies.throttle?.record(!OVERLOAD_KINDS.has(error.kind));
-    history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt, purpose: 'call', request, result: 'error', error });
+    history.stamp({
+      seq: 0,
+      t: 0,
+      type: 'attempt_end',
+      call,
+      attempt,
+      purpose: 'call',
+      request,
+      result: 'error',
+      error,
+    });
     if (error.retryAfterMs !== undefined && config.retryAfter.mode === 'honour') {
       const until = (this.#retryAfterUntil ??= new Map());
       until.set(tool, Math.max(until.get(tool) ?? 0, clock.now() + error.retryAfterMs));
@@ -312,13 +395,33 @@ export class Executor implements ToolExecutor {
    * The context of one retry decision, in one object per executor rewritten for each decision rather than one per
    * failed attempt: `decideRetry` reads it synchronously and keeps nothing of it. The keys in the order the literal had.
    */
-  #retryContext(error: ErrorData, attempts: number, contract: ToolContract, honouredKey: boolean, previousDelayMs: number, throttledLocally: boolean): RetryContext {
+  #retryContext(
+    error: ErrorData,
+    attempts: number,
+    contract: ToolContract,
+    honouredKey: boolean,
+    previousDelayMs: number,
+    throttledLocally: boolean,
+  ): RetryContext {
     const ctx = this.#decision;
     if (ctx === undefined) {
       const config = this.#o.config;
       const risk = contract.risk;
       const clientRetries = contract.clientRetries ?? 0;
-      const made: Mutable<RetryContext> = { config, error, attempts, risk, honouredKey, clientRetries, previousDelayMs, deadline: this.#deadline, budget: this.budget, rng: this.#jitterRng, client: this.policies, throttledLocally };
+      const made: Mutable<RetryContext> = {
+        config,
+        error,
+        attempts,
+        risk,
+        honouredKey,
+        clientRetries,
+        previousDelayMs,
+        deadline: this.#deadline,
+        budget: this.budget,
+        rng: this.#jitterRng,
+        client: this.policies,
+        throttledLocally,
+      };
       this.#decision = made;
       return made;
     }
@@ -344,8 +447,18 @@ export class Executor implements ToolExecutor {
   /** Answers a replayed call from its record: no attempt leaves, the history says which record answered. */
   #replayJournal(call: string, record: OperationRecord, input: unknown): Finished {
     const tool = record.tool;
-    this.#o.history.stamp(operationEvent(record.op, call, tool, record.state === 'succeeded' ? 'succeeded' : 'failed', record.idempotencyKey, record.businessKey));
-    if (record.state === 'failed' && record.error) return { ...this.#fail(call, tool, input, 0, record.error), op: record.op };
+    this.#o.history.stamp(
+      operationEvent(
+        record.op,
+        call,
+        tool,
+        record.state === 'succeeded' ? 'succeeded' : 'failed',
+        record.idempotencyKey,
+        record.businessKey,
+      ),
+    );
+    if (record.state === 'failed' && record.error)
+      return { ...this.#fail(call, tool, input, 0, record.error), op: record.op };
     return { result: { kind: 'ok', call, tool, attempts: 0, value: record.result }, op: record.op };
   }
 
@@ -353,11 +466,17 @@ export class Executor implements ToolExecutor {
    * Writes the record before the first submission (R22). A resubmission of an operation whose
    * outcome is unknown, with the same business key and parameters, reuses its record and key.
    */
-  async #openOperation(call: string, contract: ToolContract, args: unknown, key: string | undefined): Promise<OperationRecord> {
+  async #openOperation(
+    call: string,
+    contract: ToolContract,
+    args: unknown,
+    key: string | undefined,
+  ): Promise<OperationRecord> {
     const { history, clock, ids } = this.#o;
     const tool = contract.name;
     const businessKey = businessKeyOf(contract, args);
-    const prior = businessKey === undefined ? undefined : await this.store.findByKey({ kind: 'business', tool, key: businessKey });
+    const prior =
+      businessKey === undefined ? undefined : await this.store.findByKey({ kind: 'business', tool, key: businessKey });
     const reuse = prior?.state === 'unknown' && canonicalJson(prior.input) === canonicalJson(args);
     const now = clock.now();
     const record: OperationRecord =
@@ -380,13 +499,26 @@ export class Executor implements ToolExecutor {
   }
 
   /** An uncertain failure of a write (R18): mark it unknown, reconcile if allowed (R21), never guess. */
-  async #unresolved(call: string, contract: ToolContract, record: OperationRecord, error: ErrorData, attempts: number, raw: unknown): Promise<Finished> {
+  async #unresolved(
+    call: string,
+    contract: ToolContract,
+    record: OperationRecord,
+    error: ErrorData,
+    attempts: number,
+    raw: unknown,
+  ): Promise<Finished> {
     const tool = contract.name;
     const unknown = await this.#settle(record, call, { state: 'unknown', error });
     let detail = `${error.message}, after ${attempts} attempt(s)`;
     if (this.#o.config.reconcile && contract.canQueryStatus) {
       const answer = await this.#askStatus(call, contract, unknown);
-      this.#o.history.record({ type: 'reconcile', call, op: record.op, found: answer.found, ...openTaskField(answer.found === 'succeeded' ? answer.value : undefined) });
+      this.#o.history.record({
+        type: 'reconcile',
+        call,
+        op: record.op,
+        found: answer.found,
+        ...openTaskField(answer.found === 'succeeded' ? answer.value : undefined),
+      });
       switch (answer.found) {
         case 'succeeded':
           await this.#settle(unknown, call, { state: 'succeeded', result: answer.value });
@@ -412,14 +544,27 @@ export class Executor implements ToolExecutor {
     const record = await this.store.get(opId);
     const contract = record && this.#contract(record.tool);
     if (!record || !contract) {
-      const error: ErrorData = { kind: 'not_found', message: `there is no operation with id "${opId}"`, retryable: false };
+      const error: ErrorData = {
+        kind: 'not_found',
+        message: `there is no operation with id "${opId}"`,
+        retryable: false,
+      };
       return this.#fail(call, tool, input, 0, error, { nextActions: ['fix_arguments', 'ask_user'] });
     }
     const op = record.op;
-    const done = (value: unknown, attempts: number): Finished => ({ result: { kind: 'ok', call, tool, attempts, value: { operation_id: op, status: 'succeeded', value } }, op });
+    const done = (value: unknown, attempts: number): Finished => ({
+      result: { kind: 'ok', call, tool, attempts, value: { operation_id: op, status: 'succeeded', value } },
+      op,
+    });
     // The query succeeded in learning that the operation failed: that is an answer, not an error of the query.
     const failed = (error: ErrorData, attempts: number): Finished => ({
-      result: { kind: 'ok', call, tool, attempts, value: { operation_id: op, status: 'failed', error_type: error.kind, message: error.message } },
+      result: {
+        kind: 'ok',
+        call,
+        tool,
+        attempts,
+        value: { operation_id: op, status: 'failed', error_type: error.kind, message: error.message },
+      },
       op,
     });
     // A definite result is already known: asking again adds load and nothing else.
@@ -427,10 +572,26 @@ export class Executor implements ToolExecutor {
     if (record.state === 'failed' && record.error) return failed(record.error, 0);
     const error = record.error ?? { kind: 'unknown', message: 'no definite answer was received', retryable: false };
     if (!contract.canQueryStatus) {
-      return { result: { kind: 'unknown', call, tool, attempts: 0, unknown: unknownResult(record, contract, error.kind, error.message) }, error, op };
+      return {
+        result: {
+          kind: 'unknown',
+          call,
+          tool,
+          attempts: 0,
+          unknown: unknownResult(record, contract, error.kind, error.message),
+        },
+        error,
+        op,
+      };
     }
     const answer = await this.#askStatus(call, contract, record);
-    this.#o.history.record({ type: 'reconcile', call, op, found: answer.found, ...openTaskField(answer.found === 'succeeded' ? answer.value : undefined) });
+    this.#o.history.record({
+      type: 'reconcile',
+      call,
+      op,
+      found: answer.found,
+      ...openTaskField(answer.found === 'succeeded' ? answer.value : undefined),
+    });
     switch (answer.found) {
       case 'succeeded':
         await this.#settle(record, call, { state: 'succeeded', result: answer.value });
@@ -440,7 +601,13 @@ export class Executor implements ToolExecutor {
         return failed(answer.error, 1);
       default:
         return {
-          result: { kind: 'unknown', call, tool, attempts: 1, unknown: unknownResult(record, contract, error.kind, `${error.message}; ${FOUND_TEXT[answer.found]}`) },
+          result: {
+            kind: 'unknown',
+            call,
+            tool,
+            attempts: 1,
+            unknown: unknownResult(record, contract, error.kind, `${error.message}; ${FOUND_TEXT[answer.found]}`),
+          },
           error,
           op,
         };
@@ -452,12 +619,40 @@ export class Executor implements ToolExecutor {
     const { history, clock, ids, transport } = this.#o;
     const request = ids.next('req');
     const withKey = record.idempotencyKey === undefined ? {} : { idempotencyKey: record.idempotencyKey };
-    const ref: OperationRef = { op: record.op, input: record.input, ...withKey, ...(record.businessKey !== undefined && { businessKey: record.businessKey }) };
-    history.record({ type: 'attempt', call, attempt: 1, tool: contract.name, purpose: 'status', request, op: record.op, ...withKey });
-    const sent = await sendAttempt(transport, clock, { request, tool: contract.name, purpose: 'status', input: ref, call, attempt: 1, ...withKey }, this.#attemptTimeout(), this.#signals);
+    const ref: OperationRef = {
+      op: record.op,
+      input: record.input,
+      ...withKey,
+      ...(record.businessKey !== undefined && { businessKey: record.businessKey }),
+    };
+    history.record({
+      type: 'attempt',
+      call,
+      attempt: 1,
+      tool: contract.name,
+      purpose: 'status',
+      request,
+      op: record.op,
+      ...withKey,
+    });
+    const sent = await sendAttempt(
+      transport,
+      clock,
+      { request, tool: contract.name, purpose: 'status', input: ref, call, attempt: 1, ...withKey },
+      this.#attemptTimeout(),
+      this.#signals,
+    );
     const status = sent.kind === 'ok' ? readStatus(sent.value) : undefined;
     if (!status) {
-      const error = sent.kind === 'error' ? classifyError(sent.error, clock.now()) : { kind: 'unknown' as const, message: 'the status answer was not an operation status', retryable: false, code: 'EMALFORMED' };
+      const error =
+        sent.kind === 'error'
+          ? classifyError(sent.error, clock.now())
+          : {
+              kind: 'unknown' as const,
+              message: 'the status answer was not an operation status',
+              retryable: false,
+              code: 'EMALFORMED',
+            };
       history.record({ type: 'attempt_end', call, attempt: 1, purpose: 'status', request, result: 'error', error });
       return { found: 'error', error };
     }
@@ -475,9 +670,15 @@ export class Executor implements ToolExecutor {
   }
 
   /** Updates the record and tells the history; keeps the given record if the store lost it. */
-  async #settle(record: OperationRecord, call: string, patch: { state: 'succeeded'; result: unknown } | { state: 'failed' | 'unknown'; error: ErrorData }): Promise<OperationRecord> {
+  async #settle(
+    record: OperationRecord,
+    call: string,
+    patch: { state: 'succeeded'; result: unknown } | { state: 'failed' | 'unknown'; error: ErrorData },
+  ): Promise<OperationRecord> {
     const updated = (await this.store.update(record.op, patch, this.#o.clock.now())) ?? { ...record, ...patch };
-    this.#o.history.stamp(operationEvent(record.op, call, record.tool, patch.state, updated.idempotencyKey, updated.businessKey));
+    this.#o.history.stamp(
+      operationEvent(record.op, call, record.tool, patch.state, updated.idempotencyKey, updated.businessKey),
+    );
     return updated;
   }
 
@@ -495,7 +696,10 @@ export class Executor implements ToolExecutor {
     error: ErrorData,
     extra: { fieldErrors?: ToolErrorFeedback['field_errors']; nextActions?: readonly NextAction[] } = {},
   ): Finished {
-    return { result: { kind: 'error', call, tool, attempts, error: errorFeedback({ error, input, attempts, ...extra }) }, error };
+    return {
+      result: { kind: 'error', call, tool, attempts, error: errorFeedback({ error, input, attempts, ...extra }) },
+      error,
+    };
   }
 
   #audit(done: Finished, options: CallOptions, latencyMs: number): void {
@@ -530,7 +734,13 @@ const DIED_WAITING: ErrorData = {
 };
 
 /** Stops that spend the task's budget: the model must not be told a retry could still help (R8, R9, R28). */
-const BUDGET_STOPS: ReadonlySet<GiveUpReason> = new Set<GiveUpReason>(['deadline', 'retry_after_exceeds_deadline', 'budget', 'client_budget', 'client_throttled']);
+const BUDGET_STOPS: ReadonlySet<GiveUpReason> = new Set<GiveUpReason>([
+  'deadline',
+  'retry_after_exceeds_deadline',
+  'budget',
+  'client_budget',
+  'client_throttled',
+]);
 
 /** Answers that say the backend did not accept the request (SRE adaptive throttling's `accepts` leave them out). */
 const OVERLOAD_KINDS: ReadonlySet<ErrorData['kind']> = new Set(['rate_limit', 'unavailable', 'timeout', 'network']);
@@ -540,9 +750,14 @@ const BUDGET_STOP_TEXT: Readonly<Partial<Record<GiveUpReason, string>>> = {
   retry_after_exceeds_deadline: "the server's Retry-After wait would pass the task deadline",
   budget: "the task's retry budget is spent",
   client_budget: "the client's retry budget (its retry quota or retry ratio) is spent",
-  client_throttled: "the client's adaptive throttling rejected it without sending, as the service has accepted too little of late",
+  client_throttled:
+    "the client's adaptive throttling rejected it without sending, as the service has accepted too little of late",
 };
 
 function budgetSpent(error: ErrorData, reason: GiveUpReason): ErrorData {
-  return { ...error, retryable: false, message: `${error.message.replace(/[.\s]+$/, '')}; not retried: ${BUDGET_STOP_TEXT[reason] ?? reason}` };
+  return {
+    ...error,
+    retryable: false,
+    message: `${error.message.replace(/[.\s]+$/, '')}; not retried: ${BUDGET_STOP_TEXT[reason] ?? reason}`,
+  };
 }

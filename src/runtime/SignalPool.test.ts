@@ -44,58 +44,66 @@ describe('SignalPool', () => {
 
   /** What a send may do to its signal before giving it back. */
   const step = fc.constantFrom('add', 'remove', 'race', 'settle', 'onabort', 'unset', 'abort', 'give');
-  test.prop([fc.array(step, { maxLength: 40 })])('takes back exactly the controllers the listener count says are clean (the check it replaced)', async (steps) => {
-    const pool = new SignalPool();
-    let c = pool.take();
-    const listener = (): void => {};
-    let settle: (() => void) | undefined;
-    for (const s of steps) {
-      switch (s) {
-        case 'add':
-          c.signal.addEventListener('abort', listener);
-          break;
-        case 'remove':
-          c.signal.removeEventListener('abort', listener);
-          break;
-        case 'race':
-          if (AbortRelay.of(c.signal)?.idle === true && !c.signal.aborted) {
-            const work = new Promise<void>((resolve) => (settle = resolve));
-            raceAbort(work, c.signal).catch(() => undefined);
+  test.prop([fc.array(step, { maxLength: 40 })])(
+    'takes back exactly the controllers the listener count says are clean (the check it replaced)',
+    async (steps) => {
+      const pool = new SignalPool();
+      let c = pool.take();
+      const listener = (): void => {};
+      let settle: (() => void) | undefined;
+      for (const s of steps) {
+        switch (s) {
+          case 'add':
+            c.signal.addEventListener('abort', listener);
+            break;
+          case 'remove':
+            c.signal.removeEventListener('abort', listener);
+            break;
+          case 'race':
+            if (AbortRelay.of(c.signal)?.idle === true && !c.signal.aborted) {
+              const work = new Promise<void>((resolve) => (settle = resolve));
+              raceAbort(work, c.signal).catch(() => undefined);
+            }
+            break;
+          case 'settle':
+            settle?.();
+            settle = undefined;
+            await Promise.resolve();
+            await Promise.resolve();
+            break;
+          case 'onabort':
+            c.signal.onabort = () => {};
+            break;
+          case 'unset':
+            c.signal.onabort = null;
+            break;
+          case 'abort':
+            c.abort(new Error('timeout'));
+            break;
+          case 'give': {
+            const clean =
+              !c.signal.aborted &&
+              AbortRelay.of(c.signal)?.idle === true &&
+              getEventListeners(c.signal, 'abort').length === 1;
+            pool.give(c);
+            const next = pool.take();
+            expect(next === c).toBe(clean);
+            c = next;
+            settle = undefined;
           }
-          break;
-        case 'settle':
-          settle?.();
-          settle = undefined;
-          await Promise.resolve();
-          await Promise.resolve();
-          break;
-        case 'onabort':
-          c.signal.onabort = () => {};
-          break;
-        case 'unset':
-          c.signal.onabort = null;
-          break;
-        case 'abort':
-          c.abort(new Error('timeout'));
-          break;
-        case 'give': {
-          const clean = !c.signal.aborted && AbortRelay.of(c.signal)?.idle === true && getEventListeners(c.signal, 'abort').length === 1;
-          pool.give(c);
-          const next = pool.take();
-          expect(next === c).toBe(clean);
-          c = next;
-          settle = undefined;
         }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('raceAbort on a relayed signal', () => {
   it('rejects with the reason at the point of the dispatch where its listener would have run, before listeners added later', async () => {
     const c = new SignalPool().take();
     const order: string[] = [];
-    const raced = raceAbort(new Promise(() => {}), c.signal).catch((e: unknown) => order.push(`race ${(e as Error).message}`));
+    const raced = raceAbort(new Promise(() => {}), c.signal).catch((e: unknown) =>
+      order.push(`race ${(e as Error).message}`),
+    );
     const later = new Promise<void>((resolve) => c.signal.addEventListener('abort', () => resolve()));
     void later.then(() => order.push('later'));
     c.abort(new Error('timeout'));

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HttpError, TRANSIENT_KINDS, TimeoutError, systemError, type ErrorData, type ErrorKind } from '../core/index.js';
+import {
+  HttpError,
+  TRANSIENT_KINDS,
+  TimeoutError,
+  systemError,
+  type ErrorData,
+  type ErrorKind,
+} from '../core/index.js';
 import { kindOfMessage, QUOTA_TEXT } from '../core/errorText.js';
 import { httpErrorKind } from '../core/httpErrorKinds.js';
 import type { Mutable } from '../core/Mutable.js';
@@ -12,7 +19,8 @@ type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 /** Own keys only: `'constructor' in table` must not classify anything. */
-const lookup = <V>(table: Readonly<Record<string, V>>, key: string): V | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+const lookup = <V>(table: Readonly<Record<string, V>>, key: string): V | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
 
 function statusOf(e: Obj): number | undefined {
   const response = isObj(e['response']) ? e['response'] : undefined;
@@ -89,15 +97,22 @@ function systemCode(e: Obj): string | undefined {
   return isObj(cause) ? systemCode(cause) : undefined;
 }
 
-function build(kind: ErrorKind, message: string, extra: { status?: number | undefined; code?: string | undefined; retryAfterMs?: number | undefined } = {}): ErrorData {
+function build(
+  kind: ErrorKind,
+  message: string,
+  extra: { status?: number | undefined; code?: string | undefined; retryAfterMs?: number | undefined } = {},
+): ErrorData {
   // Key by key in the order conditional spreads gave: one object per failed attempt, not one per optional field.
-  const data: Mutable<ErrorData> = { kind, message: message || kind.replace('_', ' '), retryable: TRANSIENT_KINDS.includes(kind) };
+  const data: Mutable<ErrorData> = {
+    kind,
+    message: message || kind.replace('_', ' '),
+    retryable: TRANSIENT_KINDS.includes(kind),
+  };
   if (extra.status !== undefined) data.status = extra.status;
   if (extra.code !== undefined) data.code = extra.code;
   if (extra.retryAfterMs !== undefined) data.retryAfterMs = extra.retryAfterMs;
   return data;
 }
-
 
 function oldClassifyError(error: unknown, nowMs: number): ErrorData {
   if (typeof error === 'string') return build(kindOfMessage(error), error);
@@ -106,7 +121,8 @@ function oldClassifyError(error: unknown, nowMs: number): ErrorData {
   const name = str(error['name']) ?? '';
   const message = str(error['message']) ?? '';
   const code = systemCode(error);
-  if (code !== undefined) return build(lookup(CODE_KINDS, code) ?? (code.endsWith('TIMEOUT') ? 'timeout' : 'network'), message, { code });
+  if (code !== undefined)
+    return build(lookup(CODE_KINDS, code) ?? (code.endsWith('TIMEOUT') ? 'timeout' : 'network'), message, { code });
 
   const status = statusOf(error);
   if (status !== undefined) {
@@ -115,9 +131,19 @@ function oldClassifyError(error: unknown, nowMs: number): ErrorData {
     const { kind: httpKind, bodyCode } = httpErrorKind(status, codes);
     const text = bodyMessage(bodies) ?? message;
     let kind: ErrorKind | undefined = httpKind;
-    if (kind === 'rate_limit' && status === 429 && bodyCode === undefined && QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)) kind = 'quota_exceeded';
+    if (
+      kind === 'rate_limit' &&
+      status === 429 &&
+      bodyCode === undefined &&
+      QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)
+    )
+      kind = 'quota_exceeded';
     kind ??= status >= 500 ? 'internal' : kindOfMessage(text);
-    return build(kind, message || text, { status, code: bodyCode ?? codes[0], retryAfterMs: retryAfterOf(error, nowMs) });
+    return build(kind, message || text, {
+      status,
+      code: bodyCode ?? codes[0],
+      retryAfterMs: retryAfterOf(error, nowMs),
+    });
   }
 
   const named = lookup(NAME_KINDS, name);
@@ -127,39 +153,96 @@ function oldClassifyError(error: unknown, nowMs: number): ErrorData {
   return build(kindOfMessage(message), message, { code: str(error['code']) });
 }
 
-
 const text = fc.oneof(
-  fc.constantFrom('', 'Service Unavailable', 'socket hang up', 'insufficient_quota', 'Rate limit reached', 'billing', 'timed out', 'constructor', 'fetch failed'),
+  fc.constantFrom(
+    '',
+    'Service Unavailable',
+    'socket hang up',
+    'insufficient_quota',
+    'Rate limit reached',
+    'billing',
+    'timed out',
+    'constructor',
+    'fetch failed',
+  ),
   fc.string({ maxLength: 6 }),
 );
-const code = fc.constantFrom(...Object.keys(CODE_KINDS), 'UND_ERR_SOCKET', 'UND_ERR_X_TIMEOUT', 'insufficient_quota', 'rate_limit_exceeded', 'overloaded_error', 'constructor', 'EOTHER', '');
-const statusLike = fc.oneof(fc.integer({ min: 99, max: 600 }), fc.constantFrom(429, 503, 529, 500, 404, 408), fc.double(), fc.string({ maxLength: 3 }));
-const headerValue = fc.oneof(fc.constantFrom('2', '1.5', ' 7 ', 'Wed, 21 Oct 2015 07:28:00 GMT', 'soon', ''), fc.nat(100), fc.array(fc.constantFrom('3', 'x'), { maxLength: 2 }));
+const code = fc.constantFrom(
+  ...Object.keys(CODE_KINDS),
+  'UND_ERR_SOCKET',
+  'UND_ERR_X_TIMEOUT',
+  'insufficient_quota',
+  'rate_limit_exceeded',
+  'overloaded_error',
+  'constructor',
+  'EOTHER',
+  '',
+);
+const statusLike = fc.oneof(
+  fc.integer({ min: 99, max: 600 }),
+  fc.constantFrom(429, 503, 529, 500, 404, 408),
+  fc.double(),
+  fc.string({ maxLength: 3 }),
+);
+const headerValue = fc.oneof(
+  fc.constantFrom('2', '1.5', ' 7 ', 'Wed, 21 Oct 2015 07:28:00 GMT', 'soon', ''),
+  fc.nat(100),
+  fc.array(fc.constantFrom('3', 'x'), { maxLength: 2 }),
+);
 const headerName = fc.constantFrom('retry-after', 'Retry-After', 'RETRY-AFTER-MS', 'retry-after-ms', 'x-request-id');
 const headers = fc.oneof(
   fc.dictionary(headerName, headerValue, { maxKeys: 3 }),
   fc.dictionary(headerName, fc.constantFrom('2', '1500', 'x'), { maxKeys: 2 }).map((h) => new Headers(h)),
   fc.constant(undefined),
   // Names a prototype lends and own names hidden from enumeration: neither is a header `Object.keys` would list.
-  fc.tuple(fc.dictionary(headerName, headerValue, { maxKeys: 2 }), fc.dictionary(headerName, headerValue, { maxKeys: 2 }), fc.dictionary(headerName, headerValue, { maxKeys: 2 })).map(([lent, own, hidden]) => {
-    const h = Object.assign(Object.create(lent) as Record<string, unknown>, own);
-    for (const [k, v] of Object.entries(hidden)) Object.defineProperty(h, k, { value: v, enumerable: false, configurable: true, writable: true });
-    return h;
-  }),
+  fc
+    .tuple(
+      fc.dictionary(headerName, headerValue, { maxKeys: 2 }),
+      fc.dictionary(headerName, headerValue, { maxKeys: 2 }),
+      fc.dictionary(headerName, headerValue, { maxKeys: 2 }),
+    )
+    .map(([lent, own, hidden]) => {
+      const h = Object.assign(Object.create(lent) as Record<string, unknown>, own);
+      for (const [k, v] of Object.entries(hidden))
+        Object.defineProperty(h, k, { value: v, enumerable: false, configurable: true, writable: true });
+      return h;
+    }),
 );
 const inner = fc.record({ code, type: code, message: text }, { requiredKeys: [] });
-const body = fc.oneof(text, inner, fc.record({ error: fc.oneof(inner, text), message: text, code, type: code }, { requiredKeys: [] }), fc.constant(undefined));
+const body = fc.oneof(
+  text,
+  inner,
+  fc.record({ error: fc.oneof(inner, text), message: text, code, type: code }, { requiredKeys: [] }),
+  fc.constant(undefined),
+);
 const fields = fc.record(
-  { name: fc.constantFrom(...Object.keys(NAME_KINDS), 'SyntaxError', 'Error', 'HttpError', 'constructor'), message: text, code, status: statusLike, statusCode: statusLike, body, error: body, headers, type: code,
-    response: fc.record({ status: statusLike, data: body, body, headers }, { requiredKeys: [] }) },
+  {
+    name: fc.constantFrom(...Object.keys(NAME_KINDS), 'SyntaxError', 'Error', 'HttpError', 'constructor'),
+    message: text,
+    code,
+    status: statusLike,
+    statusCode: statusLike,
+    body,
+    error: body,
+    headers,
+    type: code,
+    response: fc.record({ status: statusLike, data: body, body, headers }, { requiredKeys: [] }),
+  },
   { requiredKeys: [] },
 );
 const errorLike: fc.Arbitrary<unknown> = fc.oneof(
   fields,
   fields.map((f) => Object.assign(new Error(typeof f.message === 'string' ? f.message : 'x'), f)),
   fields.map((f) => Object.assign(new SyntaxError('Unexpected end of JSON input'), f)),
-  fc.tuple(fields, code).map(([f, c]) => Object.assign(new TypeError('fetch failed', { cause: systemError(c, 'other side closed') }), f)),
-  fc.tuple(fc.integer({ min: 100, max: 599 }), text, body, headers).map(([s, m, b, h]) => new HttpError(s, m, b, h instanceof Headers || h === undefined ? {} : (h as Record<string, string>))),
+  fc
+    .tuple(fields, code)
+    .map(([f, c]) => Object.assign(new TypeError('fetch failed', { cause: systemError(c, 'other side closed') }), f)),
+  fc
+    .tuple(fc.integer({ min: 100, max: 599 }), text, body, headers)
+    .map(
+      ([s, m, b, h]) =>
+        new HttpError(s, m, b, h instanceof Headers || h === undefined ? {} : (h as Record<string, string>)),
+    ),
   fc.nat(5_000).map((ms) => new TimeoutError(ms)),
   fc.oneof(text, fc.constant(null), fc.constant(undefined), fc.integer()),
 );

@@ -43,7 +43,8 @@ type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 /** Own keys only: `'constructor' in table` must not classify anything. */
-const lookup = <V>(table: Readonly<Record<string, V>>, key: string): V | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+const lookup = <V>(table: Readonly<Record<string, V>>, key: string): V | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
 
 const isStatus = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 100 && v <= 599;
 
@@ -154,7 +155,11 @@ function systemCode(e: Obj): string | undefined {
 
 function build(kind: ErrorKind, message: string, status?: number, code?: string, retryAfterMs?: number): ErrorData {
   // Key by key in the order conditional spreads gave: one object per failed attempt, not one per optional field.
-  const data: Mutable<ErrorData> = { kind, message: message || kind.replace('_', ' '), retryable: TRANSIENT_KINDS.includes(kind) };
+  const data: Mutable<ErrorData> = {
+    kind,
+    message: message || kind.replace('_', ' '),
+    retryable: TRANSIENT_KINDS.includes(kind),
+  };
   if (status !== undefined) data.status = status;
   if (code !== undefined) data.code = code;
   if (retryAfterMs !== undefined) data.retryAfterMs = retryAfterMs;
@@ -178,7 +183,13 @@ export function classifyError(error: unknown, nowMs: number): ErrorData {
   const name = str(error['name']) ?? '';
   const message = str(error['message']) ?? '';
   const code = systemCode(error);
-  if (code !== undefined) return build(lookup(CODE_KINDS, code) ?? (code.endsWith('TIMEOUT') ? 'timeout' : 'network'), message, undefined, code);
+  if (code !== undefined)
+    return build(
+      lookup(CODE_KINDS, code) ?? (code.endsWith('TIMEOUT') ? 'timeout' : 'network'),
+      message,
+      undefined,
+      code,
+    );
 
   const status = statusOf(error);
   if (status !== undefined) {
@@ -187,7 +198,13 @@ export function classifyError(error: unknown, nowMs: number): ErrorData {
     const { kind: httpKind, bodyCode } = httpErrorKind(status, codes);
     const text = bodyMessage(bodies) ?? message;
     let kind: ErrorKind | undefined = httpKind;
-    if (kind === 'rate_limit' && status === 429 && bodyCode === undefined && QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)) kind = 'quota_exceeded';
+    if (
+      kind === 'rate_limit' &&
+      status === 429 &&
+      bodyCode === undefined &&
+      QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)
+    )
+      kind = 'quota_exceeded';
     kind ??= status >= 500 ? 'internal' : byMessage(text);
     return build(kind, message || text, status, bodyCode ?? codes[0], retryAfterOf(error, nowMs));
   }

@@ -163,5 +163,6 @@ export type RetryConfigInput = z.input<typeof RetryConfigSchema>;
 /** The rulebook's defaults: every field of the schema at its default. */
 export const rulebookDefault: RetryConfig = RetryConfigSchema.parse({
   name: 'rulebook',
-  description: 'The rulebook default: transient errors only, 3 attempts, full jitter, Retry-After honoured within the deadline, a shared retry budget, one idempotency key per operation, reconciliation after unknown outcomes.',
+  description:
+    'The rulebook default: transient errors only, 3 attempts, full jitter, Retry-After honoured within the deadline, a shared retry budget, one idempotency key per operation, reconciliation after unknown outcomes.',
 });

@@ -28,9 +28,27 @@ export const NO_LAYERS: Layers = { sdkRetries: 0, agentRepeats: 0 };
  * The one configuration type of `run`, `compare`, `replay`, `explore` and `sweep`, for one agent or a crowd.
  */
 export type ExecutionConfig =
-  | { readonly kind: 'runtime'; readonly name: string; readonly description: string; readonly retry: RetryConfig; readonly layers: Layers }
-  | { readonly kind: 'cockatiel'; readonly name: string; readonly description: string; readonly library: CockatielConfig; readonly layers: Layers }
-  | { readonly kind: 'p-retry'; readonly name: string; readonly description: string; readonly library: PRetryConfig; readonly layers: Layers };
+  | {
+      readonly kind: 'runtime';
+      readonly name: string;
+      readonly description: string;
+      readonly retry: RetryConfig;
+      readonly layers: Layers;
+    }
+  | {
+      readonly kind: 'cockatiel';
+      readonly name: string;
+      readonly description: string;
+      readonly library: CockatielConfig;
+      readonly layers: Layers;
+    }
+  | {
+      readonly kind: 'p-retry';
+      readonly name: string;
+      readonly description: string;
+      readonly library: PRetryConfig;
+      readonly layers: Layers;
+    };
 export type ExecutionConfigKind = ExecutionConfig['kind'];
 
 export const EXECUTION_CONFIG_KINDS: readonly ExecutionConfigKind[] = ['runtime', 'cockatiel', 'p-retry'];
@@ -50,7 +68,11 @@ export const ExecutionConfigFileSchema = z.union([
 ]);
 
 function invalid(source: string, lines: readonly string[]): FaultlineError {
-  return new FaultlineError(FaultlineErrorCode.ConfigInvalid, `${source}: invalid retry configuration:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { source, issues: lines });
+  return new FaultlineError(
+    FaultlineErrorCode.ConfigInvalid,
+    `${source}: invalid retry configuration:\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+    { source, issues: lines },
+  );
 }
 
 /**
@@ -60,35 +82,62 @@ function invalid(source: string, lines: readonly string[]): FaultlineError {
  * @throws FaultlineError `FAULTLINE_CONFIG_INVALID`, naming `source`, the path and what was expected.
  */
 export function parseExecutionConfig(value: unknown, source = 'configuration'): ExecutionConfig {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(source, ['(root): expected an object']);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid(source, ['(root): expected an object']);
   const { kind = 'runtime', layers: rawLayers, ...rest } = value as Record<string, unknown>;
-  if (!EXECUTION_CONFIG_KINDS.includes(kind as ExecutionConfigKind)) throw invalid(source, [`kind: expected one of ${EXECUTION_CONFIG_KINDS.join(', ')}, got ${JSON.stringify(kind)}`]);
+  if (!EXECUTION_CONFIG_KINDS.includes(kind as ExecutionConfigKind))
+    throw invalid(source, [`kind: expected one of ${EXECUTION_CONFIG_KINDS.join(', ')}, got ${JSON.stringify(kind)}`]);
   const layers = LayersSchema.safeParse(rawLayers ?? NO_LAYERS);
   if (!layers.success) throw invalid(source, formatIssues(layers.error.issues, ['layers']));
   switch (kind as ExecutionConfigKind) {
     case 'runtime': {
       const parsed = RetryConfigSchema.safeParse(rest);
       if (!parsed.success) throw invalid(source, formatIssues(parsed.error.issues));
-      return { kind: 'runtime', name: parsed.data.name, description: parsed.data.description, retry: parsed.data, layers: layers.data };
+      return {
+        kind: 'runtime',
+        name: parsed.data.name,
+        description: parsed.data.description,
+        retry: parsed.data,
+        layers: layers.data,
+      };
     }
     case 'cockatiel': {
       const parsed = CockatielConfigSchema.safeParse({ ...rest, kind });
       if (!parsed.success) throw invalid(source, formatIssues(parsed.error.issues));
-      return { kind: 'cockatiel', name: parsed.data.name, description: parsed.data.description, library: parsed.data, layers: layers.data };
+      return {
+        kind: 'cockatiel',
+        name: parsed.data.name,
+        description: parsed.data.description,
+        library: parsed.data,
+        layers: layers.data,
+      };
     }
     case 'p-retry': {
       const parsed = PRetryConfigSchema.safeParse({ ...rest, kind });
       if (!parsed.success) throw invalid(source, formatIssues(parsed.error.issues));
-      return { kind: 'p-retry', name: parsed.data.name, description: parsed.data.description, library: parsed.data, layers: layers.data };
+      return {
+        kind: 'p-retry',
+        name: parsed.data.name,
+        description: parsed.data.description,
+        library: parsed.data,
+        layers: layers.data,
+      };
     }
   }
 }
 
 /** A runtime configuration as an execution configuration, with no extra layers unless given. */
-export const runtimeConfig = (retry: RetryConfig, layers: Layers = NO_LAYERS): ExecutionConfig => ({ kind: 'runtime', name: retry.name, description: retry.description, retry, layers });
+export const runtimeConfig = (retry: RetryConfig, layers: Layers = NO_LAYERS): ExecutionConfig => ({
+  kind: 'runtime',
+  name: retry.name,
+  description: retry.description,
+  retry,
+  layers,
+});
 
 /** True for an `ExecutionConfig`, false for a bare `RetryConfig` (which has no `kind`). */
 export const isExecutionConfig = (config: ExecutionConfigLike): config is ExecutionConfig => 'kind' in config;
 
 /** Either shape as an `ExecutionConfig`; an `ExecutionConfig` comes back as the same object. */
-export const asExecutionConfig = (config: ExecutionConfigLike): ExecutionConfig => (isExecutionConfig(config) ? config : runtimeConfig(config));
+export const asExecutionConfig = (config: ExecutionConfigLike): ExecutionConfig =>
+  isExecutionConfig(config) ? config : runtimeConfig(config);

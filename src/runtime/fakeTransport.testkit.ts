@@ -22,7 +22,9 @@ export class FakeTransport implements Transport {
 
 /** A request that is never answered: it rejects only when the caller aborts it. */
 export function hang(signal?: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true }));
+  return new Promise((_, reject) =>
+    signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+  );
 }
 
 /** Answers attempt n of each call with `steps[n - 1]` (the last step repeats); a step that is an Error is thrown. */
@@ -54,6 +56,14 @@ export const createOrderTool = contract({
   canQueryStatus: true,
   businessKeyField: 'ref',
 });
-export const sendEmailTool = contract({ name: 'send_email', risk: 'write', input: z.object({ to: z.string(), body: z.string() }).strict() });
-export const setFlagTool = contract({ name: 'set_flag', risk: 'idempotent-write', input: z.object({ on: z.boolean() }).strict() });
+export const sendEmailTool = contract({
+  name: 'send_email',
+  risk: 'write',
+  input: z.object({ to: z.string(), body: z.string() }).strict(),
+});
+export const setFlagTool = contract({
+  name: 'set_flag',
+  risk: 'idempotent-write',
+  input: z.object({ on: z.boolean() }).strict(),
+});
 export const ALL_TOOLS = [searchTool, lookupTool, createOrderTool, sendEmailTool, setFlagTool];

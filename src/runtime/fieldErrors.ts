@@ -23,11 +23,19 @@ export function fieldErrors(error: z.ZodError, input: unknown): FieldError[] {
     const path = pathText(issue.path);
     switch (issue.code) {
       case 'invalid_type':
-        return [{ path, expected: valueAt(input, issue.path) === undefined ? `required: ${issue.expected}` : `${issue.expected}` }];
+        return [
+          {
+            path,
+            expected: valueAt(input, issue.path) === undefined ? `required: ${issue.expected}` : `${issue.expected}`,
+          },
+        ];
       case 'invalid_value':
         return [{ path, expected: `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` }];
       case 'unrecognized_keys':
-        return issue.keys.map((key) => ({ path: pathText([...issue.path, key]), expected: 'no such field: remove it' }));
+        return issue.keys.map((key) => ({
+          path: pathText([...issue.path, key]),
+          expected: 'no such field: remove it',
+        }));
       default:
         return [{ path, expected: issue.message }];
     }

@@ -8,7 +8,14 @@ type OperationEvent = EventOf<'operation'>;
  * key by key in the order `record` gave the conditional spreads (the idempotency key, then the
  * business key): `record` copied every event once more.
  */
-export function operationEvent(op: string, call: string, tool: string, state: OperationEvent['state'], idempotencyKey: string | undefined, businessKey: string | undefined): OperationEvent {
+export function operationEvent(
+  op: string,
+  call: string,
+  tool: string,
+  state: OperationEvent['state'],
+  idempotencyKey: string | undefined,
+  businessKey: string | undefined,
+): OperationEvent {
   const event = { seq: 0, t: 0, type: 'operation', op, call, tool, state } as Mutable<OperationEvent>;
   if (idempotencyKey !== undefined) event.idempotencyKey = idempotencyKey;
   if (businessKey !== undefined) event.businessKey = businessKey;

@@ -13,7 +13,8 @@ export type OperationAnswerState = OperationAnswer['state'];
  * `state` (the service's `OperationStatus`) field, so any runtime's status tool is understood.
  */
 export function readOperationAnswer(result: ToolResult): OperationAnswer {
-  if (result.kind !== 'ok' || result.value === null || typeof result.value !== 'object') return { state: 'unconfirmed' };
+  if (result.kind !== 'ok' || result.value === null || typeof result.value !== 'object')
+    return { state: 'unconfirmed' };
   const answer = result.value as Record<string, unknown>;
   // OperationStatus puts the HTTP status in `status` when `state` is failed, so `state` comes first.
   const state = typeof answer['state'] === 'string' ? answer['state'] : answer['status'];

@@ -7,8 +7,22 @@ import type { Mutable } from '../core/Mutable.js';
  * `History.stamp`: the error and the operation when there are, and the open task a successful
  * answer reports. Key by key in the order conditional spreads gave, one object per call.
  */
-export function outcomeEvent(call: string, tool: string, result: ToolResult, error: ErrorData | undefined, op: string | undefined): EventOf<'outcome'> {
-  const event = { seq: 0, t: 0, type: 'outcome', call, tool, result: result.kind, attempts: result.attempts } as Mutable<EventOf<'outcome'>>;
+export function outcomeEvent(
+  call: string,
+  tool: string,
+  result: ToolResult,
+  error: ErrorData | undefined,
+  op: string | undefined,
+): EventOf<'outcome'> {
+  const event = {
+    seq: 0,
+    t: 0,
+    type: 'outcome',
+    call,
+    tool,
+    result: result.kind,
+    attempts: result.attempts,
+  } as Mutable<EventOf<'outcome'>>;
   if (error !== undefined) event.error = error;
   if (op !== undefined) event.op = op;
   const task = openTaskState(result.kind === 'ok' ? result.value : undefined);

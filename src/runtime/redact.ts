@@ -1,6 +1,13 @@
 import { isSecretName, REDACTED, redactText } from '../core/secretText.js';
 
-export { isSecretName, REDACTED, SECRET_PATTERNS, redactHeaders, redactText, scrubSecrets } from '../core/secretText.js';
+export {
+  isSecretName,
+  REDACTED,
+  SECRET_PATTERNS,
+  redactHeaders,
+  redactText,
+  scrubSecrets,
+} from '../core/secretText.js';
 
 /**
  * A copy of `value` with `secrets` and credential shapes replaced everywhere, at any depth, and
@@ -22,8 +29,11 @@ export function redact<T>(value: T, secrets: readonly string[] = []): T {
     const out: Record<string, unknown> = {};
     seen.set(v, out);
     const source: Record<string, unknown> =
-      v instanceof Error ? { name: v.name, message: v.message, stack: v.stack, ...(v as unknown as Record<string, unknown>) } : (v as Record<string, unknown>);
-    for (const [k, item] of Object.entries(source)) out[k] = isSecretName(k) && typeof item === 'string' ? REDACTED : walk(item);
+      v instanceof Error
+        ? { name: v.name, message: v.message, stack: v.stack, ...(v as unknown as Record<string, unknown>) }
+        : (v as Record<string, unknown>);
+    for (const [k, item] of Object.entries(source))
+      out[k] = isSecretName(k) && typeof item === 'string' ? REDACTED : walk(item);
     return out;
   };
   return walk(value) as T;

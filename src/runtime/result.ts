@@ -2,12 +2,7 @@ import type { ErrorKind } from '../core/index.js';
 
 /** What the model may do next after a failed call (R12, R14). */
 export type NextAction =
-  | 'retry_later'
-  | 'fix_arguments'
-  | 'use_another_tool'
-  | 'query_operation_status'
-  | 'ask_user'
-  | 'stop';
+  'retry_later' | 'fix_arguments' | 'use_another_tool' | 'query_operation_status' | 'ask_user' | 'stop';
 
 /** The structured error the model sees (R12): never a bare "failed", never a stack trace. */
 export interface ToolErrorFeedback {
@@ -38,7 +33,25 @@ export interface UnknownResult {
 
 /** One logical tool call's result, as the agent receives it. */
 export type ToolResult =
-  | { readonly kind: 'ok'; readonly call: string; readonly tool: string; readonly attempts: number; readonly value: unknown }
-  | { readonly kind: 'error'; readonly call: string; readonly tool: string; readonly attempts: number; readonly error: ToolErrorFeedback }
-  | { readonly kind: 'unknown'; readonly call: string; readonly tool: string; readonly attempts: number; readonly unknown: UnknownResult };
+  | {
+      readonly kind: 'ok';
+      readonly call: string;
+      readonly tool: string;
+      readonly attempts: number;
+      readonly value: unknown;
+    }
+  | {
+      readonly kind: 'error';
+      readonly call: string;
+      readonly tool: string;
+      readonly attempts: number;
+      readonly error: ToolErrorFeedback;
+    }
+  | {
+      readonly kind: 'unknown';
+      readonly call: string;
+      readonly tool: string;
+      readonly attempts: number;
+      readonly unknown: UnknownResult;
+    };
 export type ToolResultKind = ToolResult['kind'];

@@ -1,11 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TimeoutError, VirtualClock, type Clock, type TimerHandle, type Transport, type WireRequest } from '../core/index.js';
+import {
+  TimeoutError,
+  VirtualClock,
+  type Clock,
+  type TimerHandle,
+  type Transport,
+  type WireRequest,
+} from '../core/index.js';
 import { sendAttempt, type AttemptResult } from './sendAttempt.js';
 import { SignalPool } from './SignalPool.js';
 
 /** `sendAttempt` as it was written when a refusal rejected its race and was thrown into it: the law the new form keeps. */
-async function asyncSendAttempt(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined, signals?: SignalPool): Promise<AttemptResult> {
+async function asyncSendAttempt(
+  transport: Transport,
+  clock: Clock,
+  request: WireRequest,
+  timeoutMs: number | undefined,
+  signals?: SignalPool,
+): Promise<AttemptResult> {
   const pool = transport.releasesSignal === true ? signals : undefined;
   const lent = pool?.take();
   const controller = lent ?? new AbortController();
@@ -42,7 +55,10 @@ type Answer =
   | { readonly kind: 'throw' };
 
 const answerArb: fc.Arbitrary<Answer> = fc.oneof(
-  fc.record({ kind: fc.constantFrom('value' as const, 'reject' as const, 'rejectedLater' as const, 'thenable' as const), hops: fc.nat(4) }),
+  fc.record({
+    kind: fc.constantFrom('value' as const, 'reject' as const, 'rejectedLater' as const, 'thenable' as const),
+    hops: fc.nat(4),
+  }),
   fc.record({ kind: fc.constant('sleep' as const), ms: fc.nat(12), reject: fc.boolean() }),
   fc.record({ kind: fc.constant('hang' as const), abortHops: fc.nat(4), listens: fc.boolean() }),
   fc.constant({ kind: 'throw' as const }),
@@ -69,10 +85,16 @@ function transportFor(answer: Answer, clock: Clock, log: string[], releasesSigna
           // As the wire answers a refusal: an async function returning a thenable that rejects a job later.
           return (async () => {
             await hopsThen(answer.hops, log, `answer ${n}`, () => undefined);
-            return { then: (_: unknown, onRejected?: (e: Error) => void) => queueMicrotask(() => onRejected?.(new Error(`refused ${n}`))) } as unknown as Promise<never>;
+            return {
+              then: (_: unknown, onRejected?: (e: Error) => void) =>
+                queueMicrotask(() => onRejected?.(new Error(`refused ${n}`))),
+            } as unknown as Promise<never>;
           })();
         case 'thenable':
-          return { then: (onFulfilled: (v: unknown) => void) => void hopsThen(answer.hops, log, `answer ${n}`, () => onFulfilled(`thenable ${n}`)) } as unknown as Promise<unknown>;
+          return {
+            then: (onFulfilled: (v: unknown) => void) =>
+              void hopsThen(answer.hops, log, `answer ${n}`, () => onFulfilled(`thenable ${n}`)),
+          } as unknown as Promise<unknown>;
         case 'sleep':
           return clock.sleep(answer.ms).then(() => {
             log.push(`answer ${n} slept`);
@@ -82,7 +104,11 @@ function transportFor(answer: Answer, clock: Clock, log: string[], releasesSigna
         case 'hang':
           return new Promise((_, reject) => {
             if (!answer.listens) return;
-            signal?.addEventListener('abort', () => void hopsThen(answer.abortHops, log, `abort ${n}`, () => reject(signal.reason as Error)), { once: true });
+            signal?.addEventListener(
+              'abort',
+              () => void hopsThen(answer.abortHops, log, `abort ${n}`, () => reject(signal.reason as Error)),
+              { once: true },
+            );
           });
         case 'throw':
           throw new Error(`thrown ${n}`);
@@ -91,20 +117,38 @@ function transportFor(answer: Answer, clock: Clock, log: string[], releasesSigna
   };
 }
 
-const show = (r: AttemptResult): string => (r.kind === 'ok' ? `ok ${String(r.value)}` : `error ${(r.error as Error).name}: ${(r.error as Error).message}`);
+const show = (r: AttemptResult): string =>
+  r.kind === 'ok' ? `ok ${String(r.value)}` : `error ${(r.error as Error).name}: ${(r.error as Error).message}`;
 
 /** Two sends in a row beside a ticking chain and a timer of its own: everything each form lets happen, in order. */
-async function trace(send: typeof sendAttempt, answer: Answer, timeoutMs: number | undefined, ticks: number, releasesSignal: boolean): Promise<string[]> {
+async function trace(
+  send: typeof sendAttempt,
+  answer: Answer,
+  timeoutMs: number | undefined,
+  ticks: number,
+  releasesSignal: boolean,
+): Promise<string[]> {
   const clock = new VirtualClock(0);
   const log: string[] = [];
   const pool = new SignalPool();
   const t = transportFor(answer, clock, log, releasesSignal);
   const signals: AbortSignal[] = [];
-  const sender: Transport = { tools: [], releasesSignal, send: (req, signal) => (signals.push(signal!), t.send(req, signal)) };
+  const sender: Transport = {
+    tools: [],
+    releasesSignal,
+    send: (req, signal) => (signals.push(signal!), t.send(req, signal)),
+  };
   const run = await clock.run(
     async () => {
       for (const attempt of [1, 2]) {
-        const req: WireRequest = { request: `req-${attempt}`, tool: 't', purpose: 'call', input: {}, call: 'call-1', attempt };
+        const req: WireRequest = {
+          request: `req-${attempt}`,
+          tool: 't',
+          purpose: 'call',
+          input: {},
+          call: 'call-1',
+          attempt,
+        };
         void hopsThen(ticks, log, `tick ${attempt}`, () => undefined);
         clock.setTimer(timeoutMs ?? 5, () => void hopsThen(ticks, log, `timer ${attempt}`, () => undefined));
         const result = await send(sender, clock, req, timeoutMs, pool);
@@ -114,7 +158,11 @@ async function trace(send: typeof sendAttempt, answer: Answer, timeoutMs: number
     },
     { maxVirtualMs: 1_000 },
   );
-  log.push(`run ${run.kind} at ${run.at}`, `same signal again: ${signals[1] === signals[0]}`, `aborted: ${signals.map((s) => s.aborted).join(',')}`);
+  log.push(
+    `run ${run.kind} at ${run.at}`,
+    `same signal again: ${signals[1] === signals[0]}`,
+    `aborted: ${signals.map((s) => s.aborted).join(',')}`,
+  );
   return log;
 }
 
@@ -144,7 +192,11 @@ class TickedClock implements Clock {
 }
 
 /** One send whose timeout a microtask chain fires after `tickAfter` hops, racing an answer `hops` hops away. */
-async function ticked(send: typeof sendAttempt, answer: Answer & { kind: 'value' | 'reject' | 'hang' }, tickAfter: number): Promise<string[]> {
+async function ticked(
+  send: typeof sendAttempt,
+  answer: Answer & { kind: 'value' | 'reject' | 'hang' },
+  tickAfter: number,
+): Promise<string[]> {
   const clock = new TickedClock();
   const log: string[] = [];
   const t = transportFor(answer, clock, log, true);
@@ -155,7 +207,7 @@ async function ticked(send: typeof sendAttempt, answer: Answer & { kind: 'value'
   });
   const result = await send(t, clock, req, 10, new SignalPool());
   log.push(`resumed: ${show(result)}`);
-  await hopsThen(12, log, "after", () => undefined);
+  await hopsThen(12, log, 'after', () => undefined);
   return log;
 }
 
@@ -175,9 +227,17 @@ describe('sendAttempt', () => {
 
   it('lets everything around it happen in the order the async form did, with the same results and signal reuse', async () => {
     await fc.assert(
-      fc.asyncProperty(answerArb, fc.option(fc.nat(10), { nil: undefined }), fc.nat(5), fc.boolean(), async (answer, timeoutMs, ticks, releases) => {
-        expect(await trace(sendAttempt, answer, timeoutMs, ticks, releases)).toEqual(await trace(asyncSendAttempt, answer, timeoutMs, ticks, releases));
-      }),
+      fc.asyncProperty(
+        answerArb,
+        fc.option(fc.nat(10), { nil: undefined }),
+        fc.nat(5),
+        fc.boolean(),
+        async (answer, timeoutMs, ticks, releases) => {
+          expect(await trace(sendAttempt, answer, timeoutMs, ticks, releases)).toEqual(
+            await trace(asyncSendAttempt, answer, timeoutMs, ticks, releases),
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });

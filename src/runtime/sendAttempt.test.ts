@@ -3,10 +3,20 @@ import { TimeoutError, VirtualClock, type Transport, type WireRequest } from '..
 import { sendAttempt } from './sendAttempt.js';
 import { SignalPool } from './SignalPool.js';
 
-const request = (attempt: number): WireRequest => ({ request: `req-${attempt}`, tool: 't', purpose: 'call', input: {}, call: 'call-1', attempt });
+const request = (attempt: number): WireRequest => ({
+  request: `req-${attempt}`,
+  tool: 't',
+  purpose: 'call',
+  input: {},
+  call: 'call-1',
+  attempt,
+});
 
 /** A transport that records each send's signal and answers as `answer` says. */
-function transport(answer: (signal: AbortSignal) => Promise<unknown>, releasesSignal: boolean): Transport & { signals: AbortSignal[] } {
+function transport(
+  answer: (signal: AbortSignal) => Promise<unknown>,
+  releasesSignal: boolean,
+): Transport & { signals: AbortSignal[] } {
   const signals: AbortSignal[] = [];
   return {
     tools: [],
@@ -20,7 +30,11 @@ function transport(answer: (signal: AbortSignal) => Promise<unknown>, releasesSi
 }
 
 /** Two sends in a row through one pool, on a fresh clock: the signals the transport was handed. */
-async function sentTwice(t: Transport & { signals: AbortSignal[] }, timeoutMs: number, pool: SignalPool): Promise<readonly [AbortSignal, AbortSignal]> {
+async function sentTwice(
+  t: Transport & { signals: AbortSignal[] },
+  timeoutMs: number,
+  pool: SignalPool,
+): Promise<readonly [AbortSignal, AbortSignal]> {
   const clock = new VirtualClock(0);
   await clock.run(async () => {
     await sendAttempt(t, clock, request(1), timeoutMs, pool);
@@ -42,7 +56,14 @@ describe('sendAttempt', () => {
 
   it('answers with the value, or times out with TimeoutError and aborts the signal', async () => {
     const clock = new VirtualClock(0);
-    const ok = await clock.run(() => sendAttempt(transport(async () => 'pong', false), clock, request(1), 1_000));
+    const ok = await clock.run(() =>
+      sendAttempt(
+        transport(async () => 'pong', false),
+        clock,
+        request(1),
+        1_000,
+      ),
+    );
     expect(ok).toMatchObject({ kind: 'settled', value: { kind: 'ok', value: 'pong' } });
     const silent = transport(() => new Promise(() => {}), false);
     const late = await clock.run(() => sendAttempt(silent, clock, request(1), 1_000));
@@ -55,7 +76,9 @@ describe('sendAttempt', () => {
     async function raced(t: Transport, clock: VirtualClock, req: WireRequest, timeoutMs: number): Promise<unknown> {
       const controller = new AbortController();
       const timer = clock.setTimer(timeoutMs, () => controller.abort(new TimeoutError(timeoutMs)));
-      const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }));
+      const aborted = new Promise<never>((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }),
+      );
       try {
         return await Promise.race([t.send(req, controller.signal), aborted]);
       } catch (error) {
@@ -85,15 +108,24 @@ describe('sendAttempt', () => {
       });
       return order;
     };
-    for (let hops = 0; hops <= 6; hops++) expect(await orderOf(sendAttempt, hops), `${hops} hops`).toEqual(await orderOf(raced, hops));
+    for (let hops = 0; hops <= 6; hops++)
+      expect(await orderOf(sendAttempt, hops), `${hops} hops`).toEqual(await orderOf(raced, hops));
   });
 
   it('hands a transport that lets go of its signal the same one again, never one that fired or still has a listener', async () => {
     const pool = new SignalPool();
-    const [first, again] = await sentTwice(transport(async () => 'ok', true), 1_000, pool);
+    const [first, again] = await sentTwice(
+      transport(async () => 'ok', true),
+      1_000,
+      pool,
+    );
     expect(again).toBe(first);
 
-    const [timedOut, fresh] = await sentTwice(transport(() => new Promise(() => {}), true), 10, pool);
+    const [timedOut, fresh] = await sentTwice(
+      transport(() => new Promise(() => {}), true),
+      10,
+      pool,
+    );
     expect(fresh).not.toBe(timedOut);
     expect(fresh.aborted).toBe(true);
 
@@ -106,7 +138,11 @@ describe('sendAttempt', () => {
   });
 
   it('gives a transport that keeps its signal a fresh one every time', async () => {
-    const [first, second] = await sentTwice(transport(async () => 'ok', false), 1_000, new SignalPool());
+    const [first, second] = await sentTwice(
+      transport(async () => 'ok', false),
+      1_000,
+      new SignalPool(),
+    );
     expect(second).not.toBe(first);
   });
 });

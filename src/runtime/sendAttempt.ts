@@ -3,7 +3,8 @@ import { takenResolve, takeResolvers } from '../core/takeResolvers.js';
 import type { PooledSignal, SignalPool } from './SignalPool.js';
 
 /** One attempt's raw outcome, before classification. */
-export type AttemptResult = { readonly kind: 'ok'; readonly value: unknown } | { readonly kind: 'error'; readonly error: unknown };
+export type AttemptResult =
+  { readonly kind: 'ok'; readonly value: unknown } | { readonly kind: 'error'; readonly error: unknown };
 export type AttemptResultKind = AttemptResult['kind'];
 
 /** What ended the race without an answer: a refusal or the timeout, settling it as a value (no transport answers one of these). */
@@ -31,7 +32,13 @@ class Refusal {
  * closures of its await were garbage of every attempt (sendAttempt.property.test.ts holds the
  * two forms to the same order of events).
  */
-export function sendAttempt(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined, signals?: SignalPool): Promise<AttemptResult> {
+export function sendAttempt(
+  transport: Transport,
+  clock: Clock,
+  request: WireRequest,
+  timeoutMs: number | undefined,
+  signals?: SignalPool,
+): Promise<AttemptResult> {
   try {
     return race(transport, clock, request, timeoutMs, signals);
   } catch (error) {
@@ -39,7 +46,13 @@ export function sendAttempt(transport: Transport, clock: Clock, request: WireReq
   }
 }
 
-function race(transport: Transport, clock: Clock, request: WireRequest, timeoutMs: number | undefined, signals: SignalPool | undefined): Promise<AttemptResult> {
+function race(
+  transport: Transport,
+  clock: Clock,
+  request: WireRequest,
+  timeoutMs: number | undefined,
+  signals: SignalPool | undefined,
+): Promise<AttemptResult> {
   const pool = transport.releasesSignal === true ? signals : undefined;
   const lent = pool?.take();
   const controller = lent ?? new AbortController();
@@ -71,14 +84,20 @@ function race(transport: Transport, clock: Clock, request: WireRequest, timeoutM
     settle(new Refusal(error));
   }
   return answered.then((answer): AttemptResult => {
-    const result: AttemptResult = answer instanceof Refusal ? { kind: 'error', error: answer.error } : { kind: 'ok', value: answer };
+    const result: AttemptResult =
+      answer instanceof Refusal ? { kind: 'error', error: answer.error } : { kind: 'ok', value: answer };
     release(clock, timer, pool, lent);
     return result;
   });
 }
 
 /** What the async form's `finally` did: the timer cleared, the lent signal given back. */
-function release(clock: Clock, timer: TimerHandle | undefined, pool: SignalPool | undefined, lent: PooledSignal | undefined): void {
+function release(
+  clock: Clock,
+  timer: TimerHandle | undefined,
+  pool: SignalPool | undefined,
+  lent: PooledSignal | undefined,
+): void {
   if (timer !== undefined) clock.clearTimer(timer);
   if (lent) pool?.give(lent);
 }

@@ -7,7 +7,13 @@ import type { Mutable } from '../core/Mutable.js';
  * The `tool_call` event every execution layer records first, so checkers see every runtime alike.
  * Built with its `seq` and `t` slots first, for `History.stamp` to fill in place.
  */
-export function toolCallEvent(call: string, tool: string, contract: ToolContract | undefined, input: unknown, options: CallOptions): EventOf<'tool_call'> {
+export function toolCallEvent(
+  call: string,
+  tool: string,
+  contract: ToolContract | undefined,
+  input: unknown,
+  options: CallOptions,
+): EventOf<'tool_call'> {
   const businessKey = contract && businessKeyOf(contract, input);
   // Key by key in the order conditional spreads gave: one object per call, not one per optional field.
   const event = {
@@ -25,4 +31,3 @@ export function toolCallEvent(call: string, tool: string, contract: ToolContract
   if (options.turn !== undefined) event.turn = options.turn;
   return event;
 }
-

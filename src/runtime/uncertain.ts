@@ -1,7 +1,15 @@
 import type { ErrorData } from '../core/index.js';
 
 /** Network failures where the request provably never reached a server (no connection, no address). */
-const NEVER_SENT_CODES: readonly string[] = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'UND_ERR_CONNECT_TIMEOUT'];
+const NEVER_SENT_CODES: readonly string[] = [
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENETDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+];
 
 /** Statuses where the server may have acted before the answer went wrong. 503/529 refuse before acting. */
 const UNCERTAIN_STATUSES: readonly number[] = [500, 502, 504];

@@ -7,8 +7,14 @@ import type { UnknownResult } from './result.js';
  * anything the model said. A resend is only safe when it carries the same key to a server
  * that honours keys, or when the tool is idempotent by nature.
  */
-export function unknownResult(record: OperationRecord, contract: ToolContract, errorCode: ErrorKind, detail: string): UnknownResult {
-  const retryAllowed = contract.risk === 'idempotent-write' || (contract.honoursIdempotencyKeys && record.idempotencyKey !== undefined);
+export function unknownResult(
+  record: OperationRecord,
+  contract: ToolContract,
+  errorCode: ErrorKind,
+  detail: string,
+): UnknownResult {
+  const retryAllowed =
+    contract.risk === 'idempotent-write' || (contract.honoursIdempotencyKeys && record.idempotencyKey !== undefined);
   const nextAction = contract.canQueryStatus ? 'query_operation_status' : 'ask_user';
   const what =
     nextAction === 'query_operation_status'

@@ -8,4 +8,9 @@ import type { Scenario } from './scenario.js';
  * that may be near 0) may rightly not fire: they never make a cell not exercised, unless they say so.
  */
 export const withAddedFaults = (scenario: Scenario, added: FaultPlan | undefined): Scenario =>
-  added === undefined || added.length === 0 ? scenario : keepSource(scenario, { ...scenario, faults: [...scenario.faults, ...added.map((r) => ({ ...r, expect: r.expect ?? 'may-not-fire' }))] });
+  added === undefined || added.length === 0
+    ? scenario
+    : keepSource(scenario, {
+        ...scenario,
+        faults: [...scenario.faults, ...added.map((r) => ({ ...r, expect: r.expect ?? 'may-not-fire' }))],
+      });

@@ -8,7 +8,18 @@ import type { Rng } from '../core/index.js';
 export const ArrivalSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('burst') }).strict(),
   // Drawn as a whole number of virtual ms: past 2^53 there are none to draw (the draw never ends).
-  z.object({ kind: z.literal('uniform'), overMs: z.number().positive().max(Number.MAX_SAFE_INTEGER, `expected at most ${Number.MAX_SAFE_INTEGER} ms (2^53 - 1, the last whole number a draw can give)`) }).strict(),
+  z
+    .object({
+      kind: z.literal('uniform'),
+      overMs: z
+        .number()
+        .positive()
+        .max(
+          Number.MAX_SAFE_INTEGER,
+          `expected at most ${Number.MAX_SAFE_INTEGER} ms (2^53 - 1, the last whole number a draw can give)`,
+        ),
+    })
+    .strict(),
   z.object({ kind: z.literal('poisson'), perSecond: z.number().positive() }).strict(),
 ]);
 export type Arrival = z.infer<typeof ArrivalSchema>;

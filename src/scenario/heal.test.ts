@@ -10,11 +10,20 @@ const OUTAGE: ScenarioInput = {
   agent: {
     kind: 'scripted',
     task: 'Send the notice.',
-    plan: { steps: [{ tool: 'send_email', input: { messageId: 'n-1', to: 'ops@example.com', subject: 'Notice', body: 'Hi' }, subject: 'email:n-1' }] },
+    plan: {
+      steps: [
+        {
+          tool: 'send_email',
+          input: { messageId: 'n-1', to: 'ops@example.com', subject: 'Notice', body: 'Hi' },
+          subject: 'email:n-1',
+        },
+      ],
+    },
   },
   goal: { effects: { 'email.sent': 1 } },
 };
-const trial = (input: Partial<ScenarioInput>, config: ExecutionConfigLike = rulebookDefault) => runTrial({ scenario: defineScenario({ ...OUTAGE, ...input } as ScenarioInput), config, runSeed: 1, trialIndex: 0 });
+const trial = (input: Partial<ScenarioInput>, config: ExecutionConfigLike = rulebookDefault) =>
+  runTrial({ scenario: defineScenario({ ...OUTAGE, ...input } as ScenarioInput), config, runSeed: 1, trialIndex: 0 });
 const types = (t: Awaited<ReturnType<typeof trial>>) => t.history.map((e) => `${e.t} ${e.type}`);
 
 describe('heal', () => {
@@ -30,12 +39,19 @@ describe('heal', () => {
   });
 
   it('fails the recovery of a runtime that gives up during the outage', async () => {
-    const noRetry = parseExecutionConfig({ name: 'no-retry', maxAttempts: 1, backoff: { kind: 'none' }, retryBudget: 0 });
+    const noRetry = parseExecutionConfig({
+      name: 'no-retry',
+      maxAttempts: 1,
+      backoff: { kind: 'none' },
+      retryBudget: 0,
+    });
     const t = await trial({ heal: { atMs: 3_000 }, recovery: { withinMs: 5_000 } }, noRetry);
     expect(t.status).toBe('failed');
     expect(t.stats.recovery).toEqual({ timeToRecoverMs: null, callsAfter: 0 });
     const verdict = t.checks.find((c) => c.name === 'recovery')!.verdict;
-    expect(verdict.valid === false && verdict.message).toMatch(/^the goal was never reached \(the trial ended at t=2000ms, before the heal at t=3000ms\)/);
+    expect(verdict.valid === false && verdict.message).toMatch(
+      /^the goal was never reached \(the trial ended at t=2000ms, before the heal at t=3000ms\)/,
+    );
   });
 
   it('a scenario without heal or recovery has the history it had, and no recovery checker or figure', async () => {

@@ -6,11 +6,15 @@ import type { Scenario } from './scenario.js';
  * trial reaches it) and returns what the fault transports take to stop matching from then on.
  * A scenario without `heal` gets nothing: its history is what it was before heals existed.
  */
-export function scheduleHeal(scenario: Pick<Scenario, 'heal' | 'faults'>, history: History): { readonly healAtMs?: number } {
+export function scheduleHeal(
+  scenario: Pick<Scenario, 'heal' | 'faults'>,
+  history: History,
+): { readonly healAtMs?: number } {
   if (!scenario.heal) return {};
   history.markAt(scenario.heal.atMs, { type: 'heal', rules: scenario.faults.length });
   return { healAtMs: scenario.heal.atMs };
 }
 
 /** The heal option for a transport whose history `scheduleHeal` already marked. */
-export const healOption = (scenario: Pick<Scenario, 'heal'>): { readonly healAtMs?: number } => (scenario.heal ? { healAtMs: scenario.heal.atMs } : {});
+export const healOption = (scenario: Pick<Scenario, 'heal'>): { readonly healAtMs?: number } =>
+  scenario.heal ? { healAtMs: scenario.heal.atMs } : {};

@@ -49,12 +49,16 @@ describe('library', () => {
 
   it('refuses an unknown name with the list of built-ins', async () => {
     await expect(loadConfigs(['nope'])).rejects.toThrow(FaultlineError);
-    await expect(loadConfigs(['nope'])).rejects.toThrow(/no configuration file or built-in configuration named "nope" \(built-in: .*rulebook/);
+    await expect(loadConfigs(['nope'])).rejects.toThrow(
+      /no configuration file or built-in configuration named "nope" \(built-in: .*rulebook/,
+    );
   });
 
   it('refuses two scenarios with one name, naming both files', async () => {
     await writeFile(join(dir, 'a.yaml'), SCENARIO);
     await writeFile(join(dir, 'b.yaml'), SCENARIO);
-    await expect(loadScenarios(['./a.yaml', './b.yaml'])).rejects.toThrow(/two scenarios are named "my-flow": .*a\.yaml and .*b\.yaml/);
+    await expect(loadScenarios(['./a.yaml', './b.yaml'])).rejects.toThrow(
+      /two scenarios are named "my-flow": .*a\.yaml and .*b\.yaml/,
+    );
   });
 });

@@ -26,12 +26,18 @@ const BUILTIN_DIRS = [LIBRARY_DIR, CROWD_DIR, ...CONFIG_DIRS].map((d) => resolve
 
 const LOADABLE = [...DATA_EXTENSIONS, ...MODULE_EXTENSIONS] as readonly string[];
 // A project's config file is never a scenario, even in a folder of them (an example's sits beside its scenarios).
-const isLoadable = (file: string): boolean => LOADABLE.includes(extname(file).toLowerCase()) && !file.endsWith('.d.ts') && !/^faultline\.config\.[cm]?[jt]s$/.test(basename(file));
+const isLoadable = (file: string): boolean =>
+  LOADABLE.includes(extname(file).toLowerCase()) &&
+  !file.endsWith('.d.ts') &&
+  !/^faultline\.config\.[cm]?[jt]s$/.test(basename(file));
 
 /** Scenario and configuration files directly inside `dir`, sorted by name. */
 export async function filesIn(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  return entries.filter((e) => e.isFile() && isLoadable(e.name)).map((e) => join(dir, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile() && isLoadable(e.name))
+    .map((e) => join(dir, e.name))
+    .sort();
 }
 
 /**
@@ -44,9 +50,15 @@ export async function filesInFolder(dir: string, what: string): Promise<string[]
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    throw new FaultlineError(FaultlineErrorCode.NotFound, `${dir}: cannot read the ${what} folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new FaultlineError(
+      FaultlineErrorCode.NotFound,
+      `${dir}: cannot read the ${what} folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
-  const files = entries.filter((e) => e.isFile() && isLoadable(e.name)).map((e) => join(dir, e.name)).sort();
+  const files = entries
+    .filter((e) => e.isFile() && isLoadable(e.name))
+    .map((e) => join(dir, e.name))
+    .sort();
   if (files.length > 0) return files;
   const nested: string[] = [];
   for (const e of entries.filter((d) => d.isDirectory())) {
@@ -54,7 +66,10 @@ export async function filesInFolder(dir: string, what: string): Promise<string[]
     if (inside.some(isLoadable)) nested.push(join(dir, e.name));
   }
   const hint = nested.length > 0 ? `; subfolders are not searched: name ${nested.join(', ')} instead` : '';
-  throw new FaultlineError(FaultlineErrorCode.NotFound, `${dir}: no ${what} files in this folder (expected ${LOADABLE.join(', ')} files directly inside it${hint})`);
+  throw new FaultlineError(
+    FaultlineErrorCode.NotFound,
+    `${dir}: no ${what} files in this folder (expected ${LOADABLE.join(', ')} files directly inside it${hint})`,
+  );
 }
 
 /** Where each loaded scenario or configuration came from, so a replay command can name it. */
@@ -103,12 +118,24 @@ export const projectOf = (scenario: object): ScenarioProject | undefined => proj
  * A scenario file with the project's defaults filled in: one scenario per matrix agent when it
  * has no agent of its own and the project lists agents, else one.
  */
-export async function loadScenarioVariants(file: string, project: ScenarioProject | undefined, served = false): Promise<Scenario[]> {
-  const value = await resolveReaderModule(await resolveAgentModule(await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file), file), file);
+export async function loadScenarioVariants(
+  file: string,
+  project: ScenarioProject | undefined,
+  served = false,
+): Promise<Scenario[]> {
+  const value = await resolveReaderModule(
+    await resolveAgentModule(
+      await resolveServiceModules(await loadFile(file, FaultlineErrorCode.ScenarioInvalid), file),
+      file,
+    ),
+    file,
+  );
   const out: Scenario[] = [];
   for (const variant of await applyProject(value, project)) {
     if (served) variant.value = withServedAgent(variant.value);
-    const scenario = readSafely(file, FaultlineErrorCode.ScenarioInvalid, () => defineScenario(variant.value as ScenarioInput, variant.agent ? `${file} (agent ${variant.agent.name})` : file));
+    const scenario = readSafely(file, FaultlineErrorCode.ScenarioInvalid, () =>
+      defineScenario(variant.value as ScenarioInput, variant.agent ? `${file} (agent ${variant.agent.name})` : file),
+    );
     sources.set(scenario, resolve(file));
     if (variant.agent) matrixAgents.set(scenario, variant.agent);
     if (project) projects.set(scenario, project);
@@ -122,7 +149,13 @@ export async function loadScenarioVariants(file: string, project: ScenarioProjec
  * given a placeholder that is never started, so the block is optional there.
  */
 function withServedAgent(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as Record<string, unknown>)['agent'] !== undefined) return value;
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    (value as Record<string, unknown>)['agent'] !== undefined
+  )
+    return value;
   return { ...value, agent: { kind: 'command', task: 'served: the client is the agent', argv: ['served-client'] } };
 }
 
@@ -151,7 +184,10 @@ export async function resolveRefs(refs: readonly string[], dirs: readonly string
     else if (info?.isFile()) files.push(ref);
     else {
       const known = builtins.map((f) => basename(f, extname(f)));
-      throw new FaultlineError(FaultlineErrorCode.NotFound, `no ${what} file or built-in ${what} named "${ref}" (built-in: ${known.join(', ')})`);
+      throw new FaultlineError(
+        FaultlineErrorCode.NotFound,
+        `no ${what} file or built-in ${what} named "${ref}" (built-in: ${known.join(', ')})`,
+      );
     }
   }
   return files;
@@ -161,18 +197,31 @@ function assertUnique(names: readonly { name: string }[], files: readonly string
   const seen = new Map<string, string>();
   names.forEach(({ name }, i) => {
     const before = seen.get(name);
-    if (before !== undefined) throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `two ${what}s are named "${name}": ${before} and ${files[i]}`);
+    if (before !== undefined)
+      throw new FaultlineError(
+        FaultlineErrorCode.ScenarioInvalid,
+        `two ${what}s are named "${name}": ${before} and ${files[i]}`,
+      );
     seen.set(name, files[i]!);
   });
 }
 
 /** Scenarios from files, folders or built-in names; the whole built-in library when `refs` is empty. */
-export async function loadScenarios(refs: readonly string[] = [], project?: ScenarioProject, served = false): Promise<Scenario[]> {
-  const files = refs.length === 0 ? await filesIn(LIBRARY_DIR) : await resolveRefs(refs, [LIBRARY_DIR, CROWD_DIR], 'scenario');
+export async function loadScenarios(
+  refs: readonly string[] = [],
+  project?: ScenarioProject,
+  served = false,
+): Promise<Scenario[]> {
+  const files =
+    refs.length === 0 ? await filesIn(LIBRARY_DIR) : await resolveRefs(refs, [LIBRARY_DIR, CROWD_DIR], 'scenario');
   const perFile: Scenario[][] = [];
   for (const file of files) perFile.push(await loadScenarioVariants(file, project, served));
   // The variants of one file share its name (one scenario, several agents); two files may not.
-  assertUnique(perFile.map((v) => v[0] ?? { name: '' }).filter((s) => s.name !== ''), files.filter((_, i) => perFile[i]!.length > 0), 'scenario');
+  assertUnique(
+    perFile.map((v) => v[0] ?? { name: '' }).filter((s) => s.name !== ''),
+    files.filter((_, i) => perFile[i]!.length > 0),
+    'scenario',
+  );
   return perFile.flat();
 }
 

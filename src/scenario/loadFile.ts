@@ -40,7 +40,10 @@ export function readSafely<T>(file: string, code: FaultlineErrorCode, read: () =
     return read();
   } catch (error) {
     if (error instanceof FaultlineError) throw error;
-    throw new FaultlineError(code, `${file}: reading the default export threw ${thrownText(error)} (expected plain data: no getter or proxy that throws)`);
+    throw new FaultlineError(
+      code,
+      `${file}: reading the default export threw ${thrownText(error)} (expected plain data: no getter or proxy that throws)`,
+    );
   }
 }
 
@@ -60,25 +63,42 @@ export async function loadFile(file: string, code: FaultlineErrorCode): Promise<
     readSafely(file, code, () => {
       // An async function adopts a returned thenable: reading `then` here keeps a throwing trap inside the refusal.
       // A function too: resolving the promise loadFile returns reads the `then` of any object or function.
-      if ((typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function') throw new FaultlineError(code, `${file}: the default export is a promise; expected the object itself (export the value, not a promise of it)`);
+      if (
+        (typeof value === 'object' || typeof value === 'function') &&
+        value !== null &&
+        typeof (value as { then?: unknown }).then === 'function'
+      )
+        throw new FaultlineError(
+          code,
+          `${file}: the default export is a promise; expected the object itself (export the value, not a promise of it)`,
+        );
       if (valueTooDeep(value)) throw new FaultlineError(code, `${file}: the default export: ${tooDeepText()}`);
       refuseProtoKeys(value, file, code);
     });
     return value;
   }
   if (!(DATA_EXTENSIONS as readonly string[]).includes(ext)) {
-    throw new FaultlineError(code, `${file}: unsupported file type "${ext || '(none)'}"; expected one of ${[...DATA_EXTENSIONS, ...MODULE_EXTENSIONS].join(', ')}`);
+    throw new FaultlineError(
+      code,
+      `${file}: unsupported file type "${ext || '(none)'}"; expected one of ${[...DATA_EXTENSIONS, ...MODULE_EXTENSIONS].join(', ')}`,
+    );
   }
   let text: string;
   try {
     // Synchronous: a few small files, and fs/promises' open, read and close cost ten times the CPU.
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new FaultlineError(FaultlineErrorCode.NotFound, `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? thrownText(error)})`);
+    throw new FaultlineError(
+      FaultlineErrorCode.NotFound,
+      `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? thrownText(error)})`,
+    );
   }
   // Editors on Windows save a byte-order mark; YAML skips it, so JSON does too.
   if (text.startsWith('\uFEFF')) text = text.slice(1);
-  const value = ext === '.json' ? parseJson(text, file, code) : ((await parsedAtBuild(text)) ?? (await parseYaml(text, file, code)));
+  const value =
+    ext === '.json'
+      ? parseJson(text, file, code)
+      : ((await parsedAtBuild(text)) ?? (await parseYaml(text, file, code)));
   refuseProtoKeys(value, file, code);
   return value;
 }
@@ -98,7 +118,10 @@ function parseJson(text: string, file: string, code: FaultlineErrorCode): unknow
   // JSON.parse keeps the last of two equal keys: the first (a fault rule, say) would vanish unseen.
   const dup = findDuplicateKey(text);
   if (dup) {
-    throw new FaultlineError(code, `${file}:${dup.line}:${dup.col}: ${formatPath(dup.path)}: the key "${dup.key}" appears twice; expected each key once per object`);
+    throw new FaultlineError(
+      code,
+      `${file}:${dup.line}:${dup.col}: ${formatPath(dup.path)}: the key "${dup.key}" appears twice; expected each key once per object`,
+    );
   }
   return value;
 }
@@ -121,18 +144,26 @@ async function parseYaml(text: string, file: string, code: FaultlineErrorCode): 
   if (first) {
     const where = first.linePos?.[0] ? `:${first.linePos[0].line}:${first.linePos[0].col}` : '';
     // The parser reports its own stack overflow (one frame per level of nesting) as an error.
-    if (first.message.includes('Maximum call stack size exceeded')) throw new FaultlineError(code, `${file}${where}: ${tooDeepText()}`);
+    if (first.message.includes('Maximum call stack size exceeded'))
+      throw new FaultlineError(code, `${file}${where}: ${tooDeepText()}`);
     throw new FaultlineError(code, `${file}${where}: not valid YAML: ${first.message.split('\n')[0]}`);
   }
   const unresolved = unresolvedAlias(doc, lineCounter, visit);
-  if (unresolved) throw new FaultlineError(code, `${file}:${unresolved.line}:${unresolved.col}: not valid YAML: the alias *${unresolved.name} names no anchor defined before it`);
+  if (unresolved)
+    throw new FaultlineError(
+      code,
+      `${file}:${unresolved.line}:${unresolved.col}: not valid YAML: the alias *${unresolved.name} names no anchor defined before it`,
+    );
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
   } catch (error) {
     if (error instanceof RangeError) throw new FaultlineError(code, `${file}: ${tooDeepText()}`);
     // The library's guard against alias bombs ("billion laughs"), and any other expansion failure.
-    throw new FaultlineError(code, `${file}: not valid YAML: ${thrownText(error)} (expected at most ${MAX_YAML_ALIASES} alias expansions)`);
+    throw new FaultlineError(
+      code,
+      `${file}: not valid YAML: ${thrownText(error)} (expected at most ${MAX_YAML_ALIASES} alias expansions)`,
+    );
   }
   if (valueTooDeep(value)) throw new FaultlineError(code, `${file}: ${tooDeepText()}`);
   return value;
@@ -161,7 +192,11 @@ async function ensureTypeScriptLoader(): Promise<void> {
   flags[TSX_REGISTERED] = true;
 }
 
-function unresolvedAlias(doc: Document, lines: LineCounter, visit: typeof yamlVisit): { name: string; line: number; col: number } | undefined {
+function unresolvedAlias(
+  doc: Document,
+  lines: LineCounter,
+  visit: typeof yamlVisit,
+): { name: string; line: number; col: number } | undefined {
   let found: { name: string; line: number; col: number } | undefined;
   visit(doc, {
     Alias(_key, node) {
@@ -196,7 +231,10 @@ export function refuseProtoKeys(value: unknown, file: string, code: FaultlineErr
     if (!isPlainRecord(v)) return;
     for (const key of Object.keys(v)) {
       if (key === '__proto__') {
-        throw new FaultlineError(code, `${file}: ${formatPath([...path, key])}: the key "__proto__" is not allowed (it would be silently dropped); expected another key name`);
+        throw new FaultlineError(
+          code,
+          `${file}: ${formatPath([...path, key])}: the key "__proto__" is not allowed (it would be silently dropped); expected another key name`,
+        );
       }
       walk(v[key], [...path, key]);
     }
@@ -218,7 +256,8 @@ class ExitAtLoad extends Error {
     super(`process.exit(${describeExitCode(exitCode)})`);
   }
 }
-const describeExitCode = (code: unknown): string => (code === undefined ? '' : typeof code === 'number' || typeof code === 'string' ? String(code) : typeof code);
+const describeExitCode = (code: unknown): string =>
+  code === undefined ? '' : typeof code === 'number' || typeof code === 'string' ? String(code) : typeof code;
 
 let loading = 0;
 let realExit: typeof process.exit | undefined;
@@ -240,9 +279,18 @@ async function importUserModule(url: string): Promise<{ default?: unknown }> {
   let onEmptyLoop: (() => void) | undefined;
   let cancel: (() => void) | undefined;
   const stuck = new Promise<never>((_, reject) => {
-    onEmptyLoop = () => reject(new NeverLoads('the module never finished loading: a top-level await waits on something that can never happen (nothing is left to run)'));
+    onEmptyLoop = () =>
+      reject(
+        new NeverLoads(
+          'the module never finished loading: a top-level await waits on something that can never happen (nothing is left to run)',
+        ),
+      );
     process.once('beforeExit', onEmptyLoop);
-    cancel = wallDeadline(ms, () => reject(new NeverLoads(`the module did not finish loading within ${ms / 1000} s (a top-level await still pending)`)));
+    cancel = wallDeadline(ms, () =>
+      reject(
+        new NeverLoads(`the module did not finish loading within ${ms / 1000} s (a top-level await still pending)`),
+      ),
+    );
   });
   try {
     return (await Promise.race([import(url), stuck])) as { default?: unknown };
@@ -261,7 +309,10 @@ class NeverLoads extends Error {}
  * user's; a module the user's file imports is missing otherwise, and its message names that file.
  */
 const isMissing = (error: unknown, path: string): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && (error as { url?: unknown }).url === pathToFileURL(path).href;
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' &&
+  (error as { url?: unknown }).url === pathToFileURL(path).href;
 
 /** Boxed: returning a user's value from an async function would read its `then`, outside any guard. */
 async function loadModule(file: string, path: string, code: FaultlineErrorCode): Promise<{ value: unknown }> {
@@ -270,13 +321,18 @@ async function loadModule(file: string, path: string, code: FaultlineErrorCode):
     await ensureTypeScriptLoader();
     mod = await importUserModule(pathToFileURL(path).href);
   } catch (error) {
-    if (error instanceof ExitAtLoad) throw new FaultlineError(code, `${path}: the module called ${error.message} while loading; expected it to export a value (a module must not end the process)`);
+    if (error instanceof ExitAtLoad)
+      throw new FaultlineError(
+        code,
+        `${path}: the module called ${error.message} while loading; expected it to export a value (a module must not end the process)`,
+      );
     if (error instanceof NeverLoads) throw new FaultlineError(code, `${path}: ${error.message}`);
     if (isMissing(error, path)) throw new FaultlineError(code, `${path}: no such file (expected a module to import)`);
     throw new FaultlineError(code, `${path}: the module failed to load: ${thrownText(error)}`);
   }
   const value = readSafely(file, code, () => esModuleDefault(mod.default));
-  if (value === undefined) throw new FaultlineError(code, `${path}: expected a default export (export default defineScenario({ ... }))`);
+  if (value === undefined)
+    throw new FaultlineError(code, `${path}: expected a default export (export default defineScenario({ ... }))`);
   return { value };
 }
 

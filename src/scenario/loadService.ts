@@ -8,7 +8,13 @@ import { loadFile, MODULE_EXTENSIONS } from './loadFile.js';
 /** Whether a `services` entry names a module rather than a built-in: a path, or a file with a module extension. */
 export function isServiceModulePath(ref: string): boolean {
   if (isBuiltinService(ref)) return false;
-  return ref.startsWith('.') || isAbsolute(ref) || ref.includes('/') || ref.includes('\\') || (MODULE_EXTENSIONS as readonly string[]).includes(extname(ref).toLowerCase());
+  return (
+    ref.startsWith('.') ||
+    isAbsolute(ref) ||
+    ref.includes('/') ||
+    ref.includes('\\') ||
+    (MODULE_EXTENSIONS as readonly string[]).includes(extname(ref).toLowerCase())
+  );
 }
 
 /**
@@ -21,8 +27,18 @@ export async function loadServiceModule(file: string): Promise<ServiceDefinition
   if (!info?.isFile()) throw new FaultlineError(FaultlineErrorCode.NotFound, `${file}: no such file`);
   const value = await loadFile(file, FaultlineErrorCode.ServiceInvalid);
   if (isServiceDefinition(value)) return value;
-  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object that did not come from defineService' : `a ${typeof value}`;
-  throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `${file}: expected the default export to be a service (export default defineService({ ... })), got ${got}`);
+  const got =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? 'an object that did not come from defineService'
+          : `a ${typeof value}`;
+  throw new FaultlineError(
+    FaultlineErrorCode.ServiceInvalid,
+    `${file}: expected the default export to be a service (export default defineService({ ... })), got ${got}`,
+  );
 }
 
 /**
@@ -45,10 +61,14 @@ export async function resolveServiceModules(value: unknown, scenarioFile: string
       resolved.push(await loadServiceModule(path));
     } catch (error) {
       if (!isFaultlineError(error)) throw error;
-      throw new FaultlineError(error.code, `${scenarioFile}: services[${i}] (${ref}): ${error.message.startsWith(path) ? error.message.slice(path.length + 2) : error.message}`, {
-        source: scenarioFile,
-        service: path,
-      });
+      throw new FaultlineError(
+        error.code,
+        `${scenarioFile}: services[${i}] (${ref}): ${error.message.startsWith(path) ? error.message.slice(path.length + 2) : error.message}`,
+        {
+          source: scenarioFile,
+          service: path,
+        },
+      );
     }
   }
   return { ...value, services: resolved };

@@ -48,15 +48,30 @@ async function readCassette(file: string, named = file): Promise<Cassette | unde
   let text: string;
   try {
     const kind = await stat(file);
-    if (kind.isDirectory()) throw new FaultlineError(FaultlineErrorCode.NotFound, `${named}: a folder; expected a cassette file (written by faultline run --record)`);
-    if (!kind.isFile()) throw new FaultlineError(FaultlineErrorCode.NotFound, `${named}: not a regular file (a FIFO, a socket or a device); expected a cassette file`);
+    if (kind.isDirectory())
+      throw new FaultlineError(
+        FaultlineErrorCode.NotFound,
+        `${named}: a folder; expected a cassette file (written by faultline run --record)`,
+      );
+    if (!kind.isFile())
+      throw new FaultlineError(
+        FaultlineErrorCode.NotFound,
+        `${named}: not a regular file (a FIFO, a socket or a device); expected a cassette file`,
+      );
     text = await readFile(file, 'utf8');
   } catch (error) {
     if (error instanceof FaultlineError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new FaultlineError(FaultlineErrorCode.NotFound, `${named}: cannot read the cassette (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new FaultlineError(
+      FaultlineErrorCode.NotFound,
+      `${named}: cannot read the cassette (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
-  if (text.trim() === '') throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${named}: the file is empty; expected a cassette (JSON written by faultline run --record)`);
+  if (text.trim() === '')
+    throw new FaultlineError(
+      FaultlineErrorCode.ScenarioInvalid,
+      `${named}: the file is empty; expected a cassette (JSON written by faultline run --record)`,
+    );
   return Cassette.parse(text, named);
 }
 
@@ -66,13 +81,24 @@ async function readCassette(file: string, named = file): Promise<Cassette | unde
  * API than the scenario's model is refused naming the flag and what is wrong. Its `trial` says
  * whose recording it is (and whether that trial was judged).
  */
-export async function checkCassetteFlag(scenario: Scenario, value: string, flag = '--cassette'): Promise<{ readonly file: string; readonly trial?: CassetteTrial }> {
-  if (value.trim() === '') throw new FaultlineError(FaultlineErrorCode.Usage, `${flag}: an empty path; expected a cassette file (a live trial's recording, or a scenario's cassette)`);
+export async function checkCassetteFlag(
+  scenario: Scenario,
+  value: string,
+  flag = '--cassette',
+): Promise<{ readonly file: string; readonly trial?: CassetteTrial }> {
+  if (value.trim() === '')
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `${flag}: an empty path; expected a cassette file (a live trial's recording, or a scenario's cassette)`,
+    );
   const file = resolve(value);
   const cassette = await readCassette(file, `${flag} ${file}`);
   if (cassette === undefined) throw new FaultlineError(FaultlineErrorCode.NotFound, `${flag} ${file}: no such file`);
   if (scenario.model && cassette.api !== scenario.model.api) {
-    throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${flag} ${file}: the cassette was recorded from the ${cassette.api} API, but ${scenario.name}'s model.api is "${scenario.model.api}"`);
+    throw new FaultlineError(
+      FaultlineErrorCode.ScenarioInvalid,
+      `${flag} ${file}: the cassette was recorded from the ${cassette.api} API, but ${scenario.name}'s model.api is "${scenario.model.api}"`,
+    );
   }
   return { file, ...(cassette.trial && { trial: cassette.trial }) };
 }
@@ -82,7 +108,11 @@ export async function checkCassetteFlag(scenario: Scenario, value: string, flag 
  * Bad input fails here, before any trial: a missing key, a named cassette that is not there, a
  * cassette for the other API, a model with neither plan nor cassette.
  */
-export async function prepareModelSource(scenario: Scenario, mode: ModelMode, env: Readonly<Record<string, string | undefined>>): Promise<void> {
+export async function prepareModelSource(
+  scenario: Scenario,
+  mode: ModelMode,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
   const model = scenario.model;
   if (!model) return;
   const file = cassetteFileOf(scenario);
@@ -91,10 +121,16 @@ export async function prepareModelSource(scenario: Scenario, mode: ModelMode, en
     const name = API_KEY_ENV[model.api];
     const apiKey = env[name];
     if (apiKey === undefined || apiKey === '') {
-      throw new FaultlineError(FaultlineErrorCode.Usage, `${where}: --${mode} sends the model requests to ${model.baseUrl ?? `the ${model.api} API`}, and needs its key in ${name}, which is not set`);
+      throw new FaultlineError(
+        FaultlineErrorCode.Usage,
+        `${where}: --${mode} sends the model requests to ${model.baseUrl ?? `the ${model.api} API`}, and needs its key in ${name}, which is not set`,
+      );
     }
     if (mode === 'record' && file === undefined) {
-      throw new FaultlineError(FaultlineErrorCode.Usage, `${where}: --record needs a place for the cassette: load the scenario from a file, or name one in model.cassette`);
+      throw new FaultlineError(
+        FaultlineErrorCode.Usage,
+        `${where}: --record needs a place for the cassette: load the scenario from a file, or name one in model.cassette`,
+      );
     }
     prepared.set(scenario, { mode, ...(mode === 'record' && file !== undefined && { recordTo: file }) });
     return;
@@ -103,13 +139,22 @@ export async function prepareModelSource(scenario: Scenario, mode: ModelMode, en
   // Written with the scenario's secrets sealed (cassetteSecrets.ts): the replay sends them again.
   const cassette = read && openSecrets(read, scenario.secrets);
   if (cassette && cassette.api !== model.api) {
-    throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: the cassette was recorded from the ${cassette.api} API, but model.api is "${model.api}"`);
+    throw new FaultlineError(
+      FaultlineErrorCode.ScenarioInvalid,
+      `${file}: the cassette was recorded from the ${cassette.api} API, but model.api is "${model.api}"`,
+    );
   }
   if (!cassette && model.cassette !== undefined) {
-    throw new FaultlineError(FaultlineErrorCode.NotFound, `${where}: model.cassette: ${file}: no such file (record it with faultline run --record)`);
+    throw new FaultlineError(
+      FaultlineErrorCode.NotFound,
+      `${where}: model.cassette: ${file}: no such file (record it with faultline run --record)`,
+    );
   }
   if (!cassette && !model.plan) {
-    throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${where}: model: neither a plan nor a cassette (${file ?? 'none'}): give model.plan, or record a cassette with faultline run --record`);
+    throw new FaultlineError(
+      FaultlineErrorCode.ScenarioInvalid,
+      `${where}: model: neither a plan nor a cassette (${file ?? 'none'}): give model.plan, or record a cassette with faultline run --record`,
+    );
   }
   prepared.set(scenario, { mode, ...(cassette && file !== undefined ? { cassette: { file, cassette } } : {}) });
 }
@@ -145,16 +190,28 @@ export interface ModelSourceHooks {
  * plan. A scenario no command prepared (a replay, a library call) replays its cassette if it has one.
  * In a live run, the gateway, with a fresh recording for the trial.
  */
-export async function modelSourceFor(scenario: Scenario, hooks: ModelSourceHooks | ((message: string) => void)): Promise<RecordedModelSource | undefined> {
-  const { onMiss, onInfraError, trial } = typeof hooks === 'function' ? { onMiss: hooks, onInfraError: undefined, trial: undefined } : hooks;
+export async function modelSourceFor(
+  scenario: Scenario,
+  hooks: ModelSourceHooks | ((message: string) => void),
+): Promise<RecordedModelSource | undefined> {
+  const { onMiss, onInfraError, trial } =
+    typeof hooks === 'function' ? { onMiss: hooks, onInfraError: undefined, trial: undefined } : hooks;
   if (liveRun !== undefined && scenario.model) {
-    const recording = new Cassette(scenario.model.api, [], trial ?? { scenario: scenario.name, config: '', trialIndex: 0, seed: 0 });
+    const recording = new Cassette(
+      scenario.model.api,
+      [],
+      trial ?? { scenario: scenario.name, config: '', trialIndex: 0, seed: 0 },
+    );
     return { kind: 'gateway', gateway: liveRun.gateway, recording, onInfraError: onInfraError ?? onMiss };
   }
   if (!prepared.has(scenario)) await prepareModelSource(scenario, 'replay', {});
   const p = prepared.get(scenario)!;
   // The gateway holds the key, the connection limit and the retries: there is no other way to the model.
-  if (p.mode !== 'replay') throw new FaultlineError(FaultlineErrorCode.Internal, `${scenario.name}: a --${p.mode} trial ran outside its run's live gateway`);
+  if (p.mode !== 'replay')
+    throw new FaultlineError(
+      FaultlineErrorCode.Internal,
+      `${scenario.name}: a --${p.mode} trial ran outside its run's live gateway`,
+    );
   return p.cassette ? { kind: 'cassette', cassette: p.cassette.cassette, file: p.cassette.file, onMiss } : undefined;
 }
 
@@ -172,7 +229,11 @@ export interface TrialRecording {
  * run's order and trials in index order, so the same recordings give the same file. Returns the
  * paths written; a scenario none of whose trials got an answer keeps the cassette it had.
  */
-export async function saveRecordings(scenarios: readonly Scenario[], configOrder: readonly string[], recordings: readonly TrialRecording[]): Promise<string[]> {
+export async function saveRecordings(
+  scenarios: readonly Scenario[],
+  configOrder: readonly string[],
+  recordings: readonly TrialRecording[],
+): Promise<string[]> {
   const written: string[] = [];
   for (const scenario of scenarios) {
     const file = prepared.get(scenario)?.recordTo;
@@ -181,7 +242,8 @@ export async function saveRecordings(scenarios: readonly Scenario[], configOrder
       .filter((r) => r.scenario === scenario.name)
       .sort((a, b) => configOrder.indexOf(a.config) - configOrder.indexOf(b.config) || a.trialIndex - b.trialIndex);
     const cassette = new Cassette(scenario.model.api);
-    for (const r of mine) for (const entry of Cassette.parse(await readFile(r.file, 'utf8'), r.file).entries) cassette.add(entry);
+    for (const r of mine)
+      for (const entry of Cassette.parse(await readFile(r.file, 'utf8'), r.file).entries) cassette.add(entry);
     if (cassette.entries.length === 0) continue;
     const temp = `${file}.${process.pid}.tmp`;
     await writeFile(temp, `${JSON.stringify(cassette.toJSON(), null, 2)}\n`);

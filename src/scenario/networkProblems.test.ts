@@ -6,9 +6,15 @@ const c = { kind: 'constant', ms: 5 } as const;
 const scripted: ScenarioInput['agent'] = {
   kind: 'scripted',
   task: 'Create order ref-1',
-  plan: { steps: [{ tool: 'create_order', input: { clientReference: 'ref-1', item: 'pen', quantity: 1, amountCents: 100 } }] },
+  plan: {
+    steps: [{ tool: 'create_order', input: { clientReference: 'ref-1', item: 'pen', quantity: 1, amountCents: 100 } }],
+  },
 };
-const http: ScenarioInput['agent'] = { kind: 'http', task: 'Create order ref-1', run: () => Promise.resolve({ outcome: 'completed' }) };
+const http: ScenarioInput['agent'] = {
+  kind: 'http',
+  task: 'Create order ref-1',
+  run: () => Promise.resolve({ outcome: 'completed' }),
+};
 
 const refusal = (network: ScenarioInput['network'], agent: ScenarioInput['agent'] = scripted): string[] => {
   try {
@@ -22,8 +28,25 @@ const refusal = (network: ScenarioInput['network'], agent: ScenarioInput['agent'
 
 describe('a scenario network names only what the scenario has', () => {
   it('accepts services, tools and (for an http agent) routes that exist', () => {
-    expect(refusal({ latency: c, services: { payments: { latency: c } }, tools: { charge_payment: { latency: { request: c } } } })).toEqual([]);
-    expect(refusal({ services: { orders: { routes: { 'POST /tools/create_order': { latency: c }, 'POST /tools/create_order/status': { latency: c } } } } }, http)).toEqual([]);
+    expect(
+      refusal({
+        latency: c,
+        services: { payments: { latency: c } },
+        tools: { charge_payment: { latency: { request: c } } },
+      }),
+    ).toEqual([]);
+    expect(
+      refusal(
+        {
+          services: {
+            orders: {
+              routes: { 'POST /tools/create_order': { latency: c }, 'POST /tools/create_order/status': { latency: c } },
+            },
+          },
+        },
+        http,
+      ),
+    ).toEqual([]);
   });
 
   it('refuses an unknown service or tool, with the path and what is there', () => {
@@ -38,6 +61,8 @@ describe('a scenario network names only what the scenario has', () => {
       'network.services.orders.routes: per-route latency applies to services served over HTTP to an "http" or "command" agent; agent.kind is "scripted" (set latency per tool instead)',
     ]);
     const [problem] = refusal({ services: { orders: { routes: { 'POST /orders': { latency: c } } } } }, http);
-    expect(problem).toMatch(/^network\.services\.orders\.routes\["POST \/orders"\]: no such route of "orders" \(routes: POST \/tools\/create_order, /);
+    expect(problem).toMatch(
+      /^network\.services\.orders\.routes\["POST \/orders"\]: no such route of "orders" \(routes: POST \/tools\/create_order, /,
+    );
   });
 });

@@ -53,7 +53,13 @@ async function resolveAgent(agent: unknown, file: string, at: string): Promise<R
     return value.agent;
   } catch (error) {
     if (!isFaultlineError(error)) throw error;
-    throw new FaultlineError(error.code, error.message.replace(`${file}: agent.`, `${file}: ${at}.`).replace(`${file}: invalid scenario:\n  - agent.`, `${file}: ${at}.`), error.details);
+    throw new FaultlineError(
+      error.code,
+      error.message
+        .replace(`${file}: agent.`, `${file}: ${at}.`)
+        .replace(`${file}: invalid scenario:\n  - agent.`, `${file}: ${at}.`),
+      error.details,
+    );
   }
 }
 
@@ -83,10 +89,14 @@ async function resolveProjectModules(project: ScenarioProject): Promise<Resolved
   const { file } = project;
   const rawDefaults: Record<string, unknown> = { ...project.defaults };
   const { agent, ...fields } = rawDefaults;
-  const defaults = (await resolveReaderModule(await resolveServiceModules(fields, file), file)) as Record<string, unknown>;
+  const defaults = (await resolveReaderModule(await resolveServiceModules(fields, file), file)) as Record<
+    string,
+    unknown
+  >;
   if (agent !== undefined) defaults['agent'] = await resolveAgent(agent, file, 'defaults.agent');
   const agents = [];
-  for (const [i, entry] of (project.agents ?? []).entries()) agents.push({ name: entry.name, agent: await resolveAgent(entry, file, `agents[${i}]`) });
+  for (const [i, entry] of (project.agents ?? []).entries())
+    agents.push({ name: entry.name, agent: await resolveAgent(entry, file, `agents[${i}]`) });
   return { defaults, agents };
 }
 
@@ -108,7 +118,10 @@ const projectOf = (project: ScenarioProject): Promise<ResolvedProject> => {
  * budget, every key of it. The one exception is `agent` without a `kind`: it holds what the
  * scenario adds to its agents (`task`, a scripted `plan`) and is laid over each of them.
  */
-export async function applyProject(value: unknown, project: ScenarioProject | undefined): Promise<{ value: unknown; agent?: MatrixAgent }[]> {
+export async function applyProject(
+  value: unknown,
+  project: ScenarioProject | undefined,
+): Promise<{ value: unknown; agent?: MatrixAgent }[]> {
   if (project === undefined || !isObject(value)) return [{ value }];
   const { defaults, agents } = await projectOf(project);
   const filled: Record<string, unknown> = { ...value };
@@ -116,7 +129,12 @@ export async function applyProject(value: unknown, project: ScenarioProject | un
   // The default `http` goes to the agents that make HTTP calls (http, command) only: a scenario's own is checked as written.
   const ownHttp = isObject(value) && value['http'] !== undefined;
   const forAgent = (v: Record<string, unknown>): Record<string, unknown> => {
-    if (ownHttp || v['http'] === undefined || (isObject(v['agent']) && (v['agent']['kind'] === 'http' || v['agent']['kind'] === 'command'))) return v;
+    if (
+      ownHttp ||
+      v['http'] === undefined ||
+      (isObject(v['agent']) && (v['agent']['kind'] === 'http' || v['agent']['kind'] === 'command'))
+    )
+      return v;
     const { http: _http, ...rest } = v;
     return rest;
   };
@@ -128,7 +146,10 @@ export async function applyProject(value: unknown, project: ScenarioProject | un
     return [{ value: forAgent(isObject(base) ? { ...filled, agent: { ...base, ...extraFor(base, extra) } } : filled) }];
   }
   const picked = project.pick === undefined ? agents : agents.filter((a) => project.pick!.includes(a.name));
-  return picked.map(({ name, agent }) => ({ value: forAgent({ ...filled, agent: { ...agent, ...extraFor(agent, extra) } }), agent: { name, ignoresConfig: ignoresRetryConfig(agent['kind']) } }));
+  return picked.map(({ name, agent }) => ({
+    value: forAgent({ ...filled, agent: { ...agent, ...extraFor(agent, extra) } }),
+    agent: { name, ignoresConfig: ignoresRetryConfig(agent['kind']) },
+  }));
 }
 
 /** What only a scripted agent reads: the others make their own calls, and an `http` agent's model has its plan in `model.plan`. */

@@ -4,7 +4,13 @@ import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, isFaultlineError, V
 import { FaultPlanSchema, HealSchema } from '../faults/plan.js';
 import { NetworkSchema } from '../faults/network.js';
 import { WorldConfigSchema } from '../world/WorldConfig.js';
-import { BUILTIN_SERVICES, NAMED_SERVICES, createWorld, isBuiltinService, type BuiltinServiceName } from '../world/createWorld.js';
+import {
+  BUILTIN_SERVICES,
+  NAMED_SERVICES,
+  createWorld,
+  isBuiltinService,
+  type BuiltinServiceName,
+} from '../world/createWorld.js';
 import { isServiceDefinition, type ServiceDefinition } from '../world/define/defineService.js';
 import { ScriptPlanSchema } from '../model/script.js';
 import { BehaviourSpecSchema } from '../model/behaviours.js';
@@ -78,7 +84,9 @@ export const HttpAgentSchema = z
   .object({
     kind: z.literal('http'),
     task: z.string().min(1),
-    run: z.custom<HttpAgentFn>((v) => typeof v === 'function', { message: 'expected a function (ctx) => Promise<{ outcome }> (defineHttpAgent)' }),
+    run: z.custom<HttpAgentFn>((v) => typeof v === 'function', {
+      message: 'expected a function (ctx) => Promise<{ outcome }> (defineHttpAgent)',
+    }),
   })
   .strict();
 
@@ -153,7 +161,9 @@ export const FunctionAgentSchema = z
   .object({
     kind: z.literal('function'),
     task: z.string().min(1),
-    fn: z.custom<AgentFn>((v) => typeof v === 'function', { message: 'expected a function (ctx) => Promise<{ outcome }>' }),
+    fn: z.custom<AgentFn>((v) => typeof v === 'function', {
+      message: 'expected a function (ctx) => Promise<{ outcome }>',
+    }),
   })
   .strict();
 
@@ -185,7 +195,9 @@ export const ScenarioDataSchema = z
     services: z
       .array(z.string().min(1))
       .min(1)
-      .describe(`Built-in service names (${NAMED_SERVICES.join(', ')}; the default world has ${BUILTIN_SERVICES.join(', ')}) or paths to your own service modules, resolved from the scenario file`)
+      .describe(
+        `Built-in service names (${NAMED_SERVICES.join(', ')}; the default world has ${BUILTIN_SERVICES.join(', ')}) or paths to your own service modules, resolved from the scenario file`,
+      )
       .optional(),
     faults: FaultPlanSchema.default([]),
     /** From `atMs` virtual ms after the trial's start, no fault rule matches: the faults heal. */
@@ -193,7 +205,9 @@ export const ScenarioDataSchema = z
     /** How the agent must recover after the heal (needs `heal`): judged by the `recovery` checker. */
     recovery: RecoverySchema.optional(),
     /** Network latency per leg (request, response): a default, per service, per tool, per HTTP route. Without it, instantaneous. */
-    network: NetworkSchema.optional().describe('Network latency per leg, drawn from the trial seed: a default (latency), per service, per tool, per HTTP route.'),
+    network: NetworkSchema.optional().describe(
+      'Network latency per leg, drawn from the trial seed: a default (latency), per service, per tool, per HTTP route.',
+    ),
     agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, HttpAgentDataSchema, CommandAgentSchema]),
     /**
      * How many copies of the agent run at once in each trial, sharing its one world, wire and
@@ -217,18 +231,24 @@ export const ScenarioDataSchema = z
      */
     seedName: z.string().min(1).optional(),
     /** Checker names to run (default: all built-in). */
-    checks: z.array(z.enum(BUILTIN_CHECKERS.map((c) => c.name) as [string, ...string[]])).min(1).optional(),
+    checks: z
+      .array(z.enum(BUILTIN_CHECKERS.map((c) => c.name) as [string, ...string[]]))
+      .min(1)
+      .optional(),
     /** The wire format tool results are rendered in for the model. */
     format: z.enum(['openai', 'claude', 'mcp']).default('openai'),
   })
   .strict();
 
-export const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>((v) => (typeof v === 'string' && isBuiltinService(v)) || isServiceDefinition(v), {
-  error: (issue) =>
-    typeof issue.input === 'string'
-      ? `"${issue.input}" is not a built-in service (${NAMED_SERVICES.join(', ')})${/[./\\]/.test(issue.input) ? '; a module path is resolved only in scenario files: import the service and pass it' : ''}`
-      : 'expected a built-in service name or a service from defineService',
-});
+export const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>(
+  (v) => (typeof v === 'string' && isBuiltinService(v)) || isServiceDefinition(v),
+  {
+    error: (issue) =>
+      typeof issue.input === 'string'
+        ? `"${issue.input}" is not a built-in service (${NAMED_SERVICES.join(', ')})${/[./\\]/.test(issue.input) ? '; a module path is resolved only in scenario files: import the service and pass it' : ''}`
+        : 'expected a built-in service name or a service from defineService',
+  },
+);
 
 export const ReaderSchema = z.custom<ToolResultReader>((v) => typeof v === 'function', {
   error: (issue) =>
@@ -282,13 +302,19 @@ function worldProblems(scenario: Scenario): string[] {
   for (const service of world.services) {
     for (const tool of service.tools) {
       const first = owner.get(tool.name);
-      if (first !== undefined) out.push(`services: the tool "${tool.name}" is declared by both "${first}" and "${service.name}"; expected each tool name once in a world`);
+      if (first !== undefined)
+        out.push(
+          `services: the tool "${tool.name}" is declared by both "${first}" and "${service.name}"; expected each tool name once in a world`,
+        );
       else owner.set(tool.name, service.name);
     }
   }
   const serviceNames = world.services.map((x) => x.name);
   for (const name of Object.keys(scenario.goal.state ?? {})) {
-    if (!serviceNames.includes(name)) out.push(`${formatPath(['goal', 'state', name])}: no service "${name}" in this scenario's world (services: ${serviceNames.join(', ')})`);
+    if (!serviceNames.includes(name))
+      out.push(
+        `${formatPath(['goal', 'state', name])}: no service "${name}" in this scenario's world (services: ${serviceNames.join(', ')})`,
+      );
   }
   const known = new Set([...world.tools.map((t) => t.name), QUERY_OPERATION_STATUS]);
   const hint = `no such tool in this scenario's services (known: ${[...known].join(', ')})`;
@@ -299,10 +325,16 @@ function worldProblems(scenario: Scenario): string[] {
   const models = scenario.model ? MODEL_OPERATIONS[scenario.model.api] : [];
   const checkRule = (name: string, path: PropertyKey[]): void => {
     if (models.includes(name) || known.has(name)) return;
-    const api = (Object.keys(MODEL_OPERATIONS) as (keyof typeof MODEL_OPERATIONS)[]).find((a) => MODEL_OPERATIONS[a].includes(name));
+    const api = (Object.keys(MODEL_OPERATIONS) as (keyof typeof MODEL_OPERATIONS)[]).find((a) =>
+      MODEL_OPERATIONS[a].includes(name),
+    );
     if (api === undefined) return check(name, path);
-    const served = scenario.model ? `its model speaks ${scenario.model.api} (${models.join(', ')})` : 'it names no model (model: { api: ' + api + ', plan: … })';
-    out.push(`${formatPath(path)}: "${name}": a route of the ${api} model API, which this scenario does not serve: ${served}`);
+    const served = scenario.model
+      ? `its model speaks ${scenario.model.api} (${models.join(', ')})`
+      : 'it names no model (model: { api: ' + api + ', plan: … })';
+    out.push(
+      `${formatPath(path)}: "${name}": a route of the ${api} model API, which this scenario does not serve: ${served}`,
+    );
   };
   const plans = [
     ...(scenario.agent.kind === 'scripted' ? [{ steps: scenario.agent.plan.steps, at: ['agent', 'plan'] }] : []),
@@ -315,19 +347,32 @@ function worldProblems(scenario: Scenario): string[] {
     });
   }
   if (scenario.agents > 1 && scenario.agent.kind === 'http') {
-    out.push(`agents: an "http" agent runs alone (its code shares one set of interceptors); agents must be 1, got ${scenario.agents}`);
+    out.push(
+      `agents: an "http" agent runs alone (its code shares one set of interceptors); agents must be 1, got ${scenario.agents}`,
+    );
   }
   if (scenario.agents > 1 && scenario.agent.kind === 'command') {
-    out.push(`agents: a "command" agent runs alone (one program per trial against its served world); agents must be 1, got ${scenario.agents}`);
+    out.push(
+      `agents: a "command" agent runs alone (one program per trial against its served world); agents must be 1, got ${scenario.agents}`,
+    );
   }
   if (scenario.agent.kind === 'command' && scenario.agent.cwd !== undefined) {
     // Checked here, not when the trial spawns: a missing folder would end every trial as `spawn … ENOENT`.
     const what = folderKind(scenario.agent.cwd);
-    if (what !== 'folder') out.push(`agent.cwd: "${scenario.agent.cwd}": ${what === 'missing' ? 'no such folder' : 'not a folder'}; expected the folder the agent command starts in (from the scenario file's folder)`);
+    if (what !== 'folder')
+      out.push(
+        `agent.cwd: "${scenario.agent.cwd}": ${what === 'missing' ? 'no such folder' : 'not a folder'}; expected the folder the agent command starts in (from the scenario file's folder)`,
+      );
   }
   // How an http agent's calls are intercepted (and a command agent's served world answers what it does not know): a scripted or function agent makes no HTTP call.
-  if (scenario.http && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command') out.push(`http: sets how an "http" or "command" agent's HTTP calls are met (adapter, unhandled requests); agent.kind is "${scenario.agent.kind}", which makes none: remove it, or use such an agent`);
-  if (scenario.model && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command') out.push(`model: a model endpoint serves an "http" or "command" agent's SDK; agent.kind is "${scenario.agent.kind}"`);
+  if (scenario.http && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command')
+    out.push(
+      `http: sets how an "http" or "command" agent's HTTP calls are met (adapter, unhandled requests); agent.kind is "${scenario.agent.kind}", which makes none: remove it, or use such an agent`,
+    );
+  if (scenario.model && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command')
+    out.push(
+      `model: a model endpoint serves an "http" or "command" agent's SDK; agent.kind is "${scenario.agent.kind}"`,
+    );
   scenario.faults.forEach((rule, i) => {
     const tools = rule.match.tool;
     if (tools === undefined) return;
@@ -337,7 +382,8 @@ function worldProblems(scenario: Scenario): string[] {
   scenario.client?.tools?.forEach((t, i) => check(t, ['client', 'tools', i]));
   out.push(...lieProblems(scenario.faults, world));
   out.push(...healProblems(scenario));
-  if (scenario.network) out.push(...networkProblems(scenario.network, world, scenario.services ?? BUILTIN_SERVICES, scenario.agent.kind));
+  if (scenario.network)
+    out.push(...networkProblems(scenario.network, world, scenario.services ?? BUILTIN_SERVICES, scenario.agent.kind));
   return out;
 }
 
@@ -353,12 +399,21 @@ function folderKind(path: string): 'folder' | 'other' | 'missing' {
 function healProblems(scenario: Scenario): string[] {
   const out: string[] = [];
   const heal = scenario.heal;
-  if (scenario.recovery && !heal) out.push('recovery: judged from the moment the faults heal, and this scenario has no heal; expected heal: { atMs } beside it');
-  if (scenario.checks?.includes('recovery') && !scenario.recovery) out.push('checks: "recovery" judges a recovery expectation, and this scenario has none; expected recovery: { withinMs } (with heal: { atMs })');
+  if (scenario.recovery && !heal)
+    out.push(
+      'recovery: judged from the moment the faults heal, and this scenario has no heal; expected heal: { atMs } beside it',
+    );
+  if (scenario.checks?.includes('recovery') && !scenario.recovery)
+    out.push(
+      'checks: "recovery" judges a recovery expectation, and this scenario has none; expected recovery: { withinMs } (with heal: { atMs })',
+    );
   if (heal) {
     scenario.faults.forEach((rule, i) => {
       const from = rule.match.from;
-      if (from !== undefined && from >= heal.atMs) out.push(`${formatPath(['faults', i, 'match', 'from'])}: ${from} is not before heal.atMs (${heal.atMs}): the rule could never fire; expected a window that opens before the heal`);
+      if (from !== undefined && from >= heal.atMs)
+        out.push(
+          `${formatPath(['faults', i, 'match', 'from'])}: ${from} is not before heal.atMs (${heal.atMs}): the rule could never fire; expected a window that opens before the heal`,
+        );
     });
   }
   return out;

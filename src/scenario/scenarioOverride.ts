@@ -19,6 +19,7 @@ export interface ScenarioOverride {
 export function withOverride(scenario: Scenario, override: ScenarioOverride | undefined): Scenario {
   if (override === undefined) return scenario;
   const { modelCassette, ...rest } = override;
-  const model = modelCassette !== undefined && scenario.model ? { model: { ...scenario.model, cassette: modelCassette } } : {};
+  const model =
+    modelCassette !== undefined && scenario.model ? { model: { ...scenario.model, cassette: modelCassette } } : {};
   return keepSource(scenario, { ...scenario, ...rest, ...model });
 }

@@ -23,8 +23,12 @@ describe('endingItsOwnTrial', () => {
   });
 
   it('lets every other error through, and a trial already lost is not tried a third time', async () => {
-    await expect(endingItsOwnTrial<Options, never>({ trial: 't' }, () => Promise.reject(new TypeError('a bug')))).rejects.toThrow('a bug');
-    await expect(endingItsOwnTrial<Options, never>({ trial: 't', lost: TOO_DEEP }, async () => overflow())).rejects.toThrow(RangeError);
+    await expect(
+      endingItsOwnTrial<Options, never>({ trial: 't' }, () => Promise.reject(new TypeError('a bug'))),
+    ).rejects.toThrow('a bug');
+    await expect(
+      endingItsOwnTrial<Options, never>({ trial: 't', lost: TOO_DEEP }, async () => overflow()),
+    ).rejects.toThrow(RangeError);
   });
 
   it('knows V8’s stack overflow from a RangeError of another kind', () => {

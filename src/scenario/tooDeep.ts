@@ -7,18 +7,23 @@ import type { TrialEnd } from '../checks/record.js';
  */
 export const TOO_DEEP: Extract<TrialEnd, { kind: 'crashed' }> = {
   kind: 'crashed',
-  message: "a value in this trial (a tool's input or output, a service's state or the agent's answer) is nested too deep for faultline to record and judge (RangeError: Maximum call stack size exceeded); the trial is judged as crashed, from a fresh world",
+  message:
+    "a value in this trial (a tool's input or output, a service's state or the agent's answer) is nested too deep for faultline to record and judge (RangeError: Maximum call stack size exceeded); the trial is judged as crashed, from a fresh world",
 };
 
 /** Whether `error` is the engine running out of stack (V8's RangeError for it). */
-export const isStackOverflow = (error: unknown): boolean => error instanceof RangeError && error.message.includes('call stack');
+export const isStackOverflow = (error: unknown): boolean =>
+  error instanceof RangeError && error.message.includes('call stack');
 
 /**
  * `body(options)`, or, if it ran out of stack, `body` again on the same trial marked lost with
  * `TOO_DEEP`: agent code, however deep the data it hands over, ends its own trial, never the run.
  * A trial already lost is not tried a third time.
  */
-export async function endingItsOwnTrial<O extends { readonly lost?: unknown }, T>(options: O, body: (options: O) => Promise<T>): Promise<T> {
+export async function endingItsOwnTrial<O extends { readonly lost?: unknown }, T>(
+  options: O,
+  body: (options: O) => Promise<T>,
+): Promise<T> {
   try {
     return await body(options);
   } catch (error) {

@@ -25,14 +25,22 @@ export function toolRows(scenarios: readonly Scenario[]): ToolRow[] {
         if (seen.has(`${service.name}/${tool.name}`)) continue;
         seen.add(`${service.name}/${tool.name}`);
         // A description that depends on options is shown with the defaults.
-        const description = typeof tool.description === 'function' ? tool.description(defaultsOf(service.optionsSchema)) : tool.description;
+        const description =
+          typeof tool.description === 'function'
+            ? tool.description(defaultsOf(service.optionsSchema))
+            : tool.description;
         rows.push({ tool: tool.name, service: service.name, risk: tool.risk, description });
       }
     }
     for (const operation of scenario.model ? MODEL_OPERATIONS[scenario.model.api] : []) {
       if (seen.has(`model/${operation}`)) continue;
       seen.add(`model/${operation}`);
-      rows.push({ tool: operation, service: `model (${scenario.model!.api})`, risk: 'read', description: MODEL_OPERATION_DESCRIPTIONS[operation] ?? '' });
+      rows.push({
+        tool: operation,
+        service: `model (${scenario.model!.api})`,
+        risk: 'read',
+        description: MODEL_OPERATION_DESCRIPTIONS[operation] ?? '',
+      });
     }
   }
   return rows;

@@ -50,7 +50,13 @@ export class McpHttpEndpoint {
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = this.#sessions.get(id);
-      if (!session) return refuse(res, 404, `faultline: no MCP session ${id} (it ended, or this is a new faultline process): initialize again`, -32001);
+      if (!session)
+        return refuse(
+          res,
+          404,
+          `faultline: no MCP session ${id} (it ended, or this is a new faultline process): initialize again`,
+          -32001,
+        );
       return session.handleRequest(req, res);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'faultline: a new MCP session starts with a POST of initialize');
@@ -84,5 +90,7 @@ export class McpHttpEndpoint {
 }
 
 function refuse(res: http.ServerResponse, status: number, message: string, code = -32000): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

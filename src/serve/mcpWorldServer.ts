@@ -1,5 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ErrorData } from '../core/index.js';
 import { errorDataOf } from '../faults/http/errorDataOf.js';
@@ -20,7 +26,13 @@ export const END_TRIAL_METHOD = 'faultline/end_trial';
 
 export const EndTrialRequestSchema = z.object({
   method: z.literal(END_TRIAL_METHOD),
-  params: z.looseObject({ outcome: z.string().optional(), message: z.string().optional(), claims: z.array(z.unknown()).optional() }).optional(),
+  params: z
+    .looseObject({
+      outcome: z.string().optional(),
+      message: z.string().optional(),
+      claims: z.array(z.unknown()).optional(),
+    })
+    .optional(),
 });
 export type EndTrialParams = NonNullable<z.infer<typeof EndTrialRequestSchema>['params']>;
 
@@ -46,23 +58,41 @@ const INFO = { name: 'faultline-world', version: '0.1.0' };
 export function createMcpWorldServer(options: McpWorldServerOptions): Server {
   const server = new Server(INFO, { capabilities: { tools: { listChanged: false } } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: (options.world()?.tools ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })),
+    tools: (options.world()?.tools ?? []).map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      annotations: t.annotations,
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const world = options.world();
-    if (!world) return toolError({ kind: 'unavailable', message: 'no trial is open: the served world is between trials', retryable: true });
+    if (!world)
+      return toolError({
+        kind: 'unavailable',
+        message: 'no trial is open: the served world is between trials',
+        retryable: true,
+      });
     const entry = world.tools.find((t) => t.name === request.params.name);
     if (!entry) {
       // Recorded as any request no route serves is, so the trial's timeline shows it.
       world.faults.refuseUnserved('POST', `${MCP_ORIGIN}/tools/${encodeURIComponent(request.params.name)}`);
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}" (tools: ${world.tools.map((t) => t.name).join(', ')})`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${request.params.name}" (tools: ${world.tools.map((t) => t.name).join(', ')})`,
+      );
     }
     const args = request.params.arguments ?? {};
     const key = keyOf(request.params._meta, entry.purpose === 'status' ? args : undefined);
     const body = entry.purpose === 'status' ? statusRef(args) : args;
     const signal = AbortSignal.any([extra.signal, world.ended]);
     const answer = await world.faults.exchange(
-      { method: 'POST', url: entry.url, headers: { 'content-type': 'application/json', ...(key !== undefined && { 'idempotency-key': key }) }, body: JSON.stringify(body) },
+      {
+        method: 'POST',
+        url: entry.url,
+        headers: { 'content-type': 'application/json', ...(key !== undefined && { 'idempotency-key': key }) },
+        body: JSON.stringify(body),
+      },
       signal,
     );
     if (!answer) {
@@ -79,7 +109,10 @@ export function createMcpWorldServer(options: McpWorldServerOptions): Server {
 }
 
 /** The idempotency key of a call: `_meta.idempotencyKey` (or `idempotency-key`); a status query may name it in its input. */
-function keyOf(meta: Record<string, unknown> | undefined, statusArgs: Record<string, unknown> | undefined): string | undefined {
+function keyOf(
+  meta: Record<string, unknown> | undefined,
+  statusArgs: Record<string, unknown> | undefined,
+): string | undefined {
   const given = meta?.[MCP_KEY_META] ?? meta?.['idempotency-key'] ?? statusArgs?.['idempotencyKey'];
   return typeof given === 'string' && given !== '' ? given : undefined;
 }
@@ -114,8 +147,14 @@ async function resultOf(answer: HttpAnswer, world: McpWorld, signal: AbortSignal
     }
     case 'hang':
       // No answer: the client's timeout (its cancel) or the trial's end settles the wait, and the engine records it lost.
-      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-      return toolError({ kind: 'timeout', message: `no answer (${answer.reason}); the tool may have run`, retryable: true });
+      await new Promise<void>((resolve) =>
+        signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      return toolError({
+        kind: 'timeout',
+        message: `no answer (${answer.reason}); the tool may have run`,
+        retryable: true,
+      });
   }
 }
 
@@ -123,7 +162,9 @@ async function resultOf(answer: HttpAnswer, world: McpWorld, signal: AbortSignal
 function structured(body: string): { structuredContent?: Record<string, unknown> } {
   try {
     const parsed: unknown = JSON.parse(body);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? { structuredContent: parsed as Record<string, unknown> } : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? { structuredContent: parsed as Record<string, unknown> }
+      : {};
   } catch {
     return {};
   }

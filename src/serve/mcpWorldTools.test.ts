@@ -5,7 +5,12 @@ import { annotationsOf, MCP_ORIGIN, mcpWorldTools } from './mcpWorldTools.js';
 
 describe('mcpWorldTools', () => {
   it('annotates each risk so that mcp-proxy reads the same risk back (R4)', () => {
-    expect(annotationsOf('read')).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(annotationsOf('read')).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     expect(annotationsOf('idempotent-write')).toMatchObject({ readOnlyHint: false, idempotentHint: true });
     expect(annotationsOf('write')).toMatchObject({ readOnlyHint: false, idempotentHint: false, destructiveHint: true });
   });
@@ -16,9 +21,19 @@ describe('mcpWorldTools', () => {
     const { services: http, tools } = mcpWorldTools(world, resolveServices([...services]));
     expect(http.map((s) => s.baseUrl)).toEqual([`${MCP_ORIGIN}/orders`, `${MCP_ORIGIN}/email`]);
     const create = tools.find((t) => t.name === 'create_order')!;
-    expect(create).toMatchObject({ tool: 'create_order', purpose: 'call', url: `${MCP_ORIGIN}/orders/tools/create_order`, inputSchema: { type: 'object', required: expect.arrayContaining(['clientReference']) } });
+    expect(create).toMatchObject({
+      tool: 'create_order',
+      purpose: 'call',
+      url: `${MCP_ORIGIN}/orders/tools/create_order`,
+      inputSchema: { type: 'object', required: expect.arrayContaining(['clientReference']) },
+    });
     expect(create.description).toMatch(/_meta\.idempotencyKey/);
-    expect(tools.find((t) => t.name === 'create_order_status')).toMatchObject({ tool: 'create_order', purpose: 'status', url: `${MCP_ORIGIN}/orders/tools/create_order/status`, annotations: { readOnlyHint: true } });
+    expect(tools.find((t) => t.name === 'create_order_status')).toMatchObject({
+      tool: 'create_order',
+      purpose: 'status',
+      url: `${MCP_ORIGIN}/orders/tools/create_order/status`,
+      annotations: { readOnlyHint: true },
+    });
     expect(tools.some((t) => t.name === 'get_order_status')).toBe(false);
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
   });

@@ -42,7 +42,12 @@ export interface McpWorldTool {
  * repeats harmlessly. Nothing faultline serves reaches beyond the trial's world.
  */
 export function annotationsOf(risk: Risk): McpAnnotations {
-  return { readOnlyHint: risk === 'read', destructiveHint: risk !== 'read', idempotentHint: risk !== 'write', openWorldHint: false };
+  return {
+    readOnlyHint: risk === 'read',
+    destructiveHint: risk !== 'read',
+    idempotentHint: risk !== 'write',
+    openWorldHint: false,
+  };
 }
 
 /** A tool's input as JSON Schema; a schema zod cannot render (a transform, say) is any object. */
@@ -72,7 +77,10 @@ const STATUS_INPUT = {
  * and the history are those of any other transport. A tool that answers status queries (R21)
  * also gets `{tool}_status`, unless the world already has a tool of that name.
  */
-export function mcpWorldTools(world: World, definitions: readonly ServiceDefinition[]): { services: HttpService[]; tools: McpWorldTool[] } {
+export function mcpWorldTools(
+  world: World,
+  definitions: readonly ServiceDefinition[],
+): { services: HttpService[]; tools: McpWorldTool[] } {
   const services: HttpService[] = [];
   const tools: McpWorldTool[] = [];
   const taken = new Set(world.tools.map((t) => t.name));
@@ -81,7 +89,9 @@ export function mcpWorldTools(world: World, definitions: readonly ServiceDefinit
     services.push({ name: definition.name, baseUrl, routes: rpcRoutes(world, definition) });
     for (const summary of definition.tools) {
       const tool = findTool(world, summary.name);
-      const keys = tool.honoursIdempotencyKeys ? ` Its service honours idempotency keys: send one in the call's _meta.${MCP_KEY_META}, the same on every retry.` : '';
+      const keys = tool.honoursIdempotencyKeys
+        ? ` Its service honours idempotency keys: send one in the call's _meta.${MCP_KEY_META}, the same on every retry.`
+        : '';
       tools.push({
         name: tool.name,
         tool: tool.name,

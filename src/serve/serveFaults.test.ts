@@ -23,16 +23,33 @@ async function served(plan: FaultPlan) {
   const clock = new RealClock();
   const history = new History(clock);
   const world = createWorld(clock, {}, ['orders']);
-  const faults = new HttpFaults({ services: [{ baseUrl: SHOP, routes: ordersRoutes(world) }], plan, clock, rng: new Rng(1), history, world });
+  const faults = new HttpFaults({
+    services: [{ baseUrl: SHOP, routes: ordersRoutes(world) }],
+    plan,
+    clock,
+    rng: new Rng(1),
+    history,
+    world,
+  });
   open = await serveFaults(faults);
   const post = (init: RequestInit = {}): Promise<Response> =>
-    fetch(`${open!.urlOf(SHOP)}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k1' }, body: JSON.stringify(ORDER), ...init });
+    fetch(`${open!.urlOf(SHOP)}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k1' },
+      body: JSON.stringify(ORDER),
+      ...init,
+    });
   return { history, world, post, served: open };
 }
 
 describe('serveFaults', () => {
   it('serves the routes at their declared path on loopback, under the plan, and records what crossed the socket', async () => {
-    const { post, history, world, served: s } = await served([{ match: { attempt: 1 }, fault: { kind: 'rate_limit', retryAfter: 2 } }]);
+    const {
+      post,
+      history,
+      world,
+      served: s,
+    } = await served([{ match: { attempt: 1 }, fault: { kind: 'rate_limit', retryAfter: 2 } }]);
     expect(s.urlOf(SHOP)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/);
     const refused = await post();
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '2']);
@@ -42,7 +59,9 @@ describe('serveFaults', () => {
     expect(await created.json()).toMatchObject({ clientReference: 'ref-1' });
     expect(world.ledger.effects).toHaveLength(1);
     const events = history.events.filter((e) => e.type === 'http_request' || e.type === 'response');
-    expect(events.map((e) => [e.type, 'attempt' in e ? e.attempt : undefined, 'status' in e ? e.status : undefined])).toEqual([
+    expect(
+      events.map((e) => [e.type, 'attempt' in e ? e.attempt : undefined, 'status' in e ? e.status : undefined]),
+    ).toEqual([
       ['http_request', 1, undefined],
       ['response', 1, 429],
       ['http_request', 2, undefined],
@@ -52,7 +71,9 @@ describe('serveFaults', () => {
   });
 
   it('resets the connection for a network fault, and answers a path no route takes with a 404 naming it', async () => {
-    const { post, served: s } = await served([{ match: { attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'network' } }]);
+    const { post, served: s } = await served([
+      { match: { attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'network' } },
+    ]);
     await expect(post()).rejects.toThrow(/fetch failed/);
     const missing = await fetch(`${s.urlOf(SHOP)}/nothing-here`, { method: 'POST' });
     expect(missing.status).toBe(404);
@@ -77,19 +98,41 @@ describe('serveFaults', () => {
     // The socket's close reaches the server a moment after the client's abort: as long as that
     // takes on a loaded machine (a close that never comes is caught by the test's timeout).
     while (!has('response')) await sleep(10);
-    expect(history.events.find((e) => e.type === 'response')).toMatchObject({ result: 'lost', message: expect.stringMatching(/the client gave up after \d+ ms \(AbortError\)/) as unknown });
+    expect(history.events.find((e) => e.type === 'response')).toMatchObject({
+      result: 'lost',
+      message: expect.stringMatching(/the client gave up after \d+ ms \(AbortError\)/) as unknown,
+    });
   });
 
   it('streams a streamed answer as server-sent events, event by event, and a stream_cut ends the connection mid-body', async () => {
     const EVENTS = ['data: {"n":1}\n\n', 'data: {"n":2}\n\n', 'data: {"n":3}\n\n', 'data: [DONE]\n\n'];
-    const route: HttpRoute = { method: 'POST', path: '/chat', operation: 'model:test.chat', kind: 'model', input: (req) => req.body, serve: () => streamReply(EVENTS) };
+    const route: HttpRoute = {
+      method: 'POST',
+      path: '/chat',
+      operation: 'model:test.chat',
+      kind: 'model',
+      input: (req) => req.body,
+      serve: () => streamReply(EVENTS),
+    };
     const clock = new RealClock();
     const history = new History(clock);
     const world = createWorld(clock, {}, ['orders']);
     const plan: FaultPlan = [{ match: {}, fault: { kind: 'stream_cut', afterEvents: 2 }, times: 1 }];
-    const faults = new HttpFaults({ services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }], plan, clock, rng: new Rng(1), history, world });
+    const faults = new HttpFaults({
+      services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }],
+      plan,
+      clock,
+      rng: new Rng(1),
+      history,
+      world,
+    });
     open = await serveFaults(faults);
-    const ask = (): Promise<Response> => fetch(`${open!.urlOf('https://api.model.test/v1')}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stream: true }) });
+    const ask = (): Promise<Response> =>
+      fetch(`${open!.urlOf('https://api.model.test/v1')}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ stream: true }),
+      });
     const cut = await ask();
     expect([cut.status, cut.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
     const reader = cut.body!.getReader();
@@ -105,7 +148,11 @@ describe('serveFaults', () => {
     expect(await whole.text()).toBe(EVENTS.join(''));
     const responses = history.events.filter((e) => e.type === 'response');
     expect(responses).toMatchObject([
-      { result: 'error', stream: { events: 2, of: 4 }, message: 'the connection dropped mid-stream after 2 of 4 events (stream_cut)' },
+      {
+        result: 'error',
+        stream: { events: 2, of: 4 },
+        message: 'the connection dropped mid-stream after 2 of 4 events (stream_cut)',
+      },
       { result: 'ok', stream: { events: 4, of: 4 } },
     ]);
   });
@@ -119,41 +166,64 @@ describe('serveFaults', () => {
     ['stream_malformed', { kind: 'stream_malformed', afterEvents: 2 }, { how: 'end', complete: true, events: 4 }],
   ])('streams to a node:http client under %s as a real server would', async (_name, fault, expected) => {
     const EVENTS = ['data: {"n":1}\n\n', 'data: {"n":2}\n\n', 'data: {"n":3}\n\n', 'data: [DONE]\n\n'];
-    const route: HttpRoute = { method: 'POST', path: '/chat', operation: 'model:test.chat', kind: 'model', input: (req) => req.body, serve: () => streamReply(EVENTS) };
+    const route: HttpRoute = {
+      method: 'POST',
+      path: '/chat',
+      operation: 'model:test.chat',
+      kind: 'model',
+      input: (req) => req.body,
+      serve: () => streamReply(EVENTS),
+    };
     const clock = new RealClock();
     const history = new History(clock);
     const world = createWorld(clock, {}, ['orders']);
-    const faults = new HttpFaults({ services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }], plan: fault ? [{ match: {}, fault }] : [], clock, rng: new Rng(1), history, world });
-    open = await serveFaults(faults);
-    const seen = await new Promise<{ how: string; complete: boolean; events: number; text: string }>((resolve, reject) => {
-      const req = http.request(`${open!.urlOf('https://api.model.test/v1')}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        const events = (): number => text.split('\n\n').filter((e) => e.startsWith('data: ')).length;
-        // The client gives up on a stalled body: once it holds the events the stall lets through,
-        // when nothing more comes for 300 ms (a real clock: nothing under src/ calls setTimeout
-        // itself). Only then: a limit armed at the head raced the body's four 10 ms event gaps,
-        // and on a loaded machine a complete stream (stream_malformed) was cut short, `aborted`
-        // before its `end`. A body that ends ends on its own, however slow the machine; one that
-        // hangs is caught by the test's timeout.
-        const limit = new AbortController();
-        let armed = false;
-        const done = (how: string): void => {
-          limit.abort();
-          resolve({ how, complete: res.complete, events: events(), text });
-        };
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-          if (fault?.kind !== 'stream_stall' || armed || events() < fault.afterEvents) return;
-          armed = true;
-          new RealClock().sleep(300, limit.signal).then(() => req.destroy(), () => undefined);
-        });
-        res.once('end', () => done('end'));
-        res.once('aborted', () => done('aborted'));
-      });
-      req.on('error', reject);
-      req.end(JSON.stringify({ stream: true }));
+    const faults = new HttpFaults({
+      services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }],
+      plan: fault ? [{ match: {}, fault }] : [],
+      clock,
+      rng: new Rng(1),
+      history,
+      world,
     });
+    open = await serveFaults(faults);
+    const seen = await new Promise<{ how: string; complete: boolean; events: number; text: string }>(
+      (resolve, reject) => {
+        const req = http.request(
+          `${open!.urlOf('https://api.model.test/v1')}/chat`,
+          { method: 'POST', headers: { 'content-type': 'application/json' } },
+          (res) => {
+            let text = '';
+            const events = (): number => text.split('\n\n').filter((e) => e.startsWith('data: ')).length;
+            // The client gives up on a stalled body: once it holds the events the stall lets through,
+            // when nothing more comes for 300 ms (a real clock: nothing under src/ calls setTimeout
+            // itself). Only then: a limit armed at the head raced the body's four 10 ms event gaps,
+            // and on a loaded machine a complete stream (stream_malformed) was cut short, `aborted`
+            // before its `end`. A body that ends ends on its own, however slow the machine; one that
+            // hangs is caught by the test's timeout.
+            const limit = new AbortController();
+            let armed = false;
+            const done = (how: string): void => {
+              limit.abort();
+              resolve({ how, complete: res.complete, events: events(), text });
+            };
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              text += chunk;
+              if (fault?.kind !== 'stream_stall' || armed || events() < fault.afterEvents) return;
+              armed = true;
+              new RealClock().sleep(300, limit.signal).then(
+                () => req.destroy(),
+                () => undefined,
+              );
+            });
+            res.once('end', () => done('end'));
+            res.once('aborted', () => done('aborted'));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ stream: true }));
+      },
+    );
     expect({ how: seen.how, complete: seen.complete, events: seen.events }).toEqual(expected);
     if (fault?.kind === 'stream_malformed') expect(seen.text).not.toContain(EVENTS[2]);
     else expect(seen.text).toBe(EVENTS.slice(0, expected.events).join(''));

@@ -45,7 +45,9 @@ export async function serveFaults(faults: HttpFaults, options: ServeOptions = {}
   try {
     for (const declared of faults.origins) {
       if (options.exclude?.includes(declared)) continue;
-      const server = http.createServer((req, res) => void answerRequest(faults, declared, req, res, options.onUnrouted));
+      const server = http.createServer(
+        (req, res) => void answerRequest(faults, declared, req, res, options.onUnrouted),
+      );
       // A client that resets its own connection is the client's business, not a harness crash.
       server.on('clientError', (_error, socket) => socket.destroy());
       servers.push(server);
@@ -66,7 +68,8 @@ export async function serveFaults(faults: HttpFaults, options: ServeOptions = {}
     urlOf(baseUrl) {
       const url = new URL(baseUrl);
       const found = origins.find((o) => o.declared === url.origin);
-      if (!found) throw new TypeError(`${baseUrl} is not served here (served: ${origins.map((o) => o.declared).join(', ')})`);
+      if (!found)
+        throw new TypeError(`${baseUrl} is not served here (served: ${origins.map((o) => o.declared).join(', ')})`);
       return `${found.served}${url.pathname.replace(/\/+$/, '')}`;
     },
     close() {
@@ -101,7 +104,13 @@ function lowerHeaders(headers: http.IncomingHttpHeaders): Record<string, string>
   return out;
 }
 
-async function answerRequest(faults: HttpFaults, declared: string, req: http.IncomingMessage, res: http.ServerResponse, onUnrouted: ServeOptions['onUnrouted']): Promise<void> {
+async function answerRequest(
+  faults: HttpFaults,
+  declared: string,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  onUnrouted: ServeOptions['onUnrouted'],
+): Promise<void> {
   const gaveUp = new AbortController();
   // The client closing its socket before the answer is written is the engine's "client gave up".
   res.on('close', () => {
@@ -121,12 +130,20 @@ async function answerRequest(faults: HttpFaults, declared: string, req: http.Inc
   try {
     answer = await faults.exchange({ method, url, headers: lowerHeaders(req.headers), body }, gaveUp.signal);
   } catch (error) {
-    answer = { kind: 'respond', status: 500, statusText: 'Internal Server Error', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { type: 'faultline_error', message: String(error) } }) };
+    answer = {
+      kind: 'respond',
+      status: 500,
+      statusText: 'Internal Server Error',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { type: 'faultline_error', message: String(error) } }),
+    };
   }
   if (!answer) {
     onUnrouted?.(method, url);
     const message = `faultline: no route of this scenario takes ${method} ${new URL(url).pathname} (served for ${declared})`;
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'not_found', message } }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { type: 'not_found', message } }));
     return;
   }
   write(answer, req, res);
@@ -160,7 +177,11 @@ function write(answer: HttpAnswer, req: http.IncomingMessage, res: http.ServerRe
  * sees the connection end mid-body. A stall writes nothing more until the client closes; a client
  * that closes early is told to the body, which records how far it read.
  */
-async function writeStream(answer: Extract<HttpAnswer, { kind: 'stream' }>, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function writeStream(
+  answer: Extract<HttpAnswer, { kind: 'stream' }>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
   if (res.destroyed) return;
   const body = answer.body;
   res.writeHead(answer.status, answer.statusText, answer.headers);

@@ -52,7 +52,8 @@ interface MutableGroup {
   first: number;
 }
 
-const groupKey = (g: Pick<VerdictGroup, 'status' | 'failed' | 'end'>): string => `${g.status}\u0000${g.failed.join(',')}\u0000${g.end.kind}`;
+const groupKey = (g: Pick<VerdictGroup, 'status' | 'failed' | 'end'>): string =>
+  `${g.status}\u0000${g.failed.join(',')}\u0000${g.end.kind}`;
 const byIndex = (a: TrialSummary, b: TrialSummary): number => a.trialIndex - b.trialIndex;
 
 /**
@@ -89,7 +90,13 @@ export class CellTally {
   add(trial: TrialSummary): void {
     this.#metrics.add(trial);
     this.#trials++;
-    this.#group({ status: trial.status, failed: trial.status === 'failed' ? trial.failed : [], end: trial.end, trials: 1, first: trial.trialIndex });
+    this.#group({
+      status: trial.status,
+      failed: trial.status === 'failed' ? trial.failed : [],
+      end: trial.end,
+      trials: 1,
+      first: trial.trialIndex,
+    });
     if (trial.status === 'failed') this.#failing++;
     this.#keep([trial]);
   }
@@ -119,7 +126,8 @@ export class CellTally {
     const chosen = this.keepFailures === undefined ? trials : trials.filter((t) => t.status === 'failed');
     if (chosen.length === 0) return;
     this.#kept.push(...chosen);
-    if (this.keepFailures !== undefined && this.#kept.length > this.keepFailures) this.#kept = this.#kept.sort(byIndex).slice(0, this.keepFailures);
+    if (this.keepFailures !== undefined && this.#kept.length > this.keepFailures)
+      this.#kept = this.#kept.sort(byIndex).slice(0, this.keepFailures);
   }
 
   cell(): Cell {

@@ -31,7 +31,10 @@ export interface ConfigMetrics {
   readonly tokens: { readonly input: number; readonly output: number };
 }
 
-export function configMetrics(config: string, cells: readonly { scenario: string; metrics: CellMetrics }[]): ConfigMetrics {
+export function configMetrics(
+  config: string,
+  cells: readonly { scenario: string; metrics: CellMetrics }[],
+): ConfigMetrics {
   const curves = passCurves(cells.map((c) => ({ n: c.metrics.trials, c: c.metrics.successes })));
   const sum = (f: (m: CellMetrics) => number): number => cells.reduce((a, c) => a + f(c.metrics), 0);
   const operations = sum((m) => m.operations);

@@ -23,7 +23,8 @@ export interface RuleCoverage extends RuleInfo {
 /** Fault events per rule in one trial, as `[rule, firings]`, by rule. */
 export type RuleFirings = readonly (readonly [rule: number, firings: number])[];
 
-export const ruleInfos = (plan: FaultPlan): RuleInfo[] => plan.map((r, rule) => ({ rule, label: ruleLabel(r), mustFire: mustFire(r) }));
+export const ruleInfos = (plan: FaultPlan): RuleInfo[] =>
+  plan.map((r, rule) => ({ rule, label: ruleLabel(r), mustFire: mustFire(r) }));
 
 /**
  * A cell's fault coverage as trials (or shards' cells) arrive: per rule, the trials it fired
@@ -39,7 +40,11 @@ export class CoverageTally {
   #entry(rule: number, info?: RuleInfo): { info: RuleInfo; trials: number; firings: number } {
     let e = this.#rules.get(rule);
     // A rule known only by its firings (a cell built from trials alone) is named by its index.
-    if (!e) this.#rules.set(rule, (e = { info: info ?? { rule, label: `faults[${rule}]`, mustFire: true }, trials: 0, firings: 0 }));
+    if (!e)
+      this.#rules.set(
+        rule,
+        (e = { info: info ?? { rule, label: `faults[${rule}]`, mustFire: true }, trials: 0, firings: 0 }),
+      );
     return e;
   }
 
@@ -61,12 +66,15 @@ export class CoverageTally {
   }
 
   coverage(): RuleCoverage[] {
-    return [...this.#rules.values()].sort((a, b) => a.info.rule - b.info.rule).map((e) => ({ ...e.info, trials: e.trials, firings: e.firings }));
+    return [...this.#rules.values()]
+      .sort((a, b) => a.info.rule - b.info.rule)
+      .map((e) => ({ ...e.info, trials: e.trials, firings: e.firings }));
   }
 }
 
 /** The rules that make a cell of `trials` trials not exercised: expected to fire, fired in none. */
-export const unexercised = (coverage: readonly RuleCoverage[], trials: number): RuleCoverage[] => (trials === 0 ? [] : coverage.filter((r) => r.mustFire && r.trials === 0));
+export const unexercised = (coverage: readonly RuleCoverage[], trials: number): RuleCoverage[] =>
+  trials === 0 ? [] : coverage.filter((r) => r.mustFire && r.trials === 0);
 
 /** `faults[0] (create_order call 7, partial_write) never fired in 4 trials: the cell is not exercised`. */
 export const notExercisedMessage = (r: RuleInfo, trials: number): string =>

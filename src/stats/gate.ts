@@ -9,7 +9,10 @@ export type GateOp = (typeof GATE_OPS)[number];
 
 /** Figures read from one scenario × configuration cell; `null` when the cell cannot tell. */
 export const CELL_METRICS = {
-  pass_rate: { about: 'fraction of trials that passed', of: (m: CellMetrics) => (m.trials === 0 ? null : m.successes / m.trials) },
+  pass_rate: {
+    about: 'fraction of trials that passed',
+    of: (m: CellMetrics) => (m.trials === 0 ? null : m.successes / m.trials),
+  },
   failed_trials: { about: 'trials that failed', of: (m: CellMetrics) => m.trials - m.successes },
   duplicates: { about: 'duplicate side effects', of: (m: CellMetrics) => m.duplicateEffects },
   budget_violations: { about: 'trials over budget', of: (m: CellMetrics) => m.budgetViolations },
@@ -17,33 +20,57 @@ export const CELL_METRICS = {
   attempts_per_call: { about: 'mean attempts per tool call', of: (m: CellMetrics) => m.attemptsPerCall.mean },
   max_attempts: { about: 'most attempts for one tool call', of: (m: CellMetrics) => m.attemptsPerCall.max },
   p95_ms: { about: 'p95 virtual completion time, ms', of: (m: CellMetrics) => m.durationMs.p95 },
-  unexercised: { about: 'fault rules that fired in no trial of the cell (expect: may-not-fire aside)', of: (m: CellMetrics) => unexercised(m.coverage, m.trials).length },
-  tokens: { about: 'model tokens in and out over the cell\'s trials', of: (m: CellMetrics) => m.tokens.input + m.tokens.output },
-  tokens_per_trial: { about: 'model tokens in and out per trial', of: (m: CellMetrics) => (m.trials + (m.infraErrors ?? 0) === 0 ? null : (m.tokens.input + m.tokens.output) / (m.trials + (m.infraErrors ?? 0))) },
+  unexercised: {
+    about: 'fault rules that fired in no trial of the cell (expect: may-not-fire aside)',
+    of: (m: CellMetrics) => unexercised(m.coverage, m.trials).length,
+  },
+  tokens: {
+    about: "model tokens in and out over the cell's trials",
+    of: (m: CellMetrics) => m.tokens.input + m.tokens.output,
+  },
+  tokens_per_trial: {
+    about: 'model tokens in and out per trial',
+    of: (m: CellMetrics) =>
+      m.trials + (m.infraErrors ?? 0) === 0
+        ? null
+        : (m.tokens.input + m.tokens.output) / (m.trials + (m.infraErrors ?? 0)),
+  },
   cost_per_trial: {
-    about: 'model cost per trial, in the price table\'s currency (null when the model has no price)',
-    of: (m: CellMetrics) => (m.cost === undefined || m.trials + (m.infraErrors ?? 0) === 0 ? null : m.cost / (m.trials + (m.infraErrors ?? 0))),
+    about: "model cost per trial, in the price table's currency (null when the model has no price)",
+    of: (m: CellMetrics) =>
+      m.cost === undefined || m.trials + (m.infraErrors ?? 0) === 0 ? null : m.cost / (m.trials + (m.infraErrors ?? 0)),
   },
   recovery: {
-    about: 'fraction of trials that recovered after the heal (the recovery checker; cells of scenarios with heal and recovery)',
+    about:
+      'fraction of trials that recovered after the heal (the recovery checker; cells of scenarios with heal and recovery)',
     of: (m: CellMetrics) => (m.recovery === undefined || m.recovery.trials === 0 ? null : m.recovery.rate),
   },
   recovery_p95_ms: {
-    about: 'p95 virtual ms from the heal to the goal (null when beyond it trials never recovered; cells of scenarios with heal and recovery)',
+    about:
+      'p95 virtual ms from the heal to the goal (null when beyond it trials never recovered; cells of scenarios with heal and recovery)',
     of: (m: CellMetrics) => m.recovery?.timeToRecoverMs.p95 ?? null,
   },
 } as const satisfies Record<string, { about: string; of: (m: CellMetrics) => number | null }>;
 export type CellMetricName = keyof typeof CELL_METRICS;
 
 /** Metrics only some cells have: a gate on one judges the cells in scope that have it, and fails when none does. */
-export const ONLY_SOME: Partial<Record<CellMetricName, { readonly has: (m: CellMetrics) => boolean; readonly none: string }>> = {
-  recovery: { has: (m) => m.recovery !== undefined, none: 'no cell in scope expects a recovery (a scenario with heal: { atMs } and recovery: { withinMs })' },
-  recovery_p95_ms: { has: (m) => m.recovery !== undefined, none: 'no cell in scope expects a recovery (a scenario with heal: { atMs } and recovery: { withinMs })' },
+export const ONLY_SOME: Partial<
+  Record<CellMetricName, { readonly has: (m: CellMetrics) => boolean; readonly none: string }>
+> = {
+  recovery: {
+    has: (m) => m.recovery !== undefined,
+    none: 'no cell in scope expects a recovery (a scenario with heal: { atMs } and recovery: { withinMs })',
+  },
+  recovery_p95_ms: {
+    has: (m) => m.recovery !== undefined,
+    none: 'no cell in scope expects a recovery (a scenario with heal: { atMs } and recovery: { withinMs })',
+  },
 };
 
 /** The successes and trials a rate gate's interval is made from, for a cell. */
 export function countsOf(metric: GateMetric, m: CellMetrics): { readonly c: number; readonly n: number } {
-  if (metric.kind === 'cell' && metric.name === 'recovery') return { c: m.recovery?.recovered ?? 0, n: m.recovery?.trials ?? 0 };
+  if (metric.kind === 'cell' && metric.name === 'recovery')
+    return { c: m.recovery?.recovered ?? 0, n: m.recovery?.trials ?? 0 };
   return { c: m.successes, n: m.trials };
 }
 
@@ -58,7 +85,10 @@ export const RUN_METRICS = {
     about: 'trials the real model provider failed on its own (--live), left out of pass^k',
     of: (_run: RunResult, cells: readonly Cell[]) => cells.reduce((a, c) => a + (c.metrics.infraErrors ?? 0), 0),
   },
-  cost: { about: 'model cost of the run, in the price table\'s currency', of: (_run: RunResult, cells: readonly Cell[]) => cells.reduce((a, c) => a + (c.metrics.cost ?? 0), 0) },
+  cost: {
+    about: "model cost of the run, in the price table's currency",
+    of: (_run: RunResult, cells: readonly Cell[]) => cells.reduce((a, c) => a + (c.metrics.cost ?? 0), 0),
+  },
 } as const satisfies Record<string, { about: string; of: (run: RunResult, cells: readonly Cell[]) => number }>;
 export type RunMetricName = keyof typeof RUN_METRICS;
 
@@ -122,7 +152,10 @@ export interface GateResult {
 
 export const followsK = (m: GateMetric): boolean => (m.kind === 'pass_hat' || m.kind === 'pass_at') && m.k === 'k';
 
-export const isRate = (m: GateMetric): boolean => m.kind === 'pass_hat' || m.kind === 'pass_at' || (m.kind === 'cell' && (m.name === 'pass_rate' || m.name === 'recovery'));
+export const isRate = (m: GateMetric): boolean =>
+  m.kind === 'pass_hat' ||
+  m.kind === 'pass_at' ||
+  (m.kind === 'cell' && (m.name === 'pass_rate' || m.name === 'recovery'));
 
 export const percent = (x: number): string => `${Number((x * 100).toFixed(6))}%`;
 

@@ -2,10 +2,34 @@ import { notExercisedMessage, unexercised } from './coverage.js';
 import { passIntervals } from './intervals.js';
 import type { Cell } from './CellTally.js';
 import type { RunResult } from './runResult.js';
-import { CELL_METRICS, countsOf, followsK, metricText, ONLY_SOME, percent, RUN_METRICS, type Gate, type GateFailure, type GateMetric, type GateOp, type GateResult } from './gate.js';
+import {
+  CELL_METRICS,
+  countsOf,
+  followsK,
+  metricText,
+  ONLY_SOME,
+  percent,
+  RUN_METRICS,
+  type Gate,
+  type GateFailure,
+  type GateMetric,
+  type GateOp,
+  type GateResult,
+} from './gate.js';
 
 // The gates in one import: what a gate is (gate.ts), how one is written (parseGate.ts), and here how a run is judged.
-export { GATE_OPS, type CellMetricName, type Gate, type GateFailure, type GateMetric, type GateMetricKind, type GateOp, type GateResult, type GateScope, type RunMetricName } from './gate.js';
+export {
+  GATE_OPS,
+  type CellMetricName,
+  type Gate,
+  type GateFailure,
+  type GateMetric,
+  type GateMetricKind,
+  type GateOp,
+  type GateResult,
+  type GateScope,
+  type RunMetricName,
+} from './gate.js';
 export { COVERAGE_GATE, DEFAULT_GATES, GATE_GRAMMAR, parseGate, withCoverageGate, withInfraGate } from './parseGate.js';
 
 // pass^k and friends are floating-point estimates; a gate of `>=1` must hold for an exact 1.
@@ -36,7 +60,8 @@ function worst(values: readonly number[], op: GateOp, threshold: number): number
   return values.find((v) => !holds(v, op, threshold)) ?? values[0]!;
 }
 
-const kOf = (metric: GateMetric, runK: number): number => (metric.kind === 'pass_hat' || metric.kind === 'pass_at' ? (metric.k === 'k' ? runK : metric.k) : 1);
+const kOf = (metric: GateMetric, runK: number): number =>
+  metric.kind === 'pass_hat' || metric.kind === 'pass_at' ? (metric.k === 'k' ? runK : metric.k) : 1;
 
 /** The bound a gate on a bound compares, from `c` successes in `n` trials; null when k > n. */
 function boundOf(gate: Gate, k: number, c: number, n: number): number | null {
@@ -102,7 +127,8 @@ function unmatched(gate: Gate, run: RunResult): string {
   return 'no finished cell in scope';
 }
 
-const bandName = (gate: Gate): string => `${percent(gate.confidence!)} ${gate.op === '>=' || gate.op === '>' ? 'lower' : 'upper'} bound`;
+const bandName = (gate: Gate): string =>
+  `${percent(gate.confidence!)} ${gate.op === '>=' || gate.op === '>' ? 'lower' : 'upper'} bound`;
 
 /** A gate on a bound, per cell: held, failed (the estimate fails too), or undecided (only the bound fails). */
 function evaluateBoundGate(run: RunResult, gate: Gate, cells: readonly Cell[], scope: GateResult['scope']): GateResult {
@@ -115,17 +141,29 @@ function evaluateBoundGate(run: RunResult, gate: Gate, cells: readonly Cell[], s
       actual !== null && holds(actual, gate.op, gate.threshold)
         ? undefined
         : estimate !== null && holds(estimate, gate.op, gate.threshold)
-          ? { scenario: c.scenario, config: c.config, actual, estimate, undecided: { trials: n, needs: trialsNeeded(gate, k, s, n, followsK(gate.metric)) } }
+          ? {
+              scenario: c.scenario,
+              config: c.config,
+              actual,
+              estimate,
+              undecided: { trials: n, needs: trialsNeeded(gate, k, s, n, followsK(gate.metric)) },
+            }
           : { scenario: c.scenario, config: c.config, actual, estimate };
     return { actual, failure };
   });
   const failures = values.flatMap((v) => (v.failure ? [v.failure] : []));
-  const actual = worst(values.flatMap((v) => (v.actual === null ? [] : [v.actual])), gate.op, gate.threshold);
+  const actual = worst(
+    values.flatMap((v) => (v.actual === null ? [] : [v.actual])),
+    gate.op,
+    gate.threshold,
+  );
   const passed = failures.length === 0;
   const band = bandName(gate);
   const metric = metricText(gate.metric);
   const figures = (f: GateFailure): string => `${band} ${fmt(f.actual)}, ${metric} = ${fmt(f.estimate ?? null)}`;
-  const failed = failures.filter((f) => f.undecided === undefined).map((f) => `${f.scenario} × ${f.config} (${figures(f)})`);
+  const failed = failures
+    .filter((f) => f.undecided === undefined)
+    .map((f) => `${f.scenario} × ${f.config} (${figures(f)})`);
   // Undecided cells mostly share their figures (every trial passed, the same k): one clause per group, not per cell.
   const groups = new Map<string, GateFailure[]>();
   for (const f of failures.filter((x) => x.undecided !== undefined)) {
@@ -135,7 +173,8 @@ function evaluateBoundGate(run: RunResult, gate: Gate, cells: readonly Cell[], s
   const way = gate.op === '>=' || gate.op === '>' ? 'passing' : 'failing';
   const undecided = [...groups.values()].map((fs) => {
     const { trials, needs } = fs[0]!.undecided!;
-    const what = needs === null ? `no trial count would decide ${gate.text}` : `${gate.text} needs n ≥ ${needs} trials per cell`;
+    const what =
+      needs === null ? `no trial count would decide ${gate.text}` : `${gate.text} needs n ≥ ${needs} trials per cell`;
     return `${failed.length > 0 ? 'undecided in ' : ''}${fs.map((f) => `${f.scenario} × ${f.config}`).join(', ')} (${figures(fs[0]!)}): with every further trial ${way}, ${what}; this run has ${trials}`;
   });
   const verb = failed.length === 0 ? 'undecided' : 'failed';
@@ -146,11 +185,16 @@ function evaluateBoundGate(run: RunResult, gate: Gate, cells: readonly Cell[], s
 }
 
 /** Each rule that left the cell not exercised, named by its index and match. */
-const silentRules = (cell: Cell): string => unexercised(cell.metrics.coverage, cell.metrics.trials).map((r) => notExercisedMessage(r, cell.metrics.trials)).join('; ') || 'every rule fired';
+const silentRules = (cell: Cell): string =>
+  unexercised(cell.metrics.coverage, cell.metrics.trials)
+    .map((r) => notExercisedMessage(r, cell.metrics.trials))
+    .join('; ') || 'every rule fired';
 
 function evaluateGate(run: RunResult, gate: Gate): GateResult {
   const { scenario, config } = gate.scope;
-  const cells = run.cells.filter((c) => (scenario === undefined || c.scenario === scenario) && (config === undefined || c.config === config));
+  const cells = run.cells.filter(
+    (c) => (scenario === undefined || c.scenario === scenario) && (config === undefined || c.config === config),
+  );
   const level = gate.metric.kind === 'run' ? 'run' : 'cell';
   const scope = { ...gate.scope, level, cells: cells.length } as const;
   if (gate.metric.kind === 'run') {
@@ -160,11 +204,27 @@ function evaluateGate(run: RunResult, gate: Gate): GateResult {
     return { gate: gate.text, passed, actual, scope, failures: [], message };
   }
   // A gate whose scope matches nothing fails: a misspelt scenario must not pass silently.
-  if (cells.length === 0) return { gate: gate.text, passed: false, actual: null, scope, failures: [], message: `${gate.text} failed: ${unmatched(gate, run)}` };
+  if (cells.length === 0)
+    return {
+      gate: gate.text,
+      passed: false,
+      actual: null,
+      scope,
+      failures: [],
+      message: `${gate.text} failed: ${unmatched(gate, run)}`,
+    };
   const only = gate.metric.kind === 'cell' ? ONLY_SOME[gate.metric.name] : undefined;
   if (only) {
     const having = cells.filter((c) => only.has(c.metrics));
-    if (having.length === 0) return { gate: gate.text, passed: false, actual: null, scope: { ...scope, cells: 0 }, failures: [], message: `${gate.text} failed: ${only.none}` };
+    if (having.length === 0)
+      return {
+        gate: gate.text,
+        passed: false,
+        actual: null,
+        scope: { ...scope, cells: 0 },
+        failures: [],
+        message: `${gate.text} failed: ${only.none}`,
+      };
     return judgeCells(run, gate, having, { ...scope, cells: having.length });
   }
   return judgeCells(run, gate, cells, scope);
@@ -173,13 +233,26 @@ function evaluateGate(run: RunResult, gate: Gate): GateResult {
 function judgeCells(run: RunResult, gate: Gate, cells: readonly Cell[], scope: GateResult['scope']): GateResult {
   if (gate.confidence !== undefined) return evaluateBoundGate(run, gate, cells, scope);
 
-  const values = cells.map((c) => ({ scenario: c.scenario, config: c.config, actual: cellValue(gate.metric, c, run.k) }));
+  const values = cells.map((c) => ({
+    scenario: c.scenario,
+    config: c.config,
+    actual: cellValue(gate.metric, c, run.k),
+  }));
   const failures = values.filter((v) => v.actual === null || !holds(v.actual, gate.op, gate.threshold));
-  const actual = worst(values.flatMap((v) => (v.actual === null ? [] : [v.actual])), gate.op, gate.threshold);
+  const actual = worst(
+    values.flatMap((v) => (v.actual === null ? [] : [v.actual])),
+    gate.op,
+    gate.threshold,
+  );
   const passed = failures.length === 0;
   const where =
     gate.metric.kind === 'cell' && gate.metric.name === 'unexercised'
-      ? failures.map((f) => `${f.scenario} × ${f.config}: ${silentRules(cells.find((c) => c.scenario === f.scenario && c.config === f.config)!)}`).join('; ')
+      ? failures
+          .map(
+            (f) =>
+              `${f.scenario} × ${f.config}: ${silentRules(cells.find((c) => c.scenario === f.scenario && c.config === f.config)!)}`,
+          )
+          .join('; ')
       : failures.map((f) => `${f.scenario} × ${f.config} (${fmt(f.actual)})`).join(', ');
   const message = passed
     ? `${gate.text} held in ${cells.length} cell${cells.length === 1 ? '' : 's'} (worst ${fmt(actual)})`
@@ -208,7 +281,12 @@ export interface RunShape {
 const RATE: readonly [number, number] = [0, 1];
 const COUNT: readonly [number, number] = [0, Number.POSITIVE_INFINITY];
 const rangeOf = (m: GateMetric): readonly [number, number] =>
-  m.kind === 'pass_hat' || m.kind === 'pass_at' || (m.kind === 'cell' && (m.name === 'pass_rate' || m.name === 'recovery')) || (m.kind === 'run' && m.name === 'interrupted') ? RATE : COUNT;
+  m.kind === 'pass_hat' ||
+  m.kind === 'pass_at' ||
+  (m.kind === 'cell' && (m.name === 'pass_rate' || m.name === 'recovery')) ||
+  (m.kind === 'run' && m.name === 'interrupted')
+    ? RATE
+    : COUNT;
 
 function reachable(op: GateOp, t: number, [lo, hi]: readonly [number, number]): boolean {
   switch (op) {
@@ -228,7 +306,8 @@ function reachable(op: GateOp, t: number, [lo, hi]: readonly [number, number]): 
 }
 
 /** The run's k as the user set it: `--k 2`, or `k = 2 (from faultline.config.ts: k)`. */
-const kText = (k: number, from: string | undefined): string => (from === undefined ? `--k ${k}` : `k = ${k} (from ${from})`);
+const kText = (k: number, from: string | undefined): string =>
+  from === undefined ? `--k ${k}` : `k = ${k} (from ${from})`;
 
 /** Why a gate on a bound cannot hold with `k` trials per cell even if every trial goes its way. */
 function unreachableBound(gate: Gate, trials: number, kFrom: string | undefined): string[] {
@@ -240,9 +319,14 @@ function unreachableBound(gate: Gate, trials: number, kFrom: string | undefined)
   const way = lower ? 'passing' : 'failing';
   const needs = trialsNeeded(gate, k, lower ? trials : 0, trials, kFollows);
   const seen = `with every trial ${way}, the ${bandName(gate)} of ${metricText(gate.metric)} from ${trials} trials is ${fmt(best)}`;
-  if (needs !== null) return [`${seen}; it needs n ≥ ${needs} trials per cell (--k ${needs}), and this run has ${kText(trials, kFrom)}`];
-  const hint = kFollows ? ` (pass^k follows --k, and pass^n from n trials cannot be bounded away from 0: name a fixed k such as pass^${Math.min(trials, 4)})` : '';
-  return [`${seen}, and no trial count up to ${NEEDS_CAP.toLocaleString('en-US')} would reach ${gate.threshold}${hint}`];
+  if (needs !== null)
+    return [`${seen}; it needs n ≥ ${needs} trials per cell (--k ${needs}), and this run has ${kText(trials, kFrom)}`];
+  const hint = kFollows
+    ? ` (pass^k follows --k, and pass^n from n trials cannot be bounded away from 0: name a fixed k such as pass^${Math.min(trials, 4)})`
+    : '';
+  return [
+    `${seen}, and no trial count up to ${NEEDS_CAP.toLocaleString('en-US')} would reach ${gate.threshold}${hint}`,
+  ];
 }
 
 /**
@@ -256,7 +340,9 @@ export function impossibleGates(gates: readonly Gate[], shape: RunShape): string
     const { metric, scope } = gate;
     const why: string[] = [];
     if ((metric.kind === 'pass_hat' || metric.kind === 'pass_at') && metric.k !== 'k' && metric.k > shape.k) {
-      why.push(`${metricText(metric)} needs at least ${metric.k} trials per cell, and this run has ${kText(shape.k, shape.kFrom)}`);
+      why.push(
+        `${metricText(metric)} needs at least ${metric.k} trials per cell, and this run has ${kText(shape.k, shape.kFrom)}`,
+      );
     }
     const [lo, hi] = rangeOf(metric);
     if (!reachable(gate.op, gate.threshold, [lo, hi])) {

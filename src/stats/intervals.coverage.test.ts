@@ -20,7 +20,13 @@ function successes(p: number, n: number, rng: Rng): number {
 }
 
 /** The share of `RUNS` simulated runs of the tasks (true rates `rates`, `n` trials each) whose interval holds `truth`. */
-function coverage(rates: readonly number[], n: number, truth: number, interval: (tasks: TaskTally[]) => Interval, seed: number): number {
+function coverage(
+  rates: readonly number[],
+  n: number,
+  truth: number,
+  interval: (tasks: TaskTally[]) => Interval,
+  seed: number,
+): number {
   const rng = new Rng(seed);
   let held = 0;
   for (let r = 0; r < RUNS; r++) {
@@ -54,10 +60,13 @@ describe('95% intervals cover the true rate in at least 93% of 1,000 simulated r
     expect(seen).toBeGreaterThanOrEqual(FLOOR);
   });
 
-  it.each(grid.flatMap(([p, n]) => [2, 4].map((k) => [p, n, k] as const)))('pass^k at p = %d with %d trials, k = %d', (p, n, k) => {
-    const seen = coverage([p], n, p ** k, (tasks) => passIntervals(tasks, k)!.passHat, 2);
-    expect(seen).toBeGreaterThanOrEqual(FLOOR);
-  });
+  it.each(grid.flatMap(([p, n]) => [2, 4].map((k) => [p, n, k] as const)))(
+    'pass^k at p = %d with %d trials, k = %d',
+    (p, n, k) => {
+      const seen = coverage([p], n, p ** k, (tasks) => passIntervals(tasks, k)!.passHat, 2);
+      expect(seen).toBeGreaterThanOrEqual(FLOOR);
+    },
+  );
 
   it.each(grid.map(([p, n]) => [p, n, 4] as const))('pass@k at p = %d with %d trials, k = %d', (p, n, k) => {
     const seen = coverage([p], n, 1 - (1 - p) ** k, (tasks) => passIntervals(tasks, k)!.passAt, 3);
@@ -75,7 +84,10 @@ describe('95% intervals cover the true rate in at least 93% of 1,000 simulated r
     const held = [0, 0];
     const truth = [1, 4].map((k) => rates.reduce((a, p) => a + p ** k, 0) / rates.length);
     for (let r = 0; r < RUNS; r++) {
-      const intervals = passIntervalsAt(rates.map((p) => ({ n, c: successes(p, n, rng) })), [1, 4])!;
+      const intervals = passIntervalsAt(
+        rates.map((p) => ({ n, c: successes(p, n, rng) })),
+        [1, 4],
+      )!;
       intervals.forEach((interval, j) => {
         const [lo, hi] = interval.passHat;
         if (lo <= truth[j]! && truth[j]! <= hi) held[j]!++;

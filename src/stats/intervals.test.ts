@@ -31,7 +31,7 @@ describe('proportionInterval (Clopper–Pearson)', () => {
 });
 
 describe('passIntervals', () => {
-  it('carries one task\'s interval through p^k and 1 - (1 - p)^k', () => {
+  it("carries one task's interval through p^k and 1 - (1 - p)^k", () => {
     const [lo, hi] = proportionInterval(5, 8);
     const got = passIntervals([{ n: 8, c: 5 }], 3)!;
     expect(got.passHat[0]).toBeCloseTo(lo ** 3, 14);
@@ -54,7 +54,11 @@ describe('passIntervals', () => {
   });
 
   it('combines several tasks by Monte Carlo: the same counts give the same interval, and it holds the point', () => {
-    const tasks = [{ n: 10, c: 10 }, { n: 10, c: 7 }, { n: 10, c: 9 }];
+    const tasks = [
+      { n: 10, c: 10 },
+      { n: 10, c: 7 },
+      { n: 10, c: 9 },
+    ];
     const a = passIntervalCurves(tasks);
     expect(passIntervalCurves(tasks)).toEqual(a);
     const points = passCurves(tasks);
@@ -71,13 +75,25 @@ describe('passIntervals', () => {
   it('agrees with the exact interval when every task has the same counts (the Monte Carlo of one Beta)', () => {
     // Two identical all-passing tasks: mean of P1^k, P2^k is narrower than one task's, never wider.
     const one = passIntervals([{ n: 20, c: 20 }], 1)!;
-    const two = passIntervals([{ n: 20, c: 20 }, { n: 20, c: 20 }], 1)!;
+    const two = passIntervals(
+      [
+        { n: 20, c: 20 },
+        { n: 20, c: 20 },
+      ],
+      1,
+    )!;
     expect(two.passHat[0]).toBeGreaterThanOrEqual(one.passHat[0] - 0.01);
     expect(two.passHat[1]).toBe(1);
   });
 
   it('reaches the ends: all tasks failing gives a lower bound of 0', () => {
-    const got = passIntervals([{ n: 5, c: 0 }, { n: 5, c: 0 }], 2)!;
+    const got = passIntervals(
+      [
+        { n: 5, c: 0 },
+        { n: 5, c: 0 },
+      ],
+      2,
+    )!;
     expect(got.passHat[0]).toBe(0);
     expect(got.passHat[1]).toBeGreaterThan(0);
   });
@@ -85,7 +101,10 @@ describe('passIntervals', () => {
 
 describe('passIntervalsAt', () => {
   it('gives at each k what passIntervals and passIntervalCurves give', () => {
-    const tasks = [{ n: 6, c: 6 }, { n: 6, c: 4 }];
+    const tasks = [
+      { n: 6, c: 6 },
+      { n: 6, c: 4 },
+    ];
     const [k1, k4] = passIntervalsAt(tasks, [1, 4])!;
     expect(k1).toEqual(passIntervals(tasks, 1));
     expect(k4).toEqual(passIntervals(tasks, 4));

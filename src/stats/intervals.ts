@@ -13,7 +13,8 @@ export const DEFAULT_CONFIDENCE = 0.95;
 export const INTERVAL_METHOD = 'clopper-pearson';
 
 function checkConfidence(confidence: number): void {
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`a confidence must be between 0 and 1 (exclusive), got ${confidence}`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`a confidence must be between 0 and 1 (exclusive), got ${confidence}`);
 }
 
 /**
@@ -27,7 +28,8 @@ function checkConfidence(confidence: number): void {
  */
 export function proportionInterval(c: number, n: number, confidence = DEFAULT_CONFIDENCE): Interval {
   checkConfidence(confidence);
-  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(c) || c < 0 || c > n) throw new RangeError(`need 0 <= c <= n and n >= 1 (integers), got c = ${c}, n = ${n}`);
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(c) || c < 0 || c > n)
+    throw new RangeError(`need 0 <= c <= n and n >= 1 (integers), got c = ${c}, n = ${n}`);
   const tail = (1 - confidence) / 2;
   return [c === 0 ? 0 : betaQuantile(tail, c, n - c + 1), c === n ? 1 : betaQuantile(1 - tail, c + 1, n - c)];
 }
@@ -72,7 +74,11 @@ export function passIntervalCurves(tasks: readonly TaskTally[], confidence = DEF
   const ks = Array.from({ length: n }, (_, i) => i + 1);
   const points = passCurves(tasks);
   const { hat, at } = intervalsAt(tasks, ks, confidence);
-  return { confidence, hat: hat.map((i, j) => holding(i, points.hat[j]!)), at: at.map((i, j) => holding(i, points.at[j]!)) };
+  return {
+    confidence,
+    hat: hat.map((i, j) => holding(i, points.hat[j]!)),
+    at: at.map((i, j) => holding(i, points.at[j]!)),
+  };
 }
 
 /**
@@ -82,7 +88,11 @@ export function passIntervalCurves(tasks: readonly TaskTally[], confidence = DEF
  *
  * @example passIntervals([{ n: 4, c: 4 }], 2) // { passHat: [0.158, 1], passAt: [0.637, 1] }
  */
-export function passIntervals(tasks: readonly TaskTally[], k: number, confidence = DEFAULT_CONFIDENCE): PassIntervals | undefined {
+export function passIntervals(
+  tasks: readonly TaskTally[],
+  k: number,
+  confidence = DEFAULT_CONFIDENCE,
+): PassIntervals | undefined {
   return passIntervalsAt(tasks, [k], confidence)?.[0];
 }
 
@@ -90,7 +100,11 @@ export function passIntervals(tasks: readonly TaskTally[], k: number, confidence
  * Intervals at several ks from one Monte Carlo (pass^1 and pass^k of a table row, say); the
  * same figures as `passIntervals` at each. Undefined where any point estimate is (k > n).
  */
-export function passIntervalsAt(tasks: readonly TaskTally[], ks: readonly number[], confidence = DEFAULT_CONFIDENCE): PassIntervals[] | undefined {
+export function passIntervalsAt(
+  tasks: readonly TaskTally[],
+  ks: readonly number[],
+  confidence = DEFAULT_CONFIDENCE,
+): PassIntervals[] | undefined {
   checkConfidence(confidence);
   const points = ks.map((k) => ({ hat: passHatK(tasks, k), at: passAtK(tasks, k) }));
   if (points.some((p) => p.hat === undefined || p.at === undefined)) return undefined;
@@ -108,7 +122,11 @@ const MEMO_SIZE = 256;
 const memo = new Map<string, { hat: Interval[]; at: Interval[] }>();
 
 // The intervals at the given ks (each at most every task's n), before they are widened to hold their points.
-function intervalsAt(tasks: readonly TaskTally[], ks: readonly number[], confidence: number): { hat: Interval[]; at: Interval[] } {
+function intervalsAt(
+  tasks: readonly TaskTally[],
+  ks: readonly number[],
+  confidence: number,
+): { hat: Interval[]; at: Interval[] } {
   if (ks.length === 0) return { hat: [], at: [] };
   if (tasks.length === 1) {
     const [lo, hi] = proportionInterval(tasks[0]!.c, tasks[0]!.n, confidence);
@@ -174,7 +192,14 @@ class DrawScratch {
  * (draw, k) sums are filled differs, ks a block at a time, and the quantile is selected before
  * the division by the task count, which, monotone, picks the same value.
  */
-function boundQuantiles(tasks: readonly TaskTally[], ks: readonly number[], bound: typeof LOWER | typeof UPPER, rng: Rng, q: number, scratch: DrawScratch): { hat: number[]; at: number[] } {
+function boundQuantiles(
+  tasks: readonly TaskTally[],
+  ks: readonly number[],
+  bound: typeof LOWER | typeof UPPER,
+  rng: Rng,
+  q: number,
+  scratch: DrawScratch,
+): { hat: number[]; at: number[] } {
   const D = MONTE_CARLO_DRAWS;
   const nk = ks.length;
   const nt = tasks.length;
@@ -218,14 +243,20 @@ function boundQuantiles(tasks: readonly TaskTally[], ks: readonly number[], boun
 /** Each draw's rate per task, draw by draw and task by task: the order `rng` is read in. */
 function drawRates(rates: Float64Array, as: Float64Array, bs: Float64Array, rng: Rng): void {
   const nt = as.length;
-  for (let d = 0, at = 0; d < MONTE_CARLO_DRAWS; d++) for (let t = 0; t < nt; t++, at++) rates[at] = drawRate(as[t]!, bs[t]!, rng);
+  for (let d = 0, at = 0; d < MONTE_CARLO_DRAWS; d++)
+    for (let t = 0; t < nt; t++, at++) rates[at] = drawRate(as[t]!, bs[t]!, rng);
 }
 
 /**
  * A curve at every k (gaps of 1): tasks [0, paired) two per pass over a block of `width` ks,
  * each sum adding the first task's term, then the second's.
  */
-function addPairs({ rates, alls, nones, hatSums, atSums }: DrawScratch, nt: number, paired: number, width: number): void {
+function addPairs(
+  { rates, alls, nones, hatSums, atSums }: DrawScratch,
+  nt: number,
+  paired: number,
+  width: number,
+): void {
   const D = MONTE_CARLO_DRAWS;
   for (let d = 0; d < D; d++) {
     const row = d * nt;
@@ -257,7 +288,14 @@ function addPairs({ rates, alls, nones, hatSums, atSums }: DrawScratch, nt: numb
 }
 
 /** Tasks [from, nt) one at a time over the block of ks from `k0`, whatever their gaps. */
-function addEach({ rates, alls, nones, hatSums, atSums }: DrawScratch, nt: number, from: number, gaps: Float64Array, k0: number, width: number): void {
+function addEach(
+  { rates, alls, nones, hatSums, atSums }: DrawScratch,
+  nt: number,
+  from: number,
+  gaps: Float64Array,
+  k0: number,
+  width: number,
+): void {
   const D = MONTE_CARLO_DRAWS;
   for (let d = 0; d < D; d++) {
     for (let t = d * nt + from; t < (d + 1) * nt; t++) {

@@ -102,7 +102,12 @@ export interface CellMetrics {
 export type DurationCounts = readonly (readonly [ms: number, trials: number])[];
 
 // Report order, whatever order trials finish in (workers answer out of order).
-const END_ORDER: readonly Exclude<TrialEndKind, 'infra_error'>[] = ['agent_ended', 'budget_exceeded', 'crashed', 'hung'];
+const END_ORDER: readonly Exclude<TrialEndKind, 'infra_error'>[] = [
+  'agent_ended',
+  'budget_exceeded',
+  'crashed',
+  'hung',
+];
 
 /**
  * Accumulates a cell's metrics one trial (or one finished shard's cell) at a time, so a run's
@@ -164,7 +169,11 @@ export class MetricsTally {
     this.#tokensOut += s.tokens.output;
     this.#count(this.#durations, s.durationMs, 1);
     if (s.crowd) (this.#crowd ??= new CrowdTally()).add(s.crowd);
-    if (s.recovery) (this.#recovery ??= new RecoveryTally()).add(s.recovery, t.checks.some((c) => c.name === 'recovery' && c.verdict.valid === true));
+    if (s.recovery)
+      (this.#recovery ??= new RecoveryTally()).add(
+        s.recovery,
+        t.checks.some((c) => c.name === 'recovery' && c.verdict.valid === true),
+      );
   }
 
   /** Adds another tally's finished figures (a shard's share of the same cell). */
@@ -227,7 +236,11 @@ export class MetricsTally {
       amplification: this.#operations === 0 ? 0 : this.#sends / this.#operations,
       tokens: { input: this.#tokensIn, output: this.#tokensOut },
       ...(this.#cost !== undefined && { cost: this.#cost }),
-      durationMs: { p50: quantileOf(durations, 0.5), p95: quantileOf(durations, 0.95), max: durations.at(-1)?.[0] ?? 0 },
+      durationMs: {
+        p50: quantileOf(durations, 0.5),
+        p95: quantileOf(durations, 0.95),
+        max: durations.at(-1)?.[0] ?? 0,
+      },
       durations,
       ...(this.#crowd && { crowd: this.#crowd.metrics() }),
       ...(this.#recovery && { recovery: this.#recovery.metrics() }),
@@ -239,7 +252,9 @@ export class MetricsTally {
 export type RecoveryCounts = Omit<RecoveryMetrics, 'interval'>;
 
 /** A cell's counts, sums, quantiles and points: what a tally adds up and a JSON report holds, before `withCellFigures`. */
-export type CellCounts = Omit<CellMetrics, 'intervals' | 'costPerTrial' | 'recovery'> & { readonly recovery?: RecoveryCounts };
+export type CellCounts = Omit<CellMetrics, 'intervals' | 'costPerTrial' | 'recovery'> & {
+  readonly recovery?: RecoveryCounts;
+};
 
 /**
  * A cell's metrics with the figures its counts imply: the intervals of pass^k, pass@k and the
@@ -337,7 +352,15 @@ class CrowdTally {
   }
 
   addMetrics(m: CrowdMetrics): void {
-    this.add({ agents: m.agents, succeeded: m.succeeded, completionMs: m.completions, throttled: m.throttled, maxSendsPerOperation: m.maxSendsPerOperation, load: m.load, goodput: m.goodput });
+    this.add({
+      agents: m.agents,
+      succeeded: m.succeeded,
+      completionMs: m.completions,
+      throttled: m.throttled,
+      maxSendsPerOperation: m.maxSendsPerOperation,
+      load: m.load,
+      goodput: m.goodput,
+    });
   }
 
   metrics(): CrowdMetrics {
@@ -346,7 +369,11 @@ class CrowdTally {
       agents: this.#agents,
       succeeded: this.#succeeded,
       successRate: this.#agents === 0 ? 0 : this.#succeeded / this.#agents,
-      completionMs: { p50: quantileOf(completions, 0.5), p95: quantileOf(completions, 0.95), max: completions.at(-1)?.[0] ?? 0 },
+      completionMs: {
+        p50: quantileOf(completions, 0.5),
+        p95: quantileOf(completions, 0.95),
+        max: completions.at(-1)?.[0] ?? 0,
+      },
       completions,
       throttled: { responses: this.#throttledResponses, ms: this.#throttledMs },
       maxSendsPerOperation: this.#maxSends,
@@ -374,7 +401,10 @@ export function quantileOf(counts: DurationCounts, q: number): number {
   return counts.at(-1)![0];
 }
 
-export function cellMetrics(trials: readonly Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>[], rules: readonly RuleInfo[] = []): CellMetrics {
+export function cellMetrics(
+  trials: readonly Pick<TrialSummary, 'status' | 'checks' | 'end' | 'stats'>[],
+  rules: readonly RuleInfo[] = [],
+): CellMetrics {
   const tally = new MetricsTally(rules);
   for (const t of trials) tally.add(t);
   return tally.metrics();

@@ -1,6 +1,20 @@
 // Gate expressions (`pass^4>=0.9@95%`) into gates, and the gates a run holds unless told otherwise.
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
-import { CELL_METRICS, GATE_OPS, isRate, metricText, percent, RUN_METRICS, scopeText, type CellMetricName, type Gate, type GateMetric, type GateOp, type GateScope, type RunMetricName } from './gate.js';
+import {
+  CELL_METRICS,
+  GATE_OPS,
+  isRate,
+  metricText,
+  percent,
+  RUN_METRICS,
+  scopeText,
+  type CellMetricName,
+  type Gate,
+  type GateMetric,
+  type GateOp,
+  type GateScope,
+  type RunMetricName,
+} from './gate.js';
 
 const metricNames = [...Object.keys(CELL_METRICS), ...Object.keys(RUN_METRICS)];
 
@@ -17,7 +31,9 @@ export const GATE_GRAMMAR = [
 ].join('\n');
 
 function usage(text: string, why: string): FaultlineError {
-  return new FaultlineError(FaultlineErrorCode.Usage, `invalid gate "${text}": ${why}\n${GATE_GRAMMAR}`, { gate: text });
+  return new FaultlineError(FaultlineErrorCode.Usage, `invalid gate "${text}": ${why}\n${GATE_GRAMMAR}`, {
+    gate: text,
+  });
 }
 
 function parseScope(text: string, raw: string): GateScope {
@@ -79,8 +95,16 @@ export function parseGate(text: string): Gate {
   const threshold = parseValue(text, (at < 0 ? right : right.slice(0, at)).trim());
   const base = `${scopeText(scope)}${metricText(metric)}${op}${threshold}`;
   if (at < 0) return { text: base, scope, metric, op, threshold };
-  if (!isRate(metric)) throw usage(text, `a confidence bound (@) applies only to a rate: pass^n, pass@n, pass_rate or recovery, not ${metricText(metric)}`);
-  if (op === '==' || op === '!=') throw usage(text, `a confidence bound (@) needs >=, >, <= or <: an interval has no single value to compare with ${op}`);
+  if (!isRate(metric))
+    throw usage(
+      text,
+      `a confidence bound (@) applies only to a rate: pass^n, pass@n, pass_rate or recovery, not ${metricText(metric)}`,
+    );
+  if (op === '==' || op === '!=')
+    throw usage(
+      text,
+      `a confidence bound (@) needs >=, >, <= or <: an interval has no single value to compare with ${op}`,
+    );
   const confidence = parseConfidence(text, right.slice(at + 1).trim());
   return { text: `${base}@${percent(confidence)}`, scope, metric, op, threshold, confidence };
 }
@@ -102,10 +126,14 @@ export const withCoverageGate = (gates: readonly Gate[]): readonly Gate[] =>
  * not a pass. A gate given on `infra_errors` replaces it.
  */
 export const withInfraGate = (gates: readonly Gate[], max: number): readonly Gate[] =>
-  gates.some((g) => g.metric.kind === 'run' && g.metric.name === 'infra_errors') ? gates : [...gates, parseGate(`infra_errors<=${max}`)];
+  gates.some((g) => g.metric.kind === 'run' && g.metric.name === 'infra_errors')
+    ? gates
+    : [...gates, parseGate(`infra_errors<=${max}`)];
 
 /**
  * The gates a run must hold unless told otherwise: every scenario passes all its trials under
  * each configuration, with no duplicate side effect, no budget violation, and every fault rule fired.
  */
-export const DEFAULT_GATES: readonly Gate[] = withCoverageGate(['pass^k>=1', 'duplicates==0', 'budget_violations==0'].map(parseGate));
+export const DEFAULT_GATES: readonly Gate[] = withCoverageGate(
+  ['pass^k>=1', 'duplicates==0', 'budget_violations==0'].map(parseGate),
+);

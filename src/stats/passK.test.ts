@@ -33,6 +33,8 @@ describe('pass^k', () => {
   });
 
   it('computes binomial coefficients', () => {
-    expect([choose(4, 0), choose(4, 2), choose(3, 2), choose(10, 3), choose(10, 8), choose(3, 5)]).toEqual([1, 6, 3, 120, 45, 0]);
+    expect([choose(4, 0), choose(4, 2), choose(3, 2), choose(10, 3), choose(10, 8), choose(3, 5)]).toEqual([
+      1, 6, 3, 120, 45, 0,
+    ]);
   });
 });

@@ -6,7 +6,11 @@ import type { RateTally } from './rateIntervals.js';
  * pass^k's two-sided exact interval for a cell at any confidence (a matcher's bound): the cell's
  * own figures at the default confidence, the same computation at another. k is 1..trials.
  */
-export function passKBound(m: RateTally & { readonly intervals?: PassIntervalCurves }, k: number, confidence: number): Interval {
+export function passKBound(
+  m: RateTally & { readonly intervals?: PassIntervalCurves },
+  k: number,
+  confidence: number,
+): Interval {
   const known = m.intervals?.confidence === confidence ? m.intervals.hat[k - 1] : undefined;
   return known ?? passIntervals([{ n: m.trials, c: m.successes }], k, confidence)!.passHat;
 }

@@ -1,4 +1,10 @@
-import { DEFAULT_CONFIDENCE, passIntervalCurves, proportionInterval, type Interval, type PassIntervalCurves } from './intervals.js';
+import {
+  DEFAULT_CONFIDENCE,
+  passIntervalCurves,
+  proportionInterval,
+  type Interval,
+  type PassIntervalCurves,
+} from './intervals.js';
 
 /** What an interval is computed from: successes of trials (a cell, or one task of a configuration). */
 export interface RateTally {
@@ -11,7 +17,10 @@ export const cellIntervals = (m: RateTally, confidence = DEFAULT_CONFIDENCE): Pa
   passIntervalCurves(m.trials === 0 ? [] : [{ n: m.trials, c: m.successes }], confidence);
 
 /** A configuration's intervals at every k over its cells, each scenario a task (as its pass^k is); cells without trials are no task. */
-export const configIntervals = (cells: readonly { readonly metrics: RateTally }[], confidence = DEFAULT_CONFIDENCE): PassIntervalCurves =>
+export const configIntervals = (
+  cells: readonly { readonly metrics: RateTally }[],
+  confidence = DEFAULT_CONFIDENCE,
+): PassIntervalCurves =>
   passIntervalCurves(
     cells.filter((c) => c.metrics.trials > 0).map((c) => ({ n: c.metrics.trials, c: c.metrics.successes })),
     confidence,

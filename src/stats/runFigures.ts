@@ -9,7 +9,14 @@ import type { RunResult } from './runResult.js';
 export function runFigures(run: Pick<RunResult, 'configs' | 'cells'>): Pick<RunResult, 'byConfig' | 'cost'> {
   const cost = runCost(run);
   return {
-    byConfig: run.configs.map((name) => configMetrics(name, run.cells.filter((c) => c.config === name))).filter((m) => m.scenarios > 0),
+    byConfig: run.configs
+      .map((name) =>
+        configMetrics(
+          name,
+          run.cells.filter((c) => c.config === name),
+        ),
+      )
+      .filter((m) => m.scenarios > 0),
     ...(cost !== undefined && { cost }),
   };
 }

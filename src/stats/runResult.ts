@@ -28,4 +28,3 @@ export interface RunResult {
   /** The slice of the matrix this run covered, when it is one shard of several. */
   readonly shard?: Shard;
 }
-

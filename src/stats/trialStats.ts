@@ -27,7 +27,11 @@ export interface TrialStats {
   /** Those firings per rule of the plan, as `[rule, firings]` (coverage: a rule that never fires leaves its cell not exercised). */
   readonly firings: RuleFirings;
   /** Model tokens in (prompt) and out (completion), summed over the model answers' `usage` (R31). */
-  readonly tokens: { readonly input: number; readonly output: number; /** Of `input`, read from the provider's prompt cache; absent when none. */ readonly cached?: number };
+  readonly tokens: {
+    readonly input: number;
+    readonly output: number;
+    /** Of `input`, read from the provider's prompt cache; absent when none. */ readonly cached?: number;
+  };
   /** Virtual milliseconds from the start to the last event. */
   readonly durationMs: number;
   /** Present when the scenario ran many agents at once (`agents` > 1). */
@@ -88,7 +92,10 @@ export function trialStats(index: TrialIndex, accepted: readonly AgentOutcomeKin
   return {
     turns: n.turns,
     calls: n.calls,
-    operations: n.operations.size === 0 && eachToolOnce(n.toolCalls) ? n.toolCalls.length : distinctOperations(n.operations, index, n.toolCalls),
+    operations:
+      n.operations.size === 0 && eachToolOnce(n.toolCalls)
+        ? n.toolCalls.length
+        : distinctOperations(n.operations, index, n.toolCalls),
     attempts: n.attempts,
     maxAttemptsPerCall,
     deliveries: n.deliveries,
@@ -216,7 +223,11 @@ function eachToolOnce(toolCalls: readonly EventOf<'tool_call'>[]): boolean {
 }
 
 /** How many distinct (tool, canonical input) there are among `toolCalls` and the keys already in `operations`. */
-function distinctOperations(operations: Set<string>, index: TrialIndex, toolCalls: readonly EventOf<'tool_call'>[]): number {
+function distinctOperations(
+  operations: Set<string>,
+  index: TrialIndex,
+  toolCalls: readonly EventOf<'tool_call'>[],
+): number {
   // No wire keys to meet: the index's operation numbers (shared with amplification and the crowd's stats), counted once each.
   if (operations.size === 0) {
     const counted: boolean[] = [];
@@ -237,7 +248,8 @@ function distinctOperations(operations: Set<string>, index: TrialIndex, toolCall
  * A call's canonical input: the index's (printed once per trial) when the index's call of that id
  * is this event; a call id used twice keeps only its last in the index, so the other is printed here.
  */
-const inputText = (index: TrialIndex, e: EventOf<'tool_call'>): string => (index.call(e.call) === e ? index.inputText(e.call) : undefined) ?? canonicalJson(e.input);
+const inputText = (index: TrialIndex, e: EventOf<'tool_call'>): string =>
+  (index.call(e.call) === e ? index.inputText(e.call) : undefined) ?? canonicalJson(e.input);
 
 /** The largest number in a sparse list (0 when none): the holes are operations no response reached. */
 function mostOf(list: readonly (number | undefined)[]): number {

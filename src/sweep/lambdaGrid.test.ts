@@ -28,7 +28,9 @@ describe('parseLambdas', () => {
   });
 
   it('refuses what is not a probability grid, saying what was expected', () => {
-    expect(error('0,1.5')).toMatch(/^expected a list of probabilities such as 0,0.1,0.2 or a range from:to:step such as 0:0.5:0.1; 1.5 is above 1/);
+    expect(error('0,1.5')).toMatch(
+      /^expected a list of probabilities such as 0,0.1,0.2 or a range from:to:step such as 0:0.5:0.1; 1.5 is above 1/,
+    );
     expect(error('0,x')).toMatch(/"x" is not a number/);
     expect(error('-0.1')).toMatch(/"-0.1" is not a number/);
     expect(error('0,,0.1')).toMatch(/an empty item/);

@@ -3,7 +3,8 @@
 /** 0 to 0.5 in steps of 0.1: from no added fault to every other delivery faulted. */
 export const DEFAULT_LAMBDAS: readonly number[] = [0, 0.1, 0.2, 0.3, 0.4, 0.5];
 
-export type LambdaParse = { readonly kind: 'ok'; readonly lambdas: readonly number[] } | { readonly kind: 'error'; readonly message: string };
+export type LambdaParse =
+  { readonly kind: 'ok'; readonly lambdas: readonly number[] } | { readonly kind: 'error'; readonly message: string };
 
 const NUMBER = /^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
 // Steps such as 0.1 do not add up exactly in binary: grid points are rounded to this many decimals.
@@ -23,7 +24,10 @@ function probability(text: string): number | string {
  * it would run the same point twice under one name.
  */
 export function parseLambdas(text: string): LambdaParse {
-  const fail = (why: string): LambdaParse => ({ kind: 'error', message: `expected a list of probabilities such as 0,0.1,0.2 or a range from:to:step such as 0:0.5:0.1; ${why}` });
+  const fail = (why: string): LambdaParse => ({
+    kind: 'error',
+    message: `expected a list of probabilities such as 0,0.1,0.2 or a range from:to:step such as 0:0.5:0.1; ${why}`,
+  });
   const parts = text.split(':');
   let values: number[];
   if (parts.length === 3) {

@@ -56,7 +56,9 @@ export interface SweepOptions {
 
 /** Trials a sweep runs: every point is the whole matrix (an agent that ignores configurations under the first only, as `run` runs it). */
 export const sweepTrials = (o: Pick<SweepOptions, 'scenarios' | 'configs' | 'k' | 'lambdas' | 'series'>): number =>
-  matrixJobs(o.scenarios.length, o.configs.length, o.k, undefined, cellRuns(o.scenarios)).length * o.lambdas.length * o.series.length;
+  matrixJobs(o.scenarios.length, o.configs.length, o.k, undefined, cellRuns(o.scenarios)).length *
+  o.lambdas.length *
+  o.series.length;
 
 /**
  * Runs each series at each λ through `runMatrix`, the series' rules added after every
@@ -90,11 +92,15 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
         workers: options.workers?.(perPoint) ?? 0,
         ...(signal && { signal }),
         ...(options.isolation && { isolation: options.isolation }),
-        ...(options.onTrial && { onTrial: (t: TrialSummary, done: number) => options.onTrial!(t, offset + done, total) }),
+        ...(options.onTrial && {
+          onTrial: (t: TrialSummary, done: number) => options.onTrial!(t, offset + done, total),
+        }),
       });
       before += perPoint;
       // A point cut short by a signal has not run every trial: its silence proves nothing.
-      const run = matrix.interrupted ? matrix : judgePointCoverage(matrix, s.faults.length, lambda, options.mayNotFire === true);
+      const run = matrix.interrupted
+        ? matrix
+        : judgePointCoverage(matrix, s.faults.length, lambda, options.mayNotFire === true);
       const point = { lambda, seed: runSeed, run };
       points.push(point);
       options.onPoint?.(s, point);
@@ -107,5 +113,15 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     if (interrupted) break;
   }
   // Named as the points' runs name their cells: a scenario under several matrix agents is one scenario, its cells labelled by agent.
-  return { seed, k, lambdas, target, scenarios: [...new Set(scenarios.map((s) => s.name))], configs: cellColumns(scenarios, configs), series, mayNotFire: options.mayNotFire === true, interrupted };
+  return {
+    seed,
+    k,
+    lambdas,
+    target,
+    scenarios: [...new Set(scenarios.map((s) => s.name))],
+    configs: cellColumns(scenarios, configs),
+    series,
+    mayNotFire: options.mayNotFire === true,
+    interrupted,
+  };
 }

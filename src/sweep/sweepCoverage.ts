@@ -17,7 +17,9 @@ export function judgePointCoverage(run: RunResult, added: number, lambda: number
   if (!silent.includes(true) || run.cells.every((c) => c.metrics.trials === 0)) return run;
   const cells = run.cells.map((cell): Cell => {
     const first = cell.metrics.coverage.length - added;
-    const coverage = cell.metrics.coverage.map((r, i) => (i >= first && silent[i - first] === true ? { ...r, mustFire: true } : r));
+    const coverage = cell.metrics.coverage.map((r, i) =>
+      i >= first && silent[i - first] === true ? { ...r, mustFire: true } : r,
+    );
     return { ...cell, metrics: { ...cell.metrics, coverage } };
   });
   return { ...run, cells };
@@ -36,12 +38,25 @@ export interface SilentRule {
 /** The rules that leave a point's cells not exercised, cell by cell. */
 export const silentRules = (run: RunResult): SilentRule[] =>
   run.cells.flatMap((c) =>
-    unexercised(c.metrics.coverage, c.metrics.trials).map((rule) => ({ scenario: c.scenario, config: c.config, rule, trials: c.metrics.trials, message: notExercisedMessage(rule, c.metrics.trials) })),
+    unexercised(c.metrics.coverage, c.metrics.trials).map((rule) => ({
+      scenario: c.scenario,
+      config: c.config,
+      rule,
+      trials: c.metrics.trials,
+      message: notExercisedMessage(rule, c.metrics.trials),
+    })),
   );
 
 /** One line per rule that left a cell of a point not exercised: `rate_limit λ=0.1 × s × naive: faults[1] (…) never fired in 4 trials: …`. */
-export function sweepNotExercised(result: { readonly series: readonly { readonly series: { readonly label: string }; readonly points: readonly { readonly lambda: number; readonly run: RunResult }[] }[] }): string[] {
+export function sweepNotExercised(result: {
+  readonly series: readonly {
+    readonly series: { readonly label: string };
+    readonly points: readonly { readonly lambda: number; readonly run: RunResult }[];
+  }[];
+}): string[] {
   return result.series.flatMap(({ series, points }) =>
-    points.flatMap((p) => silentRules(p.run).map((s) => `${series.label} λ=${p.lambda} × ${s.scenario} × ${s.config}: ${s.message}`)),
+    points.flatMap((p) =>
+      silentRules(p.run).map((s) => `${series.label} λ=${p.lambda} × ${s.scenario} × ${s.config}: ${s.message}`),
+    ),
   );
 }

@@ -34,4 +34,3 @@ export const SWEEP_FAULTS: { readonly [K in FaultKind]: Extract<Fault, { kind: K
 
 /** What a sweep injects when no `--fault` is given: the two that hurt most in ReliabilityBench. */
 export const DEFAULT_SWEEP_FAULTS: readonly FaultKind[] = ['rate_limit', 'unavailable'];
-

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../core/rng.js';
 import { pickRule, type RequestFacts } from '../faults/match.js';
-import { faultLabel, parseSweepFault, pointSeed, sweepPlan, sweepSeries, type SweepFault, type SweepSeries } from './sweepFaults.js';
+import {
+  faultLabel,
+  parseSweepFault,
+  pointSeed,
+  sweepPlan,
+  sweepSeries,
+  type SweepFault,
+  type SweepSeries,
+} from './sweepFaults.js';
 
 const fault = (text: string): SweepFault => {
   const r = parseSweepFault(text);
@@ -11,10 +19,17 @@ const fault = (text: string): SweepFault => {
 /** The one series `faults` make. */
 function only(faults: readonly SweepFault[], mix: boolean): SweepSeries {
   const series = sweepSeries(faults, mix);
-  if (typeof series === 'string' || series.length !== 1) throw new Error(`expected one series, got ${JSON.stringify(series)}`);
+  if (typeof series === 'string' || series.length !== 1)
+    throw new Error(`expected one series, got ${JSON.stringify(series)}`);
   return series[0]!;
 }
-const facts = (purpose: RequestFacts['purpose']): RequestFacts => ({ tool: 'send_email', purpose, call: 1, attempt: 1, elapsedMs: 0 });
+const facts = (purpose: RequestFacts['purpose']): RequestFacts => ({
+  tool: 'send_email',
+  purpose,
+  call: 1,
+  attempt: 1,
+  elapsedMs: 0,
+});
 
 /** How often each rule of `plan` applies over `n` deliveries drawn from one seeded rng. */
 function hitRates(plan: ReturnType<typeof sweepPlan>, n: number, purpose: RequestFacts['purpose'] = 'call'): number[] {
@@ -30,17 +45,36 @@ function hitRates(plan: ReturnType<typeof sweepPlan>, n: number, purpose: Reques
 describe('sweep faults', () => {
   it('names a kind by its defaults, or takes a whole fault inline', () => {
     expect(fault('rate_limit')).toEqual({ fault: { kind: 'rate_limit' }, arg: 'rate_limit', label: 'rate_limit' });
-    expect(fault('unavailable')).toEqual({ fault: { kind: 'unavailable', status: 503 }, arg: 'unavailable', label: 'unavailable' });
-    expect(fault('{kind: unavailable, status: 502}')).toEqual({ fault: { kind: 'unavailable', status: 502 }, arg: '{"kind":"unavailable","status":502}', label: 'unavailable(status=502)' });
+    expect(fault('unavailable')).toEqual({
+      fault: { kind: 'unavailable', status: 503 },
+      arg: 'unavailable',
+      label: 'unavailable',
+    });
+    expect(fault('{kind: unavailable, status: 502}')).toEqual({
+      fault: { kind: 'unavailable', status: 502 },
+      arg: '{"kind":"unavailable","status":502}',
+      label: 'unavailable(status=502)',
+    });
     // The inline form of a kind's default is that kind.
     expect(fault('{"kind": "unavailable", "status": 503}').label).toBe('unavailable');
     expect(faultLabel({ kind: 'rate_limit', retryAfter: 5 })).toBe('rate_limit(retryAfter=5)');
   });
 
   it('refuses an unknown kind or a bad inline fault, listing what it takes', () => {
-    expect(parseSweepFault('rate-limit')).toEqual({ kind: 'error', message: expect.stringMatching(/^expected a fault kind \(one of: timeout, latency, .*rate_limit.*\) or a fault inline/) });
-    expect(parseSweepFault('{kind: unavailable, status: 418}')).toEqual({ kind: 'error', message: expect.stringMatching(/^the inline fault is not a fault: .*status/) });
-    expect(parseSweepFault('{kind: [')).toEqual({ kind: 'error', message: expect.stringMatching(/^the inline fault is not YAML or JSON/) });
+    expect(parseSweepFault('rate-limit')).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(
+        /^expected a fault kind \(one of: timeout, latency, .*rate_limit.*\) or a fault inline/,
+      ),
+    });
+    expect(parseSweepFault('{kind: unavailable, status: 418}')).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(/^the inline fault is not a fault: .*status/),
+    });
+    expect(parseSweepFault('{kind: [')).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(/^the inline fault is not YAML or JSON/),
+    });
   });
 
   it('makes one series per fault, or one of all with mix; a fault twice is refused', () => {

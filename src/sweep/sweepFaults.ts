@@ -16,7 +16,8 @@ export interface SweepFault {
   readonly label: string;
 }
 
-export type SweepFaultParse = { readonly kind: 'ok'; readonly fault: SweepFault } | { readonly kind: 'error'; readonly message: string };
+export type SweepFaultParse =
+  { readonly kind: 'ok'; readonly fault: SweepFault } | { readonly kind: 'error'; readonly message: string };
 
 const isKind = (text: string): text is FaultKind => (FAULT_KINDS as readonly string[]).includes(text);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -26,7 +27,10 @@ export function faultLabel(fault: Fault): string {
   if (same(fault, SWEEP_FAULTS[fault.kind])) return fault.kind;
   const params = Object.entries(fault)
     .filter(([key]) => key !== 'kind')
-    .map(([key, value]) => `${key}=${typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value)}`);
+    .map(
+      ([key, value]) =>
+        `${key}=${typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value)}`,
+    );
   return `${fault.kind}(${params.join(',')})`;
 }
 
@@ -37,15 +41,26 @@ export function parseSweepFault(text: string): SweepFaultParse {
     const fault = SWEEP_FAULTS[name];
     return { kind: 'ok', fault: { fault, arg: name, label: name } };
   }
-  if (!name.startsWith('{')) return { kind: 'error', message: `expected a fault kind (one of: ${FAULT_KINDS.join(', ')}) or a fault inline such as '{kind: unavailable, status: 502}', got "${text}"` };
+  if (!name.startsWith('{'))
+    return {
+      kind: 'error',
+      message: `expected a fault kind (one of: ${FAULT_KINDS.join(', ')}) or a fault inline such as '{kind: unavailable, status: 502}', got "${text}"`,
+    };
   let value: unknown;
   try {
     value = parseYaml(name);
   } catch (e) {
-    return { kind: 'error', message: `the inline fault is not YAML or JSON: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` };
+    return {
+      kind: 'error',
+      message: `the inline fault is not YAML or JSON: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+    };
   }
   const parsed = FaultSchema.safeParse(value);
-  if (!parsed.success) return { kind: 'error', message: `the inline fault is not a fault: ${formatIssues(parsed.error.issues).join('; ')}` };
+  if (!parsed.success)
+    return {
+      kind: 'error',
+      message: `the inline fault is not a fault: ${formatIssues(parsed.error.issues).join('; ')}`,
+    };
   const fault = parsed.data;
   return { kind: 'ok', fault: { fault, arg: JSON.stringify(fault), label: faultLabel(fault) } };
 }
@@ -93,4 +108,5 @@ export function sweepPlan(series: SweepSeries, lambda: number, target: SweepTarg
  * function of the sweep seed, the series and λ only (not of the rest of the grid), so one
  * point reruns alone (`--lambda 0.3 --replay`).
  */
-export const pointSeed = (seed: number, series: string, lambda: number): number => hash32(`sweep\u0000${seed}\u0000${series}\u0000${lambda}`);
+export const pointSeed = (seed: number, series: string, lambda: number): number =>
+  hash32(`sweep\u0000${seed}\u0000${series}\u0000${lambda}`);

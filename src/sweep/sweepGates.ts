@@ -23,13 +23,16 @@ export interface SweepGates {
  * configuration keeps pass^k = 1 up to λ = 0.1" is `--gate config=rulebook:pass^k>=1 --gate-up-to 0.1`.
  */
 export function evaluateSweepGates(result: SweepResult, gates: readonly Gate[], upTo: number | undefined): SweepGates {
-  const points = gates.length === 0 ? [] : result.series.flatMap(({ series, points: ps }) =>
-    ps
-      .filter((p) => upTo === undefined || p.lambda <= upTo)
-      .map((p): SweepPointGates => {
-        const results = evaluateGates(p.run, gates);
-        return { series: series.label, lambda: p.lambda, passed: gatesPassed(results), results };
-      }),
-  );
+  const points =
+    gates.length === 0
+      ? []
+      : result.series.flatMap(({ series, points: ps }) =>
+          ps
+            .filter((p) => upTo === undefined || p.lambda <= upTo)
+            .map((p): SweepPointGates => {
+              const results = evaluateGates(p.run, gates);
+              return { series: series.label, lambda: p.lambda, passed: gatesPassed(results), results };
+            }),
+        );
   return { gates: gates.map((g) => g.text), upTo: upTo ?? null, passed: points.every((p) => p.passed), points };
 }

@@ -11,7 +11,10 @@ const HERE_PATH = fileURLToPath(HERE_URL);
  */
 export function callerSite(): string | undefined {
   const frames = (new Error().stack ?? '').split('\n').slice(1);
-  return frames.find((line) => /^\s+at /.test(line) && !line.includes(HERE_PATH) && !line.includes(HERE_URL) && !/\(node:|at node:/.test(line));
+  return frames.find(
+    (line) =>
+      /^\s+at /.test(line) && !line.includes(HERE_PATH) && !line.includes(HERE_URL) && !/\(node:|at node:/.test(line),
+  );
 }
 
 /**
@@ -20,7 +23,10 @@ export function callerSite(): string | undefined {
  * would otherwise be faultline's `describeScenarios.js`, not the line that declared the test.
  */
 export function failureAt(failures: readonly Error[], site: string | undefined): Error {
-  const error = failures.length === 1 ? failures[0]! : Object.assign(new Error(joined(failures.map((f) => f.message))), { name: 'AssertionError' });
+  const error =
+    failures.length === 1
+      ? failures[0]!
+      : Object.assign(new Error(joined(failures.map((f) => f.message))), { name: 'AssertionError' });
   if (site !== undefined) error.stack = `${error.name}: ${error.message}\n${site}`;
   return error;
 }

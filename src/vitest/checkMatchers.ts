@@ -13,11 +13,20 @@ export function toPassCheck(this: MatcherThis, received: unknown, checker: strin
   const { trials, metrics, name } = subjectOf(received);
   const known = checkerByName(checker);
   // pass = isNot: vitest inverts it under .not, so the assertion fails either way.
-  if (known === undefined) return { pass: this.isNot, message: () => `toPassCheck: no checker is named ${JSON.stringify(checker)}; the checkers are ${CHECKER_NAMES.join(', ')}` };
+  if (known === undefined)
+    return {
+      pass: this.isNot,
+      message: () =>
+        `toPassCheck: no checker is named ${JSON.stringify(checker)}; the checkers are ${CHECKER_NAMES.join(', ')}`,
+    };
   const failed = metrics.checkFailures[checker];
   if (failed === undefined) {
     const ran = Object.keys(metrics.checkFailures);
-    return { pass: this.isNot, message: () => `toPassCheck: the ${checker} checker did not judge ${name}${ran.length === 0 ? ' (no trial ran)' : `: its scenario's checks are ${ran.join(', ')}`}` };
+    return {
+      pass: this.isNot,
+      message: () =>
+        `toPassCheck: the ${checker} checker did not judge ${name}${ran.length === 0 ? ' (no trial ran)' : `: its scenario's checks are ${ran.join(', ')}`}`,
+    };
   }
   const what = `the ${checker} checker (${known.rules.join(', ')}: ${known.description})`;
   return {

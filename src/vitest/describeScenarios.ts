@@ -38,11 +38,21 @@ const DEFAULT_GATES: readonly ((cell: Cell, k: number) => void)[] = [
  * import { describeScenarios } from 'faultline/vitest';
  * await describeScenarios(['faultline/**\/*.scenario.ts'], { retryConfigs: ['rulebook'], k: 8 });
  */
-export async function describeScenarios(scenarios: readonly ScenarioRef[], options: DescribeScenariosOptions = {}): Promise<void> {
+export async function describeScenarios(
+  scenarios: readonly ScenarioRef[],
+  options: DescribeScenariosOptions = {},
+): Promise<void> {
   // Before the first await: later, the caller's frame is no longer on the stack.
   const site = callerSite();
-  if (scenarios.length === 0) throw new FaultlineError(FaultlineErrorCode.Usage, 'describeScenarios: name at least one scenario (a file, folder, glob, built-in name or defineScenario value)');
-  const [loaded, configs] = await Promise.all([resolveScenarios(scenarios), resolveConfigs(options.retryConfigs ?? [])]);
+  if (scenarios.length === 0)
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      'describeScenarios: name at least one scenario (a file, folder, glob, built-in name or defineScenario value)',
+    );
+  const [loaded, configs] = await Promise.all([
+    resolveScenarios(scenarios),
+    resolveConfigs(options.retryConfigs ?? []),
+  ]);
   // Refused as `faultline run --config` refuses it: configurations no agent would use are not tests to skip quietly.
   if (options.retryConfigs !== undefined && options.retryConfigs.length > 0) {
     const why = notApplicable(loaded, configs, 'describeScenarios: retryConfigs');
@@ -58,18 +68,22 @@ export async function describeScenarios(scenarios: readonly ScenarioRef[], optio
     for (const [ci, config] of configs.entries()) {
       if (!runs(si, ci)) continue;
       // `›`, not `×`: vitest marks a failed test with its own `×`.
-      it(`${scenario.name} › ${label(scenario, config.name)} (k = ${k}, seed ${seed})`, { ...(options.timeout !== undefined && { timeout: options.timeout }) }, async () => {
-        const cell = await runCell(scenario, config, k, seed);
-        const failures: Error[] = [];
-        for (const gate of DEFAULT_GATES) {
-          try {
-            gate(cell, k);
-          } catch (error) {
-            failures.push(error instanceof Error ? error : new Error(String(error)));
+      it(
+        `${scenario.name} › ${label(scenario, config.name)} (k = ${k}, seed ${seed})`,
+        { ...(options.timeout !== undefined && { timeout: options.timeout }) },
+        async () => {
+          const cell = await runCell(scenario, config, k, seed);
+          const failures: Error[] = [];
+          for (const gate of DEFAULT_GATES) {
+            try {
+              gate(cell, k);
+            } catch (error) {
+              failures.push(error instanceof Error ? error : new Error(String(error)));
+            }
           }
-        }
-        if (failures.length > 0) throw failureAt(failures, site);
-      });
+          if (failures.length > 0) throw failureAt(failures, site);
+        },
+      );
     }
   }
 }

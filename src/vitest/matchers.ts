@@ -1,9 +1,24 @@
 import { formatRate } from '../report/format.js';
 import { DEFAULT_CONFIDENCE } from '../stats/intervals.js';
 import { allPassingTrialsNeeded, passKBound } from '../stats/passKBound.js';
-import { toBeHonest, toKeepSecrets, toPassCheck, toReachGoal, toRecover, toRetryWithDiscipline } from './checkMatchers.js';
+import {
+  toBeHonest,
+  toKeepSecrets,
+  toPassCheck,
+  toReachGoal,
+  toRecover,
+  toRetryWithDiscipline,
+} from './checkMatchers.js';
 import { toMatchHistorySnapshot } from './historySnapshot.js';
-import { coverageLines, evidence, failedCheck, notExercised, subjectOf, type MatcherResult, type MatcherThis } from './subject.js';
+import {
+  coverageLines,
+  evidence,
+  failedCheck,
+  notExercised,
+  subjectOf,
+  type MatcherResult,
+  type MatcherThis,
+} from './subject.js';
 
 export type { ScenarioOutcome } from './subject.js';
 
@@ -22,10 +37,15 @@ const pct = (c: number): string => `${+(c * 100).toFixed(2)}%`;
 
 function boundOf(bound: number | PassKBound | undefined): { atLeast: number; confidence: number | undefined } {
   if (bound === undefined || typeof bound === 'number') return { atLeast: bound ?? 1, confidence: undefined };
-  if (typeof bound !== 'object' || bound === null) throw new TypeError(`toHavePassK: the bound is a number or { atLeast, confidence }, got ${JSON.stringify(bound)}`);
+  if (typeof bound !== 'object' || bound === null)
+    throw new TypeError(`toHavePassK: the bound is a number or { atLeast, confidence }, got ${JSON.stringify(bound)}`);
   const { atLeast = 1, confidence } = bound;
-  if (typeof atLeast !== 'number' || !(atLeast >= 0 && atLeast <= 1)) throw new TypeError(`toHavePassK: atLeast must be a number from 0 to 1, got ${JSON.stringify(atLeast)}`);
-  if (confidence !== undefined && (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1))) throw new TypeError(`toHavePassK: confidence must be between 0 and 1 (exclusive), such as ${DEFAULT_CONFIDENCE}, got ${JSON.stringify(confidence)}`);
+  if (typeof atLeast !== 'number' || !(atLeast >= 0 && atLeast <= 1))
+    throw new TypeError(`toHavePassK: atLeast must be a number from 0 to 1, got ${JSON.stringify(atLeast)}`);
+  if (confidence !== undefined && (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1)))
+    throw new TypeError(
+      `toHavePassK: confidence must be between 0 and 1 (exclusive), such as ${DEFAULT_CONFIDENCE}, got ${JSON.stringify(confidence)}`,
+    );
   return { atLeast, confidence };
 }
 
@@ -41,7 +61,10 @@ function toHavePassK(this: MatcherThis, received: unknown, k?: number, bound?: n
   const n = metrics.trials;
   const kk = k ?? n;
   if (!Number.isInteger(kk) || kk < 1 || kk > n) {
-    return { pass: false, message: () => `toHavePassK: k must be a whole number from 1 to the ${n} trials that ran, got ${String(k)}` };
+    return {
+      pass: false,
+      message: () => `toHavePassK: k must be a whole number from 1 to the ${n} trials that ran, got ${String(k)}`,
+    };
   }
   const value = metrics.passHat[kk - 1]!;
   const interval = confidence === undefined ? undefined : passKBound(metrics, kk, confidence);
@@ -50,12 +73,20 @@ function toHavePassK(this: MatcherThis, received: unknown, k?: number, bound?: n
   const silent = notExercised(metrics);
   const pass = judged >= atLeast && silent === undefined;
   const summary = `${metrics.successes} of ${n} trials passed`;
-  const target = confidence === undefined ? `pass^${kk} of ${name}` : `the lower ${pct(confidence)} bound of pass^${kk} of ${name}`;
-  const got = interval === undefined ? `${formatRate(value)} (${summary})` : `${formatRate(interval[0])} (pass^${kk} ${formatRate(value)}, ${pct(confidence!)} interval [${formatRate(interval[0])}, ${formatRate(interval[1])}]; ${summary})`;
+  const target =
+    confidence === undefined ? `pass^${kk} of ${name}` : `the lower ${pct(confidence)} bound of pass^${kk} of ${name}`;
+  const got =
+    interval === undefined
+      ? `${formatRate(value)} (${summary})`
+      : `${formatRate(interval[0])} (pass^${kk} ${formatRate(value)}, ${pct(confidence!)} interval [${formatRate(interval[0])}, ${formatRate(interval[1])}]; ${summary})`;
   const needs = (): string => {
     if (confidence === undefined || judged >= atLeast) return '';
     const least = allPassingTrialsNeeded(kk, atLeast, confidence);
-    return least === undefined ? `\nno number of trials can bound pass^${kk} to ${atLeast} or more` : least > n ? `\neven with every trial passing, it takes at least ${least} trials (this subject has ${n})` : '';
+    return least === undefined
+      ? `\nno number of trials can bound pass^${kk} to ${atLeast} or more`
+      : least > n
+        ? `\neven with every trial passing, it takes at least ${least} trials (this subject has ${n})`
+        : '';
   };
   return {
     pass,
@@ -77,7 +108,10 @@ function toExerciseEveryFault(this: MatcherThis, received: unknown): MatcherResu
   const silent = notExercised(metrics);
   return {
     pass: silent === undefined,
-    message: () => (this.isNot ? `expected a fault rule of ${name} that never fired, every rule fired${coverageLines(metrics)}` : `expected every fault rule of ${name} to fire: ${silent ?? ''}${coverageLines(metrics)}`),
+    message: () =>
+      this.isNot
+        ? `expected a fault rule of ${name} that never fired, every rule fired${coverageLines(metrics)}`
+        : `expected every fault rule of ${name} to fire: ${silent ?? ''}${coverageLines(metrics)}`,
   };
 }
 

@@ -27,7 +27,9 @@ export interface ScenarioRunOptions {
  * them (a file under an agents matrix loads once per agent). A `defineScenario` value is taken as it is.
  */
 export async function resolveScenarios(refs: readonly ScenarioRef[]): Promise<Scenario[]> {
-  const project = refs.some((r) => typeof r === 'string') ? (await readProjectConfig(undefined, undefined))?.project : undefined;
+  const project = refs.some((r) => typeof r === 'string')
+    ? (await readProjectConfig(undefined, undefined))?.project
+    : undefined;
   const out: Scenario[] = [];
   for (const ref of refs) {
     if (typeof ref !== 'string') {
@@ -35,7 +37,8 @@ export async function resolveScenarios(refs: readonly ScenarioRef[]): Promise<Sc
       continue;
     }
     const files = await expandRef(ref, process.cwd());
-    if (files.length === 0) throw new FaultlineError(FaultlineErrorCode.NotFound, `the pattern "${ref}" matches no scenario file`);
+    if (files.length === 0)
+      throw new FaultlineError(FaultlineErrorCode.NotFound, `the pattern "${ref}" matches no scenario file`);
     out.push(...(await loadScenarios(files, project)));
   }
   return out;
@@ -43,7 +46,8 @@ export async function resolveScenarios(refs: readonly ScenarioRef[]): Promise<Sc
 
 export async function resolveConfigs(refs: readonly RetryConfigRef[]): Promise<ExecutionConfigLike[]> {
   const out: ExecutionConfigLike[] = [];
-  for (const ref of refs.length === 0 ? [DEFAULT_CONFIG] : refs) out.push(...(typeof ref === 'string' ? await loadConfigs([ref]) : [ref]));
+  for (const ref of refs.length === 0 ? [DEFAULT_CONFIG] : refs)
+    out.push(...(typeof ref === 'string' ? await loadConfigs([ref]) : [ref]));
   return out;
 }
 
@@ -58,11 +62,21 @@ export async function runScenario(scenario: ScenarioRef, options: ScenarioRunOpt
   const scenarios = await resolveScenarios([scenario]);
   if (scenarios.length !== 1) {
     const agents = scenarios.flatMap((s) => matrixAgentOf(s)?.name ?? []);
-    const why = agents.length > 0 ? ` (it runs under each agent of faultline.config.ts: ${agents.join(', ')}; describeScenarios runs them all)` : '';
-    throw new FaultlineError(FaultlineErrorCode.Usage, `runScenario takes one scenario; "${String(scenario)}" holds ${scenarios.length}${why}`);
+    const why =
+      agents.length > 0
+        ? ` (it runs under each agent of faultline.config.ts: ${agents.join(', ')}; describeScenarios runs them all)`
+        : '';
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `runScenario takes one scenario; "${String(scenario)}" holds ${scenarios.length}${why}`,
+    );
   }
   const configs = await resolveConfigs(options.retryConfig === undefined ? [] : [options.retryConfig]);
-  if (configs.length !== 1) throw new FaultlineError(FaultlineErrorCode.Usage, `runScenario takes one retry configuration, got ${configs.length}`);
+  if (configs.length !== 1)
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `runScenario takes one retry configuration, got ${configs.length}`,
+    );
   return runCell(scenarios[0]!, configs[0]!, options.k ?? 4, options.seed ?? 1);
 }
 

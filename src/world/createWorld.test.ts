@@ -11,7 +11,10 @@ describe('createWorld', () => {
   it('builds all five services for an empty config, else those configured or named', () => {
     expect(BUILTIN_SERVICES).toEqual(['orders', 'payments', 'email', 'calendar', 'deploy']);
     expect(names(createWorld(new VirtualClock(), {}))).toEqual([...BUILTIN_SERVICES]);
-    expect(names(createWorld(new VirtualClock(), { deploy: {}, orders: { processingMs: 5 } }))).toEqual(['orders', 'deploy']);
+    expect(names(createWorld(new VirtualClock(), { deploy: {}, orders: { processingMs: 5 } }))).toEqual([
+      'orders',
+      'deploy',
+    ]);
     expect(names(createWorld(new VirtualClock(), { orders: {} }, ['email', 'orders']))).toEqual(['email', 'orders']);
   });
 
@@ -29,7 +32,7 @@ describe('createWorld', () => {
     ]);
   });
 
-  it('lists services and tools anew after each add, frozen, so no caller can change the next one\'s list', () => {
+  it("lists services and tools anew after each add, frozen, so no caller can change the next one's list", () => {
     const clock = new VirtualClock();
     const w = createWorld(clock, {}, ['orders']);
     const before = w.tools;
@@ -46,9 +49,13 @@ describe('createWorld', () => {
     );
     const bad = { orders: { retries: 3 } } as unknown as WorldConfig;
     expect(() => createWorld(new VirtualClock(), bad)).toThrow(FaultlineError);
-    expect(() => createWorld(new VirtualClock(), bad)).toThrow(expect.objectContaining({ code: 'FAULTLINE_CONFIG_INVALID' }));
+    expect(() => createWorld(new VirtualClock(), bad)).toThrow(
+      expect.objectContaining({ code: 'FAULTLINE_CONFIG_INVALID' }),
+    );
     const badOutcome = { deploy: { outcome: 'exploded' } } as unknown as WorldConfig;
-    expect(() => createWorld(new VirtualClock(), badOutcome)).toThrow(expect.objectContaining({ code: 'FAULTLINE_CONFIG_INVALID' }));
+    expect(() => createWorld(new VirtualClock(), badOutcome)).toThrow(
+      expect.objectContaining({ code: 'FAULTLINE_CONFIG_INVALID' }),
+    );
   });
 });
 
@@ -56,14 +63,42 @@ describe('createWorld', () => {
 async function story(duplicate: boolean): Promise<World> {
   const clock = new VirtualClock(1_700_000_000_000);
   const world = createWorld(clock, {});
-  expect(await clock.run(async () => {
-    await deliver(world, 'create_order', { clientReference: 'o-1', item: 'lamp', quantity: 1, amountCents: 4_200 }, { request: 'r1' });
-    if (duplicate) await deliver(world, 'create_order', { clientReference: 'o-1', item: 'lamp', quantity: 1, amountCents: 4_200 }, { request: 'r1' });
-    await clock.sleep(250);
-    await deliver(world, 'charge_payment', { paymentReference: 'p-1', orderId: 'ord-1', amountCents: 4_200, currency: 'USD' }, { request: 'r2', idempotencyKey: 'k2' });
-    await deliver(world, 'send_email', { messageId: 'm-1', to: 'a@b.example', subject: 'Receipt', body: 'Thanks' }, { request: 'r3' });
-    await deliver(world, 'start_deploy', { clientReference: 'd-1', service: 'shop', version: '2' }, { request: 'r4' });
-  })).toMatchObject({ kind: 'settled' });
+  expect(
+    await clock.run(async () => {
+      await deliver(
+        world,
+        'create_order',
+        { clientReference: 'o-1', item: 'lamp', quantity: 1, amountCents: 4_200 },
+        { request: 'r1' },
+      );
+      if (duplicate)
+        await deliver(
+          world,
+          'create_order',
+          { clientReference: 'o-1', item: 'lamp', quantity: 1, amountCents: 4_200 },
+          { request: 'r1' },
+        );
+      await clock.sleep(250);
+      await deliver(
+        world,
+        'charge_payment',
+        { paymentReference: 'p-1', orderId: 'ord-1', amountCents: 4_200, currency: 'USD' },
+        { request: 'r2', idempotencyKey: 'k2' },
+      );
+      await deliver(
+        world,
+        'send_email',
+        { messageId: 'm-1', to: 'a@b.example', subject: 'Receipt', body: 'Thanks' },
+        { request: 'r3' },
+      );
+      await deliver(
+        world,
+        'start_deploy',
+        { clientReference: 'd-1', service: 'shop', version: '2' },
+        { request: 'r4' },
+      );
+    }),
+  ).toMatchObject({ kind: 'settled' });
   return world;
 }
 
@@ -82,10 +117,29 @@ describe('World snapshot', () => {
     const snap = (await story(false)).snapshot();
     expect(snap.services).toEqual({
       orders: { 'ord-1': { clientReference: 'o-1', item: 'lamp', quantity: 1, amountCents: 4_200, status: 'paid' } },
-      payments: { 'pay-1': { paymentReference: 'p-1', orderId: 'ord-1', amountCents: 4_200, currency: 'USD', refundedCents: 0, status: 'charged' } },
-      email: { 'msg-1': { messageId: 'm-1', to: 'a@b.example', subject: 'Receipt', body: 'Thanks', sentAt: 1_700_000_000_250 } },
+      payments: {
+        'pay-1': {
+          paymentReference: 'p-1',
+          orderId: 'ord-1',
+          amountCents: 4_200,
+          currency: 'USD',
+          refundedCents: 0,
+          status: 'charged',
+        },
+      },
+      email: {
+        'msg-1': { messageId: 'm-1', to: 'a@b.example', subject: 'Receipt', body: 'Thanks', sentAt: 1_700_000_000_250 },
+      },
       calendar: {},
-      deploy: { 'dep-1': { clientReference: 'd-1', service: 'shop', version: '2', acceptedAt: 1_700_000_000_250, state: 'accepted' } },
+      deploy: {
+        'dep-1': {
+          clientReference: 'd-1',
+          service: 'shop',
+          version: '2',
+          acceptedAt: 1_700_000_000_250,
+          state: 'accepted',
+        },
+      },
     });
     expect(snap.ledger.map((e) => [e.seq, e.effect, e.key, e.request])).toEqual([
       [0, 'order.created', 'o-1', 'r1'],

@@ -22,12 +22,21 @@ export type BuiltinServiceName = (typeof BUILTIN_SERVICES)[number] | (typeof OPT
 export const NAMED_SERVICES: readonly BuiltinServiceName[] = [...BUILTIN_SERVICES, ...OPT_IN_SERVICES];
 
 /** The built-in services, declared with the same `defineService` users have. */
-export const BUILTIN_SERVICE_DEFINITIONS: { readonly [K in BuiltinServiceName]: ServiceDefinition } = { orders, payments, email, calendar, deploy, records, jobs };
+export const BUILTIN_SERVICE_DEFINITIONS: { readonly [K in BuiltinServiceName]: ServiceDefinition } = {
+  orders,
+  payments,
+  email,
+  calendar,
+  deploy,
+  records,
+  jobs,
+};
 
 /** A service as a scenario names it: a built-in by name, or a definition from `defineService`. */
 export type ServiceRef = string | ServiceDefinition;
 
-export const isBuiltinService = (name: string): name is BuiltinServiceName => (NAMED_SERVICES as readonly string[]).includes(name);
+export const isBuiltinService = (name: string): name is BuiltinServiceName =>
+  (NAMED_SERVICES as readonly string[]).includes(name);
 
 /**
  * The definitions `refs` name, in order.
@@ -39,10 +48,16 @@ export function resolveServices(refs: readonly ServiceRef[]): ServiceDefinition[
     const definition = typeof ref === 'string' && isBuiltinService(ref) ? BUILTIN_SERVICE_DEFINITIONS[ref] : ref;
     if (!isServiceDefinition(definition)) {
       const what = typeof ref === 'string' ? `"${ref}"` : 'a value that is not from defineService';
-      throw new FaultlineError(FaultlineErrorCode.UnknownService, `no built-in service named ${what} (known: ${NAMED_SERVICES.join(', ')}; declare your own with defineService)`);
+      throw new FaultlineError(
+        FaultlineErrorCode.UnknownService,
+        `no built-in service named ${what} (known: ${NAMED_SERVICES.join(', ')}; declare your own with defineService)`,
+      );
     }
     if (out.some((d) => d.name === definition.name)) {
-      throw new FaultlineError(FaultlineErrorCode.UnknownService, `two services are named "${definition.name}" in one world`);
+      throw new FaultlineError(
+        FaultlineErrorCode.UnknownService,
+        `two services are named "${definition.name}" in one world`,
+      );
     }
     out.push(definition);
   }
@@ -77,8 +92,14 @@ export function worldServices(config: WorldConfig, services: readonly ServiceRef
   if (stray.length > 0) {
     // Named only for the message: every trial builds its world through here, and hardly one has a stray option.
     const names = definitions.map((d) => d.name).join(', ');
-    const issues = stray.map((name) => `world.${name}: options for a service that is not in this world (services: ${names})`);
-    throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `invalid world config:\n${issues.map((i) => `  - ${i}`).join('\n')}`, { issues });
+    const issues = stray.map(
+      (name) => `world.${name}: options for a service that is not in this world (services: ${names})`,
+    );
+    throw new FaultlineError(
+      FaultlineErrorCode.ConfigInvalid,
+      `invalid world config:\n${issues.map((i) => `  - ${i}`).join('\n')}`,
+      { issues },
+    );
   }
   return definitions;
 }

@@ -1,4 +1,10 @@
-import { FaultlineError, FaultlineErrorCode, HttpError, type OperationRef, type OperationStatus } from '../core/index.js';
+import {
+  FaultlineError,
+  FaultlineErrorCode,
+  HttpError,
+  type OperationRef,
+  type OperationStatus,
+} from '../core/index.js';
 import type { ToolContext, ToolSpec } from './tool.js';
 import type { World } from './World.js';
 
@@ -38,7 +44,12 @@ export async function deliver(world: World, tool: string, input: unknown, ids: D
  * One fault-free status query (R21). A tool without `status` refuses with 405 rather than
  * answering `not_found`, which would read as "maybe it never arrived".
  */
-export async function queryStatus(world: World, tool: string, ref: OperationRef, ids: DeliveryIds): Promise<OperationStatus> {
+export async function queryStatus(
+  world: World,
+  tool: string,
+  ref: OperationRef,
+  ids: DeliveryIds,
+): Promise<OperationStatus> {
   const spec = findTool(world, tool);
   if (!spec.status) throw new HttpError(405, `tool "${tool}" does not answer status queries`);
   return spec.status(ref, toolContext(world, ids));

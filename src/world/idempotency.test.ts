@@ -36,11 +36,15 @@ describe('requestFingerprint', () => {
 describe('requestText', () => {
   it('tells two requests apart exactly when their fingerprints do (the in-memory table compares texts, a database row holds the hash)', () => {
     // Small domains, so that equal requests (key order apart) come up often.
-    const input = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.constantFrom<unknown>(1, '1', null, [1], { x: 1 }), { maxKeys: 3 });
+    const input = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.constantFrom<unknown>(1, '1', null, [1], { x: 1 }), {
+      maxKeys: 3,
+    });
     const request = fc.tuple(fc.constantFrom('create_order', 'charge_payment'), input);
     fc.assert(
       fc.property(request, request, ([t1, i1], [t2, i2]) => {
-        expect(requestText(t1, i1) === requestText(t2, i2)).toBe(requestFingerprint(t1, i1) === requestFingerprint(t2, i2));
+        expect(requestText(t1, i1) === requestText(t2, i2)).toBe(
+          requestFingerprint(t1, i1) === requestFingerprint(t2, i2),
+        );
         expect(requestFingerprint(t1, i1)).toBe(requestFingerprint(t1, JSON.parse(requestText(t1, i1)).input));
       }),
       { numRuns: 2000 },
@@ -77,7 +81,9 @@ describe('IdempotencyTable', () => {
     const table = new IdempotencyTable(new VirtualClock());
     const c = counter();
     await table.execute('k', () => fp, c.run);
-    const error = await rejection(table.execute('k', () => requestFingerprint('create_order', { clientReference: 'r-2' }), c.run));
+    const error = await rejection(
+      table.execute('k', () => requestFingerprint('create_order', { clientReference: 'r-2' }), c.run),
+    );
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(422);
     expect((error as HttpError).body).toEqual({
@@ -113,22 +119,29 @@ describe('IdempotencyTable', () => {
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ error: { type: 'idempotency_error', code: 'concurrent_request' } });
     expect(calls).toBe(1);
-    expect(table.lookup('k')).toMatchObject({ state: 'completed', createdAt: 0, completedAt: 100, result: { kind: 'value', value: 'done' } });
+    expect(table.lookup('k')).toMatchObject({
+      state: 'completed',
+      createdAt: 0,
+      completedAt: 100,
+      result: { kind: 'value', value: 'done' },
+    });
   });
 
   it('forgets a key once the retention window has passed, and not before', async () => {
     const clock = new VirtualClock();
     const table = new IdempotencyTable(clock, { retentionMs: 1_000 });
     const c = counter();
-    expect(await clock.run(async () => {
-      expect(await table.execute('k', () => fp, c.run)).toBe(1);
-      await clock.sleep(999);
-      expect(await table.execute('k', () => fp, c.run)).toBe(1);
-      await clock.sleep(1);
-      expect(table.lookup('k')).toBeUndefined();
-      // Expired keys are new: even different parameters are accepted.
-      expect(await table.execute('k', () => requestFingerprint('x', {}), c.run)).toBe(2);
-    })).toMatchObject({ kind: 'settled' });
+    expect(
+      await clock.run(async () => {
+        expect(await table.execute('k', () => fp, c.run)).toBe(1);
+        await clock.sleep(999);
+        expect(await table.execute('k', () => fp, c.run)).toBe(1);
+        await clock.sleep(1);
+        expect(table.lookup('k')).toBeUndefined();
+        // Expired keys are new: even different parameters are accepted.
+        expect(await table.execute('k', () => requestFingerprint('x', {}), c.run)).toBe(2);
+      }),
+    ).toMatchObject({ kind: 'settled' });
     expect(c.calls).toBe(2);
   });
 
@@ -137,13 +150,15 @@ describe('IdempotencyTable', () => {
     const table = new IdempotencyTable(clock);
     expect(table.config).toEqual({ enabled: true, retentionMs: DEFAULT_RETENTION_MS });
     const c = counter();
-    expect(await clock.run(async () => {
-      await table.execute('k', () => fp, c.run);
-      await clock.sleep(24 * 60 * 60 * 1000 - 1);
-      await table.execute('k', () => fp, c.run);
-      await clock.sleep(1);
-      await table.execute('k', () => fp, c.run);
-    })).toMatchObject({ kind: 'settled' });
+    expect(
+      await clock.run(async () => {
+        await table.execute('k', () => fp, c.run);
+        await clock.sleep(24 * 60 * 60 * 1000 - 1);
+        await table.execute('k', () => fp, c.run);
+        await clock.sleep(1);
+        await table.execute('k', () => fp, c.run);
+      }),
+    ).toMatchObject({ kind: 'settled' });
     expect(c.calls).toBe(2);
   });
 

@@ -11,7 +11,8 @@ export interface IdempotencyConfig {
 }
 
 /** The first result for a key, kept to be replayed verbatim. */
-export type StoredResult = { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'error'; readonly error: unknown };
+export type StoredResult =
+  { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'error'; readonly error: unknown };
 export type StoredResultKind = StoredResult['kind'];
 
 /** What the server remembers about one idempotency key. */
@@ -104,7 +105,9 @@ export class IdempotencyTable {
 export function replayRecord<T>(record: IdempotencyRecord, fingerprint: string): T {
   if (record.state === 'in_flight') {
     const message = `a request with idempotency key "${record.key}" is still being processed; retry later`;
-    throw stackless(() => new HttpError(409, message, { error: { type: 'idempotency_error', code: 'concurrent_request', message } }));
+    throw stackless(
+      () => new HttpError(409, message, { error: { type: 'idempotency_error', code: 'concurrent_request', message } }),
+    );
   }
   if (record.fingerprint !== fingerprint) {
     const message = `idempotency key "${record.key}" was already used with different parameters; use a new key for a new request`;

@@ -14,13 +14,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const SCRIPT = join(import.meta.dirname, '..', '..', 'scripts', 'ciSummary.mjs');
 const run = promisify(execFile);
 
-const testCase = (name: string, body = '') => `<testcase classname="test/a.test.ts" name="${name}" time="0.1">${body}</testcase>`;
+const testCase = (name: string, body = '') =>
+  `<testcase classname="test/a.test.ts" name="${name}" time="0.1">${body}</testcase>`;
 const junit = (...cases: string[]) =>
   `<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="vitest tests" tests="${cases.length}" failures="0" errors="0" time="1">` +
   `<testsuite name="test/a.test.ts" tests="${cases.length}" skipped="0">${cases.join('\n')}</testsuite></testsuites>`;
 const PASSED = testCase('ok');
 const SKIPPED = testCase('needs a browser &gt; draws &lt;canvas&gt;', '<skipped/>');
-const HOOK_FAILED = testCase('secrets', '<failure message="Hook timed out" type="Error">Error: Hook timed out in 60000ms</failure>');
+const HOOK_FAILED = testCase(
+  'secrets',
+  '<failure message="Hook timed out" type="Error">Error: Hook timed out in 60000ms</failure>',
+);
 
 let dir: string;
 let reports = 0;
@@ -29,7 +33,11 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function summary(xml: string | undefined, status: number, ci: boolean): Promise<{ code: number; stdout: string }> {
+async function summary(
+  xml: string | undefined,
+  status: number,
+  ci: boolean,
+): Promise<{ code: number; stdout: string }> {
   const file = join(dir, `junit-${reports++}.xml`);
   if (xml !== undefined) await writeFile(file, xml);
   const env = { ...process.env, CI: ci ? 'true' : '' };
@@ -44,7 +52,10 @@ async function summary(xml: string | undefined, status: number, ci: boolean): Pr
 
 describe('.ci/run closing line', () => {
   it('counts passed, failed and skipped test cases, and passes a clean run', async () => {
-    expect(await summary(junit(PASSED, PASSED), 0, true)).toEqual({ code: 0, stdout: '2 passed, 0 failed, 0 skipped\n' });
+    expect(await summary(junit(PASSED, PASSED), 0, true)).toEqual({
+      code: 0,
+      stdout: '2 passed, 0 failed, 0 skipped\n',
+    });
   });
 
   it('under CI, lists each skipped test by name, counts it as failed and fails the run', async () => {
@@ -55,7 +66,10 @@ describe('.ci/run closing line', () => {
   });
 
   it('outside CI, a skip is counted and shown but does not fail the run', async () => {
-    expect(await summary(junit(PASSED, SKIPPED), 0, false)).toEqual({ code: 0, stdout: '1 passed, 0 failed, 1 skipped\n' });
+    expect(await summary(junit(PASSED, SKIPPED), 0, false)).toEqual({
+      code: 0,
+      stdout: '1 passed, 0 failed, 1 skipped\n',
+    });
   });
 
   it('counts a failed hook as a failure, and a failed run with no report as one failure', async () => {

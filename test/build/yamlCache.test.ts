@@ -43,13 +43,18 @@ describe('the YAML parsed at build time', () => {
   });
 
   it('parses a file whose text differs from the build, and refuses bad YAML as before, naming the file and line', async () => {
-    const original = readFileSync(yamlFiles.find((f) => f.endsWith('read-timeout-retry.yaml'))!, 'utf8');
+    const original = readFileSync(
+      yamlFiles.find((f) => f.endsWith('read-timeout-retry.yaml'))!,
+      'utf8',
+    );
     const edited = join(dir, 'edited.yaml');
     await writeFile(edited, original.replace(/^name: read-timeout-retry$/m, 'name: read-timeout-edited'));
     expect(built.PARSED[keys.yamlTextKey(readFileSync(edited, 'utf8'))]).toBeUndefined();
     expect(await loader.loadFile(edited, 'FAULTLINE_SCENARIO_INVALID')).toMatchObject({ name: 'read-timeout-edited' });
     const bad = join(dir, 'bad.yaml');
     await writeFile(bad, `${original}\n  : [unclosed\n`);
-    await expect(loader.loadFile(bad, 'FAULTLINE_SCENARIO_INVALID')).rejects.toThrow(/bad\.yaml:\d+:\d+: not valid YAML/);
+    await expect(loader.loadFile(bad, 'FAULTLINE_SCENARIO_INVALID')).rejects.toThrow(
+      /bad\.yaml:\d+:\d+: not valid YAML/,
+    );
   });
 });

@@ -54,7 +54,8 @@ const LOST_TWICE = `faults:
 async function exampleFiles(): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
   for (const folder of ['sdk-agents/code', 'helpdesk/code']) {
-    for (const name of await readdir(join(EXAMPLES, folder))) files[`${folder}/${name}`] = await readFile(join(EXAMPLES, folder, name), 'utf8');
+    for (const name of await readdir(join(EXAMPLES, folder)))
+      files[`${folder}/${name}`] = await readFile(join(EXAMPLES, folder, name), 'utf8');
   }
   return files;
 }
@@ -66,7 +67,8 @@ interface Report {
 }
 
 let project: Awaited<ReturnType<typeof userProject>>;
-const readReport = async (out = 'reports'): Promise<Report> => JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as Report;
+const readReport = async (out = 'reports'): Promise<Report> =>
+  JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as Report;
 
 beforeAll(async () => {
   project = await userProject(
@@ -74,7 +76,10 @@ beforeAll(async () => {
     {
       ...(await exampleFiles()),
       'faultline.config.ts': CONFIG,
-      'scenarios/ticket-partial-write.yaml': scenario('ticket-partial-write', 'faults:\n  - match: { tool: open_ticket, attempt: 1 }\n    fault: { kind: partial_write, lostAs: timeout }\n'),
+      'scenarios/ticket-partial-write.yaml': scenario(
+        'ticket-partial-write',
+        'faults:\n  - match: { tool: open_ticket, attempt: 1 }\n    fault: { kind: partial_write, lostAs: timeout }\n',
+      ),
       'scenarios/ticket-lost-twice.yaml': scenario('ticket-lost-twice', LOST_TWICE),
     },
     ['openai', 'ai', '@ai-sdk/openai', '@openai/agents'],
@@ -85,7 +90,22 @@ afterAll(() => project.cleanup());
 describe('one config, a matrix of agents', () => {
   it('runs every scenario once per agent, each cell labelled by its agent, with the defaults filled in', async () => {
     expect(CONFIG.trimEnd().split('\n').length).toBeLessThan(30);
-    const r = await faultline(['run', '--reporter', 'json', '--reporter', 'console', '--reporter', 'junit', '--reporter', 'markdown', '--workers', '2'], { cwd: project.path });
+    const r = await faultline(
+      [
+        'run',
+        '--reporter',
+        'json',
+        '--reporter',
+        'console',
+        '--reporter',
+        'junit',
+        '--reporter',
+        'markdown',
+        '--workers',
+        '2',
+      ],
+      { cwd: project.path },
+    );
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toContain('2 scenarios × 3 agents, 12 trials (0 failed)');
     for (const agent of AGENTS) expect(r.stderr).toContain(`✓ ${agent} × ticket-lost-twice: 2/2 passed`);
@@ -109,10 +129,29 @@ describe('one config, a matrix of agents', () => {
   it('defaults fill every scenario that leaves a field out; a scenario that sets it keeps its own, whole', async () => {
     const { writeFile } = await import('node:fs/promises');
     // The same project with a budget of 2 attempts per call: the tool's third try breaks it.
-    await writeFile(join(project.path, 'tight.config.ts'), CONFIG.replace('maxAttemptsPerCall: 4', 'maxAttemptsPerCall: 2'));
-    await writeFile(join(project.path, 'own-budget.yaml'), scenario('ticket-own-budget', LOST_TWICE).replace('goal:', 'budget: { maxAttemptsPerCall: 3 }\ngoal:'));
-    const args = ['--config-file', 'tight.config.ts', '--agent', 'openai', '--reporter', 'json', '--reporter', 'console', '--workers', '0'];
-    const tight = await inProcess(['run', 'scenarios/ticket-lost-twice.yaml', ...args, '--out', 'tight'], { cwd: project.path });
+    await writeFile(
+      join(project.path, 'tight.config.ts'),
+      CONFIG.replace('maxAttemptsPerCall: 4', 'maxAttemptsPerCall: 2'),
+    );
+    await writeFile(
+      join(project.path, 'own-budget.yaml'),
+      scenario('ticket-own-budget', LOST_TWICE).replace('goal:', 'budget: { maxAttemptsPerCall: 3 }\ngoal:'),
+    );
+    const args = [
+      '--config-file',
+      'tight.config.ts',
+      '--agent',
+      'openai',
+      '--reporter',
+      'json',
+      '--reporter',
+      'console',
+      '--workers',
+      '0',
+    ];
+    const tight = await inProcess(['run', 'scenarios/ticket-lost-twice.yaml', ...args, '--out', 'tight'], {
+      cwd: project.path,
+    });
     expect(tight.code, tight.stderr).toBe(1);
     expect(tight.stdout).toContain('ticket-lost-twice × openai: 2 of 2 trials failed (budget)');
     const own = await inProcess(['run', 'own-budget.yaml', ...args, '--out', 'own'], { cwd: project.path });
@@ -121,9 +160,25 @@ describe('one config, a matrix of agents', () => {
   });
 
   it('--agent picks agents; compare shows agents side by side; a failing cell replays with its agent', async () => {
-    const r = await inProcess(['compare', 'scenarios/ticket-partial-write.yaml', '--agent', 'openai,agents-sdk', '--reporter', 'console', '--reporter', 'json', '--out', 'picked', '--workers', '0'], {
-      cwd: project.path,
-    });
+    const r = await inProcess(
+      [
+        'compare',
+        'scenarios/ticket-partial-write.yaml',
+        '--agent',
+        'openai,agents-sdk',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+        '--out',
+        'picked',
+        '--workers',
+        '0',
+      ],
+      {
+        cwd: project.path,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const header = r.stdout.split('\n').find((l) => l.includes('│ openai'));
     expect(header).toMatch(/│ openai\s+│ agents-sdk/);
@@ -131,7 +186,10 @@ describe('one config, a matrix of agents', () => {
     expect(r.stdout).not.toMatch(/naive|cockatiel/);
     expect((await readReport('picked')).cells.map((c) => c.config)).toEqual(['openai', 'agents-sdk']);
 
-    const replay = await inProcess(['replay', 'scenarios/ticket-partial-write.yaml', '--agent', 'ai-sdk', '--trial', '1'], { cwd: project.path });
+    const replay = await inProcess(
+      ['replay', 'scenarios/ticket-partial-write.yaml', '--agent', 'ai-sdk', '--trial', '1'],
+      { cwd: project.path },
+    );
     expect(replay.code, replay.stderr).toBe(0);
     expect(replay.stdout).toContain('ticket-partial-write × ai-sdk');
     const ambiguous = await inProcess(['replay', 'scenarios/ticket-partial-write.yaml'], { cwd: project.path });
@@ -142,13 +200,19 @@ describe('one config, a matrix of agents', () => {
   it('refuses what cannot apply, naming where it came from', async () => {
     const unknown = await inProcess(['run', '--agent', 'langchain'], { cwd: project.path });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('--agent langchain: no such agent in faultline.config.ts (agents: openai, ai-sdk, agents-sdk)');
+    expect(unknown.stderr).toContain(
+      '--agent langchain: no such agent in faultline.config.ts (agents: openai, ai-sdk, agents-sdk)',
+    );
     const config = await inProcess(['run', '--config', 'naive'], { cwd: project.path });
     expect(config.code).toBe(2);
-    expect(config.stderr).toContain('--config (naive): the agents openai, ai-sdk, agents-sdk make their own calls and retries, so no retry configuration applies to them');
+    expect(config.stderr).toContain(
+      '--config (naive): the agents openai, ai-sdk, agents-sdk make their own calls and retries, so no retry configuration applies to them',
+    );
     const k = await inProcess(['run', '--k', '1'], { cwd: project.path });
     expect(k.code).toBe(2);
-    expect(k.stderr).toContain('faultline.config.ts: gates[0] "pass^2>=1" can never hold: pass^2 needs at least 2 trials per cell, and this run has --k 1');
+    expect(k.stderr).toContain(
+      'faultline.config.ts: gates[0] "pass^2>=1" can never hold: pass^2 needs at least 2 trials per cell, and this run has --k 1',
+    );
     expect(k.stderr).not.toContain('--gate');
   });
 
@@ -164,18 +228,52 @@ describe('one config, a matrix of agents', () => {
     expect(table.stdout).toMatch(/scenario +title +rules +services +agents\n/);
     expect(table.stdout).toMatch(/ticket-lost-twice .* helpdesk +openai\n/);
 
-    const explore = await inProcess(['explore', 'scenarios/ticket-partial-write.yaml', '--agent', 'openai,ai-sdk', '--runs', '3', '--check', 'duplicates', '--out', 'regressions'], { cwd: project.path });
+    const explore = await inProcess(
+      [
+        'explore',
+        'scenarios/ticket-partial-write.yaml',
+        '--agent',
+        'openai,ai-sdk',
+        '--runs',
+        '3',
+        '--check',
+        'duplicates',
+        '--out',
+        'regressions',
+      ],
+      { cwd: project.path },
+    );
     expect([0, 1], explore.stderr + explore.stdout).toContain(explore.code);
     expect(explore.stdout).toContain('1 scenario × 2 agents × 1 configuration');
     expect(explore.stdout).toMatch(/ticket-partial-write × openai: 3 plans/);
     expect(explore.stdout).toMatch(/ticket-partial-write × ai-sdk: 3 plans/);
     expect(explore.stdout).toContain('in 2 scenario × configuration pairs');
 
-    const sweep = await inProcess(['sweep', 'scenarios/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--fault', 'unavailable', '--lambda', '0', '--k', '1', '--reporter', 'json', '--out', 'sweep'], { cwd: project.path });
+    const sweep = await inProcess(
+      [
+        'sweep',
+        'scenarios/ticket-partial-write.yaml',
+        '--agent',
+        'agents-sdk',
+        '--fault',
+        'unavailable',
+        '--lambda',
+        '0',
+        '--k',
+        '1',
+        '--reporter',
+        'json',
+        '--out',
+        'sweep',
+      ],
+      { cwd: project.path },
+    );
     expect(sweep.code, sweep.stderr + sweep.stdout).toBe(0);
     expect(sweep.stderr).toContain('λ=0: pass^1/pass^1 agents-sdk 1.000/1.000 [1/1 trials]');
     const unknown = await inProcess(['sweep', '--agent', 'langchain'], { cwd: project.path });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('--agent langchain: no such agent in faultline.config.ts (agents: openai, ai-sdk, agents-sdk)');
+    expect(unknown.stderr).toContain(
+      '--agent langchain: no such agent in faultline.config.ts (agents: openai, ai-sdk, agents-sdk)',
+    );
   });
 });

@@ -22,8 +22,16 @@ interface BadFile {
 }
 
 const BAD: readonly BadFile[] = [
-  { file: 'syntax.yaml', text: 'name: syntax\nagent: [\n  kind: x\n', expect: [/syntax\.yaml:4:1: not valid YAML: Flow sequence/] },
-  { file: 'dupkey.yaml', text: `name: a\nname: b\n${AGENT}`, expect: [/dupkey\.yaml:2:1: not valid YAML: Map keys must be unique/] },
+  {
+    file: 'syntax.yaml',
+    text: 'name: syntax\nagent: [\n  kind: x\n',
+    expect: [/syntax\.yaml:4:1: not valid YAML: Flow sequence/],
+  },
+  {
+    file: 'dupkey.yaml',
+    text: `name: a\nname: b\n${AGENT}`,
+    expect: [/dupkey\.yaml:2:1: not valid YAML: Map keys must be unique/],
+  },
   {
     file: 'fault-kind.yaml',
     text: `name: fault-kind\nfaults:\n  - match: { tool: create_order }\n    fault: { kind: meteor }\n${AGENT}`,
@@ -34,18 +42,46 @@ const BAD: readonly BadFile[] = [
     text: `name: bad-status\nfaults:\n  - match: { tool: create_order }\n    fault: { kind: unavailable, status: 418 }\n${AGENT}`,
     expect: [/bad-status\.yaml/, /faults\[0\]\.fault\.status: .*expected one of 500\|502\|503\|504\|529/],
   },
-  { file: 'no-agent.yaml', text: 'name: no-agent\ndescription: nothing to run\n', expect: [/no-agent\.yaml/, /- agent: .*expected object, received undefined/] },
-  { file: 'extra-key.yaml', text: `name: extra-key\nretries: 3\n${AGENT}`, expect: [/extra-key\.yaml/, /\(root\): Unrecognized key: "retries"/] },
-  { file: 'wrong-type.yaml', text: `name: wrong-type\nbudget: { maxTurns: ten }\n${AGENT}`, expect: [/wrong-type\.yaml/, /budget\.maxTurns: .*expected number, received string/] },
-  { file: 'bad-rule.yaml', text: `name: bad-rule\nrules: [rule-7]\n${AGENT}`, expect: [/bad-rule\.yaml/, /rules\[0\]: expected a rule id such as "R7"/] },
+  {
+    file: 'no-agent.yaml',
+    text: 'name: no-agent\ndescription: nothing to run\n',
+    expect: [/no-agent\.yaml/, /- agent: .*expected object, received undefined/],
+  },
+  {
+    file: 'extra-key.yaml',
+    text: `name: extra-key\nretries: 3\n${AGENT}`,
+    expect: [/extra-key\.yaml/, /\(root\): Unrecognized key: "retries"/],
+  },
+  {
+    file: 'wrong-type.yaml',
+    text: `name: wrong-type\nbudget: { maxTurns: ten }\n${AGENT}`,
+    expect: [/wrong-type\.yaml/, /budget\.maxTurns: .*expected number, received string/],
+  },
+  {
+    file: 'bad-rule.yaml',
+    text: `name: bad-rule\nrules: [rule-7]\n${AGENT}`,
+    expect: [/bad-rule\.yaml/, /rules\[0\]: expected a rule id such as "R7"/],
+  },
   {
     file: 'bad-placeholder.yaml',
     text: `name: bad-placeholder\n${AGENT}      - tool: get_order\n        input: { orderId: $nosuch.orderId }\n`,
     expect: [/bad-placeholder\.yaml/, /agent\.plan\.steps\[1\]\.input: "\$nosuch" names no earlier step/],
   },
-  { file: 'bad-checker.yaml', text: `name: bad-checker\nchecks: [vibes]\n${AGENT}`, expect: [/bad-checker\.yaml/, /checks\[0\]: .*expected one of "goal-state"\|"duplicates"/] },
-  { file: 'bad-name.yaml', text: `name: Bad Name\n${AGENT}`, expect: [/bad-name\.yaml/, /name: expected a lowercase slug/] },
-  { file: 'notes.txt', text: 'name: txt\n', expect: [/notes\.txt: unsupported file type "\.txt"; expected one of \.yaml, \.yml, \.json, \.ts/] },
+  {
+    file: 'bad-checker.yaml',
+    text: `name: bad-checker\nchecks: [vibes]\n${AGENT}`,
+    expect: [/bad-checker\.yaml/, /checks\[0\]: .*expected one of "goal-state"\|"duplicates"/],
+  },
+  {
+    file: 'bad-name.yaml',
+    text: `name: Bad Name\n${AGENT}`,
+    expect: [/bad-name\.yaml/, /name: expected a lowercase slug/],
+  },
+  {
+    file: 'notes.txt',
+    text: 'name: txt\n',
+    expect: [/notes\.txt: unsupported file type "\.txt"; expected one of \.yaml, \.yml, \.json, \.ts/],
+  },
   { file: 'missing.yaml', expect: [/no scenario file or built-in scenario named "missing\.yaml"/] },
   { file: 'json-bad.json', text: '{ "name": "json-bad", }\n', expect: [/json-bad\.json: not valid JSON/] },
   {
@@ -53,13 +89,25 @@ const BAD: readonly BadFile[] = [
     text: `export default { name: 'ts-bad', agent: { kind: 'scripted', task: '' } };\n`,
     expect: [/ts-bad\.ts: invalid scenario "ts-bad"/, /agent\.task: Too small/, /agent\.plan: .*expected object/],
   },
-  { file: 'ts-no-default.ts', text: 'export const scenario = 1;\n', expect: [/ts-no-default\.ts: expected a default export/] },
-  { file: 'ts-throws.ts', text: `throw new Error('boom at import');\nexport default {};\n`, expect: [/ts-throws\.ts: the module failed to load: boom at import/] },
+  {
+    file: 'ts-no-default.ts',
+    text: 'export const scenario = 1;\n',
+    expect: [/ts-no-default\.ts: expected a default export/],
+  },
+  {
+    file: 'ts-throws.ts',
+    text: `throw new Error('boom at import');\nexport default {};\n`,
+    expect: [/ts-throws\.ts: the module failed to load: boom at import/],
+  },
   {
     file: 'bad-config.yaml',
     text: 'name: mine\nbackoff: { kind: exponential, baseMs: 100 }\nmaxAttempts: 0\n',
     asConfig: true,
-    expect: [/bad-config\.yaml: invalid retry configuration/, /backoff\.capMs: .*expected number/, /maxAttempts: .*expected number to be >0/],
+    expect: [
+      /bad-config\.yaml: invalid retry configuration/,
+      /backoff\.capMs: .*expected number/,
+      /maxAttempts: .*expected number to be >0/,
+    ],
   },
 ];
 
@@ -92,7 +140,9 @@ describe('bad input exits 2 and says what and where', () => {
   it('reports a single bad file on its own', async () => {
     const r = await faultline(['run', 'bad-rule.yaml'], { cwd: dir.path });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: bad-rule.yaml: invalid scenario "bad-rule":\n  - rules[0]: expected a rule id such as "R7"\n');
+    expect(r.stderr).toBe(
+      'error: bad-rule.yaml: invalid scenario "bad-rule":\n  - rules[0]: expected a rule id such as "R7"\n',
+    );
   });
 
   it('reports a bad configuration file', async () => {

@@ -68,7 +68,20 @@ describe('a gate on a confidence bound', () => {
   });
 
   it('holds with that many trials on a passing scenario, and the reports carry the bound', async () => {
-    const r = await run(['run', 'steady.yaml', '--k', '71', '--gate', 'pass^2>=0.9@95%', '--reporter', 'console', '--reporter', 'json', '--out', 'held']);
+    const r = await run([
+      'run',
+      'steady.yaml',
+      '--k',
+      '71',
+      '--gate',
+      'pass^2>=0.9@95%',
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+      '--out',
+      'held',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     // 0.025^(2/71) = 0.9013: the exact lower bound of p^2 with 71 of 71.
     expect(r.stdout).toContain('✓ pass^2>=0.9@95% held in 1 cell (worst 95% lower bound 0.9013)');
@@ -80,7 +93,24 @@ describe('a gate on a confidence bound', () => {
   });
 
   it('is undecided after the run when a few trials failed and only the bound falls short: exit 1, with the trials that would decide it', async () => {
-    const r = await run(['run', 'flaky.yaml', '--config', 'naive', '--k', '80', '--gate', 'pass_rate>=0.8@95%', '--gate', 'pass_rate>=0.9@95%', '--reporter', 'console', '--reporter', 'json', '--out', 'flaky']);
+    const r = await run([
+      'run',
+      'flaky.yaml',
+      '--config',
+      'naive',
+      '--k',
+      '80',
+      '--gate',
+      'pass_rate>=0.8@95%',
+      '--gate',
+      'pass_rate>=0.9@95%',
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+      '--out',
+      'flaky',
+    ]);
     expect(r.code, r.stderr).toBe(1);
     const json = parseJsonReport(await readFile(join(dir.path, 'flaky', 'faultline.json'), 'utf8'));
     const m = json.cells[0]!.metrics;
@@ -98,10 +128,15 @@ describe('a gate on a confidence bound', () => {
   });
 
   it('is checked in a config file too: a bound on a count is refused, naming the file and the gate', async () => {
-    await writeFile(join(dir.path, 'bad.config.ts'), `export default ${JSON.stringify({ gates: ['duplicates<=0@95%'] })};\n`);
+    await writeFile(
+      join(dir.path, 'bad.config.ts'),
+      `export default ${JSON.stringify({ gates: ['duplicates<=0@95%'] })};\n`,
+    );
     const r = await run(['run', 'steady.yaml', '--config-file', 'bad.config.ts']);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/bad\.config\.ts: invalid faultline config:\n {2}- gates\[0\]: invalid gate "duplicates<=0@95%": a confidence bound \(@\) applies only to a rate: pass\^n, pass@n, pass_rate or recovery, not duplicates/);
+    expect(r.stderr).toMatch(
+      /bad\.config\.ts: invalid faultline config:\n {2}- gates\[0\]: invalid gate "duplicates<=0@95%": a confidence bound \(@\) applies only to a rate: pass\^n, pass@n, pass_rate or recovery, not duplicates/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

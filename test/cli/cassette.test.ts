@@ -31,13 +31,33 @@ function fakeOpenAi(seen: Seen[]): Server {
       seen.push({ authorization: req.headers.authorization, body });
       const toolDone = body.messages.some((m) => m.role === 'tool');
       const message = toolDone
-        ? { role: 'assistant', content: JSON.stringify({ outcome: 'completed', message: 'Ticket opened.', claims: [{ subject: 'helpdesk:req-42', status: 'succeeded' }] }) }
+        ? {
+            role: 'assistant',
+            content: JSON.stringify({
+              outcome: 'completed',
+              message: 'Ticket opened.',
+              claims: [{ subject: 'helpdesk:req-42', status: 'succeeded' }],
+            }),
+          }
         : {
             role: 'assistant',
             content: null,
-            tool_calls: [{ id: 'call_fake_1', type: 'function', function: { name: 'open_ticket', arguments: JSON.stringify({ requestId: 'req-42', subject: 'Printer on fire' }) } }],
+            tool_calls: [
+              {
+                id: 'call_fake_1',
+                type: 'function',
+                function: {
+                  name: 'open_ticket',
+                  arguments: JSON.stringify({ requestId: 'req-42', subject: 'Printer on fire' }),
+                },
+              },
+            ],
           };
-      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_live_1', 'set-cookie': 'session=abc' });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-request-id': 'req_live_1',
+        'set-cookie': 'session=abc',
+      });
       res.end(
         JSON.stringify({
           id: 'chatcmpl-fake',
@@ -45,7 +65,11 @@ function fakeOpenAi(seen: Seen[]): Server {
           created: 1_767_600_000,
           model: 'gpt-4o-mini',
           choices: [{ index: 0, message, finish_reason: toolDone ? 'stop' : 'tool_calls' }],
-          usage: { prompt_tokens: toolDone ? 120 : 80, completion_tokens: toolDone ? 30 : 15, total_tokens: toolDone ? 150 : 95 },
+          usage: {
+            prompt_tokens: toolDone ? 120 : 80,
+            completion_tokens: toolDone ? 30 : 15,
+            total_tokens: toolDone ? 150 : 95,
+          },
         }),
       );
     });
@@ -94,28 +118,55 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     const file = join(dir.path, 'agent.yaml');
     await writeFile(file, scenario(baseUrl, 'Open a ticket about the printer that is on fire.'));
 
-    const recorded = await faultline(['run', 'agent.yaml', '--k', '2', '--record', '--out', 'rec'], { cwd: dir.path, env: { OPENAI_API_KEY: KEY } });
+    const recorded = await faultline(['run', 'agent.yaml', '--k', '2', '--record', '--out', 'rec'], {
+      cwd: dir.path,
+      env: { OPENAI_API_KEY: KEY },
+    });
     expect(recorded.code, recorded.stderr + recorded.stdout).toBe(0);
     expect(recorded.stdout).toContain('cassettes: agent.cassette.json');
     // Two distinct requests (the task, then the tool result): the second trial was answered as the first was.
     expect(seen).toHaveLength(2);
     expect(seen.map((s) => s.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
     // --record is a live run: each trial's own recording beside the report, in the same format with its trial.
-    const trialFiles = (await readdir(join(dir.path, 'rec', 'live'), { recursive: true })).filter((f) => f.endsWith('.cassette.json')).sort();
-    expect(trialFiles).toEqual([join('recorded-openai-agent', 'rulebook', 'trial-0.cassette.json'), join('recorded-openai-agent', 'rulebook', 'trial-1.cassette.json')]);
+    const trialFiles = (await readdir(join(dir.path, 'rec', 'live'), { recursive: true }))
+      .filter((f) => f.endsWith('.cassette.json'))
+      .sort();
+    expect(trialFiles).toEqual([
+      join('recorded-openai-agent', 'rulebook', 'trial-0.cassette.json'),
+      join('recorded-openai-agent', 'rulebook', 'trial-1.cassette.json'),
+    ]);
     for (const [i, f] of trialFiles.entries()) {
-      const one = JSON.parse(await readFile(join(dir.path, 'rec', 'live', f), 'utf8')) as { faultline: string; version: number; trial: unknown; entries: unknown[] };
-      expect(one).toMatchObject({ faultline: 'cassette', version: 1, trial: { scenario: 'recorded-openai-agent', config: 'rulebook', trialIndex: i } });
+      const one = JSON.parse(await readFile(join(dir.path, 'rec', 'live', f), 'utf8')) as {
+        faultline: string;
+        version: number;
+        trial: unknown;
+        entries: unknown[];
+      };
+      expect(one).toMatchObject({
+        faultline: 'cassette',
+        version: 1,
+        trial: { scenario: 'recorded-openai-agent', config: 'rulebook', trialIndex: i },
+      });
       expect(one.entries).toHaveLength(2);
     }
 
     const cassette = JSON.parse(await readFile(join(dir.path, 'agent.cassette.json'), 'utf8')) as {
       faultline: string;
       api: string;
-      entries: { request: { method: string; path: string; body: Seen['body'] }; response: { status: number; headers: Record<string, string> } }[];
+      entries: {
+        request: { method: string; path: string; body: Seen['body'] };
+        response: { status: number; headers: Record<string, string> };
+      }[];
     };
     expect(cassette).toMatchObject({ faultline: 'cassette', version: 1, api: 'openai' });
-    expect(cassette.entries.map((e) => [e.request.method, e.request.path, e.request.body.messages.length, e.response.status])).toEqual([
+    expect(
+      cassette.entries.map((e) => [
+        e.request.method,
+        e.request.path,
+        e.request.body.messages.length,
+        e.response.status,
+      ]),
+    ).toEqual([
       ['POST', '/v1/chat/completions', 1, 200],
       ['POST', '/v1/chat/completions', 3, 200],
     ]);
@@ -144,7 +195,10 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout.length).toBeGreaterThan(1000);
       for (const extra of againArgs(trial)) {
-        const again = await inProcess(['replay', 'agent.yaml', '--trial', trial, ...extra, '--json'], { cwd: dir.path, env });
+        const again = await inProcess(['replay', 'agent.yaml', '--trial', trial, ...extra, '--json'], {
+          cwd: dir.path,
+          env,
+        });
         expect(again.stdout, `replay --trial ${trial} ${extra.join(' ')}: ${again.stderr}`).toBe(a.stdout);
       }
       // Each model answer's usage rides on its response event.
@@ -156,8 +210,12 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     const report = JSON.parse(r1!) as { cells: { metrics: { tokens: unknown } }[] };
     expect(report.cells[0]!.metrics.tokens).toEqual({ input: 400, output: 90 });
     const md = await readFile(join(dir.path, 'r1', 'summary.md'), 'utf8');
-    expect(md).toContain('| scenario | pass^1 | pass^2 | pass@2 | trials passed | duplicates | budget violations | amplification | p95 virtual time | model tokens in / out |');
-    expect(md).toMatch(/\| ✅ recorded-openai-agent \| 1\.000 \\\[0\.16, 1\.00\\\] \| 1\.000 \\\[0\.03, 1\.00\\\] \| 1\.000 \\\[0\.29, 1\.00\\\] \| 2\/2 \|.* \| 400 \/ 90 \|/);
+    expect(md).toContain(
+      '| scenario | pass^1 | pass^2 | pass@2 | trials passed | duplicates | budget violations | amplification | p95 virtual time | model tokens in / out |',
+    );
+    expect(md).toMatch(
+      /\| ✅ recorded-openai-agent \| 1\.000 \\\[0\.16, 1\.00\\\] \| 1\.000 \\\[0\.03, 1\.00\\\] \| 1\.000 \\\[0\.29, 1\.00\\\] \| 2\/2 \|.* \| 400 \/ 90 \|/,
+    );
 
     // A changed prompt is a request the cassette does not hold: the trial fails with a diff, never a network call.
     await writeFile(file, scenario(baseUrl, 'Open a ticket about the printer that is smoking.'));
@@ -167,7 +225,10 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     expect(changed.stdout).toContain('holds no answer to this request (re-record it with faultline run --record)');
     const junit = await readFile(join(dir.path, 'r3', 'junit.xml'), 'utf8');
     expect(junit).toContain(
-      ['  -       "content": "Open a ticket about the printer that is on fire.",', '  +       "content": "Open a ticket about the printer that is smoking.",'].join('\n'),
+      [
+        '  -       "content": "Open a ticket about the printer that is on fire.",',
+        '  +       "content": "Open a ticket about the printer that is smoking.",',
+      ].join('\n'),
     );
 
     // The key went to the endpoint and nowhere else.
@@ -187,12 +248,17 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       const url = `http://127.0.0.1:${(live.address() as AddressInfo).port}`;
       // The model's final answer says "Ticket opened.", declared a secret: it is in the recorded
       // answer, and in the agent's final message, where the secrets checker fails the trial.
-      const text = scenario(url, 'Open a ticket.').replace('name: recorded-openai-agent', 'name: secret-agent') + 'secrets: [Ticket opened.]\n';
+      const text =
+        scenario(url, 'Open a ticket.').replace('name: recorded-openai-agent', 'name: secret-agent') +
+        'secrets: [Ticket opened.]\n';
       await writeFile(join(dir.path, 'secret.yaml'), text);
-      const recorded = await inProcess(['run', 'secret.yaml', '--k', '1', '--record', '--out', 'srec'], { cwd: dir.path, env: { OPENAI_API_KEY: KEY } });
+      const recorded = await inProcess(['run', 'secret.yaml', '--k', '1', '--record', '--out', 'srec'], {
+        cwd: dir.path,
+        env: { OPENAI_API_KEY: KEY },
+      });
       expect(recorded.code, recorded.stderr + recorded.stdout).toBe(1);
       expect(recorded.stdout).toContain('secrets');
-            const trialFile = join('srec', 'live', 'secret-agent', 'rulebook', 'trial-0.cassette.json');
+      const trialFile = join('srec', 'live', 'secret-agent', 'rulebook', 'trial-0.cassette.json');
       for (const file of [trialFile, 'secret.cassette.json']) {
         const written = await readFile(join(dir.path, file), 'utf8');
         expect(written, file).not.toContain('Ticket opened.');
@@ -201,14 +267,20 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
       // Offline, from the trial's recording and from the scenario's cassette: the secret is sent again, and the same checker fails.
       await new Promise((resolve) => live.close(resolve));
       const env = { OPENAI_API_KEY: '' };
-      const fromTrial = await inProcess(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile, '--json'], { cwd: dir.path, env });
+      const fromTrial = await inProcess(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile, '--json'], {
+        cwd: dir.path,
+        env,
+      });
       const fromScenario = await inProcess(['replay', 'secret.yaml', '--trial', '0', '--json'], { cwd: dir.path, env });
       expect(fromTrial.code, fromTrial.stderr).toBe(1);
       expect(fromScenario.stdout, fromScenario.stderr).toBe(fromTrial.stdout);
       // The agent's final message was the secret: scrubbed in what is printed, there all the same.
       expect(fromTrial.stdout).toContain('"message": "[REDACTED]"');
       expect(fromTrial.stdout).not.toContain('Ticket opened.');
-      const verdicts = await inProcess(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile], { cwd: dir.path, env: { ...env, NO_COLOR: '1' } });
+      const verdicts = await inProcess(['replay', 'secret.yaml', '--trial', '0', '--cassette', trialFile], {
+        cwd: dir.path,
+        env: { ...env, NO_COLOR: '1' },
+      });
       expect(verdicts.stdout).toContain('failed (secrets)');
       expect(verdicts.stdout).not.toContain('holds no answer');
     } finally {
@@ -219,17 +291,41 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
   it('refuses bad input before any trial: a missing key, a broken cassette, a named cassette that is not there (exit 2)', async () => {
     const file = join(dir.path, 'bad.yaml');
     await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.'));
-    const noKey = await inProcess(['run', 'bad.yaml', '--record', '--k', '1'], { cwd: dir.path, env: { OPENAI_API_KEY: '' } });
+    const noKey = await inProcess(['run', 'bad.yaml', '--record', '--k', '1'], {
+      cwd: dir.path,
+      env: { OPENAI_API_KEY: '' },
+    });
     expect(noKey.code).toBe(2);
-    expect(noKey.stderr).toContain('bad.yaml: --record sends the model requests to http://127.0.0.1:9, and needs its key in OPENAI_API_KEY, which is not set');
+    expect(noKey.stderr).toContain(
+      'bad.yaml: --record sends the model requests to http://127.0.0.1:9, and needs its key in OPENAI_API_KEY, which is not set',
+    );
 
-    await writeFile(join(dir.path, 'bad.cassette.json'), JSON.stringify({ faultline: 'cassette', version: 1, api: 'openai', entries: [{ request: { method: 'POST', path: '/v1/chat/completions', body: {} }, response: { status: 99, headers: {}, body: {} } }] }));
+    await writeFile(
+      join(dir.path, 'bad.cassette.json'),
+      JSON.stringify({
+        faultline: 'cassette',
+        version: 1,
+        api: 'openai',
+        entries: [
+          {
+            request: { method: 'POST', path: '/v1/chat/completions', body: {} },
+            response: { status: 99, headers: {}, body: {} },
+          },
+        ],
+      }),
+    );
     const broken = await inProcess(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/bad\.cassette\.json: invalid cassette:\n {2}- entries\[0\]\.response\.status: /);
     expect(broken.stderr).not.toMatch(/\n\s+at /);
 
-    await writeFile(file, scenario('http://127.0.0.1:9', 'Open a ticket.').replace('  api: openai\n', '  api: openai\n  cassette: ./recorded/none.cassette.json\n'));
+    await writeFile(
+      file,
+      scenario('http://127.0.0.1:9', 'Open a ticket.').replace(
+        '  api: openai\n',
+        '  api: openai\n  cassette: ./recorded/none.cassette.json\n',
+      ),
+    );
     const missing = await inProcess(['run', 'bad.yaml', '--k', '1'], { cwd: dir.path });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('model.cassette: ');

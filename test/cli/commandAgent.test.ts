@@ -49,15 +49,27 @@ beforeAll(async () => {
     'helpdesk.service.ts': await example('helpdesk/code/helpdesk.service.ts'),
     'agents/open-ticket.sh': await example('served/agents/open-ticket.sh'),
     'shell/no-faults.yaml': shell('shell-no-faults', '[]').replace('./helpdesk', '../helpdesk'),
-    'shell/partial-write.yaml': shell('shell-partial-write', '[{ match: { tool: open_ticket, attempt: 1 }, fault: { kind: partial_write, lostAs: network } }]').replace('./helpdesk', '../helpdesk'),
-    'shell/rate-limit.yaml': shell('shell-rate-limit', '[{ match: { tool: open_ticket, attempt: 1 }, fault: { kind: rate_limit, retryAfter: 1 } }]').replace('./helpdesk', '../helpdesk'),
+    'shell/partial-write.yaml': shell(
+      'shell-partial-write',
+      '[{ match: { tool: open_ticket, attempt: 1 }, fault: { kind: partial_write, lostAs: network } }]',
+    ).replace('./helpdesk', '../helpdesk'),
+    'shell/rate-limit.yaml': shell(
+      'shell-rate-limit',
+      '[{ match: { tool: open_ticket, attempt: 1 }, fault: { kind: rate_limit, retryAfter: 1 } }]',
+    ).replace('./helpdesk', '../helpdesk'),
     'bad/missing.yaml': bad('missing', '[definitely-not-a-program-faultline]'),
     'bad/exits-at-once.yaml': bad('exits-at-once', `[sh, -c, 'echo boom >&2; exit 3']`),
     'bad/never-exits.yaml': bad('never-exits', `[sleep, '30']`, 700),
     'bad/garbage.yaml': bad('garbage', `[sh, -c, 'echo not json > "$FAULTLINE_RESULT"']`),
     'bad/wrong-shape.yaml': bad('wrong-shape', `[sh, -c, 'echo "{\\"outcome\\":\\"done\\"}" > "$FAULTLINE_RESULT"']`),
-    'bad/grandchild.yaml': bad('grandchild', `[sh, -c, 'sleep ${MARK} & echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`),
-    'bad/setsid.yaml': bad('setsid', `[sh, -c, 'setsid sleep ${SETSID_MARK} >/dev/null 2>&1 & echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`),
+    'bad/grandchild.yaml': bad(
+      'grandchild',
+      `[sh, -c, 'sleep ${MARK} & echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`,
+    ),
+    'bad/setsid.yaml': bad(
+      'setsid',
+      `[sh, -c, 'setsid sleep ${SETSID_MARK} >/dev/null 2>&1 & echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`,
+    ),
     'bad/fifo.yaml': bad('fifo', `[sh, -c, 'mkfifo "$FAULTLINE_RESULT"']`, 60_000),
     'cwd/missing.yaml': bad('missing-cwd', `[sh, -c, 'exit 0']`).replace('  argv:', '  cwd: ./no-such-folder\n  argv:'),
     'cwd/empty.yaml': bad('empty-cwd', `[sh, -c, 'exit 0']`).replace('  argv:', '  cwd: ""\n  argv:'),
@@ -77,7 +89,8 @@ describe('a command agent against the served world', () => {
   it('the curl agent passes every checker with faults off, under a partial write and under a 429 with Retry-After', async () => {
     const r = await faultline(['run', 'shell', '--k', '2'], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    for (const name of ['shell-no-faults', 'shell-partial-write', 'shell-rate-limit']) expect(r.stdout).toMatch(new RegExp(`✓ ${name}\\s+1\\.000 .*2/2\\s+0\\s+0`));
+    for (const name of ['shell-no-faults', 'shell-partial-write', 'shell-rate-limit'])
+      expect(r.stdout).toMatch(new RegExp(`✓ ${name}\\s+1\\.000 .*2/2\\s+0\\s+0`));
     expect(r.stdout).toMatch(/real time: shell-no-faults, shell-partial-write, shell-rate-limit ran on the wall clock/);
     // Their times are wall time, and every report says so: none calls them virtual.
     const summary = await readFile(`${project.path}/reports/summary.md`, 'utf8');
@@ -85,15 +98,21 @@ describe('a command agent against the served world', () => {
       expect(text).toMatch(/amplification \|? *p95 wall time/);
       expect(text).not.toMatch(/virtual time/);
     }
-    const report = JSON.parse(await readFile(`${project.path}/reports/faultline.json`, 'utf8')) as { cells: { clock?: string }[] };
+    const report = JSON.parse(await readFile(`${project.path}/reports/faultline.json`, 'utf8')) as {
+      cells: { clock?: string }[];
+    };
     expect(report.cells.map((c) => c.clock)).toEqual(['real', 'real', 'real']);
     // The partial write reached the service twice (the resend carried the key): amplification 2.
     expect(r.stdout).toMatch(/✓ shell-partial-write .* 2\.00 /);
-    const replay = await faultline(['replay', 'shell/partial-write.yaml', '--seed', '1', '--trial', '0'], { cwd: project.path });
+    const replay = await faultline(['replay', 'shell/partial-write.yaml', '--seed', '1', '--trial', '0'], {
+      cwd: project.path,
+    });
     expect(replay.code, replay.stdout).toBe(0);
     expect(replay.stdout).toMatch(/idempotency-key|Idempotency-Key|ticket-req-7/i);
     expect(replay.stdout).toMatch(/timing-dependent choices may differ/);
-    const json = await faultline(['replay', 'shell/rate-limit.yaml', '--seed', '1', '--trial', '0', '--json'], { cwd: project.path });
+    const json = await faultline(['replay', 'shell/rate-limit.yaml', '--seed', '1', '--trial', '0', '--json'], {
+      cwd: project.path,
+    });
     const history = JSON.parse(json.stdout) as { type: string; clock?: string; status?: number }[];
     expect(history[0]).toMatchObject({ type: 'trial_start', clock: 'real' });
     expect(history.filter((e) => e.type === 'response').map((e) => e.status)).toEqual([429, 201]);
@@ -107,35 +126,68 @@ describe('a command agent against the served world', () => {
     expect(html).toContain('"clock":"wall"');
     expect(html).not.toContain('"clock":"virtual"');
     expect(r.stdout).toMatch(/✓ fine\s/);
-    const failure = (name: string): string => new RegExp(`✗ ${name} × rulebook: .*\\n\\s+trial 0: (.*)`).exec(r.stdout)?.[1] ?? `no failure line for ${name} in:\n${r.stdout}`;
-    expect(failure('missing')).toMatch(/goal-state: the agent crashed before finishing: the agent command \(definitely-not-a-program-faultline\) could not start: spawn definitely-not-a-program-faultline ENOENT/);
-    expect(failure('exits-at-once')).toMatch(/goal-state: the agent ended with outcome failed, expected completed; the agent said: "exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom"/);
-    expect(failure('never-exits')).toMatch(/the agent hung: the agent command \(sleep 30\) did not exit within timeoutMs 700 ms \(real time\); its process group was sent SIGTERM/);
-    expect(failure('garbage')).toMatch(/FAULTLINE_RESULT is not JSON \("not json"\); expected one JSON line \{"outcome": "completed" \| "failed"/);
-    expect(failure('wrong-shape')).toMatch(/FAULTLINE_RESULT holds "\{\\"outcome\\":\\"done\\"\}": outcome: Invalid option/);
-    expect(failure('grandchild')).toMatch(/process-cleanup: cmd-1 \(sh -c sleep 31\.4159 & .*\) left a process alive at the trial's end: its command ended \(exited\)/);
+    const failure = (name: string): string =>
+      new RegExp(`✗ ${name} × rulebook: .*\\n\\s+trial 0: (.*)`).exec(r.stdout)?.[1] ??
+      `no failure line for ${name} in:\n${r.stdout}`;
+    expect(failure('missing')).toMatch(
+      /goal-state: the agent crashed before finishing: the agent command \(definitely-not-a-program-faultline\) could not start: spawn definitely-not-a-program-faultline ENOENT/,
+    );
+    expect(failure('exits-at-once')).toMatch(
+      /goal-state: the agent ended with outcome failed, expected completed; the agent said: "exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom"/,
+    );
+    expect(failure('never-exits')).toMatch(
+      /the agent hung: the agent command \(sleep 30\) did not exit within timeoutMs 700 ms \(real time\); its process group was sent SIGTERM/,
+    );
+    expect(failure('garbage')).toMatch(
+      /FAULTLINE_RESULT is not JSON \("not json"\); expected one JSON line \{"outcome": "completed" \| "failed"/,
+    );
+    expect(failure('wrong-shape')).toMatch(
+      /FAULTLINE_RESULT holds "\{\\"outcome\\":\\"done\\"\}": outcome: Invalid option/,
+    );
+    expect(failure('grandchild')).toMatch(
+      /process-cleanup: cmd-1 \(sh -c sleep 31\.4159 & .*\) left a process alive at the trial's end: its command ended \(exited\)/,
+    );
     // The exit code and stderr of a program that wrote no report are in its history.
-    const replay = await faultline(['replay', 'bad/exits-at-once.yaml', '--seed', '1', '--trial', '0'], { cwd: project.path });
+    const replay = await faultline(['replay', 'bad/exits-at-once.yaml', '--seed', '1', '--trial', '0'], {
+      cwd: project.path,
+    });
     expect(replay.stdout).toMatch(/exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom/);
     // A grandchild in a session of its own is found all the same, named, and killed.
-    expect(failure('setsid')).toMatch(/process-cleanup: cmd-1 \(sh -c setsid sleep 27\.1828 .*\) left a process alive at the trial's end: its command ended \(exited\); 1 of its processes had left its process group \(setsid or a double fork\): sleep; kill the whole process tree/);
+    expect(failure('setsid')).toMatch(
+      /process-cleanup: cmd-1 \(sh -c setsid sleep 27\.1828 .*\) left a process alive at the trial's end: its command ended \(exited\); 1 of its processes had left its process group \(setsid or a double fork\): sleep; kill the whole process tree/,
+    );
     // A FIFO in place of the report is refused at once, not waited on until the trial is judged hung.
-    expect(failure('fifo')).toMatch(/goal-state: the agent crashed before finishing: the agent command \(sh -c mkfifo "\$FAULTLINE_RESULT"\) exited with code 0, and FAULTLINE_RESULT is a FIFO, not a regular file: it was not read/);
+    expect(failure('fifo')).toMatch(
+      /goal-state: the agent crashed before finishing: the agent command \(sh -c mkfifo "\$FAULTLINE_RESULT"\) exited with code 0, and FAULTLINE_RESULT is a FIFO, not a regular file: it was not read/,
+    );
     // The grandchildren were killed at the trial's end, in the group or out of it.
-    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${MARK}`) || l.includes(`sleep ${SETSID_MARK}`));
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(`sleep ${MARK}`) || l.includes(`sleep ${SETSID_MARK}`));
     expect(left).toEqual([]);
   });
 
   it('a cwd that is not a folder, or is empty, is refused at load, naming the file and the path', async () => {
-    const [missing, empty] = await Promise.all(['cwd/missing.yaml', 'cwd/empty.yaml'].map((file) => faultline(['run', file, '--k', '1'], { cwd: project.path })));
+    const [missing, empty] = await Promise.all(
+      ['cwd/missing.yaml', 'cwd/empty.yaml'].map((file) => faultline(['run', file, '--k', '1'], { cwd: project.path })),
+    );
     expect([missing!.code, empty!.code], missing!.stdout + empty!.stdout).toEqual([2, 2]);
-    expect(missing!.stderr).toMatch(/cwd\/missing\.yaml: invalid scenario "missing-cwd":\n {2}- agent\.cwd: ".*no-such-folder": no such folder; expected the folder the agent command starts in/);
-    expect(empty!.stderr).toMatch(/cwd\/empty\.yaml: invalid scenario "empty-cwd":\n {2}- agent\.cwd: Too small: expected string to have >=1 characters/);
+    expect(missing!.stderr).toMatch(
+      /cwd\/missing\.yaml: invalid scenario "missing-cwd":\n {2}- agent\.cwd: ".*no-such-folder": no such folder; expected the folder the agent command starts in/,
+    );
+    expect(empty!.stderr).toMatch(
+      /cwd\/empty\.yaml: invalid scenario "empty-cwd":\n {2}- agent\.cwd: Too small: expected string to have >=1 characters/,
+    );
   });
 
   it('--config is refused for a scenario whose own command agent retries in its own code, as for a matrix agent', async () => {
-    const r = await faultline(['compare', 'shell/no-faults.yaml', '--config', 'rulebook', '--config', 'naive', '--k', '1'], { cwd: project.path });
+    const r = await faultline(
+      ['compare', 'shell/no-faults.yaml', '--config', 'rulebook', '--config', 'naive', '--k', '1'],
+      { cwd: project.path },
+    );
     expect(r.code, r.stdout).toBe(2);
-    expect(r.stderr).toContain("--config (rulebook, naive): the agent shell-no-faults's command agent makes its own calls and retries, so no retry configuration applies to it");
+    expect(r.stderr).toContain(
+      "--config (rulebook, naive): the agent shell-no-faults's command agent makes its own calls and retries, so no retry configuration applies to it",
+    );
   });
 });

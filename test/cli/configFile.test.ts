@@ -15,7 +15,10 @@ beforeEach(async () => {
   await symlink(REPO, join(dir.path, 'node_modules', 'faultline'), 'dir');
   await mkdir(join(dir.path, 'faultline', 'scenarios'), { recursive: true });
   for (const name of ['payment-quota-exceeded', 'read-timeout-retry']) {
-    await writeFile(join(dir.path, 'faultline', 'scenarios', `${name}.yaml`), await readFile(join(REPO, 'scenarios', `${name}.yaml`), 'utf8'));
+    await writeFile(
+      join(dir.path, 'faultline', 'scenarios', `${name}.yaml`),
+      await readFile(join(REPO, 'scenarios', `${name}.yaml`), 'utf8'),
+    );
   }
 });
 afterEach(() => dir.cleanup());
@@ -45,14 +48,37 @@ describe('faultline.config.ts', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('reports: faultline-reports/faultline.json');
     const json = await report('faultline-reports');
-    expect(json.run).toMatchObject({ seed: 7, k: 2, scenarios: ['payment-quota-exceeded', 'read-timeout-retry'], configs: ['naive'] });
+    expect(json.run).toMatchObject({
+      seed: 7,
+      k: 2,
+      scenarios: ['payment-quota-exceeded', 'read-timeout-retry'],
+      configs: ['naive'],
+    });
     expect(json.gates.results.map((g) => g.gate)).toEqual(['duplicates==0', 'unexercised==0']);
-    expect(r.stdout).toContain('replay: faultline replay faultline/scenarios/payment-quota-exceeded.yaml --config naive --seed 7 --trial 0');
+    expect(r.stdout).toContain(
+      'replay: faultline replay faultline/scenarios/payment-quota-exceeded.yaml --config naive --seed 7 --trial 0',
+    );
   });
 
   it('loses to flags and positional scenarios typed on the command line', async () => {
     await write('faultline.config.ts', CONFIG);
-    const r = await faultline(['run', 'read-timeout-retry', '--k', '1', '--seed', '3', '--config', 'rulebook', '--out', 'cli-out', '--gate', 'pass^1>=1'], { cwd: dir.path });
+    const r = await faultline(
+      [
+        'run',
+        'read-timeout-retry',
+        '--k',
+        '1',
+        '--seed',
+        '3',
+        '--config',
+        'rulebook',
+        '--out',
+        'cli-out',
+        '--gate',
+        'pass^1>=1',
+      ],
+      { cwd: dir.path },
+    );
     expect(r.code).toBe(0);
     const json = await report('cli-out');
     expect(json.run).toMatchObject({ seed: 3, k: 1, scenarios: ['read-timeout-retry'], configs: ['rulebook'] });
@@ -61,14 +87,19 @@ describe('faultline.config.ts', () => {
 
   it('applies to compare as well', async () => {
     await write('faultline.config.ts', CONFIG);
-    const r = await faultline(['compare', '--config', 'rulebook', '--config', 'naive', '--reporter', 'json'], { cwd: dir.path });
+    const r = await faultline(['compare', '--config', 'rulebook', '--config', 'naive', '--reporter', 'json'], {
+      cwd: dir.path,
+    });
     expect(r.code).toBe(0);
     expect((await report('faultline-reports')).run).toMatchObject({ k: 2, seed: 7, configs: ['rulebook', 'naive'] });
   });
 
   it('--config-file names another file, whose relative paths are read from its own folder', async () => {
     await mkdir(join(dir.path, 'ci'));
-    await write('ci/nightly.config.mjs', `export default { scenarios: ['../faultline/scenarios/read-timeout-retry.yaml'], k: 3, outDir: 'nightly', reporters: ['json'] };\n`);
+    await write(
+      'ci/nightly.config.mjs',
+      `export default { scenarios: ['../faultline/scenarios/read-timeout-retry.yaml'], k: 3, outDir: 'nightly', reporters: ['json'] };\n`,
+    );
     const r = await faultline(['run', '--config-file', 'ci/nightly.config.mjs'], { cwd: dir.path });
     expect(r.code).toBe(0);
     expect((await report('ci/nightly')).run).toMatchObject({ k: 3, scenarios: ['read-timeout-retry'] });
@@ -82,10 +113,18 @@ describe('faultline.config.ts', () => {
 
   it.each([
     ['k: 0', { k: 0 }, /faultline\.config\.ts: invalid faultline config:\n {2}- k: .*>=1/],
-    ['an unknown key', { retries: ['naive'] }, /faultline\.config\.ts: invalid faultline config:\n {2}- \(root\): Unrecognized key: "retries"/],
+    [
+      'an unknown key',
+      { retries: ['naive'] },
+      /faultline\.config\.ts: invalid faultline config:\n {2}- \(root\): Unrecognized key: "retries"/,
+    ],
     ['a bad gate', { gates: ['duplicates==0', 'pass^k>>1'] }, /- gates\[1\]: .*pass\^k>>1/],
     ['an unknown reporter', { reporters: ['pdf'] }, /- reporters\[0\]: /],
-    ['a glob that matches nothing', { scenarios: ['nowhere/*.yaml'] }, /- scenarios\[0\]: the pattern "nowhere\/\*\.yaml" matches no file/],
+    [
+      'a glob that matches nothing',
+      { scenarios: ['nowhere/*.yaml'] },
+      /- scenarios\[0\]: the pattern "nowhere\/\*\.yaml" matches no file/,
+    ],
   ])('refuses %s with exit 2, naming the file and the path inside it', async (_what, config, message) => {
     await write('faultline.config.ts', `export default ${JSON.stringify(config)};\n`);
     const r = await faultline(['run'], { cwd: dir.path });
@@ -98,16 +137,22 @@ describe('faultline.config.ts', () => {
     await write('faultline.config.ts', CONFIG);
     const fromFile = await faultline(['run', '--gate', 'pass^5>=1'], { cwd: dir.path });
     expect(fromFile.code, fromFile.stderr).toBe(2);
-    expect(fromFile.stderr).toMatch(/^error: --gate pass\^5>=1 can never hold: pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m);
+    expect(fromFile.stderr).toMatch(
+      /^error: --gate pass\^5>=1 can never hold: pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m,
+    );
     const bound = await faultline(['run', '--gate', 'pass^2>=0.9@95%'], { cwd: dir.path });
     expect(bound.code, bound.stderr).toBe(2);
-    expect(bound.stderr).toMatch(/it needs n ≥ \d+ trials per cell \(--k \d+\), and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m);
+    expect(bound.stderr).toMatch(
+      /it needs n ≥ \d+ trials per cell \(--k \d+\), and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m,
+    );
     const typed = await faultline(['run', '--gate', 'pass^5>=1', '--k', '3'], { cwd: dir.path });
     expect(typed.code, typed.stderr).toBe(2);
     expect(typed.stderr).toMatch(/and this run has --k 3$/m);
     const sweep = await faultline(['sweep', '--gate', 'pass^5>=1', '--lambda', '0'], { cwd: dir.path });
     expect(sweep.code, sweep.stderr).toBe(2);
-    expect(sweep.stderr).toMatch(/pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m);
+    expect(sweep.stderr).toMatch(
+      /pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m,
+    );
   });
 
   it('refuses a file that fails to load, and a missing --config-file, with exit 2', async () => {

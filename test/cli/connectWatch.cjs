@@ -9,7 +9,12 @@ const connect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function (...args) {
   const first = Array.isArray(args[0]) ? args[0][0] : args[0];
   // (options) or (port, host): a Unix socket path has no host, and is this machine.
-  const host = typeof first === 'object' && first !== null ? first.host ?? first.hostname ?? 'localhost' : typeof args[1] === 'string' ? args[1] : 'localhost';
+  const host =
+    typeof first === 'object' && first !== null
+      ? (first.host ?? first.hostname ?? 'localhost')
+      : typeof args[1] === 'string'
+        ? args[1]
+        : 'localhost';
   const port = typeof first === 'object' && first !== null ? first.port : first;
   if (log && !loopback(host)) appendFileSync(log, `${host}:${port}\n`);
   return connect.apply(this, args);

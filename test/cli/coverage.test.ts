@@ -14,7 +14,8 @@ import { faultline, tempDir, type Finished } from './faultline.js';
 
 const LIBRARY = new URL('../../scenarios/order-partial-write-idempotent.yaml', import.meta.url);
 const RULE = /faults:\n {2}- match: \{ tool: create_order \}\n/;
-const MESSAGE = 'faults[0] (create_order call 7, partial_write, times 1) never fired in 4 trials: the cell is not exercised';
+const MESSAGE =
+  'faults[0] (create_order call 7, partial_write, times 1) never fired in 4 trials: the cell is not exercised';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let silent: Finished;
@@ -32,25 +33,133 @@ beforeAll(async () => {
   const cwd = dir.path;
   const original = await readFile(LIBRARY, 'utf8');
   expect(original).toMatch(RULE);
-  await writeFile(join(cwd, 'unreachable.yaml'), original.replace(RULE, 'faults:\n  - match: { tool: create_order, call: 7 }\n'));
-  await writeFile(join(cwd, 'may-not-fire.yaml'), original.replace(RULE, 'faults:\n  - match: { tool: create_order, call: 7 }\n    expect: may-not-fire\n'));
-  await writeFile(join(cwd, 'renamed.yaml'), original.replace(RULE, 'faults:\n  - match: { tool: create_order, call: 7 }\n').replace('name: order-partial-write-idempotent', 'name: never-fires'));
-  const truncated = await readFile(new URL('../../scenarios/email-truncated-list-reminders.yaml', import.meta.url), 'utf8');
+  await writeFile(
+    join(cwd, 'unreachable.yaml'),
+    original.replace(RULE, 'faults:\n  - match: { tool: create_order, call: 7 }\n'),
+  );
+  await writeFile(
+    join(cwd, 'may-not-fire.yaml'),
+    original.replace(RULE, 'faults:\n  - match: { tool: create_order, call: 7 }\n    expect: may-not-fire\n'),
+  );
+  await writeFile(
+    join(cwd, 'renamed.yaml'),
+    original
+      .replace(RULE, 'faults:\n  - match: { tool: create_order, call: 7 }\n')
+      .replace('name: order-partial-write-idempotent', 'name: never-fires'),
+  );
+  const truncated = await readFile(
+    new URL('../../scenarios/email-truncated-list-reminders.yaml', import.meta.url),
+    'utf8',
+  );
   expect(truncated).toContain('fault: { kind: truncated, keep: 2 }');
-  await writeFile(join(cwd, 'uncut.yaml'), truncated.replace('fault: { kind: truncated, keep: 2 }', 'fault: { kind: truncated, keep: 1000000 }'));
-  await writeFile(join(cwd, 'invalid.yaml'), original.replace(RULE, 'faults:\n  - match: { tool: create_order }\n    expect: sometimes\n'));
-  const all = ['--reporter', 'console', '--reporter', 'json', '--reporter', 'junit', '--reporter', 'markdown', '--reporter', 'html'];
+  await writeFile(
+    join(cwd, 'uncut.yaml'),
+    truncated.replace('fault: { kind: truncated, keep: 2 }', 'fault: { kind: truncated, keep: 1000000 }'),
+  );
+  await writeFile(
+    join(cwd, 'invalid.yaml'),
+    original.replace(RULE, 'faults:\n  - match: { tool: create_order }\n    expect: sometimes\n'),
+  );
+  const all = [
+    '--reporter',
+    'console',
+    '--reporter',
+    'json',
+    '--reporter',
+    'junit',
+    '--reporter',
+    'markdown',
+    '--reporter',
+    'html',
+  ];
   [uncut, silent, optedOut, invalid, ...shards] = await Promise.all([
-    faultline(['run', 'uncut.yaml', '--config', 'naive', '--workers', '0', '--out', 'uncut', '--reporter', 'console', '--reporter', 'json'], { cwd }),
+    faultline(
+      [
+        'run',
+        'uncut.yaml',
+        '--config',
+        'naive',
+        '--workers',
+        '0',
+        '--out',
+        'uncut',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+      ],
+      { cwd },
+    ),
     faultline(['run', 'unreachable.yaml', '--config', 'naive', '--workers', '0', '--out', 'silent', ...all], { cwd }),
-    faultline(['run', 'may-not-fire.yaml', '--config', 'naive', '--workers', '0', '--out', 'opted-out', '--reporter', 'console', '--reporter', 'json'], { cwd }),
+    faultline(
+      [
+        'run',
+        'may-not-fire.yaml',
+        '--config',
+        'naive',
+        '--workers',
+        '0',
+        '--out',
+        'opted-out',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+      ],
+      { cwd },
+    ),
     faultline(['run', 'invalid.yaml', '--workers', '0', '--out', 'invalid'], { cwd }),
-    faultline(['run', 'order-partial-write-idempotent', 'renamed.yaml', '--workers', '0', '--shard', '1/2', '--out', 'shard-1', '--reporter', 'json'], { cwd }),
-    faultline(['run', 'order-partial-write-idempotent', 'renamed.yaml', '--workers', '0', '--shard', '2/2', '--out', 'shard-2', '--reporter', 'json'], { cwd }),
+    faultline(
+      [
+        'run',
+        'order-partial-write-idempotent',
+        'renamed.yaml',
+        '--workers',
+        '0',
+        '--shard',
+        '1/2',
+        '--out',
+        'shard-1',
+        '--reporter',
+        'json',
+      ],
+      { cwd },
+    ),
+    faultline(
+      [
+        'run',
+        'order-partial-write-idempotent',
+        'renamed.yaml',
+        '--workers',
+        '0',
+        '--shard',
+        '2/2',
+        '--out',
+        'shard-2',
+        '--reporter',
+        'json',
+      ],
+      { cwd },
+    ),
   ]);
   [merged, whole] = await Promise.all([
-    faultline(['merge', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged', '--reporter', 'json'], { cwd }),
-    faultline(['run', 'order-partial-write-idempotent', 'renamed.yaml', '--workers', '0', '--out', 'whole', '--reporter', 'json'], { cwd }),
+    faultline(['merge', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged', '--reporter', 'json'], {
+      cwd,
+    }),
+    faultline(
+      [
+        'run',
+        'order-partial-write-idempotent',
+        'renamed.yaml',
+        '--workers',
+        '0',
+        '--out',
+        'whole',
+        '--reporter',
+        'json',
+      ],
+      { cwd },
+    ),
   ]);
 });
 
@@ -60,20 +169,25 @@ describe('a fault rule that never fires leaves its cell not exercised', () => {
   it('a lie that told nothing (a cut longer than the list) did not fire', async () => {
     expect(uncut.stderr).not.toMatch(/error|crashed/);
     expect(uncut.code).toBe(1);
-    expect(uncut.stdout).toContain('faults[0] (list_outbox, truncated, times 1) never fired in 4 trials: the cell is not exercised');
+    expect(uncut.stdout).toContain(
+      'faults[0] (list_outbox, truncated, times 1) never fired in 4 trials: the cell is not exercised',
+    );
     const report = parseJsonReport(await read('uncut', 'faultline.json'));
     expect(JSON.stringify(report)).toMatch(/"firings":0/);
   });
-
 
   it('exits 1 although every trial passed, and the console names the rule', () => {
     expect(silent.stderr).not.toMatch(/error|crashed/);
     expect(silent.code).toBe(1);
     expect(silent.stdout).toContain('4/4');
     expect(silent.stdout).toMatch(/✓ pass\^k>=1 held in 1 cell/);
-    expect(silent.stdout).toContain(`✗ unexercised==0 failed in 1 of 1 cells: order-partial-write-idempotent × naive: ${MESSAGE}`);
+    expect(silent.stdout).toContain(
+      `✗ unexercised==0 failed in 1 of 1 cells: order-partial-write-idempotent × naive: ${MESSAGE}`,
+    );
     // The coverage table: the rule, what it matches, the trials it fired in, its firings.
-    expect(silent.stdout).toMatch(/fault coverage\n.*\n {2}✗ order-partial-write-idempotent +naive +faults\[0\] +create_order call 7, partial_write, times 1 +0\/4 trials +0 {2}not exercised/);
+    expect(silent.stdout).toMatch(
+      /fault coverage\n.*\n {2}✗ order-partial-write-idempotent +naive +faults\[0\] +create_order call 7, partial_write, times 1 +0\/4 trials +0 {2}not exercised/,
+    );
   });
 
   it('the JSON report carries the coverage and the failed gate (schema 4 on)', async () => {
@@ -81,16 +195,24 @@ describe('a fault rule that never fires leaves its cell not exercised', () => {
     expect(report.schemaVersion).toBe(JSON_SCHEMA_VERSION);
     const cell = report.cells[0]!;
     expect(cell.status).toBe('passed');
-    expect(cell.metrics.coverage).toEqual([{ rule: 0, label: 'create_order call 7, partial_write, times 1', mustFire: true, trials: 0, firings: 0 }]);
+    expect(cell.metrics.coverage).toEqual([
+      { rule: 0, label: 'create_order call 7, partial_write, times 1', mustFire: true, trials: 0, firings: 0 },
+    ]);
     expect(report.gates.passed).toBe(false);
-    expect(report.gates.results.find((g) => g.gate === 'unexercised==0')).toMatchObject({ passed: false, actual: 1, message: expect.stringContaining(MESSAGE) });
+    expect(report.gates.results.find((g) => g.gate === 'unexercised==0')).toMatchObject({
+      passed: false,
+      actual: 1,
+      message: expect.stringContaining(MESSAGE),
+    });
   });
 
   it('JUnit fails the cell’s case and the gate’s, naming the rule', async () => {
     const junit = parseXml(await read('silent', 'junit.xml'));
     const cell = xmlElements(junit, 'testcase').find((c) => c.attrs['name'] === 'order-partial-write-idempotent')!;
     expect(xmlElements(cell, 'failure').map((f) => f.attrs)).toEqual([{ message: MESSAGE, type: 'not-exercised' }]);
-    expect(xmlElements(cell, 'property').find((p) => p.attrs['name']?.startsWith('faults[0]'))?.attrs['value']).toBe('fired in 0/4 trials, 0 times');
+    expect(xmlElements(cell, 'property').find((p) => p.attrs['name']?.startsWith('faults[0]'))?.attrs['value']).toBe(
+      'fired in 0/4 trials, 0 times',
+    );
     const gate = xmlElements(junit, 'testcase').find((c) => c.attrs['name'] === 'unexercised==0')!;
     expect(xmlElements(gate, 'failure')[0]?.attrs['message']).toContain(MESSAGE);
   });
@@ -99,27 +221,42 @@ describe('a fault rule that never fires leaves its cell not exercised', () => {
     const md = await read('silent', 'summary.md');
     expect(md).toContain('## faultline: ❌ 1 of 4 gates failed');
     expect(md).toContain('<summary>❌ Fault coverage: 1 rule never fired</summary>');
-    expect(md).toContain('| order-partial-write-idempotent | naive | faults\\[0\\] | create\\_order call 7, partial\\_write, times 1 | ❌ 0/4 trials | 0 |');
-    expect(md).toContain(`- ❌ \`unexercised==0\`: failed in 1 of 1 cells: order-partial-write-idempotent × naive: faults\\[0\\] (create\\_order call 7`);
+    expect(md).toContain(
+      '| order-partial-write-idempotent | naive | faults\\[0\\] | create\\_order call 7, partial\\_write, times 1 | ❌ 0/4 trials | 0 |',
+    );
+    expect(md).toContain(
+      `- ❌ \`unexercised==0\`: failed in 1 of 1 cells: order-partial-write-idempotent × naive: faults\\[0\\] (create\\_order call 7`,
+    );
   });
 
   it('the HTML report embeds the coverage, the reason and the gates', async () => {
     const html = await read('silent', 'report.html');
-    const data = JSON.parse(/<script type="application\/json" id="faultline-data">(.*?)<\/script>/s.exec(html)![1]!) as {
+    const data = JSON.parse(
+      /<script type="application\/json" id="faultline-data">(.*?)<\/script>/s.exec(html)![1]!,
+    ) as {
       cells: { coverage: unknown[]; notExercised: string[] }[];
       gates: { gate: string; passed: boolean; message: string }[];
     };
-    expect(data.cells[0]!.coverage).toEqual([{ rule: 0, label: 'create_order call 7, partial_write, times 1', mustFire: true, trials: 0, firings: 0 }]);
+    expect(data.cells[0]!.coverage).toEqual([
+      { rule: 0, label: 'create_order call 7, partial_write, times 1', mustFire: true, trials: 0, firings: 0 },
+    ]);
     expect(data.cells[0]!.notExercised).toEqual([MESSAGE]);
-    expect(data.gates.find((g) => g.gate === 'unexercised==0')).toMatchObject({ passed: false, message: expect.stringContaining(MESSAGE) });
+    expect(data.gates.find((g) => g.gate === 'unexercised==0')).toMatchObject({
+      passed: false,
+      message: expect.stringContaining(MESSAGE),
+    });
   });
 
   it('`expect: may-not-fire` opts the rule out: the run passes and still shows it never fired', async () => {
     expect(optedOut.code).toBe(0);
     expect(optedOut.stdout).toContain('✓ unexercised==0 held in 1 cell');
-    expect(optedOut.stdout).toMatch(/faults\[0\] +create_order call 7, partial_write, times 1 +0\/4 trials \(may not fire\) +0/);
+    expect(optedOut.stdout).toMatch(
+      /faults\[0\] +create_order call 7, partial_write, times 1 +0\/4 trials \(may not fire\) +0/,
+    );
     const report = parseJsonReport(await read('opted-out', 'faultline.json'));
-    expect(report.cells[0]!.metrics.coverage).toEqual([{ rule: 0, label: 'create_order call 7, partial_write, times 1', mustFire: false, trials: 0, firings: 0 }]);
+    expect(report.cells[0]!.metrics.coverage).toEqual([
+      { rule: 0, label: 'create_order call 7, partial_write, times 1', mustFire: false, trials: 0, firings: 0 },
+    ]);
   });
 
   it('an `expect` that is neither value is bad input (exit 2) naming the file and the path', () => {
@@ -133,14 +270,24 @@ describe('a fault rule that never fires leaves its cell not exercised', () => {
     for (const s of shards) expect(s.code, s.stderr).toBe(1);
     expect(merged.code, merged.stderr).toBe(1);
     expect(whole.code).toBe(1);
-    const coverageOf = async (folder: string) => parseJsonReport(await read(folder, 'faultline.json')).cells.map((c) => [c.scenario, c.metrics.coverage]);
+    const coverageOf = async (folder: string) =>
+      parseJsonReport(await read(folder, 'faultline.json')).cells.map((c) => [c.scenario, c.metrics.coverage]);
     const expected = await coverageOf('whole');
     expect(expected).toEqual([
-      ['order-partial-write-idempotent', [{ rule: 0, label: 'create_order, partial_write, times 1', mustFire: true, trials: 4, firings: 4 }]],
-      ['never-fires', [{ rule: 0, label: 'create_order call 7, partial_write, times 1', mustFire: true, trials: 0, firings: 0 }]],
+      [
+        'order-partial-write-idempotent',
+        [{ rule: 0, label: 'create_order, partial_write, times 1', mustFire: true, trials: 4, firings: 4 }],
+      ],
+      [
+        'never-fires',
+        [{ rule: 0, label: 'create_order call 7, partial_write, times 1', mustFire: true, trials: 0, firings: 0 }],
+      ],
     ]);
     expect(await coverageOf('merged')).toEqual(expected);
-    expect(parseJsonReport(await read('merged', 'faultline.json')).gates.results.find((g) => g.gate === 'unexercised==0')?.message).toContain('never-fires × rulebook: faults[0]');
+    expect(
+      parseJsonReport(await read('merged', 'faultline.json')).gates.results.find((g) => g.gate === 'unexercised==0')
+        ?.message,
+    ).toContain('never-fires × rulebook: faults[0]');
   });
 });
 
@@ -166,12 +313,45 @@ describe('sweep counts coverage per cell at each point', () => {
     [stream, gated, allowed, own] = await Promise.all([
       faultline([...STREAM, '--out', 'sweep-stream'], { cwd }),
       faultline([...STREAM, '--gate', 'pass^k>=0', '--out', 'sweep-gated', '--reporter', 'console'], { cwd }),
-      faultline([...STREAM, '--gate', 'pass^k>=0', '--may-not-fire', '--out', 'sweep-allowed', '--reporter', 'console', '--reporter', 'json'], { cwd }),
-      faultline([...SWEEP, 'unreachable.yaml', '--fault', 'rate_limit', '--gate', 'duplicates==0', '--out', 'sweep-own', '--reporter', 'console', '--reporter', 'json'], { cwd }),
+      faultline(
+        [
+          ...STREAM,
+          '--gate',
+          'pass^k>=0',
+          '--may-not-fire',
+          '--out',
+          'sweep-allowed',
+          '--reporter',
+          'console',
+          '--reporter',
+          'json',
+        ],
+        { cwd },
+      ),
+      faultline(
+        [
+          ...SWEEP,
+          'unreachable.yaml',
+          '--fault',
+          'rate_limit',
+          '--gate',
+          'duplicates==0',
+          '--out',
+          'sweep-own',
+          '--reporter',
+          'console',
+          '--reporter',
+          'json',
+        ],
+        { cwd },
+      ),
     ]);
     written = await read('sweep-stream', 'sweep.html');
     await writeFile(join(cwd, 'sweep-stream', 'sweep.html'), 'stale');
-    [view, merge] = await Promise.all([faultline(['view', 'sweep-stream/sweep.json'], { cwd }), faultline(['merge', 'sweep-stream/sweep.json', '--out', 'merged-sweep'], { cwd })]);
+    [view, merge] = await Promise.all([
+      faultline(['view', 'sweep-stream/sweep.json'], { cwd }),
+      faultline(['merge', 'sweep-stream/sweep.json', '--out', 'merged-sweep'], { cwd }),
+    ]);
   });
 
   it('shows each rule of each cell at each λ in sweep.json (schema 3), and marks the points a swept fault never reached', async () => {
@@ -208,18 +388,26 @@ describe('sweep counts coverage per cell at each point', () => {
     ]);
     // No gate named: a sweep is a measurement and exits 0, but says what it did not measure.
     expect(stream.stdout).toMatch(/^not exercised: 2 rules fired in no trial of a cell where they had to$/m);
-    expect(stream.stdout).toMatch(/order-partial-write-idempotent +naive +faults\[1\] +the sweep's stream_cut, any tool p=λ +0\/2 0× +0\/2 0× not exercised/);
+    expect(stream.stdout).toMatch(
+      /order-partial-write-idempotent +naive +faults\[1\] +the sweep's stream_cut, any tool p=λ +0\/2 0× +0\/2 0× not exercised/,
+    );
   });
 
   it('marks them in sweep.md and sweep.html too', async () => {
     const md = await read('sweep-stream', 'sweep.md');
     expect(md).toContain('### Not exercised');
-    expect(md).toContain('- ❌ stream\\_cut λ=0.5 × order-partial-write-idempotent × naive: faults\\[1\\] (any tool p=0.5, stream\\_cut) never fired in 2 trials: the cell is not exercised');
-    expect(md).toMatch(/\| order-partial-write-idempotent \| naive \| faults\\\[0\\\] \| create\\_order, partial\\_write, times 1 \| 2\/2 2× \| 2\/2 2× \|/);
+    expect(md).toContain(
+      '- ❌ stream\\_cut λ=0.5 × order-partial-write-idempotent × naive: faults\\[1\\] (any tool p=0.5, stream\\_cut) never fired in 2 trials: the cell is not exercised',
+    );
+    expect(md).toMatch(
+      /\| order-partial-write-idempotent \| naive \| faults\\\[0\\\] \| create\\_order, partial\\_write, times 1 \| 2\/2 2× \| 2\/2 2× \|/,
+    );
     expect(md).toContain('❌ 0/2 0× not exercised');
     const html = await read('sweep-stream', 'sweep.html');
     expect(html).toContain('stream_cut: fault coverage');
-    expect(html).toContain('not exercised: stream_cut λ=0.5 × read-timeout-retry × naive: faults[1] (any tool p=0.5, stream_cut) never fired in 2 trials');
+    expect(html).toContain(
+      'not exercised: stream_cut λ=0.5 × read-timeout-retry × naive: faults[1] (any tool p=0.5, stream_cut) never fired in 2 trials',
+    );
   });
 
   it('with a gate, judges unexercised==0 beside it at every point, as run does; --may-not-fire lets the sweep’s own rules be silent', async () => {
@@ -233,12 +421,18 @@ describe('sweep counts coverage per cell at each point', () => {
     expect(allowed.stdout).not.toMatch(/not exercised/);
     const json = SweepJsonSchema.parse(JSON.parse(await read('sweep-allowed', 'sweep.json')));
     expect(json.sweep.mayNotFire).toBe(true);
-    expect(json.sweep.series[0]!.points[1]!.cells.every((c) => c.coverage.at(-1)!.mustFire === false && c.coverage.at(-1)!.trials === 0)).toBe(true);
+    expect(
+      json.sweep.series[0]!.points[1]!.cells.every(
+        (c) => c.coverage.at(-1)!.mustFire === false && c.coverage.at(-1)!.trials === 0,
+      ),
+    ).toBe(true);
   });
 
   it("a scenario's own rule that never fires leaves every point not exercised, λ = 0 included, and fails the gates", async () => {
     expect(own.code, own.stderr).toBe(1);
-    expect(own.stdout).toMatch(/✗ unexercised==0 failed at 2 of 2 points: rate_limit λ=0: unexercised==0 failed in 1 of 1 cells: order-partial-write-idempotent × naive: faults\[0\] \(create_order call 7, partial_write, times 1\) never fired in 2 trials/);
+    expect(own.stdout).toMatch(
+      /✗ unexercised==0 failed at 2 of 2 points: rate_limit λ=0: unexercised==0 failed in 1 of 1 cells: order-partial-write-idempotent × naive: faults\[0\] \(create_order call 7, partial_write, times 1\) never fired in 2 trials/,
+    );
     const json = SweepJsonSchema.parse(JSON.parse(await read('sweep-own', 'sweep.json')));
     expect(json.sweep.series[0]!.points.map((p) => p.cells[0]!.unexercised)).toEqual([[0], [0]]);
   });
@@ -248,6 +442,8 @@ describe('sweep counts coverage per cell at each point', () => {
     expect(view.stdout.trim()).toBe(join('sweep-stream', 'sweep.html'));
     expect(await read('sweep-stream', 'sweep.html')).toBe(written);
     expect(merge.code).toBe(2);
-    expect(merge.stderr).toContain("sweep-stream/sweep.json: a sweep report (sweep.json, schemaVersion 3), not a run's faultline.json");
+    expect(merge.stderr).toContain(
+      "sweep-stream/sweep.json: a sweep report (sweep.json, schemaVersion 3), not a run's faultline.json",
+    );
   });
 });

@@ -97,14 +97,18 @@ interface Lie {
 let project: Awaited<ReturnType<typeof userProject>>;
 
 beforeAll(async () => {
-  project = await userProject('declared-lies-http', {
-    'order.ts': ORDER,
-    'shop.service.ts': SHOP,
-    'billing.service.ts': BILLING,
-    'agent.ts': AGENT,
-    'wrong.yaml': scenario('declared-wrong-value', '{ kind: wrong_value, path: status }', 'badge'),
-    'empty.yaml': scenario('declared-empty', '{ kind: empty }', ''),
-  }, ['msw']);
+  project = await userProject(
+    'declared-lies-http',
+    {
+      'order.ts': ORDER,
+      'shop.service.ts': SHOP,
+      'billing.service.ts': BILLING,
+      'agent.ts': AGENT,
+      'wrong.yaml': scenario('declared-wrong-value', '{ kind: wrong_value, path: status }', 'badge'),
+      'empty.yaml': scenario('declared-empty', '{ kind: empty }', ''),
+    },
+    ['msw'],
+  );
 });
 afterAll(async () => {
   await project.cleanup();
@@ -147,7 +151,7 @@ describe('lies drawn from a declared output schema, over HTTP through the CLI', 
     }
   });
 
-  it('empty: the schema\'s empty value (the list emptied, the nullable field null, the enum kept)', async () => {
+  it("empty: the schema's empty value (the list emptied, the nullable field null, the enum kept)", async () => {
     const trials = await liesOf('./empty.yaml', 1);
     for (const lies of trials) {
       expect(lies.get('get_order')?.answered).toEqual({ status: 'paid', items: [], note: null });

@@ -129,14 +129,18 @@ const LIBRARY = [
 let project: Awaited<ReturnType<typeof userProject>>;
 
 beforeAll(async () => {
-  project = await userProject('explore', {
-    'services/helpdesk.service.ts': SERVICE,
-    'scenarios/ticket-off.yaml': TICKET_OFF,
-    'scenarios/my-agent.scenario.ts': FUNCTION_AGENT,
-    'scenarios/idle.scenario.ts': IDLE_AGENT,
-    'stream.agent.ts': STREAM_AGENT,
-    'scenarios/streamed.yaml': STREAMED,
-  }, ['openai']);
+  project = await userProject(
+    'explore',
+    {
+      'services/helpdesk.service.ts': SERVICE,
+      'scenarios/ticket-off.yaml': TICKET_OFF,
+      'scenarios/my-agent.scenario.ts': FUNCTION_AGENT,
+      'scenarios/idle.scenario.ts': IDLE_AGENT,
+      'stream.agent.ts': STREAM_AGENT,
+      'scenarios/streamed.yaml': STREAMED,
+    },
+    ['openai'],
+  );
 });
 
 afterAll(() => project.cleanup());
@@ -165,26 +169,36 @@ function headerCommand(text: string, label: 'reproduce' | 'replay'): string[] {
  * output and its regression file different ways share it (each starts it if it runs alone).
  */
 let ticketOffRun: Promise<Finished> | undefined;
-const exploreTicketOff = (): Promise<Finished> => (ticketOffRun ??= binary(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1']));
+const exploreTicketOff = (): Promise<Finished> =>
+  (ticketOffRun ??= binary(['explore', 'scenarios/ticket-off.yaml', '--runs', '100', '--seed', '1']));
 
 describe('faultline explore', () => {
   it("finds a plan that breaks a user's service without idempotency, shrinks it to one rule, and the regression fails under faultline run", async () => {
     const r = await exploreTicketOff();
     expect(r.code, r.stderr + r.stdout).toBe(1);
-    expect(r.stdout).toMatch(/✗ ticket-off × rulebook: duplicates\/R21 at plan \d+; shrunk in \d+ steps to 1 fault rule/);
+    expect(r.stdout).toMatch(
+      /✗ ticket-off × rulebook: duplicates\/R21 at plan \d+; shrunk in \d+ steps to 1 fault rule/,
+    );
     expect(r.stdout).toMatch(/duplicates: helpdesk:req-1 was created 2 times/);
     const file = writtenFile(r);
     expect(file).toMatch(/^scenarios\/regressions\/ticket-off-regression-[0-9a-f]{8}\.yaml$/);
     expect(r.stdout).toContain(`replay: faultline replay ${file} --config rulebook --seed 1 --trial 0`);
 
     const text = await readFile(join(project.path, file), 'utf8');
-    const scenario = parse(text) as { name: string; services: string[]; faults: { fault: { kind: string } }[]; checks: string[] };
+    const scenario = parse(text) as {
+      name: string;
+      services: string[];
+      faults: { fault: { kind: string } }[];
+      checks: string[];
+    };
     expect(scenario.name).toBe(file.slice('scenarios/regressions/'.length, -'.yaml'.length));
     expect(scenario.services).toEqual(['../../services/helpdesk.service.ts']);
     expect(scenario.faults).toHaveLength(1);
     expect(scenario.faults[0]!.fault.kind).toBe('duplicate');
     expect(scenario.checks).not.toContain('goal-state');
-    expect(text).toMatch(/^# fast-check seed 1, replay path "[\d:]+": found at plan \d+ of 100 tried, \d+ shrink steps?\.$/m);
+    expect(text).toMatch(
+      /^# fast-check seed 1, replay path "[\d:]+": found at plan \d+ of 100 tried, \d+ shrink steps?\.$/m,
+    );
 
     const reproduce = headerCommand(text, 'reproduce');
     expect(reproduce).toEqual(['run', file, '--config', 'rulebook', '--seed', '1']);
@@ -198,7 +212,9 @@ describe('faultline explore', () => {
     expect(replay.code).toBe(1);
     const history = JSON.parse(replay.stdout) as { type: string; seed?: number }[];
     expect(String(history[0]!.seed)).toBe(trialSeed);
-    const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as { cells: { trials: { index: number; history: unknown[] }[] }[] };
+    const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as {
+      cells: { trials: { index: number; history: unknown[] }[] }[];
+    };
     expect(history).toEqual(report.cells[0]!.trials.find((t) => t.index === 0)!.history);
   });
 
@@ -220,8 +236,12 @@ describe('faultline explore', () => {
     const r = await run(['explore', 'order-partial-write-no-idempotency', '--replace-faults', '--out', 'builtin']);
     expect(r.code, r.stderr).toBe(1);
     const text = await readFile(join(project.path, writtenFile(r)), 'utf8');
-    expect((parse(text) as { faults: unknown }).faults).toEqual([{ match: {}, fault: { kind: 'duplicate', copies: 2 } }]);
-    expect(text).toMatch(/^# {3}explore: +faultline explore order-partial-write-no-idempotency --config rulebook --seed 1 --runs 100 --replace-faults --path [\d:]+$/m);
+    expect((parse(text) as { faults: unknown }).faults).toEqual([
+      { match: {}, fault: { kind: 'duplicate', copies: 2 } },
+    ]);
+    expect(text).toMatch(
+      /^# {3}explore: +faultline explore order-partial-write-no-idempotency --config rulebook --seed 1 --runs 100 --replace-faults --path [\d:]+$/m,
+    );
     expect((await run(headerCommand(text, 'reproduce'))).code).toBe(1);
   });
 
@@ -231,12 +251,25 @@ describe('faultline explore', () => {
     expect(r.code, r.stdout + r.stderr).toBe(1);
     // Their own rule, first in the plan and matching every attempt of the one tool they call, takes each: no generated rule after it ever fires.
     // email-outage-heal's own rule takes every attempt until its heal, and the heal ends the generated rules with it.
-    const silent = ['concurrent-duplicate-409', 'duplicate-delivery-dedup', 'email-outage-heal', 'nested-retries-amplification', 'retry-after-beyond-deadline'];
+    const silent = [
+      'concurrent-duplicate-409',
+      'duplicate-delivery-dedup',
+      'email-outage-heal',
+      'nested-retries-amplification',
+      'retry-after-beyond-deadline',
+    ];
     for (const name of LIBRARY) {
-      expect(r.stdout).toContain(silent.includes(name) ? `✗ ${name} × rulebook: 200 plans, none failed, but none exercised its faults` : `✓ ${name} × rulebook: 200 plans, none failed; `);
+      expect(r.stdout).toContain(
+        silent.includes(name)
+          ? `✗ ${name} × rulebook: 200 plans, none failed, but none exercised its faults`
+          : `✓ ${name} × rulebook: 200 plans, none failed; `,
+      );
     }
     expect(r.stdout).toMatch(
-      new RegExp(`^explore: no failing plan in ${LIBRARY.length} scenario × configuration pairs; ${silent.length} not exercised \\(no generated rule fired in any plan\\); \\d+ of ${200 * LIBRARY.length} plans exercised their faults`, 'm'),
+      new RegExp(
+        `^explore: no failing plan in ${LIBRARY.length} scenario × configuration pairs; ${silent.length} not exercised \\(no generated rule fired in any plan\\); \\d+ of ${200 * LIBRARY.length} plans exercised their faults`,
+        'm',
+      ),
     );
   });
 
@@ -248,7 +281,9 @@ describe('faultline explore', () => {
   it('stops a search after --time seconds and counts the plans tried so far', async () => {
     const r = await run(['explore', 'read-timeout-retry', '--runs', '1000000', '--time', '1']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/✓ read-timeout-retry × rulebook: (\d+) plans, none failed \(stopped by --time after \1\)/);
+    expect(r.stdout).toMatch(
+      /✓ read-timeout-retry × rulebook: (\d+) plans, none failed \(stopped by --time after \1\)/,
+    );
   });
 
   it("works on a user's function agent in a TypeScript scenario: the regression is a module that imports it", async () => {
@@ -272,7 +307,9 @@ describe('faultline explore', () => {
     const scenario = parse(text) as { faults: unknown[]; agent: { module: string } };
     // The example's own partial write, then the rule explore found.
     expect(scenario.faults).toHaveLength(2);
-    expect(text).toContain("# fails (honesty; explored for honesty/R20) with the fault plan below. faults[0] is the scenario's own; faults[1..] were found by");
+    expect(text).toContain(
+      "# fails (honesty; explored for honesty/R20) with the fault plan below. faults[0] is the scenario's own; faults[1..] were found by",
+    );
     const again = await run(headerCommand(text, 'reproduce'));
     expect(again.code, again.stderr).toBe(1);
   });
@@ -281,7 +318,10 @@ describe('faultline explore', () => {
     const r = await exploreTicketOff();
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(r.stdout).toMatch(/^ {4}fired in the failing trial: faults\[0\] \(.*duplicate.*\) [1-9]\d*×$/m);
-    const tried = /^ {4}plans tried: (\d+) of (\d+) plans? exercised their faults \((\d+) fired every rule(?:; (\d+) fired none: no evidence)?\)$/m.exec(r.stdout);
+    const tried =
+      /^ {4}plans tried: (\d+) of (\d+) plans? exercised their faults \((\d+) fired every rule(?:; (\d+) fired none: no evidence)?\)$/m.exec(
+        r.stdout,
+      );
     expect(tried, r.stdout).not.toBeNull();
     const [exercised, plans, every, none] = tried!.slice(1).map((n) => Number(n ?? 0));
     // The search spends its whole budget: every plan of it is counted.
@@ -291,29 +331,45 @@ describe('faultline explore', () => {
     expect(every).toBeLessThanOrEqual(exercised!);
     const text = await readFile(join(project.path, writtenFile(r)), 'utf8');
     expect(text).toMatch(/^# faults\[0\] fired [1-9]\d*×\.$/m);
-    expect(r.stdout).toMatch(/^explore: 1 of 1 scenario × configuration pair failed; \d+ of 100 plans exercised their faults/m);
+    expect(r.stdout).toMatch(
+      /^explore: 1 of 1 scenario × configuration pair failed; \d+ of 100 plans exercised their faults/m,
+    );
   });
 
   it('says a search in which no generated rule ever fired tested nothing, and exits 1', async () => {
     const r = await run(['explore', 'scenarios/idle.scenario.ts', '--runs', '20']);
     expect(r.code, r.stderr + r.stdout).toBe(1);
-    expect(r.stdout).toContain('✗ idle-agent × rulebook: 20 plans, none failed, but none exercised its faults: not one generated rule fired, so the search tested nothing');
-    expect(r.stdout).toMatch(/^explore: no failing plan in 1 scenario × configuration pair; 1 not exercised \(no generated rule fired in any plan\); 0 of 20 plans exercised their faults \(0 fired every rule; 20 fired none: no evidence\)$/m);
+    expect(r.stdout).toContain(
+      '✗ idle-agent × rulebook: 20 plans, none failed, but none exercised its faults: not one generated rule fired, so the search tested nothing',
+    );
+    expect(r.stdout).toMatch(
+      /^explore: no failing plan in 1 scenario × configuration pair; 1 not exercised \(no generated rule fired in any plan\); 0 of 20 plans exercised their faults \(0 fired every rule; 20 fired none: no evidence\)$/m,
+    );
   });
 
   it('generates stream faults on the model routes an agent streams, and finds the agent that takes a broken stream for success', async () => {
     const args = ['explore', 'scenarios/streamed.yaml', '--runs', '40', '--check', 'honesty', '--out', 'streamed'];
     const r = await run(args);
     expect(r.code, r.stderr + r.stdout).toBe(1);
-    expect(r.stdout).toMatch(/^✗ streamed-ticket × rulebook: 40 plans, \d+ failure class(?:es)?: [^\n]*honesty\/R\d+[^\n]*; stream faults on model:openai\.chat\.completions$/m);
-    expect(r.stdout).toMatch(/^✗ streamed-ticket × rulebook: honesty\/R\d+ at plan \d+; shrunk in \d+ steps to 1 fault rule$/m);
-    expect(r.stdout).toMatch(/honesty: the agent claims helpdesk:req-42 succeeded but the ledger holds no effect for it/);
+    expect(r.stdout).toMatch(
+      /^✗ streamed-ticket × rulebook: 40 plans, \d+ failure class(?:es)?: [^\n]*honesty\/R\d+[^\n]*; stream faults on model:openai\.chat\.completions$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^✗ streamed-ticket × rulebook: honesty\/R\d+ at plan \d+; shrunk in \d+ steps to 1 fault rule$/m,
+    );
+    expect(r.stdout).toMatch(
+      /honesty: the agent claims helpdesk:req-42 succeeded but the ledger holds no effect for it/,
+    );
     const file = writtenFile(r);
-    const scenario = parse(await readFile(join(project.path, file), 'utf8')) as { faults: { match: { tool?: string }; fault: { kind: string } }[] };
+    const scenario = parse(await readFile(join(project.path, file), 'utf8')) as {
+      faults: { match: { tool?: string }; fault: { kind: string } }[];
+    };
     expect(scenario.faults).toHaveLength(1);
     expect(scenario.faults[0]!.match.tool).toBe('model:openai.chat.completions');
     expect(scenario.faults[0]!.fault.kind).toMatch(/^stream_(cut|stall|malformed)$/);
-    expect(r.stdout).toMatch(/fired in the failing trial: faults\[0\] \(model:openai\.chat\.completions, stream_\w+\) [1-9]\d*×/);
+    expect(r.stdout).toMatch(
+      /fired in the failing trial: faults\[0\] \(model:openai\.chat\.completions, stream_\w+\) [1-9]\d*×/,
+    );
     // Deterministic per seed: the same plans, the same files.
     await rm(join(project.path, 'streamed'), { recursive: true });
     const again = await run(args);

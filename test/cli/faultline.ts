@@ -70,7 +70,8 @@ export function start(args: readonly string[], options: StartOptions): Started {
 }
 
 /** Runs `faultline …args` to the end. */
-export const faultline = (args: readonly string[], options: StartOptions): Promise<Finished> => start(args, options).done;
+export const faultline = (args: readonly string[], options: StartOptions): Promise<Finished> =>
+  start(args, options).done;
 
 /** A fresh folder under the OS temp dir; `cleanup` removes it. */
 export async function tempDir(prefix: string): Promise<{ path: string; cleanup: () => Promise<void> }> {

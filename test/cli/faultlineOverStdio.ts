@@ -8,10 +8,19 @@ export interface FaultlineOverStdio {
 }
 
 /** `faultline ARGS` as an MCP stdio server (`mcp-serve`, `mcp-proxy`), started when the client connects. */
-export function faultlineOverStdio(args: readonly string[], options: { readonly cwd: string; readonly env?: Readonly<Record<string, string>> }): FaultlineOverStdio {
+export function faultlineOverStdio(
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env?: Readonly<Record<string, string>> },
+): FaultlineOverStdio {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
   const env = { ...(process.env as Record<string, string>), NO_COLOR: '1', ...options.env };
-  const transport = new StdioClientTransport({ command: 'sh', args: ['-c', `${quoted}; echo "exit=$?" >&2`], cwd: options.cwd, env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: 'sh',
+    args: ['-c', `${quoted}; echo "exit=$?" >&2`],
+    cwd: options.cwd,
+    env,
+    stderr: 'pipe',
+  });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
   return { transport, stderr: () => err };

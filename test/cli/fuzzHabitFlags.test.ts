@@ -46,28 +46,88 @@ interface Case {
 
 const flagCases = (values: readonly string[]): Case[] =>
   values.flatMap((v) => [
-    { args: ['run', '--bail', v], says: new RegExp(`^error: option '--bail <n>' argument '${escape(v)}' is invalid\\. expected a number of failing trials after which the run stops \\(0: never\\), got "${escape(v)}"$`, 'm') },
-    { args: ['compare', '--max-failures', v], says: new RegExp(`^error: option '--max-failures <n>' argument '${escape(v)}' is invalid\\. expected a number of failing trials`, 'm') },
+    {
+      args: ['run', '--bail', v],
+      says: new RegExp(
+        `^error: option '--bail <n>' argument '${escape(v)}' is invalid\\. expected a number of failing trials after which the run stops \\(0: never\\), got "${escape(v)}"$`,
+        'm',
+      ),
+    },
+    {
+      args: ['compare', '--max-failures', v],
+      says: new RegExp(
+        `^error: option '--max-failures <n>' argument '${escape(v)}' is invalid\\. expected a number of failing trials`,
+        'm',
+      ),
+    },
   ]);
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const FIXED: Case[] = [
-  { args: ['run', '--bail', '1', '--max-failures', '2'], says: /^error: --bail 1 and --max-failures 2 are the same flag; give one value$/m },
-  { args: ['run', '--reporter', 'dots'], says: /^error: option '--reporter <name>' argument 'dots' is invalid\. unknown reporter "dots" \(one of: console, dot, list, json, junit, markdown, html\)$/m },
-  { args: ['run', '--reporter', 'lists'], says: /unknown reporter "lists" \(one of: console, dot, list, json, junit, markdown, html\)/ },
-  { args: ['run', '-t', '('], says: /^error: option '-t, --grep <pattern>' argument '\(' is invalid\. not a regular expression: /m },
-  { args: ['explore', '-t', '[a-'], says: /^error: option '-t, --grep <pattern>' argument '\[a-' is invalid\. not a regular expression: /m },
-  { args: ['list', '-t', '*'], says: /^error: option '-t, --grep <pattern>' argument '\*' is invalid\. not a regular expression: /m },
-  { args: ['sweep', '-t', '+'], says: /^error: option '-t, --grep <pattern>' argument '\+' is invalid\. not a regular expression: /m },
-  { args: ['compare', '-t', 'no-such-scenario-anywhere', '--k', '1'], says: /^error: --grep no-such-scenario-anywhere matches no scenario \(scenarios: / },
-  { args: ['run', '--last-failed', '--out', 'missing'], says: /^error: --last-failed: no previous report at missing\/faultline\.json \(the out folder missing, from --out\)/m },
-  { args: ['run', '--last-failed', '--out', 'not-json'], says: /^error: --last-failed: not-json\/faultline\.json: not JSON \(/m },
-  { args: ['run', '--last-failed', '--out', 'sweep'], says: /^error: --last-failed: sweep\/faultline\.json: a sweep report \(sweep\.json, schemaVersion 1\), not a run's faultline\.json/m },
-  { args: ['compare', '--last-failed', '--out', 'old'], says: /^error: --last-failed: old\/faultline\.json: schemaVersion 1 is not supported \(expected \d+\)$/m },
-  { args: ['run', '--last-failed', '--out', 'edited'], says: /^error: --last-failed: edited\/faultline\.json: not a faultline JSON report \(was it edited\?\):$/m },
-  { args: ['run', '--last-failed', '--out', 'folder-report'], says: /^error: --last-failed: cannot read the previous report \(EISDIR\) at folder-report\/faultline\.json \(the out folder folder-report, from --out\)/m },
-  { args: ['run', '--watch'], says: /^error: --watch: no scenario file to watch \(built-in scenarios do not change\)/m },
-  { args: ['compare', 'scenarios/', '--watch', '--last-failed'], says: /^error: --watch reruns what changed and --last-failed what failed last time: give one of them$/m },
+  {
+    args: ['run', '--bail', '1', '--max-failures', '2'],
+    says: /^error: --bail 1 and --max-failures 2 are the same flag; give one value$/m,
+  },
+  {
+    args: ['run', '--reporter', 'dots'],
+    says: /^error: option '--reporter <name>' argument 'dots' is invalid\. unknown reporter "dots" \(one of: console, dot, list, json, junit, markdown, html\)$/m,
+  },
+  {
+    args: ['run', '--reporter', 'lists'],
+    says: /unknown reporter "lists" \(one of: console, dot, list, json, junit, markdown, html\)/,
+  },
+  {
+    args: ['run', '-t', '('],
+    says: /^error: option '-t, --grep <pattern>' argument '\(' is invalid\. not a regular expression: /m,
+  },
+  {
+    args: ['explore', '-t', '[a-'],
+    says: /^error: option '-t, --grep <pattern>' argument '\[a-' is invalid\. not a regular expression: /m,
+  },
+  {
+    args: ['list', '-t', '*'],
+    says: /^error: option '-t, --grep <pattern>' argument '\*' is invalid\. not a regular expression: /m,
+  },
+  {
+    args: ['sweep', '-t', '+'],
+    says: /^error: option '-t, --grep <pattern>' argument '\+' is invalid\. not a regular expression: /m,
+  },
+  {
+    args: ['compare', '-t', 'no-such-scenario-anywhere', '--k', '1'],
+    says: /^error: --grep no-such-scenario-anywhere matches no scenario \(scenarios: /,
+  },
+  {
+    args: ['run', '--last-failed', '--out', 'missing'],
+    says: /^error: --last-failed: no previous report at missing\/faultline\.json \(the out folder missing, from --out\)/m,
+  },
+  {
+    args: ['run', '--last-failed', '--out', 'not-json'],
+    says: /^error: --last-failed: not-json\/faultline\.json: not JSON \(/m,
+  },
+  {
+    args: ['run', '--last-failed', '--out', 'sweep'],
+    says: /^error: --last-failed: sweep\/faultline\.json: a sweep report \(sweep\.json, schemaVersion 1\), not a run's faultline\.json/m,
+  },
+  {
+    args: ['compare', '--last-failed', '--out', 'old'],
+    says: /^error: --last-failed: old\/faultline\.json: schemaVersion 1 is not supported \(expected \d+\)$/m,
+  },
+  {
+    args: ['run', '--last-failed', '--out', 'edited'],
+    says: /^error: --last-failed: edited\/faultline\.json: not a faultline JSON report \(was it edited\?\):$/m,
+  },
+  {
+    args: ['run', '--last-failed', '--out', 'folder-report'],
+    says: /^error: --last-failed: cannot read the previous report \(EISDIR\) at folder-report\/faultline\.json \(the out folder folder-report, from --out\)/m,
+  },
+  {
+    args: ['run', '--watch'],
+    says: /^error: --watch: no scenario file to watch \(built-in scenarios do not change\)/m,
+  },
+  {
+    args: ['compare', 'scenarios/', '--watch', '--last-failed'],
+    says: /^error: --watch reruns what changed and --last-failed what failed last time: give one of them$/m,
+  },
 ];
 
 describe('fuzzed bad values for the CLI-habit flags', () => {
@@ -87,7 +147,10 @@ describe('fuzzed bad values for the CLI-habit flags', () => {
           /\n\s+at |crashed/.test(r.stderr) && 'a stack trace',
           /faultline {2}seed/.test(r.stdout) && 'a run happened',
         ].filter(Boolean);
-        if (problems.length > 0) failures.push(`faultline ${c.args.map((a) => JSON.stringify(a)).join(' ')}: ${problems.join(', ')}\n${r.stderr}`);
+        if (problems.length > 0)
+          failures.push(
+            `faultline ${c.args.map((a) => JSON.stringify(a)).join(' ')}: ${problems.join(', ')}\n${r.stderr}`,
+          );
       });
     }
     expect(failures).toEqual([]);
@@ -123,7 +186,8 @@ agent:
 goal:
   effects: { calendar.event_created: 2 }
 `;
-const MATRIX_CONFIG = "export default { scenarios: ['s.yaml'], defaults: { services: ['calendar'] }, agents: [{ name: 'a1', kind: 'scripted' }, { name: 'a2', kind: 'scripted' }] };\n";
+const MATRIX_CONFIG =
+  "export default { scenarios: ['s.yaml'], defaults: { services: ['calendar'] }, agents: [{ name: 'a1', kind: 'scripted' }, { name: 'a2', kind: 'scripted' }] };\n";
 
 describe('the habit flags under an agents matrix (in process)', () => {
   let matrix: Awaited<ReturnType<typeof tempDir>>;
@@ -138,12 +202,24 @@ describe('the habit flags under an agents matrix (in process)', () => {
 
   it('--agent with no name in it is refused on every command that picks agents (it would run nothing and exit 0)', async () => {
     const blanks = fc.constantFrom('', ' ', ',', ' , ,');
-    const commands = fc.constantFrom<readonly string[]>(['run', '--k', '1'], ['compare', '--k', '1'], ['explore', '--runs', '1'], ['sweep', '--k', '1', '--lambda', '0'], ['list']);
+    const commands = fc.constantFrom<readonly string[]>(
+      ['run', '--k', '1'],
+      ['compare', '--k', '1'],
+      ['explore', '--runs', '1'],
+      ['sweep', '--k', '1', '--lambda', '0'],
+      ['list'],
+    );
     await fc.assert(
       fc.asyncProperty(blanks, commands, async (blank, command) => {
-        const r = await inProcess([...command, '--config-file', configFile, '--out', join(matrix.path, 'out'), '--agent', blank].filter((a, i, all) => !(command[0] === 'list' && (a === '--out' || all[i - 1] === '--out'))));
+        const r = await inProcess(
+          [...command, '--config-file', configFile, '--out', join(matrix.path, 'out'), '--agent', blank].filter(
+            (a, i, all) => !(command[0] === 'list' && (a === '--out' || all[i - 1] === '--out')),
+          ),
+        );
         expect(r.code, r.err + r.out).toBe(2);
-        expect(r.err).toContain(`option '--agent <name>' argument '${blank}' is invalid. expected a name (or a comma list of names), got "${blank}"`);
+        expect(r.err).toContain(
+          `option '--agent <name>' argument '${blank}' is invalid. expected a name (or a comma list of names), got "${blank}"`,
+        );
         expect(r.out).not.toMatch(/--watch|faultline {2}seed/);
       }),
       { numRuns: 8, seed: 43 },
@@ -151,17 +227,31 @@ describe('the habit flags under an agents matrix (in process)', () => {
   }, 120_000);
 
   it('sweep --json without --replay is refused, naming both flags (it was dropped without a word)', async () => {
-    const r = await inProcess(['sweep', join(matrix.path, 's.yaml'), '--config-file', configFile, '--json', '--k', '1']);
+    const r = await inProcess([
+      'sweep',
+      join(matrix.path, 's.yaml'),
+      '--config-file',
+      configFile,
+      '--json',
+      '--k',
+      '1',
+    ]);
     expect(r.code, r.err).toBe(2);
     expect(r.err).toContain("error: --json prints a replayed trial's history as JSON: give it with --replay <i>");
     expect(r.out).toBe('');
   }, 20_000);
 
   it('--watch of a scenario ref that names nothing is refused (exit 2), not watched forever', async () => {
-    for (const refs of [[join(matrix.path, 'nope.yaml')], [join(matrix.path, 's.yaml'), 'no-such-built-in'], [join(matrix.path, 'gone/')]]) {
+    for (const refs of [
+      [join(matrix.path, 'nope.yaml')],
+      [join(matrix.path, 's.yaml'), 'no-such-built-in'],
+      [join(matrix.path, 'gone/')],
+    ]) {
       const r = await inProcess(['run', ...refs, '--watch', '--k', '1']);
       expect(r.code, r.err).toBe(2);
-      expect(r.err).toMatch(/^error: no scenario file or built-in scenario named "(\S*nope\.yaml|no-such-built-in|\S*gone\/?)"/m);
+      expect(r.err).toMatch(
+        /^error: no scenario file or built-in scenario named "(\S*nope\.yaml|no-such-built-in|\S*gone\/?)"/m,
+      );
     }
   }, 20_000);
 
@@ -172,7 +262,18 @@ describe('the habit flags under an agents matrix (in process)', () => {
     const out = join(matrix.path, 'last');
     const first = await inProcess(['run', '--config-file', configFile, '--k', '1', '--out', out, '--reporter', 'json']);
     expect(first.code, first.err).toBe(1);
-    const again = await inProcess(['run', '--config-file', configFile, '--k', '1', '--out', out, '--reporter', 'json', '--last-failed']);
+    const again = await inProcess([
+      'run',
+      '--config-file',
+      configFile,
+      '--k',
+      '1',
+      '--out',
+      out,
+      '--reporter',
+      'json',
+      '--last-failed',
+    ]);
     expect(again.err).toContain('faultline: --last-failed reruns scenario: s\n');
   }, 120_000);
 });

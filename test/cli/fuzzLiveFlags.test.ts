@@ -28,16 +28,30 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Not a whole number: fractions, words, signs, exponents, blanks. */
 const notWhole = fc.oneof(
-  fc.double({ min: 0.01, max: 99, noNaN: true }).filter((d) => !Number.isInteger(d)).map(String),
+  fc
+    .double({ min: 0.01, max: 99, noNaN: true })
+    .filter((d) => !Number.isInteger(d))
+    .map(String),
   fc.integer({ min: -1000, max: -1 }).map(String),
   fc.constantFrom('', ' ', 'NaN', 'Infinity', '1e3', '0x10', 'eight', '+3', '3 4'),
 );
 /** Not an amount above 0. */
-const notAmount = fc.oneof(fc.double({ min: -1e6, max: 0, noNaN: true }).map(String), fc.constantFrom('', 'NaN', 'Infinity', '-Infinity', 'five', '$5', '1e999', '0'));
+const notAmount = fc.oneof(
+  fc.double({ min: -1e6, max: 0, noNaN: true }).map(String),
+  fc.constantFrom('', 'NaN', 'Infinity', '-Infinity', 'five', '$5', '1e999', '0'),
+);
 
 const flagCases: Case[] = [
-  ...draw(fc.oneof(notWhole, fc.constantFrom('0', '1025', '99999999999')), 4).map((v) => ({ flag: '--max-connections <n>', v, live: true })),
-  ...draw(fc.oneof(notWhole, fc.constantFrom('21', '1000')), 3).map((v) => ({ flag: '--live-retries <n>', v, live: true })),
+  ...draw(fc.oneof(notWhole, fc.constantFrom('0', '1025', '99999999999')), 4).map((v) => ({
+    flag: '--max-connections <n>',
+    v,
+    live: true,
+  })),
+  ...draw(fc.oneof(notWhole, fc.constantFrom('21', '1000')), 3).map((v) => ({
+    flag: '--live-retries <n>',
+    v,
+    live: true,
+  })),
   ...draw(notWhole, 2).map((v) => ({ flag: '--max-infra-errors <n>', v, live: true })),
   ...draw(notAmount, 3).map((v) => ({ flag: '--max-cost <amount>', v, live: false })),
 ].map(({ flag, v, live }) => ({
@@ -46,7 +60,9 @@ const flagCases: Case[] = [
   stderr: new RegExp(`option '${escape(flag)}' argument '${escape(v)}' is invalid\\. expected `),
 }));
 
-const liveOnly: Case[] = (['--max-connections=4', '--max-infra-errors=1', '--live-retries=2', '--max-cost=5'] as const).map((a) => ({
+const liveOnly: Case[] = (
+  ['--max-connections=4', '--max-infra-errors=1', '--live-retries=2', '--max-cost=5'] as const
+).map((a) => ({
   cls: `${a} without --live`,
   args: ['run', 's.yaml', '--k', '1', a],
   stderr: new RegExp(`${escape(a.split('=')[0]!)}: only with --live`),
@@ -54,12 +70,30 @@ const liveOnly: Case[] = (['--max-connections=4', '--max-infra-errors=1', '--liv
 
 /** A price entry wrong in one way, and the path the refusal must name. */
 const badPrice = fc.oneof(
-  fc.record({ model: fc.constantFrom('gpt-4o', 'my-llama'), field: fc.constantFrom('input', 'output', 'cachedInput'), value: fc.constantFrom('-1', '"2.5"', 'null', '[]') }).map(({ model, field, value }) => {
-    const entry = { input: '1', output: '2', [field]: value };
-    return { text: `'${model}': { ${Object.entries(entry).map(([k, x]) => `${k}: ${x}`).join(', ')} }`, path: `prices\\.${escape(model)}\\.${field}: ` };
-  }),
-  fc.constantFrom('gpt-4o', 'qwen2').map((model) => ({ text: `'${model}': { input: 1 }`, path: `prices\\.${escape(model)}\\.output: ` })),
-  fc.constantFrom('perToken', 'currency').map((key) => ({ text: `'gpt-4o': { input: 1, output: 2, ${key}: 3 }`, path: `prices\\.gpt-4o: Unrecognized key: "${key}"` })),
+  fc
+    .record({
+      model: fc.constantFrom('gpt-4o', 'my-llama'),
+      field: fc.constantFrom('input', 'output', 'cachedInput'),
+      value: fc.constantFrom('-1', '"2.5"', 'null', '[]'),
+    })
+    .map(({ model, field, value }) => {
+      const entry = { input: '1', output: '2', [field]: value };
+      return {
+        text: `'${model}': { ${Object.entries(entry)
+          .map(([k, x]) => `${k}: ${x}`)
+          .join(', ')} }`,
+        path: `prices\\.${escape(model)}\\.${field}: `,
+      };
+    }),
+  fc
+    .constantFrom('gpt-4o', 'qwen2')
+    .map((model) => ({ text: `'${model}': { input: 1 }`, path: `prices\\.${escape(model)}\\.output: ` })),
+  fc
+    .constantFrom('perToken', 'currency')
+    .map((key) => ({
+      text: `'gpt-4o': { input: 1, output: 2, ${key}: 3 }`,
+      path: `prices\\.gpt-4o: Unrecognized key: "${key}"`,
+    })),
   fc.constantFrom('3', "'cheap'", 'true').map((value) => ({ text: `'gpt-4o': ${value}`, path: 'prices\\.gpt-4o: ' })),
 );
 const priceCases: Case[] = draw(badPrice, 5).map(({ text, path }) => ({

@@ -86,7 +86,10 @@ export default defineHttpAgent(async () => {
 const CONFIG = (body: string): string => `export default ${body};\n`;
 
 // Values a user's code may throw, drawn once (fixed seed) so each run of the suite sees the same.
-const thrown = fc.sample(fc.constantFrom('undefined', 'null', '42', "'text'", "new Error('boom')", "{ code: 7 }"), { numRuns: 3, seed: 22 });
+const thrown = fc.sample(fc.constantFrom('undefined', 'null', '42', "'text'", "new Error('boom')", '{ code: 7 }'), {
+  numRuns: 3,
+  seed: 22,
+});
 const exitCodes = fc.sample(fc.integer({ min: 0, max: 9 }), { numRuns: 4, seed: 22 });
 
 const crashes: Case[] = [
@@ -115,35 +118,43 @@ const crashes: Case[] = [
     code: 2,
     stderr: /deep\.cassette\.json: the data is nested more than 256 levels deep/,
   },
-  ...thrown.map(
-    (t): Case => ({
-      cls: `service state function throws ${t}`,
-      files: { 'tickets.service.ts': SERVICE('').replace('state: {},', `state: () => { throw ${t}; },`), 's.yaml': serviceScenario() },
-      args: ['run', 's.yaml', '--k', '1'],
-      code: 2,
-      stderr: /s\.yaml: invalid scenario "tickets":\n\s+- service "tickets": the state function threw /,
-    }),
-  ),
-  ...thrown.map(
-    (t): Case => ({
-      cls: `service snapshot throws ${t}`,
-      files: { 'tickets.service.ts': SERVICE(`snapshot: () => { throw ${t}; },`), 's.yaml': serviceScenario() },
-      args: ['run', 's.yaml', '--k', '1', '--reporter', 'console'],
-      code: 1,
-      stdout: /service "tickets": its snapshot threw/,
-    }),
-  ),
+  ...thrown.map((t): Case => ({
+    cls: `service state function throws ${t}`,
+    files: {
+      'tickets.service.ts': SERVICE('').replace('state: {},', `state: () => { throw ${t}; },`),
+      's.yaml': serviceScenario(),
+    },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /s\.yaml: invalid scenario "tickets":\n\s+- service "tickets": the state function threw /,
+  })),
+  ...thrown.map((t): Case => ({
+    cls: `service snapshot throws ${t}`,
+    files: { 'tickets.service.ts': SERVICE(`snapshot: () => { throw ${t}; },`), 's.yaml': serviceScenario() },
+    args: ['run', 's.yaml', '--k', '1', '--reporter', 'console'],
+    code: 1,
+    stdout: /service "tickets": its snapshot threw/,
+  })),
   // The same service under a command agent: its world is served, and snapshotted after the program exits.
   {
     cls: 'service snapshot throws under a command agent',
-    files: { 'tickets.service.ts': SERVICE(`snapshot: () => { throw new Error('boom'); },`), 's.yaml': serviceScenario().replace(/agent:[\s\S]*$/, "agent:\n  kind: command\n  task: Open a ticket\n  argv: [sh, -c, 'exit 0']\n") },
+    files: {
+      'tickets.service.ts': SERVICE(`snapshot: () => { throw new Error('boom'); },`),
+      's.yaml': serviceScenario().replace(
+        /agent:[\s\S]*$/,
+        "agent:\n  kind: command\n  task: Open a ticket\n  argv: [sh, -c, 'exit 0']\n",
+      ),
+    },
     args: ['run', 's.yaml', '--k', '1', '--reporter', 'console'],
     code: 1,
     stdout: /service "tickets": its snapshot threw/,
   },
   {
     cls: 'http agent module whose default export is a throwing Proxy',
-    files: { 'over-http.yaml': httpScenario(), 'agent.ts': `export default new Proxy(function agent() {}, { get() { throw undefined; }, apply() { throw undefined; }, getPrototypeOf() { throw undefined; } });\n` },
+    files: {
+      'over-http.yaml': httpScenario(),
+      'agent.ts': `export default new Proxy(function agent() {}, { get() { throw undefined; }, apply() { throw undefined; }, getPrototypeOf() { throw undefined; } });\n`,
+    },
     args: ['run', 'over-http.yaml', '--k', '1'],
     code: 2,
     stderr: /over-http\.yaml: agent\.module \(\.\/agent\.ts\): .*threw/,
@@ -164,7 +175,13 @@ const crashes: Case[] = [
     code: 2,
     stderr: /ro\/report\.html: cannot write the file \(EACCES/,
   },
-  { cls: 'init --dir onto a file', files: { 'a-file': 'x' }, args: ['init', '--dir', 'a-file'], code: 2, stderr: /--dir a-file: expected a folder, but a-file is a file/ },
+  {
+    cls: 'init --dir onto a file',
+    files: { 'a-file': 'x' },
+    args: ['init', '--dir', 'a-file'],
+    code: 2,
+    stderr: /--dir a-file: expected a folder, but a-file is a file/,
+  },
   {
     cls: 'explore --path out of range',
     files: { 's.yaml': SCENARIO('s') },
@@ -174,7 +191,7 @@ const crashes: Case[] = [
   },
   {
     cls: 'mcp-proxy: a server command that does not exist',
-    binary: 'mcp-proxy proxies the process\'s own stdin and stdout',
+    binary: "mcp-proxy proxies the process's own stdin and stdout",
     files: { 'plan.yaml': '[]\n' },
     args: ['mcp-proxy', '--plan', 'plan.yaml', '--', './no-such-server'],
     code: 2,
@@ -182,7 +199,7 @@ const crashes: Case[] = [
   },
   {
     cls: 'mcp-proxy: a server command that is not executable',
-    binary: 'mcp-proxy proxies the process\'s own stdin and stdout',
+    binary: "mcp-proxy proxies the process's own stdin and stdout",
     files: { 'plan.yaml': '[]\n', 'server.sh': 'echo hi\n' },
     args: ['mcp-proxy', '--plan', 'plan.yaml', '--', './server.sh'],
     code: 2,
@@ -190,7 +207,7 @@ const crashes: Case[] = [
   },
   {
     cls: 'mcp-proxy --report onto a folder',
-    binary: 'mcp-proxy proxies the process\'s own stdin and stdout',
+    binary: "mcp-proxy proxies the process's own stdin and stdout",
     files: { 'plan.yaml': '[]\n', 'afolder/x': 'x' },
     args: ['mcp-proxy', '--plan', 'plan.yaml', '--report', 'afolder', '--', 'node', '-e', ''],
     code: 2,
@@ -201,35 +218,88 @@ const crashes: Case[] = [
 const silent: Case[] = [
   // The first drawn code through the binary, where process.exit is the real one; the others in process.
   ...exitCodes.flatMap((n, i): Case[] => [
-    { cls: `process.exit(${n}) at import of faultline.config.ts`, ...(i === 0 && { binary: 'a module calls process.exit' }), files: { 'faultline.config.ts': `process.exit(${n});\nexport default {};\n`, 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: new RegExp(`faultline\\.config\\.ts: the module called process\\.exit\\(${n}\\) while loading`) },
-    { cls: `process.exit(${n}) at import of a service module`, ...(i === 0 && { binary: 'a module calls process.exit' }), files: { 'tickets.service.ts': `process.exit(${n});\n${SERVICE('')}`, 's.yaml': serviceScenario() }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: new RegExp(`s\\.yaml: services\\[0\\] \\(\\./tickets\\.service\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`) },
-    { cls: `process.exit(${n}) at import of an agent module`, ...(i === 0 && { binary: 'a module calls process.exit' }), files: { 'over-http.yaml': httpScenario(), 'agent.ts': `process.exit(${n});\n${HTTP_AGENT('')}` }, args: ['run', 'over-http.yaml', '--k', '1'], code: 2, stderr: new RegExp(`over-http\\.yaml: agent\\.module \\(\\./agent\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`) },
-    { cls: `process.exit(${n}) at import of a .ts scenario`, ...(i === 0 && { binary: 'a module calls process.exit' }), files: { 's.scenario.ts': `process.exit(${n});\nexport default {};\n` }, args: ['run', 's.scenario.ts', '--k', '1'], code: 2, stderr: new RegExp(`s\\.scenario\\.ts: the module called process\\.exit\\(${n}\\) while loading`) },
+    {
+      cls: `process.exit(${n}) at import of faultline.config.ts`,
+      ...(i === 0 && { binary: 'a module calls process.exit' }),
+      files: { 'faultline.config.ts': `process.exit(${n});\nexport default {};\n`, 's.yaml': SCENARIO('s') },
+      args: ['run', 's.yaml', '--k', '1'],
+      code: 2,
+      stderr: new RegExp(`faultline\\.config\\.ts: the module called process\\.exit\\(${n}\\) while loading`),
+    },
+    {
+      cls: `process.exit(${n}) at import of a service module`,
+      ...(i === 0 && { binary: 'a module calls process.exit' }),
+      files: { 'tickets.service.ts': `process.exit(${n});\n${SERVICE('')}`, 's.yaml': serviceScenario() },
+      args: ['run', 's.yaml', '--k', '1'],
+      code: 2,
+      stderr: new RegExp(
+        `s\\.yaml: services\\[0\\] \\(\\./tickets\\.service\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`,
+      ),
+    },
+    {
+      cls: `process.exit(${n}) at import of an agent module`,
+      ...(i === 0 && { binary: 'a module calls process.exit' }),
+      files: { 'over-http.yaml': httpScenario(), 'agent.ts': `process.exit(${n});\n${HTTP_AGENT('')}` },
+      args: ['run', 'over-http.yaml', '--k', '1'],
+      code: 2,
+      stderr: new RegExp(
+        `over-http\\.yaml: agent\\.module \\(\\./agent\\.ts\\): the module called process\\.exit\\(${n}\\) while loading`,
+      ),
+    },
+    {
+      cls: `process.exit(${n}) at import of a .ts scenario`,
+      ...(i === 0 && { binary: 'a module calls process.exit' }),
+      files: { 's.scenario.ts': `process.exit(${n});\nexport default {};\n` },
+      args: ['run', 's.scenario.ts', '--k', '1'],
+      code: 2,
+      stderr: new RegExp(`s\\.scenario\\.ts: the module called process\\.exit\\(${n}\\) while loading`),
+    },
   ]),
   {
     cls: 'defineService: an http route to an unknown tool',
-    files: { 'tickets.service.ts': SERVICE(`http: { baseUrl: 'https://tickets.example.test', routes: [{ method: 'POST', path: '/t', tool: 'close_ticket' }] },`), 's.yaml': serviceScenario() },
+    files: {
+      'tickets.service.ts': SERVICE(
+        `http: { baseUrl: 'https://tickets.example.test', routes: [{ method: 'POST', path: '/t', tool: 'close_ticket' }] },`,
+      ),
+      's.yaml': serviceScenario(),
+    },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
     stderr: /http\.routes\[0\]\.tool: no tool "close_ticket" in this service/,
   },
   {
     cls: 'defineService: http method FETCH',
-    files: { 'tickets.service.ts': SERVICE(`http: { baseUrl: 'https://tickets.example.test', routes: [{ method: 'FETCH' as 'GET', path: '/t', tool: 'open_ticket' }] },`), 's.yaml': serviceScenario() },
+    files: {
+      'tickets.service.ts': SERVICE(
+        `http: { baseUrl: 'https://tickets.example.test', routes: [{ method: 'FETCH' as 'GET', path: '/t', tool: 'open_ticket' }] },`,
+      ),
+      's.yaml': serviceScenario(),
+    },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
     stderr: /http\.routes\[0\]\.method: .*"FETCH"/,
   },
   {
     cls: "defineService: baseUrl 'not a url'",
-    files: { 'tickets.service.ts': SERVICE(`http: { baseUrl: 'not a url', routes: [{ method: 'POST', path: '/t', tool: 'open_ticket' }] },`), 's.yaml': serviceScenario() },
+    files: {
+      'tickets.service.ts': SERVICE(
+        `http: { baseUrl: 'not a url', routes: [{ method: 'POST', path: '/t', tool: 'open_ticket' }] },`,
+      ),
+      's.yaml': serviceScenario(),
+    },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
     stderr: /http\.baseUrl: expected an absolute http\(s\) URL .*got "not a url"/,
   },
   {
     cls: 'defineService: a tool named query_operation_status',
-    files: { 'tickets.service.ts': SERVICE('').replace('open_ticket: {', "query_operation_status: { description: 'mine', risk: 'read', input: z.object({}), run: () => 1 },\n    open_ticket: {"), 's.yaml': serviceScenario() },
+    files: {
+      'tickets.service.ts': SERVICE('').replace(
+        'open_ticket: {',
+        "query_operation_status: { description: 'mine', risk: 'read', input: z.object({}), run: () => 1 },\n    open_ticket: {",
+      ),
+      's.yaml': serviceScenario(),
+    },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
     stderr: /tools\.query_operation_status: the name is reserved/,
@@ -237,7 +307,11 @@ const silent: Case[] = [
   {
     // Issue 43: an unreadable --cassette ran the trial and judged the agent `crashed`, exit 1.
     cls: 'replay --cassette of an unreadable file',
-    files: { 'over-http.yaml': httpScenario(undefined, 'model: { api: openai }\n'), 'agent.ts': HTTP_AGENT(''), 'locked.json': '{}' },
+    files: {
+      'over-http.yaml': httpScenario(undefined, 'model: { api: openai }\n'),
+      'agent.ts': HTTP_AGENT(''),
+      'locked.json': '{}',
+    },
     args: ['replay', 'over-http.yaml', '--cassette', 'locked.json'],
     asUser: true,
     code: 2,
@@ -245,20 +319,30 @@ const silent: Case[] = [
   },
   {
     cls: 'cassette with a duplicate "api" key',
-    files: { 'over-http.yaml': httpScenario(undefined, 'model: { api: openai, cassette: ./dup.cassette.json }\n'), 'agent.ts': HTTP_AGENT(''), 'dup.cassette.json': '{"faultline":"cassette","version":1,"api":"anthropic","api":"openai","entries":[]}' },
+    files: {
+      'over-http.yaml': httpScenario(undefined, 'model: { api: openai, cassette: ./dup.cassette.json }\n'),
+      'agent.ts': HTTP_AGENT(''),
+      'dup.cassette.json': '{"faultline":"cassette","version":1,"api":"anthropic","api":"openai","entries":[]}',
+    },
     args: ['run', 'over-http.yaml', '--k', '1'],
     code: 2,
     stderr: /dup\.cassette\.json:1:\d+: \(root\): the key "api" appears twice/,
   },
   {
     cls: 'mcp-proxy -- false: the server exits at once',
-    binary: 'mcp-proxy proxies the process\'s own stdin and stdout',
+    binary: "mcp-proxy proxies the process's own stdin and stdout",
     files: { 'plan.yaml': '[]\n' },
     args: ['mcp-proxy', '--plan', 'plan.yaml', '--', 'false'],
     code: 2,
     stderr: /the MCP server "false" exited with code 1 before the client closed/,
   },
-  { cls: 'mcp-serve: an unknown scenario', files: {}, args: ['mcp-serve', 'no-such.yaml'], code: 2, stderr: /no scenario file or built-in scenario named "no-such\.yaml"/ },
+  {
+    cls: 'mcp-serve: an unknown scenario',
+    files: {},
+    args: ['mcp-serve', 'no-such.yaml'],
+    code: 2,
+    stderr: /no scenario file or built-in scenario named "no-such\.yaml"/,
+  },
   {
     cls: 'mcp-serve: a scenario with no tools (services: [])',
     files: { 'empty.yaml': 'name: empty\nservices: []\nagent:\n  kind: command\n  argv: [true]\n' },
@@ -266,22 +350,68 @@ const silent: Case[] = [
     code: 2,
     stderr: /empty\.yaml: invalid scenario "empty":\n\s+- services: .*>=1 items/,
   },
-  { cls: 'mcp-serve: a folder of several scenarios', files: { 'many/a.yaml': SCENARIO('a'), 'many/b.yaml': SCENARIO('b') }, args: ['mcp-serve', 'many'], code: 2, stderr: /mcp-serve takes one scenario; "many" holds 2 \(a, b\)/ },
-  { cls: 'mcp-serve --trials 0', files: { 's.yaml': SCENARIO('s') }, args: ['mcp-serve', 's.yaml', '--trials', '0'], code: 2, stderr: /--trials <n>' argument '0' is invalid\. expected a positive integer/ },
-  { cls: 'mcp-serve --seed random', files: { 's.yaml': SCENARIO('s') }, args: ['mcp-serve', 's.yaml', '--seed', 'random'], code: 2, stderr: /mcp-serve needs a seed \(--seed <n>\), not "random"/ },
-  { cls: 'mcp-serve --report onto a folder', files: { 's.yaml': SCENARIO('s'), 'afolder/x': 'x' }, args: ['mcp-serve', 's.yaml', '--report', 'afolder'], code: 2, stderr: /--report afolder: expected a file, but it is a folder/ },
-  { cls: 'mcp-serve --no-such-flag', files: { 's.yaml': SCENARIO('s') }, args: ['mcp-serve', 's.yaml', '--no-such-flag'], code: 2, stderr: /unknown option '--no-such-flag'/ },
-  { cls: "init --dir ''", files: {}, args: ['init', '--dir', ''], code: 2, stderr: /--dir: expected a folder path, got an empty string/, also: async (_r, dir) => expect(await readFile(join(dir, 'faultline.config.ts'), 'utf8').catch(() => 'absent')).toBe('absent') },
+  {
+    cls: 'mcp-serve: a folder of several scenarios',
+    files: { 'many/a.yaml': SCENARIO('a'), 'many/b.yaml': SCENARIO('b') },
+    args: ['mcp-serve', 'many'],
+    code: 2,
+    stderr: /mcp-serve takes one scenario; "many" holds 2 \(a, b\)/,
+  },
+  {
+    cls: 'mcp-serve --trials 0',
+    files: { 's.yaml': SCENARIO('s') },
+    args: ['mcp-serve', 's.yaml', '--trials', '0'],
+    code: 2,
+    stderr: /--trials <n>' argument '0' is invalid\. expected a positive integer/,
+  },
+  {
+    cls: 'mcp-serve --seed random',
+    files: { 's.yaml': SCENARIO('s') },
+    args: ['mcp-serve', 's.yaml', '--seed', 'random'],
+    code: 2,
+    stderr: /mcp-serve needs a seed \(--seed <n>\), not "random"/,
+  },
+  {
+    cls: 'mcp-serve --report onto a folder',
+    files: { 's.yaml': SCENARIO('s'), 'afolder/x': 'x' },
+    args: ['mcp-serve', 's.yaml', '--report', 'afolder'],
+    code: 2,
+    stderr: /--report afolder: expected a file, but it is a folder/,
+  },
+  {
+    cls: 'mcp-serve --no-such-flag',
+    files: { 's.yaml': SCENARIO('s') },
+    args: ['mcp-serve', 's.yaml', '--no-such-flag'],
+    code: 2,
+    stderr: /unknown option '--no-such-flag'/,
+  },
+  {
+    cls: "init --dir ''",
+    files: {},
+    args: ['init', '--dir', ''],
+    code: 2,
+    stderr: /--dir: expected a folder path, got an empty string/,
+    also: async (_r, dir) =>
+      expect(await readFile(join(dir, 'faultline.config.ts'), 'utf8').catch(() => 'absent')).toBe('absent'),
+  },
   {
     cls: 'the same tool name in two services',
-    files: { 'tickets.service.ts': SERVICE(''), 'desk.service.ts': SERVICE('').replace("name: 'tickets'", "name: 'desk'"), 's.yaml': serviceScenario().replace('[./tickets.service.ts]', '[./tickets.service.ts, ./desk.service.ts]') },
+    files: {
+      'tickets.service.ts': SERVICE(''),
+      'desk.service.ts': SERVICE('').replace("name: 'tickets'", "name: 'desk'"),
+      's.yaml': serviceScenario().replace('[./tickets.service.ts]', '[./tickets.service.ts, ./desk.service.ts]'),
+    },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
-    stderr: /s\.yaml: invalid scenario "tickets":\n\s+- services: the tool "open_ticket" is declared by both "tickets" and "desk"/,
+    stderr:
+      /s\.yaml: invalid scenario "tickets":\n\s+- services: the tool "open_ticket" is declared by both "tickets" and "desk"/,
   },
   {
     cls: 'businessKey that is not an input field',
-    files: { 'tickets.service.ts': SERVICE('').replace("risk: 'write',", "risk: 'write', businessKey: 'orderId',"), 's.yaml': serviceScenario() },
+    files: {
+      'tickets.service.ts': SERVICE('').replace("risk: 'write',", "risk: 'write', businessKey: 'orderId',"),
+      's.yaml': serviceScenario(),
+    },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
     stderr: /tools\.open_ticket\.businessKey: "orderId" is not a field of the tool's input \(requestId\)/,
@@ -291,14 +421,34 @@ const silent: Case[] = [
     files: { 's.yaml': SCENARIO('s', 'goal:\n  state: { helpdesk: { t-1: { status: open } } }\n') },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
-    stderr: /s\.yaml: invalid scenario "s":\n\s+- goal\.state\.helpdesk: no service "helpdesk" in this scenario's world/,
+    stderr:
+      /s\.yaml: invalid scenario "s":\n\s+- goal\.state\.helpdesk: no service "helpdesk" in this scenario's world/,
   },
 ];
 
 const hangs: Case[] = [
-  { cls: '--k 1000000000', files: { 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1000000000'], code: 2, stderr: /--k.*at most 100000/ },
-  { cls: 'k: 1e9 in the config file', files: { 'faultline.config.ts': CONFIG('{ k: 1e9 }'), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml'], code: 2, stderr: /faultline\.config\.ts: invalid faultline config:\n\s+- k: .*at most 100000/ },
-  { cls: '.ts scenario that starts a setInterval at import', binary: 'the module leaves a timer in the process', files: { 's.scenario.ts': 'setInterval(() => {}, 1000);\nexport default {};\n' }, args: ['run', 's.scenario.ts', '--k', '1'], code: 2, stderr: /s\.scenario\.ts: invalid scenario/ },
+  {
+    cls: '--k 1000000000',
+    files: { 's.yaml': SCENARIO('s') },
+    args: ['run', 's.yaml', '--k', '1000000000'],
+    code: 2,
+    stderr: /--k.*at most 100000/,
+  },
+  {
+    cls: 'k: 1e9 in the config file',
+    files: { 'faultline.config.ts': CONFIG('{ k: 1e9 }'), 's.yaml': SCENARIO('s') },
+    args: ['run', 's.yaml'],
+    code: 2,
+    stderr: /faultline\.config\.ts: invalid faultline config:\n\s+- k: .*at most 100000/,
+  },
+  {
+    cls: '.ts scenario that starts a setInterval at import',
+    binary: 'the module leaves a timer in the process',
+    files: { 's.scenario.ts': 'setInterval(() => {}, 1000);\nexport default {};\n' },
+    args: ['run', 's.scenario.ts', '--k', '1'],
+    code: 2,
+    stderr: /s\.scenario\.ts: invalid scenario/,
+  },
   {
     cls: 'config file whose default export never settles',
     binary: 'the CLI sees the event loop run empty',
@@ -310,7 +460,10 @@ const hangs: Case[] = [
   {
     cls: 'config file whose default export settles only on a timer that never fires',
     binary: 'the module leaves a timer in the process',
-    files: { 'faultline.config.ts': 'export default await new Promise(() => { setInterval(() => {}, 1000); });\n', 's.yaml': SCENARIO('s') },
+    files: {
+      'faultline.config.ts': 'export default await new Promise(() => { setInterval(() => {}, 1000); });\n',
+      's.yaml': SCENARIO('s'),
+    },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
     env: { FAULTLINE_LOAD_TIMEOUT_MS: '2000' },
@@ -319,12 +472,56 @@ const hangs: Case[] = [
 ];
 
 const misleading: Case[] = [
-  { cls: 'a config file gate that can never hold', files: { 'faultline.config.ts': CONFIG("{ k: 2, gates: ['pass^5>=1'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml'], code: 2, stderr: /faultline\.config\.ts: gates\[0\] "pass\^5>=1" can never hold: pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)/ },
-  { cls: 'a config file outDir that is a file', files: { 'faultline.config.ts': CONFIG("{ outDir: 'afile' }"), afile: 'x', 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: outDir afile: expected a folder, but afile is a file/ },
-  { cls: 'a bad scenarios entry in the config file', files: { 'faultline.config.ts': CONFIG("{ scenarios: ['s.yaml', 'bad.yaml'] }"), 's.yaml': SCENARIO('s'), 'bad.yaml': 'name: bad\n' }, args: ['run', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: scenarios\[1\] \(bad\.yaml\): invalid scenario/ },
-  { cls: 'a bad retryConfigs entry in the config file', files: { 'faultline.config.ts': CONFIG("{ retryConfigs: ['rulebook', 'no-such-config'] }"), 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /faultline\.config\.ts: retryConfigs\[1\] \(no-such-config\): / },
-  { cls: 'network.latency ms: .nan', files: { 's.yaml': SCENARIO('s', 'network:\n  latency: { kind: constant, ms: .nan }\n') }, args: ['run', 's.yaml', '--k', '1'], code: 2, stderr: /network\.latency\.ms: expected a finite number/ },
-  { cls: 'http agent block without module', files: { 'over-http.yaml': httpScenario('') }, args: ['run', 'over-http.yaml', '--k', '1'], code: 2, stderr: /over-http\.yaml: invalid scenario "over-http":\n\s+- agent\.module: required/ },
+  {
+    cls: 'a config file gate that can never hold',
+    files: { 'faultline.config.ts': CONFIG("{ k: 2, gates: ['pass^5>=1'] }"), 's.yaml': SCENARIO('s') },
+    args: ['run', 's.yaml'],
+    code: 2,
+    stderr:
+      /faultline\.config\.ts: gates\[0\] "pass\^5>=1" can never hold: pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)/,
+  },
+  {
+    cls: 'a config file outDir that is a file',
+    files: { 'faultline.config.ts': CONFIG("{ outDir: 'afile' }"), afile: 'x', 's.yaml': SCENARIO('s') },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /faultline\.config\.ts: outDir afile: expected a folder, but afile is a file/,
+  },
+  {
+    cls: 'a bad scenarios entry in the config file',
+    files: {
+      'faultline.config.ts': CONFIG("{ scenarios: ['s.yaml', 'bad.yaml'] }"),
+      's.yaml': SCENARIO('s'),
+      'bad.yaml': 'name: bad\n',
+    },
+    args: ['run', '--k', '1'],
+    code: 2,
+    stderr: /faultline\.config\.ts: scenarios\[1\] \(bad\.yaml\): invalid scenario/,
+  },
+  {
+    cls: 'a bad retryConfigs entry in the config file',
+    files: {
+      'faultline.config.ts': CONFIG("{ retryConfigs: ['rulebook', 'no-such-config'] }"),
+      's.yaml': SCENARIO('s'),
+    },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /faultline\.config\.ts: retryConfigs\[1\] \(no-such-config\): /,
+  },
+  {
+    cls: 'network.latency ms: .nan',
+    files: { 's.yaml': SCENARIO('s', 'network:\n  latency: { kind: constant, ms: .nan }\n') },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /network\.latency\.ms: expected a finite number/,
+  },
+  {
+    cls: 'http agent block without module',
+    files: { 'over-http.yaml': httpScenario('') },
+    args: ['run', 'over-http.yaml', '--k', '1'],
+    code: 2,
+    stderr: /over-http\.yaml: invalid scenario "over-http":\n\s+- agent\.module: required/,
+  },
   {
     cls: 'merge of a tampered report',
     files: {},
@@ -336,7 +533,10 @@ const misleading: Case[] = [
   {
     cls: 'an agent that pollutes Object.prototype in process',
     binary: 'the agent pollutes the process it runs in (--workers 0)',
-    files: { 'over-http.yaml': httpScenario(), 'agent.ts': HTTP_AGENT("(Object.prototype as Record<string, unknown>)['polluted'] = 1;") },
+    files: {
+      'over-http.yaml': httpScenario(),
+      'agent.ts': HTTP_AGENT("(Object.prototype as Record<string, unknown>)['polluted'] = 1;"),
+    },
     args: ['run', 'over-http.yaml', '--k', '1', '--workers', '0', '--reporter', 'console'],
     code: 1,
     stdout: /Object\.prototype/,
@@ -373,16 +573,41 @@ const SPINS = `export default {
 
 /** Issue 22's explore, signal and watchdog classes: refused, reported or kept, never lost. */
 const lost: Case[] = [
-  { cls: 'explore --ignore an unknown rule', files: { 's.yaml': SCENARIO('s') }, args: ['explore', 's.yaml', '--ignore', 'R99', '--runs', '2'], code: 2, stderr: /--ignore: "R99" is not a checker .*, a rule \(R1 to R31\)/ },
-  { cls: 'explore --ignore an unknown checker in a class', files: { 's.yaml': SCENARIO('s') }, args: ['explore', 's.yaml', '--ignore', 'R7,nope/R2', '--runs', '2'], code: 2, stderr: /--ignore: "nope\/R2" is not a checker/ },
-  { cls: 'explore --ignore with an empty entry', files: { 's.yaml': SCENARIO('s') }, args: ['explore', 's.yaml', '--ignore', 'R7,,R9', '--runs', '2'], code: 2, stderr: /--ignore: expected a checker, a rule \(R1 to R31\) or a failure class .*, got an empty name/ },
-  { cls: 'explore --check and --ignore of one checker', files: { 's.yaml': SCENARIO('s') }, args: ['explore', 's.yaml', '--check', 'duplicates', '--ignore', 'duplicates', '--runs', '2'], code: 2, stderr: /--ignore duplicates: the same checker is named by --check/ },
+  {
+    cls: 'explore --ignore an unknown rule',
+    files: { 's.yaml': SCENARIO('s') },
+    args: ['explore', 's.yaml', '--ignore', 'R99', '--runs', '2'],
+    code: 2,
+    stderr: /--ignore: "R99" is not a checker .*, a rule \(R1 to R31\)/,
+  },
+  {
+    cls: 'explore --ignore an unknown checker in a class',
+    files: { 's.yaml': SCENARIO('s') },
+    args: ['explore', 's.yaml', '--ignore', 'R7,nope/R2', '--runs', '2'],
+    code: 2,
+    stderr: /--ignore: "nope\/R2" is not a checker/,
+  },
+  {
+    cls: 'explore --ignore with an empty entry',
+    files: { 's.yaml': SCENARIO('s') },
+    args: ['explore', 's.yaml', '--ignore', 'R7,,R9', '--runs', '2'],
+    code: 2,
+    stderr: /--ignore: expected a checker, a rule \(R1 to R31\) or a failure class .*, got an empty name/,
+  },
+  {
+    cls: 'explore --check and --ignore of one checker',
+    files: { 's.yaml': SCENARIO('s') },
+    args: ['explore', 's.yaml', '--check', 'duplicates', '--ignore', 'duplicates', '--runs', '2'],
+    code: 2,
+    stderr: /--ignore duplicates: the same checker is named by --check/,
+  },
   {
     cls: 'explore of a scenario that fails on its own goes on to the other failure classes',
     files: {},
     args: ['explore', 'order-partial-write-no-idempotency', '--config', 'naive', '--runs', '3'],
     code: 1,
-    stdout: /fails with no added fault \(duplicates\/R23, retry-discipline\/R23\)[^]*: honesty\/R20 at plan 1; shrunk in \d+ steps/,
+    stdout:
+      /fails with no added fault \(duplicates\/R23, retry-discipline\/R23\)[^]*: honesty\/R20 at plan 1; shrunk in \d+ steps/,
   },
   {
     cls: 'a SIGINT while the CLI is still loading',
@@ -391,7 +616,11 @@ const lost: Case[] = [
     args: ['run', 's.yaml', '--k', '2', '--reporter', 'json', '--out', 'out'],
     env: { NODE_OPTIONS: '--import=./sigint.mjs' },
     code: 130,
-    also: async (_r, dir) => expect((JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8')) as { run: { interrupted: boolean } }).run.interrupted).toBe(true),
+    also: async (_r, dir) =>
+      expect(
+        (JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8')) as { run: { interrupted: boolean } }).run
+          .interrupted,
+      ).toBe(true),
   },
   {
     cls: 'a hung trial of run keeps its history',
@@ -400,7 +629,9 @@ const lost: Case[] = [
     args: ['run', 'spins.ts', '--k', '1', '--trial-timeout', '1500', '--reporter', 'json', '--out', 'out'],
     code: 1,
     also: async (_r, dir) => {
-      const report = JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8')) as { cells: { trials: { end: { kind: string }; history?: { type: string; effect?: string }[] }[] }[] };
+      const report = JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8')) as {
+        cells: { trials: { end: { kind: string }; history?: { type: string; effect?: string }[] }[] }[];
+      };
       const trial = report.cells[0]!.trials[0]!;
       expect(trial.end.kind).toBe('hung');
       expect(trial.history?.some((e) => e.type === 'effect' && e.effect === 'order.created')).toBe(true);
@@ -409,25 +640,45 @@ const lost: Case[] = [
 ];
 
 // One trial's agent must end only that trial: its verdict, the other trials, the reports, exit 1.
-const wholeRun: Case[] = [1, 2].map(
-  (workers): Case => ({
-    cls: `an http agent that allocates an array of 2^28 elements, on ${workers} worker${workers === 1 ? '' : 's'}`,
-    binary: 'a worker runs out of heap',
-    files: { 'over-http.yaml': httpScenario(), 'agent.ts': HTTP_AGENT('new Array(2 ** 28).fill(0);') },
-    // The smallest heap a worker takes: the array outgrows it in a fraction of the time 512 MB takes, well inside the bound.
-    args: ['run', 'over-http.yaml', '--k', '2', '--workers', String(workers), '--worker-heap', '32', '--out', 'out', '--reporter', 'console', '--reporter', 'json'],
-    code: 1,
-    // Out of memory, or (on a machine too slow to fill the heap first) the watchdog: the run goes on either way.
-    stdout: /over-http × rulebook: 2 of 2 trials failed[\s\S]*(out of memory: the agent's code allocated past the worker's heap limit of 32 MB \(--worker-heap\)|no answer within the 10000 ms wall-clock watchdog)/,
-    also: async (r, dir) => {
-      expect(r.stderr).not.toMatch(/FATAL ERROR|Last few GCs|heap out of memory/);
-      expect(JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8'))).toMatchObject({ run: { trials: 2 } });
-    },
-  }),
-);
+const wholeRun: Case[] = [1, 2].map((workers): Case => ({
+  cls: `an http agent that allocates an array of 2^28 elements, on ${workers} worker${workers === 1 ? '' : 's'}`,
+  binary: 'a worker runs out of heap',
+  files: { 'over-http.yaml': httpScenario(), 'agent.ts': HTTP_AGENT('new Array(2 ** 28).fill(0);') },
+  // The smallest heap a worker takes: the array outgrows it in a fraction of the time 512 MB takes, well inside the bound.
+  args: [
+    'run',
+    'over-http.yaml',
+    '--k',
+    '2',
+    '--workers',
+    String(workers),
+    '--worker-heap',
+    '32',
+    '--out',
+    'out',
+    '--reporter',
+    'console',
+    '--reporter',
+    'json',
+  ],
+  code: 1,
+  // Out of memory, or (on a machine too slow to fill the heap first) the watchdog: the run goes on either way.
+  stdout:
+    /over-http × rulebook: 2 of 2 trials failed[\s\S]*(out of memory: the agent's code allocated past the worker's heap limit of 32 MB \(--worker-heap\)|no answer within the 10000 ms wall-clock watchdog)/,
+  also: async (r, dir) => {
+    expect(r.stderr).not.toMatch(/FATAL ERROR|Last few GCs|heap out of memory/);
+    expect(JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8'))).toMatchObject({ run: { trials: 2 } });
+  },
+}));
 
 // A heap limit the workers cannot load under was a crash (exit 3, a stack), not a refusal.
-wholeRun.push({ cls: '--worker-heap below what a worker needs to load', files: { 's.yaml': SCENARIO('s') }, args: ['run', 's.yaml', '--worker-heap', '16'], code: 2, stderr: /--worker-heap <mb>' argument '16' is invalid\. expected megabytes, at least 32/ });
+wholeRun.push({
+  cls: '--worker-heap below what a worker needs to load',
+  files: { 's.yaml': SCENARIO('s') },
+  args: ['run', 's.yaml', '--worker-heap', '16'],
+  code: 2,
+  stderr: /--worker-heap <mb>' argument '16' is invalid\. expected megabytes, at least 32/,
+});
 
 const CASES: readonly Case[] = [...crashes, ...silent, ...hangs, ...misleading, ...lost, ...wholeRun];
 
@@ -458,11 +709,15 @@ async function cli(c: Case, cwd: string): Promise<Finished | 'hang'> {
 beforeAll(async () => {
   project = await userProject('fuzz-new', { 'report/s.yaml': SCENARIO('s') });
   // A real report for merge and view to start from.
-  const r = await inProcess(['run', 's.yaml', '--k', '1', '--out', '.', '--reporter', 'json'], { cwd: join(project.path, 'report') });
+  const r = await inProcess(['run', 's.yaml', '--k', '1', '--out', '.', '--reporter', 'json'], {
+    cwd: join(project.path, 'report'),
+  });
   expect(r.code, r.stderr).toBe(0);
 });
 afterAll(async () => {
-  console.info(`fuzz (new surfaces): ${tally.cases} cases, ${tally.crashes} crashes, ${tally.accepted} silently accepted, ${tally.hangs} hangs`);
+  console.info(
+    `fuzz (new surfaces): ${tally.cases} cases, ${tally.crashes} crashes, ${tally.accepted} silently accepted, ${tally.hangs} hangs`,
+  );
   await project.cleanup();
 });
 
@@ -487,7 +742,9 @@ describe('bad input on the surfaces added since the first fuzzing', () => {
         await chmod(project.path, 0o755);
       }
       if (c.cls === 'merge of a tampered report') {
-        const report = JSON.parse(await readFile(join(project.path, 'report/faultline.json'), 'utf8')) as { run: Record<string, unknown> };
+        const report = JSON.parse(await readFile(join(project.path, 'report/faultline.json'), 'utf8')) as {
+          run: Record<string, unknown>;
+        };
         await writeFile(join(dir, 'tampered.json'), JSON.stringify({ ...report, run: { ...report.run, k: 'two' } }));
       }
       const r = await cli(c, dir);

@@ -29,24 +29,72 @@ const SCENARIO = 'name: s\nagent: { task: Open a ticket }\ngoal: { outcome: [com
 const SCRIPTED = "{ name: 'scripted', kind: 'scripted' }";
 
 const wrongTypes: Case[] = [
-  { cls: 'defaults is a number', config: '{ defaults: 5 }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults: Invalid input: expected object, received number/ },
-  { cls: 'defaults.budget of the wrong type', config: "{ defaults: { budget: { maxAttemptsPerCall: 'four' } } }", says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults\.budget\.maxAttemptsPerCall: Invalid input: expected number, received string/ },
-  { cls: 'defaults.services an empty list', config: '{ defaults: { services: [] } }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults\.services: .*(>=1|at least)/ },
-  { cls: 'agents is an object', config: '{ agents: {} }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents: Invalid input: expected array, received object/ },
-  { cls: 'agents is empty', config: '{ agents: [] }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents: list at least one agent, or leave the key out/ },
-  { cls: 'an agent name with spaces', config: "{ agents: [{ name: 'Open AI', kind: 'scripted' }] }", says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents\[0\]\.name: expected a short lowercase name/ },
+  {
+    cls: 'defaults is a number',
+    config: '{ defaults: 5 }',
+    says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults: Invalid input: expected object, received number/,
+  },
+  {
+    cls: 'defaults.budget of the wrong type',
+    config: "{ defaults: { budget: { maxAttemptsPerCall: 'four' } } }",
+    says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults\.budget\.maxAttemptsPerCall: Invalid input: expected number, received string/,
+  },
+  {
+    cls: 'defaults.services an empty list',
+    config: '{ defaults: { services: [] } }',
+    says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults\.services: .*(>=1|at least)/,
+  },
+  {
+    cls: 'agents is an object',
+    config: '{ agents: {} }',
+    says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents: Invalid input: expected array, received object/,
+  },
+  {
+    cls: 'agents is empty',
+    config: '{ agents: [] }',
+    says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents: list at least one agent, or leave the key out/,
+  },
+  {
+    cls: 'an agent name with spaces',
+    config: "{ agents: [{ name: 'Open AI', kind: 'scripted' }] }",
+    says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents\[0\]\.name: expected a short lowercase name/,
+  },
 ];
 
 const unknownKeys: Case[] = [
-  { cls: 'an unknown key in defaults', config: '{ defaults: { servicez: [] } }', says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults: Unrecognized key: "servicez"/ },
-  { cls: 'an unknown key in an agent', config: "{ agents: [{ name: 'a', kind: 'scripted', extra: 1 }] }", says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents\[0\]: Unrecognized key: "extra"/ },
+  {
+    cls: 'an unknown key in defaults',
+    config: '{ defaults: { servicez: [] } }',
+    says: /faultline\.config\.ts: invalid faultline config:\n\s+- defaults: Unrecognized key: "servicez"/,
+  },
+  {
+    cls: 'an unknown key in an agent',
+    config: "{ agents: [{ name: 'a', kind: 'scripted', extra: 1 }] }",
+    says: /faultline\.config\.ts: invalid faultline config:\n\s+- agents\[0\]: Unrecognized key: "extra"/,
+  },
 ];
 
 const modules: Case[] = [
-  { cls: 'an agent module that does not exist', config: "{ agents: [{ name: 'a', module: './nope.ts' }] }", says: /faultline\.config\.ts: agents\[0\]\.module \(\.\/nope\.ts\): no such file \(expected a module to import\)/ },
-  { cls: 'an agent module that imports a package that is not installed', config: "{ agents: [{ name: 'a', module: './bad-import.mjs' }] }", says: /faultline\.config\.ts: agents\[0\]\.module \(\.\/bad-import\.mjs\): the module failed to load: Cannot find package 'no-such-package-here' imported from \S*bad-import\.mjs/ },
-  { cls: 'a default agent module that does not exist', config: "{ defaults: { agent: { kind: 'http', module: './nope.ts' } } }", says: /faultline\.config\.ts: defaults\.agent\.module \(\.\/nope\.ts\): no such file/ },
-  { cls: 'a default service module that does not exist', config: "{ defaults: { services: ['./missing.service.ts'] } }", says: /faultline\.config\.ts: defaults\.services\[0\] \(\.\/missing\.service\.ts\): no such file/ },
+  {
+    cls: 'an agent module that does not exist',
+    config: "{ agents: [{ name: 'a', module: './nope.ts' }] }",
+    says: /faultline\.config\.ts: agents\[0\]\.module \(\.\/nope\.ts\): no such file \(expected a module to import\)/,
+  },
+  {
+    cls: 'an agent module that imports a package that is not installed',
+    config: "{ agents: [{ name: 'a', module: './bad-import.mjs' }] }",
+    says: /faultline\.config\.ts: agents\[0\]\.module \(\.\/bad-import\.mjs\): the module failed to load: Cannot find package 'no-such-package-here' imported from \S*bad-import\.mjs/,
+  },
+  {
+    cls: 'a default agent module that does not exist',
+    config: "{ defaults: { agent: { kind: 'http', module: './nope.ts' } } }",
+    says: /faultline\.config\.ts: defaults\.agent\.module \(\.\/nope\.ts\): no such file/,
+  },
+  {
+    cls: 'a default service module that does not exist',
+    config: "{ defaults: { services: ['./missing.service.ts'] } }",
+    says: /faultline\.config\.ts: defaults\.services\[0\] \(\.\/missing\.service\.ts\): no such file/,
+  },
 ];
 
 // Two agents of one name, at a drawn position: the second is named, with why it matters.
@@ -55,17 +103,22 @@ const duplicates = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), fc.nat(2
   return {
     cls: `agent "${name}" twice after ${before} others`,
     config: `{ agents: [${[...others, `{ name: '${name}', kind: 'scripted' }`, `{ name: '${name}', kind: 'scripted' }`].join(', ')}] }`,
-    says: new RegExp(`faultline\\.config\\.ts: invalid faultline config:\\n\\s+- agents\\[${before + 1}\\]\\.name: "${name}" names two agents; expected each name once`),
+    says: new RegExp(
+      `faultline\\.config\\.ts: invalid faultline config:\\n\\s+- agents\\[${before + 1}\\]\\.name: "${name}" names two agents; expected each name once`,
+    ),
   };
 });
 
 // --agent naming an agent the file does not list.
-const unknownAgent = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/).filter((n) => n !== 'scripted').map((name): Case => ({
-  cls: `--agent ${name}`,
-  config: `{ agents: [${SCRIPTED}] }`,
-  agent: name,
-  says: new RegExp(`--agent ${name}: no such agent in faultline\\.config\\.ts \\(agents: scripted\\)`),
-}));
+const unknownAgent = fc
+  .stringMatching(/^[a-z][a-z0-9-]{0,8}$/)
+  .filter((n) => n !== 'scripted')
+  .map((name): Case => ({
+    cls: `--agent ${name}`,
+    config: `{ agents: [${SCRIPTED}] }`,
+    agent: name,
+    says: new RegExp(`--agent ${name}: no such agent in faultline\\.config\\.ts \\(agents: scripted\\)`),
+  }));
 
 // Every command that reads the config's defaults and agents, with arguments that would otherwise run.
 const COMMANDS: Record<string, readonly string[]> = {
@@ -82,13 +135,21 @@ const PICKING = ['run', 'compare', 'explore', 'sweep', 'list', 'replay'];
 
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
-  project = await userProject('fuzz-project-config', { 's.yaml': SCENARIO, 'bad-import.mjs': "import 'no-such-package-here';\nexport default {};\n" });
+  project = await userProject('fuzz-project-config', {
+    's.yaml': SCENARIO,
+    'bad-import.mjs': "import 'no-such-package-here';\nexport default {};\n",
+  });
 });
 afterAll(() => project.cleanup());
 
 async function refused(c: Case, command: string): Promise<void> {
-  await writeFile(join(project.path, 'faultline.config.ts'), `import { defineConfig } from 'faultline';\nexport default defineConfig(${c.config});\n`);
-  const r = await faultline([...COMMANDS[command]!, ...(c.agent !== undefined ? ['--agent', c.agent] : [])], { cwd: project.path });
+  await writeFile(
+    join(project.path, 'faultline.config.ts'),
+    `import { defineConfig } from 'faultline';\nexport default defineConfig(${c.config});\n`,
+  );
+  const r = await faultline([...COMMANDS[command]!, ...(c.agent !== undefined ? ['--agent', c.agent] : [])], {
+    cwd: project.path,
+  });
   expect(r.code, `${c.cls} on ${command}: ${r.stderr}${r.stdout}`).toBe(2);
   expect(r.stderr, `${c.cls} on ${command}`).toMatch(c.says);
   // Refused before anything ran: no trial, no stack.
@@ -116,8 +177,14 @@ describe('bad defaults and agents in faultline.config.ts are refused (exit 2) by
   });
 
   it('duplicate agent names, and --agent naming no agent of the file', async () => {
-    await fc.assert(fc.asyncProperty(duplicates, fc.constantFrom(...Object.keys(COMMANDS)), (c, command) => refused(c, command)), { numRuns: 4, seed: 27 });
-    await fc.assert(fc.asyncProperty(unknownAgent, fc.constantFrom(...PICKING), (c, command) => refused(c, command)), { numRuns: 4, seed: 27 });
+    await fc.assert(
+      fc.asyncProperty(duplicates, fc.constantFrom(...Object.keys(COMMANDS)), (c, command) => refused(c, command)),
+      { numRuns: 4, seed: 27 },
+    );
+    await fc.assert(
+      fc.asyncProperty(unknownAgent, fc.constantFrom(...PICKING), (c, command) => refused(c, command)),
+      { numRuns: 4, seed: 27 },
+    );
   });
 });
 
@@ -152,7 +219,10 @@ describe('messages that name the config file and its key, not a scenario or a fl
     const folder = join(here.path, `case-${++cases}`);
     await mkdir(folder);
     await writeFile(join(folder, 's.yaml'), SCENARIO);
-    await writeFile(join(folder, 'scripted.yaml'), "name: s\nagent:\n  kind: scripted\n  task: Create order ref-1\n  plan:\n    steps:\n      - tool: create_order\n        input: { clientReference: ref-1, item: book, quantity: 1, amountCents: 1500 }\n");
+    await writeFile(
+      join(folder, 'scripted.yaml'),
+      'name: s\nagent:\n  kind: scripted\n  task: Create order ref-1\n  plan:\n    steps:\n      - tool: create_order\n        input: { clientReference: ref-1, item: book, quantity: 1, amountCents: 1500 }\n',
+    );
     const file = join(folder, 'faultline.config.mjs');
     await writeFile(file, `export default ${config};\n`);
     const r = await inProcess([...command, '--config-file', file]);
@@ -166,17 +236,39 @@ describe('messages that name the config file and its key, not a scenario or a fl
     const kinds = fc.constantFrom(['command', 'argv'], ['function', 'fn']);
     const where = fc.constantFrom('defaults.agent', 'agents[0]');
     await fc.assert(
-      fc.asyncProperty(kinds, where, fc.constantFrom<readonly string[]>(['list'], ['run', '--k', '1'], ['explore', '--runs', '1']), async ([kind, field], at, command) => {
-        const agent = `{ ${at === 'agents[0]' ? "name: 'a', " : ''}kind: '${kind}' }`;
-        const config = at === 'agents[0]' ? `{ scenarios: ['s.yaml'], agents: [${agent}] }` : `{ scenarios: ['s.yaml'], defaults: { agent: ${agent} } }`;
-        await refusedInProcess(config, command, new RegExp(`faultline\\.config\\.mjs: invalid faultline config:\\n\\s+- ${at.replace(/[[\]]/g, '\\$&')}\\.${field}: `));
-      }),
+      fc.asyncProperty(
+        kinds,
+        where,
+        fc.constantFrom<readonly string[]>(['list'], ['run', '--k', '1'], ['explore', '--runs', '1']),
+        async ([kind, field], at, command) => {
+          const agent = `{ ${at === 'agents[0]' ? "name: 'a', " : ''}kind: '${kind}' }`;
+          const config =
+            at === 'agents[0]'
+              ? `{ scenarios: ['s.yaml'], agents: [${agent}] }`
+              : `{ scenarios: ['s.yaml'], defaults: { agent: ${agent} } }`;
+          await refusedInProcess(
+            config,
+            command,
+            new RegExp(
+              `faultline\\.config\\.mjs: invalid faultline config:\\n\\s+- ${at.replace(/[[\]]/g, '\\$&')}\\.${field}: `,
+            ),
+          );
+        },
+      ),
       { numRuns: 8, seed: 43 },
     );
   }, 120_000);
 
   it('a defaults.services name that is no built-in, and a config grep that matches nothing', async () => {
-    await refusedInProcess("{ scenarios: ['s.yaml'], defaults: { services: ['orders', 'nosuch'] } }", ['list'], /faultline\.config\.mjs: invalid faultline config:\n\s+- defaults\.services\[1\]: "nosuch" is not a built-in service \(orders, /);
-    await refusedInProcess("{ scenarios: ['scripted.yaml'], grep: 'zzz', defaults: { services: ['orders'] } }", ['run', '--k', '1'], /faultline\.config\.mjs: grep zzz matches no scenario \(scenarios: s\)/);
+    await refusedInProcess(
+      "{ scenarios: ['s.yaml'], defaults: { services: ['orders', 'nosuch'] } }",
+      ['list'],
+      /faultline\.config\.mjs: invalid faultline config:\n\s+- defaults\.services\[1\]: "nosuch" is not a built-in service \(orders, /,
+    );
+    await refusedInProcess(
+      "{ scenarios: ['scripted.yaml'], grep: 'zzz', defaults: { services: ['orders'] } }",
+      ['run', '--k', '1'],
+      /faultline\.config\.mjs: grep zzz matches no scenario \(scenarios: s\)/,
+    );
   }, 60_000);
 });

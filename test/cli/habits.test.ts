@@ -16,7 +16,8 @@ const LIBRARY = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 const cwd = (): string => dir.path;
-const report = async (out: string): Promise<JsonReport> => parseJsonReport(await readFile(join(dir.path, out, 'faultline.json'), 'utf8'));
+const report = async (out: string): Promise<JsonReport> =>
+  parseJsonReport(await readFile(join(dir.path, out, 'faultline.json'), 'utf8'));
 
 beforeAll(async () => {
   dir = await tempDir('habits');
@@ -25,9 +26,14 @@ afterAll(() => dir.cleanup());
 
 describe('--bail / --max-failures', () => {
   it('in this process: stops at the first failing trial, writes the partial reports marked interrupted, exits 1', async () => {
-    const r = await faultline(['run', '--config', 'naive', '--k', '2', '--bail', '1', '--workers', '0', '--out', 'bail-1'], { cwd: cwd() });
+    const r = await faultline(
+      ['run', '--config', 'naive', '--k', '2', '--bail', '1', '--workers', '0', '--out', 'bail-1'],
+      { cwd: cwd() },
+    );
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain('faultline: stopped after 1 failing trial (--bail 1); the reports cover the 1 trials that finished');
+    expect(r.stderr).toContain(
+      'faultline: stopped after 1 failing trial (--bail 1); the reports cover the 1 trials that finished',
+    );
     expect(r.stdout).toContain('interrupted: the figures cover only the trials that finished');
     const json = await report('bail-1');
     expect(json.run.interrupted).toBe(true);
@@ -39,9 +45,30 @@ describe('--bail / --max-failures', () => {
   });
 
   it('--max-failures is the same flag; with workers and a shard the run stops short of the shard, at least n failing', async () => {
-    const r = await faultline(['run', '--config', 'naive', '--k', '20', '--max-failures', '3', '--workers', '2', '--shard', '1/2', '--out', 'bail-3', '--reporter', 'json'], { cwd: cwd() });
+    const r = await faultline(
+      [
+        'run',
+        '--config',
+        'naive',
+        '--k',
+        '20',
+        '--max-failures',
+        '3',
+        '--workers',
+        '2',
+        '--shard',
+        '1/2',
+        '--out',
+        'bail-3',
+        '--reporter',
+        'json',
+      ],
+      { cwd: cwd() },
+    );
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/stopped after 3 failing trials \(--bail 3\); the reports cover the \d+ trials that finished/);
+    expect(r.stderr).toMatch(
+      /stopped after 3 failing trials \(--bail 3\); the reports cover the \d+ trials that finished/,
+    );
     const json = await report('bail-3');
     expect(json.run.interrupted).toBe(true);
     expect(json.run.shard).toEqual({ index: 1, count: 2 });
@@ -52,8 +79,41 @@ describe('--bail / --max-failures', () => {
 
   it('a run that fails fewer trials than n runs to the end, not marked interrupted; 0 never stops', async () => {
     const [few, zero] = await Promise.all([
-      faultline(['run', 'calendar-end-before-start', 'read-timeout-retry', '--config', 'naive', '--k', '2', '--bail', '5', '--out', 'bail-5', '--reporter', 'json'], { cwd: cwd() }),
-      faultline(['run', 'calendar-end-before-start', '--config', 'naive', '--k', '3', '--bail', '0', '--out', 'bail-0', '--reporter', 'json'], { cwd: cwd() }),
+      faultline(
+        [
+          'run',
+          'calendar-end-before-start',
+          'read-timeout-retry',
+          '--config',
+          'naive',
+          '--k',
+          '2',
+          '--bail',
+          '5',
+          '--out',
+          'bail-5',
+          '--reporter',
+          'json',
+        ],
+        { cwd: cwd() },
+      ),
+      faultline(
+        [
+          'run',
+          'calendar-end-before-start',
+          '--config',
+          'naive',
+          '--k',
+          '3',
+          '--bail',
+          '0',
+          '--out',
+          'bail-0',
+          '--reporter',
+          'json',
+        ],
+        { cwd: cwd() },
+      ),
     ]);
     expect(few.code, few.stderr).toBe(1);
     expect(few.stderr).not.toContain('stopped after');
@@ -63,7 +123,28 @@ describe('--bail / --max-failures', () => {
   });
 
   it('compare takes it too', async () => {
-    const r = await faultline(['compare', 'calendar-end-before-start', 'read-timeout-retry', '--config', 'naive', '--config', 'rulebook', '--k', '4', '--bail', '1', '--workers', '0', '--out', 'bail-compare', '--reporter', 'json'], { cwd: cwd() });
+    const r = await faultline(
+      [
+        'compare',
+        'calendar-end-before-start',
+        'read-timeout-retry',
+        '--config',
+        'naive',
+        '--config',
+        'rulebook',
+        '--k',
+        '4',
+        '--bail',
+        '1',
+        '--workers',
+        '0',
+        '--out',
+        'bail-compare',
+        '--reporter',
+        'json',
+      ],
+      { cwd: cwd() },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect((await report('bail-compare')).run).toMatchObject({ interrupted: true, trials: 1, failedTrials: 1 });
   });
@@ -71,7 +152,9 @@ describe('--bail / --max-failures', () => {
 
 describe('--last-failed', () => {
   it("reruns only the failing cells' scenarios of the last report, then says when nothing failed", async () => {
-    const first = await faultline(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json'], { cwd: cwd() });
+    const first = await faultline(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json'], {
+      cwd: cwd(),
+    });
     expect(first.code, first.stderr).toBe(1);
     const cells = (await report('last')).cells;
     expect(cells).toHaveLength(19);
@@ -79,24 +162,50 @@ describe('--last-failed', () => {
     expect(failing.length).toBeGreaterThan(1);
     expect(failing.length).toBeLessThan(19);
 
-    const again = await faultline(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json', '--last-failed'], { cwd: cwd() });
+    const again = await faultline(
+      ['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json', '--last-failed'],
+      { cwd: cwd() },
+    );
     expect(again.code, again.stderr).toBe(1);
-    expect(again.stderr).toContain(`faultline: --last-failed reruns ${failing.length} scenarios: ${failing.join(', ')}\n`);
+    expect(again.stderr).toContain(
+      `faultline: --last-failed reruns ${failing.length} scenarios: ${failing.join(', ')}\n`,
+    );
     expect((await report('last')).cells.map((c) => c.scenario)).toEqual(failing);
 
     // Typed scenarios are filtered by the report, not replaced by it.
     expect(failing).toContain('email-rate-limit-seconds');
-    const typed = await faultline(['run', 'read-timeout-retry', 'email-rate-limit-seconds', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json', '--last-failed'], { cwd: cwd() });
+    const typed = await faultline(
+      [
+        'run',
+        'read-timeout-retry',
+        'email-rate-limit-seconds',
+        '--config',
+        'naive',
+        '--k',
+        '2',
+        '--out',
+        'last',
+        '--reporter',
+        'json',
+        '--last-failed',
+      ],
+      { cwd: cwd() },
+    );
     expect(typed.code, typed.stderr).toBe(1);
     expect((await report('last')).cells.map((c) => c.scenario)).toEqual(['email-rate-limit-seconds']);
 
-    const fixed = await faultline(['run', '--config', 'rulebook', '--k', '2', '--out', 'last', '--reporter', 'json', '--last-failed'], { cwd: cwd() });
+    const fixed = await faultline(
+      ['run', '--config', 'rulebook', '--k', '2', '--out', 'last', '--reporter', 'json', '--last-failed'],
+      { cwd: cwd() },
+    );
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stderr).toContain('faultline: --last-failed reruns scenario: email-rate-limit-seconds\n');
     const before = await stat(join(dir.path, 'last', 'faultline.json'));
     const nothing = await faultline(['run', '--out', 'last', '--last-failed'], { cwd: cwd() });
     expect(nothing.code, nothing.stderr).toBe(0);
-    expect(nothing.stdout).toBe('--last-failed: nothing failed in last/faultline.json (1 cell, every one passed); nothing to rerun\n');
+    expect(nothing.stdout).toBe(
+      '--last-failed: nothing failed in last/faultline.json (1 cell, every one passed); nothing to rerun\n',
+    );
     // Nothing ran: the last report stays as it was.
     expect((await stat(join(dir.path, 'last', 'faultline.json'))).mtimeMs).toBe(before.mtimeMs);
   });
@@ -105,11 +214,19 @@ describe('--last-failed', () => {
     const text = await readFile(join(LIBRARY, 'calendar-end-before-start.yaml'), 'utf8');
     await writeFile(join(dir.path, 'mine.yaml'), text.replace(/^name: .*$/m, 'name: my-calendar'));
     await copyFile(join(LIBRARY, 'read-timeout-retry.yaml'), join(dir.path, 'passes.yaml'));
-    const first = await faultline(['run', 'mine.yaml', 'passes.yaml', '--config', 'naive', '--k', '1', '--out', 'files', '--reporter', 'json'], { cwd: cwd() });
+    const first = await faultline(
+      ['run', 'mine.yaml', 'passes.yaml', '--config', 'naive', '--k', '1', '--out', 'files', '--reporter', 'json'],
+      { cwd: cwd() },
+    );
     expect(first.code, first.stderr).toBe(1);
-    const again = await faultline(['run', '--config', 'naive', '--k', '1', '--out', 'files', '--reporter', 'json', '--last-failed'], { cwd: cwd() });
+    const again = await faultline(
+      ['run', '--config', 'naive', '--k', '1', '--out', 'files', '--reporter', 'json', '--last-failed'],
+      { cwd: cwd() },
+    );
     expect(again.code, again.stderr).toBe(1);
-    expect((await report('files')).cells.map((c) => [c.scenario, c.refs.scenario])).toEqual([['my-calendar', './mine.yaml']]);
+    expect((await report('files')).cells.map((c) => [c.scenario, c.refs.scenario])).toEqual([
+      ['my-calendar', './mine.yaml'],
+    ]);
   });
 
   it('no previous report: exit 2 naming the file and where the out folder came from', async () => {
@@ -118,9 +235,13 @@ describe('--last-failed', () => {
       faultline(['compare', '--last-failed'], { cwd: cwd() }),
     ]);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toBe('error: --last-failed: no previous report at nowhere/faultline.json (the out folder nowhere, from --out); run once without --last-failed, or point --out at the folder of the last run\n');
+    expect(flag.stderr).toBe(
+      'error: --last-failed: no previous report at nowhere/faultline.json (the out folder nowhere, from --out); run once without --last-failed, or point --out at the folder of the last run\n',
+    );
     expect(byDefault.code).toBe(2);
-    expect(byDefault.stderr).toContain('error: --last-failed: no previous report at reports/faultline.json (the out folder reports, from the default)');
+    expect(byDefault.stderr).toContain(
+      'error: --last-failed: no previous report at reports/faultline.json (the out folder reports, from the default)',
+    );
   });
 
   it("the config file's outDir is named when the folder came from it", async () => {
@@ -138,7 +259,22 @@ describe('--last-failed', () => {
 
 describe('dot and list reporters, --quiet', () => {
   it('dot: a mark per trial on stdout (· passed, F failed), then the summary; no progress on stderr', async () => {
-    const r = await faultline(['run', 'calendar-end-before-start', 'read-timeout-retry', '--config', 'naive', '--k', '3', '--reporter', 'dot', '--workers', '0'], { cwd: cwd() });
+    const r = await faultline(
+      [
+        'run',
+        'calendar-end-before-start',
+        'read-timeout-retry',
+        '--config',
+        'naive',
+        '--k',
+        '3',
+        '--reporter',
+        'dot',
+        '--workers',
+        '0',
+      ],
+      { cwd: cwd() },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout.split('\n')[0]).toBe('FFF···');
     expect(r.stdout).toContain('faultline  seed 1, k = 3, 2 scenarios × 1 configuration, 6 trials (3 failed)');
@@ -146,18 +282,64 @@ describe('dot and list reporters, --quiet', () => {
   });
 
   it('list: a line per finished cell on stdout, then the summary', async () => {
-    const r = await faultline(['run', 'calendar-end-before-start', 'read-timeout-retry', '--config', 'naive', '--k', '2', '--reporter', 'list', '--reporter', 'json', '--out', 'list'], { cwd: cwd() });
+    const r = await faultline(
+      [
+        'run',
+        'calendar-end-before-start',
+        'read-timeout-retry',
+        '--config',
+        'naive',
+        '--k',
+        '2',
+        '--reporter',
+        'list',
+        '--reporter',
+        'json',
+        '--out',
+        'list',
+      ],
+      { cwd: cwd() },
+    );
     expect(r.code, r.stderr).toBe(1);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^✗ naive × calendar-end-before-start: 0\/2 passed \(retry-discipline\) \[\d\/4 trials\]$/);
+    expect(lines[0]).toMatch(
+      /^✗ naive × calendar-end-before-start: 0\/2 passed \(retry-discipline\) \[\d\/4 trials\]$/,
+    );
     expect(lines[1]).toMatch(/^✓ naive × read-timeout-retry: 2\/2 passed \[\d\/4 trials\]$/);
     expect(r.stdout).toContain('reports: list/faultline.json');
   });
 
   it('--quiet: the failing cells only, in the progress and the summary, with a count of what passed', async () => {
     const [quiet, loud] = await Promise.all([
-      faultline(['run', 'calendar-end-before-start', 'read-timeout-retry', '--config', 'naive', '--k', '2', '--quiet', '--reporter', 'console'], { cwd: cwd() }),
-      faultline(['run', 'calendar-end-before-start', 'read-timeout-retry', '--config', 'naive', '--k', '2', '--reporter', 'console'], { cwd: cwd() }),
+      faultline(
+        [
+          'run',
+          'calendar-end-before-start',
+          'read-timeout-retry',
+          '--config',
+          'naive',
+          '--k',
+          '2',
+          '--quiet',
+          '--reporter',
+          'console',
+        ],
+        { cwd: cwd() },
+      ),
+      faultline(
+        [
+          'run',
+          'calendar-end-before-start',
+          'read-timeout-retry',
+          '--config',
+          'naive',
+          '--k',
+          '2',
+          '--reporter',
+          'console',
+        ],
+        { cwd: cwd() },
+      ),
     ]);
     expect(quiet.code).toBe(1);
     expect(quiet.stderr).toMatch(/^✗ naive × calendar-end-before-start: 0\/2 passed/);
@@ -172,7 +354,23 @@ describe('dot and list reporters, --quiet', () => {
   });
 
   it('--quiet with dot: only the failing marks', async () => {
-    const r = await faultline(['run', 'read-timeout-retry', 'calendar-end-before-start', '--config', 'naive', '--k', '2', '--reporter', 'dot', '--quiet', '--workers', '0'], { cwd: cwd() });
+    const r = await faultline(
+      [
+        'run',
+        'read-timeout-retry',
+        'calendar-end-before-start',
+        '--config',
+        'naive',
+        '--k',
+        '2',
+        '--reporter',
+        'dot',
+        '--quiet',
+        '--workers',
+        '0',
+      ],
+      { cwd: cwd() },
+    );
     expect(r.stdout.split('\n')[0]).toBe('FF');
   });
 });
@@ -183,8 +381,20 @@ describe('the flags are documented', () => {
     for (const command of ['run', 'compare']) {
       const help = await faultline([command, '--help'], { cwd: cwd() });
       expect(help.code).toBe(0);
-      const flags = [...help.stdout.matchAll(/^ {2}(?:-[a-z], )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((f) => f !== '--help');
-      expect(flags).toEqual(expect.arrayContaining(['--bail', '--max-failures', '--last-failed', '--watch', '--quiet', '--grep', '--reporter']));
+      const flags = [...help.stdout.matchAll(/^ {2}(?:-[a-z], )?(--[a-z-]+)/gm)]
+        .map((m) => m[1]!)
+        .filter((f) => f !== '--help');
+      expect(flags).toEqual(
+        expect.arrayContaining([
+          '--bail',
+          '--max-failures',
+          '--last-failed',
+          '--watch',
+          '--quiet',
+          '--grep',
+          '--reporter',
+        ]),
+      );
       expect(help.stdout).toMatch(/^ {2}-t, --grep <pattern>/m);
       expect(help.stdout).toContain('console, dot, list, json, junit, markdown or html');
       expect(flags.filter((f) => !new RegExp(`${f}(?![a-z-])`).test(reference))).toEqual([]);

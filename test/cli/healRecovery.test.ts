@@ -50,15 +50,43 @@ let slow: Finished;
 let never: Finished;
 const GATES = ['--gate', 'recovery>=0.9', '--gate', 'recovery_p95_ms<=5000', '--gate', 'recovery>=0.3@95%'];
 const run = (config: string, out: string): Promise<Finished> =>
-  faultline(['run', 'scenarios/mail-outage.yaml', '--config', config, '--k', '4', '--seed', '3', ...GATES, '--reporter', 'console', '--reporter', 'json', '--out', out], { cwd: project.path });
+  faultline(
+    [
+      'run',
+      'scenarios/mail-outage.yaml',
+      '--config',
+      config,
+      '--k',
+      '4',
+      '--seed',
+      '3',
+      ...GATES,
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+      '--out',
+      out,
+    ],
+    { cwd: project.path },
+  );
 
 beforeAll(async () => {
-  project = await userProject('heal-recovery', { 'scenarios/mail-outage.yaml': SCENARIO, 'configs/patient.yaml': PATIENT, 'configs/slow-backoff.yaml': SLOW });
-  [good, slow, never] = await Promise.all([run('configs/patient.yaml', 'good'), run('configs/slow-backoff.yaml', 'slow'), run('no-retry', 'never')]);
+  project = await userProject('heal-recovery', {
+    'scenarios/mail-outage.yaml': SCENARIO,
+    'configs/patient.yaml': PATIENT,
+    'configs/slow-backoff.yaml': SLOW,
+  });
+  [good, slow, never] = await Promise.all([
+    run('configs/patient.yaml', 'good'),
+    run('configs/slow-backoff.yaml', 'slow'),
+    run('no-retry', 'never'),
+  ]);
 });
 afterAll(() => project.cleanup());
 
-const report = async (out: string) => parseJsonReport(await readFile(join(project.path, out, 'faultline.json'), 'utf8'));
+const report = async (out: string) =>
+  parseJsonReport(await readFile(join(project.path, out, 'faultline.json'), 'utf8'));
 
 describe('faultline run with heal and a recovery gate', () => {
   it('passes a runtime that recovers soon after the heal, and shows its time to recover', async () => {
@@ -70,7 +98,12 @@ describe('faultline run with heal and a recovery gate', () => {
     expect(good.stdout).toContain('✓ recovery_p95_ms<=5000 held in 1 cell (worst 1000)');
     expect(good.stdout).toMatch(/✓ recovery>=0\.3@95% held in 1 cell \(worst 95% lower bound 0\.3976\)/);
     const cell = (await report('good')).cells[0]!;
-    expect(cell.metrics.recovery).toMatchObject({ trials: 4, recovered: 4, timeToRecoverMs: { p50: 1_000, p95: 1_000, max: 1_000 }, never: 0 });
+    expect(cell.metrics.recovery).toMatchObject({
+      trials: 4,
+      recovered: 4,
+      timeToRecoverMs: { p50: 1_000, p95: 1_000, max: 1_000 },
+      never: 0,
+    });
     expect(cell.trials.every((t) => t.stats.recovery?.timeToRecoverMs === 1_000)).toBe(true);
   });
 
@@ -78,12 +111,16 @@ describe('faultline run with heal and a recovery gate', () => {
     expect(slow.code, slow.stdout).toBe(1);
     expect(slow.stdout).toContain('✗ recovery>=0.9 failed in 1 of 1 cells: mail-outage × slow-backoff (0)');
     expect(slow.stdout).toContain('✗ recovery_p95_ms<=5000 failed in 1 of 1 cells: mail-outage × slow-backoff (27000)');
-    expect(slow.stdout).toContain('the goal was reached at t=30000ms, 27000ms after the heal at t=3000ms; expected within 5000ms');
+    expect(slow.stdout).toContain(
+      'the goal was reached at t=30000ms, 27000ms after the heal at t=3000ms; expected within 5000ms',
+    );
     const r = await report('slow');
     // The goal itself was reached: only the recovery checker failed.
     expect(r.cells[0]!.metrics.checkFailures).toMatchObject({ 'goal-state': 0, recovery: 4 });
     const verdict = r.cells[0]!.trials[0]!.checks.find((c) => c.name === 'recovery')!.verdict;
-    expect(verdict.valid === false && verdict.message).toContain('the agent was still waiting 27000ms after the heal at t=3000ms, waiting on a call-1 backoff wait of 30000ms from t=0ms: its next request came at t=30000ms; expected at most 2500ms');
+    expect(verdict.valid === false && verdict.message).toContain(
+      'the agent was still waiting 27000ms after the heal at t=3000ms, waiting on a call-1 backoff wait of 30000ms from t=0ms: its next request came at t=30000ms; expected at most 2500ms',
+    );
   });
 
   it('fails a runtime that gives up during the outage: never recovered', async () => {
@@ -93,7 +130,10 @@ describe('faultline run with heal and a recovery gate', () => {
   });
 
   it('replays a trial with the heal in its timeline', async () => {
-    const replay = await faultline(['replay', 'scenarios/mail-outage.yaml', '--config', 'configs/patient.yaml', '--seed', '3', '--trial', '0'], { cwd: project.path });
+    const replay = await faultline(
+      ['replay', 'scenarios/mail-outage.yaml', '--config', 'configs/patient.yaml', '--seed', '3', '--trial', '0'],
+      { cwd: project.path },
+    );
     expect(replay.code, replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/\+3\.000s +heal: the faults end here \(its 1 fault rule stops matching\)/);
     expect(replay.stdout).toMatch(/✓ recovery/);

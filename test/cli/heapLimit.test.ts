@@ -25,13 +25,19 @@ beforeAll(async () => {
   await writeFile(join(dir.path, 'huge-array.ts'), agentScenario('huge-array', 'new Array(2 ** 28).fill(0);'));
   await writeFile(join(dir.path, 'good-agent.ts'), agentScenario('good-agent', ''));
   // 48 MB held from import on: the CLI loads it, a worker limited to 32 MB cannot.
-  await writeFile(join(dir.path, 'ballast.ts'), `(globalThis as Record<string, unknown>)['ballast'] = new Array(6_000_000).fill(1.5);\n${agentScenario('ballast', '')}`);
+  await writeFile(
+    join(dir.path, 'ballast.ts'),
+    `(globalThis as Record<string, unknown>)['ballast'] = new Array(6_000_000).fill(1.5);\n${agentScenario('ballast', '')}`,
+  );
 });
 afterAll(() => dir.cleanup());
 
 describe('an agent that allocates an array of 2^28 elements', () => {
   it('run: its trial crashes out of memory, the trial after it on the same worker passes, reports are written, exit 1', async () => {
-    const r = await faultline(['run', 'huge-array.ts', 'good-agent.ts', '--k', '1', '--workers', '1', ...LIMITS, '--out', 'out'], { cwd: dir.path });
+    const r = await faultline(
+      ['run', 'huge-array.ts', 'good-agent.ts', '--k', '1', '--workers', '1', ...LIMITS, '--out', 'out'],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).not.toMatch(V8_REPORT);
     expect(r.stdout).toContain('reports: out/faultline.json, out/junit.xml, out/summary.md');
@@ -45,7 +51,9 @@ describe('an agent that allocates an array of 2^28 elements', () => {
   });
 
   it('replay: exit 1 with the out-of-memory verdict', async () => {
-    const r = await faultline(['replay', './huge-array.ts', '--seed', '1', '--trial', '0', ...LIMITS], { cwd: dir.path });
+    const r = await faultline(['replay', './huge-array.ts', '--seed', '1', '--trial', '0', ...LIMITS], {
+      cwd: dir.path,
+    });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).not.toMatch(V8_REPORT);
     expect(r.stdout).toContain('huge-array × rulebook, seed 1, trial 0: failed (goal-state)');
@@ -69,13 +77,20 @@ describe('a heap limit the scenarios cannot be loaded under', () => {
   });
 
   it('above the floor, but too small for what the scenario holds from import: exit 2 naming the limit and the files, no stack', async () => {
-    const r = await faultline(['run', 'ballast.ts', 'good-agent.ts', '--k', '1', '--workers', '1', ...LIMITS, '--out', 'ballast-out'], { cwd: dir.path });
+    const r = await faultline(
+      ['run', 'ballast.ts', 'good-agent.ts', '--k', '1', '--workers', '1', ...LIMITS, '--out', 'ballast-out'],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/^error: --worker-heap 32: a worker ran out of memory while loading the scenarios \(\S*ballast\.ts, \S*good-agent\.ts\) under its heap limit of 32 MB; give it more \(the default is 512 MB\)$/m);
+    expect(r.stderr).toMatch(
+      /^error: --worker-heap 32: a worker ran out of memory while loading the scenarios \(\S*ballast\.ts, \S*good-agent\.ts\) under its heap limit of 32 MB; give it more \(the default is 512 MB\)$/m,
+    );
     expect(r.stderr).not.toMatch(/faultline crashed|\n\s+at /);
     expect(r.stderr).not.toMatch(V8_REPORT);
     // With the default limit the same files run.
-    const ok = await faultline(['run', 'ballast.ts', '--k', '1', '--workers', '1', '--out', 'ballast-ok'], { cwd: dir.path });
+    const ok = await faultline(['run', 'ballast.ts', '--k', '1', '--workers', '1', '--out', 'ballast-ok'], {
+      cwd: dir.path,
+    });
     expect(ok.code, ok.stderr).toBe(0);
   });
 });

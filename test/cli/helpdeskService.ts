@@ -24,19 +24,28 @@ export interface HelpdeskOptions {
 }
 
 /** A helpdesk service a user declares with `defineService`, as the text of its module. */
-export const helpdeskService = ({ tool = 'open_ticket', effect = 'ticket.opened', moreTools = '', routes }: HelpdeskOptions = {}): string => `import { defineService, ServiceError, z } from 'faultline';
+export const helpdeskService = ({
+  tool = 'open_ticket',
+  effect = 'ticket.opened',
+  moreTools = '',
+  routes,
+}: HelpdeskOptions = {}): string => `import { defineService, ServiceError, z } from 'faultline';
 
 export default defineService({
   name: 'helpdesk',
   state: (): Record<string, { requestId: string; subject: string }> => ({}),
   tools: {
 ${openTicketTool(tool, effect)}${moreTools}  },
-${routes === undefined ? '' : `  http: {
+${
+  routes === undefined
+    ? ''
+    : `  http: {
     baseUrl: 'https://helpdesk.example.test',
     routes: [${routes.join(', ')}],
     error: (e: ServiceError) => ({ body: { errors: [{ code: e.code, detail: e.message }] } }),
   },
-`}});
+`
+}});
 `;
 
 /** The POST route of the open_ticket tool. */

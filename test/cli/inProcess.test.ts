@@ -25,7 +25,11 @@ agent:
 
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
-  project = await userProject('in-process', { 's.yaml': `name: s\n${ORDER_AGENT_YAML}`, 't.yaml': TICKETS, 'tickets.service.ts': SERVICE });
+  project = await userProject('in-process', {
+    's.yaml': `name: s\n${ORDER_AGENT_YAML}`,
+    't.yaml': TICKETS,
+    'tickets.service.ts': SERVICE,
+  });
 });
 afterAll(() => project.cleanup());
 

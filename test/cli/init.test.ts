@@ -32,18 +32,24 @@ describe('faultline init', () => {
     for (const f of FILES) expect(init.stdout).toMatch(new RegExp(`created +${f.replaceAll('.', '\\.')}\\n`));
     expect(init.stdout).toContain('added    package.json script "faultline": "faultline run"');
     // The user's package.json keeps its content and its four-space indentation.
-    expect(await read('package.json')).toBe('{\n    "name": "shop",\n    "scripts": {\n        "test": "vitest",\n        "faultline": "faultline run"\n    }\n}\n');
+    expect(await read('package.json')).toBe(
+      '{\n    "name": "shop",\n    "scripts": {\n        "test": "vitest",\n        "faultline": "faultline run"\n    }\n}\n',
+    );
 
     const run = await faultline(['run'], { cwd: dir.path });
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/✓ helpdesk-partial-write +1\.000 \[0\.40, 1\.00\] +1\.000 \[0\.02, 1\.00\] +1\.000 \[0\.87, 1\.00\] +4\/4/);
+    expect(run.stdout).toMatch(
+      /✓ helpdesk-partial-write +1\.000 \[0\.40, 1\.00\] +1\.000 \[0\.02, 1\.00\] +1\.000 \[0\.87, 1\.00\] +4\/4/,
+    );
     expect(run.stdout).toContain('reports: reports/faultline/faultline.json');
 
     const naive = await faultline(['run', '--config', 'naive'], { cwd: dir.path });
     expect(naive.code).toBe(1);
     expect(naive.stdout).toContain('ticket.created happened 2 times, expected 1');
-    expect(naive.stdout).toContain('replay: faultline replay faultline/scenarios/helpdesk-partial-write.scenario.ts --config naive --seed 1 --trial 0');
+    expect(naive.stdout).toContain(
+      'replay: faultline replay faultline/scenarios/helpdesk-partial-write.scenario.ts --config naive --seed 1 --trial 0',
+    );
     // Three CLI processes, each loading TypeScript through tsx: on a busy machine (a load of 14 per core here) that takes minutes.
   });
 
@@ -56,7 +62,9 @@ describe('faultline init', () => {
     const again = await faultline(['init'], { cwd: dir.path });
     expect(again.code).toBe(0);
     for (const f of FILES) expect(again.stdout).toContain(`skipped  ${f} (it exists)`);
-    expect(again.stdout).toContain('skipped  package.json script "faultline": "faultline run" (package.json already has a "faultline" script)');
+    expect(again.stdout).toContain(
+      'skipped  package.json script "faultline": "faultline run" (package.json already has a "faultline" script)',
+    );
     expect(again.stdout).toContain('6 skipped: nothing was overwritten');
     expect(await read('faultline.config.ts')).toBe('// mine\nexport default {};\n');
     expect(await read('package.json')).toBe(pkg);
@@ -65,7 +73,9 @@ describe('faultline init', () => {
   it('without a package.json, writes the files and says why the script was skipped', async () => {
     const init = await faultline(['init'], { cwd: dir.path });
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain('skipped  package.json script "faultline": "faultline run" (there is no package.json here');
+    expect(init.stdout).toContain(
+      'skipped  package.json script "faultline": "faultline run" (there is no package.json here',
+    );
     expect(await read('.github/workflows/faultline.yml')).toContain('run: npm run faultline');
   });
 });
@@ -83,10 +93,20 @@ describe('faultline init --example', () => {
     await writeFile(join(dir.path, 'package.json'), '{ "name": "shop", "type": "module" }\n');
     const init = await faultline(['init', '--example', 'helpdesk'], { cwd: dir.path });
     expect(init.code, init.stderr).toBe(0);
-    for (const f of ['faultline.config.ts', 'faultline/examples/helpdesk/ticket-over-http.yaml', 'faultline/examples/helpdesk/ticket-partial-write.yaml', 'faultline/examples/helpdesk/code/helpdesk.service.ts', 'faultline/examples/helpdesk/code/agent.ts', 'faultline/examples/helpdesk/code/openTicket.ts', '.github/workflows/faultline.yml']) {
+    for (const f of [
+      'faultline.config.ts',
+      'faultline/examples/helpdesk/ticket-over-http.yaml',
+      'faultline/examples/helpdesk/ticket-partial-write.yaml',
+      'faultline/examples/helpdesk/code/helpdesk.service.ts',
+      'faultline/examples/helpdesk/code/agent.ts',
+      'faultline/examples/helpdesk/code/openTicket.ts',
+      '.github/workflows/faultline.yml',
+    ]) {
       expect(init.stdout).toMatch(new RegExp(`created +${f.replaceAll('.', '\\.')}\\n`));
     }
-    expect(await read('faultline/examples/helpdesk/code/helpdesk.service.ts')).toBe(await readFile(join(REPO, 'scenarios/examples/helpdesk/code/helpdesk.service.ts'), 'utf8'));
+    expect(await read('faultline/examples/helpdesk/code/helpdesk.service.ts')).toBe(
+      await readFile(join(REPO, 'scenarios/examples/helpdesk/code/helpdesk.service.ts'), 'utf8'),
+    );
     expect(await read('faultline.config.ts')).toContain("scenarios: ['faultline/examples/helpdesk/*.yaml']");
     expect(init.stdout).toMatch(/needs: npm i -D -E msw@\d+\.\d+\.\d+\n/);
     // No starter files beside the example.
@@ -115,7 +135,9 @@ describe('faultline init --example', () => {
   it('refuses an unknown example with exit 2, naming the ones there are, and writes nothing', async () => {
     const r = await faultline(['init', '--example', 'helpdesks'], { cwd: dir.path });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--example "helpdesks": no such example; expected one of helpdesk, sdk-agents, local-commands');
+    expect(r.stderr).toContain(
+      '--example "helpdesks": no such example; expected one of helpdesk, sdk-agents, local-commands',
+    );
     expect(r.stdout).toBe('');
     await expect(read('faultline.config.ts')).rejects.toThrow(/ENOENT/);
   });
@@ -131,20 +153,27 @@ describe('faultline init --example', () => {
     // The example's config is the project's: not a second copy in the example's folder.
     expect(init.stdout).not.toContain('faultline/examples/sdk-agents/faultline.config.ts');
     expect(init.stdout).not.toContain('faultline/examples/helpdesk/ticket-');
-    expect(init.stdout).toMatch(/needs: npm i -D -E msw@[\d.]+ openai@[\d.]+ ai@[\d.]+ @ai-sdk\/openai@[\d.]+ @openai\/agents@[\d.]+ @anthropic-ai\/sdk@[\d.]+\n/);
-    expect(init.stdout).toContain('next: npx faultline run   (each scenario once per agent of the config, every cell labelled by its agent)');
+    expect(init.stdout).toMatch(
+      /needs: npm i -D -E msw@[\d.]+ openai@[\d.]+ ai@[\d.]+ @ai-sdk\/openai@[\d.]+ @openai\/agents@[\d.]+ @anthropic-ai\/sdk@[\d.]+\n/,
+    );
+    expect(init.stdout).toContain(
+      'next: npx faultline run   (each scenario once per agent of the config, every cell labelled by its agent)',
+    );
     const config = await read('faultline.config.ts');
     expect(config.trimEnd().split('\n').length).toBeLessThan(30);
-    expect(config).toContain("agents: [");
+    expect(config).toContain('agents: [');
     // One copy of the scenario, whatever the number of agents: no agent module, no services in it.
     const scenario = await read('faultline/examples/sdk-agents/ticket-partial-write.yaml');
     expect(scenario).not.toMatch(/module:|services:/);
 
     const run = await faultline(['run', '--reporter', 'console', '--reporter', 'json'], { cwd: dir.path });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    for (const agent of ['openai', 'ai-sdk', 'agents-sdk']) expect(run.stderr).toContain(`✓ ${agent} × sdk-helpdesk-partial-write: 4/4 passed`);
+    for (const agent of ['openai', 'ai-sdk', 'agents-sdk'])
+      expect(run.stderr).toContain(`✓ ${agent} × sdk-helpdesk-partial-write: 4/4 passed`);
     expect(run.stderr).toContain('✓ rulebook × sdk-helpdesk-partial-write-anthropic: 4/4 passed');
-    const report = JSON.parse(await read('reports/faultline/faultline.json')) as { cells: { scenario: string; config: string; refs: { agent?: string }; status: string }[] };
+    const report = JSON.parse(await read('reports/faultline/faultline.json')) as {
+      cells: { scenario: string; config: string; refs: { agent?: string }; status: string }[];
+    };
     expect(report.cells.map((c) => `${c.scenario} ${c.config} ${c.refs.agent ?? '-'} ${c.status}`).sort()).toEqual([
       'sdk-helpdesk-partial-write agents-sdk agents-sdk passed',
       'sdk-helpdesk-partial-write ai-sdk ai-sdk passed',

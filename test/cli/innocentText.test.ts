@@ -79,11 +79,17 @@ beforeAll(async () => {
   await writeFile(join(cwd, 'innocent-final.yaml'), FINAL);
   await writeFile(join(cwd, 'summary-run.md'), '');
   await mkdir(join(cwd, 'files'));
-  for (const name of ['token', 'secret', 'api_key', 'passwd']) await writeFile(join(cwd, 'files', name), 'a file, not a folder\n');
+  for (const name of ['token', 'secret', 'api_key', 'passwd'])
+    await writeFile(join(cwd, 'files', name), 'a file, not a folder\n');
   const scenarios = ['innocent-scripted.yaml', 'innocent-final.yaml', 'innocent-function.ts'];
   [run, compare] = await Promise.all([
-    faultline(['run', ...scenarios, '--k', '2', '--out', 'run'], { cwd, env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-run.md') } }),
-    faultline(['compare', ...scenarios, '--config', 'rulebook', '--config', 'naive', '--k', '2', '--out', 'compare'], { cwd }),
+    faultline(['run', ...scenarios, '--k', '2', '--out', 'run'], {
+      cwd,
+      env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-run.md') },
+    }),
+    faultline(['compare', ...scenarios, '--config', 'rulebook', '--config', 'naive', '--k', '2', '--out', 'compare'], {
+      cwd,
+    }),
   ]);
   const report = parseJsonReport(await readFile(join(cwd, 'run', 'faultline.json'), 'utf8'));
   for (const cell of report.cells) {
@@ -92,8 +98,17 @@ beforeAll(async () => {
     replays.push({ text, json });
   }
   // faultline's own messages about a flag's path: `--out` onto a file.
-  for (const path of ['/etc/passwd', join(cwd, 'files', 'token'), join(cwd, 'files', 'secret'), join(cwd, 'files', 'api_key'), join(cwd, 'files', 'passwd')]) {
-    outErrors.push({ path, run: await faultline(['run', 'innocent-scripted.yaml', '--k', '1', '--out', path], { cwd }) });
+  for (const path of [
+    '/etc/passwd',
+    join(cwd, 'files', 'token'),
+    join(cwd, 'files', 'secret'),
+    join(cwd, 'files', 'api_key'),
+    join(cwd, 'files', 'passwd'),
+  ]) {
+    outErrors.push({
+      path,
+      run: await faultline(['run', 'innocent-scripted.yaml', '--k', '1', '--out', path], { cwd }),
+    });
   }
 });
 afterAll(() => dir.cleanup());
@@ -106,7 +121,14 @@ describe('innocent text reaches every output as written', () => {
   });
 
   it('console: run, compare, replay (text and --json) hold no [REDACTED] and show the texts', () => {
-    const consoles: [string, Finished][] = [['run', run], ['compare', compare], ...replays.flatMap((p, i): [string, Finished][] => [[`replay ${i}`, p.text], [`replay ${i} --json`, p.json]])];
+    const consoles: [string, Finished][] = [
+      ['run', run],
+      ['compare', compare],
+      ...replays.flatMap((p, i): [string, Finished][] => [
+        [`replay ${i}`, p.text],
+        [`replay ${i} --json`, p.json],
+      ]),
+    ];
     for (const [what, r] of consoles) {
       expect(r.stderr).not.toMatch(/crashed/);
       expect(`${r.stdout}\n${r.stderr}`, what).not.toContain('[REDACTED]');

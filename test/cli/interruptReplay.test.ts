@@ -32,29 +32,59 @@ describe('Ctrl-C during a run', () => {
     expect(report.run.trials).toBeLessThan(19 * 200);
     // Every finished trial is in its cell's verdict summary: none was cut off half-way and lost.
     for (const cell of report.cells) expect(cell.verdicts.reduce((a, g) => a + g.trials, 0)).toBe(cell.metrics.trials);
-    expect(await readFile(join(dir.path, 'partial', 'junit.xml'), 'utf8')).toContain('<property name="interrupted" value="true"/>');
+    expect(await readFile(join(dir.path, 'partial', 'junit.xml'), 'utf8')).toContain(
+      '<property name="interrupted" value="true"/>',
+    );
   });
 });
 
 describe('faultline replay', () => {
   it("reproduces a failing trial's history exactly, from the command line in the report", async () => {
-    const run = await faultline(['run', 'order-partial-write-no-idempotency', 'payment-quota-exceeded', '--config', 'naive', '--seed', '42', '--k', '3', '--reporter', 'json', '--out', 'naive-report'], {
-      cwd: dir.path,
-    });
+    const run = await faultline(
+      [
+        'run',
+        'order-partial-write-no-idempotency',
+        'payment-quota-exceeded',
+        '--config',
+        'naive',
+        '--seed',
+        '42',
+        '--k',
+        '3',
+        '--reporter',
+        'json',
+        '--out',
+        'naive-report',
+      ],
+      {
+        cwd: dir.path,
+      },
+    );
     expect(run.code).toBe(1);
     const report = parseJsonReport(await readFile(join(dir.path, 'naive-report', 'faultline.json'), 'utf8'));
-    const failed = report.cells.flatMap((c) => c.trials).filter((t) => t.status === 'failed' && t.failed.includes('duplicates'));
+    const failed = report.cells
+      .flatMap((c) => c.trials)
+      .filter((t) => t.status === 'failed' && t.failed.includes('duplicates'));
     const trial = failed.at(-1)!;
-    expect(trial.replay).toBe(`faultline replay order-partial-write-no-idempotency --config naive --seed 42 --trial ${trial.index}`);
+    expect(trial.replay).toBe(
+      `faultline replay order-partial-write-no-idempotency --config naive --seed 42 --trial ${trial.index}`,
+    );
     const args = trial.replay.split(' ').slice(1);
 
-    const [json, text] = await Promise.all([faultline([...args, '--json'], { cwd: dir.path }), faultline(args, { cwd: dir.path })]);
+    const [json, text] = await Promise.all([
+      faultline([...args, '--json'], { cwd: dir.path }),
+      faultline(args, { cwd: dir.path }),
+    ]);
     expect(json.code, json.stderr).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual(trial.history);
 
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain(`order-partial-write-no-idempotency × naive, seed 42, trial ${trial.index}: failed (${trial.failed.join(', ')})`);
-    expect(text.stdout).toContain(`trial ${trial.index} of order-partial-write-no-idempotency under naive (seed ${trial.seed})`);
+    expect(text.stdout).toContain(
+      `order-partial-write-no-idempotency × naive, seed 42, trial ${trial.index}: failed (${trial.failed.join(', ')})`,
+    );
+    expect(text.stdout).toContain(
+      `trial ${trial.index} of order-partial-write-no-idempotency under naive (seed ${trial.seed})`,
+    );
     const duplicates = trial.checks.find((c) => c.name === 'duplicates')!.verdict;
     expect(duplicates.valid).toBe(false);
     if (duplicates.valid === false) expect(text.stdout).toContain(`✗ duplicates: ${duplicates.message}`);

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, start, tempDir } from './faultline.js';
 import { inProcess } from './inProcess.js';
-import { agentScenario, EXITS_SEVEN, LOOPS_FOREVER, REJECTS_UNHANDLED, SABOTAGES_DATE, THROWS_IN_TIMER } from './misbehavingAgents.js';
+import {
+  agentScenario,
+  EXITS_SEVEN,
+  LOOPS_FOREVER,
+  REJECTS_UNHANDLED,
+  SABOTAGES_DATE,
+  THROWS_IN_TIMER,
+} from './misbehavingAgents.js';
 
 /**
  * The commands a failing run prints (`replay`, `sweep --replay`) and `explore` run the agent's
@@ -25,26 +32,55 @@ beforeAll(async () => {
   await writeFile(join(dir.path, 'timer.ts'), agentScenario('timer', THROWS_IN_TIMER));
   await writeFile(join(dir.path, 'date.ts'), agentScenario('date', SABOTAGES_DATE));
   // Loads in the CLI, spins as it loads on a worker: the worker never says it is ready.
-  await writeFile(join(dir.path, 'spins-at-load.ts'), `import { isMainThread } from 'node:worker_threads';\nif (!isMainThread) for (;;) { /* spin */ }\n${agentScenario('spins-at-load', '')}`);
+  await writeFile(
+    join(dir.path, 'spins-at-load.ts'),
+    `import { isMainThread } from 'node:worker_threads';\nif (!isMainThread) for (;;) { /* spin */ }\n${agentScenario('spins-at-load', '')}`,
+  );
 });
 afterAll(() => dir.cleanup());
 
 const binary = (args: readonly string[]) => faultline(args, { cwd: dir.path });
-const run = (args: readonly string[], options: { signals?: EventEmitter } = {}) => inProcess(args, { cwd: dir.path, ...options });
+const run = (args: readonly string[], options: { signals?: EventEmitter } = {}) =>
+  inProcess(args, { cwd: dir.path, ...options });
 
 describe('faultline run --workers 0: agents in the CLI process', () => {
   it('process.exit(0), an unhandled rejection, a throw in a timer and Date.prototype sabotage each crash their own trial; the run reports and exits 1', async () => {
     // The binary: agent code that calls process.exit runs in the CLI's own process here.
-    const r = await binary(['run', './exits-zero.ts', './rejects.ts', './timer.ts', './date.ts', './exits.ts', '--workers', '0', '--k', '1', '--reporter', 'console', '--reporter', 'json', '--out', 'in-process']);
+    const r = await binary([
+      'run',
+      './exits-zero.ts',
+      './rejects.ts',
+      './timer.ts',
+      './date.ts',
+      './exits.ts',
+      '--workers',
+      '0',
+      '--k',
+      '1',
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+      '--out',
+      'in-process',
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const line = (name: string): string => new RegExp(`✗ ${name} × rulebook: .*\\n\\s+trial 0: (.*)`).exec(r.stdout)?.[1] ?? `no failure line for ${name} in:\n${r.stdout}`;
+    const line = (name: string): string =>
+      new RegExp(`✗ ${name} × rulebook: .*\\n\\s+trial 0: (.*)`).exec(r.stdout)?.[1] ??
+      `no failure line for ${name} in:\n${r.stdout}`;
     expect(line('exits-zero')).toContain('the agent crashed before finishing: the agent called process.exit(0)');
     expect(line('exits')).toContain('the agent crashed before finishing: the agent called process.exit(7)');
-    expect(line('rejects')).toContain('the agent crashed before finishing: unhandled promise rejection: Error: nobody handles this');
+    expect(line('rejects')).toContain(
+      'the agent crashed before finishing: unhandled promise rejection: Error: nobody handles this',
+    );
     expect(line('timer')).toContain('the agent crashed before finishing: uncaught exception: Error: boom in a timer');
-    expect(line('date')).toContain("the agent changed the process's shared globals (Date.prototype.toISOString was replaced)");
-    const report = JSON.parse(await readFile(join(dir.path, 'in-process', 'faultline.json'), 'utf8')) as { cells: unknown[] };
+    expect(line('date')).toContain(
+      "the agent changed the process's shared globals (Date.prototype.toISOString was replaced)",
+    );
+    const report = JSON.parse(await readFile(join(dir.path, 'in-process', 'faultline.json'), 'utf8')) as {
+      cells: unknown[];
+    };
     expect(report.cells).toHaveLength(5);
   });
 });
@@ -62,7 +98,9 @@ describe('faultline replay of a misbehaving agent', () => {
   it('an unhandled rejection: exit 1 with the crashed verdict, no raw stack', async () => {
     const r = await run(['replay', './rejects.ts']);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toContain('the agent crashed before finishing: unhandled promise rejection: Error: nobody handles this');
+    expect(r.stdout).toContain(
+      'the agent crashed before finishing: unhandled promise rejection: Error: nobody handles this',
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
@@ -71,10 +109,17 @@ describe('faultline replay of a misbehaving agent', () => {
     expect(r.code, r.stderr).toBe(1);
     const history = JSON.parse(r.stdout) as { type: string; effect?: string; status?: string; message?: string }[];
     expect(history.some((e) => e.type === 'effect' && e.effect === 'order.created')).toBe(true);
-    expect(history.at(-1)).toMatchObject({ type: 'trial_end', status: 'hung', message: expect.stringMatching(/no answer within the 1500 ms wall-clock watchdog/) as unknown });
+    expect(history.at(-1)).toMatchObject({
+      type: 'trial_end',
+      status: 'hung',
+      message: expect.stringMatching(/no answer within the 1500 ms wall-clock watchdog/) as unknown,
+    });
   });
 
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
     it(`a synchronous endless loop under a watchdog that never fires: ${signal} ends it with ${code}`, async () => {
       const started = start(['replay', './loops.ts', '--trial-timeout', '600000'], { cwd: dir.path });
       await new Promise((resolve) => setTimeout(resolve, 4000));
@@ -88,13 +133,39 @@ describe('faultline replay of a misbehaving agent', () => {
 
 describe('faultline sweep --replay and explore of a misbehaving agent', () => {
   it('sweep --replay: exit 1 with the verdict', async () => {
-    const r = await run(['sweep', './exits.ts', '--config', 'rulebook', '--fault', 'rate_limit', '--lambda', '0.1', '--replay', '0']);
+    const r = await run([
+      'sweep',
+      './exits.ts',
+      '--config',
+      'rulebook',
+      '--fault',
+      'rate_limit',
+      '--lambda',
+      '0.1',
+      '--replay',
+      '0',
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain('the agent called process.exit(7)');
   });
 
   it('sweep of an endless loop: every trial hung within the watchdog, exit 0 with its reports', async () => {
-    const r = await run(['sweep', './loops.ts', '--config', 'rulebook', '--fault', 'rate_limit', '--lambda', '0', '--k', '1', '--trial-timeout', '1500', '--reporter', 'console']);
+    const r = await run([
+      'sweep',
+      './loops.ts',
+      '--config',
+      'rulebook',
+      '--fault',
+      'rate_limit',
+      '--lambda',
+      '0',
+      '--k',
+      '1',
+      '--trial-timeout',
+      '1500',
+      '--reporter',
+      'console',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('loops');
   });
@@ -105,7 +176,9 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
     // The signal once the worker's process is there: before it, the CLI had no worker to wait for.
     const hosted = (): boolean => {
       try {
-        return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'worker_threads'], { encoding: 'utf8' }).trim() !== '';
+        return (
+          execFileSync('pgrep', ['-P', String(process.pid), '-f', 'worker_threads'], { encoding: 'utf8' }).trim() !== ''
+        );
       } catch {
         return false;
       }

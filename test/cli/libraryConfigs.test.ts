@@ -27,11 +27,33 @@ describe.each([
   it(`runs ${library}'s policy over library scenarios, judged by every checker, with a replay line that reproduces the history`, async () => {
     const out = `${config}-report`;
     // The libraries retry every error by default: a quota error is retried, which the checkers catch (R5).
-    const run = await faultline(['run', 'payment-quota-exceeded', 'read-timeout-retry', '--config', config, '--k', '2', '--seed', '11', '--reporter', 'console', '--reporter', 'json', '--out', out], { cwd: dir.path });
+    const run = await faultline(
+      [
+        'run',
+        'payment-quota-exceeded',
+        'read-timeout-retry',
+        '--config',
+        config,
+        '--k',
+        '2',
+        '--seed',
+        '11',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+        '--out',
+        out,
+      ],
+      { cwd: dir.path },
+    );
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.code, run.stderr).toBe(1);
     const r = await report(out);
-    expect(r.cells.map((c) => `${c.scenario} × ${c.config}`)).toEqual([`payment-quota-exceeded × ${config}`, `read-timeout-retry × ${config}`]);
+    expect(r.cells.map((c) => `${c.scenario} × ${c.config}`)).toEqual([
+      `payment-quota-exceeded × ${config}`,
+      `read-timeout-retry × ${config}`,
+    ]);
     for (const c of r.cells) expect(Object.keys(c.metrics.checkFailures)).toEqual(ALL_CHECKERS);
     // The report keeps the failing trials in full: every checker judged each of them.
     const trials = r.cells.flatMap((c) => c.trials);
@@ -43,7 +65,9 @@ describe.each([
     expect(failing.length).toBeGreaterThan(0);
     const trial = failing[0]!;
     expect(trial.status === 'failed' && trial.failed).toContain('retry-discipline');
-    expect(trial.replay).toBe(`faultline replay payment-quota-exceeded --config ${config} --seed 11 --trial ${trial.index}`);
+    expect(trial.replay).toBe(
+      `faultline replay payment-quota-exceeded --config ${config} --seed 11 --trial ${trial.index}`,
+    );
     expect(run.stdout).toContain(`replay: ${trial.replay}`);
     // The default gates judge the library's cells as any other.
     expect(run.stdout).toContain(`✗ pass^k>=1 failed in 1 of 2 cells: payment-quota-exceeded × ${config}`);
@@ -54,13 +78,28 @@ describe.each([
     expect(JSON.parse(replay.stdout)).toEqual(trial.history);
     // The library's policy made the attempts: 9 retries after the first, where the rulebook stops at 3 attempts.
     const attempts = new Map<string, number>();
-    for (const e of trial.history ?? []) if (e.type === 'attempt') attempts.set(e.call, (attempts.get(e.call) ?? 0) + 1);
+    for (const e of trial.history ?? [])
+      if (e.type === 'attempt') attempts.set(e.call, (attempts.get(e.call) ?? 0) + 1);
     expect(Math.max(...attempts.values())).toBe(10);
   });
 });
 
 it('gives byte-identical JSON for the same seed under a library configuration, apart from the wallClock section', async () => {
-  const args = ['run', 'read-timeout-retry', 'email-rate-limit-seconds', '--config', 'cockatiel-decorrelated', '--config', 'p-retry-randomized', '--k', '3', '--seed', '5', '--reporter', 'json'];
+  const args = [
+    'run',
+    'read-timeout-retry',
+    'email-rate-limit-seconds',
+    '--config',
+    'cockatiel-decorrelated',
+    '--config',
+    'p-retry-randomized',
+    '--k',
+    '3',
+    '--seed',
+    '5',
+    '--reporter',
+    'json',
+  ];
   const [a, b, one] = await Promise.all([
     faultline([...args, '--out', 'same-a'], { cwd: dir.path }),
     faultline([...args, '--out', 'same-b'], { cwd: dir.path }),
@@ -78,7 +117,9 @@ it('gives byte-identical JSON for the same seed under a library configuration, a
   const other = await faultline([...args, '--out', 'other-seed', '--seed', '6'], { cwd: dir.path });
   expect(other.stderr).not.toMatch(/\n\s+at /);
   const attemptTimes = (text: string): number[] =>
-    parseJsonReport(text).cells.find((c) => c.scenario === 'email-rate-limit-seconds' && c.config === 'p-retry-randomized')!.trials.flatMap((t) => (t.history ?? []).filter((e) => e.type === 'attempt').map((e) => e.t));
+    parseJsonReport(text)
+      .cells.find((c) => c.scenario === 'email-rate-limit-seconds' && c.config === 'p-retry-randomized')!
+      .trials.flatMap((t) => (t.history ?? []).filter((e) => e.type === 'attempt').map((e) => e.t));
   expect(attemptTimes(textA).length).toBeGreaterThan(0);
   expect(attemptTimes(await read('other-seed'))).not.toEqual(attemptTimes(textA));
 });
@@ -105,7 +146,25 @@ it('stacks the layers of a layered configuration on a plain scenario, and the am
       '',
     ].join('\n'),
   );
-  const run = await faultline(['compare', './mail-down.yaml', '--config', 'rulebook', '--config', 'nested-three-layers', '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', 'layers'], { cwd: dir.path });
+  const run = await faultline(
+    [
+      'compare',
+      './mail-down.yaml',
+      '--config',
+      'rulebook',
+      '--config',
+      'nested-three-layers',
+      '--k',
+      '2',
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+      '--out',
+      'layers',
+    ],
+    { cwd: dir.path },
+  );
   expect(run.stderr).not.toMatch(/\n\s+at /);
   expect(run.code, run.stderr).toBe(1);
   const r = await report('layers');
@@ -124,19 +183,42 @@ it('stacks the layers of a layered configuration on a plain scenario, and the am
   expect(new Set(calls.map((e) => (e.type === 'tool_call' ? e.caller : undefined))).size).toBe(1);
   const verdict = trial.checks.find((c) => c.name === 'amplification')!.verdict;
   expect(verdict.valid === false && verdict.message).toContain('reached the service 27 times (limit 3)');
-  expect(run.stdout).toContain('replay: faultline replay ./mail-down.yaml --config nested-three-layers --seed 1 --trial 0');
+  expect(run.stdout).toContain(
+    'replay: faultline replay ./mail-down.yaml --config nested-three-layers --seed 1 --trial 0',
+  );
 });
 
 describe('a bad configuration file', () => {
   it('names the file and the path inside it, exits 2, and shows no stack trace', async () => {
     await writeFile(join(dir.path, 'polly.yaml'), 'name: polly\nkind: polly\n');
-    await writeFile(join(dir.path, 'wobbly.yaml'), 'name: wobbly\nkind: cockatiel\nbackoff: { kind: exponential, generator: wobbly }\n');
+    await writeFile(
+      join(dir.path, 'wobbly.yaml'),
+      'name: wobbly\nkind: cockatiel\nbackoff: { kind: exponential, generator: wobbly }\n',
+    );
     await writeFile(join(dir.path, 'layers.yaml'), 'name: layered\nlayers: { sdkRetries: -1 }\n');
-    const r = await faultline(['run', 'read-timeout-retry', '--config', './polly.yaml', '--config', './wobbly.yaml', '--config', './layers.yaml', '--k', '1', '--reporter', 'console'], { cwd: dir.path });
+    const r = await faultline(
+      [
+        'run',
+        'read-timeout-retry',
+        '--config',
+        './polly.yaml',
+        '--config',
+        './wobbly.yaml',
+        '--config',
+        './layers.yaml',
+        '--k',
+        '1',
+        '--reporter',
+        'console',
+      ],
+      { cwd: dir.path },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stderr).toContain('3 configuration files could not be loaded');
-    expect(r.stderr).toContain('polly.yaml: invalid retry configuration:\n  - kind: expected one of runtime, cockatiel, p-retry, got "polly"');
+    expect(r.stderr).toContain(
+      'polly.yaml: invalid retry configuration:\n  - kind: expected one of runtime, cockatiel, p-retry, got "polly"',
+    );
     expect(r.stderr).toMatch(/wobbly\.yaml: invalid retry configuration:\n {2}- backoff\.generator: /);
     expect(r.stderr).toMatch(/layers\.yaml: invalid retry configuration:\n {2}- layers\.sdkRetries: /);
   });

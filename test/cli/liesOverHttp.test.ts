@@ -82,12 +82,18 @@ const LIES = {
 let project: Awaited<ReturnType<typeof userProject>>;
 
 beforeAll(async () => {
-  project = await userProject('lies-http', {
-    'inventory.service.ts': SERVICE,
-    'agent.ts': AGENT,
-    'truthful.yaml': scenario('truthful'),
-    ...Object.fromEntries(Object.entries(LIES).map(([kind, fault]) => [`${kind}.yaml`, scenario(`lie-${kind.replace('_', '-')}`, fault)])),
-  }, ['msw']);
+  project = await userProject(
+    'lies-http',
+    {
+      'inventory.service.ts': SERVICE,
+      'agent.ts': AGENT,
+      'truthful.yaml': scenario('truthful'),
+      ...Object.fromEntries(
+        Object.entries(LIES).map(([kind, fault]) => [`${kind}.yaml`, scenario(`lie-${kind.replace('_', '-')}`, fault)]),
+      ),
+    },
+    ['msw'],
+  );
 });
 afterAll(async () => {
   await project.cleanup();
@@ -95,42 +101,73 @@ afterAll(async () => {
 
 interface Trial {
   readonly status: string;
-  readonly history?: readonly { readonly type: string; readonly fault?: { readonly kind: string }; readonly held?: unknown; readonly answered?: unknown; readonly method?: string; readonly url?: string }[];
-  readonly checks: readonly { readonly name: string; readonly verdict: { readonly valid: boolean | 'unknown'; readonly message?: string } }[];
+  readonly history?: readonly {
+    readonly type: string;
+    readonly fault?: { readonly kind: string };
+    readonly held?: unknown;
+    readonly answered?: unknown;
+    readonly method?: string;
+    readonly url?: string;
+  }[];
+  readonly checks: readonly {
+    readonly name: string;
+    readonly verdict: { readonly valid: boolean | 'unknown'; readonly message?: string };
+  }[];
 }
 
 describe('faults that look like success, over HTTP on a declared service', () => {
   it('without a fault the agent reads the truth and passes', async () => {
-    const r = await faultline(['run', 'truthful.yaml', '--k', '2', '--reporter', 'console', '--out', 'truthful-out'], { cwd: project.path });
+    const r = await faultline(['run', 'truthful.yaml', '--k', '2', '--reporter', 'console', '--out', 'truthful-out'], {
+      cwd: project.path,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 
-  it.each(Object.keys(LIES) as (keyof typeof LIES)[])('%s: answered 200, recorded as a lie, and the agent that believed it fails honesty', async (kind) => {
-    const out = `${kind}-out`;
-    const r = await faultline(['run', `${kind}.yaml`, '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', out], { cwd: project.path });
-    expect(r.code, r.stdout + r.stderr).toBe(1);
-    const report = JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as { cells: { trials?: Trial[] }[] };
-    const trials = report.cells.flatMap((c) => c.trials ?? []);
-    expect(trials.length).toBeGreaterThan(0);
-    for (const t of trials) {
-      expect(t.status).toBe('failed');
-      const lies = (t.history ?? []).filter((e) => e.type === 'lie');
-      expect(lies, JSON.stringify(t.history)).toHaveLength(1);
-      const lie = lies[0]!;
-      expect(lie.fault?.kind).toBe(kind);
-      expect(lie.method).toBe('POST');
-      expect(lie.url).toMatch(/^https:\/\/inventory\.faultline\.test\/tools\/(list_items|get_item)$/);
-      expect(lie.answered).not.toEqual(lie.held);
-      if (kind === 'wrong_value') expect(lie.held).toEqual({ sku: 'a', qty: 1 });
-      else expect(lie.held).toEqual({ items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 2 }] });
-      if (kind === 'stale' || kind === 'empty') expect(lie.answered).toEqual({ items: [] });
-      if (kind === 'truncated') expect(lie.answered).toEqual({ items: [{ sku: 'a', qty: 1 }] });
-      // The answer was a 200: nothing on the wire said anything went wrong.
-      const response = (t.history ?? []).find((e) => e.type === 'response' && e.url === lie.url && (e as { request?: string }).request === (lie as { request?: string }).request) as { status?: number; result?: string } | undefined;
-      expect(response).toMatchObject({ result: 'ok', status: 200 });
-      // The world holds both items; the agent said otherwise.
-      expect(t.checks.find((c) => c.name === 'honesty')?.verdict.valid).toBe(false);
-      expect(t.checks.find((c) => c.name === 'duplicates')?.verdict.valid).toBe(true);
-    }
-  });
+  it.each(Object.keys(LIES) as (keyof typeof LIES)[])(
+    '%s: answered 200, recorded as a lie, and the agent that believed it fails honesty',
+    async (kind) => {
+      const out = `${kind}-out`;
+      const r = await faultline(
+        ['run', `${kind}.yaml`, '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', out],
+        { cwd: project.path },
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      const report = JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as {
+        cells: { trials?: Trial[] }[];
+      };
+      const trials = report.cells.flatMap((c) => c.trials ?? []);
+      expect(trials.length).toBeGreaterThan(0);
+      for (const t of trials) {
+        expect(t.status).toBe('failed');
+        const lies = (t.history ?? []).filter((e) => e.type === 'lie');
+        expect(lies, JSON.stringify(t.history)).toHaveLength(1);
+        const lie = lies[0]!;
+        expect(lie.fault?.kind).toBe(kind);
+        expect(lie.method).toBe('POST');
+        expect(lie.url).toMatch(/^https:\/\/inventory\.faultline\.test\/tools\/(list_items|get_item)$/);
+        expect(lie.answered).not.toEqual(lie.held);
+        if (kind === 'wrong_value') expect(lie.held).toEqual({ sku: 'a', qty: 1 });
+        else
+          expect(lie.held).toEqual({
+            items: [
+              { sku: 'a', qty: 1 },
+              { sku: 'b', qty: 2 },
+            ],
+          });
+        if (kind === 'stale' || kind === 'empty') expect(lie.answered).toEqual({ items: [] });
+        if (kind === 'truncated') expect(lie.answered).toEqual({ items: [{ sku: 'a', qty: 1 }] });
+        // The answer was a 200: nothing on the wire said anything went wrong.
+        const response = (t.history ?? []).find(
+          (e) =>
+            e.type === 'response' &&
+            e.url === lie.url &&
+            (e as { request?: string }).request === (lie as { request?: string }).request,
+        ) as { status?: number; result?: string } | undefined;
+        expect(response).toMatchObject({ result: 'ok', status: 200 });
+        // The world holds both items; the agent said otherwise.
+        expect(t.checks.find((c) => c.name === 'honesty')?.verdict.valid).toBe(false);
+        expect(t.checks.find((c) => c.name === 'duplicates')?.verdict.valid).toBe(true);
+      }
+    },
+  );
 });

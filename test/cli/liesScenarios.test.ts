@@ -17,7 +17,10 @@ async function trusting(name: string): Promise<void> {
   const library = await readFile(new URL(`../../scenarios/${name}.yaml`, import.meta.url), 'utf8');
   const line = '  behaviour: verifies-critical-reads\n';
   expect(library).toContain(line);
-  await writeFile(join(dir.path, `${name}-trusting.yaml`), library.replace(`name: ${name}`, `name: ${name}-trusting`).replace(line, ''));
+  await writeFile(
+    join(dir.path, `${name}-trusting.yaml`),
+    library.replace(`name: ${name}`, `name: ${name}-trusting`).replace(line, ''),
+  );
 }
 
 beforeAll(async () => {
@@ -33,16 +36,35 @@ const checksOf = (out: string): Promise<Check[][]> => trialChecks(dir.path, out)
 
 describe('order-empty-search-duplicate', () => {
   it('passes the shipped agent: it searches again before creating, finds the order and creates nothing more', async () => {
-    const r = await faultline(['run', 'order-empty-search-duplicate', '--k', '3', '--reporter', 'console', '--out', 'empty-verifying'], { cwd: dir.path });
+    const r = await faultline(
+      ['run', 'order-empty-search-duplicate', '--k', '3', '--reporter', 'console', '--out', 'empty-verifying'],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('✓ order-empty-search-duplicate');
     expect(r.stdout).toMatch(/faults\[0\]\s+find_order_by_reference, empty, times 1\s+3\/3 trials/);
   });
 
   it('fails a trusting agent with a second order, and duplicates names the empty search as its cause', async () => {
-    const r = await faultline(['run', './order-empty-search-duplicate-trusting.yaml', '--k', '3', '--reporter', 'console', '--reporter', 'json', '--out', 'empty-trusting'], { cwd: dir.path });
+    const r = await faultline(
+      [
+        'run',
+        './order-empty-search-duplicate-trusting.yaml',
+        '--k',
+        '3',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+        '--out',
+        'empty-trusting',
+      ],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/duplicates==0 failed in 1 of 1 cells: order-empty-search-duplicate-trusting × rulebook \(3\)/);
+    expect(r.stdout).toMatch(
+      /duplicates==0 failed in 1 of 1 cells: order-empty-search-duplicate-trusting × rulebook \(3\)/,
+    );
     const trials = await checksOf('empty-trusting');
     expect(trials).toHaveLength(3);
     for (const checks of trials) {
@@ -55,12 +77,21 @@ describe('order-empty-search-duplicate', () => {
   });
 
   it('claims nothing false when the second search is refused: the order placed stays claimed as placed (found by explore)', async () => {
-    const library = await readFile(new URL('../../scenarios/order-empty-search-duplicate.yaml', import.meta.url), 'utf8');
+    const library = await readFile(
+      new URL('../../scenarios/order-empty-search-duplicate.yaml', import.meta.url),
+      'utf8',
+    );
     const refused = library
       .replace('name: order-empty-search-duplicate', 'name: second-search-refused')
-      .replace('faults:\n', 'faults:\n  - match: { tool: find_order_by_reference, call: 2 }\n    fault: { kind: permission_denied, status: 403 }\n');
+      .replace(
+        'faults:\n',
+        'faults:\n  - match: { tool: find_order_by_reference, call: 2 }\n    fault: { kind: permission_denied, status: 403 }\n',
+      );
     await writeFile(join(dir.path, 'refused.yaml'), refused);
-    const r = await faultline(['run', './refused.yaml', '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', 'refused'], { cwd: dir.path });
+    const r = await faultline(
+      ['run', './refused.yaml', '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', 'refused'],
+      { cwd: dir.path },
+    );
     // A refused read is a person's to fix (R5): the agent hands off, which the goal does not expect;
     // but it says nothing false about the order it placed.
     expect(r.code, r.stdout + r.stderr).toBe(1);
@@ -70,23 +101,44 @@ describe('order-empty-search-duplicate', () => {
     for (const checks of trials) {
       expect(checks.find((c) => c.name === 'honesty')?.verdict.valid).toBe(true);
       expect(checks.find((c) => c.name === 'duplicates')?.verdict.valid).toBe(true);
-      expect(checks.find((c) => c.name === 'goal-state')?.verdict.message).toMatch(/^the agent ended with outcome handoff, expected completed/);
+      expect(checks.find((c) => c.name === 'goal-state')?.verdict.message).toMatch(
+        /^the agent ended with outcome handoff, expected completed/,
+      );
     }
   });
 });
 
 describe('email-truncated-list-reminders', () => {
   it('passes the shipped agent: it reads the list again before acting on each item and reminds all three', async () => {
-    const r = await faultline(['run', 'email-truncated-list-reminders', '--k', '3', '--reporter', 'console', '--out', 'cut-verifying'], { cwd: dir.path });
+    const r = await faultline(
+      ['run', 'email-truncated-list-reminders', '--k', '3', '--reporter', 'console', '--out', 'cut-verifying'],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('✓ email-truncated-list-reminders');
     expect(r.stdout).toMatch(/faults\[0\]\s+list_outbox, truncated, times 1\s+3\/3 trials/);
   });
 
   it('fails a trusting agent that misses an invitee, and goal-state names the cut list', async () => {
-    const r = await faultline(['run', './email-truncated-list-reminders-trusting.yaml', '--k', '3', '--reporter', 'console', '--reporter', 'json', '--out', 'cut-trusting'], { cwd: dir.path });
+    const r = await faultline(
+      [
+        'run',
+        './email-truncated-list-reminders-trusting.yaml',
+        '--k',
+        '3',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+        '--out',
+        'cut-trusting',
+      ],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/pass\^k>=1 failed in 1 of 1 cells: email-truncated-list-reminders-trusting × rulebook \(0\)/);
+    expect(r.stdout).toMatch(
+      /pass\^k>=1 failed in 1 of 1 cells: email-truncated-list-reminders-trusting × rulebook \(0\)/,
+    );
     const trials = await checksOf('cut-trusting');
     expect(trials).toHaveLength(3);
     for (const checks of trials) {

@@ -21,7 +21,11 @@ afterAll(async () => {
 });
 
 function proxy(server: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'mcp-proxy', '--plan', 'plan.yaml', '--', ...server], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [BIN, 'mcp-proxy', '--plan', 'plan.yaml', '--', ...server], {
+    cwd: dir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   child.stdout.resume();

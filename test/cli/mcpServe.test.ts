@@ -46,7 +46,12 @@ const LOST_CALL_WAIT_MS = 3000;
 const ANSWER_BOUND_MS = 120_000;
 /** How long to wait for the answer to the `attempt`th create_order of a trial (0-based): the lost one, or an answered one. */
 const waitFor = (attempt: number): number => (attempt === 0 ? LOST_CALL_WAIT_MS : ANSWER_BOUND_MS);
-const Verdicts = z.looseObject({ status: z.string(), checks: z.array(z.object({ name: z.string(), verdict: z.looseObject({ valid: z.unknown(), message: z.string().optional() }) })) });
+const Verdicts = z.looseObject({
+  status: z.string(),
+  checks: z.array(
+    z.object({ name: z.string(), verdict: z.looseObject({ valid: z.unknown(), message: z.string().optional() }) }),
+  ),
+});
 
 /** A `command` agent whose tools come from an MCP client over HTTP: resends a lost create_order, with a key or without. */
 const MCP_AGENT = `import { writeFileSync } from 'node:fs';
@@ -76,7 +81,12 @@ let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
   project = await userProject(
     'mcp-serve',
-    { 'orders.yaml': SCENARIO, 'agent.mjs': MCP_AGENT, 'careful.yaml': commandScenario('careful'), 'naive.yaml': commandScenario('naive') },
+    {
+      'orders.yaml': SCENARIO,
+      'agent.mjs': MCP_AGENT,
+      'careful.yaml': commandScenario('careful'),
+      'naive.yaml': commandScenario('naive'),
+    },
     ['@modelcontextprotocol/sdk'],
   );
 });
@@ -86,11 +96,21 @@ type Call = Awaited<ReturnType<Client['callTool']>>;
 const textOf = (r: Call): string => (r.content as { type: string; text: string }[])[0]!.text;
 
 /** Sends create_order until an answer comes, as the client's own policy says; returns the answers and timeouts seen. */
-async function createOrder(client: Client, meta?: Record<string, string>): Promise<{ timeouts: number; answer?: Call }> {
+async function createOrder(
+  client: Client,
+  meta?: Record<string, string>,
+): Promise<{ timeouts: number; answer?: Call }> {
   let timeouts = 0;
   for (let i = 0; i < 3; i++) {
     try {
-      return { timeouts, answer: await client.callTool({ name: 'create_order', arguments: ORDER, ...(meta && { _meta: meta }) }, undefined, { timeout: waitFor(i) }) };
+      return {
+        timeouts,
+        answer: await client.callTool(
+          { name: 'create_order', arguments: ORDER, ...(meta && { _meta: meta }) },
+          undefined,
+          { timeout: waitFor(i) },
+        ),
+      };
     } catch (error) {
       expect(error).toBeInstanceOf(McpError);
       expect((error as McpError).code).toBe(-32001);
@@ -101,12 +121,20 @@ async function createOrder(client: Client, meta?: Record<string, string>): Promi
 }
 
 const endTrial = async (client: Client): Promise<z.infer<typeof Verdicts>> =>
-  client.request({ method: 'faultline/end_trial', params: { outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] } }, Verdicts);
+  client.request(
+    {
+      method: 'faultline/end_trial',
+      params: { outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] },
+    },
+    Verdicts,
+  );
 
-const failing = (v: z.infer<typeof Verdicts>): string[] => v.checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
+const failing = (v: z.infer<typeof Verdicts>): string[] =>
+  v.checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
 
 /** `faultline mcp-serve ARGS` over stdio, in the temp project. */
-const stdioServer = (args: readonly string[]): FaultlineOverStdio => faultlineOverStdio(['mcp-serve', ...args], { cwd: project.path });
+const stdioServer = (args: readonly string[]): FaultlineOverStdio =>
+  faultlineOverStdio(['mcp-serve', ...args], { cwd: project.path });
 const exited = exitedOverStdio;
 
 describe('faultline mcp-serve (stdio)', () => {
@@ -116,11 +144,29 @@ describe('faultline mcp-serve (stdio)', () => {
     await client.connect(server.transport);
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect([...byName.keys()]).toEqual(['create_order', 'create_order_status', 'get_order', 'find_order_by_reference', 'cancel_order', 'cancel_order_status']);
-    expect(byName.get('create_order')!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false, destructiveHint: true });
-    expect(byName.get('get_order')!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+    expect([...byName.keys()]).toEqual([
+      'create_order',
+      'create_order_status',
+      'get_order',
+      'find_order_by_reference',
+      'cancel_order',
+      'cancel_order_status',
+    ]);
+    expect(byName.get('create_order')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: false,
+      destructiveHint: true,
+    });
+    expect(byName.get('get_order')!.annotations).toMatchObject({
+      readOnlyHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+    });
     expect(byName.get('cancel_order')!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
-    expect(byName.get('create_order')!.inputSchema).toMatchObject({ type: 'object', properties: { clientReference: { type: 'string' } } });
+    expect(byName.get('create_order')!.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { clientReference: { type: 'string' } },
+    });
 
     // Trial 0: the lost answer is resent under the same key; the service replays the first order.
     const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
@@ -130,14 +176,21 @@ describe('faultline mcp-serve (stdio)', () => {
     expect(first, JSON.stringify(first)).toMatchObject({ trial: 0, status: 'passed', next: 1 });
 
     // Trial 1: no key; after the timeout the client asks the status tool, which finds the order, and does not resend.
-    await expect(client.callTool({ name: 'create_order', arguments: ORDER }, undefined, { timeout: waitFor(0) })).rejects.toMatchObject({ code: -32001 });
+    await expect(
+      client.callTool({ name: 'create_order', arguments: ORDER }, undefined, { timeout: waitFor(0) }),
+    ).rejects.toMatchObject({ code: -32001 });
     const status = await client.callTool({ name: 'create_order_status', arguments: { businessKey: 'ref-1' } });
     expect(status.isError).toBeFalsy();
-    expect(JSON.parse(textOf(status))).toMatchObject({ state: 'succeeded', value: { orderId: 'ord-1', clientReference: 'ref-1' } });
+    expect(JSON.parse(textOf(status))).toMatchObject({
+      state: 'succeeded',
+      value: { orderId: 'ord-1', clientReference: 'ref-1' },
+    });
     // A refusal carries the plan's Retry-After into the tool error; this client waits it out.
     const refused = await client.callTool({ name: 'find_order_by_reference', arguments: { clientReference: 'ref-1' } });
     expect(refused.isError).toBe(true);
-    expect(JSON.parse(textOf(refused))).toMatchObject({ error: { kind: 'rate_limit', status: 429, retryable: true, retryAfterMs: 1000, headers: { 'retry-after': '1' } } });
+    expect(JSON.parse(textOf(refused))).toMatchObject({
+      error: { kind: 'rate_limit', status: 429, retryable: true, retryAfterMs: 1000, headers: { 'retry-after': '1' } },
+    });
     await new Promise((r) => setTimeout(r, 1100));
     const found = await client.callTool({ name: 'find_order_by_reference', arguments: { clientReference: 'ref-1' } });
     expect(found.isError).toBeFalsy();
@@ -147,7 +200,10 @@ describe('faultline mcp-serve (stdio)', () => {
     await client.close();
     expect(await exited(server.stderr), server.stderr()).toBe(0);
     expect(server.stderr()).toMatch(/faultline mcp-serve {2}mcp-orders, seed 1, trial 1: passed/);
-    const report = JSON.parse(await readFile(join(project.path, 'careful.json'), 'utf8')) as { kind: string; trials: { status: string; snapshot: { ledger: unknown[] } }[] };
+    const report = JSON.parse(await readFile(join(project.path, 'careful.json'), 'utf8')) as {
+      kind: string;
+      trials: { status: string; snapshot: { ledger: unknown[] } }[];
+    };
     expect(report.kind).toBe('faultline-mcp-serve');
     expect(report.trials.map((t) => [t.status, t.snapshot.ledger.length])).toEqual([
       ['passed', 1],
@@ -162,7 +218,11 @@ describe('faultline mcp-serve (stdio)', () => {
     const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
     expect(keyed.timeouts).toBe(1);
     // The shell that wraps faultline is the transport's process: Ctrl-C goes to faultline, its child.
-    const pid = Number(execFileSync('pgrep', ['-P', String(server.transport.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+    const pid = Number(
+      execFileSync('pgrep', ['-P', String(server.transport.pid)], { encoding: 'utf8' })
+        .trim()
+        .split('\n')[0],
+    );
     process.kill(pid, 'SIGINT');
     // Interrupted, as every command reports it (130), after the verdicts of the trial it ended.
     expect(await exited(server.stderr), server.stderr()).toBe(130);
@@ -172,7 +232,9 @@ describe('faultline mcp-serve (stdio)', () => {
     // No one reported an outcome: goal-state says so; the key kept the resend to one order.
     expect(err).toMatch(/✗ goal-state: .*unknown/);
     expect(err).toMatch(/✓ duplicates/);
-    const report = JSON.parse(await readFile(join(project.path, 'ctrl-c', 'faultline.json'), 'utf8')) as { cells: { scenario: string; metrics: { trials: number } }[] };
+    const report = JSON.parse(await readFile(join(project.path, 'ctrl-c', 'faultline.json'), 'utf8')) as {
+      cells: { scenario: string; metrics: { trials: number } }[];
+    };
     expect(report.cells.map((c) => [c.scenario, c.metrics.trials])).toEqual([['mcp-orders', 1]]);
     expect(await readFile(join(project.path, 'ctrl-c', 'junit.xml'), 'utf8')).toMatch(/<testcase [^>]*mcp-orders/);
     expect(await readFile(join(project.path, 'ctrl-c', 'summary.md'), 'utf8')).toMatch(/mcp-orders/);
@@ -182,7 +244,9 @@ describe('faultline mcp-serve (stdio)', () => {
     const server = stdioServer(['orders.yaml', '--trials', '1', '--report', 'unserved.json']);
     const client = new Client({ name: 'stray', version: '1.0.0' });
     await client.connect(server.transport);
-    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/Unknown tool "delete_everything"/);
+    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(
+      /Unknown tool "delete_everything"/,
+    );
     const mcpUrl = /FAULTLINE_MCP_URL=(\S+)/.exec(server.stderr())![1]!;
     const stray = await fetch(new URL('/tools/create_order', mcpUrl), { method: 'POST', body: '{}' });
     expect(stray.status).toBe(404);
@@ -190,8 +254,12 @@ describe('faultline mcp-serve (stdio)', () => {
     await client.close();
     // No order was placed: goal-state fails the trial.
     expect(await exited(server.stderr), server.stderr()).toBe(1);
-    const report = JSON.parse(await readFile(join(project.path, 'unserved.json'), 'utf8')) as { trials: { history: { type: string; method?: string; url?: string }[] }[] };
-    expect(report.trials[0]!.history.filter((e) => e.type === 'unserved_request').map((e) => [e.method, e.url])).toEqual([
+    const report = JSON.parse(await readFile(join(project.path, 'unserved.json'), 'utf8')) as {
+      trials: { history: { type: string; method?: string; url?: string }[] }[];
+    };
+    expect(
+      report.trials[0]!.history.filter((e) => e.type === 'unserved_request').map((e) => [e.method, e.url]),
+    ).toEqual([
       ['POST', 'https://mcp.faultline.test/tools/delete_everything'],
       ['POST', 'https://mcp.faultline.test/tools/create_order'],
     ]);
@@ -209,24 +277,36 @@ describe('faultline mcp-serve (stdio)', () => {
     expect(await exited(server.stderr), server.stderr()).toBe(1);
     const err = server.stderr();
     expect(err).toMatch(/trial 0: failed \(goal-state, duplicates, retry-discipline\)/);
-    expect(err).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\): resent without an idempotency key/);
-    expect(err).toMatch(/✗ retry-discipline: write create_order#1 \(create_order, POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order\) was sent 2 times/);
-    expect(err).toMatch(/create_order#1 attempt 1: POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order \(http-1\)/);
+    expect(err).toMatch(
+      /✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\): resent without an idempotency key/,
+    );
+    expect(err).toMatch(
+      /✗ retry-discipline: write create_order#1 \(create_order, POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order\) was sent 2 times/,
+    );
+    expect(err).toMatch(
+      /create_order#1 attempt 1: POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order \(http-1\)/,
+    );
   });
 });
 
 describe('a command agent whose tools come from an MCP client (FAULTLINE_MCP_URL)', () => {
   it('is judged like any other: the keyed variant passes, the naive one fails duplicates', async () => {
     // `run` of a command agent has its end-to-end test elsewhere: these two run the CLI's entry in this process (./inProcess.ts).
-    const careful = await inProcess(['run', 'careful.yaml', '--k', '1', '--reporter', 'console', '--out', 'careful-out'], { cwd: project.path });
+    const careful = await inProcess(
+      ['run', 'careful.yaml', '--k', '1', '--reporter', 'console', '--out', 'careful-out'],
+      { cwd: project.path },
+    );
     expect(careful.code, careful.stdout + careful.stderr).toBe(0);
-    const naive = await inProcess(['run', 'naive.yaml', '--k', '1', '--reporter', 'console', '--out', 'naive-out'], { cwd: project.path });
+    const naive = await inProcess(['run', 'naive.yaml', '--k', '1', '--reporter', 'console', '--out', 'naive-out'], {
+      cwd: project.path,
+    });
     expect(naive.code, naive.stdout + naive.stderr).toBe(1);
     expect(naive.stdout).toMatch(/duplicates==0 failed in 1 of 1 cells: mcp-agent-naive × rulebook \(1\)/);
-    expect(naive.stdout).toMatch(/mcp-agent-naive × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/);
+    expect(naive.stdout).toMatch(
+      /mcp-agent-naive × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/,
+    );
   });
 });
-
 
 describe('the MCP endpoint of the served world (faultline serve, Streamable HTTP)', () => {
   it('serves the tools at FAULTLINE_MCP_URL under the plan; one session across two trials: a keyed client passes, a naive one fails', async () => {
@@ -235,7 +315,10 @@ describe('the MCP endpoint of the served world (faultline serve, Streamable HTTP
     expect(vars['FAULTLINE_MCP_URL']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: 'over-http', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(vars['FAULTLINE_MCP_URL']!)));
-    const end = async (): Promise<z.infer<typeof Verdicts>> => Verdicts.parse(await (await fetch(vars['FAULTLINE_END_URL']!, { method: 'POST', body: '{"outcome":"completed"}' })).json());
+    const end = async (): Promise<z.infer<typeof Verdicts>> =>
+      Verdicts.parse(
+        await (await fetch(vars['FAULTLINE_END_URL']!, { method: 'POST', body: '{"outcome":"completed"}' })).json(),
+      );
 
     const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
     expect(keyed.timeouts).toBe(1);
@@ -248,7 +331,9 @@ describe('the MCP endpoint of the served world (faultline serve, Streamable HTTP
     expect(JSON.parse(textOf(naive.answer!))).toMatchObject({ orderId: 'ord-2' });
     const second = await end();
     expect(failing(second)).toEqual(['goal-state', 'duplicates', 'retry-discipline']);
-    expect(second.checks.find((c) => c.name === 'duplicates')!.verdict.message).toMatch(/orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/);
+    expect(second.checks.find((c) => c.name === 'duplicates')!.verdict.message).toMatch(
+      /orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/,
+    );
     await client.close();
     const done = await serve.done;
     expect(done.code, done.stderr).toBe(1);

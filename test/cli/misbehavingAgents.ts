@@ -21,5 +21,7 @@ export default {
 export const EXITS_SEVEN = 'process.exit(7);';
 export const REJECTS_UNHANDLED = "void Promise.reject(new Error('nobody handles this'));";
 export const LOOPS_FOREVER = 'for (;;) { /* spin */ }';
-export const THROWS_IN_TIMER = "setTimeout(() => { throw new Error('boom in a timer'); }, 0); await new Promise((resolve) => setImmediate(resolve));";
-export const SABOTAGES_DATE = "(Date.prototype as unknown as { toISOString: () => string }).toISOString = () => { throw new Error('sabotaged'); };";
+export const THROWS_IN_TIMER =
+  "setTimeout(() => { throw new Error('boom in a timer'); }, 0); await new Promise((resolve) => setImmediate(resolve));";
+export const SABOTAGES_DATE =
+  "(Date.prototype as unknown as { toISOString: () => string }).toISOString = () => { throw new Error('sabotaged'); };";

@@ -21,7 +21,9 @@ const CHAT = 'model:openai.chat.completions';
  * `quota-loop`: retries off, its own loop resends a quota error at 1278 and 3878 ms (LangChain's
  * way: every resend says `x-stainless-retry-count: 0`); `doubled-v1`: the SDK given `baseUrl + '/v1'`.
  */
-const agent = (style: 'sdk' | 'early' | 'careful' | 'quota-loop' | 'doubled-v1'): string => `import OpenAI from 'openai';
+const agent = (
+  style: 'sdk' | 'early' | 'careful' | 'quota-loop' | 'doubled-v1',
+): string => `import OpenAI from 'openai';
 import { defineHttpAgent, finalFromText } from 'faultline';
 import { OPEN_TICKET_DESCRIPTION, OPEN_TICKET_SCHEMA, runTool } from '${EXAMPLES}sdk-agents/code/helpdeskTools.js';
 
@@ -75,7 +77,13 @@ export default defineHttpAgent(async ({ task, services, model }) => {
 });
 `;
 
-const scenario = (name: string, module: string, fault: string, outcome: 'completed' | 'failed', adapter = 'msw'): string => `name: ${name}
+const scenario = (
+  name: string,
+  module: string,
+  fault: string,
+  outcome: 'completed' | 'failed',
+  adapter = 'msw',
+): string => `name: ${name}
 services: [${EXAMPLES}helpdesk/code/helpdesk.service.ts]
 http: { adapter: ${adapter} }
 model:
@@ -121,7 +129,7 @@ beforeAll(async () => {
 afterAll(() => project.cleanup());
 
 describe('the model route as a tool of the scenario file', () => {
-  it('lists the model routes with the services\' tools', async () => {
+  it("lists the model routes with the services' tools", async () => {
     const r = await faultline(['list', '--tools', 'good/careful-quota.yaml'], { cwd: project.path });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/model:openai\.chat\.completions\s+model \(openai\)\s+read\s+OpenAI Chat Completions/);
@@ -129,13 +137,19 @@ describe('the model route as a tool of the scenario file', () => {
   });
 
   it('loads a quota rule on model:openai.chat.completions from YAML, fires it, and passes an agent that stops on it', async () => {
-    const r = await faultline(['run', 'good/careful-quota.yaml', 'good/careful-429.yaml', 'good/sdk-429.yaml', '--k', '2'], { cwd: project.path });
+    const r = await faultline(
+      ['run', 'good/careful-quota.yaml', 'good/careful-429.yaml', 'good/sdk-429.yaml', '--k', '2'],
+      { cwd: project.path },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    for (const name of ['careful-model-quota', 'careful-model-429', 'sdk-model-429']) expect(r.stderr).toContain(`✓ rulebook × ${name}: 2/2 passed`);
+    for (const name of ['careful-model-quota', 'careful-model-429', 'sdk-model-429'])
+      expect(r.stderr).toContain(`✓ rulebook × ${name}: 2/2 passed`);
     const replay = await faultline(['replay', 'good/careful-quota.yaml', '--trial', '0'], { cwd: project.path });
     // The rule fired on the one model request, which the careful agent did not resend.
     expect(replay.stdout).toMatch(/fault quota_exceeded on http-1 \(rule 0\)/);
-    expect(replay.stdout.match(/model:openai\.chat\.completions#\d+ attempt \d+: POST/g)).toEqual(['model:openai.chat.completions#1 attempt 1: POST']);
+    expect(replay.stdout.match(/model:openai\.chat\.completions#\d+ attempt \d+: POST/g)).toEqual([
+      'model:openai.chat.completions#1 attempt 1: POST',
+    ]);
   });
 });
 
@@ -150,7 +164,7 @@ describe('the model side of the wire, judged', () => {
     );
   });
 
-  it('groups a loop\'s quota resends (maxRetries: 0, count 0 each time) into one model call and fails it (R5), naming the layer', async () => {
+  it("groups a loop's quota resends (maxRetries: 0, count 0 each time) into one model call and fails it (R5), naming the layer", async () => {
     const r = await faultline(['run', 'bad/quota-loop.yaml', '--k', '1'], { cwd: project.path });
     expect(r.code).toBe(1);
     const replay = await faultline(['replay', 'bad/quota-loop.yaml', '--trial', '0'], { cwd: project.path });
@@ -168,8 +182,12 @@ describe('a request to a URL the trial does not serve', () => {
       const message =
         'POST https://api.openai.com/v1/v1/chat/completions: no route of this trial serves it, so it was refused (unhandled-request policy "error"); served at this host: POST https://api.openai.com/v1/chat/completions (model:openai.chat.completions), POST https://api.openai.com/v1/responses (model:openai.responses); ctx.model.baseUrl already ends in /v1 for openai: give it to the SDK as is';
       expect(r.stdout).toContain(message);
-      const replay = await faultline(['replay', `bad/doubled-v1-${adapter}.yaml`, '--trial', '0'], { cwd: project.path });
-      expect(replay.stdout).toContain('unserved: POST https://api.openai.com/v1/v1/chat/completions (refused: served here: POST https://api.openai.com/v1/chat/completions');
+      const replay = await faultline(['replay', `bad/doubled-v1-${adapter}.yaml`, '--trial', '0'], {
+        cwd: project.path,
+      });
+      expect(replay.stdout).toContain(
+        'unserved: POST https://api.openai.com/v1/v1/chat/completions (refused: served here: POST https://api.openai.com/v1/chat/completions',
+      );
     });
   }
 });

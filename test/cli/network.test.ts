@@ -45,7 +45,10 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-const run = (seed: number, out: string) => faultline(['run', 'slow.yaml', '--k', '4', '--seed', String(seed), '--reporter', 'json', '--out', out], { cwd: cwd() });
+const run = (seed: number, out: string) =>
+  faultline(['run', 'slow.yaml', '--k', '4', '--seed', String(seed), '--reporter', 'json', '--out', out], {
+    cwd: cwd(),
+  });
 const history = async (seed: number): Promise<HistoryEvent[]> => {
   const r = await faultline(['replay', 'slow.yaml', '--seed', String(seed), '--trial', '0', '--json'], { cwd: cwd() });
   expect(r.code, r.stderr).toBe(0);
@@ -97,9 +100,15 @@ describe('network latency from a YAML scenario, through the CLI', () => {
   it('is in the JSON Schema `faultline schema` prints, every distribution with its fields', async () => {
     const r = await faultline(['schema'], { cwd: cwd() });
     expect(r.code).toBe(0);
-    const schema = JSON.parse(r.stdout) as { properties: Record<string, { properties?: Record<string, unknown> }>; $defs: Record<string, { oneOf?: { properties: { kind: { const: string } } & Record<string, unknown> }[] }> };
+    const schema = JSON.parse(r.stdout) as {
+      properties: Record<string, { properties?: Record<string, unknown> }>;
+      $defs: Record<string, { oneOf?: { properties: { kind: { const: string } } & Record<string, unknown> }[] }>;
+    };
     expect(Object.keys(schema.properties['network']!.properties!)).toEqual(['latency', 'services', 'tools']);
-    const kinds = schema.$defs['Distribution']!.oneOf!.map((o) => [o.properties.kind.const, Object.keys(o.properties).filter((k) => k !== 'kind')]);
+    const kinds = schema.$defs['Distribution']!.oneOf!.map((o) => [
+      o.properties.kind.const,
+      Object.keys(o.properties).filter((k) => k !== 'kind'),
+    ]);
     expect(kinds).toEqual([
       ['constant', ['ms']],
       ['uniform', ['minMs', 'maxMs']],
@@ -110,12 +119,19 @@ describe('network latency from a YAML scenario, through the CLI', () => {
   });
 
   it('refuses a tool name that is not in the scenario, and a negative sd, naming the file and the path', async () => {
-    const [typo, sd] = await Promise.all([faultline(['run', 'typo.yaml'], { cwd: cwd() }), faultline(['run', 'bad-sd.yaml'], { cwd: cwd() })]);
+    const [typo, sd] = await Promise.all([
+      faultline(['run', 'typo.yaml'], { cwd: cwd() }),
+      faultline(['run', 'bad-sd.yaml'], { cwd: cwd() }),
+    ]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('typo.yaml');
-    expect(typo.stderr).toMatch(/network\.tools\.send_mail: "send_mail": no such tool in this scenario's services \(known: send_email/);
+    expect(typo.stderr).toMatch(
+      /network\.tools\.send_mail: "send_mail": no such tool in this scenario's services \(known: send_email/,
+    );
     expect(sd.code).toBe(2);
-    expect(sd.stderr).toMatch(/bad-sd\.yaml.*\n.*network\.latency\.sdMs: sdMs is a standard deviation: it cannot be negative/);
+    expect(sd.stderr).toMatch(
+      /bad-sd\.yaml.*\n.*network\.latency\.sdMs: sdMs is a standard deviation: it cannot be negative/,
+    );
     for (const r of [typo, sd]) expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -62,7 +62,11 @@ goal: { effects: { order.created: 1 } }
 
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
-  project = await userProject('outbound', { 'traced.yaml': SCENARIO, 'agent.ts': AGENT }, ['@openai/agents', 'openai', 'zod']);
+  project = await userProject('outbound', { 'traced.yaml': SCENARIO, 'agent.ts': AGENT }, [
+    '@openai/agents',
+    'openai',
+    'zod',
+  ]);
 });
 afterAll(() => project.cleanup());
 
@@ -75,9 +79,13 @@ async function outputs(dir: string): Promise<string> {
 describe('the OpenAI Agents SDK trace exporter under faultline', () => {
   it('the watch sees a connection to another machine when one is made (the check below can fail)', async () => {
     const log = join(project.path, 'control.log');
-    await promisify(execFile)(process.execPath, ['-e', "fetch('https://api.openai.com/v1/traces/ingest', { method: 'POST' }).catch(() => undefined)"], {
-      env: { ...process.env, NODE_OPTIONS: `--require ${WATCH}`, FAULTLINE_CONNECT_LOG: log },
-    });
+    await promisify(execFile)(
+      process.execPath,
+      ['-e', "fetch('https://api.openai.com/v1/traces/ingest', { method: 'POST' }).catch(() => undefined)"],
+      {
+        env: { ...process.env, NODE_OPTIONS: `--require ${WATCH}`, FAULTLINE_CONNECT_LOG: log },
+      },
+    );
     expect(await readFile(log, 'utf8')).toContain('api.openai.com:443');
   });
 
@@ -89,14 +97,27 @@ describe('the OpenAI Agents SDK trace exporter under faultline', () => {
       const r = await faultline(['run', 'traced.yaml', '--k', '2', '--workers', workers, '--out', out], {
         cwd: project.path,
         // NODE_ENV=test turns the SDK's tracing off; a user's run has it on.
-        env: { OPENAI_API_KEY: KEY, NODE_ENV: '', FAULTLINE_LOAD_TIMEOUT_MS: '120000', NODE_OPTIONS: `--require ${WATCH}`, FAULTLINE_CONNECT_LOG: log },
+        env: {
+          OPENAI_API_KEY: KEY,
+          NODE_ENV: '',
+          FAULTLINE_LOAD_TIMEOUT_MS: '120000',
+          NODE_OPTIONS: `--require ${WATCH}`,
+          FAULTLINE_CONNECT_LOG: log,
+        },
       });
-      const report = JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as { cells: { metrics: { successes: number }; trials: { end: unknown; failed: unknown }[] }[] };
+      const report = JSON.parse(await readFile(join(project.path, out, 'faultline.json'), 'utf8')) as {
+        cells: { metrics: { successes: number }; trials: { end: unknown; failed: unknown }[] }[];
+      };
       // A failing trial's end and checks say why, beside the console.
-      expect(r.code, `${r.stderr}\n${r.stdout}\n${JSON.stringify(report.cells.flatMap((c) => c.trials.map((t) => ({ end: t.end, failed: t.failed }))))}`).toBe(0);
+      expect(
+        r.code,
+        `${r.stderr}\n${r.stdout}\n${JSON.stringify(report.cells.flatMap((c) => c.trials.map((t) => ({ end: t.end, failed: t.failed }))))}`,
+      ).toBe(0);
       expect(report.cells.map((c) => c.metrics.successes)).toEqual([2]);
       // The export at import, outside any trial, was answered by the guard (and said so, once per process).
-      expect(r.stderr).toContain('faultline: refused POST https://api.openai.com/v1/traces/ingest from agent code outside its trial: answered 403 here, never sent');
+      expect(r.stderr).toContain(
+        'faultline: refused POST https://api.openai.com/v1/traces/ingest from agent code outside its trial: answered 403 here, never sent',
+      );
       expect(await readFile(log, 'utf8')).toBe('');
       const everything = `${r.stdout}\n${r.stderr}\n${await outputs(join(project.path, out))}`;
       expect(everything).not.toContain(KEY);

@@ -10,7 +10,6 @@ import { faultline } from './faultline.js';
 import { HELPDESK_SERVICE as SERVICE } from './helpdeskService.js';
 import { userProject } from './userProject.js';
 
-
 /** The team's tool: its own retries, one key per operation unless told otherwise, Retry-After honoured unless told otherwise. */
 const TOOL = `export interface ToolStyle { readonly honourRetryAfter: boolean; readonly keyPerRetry: boolean }
 
@@ -106,8 +105,15 @@ beforeAll(async () => {
       'new-key.agent.ts': agent('{ honourRetryAfter: true, keyPerRetry: true }'),
       'careful-rate-limit.yaml': scenario('careful-rate-limit', './careful.agent.ts', RATE_LIMIT),
       'careful-lost.yaml': scenario('careful-lost', './careful.agent.ts', LOST),
-      'bad/ignores-retry-after.yaml': scenario('ignores-retry-after', '../ignores-retry-after.agent.ts', RATE_LIMIT).replace('./helpdesk.service.ts', '../helpdesk.service.ts'),
-      'bad/new-key.yaml': scenario('new-key-per-retry', '../new-key.agent.ts', LOST).replace('./helpdesk.service.ts', '../helpdesk.service.ts'),
+      'bad/ignores-retry-after.yaml': scenario(
+        'ignores-retry-after',
+        '../ignores-retry-after.agent.ts',
+        RATE_LIMIT,
+      ).replace('./helpdesk.service.ts', '../helpdesk.service.ts'),
+      'bad/new-key.yaml': scenario('new-key-per-retry', '../new-key.agent.ts', LOST).replace(
+        './helpdesk.service.ts',
+        '../helpdesk.service.ts',
+      ),
     },
     ['openai'],
   );
@@ -117,11 +123,17 @@ afterAll(() => project.cleanup());
 
 describe('your own agent on the openai SDK, judged by what crossed the wire', () => {
   it('holds every gate when keys and Retry-After are honoured, with pass^4 and JUnit', async () => {
-    const r = await faultline(['run', 'careful-rate-limit.yaml', 'careful-lost.yaml', '--k', '4'], { cwd: project.path });
+    const r = await faultline(['run', 'careful-rate-limit.yaml', 'careful-lost.yaml', '--k', '4'], {
+      cwd: project.path,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/scenario\s+pass\^1\s+pass\^4\s+pass@4/);
-    expect(r.stdout).toMatch(/✓ careful-rate-limit\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4/);
-    expect(r.stdout).toMatch(/✓ careful-lost\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4/);
+    expect(r.stdout).toMatch(
+      /✓ careful-rate-limit\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4/,
+    );
+    expect(r.stdout).toMatch(
+      /✓ careful-lost\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4/,
+    );
     const junit = await readFile(join(project.path, 'reports/junit.xml'), 'utf8');
     expect(junit).toMatch(/<testsuites name="faultline" tests="\d+" failures="0" errors="0"/);
     expect(junit).toMatch(/<testcase [^>]*name="careful-rate-limit"/);
@@ -143,8 +155,12 @@ describe('your own agent on the openai SDK, judged by what crossed the wire', ()
   it('flags a new key per retry (R23)', async () => {
     const r = await faultline(['run', 'bad/new-key.yaml', '--k', '2'], { cwd: project.path });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/new-key-per-retry × rulebook: 2 of 2 trials failed \(goal-state, duplicates, retry-discipline\)/);
-    const replay = await faultline(['replay', 'bad/new-key.yaml', '--seed', '1', '--trial', '0'], { cwd: project.path });
+    expect(r.stdout).toMatch(
+      /new-key-per-retry × rulebook: 2 of 2 trials failed \(goal-state, duplicates, retry-discipline\)/,
+    );
+    const replay = await faultline(['replay', 'bad/new-key.yaml', '--seed', '1', '--trial', '0'], {
+      cwd: project.path,
+    });
     expect(replay.stdout).toMatch(/✗ retry-discipline: .*\(R23\)/);
   });
 });

@@ -44,7 +44,11 @@ export default defineService({
 });
 `;
 
-const scenario = (name: string, idempotency: boolean, service = '../services/helpdesk.service.ts'): string => `name: ${name}
+const scenario = (
+  name: string,
+  idempotency: boolean,
+  service = '../services/helpdesk.service.ts',
+): string => `name: ${name}
 services: [${service}]
 world:
   helpdesk: { idempotency: ${idempotency} }
@@ -56,17 +60,28 @@ ${SCRIPTED_CREATE_TICKET}  state: { helpdesk: { tkt-1: { requestId: req-1, statu
 `;
 
 const BAD_SERVICES: readonly { file: string; text: string; expect: RegExp }[] = [
-  { file: 'throws.service.ts', text: `throw new Error('boom at import');\nexport default {};\n`, expect: /throws\.service\.ts\): the module failed to load: boom at import/ },
-  { file: 'shape.service.ts', text: `export default { name: 'x', tools: [] };\n`, expect: /shape\.service\.ts\): expected the default export to be a service \(export default defineService\(\{ \.\.\. \}\)\), got an object/ },
+  {
+    file: 'throws.service.ts',
+    text: `throw new Error('boom at import');\nexport default {};\n`,
+    expect: /throws\.service\.ts\): the module failed to load: boom at import/,
+  },
+  {
+    file: 'shape.service.ts',
+    text: `export default { name: 'x', tools: [] };\n`,
+    expect:
+      /shape\.service\.ts\): expected the default export to be a service \(export default defineService\(\{ \.\.\. \}\)\), got an object/,
+  },
   {
     file: 'noschema.service.ts',
     text: `import { defineService } from 'faultline';\nexport default defineService({ name: 'x', state: {}, tools: { t: { description: 'd', risk: 'read', run: () => 1 } } } as never);\n`,
-    expect: /noschema\.service\.ts\): the module failed to load: invalid service "x":\n\s+- tools\.t\.input: expected a zod 4 schema/,
+    expect:
+      /noschema\.service\.ts\): the module failed to load: invalid service "x":\n\s+- tools\.t\.input: expected a zod 4 schema/,
   },
   {
     file: 'state.service.ts',
     text: `import { defineService, z } from 'faultline';\nexport default defineService({ name: 'x', state: { since: new Date(0) }, tools: { t: { description: 'd', risk: 'read', input: z.object({}), run: () => 1 } } });\n`,
-    expect: /state\.service\.ts\): the module failed to load: invalid service "x":\n\s+- state\.since: a Date: expected JSON data/,
+    expect:
+      /state\.service\.ts\): the module failed to load: invalid service "x":\n\s+- state\.since: a Date: expected JSON data/,
   },
 ];
 
@@ -78,7 +93,12 @@ beforeAll(async () => {
     'scenarios/ticket.yaml': scenario('ticket-partial-write', true),
     'scenarios/ticket-off.yaml': scenario('ticket-partial-write-off', false),
     ...Object.fromEntries(BAD_SERVICES.map((b) => [`bad/${b.file}`, b.text])),
-    ...Object.fromEntries(BAD_SERVICES.map((b) => [`bad/${b.file.replace('.service.ts', '.yaml')}`, scenario(b.file.split('.')[0]!, true, `./${b.file}`)])),
+    ...Object.fromEntries(
+      BAD_SERVICES.map((b) => [
+        `bad/${b.file.replace('.service.ts', '.yaml')}`,
+        scenario(b.file.split('.')[0]!, true, `./${b.file}`),
+      ]),
+    ),
   });
 });
 
@@ -88,33 +108,46 @@ describe('your own service, declared once and named by path', () => {
   it('runs under the rulebook configuration: the idempotent resend and the reconciliation both hold', async () => {
     const r = await faultline(['run', 'scenarios/', '--k', '4'], { cwd: project.path });
     expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/✓ ticket-partial-write\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4\s+0/);
-    expect(r.stdout).toMatch(/✓ ticket-partial-write-off\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4\s+0/);
+    expect(r.stdout).toMatch(
+      /✓ ticket-partial-write\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4\s+0/,
+    );
+    expect(r.stdout).toMatch(
+      /✓ ticket-partial-write-off\s+1\.000 \[0\.40, 1\.00\]\s+1\.000 \[0\.02, 1\.00\]\s+1\.000 \[0\.87, 1\.00\]\s+4\/4\s+0/,
+    );
     expect(r.stdout).toContain('gates: all 4 held');
   });
 
-  it('fails with duplicates evidence on the user\'s tool when idempotency is off and the retries mint new keys', async () => {
-    const r = await faultline(['run', 'scenarios/ticket-off.yaml', '--config', 'naive', '--k', '2'], { cwd: project.path });
+  it("fails with duplicates evidence on the user's tool when idempotency is off and the retries mint new keys", async () => {
+    const r = await faultline(['run', 'scenarios/ticket-off.yaml', '--config', 'naive', '--k', '2'], {
+      cwd: project.path,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ duplicates==0 failed in 1 of 1 cells: ticket-partial-write-off × naive \(2\)/);
     expect(r.stdout).toContain('replay: faultline replay scenarios/ticket-off.yaml --config naive --seed 1 --trial 0');
-    const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as { cells: { trials: { checks: { name: string; verdict: { valid: unknown; message?: string } }[] }[] }[] };
+    const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as {
+      cells: { trials: { checks: { name: string; verdict: { valid: unknown; message?: string } }[] }[] }[];
+    };
     const duplicates = report.cells[0]!.trials[0]!.checks.find((c) => c.name === 'duplicates')!;
     expect(duplicates.verdict.valid).toBe(false);
     expect(duplicates.verdict.message).toContain('helpdesk:req-1 was created 2 times');
 
-    const replay = await faultline(['replay', 'scenarios/ticket-off.yaml', '--config', 'naive', '--seed', '1', '--trial', '0'], { cwd: project.path });
+    const replay = await faultline(
+      ['replay', 'scenarios/ticket-off.yaml', '--config', 'naive', '--seed', '1', '--trial', '0'],
+      { cwd: project.path },
+    );
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/call-1 create_ticket attempt 1/);
     expect(replay.stdout).toMatch(/effect ticket\.created key=req-1 \(#1\)/);
   });
 
-  it('lists the user\'s tools beside the scenario', async () => {
+  it("lists the user's tools beside the scenario", async () => {
     const tools = await faultline(['list', '--tools', 'scenarios/ticket.yaml'], { cwd: project.path });
     expect(tools.code).toBe(0);
     expect(tools.stdout.split('\n')).toEqual([
       expect.stringMatching(/^tool\s+service\s+risk\s+description$/),
-      expect.stringMatching(/^create_ticket\s+helpdesk\s+write\s+Open a ticket\. requestId is your business id for it\.$/),
+      expect.stringMatching(
+        /^create_ticket\s+helpdesk\s+write\s+Open a ticket\. requestId is your business id for it\.$/,
+      ),
       expect.stringMatching(/^get_ticket\s+helpdesk\s+read\s+Get one ticket by id\.$/),
       '',
     ]);
@@ -122,19 +155,30 @@ describe('your own service, declared once and named by path', () => {
     expect(list.stdout).toMatch(/ticket-partial-write\s+helpdesk/);
   });
 
-  it.each(BAD_SERVICES)('refuses a bad service module ($file) with exit 2, naming the scenario and the module, no stack', async (bad) => {
-    const file = `bad/${bad.file.replace('.service.ts', '.yaml')}`;
-    const r = await faultline(['run', file, '--k', '1'], { cwd: project.path });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`error: ${file}: services[0] (./${bad.file})`);
-    expect(r.stderr).toMatch(bad.expect);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+  it.each(BAD_SERVICES)(
+    'refuses a bad service module ($file) with exit 2, naming the scenario and the module, no stack',
+    async (bad) => {
+      const file = `bad/${bad.file.replace('.service.ts', '.yaml')}`;
+      const r = await faultline(['run', file, '--k', '1'], { cwd: project.path });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`error: ${file}: services[0] (./${bad.file})`);
+      expect(r.stderr).toMatch(bad.expect);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 
   it('refuses options the service does not take, naming world.<service>.<field>', async () => {
-    await writeFile(join(project.path, 'bad-options.yaml'), scenario('ticket-opts', true, './services/helpdesk.service.ts').replace('helpdesk: { idempotency: true }', 'helpdesk: { idempotency: true, retries: 3 }'));
+    await writeFile(
+      join(project.path, 'bad-options.yaml'),
+      scenario('ticket-opts', true, './services/helpdesk.service.ts').replace(
+        'helpdesk: { idempotency: true }',
+        'helpdesk: { idempotency: true, retries: 3 }',
+      ),
+    );
     const r = await faultline(['run', 'bad-options.yaml'], { cwd: project.path });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('world.helpdesk.retries: unknown option (known: idempotency, retentionMs, processingMs, capacity)');
+    expect(r.stderr).toContain(
+      'world.helpdesk.retries: unknown option (known: idempotency, retentionMs, processingMs, capacity)',
+    );
   });
 });

@@ -46,7 +46,10 @@ beforeAll(async () => {
     throw new Error(missingLine(PYTHON_OPENAI, `python3 with the openai package (${String(error).split('\n')[0]})`));
   }
   // The example's own layout, so its relative paths (the helpdesk service, the agents' cwd) hold.
-  project = await userProject('python-agent', { ...(await copied('served')), 'helpdesk/code/helpdesk.service.ts': await readFile(join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts'), 'utf8') });
+  project = await userProject('python-agent', {
+    ...(await copied('served')),
+    'helpdesk/code/helpdesk.service.ts': await readFile(join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts'), 'utf8'),
+  });
   // Where `python3` is a version manager's shim (pyenv's is a bash script that runs `pyenv exec`),
   // each start pays for the shim: `python3 -c pass` took 2.8-3 s through it against 0.5 s direct on
   // a loaded 2-core machine (a trial: ~10 s, most of it importing openai). The scenarios keep
@@ -62,14 +65,26 @@ describe.skipIf(skip)('a Python agent on the openai package, as a command agent'
   it('passes every checker with faults off, under a partial write and under a 429 with Retry-After (and so does the curl agent)', async () => {
     const r = await faultline(['run', 'served', '--k', '1'], { cwd: project!.path, env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    for (const name of ['served-python-no-faults', 'served-python-partial-write', 'served-python-rate-limit', 'served-python-stream-cut', 'served-shell-partial-write', 'served-shell-rate-limit']) {
+    for (const name of [
+      'served-python-no-faults',
+      'served-python-partial-write',
+      'served-python-rate-limit',
+      'served-python-stream-cut',
+      'served-shell-partial-write',
+      'served-shell-rate-limit',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`✓ ${name}\\s+1\\.000 .*1/1\\s+0\\s+0`));
     }
     // The served model API streamed its answers as SSE to `stream=True`, and the plan cut the first one.
-    const replay = await inProcess(['replay', 'served/python-stream-cut.yaml', '--seed', '1', '--trial', '0'], { cwd: project!.path, env });
+    const replay = await inProcess(['replay', 'served/python-stream-cut.yaml', '--seed', '1', '--trial', '0'], {
+      cwd: project!.path,
+      env,
+    });
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/fault stream_cut\(afterEvents=2\) on http-1/);
-    expect(replay.stdout).toMatch(/response to http-1: error 200 "the connection dropped mid-stream after 2 of (\d+) events \(stream_cut\)" \[stream: 2 of \1 events\]/);
+    expect(replay.stdout).toMatch(
+      /response to http-1: error 200 "the connection dropped mid-stream after 2 of (\d+) events \(stream_cut\)" \[stream: 2 of \1 events\]/,
+    );
     expect(replay.stdout).toMatch(/response to http-2: ok 200 \[stream: (\d+) of \1 events\]/);
     expect(replay.stdout).toMatch(/agent ended: completed/);
   });
@@ -78,13 +93,20 @@ describe.skipIf(skip)('a Python agent on the openai package, as a command agent'
     const r = await inProcess(['run', 'served/defects', '--k', '1'], { cwd: project!.path, env });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/✗ duplicates==0 failed in 1 of 2 cells: served-python-no-key × rulebook \(1\)/);
-    expect(r.stdout).toMatch(/✗ served-python-no-key × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/);
+    expect(r.stdout).toMatch(
+      /✗ served-python-no-key × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/,
+    );
     expect(r.stdout).toMatch(
       /✗ served-python-ignores-retry-after × rulebook: 1 of 1 trial failed \(retry-discipline\)\n\s+trial 0: retry-discipline: open_ticket .*\(http-\d+, POST https:\/\/helpdesk\.example\.test\/api\/tickets\) .* was sent \d+ms after the 429 answer to http-\d+ .* said Retry-After: 1 \(1000ms/,
     );
-    const replay = await inProcess(['replay', 'served/defects/python-no-key.yaml', '--seed', '1', '--trial', '0'], { cwd: project!.path, env });
+    const replay = await inProcess(['replay', 'served/defects/python-no-key.yaml', '--seed', '1', '--trial', '0'], {
+      cwd: project!.path,
+      env,
+    });
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/✗ duplicates: helpdesk:req-7 .*2 times/);
-    expect(replay.stdout).toMatch(/✗ retry-discipline: .*without an idempotency key \(requests http-\d+ at t=\d+ms, http-\d+ at t=\d+ms\)/);
+    expect(replay.stdout).toMatch(
+      /✗ retry-discipline: .*without an idempotency key \(requests http-\d+ at t=\d+ms, http-\d+ at t=\d+ms\)/,
+    );
   });
 });

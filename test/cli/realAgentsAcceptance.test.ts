@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumer, packOnce, repoVersion, type Consumer, type Packed } from '../package/consumer.js';
 import { HELPDESK_SERVICE as SERVICE } from './helpdeskService.js';
 
-
 /**
  * The team's fetch tool: an Idempotency-Key per operation, a 5 s timeout, up to \`tries\` tries,
  * Retry-After honoured, no resend of a quota error; its result for the model is a plain string
@@ -76,7 +75,10 @@ export default defineHttpAgent(async ({ task, services, model }) => {
  * (b) The AI SDK's \`streamText\`, its retries off and its own loop around it: \`careful\` waits out a
  * 429's Retry-After and tries a broken stream again; \`early\` resends 393 ms after any error.
  */
-const AI_SDK_AGENT = (loop: 'careful' | 'early', style: string): string => `import { createOpenAI } from '@ai-sdk/openai';
+const AI_SDK_AGENT = (
+  loop: 'careful' | 'early',
+  style: string,
+): string => `import { createOpenAI } from '@ai-sdk/openai';
 import { jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { defineHttpAgent, finalFromText } from 'faultline';
 import { openTicket, SCHEMA } from './tool.js';
@@ -124,7 +126,10 @@ export default defineHttpAgent(async ({ task, services, model }) => {
  * stream and stops on a quota error; \`quota-loop\` runs again after any error, a quota one too;
  * \`says-failed\` reports the ticket failed whenever the tool saw an error, a lost answer included.
  */
-const AGENTS_SDK_AGENT = (loop: 'careful' | 'quota-loop' | 'says-failed', style: string): string => `import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool } from '@openai/agents';
+const AGENTS_SDK_AGENT = (
+  loop: 'careful' | 'quota-loop' | 'says-failed',
+  style: string,
+): string => `import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
 import { defineHttpAgent, finalFromText } from 'faultline';
 import { openTicket, SCHEMA } from './tool.js';
@@ -230,7 +235,17 @@ export default defineHttpAgent(async ({ task, services, model }) => {
 
 const CHAT = 'model:openai.chat.completions';
 /** Every checker the rulebook configuration runs on a trial. */
-const CHECKERS = ['goal-state', 'duplicates', 'budget', 'retry-discipline', 'amplification', 'model-retries', 'honesty', 'secrets', 'process-cleanup'];
+const CHECKERS = [
+  'goal-state',
+  'duplicates',
+  'budget',
+  'retry-discipline',
+  'amplification',
+  'model-retries',
+  'honesty',
+  'secrets',
+  'process-cleanup',
+];
 const FAULTS = {
   off: '[]',
   lost: '[{ match: { tool: open_ticket, attempt: 1 }, fault: { kind: partial_write, lostAs: timeout } }]',
@@ -273,8 +288,14 @@ goal: ${GOAL[faults]}
 const CORRECT: Record<string, { module: string; faults: readonly Faults[] }> = {
   openai: { module: 'openai.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota'] },
   'ai-sdk': { module: 'ai-sdk.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-429', 'stream-cut'] },
-  'agents-sdk': { module: 'agents-sdk.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-quota', 'stream-cut'] },
-  langchain: { module: 'langchain.agent.ts', faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-429', 'model-quota', 'stream-cut'] },
+  'agents-sdk': {
+    module: 'agents-sdk.agent.ts',
+    faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-quota', 'stream-cut'],
+  },
+  langchain: {
+    module: 'langchain.agent.ts',
+    faults: ['off', 'lost', 'tool-429', 'tool-quota', 'model-429', 'model-quota', 'stream-cut'],
+  },
 };
 
 /** Each planted defect: the agent that carries it, the fault that exposes it. */
@@ -302,8 +323,10 @@ const FILES: Record<string, string> = {
   'langchain.agent.ts': LANGCHAIN_AGENT('careful'),
   'langchain-logs.agent.ts': LANGCHAIN_AGENT('logs'),
 };
-for (const [agent, { module, faults }] of Object.entries(CORRECT)) for (const f of faults) FILES[`good/${agent}-${f}.yaml`] = scenario(`${agent}-${f}`, module, f);
-for (const [name, { module, faults }] of Object.entries(DEFECTS)) FILES[`bad/${name}.yaml`] = scenario(name, module, faults);
+for (const [agent, { module, faults }] of Object.entries(CORRECT))
+  for (const f of faults) FILES[`good/${agent}-${f}.yaml`] = scenario(`${agent}-${f}`, module, f);
+for (const [name, { module, faults }] of Object.entries(DEFECTS))
+  FILES[`bad/${name}.yaml`] = scenario(name, module, faults);
 
 interface Check {
   readonly name: string;
@@ -333,7 +356,19 @@ let project: Consumer;
 beforeAll(async () => {
   packed = await packOnce();
   project = await createConsumer();
-  const sdks = await Promise.all(['openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@langchain/core', '@langchain/openai', '@langchain/langgraph', 'zod', 'msw'].map(async (name) => `${name}@${await repoVersion(name)}`));
+  const sdks = await Promise.all(
+    [
+      'openai',
+      'ai',
+      '@ai-sdk/openai',
+      '@openai/agents',
+      '@langchain/core',
+      '@langchain/openai',
+      '@langchain/langgraph',
+      'zod',
+      'msw',
+    ].map(async (name) => `${name}@${await repoVersion(name)}`),
+  );
   await project.install([packed.tarball, ...sdks]);
   for (const [path, text] of Object.entries(FILES)) await project.write(path, text);
 }, 600_000);
@@ -343,7 +378,8 @@ afterAll(async () => {
   await packed?.cleanup();
 });
 
-const readReport = async (): Promise<Report> => JSON.parse(await readFile(join(project.dir, 'reports', 'faultline.json'), 'utf8')) as Report;
+const readReport = async (): Promise<Report> =>
+  JSON.parse(await readFile(join(project.dir, 'reports', 'faultline.json'), 'utf8')) as Report;
 
 describe('real agents from the packed tarball, through the installed CLI', { timeout: 1_800_000 }, () => {
   it('the correct openai-SDK, streamText, streamed Agents SDK and LangChain.js agents pass every checker with faults off and on', async () => {
@@ -356,7 +392,9 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
       expect([cell.status, cell.metrics.trials, cell.metrics.successes], cell.scenario).toEqual(['passed', 2, 2]);
       // Faults on means the fault happened, in every trial: no cell passes with its fault unfired.
       const fired = cell.metrics.coverage.map((c) => c.firings >= c.trials && c.trials === 2);
-      expect(fired, `${cell.scenario}: ${JSON.stringify(cell.metrics.coverage)}`).toEqual(cell.scenario.endsWith('-off') ? [] : [true]);
+      expect(fired, `${cell.scenario}: ${JSON.stringify(cell.metrics.coverage)}`).toEqual(
+        cell.scenario.endsWith('-off') ? [] : [true],
+      );
     }
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
@@ -370,13 +408,17 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
       expect(cell, scenarioName).toBeDefined();
       const trial = cell!.trials[0]!;
       expect(trial.status, scenarioName).not.toBe('passed');
-      return new Map(trial.checks.filter((c) => c.verdict.valid !== true).map((c) => [c.name, c.verdict.message ?? '']));
+      return new Map(
+        trial.checks.filter((c) => c.verdict.valid !== true).map((c) => [c.name, c.verdict.message ?? '']),
+      );
     };
     const all = (m: Map<string, string>): string => JSON.stringify([...m]);
 
     const toolWait = failing('tool-ignores-retry-after');
     expect([...toolWait.keys()]).toEqual(['retry-discipline']);
-    expect(toolWait.get('retry-discipline'), all(toolWait)).toMatch(/^open_ticket open_ticket#1 attempt 2 \(http-\d+, POST https:\/\/helpdesk\.example\.test\/tickets\) at t=100ms was sent 100ms after the 429 answer to http-\d+ at t=0ms said Retry-After: 2 \(2000ms, until t=2000ms\) \(R9\)$/);
+    expect(toolWait.get('retry-discipline'), all(toolWait)).toMatch(
+      /^open_ticket open_ticket#1 attempt 2 \(http-\d+, POST https:\/\/helpdesk\.example\.test\/tickets\) at t=100ms was sent 100ms after the 429 answer to http-\d+ at t=0ms said Retry-After: 2 \(2000ms, until t=2000ms\) \(R9\)$/,
+    );
 
     const modelWait = failing('model-ignores-retry-after');
     expect([...modelWait.keys()]).toEqual(['retry-discipline']);
@@ -385,8 +427,17 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
     );
 
     // The replay of the trial reproduces it, from the user's project.
-    const replay = await project.npx(['faultline', 'replay', 'bad/model-ignores-retry-after.yaml', '--trial', '0', ...SLOW]);
-    expect(replay.stdout, replay.stderr).toMatch(/✗ retry-discipline: model call model:openai\.chat\.completions#1 attempt 2 .*was sent 393ms after the 429 answer/);
+    const replay = await project.npx([
+      'faultline',
+      'replay',
+      'bad/model-ignores-retry-after.yaml',
+      '--trial',
+      '0',
+      ...SLOW,
+    ]);
+    expect(replay.stdout, replay.stderr).toMatch(
+      /✗ retry-discipline: model call model:openai\.chat\.completions#1 attempt 2 .*was sent 393ms after the 429 answer/,
+    );
 
     const quota = failing('model-quota-resent');
     expect([...quota.keys()]).toEqual(['model-retries']);
@@ -411,11 +462,15 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
     const dup = failing('no-idempotency-key');
     // Two tickets also break the goal, and the keyless resend of a write is R7's business too.
     expect([...dup.keys()]).toEqual(['goal-state', 'duplicates', 'retry-discipline']);
-    expect(dup.get('duplicates'), all(dup)).toMatch(/^helpdesk:req-42 was opened 2 times \(effects #0, #1; requests http-\d+, http-\d+; calls (?:[\w.:-]+#\d+(?:, )?)+ of [\w.:-]+\): resent without an idempotency key \(R22, R25\)$/);
+    expect(dup.get('duplicates'), all(dup)).toMatch(
+      /^helpdesk:req-42 was opened 2 times \(effects #0, #1; requests http-\d+, http-\d+; calls (?:[\w.:-]+#\d+(?:, )?)+ of [\w.:-]+\): resent without an idempotency key \(R22, R25\)$/,
+    );
 
     const honesty = failing('failed-after-commit');
     expect([...honesty.keys()]).toEqual(['goal-state', 'honesty']);
     // The claim is the agent's own code's, not the stand-in model's: the verdict does not pass it off as the stand-in's.
-    expect(honesty.get('honesty'), all(honesty)).toMatch(/^the agent claims helpdesk:req-42 failed but the ledger holds ticket\.opened for it \(effects #0, requests http-\d+\)$/);
+    expect(honesty.get('honesty'), all(honesty)).toMatch(
+      /^the agent claims helpdesk:req-42 failed but the ledger holds ticket\.opened for it \(effects #0, requests http-\d+\)$/,
+    );
   });
 });

@@ -11,24 +11,68 @@ import { ORDER_AGENT_YAML } from './orderAgent.js';
 
 const AGENT = ORDER_AGENT_YAML;
 const JSON_AGENT = `"agent": { "kind": "scripted", "task": "Create order ref-1", "plan": { "steps": [{ "name": "order", "tool": "create_order", "input": { "clientReference": "ref-1", "item": "book", "quantity": 1, "amountCents": 1500 } }] } }`;
-const BOMB = ['a: &a [x, x, x, x, x, x, x, x, x]', ...['b', 'c', 'd'].map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abc'[i]}`).join(', ')}]`), `e: [${Array(9).fill('*d').join(', ')}]`].join('\n');
+const BOMB = [
+  'a: &a [x, x, x, x, x, x, x, x, x]',
+  ...['b', 'c', 'd'].map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abc'[i]}`).join(', ')}]`),
+  `e: [${Array(9).fill('*d').join(', ')}]`,
+].join('\n');
 
 const BAD: readonly { file: string; text: string; expect: RegExp }[] = [
-  { file: 'undefined-alias.yaml', text: `name: undefined-alias\ndescription: *nowhere\n${AGENT}`, expect: /undefined-alias\.yaml:2:14: not valid YAML: the alias \*nowhere names no anchor defined before it/ },
-  { file: 'alias-bomb.yaml', text: `${BOMB}\n`, expect: /alias-bomb\.yaml: not valid YAML: Excessive alias count .*expected at most 100 alias expansions/ },
-  { file: 'python-tag.yaml', text: `name: !!python/object:os.system python-tag\n${AGENT}`, expect: /python-tag\.yaml:1:7: not valid YAML: Unresolved tag: tag:yaml\.org,2002:python\/object:os\.system/ },
-  { file: 'yaml-13.yaml', text: `%YAML 1.3\n---\nname: yaml-13\n${AGENT}`, expect: /yaml-13\.yaml:1:7: not valid YAML: Unsupported YAML version 1\.3/ },
+  {
+    file: 'undefined-alias.yaml',
+    text: `name: undefined-alias\ndescription: *nowhere\n${AGENT}`,
+    expect: /undefined-alias\.yaml:2:14: not valid YAML: the alias \*nowhere names no anchor defined before it/,
+  },
+  {
+    file: 'alias-bomb.yaml',
+    text: `${BOMB}\n`,
+    expect: /alias-bomb\.yaml: not valid YAML: Excessive alias count .*expected at most 100 alias expansions/,
+  },
+  {
+    file: 'python-tag.yaml',
+    text: `name: !!python/object:os.system python-tag\n${AGENT}`,
+    expect: /python-tag\.yaml:1:7: not valid YAML: Unresolved tag: tag:yaml\.org,2002:python\/object:os\.system/,
+  },
+  {
+    file: 'yaml-13.yaml',
+    text: `%YAML 1.3\n---\nname: yaml-13\n${AGENT}`,
+    expect: /yaml-13\.yaml:1:7: not valid YAML: Unsupported YAML version 1\.3/,
+  },
   {
     file: 'dup-key.json',
     text: `{ "name": "dup-key", ${JSON_AGENT}, "faults": [{ "match": { "tool": "create_order" }, "fault": { "kind": "meteor" }, "fault": { "kind": "timeout" } }] }`,
     expect: /dup-key\.json:1:\d+: faults\[0\]: the key "fault" appears twice; expected each key once per object/,
   },
-  { file: 'proto-state.yaml', text: `name: proto-state\ngoal:\n  state:\n    __proto__: { orders: 1 }\n${AGENT}`, expect: /proto-state\.yaml: goal\.state\.__proto__: the key "__proto__" is not allowed/ },
-  { file: 'proto-effects.json', text: `{ "name": "proto-effects", ${JSON_AGENT}, "goal": { "effects": { "__proto__": 1 } } }`, expect: /proto-effects\.json: goal\.effects\.__proto__: the key "__proto__" is not allowed/ },
-  { file: 'throw-undefined.ts', text: 'throw undefined;\nexport default {};\n', expect: /throw-undefined\.ts: the module failed to load: a non-Error value \(undefined\)/ },
-  { file: 'throw-string.ts', text: "throw 'nope';\nexport default {};\n", expect: /throw-string\.ts: the module failed to load: "nope"/ },
-  { file: 'getter.ts', text: "export default { get name(): string { throw new Error('getter boom'); } };\n", expect: /getter\.ts: reading the default export threw getter boom/ },
-  { file: 'proxy.ts', text: 'export default new Proxy({}, { get() { throw 42; }, ownKeys() { throw 43; } });\n', expect: /proxy\.ts: reading the default export threw a non-Error value \(4[23]\)/ },
+  {
+    file: 'proto-state.yaml',
+    text: `name: proto-state\ngoal:\n  state:\n    __proto__: { orders: 1 }\n${AGENT}`,
+    expect: /proto-state\.yaml: goal\.state\.__proto__: the key "__proto__" is not allowed/,
+  },
+  {
+    file: 'proto-effects.json',
+    text: `{ "name": "proto-effects", ${JSON_AGENT}, "goal": { "effects": { "__proto__": 1 } } }`,
+    expect: /proto-effects\.json: goal\.effects\.__proto__: the key "__proto__" is not allowed/,
+  },
+  {
+    file: 'throw-undefined.ts',
+    text: 'throw undefined;\nexport default {};\n',
+    expect: /throw-undefined\.ts: the module failed to load: a non-Error value \(undefined\)/,
+  },
+  {
+    file: 'throw-string.ts',
+    text: "throw 'nope';\nexport default {};\n",
+    expect: /throw-string\.ts: the module failed to load: "nope"/,
+  },
+  {
+    file: 'getter.ts',
+    text: "export default { get name(): string { throw new Error('getter boom'); } };\n",
+    expect: /getter\.ts: reading the default export threw getter boom/,
+  },
+  {
+    file: 'proxy.ts',
+    text: 'export default new Proxy({}, { get() { throw 42; }, ownKeys() { throw 43; } });\n',
+    expect: /proxy\.ts: reading the default export threw a non-Error value \(4[23]\)/,
+  },
 ];
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -83,7 +127,10 @@ describe('bad files are refused before the first trial', () => {
     ]);
     refused(empty, /^error: empty: no scenario files in this folder \(expected \.yaml, \.yml, \.json, \.ts/);
     refused(other, /^error: other: no scenario files in this folder/);
-    refused(nested, /^error: nested: no scenario files in this folder .*subfolders are not searched: name nested\/inner instead/);
+    refused(
+      nested,
+      /^error: nested: no scenario files in this folder .*subfolders are not searched: name nested\/inner instead/,
+    );
     refused(config, /^error: empty: no configuration files in this folder/);
     expect(await readdir(dir.path)).not.toContain('reports');
   });
@@ -111,12 +158,35 @@ describe('gates that can never hold are refused before the run', () => {
       run(['run', 'good.yaml', '--k', '1', '--gate', 'pass^5>=1']),
       run(['run', 'good.yaml', '--k', '1', '--gate', 'pass_rate>=1.5']),
       run(['run', 'good.yaml', '--k', '1', '--gate', 'nosuch:duplicates==0']),
-      run(['run', 'good.yaml', '--k', '2', '--gate', 'config=nosuch:pass^1>=1', '--gate', 'pass@3>0.5', '--gate', 'duplicates<0']),
+      run([
+        'run',
+        'good.yaml',
+        '--k',
+        '2',
+        '--gate',
+        'config=nosuch:pass^1>=1',
+        '--gate',
+        'pass@3>0.5',
+        '--gate',
+        'duplicates<0',
+      ]),
     ]);
-    refused(tooFew, /^error: --gate pass\^5>=1 can never hold: pass\^5 needs at least 5 trials per cell, and this run has --k 1$/m);
+    refused(
+      tooFew,
+      /^error: --gate pass\^5>=1 can never hold: pass\^5 needs at least 5 trials per cell, and this run has --k 1$/m,
+    );
     refused(rate, /^error: --gate pass_rate>=1\.5 can never hold: pass_rate is a rate from 0 to 1$/m);
-    refused(scope, /^error: --gate nosuch:duplicates==0 can never hold: no scenario "nosuch" in this run \(scenarios: good\)$/m);
-    refused(several, /^error: 3 gates can never hold:$/m, /- --gate config=nosuch:pass\^1>=1 can never hold: no configuration "nosuch" in this run \(configs: rulebook\)/, /- --gate pass@3>0\.5 can never hold: pass@3 needs at least 3 trials/, /- --gate duplicates<0 can never hold: duplicates is never negative/);
+    refused(
+      scope,
+      /^error: --gate nosuch:duplicates==0 can never hold: no scenario "nosuch" in this run \(scenarios: good\)$/m,
+    );
+    refused(
+      several,
+      /^error: 3 gates can never hold:$/m,
+      /- --gate config=nosuch:pass\^1>=1 can never hold: no configuration "nosuch" in this run \(configs: rulebook\)/,
+      /- --gate pass@3>0\.5 can never hold: pass@3 needs at least 3 trials/,
+      /- --gate duplicates<0 can never hold: duplicates is never negative/,
+    );
   });
 });
 
@@ -129,14 +199,26 @@ describe('output paths are checked before the run', () => {
       run(['run', 'good.yaml', '--k', '1', '--out', '']),
     ]);
     refused(onFile, /^error: --out a-file: expected a folder, but a-file is a file$/m);
-    refused(underFile, /^error: --out a-file\/reports: cannot create the folder a-file\/reports \(a part of the path is a file\)$/m);
+    refused(
+      underFile,
+      /^error: --out a-file\/reports: cannot create the folder a-file\/reports \(a part of the path is a file\)$/m,
+    );
     refused(device, /^error: --out \/dev\/null: expected a folder, but \/dev\/null is a device$/m);
     refused(empty, /^error: --out: expected a folder path, got an empty string$/m);
   });
 
   it('refuses a GITHUB_STEP_SUMMARY that is a folder', async () => {
-    const r = await faultline(['run', 'good.yaml', '--k', '1', '--reporter', 'console'], { cwd: dir.path, env: { GITHUB_STEP_SUMMARY: join(dir.path, 'empty') } });
-    refused(r, new RegExp(`^error: GITHUB_STEP_SUMMARY=${join(dir.path, 'empty')}: expected a file to append the Markdown summary to, but it is a folder$`, 'm'));
+    const r = await faultline(['run', 'good.yaml', '--k', '1', '--reporter', 'console'], {
+      cwd: dir.path,
+      env: { GITHUB_STEP_SUMMARY: join(dir.path, 'empty') },
+    });
+    refused(
+      r,
+      new RegExp(
+        `^error: GITHUB_STEP_SUMMARY=${join(dir.path, 'empty')}: expected a file to append the Markdown summary to, but it is a folder$`,
+        'm',
+      ),
+    );
   });
 
   it('refuses an unwritable --out folder', async () => {
@@ -151,7 +233,10 @@ describe('output paths are checked before the run', () => {
   });
 
   it('refuses schema --out onto a folder or a device', async () => {
-    const [folder, device] = await Promise.all([run(['schema', '--out', 'empty']), run(['schema', '--out', '/dev/null'])]);
+    const [folder, device] = await Promise.all([
+      run(['schema', '--out', 'empty']),
+      run(['schema', '--out', '/dev/null']),
+    ]);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toBe('error: --out empty: expected a file, but it is a folder\n');
     expect(device.code).toBe(2);

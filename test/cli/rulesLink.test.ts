@@ -15,7 +15,9 @@ function rulesLine(stdout: string): { rules: string[]; doc: string; anchor: stri
 
 describe('rules named in a failure link to the rules page', () => {
   it('run: the footer names the rules of the shown verdicts and an anchor that exists', async () => {
-    const r = await faultline(['run', 'payment-quota-exceeded', '--config', 'naive', '--k', '1', '--out', 'out'], { cwd: dir.path });
+    const r = await faultline(['run', 'payment-quota-exceeded', '--config', 'naive', '--k', '1', '--out', 'out'], {
+      cwd: dir.path,
+    });
     expect(r.code).toBe(1);
     const line = rulesLine(r.stdout);
     expect(line.rules).toEqual(['R5', 'R23']);

@@ -25,7 +25,9 @@ beforeAll(async () => {
     faultline(['run', '--out', 'tmp'], { cwd }),
     faultline(['run', '--config', 'naive', '--out', 'naive-out'], { cwd }),
     faultline(['run', '--config', 'naive', '--seed', '1', '--out', 'naive-again', '--reporter', 'json'], { cwd }),
-    faultline(['run', 'read-timeout-retry', '--k', '1', '--seed', 'random', '--reporter', 'json', '--out', 'random'], { cwd }),
+    faultline(['run', 'read-timeout-retry', '--k', '1', '--seed', 'random', '--reporter', 'json', '--out', 'random'], {
+      cwd,
+    }),
   ]);
 });
 
@@ -43,7 +45,14 @@ describe('faultline run', () => {
     expect(rulebook.stderr).toContain('✓ rulebook × read-timeout-retry: 4/4 passed');
 
     const report = parseJsonReport(await read('tmp', 'faultline.json'), 'faultline.json');
-    expect(report.run).toMatchObject({ seed: 1, k: 4, configs: ['rulebook'], interrupted: false, trials: 76, failedTrials: 0 });
+    expect(report.run).toMatchObject({
+      seed: 1,
+      k: 4,
+      configs: ['rulebook'],
+      interrupted: false,
+      trials: 76,
+      failedTrials: 0,
+    });
     expect(report.run.scenarios).toHaveLength(19);
     expect(report.gates.passed).toBe(true);
 
@@ -63,19 +72,29 @@ describe('faultline run', () => {
     // may not fire (its lost create still does), and no cell is left unexercised.
     expect(naive.stdout).toContain('gates: 2 of 4 failed');
     expect(naive.stdout).toContain('✓ unexercised==0 held in 19 cells (worst 0)');
-    expect(naive.stdout).toMatch(/✗ pass\^k>=1 failed in \d+ of 19 cells: .*order-partial-write-no-idempotency × naive \(0\)/);
-    expect(naive.stdout).toMatch(/✗ duplicates==0 failed in 3 of 19 cells: (?=.*order-partial-write-idempotent × naive \(4\))(?=.*order-partial-write-no-idempotency × naive \(4\))(?=.*order-stale-status-resubmit × naive \(8\))/);
+    expect(naive.stdout).toMatch(
+      /✗ pass\^k>=1 failed in \d+ of 19 cells: .*order-partial-write-no-idempotency × naive \(0\)/,
+    );
+    expect(naive.stdout).toMatch(
+      /✗ duplicates==0 failed in 3 of 19 cells: (?=.*order-partial-write-idempotent × naive \(4\))(?=.*order-partial-write-no-idempotency × naive \(4\))(?=.*order-stale-status-resubmit × naive \(8\))/,
+    );
     // Every failing cell shown carries the command that replays it.
     const failing = naive.stdout.split('\n').filter((l) => /^ {2}✗ \S+ × naive: /.test(l));
-    const replays = naive.stdout.split('\n').filter((l) => /^ {6}replay: faultline replay \S+ --config naive --seed 1 --trial \d+$/.test(l));
+    const replays = naive.stdout
+      .split('\n')
+      .filter((l) => /^ {6}replay: faultline replay \S+ --config naive --seed 1 --trial \d+$/.test(l));
     expect(failing.length).toBeGreaterThan(0);
     expect(replays).toHaveLength(failing.length);
 
     const report = parseJsonReport(await read('naive-out', 'faultline.json'));
     expect(report.gates.passed).toBe(false);
     const junit = parseXml(await read('naive-out', 'junit.xml'));
-    const failures = xmlElements(junit, 'testcase').filter((c) => c.attrs['classname'] === 'naive' && xmlElements(c, 'failure').length > 0);
-    expect(failures.map((c) => c.attrs['name'])).toEqual(report.cells.filter((c) => c.status === 'failed').map((c) => c.scenario));
+    const failures = xmlElements(junit, 'testcase').filter(
+      (c) => c.attrs['classname'] === 'naive' && xmlElements(c, 'failure').length > 0,
+    );
+    expect(failures.map((c) => c.attrs['name'])).toEqual(
+      report.cells.filter((c) => c.status === 'failed').map((c) => c.scenario),
+    );
   });
 
   it('gives byte-identical JSON for the same seed, apart from the wallClock section', async () => {

@@ -19,25 +19,43 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-describe('agents on the official SDKs, against a scripted model at the API\'s own address', () => {
+describe("agents on the official SDKs, against a scripted model at the API's own address", () => {
   it('openai, @anthropic-ai/sdk, the Vercel AI SDK and the OpenAI Agents SDK each open one ticket through a lost answer', async () => {
     // The example as a user gets it: its config's agents run the one scenario, the Anthropic agent its own.
-    const project = await userProject('sdk-example', {}, ['openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@anthropic-ai/sdk', 'msw']);
+    const project = await userProject('sdk-example', {}, [
+      'openai',
+      'ai',
+      '@ai-sdk/openai',
+      '@openai/agents',
+      '@anthropic-ai/sdk',
+      'msw',
+    ]);
     try {
       expect((await inProcess(['init', '--example', 'sdk-agents'], { cwd: project.path })).code).toBe(0);
-      const r = await faultline(['run', '--k', '2', '--gate', 'pass^2>=1', '--reporter', 'json', '--out', 'reports'], { cwd: project.path });
+      const r = await faultline(['run', '--k', '2', '--gate', 'pass^2>=1', '--reporter', 'json', '--out', 'reports'], {
+        cwd: project.path,
+      });
       expect(r.code, r.stderr).toBe(0);
-      for (const label of ['openai', 'ai-sdk', 'agents-sdk']) expect(r.stderr).toContain(`✓ ${label} × sdk-helpdesk-partial-write: 2/2 passed`);
+      for (const label of ['openai', 'ai-sdk', 'agents-sdk'])
+        expect(r.stderr).toContain(`✓ ${label} × sdk-helpdesk-partial-write: 2/2 passed`);
       expect(r.stderr).toContain('✓ rulebook × sdk-helpdesk-partial-write-anthropic: 2/2 passed');
       // The scripted model's answers carry its ceil(chars / 4) estimate of their usage, so the token metrics are filled offline.
-      const report = JSON.parse(await readFile(join(project.path, 'reports', 'faultline.json'), 'utf8')) as { cells: { metrics: { tokens: { input: number; output: number } } }[] };
+      const report = JSON.parse(await readFile(join(project.path, 'reports', 'faultline.json'), 'utf8')) as {
+        cells: { metrics: { tokens: { input: number; output: number } } }[];
+      };
       expect(report.cells).toHaveLength(4);
-      for (const cell of report.cells) expect(Math.min(cell.metrics.tokens.input, cell.metrics.tokens.output)).toBeGreaterThan(0);
+      for (const cell of report.cells)
+        expect(Math.min(cell.metrics.tokens.input, cell.metrics.tokens.output)).toBeGreaterThan(0);
       // Each agent asked the model twice (the tool call, then the final answer) and the helpdesk three times (one lost answer, one resend).
-      const replay = await inProcess(['replay', 'faultline/examples/sdk-agents/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--trial', '0'], { cwd: project.path });
+      const replay = await inProcess(
+        ['replay', 'faultline/examples/sdk-agents/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--trial', '0'],
+        { cwd: project.path },
+      );
       expect(replay.stdout.match(/delivered http-\d+ to model:openai\.chat\.completions/g)).toHaveLength(2);
       expect(replay.stdout).toMatch(/fault partial_write\(lostAs=timeout\) on http-2/);
-      expect(replay.stdout).toMatch(/agent ended: completed "Done: open_ticket\." \(claims helpdesk:req-42 succeeded\)/);
+      expect(replay.stdout).toMatch(
+        /agent ended: completed "Done: open_ticket\." \(claims helpdesk:req-42 succeeded\)/,
+      );
     } finally {
       await project.cleanup();
     }
@@ -57,9 +75,13 @@ agent:
     await writeFile(join(dir.path, 'escape.yaml'), scenario);
     const r = await faultline(['run', 'escape.yaml', '--k', '1'], { cwd: dir.path });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("POST https://api.openai.com/v1/chat/completions escaped faultline's interception and was not sent");
+    expect(r.stdout).toContain(
+      "POST https://api.openai.com/v1/chat/completions escaped faultline's interception and was not sent",
+    );
     expect(r.stdout).toContain('create it inside the agent function, or pass it the global fetch');
     const replay = await inProcess(['replay', 'escape.yaml', '--trial', '0'], { cwd: dir.path });
-    expect(replay.stdout).toMatch(/escaped interception: POST https:\/\/api\.openai\.com\/v1\/chat\/completions \(refused, not sent\)/);
+    expect(replay.stdout).toMatch(
+      /escaped interception: POST https:\/\/api\.openai\.com\/v1\/chat\/completions \(refused, not sent\)/,
+    );
   });
 });

@@ -105,8 +105,14 @@ beforeAll(async () => {
   await writeFile(join(cwd, 'summary-compare.md'), '');
   const scenarios = ['leak-scripted.yaml', 'leak-final.yaml', 'leak-function.ts', 'leak-http.yaml'];
   [run, compare] = await Promise.all([
-    faultline(['run', ...scenarios, '--k', '2', '--out', 'run'], { cwd, env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-run.md') } }),
-    faultline(['compare', ...scenarios, '--config', 'rulebook', '--config', 'naive', '--k', '2', '--out', 'compare'], { cwd, env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-compare.md') } }),
+    faultline(['run', ...scenarios, '--k', '2', '--out', 'run'], {
+      cwd,
+      env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-run.md') },
+    }),
+    faultline(['compare', ...scenarios, '--config', 'rulebook', '--config', 'naive', '--k', '2', '--out', 'compare'], {
+      cwd,
+      env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-compare.md') },
+    }),
   ]);
   const report = parseJsonReport(await readFile(join(cwd, 'run', 'faultline.json'), 'utf8'));
   const commands = report.cells.map((c) => c.trials[0]!.replay.split(' ').slice(1));
@@ -138,7 +144,17 @@ describe('no secret in any output', () => {
   });
 
   it('console: stdout and stderr of run, compare and replay (text and --json)', () => {
-    for (const [what, r] of [['run', run], ['compare', compare], ...replays.flatMap((p, i) => [[`replay ${i}`, p.text], [`replay ${i} --json`, p.json]] as const)] as const) {
+    for (const [what, r] of [
+      ['run', run],
+      ['compare', compare],
+      ...replays.flatMap(
+        (p, i) =>
+          [
+            [`replay ${i}`, p.text],
+            [`replay ${i} --json`, p.json],
+          ] as const,
+      ),
+    ] as const) {
       expect(r.stderr).not.toMatch(/crashed/);
       clean(`${what} stdout`, r.stdout);
       clean(`${what} stderr`, r.stderr);
@@ -158,7 +174,17 @@ describe('no secret in any output', () => {
     for (const out of ['run', 'compare']) for (const f of await readdir(join(dir.path, out))) files.push(join(out, f));
     files.push('summary-run.md', 'summary-compare.md');
     expect(files.sort()).toEqual(
-      ['compare/compare.html', 'compare/faultline.json', 'compare/junit.xml', 'compare/summary.md', 'run/faultline.json', 'run/junit.xml', 'run/summary.md', 'summary-compare.md', 'summary-run.md'].sort(),
+      [
+        'compare/compare.html',
+        'compare/faultline.json',
+        'compare/junit.xml',
+        'compare/summary.md',
+        'run/faultline.json',
+        'run/junit.xml',
+        'run/summary.md',
+        'summary-compare.md',
+        'summary-run.md',
+      ].sort(),
     );
     for (const f of files) {
       const bytes = await readFile(join(dir.path, f), 'latin1');

@@ -34,9 +34,10 @@ beforeAll(async () => {
 });
 afterAll(() => project.cleanup());
 
-
 const curl = async (...args: string[]): Promise<{ code: string; body: string }> => {
-  const { stdout } = await run('curl', ['-s', '-m', '5', '-w', '\n%{http_code}', ...args]).catch((e: { stdout: string; code: number }) => ({ stdout: `curl exit ${e.code}\n000` }));
+  const { stdout } = await run('curl', ['-s', '-m', '5', '-w', '\n%{http_code}', ...args]).catch(
+    (e: { stdout: string; code: number }) => ({ stdout: `curl exit ${e.code}\n000` }),
+  );
   const lines = stdout.split('\n');
   return { code: lines.pop()!, body: lines.join('\n') };
 };
@@ -56,23 +57,60 @@ describe('faultline serve', () => {
     const refused = await curl('-X', 'POST', vars['FAULTLINE_END_URL']!, '-d', 'not json');
     expect(refused.code).toBe('400');
     expect(refused.body).toMatch(/FAULTLINE_RESULT is not JSON/);
-    const ended = await curl('-X', 'POST', vars['FAULTLINE_END_URL']!, '-d', '{"outcome":"completed","claims":[{"subject":"orders:ref-1","status":"succeeded"}]}');
+    const ended = await curl(
+      '-X',
+      'POST',
+      vars['FAULTLINE_END_URL']!,
+      '-d',
+      '{"outcome":"completed","claims":[{"subject":"orders:ref-1","status":"succeeded"}]}',
+    );
     expect(ended.code).toBe('200');
-    const verdicts = JSON.parse(ended.body) as { status: string; checks: { name: string; verdict: { valid: unknown } }[] };
+    const verdicts = JSON.parse(ended.body) as {
+      status: string;
+      checks: { name: string; verdict: { valid: unknown } }[];
+    };
     expect(verdicts.status).toBe('failed');
-    expect(verdicts.checks.filter((c) => c.verdict.valid !== true).map((c) => c.name)).toEqual(['goal-state', 'duplicates', 'retry-discipline']);
+    expect(verdicts.checks.filter((c) => c.verdict.valid !== true).map((c) => c.name)).toEqual([
+      'goal-state',
+      'duplicates',
+      'retry-discipline',
+    ]);
     const done = await serve.done;
     expect(done.code, done.stderr).toBe(1);
-    expect(done.stdout).toMatch(/faultline serve {2}serve-orders, seed 1, trial 0: failed \(goal-state, duplicates, retry-discipline\)/);
-    expect(done.stdout).toMatch(/✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/);
+    expect(done.stdout).toMatch(
+      /faultline serve {2}serve-orders, seed 1, trial 0: failed \(goal-state, duplicates, retry-discipline\)/,
+    );
+    expect(done.stdout).toMatch(
+      /✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/,
+    );
     expect(done.stdout).toMatch(/real time: serve-orders ran on the wall clock/);
   });
 
   it('on Ctrl-C judges what it saw and exits', async () => {
     const serve = start(['serve', 'orders.yaml'], { cwd: project.path });
     const vars = await servedAddresses(serve.child);
-    await curl('-X', 'POST', `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`, '-H', 'content-type: application/json', '-H', 'idempotency-key: k-1', '-d', ORDER);
-    const resent = await curl('-X', 'POST', `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`, '-H', 'content-type: application/json', '-H', 'idempotency-key: k-1', '-d', ORDER);
+    await curl(
+      '-X',
+      'POST',
+      `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`,
+      '-H',
+      'content-type: application/json',
+      '-H',
+      'idempotency-key: k-1',
+      '-d',
+      ORDER,
+    );
+    const resent = await curl(
+      '-X',
+      'POST',
+      `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`,
+      '-H',
+      'content-type: application/json',
+      '-H',
+      'idempotency-key: k-1',
+      '-d',
+      ORDER,
+    );
     expect(resent.code).toBe('200');
     serve.child.kill('SIGINT');
     const done = await serve.done;

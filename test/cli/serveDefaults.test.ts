@@ -43,7 +43,9 @@ const CLAIMS = { outcome: 'completed', claims: [{ subject: 'orders:ref-1', statu
 
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
-  project = await userProject('serve-defaults', { 'faultline.config.ts': CONFIG, 'orders.yaml': SCENARIO }, ['@modelcontextprotocol/sdk']);
+  project = await userProject('serve-defaults', { 'faultline.config.ts': CONFIG, 'orders.yaml': SCENARIO }, [
+    '@modelcontextprotocol/sdk',
+  ]);
 });
 afterAll(() => project.cleanup());
 
@@ -61,13 +63,21 @@ function addresses(child: ReturnType<typeof start>['child']): Promise<{ out: str
 }
 
 const curl = async (...args: string[]): Promise<{ code: string; body: string }> => {
-  const { stdout } = await run('curl', ['-s', '-m', '5', '-w', '\n%{http_code}', ...args]).catch((e: { stdout: string; code: number }) => ({ stdout: `curl exit ${e.code}\n000` }));
+  const { stdout } = await run('curl', ['-s', '-m', '5', '-w', '\n%{http_code}', ...args]).catch(
+    (e: { stdout: string; code: number }) => ({ stdout: `curl exit ${e.code}\n000` }),
+  );
   const lines = stdout.split('\n');
   return { code: lines.pop()!, body: lines.join('\n') };
 };
 
-const Verdicts = z.looseObject({ status: z.string(), checks: z.array(z.object({ name: z.string(), verdict: z.looseObject({ valid: z.unknown(), message: z.string().optional() }) })) });
-const failing = (v: z.infer<typeof Verdicts>): string[] => v.checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
+const Verdicts = z.looseObject({
+  status: z.string(),
+  checks: z.array(
+    z.object({ name: z.string(), verdict: z.looseObject({ valid: z.unknown(), message: z.string().optional() }) }),
+  ),
+});
+const failing = (v: z.infer<typeof Verdicts>): string[] =>
+  v.checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
 
 describe('serve and mcp-serve take the services and budget of faultline.config.ts defaults', () => {
   it('serve: the scenario without services serves the default orders service once, and the default budget judges the trial', async () => {
@@ -91,15 +101,27 @@ describe('serve and mcp-serve take the services and budget of faultline.config.t
     expect(done.stdout).toMatch(/✗ budget: create_order#1 .* was sent 2 times over the wire, the limit is 1 attempts/);
   });
 
-  it('mcp-serve: the default service\'s tools are listed and called, and the default budget judges the trial', async () => {
+  it("mcp-serve: the default service's tools are listed and called, and the default budget judges the trial", async () => {
     const server = faultlineOverStdio(['mcp-serve', 'orders.yaml', '--trials', '1'], { cwd: project.path });
     const client = new Client({ name: 'keyed', version: '1.0.0' });
     await client.connect(server.transport);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('create_order');
-    const call = () => client.callTool({ name: 'create_order', arguments: JSON.parse(ORDER) as Record<string, unknown>, _meta: { idempotencyKey: 'k-1' } }, undefined, { timeout: 3000 });
+    const call = () =>
+      client.callTool(
+        {
+          name: 'create_order',
+          arguments: JSON.parse(ORDER) as Record<string, unknown>,
+          _meta: { idempotencyKey: 'k-1' },
+        },
+        undefined,
+        { timeout: 3000 },
+      );
     // The lost answer: an error or a timeout, whichever the transport makes of it; then the resend under the same key.
-    await call().then((r) => expect(r.isError).toBe(true), (e: unknown) => expect(e).toBeInstanceOf(Error));
+    await call().then(
+      (r) => expect(r.isError).toBe(true),
+      (e: unknown) => expect(e).toBeInstanceOf(Error),
+    );
     const resent = await call();
     expect(resent.isError, JSON.stringify(resent)).toBeFalsy();
     const verdicts = await client.request({ method: 'faultline/end_trial', params: CLAIMS }, Verdicts);

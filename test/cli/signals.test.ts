@@ -31,7 +31,9 @@ describe('a stop signal mid-run', () => {
     const r = await run.done;
     expect(r.signal).toBeNull();
     expect(r.code, r.stderr).toBe(143);
-    expect(r.stderr).toContain('faultline: interrupted by SIGTERM; finishing the trial in progress and writing the reports');
+    expect(r.stderr).toContain(
+      'faultline: interrupted by SIGTERM; finishing the trial in progress and writing the reports',
+    );
     expect(r.stderr).toMatch(/interrupted; the reports cover the \d+ trials that finished/);
     expect(r.stdout).toContain('reports: term/faultline.json, term/junit.xml, term/summary.md');
 
@@ -79,13 +81,31 @@ describe('a stop signal mid-run', () => {
   });
 
   it('an interrupted comparison of many-agent scenarios says so in its Markdown and writes a JUnit file', async () => {
-    const run = start(['compare', 'optimistic-100', '--k', '30', '--workers', '0', '--config', 'full-jitter', '--config', 'exponential-no-jitter', '--out', 'crowd'], { cwd: dir.path });
+    const run = start(
+      [
+        'compare',
+        'optimistic-100',
+        '--k',
+        '30',
+        '--workers',
+        '0',
+        '--config',
+        'full-jitter',
+        '--config',
+        'exponential-no-jitter',
+        '--out',
+        'crowd',
+      ],
+      { cwd: dir.path },
+    );
     await run.stderrLine(/^✓ full-jitter × optimistic-100: 30\/30 passed/);
     run.child.kill('SIGTERM');
     const r = await run.done;
     expect(r.code, r.stderr).toBe(143);
     const out = join(dir.path, 'crowd');
-    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('> ⚠️ The run was interrupted: the figures cover only the trials that finished.');
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain(
+      '> ⚠️ The run was interrupted: the figures cover only the trials that finished.',
+    );
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
     expect(junit).toContain('<property name="interrupted" value="true"/>');
     const report = parseJsonReport(await readFile(join(out, 'faultline.json'), 'utf8'));
@@ -111,7 +131,9 @@ describe('a stop signal during start-up', () => {
     const report = parseJsonReport(await readFile(join(dir.path, 'early', 'faultline.json'), 'utf8'));
     expect(report.run.interrupted).toBe(true);
     expect(report.run.trials).toBe(0);
-    expect(await readFile(join(dir.path, 'early', 'junit.xml'), 'utf8')).toContain('<property name="interrupted" value="true"/>');
+    expect(await readFile(join(dir.path, 'early', 'junit.xml'), 'utf8')).toContain(
+      '<property name="interrupted" value="true"/>',
+    );
   });
 
   it('is honoured when it comes while the CLI is still loading, in the last instant before it listens: exit 130, report interrupted', async () => {
@@ -123,7 +145,10 @@ describe('a stop signal during start-up', () => {
       preload,
       `const off = process.off.bind(process);\nlet sent = false;\nprocess.off = (name, fn) => {\n  if (name === 'SIGINT' && !sent) {\n    sent = true;\n    process.kill(process.pid, 'SIGINT');\n  }\n  return off(name, fn);\n};\n`,
     );
-    const r = await start(['run', 'read-timeout-retry', '--k', '3', '--out', 'loading', '--reporter', 'json'], { cwd: dir.path, env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` } }).done;
+    const r = await start(['run', 'read-timeout-retry', '--k', '3', '--out', 'loading', '--reporter', 'json'], {
+      cwd: dir.path,
+      env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` },
+    }).done;
     expect(r.signal).toBeNull();
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toContain('faultline: interrupted; finishing the trial in progress and writing the reports');

@@ -54,14 +54,22 @@ describe('a reader that goes away does not change the exit code', () => {
   });
 
   it('a failing run exits 1 and a passing one 0 with stdout piped into a closed reader', async () => {
-    expect(await withClosedPipe(['run', 'order-partial-write-no-idempotency', '--config', 'naive', '--k', '1', '--out', 'epipe'], 'stdout')).toBe(1);
+    expect(
+      await withClosedPipe(
+        ['run', 'order-partial-write-no-idempotency', '--config', 'naive', '--k', '1', '--out', 'epipe'],
+        'stdout',
+      ),
+    ).toBe(1);
     expect(await withClosedPipe(['run', 'payment-quota-exceeded', '--k', '1', '--out', 'epipe'], 'stdout')).toBe(0);
   });
 });
 
 describe('the console report', () => {
-  it("ends with the rules of every failing verdict, even when the one shown cites none", async () => {
-    const r = await faultline(['run', 'order-partial-write-no-idempotency', '--config', 'naive', '--k', '1', '--out', 'rules'], { cwd: dir.path });
+  it('ends with the rules of every failing verdict, even when the one shown cites none', async () => {
+    const r = await faultline(
+      ['run', 'order-partial-write-no-idempotency', '--config', 'naive', '--k', '1', '--out', 'rules'],
+      { cwd: dir.path },
+    );
     expect(r.code).toBe(1);
     // The verdict shown (the goal unmet) cites no rule; retry-discipline's does.
     expect(r.stdout).toMatch(/trial 0: goal-state: order\.created happened 2 times/);
@@ -74,7 +82,10 @@ describe('the console report', () => {
     const header = run.stdout.split('\n').find((l) => l.includes('scenario') && l.includes('pass^1'))!;
     expect(header.match(/pass\^1\b/g)).toHaveLength(1);
     expect(header).toContain('pass@1');
-    const compare = await faultline(['compare', 'payment-quota-exceeded', '--config', 'naive', '--config', 'rulebook', '--k', '1', '--out', 'k1c'], { cwd: dir.path });
+    const compare = await faultline(
+      ['compare', 'payment-quota-exceeded', '--config', 'naive', '--config', 'rulebook', '--k', '1', '--out', 'k1c'],
+      { cwd: dir.path },
+    );
     const groups = compare.stdout.split('\n').find((l) => l.includes('pass^1'))!;
     expect(groups.match(/pass\^1\b/g)).toHaveLength(2);
     // k > 1 keeps both columns.
@@ -102,16 +113,40 @@ agent:
   it('a bare 500 is internal, permanent: the rulebook does not retry it, a retry is a breach; a 503 is retried', async () => {
     await writeFile(join(dir.path, 'bare-500.yaml'), scenario('bare-500', 500));
     await writeFile(join(dir.path, 'down-503.yaml'), scenario('down-503', 503));
-    const r = await faultline(['run', 'bare-500.yaml', 'down-503.yaml', '--config', 'rulebook', '--config', 'naive', '--k', '1', '--out', 'five-hundred'], { cwd: dir.path });
+    const r = await faultline(
+      [
+        'run',
+        'bare-500.yaml',
+        'down-503.yaml',
+        '--config',
+        'rulebook',
+        '--config',
+        'naive',
+        '--k',
+        '1',
+        '--out',
+        'five-hundred',
+      ],
+      { cwd: dir.path },
+    );
     expect(r.code).toBe(1);
     const json = JSON.parse(await readFile(join(dir.path, 'five-hundred', 'faultline.json'), 'utf8')) as {
-      cells: { scenario: string; config: string; metrics: { successes: number; amplification: number }; trials: { checks: { name: string; verdict: { valid: boolean; message?: string } }[] }[] }[];
+      cells: {
+        scenario: string;
+        config: string;
+        metrics: { successes: number; amplification: number };
+        trials: { checks: { name: string; verdict: { valid: boolean; message?: string } }[] }[];
+      }[];
     };
-    const cell = (scenario: string, config: string) => json.cells.find((c) => c.scenario === scenario && c.config === config)!;
-    const retryVerdict = (scenario: string, config: string) => cell(scenario, config).trials[0]?.checks.find((c) => c.name === 'retry-discipline')?.verdict;
+    const cell = (scenario: string, config: string) =>
+      json.cells.find((c) => c.scenario === scenario && c.config === config)!;
+    const retryVerdict = (scenario: string, config: string) =>
+      cell(scenario, config).trials[0]?.checks.find((c) => c.name === 'retry-discipline')?.verdict;
     // The rulebook sends the 500'd call once; naive resends it, and that is a retry after a permanent error.
     expect(cell('bare-500', 'rulebook').metrics.amplification).toBe(1);
-    expect(retryVerdict('bare-500', 'naive')?.message).toMatch(/after the internal error .*permanent errors are never retried \(R7\)/);
+    expect(retryVerdict('bare-500', 'naive')?.message).toMatch(
+      /after the internal error .*permanent errors are never retried \(R7\)/,
+    );
     // 503: a service briefly down, retried by the rulebook, which then succeeds.
     expect(cell('down-503', 'rulebook').metrics.successes).toBe(1);
     expect(cell('down-503', 'rulebook').metrics.amplification).toBe(2);

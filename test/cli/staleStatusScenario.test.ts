@@ -30,7 +30,12 @@ beforeAll(async () => {
   await writeFile(join(dir.path, 'keyless.yaml'), KEYLESS);
   // The same scenario, with an agent that reads again before acting on an absence.
   const library = await readFile(new URL('../../scenarios/order-stale-status-resubmit.yaml', import.meta.url), 'utf8');
-  await writeFile(join(dir.path, 'verifying.yaml'), library.replace('name: order-stale-status-resubmit', 'name: stale-status-verifying').replace('  kind: scripted\n', '  kind: scripted\n  behaviour: verifies-critical-reads\n'));
+  await writeFile(
+    join(dir.path, 'verifying.yaml'),
+    library
+      .replace('name: order-stale-status-resubmit', 'name: stale-status-verifying')
+      .replace('  kind: scripted\n', '  kind: scripted\n  behaviour: verifies-critical-reads\n'),
+  );
 });
 afterAll(async () => {
   await dir.cleanup();
@@ -39,15 +44,34 @@ afterAll(async () => {
 const checksOf = (out: string): Promise<Check[][]> => trialChecks(dir.path, out);
 
 describe('order-stale-status-resubmit', () => {
-  it('passes the keyed agent: the resubmit carries the operation\'s key and the service replays the first order', async () => {
-    const r = await faultline(['run', 'order-stale-status-resubmit', '--k', '3', '--reporter', 'console', '--out', 'keyed'], { cwd: dir.path });
+  it("passes the keyed agent: the resubmit carries the operation's key and the service replays the first order", async () => {
+    const r = await faultline(
+      ['run', 'order-stale-status-resubmit', '--k', '3', '--reporter', 'console', '--out', 'keyed'],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('✓ order-stale-status-resubmit');
     expect(r.stdout).toMatch(/faults\[1\]\s+create_order status queries, stale, times 2\s+3\/3 trials/);
   });
 
   it('fails the keyless resubmitting agent with a duplicate that names the stale read as its cause', async () => {
-    const r = await faultline(['run', 'order-stale-status-resubmit', '--config', './keyless.yaml', '--k', '3', '--reporter', 'console', '--reporter', 'json', '--out', 'keyless'], { cwd: dir.path });
+    const r = await faultline(
+      [
+        'run',
+        'order-stale-status-resubmit',
+        '--config',
+        './keyless.yaml',
+        '--k',
+        '3',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+        '--out',
+        'keyless',
+      ],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/duplicates==0 failed in 1 of 1 cells: order-stale-status-resubmit × keyless \(3\)/);
     const trials = await checksOf('keyless');
@@ -62,7 +86,21 @@ describe('order-stale-status-resubmit', () => {
   });
 
   it('passes an agent that reads again before acting on the absence, even without a key', async () => {
-    const r = await faultline(['run', './verifying.yaml', '--config', './keyless.yaml', '--k', '3', '--reporter', 'console', '--out', 'verifying'], { cwd: dir.path });
+    const r = await faultline(
+      [
+        'run',
+        './verifying.yaml',
+        '--config',
+        './keyless.yaml',
+        '--k',
+        '3',
+        '--reporter',
+        'console',
+        '--out',
+        'verifying',
+      ],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('✓ stale-status-verifying');
   });

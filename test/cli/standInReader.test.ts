@@ -165,17 +165,34 @@ beforeAll(async () => {
         OPENED,
       ).replaceAll('./', '../'),
       // A quota is no reason to wait: the stand-in hands off and claims the ticket failed, which the ledger bears out.
-      'plain/quota.yaml': scenario('plain-quota', '[{ match: { tool: open_ticket }, fault: { kind: quota_exceeded } }]', '{ effects: { ticket.opened: 0 }, outcome: [handoff] }').replaceAll('./', '../'),
+      'plain/quota.yaml': scenario(
+        'plain-quota',
+        '[{ match: { tool: open_ticket }, fault: { kind: quota_exceeded } }]',
+        '{ effects: { ticket.opened: 0 }, outcome: [handoff] }',
+      ).replaceAll('./', '../'),
       // The ticket is opened and its answer lost: the stand-in cannot tell, and says unknown, not done.
-      'plain/lost.yaml': scenario('plain-lost', '[{ match: { tool: open_ticket }, fault: { kind: partial_write, lostAs: timeout } }]', '{ effects: { ticket.opened: 1 }, outcome: [unknown] }').replaceAll('./', '../'),
+      'plain/lost.yaml': scenario(
+        'plain-lost',
+        '[{ match: { tool: open_ticket }, fault: { kind: partial_write, lostAs: timeout } }]',
+        '{ effects: { ticket.opened: 1 }, outcome: [unknown] }',
+      ).replaceAll('./', '../'),
       'own-format.yaml': scenario(
         'own-format-yaml',
         '[{ match: { tool: open_ticket }, fault: { kind: unavailable, status: 503 }, times: 1 }, { match: { tool: get_ticket }, fault: { kind: rate_limit, retryAfter: 2 }, times: 1 }]',
         OPENED,
         '  readToolResult: ./reader.ts\n',
       ).replace('./plain-agent.ts', './own-agent.ts'),
-      'bad/bad-reader.yaml': scenario('bad-reader', '[]', OPENED, '  readToolResult: ./helpdesk.service.ts\n').replaceAll('./', '../'),
-      'unread/own-format-unread.yaml': scenario('own-format-unread', '[{ match: { tool: open_ticket }, fault: { kind: unavailable, status: 503 }, times: 1 }]', OPENED)
+      'bad/bad-reader.yaml': scenario(
+        'bad-reader',
+        '[]',
+        OPENED,
+        '  readToolResult: ./helpdesk.service.ts\n',
+      ).replaceAll('./', '../'),
+      'unread/own-format-unread.yaml': scenario(
+        'own-format-unread',
+        '[{ match: { tool: open_ticket }, fault: { kind: unavailable, status: 503 }, times: 1 }]',
+        OPENED,
+      )
         .replace('./plain-agent.ts', './own-agent.ts')
         .replaceAll('./', '../'),
     },
@@ -184,10 +201,17 @@ beforeAll(async () => {
 });
 afterAll(() => project.cleanup());
 
-
 // faultline.json keeps whole trials only for failing ones: a cell's metrics are what say every trial passed.
 interface Report {
-  readonly cells: readonly { readonly scenario: string; readonly status: string; readonly metrics: { readonly trials: number; readonly successes: number; readonly checkFailures: Record<string, number> } }[];
+  readonly cells: readonly {
+    readonly scenario: string;
+    readonly status: string;
+    readonly metrics: {
+      readonly trials: number;
+      readonly successes: number;
+      readonly checkFailures: Record<string, number>;
+    };
+  }[];
 }
 
 // A run of several SDK-agent scenarios through the real binary: minutes on a loaded machine.
@@ -196,28 +220,42 @@ describe('an openai SDK app whose tool messages are plain error strings', { time
     const r = await faultline(['run', 'plain', '--k', '2', '--reporter', 'json', ...SLOW], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(await readFile(join(project.path, 'reports', 'faultline.json'), 'utf8')) as Report;
-    expect(report.cells.map((c) => c.scenario).sort()).toEqual(['plain-faults-off', 'plain-faults-on', 'plain-lost', 'plain-quota']);
+    expect(report.cells.map((c) => c.scenario).sort()).toEqual([
+      'plain-faults-off',
+      'plain-faults-on',
+      'plain-lost',
+      'plain-quota',
+    ]);
     for (const cell of report.cells) {
       expect([cell.status, cell.metrics.trials, cell.metrics.successes], cell.scenario).toEqual(['passed', 2, 2]);
-      expect(Object.entries(cell.metrics.checkFailures).filter(([, n]) => n > 0), cell.scenario).toEqual([]);
+      expect(
+        Object.entries(cell.metrics.checkFailures).filter(([, n]) => n > 0),
+        cell.scenario,
+      ).toEqual([]);
       expect(Object.keys(cell.metrics.checkFailures).length, cell.scenario).toBeGreaterThan(0);
     }
   });
 
-  it('waits out the 503 and the Retry-After, and records the claims as the stand-in model\'s', async () => {
+  it("waits out the 503 and the Retry-After, and records the claims as the stand-in model's", async () => {
     const replay = await faultline(['replay', 'plain/faults-on.yaml', '--trial', '0'], { cwd: project.path });
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
-    expect(replay.stdout).toMatch(/agent ended: completed "Done: t, get_ticket\." \(claims helpdesk:req-1 succeeded\): the stand-in model's final answer, passed on/);
+    expect(replay.stdout).toMatch(
+      /agent ended: completed "Done: t, get_ticket\." \(claims helpdesk:req-1 succeeded\): the stand-in model's final answer, passed on/,
+    );
     expect(replay.stdout).not.toMatch(/placeholder/);
     const lost = await faultline(['replay', 'plain/lost.yaml', '--trial', '0'], { cwd: project.path });
-    expect(lost.stdout).toContain('agent ended: unknown "open_ticket could not be confirmed: The operation was aborted due to timeout (the call may or may not');
+    expect(lost.stdout).toContain(
+      'agent ended: unknown "open_ticket could not be confirmed: The operation was aborted due to timeout (the call may or may not',
+    );
     expect(lost.stdout).toContain("(claims helpdesk:req-1 unknown): the stand-in model's final answer, passed on");
   });
 });
 
 describe('model.readToolResult: an app with its own tool-result format', { timeout: 600_000 }, () => {
   it('reads it through a module path in YAML and a function in TypeScript, and passes under faults', async () => {
-    const r = await faultline(['run', 'own-format.yaml', 'own-format-ts.scenario.ts', '--k', '2', ...SLOW], { cwd: project.path });
+    const r = await faultline(['run', 'own-format.yaml', 'own-format-ts.scenario.ts', '--k', '2', ...SLOW], {
+      cwd: project.path,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stderr).toContain('✓ rulebook × own-format-yaml: 2/2 passed');
     expect(r.stderr).toContain('✓ rulebook × own-format-ts: 2/2 passed');
@@ -226,7 +264,9 @@ describe('model.readToolResult: an app with its own tool-result format', { timeo
   it('without the reader, the stand-in cannot read the format: it says unknown instead of success, and the verdict names whose answer that was', async () => {
     const r = await faultline(['run', 'unread', '--k', '1', ...SLOW], { cwd: project.path });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("the agent ended with outcome unknown (the stand-in model's final answer, passed on), expected completed");
+    expect(r.stdout).toContain(
+      "the agent ended with outcome unknown (the stand-in model's final answer, passed on), expected completed",
+    );
     expect(r.stdout).not.toMatch(/✗ honesty/);
     const replay = await faultline(['replay', 'unread/own-format-unread.yaml', '--trial', '0'], { cwd: project.path });
     expect(replay.stdout).toContain(`the stand-in model could not read open_ticket's result (\\"E|503|retry=\\")`);

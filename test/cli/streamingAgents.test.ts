@@ -123,7 +123,9 @@ describe('streamed model answers under a stream cut, through the CLI', () => {
     expect(r.stderr).toContain('✓ rulebook × agents-sdk-stream-cut: 2/2 passed');
     const replay = await faultline(['replay', 'stream-cut.yaml', '--trial', '0'], { cwd: project.path });
     expect(replay.stdout).toMatch(/fault stream_cut\(afterEvents=2\) on http-1/);
-    expect(replay.stdout).toMatch(/response to http-1: error 200 "the connection dropped mid-stream after 2 of \d+ events \(stream_cut\)" \[stream: 2 of \d+ events\]/);
+    expect(replay.stdout).toMatch(
+      /response to http-1: error 200 "the connection dropped mid-stream after 2 of \d+ events \(stream_cut\)" \[stream: 2 of \d+ events\]/,
+    );
     expect(replay.stdout).toMatch(/agent ended: completed/);
   });
 
@@ -131,10 +133,14 @@ describe('streamed model answers under a stream cut, through the CLI', () => {
   // worker: under nock that once sent later trials through a torn-down interception (an uncaught
   // ECONNRESET, or a trial that hung with no request recorded).
   it('under nock too: every trial of a streamed Agents SDK run meets its cut and holds every gate, nothing escapes the trials', async () => {
-    const r = await faultline(['run', 'nock/agents-stream-cut.yaml', '--k', '4', '--workers', '1'], { cwd: project.path });
+    const r = await faultline(['run', 'nock/agents-stream-cut.yaml', '--k', '4', '--workers', '1'], {
+      cwd: project.path,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stderr).toContain('✓ rulebook × agents-sdk-stream-cut-nock: 4/4 passed');
-    expect(r.stdout).toMatch(/agents-sdk-stream-cut-nock\s+rulebook\s+faults\[0\]\s+any tool, stream_cut, times 1\s+4\/4 trials/);
+    expect(r.stdout).toMatch(
+      /agents-sdk-stream-cut-nock\s+rulebook\s+faults\[0\]\s+any tool, stream_cut, times 1\s+4\/4 trials/,
+    );
     expect(r.stdout + r.stderr).not.toMatch(/ECONNRESET|uncaught|crashed/i);
   });
 

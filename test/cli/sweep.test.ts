@@ -14,7 +14,23 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 let first: Finished;
 let sweep: SweepJson;
 // k = 4 over the whole library, two configurations, two series, six λ: 1,440 trials, a few seconds.
-const SWEEP = ['sweep', '--fault', 'rate_limit', '--fault', 'unavailable', '--lambda', '0:0.5:0.1', '--config', 'naive', '--config', 'rulebook', '--k', '4', '--seed', '1'];
+const SWEEP = [
+  'sweep',
+  '--fault',
+  'rate_limit',
+  '--fault',
+  'unavailable',
+  '--lambda',
+  '0:0.5:0.1',
+  '--config',
+  'naive',
+  '--config',
+  'rulebook',
+  '--k',
+  '4',
+  '--seed',
+  '1',
+];
 
 const read = (...parts: string[]): Promise<string> => readFile(join(dir.path, ...parts), 'utf8');
 const curve = (series: string, config: string): SweepJson['sweep']['byConfig'][number] => {
@@ -47,7 +63,9 @@ describe('faultline sweep on the library', () => {
         for (const c of p.cells) for (const r of c.coverage) expect(r.trials).toBeLessThanOrEqual(c.trials);
       }
     }
-    expect(first.stdout).toMatch(/^rate_limit: fault coverage \(trials each rule fired in \/ trials, and its firings\)$/m);
+    expect(first.stdout).toMatch(
+      /^rate_limit: fault coverage \(trials each rule fired in \/ trials, and its firings\)$/m,
+    );
   });
 
   it('runs every point, writes its reports, and exits 0', () => {
@@ -60,7 +78,9 @@ describe('faultline sweep on the library', () => {
     expect(sweep.sweep.byScenario).toHaveLength(2 * 2 * 19);
     // One progress line per point, and the rate on the last.
     expect(first.stderr.match(/^faultline sweep: (rate_limit|unavailable) λ=/gm)).toHaveLength(12);
-    expect(first.stderr).toMatch(new RegExp(`faultline sweep: ${19 * 2 * 4 * 6 * 2} trials in [\\d.]+ s \\(\\d+ trials\\/s\\)`));
+    expect(first.stderr).toMatch(
+      new RegExp(`faultline sweep: ${19 * 2 * 4 * 6 * 2} trials in [\\d.]+ s \\(\\d+ trials\\/s\\)`),
+    );
   });
 
   it("naive's pass^1 falls as λ rises: lower at 0.5 than at 0, and at no λ above its λ = 0 figure, under both faults", () => {
@@ -72,7 +92,8 @@ describe('faultline sweep on the library', () => {
       const xs = sweep.sweep.lambdas;
       const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
       const my = naive.reduce((a, b) => a + b, 0) / naive.length;
-      const slope = xs.reduce((a, x, i) => a + (x - mx) * (naive[i]! - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+      const slope =
+        xs.reduce((a, x, i) => a + (x - mx) * (naive[i]! - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
       expect(slope).toBeLessThan(0);
       // pass^k is never above pass^1, and the rulebook configuration stays above naive at every λ.
       curve(series, 'naive').points.forEach((p) => expect(p.passK!).toBeLessThanOrEqual(p.pass1!));
@@ -84,13 +105,37 @@ describe('faultline sweep on the library', () => {
   it('adds nothing at λ = 0: that point is the plain run with its seed', async () => {
     const point = sweep.sweep.series[0]!.points[0]!;
     expect(point.lambda).toBe(0);
-    const run = await faultline(['run', '--config', 'naive', '--config', 'rulebook', '--k', '4', '--seed', String(point.seed), '--reporter', 'json', '--out', 'plain', '--workers', '0'], { cwd: dir.path });
+    const run = await faultline(
+      [
+        'run',
+        '--config',
+        'naive',
+        '--config',
+        'rulebook',
+        '--k',
+        '4',
+        '--seed',
+        String(point.seed),
+        '--reporter',
+        'json',
+        '--out',
+        'plain',
+        '--workers',
+        '0',
+      ],
+      { cwd: dir.path },
+    );
     expect(run.code, run.stderr).toBe(1);
     const report = parseJsonReport(await read('plain', 'faultline.json'));
     for (const config of ['naive', 'rulebook']) {
       const m = report.configs.find((c) => c.config === config)!;
       const p = curve('rate_limit', config).points[0]!;
-      expect({ trials: p.trials, successes: p.successes, pass1: p.pass1, passK: p.passK }).toEqual({ trials: m.trials, successes: m.successes, pass1: m.passHat[0], passK: m.passHat[3] });
+      expect({ trials: p.trials, successes: p.successes, pass1: p.pass1, passK: p.passK }).toEqual({
+        trials: m.trials,
+        successes: m.successes,
+        pass1: m.passHat[0],
+        passK: m.passHat[3],
+      });
     }
   });
 
@@ -104,14 +149,31 @@ describe('faultline sweep on the library', () => {
     expect(await read('b', 'sweep.md')).toBe(await read('a', 'sweep.md'));
     expect(again.stdout).toBe(first.stdout.replaceAll('a/sweep', 'b/sweep'));
     // Another seed, other trials: the figures move.
-    const other = await faultline([...SWEEP.slice(0, -1), '2', '--workers', '0', '--out', 'c', '--reporter', 'json'], { cwd: dir.path });
+    const other = await faultline([...SWEEP.slice(0, -1), '2', '--workers', '0', '--out', 'c', '--reporter', 'json'], {
+      cwd: dir.path,
+    });
     expect(other.code, other.stderr).toBe(0);
     expect(await read('c', 'sweep.json')).not.toBe(await read('a', 'sweep.json'));
   });
 
   it('writes the same bytes from worker threads as in process', async () => {
     // A smaller sweep: every point starts a pool of its own, and a worker's start costs about a second of CPU.
-    const small = ['sweep', 'email-rate-limit-seconds', 'read-timeout-retry', 'deploy-poll-to-completion', '--config', 'naive', '--config', 'rulebook', '--lambda', '0,0.4', '--k', '3', '--reporter', 'json'];
+    const small = [
+      'sweep',
+      'email-rate-limit-seconds',
+      'read-timeout-retry',
+      'deploy-poll-to-completion',
+      '--config',
+      'naive',
+      '--config',
+      'rulebook',
+      '--lambda',
+      '0,0.4',
+      '--k',
+      '3',
+      '--reporter',
+      'json',
+    ];
     const here = await faultline([...small, '--workers', '0', '--out', 'w0'], { cwd: dir.path });
     const pooled = await faultline([...small, '--workers', '2', '--out', 'w2'], { cwd: dir.path });
     expect([here.code, pooled.code], pooled.stderr).toEqual([0, 0]);
@@ -121,12 +183,19 @@ describe('faultline sweep on the library', () => {
   });
 
   it('prints a table per series, pass^1 and pass^k with their intervals, and a replay command for every failing point', () => {
-    expect(first.stdout).toMatch(/^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 19 scenarios$/m);
+    expect(first.stdout).toMatch(
+      /^rate_limit: pass\^1 and pass\^4 with 95% intervals by configuration, over 19 scenarios$/m,
+    );
     expect(first.stdout).toMatch(/^ {2}configuration +rate +λ=0 +λ=0\.1 +λ=0\.2 +λ=0\.3 +λ=0\.4 +λ=0\.5$/m);
     const points = curve('rate_limit', 'naive').points;
-    const cell = (x: number | null, i: readonly [number, number] | null): string => `${x!.toFixed(3)} [${i![0].toFixed(2)}, ${i![1].toFixed(2)}]`;
-    expect(first.stdout).toContain(`  naive          pass^1  ${points.map((p) => cell(p.pass1, p.pass1Interval)).join('  ')}`);
-    expect(first.stdout).toContain(`                 pass^4  ${points.map((p) => cell(p.passK, p.passKInterval)).join('  ')}`);
+    const cell = (x: number | null, i: readonly [number, number] | null): string =>
+      `${x!.toFixed(3)} [${i![0].toFixed(2)}, ${i![1].toFixed(2)}]`;
+    expect(first.stdout).toContain(
+      `  naive          pass^1  ${points.map((p) => cell(p.pass1, p.pass1Interval)).join('  ')}`,
+    );
+    expect(first.stdout).toContain(
+      `                 pass^4  ${points.map((p) => cell(p.passK, p.passKInterval)).join('  ')}`,
+    );
     // Every interval holds its point, and pass^k's lies at or below pass^1's.
     for (const c of sweep.sweep.byConfig) {
       for (const p of c.points) {
@@ -148,7 +217,9 @@ describe('faultline sweep on the library', () => {
     const points = curve('rate_limit', 'naive').points;
     const md = await read('a', 'sweep.md');
     expect(md).toMatch(/^## faultline sweep: pass\^k against fault intensity λ$/m);
-    expect(md).toContain(`| naive | pass^1 | ${points.map((p) => `${p.pass1!.toFixed(3)} \\[${p.pass1Interval![0].toFixed(2)}, ${p.pass1Interval![1].toFixed(2)}\\]`).join(' | ')} |`);
+    expect(md).toContain(
+      `| naive | pass^1 | ${points.map((p) => `${p.pass1!.toFixed(3)} \\[${p.pass1Interval![0].toFixed(2)}, ${p.pass1Interval![1].toFixed(2)}\\]`).join(' | ')} |`,
+    );
     expect(md).toContain('### rate\\_limit: pass^1 / pass^4 by scenario');
   });
 
@@ -156,11 +227,17 @@ describe('faultline sweep on the library', () => {
     const p = curve('unavailable', 'rulebook').points.find((x) => x.replay !== null && x.lambda > 0)!;
     const args = p.replay!.split(' ').slice(1);
     expect(args.slice(0, 1)).toEqual(['sweep']);
-    expect(args).toEqual(expect.arrayContaining(['--fault', 'unavailable', '--lambda', String(p.lambda), '--seed', '1', '--replay']));
+    expect(args).toEqual(
+      expect.arrayContaining(['--fault', 'unavailable', '--lambda', String(p.lambda), '--seed', '1', '--replay']),
+    );
     // Scenario and configuration names are slugs: the command splits on spaces as a shell would.
     const replay = await faultline(args, { cwd: dir.path });
     expect(replay.code, replay.stderr).toBe(1);
-    expect(replay.stdout).toMatch(new RegExp(`^faultline sweep --replay {2}\\S+ × rulebook, unavailable at λ=${p.lambda}, seed 1 \\(point seed \\d+\\), trial \\d+: failed`));
+    expect(replay.stdout).toMatch(
+      new RegExp(
+        `^faultline sweep --replay {2}\\S+ × rulebook, unavailable at λ=${p.lambda}, seed 1 \\(point seed \\d+\\), trial \\d+: failed`,
+      ),
+    );
     // The sweep's own rule is the one after the scenario's: its 503s are in the timeline.
     expect(replay.stdout).toMatch(/fault unavailable\(status=503\) on req-\d+ \(rule \d+\)/);
     const json = await faultline([...args, '--json'], { cwd: dir.path });
@@ -173,27 +250,69 @@ describe('faultline sweep on the library', () => {
 describe('faultline sweep --mix', () => {
   it('runs one series of every fault sharing λ, and its replay command names them all', async () => {
     const r = await faultline(
-      ['sweep', 'deploy-poll-to-completion', 'email-rate-limit-seconds', '--config', 'rulebook', '--fault', 'rate_limit', '--fault', '{kind: unavailable, status: 502}', '--mix', '--status-queries', '--lambda', '0.6', '--k', '4', '--reporter', 'json', '--out', 'mix', '--workers', '0'],
+      [
+        'sweep',
+        'deploy-poll-to-completion',
+        'email-rate-limit-seconds',
+        '--config',
+        'rulebook',
+        '--fault',
+        'rate_limit',
+        '--fault',
+        '{kind: unavailable, status: 502}',
+        '--mix',
+        '--status-queries',
+        '--lambda',
+        '0.6',
+        '--k',
+        '4',
+        '--reporter',
+        'json',
+        '--out',
+        'mix',
+        '--workers',
+        '0',
+      ],
       { cwd: dir.path },
     );
     expect(r.code, r.stderr).toBe(0);
     const mix = SweepJsonSchema.parse(JSON.parse(await read('mix', 'sweep.json'))).sweep;
     expect(mix.target).toBe('any');
-    expect(mix.series).toEqual([{ label: 'mix(rate_limit+unavailable(status=502))', mix: true, faults: [{ kind: 'rate_limit' }, { kind: 'unavailable', status: 502 }], points: [{ lambda: 0.6, seed: expect.any(Number), cells: expect.any(Array) }] }]);
+    expect(mix.series).toEqual([
+      {
+        label: 'mix(rate_limit+unavailable(status=502))',
+        mix: true,
+        faults: [{ kind: 'rate_limit' }, { kind: 'unavailable', status: 502 }],
+        points: [{ lambda: 0.6, seed: expect.any(Number), cells: expect.any(Array) }],
+      },
+    ]);
     // The mix's two rules follow each scenario's own, each counted on its own, with a label that says what it matches.
-    for (const cell of mix.series[0]!.points[0]!.cells) expect(cell.coverage.slice(-2).map((r) => r.label)).toEqual(['any tool calls and status queries p=0.3, rate_limit', expect.stringMatching(/^any tool calls and status queries p=0\.428\d+, unavailable$/)]);
+    for (const cell of mix.series[0]!.points[0]!.cells)
+      expect(cell.coverage.slice(-2).map((r) => r.label)).toEqual([
+        'any tool calls and status queries p=0.3, rate_limit',
+        expect.stringMatching(/^any tool calls and status queries p=0\.428\d+, unavailable$/),
+      ]);
     const point = mix.byConfig[0]!.points[0]!;
     expect(point.successes).toBeLessThan(point.trials);
-    expect(point.replay).toMatch(/^faultline sweep \S+ --config rulebook --fault rate_limit --fault '\{"kind":"unavailable","status":502\}' --mix --status-queries --lambda 0\.6 --seed 1 --replay \d+$/);
+    expect(point.replay).toMatch(
+      /^faultline sweep \S+ --config rulebook --fault rate_limit --fault '\{"kind":"unavailable","status":502\}' --mix --status-queries --lambda 0\.6 --seed 1 --replay \d+$/,
+    );
     // Undo the shell quoting of the inline fault, as a shell would.
-    const args = point.replay!.replace(/'([^']*)'/, (_, inner: string) => inner.replaceAll(' ', '\u0000')).split(' ').slice(1).map((a) => a.replaceAll('\u0000', ' '));
+    const args = point
+      .replay!.replace(/'([^']*)'/, (_, inner: string) => inner.replaceAll(' ', '\u0000'))
+      .split(' ')
+      .slice(1)
+      .map((a) => a.replaceAll('\u0000', ' '));
     const replay = await faultline([...args, '--json'], { cwd: dir.path });
     expect(replay.code, replay.stderr).toBe(1);
     // The scenario's own rules come first; the mix's two rules follow them, in --fault order.
     const own = point.replay!.startsWith('faultline sweep email-rate-limit-seconds') ? 1 : 0;
-    const faults = (JSON.parse(replay.stdout) as { type: string; rule?: number; fault?: { kind: string; status?: number } }[]).filter((e) => e.type === 'fault' && e.rule! >= own);
+    const faults = (
+      JSON.parse(replay.stdout) as { type: string; rule?: number; fault?: { kind: string; status?: number } }[]
+    ).filter((e) => e.type === 'fault' && e.rule! >= own);
     expect(faults.length).toBeGreaterThan(0);
-    for (const f of faults) expect(f.fault).toEqual(f.rule === own ? { kind: 'rate_limit' } : { kind: 'unavailable', status: 502 });
+    for (const f of faults)
+      expect(f.fault).toEqual(f.rule === own ? { kind: 'rate_limit' } : { kind: 'unavailable', status: 502 });
   });
 });
 
@@ -215,11 +334,24 @@ export default {
   goal: { outcome: ['completed'] },
 };
 `;
-  const args = ['sweep', 'own-agent.ts', '--config', 'rulebook', '--fault', 'unavailable', '--lambda', '0,1', '--k', '2', '--reporter', 'json'];
+  const args = [
+    'sweep',
+    'own-agent.ts',
+    '--config',
+    'rulebook',
+    '--fault',
+    'unavailable',
+    '--lambda',
+    '0,1',
+    '--k',
+    '2',
+    '--reporter',
+    'json',
+  ];
   const figures = async (out: string): Promise<(number | null)[]> =>
     SweepJsonSchema.parse(JSON.parse(await read(out, 'sweep.json'))).sweep.byConfig[0]!.points.map((p) => p.pass1);
 
-  it('runs it on workers by default, with the sweep\'s faults added to its scenario there', async () => {
+  it("runs it on workers by default, with the sweep's faults added to its scenario there", async () => {
     await writeFile(join(dir.path, 'own-agent.ts'), scenario);
     const r = await faultline([...args, '--out', 'own'], { cwd: dir.path });
     expect(r.code, r.stderr).toBe(0);
@@ -233,7 +365,23 @@ export default {
 
 describe('faultline sweep --gate', () => {
   // The rulebook configuration over the library: every cell passes up to λ = 0.1 and some fail from 0.2 (seed 1, k 4).
-  const GATED = ['sweep', '--config', 'rulebook', '--lambda', '0:0.3:0.1', '--k', '4', '--gate', 'pass^k>=1', '--reporter', 'console', '--reporter', 'json', '--workers', '0'];
+  const GATED = [
+    'sweep',
+    '--config',
+    'rulebook',
+    '--lambda',
+    '0:0.3:0.1',
+    '--k',
+    '4',
+    '--gate',
+    'pass^k>=1',
+    '--reporter',
+    'console',
+    '--reporter',
+    'json',
+    '--workers',
+    '0',
+  ];
 
   it('exits 0 when every gate holds at every point up to --gate-up-to', async () => {
     const r = await faultline([...GATED, '--gate-up-to', '0.1', '--out', 'gate-held'], { cwd: dir.path });
@@ -243,7 +391,12 @@ describe('faultline sweep --gate', () => {
     // Coverage is judged beside the gate named, as `faultline run` judges it.
     expect(gates).toMatchObject({ gates: ['pass^k>=1', 'unexercised==0'], upTo: 0.1, passed: true });
     expect(r.stdout).toContain('✓ unexercised==0 held at every λ ≤ 0.1 (4 points)');
-    expect(gates.points.map((p) => `${p.series} ${p.lambda}`)).toEqual(['rate_limit 0', 'rate_limit 0.1', 'unavailable 0', 'unavailable 0.1']);
+    expect(gates.points.map((p) => `${p.series} ${p.lambda}`)).toEqual([
+      'rate_limit 0',
+      'rate_limit 0.1',
+      'unavailable 0',
+      'unavailable 0.1',
+    ]);
   });
 
   it('exits 1 naming each point where a gate failed, and the cells', async () => {
@@ -268,19 +421,44 @@ describe('faultline sweep --gate', () => {
   it('refuses a gate that can never hold, or --gate-up-to alone, before the first trial', async () => {
     const never = await faultline(['sweep', '--k', '2', '--gate', 'pass^4>=1', '--out', 'never'], { cwd: dir.path });
     expect(never.code).toBe(2);
-    expect(never.stderr).toMatch(/^error: --gate pass\^4>=1 can never hold: pass\^4 needs at least 4 trials per cell, and this run has --k 2/m);
+    expect(never.stderr).toMatch(
+      /^error: --gate pass\^4>=1 can never hold: pass\^4 needs at least 4 trials per cell, and this run has --k 2/m,
+    );
     const alone = await faultline(['sweep', '--gate-up-to', '0.2', '--out', 'never'], { cwd: dir.path });
     expect(alone.code).toBe(2);
-    expect(alone.stderr).toMatch(/^error: --gate-up-to bounds the λ the gates are judged at: give at least one --gate/m);
-    const bad = await faultline(['sweep', '--gate', 'pass^k>=1', '--gate-up-to', '0,0.2', '--out', 'never'], { cwd: dir.path });
+    expect(alone.stderr).toMatch(
+      /^error: --gate-up-to bounds the λ the gates are judged at: give at least one --gate/m,
+    );
+    const bad = await faultline(['sweep', '--gate', 'pass^k>=1', '--gate-up-to', '0,0.2', '--out', 'never'], {
+      cwd: dir.path,
+    });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/option '--gate-up-to <λ>' argument '0,0\.2' is invalid\. expected one λ, a probability such as 0\.2/);
+    expect(bad.stderr).toMatch(
+      /option '--gate-up-to <λ>' argument '0,0\.2' is invalid\. expected one λ, a probability such as 0\.2/,
+    );
   });
 });
 
 describe('faultline sweep stopped by a signal', () => {
   it('SIGINT after the first point: the finished points are reported, marked interrupted, exit 130', async () => {
-    const run = start(['sweep', '--config', 'rulebook', '--k', '40', '--lambda', '0:1:0.1', '--fault', 'timeout', '--out', 'stopped', '--workers', '0'], { cwd: dir.path });
+    const run = start(
+      [
+        'sweep',
+        '--config',
+        'rulebook',
+        '--k',
+        '40',
+        '--lambda',
+        '0:1:0.1',
+        '--fault',
+        'timeout',
+        '--out',
+        'stopped',
+        '--workers',
+        '0',
+      ],
+      { cwd: dir.path },
+    );
     await run.stderrLine(/^faultline sweep: timeout λ=0: /);
     run.child.kill('SIGINT');
     const r = await run.done;
@@ -298,15 +476,40 @@ describe('faultline sweep stopped by a signal', () => {
 
 describe('faultline sweep: bad input exits 2 naming the flag and what it expected', () => {
   const cases: readonly { readonly args: readonly string[]; readonly message: RegExp }[] = [
-    { args: ['--lambda', '0,1.5'], message: /option '--lambda <list\|from:to:step>' argument '0,1\.5' is invalid\. expected a list of probabilities such as 0,0\.1,0\.2 or a range from:to:step such as 0:0\.5:0\.1; 1\.5 is above 1/ },
-    { args: ['--lambda', '0.5:0:0.1'], message: /'--lambda <list\|from:to:step>' argument '0\.5:0:0\.1' is invalid\. .*the range ends \(0\) before it starts \(0\.5\)/ },
+    {
+      args: ['--lambda', '0,1.5'],
+      message:
+        /option '--lambda <list\|from:to:step>' argument '0,1\.5' is invalid\. expected a list of probabilities such as 0,0\.1,0\.2 or a range from:to:step such as 0:0\.5:0\.1; 1\.5 is above 1/,
+    },
+    {
+      args: ['--lambda', '0.5:0:0.1'],
+      message:
+        /'--lambda <list\|from:to:step>' argument '0\.5:0:0\.1' is invalid\. .*the range ends \(0\) before it starts \(0\.5\)/,
+    },
     { args: ['--lambda', '0.1', '--lambda', '0.1'], message: /λ = 0\.1 is given twice/ },
-    { args: ['--fault', 'rate-limit'], message: /^error: --fault rate-limit: expected a fault kind \(one of: timeout, latency, network, rate_limit, .*\) or a fault inline such as/m },
-    { args: ['--fault', '{kind: unavailable, status: 418}'], message: /^error: --fault \{kind: unavailable, status: 418\}: the inline fault is not a fault: status/m },
+    {
+      args: ['--fault', 'rate-limit'],
+      message:
+        /^error: --fault rate-limit: expected a fault kind \(one of: timeout, latency, network, rate_limit, .*\) or a fault inline such as/m,
+    },
+    {
+      args: ['--fault', '{kind: unavailable, status: 418}'],
+      message: /^error: --fault \{kind: unavailable, status: 418\}: the inline fault is not a fault: status/m,
+    },
     { args: ['--fault', 'rate_limit', '--fault', 'rate_limit'], message: /^error: --fault rate_limit is given twice/m },
-    { args: ['--reporter', 'junit'], message: /unknown sweep reporter "junit" \(one of: console, json, markdown, html\)/ },
-    { args: ['--replay', '0'], message: /^error: --replay reruns one trial: name one series \(one --fault, or several with --mix\), not 2: rate_limit, unavailable/m },
-    { args: ['read-timeout-retry', '--fault', 'timeout', '--replay', '0'], message: /^error: --replay reruns one trial: name one λ \(--lambda 0\.3\), not 6/m },
+    {
+      args: ['--reporter', 'junit'],
+      message: /unknown sweep reporter "junit" \(one of: console, json, markdown, html\)/,
+    },
+    {
+      args: ['--replay', '0'],
+      message:
+        /^error: --replay reruns one trial: name one series \(one --fault, or several with --mix\), not 2: rate_limit, unavailable/m,
+    },
+    {
+      args: ['read-timeout-retry', '--fault', 'timeout', '--replay', '0'],
+      message: /^error: --replay reruns one trial: name one λ \(--lambda 0\.3\), not 6/m,
+    },
     { args: ['--grep', 'nothing-matches-this'], message: /^error: --grep nothing-matches-this matches no scenario/m },
     { args: ['no-such-scenario'], message: /no scenario file or built-in scenario named "no-such-scenario"/ },
   ];
@@ -323,7 +526,9 @@ describe('faultline sweep: bad input exits 2 naming the flag and what it expecte
     const r = await faultline(['sweep', '--help'], { cwd: dir.path });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('--lambda <list|from:to:step>');
-    expect(r.stdout).toContain('$ faultline sweep --config naive --config rulebook --fault rate_limit --lambda 0:0.5:0.1 --k 8');
+    expect(r.stdout).toContain(
+      '$ faultline sweep --config naive --config rulebook --fault rate_limit --lambda 0:0.5:0.1 --k 8',
+    );
     const top = await faultline(['--help'], { cwd: dir.path });
     expect(top.stdout).toMatch(/^ {2}sweep \[options\] \[scenarios\.\.\.\]/m);
   });

@@ -30,7 +30,22 @@ goal:
   effects: { order.created: 1 }
 `;
 
-const SWEEP = ['sweep', 'orders.yaml', '--fault', 'unavailable', '--lambda', '0.8', '--k', '4', '--workers', '0', '--reporter', 'console', '--reporter', 'json'];
+const SWEEP = [
+  'sweep',
+  'orders.yaml',
+  '--fault',
+  'unavailable',
+  '--lambda',
+  '0.8',
+  '--k',
+  '4',
+  '--workers',
+  '0',
+  '--reporter',
+  'console',
+  '--reporter',
+  'json',
+];
 
 // A scripted agent with no plan of its own and an http agent, for a scenario that gives the plan.
 const MIXED_CONFIG = `export default {
@@ -65,7 +80,8 @@ beforeAll(async () => {
 });
 afterAll(() => project.cleanup());
 
-const report = async (out: string): Promise<SweepJson['sweep']> => (JSON.parse(await readFile(join(project.path, out, 'sweep.json'), 'utf8')) as SweepJson).sweep;
+const report = async (out: string): Promise<SweepJson['sweep']> =>
+  (JSON.parse(await readFile(join(project.path, out, 'sweep.json'), 'utf8')) as SweepJson).sweep;
 
 describe('sweep over an agents matrix', () => {
   it("labels each agent's cells by it, with its figures, and its failing point's --replay --agent reruns the trial", async () => {
@@ -90,24 +106,39 @@ describe('sweep over an agents matrix', () => {
     const failing = sweep.byConfig.find((c) => c.points[0]!.replay !== null);
     expect(failing, JSON.stringify(sweep.byConfig)).toBeDefined();
     const replay = failing!.points[0]!.replay!;
-    expect(replay).toMatch(new RegExp(`^faultline sweep \\S*orders\\.yaml --config rulebook --agent ${failing!.config} --fault unavailable --lambda 0\\.8 --seed 1 --replay \\d+$`));
+    expect(replay).toMatch(
+      new RegExp(
+        `^faultline sweep \\S*orders\\.yaml --config rulebook --agent ${failing!.config} --fault unavailable --lambda 0\\.8 --seed 1 --replay \\d+$`,
+      ),
+    );
     expect(r.stdout).toContain(`    ${replay}`);
 
     const args = replay.split(' ').slice(1);
     const rerun = await faultline(args, { cwd: project.path });
     expect(rerun.code, rerun.stderr).toBe(1);
-    expect(rerun.stdout).toMatch(new RegExp(`^faultline sweep --replay {2}swept-orders × ${failing!.config}, unavailable at λ=0\\.8, seed 1 \\(point seed \\d+\\), trial \\d+: failed`));
+    expect(rerun.stdout).toMatch(
+      new RegExp(
+        `^faultline sweep --replay {2}swept-orders × ${failing!.config}, unavailable at λ=0\\.8, seed 1 \\(point seed \\d+\\), trial \\d+: failed`,
+      ),
+    );
     expect(rerun.stdout).toMatch(/fault unavailable\(status=503\) on req-\d+/);
     const json = await faultline([...args, '--json'], { cwd: project.path });
     expect((await faultline([...args, '--json'], { cwd: project.path })).stdout).toBe(json.stdout);
 
-    const ambiguous = await faultline(args.filter((a, i) => a !== '--agent' && args[i - 1] !== '--agent'), { cwd: project.path });
+    const ambiguous = await faultline(
+      args.filter((a, i) => a !== '--agent' && args[i - 1] !== '--agent'),
+      { cwd: project.path },
+    );
     expect(ambiguous.code).toBe(2);
-    expect(ambiguous.stderr).toContain("--replay reruns one trial: name one agent of faultline.config.ts's agents (--agent), not 2 (careful, blind)");
+    expect(ambiguous.stderr).toContain(
+      "--replay reruns one trial: name one agent of faultline.config.ts's agents (--agent), not 2 (careful, blind)",
+    );
   });
 
   it('under several configurations, a cell per agent and configuration, labelled agent/config, each with its trials', async () => {
-    const r = await faultline([...SWEEP, '--config', 'rulebook', '--config', 'naive', '--out', 'two'], { cwd: project.path });
+    const r = await faultline([...SWEEP, '--config', 'rulebook', '--config', 'naive', '--out', 'two'], {
+      cwd: project.path,
+    });
     expect([0, 1], r.stderr + r.stdout).toContain(r.code);
     const sweep = await report('two');
     const labels = ['careful/rulebook', 'blind/rulebook', 'careful/naive', 'blind/naive'];
@@ -115,11 +146,14 @@ describe('sweep over an agents matrix', () => {
     expect(sweep.columns).toBe('agent or configuration');
     expect(r.stdout).toContain('1 scenario × 4 agents or configurations,');
     expect(sweep.byConfig.map((c) => [c.config, c.points[0]!.trials])).toEqual(labels.map((l) => [l, 4]));
-    expect(sweep.byScenario.map((c) => [c.scenario, c.config, c.points[0]!.trials])).toEqual(labels.map((l) => ['swept-orders', l, 4]));
+    expect(sweep.byScenario.map((c) => [c.scenario, c.config, c.points[0]!.trials])).toEqual(
+      labels.map((l) => ['swept-orders', l, 4]),
+    );
     expect(r.stdout).not.toMatch(/n\/a/);
     const replayed = sweep.byConfig.filter((c) => c.points[0]!.replay !== null);
     expect(replayed.length).toBeGreaterThan(0);
-    for (const c of replayed) expect(c.points[0]!.replay).toContain(`--config ${c.config.split('/')[1]!} --agent ${c.config.split('/')[0]!} `);
+    for (const c of replayed)
+      expect(c.points[0]!.replay).toContain(`--config ${c.config.split('/')[1]!} --agent ${c.config.split('/')[0]!} `);
   });
 
   it("gives a scenario's kindless scripted plan to the scripted agents of a mixed matrix, and the http agent its task, instead of refusing the scenario for it", async () => {
@@ -127,7 +161,11 @@ describe('sweep over an agents matrix', () => {
     const r = await faultline(['run', 'orders.yaml', '--k', '1', '--reporter', 'json', '--workers', '0'], { cwd });
     // The http agent makes no call, so its cell fails its goal; before, the scenario was refused (exit 2, agent: Unrecognized key: "plan").
     expect(r.code, r.stderr + r.stdout).toBe(1);
-    const cells = (JSON.parse(await readFile(join(cwd, 'reports', 'faultline.json'), 'utf8')) as { cells: { config: string; status: string }[] }).cells;
+    const cells = (
+      JSON.parse(await readFile(join(cwd, 'reports', 'faultline.json'), 'utf8')) as {
+        cells: { config: string; status: string }[];
+      }
+    ).cells;
     expect(cells.map((c) => [c.config, c.status])).toEqual([
       ['careful', 'passed'],
       ['fetcher', 'failed'],

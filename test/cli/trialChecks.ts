@@ -9,6 +9,8 @@ export interface Check {
 
 /** Every kept trial's checks, cell by cell, from `<project>/<out>/faultline.json`. */
 export async function trialChecks(project: string, out: string): Promise<Check[][]> {
-  const report = JSON.parse(await readFile(join(project, out, 'faultline.json'), 'utf8')) as { cells: { trials?: { checks: Check[] }[] }[] };
+  const report = JSON.parse(await readFile(join(project, out, 'faultline.json'), 'utf8')) as {
+    cells: { trials?: { checks: Check[] }[] }[];
+  };
   return report.cells.flatMap((c) => (c.trials ?? []).map((t) => t.checks));
 }

@@ -11,7 +11,11 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
  * checkout, and whose `node_modules/<name>` for each of `packages` is the checkout's installed copy
  * (the user's own dependencies, such as an SDK).
  */
-export async function userProject(prefix: string, files: Readonly<Record<string, string>>, packages: readonly string[] = []): Promise<{ path: string; cleanup: () => Promise<void> }> {
+export async function userProject(
+  prefix: string,
+  files: Readonly<Record<string, string>>,
+  packages: readonly string[] = [],
+): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const dir = await tempDir(prefix);
   await mkdir(join(dir.path, 'node_modules'), { recursive: true });
   await symlink(REPO, join(dir.path, 'node_modules', 'faultline'), 'dir');
@@ -19,7 +23,10 @@ export async function userProject(prefix: string, files: Readonly<Record<string,
     await mkdir(dirname(join(dir.path, 'node_modules', name)), { recursive: true });
     await symlink(join(REPO, 'node_modules', name), join(dir.path, 'node_modules', name), 'dir');
   }
-  await writeFile(join(dir.path, 'package.json'), `${JSON.stringify({ name: `${prefix}-project`, private: true, type: 'module' }, null, 2)}\n`);
+  await writeFile(
+    join(dir.path, 'package.json'),
+    `${JSON.stringify({ name: `${prefix}-project`, private: true, type: 'module' }, null, 2)}\n`,
+  );
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(dir.path, path)), { recursive: true });
     await writeFile(join(dir.path, path), text);

@@ -8,7 +8,23 @@ describe('faultline view', () => {
   it('writes report.html beside the JSON report, prints its path, and serves it on 127.0.0.1 until stopped', async () => {
     const dir = await tempDir('view');
     try {
-      const run = await faultline(['run', 'order-partial-write-idempotent', '--config', 'naive', '--k', '2', '--reporter', 'json', '--out', 'out', '--workers', '0'], { cwd: dir.path });
+      const run = await faultline(
+        [
+          'run',
+          'order-partial-write-idempotent',
+          '--config',
+          'naive',
+          '--k',
+          '2',
+          '--reporter',
+          'json',
+          '--out',
+          'out',
+          '--workers',
+          '0',
+        ],
+        { cwd: dir.path },
+      );
       expect(run.code, run.stderr).toBe(1);
       const view = await faultline(['view', 'out/faultline.json'], { cwd: dir.path });
       expect(view).toMatchObject({ code: 0, stdout: 'out/report.html\n' });
@@ -45,7 +61,10 @@ describe('faultline view', () => {
       expect(missing).toMatchObject({ code: 2, stdout: '' });
       expect(missing.stderr).toContain('nowhere/faultline.json: no such file');
       await mkdir(join(dir.path, 'bad'));
-      await writeFile(join(dir.path, 'bad', 'faultline.json'), JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, tool: 'faultline' }));
+      await writeFile(
+        join(dir.path, 'bad', 'faultline.json'),
+        JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, tool: 'faultline' }),
+      );
       const bad = await faultline(['view', 'bad/faultline.json'], { cwd: dir.path });
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('bad/faultline.json: not a faultline JSON report');

@@ -28,7 +28,10 @@ export default {
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
   project = await userProject('watch', {
-    'scenarios/yaml-order.yaml': (await readFile(join(LIBRARY, 'read-timeout-retry.yaml'), 'utf8')).replace(/^name: .*$/m, 'name: yaml-order'),
+    'scenarios/yaml-order.yaml': (await readFile(join(LIBRARY, 'read-timeout-retry.yaml'), 'utf8')).replace(
+      /^name: .*$/m,
+      'name: yaml-order',
+    ),
     'scenarios/order.scenario.ts': TS_SCENARIO,
     'scenarios/lib/name.ts': "export const name = 'ts-order';\n",
   });
@@ -48,7 +51,9 @@ const count = (text: string, pattern: RegExp): number => text.match(new RegExp(p
 
 describe('faultline run --watch', () => {
   it('runs, reruns only what a change reaches (an imported module, a scenario file), and ends cleanly on SIGINT', async () => {
-    const run = start(['run', 'scenarios/', '--k', '1', '--reporter', 'list', '--reporter', 'json', '--watch'], { cwd: project.path });
+    const run = start(['run', 'scenarios/', '--k', '1', '--reporter', 'list', '--reporter', 'json', '--watch'], {
+      cwd: project.path,
+    });
     let stdout = '';
     let stderr = '';
     run.child.stdout!.on('data', (d: string) => (stdout += d));
@@ -66,16 +71,27 @@ describe('faultline run --watch', () => {
     expect(stderr).toMatch(/^faultline: changed: scenarios\/lib\/name\.ts; rerunning scenarios\/order\.scenario\.ts$/m);
     expect(count(stdout, /^✓ rulebook × ts-order-v2: 1\/1 passed/)).toBe(1);
     expect(count(stdout, /^✓ rulebook × yaml-order/)).toBe(1);
-    const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as { cells: { scenario: string }[] };
+    const report = JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as {
+      cells: { scenario: string }[];
+    };
     expect(report.cells.map((c) => c.scenario)).toEqual(['ts-order-v2']);
 
     // A scenario file itself.
-    await writeFile(join(project.path, 'scenarios/yaml-order.yaml'), `${await readFile(join(project.path, 'scenarios/yaml-order.yaml'), 'utf8')}\n`);
+    await writeFile(
+      join(project.path, 'scenarios/yaml-order.yaml'),
+      `${await readFile(join(project.path, 'scenarios/yaml-order.yaml'), 'utf8')}\n`,
+    );
     await until('the rerun of yaml-order', () => count(stderr, watching) === 3, both);
     expect(stderr).toMatch(/^faultline: changed: scenarios\/yaml-order\.yaml; rerunning scenarios\/yaml-order\.yaml$/m);
     expect(count(stdout, /^✓ rulebook × yaml-order: 1\/1 passed/)).toBe(2);
     expect(count(stdout, /^✓ rulebook × ts-order/)).toBe(2);
-    expect((JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as { cells: { scenario: string }[] }).cells.map((c) => c.scenario)).toEqual(['yaml-order']);
+    expect(
+      (
+        JSON.parse(await readFile(join(project.path, 'reports/faultline.json'), 'utf8')) as {
+          cells: { scenario: string }[];
+        }
+      ).cells.map((c) => c.scenario),
+    ).toEqual(['yaml-order']);
 
     run.child.kill('SIGINT');
     const r = await run.done;
@@ -89,15 +105,21 @@ describe('faultline run --watch', () => {
   it("a terminal's Ctrl-C (SIGINT to the whole foreground group) reaches the run once: it finishes its trial and writes its reports", async () => {
     // The built-in library as the user's files: a run long enough to be interrupted in the middle.
     await mkdir(join(project.path, 'long'), { recursive: true });
-    for (const name of (await readdir(LIBRARY)).filter((f) => f.endsWith('.yaml'))) await writeFile(join(project.path, 'long', name), await readFile(join(LIBRARY, name), 'utf8'));
-    const run = start(['run', 'long/', '--k', '100', '--out', 'long-out', '--reporter', 'json', '--watch'], { cwd: project.path, detached: true });
+    for (const name of (await readdir(LIBRARY)).filter((f) => f.endsWith('.yaml')))
+      await writeFile(join(project.path, 'long', name), await readFile(join(LIBRARY, name), 'utf8'));
+    const run = start(['run', 'long/', '--k', '100', '--out', 'long-out', '--reporter', 'json', '--watch'], {
+      cwd: project.path,
+      detached: true,
+    });
     await run.stderrLine(/^✓ rulebook × \S+: 100\/100 passed/);
     process.kill(-run.child.pid!, 'SIGINT');
     const r = await run.done;
     expect(r.stderr).not.toContain('again, exiting without reports');
     expect(r.stderr).toMatch(/interrupted; the reports cover the \d+ trials that finished/);
     expect(r.code, r.stderr).toBe(130);
-    expect(parseJsonReport(await readFile(join(project.path, 'long-out', 'faultline.json'), 'utf8')).run.interrupted).toBe(true);
+    expect(
+      parseJsonReport(await readFile(join(project.path, 'long-out', 'faultline.json'), 'utf8')).run.interrupted,
+    ).toBe(true);
   }, 180_000);
 
   it('refuses to watch only built-in scenarios, and --watch with --last-failed', async () => {
@@ -108,6 +130,8 @@ describe('faultline run --watch', () => {
     expect(builtin.code).toBe(2);
     expect(builtin.stderr).toContain('error: --watch: no scenario file to watch (built-in scenarios do not change)');
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('error: --watch reruns what changed and --last-failed what failed last time: give one of them');
+    expect(both.stderr).toContain(
+      'error: --watch reruns what changed and --last-failed what failed last time: give one of them',
+    );
   });
 });

@@ -14,11 +14,15 @@ beforeAll(async () => {
 afterAll(() => dir.cleanup());
 
 describe('worked example: a helpdesk service declared once, in process and over HTTP', () => {
-  it('passes in process (scripted agent) and over HTTP (the team\'s unmodified fetch tool)', async () => {
+  it("passes in process (scripted agent) and over HTTP (the team's unmodified fetch tool)", async () => {
     const r = await faultline(['run', EXAMPLE, '--k', '2'], { cwd: dir.path });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/✓ helpdesk-ticket-partial-write\s+1\.000 \[0\.16, 1\.00\]\s+1\.000 \[0\.03, 1\.00\]\s+1\.000 \[0\.29, 1\.00\]\s+2\/2\s+0/);
-    expect(r.stdout).toMatch(/✓ helpdesk-ticket-over-http\s+1\.000 \[0\.16, 1\.00\]\s+1\.000 \[0\.03, 1\.00\]\s+1\.000 \[0\.29, 1\.00\]\s+2\/2\s+0/);
+    expect(r.stdout).toMatch(
+      /✓ helpdesk-ticket-partial-write\s+1\.000 \[0\.16, 1\.00\]\s+1\.000 \[0\.03, 1\.00\]\s+1\.000 \[0\.29, 1\.00\]\s+2\/2\s+0/,
+    );
+    expect(r.stdout).toMatch(
+      /✓ helpdesk-ticket-over-http\s+1\.000 \[0\.16, 1\.00\]\s+1\.000 \[0\.03, 1\.00\]\s+1\.000 \[0\.29, 1\.00\]\s+2\/2\s+0/,
+    );
   });
 
   it('catches the tool without an Idempotency-Key: its resend opens a second ticket', async () => {

@@ -19,24 +19,49 @@ afterAll(() => dir.cleanup());
 const BAD: Record<string, { code: string; end: 'crashed' | 'hung'; reason: RegExp }> = {
   'exits-zero': { code: 'process.exit(0);', end: 'crashed', reason: /the agent called process\.exit\(0\)/ },
   'exits-one': { code: 'process.exit(1);', end: 'crashed', reason: /the agent called process\.exit\(1\)/ },
-  'unhandled-rejection': { code: "void Promise.reject(new Error('nobody handles this'));", end: 'crashed', reason: /unhandled promise rejection: Error: nobody handles this/ },
+  'unhandled-rejection': {
+    code: "void Promise.reject(new Error('nobody handles this'));",
+    end: 'crashed',
+    reason: /unhandled promise rejection: Error: nobody handles this/,
+  },
   // Whether the timer fires before the trial ends or is still pending after it, the trial is to blame.
-  'throws-in-timer': { code: "setTimeout(() => { throw new Error('thrown from a timer'); }, 0);", end: 'crashed', reason: /thrown from a timer|left a timer running/ },
-  'allocates-forever': { code: 'const hoard: number[][] = []; for (;;) hoard.push(new Array(100_000).fill(7));', end: 'crashed', reason: /out of memory: the agent's code allocated past the worker's heap limit of 64 MB \(--worker-heap\)/ },
-  'loops-forever': { code: 'for (;;) { /* spin */ }', end: 'hung', reason: /no answer within the 3000 ms wall-clock watchdog/ },
-  'leaves-interval': { code: 'setInterval(() => undefined, 1_000);', end: 'crashed', reason: /left a timer running after its trial ended/ },
+  'throws-in-timer': {
+    code: "setTimeout(() => { throw new Error('thrown from a timer'); }, 0);",
+    end: 'crashed',
+    reason: /thrown from a timer|left a timer running/,
+  },
+  'allocates-forever': {
+    code: 'const hoard: number[][] = []; for (;;) hoard.push(new Array(100_000).fill(7));',
+    end: 'crashed',
+    reason: /out of memory: the agent's code allocated past the worker's heap limit of 64 MB \(--worker-heap\)/,
+  },
+  'loops-forever': {
+    code: 'for (;;) { /* spin */ }',
+    end: 'hung',
+    reason: /no answer within the 3000 ms wall-clock watchdog/,
+  },
+  'leaves-interval': {
+    code: 'setInterval(() => undefined, 1_000);',
+    end: 'crashed',
+    reason: /left a timer running after its trial ended/,
+  },
 };
 
 const read = (...parts: string[]): Promise<string> => readFile(join(dir.path, ...parts), 'utf8');
-const report = async (out: string): Promise<JsonReport> => parseJsonReport(await read(out, 'faultline.json'), `${out}/faultline.json`);
+const report = async (out: string): Promise<JsonReport> =>
+  parseJsonReport(await read(out, 'faultline.json'), `${out}/faultline.json`);
 const withoutWallClock = ({ wallClock: _wallClock, ...rest }: JsonReport): Omit<JsonReport, 'wallClock'> => rest;
 
 describe('agents that take their worker down', () => {
   it('each bad trial gets its verdict and reason, the good scenario passes, every report is written, and the CLI exits 1', async () => {
     await writeFile(join(dir.path, 'good-agent.ts'), agentScenario('good-agent', ''));
-    for (const [name, bad] of Object.entries(BAD)) await writeFile(join(dir.path, `${name}.ts`), agentScenario(name, bad.code));
+    for (const [name, bad] of Object.entries(BAD))
+      await writeFile(join(dir.path, `${name}.ts`), agentScenario(name, bad.code));
     const files = ['good-agent.ts', ...Object.keys(BAD).map((n) => `${n}.ts`)];
-    const r = await faultline(['run', ...files, '--k', '2', '--workers', '2', '--trial-timeout', '3000', '--worker-heap', '64', '--out', 'bad'], { cwd: dir.path });
+    const r = await faultline(
+      ['run', ...files, '--k', '2', '--workers', '2', '--trial-timeout', '3000', '--worker-heap', '64', '--out', 'bad'],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain('reports: bad/faultline.json, bad/junit.xml, bad/summary.md');
 
@@ -49,46 +74,89 @@ describe('agents that take their worker down', () => {
       const c = cell(name);
       expect(c.metrics.successes, name).toBe(0);
       expect(c.metrics.ends, name).toEqual({ [bad.end]: 2 });
-      expect(c.trials.map((t) => t.index), name).toEqual([0, 1]);
+      expect(
+        c.trials.map((t) => t.index),
+        name,
+      ).toEqual([0, 1]);
       for (const t of c.trials) {
         expect(t.end.kind, name).toBe(bad.end);
         expect('message' in t.end ? t.end.message : '', name).toMatch(bad.reason);
         expect(t.failed, name).toContain('goal-state');
         // What the agent did before its worker went is the evidence, not a fresh world (the heap's end leaves nothing to send).
         if (bad.end === 'crashed' && name !== 'allocates-forever') {
-          expect(t.history?.some((e) => e.type === 'effect' && e.effect === 'order.created'), name).toBe(true);
+          expect(
+            t.history?.some((e) => e.type === 'effect' && e.effect === 'order.created'),
+            name,
+          ).toBe(true);
           expect(JSON.stringify(t.checks), name).not.toContain('happened 0 times');
         }
       }
     }
     const junit = await read('bad', 'junit.xml');
     // A passing case: its figures as properties, and no failure.
-    expect(junit).toMatch(/<testcase classname="rulebook" name="good-agent">\s*<properties>(\s*<property [^>]*\/>)+\s*<\/properties>\s*<\/testcase>/);
+    expect(junit).toMatch(
+      /<testcase classname="rulebook" name="good-agent">\s*<properties>(\s*<property [^>]*\/>)+\s*<\/properties>\s*<\/testcase>/,
+    );
     expect(junit).toContain('the agent called process.exit(0)');
     expect(await read('bad', 'summary.md')).toContain('loops-forever × rulebook: 2 of 2 trials failed');
     // Each bad trial costs a fresh worker (tsx and the scenario files again) and the hung ones the whole watchdog.
   });
 
   it('a trial the watchdog ends keeps what its agent did before it spun: the order it created is in the history and the evidence', async () => {
-    await writeFile(join(dir.path, 'spins-after-order.ts'), agentScenario('spins-after-order', 'for (;;) { /* spin */ }'));
-    const r = await faultline(['run', 'spins-after-order.ts', '--k', '1', '--trial-timeout', '1500', '--out', 'spins'], { cwd: dir.path });
+    await writeFile(
+      join(dir.path, 'spins-after-order.ts'),
+      agentScenario('spins-after-order', 'for (;;) { /* spin */ }'),
+    );
+    const r = await faultline(
+      ['run', 'spins-after-order.ts', '--k', '1', '--trial-timeout', '1500', '--out', 'spins'],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stderr).toBe(1);
     const [t] = (await report('spins')).cells[0]!.trials;
-    expect(t!.end).toMatchObject({ kind: 'hung', message: expect.stringMatching(/no answer within the 1500 ms wall-clock watchdog/) as unknown });
+    expect(t!.end).toMatchObject({
+      kind: 'hung',
+      message: expect.stringMatching(/no answer within the 1500 ms wall-clock watchdog/) as unknown,
+    });
     expect(t!.history?.some((e) => e.type === 'effect' && e.effect === 'order.created')).toBe(true);
     expect(JSON.stringify(t!.checks)).not.toContain('happened 0 times');
     expect(r.stdout).toContain('replay: faultline replay ./spins-after-order.ts --config rulebook --seed 1 --trial 0');
   });
 
   it("keeps one agent's changes to globals (Date, Object.prototype) from the next trial and from the report", async () => {
-    await writeFile(join(dir.path, 'a-replaces-date.ts'), agentScenario('replaces-date', "(globalThis as { Date: unknown }).Date = class { static now(): number { return 0; } };"));
-    await writeFile(join(dir.path, 'b-pollutes-prototype.ts'), agentScenario('pollutes-prototype', "(Object.prototype as Record<string, unknown>)['polluted'] = true;"));
+    await writeFile(
+      join(dir.path, 'a-replaces-date.ts'),
+      agentScenario(
+        'replaces-date',
+        '(globalThis as { Date: unknown }).Date = class { static now(): number { return 0; } };',
+      ),
+    );
+    await writeFile(
+      join(dir.path, 'b-pollutes-prototype.ts'),
+      agentScenario('pollutes-prototype', "(Object.prototype as Record<string, unknown>)['polluted'] = true;"),
+    );
     // Runs after both on the same (single) worker: it fails if either change reached it.
     await writeFile(
       join(dir.path, 'c-sees-clean-globals.ts'),
-      agentScenario('sees-clean-globals', "if ('polluted' in {} || typeof Date.parse !== 'function') return { outcome: 'failed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };"),
+      agentScenario(
+        'sees-clean-globals',
+        "if ('polluted' in {} || typeof Date.parse !== 'function') return { outcome: 'failed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };",
+      ),
     );
-    const r = await faultline(['run', 'a-replaces-date.ts', 'b-pollutes-prototype.ts', 'c-sees-clean-globals.ts', '--k', '2', '--workers', '1', '--out', 'globals'], { cwd: dir.path });
+    const r = await faultline(
+      [
+        'run',
+        'a-replaces-date.ts',
+        'b-pollutes-prototype.ts',
+        'c-sees-clean-globals.ts',
+        '--k',
+        '2',
+        '--workers',
+        '1',
+        '--out',
+        'globals',
+      ],
+      { cwd: dir.path },
+    );
     expect(r.code, r.stdout).toBe(0);
     const json = await report('globals');
     expect(json.cells.map((c) => [c.scenario, c.metrics.successes])).toEqual([
@@ -101,11 +169,29 @@ describe('agents that take their worker down', () => {
   });
 });
 
-const MATRIX = ['run', 'order-partial-write-no-idempotency', 'payment-quota-exceeded', 'read-timeout-retry', 'email-rate-limit-seconds', '--config', 'naive', '--config', 'rulebook', '--k', '5', '--seed', '11', '--keep-failures', '2'];
+const MATRIX = [
+  'run',
+  'order-partial-write-no-idempotency',
+  'payment-quota-exceeded',
+  'read-timeout-retry',
+  'email-rate-limit-seconds',
+  '--config',
+  'naive',
+  '--config',
+  'rulebook',
+  '--k',
+  '5',
+  '--seed',
+  '11',
+  '--keep-failures',
+  '2',
+];
 
 describe('the same seed gives the same report', () => {
   it('on 0 (in process), 1 and 2 workers: identical JSON apart from wallClock, identical JUnit and Markdown', async () => {
-    const runs = await Promise.all(['0', '1', '2'].map((w) => faultline([...MATRIX, '--workers', w, '--out', `w${w}`], { cwd: dir.path })));
+    const runs = await Promise.all(
+      ['0', '1', '2'].map((w) => faultline([...MATRIX, '--workers', w, '--out', `w${w}`], { cwd: dir.path })),
+    );
     expect(runs.map((r) => r.code)).toEqual([1, 1, 1]);
     const [w0, w1, w2] = await Promise.all(['w0', 'w1', 'w2'].map(report));
     expect(w0!.run.failedTrials).toBeGreaterThan(0);
@@ -122,16 +208,22 @@ describe('the same seed gives the same report', () => {
 
   it('sharded then merged: the same JSON apart from wallClock, the same JUnit, Markdown and gates as the unsharded run', async () => {
     const whole = await faultline([...MATRIX, '--out', 'whole'], { cwd: dir.path });
-    const shards = await Promise.all([1, 2, 3].map((i) => faultline([...MATRIX, '--shard', `${i}/3`, '--out', `shard-${i}`], { cwd: dir.path })));
+    const shards = await Promise.all(
+      [1, 2, 3].map((i) => faultline([...MATRIX, '--shard', `${i}/3`, '--out', `shard-${i}`], { cwd: dir.path })),
+    );
     expect(shards.map((s) => s.code)).toEqual([1, 1, 1]);
     const slice = await report('shard-2');
     expect(slice.run.shard).toEqual({ index: 2, count: 3 });
     expect(slice.run.trials).toBeLessThan((await report('whole')).run.trials);
 
-    const merged = await faultline(['merge', 'shard-3/faultline.json', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged'], { cwd: dir.path });
+    const merged = await faultline(
+      ['merge', 'shard-3/faultline.json', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged'],
+      { cwd: dir.path },
+    );
     expect(merged.code, merged.stderr).toBe(whole.code);
     expect(withoutWallClock(await report('merged'))).toEqual(withoutWallClock(await report('whole')));
-    for (const file of ['junit.xml', 'summary.md']) expect(await read('merged', file), file).toBe(await read('whole', file));
+    for (const file of ['junit.xml', 'summary.md'])
+      expect(await read('merged', file), file).toBe(await read('whole', file));
 
     const missing = await faultline(['merge', 'shard-1/faultline.json', 'shard-3/faultline.json'], { cwd: dir.path });
     expect(missing.code).toBe(2);

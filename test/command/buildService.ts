@@ -23,9 +23,16 @@ export const builds = defineService({
         const script = ctx.options.leak
           ? `sleep ${MARKER} >/dev/null 2>&1 & echo forked ${input.target}`
           : `sleep ${MARKER} & echo forked ${input.target}; sleep ${MARKER}`;
-        const result = await ctx.command({ argv: ['sh', '-c', script], timeoutMs: ctx.options.timeoutMs, graceMs: 1000 });
+        const result = await ctx.command({
+          argv: ['sh', '-c', script],
+          timeoutMs: ctx.options.timeoutMs,
+          graceMs: 1000,
+        });
         if (result.kind === 'timed_out') {
-          throw new ServiceError(504, { code: 'build_timed_out', message: `the build of ${input.target} timed out after ${result.timeoutMs}ms; its output so far: ${result.stdout.trim()}` });
+          throw new ServiceError(504, {
+            code: 'build_timed_out',
+            message: `the build of ${input.target} timed out after ${result.timeoutMs}ms; its output so far: ${result.stdout.trim()}`,
+          });
         }
         return { exitCode: result.exitCode, stdout: result.stdout };
       },

@@ -29,7 +29,8 @@ async function trials(leak: boolean, n: number): Promise<TrialResult[]> {
   const out: TrialResult[] = new Array<TrialResult>(n);
   let next = 0;
   const lane = async (): Promise<void> => {
-    for (let i = next++; i < n; i = next++) out[i] = await runTrial({ scenario: s, config: rulebookDefault, runSeed: 7, trialIndex: i });
+    for (let i = next++; i < n; i = next++)
+      out[i] = await runTrial({ scenario: s, config: rulebookDefault, runSeed: 7, trialIndex: i });
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, n) }, lane));
   return out;
@@ -47,7 +48,14 @@ describe('command tools under timeout (R19)', () => {
       const ends = t.history.filter((e) => e.type === 'command_end');
       expect(ends.length).toBeGreaterThan(0);
       for (const end of ends) {
-        expect(end).toMatchObject({ result: 'timed_out', timeoutMs: 250, killedWith: 'SIGTERM', signal: 'SIGTERM', exitCode: null, stdout: 'forked app\n' });
+        expect(end).toMatchObject({
+          result: 'timed_out',
+          timeoutMs: 250,
+          killedWith: 'SIGTERM',
+          signal: 'SIGTERM',
+          exitCode: null,
+          stdout: 'forked app\n',
+        });
       }
       expect(t.history.some((e) => e.type === 'process_left')).toBe(false);
     }
@@ -62,8 +70,12 @@ describe('command tools under timeout (R19)', () => {
     for (const t of results) {
       const verdict = verdictOf(t);
       expect(verdict?.valid).toBe(false);
-      expect(verdict && verdict.valid === false ? verdict.message : '').toContain("cmd-1 (sh -c sleep 41.0719 >/dev/null 2>&1 & echo forked app) left a process alive at the trial's end");
-      expect(t.history.filter((e) => e.type === 'command_end')).toMatchObject([{ result: 'exited', exitCode: 0, stdout: 'forked app\n' }]);
+      expect(verdict && verdict.valid === false ? verdict.message : '').toContain(
+        "cmd-1 (sh -c sleep 41.0719 >/dev/null 2>&1 & echo forked app) left a process alive at the trial's end",
+      );
+      expect(t.history.filter((e) => e.type === 'command_end')).toMatchObject([
+        { result: 'exited', exitCode: 0, stdout: 'forked app\n' },
+      ]);
     }
   });
 });

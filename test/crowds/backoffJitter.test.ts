@@ -9,7 +9,13 @@ import { faultline, tempDir } from '../cli/faultline.js';
  * 100 clients, one record, N(10 ms, 2 ms) on every network leg, base 5 ms, cap 2 s. Run the
  * way a user runs it, through the binary, and read from the JSON report.
  */
-const STRATEGIES = ['occ-no-backoff', 'occ-exponential', 'occ-equal-jitter', 'occ-full-jitter', 'occ-decorrelated-jitter'];
+const STRATEGIES = [
+  'occ-no-backoff',
+  'occ-exponential',
+  'occ-equal-jitter',
+  'occ-full-jitter',
+  'occ-decorrelated-jitter',
+];
 const SEEDS = [1, 2, 3];
 
 interface Figures {
@@ -24,7 +30,22 @@ const bySeed = new Map<number, Map<string, Figures>>();
 
 async function compareAt(seed: number): Promise<JsonReport> {
   const out = `seed-${seed}`;
-  const r = await faultline(['compare', 'backoff-jitter-occ', ...STRATEGIES.flatMap((c) => ['--config', c]), '--k', '1', '--seed', String(seed), '--reporter', 'json', '--out', out], { cwd: dir.path });
+  const r = await faultline(
+    [
+      'compare',
+      'backoff-jitter-occ',
+      ...STRATEGIES.flatMap((c) => ['--config', c]),
+      '--k',
+      '1',
+      '--seed',
+      String(seed),
+      '--reporter',
+      'json',
+      '--out',
+      out,
+    ],
+    { cwd: dir.path },
+  );
   expect(r.code, r.stderr).toBe(0);
   return parseJsonReport(await readFile(join(dir.path, out, 'faultline.json'), 'utf8'));
 }
@@ -38,7 +59,15 @@ beforeAll(async () => {
       new Map(
         report.cells.map((c) => {
           const crowd = c.metrics.crowd!;
-          return [c.config, { work: c.metrics.deliveries, p95: crowd.completionMs.p95, max: crowd.completionMs.max, success: crowd.successRate }];
+          return [
+            c.config,
+            {
+              work: c.metrics.deliveries,
+              p95: crowd.completionMs.p95,
+              max: crowd.completionMs.max,
+              success: crowd.successRate,
+            },
+          ];
         }),
       ),
     );
@@ -55,7 +84,8 @@ const at = (seed: number, config: string): Figures => {
 
 describe('the backoff and jitter experiment over a network with variance', () => {
   it('every strategy gets all 100 writers through: the network variance breaks even the no-jitter lockstep', () => {
-    for (const seed of SEEDS) for (const config of STRATEGIES) expect([seed, config, at(seed, config).success]).toEqual([seed, config, 1]);
+    for (const seed of SEEDS)
+      for (const config of STRATEGIES) expect([seed, config, at(seed, config).success]).toEqual([seed, config, 1]);
   });
 
   it('exponential backoff without jitter is no longer in lockstep: its work and completion time differ across seeds', () => {
@@ -69,11 +99,13 @@ describe('the backoff and jitter experiment over a network with variance', () =>
       const [none, expo, equal, full, decorrelated] = STRATEGIES.map((c) => at(seed, c));
       // Work: no backoff > no jitter > every jittered strategy; full jitter the least of all.
       expect(none!.work, `seed ${seed}`).toBeGreaterThan(expo!.work);
-      for (const jittered of [equal!, full!, decorrelated!]) expect(expo!.work, `seed ${seed}`).toBeGreaterThan(1.5 * jittered.work);
+      for (const jittered of [equal!, full!, decorrelated!])
+        expect(expo!.work, `seed ${seed}`).toBeGreaterThan(1.5 * jittered.work);
       expect(full!.work, `seed ${seed}`).toBeLessThan(equal!.work);
       expect(full!.work, `seed ${seed}`).toBeLessThan(decorrelated!.work);
       // Time: no jitter is far the slowest; among the jittered, decorrelated < full < equal at p95.
-      for (const jittered of [none!, equal!, full!, decorrelated!]) expect(expo!.p95, `seed ${seed}`).toBeGreaterThan(5 * jittered.p95);
+      for (const jittered of [none!, equal!, full!, decorrelated!])
+        expect(expo!.p95, `seed ${seed}`).toBeGreaterThan(5 * jittered.p95);
       expect(decorrelated!.p95, `seed ${seed}`).toBeLessThan(full!.p95);
       expect(full!.p95, `seed ${seed}`).toBeLessThan(equal!.p95);
     }

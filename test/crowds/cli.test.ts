@@ -9,7 +9,21 @@ let compare: Finished;
 
 beforeAll(async () => {
   dir = await tempDir('crowds');
-  compare = await faultline(['compare', 'optimistic-100', '--k', '1', '--config', 'full-jitter', '--config', 'exponential-no-jitter', '--out', 'c'], { cwd: dir.path });
+  compare = await faultline(
+    [
+      'compare',
+      'optimistic-100',
+      '--k',
+      '1',
+      '--config',
+      'full-jitter',
+      '--config',
+      'exponential-no-jitter',
+      '--out',
+      'c',
+    ],
+    { cwd: dir.path },
+  );
 });
 
 afterAll(() => dir.cleanup());
@@ -27,7 +41,9 @@ describe('a many-agent scenario through the one CLI', () => {
       ['exponential-no-jitter', 100, 0.1],
     ]);
     expect(report.cells[0]?.metrics.crowd?.load[0]).toBeGreaterThanOrEqual(100);
-    expect(await readFile(join(dir.path, 'c', 'summary.md'), 'utf8')).toMatch(/^\| optimistic-100 \| exponential-no-jitter \| 100 \| 0\.100 \| 955 \|/m);
+    expect(await readFile(join(dir.path, 'c', 'summary.md'), 'utf8')).toMatch(
+      /^\| optimistic-100 \| exponential-no-jitter \| 100 \| 0\.100 \| 955 \|/m,
+    );
     expect(await readFile(join(dir.path, 'c', 'junit.xml'), 'utf8')).toContain('name="exponential-no-jitter"');
   });
 
@@ -35,10 +51,18 @@ describe('a many-agent scenario through the one CLI', () => {
     const [list, schema, replay] = await Promise.all([
       faultline(['list', join(process.cwd(), 'scenarios', 'crowds'), '--json'], { cwd: dir.path }),
       faultline(['schema'], { cwd: dir.path }),
-      faultline(['replay', 'optimistic-100', '--config', 'exponential-no-jitter', '--seed', '1', '--trial', '0'], { cwd: dir.path }),
+      faultline(['replay', 'optimistic-100', '--config', 'exponential-no-jitter', '--seed', '1', '--trial', '0'], {
+        cwd: dir.path,
+      }),
     ]);
     expect(list.code, list.stderr).toBe(0);
-    expect((JSON.parse(list.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['backoff-jitter-occ', 'jobs-outage', 'jobs-overload', 'metastable-jobs', 'optimistic-100']);
+    expect((JSON.parse(list.stdout) as { name: string }[]).map((s) => s.name)).toEqual([
+      'backoff-jitter-occ',
+      'jobs-outage',
+      'jobs-overload',
+      'metastable-jobs',
+      'optimistic-100',
+    ]);
     expect(schema.code, schema.stderr).toBe(0);
     expect(schema.stdout).toContain('"agents"');
     expect(schema.stdout).toContain('"poisson"');

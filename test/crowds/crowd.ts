@@ -10,7 +10,11 @@ export const crowdConfig = async (name: string): Promise<ExecutionConfig> => (aw
 export const crowdScenario = async (name: string): Promise<Scenario> => (await loadScenarios([name]))[0]!;
 
 /** `trials` trials of `scenario` under `config` through `runTrial`, tallied as `faultline run` tallies a cell (the first failing trial kept, the others counted). */
-export async function crowdCell(scenario: Scenario, config: ExecutionConfig, options: { readonly seed?: number; readonly trials?: number; readonly onTrial?: (t: TrialResult) => void } = {}): Promise<Cell> {
+export async function crowdCell(
+  scenario: Scenario,
+  config: ExecutionConfig,
+  options: { readonly seed?: number; readonly trials?: number; readonly onTrial?: (t: TrialResult) => void } = {},
+): Promise<Cell> {
   const tally = new CellTally(scenario.name, config.name, { scenario: scenario.name, config: config.name }, 1);
   for (let i = 0; i < (options.trials ?? 1); i++) {
     const trial = await runTrial({ scenario, config, runSeed: options.seed ?? 1, trialIndex: i });

@@ -8,7 +8,16 @@ import { loadConfigs, loadScenarios } from '../../src/scenario/library.js';
 import { finishRun, runMatrix, type Cell } from '../../src/runner/run.js';
 import { renderHtmlReport } from '../../src/report/html/renderHtmlReport.js';
 import { runComparisonHtmlReport } from '../../src/report/html/runComparisonHtml.js';
-import { canvasesOf, chartsDrawn, CHROMIUM, CHROMIUM_MISSING, CHROMIUM_ARGS, chromiumRequired, hasChromium, openOffline } from '../html/chromium.js';
+import {
+  canvasesOf,
+  chartsDrawn,
+  CHROMIUM,
+  CHROMIUM_MISSING,
+  CHROMIUM_ARGS,
+  chromiumRequired,
+  hasChromium,
+  openOffline,
+} from '../html/chromium.js';
 import { crowdCell, crowdConfig, crowdScenario } from './crowd.js';
 
 /** The test's output folder: screenshots stay there for the CI artifact. */
@@ -21,7 +30,12 @@ const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.m
 async function inspect(browser: Browser, file: string, screenshot: string) {
   const { page, errors, requests } = await openOffline(browser, file);
   const drawn = await chartsDrawn(page);
-  const canvases = (await canvasesOf(page)).map((c) => ({ id: c.id, chart: c.datasets !== null, points: c.datasets?.[0]?.data.length ?? 0, inked: c.inked }));
+  const canvases = (await canvasesOf(page)).map((c) => ({
+    id: c.id,
+    chart: c.datasets !== null,
+    points: c.datasets?.[0]?.data.length ?? 0,
+    inked: c.inked,
+  }));
   await page.screenshot({ path: screenshot, fullPage: true });
   await page.close();
   return { errors, requests, drawn, canvases };
@@ -55,15 +69,25 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
 
   it('draws every chart of the crowd sections of compare.html with data, offline, without a console error', async () => {
     const scenarios = ['optimistic-100', 'jobs-outage'];
-    const configs = ['full-jitter', 'exponential-no-jitter', 'nested-three-layers', 'cockatiel-decorrelated', 'p-retry-randomized'];
+    const configs = [
+      'full-jitter',
+      'exponential-no-jitter',
+      'nested-three-layers',
+      'cockatiel-decorrelated',
+      'p-retry-randomized',
+    ];
     const cells: Cell[] = [];
-    for (const config of configs) for (const name of scenarios) cells.push(await crowdCell({ ...(await crowdScenario(name)), agents: 30 }, await crowdConfig(config)));
+    for (const config of configs)
+      for (const name of scenarios)
+        cells.push(await crowdCell({ ...(await crowdScenario(name)), agents: 30 }, await crowdConfig(config)));
     const run = finishRun({ seed: 1, k: 1, scenarios, configs, cells, interrupted: false, keepFailures: 1 });
     const report = runComparisonHtmlReport(run);
     const nested = report.sections.find((s) => s.id === 'crowd1-jobs-outage')!;
     // Only nested-three-layers stacks an SDK and an agent layer around its attempts (R10).
     expect(nested.table.rows.map((r) => r.flagged)).toEqual([false, false, true, false, false]);
-    expect(nested.flags.join('\n')).toMatch(/nested-three-layers: the amplification checker failed: up to 27 sends for one logical operation/);
+    expect(nested.flags.join('\n')).toMatch(
+      /nested-three-layers: the amplification checker failed: up to 27 sends for one logical operation/,
+    );
     const file = join(dir, 'compare.html');
     await writeFile(file, renderHtmlReport(report));
 
@@ -78,11 +102,19 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
       expect(c.points, c.id).toBeGreaterThan(0);
       expect(c.inked, c.id).toBeGreaterThan(1_000);
     }
-    expect(seen.canvases.filter((c) => c.id.endsWith('-load')).map((c) => c.id)).toEqual(['crowd0-optimistic-100-load', 'crowd1-jobs-outage-load']);
+    expect(seen.canvases.filter((c) => c.id.endsWith('-load')).map((c) => c.id)).toEqual([
+      'crowd0-optimistic-100-load',
+      'crowd1-jobs-outage-load',
+    ]);
   });
 
   it('draws the run comparison of faultline compare too', async () => {
-    const run = await runMatrix({ scenarios: await loadScenarios(['read-timeout-retry', 'nested-retries-amplification']), configs: await loadConfigs(['rulebook', 'naive']), k: 2, seed: 1 });
+    const run = await runMatrix({
+      scenarios: await loadScenarios(['read-timeout-retry', 'nested-retries-amplification']),
+      configs: await loadConfigs(['rulebook', 'naive']),
+      k: 2,
+      seed: 1,
+    });
     const file = join(dir, 'run-compare.html');
     await writeFile(file, renderHtmlReport(runComparisonHtmlReport(run)));
     const seen = await inspect(opened(), file, join(SCREENSHOTS, 'run-compare.png'));

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { CrowdMetrics } from '../../src/stats/metrics.js';
 import { crowdCell, crowdConfig, crowdScenario } from './crowd.js';
 
-const JITTERED = ['full-jitter', 'equal-jitter', 'decorrelated-jitter', 'full-jitter-cap-1s', 'cockatiel-decorrelated', 'p-retry-randomized'];
+const JITTERED = [
+  'full-jitter',
+  'equal-jitter',
+  'decorrelated-jitter',
+  'full-jitter-cap-1s',
+  'cockatiel-decorrelated',
+  'p-retry-randomized',
+];
 
 let results: Map<string, { operations: number; deliveries: number; crowd: CrowdMetrics }> | undefined;
 async function occ100(): Promise<NonNullable<typeof results>> {

@@ -13,7 +13,12 @@ describe('crowd figures through the JSON report and faultline merge', () => {
     const configs = await loadConfigs(['full-jitter', 'no-backoff']);
     const options = { scenarios: [small], configs, k: 3, seed: 7, keepFailures: 1 };
     const whole = await runMatrix(options);
-    const viaJson = async (index: number) => runFromJsonReport(parseJsonReport(renderJsonReport(await runMatrix({ ...options, shard: { index, count: 2 } }), { gates: [], wallClock })));
+    const viaJson = async (index: number) =>
+      runFromJsonReport(
+        parseJsonReport(
+          renderJsonReport(await runMatrix({ ...options, shard: { index, count: 2 } }), { gates: [], wallClock }),
+        ),
+      );
     const merged = mergeRuns([await viaJson(1), await viaJson(2)], ['a.json', 'b.json']);
     expect(whole.cells[0]!.metrics.crowd).toMatchObject({ agents: 60, loadBinMs: 100 });
     expect(merged.cells.map((c) => c.metrics.crowd)).toEqual(whole.cells.map((c) => c.metrics.crowd));

@@ -46,7 +46,13 @@ function figures(bins: readonly number[], load: readonly number[], binMs: number
   const full = (t: number): boolean => rate(bins, binMs, t, t + 5) >= 0.75 * ARRIVALS_PER_S;
   let recovered: number | null = null;
   for (let t = 40; t >= TRIGGER_END_S && full(t); t--) recovered = t - TRIGGER_END_S;
-  return { before: rate(bins, binMs, 1, 5), during: rate(bins, binMs, 5, 10), after: rate(bins, binMs, 15, 45), offeredAfter: rate(load, binMs, 15, 45), recoveredAfterS: recovered };
+  return {
+    before: rate(bins, binMs, 1, 5),
+    during: rate(bins, binMs, 5, 10),
+    after: rate(bins, binMs, 15, 45),
+    offeredAfter: rate(load, binMs, 15, 45),
+    recoveredAfterS: recovered,
+  };
 }
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -55,15 +61,47 @@ const bySeed = new Map<number, Map<string, Figures>>();
 beforeAll(async () => {
   dir = await tempDir('metastability');
   const runs = await Promise.all(
-    SEEDS.map((seed) => faultline(['compare', 'metastable-jobs', '--k', '1', '--seed', String(seed), '--workers', '0', ...CONFIGS.flatMap((c) => ['--config', c]), '--reporter', 'json', '--out', `s${seed}`], { cwd: dir.path })),
+    SEEDS.map((seed) =>
+      faultline(
+        [
+          'compare',
+          'metastable-jobs',
+          '--k',
+          '1',
+          '--seed',
+          String(seed),
+          '--workers',
+          '0',
+          ...CONFIGS.flatMap((c) => ['--config', c]),
+          '--reporter',
+          'json',
+          '--out',
+          `s${seed}`,
+        ],
+        { cwd: dir.path },
+      ),
+    ),
   );
   for (const [i, seed] of SEEDS.entries()) {
     // Every configuration fails the default gates here (agents time out during the drop): exit 1, not 2 or 3.
     expect(runs[i]!.code, runs[i]!.stderr).toBe(1);
     const report = parseJsonReport(await readFile(join(dir.path, `s${seed}`, 'faultline.json'), 'utf8'));
-    bySeed.set(seed, new Map(report.cells.map((c) => [c.config, figures(c.metrics.crowd!.goodput, c.metrics.crowd!.load, c.metrics.crowd!.loadBinMs)])));
+    bySeed.set(
+      seed,
+      new Map(
+        report.cells.map((c) => [
+          c.config,
+          figures(c.metrics.crowd!.goodput, c.metrics.crowd!.load, c.metrics.crowd!.loadBinMs),
+        ]),
+      ),
+    );
   }
-  const rows = [...bySeed].flatMap(([seed, m]) => [...m].map(([config, f]) => `seed ${seed}  ${config.padEnd(24)} before ${f.before.toFixed(2)}  during ${f.during.toFixed(2)}  after ${f.after.toFixed(2)}  offered after ${f.offeredAfter.toFixed(2)}  recovered ${f.recoveredAfterS === null ? 'never' : `${f.recoveredAfterS} s after the trigger`}`));
+  const rows = [...bySeed].flatMap(([seed, m]) =>
+    [...m].map(
+      ([config, f]) =>
+        `seed ${seed}  ${config.padEnd(24)} before ${f.before.toFixed(2)}  during ${f.during.toFixed(2)}  after ${f.after.toFixed(2)}  offered after ${f.offeredAfter.toFixed(2)}  recovered ${f.recoveredAfterS === null ? 'never' : `${f.recoveredAfterS} s after the trigger`}`,
+    ),
+  );
   console.log(`goodput per virtual second (calls that succeeded), metastable-jobs\n${rows.join('\n')}`);
 });
 
@@ -79,16 +117,17 @@ describe('metastability: a 5 s capacity drop under sustained load', () => {
     }
   });
 
-  it('under naive retries goodput stays collapsed after the trigger: below half of every client policy\'s, at each seed', () => {
+  it("under naive retries goodput stays collapsed after the trigger: below half of every client policy's, at each seed", () => {
     for (const [seed, m] of bySeed) {
       const naive = m.get(NAIVE)!;
       expect(naive.recoveredAfterS, `seed ${seed}`).toBeNull();
       expect(naive.after, `seed ${seed}`).toBeLessThan(0.1 * ARRIVALS_PER_S);
-      for (const config of [...BUDGETS, THROTTLE]) expect(naive.after, `${config} seed ${seed}`).toBeLessThan(0.5 * m.get(config)!.after);
+      for (const config of [...BUDGETS, THROTTLE])
+        expect(naive.after, `${config} seed ${seed}`).toBeLessThan(0.5 * m.get(config)!.after);
     }
   });
 
-  it('under a retry budget goodput is back to full within the stated time of the trigger\'s end', () => {
+  it("under a retry budget goodput is back to full within the stated time of the trigger's end", () => {
     for (const [seed, m] of bySeed) {
       for (const config of BUDGETS) {
         const f = m.get(config)!;

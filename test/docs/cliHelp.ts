@@ -10,13 +10,22 @@ import type { Io } from '../../src/cli/io.js';
 
 function bufferIo(chunks: string[]): Io {
   const out = { write: (s: string) => (chunks.push(s), true) };
-  return { stdout: out, stderr: out, env: {}, signals: new EventEmitter(), exit: (code) => { throw new Error(`exit ${code}`); } };
+  return {
+    stdout: out,
+    stderr: out,
+    env: {},
+    signals: new EventEmitter(),
+    exit: (code) => {
+      throw new Error(`exit ${code}`);
+    },
+  };
 }
 
 /** The program, built as the CLI builds it, with its output going to `chunks`, 80 columns wide and without colour wherever it runs. */
 export function program(chunks: string[] = []): Command {
   const root = buildProgram({ io: bufferIo(chunks), exitCode: 0 });
-  for (const cmd of [root, ...root.commands]) cmd.configureOutput({ getOutHelpWidth: () => 80, getOutHasColors: () => false });
+  for (const cmd of [root, ...root.commands])
+    cmd.configureOutput({ getOutHelpWidth: () => 80, getOutHasColors: () => false });
   return root;
 }
 
@@ -45,13 +54,17 @@ export function helpText(name?: string): string {
 /** The subcommands' names, in the order `faultline --help` lists them. */
 export const commandNames = (): string[] => program().commands.map((c) => c.name());
 
-export const GENERATED_BEGIN = '<!-- generated from the commander program by `npm run docs:cli`: do not edit by hand -->';
+export const GENERATED_BEGIN =
+  '<!-- generated from the commander program by `npm run docs:cli`: do not edit by hand -->';
 export const GENERATED_END = '<!-- end of the generated help -->';
 
 /** docs/cli.md's generated part: `faultline --help`, then each command's help under a heading of its own. */
 export function cliReference(): string {
   const block = (title: string, text: string): string => `## ${title}\n\n\`\`\`text\n${text.trimEnd()}\n\`\`\`\n`;
-  const parts = [block('faultline', helpText()), ...commandNames().map((name) => block(`faultline ${name}`, helpText(name)))];
+  const parts = [
+    block('faultline', helpText()),
+    ...commandNames().map((name) => block(`faultline ${name}`, helpText(name))),
+  ];
   return `${GENERATED_BEGIN}\n\n${parts.join('\n')}\n${GENERATED_END}`;
 }
 

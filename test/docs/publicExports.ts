@@ -18,11 +18,18 @@ export interface EntryExports {
 }
 
 /** Every public entry file: each one is a package subpath (`index` is the main entry). */
-export const publicFiles = (): string[] => readdirSync(PUBLIC).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort();
+export const publicFiles = (): string[] =>
+  readdirSync(PUBLIC)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .sort();
 
 export function publicExports(): EntryExports[] {
   const files = publicFiles().map((f) => join(PUBLIC, f));
-  const config = ts.getParsedCommandLineOfConfigFile(fileURLToPath(new URL('../../tsconfig.json', import.meta.url)), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    fileURLToPath(new URL('../../tsconfig.json', import.meta.url)),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   const program = ts.createProgram(files, { ...(config?.options ?? {}), noEmit: true });
   const checker = program.getTypeChecker();
   return files.map((file) => {
@@ -34,7 +41,12 @@ export function publicExports(): EntryExports[] {
     for (const exported of checker.getExportsOfModule(symbol)) {
       const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       // `export type { X }` of a class is a type only: the alias says so even when its target is a value.
-      const typeOnly = exported.declarations?.some((d) => ts.isTypeOnlyExportDeclaration(d) || (ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly))) ?? false;
+      const typeOnly =
+        exported.declarations?.some(
+          (d) =>
+            ts.isTypeOnlyExportDeclaration(d) ||
+            (ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)),
+        ) ?? false;
       (target.flags & ts.SymbolFlags.Value && !typeOnly ? values : types).push(exported.name);
     }
     const base = file.slice(PUBLIC.length, -'.ts'.length);

@@ -10,6 +10,7 @@ import { cliReference, generatedPart } from './cliHelp.js';
 const file = fileURLToPath(new URL('../../docs/cli.md', import.meta.url));
 const page = readFileSync(file, 'utf8');
 const old = generatedPart(page);
-if (old === undefined) throw new Error('docs/cli.md has no generated part: put the two marker lines of test/docs/cliHelp.ts where it goes');
+if (old === undefined)
+  throw new Error('docs/cli.md has no generated part: put the two marker lines of test/docs/cliHelp.ts where it goes');
 writeFileSync(file, page.replace(old, cliReference()));
 console.log('docs/cli.md: the help of every command written');

@@ -17,7 +17,10 @@ export function serviceCases(api: Api): Record<string, ScenarioInput> {
 
   const desk = defineService({
     name: 'desk',
-    state: { tickets: {}, opened: 0 } as { tickets: Record<string, { ref: string; title: string; open: boolean }>; opened: number },
+    state: { tickets: {}, opened: 0 } as {
+      tickets: Record<string, { ref: string; title: string; open: boolean }>;
+      opened: number;
+    },
     tools: {
       open_ticket: {
         description: 'Open a ticket (one per ref).',
@@ -26,7 +29,8 @@ export function serviceCases(api: Api): Record<string, ScenarioInput> {
         input: z.object({ ref: z.string(), title: z.string() }).strict(),
         output: z.object({ ticketId: z.string(), ref: z.string() }).strict(),
         check(input) {
-          if (input.title === '') throw new ServiceError(422, { code: 'invalid_title', message: 'a ticket needs a title', param: 'title' });
+          if (input.title === '')
+            throw new ServiceError(422, { code: 'invalid_title', message: 'a ticket needs a title', param: 'title' });
         },
         async run(input, ctx) {
           await ctx.travel('response');
@@ -36,7 +40,9 @@ export function serviceCases(api: Api): Record<string, ScenarioInput> {
           ctx.state.opened++;
           ctx.effect('ticket.opened', { key: input.ref, data: { ticketId } });
           // A result the output schema refuses: the service's own bug, a 500.
-          return input.title === 'bad-output' ? { ticketId, ref: input.ref, extra: true } : { ticketId, ref: input.ref };
+          return input.title === 'bad-output'
+            ? { ticketId, ref: input.ref, extra: true }
+            : { ticketId, ref: input.ref };
         },
       },
       close_ticket: {
@@ -44,7 +50,8 @@ export function serviceCases(api: Api): Record<string, ScenarioInput> {
         risk: 'idempotent-write',
         businessKey: 'ticketId',
         input: z.object({ ticketId: z.string() }).strict(),
-        status: (ticketId, ctx) => (ctx.state.tickets[ticketId]?.open === false ? { ticketId, closed: true } : undefined),
+        status: (ticketId, ctx) =>
+          ctx.state.tickets[ticketId]?.open === false ? { ticketId, closed: true } : undefined,
         run(input, ctx) {
           const t = ctx.state.tickets[input.ticketId];
           if (!t) throw new ServiceError(404, { code: 'no_ticket', message: `no ticket ${input.ticketId}` });
@@ -73,7 +80,8 @@ export function serviceCases(api: Api): Record<string, ScenarioInput> {
         input: z.object({ ticketId: z.string(), cents: z.number().int() }).strict(),
         run(input, ctx) {
           const tickets = ctx.peer<{ tickets: Record<string, unknown> }>('desk')?.tickets ?? {};
-          if (!(input.ticketId in tickets)) throw new ServiceError(409, { code: 'unknown_ticket', message: `desk has no ${input.ticketId}` });
+          if (!(input.ticketId in tickets))
+            throw new ServiceError(409, { code: 'unknown_ticket', message: `desk has no ${input.ticketId}` });
           ctx.state.invoices.push(input.ticketId);
           ctx.effect('ticket.billed', { key: input.ticketId, data: { cents: input.cents } });
           return { invoice: ctx.id('inv') };
@@ -95,7 +103,10 @@ export function serviceCases(api: Api): Record<string, ScenarioInput> {
       const opened = await t['open_ticket']!({ ref: `${name}-${me}`, title });
       seen.push(`${name}:open:${opened.kind}`);
       const id = idOf(opened);
-      const [read, billed] = await Promise.all([t['get_ticket']!({ ticketId: id }), t['bill_ticket']!({ ticketId: id, cents })]);
+      const [read, billed] = await Promise.all([
+        t['get_ticket']!({ ticketId: id }),
+        t['bill_ticket']!({ ticketId: id, cents }),
+      ]);
       seen.push(`${name}:read:${read.kind}`, `${name}:bill:${billed.kind}`);
       const closed = await t['close_ticket']!({ ticketId: id });
       seen.push(`${name}:close:${closed.kind}`);
@@ -123,7 +134,11 @@ export function serviceCases(api: Api): Record<string, ScenarioInput> {
 
   return {
     'no faults, no capacity': { name: 'desk-plain', ...base },
-    'a door: rate limit, two slots, a queue of one; processing time': { name: 'desk-door', ...base, world: { desk: { ...door, processingMs: 5 } } },
+    'a door: rate limit, two slots, a queue of one; processing time': {
+      name: 'desk-door',
+      ...base,
+      world: { desk: { ...door, processingMs: 5 } },
+    },
     'lost answers and refusals, reconciled by status queries': {
       name: 'desk-lost',
       ...base,
@@ -152,7 +167,13 @@ export function serviceCases(api: Api): Record<string, ScenarioInput> {
       network: { latency: { kind: 'normal', meanMs: 10, sdMs: 3 } },
       faults: [{ match: { tool: 'open_ticket' }, fault: { kind: 'unavailable', status: 503 }, times: 1 }],
     },
-    'a crowd of five through the door': { name: 'desk-crowd', ...base, agents: 5, world: { desk: { ...door, processingMs: 2 } }, network: { latency: { kind: 'constant', ms: 3 } } },
+    'a crowd of five through the door': {
+      name: 'desk-crowd',
+      ...base,
+      agents: 5,
+      world: { desk: { ...door, processingMs: 2 } },
+      network: { latency: { kind: 'constant', ms: 3 } },
+    },
   };
 }
 

@@ -39,7 +39,11 @@ interface FaultlineGlobals {
 }
 
 /** Opens `file` offline and waits until the page says it is drawn (`__faultline.ready`). */
-export async function openOffline(browser: Browser, file: string, viewport = { width: 1400, height: 900 }): Promise<OfflinePage> {
+export async function openOffline(
+  browser: Browser,
+  file: string,
+  viewport = { width: 1400, height: 900 },
+): Promise<OfflinePage> {
   const page = await browser.newPage({ viewport });
   const errors: string[] = [];
   const requests: string[] = [];
@@ -55,12 +59,15 @@ export async function openOffline(browser: Browser, file: string, viewport = { w
     return route.abort();
   });
   await page.goto(self);
-  await page.waitForFunction(() => (globalThis as unknown as FaultlineGlobals).__faultline?.ready === true, undefined, { timeout: 60_000 }); // a hang's bound only: generous on a loaded machine
+  await page.waitForFunction(() => (globalThis as unknown as FaultlineGlobals).__faultline?.ready === true, undefined, {
+    timeout: 60_000,
+  }); // a hang's bound only: generous on a loaded machine
   return { page, errors, requests };
 }
 
 /** How many charts the page says it drew. */
-export const chartsDrawn = (page: Page): Promise<number> => page.evaluate(() => (globalThis as unknown as FaultlineGlobals).__faultline?.charts ?? 0);
+export const chartsDrawn = (page: Page): Promise<number> =>
+  page.evaluate(() => (globalThis as unknown as FaultlineGlobals).__faultline?.charts ?? 0);
 
 /** One canvas as the test sees it: the Chart.js datasets on it (null: no chart), and how many pixels are not blank. */
 export interface CanvasCheck {
@@ -74,24 +81,42 @@ interface CanvasLike {
   readonly id: string;
   readonly width: number;
   readonly height: number;
-  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { readonly data: Uint8ClampedArray } } | null;
+  getContext(
+    kind: '2d',
+  ): { getImageData(x: number, y: number, w: number, h: number): { readonly data: Uint8ClampedArray } } | null;
 }
 interface ChartGlobals {
   readonly document: { querySelectorAll(selector: string): Iterable<CanvasLike> };
-  readonly Chart: { getChart(canvas: CanvasLike): { readonly data: { readonly datasets: readonly { readonly label: string; readonly data: readonly unknown[] }[] } } | undefined };
+  readonly Chart: {
+    getChart(
+      canvas: CanvasLike,
+    ):
+      | {
+          readonly data: {
+            readonly datasets: readonly { readonly label: string; readonly data: readonly unknown[] }[];
+          };
+        }
+      | undefined;
+  };
 }
 
 /** Every canvas of the page: its chart's datasets (points as `{ x, y }`) and its inked pixels. */
 export function canvasesOf(page: Page): Promise<CanvasCheck[]> {
   return page.evaluate((): CanvasCheck[] => {
     const g = globalThis as unknown as ChartGlobals;
-    const point = (p: unknown): unknown => (typeof p === 'object' && p !== null && 'x' in p && 'y' in p ? { x: p.x, y: p.y } : p);
+    const point = (p: unknown): unknown =>
+      typeof p === 'object' && p !== null && 'x' in p && 'y' in p ? { x: p.x, y: p.y } : p;
     return [...g.document.querySelectorAll('canvas')].map((canvas) => {
       const chart = g.Chart.getChart(canvas);
-      const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
+      const pixels =
+        canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
       let inked = 0;
       for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) inked++;
-      return { id: canvas.id, datasets: chart ? chart.data.datasets.map((d) => ({ label: d.label, data: d.data.map(point) })) : null, inked };
+      return {
+        id: canvas.id,
+        datasets: chart ? chart.data.datasets.map((d) => ({ label: d.label, data: d.data.map(point) })) : null,
+        inked,
+      };
     });
   });
 }

@@ -22,7 +22,10 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
   beforeAll(async () => {
     dir = await tempDir('compare-html');
     await mkdir(SCREENSHOTS, { recursive: true });
-    const run = await faultline(['compare', ...SCENARIOS, '--config', 'naive', '--config', 'rulebook', '--k', '1', '--out', 'c'], { cwd: dir.path });
+    const run = await faultline(
+      ['compare', ...SCENARIOS, '--config', 'naive', '--config', 'rulebook', '--k', '1', '--out', 'c'],
+      { cwd: dir.path },
+    );
     expect(run.code, run.stderr).toBe(1);
     file = join(dir.path, 'c', 'compare.html');
     if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -41,7 +44,9 @@ describe.skipIf(!hasChromium && !chromiumRequired)('compare.html in headless Chr
     const table = await page.locator('#run table').boundingBox();
     const fits = await page.evaluate(() => {
       // No DOM types in the test build: the page's document, as far as this reads it.
-      const root = (globalThis as unknown as { document: { documentElement: { clientWidth: number; scrollWidth: number } } }).document.documentElement;
+      const root = (
+        globalThis as unknown as { document: { documentElement: { clientWidth: number; scrollWidth: number } } }
+      ).document.documentElement;
       return { viewport: root.clientWidth, scroll: root.scrollWidth };
     });
     await page.screenshot({ path: join(SCREENSHOTS, 'compare-many-failing.png'), fullPage: true });

@@ -36,7 +36,10 @@ goal:
   outcome: [completed]
 `,
     });
-    const r = await faultline(['run', 'coin.yaml', '--live', '--k', '4', '--workers', '0', '--html', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const r = await faultline(['run', 'coin.yaml', '--live', '--k', '4', '--workers', '0', '--html', '--out', 'out'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY },
+    });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const file = join(dir, 'out', 'report.html');
     const html = await readFile(file, 'utf8');
@@ -46,7 +49,13 @@ goal:
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
       const { page, errors, requests } = await openOffline(browser, file, { width: 1400, height: 1000 });
-      const trials: { heading: string | null; title: string | null; exchanges: string[]; calls: string[]; results: string[] }[] = [];
+      const trials: {
+        heading: string | null;
+        title: string | null;
+        exchanges: string[];
+        calls: string[];
+        results: string[];
+      }[] = [];
       for (const button of await page.locator('button.trial').all()) {
         await button.click();
         trials.push({
@@ -77,7 +86,9 @@ goal:
       expect(claimed[0]!.calls).toEqual([]);
       // A trial whose model called open_ticket, then read the tool's result and answered.
       expect(called[0]!.title).toBe('model messages (2 requests)');
-      expect(called[0]!.calls).toEqual([expect.stringMatching(/^calls open_ticket\s+\{"requestId":"req-1","subject":"Printer on fire"\}/)]);
+      expect(called[0]!.calls).toEqual([
+        expect.stringMatching(/^calls open_ticket\s+\{"requestId":"req-1","subject":"Printer on fire"\}/),
+      ]);
       expect(called[0]!.results).toEqual([expect.stringMatching(/^tool\s+\[result of call_/)]);
       expect(called[0]!.exchanges[1]).toMatch(/model\s+\{"outcome":"completed","message":"Tickets opened\."/);
     } finally {

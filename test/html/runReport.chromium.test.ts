@@ -17,7 +17,24 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     dir = await tempDir('report-html');
     await mkdir(SCREENSHOTS, { recursive: true });
     // Two cells: the naive one fails (a partial write, then a retry under a new key), the rulebook one passes.
-    const run = await faultline(['run', 'order-partial-write-idempotent', '--config', 'naive', '--config', 'rulebook', '--k', '4', '--html', '--out', 'r', '--workers', '0'], { cwd: dir.path });
+    const run = await faultline(
+      [
+        'run',
+        'order-partial-write-idempotent',
+        '--config',
+        'naive',
+        '--config',
+        'rulebook',
+        '--k',
+        '4',
+        '--html',
+        '--out',
+        'r',
+        '--workers',
+        '0',
+      ],
+      { cwd: dir.path },
+    );
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain('r/report.html');
     file = join(dir.path, 'r', 'report.html');
@@ -39,7 +56,9 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     expect(rows).toHaveLength(2);
     // Each rate with its exact 95% interval: 0 of 4 is [0%, 60%], 4 of 4 is [40%, 100%] (and 0.025 for pass^4).
     expect(rows[0]).toMatch(/^✗ order-partial-write-idempotentnaive0\/40\.0% \[0%, 60%\]0\.0% \[0%, 13%\]4/);
-    expect(rows[1]).toMatch(/^✓ order-partial-write-idempotentrulebook4\/4100\.0% \[40%, 100%\]100\.0% \[[23]%, 100%\]00/);
+    expect(rows[1]).toMatch(
+      /^✓ order-partial-write-idempotentrulebook4\/4100\.0% \[40%, 100%\]100\.0% \[[23]%, 100%\]00/,
+    );
   });
 
   it("shows a failing trial's fault in the wire lane and its duplicate effect in the services lane", async () => {
@@ -54,7 +73,9 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     expect(faults).toEqual([expect.stringMatching(/^\+0\.000sFAULT fault partial_write\(lostAs=timeout\) on req-1/)]);
     expect(faultsInWire).toBe(1);
     // The duplicate comes after the fault, at the retry's time on the virtual clock.
-    expect(duplicates).toEqual([expect.stringMatching(/^\+11\.000sDUPLICATE effect order\.created key=ref-200 \(#1\)/)]);
+    expect(duplicates).toEqual([
+      expect.stringMatching(/^\+11\.000sDUPLICATE effect order\.created key=ref-200 \(#1\)/),
+    ]);
     expect(duplicatesInServices).toBe(1);
     // Both are marked on the lane overview too.
     expect(ticks).toBe(2);
@@ -74,7 +95,10 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     expect(lit.some((t) => t.includes('req-3'))).toBe(false);
     // Another verdict's evidence replaces the highlight: the goal-state diff's effect count names the two effects only.
     await page.click('button.evidence[data-check="goal-state"][data-evidence="1"]');
-    expect((await highlighted()).map((t) => t.replace(/^\+[\d.]+s/, ''))).toEqual(['effect order.created key=ref-200 (#0)', 'DUPLICATE effect order.created key=ref-200 (#1)']);
+    expect((await highlighted()).map((t) => t.replace(/^\+[\d.]+s/, ''))).toEqual([
+      'effect order.created key=ref-200 (#0)',
+      'DUPLICATE effect order.created key=ref-200 (#1)',
+    ]);
     const diff = await page.locator('table.diff tbody tr').allTextContents();
     expect(diff).toEqual(['orders.ord-1.status"paid""created"', 'effect order.created (times)12']);
     // The trial filter keeps the trials that failed a checker; the passing cell keeps none in full.
@@ -91,7 +115,11 @@ describe.skipIf(!hasChromium && !chromiumRequired)('report.html in headless Chro
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.click('#trial .replay button.copy');
     await page.locator('#trial .replay button.copy', { hasText: 'copied' }).waitFor({ timeout: 60_000 }); // a hang's bound only
-    const copied = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+    const copied = await page.evaluate(() =>
+      (
+        globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+      ).navigator.clipboard.readText(),
+    );
     await page.close();
     expect(copied).toBe('faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0');
     expect(errors).toEqual([]);

@@ -4,7 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweepJsonSchema, type SweepJson } from '../../src/report/sweep/sweepJson.js';
 import { faultline, tempDir } from '../cli/faultline.js';
-import { canvasesOf, chartsDrawn, CHROMIUM_MISSING, chromiumRequired, hasChromium, openOffline, withChromium } from './chromium.js';
+import {
+  canvasesOf,
+  chartsDrawn,
+  CHROMIUM_MISSING,
+  chromiumRequired,
+  hasChromium,
+  openOffline,
+  withChromium,
+} from './chromium.js';
 
 /** Screenshots stay in the repository's reports folder, for the CI artifact. */
 const SCREENSHOTS = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
@@ -18,7 +26,25 @@ describe.skipIf(!hasChromium && !chromiumRequired)('sweep.html in headless Chrom
     dir = await tempDir('sweep-html');
     await mkdir(SCREENSHOTS, { recursive: true });
     const r = await faultline(
-      ['sweep', '--grep', 'read-timeout|deploy|email', '--config', 'naive', '--config', 'rulebook', '--k', '2', '--reporter', 'html', '--reporter', 'json', '--out', 'r', '--workers', '0'],
+      [
+        'sweep',
+        '--grep',
+        'read-timeout|deploy|email',
+        '--config',
+        'naive',
+        '--config',
+        'rulebook',
+        '--k',
+        '2',
+        '--reporter',
+        'html',
+        '--reporter',
+        'json',
+        '--out',
+        'r',
+        '--workers',
+        '0',
+      ],
       { cwd: dir.path },
     );
     expect(r.code, r.stderr).toBe(0);
@@ -61,7 +87,14 @@ describe.skipIf(!hasChromium && !chromiumRequired)('sweep.html in headless Chrom
       const label = sweep.sweep.series[i]!.label;
       const passk = canvases.find((c) => c.id === `sweep-${i}-${series}-passk`)!;
       // Each configuration: its line, then its 95% band's lower and upper edges.
-      expect(passk.datasets!.map((d) => d.label)).toEqual(['naive', 'naive band', 'naive band', 'rulebook', 'rulebook band', 'rulebook band']);
+      expect(passk.datasets!.map((d) => d.label)).toEqual([
+        'naive',
+        'naive band',
+        'naive band',
+        'rulebook',
+        'rulebook band',
+        'rulebook band',
+      ]);
       for (const config of ['naive', 'rulebook']) {
         const figures = sweep.sweep.byConfig.find((c) => c.series === label && c.config === config)!.points;
         const [line, lower, upper] = passk.datasets!.filter((d) => d.label.startsWith(config));

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defineHttpAgent, defineScenario, rulebookDefault, runTrial, type HttpAgentContext } from '../../src/public/index.js';
+import {
+  defineHttpAgent,
+  defineScenario,
+  rulebookDefault,
+  runTrial,
+  type HttpAgentContext,
+} from '../../src/public/index.js';
 
 const ORDER = { clientReference: 'ref-7', item: 'book', quantity: 1, amountCents: 1500 };
 
@@ -17,7 +23,10 @@ const agent = (waitMs: (retryAfter: string | null) => number) =>
       await new Promise((resolve) => setTimeout(resolve, waitMs(res.headers.get('retry-after'))));
       res = await send();
     }
-    return { outcome: res.ok ? 'completed' : 'failed', claims: [{ subject: 'orders:ref-7', status: res.ok ? 'succeeded' : 'failed' }] };
+    return {
+      outcome: res.ok ? 'completed' : 'failed',
+      claims: [{ subject: 'orders:ref-7', status: res.ok ? 'succeeded' : 'failed' }],
+    };
   });
 
 const scenarioWith = (run: ReturnType<typeof agent>) =>
@@ -31,7 +40,12 @@ const scenarioWith = (run: ReturnType<typeof agent>) =>
 
 describe('an http agent run by the runner is judged from its traffic', () => {
   it('ignoring Retry-After fails retry-discipline, naming the request and the header', async () => {
-    const trial = await runTrial({ scenario: scenarioWith(agent(() => 400)), config: rulebookDefault, runSeed: 1, trialIndex: 0 });
+    const trial = await runTrial({
+      scenario: scenarioWith(agent(() => 400)),
+      config: rulebookDefault,
+      runSeed: 1,
+      trialIndex: 0,
+    });
     expect(trial.status === 'failed' && trial.failed).toEqual(['retry-discipline']);
     const verdict = trial.checks.find((c) => c.name === 'retry-discipline')!.verdict;
     expect(verdict.valid === false && verdict.message).toBe(
@@ -40,7 +54,12 @@ describe('an http agent run by the runner is judged from its traffic', () => {
   });
 
   it('honouring it passes every checker', async () => {
-    const trial = await runTrial({ scenario: scenarioWith(agent((h) => Number(h) * 1000)), config: rulebookDefault, runSeed: 1, trialIndex: 0 });
+    const trial = await runTrial({
+      scenario: scenarioWith(agent((h) => Number(h) * 1000)),
+      config: rulebookDefault,
+      runSeed: 1,
+      trialIndex: 0,
+    });
     expect(trial.checks.filter((c) => c.verdict.valid !== true)).toEqual([]);
     expect(trial.status).toBe('passed');
   });

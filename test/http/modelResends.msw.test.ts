@@ -18,14 +18,27 @@ import type { FaultPlan } from '../../src/faults/plan.js';
 import { START } from './support.js';
 
 const CHAT = 'model:openai.chat.completions';
-const expectations = { secrets: [], budget: { maxTurns: 5, maxToolCalls: 5, maxAttemptsPerCall: 3, deadlineMs: 600_000 } };
+const expectations = {
+  secrets: [],
+  budget: { maxTurns: 5, maxToolCalls: 5, maxAttemptsPerCall: 3, deadlineMs: 600_000 },
+};
 
-async function traffic(plan: FaultPlan, agent: (client: (maxRetries: number) => OpenAI) => Promise<unknown>): Promise<{ record: TrialRecord; events: readonly HistoryEvent[] }> {
+async function traffic(
+  plan: FaultPlan,
+  agent: (client: (maxRetries: number) => OpenAI) => Promise<unknown>,
+): Promise<{ record: TrialRecord; events: readonly HistoryEvent[] }> {
   const clock = new VirtualClock(START);
   const history = new History(clock);
   const model = new ScriptedModel({ steps: [{ tool: 'open_ticket', input: { subject: 'x' } }] });
-  const faults = new HttpFaults({ services: [openaiService(model)], plan, clock, rng: new Rng(3).fork('http'), history });
-  const client = (maxRetries: number): OpenAI => new OpenAI({ apiKey: 'sk-test', baseURL: 'https://api.openai.com/v1', maxRetries });
+  const faults = new HttpFaults({
+    services: [openaiService(model)],
+    plan,
+    clock,
+    rng: new Rng(3).fork('http'),
+    history,
+  });
+  const client = (maxRetries: number): OpenAI =>
+    new OpenAI({ apiKey: 'sk-test', baseURL: 'https://api.openai.com/v1', maxRetries });
   const run = await runWithMsw(faults, clock, () => agent(client));
   expect(run.kind).toBe('settled');
   const record: TrialRecord = {
@@ -40,7 +53,8 @@ async function traffic(plan: FaultPlan, agent: (client: (maxRetries: number) => 
   return { record, events: history.events };
 }
 
-const ask = (client: OpenAI) => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Open a ticket' }] });
+const ask = (client: OpenAI) =>
+  client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Open a ticket' }] });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The agent's own loop over a client with retries off: catch, wait `waits[i]`, send the same body again. */
@@ -57,11 +71,15 @@ const ownLoop = (waits: readonly number[]) => async (client: (maxRetries: number
 };
 
 const sent = (events: readonly HistoryEvent[]) =>
-  events.flatMap((e) => (e.type === 'http_request' ? [{ t: e.t, call: e.call, attempt: e.attempt, by: e.groupedBy, count: e.sdkRetryCount }] : []));
+  events.flatMap((e) =>
+    e.type === 'http_request'
+      ? [{ t: e.t, call: e.call, attempt: e.attempt, by: e.groupedBy, count: e.sdkRetryCount }]
+      : [],
+  );
 
 const rateLimitOnce: FaultPlan = [{ match: { tool: CHAT }, fault: { kind: 'rate_limit', retryAfter: 3 }, times: 1 }];
 
-describe('R9 on model calls, from the openai SDK\'s own traffic', () => {
+describe("R9 on model calls, from the openai SDK's own traffic", () => {
   it('flags a resend 393 ms after Retry-After: 3, naming the model route and the layer above the SDK', async () => {
     const { record, events } = await traffic(rateLimitOnce, ownLoop([393]));
     expect(sent(events)).toEqual([
@@ -73,7 +91,9 @@ describe('R9 on model calls, from the openai SDK\'s own traffic', () => {
     expect(verdict.valid === false && verdict.message).toBe(
       `model call ${CHAT}#1 attempt 2 (http-2, POST https://api.openai.com/v1/chat/completions) at t=393ms to ${CHAT} was sent 393ms after the 429 answer to http-1 at t=0ms said Retry-After: 3 (3000ms, until t=3000ms), resent by a framework or the agent's own loop (the same body again with x-stainless-retry-count: 0: not the SDK's retry) (R9)`,
     );
-    expect(verdict.valid === false && verdict.evidence).toMatchObject([{ rule: 'R9', endpoint: CHAT, resentBy: 'framework-or-agent', request: { request: 'http-2', sdkRetryCount: 0 } }]);
+    expect(verdict.valid === false && verdict.evidence).toMatchObject([
+      { rule: 'R9', endpoint: CHAT, resentBy: 'framework-or-agent', request: { request: 'http-2', sdkRetryCount: 0 } },
+    ]);
   });
 
   it('passes a loop that waits out the Retry-After, and the SDK that honours it by itself', async () => {
@@ -88,7 +108,10 @@ describe('R9 on model calls, from the openai SDK\'s own traffic', () => {
   });
 
   it('the openai SDK waits out even a Retry-After of 120 s, so its own retries pass', async () => {
-    const { record, events } = await traffic([{ match: { tool: CHAT }, fault: { kind: 'rate_limit', retryAfter: 120 }, times: 1 }], (client) => ask(client(2)));
+    const { record, events } = await traffic(
+      [{ match: { tool: CHAT }, fault: { kind: 'rate_limit', retryAfter: 120 }, times: 1 }],
+      (client) => ask(client(2)),
+    );
     expect(sent(events).map((s) => [s.t, s.by, s.count])).toEqual([
       [0, 'new', 0],
       [120_000, 'sdk', 1],
@@ -98,8 +121,11 @@ describe('R9 on model calls, from the openai SDK\'s own traffic', () => {
 });
 
 describe('R5 on model calls, whoever resends', () => {
-  it('groups three quota answers resent by the agent\'s loop (maxRetries: 0, count 0 each time) into one call, and fails it naming the layer', async () => {
-    const { record, events } = await traffic([{ match: { tool: CHAT }, fault: { kind: 'quota_exceeded' } }], ownLoop([1_278, 2_600]));
+  it("groups three quota answers resent by the agent's loop (maxRetries: 0, count 0 each time) into one call, and fails it naming the layer", async () => {
+    const { record, events } = await traffic(
+      [{ match: { tool: CHAT }, fault: { kind: 'quota_exceeded' } }],
+      ownLoop([1_278, 2_600]),
+    );
     expect(sent(events).map((s) => [s.t, s.call, s.by])).toEqual([
       [0, `${CHAT}#1`, 'new'],
       [1_278, `${CHAT}#1`, 'repeat'],
@@ -110,13 +136,31 @@ describe('R5 on model calls, whoever resends', () => {
     expect(verdict.valid === false && verdict.message).toBe(
       `model call ${CHAT}#1 to ${CHAT} was resent 2 time(s) after its quota_exceeded answer to http-1 at t=0ms (http-2 by a framework or the agent's own loop (the same body again with x-stainless-retry-count: 0: not the SDK's retry), http-3 by a framework or the agent's own loop (the same body again with x-stainless-retry-count: 0: not the SDK's retry)): waiting does not help an exhausted quota; stop and hand over to a person (R5)`,
     );
-    expect(verdict.valid === false && verdict.evidence).toMatchObject([{ rule: 'R5', resentBy: [{ request: 'http-2', layer: 'framework-or-agent' }, { request: 'http-3', layer: 'framework-or-agent' }] }]);
+    expect(verdict.valid === false && verdict.evidence).toMatchObject([
+      {
+        rule: 'R5',
+        resentBy: [
+          { request: 'http-2', layer: 'framework-or-agent' },
+          { request: 'http-3', layer: 'framework-or-agent' },
+        ],
+      },
+    ]);
   });
 
   it('names the SDK when its own retries resend the quota answer', async () => {
-    const { record } = await traffic([{ match: { tool: CHAT }, fault: { kind: 'quota_exceeded' } }], (client) => ask(client(2)).catch(String));
+    const { record } = await traffic([{ match: { tool: CHAT }, fault: { kind: 'quota_exceeded' } }], (client) =>
+      ask(client(2)).catch(String),
+    );
     const verdict = modelRetries.check(record, expectations);
-    expect(verdict.valid === false && verdict.evidence).toMatchObject([{ rule: 'R5', resentBy: [{ request: 'http-2', layer: 'sdk' }, { request: 'http-3', layer: 'sdk' }] }]);
+    expect(verdict.valid === false && verdict.evidence).toMatchObject([
+      {
+        rule: 'R5',
+        resentBy: [
+          { request: 'http-2', layer: 'sdk' },
+          { request: 'http-3', layer: 'sdk' },
+        ],
+      },
+    ]);
   });
 
   it('a new question after a success is a new call, not a resend', async () => {

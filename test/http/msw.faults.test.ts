@@ -16,8 +16,15 @@ describe('msw adapter: every fault kind, as a real server would answer it', () =
         const { clock, history, world, faults } = shopTrial(c.plan);
         const run = await runWithMsw(faults, clock, () => postWithFetch(clock, c.key));
         expect(run.kind === 'settled' && run.value).toEqual(c.fetch);
-        expect(world.snapshot().services['orders']).toSatisfy((orders: object) => Object.keys(orders).length === c.orders);
-        expect(responses(history).at(-1)).toEqual({ ...c.response, method: 'POST', url: ORDERS_URL, ...(c.key === undefined ? {} : { idempotencyKey: c.key }) });
+        expect(world.snapshot().services['orders']).toSatisfy(
+          (orders: object) => Object.keys(orders).length === c.orders,
+        );
+        expect(responses(history).at(-1)).toEqual({
+          ...c.response,
+          method: 'POST',
+          url: ORDERS_URL,
+          ...(c.key === undefined ? {} : { idempotencyKey: c.key }),
+        });
       });
 
       it('axios (node:http) sees it', async () => {
@@ -25,13 +32,20 @@ describe('msw adapter: every fault kind, as a real server would answer it', () =
         const run = await runWithMsw(faults, clock, () => postWithAxios(clock, c.key));
         expect(run.kind === 'settled' && run.value).toEqual(c.axios);
         expect(Object.keys(world.snapshot().services['orders'] as object)).toHaveLength(c.orders);
-        expect(responses(history).at(-1)).toEqual({ ...c.response, method: 'POST', url: ORDERS_URL, ...(c.key === undefined ? {} : { idempotencyKey: c.key }) });
+        expect(responses(history).at(-1)).toEqual({
+          ...c.response,
+          method: 'POST',
+          url: ORDERS_URL,
+          ...(c.key === undefined ? {} : { idempotencyKey: c.key }),
+        });
       });
     });
   }
 
   it('records fault, delivery, effect and response with method, URL and Idempotency-Key', async () => {
-    const { clock, history, faults } = shopTrial([{ match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } }]);
+    const { clock, history, faults } = shopTrial([
+      { match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } },
+    ]);
     await runWithMsw(faults, clock, () => postWithFetch(clock, 'key-9'));
     expectDuplicateWireEvents(history);
   });

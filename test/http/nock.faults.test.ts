@@ -21,13 +21,20 @@ describe('nock adapter: every fault kind, as a real server would answer it', () 
         const run = await runWithNock(faults, clock, () => postWithAxios(clock, c.key));
         expect(run.kind === 'settled' && run.value).toEqual(nockView(c.axios));
         expect(Object.keys(world.snapshot().services['orders'] as object)).toHaveLength(c.orders);
-        expect(responses(history).at(-1)).toEqual({ ...c.response, method: 'POST', url: ORDERS_URL, ...(c.key === undefined ? {} : { idempotencyKey: c.key }) });
+        expect(responses(history).at(-1)).toEqual({
+          ...c.response,
+          method: 'POST',
+          url: ORDERS_URL,
+          ...(c.key === undefined ? {} : { idempotencyKey: c.key }),
+        });
       });
     });
   }
 
   it('records fault, delivery, effect and response with method, URL and Idempotency-Key', async () => {
-    const { clock, history, faults } = shopTrial([{ match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } }]);
+    const { clock, history, faults } = shopTrial([
+      { match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } },
+    ]);
     await runWithNock(faults, clock, () => postWithAxios(clock, 'key-9'));
     expectDuplicateWireEvents(history);
   });

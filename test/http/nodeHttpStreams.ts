@@ -75,7 +75,11 @@ const NOTHING: BodyEnd = { status: undefined, events: 0, unreadable: 0, complete
 /** One streamed request over `https.request`, the response read without an `error` listener; destroyed after CLIENT_TIMEOUT_MS. */
 export function viaHttps(): Promise<BodyEnd> {
   return new Promise((resolve) => {
-    const req = https.request(URL, { method: 'POST', headers: HEADERS }, (res) => void readBody(res, () => clearTimeout(timer)).then(resolve));
+    const req = https.request(
+      URL,
+      { method: 'POST', headers: HEADERS },
+      (res) => void readBody(res, () => clearTimeout(timer)).then(resolve),
+    );
     const timer = setTimeout(() => req.destroy(), CLIENT_TIMEOUT_MS);
     // The request's own error (no answer at all) is the client's to hear.
     req.on('error', () => {
@@ -91,7 +95,12 @@ export async function viaAxios(): Promise<BodyEnd> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), CLIENT_TIMEOUT_MS);
   try {
-    const res = await axios.post<IncomingMessage>(URL, BODY, { headers: HEADERS, responseType: 'stream', signal: controller.signal, adapter: 'http' });
+    const res = await axios.post<IncomingMessage>(URL, BODY, {
+      headers: HEADERS,
+      responseType: 'stream',
+      signal: controller.signal,
+      adapter: 'http',
+    });
     return await readBody(res.data, () => clearTimeout(timer));
   } catch {
     clearTimeout(timer);
@@ -108,7 +117,10 @@ export type Runner = <T>(faults: HttpFaults, clock: VirtualClock, body: () => Pr
 
 function trial(fault: Fault | undefined): HttpTrial {
   const model = new ScriptedModel({ steps: [{ tool: 'create_order', input: ORDER, subject: 'orders:ref-1' }] });
-  return createHttpTrial({ plan: fault ? [{ match: { tool: CHAT }, fault }] : [], services: () => [openaiService(model)] });
+  return createHttpTrial({
+    plan: fault ? [{ match: { tool: CHAT }, fault }] : [],
+    services: () => [openaiService(model)],
+  });
 }
 
 /** One trial through `runner`: what the client saw, when it finished (virtual ms), and the history's response event. */
@@ -117,7 +129,11 @@ export async function streamThrough(runner: Runner, read: () => Promise<BodyEnd>
   const start = t.clock.now();
   const run = await runner(t.faults, t.clock, read);
   if (run.kind !== 'settled') throw new Error(`the client did not finish: ${run.kind}`);
-  return { seen: run.value, after: run.at - start, response: eventsOf(t.history.events, 'response').find((r) => r.tool === CHAT) };
+  return {
+    seen: run.value,
+    after: run.at - start,
+    response: eventsOf(t.history.events, 'response').find((r) => r.tool === CHAT),
+  };
 }
 
 /**
@@ -149,25 +165,33 @@ export function nodeHttpStreamCases(runner: Runner): void {
 
     // Over node:http the interceptors send the head with the first event: a cut or a stall
     // before it is, to the client, a connection that ended or went silent before any answer.
-    it.each(['stream_cut', 'stream_stall'] as const)('%s before the first event: the request fails, the trial still ends', async (kind) => {
-      const { seen, response } = await streamThrough(runner, read, { kind, afterEvents: 0 });
-      expect(seen).toEqual(NOTHING);
-      expect(response).toMatchObject({ stream: { events: 0 } });
-    });
+    it.each(['stream_cut', 'stream_stall'] as const)(
+      '%s before the first event: the request fails, the trial still ends',
+      async (kind) => {
+        const { seen, response } = await streamThrough(runner, read, { kind, afterEvents: 0 });
+        expect(seen).toEqual(NOTHING);
+        expect(response).toMatchObject({ stream: { events: 0 } });
+      },
+    );
 
     // The class of the deadlock fixed here: whatever the fault and wherever it strikes, the
     // trial ends, and the client never reads past the point the fault names.
     it('law: any stream fault after any number of events ends the trial, the client reading no further', async () => {
       const whole = await streamThrough(runner, read);
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('stream_cut', 'stream_stall', 'stream_malformed'), fc.integer({ min: 0, max: whole.seen.events + 1 }), async (kind, afterEvents) => {
-          const { seen } = await streamThrough(runner, read, { kind, afterEvents });
-          const of = whole.seen.events;
-          if (kind === 'stream_malformed' || afterEvents > of) expect(seen).toMatchObject({ how: 'end', complete: true, events: of });
-          else if (afterEvents === 0) expect(seen).toEqual(NOTHING);
-          // Even after the last event: the connection ends before the body does.
-          else expect(seen).toMatchObject({ how: 'aborted', complete: false, events: afterEvents });
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('stream_cut', 'stream_stall', 'stream_malformed'),
+          fc.integer({ min: 0, max: whole.seen.events + 1 }),
+          async (kind, afterEvents) => {
+            const { seen } = await streamThrough(runner, read, { kind, afterEvents });
+            const of = whole.seen.events;
+            if (kind === 'stream_malformed' || afterEvents > of)
+              expect(seen).toMatchObject({ how: 'end', complete: true, events: of });
+            else if (afterEvents === 0) expect(seen).toEqual(NOTHING);
+            // Even after the last event: the connection ends before the body does.
+            else expect(seen).toMatchObject({ how: 'aborted', complete: false, events: afterEvents });
+          },
+        ),
         { numRuns: 12, seed: 21 },
       );
     });

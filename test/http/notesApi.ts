@@ -2,7 +2,15 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { HttpError, type ClockRun } from '../../src/core/index.js';
 // Neither adapter: each test file imports the one it runs under (see NOTES-node20.md).
-import { createHttpTrial, DEFAULT_TRIAL_START, HTTP_METHODS, reply, type HttpRoute, type HttpService, type HttpTrial } from '../../src/faults/http/index.js';
+import {
+  createHttpTrial,
+  DEFAULT_TRIAL_START,
+  HTTP_METHODS,
+  reply,
+  type HttpRoute,
+  type HttpService,
+  type HttpTrial,
+} from '../../src/faults/http/index.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
 
 /**
@@ -34,12 +42,19 @@ class NoteError extends Error {
 }
 
 const asNote = (id: string, body: unknown, by: string | undefined): Note => {
-  if (typeof body === 'string') return { id, title: body.split('\n')[0]!, text: body, tags: [], ...(by === undefined ? {} : { by }) };
+  if (typeof body === 'string')
+    return { id, title: body.split('\n')[0]!, text: body, tags: [], ...(by === undefined ? {} : { by }) };
   const b = (body ?? {}) as { title?: unknown; text?: unknown; tags?: unknown; meta?: { by?: unknown } };
   if (typeof b.title !== 'string' || b.title === '') throw new NoteError(400, 'title_missing', 'a note needs a title');
   const tags = Array.isArray(b.tags) ? b.tags.map(String) : typeof b.tags === 'string' ? [b.tags] : [];
   const author = typeof b.meta?.by === 'string' ? b.meta.by : by;
-  return { id, title: b.title, text: typeof b.text === 'string' ? b.text : '', tags, ...(author === undefined ? {} : { by: author }) };
+  return {
+    id,
+    title: b.title,
+    text: typeof b.text === 'string' ? b.text : '',
+    tags,
+    ...(author === undefined ? {} : { by: author }),
+  };
 };
 
 export const ALLOW = HTTP_METHODS.join(', ');
@@ -59,7 +74,12 @@ export function notesService(store: Map<string, Note>, seen: unknown[] = []): Ht
       operation: 'create_note',
       okStatus: 201,
       input: (req) => {
-        const input = { body: req.body, key: req.headers['idempotency-key'], client: req.headers['x-client'], type: req.headers['content-type'] };
+        const input = {
+          body: req.body,
+          key: req.headers['idempotency-key'],
+          client: req.headers['x-client'],
+          type: req.headers['content-type'],
+        };
         seen.push(input);
         return input;
       },
@@ -73,7 +93,13 @@ export function notesService(store: Map<string, Note>, seen: unknown[] = []): Ht
     { method: 'GET', path: '/notes/:id', operation: 'get_note', input: byId, serve: (id) => find(id as string) },
     // The same lookup: a missing note is a 404 with the error headers, and no body goes out.
     { method: 'HEAD', path: '/notes/:id', operation: 'head_note', input: byId, serve: (id) => find(id as string) },
-    { method: 'OPTIONS', path: '/notes', operation: 'notes_options', input: () => null, serve: () => reply(204, undefined, { allow: ALLOW }) },
+    {
+      method: 'OPTIONS',
+      path: '/notes',
+      operation: 'notes_options',
+      input: () => null,
+      serve: () => reply(204, undefined, { allow: ALLOW }),
+    },
     {
       method: 'PUT',
       path: '/notes/:id',
@@ -111,7 +137,13 @@ export function notesService(store: Map<string, Note>, seen: unknown[] = []): Ht
       },
     },
     // TRACE echoes the request line back, as a server that allows it does.
-    { method: 'TRACE', path: '/notes', operation: 'trace_notes', input: (req) => `${req.method} /notes`, serve: (line) => reply(200, line, { 'content-type': 'message/http' }) },
+    {
+      method: 'TRACE',
+      path: '/notes',
+      operation: 'trace_notes',
+      input: (req) => `${req.method} /notes`,
+      serve: (line) => reply(200, line, { 'content-type': 'message/http' }),
+    },
     {
       method: 'POST',
       path: '/notes/:id/lock',
@@ -131,12 +163,23 @@ export function notesService(store: Map<string, Note>, seen: unknown[] = []): Ht
       // This route's own shape, before the service's.
       error: (e) => (e instanceof NoteError ? { status: 410, body: `gone: ${e.message}` } : undefined),
     },
-    { method: 'GET', path: '/crash', operation: 'crash', input: () => null, serve: () => { throw new Error('database is on fire'); } },
+    {
+      method: 'GET',
+      path: '/crash',
+      operation: 'crash',
+      input: () => null,
+      serve: () => {
+        throw new Error('database is on fire');
+      },
+    },
   ];
   return {
     baseUrl: NOTES,
     routes,
-    error: (e) => (e instanceof NoteError ? { headers: { 'x-error-code': e.code }, body: { errors: [{ code: e.code, detail: e.message }] } } : undefined),
+    error: (e) =>
+      e instanceof NoteError
+        ? { headers: { 'x-error-code': e.code }, body: { errors: [{ code: e.code, detail: e.message }] } }
+        : undefined,
   };
 }
 
@@ -180,7 +223,9 @@ export function sendWithNodeHttp(req: Sent): Promise<Received | { error: string 
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: picked((h) => res.headers[h] as string | undefined), text }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: picked((h) => res.headers[h] as string | undefined), text }),
+      );
     });
     r.end(req.body);
   });
@@ -189,7 +234,12 @@ export function sendWithNodeHttp(req: Sent): Promise<Received | { error: string 
 /** One request with global fetch and a 10 s `AbortSignal.timeout`. An error is the socket code under `fetch failed`, or `timeout`. */
 export async function sendWithFetch(req: Sent): Promise<Received | { error: string }> {
   try {
-    const init: RequestInit = { method: req.method, headers: req.headers ?? {}, signal: AbortSignal.timeout(10_000), ...(req.body === undefined ? {} : { body: req.body }) };
+    const init: RequestInit = {
+      method: req.method,
+      headers: req.headers ?? {},
+      signal: AbortSignal.timeout(10_000),
+      ...(req.body === undefined ? {} : { body: req.body }),
+    };
     const res = await fetch(`${NOTES}${req.path}`, init);
     return { status: res.status, headers: picked((h) => res.headers.get(h) ?? undefined), text: await res.text() };
   } catch (e) {
@@ -199,7 +249,11 @@ export async function sendWithFetch(req: Sent): Promise<Received | { error: stri
 }
 
 const JSON_TYPE = 'application/json';
-const created = (id: string, note: object): Received => ({ status: 201, headers: { 'content-type': JSON_TYPE, location: `/notes/${id}` }, text: JSON.stringify({ id, ...note }) });
+const created = (id: string, note: object): Received => ({
+  status: 201,
+  headers: { 'content-type': JSON_TYPE, location: `/notes/${id}` },
+  text: JSON.stringify({ id, ...note }),
+});
 
 /** One exchange with the notes API and what any client must see of it. */
 export interface NotesCase {
@@ -222,60 +276,155 @@ const notFound: Received = {
 export const NOTES_CASES: readonly NotesCase[] = [
   {
     name: 'POST a JSON body: the route sees it parsed, and Idempotency-Key and the API’s own header lower-cased',
-    operation: 'create_note', send: { method: 'POST', path: '/notes', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1', 'X-Client': 'cli' }, body: '{"title":"Shopping","tags":["home"]}' },
+    operation: 'create_note',
+    send: {
+      method: 'POST',
+      path: '/notes',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1', 'X-Client': 'cli' },
+      body: '{"title":"Shopping","tags":["home"]}',
+    },
     input: { body: { title: 'Shopping', tags: ['home'] }, key: 'k-1', client: 'cli', type: 'application/json' },
     expect: created('n2', { title: 'Shopping', text: '', tags: ['home'], by: 'cli' }),
   },
   {
     name: 'POST a form body: nested keys and repeated ones parsed as a form',
-    operation: 'create_note', send: { method: 'POST', path: '/notes', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'title=Trip&text=to+Lyon&tags[]=travel&tags[]=fr&meta[by]=ana' },
-    input: { body: { title: 'Trip', text: 'to Lyon', tags: ['travel', 'fr'], meta: { by: 'ana' } }, type: 'application/x-www-form-urlencoded' },
+    operation: 'create_note',
+    send: {
+      method: 'POST',
+      path: '/notes',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'title=Trip&text=to+Lyon&tags[]=travel&tags[]=fr&meta[by]=ana',
+    },
+    input: {
+      body: { title: 'Trip', text: 'to Lyon', tags: ['travel', 'fr'], meta: { by: 'ana' } },
+      type: 'application/x-www-form-urlencoded',
+    },
     expect: created('n2', { title: 'Trip', text: 'to Lyon', tags: ['travel', 'fr'], by: 'ana' }),
   },
   {
     name: 'POST a text body: the route sees the text',
-    operation: 'create_note', send: { method: 'POST', path: '/notes', headers: { 'content-type': 'text/plain' }, body: 'Title line\nmore' },
+    operation: 'create_note',
+    send: { method: 'POST', path: '/notes', headers: { 'content-type': 'text/plain' }, body: 'Title line\nmore' },
     input: { body: 'Title line\nmore', type: 'text/plain' },
     expect: created('n2', { title: 'Title line', text: 'Title line\nmore', tags: [] }),
   },
   {
     name: 'POST without a title: the business error in the API’s own shape, status and header',
-    operation: 'create_note', send: { method: 'POST', path: '/notes', headers: { 'content-type': 'application/json' }, body: '{}' },
-    expect: { status: 400, headers: { 'content-type': JSON_TYPE, 'x-error-code': 'title_missing' }, text: JSON.stringify({ errors: [{ code: 'title_missing', detail: 'a note needs a title' }] }) },
+    operation: 'create_note',
+    send: { method: 'POST', path: '/notes', headers: { 'content-type': 'application/json' }, body: '{}' },
+    expect: {
+      status: 400,
+      headers: { 'content-type': JSON_TYPE, 'x-error-code': 'title_missing' },
+      text: JSON.stringify({ errors: [{ code: 'title_missing', detail: 'a note needs a title' }] }),
+    },
   },
-  { name: 'GET a note by its path parameter', operation: 'get_note', send: { method: 'GET', path: '/notes/n1' }, expect: { status: 200, headers: { 'content-type': JSON_TYPE }, text: JSON.stringify({ id: 'n1', title: 'First', text: 'hello', tags: [] }) } },
-  { name: 'GET a missing note: 404 in the API’s own shape', operation: 'get_note', send: { method: 'GET', path: '/notes/n9' }, expect: notFound },
-  { name: 'HEAD a note: status and headers, no body', operation: 'head_note', send: { method: 'HEAD', path: '/notes/n1' }, expect: { status: 200, headers: { 'content-type': JSON_TYPE }, text: '' } },
-  { name: 'HEAD a missing note: the 404 and its error header, no body', operation: 'head_note', send: { method: 'HEAD', path: '/notes/n9' }, expect: { ...notFound, text: '' } },
+  {
+    name: 'GET a note by its path parameter',
+    operation: 'get_note',
+    send: { method: 'GET', path: '/notes/n1' },
+    expect: {
+      status: 200,
+      headers: { 'content-type': JSON_TYPE },
+      text: JSON.stringify({ id: 'n1', title: 'First', text: 'hello', tags: [] }),
+    },
+  },
+  {
+    name: 'GET a missing note: 404 in the API’s own shape',
+    operation: 'get_note',
+    send: { method: 'GET', path: '/notes/n9' },
+    expect: notFound,
+  },
+  {
+    name: 'HEAD a note: status and headers, no body',
+    operation: 'head_note',
+    send: { method: 'HEAD', path: '/notes/n1' },
+    expect: { status: 200, headers: { 'content-type': JSON_TYPE }, text: '' },
+  },
+  {
+    name: 'HEAD a missing note: the 404 and its error header, no body',
+    operation: 'head_note',
+    send: { method: 'HEAD', path: '/notes/n9' },
+    expect: { ...notFound, text: '' },
+  },
   {
     name: 'HEAD on a path only a GET route serves: that route, without the body',
     operation: 'export_note',
     send: { method: 'HEAD', path: '/notes/n1/export' },
     expect: { status: 200, headers: { 'content-type': JSON_TYPE }, text: '' },
   },
-  { name: 'OPTIONS: a 204 with Allow, no body', operation: 'notes_options', send: { method: 'OPTIONS', path: '/notes' }, expect: { status: 204, headers: { allow: ALLOW }, text: '' } },
+  {
+    name: 'OPTIONS: a 204 with Allow, no body',
+    operation: 'notes_options',
+    send: { method: 'OPTIONS', path: '/notes' },
+    expect: { status: 204, headers: { allow: ALLOW }, text: '' },
+  },
   {
     name: 'PUT replaces a note (JSON)',
-    operation: 'replace_note', send: { method: 'PUT', path: '/notes/n1', headers: { 'content-type': 'application/json' }, body: '{"title":"Renamed","text":"new"}' },
-    expect: { status: 200, headers: { 'content-type': JSON_TYPE }, text: JSON.stringify({ id: 'n1', title: 'Renamed', text: 'new', tags: [] }) },
+    operation: 'replace_note',
+    send: {
+      method: 'PUT',
+      path: '/notes/n1',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":"Renamed","text":"new"}',
+    },
+    expect: {
+      status: 200,
+      headers: { 'content-type': JSON_TYPE },
+      text: JSON.stringify({ id: 'n1', title: 'Renamed', text: 'new', tags: [] }),
+    },
   },
   {
     name: 'PATCH merges into a note (form)',
-    operation: 'update_note', send: { method: 'PATCH', path: '/notes/n1', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'text=patched' },
-    expect: { status: 200, headers: { 'content-type': JSON_TYPE }, text: JSON.stringify({ id: 'n1', title: 'First', text: 'patched', tags: [] }) },
+    operation: 'update_note',
+    send: {
+      method: 'PATCH',
+      path: '/notes/n1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'text=patched',
+    },
+    expect: {
+      status: 200,
+      headers: { 'content-type': JSON_TYPE },
+      text: JSON.stringify({ id: 'n1', title: 'First', text: 'patched', tags: [] }),
+    },
   },
-  { name: 'DELETE: a 204, no body', operation: 'delete_note', send: { method: 'DELETE', path: '/notes/n1' }, expect: { status: 204, headers: {}, text: '' } },
-  { name: 'TRACE: the request line echoed', operation: 'trace_notes', send: { method: 'TRACE', path: '/notes' }, expect: { status: 200, headers: { 'content-type': 'message/http' }, text: 'TRACE /notes' } },
+  {
+    name: 'DELETE: a 204, no body',
+    operation: 'delete_note',
+    send: { method: 'DELETE', path: '/notes/n1' },
+    expect: { status: 204, headers: {}, text: '' },
+  },
+  {
+    name: 'TRACE: the request line echoed',
+    operation: 'trace_notes',
+    send: { method: 'TRACE', path: '/notes' },
+    expect: { status: 200, headers: { 'content-type': 'message/http' }, text: 'TRACE /notes' },
+  },
   {
     name: 'a thrown HttpError: its status, headers and JSON body',
-    operation: 'lock_note', send: { method: 'POST', path: '/notes/n1/lock' },
-    expect: { status: 423, headers: { 'content-type': JSON_TYPE, 'retry-after': '3' }, text: JSON.stringify({ message: 'note is locked by another editor' }) },
+    operation: 'lock_note',
+    send: { method: 'POST', path: '/notes/n1/lock' },
+    expect: {
+      status: 423,
+      headers: { 'content-type': JSON_TYPE, 'retry-after': '3' },
+      text: JSON.stringify({ message: 'note is locked by another editor' }),
+    },
   },
-  { name: 'a route’s own error mapper before the service’s', operation: 'export_note', send: { method: 'GET', path: '/notes/n9/export' }, expect: { status: 410, headers: { 'content-type': 'text/plain; charset=utf-8' }, text: 'gone: no note n9' } },
+  {
+    name: 'a route’s own error mapper before the service’s',
+    operation: 'export_note',
+    send: { method: 'GET', path: '/notes/n9/export' },
+    expect: { status: 410, headers: { 'content-type': 'text/plain; charset=utf-8' }, text: 'gone: no note n9' },
+  },
   {
     name: 'any other thrown error stays a 500',
-    operation: 'crash', send: { method: 'GET', path: '/crash' },
-    expect: { status: 500, headers: { 'content-type': JSON_TYPE }, text: JSON.stringify({ error: { type: 'server_error', message: 'database is on fire' } }) },
+    operation: 'crash',
+    send: { method: 'GET', path: '/crash' },
+    expect: {
+      status: 500,
+      headers: { 'content-type': JSON_TYPE },
+      text: JSON.stringify({ error: { type: 'server_error', message: 'database is on fire' } }),
+    },
   },
 ];
 
@@ -290,16 +439,39 @@ export const HEAD_OPTIONS_FAULTS: readonly {
 }[] = [
   {
     name: 'HEAD under a 503 with the API’s own Retry-After and x-should-retry: the headers, no body',
-    plan: [{ match: { tool: 'head_note' }, fault: { kind: 'unavailable', status: 503, headers: { 'Retry-After': '2', 'x-should-retry': 'true' }, body: { errors: [{ code: 'down' }] } } }],
+    plan: [
+      {
+        match: { tool: 'head_note' },
+        fault: {
+          kind: 'unavailable',
+          status: 503,
+          headers: { 'Retry-After': '2', 'x-should-retry': 'true' },
+          body: { errors: [{ code: 'down' }] },
+        },
+      },
+    ],
     send: { method: 'HEAD', path: '/notes/n1' },
-    expect: { status: 503, headers: { 'content-type': JSON_TYPE, 'retry-after': '2', 'x-should-retry': 'true' }, text: '' },
+    expect: {
+      status: 503,
+      headers: { 'content-type': JSON_TYPE, 'retry-after': '2', 'x-should-retry': 'true' },
+      text: '',
+    },
     at: 0,
   },
   {
     name: 'OPTIONS under a rate limit: 429 with Retry-After and the JSON error body',
-    plan: [{ match: { tool: 'notes_options' }, fault: { kind: 'rate_limit', retryAfter: 1, body: { errors: [{ code: 'slow_down' }] } } }],
+    plan: [
+      {
+        match: { tool: 'notes_options' },
+        fault: { kind: 'rate_limit', retryAfter: 1, body: { errors: [{ code: 'slow_down' }] } },
+      },
+    ],
     send: { method: 'OPTIONS', path: '/notes' },
-    expect: { status: 429, headers: { 'content-type': JSON_TYPE, 'retry-after': '1' }, text: JSON.stringify({ errors: [{ code: 'slow_down' }] }) },
+    expect: {
+      status: 429,
+      headers: { 'content-type': JSON_TYPE, 'retry-after': '1' },
+      text: JSON.stringify({ errors: [{ code: 'slow_down' }] }),
+    },
     at: 0,
   },
   {
@@ -323,12 +495,20 @@ export function expectRecorded(trial: NotesTrial, c: NotesCase): void {
   const wire = { tool: c.operation, method: c.send.method, url: `${NOTES}${c.send.path}`, request: 'http-1' };
   expect(trial.history.events.filter((e) => e.type === 'delivery' || e.type === 'response')).toEqual([
     expect.objectContaining({ type: 'delivery', ...wire }),
-    expect.objectContaining({ type: 'response', ...wire, result: c.expect.status < 400 ? 'ok' : 'error', status: c.expect.status }),
+    expect.objectContaining({
+      type: 'response',
+      ...wire,
+      result: c.expect.status < 400 ? 'ok' : 'error',
+      status: c.expect.status,
+    }),
   ]);
 }
 
 /** The user-API cases, the same under msw and nock; each adapter's file passes its own runner. */
-export function describeUserApi(adapter: string, runUnder: <T>(trial: NotesTrial, body: () => Promise<T>) => Promise<ClockRun<T>>): void {
+export function describeUserApi(
+  adapter: string,
+  runUnder: <T>(trial: NotesTrial, body: () => Promise<T>) => Promise<ClockRun<T>>,
+): void {
   describe(`${adapter} adapter: a user’s own API, every method, in its own shape`, () => {
     for (const c of NOTES_CASES) {
       describe(c.name, () => {

@@ -7,10 +7,22 @@ import { always, postWithAxios, postWithFetch, shopTrial } from './support.js';
 // trial installs its interceptors and removes them all before the next one starts.
 it('msw, then nock, then msw again in one file: each trial faults, none inherits the other’s interceptors', async () => {
   const seen: unknown[] = [];
-  for (const [adapter, run] of [['msw', runWithMsw], ['nock', runWithNock], ['msw', runWithMsw]] as const) {
+  for (const [adapter, run] of [
+    ['msw', runWithMsw],
+    ['nock', runWithNock],
+    ['msw', runWithMsw],
+  ] as const) {
     const t = shopTrial(always({ kind: 'unavailable', status: 503 }));
-    const result = await run(t.faults, t.clock, async () => [adapter, await postWithAxios(t.clock), adapter === 'msw' ? await postWithFetch(t.clock) : null]);
-    seen.push(result.kind === 'settled' ? result.value.map((v) => (v !== null && typeof v === 'object' && 'status' in v ? v.status : v)) : result.kind);
+    const result = await run(t.faults, t.clock, async () => [
+      adapter,
+      await postWithAxios(t.clock),
+      adapter === 'msw' ? await postWithFetch(t.clock) : null,
+    ]);
+    seen.push(
+      result.kind === 'settled'
+        ? result.value.map((v) => (v !== null && typeof v === 'object' && 'status' in v ? v.status : v))
+        : result.kind,
+    );
   }
   expect(seen).toEqual([
     ['msw', 503, 503],

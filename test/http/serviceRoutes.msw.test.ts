@@ -27,7 +27,8 @@ const notes = defineService({
       input: z.object({ noteId: z.string(), verbose: z.string().optional() }).strict(),
       run({ noteId }, ctx) {
         const note = ctx.state[noteId];
-        if (!note) throw new ServiceError(404, { code: 'note_not_found', message: `no note ${noteId}`, param: 'noteId' });
+        if (!note)
+          throw new ServiceError(404, { code: 'note_not_found', message: `no note ${noteId}`, param: 'noteId' });
         return { noteId, ...note };
       },
     },
@@ -39,7 +40,10 @@ const notes = defineService({
       { method: 'GET', path: '/notes/lookup', tool: 'add_note', purpose: 'status' },
       { method: 'GET', path: '/notes/:noteId', tool: 'get_note', output: (note) => ({ data: note }) },
     ],
-    error: (e) => ({ headers: { 'x-request-id': 'req-9' }, body: { errors: [{ code: e.code, detail: e.message, field: e.param }] } }),
+    error: (e) => ({
+      headers: { 'x-request-id': 'req-9' },
+      body: { errors: [{ code: e.code, detail: e.message, field: e.param }] },
+    }),
   },
 });
 
@@ -59,10 +63,17 @@ const plain = defineService({
 const BASE = 'https://notes.example.test/v1';
 
 function trial(plan: FaultPlan = []) {
-  return createHttpTrial({ plan, serviceNames: [notes, plain], services: (world) => serviceHttp(world, [notes, plain]) });
+  return createHttpTrial({
+    plan,
+    serviceNames: [notes, plain],
+    services: (world) => serviceHttp(world, [notes, plain]),
+  });
 }
 
-async function send(url: string, init: RequestInit = {}): Promise<{ status: number; body: unknown; headers: Record<string, string> }> {
+async function send(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: unknown; headers: Record<string, string> }> {
   const res = await fetch(url, init);
   const text = await res.text();
   let body: unknown = text === '' ? undefined : text;
@@ -74,7 +85,11 @@ async function send(url: string, init: RequestInit = {}): Promise<{ status: numb
   return { status: res.status, body, headers: Object.fromEntries(res.headers) };
 }
 
-const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
 
 describe('defineService over HTTP (msw)', () => {
   it('answers its routes in the declared shape: status, output mapping, path and query parameters', async () => {
@@ -89,15 +104,24 @@ describe('defineService over HTTP (msw)', () => {
       [200, { data: { noteId: 'note-1', ref: 'r1', title: 'hello' } }],
       [200, undefined],
     ]);
-    expect(t.world.ledger.effects.map((e) => [e.service, e.effect, e.key, e.idempotencyKey])).toEqual([['notes', 'note.added', 'r1', 'k1']]);
+    expect(t.world.ledger.effects.map((e) => [e.service, e.effect, e.key, e.idempotencyKey])).toEqual([
+      ['notes', 'note.added', 'r1', 'k1'],
+    ]);
   });
 
-  it('renders business errors in the API\'s own error shape, and leaves a fault\'s answer alone', async () => {
+  it("renders business errors in the API's own error shape, and leaves a fault's answer alone", async () => {
     const t = trial([{ match: { tool: 'add_note' }, fault: { kind: 'unavailable', status: 503 } }]);
-    const run = await runWithMsw(t.faults, t.clock, async () => [await send(`${BASE}/notes/note-9`), await send(`${BASE}/notes`, json({ ref: 'r1', title: 'x' }))]);
+    const run = await runWithMsw(t.faults, t.clock, async () => [
+      await send(`${BASE}/notes/note-9`),
+      await send(`${BASE}/notes`, json({ ref: 'r1', title: 'x' })),
+    ]);
     if (run.kind !== 'settled') throw new Error(run.kind === 'threw' ? String(run.error) : run.kind);
     const [missing, faulted] = run.value;
-    expect(missing).toMatchObject({ status: 404, body: { errors: [{ code: 'note_not_found', detail: 'no note note-9', field: 'noteId' }] }, headers: { 'x-request-id': 'req-9' } });
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { errors: [{ code: 'note_not_found', detail: 'no note note-9', field: 'noteId' }] },
+      headers: { 'x-request-id': 'req-9' },
+    });
     expect(faulted?.status).toBe(503);
     expect(faulted?.body).not.toHaveProperty('errors');
   });
@@ -117,13 +141,21 @@ describe('defineService over HTTP (msw)', () => {
       { state: 'succeeded', value: { noteId: 'note-1', ref: 'r1', title: 'hello' } },
       { state: 'not_found' },
     ]);
-    expect(t.history.events.filter((e) => e.type === 'delivery').map((e) => e.tool)).toEqual(['add_note', 'add_note', 'add_note', 'add_note']);
+    expect(t.history.events.filter((e) => e.type === 'delivery').map((e) => e.tool)).toEqual([
+      'add_note',
+      'add_note',
+      'add_note',
+      'add_note',
+    ]);
   });
 
   it('serves a service with no routes of its own as RPC at https://{name}.faultline.test', async () => {
     const t = trial();
     expect(defaultServiceUrl('counter')).toBe('https://counter.faultline.test');
-    const run = await runWithMsw(t.faults, t.clock, async () => [await send('https://counter.faultline.test/tools/bump', json({})), await send('https://counter.faultline.test/tools/bump', json({ extra: 1 }))]);
+    const run = await runWithMsw(t.faults, t.clock, async () => [
+      await send('https://counter.faultline.test/tools/bump', json({})),
+      await send('https://counter.faultline.test/tools/bump', json({ extra: 1 })),
+    ]);
     expect(run.kind === 'settled' && run.value.map((r) => [r.status, r.body])).toEqual([
       [200, { n: 1 }],
       [400, { error: { type: 'invalid_request_error', issues: [{ path: '', message: 'Unrecognized key: "extra"' }] } }],

@@ -13,14 +13,25 @@ type Msg = Record<string, unknown>;
 const agent = (texts: string[]) =>
   defineHttpAgent(async ({ task, services, model }) => {
     const messages: Msg[] = [{ role: 'user', content: task }];
-    const tools = [{ type: 'function', function: { name: 'create_order', description: 'Create an order', parameters: { type: 'object' } } }];
+    const tools = [
+      {
+        type: 'function',
+        function: { name: 'create_order', description: 'Create an order', parameters: { type: 'object' } },
+      },
+    ];
     for (let turn = 0; turn < 6; turn++) {
       const res = await fetch(`${model!.baseUrl}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${model!.apiKey}` },
         body: JSON.stringify({ model: 'gpt-4o-mini', messages, tools }),
       });
-      const message = ((await res.json()) as { choices: { message: Msg & { content: string | null; tool_calls?: { id: string; function: { arguments: string } }[] } }[] }).choices[0]!.message;
+      const message = (
+        (await res.json()) as {
+          choices: {
+            message: Msg & { content: string | null; tool_calls?: { id: string; function: { arguments: string } }[] };
+          }[];
+        }
+      ).choices[0]!.message;
       messages.push(message);
       if (!message.tool_calls?.length) {
         texts.push(message.content ?? '');
@@ -33,7 +44,9 @@ const agent = (texts: string[]) =>
           headers: { 'content-type': 'application/json', 'idempotency-key': 'order-ref-1' },
           body: call.function.arguments,
         });
-        const content = r.ok ? JSON.stringify(await r.json()) : `error: HTTP ${r.status}, Retry-After: ${r.headers.get('retry-after') ?? ''}`;
+        const content = r.ok
+          ? JSON.stringify(await r.json())
+          : `error: HTTP ${r.status}, Retry-After: ${r.headers.get('retry-after') ?? ''}`;
         messages.push({ role: 'tool', tool_call_id: call.id, content });
       }
     }
@@ -55,7 +68,9 @@ describe('a tool answers 429 with Retry-After to an agent on the stand-in model'
     expect(texts.some((t) => t.includes('wait_ms'))).toBe(false);
     expect(trial.checks.filter((c) => c.verdict.valid !== true)).toEqual([]);
     expect(trial.status).toBe('passed');
-    const calls = trial.history.filter((e) => e.type === 'http_request' && JSON.stringify(e).includes('create_order')).map((e) => e.t);
+    const calls = trial.history
+      .filter((e) => e.type === 'http_request' && JSON.stringify(e).includes('create_order'))
+      .map((e) => e.t);
     expect(calls.length).toBe(2);
     expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(2_000);
   });

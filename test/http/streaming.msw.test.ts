@@ -18,7 +18,11 @@ describe.each(CASES)('$name', (c) => {
   it('streams the scripted answers: the agent places one order and reads the final answer, every event paced on the virtual clock', async () => {
     const { t, run: agentRun, responses } = await play(c);
     expect(agentRun.seen).toEqual([]);
-    expect(finalFromText(agentRun.final)).toMatchObject({ kind: 'final', outcome: 'completed', message: 'Order placed.' });
+    expect(finalFromText(agentRun.final)).toMatchObject({
+      kind: 'final',
+      outcome: 'completed',
+      message: 'Order placed.',
+    });
     expect(orders(t)).toBe(1);
     expect(responses.length).toBeGreaterThanOrEqual(2);
     for (const r of responses) {
@@ -41,7 +45,10 @@ describe.each(CASES)('$name', (c) => {
     expect(eventsOf(t.history.events, 'fault').map((f) => f.fault)).toEqual([{ kind: 'stream_cut', afterEvents: 2 }]);
     expect(responses[0]).toMatchObject({ result: 'error', status: 200, errorKind: 'network', stream: { events: 2 } });
     expect(responses[0]!.message).toMatch(/^the connection dropped mid-stream after 2 of \d+ events \(stream_cut\)$/);
-    expect(eventsOf(t.history.events, 'model_error')[0]).toMatchObject({ request: responses[0]!.request, error: { kind: 'network', code: 'ECONNRESET' } });
+    expect(eventsOf(t.history.events, 'model_error')[0]).toMatchObject({
+      request: responses[0]!.request,
+      error: { kind: 'network', code: 'ECONNRESET' },
+    });
     expect(responses.slice(1).every((r) => r.result === 'ok')).toBe(true);
   });
 
@@ -50,8 +57,15 @@ describe.each(CASES)('$name', (c) => {
     expect(agentRun.seen).toHaveLength(1);
     expect(orders(t)).toBe(1);
     expect(responses[0]).toMatchObject({ result: 'lost', stream: { events: 2 } });
-    expect(responses[0]!.message).toMatch(new RegExp(`^the stream stalled after 2 of \\d+ events \\(stream_stall\\): the client gave up after ${STREAM_TIMEOUT_MS} ms`));
-    expect(eventsOf(t.history.events, 'model_error')[0]).toMatchObject({ request: responses[0]!.request, error: { kind: 'timeout' } });
+    expect(responses[0]!.message).toMatch(
+      new RegExp(
+        `^the stream stalled after 2 of \\d+ events \\(stream_stall\\): the client gave up after ${STREAM_TIMEOUT_MS} ms`,
+      ),
+    );
+    expect(eventsOf(t.history.events, 'model_error')[0]).toMatchObject({
+      request: responses[0]!.request,
+      error: { kind: 'timeout' },
+    });
   });
 
   it('stream_malformed: the third event is not valid JSON; the agent sees the error, tries again, and places one order', async () => {

@@ -5,7 +5,14 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { createOpenAI } from '@ai-sdk/openai';
-import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool as agentTool } from '@openai/agents';
+import {
+  Agent,
+  run,
+  setDefaultOpenAIClient,
+  setOpenAIAPI,
+  setTracingDisabled,
+  tool as agentTool,
+} from '@openai/agents';
 import { jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import { ScriptedModel } from '../../src/model/ScriptedModel.js';
@@ -26,8 +33,19 @@ const TASK = 'Order one book';
 export const STREAM_TIMEOUT_MS = 5_000;
 
 function trial(plan: FaultPlan): HttpTrial {
-  const model = new ScriptedModel({ steps: [{ tool: 'create_order', input: ORDER, subject: 'orders:ref-1' }], finalMessage: 'Order placed.' });
-  return createHttpTrial({ plan, serviceNames: ['orders'], services: (world) => [openaiService(model), anthropicService(model), { baseUrl: SHOP, routes: ordersRoutes(world) }] });
+  const model = new ScriptedModel({
+    steps: [{ tool: 'create_order', input: ORDER, subject: 'orders:ref-1' }],
+    finalMessage: 'Order placed.',
+  });
+  return createHttpTrial({
+    plan,
+    serviceNames: ['orders'],
+    services: (world) => [
+      openaiService(model),
+      anthropicService(model),
+      { baseUrl: SHOP, routes: ordersRoutes(world) },
+    ],
+  });
 }
 
 /** The agent's tool: the shop's REST API, keyed by the order's business reference so a resend cannot order twice. */
@@ -42,9 +60,19 @@ async function createOrder(input: unknown): Promise<string> {
   return res.text();
 }
 
-const ORDER_SCHEMA: { type: 'object'; properties: Record<string, { type: 'string' | 'number' }>; required: string[]; additionalProperties: false } = {
+const ORDER_SCHEMA: {
+  type: 'object';
+  properties: Record<string, { type: 'string' | 'number' }>;
+  required: string[];
+  additionalProperties: false;
+} = {
   type: 'object',
-  properties: { clientReference: { type: 'string' }, item: { type: 'string' }, quantity: { type: 'number' }, amountCents: { type: 'number' } },
+  properties: {
+    clientReference: { type: 'string' },
+    item: { type: 'string' },
+    quantity: { type: 'number' },
+    amountCents: { type: 'number' },
+  },
   required: ['clientReference', 'item', 'quantity', 'amountCents'],
   additionalProperties: false,
 };
@@ -56,7 +84,9 @@ async function tries<T>(seen: string[], call: (signal: AbortSignal) => Promise<T
       return await call(AbortSignal.timeout(STREAM_TIMEOUT_MS));
     } catch (error) {
       const cause = (error as Error).cause;
-      seen.push(`${(error as Error).name}: ${(error as Error).message}${cause instanceof Error ? ` (${cause.message})` : ''}`);
+      seen.push(
+        `${(error as Error).name}: ${(error as Error).message}${cause instanceof Error ? ` (${cause.message})` : ''}`,
+      );
       if (attempt === 3) throw error;
     }
   }
@@ -71,11 +101,16 @@ export interface AgentRun {
 async function openaiChatAgent(): Promise<AgentRun> {
   const client = new OpenAI({ apiKey: 'sk-test', maxRetries: 0 });
   const seen: string[] = [];
-  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [{ type: 'function', function: { name: 'create_order', description: 'Create an order', parameters: ORDER_SCHEMA } }];
+  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+    { type: 'function', function: { name: 'create_order', description: 'Create an order', parameters: ORDER_SCHEMA } },
+  ];
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: TASK }];
   for (let turn = 0; turn < 4; turn++) {
     const reply = await tries(seen, async (signal) => {
-      const stream = await client.chat.completions.create({ model: 'gpt-4o', messages, tools, stream: true, stream_options: { include_usage: true } }, { signal });
+      const stream = await client.chat.completions.create(
+        { model: 'gpt-4o', messages, tools, stream: true, stream_options: { include_usage: true } },
+        { signal },
+      );
       let content = '';
       let finish: string | null = null;
       const calls: { id: string; name: string; arguments: string }[] = [];
@@ -96,8 +131,17 @@ async function openaiChatAgent(): Promise<AgentRun> {
       return { content, calls };
     });
     if (reply.calls.length === 0) return { final: reply.content, seen };
-    messages.push({ role: 'assistant', content: null, tool_calls: reply.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) });
-    for (const c of reply.calls) messages.push({ role: 'tool', tool_call_id: c.id, content: await createOrder(JSON.parse(c.arguments)) });
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: reply.calls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    });
+    for (const c of reply.calls)
+      messages.push({ role: 'tool', tool_call_id: c.id, content: await createOrder(JSON.parse(c.arguments)) });
   }
   throw new Error('no final answer');
 }
@@ -105,15 +149,23 @@ async function openaiChatAgent(): Promise<AgentRun> {
 async function openaiResponsesAgent(): Promise<AgentRun> {
   const client = new OpenAI({ apiKey: 'sk-test', maxRetries: 0 });
   const seen: string[] = [];
-  const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'create_order', description: 'Create an order', parameters: ORDER_SCHEMA, strict: true }];
+  const tools: OpenAI.Responses.Tool[] = [
+    { type: 'function', name: 'create_order', description: 'Create an order', parameters: ORDER_SCHEMA, strict: true },
+  ];
   const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: TASK }];
   for (let turn = 0; turn < 4; turn++) {
-    const response = await tries(seen, (signal) => client.responses.stream({ model: 'gpt-4o', input, tools }, { signal }).finalResponse());
+    const response = await tries(seen, (signal) =>
+      client.responses.stream({ model: 'gpt-4o', input, tools }, { signal }).finalResponse(),
+    );
     const calls = response.output.flatMap((o) => (o.type === 'function_call' ? [o] : []));
     if (calls.length === 0) return { final: response.output_text, seen };
     for (const c of calls) {
       input.push({ type: 'function_call', call_id: c.call_id, name: c.name, arguments: c.arguments });
-      input.push({ type: 'function_call_output', call_id: c.call_id, output: await createOrder(JSON.parse(c.arguments)) });
+      input.push({
+        type: 'function_call_output',
+        call_id: c.call_id,
+        output: await createOrder(JSON.parse(c.arguments)),
+      });
     }
   }
   throw new Error('no final answer');
@@ -122,10 +174,20 @@ async function openaiResponsesAgent(): Promise<AgentRun> {
 async function anthropicAgent(): Promise<AgentRun> {
   const client = new Anthropic({ apiKey: 'sk-test', maxRetries: 0 });
   const seen: string[] = [];
-  const tools: Anthropic.Tool[] = [{ name: 'create_order', description: 'Create an order', input_schema: ORDER_SCHEMA as unknown as Anthropic.Tool.InputSchema }];
+  const tools: Anthropic.Tool[] = [
+    {
+      name: 'create_order',
+      description: 'Create an order',
+      input_schema: ORDER_SCHEMA as unknown as Anthropic.Tool.InputSchema,
+    },
+  ];
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: TASK }];
   for (let turn = 0; turn < 4; turn++) {
-    const reply = await tries(seen, (signal) => client.messages.stream({ model: 'claude-sonnet-5', max_tokens: 1024, messages, tools }, { signal }).finalMessage());
+    const reply = await tries(seen, (signal) =>
+      client.messages
+        .stream({ model: 'claude-sonnet-5', max_tokens: 1024, messages, tools }, { signal })
+        .finalMessage(),
+    );
     messages.push({ role: 'assistant', content: reply.content });
     const uses = reply.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
     if (uses.length === 0) return { final: reply.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), seen };
@@ -145,7 +207,13 @@ function aiSdkAgent(api: 'chat' | 'responses'): () => Promise<AgentRun> {
       const result = streamText({
         model: api === 'chat' ? openai.chat('gpt-4o') : openai.responses('gpt-4o'),
         prompt: TASK,
-        tools: { create_order: tool({ description: 'Create an order', inputSchema: jsonSchema<Record<string, unknown>>(ORDER_SCHEMA), execute: createOrder }) },
+        tools: {
+          create_order: tool({
+            description: 'Create an order',
+            inputSchema: jsonSchema<Record<string, unknown>>(ORDER_SCHEMA),
+            execute: createOrder,
+          }),
+        },
         stopWhen: stepCountIs(4),
         maxRetries: 0,
         abortSignal: signal,
@@ -154,10 +222,12 @@ function aiSdkAgent(api: 'chat' | 'responses'): () => Promise<AgentRun> {
       });
       let out = '';
       for await (const part of result.fullStream) {
-        if (part.type === 'error') throw part.error instanceof Error ? part.error : new Error(JSON.stringify(part.error));
+        if (part.type === 'error')
+          throw part.error instanceof Error ? part.error : new Error(JSON.stringify(part.error));
         if (part.type === 'abort') throw new Error('the stream was aborted');
         if (part.type === 'text-delta') out += part.text;
-        if (part.type === 'finish-step' && part.finishReason !== 'stop' && part.finishReason !== 'tool-calls') throw new Error(`a step finished with ${part.finishReason}`);
+        if (part.type === 'finish-step' && part.finishReason !== 'stop' && part.finishReason !== 'tool-calls')
+          throw new Error(`a step finished with ${part.finishReason}`);
       }
       return out;
     });
@@ -167,11 +237,24 @@ function aiSdkAgent(api: 'chat' | 'responses'): () => Promise<AgentRun> {
 
 async function agentsSdkAgent(): Promise<AgentRun> {
   setTracingDisabled(true);
-  setDefaultOpenAIClient(new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }) as unknown as Parameters<typeof setDefaultOpenAIClient>[0]);
+  setDefaultOpenAIClient(
+    new OpenAI({ apiKey: 'sk-test', maxRetries: 0 }) as unknown as Parameters<typeof setDefaultOpenAIClient>[0],
+  );
   setOpenAIAPI('chat_completions');
   const seen: string[] = [];
-  const createOrderTool = agentTool({ name: 'create_order', description: 'Create an order', parameters: ORDER_SCHEMA, strict: true, execute: createOrder });
-  const agent = new Agent({ name: 'shop-agent', instructions: 'You place orders.', model: 'gpt-4o', tools: [createOrderTool] });
+  const createOrderTool = agentTool({
+    name: 'create_order',
+    description: 'Create an order',
+    parameters: ORDER_SCHEMA,
+    strict: true,
+    execute: createOrder,
+  });
+  const agent = new Agent({
+    name: 'shop-agent',
+    instructions: 'You place orders.',
+    model: 'gpt-4o',
+    tools: [createOrderTool],
+  });
   const final = await tries(seen, async (signal) => {
     const result = await run(agent, TASK, { stream: true, maxTurns: 6, signal });
     for await (const event of result) void event;
@@ -199,7 +282,8 @@ export const CASES: readonly Case[] = [
   { name: '@openai/agents run(…, { stream: true })', endpoint: CHAT, agent: agentsSdkAgent },
 ];
 
-export const responsesOf = (events: readonly HistoryEvent[], endpoint: string) => eventsOf(events, 'response').filter((r) => r.tool === endpoint);
+export const responsesOf = (events: readonly HistoryEvent[], endpoint: string) =>
+  eventsOf(events, 'response').filter((r) => r.tool === endpoint);
 export const orders = (t: HttpTrial) => t.world.ledger.effects.filter((e) => e.effect === 'order.created').length;
 
 export type Runner = <T>(faults: HttpFaults, clock: VirtualClock, body: () => Promise<T>) => Promise<ClockRun<T>>;
@@ -208,7 +292,7 @@ export type Runner = <T>(faults: HttpFaults, clock: VirtualClock, body: () => Pr
 export async function play(runner: Runner, c: Case, fault?: Fault) {
   const t = trial(fault ? [{ match: { tool: c.endpoint }, fault, times: 1 }] : []);
   const result = await runner(t.faults, t.clock, c.agent);
-  if (result.kind !== 'settled') throw new Error(`the agent did not finish: ${result.kind} ${result.kind === 'threw' ? String(result.error) : ''}`);
+  if (result.kind !== 'settled')
+    throw new Error(`the agent did not finish: ${result.kind} ${result.kind === 'threw' ? String(result.error) : ''}`);
   return { t, run: result.value, responses: responsesOf(t.history.events, c.endpoint) };
 }
-

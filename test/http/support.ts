@@ -41,7 +41,13 @@ export const always = (fault: Fault): FaultPlan => [{ match: {}, fault }];
 
 /** What a client saw, in a form both clients share: an answer, or an error. */
 export type Seen =
-  | { readonly status: number; readonly statusText: string; readonly headers: Record<string, string>; readonly body: unknown; readonly at: number }
+  | {
+      readonly status: number;
+      readonly statusText: string;
+      readonly headers: Record<string, string>;
+      readonly body: unknown;
+      readonly at: number;
+    }
   | { readonly error: Record<string, unknown>; readonly at: number };
 
 const pick = (headers: Record<string, unknown>): Record<string, string> => {
@@ -63,14 +69,30 @@ const parsed = (text: string): unknown => {
 
 /** POST /orders with global fetch and a 30 s `AbortSignal.timeout`, as a tool would. */
 export async function postWithFetch(clock: VirtualClock, key?: string): Promise<Seen> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(key === undefined ? {} : { 'idempotency-key': key }),
+  };
   try {
-    const res = await fetch(`${SHOP}/orders`, { method: 'POST', headers, body: JSON.stringify(ORDER), signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${SHOP}/orders`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(ORDER),
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await res.text();
-    return { status: res.status, statusText: res.statusText, headers: pick(Object.fromEntries(res.headers)), body: parsed(text), at: clock.now() - START };
+    return {
+      status: res.status,
+      statusText: res.statusText,
+      headers: pick(Object.fromEntries(res.headers)),
+      body: parsed(text),
+      at: clock.now() - START,
+    };
   } catch (e) {
     const err = e as Error & { code?: unknown; cause?: Error & { code?: unknown } };
-    const cause = err.cause ? { cause: { name: err.cause.name, message: err.cause.message, code: err.cause.code } } : {};
+    const cause = err.cause
+      ? { cause: { name: err.cause.name, message: err.cause.message, code: err.cause.code } }
+      : {};
     return { error: { name: err.name, message: err.message, code: err.code, ...cause }, at: clock.now() - START };
   }
 }
@@ -85,15 +107,28 @@ export async function postWithAxios(clock: VirtualClock, key?: string): Promise<
       // The raw text, so a truncated body is seen as sent.
       transformResponse: (data: unknown) => data,
     });
-    return { status: res.status, statusText: res.statusText, headers: pick(res.headers as Record<string, unknown>), body: parsed(String(res.data)), at: clock.now() - START };
+    return {
+      status: res.status,
+      statusText: res.statusText,
+      headers: pick(res.headers as Record<string, unknown>),
+      body: parsed(String(res.data)),
+      at: clock.now() - START,
+    };
   } catch (e) {
     const err = e as Error & { code?: unknown; cause?: Error & { code?: unknown } };
-    return { error: { name: err.name, message: err.message, code: err.code, causeCode: err.cause?.code }, at: clock.now() - START };
+    return {
+      error: { name: err.name, message: err.message, code: err.code, causeCode: err.cause?.code },
+      at: clock.now() - START,
+    };
   }
 }
 
 /** A real HTTP server on 127.0.0.1: the "real network" a request reaches once nothing intercepts it. */
-export async function localServer(): Promise<{ readonly url: string; readonly hits: string[]; close(): Promise<void> }> {
+export async function localServer(): Promise<{
+  readonly url: string;
+  readonly hits: string[];
+  close(): Promise<void>;
+}> {
   const hits: string[] = [];
   const server = http.createServer((req, res) => {
     hits.push(`${req.method} ${req.url}`);
@@ -109,10 +144,21 @@ export async function localServer(): Promise<{ readonly url: string; readonly hi
 }
 
 /** The response events of a history, reduced to what went over the wire. */
-export function responses(history: History): { t: number; method?: string; url?: string; status?: number; result: string; idempotencyKey?: string }[] {
+export function responses(
+  history: History,
+): { t: number; method?: string; url?: string; status?: number; result: string; idempotencyKey?: string }[] {
   return history.events.flatMap((e) =>
     e.type === 'response'
-      ? [{ t: e.t, result: e.result, ...(e.method === undefined ? {} : { method: e.method }), ...(e.url === undefined ? {} : { url: e.url }), ...(e.status === undefined ? {} : { status: e.status }), ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }) }]
+      ? [
+          {
+            t: e.t,
+            result: e.result,
+            ...(e.method === undefined ? {} : { method: e.method }),
+            ...(e.url === undefined ? {} : { url: e.url }),
+            ...(e.status === undefined ? {} : { status: e.status }),
+            ...(e.idempotencyKey === undefined ? {} : { idempotencyKey: e.idempotencyKey }),
+          },
+        ]
       : [],
   );
 }
@@ -122,8 +168,22 @@ export function responses(history: History): { t: number; method?: string; url?:
  * Idempotency-Key `key-9`: what both adapters must record.
  */
 export function expectDuplicateWireEvents(history: History): void {
-  const wire = { method: 'POST', url: `${SHOP}/orders`, idempotencyKey: 'key-9', request: 'http-1', call: 'create_order#1', attempt: 1 };
-  expect(history.events.map((e) => e.type)).toEqual(['http_request', 'fault', 'delivery', 'effect', 'delivery', 'response']);
+  const wire = {
+    method: 'POST',
+    url: `${SHOP}/orders`,
+    idempotencyKey: 'key-9',
+    request: 'http-1',
+    call: 'create_order#1',
+    attempt: 1,
+  };
+  expect(history.events.map((e) => e.type)).toEqual([
+    'http_request',
+    'fault',
+    'delivery',
+    'effect',
+    'delivery',
+    'response',
+  ]);
   expect(history.events[0]).toMatchObject({
     ...wire,
     tool: 'create_order',
@@ -135,7 +195,12 @@ export function expectDuplicateWireEvents(history: History): void {
     honoursKeys: true,
     bodyDigest: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown,
   });
-  expect(history.events[1]).toMatchObject({ ...wire, tool: 'create_order', rule: 0, fault: { kind: 'duplicate', copies: 2 } });
+  expect(history.events[1]).toMatchObject({
+    ...wire,
+    tool: 'create_order',
+    rule: 0,
+    fault: { kind: 'duplicate', copies: 2 },
+  });
   expect(history.events[2]).toMatchObject({ ...wire, tool: 'create_order', copy: 0 });
   expect(history.events[3]).toMatchObject({ ...wire, service: 'orders', effect: 'order.created', key: 'ref-1' });
   expect(history.events[4]).toMatchObject({ ...wire, copy: 1 });

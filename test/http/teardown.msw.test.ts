@@ -9,7 +9,6 @@ let real: Awaited<ReturnType<typeof localServer>>;
 beforeAll(async () => (real = await localServer()));
 afterAll(() => real.close());
 
-
 const getJson = async (url: string): Promise<unknown> => (await fetch(url)).json();
 const failure = async (work: Promise<unknown>): Promise<{ code?: unknown; message: string }> =>
   work.then(
@@ -19,7 +18,13 @@ const failure = async (work: Promise<unknown>): Promise<{ code?: unknown; messag
 
 describe('msw adapter: nothing stays installed after a trial', () => {
   it('answers the faulted route during the trial, and the real server answers the same URL after it, for fetch and axios', async () => {
-    const globals = { fetch: globalThis.fetch, setTimeout: globalThis.setTimeout, request: http.request, get: http.get, httpsRequest: https.request };
+    const globals = {
+      fetch: globalThis.fetch,
+      setTimeout: globalThis.setTimeout,
+      request: http.request,
+      get: http.get,
+      httpsRequest: https.request,
+    };
     const { clock, faults } = shopTrial(always({ kind: 'unavailable', status: 503 }), [], real.url);
     const during = await runWithMsw(faults, clock, async () => {
       const viaFetch = (await fetch(`${real.url}/orders/ord-1`)).status;
@@ -32,7 +37,13 @@ describe('msw adapter: nothing stays installed after a trial', () => {
     expect(await getJson(`${real.url}/orders/ord-1`)).toEqual({ real: true });
     expect((await axios.get(`${real.url}/orders/ord-1`)).data).toEqual({ real: true });
     expect(real.hits).toEqual(['GET /orders/ord-1', 'GET /orders/ord-1']);
-    expect({ fetch: globalThis.fetch, setTimeout: globalThis.setTimeout, request: http.request, get: http.get, httpsRequest: https.request }).toEqual(globals);
+    expect({
+      fetch: globalThis.fetch,
+      setTimeout: globalThis.setTimeout,
+      request: http.request,
+      get: http.get,
+      httpsRequest: https.request,
+    }).toEqual(globals);
     real.hits.length = 0;
   });
 
@@ -56,15 +67,26 @@ describe('msw adapter: nothing stays installed after a trial', () => {
 
   it('lets unhandled requests through under "bypass", and warns under "warn"', async () => {
     const bypass = shopTrial(always({ kind: 'unavailable', status: 503 }), [], real.url);
-    const passed = await runWithMsw(bypass.faults, bypass.clock, () => getJson(`${real.url}/health`), { onUnhandledRequest: 'bypass' });
+    const passed = await runWithMsw(bypass.faults, bypass.clock, () => getJson(`${real.url}/health`), {
+      onUnhandledRequest: 'bypass',
+    });
     expect(passed).toEqual({ kind: 'settled', value: { real: true }, at: START });
 
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const warned = shopTrial(always({ kind: 'unavailable', status: 503 }), [], real.url);
-      const run = await runWithMsw(warned.faults, warned.clock, async () => (await axios.get(`${real.url}/health`)).data as unknown, { onUnhandledRequest: 'warn' });
+      const run = await runWithMsw(
+        warned.faults,
+        warned.clock,
+        async () => (await axios.get(`${real.url}/health`)).data as unknown,
+        { onUnhandledRequest: 'warn' },
+      );
       expect(run).toEqual({ kind: 'settled', value: { real: true }, at: START });
-      expect(warn.mock.calls).toEqual([[`faultline: no route for GET ${real.url}/health; passing it through to the network (unhandled-request policy "warn")`]]);
+      expect(warn.mock.calls).toEqual([
+        [
+          `faultline: no route for GET ${real.url}/health; passing it through to the network (unhandled-request policy "warn")`,
+        ],
+      ]);
     } finally {
       warn.mockRestore();
     }

@@ -12,7 +12,11 @@ const agent = (seen: { status?: number; code?: string }) =>
   defineHttpAgent(async ({ services }) => {
     const t = await fetch('https://api.openai.com/v1/traces/ingest', {
       method: 'POST',
-      headers: { authorization: 'Bearer sk-test-abcdefgh12345678', 'content-type': 'application/json', 'openai-beta': 'traces=v1' },
+      headers: {
+        authorization: 'Bearer sk-test-abcdefgh12345678',
+        'content-type': 'application/json',
+        'openai-beta': 'traces=v1',
+      },
       body: '{"data":[]}',
     });
     seen.status = t.status;
@@ -22,7 +26,10 @@ const agent = (seen: { status?: number; code?: string }) =>
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 }),
     });
-    return { outcome: res.ok ? 'completed' : 'failed', claims: [{ subject: 'orders:ref-1', status: res.ok ? 'succeeded' : 'failed' }] };
+    return {
+      outcome: res.ok ? 'completed' : 'failed',
+      claims: [{ subject: 'orders:ref-1', status: res.ok ? 'succeeded' : 'failed' }],
+    };
   });
 
 describe("an SDK's telemetry inside a trial", () => {
@@ -34,7 +41,19 @@ describe("an SDK's telemetry inside a trial", () => {
           name: `telemetry-${adapter}`,
           services: ['orders'],
           http: { adapter },
-          ...(model && { model: { api: 'openai' as const, plan: { steps: [{ tool: 'create_order', input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 } }] } } }),
+          ...(model && {
+            model: {
+              api: 'openai' as const,
+              plan: {
+                steps: [
+                  {
+                    tool: 'create_order',
+                    input: { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 },
+                  },
+                ],
+              },
+            },
+          }),
           agent: { kind: 'http', task: 'Create order ref-1', run: agent(seen) },
           goal: { effects: { 'order.created': 1 } },
         });

@@ -51,8 +51,14 @@ describe('virtual time for real clients', () => {
     const run = await runWithMsw(faults, clock, async () => {
       const seen: string[] = [];
       const at = (): number => clock.now() - START;
-      await fetch(`${PLAIN}/orders`, { method: 'POST', body: JSON.stringify(ORDER), signal: AbortSignal.timeout(30_000) }).catch((e: Error) => seen.push(`fetch ${e.name} at ${at()}`));
-      await axios.post(`${PLAIN}/orders`, ORDER, { timeout: 30_000 }).catch((e: Error & { code?: string }) => seen.push(`axios ${e.code} at ${at()}`));
+      await fetch(`${PLAIN}/orders`, {
+        method: 'POST',
+        body: JSON.stringify(ORDER),
+        signal: AbortSignal.timeout(30_000),
+      }).catch((e: Error) => seen.push(`fetch ${e.name} at ${at()}`));
+      await axios
+        .post(`${PLAIN}/orders`, ORDER, { timeout: 30_000 })
+        .catch((e: Error & { code?: string }) => seen.push(`axios ${e.code} at ${at()}`));
       seen.push(`${await postWithNodeHttp()} at ${at()}`);
       return seen;
     });
@@ -72,20 +78,26 @@ describe('virtual time for real clients', () => {
   });
 
   it('the OpenAI SDK’s own timeout and backoff run on the clock: three 30 s timeouts and two backoffs, in milliseconds', async () => {
-    const { clock, history, faults } = trial([{ match: { tool: 'model:openai.chat.completions' }, fault: { kind: 'timeout' } }]);
+    const { clock, history, faults } = trial([
+      { match: { tool: 'model:openai.chat.completions' }, fault: { kind: 'timeout' } },
+    ]);
     const started = wallMs();
     const run = await runWithMsw(
       faults,
       clock,
       async () => {
         const client = new OpenAI({ apiKey: 'sk-test', timeout: 30_000 });
-        return client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'order a book' }] }).catch((e: Error) => e.constructor.name);
+        return client.chat.completions
+          .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'order a book' }] })
+          .catch((e: Error) => e.constructor.name);
       },
       { timers: { random: new Rng(11) } },
     );
     const wall = wallMs() - started;
     expect(run.kind === 'settled' && run.value).toBe('APIConnectionTimeoutError');
-    const gaveUp = history.events.flatMap((e) => (e.type === 'model_error' ? [{ attempt: e.attempt, kind: e.error.kind }] : []));
+    const gaveUp = history.events.flatMap((e) =>
+      e.type === 'model_error' ? [{ attempt: e.attempt, kind: e.error.kind }] : [],
+    );
     expect(gaveUp).toEqual([
       { attempt: 1, kind: 'timeout' },
       { attempt: 2, kind: 'timeout' },
@@ -103,11 +115,16 @@ describe('virtual time for real clients', () => {
 
   it('replays the SDK’s jittered backoff exactly when Math.random comes from the trial’s rng', async () => {
     const once = async (): Promise<number[]> => {
-      const { clock, history, faults } = trial([{ match: { tool: 'model:openai.chat.completions' }, fault: { kind: 'unavailable', status: 503 } }]);
+      const { clock, history, faults } = trial([
+        { match: { tool: 'model:openai.chat.completions' }, fault: { kind: 'unavailable', status: 503 } },
+      ]);
       await runWithMsw(
         faults,
         clock,
-        async () => new OpenAI({ apiKey: 'sk-test' }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).catch(() => null),
+        async () =>
+          new OpenAI({ apiKey: 'sk-test' }).chat.completions
+            .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })
+            .catch(() => null),
         { timers: { random: new Rng(5) } },
       );
       return history.events.filter((e) => e.type === 'response').map((e) => e.t);

@@ -4,17 +4,40 @@ import { eventsOf } from '../../src/core/index.js';
 import { runWithNock } from '../../src/faults/http/nock.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
 import { ORDER, SHOP } from './support.js';
-import { arrivals, fixed, honourRetryAfter, judge, noKey, oneKey, orderTool, rulesOf, shop, verdictOf, type Send, type ToolHabits } from './wireTools.js';
+import {
+  arrivals,
+  fixed,
+  honourRetryAfter,
+  judge,
+  noKey,
+  oneKey,
+  orderTool,
+  rulesOf,
+  shop,
+  verdictOf,
+  type Send,
+  type ToolHabits,
+} from './wireTools.js';
 
 /** POST /orders with node:https, as older tools and many SDKs do. */
 const sendWithNodeHttps: Send = ({ key }) =>
   new Promise((resolve, reject) => {
     const body = JSON.stringify(ORDER);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...(key === undefined ? {} : { 'idempotency-key': key }) };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    };
     const req = https.request(`${SHOP}/orders`, { method: 'POST', headers }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, body: text }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
+          body: text,
+        }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -27,7 +50,9 @@ async function trialOf(plan: FaultPlan, habits: ToolHabits) {
   return { trial, outcome: run.value };
 }
 
-const rateLimitFirst: FaultPlan = [{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'rate_limit', retryAfter: 7 } }];
+const rateLimitFirst: FaultPlan = [
+  { match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'rate_limit', retryAfter: 7 } },
+];
 
 describe('checkers judge a node:http tool from its traffic alone (nock)', () => {
   it('a resend before Retry-After elapsed is R9, naming the request and the header', async () => {
@@ -47,7 +72,10 @@ describe('checkers judge a node:http tool from its traffic alone (nock)', () => 
   });
 
   it('`match: { attempt: 1 }` faults only the first try of a keyless client', async () => {
-    const { trial, outcome } = await trialOf([{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'unavailable', status: 503 } }], { key: noKey, waitMs: fixed(1000), maxAttempts: 3 });
+    const { trial, outcome } = await trialOf(
+      [{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'unavailable', status: 503 } }],
+      { key: noKey, waitMs: fixed(1000), maxAttempts: 3 },
+    );
     expect(outcome).toBe('created after 2 tries');
     expect(arrivals(trial.history.events)).toEqual(['create_order#1/1 http-1 new', 'create_order#1/2 http-2 repeat']);
     expect(eventsOf(trial.history.events, 'fault')).toHaveLength(1);

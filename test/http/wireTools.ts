@@ -1,4 +1,10 @@
-import { BUILTIN_CHECKERS, runCheckers, type CheckResult, type Expectations, type TrialRecord } from '../../src/checks/index.js';
+import {
+  BUILTIN_CHECKERS,
+  runCheckers,
+  type CheckResult,
+  type Expectations,
+  type TrialRecord,
+} from '../../src/checks/index.js';
 import type { HistoryEvent } from '../../src/core/index.js';
 import { createHttpTrial, type HttpTrial } from '../../src/faults/http/createHttpTrial.js';
 import { ordersRoutes } from '../../src/faults/http/toolRoutes.js';
@@ -25,7 +31,9 @@ export const honourRetryAfter = (answer: { retryAfter: string | null } | undefin
   answer?.retryAfter ? Number(answer.retryAfter) * 1000 : 1000;
 
 /** One POST /orders with the given key; a 10 s timeout per try. */
-export type Send = (init: { key: string | undefined }) => Promise<{ status: number; retryAfter: string | null; body: string }>;
+export type Send = (init: {
+  key: string | undefined;
+}) => Promise<{ status: number; retryAfter: string | null; body: string }>;
 
 export const sendWithFetch: Send = async ({ key }) => {
   const res = await fetch(`${SHOP}/orders`, {
@@ -54,9 +62,18 @@ export async function orderTool(send: Send, habits: ToolHabits): Promise<string>
 }
 
 export const shop = (plan: FaultPlan): HttpTrial =>
-  createHttpTrial({ plan, serviceNames: ['orders'], services: (world) => [{ baseUrl: SHOP, routes: ordersRoutes(world) }] });
+  createHttpTrial({
+    plan,
+    serviceNames: ['orders'],
+    services: (world) => [{ baseUrl: SHOP, routes: ordersRoutes(world) }],
+  });
 
-export const BUDGET: Expectations['budget'] = { maxTurns: 1, maxToolCalls: 1, maxAttemptsPerCall: 3, deadlineMs: 600_000 };
+export const BUDGET: Expectations['budget'] = {
+  maxTurns: 1,
+  maxToolCalls: 1,
+  maxAttemptsPerCall: 3,
+  deadlineMs: 600_000,
+};
 
 export function recordOf(trial: HttpTrial): TrialRecord {
   return {
@@ -74,7 +91,8 @@ export function recordOf(trial: HttpTrial): TrialRecord {
 export const judge = (trial: HttpTrial, budget: Expectations['budget'] = BUDGET): readonly CheckResult[] =>
   runCheckers(recordOf(trial), { budget, secrets: [] }, BUILTIN_CHECKERS);
 
-export const verdictOf = (results: readonly CheckResult[], name: string) => results.find((r) => r.name === name)!.verdict;
+export const verdictOf = (results: readonly CheckResult[], name: string) =>
+  results.find((r) => r.name === name)!.verdict;
 
 /** The evidence rules of a failed verdict, in order. */
 export function rulesOf(results: readonly CheckResult[], name: string): unknown[] {
@@ -84,4 +102,10 @@ export function rulesOf(results: readonly CheckResult[], name: string): unknown[
 
 /** The wire's view of each request: `create_order#1/2 http-2 key=…`. */
 export const arrivals = (events: readonly HistoryEvent[]): string[] =>
-  events.flatMap((e) => (e.type === 'http_request' ? [`${e.call}/${e.attempt} ${e.request} ${e.groupedBy}${e.idempotencyKey === undefined ? '' : ` key=${e.idempotencyKey}`}`] : []));
+  events.flatMap((e) =>
+    e.type === 'http_request'
+      ? [
+          `${e.call}/${e.attempt} ${e.request} ${e.groupedBy}${e.idempotencyKey === undefined ? '' : ` key=${e.idempotencyKey}`}`,
+        ]
+      : [],
+  );

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { orderTrial } from '../../scenarios/examples/rest-order-tool/orderTrial.js';
 
 // `times: 1`: the first request only (`attempt: 1` would do too: a keyless resend of the same request is attempt 2 of its call).
-const partialWrite = [{ match: { tool: 'create_order' }, fault: { kind: 'partial_write', lostAs: 'network' }, times: 1 }] as const;
+const partialWrite = [
+  { match: { tool: 'create_order' }, fault: { kind: 'partial_write', lostAs: 'network' }, times: 1 },
+] as const;
 const duplicate = [{ match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } }] as const;
 
 describe('worked example: an unmodified fetch tool under a partial write and a duplicate delivery', () => {
@@ -11,7 +13,11 @@ describe('worked example: an unmodified fetch tool under a partial write and a d
     expect(result.outcome).toBe('created ord-1');
     expect(result.orders).toEqual(['ord-1']);
     expect(result.duplicates).toEqual({ valid: true });
-    const wire = result.history.flatMap((e) => (e.type === 'response' ? [`${e.t}ms ${e.method} ${e.url} attempt ${e.attempt} ${e.result} key=${e.idempotencyKey}`] : []));
+    const wire = result.history.flatMap((e) =>
+      e.type === 'response'
+        ? [`${e.t}ms ${e.method} ${e.url} attempt ${e.attempt} ${e.result} key=${e.idempotencyKey}`]
+        : [],
+    );
     expect(wire).toEqual([
       '0ms POST https://api.shop.test/orders attempt 1 error key=create-order-ref-42',
       '500ms POST https://api.shop.test/orders attempt 2 ok key=create-order-ref-42',

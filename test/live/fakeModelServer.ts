@@ -65,14 +65,18 @@ function seeded(seed: number): () => number {
   };
 }
 
-type Decision = { readonly kind: 'call'; readonly ticket: number } | { readonly kind: 'final'; readonly tickets: number };
+type Decision =
+  { readonly kind: 'call'; readonly ticket: number } | { readonly kind: 'final'; readonly tickets: number };
 
 const ticketId = (n: number): string => `req-${n}`;
 const finalText = (tickets: number): string =>
   JSON.stringify({
     outcome: 'completed',
     message: tickets === 0 ? 'Done.' : 'Tickets opened.',
-    claims: Array.from({ length: Math.max(tickets, 1) }, (_, i) => ({ subject: `helpdesk:${ticketId(i + 1)}`, status: 'succeeded' })),
+    claims: Array.from({ length: Math.max(tickets, 1) }, (_, i) => ({
+      subject: `helpdesk:${ticketId(i + 1)}`,
+      status: 'succeeded',
+    })),
   });
 
 /** How many tool results the conversation holds, in either API's shape. */
@@ -81,25 +85,72 @@ function toolResults(body: Record<string, unknown>): number {
   let n = 0;
   for (const m of messages) {
     if (m['role'] === 'tool') n++;
-    if (m['role'] === 'user' && Array.isArray(m['content'])) n += (m['content'] as Record<string, unknown>[]).filter((b) => b['type'] === 'tool_result').length;
+    if (m['role'] === 'user' && Array.isArray(m['content']))
+      n += (m['content'] as Record<string, unknown>[]).filter((b) => b['type'] === 'tool_result').length;
   }
   return n;
 }
 
-function chatAnswer(decision: Decision, usage: FakeModelOptions['usage'] & object, model: string, id: string): { message: Record<string, unknown>; finish: string; body: Record<string, unknown> } {
+function chatAnswer(
+  decision: Decision,
+  usage: FakeModelOptions['usage'] & object,
+  model: string,
+  id: string,
+): { message: Record<string, unknown>; finish: string; body: Record<string, unknown> } {
   const message =
     decision.kind === 'call'
-      ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: 'open_ticket', arguments: JSON.stringify({ requestId: ticketId(decision.ticket), subject: 'Printer on fire' }) } }] }
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: `call_${id}`,
+              type: 'function',
+              function: {
+                name: 'open_ticket',
+                arguments: JSON.stringify({ requestId: ticketId(decision.ticket), subject: 'Printer on fire' }),
+              },
+            },
+          ],
+        }
       : { role: 'assistant', content: finalText(decision.tickets) };
   const finish = decision.kind === 'call' ? 'tool_calls' : 'stop';
-  const u = { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output, ...(usage.cached ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}) };
-  return { message, finish, body: { id: `chatcmpl-${id}`, object: 'chat.completion', created: 1_767_600_000, model, choices: [{ index: 0, message, finish_reason: finish }], usage: u } };
+  const u = {
+    prompt_tokens: usage.input,
+    completion_tokens: usage.output,
+    total_tokens: usage.input + usage.output,
+    ...(usage.cached ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}),
+  };
+  return {
+    message,
+    finish,
+    body: {
+      id: `chatcmpl-${id}`,
+      object: 'chat.completion',
+      created: 1_767_600_000,
+      model,
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage: u,
+    },
+  };
 }
 
-function anthropicAnswer(decision: Decision, usage: FakeModelOptions['usage'] & object, model: string, id: string): Record<string, unknown> {
+function anthropicAnswer(
+  decision: Decision,
+  usage: FakeModelOptions['usage'] & object,
+  model: string,
+  id: string,
+): Record<string, unknown> {
   const content =
     decision.kind === 'call'
-      ? [{ type: 'tool_use', id: `toolu_${id}`, name: 'open_ticket', input: { requestId: ticketId(decision.ticket), subject: 'Printer on fire' } }]
+      ? [
+          {
+            type: 'tool_use',
+            id: `toolu_${id}`,
+            name: 'open_ticket',
+            input: { requestId: ticketId(decision.ticket), subject: 'Printer on fire' },
+          },
+        ]
       : [{ type: 'text', text: finalText(decision.tickets) }];
   return {
     id: `msg_${id}`,
@@ -109,20 +160,43 @@ function anthropicAnswer(decision: Decision, usage: FakeModelOptions['usage'] & 
     content,
     stop_reason: decision.kind === 'call' ? 'tool_use' : 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: usage.input, output_tokens: usage.output, ...(usage.cached ? { cache_read_input_tokens: usage.cached } : {}) },
+    usage: {
+      input_tokens: usage.input,
+      output_tokens: usage.output,
+      ...(usage.cached ? { cache_read_input_tokens: usage.cached } : {}),
+    },
   };
 }
 
-const sse = (event: string | undefined, data: unknown): string => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
+const sse = (event: string | undefined, data: unknown): string =>
+  `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
 
-function chatStream(decision: Decision, usage: FakeModelOptions['usage'] & object, model: string, id: string, includeUsage: boolean): string {
+function chatStream(
+  decision: Decision,
+  usage: FakeModelOptions['usage'] & object,
+  model: string,
+  id: string,
+  includeUsage: boolean,
+): string {
   const { message, finish, body } = chatAnswer(decision, usage, model, id);
   const base = { id: `chatcmpl-${id}`, object: 'chat.completion.chunk', created: 1_767_600_000, model };
-  const chunk = (delta: unknown, finishReason: string | null): string => sse(undefined, { ...base, choices: [{ index: 0, delta, finish_reason: finishReason }], ...(includeUsage ? { usage: null } : {}) });
+  const chunk = (delta: unknown, finishReason: string | null): string =>
+    sse(undefined, {
+      ...base,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+      ...(includeUsage ? { usage: null } : {}),
+    });
   let out = chunk({ role: 'assistant', content: decision.kind === 'call' ? null : '' }, null);
   if (decision.kind === 'call') {
     const call = (message['tool_calls'] as { id: string; function: { name: string; arguments: string } }[])[0]!;
-    out += chunk({ tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, null);
+    out += chunk(
+      {
+        tool_calls: [
+          { index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } },
+        ],
+      },
+      null,
+    );
     out += chunk({ tool_calls: [{ index: 0, function: { arguments: call.function.arguments } }] }, null);
   } else out += chunk({ content: message['content'] }, null);
   out += chunk({}, finish);
@@ -132,18 +206,37 @@ function chatStream(decision: Decision, usage: FakeModelOptions['usage'] & objec
 
 function anthropicStream(message: Record<string, unknown>): string {
   const usage = message['usage'] as { input_tokens: number; output_tokens: number };
-  let out = sse('message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } });
+  let out = sse('message_start', {
+    type: 'message_start',
+    message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },
+  });
   (message['content'] as Record<string, unknown>[]).forEach((block, index) => {
     if (block['type'] === 'tool_use') {
       out += sse('content_block_start', { type: 'content_block_start', index, content_block: { ...block, input: {} } });
-      out += sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block['input']) } });
+      out += sse('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block['input']) },
+      });
     } else {
-      out += sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-      out += sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block['text'] } });
+      out += sse('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'text', text: '' },
+      });
+      out += sse('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'text_delta', text: block['text'] },
+      });
     }
     out += sse('content_block_stop', { type: 'content_block_stop', index });
   });
-  out += sse('message_delta', { type: 'message_delta', delta: { stop_reason: message['stop_reason'], stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  out += sse('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: message['stop_reason'], stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
   return out + sse('message_stop', { type: 'message_stop' });
 }
 
@@ -174,18 +267,37 @@ export async function startFakeModelServer(options: FakeModelOptions = {}): Prom
     try {
       body = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not JSON' } }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'not JSON' } }));
       return;
     }
-    requests.push({ path, authorization: req.headers.authorization, apiKey: req.headers['x-api-key'] as string | undefined, body });
+    requests.push({
+      path,
+      authorization: req.headers.authorization,
+      apiKey: req.headers['x-api-key'] as string | undefined,
+      body,
+    });
     if (random() < errorRate) {
       const kind = errors[failures++ % errors.length]!;
       if (kind === 'drop') {
         req.socket.destroy();
         return;
       }
-      const headers: Record<string, string> = { 'content-type': 'application/json', ...(kind === '429' ? { 'retry-after-ms': '20' } : {}) };
-      res.writeHead(Number(kind), headers).end(JSON.stringify({ error: { type: kind === '429' ? 'rate_limit_error' : 'server_error', message: `the fake provider failed this request (${kind})` } }));
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        ...(kind === '429' ? { 'retry-after-ms': '20' } : {}),
+      };
+      res
+        .writeHead(Number(kind), headers)
+        .end(
+          JSON.stringify({
+            error: {
+              type: kind === '429' ? 'rate_limit_error' : 'server_error',
+              message: `the fake provider failed this request (${kind})`,
+            },
+          }),
+        );
       return;
     }
     const id = String(++served);
@@ -194,9 +306,15 @@ export async function startFakeModelServer(options: FakeModelOptions = {}): Prom
     const stream = body['stream'] === true;
     if (path.endsWith('/chat/completions')) {
       if (stream) {
-        const includeUsage = (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true;
-        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(chatStream(decision, usage, model, id, includeUsage));
-      } else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chatAnswer(decision, usage, model, id).body));
+        const includeUsage =
+          (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true;
+        res
+          .writeHead(200, { 'content-type': 'text/event-stream' })
+          .end(chatStream(decision, usage, model, id, includeUsage));
+      } else
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(chatAnswer(decision, usage, model, id).body));
       return;
     }
     if (path.endsWith('/messages')) {
@@ -205,12 +323,15 @@ export async function startFakeModelServer(options: FakeModelOptions = {}): Prom
       else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(message));
       return;
     }
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${path}` } }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: `no route ${path}` } }));
   };
 
   const gathering: (() => void)[] = [];
   const gathered = (): void => {
-    if (options.gather !== undefined && inFlight >= options.gather.inFlight) for (const release of gathering.splice(0)) release();
+    if (options.gather !== undefined && inFlight >= options.gather.inFlight)
+      for (const release of gathering.splice(0)) release();
   };
   const held = (then: () => void): void => {
     if (options.gather === undefined || maxInFlight >= options.gather.inFlight) return then();

@@ -25,7 +25,10 @@ ${httpAgentOpensTicket(join(EXAMPLES, 'sdk-agents/code/openaiAgent.ts'))}`;
 
 interface Report {
   run: { trials: number; infraErrors?: number; stopped?: { reason: string; limit: number; spent: number } };
-  cells: { trials: { index: number; status: string; recording?: string }[]; verdicts: { status: string; end: { message?: string } }[] }[];
+  cells: {
+    trials: { index: number; status: string; recording?: string }[];
+    verdicts: { status: string; end: { message?: string } }[];
+  }[];
 }
 
 const { serve, project, report } = liveHarness('live-limits');
@@ -34,18 +37,43 @@ describe('--max-cost with trials in flight', () => {
   it('sends no request past the limit (within one answer), ends the trials in flight not judged, and says what was spent', async () => {
     // 1M input tokens per answer at $0.20 per million: $0.20 an answer, two answers a trial.
     const server = await serve({ latencyMs: 150, usage: { input: 1_000_000, output: 0 } });
-    const dir = await project({ 'priced.yaml': scenario(server.url), 'faultline.config.ts': "export default { prices: { 'house-llm': { input: 0.2, output: 1 } } };\n" });
-    const r = await faultline(['run', 'priced.yaml', '--live', '--k', '12', '--workers', '4', '--max-connections', '4', '--max-cost', '1', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const dir = await project({
+      'priced.yaml': scenario(server.url),
+      'faultline.config.ts': "export default { prices: { 'house-llm': { input: 0.2, output: 1 } } };\n",
+    });
+    const r = await faultline(
+      [
+        'run',
+        'priced.yaml',
+        '--live',
+        '--k',
+        '12',
+        '--workers',
+        '4',
+        '--max-connections',
+        '4',
+        '--max-cost',
+        '1',
+        '--out',
+        'out',
+      ],
+      { cwd: dir, env: { OPENAI_API_KEY: KEY } },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const answered = server.requests.length;
     // The first round goes out before any price is known (4 × $0.20); after it, in flight and spent stay within the limit plus one answer.
     expect(answered * 0.2).toBeLessThanOrEqual(1 + 0.2 + 1e-9);
     const json = await report<Report>(dir, 'out');
-    expect(json.run.stopped).toEqual({ reason: 'max-cost', limit: 1, spent: expect.closeTo(answered * 0.2, 9) as number });
+    expect(json.run.stopped).toEqual({
+      reason: 'max-cost',
+      limit: 1,
+      spent: expect.closeTo(answered * 0.2, 9) as number,
+    });
     expect(r.stderr).toMatch(/faultline: stopped at --max-cost 1 \(\$\d\.\d\d spent\)/);
     // A trial cut short by the limit is not judged as the agent's failure.
     expect(json.cells[0]!.verdicts.filter((v) => v.status === 'failed')).toEqual([]);
-    for (const v of json.cells[0]!.verdicts.filter((x) => x.status === 'infra-error')) expect(v.end.message).toMatch(/not sent: the run stopped at --max-cost 1 .*not judged/);
+    for (const v of json.cells[0]!.verdicts.filter((x) => x.status === 'infra-error'))
+      expect(v.end.message).toMatch(/not sent: the run stopped at --max-cost 1 .*not judged/);
   }, 120_000);
 });
 
@@ -53,7 +81,28 @@ describe('a cell whose every trial was an infra error', () => {
   it('is shown as not judged, neither ✓ nor a count of 0 trials, and its trials are listed with their recordings, which replay as not judged (exit 4)', async () => {
     const down = await serve({ errorRate: 1, errors: ['503'] });
     const dir = await project({ 'down.yaml': scenario(down.url) });
-    const r = await faultline(['run', 'down.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '0', '--reporter', 'console', '--reporter', 'markdown', '--reporter', 'json', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY, NO_COLOR: '1' } });
+    const r = await faultline(
+      [
+        'run',
+        'down.yaml',
+        '--live',
+        '--k',
+        '2',
+        '--workers',
+        '0',
+        '--live-retries',
+        '0',
+        '--reporter',
+        'console',
+        '--reporter',
+        'markdown',
+        '--reporter',
+        'json',
+        '--out',
+        'out',
+      ],
+      { cwd: dir, env: { OPENAI_API_KEY: KEY, NO_COLOR: '1' } },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toContain('0 trials (0 failed), 2 infra errors (not judged)');
     expect(r.stdout).toMatch(/\n {2}– live-max-cost .*n\/a: every trial was an infra error \(2\)/);
@@ -70,9 +119,25 @@ describe('a cell whose every trial was an infra error', () => {
       expect(marked.trial.infraError).toMatch(/the model provider failed 1 times \(0 retries\); last: it answered 503/);
     }
     const json = await report<Report>(dir, 'out');
-    expect(json.cells[0]!.trials.map((t) => [t.index, t.status, t.recording])).toEqual([0, 1].map((i) => [i, 'infra-error', join('out', 'live', 'live-max-cost', 'rulebook', `trial-${i}.cassette.json`)]));
+    expect(json.cells[0]!.trials.map((t) => [t.index, t.status, t.recording])).toEqual(
+      [0, 1].map((i) => [
+        i,
+        'infra-error',
+        join('out', 'live', 'live-max-cost', 'rulebook', `trial-${i}.cassette.json`),
+      ]),
+    );
     // Replaying one judges nothing: it says so, with its own exit code (4).
-    const again = await faultline(['replay', 'down.yaml', '--trial', '1', '--cassette', join('out', 'live', 'live-max-cost', 'rulebook', 'trial-1.cassette.json')], { cwd: dir, env: { NO_COLOR: '1' } });
+    const again = await faultline(
+      [
+        'replay',
+        'down.yaml',
+        '--trial',
+        '1',
+        '--cassette',
+        join('out', 'live', 'live-max-cost', 'rulebook', 'trial-1.cassette.json'),
+      ],
+      { cwd: dir, env: { NO_COLOR: '1' } },
+    );
     expect(again.stdout).toMatch(/this trial was not judged: the provider failed \(the model provider failed 1 times/);
     expect(again.code, again.stdout + again.stderr).toBe(4);
   }, 60_000);

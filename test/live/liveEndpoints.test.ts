@@ -14,7 +14,8 @@ import { EXAMPLES, liveHarness, sdkAgentScenario } from './liveHarness.js';
 const HELPDESK = join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts');
 const KEY = 'sk-live-test-fedcba9876543210';
 
-const httpScenario = (name: string, api: 'openai' | 'anthropic', baseUrl: string, modelExtra = ''): string => sdkAgentScenario(name, baseUrl, api, modelExtra);
+const httpScenario = (name: string, api: 'openai' | 'anthropic', baseUrl: string, modelExtra = ''): string =>
+  sdkAgentScenario(name, baseUrl, api, modelExtra);
 
 /** A program of its own: plain fetch to the model at OPENAI_BASE_URL and to the helpdesk, its result in FAULTLINE_RESULT. */
 const COMMAND_AGENT = `import { writeFileSync } from 'node:fs';
@@ -55,7 +56,13 @@ goal:
 `;
 
 interface Report {
-  run: { trials: number; infraErrors?: number; interrupted: boolean; cost?: number; stopped?: { reason: string; limit: number; spent: number } };
+  run: {
+    trials: number;
+    infraErrors?: number;
+    interrupted: boolean;
+    cost?: number;
+    stopped?: { reason: string; limit: number; spent: number };
+  };
   cells: {
     status: string;
     metrics: { trials: number; successes: number; infraErrors?: number; cost?: number };
@@ -70,26 +77,47 @@ const report = (dir: string, out: string): Promise<Report> => readReport<Report>
 describe('faultline run --live against compatible endpoints', () => {
   it('takes model.baseUrl with /v1 (Ollama-style) for the openai and the anthropic API', async () => {
     const server = await serve({});
-    const dir = await project({ 'oai.yaml': httpScenario('live-v1-openai', 'openai', `${server.url}/v1`), 'ant.yaml': httpScenario('live-v1-anthropic', 'anthropic', `${server.url}/v1/`) });
-    const r = await faultline(['run', 'oai.yaml', 'ant.yaml', '--live', '--k', '2', '--workers', '0', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY } });
+    const dir = await project({
+      'oai.yaml': httpScenario('live-v1-openai', 'openai', `${server.url}/v1`),
+      'ant.yaml': httpScenario('live-v1-anthropic', 'anthropic', `${server.url}/v1/`),
+    });
+    const r = await faultline(['run', 'oai.yaml', 'ant.yaml', '--live', '--k', '2', '--workers', '0', '--out', 'out'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY },
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(server.requests.map((q) => q.path).sort()).toEqual([...Array<string>(4).fill('/v1/chat/completions'), ...Array<string>(4).fill('/v1/messages')]);
-    expect(server.requests.filter((q) => q.path === '/v1/messages').map((q) => q.apiKey)).toEqual(Array<string>(4).fill(KEY));
+    expect(server.requests.map((q) => q.path).sort()).toEqual([
+      ...Array<string>(4).fill('/v1/chat/completions'),
+      ...Array<string>(4).fill('/v1/messages'),
+    ]);
+    expect(server.requests.filter((q) => q.path === '/v1/messages').map((q) => q.apiKey)).toEqual(
+      Array<string>(4).fill(KEY),
+    );
     const json = await report(dir, 'out');
-    expect(json.cells.map((c) => [c.metrics.trials, c.metrics.successes])).toEqual([[2, 2], [2, 2]]);
+    expect(json.cells.map((c) => [c.metrics.trials, c.metrics.successes])).toEqual([
+      [2, 2],
+      [2, 2],
+    ]);
   });
 
   it("ends a command agent's trial infra-error, not crashed, when its provider fails for good", async () => {
     const down = await serve({ errorRate: 1, errors: ['503'] });
     const dir = await project({ 'cmd.yaml': commandScenario(down.url), 'agent.mjs': COMMAND_AGENT });
-    const r = await faultline(['run', 'cmd.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '1', '--out', 'down'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const r = await faultline(
+      ['run', 'cmd.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '1', '--out', 'down'],
+      { cwd: dir, env: { OPENAI_API_KEY: KEY } },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(1);
     // Two attempts per trial, each trial's first request: the agent never saw the 503 to ask again.
     expect(down.requests).toHaveLength(4);
     const json = await report(dir, 'down');
     expect(json.run).toMatchObject({ trials: 0, infraErrors: 2 });
     expect(json.cells[0]!.verdicts).toEqual([
-      expect.objectContaining({ status: 'infra-error', trials: 2, end: { kind: 'infra_error', message: 'the model provider failed 2 times (1 retries); last: it answered 503' } }),
+      expect.objectContaining({
+        status: 'infra-error',
+        trials: 2,
+        end: { kind: 'infra_error', message: 'the model provider failed 2 times (1 retries); last: it answered 503' },
+      }),
     ]);
     expect(r.stdout).toContain('infra_errors<=0 failed: infra_errors = 2');
     await down.close();
@@ -97,12 +125,17 @@ describe('faultline run --live against compatible endpoints', () => {
     // The same agent with a provider that answers: it passes, and its exchanges are recorded.
     const up = await serve({});
     await writeFile(join(dir, 'cmd.yaml'), commandScenario(up.url));
-    const ok = await faultline(['run', 'cmd.yaml', '--live', '--k', '1', '--workers', '0', '--out', 'up'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const ok = await faultline(['run', 'cmd.yaml', '--live', '--k', '1', '--workers', '0', '--out', 'up'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY },
+    });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect((await report(dir, 'up')).cells[0]!.metrics).toMatchObject({ trials: 1, successes: 1 });
     expect(up.requests.map((q) => q.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
     // A passing trial is counted, not listed, in the report: its recording is where every live trial's is.
-    const cassette = JSON.parse(await readFile(join(dir, 'up', 'live', 'live-command', 'rulebook', 'trial-0.cassette.json'), 'utf8')) as { entries: unknown[] };
+    const cassette = JSON.parse(
+      await readFile(join(dir, 'up', 'live', 'live-command', 'rulebook', 'trial-0.cassette.json'), 'utf8'),
+    ) as { entries: unknown[] };
     expect(cassette.entries).toHaveLength(2);
     expect(JSON.stringify(cassette)).not.toContain(KEY);
   });
@@ -114,10 +147,29 @@ describe('faultline run --live against compatible endpoints', () => {
       'priced.yaml': httpScenario('live-priced', 'openai', server.url, '  name: house-llm\n'),
       'faultline.config.ts': "export default { prices: { 'house-llm': { input: 0.2, output: 1 } } };\n",
     });
-    const r = await faultline(['run', 'priced.yaml', '--live', '--k', '10', '--workers', '0', '--max-connections', '1', '--max-cost', '1', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const r = await faultline(
+      [
+        'run',
+        'priced.yaml',
+        '--live',
+        '--k',
+        '10',
+        '--workers',
+        '0',
+        '--max-connections',
+        '1',
+        '--max-cost',
+        '1',
+        '--out',
+        'out',
+      ],
+      { cwd: dir, env: { OPENAI_API_KEY: KEY } },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(1);
     // A hard limit (issue 43): the third trial's second request is not sent; that trial ends not judged.
-    expect(r.stderr).toMatch(/faultline: stopped at --max-cost 1 \(\$1\.00 spent\); the reports cover the 3 trials that finished/);
+    expect(r.stderr).toMatch(
+      /faultline: stopped at --max-cost 1 \(\$1\.00 spent\); the reports cover the 3 trials that finished/,
+    );
     const json = await report(dir, 'out');
     expect(json.run.stopped).toEqual({ reason: 'max-cost', limit: 1, spent: expect.closeTo(1, 9) as number });
     expect(json.run).toMatchObject({ trials: 2, infraErrors: 1 });

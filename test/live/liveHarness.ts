@@ -16,7 +16,12 @@ export const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', impor
  * A scenario whose http agent is the worked example on `api`'s SDK (scenarios/examples/sdk-agents),
  * opening a helpdesk ticket with the model at `baseUrl`; `extra` is more of the `model:` block.
  */
-export const sdkAgentScenario = (name: string, baseUrl: string, api: 'openai' | 'anthropic' = 'openai', extra = ''): string => `name: ${name}
+export const sdkAgentScenario = (
+  name: string,
+  baseUrl: string,
+  api: 'openai' | 'anthropic' = 'openai',
+  extra = '',
+): string => `name: ${name}
 services: [${join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts')}]
 model:
   api: ${api}

@@ -21,9 +21,25 @@ interface Report {
   gates: { passed: boolean; results: { gate: string; passed: boolean; actual: number | null }[] };
   cells: {
     status: string;
-    metrics: { trials: number; successes: number; infraErrors?: number; passHat: number[]; tokens: { input: number; output: number }; cost?: number; intervals: { passHat: [number, number][] } };
+    metrics: {
+      trials: number;
+      successes: number;
+      infraErrors?: number;
+      passHat: number[];
+      tokens: { input: number; output: number };
+      cost?: number;
+      intervals: { passHat: [number, number][] };
+    };
     verdicts: { status: string; trials: number; end: { kind: string; message?: string } }[];
-    trials: { index: number; status: string; recording?: string; cost?: number; model?: string; replay: string; history?: { type: string; tool?: string; status?: number }[] }[];
+    trials: {
+      index: number;
+      status: string;
+      recording?: string;
+      cost?: number;
+      model?: string;
+      replay: string;
+      history?: { type: string; tool?: string; status?: number }[];
+    }[];
   }[];
 }
 
@@ -32,7 +48,8 @@ const report = (dir: string, out: string): Promise<Report> => readReport<Report>
 
 async function everyFile(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
   return out;
 }
 
@@ -41,13 +58,18 @@ describe('faultline run --live', () => {
     // Each answer waits (up to 20 s) for a second request in flight: however unevenly the workers start, two overlap.
     const server = await serve({ latencyMs: 150, gather: { inFlight: 2, maxWaitMs: 20_000 } });
     const dir = await project({ 'agent.yaml': scenario('live-openai', server.url) });
-    const r = await faultline(['run', 'agent.yaml', '--live', '--k', '6', '--max-connections', '2', '--workers', '3', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const r = await faultline(
+      ['run', 'agent.yaml', '--live', '--k', '6', '--max-connections', '2', '--workers', '3', '--out', 'out'],
+      { cwd: dir, env: { OPENAI_API_KEY: KEY } },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     // 6 trials of 2 model calls, 3 workers: the limit of 2 is reached and never passed.
     expect(server.requests).toHaveLength(12);
     expect(server.maxInFlight()).toBe(2);
     expect(new Set(server.requests.map((q) => q.authorization))).toEqual(new Set([`Bearer ${KEY}`]));
-    expect(r.stderr).toMatch(/live: 6\/6 trials, 0 model requests in flight \(most 2\), 0 retried, 0 infra errors, 1,440 tokens/);
+    expect(r.stderr).toMatch(
+      /live: 6\/6 trials, 0 model requests in flight \(most 2\), 0 retried, 0 infra errors, 1,440 tokens/,
+    );
     const json = await report(dir, 'out');
     // gpt-4o-mini (the model the agent's requests name): 1,200 in at $0.15/M and 240 out at $0.60/M.
     expect(json.cells[0]!.metrics).toMatchObject({ trials: 6, successes: 6, tokens: { input: 1200, output: 240 } });
@@ -55,10 +77,13 @@ describe('faultline run --live', () => {
     for (const file of await everyFile(dir)) expect(await readFile(file, 'utf8'), file).not.toContain(KEY);
   });
 
-  it('retries the provider\'s own 429s, 5xx and dropped connections out of the agent\'s sight, and counts what still fails as infra errors that fail the gates', async () => {
+  it("retries the provider's own 429s, 5xx and dropped connections out of the agent's sight, and counts what still fails as infra errors that fail the gates", async () => {
     const flaky = await serve({ seed: 5, errorRate: 0.4, errors: ['429', '503', 'drop'] });
     const dir = await project({ 'flaky.yaml': scenario('live-flaky', flaky.url) });
-    const ok = await inProcess(['run', 'flaky.yaml', '--live', '--k', '4', '--workers', '0', '--live-retries', '8', '--out', 'ok'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const ok = await inProcess(
+      ['run', 'flaky.yaml', '--live', '--k', '4', '--workers', '0', '--live-retries', '8', '--out', 'ok'],
+      { cwd: dir, env: { OPENAI_API_KEY: KEY } },
+    );
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(flaky.failures()).toBeGreaterThan(0);
     const okReport = await report(dir, 'ok');
@@ -68,7 +93,10 @@ describe('faultline run --live', () => {
     const recordings = (await everyFile(join(dir, 'ok', 'live'))).sort();
     expect(recordings).toHaveLength(4);
     for (const file of recordings) {
-      const cassette = JSON.parse(await readFile(file, 'utf8')) as { trial: unknown; entries: { response: { status: number } }[] };
+      const cassette = JSON.parse(await readFile(file, 'utf8')) as {
+        trial: unknown;
+        entries: { response: { status: number } }[];
+      };
       expect(cassette.trial).toMatchObject({ scenario: 'live-flaky', config: 'rulebook' });
       expect(cassette.entries.map((e) => e.response.status)).toEqual([200, 200]);
     }
@@ -76,25 +104,54 @@ describe('faultline run --live', () => {
 
     const down = await serve({ errorRate: 1, errors: ['503'] });
     await (await import('node:fs/promises')).writeFile(join(dir, 'down.yaml'), scenario('live-down', down.url));
-    const failed = await inProcess(['run', 'down.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '1', '--out', 'down'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const failed = await inProcess(
+      ['run', 'down.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '1', '--out', 'down'],
+      { cwd: dir, env: { OPENAI_API_KEY: KEY } },
+    );
     expect(failed.code, failed.stdout + failed.stderr).toBe(1);
     expect(down.requests).toHaveLength(4);
     const json = await report(dir, 'down');
     expect(json.run).toMatchObject({ trials: 0, infraErrors: 2 });
     expect(json.cells[0]!.status).toBe('failed');
     expect(json.cells[0]!.verdicts).toEqual([
-      expect.objectContaining({ status: 'infra-error', trials: 2, end: { kind: 'infra_error', message: 'the model provider failed 2 times (1 retries); last: it answered 503' } }),
+      expect.objectContaining({
+        status: 'infra-error',
+        trials: 2,
+        end: { kind: 'infra_error', message: 'the model provider failed 2 times (1 retries); last: it answered 503' },
+      }),
     ]);
     expect(json.gates.results.find((g) => g.gate === 'infra_errors<=0')).toMatchObject({ passed: false, actual: 2 });
     expect(failed.stdout).toContain('infra_errors<=0 failed: infra_errors = 2');
-    const allowed = await inProcess(['run', 'down.yaml', '--live', '--k', '1', '--workers', '0', '--live-retries', '0', '--max-infra-errors', '1', '--gate', 'duplicates==0', '--out', 'allowed'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const allowed = await inProcess(
+      [
+        'run',
+        'down.yaml',
+        '--live',
+        '--k',
+        '1',
+        '--workers',
+        '0',
+        '--live-retries',
+        '0',
+        '--max-infra-errors',
+        '1',
+        '--gate',
+        'duplicates==0',
+        '--out',
+        'allowed',
+      ],
+      { cwd: dir, env: { OPENAI_API_KEY: KEY } },
+    );
     expect(allowed.code, allowed.stdout).toBe(0);
   });
 
-  it('measures a stochastic model\'s pass^k with intervals that cover its true rate, and replays a failing live trial offline with the same history', async () => {
+  it("measures a stochastic model's pass^k with intervals that cover its true rate, and replays a failing live trial offline with the same history", async () => {
     const server = await serve({ seed: 3, callProbability: 0.5 });
     const dir = await project({ 'coin.yaml': scenario('live-coin', server.url) });
-    const r = await inProcess(['run', 'coin.yaml', '--live', '--k', '10', '--workers', '0', '--out', 'out'], { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+    const r = await inProcess(['run', 'coin.yaml', '--live', '--k', '10', '--workers', '0', '--out', 'out'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY },
+    });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const json = await report(dir, 'out');
     const m = json.cells[0]!.metrics;
@@ -110,8 +167,12 @@ describe('faultline run --live', () => {
     expect(m.passHat[0]).toBeGreaterThan(0);
     expect(m.passHat[0]).toBeLessThan(1);
     const failing = json.cells[0]!.trials.find((t) => t.status === 'failed')!;
-    expect(failing.recording).toBe(join('out', 'live', 'live-coin', 'rulebook', `trial-${failing.index}.cassette.json`));
-    expect(failing.replay).toBe(`faultline replay ./coin.yaml --config rulebook --seed 1 --trial ${failing.index} --cassette ${failing.recording}`);
+    expect(failing.recording).toBe(
+      join('out', 'live', 'live-coin', 'rulebook', `trial-${failing.index}.cassette.json`),
+    );
+    expect(failing.replay).toBe(
+      `faultline replay ./coin.yaml --config rulebook --seed 1 --trial ${failing.index} --cassette ${failing.recording}`,
+    );
 
     // The provider is gone: the replay answers from the trial's recording, and the history is the run's.
     await server.close();
@@ -121,4 +182,3 @@ describe('faultline run --live', () => {
     expect(JSON.parse(replayed.stdout)).toEqual(failing.history);
   });
 });
-

@@ -23,7 +23,7 @@ const PLAN = `
   fault: { kind: timeout }
 `;
 
-const text = (r: unknown): string => ((r as { content: { text: string }[] }).content[0]?.text ?? '');
+const text = (r: unknown): string => (r as { content: { text: string }[] }).content[0]?.text ?? '';
 
 describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP server', () => {
   let dir: string;
@@ -34,7 +34,13 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
     client = new Client({ name: 'test-client', version: '1.0.0' });
     const env = { ...(process.env as Record<string, string>), NOTES_FILE: join(dir, 'notes.txt') };
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp-proxy', '--plan', 'plan.yaml', '--report', 'out/report.json', '--', process.execPath, SERVER], cwd: dir, env, stderr: 'pipe' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp-proxy', '--plan', 'plan.yaml', '--report', 'out/report.json', '--', process.execPath, SERVER],
+        cwd: dir,
+        env,
+        stderr: 'pipe',
+      }),
     );
   });
   afterAll(async () => {
@@ -56,18 +62,26 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
     expect(text(lost)).toContain('the tool may have run');
 
     // The one protocol-level fault: the answer arrives corrupt.
-    await expect(client.callTool({ name: 'write_note', arguments: { id: 'n3', text: 'three' } })).rejects.toMatchObject({ code: ErrorCode.InternalError });
+    await expect(client.callTool({ name: 'write_note', arguments: { id: 'n3', text: 'three' } })).rejects.toMatchObject(
+      { code: ErrorCode.InternalError },
+    );
 
     const twice = await client.callTool({ name: 'write_note', arguments: { id: 'n4', text: 'four' } });
     expect(twice).toMatchObject({ content: [{ type: 'text', text: 'saved n4' }] });
 
-    const dropped = client.callTool({ name: 'write_note', arguments: { id: 'n5', text: 'five' } }, undefined, { timeout: 300 });
+    const dropped = client.callTool({ name: 'write_note', arguments: { id: 'n5', text: 'five' } }, undefined, {
+      timeout: 300,
+    });
     await expect(dropped).rejects.toBeInstanceOf(McpError);
     await expect(dropped).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
 
     // The client gives up and cancels: the server knows the call by the proxy's id, and still gets the cancel.
-    await expect(client.callTool({ name: 'slow_note', arguments: { id: 's1' } }, undefined, { timeout: 300 })).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
-    await expect.poll(async () => readFile(join(dir, 'notes.txt'), 'utf8'), { timeout: 60_000 }).toContain('s1: cancelled'); // a hang's bound only
+    await expect(
+      client.callTool({ name: 'slow_note', arguments: { id: 's1' } }, undefined, { timeout: 300 }),
+    ).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+    await expect
+      .poll(async () => readFile(join(dir, 'notes.txt'), 'utf8'), { timeout: 60_000 })
+      .toContain('s1: cancelled'); // a hang's bound only
 
     const notes = await client.callTool({ name: 'read_notes', arguments: {} });
     expect(text(notes)).toBe('n2: two\nn3: three\nn4: four\nn4: four\ns1: cancelled\n');
@@ -75,22 +89,74 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
     await client.close();
     const report = JSON.parse(await readFile(join(dir, 'out/report.json'), 'utf8')) as {
       kind: string;
-      calls: { call: string; tool: string; fault?: { kind: string }; deliveries: number; outcome: string; clientSaw: string }[];
+      calls: {
+        call: string;
+        tool: string;
+        fault?: { kind: string };
+        deliveries: number;
+        outcome: string;
+        clientSaw: string;
+      }[];
       history: { type: string; call?: string; result?: string; risk?: string }[];
       checks: { name: string; verdict: { valid: unknown; message?: string } }[];
     };
     expect(report.kind).toBe('faultline-mcp-proxy');
     expect(report.calls).toEqual([
-      { call: 'call-1', tool: 'write_note', fault: { rule: 0, kind: 'unavailable' }, deliveries: 0, outcome: 'error', clientSaw: 'tool_error' },
-      { call: 'call-2', tool: 'write_note', fault: { rule: 1, kind: 'partial_write' }, deliveries: 1, outcome: 'unknown', clientSaw: 'tool_error' },
-      { call: 'call-3', tool: 'write_note', fault: { rule: 2, kind: 'malformed' }, deliveries: 1, outcome: 'unknown', clientSaw: 'protocol_error' },
-      { call: 'call-4', tool: 'write_note', fault: { rule: 3, kind: 'duplicate' }, deliveries: 2, outcome: 'ok', clientSaw: 'result' },
-      { call: 'call-5', tool: 'write_note', fault: { rule: 4, kind: 'timeout' }, deliveries: 0, outcome: 'unknown', clientSaw: 'nothing' },
+      {
+        call: 'call-1',
+        tool: 'write_note',
+        fault: { rule: 0, kind: 'unavailable' },
+        deliveries: 0,
+        outcome: 'error',
+        clientSaw: 'tool_error',
+      },
+      {
+        call: 'call-2',
+        tool: 'write_note',
+        fault: { rule: 1, kind: 'partial_write' },
+        deliveries: 1,
+        outcome: 'unknown',
+        clientSaw: 'tool_error',
+      },
+      {
+        call: 'call-3',
+        tool: 'write_note',
+        fault: { rule: 2, kind: 'malformed' },
+        deliveries: 1,
+        outcome: 'unknown',
+        clientSaw: 'protocol_error',
+      },
+      {
+        call: 'call-4',
+        tool: 'write_note',
+        fault: { rule: 3, kind: 'duplicate' },
+        deliveries: 2,
+        outcome: 'ok',
+        clientSaw: 'result',
+      },
+      {
+        call: 'call-5',
+        tool: 'write_note',
+        fault: { rule: 4, kind: 'timeout' },
+        deliveries: 0,
+        outcome: 'unknown',
+        clientSaw: 'nothing',
+      },
       { call: 'call-6', tool: 'slow_note', deliveries: 1, outcome: 'unknown', clientSaw: 'nothing' },
       { call: 'call-7', tool: 'read_notes', deliveries: 1, outcome: 'ok', clientSaw: 'result' },
     ]);
-    expect(report.history.filter((e) => e.type === 'outcome' && e.call === 'call-2')).toMatchObject([{ result: 'unknown' }]);
-    expect(report.history.filter((e) => e.type === 'tool_call').map((e) => e.risk)).toEqual(['write', 'write', 'write', 'write', 'write', 'write', 'read']);
+    expect(report.history.filter((e) => e.type === 'outcome' && e.call === 'call-2')).toMatchObject([
+      { result: 'unknown' },
+    ]);
+    expect(report.history.filter((e) => e.type === 'tool_call').map((e) => e.risk)).toEqual([
+      'write',
+      'write',
+      'write',
+      'write',
+      'write',
+      'write',
+      'read',
+    ]);
     // The checkers judge the session: the duplicate delivery ran write_note twice; every unknown outcome was followed by a read.
     expect(report.checks.map((c) => [c.name, c.verdict.valid])).toEqual([
       ['duplicates', false],
@@ -107,8 +173,14 @@ describe('faultline mcp-proxy with a bad plan', () => {
   it('exits 2 naming the file and the path inside it, and never starts the server', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'faultline-mcp-bad-'));
     try {
-      await writeFile(join(dir, 'plan.yaml'), 'faults:\n  - match: { tool: write_note }\n    fault: { kind: unavailable, status: 501 }\n');
-      const run = await faultline(['mcp-proxy', '--plan', 'plan.yaml', '--', process.execPath, join(dir, 'never-started.mjs')], { cwd: dir });
+      await writeFile(
+        join(dir, 'plan.yaml'),
+        'faults:\n  - match: { tool: write_note }\n    fault: { kind: unavailable, status: 501 }\n',
+      );
+      const run = await faultline(
+        ['mcp-proxy', '--plan', 'plan.yaml', '--', process.execPath, join(dir, 'never-started.mjs')],
+        { cwd: dir },
+      );
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('plan.yaml: invalid fault plan');
       expect(run.stderr).toContain('faults[0].fault.status');

@@ -17,7 +17,14 @@ import { BIN, faultline } from '../cli/faultline.js';
 const SERVER = fileURLToPath(new URL('./notesServer.mjs', import.meta.url));
 
 interface Report {
-  calls: { call: string; tool: string; fault?: { kind: string }; deliveries: number; outcome: string; clientSaw: string }[];
+  calls: {
+    call: string;
+    tool: string;
+    fault?: { kind: string };
+    deliveries: number;
+    outcome: string;
+    clientSaw: string;
+  }[];
   history: { type: string; call?: string; tool?: string; risk?: string }[];
   risks?: Record<string, string>;
 }
@@ -38,11 +45,19 @@ async function connect(plan: string): Promise<{ client: Client; dir: string; rep
   const client = new Client({ name: 'test-client', version: '1.0.0' });
   const env = { ...(process.env as Record<string, string>), NOTES_FILE: join(cwd, 'notes.txt') };
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp-proxy', '--plan', 'plan.yaml', '--report', 'report.json', '--', process.execPath, SERVER], cwd, env, stderr: 'pipe' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp-proxy', '--plan', 'plan.yaml', '--report', 'report.json', '--', process.execPath, SERVER],
+      cwd,
+      env,
+      stderr: 'pipe',
+    }),
   );
   const report = async (): Promise<Report> => {
     await client.close();
-    await expect.poll(async () => readFile(join(cwd, 'report.json'), 'utf8').catch(() => ''), { timeout: 60_000 }).toContain('faultline-mcp-proxy'); // a hang's bound only
+    await expect
+      .poll(async () => readFile(join(cwd, 'report.json'), 'utf8').catch(() => ''), { timeout: 60_000 })
+      .toContain('faultline-mcp-proxy'); // a hang's bound only
     return JSON.parse(await readFile(join(cwd, 'report.json'), 'utf8')) as Report;
   };
   return { client, dir: cwd, report };
@@ -61,28 +76,48 @@ describe('faultline mcp-proxy: what the plan says reaches the client', () => {
     const limited = await client.callTool({ name: 'write_note', arguments: { id: 'n1', text: 'one' } });
     expect(limited.isError).toBe(true);
     const limitedError = (JSON.parse(text(limited)) as { error: Record<string, unknown> }).error;
-    expect(limitedError).toMatchObject({ kind: 'rate_limit', status: 429, retryable: true, retryAfterMs: 2000, headers: { 'retry-after': '2' } });
+    expect(limitedError).toMatchObject({
+      kind: 'rate_limit',
+      status: 429,
+      retryable: true,
+      retryAfterMs: 2000,
+      headers: { 'retry-after': '2' },
+    });
     expect(limitedError['message']).toContain('Please try again in 2s');
 
     const declined = await client.callTool({ name: 'write_note', arguments: { id: 'n2', text: 'two' } });
     expect(JSON.parse(text(declined))).toMatchObject({
-      error: { kind: 'invalid_argument', status: 422, retryable: false, headers: { 'x-request-id': 'req-7' }, body: { error: { code: 'card_declined' } } },
+      error: {
+        kind: 'invalid_argument',
+        status: 422,
+        retryable: false,
+        headers: { 'x-request-id': 'req-7' },
+        body: { error: { code: 'card_declined' } },
+      },
     });
     expect(text(declined)).toContain('the card was declined');
 
     const down = await client.callTool({ name: 'write_note', arguments: { id: 'n3', text: 'three' } });
-    expect(JSON.parse(text(down))).toMatchObject({ error: { kind: 'unavailable', status: 503, retryAfterMs: 5000, headers: { 'retry-after': '5' } } });
+    expect(JSON.parse(text(down))).toMatchObject({
+      error: { kind: 'unavailable', status: 503, retryAfterMs: 5000, headers: { 'retry-after': '5' } },
+    });
 
     await report();
   });
 
   it('a call the client cancels while the proxy holds it for latency is never sent', async () => {
-    const { client, dir: cwd, report } = await connect(`
+    const {
+      client,
+      dir: cwd,
+      report,
+    } = await connect(`
 - match: { tool: write_note, call: 1 }
   fault: { kind: latency, ms: 1500 }
 `);
     // The SDK client times out after 300 ms and sends notifications/cancelled.
-    await expect(client.callTool({ name: 'write_note', arguments: { id: 'held', text: 'late' } }, undefined, { timeout: 300 })).rejects.toMatchObject({
+    await expect(
+      client.callTool({ name: 'write_note', arguments: { id: 'held', text: 'late' } }, undefined, { timeout: 300 }),
+    ).rejects.toMatchObject({
       code: ErrorCode.RequestTimeout,
     });
     // Past the held 1.5 s: a later call goes through, and the cancelled one never wrote.
@@ -92,7 +127,14 @@ describe('faultline mcp-proxy: what the plan says reaches the client', () => {
     expect(await notes(cwd)).toBe('next: ok\n');
     const { calls } = await report();
     expect(calls).toEqual([
-      { call: 'call-1', tool: 'write_note', fault: { rule: 0, kind: 'latency' }, deliveries: 0, outcome: 'error', clientSaw: 'nothing' },
+      {
+        call: 'call-1',
+        tool: 'write_note',
+        fault: { rule: 0, kind: 'latency' },
+        deliveries: 0,
+        outcome: 'error',
+        clientSaw: 'nothing',
+      },
       { call: 'call-2', tool: 'write_note', deliveries: 1, outcome: 'ok', clientSaw: 'result' },
     ]);
   });
@@ -102,7 +144,11 @@ describe('faultline mcp-proxy: tool risks for a client that caches its tool list
   it('asks the server itself and reads idempotentHint/readOnlyHint when the client never lists', async () => {
     const { client, report } = await connect('[]\n');
     // No listTools: as a client that cached the list from an earlier session.
-    for (const [name, args] of [['set_note', { id: 'a', text: 'x' }], ['write_note', { id: 'b', text: 'y' }], ['read_notes', {}]] as const) {
+    for (const [name, args] of [
+      ['set_note', { id: 'a', text: 'x' }],
+      ['write_note', { id: 'b', text: 'y' }],
+      ['read_notes', {}],
+    ] as const) {
       const r = await client.callTool({ name, arguments: args });
       expect(r.isError ?? false).toBe(false);
     }
@@ -130,7 +176,10 @@ risks: { write_note: idempotent-write, set_note: write }
   it('a bad risk in the plan is refused with exit 2, naming the path', async () => {
     dir = await mkdtemp(join(tmpdir(), 'faultline-mcp-plan-'));
     await writeFile(join(dir, 'plan.yaml'), 'faults: []\nrisks: { write_note: safe }\n');
-    const run = await faultline(['mcp-proxy', '--plan', 'plan.yaml', '--', process.execPath, join(dir, 'never-started.mjs')], { cwd: dir });
+    const run = await faultline(
+      ['mcp-proxy', '--plan', 'plan.yaml', '--', process.execPath, join(dir, 'never-started.mjs')],
+      { cwd: dir },
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('plan.yaml: invalid fault plan');
     expect(run.stderr).toContain('risks.write_note');

@@ -24,7 +24,7 @@ faults:
 risks: { set_note: write }
 `;
 
-const text = (r: unknown): string => ((r as { content: { text: string }[] }).content[0]?.text ?? '');
+const text = (r: unknown): string => (r as { content: { text: string }[] }).content[0]?.text ?? '';
 
 let dir: string;
 beforeAll(async () => {
@@ -35,7 +35,10 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The proxy run by a shell that says its exit code on stderr once it is gone. */
 const proxied = (report: string): FaultlineOverStdio =>
-  faultlineOverStdio(['mcp-proxy', '--plan', 'plan.yaml', '--report', report, '--', process.execPath, SERVER], { cwd: dir, env: { NOTES_FILE: join(dir, `${report}.notes`) } });
+  faultlineOverStdio(['mcp-proxy', '--plan', 'plan.yaml', '--report', report, '--', process.execPath, SERVER], {
+    cwd: dir,
+    env: { NOTES_FILE: join(dir, `${report}.notes`) },
+  });
 const exited = exitedOverStdio;
 
 describe('mcp-proxy verdicts', () => {
@@ -44,20 +47,32 @@ describe('mcp-proxy verdicts', () => {
     const client = new Client({ name: 'naive', version: '1.0.0' });
     await client.connect(transport);
     const note = { id: 'n1', text: 'one' };
-    await expect(client.callTool({ name: 'write_note', arguments: note }, undefined, { timeout: 500 })).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+    await expect(
+      client.callTool({ name: 'write_note', arguments: note }, undefined, { timeout: 500 }),
+    ).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
     expect(text(await client.callTool({ name: 'write_note', arguments: note }))).toBe('saved n1');
     const refused = await client.callTool({ name: 'read_notes', arguments: {} });
     expect(refused.isError).toBe(true);
-    expect(JSON.parse(text(refused))).toMatchObject({ error: { kind: 'rate_limit', status: 429, retryAfterMs: 30_000, headers: { 'retry-after': '30' } } });
+    expect(JSON.parse(text(refused))).toMatchObject({
+      error: { kind: 'rate_limit', status: 429, retryAfterMs: 30_000, headers: { 'retry-after': '30' } },
+    });
     expect(text(await client.callTool({ name: 'read_notes', arguments: {} }))).toBe('n1: one\nn1: one\n');
     await client.close();
 
     expect(await exited(stderr), stderr()).toBe(1);
     const err = stderr();
-    expect(err).toMatch(/✗ duplicates: write_note \(not idempotent\) reached the server 2 times with the same arguments \(calls call-1, call-2; requests req-\d+, req-\d+\): the client sent the same arguments again after call-1 \(unknown\)/);
-    expect(err).toMatch(/✗ unknown-outcomes: write_note call-2 \(req-\d+\) resent the arguments of call-1, whose outcome was unknown .* without reading what became of it first \(R21\)/);
-    expect(err).toMatch(/✗ retry-after: read_notes call-4 arrived at t=\d+ms, \d+ms after call-3 was refused \(rate_limit\) with Retry-After 30000ms/);
-    const report = JSON.parse(await readFile(join(dir, 'naive.json'), 'utf8')) as { checks: { name: string; verdict: { valid: unknown } }[] };
+    expect(err).toMatch(
+      /✗ duplicates: write_note \(not idempotent\) reached the server 2 times with the same arguments \(calls call-1, call-2; requests req-\d+, req-\d+\): the client sent the same arguments again after call-1 \(unknown\)/,
+    );
+    expect(err).toMatch(
+      /✗ unknown-outcomes: write_note call-2 \(req-\d+\) resent the arguments of call-1, whose outcome was unknown .* without reading what became of it first \(R21\)/,
+    );
+    expect(err).toMatch(
+      /✗ retry-after: read_notes call-4 arrived at t=\d+ms, \d+ms after call-3 was refused \(rate_limit\) with Retry-After 30000ms/,
+    );
+    const report = JSON.parse(await readFile(join(dir, 'naive.json'), 'utf8')) as {
+      checks: { name: string; verdict: { valid: unknown } }[];
+    };
     expect(report.checks.map((c) => [c.name, c.verdict.valid])).toEqual([
       ['duplicates', false],
       ['unknown-outcomes', false],
@@ -69,7 +84,9 @@ describe('mcp-proxy verdicts', () => {
     const { transport, stderr } = proxied('careful.json');
     const client = new Client({ name: 'careful', version: '1.0.0' });
     await client.connect(transport);
-    await expect(client.callTool({ name: 'write_note', arguments: { id: 'n1', text: 'one' } }, undefined, { timeout: 500 })).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+    await expect(
+      client.callTool({ name: 'write_note', arguments: { id: 'n1', text: 'one' } }, undefined, { timeout: 500 }),
+    ).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
     // Reconcile first: the read is refused with a Retry-After this client would honour, so it stops here.
     expect((await client.callTool({ name: 'read_notes', arguments: {} })).isError).toBe(true);
     expect(text(await client.callTool({ name: 'set_note', arguments: { id: 'n2', text: 'two' } }))).toBe('set n2');

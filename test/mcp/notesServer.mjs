@@ -26,20 +26,27 @@ server.registerTool('read_notes', { description: 'Read every note', annotations:
   return { content: [{ type: 'text', text }] };
 });
 // Waits until the client cancels it (or 10 s), and notes which: a cancel must reach the server.
-server.registerTool('slow_note', { description: 'Wait, then note', inputSchema: { id: z.string() } }, ({ id }, extra) =>
-  new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ content: [{ type: 'text', text: 'done' }] }), 10_000);
-    extra.signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      appendFileSync(file, `${id}: cancelled\n`);
-      resolve({ content: [{ type: 'text', text: 'cancelled' }] });
-    });
-  }),
+server.registerTool(
+  'slow_note',
+  { description: 'Wait, then note', inputSchema: { id: z.string() } },
+  ({ id }, extra) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve({ content: [{ type: 'text', text: 'done' }] }), 10_000);
+      extra.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        appendFileSync(file, `${id}: cancelled\n`);
+        resolve({ content: [{ type: 'text', text: 'cancelled' }] });
+      });
+    }),
 );
 // Setting a note twice leaves one: the server says so in its annotations (idempotent, not destructive).
 server.registerTool(
   'set_note',
-  { description: 'Set a note', inputSchema: { id: z.string(), text: z.string() }, annotations: { idempotentHint: true, destructiveHint: false } },
+  {
+    description: 'Set a note',
+    inputSchema: { id: z.string(), text: z.string() },
+    annotations: { idempotentHint: true, destructiveHint: false },
+  },
   ({ id, text }) => {
     appendFileSync(file, `${id}= ${text}\n`);
     return { content: [{ type: 'text', text: `set ${id}` }] };

@@ -15,12 +15,15 @@ export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The exact versions the repository tests with (from its own node_modules). */
 export async function repoVersion(name: string): Promise<string> {
-  return (JSON.parse(await readFile(join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(await readFile(join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 // npm passes its settings to scripts as npm_* variables; a child npm would read them as its own (the repository's prefix, say).
 const cleanEnv = (): NodeJS.ProcessEnv =>
-  Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_') && k !== 'INIT_CWD' && k !== 'CI'));
+  Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_') && k !== 'INIT_CWD' && k !== 'CI'),
+  );
 
 export interface Ran {
   readonly code: number;
@@ -29,12 +32,22 @@ export interface Ran {
 }
 
 /** Runs a command to the end without a shell; resolves with its exit code whatever it is. */
-export function run(file: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+export function run(
+  file: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    execFile(file, [...args], { cwd, env: { ...cleanEnv(), NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
+    execFile(
+      file,
+      [...args],
+      { cwd, env: { ...cleanEnv(), NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -53,7 +66,18 @@ export interface Packed {
 }
 
 /** What `npm pack` needs from the repository to build the package: the sources, the build's scripts (yamlCache.mjs) and the shipped files. */
-const PACK_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'bin', 'docs', 'scenarios', 'scripts', 'src'];
+const PACK_INPUTS = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'README.md',
+  'LICENSE',
+  'bin',
+  'docs',
+  'scenarios',
+  'scripts',
+  'src',
+];
 
 /**
  * `npm pack` in `cwd` (its prepack cleans dist/ and builds it from scratch), the tarball written
@@ -62,7 +86,14 @@ const PACK_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'RE
 export async function npmPack(cwd: string, destination: string): Promise<Packed> {
   const r = await must(run('npm', ['pack', '--json', '--pack-destination', destination], cwd), 'npm pack');
   // npm prints the lifecycle scripts' output before the JSON.
-  const info = (JSON.parse(r.stdout.slice(r.stdout.indexOf('[\n'))) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[])[0]!;
+  const info = (
+    JSON.parse(r.stdout.slice(r.stdout.indexOf('[\n'))) as {
+      filename: string;
+      size: number;
+      unpackedSize: number;
+      files: { path: string }[];
+    }[]
+  )[0]!;
   return {
     tarball: join(destination, info.filename),
     files: info.files.map((f) => f.path).sort(),
@@ -88,7 +119,10 @@ async function packInputsHash(): Promise<string> {
       for (const name of (await readdir(join(REPO, path))).sort()) await add(join(path, name));
       return;
     }
-    hash.update(`${path}\0`).update(await readFile(join(REPO, path))).update('\0');
+    hash
+      .update(`${path}\0`)
+      .update(await readFile(join(REPO, path)))
+      .update('\0');
   };
   for (const input of PACK_INPUTS) await add(input);
   hash.update(`typescript ${await repoVersion('typescript')}`);
@@ -116,7 +150,13 @@ const alive = (pid: number): boolean => {
 async function makeOnce(dir: string, make: (staged: string) => Promise<void>): Promise<void> {
   const lock = `${dir}.lock`;
   for (;;) {
-    if (await stat(dir).then(() => true, () => false)) return;
+    if (
+      await stat(dir).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     const mine = await writeFile(lock, String(process.pid), { flag: 'wx' }).then(
       () => true,
       (error: NodeJS.ErrnoException) => {
@@ -132,7 +172,13 @@ async function makeOnce(dir: string, make: (staged: string) => Promise<void>): P
   }
   try {
     // Made while we waited for the lock: another process finished between our look and our lock.
-    if (await stat(dir).then(() => true, () => false)) return;
+    if (
+      await stat(dir).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     const staged = `${dir}.${process.pid}`;
     await rm(staged, { recursive: true, force: true });
     await mkdir(staged, { recursive: true });
@@ -157,7 +203,8 @@ export async function packOnce(make: () => Promise<Packed> = pack): Promise<Pack
   await makeOnce(dir, async (staged) => {
     for (const name of await readdir(PACK_CACHE)) {
       const other = join(PACK_CACHE, name);
-      if (other !== dir && !other.startsWith(`${dir}.`) && Date.now() - (await stat(other)).mtimeMs > STALE_MS) await rm(other, { recursive: true, force: true });
+      if (other !== dir && !other.startsWith(`${dir}.`) && Date.now() - (await stat(other)).mtimeMs > STALE_MS)
+        await rm(other, { recursive: true, force: true });
     }
     const fresh = await make();
     const name = basename(fresh.tarball);
@@ -166,7 +213,10 @@ export async function packOnce(make: () => Promise<Packed> = pack): Promise<Pack
     const info = { tarball: join(dir, name), files: fresh.files, size: fresh.size, unpackedSize: fresh.unpackedSize };
     await writeFile(join(staged, 'packed.json'), JSON.stringify(info));
   });
-  return { ...(JSON.parse(await readFile(join(dir, 'packed.json'), 'utf8')) as Omit<Packed, 'cleanup'>), cleanup: async () => {} };
+  return {
+    ...(JSON.parse(await readFile(join(dir, 'packed.json'), 'utf8')) as Omit<Packed, 'cleanup'>),
+    cleanup: async () => {},
+  };
 }
 
 export interface Consumer {
@@ -182,14 +232,21 @@ export interface Consumer {
 /** A fresh ES-module project under the OS temp folder, with nothing installed. */
 export async function createConsumer(): Promise<Consumer> {
   const dir = await mkdtemp(join(tmpdir(), 'faultline-consumer-'));
-  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
   const write = async (path: string, text: string): Promise<void> => {
     await mkdir(join(dir, path, '..'), { recursive: true });
     await writeFile(join(dir, path), text);
   };
   return {
     dir,
-    install: (specs) => must(run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', ...specs], dir), `npm install ${specs.join(' ')}`),
+    install: (specs) =>
+      must(
+        run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', ...specs], dir),
+        `npm install ${specs.join(' ')}`,
+      ),
     npx: (args) => run('npx', ['--no-install', ...args], dir),
     write,
     cleanup: () => rm(dir, { recursive: true, force: true }),
@@ -206,17 +263,34 @@ export async function installedConsumer(packed: Packed, specs: readonly string[]
   const key = createHash('sha256').update(specs.join('\0')).digest('hex').slice(0, 12);
   const template = join(packed.tarball, '..', `consumer-${key}`);
   await makeOnce(template, async (staged) => {
-    await writeFile(join(staged, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
-    await must(run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', packed.tarball, ...specs], staged), `npm install ${specs.join(' ')}`);
+    await writeFile(
+      join(staged, 'package.json'),
+      `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    await must(
+      run(
+        'npm',
+        ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', packed.tarball, ...specs],
+        staged,
+      ),
+      `npm install ${specs.join(' ')}`,
+    );
   });
   const project = await createConsumer();
   await cp(join(template, 'package.json'), join(project.dir, 'package.json'));
   await cp(join(template, 'package-lock.json'), join(project.dir, 'package-lock.json'));
   // Hard links where `cp -al` exists (GNU cp); a plain copy elsewhere.
-  const linked = await run('cp', ['-al', join(template, 'node_modules'), join(project.dir, 'node_modules')], project.dir).catch(() => ({ code: 1 }));
+  const linked = await run(
+    'cp',
+    ['-al', join(template, 'node_modules'), join(project.dir, 'node_modules')],
+    project.dir,
+  ).catch(() => ({ code: 1 }));
   if (linked.code !== 0) {
     await rm(join(project.dir, 'node_modules'), { recursive: true, force: true });
-    await cp(join(template, 'node_modules'), join(project.dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    await cp(join(template, 'node_modules'), join(project.dir, 'node_modules'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
   }
   return project;
 }

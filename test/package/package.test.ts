@@ -24,13 +24,37 @@ afterAll(async () => {
 describe('the tarball', SLOW, () => {
   it('holds the built package, the library, the rules and the licence, and no tests or sources', () => {
     const files = packed.files;
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'docs/rules.md', 'docs/api.md', 'bin/faultline.js', 'scenarios/configs/rulebook.yaml', 'dist/cli/main.js']) expect(files).toContain(f);
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'docs/rules.md',
+      'docs/api.md',
+      'bin/faultline.js',
+      'scenarios/configs/rulebook.yaml',
+      'dist/cli/main.js',
+    ])
+      expect(files).toContain(f);
     // The worked examples `init --example` writes travel with the package; the others stay in the repository.
-    for (const f of ['scenarios/examples/helpdesk/ticket-over-http.yaml', 'scenarios/examples/helpdesk/code/helpdesk.service.ts', 'scenarios/examples/sdk-agents/code/openaiAgent.ts', 'scenarios/examples/local-commands/code/tasks.service.ts']) expect(files).toContain(f);
-    expect(files.filter((f) => /^scenarios\/examples\/(served|rest-order-tool)\/|^scenarios\/examples\/README\.md$/.test(f))).toEqual([]);
-    for (const s of ['index', 'report', 'runtime', 'testing', 'vitest', 'msw', 'nock', 'testcontainers']) expect(files).toEqual(expect.arrayContaining([`dist/public/${s}.js`, `dist/public/${s}.d.ts`]));
+    for (const f of [
+      'scenarios/examples/helpdesk/ticket-over-http.yaml',
+      'scenarios/examples/helpdesk/code/helpdesk.service.ts',
+      'scenarios/examples/sdk-agents/code/openaiAgent.ts',
+      'scenarios/examples/local-commands/code/tasks.service.ts',
+    ])
+      expect(files).toContain(f);
+    expect(
+      files.filter((f) => /^scenarios\/examples\/(served|rest-order-tool)\/|^scenarios\/examples\/README\.md$/.test(f)),
+    ).toEqual([]);
+    for (const s of ['index', 'report', 'runtime', 'testing', 'vitest', 'msw', 'nock', 'testcontainers'])
+      expect(files).toEqual(expect.arrayContaining([`dist/public/${s}.js`, `dist/public/${s}.d.ts`]));
     // dist/public/testing.* is the `faultline/testing` entry; any other testing file is a test helper.
-    const stray = files.filter((f) => /\.test\.|testkit|(?<!^dist\/public\/)testing|testService|\.tsbuildinfo$/.test(f) || /^(src|test|bench|scripts|\.ci)\//.test(f) || (f.startsWith('dist/') && !/\.(js|d\.ts)$/.test(f)));
+    const stray = files.filter(
+      (f) =>
+        /\.test\.|testkit|(?<!^dist\/public\/)testing|testService|\.tsbuildinfo$/.test(f) ||
+        /^(src|test|bench|scripts|\.ci)\//.test(f) ||
+        (f.startsWith('dist/') && !/\.(js|d\.ts)$/.test(f)),
+    );
     expect(stray).toEqual([]);
   });
 
@@ -41,9 +65,22 @@ describe('the tarball', SLOW, () => {
     };
     for (const [key, target] of Object.entries(pkg.exports)) {
       if (key === './package.json') continue;
-      expect(target).toMatchObject({ types: expect.stringMatching(/^\.\/dist\/.+\.d\.ts$/), import: expect.stringMatching(/^\.\/dist\/.+\.js$/) });
+      expect(target).toMatchObject({
+        types: expect.stringMatching(/^\.\/dist\/.+\.d\.ts$/),
+        import: expect.stringMatching(/^\.\/dist\/.+\.js$/),
+      });
     }
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './msw', './nock', './package.json', './report', './runtime', './testcontainers', './testing', './vitest']);
+    expect(Object.keys(pkg.exports).sort()).toEqual([
+      '.',
+      './msw',
+      './nock',
+      './package.json',
+      './report',
+      './runtime',
+      './testcontainers',
+      './testing',
+      './vitest',
+    ]);
     const bin = await readFile(join(project.dir, 'node_modules', 'faultline', pkg.bin['faultline']!), 'utf8');
     expect(bin).toContain('../dist/cli/main.js');
     expect(bin).not.toContain('../src/');
@@ -71,6 +108,17 @@ describe('installed with no optional peer', SLOW, () => {
     expect(r.code, r.out).toBe(0);
     const names = r.out.trim().split(',');
     expect(names.length, names.join(' ')).toBeLessThanOrEqual(MAIN_ENTRY_MAX);
-    expect(names).toEqual(expect.arrayContaining(['defineScenario', 'defineService', 'defineAgent', 'defineHttpAgent', 'defineConfig', 'runMatrix', 'runTrial', 'z']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'defineScenario',
+        'defineService',
+        'defineAgent',
+        'defineHttpAgent',
+        'defineConfig',
+        'runMatrix',
+        'runTrial',
+        'z',
+      ]),
+    );
   });
 });

@@ -22,7 +22,9 @@ describe('installed with no optional peer', SLOW, () => {
     expect(init.stdout).toContain('added    package.json script "faultline": "faultline run"');
     const first = await project.npx(['faultline', 'run']);
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/✓ helpdesk-partial-write +1\.000 \[0\.40, 1\.00\] +1\.000 \[0\.02, 1\.00\] +1\.000 \[0\.87, 1\.00\] +4\/4/);
+    expect(first.stdout).toMatch(
+      /✓ helpdesk-partial-write +1\.000 \[0\.40, 1\.00\] +1\.000 \[0\.02, 1\.00\] +1\.000 \[0\.87, 1\.00\] +4\/4/,
+    );
     expect(first.stdout).toContain('gates: all 4 held');
   });
 

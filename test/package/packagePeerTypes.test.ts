@@ -27,8 +27,23 @@ describe('with vitest, msw and nock installed', SLOW, () => {
     await project.write(
       'tsconfig.vitest.json',
       JSON.stringify({
-        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', noEmit: true, skipLibCheck: false, erasableSyntaxOnly: true, types: ['node'] },
-        files: ['test/describe.test.ts', 'test/matchers.test.ts', 'test/types.ts', 'test/serviceHttp.msw.test.ts', 'test/serviceHttp.nock.test.ts'],
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2023',
+          noEmit: true,
+          skipLibCheck: false,
+          erasableSyntaxOnly: true,
+          types: ['node'],
+        },
+        files: [
+          'test/describe.test.ts',
+          'test/matchers.test.ts',
+          'test/types.ts',
+          'test/serviceHttp.msw.test.ts',
+          'test/serviceHttp.nock.test.ts',
+        ],
       }),
     );
     const r = await run(process.execPath, [TSC, '-p', 'tsconfig.vitest.json'], project.dir);

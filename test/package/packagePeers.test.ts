@@ -6,7 +6,15 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type Consumer } from './consumer.js';
-import { importInNode, init, INSTALL_TIMEOUT, peersProject, SLOW, SUBPATHS, writeHttpScenarios } from './packageTest.js';
+import {
+  importInNode,
+  init,
+  INSTALL_TIMEOUT,
+  peersProject,
+  SLOW,
+  SUBPATHS,
+  writeHttpScenarios,
+} from './packageTest.js';
 
 let project: Consumer;
 

@@ -11,17 +11,31 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { installedConsumer, packOnce, REPO, repoVersion, run, type Consumer } from './consumer.js';
 
-export const SUBPATHS = ['faultline', 'faultline/report', 'faultline/runtime', 'faultline/testing', 'faultline/vitest', 'faultline/msw', 'faultline/nock', 'faultline/testcontainers'] as const;
+export const SUBPATHS = [
+  'faultline',
+  'faultline/report',
+  'faultline/runtime',
+  'faultline/testing',
+  'faultline/vitest',
+  'faultline/msw',
+  'faultline/nock',
+  'faultline/testcontainers',
+] as const;
 /** The main entry's value exports fit on one screen: the rest belongs in a subpath. */
 export const MAIN_ENTRY_MAX = 25;
 /** The peer each subpath cannot load without. */
-export const NEEDS: Partial<Record<(typeof SUBPATHS)[number], string>> = { 'faultline/vitest': 'vitest', 'faultline/msw': 'msw', 'faultline/nock': 'nock' };
+export const NEEDS: Partial<Record<(typeof SUBPATHS)[number], string>> = {
+  'faultline/vitest': 'vitest',
+  'faultline/msw': 'msw',
+  'faultline/nock': 'nock',
+};
 export const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 // Each step spawns npm, tsc or vitest on a machine that may be busy (a shared CI box can run at a load of 15 per core): generous limits, since nothing here is timed.
 export const SLOW = { timeout: 400_000 };
 /** For a beforeAll that may pack and install (the first file to come does it for all). */
 export const INSTALL_TIMEOUT = 900_000;
-export const fixture = (name: string): Promise<string> => readFile(join(REPO, 'test', 'package', 'fixtures', name), 'utf8');
+export const fixture = (name: string): Promise<string> =>
+  readFile(join(REPO, 'test', 'package', 'fixtures', name), 'utf8');
 
 /** The tarball and @types/node, no optional peer. */
 export async function bareProject(): Promise<Consumer> {
@@ -30,7 +44,9 @@ export async function bareProject(): Promise<Consumer> {
 
 /** The tarball, @types/node, vitest, msw and nock. */
 export async function peersProject(): Promise<Consumer> {
-  const specs = await Promise.all(['@types/node', 'vitest', 'vite', 'msw', 'nock'].map(async (p) => `${p}@${await repoVersion(p)}`));
+  const specs = await Promise.all(
+    ['@types/node', 'vitest', 'vite', 'msw', 'nock'].map(async (p) => `${p}@${await repoVersion(p)}`),
+  );
   return installedConsumer(await packOnce(), specs);
 }
 
@@ -49,7 +65,16 @@ export async function importInNode(project: Consumer, specifier: string): Promis
 
 export const tsconfig = (extra: Record<string, unknown>): string =>
   JSON.stringify({
-    compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', noEmit: true, skipLibCheck: false, types: ['node'], ...extra },
+    compilerOptions: {
+      strict: true,
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      target: 'ES2023',
+      noEmit: true,
+      skipLibCheck: false,
+      types: ['node'],
+      ...extra,
+    },
     files: ['consumer.ts'],
   });
 
@@ -67,4 +92,6 @@ export async function writeHttpScenarios(project: Consumer): Promise<void> {
 
 /** The exact version faultline's package.json names for a peer (\`^2.15.0\` gives 2.15.0). */
 export const peerVersion = async (peer: string): Promise<string> =>
-  (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies[peer]!.replace(/^[\^~]/, '');
+  (
+    JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }
+  ).peerDependencies[peer]!.replace(/^[\^~]/, '');

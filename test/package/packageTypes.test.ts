@@ -22,7 +22,15 @@ describe('installed with no optional peer', SLOW, () => {
     const strict = await run(process.execPath, [TSC, '-p', '.'], project.dir);
     expect(strict.stdout + strict.stderr).toBe('');
     expect(strict.code).toBe(0);
-    await project.write('tsconfig.json', tsconfig({ erasableSyntaxOnly: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, verbatimModuleSyntax: true }));
+    await project.write(
+      'tsconfig.json',
+      tsconfig({
+        erasableSyntaxOnly: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        verbatimModuleSyntax: true,
+      }),
+    );
     const strictest = await run(process.execPath, [TSC, '-p', '.'], project.dir);
     expect(strictest.stdout + strictest.stderr).toBe('');
     expect(strictest.code).toBe(0);

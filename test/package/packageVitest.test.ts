@@ -41,11 +41,15 @@ describe('with vitest, msw and nock installed', SLOW, () => {
     const out = r.stdout + r.stderr;
     expect(r.code).toBe(1);
     expect(out).toMatch(/Tests +2 failed \(2\)/);
-    expect(out).toContain('expected pass^2 of helpdesk-partial-write × naive to be at least 1, got 0.000 (0 of 2 trials passed)');
+    expect(out).toContain(
+      'expected pass^2 of helpdesk-partial-write × naive to be at least 1, got 0.000 (0 of 2 trials passed)',
+    );
     expect(out).toContain('expected no duplicate effects in helpdesk-partial-write × naive');
     expect(out).toMatch(/duplicates: helpdesk:req-1 was created 2 times/);
     expect(out).toMatch(/evidence: \[/);
-    expect(out).toContain('replay: faultline replay faultline/scenarios/helpdesk-partial-write.scenario.ts --config naive --seed 1 --trial 0');
+    expect(out).toContain(
+      'replay: faultline replay faultline/scenarios/helpdesk-partial-write.scenario.ts --config naive --seed 1 --trial 0',
+    );
     // The describeScenarios test is named for its cell, and fails at the user's call, not in node_modules/faultline.
     expect(out).toContain(' FAIL  test/broken.test.ts > helpdesk-partial-write › naive (k = 2, seed 1)');
     expect(out).toMatch(/\n ❯ test\/broken\.test\.ts:6:\d+\n/);

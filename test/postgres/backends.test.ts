@@ -49,7 +49,9 @@ describe.skipIf(skipReason !== undefined)('the same scenarios on the in-memory a
     expect(postgres.map((r) => r.history)).toEqual(memory.map((r) => r.history));
     // Not vacuous: both verdicts occur, and the naive configuration's duplicate is seen on both.
     expect(new Set(postgres.map((r) => r.status))).toEqual(new Set(['passed', 'failed']));
-    const naiveNoKeys = postgres.find((r) => r.scenario === 'order-partial-write-no-idempotency' && r.config === 'naive');
+    const naiveNoKeys = postgres.find(
+      (r) => r.scenario === 'order-partial-write-no-idempotency' && r.config === 'naive',
+    );
     expect(naiveNoKeys?.checks.find((c) => c.name === 'duplicates')?.verdict.valid).toBe(false);
     expect(naiveNoKeys?.snapshot.ledger.filter((e) => e.effect === 'order.created')).toHaveLength(2);
   });
@@ -58,17 +60,32 @@ describe.skipIf(skipReason !== undefined)('the same scenarios on the in-memory a
     const db = database();
     const [scenario] = await loadScenarios(['order-partial-write-idempotent']);
     const [config] = await loadConfigs(['rulebook']);
-    const result = await runTrial({ scenario: scenario!, config: config!, runSeed: 3, trialIndex: 0, backend: postgresBackend(db.pool, { prefix: 'tables' }) });
+    const result = await runTrial({
+      scenario: scenario!,
+      config: config!,
+      runSeed: 3,
+      trialIndex: 0,
+      backend: postgresBackend(db.pool, { prefix: 'tables' }),
+    });
     expect(result.status).toBe('passed');
     const world = `tables:${scenario!.name}/${config!.name}/0/${result.seed}`;
-    const orders = await db.pool.query('SELECT order_id, client_reference, status FROM faultline_orders WHERE world = $1', [world]);
+    const orders = await db.pool.query(
+      'SELECT order_id, client_reference, status FROM faultline_orders WHERE world = $1',
+      [world],
+    );
     expect(orders.rows).toEqual([{ order_id: 'ord-1', client_reference: 'ref-200', status: 'paid' }]);
-    const effects = await db.pool.query('SELECT seq, effect, key FROM faultline_effects WHERE world = $1 ORDER BY seq', [world]);
+    const effects = await db.pool.query(
+      'SELECT seq, effect, key FROM faultline_effects WHERE world = $1 ORDER BY seq',
+      [world],
+    );
     expect(effects.rows).toEqual([
       { seq: 0, effect: 'order.created', key: 'ref-200' },
       { seq: 1, effect: 'payment.charged', key: 'pay-200' },
     ]);
-    const ops = await db.pool.query('SELECT op, tool, state FROM faultline_operations WHERE namespace = $1 ORDER BY seq', [world]);
+    const ops = await db.pool.query(
+      'SELECT op, tool, state FROM faultline_operations WHERE namespace = $1 ORDER BY seq',
+      [world],
+    );
     expect(ops.rows).toEqual([
       { op: 'op-1', tool: 'create_order', state: 'succeeded' },
       { op: 'op-2', tool: 'charge_payment', state: 'succeeded' },

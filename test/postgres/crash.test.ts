@@ -21,24 +21,44 @@ const scenario = defineScenario({
     task: 'Create order ref-900 for a bike and pay for it.',
     plan: {
       steps: [
-        { name: 'order', tool: 'create_order', input: { clientReference: 'ref-900', item: 'bike', quantity: 1, amountCents: 50_000 }, subject: 'orders:ref-900' },
-        { tool: 'charge_payment', input: { paymentReference: 'pay-900', orderId: '$order.orderId', amountCents: 50_000, currency: 'EUR' }, subject: 'payments:pay-900' },
+        {
+          name: 'order',
+          tool: 'create_order',
+          input: { clientReference: 'ref-900', item: 'bike', quantity: 1, amountCents: 50_000 },
+          subject: 'orders:ref-900',
+        },
+        {
+          tool: 'charge_payment',
+          input: { paymentReference: 'pay-900', orderId: '$order.orderId', amountCents: 50_000, currency: 'EUR' },
+          subject: 'payments:pay-900',
+        },
       ],
     },
   },
-  goal: { effects: { 'order.created': 1, 'payment.charged': 1 }, state: { orders: { 'ord-1': { clientReference: 'ref-900', status: 'paid' } } } },
+  goal: {
+    effects: { 'order.created': 1, 'payment.charged': 1 },
+    state: { orders: { 'ord-1': { clientReference: 'ref-900', status: 'paid' } } },
+  },
 });
 
 const crash = { afterEffectOf: 'create_order' };
 const verdict = (r: TrialResult, name: string) => r.checks.find((c) => c.name === name)?.verdict;
-const tools = (r: TrialResult, caller: string) => r.history.flatMap((e) => (e.type === 'tool_call' && e.caller === caller ? [e.tool] : []));
+const tools = (r: TrialResult, caller: string) =>
+  r.history.flatMap((e) => (e.type === 'tool_call' && e.caller === caller ? [e.tool] : []));
 
 describe.skipIf(skipReason !== undefined)('crash and restart (R22, R25)', () => {
   const database = useTestDatabase(10);
 
   it('resumes from the Postgres operation records, reconciles, and finishes without a duplicate', async () => {
     const db = database();
-    const result = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, backend: postgresBackend(db.pool), crash });
+    const result = await runTrial({
+      scenario,
+      config: rulebookDefault,
+      runSeed: 1,
+      trialIndex: 0,
+      backend: postgresBackend(db.pool),
+      crash,
+    });
     expect(result.checks.filter((c) => c.verdict.valid !== true)).toEqual([]);
     expect(result.status).toBe('passed');
     expect(result.snapshot.ledger.map((e) => [e.effect, e.key])).toEqual([
@@ -57,7 +77,10 @@ describe.skipIf(skipReason !== undefined)('crash and restart (R22, R25)', () => 
       ['charge_payment', 'call'],
     ]);
     expect(result.history.find((e) => e.type === 'reconcile')).toMatchObject({ op: 'op-1', found: 'succeeded' });
-    const records = await db.pool.query('SELECT op, tool, state FROM faultline_operations WHERE namespace LIKE $1 ORDER BY seq', [`faultline:crash-after-commit/%`]);
+    const records = await db.pool.query(
+      'SELECT op, tool, state FROM faultline_operations WHERE namespace LIKE $1 ORDER BY seq',
+      [`faultline:crash-after-commit/%`],
+    );
     expect(records.rows).toEqual([
       { op: 'op-1', tool: 'create_order', state: 'succeeded' },
       { op: 'op-2', tool: 'charge_payment', state: 'succeeded' },
@@ -66,9 +89,19 @@ describe.skipIf(skipReason !== undefined)('crash and restart (R22, R25)', () => 
 
   it('fails with a duplicate order as evidence when the records were kept only in memory', async () => {
     const db = database();
-    const result = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, backend: postgresBackend(db.pool, { records: 'memory', prefix: 'mem-records' }), crash });
+    const result = await runTrial({
+      scenario,
+      config: rulebookDefault,
+      runSeed: 1,
+      trialIndex: 0,
+      backend: postgresBackend(db.pool, { records: 'memory', prefix: 'mem-records' }),
+      crash,
+    });
     expect(result.status).toBe('failed');
-    expect(verdict(result, 'duplicates')).toMatchObject({ valid: false, evidence: [{ subject: 'orders:ref-900', effect: 'order.created' }] });
+    expect(verdict(result, 'duplicates')).toMatchObject({
+      valid: false,
+      evidence: [{ subject: 'orders:ref-900', effect: 'order.created' }],
+    });
     expect(verdict(result, 'goal-state')?.valid).toBe(false);
     expect(result.snapshot.ledger.map((e) => [e.effect, e.key, (e.data as { orderId?: string }).orderId])).toEqual([
       ['order.created', 'ref-900', 'ord-1'],
@@ -85,14 +118,27 @@ describe.skipIf(skipReason !== undefined)('crash and restart (R22, R25)', () => 
     expect(memory.status).toBe('failed');
     expect(verdict(memory, 'duplicates')?.valid).toBe(false);
     // With durable records and an in-memory world it passes: it is the records that matter.
-    const durable = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, backend: postgresBackend(db.pool, { world: 'memory', prefix: 'mem-world' }), crash });
+    const durable = await runTrial({
+      scenario,
+      config: rulebookDefault,
+      runSeed: 1,
+      trialIndex: 0,
+      backend: postgresBackend(db.pool, { world: 'memory', prefix: 'mem-world' }),
+      crash,
+    });
     expect(durable.status).toBe('passed');
   });
 
   it('changes nothing without a crash', async () => {
     const db = database();
     for (const backend of [undefined, postgresBackend(db.pool, { prefix: 'no-crash' })]) {
-      const result = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, ...(backend && { backend }) });
+      const result = await runTrial({
+        scenario,
+        config: rulebookDefault,
+        runSeed: 1,
+        trialIndex: 0,
+        ...(backend && { backend }),
+      });
       expect(result.status).toBe('passed');
       expect(result.history.some((e) => e.type === 'tool_call' && e.caller !== undefined)).toBe(false);
     }

@@ -24,7 +24,12 @@ describe.skipIf(skipReason !== undefined)('server-side idempotency in Postgres (
     const first = await createPostgresWorld(db.pool, clock, { orders: {} }, ['orders'], { id });
     const worlds = [first];
     for (let i = 1; i < 100; i++) {
-      worlds.push(await createPostgresWorld(i < 50 ? db.pool : perRequest, clock, { orders: {} }, ['orders'], { id, reset: false }));
+      worlds.push(
+        await createPostgresWorld(i < 50 ? db.pool : perRequest, clock, { orders: {} }, ['orders'], {
+          id,
+          reset: false,
+        }),
+      );
     }
 
     const run = await clock.run(() =>
@@ -49,9 +54,13 @@ describe.skipIf(skipReason !== undefined)('server-side idempotency in Postgres (
     console.info(`[faultline] 100 concurrent copies: ${ok.length} got the first result, ${refused.length} a 409`);
     for (const a of refused) {
       expect(a.error).toBeInstanceOf(HttpError);
-      expect(a.error).toMatchObject({ status: 409, body: { error: { type: 'idempotency_error', code: 'concurrent_request' } } });
+      expect(a.error).toMatchObject({
+        status: 409,
+        body: { error: { type: 'idempotency_error', code: 'concurrent_request' } },
+      });
     }
-    const count = async (sql: string): Promise<number> => Number((await db.pool.query<{ n: string }>(sql, [id])).rows[0]!.n);
+    const count = async (sql: string): Promise<number> =>
+      Number((await db.pool.query<{ n: string }>(sql, [id])).rows[0]!.n);
     expect(await count('SELECT count(*) AS n FROM faultline_effects WHERE world = $1')).toBe(1);
     expect(await count('SELECT count(*) AS n FROM faultline_orders WHERE world = $1')).toBe(1);
     expect(await count('SELECT count(*) AS n FROM faultline_idempotency WHERE world = $1')).toBe(1);
@@ -60,7 +69,9 @@ describe.skipIf(skipReason !== undefined)('server-side idempotency in Postgres (
     // Exactly one process mirrored the effect it committed.
     expect(worlds.map((w) => w.ledger.length).reduce((a, b) => a + b, 0)).toBe(1);
     // After the race, every resend replays the one result.
-    expect(await deliver(worlds[3]!, 'create_order', order, { request: 'late', idempotencyKey: 'k-100' })).toEqual(created);
+    expect(await deliver(worlds[3]!, 'create_order', order, { request: 'late', idempotencyKey: 'k-100' })).toEqual(
+      created,
+    );
   });
 
   it('refuses a reused key with other parameters (422) and replays the first result, even a 500', async () => {
@@ -70,21 +81,29 @@ describe.skipIf(skipReason !== undefined)('server-side idempotency in Postgres (
     const first = await deliver(world, 'create_order', order, { request: 'r1', idempotencyKey: 'k' });
     expect(first).toEqual(created);
     expect(await deliver(world, 'create_order', order, { request: 'r2', idempotencyKey: 'k' })).toEqual(created);
-    await expect(deliver(world, 'create_order', { ...order, quantity: 3 }, { request: 'r3', idempotencyKey: 'k' })).rejects.toMatchObject({
+    await expect(
+      deliver(world, 'create_order', { ...order, quantity: 3 }, { request: 'r3', idempotencyKey: 'k' }),
+    ).rejects.toMatchObject({
       status: 422,
       body: { error: { type: 'idempotency_error', code: 'key_reused_with_different_parameters' } },
     });
 
     // A failure stored under its key is replayed, not retried: still no order for ref-500.
     const failing = { ...order, clientReference: 'ref-500' };
-    const boom = new HttpError(500, 'The server had an error while processing your request.', { error: { type: 'server_error' } });
+    const boom = new HttpError(500, 'The server had an error while processing your request.', {
+      error: { type: 'server_error' },
+    });
     const spec = world.tools.find((t) => t.name === 'create_order')!;
     const ctx = { world, clock, request: 'r4', idempotencyKey: 'k-500', failure: boom };
     await expect(spec.run(failing, ctx)).rejects.toBe(boom);
-    const replayed = await deliver(world, 'create_order', failing, { request: 'r5', idempotencyKey: 'k-500' }).catch((e: unknown) => e);
+    const replayed = await deliver(world, 'create_order', failing, { request: 'r5', idempotencyKey: 'k-500' }).catch(
+      (e: unknown) => e,
+    );
     expect(replayed).toBeInstanceOf(HttpError);
     expect(replayed).toMatchObject({ status: 500, message: boom.message, body: { error: { type: 'server_error' } } });
-    expect(await queryStatus(world, 'create_order', { op: 'o', idempotencyKey: 'k-500', input: failing }, { request: 's' })).toEqual({
+    expect(
+      await queryStatus(world, 'create_order', { op: 'o', idempotencyKey: 'k-500', input: failing }, { request: 's' }),
+    ).toEqual({
       state: 'failed',
       status: 500,
       message: boom.message,
@@ -95,13 +114,18 @@ describe.skipIf(skipReason !== undefined)('server-side idempotency in Postgres (
   it('forgets a key after the retention window, measured on virtual time', async () => {
     const db = database();
     const clock = new VirtualClock(0);
-    const world = await createPostgresWorld(db.pool, clock, { orders: { retentionMs: 60_000 } }, ['orders'], { id: 'expiry' });
+    const world = await createPostgresWorld(db.pool, clock, { orders: { retentionMs: 60_000 } }, ['orders'], {
+      id: 'expiry',
+    });
     await deliver(world, 'create_order', order, { request: 'r1', idempotencyKey: 'k' });
     expect(await clock.run(() => clock.sleep(59_999))).toMatchObject({ kind: 'settled' });
     expect(await deliver(world, 'create_order', order, { request: 'r2', idempotencyKey: 'k' })).toEqual(created);
     expect(await clock.run(() => clock.sleep(1))).toMatchObject({ kind: 'settled' });
     // 60 s after the first request the key is new again: the resend runs and makes a second order.
-    expect(await deliver(world, 'create_order', order, { request: 'r3', idempotencyKey: 'k' })).toEqual({ ...created, orderId: 'ord-2' });
+    expect(await deliver(world, 'create_order', order, { request: 'r3', idempotencyKey: 'k' })).toEqual({
+      ...created,
+      orderId: 'ord-2',
+    });
     expect((await world.snapshotAsync()).ledger.map((e) => [e.seq, e.at, e.request])).toEqual([
       [0, 0, 'r1'],
       [1, 60_000, 'r3'],
@@ -111,12 +135,21 @@ describe.skipIf(skipReason !== undefined)('server-side idempotency in Postgres (
   it('refuses a concurrent duplicate with 409 while the first is processing, on virtual time', async () => {
     const db = database();
     const clock = new VirtualClock(1_000);
-    const world = await createPostgresWorld(db.pool, clock, { orders: { processingMs: 200 } }, ['orders'], { id: 'inflight' });
+    const world = await createPostgresWorld(db.pool, clock, { orders: { processingMs: 200 } }, ['orders'], {
+      id: 'inflight',
+    });
     const run = await clock.run(async () => {
       const first = deliver(world, 'create_order', order, { request: 'req-1', idempotencyKey: 'k' });
-      const second = deliver(world, 'create_order', order, { request: 'req-1', idempotencyKey: 'k' }).catch((e: unknown) => e);
+      const second = deliver(world, 'create_order', order, { request: 'req-1', idempotencyKey: 'k' }).catch(
+        (e: unknown) => e,
+      );
       await clock.sleep(100);
-      const pending = await queryStatus(world, 'create_order', { op: 'o', idempotencyKey: 'k', input: order }, { request: 's' });
+      const pending = await queryStatus(
+        world,
+        'create_order',
+        { op: 'o', idempotencyKey: 'k', input: order },
+        { request: 's' },
+      );
       return { first: await first, second: await second, pending, at: clock.now() };
     });
     expect(run).toMatchObject({ kind: 'settled' });
@@ -136,9 +169,13 @@ describe.skipIf(skipReason !== undefined)('server-side idempotency in Postgres (
     const table = new PgIdempotencyTable(pdb, 'table-only', 'svc', clock, { retentionMs: 10 });
     const fp = requestFingerprint('t', { a: 1 });
     let runs = 0;
-    const results = await Promise.all(Array.from({ length: 20 }, () => table.execute('k', fp, () => Promise.resolve(++runs)).catch((e: unknown) => e)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => table.execute('k', fp, () => Promise.resolve(++runs)).catch((e: unknown) => e)),
+    );
     expect(runs).toBe(1);
-    expect(results.filter((r) => r === 1).length + results.filter((r) => r instanceof HttpError && r.status === 409).length).toBe(20);
+    expect(
+      results.filter((r) => r === 1).length + results.filter((r) => r instanceof HttpError && r.status === 409).length,
+    ).toBe(20);
     expect(await table.execute('k', fp, () => Promise.resolve(++runs))).toBe(1);
     expect(await table.claim('k', fp, 10)).toEqual({ kind: 'claimed', key: 'k' });
     expect(await table.execute(undefined, fp, () => Promise.resolve(++runs))).toBe(2);

@@ -24,8 +24,13 @@ describe.skipIf(skipReason !== undefined)('PostgresOperationStore', () => {
     const s = await PostgresOperationStore.open(db.pool, { namespace: 'basic', reset: true });
     await s.create(rec('op-1', { idempotencyKey: 'idem-a', businessKey: 'ref-1' }));
     await s.create(rec('op-2', { idempotencyKey: 'idem-b', businessKey: 'ref-1' }));
-    await expect(s.create(rec('op-1'))).rejects.toMatchObject({ code: 'FAULTLINE_INTERNAL', message: 'operation op-1 already exists' });
-    expect(await s.update('op-1', { state: 'unknown', error: { kind: 'timeout', message: 't', retryable: true } }, 50)).toEqual({
+    await expect(s.create(rec('op-1'))).rejects.toMatchObject({
+      code: 'FAULTLINE_INTERNAL',
+      message: 'operation op-1 already exists',
+    });
+    expect(
+      await s.update('op-1', { state: 'unknown', error: { kind: 'timeout', message: 't', retryable: true } }, 50),
+    ).toEqual({
       ...rec('op-1', { idempotencyKey: 'idem-a', businessKey: 'ref-1' }),
       state: 'unknown',
       error: { kind: 'timeout', message: 't', retryable: true },
@@ -38,7 +43,10 @@ describe.skipIf(skipReason !== undefined)('PostgresOperationStore', () => {
     expect((await s.list()).map((r) => r.op)).toEqual(['op-1', 'op-2']);
     expect(Object.isFrozen(await s.get('op-1'))).toBe(true);
     // A result of null is kept apart from no result at all.
-    expect(await s.update('op-2', { state: 'succeeded', result: null }, 70)).toMatchObject({ state: 'succeeded', result: null });
+    expect(await s.update('op-2', { state: 'succeeded', result: null }, 70)).toMatchObject({
+      state: 'succeeded',
+      result: null,
+    });
     expect('result' in (await s.get('op-1'))!).toBe(false);
   });
 
@@ -63,7 +71,10 @@ describe.skipIf(skipReason !== undefined)('PostgresOperationStore', () => {
     const otherPool = await connectPool(db.pg.url, 2);
     try {
       const second = await PostgresOperationStore.open(otherPool, { namespace: 'durable' });
-      expect(await second.findByKey({ kind: 'business', tool: 'create_order', key: 'ref-7' })).toMatchObject({ op: 'op-1', state: 'pending' });
+      expect(await second.findByKey({ kind: 'business', tool: 'create_order', key: 'ref-7' })).toMatchObject({
+        op: 'op-1',
+        state: 'pending',
+      });
       // Namespaces do not meet.
       const stranger = await PostgresOperationStore.open(otherPool, { namespace: 'someone-else' });
       expect(await stranger.get('op-1')).toBeUndefined();

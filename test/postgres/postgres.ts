@@ -83,7 +83,10 @@ export function useTestDatabase(poolSize = 10): () => TestDatabase {
     try {
       db = await startTestDatabase(poolSize);
     } catch (error) {
-      failure = new Error(missingLine(DOCKER, `no Postgres could be started (${error instanceof Error ? error.message : String(error)})`), { cause: error });
+      failure = new Error(
+        missingLine(DOCKER, `no Postgres could be started (${error instanceof Error ? error.message : String(error)})`),
+        { cause: error },
+      );
     }
   });
   afterAll(async () => {

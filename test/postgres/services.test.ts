@@ -9,7 +9,10 @@ import { skipReason, useTestDatabase } from './postgres.js';
 
 type Step =
   | { readonly tool: string; readonly input: unknown; readonly ids: DeliveryIds }
-  | { readonly status: string; readonly ref: { op: string; idempotencyKey?: string; businessKey?: string; input: unknown } };
+  | {
+      readonly status: string;
+      readonly ref: { op: string; idempotencyKey?: string; businessKey?: string; input: unknown };
+    };
 
 /** What a caller sees of one step: the answer, or the error's status and body. */
 async function play(world: World, step: Step): Promise<unknown> {
@@ -18,7 +21,9 @@ async function play(world: World, step: Step): Promise<unknown> {
       ? { status: await queryStatus(world, step.status, step.ref, { request: 'status' }) }
       : { ok: await deliver(world, step.tool, step.input, step.ids) };
   } catch (error) {
-    return error instanceof HttpError ? { error: error.status, body: error.body, message: error.message } : { threw: String(error) };
+    return error instanceof HttpError
+      ? { error: error.status, body: error.body, message: error.message }
+      : { threw: String(error) };
   }
 }
 
@@ -33,13 +38,37 @@ const STEPS: Step[] = [
   { tool: 'get_order', input: { orderId: 'ord-9' }, ids: { request: 'r7' } },
   { tool: 'cancel_order', input: { orderId: 'ord-2' }, ids: { request: 'r8' } },
   { tool: 'cancel_order', input: { orderId: 'ord-2' }, ids: { request: 'r9' } },
-  { tool: 'charge_payment', input: { paymentReference: 'p1', orderId: 'ord-2', amountCents: 4_500, currency: 'eur' }, ids: { request: 'r10' } },
-  { tool: 'charge_payment', input: { paymentReference: 'p1', orderId: 'ord-7', amountCents: 4_500, currency: 'eur' }, ids: { request: 'r11' } },
-  { tool: 'charge_payment', input: { paymentReference: 'p2', orderId: 'ord-1', amountCents: 4_500, currency: 'eur' }, ids: { request: 'r12', idempotencyKey: 'k2' } },
-  { tool: 'charge_payment', input: { paymentReference: 'p3', amountCents: 2_000_000, currency: 'usd' }, ids: { request: 'r13', idempotencyKey: 'k3' } },
-  { tool: 'charge_payment', input: { paymentReference: 'p3', amountCents: 2_000_000, currency: 'usd' }, ids: { request: 'r14', idempotencyKey: 'k3' } },
+  {
+    tool: 'charge_payment',
+    input: { paymentReference: 'p1', orderId: 'ord-2', amountCents: 4_500, currency: 'eur' },
+    ids: { request: 'r10' },
+  },
+  {
+    tool: 'charge_payment',
+    input: { paymentReference: 'p1', orderId: 'ord-7', amountCents: 4_500, currency: 'eur' },
+    ids: { request: 'r11' },
+  },
+  {
+    tool: 'charge_payment',
+    input: { paymentReference: 'p2', orderId: 'ord-1', amountCents: 4_500, currency: 'eur' },
+    ids: { request: 'r12', idempotencyKey: 'k2' },
+  },
+  {
+    tool: 'charge_payment',
+    input: { paymentReference: 'p3', amountCents: 2_000_000, currency: 'usd' },
+    ids: { request: 'r13', idempotencyKey: 'k3' },
+  },
+  {
+    tool: 'charge_payment',
+    input: { paymentReference: 'p3', amountCents: 2_000_000, currency: 'usd' },
+    ids: { request: 'r14', idempotencyKey: 'k3' },
+  },
   { tool: 'cancel_order', input: { orderId: 'ord-1' }, ids: { request: 'r15' } },
-  { tool: 'refund_payment', input: { paymentId: 'pay-1', amountCents: 1_000 }, ids: { request: 'r16', idempotencyKey: 'k4' } },
+  {
+    tool: 'refund_payment',
+    input: { paymentId: 'pay-1', amountCents: 1_000 },
+    ids: { request: 'r16', idempotencyKey: 'k4' },
+  },
   { tool: 'refund_payment', input: { paymentId: 'pay-1', amountCents: 9_000 }, ids: { request: 'r17' } },
   { tool: 'refund_payment', input: { paymentId: 'pay-1' }, ids: { request: 'r18' } },
   { tool: 'refund_payment', input: { paymentId: 'pay-1' }, ids: { request: 'r19' } },
@@ -57,22 +86,43 @@ const STEPS: Step[] = [
 describe.skipIf(skipReason !== undefined)('orders and payments in Postgres', () => {
   const database = useTestDatabase(5);
 
-  for (const config of [{ orders: {}, payments: { maxAmountCents: 1_000_000 } }, { orders: { idempotency: false }, payments: { idempotency: false } }] satisfies WorldConfig[]) {
+  for (const config of [
+    { orders: {}, payments: { maxAmountCents: 1_000_000 } },
+    { orders: { idempotency: false }, payments: { idempotency: false } },
+  ] satisfies WorldConfig[]) {
     it(`answer every tool as the in-memory services do (${JSON.stringify(config)})`, async () => {
-    const db = database();
+      const db = database();
       const memory = createWorld(new VirtualClock(1_000), config);
-      const postgres = await createPostgresWorld(db.pool, new VirtualClock(1_000), config, undefined, { id: `parity-${JSON.stringify(config)}` });
-      expect(postgres.tools.map((t) => [t.name, t.description, t.risk, t.honoursIdempotencyKeys, t.canQueryStatus, t.businessKeyField])).toEqual(
-        memory.tools.map((t) => [t.name, t.description, t.risk, t.honoursIdempotencyKeys, t.canQueryStatus, t.businessKeyField]),
+      const postgres = await createPostgresWorld(db.pool, new VirtualClock(1_000), config, undefined, {
+        id: `parity-${JSON.stringify(config)}`,
+      });
+      expect(
+        postgres.tools.map((t) => [
+          t.name,
+          t.description,
+          t.risk,
+          t.honoursIdempotencyKeys,
+          t.canQueryStatus,
+          t.businessKeyField,
+        ]),
+      ).toEqual(
+        memory.tools.map((t) => [
+          t.name,
+          t.description,
+          t.risk,
+          t.honoursIdempotencyKeys,
+          t.canQueryStatus,
+          t.businessKeyField,
+        ]),
       );
       const seen: { memory: unknown; postgres: unknown }[] = [];
       for (const step of STEPS) seen.push({ memory: await play(memory, step), postgres: await play(postgres, step) });
       for (const [i, s] of seen.entries()) expect(s.postgres, `step ${i + 1}`).toEqual(s.memory);
       // Not vacuous: successes, business errors and status answers all occur.
       expect(seen.filter((s) => 'ok' in (s.memory as object)).length).toBeGreaterThan(5);
-      expect(new Set(seen.flatMap((s) => ('error' in (s.memory as object) ? [(s.memory as { error: number }).error] : [])))).toEqual(
-        new Set([404, 409, 422, 405]),
-      );
+      expect(
+        new Set(seen.flatMap((s) => ('error' in (s.memory as object) ? [(s.memory as { error: number }).error] : []))),
+      ).toEqual(new Set([404, 409, 422, 405]));
       expect(await postgres.snapshotAsync()).toEqual(memory.snapshot());
     });
   }
@@ -81,8 +131,15 @@ describe.skipIf(skipReason !== undefined)('orders and payments in Postgres', () 
     const db = database();
     const world = await createPostgresWorld(db.pool, new VirtualClock(0), {}, ['orders', 'email'], { id: 'limits' });
     expect(() => world.snapshot()).toThrow(expect.objectContaining({ code: 'FAULTLINE_INTERNAL' }));
-    const sent = await deliver(world, 'send_email', { messageId: 'm1', to: 'a@example.com', subject: 's', body: 'b' }, { request: 'r' }).catch((e: unknown) => e);
-    expect(sent).toMatchObject({ message: expect.stringContaining('on the Postgres backend only orders and payments commit effects') });
+    const sent = await deliver(
+      world,
+      'send_email',
+      { messageId: 'm1', to: 'a@example.com', subject: 's', body: 'b' },
+      { request: 'r' },
+    ).catch((e: unknown) => e);
+    expect(sent).toMatchObject({
+      message: expect.stringContaining('on the Postgres backend only orders and payments commit effects'),
+    });
     expect((await world.snapshotAsync()).ledger).toEqual([]);
   });
 });

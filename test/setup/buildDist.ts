@@ -31,14 +31,19 @@ const builtAt = (): number => {
 };
 
 export default function buildDist(): void {
-  const sources = Math.max(newestSource(join(ROOT, 'src')), ...['tsconfig.json', 'tsconfig.build.json'].map((f) => statSync(join(ROOT, f)).mtimeMs));
+  const sources = Math.max(
+    newestSource(join(ROOT, 'src')),
+    ...['tsconfig.json', 'tsconfig.build.json'].map((f) => statSync(join(ROOT, f)).mtimeMs),
+  );
   if (builtAt() >= sources) return;
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   try {
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
   } catch (error) {
     // tsc still emits on a type error; `npm run typecheck` is where type errors fail the build.
-    process.stderr.write(`buildDist: tsc reported errors (dist/ was still written):\n${String((error as { stdout?: unknown }).stdout ?? error)}\n`);
+    process.stderr.write(
+      `buildDist: tsc reported errors (dist/ was still written):\n${String((error as { stdout?: unknown }).stdout ?? error)}\n`,
+    );
   }
   // The rest of `npm run build`: the built-in YAML files parsed at build time.
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'yamlCache.mjs')], { cwd: ROOT, stdio: 'pipe' });

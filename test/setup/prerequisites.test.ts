@@ -19,7 +19,9 @@ describe('prerequisites', () => {
     expect(warn).toHaveBeenCalledTimes(1);
     const line = String(warn.mock.calls[0]![0]);
     expect(line).not.toContain('\n');
-    expect(line).toMatch(/^\[faultline\] skipping the Python agent tests: python3 has no openai package; install: python3 -m pip install openai==\S+ \(or all three: bash scripts\/prerequisites\.sh\)/);
+    expect(line).toMatch(
+      /^\[faultline\] skipping the Python agent tests: python3 has no openai package; install: python3 -m pip install openai==\S+ \(or all three: bash scripts\/prerequisites\.sh\)/,
+    );
   });
 
   it('does not skip when nothing is missing, nor under CI or FAULTLINE_REQUIRE_*=1, and says nothing', () => {

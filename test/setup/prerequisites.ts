@@ -19,7 +19,10 @@ export interface Prerequisite {
 }
 
 /** The Python packages scripts/ci-python.sh pins (one list, read from there). */
-const PYTHON_PACKAGES = /PYTHON_PACKAGES=\(([^)]*)\)/.exec(readFileSync(new URL('../../scripts/ci-python.sh', import.meta.url), 'utf8'))?.[1]?.trim() ?? 'openai';
+const PYTHON_PACKAGES =
+  /PYTHON_PACKAGES=\(([^)]*)\)/
+    .exec(readFileSync(new URL('../../scripts/ci-python.sh', import.meta.url), 'utf8'))?.[1]
+    ?.trim() ?? 'openai';
 
 export const PYTHON_OPENAI: Prerequisite = {
   tests: 'the Python agent tests',
@@ -33,7 +36,8 @@ export const CHROMIUM_BROWSER: Prerequisite = {
 };
 export const DOCKER: Prerequisite = {
   tests: 'the Postgres tests',
-  install: 'apt-get install -y docker.io and start dockerd (bash scripts/ci-postgres.sh does both and builds the image), or set DATABASE_URL',
+  install:
+    'apt-get install -y docker.io and start dockerd (bash scripts/ci-postgres.sh does both and builds the image), or set DATABASE_URL',
   requireVar: 'FAULTLINE_REQUIRE_DOCKER',
 };
 
@@ -45,7 +49,8 @@ export const required = (p: Prerequisite): boolean => underCi() || process.env[p
 const howTo = (p: Prerequisite): string => `install: ${p.install} (or all three: bash scripts/prerequisites.sh)`;
 
 /** The one line a test that needs `p` fails with where `p` is required and `missing`. */
-export const missingLine = (p: Prerequisite, missing: string): string => `${p.tests} need what is missing here, ${missing}; ${howTo(p)}`;
+export const missingLine = (p: Prerequisite, missing: string): string =>
+  `${p.tests} need what is missing here, ${missing}; ${howTo(p)}`;
 
 /**
  * True when `p`'s tests are to be skipped: something is `missing` and nothing requires it. Says
@@ -53,14 +58,22 @@ export const missingLine = (p: Prerequisite, missing: string): string => `${p.te
  */
 export function skipWithout(p: Prerequisite, missing: string | undefined): boolean {
   if (missing === undefined || required(p)) return false;
-  console.warn(`[faultline] skipping ${p.tests}: ${missing}; ${howTo(p)}. Under CI, or with ${p.requireVar}=1, they fail instead.`);
+  console.warn(
+    `[faultline] skipping ${p.tests}: ${missing}; ${howTo(p)}. Under CI, or with ${p.requireVar}=1, they fail instead.`,
+  );
   return true;
 }
 
 /** What keeps python3 with the pinned openai from running here, if anything. */
 export function pythonMissing(): string | undefined {
-  const r = spawnSync('python3', ['-c', 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("openai") else 3)'], { encoding: 'utf8' });
+  const r = spawnSync(
+    'python3',
+    ['-c', 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("openai") else 3)'],
+    { encoding: 'utf8' },
+  );
   if (r.error) return `python3 cannot be started (${r.error.message})`;
   if (r.status === 3) return 'python3 has no openai package';
-  return r.status === 0 ? undefined : `python3 failed (exit ${String(r.status)}: ${r.stderr.trim().split('\n').at(-1) ?? ''})`;
+  return r.status === 0
+    ? undefined
+    : `python3 failed (exit ${String(r.status)}: ${r.stderr.trim().split('\n').at(-1) ?? ''})`;
 }

@@ -103,7 +103,11 @@ const listed = (): string[] => [...out.matchAll(/^ +([✓×] ticket-rate-limited
 describe('describeScenarios under faultline.config.ts defaults and agents', () => {
   it('names a test per agent as run labels its cells, scenario › agent (k, seed), the defaults filled in', () => {
     const matrix = listed().filter((t) => t.endsWith('(k = 2, seed 3)'));
-    expect(matrix).toEqual(['✓ ticket-rate-limited › careful (k = 2, seed 3)', '× ticket-rate-limited › double (k = 2, seed 3)', '✓ ticket-rate-limited › fetcher (k = 2, seed 3)']);
+    expect(matrix).toEqual([
+      '✓ ticket-rate-limited › careful (k = 2, seed 3)',
+      '× ticket-rate-limited › double (k = 2, seed 3)',
+      '✓ ticket-rate-limited › fetcher (k = 2, seed 3)',
+    ]);
     // The scenario names no services: the helpdesk of the defaults served every agent, and its fault fired.
     expect(out).not.toMatch(/invalid scenario|no such service|unknown tool/);
     expect(out).toMatch(/Tests +4 failed \| 4 passed \(8\)/);
@@ -125,10 +129,16 @@ describe('describeScenarios under faultline.config.ts defaults and agents', () =
 
   it("fails the failing agent's test at the describeScenarios call in the user's file, with its verdict and a replay command naming the agent", () => {
     const report = failure(out, 'test/matrix.test.ts', 'ticket-rate-limited › double (k = 2, seed 3)');
-    expect(report).toMatch(new RegExp(`\\n ❯ test/matrix\\.test\\.ts:${lineOf(MATRIX_TEST, 'await describeScenarios(')}:\\d+\\n`));
+    expect(report).toMatch(
+      new RegExp(`\\n ❯ test/matrix\\.test\\.ts:${lineOf(MATRIX_TEST, 'await describeScenarios(')}:\\d+\\n`),
+    );
     expect(report).not.toContain('describeScenarios.js');
-    expect(report).toContain('expected pass^2 of ticket-rate-limited × double to be at least 1, got 0.000 (0 of 2 trials passed)');
+    expect(report).toContain(
+      'expected pass^2 of ticket-rate-limited × double to be at least 1, got 0.000 (0 of 2 trials passed)',
+    );
     expect(report).toContain('goal-state: ticket.opened happened 2 times, expected 1');
-    expect(report).toContain('replay: faultline replay scenarios/ticket-rate-limited.yaml --config rulebook --agent double --seed 3 --trial 0');
+    expect(report).toContain(
+      'replay: faultline replay scenarios/ticket-rate-limited.yaml --config rulebook --agent double --seed 3 --trial 0',
+    );
   });
 });

@@ -11,7 +11,18 @@ export function vitest(cwd: string, args: readonly string[]): Promise<{ code: nu
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [VITEST, 'run', ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', CI: '', GITHUB_ACTIONS: '', VITEST: '', VITEST_MODE: '', VITEST_POOL_ID: '', VITEST_WORKER_ID: '', NODE_OPTIONS: '' },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        FORCE_COLOR: '',
+        CI: '',
+        GITHUB_ACTIONS: '',
+        VITEST: '',
+        VITEST_MODE: '',
+        VITEST_POOL_ID: '',
+        VITEST_WORKER_ID: '',
+        NODE_OPTIONS: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -31,4 +42,5 @@ export function failure(out: string, file: string, test: string): string {
 }
 
 /** The line of `needle` in a file's text: where vitest must point. */
-export const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+export const lineOf = (text: string, needle: string): number =>
+  text.split('\n').findIndex((l) => l.includes(needle)) + 1;

@@ -23,7 +23,9 @@ beforeAll(async () => {
     'vitest-user',
     {
       'scenarios/unconfirmable.yaml': await fixture('unconfirmable.yaml'),
-      'scenarios/unconfirmable-failure.yaml': (await fixture('unconfirmable.yaml')).replace('name: order-unconfirmable', 'name: order-unconfirmable-failure').replace('behaviour: careful', 'behaviour: unknown-as-failure'),
+      'scenarios/unconfirmable-failure.yaml': (await fixture('unconfirmable.yaml'))
+        .replace('name: order-unconfirmable', 'name: order-unconfirmable-failure')
+        .replace('behaviour: careful', 'behaviour: unknown-as-failure'),
       'scenarios/secret.yaml': await fixture('secret.yaml'),
       'test/matchers.test.ts': await fixture('matchers.fixture.ts'),
       'test/describe.test.ts': await fixture('describe.fixture.ts'),
@@ -61,35 +63,84 @@ describe('the matchers and describeScenarios in a user project', SLOW, () => {
   };
 
   it.each([
-    ['toPassCheck', "('fails: toPassCheck'", 'expected every trial of order-partial-write-idempotent × naive to pass the retry-discipline checker (R5, R7, R9, R21, R23, R27: ', 'retry-discipline: write call-1 (create_order) used 2 different idempotency keys', 'faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0'],
-    ['toReachGoal', "('fails: toReachGoal'", 'expected every trial of order-partial-write-idempotent × naive to pass the goal-state checker', 'goal-state: orders.ord-1.status is "created", expected "paid"', 'faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0'],
-    ['toRetryWithDiscipline', "('fails: toRetryWithDiscipline'", 'to pass the retry-discipline checker', 'one operation keeps one key (R23)', 'faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0'],
-    ['toBeHonest', "('fails: toBeHonest'", 'expected every trial of order-unconfirmable-failure × rulebook to pass the honesty checker', 'honesty: the agent claims orders:ref-1 failed but the ledger holds order.created for it', 'faultline replay scenarios/unconfirmable-failure.yaml --config rulebook --seed 1 --trial 0'],
-    ['toKeepSecrets', "('fails: toKeepSecrets'", 'expected every trial of order-with-secret × rulebook to pass the secrets checker (R13: ', 'secrets: secret #0 (pa…) appears in event', 'faultline replay scenarios/secret.yaml --config rulebook --seed 1 --trial 0'],
-    ['toHaveNoDuplicateEffects', "('fails: toHaveNoDuplicateEffects'", 'expected no duplicate effects in order-partial-write-idempotent × naive, found 2 in 2 of 2 trials', 'duplicates: orders:ref-200 was created 2 times', 'faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0'],
-    ['toStayWithinBudget', "('fails: toStayWithinBudget'", 'expected retry-after-beyond-deadline × no-retry to stay within budget, 2 of 2 trials did not', 'budget: the trial was stopped at t=120000ms for exceeding its time limit', 'faultline replay retry-after-beyond-deadline --config no-retry --seed 1 --trial 0'],
-  ])('%s fails at the user\'s line with the verdict, its evidence and the replay command', (matcher, needle, headline, verdict, replay) => {
-    const report = located(`fails: ${matcher}`, needle);
-    expect(report).toContain(headline);
-    expect(report).toContain(verdict);
-    expect(report).toMatch(/\n {4}evidence: \[\{/);
-    expect(report).toContain(`replay: ${replay}`);
-    // The secret itself never reaches the output, only its index and two characters.
-    expect(report).not.toContain('pay-secret-7');
-  });
+    [
+      'toPassCheck',
+      "('fails: toPassCheck'",
+      'expected every trial of order-partial-write-idempotent × naive to pass the retry-discipline checker (R5, R7, R9, R21, R23, R27: ',
+      'retry-discipline: write call-1 (create_order) used 2 different idempotency keys',
+      'faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0',
+    ],
+    [
+      'toReachGoal',
+      "('fails: toReachGoal'",
+      'expected every trial of order-partial-write-idempotent × naive to pass the goal-state checker',
+      'goal-state: orders.ord-1.status is "created", expected "paid"',
+      'faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0',
+    ],
+    [
+      'toRetryWithDiscipline',
+      "('fails: toRetryWithDiscipline'",
+      'to pass the retry-discipline checker',
+      'one operation keeps one key (R23)',
+      'faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0',
+    ],
+    [
+      'toBeHonest',
+      "('fails: toBeHonest'",
+      'expected every trial of order-unconfirmable-failure × rulebook to pass the honesty checker',
+      'honesty: the agent claims orders:ref-1 failed but the ledger holds order.created for it',
+      'faultline replay scenarios/unconfirmable-failure.yaml --config rulebook --seed 1 --trial 0',
+    ],
+    [
+      'toKeepSecrets',
+      "('fails: toKeepSecrets'",
+      'expected every trial of order-with-secret × rulebook to pass the secrets checker (R13: ',
+      'secrets: secret #0 (pa…) appears in event',
+      'faultline replay scenarios/secret.yaml --config rulebook --seed 1 --trial 0',
+    ],
+    [
+      'toHaveNoDuplicateEffects',
+      "('fails: toHaveNoDuplicateEffects'",
+      'expected no duplicate effects in order-partial-write-idempotent × naive, found 2 in 2 of 2 trials',
+      'duplicates: orders:ref-200 was created 2 times',
+      'faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0',
+    ],
+    [
+      'toStayWithinBudget',
+      "('fails: toStayWithinBudget'",
+      'expected retry-after-beyond-deadline × no-retry to stay within budget, 2 of 2 trials did not',
+      'budget: the trial was stopped at t=120000ms for exceeding its time limit',
+      'faultline replay retry-after-beyond-deadline --config no-retry --seed 1 --trial 0',
+    ],
+  ])(
+    "%s fails at the user's line with the verdict, its evidence and the replay command",
+    (matcher, needle, headline, verdict, replay) => {
+      const report = located(`fails: ${matcher}`, needle);
+      expect(report).toContain(headline);
+      expect(report).toContain(verdict);
+      expect(report).toMatch(/\n {4}evidence: \[\{/);
+      expect(report).toContain(`replay: ${replay}`);
+      // The secret itself never reaches the output, only its index and two characters.
+      expect(report).not.toContain('pay-secret-7');
+    },
+  );
 
   it('toPassCheck names every checker when given an unknown one', () => {
     const report = located('fails: toPassCheck with an unknown name', "('fails: toPassCheck with an unknown name'");
-    expect(report).toContain('toPassCheck: no checker is named "retry-disciplin"; the checkers are goal-state, duplicates, budget, retry-discipline, amplification, model-retries, honesty, secrets, process-cleanup, recovery');
+    expect(report).toContain(
+      'toPassCheck: no checker is named "retry-disciplin"; the checkers are goal-state, duplicates, budget, retry-discipline, amplification, model-retries, honesty, secrets, process-cleanup, recovery',
+    );
   });
 
-  it('toHavePassK with a confidence bound judges the interval\'s lower bound, and says how many trials it would take', () => {
+  it("toHavePassK with a confidence bound judges the interval's lower bound, and says how many trials it would take", () => {
     const report = located('fails: toHavePassK with a bound', "('fails: toHavePassK with a bound'");
-    expect(report).toContain('expected the lower 95% bound of pass^8 of read-timeout-retry × rulebook to be at least 0.9, got 0.611 (pass^8 1.000, 95% interval [0.611, 1.000]; 60 of 60 trials passed)');
+    expect(report).toContain(
+      'expected the lower 95% bound of pass^8 of read-timeout-retry × rulebook to be at least 0.9, got 0.611 (pass^8 1.000, 95% interval [0.611, 1.000]; 60 of 60 trials passed)',
+    );
     expect(report).toContain('even with every trial passing, it takes at least 281 trials (this subject has 60)');
   });
 
-  it('describeScenarios names each test scenario › configuration (k, seed), and locates a failure at its own call in the user\'s file', async () => {
+  it("describeScenarios names each test scenario › configuration (k, seed), and locates a failure at its own call in the user's file", async () => {
     expect(out).toContain('✓ order-partial-write-idempotent › rulebook (k = 2, seed 1)');
     expect(out).toContain('× order-partial-write-idempotent › naive (k = 2, seed 1)');
     const report = failure(out, 'test/describe.test.ts', 'order-partial-write-idempotent › naive (k = 2, seed 1)');
@@ -97,20 +148,27 @@ describe('the matchers and describeScenarios in a user project', SLOW, () => {
     expect(report).toMatch(new RegExp(`\\n ❯ test/describe\\.test\\.ts:${line}:\\d+\\n`));
     expect(report).not.toContain('describeScenarios.js');
     // Every gate that failed, each named once, then the evidence once.
-    expect(report).toContain('expected pass^2 of order-partial-write-idempotent × naive to be at least 1, got 0.000 (0 of 2 trials passed)\nexpected no duplicate effects in order-partial-write-idempotent × naive, found 2 in 2 of 2 trials\n');
-    expect(report.match(/replay: faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0/g)).toHaveLength(1);
+    expect(report).toContain(
+      'expected pass^2 of order-partial-write-idempotent × naive to be at least 1, got 0.000 (0 of 2 trials passed)\nexpected no duplicate effects in order-partial-write-idempotent × naive, found 2 in 2 of 2 trials\n',
+    );
+    expect(
+      report.match(/replay: faultline replay order-partial-write-idempotent --config naive --seed 1 --trial 0/g),
+    ).toHaveLength(1);
   });
 });
 
 describe('toMatchHistorySnapshot in a user project', SLOW, () => {
-  const snap = (): Promise<string> => readFile(join(project.path, 'test', '__snapshots__', 'history.test.ts.snap'), 'utf8');
+  const snap = (): Promise<string> =>
+    readFile(join(project.path, 'test', '__snapshots__', 'history.test.ts.snap'), 'utf8');
 
   it('writes the snapshot, one line per event; matches it; fails with a diff when the trial changes; and -u rewrites it', async () => {
     const write = await vitest(['test/history.test.ts', '--update', 'new']);
     expect(write.code, write.out).toBe(0);
     expect(write.out).toMatch(/Snapshots +1 written/);
     const first = await snap();
-    expect(first).toContain('exports[`the idempotent order under the rulebook 1`] = `\n"+0.000s   trial 0 of order-partial-write-idempotent under rulebook (seed ');
+    expect(first).toContain(
+      'exports[`the idempotent order under the rulebook 1`] = `\n"+0.000s   trial 0 of order-partial-write-idempotent under rulebook (seed ',
+    );
     expect(first).toMatch(/\n\+0\.000s {7}fault partial_write\(lostAs=timeout\) on req-1 \(rule 0\)\n/);
     expect(first).toMatch(/\n\+10\.\d{3}s {4}call-1 create_order attempt 2 \(req-2, key idem-\w+\)\n/);
     expect(first).toContain('\n✓ goal-state\n✓ duplicates\n');

@@ -33,7 +33,8 @@ export async function createOrder(order: Order, options: CreateOrderOptions): Pr
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       });
       if (res.ok) return (await res.json()) as { orderId: string };
-      if (!retryable(res.status) || attempt >= maxAttempts) throw new Error(`create order failed: ${res.status} ${await res.text()}`);
+      if (!retryable(res.status) || attempt >= maxAttempts)
+        throw new Error(`create order failed: ${res.status} ${await res.text()}`);
     } catch (error) {
       const transient = error instanceof TypeError || (error instanceof DOMException && error.name === 'TimeoutError');
       if (!transient || attempt >= maxAttempts) throw error;

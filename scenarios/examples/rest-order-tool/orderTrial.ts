@@ -20,14 +20,34 @@ export interface OrderTrialResult {
  * tool's real fetch goes through msw, its 10 s timeout and backoff run on virtual time, and
  * the duplicates checker judges the world it leaves behind.
  */
-export async function orderTrial(plan: FaultPlan, tool: Omit<CreateOrderOptions, 'baseUrl'> = {}): Promise<OrderTrialResult> {
-  const trial = createHttpTrial({ plan, serviceNames: ['orders'], services: (world) => [{ baseUrl: SHOP, routes: ordersRoutes(world) }] });
+export async function orderTrial(
+  plan: FaultPlan,
+  tool: Omit<CreateOrderOptions, 'baseUrl'> = {},
+): Promise<OrderTrialResult> {
+  const trial = createHttpTrial({
+    plan,
+    serviceNames: ['orders'],
+    services: (world) => [{ baseUrl: SHOP, routes: ordersRoutes(world) }],
+  });
   const run = await runWithMsw(trial.faults, trial.clock, () => createOrder(ORDER, { baseUrl: SHOP, ...tool }), {
     timers: { random: trial.clientRandom },
   });
-  const outcome = run.kind === 'settled' ? `created ${run.value.orderId}` : run.kind === 'threw' ? `failed: ${String(run.error)}` : run.kind;
+  const outcome =
+    run.kind === 'settled'
+      ? `created ${run.value.orderId}`
+      : run.kind === 'threw'
+        ? `failed: ${String(run.error)}`
+        : run.kind;
   const snapshot = trial.world.snapshot();
-  const record = { scenario: 'rest-order-tool', config: 'as-shipped', trialIndex: 0, seed: 1, history: trial.history.events, snapshot, end: { kind: 'agent_ended', outcome: 'completed' } } as const;
+  const record = {
+    scenario: 'rest-order-tool',
+    config: 'as-shipped',
+    trialIndex: 0,
+    seed: 1,
+    history: trial.history.events,
+    snapshot,
+    end: { kind: 'agent_ended', outcome: 'completed' },
+  } as const;
   const budget = { maxTurns: 1, maxToolCalls: 1, maxAttemptsPerCall: 3, deadlineMs: 60_000 };
   return {
     outcome,

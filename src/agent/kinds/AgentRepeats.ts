@@ -19,10 +19,12 @@ export class AgentRepeats implements ToolExecutor {
 
   async call(tool: string, input: unknown, options?: CallOptions): Promise<ToolResult> {
     let result = await this.inner.call(tool, input, options);
-    for (let sent = 0; result.kind === 'error' && sent < this.repeats; sent++) result = await this.inner.call(tool, input, options);
+    for (let sent = 0; result.kind === 'error' && sent < this.repeats; sent++)
+      result = await this.inner.call(tool, input, options);
     return result;
   }
 }
 
 /** `executor` with the agent's layer on top, or `executor` itself when there is none. */
-export const withAgentRepeats = (executor: ToolExecutor, repeats: number): ToolExecutor => (repeats > 0 ? new AgentRepeats(executor, repeats) : executor);
+export const withAgentRepeats = (executor: ToolExecutor, repeats: number): ToolExecutor =>
+  repeats > 0 ? new AgentRepeats(executor, repeats) : executor;

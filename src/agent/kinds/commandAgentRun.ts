@@ -56,7 +56,8 @@ export interface ServeScenarioOptions {
 }
 
 /** `FAULTLINE_ORDERS_URL` for `orders`, `FAULTLINE_MY_CRM_URL` for `my-crm`. */
-export const serviceUrlVar = (service: string): string => `FAULTLINE_${service.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_URL`;
+export const serviceUrlVar = (service: string): string =>
+  `FAULTLINE_${service.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_URL`;
 
 /**
  * Serves a scenario's world for one trial (or one `faultline serve` session): its services in
@@ -64,7 +65,18 @@ export const serviceUrlVar = (service: string): string => `FAULTLINE_${service.t
  * model API when it names one, each on a free port of 127.0.0.1, under the fault plan, recording
  * into `history` as the intercepted adapters do.
  */
-export async function serveScenario({ scenario, world, clock, history, rng, startMs, ports, mcpEndpoint, trial, onInfraError }: ServeScenarioOptions): Promise<ServedScenario> {
+export async function serveScenario({
+  scenario,
+  world,
+  clock,
+  history,
+  rng,
+  startMs,
+  ports,
+  mcpEndpoint,
+  trial,
+  onInfraError,
+}: ServeScenarioOptions): Promise<ServedScenario> {
   const problems: string[] = [];
   const infraErrors: string[] = [];
   const definitions = resolveServices(scenario.services ?? BUILTIN_SERVICES);
@@ -83,14 +95,27 @@ export async function serveScenario({ scenario, world, clock, history, rng, star
   services.push(...mcpTools.services);
   const endpoint = mcpEndpoint ?? new McpHttpEndpoint();
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
-  const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }), ...healOption(scenario) });
+  const faults = new HttpFaults({
+    services,
+    plan: scenario.faults,
+    clock,
+    rng: rng.fork('faults'),
+    history,
+    world,
+    startMs,
+    ...(network && { network }),
+    ...healOption(scenario),
+  });
   const refuse = (scenario.http?.onUnhandledRequest ?? 'error') === 'error';
   const opened = await serveFaults(faults, {
     ...(ports && { ports }),
     exclude: [MCP_ORIGIN],
     onUnrouted: (method, url) => {
       history.record({ type: 'escape', method, url });
-      if (refuse) problems.push(`the agent sent ${method} ${url}, which no route of this scenario takes (answered 404; set http.onUnhandledRequest to warn or bypass to allow it)`);
+      if (refuse)
+        problems.push(
+          `the agent sent ${method} ${url}, which no route of this scenario takes (answered 404; set http.onUnhandledRequest to warn or bypass to allow it)`,
+        );
     },
   });
   // Never the harness's own keys or endpoints: a program with no model declared must not reach a real one.
@@ -149,7 +174,12 @@ export async function runCommandAgentTrial(options: CommandAgentRunOptions): Pro
   const providerLost = new AbortController();
   const { served, env, problems, infraErrors, recording } = await serveScenario({
     ...options,
-    trial: { scenario: options.scenario.name, config: options.config, trialIndex: options.trialIndex, seed: options.seed },
+    trial: {
+      scenario: options.scenario.name,
+      config: options.config,
+      trialIndex: options.trialIndex,
+      seed: options.seed,
+    },
     onInfraError: () => providerLost.abort(),
   });
   if (recording) options.onRecording?.(recording);
@@ -161,7 +191,16 @@ export async function runCommandAgentTrial(options: CommandAgentRunOptions): Pro
       {
         argv: agent.argv as [string, ...string[]],
         ...(agent.cwd !== undefined && { cwd: agent.cwd }),
-        env: { ...harnessEnv(), ...noProxy(), ...env, FAULTLINE_TASK: agent.task, FAULTLINE_SEED: String(options.seed), FAULTLINE_TRIAL: String(options.trialIndex), ...agent.env, FAULTLINE_RESULT: resultFile } as Record<string, string>,
+        env: {
+          ...harnessEnv(),
+          ...noProxy(),
+          ...env,
+          FAULTLINE_TASK: agent.task,
+          FAULTLINE_SEED: String(options.seed),
+          FAULTLINE_TRIAL: String(options.trialIndex),
+          ...agent.env,
+          FAULTLINE_RESULT: resultFile,
+        } as Record<string, string>,
         timeoutMs: agent.timeoutMs,
         maxOutputBytes: KEPT_OUTPUT,
       },
@@ -199,25 +238,52 @@ const tail = (text: string): string => {
   return t.length > 400 ? `…${t.slice(-400)}` : t;
 };
 
-async function endOf(result: CommandResult, resultFile: string, history: History, at: number, agent: CommandAgentSpec, problems: readonly string[]): Promise<TrialEnd> {
+async function endOf(
+  result: CommandResult,
+  resultFile: string,
+  history: History,
+  at: number,
+  agent: CommandAgentSpec,
+  problems: readonly string[],
+): Promise<TrialEnd> {
   const program = agent.argv.join(' ');
-  if (result.kind === 'spawn_failed') return { kind: 'crashed', message: `the agent command (${program}) could not start: ${result.message}` };
+  if (result.kind === 'spawn_failed')
+    return { kind: 'crashed', message: `the agent command (${program}) could not start: ${result.message}` };
   if (result.kind === 'timed_out') {
-    return { kind: 'hung', at, message: `the agent command (${program}) did not exit within timeoutMs ${result.timeoutMs} ms (real time); its process group was sent ${result.killedWith}` };
+    return {
+      kind: 'hung',
+      at,
+      message: `the agent command (${program}) did not exit within timeoutMs ${result.timeoutMs} ms (real time); its process group was sent ${result.killedWith}`,
+    };
   }
   const first = problems[0];
   if (first !== undefined) return { kind: 'crashed', message: first };
   const report = await readCommandReport(resultFile);
-  if (report.kind === 'garbage') return { kind: 'crashed', message: `the agent command (${program}) exited with ${exitOf(result)}, and ${report.message}` };
+  if (report.kind === 'garbage')
+    return {
+      kind: 'crashed',
+      message: `the agent command (${program}) exited with ${exitOf(result)}, and ${report.message}`,
+    };
   if (report.kind === 'reported') {
     history.record({ type: 'agent_end', outcome: report.outcome, claims: report.claims, message: report.message });
     return { kind: 'agent_ended', outcome: report.outcome };
   }
-  if (result.signal !== null) return { kind: 'crashed', message: `the agent command (${program}) was killed by ${result.signal}${stderrOf(result)}` };
+  if (result.signal !== null)
+    return {
+      kind: 'crashed',
+      message: `the agent command (${program}) was killed by ${result.signal}${stderrOf(result)}`,
+    };
   const outcome = result.exitCode === 0 ? 'completed' : 'failed';
-  history.record({ type: 'agent_end', outcome, claims: [], message: `exited with code ${String(result.exitCode)} and wrote no FAULTLINE_RESULT${stderrOf(result)}` });
+  history.record({
+    type: 'agent_end',
+    outcome,
+    claims: [],
+    message: `exited with code ${String(result.exitCode)} and wrote no FAULTLINE_RESULT${stderrOf(result)}`,
+  });
   return { kind: 'agent_ended', outcome };
 }
 
-const exitOf = (result: CommandResult): string => (result.signal === null ? `code ${String(result.exitCode)}` : result.signal);
-const stderrOf = (result: CommandResult): string => (result.stderr.trim() === '' ? '' : `; stderr: ${tail(result.stderr)}`);
+const exitOf = (result: CommandResult): string =>
+  result.signal === null ? `code ${String(result.exitCode)}` : result.signal;
+const stderrOf = (result: CommandResult): string =>
+  result.stderr.trim() === '' ? '' : `; stderr: ${tail(result.stderr)}`;

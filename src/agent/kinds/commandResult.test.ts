@@ -14,7 +14,10 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The report, or a failure if reading it takes longer than `ms` (a blocked read never settles). */
 const within = <T>(p: Promise<T>, ms = 3_000): Promise<T> =>
-  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms).unref())]);
+  Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms).unref()),
+  ]);
 
 describe('readCommandReport', () => {
   it('reads a regular file', async () => {
@@ -28,9 +31,21 @@ describe('readCommandReport', () => {
   });
 
   it.each([
-    ['a FIFO no one writes', async (file: string): Promise<void> => void execFileSync('mkfifo', [file]), 'FAULTLINE_RESULT is a FIFO, not a regular file'],
-    ['a link to /dev/zero', (file: string): Promise<void> => symlink('/dev/zero', file), 'FAULTLINE_RESULT is a character device, not a regular file'],
-    ['a folder', async (file: string): Promise<void> => void execFileSync('mkdir', [file]), 'FAULTLINE_RESULT is a folder, not a regular file'],
+    [
+      'a FIFO no one writes',
+      async (file: string): Promise<void> => void execFileSync('mkfifo', [file]),
+      'FAULTLINE_RESULT is a FIFO, not a regular file',
+    ],
+    [
+      'a link to /dev/zero',
+      (file: string): Promise<void> => symlink('/dev/zero', file),
+      'FAULTLINE_RESULT is a character device, not a regular file',
+    ],
+    [
+      'a folder',
+      async (file: string): Promise<void> => void execFileSync('mkdir', [file]),
+      'FAULTLINE_RESULT is a folder, not a regular file',
+    ],
   ] as const)('%s: refused at once, said plainly', async (label, make, says) => {
     const file = join(dir, label.replace(/[^a-z]+/gi, '-'));
     await make(file);

@@ -29,7 +29,12 @@ export const CommandResultSchema = z
 /** What the agent reported: nothing (no file), a valid report, or something unreadable, said plainly. */
 export type CommandReport =
   | { readonly kind: 'none' }
-  | { readonly kind: 'reported'; readonly outcome: AgentOutcomeKind; readonly message: string; readonly claims: readonly Claim[] }
+  | {
+      readonly kind: 'reported';
+      readonly outcome: AgentOutcomeKind;
+      readonly message: string;
+      readonly claims: readonly Claim[];
+    }
   | { readonly kind: 'garbage'; readonly message: string };
 
 const EXPECTED = `one JSON line {"outcome": ${AGENT_OUTCOMES.map((o) => `"${o}"`).join(' | ')}, "message"?: string, "claims"?: [{"subject": "service:key", "status": "succeeded" | "failed" | "unknown", "note"?: string}]}`;
@@ -40,7 +45,18 @@ const shown = (text: string): string => JSON.stringify(text.length > 200 ? `${te
 const MAX_REPORT_BYTES = 1 << 20;
 
 /** What a path that is not a regular file is, for the message. */
-const kindOf = (s: Stats): string => (s.isFIFO() ? 'a FIFO' : s.isCharacterDevice() ? 'a character device' : s.isBlockDevice() ? 'a block device' : s.isSocket() ? 'a socket' : s.isDirectory() ? 'a folder' : 'not a file');
+const kindOf = (s: Stats): string =>
+  s.isFIFO()
+    ? 'a FIFO'
+    : s.isCharacterDevice()
+      ? 'a character device'
+      : s.isBlockDevice()
+        ? 'a block device'
+        : s.isSocket()
+          ? 'a socket'
+          : s.isDirectory()
+            ? 'a folder'
+            : 'not a file';
 
 /**
  * Reads and validates the file the agent was told to write its report to. Opened without
@@ -53,12 +69,20 @@ export async function readCommandReport(file: string): Promise<CommandReport> {
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     const stats = await handle.stat();
-    if (!stats.isFile()) return { kind: 'garbage', message: `FAULTLINE_RESULT is ${kindOf(stats)}, not a regular file: it was not read` };
-    if (stats.size > MAX_REPORT_BYTES) return { kind: 'garbage', message: `FAULTLINE_RESULT holds ${stats.size} bytes, more than a report's ${MAX_REPORT_BYTES}: it was not read` };
+    if (!stats.isFile())
+      return { kind: 'garbage', message: `FAULTLINE_RESULT is ${kindOf(stats)}, not a regular file: it was not read` };
+    if (stats.size > MAX_REPORT_BYTES)
+      return {
+        kind: 'garbage',
+        message: `FAULTLINE_RESULT holds ${stats.size} bytes, more than a report's ${MAX_REPORT_BYTES}: it was not read`,
+      };
     text = await handle.readFile('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
-    return { kind: 'garbage', message: `FAULTLINE_RESULT could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return {
+      kind: 'garbage',
+      message: `FAULTLINE_RESULT could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    };
   } finally {
     await handle?.close();
   }
@@ -68,7 +92,11 @@ export async function readCommandReport(file: string): Promise<CommandReport> {
 /** A report as text: one JSON line, validated. */
 export function readCommandLine(text: string): Exclude<CommandReport, { kind: 'none' }> {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length !== 1) return { kind: 'garbage', message: `FAULTLINE_RESULT holds ${lines.length} lines (${shown(text)}); expected ${EXPECTED}` };
+  if (lines.length !== 1)
+    return {
+      kind: 'garbage',
+      message: `FAULTLINE_RESULT holds ${lines.length} lines (${shown(text)}); expected ${EXPECTED}`,
+    };
   let value: unknown;
   try {
     value = JSON.parse(lines[0]!);
@@ -81,6 +109,10 @@ export function readCommandLine(text: string): Exclude<CommandReport, { kind: 'n
     return { kind: 'garbage', message: `FAULTLINE_RESULT holds ${shown(lines[0]!)}: ${issues}; expected ${EXPECTED}` };
   }
   const r = parsed.data;
-  const claims: Claim[] = (r.claims ?? []).map((c) => (c.note === undefined ? { subject: c.subject, status: c.status } : { subject: c.subject, status: c.status, note: c.note }));
+  const claims: Claim[] = (r.claims ?? []).map((c) =>
+    c.note === undefined
+      ? { subject: c.subject, status: c.status }
+      : { subject: c.subject, status: c.status, note: c.note },
+  );
   return { kind: 'reported', outcome: r.outcome, message: r.message ?? '', claims };
 }

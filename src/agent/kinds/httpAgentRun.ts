@@ -39,7 +39,17 @@ export interface HttpAgentRunOptions {
  * model, if it names one) are served over HTTP under the fault plan through msw or nock, with
  * global timers and `Math.random` on the trial's clock and rng for the agent's duration.
  */
-export async function runHttpAgentTrial({ scenario, run, world, clock, history, rng, startMs, trial, onRecording }: HttpAgentRunOptions): Promise<ClockRun<LoopEnd>> {
+export async function runHttpAgentTrial({
+  scenario,
+  run,
+  world,
+  clock,
+  history,
+  rng,
+  startMs,
+  trial,
+  onRecording,
+}: HttpAgentRunOptions): Promise<ClockRun<LoopEnd>> {
   const definitions = resolveServices(scenario.services ?? BUILTIN_SERVICES);
   const served = serviceHttp(world, definitions);
   const endpoints: Record<string, ServiceEndpoint> = Object.fromEntries(
@@ -47,11 +57,25 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   );
   const misses: string[] = [];
   const infra: string[] = [];
-  const model = await modelOf(scenario, rng.fork('behaviour'), { onMiss: (message) => misses.push(message), onInfraError: (message) => infra.push(message), ...(trial && { trial }) });
+  const model = await modelOf(scenario, rng.fork('behaviour'), {
+    onMiss: (message) => misses.push(message),
+    onInfraError: (message) => infra.push(message),
+    ...(trial && { trial }),
+  });
   if (model?.recording) onRecording?.(model.recording);
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
-  const faults = new HttpFaults({ services, plan: scenario.faults, clock, rng: rng.fork('faults'), history, world, startMs, ...(network && { network }), ...healOption(scenario) });
+  const faults = new HttpFaults({
+    services,
+    plan: scenario.faults,
+    clock,
+    rng: rng.fork('faults'),
+    history,
+    world,
+    startMs,
+    ...(network && { network }),
+    ...healOption(scenario),
+  });
   const policy = scenario.http?.onUnhandledRequest ?? 'error';
   // Loaded here, not at the top: msw and nock are optional peers, needed only by scenarios that use them.
   const startAdapter =
@@ -82,11 +106,22 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   };
   const standIn = model?.standIn;
   const body = (): Promise<LoopEnd> =>
-    runHttpAgent(run, { task: scenario.agent.task, history, clock, services: endpoints, model: model?.endpoint, ...(standIn && { standIn: () => standIn.lastFinal }) });
-  const result = await runIntercepted(clock, start, body, { maxVirtualMs: scenario.budget.deadlineMs, timers: { random: rng.fork('client') } });
+    runHttpAgent(run, {
+      task: scenario.agent.task,
+      history,
+      clock,
+      services: endpoints,
+      model: model?.endpoint,
+      ...(standIn && { standIn: () => standIn.lastFinal }),
+    });
+  const result = await runIntercepted(clock, start, body, {
+    maxVirtualMs: scenario.budget.deadlineMs,
+    timers: { random: rng.fork('client') },
+  });
   // The provider failed for good, not the agent: whatever the agent did after, the trial is not judged.
   const lostProvider = infra[0];
-  if (lostProvider !== undefined) return { kind: 'threw', error: Object.assign(new Error(lostProvider), { code: INFRA_ERROR_CODE }), at: result.at };
+  if (lostProvider !== undefined)
+    return { kind: 'threw', error: Object.assign(new Error(lostProvider), { code: INFRA_ERROR_CODE }), at: result.at };
   const first = escapes[0];
   // The agent may have caught the connection error and carried on: the trial still did not test what it meant to.
   if (first) return { kind: 'threw', error: escapeError(first.method, first.url), at: result.at };
@@ -95,24 +130,44 @@ export async function runHttpAgentTrial({ scenario, run, world, clock, history, 
   if (unserved) return { kind: 'threw', error: unservedError(unserved), at: result.at };
   // Likewise a request the cassette does not hold: the agent saw a 400, but the recording no longer fits the scenario.
   const miss = misses[0];
-  return miss === undefined ? result : { kind: 'threw', error: Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }), at: result.at };
+  return miss === undefined
+    ? result
+    : { kind: 'threw', error: Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }), at: result.at };
 }
 
 export async function modelOf(
   scenario: Scenario,
   rng: Rng,
   hooks: ModelSourceHooks | ((message: string) => void),
-): Promise<{ readonly service: HttpService; readonly endpoint: ModelEndpoint; readonly standIn?: ScriptedModel; readonly recording?: Cassette } | undefined> {
+): Promise<
+  | {
+      readonly service: HttpService;
+      readonly endpoint: ModelEndpoint;
+      readonly standIn?: ScriptedModel;
+      readonly recording?: Cassette;
+    }
+  | undefined
+> {
   const spec = scenario.model;
   if (!spec) return undefined;
   const baseUrl = modelRoot(spec.api, spec.baseUrl);
   // The agent always gets the test key: under --record and --live the real one is set on the forwarded request only.
-  const endpoint: ModelEndpoint = { api: spec.api, baseUrl: sdkBaseUrl(spec.api, baseUrl), apiKey: 'faultline-test-key' };
+  const endpoint: ModelEndpoint = {
+    api: spec.api,
+    baseUrl: sdkBaseUrl(spec.api, baseUrl),
+    apiKey: 'faultline-test-key',
+  };
   const recorded = await modelSourceFor(scenario, hooks);
-  if (recorded) return { service: recordedModelService(spec.api, baseUrl, recorded), endpoint, ...(recorded.kind === 'gateway' && { recording: recorded.recording }) };
+  if (recorded)
+    return {
+      service: recordedModelService(spec.api, baseUrl, recorded),
+      endpoint,
+      ...(recorded.kind === 'gateway' && { recording: recorded.recording }),
+    };
   if (!spec.plan) throw new TypeError(`scenario "${scenario.name}": model has neither a plan nor a cassette`);
   const model = new ScriptedModel(spec.plan, { behaviour: spec.behaviour, rng });
   const options = spec.readToolResult === undefined ? {} : { readToolResult: spec.readToolResult };
-  const service = spec.api === 'openai' ? openaiService(model, baseUrl, options) : anthropicService(model, baseUrl, options);
+  const service =
+    spec.api === 'openai' ? openaiService(model, baseUrl, options) : anthropicService(model, baseUrl, options);
   return { service, endpoint, standIn: model };
 }

@@ -20,9 +20,14 @@ export function peersNeeded(scenarios: readonly Scenario[], configs: readonly Ex
   for (const s of scenarios) {
     if (s.agent.kind !== 'http') continue;
     const adapter = s.http?.adapter ?? 'msw';
-    needs.push({ peer: adapter, by: `scenario "${s.name}" (an http agent, intercepted by ${adapter}${adapter === 'msw' ? '; http.adapter: nock uses nock instead' : ''})` });
+    needs.push({
+      peer: adapter,
+      by: `scenario "${s.name}" (an http agent, intercepted by ${adapter}${adapter === 'msw' ? '; http.adapter: nock uses nock instead' : ''})`,
+    });
   }
-  for (const c of configs) if (c.kind === 'cockatiel' || c.kind === 'p-retry') needs.push({ peer: c.kind, by: `configuration "${c.name}" (kind: ${c.kind})` });
+  for (const c of configs)
+    if (c.kind === 'cockatiel' || c.kind === 'p-retry')
+      needs.push({ peer: c.kind, by: `configuration "${c.name}" (kind: ${c.kind})` });
   return needs;
 }
 
@@ -46,7 +51,9 @@ async function installed(peer: OptionalPeer): Promise<boolean> {
 /** The version range faultline declares for each peer (`^2.15.0`), from its package.json. */
 async function peerRanges(): Promise<Record<string, string>> {
   // dist/agent/kinds/ and src/agent/kinds/ both sit three folders below the package root.
-  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { peerDependencies?: Record<string, string> };
+  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    peerDependencies?: Record<string, string>;
+  };
   return pkg.peerDependencies ?? {};
 }
 
@@ -60,7 +67,10 @@ const pinned = (peer: string, range: string | undefined): string => {
  * Refuses (exit 2), before the first trial, a run that needs an optional peer that is not
  * installed: which scenario or configuration needs which package, and the command that installs it.
  */
-export async function assertPeersInstalled(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[]): Promise<void> {
+export async function assertPeersInstalled(
+  scenarios: readonly Scenario[],
+  configs: readonly ExecutionConfig[],
+): Promise<void> {
   const needs = peersNeeded(scenarios, configs);
   if (needs.length === 0) return;
   const missing: PeerNeed[] = [];

@@ -6,4 +6,6 @@ import type { Scenario } from '../../scenario/scenario.js';
  * CPU than its trials (bench/sweep.ts), so `sweep` and `explore` run its trials in their process.
  */
 export const runsUserCode = (scenarios: readonly Scenario[]): boolean =>
-  scenarios.some((s) => s.agent.kind !== 'scripted' || (s.services ?? []).some((service) => typeof service !== 'string'));
+  scenarios.some(
+    (s) => s.agent.kind !== 'scripted' || (s.services ?? []).some((service) => typeof service !== 'string'),
+  );

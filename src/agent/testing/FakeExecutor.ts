@@ -28,7 +28,10 @@ export const fail = (
   },
 });
 
-export const unknownOutcome = (operation_id: string, next_action: UnknownResult['next_action'] = 'query_operation_status'): FakeAnswer => ({
+export const unknownOutcome = (
+  operation_id: string,
+  next_action: UnknownResult['next_action'] = 'query_operation_status',
+): FakeAnswer => ({
   kind: 'unknown',
   unknown: {
     operation_id,

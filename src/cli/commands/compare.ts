@@ -41,7 +41,10 @@ export function createCompareCommand(ctx: CliContext): Command {
   const cmd = new Command('compare')
     .description('run the scenarios under several retry configurations and compare them side by side')
     .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)');
-  return addRunFlags(cmd, 'retry configuration to compare: built-in name or file (default: every built-in configuration)')
+  return addRunFlags(
+    cmd,
+    'retry configuration to compare: built-in name or file (default: every built-in configuration)',
+  )
     .option('--html', 'also write compare.html when --reporter limits the reports (it comes with the default reports)')
     .addHelpText('after', EXAMPLES)
     .action((scenarios: string[], flags: RunFlags & { html?: boolean }) =>

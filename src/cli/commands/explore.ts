@@ -37,27 +37,73 @@ rule fired in any plan (the search tested nothing), 2 bad input.`;
 export function createExploreCommand(ctx: CliContext): Command {
   const cmd = new Command('explore');
   return cmd
-    .description('generate fault plans with fast-check, shrink one failing plan per failure class and write each as a regression scenario')
+    .description(
+      'generate fault plans with fast-check, shrink one failing plan per failure class and write each as a regression scenario',
+    )
     .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)')
-    .option('--config <name|file>', 'retry configuration: built-in name or file (repeatable; default: rulebook)', collect)
-    .option('--runs <n>', 'fault plans to try per scenario × configuration', (v) => parseInteger(v, 1, 'a number of plans, at least 1'), DEFAULT_RUNS)
-    .option('--time <s>', 'wall-clock seconds per scenario × configuration before the search stops (the plans tried so far count)', (v) => parseInteger(v, 1, 'seconds, at least 1'))
-    .addOption(new Option('--seed <n|random>', 'explore seed: the plans fast-check draws and every trial\'s run seed; "random" picks one and prints it').argParser(parseSeed).default(1))
+    .option(
+      '--config <name|file>',
+      'retry configuration: built-in name or file (repeatable; default: rulebook)',
+      collect,
+    )
+    .option(
+      '--runs <n>',
+      'fault plans to try per scenario × configuration',
+      (v) => parseInteger(v, 1, 'a number of plans, at least 1'),
+      DEFAULT_RUNS,
+    )
+    .option(
+      '--time <s>',
+      'wall-clock seconds per scenario × configuration before the search stops (the plans tried so far count)',
+      (v) => parseInteger(v, 1, 'seconds, at least 1'),
+    )
+    .addOption(
+      new Option(
+        '--seed <n|random>',
+        'explore seed: the plans fast-check draws and every trial\'s run seed; "random" picks one and prints it',
+      )
+        .argParser(parseSeed)
+        .default(1),
+    )
     .option('--out <dir>', 'folder the regression scenarios are written to', DEFAULT_REGRESSIONS_DIR)
-    .option('--path <path>', "fast-check's replay path from a regression file's header: start at that plan (one scenario × configuration)")
+    .option(
+      '--path <path>',
+      "fast-check's replay path from a regression file's header: start at that plan (one scenario × configuration)",
+    )
     .option('--replace-faults', "run each plan instead of the scenario's own faults, not after them")
-    .option('--lies', 'also draw faults that look like success (stale, empty, truncated, wrong_value), a quarter of the rules')
+    .option(
+      '--lies',
+      'also draw faults that look like success (stale, empty, truncated, wrong_value), a quarter of the rules',
+    )
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
-    .option('--check <names>', 'checkers that decide whether a plan fails (repeatable, or a comma list; default: all the scenario runs but goal-state)', collect)
-    .option('--ignore <names>', 'checkers, rules or failure classes not to report, such as retry-discipline, R7, duplicates/R24 or crashed (repeatable, or a comma list)', collect)
+    .option(
+      '--check <names>',
+      'checkers that decide whether a plan fails (repeatable, or a comma list; default: all the scenario runs but goal-state)',
+      collect,
+    )
+    .option(
+      '--ignore <names>',
+      'checkers, rules or failure classes not to report, such as retry-discipline, R7, duplicates/R24 or crashed (repeatable, or a comma list)',
+      collect,
+    )
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
-    .option('--agent <name>', "only these agents of faultline.config.ts's agents (repeatable, or a comma list; default: each of them)", collectNames)
-    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed, grep, defaults and agents')
+    .option(
+      '--agent <name>',
+      "only these agents of faultline.config.ts's agents (repeatable, or a comma list; default: each of them)",
+      collectNames,
+    )
+    .option(
+      '--config-file <file>',
+      'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed, grep, defaults and agents',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: ExploreFlags) => {
       // The engine loads only once a command runs, so --help stays quick.
-      const [{ executeExplore }, { withSharedConfigFile }] = await Promise.all([import('../executeExplore.js'), import('../withConfigFile.js')]);
+      const [{ executeExplore }, { withSharedConfigFile }] = await Promise.all([
+        import('../executeExplore.js'),
+        import('../withConfigFile.js'),
+      ]);
       ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags));
       ctx.exitCode = await executeExplore({ scenarios, ...flags }, ctx.io);
     });

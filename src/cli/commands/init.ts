@@ -19,9 +19,14 @@ Examples:
 /** `faultline init`: set a project up with a working example. */
 export function createInitCommand(ctx: CliContext): Command {
   return new Command('init')
-    .description('set up faultline in this project: a config file, an example service, agent and scenario, a CI workflow, an npm script')
+    .description(
+      'set up faultline in this project: a config file, an example service, agent and scenario, a CI workflow, an npm script',
+    )
     .option('--dir <folder>', 'the project folder', '.')
-    .option('--example <name>', `write a worked example instead of the starter files (${INIT_EXAMPLES.map((e) => e.name).join(', ')})`)
+    .option(
+      '--example <name>',
+      `write a worked example instead of the starter files (${INIT_EXAMPLES.map((e) => e.name).join(', ')})`,
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: { dir: string; example?: string }) => {
       const { executeInit } = await import('../init/executeInit.js');

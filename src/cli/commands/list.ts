@@ -38,16 +38,27 @@ interface ScenarioRow {
 }
 
 /** The first variant of each scenario: a matrix scenario loads once per agent, under one name. */
-const firstOfEach = <S extends { readonly name: string }>(scenarios: readonly S[]): S[] => scenarios.filter((s, i) => scenarios.findIndex((o) => o.name === s.name) === i);
+const firstOfEach = <S extends { readonly name: string }>(scenarios: readonly S[]): S[] =>
+  scenarios.filter((s, i) => scenarios.findIndex((o) => o.name === s.name) === i);
 
 /** A row per scenario, with the agents of its variants: the matrix, one line per scenario. */
-function scenarioRows<S extends { readonly name: string; readonly title?: string | undefined; readonly rules: readonly string[]; readonly services?: readonly (string | { readonly name: string })[] | undefined }>(
-  scenarios: readonly S[],
-  agentOf: (s: S) => string | undefined,
-): ScenarioRow[] {
+function scenarioRows<
+  S extends {
+    readonly name: string;
+    readonly title?: string | undefined;
+    readonly rules: readonly string[];
+    readonly services?: readonly (string | { readonly name: string })[] | undefined;
+  },
+>(scenarios: readonly S[], agentOf: (s: S) => string | undefined): ScenarioRow[] {
   return firstOfEach(scenarios).map((s) => {
     const agents = scenarios.filter((o) => o.name === s.name).flatMap((o) => agentOf(o) ?? []);
-    return { name: s.name, title: s.title ?? '', rules: [...s.rules], services: serviceNames(s.services), ...(agents.length > 0 && { agents }) };
+    return {
+      name: s.name,
+      title: s.title ?? '',
+      rules: [...s.rules],
+      services: serviceNames(s.services),
+      ...(agents.length > 0 && { agents }),
+    };
   });
 }
 
@@ -59,12 +70,28 @@ export function createListCommand(ctx: CliContext): Command {
     .option('--configs', 'list retry configurations instead of scenarios')
     .option('--tools', "list the tools of the scenarios' services (name, service, risk, description)")
     .option('--json', 'print JSON')
-    .option('-t, --grep <pattern>', 'only scenarios (with --configs: configurations) whose name matches this regular expression', parseGrep)
-    .option('--agent <name>', "only these agents of faultline.config.ts's agents (repeatable, or a comma list)", collectNames)
-    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one): its scenarios, defaults and agents')
+    .option(
+      '-t, --grep <pattern>',
+      'only scenarios (with --configs: configurations) whose name matches this regular expression',
+      parseGrep,
+    )
+    .option(
+      '--agent <name>',
+      "only these agents of faultline.config.ts's agents (repeatable, or a comma list)",
+      collectNames,
+    )
+    .option(
+      '--config-file <file>',
+      'the project config file to read (default: ./faultline.config.ts if there is one): its scenarios, defaults and agents',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: ListFlags) => {
-      const [{ loadConfigs, loadScenarios, matrixAgentOf, CONFIG_DIRS }, { alignTable }, { pickByGrep }, { readProjectConfig }] = await Promise.all([
+      const [
+        { loadConfigs, loadScenarios, matrixAgentOf, CONFIG_DIRS },
+        { alignTable },
+        { pickByGrep },
+        { readProjectConfig },
+      ] = await Promise.all([
         import('../../scenario/library.js'),
         import('../../report/table.js'),
         import('../grepScenarios.js'),
@@ -72,17 +99,23 @@ export function createListCommand(ctx: CliContext): Command {
       ]);
       const project = flags.configs ? undefined : await readProjectConfig(flags.configFile, flags.agent);
       const refs = paths.length > 0 ? paths : [...(project?.loaded.config.scenarios ?? [])];
-      const scenariosOf = async (): Promise<Awaited<ReturnType<typeof loadScenarios>>> => pickByGrep(await loadScenarios(refs, project?.project), flags.grep);
+      const scenariosOf = async (): Promise<Awaited<ReturnType<typeof loadScenarios>>> =>
+        pickByGrep(await loadScenarios(refs, project?.project), flags.grep);
       if (flags.tools) {
         const { toolRows } = await import('../../scenario/toolRows.js');
         // A scenario's variants (one per matrix agent) share its services: its tools once.
         const tools = toolRows(firstOfEach(await scenariosOf()));
         if (flags.json) ctx.io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
-        else ctx.io.stdout.write(`${alignTable([['tool', 'service', 'risk', 'description'], ...tools.map((t) => [t.tool, t.service, t.risk, t.description])], ['left', 'left', 'left', 'left']).join('\n')}\n`);
+        else
+          ctx.io.stdout.write(
+            `${alignTable([['tool', 'service', 'risk', 'description'], ...tools.map((t) => [t.tool, t.service, t.risk, t.description])], ['left', 'left', 'left', 'left']).join('\n')}\n`,
+          );
         return;
       }
       const rows = flags.configs
-        ? pickByGrep(await loadConfigs(paths.length > 0 ? paths : CONFIG_DIRS), flags.grep, 'configuration').map((c) => ({ name: c.name, kind: c.kind, description: c.description }))
+        ? pickByGrep(await loadConfigs(paths.length > 0 ? paths : CONFIG_DIRS), flags.grep, 'configuration').map(
+            (c) => ({ name: c.name, kind: c.kind, description: c.description }),
+          )
         : scenarioRows(await scenariosOf(), (s) => matrixAgentOf(s)?.name);
       if (flags.json) {
         ctx.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -90,10 +123,19 @@ export function createListCommand(ctx: CliContext): Command {
       }
       const matrix = rows.some((r) => 'agents' in r && r.agents !== undefined);
       const table = flags.configs
-        ? [['configuration', 'kind', 'description'], ...rows.map((r) => [r.name, 'kind' in r ? r.kind : '', 'description' in r ? r.description : ''])]
+        ? [
+            ['configuration', 'kind', 'description'],
+            ...rows.map((r) => [r.name, 'kind' in r ? r.kind : '', 'description' in r ? r.description : '']),
+          ]
         : [
             ['scenario', 'title', 'rules', 'services', ...(matrix ? ['agents'] : [])],
-            ...rows.map((r) => [r.name, 'title' in r ? r.title : '', 'rules' in r ? r.rules.join(' ') : '', 'services' in r ? r.services.join(' ') : '', ...(matrix ? ['agents' in r ? (r.agents ?? []).join(' ') : ''] : [])]),
+            ...rows.map((r) => [
+              r.name,
+              'title' in r ? r.title : '',
+              'rules' in r ? r.rules.join(' ') : '',
+              'services' in r ? r.services.join(' ') : '',
+              ...(matrix ? ['agents' in r ? (r.agents ?? []).join(' ') : ''] : []),
+            ]),
           ];
       ctx.io.stdout.write(`${alignTable(table, ['left', 'left', 'left', 'left', 'left']).join('\n')}\n`);
     });

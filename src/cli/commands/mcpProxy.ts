@@ -50,7 +50,13 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       // Before the server starts: finding out when the session ends would lose its record.
       const { assertWritableFile } = await import('../outputPaths.js');
       await assertWritableFile(flags.report, '--report');
-      const [{ McpFaultProxy }, { StdioServerTransport }, { StdioClientTransport }, { mcpProxyLines }, { judgeProxiedCalls }] = await Promise.all([
+      const [
+        { McpFaultProxy },
+        { StdioServerTransport },
+        { StdioClientTransport },
+        { mcpProxyLines },
+        { judgeProxiedCalls },
+      ] = await Promise.all([
         import('../../faults/mcp/McpFaultProxy.js'),
         import('@modelcontextprotocol/sdk/server/stdio.js'),
         import('@modelcontextprotocol/sdk/client/stdio.js'),
@@ -58,7 +64,9 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
         import('../../checks/judgeProxiedCalls.js'),
       ]);
       const [command, ...args] = server as [string, ...string[]];
-      const env = Object.fromEntries(Object.entries(ctx.io.env).filter((e): e is [string, string] => e[1] !== undefined));
+      const env = Object.fromEntries(
+        Object.entries(ctx.io.env).filter((e): e is [string, string] => e[1] !== undefined),
+      );
       const serverTransport = new StdioClientTransport({ command, args, env, stderr: 'inherit' });
       const proxy = new McpFaultProxy({
         client: new StdioServerTransport(process.stdin, process.stdout),
@@ -79,8 +87,12 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (typeof code !== 'string') throw error;
-        const why = code === 'ENOENT' ? 'no such command' : code === 'EACCES' ? 'not executable' : 'the command could not be run';
-        throw new FaultlineError(FaultlineErrorCode.Usage, `mcp-proxy: cannot start the MCP server "${server.join(' ')}": ${code} (${why})`);
+        const why =
+          code === 'ENOENT' ? 'no such command' : code === 'EACCES' ? 'not executable' : 'the command could not be run';
+        throw new FaultlineError(
+          FaultlineErrorCode.Usage,
+          `mcp-proxy: cannot start the MCP server "${server.join(' ')}": ${code} (${why})`,
+        );
       }
       // The server process's own exit: one that fails on its own (not stopped by the proxy) is a failed session, not "0 tools/call";
       // so is one that exits, even with 0, while the client is still there.
@@ -96,13 +108,24 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       });
       const record = await proxy.closed;
       const checks = judgeProxiedCalls(record.history);
-      const report = { kind: 'faultline-mcp-proxy' as const, server, seed: flags.seed, plan, ...(risks && { risks }), ...record, checks };
+      const report = {
+        kind: 'faultline-mcp-proxy' as const,
+        server,
+        seed: flags.seed,
+        plan,
+        ...(risks && { risks }),
+        ...record,
+        checks,
+      };
       const out = resolve(flags.report);
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
       ctx.io.stderr.write(`${mcpProxyLines(report).join('\n')}\nreport: ${out}\n`);
       if (serverFailed !== undefined) {
-        throw new FaultlineError(FaultlineErrorCode.Usage, `mcp-proxy: the MCP server "${server.join(' ')}" ${serverFailed} before the client closed (is it an MCP server on stdio?)`);
+        throw new FaultlineError(
+          FaultlineErrorCode.Usage,
+          `mcp-proxy: the MCP server "${server.join(' ')}" ${serverFailed} before the client closed (is it an MCP server on stdio?)`,
+        );
       }
       if (checks.some((c) => c.verdict.valid === false)) ctx.exitCode = ExitCode.GateFailed;
     });

@@ -31,20 +31,40 @@ stderr (stdout is the MCP connection). Exit code: 0 when every trial passed, 1 w
 /** `faultline mcp-serve <scenario>`: the scenario's world as an MCP server on stdio, judged like any trial. */
 export function createMcpServeCommand(ctx: CliContext): Command {
   return new Command('mcp-serve')
-    .description("serve a scenario's tools as an MCP server on stdio under its fault plan, and judge what the client did")
+    .description(
+      "serve a scenario's tools as an MCP server on stdio under its fault plan, and judge what the client did",
+    )
     .argument('<scenario>', 'scenario file or built-in name')
     .option('--seed <n>', "the run seed (the plan's draws, as `run --seed`)", parseSeed, 1)
-    .option('--config-file <file>', 'the project config file whose defaults the scenario takes (default: ./faultline.config.ts if there is one)')
-    .option('--trials <n>', 'end after this many trials (default: until the client closes stdin, or Ctrl-C)', parsePositive)
+    .option(
+      '--config-file <file>',
+      'the project config file whose defaults the scenario takes (default: ./faultline.config.ts if there is one)',
+    )
+    .option(
+      '--trials <n>',
+      'end after this many trials (default: until the client closes stdin, or Ctrl-C)',
+      parsePositive,
+    )
     .option('--report <file>', 'also write the judged trials (verdicts and histories) to this JSON file')
-    .option('--out <dir>', 'also write the report files `run` writes (JSON, JUnit, Markdown) for the judged trials to this folder')
+    .option(
+      '--out <dir>',
+      'also write the report files `run` writes (JSON, JUnit, Markdown) for the judged trials to this folder',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: McpServeFlags) => {
-      if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'mcp-serve needs a seed (--seed <n>), not "random"');
+      if (flags.seed === 'random')
+        throw new FaultlineError(FaultlineErrorCode.Usage, 'mcp-serve needs a seed (--seed <n>), not "random"');
       // The session's modules (the MCP SDK, the served world) load only once the command runs, so --help stays quick.
       const { executeMcpServe } = await import('../executeMcpServe.js');
       ctx.exitCode = await executeMcpServe(
-        { scenario: ref, seed: flags.seed, ...(flags.configFile !== undefined && { configFile: flags.configFile }), ...(flags.trials !== undefined && { trials: flags.trials }), ...(flags.report !== undefined && { report: flags.report }), ...(flags.out !== undefined && { out: flags.out }) },
+        {
+          scenario: ref,
+          seed: flags.seed,
+          ...(flags.configFile !== undefined && { configFile: flags.configFile }),
+          ...(flags.trials !== undefined && { trials: flags.trials }),
+          ...(flags.report !== undefined && { report: flags.report }),
+          ...(flags.out !== undefined && { out: flags.out }),
+        },
         ctx.io,
       );
     });

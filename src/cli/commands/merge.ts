@@ -29,10 +29,22 @@ export function createMergeCommand(ctx: CliContext): Command {
     .argument('<reports...>', 'faultline.json files, one per shard')
     .option('--out <dir>', 'folder the merged report files go to', 'reports')
     .option('--gate <expr>', "a gate the merged run must hold (repeatable; default: the shards' gates)", collectGate)
-    .option('--reporter <name>', 'console, json, junit, markdown or html (repeatable; default: all but html)', collectReporter)
+    .option(
+      '--reporter <name>',
+      'console, json, junit, markdown or html (repeatable; default: all but html)',
+      collectReporter,
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (reports: string[], flags: MergeFlags) => {
       const { executeMerge } = await import('../executeMerge.js');
-      ctx.exitCode = await executeMerge({ reports, outDir: flags.out, ...(flags.gate && { gates: flags.gate }), ...(flags.reporter && { reporters: flags.reporter }) }, ctx.io);
+      ctx.exitCode = await executeMerge(
+        {
+          reports,
+          outDir: flags.out,
+          ...(flags.gate && { gates: flags.gate }),
+          ...(flags.reporter && { reporters: flags.reporter }),
+        },
+        ctx.io,
+      );
     });
 }

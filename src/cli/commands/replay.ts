@@ -38,41 +38,68 @@ export function createReplayCommand(ctx: CliContext): Command {
     .option('--seed <n>', 'the run seed of the trial', parseSeed, 1)
     .option('--trial <i>', 'the trial index (0-based)', parseTrialIndex, 0)
     .option('--json', 'print the trial history as JSON instead')
-    .option('--cassette <file>', "answer the model from this cassette: a live trial's recording (the report names it) replays that trial offline")
+    .option(
+      '--cassette <file>',
+      "answer the model from this cassette: a live trial's recording (the report names it) replays that trial offline",
+    )
     .option('--agent <name>', "the agent of faultline.config.ts's agents the trial ran")
-    .option('--config-file <file>', 'the project config file whose defaults and agents the scenario takes (default: ./faultline.config.ts if there is one)')
+    .option(
+      '--config-file <file>',
+      'the project config file whose defaults and agents the scenario takes (default: ./faultline.config.ts if there is one)',
+    )
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ReplayFlags) => {
-      if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'replay needs the seed of the run it reproduces (--seed <n>), not "random"');
-      const [{ loadConfigs, loadScenarios, refOf }, { replayIsolated }, { printTrial }, { assertPeersInstalled }] = await Promise.all([
-        import('../../scenario/library.js'),
-        import('../replayIsolated.js'),
-        import('../printTrial.js'),
-        import('../../agent/kinds/optionalPeers.js'),
-      ]);
+      if (flags.seed === 'random')
+        throw new FaultlineError(
+          FaultlineErrorCode.Usage,
+          'replay needs the seed of the run it reproduces (--seed <n>), not "random"',
+        );
+      const [{ loadConfigs, loadScenarios, refOf }, { replayIsolated }, { printTrial }, { assertPeersInstalled }] =
+        await Promise.all([
+          import('../../scenario/library.js'),
+          import('../replayIsolated.js'),
+          import('../printTrial.js'),
+          import('../../agent/kinds/optionalPeers.js'),
+        ]);
       const { readProjectConfig } = await import('../../config/readProjectConfig.js');
-      const project = (await readProjectConfig(flags.configFile, flags.agent === undefined ? undefined : [flags.agent]))?.project;
+      const project = (await readProjectConfig(flags.configFile, flags.agent === undefined ? undefined : [flags.agent]))
+        ?.project;
       const scenarios = await loadScenarios([ref], project);
       const scenario = scenarios[0];
       if (scenario === undefined || scenarios.length > 1) {
-        const hint = project?.agents !== undefined && flags.agent === undefined ? `; it runs under ${scenarios.length} agents: name one with --agent` : '';
-        throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})${hint}`);
+        const hint =
+          project?.agents !== undefined && flags.agent === undefined
+            ? `; it runs under ${scenarios.length} agents: name one with --agent`
+            : '';
+        throw new FaultlineError(
+          FaultlineErrorCode.Usage,
+          `replay takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})${hint}`,
+        );
       }
       const configs = await loadConfigs([flags.config]);
       const config = configs[0];
       if (config === undefined || configs.length > 1) {
-        throw new FaultlineError(FaultlineErrorCode.Usage, `replay takes one configuration; "${flags.config}" holds ${configs.length}`);
+        throw new FaultlineError(
+          FaultlineErrorCode.Usage,
+          `replay takes one configuration; "${flags.config}" holds ${configs.length}`,
+        );
       }
       await assertPeersInstalled([scenario], [config]);
-      if (flags.cassette !== undefined && !scenario.model) throw new FaultlineError(FaultlineErrorCode.Usage, `--cassette answers a scenario's model; "${scenario.name}" names no model`);
+      if (flags.cassette !== undefined && !scenario.model)
+        throw new FaultlineError(
+          FaultlineErrorCode.Usage,
+          `--cassette answers a scenario's model; "${scenario.name}" names no model`,
+        );
       // A cassette that is not there or is no cassette is bad input, refused before the trial (not a `crashed` agent).
       const { checkCassetteFlag, prepareModelSource } = await import('../../scenario/modelSource.js');
       const named = flags.cassette === undefined ? undefined : await checkCassetteFlag(scenario, flags.cassette);
       if (named?.trial?.infraError !== undefined) {
         // Replaying it would judge the agent on answers the provider never gave.
-        ctx.io.stdout.write(`faultline replay  ${scenario.name}: this trial was not judged: the provider failed (${named.trial.infraError}); nothing to replay\n`);
+        ctx.io.stdout.write(
+          `faultline replay  ${scenario.name}: this trial was not judged: the provider failed (${named.trial.infraError}); nothing to replay\n`,
+        );
         ctx.exitCode = ExitCode.NotJudged;
         return;
       }
@@ -84,7 +111,11 @@ export function createReplayCommand(ctx: CliContext): Command {
           config,
           runSeed: flags.seed,
           trialIndex: flags.trial,
-          refs: { scenario: refOf(scenario), config: refOf(config), ...(flags.agent !== undefined && { agent: flags.agent }) },
+          refs: {
+            scenario: refOf(scenario),
+            config: refOf(config),
+            ...(flags.agent !== undefined && { agent: flags.agent }),
+          },
           isolation: isolationOf(flags),
           ...(override && { override }),
         },
@@ -94,8 +125,15 @@ export function createReplayCommand(ctx: CliContext): Command {
         ctx.exitCode = trial;
         return;
       }
-      printTrial(trial, ctx.io, flags.json === true, (p, status) => `${p.bold('faultline replay')}  ${scenario.name} × ${flags.agent ?? trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`);
-      if (scenario.agent.kind === 'command' && flags.json !== true) ctx.io.stdout.write(`${realTimeNote([scenario.name])}\n`);
+      printTrial(
+        trial,
+        ctx.io,
+        flags.json === true,
+        (p, status) =>
+          `${p.bold('faultline replay')}  ${scenario.name} × ${flags.agent ?? trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`,
+      );
+      if (scenario.agent.kind === 'command' && flags.json !== true)
+        ctx.io.stdout.write(`${realTimeNote([scenario.name])}\n`);
       ctx.exitCode = trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
     });
 }

@@ -33,7 +33,9 @@ export function createRunCommand(ctx: CliContext): Command {
       runAction(ctx, cmd, scenarios, flags, async (f) => ({
         configs: f.config ?? [],
         view: 'summary',
-        ...(f.html ? { reporters: [...(f.reporter ?? DEFAULT_REPORTERS), 'html'] } : f.reporter && { reporters: f.reporter }),
+        ...(f.html
+          ? { reporters: [...(f.reporter ?? DEFAULT_REPORTERS), 'html'] }
+          : f.reporter && { reporters: f.reporter }),
       })),
     );
 }

@@ -10,15 +10,27 @@ export type RunView = Pick<RunRequest, 'configs' | 'view' | 'html' | 'reporters'
  * The action `run` and `compare` share: the project's config file, `--watch` (which reruns the
  * command itself), then the matrix; `view` says what differs between the two commands.
  */
-export async function runAction(ctx: CliContext, cmd: Command, scenarios: string[], flags: RunFlags & { html?: boolean }, view: (flags: RunFlags & { html?: boolean }) => Promise<RunView>): Promise<void> {
+export async function runAction(
+  ctx: CliContext,
+  cmd: Command,
+  scenarios: string[],
+  flags: RunFlags & { html?: boolean },
+  view: (flags: RunFlags & { html?: boolean }) => Promise<RunView>,
+): Promise<void> {
   const typed = [...scenarios];
   // The engine loads only once a command runs, so --help stays quick.
-  const [{ executeRun }, { withConfigFile }] = await Promise.all([import('../executeRun.js'), import('../withConfigFile.js')]);
+  const [{ executeRun }, { withConfigFile }] = await Promise.all([
+    import('../executeRun.js'),
+    import('../withConfigFile.js'),
+  ]);
   ({ scenarios, flags } = await withConfigFile(cmd, scenarios, flags));
   const watching = watchRole(flags, ctx.io.env);
   if (watching.kind === 'watch') {
     const { executeWatch } = await import('../watch/executeWatch.js');
-    ctx.exitCode = await executeWatch({ argv: ctx.argv ?? [], scenarios, ...(flags.project && { configFile: flags.project.file }) }, ctx.io);
+    ctx.exitCode = await executeWatch(
+      { argv: ctx.argv ?? [], scenarios, ...(flags.project && { configFile: flags.project.file }) },
+      ctx.io,
+    );
     return;
   }
   const { configs, ...shown } = await view(flags);

@@ -5,7 +5,19 @@ import type { ReporterName } from '../../report/write.js';
 import type { Shard } from '../../runner/shard.js';
 import type { ScenarioProject } from '../../scenario/project.js';
 import { isolationOptions } from './isolationFlags.js';
-import { collect, collectGate, collectNames, collectReporter, parseBail, parseGrep, parseInteger, parseK, parseSeed, parseShardFlag, type SeedOption } from '../options.js';
+import {
+  collect,
+  collectGate,
+  collectNames,
+  collectReporter,
+  parseBail,
+  parseGrep,
+  parseInteger,
+  parseK,
+  parseSeed,
+  parseShardFlag,
+  type SeedOption,
+} from '../options.js';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { WATCH_RERUN_ENV } from '../watch/watchEnv.js';
 import type { PriceTable } from '../../model/live/prices.js';
@@ -13,7 +25,8 @@ import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS } from '../../model/live/li
 
 function parseAmount(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected an amount greater than 0, such as 5 or 0.25; got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError(`expected an amount greater than 0, such as 5 or 0.25; got "${value}"`);
   return n;
 }
 
@@ -77,23 +90,36 @@ export const DEFAULT_KEEP_FAILURES = 5;
 /** `--bail` or `--max-failures` (the same flag under vitest's and Playwright's names); both, with different values, is refused. */
 export function bailOf(flags: Pick<RunFlags, 'bail' | 'maxFailures'>): number | undefined {
   if (flags.bail !== undefined && flags.maxFailures !== undefined && flags.bail !== flags.maxFailures) {
-    throw new FaultlineError(FaultlineErrorCode.Usage, `--bail ${flags.bail} and --max-failures ${flags.maxFailures} are the same flag; give one value`);
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `--bail ${flags.bail} and --max-failures ${flags.maxFailures} are the same flag; give one value`,
+    );
   }
   return flags.bail ?? flags.maxFailures;
 }
 
-
 /** What `--watch` asks: to watch (this process), to run the files a watching faultline names (a run it started), or neither. */
-export function watchRole(flags: RunFlags, env: Readonly<Record<string, string | undefined>>): { kind: 'none' } | { kind: 'watch' } | { kind: 'rerun'; files?: readonly string[] } {
+export function watchRole(
+  flags: RunFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): { kind: 'none' } | { kind: 'watch' } | { kind: 'rerun'; files?: readonly string[] } {
   if (flags.watch !== true) return { kind: 'none' };
-  if (flags.lastFailed === true) throw new FaultlineError(FaultlineErrorCode.Usage, '--watch reruns what changed and --last-failed what failed last time: give one of them');
+  if (flags.lastFailed === true)
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      '--watch reruns what changed and --last-failed what failed last time: give one of them',
+    );
   const rerun = env[WATCH_RERUN_ENV];
   if (rerun === undefined) return { kind: 'watch' };
   return rerun === '' ? { kind: 'rerun' } : { kind: 'rerun', files: JSON.parse(rerun) as string[] };
 }
 
 /** The habits flags (`--bail`, `--last-failed`, `--quiet`) as `executeRun` takes them. */
-export function habitFlags(cmd: Command, typed: readonly string[], flags: RunFlags): { bail?: number; lastFailed?: boolean; scenariosTyped?: boolean; quiet?: boolean; outDirTyped?: boolean } {
+export function habitFlags(
+  cmd: Command,
+  typed: readonly string[],
+  flags: RunFlags,
+): { bail?: number; lastFailed?: boolean; scenariosTyped?: boolean; quiet?: boolean; outDirTyped?: boolean } {
   const bail = bailOf(flags);
   return {
     ...(bail !== undefined && { bail }),
@@ -104,14 +130,33 @@ export function habitFlags(cmd: Command, typed: readonly string[], flags: RunFla
 }
 
 /** How the matrix is run, from the flags: what `executeRun` passes on to `runMatrix`. */
-export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFailures' | 'shard' | 'trialTimeout' | 'workerHeap' | 'maxConnections' | 'maxInfraErrors' | 'liveRetries' | 'maxCost' | 'prices'> {
+export function matrixFlags(
+  flags: RunFlags,
+): Pick<
+  RunFlags,
+  | 'workers'
+  | 'keepFailures'
+  | 'shard'
+  | 'trialTimeout'
+  | 'workerHeap'
+  | 'maxConnections'
+  | 'maxInfraErrors'
+  | 'liveRetries'
+  | 'maxCost'
+  | 'prices'
+> {
   // Said, not ignored: without --live or --record there is no provider to connect to, retry or fail.
   if (flags.live !== true && flags.record !== true) {
-    const given = (['maxConnections', 'maxInfraErrors', 'liveRetries', 'maxCost'] as const).filter((f) => flags[f] !== undefined);
+    const given = (['maxConnections', 'maxInfraErrors', 'liveRetries', 'maxCost'] as const).filter(
+      (f) => flags[f] !== undefined,
+    );
     const first = given[0];
     if (first !== undefined) {
       const flag = `--${first.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-      throw new FaultlineError(FaultlineErrorCode.Usage, `${flag}: only with --live or --record (it governs the real model provider's requests, which this run does not make)`);
+      throw new FaultlineError(
+        FaultlineErrorCode.Usage,
+        `${flag}: only with --live or --record (it governs the real model provider's requests, which this run does not make)`,
+      );
     }
   }
   return {
@@ -132,30 +177,94 @@ export function matrixFlags(flags: RunFlags): Pick<RunFlags, 'workers' | 'keepFa
 export function addRunFlags(cmd: Command, configHelp: string): Command {
   return cmd
     .option('--k <n>', 'trials per scenario × configuration', parseK, 4)
-    .addOption(new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1))
+    .addOption(
+      new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1),
+    )
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
-    .option('--gate <expr>', 'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" (repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)', collectGate)
-    .option('--reporter <name>', 'console, dot, list, json, junit, markdown or html (repeatable; default: console, json, junit, markdown); dot prints a mark per trial (· passed, F failed), list a line per finished cell, both on stdout and followed by the console summary', collectReporter)
+    .option(
+      '--gate <expr>',
+      'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" (repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)',
+      collectGate,
+    )
+    .option(
+      '--reporter <name>',
+      'console, dot, list, json, junit, markdown or html (repeatable; default: console, json, junit, markdown); dot prints a mark per trial (· passed, F failed), list a line per finished cell, both on stdout and followed by the console summary',
+      collectReporter,
+    )
     .option('--out <dir>', 'folder the report files go to', 'reports')
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
-    .option('--workers <n>', 'worker threads the trials run on, each trial isolated from the run (default: with code of yours, the available cores, one per 500 trials, at least 1; without, the first trials in this process, timed, and the rest on workers only if that is faster; 0: in this process, without isolation: process.exit, an unhandled rejection or an uncaught throw in agent code crashes its trial and a change to shared globals is undone, but a synchronous loop, an exhausted heap or a native crash ends the whole run with no report, and no wall-clock watchdog applies)', (v) => parseInteger(v, 0, 'a number of workers, 0 or more'))
-    .option('--keep-failures <n>', 'failing trials per cell kept in full, history and all; the rest are counted', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'), DEFAULT_KEEP_FAILURES)
-    .option('--shard <i/n>', 'run only slice i of n of the trials (merge the shard reports with "faultline merge")', parseShardFlag)
+    .option(
+      '--workers <n>',
+      'worker threads the trials run on, each trial isolated from the run (default: with code of yours, the available cores, one per 500 trials, at least 1; without, the first trials in this process, timed, and the rest on workers only if that is faster; 0: in this process, without isolation: process.exit, an unhandled rejection or an uncaught throw in agent code crashes its trial and a change to shared globals is undone, but a synchronous loop, an exhausted heap or a native crash ends the whole run with no report, and no wall-clock watchdog applies)',
+      (v) => parseInteger(v, 0, 'a number of workers, 0 or more'),
+    )
+    .option(
+      '--keep-failures <n>',
+      'failing trials per cell kept in full, history and all; the rest are counted',
+      (v) => parseInteger(v, 0, 'a number of trials, 0 or more'),
+      DEFAULT_KEEP_FAILURES,
+    )
+    .option(
+      '--shard <i/n>',
+      'run only slice i of n of the trials (merge the shard reports with "faultline merge")',
+      parseShardFlag,
+    )
     .addOption(isolationOptions()[0]!)
     .addOption(isolationOptions()[1]!)
-    .option('--agent <name>', "only these agents of faultline.config.ts's agents (repeatable, or a comma list)", collectNames)
-    .option('--config-file <file>', 'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)')
-    .addOption(
-      new Option('--record', "--live, and then write the trials' recordings to the scenario's cassette (a request already sent is answered as it was the first time)").conflicts('live'),
+    .option(
+      '--agent <name>',
+      "only these agents of faultline.config.ts's agents (repeatable, or a comma list)",
+      collectNames,
     )
-    .addOption(new Option('--live', "send every trial's model requests to the real endpoint (real pass^k of a real model); each trial's exchanges are recorded beside the report"))
-    .option('--max-connections <n>', `with --live or --record: model requests in flight at once, over every trial and worker (default ${DEFAULT_MAX_CONNECTIONS})`, (v) => parseBounded(v, 1, MAX_CONNECTIONS, 'a number of connections'))
-    .option('--max-infra-errors <n>', 'with --live or --record: trials the model provider may fail on its own before the gates fail (default 0)', (v) => parseInteger(v, 0, 'a number of trials, 0 or more'))
-    .option('--live-retries <n>', `with --live or --record: retries of a provider's 429, 5xx, timeout or dropped connection before the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`, (v) => parseBounded(v, 0, MAX_LIVE_RETRIES, 'a number of retries'))
-    .option('--max-cost <amount>', "with --live or --record: send no model request once the answers have cost this much (the price table's currency); trials in flight end not judged, the partial reports are marked with how far over it went", parseAmount)
-    .option('--bail <n>', 'stop handing out trials once n trials have failed (the trials in progress finish); the partial reports are written, marked interrupted, exit 1 (0: never stop)', parseBail)
+    .option(
+      '--config-file <file>',
+      'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)',
+    )
+    .addOption(
+      new Option(
+        '--record',
+        "--live, and then write the trials' recordings to the scenario's cassette (a request already sent is answered as it was the first time)",
+      ).conflicts('live'),
+    )
+    .addOption(
+      new Option(
+        '--live',
+        "send every trial's model requests to the real endpoint (real pass^k of a real model); each trial's exchanges are recorded beside the report",
+      ),
+    )
+    .option(
+      '--max-connections <n>',
+      `with --live or --record: model requests in flight at once, over every trial and worker (default ${DEFAULT_MAX_CONNECTIONS})`,
+      (v) => parseBounded(v, 1, MAX_CONNECTIONS, 'a number of connections'),
+    )
+    .option(
+      '--max-infra-errors <n>',
+      'with --live or --record: trials the model provider may fail on its own before the gates fail (default 0)',
+      (v) => parseInteger(v, 0, 'a number of trials, 0 or more'),
+    )
+    .option(
+      '--live-retries <n>',
+      `with --live or --record: retries of a provider's 429, 5xx, timeout or dropped connection before the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`,
+      (v) => parseBounded(v, 0, MAX_LIVE_RETRIES, 'a number of retries'),
+    )
+    .option(
+      '--max-cost <amount>',
+      "with --live or --record: send no model request once the answers have cost this much (the price table's currency); trials in flight end not judged, the partial reports are marked with how far over it went",
+      parseAmount,
+    )
+    .option(
+      '--bail <n>',
+      'stop handing out trials once n trials have failed (the trials in progress finish); the partial reports are written, marked interrupted, exit 1 (0: never stop)',
+      parseBail,
+    )
     .option('--max-failures <n>', "the same as --bail (Playwright's name)", parseBail)
-    .option('--last-failed', "rerun only the scenarios of the failing cells in the last run's faultline.json in the out folder (--out)")
+    .option(
+      '--last-failed',
+      "rerun only the scenarios of the failing cells in the last run's faultline.json in the out folder (--out)",
+    )
     .option('--watch', 'run, then rerun the scenarios whose files, or the modules they import, change; Ctrl-C ends it')
-    .option('--quiet', 'print only failures and the summary: no progress for what passed, the summary without the passing rows');
+    .option(
+      '--quiet',
+      'print only failures and the summary: no progress for what passed, the summary without the passing rows',
+    );
 }

@@ -36,19 +36,24 @@ export function createServeCommand(ctx: CliContext): Command {
   return new Command('serve')
     .description("serve a scenario's services and model API on 127.0.0.1 under its fault plan, and judge what arrives")
     .argument('<scenario>', 'scenario file or built-in name')
-    .option('--seed <n>', 'the run seed (the plan\'s draws, as `run --seed`)', parseSeed, 1)
+    .option('--seed <n>', "the run seed (the plan's draws, as `run --seed`)", parseSeed, 1)
     .option('--trials <n>', 'end after this many trials (default: until Ctrl-C)', parsePositive)
-    .option('--config-file <file>', 'the project config file whose defaults the scenario takes (default: ./faultline.config.ts if there is one)')
+    .option(
+      '--config-file <file>',
+      'the project config file whose defaults the scenario takes (default: ./faultline.config.ts if there is one)',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ServeFlags) => {
-      if (flags.seed === 'random') throw new FaultlineError(FaultlineErrorCode.Usage, 'serve needs a seed (--seed <n>), not "random"');
-      const [{ readCommandLine }, { printTrial }, { McpHttpEndpoint }, { ServedTrials }, { servedScenario }] = await Promise.all([
-        import('../../agent/kinds/commandResult.js'),
-        import('../printTrial.js'),
-        import('../../serve/McpHttpEndpoint.js'),
-        import('../servedTrials.js'),
-        import('../servedScenario.js'),
-      ]);
+      if (flags.seed === 'random')
+        throw new FaultlineError(FaultlineErrorCode.Usage, 'serve needs a seed (--seed <n>), not "random"');
+      const [{ readCommandLine }, { printTrial }, { McpHttpEndpoint }, { ServedTrials }, { servedScenario }] =
+        await Promise.all([
+          import('../../agent/kinds/commandResult.js'),
+          import('../printTrial.js'),
+          import('../../serve/McpHttpEndpoint.js'),
+          import('../servedTrials.js'),
+          import('../servedScenario.js'),
+        ]);
       const scenario = await servedScenario(ref, flags.configFile, 'serve');
       const runSeed = flags.seed;
       const interrupt = listenForInterrupt(ctx.io);
@@ -65,9 +70,14 @@ export function createServeCommand(ctx: CliContext): Command {
         for (; flags.trials === undefined || trials.trialIndex < flags.trials; trials.next()) {
           if (interrupt.signal.aborted) break;
           const open = await trials.open();
-          io.stdout.write(`faultline serve  ${scenario.name}, seed ${runSeed}, trial ${trials.trialIndex}: serving on real time\n`);
-          for (const [name, value] of Object.entries({ ...open.env, FAULTLINE_END_URL: control.endUrl })) if (!name.endsWith('_API_KEY') && name !== 'FAULTLINE_SERVICES') io.stdout.write(`  ${name}=${value}\n`);
-          io.stdout.write(`  API keys: the test key sk-faultline-test. POST to the end URL to end the trial (body: the result line, optional); Ctrl-C to stop\n`);
+          io.stdout.write(
+            `faultline serve  ${scenario.name}, seed ${runSeed}, trial ${trials.trialIndex}: serving on real time\n`,
+          );
+          for (const [name, value] of Object.entries({ ...open.env, FAULTLINE_END_URL: control.endUrl }))
+            if (!name.endsWith('_API_KEY') && name !== 'FAULTLINE_SERVICES') io.stdout.write(`  ${name}=${value}\n`);
+          io.stdout.write(
+            `  API keys: the test key sk-faultline-test. POST to the end URL to end the trial (body: the result line, optional); Ctrl-C to stop\n`,
+          );
           const trial = await new Promise<TrialResult>((resolve) => {
             let done = false;
             const finish = async (report?: ServedReport): Promise<TrialResult> => {
@@ -83,12 +93,25 @@ export function createServeCommand(ctx: CliContext): Command {
               if (report?.kind === 'garbage') return { status: 400, text: JSON.stringify({ error: report.message }) };
               const judged = await finish(report?.kind === 'reported' ? report : undefined);
               // The next trial (or the exit) waits until the client has its answer.
-              return { status: 200, text: JSON.stringify({ status: judged.status, checks: judged.checks.map((c) => ({ name: c.name, verdict: c.verdict })) }), after: () => resolve(judged) };
+              return {
+                status: 200,
+                text: JSON.stringify({
+                  status: judged.status,
+                  checks: judged.checks.map((c) => ({ name: c.name, verdict: c.verdict })),
+                }),
+                after: () => resolve(judged),
+              };
             };
           });
           ended = undefined;
           if (trial.status === 'failed') failed++;
-          printTrial(trial, io, false, (p, status) => `${p.bold('faultline serve')}  ${scenario.name}, seed ${runSeed}, trial ${trials.trialIndex}: ${status}`);
+          printTrial(
+            trial,
+            io,
+            false,
+            (p, status) =>
+              `${p.bold('faultline serve')}  ${scenario.name}, seed ${runSeed}, trial ${trials.trialIndex}: ${status}`,
+          );
         }
       } finally {
         control.close();
@@ -111,10 +134,14 @@ async function controlEndpoint(ended: () => EndTrial | undefined): Promise<{ rea
     req.on('end', () => {
       const end = ended();
       if (req.method !== 'POST' || end === undefined) {
-        res.writeHead(405, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'POST the trial\'s result (or nothing) to end it' }));
+        res
+          .writeHead(405, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: "POST the trial's result (or nothing) to end it" }));
         return;
       }
-      void end(Buffer.concat(chunks).toString('utf8')).then(({ status, text, after }) => res.writeHead(status, { 'content-type': 'application/json' }).end(text, after));
+      void end(Buffer.concat(chunks).toString('utf8')).then(({ status, text, after }) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(text, after),
+      );
     });
   });
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', () => resolve()));

@@ -16,7 +16,11 @@ blocks file URLs). faultline never starts a browser itself. --serve runs until C
 export function createViewCommand(ctx: CliContext): Command {
   return new Command('view')
     .description('write report.html beside a JSON report and print its path (or serve it on localhost)')
-    .argument('[report]', 'a faultline.json (or a sweep.json: sweep.html is written beside it)', 'reports/faultline.json')
+    .argument(
+      '[report]',
+      'a faultline.json (or a sweep.json: sweep.html is written beside it)',
+      'reports/faultline.json',
+    )
     .option('--serve', 'serve report.html on 127.0.0.1 (a free port) and print the URL; Ctrl-C stops it')
     .addHelpText('after', EXAMPLES)
     .action(async (report: string, flags: { serve?: boolean }) => {

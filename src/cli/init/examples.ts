@@ -31,14 +31,16 @@ export interface InitExample {
 export const INIT_EXAMPLES: readonly InitExample[] = [
   {
     name: 'helpdesk',
-    summary: 'a service of your own (defineService) in process and over HTTP, your own fetch tool and agent, under a lost answer',
+    summary:
+      'a service of your own (defineService) in process and over HTTP, your own fetch tool and agent, under a lost answer',
     folders: ['helpdesk'],
     packages: [],
     peers: ['msw'],
   },
   {
     name: 'sdk-agents',
-    summary: 'one scenario, three agents on the official SDKs (openai, AI SDK, Agents SDK) from one config, and one on the Anthropic SDK, against the helpdesk while its answer is lost',
+    summary:
+      'one scenario, three agents on the official SDKs (openai, AI SDK, Agents SDK) from one config, and one on the Anthropic SDK, against the helpdesk while its answer is lost',
     folders: ['sdk-agents', 'helpdesk/code'],
     packages: ['openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@anthropic-ai/sdk'],
     peers: ['msw'],
@@ -46,7 +48,8 @@ export const INIT_EXAMPLES: readonly InitExample[] = [
   },
   {
     name: 'local-commands',
-    summary: 'command tools (R19) and the task manager (R20); build-leaks and unknown-as-success fail on purpose, with the evidence',
+    summary:
+      'command tools (R19) and the task manager (R20); build-leaks and unknown-as-success fail on purpose, with the evidence',
     folders: ['local-commands'],
     packages: [],
     peers: [],

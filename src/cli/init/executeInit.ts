@@ -20,7 +20,6 @@ export const INIT_FILES: readonly InitFile[] = [
   { path: '.github/workflows/faultline.yml', text: WORKFLOW },
 ];
 
-
 /** An example's files, as they sit under `scenarios/examples/`, bound for `faultline/examples/` in the project. */
 async function exampleFiles(example: InitExample): Promise<InitFile[]> {
   const files: InitFile[] = [];
@@ -48,7 +47,8 @@ const exampleConfigFile = (example: InitExample): string => join(EXAMPLES_DIR, e
  * project's root), else one generated for its scenarios.
  */
 async function exampleConfig(example: InitExample, dir: string): Promise<InitFile> {
-  if (example.config !== true) return { path: 'faultline.config.ts', text: configFor(`${exampleTarget(example.name)}/*.yaml`) };
+  if (example.config !== true)
+    return { path: 'faultline.config.ts', text: configFor(`${exampleTarget(example.name)}/*.yaml`) };
   const text = await readFile(exampleConfigFile(example), 'utf8');
   const taken = (await stat(join(dir, 'faultline.config.ts')).catch(() => undefined)) !== undefined;
   return { path: taken ? `faultline.${example.name}.config.ts` : 'faultline.config.ts', text };
@@ -58,7 +58,10 @@ async function exampleConfig(example: InitExample, dir: string): Promise<InitFil
 function exampleNamed(name: string): InitExample {
   const example = INIT_EXAMPLES.find((e) => e.name === name);
   if (example) return example;
-  throw new FaultlineError(FaultlineErrorCode.Usage, `--example ${JSON.stringify(name)}: no such example; expected one of ${INIT_EXAMPLE_NAMES.join(', ')}`);
+  throw new FaultlineError(
+    FaultlineErrorCode.Usage,
+    `--example ${JSON.stringify(name)}: no such example; expected one of ${INIT_EXAMPLE_NAMES.join(', ')}`,
+  );
 }
 
 /** The command that installs what the example's own code and runs need, at the versions faultline tests with. */
@@ -66,7 +69,10 @@ async function installCommand(example: InitExample): Promise<string | undefined>
   const wanted = [...example.peers, ...example.packages];
   if (wanted.length === 0) return undefined;
   // dist/cli/init/ and src/cli/init/ both sit three folders below the package root.
-  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { devDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    devDependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+  };
   const versions = { ...pkg.devDependencies, ...pkg.peerDependencies };
   const pinned = wanted.map((name) => {
     const version = /^[\^~]?(\d+\.\d+\.\d+)$/.exec(versions[name]?.trim() ?? '')?.[1];
@@ -86,9 +92,13 @@ async function writeNew(dir: string, path: string, text: string): Promise<Step> 
     return { kind: 'created', what: path };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' && (await stat(file).catch(() => undefined))?.isFile()) return { kind: 'skipped', what: path, why: 'it exists' };
+    if (code === 'EEXIST' && (await stat(file).catch(() => undefined))?.isFile())
+      return { kind: 'skipped', what: path, why: 'it exists' };
     if (typeof code !== 'string') throw error;
-    throw new FaultlineError(FaultlineErrorCode.Usage, `--dir ${dir}: cannot write ${path} (${code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file' : code})`);
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `--dir ${dir}: cannot write ${path} (${code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file' : code})`,
+    );
   }
 }
 
@@ -107,7 +117,8 @@ async function addScript(dir: string): Promise<Step> {
   } catch (error) {
     return { kind: 'skipped', what, why: `package.json is not valid JSON (${(error as Error).message})` };
   }
-  if (pkg.scripts?.[SCRIPT.name] !== undefined) return { kind: 'skipped', what, why: `package.json already has a "${SCRIPT.name}" script` };
+  if (pkg.scripts?.[SCRIPT.name] !== undefined)
+    return { kind: 'skipped', what, why: `package.json already has a "${SCRIPT.name}" script` };
   pkg.scripts = { ...pkg.scripts, [SCRIPT.name]: SCRIPT.command };
   // Keep the file's own indentation, so the diff is the one added line.
   const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  ';
@@ -123,11 +134,20 @@ async function addScript(dir: string): Promise<Step> {
 export async function executeInit(dir: string, io: Io, exampleName?: string): Promise<ExitCode> {
   const example = exampleName === undefined ? undefined : exampleNamed(exampleName);
   // An empty --dir would resolve to the working folder: refuse it rather than write there unasked.
-  if (dir.trim() === '') throw new FaultlineError(FaultlineErrorCode.Usage, '--dir: expected a folder path, got an empty string');
+  if (dir.trim() === '')
+    throw new FaultlineError(FaultlineErrorCode.Usage, '--dir: expected a folder path, got an empty string');
   const info = await stat(dir).catch(() => undefined);
-  if (info !== undefined && !info.isDirectory()) throw new FaultlineError(FaultlineErrorCode.Usage, `--dir ${dir}: expected a folder, but ${dir} is ${info.isFile() ? 'a file' : 'not a folder'}`);
+  if (info !== undefined && !info.isDirectory())
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `--dir ${dir}: expected a folder, but ${dir} is ${info.isFile() ? 'a file' : 'not a folder'}`,
+    );
   const files: readonly InitFile[] = example
-    ? [await exampleConfig(example, dir), ...(await exampleFiles(example)), { path: '.github/workflows/faultline.yml', text: WORKFLOW }]
+    ? [
+        await exampleConfig(example, dir),
+        ...(await exampleFiles(example)),
+        { path: '.github/workflows/faultline.yml', text: WORKFLOW },
+      ]
     : INIT_FILES;
   const steps: Step[] = [];
   for (const { path, text } of files) steps.push(await writeNew(dir, path, text));
@@ -143,7 +163,9 @@ export async function executeInit(dir: string, io: Io, exampleName?: string): Pr
 
 function starterNext(skipped: number): string[] {
   return [
-    skipped === 0 ? 'next: npx faultline run   (the example scenario under the rulebook configuration)' : `${skipped} skipped: nothing was overwritten. next: npx faultline run`,
+    skipped === 0
+      ? 'next: npx faultline run   (the example scenario under the rulebook configuration)'
+      : `${skipped} skipped: nothing was overwritten. next: npx faultline run`,
     '      npx faultline run --config naive   (the same scenario under a careless retry policy: it fails, with the evidence)',
   ];
 }
@@ -154,7 +176,12 @@ async function exampleNext(example: InitExample, steps: readonly Step[]): Promis
   // A config that was there already does not name the example: run its folder by path instead.
   const configSkipped = steps.some((s) => s.kind === 'skipped' && s.what === 'faultline.config.ts');
   const own = steps.find((s) => s.what === `faultline.${example.name}.config.ts`);
-  const run = own !== undefined ? `npx faultline run --config-file ${own.what}` : configSkipped ? `npx faultline run ${exampleTarget(example.name)}` : 'npx faultline run';
+  const run =
+    own !== undefined
+      ? `npx faultline run --config-file ${own.what}`
+      : configSkipped
+        ? `npx faultline run ${exampleTarget(example.name)}`
+        : 'npx faultline run';
   return [
     ...(skipped === 0 ? [] : [`${skipped} skipped: nothing was overwritten.`]),
     ...(install === undefined ? [] : [`needs: ${install}`]),

@@ -13,7 +13,6 @@ import type { Io } from '../io.js';
 import { moduleGraph } from './moduleGraph.js';
 import { WATCH_RERUN_ENV } from './watchEnv.js';
 
-
 // Editors save in bursts (write, rename, chmod): changes this close together make one rerun.
 const SETTLE_MS = 150;
 
@@ -46,12 +45,21 @@ async function scenarioFiles(refs: readonly string[]): Promise<{ files: string[]
 }
 
 /** One run of the command line, in a process of its own; resolves to its exit code. */
-function spawnRun(argv: readonly string[], only: readonly string[] | undefined, stop: AbortSignal, io: Io): Promise<number> {
+function spawnRun(
+  argv: readonly string[],
+  only: readonly string[] | undefined,
+  stop: AbortSignal,
+  io: Io,
+): Promise<number> {
   return new Promise((done) => {
     // In a process group of its own: a terminal's Ctrl-C goes to the foreground group, and a
     // run that got it from the terminal and again from us would take the second as "quit at
     // once, without reports". The watcher forwards exactly one.
-    const child = spawn(process.execPath, [BIN, ...argv], { detached: true, stdio: ['ignore', 'inherit', 'inherit'], env: { ...io.env, [WATCH_RERUN_ENV]: only === undefined ? '' : JSON.stringify(only) } });
+    const child = spawn(process.execPath, [BIN, ...argv], {
+      detached: true,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...io.env, [WATCH_RERUN_ENV]: only === undefined ? '' : JSON.stringify(only) },
+    });
     // The run stops as a run does on Ctrl-C: the trial in progress finishes, the partial reports are written.
     const forward = (): void => void child.kill('SIGINT');
     stop.addEventListener('abort', forward, { once: true });
@@ -68,7 +76,11 @@ function spawnRun(argv: readonly string[], only: readonly string[] | undefined, 
 }
 
 /** Watches exactly these folders (closing the others in `watchers`); `onChange` hears each file named in an event. */
-function watchFoldersOf(watchers: Map<string, FSWatcher>, folders: ReadonlySet<string>, onChange: (file: string) => void): void {
+function watchFoldersOf(
+  watchers: Map<string, FSWatcher>,
+  folders: ReadonlySet<string>,
+  onChange: (file: string) => void,
+): void {
   // Each watched file's folder, watched as a folder: editors that save by renaming replace the file a file watcher holds.
   for (const [dir, w] of watchers) if (!folders.has(dir)) (w.close(), watchers.delete(dir));
   for (const dir of folders) {
@@ -97,7 +109,10 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
   await resolveRefs(request.scenarios, [LIBRARY_DIR, CROWD_DIR], 'scenario');
   const initial = await scenarioFiles(request.scenarios);
   if (initial.files.length === 0) {
-    throw new FaultlineError(FaultlineErrorCode.Usage, '--watch: no scenario file to watch (built-in scenarios do not change); name your scenario files or folders, or list them in faultline.config.ts');
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      '--watch: no scenario file to watch (built-in scenarios do not change); name your scenario files or folders, or list them in faultline.config.ts',
+    );
   }
   const interrupt = listenForInterrupt(io);
   const stop = interrupt.signal;
@@ -119,10 +134,14 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
     const now = await scenarioFiles(request.scenarios);
     folders = now.folders;
     const project = request.configFile === undefined ? new Set<string>() : await moduleGraph(request.configFile);
-    graph = new Map(await Promise.all(now.files.map(async (f) => [f, new Set([...(await moduleGraph(f)), ...project])] as const)));
+    graph = new Map(
+      await Promise.all(now.files.map(async (f) => [f, new Set([...(await moduleGraph(f)), ...project])] as const)),
+    );
     const files = new Set([...graph.values()].flatMap((deps) => [...deps]));
     watchFolders(new Set([...[...files].map((f) => dirname(f)), ...folders]));
-    io.stderr.write(`\nfaultline: watching ${graph.size === 1 ? 'one scenario file' : `${graph.size} scenario files`} and ${files.size - graph.size} ${files.size - graph.size === 1 ? 'file' : 'files'} they import or name; Ctrl-C to stop\n`);
+    io.stderr.write(
+      `\nfaultline: watching ${graph.size === 1 ? 'one scenario file' : `${graph.size} scenario files`} and ${files.size - graph.size} ${files.size - graph.size === 1 ? 'file' : 'files'} they import or name; Ctrl-C to stop\n`,
+    );
   };
 
   const onStop = (): void => wake?.();
@@ -136,7 +155,9 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
       const now = await scenarioFiles(request.scenarios);
       const rerun = now.files.filter((f) => !graph.has(f) || [...graph.get(f)!].some((d) => changed.has(d)));
       if (rerun.length === 0) continue;
-      io.stderr.write(`\nfaultline: changed: ${[...changed].map(shown).join(', ')}; rerunning ${rerun.map(shown).join(', ')}\n`);
+      io.stderr.write(
+        `\nfaultline: changed: ${[...changed].map(shown).join(', ')}; rerunning ${rerun.map(shown).join(', ')}\n`,
+      );
       await runOnce(rerun);
       if (!stop.aborted) await rebuild();
     }

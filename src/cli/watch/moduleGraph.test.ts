@@ -18,7 +18,12 @@ const write = async (path: string, text: string): Promise<string> => {
 };
 
 // A command agent's script, in any language, in the scenario's folder or below it.
-const script = fc.tuple(fc.option(fc.stringMatching(/^[a-z][a-z0-9_-]{0,6}$/), { nil: undefined }), fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/), fc.constantFrom('py', 'sh', 'rb', 'js', 'mjs', 'ts'))
+const script = fc
+  .tuple(
+    fc.option(fc.stringMatching(/^[a-z][a-z0-9_-]{0,6}$/), { nil: undefined }),
+    fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/),
+    fc.constantFrom('py', 'sh', 'rb', 'js', 'mjs', 'ts'),
+  )
   .map(([folder, stem, ext]) => (folder === undefined ? `${stem}.${ext}` : `${folder}/${stem}.${ext}`));
 
 describe('moduleGraph: what --watch follows', () => {
@@ -29,9 +34,15 @@ describe('moduleGraph: what --watch follows', () => {
         const root = `case-${n++}`;
         const cwd = underCwd ? 'agents' : undefined;
         const file = await write(`${root}/${cwd === undefined ? '' : `${cwd}/`}${path}`, '# the agent\n');
-        const scenario = await write(`${root}/s.yaml`, `name: s\nagent:\n  kind: command\n  argv: [python3, ${path}, --verbose]\n${cwd === undefined ? '' : `  cwd: ${cwd}\n`}`);
+        const scenario = await write(
+          `${root}/s.yaml`,
+          `name: s\nagent:\n  kind: command\n  argv: [python3, ${path}, --verbose]\n${cwd === undefined ? '' : `  cwd: ${cwd}\n`}`,
+        );
         expect([...(await moduleGraph(scenario))]).toContain(file);
-        const config = await write(`${root}/faultline.config.mjs`, `export default { agents: [{ name: 'a', kind: 'command', argv: ['python3', '${cwd === undefined ? '' : `${cwd}/`}${path}'] }] };\n`);
+        const config = await write(
+          `${root}/faultline.config.mjs`,
+          `export default { agents: [{ name: 'a', kind: 'command', argv: ['python3', '${cwd === undefined ? '' : `${cwd}/`}${path}'] }] };\n`,
+        );
         expect([...(await moduleGraph(config))]).toContain(file);
       }),
       { numRuns: 12, seed: 43 },
@@ -39,7 +50,10 @@ describe('moduleGraph: what --watch follows', () => {
   });
 
   it('words that name no file are not followed', async () => {
-    const scenario = await write('plain/s.yaml', 'name: s\nagent:\n  kind: command\n  argv: [python3, missing.py]\ngoal: { effects: { ticket.opened: 1 } }\n');
+    const scenario = await write(
+      'plain/s.yaml',
+      'name: s\nagent:\n  kind: command\n  argv: [python3, missing.py]\ngoal: { effects: { ticket.opened: 1 } }\n',
+    );
     expect([...(await moduleGraph(scenario))]).toEqual([scenario]);
   });
 });

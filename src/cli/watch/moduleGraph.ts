@@ -44,7 +44,9 @@ async function referencesOf(file: string): Promise<string[]> {
   const isModule = MODULES.includes(ext);
   if (!isModule && !DATA.includes(ext)) return [];
   const text = await readFile(file, 'utf8').catch(() => '');
-  const specifiers = isModule ? [...text.matchAll(IMPORT)].map((m) => m[2]!) : [...text.matchAll(PATH_IN_DATA)].map((m) => m[1]!);
+  const specifiers = isModule
+    ? [...text.matchAll(IMPORT)].map((m) => m[2]!)
+    : [...text.matchAll(PATH_IN_DATA)].map((m) => m[1]!);
   const found: string[] = [];
   for (const s of specifiers) {
     const path = await resolveSpecifier(file, s);
@@ -59,10 +61,16 @@ async function referencesOf(file: string): Promise<string[]> {
  * folder (where a command agent declared in TypeScript runs); only files that exist count.
  */
 async function namedFiles(file: string, text: string, isModule: boolean): Promise<string[]> {
-  const words = isModule ? [...text.matchAll(STRING)].map((m) => m[2]!).filter((w) => IS_WORD_PATH.test(w)) : [...text.matchAll(BARE_PATH)].map((m) => m[1]!);
+  const words = isModule
+    ? [...text.matchAll(STRING)].map((m) => m[2]!).filter((w) => IS_WORD_PATH.test(w))
+    : [...text.matchAll(BARE_PATH)].map((m) => m[1]!);
   if (words.length === 0) return [];
   const here = dirname(file);
-  const bases = [here, ...[...text.matchAll(CWD_IN_DATA)].map((m) => resolve(here, m[1]!)), ...(isModule ? [process.cwd()] : [])];
+  const bases = [
+    here,
+    ...[...text.matchAll(CWD_IN_DATA)].map((m) => resolve(here, m[1]!)),
+    ...(isModule ? [process.cwd()] : []),
+  ];
   const found: string[] = [];
   for (const word of new Set(words)) {
     for (const base of bases) {

@@ -14,7 +14,10 @@ interface LongTimer {
 function longTimer(arm: typeof setTimeout, ms: number, fn: () => void, unref = false): LongTimer {
   let timer: NodeJS.Timeout | undefined;
   const step = (left: number): void => {
-    timer = arm(() => (left > MAX_TIMER_MS ? step(left - MAX_TIMER_MS) : fn()), Math.min(Math.max(0, left), MAX_TIMER_MS));
+    timer = arm(
+      () => (left > MAX_TIMER_MS ? step(left - MAX_TIMER_MS) : fn()),
+      Math.min(Math.max(0, left), MAX_TIMER_MS),
+    );
     if (unref) timer.unref();
   };
   step(ms);

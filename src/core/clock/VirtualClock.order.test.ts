@@ -23,7 +23,14 @@ const program = fc
     }),
     { minLength: 1, maxLength: 200 },
   )
-  .map((raw) => raw.map(({ ms, sleep, parentBack, clears }, k): Spec => ({ ms, sleep, parent: k === 0 || parentBack % 3 === 0 ? -1 : parentBack % k, clears: clears.map((c) => c % raw.length) })));
+  .map((raw) =>
+    raw.map(({ ms, sleep, parentBack, clears }, k): Spec => ({
+      ms,
+      sleep,
+      parent: k === 0 || parentBack % 3 === 0 ? -1 : parentBack % k,
+      clears: clears.map((c) => c % raw.length),
+    })),
+  );
 
 /** What the clock should do, simulated plainly: the live timer earliest by (time, order set) fires next. */
 function reference(specs: readonly Spec[]): string[] {
@@ -80,7 +87,10 @@ async function onClock(specs: readonly Spec[]): Promise<string[]> {
 }
 
 describe('VirtualClock timer order', () => {
-  test.prop([program], { numRuns: 200 })('fires the live timer earliest by (time, order set), clears what is cleared, and counts what is pending', async (specs) => {
-    expect(await onClock(specs)).toEqual(reference(specs));
-  });
+  test.prop([program], { numRuns: 200 })(
+    'fires the live timer earliest by (time, order set), clears what is cleared, and counts what is pending',
+    async (specs) => {
+      expect(await onClock(specs)).toEqual(reference(specs));
+    },
+  );
 });

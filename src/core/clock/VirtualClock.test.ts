@@ -81,13 +81,27 @@ describe('VirtualClock', () => {
   it('reports a throwing body as threw, sync or async', async () => {
     const clock = new VirtualClock();
     const boom = new Error('boom');
-    expect(await clock.run(() => { throw boom; })).toEqual({ kind: 'threw', error: boom, at: 0 });
-    expect(await clock.run(async () => { await clock.sleep(10); throw boom; })).toEqual({ kind: 'threw', error: boom, at: 10 });
+    expect(
+      await clock.run(() => {
+        throw boom;
+      }),
+    ).toEqual({ kind: 'threw', error: boom, at: 0 });
+    expect(
+      await clock.run(async () => {
+        await clock.sleep(10);
+        throw boom;
+      }),
+    ).toEqual({ kind: 'threw', error: boom, at: 10 });
   });
 
   it('stops a body that would sleep past the time limit', async () => {
     const clock = new VirtualClock();
-    const run = await clock.run(async () => { for (;;) await clock.sleep(1_000); }, { maxVirtualMs: 10_500 });
+    const run = await clock.run(
+      async () => {
+        for (;;) await clock.sleep(1_000);
+      },
+      { maxVirtualMs: 10_500 },
+    );
     expect(run).toEqual({ kind: 'time_limit', at: 10_500 });
   });
 
@@ -107,10 +121,13 @@ describe('VirtualClock', () => {
 describe('VirtualClock guards', () => {
   it('ends a body that spins on zero-length sleeps as a livelock instead of running forever', async () => {
     const clock = new VirtualClock(0);
-    const run = await clock.run(async () => {
-      await clock.sleep(5);
-      for (;;) await clock.sleep(0);
-    }, { maxFiresPerInstant: 1_000 });
+    const run = await clock.run(
+      async () => {
+        await clock.sleep(5);
+        for (;;) await clock.sleep(0);
+      },
+      { maxFiresPerInstant: 1_000 },
+    );
     expect(run).toEqual({ kind: 'livelock', at: 5 });
   });
 
@@ -122,9 +139,18 @@ describe('VirtualClock guards', () => {
     expect(clock.now()).toBe(0);
   });
 
-  it('answers any delay it cannot use with a rejected promise, never a throw, at the same hop as a promise executor\'s throw', async () => {
+  it("answers any delay it cannot use with a rejected promise, never a throw, at the same hop as a promise executor's throw", async () => {
     const clock = new VirtualClock(0);
-    const odd: unknown[] = [Number.NaN, Symbol('ms'), 10n, { valueOf: (): number => { throw new Error('no number'); } }];
+    const odd: unknown[] = [
+      Number.NaN,
+      Symbol('ms'),
+      10n,
+      {
+        valueOf: (): number => {
+          throw new Error('no number');
+        },
+      },
+    ];
     for (const ms of odd) {
       const order: string[] = [];
       let sleeping: Promise<unknown> | undefined;
@@ -133,7 +159,9 @@ describe('VirtualClock guards', () => {
       const executorForm = new Promise<void>(() => {
         throw new Error('executor');
       }).catch(() => order.push('executor'));
-      const tick = Promise.resolve().then(() => order.push('tick1')).then(() => order.push('tick2'));
+      const tick = Promise.resolve()
+        .then(() => order.push('tick1'))
+        .then(() => order.push('tick2'));
       await Promise.all([sleeping, executorForm, tick]);
       expect(order).toEqual(['sleep', 'executor', 'tick1', 'tick2']);
     }
@@ -174,7 +202,7 @@ describe('VirtualClock.hold', () => {
         if (i % 7 !== 0) clock.clearTimer(h);
       });
       for (let i = 0; i < 400; i += 7) expected.push(i);
-      expected.sort((a, b) => (a * 37) % 50 - (b * 37) % 50 || a - b);
+      expected.sort((a, b) => ((a * 37) % 50) - ((b * 37) % 50) || a - b);
       expect(clock.pending).toBe(expected.length);
       await clock.sleep(100);
     });

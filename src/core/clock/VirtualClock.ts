@@ -42,13 +42,12 @@ export interface ClockRunOptions {
  */
 const TURNS_PER_BATCH = 64;
 
-
-
 /** The key of `#clearable`'s permanent entry: no handle (a number) is ever equal to it. */
 const KEEP = Symbol('keep');
 
 /** What one turn of the clock did: fired a timer, found real work in flight, or ended the run. */
-type Turn<T> = { readonly kind: 'fired' } | { readonly kind: 'held' } | { readonly kind: 'ended'; readonly run: ClockRun<T> };
+type Turn<T> =
+  { readonly kind: 'fired' } | { readonly kind: 'held' } | { readonly kind: 'ended'; readonly run: ClockRun<T> };
 const FIRED = { kind: 'fired' } as const;
 const HELD = { kind: 'held' } as const;
 

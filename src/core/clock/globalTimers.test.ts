@@ -146,7 +146,8 @@ describe("installVirtualTimers in 'library' mode", () => {
 
   it('puts a zero delay on the clock and leaves AbortSignal.timeout and sockets real', () => {
     const abortTimeout = AbortSignal.timeout;
-    const requestTimeout = Object.getOwnPropertyDescriptor(http.ClientRequest.prototype, 'setTimeout')?.value as unknown;
+    const requestTimeout = Object.getOwnPropertyDescriptor(http.ClientRequest.prototype, 'setTimeout')
+      ?.value as unknown;
     for (const install of [(c: VirtualClock) => installVirtualTimers(c, { mode: 'library' })]) {
       const clock = new VirtualClock(0);
       const timers = install(clock);
@@ -154,7 +155,9 @@ describe("installVirtualTimers in 'library' mode", () => {
         setTimeout(() => {}, 0);
         expect(clock.pending).toBe(1);
         expect(AbortSignal.timeout).toBe(abortTimeout);
-        expect(Object.getOwnPropertyDescriptor(http.ClientRequest.prototype, 'setTimeout')?.value as unknown).toBe(requestTimeout);
+        expect(Object.getOwnPropertyDescriptor(http.ClientRequest.prototype, 'setTimeout')?.value as unknown).toBe(
+          requestTimeout,
+        );
       } finally {
         timers.uninstall();
       }
@@ -176,7 +179,14 @@ describe("the random option: Math.random from the trial's rng", () => {
     };
     expect(draw(3)).toEqual(draw(3));
     expect(draw(3)).not.toEqual(draw(4));
-    expect(draw(3)).toEqual([0, 1, 2].map(((r) => () => r.next())(new Rng(3))));
+    expect(draw(3)).toEqual(
+      [0, 1, 2].map(
+        (
+          (r) => () =>
+            r.next()
+        )(new Rng(3)),
+      ),
+    );
     expect(Math.random).toBe(real);
   });
 });

@@ -142,7 +142,8 @@ function ioTimers(clock: VirtualClock): TimerGlobals {
       return new VirtualTimeout(clock, delayOf(ms), () => fn(...args), false);
     },
     clearTimeout: clear,
-    setInterval: (fn: AnyFn, ms?: unknown, ...args: unknown[]): unknown => new VirtualTimeout(clock, delayOf(ms), () => fn(...args), true),
+    setInterval: (fn: AnyFn, ms?: unknown, ...args: unknown[]): unknown =>
+      new VirtualTimeout(clock, delayOf(ms), () => fn(...args), true),
     clearInterval: clear,
   };
 }
@@ -153,7 +154,8 @@ function libraryTimers(clock: Clock): TimerGlobals {
     if (t instanceof VirtualTimeout) t.clear();
   };
   return {
-    setTimeout: (fn: AnyFn, ms?: unknown, ...args: unknown[]): VirtualTimeout => new VirtualTimeout(clock, libraryDelayOf(ms), () => fn(...args), false),
+    setTimeout: (fn: AnyFn, ms?: unknown, ...args: unknown[]): VirtualTimeout =>
+      new VirtualTimeout(clock, libraryDelayOf(ms), () => fn(...args), false),
     clearTimeout: clear,
     setInterval: (fn: AnyFn, ms?: unknown, ...args: unknown[]): VirtualTimeout =>
       new VirtualTimeout(clock, Math.max(1, libraryDelayOf(ms)), () => fn(...args), true),
@@ -165,7 +167,9 @@ function libraryTimers(clock: Clock): TimerGlobals {
 function virtualAbortTimeout(clock: Clock): (ms: number) => AbortSignal {
   return (ms) => {
     const controller = new AbortController();
-    clock.setTimer(delayOf(ms), () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+    clock.setTimer(delayOf(ms), () =>
+      controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    );
     return controller.signal;
   };
 }
@@ -180,7 +184,10 @@ function virtualAbortTimeout(clock: Clock): (ms: number) => AbortSignal {
  * Install it around the trial body only; `uninstall` restores exactly what was there.
  */
 export function installVirtualTimers(clock: VirtualClock, options?: VirtualTimersOptions): VirtualTimers;
-export function installVirtualTimers(clock: Clock, options: VirtualTimersOptions & { readonly mode: 'library' }): VirtualTimers;
+export function installVirtualTimers(
+  clock: Clock,
+  options: VirtualTimersOptions & { readonly mode: 'library' },
+): VirtualTimers;
 export function installVirtualTimers(clock: Clock, options: VirtualTimersOptions = {}): VirtualTimers {
   const io = (options.mode ?? 'io') === 'io';
   // The overloads only let a plain Clock in with mode 'library'.
@@ -223,21 +230,25 @@ type TimedRequest = http.ClientRequest & { [kTimer]?: TimerHandle };
 function virtualRequestTimeouts(clock: Clock): () => void {
   const proto = realClientRequestPrototype();
   if (!Object.hasOwn(proto, 'setTimeout')) return () => {};
-  return overrideProperty(proto, 'setTimeout', function setTimeout(this: TimedRequest, msecs: number, callback?: () => void): TimedRequest {
-    if (callback) this.once('timeout', callback);
-    const previous = this[kTimer];
-    if (previous !== undefined) clock.clearTimer(previous);
-    delete this[kTimer];
-    if (msecs > 0) {
-      const handle = clock.setTimer(msecs, () => {
-        delete this[kTimer];
-        if (!this.destroyed) this.emit('timeout');
-      });
-      this[kTimer] = handle;
-      this.once('close', () => clock.clearTimer(handle));
-    }
-    return this;
-  });
+  return overrideProperty(
+    proto,
+    'setTimeout',
+    function setTimeout(this: TimedRequest, msecs: number, callback?: () => void): TimedRequest {
+      if (callback) this.once('timeout', callback);
+      const previous = this[kTimer];
+      if (previous !== undefined) clock.clearTimer(previous);
+      delete this[kTimer];
+      if (msecs > 0) {
+        const handle = clock.setTimer(msecs, () => {
+          delete this[kTimer];
+          if (!this.destroyed) this.emit('timeout');
+        });
+        this[kTimer] = handle;
+        this.once('close', () => clock.clearTimer(handle));
+      }
+      return this;
+    },
+  );
 }
 
 /** nock and msw replace `http.ClientRequest`; the prototype that defines `setTimeout` is Node's own. */

@@ -54,7 +54,15 @@ describe('betaQuantile', () => {
   });
 
   it('inverts regularizedBeta over a grid of shapes', () => {
-    for (const [a, b] of [[0.5, 0.5], [1, 1], [3, 40], [40, 3], [0.7, 12], [500, 2], [2, 5000]] as const) {
+    for (const [a, b] of [
+      [0.5, 0.5],
+      [1, 1],
+      [3, 40],
+      [40, 3],
+      [0.7, 12],
+      [500, 2],
+      [2, 5000],
+    ] as const) {
       for (const q of [1e-6, 0.01, 0.025, 0.2, 0.5, 0.8, 0.975, 0.999]) {
         expect(regularizedBeta(betaQuantile(q, a, b), a, b)).toBeCloseTo(q, 10);
       }

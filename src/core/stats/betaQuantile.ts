@@ -9,7 +9,7 @@
 const LANCZOS = [
   57.1562356658629235, -59.5979603554754912, 14.1360979747417471, -0.491913816097620199, 0.339946499848118887e-4,
   0.465236289270485756e-4, -0.983744753048795646e-4, 0.158088703224912494e-3, -0.210264441724104883e-3,
-  0.217439618115212643e-3, -0.164318106536763890e-3, 0.844182239838527433e-4, -0.261908384015814087e-4,
+  0.217439618115212643e-3, -0.16431810653676389e-3, 0.844182239838527433e-4, -0.261908384015814087e-4,
   0.368991826595316234e-5,
 ];
 
@@ -60,7 +60,8 @@ function betaFraction(a: number, b: number, x: number): number {
 }
 
 function checkShape(a: number, b: number): void {
-  if (!(a > 0) || !(b > 0) || !Number.isFinite(a) || !Number.isFinite(b)) throw new RangeError(`Beta shapes must be positive and finite, got a = ${a}, b = ${b}`);
+  if (!(a > 0) || !(b > 0) || !Number.isFinite(a) || !Number.isFinite(b))
+    throw new RangeError(`Beta shapes must be positive and finite, got a = ${a}, b = ${b}`);
 }
 
 /** I_x(a, b): the Beta(a, b) distribution's CDF at x. */

@@ -7,9 +7,12 @@ describe('nthSmallest', () => {
     const rng = new Rng(11);
     for (let round = 0; round < 40; round++) {
       const n = 1 + Math.floor(rng.next() * 60);
-      const values = Float64Array.from({ length: n }, () => (rng.next() < 0.3 ? Math.floor(rng.next() * 3) : rng.next()));
+      const values = Float64Array.from({ length: n }, () =>
+        rng.next() < 0.3 ? Math.floor(rng.next() * 3) : rng.next(),
+      );
       const sorted = Float64Array.from(values).sort();
-      for (let rank = 0; rank < n; rank++) expect(nthSmallest(Float64Array.from(values), 0, n, rank)).toBe(sorted[rank]);
+      for (let rank = 0; rank < n; rank++)
+        expect(nthSmallest(Float64Array.from(values), 0, n, rank)).toBe(sorted[rank]);
     }
   });
 

@@ -27,7 +27,8 @@ function requestKey(req: http.ClientRequest): string {
 
 type RequestFn = typeof http.request;
 
-const isEventStream = (response: Response): boolean => (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+const isEventStream = (response: Response): boolean =>
+  (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 
 /** Which client API sent a request: they fail a connection differently (fetch wraps the socket error). */
 export type ClientApi = 'fetch' | 'node:http';
@@ -83,7 +84,9 @@ export class ArrivalHolds {
     // request held for good: a hang would then freeze time forever. Fall back to the
     // oldest waiting request of the same method.
     const exact = keyOf(method, url);
-    const key = this.#waiting.has(exact) ? exact : [...this.#waiting.keys()].find((k) => k.startsWith(`${method.toUpperCase()} `));
+    const key = this.#waiting.has(exact)
+      ? exact
+      : [...this.#waiting.keys()].find((k) => k.startsWith(`${method.toUpperCase()} `));
     const queue = key === undefined ? undefined : this.#waiting.get(key);
     const arrival = queue?.shift();
     if (key !== undefined && queue?.length === 0) this.#waiting.delete(key);
@@ -134,7 +137,13 @@ export class ArrivalHolds {
    * before the interceptors are torn down.
    */
   install(): () => void {
-    const saved = { fetch: globalThis.fetch, httpRequest: http.request, httpGet: http.get, httpsRequest: https.request, httpsGet: https.get };
+    const saved = {
+      fetch: globalThis.fetch,
+      httpRequest: http.request,
+      httpGet: http.get,
+      httpsRequest: https.request,
+      httpsGet: https.get,
+    };
     const realFetch = saved.fetch;
     // A client keeps the fetch it found when it was built, and a framework may keep the client
     // past its trial (the Agents SDK's default runner caches its OpenAI client): once this
@@ -149,7 +158,11 @@ export class ArrivalHolds {
       // so the caller's copy is untouched) before time may pass again. Not a stream of
       // server-sent events: its events are paced on virtual time, which must pass between them.
       const answer = realFetch(input, init).then(async (response) => {
-        if (!isEventStream(response)) await response.clone().arrayBuffer().catch(() => undefined);
+        if (!isEventStream(response))
+          await response
+            .clone()
+            .arrayBuffer()
+            .catch(() => undefined);
         return response;
       });
       const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);

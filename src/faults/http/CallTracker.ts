@@ -38,7 +38,10 @@ export const SDK_RETRY_HEADER = 'x-stainless-retry-count';
  * The correlation headers an execution layer sends so the wire ties each HTTP request to its
  * own call and attempt (then the executor's `attempt` events are the source of truth for it).
  */
-export const correlationHeaders = (call: string, attempt: number): Record<string, string> => ({ [CALL_HEADER]: call, [ATTEMPT_HEADER]: String(attempt) });
+export const correlationHeaders = (call: string, attempt: number): Record<string, string> => ({
+  [CALL_HEADER]: call,
+  [ATTEMPT_HEADER]: String(attempt),
+});
 
 const count = (text: string | undefined): number | undefined => {
   const n = text === undefined ? NaN : Number(text);
@@ -118,14 +121,18 @@ export class CallTracker {
     const key = req.headers['idempotency-key'];
     const sdkRetry = count(req.headers[SDK_RETRY_HEADER]);
     const repeat = this.#repeats.get(same);
-    const open = repeat !== undefined && repeat.window === window && calls.get(repeat.id)?.succeeded === false ? repeat.id : undefined;
+    const open =
+      repeat !== undefined && repeat.window === window && calls.get(repeat.id)?.succeeded === false
+        ? repeat.id
+        : undefined;
     const latest = this.#latest.get(req.operation);
 
     let id: string;
     let by: CallGrouping;
     if (explicit !== undefined) [id, by] = [`call:${explicit}`, 'header'];
     else if (key !== undefined && calls.has(`key:${key}`)) [id, by] = [`key:${key}`, 'key'];
-    else if (sdkRetry !== undefined && sdkRetry > 0 && (repeat ?? latest) !== undefined) [id, by] = [repeat?.id ?? latest!, 'sdk'];
+    else if (sdkRetry !== undefined && sdkRetry > 0 && (repeat ?? latest) !== undefined)
+      [id, by] = [repeat?.id ?? latest!, 'sdk'];
     else if (req.purpose === 'status' && latest !== undefined) [id, by] = [latest, 'status'];
     // An identical body while the window is open is a resend, whatever retry count the header claims.
     else if (open !== undefined) [id, by] = [open, 'repeat'];

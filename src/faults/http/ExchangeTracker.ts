@@ -36,7 +36,10 @@ export function rawClientRequest(request: object): http.ClientRequest | undefine
 export class ExchangeTracker {
   readonly #open = new Set<AbortController>();
 
-  track(options: { readonly signal?: AbortSignal | undefined; readonly raw?: http.ClientRequest | undefined }): AbortSignal {
+  track(options: {
+    readonly signal?: AbortSignal | undefined;
+    readonly raw?: http.ClientRequest | undefined;
+  }): AbortSignal {
     const controller = new AbortController();
     this.#open.add(controller);
     const abort = (reason: unknown): void => {

@@ -50,7 +50,8 @@ const STATUS_TEXT: Readonly<Record<number, string>> = { 529: 'Overloaded' };
 export const statusText = (status: number): string => STATUS_TEXT[status] ?? http.STATUS_CODES[status] ?? '';
 
 /** A status an answer can carry: 200 to 599 (1xx are interim, never the answer). */
-export const isStatus = (status: unknown): status is number => Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599;
+export const isStatus = (status: unknown): status is number =>
+  Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599;
 
 /** Answers made by `respond`/`reply`: what a route's `serve` may return instead of a value to wrap. */
 const made = new WeakSet<object>();
@@ -64,8 +65,17 @@ export function respond(status: number, body: unknown, headers: Readonly<Record<
     throw new RangeError(`an answer's status must be an integer from 200 to 599, not ${String(status)}`);
   }
   const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
-  const type = body === undefined ? {} : { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json' };
-  const answer: HttpAnswer = { kind: 'respond', status, statusText: statusText(status), headers: { ...type, ...lowerCased(headers) }, body: text };
+  const type =
+    body === undefined
+      ? {}
+      : { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json' };
+  const answer: HttpAnswer = {
+    kind: 'respond',
+    status,
+    statusText: statusText(status),
+    headers: { ...type, ...lowerCased(headers) },
+    body: text,
+  };
   made.add(answer);
   return answer;
 }
@@ -88,7 +98,11 @@ export function streamReply(events: readonly string[], headers: Readonly<Record<
     kind: 'stream',
     status: 200,
     statusText: statusText(200),
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...lowerCased(headers) },
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      ...lowerCased(headers),
+    },
     events: [...events],
   };
   made.add(answer);
@@ -96,7 +110,8 @@ export function streamReply(events: readonly string[], headers: Readonly<Record<
 }
 
 /** Whether `value` is an answer made by `reply`, `respond` or `streamReply`. */
-export const isAnswer = (value: unknown): value is HttpAnswer => typeof value === 'object' && value !== null && made.has(value);
+export const isAnswer = (value: unknown): value is HttpAnswer =>
+  typeof value === 'object' && value !== null && made.has(value);
 
 export const lowerCased = (headers: Readonly<Record<string, string>>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
@@ -106,7 +121,10 @@ const NO_BODY = new Set([204, 205, 304]);
 
 /** The answer as it goes over the wire: a HEAD request's, or a 204's, has status and headers and no body. */
 export function onTheWire(answer: HttpAnswer, method: string): HttpAnswer {
-  if (answer.kind === 'stream') return method.toUpperCase() === 'HEAD' ? { kind: 'respond', status: answer.status, statusText: answer.statusText, headers: answer.headers, body: '' } : answer;
+  if (answer.kind === 'stream')
+    return method.toUpperCase() === 'HEAD'
+      ? { kind: 'respond', status: answer.status, statusText: answer.statusText, headers: answer.headers, body: '' }
+      : answer;
   if (answer.kind !== 'respond' || answer.body === '') return answer;
   return method.toUpperCase() === 'HEAD' || NO_BODY.has(answer.status) ? { ...answer, body: '' } : answer;
 }
@@ -117,7 +135,8 @@ export function onTheWire(answer: HttpAnswer, method: string): HttpAnswer {
  * is a crash behind the API: a 500.
  */
 export function answerOf(error: unknown): HttpAnswer {
-  if (isHttpError(error) && isStatus(error.status)) return respond(error.status, error.body ?? { error: { message: error.message } }, error.headers);
+  if (isHttpError(error) && isStatus(error.status))
+    return respond(error.status, error.body ?? { error: { message: error.message } }, error.headers);
   return crashOrNetwork(error);
 }
 
@@ -146,13 +165,19 @@ export function injected<E extends Error>(error: E): E {
   return error;
 }
 
-export const isInjected = (error: unknown): boolean => typeof error === 'object' && error !== null && kInjected in error;
+export const isInjected = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && kInjected in error;
 
 const SYSCALLS: Readonly<Record<NetworkCode, string>> = { ECONNRESET: 'read', ECONNREFUSED: 'connect', EPIPE: 'write' };
 
 /** A Node system error as node:net raises it: `code`, negative `errno`, `syscall`. */
-export function socketError(code: NetworkCode, message: string): Error & { code: string; errno: number; syscall: string } {
-  return injected(Object.assign(new Error(message), { code, errno: -(constants.errno[code] ?? 0), syscall: SYSCALLS[code] }));
+export function socketError(
+  code: NetworkCode,
+  message: string,
+): Error & { code: string; errno: number; syscall: string } {
+  return injected(
+    Object.assign(new Error(message), { code, errno: -(constants.errno[code] ?? 0), syscall: SYSCALLS[code] }),
+  );
 }
 
 /**

@@ -16,7 +16,14 @@ function engine(plan: FaultPlan, seed = 1) {
   const clock = new VirtualClock(START);
   const history = new History(clock);
   const world = createWorld(clock, {}, ['orders']);
-  const faults = new HttpFaults({ services: [{ baseUrl: SHOP, routes: ordersRoutes(world) }], plan, clock, rng: new Rng(seed), history, world });
+  const faults = new HttpFaults({
+    services: [{ baseUrl: SHOP, routes: ordersRoutes(world) }],
+    plan,
+    clock,
+    rng: new Rng(seed),
+    history,
+    world,
+  });
   return { clock, history, world, faults };
 }
 
@@ -31,7 +38,10 @@ const never = new AbortController().signal;
 
 describe('HttpFaults', () => {
   it('answers a refusal exactly as the in-process wire throws it: status, headers and body', async () => {
-    const api = { headers: { 'Retry-After': '4', 'x-should-retry': 'false' }, body: { error: { type: 'api_error', message: 'Upstream is down.' } } };
+    const api = {
+      headers: { 'Retry-After': '4', 'x-should-retry': 'false' },
+      body: { error: { type: 'api_error', message: 'Upstream is down.' } },
+    };
     const faults: Fault[] = [
       { kind: 'rate_limit', retryAfter: 7 },
       { kind: 'quota_exceeded' },
@@ -49,11 +59,29 @@ describe('HttpFaults', () => {
       const answer = await http.faults.exchange(post(), never);
 
       const inProcess = engine([]);
-      const wire = new Wire({ world: inProcess.world, plan: [{ match: {}, fault }], clock: inProcess.clock, rng: new Rng(1), history: inProcess.history, startMs: START });
-      const thrown = await wire.send({ request: 'r1', tool: 'create_order', purpose: 'call', input: ORDER, call: 'c1', attempt: 1 }).catch((e: unknown) => e);
+      const wire = new Wire({
+        world: inProcess.world,
+        plan: [{ match: {}, fault }],
+        clock: inProcess.clock,
+        rng: new Rng(1),
+        history: inProcess.history,
+        startMs: START,
+      });
+      const thrown = await wire
+        .send({ request: 'r1', tool: 'create_order', purpose: 'call', input: ORDER, call: 'c1', attempt: 1 })
+        .catch((e: unknown) => e);
       if (!(thrown instanceof HttpError)) throw new Error('expected an HttpError');
-      expect(answer).toMatchObject({ kind: 'respond', status: thrown.status, body: JSON.stringify(thrown.body), headers: expect.objectContaining(thrown.headers) as unknown });
-      if ('headers' in fault) expect(answer).toMatchObject({ body: JSON.stringify(api.body), headers: { 'retry-after': '4', 'x-should-retry': 'false', 'content-type': 'application/json' } });
+      expect(answer).toMatchObject({
+        kind: 'respond',
+        status: thrown.status,
+        body: JSON.stringify(thrown.body),
+        headers: expect.objectContaining(thrown.headers) as unknown,
+      });
+      if ('headers' in fault)
+        expect(answer).toMatchObject({
+          body: JSON.stringify(api.body),
+          headers: { 'retry-after': '4', 'x-should-retry': 'false', 'content-type': 'application/json' },
+        });
     }
   });
 
@@ -83,13 +111,26 @@ describe('HttpFaults', () => {
   });
 
   it('answers status queries only under status rules, as the wire does', async () => {
-    const { faults, clock } = engine([{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'network' } }]);
+    const { faults, clock } = engine([
+      { match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'network' } },
+    ]);
     const run = await clock.run(async () => {
       const first = await faults.exchange(post('k1'), never);
-      const status = await faults.exchange({ method: 'GET', url: `${SHOP}/orders/status?clientReference=ref-1`, headers: { 'idempotency-key': 'k1' }, body: '' }, never);
+      const status = await faults.exchange(
+        {
+          method: 'GET',
+          url: `${SHOP}/orders/status?clientReference=ref-1`,
+          headers: { 'idempotency-key': 'k1' },
+          body: '',
+        },
+        never,
+      );
       return [first?.kind, status?.kind === 'respond' ? JSON.parse(status.body) : status];
     });
-    expect(run.kind === 'settled' && run.value).toEqual(['network', { state: 'succeeded', value: { orderId: 'ord-1', ...ORDER, status: 'created' } }]);
+    expect(run.kind === 'settled' && run.value).toEqual([
+      'network',
+      { state: 'succeeded', value: { orderId: 'ord-1', ...ORDER, status: 'created' } },
+    ]);
   });
 
   it('records an answer still on its way as lost when the trial closes', async () => {
@@ -101,6 +142,10 @@ describe('HttpFaults', () => {
     expect(run.kind).toBe('settled');
     faults.close();
     expect(history.events.map((e) => e.type)).toEqual(['http_request', 'fault', 'delivery', 'effect', 'response']);
-    expect(history.events[4]).toMatchObject({ t: 10_000, result: 'lost', message: 'answer still on its way: no answer by the end of the trial (10000 ms)' });
+    expect(history.events[4]).toMatchObject({
+      t: 10_000,
+      result: 'lost',
+      message: 'answer still on its way: no answer by the end of the trial (10000 ms)',
+    });
   });
 });

@@ -26,7 +26,14 @@ import { bodyDigest, requestEvent, trackedRequest } from './requestEvent.js';
 import { responseDetail } from './responseDetail.js';
 import { errorAnswer } from './errorAnswer.js';
 import { answerOf, isAnswer, onTheWire, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
-import { matchRoute, type ErrorMapper, type HttpRequestData, type HttpRoute, type RouteMatch, type RouteRequest } from './HttpRoute.js';
+import {
+  matchRoute,
+  type ErrorMapper,
+  type HttpRequestData,
+  type HttpRoute,
+  type RouteMatch,
+  type RouteRequest,
+} from './HttpRoute.js';
 import { parseRequestBody } from './requestBody.js';
 import { redactText } from '../../core/secretText.js';
 import { asksForStream } from './sse.js';
@@ -141,7 +148,13 @@ export class HttpFaults {
     }
     this.#services = options.services.map((s) => {
       const url = new URL(s.baseUrl);
-      return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, ''), routes: s.routes, error: s.error, name: s.name };
+      return {
+        origin: url.origin,
+        prefix: url.pathname.replace(/\/+$/, ''),
+        routes: s.routes,
+        error: s.error,
+        name: s.name,
+      };
     });
     this.#plan = parsed.data;
     this.#hits = this.#plan.map(() => 0);
@@ -192,7 +205,10 @@ export class HttpFaults {
     const origin = URL.canParse(url) ? new URL(url).origin : url;
     const here = this.#services.filter((s) => s.origin === origin);
     if (here.length === 0) return { served: [...this.origins], servedHere: false };
-    return { served: here.flatMap((s) => s.routes.map((r) => `${r.method} ${s.origin}${s.prefix}${r.path} (${r.operation})`)), servedHere: true };
+    return {
+      served: here.flatMap((s) => s.routes.map((r) => `${r.method} ${s.origin}${s.prefix}${r.path} (${r.operation})`)),
+      servedHere: true,
+    };
   }
 
   /** Whether some route takes this request; adapters hand everything else to the unhandled-request policy. */
@@ -211,13 +227,35 @@ export class HttpFaults {
     const { match, service } = found;
     const request = this.#ids.next('http');
     const key = data.headers['idempotency-key'];
-    const http: HttpFields = { method: data.method.toUpperCase(), url: data.url, ...(key === undefined ? {} : { idempotencyKey: key }) };
+    const http: HttpFields = {
+      method: data.method.toUpperCase(),
+      url: data.url,
+      ...(key === undefined ? {} : { idempotencyKey: key }),
+    };
     const digest = bodyDigest(data);
     const position = this.#calls.place(trackedRequest(data, match.route, digest));
     // A model API's latency is not the network's to add: its answers are scripted or recorded.
-    const target = this.#network && match.route.kind !== 'model' ? { ...(service.name !== undefined && { service: service.name }), tool: match.route.operation, route: `${match.route.method} ${match.route.path}` } : undefined;
+    const target =
+      this.#network && match.route.kind !== 'model'
+        ? {
+            ...(service.name !== undefined && { service: service.name }),
+            tool: match.route.operation,
+            route: `${match.route.method} ${match.route.path}`,
+          }
+        : undefined;
     const legs = target && this.#network?.draw(target);
-    const ex: Exchange = { request, match, service, data, position, http, sentAt: this.#clock.now(), legs, target, sentBack: false };
+    const ex: Exchange = {
+      request,
+      match,
+      service,
+      data,
+      position,
+      http,
+      sentAt: this.#clock.now(),
+      legs,
+      target,
+      sentBack: false,
+    };
     this.#exchanges.set(request, ex);
     this.#open.set(request, ex);
     this.#history.record(requestEvent(request, data, match.route, position, digest));
@@ -243,14 +281,23 @@ export class HttpFaults {
   }
 
   /** A streamed answer goes out event by event; its `response` is recorded once the client has seen how it ends. */
-  #stream(ex: Exchange, answer: Extract<HttpAnswer, { kind: 'stream' }>, fault: Fault | undefined, signal: AbortSignal): HttpAnswer {
+  #stream(
+    ex: Exchange,
+    answer: Extract<HttpAnswer, { kind: 'stream' }>,
+    fault: Fault | undefined,
+    signal: AbortSignal,
+  ): HttpAnswer {
     const body = pacedStream(
       answer.events,
       fault && isStreamFault(fault) ? fault : undefined,
       this.#clock,
       signal,
       (end) => this.#streamEnded(ex, answer, end),
-      (events) => this.#stalls.set(ex.request, { reason: `the stream stalled after ${events} of ${answer.events.length} events (stream_stall)`, stream: { events, of: answer.events.length } }),
+      (events) =>
+        this.#stalls.set(ex.request, {
+          reason: `the stream stalled after ${events} of ${answer.events.length} events (stream_stall)`,
+          stream: { events, of: answer.events.length },
+        }),
     );
     return { ...answer, body };
   }
@@ -260,12 +307,24 @@ export class HttpFaults {
     if (!this.#open.has(ex.request)) return;
     const stream = { events: end.events, of: end.of };
     if (end.kind === 'stalled' || end.kind === 'left') {
-      const reason = end.kind === 'stalled' ? `the stream stalled after ${end.events} of ${end.of} events (stream_stall)` : `the client stopped reading after ${end.events} of ${end.of} events`;
+      const reason =
+        end.kind === 'stalled'
+          ? `the stream stalled after ${end.events} of ${end.of} events (stream_stall)`
+          : `the client stopped reading after ${end.events} of ${end.of} events`;
       this.#lose(ex, reason, end.reason, stream);
       return;
     }
     this.#open.delete(ex.request);
-    const base = { type: 'response', request: ex.request, tool: ex.match.route.operation, status: answer.status, stream, ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) } as const;
+    const base = {
+      type: 'response',
+      request: ex.request,
+      tool: ex.match.route.operation,
+      status: answer.status,
+      stream,
+      ...this.#corr(ex),
+      ...ex.http,
+      ...this.#legsOf(ex),
+    } as const;
     if (end.kind === 'complete') {
       const usage = ex.match.route.usage?.ofStream(answer.events);
       this.#history.record({ ...base, result: 'ok', ...(usage ? { usage } : {}) });
@@ -274,8 +333,17 @@ export class HttpFaults {
     }
     const error: ErrorData =
       end.kind === 'cut'
-        ? { kind: 'network', message: `${STREAM_CUT_MESSAGE} after ${end.events} of ${end.of} events (stream_cut)`, retryable: true, code: 'ECONNRESET' }
-        : { kind: 'unknown', message: `event ${end.at} of ${end.of} arrived malformed, not valid JSON (stream_malformed)`, retryable: false };
+        ? {
+            kind: 'network',
+            message: `${STREAM_CUT_MESSAGE} after ${end.events} of ${end.of} events (stream_cut)`,
+            retryable: true,
+            code: 'ECONNRESET',
+          }
+        : {
+            kind: 'unknown',
+            message: `event ${end.at} of ${end.of} arrived malformed, not valid JSON (stream_malformed)`,
+            retryable: false,
+          };
     this.#history.record({ ...base, result: 'error', message: error.message, errorKind: error.kind });
     this.#calls.answered(ex.position.call, false);
     this.#history.record({ type: 'model_error', error, request: ex.request, ...this.#corr(ex) });
@@ -315,13 +383,22 @@ export class HttpFaults {
       call: ex.position.callNumber,
       attempt: ex.position.attempt,
       elapsedMs: this.#clock.now() - this.#startMs,
-      streamed: route.kind === 'model' && asksForStream(parseRequestBody(ex.data.body, ex.data.headers['content-type'])),
+      streamed:
+        route.kind === 'model' && asksForStream(parseRequestBody(ex.data.body, ex.data.headers['content-type'])),
       read: (route.purpose ?? 'call') === 'status' || this.#isRead(ex),
     } as const;
     const picked = pickRule(this.#plan, facts, this.#hits, this.#rng, this.#healAtMs);
     if (!picked) return undefined;
     this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
-    this.#history.record({ type: 'fault', request: ex.request, tool: route.operation, rule: picked.index, fault: picked.rule.fault, ...this.#corr(ex), ...ex.http });
+    this.#history.record({
+      type: 'fault',
+      request: ex.request,
+      tool: route.operation,
+      rule: picked.index,
+      fault: picked.rule.fault,
+      ...this.#corr(ex),
+      ...ex.http,
+    });
     return picked.rule.fault;
   }
 
@@ -354,7 +431,10 @@ export class HttpFaults {
       fault,
       {
         deliver: (copy, failure) => this.#deliver(ex, copy, failure),
-        lost: (cause) => ({ kind: 'hang', reason: cause === 'timeout' ? 'no answer (timeout fault)' : 'answer lost after commit (partial write)' }),
+        lost: (cause) => ({
+          kind: 'hang',
+          reason: cause === 'timeout' ? 'no answer (timeout fault)' : 'answer lost after commit (partial write)',
+        }),
         error: (error) => answerOf(error),
         malformed: (answer) => (answer.kind === 'respond' && answer.status < 400 ? truncate(answer) : answer),
         lie: (fault) => this.#lie(fault, ex),
@@ -381,14 +461,32 @@ export class HttpFaults {
     } else told = lieAbout(fault, truth.value, this.#lieRng, declaredOutput(ex.match.route.outputSchema));
     if (told.kind === 'none') return held;
     const purpose = ex.match.route.purpose ?? 'call';
-    this.#history.record({ type: 'lie', request: ex.request, tool: ex.match.route.operation, purpose, fault, held: truth.value, answered: told.answered, ...(asOf === undefined ? {} : { asOf: asOf - this.#startMs }), ...this.#corr(ex), ...ex.http });
+    this.#history.record({
+      type: 'lie',
+      request: ex.request,
+      tool: ex.match.route.operation,
+      purpose,
+      fault,
+      held: truth.value,
+      answered: told.answered,
+      ...(asOf === undefined ? {} : { asOf: asOf - this.#startMs }),
+      ...this.#corr(ex),
+      ...ex.http,
+    });
     return { ...held, body: told.answered === undefined ? '' : JSON.stringify(told.answered) };
   }
 
   /** One arrival at the service's business logic. */
   async #deliver(ex: Exchange, copy: number, failure?: Error): Promise<HttpAnswer> {
     const { route } = ex.match;
-    this.#history.record({ type: 'delivery', request: ex.request, tool: route.operation, copy, ...this.#corr(ex), ...ex.http });
+    this.#history.record({
+      type: 'delivery',
+      request: ex.request,
+      tool: route.operation,
+      copy,
+      ...this.#corr(ex),
+      ...ex.http,
+    });
     try {
       return await this.#serve(ex, failure);
     } finally {
@@ -430,7 +528,14 @@ export class HttpFaults {
 
   #respond(ex: Exchange, answer: Extract<HttpAnswer, { kind: 'respond' | 'network' }>): void {
     this.#open.delete(ex.request);
-    const base = { type: 'response', request: ex.request, tool: ex.match.route.operation, ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) } as const;
+    const base = {
+      type: 'response',
+      request: ex.request,
+      tool: ex.match.route.operation,
+      ...this.#corr(ex),
+      ...ex.http,
+      ...this.#legsOf(ex),
+    } as const;
     const detail = responseDetail(answer, this.#clock.now());
     if (answer.kind === 'network') {
       this.#history.record({ ...base, result: 'error', ...detail, message: `${answer.code}: ${answer.message}` });
@@ -438,9 +543,18 @@ export class HttpFaults {
       const failed = answer.status >= 400;
       // A model answer's token counts ride on its response event (R31).
       const usage = ex.match.route.kind === 'model' && !failed ? ex.match.route.usage?.of(answer.body) : undefined;
-      this.#history.record({ ...base, result: failed ? 'error' : 'ok', status: answer.status, ...detail, ...(usage ? { usage } : {}) });
+      this.#history.record({
+        ...base,
+        result: failed ? 'error' : 'ok',
+        status: answer.status,
+        ...detail,
+        ...(usage ? { usage } : {}),
+      });
     }
-    this.#calls.answered(ex.position.call, answer.kind === 'respond' && (answer.status < 400 || (answer.status === 404 && this.#isRead(ex))));
+    this.#calls.answered(
+      ex.position.call,
+      answer.kind === 'respond' && (answer.status < 400 || (answer.status === 404 && this.#isRead(ex))),
+    );
     this.#modelError(ex, answer);
   }
 
@@ -465,9 +579,21 @@ export class HttpFaults {
   #lose(ex: Exchange, reason: string, abortReason?: unknown, stream?: { events: number; of: number }): void {
     if (!this.#open.delete(ex.request)) return;
     const waited = this.#clock.now() - ex.sentAt;
-    const why = this.#closed ? `no answer by the end of the trial (${waited} ms)` : `the client gave up after ${waited} ms (${reasonName(abortReason)})`;
+    const why = this.#closed
+      ? `no answer by the end of the trial (${waited} ms)`
+      : `the client gave up after ${waited} ms (${reasonName(abortReason)})`;
     const message = `${reason}: ${why}`;
-    this.#history.record({ type: 'response', request: ex.request, tool: ex.match.route.operation, result: 'lost', message, ...(stream ? { stream } : {}), ...this.#corr(ex), ...ex.http, ...this.#legsOf(ex) });
+    this.#history.record({
+      type: 'response',
+      request: ex.request,
+      tool: ex.match.route.operation,
+      result: 'lost',
+      message,
+      ...(stream ? { stream } : {}),
+      ...this.#corr(ex),
+      ...ex.http,
+      ...this.#legsOf(ex),
+    });
     this.#modelError(ex, { kind: 'hang', reason: message });
   }
 

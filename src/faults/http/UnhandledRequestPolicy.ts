@@ -14,10 +14,14 @@ export const UNHANDLED_REQUEST_CODE = 'FAULTLINE_UNHANDLED_REQUEST';
 
 /** The error an unhandled request fails with under the `error` policy; `errno` lets the interceptors pass it through as a network error. */
 export function unhandledRequestError(method: string, url: string): Error & { code: string; errno: number } {
-  return injected(Object.assign(
-    new Error(`faultline: no route for ${method.toUpperCase()} ${redactText(url)} (unhandled-request policy "error"; use "warn" or "bypass" to let it through)`),
-    { code: UNHANDLED_REQUEST_CODE, errno: 0 },
-  ));
+  return injected(
+    Object.assign(
+      new Error(
+        `faultline: no route for ${method.toUpperCase()} ${redactText(url)} (unhandled-request policy "error"; use "warn" or "bypass" to let it through)`,
+      ),
+      { code: UNHANDLED_REQUEST_CODE, errno: 0 },
+    ),
+  );
 }
 
 export const unhandledWarning = (method: string, url: string, policy: UnhandledRequestPolicy): string =>
@@ -27,8 +31,22 @@ export const unhandledWarning = (method: string, url: string, policy: UnhandledR
  * The trial's error for a request no route served: the request, what the trial serves where it
  * went, and, for a doubled `/v1` (an SDK given `ctx.model.baseUrl` plus `/v1`), the fix.
  */
-export function unservedError(u: { readonly method: string; readonly url: string; readonly served: readonly string[]; readonly servedHere: boolean }): Error & { code: string } {
-  const where = u.servedHere ? `served at this host: ${u.served.join(', ')}` : `nothing is served at this host; served hosts: ${u.served.join(', ')}`;
-  const hint = /\/v1\/v1\//.test(u.url) ? '; ctx.model.baseUrl already ends in /v1 for openai: give it to the SDK as is' : '';
-  return Object.assign(new Error(`${u.method} ${u.url}: no route of this trial serves it, so it was refused (unhandled-request policy "error"); ${where}${hint}`), { code: 'FAULTLINE_UNSERVED_REQUEST' });
+export function unservedError(u: {
+  readonly method: string;
+  readonly url: string;
+  readonly served: readonly string[];
+  readonly servedHere: boolean;
+}): Error & { code: string } {
+  const where = u.servedHere
+    ? `served at this host: ${u.served.join(', ')}`
+    : `nothing is served at this host; served hosts: ${u.served.join(', ')}`;
+  const hint = /\/v1\/v1\//.test(u.url)
+    ? '; ctx.model.baseUrl already ends in /v1 for openai: give it to the SDK as is'
+    : '';
+  return Object.assign(
+    new Error(
+      `${u.method} ${u.url}: no route of this trial serves it, so it was refused (unhandled-request policy "error"); ${where}${hint}`,
+    ),
+    { code: 'FAULTLINE_UNSERVED_REQUEST' },
+  );
 }

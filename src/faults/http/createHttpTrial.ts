@@ -49,9 +49,19 @@ export function createHttpTrial(options: HttpTrialOptions): HttpTrial {
   const history = new History(clock);
   const rng = new Rng(options.seed ?? 1);
   const world = createWorld(clock, options.world ?? {}, options.serviceNames);
-  const services = options.services?.(world) ?? [{ baseUrl: 'https://tools.faultline.test', routes: toolRoutes(world) }];
+  const services = options.services?.(world) ?? [
+    { baseUrl: 'https://tools.faultline.test', routes: toolRoutes(world) },
+  ];
   const network = options.network && new NetworkLatency(parsedNetwork(options.network), rng.fork('network'));
-  const faults = new HttpFaults({ services, plan: options.plan, clock, rng: rng.fork('http'), history, world, ...(network && { network }) });
+  const faults = new HttpFaults({
+    services,
+    plan: options.plan,
+    clock,
+    rng: rng.fork('http'),
+    history,
+    world,
+    ...(network && { network }),
+  });
   return { clock, history, rng, world, faults, clientRandom: rng.fork('client') };
 }
 
@@ -59,5 +69,9 @@ function parsedNetwork(input: Network): Network {
   const parsed = NetworkSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const lines = formatIssues(parsed.error.issues, ['network']);
-  throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `invalid network:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { issues: lines });
+  throw new FaultlineError(
+    FaultlineErrorCode.ConfigInvalid,
+    `invalid network:\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+    { issues: lines },
+  );
 }

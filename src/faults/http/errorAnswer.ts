@@ -23,7 +23,11 @@ function rendered(error: unknown, r: ErrorRendering): HttpAnswer {
  * the fault's own status, headers and body go out, on the first request and on a replay. A
  * mapper that throws is a crash: a 500.
  */
-export function errorAnswer(error: unknown, req: RouteRequest, mappers: readonly (ErrorMapper | undefined)[]): HttpAnswer {
+export function errorAnswer(
+  error: unknown,
+  req: RouteRequest,
+  mappers: readonly (ErrorMapper | undefined)[],
+): HttpAnswer {
   if (isFaultError(error)) return answerOf(error);
   for (const mapper of mappers) {
     if (!mapper) continue;

@@ -15,7 +15,11 @@ function bodyError(body: string): { codes: string[]; message?: string } {
   }
 }
 
-function build(kind: ErrorKind, message: string, extra: { status?: number; code?: string; retryAfterMs?: number } = {}): ErrorData {
+function build(
+  kind: ErrorKind,
+  message: string,
+  extra: { status?: number; code?: string; retryAfterMs?: number } = {},
+): ErrorData {
   return { kind, message, retryable: TRANSIENT_KINDS.includes(kind), ...extra };
 }
 

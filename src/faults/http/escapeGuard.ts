@@ -13,7 +13,10 @@ export const ESCAPE_HINT =
 
 /** The error an escaped request fails with: what it was, and what to do. */
 export function escapeError(method: string, url: string): Error & { code: string } {
-  return Object.assign(new Error(`${method} ${redactText(url)} escaped faultline's interception and was not sent: ${ESCAPE_HINT}`), { code: 'FAULTLINE_ESCAPED_REQUEST' });
+  return Object.assign(
+    new Error(`${method} ${redactText(url)} escaped faultline's interception and was not sent: ${ESCAPE_HINT}`),
+    { code: 'FAULTLINE_ESCAPED_REQUEST' },
+  );
 }
 
 interface DispatchOptions {

@@ -16,7 +16,17 @@ export {
 export { parseForm, parseRequestBody, type FormValue } from './requestBody.js';
 export { mergedInput } from './mergedInput.js';
 export { ordersRoutes, serveStatus, serveTool, toolRoutes } from './toolRoutes.js';
-export { answerOf, fetchFailed, isAnswer, reply, respond, socketError, type HttpAnswer, type HttpAnswerKind, type NetworkCode } from './HttpAnswer.js';
+export {
+  answerOf,
+  fetchFailed,
+  isAnswer,
+  reply,
+  respond,
+  socketError,
+  type HttpAnswer,
+  type HttpAnswerKind,
+  type NetworkCode,
+} from './HttpAnswer.js';
 export { errorDataOf } from './errorDataOf.js';
 export { ATTEMPT_HEADER, CALL_HEADER, CallTracker, SDK_RETRY_HEADER, type CallPosition } from './CallTracker.js';
 export { interceptableFetch } from './ArrivalHolds.js';

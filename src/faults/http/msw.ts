@@ -29,7 +29,11 @@ function toMsw(answer: HttpAnswer, viaNodeHttp: boolean, pulled: () => void): Pr
   switch (answer.kind) {
     case 'respond':
       // No body at all (not an empty one) for HEAD and 204: `new Response` refuses a body on a 204.
-      return new HttpResponse(answer.body === '' ? null : answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+      return new HttpResponse(answer.body === '' ? null : answer.body, {
+        status: answer.status,
+        statusText: answer.statusText,
+        headers: answer.headers,
+      });
     case 'network':
       // fetch wraps the socket error (`TypeError: fetch failed`, cause ECONNRESET); node:http emits it as is.
       throw viaNodeHttp ? socketError(answer.code, answer.message) : fetchFailed(answer.code, answer.message);
@@ -37,11 +41,20 @@ function toMsw(answer: HttpAnswer, viaNodeHttp: boolean, pulled: () => void): Pr
       // Silence: the client's own timeout (or the trial's end) is the only way out.
       return never();
     case 'stream':
-      return new HttpResponse(webStream(answer, !viaNodeHttp, pulled), { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+      return new HttpResponse(webStream(answer, !viaNodeHttp, pulled), {
+        status: answer.status,
+        statusText: answer.statusText,
+        headers: answer.headers,
+      });
   }
 }
 
-function faultHandler(faults: HttpFaults, origin: string, tracker: ExchangeTracker, arrivals: ArrivalHolds | undefined): HttpHandler {
+function faultHandler(
+  faults: HttpFaults,
+  origin: string,
+  tracker: ExchangeTracker,
+  arrivals: ArrivalHolds | undefined,
+): HttpHandler {
   const hold = holdOn(faults.clock);
   return http.all(`${origin}/*`, async ({ request }) => {
     // Not ours: fall through to the unhandled-request policy.
@@ -50,7 +63,10 @@ function faultHandler(faults: HttpFaults, origin: string, tracker: ExchangeTrack
     const signal = tracker.track({ signal: request.signal, raw });
     const body = await hold(request.text());
     const claim = arrivals?.claim(request.method, request.url);
-    const answer = await faults.exchange({ method: request.method, url: request.url, headers: lowerHeaders(request.headers), body }, signal);
+    const answer = await faults.exchange(
+      { method: request.method, url: request.url, headers: lowerHeaders(request.headers), body },
+      signal,
+    );
     if (!answer) return undefined;
     const letGo = answer.kind === 'hang' ? undefined : claim?.answerOnItsWay();
     return toMsw(answer, raw !== undefined, () => letGo?.());
@@ -115,8 +131,16 @@ export function mswHandlers(faults: HttpFaults, options: MswAdapterOptions = {})
   return handlersWith(faults, options, new ExchangeTracker(), undefined);
 }
 
-function handlersWith(faults: HttpFaults, options: MswAdapterOptions, tracker: ExchangeTracker, arrivals: ArrivalHolds | undefined): HttpHandler[] {
-  return [...faults.origins.map((o) => faultHandler(faults, o, tracker, arrivals)), unhandledHandler(faults, options.onUnhandledRequest ?? 'error')];
+function handlersWith(
+  faults: HttpFaults,
+  options: MswAdapterOptions,
+  tracker: ExchangeTracker,
+  arrivals: ArrivalHolds | undefined,
+): HttpHandler[] {
+  return [
+    ...faults.origins.map((o) => faultHandler(faults, o, tracker, arrivals)),
+    unhandledHandler(faults, options.onUnhandledRequest ?? 'error'),
+  ];
 }
 
 /** A running msw server for one trial. */
@@ -147,7 +171,8 @@ export function startMsw(faults: HttpFaults, options: MswAdapterOptions = {}): M
   // throws `Controller is already closed` out of the process.
   server.events.on('response:mocked', ({ request, response }) => {
     if (rawClientRequest(request) !== undefined) return;
-    if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) response.body?.cancel().catch(() => undefined);
+    if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+      response.body?.cancel().catch(() => undefined);
   });
   // The last handler takes every request, so msw's own policy never applies.
   server.listen({ onUnhandledRequest: 'bypass' });

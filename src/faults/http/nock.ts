@@ -35,13 +35,27 @@ function headersOf(raw: Readonly<Record<string, string | string[] | undefined>>)
 
 /** nock's `ERR_NOCK_NO_MATCH`, same code, status and layout, with secret headers and secret shapes redacted. */
 function noMatch(method: string, url: string, headers: Record<string, string>, body: unknown): Error {
-  const text = body === undefined || body === '' ? undefined : redactText(typeof body === 'string' ? body : JSON.stringify(body));
-  const shown = JSON.stringify({ method, url: redactText(url), headers: redactHeaders(headers), ...(text !== undefined && { body: text }) }, null, 2);
-  return Object.assign(new Error(`Nock: No match for request ${shown}`), { code: 'ERR_NOCK_NO_MATCH', statusCode: 404, status: 404 });
+  const text =
+    body === undefined || body === '' ? undefined : redactText(typeof body === 'string' ? body : JSON.stringify(body));
+  const shown = JSON.stringify(
+    { method, url: redactText(url), headers: redactHeaders(headers), ...(text !== undefined && { body: text }) },
+    null,
+    2,
+  );
+  return Object.assign(new Error(`Nock: No match for request ${shown}`), {
+    code: 'ERR_NOCK_NO_MATCH',
+    statusCode: 404,
+    status: 404,
+  });
 }
 
 /** What the client sees for `answer`: a status line, a socket error, or silence. */
-function toNock(answer: HttpAnswer, via: ClientApi | undefined, hold: <T>(work: Promise<T>) => Promise<T>, pulled: () => void): Promise<ReplyResult> | ReplyResult {
+function toNock(
+  answer: HttpAnswer,
+  via: ClientApi | undefined,
+  hold: <T>(work: Promise<T>) => Promise<T>,
+  pulled: () => void,
+): Promise<ReplyResult> | ReplyResult {
   switch (answer.kind) {
     case 'respond':
       return [answer.status, answer.body, { ...answer.headers }];
@@ -86,14 +100,20 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
   if (policy === 'warn') nock.emitter.on('no match', warn);
   // A host no scope intercepts: nock refuses it (net connect is off) after saying so here.
   const refuse = (req: { method?: string; proto?: string; host?: string; hostname?: string; path?: string }): void => {
-    faults.refuseUnserved(req.method ?? 'GET', `${req.proto ?? 'https'}://${req.host ?? req.hostname ?? ''}${req.path ?? ''}`);
+    faults.refuseUnserved(
+      req.method ?? 'GET',
+      `${req.proto ?? 'https'}://${req.host ?? req.hostname ?? ''}${req.path ?? ''}`,
+    );
   };
   if (policy === 'error') nock.emitter.on('no match', refuse);
 
   // An SDK's own telemetry is answered before any route or policy sees it.
   const telemetry = SDK_TELEMETRY.map((t) => {
     const answer = refusal(t.method, `${t.origin}${t.path}`, TELEMETRY_WHY, TELEMETRY_CODE);
-    return nock(t.origin, { allowUnmocked: true }).persist().intercept(t.path, t.method).reply(answer.status, answer.body, answer.headers);
+    return nock(t.origin, { allowUnmocked: true })
+      .persist()
+      .intercept(t.path, t.method)
+      .reply(answer.status, answer.body, answer.headers);
   });
   const scopes = faults.origins.map((origin) => {
     const scope = nock(origin, { allowUnmocked: policy !== 'error' }).persist();
@@ -104,7 +124,10 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
           const text = body === undefined || body === '' ? '' : typeof body === 'string' ? body : JSON.stringify(body);
           const url = `${origin}${path}`;
           const claim = arrivals.claim(method, url);
-          const answer = await faults.exchange({ method, url, headers: headersOf(this.req.headers), body: text }, tracker.track({ signal: claim.signal }));
+          const answer = await faults.exchange(
+            { method, url, headers: headersOf(this.req.headers), body: text },
+            tracker.track({ signal: claim.signal }),
+          );
           if (!answer) return never();
           const letGo = answer.kind === 'hang' ? undefined : claim.answerOnItsWay();
           return toNock(answer, claim.via, holdOn(faults.clock), () => letGo?.());
@@ -115,10 +138,12 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
     if (policy === 'error') {
       for (const method of HTTP_METHODS) {
         // Async: nock destroys the request with a rejection, whereas a synchronous throw escapes it.
-        scope.intercept(() => true, method).reply(async function (path: string, body: unknown) {
-          faults.refuseUnserved(method, `${origin}${path}`);
-          return Promise.reject(noMatch(method, `${origin}${path}`, headersOf(this.req.headers), body));
-        });
+        scope
+          .intercept(() => true, method)
+          .reply(async function (path: string, body: unknown) {
+            faults.refuseUnserved(method, `${origin}${path}`);
+            return Promise.reject(noMatch(method, `${origin}${path}`, headersOf(this.req.headers), body));
+          });
       }
     }
     return scope;

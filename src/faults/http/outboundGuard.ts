@@ -19,7 +19,13 @@ const holder = globalThis as { [STATE]?: GuardState };
 /** Whether `hostname` (as `URL` gives it) is this machine: requests there never leave it. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::ffff:127.0.0.1';
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === '::ffff:127.0.0.1'
+  );
 }
 
 /**
@@ -27,22 +33,39 @@ export function isLoopbackHost(hostname: string): boolean {
  * trace exporter (on by default, with `OPENAI_API_KEY`). Never the agent's work, and never to be
  * sent: inside a trial too it is answered here (see `refusal`), and the trial is not blamed.
  */
-export const SDK_TELEMETRY: readonly { readonly method: string; readonly origin: string; readonly path: string }[] = [{ method: 'POST', origin: 'https://api.openai.com', path: '/v1/traces/ingest' }];
+export const SDK_TELEMETRY: readonly { readonly method: string; readonly origin: string; readonly path: string }[] = [
+  { method: 'POST', origin: 'https://api.openai.com', path: '/v1/traces/ingest' },
+];
 
 export const isSdkTelemetry = (method: string, url: string): boolean =>
-  URL.canParse(url) && SDK_TELEMETRY.some((t) => t.method === method.toUpperCase() && new URL(url).origin === t.origin && new URL(url).pathname === t.path);
+  URL.canParse(url) &&
+  SDK_TELEMETRY.some(
+    (t) => t.method === method.toUpperCase() && new URL(url).origin === t.origin && new URL(url).pathname === t.path,
+  );
 
 /** The 403 a refused request gets (JSON, as the APIs answer errors); a client that logs it shows why. */
-export function refusal(method: string, url: string, why: string, code: string = OUTSIDE_TRIAL_CODE): { status: 403; headers: Record<string, string>; body: string } {
+export function refusal(
+  method: string,
+  url: string,
+  why: string,
+  code: string = OUTSIDE_TRIAL_CODE,
+): { status: 403; headers: Record<string, string>; body: string } {
   const where = redactText(URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname}` : url);
   const message = `faultline refused ${method.toUpperCase()} ${where}: ${why}, so it was answered here and never sent`;
-  return { status: 403, headers: { 'content-type': 'application/json', 'x-faultline-refused': code }, body: JSON.stringify({ error: { message, type: 'faultline_refused', code } }) };
+  return {
+    status: 403,
+    headers: { 'content-type': 'application/json', 'x-faultline-refused': code },
+    body: JSON.stringify({ error: { message, type: 'faultline_refused', code } }),
+  };
 }
 
 /** Why an SDK's telemetry is refused inside a trial. */
 export const TELEMETRY_WHY = "it is the SDK's own telemetry (its trace export), which a test run never sends";
 
-function target(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): { method: string; url: URL } | undefined {
+function target(
+  input: Parameters<typeof fetch>[0],
+  init: Parameters<typeof fetch>[1],
+): { method: string; url: URL } | undefined {
   const href = input instanceof Request ? input.url : String(input instanceof URL ? input.href : input);
   if (!URL.canParse(href)) return undefined;
   const url = new URL(href);
@@ -71,10 +94,18 @@ export function installOutboundGuard(): void {
     const where = redactText(`${to.url.origin}${to.url.pathname}`);
     if (!state.told.has(`${to.method} ${where}`)) {
       state.told.add(`${to.method} ${where}`);
-      process.stderr.write(`faultline: refused ${to.method} ${where} from agent code outside its trial: answered 403 here, never sent\n`);
+      process.stderr.write(
+        `faultline: refused ${to.method} ${where} from agent code outside its trial: answered 403 here, never sent\n`,
+      );
     }
-    const answer = refusal(to.method, to.url.href, 'agent code sent it outside its trial (after the trial\'s interception was torn down, or before it started)');
-    return Promise.resolve(new Response(answer.body, { status: answer.status, statusText: 'Forbidden', headers: answer.headers }));
+    const answer = refusal(
+      to.method,
+      to.url.href,
+      "agent code sent it outside its trial (after the trial's interception was torn down, or before it started)",
+    );
+    return Promise.resolve(
+      new Response(answer.body, { status: answer.status, statusText: 'Forbidden', headers: answer.headers }),
+    );
   };
   globalThis.fetch = guarded;
 }

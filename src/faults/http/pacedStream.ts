@@ -48,7 +48,11 @@ export function pacedStream(
     // A client that stops reading once it has every event (at `[DONE]`, say) got the whole stream.
     if (end.kind === 'left' && end.events === of) end = { kind: 'complete', events: of, of };
     // A corrupt event the client was sent outranks however the stream then ended.
-    ended(malformedAt !== undefined && end.kind !== 'cut' && end.kind !== 'stalled' ? { kind: 'malformed', events: sent, of, at: malformedAt } : end);
+    ended(
+      malformedAt !== undefined && end.kind !== 'cut' && end.kind !== 'stalled'
+        ? { kind: 'malformed', events: sent, of, at: malformedAt }
+        : end,
+    );
   };
   const stall = (): Promise<never> =>
     new Promise<never>((_, reject) => {

@@ -29,7 +29,13 @@ export function frameworkOf(userAgent: string | undefined): string | undefined {
 }
 
 /** The `http_request` event for one arrival, before any fault is chosen. */
-export function requestEvent(request: string, data: HttpRequestData, route: HttpRoute, position: CallPosition, digest: string): NewEvent {
+export function requestEvent(
+  request: string,
+  data: HttpRequestData,
+  route: HttpRoute,
+  position: CallPosition,
+  digest: string,
+): NewEvent {
   const key = data.headers['idempotency-key'];
   const clientCall = data.headers[CALL_HEADER];
   const retries = Number(data.headers[SDK_RETRY_HEADER] ?? NaN);

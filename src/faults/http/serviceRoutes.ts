@@ -21,7 +21,12 @@ export const defaultServiceUrl = (service: string): string => `https://${service
 export function serviceHttp(world: World, definitions: readonly ServiceDefinition[]): HttpService[] {
   return definitions.map((definition) => {
     const http = definition.http;
-    if (!http) return { name: definition.name, baseUrl: defaultServiceUrl(definition.name), routes: rpcRoutes(world, definition) };
+    if (!http)
+      return {
+        name: definition.name,
+        baseUrl: defaultServiceUrl(definition.name),
+        routes: rpcRoutes(world, definition),
+      };
     const render = http.error;
     return {
       name: definition.name,
@@ -37,9 +42,28 @@ export function serviceHttp(world: World, definitions: readonly ServiceDefinitio
 export function rpcRoutes(world: World, definition: Pick<ServiceDefinition, 'tools'>): HttpRoute[] {
   return definition.tools.flatMap((summary): HttpRoute[] => {
     const tool = findTool(world, summary.name);
-    const call: HttpRoute = { method: 'POST', path: `/tools/${tool.name}`, operation: tool.name, ...contractOf(tool), ...answerSchemaOf(tool), input: (req) => req.body ?? {}, serve: (input, ctx) => serveTool(world, tool, input, ctx) };
+    const call: HttpRoute = {
+      method: 'POST',
+      path: `/tools/${tool.name}`,
+      operation: tool.name,
+      ...contractOf(tool),
+      ...answerSchemaOf(tool),
+      input: (req) => req.body ?? {},
+      serve: (input, ctx) => serveTool(world, tool, input, ctx),
+    };
     if (!tool.canQueryStatus) return [call];
-    return [call, { method: 'POST', path: `/tools/${tool.name}/status`, operation: tool.name, purpose: 'status', ...contractOf(tool), input: (req) => req.body ?? {}, serve: (input, ctx) => serveStatus(world, tool, input as OperationRef, ctx) }];
+    return [
+      call,
+      {
+        method: 'POST',
+        path: `/tools/${tool.name}/status`,
+        operation: tool.name,
+        purpose: 'status',
+        ...contractOf(tool),
+        input: (req) => req.body ?? {},
+        serve: (input, ctx) => serveStatus(world, tool, input as OperationRef, ctx),
+      },
+    ];
   });
 }
 
@@ -60,13 +84,21 @@ function declaredRoute(world: World, route: ServiceRoute): HttpRoute {
       return purpose === 'status' ? statusRefOf(tool, req) : mergedInput(req);
     },
     serve: async (input, ctx) => {
-      const value = purpose === 'status' ? await serveStatus(world, tool, input as OperationRef, ctx) : await serveTool(world, tool, input, ctx);
+      const value =
+        purpose === 'status'
+          ? await serveStatus(world, tool, input as OperationRef, ctx)
+          : await serveTool(world, tool, input, ctx);
       return route.output ? route.output(value) : value;
     },
   };
 }
 
-const viewOf = (req: RouteRequest): ServiceRouteRequest => ({ params: req.params, query: req.query, body: req.body, headers: req.headers });
+const viewOf = (req: RouteRequest): ServiceRouteRequest => ({
+  params: req.params,
+  query: req.query,
+  body: req.body,
+  headers: req.headers,
+});
 
 /** A status route's default: the operation named by the `Idempotency-Key` header and the tool's business key field (R21). */
 function statusRefOf(tool: ToolSpec, req: RouteRequest): OperationRef {
@@ -84,4 +116,5 @@ function statusRefOf(tool: ToolSpec, req: RouteRequest): OperationRef {
 }
 
 // A service module may import its own copy of faultline: match by brand and name, not only by class.
-const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError || (isHttpError(error) && error.name === 'ServiceError');
+const isServiceError = (error: unknown): error is ServiceError =>
+  error instanceof ServiceError || (isHttpError(error) && error.name === 'ServiceError');

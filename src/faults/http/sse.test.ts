@@ -6,9 +6,13 @@ import { openaiResponses } from '../../model/api/openaiResponses.js';
 import { deltas, malformedFrame, sseData, sseFrame, sseFrames } from './sse.js';
 import { streamUsageOf } from '../../model/api/usage.js';
 
-const CALL = { kind: 'tool_calls', calls: [{ id: 'call-1', tool: 'create_order', input: { clientReference: 'ref-1', item: 'a rather long item name' } }] } as const;
+const CALL = {
+  kind: 'tool_calls',
+  calls: [{ id: 'call-1', tool: 'create_order', input: { clientReference: 'ref-1', item: 'a rather long item name' } }],
+} as const;
 const FINAL = { kind: 'final', outcome: 'completed', message: 'Done.', claims: [] } as const;
-const dataOf = (frames: readonly string[]) => frames.map((f) => sseData(f)).map((d) => (d === '[DONE]' ? d : (JSON.parse(d) as Record<string, unknown>)));
+const dataOf = (frames: readonly string[]) =>
+  frames.map((f) => sseData(f)).map((d) => (d === '[DONE]' ? d : (JSON.parse(d) as Record<string, unknown>)));
 
 describe('server-sent event frames', () => {
   it('cut a recorded stream back into its events, whatever its line endings', () => {
@@ -35,13 +39,34 @@ describe('server-sent event frames', () => {
 
 describe('each API streams the same answer it sends whole', () => {
   it('Chat Completions: role, tool call head, argument pieces, finish_reason, usage when asked, [DONE]', () => {
-    const body = { model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true, stream_options: { include_usage: true } };
-    const whole = openaiChat.write(CALL, body, new IdSource(), 0) as { usage: unknown; choices: { message: { tool_calls: { function: { arguments: string } }[] } }[] };
+    const body = {
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    const whole = openaiChat.write(CALL, body, new IdSource(), 0) as {
+      usage: unknown;
+      choices: { message: { tool_calls: { function: { arguments: string } }[] } }[];
+    };
     const events = dataOf(openaiChat.stream(whole, body));
     expect(events.at(-1)).toBe('[DONE]');
-    const chunks = events.slice(0, -1) as { choices: { delta: { tool_calls?: { index: number; id?: string; function: { arguments: string } }[] }; finish_reason: string | null }[]; usage: unknown }[];
-    expect(chunks[0]!.choices[0]!.delta.tool_calls![0]).toMatchObject({ index: 0, id: 'call-1', function: { name: 'create_order', arguments: '' } });
-    const args = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).map((t) => t.function.arguments).join('');
+    const chunks = events.slice(0, -1) as {
+      choices: {
+        delta: { tool_calls?: { index: number; id?: string; function: { arguments: string } }[] };
+        finish_reason: string | null;
+      }[];
+      usage: unknown;
+    }[];
+    expect(chunks[0]!.choices[0]!.delta.tool_calls![0]).toMatchObject({
+      index: 0,
+      id: 'call-1',
+      function: { name: 'create_order', arguments: '' },
+    });
+    const args = chunks
+      .flatMap((c) => c.choices[0]?.delta.tool_calls ?? [])
+      .map((t) => t.function.arguments)
+      .join('');
     expect(args).toBe(whole.choices[0]!.message.tool_calls[0]!.function.arguments);
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('tool_calls');
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: whole.usage });
@@ -68,14 +93,27 @@ describe('each API streams the same answer it sends whole', () => {
     ]);
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
     frames.forEach((f, i) => expect(f.startsWith(`event: ${events[i]!.type}\n`)).toBe(true));
-    expect(events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('')).toBe(JSON.stringify({ outcome: 'completed', message: 'Done.', claims: [] }));
-    expect(streamUsageOf(frames)).toEqual({ input: expect.any(Number) as number, output: expect.any(Number) as number });
+    expect(
+      events
+        .filter((e) => e.type === 'response.output_text.delta')
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe(JSON.stringify({ outcome: 'completed', message: 'Done.', claims: [] }));
+    expect(streamUsageOf(frames)).toEqual({
+      input: expect.any(Number) as number,
+      output: expect.any(Number) as number,
+    });
   });
 
   it('Anthropic Messages: message_start … message_stop, the tool input rebuilt from its JSON pieces', () => {
-    const whole = anthropicMessages.write(CALL, { model: 'm', messages: [] }, new IdSource(), 0) as { usage: { input_tokens: number; output_tokens: number } };
+    const whole = anthropicMessages.write(CALL, { model: 'm', messages: [] }, new IdSource(), 0) as {
+      usage: { input_tokens: number; output_tokens: number };
+    };
     const frames = anthropicMessages.stream(whole, {});
-    const events = dataOf(frames) as { type: string; delta?: { type: string; partial_json?: string; stop_reason?: string } }[];
+    const events = dataOf(frames) as {
+      type: string;
+      delta?: { type: string; partial_json?: string; stop_reason?: string };
+    }[];
     expect(events[0]!.type).toBe('message_start');
     expect(events.at(-2)).toMatchObject({ type: 'message_delta', delta: { stop_reason: 'tool_use' } });
     expect(events.at(-1)!.type).toBe('message_stop');

@@ -41,7 +41,11 @@ function terminated(error: unknown): unknown {
  * client's reading). A dropped connection errors the stream as fetch's would. `pulled` is
  * told when the first event is asked for.
  */
-export function webStream(answer: StreamAnswer, viaFetch: boolean, pulled: () => void = () => {}): ReadableStream<Uint8Array> {
+export function webStream(
+  answer: StreamAnswer,
+  viaFetch: boolean,
+  pulled: () => void = () => {},
+): ReadableStream<Uint8Array> {
   const body = bodyOf(answer, pulled);
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
@@ -69,7 +73,11 @@ export function webStream(answer: StreamAnswer, viaFetch: boolean, pulled: () =>
  * after the headers: `hold` keeps virtual time still until it has, so no client timer fires
  * in that gap. `pulled` is told when the first event is asked for.
  */
-export function nodeStream(answer: StreamAnswer, hold: <T>(work: Promise<T>) => Promise<T>, pulled: () => void = () => {}): Readable {
+export function nodeStream(
+  answer: StreamAnswer,
+  hold: <T>(work: Promise<T>) => Promise<T>,
+  pulled: () => void = () => {},
+): Readable {
   const body = bodyOf(answer, pulled);
   let started: () => void = () => {};
   void hold(new Promise<void>((resolve) => (started = resolve)));

@@ -28,7 +28,12 @@ export async function serveTool(world: World, tool: ToolSpec, input: unknown, ct
 }
 
 /** Answers a status query (R21) as the in-process wire does; a tool without one refuses with 501. */
-export async function serveStatus(world: World, tool: ToolSpec, ref: OperationRef, ctx: ServeContext): Promise<unknown> {
+export async function serveStatus(
+  world: World,
+  tool: ToolSpec,
+  ref: OperationRef,
+  ctx: ServeContext,
+): Promise<unknown> {
   if (!tool.status) {
     const message = `Tool "${tool.name}" does not answer status queries`;
     throw new HttpError(501, message, { error: { type: 'not_implemented_error', message } });
@@ -45,10 +50,14 @@ function findTool(world: World, name: string): ToolSpec {
 const bodyOf = (req: RouteRequest): unknown => req.body ?? {};
 
 /** What the wire's checkers read of a tool's contract: its risk (R4) and whether its service honours keys (R24). */
-export const contractOf = (tool: ToolSpec): Pick<HttpRoute, 'risk' | 'honoursKeys'> => ({ risk: tool.risk, honoursKeys: tool.honoursIdempotencyKeys });
+export const contractOf = (tool: ToolSpec): Pick<HttpRoute, 'risk' | 'honoursKeys'> => ({
+  risk: tool.risk,
+  honoursKeys: tool.honoursIdempotencyKeys,
+});
 
 /** A call route that answers the tool's result as it is: its body is what the tool's declared output schema describes (a status route's is not). */
-export const answerSchemaOf = (tool: ToolSpec): Pick<HttpRoute, 'outputSchema'> => (tool.output ? { outputSchema: tool.output } : {});
+export const answerSchemaOf = (tool: ToolSpec): Pick<HttpRoute, 'outputSchema'> =>
+  tool.output ? { outputSchema: tool.output } : {};
 
 /**
  * Every tool of `world` as an RPC endpoint: `POST {prefix}/{tool}` with the input as the JSON

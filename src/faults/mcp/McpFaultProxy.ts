@@ -1,6 +1,15 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { History, RealClock, Rng, type CallResultKind, type Clock, type ErrorData, type HistoryEvent, type Risk } from '../../core/index.js';
+import {
+  History,
+  RealClock,
+  Rng,
+  type CallResultKind,
+  type Clock,
+  type ErrorData,
+  type HistoryEvent,
+  type Risk,
+} from '../../core/index.js';
 import type { Fault, FaultKind, FaultOf } from '../fault.js';
 import { faultError, serverError, type RefusalFault } from '../faultError.js';
 import { pickRule } from '../match.js';
@@ -164,7 +173,10 @@ export class McpFaultProxy {
         // The server knows the call by the proxy's ids: cancel every copy under its own.
         this.#cancelled.add(cancelled);
         for (const id of this.#upstreamIds.get(cancelled) ?? []) {
-          await this.#server.send({ ...message, params: { ...(message as { params: object }).params, requestId: id } } as JSONRPCMessage);
+          await this.#server.send({
+            ...message,
+            params: { ...(message as { params: object }).params, requestId: id },
+          } as JSONRPCMessage);
           // A server does not answer a cancelled request: settle the wait here.
           const wake = this.#waiting.get(id);
           this.#waiting.delete(id);
@@ -184,12 +196,18 @@ export class McpFaultProxy {
    * marks repeatable, an idempotent write; anything else (the spec's defaults) a write.
    */
   #learnRisks(answer: Response): void {
-    const tools = (answer.result?.['tools'] ?? []) as { name?: unknown; annotations?: { readOnlyHint?: unknown; idempotentHint?: unknown } }[];
+    const tools = (answer.result?.['tools'] ?? []) as {
+      name?: unknown;
+      annotations?: { readOnlyHint?: unknown; idempotentHint?: unknown };
+    }[];
     if (!Array.isArray(tools)) return;
     for (const t of tools) {
       if (typeof t?.name !== 'string') continue;
       const a = t.annotations ?? {};
-      this.#risks.set(t.name, a.readOnlyHint === true ? 'read' : a.idempotentHint === true ? 'idempotent-write' : 'write');
+      this.#risks.set(
+        t.name,
+        a.readOnlyHint === true ? 'read' : a.idempotentHint === true ? 'idempotent-write' : 'write',
+      );
     }
   }
 
@@ -215,7 +233,14 @@ export class McpFaultProxy {
           this.#waiting.delete(id);
           resolve({ jsonrpc: '2.0', id, error: { code: -32000, message: 'closed' } });
         });
-        this.#server.send({ jsonrpc: '2.0', id, method: 'tools/list', ...(typeof cursor === 'string' && { params: { cursor } }) } as JSONRPCMessage).catch(() => this.#unfinished.get(id)?.());
+        this.#server
+          .send({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/list',
+            ...(typeof cursor === 'string' && { params: { cursor } }),
+          } as JSONRPCMessage)
+          .catch(() => this.#unfinished.get(id)?.());
       });
       this.#unfinished.delete(id);
       if (answer.error) return;
@@ -253,24 +278,57 @@ export class McpFaultProxy {
       if (answer) void this.#client.send({ ...answer, id: req.id } as JSONRPCMessage);
     };
 
-    this.#unfinished.set(call, () => finish('unknown', 'nothing', undefined, { kind: 'unknown', message: 'the proxy closed while the call was in flight', retryable: false }));
+    this.#unfinished.set(call, () =>
+      finish('unknown', 'nothing', undefined, {
+        kind: 'unknown',
+        message: 'the proxy closed while the call was in flight',
+        retryable: false,
+      }),
+    );
     if (fault?.kind === 'latency') await this.#clock.sleep(fault.ms);
     this.#held.delete(req.id);
     if (this.#cancelled.delete(req.id)) {
       // The client gave up while the proxy held the call: it is never sent, and the server never acts.
-      h.record({ type: 'response', request, tool, result: 'error', message: 'the client cancelled the call before it was sent', call, attempt: 1 });
-      finish('error', 'nothing', undefined, { kind: 'timeout', message: 'the client cancelled the call before the proxy sent it', retryable: true });
+      h.record({
+        type: 'response',
+        request,
+        tool,
+        result: 'error',
+        message: 'the client cancelled the call before it was sent',
+        call,
+        attempt: 1,
+      });
+      finish('error', 'nothing', undefined, {
+        kind: 'timeout',
+        message: 'the client cancelled the call before the proxy sent it',
+        retryable: true,
+      });
       return;
     }
     if (!fault || fault.kind === 'latency' || fault.kind === 'duplicate') {
       const copies = fault?.kind === 'duplicate' ? fault.copies : 1;
-      const answers = fault?.kind === 'duplicate' && fault.concurrent ? await Promise.all(Array.from({ length: copies }, deliver)) : [];
+      const answers =
+        fault?.kind === 'duplicate' && fault.concurrent
+          ? await Promise.all(Array.from({ length: copies }, deliver))
+          : [];
       for (let i = answers.length; i < copies; i++) answers.push(await deliver());
       const first = answers[0]!;
       if (this.#cancelled.delete(req.id)) {
         // The client stopped waiting: whether the server acted, it cannot know (R18).
-        h.record({ type: 'response', request, tool, result: 'lost', message: 'the client cancelled the call', call, attempt: 1 });
-        finish('unknown', 'nothing', undefined, { kind: 'timeout', message: 'the client cancelled the call while it was in flight', retryable: true });
+        h.record({
+          type: 'response',
+          request,
+          tool,
+          result: 'lost',
+          message: 'the client cancelled the call',
+          call,
+          attempt: 1,
+        });
+        finish('unknown', 'nothing', undefined, {
+          kind: 'timeout',
+          message: 'the client cancelled the call while it was in flight',
+          retryable: true,
+        });
         return;
       }
       this.#recordResponse(request, tool, call, first);
@@ -280,7 +338,11 @@ export class McpFaultProxy {
     }
     if (fault.kind === 'timeout') {
       // Never delivered, never answered: the client's own timeout decides, and it cannot tell what happened.
-      finish('unknown', 'nothing', undefined, { kind: 'timeout', message: 'no answer: the request was dropped before the server', retryable: true });
+      finish('unknown', 'nothing', undefined, {
+        kind: 'timeout',
+        message: 'no answer: the request was dropped before the server',
+        retryable: true,
+      });
       return;
     }
     if (fault.kind === 'partial_write' || fault.kind === 'malformed') {
@@ -293,42 +355,112 @@ export class McpFaultProxy {
 
   /** The rule that applies to this call, if any, counted and recorded. */
   #pickFault(tool: string, nth: number, call: string, request: string): ReturnType<typeof pickRule> {
-    const picked = pickRule(this.#plan, { tool, purpose: 'call', call: nth, attempt: 1, elapsedMs: this.#clock.now() - this.#start }, this.#hits, this.#rng);
+    const picked = pickRule(
+      this.#plan,
+      { tool, purpose: 'call', call: nth, attempt: 1, elapsedMs: this.#clock.now() - this.#start },
+      this.#hits,
+      this.#rng,
+    );
     if (picked) {
       this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
-      this.#history.record({ type: 'fault', request, tool, rule: picked.index, fault: picked.rule.fault, call, attempt: 1 });
+      this.#history.record({
+        type: 'fault',
+        request,
+        tool,
+        rule: picked.index,
+        fault: picked.rule.fault,
+        call,
+        attempt: 1,
+      });
     }
     return picked;
   }
 
   /** The server got the call and answered; the answer is lost or corrupted on the way back (R18: the client cannot know). */
-  #answerLost(fault: FaultOf<'partial_write' | 'malformed'>, id: Id, { request, tool, call }: CallIds, finish: Finish): void {
-    this.#history.record({ type: 'response', request, tool, result: 'lost', message: `the server answered; the answer was ${fault.kind === 'malformed' ? 'corrupted' : 'lost'}`, call, attempt: 1 });
+  #answerLost(
+    fault: FaultOf<'partial_write' | 'malformed'>,
+    id: Id,
+    { request, tool, call }: CallIds,
+    finish: Finish,
+  ): void {
+    this.#history.record({
+      type: 'response',
+      request,
+      tool,
+      result: 'lost',
+      message: `the server answered; the answer was ${fault.kind === 'malformed' ? 'corrupted' : 'lost'}`,
+      call,
+      attempt: 1,
+    });
     if (fault.kind === 'malformed') {
       const error = { kind: 'unknown' as const, message: 'malformed answer', retryable: false };
-      finish('unknown', 'protocol_error', { jsonrpc: '2.0', id, error: { code: -32603, message: 'faultline: the tool ran, but its answer arrived corrupt (malformed)' } }, error);
+      finish(
+        'unknown',
+        'protocol_error',
+        {
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32603, message: 'faultline: the tool ran, but its answer arrived corrupt (malformed)' },
+        },
+        error,
+      );
       return;
     }
     if (fault.lostAs === 'timeout') {
-      finish('unknown', 'nothing', undefined, { kind: 'timeout', message: 'the server committed; the answer was lost', retryable: true });
+      finish('unknown', 'nothing', undefined, {
+        kind: 'timeout',
+        message: 'the server committed; the answer was lost',
+        retryable: true,
+      });
       return;
     }
-    const answer: Answer = fault.lostAs === 'network' ? {} : { status: 504, ...(fault.headers && { headers: fault.headers }), ...(fault.body !== undefined && { body: fault.body }) };
+    const answer: Answer =
+      fault.lostAs === 'network'
+        ? {}
+        : {
+            status: 504,
+            ...(fault.headers && { headers: fault.headers }),
+            ...(fault.body !== undefined && { body: fault.body }),
+          };
     const error = errorOf(fault.lostAs === 'network' ? 'network' : 'unavailable', answer, this.#clock.now());
-    finish('unknown', 'tool_error', toolError(id, error, answer, 'the tool may have run: its answer was lost on the way back'), error);
+    finish(
+      'unknown',
+      'tool_error',
+      toolError(id, error, answer, 'the tool may have run: its answer was lost on the way back'),
+      error,
+    );
   }
 
   /** The call is refused before the server: an error answer of the fault's kind. */
   #refuse(fault: Fault, id: Id, { request, tool, call }: CallIds, finish: Finish): void {
-    const answer = answerOf(fault.kind === 'server_error' ? serverError(fault) : faultError(fault as RefusalFault, this.#clock.now()));
+    const answer = answerOf(
+      fault.kind === 'server_error' ? serverError(fault) : faultError(fault as RefusalFault, this.#clock.now()),
+    );
     const error = errorOf(REFUSAL_KINDS[fault.kind] ?? 'unknown', answer, this.#clock.now());
-    this.#history.record({ type: 'response', request, tool, result: 'error', ...(error.status !== undefined && { status: error.status }), message: error.message, call, attempt: 1 });
+    this.#history.record({
+      type: 'response',
+      request,
+      tool,
+      result: 'error',
+      ...(error.status !== undefined && { status: error.status }),
+      message: error.message,
+      call,
+      attempt: 1,
+    });
     finish('error', 'tool_error', toolError(id, error, answer, 'the request did not reach the tool'), error);
   }
 
   #recordResponse(request: string, tool: string, call: string, answer: Response): void {
     const result = answer.error !== undefined || answer.result?.['isError'] === true ? 'error' : 'ok';
-    this.#history.record({ type: 'response', request, tool, result, ...(answer.error && { message: answer.error.message }), call, attempt: 1 });
+    this.#history.record({
+      type: 'response',
+      request,
+      tool,
+      result,
+      ...(answer.error && { message: answer.error.message }),
+      call,
+      attempt: 1,
+    });
   }
 
   /** Sends `req` upstream under an id of the proxy's own, so a duplicate's copies do not collide. */

@@ -28,14 +28,25 @@ export interface Answer {
 /** The status, message, headers and body of the error a refusing fault makes (as the HTTP transports send it). */
 export function answerOf(error: Error): Answer {
   if (!isHttpError(error)) return { message: error.message };
-  return { status: error.status, message: error.message, ...(Object.keys(error.headers).length > 0 && { headers: error.headers }), ...(error.body !== undefined && { body: error.body }) };
+  return {
+    status: error.status,
+    message: error.message,
+    ...(Object.keys(error.headers).length > 0 && { headers: error.headers }),
+    ...(error.body !== undefined && { body: error.body }),
+  };
 }
 
 export function errorOf(kind: ErrorKind, answer: Answer, nowMs: number): ErrorData {
   const { status } = answer;
   const message = `${kind}${status === undefined ? '' : ` (${status})`}${answer.message === undefined ? '' : `: ${answer.message}`}, injected by faultline`;
   const retryAfterMs = parseRetryAfter(answer.headers?.['retry-after'], nowMs);
-  return { kind, message, retryable: TRANSIENT_KINDS.includes(kind), ...(status === undefined ? {} : { status }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
+  return {
+    kind,
+    message,
+    retryable: TRANSIENT_KINDS.includes(kind),
+    ...(status === undefined ? {} : { status }),
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
+  };
 }
 
 /**

@@ -11,12 +11,20 @@ import { closestDiff } from './requestDiff.js';
  */
 export interface CassetteEntry {
   readonly request: { readonly method: string; readonly path: string; readonly body: unknown };
-  readonly response: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: unknown };
+  readonly response: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: unknown;
+  };
 }
 
 const EntrySchema = z.strictObject({
   request: z.strictObject({ method: z.string().min(1), path: z.string().startsWith('/'), body: z.unknown() }),
-  response: z.strictObject({ status: z.number().int().min(200).max(599), headers: z.record(z.string(), z.string()), body: z.unknown() }),
+  response: z.strictObject({
+    status: z.number().int().min(200).max(599),
+    headers: z.record(z.string(), z.string()),
+    body: z.unknown(),
+  }),
 });
 
 export const CASSETTE_VERSION = 1;
@@ -53,7 +61,8 @@ export type CassetteFile = z.infer<typeof CassetteFileSchema>;
 export const KEPT_RESPONSE_HEADERS = ['content-type', 'retry-after', 'retry-after-ms', 'x-should-retry'] as const;
 
 /** The key a request is found by: JSON bodies compare as canonical JSON, so key order and whitespace do not matter. */
-export const requestKey = (method: string, path: string, body: unknown): string => `${method.toUpperCase()} ${path}\u0000${canonicalJson(body)}`;
+export const requestKey = (method: string, path: string, body: unknown): string =>
+  `${method.toUpperCase()} ${path}\u0000${canonicalJson(body)}`;
 
 /** A body as it is kept: the parsed JSON, or the text when it is not JSON (a stream of server-sent events, say). */
 export function bodyValue(text: string): unknown {
@@ -87,21 +96,42 @@ export class Cassette {
     try {
       value = JSON.parse(text) as unknown;
     } catch (error) {
-      throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: not valid JSON: ${(error as Error).message}`);
+      throw new FaultlineError(
+        FaultlineErrorCode.ScenarioInvalid,
+        `${file}: not valid JSON: ${(error as Error).message}`,
+      );
     }
     // Request bodies are compared as canonical JSON, a recursive walk: refuse what would overflow it.
-    if (jsonTooDeepAt(text) !== undefined) throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: ${tooDeepText()}`);
+    if (jsonTooDeepAt(text) !== undefined)
+      throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: ${tooDeepText()}`);
     // JSON.parse keeps the last of two equal keys: a second "api" would silently win.
     const dup = findDuplicateKey(text);
-    if (dup) throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}:${dup.line}:${dup.col}: ${formatPath(dup.path)}: the key "${dup.key}" appears twice; expected each key once per object`);
+    if (dup)
+      throw new FaultlineError(
+        FaultlineErrorCode.ScenarioInvalid,
+        `${file}:${dup.line}:${dup.col}: ${formatPath(dup.path)}: the key "${dup.key}" appears twice; expected each key once per object`,
+      );
     const version = (value as { version?: unknown } | null)?.version;
-    if (typeof value === 'object' && value !== null && (value as { faultline?: unknown }).faultline === 'cassette' && typeof version === 'number' && version > CASSETTE_VERSION) {
-      throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: version: ${version} is a cassette from a newer faultline; this one reads version ${CASSETTE_VERSION} (upgrade faultline, or re-record it)`);
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { faultline?: unknown }).faultline === 'cassette' &&
+      typeof version === 'number' &&
+      version > CASSETTE_VERSION
+    ) {
+      throw new FaultlineError(
+        FaultlineErrorCode.ScenarioInvalid,
+        `${file}: version: ${version} is a cassette from a newer faultline; this one reads version ${CASSETTE_VERSION} (upgrade faultline, or re-record it)`,
+      );
     }
     const parsed = CassetteFileSchema.safeParse(value);
     if (!parsed.success) {
       const lines = formatIssues(parsed.error.issues);
-      throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${file}: invalid cassette:\n${lines.map((l) => `  - ${l}`).join('\n')}`, { source: file, issues: lines });
+      throw new FaultlineError(
+        FaultlineErrorCode.ScenarioInvalid,
+        `${file}: invalid cassette:\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+        { source: file, issues: lines },
+      );
     }
     return new Cassette(parsed.data.api, parsed.data.entries, parsed.data.trial);
   }
@@ -141,7 +171,10 @@ export class Cassette {
     const head = `${method.toUpperCase()} ${path}: the cassette ${file} holds no answer to this request (re-record it with faultline run --record)`;
     const same = this.#entries.filter((e) => e.request.method === method.toUpperCase() && e.request.path === path);
     if (same.length === 0) return `${head}; it recorded no ${method.toUpperCase()} ${path} at all`;
-    const { index, diff } = closestDiff(same.map((e) => e.request.body), body);
+    const { index, diff } = closestDiff(
+      same.map((e) => e.request.body),
+      body,
+    );
     return `${head}; the closest recorded request (entry ${this.#entries.indexOf(same[index]!)}) differs:\n${diff}`;
   }
 

@@ -16,23 +16,34 @@ function read(body: unknown, reader?: ToolResultReader): ModelRequestView {
     const blocks = Array.isArray(content) ? content.filter(isObj) : [];
     if (str(m['role']) === 'assistant') {
       const uses = blocks.filter((x) => x['type'] === 'tool_use');
-      if (uses.length > 0) conversation.assistantCalls(uses.map((u) => ({ id: str(u['id']), tool: str(u['name']), input: u['input'] ?? {} })));
+      if (uses.length > 0)
+        conversation.assistantCalls(
+          uses.map((u) => ({ id: str(u['id']), tool: str(u['name']), input: u['input'] ?? {} })),
+        );
       else conversation.assistantText(textOf(content));
       continue;
     }
     const results = blocks.filter((x) => x['type'] === 'tool_result');
-    for (const r of results) conversation.toolResult(str(r['tool_use_id']), textOf(r['content']), r['is_error'] === true);
+    for (const r of results)
+      conversation.toolResult(str(r['tool_use_id']), textOf(r['content']), r['is_error'] === true);
     const text = typeof content === 'string' ? content : textOf(blocks.filter((x) => x['type'] === 'text'));
     if (results.length === 0 || text !== '') conversation.user(text);
   }
-  const tools = (Array.isArray(b['tools']) ? b['tools'] : []).filter(isObj).map((t) => contractOf(str(t['name']), str(t['description'])));
+  const tools = (Array.isArray(b['tools']) ? b['tools'] : [])
+    .filter(isObj)
+    .map((t) => contractOf(str(t['name']), str(t['description'])));
   return { task: conversation.task, tools, messages: conversation.messages };
 }
 
 function write(action: ModelAction, body: unknown, ids: IdSource): unknown {
   const content =
     action.kind === 'tool_calls'
-      ? action.calls.map((c) => ({ type: 'tool_use', id: c.id ?? ids.next('toolu'), name: c.tool, input: c.input ?? {} }))
+      ? action.calls.map((c) => ({
+          type: 'tool_use',
+          id: c.id ?? ids.next('toolu'),
+          name: c.tool,
+          input: c.input ?? {},
+        }))
       : [{ type: 'text', text: actionText(action) }];
   return {
     id: ids.next('msg'),
@@ -43,7 +54,10 @@ function write(action: ModelAction, body: unknown, ids: IdSource): unknown {
     stop_reason: action.kind === 'tool_calls' ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     // Estimated, as a scripted answer has no tokenizer behind it (`estimateTokens`).
-    usage: { input_tokens: estimateTokens(isObj(body) ? [body['system'], body['messages']] : undefined), output_tokens: estimateTokens(content) },
+    usage: {
+      input_tokens: estimateTokens(isObj(body) ? [body['system'], body['messages']] : undefined),
+      output_tokens: estimateTokens(content),
+    },
   };
 }
 
@@ -62,23 +76,43 @@ function stream(whole: unknown): string[] {
   const emit = (type: string, fields: Obj = {}): void => {
     frames.push(sseFrame({ type, ...fields }, type));
   };
-  emit('message_start', { message: { ...w, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage['input_tokens'] ?? 0, output_tokens: 1 } } });
+  emit('message_start', {
+    message: {
+      ...w,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: usage['input_tokens'] ?? 0, output_tokens: 1 },
+    },
+  });
   emit('ping');
   const blocks = Array.isArray(w['content']) ? w['content'].filter(isObj) : [];
   blocks.forEach((block, index) => {
     if (block['type'] === 'tool_use') {
       emit('content_block_start', { index, content_block: { ...block, input: {} } });
-      for (const piece of deltas(JSON.stringify(block['input'] ?? {}))) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+      for (const piece of deltas(JSON.stringify(block['input'] ?? {})))
+        emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
     } else {
       emit('content_block_start', { index, content_block: { ...block, text: '' } });
-      for (const piece of deltas(str(block['text']))) emit('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+      for (const piece of deltas(str(block['text'])))
+        emit('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
     }
     emit('content_block_stop', { index });
   });
-  emit('message_delta', { delta: { stop_reason: w['stop_reason'], stop_sequence: null }, usage: { output_tokens: usage['output_tokens'] ?? 0 } });
+  emit('message_delta', {
+    delta: { stop_reason: w['stop_reason'], stop_sequence: null },
+    usage: { output_tokens: usage['output_tokens'] ?? 0 },
+  });
   emit('message_stop');
   return frames;
 }
 
 /** Anthropic Messages (`POST /v1/messages`), whole or streamed. */
-export const anthropicMessages: ModelDialect = { operation: ANTHROPIC_MESSAGES, method: 'POST', path: '/v1/messages', read, write, stream };
+export const anthropicMessages: ModelDialect = {
+  operation: ANTHROPIC_MESSAGES,
+  method: 'POST',
+  path: '/v1/messages',
+  read,
+  write,
+  stream,
+};

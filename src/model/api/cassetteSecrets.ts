@@ -18,29 +18,35 @@ const secretMarker = (index: number): string => `${MARKER}${index}]`;
 function mapStrings(value: unknown, replace: (text: string) => string): unknown {
   if (typeof value === 'string') return replace(value);
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, replace));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [replace(k), mapStrings(v, replace)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [replace(k), mapStrings(v, replace)]));
   return value;
 }
 
 function mapEntries(cassette: Cassette, replace: (text: string) => string): Cassette {
-  const entries = cassette.entries.map(
-    (e): CassetteEntry => ({
-      request: { ...e.request, body: mapStrings(e.request.body, replace) },
-      response: { ...e.response, body: mapStrings(e.response.body, replace) },
-    }),
-  );
+  const entries = cassette.entries.map((e): CassetteEntry => ({
+    request: { ...e.request, body: mapStrings(e.request.body, replace) },
+    response: { ...e.response, body: mapStrings(e.response.body, replace) },
+  }));
   return new Cassette(cassette.api, entries, cassette.trial);
 }
 
 /** The cassette with every declared secret replaced by its marker (longest first, so one secret inside another is not split). */
 export function sealSecrets(cassette: Cassette, secrets: readonly string[]): Cassette {
-  const order = secrets.map((s, i) => [s, i] as const).filter(([s]) => s.length > 0).sort((a, b) => b[0].length - a[0].length);
+  const order = secrets
+    .map((s, i) => [s, i] as const)
+    .filter(([s]) => s.length > 0)
+    .sort((a, b) => b[0].length - a[0].length);
   if (order.length === 0) return cassette;
-  return mapEntries(cassette, (text) => order.reduce((t, [s, i]) => (t.includes(s) ? t.split(s).join(secretMarker(i)) : t), text));
+  return mapEntries(cassette, (text) =>
+    order.reduce((t, [s, i]) => (t.includes(s) ? t.split(s).join(secretMarker(i)) : t), text),
+  );
 }
 
 /** The cassette with each marker replaced by the scenario's secret at its place again. */
 export function openSecrets(cassette: Cassette, secrets: readonly string[]): Cassette {
   if (secrets.length === 0) return cassette;
-  return mapEntries(cassette, (text) => (text.includes(MARKER) ? secrets.reduce((t, s, i) => t.split(secretMarker(i)).join(s), text) : text));
+  return mapEntries(cassette, (text) =>
+    text.includes(MARKER) ? secrets.reduce((t, s, i) => t.split(secretMarker(i)).join(s), text) : text,
+  );
 }

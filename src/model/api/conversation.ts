@@ -53,14 +53,27 @@ export function finalFromText(text: string): Exclude<ModelAction, { kind: 'tool_
   }
   // An empty answer, or the error text a client or framework puts where the answer should be, says
   // nothing was done: not a completion. The outcome cannot be confirmed (R20), so it is unknown.
-  if (text.trim() === '') return { kind: 'final', outcome: 'unknown', message: "the model's answer was empty: no final answer to read", claims: [] };
-  if (ERROR_TEXT.test(text)) return { kind: 'final', outcome: 'unknown', message: `the model's answer is an error, not a final answer: ${text.trim().slice(0, 200)}`, claims: [] };
+  if (text.trim() === '')
+    return {
+      kind: 'final',
+      outcome: 'unknown',
+      message: "the model's answer was empty: no final answer to read",
+      claims: [],
+    };
+  if (ERROR_TEXT.test(text))
+    return {
+      kind: 'final',
+      outcome: 'unknown',
+      message: `the model's answer is an error, not a final answer: ${text.trim().slice(0, 200)}`,
+      claims: [],
+    };
   return { kind: 'final', outcome: 'completed', message: text, claims: [] };
 }
 
 // `[API ERROR] HTTP 500`, `[Error: …]`, `Error: …`, `APIError: 500 …`, `HTTP 503 Service Unavailable`: where
 // clients and agent frameworks write a failed model call into the answer's place.
-const ERROR_TEXT = /^\s*(?:\[[^\]\n]{0,40}\berror\b[^\]\n]{0,40}\]|(?:api\s*|[a-z]*)error\b\s*:|\bHTTP\/?[\d.]*\s+[45]\d\d\b)/i;
+const ERROR_TEXT =
+  /^\s*(?:\[[^\]\n]{0,40}\berror\b[^\]\n]{0,40}\]|(?:api\s*|[a-z]*)error\b\s*:|\bHTTP\/?[\d.]*\s+[45]\d\d\b)/i;
 
 /** Builds the loop's messages while remembering which tool each call id named. */
 export class ConversationBuilder {

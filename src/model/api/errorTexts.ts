@@ -70,9 +70,11 @@ const EXACT: readonly { readonly pattern: RegExp; readonly kind: ErrorKind }[] =
 /** `429 {"type":"error",…}` or `503 Service Unavailable`: the openai and Anthropic SDKs' `APIError` message (`${status} ${body or message}`). */
 const STAINLESS = /^([1-5]\d\d) ([\s\S]+)$/;
 /** A status stated in prose: `answered 503`, `HTTP 429`, `status code 404`, `returned status 500`. */
-const STATUS_PHRASE = /\b(?:status(?: code)?|HTTP(?:\/\d(?:\.\d)?)?|answered(?: with)?|returned(?: status)?|responded(?: with)?)\s*:?\s*([1-5]\d\d)\b/i;
+const STATUS_PHRASE =
+  /\b(?:status(?: code)?|HTTP(?:\/\d(?:\.\d)?)?|answered(?: with)?|returned(?: status)?|responded(?: with)?)\s*:?\s*([1-5]\d\d)\b/i;
 /** Waits stated in prose: openai's `Please try again in 1.5s` / `in 20ms`, `Retry-After: 3`, `retry after 2 seconds`. */
-const WAIT_PHRASE = /\b(?:try again in|retry[- ]after:?|retry in|wait(?: for)?)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)?\b/i;
+const WAIT_PHRASE =
+  /\b(?:try again in|retry[- ]after:?|retry in|wait(?: for)?)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)?\b/i;
 
 /** Kinds whose patterns are specific enough to read in a text that does not say it is an error. */
 const UNMARKED_KINDS: readonly ErrorKind[] = ['quota_exceeded', 'rate_limit', 'unavailable', 'timeout', 'network'];
@@ -98,7 +100,8 @@ function jsonBody(text: string): { codes: string[]; message?: string } | undefin
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const body = parsed as Record<string, unknown>;
-  const inner = typeof body['error'] === 'object' && body['error'] !== null ? (body['error'] as Record<string, unknown>) : body;
+  const inner =
+    typeof body['error'] === 'object' && body['error'] !== null ? (body['error'] as Record<string, unknown>) : body;
   const codes = [inner['code'], inner['type']].filter((c): c is string => typeof c === 'string');
   return typeof inner['message'] === 'string' ? { codes, message: inner['message'] } : { codes };
 }
@@ -106,7 +109,13 @@ function jsonBody(text: string): { codes: string[]; message?: string } | undefin
 /** The class a status and body codes name; a 429 that speaks of money is a quota (R5). */
 export function kindOfStatus(status: number, codes: readonly string[], text: string): ErrorKind | undefined {
   const { kind, bodyCode } = httpErrorKind(status, codes);
-  if (kind === 'rate_limit' && status === 429 && bodyCode === undefined && QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)) return 'quota_exceeded';
+  if (
+    kind === 'rate_limit' &&
+    status === 429 &&
+    bodyCode === undefined &&
+    QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)
+  )
+    return 'quota_exceeded';
   if (kind !== undefined) return kind;
   return status >= 500 ? 'internal' : status >= 400 ? 'invalid_argument' : undefined;
 }
@@ -148,7 +157,8 @@ export function readErrorText(whole: string, marked = false): TextError | undefi
     return { kind, message, status, ...wait };
   }
   const byText = MESSAGE_PATTERNS.find((p) => p.pattern.test(text))?.kind;
-  if (named !== undefined) return { kind: named === 'rate_limit' && byText === 'quota_exceeded' ? byText : named, message, ...wait };
+  if (named !== undefined)
+    return { kind: named === 'rate_limit' && byText === 'quota_exceeded' ? byText : named, message, ...wait };
   if (byText !== undefined && (enveloped || UNMARKED_KINDS.includes(byText))) return { kind: byText, message, ...wait };
   return enveloped ? { kind: named ?? 'unknown', message, ...wait } : undefined;
 }

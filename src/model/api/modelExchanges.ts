@@ -19,8 +19,12 @@ export const EXCHANGE_TEXT_MAX = 4_000;
 
 type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
-const cut = (text: string): string => (text.length <= EXCHANGE_TEXT_MAX ? text : `${text.slice(0, EXCHANGE_TEXT_MAX)}… (${text.length - EXCHANGE_TEXT_MAX} more characters)`);
+const str = (v: unknown): string =>
+  typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v);
+const cut = (text: string): string =>
+  text.length <= EXCHANGE_TEXT_MAX
+    ? text
+    : `${text.slice(0, EXCHANGE_TEXT_MAX)}… (${text.length - EXCHANGE_TEXT_MAX} more characters)`;
 
 /** The text of a message's content: a string, or the parts of it that are text (a tool result's content included). */
 function contentText(content: unknown): string {
@@ -30,7 +34,8 @@ function contentText(content: unknown): string {
     .map((part: unknown) => {
       if (!isObj(part)) return str(part);
       if (typeof part['text'] === 'string') return part['text'];
-      if (part['type'] === 'tool_result') return `[result of ${str(part['tool_use_id'])}] ${contentText(part['content'])}`;
+      if (part['type'] === 'tool_result')
+        return `[result of ${str(part['tool_use_id'])}] ${contentText(part['content'])}`;
       if (part['type'] === 'tool_use') return `[calls ${str(part['name'])}] ${str(part['input'])}`;
       return `[${str(part['type'])}]`;
     })
@@ -42,7 +47,13 @@ function sentMessages(body: unknown): { role: string; text: string }[] {
   if (!isObj(body)) return [];
   const out: { role: string; text: string }[] = [];
   // Chat Completions and Anthropic: `messages`; Responses: `input`, a string or items.
-  const items: unknown[] = Array.isArray(body['messages']) ? body['messages'] : typeof body['input'] === 'string' ? [{ role: 'user', content: body['input'] }] : Array.isArray(body['input']) ? body['input'] : [];
+  const items: unknown[] = Array.isArray(body['messages'])
+    ? body['messages']
+    : typeof body['input'] === 'string'
+      ? [{ role: 'user', content: body['input'] }]
+      : Array.isArray(body['input'])
+        ? body['input']
+        : [];
   const modelSpoke = (m: unknown): boolean => isObj(m) && (m['role'] === 'assistant' || m['type'] === 'function_call');
   let from = 0;
   items.forEach((m, i) => {
@@ -54,8 +65,10 @@ function sentMessages(body: unknown): { role: string; text: string }[] {
   }
   for (const m of items.slice(from)) {
     if (!isObj(m)) continue;
-    if (m['type'] === 'function_call_output') out.push({ role: 'tool', text: `[result of ${str(m['call_id'])}] ${str(m['output'])}` });
-    else if (m['role'] === 'tool') out.push({ role: 'tool', text: `[result of ${str(m['tool_call_id'])}] ${contentText(m['content'])}` });
+    if (m['type'] === 'function_call_output')
+      out.push({ role: 'tool', text: `[result of ${str(m['call_id'])}] ${str(m['output'])}` });
+    else if (m['role'] === 'tool')
+      out.push({ role: 'tool', text: `[result of ${str(m['tool_call_id'])}] ${contentText(m['content'])}` });
     else out.push({ role: str(m['role']) || 'user', text: contentText(m['content']) });
   }
   return out.map((m) => ({ role: m.role, text: cut(m.text) }));
@@ -75,11 +88,18 @@ function wholeAnswer(body: unknown): Answer {
   if (isObj(choice) && isObj(choice['message'])) {
     const message = choice['message'];
     answer.text = contentText(message['content'] ?? '');
-    if (Array.isArray(message['tool_calls'])) for (const c of message['tool_calls']) if (isObj(c) && isObj(c['function'])) answer.toolCalls.push({ name: str(c['function']['name']), arguments: str(c['function']['arguments']) });
+    if (Array.isArray(message['tool_calls']))
+      for (const c of message['tool_calls'])
+        if (isObj(c) && isObj(c['function']))
+          answer.toolCalls.push({ name: str(c['function']['name']), arguments: str(c['function']['arguments']) });
     return answer;
   }
   const texts: string[] = [];
-  const blocks: unknown[] = Array.isArray(body['output']) ? body['output'] : Array.isArray(body['content']) ? body['content'] : [];
+  const blocks: unknown[] = Array.isArray(body['output'])
+    ? body['output']
+    : Array.isArray(body['content'])
+      ? body['content']
+      : [];
   for (const b of blocks) {
     if (!isObj(b)) continue;
     if (b['type'] === 'function_call') answer.toolCalls.push({ name: str(b['name']), arguments: str(b['arguments']) });
@@ -105,7 +125,8 @@ function streamedAnswer(text: string): Answer {
     // Responses: the last event carries the whole response.
     if (event['type'] === 'response.completed' && isObj(event['response'])) return wholeAnswer(event['response']);
     // Chat Completions chunks.
-    const delta: unknown = Array.isArray(event['choices']) && isObj(event['choices'][0]) ? event['choices'][0]['delta'] : undefined;
+    const delta: unknown =
+      Array.isArray(event['choices']) && isObj(event['choices'][0]) ? event['choices'][0]['delta'] : undefined;
     if (isObj(delta)) {
       if (typeof delta['content'] === 'string') answer.text += delta['content'];
       if (Array.isArray(delta['tool_calls'])) {
@@ -123,7 +144,12 @@ function streamedAnswer(text: string): Answer {
     }
     // Anthropic Messages events.
     const at = typeof event['index'] === 'number' ? event['index'] : 0;
-    if (event['type'] === 'content_block_start' && isObj(event['content_block']) && event['content_block']['type'] === 'tool_use') calls.set(at, { name: str(event['content_block']['name']), arguments: '' });
+    if (
+      event['type'] === 'content_block_start' &&
+      isObj(event['content_block']) &&
+      event['content_block']['type'] === 'tool_use'
+    )
+      calls.set(at, { name: str(event['content_block']['name']), arguments: '' });
     if (event['type'] === 'content_block_delta' && isObj(event['delta'])) {
       if (typeof event['delta']['text'] === 'string') answer.text += event['delta']['text'];
       if (typeof event['delta']['partial_json'] === 'string') {
@@ -140,6 +166,11 @@ export function modelExchanges(entries: readonly CassetteEntry[]): ModelExchange
   return entries.map((e) => {
     const { body } = e.response;
     const answer = typeof body === 'string' && body.includes('data:') ? streamedAnswer(body) : wholeAnswer(body);
-    return { sent: sentMessages(e.request.body), status: e.response.status, answer: cut(answer.text), toolCalls: answer.toolCalls.map((c) => ({ name: c.name, arguments: cut(c.arguments) })) };
+    return {
+      sent: sentMessages(e.request.body),
+      status: e.response.status,
+      answer: cut(answer.text),
+      toolCalls: answer.toolCalls.map((c) => ({ name: c.name, arguments: cut(c.arguments) })),
+    };
   });
 }

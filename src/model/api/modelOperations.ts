@@ -15,13 +15,17 @@ export const MODEL_OPERATIONS: Readonly<Record<ModelApi, readonly string[]>> = {
 
 /** What each operation is, for `faultline list --tools`. */
 export const MODEL_OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  'model:openai.chat.completions': 'OpenAI Chat Completions (POST /v1/chat/completions), answered by the scenario’s model',
+  'model:openai.chat.completions':
+    'OpenAI Chat Completions (POST /v1/chat/completions), answered by the scenario’s model',
   'model:openai.responses': 'OpenAI Responses (POST /v1/responses), answered by the scenario’s model',
   'model:anthropic.messages': 'Anthropic Messages (POST /v1/messages), answered by the scenario’s model',
 };
 
 /** The official addresses the SDKs use by default: intercepted, so no request leaves the machine. */
-export const MODEL_API_ROOTS: Readonly<Record<ModelApi, string>> = { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com' };
+export const MODEL_API_ROOTS: Readonly<Record<ModelApi, string>> = {
+  openai: 'https://api.openai.com',
+  anthropic: 'https://api.anthropic.com',
+};
 
 /**
  * The API's root for a scenario's `model.baseUrl`: the routes add `/v1/…`, so a URL given the way

@@ -13,14 +13,21 @@ import { openaiResponses } from './openaiResponses.js';
  * @example
  * const faults = new HttpFaults({ services: [openaiService(new ScriptedModel(plan))], plan: [{ fault: { kind: 'rate_limit' } }], ... });
  */
-export function openaiService(model: Model, baseUrl = 'https://api.openai.com', options: ModelResponderOptions = {}): HttpService {
+export function openaiService(
+  model: Model,
+  baseUrl = 'https://api.openai.com',
+  options: ModelResponderOptions = {},
+): HttpService {
   const responder = new ModelResponder(model, options);
   return { baseUrl, routes: [responder.route(openaiChat), responder.route(openaiResponses)] };
 }
 
 /** The Anthropic Messages API answered by `model`; its operation is `model:anthropic.messages`. */
-export function anthropicService(model: Model, baseUrl = 'https://api.anthropic.com', options: ModelResponderOptions = {}): HttpService {
+export function anthropicService(
+  model: Model,
+  baseUrl = 'https://api.anthropic.com',
+  options: ModelResponderOptions = {},
+): HttpService {
   const responder = new ModelResponder(model, options);
   return { baseUrl, routes: [responder.route(anthropicMessages)] };
 }
-

@@ -54,13 +54,18 @@ function write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number)
     object: 'chat.completion',
     created: Math.floor(nowMs / 1000),
     model: isObj(body) ? str(body['model']) : '',
-    choices: [{ index: 0, message, logprobs: null, finish_reason: action.kind === 'tool_calls' ? 'tool_calls' : 'stop' }],
+    choices: [
+      { index: 0, message, logprobs: null, finish_reason: action.kind === 'tool_calls' ? 'tool_calls' : 'stop' },
+    ],
     usage: chatUsage(isObj(body) ? body['messages'] : undefined, message),
   };
 }
 
 /** Estimated, as a scripted answer has no tokenizer behind it (`estimateTokens`). */
-function chatUsage(messages: unknown, message: unknown): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+function chatUsage(
+  messages: unknown,
+  message: unknown,
+): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
   const prompt = estimateTokens(messages);
   const completion = estimateTokens(message);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
@@ -97,18 +102,43 @@ function stream(whole: unknown, body: unknown): string[] {
     calls.forEach((call, index) => {
       const fn = isObj(call['function']) ? call['function'] : {};
       const head = { index, id: call['id'], type: 'function', function: { name: fn['name'], arguments: '' } };
-      frames.push(chunk(index === 0 ? { role: 'assistant', content: null, tool_calls: [head], refusal: null } : { tool_calls: [head] }));
-      for (const piece of deltas(str(fn['arguments']))) frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+      frames.push(
+        chunk(
+          index === 0
+            ? { role: 'assistant', content: null, tool_calls: [head], refusal: null }
+            : { tool_calls: [head] },
+        ),
+      );
+      for (const piece of deltas(str(fn['arguments'])))
+        frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     });
   } else {
     frames.push(chunk({ role: 'assistant', content: '', refusal: null }));
     for (const piece of deltas(str(message['content']))) frames.push(chunk({ content: piece }));
   }
   frames.push(chunk({}, str(choice['finish_reason']) || 'stop'));
-  if (withUsage) frames.push(sseFrame({ id: w['id'], object: 'chat.completion.chunk', created: w['created'], model: w['model'], system_fingerprint: null, choices: [], usage: w['usage'] }));
+  if (withUsage)
+    frames.push(
+      sseFrame({
+        id: w['id'],
+        object: 'chat.completion.chunk',
+        created: w['created'],
+        model: w['model'],
+        system_fingerprint: null,
+        choices: [],
+        usage: w['usage'],
+      }),
+    );
   frames.push(sseFrame('[DONE]'));
   return frames;
 }
 
 /** OpenAI Chat Completions (`POST /v1/chat/completions`), whole or streamed. */
-export const openaiChat: ModelDialect = { operation: OPENAI_CHAT, method: 'POST', path: '/v1/chat/completions', read, write, stream };
+export const openaiChat: ModelDialect = {
+  operation: OPENAI_CHAT,
+  method: 'POST',
+  path: '/v1/chat/completions',
+  read,
+  write,
+  stream,
+};

@@ -31,7 +31,9 @@ function read(body: unknown, reader?: ToolResultReader): ModelRequestView {
     else if (str(item['role']) === 'assistant') conversation.assistantText(textOf(item['content']));
   }
   flush();
-  const tools = (Array.isArray(b['tools']) ? b['tools'] : []).filter(isObj).map((t) => contractOf(str(t['name']), str(t['description'])));
+  const tools = (Array.isArray(b['tools']) ? b['tools'] : [])
+    .filter(isObj)
+    .map((t) => contractOf(str(t['name']), str(t['description'])));
   return { task: conversation.task, tools, messages: conversation.messages };
 }
 
@@ -70,7 +72,10 @@ function write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number)
 }
 
 /** Estimated, as a scripted answer has no tokenizer behind it (`estimateTokens`). */
-function responsesUsage(input: unknown, output: unknown): { input_tokens: number; output_tokens: number; total_tokens: number } {
+function responsesUsage(
+  input: unknown,
+  output: unknown,
+): { input_tokens: number; output_tokens: number; total_tokens: number } {
   const i = estimateTokens(input);
   const o = estimateTokens(output);
   return { input_tokens: i, output_tokens: o, total_tokens: i + o };
@@ -100,12 +105,24 @@ function stream(whole: unknown): string[] {
   output.forEach((item, index) => {
     const id = str(item['id']);
     if (item['type'] === 'function_call') {
-      emit('response.output_item.added', { output_index: index, item: { ...item, arguments: '', status: 'in_progress' } });
-      for (const piece of deltas(str(item['arguments']))) emit('response.function_call_arguments.delta', { item_id: id, output_index: index, delta: piece });
-      emit('response.function_call_arguments.done', { item_id: id, output_index: index, name: item['name'], arguments: item['arguments'] });
+      emit('response.output_item.added', {
+        output_index: index,
+        item: { ...item, arguments: '', status: 'in_progress' },
+      });
+      for (const piece of deltas(str(item['arguments'])))
+        emit('response.function_call_arguments.delta', { item_id: id, output_index: index, delta: piece });
+      emit('response.function_call_arguments.done', {
+        item_id: id,
+        output_index: index,
+        name: item['name'],
+        arguments: item['arguments'],
+      });
     } else {
       const parts = Array.isArray(item['content']) ? item['content'].filter(isObj) : [];
-      emit('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', content: [] } });
+      emit('response.output_item.added', {
+        output_index: index,
+        item: { ...item, status: 'in_progress', content: [] },
+      });
       parts.forEach((part, content) => {
         const text = str(part['text']);
         const where = { item_id: id, output_index: index, content_index: content };
@@ -122,4 +139,11 @@ function stream(whole: unknown): string[] {
 }
 
 /** OpenAI Responses (`POST /v1/responses`), whole or streamed. */
-export const openaiResponses: ModelDialect = { operation: OPENAI_RESPONSES, method: 'POST', path: '/v1/responses', read, write, stream };
+export const openaiResponses: ModelDialect = {
+  operation: OPENAI_RESPONSES,
+  method: 'POST',
+  path: '/v1/responses',
+  read,
+  write,
+  stream,
+};

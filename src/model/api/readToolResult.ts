@@ -48,12 +48,21 @@ function parseJson(text: string): { readonly value: unknown } | undefined {
 const UNCERTAIN: readonly ErrorKind[] = ['timeout', 'network', 'unknown'];
 
 function unknownOf(call: string, tool: string, errorCode: ErrorKind, message: string): ToolResult {
-  const unknown: UnknownResult = { operation_id: '', status: 'unknown', error_code: errorCode, execution_confirmed: false, retry_allowed: false, next_action: 'ask_user', message };
+  const unknown: UnknownResult = {
+    operation_id: '',
+    status: 'unknown',
+    error_code: errorCode,
+    execution_confirmed: false,
+    retry_allowed: false,
+    next_action: 'ask_user',
+    message,
+  };
   return { kind: 'unknown', call, tool, attempts: 1, unknown };
 }
 
 function errorOf(call: string, tool: string, e: TextError): ToolResult {
-  if (UNCERTAIN.includes(e.kind)) return unknownOf(call, tool, e.kind, `${e.message} (the call may or may not have taken effect)`);
+  if (UNCERTAIN.includes(e.kind))
+    return unknownOf(call, tool, e.kind, `${e.message} (the call may or may not have taken effect)`);
   const error: ToolErrorFeedback = {
     error_type: e.kind,
     message: e.message,
@@ -82,13 +91,20 @@ function faultlineForm(call: string, tool: string, text: string): ToolResult | u
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v.trim())
+      ? Number(v)
+      : undefined;
 
 /** MCP `content` parts, or any text field, as one string. */
 function textOfContent(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
   if (!Array.isArray(v)) return undefined;
-  const parts = v.map((p) => (isObj(p) ? str(p['text']) : typeof p === 'string' ? p : undefined)).filter((p): p is string => p !== undefined);
+  const parts = v
+    .map((p) => (isObj(p) ? str(p['text']) : typeof p === 'string' ? p : undefined))
+    .filter((p): p is string => p !== undefined);
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
@@ -100,7 +116,13 @@ function errorMarker(o: Obj): { readonly inner: Obj; readonly text?: string } | 
     return { inner: isObj(o['structuredContent']) ? o['structuredContent'] : o, ...(text !== undefined && { text }) };
   }
   const error = o['error'] ?? o['errors'];
-  if (error !== undefined && error !== null && error !== false && error !== '' && !(Array.isArray(error) && error.length === 0)) {
+  if (
+    error !== undefined &&
+    error !== null &&
+    error !== false &&
+    error !== '' &&
+    !(Array.isArray(error) && error.length === 0)
+  ) {
     const first = Array.isArray(error) ? error[0] : error;
     return isObj(first) ? { inner: first } : { inner: o, ...(typeof first === 'string' && { text: first }) };
   }
@@ -110,7 +132,8 @@ function errorMarker(o: Obj): { readonly inner: Obj; readonly text?: string } | 
   // JSend's error forms, and bodies whose code or type is an error class (`{"type":"rate_limit_error"}`).
   if (o['status'] === 'error' || o['status'] === 'fail' || o['type'] === 'error') return { inner: o };
   const code = str(o['code']) ?? str(o['type']) ?? str(o['error_type']);
-  if (code !== undefined && (Object.hasOwn(BODY_CODE_KINDS, code) || (ERROR_KINDS as readonly string[]).includes(code))) return { inner: o };
+  if (code !== undefined && (Object.hasOwn(BODY_CODE_KINDS, code) || (ERROR_KINDS as readonly string[]).includes(code)))
+    return { inner: o };
   return undefined;
 }
 
@@ -118,17 +141,66 @@ function errorMarker(o: Obj): { readonly inner: Obj; readonly text?: string } | 
 function readErrorBody(o: Obj, marker: { readonly inner: Obj; readonly text?: string }): TextError {
   const { inner } = marker;
   // A status in words (`"status": "network"`) is a code too.
-  const codes = [inner['error_type'], inner['code'], inner['type'], o['error_type'], o['code'], o['type'], inner['status'], o['status']].map(str).filter((c): c is string => c !== undefined);
+  const codes = [
+    inner['error_type'],
+    inner['code'],
+    inner['type'],
+    o['error_type'],
+    o['code'],
+    o['type'],
+    inner['status'],
+    o['status'],
+  ]
+    .map(str)
+    .filter((c): c is string => c !== undefined);
   const message =
-    marker.text ?? str(inner['message']) ?? str(inner['detail']) ?? str(inner['title']) ?? str(o['message']) ?? str(o['detail']) ?? str(o['title']) ?? JSON.stringify(o).slice(0, 2 * EXCERPT);
-  const status = [inner['status'], inner['statusCode'], inner['status_code'], o['status'], o['statusCode'], o['status_code']].map(num).find((s) => s !== undefined && s >= 100 && s <= 599);
+    marker.text ??
+    str(inner['message']) ??
+    str(inner['detail']) ??
+    str(inner['title']) ??
+    str(o['message']) ??
+    str(o['detail']) ??
+    str(o['title']) ??
+    JSON.stringify(o).slice(0, 2 * EXCERPT);
+  const status = [
+    inner['status'],
+    inner['statusCode'],
+    inner['status_code'],
+    o['status'],
+    o['statusCode'],
+    o['status_code'],
+  ]
+    .map(num)
+    .find((s) => s !== undefined && s >= 100 && s <= 599);
   const fromText = readErrorText(message, true);
-  const seconds = [inner['retry_after'], inner['retryAfter'], o['retry_after'], o['retryAfter'], isObj(o['headers']) ? o['headers']['retry-after'] : undefined].map(num).find((s) => s !== undefined);
-  const ms = [inner['retry_after_ms'], inner['retryAfterMs'], o['retry_after_ms'], o['retryAfterMs']].map(num).find((s) => s !== undefined);
+  const seconds = [
+    inner['retry_after'],
+    inner['retryAfter'],
+    o['retry_after'],
+    o['retryAfter'],
+    isObj(o['headers']) ? o['headers']['retry-after'] : undefined,
+  ]
+    .map(num)
+    .find((s) => s !== undefined);
+  const ms = [inner['retry_after_ms'], inner['retryAfterMs'], o['retry_after_ms'], o['retryAfterMs']]
+    .map(num)
+    .find((s) => s !== undefined);
   const retryAfterMs = ms ?? (seconds === undefined ? fromText?.retryAfterMs : seconds * 1_000);
   const named = codes.find((c) => (ERROR_KINDS as readonly string[]).includes(c)) as ErrorKind | undefined;
-  const kind = named ?? (status !== undefined ? kindOfStatus(status, codes, message) : undefined) ?? codes.map((c) => (Object.hasOwn(BODY_CODE_KINDS, c) ? BODY_CODE_KINDS[c] : undefined)).find((k) => k !== undefined) ?? fromText?.kind ?? 'unknown';
-  return { kind, message: fromText?.message ?? message, ...(status !== undefined && { status }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
+  const kind =
+    named ??
+    (status !== undefined ? kindOfStatus(status, codes, message) : undefined) ??
+    codes
+      .map((c) => (Object.hasOwn(BODY_CODE_KINDS, c) ? BODY_CODE_KINDS[c] : undefined))
+      .find((k) => k !== undefined) ??
+    fromText?.kind ??
+    'unknown';
+  return {
+    kind,
+    message: fromText?.message ?? message,
+    ...(status !== undefined && { status }),
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
+  };
 }
 
 function excerpt(text: string): string {
@@ -155,10 +227,13 @@ export function readToolResult({ text, isError = false, tool, call }: ToolResult
   const own = faultlineForm(call, tool, text);
   if (own) return own;
   const json = parseJson(text);
-  if (json && typeof json.value === 'string' && json.value !== text) return readToolResult({ text: json.value, isError, tool, call });
+  if (json && typeof json.value === 'string' && json.value !== text)
+    return readToolResult({ text: json.value, isError, tool, call });
   if (json && isObj(json.value)) {
     const marker = errorMarker(json.value) ?? (isError ? { inner: json.value } : undefined);
-    return marker ? errorOf(call, tool, readErrorBody(json.value, marker)) : { kind: 'ok', call, tool, attempts: 1, value: json.value };
+    return marker
+      ? errorOf(call, tool, readErrorBody(json.value, marker))
+      : { kind: 'ok', call, tool, attempts: 1, value: json.value };
   }
   if (json && !isError) return { kind: 'ok', call, tool, attempts: 1, value: json.value };
   const fromText = readErrorText(text, isError);
@@ -182,12 +257,25 @@ export function readWith(reader: ToolResultReader | undefined, input: ToolResult
   const reading = reader?.(input);
   if (reading === undefined) return readToolResult(input);
   const { call, tool } = input;
-  if (isObj(reading) && reading['kind'] === 'ok') return { kind: 'ok', call, tool, attempts: 1, value: reading.value ?? null };
-  if (isObj(reading) && reading['kind'] === 'unknown') return unknownOf(call, tool, 'unknown', str(reading['message']) ?? `${tool}: the scenario's reader could not tell how the call ended`);
+  if (isObj(reading) && reading['kind'] === 'ok')
+    return { kind: 'ok', call, tool, attempts: 1, value: reading.value ?? null };
+  if (isObj(reading) && reading['kind'] === 'unknown')
+    return unknownOf(
+      call,
+      tool,
+      'unknown',
+      str(reading['message']) ?? `${tool}: the scenario's reader could not tell how the call ended`,
+    );
   if (isObj(reading) && reading['kind'] === 'error' && (ERROR_KINDS as readonly unknown[]).includes(reading['error'])) {
     const r = reading as Extract<ToolReading, { kind: 'error' }>;
     const wait = num(r.retryAfterMs);
-    return errorOf(call, tool, { kind: r.error, message: str(r.message) ?? r.error.replace('_', ' '), ...(wait !== undefined && { retryAfterMs: wait }) });
+    return errorOf(call, tool, {
+      kind: r.error,
+      message: str(r.message) ?? r.error.replace('_', ' '),
+      ...(wait !== undefined && { retryAfterMs: wait }),
+    });
   }
-  throw new TypeError(`model.readToolResult returned ${JSON.stringify(reading) ?? String(reading)} for ${tool}'s result; expected ${READING_SHAPE}`);
+  throw new TypeError(
+    `model.readToolResult returned ${JSON.stringify(reading) ?? String(reading)} for ${tool}'s result; expected ${READING_SHAPE}`,
+  );
 }

@@ -51,14 +51,25 @@ afterAll(() => {
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const ask = (content: string) => (url: string) =>
-  fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer faultline-test-key' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content }] }) }).then(
-    async (r) => ({ status: r.status, body: (await r.json()) as { error?: { message: string }; usage?: unknown } }),
-  );
+  fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer faultline-test-key' },
+    body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content }] }),
+  }).then(async (r) => ({
+    status: r.status,
+    body: (await r.json()) as { error?: { message: string }; usage?: unknown },
+  }));
 
 function trial(source: RecordedModelSource) {
   const clock = new VirtualClock(START);
   const history = new History(clock);
-  const faults = new HttpFaults({ services: [recordedModelService('openai', baseUrl, source)], plan: [], clock, rng: new Rng(1), history });
+  const faults = new HttpFaults({
+    services: [recordedModelService('openai', baseUrl, source)],
+    plan: [],
+    clock,
+    rng: new Rng(1),
+    history,
+  });
   return { clock, history, faults };
 }
 
@@ -66,55 +77,90 @@ describe('recorded model routes', () => {
   it.each([
     ['msw', runWithMsw],
     ['nock', runWithNock],
-  ] as const)('under %s: a cassette answers offline, its usage recorded, and refuses an unknown request with a diff', async (_, runWith) => {
-    hits.length = 0;
-    const recorded = new Cassette('openai');
-    recorded.add({
-      request: { method: 'POST', path: '/v1/chat/completions', body: { model: 'm', messages: [{ role: 'user', content: 'hello' }] } },
-      response: { status: 200, headers: { 'content-type': 'application/json' }, body: { id: 'chatcmpl-1', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }], usage: { prompt_tokens: 9, completion_tokens: 2 } } },
-    });
-    const misses: string[] = [];
-    const replay = trial({ kind: 'cassette', cassette: Cassette.parse(JSON.stringify(recorded.toJSON()), 'x.cassette.json'), file: 'x.cassette.json', onMiss: (m) => misses.push(m) });
-    const run = await runWith(replay.faults, replay.clock, async () => [await ask('hello')(baseUrl), await ask('hullo')(baseUrl)]);
-    await settled();
-    expect(hits).toHaveLength(0);
-    const [hit, miss] = run.kind === 'settled' ? run.value : [];
-    expect(hit).toMatchObject({ status: 200, body: { usage: { prompt_tokens: 9 } } });
-    expect(replay.history.events.flatMap((e) => (e.type === 'response' && e.usage ? [e.usage] : []))).toEqual([{ input: 9, output: 2 }]);
-    expect(miss?.status).toBe(400);
-    expect(misses).toEqual([miss?.body.error?.message]);
-    expect(misses[0]).toBe(
-      [
-        'POST /v1/chat/completions: the cassette x.cassette.json holds no answer to this request (re-record it with faultline run --record); the closest recorded request (entry 0) differs:',
-        '  --- recorded',
-        '  +++ sent',
-        '    …',
-        '      "messages": [',
-        '        {',
-        '  -       "content": "hello",',
-        '  +       "content": "hullo",',
-        '          "role": "user"',
-        '        }',
-        '    …',
-      ].join('\n'),
-    );
-  });
+  ] as const)(
+    'under %s: a cassette answers offline, its usage recorded, and refuses an unknown request with a diff',
+    async (_, runWith) => {
+      hits.length = 0;
+      const recorded = new Cassette('openai');
+      recorded.add({
+        request: {
+          method: 'POST',
+          path: '/v1/chat/completions',
+          body: { model: 'm', messages: [{ role: 'user', content: 'hello' }] },
+        },
+        response: {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: {
+            id: 'chatcmpl-1',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }],
+            usage: { prompt_tokens: 9, completion_tokens: 2 },
+          },
+        },
+      });
+      const misses: string[] = [];
+      const replay = trial({
+        kind: 'cassette',
+        cassette: Cassette.parse(JSON.stringify(recorded.toJSON()), 'x.cassette.json'),
+        file: 'x.cassette.json',
+        onMiss: (m) => misses.push(m),
+      });
+      const run = await runWith(replay.faults, replay.clock, async () => [
+        await ask('hello')(baseUrl),
+        await ask('hullo')(baseUrl),
+      ]);
+      await settled();
+      expect(hits).toHaveLength(0);
+      const [hit, miss] = run.kind === 'settled' ? run.value : [];
+      expect(hit).toMatchObject({ status: 200, body: { usage: { prompt_tokens: 9 } } });
+      expect(replay.history.events.flatMap((e) => (e.type === 'response' && e.usage ? [e.usage] : []))).toEqual([
+        { input: 9, output: 2 },
+      ]);
+      expect(miss?.status).toBe(400);
+      expect(misses).toEqual([miss?.body.error?.message]);
+      expect(misses[0]).toBe(
+        [
+          'POST /v1/chat/completions: the cassette x.cassette.json holds no answer to this request (re-record it with faultline run --record); the closest recorded request (entry 0) differs:',
+          '  --- recorded',
+          '  +++ sent',
+          '    …',
+          '      "messages": [',
+          '        {',
+          '  -       "content": "hello",',
+          '  +       "content": "hullo",',
+          '          "role": "user"',
+          '        }',
+          '    …',
+        ].join('\n'),
+      );
+    },
+  );
 });
 
 describe('Cassette.parse', () => {
   it('names the file and the path inside it', () => {
-    expect(() => Cassette.parse('{"faultline":"cassette","version":1,"api":"openai","entries":[{"request":{"method":"POST","path":"v1","body":{}},"response":{"status":200,"headers":{},"body":{}}}]}', 'a.cassette.json')).toThrow(
-      /^a\.cassette\.json: invalid cassette:\n {2}- entries\[0\]\.request\.path: /,
-    );
+    expect(() =>
+      Cassette.parse(
+        '{"faultline":"cassette","version":1,"api":"openai","entries":[{"request":{"method":"POST","path":"v1","body":{}},"response":{"status":200,"headers":{},"body":{}}}]}',
+        'a.cassette.json',
+      ),
+    ).toThrow(/^a\.cassette\.json: invalid cassette:\n {2}- entries\[0\]\.request\.path: /);
     expect(() => Cassette.parse('{', 'b.cassette.json')).toThrow(/^b\.cassette\.json: not valid JSON/);
   });
 });
 
 describe('usageOf', () => {
   it('reads chat, Responses and Anthropic usage, and nothing from a body without it', () => {
-    expect(usageOf('{"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}')).toEqual({ input: 3, output: 4 });
+    expect(usageOf('{"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}')).toEqual({
+      input: 3,
+      output: 4,
+    });
     expect(usageOf('{"usage":{"input_tokens":5,"output_tokens":6}}')).toEqual({ input: 5, output: 6 });
-    expect(usageOf('{"usage":{"input_tokens":5,"cache_read_input_tokens":10,"output_tokens":6}}')).toEqual({ input: 15, output: 6, cached: 10 });
+    expect(usageOf('{"usage":{"input_tokens":5,"cache_read_input_tokens":10,"output_tokens":6}}')).toEqual({
+      input: 15,
+      output: 6,
+      cached: 10,
+    });
     expect(usageOf('{"id":"x"}')).toBeUndefined();
     expect(usageOf('data: {"usage":1}')).toBeUndefined();
   });

@@ -18,7 +18,12 @@ import { EVENT_STREAM, sseFrames } from '../../faults/http/sse.js';
  * recording or recorded in the history.
  */
 export type RecordedModelSource =
-  | { readonly kind: 'cassette'; readonly cassette: Cassette; readonly file: string; readonly onMiss: (message: string) => void }
+  | {
+      readonly kind: 'cassette';
+      readonly cassette: Cassette;
+      readonly file: string;
+      readonly onMiss: (message: string) => void;
+    }
   /**
    * A live run's trial: each request goes to the run's live gateway (which holds the key, the
    * connection limit and the retries of the provider's own failures) and, with its answer, into
@@ -26,7 +31,12 @@ export type RecordedModelSource =
    * request and every later one of the trial stay unanswered: the agent never sees the
    * provider's failure, and the trial ends `infra-error`.
    */
-  | { readonly kind: 'gateway'; readonly gateway: string; readonly recording: Cassette; readonly onInfraError: (message: string) => void };
+  | {
+      readonly kind: 'gateway';
+      readonly gateway: string;
+      readonly recording: Cassette;
+      readonly onInfraError: (message: string) => void;
+    };
 
 /** Headers between a trial and the live gateway (see `model/live/LiveGateway`). */
 export const GATEWAY_UPSTREAM_HEADER = 'x-faultline-upstream';
@@ -53,7 +63,8 @@ function kept(headers: Readonly<Record<string, string>>): Record<string, string>
 function answerOf(entry: CassetteEntry): unknown {
   const { status, headers, body } = entry.response;
   const type = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-  if (status < 300 && typeof body === 'string' && type.toLowerCase().startsWith(EVENT_STREAM)) return streamReply(sseFrames(body), headers);
+  if (status < 300 && typeof body === 'string' && type.toLowerCase().startsWith(EVENT_STREAM))
+    return streamReply(sseFrames(body), headers);
   return reply(status, body, headers);
 }
 
@@ -61,7 +72,11 @@ function answerOf(entry: CassetteEntry): unknown {
  * The model API at `baseUrl`, its routes (and so their fault-plan operations,
  * `model:openai.chat.completions`…) those of the scripted model, answered from `source`.
  */
-export function recordedModelService(api: 'openai' | 'anthropic', baseUrl: string, source: RecordedModelSource): HttpService {
+export function recordedModelService(
+  api: 'openai' | 'anthropic',
+  baseUrl: string,
+  source: RecordedModelSource,
+): HttpService {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   let infraError = false;
@@ -88,11 +103,17 @@ export function recordedModelService(api: 'openai' | 'anthropic', baseUrl: strin
       const headers = { ...req.headers, [GATEWAY_UPSTREAM_HEADER]: url, [GATEWAY_API_HEADER]: api };
       // Real I/O: virtual time stands still until the answer is here (and while the gateway waits
       // for a connection or retries), so no client timer fires in the gap.
-      const answer = await holdOn(ctx.clock)(forwardRequest(`${source.gateway}${dialect.path}`, req.method, headers, req.text, { keepAlive: false }));
+      const answer = await holdOn(ctx.clock)(
+        forwardRequest(`${source.gateway}${dialect.path}`, req.method, headers, req.text, { keepAlive: false }),
+      );
       if (answer.headers[GATEWAY_INFRA_ERROR_HEADER] !== undefined) {
         infraError = true;
         const parsed = bodyValue(answer.body) as { error?: { message?: string } } | string | null;
-        source.onInfraError(typeof parsed === 'object' && parsed?.error?.message !== undefined ? parsed.error.message : `the live gateway gave up: ${answer.status}`);
+        source.onInfraError(
+          typeof parsed === 'object' && parsed?.error?.message !== undefined
+            ? parsed.error.message
+            : `the live gateway gave up: ${answer.status}`,
+        );
         return new Promise<never>(() => undefined);
       }
       const entry: CassetteEntry = {

@@ -43,7 +43,13 @@ afterAll(() => {
 function trial(source: RecordedModelSource, plan: FaultPlan = []) {
   const clock = new VirtualClock(START);
   const history = new History(clock);
-  const faults = new HttpFaults({ services: [recordedModelService('openai', baseUrl, source)], plan, clock, rng: new Rng(1), history });
+  const faults = new HttpFaults({
+    services: [recordedModelService('openai', baseUrl, source)],
+    plan,
+    clock,
+    rng: new Rng(1),
+    history,
+  });
   return { clock, history, faults };
 }
 
@@ -52,7 +58,11 @@ const streamed = () => async (): Promise<string> => {
   const client = new OpenAI({ apiKey: 'faultline-test-key', baseURL: `${baseUrl}/v1`, maxRetries: 0 });
   let text = '';
   try {
-    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     for await (const c of stream) text += c.choices[0]?.delta.content ?? '';
     return text;
   } catch (error) {
@@ -62,7 +72,12 @@ const streamed = () => async (): Promise<string> => {
 
 describe('a streamed model answer, recorded and live', () => {
   // The endpoint stands in for the live gateway too: it answers any path, as the gateway passes the answer on.
-  const gateway = (recording: Cassette): RecordedModelSource => ({ kind: 'gateway', gateway: baseUrl, recording, onInfraError: () => undefined });
+  const gateway = (recording: Cassette): RecordedModelSource => ({
+    kind: 'gateway',
+    gateway: baseUrl,
+    recording,
+    onInfraError: () => undefined,
+  });
 
   it('a live trial keeps the stream in its recording as text; the cassette replays it as a stream, paced and faultable', async () => {
     const cassette = new Cassette('openai', [], { scenario: 's', config: 'c', trialIndex: 0, seed: 1 });
@@ -78,18 +93,32 @@ describe('a streamed model answer, recorded and live', () => {
     const offline = trial({ kind: 'cassette', cassette: replayed, file: 'x.cassette.json', onMiss: () => undefined });
     const again = await runWithMsw(offline.faults, offline.clock, streamed());
     expect(again.kind === 'settled' && again.value).toBe('Hello');
-    expect(eventsOf(offline.history.events, 'response')[0]).toMatchObject({ t: 50, result: 'ok', stream: { events: 5, of: 5 } });
+    expect(eventsOf(offline.history.events, 'response')[0]).toMatchObject({
+      t: 50,
+      result: 'ok',
+      stream: { events: 5, of: 5 },
+    });
 
-    const cut = trial({ kind: 'cassette', cassette: replayed, file: 'x.cassette.json', onMiss: () => undefined }, [{ match: {}, fault: { kind: 'stream_cut', afterEvents: 2 } }]);
+    const cut = trial({ kind: 'cassette', cassette: replayed, file: 'x.cassette.json', onMiss: () => undefined }, [
+      { match: {}, fault: { kind: 'stream_cut', afterEvents: 2 } },
+    ]);
     const broken = await runWithMsw(cut.faults, cut.clock, streamed());
     expect(broken.kind === 'settled' && broken.value).toBe('Hel|terminated');
-    expect(eventsOf(cut.history.events, 'response')[0]).toMatchObject({ result: 'error', stream: { events: 2, of: 5 } });
+    expect(eventsOf(cut.history.events, 'response')[0]).toMatchObject({
+      result: 'error',
+      stream: { events: 2, of: 5 },
+    });
   });
 
   it('live forwards the stream, and its events reach the client as events', async () => {
-    const live = trial(gateway(new Cassette('openai', [], { scenario: 's', config: 'c', trialIndex: 0, seed: 1 })), [{ match: {}, fault: { kind: 'stream_malformed', afterEvents: 1 } }]);
+    const live = trial(gateway(new Cassette('openai', [], { scenario: 's', config: 'c', trialIndex: 0, seed: 1 })), [
+      { match: {}, fault: { kind: 'stream_malformed', afterEvents: 1 } },
+    ]);
     const run = await runWithMsw(live.faults, live.clock, streamed());
     expect(run.kind === 'settled' && run.value).toMatch(/^\|.*JSON/);
-    expect(eventsOf(live.history.events, 'response')[0]).toMatchObject({ result: 'error', message: 'event 2 of 5 arrived malformed, not valid JSON (stream_malformed)' });
+    expect(eventsOf(live.history.events, 'response')[0]).toMatchObject({
+      result: 'error',
+      message: 'event 2 of 5 arrived malformed, not valid JSON (stream_malformed)',
+    });
   });
 });

@@ -48,7 +48,8 @@ function render(ops: readonly Op[]): string {
     skipped = false;
     out.push(`  ${op.kind} ${op.line}`);
   });
-  if (out.length > MAX_LINES) return [...out.slice(0, MAX_LINES), `    … (${out.length - MAX_LINES} more lines)`].join('\n');
+  if (out.length > MAX_LINES)
+    return [...out.slice(0, MAX_LINES), `    … (${out.length - MAX_LINES} more lines)`].join('\n');
   return out.join('\n');
 }
 
@@ -56,7 +57,10 @@ function render(ops: readonly Op[]): string {
  * Which of `recorded` is closest to `sent` (fewest changed lines; the first on a tie), and a
  * readable line diff between the two: `-` lines as recorded, `+` lines as sent.
  */
-export function closestDiff(recorded: readonly unknown[], sent: unknown): { readonly index: number; readonly diff: string } {
+export function closestDiff(
+  recorded: readonly unknown[],
+  sent: unknown,
+): { readonly index: number; readonly diff: string } {
   const theirs = linesOf(sent);
   let best = { index: 0, changed: Infinity, ops: [] as Op[] };
   recorded.forEach((body, index) => {

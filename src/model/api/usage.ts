@@ -5,7 +5,8 @@ import { sseData } from '../../faults/http/sse.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+const count = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 
 /**
  * The token counts a model answer reports in its `usage` field: OpenAI Chat Completions'
@@ -55,12 +56,20 @@ export function streamUsageOf(events: readonly string[]): ModelUsage | undefined
       continue;
     }
     if (!isObj(parsed)) continue;
-    const holder = isObj(parsed['response']) ? parsed['response'] : isObj(parsed['message']) ? parsed['message'] : parsed;
+    const holder = isObj(parsed['response'])
+      ? parsed['response']
+      : isObj(parsed['message'])
+        ? parsed['message']
+        : parsed;
     const usage = usageOf(JSON.stringify({ usage: holder['usage'] }));
     // Anthropic splits its counts over two events: input in the first, output in the last.
     if (usage) {
       const cached = Math.max(found?.cached ?? 0, usage.cached ?? 0);
-      found = { input: Math.max(found?.input ?? 0, usage.input), output: Math.max(found?.output ?? 0, usage.output), ...(cached > 0 && { cached }) };
+      found = {
+        input: Math.max(found?.input ?? 0, usage.input),
+        output: Math.max(found?.output ?? 0, usage.output),
+        ...(cached > 0 && { cached }),
+      };
     }
   }
   return found;

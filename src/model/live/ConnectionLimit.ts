@@ -8,7 +8,8 @@ export class ConnectionLimit {
   readonly #waiting: (() => void)[] = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a connection limit is a whole number, 1 or more; got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`a connection limit is a whole number, 1 or more; got ${limit}`);
   }
 
   /** Holders now. */

@@ -5,7 +5,11 @@ import { parseRetryAfter } from '../../core/retryAfter.js';
 import { forwardRequest, type ForwardedAnswer } from '../api/forwardRequest.js';
 import { streamUsageOf, usageOf } from '../api/usage.js';
 import { sseFrames } from '../../faults/http/sse.js';
-import { GATEWAY_API_HEADER as API_HEADER, GATEWAY_INFRA_ERROR_HEADER as INFRA_ERROR_HEADER, GATEWAY_UPSTREAM_HEADER as UPSTREAM_HEADER } from '../api/recordedService.js';
+import {
+  GATEWAY_API_HEADER as API_HEADER,
+  GATEWAY_INFRA_ERROR_HEADER as INFRA_ERROR_HEADER,
+  GATEWAY_UPSTREAM_HEADER as UPSTREAM_HEADER,
+} from '../api/recordedService.js';
 import { bodyValue, requestKey } from '../api/Cassette.js';
 import { ConnectionLimit } from './ConnectionLimit.js';
 
@@ -45,11 +49,17 @@ export interface LiveGatewayOptions {
 
 export interface LiveGateway {
   readonly url: string;
-  readonly stats: () => { readonly inFlight: number; readonly maxInFlight: number; readonly retries: number; readonly infraErrors: number };
+  readonly stats: () => {
+    readonly inFlight: number;
+    readonly maxInFlight: number;
+    readonly retries: number;
+    readonly infraErrors: number;
+  };
   close(): Promise<void>;
 }
 
-const authHeaders = (api: string, key: string): Record<string, string> => (api === 'anthropic' ? { 'x-api-key': key } : { authorization: `Bearer ${key}` });
+const authHeaders = (api: string, key: string): Record<string, string> =>
+  api === 'anthropic' ? { 'x-api-key': key } : { authorization: `Bearer ${key}` };
 
 function read(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -73,7 +83,10 @@ function modelNamed(text: string): string | undefined {
 function waitBefore(retry: LiveRetryPolicy, attempt: number, answer: ForwardedAnswer | undefined, now: number): number {
   const backoff = Math.min(retry.maxBackoffMs, retry.baseMs * 2 ** (attempt - 1));
   const ms = answer?.headers['retry-after-ms'];
-  const hinted = ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim()) ? Number(ms) : parseRetryAfter(answer?.headers['retry-after'], now);
+  const hinted =
+    ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())
+      ? Number(ms)
+      : parseRetryAfter(answer?.headers['retry-after'], now);
   return hinted === undefined ? backoff : Math.min(hinted, retry.maxRetryAfterMs);
 }
 
@@ -81,7 +94,13 @@ function waitBefore(retry: LiveRetryPolicy, attempt: number, answer: ForwardedAn
 function forwardedHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value !== 'string' || name.startsWith('x-faultline-') || name === 'authorization' || name === 'x-api-key') continue;
+    if (
+      typeof value !== 'string' ||
+      name.startsWith('x-faultline-') ||
+      name === 'authorization' ||
+      name === 'x-api-key'
+    )
+      continue;
     headers[name] = value;
   }
   return headers;
@@ -89,13 +108,18 @@ function forwardedHeaders(req: IncomingMessage): Record<string, string> {
 
 function answerUsage(answer: ForwardedAnswer): ModelUsage | undefined {
   const type = answer.headers['content-type'] ?? '';
-  return answer.status < 300 ? (type.startsWith('text/event-stream') ? streamUsageOf(sseFrames(answer.body)) : usageOf(answer.body)) : undefined;
+  return answer.status < 300
+    ? type.startsWith('text/event-stream')
+      ? streamUsageOf(sseFrames(answer.body))
+      : usageOf(answer.body)
+    : undefined;
 }
 
 /** The provider's answer, as it came, less the headers of the connection it came on. */
 function sendAnswer(res: ServerResponse, answer: ForwardedAnswer): void {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
+  for (const [name, value] of Object.entries(answer.headers))
+    if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
   res.writeHead(answer.status, out).end(answer.body);
 }
 
@@ -111,7 +135,13 @@ interface ForwardContext {
 }
 
 /** Sends one request to the provider, retrying its trouble, each attempt holding a connection. */
-async function forwardWithRetries(url: string, method: string, headers: Record<string, string>, body: string, { retry, limit, clock, admit, counts }: ForwardContext): Promise<Forwarded> {
+async function forwardWithRetries(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+  { retry, limit, clock, admit, counts }: ForwardContext,
+): Promise<Forwarded> {
   let why = '';
   for (let attempt = 1; attempt <= retry.retries + 1; attempt++) {
     let answer: ForwardedAnswer | undefined;
@@ -125,7 +155,10 @@ async function forwardWithRetries(url: string, method: string, headers: Record<s
       answer = await forwardRequest(url, method, headers, body, { timeoutMs: retry.timeoutMs });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      why = code === 'ETIMEDOUT' ? `no answer within ${retry.timeoutMs} ms` : `the connection failed (${code ?? (error as Error).message})`;
+      why =
+        code === 'ETIMEDOUT'
+          ? `no answer within ${retry.timeoutMs} ms`
+          : `the connection failed (${code ?? (error as Error).message})`;
     } finally {
       free();
     }
@@ -152,9 +185,17 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
   const clock = new RealClock();
   const counts = { retries: 0, infraErrors: 0 };
   const answered = new Map<string, Promise<Forwarded>>();
-  const allowed = (url: string): boolean => options.upstreams.some((u) => url === u || url.startsWith(`${u.replace(/\/+$/, '')}/`));
+  const allowed = (url: string): boolean =>
+    options.upstreams.some((u) => url === u || url.startsWith(`${u.replace(/\/+$/, '')}/`));
 
-  const forward = (url: string, method: string, headers: Record<string, string>, body: string): Promise<Forwarded> => forwardWithRetries(url, method, headers, body, { retry, limit, clock, counts, ...(options.admit && { admit: options.admit }) });
+  const forward = (url: string, method: string, headers: Record<string, string>, body: string): Promise<Forwarded> =>
+    forwardWithRetries(url, method, headers, body, {
+      retry,
+      limit,
+      clock,
+      counts,
+      ...(options.admit && { admit: options.admit }),
+    });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = String(req.headers[UPSTREAM_HEADER] ?? '');
@@ -162,7 +203,13 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
     const key = options.keys[api as 'openai' | 'anthropic'];
     const body = await read(req);
     if (!allowed(url) || key === undefined) {
-      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `the live gateway forwards only to this run's model endpoints; not to ${url}` } }));
+      res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            error: { message: `the live gateway forwards only to this run's model endpoints; not to ${url}` },
+          }),
+        );
       return;
     }
     const headers = forwardedHeaders(req);
@@ -177,7 +224,9 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
     if ('failed' in result) {
       // A failure is not an answer: the next sending tries the provider again.
       if (answered.get(sameAs) === pending) answered.delete(sameAs);
-      res.writeHead(502, { 'content-type': 'application/json', [INFRA_ERROR_HEADER]: '1' }).end(JSON.stringify({ error: { type: 'faultline_infra_error', message: result.failed } }));
+      res
+        .writeHead(502, { 'content-type': 'application/json', [INFRA_ERROR_HEADER]: '1' })
+        .end(JSON.stringify({ error: { type: 'faultline_infra_error', message: result.failed } }));
       return;
     }
     const { answer } = result;
@@ -195,7 +244,12 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stats: () => ({ inFlight: limit.held, maxInFlight: limit.most, retries: counts.retries, infraErrors: counts.infraErrors }),
+    stats: () => ({
+      inFlight: limit.held,
+      maxInFlight: limit.most,
+      retries: counts.retries,
+      infraErrors: counts.infraErrors,
+    }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -15,5 +15,11 @@ export interface LiveRetryPolicy {
   readonly timeoutMs: number;
 }
 
-export const DEFAULT_LIVE_RETRY: LiveRetryPolicy = { retries: 4, baseMs: 500, maxBackoffMs: 8_000, maxRetryAfterMs: 60_000, timeoutMs: 120_000 };
+export const DEFAULT_LIVE_RETRY: LiveRetryPolicy = {
+  retries: 4,
+  baseMs: 500,
+  maxBackoffMs: 8_000,
+  maxRetryAfterMs: 60_000,
+  timeoutMs: 120_000,
+};
 export const DEFAULT_MAX_CONNECTIONS = 8;

@@ -14,7 +14,10 @@ describe('the price table', () => {
 
   it('costs cached input at its own price, and lets a project override a model or add one', () => {
     // 1M in (200k cached), 100k out of gpt-4o: 0.8 × 2.5 + 0.2 × 1.25 + 0.1 × 10
-    expect(costOf(DEFAULT_PRICES['gpt-4o']!, { input: 1_000_000, output: 100_000, cached: 200_000 })).toBeCloseTo(3.25, 10);
+    expect(costOf(DEFAULT_PRICES['gpt-4o']!, { input: 1_000_000, output: 100_000, cached: 200_000 })).toBeCloseTo(
+      3.25,
+      10,
+    );
     const price = pricer({ 'gpt-4o': { input: 1, output: 1 }, 'llama3.1:8b': { input: 0, output: 0 } });
     expect(price('gpt-4o', { input: 500_000, output: 500_000, cached: 100 })).toBeCloseTo(1, 10);
     expect(price('llama3.1:8b', { input: 10, output: 10 })).toBe(0);

@@ -1,4 +1,3 @@
-
 /** A model's price, per million tokens: input, output, and input read from the prompt cache. */
 export interface ModelPrice {
   readonly input: number;
@@ -52,13 +51,26 @@ export function priceOf(table: PriceTable, model: string): ModelPrice | undefine
 }
 
 /** What `tokens` cost at `price`: cached input at its own price, the rest of the input and the output at theirs. */
-export function costOf(price: ModelPrice, tokens: { readonly input: number; readonly output: number; readonly cached?: number }): number {
+export function costOf(
+  price: ModelPrice,
+  tokens: { readonly input: number; readonly output: number; readonly cached?: number },
+): number {
   const cached = Math.min(tokens.cached ?? 0, tokens.input);
-  return ((tokens.input - cached) * price.input + cached * (price.cachedInput ?? price.input) + tokens.output * price.output) / 1_000_000;
+  return (
+    ((tokens.input - cached) * price.input +
+      cached * (price.cachedInput ?? price.input) +
+      tokens.output * price.output) /
+    1_000_000
+  );
 }
 
 /** Prices a trial's tokens by its model, with `overrides` over the shipped table; undefined for a model without a price. */
-export function pricer(overrides: PriceTable = {}): (model: string | undefined, tokens: { readonly input: number; readonly output: number; readonly cached?: number }) => number | undefined {
+export function pricer(
+  overrides: PriceTable = {},
+): (
+  model: string | undefined,
+  tokens: { readonly input: number; readonly output: number; readonly cached?: number },
+) => number | undefined {
   const table = { ...DEFAULT_PRICES, ...overrides };
   return (model, tokens) => {
     if (model === undefined) return undefined;

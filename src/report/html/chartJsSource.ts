@@ -18,7 +18,10 @@ export function chartJsSource(): string {
     // chart.js exports no ./package.json: find its folder through the CommonJS entry.
     file = join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js');
   } catch (e) {
-    throw new FaultlineError(FaultlineErrorCode.Internal, `the HTML report needs chart.js installed (npm install chart.js): ${e instanceof Error ? e.message : String(e)}`);
+    throw new FaultlineError(
+      FaultlineErrorCode.Internal,
+      `the HTML report needs chart.js installed (npm install chart.js): ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   cached = readFileSync(file, 'utf8')
     .replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n')

@@ -1,6 +1,11 @@
 /** Text that renders as itself in HTML text and attribute values. */
 export const escapeHtml = (text: string): string =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 
 /** JSON that can sit inside a <script> element: no `<` can close it. */
 export const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');

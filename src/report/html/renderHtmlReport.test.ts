@@ -15,8 +15,23 @@ const report: HtmlReport = {
       table: { header: ['configuration', 'work'], rows: [{ cells: ['x<y', '3'], flagged: true }], legend: 'legend' },
       flags: ['x: too many'],
       charts: [
-        { kind: 'bar', id: 's0-work', title: 'Work', unit: 'deliveries', labels: ['x<y'], values: [3], flagged: [true] },
-        { kind: 'line', id: 's0-load', title: 'Load', x: 's', y: '/s', series: [{ label: '</script><script>alert(1)</script>', points: [[0, 1]] }] },
+        {
+          kind: 'bar',
+          id: 's0-work',
+          title: 'Work',
+          unit: 'deliveries',
+          labels: ['x<y'],
+          values: [3],
+          flagged: [true],
+        },
+        {
+          kind: 'line',
+          id: 's0-load',
+          title: 'Load',
+          x: 's',
+          y: '/s',
+          series: [{ label: '</script><script>alert(1)</script>', points: [[0, 1]] }],
+        },
       ],
     },
   ],
@@ -27,7 +42,9 @@ describe('renderHtmlReport', () => {
 
   it('is one self-contained file: Chart.js inline, no source to fetch, a policy that forbids the network', () => {
     expect(html).toContain(chartJsSource());
-    expect(html).toContain(`content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(html).toContain(
+      `content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"`,
+    );
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/i);
     expect(html).not.toContain('sourceMappingURL');
   });

@@ -4,7 +4,6 @@ import type { HtmlReport, HtmlSection } from './HtmlReport.js';
 import { escapeHtml, htmlPage } from './htmlPage.js';
 import { renderSvgLineChart } from './svgLineChart.js';
 
-
 const STYLE = `
 body { font-family: system-ui, sans-serif; margin: 24px; color: #222; background: #fff; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 32px 0 4px; }
@@ -29,9 +28,17 @@ function section(s: HtmlSection): string {
   const head = s.table.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
   // Figures stay on one line; a long text (the scenarios a configuration fails) wraps, so the table fits the page.
   const cell = (c: string): string => `<td${c.length > LONG_CELL ? ' class="long"' : ''}>${escapeHtml(c)}</td>`;
-  const rows = s.table.rows.map((r) => `<tr${r.flagged ? ' class="flag"' : ''}>${r.cells.map(cell).join('')}</tr>`).join('\n');
-  const flags = s.flags.length === 0 ? '' : `<ul class="flags">${s.flags.map((f) => `<li>⚠ ${escapeHtml(f)}</li>`).join('')}</ul>`;
-  const charts = s.charts.map((c) => `<div class="chart${c.kind === 'line' ? ' wide' : ''}"><canvas id="${escapeHtml(c.id)}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`).join('\n');
+  const rows = s.table.rows
+    .map((r) => `<tr${r.flagged ? ' class="flag"' : ''}>${r.cells.map(cell).join('')}</tr>`)
+    .join('\n');
+  const flags =
+    s.flags.length === 0 ? '' : `<ul class="flags">${s.flags.map((f) => `<li>⚠ ${escapeHtml(f)}</li>`).join('')}</ul>`;
+  const charts = s.charts
+    .map(
+      (c) =>
+        `<div class="chart${c.kind === 'line' ? ' wide' : ''}"><canvas id="${escapeHtml(c.id)}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`,
+    )
+    .join('\n');
   return [
     `<section id="${escapeHtml(s.id)}">`,
     `<h2>${escapeHtml(s.title)}</h2>`,
@@ -40,7 +47,9 @@ function section(s: HtmlSection): string {
     s.table.legend === undefined ? '' : `<p class="legend">${escapeHtml(s.table.legend)}</p>`,
     flags,
     `<div class="charts">\n${charts}\n</div>`,
-    s.svgCharts === undefined || s.svgCharts.length === 0 ? '' : `<div class="svg-charts">\n${s.svgCharts.map(renderSvgLineChart).join('\n')}\n</div>`,
+    s.svgCharts === undefined || s.svgCharts.length === 0
+      ? ''
+      : `<div class="svg-charts">\n${s.svgCharts.map(renderSvgLineChart).join('\n')}\n</div>`,
     '</section>',
   ]
     .filter((l) => l !== '')

@@ -54,7 +54,13 @@ export function renderRunHtml(report: JsonReport): string {
   return htmlPage({
     title: model.title,
     style: STYLE,
-    body: ['<p id="summary"></p>', '<ul id="gates" class="checks"></ul>', '<table id="grid"></table>', '<section id="cell"></section>', '<section id="trial"></section>'].join('\n'),
+    body: [
+      '<p id="summary"></p>',
+      '<ul id="gates" class="checks"></ul>',
+      '<table id="grid"></table>',
+      '<section id="cell"></section>',
+      '<section id="trial"></section>',
+    ].join('\n'),
     data: model,
     scripts: [RUN_CLIENT_SCRIPT],
   });

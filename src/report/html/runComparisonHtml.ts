@@ -14,7 +14,13 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
   });
   const labels = rows.map((r) => r.m.config);
   const failing = rows.map((r) => r.m.failingScenarios.length > 0);
-  const bar = (key: string, title: string, unit: string, value: (r: (typeof rows)[number]) => number, flagged = labels.map(() => false)): ChartSpec => ({
+  const bar = (
+    key: string,
+    title: string,
+    unit: string,
+    value: (r: (typeof rows)[number]) => number,
+    flagged = labels.map(() => false),
+  ): ChartSpec => ({
     kind: 'bar',
     id: `run-${key}`,
     title,
@@ -33,7 +39,18 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
         description: `Each scenario is a task for pass^k; amplification counts every send to the service side per logical operation, every retry layer included (R10). ${intervalNote()}.`,
         table: {
           // With k = 1, pass^k is pass^1: one column, one chart.
-          header: [columnWord(run.cells), 'scenarios', 'pass^1', ...(k > 1 ? [`pass^${k}`] : []), 'trials passed', 'dup', 'budget', 'amp', 'p95', 'failing scenarios'],
+          header: [
+            columnWord(run.cells),
+            'scenarios',
+            'pass^1',
+            ...(k > 1 ? [`pass^${k}`] : []),
+            'trials passed',
+            'dup',
+            'budget',
+            'amp',
+            'p95',
+            'failing scenarios',
+          ],
           rows: rows.map(({ m, intervals, p95 }) => ({
             cells: [
               m.config,
@@ -50,13 +67,23 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
             flagged: m.failingScenarios.length > 0,
           })),
         },
-        flags: rows.filter((r) => r.m.failingScenarios.length > 0).map((r) => `${r.m.config}: ${r.m.failingScenarios.length} scenario(s) with a failing trial: ${r.m.failingScenarios.join(', ')}`),
+        flags: rows
+          .filter((r) => r.m.failingScenarios.length > 0)
+          .map(
+            (r) =>
+              `${r.m.config}: ${r.m.failingScenarios.length} scenario(s) with a failing trial: ${r.m.failingScenarios.join(', ')}`,
+          ),
         charts: [
           bar('pass1', 'pass^1', 'rate', (r) => r.m.passHat[0] ?? 0, failing),
           ...(k > 1 ? [bar('passk', `pass^${k}`, 'rate', (r) => r.m.passHat[k - 1] ?? 0, failing)] : []),
           bar('duplicates', 'Duplicate effects', 'effects', (r) => r.m.duplicateEffects),
           bar('budget', 'Budget violations', 'trials', (r) => r.m.budgetViolations),
-          bar('amplification', 'Amplification: sends per logical operation', 'sends / operation', (r) => r.m.amplification),
+          bar(
+            'amplification',
+            'Amplification: sends per logical operation',
+            'sends / operation',
+            (r) => r.m.amplification,
+          ),
           bar('p95', `${timeHeader(timeBasis(run.cells))} per trial`, 's', (r) => r.p95 / 1000),
           {
             kind: 'line',

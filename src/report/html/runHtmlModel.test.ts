@@ -11,7 +11,12 @@ describe('runHtmlModel', () => {
   let report: JsonReport;
   let model: RunHtmlModel;
   beforeAll(async () => {
-    const run = await runMatrix({ scenarios: await loadScenarios(['read-timeout-retry', 'order-partial-write-idempotent']), configs: await loadConfigs(['rulebook', 'naive']), k: 3, seed: 1 });
+    const run = await runMatrix({
+      scenarios: await loadScenarios(['read-timeout-retry', 'order-partial-write-idempotent']),
+      configs: await loadConfigs(['rulebook', 'naive']),
+      k: 3,
+      seed: 1,
+    });
     report = buildJsonReport(run, { wallClock, gates: [] });
     model = runHtmlModel(report);
   });
@@ -31,9 +36,12 @@ describe('runHtmlModel', () => {
   });
 
   it('puts the partial write in the wire lane and the second order in the services lane, marked as a duplicate', () => {
-    const trial = model.cells.find((c) => c.scenario === 'order-partial-write-idempotent' && c.config === 'naive')!.kept[0]!;
+    const trial = model.cells.find((c) => c.scenario === 'order-partial-write-idempotent' && c.config === 'naive')!
+      .kept[0]!;
     const fault = trial.events.filter((e) => e.mark === 'fault');
-    expect(fault.map((e) => [e.lane, e.text])).toEqual([['wire', 'fault partial_write(lostAs=timeout) on req-1 (rule 0)']]);
+    expect(fault.map((e) => [e.lane, e.text])).toEqual([
+      ['wire', 'fault partial_write(lostAs=timeout) on req-1 (rule 0)'],
+    ]);
     const orders = trial.events.filter((e) => e.type === 'effect' && e.text.includes('order.created'));
     expect(orders.map((e) => [e.lane, e.mark])).toEqual([
       ['services', 'effect'],
@@ -62,7 +70,16 @@ describe('runHtmlModel', () => {
   it('reads `seq` inside an `effects` list as a ledger number, elsewhere as an event', () => {
     const history = [
       { seq: 0, t: 0, type: 'trial_start', scenario: 's', config: 'c', trialIndex: 0, seed: 1, startMs: 0 },
-      { seq: 1, t: 0, type: 'effect', request: 'req-9', service: 'orders', effect: 'order.created', key: 'k', ledgerSeq: 0 },
+      {
+        seq: 1,
+        t: 0,
+        type: 'effect',
+        request: 'req-9',
+        service: 'orders',
+        effect: 'order.created',
+        key: 'k',
+        ledgerSeq: 0,
+      },
       { seq: 2, t: 5, type: 'agent_wait', ms: 5 },
     ] as const;
     expect(evidenceEvents({ effects: [{ seq: 0 }] }, history)).toEqual([1]);
@@ -74,12 +91,19 @@ describe('runHtmlModel', () => {
 
 describe('renderRunHtml', () => {
   it('embeds the data so no `</script>` or `<!--` in it can end the script, and it parses back', async () => {
-    const run = await runMatrix({ scenarios: await loadScenarios(['order-partial-write-idempotent']), configs: await loadConfigs(['naive']), k: 1, seed: 1 });
+    const run = await runMatrix({
+      scenarios: await loadScenarios(['order-partial-write-idempotent']),
+      configs: await loadConfigs(['naive']),
+      k: 1,
+      seed: 1,
+    });
     const report = buildJsonReport(run, { wallClock, gates: [] });
     const hostile = '</script><script>alert(1)</script><!-- x';
     const changed: JsonReport = { ...report, cells: report.cells.map((c) => ({ ...c, scenario: hostile })) };
     const html = renderRunHtml(changed);
-    expect(html).toContain(`content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(html).toContain(
+      `content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"`,
+    );
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/i);
     const data = /<script type="application\/json" id="faultline-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(data).not.toContain('<');

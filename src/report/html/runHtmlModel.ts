@@ -107,14 +107,26 @@ export interface CellView {
   readonly budgetViolations: number;
   readonly checkFailures: Readonly<Record<string, number>>;
   readonly elided: number;
-  readonly verdicts: readonly { readonly status: string; readonly failed: readonly string[]; readonly trials: number; readonly first: number; readonly replay: string }[];
+  readonly verdicts: readonly {
+    readonly status: string;
+    readonly failed: readonly string[];
+    readonly trials: number;
+    readonly first: number;
+    readonly replay: string;
+  }[];
   readonly kept: readonly TrialView[];
   /** Fault coverage: each rule of the cell's plan, the trials it fired in and its firings. */
   readonly coverage: JsonCell['metrics']['coverage'];
   /** Why the cell is not exercised: one line per rule that never fired (empty when every rule fired). */
   readonly notExercised: readonly string[];
   /** A scenario with heal and recovery: trials recovered, the rate's 95% interval, time to recover (ms; null: never). */
-  readonly recovery?: { readonly recovered: number; readonly trials: number; readonly interval: Interval; readonly p50: number | null; readonly p95: number | null };
+  readonly recovery?: {
+    readonly recovered: number;
+    readonly trials: number;
+    readonly interval: Interval;
+    readonly p50: number | null;
+    readonly p95: number | null;
+  };
 }
 
 /** What report.html embeds: the JSON report's data, shaped for the page. */
@@ -139,7 +151,8 @@ export interface RunHtmlModel {
 type JsonCell = JsonReport['cells'][number];
 type JsonTrial = JsonCell['trials'][number];
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The events a piece of evidence names. Checkers name events three ways: `event` (an index
@@ -167,13 +180,17 @@ export function evidenceEvents(evidence: unknown, history: readonly HistoryEvent
       // An entry of an `effects` list names that effect; the request it came from is context.
       else if (key === 'request' && typeof value === 'string') {
         if (parentKey !== 'effects') requests.add(value);
-      }
-      else walk(value, key);
+      } else walk(value, key);
     }
   };
   walk(evidence, '');
   return history
-    .filter((e) => seqs.has(e.seq) || ('request' in e && requests.has(e.request)) || (e.type === 'effect' && ledger.has(e.ledgerSeq)))
+    .filter(
+      (e) =>
+        seqs.has(e.seq) ||
+        ('request' in e && requests.has(e.request)) ||
+        (e.type === 'effect' && ledger.has(e.ledgerSeq)),
+    )
     .map((e) => e.seq);
 }
 
@@ -199,8 +216,10 @@ function stateDiff(trial: JsonTrial): StateDiffView[] {
   return goal.verdict.evidence.flatMap((ev): StateDiffView[] => {
     if (!isRecord(ev)) return [];
     if (typeof ev['path'] === 'string') return [{ path: ev['path'], expected: ev['expected'], actual: ev['actual'] }];
-    if (typeof ev['effect'] === 'string') return [{ path: `effect ${ev['effect']} (times)`, expected: ev['expected'], actual: ev['actual'] }];
-    if (typeof ev['outcome'] === 'string') return [{ path: 'agent outcome', expected: ev['expected'], actual: ev['outcome'] }];
+    if (typeof ev['effect'] === 'string')
+      return [{ path: `effect ${ev['effect']} (times)`, expected: ev['expected'], actual: ev['actual'] }];
+    if (typeof ev['outcome'] === 'string')
+      return [{ path: 'agent outcome', expected: ev['expected'], actual: ev['outcome'] }];
     return [];
   });
 }
@@ -232,8 +251,18 @@ function trialView(t: JsonTrial, clock: TrialView['clock']): TrialView {
     clock,
     checks: t.checks.map((c) =>
       c.verdict.valid === false
-        ? { name: c.name, valid: false, message: c.verdict.message, evidence: c.verdict.evidence.map((data) => ({ data, events: evidenceEvents(data, history) })) }
-        : { name: c.name, valid: c.verdict.valid, message: c.verdict.valid === 'unknown' ? c.verdict.message : '', evidence: [] },
+        ? {
+            name: c.name,
+            valid: false,
+            message: c.verdict.message,
+            evidence: c.verdict.evidence.map((data) => ({ data, events: evidenceEvents(data, history) })),
+          }
+        : {
+            name: c.name,
+            valid: c.verdict.valid,
+            message: c.verdict.valid === 'unknown' ? c.verdict.message : '',
+            evidence: [],
+          },
     ),
     events: eventViews(history),
     diff: stateDiff(t),
@@ -259,7 +288,13 @@ function cellView(c: JsonCell, i: number): CellView {
     budgetViolations: m.budgetViolations,
     checkFailures: Object.fromEntries(Object.entries(m.checkFailures).filter(([, n]) => n > 0)),
     elided: c.elided,
-    verdicts: c.verdicts.map((g) => ({ status: g.status, failed: g.failed, trials: g.trials, first: g.first, replay: g.replay })),
+    verdicts: c.verdicts.map((g) => ({
+      status: g.status,
+      failed: g.failed,
+      trials: g.trials,
+      first: g.first,
+      replay: g.replay,
+    })),
     kept: c.trials.map((t) => trialView(t, c.clock === 'real' ? 'wall' : 'virtual')),
     coverage: m.coverage,
     notExercised: unexercised(m.coverage, m.trials).map((r) => notExercisedMessage(r, m.trials)),

@@ -38,9 +38,13 @@ export function renderSvgLineChart(c: SvgLineChart): string {
     `<text x="${M.left}" y="16" font-size="13" font-weight="600">${escapeHtml(c.title)}</text>`,
   ];
   for (let y = 0; y <= yMax + 1e-9; y += yStep) {
-    out.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${f(py(y))}" y2="${f(py(y))}" stroke="#e5e5e5"/>`, `<text x="${M.left - 4}" y="${f(py(y) + 3)}" font-size="10" text-anchor="end">${f(y)}</text>`);
+    out.push(
+      `<line x1="${M.left}" x2="${W - M.right}" y1="${f(py(y))}" y2="${f(py(y))}" stroke="#e5e5e5"/>`,
+      `<text x="${M.left - 4}" y="${f(py(y) + 3)}" font-size="10" text-anchor="end">${f(y)}</text>`,
+    );
   }
-  for (let x = 0; x <= xMax + 1e-9; x += xStep) out.push(`<text x="${f(px(x))}" y="${H - M.bottom + 14}" font-size="10" text-anchor="middle">${f(x)}</text>`);
+  for (let x = 0; x <= xMax + 1e-9; x += xStep)
+    out.push(`<text x="${f(px(x))}" y="${H - M.bottom + 14}" font-size="10" text-anchor="middle">${f(x)}</text>`);
   out.push(
     `<line x1="${M.left}" x2="${W - M.right}" y1="${H - M.bottom}" y2="${H - M.bottom}" stroke="#888"/>`,
     `<text x="${(M.left + W - M.right) / 2}" y="${H - M.bottom + 28}" font-size="11" text-anchor="middle">${escapeHtml(c.x)}</text>`,
@@ -48,11 +52,16 @@ export function renderSvgLineChart(c: SvgLineChart): string {
   );
   c.series.forEach((s, i) => {
     const colour = COLOURS[i % COLOURS.length]!;
-    out.push(`<polyline class="series" data-label="${escapeHtml(s.label)}" fill="none" stroke="${colour}" stroke-width="1.6" points="${s.points.map(([x, y]) => `${f(px(x))},${f(py(y))}`).join(' ')}"/>`);
+    out.push(
+      `<polyline class="series" data-label="${escapeHtml(s.label)}" fill="none" stroke="${colour}" stroke-width="1.6" points="${s.points.map(([x, y]) => `${f(px(x))},${f(py(y))}`).join(' ')}"/>`,
+    );
     // The legend under the axis, one entry per series.
     const lx = M.left + (i % 4) * 148;
     const ly = H - 18 + Math.floor(i / 4) * 13;
-    out.push(`<rect class="key" x="${lx}" y="${ly - 4}" width="12" height="3" fill="${colour}"/>`, `<text x="${lx + 16}" y="${ly}" font-size="10">${escapeHtml(s.label)}</text>`);
+    out.push(
+      `<rect class="key" x="${lx}" y="${ly - 4}" width="12" height="3" fill="${colour}"/>`,
+      `<text x="${lx + 16}" y="${ly}" font-size="10">${escapeHtml(s.label)}</text>`,
+    );
   });
   out.push('</svg>');
   return out.join('\n');

@@ -23,32 +23,54 @@ export function renderSweepConsole(result: SweepResult, options: SweepConsoleOpt
   const json = buildSweepJson(result, options.gates);
   const out = [`${p.bold('faultline sweep')}  ${sweepHeadline(result)}`, ''];
   for (const table of sweepTables(result)) {
-    const lines = alignTable([table.header, ...table.rows], table.header.map((h) => (LABEL_COLUMNS.includes(h) ? 'left' : 'right')));
+    const lines = alignTable(
+      [table.header, ...table.rows],
+      table.header.map((h) => (LABEL_COLUMNS.includes(h) ? 'left' : 'right')),
+    );
     out.push(p.bold(table.title), ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l}`), '');
   }
   out.push(p.dim(intervalNote()), '');
   for (const table of sweepCoverageTables(json.sweep)) {
-    const lines = alignTable([table.header, ...table.rows], table.header.map((h) => (h.startsWith('λ=') ? 'right' : 'left')));
-    out.push(p.bold(table.title), ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l.includes('not exercised') ? p.red(l) : l}`), '');
+    const lines = alignTable(
+      [table.header, ...table.rows],
+      table.header.map((h) => (h.startsWith('λ=') ? 'right' : 'left')),
+    );
+    out.push(
+      p.bold(table.title),
+      ...lines.map((l, i) => `  ${i === 0 ? p.dim(l) : l.includes('not exercised') ? p.red(l) : l}`),
+      '',
+    );
   }
   const silent = json.sweep.notExercised;
-  if (silent.length > 0 || sweepCoverageTables(json.sweep).length > 0) out.push(p.dim(sweepCoverageNote(result.mayNotFire)), '');
+  if (silent.length > 0 || sweepCoverageTables(json.sweep).length > 0)
+    out.push(p.dim(sweepCoverageNote(result.mayNotFire)), '');
   if (silent.length > 0) {
     out.push(p.bold(`not exercised: ${plural(silent.length, 'rule')} fired in no trial of a cell where they had to`));
     for (const line of silent.slice(0, MAX_SILENT_LINES)) out.push(`  ${mark(p, false)} ${line}`);
-    if (silent.length > MAX_SILENT_LINES) out.push(`  … and ${silent.length - MAX_SILENT_LINES} more (sweep.json and sweep.md list them all)`);
+    if (silent.length > MAX_SILENT_LINES)
+      out.push(`  … and ${silent.length - MAX_SILENT_LINES} more (sweep.json and sweep.md list them all)`);
     out.push('');
   }
   const replays = sweepReplays(result);
   if (replays.length > 0) {
     out.push(p.bold('replay a failing trial'));
-    for (const r of replays) out.push(`  ${r.series} λ=${r.lambda} × ${r.config}: ${plural(r.failing, 'failing trial')}`, `    ${p.dim(r.replay)}`);
+    for (const r of replays)
+      out.push(
+        `  ${r.series} λ=${r.lambda} × ${r.config}: ${plural(r.failing, 'failing trial')}`,
+        `    ${p.dim(r.replay)}`,
+      );
     out.push('');
   }
   const gates = sweepGateLines(options.gates);
   if (gates.length > 0) {
     const failed = gates.filter((g) => !g.passed).length;
-    out.push(p.bold(failed === 0 ? `gates: all ${plural(gates.length, 'gate')} held` : `gates: ${failed} of ${plural(gates.length, 'gate')} failed`));
+    out.push(
+      p.bold(
+        failed === 0
+          ? `gates: all ${plural(gates.length, 'gate')} held`
+          : `gates: ${failed} of ${plural(gates.length, 'gate')} failed`,
+      ),
+    );
     for (const g of gates) out.push(`  ${mark(p, g.passed)} ${g.text}`);
     out.push('');
   }

@@ -35,7 +35,10 @@ const sweptLabel = (series: Series, i: number, target: Sweep['target']): string 
 /** A row per rule of each cell, per series, in the matrix's order: the coverage every sweep report shows (read from sweep.json, so `view` draws it too). */
 export function sweepCoverageRows(sweep: Sweep): SweepCoverageRow[] {
   return sweep.series.flatMap((series) => {
-    const rows = new Map<string, { scenario: string; config: string; rule: number; label: string; swept: boolean; points: SweepRuleAt[] }>();
+    const rows = new Map<
+      string,
+      { scenario: string; config: string; rule: number; label: string; swept: boolean; points: SweepRuleAt[] }
+    >();
     for (const point of series.points) {
       for (const cell of point.cells) {
         const own = cell.coverage.length - series.faults.length;
@@ -43,8 +46,24 @@ export function sweepCoverageRows(sweep: Sweep): SweepCoverageRow[] {
           const key = `${cell.config}\u0000${cell.scenario}\u0000${rule.rule}`;
           let row = rows.get(key);
           const swept = rule.rule >= own;
-          if (!row) rows.set(key, (row = { scenario: cell.scenario, config: cell.config, rule: rule.rule, label: swept ? sweptLabel(series, rule.rule - own, sweep.target) : rule.label, swept, points: [] }));
-          row.points.push({ lambda: point.lambda, of: cell.trials, rule, silent: cell.unexercised.includes(rule.rule) });
+          if (!row)
+            rows.set(
+              key,
+              (row = {
+                scenario: cell.scenario,
+                config: cell.config,
+                rule: rule.rule,
+                label: swept ? sweptLabel(series, rule.rule - own, sweep.target) : rule.label,
+                swept,
+                points: [],
+              }),
+            );
+          row.points.push({
+            lambda: point.lambda,
+            of: cell.trials,
+            rule,
+            silent: cell.unexercised.includes(rule.rule),
+          });
         }
       }
     }
@@ -54,13 +73,22 @@ export function sweepCoverageRows(sweep: Sweep): SweepCoverageRow[] {
 
 /** `3/4 5×`, `0/4 0× not exercised`, or `n/a` where the point did not run. */
 export const coverageCell = (at: SweepRuleAt | undefined): string =>
-  at === undefined || at.of === 0 ? 'n/a' : `${at.rule.trials}/${at.of} ${at.rule.firings}×${at.silent ? ' not exercised' : ''}`;
+  at === undefined || at.of === 0
+    ? 'n/a'
+    : `${at.rule.trials}/${at.of} ${at.rule.firings}×${at.silent ? ' not exercised' : ''}`;
 
 /** The coverage table's columns (the second named for what the sweep's columns are), then one per λ. */
-export const sweepCoverageHeader = (sweep: Pick<Sweep, 'columns'>): string[] => ['scenario', sweep.columns, 'rule', 'match, fault'];
+export const sweepCoverageHeader = (sweep: Pick<Sweep, 'columns'>): string[] => [
+  'scenario',
+  sweep.columns,
+  'rule',
+  'match, fault',
+];
 
 /** Per series, a table of each rule's trials fired in and firings at each λ. */
-export function sweepCoverageTables(sweep: Sweep): { readonly title: string; readonly header: readonly string[]; readonly rows: readonly (readonly string[])[] }[] {
+export function sweepCoverageTables(
+  sweep: Sweep,
+): { readonly title: string; readonly header: readonly string[]; readonly rows: readonly (readonly string[])[] }[] {
   const rows = sweepCoverageRows(sweep);
   return sweep.series.flatMap((series) => {
     const mine = rows.filter((r) => r.series === series.label);
@@ -69,7 +97,13 @@ export function sweepCoverageTables(sweep: Sweep): { readonly title: string; rea
       {
         title: `${series.label}: fault coverage (trials each rule fired in / trials, and its firings)`,
         header: [...sweepCoverageHeader(sweep), ...sweep.lambdas.map((l) => `λ=${l}`)],
-        rows: mine.map((r) => [r.scenario, r.config, `faults[${r.rule}]`, r.label, ...sweep.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l)))]),
+        rows: mine.map((r) => [
+          r.scenario,
+          r.config,
+          `faults[${r.rule}]`,
+          r.label,
+          ...sweep.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l))),
+        ]),
       },
     ];
   });

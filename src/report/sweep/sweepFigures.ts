@@ -7,9 +7,11 @@ import { unexercised } from '../../stats/coverage.js';
 import { columnWord, type ColumnWord } from '../columnWord.js';
 
 /** What a sweep's columns are, read from its points' cells (`configuration` before any point finished). */
-export const sweepColumnWord = (result: SweepResult): ColumnWord => columnWord(result.series.flatMap((s) => s.points.flatMap((p) => p.run.cells)));
+export const sweepColumnWord = (result: SweepResult): ColumnWord =>
+  columnWord(result.series.flatMap((s) => s.points.flatMap((p) => p.run.cells)));
 
-const silentIn = (cells: readonly Cell[]): number => cells.reduce((n, c) => n + unexercised(c.metrics.coverage, c.metrics.trials).length, 0);
+const silentIn = (cells: readonly Cell[]): number =>
+  cells.reduce((n, c) => n + unexercised(c.metrics.coverage, c.metrics.trials).length, 0);
 
 /** The figures of one curve at one λ: every report (console, JSON, Markdown, chart) reads them from here. */
 export interface SweepFigure {
@@ -40,15 +42,29 @@ export interface SweepCurve {
 }
 
 /** The intervals of pass^1 and pass^k, as the point's run computed them (none where nothing ran, or k is past the trials). */
-function intervalsOf(intervals: PassIntervalCurves | undefined, k: number): Pick<SweepFigure, 'pass1Interval' | 'passKInterval'> {
+function intervalsOf(
+  intervals: PassIntervalCurves | undefined,
+  k: number,
+): Pick<SweepFigure, 'pass1Interval' | 'passKInterval'> {
   const passK = intervals?.hat[k - 1];
-  return passK === undefined ? { pass1Interval: null, passKInterval: null } : { pass1Interval: intervals!.hat[0]!, passKInterval: passK };
+  return passK === undefined
+    ? { pass1Interval: null, passKInterval: null }
+    : { pass1Interval: intervals!.hat[0]!, passKInterval: passK };
 }
 
 function replayOf(result: SweepResult, series: SweepSeries, point: SweepPoint, cell: Cell | undefined): string | null {
   const group = cell?.verdicts.find((g) => g.status === 'failed');
   if (cell === undefined || group === undefined) return null;
-  return sweepReplayCommand({ scenario: cell.refs.scenario, config: cell.refs.config, ...(cell.refs.agent !== undefined && { agent: cell.refs.agent }), series, lambda: point.lambda, seed: result.seed, target: result.target, trialIndex: group.first });
+  return sweepReplayCommand({
+    scenario: cell.refs.scenario,
+    config: cell.refs.config,
+    ...(cell.refs.agent !== undefined && { agent: cell.refs.agent }),
+    series,
+    lambda: point.lambda,
+    seed: result.seed,
+    target: result.target,
+    trialIndex: group.first,
+  });
 }
 
 /** What a figure reads of a configuration's totals or of one cell: trials, successes, the pass^k curve and its intervals. */
@@ -64,7 +80,12 @@ function figureOf(
   result: SweepResult,
   series: SweepSeries,
   point: SweepPoint,
-  of: { readonly tally: Tally | undefined; readonly failingScenarios: readonly string[]; readonly failing: Cell | undefined; readonly cells: readonly Cell[] },
+  of: {
+    readonly tally: Tally | undefined;
+    readonly failingScenarios: readonly string[];
+    readonly failing: Cell | undefined;
+    readonly cells: readonly Cell[];
+  },
 ): SweepFigure {
   const m = of.tally;
   return {
@@ -125,11 +146,15 @@ export function scenarioCurves(result: SweepResult): SweepCurve[] {
 
 /** Trials the sweep ran, over every point. */
 export const sweepTrialCount = (result: SweepResult): number =>
-  result.series.reduce((a, s) => a + s.points.reduce((b, p) => b + p.run.cells.reduce((c, cell) => c + cell.metrics.trials, 0), 0), 0);
+  result.series.reduce(
+    (a, s) => a + s.points.reduce((b, p) => b + p.run.cells.reduce((c, cell) => c + cell.metrics.trials, 0), 0),
+    0,
+  );
 
 /** `λ 0, 0.1 … 0.5`, for headings. */
 export const lambdaSpan = (lambdas: readonly number[]): string =>
   lambdas.length <= 3 ? `λ ${lambdas.join(', ')}` : `λ ${lambdas[0]}, ${lambdas[1]} … ${lambdas.at(-1)}`;
 
 /** What a sweep's faults hit, in words. */
-export const targetWords = (result: Pick<SweepResult, 'target'>): string => (result.target === 'any' ? 'tool calls and status queries' : "tool calls (not the execution layer's status queries)");
+export const targetWords = (result: Pick<SweepResult, 'target'>): string =>
+  result.target === 'any' ? 'tool calls and status queries' : "tool calls (not the execution layer's status queries)";

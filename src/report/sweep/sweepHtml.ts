@@ -8,10 +8,22 @@ import { coverageCell, sweepCoverageHeader, sweepCoverageNote, sweepCoverageRows
 /** A curve as sweep.json holds it. */
 type SweepCurve = SweepJson['sweep']['byConfig'][number];
 
-const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** A line per curve: `pick` of each point against λ (points where nothing ran are left out), with its 95% band when `withBand`. */
-function lineChart(id: string, title: string, y: string, curves: readonly SweepCurve[], label: (c: SweepCurve) => string, pick: 'pass1' | 'passK', withBand: boolean): ChartSpec {
+function lineChart(
+  id: string,
+  title: string,
+  y: string,
+  curves: readonly SweepCurve[],
+  label: (c: SweepCurve) => string,
+  pick: 'pass1' | 'passK',
+  withBand: boolean,
+): ChartSpec {
   return {
     kind: 'line',
     id,
@@ -20,8 +32,14 @@ function lineChart(id: string, title: string, y: string, curves: readonly SweepC
     y,
     series: curves.map((c) => {
       const interval = pick === 'pass1' ? 'pass1Interval' : 'passKInterval';
-      const band = withBand ? c.points.flatMap((p) => (p[interval] === null ? [] : [[p.lambda, p[interval][0], p[interval][1]] as const])) : [];
-      return { label: label(c), points: c.points.flatMap((p) => (p[pick] === null ? [] : [[p.lambda, p[pick]] as const])), ...(band.length > 0 && { band }) };
+      const band = withBand
+        ? c.points.flatMap((p) => (p[interval] === null ? [] : [[p.lambda, p[interval][0], p[interval][1]] as const]))
+        : [];
+      return {
+        label: label(c),
+        points: c.points.flatMap((p) => (p[pick] === null ? [] : [[p.lambda, p[pick]] as const])),
+        ...(band.length > 0 && { band }),
+      };
     }),
   };
 }
@@ -40,7 +58,8 @@ export function sweepHtmlReport(json: SweepJson): HtmlReport {
   const coverage = sweepCoverageRows(result);
   const silent = result.notExercised;
   const header = (first: readonly string[]): string[] => [...first, ...result.lambdas.map((l) => `λ=${l}`)];
-  const cells = (c: SweepCurve): string[] => result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
+  const cells = (c: SweepCurve): string[] =>
+    result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
   const failing = (c: SweepCurve): boolean => c.points.some((p) => p.successes < p.trials);
   // Indices keep ids unique where two labels slug alike; the slug keeps them readable.
   const sections: HtmlSection[] = result.series.flatMap((series, si) => {
@@ -57,8 +76,32 @@ export function sweepHtmlReport(json: SweepJson): HtmlReport {
         table: {
           header: header([result.columns, 'rate']),
           rows: mine.flatMap((c) => [
-            { cells: [c.config, 'pass^1', ...result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), 'pass1'))], flagged: failing(c) },
-            { cells: ['', `pass^${k}`, ...result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), 'passK'))], flagged: failing(c) },
+            {
+              cells: [
+                c.config,
+                'pass^1',
+                ...result.lambdas.map((l) =>
+                  rateCell(
+                    c.points.find((p) => p.lambda === l),
+                    'pass1',
+                  ),
+                ),
+              ],
+              flagged: failing(c),
+            },
+            {
+              cells: [
+                '',
+                `pass^${k}`,
+                ...result.lambdas.map((l) =>
+                  rateCell(
+                    c.points.find((p) => p.lambda === l),
+                    'passK',
+                  ),
+                ),
+              ],
+              flagged: failing(c),
+            },
           ]),
           legend: intervalNote(),
         },
@@ -67,18 +110,45 @@ export function sweepHtmlReport(json: SweepJson): HtmlReport {
           .filter((p) => p.series === series.label && !p.passed)
           .flatMap((p) => p.results.filter((r) => !r.passed).map((r) => `gate at λ=${p.lambda}: ${r.message}`)),
         charts: [
-          lineChart(`sweep-${id}-passk`, `pass^${k} against λ: ${series.label} (shaded: 95% interval)`, `pass^${k}`, mine, (c) => c.config, 'passK', true),
-          lineChart(`sweep-${id}-pass1`, `pass^1 against λ: ${series.label} (shaded: 95% interval)`, 'pass^1', mine, (c) => c.config, 'pass1', true),
+          lineChart(
+            `sweep-${id}-passk`,
+            `pass^${k} against λ: ${series.label} (shaded: 95% interval)`,
+            `pass^${k}`,
+            mine,
+            (c) => c.config,
+            'passK',
+            true,
+          ),
+          lineChart(
+            `sweep-${id}-pass1`,
+            `pass^1 against λ: ${series.label} (shaded: 95% interval)`,
+            'pass^1',
+            mine,
+            (c) => c.config,
+            'pass1',
+            true,
+          ),
         ],
       },
       {
         id: `sweep-${id}-scenarios`,
         title: `${series.label}: by scenario`,
         description: `pass^1 / pass^${k} of each scenario under each ${result.columns}.`,
-        table: { header: header(['scenario', result.columns]), rows: scenarios.map((c) => ({ cells: [c.scenario ?? '', c.config, ...cells(c)], flagged: failing(c) })) },
+        table: {
+          header: header(['scenario', result.columns]),
+          rows: scenarios.map((c) => ({ cells: [c.scenario ?? '', c.config, ...cells(c)], flagged: failing(c) })),
+        },
         flags: [],
         charts: result.configs.map((config, ci) =>
-          lineChart(`sweep-${id}-scenarios-${ci}-${slug(config)}`, `pass^1 against λ by scenario: ${series.label} × ${config}`, 'pass^1', scenarios.filter((c) => c.config === config), (c) => c.scenario ?? '', 'pass1', false),
+          lineChart(
+            `sweep-${id}-scenarios-${ci}-${slug(config)}`,
+            `pass^1 against λ by scenario: ${series.label} × ${config}`,
+            'pass^1',
+            scenarios.filter((c) => c.config === config),
+            (c) => c.scenario ?? '',
+            'pass1',
+            false,
+          ),
         ),
       },
       ...coverageSection(series.label, id),
@@ -94,10 +164,20 @@ export function sweepHtmlReport(json: SweepJson): HtmlReport {
       {
         id: `sweep-${id}-coverage`,
         title: `${label}: fault coverage`,
-        description: 'Per rule of each cell: the trials it fired in out of the trials at that λ, and its firings. A cell marked "not exercised" met none of a fault it had to meet.',
+        description:
+          'Per rule of each cell: the trials it fired in out of the trials at that λ, and its firings. A cell marked "not exercised" met none of a fault it had to meet.',
         table: {
           header: header(sweepCoverageHeader(result)),
-          rows: rows.map((r) => ({ cells: [r.scenario, r.config, `faults[${r.rule}]`, r.label, ...result.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l)))], flagged: r.points.some((p) => p.silent) })),
+          rows: rows.map((r) => ({
+            cells: [
+              r.scenario,
+              r.config,
+              `faults[${r.rule}]`,
+              r.label,
+              ...result.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l))),
+            ],
+            flagged: r.points.some((p) => p.silent),
+          })),
           legend: sweepCoverageNote(result.mayNotFire),
         },
         flags: silent.filter((l) => l.startsWith(`${label} λ=`)).map((l) => `not exercised: ${l}`),

@@ -33,7 +33,13 @@ const FigureSchema = z.strictObject({
 });
 
 /** One rule of one cell at one point: the trials it fired in and its firings (as `metrics.coverage` in faultline.json). */
-const RuleCoverageSchema = z.strictObject({ rule: count, label: z.string(), mustFire: z.boolean(), trials: count, firings: count });
+const RuleCoverageSchema = z.strictObject({
+  rule: count,
+  label: z.string(),
+  mustFire: z.boolean(),
+  trials: count,
+  firings: count,
+});
 
 const CurveSchema = z.strictObject({
   series: z.string(),
@@ -83,7 +89,15 @@ export const SweepJsonSchema = z.strictObject({
           z.strictObject({
             lambda: rate,
             seed: z.number().int(),
-            cells: z.array(z.strictObject({ scenario: z.string(), config: z.string(), trials: count, coverage: z.array(RuleCoverageSchema), unexercised: z.array(count) })),
+            cells: z.array(
+              z.strictObject({
+                scenario: z.string(),
+                config: z.string(),
+                trials: count,
+                coverage: z.array(RuleCoverageSchema),
+                unexercised: z.array(count),
+              }),
+            ),
           }),
         ),
       }),
@@ -103,7 +117,9 @@ export const SweepJsonSchema = z.strictObject({
         series: z.string(),
         lambda: rate,
         passed: z.boolean(),
-        results: z.array(z.strictObject({ gate: z.string(), passed: z.boolean(), actual: z.number().nullable(), message: z.string() })),
+        results: z.array(
+          z.strictObject({ gate: z.string(), passed: z.boolean(), actual: z.number().nullable(), message: z.string() }),
+        ),
       }),
     ),
   }),
@@ -151,7 +167,13 @@ export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJso
             scenario: c.scenario,
             config: c.config,
             trials: c.metrics.trials,
-            coverage: c.metrics.coverage.map((r) => ({ rule: r.rule, label: r.label, mustFire: r.mustFire, trials: r.trials, firings: r.firings })),
+            coverage: c.metrics.coverage.map((r) => ({
+              rule: r.rule,
+              label: r.label,
+              mustFire: r.mustFire,
+              trials: r.trials,
+              firings: r.firings,
+            })),
             unexercised: unexercised(c.metrics.coverage, c.metrics.trials).map((r) => r.rule),
           })),
         })),
@@ -163,7 +185,12 @@ export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJso
       gates: [...gates.gates],
       upTo: gates.upTo,
       passed: gates.passed,
-      points: gates.points.map((p) => ({ series: p.series, lambda: p.lambda, passed: p.passed, results: p.results.map((r) => ({ gate: r.gate, passed: r.passed, actual: r.actual, message: r.message })) })),
+      points: gates.points.map((p) => ({
+        series: p.series,
+        lambda: p.lambda,
+        passed: p.passed,
+        results: p.results.map((r) => ({ gate: r.gate, passed: r.passed, actual: r.actual, message: r.message })),
+      })),
     },
   };
 }
@@ -172,21 +199,38 @@ export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJso
 export function renderSweepJson(result: SweepResult, gates: SweepGates): string {
   const report = buildSweepJson(result, gates);
   const checked = SweepJsonSchema.safeParse(report);
-  if (!checked.success) throw new FaultlineError(FaultlineErrorCode.Internal, `sweep.json does not match its schema: ${checked.error.message}`, checked.error.issues);
+  if (!checked.success)
+    throw new FaultlineError(
+      FaultlineErrorCode.Internal,
+      `sweep.json does not match its schema: ${checked.error.message}`,
+      checked.error.issues,
+    );
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 /** Whether a parsed JSON value is a sweep report rather than a run's faultline.json. */
-export const isSweepJson = (value: unknown): boolean => typeof value === 'object' && value !== null && 'sweep' in value && !('cells' in value);
+export const isSweepJson = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && 'sweep' in value && !('cells' in value);
 
 /** sweep.json read back (`faultline view`): the current schema version only, every problem named with its path. */
 export function parseSweepJson(value: unknown, source: string): SweepJson {
-  const version = typeof value === 'object' && value !== null && 'schemaVersion' in value ? value.schemaVersion : undefined;
-  if (version !== SWEEP_SCHEMA_VERSION) throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: sweep.json schemaVersion ${String(version)} is not supported (expected ${SWEEP_SCHEMA_VERSION}; run the sweep again to write it)`);
+  const version =
+    typeof value === 'object' && value !== null && 'schemaVersion' in value ? value.schemaVersion : undefined;
+  if (version !== SWEEP_SCHEMA_VERSION)
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `${source}: sweep.json schemaVersion ${String(version)} is not supported (expected ${SWEEP_SCHEMA_VERSION}; run the sweep again to write it)`,
+    );
   const parsed = SweepJsonSchema.safeParse(value);
   if (!parsed.success) {
     const lines = formatIssues(parsed.error.issues);
-    throw new FaultlineError(FaultlineErrorCode.Usage, `${source}: not a faultline sweep report (was it edited?):\n${lines.slice(0, 10).map((l) => `  - ${l}`).join('\n')}${lines.length > 10 ? `\n  … and ${lines.length - 10} more` : ''}`);
+    throw new FaultlineError(
+      FaultlineErrorCode.Usage,
+      `${source}: not a faultline sweep report (was it edited?):\n${lines
+        .slice(0, 10)
+        .map((l) => `  - ${l}`)
+        .join('\n')}${lines.length > 10 ? `\n  … and ${lines.length - 10} more` : ''}`,
+    );
   }
   return parsed.data;
 }

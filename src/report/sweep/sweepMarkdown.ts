@@ -14,23 +14,45 @@ export function renderSweepMarkdown(result: SweepResult, gates: SweepGates): str
   const json = buildSweepJson(result, gates);
   const out = ['## faultline sweep: pass^k against fault intensity λ', '', escapeMarkdown(sweepHeadline(result)), ''];
   const lines = sweepGateLines(gates);
-  if (lines.length > 0) out.push('### Gates', '', ...lines.map((g) => `- ${g.passed ? '✅' : '❌'} ${escapeMarkdown(g.text)}`), '');
+  if (lines.length > 0)
+    out.push('### Gates', '', ...lines.map((g) => `- ${g.passed ? '✅' : '❌'} ${escapeMarkdown(g.text)}`), '');
   for (const table of sweepTables(result)) {
     const align = table.header.map((h) => (LABEL_COLUMNS.includes(h) ? ':--' : '--:'));
-    out.push(`### ${escapeMarkdown(table.title)}`, '', row(table.header), `| ${align.join(' | ')} |`, ...table.rows.map(row), '');
+    out.push(
+      `### ${escapeMarkdown(table.title)}`,
+      '',
+      row(table.header),
+      `| ${align.join(' | ')} |`,
+      ...table.rows.map(row),
+      '',
+    );
   }
   out.push(escapeMarkdown(intervalNote()), '');
   const silent = json.sweep.notExercised;
   if (silent.length > 0) out.push('### Not exercised', '', ...silent.map((l) => `- ❌ ${escapeMarkdown(l)}`), '');
   for (const table of sweepCoverageTables(json.sweep)) {
     const align = table.header.map((h) => (h.startsWith('λ=') ? '--:' : ':--'));
-    out.push(`### ${escapeMarkdown(table.title)}`, '', row(table.header), `| ${align.join(' | ')} |`, ...table.rows.map((r) => row(r.map((c) => (c.endsWith('not exercised') ? `❌ ${c}` : c)))), '');
+    out.push(
+      `### ${escapeMarkdown(table.title)}`,
+      '',
+      row(table.header),
+      `| ${align.join(' | ')} |`,
+      ...table.rows.map((r) => row(r.map((c) => (c.endsWith('not exercised') ? `❌ ${c}` : c)))),
+      '',
+    );
   }
   if (sweepCoverageTables(json.sweep).length > 0) out.push(escapeMarkdown(sweepCoverageNote(result.mayNotFire)), '');
   const replays = sweepReplays(result);
   if (replays.length > 0) {
-    out.push('<details>', `<summary>Replay a failing trial (${plural(replays.length, 'point')} with failures)</summary>`, '');
-    for (const r of replays) out.push(`- ${escapeMarkdown(`${r.series} λ=${r.lambda} × ${r.config}`)}: ${plural(r.failing, 'failing trial')}: \`${r.replay}\``);
+    out.push(
+      '<details>',
+      `<summary>Replay a failing trial (${plural(replays.length, 'point')} with failures)</summary>`,
+      '',
+    );
+    for (const r of replays)
+      out.push(
+        `- ${escapeMarkdown(`${r.series} λ=${r.lambda} × ${r.config}`)}: ${plural(r.failing, 'failing trial')}: \`${r.replay}\``,
+      );
     out.push('', '</details>', '');
   }
   return out.join('\n');

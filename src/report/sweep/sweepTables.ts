@@ -3,7 +3,16 @@ import type { SweepJson } from './sweepJson.js';
 import type { SweepGates } from '../../sweep/sweepGates.js';
 import { formatRate, plural } from '../format.js';
 import { formatRateWithInterval } from '../intervalText.js';
-import { configCurves, lambdaSpan, scenarioCurves, sweepColumnWord, sweepTrialCount, targetWords, type SweepCurve, type SweepFigure } from './sweepFigures.js';
+import {
+  configCurves,
+  lambdaSpan,
+  scenarioCurves,
+  sweepColumnWord,
+  sweepTrialCount,
+  targetWords,
+  type SweepCurve,
+  type SweepFigure,
+} from './sweepFigures.js';
 import { countColumns, type ColumnWord } from '../columnWord.js';
 
 /** A table as text cells, for the console and Markdown reporters alike. */
@@ -14,14 +23,26 @@ export interface SweepTable {
 }
 
 /** `0.750 / 0.250`: pass^1, then pass^k. */
-export const figureCell = (f: SweepFigure | undefined): string => (f === undefined || f.trials === 0 ? 'n/a' : `${formatRate(f.pass1)} / ${formatRate(f.passK)}`);
+export const figureCell = (f: SweepFigure | undefined): string =>
+  f === undefined || f.trials === 0 ? 'n/a' : `${formatRate(f.pass1)} / ${formatRate(f.passK)}`;
 
 /** `0.750 [0.30, 0.95]`: a rate of the figure and its interval. */
 export const rateCell = (f: SweepFigure | undefined, which: 'pass1' | 'passK'): string =>
-  f === undefined || f.trials === 0 ? 'n/a' : formatRateWithInterval(formatRate(f[which]), (which === 'pass1' ? f.pass1Interval : f.passKInterval) ?? undefined);
+  f === undefined || f.trials === 0
+    ? 'n/a'
+    : formatRateWithInterval(
+        formatRate(f[which]),
+        (which === 'pass1' ? f.pass1Interval : f.passKInterval) ?? undefined,
+      );
 
 /** Columns a table reads left-aligned: the names, not the figures. */
-export const LABEL_COLUMNS: readonly string[] = ['configuration', 'agent', 'agent or configuration', 'scenario', 'rate'];
+export const LABEL_COLUMNS: readonly string[] = [
+  'configuration',
+  'agent',
+  'agent or configuration',
+  'scenario',
+  'rate',
+];
 
 const lambdaHeader = (lambdas: readonly number[]): string[] => lambdas.map((l) => `λ=${l}`);
 
@@ -29,7 +50,8 @@ const lambdaHeader = (lambdas: readonly number[]): string[] => lambdas.map((l) =
 export function sweepTables(result: SweepResult): SweepTable[] {
   const byConfig = configCurves(result);
   const byScenario = scenarioCurves(result);
-  const cells = (c: SweepCurve): string[] => result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
+  const cells = (c: SweepCurve): string[] =>
+    result.lambdas.map((l) => figureCell(c.points.find((p) => p.lambda === l)));
   const k = result.k;
   const word = sweepColumnWord(result);
   return result.series.flatMap(({ series }) => [
@@ -39,8 +61,17 @@ export function sweepTables(result: SweepResult): SweepTable[] {
       rows: byConfig
         .filter((c) => c.series === series.label)
         .flatMap((c) => {
-          const at = (which: 'pass1' | 'passK'): string[] => result.lambdas.map((l) => rateCell(c.points.find((p) => p.lambda === l), which));
-          return [[c.config, 'pass^1', ...at('pass1')], ['', `pass^${k}`, ...at('passK')]];
+          const at = (which: 'pass1' | 'passK'): string[] =>
+            result.lambdas.map((l) =>
+              rateCell(
+                c.points.find((p) => p.lambda === l),
+                which,
+              ),
+            );
+          return [
+            [c.config, 'pass^1', ...at('pass1')],
+            ['', `pass^${k}`, ...at('passK')],
+          ];
         }),
     },
     {
@@ -53,20 +84,44 @@ export function sweepTables(result: SweepResult): SweepTable[] {
 
 /** The first line of every sweep report. */
 export function sweepHeadline(result: SweepResult): string {
-  return headline({ ...result, columns: sweepColumnWord(result), labels: result.series.map((s) => s.series.label), trials: sweepTrialCount(result) });
+  return headline({
+    ...result,
+    columns: sweepColumnWord(result),
+    labels: result.series.map((s) => s.series.label),
+    trials: sweepTrialCount(result),
+  });
 }
 
 /** The headline of a sweep read back from sweep.json (`faultline view`). */
-export const sweepJsonHeadline = (sweep: SweepJson['sweep']): string => headline({ ...sweep, labels: sweep.series.map((s) => s.label) });
+export const sweepJsonHeadline = (sweep: SweepJson['sweep']): string =>
+  headline({ ...sweep, labels: sweep.series.map((s) => s.label) });
 
-function headline(h: Pick<SweepResult, 'seed' | 'k' | 'scenarios' | 'configs' | 'lambdas' | 'target' | 'interrupted'> & { readonly columns: ColumnWord; readonly labels: readonly string[]; readonly trials: number }): string {
+function headline(
+  h: Pick<SweepResult, 'seed' | 'k' | 'scenarios' | 'configs' | 'lambdas' | 'target' | 'interrupted'> & {
+    readonly columns: ColumnWord;
+    readonly labels: readonly string[];
+    readonly trials: number;
+  },
+): string {
   return `seed ${h.seed}, k = ${h.k}, ${plural(h.scenarios.length, 'scenario')} × ${countColumns(h.configs.length, h.columns)}, ${lambdaSpan(h.lambdas)}; faults ${h.labels.join(', ')} on ${targetWords(h)}; ${plural(h.trials, 'trial')}${h.interrupted ? ' (interrupted: partial figures)' : ''}`;
 }
 
 /** Each point of each configuration's curve that had a failing trial, and the command that reruns one. */
-export function sweepReplays(result: SweepResult): { readonly series: string; readonly config: string; readonly lambda: number; readonly failing: number; readonly replay: string }[] {
+export function sweepReplays(
+  result: SweepResult,
+): {
+  readonly series: string;
+  readonly config: string;
+  readonly lambda: number;
+  readonly failing: number;
+  readonly replay: string;
+}[] {
   return configCurves(result).flatMap((c) =>
-    c.points.flatMap((p) => (p.replay === null ? [] : [{ series: c.series, config: c.config, lambda: p.lambda, failing: p.trials - p.successes, replay: p.replay }])),
+    c.points.flatMap((p) =>
+      p.replay === null
+        ? []
+        : [{ series: c.series, config: c.config, lambda: p.lambda, failing: p.trials - p.successes, replay: p.replay }],
+    ),
   );
 }
 
@@ -77,6 +132,9 @@ export function sweepGateLines(gates: SweepGates): { readonly passed: boolean; r
     const judged = gates.points.map((p) => ({ p, r: p.results.find((r) => r.gate === gate)! }));
     const failed = judged.filter(({ r }) => !r.passed);
     if (failed.length === 0) return { passed: true, text: `${gate} held ${span} (${plural(judged.length, 'point')})` };
-    return { passed: false, text: `${gate} failed at ${failed.length} of ${plural(judged.length, 'point')}: ${failed.map(({ p, r }) => `${p.series} λ=${p.lambda}: ${r.message}`).join('; ')}` };
+    return {
+      passed: false,
+      text: `${gate} failed at ${failed.length} of ${plural(judged.length, 'point')}: ${failed.map(({ p, r }) => `${p.series} λ=${p.lambda}: ${r.message}`).join('; ')}`,
+    };
   });
 }

@@ -54,7 +54,13 @@ export class IsolatedTrials {
       if (this.#closed || this.options.signal?.aborted === true) return undefined;
       const worker = await this.#live();
       if (worker === undefined) return undefined;
-      const answer = await worker.run({ scenario: trial.scenario, config: trial.config, trialIndex: trial.trialIndex, refs: trial.refs, ...(trial.override && { override: trial.override }) });
+      const answer = await worker.run({
+        scenario: trial.scenario,
+        config: trial.config,
+        trialIndex: trial.trialIndex,
+        refs: trial.refs,
+        ...(trial.override && { override: trial.override }),
+      });
       if (answer.kind === 'result') {
         // The trial changed what the next one would see: its worker runs no other.
         if (answer.retire !== undefined) await this.#drop();
@@ -64,7 +70,10 @@ export class IsolatedTrials {
         await this.#drop();
         // A worker that spins cannot say what its trial did: the same trial again, on a worker that streams its history, can.
         const partial = answer.partial ?? (answer.end.kind === 'hung' ? await this.#streamed(trial) : undefined);
-        const scenario = withOverride(withAddedFaults(this.options.scenarios[trial.scenario]!, this.options.addedFaults), trial.override);
+        const scenario = withOverride(
+          withAddedFaults(this.options.scenarios[trial.scenario]!, this.options.addedFaults),
+          trial.override,
+        );
         const judged = await runTrial({
           scenario,
           config: this.options.configs[trial.config]!,
@@ -93,7 +102,13 @@ export class IsolatedTrials {
   async #streamed(trial: IsolatedTrial): Promise<PartialTrial | undefined> {
     const worker = await this.#live(true);
     if (worker === undefined) return undefined;
-    const answer = await worker.run({ scenario: trial.scenario, config: trial.config, trialIndex: trial.trialIndex, refs: trial.refs, ...(trial.override && { override: trial.override }) });
+    const answer = await worker.run({
+      scenario: trial.scenario,
+      config: trial.config,
+      trialIndex: trial.trialIndex,
+      refs: trial.refs,
+      ...(trial.override && { override: trial.override }),
+    });
     await this.#drop();
     return answer.kind === 'lost' ? answer.partial : undefined;
   }
@@ -103,7 +118,14 @@ export class IsolatedTrials {
     const o = this.options;
     // Streaming each event costs the main thread about as much as the trial: only for a trial known to spin.
     const starting = TrialWorker.start(
-      { ...scenarioSetup(o.scenarios), configs: o.configs, runSeed: o.runSeed, keepFailures: null, stream, ...(o.addedFaults && { addedFaults: o.addedFaults }) },
+      {
+        ...scenarioSetup(o.scenarios),
+        configs: o.configs,
+        runSeed: o.runSeed,
+        keepFailures: null,
+        stream,
+        ...(o.addedFaults && { addedFaults: o.addedFaults }),
+      },
       isolationLimits(o.scenarios, o.isolation),
       this.#closing.signal,
     );

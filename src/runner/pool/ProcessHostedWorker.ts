@@ -58,7 +58,10 @@ export class ProcessHostedWorker extends EventEmitter implements TrialThread {
 
   constructor(code: string, options: WorkerOptions & { readonly eval: true }) {
     super();
-    this.#child = spawn(process.execPath, ['-e', HOST], { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+    this.#child = spawn(process.execPath, ['-e', HOST], {
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
     this.#exited = new Promise((resolve) => this.#child.once('exit', () => resolve()));
     let pending = '';
     // Blank lines wait for the next line: V8's report starts with one, which goes with it.
@@ -80,11 +83,26 @@ export class ProcessHostedWorker extends EventEmitter implements TrialThread {
         }
       }
     });
-    this.#child.on('message', (m: { $: 'message'; m: unknown } | { $: 'error'; code?: string; name?: string; message?: string } | { $: 'exit'; code: number }) => {
-      if (m.$ === 'message') this.emit('message', m.m);
-      else if (m.$ === 'error') this.emit('error', Object.assign(new Error(m.message ?? 'the worker failed'), { name: m.name ?? 'Error', ...(m.code !== undefined && { code: m.code }) }));
-      else this.#end(m.code);
-    });
+    this.#child.on(
+      'message',
+      (
+        m:
+          | { $: 'message'; m: unknown }
+          | { $: 'error'; code?: string; name?: string; message?: string }
+          | { $: 'exit'; code: number },
+      ) => {
+        if (m.$ === 'message') this.emit('message', m.m);
+        else if (m.$ === 'error')
+          this.emit(
+            'error',
+            Object.assign(new Error(m.message ?? 'the worker failed'), {
+              name: m.name ?? 'Error',
+              ...(m.code !== undefined && { code: m.code }),
+            }),
+          );
+        else this.#end(m.code);
+      },
+    );
     this.#child.on('error', (error) => this.emit('error', error));
     this.#child.once('close', (code, signal) => {
       if (!this.#outOfMemory && OOM_REPORT.test(pending)) this.#outOfMemory = true;

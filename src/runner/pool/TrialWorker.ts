@@ -9,7 +9,14 @@ import type { WorldSnapshot } from '../../world/snapshot.js';
 import type { PartialTrial, TrialSummary } from '../trial.js';
 import { OUT_OF_MEMORY, ProcessHostedWorker, type TrialThread } from './ProcessHostedWorker.js';
 import { DEFAULT_WORKER_HEAP_MB } from './workerHeap.js';
-import { describeThrown, type LostEnd, type TrialBatch, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
+import {
+  describeThrown,
+  type LostEnd,
+  type TrialBatch,
+  type TrialRequest,
+  type WorkerMessage,
+  type WorkerSetup,
+} from './protocol.js';
 
 /** What became of one trial sent to a worker. */
 export type WorkerAnswer =
@@ -51,7 +58,9 @@ export function loadOutOfMemoryMessage(heapMb: number, files: readonly string[],
 const ENTRY = new URL(`./trialThread${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 // Resolved on first use: test runners that load this module need not support import.meta.resolve.
 const tsxApi = (): { esm: string; cjs: string } | undefined =>
-  ENTRY.pathname.endsWith('.ts') ? { esm: import.meta.resolve('tsx/esm/api'), cjs: import.meta.resolve('tsx/cjs/api') } : undefined;
+  ENTRY.pathname.endsWith('.ts')
+    ? { esm: import.meta.resolve('tsx/esm/api'), cjs: import.meta.resolve('tsx/cjs/api') }
+    : undefined;
 // Workers do not inherit the main thread's module hooks: a TypeScript entry registers tsx first,
 // as loadFile's ensureTypeScriptLoader does (ESM and CJS), and sets its flag so it is not registered twice.
 const BOOTSTRAP = `
@@ -79,7 +88,8 @@ interface Pending {
 }
 
 /** What the worker streamed of a trial before it was lost, if anything. */
-const streamed = (p: Pending): PartialTrial | undefined => (p.events.length === 0 ? undefined : { history: p.events, ...(p.snapshot && { snapshot: p.snapshot }) });
+const streamed = (p: Pending): PartialTrial | undefined =>
+  p.events.length === 0 ? undefined : { history: p.events, ...(p.snapshot && { snapshot: p.snapshot }) };
 
 /**
  * One worker thread running trials one at a time, in the order they were sent, with a
@@ -113,7 +123,12 @@ export class TrialWorker {
         this.#pending[0] && streamed(this.#pending[0]),
       ),
     );
-    worker.on('exit', (code) => this.#lose({ kind: 'crashed', message: `the worker exited with code ${code} while running the trial` }, this.#pending[0] && streamed(this.#pending[0])));
+    worker.on('exit', (code) =>
+      this.#lose(
+        { kind: 'crashed', message: `the worker exited with code ${code} while running the trial` },
+        this.#pending[0] && streamed(this.#pending[0]),
+      ),
+    );
   }
 
   /**
@@ -129,7 +144,8 @@ export class TrialWorker {
       workerData: { ...setup, ...(progress && { progress }), entry: ENTRY.href, tsx: tsxApi() },
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
     } as const;
-    const worker: TrialThread = limits.ownProcess === true ? new ProcessHostedWorker(BOOTSTRAP, options) : new Worker(BOOTSTRAP, options);
+    const worker: TrialThread =
+      limits.ownProcess === true ? new ProcessHostedWorker(BOOTSTRAP, options) : new Worker(BOOTSTRAP, options);
     return new Promise((resolve, reject) => {
       const fail = (message: string, code: string = FaultlineErrorCode.Internal): void => {
         signal?.removeEventListener('abort', onAbort);
@@ -151,7 +167,10 @@ export class TrialWorker {
       // Running out while loading is no trial's doing: the limit is too small for the scenarios and what they import.
       const onError = (error: Error & { code?: string }): void =>
         error.code === OUT_OF_MEMORY
-          ? fail(loadOutOfMemoryMessage(limits.heapMb, setup.scenarioFiles, limits.heapGiven !== false), FaultlineErrorCode.Usage)
+          ? fail(
+              loadOutOfMemoryMessage(limits.heapMb, setup.scenarioFiles, limits.heapGiven !== false),
+              FaultlineErrorCode.Usage,
+            )
           : fail(`a worker failed to start: ${describeThrown(error)}`);
       const onExit = (code: number): void => fail(`a worker exited with code ${code} while starting`);
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
@@ -175,9 +194,12 @@ export class TrialWorker {
   /** Sends trials in one message (one at a time unless `batches`); each answer settles on its own. */
   runBatch(requests: readonly Omit<TrialRequest, 'id'>[]): Promise<WorkerAnswer>[] {
     if (this.#gone) return requests.map(() => Promise.resolve({ kind: 'stopped' }));
-    if (requests.length > 1 && !this.batches) throw new Error('a worker in a process of its own takes one trial at a time');
+    if (requests.length > 1 && !this.batches)
+      throw new Error('a worker in a process of its own takes one trial at a time');
     const trials = requests.map((r) => ({ id: this.#nextId++, ...r }));
-    const answers = trials.map(({ id }) => new Promise<WorkerAnswer>((resolve) => this.#pending.push({ id, resolve, events: [] })));
+    const answers = trials.map(
+      ({ id }) => new Promise<WorkerAnswer>((resolve) => this.#pending.push({ id, resolve, events: [] })),
+    );
     if (this.#pending.length === trials.length) this.#watch();
     this.worker.postMessage({ type: 'trials', trials } satisfies TrialBatch);
     return answers;
@@ -200,7 +222,14 @@ export class TrialWorker {
     if (progress !== undefined) head.started = Atomics.load(progress, 0);
     head.watchdog = TrialWorker.#clock.setTimer(ms, () => {
       if (progress !== undefined && Atomics.load(progress, 0) !== head.started) return this.#watch();
-      this.#lose({ kind: 'hung', at: 0, message: `no answer within the ${ms} ms wall-clock watchdog (a synchronous loop?); the worker was stopped and replaced` }, streamed(head));
+      this.#lose(
+        {
+          kind: 'hung',
+          at: 0,
+          message: `no answer within the ${ms} ms wall-clock watchdog (a synchronous loop?); the worker was stopped and replaced`,
+        },
+        streamed(head),
+      );
     });
   }
 
@@ -215,14 +244,16 @@ export class TrialWorker {
   #onMessage(m: WorkerMessage): void {
     if (m.type === 'results') {
       for (const r of m.results) {
-        if (r.id === this.#pending[0]?.id) this.#settleHead({ kind: 'result', trial: r.trial, ...(r.retire !== undefined && { retire: r.retire }) });
+        if (r.id === this.#pending[0]?.id)
+          this.#settleHead({ kind: 'result', trial: r.trial, ...(r.retire !== undefined && { retire: r.retire }) });
       }
       this.#watch();
     } else if (m.type === 'progress' && m.id === this.#pending[0]?.id) {
       const head = this.#pending[0];
       head.events.push(m.event);
       if (m.snapshot !== undefined) head.snapshot = m.snapshot;
-    } else if (m.type === 'fatal') this.#lose({ kind: 'crashed', message: m.reason }, m.partial ?? (this.#pending[0] && streamed(this.#pending[0])));
+    } else if (m.type === 'fatal')
+      this.#lose({ kind: 'crashed', message: m.reason }, m.partial ?? (this.#pending[0] && streamed(this.#pending[0])));
   }
 
   /**
@@ -234,7 +265,8 @@ export class TrialWorker {
     if (this.#gone) return;
     this.#gone = true;
     const running = this.#progress === undefined ? -1 : Atomics.load(this.#progress, 0);
-    if (this.#pending.some((p) => p.id === running)) while (this.#pending[0]!.id !== running) this.#settleHead({ kind: 'stopped' });
+    if (this.#pending.some((p) => p.id === running))
+      while (this.#pending[0]!.id !== running) this.#settleHead({ kind: 'stopped' });
     this.#settleHead(this.#stopping ? { kind: 'stopped' } : { kind: 'lost', end, ...(partial && { partial }) });
     while (this.#pending.length > 0) this.#settleHead({ kind: 'stopped' });
     void this.worker.terminate();

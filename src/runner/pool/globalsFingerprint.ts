@@ -31,7 +31,27 @@ const WATCHED: readonly [string, object][] = [
  * first use: they were there already. Reading every own key after each trial would cost more
  * than the trial's checkers: the global object is a dictionary behind interceptors.)
  */
-const IDENTITIES = ['Date', 'Math', 'JSON', 'Promise', 'Object', 'Array', 'Function', 'String', 'Number', 'Map', 'Set', 'Error', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate', 'queueMicrotask'] as const;
+const IDENTITIES = [
+  'Date',
+  'Math',
+  'JSON',
+  'Promise',
+  'Object',
+  'Array',
+  'Function',
+  'String',
+  'Number',
+  'Map',
+  'Set',
+  'Error',
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'clearTimeout',
+  'clearInterval',
+  'clearImmediate',
+  'queueMicrotask',
+] as const;
 
 interface Watched {
   readonly name: string;
@@ -41,7 +61,8 @@ interface Watched {
   readonly values: readonly unknown[];
 }
 
-const sameKeys = (a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean => a.length === b.length && a.every((k, i) => k === b[i]);
+const sameKeys = (a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean =>
+  a.length === b.length && a.every((k, i) => k === b[i]);
 
 export class GlobalsWatch {
   readonly #watched: readonly Watched[];
@@ -65,13 +86,16 @@ export class GlobalsWatch {
   changed(): string | undefined {
     const added = Object.keys(globalThis).filter((name) => !this.#globalNames.has(name));
     if (added.length > 0) return `globals were added (${added.join(', ')})`;
-    for (let i = 0; i < IDENTITIES.length; i++) if ((globalThis as Record<string, unknown>)[IDENTITIES[i]!] !== this.#identities[i]) return `${IDENTITIES[i]} was replaced`;
+    for (let i = 0; i < IDENTITIES.length; i++)
+      if ((globalThis as Record<string, unknown>)[IDENTITIES[i]!] !== this.#identities[i])
+        return `${IDENTITIES[i]} was replaced`;
     for (const w of this.#watched) {
       const keys = Reflect.ownKeys(w.target);
       if (!sameKeys(keys, w.keys)) return `${w.name} changed (${describeDiff(w.keys, keys)})`;
       for (let i = 0; i < keys.length; i++) {
         const before = w.values[i];
-        if (before !== undefined && (w.target as Record<PropertyKey, unknown>)[keys[i]!] !== before) return `${w.name}.${String(keys[i])} was replaced`;
+        if (before !== undefined && (w.target as Record<PropertyKey, unknown>)[keys[i]!] !== before)
+          return `${w.name}.${String(keys[i])} was replaced`;
       }
     }
     return undefined;
@@ -83,15 +107,18 @@ export class GlobalsWatch {
    * For a run in one process (`--workers 0`), so one agent's pollution does not reach the next trial.
    */
   restore(): void {
-    for (const name of Object.keys(globalThis)) if (!this.#globalNames.has(name)) Reflect.deleteProperty(globalThis, name);
+    for (const name of Object.keys(globalThis))
+      if (!this.#globalNames.has(name)) Reflect.deleteProperty(globalThis, name);
     IDENTITIES.forEach((n, i) => {
-      if ((globalThis as Record<string, unknown>)[n] !== this.#identities[i]) Reflect.set(globalThis, n, this.#identities[i]);
+      if ((globalThis as Record<string, unknown>)[n] !== this.#identities[i])
+        Reflect.set(globalThis, n, this.#identities[i]);
     });
     for (const w of this.#watched) {
       for (const key of Reflect.ownKeys(w.target)) if (!w.keys.includes(key)) Reflect.deleteProperty(w.target, key);
       w.keys.forEach((key, i) => {
         const before = w.values[i];
-        if (before !== undefined && (w.target as Record<PropertyKey, unknown>)[key] !== before) Reflect.defineProperty(w.target, key, { value: before });
+        if (before !== undefined && (w.target as Record<PropertyKey, unknown>)[key] !== before)
+          Reflect.defineProperty(w.target, key, { value: before });
       });
     }
   }

@@ -87,7 +87,12 @@ export type WorkerMessage =
   /** The answers to a batch's trials, in order (to one that retired its worker, the batch's last). */
   | { readonly type: 'results'; readonly results: readonly TrialAnswer[] }
   /** The trial in progress (if any) took its worker down with it. */
-  | { readonly type: 'fatal'; readonly id: number | undefined; readonly reason: string; readonly partial?: PartialTrial }
+  | {
+      readonly type: 'fatal';
+      readonly id: number | undefined;
+      readonly reason: string;
+      readonly partial?: PartialTrial;
+    }
   /** With `WorkerSetup.stream`: one event of the trial in progress, and after an effect the world's state. */
   | { readonly type: 'progress'; readonly id: number; readonly event: HistoryEvent; readonly snapshot?: WorldSnapshot };
 
@@ -97,7 +102,8 @@ export type LostEnd = Extract<TrialEnd, { kind: 'crashed' | 'hung' }>;
 /** `Error: boom` for errors, the value itself for anything else thrown or rejected. */
 export function describeThrown(value: unknown): string {
   if (value instanceof Error) return `${value.name}: ${value.message}`;
-  if (typeof value === 'object' && value !== null && 'message' in value) return String((value as { message: unknown }).message);
+  if (typeof value === 'object' && value !== null && 'message' in value)
+    return String((value as { message: unknown }).message);
   try {
     return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {

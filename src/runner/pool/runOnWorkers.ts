@@ -47,7 +47,8 @@ export const batchSize = (msPerTrial: number | undefined): number =>
  * repay, and always at least one, so every run is isolated from its agents. The count never
  * changes a report, only how fast it comes.
  */
-export const defaultWorkers = (trials: number): number => Math.max(1, Math.min(availableParallelism(), Math.ceil(trials / TRIALS_PER_WORKER)));
+export const defaultWorkers = (trials: number): number =>
+  Math.max(1, Math.min(availableParallelism(), Math.ceil(trials / TRIALS_PER_WORKER)));
 
 export interface IsolationOptions {
   readonly trialTimeoutMs?: number;
@@ -86,7 +87,10 @@ export function scenarioFiles(scenarios: readonly Scenario[]): string[] {
   return scenarios.map((s) => {
     const file = sourceOf(s);
     if (file === undefined) {
-      throw new FaultlineError(FaultlineErrorCode.Usage, `scenario "${s.name}" was not loaded from a file: workers load scenarios by path (load it with loadScenarios, or run with workers: 0)`);
+      throw new FaultlineError(
+        FaultlineErrorCode.Usage,
+        `scenario "${s.name}" was not loaded from a file: workers load scenarios by path (load it with loadScenarios, or run with workers: 0)`,
+      );
     }
     return file;
   });
@@ -123,7 +127,14 @@ export function isolationLimits(scenarios: readonly Scenario[], isolation: Isola
  * progress then finish first).
  */
 export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
-  const setup: WorkerSetup = { ...scenarioSetup(run.scenarios), configs: run.configs, runSeed: run.runSeed, keepFailures: run.keepFailures, ...(run.addedFaults && { addedFaults: run.addedFaults }), ...(run.live && { live: run.live }) };
+  const setup: WorkerSetup = {
+    ...scenarioSetup(run.scenarios),
+    configs: run.configs,
+    runSeed: run.runSeed,
+    keepFailures: run.keepFailures,
+    ...(run.addedFaults && { addedFaults: run.addedFaults }),
+    ...(run.live && { live: run.live }),
+  };
   const limits = isolationLimits(run.scenarios, run.isolation);
   const n = Math.max(1, Math.min(run.workers, run.jobs.length));
   const queues = Array.from({ length: n }, (_, w) => run.jobs.filter((_, j) => j % n === w));
@@ -155,7 +166,12 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
     const worker = await start({ ...setup, stream: true });
     live.add(worker);
     try {
-      const answer = await worker.run({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) });
+      const answer = await worker.run({
+        scenario: job.scenario,
+        config: job.config,
+        trialIndex: job.trialIndex,
+        refs: run.refs(job),
+      });
       return answer.kind === 'lost' ? answer.partial : undefined;
     } finally {
       live.delete(worker);
@@ -170,7 +186,13 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
   };
 
   try {
-    await Promise.all(queues.map((q) => drain(q, { run, setup, live, start, stopped, judgeLost, tally }).catch((e: unknown) => (stopAll(), Promise.reject(e)))));
+    await Promise.all(
+      queues.map((q) =>
+        drain(q, { run, setup, live, start, stopped, judgeLost, tally }).catch(
+          (e: unknown) => (stopAll(), Promise.reject(e)),
+        ),
+      ),
+    );
   } finally {
     await Promise.all([...live].map((w) => w.stop()));
   }
@@ -268,7 +290,14 @@ async function drain(queue: readonly TrialJob[], pool: Pool): Promise<void> {
 
 /** Sends `jobs` to the worker as one batch, each answer queued behind those sent before it. */
 function sendBatch(worker: TrialWorker, jobs: TrialJob[], run: WorkerRun, sent: Sent, batches: Batches): void {
-  const answers = worker.runBatch(jobs.map((job) => ({ scenario: job.scenario, config: job.config, trialIndex: job.trialIndex, refs: run.refs(job) })));
+  const answers = worker.runBatch(
+    jobs.map((job) => ({
+      scenario: job.scenario,
+      config: job.config,
+      trialIndex: job.trialIndex,
+      refs: run.refs(job),
+    })),
+  );
   jobs.forEach((job, i) => sent.push({ job, answer: answers[i]! }));
   batches.push({ size: jobs.length, left: jobs.length });
 }

@@ -13,7 +13,14 @@ import { withAddedFaults } from '../../scenario/addedFaults.js';
 import { withOverride } from '../../scenario/scenarioOverride.js';
 import { runTrialSummary, type LiveTrial, type PartialTrial, type TrialSummary } from '../trial.js';
 import { leftoverResources, resourceCounts } from './leftovers.js';
-import { describeThrown, type TrialAnswer, type TrialBatch, type TrialRequest, type WorkerMessage, type WorkerSetup } from './protocol.js';
+import {
+  describeThrown,
+  type TrialAnswer,
+  type TrialBatch,
+  type TrialRequest,
+  type WorkerMessage,
+  type WorkerSetup,
+} from './protocol.js';
 import { GlobalsWatch } from './globalsFingerprint.js';
 import { runsUserCode } from '../../agent/kinds/runsUserCode.js';
 import { useLiveRun } from '../../scenario/modelSource.js';
@@ -71,7 +78,8 @@ function fatal(reason: string): never {
 process.on('uncaughtException', (error) => fatal(`uncaught exception: ${describeThrown(error)}`));
 process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection: ${describeThrown(reason)}`));
 // In a worker, process.exit ends only this thread (Node's worker semantics); say who called it.
-process.exit = ((code?: number | string | null) => fatal(`the agent called process.exit(${code ?? ''})`)) as typeof process.exit;
+process.exit = ((code?: number | string | null) =>
+  fatal(`the agent called process.exit(${code ?? ''})`)) as typeof process.exit;
 
 /** Failing histories sent per cell (`scenario/config` indices), against `setup.keepFailures`. */
 const historiesSent = new Map<string, number>();
@@ -87,7 +95,11 @@ function withHistory(request: TrialRequest, status: TrialSummary['status']): boo
 }
 
 /** Runs one trial and answers; resolves to false when this worker must run no other (its globals changed). */
-async function runOne(request: TrialRequest, scenarios: readonly Scenario[], globals: GlobalsWatch | undefined): Promise<boolean> {
+async function runOne(
+  request: TrialRequest,
+  scenarios: readonly Scenario[],
+  globals: GlobalsWatch | undefined,
+): Promise<boolean> {
   current = request.id;
   if (setup.progress) Atomics.store(setup.progress, 0, request.id);
   live = undefined;
@@ -103,14 +115,25 @@ async function runOne(request: TrialRequest, scenarios: readonly Scenario[], glo
       ...(keepRecording && { keepRecording }),
       watch: (trial) => {
         live = trial;
-        if (setup.stream === true) trial.history.onRecord((event) => post({ type: 'progress', id: request.id, event, ...(event.type === 'effect' && { snapshot: trial.snapshot() }) }));
+        if (setup.stream === true)
+          trial.history.onRecord((event) =>
+            post({
+              type: 'progress',
+              id: request.id,
+              event,
+              ...(event.type === 'effect' && { snapshot: trial.snapshot() }),
+            }),
+          );
       },
     },
     (status) => withHistory(request, status),
   );
   const left = leftoverResources(resources);
   // A timer left running would fire into the next trial on this thread: it belongs to this one.
-  if (left.timers > 0) fatal(`the agent left ${left.timers === 1 ? 'a timer' : `${left.timers} timers`} running after its trial ended (a setInterval or setTimeout never cleared)`);
+  if (left.timers > 0)
+    fatal(
+      `the agent left ${left.timers === 1 ? 'a timer' : `${left.timers} timers`} running after its trial ended (a setInterval or setTimeout never cleared)`,
+    );
   const retire = globals?.changed() ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
   current = undefined;
   live = undefined;
@@ -130,11 +153,16 @@ async function start(): Promise<void> {
       }
       const variants = await loadScenarioVariants(file, await reloadProject(ref.file, ref.pick));
       const scenario = variants.find((v) => matrixAgentOf(v)?.name === ref.agent) ?? variants[0];
-      if (scenario === undefined) throw new Error(`${file}: no scenario for agent ${ref.agent ?? '(none)'} in ${ref.file}`);
+      if (scenario === undefined)
+        throw new Error(`${file}: no scenario for agent ${ref.agent ?? '(none)'} in ${ref.file}`);
       scenarios.push(withAddedFaults(scenario, setup.addedFaults));
     }
   } catch (error) {
-    post({ type: 'setup_failed', message: describeThrown(error), ...(isFaultlineError(error) && { code: error.code }) });
+    post({
+      type: 'setup_failed',
+      message: describeThrown(error),
+      ...(isFaultlineError(error) && { code: error.code }),
+    });
     return;
   }
   // Taken once the scenarios are loaded: whatever their modules set up is this worker's normal. Only code of the

@@ -36,7 +36,10 @@ describe('workersWorthIt', () => {
         const n = workersWorthIt(1, trials, machine);
         const free = freeCores(machine);
         if (n > 0) expect(projectedMs(trials, n, free)).toBeLessThan(trials * 0.9);
-        for (let other = 2; other <= free; other++) expect(projectedMs(trials, other, free)).toBeGreaterThanOrEqual(n > 0 ? projectedMs(trials, n, free) : trials * 0.9);
+        for (let other = 2; other <= free; other++)
+          expect(projectedMs(trials, other, free)).toBeGreaterThanOrEqual(
+            n > 0 ? projectedMs(trials, n, free) : trials * 0.9,
+          );
       }
     }
   });

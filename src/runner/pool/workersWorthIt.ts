@@ -34,7 +34,8 @@ export interface Cores {
 export const machineCores = (): Cores => ({ cores: availableParallelism(), load: loadavg()[0] ?? 0 });
 
 /** The cores other work leaves this run (this process's own thread counts as busy), at least one. */
-export const freeCores = (machine: Cores): number => Math.min(machine.cores, Math.max(1, Math.round(machine.cores - machine.load + 1)));
+export const freeCores = (machine: Cores): number =>
+  Math.min(machine.cores, Math.max(1, Math.round(machine.cores - machine.load + 1)));
 
 /**
  * The projected wall time of trials that take `hereMs` in process, on `n` workers with `free`

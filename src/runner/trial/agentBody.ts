@@ -22,7 +22,11 @@ export interface AgentPlan {
 }
 
 /** What the trial's clock runs, and its limits: a crowd's deadline counts from its last agent's start. */
-export function agentBody(stage: TrialStage, agents: TrialAgents, plan: AgentPlan): { readonly body: () => Promise<LoopEnd>; readonly clockOptions: Parameters<VirtualClock['run']>[1] } {
+export function agentBody(
+  stage: TrialStage,
+  agents: TrialAgents,
+  plan: AgentPlan,
+): { readonly body: () => Promise<LoopEnd>; readonly clockOptions: Parameters<VirtualClock['run']>[1] } {
   const { scenario, world, clock, history, rng } = stage;
   const { transport, executorFor, startAgent, callLimit } = agents;
   const { crash, crowd, first, durable, caps } = plan;
@@ -41,7 +45,18 @@ export function agentBody(stage: TrialStage, agents: TrialAgents, plan: AgentPla
     return crowdEnd(ends);
   };
   const agentBody = crash
-    ? () => runWithCrash(crash, { transport, ledger: world.ledger, clock, durable, executorFor, startAgent, rng, caps, callLimit })
+    ? () =>
+        runWithCrash(crash, {
+          transport,
+          ledger: world.ledger,
+          clock,
+          durable,
+          executorFor,
+          startAgent,
+          rng,
+          caps,
+          callLimit,
+        })
     : crowd
       ? many
       : () => {
@@ -51,20 +66,28 @@ export function agentBody(stage: TrialStage, agents: TrialAgents, plan: AgentPla
           return startAgent(capped, clock);
         };
   const clockOptions = crowd
-    ? { maxVirtualMs: scenario.budget.deadlineMs + crowd.lastStart, maxFiresPerInstant: Math.max(10_000, scenario.agents * 100) }
+    ? {
+        maxVirtualMs: scenario.budget.deadlineMs + crowd.lastStart,
+        maxFiresPerInstant: Math.max(10_000, scenario.agents * 100),
+      }
     : { maxVirtualMs: scenario.budget.deadlineMs };
   return { body: agentBody, clockOptions };
 }
 
 /** Runs `body` on the trial's time: the libraries read real timers and Math.random, and both answer from the trial while it runs. */
-export function onTrialTime<T>(config: ExecutionConfig, clock: VirtualClock, rng: Rng, body: () => Promise<T>): Promise<T> {
-    if (config.kind === 'runtime') return body();
-    return withGlobalTimers(async () => {
-      const timers = installVirtualTimers(clock, { mode: 'library', random: rng.fork('math-random') });
-      try {
-        return await body();
-      } finally {
-        timers.uninstall();
-      }
-    });
+export function onTrialTime<T>(
+  config: ExecutionConfig,
+  clock: VirtualClock,
+  rng: Rng,
+  body: () => Promise<T>,
+): Promise<T> {
+  if (config.kind === 'runtime') return body();
+  return withGlobalTimers(async () => {
+    const timers = installVirtualTimers(clock, { mode: 'library', random: rng.fork('math-random') });
+    try {
+      return await body();
+    } finally {
+      timers.uninstall();
+    }
+  });
 }

@@ -16,7 +16,13 @@ export async function crowdOf(
   scenario: Scenario,
   rng: Rng,
   create: (ctx: ExecutorContext) => Promise<ToolExecutor>,
-  shared: { readonly wire: Transport; readonly clock: Clock; readonly history: History; readonly ids: IdSource; readonly startMs: number },
+  shared: {
+    readonly wire: Transport;
+    readonly clock: Clock;
+    readonly history: History;
+    readonly ids: IdSource;
+    readonly startMs: number;
+  },
 ): Promise<Crowd> {
   const offsets = arrivalOffsets(scenario.arrival, scenario.agents, rng.fork('arrivals'));
   const agents = await Promise.all(
@@ -24,7 +30,15 @@ export async function crowdOf(
       const agentRng = rng.fork(`agent-${i}`);
       const transport = scenarioClient(scenario, shared.wire, shared.clock, agentRng.fork('client'));
       const runtimeRng = agentRng.fork('runtime');
-      const executor = await create({ transport, clock: shared.clock, rng: runtimeRng, sdkRng: runtimeRng.fork('sdk-layer'), history: shared.history, ids: shared.ids, startMs: shared.startMs + offset });
+      const executor = await create({
+        transport,
+        clock: shared.clock,
+        rng: runtimeRng,
+        sdkRng: runtimeRng.fork('sdk-layer'),
+        history: shared.history,
+        ids: shared.ids,
+        startMs: shared.startMs + offset,
+      });
       return { offset, executor };
     }),
   );

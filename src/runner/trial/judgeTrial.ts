@@ -8,7 +8,13 @@ import type { TrialCommon, TrialResult } from '../../stats/trialResult.js';
 
 /** What each scenario's checkers are told to expect. */
 export function expectationsOf(scenario: Scenario): Expectations {
-  return { goal: scenario.goal, budget: scenario.budget, secrets: scenario.secrets, ...(scenario.heal && { heal: scenario.heal }), ...(scenario.recovery && { recovery: scenario.recovery }) };
+  return {
+    goal: scenario.goal,
+    budget: scenario.budget,
+    secrets: scenario.secrets,
+    ...(scenario.heal && { heal: scenario.heal }),
+    ...(scenario.recovery && { recovery: scenario.recovery }),
+  };
 }
 
 // `recovery` judges a recovery expectation: a scenario without one is not judged by it (nor reported under it).
@@ -28,7 +34,10 @@ export type TrialRefs = { readonly scenario: string; readonly config: string; re
 export type LiveParts = Pick<TrialCommon, 'recording' | 'model' | 'exchanges'>;
 
 /** What a trial's status adds to its record. */
-type TrialVerdict = { readonly status: 'passed' } | { readonly status: 'failed'; readonly failed: readonly string[] } | { readonly status: 'infra-error'; readonly message: string };
+type TrialVerdict =
+  | { readonly status: 'passed' }
+  | { readonly status: 'failed'; readonly failed: readonly string[] }
+  | { readonly status: 'infra-error'; readonly message: string };
 
 /** A judged trial before it is scrubbed: its record, checks and stats, its verdict, and the secrets its scenario declares. */
 export interface Judged {
@@ -38,15 +47,28 @@ export interface Judged {
 }
 
 // Object.assign for the same reason as `common` in `judgeRecord`: the verdict's keys are new to the record.
-export const scrubbed = ({ common, verdict, secrets }: Judged): TrialResult => Object.assign({}, scrubSecrets(common, secrets), verdict) as TrialResult;
+export const scrubbed = ({ common, verdict, secrets }: Judged): TrialResult =>
+  Object.assign({}, scrubSecrets(common, secrets), verdict) as TrialResult;
 
 /** Every checker over a finished trial's record, its stats, and the record scrubbed of secrets. */
-export function judgeTrial(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialRefs | undefined, live: LiveParts = {}): TrialResult {
+export function judgeTrial(
+  scenario: Scenario,
+  record: TrialRecord,
+  runSeed: number,
+  refs: TrialRefs | undefined,
+  live: LiveParts = {},
+): TrialResult {
   return scrubbed(judgeRecord(scenario, record, runSeed, refs, live));
 }
 
 /** Every checker over a finished trial's record and its stats, not yet scrubbed. */
-export function judgeRecord(scenario: Scenario, record: TrialRecord, runSeed: number, refs: TrialRefs | undefined, live: LiveParts): Judged {
+export function judgeRecord(
+  scenario: Scenario,
+  record: TrialRecord,
+  runSeed: number,
+  refs: TrialRefs | undefined,
+  live: LiveParts,
+): Judged {
   const { config: configName } = record;
   // The provider failed, not the agent: no checker judges what the agent did meanwhile.
   const infra = record.end.kind === 'infra_error' ? record.end.message : undefined;
@@ -56,11 +78,23 @@ export function judgeRecord(scenario: Scenario, record: TrialRecord, runSeed: nu
   // The checkers' index of this record: the stats reuse its traffic view, inputs and loads.
   const counted = trialStats(TrialIndex.of(record), scenario.goal.outcome);
   // Copied only to add the recovery (most scenarios expect none): a spread of its 13 keys cost a new object every trial.
-  const stats: TrialStats = recovered ? { ...counted, recovery: { timeToRecoverMs: recovered.timeToRecoverMs, callsAfter: recovered.callsAfter.length } } : counted;
+  const stats: TrialStats = recovered
+    ? { ...counted, recovery: { timeToRecoverMs: recovered.timeToRecoverMs, callsAfter: recovered.callsAfter.length } }
+    : counted;
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   // R13 at the source: the checkers judge the raw record; every report, replay and console line reads it scrubbed.
   // Object.assign, not `{ ...record, runSeed, … }`: V8 (Node 20) makes a new map for each key added after a leading spread, ≈ 1 µs a key, every trial.
-  const common: TrialCommon = Object.assign({}, record, { runSeed, refs: refs ?? { scenario: scenario.name, config: configName }, checks, stats }, live);
-  const verdict: TrialVerdict = infra !== undefined ? { status: 'infra-error', message: infra } : failed.length === 0 ? { status: 'passed' } : { status: 'failed', failed };
+  const common: TrialCommon = Object.assign(
+    {},
+    record,
+    { runSeed, refs: refs ?? { scenario: scenario.name, config: configName }, checks, stats },
+    live,
+  );
+  const verdict: TrialVerdict =
+    infra !== undefined
+      ? { status: 'infra-error', message: infra }
+      : failed.length === 0
+        ? { status: 'passed' }
+        : { status: 'failed', failed };
   return { common, verdict, secrets: scenario.secrets };
 }

@@ -9,12 +9,24 @@ import type { LiveParts } from './judgeTrial.js';
  * A live trial's recording, kept (its secrets sealed) where the run says (`keep`, synchronous: no
  * trial waits a turn for it), and the model its answers came from.
  */
-export function liveParts(scenario: Scenario, given: Cassette | undefined, keep: ((recording: Cassette) => string) | undefined, end: TrialEnd): LiveParts {
+export function liveParts(
+  scenario: Scenario,
+  given: Cassette | undefined,
+  keep: ((recording: Cassette) => string) | undefined,
+  end: TrialEnd,
+): LiveParts {
   // An infra-error trial's recording says so: a replay of it must not judge the agent on answers the provider never gave.
-  const recording = given?.trial && end.kind === 'infra_error' ? new Cassette(given.api, given.entries, { ...given.trial, infraError: end.message }) : given;
+  const recording =
+    given?.trial && end.kind === 'infra_error'
+      ? new Cassette(given.api, given.entries, { ...given.trial, infraError: end.message })
+      : given;
   const file = recording && keep ? keep(sealSecrets(recording, scenario.secrets)) : undefined;
   const model = scenario.model?.name ?? (recording ? modelNamedIn(recording) : undefined);
-  return { ...(file !== undefined && { recording: file }), ...(model !== undefined && { model }), ...(recording && recording.entries.length > 0 && { exchanges: modelExchanges(recording.entries) }) };
+  return {
+    ...(file !== undefined && { recording: file }),
+    ...(model !== undefined && { model }),
+    ...(recording && recording.entries.length > 0 && { exchanges: modelExchanges(recording.entries) }),
+  };
 }
 
 /** The model a live trial's requests named (the first that names one). */

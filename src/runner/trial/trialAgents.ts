@@ -6,7 +6,11 @@ import type { Executor } from '../../runtime/Executor.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { OperationStore } from '../../runtime/idempotency/OperationStore.js';
 import type { ToolExecutor } from '../../runtime/ToolExecutor.js';
-import { clientPoliciesFor, NO_CLIENT_POLICIES, type ClientPolicies } from '../../runtime/retry/client/ClientPolicies.js';
+import {
+  clientPoliciesFor,
+  NO_CLIENT_POLICIES,
+  type ClientPolicies,
+} from '../../runtime/retry/client/ClientPolicies.js';
 import { runAgentLoop, type LoopEnd } from '../../agent/loop.js';
 import { runAgentFunction } from '../../agent/agentFunction.js';
 import { planForAgent, withAgentIndex } from '../../agent/agentIndex.js';
@@ -35,7 +39,13 @@ export interface TrialAgents {
   readonly callLimit: number;
   /** The client's overload policies every agent of the trial shares (none unless the configuration sets them). */
   readonly shared: { readonly policies?: ClientPolicies };
-  readonly executorFor: (t: Transport, c: Clock, runtimeRng: Rng, store: OperationStore | undefined, budget?: Executor['budget']) => Promise<ToolExecutor>;
+  readonly executorFor: (
+    t: Transport,
+    c: Clock,
+    runtimeRng: Rng,
+    store: OperationStore | undefined,
+    budget?: Executor['budget'],
+  ) => Promise<ToolExecutor>;
   readonly startAgent: (capped: ToolExecutor, agentClock: Clock, caller?: string, index?: number) => Promise<LoopEnd>;
 }
 
@@ -44,16 +54,45 @@ export function trialAgents(stage: TrialStage, heal: { readonly healAtMs?: numbe
   const { scenario, config, rng, clock, history, world, startMs } = stage;
   // Latency draws have a fork of their own: a scenario without `network` draws nothing, and one with it shifts no fault draw.
   const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
-  const wire = new Wire({ world, plan: scenario.faults, clock, rng: rng.fork('faults'), history, startMs, ...(network && { network }), ...heal });
+  const wire = new Wire({
+    world,
+    plan: scenario.faults,
+    clock,
+    rng: rng.fork('faults'),
+    history,
+    startMs,
+    ...(network && { network }),
+    ...heal,
+  });
   const transport = scenarioClient(scenario, wire, clock, rng.fork('client'));
   const ids = new IdSource();
   const callLimit = scenario.budget.maxToolCalls * 3 + 10;
   // The configuration's SDK layer sits on the scenario's client; the agent's layer sits on top, with the agent.
   // One client for the whole trial: every agent of a crowd shares its overload policies (none unless the configuration sets them).
-  const policies = config.kind === 'runtime' ? clientPoliciesFor(config.retry, clock, rng.fork('client-policies')) : NO_CLIENT_POLICIES;
+  const policies =
+    config.kind === 'runtime'
+      ? clientPoliciesFor(config.retry, clock, rng.fork('client-policies'))
+      : NO_CLIENT_POLICIES;
   const shared = policies === NO_CLIENT_POLICIES ? {} : { policies };
-  const executorFor = async (t: Transport, c: Clock, runtimeRng: Rng, store: OperationStore | undefined, budget?: Executor['budget']): Promise<ToolExecutor> =>
-    buildExecutor(config, { transport: t, clock: c, rng: runtimeRng, sdkRng: runtimeRng.fork('sdk-layer'), history, ids, startMs, ...(store && { store }), ...(budget && { budget }), ...shared });
+  const executorFor = async (
+    t: Transport,
+    c: Clock,
+    runtimeRng: Rng,
+    store: OperationStore | undefined,
+    budget?: Executor['budget'],
+  ): Promise<ToolExecutor> =>
+    buildExecutor(config, {
+      transport: t,
+      clock: c,
+      rng: runtimeRng,
+      sdkRng: runtimeRng.fork('sdk-layer'),
+      history,
+      ids,
+      startMs,
+      ...(store && { store }),
+      ...(budget && { budget }),
+      ...shared,
+    });
   return { wire, transport, ids, callLimit, shared, executorFor, startAgent: agentStarter(stage) };
 }
 
@@ -61,8 +100,10 @@ export function trialAgents(stage: TrialStage, heal: { readonly healAtMs?: numbe
 function agentStarter({ scenario, config, rng, history }: TrialStage): TrialAgents['startAgent'] {
   const agent = scenario.agent;
   return (capped, agentClock, caller, index) => {
-    if (agent.kind === 'http') throw new TypeError('an http agent makes its own calls; it runs through runHttpAgentTrial');
-    if (agent.kind === 'command') throw new TypeError('a command agent makes its own calls; it runs through runServedTrial');
+    if (agent.kind === 'http')
+      throw new TypeError('an http agent makes its own calls; it runs through runHttpAgentTrial');
+    if (agent.kind === 'command')
+      throw new TypeError('a command agent makes its own calls; it runs through runServedTrial');
     const executor = withAgentRepeats(capped, config.layers.agentRepeats);
     const task = index === undefined ? agent.task : withAgentIndex(agent.task, index);
     return agent.kind === 'scripted'
@@ -80,6 +121,13 @@ function agentStarter({ scenario, config, rng, history }: TrialStage): TrialAgen
           format: scenario.format,
           ...(caller !== undefined && { caller }),
         })
-      : runAgentFunction(agent.fn, { executor, task, history, clock: agentClock, ...(caller !== undefined && { caller }), ...(index !== undefined && { agent: index }) });
+      : runAgentFunction(agent.fn, {
+          executor,
+          task,
+          history,
+          clock: agentClock,
+          ...(caller !== undefined && { caller }),
+          ...(index !== undefined && { agent: index }),
+        });
   };
 }

@@ -24,8 +24,12 @@ export function trialEnd(run: ClockRun<LoopEnd>, capTripped: boolean, startMs: n
         ? { kind: 'agent_ended', outcome: run.value.outcome }
         : { kind: 'budget_exceeded', limit: 'turns', at };
     case 'threw':
-      if ((run.error as { code?: unknown } | undefined)?.code === INFRA_ERROR_CODE) return { kind: 'infra_error', message: (run.error as Error).message };
-      return { kind: 'crashed', message: run.error instanceof Error ? `${run.error.name}: ${run.error.message}` : String(run.error) };
+      if ((run.error as { code?: unknown } | undefined)?.code === INFRA_ERROR_CODE)
+        return { kind: 'infra_error', message: (run.error as Error).message };
+      return {
+        kind: 'crashed',
+        message: run.error instanceof Error ? `${run.error.name}: ${run.error.message}` : String(run.error),
+      };
     case 'hung':
       return capTripped ? { kind: 'budget_exceeded', limit: 'tool_calls', at } : { kind: 'hung', at };
     case 'time_limit':

@@ -34,19 +34,37 @@ export function trialRecord(
   const survived = lost && partial !== undefined && partial.history.length > 0 ? partial : undefined;
   if (!survived) history.record(trialEndEvent);
   // A lost trial's history is what its worker reported before it went: its trial_end comes after its last event.
-  const events = survived ? [...survived.history, { seq: survived.history.length, t: survived.history.at(-1)?.t ?? 0, ...trialEndEvent } as HistoryEvent] : history.events;
+  const events = survived
+    ? [
+        ...survived.history,
+        { seq: survived.history.length, t: survived.history.at(-1)?.t ?? 0, ...trialEndEvent } as HistoryEvent,
+      ]
+    : history.events;
 
   const snapshot = survived?.snapshot ?? worldSnapshot;
-  return { scenario: name.scenario, config: name.config, trialIndex: name.trialIndex, seed: name.seed, history: events, snapshot, end };
+  return {
+    scenario: name.scenario,
+    config: name.config,
+    trialIndex: name.trialIndex,
+    seed: name.seed,
+    history: events,
+    snapshot,
+    end,
+  };
 }
 
 /** The world's final snapshot; when a service's own `snapshot` throws, the ledger alone and why. */
-export async function worldSnapshotOf(world: World): Promise<{ readonly snapshot: WorldSnapshot; readonly failed?: string }> {
+export async function worldSnapshotOf(
+  world: World,
+): Promise<{ readonly snapshot: WorldSnapshot; readonly failed?: string }> {
   try {
     return { snapshot: await world.snapshotAsync() };
   } catch (error) {
     if (!(error instanceof ServiceCodeError)) throw error;
-    const plain = JSON.parse(canonicalJson({ services: {}, ledger: world.ledger.effects })) as Omit<WorldSnapshot, 'hash'>;
+    const plain = JSON.parse(canonicalJson({ services: {}, ledger: world.ledger.effects })) as Omit<
+      WorldSnapshot,
+      'hash'
+    >;
     return { snapshot: { ...plain, hash: sha256(canonicalJson(plain)) }, failed: error.message };
   }
 }

@@ -86,12 +86,30 @@ export class LibraryExecutor implements ToolExecutor {
     const call = ids.next('call');
     const contract = this.#contract(tool);
     history.stamp(toolCallEvent(call, tool, contract, input, options));
-    if (!contract) return this.#failed(call, tool, input, 0, { kind: 'not_found', message: `there is no tool named "${tool}"`, retryable: false }, 'not_retryable');
+    if (!contract)
+      return this.#failed(
+        call,
+        tool,
+        input,
+        0,
+        { kind: 'not_found', message: `there is no tool named "${tool}"`, retryable: false },
+        'not_retryable',
+      );
     const parsed = contract.input.safeParse(input);
     if (!parsed.success) {
-      return this.#failed(call, tool, input, 0, { kind: 'invalid_argument', message: `the arguments for ${tool} do not match its schema`, retryable: false }, 'not_retryable');
+      return this.#failed(
+        call,
+        tool,
+        input,
+        0,
+        { kind: 'invalid_argument', message: `the arguments for ${tool} do not match its schema`, retryable: false },
+        'not_retryable',
+      );
     }
-    const key = contract.risk === 'read' ? undefined : newIdempotencyKey((this.#keyRng ??= this.#o.rng.fork('runtime:idempotency-keys')));
+    const key =
+      contract.risk === 'read'
+        ? undefined
+        : newIdempotencyKey((this.#keyRng ??= this.#o.rng.fork('runtime:idempotency-keys')));
     let attempts = 0;
     const attempt = async (signal?: AbortSignal): Promise<unknown> => {
       attempts++;
@@ -100,13 +118,38 @@ export class LibraryExecutor implements ToolExecutor {
       const timeout = this.#o.timeoutMs ?? undefined;
       const sent = signal?.aborted
         ? { kind: 'error' as const, error: signal.reason as unknown }
-        : await sendAttempt(transport, clock, attemptRequest(request, tool, parsed.data, call, attempts, key), timeout, this.#signals);
+        : await sendAttempt(
+            transport,
+            clock,
+            attemptRequest(request, tool, parsed.data, call, attempts, key),
+            timeout,
+            this.#signals,
+          );
       if (sent.kind === 'ok') {
-        history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'ok' });
+        history.stamp({
+          seq: 0,
+          t: 0,
+          type: 'attempt_end',
+          call,
+          attempt: attempts,
+          purpose: 'call',
+          request,
+          result: 'ok',
+        });
         return sent.value;
       }
       const error = classifyError(sent.error, clock.now());
-      history.stamp({ seq: 0, t: 0, type: 'attempt_end', call, attempt: attempts, purpose: 'call', request, result: 'error', error });
+      history.stamp({
+        seq: 0,
+        t: 0,
+        type: 'attempt_end',
+        call,
+        attempt: attempts,
+        purpose: 'call',
+        request,
+        result: 'error',
+        error,
+      });
       throw new AttemptFailed(error, sent.error);
     };
     try {
@@ -118,11 +161,25 @@ export class LibraryExecutor implements ToolExecutor {
       return result;
     } catch (thrown) {
       const error = libraryError(thrown, clock.now());
-      return this.#failed(call, tool, input, attempts, error, libraryRetries(this.#o.retryOn)(thrown) ? 'max_attempts' : 'not_retryable');
+      return this.#failed(
+        call,
+        tool,
+        input,
+        attempts,
+        error,
+        libraryRetries(this.#o.retryOn)(thrown) ? 'max_attempts' : 'not_retryable',
+      );
     }
   }
 
-  #failed(call: string, tool: string, input: unknown, attempts: number, error: ErrorData, reason: GiveUpReason): ToolResult {
+  #failed(
+    call: string,
+    tool: string,
+    input: unknown,
+    attempts: number,
+    error: ErrorData,
+    reason: GiveUpReason,
+  ): ToolResult {
     const { history } = this.#o;
     if (attempts > 0) history.record({ type: 'give_up', call, reason, error });
     history.stamp({ seq: 0, t: 0, type: 'outcome', call, tool, result: 'error', attempts, error });

@@ -52,17 +52,25 @@ const loadCockatiel = (): Promise<Cockatiel> => (loaded ??= import('cockatiel'))
  * `Date.now` and `Math.random`: run it under `installVirtualTimers(clock, { mode: 'library', random })`
  * to keep it on the trial's clock and seed.
  */
-export async function cockatielDriver(config: CockatielConfig, retries: (error: unknown) => boolean): Promise<RetryDriver> {
+export async function cockatielDriver(
+  config: CockatielConfig,
+  retries: (error: unknown) => boolean,
+): Promise<RetryDriver> {
   const c = await loadCockatiel();
   const b = config.backoff;
   const exponential = <S>(generator: GeneratorFn<S>): IBackoffFactory<unknown> =>
-    new c.ExponentialBackoff<S>({ ...(b.kind === 'exponential' && { initialDelay: b.initialDelay, maxDelay: b.maxDelay, exponent: b.exponent }), generator });
+    new c.ExponentialBackoff<S>({
+      ...(b.kind === 'exponential' && { initialDelay: b.initialDelay, maxDelay: b.maxDelay, exponent: b.exponent }),
+      generator,
+    });
   const backoff =
     b.kind === 'constant'
       ? new c.ConstantBackoff(b.delay)
       : b.generator === 'decorrelated'
         ? exponential(c.decorrelatedJitterGenerator)
-        : exponential({ full: c.fullJitterGenerator, half: c.halfJitterGenerator, none: c.noJitterGenerator }[b.generator]);
+        : exponential(
+            { full: c.fullJitterGenerator, half: c.halfJitterGenerator, none: c.noJitterGenerator }[b.generator],
+          );
   const serviceTrouble = (e: Error): boolean => e instanceof AttemptFailed && TRANSIENT_KINDS.includes(e.error.kind);
   const breaker = config.circuitBreaker
     ? c.circuitBreaker(c.handleWhen(serviceTrouble), {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { History, HttpError, IdSource, Rng, VirtualClock, canonicalJson, eventsOf, type WireRequest } from '../../core/index.js';
+import {
+  History,
+  HttpError,
+  IdSource,
+  Rng,
+  VirtualClock,
+  canonicalJson,
+  eventsOf,
+  type WireRequest,
+} from '../../core/index.js';
 import { installVirtualTimers } from '../../core/clock/globalTimers.js';
 import { ALL_TOOLS, FakeTransport } from '../fakeTransport.testkit.js';
 import { createLibraryExecutor, LibraryConfigSchema } from './createLibraryExecutor.js';
@@ -9,12 +18,23 @@ async function run(config: unknown, reply: (r: WireRequest) => unknown, seed = 1
   const clock = new VirtualClock(0);
   const history = new History(clock);
   const transport = new FakeTransport(ALL_TOOLS, reply);
-  const executor = await createLibraryExecutor(LibraryConfigSchema.parse(config), { transport, clock, rng: new Rng(seed), history, ids: new IdSource() });
+  const executor = await createLibraryExecutor(LibraryConfigSchema.parse(config), {
+    transport,
+    clock,
+    rng: new Rng(seed),
+    history,
+    ids: new IdSource(),
+  });
   const timers = installVirtualTimers(clock, { mode: 'library', random: new Rng(seed).fork('math-random') });
   try {
     const done = await clock.run(() => executor.call('set_flag', { on: true }));
     if (done.kind !== 'settled') throw new Error(done.kind);
-    return { result: done.value, history: history.events, times: eventsOf(history.events, 'attempt').map((e) => e.t), sent: transport.calls() };
+    return {
+      result: done.value,
+      history: history.events,
+      times: eventsOf(history.events, 'attempt').map((e) => e.t),
+      sent: transport.calls(),
+    };
   } finally {
     timers.uninstall();
   }
@@ -30,7 +50,15 @@ const okOnThird = (r: WireRequest): unknown => {
 
 describe('cockatiel on the virtual clock', () => {
   it('waits its exponential backoff in virtual time and records every attempt', async () => {
-    const r = await run({ kind: 'cockatiel', name: 'c', maxAttempts: 3, backoff: { kind: 'exponential', initialDelay: 100, generator: 'none' } }, down);
+    const r = await run(
+      {
+        kind: 'cockatiel',
+        name: 'c',
+        maxAttempts: 3,
+        backoff: { kind: 'exponential', initialDelay: 100, generator: 'none' },
+      },
+      down,
+    );
     expect(r.result.kind).toBe('error');
     expect(r.times).toEqual([0, 100, 300, 700]);
     expect(eventsOf(r.history, 'retry_wait').map((e) => e.ms)).toEqual([100, 200, 400]);
@@ -45,7 +73,12 @@ describe('cockatiel on the virtual clock', () => {
   });
 
   it('same seed, same jittered history; another seed, other waits', async () => {
-    const config = { kind: 'cockatiel', name: 'c', maxAttempts: 5, backoff: { kind: 'exponential', initialDelay: 100, generator: 'full' } };
+    const config = {
+      kind: 'cockatiel',
+      name: 'c',
+      maxAttempts: 5,
+      backoff: { kind: 'exponential', initialDelay: 100, generator: 'full' },
+    };
     const a = await run(config, down, 7);
     const b = await run(config, down, 7);
     const c = await run(config, down, 8);
@@ -59,8 +92,17 @@ describe('cockatiel on the virtual clock', () => {
     expect(eventsOf(r.history, 'give_up').map((e) => e.reason)).toEqual(['not_retryable']);
   });
 
-  it("its circuit breaker stops sending once open", async () => {
-    const r = await run({ kind: 'cockatiel', name: 'c', maxAttempts: 5, backoff: { kind: 'constant', delay: 10 }, circuitBreaker: { halfOpenAfter: 10_000, consecutiveFailures: 2 } }, down);
+  it('its circuit breaker stops sending once open', async () => {
+    const r = await run(
+      {
+        kind: 'cockatiel',
+        name: 'c',
+        maxAttempts: 5,
+        backoff: { kind: 'constant', delay: 10 },
+        circuitBreaker: { halfOpenAfter: 10_000, consecutiveFailures: 2 },
+      },
+      down,
+    );
     expect(r.sent.length).toBe(2);
     expect(r.result.kind === 'error' && r.result.error.message).toMatch(/circuit/i);
   });
@@ -86,7 +128,10 @@ describe('p-retry on the virtual clock', () => {
   });
 
   it('maxRetryTime reads the virtual clock', async () => {
-    const r = await run({ kind: 'p-retry', name: 'p', retries: 10, minTimeout: 1_000, factor: 1, maxRetryTime: 2_500 }, down);
+    const r = await run(
+      { kind: 'p-retry', name: 'p', retries: 10, minTimeout: 1_000, factor: 1, maxRetryTime: 2_500 },
+      down,
+    );
     expect(r.times).toEqual([0, 1_000, 2_000, 2_500]);
   });
 });

@@ -15,8 +15,17 @@ export type LibraryKind = LibraryConfig['kind'];
  * @example
  * const executor = await createLibraryExecutor(PRetryConfigSchema.parse({ kind: 'p-retry', name: 'p', retries: 3 }), { transport, clock, rng, history, ids });
  */
-export async function createLibraryExecutor(config: LibraryConfig, options: Omit<LibraryExecutorOptions, 'driver' | 'timeoutMs' | 'retryOn'>): Promise<LibraryExecutor> {
+export async function createLibraryExecutor(
+  config: LibraryConfig,
+  options: Omit<LibraryExecutorOptions, 'driver' | 'timeoutMs' | 'retryOn'>,
+): Promise<LibraryExecutor> {
   const retries = libraryRetries(config.retryOn);
-  const driver = config.kind === 'cockatiel' ? await cockatielDriver(config, retries) : await pRetryDriver(config, retries);
-  return new LibraryExecutor({ ...options, driver, timeoutMs: config.timeoutMs, ...(config.retryOn !== undefined && { retryOn: config.retryOn }) });
+  const driver =
+    config.kind === 'cockatiel' ? await cockatielDriver(config, retries) : await pRetryDriver(config, retries);
+  return new LibraryExecutor({
+    ...options,
+    driver,
+    timeoutMs: config.timeoutMs,
+    ...(config.retryOn !== undefined && { retryOn: config.retryOn }),
+  });
 }

@@ -10,14 +10,26 @@ const rateLimited: ToolResult = {
   call: 'call-2',
   tool: 'search',
   attempts: 3,
-  error: errorFeedback({ error: { kind: 'rate_limit', message: 'Too Many Requests', retryable: true, status: 429, retryAfterMs: 2_000 }, input: { q: 'x' }, attempts: 3 }),
+  error: errorFeedback({
+    error: { kind: 'rate_limit', message: 'Too Many Requests', retryable: true, status: 429, retryAfterMs: 2_000 },
+    input: { q: 'x' },
+    attempts: 3,
+  }),
 };
 const unknown: ToolResult = {
   kind: 'unknown',
   call: 'call-3',
   tool: 'create_order',
   attempts: 2,
-  unknown: { operation_id: 'op-1', status: 'unknown', error_code: 'timeout', execution_confirmed: false, retry_allowed: false, next_action: 'query_operation_status', message: 'not confirmed' },
+  unknown: {
+    operation_id: 'op-1',
+    status: 'unknown',
+    error_code: 'timeout',
+    execution_confirmed: false,
+    retry_allowed: false,
+    next_action: 'query_operation_status',
+    message: 'not confirmed',
+  },
 };
 const errorText =
   'Error [rate_limit] after 3 attempt(s): Too Many Requests. Retrying later may help. Wait at least 2000 ms before retrying. Next: retry_later.\n' +
@@ -31,11 +43,20 @@ describe('renderFeedback', () => {
       text: errorText,
       payload: { type: 'function_call_output', call_id: 'call-2', output: errorText },
     });
-    expect(renderFeedback(ok, 'openai').payload).toEqual({ type: 'function_call_output', call_id: 'call-1', output: '{"hits":2}' });
+    expect(renderFeedback(ok, 'openai').payload).toEqual({
+      type: 'function_call_output',
+      call_id: 'call-1',
+      output: '{"hits":2}',
+    });
   });
 
-  it('Claude: is_error: true on errors only, and the model\'s tool_use id when given', () => {
-    expect(renderFeedback(rateLimited, 'claude', 16_000, 'toolu_01').payload).toEqual({ type: 'tool_result', tool_use_id: 'toolu_01', content: errorText, is_error: true });
+  it("Claude: is_error: true on errors only, and the model's tool_use id when given", () => {
+    expect(renderFeedback(rateLimited, 'claude', 16_000, 'toolu_01').payload).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_01',
+      content: errorText,
+      is_error: true,
+    });
     const success = renderFeedback(ok, 'claude').payload;
     expect(success).toEqual({ type: 'tool_result', tool_use_id: 'call-1', content: '{"hits":2}' });
     expect(success).not.toHaveProperty('is_error');
@@ -47,7 +68,11 @@ describe('renderFeedback', () => {
       structuredContent: { error: rateLimited.kind === 'error' && rateLimited.error },
       isError: true,
     });
-    expect(renderFeedback(ok, 'mcp').payload).toEqual({ content: [{ type: 'text', text: '{"hits":2}' }], structuredContent: { hits: 2 }, isError: false });
+    expect(renderFeedback(ok, 'mcp').payload).toEqual({
+      content: [{ type: 'text', text: '{"hits":2}' }],
+      structuredContent: { hits: 2 },
+      isError: false,
+    });
     const scalar: ToolResult = { ...ok, value: 7 } as ToolResult;
     expect(renderFeedback(scalar, 'mcp').payload).toMatchObject({ structuredContent: { result: 7 } });
   });
@@ -56,7 +81,10 @@ describe('renderFeedback', () => {
     const r = renderFeedback(unknown, 'mcp');
     expect(r.isError).toBe(true);
     expect(r.text.startsWith('Outcome unknown [timeout] for operation op-1: not confirmed\n')).toBe(true);
-    expect(r.payload).toMatchObject({ structuredContent: { operation_id: 'op-1', execution_confirmed: false, next_action: 'query_operation_status' }, isError: true });
+    expect(r.payload).toMatchObject({
+      structuredContent: { operation_id: 'op-1', execution_confirmed: false, next_action: 'query_operation_status' },
+      isError: true,
+    });
     expect(renderFeedback(unknown, 'claude').payload).toMatchObject({ is_error: true });
   });
 

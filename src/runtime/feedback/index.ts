@@ -24,7 +24,12 @@ export interface RenderedFeedback {
  *
  * @example renderFeedback(result, 'claude').payload // { type: 'tool_result', tool_use_id, content, is_error: true }
  */
-export function renderFeedback(result: ToolResult, format: FeedbackFormat, maxChars = 16_000, callId: string = result.call): RenderedFeedback {
+export function renderFeedback(
+  result: ToolResult,
+  format: FeedbackFormat,
+  maxChars = 16_000,
+  callId: string = result.call,
+): RenderedFeedback {
   const isError = result.kind !== 'ok';
   const { text, truncated } = truncateText(describeResult(result), maxChars);
   switch (format) {
@@ -40,7 +45,13 @@ export function renderFeedback(result: ToolResult, format: FeedbackFormat, maxCh
   }
 }
 
-export { errorFeedback, structuredPayload, describeResult, NEXT_ACTIONS, type ErrorFeedbackInput } from './structured.js';
+export {
+  errorFeedback,
+  structuredPayload,
+  describeResult,
+  NEXT_ACTIONS,
+  type ErrorFeedbackInput,
+} from './structured.js';
 export { truncateText } from './truncate.js';
 export type { OpenAIFunctionCallOutput } from './openai.js';
 export type { ClaudeToolResult } from './claude.js';

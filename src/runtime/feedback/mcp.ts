@@ -8,7 +8,11 @@ export interface McpCallToolResult {
   readonly isError: boolean;
 }
 
-export const mcpFeedback = (text: string, isError: boolean, structured: Record<string, unknown> | undefined): McpCallToolResult => ({
+export const mcpFeedback = (
+  text: string,
+  isError: boolean,
+  structured: Record<string, unknown> | undefined,
+): McpCallToolResult => ({
   content: [{ type: 'text', text }],
   ...(structured !== undefined && { structuredContent: structured }),
   isError,

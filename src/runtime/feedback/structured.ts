@@ -29,7 +29,13 @@ export interface ErrorFeedbackInput {
 }
 
 /** The R12 payload for a failed call: type, message, retryability, wait, arguments, attempts, next actions. */
-export function errorFeedback({ error, input, attempts, fieldErrors, nextActions }: ErrorFeedbackInput): ToolErrorFeedback {
+export function errorFeedback({
+  error,
+  input,
+  attempts,
+  fieldErrors,
+  nextActions,
+}: ErrorFeedbackInput): ToolErrorFeedback {
   return {
     error_type: error.kind,
     message: error.message,
@@ -47,7 +53,9 @@ export function structuredPayload(result: ToolResult): Record<string, unknown> {
   switch (result.kind) {
     case 'ok': {
       const v = result.value;
-      return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : { result: v ?? null };
+      return typeof v === 'object' && v !== null && !Array.isArray(v)
+        ? (v as Record<string, unknown>)
+        : { result: v ?? null };
     }
     case 'error':
       return { error: result.error };

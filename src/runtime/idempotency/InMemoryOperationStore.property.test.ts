@@ -18,7 +18,11 @@ class SpreadStore {
     return next;
   }
   findByKey(key: OperationKey): OperationRecord | undefined {
-    return [...this.records.values()].reverse().find((r) => (key.kind === 'idempotency' ? r.idempotencyKey === key.key : r.tool === key.tool && r.businessKey === key.key));
+    return [...this.records.values()]
+      .reverse()
+      .find((r) =>
+        key.kind === 'idempotency' ? r.idempotencyKey === key.key : r.tool === key.tool && r.businessKey === key.key,
+      );
   }
 }
 
@@ -42,7 +46,11 @@ const recordArb = fc
     },
     { requiredKeys: ['op', 'call', 'tool', 'input', 'state', 'createdAt', 'updatedAt'] },
   )
-  .chain((r) => fc.shuffledSubarray(Object.keys(r), { minLength: Object.keys(r).length }).map((order) => Object.fromEntries(order.map((k) => [k, r[k as keyof typeof r]])) as unknown as OperationRecord));
+  .chain((r) =>
+    fc
+      .shuffledSubarray(Object.keys(r), { minLength: Object.keys(r).length })
+      .map((order) => Object.fromEntries(order.map((k) => [k, r[k as keyof typeof r]])) as unknown as OperationRecord),
+  );
 const patchArb: fc.Arbitrary<OperationPatch> = fc.record(
   {
     state: fc.constantFrom('unknown' as const, 'succeeded' as const, 'failed' as const),
@@ -55,10 +63,17 @@ const patchArb: fc.Arbitrary<OperationPatch> = fc.record(
 const step = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), record: recordArb }),
   fc.record({ kind: fc.constant('update' as const), op: ops, patch: patchArb, at: fc.nat(1_000) }),
-  fc.record({ kind: fc.constant('find' as const), key: fc.oneof(fc.record({ kind: fc.constant('idempotency' as const), key: keys.map((k) => k ?? 'k-9') }), fc.record({ kind: fc.constant('business' as const), tool: tools, key: keys.map((k) => k ?? 'k-9') })) }),
+  fc.record({
+    kind: fc.constant('find' as const),
+    key: fc.oneof(
+      fc.record({ kind: fc.constant('idempotency' as const), key: keys.map((k) => k ?? 'k-9') }),
+      fc.record({ kind: fc.constant('business' as const), tool: tools, key: keys.map((k) => k ?? 'k-9') }),
+    ),
+  }),
 );
 
-const shape = (r: OperationRecord | undefined): unknown => r && { keys: Reflect.ownKeys(r), json: JSON.stringify(r), frozen: Object.isFrozen(r), entries: Object.entries(r) };
+const shape = (r: OperationRecord | undefined): unknown =>
+  r && { keys: Reflect.ownKeys(r), json: JSON.stringify(r), frozen: Object.isFrozen(r), entries: Object.entries(r) };
 
 describe('InMemoryOperationStore', () => {
   it('keeps and finds records exactly as its spread form did: same keys in the same order, same values, frozen', async () => {
@@ -73,7 +88,9 @@ describe('InMemoryOperationStore', () => {
               await store.create(s.record).catch(() => undefined);
               break;
             case 'update':
-              expect(shape(await store.update(s.op, s.patch, s.at))).toEqual(shape(reference.update(s.op, s.patch, s.at)));
+              expect(shape(await store.update(s.op, s.patch, s.at))).toEqual(
+                shape(reference.update(s.op, s.patch, s.at)),
+              );
               break;
             case 'find':
               expect(await store.findByKey(s.key)).toBe(await store.get(reference.findByKey(s.key)?.op ?? 'none'));

@@ -19,7 +19,12 @@ describe('InMemoryOperationStore', () => {
     await s.create(rec('op-1', { idempotencyKey: 'idem-a', businessKey: 'ref-1' }));
     await s.create(rec('op-2', { idempotencyKey: 'idem-b', businessKey: 'ref-1' }));
     await expect(s.create(rec('op-1'))).rejects.toMatchObject({ code: 'FAULTLINE_INTERNAL' });
-    expect(await s.update('op-1', { state: 'unknown' }, 50)).toMatchObject({ op: 'op-1', state: 'unknown', updatedAt: 50, createdAt: 0 });
+    expect(await s.update('op-1', { state: 'unknown' }, 50)).toMatchObject({
+      op: 'op-1',
+      state: 'unknown',
+      updatedAt: 50,
+      createdAt: 0,
+    });
     expect(await s.update('op-9', { state: 'failed' }, 60)).toBeUndefined();
     expect((await s.findByKey({ kind: 'idempotency', key: 'idem-a' }))?.op).toBe('op-1');
     expect((await s.findByKey({ kind: 'business', tool: 'create_order', key: 'ref-1' }))?.op).toBe('op-2');

@@ -37,7 +37,8 @@ export class InMemoryOperationStore implements OperationStore {
     // The last match in creation order, without a reversed copy of every record.
     let hit: OperationRecord | undefined;
     for (const r of this.#records.values()) {
-      if (key.kind === 'idempotency' ? r.idempotencyKey === key.key : r.tool === key.tool && r.businessKey === key.key) hit = r;
+      if (key.kind === 'idempotency' ? r.idempotencyKey === key.key : r.tool === key.tool && r.businessKey === key.key)
+        hit = r;
     }
     return Promise.resolve(hit);
   }

@@ -82,7 +82,10 @@ export class PostgresOperationStore implements OperationStore {
   ) {}
 
   /** Creates the table if it is missing (once per connector) and opens one namespace. */
-  static async open(connector: OperationStoreConnector, options: PostgresOperationStoreOptions): Promise<PostgresOperationStore> {
+  static async open(
+    connector: OperationStoreConnector,
+    options: PostgresOperationStoreOptions,
+  ): Promise<PostgresOperationStore> {
     const store = new PostgresOperationStore(connector, options.namespace, options.clock);
     let done = migrated.get(connector);
     if (!done) {
@@ -123,7 +126,10 @@ export class PostgresOperationStore implements OperationStore {
     } catch (error) {
       if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
       const constraint = (error as { constraint?: unknown }).constraint;
-      const what = constraint === 'faultline_operations_key' ? `idempotency key ${record.idempotencyKey ?? ''} is already used by another operation` : `operation ${record.op} already exists`;
+      const what =
+        constraint === 'faultline_operations_key'
+          ? `idempotency key ${record.idempotencyKey ?? ''} is already used by another operation`
+          : `operation ${record.op} already exists`;
       throw new FaultlineError(FaultlineErrorCode.Internal, what, { op: record.op });
     }
   }
@@ -139,19 +145,28 @@ export class PostgresOperationStore implements OperationStore {
     if ('result' in patch) set('result', encode(patch.result));
     if (patch.error !== undefined) set('error', JSON.stringify(patch.error));
     if (patch.idempotencyKey !== undefined) set('idempotency_key', patch.idempotencyKey);
-    const rows = await this.#query<Row>(`UPDATE faultline_operations SET ${sets.join(', ')} WHERE namespace = $1 AND op = $2 RETURNING ${COLUMNS}`, params);
+    const rows = await this.#query<Row>(
+      `UPDATE faultline_operations SET ${sets.join(', ')} WHERE namespace = $1 AND op = $2 RETURNING ${COLUMNS}`,
+      params,
+    );
     return rows[0] && recordOf(rows[0]);
   }
 
   async get(op: string): Promise<OperationRecord | undefined> {
-    const rows = await this.#query<Row>(`SELECT ${COLUMNS} FROM faultline_operations WHERE namespace = $1 AND op = $2`, [this.namespace, op]);
+    const rows = await this.#query<Row>(
+      `SELECT ${COLUMNS} FROM faultline_operations WHERE namespace = $1 AND op = $2`,
+      [this.namespace, op],
+    );
     return rows[0] && recordOf(rows[0]);
   }
 
   async findByKey(key: OperationKey): Promise<OperationRecord | undefined> {
     const rows =
       key.kind === 'idempotency'
-        ? await this.#query<Row>(`SELECT ${COLUMNS} FROM faultline_operations WHERE namespace = $1 AND idempotency_key = $2 ORDER BY seq DESC LIMIT 1`, [this.namespace, key.key])
+        ? await this.#query<Row>(
+            `SELECT ${COLUMNS} FROM faultline_operations WHERE namespace = $1 AND idempotency_key = $2 ORDER BY seq DESC LIMIT 1`,
+            [this.namespace, key.key],
+          )
         : await this.#query<Row>(
             `SELECT ${COLUMNS} FROM faultline_operations WHERE namespace = $1 AND tool = $2 AND business_key = $3 ORDER BY seq DESC LIMIT 1`,
             [this.namespace, key.tool, key.key],
@@ -160,7 +175,10 @@ export class PostgresOperationStore implements OperationStore {
   }
 
   async list(): Promise<readonly OperationRecord[]> {
-    const rows = await this.#query<Row>(`SELECT ${COLUMNS} FROM faultline_operations WHERE namespace = $1 ORDER BY seq`, [this.namespace]);
+    const rows = await this.#query<Row>(
+      `SELECT ${COLUMNS} FROM faultline_operations WHERE namespace = $1 ORDER BY seq`,
+      [this.namespace],
+    );
     return rows.map(recordOf);
   }
 

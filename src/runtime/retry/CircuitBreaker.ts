@@ -9,7 +9,8 @@ export type CircuitState =
 export type CircuitStateKind = CircuitState['kind'];
 
 /** What the breaker says about one send. */
-export type CircuitAdmission = { readonly kind: 'send'; readonly probe: boolean } | { readonly kind: 'refuse'; readonly retryInMs: number };
+export type CircuitAdmission =
+  { readonly kind: 'send'; readonly probe: boolean } | { readonly kind: 'refuse'; readonly retryInMs: number };
 export type CircuitAdmissionKind = CircuitAdmission['kind'];
 
 /**

@@ -33,7 +33,10 @@ describe('retryBudgetFor', () => {
     expect(plain).toBeInstanceOf(RetryBudget);
     expect(plain).not.toBeInstanceOf(TokenBucketRetryBudget);
     expect(plain.remaining).toBe(3);
-    const tokens = retryBudgetFor(RetryConfigSchema.parse({ name: 't', retryBudget: null, retryTokens: { capacity: 4, refillPerSecond: 1 } }), clock);
+    const tokens = retryBudgetFor(
+      RetryConfigSchema.parse({ name: 't', retryBudget: null, retryTokens: { capacity: 4, refillPerSecond: 1 } }),
+      clock,
+    );
     expect(tokens).toBeInstanceOf(TokenBucketRetryBudget);
     expect(tokens.remaining).toBe(4);
   });

@@ -37,7 +37,10 @@ export class TokenBucketRetryBudget extends RetryBudget {
 
   #refill(): void {
     const now = this.clock.now();
-    this.#tokens = Math.min(this.tokens.capacity, this.#tokens + ((now - this.#at) / 1000) * this.tokens.refillPerSecond);
+    this.#tokens = Math.min(
+      this.tokens.capacity,
+      this.#tokens + ((now - this.#at) / 1000) * this.tokens.refillPerSecond,
+    );
     this.#at = now;
   }
 }

@@ -27,7 +27,11 @@ const down = (): never => {
 
 describe('RetryConfig extensions', () => {
   it('leave every existing default as it was', () => {
-    expect([rulebookDefault.retryConflicts, rulebookDefault.retryTokens, rulebookDefault.circuitBreaker]).toEqual([false, null, null]);
+    expect([rulebookDefault.retryConflicts, rulebookDefault.retryTokens, rulebookDefault.circuitBreaker]).toEqual([
+      false,
+      null,
+      null,
+    ]);
     expect(kindMayRetry(rulebookDefault, 'conflict')).toBe(false);
     expect(kindMayRetry(RetryConfigSchema.parse({ name: 'c', retryConflicts: true }), 'conflict')).toBe(true);
   });
@@ -43,7 +47,10 @@ describe('RetryConfig extensions', () => {
   });
 
   it('a circuit breaker stops sending after the threshold: the refused attempts never reach the transport', async () => {
-    const { clock, executor, transport, history } = setup({ maxAttempts: 6, retryBudget: null, circuitBreaker: { failureThreshold: 2, openMs: 10_000 } }, down);
+    const { clock, executor, transport, history } = setup(
+      { maxAttempts: 6, retryBudget: null, circuitBreaker: { failureThreshold: 2, openMs: 10_000 } },
+      down,
+    );
     const run = await clock.run(() => executor.call('search', { q: 'a' }));
     expect(run.kind === 'settled' && run.value.kind).toBe('error');
     expect(eventsOf(history.events, 'attempt').length).toBe(6);
@@ -53,7 +60,10 @@ describe('RetryConfig extensions', () => {
   });
 
   it('a token-bucket budget caps retries across calls and refills with time', async () => {
-    const { clock, executor, transport } = setup({ maxAttempts: 4, retryBudget: null, retryTokens: { capacity: 2, refillPerSecond: 1 } }, down);
+    const { clock, executor, transport } = setup(
+      { maxAttempts: 4, retryBudget: null, retryTokens: { capacity: 2, refillPerSecond: 1 } },
+      down,
+    );
     await clock.run(async () => {
       await executor.call('search', { q: 'a' }); // 1 + 2 retries: the bucket is empty
       await executor.call('search', { q: 'b' }); // 0.2 s later: no token yet
@@ -65,10 +75,17 @@ describe('RetryConfig extensions', () => {
 
   it('the AWS retry quota stops retries once spent, and a success puts tokens back', async () => {
     let healthy = false;
-    const { clock, executor, transport, history } = setup({ maxAttempts: 10, retryBudget: null, retryQuota: { capacity: 12, retryCost: 5, timeoutRetryCost: 10, noRetryIncrement: 1 } }, () => {
-      if (!healthy) throw new HttpError(503, 'Service Unavailable');
-      return { ok: true };
-    });
+    const { clock, executor, transport, history } = setup(
+      {
+        maxAttempts: 10,
+        retryBudget: null,
+        retryQuota: { capacity: 12, retryCost: 5, timeoutRetryCost: 10, noRetryIncrement: 1 },
+      },
+      () => {
+        if (!healthy) throw new HttpError(503, 'Service Unavailable');
+        return { ok: true };
+      },
+    );
     await clock.run(async () => {
       await executor.call('search', { q: 'a' }); // 1 + 2 retries (12 → 2 tokens), then client_budget
       healthy = true;
@@ -76,13 +93,30 @@ describe('RetryConfig extensions', () => {
       healthy = false;
       await executor.call('search', { q: 'e' }); // one retry of 5
     });
-    expect(transport.calls().map((r) => (r.input as { q: string }).q)).toEqual(['a', 'a', 'a', 'b', 'c', 'd', 'e', 'e']);
+    expect(transport.calls().map((r) => (r.input as { q: string }).q)).toEqual([
+      'a',
+      'a',
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'e',
+    ]);
     expect(eventsOf(history.events, 'give_up').map((e) => e.reason)).toEqual(['client_budget', 'client_budget']);
     expect(executor.policies.quota?.tokens).toBe(0);
   });
 
   it('a retry ratio allows retries up to the ratio of first attempts, plus the minimum', async () => {
-    const { clock, executor, transport } = setup({ maxAttempts: 10, retryBudget: null, backoff: { kind: 'none' }, retryRatio: { ratio: 0.5, windowMs: 60_000, minPerSecond: 0 } }, down);
+    const { clock, executor, transport } = setup(
+      {
+        maxAttempts: 10,
+        retryBudget: null,
+        backoff: { kind: 'none' },
+        retryRatio: { ratio: 0.5, windowMs: 60_000, minPerSecond: 0 },
+      },
+      down,
+    );
     await clock.run(async () => {
       for (const q of ['a', 'b', 'c', 'd']) await executor.call('search', { q });
     });
@@ -91,7 +125,10 @@ describe('RetryConfig extensions', () => {
   });
 
   it('adaptive throttling rejects sends locally once the service stops accepting, and a rejected call is not retried', async () => {
-    const { clock, executor, transport, history } = setup({ maxAttempts: 1, retryBudget: null, adaptiveThrottling: { k: 2, windowMs: 60_000 } }, down);
+    const { clock, executor, transport, history } = setup(
+      { maxAttempts: 1, retryBudget: null, adaptiveThrottling: { k: 2, windowMs: 60_000 } },
+      down,
+    );
     await clock.run(async () => {
       for (let i = 0; i < 200; i++) await executor.call('search', { q: String(i) });
     });
@@ -101,6 +138,8 @@ describe('RetryConfig extensions', () => {
     expect(sent).toBeLessThan(40);
     const reasons = eventsOf(history.events, 'give_up').map((e) => e.reason);
     expect(reasons.filter((r) => r === 'client_throttled').length).toBe(200 - sent);
-    expect(eventsOf(history.events, 'attempt_end').find((e) => e.error?.code === 'ETHROTTLED')?.error?.kind).toBe('unavailable');
+    expect(eventsOf(history.events, 'attempt_end').find((e) => e.error?.code === 'ETHROTTLED')?.error?.kind).toBe(
+      'unavailable',
+    );
   });
 });

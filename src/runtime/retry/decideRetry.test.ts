@@ -22,36 +22,86 @@ const ctx = (error: ErrorData, budget = new RetryBudget(5), clientRetries = 0, c
 
 describe('kindMayRetry', () => {
   it('retries only transient kinds by default, every permanent one under retryPermanent', () => {
-    expect(ERROR_KINDS.filter((k) => kindMayRetry(rulebookDefault, k))).toEqual(['timeout', 'network', 'rate_limit', 'unavailable']);
+    expect(ERROR_KINDS.filter((k) => kindMayRetry(rulebookDefault, k))).toEqual([
+      'timeout',
+      'network',
+      'rate_limit',
+      'unavailable',
+    ]);
     const unsafe = RetryConfigSchema.parse({ name: 'u', retryPermanent: true, retryOn: ['timeout'] });
-    expect(ERROR_KINDS.filter((k) => kindMayRetry(unsafe, k))).toEqual(['timeout', 'quota_exceeded', 'invalid_argument', 'permission_denied', 'not_found', 'conflict', 'internal']);
+    expect(ERROR_KINDS.filter((k) => kindMayRetry(unsafe, k))).toEqual([
+      'timeout',
+      'quota_exceeded',
+      'invalid_argument',
+      'permission_denied',
+      'not_found',
+      'conflict',
+      'internal',
+    ]);
   });
 
   it('refuses quota even when retryOn lists it', () => {
-    expect(kindMayRetry(RetryConfigSchema.parse({ name: 'q', retryOn: ['quota_exceeded'] }), 'quota_exceeded')).toBe(false);
+    expect(kindMayRetry(RetryConfigSchema.parse({ name: 'q', retryOn: ['quota_exceeded'] }), 'quota_exceeded')).toBe(
+      false,
+    );
   });
 });
 
 describe('decideRetry', () => {
   it('charges the budget only for a retry that happens', () => {
     const budget = new RetryBudget(1);
-    expect(decideRetry(ctx({ kind: 'invalid_argument', message: 'x', retryable: false }, budget))).toEqual({ kind: 'stop', reason: 'not_retryable' });
+    expect(decideRetry(ctx({ kind: 'invalid_argument', message: 'x', retryable: false }, budget))).toEqual({
+      kind: 'stop',
+      reason: 'not_retryable',
+    });
     expect(budget.remaining).toBe(1);
-    expect(decideRetry(ctx({ kind: 'network', message: 'x', retryable: true }, budget))).toEqual({ kind: 'retry', delayMs: 10, reason: 'backoff' });
-    expect(decideRetry(ctx({ kind: 'network', message: 'x', retryable: true }, budget))).toEqual({ kind: 'stop', reason: 'budget' });
+    expect(decideRetry(ctx({ kind: 'network', message: 'x', retryable: true }, budget))).toEqual({
+      kind: 'retry',
+      delayMs: 10,
+      reason: 'backoff',
+    });
+    expect(decideRetry(ctx({ kind: 'network', message: 'x', retryable: true }, budget))).toEqual({
+      kind: 'stop',
+      reason: 'budget',
+    });
   });
 
   it('waits the longer of the backoff and the hint', () => {
-    expect(decideRetry(ctx({ kind: 'rate_limit', message: 'x', retryable: true, retryAfterMs: 5 }))).toEqual({ kind: 'retry', delayMs: 10, reason: 'backoff' });
-    expect(decideRetry(ctx({ kind: 'rate_limit', message: 'x', retryable: true, retryAfterMs: 500 }))).toEqual({ kind: 'retry', delayMs: 500, reason: 'retry_after' });
+    expect(decideRetry(ctx({ kind: 'rate_limit', message: 'x', retryable: true, retryAfterMs: 5 }))).toEqual({
+      kind: 'retry',
+      delayMs: 10,
+      reason: 'backoff',
+    });
+    expect(decideRetry(ctx({ kind: 'rate_limit', message: 'x', retryable: true, retryAfterMs: 500 }))).toEqual({
+      kind: 'retry',
+      delayMs: 500,
+      reason: 'retry_after',
+    });
   });
 
   it("leaves to the tool's client what it already retries, and only that (R10)", () => {
     const sdk = (error: ErrorData, config = fixed10) => decideRetry(ctx(error, new RetryBudget(5), 2, config));
-    expect(sdk({ kind: 'unavailable', message: 'x', retryable: true, status: 503 })).toEqual({ kind: 'stop', reason: 'retried_by_client' });
-    expect(sdk({ kind: 'rate_limit', message: 'x', retryable: true, status: 429 })).toEqual({ kind: 'stop', reason: 'retried_by_client' });
-    expect(sdk({ kind: 'network', message: 'x', retryable: true, code: 'ECONNRESET' })).toEqual({ kind: 'stop', reason: 'retried_by_client' });
-    const layered = RetryConfigSchema.parse({ name: 'layered', singleLayer: false, backoff: { kind: 'fixed', delayMs: 10 } });
-    expect(sdk({ kind: 'unavailable', message: 'x', retryable: true, status: 503 }, layered)).toEqual({ kind: 'retry', delayMs: 10, reason: 'backoff' });
+    expect(sdk({ kind: 'unavailable', message: 'x', retryable: true, status: 503 })).toEqual({
+      kind: 'stop',
+      reason: 'retried_by_client',
+    });
+    expect(sdk({ kind: 'rate_limit', message: 'x', retryable: true, status: 429 })).toEqual({
+      kind: 'stop',
+      reason: 'retried_by_client',
+    });
+    expect(sdk({ kind: 'network', message: 'x', retryable: true, code: 'ECONNRESET' })).toEqual({
+      kind: 'stop',
+      reason: 'retried_by_client',
+    });
+    const layered = RetryConfigSchema.parse({
+      name: 'layered',
+      singleLayer: false,
+      backoff: { kind: 'fixed', delayMs: 10 },
+    });
+    expect(sdk({ kind: 'unavailable', message: 'x', retryable: true, status: 503 }, layered)).toEqual({
+      kind: 'retry',
+      delayMs: 10,
+      reason: 'backoff',
+    });
   });
 });

@@ -1,4 +1,11 @@
-import { TRANSIENT_KINDS, type ErrorData, type ErrorKind, type GiveUpReason, type Risk, type Rng } from '../../core/index.js';
+import {
+  TRANSIENT_KINDS,
+  type ErrorData,
+  type ErrorKind,
+  type GiveUpReason,
+  type Risk,
+  type Rng,
+} from '../../core/index.js';
 import type { RetryConfig } from '../config.js';
 import { backoffDelay } from './backoff.js';
 import type { Deadline } from './Deadline.js';
@@ -8,7 +15,12 @@ import type { ClientPolicies } from './client/ClientPolicies.js';
 /** Whether to try again after a failed attempt, and after how long. */
 export type RetryDecision =
   /** `quotaCost`: what the client's retry quota took for this retry, refunded if the call then succeeds. */
-  | { readonly kind: 'retry'; readonly delayMs: number; readonly reason: 'backoff' | 'retry_after'; readonly quotaCost?: number }
+  | {
+      readonly kind: 'retry';
+      readonly delayMs: number;
+      readonly reason: 'backoff' | 'retry_after';
+      readonly quotaCost?: number;
+    }
   | { readonly kind: 'stop'; readonly reason: GiveUpReason };
 export type RetryDecisionKind = RetryDecision['kind'];
 
@@ -67,18 +79,22 @@ export function decideRetry(ctx: RetryContext): RetryDecision {
   if (!kindMayRetry(config, error.kind)) return { kind: 'stop', reason: 'not_retryable' };
   if (!writeMayRetry(ctx)) return { kind: 'stop', reason: 'write_without_key' };
   // 3 attempts here on top of an SDK's 3 make 9 deliveries; an agent's 3 on top, 27 (R10).
-  if (config.singleLayer && ctx.clientRetries > 0 && clientRetriesKind(error)) return { kind: 'stop', reason: 'retried_by_client' };
+  if (config.singleLayer && ctx.clientRetries > 0 && clientRetriesKind(error))
+    return { kind: 'stop', reason: 'retried_by_client' };
   if (ctx.attempts >= config.maxAttempts) return { kind: 'stop', reason: 'max_attempts' };
 
   const backoff = backoffDelay(config.backoff, ctx.attempts, ctx.previousDelayMs, ctx.rng);
   const hint = config.retryAfter.mode === 'honour' ? error.retryAfterMs : undefined;
-  if (hint !== undefined && hint > config.retryAfter.maxMs) return { kind: 'stop', reason: 'retry_after_exceeds_deadline' };
+  if (hint !== undefined && hint > config.retryAfter.maxMs)
+    return { kind: 'stop', reason: 'retry_after_exceeds_deadline' };
   const useHint = hint !== undefined && hint >= backoff;
   const delayMs = useHint ? hint : backoff;
   // Sleeping through a wait that ends past the deadline only holds a slot (R9).
-  if (!ctx.deadline.allowsWait(delayMs)) return { kind: 'stop', reason: useHint ? 'retry_after_exceeds_deadline' : 'deadline' };
+  if (!ctx.deadline.allowsWait(delayMs))
+    return { kind: 'stop', reason: useHint ? 'retry_after_exceeds_deadline' : 'deadline' };
   const { quota, ratio } = ctx.client ?? {};
-  if ((quota && !quota.hasTokens(error)) || (ratio && !ratio.allows())) return { kind: 'stop', reason: 'client_budget' };
+  if ((quota && !quota.hasTokens(error)) || (ratio && !ratio.allows()))
+    return { kind: 'stop', reason: 'client_budget' };
   if (!ctx.budget.tryTake()) return { kind: 'stop', reason: 'budget' };
   ratio?.withdraw();
   const reason = useHint ? 'retry_after' : 'backoff';

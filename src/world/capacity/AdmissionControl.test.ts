@@ -4,13 +4,18 @@ import { AdmissionControl } from './AdmissionControl.js';
 import { CapacitySchema, type CapacityConfigInput } from './CapacityConfig.js';
 import { RateLimiter } from './RateLimiter.js';
 
-const door = (input: CapacityConfigInput, clock = new VirtualClock(0)) => new AdmissionControl(CapacitySchema.parse(input), clock);
+const door = (input: CapacityConfigInput, clock = new VirtualClock(0)) =>
+  new AdmissionControl(CapacitySchema.parse(input), clock);
 
 describe('RateLimiter', () => {
   it('allows a burst, then one request per token, and says when the next token comes', async () => {
     const clock = new VirtualClock(0);
     const limiter = new RateLimiter(4, 2, clock);
-    expect([limiter.take(), limiter.take(), limiter.take()]).toEqual([{ kind: 'allowed' }, { kind: 'allowed' }, { kind: 'limited', retryAfterMs: 250 }]);
+    expect([limiter.take(), limiter.take(), limiter.take()]).toEqual([
+      { kind: 'allowed' },
+      { kind: 'allowed' },
+      { kind: 'limited', retryAfterMs: 250 },
+    ]);
     await clock.run(() => clock.sleep(100));
     expect(limiter.take()).toEqual({ kind: 'limited', retryAfterMs: 150 });
     await clock.run(() => clock.sleep(150));
@@ -23,7 +28,11 @@ describe('AdmissionControl', () => {
     const d = door({ rateLimit: { perSecond: 2, burst: 1 } });
     expect((await d.enter()).kind).toBe('admitted');
     const refused = await d.enter();
-    expect(refused.kind === 'refused' && [refused.reason, refused.error.status, refused.error.headers]).toEqual(['rate_limited', 429, { 'retry-after': '1', 'retry-after-ms': '500' }]);
+    expect(refused.kind === 'refused' && [refused.reason, refused.error.status, refused.error.headers]).toEqual([
+      'rate_limited',
+      429,
+      { 'retry-after': '1', 'retry-after-ms': '500' },
+    ]);
     expect(d.stats).toEqual({ admitted: 1, rateLimited: 1, overloaded: 0, maxInFlight: 1, maxQueued: 0 });
   });
 
@@ -52,7 +61,11 @@ describe('AdmissionControl', () => {
     await d.enter();
     const refused = await d.enter();
     expect(refused.kind === 'refused' && refused.error).toBeInstanceOf(HttpError);
-    expect(refused.kind === 'refused' && [refused.reason, refused.error.status, refused.error.headers]).toEqual(['overloaded', 429, {}]);
+    expect(refused.kind === 'refused' && [refused.reason, refused.error.status, refused.error.headers]).toEqual([
+      'overloaded',
+      429,
+      {},
+    ]);
   });
 });
 
@@ -69,7 +82,9 @@ describe('AdmissionControl with a capacity drop', () => {
       await clock.sleep(ms);
       a.release();
     };
-    await clock.run(() => Promise.all([work('a', 50, 200), work('b', 150, 100), work('c', 200, 100), work('d', 600, 100)]));
+    await clock.run(() =>
+      Promise.all([work('a', 50, 200), work('b', 150, 100), work('c', 200, 100), work('d', 600, 100)]),
+    );
     // a keeps its slot through the drop; b and c wait for the window's end, not for a release.
     expect(log).toEqual(['a in@50', 'b in@500', 'c in@500', 'd in@600']);
   });
@@ -77,7 +92,8 @@ describe('AdmissionControl with a capacity drop', () => {
   it('refuses beyond the queue during the window, and admits at full capacity after it', async () => {
     const clock = new VirtualClock(0);
     const d = door({ maxConcurrent: 3, drops: [{ fromMs: 0, toMs: 100, maxConcurrent: 1 }] }, clock);
-    const kinds = async (): Promise<string[]> => Promise.all([d.enter(), d.enter(), d.enter()]).then((all) => all.map((a) => a.kind));
+    const kinds = async (): Promise<string[]> =>
+      Promise.all([d.enter(), d.enter(), d.enter()]).then((all) => all.map((a) => a.kind));
     expect(await clock.run(kinds)).toMatchObject({ value: ['admitted', 'refused', 'refused'] });
     await clock.run(() => clock.sleep(100));
     // The one admitted request still holds its slot: 2 of 3 are free.
@@ -89,9 +105,21 @@ describe('AdmissionControl with a capacity drop', () => {
       const r = CapacitySchema.safeParse({ maxConcurrent: 2, drops });
       return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     };
-    expect(issues([{ fromMs: 100, toMs: 100, maxConcurrent: 1 }])).toEqual(['drops.0.toMs: expected toMs after fromMs']);
-    expect(issues([{ fromMs: 0, toMs: 200, maxConcurrent: 1 }, { fromMs: 100, toMs: 300, maxConcurrent: 1 }])[0]).toMatch(/^drops\.1\.fromMs: expected drops in time order, not overlapping/);
+    expect(issues([{ fromMs: 100, toMs: 100, maxConcurrent: 1 }])).toEqual([
+      'drops.0.toMs: expected toMs after fromMs',
+    ]);
+    expect(
+      issues([
+        { fromMs: 0, toMs: 200, maxConcurrent: 1 },
+        { fromMs: 100, toMs: 300, maxConcurrent: 1 },
+      ])[0],
+    ).toMatch(/^drops\.1\.fromMs: expected drops in time order, not overlapping/);
     expect(issues([{ fromMs: 0, toMs: 200, maxConcurrent: -1 }])[0]).toMatch(/^drops\.0\.maxConcurrent: /);
-    expect(issues([{ fromMs: 0, toMs: 200, maxConcurrent: 1 }, { fromMs: 200, toMs: 300, maxConcurrent: 0 }])).toEqual([]);
+    expect(
+      issues([
+        { fromMs: 0, toMs: 200, maxConcurrent: 1 },
+        { fromMs: 200, toMs: 300, maxConcurrent: 0 },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -19,7 +19,9 @@ export interface AdmissionStats {
 }
 
 function retryAfterHeaders(ms: number | null): Record<string, string> {
-  return ms === null ? {} : { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))), 'retry-after-ms': String(Math.ceil(ms)) };
+  return ms === null
+    ? {}
+    : { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))), 'retry-after-ms': String(Math.ceil(ms)) };
 }
 
 /**
@@ -44,7 +46,9 @@ export class AdmissionControl {
     readonly config: CapacityConfig,
     private readonly clock: Clock,
   ) {
-    this.#limiter = config.rateLimit ? new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst, clock) : undefined;
+    this.#limiter = config.rateLimit
+      ? new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst, clock)
+      : undefined;
     this.#origin = clock.now();
   }
 
@@ -89,7 +93,19 @@ export class AdmissionControl {
     if (rate?.kind === 'limited') {
       this.#rateLimited++;
       const message = `Too Many Requests: over the rate limit of ${this.config.rateLimit?.perSecond ?? 0} per second`;
-      return { kind: 'refused', reason: 'rate_limited', error: stackless(() => new HttpError(429, message, { error: { type: 'rate_limit_error', message } }, retryAfterHeaders(rate.retryAfterMs))) };
+      return {
+        kind: 'refused',
+        reason: 'rate_limited',
+        error: stackless(
+          () =>
+            new HttpError(
+              429,
+              message,
+              { error: { type: 'rate_limit_error', message } },
+              retryAfterHeaders(rate.retryAfterMs),
+            ),
+        ),
+      };
     }
     const max = this.#max();
     const arrived = this.clock.now();
@@ -99,7 +115,19 @@ export class AdmissionControl {
         const status = this.config.overloadStatus;
         const message = status === 503 ? 'Service Unavailable: overloaded' : 'Too Many Requests: overloaded';
         const type = status === 503 ? 'overloaded_error' : 'rate_limit_error';
-        return { kind: 'refused', reason: 'overloaded', error: stackless(() => new HttpError(status, message, { error: { type, message } }, retryAfterHeaders(this.config.overloadRetryAfterMs))) };
+        return {
+          kind: 'refused',
+          reason: 'overloaded',
+          error: stackless(
+            () =>
+              new HttpError(
+                status,
+                message,
+                { error: { type, message } },
+                retryAfterHeaders(this.config.overloadRetryAfterMs),
+              ),
+          ),
+        };
       }
       // The slot is handed over by `#pump`, so `#inFlight` already counts this request.
       await new Promise<void>((resolve) => {
@@ -127,6 +155,12 @@ export class AdmissionControl {
   }
 
   get stats(): AdmissionStats {
-    return { admitted: this.#admitted, rateLimited: this.#rateLimited, overloaded: this.#overloaded, maxInFlight: this.#maxInFlight, maxQueued: this.#maxQueued };
+    return {
+      admitted: this.#admitted,
+      rateLimited: this.#rateLimited,
+      overloaded: this.#overloaded,
+      maxInFlight: this.#maxInFlight,
+      maxQueued: this.#maxQueued,
+    };
   }
 }

@@ -33,7 +33,11 @@ export const CapacitySchema = z
     /** Retry-After sent with that answer, in ms (sent as seconds and as `retry-after-ms`); `null` for none. */
     overloadRetryAfterMs: z.number().positive().nullable().default(null),
     /** A token bucket per service: `burst` at once, `perSecond` on average; `null` for none. */
-    rateLimit: z.object({ perSecond: z.number().positive(), burst: z.number().int().positive() }).strict().nullable().default(null),
+    rateLimit: z
+      .object({ perSecond: z.number().positive(), burst: z.number().int().positive() })
+      .strict()
+      .nullable()
+      .default(null),
     /** Windows of reduced capacity, in time order and not overlapping; absent: none (kept absent, so the parsed options of older scenarios do not change). */
     drops: z
       .array(CapacityDropSchema)
@@ -41,7 +45,12 @@ export const CapacitySchema = z
       .superRefine((drops = [], ctx) => {
         drops.forEach((d, i) => {
           const before = drops[i - 1];
-          if (before !== undefined && d.fromMs < before.toMs) ctx.addIssue({ code: 'custom', path: [i, 'fromMs'], message: `expected drops in time order, not overlapping: this one starts at ${d.fromMs} ms, before the previous one ends (${before.toMs} ms)` });
+          if (before !== undefined && d.fromMs < before.toMs)
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 'fromMs'],
+              message: `expected drops in time order, not overlapping: this one starts at ${d.fromMs} ms, before the previous one ends (${before.toMs} ms)`,
+            });
         });
       }),
   })

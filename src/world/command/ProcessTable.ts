@@ -181,11 +181,17 @@ export class ProcessTable {
       const inGroup = groupAlive(group.pgid);
       if (!inGroup && out.length === 0) continue;
       left.push(group.command);
-      this.record({ type: 'process_left', command: group.command, argv: group.argv, ...(out.length > 0 && { escaped: out.map((e) => e.comm).sort() }) });
+      this.record({
+        type: 'process_left',
+        command: group.command,
+        argv: group.argv,
+        ...(out.length > 0 && { escaped: out.map((e) => e.comm).sort() }),
+      });
       signalGroup(group.pgid, 'SIGKILL');
       for (const e of out) signalPid(e.pid, 'SIGKILL');
       // SIGKILL is delivered at once but acted on when the process next runs: wait for it, bounded.
-      for (let waited = 0; (groupAlive(group.pgid) || out.some((e) => alive(e.pid))) && waited < 1000; waited += 10) await real.sleep(10);
+      for (let waited = 0; (groupAlive(group.pgid) || out.some((e) => alive(e.pid))) && waited < 1000; waited += 10)
+        await real.sleep(10);
     }
     return left;
   }

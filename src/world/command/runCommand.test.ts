@@ -10,34 +10,62 @@ const real = new RealClock();
 
 describe('runCommand', () => {
   it('collects the output and exit status of a command that exits', async () => {
-    const result = await runCommand({ argv: ['sh', '-c', 'cat; echo err >&2; exit 3'], stdin: 'hello', timeoutMs: 5000 }, { clock: real });
-    expect(result).toMatchObject({ kind: 'exited', exitCode: 3, signal: null, stdout: 'hello', stderr: 'err\n', truncated: false });
+    const result = await runCommand(
+      { argv: ['sh', '-c', 'cat; echo err >&2; exit 3'], stdin: 'hello', timeoutMs: 5000 },
+      { clock: real },
+    );
+    expect(result).toMatchObject({
+      kind: 'exited',
+      exitCode: 3,
+      signal: null,
+      stdout: 'hello',
+      stderr: 'err\n',
+      truncated: false,
+    });
   });
 
   it('on timeout kills the whole group, grandchild included, and keeps what the command wrote', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'faultline-cmd-'));
     const table = new ProcessTable();
     const script = `echo partial > ${join(dir, 'out.txt')}; sleep 30 & echo started; sleep 30`;
-    const result = await runCommand({ argv: ['sh', '-c', script], timeoutMs: 100, graceMs: 500 }, { clock: real, processes: table });
-    expect(result).toMatchObject({ kind: 'timed_out', timeoutMs: 100, killedWith: 'SIGTERM', signal: 'SIGTERM', stdout: 'started\n' });
+    const result = await runCommand(
+      { argv: ['sh', '-c', script], timeoutMs: 100, graceMs: 500 },
+      { clock: real, processes: table },
+    );
+    expect(result).toMatchObject({
+      kind: 'timed_out',
+      timeoutMs: 100,
+      killedWith: 'SIGTERM',
+      signal: 'SIGTERM',
+      stdout: 'started\n',
+    });
     expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('partial\n');
     expect(table.groups.map((g) => groupAlive(g.pgid))).toEqual([false]);
   });
 
   it('sends SIGKILL after the grace period to a command that ignores SIGTERM', async () => {
     const table = new ProcessTable();
-    const result = await runCommand({ argv: ['sh', '-c', "trap '' TERM; echo up; while :; do sleep 0.05; done"], timeoutMs: 100, graceMs: 100 }, { clock: real, processes: table });
+    const result = await runCommand(
+      { argv: ['sh', '-c', "trap '' TERM; echo up; while :; do sleep 0.05; done"], timeoutMs: 100, graceMs: 100 },
+      { clock: real, processes: table },
+    );
     expect(result).toMatchObject({ kind: 'timed_out', killedWith: 'SIGKILL', signal: 'SIGKILL', stdout: 'up\n' });
     expect(await table.sweep()).toEqual([]);
   });
 
   it('says when the program cannot be started', async () => {
-    const result = await runCommand({ argv: ['/nonexistent/faultline-no-such-program'], timeoutMs: 1000 }, { clock: real });
+    const result = await runCommand(
+      { argv: ['/nonexistent/faultline-no-such-program'], timeoutMs: 1000 },
+      { clock: real },
+    );
     expect(result.kind).toBe('spawn_failed');
   });
 
   it('bounds the output it keeps', async () => {
-    const result = await runCommand({ argv: ['sh', '-c', 'head -c 5000 /dev/zero | tr "\\0" x'], timeoutMs: 5000, maxOutputBytes: 100 }, { clock: real });
+    const result = await runCommand(
+      { argv: ['sh', '-c', 'head -c 5000 /dev/zero | tr "\\0" x'], timeoutMs: 5000, maxOutputBytes: 100 },
+      { clock: real },
+    );
     expect(result).toMatchObject({ kind: 'exited', truncated: true });
     expect(result.stdout).toHaveLength(100);
   });
@@ -47,11 +75,36 @@ describe('runCommand', () => {
     const history = new History(clock);
     const table = new ProcessTable();
     table.attach(history);
-    const run = await clock.run(() => runCommand({ argv: ['sh', '-c', 'sleep 5'], timeoutMs: 50, graceMs: 200 }, { clock, processes: table, service: 'builds', request: 'req-1' }));
+    const run = await clock.run(() =>
+      runCommand(
+        { argv: ['sh', '-c', 'sleep 5'], timeoutMs: 50, graceMs: 200 },
+        { clock, processes: table, service: 'builds', request: 'req-1' },
+      ),
+    );
     expect(run).toMatchObject({ kind: 'settled', at: 1050 });
     expect(history.events).toEqual([
-      { seq: 0, t: 0, type: 'command_start', command: 'cmd-1', service: 'builds', argv: ['sh', '-c', 'sleep 5'], request: 'req-1' },
-      { seq: 1, t: 50, type: 'command_end', command: 'cmd-1', result: 'timed_out', exitCode: null, signal: 'SIGTERM', stdout: '', stderr: '', timeoutMs: 50, killedWith: 'SIGTERM' },
+      {
+        seq: 0,
+        t: 0,
+        type: 'command_start',
+        command: 'cmd-1',
+        service: 'builds',
+        argv: ['sh', '-c', 'sleep 5'],
+        request: 'req-1',
+      },
+      {
+        seq: 1,
+        t: 50,
+        type: 'command_end',
+        command: 'cmd-1',
+        result: 'timed_out',
+        exitCode: null,
+        signal: 'SIGTERM',
+        stdout: '',
+        stderr: '',
+        timeoutMs: 50,
+        killedWith: 'SIGTERM',
+      },
     ]);
   });
 
@@ -60,7 +113,10 @@ describe('runCommand', () => {
     const history = new History(clock);
     const table = new ProcessTable();
     table.attach(history);
-    const result = await runCommand({ argv: ['sh', '-c', 'sleep 30 >/dev/null 2>&1 & echo bye'], timeoutMs: 5000 }, { clock, processes: table });
+    const result = await runCommand(
+      { argv: ['sh', '-c', 'sleep 30 >/dev/null 2>&1 & echo bye'], timeoutMs: 5000 },
+      { clock, processes: table },
+    );
     expect(result).toMatchObject({ kind: 'exited', exitCode: 0, stdout: 'bye\n' });
     expect(await table.sweep(0)).toEqual(['cmd-1']);
     expect(history.events.at(-1)).toMatchObject({ type: 'process_left', command: 'cmd-1' });
@@ -70,21 +126,37 @@ describe('runCommand', () => {
 
   it.each([
     ['setsid', 'setsid sleep 30 >/dev/null 2>&1 & echo bye'],
-    ['a double fork into its own session', '(setsid sh -c "sleep 30 & exit 0" >/dev/null 2>&1 &) ; sleep 0.2; echo bye'],
-  ])('finds and kills what left its group and session (%s): recorded as escaped, never a pid', async (_label, script) => {
-    const clock = new VirtualClock(0);
-    const history = new History(clock);
-    const table = new ProcessTable();
-    table.attach(history);
-    const result = await runCommand({ argv: ['sh', '-c', script], timeoutMs: 5000, graceMs: 100 }, { clock, processes: table });
-    expect(result).toMatchObject({ kind: 'exited', exitCode: 0, stdout: 'bye\n' });
-    const marker = `${TREE_VAR}=${table.groups[0]!.marker}`;
-    const carriers = (): number[] => processesWith(marker);
-    expect(carriers()).not.toEqual([]);
-    expect(await table.sweep(0)).toEqual(['cmd-1']);
-    expect(history.events.at(-1)).toEqual({ seq: 2, t: 0, type: 'process_left', command: 'cmd-1', argv: ['sh', '-c', script], escaped: ['sleep'] });
-    expect(carriers()).toEqual([]);
-  });
+    [
+      'a double fork into its own session',
+      '(setsid sh -c "sleep 30 & exit 0" >/dev/null 2>&1 &) ; sleep 0.2; echo bye',
+    ],
+  ])(
+    'finds and kills what left its group and session (%s): recorded as escaped, never a pid',
+    async (_label, script) => {
+      const clock = new VirtualClock(0);
+      const history = new History(clock);
+      const table = new ProcessTable();
+      table.attach(history);
+      const result = await runCommand(
+        { argv: ['sh', '-c', script], timeoutMs: 5000, graceMs: 100 },
+        { clock, processes: table },
+      );
+      expect(result).toMatchObject({ kind: 'exited', exitCode: 0, stdout: 'bye\n' });
+      const marker = `${TREE_VAR}=${table.groups[0]!.marker}`;
+      const carriers = (): number[] => processesWith(marker);
+      expect(carriers()).not.toEqual([]);
+      expect(await table.sweep(0)).toEqual(['cmd-1']);
+      expect(history.events.at(-1)).toEqual({
+        seq: 2,
+        t: 0,
+        type: 'process_left',
+        command: 'cmd-1',
+        argv: ['sh', '-c', script],
+        escaped: ['sleep'],
+      });
+      expect(carriers()).toEqual([]);
+    },
+  );
 });
 
 /** Living processes whose environment holds `variable` (`NAME=value`). */

@@ -37,7 +37,11 @@ interface CommandCommon {
  */
 export type CommandResult =
   | (CommandCommon & { readonly kind: 'exited' })
-  | (CommandCommon & { readonly kind: 'timed_out'; readonly timeoutMs: number; readonly killedWith: 'SIGTERM' | 'SIGKILL' })
+  | (CommandCommon & {
+      readonly kind: 'timed_out';
+      readonly timeoutMs: number;
+      readonly killedWith: 'SIGTERM' | 'SIGKILL';
+    })
   | (CommandCommon & { readonly kind: 'spawn_failed'; readonly message: string });
 export type { CommandResultKind };
 
@@ -80,11 +84,22 @@ const DEFAULT_MAX_OUTPUT = 65_536;
 export async function runCommand(spec: CommandSpec, options: RunCommandOptions): Promise<CommandResult> {
   const table = options.processes ?? new ProcessTable();
   const command = table.nextHandle();
-  table.record({ type: 'command_start', command, service: options.service ?? '', argv: spec.argv, ...(options.request === undefined ? {} : { request: options.request }) });
+  table.record({
+    type: 'command_start',
+    command,
+    service: options.service ?? '',
+    argv: spec.argv,
+    ...(options.request === undefined ? {} : { request: options.request }),
+  });
   const hold = holdOf(options.clock);
-  const { result } = await (hold ? hold(execute(spec, command, table, options.signal)) : execute(spec, command, table, options.signal));
+  const { result } = await (hold
+    ? hold(execute(spec, command, table, options.signal))
+    : execute(spec, command, table, options.signal));
   // On a real clock the time has passed already; on the virtual one it passes now, as recorded.
-  if (hold && result.kind === 'timed_out') await options.clock.sleep(result.timeoutMs + (result.killedWith === 'SIGKILL' ? (spec.graceMs ?? DEFAULT_GRACE_MS) : 0));
+  if (hold && result.kind === 'timed_out')
+    await options.clock.sleep(
+      result.timeoutMs + (result.killedWith === 'SIGKILL' ? (spec.graceMs ?? DEFAULT_GRACE_MS) : 0),
+    );
   table.record({
     type: 'command_end',
     command,
@@ -100,7 +115,12 @@ export async function runCommand(spec: CommandSpec, options: RunCommandOptions):
   return result;
 }
 
-function execute(spec: CommandSpec, command: string, table: ProcessTable, abort: AbortSignal | undefined): Promise<{ result: CommandResult }> {
+function execute(
+  spec: CommandSpec,
+  command: string,
+  table: ProcessTable,
+  abort: AbortSignal | undefined,
+): Promise<{ result: CommandResult }> {
   const real = new RealClock();
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
   const stdout = new Output(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
@@ -127,7 +147,11 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable, abort:
       resolve({ result });
     };
     const report = (): void =>
-      finish(timedOut ? { kind: 'timed_out', timeoutMs: spec.timeoutMs, killedWith: timedOut, ...common() } : { kind: 'exited', ...common() });
+      finish(
+        timedOut
+          ? { kind: 'timed_out', timeoutMs: spec.timeoutMs, killedWith: timedOut, ...common() }
+          : { kind: 'exited', ...common() },
+      );
     // A killed group's members close their pipes as they die but stay in the process table until
     // they are reaped; a timed-out command is reported once its group is gone (or the grace is up),
     // so no caller sees it alive afterwards.
@@ -172,7 +196,11 @@ function execute(spec: CommandSpec, command: string, table: ProcessTable, abort:
 type Timers = ReturnType<RealClock['setTimer']>[];
 
 /** Starts the command as the leader of a process group of its own, registered in the table. */
-function spawnGroup(spec: CommandSpec, command: string, table: ProcessTable): ChildProcessByStdio<Writable, Readable, Readable> {
+function spawnGroup(
+  spec: CommandSpec,
+  command: string,
+  table: ProcessTable,
+): ChildProcessByStdio<Writable, Readable, Readable> {
   const [file, ...args] = spec.argv;
   const child = spawn(file, args, {
     detached: true,
@@ -181,11 +209,17 @@ function spawnGroup(spec: CommandSpec, command: string, table: ProcessTable): Ch
     // The marker is inherited by all it starts, so what leaves its group is still found (R19).
     env: { ...(spec.env ?? process.env), [TREE_VAR]: table.markerOf(command) },
   });
-  if (child.pid !== undefined) table.started({ command, argv: spec.argv, pgid: child.pid, marker: table.markerOf(command) });
+  if (child.pid !== undefined)
+    table.started({ command, argv: spec.argv, pgid: child.pid, marker: table.markerOf(command) });
   return child;
 }
 
-function commonOf(command: string, exit: { code: number | null; signal: NodeJS.Signals | null } | undefined, stdout: Output, stderr: Output): CommandCommon {
+function commonOf(
+  command: string,
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined,
+  stdout: Output,
+  stderr: Output,
+): CommandCommon {
   return {
     command,
     exitCode: exit?.code ?? null,
@@ -207,7 +241,13 @@ function whenReaped(pgid: number, graceMs: number, real: RealClock, timers: Time
 }
 
 /** SIGTERM to the group now, SIGKILL after the grace if it is still there; `onKill` hears each signal before it is sent. */
-function termThenKill(pgid: number, graceMs: number, real: RealClock, timers: Timers, onKill: (signal: 'SIGTERM' | 'SIGKILL') => void): void {
+function termThenKill(
+  pgid: number,
+  graceMs: number,
+  real: RealClock,
+  timers: Timers,
+  onKill: (signal: 'SIGTERM' | 'SIGKILL') => void,
+): void {
   onKill('SIGTERM');
   signalGroup(pgid, 'SIGTERM');
   timers.push(

@@ -1,4 +1,12 @@
-import { FaultlineError, FaultlineErrorCode, HttpError, IdSource, type Clock, type OperationRef, type OperationStatus } from '../../core/index.js';
+import {
+  FaultlineError,
+  FaultlineErrorCode,
+  HttpError,
+  IdSource,
+  type Clock,
+  type OperationRef,
+  type OperationStatus,
+} from '../../core/index.js';
 import { AdmissionControl } from '../capacity/AdmissionControl.js';
 import type { Service } from '../Service.js';
 import { ProcessTable } from '../command/ProcessTable.js';
@@ -66,7 +74,8 @@ export class ServiceInstance<S, O> implements Service {
     const queryable = write && tool.status !== false && (field !== undefined || honours);
     /** The result it returned for each business key it committed: the default status answer (R21). */
     let committed: Map<string, { readonly value: unknown; readonly at: number }> | undefined;
-    const answer = async (input: unknown, ctx: ServiceContext<S, O>): Promise<unknown> => checkedOutput(this.name, tool, await tool.run(input, ctx));
+    const answer = async (input: unknown, ctx: ServiceContext<S, O>): Promise<unknown> =>
+      checkedOutput(this.name, tool, await tool.run(input, ctx));
     const writer: ToolWriter<S, O> = {
       tool,
       answer,
@@ -94,11 +103,27 @@ export class ServiceInstance<S, O> implements Service {
             const c = committed?.get(businessKey);
             return c && (asOf === undefined || c.at <= asOf) ? c.value : undefined;
           };
-          return this.#ops.status(ref, field, (businessKey) => (find ? find(businessKey, ctx) : committedBy(businessKey)), asOf);
+          return this.#ops.status(
+            ref,
+            field,
+            (businessKey) => (find ? find(businessKey, ctx) : committedBy(businessKey)),
+            asOf,
+          );
         }
       : undefined;
     const description = typeof tool.description === 'function' ? tool.description(this.options) : tool.description;
-    return toolSpecOf(tool.name, description, tool.risk, tool.input, tool.output, honours, queryable, field, run, status);
+    return toolSpecOf(
+      tool.name,
+      description,
+      tool.risk,
+      tool.input,
+      tool.output,
+      honours,
+      queryable,
+      field,
+      run,
+      status,
+    );
   }
 
   /**
@@ -106,7 +131,11 @@ export class ServiceInstance<S, O> implements Service {
    * 503 when slots and queue are full), or holding a slot until it settles. A caller that gave
    * up meanwhile does not free the slot: the service still does the work (R18).
    */
-  async #admit<T>(work: (input: unknown, toolCtx: ToolContext) => T | Promise<T>, input: unknown, toolCtx: ToolContext): Promise<T> {
+  async #admit<T>(
+    work: (input: unknown, toolCtx: ToolContext) => T | Promise<T>,
+    input: unknown,
+    toolCtx: ToolContext,
+  ): Promise<T> {
     const door = this.#door;
     if (!door) return work(input, toolCtx);
     const admission = await door.enter();
@@ -130,16 +159,26 @@ export class ServiceInstance<S, O> implements Service {
       id: (this.#id ??= (prefix) => (this.#ids ??= new IdSource()).next(prefix)),
       effect: (effect, { key, data }) => {
         if (typeof effect !== 'string' || effect === '' || typeof key !== 'string') {
-          throw new FaultlineError(FaultlineErrorCode.ServiceInvalid, `service "${this.name}": ctx.effect(name, { key, data }) takes a name and a string key, got ${JSON.stringify([effect, key])}`);
+          throw new FaultlineError(
+            FaultlineErrorCode.ServiceInvalid,
+            `service "${this.name}": ctx.effect(name, { key, data }) takes a name and a string key, got ${JSON.stringify([effect, key])}`,
+          );
         }
         return this.#ops.commit(toolCtx, effect, key, data ?? null);
       },
       // Made per delivery, as they always were: a service can tell one function from another (a second reader's probe
       // compared them across deliveries), so sharing them would change what such a service records.
-      peer: <T>(peer: string) => (toolCtx.world.services.find((s) => s.name === peer) as Service | undefined)?.state as T | undefined,
+      peer: <T>(peer: string) =>
+        (toolCtx.world.services.find((s) => s.name === peer) as Service | undefined)?.state as T | undefined,
       request: toolCtx.request,
       idempotencyKey: toolCtx.idempotencyKey,
-      command: (spec) => runCommand(spec, { clock: this.#clock, processes: toolCtx.world.processes ?? (this.#orphans ??= new ProcessTable()), service: this.name, request: toolCtx.request }),
+      command: (spec) =>
+        runCommand(spec, {
+          clock: this.#clock,
+          processes: toolCtx.world.processes ?? (this.#orphans ??= new ProcessTable()),
+          service: this.name,
+          request: toolCtx.request,
+        }),
       travel: (leg) => toolCtx.travel?.(leg) ?? ARRIVED,
     };
   }
@@ -149,11 +188,22 @@ export class ServiceInstance<S, O> implements Service {
  * A trial's instance of `definition` with `options` as a scenario's `world.<name>` gives them.
  * @throws FaultlineError `FAULTLINE_CONFIG_INVALID` naming `world.<name>.<field>`.
  */
-export function instantiateService<S, O>(definition: ServiceParts<S, O>, parse: (value: unknown) => OptionsParse<O>, clock: Clock, options: unknown): ServiceInstance<S, O> {
+export function instantiateService<S, O>(
+  definition: ServiceParts<S, O>,
+  parse: (value: unknown) => OptionsParse<O>,
+  clock: Clock,
+  options: unknown,
+): ServiceInstance<S, O> {
   const parsed = parse(options);
   if (!parsed.ok) {
-    const lines = parsed.issues.map((issue) => `world.${definition.name}${issue.startsWith('(root)') ? issue.slice('(root)'.length) : `.${issue}`}`);
-    throw new FaultlineError(FaultlineErrorCode.ConfigInvalid, `invalid options for service "${definition.name}":\n${lines.map((l) => `  - ${l}`).join('\n')}`, { issues: lines });
+    const lines = parsed.issues.map(
+      (issue) => `world.${definition.name}${issue.startsWith('(root)') ? issue.slice('(root)'.length) : `.${issue}`}`,
+    );
+    throw new FaultlineError(
+      FaultlineErrorCode.ConfigInvalid,
+      `invalid options for service "${definition.name}":\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+      { issues: lines },
+    );
   }
   return new ServiceInstance(definition, clock, parsed.value);
 }
@@ -168,10 +218,19 @@ function businessKeyOf(input: unknown, field: string | undefined): string | unde
 }
 
 /** A result its own output schema refuses is the service's bug: a 500 that says so. */
-function checkedOutput(service: string, tool: { readonly name: string; readonly output?: ToolDefinition<never, never, unknown>['output'] }, value: unknown): unknown {
+function checkedOutput(
+  service: string,
+  tool: { readonly name: string; readonly output?: ToolDefinition<never, never, unknown>['output'] },
+  value: unknown,
+): unknown {
   if (!tool.output) return value;
   const parsed = tool.output.safeParse(value);
   if (parsed.success) return parsed.data;
-  const detail = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(result)'}: ${i.message}`).join('; ');
-  throw new HttpError(500, `service "${service}" tool "${tool.name}" returned a result its output schema refuses: ${detail}`);
+  const detail = parsed.error.issues
+    .map((i) => `${i.path.map(String).join('.') || '(result)'}: ${i.message}`)
+    .join('; ');
+  throw new HttpError(
+    500,
+    `service "${service}" tool "${tool.name}" returned a result its output schema refuses: ${detail}`,
+  );
 }

@@ -14,7 +14,8 @@ export class StateVersions<S> {
 
   /** Start (or reach further back): from now on every write leaves a version. */
   keep(ms: number, current: S): void {
-    if (this.#versions.length === 0) this.#versions.push({ at: Number.NEGATIVE_INFINITY, state: structuredClone(current) });
+    if (this.#versions.length === 0)
+      this.#versions.push({ at: Number.NEGATIVE_INFINITY, state: structuredClone(current) });
     this.#keepMs = Math.max(this.#keepMs, ms);
   }
 

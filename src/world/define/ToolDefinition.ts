@@ -81,4 +81,3 @@ export interface ServiceParts<S, O> {
   snapshotOf(state: S, ctx: { readonly now: number; readonly options: O & CommonServiceOptions }): unknown;
   readonly tools: readonly (ToolDefinition<S, O, unknown> & { readonly name: string })[];
 }
-

@@ -27,7 +27,12 @@ const cases = fc.record<Case>({
   idempotencyKey: fc.option(fc.constant('idem-1'), { nil: undefined }),
 });
 
-type Steps = (writer: ToolWriter<unknown, unknown>, input: unknown, ctx: ServiceContext<unknown, unknown>, key: string | undefined) => WriteSteps<unknown>;
+type Steps = (
+  writer: ToolWriter<unknown, unknown>,
+  input: unknown,
+  ctx: ServiceContext<unknown, unknown>,
+  key: string | undefined,
+) => WriteSteps<unknown>;
 
 /** The steps as ServiceInstance built them before `ToolWrite`: an object literal with a closure per step. */
 const literalSteps: Steps = (writer, input, ctx, key) => ({
@@ -80,7 +85,10 @@ async function writeLog(c: Case, chains: readonly number[], steps: Steps): Promi
     settled: () => log.push('settled'),
   };
   const ctx = { state: {} } as ServiceContext<unknown, unknown>;
-  const toolCtx = { request: 'r', ...(c.idempotencyKey !== undefined && { idempotencyKey: c.idempotencyKey }) } as ToolContext;
+  const toolCtx = {
+    request: 'r',
+    ...(c.idempotencyKey !== undefined && { idempotencyKey: c.idempotencyKey }),
+  } as ToolContext;
   const writes = [1, 2].map((n) =>
     ops.write('t', { n }, c.key, toolCtx, steps(writer, { n }, ctx, c.key)).then(
       (value) => log.push(`write ${n} ok ${JSON.stringify(value)}`),

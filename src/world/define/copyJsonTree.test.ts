@@ -11,12 +11,25 @@ const jsonValue = fc.letrec((tie) => ({
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.string({ unit: 'binary' }),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', '0', '10', '9')), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', '0', '10', '9')), tie('value'), {
+      maxKeys: 4,
+    }),
   ),
 })).value;
 
 /** Values that are not JSON data, somewhere inside. */
-const notJson = fc.constantFrom<unknown>(undefined, Number.NaN, Number.POSITIVE_INFINITY, () => 1, Symbol('s'), 1n, new Date(0), new Map(), [1, undefined], { a: { b: [new Set()] } });
+const notJson = fc.constantFrom<unknown>(
+  undefined,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  () => 1,
+  Symbol('s'),
+  1n,
+  new Date(0),
+  new Map(),
+  [1, undefined],
+  { a: { b: [new Set()] } },
+);
 
 /**
  * Equal as plain data, -0 apart from 0, keys in the same order, and (where `fresh`) no object
@@ -29,7 +42,12 @@ function sameTree(a: unknown, b: unknown, fresh: boolean): boolean {
   if (Array.isArray(b) || Object.getPrototypeOf(b) !== Object.prototype) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameTree((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], fresh));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k, i) => k === kb[i] && sameTree((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], fresh),
+    )
+  );
 }
 
 describe('copyJsonTree', () => {
@@ -70,7 +88,7 @@ describe('copyJsonTree', () => {
     expect(copy.a).not.toBe(shared);
     expect(copy.b[0]).toBe(copy.a);
     const cyclic: Record<string, unknown> = { x: { y: [] } };
-    ((cyclic['x'] as { y: unknown[] }).y).push(cyclic);
+    (cyclic['x'] as { y: unknown[] }).y.push(cyclic);
     expect(copyJsonTree(cyclic)).toBe(NOT_JSON);
     expect(nonJsonAt(cyclic)).toMatch(/circular/);
     const inner: unknown[] = [];

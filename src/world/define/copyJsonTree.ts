@@ -17,7 +17,10 @@ export function copyJsonTree<T>(value: T): T | typeof NOT_JSON {
 }
 
 const isJsonScalar = (value: unknown): boolean =>
-  value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  value === null ||
+  typeof value === 'string' ||
+  typeof value === 'boolean' ||
+  (typeof value === 'number' && Number.isFinite(value));
 
 /** Marks an object whose copy is still being made: reaching it again is a cycle. */
 const IN_PROGRESS = Symbol('in progress');

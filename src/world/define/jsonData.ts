@@ -5,7 +5,8 @@
  */
 export function nonJsonAt(value: unknown, path = '', seen = new Set<object>()): string | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${at(path)}${String(value)} (JSON has no such number)`;
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? undefined : `${at(path)}${String(value)} (JSON has no such number)`;
   if (value === undefined) return `${at(path)}undefined (use null, or leave the key out)`;
   if (typeof value !== 'object') return `${at(path)}a ${typeof value}`;
   if (seen.has(value)) return `${at(path)}a circular reference`;

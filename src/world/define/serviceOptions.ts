@@ -26,7 +26,9 @@ export type CommonServiceOptions = z.infer<typeof CommonServiceOptionsSchema>;
 const COMMON_KEYS = Object.keys(CommonServiceOptionsSchema.shape);
 
 /** A parse of one service's options: the value with defaults filled, or one line per problem. */
-export type OptionsParse<O> = { readonly ok: true; readonly value: O & CommonServiceOptions } | { readonly ok: false; readonly issues: readonly string[] };
+export type OptionsParse<O> =
+  | { readonly ok: true; readonly value: O & CommonServiceOptions }
+  | { readonly ok: false; readonly issues: readonly string[] };
 export type OptionsParseKind = OptionsParse<unknown>['ok'];
 
 /**
@@ -60,11 +62,18 @@ function parseOptionsAfresh<O>(own: z.ZodType | undefined): (value: unknown) => 
   const ownKeys = Object.keys(objectShape(own) ?? {});
   return (value) => {
     const input = value ?? {};
-    if (typeof input !== 'object' || Array.isArray(input)) return { ok: false, issues: [`(root): expected an object of options, got ${Array.isArray(input) ? 'an array' : typeof input}`] };
+    if (typeof input !== 'object' || Array.isArray(input))
+      return {
+        ok: false,
+        issues: [`(root): expected an object of options, got ${Array.isArray(input) ? 'an array' : typeof input}`],
+      };
     const record = input as Record<string, unknown>;
-    const pick = (keys: readonly string[]): Record<string, unknown> => Object.fromEntries(Object.entries(record).filter(([k]) => keys.includes(k)));
+    const pick = (keys: readonly string[]): Record<string, unknown> =>
+      Object.fromEntries(Object.entries(record).filter(([k]) => keys.includes(k)));
     const unknown = Object.keys(record).filter((k) => !COMMON_KEYS.includes(k) && !ownKeys.includes(k));
-    const issues: string[] = unknown.map((k) => `${k}: unknown option (known: ${[...COMMON_KEYS, ...ownKeys].join(', ')})`);
+    const issues: string[] = unknown.map(
+      (k) => `${k}: unknown option (known: ${[...COMMON_KEYS, ...ownKeys].join(', ')})`,
+    );
     const common = CommonServiceOptionsSchema.safeParse(pick(COMMON_KEYS));
     if (!common.success) issues.push(...formatIssues(common.error.issues));
     const mine = own?.safeParse(pick(ownKeys));

@@ -10,25 +10,32 @@ describe('toolSpecOf', () => {
     const run = (): number => 1;
     const status = () => ({ state: 'not_found' as const });
     fc.assert(
-      fc.property(fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), (withOutput, withKey, withStatus, honours, queryable) => {
-        const o = withOutput ? output : undefined;
-        const key = withKey ? 'ref' : undefined;
-        const s = withStatus ? status : undefined;
-        const before = {
-          name: 't',
-          description: 'd',
-          risk: 'write',
-          input,
-          ...(o && { output: o }),
-          honoursIdempotencyKeys: honours,
-          canQueryStatus: queryable,
-          ...(key === undefined ? {} : { businessKeyField: key }),
-          run,
-          ...(s && { status: s }),
-        };
-        const after = toolSpecOf('t', 'd', 'write', input, o, honours, queryable, key, run, s);
-        expect(Object.entries(after)).toEqual(Object.entries(before));
-      }),
+      fc.property(
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        (withOutput, withKey, withStatus, honours, queryable) => {
+          const o = withOutput ? output : undefined;
+          const key = withKey ? 'ref' : undefined;
+          const s = withStatus ? status : undefined;
+          const before = {
+            name: 't',
+            description: 'd',
+            risk: 'write',
+            input,
+            ...(o && { output: o }),
+            honoursIdempotencyKeys: honours,
+            canQueryStatus: queryable,
+            ...(key === undefined ? {} : { businessKeyField: key }),
+            run,
+            ...(s && { status: s }),
+          };
+          const after = toolSpecOf('t', 'd', 'write', input, o, honours, queryable, key, run, s);
+          expect(Object.entries(after)).toEqual(Object.entries(before));
+        },
+      ),
     );
   });
 });

@@ -5,7 +5,10 @@ import type { z } from 'zod';
  * fails across two installed copies, so the check is by shape (zod 4 schemas carry `_zod`).
  */
 export const isZodSchema = (value: unknown): value is z.ZodType =>
-  typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { safeParse?: unknown }).safeParse === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  '_zod' in value &&
+  typeof (value as { safeParse?: unknown }).safeParse === 'function';
 
 /** The fields of a zod object schema (`z.object({...})`), or `undefined` for any other schema. */
 export function objectShape(value: unknown): Readonly<Record<string, unknown>> | undefined {

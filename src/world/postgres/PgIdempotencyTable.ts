@@ -1,10 +1,18 @@
 import type { Clock } from '../../core/index.js';
-import { DEFAULT_RETENTION_MS, replayRecord, type IdempotencyConfig, type IdempotencyRecord, type StoredResult } from '../idempotency.js';
+import {
+  DEFAULT_RETENTION_MS,
+  replayRecord,
+  type IdempotencyConfig,
+  type IdempotencyRecord,
+  type StoredResult,
+} from '../idempotency.js';
 import { num, type PgDatabase, type PgQueryable } from './PgDatabase.js';
 import { decodeResult, encodeResult } from './storedResult.js';
 
 /** What claiming a key gave: the right to run the request, or the record that was there first. */
-export type Claim = { readonly kind: 'claimed'; readonly key: string } | { readonly kind: 'existing'; readonly record: IdempotencyRecord };
+export type Claim =
+  | { readonly kind: 'claimed'; readonly key: string }
+  | { readonly kind: 'existing'; readonly record: IdempotencyRecord };
 export type ClaimKind = Claim['kind'];
 
 interface Row {
@@ -73,7 +81,12 @@ export class PgIdempotencyTable {
   }
 
   /** Stores the first result for a claimed key; pass the business transaction so both commit together. */
-  async complete(key: string, result: StoredResult, on: PgQueryable = this.db, nowMs = this.clock.now()): Promise<void> {
+  async complete(
+    key: string,
+    result: StoredResult,
+    on: PgQueryable = this.db,
+    nowMs = this.clock.now(),
+  ): Promise<void> {
     await on.query(
       `UPDATE faultline_idempotency SET state = 'completed', completed_at = $4, result = $5
        WHERE world = $1 AND service = $2 AND key = $3 AND state = 'in_flight'`,
@@ -90,7 +103,8 @@ export class PgIdempotencyTable {
     const row = rows[0];
     if (!row) return undefined;
     const createdAt = num(row.created_at);
-    if (row.state === 'in_flight' || row.result === null) return { state: 'in_flight', key, fingerprint: row.fingerprint, createdAt };
+    if (row.state === 'in_flight' || row.result === null)
+      return { state: 'in_flight', key, fingerprint: row.fingerprint, createdAt };
     if (nowMs - createdAt >= this.config.retentionMs) return undefined;
     return {
       state: 'completed',

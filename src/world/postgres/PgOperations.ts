@@ -1,7 +1,13 @@
 import type { Clock, OperationRef, OperationStatus } from '../../core/index.js';
 import { replayRecord, requestFingerprint } from '../idempotency.js';
 import type { Effect } from '../ledger.js';
-import { businessKeyOfRef, failureOf, statusOfBusinessOp, statusOfRecord, type Failure } from '../services/operationStatus.js';
+import {
+  businessKeyOfRef,
+  failureOf,
+  statusOfBusinessOp,
+  statusOfRecord,
+  type Failure,
+} from '../services/operationStatus.js';
 import { idempotencyConfigOf, type ServiceOptions } from '../services/ServiceOptions.js';
 import type { ToolContext } from '../tool.js';
 import { nextCounter } from './counters.js';
@@ -50,7 +56,13 @@ export class PgOperations {
   }
 
   /** Runs one write under the request's idempotency key, sleeping `processingMs` before the commit. */
-  async write<T>(tool: string, input: unknown, businessKey: string | undefined, ctx: ToolContext, steps: PgWriteSteps<T>): Promise<T> {
+  async write<T>(
+    tool: string,
+    input: unknown,
+    businessKey: string | undefined,
+    ctx: ToolContext,
+    steps: PgWriteSteps<T>,
+  ): Promise<T> {
     const key = this.table.enabled ? ctx.idempotencyKey : undefined;
     const fingerprint = requestFingerprint(tool, input);
     if (key !== undefined) {
@@ -67,7 +79,12 @@ export class PgOperations {
     return value;
   }
 
-  async #run<T>(key: string | undefined, businessKey: string | undefined, ctx: ToolContext, steps: PgWriteSteps<T>): Promise<T> {
+  async #run<T>(
+    key: string | undefined,
+    businessKey: string | undefined,
+    ctx: ToolContext,
+    steps: PgWriteSteps<T>,
+  ): Promise<T> {
     await this.#enter(businessKey);
     try {
       steps.check?.();
@@ -75,7 +92,9 @@ export class PgOperations {
       if (ctx.failure) throw ctx.failure;
       const written: Effect[] = [];
       const value = await this.db.transaction(async (tx) => {
-        const out = await steps.commit(tx, (effect, effectKey, data) => this.#effect(tx, ctx, effect, effectKey, data, written));
+        const out = await steps.commit(tx, (effect, effectKey, data) =>
+          this.#effect(tx, ctx, effect, effectKey, data, written),
+        );
         if (key !== undefined) await this.table.complete(key, { kind: 'value', value: out }, tx);
         return out;
       });
@@ -89,7 +108,14 @@ export class PgOperations {
     }
   }
 
-  async #effect(tx: PgQueryable, ctx: ToolContext, effect: string, key: string, data: unknown, written: Effect[]): Promise<void> {
+  async #effect(
+    tx: PgQueryable,
+    ctx: ToolContext,
+    effect: string,
+    key: string,
+    data: unknown,
+    written: Effect[],
+  ): Promise<void> {
     const seq = (await nextCounter(tx, this.world, LEDGER_COUNTER)) - 1;
     const at = this.clock.now();
     const text = JSON.stringify(data);
@@ -114,7 +140,11 @@ export class PgOperations {
    * The status of the operation `ref` names: by idempotency key first (the stored first
    * result), then by business key (`find` reads the record's current view).
    */
-  async status(ref: OperationRef, businessKeyField: string | undefined, find: (businessKey: string) => Promise<unknown>): Promise<OperationStatus> {
+  async status(
+    ref: OperationRef,
+    businessKeyField: string | undefined,
+    find: (businessKey: string) => Promise<unknown>,
+  ): Promise<OperationStatus> {
     if (ref.idempotencyKey !== undefined && this.table.enabled) {
       const record = await this.table.lookup(ref.idempotencyKey);
       if (record) return statusOfRecord(record);
@@ -128,7 +158,8 @@ export class PgOperations {
       [this.world, this.service, key],
     );
     const row = rows[0];
-    const failure = row && row.fail_status !== null ? { status: row.fail_status, message: row.fail_message ?? '' } : undefined;
+    const failure =
+      row && row.fail_status !== null ? { status: row.fail_status, message: row.fail_message ?? '' } : undefined;
     return statusOfBusinessOp(row?.in_flight ?? 0, failure);
   }
 

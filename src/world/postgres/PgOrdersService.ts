@@ -72,7 +72,10 @@ export class PgOrdersService implements Service {
 
   /** Payments call this inside their charge's transaction, after locking the order. */
   async markPaid(tx: PgQueryable, orderId: string): Promise<void> {
-    await tx.query(`UPDATE faultline_orders SET status = 'paid' WHERE world = $1 AND order_id = $2`, [this.world, orderId]);
+    await tx.query(`UPDATE faultline_orders SET status = 'paid' WHERE world = $1 AND order_id = $2`, [
+      this.world,
+      orderId,
+    ]);
   }
 
   snapshot(): never {
@@ -96,7 +99,16 @@ export class PgOrdersService implements Service {
               await tx.query(
                 `INSERT INTO faultline_orders (world, order_id, n, client_reference, item, quantity, amount_cents, status)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-                [this.world, orderId, n, record.clientReference, record.item, record.quantity, record.amountCents, record.status],
+                [
+                  this.world,
+                  orderId,
+                  n,
+                  record.clientReference,
+                  record.item,
+                  record.quantity,
+                  record.amountCents,
+                  record.status,
+                ],
               );
               await effect('order.created', input.clientReference, { orderId, ...record });
               return { orderId, ...record };
@@ -113,12 +125,16 @@ export class PgOrdersService implements Service {
               const cancellation = cancellationOf(await this.#mustFind(input.orderId, tx));
               if (cancellation.kind === 'unchanged') return cancellation.order;
               const { orderId, record } = cancellation;
-              await tx.query(`UPDATE faultline_orders SET status = 'cancelled' WHERE world = $1 AND order_id = $2`, [this.world, orderId]);
+              await tx.query(`UPDATE faultline_orders SET status = 'cancelled' WHERE world = $1 AND order_id = $2`, [
+                this.world,
+                orderId,
+              ]);
               await effect('order.cancelled', orderId, { orderId });
               return { orderId, ...record };
             },
           }),
-        status: (ref, field) => this.#ops.status(ref, field, async (orderId) => cancelledOnly(await this.order(orderId))),
+        status: (ref, field) =>
+          this.#ops.status(ref, field, async (orderId) => cancelledOnly(await this.order(orderId))),
       },
     });
   }

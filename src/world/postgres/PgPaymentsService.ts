@@ -2,7 +2,12 @@ import type { Clock } from '../../core/index.js';
 import type { Service } from '../Service.js';
 import { checkPayable } from '../services/orderRules.js';
 import { chargedPayment, checkChargeAmount, mustExistPayment, refundOf, refundView } from '../services/paymentRules.js';
-import { DEFAULT_MAX_AMOUNT_CENTS, type PaymentRecord, type PaymentStatus, type PaymentView } from '../services/paymentSchemas.js';
+import {
+  DEFAULT_MAX_AMOUNT_CENTS,
+  type PaymentRecord,
+  type PaymentStatus,
+  type PaymentView,
+} from '../services/paymentSchemas.js';
 import type { PaymentsOptions } from '../services/payments.js';
 import { paymentTools } from '../services/paymentTools.js';
 import { serviceOf } from '../services/serviceOf.js';
@@ -98,14 +103,25 @@ export class PgPaymentsService implements Service {
             commit: async (tx, effect) => {
               const orders = input.orderId === undefined ? undefined : serviceOf(ctx, 'orders', PgOrdersService);
               // Locking the order makes a charge and a cancel of it take turns.
-              if (orders && input.orderId !== undefined) checkPayable(await orders.order(input.orderId, tx, true), input.orderId);
+              if (orders && input.orderId !== undefined)
+                checkPayable(await orders.order(input.orderId, tx, true), input.orderId);
               const n = await nextCounter(tx, this.world, 'pay');
               const paymentId = `pay-${n}`;
               const record = chargedPayment(input);
               await tx.query(
                 `INSERT INTO faultline_payments (world, payment_id, n, payment_reference, order_id, amount_cents, currency, refunded_cents, status)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-                [this.world, paymentId, n, record.paymentReference, record.orderId ?? null, record.amountCents, record.currency, 0, record.status],
+                [
+                  this.world,
+                  paymentId,
+                  n,
+                  record.paymentReference,
+                  record.orderId ?? null,
+                  record.amountCents,
+                  record.currency,
+                  0,
+                  record.status,
+                ],
               );
               if (orders && input.orderId !== undefined) await orders.markPaid(tx, input.orderId);
               await effect('payment.charged', input.paymentReference, { paymentId, ...record });
@@ -120,12 +136,10 @@ export class PgPaymentsService implements Service {
             commit: async (tx, effect) => {
               const refund = refundOf(await this.#mustFind(input.paymentId, tx), input.amountCents);
               const { paymentId, amountCents, record } = refund;
-              await tx.query('UPDATE faultline_payments SET refunded_cents = $3, status = $4 WHERE world = $1 AND payment_id = $2', [
-                this.world,
-                paymentId,
-                record.refundedCents,
-                record.status,
-              ]);
+              await tx.query(
+                'UPDATE faultline_payments SET refunded_cents = $3, status = $4 WHERE world = $1 AND payment_id = $2',
+                [this.world, paymentId, record.refundedCents, record.status],
+              );
               const refundId = `rfd-${await nextCounter(tx, this.world, 'rfd')}`;
               await effect('payment.refunded', paymentId, { refundId, paymentId, amountCents });
               return refundView(refundId, refund);

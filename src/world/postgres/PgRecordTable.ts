@@ -25,20 +25,20 @@ export class PgRecordTable<Row extends QueryResultRow, V, R> {
 
   async byId(id: string, on: PgQueryable = this.db, lock = false): Promise<V | undefined> {
     const { table, columns, idColumn, viewOf } = this.shape;
-    const rows = await on.query<Row>(`SELECT ${columns} FROM ${table} WHERE world = $1 AND ${idColumn} = $2${lock ? ' FOR UPDATE' : ''}`, [
-      this.world,
-      id,
-    ]);
+    const rows = await on.query<Row>(
+      `SELECT ${columns} FROM ${table} WHERE world = $1 AND ${idColumn} = $2${lock ? ' FOR UPDATE' : ''}`,
+      [this.world, id],
+    );
     return rows[0] && viewOf(rows[0]);
   }
 
   /** Every row with this reference, oldest first. */
   async byReference(reference: string): Promise<V[]> {
     const { table, columns, referenceColumn, viewOf } = this.shape;
-    const rows = await this.db.query<Row>(`SELECT ${columns} FROM ${table} WHERE world = $1 AND ${referenceColumn} = $2 ORDER BY n`, [
-      this.world,
-      reference,
-    ]);
+    const rows = await this.db.query<Row>(
+      `SELECT ${columns} FROM ${table} WHERE world = $1 AND ${referenceColumn} = $2 ORDER BY n`,
+      [this.world, reference],
+    );
     return rows.map(viewOf);
   }
 

@@ -23,7 +23,8 @@ function build(w: PostgresWorld, definition: ServiceDefinition, options: unknown
   // Validated by the definition's schema first, so both backends refuse the same options alike.
   definition.instantiate(w.clock, options);
   if (definition.name === 'orders') return new PgOrdersService(w.db, w.id, w.ledger, w.clock, options as OrdersOptions);
-  if (definition.name === 'payments') return new PgPaymentsService(w.db, w.id, w.ledger, w.clock, options as PaymentsOptions);
+  if (definition.name === 'payments')
+    return new PgPaymentsService(w.db, w.id, w.ledger, w.clock, options as PaymentsOptions);
   return definition.instantiate(w.clock, options);
 }
 

@@ -3,10 +3,17 @@ import type { StoredResult } from '../idempotency.js';
 
 /** An error as a row keeps it: enough to throw the same thing again. */
 type StoredError =
-  | { readonly kind: 'http'; readonly status: number; readonly message: string; readonly body?: unknown; readonly headers: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'http';
+      readonly status: number;
+      readonly message: string;
+      readonly body?: unknown;
+      readonly headers: Readonly<Record<string, string>>;
+    }
   | { readonly kind: 'error'; readonly name: string; readonly message: string };
 
-type StoredRow = { readonly kind: 'value'; readonly value?: unknown } | { readonly kind: 'error'; readonly error: StoredError };
+type StoredRow =
+  { readonly kind: 'value'; readonly value?: unknown } | { readonly kind: 'error'; readonly error: StoredError };
 
 /** The first result for a key as JSON text: a value, or the error it threw (R24: even a 500 is replayed). */
 export function encodeResult(result: StoredResult): string {
@@ -23,7 +30,13 @@ export function decodeResult(text: string): StoredResult {
 
 function encodeError(error: unknown): StoredError {
   if (isHttpError(error)) {
-    return { kind: 'http', status: error.status, message: error.message, ...(error.body === undefined ? {} : { body: error.body }), headers: error.headers };
+    return {
+      kind: 'http',
+      status: error.status,
+      message: error.message,
+      ...(error.body === undefined ? {} : { body: error.body }),
+      headers: error.headers,
+    };
   }
   if (error instanceof Error) return { kind: 'error', name: error.name, message: error.message };
   return { kind: 'error', name: 'Error', message: String(error) };

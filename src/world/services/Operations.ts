@@ -46,7 +46,14 @@ export class Operations {
    * Runs one write under the request's idempotency key (unless `honourKeys` is false for this
    * tool), sleeping `processingMs` before the commit.
    */
-  write<T>(tool: string, input: unknown, businessKey: string | undefined, ctx: ToolContext, steps: WriteSteps<T>, honourKeys = true): Promise<T> {
+  write<T>(
+    tool: string,
+    input: unknown,
+    businessKey: string | undefined,
+    ctx: ToolContext,
+    steps: WriteSteps<T>,
+    honourKeys = true,
+  ): Promise<T> {
     const key = honourKeys ? ctx.idempotencyKey : undefined;
     // The table reads the request's text only for a key it honours: most writes (a crowd's all) need no thunk for it.
     const fingerprintOf = key === undefined || !this.table.enabled ? NO_KEY : () => requestText(tool, input);
@@ -84,12 +91,19 @@ export class Operations {
    * The status of the operation `ref` names: by idempotency key first (the stored first
    * result), then by business key (`find` gives the record's current view).
    */
-  status(ref: OperationRef, businessKeyField: string | undefined, find: (businessKey: string) => unknown, asOf?: number): OperationStatus {
+  status(
+    ref: OperationRef,
+    businessKeyField: string | undefined,
+    find: (businessKey: string) => unknown,
+    asOf?: number,
+  ): OperationStatus {
     if (ref.idempotencyKey !== undefined) {
       const record = this.table.lookup(ref.idempotencyKey);
       // As of `asOf` (a stale read): a key that came later is unknown, a result that came later is pending.
       if (record && (asOf === undefined || record.createdAt <= asOf)) {
-        return asOf !== undefined && record.state === 'completed' && record.completedAt > asOf ? { state: 'pending' } : statusOfRecord(record);
+        return asOf !== undefined && record.state === 'completed' && record.completedAt > asOf
+          ? { state: 'pending' }
+          : statusOfRecord(record);
       }
     }
     const key = businessKeyOfRef(ref, businessKeyField);

@@ -4,7 +4,12 @@ import { createWorld } from '../createWorld.js';
 import { deliver, findTool, queryStatus } from '../deliver.js';
 
 const NOW = Date.parse('2025-06-01T09:00:00Z');
-const event = { clientReference: 'standup', title: 'Stand-up', start: '2025-06-02T09:00:00Z', end: '2025-06-02T09:15:00Z' };
+const event = {
+  clientReference: 'standup',
+  title: 'Stand-up',
+  start: '2025-06-02T09:00:00Z',
+  end: '2025-06-02T09:15:00Z',
+};
 
 const calendarWorld = (processingMs = 0) => {
   const clock = new VirtualClock(NOW);
@@ -22,9 +27,20 @@ describe('calendar', () => {
 
   it('creates an event and commits calendar.event_created', async () => {
     const { world } = calendarWorld();
-    expect(await deliver(world, 'create_calendar_event', event, { request: 'req-1' })).toEqual({ eventId: 'evt-1', ...event });
+    expect(await deliver(world, 'create_calendar_event', event, { request: 'req-1' })).toEqual({
+      eventId: 'evt-1',
+      ...event,
+    });
     expect(world.ledger.effects).toEqual([
-      { seq: 0, at: NOW, service: 'calendar', effect: 'calendar.event_created', key: 'standup', request: 'req-1', data: { eventId: 'evt-1', ...event } },
+      {
+        seq: 0,
+        at: NOW,
+        service: 'calendar',
+        effect: 'calendar.event_created',
+        key: 'standup',
+        request: 'req-1',
+        data: { eventId: 'evt-1', ...event },
+      },
     ]);
     expect(world.snapshot().services).toEqual({ calendar: { 'evt-1': event } });
   });
@@ -54,19 +70,35 @@ describe('calendar', () => {
     });
     // Starting right now is not in the past.
     const nowEvent = { ...event, start: '2025-06-01T09:00:00Z', end: '2025-06-01T09:30:00Z' };
-    expect(await deliver(world, 'create_calendar_event', nowEvent, { request: 'r2' })).toMatchObject({ eventId: 'evt-1' });
+    expect(await deliver(world, 'create_calendar_event', nowEvent, { request: 'r2' })).toMatchObject({
+      eventId: 'evt-1',
+    });
   });
 
   it('answers status queries by key and by client reference, pending while processing', async () => {
     const { clock, world } = calendarWorld(50);
-    expect(await clock.run(async () => {
-      const p = deliver(world, 'create_calendar_event', event, { request: 'r', idempotencyKey: 'k' });
-      expect(await queryStatus(world, 'create_calendar_event', { op: 'o', businessKey: 'standup', input: {} }, { request: 's' })).toEqual({ state: 'pending' });
-      await p;
-    })).toMatchObject({ kind: 'settled' });
+    expect(
+      await clock.run(async () => {
+        const p = deliver(world, 'create_calendar_event', event, { request: 'r', idempotencyKey: 'k' });
+        expect(
+          await queryStatus(
+            world,
+            'create_calendar_event',
+            { op: 'o', businessKey: 'standup', input: {} },
+            { request: 's' },
+          ),
+        ).toEqual({ state: 'pending' });
+        await p;
+      }),
+    ).toMatchObject({ kind: 'settled' });
     const value = { eventId: 'evt-1', ...event };
-    expect(await queryStatus(world, 'create_calendar_event', { op: 'o', idempotencyKey: 'k', input: {} }, { request: 's' })).toEqual({ state: 'succeeded', value });
-    expect(await queryStatus(world, 'create_calendar_event', { op: 'o', input: event }, { request: 's' })).toEqual({ state: 'succeeded', value });
+    expect(
+      await queryStatus(world, 'create_calendar_event', { op: 'o', idempotencyKey: 'k', input: {} }, { request: 's' }),
+    ).toEqual({ state: 'succeeded', value });
+    expect(await queryStatus(world, 'create_calendar_event', { op: 'o', input: event }, { request: 's' })).toEqual({
+      state: 'succeeded',
+      value,
+    });
     expect(world.ledger.effects[0]).toMatchObject({ at: NOW + 50, idempotencyKey: 'k' });
   });
 });

@@ -32,7 +32,8 @@ export type CalendarState = Record<string, CalendarEventRecord>;
 function checkTimes({ start, end }: CreateCalendarEventInput, now: number): void {
   const startMs = Date.parse(start);
   if (Date.parse(end) <= startMs) throw invalidRequest('end', 'end must be after start');
-  if (startMs < now) throw invalidRequest('start', `start must not be in the past (now is ${new Date(now).toISOString()})`);
+  if (startMs < now)
+    throw invalidRequest('start', `start must not be in the past (now is ${new Date(now).toISOString()})`);
 }
 
 /**

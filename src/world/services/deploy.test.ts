@@ -21,7 +21,10 @@ async function statesAt(config: DeployConfig, offsets: readonly number[]): Promi
     for (const offset of offsets) {
       await clock.sleep(offset - at);
       at = offset;
-      states.push(((await deliver(world, 'get_deploy_status', { deployId: 'dep-1' }, { request: 'q' })) as { state: string }).state);
+      states.push(
+        ((await deliver(world, 'get_deploy_status', { deployId: 'dep-1' }, { request: 'q' })) as { state: string })
+          .state,
+      );
     }
     return states;
   });
@@ -32,7 +35,9 @@ async function statesAt(config: DeployConfig, offsets: readonly number[]): Promi
 describe('deploy', () => {
   it('declares its tools and contract', () => {
     const { world } = deployWorld();
-    expect(world.tools.map((t) => [t.name, t.risk, t.honoursIdempotencyKeys, t.canQueryStatus, t.businessKeyField])).toEqual([
+    expect(
+      world.tools.map((t) => [t.name, t.risk, t.honoursIdempotencyKeys, t.canQueryStatus, t.businessKeyField]),
+    ).toEqual([
       ['start_deploy', 'write', true, true, 'clientReference'],
       ['get_deploy_status', 'read', false, false, undefined],
       ['cancel_deploy', 'idempotent-write', true, true, 'deployId'],
@@ -41,7 +46,10 @@ describe('deploy', () => {
 
   it('accepts at once with an id and commits deploy.started', async () => {
     const { world } = deployWorld();
-    expect(await deliver(world, 'start_deploy', start, { request: 'req-1', idempotencyKey: 'k' })).toEqual({ deployId: 'dep-1', state: 'accepted' });
+    expect(await deliver(world, 'start_deploy', start, { request: 'req-1', idempotencyKey: 'k' })).toEqual({
+      deployId: 'dep-1',
+      state: 'accepted',
+    });
     expect(world.ledger.effects).toEqual([
       {
         seq: 0,
@@ -60,7 +68,9 @@ describe('deploy', () => {
       acceptedAt: 10_000,
       state: 'accepted',
     });
-    await expect(deliver(world, 'get_deploy_status', { deployId: 'dep-2' }, { request: 'q' })).rejects.toMatchObject({ status: 404 });
+    await expect(deliver(world, 'get_deploy_status', { deployId: 'dep-2' }, { request: 'q' })).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('progresses accepted -> running -> succeeded over virtual time (defaults 1 s, 30 s)', async () => {
@@ -93,17 +103,27 @@ describe('deploy', () => {
       const cancelled = await deliver(world, 'cancel_deploy', { deployId: 'dep-1' }, { request: 'r3' });
       const again = await deliver(world, 'cancel_deploy', { deployId: 'dep-1' }, { request: 'r4' });
       await clock.sleep(50);
-      const late = await deliver(world, 'cancel_deploy', { deployId: 'dep-2' }, { request: 'r5' }).catch((e: unknown) => e);
+      const late = await deliver(world, 'cancel_deploy', { deployId: 'dep-2' }, { request: 'r5' }).catch(
+        (e: unknown) => e,
+      );
       return { cancelled, again, late };
     });
     if (run.kind !== 'settled') throw new Error(run.kind);
     const cancelled = { deployId: 'dep-1', ...start, acceptedAt: 10_000, cancelledAt: 10_050, state: 'cancelled' };
     expect(run.value.cancelled).toEqual(cancelled);
     expect(run.value.again).toEqual(cancelled);
-    expect(run.value.late).toMatchObject({ status: 409, body: { error: { code: 'deploy_finished', message: 'deploy dep-2 already succeeded and cannot be cancelled' } } });
+    expect(run.value.late).toMatchObject({
+      status: 409,
+      body: { error: { code: 'deploy_finished', message: 'deploy dep-2 already succeeded and cannot be cancelled' } },
+    });
     expect(world.ledger.effects.map((e) => [e.effect, e.key, e.at, e.data])).toEqual([
       ['deploy.started', 'rel-7', 10_000, { deployId: 'dep-1', ...start, acceptedAt: 10_000 }],
-      ['deploy.started', 'rel-8', 10_000, { deployId: 'dep-2', ...start, clientReference: 'rel-8', acceptedAt: 10_000 }],
+      [
+        'deploy.started',
+        'rel-8',
+        10_000,
+        { deployId: 'dep-2', ...start, clientReference: 'rel-8', acceptedAt: 10_000 },
+      ],
       ['deploy.cancelled', 'dep-1', 10_050, { deployId: 'dep-1', from: 'running' }],
     ]);
     expect(world.snapshot().services).toEqual({
@@ -112,14 +132,20 @@ describe('deploy', () => {
         'dep-2': { ...start, clientReference: 'rel-8', acceptedAt: 10_000, state: 'succeeded' },
       },
     });
-    expect(await queryStatus(world, 'cancel_deploy', { op: 'o', input: { deployId: 'dep-1' } }, { request: 's' })).toEqual({ state: 'succeeded', value: cancelled });
-    expect(await queryStatus(world, 'cancel_deploy', { op: 'o', input: { deployId: 'dep-2' } }, { request: 's' })).toMatchObject({ state: 'failed', status: 409 });
+    expect(
+      await queryStatus(world, 'cancel_deploy', { op: 'o', input: { deployId: 'dep-1' } }, { request: 's' }),
+    ).toEqual({ state: 'succeeded', value: cancelled });
+    expect(
+      await queryStatus(world, 'cancel_deploy', { op: 'o', input: { deployId: 'dep-2' } }, { request: 's' }),
+    ).toMatchObject({ state: 'failed', status: 409 });
   });
 
   it('answers status queries for a start by key and by client reference', async () => {
     const { world } = deployWorld();
     await deliver(world, 'start_deploy', start, { request: 'r', idempotencyKey: 'k' });
-    expect(await queryStatus(world, 'start_deploy', { op: 'o', idempotencyKey: 'k', input: start }, { request: 's' })).toEqual({
+    expect(
+      await queryStatus(world, 'start_deploy', { op: 'o', idempotencyKey: 'k', input: start }, { request: 's' }),
+    ).toEqual({
       state: 'succeeded',
       value: { deployId: 'dep-1', state: 'accepted' },
     });
@@ -127,6 +153,8 @@ describe('deploy', () => {
       state: 'succeeded',
       value: { deployId: 'dep-1', ...start, acceptedAt: 10_000, state: 'accepted' },
     });
-    expect(await queryStatus(world, 'start_deploy', { op: 'o', businessKey: 'rel-9', input: {} }, { request: 's' })).toEqual({ state: 'not_found' });
+    expect(
+      await queryStatus(world, 'start_deploy', { op: 'o', businessKey: 'rel-9', input: {} }, { request: 's' }),
+    ).toEqual({ state: 'not_found' });
   });
 });

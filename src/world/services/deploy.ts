@@ -127,7 +127,10 @@ export const deploy = defineService({
         const found = mustFind(ctx.state, input.deployId, ctx.options, ctx.now());
         if (found.state === 'cancelled') return found;
         if (found.state === 'succeeded' || found.state === 'failed') {
-          throw stateConflict('deploy_finished', `deploy ${input.deployId} already ${found.state} and cannot be cancelled`);
+          throw stateConflict(
+            'deploy_finished',
+            `deploy ${input.deployId} already ${found.state} and cannot be cancelled`,
+          );
         }
         const { deployId, state: _state, ...job } = found;
         const cancelled: Job = { ...job, cancelledAt: ctx.now() };

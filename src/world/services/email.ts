@@ -33,7 +33,8 @@ export type EmailOptions = ServiceOptions;
 export type EmailState = Record<string, EmailRecord>;
 
 /** Every email sent, oldest first. */
-export const outboxOf = (state: EmailState): EmailView[] => Object.entries(state).map(([emailId, e]) => ({ emailId, ...e }));
+export const outboxOf = (state: EmailState): EmailView[] =>
+  Object.entries(state).map(([emailId, e]) => ({ emailId, ...e }));
 
 /** An outbox. Every delivery of `send_email` sends, unless an honoured idempotency key replays the first. */
 export const email = defineService({

@@ -20,17 +20,22 @@ export type CancellationKind = Cancellation['kind'];
 export function cancellationOf(order: OrderView): Cancellation {
   if (order.status === 'cancelled') return { kind: 'unchanged', order };
   if (order.status === 'paid') {
-    throw stateConflict('order_paid', `order ${order.orderId} is paid and cannot be cancelled; refund the payment instead`);
+    throw stateConflict(
+      'order_paid',
+      `order ${order.orderId} is paid and cannot be cancelled; refund the payment instead`,
+    );
   }
   const { orderId, ...rest } = order;
   return { kind: 'cancel', orderId, record: { ...rest, status: 'cancelled' } };
 }
 
 /** What a `cancel_order` status query finds: the order, only once it is cancelled. */
-export const cancelledOnly = (order: OrderView | undefined): OrderView | undefined => (order?.status === 'cancelled' ? order : undefined);
+export const cancelledOnly = (order: OrderView | undefined): OrderView | undefined =>
+  order?.status === 'cancelled' ? order : undefined;
 
 /** A charge may name an order that exists and is not cancelled. @throws HttpError 404 or 409 `order_cancelled`. */
 export function checkPayable(order: OrderView | undefined, orderId: string): void {
   if (!order) throw notFound('orderId', `no order with id "${orderId}"`);
-  if (order.status === 'cancelled') throw stateConflict('order_cancelled', `order ${orderId} is cancelled and cannot be paid`);
+  if (order.status === 'cancelled')
+    throw stateConflict('order_cancelled', `order ${orderId} is cancelled and cannot be paid`);
 }

@@ -40,7 +40,11 @@ export interface OrdersBackend {
 /** The orders tools over a database backend (the in-memory service is declared in `orders.ts`). */
 export function orderTools(backend: OrdersBackend): readonly ToolSpec[] {
   const { create_order, get_order, find_order_by_reference, cancel_order } = ORDER_TOOLS;
-  const read = <I>(name: string, contract: { description: string; risk: 'read'; input: ToolSpec<I>['input'] }, run: ToolSpec<I>['run']): ToolSpec<I> => ({
+  const read = <I>(
+    name: string,
+    contract: { description: string; risk: 'read'; input: ToolSpec<I>['input'] },
+    run: ToolSpec<I>['run'],
+  ): ToolSpec<I> => ({
     name,
     ...contract,
     honoursIdempotencyKeys: false,
@@ -48,9 +52,19 @@ export function orderTools(backend: OrdersBackend): readonly ToolSpec[] {
     run,
   });
   return [
-    writeToolSpec({ name: 'create_order', ...create_order, canQueryStatus: true, businessKeyField: create_order.businessKey }, backend.honoursIdempotencyKeys, backend.createOrder),
+    writeToolSpec(
+      { name: 'create_order', ...create_order, canQueryStatus: true, businessKeyField: create_order.businessKey },
+      backend.honoursIdempotencyKeys,
+      backend.createOrder,
+    ),
     read('get_order', get_order, ({ orderId }) => backend.getOrder(orderId)),
-    read('find_order_by_reference', find_order_by_reference, ({ clientReference }) => backend.findByReference(clientReference)),
-    writeToolSpec({ name: 'cancel_order', ...cancel_order, canQueryStatus: true, businessKeyField: cancel_order.businessKey }, backend.honoursIdempotencyKeys, backend.cancelOrder),
+    read('find_order_by_reference', find_order_by_reference, ({ clientReference }) =>
+      backend.findByReference(clientReference),
+    ),
+    writeToolSpec(
+      { name: 'cancel_order', ...cancel_order, canQueryStatus: true, businessKeyField: cancel_order.businessKey },
+      backend.honoursIdempotencyKeys,
+      backend.cancelOrder,
+    ),
   ] as readonly ToolSpec[];
 }

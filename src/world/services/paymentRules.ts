@@ -39,9 +39,14 @@ export interface Refund {
 export function refundOf(payment: PaymentView, requestedCents: number | undefined): Refund {
   const remaining = payment.amountCents - payment.refundedCents;
   const amountCents = requestedCents ?? remaining;
-  if (remaining === 0) throw stateConflict('payment_refunded', `payment ${payment.paymentId} is already fully refunded`);
+  if (remaining === 0)
+    throw stateConflict('payment_refunded', `payment ${payment.paymentId} is already fully refunded`);
   if (amountCents > remaining) {
-    throw invalidRequest('amountCents', `amountCents must be at most ${remaining}, the amount not yet refunded`, 'amount_too_large');
+    throw invalidRequest(
+      'amountCents',
+      `amountCents must be at most ${remaining}, the amount not yet refunded`,
+      'amount_too_large',
+    );
   }
   const { paymentId, ...rest } = payment;
   const refundedCents = payment.refundedCents + amountCents;

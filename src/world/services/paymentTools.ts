@@ -1,5 +1,11 @@
 import type { ToolSpec } from '../tool.js';
-import { ChargePaymentInput, PaymentIdInput, RefundPaymentInput, type PaymentView, type RefundView } from './paymentSchemas.js';
+import {
+  ChargePaymentInput,
+  PaymentIdInput,
+  RefundPaymentInput,
+  type PaymentView,
+  type RefundView,
+} from './paymentSchemas.js';
 import { writeToolSpec, type WriteTool } from './writeTool.js';
 
 /** `charge_payment`'s description names the ceiling, which a scenario may change. */
@@ -13,7 +19,11 @@ export const chargeDescription = (maxAmountCents: number): string =>
 export const PAYMENT_TOOLS = {
   charge_payment: { risk: 'write', input: ChargePaymentInput, businessKey: 'paymentReference' },
   // Refunds have no business id of their own: only an honoured idempotency key finds one.
-  refund_payment: { description: 'Refund a payment, in full or amountCents of it. Each delivery refunds again.', risk: 'write', input: RefundPaymentInput },
+  refund_payment: {
+    description: 'Refund a payment, in full or amountCents of it. Each delivery refunds again.',
+    risk: 'write',
+    input: RefundPaymentInput,
+  },
   get_payment: { description: 'Get one payment by its id.', risk: 'read', input: PaymentIdInput },
 } as const;
 
@@ -39,7 +49,13 @@ export function paymentTools(backend: PaymentsBackend): readonly ToolSpec[] {
   };
   return [
     writeToolSpec(
-      { name: 'charge_payment', description: chargeDescription(backend.maxAmountCents), ...charge_payment, canQueryStatus: true, businessKeyField: charge_payment.businessKey },
+      {
+        name: 'charge_payment',
+        description: chargeDescription(backend.maxAmountCents),
+        ...charge_payment,
+        canQueryStatus: true,
+        businessKeyField: charge_payment.businessKey,
+      },
       honours,
       backend.charge,
     ),

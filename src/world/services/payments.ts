@@ -57,7 +57,10 @@ export const payments = defineService({
     refund_payment: {
       ...PAYMENT_TOOLS.refund_payment,
       run(input, ctx) {
-        const refund = refundOf(mustExistPayment(paymentIn(ctx.state, input.paymentId), input.paymentId), input.amountCents);
+        const refund = refundOf(
+          mustExistPayment(paymentIn(ctx.state, input.paymentId), input.paymentId),
+          input.amountCents,
+        );
         const { paymentId, amountCents } = refund;
         ctx.state[paymentId] = refund.record;
         const refundId = ctx.id('rfd');

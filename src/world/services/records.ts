@@ -40,12 +40,14 @@ export interface RecordsState {
  */
 export const records = defineService({
   name: 'records',
-  description: 'Shared records under optimistic concurrency: a write commits only if no other write landed since it read.',
+  description:
+    'Shared records under optimistic concurrency: a write commits only if no other write landed since it read.',
   options: RecordsOptionsSchema,
   state: (): RecordsState => ({ records: {}, commits: 0, conflicts: 0 }),
   tools: {
     update_record: {
-      description: 'Set a shared record, if no other write committed since this one read it; a conflict answers 409 and changes nothing.',
+      description:
+        'Set a shared record, if no other write committed since this one read it; a conflict answers 409 and changes nothing.',
       // Setting a value is idempotent; the version check is what makes a late duplicate harmless.
       risk: 'idempotent-write',
       input: UpdateRecordInput,
@@ -62,12 +64,17 @@ export const records = defineService({
         const current = ctx.state.records[input.record]?.version ?? 0;
         if (current !== read) {
           ctx.state.conflicts++;
-          throw versionConflict(`version conflict: ${input.record} is at version ${current}, this write read version ${read}`);
+          throw versionConflict(
+            `version conflict: ${input.record} is at version ${current}, this write read version ${read}`,
+          );
         }
         const version = read + 1;
         ctx.state.records[input.record] = { version, value: input.value };
         ctx.state.commits++;
-        ctx.effect('record.updated', { key: input.writer, data: { record: input.record, version, value: input.value } });
+        ctx.effect('record.updated', {
+          key: input.writer,
+          data: { record: input.record, version, value: input.value },
+        });
         return { record: input.record, version };
       },
     },
@@ -75,7 +82,10 @@ export const records = defineService({
       description: "Read a record's version and value (version 0: never written).",
       risk: 'read',
       input: ReadRecordInput,
-      run: (input, ctx) => ({ record: input.record, ...(ctx.state.records[input.record] ?? { version: 0, value: null }) }),
+      run: (input, ctx) => ({
+        record: input.record,
+        ...(ctx.state.records[input.record] ?? { version: 0, value: null }),
+      }),
     },
   },
 });

@@ -53,13 +53,26 @@ function truthOf(task: Task, o: Options, now: number): { state: Exclude<TaskStat
   return { state: o.outcome, killed: false };
 }
 
-const lostTrack = (task: Task, o: Options, now: number): boolean => o.loseTrackAfterMs !== undefined && now >= task.acceptedAt + o.loseTrackAfterMs;
+const lostTrack = (task: Task, o: Options, now: number): boolean =>
+  o.loseTrackAfterMs !== undefined && now >= task.acceptedAt + o.loseTrackAfterMs;
 
-function reported(taskId: string, task: Task, o: Options, now: number): { taskId: string; clientReference: string; state: TaskState; reason?: string } {
+function reported(
+  taskId: string,
+  task: Task,
+  o: Options,
+  now: number,
+): { taskId: string; clientReference: string; state: TaskState; reason?: string } {
   const base = { taskId, clientReference: task.clientReference };
-  if (lostTrack(task, o, now)) return { ...base, state: 'unknown', reason: 'the task manager lost track of this task; its result cannot be confirmed' };
+  if (lostTrack(task, o, now))
+    return {
+      ...base,
+      state: 'unknown',
+      reason: 'the task manager lost track of this task; its result cannot be confirmed',
+    };
   const truth = truthOf(task, o, now);
-  return truth.killed ? { ...base, state: 'failed', reason: 'killed from outside (SIGKILL)' } : { ...base, state: truth.state };
+  return truth.killed
+    ? { ...base, state: 'failed', reason: 'killed from outside (SIGKILL)' }
+    : { ...base, state: truth.state };
 }
 
 function logsOf(task: Task, o: Options, now: number): string[] {
@@ -94,10 +107,16 @@ export const tasks = defineService({
   options: TaskManagerOptions,
   state: (): TaskTable => ({}),
   snapshot: (table, { now, options }) =>
-    Object.fromEntries(Object.entries(table).map(([id, task]) => [id, { ...task, state: truthOf(task, options, now).state, reported: reported(id, task, options, now).state }])),
+    Object.fromEntries(
+      Object.entries(table).map(([id, task]) => [
+        id,
+        { ...task, state: truthOf(task, options, now).state, reported: reported(id, task, options, now).state },
+      ]),
+    ),
   tools: {
     submit_task: {
-      description: 'Submit a long task. Answers at once with a taskId; follow it with get_task_status. clientReference is your business id for it.',
+      description:
+        'Submit a long task. Answers at once with a taskId; follow it with get_task_status. clientReference is your business id for it.',
       risk: 'write',
       input: SubmitTaskInput,
       businessKey: 'clientReference',
@@ -113,7 +132,8 @@ export const tasks = defineService({
       },
     },
     get_task_status: {
-      description: 'Get a task and its state: accepted, running, succeeded, failed, cancelled, or unknown when the manager cannot confirm its result.',
+      description:
+        'Get a task and its state: accepted, running, succeeded, failed, cancelled, or unknown when the manager cannot confirm its result.',
       risk: 'read',
       input: TaskIdInput,
       run: ({ taskId }, ctx) => reported(taskId, mustFind(ctx.state, taskId), ctx.options, ctx.now()),
@@ -125,7 +145,8 @@ export const tasks = defineService({
       run: ({ taskId }, ctx) => ({ taskId, lines: logsOf(mustFind(ctx.state, taskId), ctx.options, ctx.now()) }),
     },
     cancel_task: {
-      description: 'Cancel a task that has not finished. Cancelling is not rollback: what the task did so far stays done.',
+      description:
+        'Cancel a task that has not finished. Cancelling is not rollback: what the task did so far stays done.',
       risk: 'idempotent-write',
       input: TaskIdInput,
       businessKey: 'taskId',
@@ -133,8 +154,10 @@ export const tasks = defineService({
         const task = mustFind(ctx.state, taskId);
         const now = reported(taskId, task, ctx.options, ctx.now());
         if (now.state === 'cancelled') return now;
-        if (now.state === 'unknown') throw stateConflict('task_unknown', `task ${taskId} is unknown to the manager; it cannot confirm a cancel`);
-        if (now.state !== 'accepted' && now.state !== 'running') throw stateConflict('task_finished', `task ${taskId} already ${now.state} and cannot be cancelled`);
+        if (now.state === 'unknown')
+          throw stateConflict('task_unknown', `task ${taskId} is unknown to the manager; it cannot confirm a cancel`);
+        if (now.state !== 'accepted' && now.state !== 'running')
+          throw stateConflict('task_finished', `task ${taskId} already ${now.state} and cannot be cancelled`);
         ctx.state[taskId] = { ...task, cancelledAt: ctx.now() };
         ctx.effect('task.cancelled', { key: taskId, data: { taskId, from: now.state } });
         return reported(taskId, ctx.state[taskId], ctx.options, ctx.now());

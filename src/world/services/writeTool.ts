@@ -31,7 +31,11 @@ export interface WriteToolDefinition<I> {
 }
 
 /** A write tool's spec: its definition, wired to a backend's run and status under the definition's name and business key. */
-export function writeToolSpec<I, O>(definition: WriteToolDefinition<I>, honoursIdempotencyKeys: boolean, backend: WriteTool<I, O>): ToolSpec<I, O> {
+export function writeToolSpec<I, O>(
+  definition: WriteToolDefinition<I>,
+  honoursIdempotencyKeys: boolean,
+  backend: WriteTool<I, O>,
+): ToolSpec<I, O> {
   const { name, description, risk, input, canQueryStatus, businessKeyField } = definition;
   return {
     name,

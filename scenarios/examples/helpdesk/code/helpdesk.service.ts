@@ -22,11 +22,22 @@ export default defineService({
     open_ticket: {
       description: 'Open a support ticket. requestId is your business id for it; sending it twice opens two tickets.',
       risk: 'write',
-      input: z.object({ requestId: z.string().min(1), subject: z.string().min(1), priority: z.enum(['low', 'normal', 'urgent']).default('normal') }).strict(),
+      input: z
+        .object({
+          requestId: z.string().min(1),
+          subject: z.string().min(1),
+          priority: z.enum(['low', 'normal', 'urgent']).default('normal'),
+        })
+        .strict(),
       businessKey: 'requestId',
       run(input, ctx) {
         const open = Object.values(ctx.state).filter((t) => t.status === 'open').length;
-        if (open >= ctx.options.maxOpen) throw new ServiceError(429, { code: 'too_many_open_tickets', message: `at most ${ctx.options.maxOpen} open tickets`, headers: { 'Retry-After': '60' } });
+        if (open >= ctx.options.maxOpen)
+          throw new ServiceError(429, {
+            code: 'too_many_open_tickets',
+            message: `at most ${ctx.options.maxOpen} open tickets`,
+            headers: { 'Retry-After': '60' },
+          });
         const ticketId = ctx.id('tkt');
         ctx.state[ticketId] = { ...input, status: 'open' };
         ctx.effect('ticket.opened', { key: input.requestId, data: { ticketId, priority: input.priority } });
@@ -39,7 +50,12 @@ export default defineService({
       input: z.object({ ticketId: z.string().min(1) }).strict(),
       run({ ticketId }, ctx) {
         const ticket = ctx.state[ticketId];
-        if (!ticket) throw new ServiceError(404, { code: 'ticket_not_found', message: `no ticket ${ticketId}`, param: 'ticketId' });
+        if (!ticket)
+          throw new ServiceError(404, {
+            code: 'ticket_not_found',
+            message: `no ticket ${ticketId}`,
+            param: 'ticketId',
+          });
         return { ticketId, ...ticket };
       },
     },
@@ -50,7 +66,12 @@ export default defineService({
       businessKey: 'ticketId',
       run({ ticketId }, ctx) {
         const ticket = ctx.state[ticketId];
-        if (!ticket) throw new ServiceError(404, { code: 'ticket_not_found', message: `no ticket ${ticketId}`, param: 'ticketId' });
+        if (!ticket)
+          throw new ServiceError(404, {
+            code: 'ticket_not_found',
+            message: `no ticket ${ticketId}`,
+            param: 'ticketId',
+          });
         if (ticket.status === 'open') {
           ctx.state[ticketId] = { ...ticket, status: 'closed' };
           ctx.effect('ticket.closed', { key: ticketId });
@@ -69,6 +90,8 @@ export default defineService({
       { method: 'POST', path: '/tickets/:ticketId/close', tool: 'close_ticket' },
     ],
     // This API's own error shape: a list of errors, each with a code and a detail.
-    error: (e) => ({ body: { errors: [{ code: e.code, detail: e.message, ...(e.param === undefined ? {} : { field: e.param }) }] } }),
+    error: (e) => ({
+      body: { errors: [{ code: e.code, detail: e.message, ...(e.param === undefined ? {} : { field: e.param }) }] },
+    }),
   },
 });

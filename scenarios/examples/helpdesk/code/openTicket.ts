@@ -8,15 +8,26 @@ export interface OpenTicket {
   readonly subject: string;
 }
 
-export type OpenTicketResult = { readonly ok: true; readonly ticketId: string } | { readonly ok: false; readonly status: number | 'network'; readonly detail: string };
+export type OpenTicketResult =
+  | { readonly ok: true; readonly ticketId: string }
+  | { readonly ok: false; readonly status: number | 'network'; readonly detail: string };
 
-export async function openTicket(baseUrl: string, input: OpenTicket, options: { readonly withKey?: boolean } = {}): Promise<OpenTicketResult> {
+export async function openTicket(
+  baseUrl: string,
+  input: OpenTicket,
+  options: { readonly withKey?: boolean } = {},
+): Promise<OpenTicketResult> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.withKey ?? true) headers['idempotency-key'] = `open-${input.requestId}`;
   let last: OpenTicketResult = { ok: false, status: 'network', detail: 'not sent' };
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
-      const res = await fetch(`${baseUrl}/tickets`, { method: 'POST', headers, body: JSON.stringify(input), signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(`${baseUrl}/tickets`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(input),
+        signal: AbortSignal.timeout(5_000),
+      });
       if (res.ok) return { ok: true, ticketId: ((await res.json()) as { ticketId: string }).ticketId };
       const body = (await res.json().catch(() => ({}))) as { errors?: { detail?: string }[] };
       last = { ok: false, status: res.status, detail: body.errors?.[0]?.detail ?? res.statusText };

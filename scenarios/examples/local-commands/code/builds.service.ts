@@ -18,10 +18,19 @@ export default defineService({
       async run({ target }, ctx) {
         ctx.state.builds++;
         // The "build" forks a grandchild, then outlives the timeout itself.
-        const script = ctx.options.leak ? `sleep 30 >/dev/null 2>&1 & echo built ${target}` : `sleep 30 & echo building ${target}; sleep 30`;
-        const result = await ctx.command({ argv: ['sh', '-c', script], timeoutMs: ctx.options.timeoutMs, graceMs: 1000 });
+        const script = ctx.options.leak
+          ? `sleep 30 >/dev/null 2>&1 & echo built ${target}`
+          : `sleep 30 & echo building ${target}; sleep 30`;
+        const result = await ctx.command({
+          argv: ['sh', '-c', script],
+          timeoutMs: ctx.options.timeoutMs,
+          graceMs: 1000,
+        });
         if (result.kind === 'timed_out') {
-          throw new ServiceError(504, { code: 'build_timed_out', message: `the build of ${target} timed out after ${result.timeoutMs} ms; output so far: ${result.stdout.trim()}` });
+          throw new ServiceError(504, {
+            code: 'build_timed_out',
+            message: `the build of ${target} timed out after ${result.timeoutMs} ms; output so far: ${result.stdout.trim()}`,
+          });
         }
         return { exitCode: result.exitCode, stdout: result.stdout };
       },

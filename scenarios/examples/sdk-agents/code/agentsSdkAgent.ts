@@ -9,7 +9,11 @@ export default defineHttpAgent(async ({ task, services, model }) => {
   // Offline: no traces exported, and the client (built here, inside the trial) points at the scripted model.
   setTracingDisabled(true);
   // The Agents SDK resolves `openai` as CommonJS; this file imports it as ESM: one class, two declarations.
-  setDefaultOpenAIClient(new OpenAI({ baseURL: model.baseUrl, apiKey: model.apiKey }) as unknown as Parameters<typeof setDefaultOpenAIClient>[0]);
+  setDefaultOpenAIClient(
+    new OpenAI({ baseURL: model.baseUrl, apiKey: model.apiKey }) as unknown as Parameters<
+      typeof setDefaultOpenAIClient
+    >[0],
+  );
   setOpenAIAPI('chat_completions');
   const openTicket = tool({
     name: 'open_ticket',
@@ -18,8 +22,15 @@ export default defineHttpAgent(async ({ task, services, model }) => {
     strict: true,
     execute: async (args) => runTool(services['helpdesk']!.baseUrl, 'open_ticket', args),
   });
-  const agent = new Agent({ name: 'helpdesk-agent', instructions: 'You open support tickets.', model: 'gpt-4o-mini', tools: [openTicket] });
+  const agent = new Agent({
+    name: 'helpdesk-agent',
+    instructions: 'You open support tickets.',
+    model: 'gpt-4o-mini',
+    tools: [openTicket],
+  });
   const result = await run(agent, task, { maxTurns: 8 });
   const final = finalFromText(String(result.finalOutput ?? ''));
-  return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
+  return final.kind === 'final'
+    ? { outcome: final.outcome, message: final.message, claims: final.claims }
+    : { outcome: 'unknown' };
 });

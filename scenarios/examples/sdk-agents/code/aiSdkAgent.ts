@@ -20,5 +20,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
     stopWhen: stepCountIs(8),
   });
   const final = finalFromText(result.text);
-  return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
+  return final.kind === 'final'
+    ? { outcome: final.outcome, message: final.message, claims: final.claims }
+    : { outcome: 'unknown' };
 });

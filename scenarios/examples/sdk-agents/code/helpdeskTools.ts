@@ -5,7 +5,12 @@
 import { openTicket } from '../../helpdesk/code/openTicket.js';
 
 /** The input schema every SDK is given for `open_ticket`. */
-export const OPEN_TICKET_SCHEMA: { type: 'object'; properties: Record<string, { type: 'string' }>; required: string[]; additionalProperties: false } = {
+export const OPEN_TICKET_SCHEMA: {
+  type: 'object';
+  properties: Record<string, { type: 'string' }>;
+  required: string[];
+  additionalProperties: false;
+} = {
   type: 'object',
   properties: { requestId: { type: 'string' }, subject: { type: 'string' } },
   required: ['requestId', 'subject'],

@@ -11,7 +11,10 @@ export default defineHttpAgent(async ({ task, services, model }) => {
   if (!model) throw new Error('this agent needs the scenario to name a model');
   const client = new OpenAI({ baseURL: model.baseUrl, apiKey: model.apiKey });
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-    { type: 'function', function: { name: 'open_ticket', description: OPEN_TICKET_DESCRIPTION, parameters: OPEN_TICKET_SCHEMA } },
+    {
+      type: 'function',
+      function: { name: 'open_ticket', description: OPEN_TICKET_DESCRIPTION, parameters: OPEN_TICKET_SCHEMA },
+    },
   ];
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: task }];
   for (let turn = 0; turn < 8; turn++) {
@@ -21,11 +24,17 @@ export default defineHttpAgent(async ({ task, services, model }) => {
     const calls = message.tool_calls ?? [];
     if (calls.length === 0) {
       const final = finalFromText(message.content ?? '');
-      return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
+      return final.kind === 'final'
+        ? { outcome: final.outcome, message: final.message, claims: final.claims }
+        : { outcome: 'unknown' };
     }
     for (const call of calls) {
       if (call.type !== 'function') continue;
-      const content = await runTool(services['helpdesk']!.baseUrl, call.function.name, JSON.parse(call.function.arguments));
+      const content = await runTool(
+        services['helpdesk']!.baseUrl,
+        call.function.name,
+        JSON.parse(call.function.arguments),
+      );
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }
   }

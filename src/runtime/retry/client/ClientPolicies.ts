@@ -22,7 +22,9 @@ export function clientPoliciesFor(config: RetryConfig, clock: Clock, rng: Rng): 
   const { adaptiveThrottling, retryQuota, retryRatio } = config;
   if (!adaptiveThrottling && !retryQuota && !retryRatio) return NO_CLIENT_POLICIES;
   return {
-    ...(adaptiveThrottling && { throttle: new AdaptiveThrottle(adaptiveThrottling, clock, rng.fork('adaptive-throttling')) }),
+    ...(adaptiveThrottling && {
+      throttle: new AdaptiveThrottle(adaptiveThrottling, clock, rng.fork('adaptive-throttling')),
+    }),
     ...(retryQuota && { quota: new RetryQuota(retryQuota) }),
     ...(retryRatio && { ratio: new RetryRatio(retryRatio, clock) }),
   };

@@ -6,6 +6,8 @@ export class ClientThrottledError extends Error {
   override readonly name = 'ClientThrottledError';
   readonly code = 'ETHROTTLED';
   constructor(readonly rejectProbability: number) {
-    super(`rejected by the client's adaptive throttling: not sent, the service has accepted too little of late (reject probability ${rejectProbability.toFixed(2)})`);
+    super(
+      `rejected by the client's adaptive throttling: not sent, the service has accepted too little of late (reject probability ${rejectProbability.toFixed(2)})`,
+    );
   }
 }

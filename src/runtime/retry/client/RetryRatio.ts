@@ -31,7 +31,8 @@ export class RetryRatio {
 
   /** Whether a retry fits the budget now. */
   allows(): boolean {
-    const allowed = this.config.ratio * this.#requests.count() + (this.config.minPerSecond * this.config.windowMs) / 1000;
+    const allowed =
+      this.config.ratio * this.#requests.count() + (this.config.minPerSecond * this.config.windowMs) / 1000;
     return this.#retries.count() + 1 <= allowed;
   }
 

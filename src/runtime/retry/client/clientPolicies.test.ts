@@ -63,9 +63,14 @@ describe('AdaptiveThrottle: SRE book ch. 21, max(0, (requests − K·accepts) / 
   });
 });
 
-describe('RetryQuota: the AWS SDKs\' standard retry mode', () => {
+describe("RetryQuota: the AWS SDKs' standard retry mode", () => {
   it('defaults to the SDK constants: 500 tokens, 5 a retry, 10 after a timeout, 1 back on a success without retry', () => {
-    expect(RetryQuotaSchema.parse({})).toEqual({ capacity: 500, retryCost: 5, timeoutRetryCost: 10, noRetryIncrement: 1 });
+    expect(RetryQuotaSchema.parse({})).toEqual({
+      capacity: 500,
+      retryCost: 5,
+      timeoutRetryCost: 10,
+      noRetryIncrement: 1,
+    });
   });
 
   it('allows 100 retries of 5, or 50 after timeouts, from a full bucket; then none', () => {
@@ -104,7 +109,10 @@ describe('RetryQuota: the AWS SDKs\' standard retry mode', () => {
 
 describe('RetryRatio: retries ≤ ratio × requests over the window, plus a minimum per second', () => {
   it('allows 10% of the requests plus the minimum', () => {
-    const r = new RetryRatio(RetryRatioSchema.parse({ ratio: 0.1, windowMs: 10_000, minPerSecond: 0.5 }), new VirtualClock(0));
+    const r = new RetryRatio(
+      RetryRatioSchema.parse({ ratio: 0.1, windowMs: 10_000, minPerSecond: 0.5 }),
+      new VirtualClock(0),
+    );
     for (let i = 0; i < 100; i++) r.deposit();
     let retries = 0;
     while (r.allows()) {
