@@ -277,7 +277,9 @@ async function loadRunInputs(
       configs,
       origins?.configs === true ? `${origins.file}: retryConfigs` : '--config',
     );
-    if (note.refuse) throw new FaultlineError(FaultlineErrorCode.Usage, note.message);
+    // Refused when asked for on the command line; a config file's retryConfigs are the project's defaults,
+    // which a run of only such agents leaves aside with the note.
+    if (note.refuse && origins?.configs !== true) throw new FaultlineError(FaultlineErrorCode.Usage, note.message);
     if (note.message !== '') io.stderr.write(`faultline: ${note.message}\n`);
   }
   await assertPeersInstalled(scenarios, configs);

@@ -1,3 +1,4 @@
+import { ignoresConfigs } from '../runner/notApplicable.js';
 import { access } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { stringify } from 'yaml';
@@ -57,10 +58,11 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
   const file = join(refs.outDir, `${name}${ext}`);
   const folder = resolve(refs.outDir);
   const shown = shellQuote(file);
-  const config = shellQuote(refs.config);
+  // An agent that retries in its own code takes no retry configuration: the commands name none (it would be refused).
+  const config = ignoresConfigs(result.scenario) ? '' : ` --config ${shellQuote(refs.config)}`;
   const agent = refs.agent === undefined ? '' : ` --agent ${shellQuote(refs.agent)}`;
-  const runCommand = `faultline run ${shown} --config ${config} --seed ${result.seed}${agent}`;
-  const replayCommand = `faultline replay ${shown} --config ${config} --seed ${result.seed} --trial 0${agent}`;
+  const runCommand = `faultline run ${shown}${config} --seed ${result.seed}${agent}`;
+  const replayCommand = `faultline replay ${shown}${config} --seed ${result.seed} --trial 0${agent}`;
   const own = result.regression.faults.length - result.plan.length;
   const header = [
     `A regression scenario written by \`faultline explore\`: ${result.scenario.name} under the ${result.config.name} configuration`,
@@ -70,7 +72,7 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
     '',
     `  reproduce: ${runCommand}`,
     `  replay:    ${replayCommand}`,
-    `  explore:   faultline explore ${shellQuote(refs.scenario)} --config ${config} --seed ${result.seed} --runs ${refs.runs}${agent}${(refs.flags ?? []).map((f) => ` ${shellQuote(f)}`).join('')} --path ${shellQuote(result.path)}`,
+    `  explore:   faultline explore ${shellQuote(refs.scenario)}${config} --seed ${result.seed} --runs ${refs.runs}${agent}${(refs.flags ?? []).map((f) => ` ${shellQuote(f)}`).join('')} --path ${shellQuote(result.path)}`,
     '',
     `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": found at plan ${result.foundAt} of ${result.runs} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
   ];

@@ -3,7 +3,8 @@ import { ignoresRetryConfig } from '../scenario/project.js';
 import type { Scenario } from '../scenario/scenario.js';
 
 /** A matrix agent that says so, or a scenario's own `http` or `command` agent: its code retries, not the runtime. */
-const ignoresConfigs = (s: Scenario): boolean => matrixAgentOf(s)?.ignoresConfig ?? ignoresRetryConfig(s.agent.kind);
+export const ignoresConfigs = (s: Scenario): boolean =>
+  matrixAgentOf(s)?.ignoresConfig ?? ignoresRetryConfig(s.agent.kind);
 
 /**
  * What to say when retry configurations were asked for and some agents ignore them (`http` and

@@ -39,7 +39,8 @@ describe(
     for (const { args: command, peer } of COMMANDS) {
       it(`${command[0]}: an http agent intercepted by ${peer}: exit 2 naming the scenario, the peer and the install command`, async () => {
         const file = `peers/via-${peer}.yaml`;
-        const r = await project.npx(['faultline', command[0]!, file, ...command.slice(1), '--config', 'rulebook']);
+        // No --config: an http agent retries in its own code, and a configuration for it is refused before the peer check.
+        const r = await project.npx(['faultline', command[0]!, file, ...command.slice(1)]);
         expect(r.code, r.stdout + r.stderr).toBe(2);
         expect(r.stderr).toContain(
           `scenario "${file.slice('peers/'.length, -'.yaml'.length)}" (an http agent, intercepted by ${peer}`,
