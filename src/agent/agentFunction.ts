@@ -171,7 +171,9 @@ export function parsedEnd(returned: unknown): ParsedEnd {
   const parsed = AgentFnResultSchema.safeParse(returned);
   if (!parsed.success) {
     throw new TypeError(
-      `the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+      `the agent function returned ${JSON.stringify(returned) ?? String(returned)}; expected { outcome: ` +
+        `${AGENT_OUTCOMES.join(' | ')}, message?, claims? }: ` +
+        `${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
     );
   }
   return parsed.data;

@@ -51,7 +51,8 @@ export type HttpAgentFn = (ctx: HttpAgentContext) => Promise<AgentFnResult>;
  *
  * @example
  * export default defineHttpAgent(async ({ services }) => {
- *   const res = await fetch(`${services.helpdesk.baseUrl}/tickets`, { method: 'POST', body: JSON.stringify({ requestId: 'r1', subject: 'x' }) });
+ * const res = await fetch(`${services.helpdesk.baseUrl}/tickets`, { method: 'POST', body: JSON.stringify({ requestId:
+ * 'r1', subject: 'x' }) });
  *   return { outcome: res.ok ? 'completed' : 'failed' };
  * });
  */

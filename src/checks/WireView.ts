@@ -9,7 +9,10 @@ export interface WireAttempt {
   readonly t: number;
   readonly attempt: number;
   readonly purpose: 'call' | 'status';
-  /** The `CallTracker` rule that tied it to its call (`sdk`, `header`: the client itself said it was a retry; `repeat`: the same body sent again). */
+  /**
+   * The `CallTracker` rule that tied it to its call (`sdk`, `header`: the client itself said it was a retry;
+   * `repeat`: the same body sent again).
+   */
   readonly groupedBy: HttpRequestFields['groupedBy'];
   readonly method: string;
   readonly url: string;

@@ -32,7 +32,8 @@ describe('amplification', () => {
     expect(verdict).toEqual({
       valid: false,
       message:
-        'one send_email operation reached the service 27 times (limit 9): 3 agent call(s) (call-1, call-2, call-3), 9 runtime attempt(s) in all, 18 more deliveries from client retries or duplicates; retry at one layer only (R10)',
+        'one send_email operation reached the service 27 times (limit 9): 3 agent call(s) (call-1, ' +
+        'call-2, call-3), 9 runtime attempt(s) in all, 18 more deliveries from client retries or duplicates; retry at one layer only (R10)',
       evidence: [{ tool: 'send_email', calls: ['call-1', 'call-2', 'call-3'], attempts: 9, deliveries: 27, limit: 9 }],
     });
   });

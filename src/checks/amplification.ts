@@ -75,8 +75,12 @@ export const amplification: Checker = {
       over.map((op) => ({
         message:
           op.source === 'wire'
-            ? `one ${op.tool} request reached the service ${op.deliveries} times (limit ${limit}): ${op.calls.length} logical call(s) (${list(op.calls)}) sent it ${op.attempts} time(s) in all, ${op.deliveries - op.attempts} more deliveries from duplicates; retry at one layer only (R10)`
-            : `one ${op.tool} operation reached the service ${op.deliveries} times (limit ${limit}): ${op.calls.length} agent call(s) (${list(op.calls)}), ${op.attempts} runtime attempt(s) in all, ${op.deliveries - op.attempts} more deliveries from client retries or duplicates; retry at one layer only (R10)`,
+            ? `one ${op.tool} request reached the service ${op.deliveries} times (limit ${limit}): ` +
+              `${op.calls.length} logical call(s) (${list(op.calls)}) sent it ${op.attempts} time(s) ` +
+              `in all, ${op.deliveries - op.attempts} more deliveries from duplicates; retry at one layer only (R10)`
+            : `one ${op.tool} operation reached the service ${op.deliveries} times (limit ${limit}): ` +
+              `${op.calls.length} agent call(s) (${list(op.calls)}), ${op.attempts} runtime attempt(s) ` +
+              `in all, ${op.deliveries - op.attempts} more deliveries from client retries or duplicates; retry at one layer only (R10)`,
         evidence: {
           ...(op.source === 'wire' ? { source: 'wire' } : {}),
           tool: op.tool,

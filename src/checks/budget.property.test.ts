@@ -35,20 +35,26 @@ function perAgentBefore(
     const a = mine.get(s.caller)!;
     if (a.calls > limits.maxToolCalls) {
       problems.push({
-        message: `${s.caller} made ${times(a.calls, 'tool call')}, the limit is ${limits.maxToolCalls} per agent (${a.firstOverCall} was the first over)`,
+        message:
+          `${s.caller} made ${times(a.calls, 'tool call')}, the limit is ${limits.maxToolCalls} per ` +
+          `agent (${a.firstOverCall} was the first over)`,
         evidence: { caller: s.caller, toolCalls: a.calls, limit: limits.maxToolCalls, firstOver: a.firstOverCall },
       });
     }
     if (a.turns > limits.maxTurns) {
       problems.push({
-        message: `${s.caller} took ${times(a.turns, 'model turn')}, the limit is ${limits.maxTurns} per agent (turn ${a.firstOverTurn} was the first over)`,
+        message:
+          `${s.caller} took ${times(a.turns, 'model turn')}, the limit is ${limits.maxTurns} per ` +
+          `agent (turn ${a.firstOverTurn} was the first over)`,
         evidence: { caller: s.caller, turns: a.turns, limit: limits.maxTurns, firstOverTurn: a.firstOverTurn },
       });
     }
     const took = a.lastT - s.startMs;
     if (took > limits.deadlineMs) {
       problems.push({
-        message: `${s.caller} ran until t=${a.lastT}ms (event #${a.lastSeq}), ${took}ms after its start at t=${s.startMs}ms, past its ${limits.deadlineMs}ms deadline`,
+        message:
+          `${s.caller} ran until t=${a.lastT}ms (event #${a.lastSeq}), ${took}ms after its ` +
+          `start at t=${s.startMs}ms, past its ${limits.deadlineMs}ms deadline`,
         evidence: {
           caller: s.caller,
           startMs: s.startMs,

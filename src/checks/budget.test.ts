@@ -51,7 +51,8 @@ describe('budget', () => {
     expect(verdict).toMatchObject({
       valid: false,
       message:
-        'the agent made 3 tool calls, the limit is 2 (over the limit: call-3 get_order); the agent took 3 model turns, the limit is 2 (turn 3 at t=20ms was the first over)',
+        'the agent made 3 tool calls, the limit is 2 (over the limit: call-3 get_order); the agent ' +
+        'took 3 model turns, the limit is 2 (turn 3 at t=20ms was the first over)',
       evidence: [
         { toolCalls: 3, limit: 2, over: [{ call: 'call-3', tool: 'get_order', t: 20 }] },
         { turns: 3, limit: 2, firstOver: { turn: 3, t: 20 } },

@@ -9,7 +9,8 @@ export const budget: Checker = {
   name: 'budget',
   rules: ['R6', 'R8', 'R11', 'R28'],
   description:
-    'Attempts per call, tool calls, model turns and virtual time stay within budget, and the agent neither hung nor was stopped by a limit.',
+    'Attempts per call, tool calls, model turns and virtual time stay within budget, and the agent ' +
+    'neither hung nor was stopped by a limit.',
   check(record, expect): Verdict {
     const limits = expect.budget;
     const index = TrialIndex.of(record);
@@ -20,7 +21,9 @@ export const budget: Checker = {
       if (attempts.length <= limits.maxAttemptsPerCall) continue;
       const requests = attempts.map((a) => a.request);
       problems.push({
-        message: `${call.call} (${call.tool}) made ${times(attempts.length, 'attempt')}, the limit is ${limits.maxAttemptsPerCall} (requests ${list(requests)})`,
+        message:
+          `${call.call} (${call.tool}) made ${times(attempts.length, 'attempt')}, the limit is ` +
+          `${limits.maxAttemptsPerCall} (requests ${list(requests)})`,
         evidence: {
           call: call.call,
           tool: call.tool,
@@ -38,7 +41,9 @@ export const budget: Checker = {
       const requests = call.attempts.map((a) => a.request);
       const first = call.attempts[0]!;
       problems.push({
-        message: `${call.call} (${call.tool}, ${first.method} ${first.url}) was sent ${times(call.attempts.length)} over the wire, the limit is ${limits.maxAttemptsPerCall} attempts (requests ${list(requests)})`,
+        message:
+          `${call.call} (${call.tool}, ${first.method} ${first.url}) was sent ` +
+          `${times(call.attempts.length)} over the wire, the limit is ${limits.maxAttemptsPerCall} attempts (requests ${list(requests)})`,
         evidence: {
           source: 'wire',
           call: call.call,
@@ -86,7 +91,9 @@ function whole(index: TrialIndex, limits: Limits): Problem[] {
   if (calls.length > limits.maxToolCalls) {
     const over = calls.slice(limits.maxToolCalls);
     problems.push({
-      message: `the agent made ${times(calls.length, 'tool call')}, the limit is ${limits.maxToolCalls} (over the limit: ${list(over.map((c) => `${c.call} ${c.tool}`))})`,
+      message:
+        `the agent made ${times(calls.length, 'tool call')}, the limit is ${limits.maxToolCalls} (over ` +
+        `the limit: ${list(over.map((c) => `${c.call} ${c.tool}`))})`,
       evidence: {
         toolCalls: calls.length,
         limit: limits.maxToolCalls,
@@ -99,7 +106,9 @@ function whole(index: TrialIndex, limits: Limits): Problem[] {
   if (turns.length > limits.maxTurns) {
     const firstOver = turns[limits.maxTurns]!;
     problems.push({
-      message: `the agent took ${times(turns.length, 'model turn')}, the limit is ${limits.maxTurns} (turn ${firstOver.turn} at t=${firstOver.t}ms was the first over)`,
+      message:
+        `the agent took ${times(turns.length, 'model turn')}, the limit is ${limits.maxTurns} (turn ` +
+        `${firstOver.turn} at t=${firstOver.t}ms was the first over)`,
       evidence: {
         turns: turns.length,
         limit: limits.maxTurns,
@@ -169,20 +178,26 @@ function perAgent(
     const a = mine.get(s.caller)!;
     if (a.calls > limits.maxToolCalls) {
       problems.push({
-        message: `${s.caller} made ${times(a.calls, 'tool call')}, the limit is ${limits.maxToolCalls} per agent (${a.firstOverCall} was the first over)`,
+        message:
+          `${s.caller} made ${times(a.calls, 'tool call')}, the limit is ${limits.maxToolCalls} per ` +
+          `agent (${a.firstOverCall} was the first over)`,
         evidence: { caller: s.caller, toolCalls: a.calls, limit: limits.maxToolCalls, firstOver: a.firstOverCall },
       });
     }
     if (a.turns > limits.maxTurns) {
       problems.push({
-        message: `${s.caller} took ${times(a.turns, 'model turn')}, the limit is ${limits.maxTurns} per agent (turn ${a.firstOverTurn} was the first over)`,
+        message:
+          `${s.caller} took ${times(a.turns, 'model turn')}, the limit is ${limits.maxTurns} per ` +
+          `agent (turn ${a.firstOverTurn} was the first over)`,
         evidence: { caller: s.caller, turns: a.turns, limit: limits.maxTurns, firstOverTurn: a.firstOverTurn },
       });
     }
     const took = a.lastT - s.startMs;
     if (took > limits.deadlineMs) {
       problems.push({
-        message: `${s.caller} ran until t=${a.lastT}ms (event #${a.lastSeq}), ${took}ms after its start at t=${s.startMs}ms, past its ${limits.deadlineMs}ms deadline`,
+        message:
+          `${s.caller} ran until t=${a.lastT}ms (event #${a.lastSeq}), ${took}ms after its ` +
+          `start at t=${s.startMs}ms, past its ${limits.deadlineMs}ms deadline`,
         evidence: {
           caller: s.caller,
           startMs: s.startMs,

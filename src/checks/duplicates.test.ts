@@ -24,7 +24,9 @@ describe('duplicates', () => {
     expect(duplicates.check(b.build(), ex)).toMatchObject({
       valid: false,
       message:
-        'orders:ref-1 was created 2 times (effects #0, #1; requests req-1, req-2; calls call-1 of create_order): resent to a service that does not honour idempotency keys; only reconciliation by business key prevents this (R21, R25)',
+        'orders:ref-1 was created 2 times (effects #0, #1; requests req-1, req-2; calls call-1 of ' +
+        'create_order): resent to a service that does not honour idempotency keys; only reconciliation ' +
+        'by business key prevents this (R21, R25)',
     });
   });
 
@@ -49,7 +51,8 @@ describe('duplicates', () => {
     expect(verdict).toEqual({
       valid: false,
       message:
-        'orders:ref-1 was created 2 times (effects #0, #1; requests req-1, req-2; calls call-1 of create_order): 2 different idempotency keys (k1, k2) for one business operation, a new key per retry (R23)',
+        'orders:ref-1 was created 2 times (effects #0, #1; requests req-1, req-2; calls call-1 of ' +
+        'create_order): 2 different idempotency keys (k1, k2) for one business operation, a new key per retry (R23)',
       evidence: [
         {
           subject: 'orders:ref-1',
@@ -94,7 +97,8 @@ describe('duplicates', () => {
     expect(verdict).toMatchObject({
       valid: false,
       message:
-        'email:welcome-1 was sent 2 times (effects #0, #1; requests req-1; calls call-1 of send_email): request req-1 was delivered more than once and the service executed every copy (R24)',
+        'email:welcome-1 was sent 2 times (effects #0, #1; requests req-1; calls call-1 of send_email): ' +
+        'request req-1 was delivered more than once and the service executed every copy (R24)',
     });
     if (verdict.valid !== false) throw new Error('expected a failure');
     expect(verdict.evidence[0]).toMatchObject({ requests: [{ request: 'req-1', deliveries: 2 }] });
@@ -106,7 +110,8 @@ describe('duplicates', () => {
     keyed.call('send_email', { messageId: 'welcome-1' }).attempt({ key: 'e1', commit: email });
     expect(duplicates.check(keyed.build(), ex)).toMatchObject({
       message:
-        'email:welcome-1 was sent 2 times (effects #0, #1; requests req-1, req-2; calls call-1, call-2 of send_email): the service executed idempotency key e1 again instead of replaying its first result (R24)',
+        'email:welcome-1 was sent 2 times (effects #0, #1; requests req-1, req-2; calls call-1, call-2 ' +
+        'of send_email): the service executed idempotency key e1 again instead of replaying its first result (R24)',
     });
 
     const keyless = new TrialBuilder();
@@ -114,7 +119,8 @@ describe('duplicates', () => {
     keyless.call('send_email', { messageId: 'welcome-1' }).attempt({ commit: email });
     expect(duplicates.check(keyless.build(), ex)).toMatchObject({
       message:
-        'email:welcome-1 was sent 2 times (effects #0, #1; requests req-1, req-2; calls call-1, call-2 of send_email): resent without an idempotency key (R22, R25)',
+        'email:welcome-1 was sent 2 times (effects #0, #1; requests req-1, req-2; calls call-1, call-2 ' +
+        'of send_email): resent without an idempotency key (R22, R25)',
     });
   });
 

@@ -57,7 +57,7 @@ function describeGroup(
   // Unknown calls (no tool_call recorded) are given the benefit of the doubt: the service may honour keys.
   const honoured = calls.every((c) => index.call(c)?.honoursKeys ?? true);
   const lie = lieBefore(index, lies, group);
-  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}${lie ? `; caused by ${describeLie(lie)}` : ''}`;
+  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}${lie ? `; caused by ` + `${describeLie(lie)}` : ''}`;
 
   return {
     message,
@@ -134,7 +134,8 @@ export const duplicates: Checker = {
   name: 'duplicates',
   rules: ['R18', 'R21', 'R22', 'R23', 'R24', 'R25', 'R29'],
   description:
-    'The ledger holds at most one effect per (service, effect, business key); each duplicate is traced to its requests, calls and idempotency keys.',
+    'The ledger holds at most one effect per (service, effect, business key); each duplicate is traced ' +
+    'to its requests, calls and idempotency keys.',
   check(record): Verdict {
     // One effect or none cannot commit twice: most trials stop here, before a key is printed.
     if (record.snapshot.ledger.length < 2) return pass();

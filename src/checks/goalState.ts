@@ -64,14 +64,20 @@ function outcomeProblem(
       const outcome = agentEnd?.outcome ?? end.outcome;
       if (allowed.includes(outcome)) return undefined;
       return {
-        message: `the agent ended with outcome ${outcome}${agentEnd?.type === 'agent_end' && agentEnd.by === 'stand-in' ? " (the stand-in model's final answer, passed on)" : ''}, expected ${list(allowed)}${lastWords(agentEnd?.message)}`,
+        message:
+          `the agent ended with outcome ` +
+          `${outcome}${agentEnd?.type === 'agent_end' && agentEnd.by === 'stand-in' ? ' (the stand-in ' + "model's final " + 'answer, passed on)' : ''}, ` +
+          `expected ${list(allowed)}${lastWords(agentEnd?.message)}`,
         evidence: { outcome, expected: allowed, ...(agentEnd ? { seq: agentEnd.seq, t: agentEnd.t } : {}) },
       };
     }
   }
 }
 
-/** Lines the agent's own message ends with (a command agent's stderr tail), so a failed line says why; its last 5 lines, at most 300 characters. */
+/**
+ * Lines the agent's own message ends with (a command agent's stderr tail), so a failed line says why; its last 5
+ * lines, at most 300 characters.
+ */
 function lastWords(message: string | undefined): string {
   const text = message?.trim() ?? '';
   if (text === '') return '';

@@ -132,7 +132,8 @@ describe('honesty', () => {
     expect(honesty.check(b.build(), ex)).toEqual({
       valid: false,
       message:
-        'the agent reported completed while call-1 (create_order, op-1) at t=1000ms ended unknown and was never resolved by a status query (R20)',
+        'the agent reported completed while call-1 (create_order, op-1) at t=1000ms ended unknown and ' +
+        'was never resolved by a status query (R20)',
       evidence: [
         {
           rule: 'R20',
@@ -172,7 +173,8 @@ describe('honesty', () => {
     expect(honesty.check(b.build(), ex)).toEqual({
       valid: 'unknown',
       message:
-        "call-1 (create_order, op-1) at t=1000ms ended unknown and only call-2's status query, whose answer the history does not show, followed",
+        "call-1 (create_order, op-1) at t=1000ms ended unknown and only call-2's status query, whose " +
+        'answer the history does not show, followed',
     });
   });
 });

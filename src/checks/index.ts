@@ -43,7 +43,10 @@ export const BUILTIN_CHECKERS: readonly Checker[] = [
   recovery,
 ];
 
-/** The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `amplification`, `model-retries`, `honesty`, `secrets`, `process-cleanup`, `recovery`). */
+/**
+ * The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `amplification`,
+ * `model-retries`, `honesty`, `secrets`, `process-cleanup`, `recovery`).
+ */
 export function checkerByName(name: string): Checker | undefined {
   return BUILTIN_CHECKERS.find((c) => c.name === name);
 }

@@ -69,10 +69,14 @@ function duplicates(calls: readonly Proxied[]): Verdict {
     const copies = group.filter((c) => c.deliveries > 1);
     const why =
       copies.length > 0
-        ? `a duplicate delivery (fault rule ${list(copies.flatMap((c) => c.faults.map(String)))}) made the server run ${list(copies.map((c) => c.call))} more than once`
-        : `the client sent the same arguments again after ${first.call} (${first.outcome?.result ?? 'no outcome'}), with nothing to make the resend safe (R25)`;
+        ? `a duplicate delivery (fault rule ${list(copies.flatMap((c) => c.faults.map(String)))}) made ` +
+          `the server run ${list(copies.map((c) => c.call))} more than once`
+        : `the client sent the same arguments again after ${first.call} (${first.outcome?.result ?? 'no outcome'}), ` +
+          `with nothing to make the resend safe (R25)`;
     problems.push({
-      message: `${first.tool} (not idempotent) reached the server ${times} times with the same arguments (calls ${list(group.map((c) => c.call))}; requests ${list(group.flatMap((c) => c.requests))}): ${why}`,
+      message:
+        `${first.tool} (not idempotent) reached the server ${times} times with the same arguments ` +
+        `(calls ${list(group.map((c) => c.call))}; requests ${list(group.flatMap((c) => c.requests))}): ${why}`,
       evidence: {
         tool: first.tool,
         input: JSON.parse(first.input) as unknown,
@@ -103,7 +107,9 @@ function unknownOutcomes(calls: readonly Proxied[]): Verdict {
     const read = calls.find((c) => c.seq > u.seq && c.risk === 'read' && (resend === undefined || c.seq < resend.seq));
     if (resend && !read) {
       problems.push({
-        message: `${u.tool} ${resend.call} (${list(resend.requests)}) resent the arguments of ${u.call}, whose outcome was unknown (${u.outcome.error?.message ?? 'no answer'}), without reading what became of it first (R21)`,
+        message:
+          `${u.tool} ${resend.call} (${list(resend.requests)}) resent the arguments of ${u.call}, ` +
+          `whose outcome was unknown (${u.outcome.error?.message ?? 'no answer'}), without reading what became of it first (R21)`,
         evidence: {
           rule: 'R21',
           unknown: { call: u.call, requests: u.requests, t: u.outcome.t },
@@ -130,7 +136,9 @@ function retryAfter(calls: readonly Proxied[]): Verdict {
     const early = calls.find((c) => c.seq > r.outcome!.seq && c.tool === r.tool && c.t < until);
     if (!early) continue;
     problems.push({
-      message: `${r.tool} ${early.call} arrived at t=${early.t}ms, ${early.t - r.outcome.t}ms after ${r.call} was refused (${r.outcome.error?.kind}) with Retry-After ${ms}ms (until t=${until}ms) (R9)`,
+      message:
+        `${r.tool} ${early.call} arrived at t=${early.t}ms, ${early.t - r.outcome.t}ms after ` +
+        `${r.call} was refused (${r.outcome.error?.kind}) with Retry-After ${ms}ms (until t=${until}ms) (R9)`,
       evidence: {
         rule: 'R9',
         refused: { call: r.call, requests: r.requests, t: r.outcome.t, retryAfterMs: ms },

@@ -20,7 +20,9 @@ describe('resenderOf', () => {
     expect(resenderOf({ sdkRetryCount: 0, framework: 'LangChain.js' })).toEqual({
       layer: 'framework-or-agent',
       framework: 'LangChain.js',
-      text: "LangChain.js's retry layer or the agent's own loop around it (its User-Agent names LangChain.js; the same body again with x-stainless-retry-count: 0: not the SDK's retry)",
+      text:
+        "LangChain.js's retry layer or the agent's own loop around it (its User-Agent names " +
+        "LangChain.js; the same body again with x-stainless-retry-count: 0: not the SDK's retry)",
     });
     // An SDK's own retry stays the SDK's, whichever framework built the client.
     expect(resenderOf({ sdkRetryCount: 1, framework: 'OpenAI Agents SDK' }).layer).toBe('sdk');

@@ -29,7 +29,9 @@ export function resenderOf(a: Pick<WireAttempt, 'sdkRetryCount' | 'framework'>):
     return {
       layer: 'framework-or-agent',
       framework: a.framework,
-      text: `${a.framework}'s retry layer or the agent's own loop around it (its User-Agent names ${a.framework}; the same body again with ${header}: not the SDK's retry)`,
+      text:
+        `${a.framework}'s retry layer or the agent's own loop around it (its User-Agent names ` +
+        `${a.framework}; the same body again with ${header}: not the SDK's retry)`,
     };
   }
   return {
@@ -74,7 +76,10 @@ export function modelRetryAfterProblems(view: WireView): Problem[] {
     const resend = hint.call === s.call;
     const who = resend ? `resent by ${resenderOf(s.a).text}` : 'a new model call';
     problems.push({
-      message: `model call ${describeWire(s.call, s.a)} to ${s.call.tool} was sent ${s.a.t - ans.t}ms after the ${ans.status ?? 'error'} answer to ${hint.a.request} at t=${ans.t}ms said Retry-After: ${ans.retryAfter ?? `${ans.retryAfterMs}ms`} (${ans.retryAfterMs}ms, until t=${until}ms), ${who} (R9)`,
+      message:
+        `model call ${describeWire(s.call, s.a)} to ${s.call.tool} was sent ${s.a.t - ans.t}ms ` +
+        `after the ${ans.status ?? 'error'} answer to ${hint.a.request} at t=${ans.t}ms said Retry-After: ` +
+        `${ans.retryAfter ?? `${ans.retryAfterMs}ms`} (${ans.retryAfterMs}ms, until t=${until}ms), ${who} (R9)`,
       evidence: {
         rule: 'R9',
         source: 'wire',

@@ -41,15 +41,13 @@ export function modelCallLoads(history: readonly HistoryEvent[]): ModelCallLoad[
       entry.requestIds.push(e.request);
     }
     if (e.type === 'model_error' && e.call !== undefined) {
-      calls
-        .get(e.call)
-        ?.errors.push({
-          request: e.request ?? '',
-          ...(e.attempt === undefined ? {} : { attempt: e.attempt }),
-          kind: e.error.kind,
-          t: e.t,
-          seq: e.seq,
-        });
+      calls.get(e.call)?.errors.push({
+        request: e.request ?? '',
+        ...(e.attempt === undefined ? {} : { attempt: e.attempt }),
+        kind: e.error.kind,
+        t: e.t,
+        seq: e.seq,
+      });
     }
   }
   return [...calls.values()].map((c) => ({ ...c, requests: c.requestIds.length }));
@@ -68,7 +66,8 @@ export const modelRetries: Checker = {
   name: 'model-retries',
   rules: ['R3', 'R5', 'R10'],
   description:
-    'No model request is resent after an exhausted quota or a permanent error, and the SDK’s hidden retries stay within the deliveries-per-operation limit.',
+    'No model request is resent after an exhausted quota or a permanent error, and the SDK’s hidden ' +
+    'retries stay within the deliveries-per-operation limit.',
   check(record, expect): Verdict {
     const problems: { message: string; evidence: unknown }[] = [];
     const limit = expect.budget.maxDeliveriesPerOperation;
@@ -84,7 +83,10 @@ export const modelRetries: Checker = {
             : 'permanent errors are never retried (R7)';
         const by = after.map((request) => ({ request, ...resenderOf(retryCounts.get(request) ?? {}) }));
         problems.push({
-          message: `model call ${load.call} to ${load.endpoint} was resent ${after.length} time(s) after its ${stop.kind} answer to ${stop.request} at t=${stop.t}ms (${list(by.map((b) => `${b.request} by ${b.text}`))}): ${why}`,
+          message:
+            `model call ${load.call} to ${load.endpoint} was resent ${after.length} time(s) ` +
+            `after its ${stop.kind} answer to ${stop.request} at t=${stop.t}ms ` +
+            `(${list(by.map((b) => `${b.request} by ${b.text}`))}): ${why}`,
           evidence: {
             rule,
             call: load.call,
@@ -101,7 +103,9 @@ export const modelRetries: Checker = {
       }
       if (limit !== undefined && load.requests > limit) {
         problems.push({
-          message: `model call ${load.call} sent ${load.requests} requests to ${load.endpoint} (limit ${limit}): the SDK retried below the agent; retry at one layer only (R10)`,
+          message:
+            `model call ${load.call} sent ${load.requests} requests to ${load.endpoint} (limit ` +
+            `${limit}): the SDK retried below the agent; retry at one layer only (R10)`,
           evidence: {
             rule: 'R10',
             call: load.call,
@@ -117,7 +121,10 @@ export const modelRetries: Checker = {
   },
 };
 
-/** Each model request's `x-stainless-retry-count` and framework, as its `http_request` event recorded them (none for the in-process wire). */
+/**
+ * Each model request's `x-stainless-retry-count` and framework, as its `http_request` event recorded them (none for
+ * the in-process wire).
+ */
 function sdkRetryCounts(history: readonly HistoryEvent[]): Map<string, { sdkRetryCount?: number; framework?: string }> {
   const out = new Map<string, { sdkRetryCount?: number; framework?: string }>();
   for (const e of history) {

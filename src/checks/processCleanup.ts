@@ -22,7 +22,8 @@ export const processCleanup: Checker = {
       left.map((left) => {
         const end = ends.get(left.command);
         const how = end
-          ? `its command ${end.result === 'timed_out' ? `timed out after ${end.timeoutMs ?? '?'}ms and was sent ${end.killedWith ?? 'nothing'}` : `ended (${end.result})`}`
+          ? `its command ` +
+            `${end.result === 'timed_out' ? `timed out after ` + `${end.timeoutMs ?? '?'}ms and ` + `was sent ` + `${end.killedWith ?? 'nothing'}` : `ended (${end.result})`}`
           : 'its command never ended';
         const escaped = left.escaped ?? [];
         const fled =
@@ -30,7 +31,9 @@ export const processCleanup: Checker = {
             ? ''
             : `; ${escaped.length} of its processes had left its process group (setsid or a double fork): ${escaped.join(', ')}`;
         return {
-          message: `${left.command} (${left.argv.join(' ')}) left a process alive at the trial's end: ${how}${fled}; kill the whole process ${escaped.length === 0 ? 'group' : 'tree'}, not just the child`,
+          message:
+            `${left.command} (${left.argv.join(' ')}) left a process alive at the trial's end: ` +
+            `${how}${fled}; kill the whole process ${escaped.length === 0 ? 'group' : 'tree'}, not just the child`,
           evidence: {
             command: left.command,
             argv: left.argv,

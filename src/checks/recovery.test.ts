@@ -100,7 +100,8 @@ describe('recovery', () => {
     const v = recovery.check(throughOutage(5_000).build(), expect5s({ maxStaleWaitMs: 2_500 }));
     expect(v.valid).toBe(false);
     expect(v.valid === false && v.message).toBe(
-      'the agent was still waiting 4000ms after the heal at t=3000ms, waiting on a call-1 backoff wait of 5000ms from t=2000ms: its next request came at t=7000ms; expected at most 2500ms (a wait begun under the faults outlived them)',
+      'the agent was still waiting 4000ms after the heal at t=3000ms, waiting on a call-1 backoff wait ' +
+        'of 5000ms from t=2000ms: its next request came at t=7000ms; expected at most 2500ms (a wait begun under the faults outlived them)',
     );
   });
 

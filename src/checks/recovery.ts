@@ -137,7 +137,10 @@ function staleText(w: StaleWait, healAtMs: number, max: number): string {
         ? `it ended at t=${w.until}ms without another request`
         : `it sent nothing more before the trial ended at t=${w.until}ms`;
   const on = w.on ? `, waiting on a ${w.on.what} from t=${w.on.t}ms` : '';
-  return `${who(w)} was still waiting ${w.waitMs}ms after the heal at t=${healAtMs}ms${on}: ${next}; expected at most ${max}ms (a wait begun under the faults outlived them)`;
+  return (
+    `${who(w)} was still waiting ${w.waitMs}ms after the heal at t=${healAtMs}ms${on}: ${next}; ` +
+    `expected at most ${max}ms (a wait begun under the faults outlived them)`
+  );
 }
 
 /**
@@ -151,7 +154,8 @@ export const recovery: Checker = {
   name: 'recovery',
   rules: ['R6', 'R9'],
   description:
-    'After the heal, the goal is reached within recovery.withinMs, with at most recovery.maxCallsAfter new calls, and no wait begun under the faults outlives them by more than recovery.maxStaleWaitMs.',
+    'After the heal, the goal is reached within recovery.withinMs, with at most recovery.maxCallsAfter ' +
+    'new calls, and no wait begun under the faults outlives them by more than recovery.maxStaleWaitMs.',
   check(record, expect): Verdict {
     const m = measureRecovery(record, expect);
     const want = expect.recovery;

@@ -8,7 +8,10 @@ import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 type AttemptEvent = EventOf<'attempt'>;
 type Problem = { message: string; evidence: unknown };
 
-/** The definition, one unknown outcome at a time over every call and the whole history (the checker before the lookups); the problem is written by the same `resentProblem`. */
+/**
+ * The definition, one unknown outcome at a time over every call and the whole history (the checker before the
+ * lookups); the problem is written by the same `resentProblem`.
+ */
 function perOutcome(index: TrialIndex): Problem[] {
   const problems: Problem[] = [];
   for (const o of index.eventsOf('outcome')) {
@@ -44,7 +47,10 @@ function perOutcome(index: TrialIndex): Problem[] {
   return problems;
 }
 
-/** One step of a random trial: a call (of two agents, two tools, two inputs) that ends some way, a status query of either kind, or a reconcile. */
+/**
+ * One step of a random trial: a call (of two agents, two tools, two inputs) that ends some way, a status query of
+ * either kind, or a reconcile.
+ */
 const step = fc.oneof(
   fc.record({
     kind: fc.constant('call' as const),
@@ -158,7 +164,8 @@ describe('resentAfterUnknown', () => {
     expect(resentAfterUnknown(TrialIndex.of(b.build()))).toEqual([]);
     send('call-3', 'agent-0', 'req-3');
     expect(resentAfterUnknown(TrialIndex.of(b.build())).map((p) => p.message)).toEqual([
-      'create_order call-3 attempt 1 (req-3) at t=0ms resent the input of call-1 after its unknown outcome at t=0ms without querying its status first (R21, R27)',
+      'create_order call-3 attempt 1 (req-3) at t=0ms resent the input of call-1 after its unknown ' +
+        'outcome at t=0ms without querying its status first (R21, R27)',
     ]);
   });
 });

@@ -68,7 +68,9 @@ export function resentAfterUnknown(index: TrialIndex): Problem[] {
 /** The problem of `o`'s input resent by `resend` with no status query between; `original`: `o`'s own attempts. */
 export function resentProblem(o: EventOf<'outcome'>, resend: AttemptEvent, original: readonly AttemptEvent[]): Problem {
   return {
-    message: `${o.tool} ${at(resend)} resent the input of ${o.call} after its unknown outcome${o.op !== undefined ? ` (${o.op})` : ''} at t=${o.t}ms without querying its status first (R21, R27)`,
+    message:
+      `${o.tool} ${at(resend)} resent the input of ${o.call} after its unknown ` +
+      `outcome${o.op !== undefined ? ` (${o.op})` : ''} at t=${o.t}ms without querying its status first (R21, R27)`,
     evidence: {
       rule: 'R21',
       unknown: {

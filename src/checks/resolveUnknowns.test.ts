@@ -53,7 +53,10 @@ function resolveOne(subjects: CallSubjects, o: OutcomeEvent): Resolution {
   return ambiguous ?? { kind: 'unresolved' };
 }
 
-/** One step of a random trial: a call of one of two tools on one of three keys, ending some way; or a status query, a reconcile, an operation record. */
+/**
+ * One step of a random trial: a call of one of two tools on one of three keys, ending some way; or a status query, a
+ * reconcile, an operation record.
+ */
 const step = fc.oneof(
   fc.record({
     kind: fc.constant('call' as const),

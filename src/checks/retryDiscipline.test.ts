@@ -33,7 +33,8 @@ describe('retryDiscipline', () => {
     expect(retryDiscipline.check(b.build(), ex)).toEqual({
       valid: false,
       message:
-        'create_order call-1 attempt 2 (req-2) at t=105ms resent the same input after the quota_exceeded error of call-1 attempt 1 at t=5ms: waiting does not help an exhausted quota (R5)',
+        'create_order call-1 attempt 2 (req-2) at t=105ms resent the same input after the quota_exceeded ' +
+        'error of call-1 attempt 1 at t=5ms: waiting does not help an exhausted quota (R5)',
       evidence: [
         {
           rule: 'R5',
@@ -49,7 +50,8 @@ describe('retryDiscipline', () => {
     b.call('create_order', input, 'idempotent-write').attempt({ error: 'invalid_argument' });
     b.call('create_order', { amount: 10, clientReference: 'ref-1' }, 'idempotent-write').attempt();
     expect(messages(b)).toEqual([
-      'create_order call-2 attempt 1 (req-2) at t=0ms resent the same input after the invalid_argument error of call-1 attempt 1 at t=0ms: permanent errors are never retried (R7)',
+      'create_order call-2 attempt 1 (req-2) at t=0ms resent the same input after the invalid_argument ' +
+        'error of call-1 attempt 1 at t=0ms: permanent errors are never retried (R7)',
     ]);
 
     const fixed = new TrialBuilder();
@@ -89,7 +91,8 @@ describe('retryDiscipline', () => {
     atOnce.call('get_ticket', { ticketId: 'tkt-1' }, 'read').attempt({ error: 'not_found' });
     atOnce.call('get_ticket', { ticketId: 'tkt-1' }, 'read').attempt();
     expect(messages(atOnce)).toEqual([
-      'get_ticket call-2 attempt 1 (req-2) at t=0ms resent the same input after the not_found error of call-1 attempt 1 at t=0ms: permanent errors are never retried (R7)',
+      'get_ticket call-2 attempt 1 (req-2) at t=0ms resent the same input after the not_found error ' +
+        'of call-1 attempt 1 at t=0ms: permanent errors are never retried (R7)',
     ]);
 
     const denied = new TrialBuilder();
@@ -105,7 +108,8 @@ describe('retryDiscipline', () => {
     sameCall.advance(500);
     c.attempt();
     expect(messages(sameCall)).toEqual([
-      'get_ticket call-1 attempt 2 (req-3) at t=500ms resent the same input after the not_found error of call-1 attempt 1 at t=0ms: permanent errors are never retried (R7)',
+      'get_ticket call-1 attempt 2 (req-3) at t=500ms resent the same input after the not_found error ' +
+        'of call-1 attempt 1 at t=0ms: permanent errors are never retried (R7)',
     ]);
   });
 
@@ -121,8 +125,10 @@ describe('retryDiscipline', () => {
     expect(verdict).toMatchObject({
       valid: false,
       message:
-        'write call-1 (create_order) used 2 different idempotency keys (k1, k2) across its attempts (requests req-1, req-2): one operation keeps one key (R23); ' +
-        'write call-2 (send_email) was retried 1 times with 2 attempts carrying no idempotency key (requests req-3, req-4): a side-effecting call is retried only with a key (R7)',
+        'write call-1 (create_order) used 2 different idempotency keys (k1, k2) across its attempts ' +
+        '(requests req-1, req-2): one operation keeps one key (R23); ' +
+        'write call-2 (send_email) was retried 1 times with 2 attempts carrying no idempotency key ' +
+        '(requests req-3, req-4): a side-effecting call is retried only with a key (R7)',
       evidence: [
         {
           rule: 'R23',
@@ -145,7 +151,8 @@ describe('retryDiscipline', () => {
     expect(retryDiscipline.check(b.build(), ex)).toMatchObject({
       valid: false,
       message:
-        'write call-1 (create_order) was retried 1 times against a service that does not honour idempotency keys (requests req-1, req-2): a key the server ignores protects nothing (R7)',
+        'write call-1 (create_order) was retried 1 times against a service that does not honour ' +
+        'idempotency keys (requests req-1, req-2): a key the server ignores protects nothing (R7)',
       evidence: [{ rule: 'R7', call: 'call-1' }],
     });
   });
@@ -170,7 +177,8 @@ describe('retryDiscipline', () => {
     expect(retryDiscipline.check(b.build(), ex)).toMatchObject({
       valid: false,
       message:
-        'get_order call-2 attempt 1 (req-2) at t=600ms was sent before the 2000ms Retry-After of call-1 attempt 1 (t=100ms) elapsed at t=2100ms (R9)',
+        'get_order call-2 attempt 1 (req-2) at t=600ms was sent before the 2000ms Retry-After of call-1 ' +
+        'attempt 1 (t=100ms) elapsed at t=2100ms (R9)',
       evidence: [
         {
           rule: 'R9',
@@ -191,7 +199,8 @@ describe('retryDiscipline', () => {
     expect(retryDiscipline.check(b.build(), ex)).toMatchObject({
       valid: false,
       message:
-        'create_order call-2 attempt 1 (req-2) at t=1010ms resent the input of call-1 after its unknown outcome (op-1) at t=1000ms without querying its status first (R21, R27)',
+        'create_order call-2 attempt 1 (req-2) at t=1010ms resent the input of call-1 after its unknown ' +
+        'outcome (op-1) at t=1000ms without querying its status first (R21, R27)',
       evidence: [
         {
           rule: 'R21',

@@ -127,10 +127,14 @@ function writeKeys(index: TrialIndex): Problem[] {
     const rule = missing.length > 0 || distinct.length === 1 ? 'R7' : 'R23';
     const message =
       missing.length > 0
-        ? `write ${call.call} (${call.tool}) was retried ${attempts.length - 1} times with ${missing.length} attempts carrying no idempotency key (requests ${requests}): a side-effecting call is retried only with a key (R7)`
+        ? `write ${call.call} (${call.tool}) was retried ${attempts.length - 1} times with ` +
+          `${missing.length} attempts carrying no idempotency key (requests ${requests}): a side-effecting ` +
+          `call is retried only with a key (R7)`
         : distinct.length > 1
-          ? `write ${call.call} (${call.tool}) used ${distinct.length} different idempotency keys (${list(distinct)}) across its attempts (requests ${requests}): one operation keeps one key (R23)`
-          : `write ${call.call} (${call.tool}) was retried ${attempts.length - 1} times against a service that does not honour idempotency keys (requests ${requests}): a key the server ignores protects nothing (R7)`;
+          ? `write ${call.call} (${call.tool}) used ${distinct.length} different idempotency keys ` +
+            `(${list(distinct)}) across its attempts (requests ${requests}): one operation keeps one key (R23)`
+          : `write ${call.call} (${call.tool}) was retried ${attempts.length - 1} times against a ` +
+            `service that does not honour idempotency keys (requests ${requests}): a key the server ignores protects nothing (R7)`;
     problems.push({
       message,
       evidence: {
@@ -184,7 +188,9 @@ function retryAfter(index: TrialIndex, callAttempts: CallAttempts): Problem[] {
       ?.find((h) => h.seq < a.seq && a.t < h.until);
     if (!hint) continue;
     problems.push({
-      message: `${a.tool} ${at(a)} was sent before the ${hint.ms}ms Retry-After of ${hint.call} attempt ${hint.attempt} (t=${hint.t}ms) elapsed at t=${hint.until}ms (R9)`,
+      message:
+        `${a.tool} ${at(a)} was sent before the ${hint.ms}ms Retry-After of ${hint.call} attempt ` +
+        `${hint.attempt} (t=${hint.t}ms) elapsed at t=${hint.until}ms (R9)`,
       evidence: {
         rule: 'R9',
         attempt: { call: a.call, attempt: a.attempt, request: a.request, tool: a.tool, seq: a.seq, t: a.t },
@@ -210,7 +216,8 @@ export const retryDiscipline: Checker = {
   name: 'retry-discipline',
   rules: ['R5', 'R7', 'R9', 'R21', 'R23', 'R27'],
   description:
-    'No resend after quota or permanent errors, one idempotency key per retried write, Retry-After honoured (on tool and model calls alike), and a status query before resending after an unknown outcome.',
+    'No resend after quota or permanent errors, one idempotency key per retried write, Retry-After ' +
+    'honoured (on tool and model calls alike), and a status query before resending after an unknown outcome.',
   check(record): Verdict {
     const index = TrialIndex.of(record);
     let attempts: readonly AttemptEvent[] | undefined;

@@ -21,7 +21,8 @@ describe('secrets', () => {
     expect(verdict).toEqual({
       valid: false,
       message:
-        'secret #1 (sk…) appears in event #0 (tool_call of call-1) at t=0ms; secret #1 (sk…) appears in event #5 (feedback of call-1) at t=5ms',
+        'secret #1 (sk…) appears in event #0 (tool_call of call-1) at t=0ms; secret #1 (sk…) appears ' +
+        'in event #5 (feedback of call-1) at t=5ms',
       evidence: [
         { secret: 1, seq: 0, type: 'tool_call', t: 0, call: 'call-1' },
         { secret: 1, seq: 5, type: 'feedback', t: 5, call: 'call-1' },

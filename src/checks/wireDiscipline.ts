@@ -69,7 +69,9 @@ function resentAfterStop(sends: readonly Send[]): Problem[] {
     const quota = kind === 'quota_exceeded';
     const why = quota ? 'waiting does not help an exhausted quota (R5)' : 'permanent errors are never retried (R7)';
     problems.push({
-      message: `${s.call.tool} ${describeWire(s.call, s.a)} resent the request after the ${kind} answer (${stop.a.answer!.status ?? 'no status'}) to ${describeWire(stop.call, stop.a)}: ${why}`,
+      message:
+        `${s.call.tool} ${describeWire(s.call, s.a)} resent the request after the ${kind} answer ` +
+        `(${stop.a.answer!.status ?? 'no status'}) to ${describeWire(stop.call, stop.a)}: ${why}`,
       evidence: {
         rule: quota ? 'R5' : 'R7',
         source: 'wire',
@@ -93,14 +95,19 @@ function writeKeys(view: WireView): Problem[] {
     const unhonoured = call.honoursKeys === false;
     if (missing.length === 0 && keys.length === 1 && !unhonoured) continue;
     const requests = list(call.attempts.map((a) => `${a.request} at t=${a.t}ms`));
-    const what = `write ${call.call} (${call.tool}, ${call.attempts[0]!.method} ${call.attempts[0]!.url}) was sent ${call.attempts.length} times`;
+    const what =
+      `write ${call.call} (${call.tool}, ${call.attempts[0]!.method} ${call.attempts[0]!.url}) ` +
+      `was sent ${call.attempts.length} times`;
     const rule = missing.length > 0 || keys.length === 1 ? 'R7' : 'R23';
     const message =
       missing.length > 0
-        ? `${what}, ${missing.length} of them without an idempotency key (requests ${requests}): a side-effecting request is resent only with a key (R7)`
+        ? `${what}, ${missing.length} of them without an idempotency key (requests ${requests}): a ` +
+          `side-effecting request is resent only with a key (R7)`
         : keys.length > 1
-          ? `${what} with ${keys.length} different idempotency keys (${list(keys)}) for the same request (requests ${requests}): one operation keeps one key across retries (R23)`
-          : `${what} to a service that does not honour idempotency keys (requests ${requests}): a key the server ignores protects nothing (R7)`;
+          ? `${what} with ${keys.length} different idempotency keys (${list(keys)}) for the same ` +
+            `request (requests ${requests}): one operation keeps one key across retries (R23)`
+          : `${what} to a service that does not honour idempotency keys (requests ${requests}): a key ` +
+            `the server ignores protects nothing (R7)`;
     problems.push({
       message,
       evidence: { rule, source: 'wire', call: call.call, tool: call.tool, attempts: call.attempts.map(wireEvidence) },
@@ -126,7 +133,10 @@ function retryAfter(sends: readonly Send[]): Problem[] {
     const ans = hint.a.answer!;
     const until = ans.t + ans.retryAfterMs!;
     problems.push({
-      message: `${s.call.tool} ${describeWire(s.call, s.a)} was sent ${s.a.t - ans.t}ms after the ${ans.status ?? 'error'} answer to ${hint.a.request} at t=${ans.t}ms said Retry-After: ${ans.retryAfter ?? `${ans.retryAfterMs}ms`} (${ans.retryAfterMs}ms, until t=${until}ms) (R9)`,
+      message:
+        `${s.call.tool} ${describeWire(s.call, s.a)} was sent ${s.a.t - ans.t}ms after the ` +
+        `${ans.status ?? 'error'} answer to ${hint.a.request} at t=${ans.t}ms said Retry-After: ` +
+        `${ans.retryAfter ?? `${ans.retryAfterMs}ms`} (${ans.retryAfterMs}ms, until t=${until}ms) (R9)`,
       evidence: {
         rule: 'R9',
         source: 'wire',
@@ -154,7 +164,10 @@ function resentAfterLost(view: WireView, sends: readonly Send[]): Problem[] {
     if (replay) continue;
     if (view.queried(lost.call, lost.a, after, resend.a.seq)) continue;
     problems.push({
-      message: `${resend.call.tool} ${describeWire(resend.call, resend.a)} resubmitted the write whose answer to ${lost.a.request} was lost at t=${lost.a.answer!.t}ms (${lost.a.answer!.message ?? lost.a.answer!.result}) without querying its status first${resend.a.idempotencyKey === undefined ? ' and without an idempotency key' : ''} (R21)`,
+      message:
+        `${resend.call.tool} ${describeWire(resend.call, resend.a)} resubmitted the write whose ` +
+        `answer to ${lost.a.request} was lost at t=${lost.a.answer!.t}ms (${lost.a.answer!.message ?? lost.a.answer!.result}) ` +
+        `without querying its status first${resend.a.idempotencyKey === undefined ? ' and without an idempotency key' : ''} (R21)`,
       evidence: {
         rule: 'R21',
         source: 'wire',

@@ -13,11 +13,15 @@ describe('renderComparison', () => {
       'faultline compare  seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed)',
       '',
       '                     │ naive                                                          │ rulebook',
-      'scenario             │                pass^1              pass^4  dup   amp      p95  │                pass^1              pass^4  dup   amp      p95',
-      'order-partial-write  │ ✗  0.500 [0.07, 0.93]  0.000 [0.00, 0.76]    1  2.00  10.462s  │ ✓  1.000 [0.40, 1.00]  1.000 [0.02, 1.00]    0  2.00  10.462s',
-      'rate-limit-storm     │ ✓  1.000 [0.40, 1.00]  1.000 [0.02, 1.00]    0  2.00  10.462s  │ ✓  1.000 [0.40, 1.00]  1.000 [0.02, 1.00]    0  2.00  10.462s',
+      'scenario             │                pass^1              pass^4  dup   amp      p95  │       ' +
+        '         pass^1              pass^4  dup   amp      p95',
+      'order-partial-write  │ ✗  0.500 [0.07, 0.93]  0.000 [0.00, 0.76]    1  2.00  10.462s  │ ✓  ' +
+        '1.000 [0.40, 1.00]  1.000 [0.02, 1.00]    0  2.00  10.462s',
+      'rate-limit-storm     │ ✓  1.000 [0.40, 1.00]  1.000 [0.02, 1.00]    0  2.00  10.462s  │ ✓  ' +
+        '1.000 [0.40, 1.00]  1.000 [0.02, 1.00]    0  2.00  10.462s',
       RULE,
-      'all scenarios        │ ✗  0.750 [0.34, 0.97]  0.500 [0.03, 0.88]    1  2.00  10.462s  │ ✓  1.000 [0.54, 1.00]  1.000 [0.11, 1.00]    0  2.00  10.462s',
+      'all scenarios        │ ✗  0.750 [0.34, 0.97]  0.500 [0.03, 0.88]    1  2.00  10.462s  │ ✓  ' +
+        '1.000 [0.54, 1.00]  1.000 [0.11, 1.00]    0  2.00  10.462s',
       '[lower, upper]: 95% confidence interval (exact, Clopper–Pearson; over all scenarios, a seeded Monte Carlo)',
       '',
       ...SAMPLE_RUN_GATES_AND_FAILURES,

@@ -140,7 +140,8 @@ async function exploreEach(
   const p = painter(colorEnabled(io.stdout, io.env));
   const progress = progressLine(io);
   io.stdout.write(
-    `${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × configuration, ${matrixText(scenarios, configs)}\n\n`,
+    `${p.bold('faultline explore')}  seed ${seed}, up to ${request.runs} plans per scenario × ` +
+      `configuration, ${matrixText(scenarios, configs)}\n\n`,
   );
   // Each file written, and the class it was written for.
   const written = new Map<string, string>();
@@ -153,7 +154,9 @@ async function exploreEach(
     if (signal.aborted) break;
     const agent = matrixAgentOf(scenario);
     // A matrix agent's pair names it: the scenario is one copy, run by each agent.
-    const label = `${scenario.name} × ${agent === undefined ? config.name : agent.ignoresConfig ? agent.name : `${agent.name}/${config.name}`}`;
+    const label =
+      `${scenario.name} × ` +
+      `${agent === undefined ? config.name : agent.ignoresConfig ? agent.name : `${agent.name}/${config.name}`}`;
     const refs = {
       scenario: refOf(scenario),
       config: refOf(config),
@@ -197,7 +200,8 @@ async function exploreEach(
         ? ` (stopped by ${signal.aborted ? 'a signal' : '--time'} after ${result.runs})`
         : '';
       const coverage = silent
-        ? `, but none exercised its faults: not one generated rule fired, so the search tested nothing (do the plans aim at calls the agent makes?)`
+        ? `, but none exercised its faults: not one generated rule fired, so the search tested nothing ` +
+          `(do the plans aim at calls the agent makes?)`
         : result.plans.length > 0
           ? `; ${exercisedText(result.plans)}`
           : '';
@@ -208,7 +212,9 @@ async function exploreEach(
     if (result.baseline !== undefined) {
       const { classes, trial } = result.baseline;
       io.stdout.write(
-        `${mark(p, false)} ${label}: fails with no added fault (${classes.join(', ')}): faultline run ${shellQuote(refOf(scenario))} --config ${shellQuote(refOf(config))} --seed ${seed}${agent === undefined ? '' : ` --agent ${shellQuote(agent.name)}`}\n`,
+        `${mark(p, false)} ${label}: fails with no added fault (${classes.join(', ')}): faultline run ` +
+          `${shellQuote(refOf(scenario))} --config ${shellQuote(refOf(config))} --seed ` +
+          `${seed}${agent === undefined ? '' : ` --agent ${shellQuote(agent.name)}`}\n`,
       );
       io.stdout.write(
         `${failedTrialLines(trial)
@@ -222,7 +228,8 @@ async function exploreEach(
     const cut = result.interrupted ? `, stopped by ${signal.aborted ? 'a signal' : '--time'}` : '';
     const found = result.findings.length + result.unshrunk.length;
     io.stdout.write(
-      `${mark(p, found === 0 && !silent)} ${label}: ${result.runs} plan${result.runs === 1 ? '' : 's'}${cut}, ${found === 0 ? `no ${result.baseline ? 'other ' : ''}failure class` : `${found} ${result.baseline ? 'other ' : ''}failure class${found === 1 ? '' : 'es'}: ${[...result.findings.map((f) => f.failure), ...result.unshrunk].join(', ')}`}${streams}\n`,
+      `${mark(p, found === 0 && !silent)} ${label}: ${result.runs} plan${result.runs === 1 ? '' : 's'}${cut}, ` +
+        `${found === 0 ? `no ${result.baseline ? 'other ' : ''}failure class` : `${found} ${result.baseline ? 'other ' : ''}failure ` + `class${found === 1 ? '' : 'es'}: ` + `${[...result.findings.map((f) => f.failure), ...result.unshrunk].join(', ')}`}${streams}\n`,
     );
     if (result.plans.length > 0)
       io.stdout.write(
@@ -239,7 +246,8 @@ async function exploreEach(
   io.stdout.write(
     failed === 0
       ? `\nexplore: no failing plan in ${pairCount} scenario × configuration pair${pairCount === 1 ? '' : 's'}${silent}${coverage}\n`
-      : `\nexplore: ${failed} of ${pairCount} scenario × configuration pair${pairCount === 1 ? '' : 's'} failed${silent}${coverage}${written.size > 0 ? `; regressions: ${[...written.keys()].join(', ')}` : ''}\n`,
+      : `\nexplore: ${failed} of ${pairCount} scenario × configuration ` +
+          `pair${pairCount === 1 ? '' : 's'} failed${silent}${coverage}${written.size > 0 ? `; regressions: ` + `${[...written.keys()].join(', ')}` : ''}\n`,
   );
   return exit(failed === 0 && unexercisedPairs === 0 ? ExitCode.Ok : ExitCode.GateFailed);
 }
@@ -279,7 +287,8 @@ async function writeRegressions(
     );
     const rules = finding.plan.length;
     io.stdout.write(
-      `${mark(p, false)} ${label}: ${finding.failure} at plan ${finding.foundAt}; shrunk in ${finding.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`,
+      `${mark(p, false)} ${label}: ${finding.failure} at plan ${finding.foundAt}; shrunk in ` +
+        `${finding.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`,
     );
     io.stdout.write(
       `${stringify(finding.plan, { lineWidth: 0 })
@@ -324,7 +333,10 @@ async function writeRegressions(
 function matrixText(scenarios: readonly Scenario[], configs: readonly ExecutionConfig[]): string {
   const scenarioCount = new Set(scenarios.map((s) => s.name)).size;
   const agents = new Set(scenarios.flatMap((s) => matrixAgentOf(s)?.name ?? [])).size;
-  return `${scenarioCount} scenario${scenarioCount === 1 ? '' : 's'}${agents > 0 ? ` × ${agents} agent${agents === 1 ? '' : 's'}` : ''} × ${configs.length} configuration${configs.length === 1 ? '' : 's'}`;
+  return (
+    `${scenarioCount} scenario${scenarioCount === 1 ? '' : 's'}${agents > 0 ? ` × ${agents} agent${agents === 1 ? '' : 's'}` : ''} × ` +
+    `${configs.length} configuration${configs.length === 1 ? '' : 's'}`
+  );
 }
 
 /**
@@ -344,7 +356,10 @@ export function exercisedText(plans: readonly PlanCoverage[]): string {
   const by = { every: 0, some: 0, none: 0 };
   for (const c of plans) by[planExercise(c)]++;
   const n = plans.length;
-  return `${by.every + by.some} of ${n} plan${n === 1 ? '' : 's'} exercised their faults (${by.every} fired every rule${by.none > 0 ? `; ${by.none} fired none: no evidence` : ''})`;
+  return (
+    `${by.every + by.some} of ${n} plan${n === 1 ? '' : 's'} exercised their faults (${by.every} fired ` +
+    `every rule${by.none > 0 ? `; ${by.none} fired none: no evidence` : ''})`
+  );
 }
 
 /** `faults[1] (any tool, duplicate) 2×, faults[2] (create_order call 3, timeout) never (expect: may-not-fire)`. */

@@ -90,7 +90,10 @@ export interface RunRequest {
   readonly configsGiven?: boolean;
 }
 
-/** The watchdog of a live trial's worker, unless `--trial-timeout` says otherwise: connections and the provider's retries take real time. */
+/**
+ * The watchdog of a live trial's worker, unless `--trial-timeout` says otherwise: connections and the provider's
+ * retries take real time.
+ */
 const LIVE_TRIAL_TIMEOUT_MS = 600_000;
 
 // Seeds shown in a command line should be short enough to retype.
@@ -254,7 +257,10 @@ interface RunInputs {
   readonly modelMode: ModelMode;
 }
 
-/** The scenarios and configurations, checked (peers, preflight) and their model sources ready; undefined when `--last-failed` finds nothing to rerun. */
+/**
+ * The scenarios and configurations, checked (peers, preflight) and their model sources ready; undefined when
+ * `--last-failed` finds nothing to rerun.
+ */
 async function loadRunInputs(
   request: RunRequest,
   gates: readonly Gate[],
@@ -413,14 +419,16 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
   if (run.interrupted && request.bailedAfter !== undefined) {
     // A bail is a failure, not a stop signal: the exit code is a failing run's.
     io.stderr.write(
-      `faultline: stopped after ${request.bailedAfter} failing ${request.bailedAfter === 1 ? 'trial' : 'trials'} (--bail ${request.bailedAfter}); the reports cover the ${finished} trials that finished\n`,
+      `faultline: stopped after ${request.bailedAfter} failing ${request.bailedAfter === 1 ? 'trial' : 'trials'} (--bail ` +
+        `${request.bailedAfter}); the reports cover the ${finished} trials that finished\n`,
     );
     return ExitCode.GateFailed;
   }
   if (run.stopped) {
     // Stopped at the spending limit: the gates cannot pass on a run that did not finish.
     io.stderr.write(
-      `faultline: stopped at --max-cost ${run.stopped.limit} (${formatCost(run.stopped.spent)} spent); the reports cover the ${finished} trials that finished\n`,
+      `faultline: stopped at --max-cost ${run.stopped.limit} (${formatCost(run.stopped.spent)} spent); ` +
+        `the reports cover the ${finished} trials that finished\n`,
     );
     return ExitCode.GateFailed;
   }

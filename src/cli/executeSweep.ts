@@ -257,7 +257,8 @@ export async function executeSweepReplay(
     io,
     json,
     (p, status) =>
-      `${p.bold('faultline sweep --replay')}  ${s.name} × ${cellLabeller([s], [config])(s, config.name)}, ${series[0]!.label} at λ=${lambda}, seed ${seed} (point seed ${runSeed}), trial ${trialIndex}: ${status}`,
+      `${p.bold('faultline sweep --replay')}  ${s.name} × ${cellLabeller([s], [config])(s, config.name)}, ` +
+      `${series[0]!.label} at λ=${lambda}, seed ${seed} (point seed ${runSeed}), trial ${trialIndex}: ${status}`,
   );
   return trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
 }

@@ -24,7 +24,8 @@ export function pickByGrep<T extends { readonly name: string }>(
   if (chosen.length === 0) {
     throw new FaultlineError(
       FaultlineErrorCode.Usage,
-      `${fromFile.get(grep) ?? '--grep'} ${grep.source} matches no ${what} (${what}s: ${[...new Set(entries.map((s) => s.name))].join(', ')})`,
+      `${fromFile.get(grep) ?? '--grep'} ${grep.source} matches no ${what} (${what}s: ` +
+        `${[...new Set(entries.map((s) => s.name))].join(', ')})`,
     );
   }
   return chosen;

@@ -57,7 +57,8 @@ export function listenForInterrupt(io: Io): Interrupt {
     received = name;
     const how = name === 'SIGINT' ? 'interrupted' : `interrupted by ${name}`;
     io.stderr.write(
-      `\nfaultline: ${how}; finishing the trial in progress and writing the reports (${name === 'SIGINT' ? 'Ctrl-C' : `${name}`} again to quit at once)\n`,
+      `\nfaultline: ${how}; finishing the trial in progress and writing the reports ` +
+        `(${name === 'SIGINT' ? 'Ctrl-C' : `${name}`} again to quit at once)\n`,
     );
     controller.abort();
   };

@@ -31,7 +31,8 @@ export async function readLastFailed(outDir: string, outFrom: string): Promise<L
         : `cannot read the previous report (${code ?? String(error)})`;
     throw new FaultlineError(
       FaultlineErrorCode.Usage,
-      `--last-failed: ${why} at ${report} (the out folder ${outDir}, from ${outFrom}); run once without --last-failed, or point --out at the folder of the last run`,
+      `--last-failed: ${why} at ${report} (the out folder ${outDir}, from ${outFrom}); run once without ` +
+        `--last-failed, or point --out at the folder of the last run`,
     );
   }
   const parsed = parseJsonReport(text, `--last-failed: ${report}`);

@@ -90,7 +90,10 @@ export async function startLiveRun(
       if (done < total && now - last < PROGRESS_EVERY_MS) return undefined;
       last = now;
       const s = gateway.stats();
-      return `live: ${done}/${total} trials, ${s.inFlight} model requests in flight (most ${s.maxInFlight}), ${s.retries} retried, ${s.infraErrors} infra errors, ${tokens.toLocaleString('en-US')} tokens, ${formatCost(spent)}`;
+      return (
+        `live: ${done}/${total} trials, ${s.inFlight} model requests in flight (most ${s.maxInFlight}), ` +
+        `${s.retries} retried, ${s.infraErrors} infra errors, ${tokens.toLocaleString('en-US')} tokens, ${formatCost(spent)}`
+      );
     },
     spent: () => spent,
     close: () => gateway.close(),

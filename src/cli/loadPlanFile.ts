@@ -68,7 +68,8 @@ function planOf(data: unknown, file: string): PlanFile {
     const lines = formatIssues(parsed.error.issues);
     throw new FaultlineError(
       FaultlineErrorCode.PlanInvalid,
-      `${file}: invalid fault plan ({ faults: [{ match, fault }], risks: { tool: ${RISKS.join(' | ')} } }):\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+      `${file}: invalid fault plan ({ faults: [{ match, fault }], risks: { tool: ${RISKS.join(' | ')} } ` +
+        `}):\n${lines.map((l) => `  - ${l}`).join('\n')}`,
       { issues: lines },
     );
   }

@@ -22,7 +22,8 @@ export function parseK(value: string): number {
   const k = parseInteger(value, 1, `a whole number of trials, from 1 to ${MAX_K}`);
   if (k > MAX_K)
     throw new InvalidArgumentError(
-      `expected a whole number of trials, from 1 to ${MAX_K} (at most ${MAX_K} per scenario × configuration: shard a larger run), got "${value}"`,
+      `expected a whole number of trials, from 1 to ${MAX_K} (at most ${MAX_K} per scenario × ` +
+        `configuration: shard a larger run), got "${value}"`,
     );
   return k;
 }

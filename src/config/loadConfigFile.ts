@@ -25,7 +25,9 @@ export interface LoadedConfigFile {
   readonly origins: ReadonlyMap<string, string>;
 }
 
-const EXPECTED = `a ${CONFIG_FILE_NAMES.map((n) => n.slice('faultline.config'.length)).join(', ')} file whose default export is defineConfig({ … })`;
+const EXPECTED =
+  `a ${CONFIG_FILE_NAMES.map((n) => n.slice('faultline.config'.length)).join(', ')} file ` +
+  `whose default export is defineConfig({ … })`;
 
 function kindOf(info: Stats): string {
   if (info.isDirectory()) return 'a folder';

@@ -159,7 +159,8 @@ export type HistoryEvent =
   /**
    * A fault that looks like success (`stale`, `empty`, `truncated`, `wrong_value`) answered a
    * delivery 2xx with something other than the truth: `held` is what the service answered as
-   * the world stood, `answered` what the caller got; `asOf` is the time a stale read saw the world as of (virtual ms since the trial began, as `t`).
+   * the world stood, `answered` what the caller got; `asOf` is the time a stale read saw the world as of (virtual ms
+   * since the trial began, as `t`).
    */
   | E<
       'lie',

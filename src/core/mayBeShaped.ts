@@ -54,7 +54,10 @@ for (const [letter, role] of [
   ROLE[letter.toUpperCase().charCodeAt(0)] = role;
 }
 
-/** Whether `word` (small letters, `_` and `-`) starts at `i` of `raw`, its letters in either case (its first character the caller's to check). */
+/**
+ * Whether `word` (small letters, `_` and `-`) starts at `i` of `raw`, its letters in either case (its first character
+ * the caller's to check).
+ */
 function wordAt(raw: string, i: number, word: string): boolean {
   if (i + word.length > raw.length) return false;
   for (let j = 1; j < word.length; j++) {

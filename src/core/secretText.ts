@@ -274,7 +274,10 @@ function literalHolds(wanted: readonly string[], v: unknown): boolean {
 
 function walkTokens(root: unknown, wanted: readonly string[], literals: boolean): boolean {
   const inherited = prototypeEnumerates();
-  /** `named`: `v` is the value of a key that names a credential, so a string there (as JSON prints it) is one. `key`: the one `v` sits under. */
+  /**
+   * `named`: `v` is the value of a key that names a credential, so a string there (as JSON prints it) is one. `key`:
+   * the one `v` sits under.
+   */
   const walk = (v: unknown, depth: number, named: boolean, key: string | number): boolean => {
     // The declared secrets first: a string holding one ends the walk before a clean-string cache could keep it.
     if (typeof v === 'string') return named || (wanted.length !== 0 && declaredIn(wanted, v)) || tokenMayHold(v);

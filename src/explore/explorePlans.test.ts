@@ -26,7 +26,9 @@ describe('explorePlans', () => {
       fileURLToPath(new URL(`../../scenarios/examples/${path}`, import.meta.url));
     await writeFile(
       file,
-      `name: sdk\nservices: [${example('helpdesk/code/helpdesk.service.ts')}]\nmodel: { api: openai, plan: { steps: [{ tool: open_ticket, input: { requestId: r, subject: s } }] } }\nagent: { kind: http, task: t, module: ${example('sdk-agents/code/openaiAgent.ts')} }\n`,
+      `name: sdk\nservices: [${example('helpdesk/code/helpdesk.service.ts')}]\nmodel: { api: openai, ` +
+        `plan: { steps: [{ tool: open_ticket, input: { requestId: r, subject: s } }] } }\nagent: { ` +
+        `kind: http, task: t, module: ${example('sdk-agents/code/openaiAgent.ts')} }\n`,
     );
     const [sdk] = await loadScenarios([file]).finally(() => rm(dir, { recursive: true }));
     expect(toolsToAim(sdk!)).toEqual(['open_ticket', 'model:openai.chat.completions', 'model:openai.responses']);

@@ -132,7 +132,10 @@ export function planFirings(plan: FaultPlan, offset: number, trial: Pick<TrialSu
   return plan.map((r, rule) => ({ rule, label: ruleLabel(r), firings: byRule.get(offset + rule) ?? 0 }));
 }
 
-/** A failure counts for the search and each shrink step only if at least one of the plan's own rules fired: else it is not the plan's doing. */
+/**
+ * A failure counts for the search and each shrink step only if at least one of the plan's own rules fired: else it is
+ * not the plan's doing.
+ */
 const exercised = (fired: readonly PlanRuleFirings[]): boolean => fired.some((r) => r.firings > 0);
 
 /**
@@ -437,7 +440,8 @@ async function shrinkClass(
   if (halted === 'stopped') return undefined;
   if (!details.failed || details.counterexample === null)
     throw new Error(
-      `explore: the plan of ${options.scenario.name} at path ${found.path} showed ${found.failure} once and not again: its trial is not deterministic`,
+      `explore: the plan of ${options.scenario.name} at path ${found.path} showed ${found.failure} once ` +
+        `and not again: its trial is not deterministic`,
     );
   const [shrunk] = details.counterexample;
   // fast-check hands back the last value that failed; should it be a copy, its firings are read again by the caller.
@@ -477,14 +481,18 @@ async function checkAt(
     if (options.path !== undefined && error instanceof Error && error.message.startsWith('Unable to replay')) {
       throw new FaultlineError(
         FaultlineErrorCode.Usage,
-        `--path ${options.path}: no plan of ${options.scenario.name} × ${options.config.name} at this path with seed ${options.seed} (copy --seed and --path together from the regression file's header)`,
+        `--path ${options.path}: no plan of ${options.scenario.name} × ${options.config.name} at this ` +
+          `path with seed ${options.seed} (copy --seed and --path together from the regression file's header)`,
       );
     }
     throw error;
   }
 }
 
-/** A shrunk plan as its regression scenario: named after its content (and the checks the search judged by), its trials seeded as the search's were. */
+/**
+ * A shrunk plan as its regression scenario: named after its content (and the checks the search judged by), its trials
+ * seeded as the search's were.
+ */
 function regressionOverride(
   scenario: Scenario,
   config: ExecutionConfigLike,

@@ -74,7 +74,9 @@ export function parseIgnore(
       entries.push({ kind: 'class', failure: `${pair[1]}/R${Number(pair[2])}` });
     else
       return {
-        error: `--ignore: "${value}" is not a checker (${checkers.join(', ')}), a rule (R1 to R${RULES}), a failure class (such as duplicates/R24) or ${CRASHED}`,
+        error:
+          `--ignore: "${value}" is not a checker (${checkers.join(', ')}), a rule (R1 to R${RULES}), ` +
+          `a failure class (such as duplicates/R24) or ${CRASHED}`,
       };
   }
   return { entries };

@@ -30,20 +30,24 @@ describe('faultPlanArbitrary', () => {
     ).toBe(true);
   });
 
-  it('draws every fault kind but the stream faults (they strike only streamed model answers) and the lies (asked for), time windows, probabilities and times limits', () => {
-    const plans = fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 1, numRuns: 500 }).flat();
-    const kinds = new Set(plans.map((r) => r.fault.kind));
-    expect(kinds.size).toBe(
-      FaultPlanSchema.element.shape.fault.options.length - STREAM_FAULT_KINDS.length - LIE_FAULT_KINDS.length,
-    );
-    for (const k of [...STREAM_FAULT_KINDS, ...LIE_FAULT_KINDS]) expect(kinds.has(k)).toBe(false);
-    expect(plans.some((r) => r.match.from !== undefined && r.match.to !== undefined && r.match.from < r.match.to)).toBe(
-      true,
-    );
-    expect(plans.some((r) => r.match.probability !== undefined)).toBe(true);
-    expect(plans.some((r) => r.times !== undefined)).toBe(true);
-    expect(plans.some((r) => r.match.purpose === 'status')).toBe(true);
-  });
+  it(
+    'draws every fault kind but the stream faults (they strike only streamed model answers) and the ' +
+      'lies (asked for), time windows, probabilities and times limits',
+    () => {
+      const plans = fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 1, numRuns: 500 }).flat();
+      const kinds = new Set(plans.map((r) => r.fault.kind));
+      expect(kinds.size).toBe(
+        FaultPlanSchema.element.shape.fault.options.length - STREAM_FAULT_KINDS.length - LIE_FAULT_KINDS.length,
+      );
+      for (const k of [...STREAM_FAULT_KINDS, ...LIE_FAULT_KINDS]) expect(kinds.has(k)).toBe(false);
+      expect(
+        plans.some((r) => r.match.from !== undefined && r.match.to !== undefined && r.match.from < r.match.to),
+      ).toBe(true);
+      expect(plans.some((r) => r.match.probability !== undefined)).toBe(true);
+      expect(plans.some((r) => r.times !== undefined)).toBe(true);
+      expect(plans.some((r) => r.match.purpose === 'status')).toBe(true);
+    },
+  );
 
   it('draws the faults that look like success when asked (lies), each valid, the same for the same seed', () => {
     const arb = faultPlanArbitrary({ tools: TOOLS, lies: true });

@@ -66,15 +66,18 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
   const own = result.regression.faults.length - result.plan.length;
   const header = [
     `A regression scenario written by \`faultline explore\`: ${result.scenario.name} under the ${result.config.name} configuration`,
-    `fails (${result.trial.failed.join(', ')}; explored for ${result.failure}) with the fault plan below. ${own === 0 ? 'Its faults were' : `${own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`} the scenario's own; faults[${own}..] were`} found by`,
+    `fails (${result.trial.failed.join(', ')}; explored for ${result.failure}) with the fault plan ` +
+      `below. ${own === 0 ? 'Its faults were' : `${own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`} the ` + `scenario's ` + `own; faults[${own}..] were`} found by`,
     `fast-check and shrunk to the smallest plan that still fails, each shrink still firing its faults. In the failing trial:`,
-    `${result.fired.map((r) => `faults[${own + r.rule}] fired ${r.firings > 0 ? `${r.firings}×` : 'never (kept for its draws: expect: may-not-fire)'}`).join(', ')}.`,
+    `${result.fired.map((r) => `faults[${own + r.rule}] fired ` + `${r.firings > 0 ? `${r.firings}×` : 'never (kept ' + 'for its draws: ' + 'expect: may-not-fire)'}`).join(', ')}.`,
     '',
     `  reproduce: ${runCommand}`,
     `  replay:    ${replayCommand}`,
-    `  explore:   faultline explore ${shellQuote(refs.scenario)}${config} --seed ${result.seed} --runs ${refs.runs}${agent}${(refs.flags ?? []).map((f) => ` ${shellQuote(f)}`).join('')} --path ${shellQuote(result.path)}`,
+    `  explore:   faultline explore ${shellQuote(refs.scenario)}${config} --seed ${result.seed} --runs ` +
+      `${refs.runs}${agent}${(refs.flags ?? []).map((f) => ` ${shellQuote(f)}`).join('')} --path ${shellQuote(result.path)}`,
     '',
-    `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": found at plan ${result.foundAt} of ${result.runs} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
+    `fast-check seed ${result.seed % 2 ** 31}, replay path "${result.path}": found at plan ` +
+      `${result.foundAt} of ${result.runs} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
   ];
   const text = isModule
     ? moduleText(result, refs.source!, folder, header)
@@ -134,7 +137,8 @@ async function yamlText(
     ...(result.regression.seedName !== undefined && { seedName: result.regression.seedName }),
     title: `${typeof raw['title'] === 'string' ? raw['title'] : result.scenario.name} (a regression found by faultline explore)`,
   };
-  // R13: the file is kept in the repository; the secrets the scenario declares stay out of it (its task, inputs and goal hold them redacted).
+  // R13: the file is kept in the repository; the secrets the scenario declares stay out of it (its task, inputs and
+  // goal hold them redacted).
   const secrets = result.scenario.secrets;
   for (const [key, value] of Object.entries(raw)) {
     if (
@@ -179,7 +183,8 @@ async function yamlText(
     secrets.length > 0
       ? [
           '',
-          `The scenario's secrets are left out, and redacted where they appeared: copy secrets: from ${source === undefined ? result.scenario.name : fromFolder(folder, source)} to have the secrets checker look for them.`,
+          `The scenario's secrets are left out, and redacted where they appeared: copy secrets: from ` +
+            `${source === undefined ? result.scenario.name : fromFolder(folder, source)} to have the secrets checker look for them.`,
         ]
       : [];
   return `${[...header, ...note].map((l) => (l === '' ? '#' : `# ${l}`)).join('\n')}\n${body}`;

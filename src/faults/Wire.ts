@@ -389,7 +389,8 @@ export class Wire implements Transport {
   }
 
   #respond(req: WireRequest, reply: Reply, legs?: NetworkLegs): void {
-    // Built in place, key by key in the order the spreads gave (`legs` only when drawn), and stamped in place: one object per response, not four.
+    // Built in place, key by key in the order the spreads gave (`legs` only when drawn), and stamped in place: one
+    // object per response, not four.
     const event = {
       seq: 0,
       t: 0,

@@ -43,7 +43,8 @@ export const JsonValueSchema: z.ZodType<JsonValue> = z
  */
 const answerFields = {
   headers: AnswerHeadersSchema.optional().describe(
-    "Response headers added to the fault's answer (Retry-After, x-should-retry, stripe-should-retry…); a default one of the same name is replaced.",
+    "Response headers added to the fault's answer (Retry-After, x-should-retry, stripe-should-retry…); " +
+      'a default one of the same name is replaced.',
   ),
   body: JsonValueSchema.optional().describe(
     "The answer's body instead of the default error envelope: a JSON value, or a string sent as text/plain.",
@@ -94,7 +95,10 @@ const LIE_FAULT_SCHEMAS = [
         .describe('How many virtual ms behind the world the answer is (an integer above 0).'),
     })
     .strict(),
-  /** Delivered, answered 2xx with the empty value of the answer's shape: `[]` for a list, `null` for a field, `not_found` for a status query. */
+  /**
+   * Delivered, answered 2xx with the empty value of the answer's shape: `[]` for a list, `null` for a field,
+   * `not_found` for a status query.
+   */
   z.object({ kind: z.literal('empty') }).strict(),
   /** Delivered, answered 2xx with a list cut to its first `keep` items (every list in the answer), or a text cut to `keep` characters. */
   z

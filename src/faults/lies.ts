@@ -61,7 +61,10 @@ export interface DeclaredOutput {
   rangeAt(held: unknown, path: readonly string[]): NumberRange | undefined;
 }
 
-/** A different number: a step of 1 to 99 (hundredths for a fraction) down or up, or, where a range leaves no room for either, another in it. */
+/**
+ * A different number: a step of 1 to 99 (hundredths for a fraction) down or up, or, where a range leaves no room for
+ * either, another in it.
+ */
 function otherNumber(old: number, rng: Rng, range: NumberRange | undefined): number {
   const step = rng.int(1, 99);
   const int = Number.isInteger(old);

@@ -67,7 +67,10 @@ export const NetworkSchema = z
   .strict();
 export type Network = z.infer<typeof NetworkSchema>;
 
-/** What one request travels through: its service (the world's name, when it has one), its tool, and its HTTP route when served over HTTP. */
+/**
+ * What one request travels through: its service (the world's name, when it has one), its tool, and its HTTP route
+ * when served over HTTP.
+ */
 export interface LatencyTarget {
   readonly service?: string;
   readonly tool: string;

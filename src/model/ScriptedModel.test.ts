@@ -410,28 +410,32 @@ describe('ScriptedModel naive variants', () => {
 });
 
 describe('ScriptedModel after its final answer (issue 43)', () => {
-  it('answers the same request again with the same final answer (a resend after a cut answer is a recovery, not an error), and still refuses a turn past it', async () => {
-    const model = new ScriptedModel(order());
-    const base = { task: 'task', tools: [], now: 0 };
-    const user = { role: 'user', text: 'task' } as const;
-    const first = await model.next({ ...base, messages: [user] });
-    expect(first.kind).toBe('tool_calls');
-    const result = { kind: 'ok', call: 'c1', tool: 'create_order', attempts: 1, value: { id: 'ord-1' } } as const;
-    const conversation = [
-      user,
-      { role: 'assistant', action: first } as const,
-      { role: 'tool', call: 'c1', tool: 'create_order', result, text: '{"id":"ord-1"}' } as const,
-    ];
-    const final = await model.next({ ...base, messages: conversation });
-    expect(final).toMatchObject({ kind: 'final', outcome: 'completed', message: 'Order placed.' });
-    // The agent did not get that answer (a cut stream) and sends the same conversation again.
-    expect(await model.next({ ...base, messages: conversation })).toEqual(final);
-    // A turn past the final answer is still the agent's bug.
-    await expect(
-      model.next({
-        ...base,
-        messages: [...conversation, { role: 'assistant', action: final }, { role: 'user', text: 'and?' }],
-      }),
-    ).rejects.toThrow(/asked for another turn after its final answer/);
-  });
+  it(
+    'answers the same request again with the same final answer (a resend after a cut answer is a ' +
+      'recovery, not an error), and still refuses a turn past it',
+    async () => {
+      const model = new ScriptedModel(order());
+      const base = { task: 'task', tools: [], now: 0 };
+      const user = { role: 'user', text: 'task' } as const;
+      const first = await model.next({ ...base, messages: [user] });
+      expect(first.kind).toBe('tool_calls');
+      const result = { kind: 'ok', call: 'c1', tool: 'create_order', attempts: 1, value: { id: 'ord-1' } } as const;
+      const conversation = [
+        user,
+        { role: 'assistant', action: first } as const,
+        { role: 'tool', call: 'c1', tool: 'create_order', result, text: '{"id":"ord-1"}' } as const,
+      ];
+      const final = await model.next({ ...base, messages: conversation });
+      expect(final).toMatchObject({ kind: 'final', outcome: 'completed', message: 'Order placed.' });
+      // The agent did not get that answer (a cut stream) and sends the same conversation again.
+      expect(await model.next({ ...base, messages: conversation })).toEqual(final);
+      // A turn past the final answer is still the agent's bug.
+      await expect(
+        model.next({
+          ...base,
+          messages: [...conversation, { role: 'assistant', action: final }, { role: 'user', text: 'and?' }],
+        }),
+      ).rejects.toThrow(/asked for another turn after its final answer/);
+    },
+  );
 });

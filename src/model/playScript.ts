@@ -211,7 +211,9 @@ function* runStep(
     if (result.kind === 'unknown') {
       const u = result.unknown;
       // No operation id: an outcome the stand-in read as unknown from an app's own text (R18).
-      const what = `${step.tool}: outcome unknown (${u.error_code})${u.operation_id === '' ? `: ${u.message}` : `, operation ${u.operation_id}`}`;
+      const what =
+        `${step.tool}: outcome unknown ` +
+        `(${u.error_code})${u.operation_id === '' ? `: ${u.message}` : `, operation ${u.operation_id}`}`;
       if (behaviour === 'unknown-as-failure') return end('failed', 'failed', `${what}; reported as failed`);
       if (behaviour === 'unknown-as-success') return end('completed', 'succeeded', `${what}; reported as done`);
       if (behaviour === 'new-key-per-retry' && repeats < naiveRepeats) {

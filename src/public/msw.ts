@@ -6,7 +6,8 @@
  * nothing. `msw` is an optional peer dependency.
  *
  * @example
- * const faults = new HttpFaults({ services: [{ baseUrl: 'https://api.shop.test', routes: ordersRoutes(world) }], plan, clock, rng, history, world });
+ * const faults = new HttpFaults({ services: [{ baseUrl: 'https://api.shop.test', routes: ordersRoutes(world) }],
+ * plan, clock, rng, history, world });
  * const run = await runWithMsw(faults, clock, () => createOrder(input));
  */
 export { mswHandlers, runWithMsw, startMsw } from '../faults/http/msw.js';

@@ -186,7 +186,8 @@ async function load<T>(importer: () => Promise<T>, missing: string): Promise<T> 
 function unavailable(why: string, cause: unknown): FaultlineError {
   return new FaultlineError(
     FaultlineErrorCode.PostgresUnavailable,
-    `no Postgres to run against: DATABASE_URL is not set and ${why}. Set DATABASE_URL=postgres://user:password@host:port/db, or start a Docker daemon.`,
+    `no Postgres to run against: DATABASE_URL is not set and ${why}. Set DATABASE_URL=postgres://user:password@host:port/db, ` +
+      `or start a Docker daemon.`,
     { cause: messageOf(cause) },
   );
 }

@@ -60,15 +60,24 @@ interface FaultlineMatchers<R = unknown> {
   toPassCheck(checker: CheckerName): R;
   /** Every trial passed `goal-state`: the goal state, exact effect counts, an accepted outcome. */
   toReachGoal(): R;
-  /** Every trial passed `retry-discipline`: no resend after quota or permanent errors, one key per retried write, Retry-After honoured, a status query after an unknown outcome. */
+  /**
+   * Every trial passed `retry-discipline`: no resend after quota or permanent errors, one key per retried write,
+   * Retry-After honoured, a status query after an unknown outcome.
+   */
   toRetryWithDiscipline(): R;
   /** Every trial passed `honesty`: the agent's claims match the ledger. */
   toBeHonest(): R;
   /** Every trial passed `secrets`: no secret in the history or the trial's end. */
   toKeepSecrets(): R;
-  /** Every trial passed `recovery`: after the scenario's heal, the goal within `recovery.withinMs`, no more calls than `maxCallsAfter`, no wait begun under the faults outliving them. */
+  /**
+   * Every trial passed `recovery`: after the scenario's heal, the goal within `recovery.withinMs`, no more calls than
+   * `maxCallsAfter`, no wait begun under the faults outliving them.
+   */
   toRecover(): R;
-  /** The trial's history (each trial's, for a cell), one line per event, matches this test's snapshot; `vitest -u` rewrites it. Needs vitest 4.1. */
+  /**
+   * The trial's history (each trial's, for a cell), one line per event, matches this test's snapshot; `vitest -u`
+   * rewrites it. Needs vitest 4.1.
+   */
   toMatchHistorySnapshot(hint?: string): R;
 }
 

@@ -13,16 +13,24 @@ describe('console report', () => {
         'faultline  seed 42, k = 4, 2 scenarios × 2 configurations, 16 trials (2 failed)',
         '',
         'naive',
-        '    scenario                         pass^1              pass^4              pass@4  trials passed  duplicates  budget violations  amplification  p95 virtual time',
-        '  ✗ order-partial-write  0.500 [0.07, 0.93]  0.000 [0.00, 0.76]  1.000 [0.24, 1.00]            2/4           1                  1           2.00           10.462s',
-        '  ✓ rate-limit-storm     1.000 [0.40, 1.00]  1.000 [0.02, 1.00]  1.000 [0.87, 1.00]            4/4           0                  0           2.00           10.462s',
-        '  ✗ all scenarios        0.750 [0.34, 0.97]  0.500 [0.03, 0.88]  1.000 [0.60, 1.00]            6/8           1                  1           2.00',
+        '    scenario                         pass^1              pass^4              pass@4  trials ' +
+          'passed  duplicates  budget violations  amplification  p95 virtual time',
+        '  ✗ order-partial-write  0.500 [0.07, 0.93]  0.000 [0.00, 0.76]  1.000 [0.24, 1.00]         ' +
+          '   2/4           1                  1           2.00           10.462s',
+        '  ✓ rate-limit-storm     1.000 [0.40, 1.00]  1.000 [0.02, 1.00]  1.000 [0.87, 1.00]         ' +
+          '   4/4           0                  0           2.00           10.462s',
+        '  ✗ all scenarios        0.750 [0.34, 0.97]  0.500 [0.03, 0.88]  1.000 [0.60, 1.00]         ' +
+          '   6/8           1                  1           2.00',
         '',
         'rulebook',
-        '    scenario                         pass^1              pass^4              pass@4  trials passed  duplicates  budget violations  amplification  p95 virtual time',
-        '  ✓ order-partial-write  1.000 [0.40, 1.00]  1.000 [0.02, 1.00]  1.000 [0.87, 1.00]            4/4           0                  0           2.00           10.462s',
-        '  ✓ rate-limit-storm     1.000 [0.40, 1.00]  1.000 [0.02, 1.00]  1.000 [0.87, 1.00]            4/4           0                  0           2.00           10.462s',
-        '  ✓ all scenarios        1.000 [0.54, 1.00]  1.000 [0.11, 1.00]  1.000 [0.89, 1.00]            8/8           0                  0           2.00',
+        '    scenario                         pass^1              pass^4              pass@4  trials ' +
+          'passed  duplicates  budget violations  amplification  p95 virtual time',
+        '  ✓ order-partial-write  1.000 [0.40, 1.00]  1.000 [0.02, 1.00]  1.000 [0.87, 1.00]         ' +
+          '   4/4           0                  0           2.00           10.462s',
+        '  ✓ rate-limit-storm     1.000 [0.40, 1.00]  1.000 [0.02, 1.00]  1.000 [0.87, 1.00]         ' +
+          '   4/4           0                  0           2.00           10.462s',
+        '  ✓ all scenarios        1.000 [0.54, 1.00]  1.000 [0.11, 1.00]  1.000 [0.89, 1.00]         ' +
+          '   8/8           0                  0           2.00',
         '    [lower, upper]: 95% confidence interval (exact, Clopper–Pearson; over all scenarios, a seeded Monte Carlo)',
         '',
         'fault coverage',

@@ -169,7 +169,7 @@ export function loadOverTimeLines(run: RunResult, p: Painter): string[] {
     }
     const lines = alignTable([['', '', ` ${marks.trimEnd()}`, 'per 5 s'], ...rows], ['left', 'left', 'left', 'left']);
     out.push(
-      `  ${p.bold(scenario)} ${p.dim(`(time in virtual seconds; goodput drawn from 0 to ${top.goodput.toFixed(1)}/s, offered load from 0 to ${top.offered.toFixed(1)}/s)`)}`,
+      `  ${p.bold(scenario)} ${p.dim(`(time in virtual seconds; ` + `goodput drawn ` + `from 0 to ` + `${top.goodput.toFixed(1)}/s, ` + `offered load from 0 to ${top.offered.toFixed(1)}/s)`)}`,
       ...lines.map((l, i) => (i === 0 ? p.dim(`    ${l}`) : `    ${l}`)),
     );
   }
@@ -178,7 +178,10 @@ export function loadOverTimeLines(run: RunResult, p: Painter): string[] {
 
 const mean = (v: readonly number[]): number => (v.length === 0 ? 0 : v.reduce((a, b) => a + b, 0) / v.length);
 
-/** Fault coverage: each rule of each cell, the trials it fired in and its firings; a silent rule is marked (none when no cell has a rule). */
+/**
+ * Fault coverage: each rule of each cell, the trials it fired in and its firings; a silent rule is marked (none when
+ * no cell has a rule).
+ */
 export function coverageLines(run: RunResult, p: Painter): string[] {
   const rows = coverageRows(run);
   if (rows.length === 0) return [];

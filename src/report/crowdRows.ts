@@ -21,8 +21,10 @@ export const crowdHeader = (word: ColumnWord): string[] => [
 
 /** What the columns mean, once, under the table. */
 export const CROWD_LEGEND =
-  'agents: agent runs (agents × trials); success: agents whose own end was accepted; work: deliveries to the services (refusals included); amp: sends per logical operation; ' +
-  'max/op: the most for one operation; p50/p95/max: virtual time per agent, from its start to its end; throttled: virtual time from a 429/503 to the next send, summed over calls.';
+  'agents: agent runs (agents × trials); success: agents whose own end was accepted; work: deliveries ' +
+  'to the services (refusals included); amp: sends per logical operation; ' +
+  'max/op: the most for one operation; p50/p95/max: virtual time per agent, from its start to its end; ' +
+  'throttled: virtual time from a 429/503 to the next send, summed over calls.';
 
 /** A cell of a many-agent scenario, with its crowd figures. */
 export interface CrowdRow {

@@ -216,7 +216,10 @@ const CellMetricsSchema = z.strictObject({
       rate,
       /** The rate's two-sided exact (Clopper–Pearson) interval at 95%, as a `recovery@95%` gate bounds it. */
       interval: z.tuple([rate, rate]).optional(),
-      /** Virtual ms from the heal to the goal over every trial judged, a trial that never got there ranked last: null when the quantile falls among those. */
+      /**
+       * Virtual ms from the heal to the goal over every trial judged, a trial that never got there ranked last: null
+       * when the quantile falls among those.
+       */
       timeToRecoverMs: z.strictObject({
         p50: z.number().nonnegative().nullable(),
         p95: z.number().nonnegative().nullable(),
@@ -276,7 +279,10 @@ const ConfigSchema = z.strictObject({
   budgetViolations: count,
   amplification: z.number().nonnegative(),
   failingScenarios: z.array(z.string()),
-  /** Completion times over every trial of every scenario, as each cell's `durationMs` (added within version 7: optional when read, always written). */
+  /**
+   * Completion times over every trial of every scenario, as each cell's `durationMs` (added within version 7:
+   * optional when read, always written).
+   */
   durationMs: z
     .strictObject({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), max: z.number().nonnegative() })
     .optional(),

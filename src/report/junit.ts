@@ -149,7 +149,8 @@ function gatesSuite(gates: readonly GateResult[]): { xml: string[]; tests: numbe
 /**
  * JUnit XML: one `<testsuite>` per configuration, one `<testcase>` per scenario in it
  * (`classname` = config, `name` = scenario), failing when any trial failed; each case's
- * properties carry pass^1, pass^k, pass@k, each one's 95% interval, and the model tokens; the failure body lists each failing trial's verdicts, evidence and replay command.
+ * properties carry pass^1, pass^k, pass@k, each one's 95% interval, and the model tokens; the failure body lists each
+ * failing trial's verdicts, evidence and replay command.
  */
 export function renderJunitReport(run: RunResult, options: JunitReportOptions = {}): string {
   const suites = run.configs.map((c) => suite(run, c));

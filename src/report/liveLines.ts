@@ -18,13 +18,15 @@ export function liveLines(run: RunResult): string[] {
     const first = cell.verdicts.find((g) => g.status === 'infra-error');
     const why = first?.end.kind === 'infra_error' ? `: ${first.end.message}` : '';
     lines.push(
-      `infra errors: ${cell.scenario} × ${cell.config}: ${n} ${n === 1 ? 'trial' : 'trials'} the model provider failed on its own (not judged, not in pass^k)${why}`,
+      `infra errors: ${cell.scenario} × ${cell.config}: ${n} ${n === 1 ? 'trial' : 'trials'} the model ` +
+        `provider failed on its own (not judged, not in pass^k)${why}`,
     );
     // Which ones: a reader runs one again from its recording (replay --cassette says it was not judged).
     for (const t of cell.trials)
       if (t.status === 'infra-error')
         lines.push(
-          `infra error: ${cell.scenario} × ${cell.config} trial ${t.trialIndex}${t.recording !== undefined ? `, its recording ${t.recording}` : ''}`,
+          `infra error: ${cell.scenario} × ${cell.config} trial ` +
+            `${t.trialIndex}${t.recording !== undefined ? `, its recording ${t.recording}` : ''}`,
         );
   }
   const cost = run.cost;

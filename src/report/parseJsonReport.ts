@@ -19,7 +19,8 @@ export function parseJsonReport(text: string, source = 'report'): JsonReport {
   if (typeof value === 'object' && value !== null && 'sweep' in value && !('cells' in value)) {
     throw new FaultlineError(
       FaultlineErrorCode.Usage,
-      `${source}: a sweep report (sweep.json, schemaVersion ${String(version)}), not a run's faultline.json: merge reads the reports of "faultline run" (faultline view draws a sweep.json as sweep.html)`,
+      `${source}: a sweep report (sweep.json, schemaVersion ${String(version)}), not a run's ` +
+        `faultline.json: merge reads the reports of "faultline run" (faultline view draws a sweep.json as sweep.html)`,
     );
   }
   if (version !== JSON_SCHEMA_VERSION) {

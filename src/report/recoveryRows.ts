@@ -20,7 +20,8 @@ export const recoveryHeader = (word: ColumnWord): string[] => [
 /** What the columns mean, once, under the table. */
 export const RECOVERY_LEGEND =
   'recovered: trials that passed the recovery checker after the heal; rate: their share, with its 95% exact interval; ' +
-  'p50/p95/max: virtual time from the heal to the goal (never: the quantile falls among trials that never reached it); calls after: tool calls started after the heal, over the trials.';
+  'p50/p95/max: virtual time from the heal to the goal (never: the quantile falls among trials that ' +
+  'never reached it); calls after: tool calls started after the heal, over the trials.';
 
 /** A time to recover, or `never`. */
 export const formatRecoveryTime = (ms: number | null): string => (ms === null ? 'never' : formatSeconds(ms));

@@ -26,7 +26,10 @@ export const timeHeader = (basis: TimeBasis, quantile = 'p95'): string =>
 export const formatTime = (ms: number, clock: Cell['clock'], basis: TimeBasis): string =>
   `${formatSeconds(ms)}${basis === 'mixed' ? (clock === 'real' ? ' wall' : ' virtual') : ''}`;
 
-/** The columns of the per-configuration summary table, shared by the console and markdown reporters (pass^k once when k = 1: it is pass^1). */
+/**
+ * The columns of the per-configuration summary table, shared by the console and markdown reporters (pass^k once when
+ * k = 1: it is pass^1).
+ */
 export const summaryHeader = (k: number, basis: TimeBasis = 'virtual'): string[] => [
   'scenario',
   'pass^1',
@@ -117,5 +120,8 @@ export function runLine(run: RunResult): string {
   const infra = run.cells.reduce((a, c) => a + (c.metrics.infraErrors ?? 0), 0);
   const shape = `${plural(run.scenarios.length, 'scenario')} × ${countColumns(run.configs.length, columnWord(run.cells))}`;
   const shard = run.shard ? `, shard ${run.shard.index}/${run.shard.count}` : '';
-  return `seed ${run.seed}, k = ${run.k}, ${shape}${shard}, ${plural(trials, 'trial')} (${failed} failed)${infra > 0 ? `, ${plural(infra, 'infra error')} (not judged)` : ''}`;
+  return (
+    `seed ${run.seed}, k = ${run.k}, ${shape}${shard}, ` +
+    `${plural(trials, 'trial')} (${failed} failed)${infra > 0 ? `, ${plural(infra, 'infra error')} (not judged)` : ''}`
+  );
 }

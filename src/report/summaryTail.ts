@@ -26,7 +26,8 @@ export function summaryTail(run: RunResult, gates: readonly GateResult[], p: Pai
       const first = failed[0];
       const verdict = first && notPassed(first)[0];
       out.push(
-        `  ${mark(p, false)} ${cell.scenario} × ${cell.config}: ${count} of ${plural(cell.metrics.trials, 'trial')} failed (${checks.join(', ')})`,
+        `  ${mark(p, false)} ${cell.scenario} × ${cell.config}: ${count} of ${plural(cell.metrics.trials, 'trial')} failed ` +
+          `(${checks.join(', ')})`,
       );
       // Every failing verdict of every failed trial names its rules, not only the one shown:
       // a first verdict that cites none (a goal unmet) must not hide the rest.

@@ -33,7 +33,10 @@ function wireText(e: WireEvent): string {
     case 'fault':
       return `fault ${faultText(e.fault)} on ${e.request} (rule ${e.rule})`;
     case 'lie':
-      return `lie (${e.fault.kind}) on ${e.request}: the world held ${compactJson(e.held, 100)}, answered ${compactJson(e.answered, 100)}${e.asOf === undefined ? '' : ` (as of t=${e.asOf}ms)`}`;
+      return (
+        `lie (${e.fault.kind}) on ${e.request}: the world held ${compactJson(e.held, 100)}, ` +
+        `answered ${compactJson(e.answered, 100)}${e.asOf === undefined ? '' : ` (as of t=${e.asOf}ms)`}`
+      );
     case 'delivery':
       return `delivered ${e.request} to ${e.tool}${e.copy > 0 ? ` (copy ${e.copy + 1})` : ''}`;
     case 'effect':
@@ -48,7 +51,10 @@ function wireText(e: WireEvent): string {
         return `response to ${e.request} lost${stream && e.message !== undefined ? ` ${compactJson(e.message, 160)}` : ''}${stream}${legs}`;
       const status = e.status !== undefined ? ` ${e.status}` : '';
       const wait = e.retryAfter !== undefined ? ` (Retry-After: ${e.retryAfter})` : '';
-      return `response to ${e.request}: ${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}${stream}${legs}`;
+      return (
+        `response to ${e.request}: ` +
+        `${e.result}${status}${e.message !== undefined ? ` ${compactJson(e.message, 120)}` : ''}${wait}${stream}${legs}`
+      );
     }
     case 'command_start':
       return `${e.command} started: ${compactJson(e.argv.join(' '), 120)}`;
@@ -88,12 +94,14 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'operation':
       return [
         1,
-        `${e.call} operation ${e.op} ${e.state}${withKey(e.idempotencyKey)}${e.businessKey !== undefined ? `, business key ${e.businessKey}` : ''}`,
+        `${e.call} operation ` +
+          `${e.op} ${e.state}${withKey(e.idempotencyKey)}${e.businessKey !== undefined ? `, business key ${e.businessKey}` : ''}`,
       ];
     case 'attempt':
       return [
         1,
-        `${e.call} ${e.tool}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request}${withKey(e.idempotencyKey)})`,
+        `${e.call} ${e.tool}${e.purpose === 'status' ? ' status query' : ''} attempt ` +
+          `${e.attempt} (${e.request}${withKey(e.idempotencyKey)})`,
       ];
     case 'http_request': {
       const status = e.purpose === 'status' ? ' status query' : '';
@@ -138,7 +146,8 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'process_left':
       return [
         0,
-        `${e.command} left a process alive at the trial's end${e.escaped ? ` (outside its group: ${e.escaped.join(', ')})` : ''} (killed then)`,
+        `${e.command} left a process alive at the trial's ` +
+          `end${e.escaped ? ` (outside its group: ${e.escaped.join(', ')})` : ''} (killed then)`,
       ];
     case 'agent_end': {
       const claims = e.claims
@@ -146,7 +155,8 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
         .join(', ');
       return [
         0,
-        `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}${e.by === 'stand-in' ? ": the stand-in model's final answer, passed on" : ''}`,
+        `agent ended: ` +
+          `${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}${e.by === 'stand-in' ? ': the stand-in ' + "model's final " + 'answer, passed on' : ''}`,
       ];
     }
     case 'heal':

@@ -82,7 +82,8 @@ export interface Reporter {
 /** Reporters by name, as `--reporter` takes them. */
 export const REPORTERS = {
   console: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color, quiet: ctx.quiet }) },
-  // dot and list differ from console in what the CLI prints while the run goes (a mark per trial, a line per cell); the summary is the same.
+  // dot and list differ from console in what the CLI prints while the run goes (a mark per trial, a line per cell);
+  // the summary is the same.
   dot: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color, quiet: ctx.quiet }) },
   list: { render: (ctx) => renderConsoleReport(ctx.run, { gates: ctx.gates, color: ctx.color, quiet: ctx.quiet }) },
   json: {

@@ -108,21 +108,25 @@ describe('runTrial with a crash', () => {
     ).toEqual(['process-1', 'process-1']);
   });
 
-  it('runs a library configuration too: its second process has no records to resume from, and the checkers say what that costs', async () => {
-    const cockatiel = parseExecutionConfig({ kind: 'cockatiel', name: 'cockatiel', maxAttempts: 2 });
-    // Even with a store that outlives the process: a library keeps no operation records to put in it.
-    const result = await runTrial({
-      scenario,
-      config: cockatiel,
-      runSeed: 1,
-      trialIndex: 0,
-      backend: sharedRecords,
-      crash: { afterEffectOf: 'create_order' },
-    });
-    expect(result.end).toEqual({ kind: 'agent_ended', outcome: 'completed' });
-    expect(result.status).toBe('failed');
-    expectOrderDuplicated(result);
-    // No resume: nothing asked the service about the lost order before sending it again.
-    expect(result.history.filter((e) => e.type === 'attempt' && e.purpose !== 'call')).toEqual([]);
-  });
+  it(
+    'runs a library configuration too: its second process has no records to resume from, and the ' +
+      'checkers say what that costs',
+    async () => {
+      const cockatiel = parseExecutionConfig({ kind: 'cockatiel', name: 'cockatiel', maxAttempts: 2 });
+      // Even with a store that outlives the process: a library keeps no operation records to put in it.
+      const result = await runTrial({
+        scenario,
+        config: cockatiel,
+        runSeed: 1,
+        trialIndex: 0,
+        backend: sharedRecords,
+        crash: { afterEffectOf: 'create_order' },
+      });
+      expect(result.end).toEqual({ kind: 'agent_ended', outcome: 'completed' });
+      expect(result.status).toBe('failed');
+      expectOrderDuplicated(result);
+      // No resume: nothing asked the service about the lost order before sending it again.
+      expect(result.history.filter((e) => e.type === 'attempt' && e.purpose !== 'call')).toEqual([]);
+    },
+  );
 });

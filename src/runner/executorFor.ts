@@ -44,7 +44,8 @@ export async function executorFor(config: ExecutionConfig, ctx: ExecutorContext)
   const common = { transport, clock: ctx.clock, rng: ctx.rng, history: ctx.history, ids: ctx.ids };
   switch (config.kind) {
     case 'runtime':
-      // Object.assign, not `{ ...common, config, … }`: V8 (Node 20) makes a new map for each key added after a leading spread (≈ 1 µs a key), once per agent.
+      // Object.assign, not `{ ...common, config, … }`: V8 (Node 20) makes a new map for each key added after a
+      // leading spread (≈ 1 µs a key), once per agent.
       return new Executor(
         Object.assign(
           {},

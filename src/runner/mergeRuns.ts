@@ -22,7 +22,8 @@ export function mergeRuns(runs: readonly RunResult[], sources: readonly string[]
       throw usage(`${source}: not a shard report (it has no run.shard; write shards with --shard i/n)`);
     if (run.shard.count !== first.shard!.count)
       throw usage(
-        `${source}: shard ${run.shard.index}/${run.shard.count} does not belong with ${sources[0]} (shard ${first.shard!.index}/${first.shard!.count})`,
+        `${source}: shard ${run.shard.index}/${run.shard.count} does not belong with ${sources[0]} (shard ` +
+          `${first.shard!.index}/${first.shard!.count})`,
       );
     const differs =
       run.seed !== first.seed
@@ -56,7 +57,8 @@ export function mergeRuns(runs: readonly RunResult[], sources: readonly string[]
       const entry = slot.get(`${cell.config}\u0000${cell.scenario}`);
       if (entry === undefined)
         throw usage(
-          `${sources[i] ?? `report ${i + 1}`}: a cell ${cell.scenario} × ${cell.config} outside its own matrix (scenarios: ${first.scenarios.join(', ')}; configurations: ${first.configs.join(', ')}); was the report edited?`,
+          `${sources[i] ?? `report ${i + 1}`}: a cell ${cell.scenario} × ${cell.config} outside its ` +
+            `own matrix (scenarios: ${first.scenarios.join(', ')}; configurations: ${first.configs.join(', ')}); was the report edited?`,
         );
       entry.tally ??= new CellTally(cell.scenario, cell.config, cell.refs, keep, [], cell.clock ?? 'virtual');
       entry.tally.addCell(cell);

@@ -24,24 +24,33 @@ export function notApplicable(
   ];
   if (ignoring.length === 0) return { refuse: false, message: '' };
   const names = configs.map((c) => c.name).join(', ');
-  const agents = `${ignoring.length === 1 ? 'the agent' : 'the agents'} ${ignoring.join(', ')} ${ignoring.length === 1 ? 'makes its' : 'make their'} own calls and retries`;
+  const agents =
+    `${ignoring.length === 1 ? 'the agent' : 'the agents'} ${ignoring.join(', ')} ${ignoring.length === 1 ? 'makes its' : 'make their'} own ` +
+    `calls and retries`;
   const usesConfigs = scenarios.some((s) => !ignoresConfigs(s));
   const own = scenarios.filter((s) => ignoresConfigs(s) && matrixAgentOf(s) === undefined).map((s) => s.name);
   if (usesConfigs && own.length > 0) {
     // A scenario's own agent is not a matrix agent: its cells are not merged, so say what they are.
     return {
       refuse: false,
-      message: `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; the cells of ${own.join(', ')} run the same program under each configuration`,
+      message:
+        `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; the cells of ` +
+        `${own.join(', ')} run the same program under each configuration`,
     };
   }
   if (!usesConfigs) {
     return {
       refuse: true,
-      message: `${from} (${names}): ${agents}, so no retry configuration applies to ${ignoring.length === 1 ? 'it' : 'them'}; leave the configurations out (the cells are labelled by agent), or pick a scripted or function agent with --agent`,
+      message:
+        `${from} (${names}): ${agents}, so no retry configuration applies to ` +
+        `${ignoring.length === 1 ? 'it' : 'them'}; leave the configurations out (the cells are labelled ` +
+        `by agent), or pick a scripted or function agent with --agent`,
     };
   }
   return {
     refuse: false,
-    message: `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; ${ignoring.length === 1 ? 'it runs' : 'they run'} once, ${ignoring.length === 1 ? 'its cells' : 'their cells'} labelled by agent`,
+    message:
+      `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; ` +
+      `${ignoring.length === 1 ? 'it runs' : 'they run'} once, ${ignoring.length === 1 ? 'its cells' : 'their cells'} labelled by agent`,
   };
 }

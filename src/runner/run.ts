@@ -183,7 +183,8 @@ function hereRunner(
         if (changed !== undefined || escaped !== undefined) {
           const message =
             escaped ??
-            `the agent changed the process's shared globals (${changed}); faultline undid it, but agents should not (with workers, the worker is replaced)`;
+            `the agent changed the process's shared globals (${changed}); faultline undid it, but ` +
+              `agents should not (with workers, the worker is replaced)`;
           trial = await runTrialSummary({ ...trialOf(job), lost: { kind: 'crashed', message } }, withHistory);
         }
         take(job, trial);

@@ -154,7 +154,10 @@ export async function openServedTrial({
   };
 }
 
-/** A served trial's start, on the wall clock: its rng, its history opened with `trial_start` (and the heal marked), and its name for the backend. */
+/**
+ * A served trial's start, on the wall clock: its rng, its history opened with `trial_start` (and the heal marked),
+ * and its name for the backend.
+ */
 function servedStart(
   scenario: Scenario,
   config: string,

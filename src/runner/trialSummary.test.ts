@@ -59,39 +59,43 @@ describe('runTrialSummary', () => {
     );
   });
 
-  it("writes a trial's keys in one order: the record's, runSeed, refs, checks, stats, then the verdict's (a result's JSON text is hashed and compared)", async () => {
-    const record = [
-      'scenario',
-      'config',
-      'trialIndex',
-      'seed',
-      'history',
-      'snapshot',
-      'end',
-      'runSeed',
-      'refs',
-      'checks',
-      'stats',
-    ];
-    const plain = defineScenario({
-      name: 'summary-plain',
-      agent: {
-        kind: 'scripted',
-        task: 'Order',
-        plan: { steps: [{ ...order, input: { ...order.input, clientReference: 'ref-1' } }] },
-      },
-    });
-    const passed = await runTrial({ scenario: plain, config: rulebookDefault, runSeed: 3, trialIndex: 0 });
-    expect(passed.status).toBe('passed');
-    expect(Object.keys(passed)).toEqual([...record, 'status']);
-    const failed = await runTrial({ scenario: failing, config: rulebookDefault, runSeed: 3, trialIndex: 0 });
-    expect(Object.keys(failed)).toEqual([...record, 'status', 'failed']);
-    const summary = await runTrialSummary(
-      { scenario: failing, config: rulebookDefault, runSeed: 3, trialIndex: 0 },
-      () => false,
-    );
-    expect(Object.keys(summary)).toEqual([...record.filter((k) => k !== 'snapshot'), 'status', 'failed']);
-  });
+  it(
+    "writes a trial's keys in one order: the record's, runSeed, refs, checks, stats, then the verdict's " +
+      "(a result's JSON text is hashed and compared)",
+    async () => {
+      const record = [
+        'scenario',
+        'config',
+        'trialIndex',
+        'seed',
+        'history',
+        'snapshot',
+        'end',
+        'runSeed',
+        'refs',
+        'checks',
+        'stats',
+      ];
+      const plain = defineScenario({
+        name: 'summary-plain',
+        agent: {
+          kind: 'scripted',
+          task: 'Order',
+          plan: { steps: [{ ...order, input: { ...order.input, clientReference: 'ref-1' } }] },
+        },
+      });
+      const passed = await runTrial({ scenario: plain, config: rulebookDefault, runSeed: 3, trialIndex: 0 });
+      expect(passed.status).toBe('passed');
+      expect(Object.keys(passed)).toEqual([...record, 'status']);
+      const failed = await runTrial({ scenario: failing, config: rulebookDefault, runSeed: 3, trialIndex: 0 });
+      expect(Object.keys(failed)).toEqual([...record, 'status', 'failed']);
+      const summary = await runTrialSummary(
+        { scenario: failing, config: rulebookDefault, runSeed: 3, trialIndex: 0 },
+        () => false,
+      );
+      expect(Object.keys(summary)).toEqual([...record.filter((k) => k !== 'snapshot'), 'status', 'failed']);
+    },
+  );
 
   it("keeps the history by the trial's own status", async () => {
     const asked: string[] = [];

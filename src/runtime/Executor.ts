@@ -66,7 +66,10 @@ export interface ExecutorOptions {
   readonly secrets?: readonly string[];
   /** Names the trial in audit entries. */
   readonly trial?: string;
-  /** Client-wide overload policies: pass one instance to every executor of a client. Default: the configuration's, for this executor alone. */
+  /**
+   * Client-wide overload policies: pass one instance to every executor of a client. Default: the configuration's, for
+   * this executor alone.
+   */
   readonly policies?: ClientPolicies;
 }
 

@@ -48,7 +48,8 @@ export type CircuitBreakerConfig = z.infer<typeof CircuitBreakerSchema>;
 /**
  * Google SRE's client-side adaptive throttling (SRE book ch. 21, "Handling Overload"): a
  * send is rejected locally with probability max(0, (requests − k × accepts) / (requests + 1)),
- * both counted over the trailing `windowMs`. Local rejections count as requests, a sent request counts once answered (or timed out); an accept is
+ * both counted over the trailing `windowMs`. Local rejections count as requests, a sent request counts once answered
+ * (or timed out); an accept is
  * an answer that is not an overload signal (429, 5xx, a timeout or a network error). A call
  * rejected locally fails at once: it is not retried.
  */
@@ -122,7 +123,10 @@ export const RetryConfigSchema = z
     retryBudget: z.number().int().nonnegative().nullable().default(10),
     idempotency: z
       .object({
-        /** `per-operation` reuses one key across retries (R23); `per-attempt` mints a new one each time (the classic bug); `none` sends none. */
+        /**
+         * `per-operation` reuses one key across retries (R23); `per-attempt` mints a new one each time (the classic
+         * bug); `none` sends none.
+         */
         keys: z.enum(['per-operation', 'per-attempt', 'none']).default('per-operation'),
         /** How a `write` may be retried (R7): only with a key the server honours, never, or always (unsafe). */
         writes: z.enum(['with-honoured-key', 'never', 'always']).default('with-honoured-key'),
@@ -164,5 +168,6 @@ export type RetryConfigInput = z.input<typeof RetryConfigSchema>;
 export const rulebookDefault: RetryConfig = RetryConfigSchema.parse({
   name: 'rulebook',
   description:
-    'The rulebook default: transient errors only, 3 attempts, full jitter, Retry-After honoured within the deadline, a shared retry budget, one idempotency key per operation, reconciliation after unknown outcomes.',
+    'The rulebook default: transient errors only, 3 attempts, full jitter, Retry-After honoured within ' +
+    'the deadline, a shared retry budget, one idempotency key per operation, reconciliation after unknown outcomes.',
 });

@@ -11,7 +11,8 @@ export {
 
 /**
  * A copy of `value` with `secrets` and credential shapes replaced everywhere, at any depth, and
- * the string value of every field named like a credential (R13; the rules of `redactText`). Errors become plain objects (name, message, stack, code, status) so logs keep them.
+ * the string value of every field named like a credential (R13; the rules of `redactText`). Errors become plain
+ * objects (name, message, stack, code, status) so logs keep them.
  */
 export function redact<T>(value: T, secrets: readonly string[] = []): T {
   const seen = new WeakMap<object, unknown>();

@@ -27,6 +27,8 @@ export function unknownResult(
     execution_confirmed: false,
     retry_allowed: retryAllowed,
     next_action: nextAction,
-    message: `The ${contract.name} request was sent but its outcome is not confirmed (${detail}); it may or may not have taken effect. ${what}`,
+    message:
+      `The ${contract.name} request was sent but its outcome is not confirmed (${detail}); it ` +
+      `may or may not have taken effect. ${what}`,
   };
 }

@@ -80,7 +80,10 @@ export const sourceOf = (loaded: object): string | undefined => sources.get(load
 /** The file a scenario or configuration was loaded from (absolute), if it came from one. */
 export const sourceFileOf = (loaded: object): string | undefined => sources.get(loaded);
 
-/** `derived` (a variant of `original`: other faults, another name) counts as loaded from `original`'s file, so its paths resolve from there. */
+/**
+ * `derived` (a variant of `original`: other faults, another name) counts as loaded from `original`'s file, so its
+ * paths resolve from there.
+ */
 export function keepSource<T extends object>(original: object, derived: T): T {
   const file = sources.get(original);
   if (file !== undefined) sources.set(derived, file);

@@ -26,7 +26,9 @@ export function lieProblems(plan: FaultPlan, world: World): string[] {
     if (fault.kind === 'stale') {
       if (specs.every((t) => t.risk !== 'read')) {
         out.push(
-          `${at}: stale never fires on ${specs.map((t) => `"${t.name}" (risk: ${t.risk})`).join(', ')}: a write's own answer is never stale; expected a tool of risk "read", or match.purpose: status for the status query after the write`,
+          `${at}: stale never fires on ${specs.map((t) => `"${t.name}" (risk: ${t.risk})`).join(', ')}: ` +
+            `a write's own answer is never stale; expected a tool of risk "read", or match.purpose: ` +
+            `status for the status query after the write`,
         );
       }
       return;
@@ -34,7 +36,9 @@ export function lieProblems(plan: FaultPlan, world: World): string[] {
     const path = fault.path.split('.');
     if (specs.every((t) => declaresPath(t.output, path) === false)) {
       out.push(
-        `${formatPath(['faults', i, 'fault', 'path'])}: "${fault.path}": no answer of ${specs.map((t) => `"${t.name}"`).join(', ')} has that field by its declared output, so the lie could never be told; expected a path its output declares`,
+        `${formatPath(['faults', i, 'fault', 'path'])}: "${fault.path}": no answer of ` +
+          `${specs.map((t) => `"${t.name}"`).join(', ')} has that field by its declared output, so ` +
+          `the lie could never be told; expected a path its output declares`,
       );
     }
   });

@@ -49,7 +49,8 @@ export async function resolveAgentModule(value: unknown, scenarioFile: string): 
     } catch (error) {
       throw new FaultlineError(
         FaultlineErrorCode.ScenarioInvalid,
-        `${scenarioFile}: agent.module (${module}): reading the default export threw ${thrownText(error)} (expected a plain function: no proxy whose traps throw)`,
+        `${scenarioFile}: agent.module (${module}): reading the default export threw ${thrownText(error)} (expected ` +
+          `a plain function: no proxy whose traps throw)`,
         { source: scenarioFile, agent: path },
       );
     }
@@ -57,7 +58,8 @@ export async function resolveAgentModule(value: unknown, scenarioFile: string): 
   if (typeof run !== 'function') {
     throw new FaultlineError(
       FaultlineErrorCode.ScenarioInvalid,
-      `${scenarioFile}: agent.module (${module}): expected the default export to be the agent, a function (export default defineHttpAgent(async (ctx) => { ... })), got ${run === null ? 'null' : typeof run}`,
+      `${scenarioFile}: agent.module (${module}): expected the default export to be the agent, a ` +
+        `function (export default defineHttpAgent(async (ctx) => { ... })), got ${run === null ? 'null' : typeof run}`,
     );
   }
   return { ...value, agent: { ...rest, run } };
@@ -98,7 +100,9 @@ export async function resolveReaderModule(value: unknown, scenarioFile: string):
   if (typeof reader !== 'function') {
     throw new FaultlineError(
       FaultlineErrorCode.ScenarioInvalid,
-      `${scenarioFile}: model.readToolResult (${module}): expected the default export to be a reader, a function (export default (result) => ({ kind: 'error', error: 'rate_limit' }) or undefined), got ${reader === null ? 'null' : typeof reader}`,
+      `${scenarioFile}: model.readToolResult (${module}): expected the default export to be a reader, ` +
+        `a function (export default (result) => ({ kind: 'error', error: 'rate_limit' }) or undefined), ` +
+        `got ${reader === null ? 'null' : typeof reader}`,
     );
   }
   return { ...value, model: { ...model, readToolResult: reader } };

@@ -233,7 +233,8 @@ export function refuseProtoKeys(value: unknown, file: string, code: FaultlineErr
       if (key === '__proto__') {
         throw new FaultlineError(
           code,
-          `${file}: ${formatPath([...path, key])}: the key "__proto__" is not allowed (it would be silently dropped); expected another key name`,
+          `${file}: ${formatPath([...path, key])}: the key "__proto__" is not allowed (it would be ` +
+            `silently dropped); expected another key name`,
         );
       }
       walk(v[key], [...path, key]);

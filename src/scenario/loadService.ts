@@ -63,7 +63,8 @@ export async function resolveServiceModules(value: unknown, scenarioFile: string
       if (!isFaultlineError(error)) throw error;
       throw new FaultlineError(
         error.code,
-        `${scenarioFile}: services[${i}] (${ref}): ${error.message.startsWith(path) ? error.message.slice(path.length + 2) : error.message}`,
+        `${scenarioFile}: services[${i}] (${ref}): ` +
+          `${error.message.startsWith(path) ? error.message.slice(path.length + 2) : error.message}`,
         {
           source: scenarioFile,
           service: path,

@@ -97,7 +97,8 @@ export async function checkCassetteFlag(
   if (scenario.model && cassette.api !== scenario.model.api) {
     throw new FaultlineError(
       FaultlineErrorCode.ScenarioInvalid,
-      `${flag} ${file}: the cassette was recorded from the ${cassette.api} API, but ${scenario.name}'s model.api is "${scenario.model.api}"`,
+      `${flag} ${file}: the cassette was recorded from the ${cassette.api} API, but ${scenario.name}'s ` +
+        `model.api is "${scenario.model.api}"`,
     );
   }
   return { file, ...(cassette.trial && { trial: cassette.trial }) };
@@ -123,7 +124,8 @@ export async function prepareModelSource(
     if (apiKey === undefined || apiKey === '') {
       throw new FaultlineError(
         FaultlineErrorCode.Usage,
-        `${where}: --${mode} sends the model requests to ${model.baseUrl ?? `the ${model.api} API`}, and needs its key in ${name}, which is not set`,
+        `${where}: --${mode} sends the model requests to ${model.baseUrl ?? `the ${model.api} API`}, ` +
+          `and needs its key in ${name}, which is not set`,
       );
     }
     if (mode === 'record' && file === undefined) {
@@ -153,7 +155,8 @@ export async function prepareModelSource(
   if (!cassette && !model.plan) {
     throw new FaultlineError(
       FaultlineErrorCode.ScenarioInvalid,
-      `${where}: model: neither a plan nor a cassette (${file ?? 'none'}): give model.plan, or record a cassette with faultline run --record`,
+      `${where}: model: neither a plan nor a cassette (${file ?? 'none'}): give model.plan, or record ` +
+        `a cassette with faultline run --record`,
     );
   }
   prepared.set(scenario, { mode, ...(cassette && file !== undefined ? { cassette: { file, cassette } } : {}) });

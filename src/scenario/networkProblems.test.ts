@@ -51,14 +51,16 @@ describe('a scenario network names only what the scenario has', () => {
 
   it('refuses an unknown service or tool, with the path and what is there', () => {
     expect(refusal({ services: { billing: { latency: c } }, tools: { charge: { latency: c } } })).toEqual([
-      'network.tools.charge: "charge": no such tool in this scenario\'s services (known: create_order, get_order, find_order_by_reference, cancel_order, charge_payment, refund_payment, get_payment)',
+      'network.tools.charge: "charge": no such tool in this scenario\'s services (known: create_order, ' +
+        'get_order, find_order_by_reference, cancel_order, charge_payment, refund_payment, get_payment)',
       'network.services.billing: "billing": no such service in this scenario (services: orders, payments)',
     ]);
   });
 
   it('refuses routes unless the services are served over HTTP, and a route the service does not have', () => {
     expect(refusal({ services: { orders: { routes: { 'POST /tools/create_order': { latency: c } } } } })).toEqual([
-      'network.services.orders.routes: per-route latency applies to services served over HTTP to an "http" or "command" agent; agent.kind is "scripted" (set latency per tool instead)',
+      'network.services.orders.routes: per-route latency applies to services served over HTTP to an ' +
+        '"http" or "command" agent; agent.kind is "scripted" (set latency per tool instead)',
     ]);
     const [problem] = refusal({ services: { orders: { routes: { 'POST /orders': { latency: c } } } } }, http);
     expect(problem).toMatch(

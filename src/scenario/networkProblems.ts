@@ -34,7 +34,8 @@ export function networkProblems(
   if (agentKind !== 'http' && agentKind !== 'command') {
     for (const [name] of routed)
       out.push(
-        `${formatPath(['network', 'services', name, 'routes'])}: per-route latency applies to services served over HTTP to an "http" or "command" agent; agent.kind is "${agentKind}" (set latency per tool instead)`,
+        `${formatPath(['network', 'services', name, 'routes'])}: per-route latency applies to services ` +
+          `served over HTTP to an "http" or "command" agent; agent.kind is "${agentKind}" (set latency per tool instead)`,
       );
     return out;
   }

@@ -175,7 +175,8 @@ describe('defineScenario refuses bad data, naming each path and what was expecte
     [
       'a service module path outside a scenario file',
       { ...BASE, services: ['./helpdesk.service.ts'] },
-      `services[0]: "./helpdesk.service.ts" is not a built-in service (${NAMED_SERVICES.join(', ')}); a module path is resolved only in scenario files: import the service and pass it`,
+      `services[0]: "./helpdesk.service.ts" is not a built-in service (${NAMED_SERVICES.join(', ')}); ` +
+        `a module path is resolved only in scenario files: import the service and pass it`,
     ],
     [
       'options a built-in service refuses',
@@ -463,7 +464,8 @@ describe('defineScenario checks tool names against the scenario services', () =>
       client: { sdkRetries: 2, tools: ['charge_payments'] },
     });
     const known =
-      '(known: create_order, get_order, find_order_by_reference, cancel_order, charge_payment, refund_payment, get_payment, query_operation_status)';
+      '(known: create_order, get_order, find_order_by_reference, cancel_order, charge_payment, ' +
+      'refund_payment, get_payment, query_operation_status)';
     expect(lines).toEqual([
       `agent.plan.steps[1].tool: "chrage_payment": no such tool in this scenario's services ${known}`,
       `agent.plan.steps[1].poll.tool: "get_deploy_status": no such tool in this scenario's services ${known}`,
@@ -504,10 +506,12 @@ describe('defineScenario checks tool names against the scenario services', () =>
         faults: [rule('model:openai.chat.completions')],
       }),
     ).toEqual([
-      'faults[0].match.tool: "model:openai.chat.completions": a route of the openai model API, which this scenario does not serve: its model speaks anthropic (model:anthropic.messages)',
+      'faults[0].match.tool: "model:openai.chat.completions": a route of the openai model API, which ' +
+        'this scenario does not serve: its model speaks anthropic (model:anthropic.messages)',
     ]);
     expect(linesOf({ ...BASE, services: ['orders'], agent, faults: [rule('model:openai.responses')] })).toEqual([
-      'faults[0].match.tool: "model:openai.responses": a route of the openai model API, which this scenario does not serve: it names no model (model: { api: openai, plan: … })',
+      'faults[0].match.tool: "model:openai.responses": a route of the openai model API, which this ' +
+        'scenario does not serve: it names no model (model: { api: openai, plan: … })',
     ]);
   });
 
@@ -591,7 +595,8 @@ describe('agents and arrival: many agents are a field of every scenario', () => 
         ({ agent, kind }, adapter) => {
           expect(() => defineScenario({ ...BASE, agent, http: { adapter } })).toThrow(
             new RegExp(
-              `http: sets how an "http" or "command" agent's HTTP calls are met \\(adapter, unhandled requests\\); agent\\.kind is "${kind}"`,
+              `http: sets how an "http" or "command" agent's HTTP calls are met \\(adapter, unhandled ` +
+                `requests\\); agent\\.kind is "${kind}"`,
             ),
           );
         },

@@ -147,7 +147,10 @@ export const CommandAgentSchema = z
     task: z.string().default(''),
     /** The program and its arguments; no shell unless you name one (`[sh, -c, '…']`). */
     argv: z.array(z.string().min(1)).min(1),
-    /** Where it runs: in a scenario file, resolved from the file's folder (default: that folder); in TypeScript, from the working directory. */
+    /**
+     * Where it runs: in a scenario file, resolved from the file's folder (default: that folder); in TypeScript, from
+     * the working directory.
+     */
     cwd: z.string().min(1).optional(),
     /** Added to the harness's environment (after faultline's own variables, so yours win, except `FAULTLINE_RESULT`). */
     env: z.record(z.string(), z.string()).optional(),
@@ -196,7 +199,8 @@ export const ScenarioDataSchema = z
       .array(z.string().min(1))
       .min(1)
       .describe(
-        `Built-in service names (${NAMED_SERVICES.join(', ')}; the default world has ${BUILTIN_SERVICES.join(', ')}) or paths to your own service modules, resolved from the scenario file`,
+        `Built-in service names (${NAMED_SERVICES.join(', ')}; the default world has ` +
+          `${BUILTIN_SERVICES.join(', ')}) or paths to your own service modules, resolved from the scenario file`,
       )
       .optional(),
     faults: FaultPlanSchema.default([]),
@@ -245,17 +249,22 @@ export const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>
   {
     error: (issue) =>
       typeof issue.input === 'string'
-        ? `"${issue.input}" is not a built-in service (${NAMED_SERVICES.join(', ')})${/[./\\]/.test(issue.input) ? '; a module path is resolved only in scenario files: import the service and pass it' : ''}`
+        ? `"${issue.input}" is not a built-in service ` +
+          `(${NAMED_SERVICES.join(', ')})${/[./\\]/.test(issue.input) ? '; a module path is resolved ' + 'only in scenario ' + 'files: import ' + 'the service and pass it' : ''}`
         : 'expected a built-in service name or a service from defineService',
   },
 );
 
 export const ReaderSchema = z.custom<ToolResultReader>((v) => typeof v === 'function', {
   error: (issue) =>
-    `expected a function (result) => ToolReading | undefined${typeof issue.input === 'string' ? '; a module path is resolved only in scenario files: import the reader and pass it' : ''}`,
+    `expected a function (result) => ToolReading | ` +
+    `undefined${typeof issue.input === 'string' ? '; a module path is resolved ' + 'only in ' + 'scenario files: ' + 'import the reader and pass it' : ''}`,
 });
 
-/** The TypeScript form also accepts your own agent as a function, services as definitions, and the model's tool-result reader as a function. */
+/**
+ * The TypeScript form also accepts your own agent as a function, services as definitions, and the model's tool-result
+ * reader as a function.
+ */
 export const ScenarioSchema = ScenarioDataSchema.extend({
   agent: z.discriminatedUnion('kind', [ScriptedAgentSchema, FunctionAgentSchema, HttpAgentSchema, CommandAgentSchema]),
   services: z.array(ServiceRefSchema).min(1).optional(),
@@ -278,7 +287,8 @@ export function defineScenario(input: ScenarioInput, source?: string): Scenario 
   const where = source ? `${source}: ` : '';
   throw new FaultlineError(
     FaultlineErrorCode.ScenarioInvalid,
-    `${where}invalid scenario${typeof input === 'object' && input && 'name' in input ? ` "${String(input.name)}"` : ''}:\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+    `${where}invalid ` +
+      `scenario${typeof input === 'object' && input && 'name' in input ? ` "${String(input.name)}"` : ''}:\n${lines.map((l) => `  - ${l}`).join('\n')}`,
     { source, issues: lines },
   );
 }
@@ -361,13 +371,16 @@ function worldProblems(scenario: Scenario): string[] {
     const what = folderKind(scenario.agent.cwd);
     if (what !== 'folder')
       out.push(
-        `agent.cwd: "${scenario.agent.cwd}": ${what === 'missing' ? 'no such folder' : 'not a folder'}; expected the folder the agent command starts in (from the scenario file's folder)`,
+        `agent.cwd: "${scenario.agent.cwd}": ${what === 'missing' ? 'no such folder' : 'not a folder'}; ` +
+          `expected the folder the agent command starts in (from the scenario file's folder)`,
       );
   }
-  // How an http agent's calls are intercepted (and a command agent's served world answers what it does not know): a scripted or function agent makes no HTTP call.
+  // How an http agent's calls are intercepted (and a command agent's served world answers what it does not know): a
+  // scripted or function agent makes no HTTP call.
   if (scenario.http && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command')
     out.push(
-      `http: sets how an "http" or "command" agent's HTTP calls are met (adapter, unhandled requests); agent.kind is "${scenario.agent.kind}", which makes none: remove it, or use such an agent`,
+      `http: sets how an "http" or "command" agent's HTTP calls are met (adapter, unhandled requests); ` +
+        `agent.kind is "${scenario.agent.kind}", which makes none: remove it, or use such an agent`,
     );
   if (scenario.model && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command')
     out.push(
@@ -412,7 +425,8 @@ function healProblems(scenario: Scenario): string[] {
       const from = rule.match.from;
       if (from !== undefined && from >= heal.atMs)
         out.push(
-          `${formatPath(['faults', i, 'match', 'from'])}: ${from} is not before heal.atMs (${heal.atMs}): the rule could never fire; expected a window that opens before the heal`,
+          `${formatPath(['faults', i, 'match', 'from'])}: ${from} is not before heal.atMs (${heal.atMs}): ` +
+            `the rule could never fire; expected a window that opens before the heal`,
         );
     });
   }

@@ -8,7 +8,9 @@ import type { TrialEnd } from '../checks/record.js';
 export const TOO_DEEP: Extract<TrialEnd, { kind: 'crashed' }> = {
   kind: 'crashed',
   message:
-    "a value in this trial (a tool's input or output, a service's state or the agent's answer) is nested too deep for faultline to record and judge (RangeError: Maximum call stack size exceeded); the trial is judged as crashed, from a fresh world",
+    "a value in this trial (a tool's input or output, a service's state or the agent's answer) is " +
+    'nested too deep for faultline to record and judge (RangeError: Maximum call stack size exceeded); ' +
+    'the trial is judged as crashed, from a fresh world',
 };
 
 /** Whether `error` is the engine running out of stack (V8's RangeError for it). */

@@ -15,26 +15,30 @@ describe('mcpWorldTools', () => {
     expect(annotationsOf('write')).toMatchObject({ readOnlyHint: false, idempotentHint: false, destructiveHint: true });
   });
 
-  it("lists the world's tools with their JSON Schema, a status tool for those that answer status queries, and one RPC service per world service", () => {
-    const services = ['orders', 'email'] as const;
-    const world = createWorld(new VirtualClock(0), {}, [...services]);
-    const { services: http, tools } = mcpWorldTools(world, resolveServices([...services]));
-    expect(http.map((s) => s.baseUrl)).toEqual([`${MCP_ORIGIN}/orders`, `${MCP_ORIGIN}/email`]);
-    const create = tools.find((t) => t.name === 'create_order')!;
-    expect(create).toMatchObject({
-      tool: 'create_order',
-      purpose: 'call',
-      url: `${MCP_ORIGIN}/orders/tools/create_order`,
-      inputSchema: { type: 'object', required: expect.arrayContaining(['clientReference']) },
-    });
-    expect(create.description).toMatch(/_meta\.idempotencyKey/);
-    expect(tools.find((t) => t.name === 'create_order_status')).toMatchObject({
-      tool: 'create_order',
-      purpose: 'status',
-      url: `${MCP_ORIGIN}/orders/tools/create_order/status`,
-      annotations: { readOnlyHint: true },
-    });
-    expect(tools.some((t) => t.name === 'get_order_status')).toBe(false);
-    expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
-  });
+  it(
+    "lists the world's tools with their JSON Schema, a status tool for those that answer status " +
+      'queries, and one RPC service per world service',
+    () => {
+      const services = ['orders', 'email'] as const;
+      const world = createWorld(new VirtualClock(0), {}, [...services]);
+      const { services: http, tools } = mcpWorldTools(world, resolveServices([...services]));
+      expect(http.map((s) => s.baseUrl)).toEqual([`${MCP_ORIGIN}/orders`, `${MCP_ORIGIN}/email`]);
+      const create = tools.find((t) => t.name === 'create_order')!;
+      expect(create).toMatchObject({
+        tool: 'create_order',
+        purpose: 'call',
+        url: `${MCP_ORIGIN}/orders/tools/create_order`,
+        inputSchema: { type: 'object', required: expect.arrayContaining(['clientReference']) },
+      });
+      expect(create.description).toMatch(/_meta\.idempotencyKey/);
+      expect(tools.find((t) => t.name === 'create_order_status')).toMatchObject({
+        tool: 'create_order',
+        purpose: 'status',
+        url: `${MCP_ORIGIN}/orders/tools/create_order/status`,
+        annotations: { readOnlyHint: true },
+      });
+      expect(tools.some((t) => t.name === 'get_order_status')).toBe(false);
+      expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
+    },
+  );
 });

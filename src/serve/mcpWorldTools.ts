@@ -108,7 +108,9 @@ export function mcpWorldTools(
         tool: tool.name,
         purpose: 'status',
         url: `${baseUrl}/tools/${tool.name}/status`,
-        description: `What became of a ${tool.name} call whose answer was lost (R21): by its idempotency key, its business key, or its input. Answers { state: succeeded | failed | pending | not_found }.`,
+        description:
+          `What became of a ${tool.name} call whose answer was lost (R21): by its idempotency ` +
+          `key, its business key, or its input. Answers { state: succeeded | failed | pending | not_found }.`,
         inputSchema: STATUS_INPUT,
         annotations: annotationsOf('read'),
       });

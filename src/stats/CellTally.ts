@@ -121,7 +121,8 @@ export class CellTally {
   }
 
   #keep(trials: readonly TrialSummary[]): void {
-    // An infra-error trial is kept whatever keepFailures says: it was not judged, and the report must say which one to run again (its recording).
+    // An infra-error trial is kept whatever keepFailures says: it was not judged, and the report must say which one
+    // to run again (its recording).
     if (this.keepFailures !== undefined) this.#unjudged.push(...trials.filter((t) => t.status === 'infra-error'));
     const chosen = this.keepFailures === undefined ? trials : trials.filter((t) => t.status === 'failed');
     if (chosen.length === 0) return;

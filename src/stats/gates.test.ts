@@ -367,7 +367,8 @@ describe('gates on a confidence bound', () => {
       )[0]!.passed,
     ).toBe(false);
     expect(r!.message).toBe(
-      `pass_rate>=0.9@95% undecided in 1 of 1 cells: a × c (95% lower bound 0.8308, pass_rate = 0.95): with every further trial passing, pass_rate>=0.9@95% needs n ≥ ${needs} trials per cell; this run has 40`,
+      `pass_rate>=0.9@95% undecided in 1 of 1 cells: a × c (95% lower bound 0.8308, pass_rate = 0.95): ` +
+        `with every further trial passing, pass_rate>=0.9@95% needs n ≥ ${needs} trials per cell; this run has 40`,
     );
   });
 
@@ -393,7 +394,8 @@ describe('gates on a confidence bound', () => {
     const [r] = evaluateGates(run, [parseGate('pass^2>=0.9@95%')]);
     expect(r!.message).toBe(
       'pass^2>=0.9@95% failed in 4 of 4 cells: order-partial-write × naive (95% lower bound 0.0046, pass^2 = 0.1667); ' +
-        'undecided in rate-limit-storm × naive, order-partial-write × rulebook, rate-limit-storm × rulebook (95% lower bound 0.1581, pass^2 = 1): ' +
+        'undecided in rate-limit-storm × naive, order-partial-write × rulebook, rate-limit-storm × ' +
+        'rulebook (95% lower bound 0.1581, pass^2 = 1): ' +
         'with every further trial passing, pass^2>=0.9@95% needs n ≥ 71 trials per cell; this run has 4',
     );
   });
@@ -406,7 +408,8 @@ describe('gates on a confidence bound', () => {
   it('refuses before the run a bound that k trials could not reach even if all passed, with the count that could', () => {
     const shape = { k: 4, scenarios: ['a'], configs: ['c'] };
     expect(impossibleGates([parseGate('pass^2>=0.9@95%')], shape)).toEqual([
-      '--gate pass^2>=0.9@95% can never hold: with every trial passing, the 95% lower bound of pass^2 from 4 trials is 0.1581; it needs n ≥ 71 trials per cell (--k 71), and this run has --k 4',
+      '--gate pass^2>=0.9@95% can never hold: with every trial passing, the 95% lower bound of pass^2 ' +
+        'from 4 trials is 0.1581; it needs n ≥ 71 trials per cell (--k 71), and this run has --k 4',
     ]);
     // 0.025^(2/71) = 0.9013 and 0.025^(2/70) = 0.8999: 71 is the first count that holds.
     expect(impossibleGates([parseGate('pass^2>=0.9@95%')], { ...shape, k: 71 })).toEqual([]);

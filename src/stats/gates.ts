@@ -175,7 +175,10 @@ function evaluateBoundGate(run: RunResult, gate: Gate, cells: readonly Cell[], s
     const { trials, needs } = fs[0]!.undecided!;
     const what =
       needs === null ? `no trial count would decide ${gate.text}` : `${gate.text} needs n ≥ ${needs} trials per cell`;
-    return `${failed.length > 0 ? 'undecided in ' : ''}${fs.map((f) => `${f.scenario} × ${f.config}`).join(', ')} (${figures(fs[0]!)}): with every further trial ${way}, ${what}; this run has ${trials}`;
+    return (
+      `${failed.length > 0 ? 'undecided in ' : ''}${fs.map((f) => `${f.scenario} × ${f.config}`).join(', ')} (${figures(fs[0]!)}): ` +
+      `with every further trial ${way}, ${what}; this run has ${trials}`
+    );
   });
   const verb = failed.length === 0 ? 'undecided' : 'failed';
   const message = passed

@@ -84,7 +84,10 @@ export interface CellMetrics {
   readonly amplification: number;
   /** Model tokens in and out over the cell's trials (R31); a scripted model's are estimates. */
   readonly tokens: { readonly input: number; readonly output: number };
-  /** What the model answers cost over the cell's trials (infra errors included: they were spent), from the price table; absent when the model has no price. */
+  /**
+   * What the model answers cost over the cell's trials (infra errors included: they were spent), from the price
+   * table; absent when the model has no price.
+   */
   readonly cost?: number;
   /** `cost` per trial run (infra errors included); absent with `cost`. */
   readonly costPerTrial?: number;

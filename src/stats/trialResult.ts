@@ -11,9 +11,15 @@ export interface TrialCommon extends TrialRecord {
   readonly refs: { readonly scenario: string; readonly config: string; readonly agent?: string };
   readonly checks: readonly CheckResult[];
   readonly stats: TrialStats;
-  /** A live trial's recording of its model exchanges (a cassette file), from where the run was started: `faultline replay --cassette` answers from it. */
+  /**
+   * A live trial's recording of its model exchanges (a cassette file), from where the run was started: `faultline
+   * replay --cassette` answers from it.
+   */
   readonly recording?: string;
-  /** A live trial's model exchanges as a person reads them (the messages sent, the answers): the reports show why the agent did what it did. */
+  /**
+   * A live trial's model exchanges as a person reads them (the messages sent, the answers): the reports show why the
+   * agent did what it did.
+   */
   readonly exchanges?: readonly ModelExchange[];
   /** The model the trial's answers came from, for the price table: the scenario's `model.name`, else what the live answers named. */
   readonly model?: string;

@@ -65,7 +65,10 @@ export interface CrowdStats {
   readonly throttled: { readonly responses: number; readonly ms: number };
   /** The most sends one logical operation caused, every retry layer included (R10). */
   readonly maxSendsPerOperation: number;
-  /** Deliveries to the services per `LOAD_BIN_MS` of virtual time, from the trial's start: the offered load, refusals and retries included. */
+  /**
+   * Deliveries to the services per `LOAD_BIN_MS` of virtual time, from the trial's start: the offered load, refusals
+   * and retries included.
+   */
   readonly load: readonly number[];
   /** The agents' logical calls that succeeded, per bin of the same width (by the time the caller got the answer): the goodput. */
   readonly goodput: readonly number[];
@@ -143,7 +146,10 @@ const newEventCounts = (): EventCounts => ({
   toolCalls: [],
 });
 
-/** The calls of an agent that makes its own HTTP calls, from the traffic: each a call, its requests attempts, its first request the operation. */
+/**
+ * The calls of an agent that makes its own HTTP calls, from the traffic: each a call, its requests attempts, its
+ * first request the operation.
+ */
 function countWireCalls(index: TrialIndex, n: EventCounts): void {
   for (const c of index.wire.calls) {
     if (c.kind !== 'tool') continue;

@@ -47,7 +47,10 @@ export const silentRules = (run: RunResult): SilentRule[] =>
     })),
   );
 
-/** One line per rule that left a cell of a point not exercised: `rate_limit λ=0.1 × s × naive: faults[1] (…) never fired in 4 trials: …`. */
+/**
+ * One line per rule that left a cell of a point not exercised: `rate_limit λ=0.1 × s × naive: faults[1] (…) never
+ * fired in 4 trials: …`.
+ */
 export function sweepNotExercised(result: {
   readonly series: readonly {
     readonly series: { readonly label: string };

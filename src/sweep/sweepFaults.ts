@@ -44,7 +44,9 @@ export function parseSweepFault(text: string): SweepFaultParse {
   if (!name.startsWith('{'))
     return {
       kind: 'error',
-      message: `expected a fault kind (one of: ${FAULT_KINDS.join(', ')}) or a fault inline such as '{kind: unavailable, status: 502}', got "${text}"`,
+      message:
+        `expected a fault kind (one of: ${FAULT_KINDS.join(', ')}) or a fault inline such as ` +
+        `'{kind: unavailable, status: 502}', got "${text}"`,
     };
   let value: unknown;
   try {

@@ -25,7 +25,8 @@ export function toPassCheck(this: MatcherThis, received: unknown, checker: strin
     return {
       pass: this.isNot,
       message: () =>
-        `toPassCheck: the ${checker} checker did not judge ${name}${ran.length === 0 ? ' (no trial ran)' : `: its scenario's checks are ${ran.join(', ')}`}`,
+        `toPassCheck: the ${checker} checker did not judge ` +
+        `${name}${ran.length === 0 ? ' (no trial ran)' : `: its scenario's checks are ${ran.join(', ')}`}`,
     };
   }
   const what = `the ${checker} checker (${known.rules.join(', ')}: ${known.description})`;
@@ -34,7 +35,8 @@ export function toPassCheck(this: MatcherThis, received: unknown, checker: strin
     message: () =>
       this.isNot
         ? `expected a trial of ${name} to fail ${what}, all ${metrics.trials} passed`
-        : `expected every trial of ${name} to pass ${what}, ${failed} of ${metrics.trials} trials did not${evidence(trials, failedCheck(checker))}`,
+        : `expected every trial of ${name} to pass ${what}, ${failed} of ${metrics.trials} trials did ` +
+          `not${evidence(trials, failedCheck(checker))}`,
   };
 }
 
@@ -46,11 +48,17 @@ const passing = (checker: string) =>
 
 /** `expect(run).toReachGoal()`: the `goal-state` checker (the final state, the effect counts and the agent's outcome, R29). */
 export const toReachGoal = passing('goal-state');
-/** `expect(run).toRetryWithDiscipline()`: the `retry-discipline` checker (no resend after quota or permanent errors, one key per retried write, Retry-After honoured, a status query after an unknown outcome). */
+/**
+ * `expect(run).toRetryWithDiscipline()`: the `retry-discipline` checker (no resend after quota or permanent errors,
+ * one key per retried write, Retry-After honoured, a status query after an unknown outcome).
+ */
 export const toRetryWithDiscipline = passing('retry-discipline');
 /** `expect(run).toBeHonest()`: the `honesty` checker (the agent's claims match the ledger, R20, R26, R29). */
 export const toBeHonest = passing('honesty');
 /** `expect(run).toKeepSecrets()`: the `secrets` checker (no secret in the history or the trial's end, R13). */
 export const toKeepSecrets = passing('secrets');
-/** `expect(run).toRecover()`: the `recovery` checker (after the scenario's heal, the goal within `recovery.withinMs`, few calls, no stale wait). */
+/**
+ * `expect(run).toRecover()`: the `recovery` checker (after the scenario's heal, the goal within `recovery.withinMs`,
+ * few calls, no stale wait).
+ */
 export const toRecover = passing('recovery');

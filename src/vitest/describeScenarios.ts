@@ -28,7 +28,8 @@ const DEFAULT_GATES: readonly ((cell: Cell, k: number) => void)[] = [
 /**
  * Scenarios as vitest tests: a test per scenario and retry configuration, named
  * `scenario › configuration (k = 4, seed 1)` (with an agents matrix in faultline.config.ts, a
- * test per agent, named as `faultline run` labels its cells: `scenario › openai (k = 4, seed 1)`), each running the scenario k times and asserting
+ * test per agent, named as `faultline run` labels its cells: `scenario › openai (k = 4, seed 1)`), each running the
+ * scenario k times and asserting
  * what `faultline run`'s default gates do (pass^k = 1, no duplicate effects, within budget,
  * every fault rule fired). Every gate is judged, so one failure shows all that failed, with
  * the verdicts, their evidence and the replay command, at the line that called

@@ -12,7 +12,8 @@ import { isTrial, subjectOf, type MatcherResult } from './subject.js';
 export function historyText(trial: TrialSummary): string {
   if (trial.history.length === 0) {
     throw new TypeError(
-      `toMatchHistorySnapshot: trial ${trial.trialIndex} of ${trial.scenario} × ${trial.config} kept no history (the run kept only its failing trials' histories)`,
+      `toMatchHistorySnapshot: trial ${trial.trialIndex} of ${trial.scenario} × ${trial.config} kept ` +
+        `no history (the run kept only its failing trials' histories)`,
     );
   }
   return `${formatTimeline(trial.history)}\n\n${verdictLines(trial.checks).join('\n')}`;

@@ -61,7 +61,8 @@ describe('faultline/vitest matchers', () => {
     const rule =
       'faults[0] (create_order call 7, partial_write, times 1) never fired in 2 trials: the cell is not exercised';
     expect(() => expect(run).toExerciseEveryFault()).toThrow(
-      `expected every fault rule of order-partial-write-idempotent × naive to fire: ${rule}\n\nfault coverage:\n  faults[0] (create_order call 7, partial_write, times 1): 0/2 trials, 0×`,
+      `expected every fault rule of order-partial-write-idempotent × naive to fire: ${rule}\n\nfault ` +
+        `coverage:\n  faults[0] (create_order call 7, partial_write, times 1): 0/2 trials, 0×`,
     );
     expect(() => expect(run).toHavePassK(2)).toThrow(
       `to be at least 1 over trials that exercised every fault, but ${rule}`,
@@ -90,7 +91,9 @@ describe('faultline/vitest matchers', () => {
     expect(run).not.toHavePassK(2, { atLeast: 0.7, confidence: 0.95 });
     expect(run).toHavePassK(2, { atLeast: 0.7 });
     expect(() => expect(run).toHavePassK(2, { atLeast: 0.7, confidence: 0.95 })).toThrow(
-      'expected the lower 95% bound of pass^2 of read-timeout-retry × rulebook to be at least 0.7, got 0.692 (pass^2 1.000, 95% interval [0.692, 1.000]; 20 of 20 trials passed)\neven with every trial passing, it takes at least 21 trials (this subject has 20)',
+      'expected the lower 95% bound of pass^2 of read-timeout-retry × rulebook to be at least 0.7, ' +
+        'got 0.692 (pass^2 1.000, 95% interval [0.692, 1.000]; 20 of 20 trials passed)\neven with ' +
+        'every trial passing, it takes at least 21 trials (this subject has 20)',
     );
     expect(() => expect(run).toHavePassK(2, { atLeast: 1, confidence: 0.9 })).toThrow(
       'no number of trials can bound pass^2 to 1 or more',
@@ -125,18 +128,22 @@ describe('faultline/vitest matchers', () => {
     expect([...union.matchAll(/'([\w-]+)'/g)].map((m) => m[1])).toEqual(CHECKER_NAMES);
   });
 
-  it('historyText: one line per event then the verdicts, the same for the same seed, and an error for a trial kept without history', async () => {
-    const [a, b] = await Promise.all([
-      runScenario('read-timeout-retry', { k: 1, seed: 3 }),
-      runScenario('read-timeout-retry', { k: 1, seed: 3 }),
-    ]);
-    const text = historyText(a.trials[0]!);
-    expect(text).toBe(historyText(b.trials[0]!));
-    const lines = text.split('\n');
-    expect(lines.indexOf('')).toBe(a.trials[0]!.history.length);
-    expect(lines.slice(lines.indexOf('') + 1)).toEqual(a.trials[0]!.checks.map((c) => `✓ ${c.name}`));
-    expect(() => historyText({ ...a.trials[0]!, history: [] })).toThrow(
-      'toMatchHistorySnapshot: trial 0 of read-timeout-retry × rulebook kept no history',
-    );
-  });
+  it(
+    'historyText: one line per event then the verdicts, the same for the same seed, and an error for ' +
+      'a trial kept without history',
+    async () => {
+      const [a, b] = await Promise.all([
+        runScenario('read-timeout-retry', { k: 1, seed: 3 }),
+        runScenario('read-timeout-retry', { k: 1, seed: 3 }),
+      ]);
+      const text = historyText(a.trials[0]!);
+      expect(text).toBe(historyText(b.trials[0]!));
+      const lines = text.split('\n');
+      expect(lines.indexOf('')).toBe(a.trials[0]!.history.length);
+      expect(lines.slice(lines.indexOf('') + 1)).toEqual(a.trials[0]!.checks.map((c) => `✓ ${c.name}`));
+      expect(() => historyText({ ...a.trials[0]!, history: [] })).toThrow(
+        'toMatchHistorySnapshot: trial 0 of read-timeout-retry × rulebook kept no history',
+      );
+    },
+  );
 });

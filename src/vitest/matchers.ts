@@ -78,7 +78,8 @@ function toHavePassK(this: MatcherThis, received: unknown, k?: number, bound?: n
   const got =
     interval === undefined
       ? `${formatRate(value)} (${summary})`
-      : `${formatRate(interval[0])} (pass^${kk} ${formatRate(value)}, ${pct(confidence!)} interval [${formatRate(interval[0])}, ${formatRate(interval[1])}]; ${summary})`;
+      : `${formatRate(interval[0])} (pass^${kk} ${formatRate(value)}, ${pct(confidence!)} interval ` +
+        `[${formatRate(interval[0])}, ${formatRate(interval[1])}]; ${summary})`;
   const needs = (): string => {
     if (confidence === undefined || judged >= atLeast) return '';
     const least = allPassingTrialsNeeded(kk, atLeast, confidence);
@@ -124,11 +125,15 @@ function toHaveNoDuplicateEffects(this: MatcherThis, received: unknown): Matcher
     message: () =>
       this.isNot
         ? `expected duplicate effects in ${name}, found none`
-        : `expected no duplicate effects in ${name}, found ${metrics.duplicateEffects} in ${failedTrials} of ${metrics.trials} trials${evidence(trials, failedCheck('duplicates'))}`,
+        : `expected no duplicate effects in ${name}, found ${metrics.duplicateEffects} in ${failedTrials} of ` +
+          `${metrics.trials} trials${evidence(trials, failedCheck('duplicates'))}`,
   };
 }
 
-/** `expect(run).toStayWithinBudget()`: no trial went over its attempts, calls, turns or virtual-time budget (the `budget` checker, R6, R8, R11, R28). */
+/**
+ * `expect(run).toStayWithinBudget()`: no trial went over its attempts, calls, turns or virtual-time budget (the
+ * `budget` checker, R6, R8, R11, R28).
+ */
 function toStayWithinBudget(this: MatcherThis, received: unknown): MatcherResult {
   const { trials, metrics, name } = subjectOf(received);
   return {
@@ -136,7 +141,8 @@ function toStayWithinBudget(this: MatcherThis, received: unknown): MatcherResult
     message: () =>
       this.isNot
         ? `expected a budget violation in ${name}, found none`
-        : `expected ${name} to stay within budget, ${metrics.budgetViolations} of ${metrics.trials} trials did not${evidence(trials, failedCheck('budget'))}`,
+        : `expected ${name} to stay within budget, ${metrics.budgetViolations} of ${metrics.trials} trials ` +
+          `did not${evidence(trials, failedCheck('budget'))}`,
   };
 }
 

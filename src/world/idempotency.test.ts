@@ -34,22 +34,30 @@ describe('requestFingerprint', () => {
 });
 
 describe('requestText', () => {
-  it('tells two requests apart exactly when their fingerprints do (the in-memory table compares texts, a database row holds the hash)', () => {
-    // Small domains, so that equal requests (key order apart) come up often.
-    const input = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.constantFrom<unknown>(1, '1', null, [1], { x: 1 }), {
-      maxKeys: 3,
-    });
-    const request = fc.tuple(fc.constantFrom('create_order', 'charge_payment'), input);
-    fc.assert(
-      fc.property(request, request, ([t1, i1], [t2, i2]) => {
-        expect(requestText(t1, i1) === requestText(t2, i2)).toBe(
-          requestFingerprint(t1, i1) === requestFingerprint(t2, i2),
-        );
-        expect(requestFingerprint(t1, i1)).toBe(requestFingerprint(t1, JSON.parse(requestText(t1, i1)).input));
-      }),
-      { numRuns: 2000 },
-    );
-  });
+  it(
+    'tells two requests apart exactly when their fingerprints do (the in-memory table compares texts, ' +
+      'a database row holds the hash)',
+    () => {
+      // Small domains, so that equal requests (key order apart) come up often.
+      const input = fc.dictionary(
+        fc.constantFrom('a', 'b', 'c'),
+        fc.constantFrom<unknown>(1, '1', null, [1], { x: 1 }),
+        {
+          maxKeys: 3,
+        },
+      );
+      const request = fc.tuple(fc.constantFrom('create_order', 'charge_payment'), input);
+      fc.assert(
+        fc.property(request, request, ([t1, i1], [t2, i2]) => {
+          expect(requestText(t1, i1) === requestText(t2, i2)).toBe(
+            requestFingerprint(t1, i1) === requestFingerprint(t2, i2),
+          );
+          expect(requestFingerprint(t1, i1)).toBe(requestFingerprint(t1, JSON.parse(requestText(t1, i1)).input));
+        }),
+        { numRuns: 2000 },
+      );
+    },
+  );
 });
 
 describe('IdempotencyTable', () => {

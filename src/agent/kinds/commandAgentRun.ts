@@ -26,7 +26,10 @@ export const TEST_API_KEY = 'sk-faultline-test';
 export interface ServedScenario {
   readonly served: ServedWorld;
   readonly faults: HttpFaults;
-  /** `FAULTLINE_<SERVICE>_URL`, `FAULTLINE_SERVICES`, `FAULTLINE_MCP_URL`, `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL` (only the one served) and the test keys. */
+  /**
+   * `FAULTLINE_<SERVICE>_URL`, `FAULTLINE_SERVICES`, `FAULTLINE_MCP_URL`, `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL`
+   * (only the one served) and the test keys.
+   */
   readonly env: Readonly<Record<string, string>>;
   /** The world's tools as MCP tools, under the same engine: what the MCP endpoint (and `mcp-serve`'s stdio) serves. */
   readonly mcp: McpWorld;
@@ -114,7 +117,8 @@ export async function serveScenario({
       history.record({ type: 'escape', method, url });
       if (refuse)
         problems.push(
-          `the agent sent ${method} ${url}, which no route of this scenario takes (answered 404; set http.onUnhandledRequest to warn or bypass to allow it)`,
+          `the agent sent ${method} ${url}, which no route of this scenario takes (answered 404; set ` +
+            `http.onUnhandledRequest to warn or bypass to allow it)`,
         );
     },
   });
@@ -253,7 +257,9 @@ async function endOf(
     return {
       kind: 'hung',
       at,
-      message: `the agent command (${program}) did not exit within timeoutMs ${result.timeoutMs} ms (real time); its process group was sent ${result.killedWith}`,
+      message:
+        `the agent command (${program}) did not exit within timeoutMs ${result.timeoutMs} ms ` +
+        `(real time); its process group was sent ${result.killedWith}`,
     };
   }
   const first = problems[0];

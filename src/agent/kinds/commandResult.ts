@@ -37,7 +37,9 @@ export type CommandReport =
     }
   | { readonly kind: 'garbage'; readonly message: string };
 
-const EXPECTED = `one JSON line {"outcome": ${AGENT_OUTCOMES.map((o) => `"${o}"`).join(' | ')}, "message"?: string, "claims"?: [{"subject": "service:key", "status": "succeeded" | "failed" | "unknown", "note"?: string}]}`;
+const EXPECTED =
+  `one JSON line {"outcome": ${AGENT_OUTCOMES.map((o) => `"${o}"`).join(' | ')}, ` +
+  `"message"?: string, "claims"?: [{"subject": "service:key", "status": "succeeded" | "failed" | "unknown", "note"?: string}]}`;
 
 const shown = (text: string): string => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 

@@ -22,7 +22,9 @@ export function peersNeeded(scenarios: readonly Scenario[], configs: readonly Ex
     const adapter = s.http?.adapter ?? 'msw';
     needs.push({
       peer: adapter,
-      by: `scenario "${s.name}" (an http agent, intercepted by ${adapter}${adapter === 'msw' ? '; http.adapter: nock uses nock instead' : ''})`,
+      by:
+        `scenario "${s.name}" (an http agent, intercepted by ` +
+        `${adapter}${adapter === 'msw' ? '; http.adapter: nock uses nock instead' : ''})`,
     });
   }
   for (const c of configs)
@@ -85,6 +87,8 @@ export async function assertPeersInstalled(
   const lines = missing.map((m) => `  - ${m.by} needs ${m.peer}`);
   throw new FaultlineError(
     FaultlineErrorCode.Usage,
-    `${peers.length === 1 ? `the optional peer ${peers[0]} is` : `the optional peers ${peers.join(', ')} are`} not installed, and this run needs ${peers.length === 1 ? 'it' : 'them'}:\n${lines.join('\n')}\ninstall with: npm i -D -E ${peers.map((p) => pinned(p, ranges[p])).join(' ')}`,
+    `${peers.length === 1 ? `the optional peer ${peers[0]} is` : `the optional peers ${peers.join(', ')} are`} not ` +
+      `installed, and this run needs ${peers.length === 1 ? 'it' : 'them'}:\n${lines.join('\n')}\ninstall ` +
+      `with: npm i -D -E ${peers.map((p) => pinned(p, ranges[p])).join(' ')}`,
   );
 }

@@ -83,7 +83,8 @@ export function createExploreCommand(ctx: CliContext): Command {
     )
     .option(
       '--ignore <names>',
-      'checkers, rules or failure classes not to report, such as retry-discipline, R7, duplicates/R24 or crashed (repeatable, or a comma list)',
+      'checkers, rules or failure classes not to report, such as retry-discipline, R7, duplicates/R24 ' +
+        'or crashed (repeatable, or a comma list)',
       collect,
     )
     .addOption(isolationOptions()[0]!)
@@ -95,7 +96,8 @@ export function createExploreCommand(ctx: CliContext): Command {
     )
     .option(
       '--config-file <file>',
-      'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed, grep, defaults and agents',
+      'the project config file to read (default: ./faultline.config.ts if there is one; flags win over ' +
+        'it): its scenarios, retryConfigs, seed, grep, defaults and agents',
     )
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: ExploreFlags) => {

@@ -13,7 +13,8 @@ export interface IsolationFlags {
 export const isolationOptions = (): Option[] => [
   new Option(
     '--trial-timeout <ms>',
-    'wall-clock milliseconds a trial may hold its worker before it is stopped and judged hung (default: 10000, times agents / 100 for the largest crowd)',
+    'wall-clock milliseconds a trial may hold its worker before it is stopped and judged hung (default: ' +
+      '10000, times agents / 100 for the largest crowd)',
   ).argParser((v) => parseInteger(v, 1, 'milliseconds, at least 1')),
   new Option(
     '--worker-heap <mb>',

@@ -77,7 +77,8 @@ export function createMcpProxyCommand(ctx: CliContext): Command {
       });
       let serverFailed: string | undefined;
       let clientClosed = false;
-      // A line on the server's stdout that is not JSON-RPC: not an MCP server on stdio (or one that logs to stdout); the client would wait forever.
+      // A line on the server's stdout that is not JSON-RPC: not an MCP server on stdio (or one that logs to stdout);
+      // the client would wait forever.
       serverTransport.onerror = (error) => {
         serverFailed ??= `wrote what is not a JSON-RPC message (${error.message.slice(0, 200)})`;
         void proxy.close();

@@ -98,7 +98,8 @@ export function createReplayCommand(ctx: CliContext): Command {
       if (named?.trial?.infraError !== undefined) {
         // Replaying it would judge the agent on answers the provider never gave.
         ctx.io.stdout.write(
-          `faultline replay  ${scenario.name}: this trial was not judged: the provider failed (${named.trial.infraError}); nothing to replay\n`,
+          `faultline replay  ${scenario.name}: this trial was not judged: the provider failed ` +
+            `(${named.trial.infraError}); nothing to replay\n`,
         );
         ctx.exitCode = ExitCode.NotJudged;
         return;
@@ -130,7 +131,8 @@ export function createReplayCommand(ctx: CliContext): Command {
         ctx.io,
         flags.json === true,
         (p, status) =>
-          `${p.bold('faultline replay')}  ${scenario.name} × ${flags.agent ?? trial.config}, seed ${flags.seed}, trial ${trial.trialIndex}: ${status}`,
+          `${p.bold('faultline replay')}  ${scenario.name} × ${flags.agent ?? trial.config}, seed ` +
+          `${flags.seed}, trial ${trial.trialIndex}: ${status}`,
       );
       if (scenario.agent.kind === 'command' && flags.json !== true)
         ctx.io.stdout.write(`${realTimeNote([scenario.name])}\n`);

@@ -183,19 +183,26 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
     .option(
       '--gate <expr>',
-      'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" (repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)',
+      'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" ' +
+        '(repeatable; default: pass^k>=1, duplicates==0, budget_violations==0)',
       collectGate,
     )
     .option(
       '--reporter <name>',
-      'console, dot, list, json, junit, markdown or html (repeatable; default: console, json, junit, markdown); dot prints a mark per trial (· passed, F failed), list a line per finished cell, both on stdout and followed by the console summary',
+      'console, dot, list, json, junit, markdown or html (repeatable; default: console, json, junit, ' +
+        'markdown); dot prints a mark per trial (· passed, F failed), list a line per finished cell, ' +
+        'both on stdout and followed by the console summary',
       collectReporter,
     )
     .option('--out <dir>', 'folder the report files go to', 'reports')
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option(
       '--workers <n>',
-      'worker threads the trials run on, each trial isolated from the run (default: with code of yours, the available cores, one per 500 trials, at least 1; without, the first trials in this process, timed, and the rest on workers only if that is faster; 0: in this process, without isolation: process.exit, an unhandled rejection or an uncaught throw in agent code crashes its trial and a change to shared globals is undone, but a synchronous loop, an exhausted heap or a native crash ends the whole run with no report, and no wall-clock watchdog applies)',
+      'worker threads the trials run on, each trial isolated from the run (default: with code of yours, ' +
+        'the available cores, one per 500 trials, at least 1; without, the first trials in this process, ' +
+        'timed, and the rest on workers only if that is faster; 0: in this process, without isolation: ' +
+        'process.exit, an unhandled rejection or an uncaught throw in agent code crashes its trial ' +
+        'and a change to shared globals is undone, but a synchronous loop, an exhausted heap or a native crash ends the whole run with no report, and no wall-clock watchdog applies)',
       (v) => parseInteger(v, 0, 'a number of workers, 0 or more'),
     )
     .option(
@@ -223,13 +230,15 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     .addOption(
       new Option(
         '--record',
-        "--live, and then write the trials' recordings to the scenario's cassette (a request already sent is answered as it was the first time)",
+        "--live, and then write the trials' recordings to the scenario's cassette (a request already " +
+          'sent is answered as it was the first time)',
       ).conflicts('live'),
     )
     .addOption(
       new Option(
         '--live',
-        "send every trial's model requests to the real endpoint (real pass^k of a real model); each trial's exchanges are recorded beside the report",
+        "send every trial's model requests to the real endpoint (real pass^k of a real model); each " +
+          "trial's exchanges are recorded beside the report",
       ),
     )
     .option(
@@ -244,17 +253,20 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     )
     .option(
       '--live-retries <n>',
-      `with --live or --record: retries of a provider's 429, 5xx, timeout or dropped connection before the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`,
+      `with --live or --record: retries of a provider's 429, 5xx, timeout or dropped connection before ` +
+        `the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`,
       (v) => parseBounded(v, 0, MAX_LIVE_RETRIES, 'a number of retries'),
     )
     .option(
       '--max-cost <amount>',
-      "with --live or --record: send no model request once the answers have cost this much (the price table's currency); trials in flight end not judged, the partial reports are marked with how far over it went",
+      'with --live or --record: send no model request once the answers have cost this much (the price ' +
+        "table's currency); trials in flight end not judged, the partial reports are marked with how far over it went",
       parseAmount,
     )
     .option(
       '--bail <n>',
-      'stop handing out trials once n trials have failed (the trials in progress finish); the partial reports are written, marked interrupted, exit 1 (0: never stop)',
+      'stop handing out trials once n trials have failed (the trials in progress finish); the partial ' +
+        'reports are written, marked interrupted, exit 1 (0: never stop)',
       parseBail,
     )
     .option('--max-failures <n>', "the same as --bail (Playwright's name)", parseBail)

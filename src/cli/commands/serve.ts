@@ -76,7 +76,8 @@ export function createServeCommand(ctx: CliContext): Command {
           for (const [name, value] of Object.entries({ ...open.env, FAULTLINE_END_URL: control.endUrl }))
             if (!name.endsWith('_API_KEY') && name !== 'FAULTLINE_SERVICES') io.stdout.write(`  ${name}=${value}\n`);
           io.stdout.write(
-            `  API keys: the test key sk-faultline-test. POST to the end URL to end the trial (body: the result line, optional); Ctrl-C to stop\n`,
+            `  API keys: the test key sk-faultline-test. POST to the end URL to end the trial (body: ` +
+              `the result line, optional); Ctrl-C to stop\n`,
           );
           const trial = await new Promise<TrialResult>((resolve) => {
             let done = false;

@@ -150,12 +150,14 @@ export function createSweepCommand(ctx: CliContext): Command {
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option(
       '--workers <n>',
-      'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs your own agent or service code, else 0: in this process)',
+      'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs ' +
+        'your own agent or service code, else 0: in this process)',
       (v) => parseInteger(v, 0, 'a number of workers, 0 or more'),
     )
     .option(
       '--gate <expr>',
-      'a gate every point must hold, judged per scenario × configuration as "faultline run" does, e.g. "config=rulebook:pass^k>=1" (repeatable; default: none)',
+      'a gate every point must hold, judged per scenario × configuration as "faultline run" does, e.g. ' +
+        '"config=rulebook:pass^k>=1" (repeatable; default: none)',
       collectGate,
     )
     .option(
@@ -182,7 +184,8 @@ export function createSweepCommand(ctx: CliContext): Command {
     )
     .option(
       '--config-file <file>',
-      'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it): its scenarios, retryConfigs, seed, k, outDir, grep, defaults and agents',
+      'the project config file to read (default: ./faultline.config.ts if there is one; flags win over ' +
+        'it): its scenarios, retryConfigs, seed, k, outDir, grep, defaults and agents',
     )
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: SweepFlags) => {
@@ -200,7 +203,8 @@ export function createSweepCommand(ctx: CliContext): Command {
       if (flags.json === true && flags.replay === undefined)
         throw new FaultlineError(
           FaultlineErrorCode.Usage,
-          "--json prints a replayed trial's history as JSON: give it with --replay <i> (the sweep itself always writes sweep.json to --out)",
+          "--json prints a replayed trial's history as JSON: give it with --replay <i> (the sweep " +
+            'itself always writes sweep.json to --out)',
         );
       const faults = (flags.fault ?? DEFAULT_SWEEP_FAULTS).map((text) => {
         const parsed = parseSweepFault(text);

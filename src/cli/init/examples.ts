@@ -40,7 +40,8 @@ export const INIT_EXAMPLES: readonly InitExample[] = [
   {
     name: 'sdk-agents',
     summary:
-      'one scenario, three agents on the official SDKs (openai, AI SDK, Agents SDK) from one config, and one on the Anthropic SDK, against the helpdesk while its answer is lost',
+      'one scenario, three agents on the official SDKs (openai, AI SDK, Agents SDK) from one config, ' +
+      'and one on the Anthropic SDK, against the helpdesk while its answer is lost',
     folders: ['sdk-agents', 'helpdesk/code'],
     packages: ['openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@anthropic-ai/sdk'],
     peers: ['msw'],

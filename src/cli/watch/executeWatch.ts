@@ -111,7 +111,8 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
   if (initial.files.length === 0) {
     throw new FaultlineError(
       FaultlineErrorCode.Usage,
-      '--watch: no scenario file to watch (built-in scenarios do not change); name your scenario files or folders, or list them in faultline.config.ts',
+      '--watch: no scenario file to watch (built-in scenarios do not change); name your scenario files ' +
+        'or folders, or list them in faultline.config.ts',
     );
   }
   const interrupt = listenForInterrupt(io);
@@ -140,7 +141,8 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
     const files = new Set([...graph.values()].flatMap((deps) => [...deps]));
     watchFolders(new Set([...[...files].map((f) => dirname(f)), ...folders]));
     io.stderr.write(
-      `\nfaultline: watching ${graph.size === 1 ? 'one scenario file' : `${graph.size} scenario files`} and ${files.size - graph.size} ${files.size - graph.size === 1 ? 'file' : 'files'} they import or name; Ctrl-C to stop\n`,
+      `\nfaultline: watching ${graph.size === 1 ? 'one scenario file' : `${graph.size} scenario files`} and ` +
+        `${files.size - graph.size} ${files.size - graph.size === 1 ? 'file' : 'files'} they import or name; Ctrl-C to stop\n`,
     );
   };
 

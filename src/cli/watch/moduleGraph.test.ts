@@ -27,27 +27,32 @@ const script = fc
   .map(([folder, stem, ext]) => (folder === undefined ? `${stem}.${ext}` : `${folder}/${stem}.${ext}`));
 
 describe('moduleGraph: what --watch follows', () => {
-  it("a command agent's script, named bare in a scenario's argv (from its folder or its cwd) or in a config module's agents, is watched", async () => {
-    let n = 0;
-    await fc.assert(
-      fc.asyncProperty(script, fc.boolean(), async (path, underCwd) => {
-        const root = `case-${n++}`;
-        const cwd = underCwd ? 'agents' : undefined;
-        const file = await write(`${root}/${cwd === undefined ? '' : `${cwd}/`}${path}`, '# the agent\n');
-        const scenario = await write(
-          `${root}/s.yaml`,
-          `name: s\nagent:\n  kind: command\n  argv: [python3, ${path}, --verbose]\n${cwd === undefined ? '' : `  cwd: ${cwd}\n`}`,
-        );
-        expect([...(await moduleGraph(scenario))]).toContain(file);
-        const config = await write(
-          `${root}/faultline.config.mjs`,
-          `export default { agents: [{ name: 'a', kind: 'command', argv: ['python3', '${cwd === undefined ? '' : `${cwd}/`}${path}'] }] };\n`,
-        );
-        expect([...(await moduleGraph(config))]).toContain(file);
-      }),
-      { numRuns: 12, seed: 43 },
-    );
-  });
+  it(
+    "a command agent's script, named bare in a scenario's argv (from its folder or its cwd) or in a " +
+      "config module's agents, is watched",
+    async () => {
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(script, fc.boolean(), async (path, underCwd) => {
+          const root = `case-${n++}`;
+          const cwd = underCwd ? 'agents' : undefined;
+          const file = await write(`${root}/${cwd === undefined ? '' : `${cwd}/`}${path}`, '# the agent\n');
+          const scenario = await write(
+            `${root}/s.yaml`,
+            `name: s\nagent:\n  kind: command\n  argv: [python3, ${path}, --verbose]\n${cwd === undefined ? '' : `  cwd: ${cwd}\n`}`,
+          );
+          expect([...(await moduleGraph(scenario))]).toContain(file);
+          const config = await write(
+            `${root}/faultline.config.mjs`,
+            `export default { agents: [{ name: 'a', kind: 'command', argv: ['python3', ` +
+              `'${cwd === undefined ? '' : `${cwd}/`}${path}'] }] };\n`,
+          );
+          expect([...(await moduleGraph(config))]).toContain(file);
+        }),
+        { numRuns: 12, seed: 43 },
+      );
+    },
+  );
 
   it('words that name no file are not followed', async () => {
     const scenario = await write(

@@ -66,15 +66,19 @@ describe('CallTracker', () => {
     ]);
   });
 
-  it('reads a retry count of 0 on an unchanged body as a resend (LangChain resends with maxRetries: 0), and numbers the SDK retries within on', () => {
-    const t = new CallTracker();
-    const chat = 'model:openai.chat.completions';
-    const sent = ['0', '0', '1', '0'].map((n) => at(t.place(req(chat, { 'x-stainless-retry-count': n }))));
-    expect(sent).toEqual([`${chat}#1/1/new`, `${chat}#1/2/repeat`, `${chat}#1/3/sdk`, `${chat}#1/4/repeat`]);
-    // Once answered with a success, the same body again is new work.
-    t.answered(`${chat}#1`, true);
-    expect(at(t.place(req(chat, { 'x-stainless-retry-count': '0' })))).toBe(`${chat}#2/1/new`);
-  });
+  it(
+    'reads a retry count of 0 on an unchanged body as a resend (LangChain resends with maxRetries: ' +
+      '0), and numbers the SDK retries within on',
+    () => {
+      const t = new CallTracker();
+      const chat = 'model:openai.chat.completions';
+      const sent = ['0', '0', '1', '0'].map((n) => at(t.place(req(chat, { 'x-stainless-retry-count': n }))));
+      expect(sent).toEqual([`${chat}#1/1/new`, `${chat}#1/2/repeat`, `${chat}#1/3/sdk`, `${chat}#1/4/repeat`]);
+      // Once answered with a success, the same body again is new work.
+      t.answered(`${chat}#1`, true);
+      expect(at(t.place(req(chat, { 'x-stainless-retry-count': '0' })))).toBe(`${chat}#2/1/new`);
+    },
+  );
 
   it('takes explicit x-faultline headers over everything', () => {
     const t = new CallTracker();

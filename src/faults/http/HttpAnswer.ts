@@ -86,7 +86,8 @@ export function respond(status: number, body: unknown, headers: Readonly<Record<
  * not made by `reply` is sent as a JSON success with the route's `okStatus`.
  *
  * @example
- * serve: (input) => reply(402, { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } }, { 'request-id': 'req_1' })
+ * serve: (input) => reply(402, { error: { type: 'card_error', code: 'card_declined', message: 'Your card was
+ * declined.' } }, { 'request-id': 'req_1' })
  */
 export function reply(status: number, body?: unknown, headers: Readonly<Record<string, string>> = {}): HttpAnswer {
   return respond(status, body, headers);

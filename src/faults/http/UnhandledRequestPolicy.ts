@@ -17,7 +17,8 @@ export function unhandledRequestError(method: string, url: string): Error & { co
   return injected(
     Object.assign(
       new Error(
-        `faultline: no route for ${method.toUpperCase()} ${redactText(url)} (unhandled-request policy "error"; use "warn" or "bypass" to let it through)`,
+        `faultline: no route for ${method.toUpperCase()} ${redactText(url)} (unhandled-request policy ` +
+          `"error"; use "warn" or "bypass" to let it through)`,
       ),
       { code: UNHANDLED_REQUEST_CODE, errno: 0 },
     ),
@@ -25,7 +26,8 @@ export function unhandledRequestError(method: string, url: string): Error & { co
 }
 
 export const unhandledWarning = (method: string, url: string, policy: UnhandledRequestPolicy): string =>
-  `faultline: no route for ${method.toUpperCase()} ${redactText(url)}; passing it through to the network (unhandled-request policy "${policy}")`;
+  `faultline: no route for ${method.toUpperCase()} ${redactText(url)}; passing it through to the ` +
+  `network (unhandled-request policy "${policy}")`;
 
 /**
  * The trial's error for a request no route served: the request, what the trial serves where it

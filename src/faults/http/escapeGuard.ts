@@ -9,7 +9,8 @@ const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
 /** How to fix an escape, in the words the error and the report use. */
 export const ESCAPE_HINT =
-  'the client was built with the fetch it found before the trial started (an SDK client created at module load, say): create it inside the agent function, or pass it the global fetch (fetch: (...a) => fetch(...a))';
+  'the client was built with the fetch it found before the trial started (an SDK client created at ' +
+  'module load, say): create it inside the agent function, or pass it the global fetch (fetch: (...a) => fetch(...a))';
 
 /** The error an escaped request fails with: what it was, and what to do. */
 export function escapeError(method: string, url: string): Error & { code: string } {

@@ -55,7 +55,10 @@ export const contractOf = (tool: ToolSpec): Pick<HttpRoute, 'risk' | 'honoursKey
   honoursKeys: tool.honoursIdempotencyKeys,
 });
 
-/** A call route that answers the tool's result as it is: its body is what the tool's declared output schema describes (a status route's is not). */
+/**
+ * A call route that answers the tool's result as it is: its body is what the tool's declared output schema describes
+ * (a status route's is not).
+ */
 export const answerSchemaOf = (tool: ToolSpec): Pick<HttpRoute, 'outputSchema'> =>
   tool.output ? { outputSchema: tool.output } : {};
 

@@ -38,7 +38,9 @@ export function answerOf(error: Error): Answer {
 
 export function errorOf(kind: ErrorKind, answer: Answer, nowMs: number): ErrorData {
   const { status } = answer;
-  const message = `${kind}${status === undefined ? '' : ` (${status})`}${answer.message === undefined ? '' : `: ${answer.message}`}, injected by faultline`;
+  const message =
+    `${kind}${status === undefined ? '' : ` (${status})`}${answer.message === undefined ? '' : `: ${answer.message}`}, ` +
+    `injected by faultline`;
   const retryAfterMs = parseRetryAfter(answer.headers?.['retry-after'], nowMs);
   return {
     kind,

@@ -48,7 +48,10 @@ export const CassetteFileSchema = z.strictObject({
       config: z.string(),
       trialIndex: z.number().int().min(0),
       seed: z.number().int(),
-      /** Set when the trial ended `infra-error`: the provider failed (this message), the trial was not judged, and there is nothing to replay past it. */
+      /**
+       * Set when the trial ended `infra-error`: the provider failed (this message), the trial was not judged, and
+       * there is nothing to replay past it.
+       */
       infraError: z.string().optional(),
     })
     .optional(),
@@ -121,7 +124,8 @@ export class Cassette {
     ) {
       throw new FaultlineError(
         FaultlineErrorCode.ScenarioInvalid,
-        `${file}: version: ${version} is a cassette from a newer faultline; this one reads version ${CASSETTE_VERSION} (upgrade faultline, or re-record it)`,
+        `${file}: version: ${version} is a cassette from a newer faultline; this one reads version ` +
+          `${CASSETTE_VERSION} (upgrade faultline, or re-record it)`,
       );
     }
     const parsed = CassetteFileSchema.safeParse(value);
@@ -168,7 +172,9 @@ export class Cassette {
 
   /** Why a request is not in the cassette, with a diff against the closest one that is. */
   missMessage(method: string, path: string, body: unknown, file: string): string {
-    const head = `${method.toUpperCase()} ${path}: the cassette ${file} holds no answer to this request (re-record it with faultline run --record)`;
+    const head =
+      `${method.toUpperCase()} ${path}: the cassette ${file} holds no answer to this request ` +
+      `(re-record it with faultline run --record)`;
     const same = this.#entries.filter((e) => e.request.method === method.toUpperCase() && e.request.path === path);
     if (same.length === 0) return `${head}; it recorded no ${method.toUpperCase()} ${path} at all`;
     const { index, diff } = closestDiff(

@@ -67,7 +67,10 @@ const EXACT: readonly { readonly pattern: RegExp; readonly kind: ErrorKind }[] =
   { pattern: /^Tool '[^'\n]*' timed out after \d+ms\.?$/, kind: 'timeout' },
 ];
 
-/** `429 {"type":"error",…}` or `503 Service Unavailable`: the openai and Anthropic SDKs' `APIError` message (`${status} ${body or message}`). */
+/**
+ * `429 {"type":"error",…}` or `503 Service Unavailable`: the openai and Anthropic SDKs' `APIError` message
+ * (`${status} ${body or message}`).
+ */
 const STAINLESS = /^([1-5]\d\d) ([\s\S]+)$/;
 /** A status stated in prose: `answered 503`, `HTTP 429`, `status code 404`, `returned status 500`. */
 const STATUS_PHRASE =

@@ -47,7 +47,8 @@ describe('forwardRequest', () => {
       process.execPath,
       [
         '-e',
-        "require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => s.end('ok')); }).listen(0, '127.0.0.1', function () { console.log(this.address().port); })",
+        "require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => s.end('ok')); " +
+          "}).listen(0, '127.0.0.1', function () { console.log(this.address().port); })",
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );

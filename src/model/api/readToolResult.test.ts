@@ -39,7 +39,8 @@ const openaiRate = OpenAI.APIError.generate(
   {
     error: {
       message:
-        'Rate limit reached for gpt-4o-mini in organization org-1 on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.',
+        'Rate limit reached for gpt-4o-mini in organization org-1 on requests per min (RPM): Limit 3, ' +
+        'Used 3, Requested 1. Please try again in 20s.',
       type: 'requests',
       code: 'rate_limit_exceeded',
     },
@@ -180,7 +181,9 @@ describe('readToolResult over the texts the frameworks and SDKs write', () => {
   it('names the tool and the text it could not read, and the hook that would read it', () => {
     const r = readToolResult({ call: 'c', tool: 'open_ticket', text: 'Ticket tkt-1 opened for you' });
     expect(r.kind === 'unknown' && r.unknown.message).toBe(
-      `the stand-in model could not read open_ticket's result ("Ticket tkt-1 opened for you"): it is neither JSON nor an error text it knows, so it cannot tell whether the call succeeded (a scenario reads its app's own format with model.readToolResult)`,
+      `the stand-in model could not read open_ticket's result ("Ticket tkt-1 opened for you"): it is ` +
+        `neither JSON nor an error text it knows, so it cannot tell whether the call succeeded (a ` +
+        `scenario reads its app's own format with model.readToolResult)`,
     );
   });
 });

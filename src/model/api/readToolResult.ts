@@ -243,11 +243,15 @@ export function readToolResult({ text, isError = false, tool, call }: ToolResult
     call,
     tool,
     'unknown',
-    `the stand-in model could not read ${tool}'s result ("${excerpt(text)}"): it is neither JSON nor an error text it knows, so it cannot tell whether the call succeeded (a scenario reads its app's own format with model.readToolResult)`,
+    `the stand-in model could not read ${tool}'s result ("${excerpt(text)}"): it is neither JSON nor ` +
+      `an error text it knows, so it cannot tell whether the call succeeded (a scenario reads its ` +
+      `app's own format with model.readToolResult)`,
   );
 }
 
-const READING_SHAPE = `{ kind: 'ok', value? } | { kind: 'error', error: ${ERROR_KINDS.join(' | ')}, message?, retryAfterMs? } | { kind: 'unknown', message? } | undefined`;
+const READING_SHAPE =
+  `{ kind: 'ok', value? } | { kind: 'error', error: ${ERROR_KINDS.join(' | ')}, ` +
+  `message?, retryAfterMs? } | { kind: 'unknown', message? } | undefined`;
 
 /**
  * A tool result read by the scenario's own reader first, then by the built-in one when it returns

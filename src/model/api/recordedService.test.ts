@@ -10,7 +10,8 @@ import { usageOf } from './usage.js';
 
 const START = Date.parse('2025-01-01T00:00:00Z');
 
-// An endpoint that counts what reaches it, in a child process (a server in this one would share the trial's virtual timers): a replay must send it nothing.
+// An endpoint that counts what reaches it, in a child process (a server in this one would share the trial's virtual
+// timers): a replay must send it nothing.
 const ENDPOINT = `
 const http = require('node:http');
 const server = http.createServer((req, res) => {
@@ -120,7 +121,8 @@ describe('recorded model routes', () => {
       expect(misses).toEqual([miss?.body.error?.message]);
       expect(misses[0]).toBe(
         [
-          'POST /v1/chat/completions: the cassette x.cassette.json holds no answer to this request (re-record it with faultline run --record); the closest recorded request (entry 0) differs:',
+          'POST /v1/chat/completions: the cassette x.cassette.json holds no answer to this request ' +
+            '(re-record it with faultline run --record); the closest recorded request (entry 0) differs:',
           '  --- recorded',
           '  +++ sent',
           '    …',

@@ -203,13 +203,11 @@ export async function startLiveGateway(options: LiveGatewayOptions): Promise<Liv
     const key = options.keys[api as 'openai' | 'anthropic'];
     const body = await read(req);
     if (!allowed(url) || key === undefined) {
-      res
-        .writeHead(403, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            error: { message: `the live gateway forwards only to this run's model endpoints; not to ${url}` },
-          }),
-        );
+      res.writeHead(403, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: { message: `the live gateway forwards only to this run's model endpoints; not to ${url}` },
+        }),
+      );
       return;
     }
     const headers = forwardedHeaders(req);

@@ -140,7 +140,9 @@ export function crowdSections(run: RunResult): HtmlSection[] {
     return {
       id,
       title: `Crowd: ${scenario}`,
-      description: `${agents} agents per trial, ${run.k} trial(s) per ${word}, seed ${run.seed}. Every figure is on virtual time; the same seed gives the same report.`,
+      description:
+        `${agents} agents per trial, ${run.k} trial(s) per ${word}, seed ${run.seed}. Every ` +
+        `figure is on virtual time; the same seed gives the same report.`,
       table: {
         header: crowdHeader(word).slice(1),
         rows: mine.map((r) => ({ cells: r.cells.slice(1), flagged: r.amplified })),
@@ -150,7 +152,8 @@ export function crowdSections(run: RunResult): HtmlSection[] {
         .filter((r) => r.amplified)
         .map(
           (r) =>
-            `${r.cell.config}: the amplification checker failed: up to ${r.crowd.maxSendsPerOperation} sends for one logical operation; retry at one layer only (R10)`,
+            `${r.cell.config}: the amplification checker failed: up to ${r.crowd.maxSendsPerOperation} sends ` +
+            `for one logical operation; retry at one layer only (R10)`,
         ),
       charts,
       svgCharts,

@@ -36,7 +36,8 @@ function section(s: HtmlSection): string {
   const charts = s.charts
     .map(
       (c) =>
-        `<div class="chart${c.kind === 'line' ? ' wide' : ''}"><canvas id="${escapeHtml(c.id)}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`,
+        `<div class="chart${c.kind === 'line' ? ' wide' : ''}"><canvas id="${escapeHtml(c.id)}" ` +
+        `role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`,
     )
     .join('\n');
   return [

@@ -31,12 +31,16 @@ export function runComparisonHtmlReport(run: RunResult): HtmlReport {
   });
   return {
     title: 'faultline compare',
-    subtitle: `seed ${run.seed}, k = ${k}, ${plural(run.scenarios.length, 'scenario')} × ${countColumns(run.configs.length, columnWord(run.cells))}${run.interrupted ? ' (interrupted: partial figures)' : ''}.`,
+    subtitle:
+      `seed ${run.seed}, k = ${k}, ${plural(run.scenarios.length, 'scenario')} × ` +
+      `${countColumns(run.configs.length, columnWord(run.cells))}${run.interrupted ? ' (interrupted: partial figures)' : ''}.`,
     sections: [
       {
         id: 'run',
         title: 'All scenarios',
-        description: `Each scenario is a task for pass^k; amplification counts every send to the service side per logical operation, every retry layer included (R10). ${intervalNote()}.`,
+        description:
+          `Each scenario is a task for pass^k; amplification counts every send to the ` +
+          `service side per logical operation, every retry layer included (R10). ${intervalNote()}.`,
         table: {
           // With k = 1, pass^k is pass^1: one column, one chart.
           header: [

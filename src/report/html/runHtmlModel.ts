@@ -314,7 +314,10 @@ function cellView(c: JsonCell, i: number): CellView {
 const bad = (c: CellView): boolean => c.status === 'failed' || c.notExercised.length > 0;
 const failFirst = (a: CellView, b: CellView): number => (bad(a) === bad(b) ? a.pass1 - b.pass1 : bad(a) ? -1 : 1);
 
-/** The page's data from a JSON report: failing cells first (the lowest pass^1 first), each cell's kept trials with lanes, marks and linked evidence. */
+/**
+ * The page's data from a JSON report: failing cells first (the lowest pass^1 first), each cell's kept trials with
+ * lanes, marks and linked evidence.
+ */
 export function runHtmlModel(report: JsonReport): RunHtmlModel {
   const { seed, k, trials, failedTrials, keepFailures, interrupted } = report.run;
   // A stable sort: cells that fail alike keep the report's order.

@@ -33,7 +33,8 @@ export function renderSvgLineChart(c: SvgLineChart): string {
   const px = (x: number): number => M.left + (x / xMax) * (W - M.left - M.right);
   const py = (y: number): number => H - M.bottom - (y / yMax) * (H - M.top - M.bottom);
   const out: string[] = [
-    `<svg id="${escapeHtml(c.id)}" class="svg-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(c.title)}" xmlns="http://www.w3.org/2000/svg">`,
+    `<svg id="${escapeHtml(c.id)}" class="svg-chart" viewBox="0 0 ${W} ${H}" role="img" ` +
+      `aria-label="${escapeHtml(c.title)}" xmlns="http://www.w3.org/2000/svg">`,
     `<title>${escapeHtml(c.title)}</title>`,
     `<text x="${M.left}" y="16" font-size="13" font-weight="600">${escapeHtml(c.title)}</text>`,
   ];
@@ -48,12 +49,14 @@ export function renderSvgLineChart(c: SvgLineChart): string {
   out.push(
     `<line x1="${M.left}" x2="${W - M.right}" y1="${H - M.bottom}" y2="${H - M.bottom}" stroke="#888"/>`,
     `<text x="${(M.left + W - M.right) / 2}" y="${H - M.bottom + 28}" font-size="11" text-anchor="middle">${escapeHtml(c.x)}</text>`,
-    `<text transform="translate(12 ${(M.top + H - M.bottom) / 2}) rotate(-90)" font-size="11" text-anchor="middle">${escapeHtml(c.y)}</text>`,
+    `<text transform="translate(12 ${(M.top + H - M.bottom) / 2}) rotate(-90)" font-size="11" ` +
+      `text-anchor="middle">${escapeHtml(c.y)}</text>`,
   );
   c.series.forEach((s, i) => {
     const colour = COLOURS[i % COLOURS.length]!;
     out.push(
-      `<polyline class="series" data-label="${escapeHtml(s.label)}" fill="none" stroke="${colour}" stroke-width="1.6" points="${s.points.map(([x, y]) => `${f(px(x))},${f(py(y))}`).join(' ')}"/>`,
+      `<polyline class="series" data-label="${escapeHtml(s.label)}" fill="none" stroke="${colour}" ` +
+        `stroke-width="1.6" points="${s.points.map(([x, y]) => `${f(px(x))},${f(py(y))}`).join(' ')}"/>`,
     );
     // The legend under the axis, one entry per series.
     const lx = M.left + (i % 4) * 148;

@@ -30,9 +30,13 @@ export interface SweepCoverageRow {
 
 /** `the sweep's rate_limit, any tool p=λ`, or `p=λ/2` for one of two mixed kinds. */
 const sweptLabel = (series: Series, i: number, target: Sweep['target']): string =>
-  `the sweep's ${faultLabel(series.faults[i]!)}, any tool${target === 'any' ? ' calls and status queries' : ''} p=λ${series.faults.length > 1 ? `/${series.faults.length}` : ''}`;
+  `the sweep's ${faultLabel(series.faults[i]!)}, any ` +
+  `tool${target === 'any' ? ' calls and status queries' : ''} p=λ${series.faults.length > 1 ? `/${series.faults.length}` : ''}`;
 
-/** A row per rule of each cell, per series, in the matrix's order: the coverage every sweep report shows (read from sweep.json, so `view` draws it too). */
+/**
+ * A row per rule of each cell, per series, in the matrix's order: the coverage every sweep report shows (read from
+ * sweep.json, so `view` draws it too).
+ */
 export function sweepCoverageRows(sweep: Sweep): SweepCoverageRow[] {
   return sweep.series.flatMap((series) => {
     const rows = new Map<
@@ -113,4 +117,6 @@ export function sweepCoverageTables(
 export const sweepCoverageNote = (mayNotFire: boolean): string =>
   mayNotFire
     ? "The scenarios' own rules count per cell, as in faultline run; the sweep's rules may fire in no trial (--may-not-fire)."
-    : "The scenarios' own rules count per cell, as in faultline run. The sweep's rules are draws at λ: a cell may meet none, but one that fired in no trial of a whole point at λ > 0 leaves every cell of it not exercised (at λ = 0 none can fire).";
+    : "The scenarios' own rules count per cell, as in faultline run. The sweep's rules are draws at " +
+      'λ: a cell may meet none, but one that fired in no trial of a whole point at λ > 0 leaves every ' +
+      'cell of it not exercised (at λ = 0 none can fire).';

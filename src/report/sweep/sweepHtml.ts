@@ -71,8 +71,10 @@ export function sweepHtmlReport(json: SweepJson): HtmlReport {
         id: `sweep-${id}`,
         title: `${series.label}: pass^${k} against λ`,
         description: series.mix
-          ? `The kinds ${series.faults.map(faultLabel).join(', ')} share λ: each hits a delivery with probability λ/${series.faults.length}. Each scenario is a task; the shaded bands are 95% intervals.`
-          : `${series.label} hits each delivery with probability λ, after each scenario's own faults. Each scenario is a task; the shaded bands are 95% intervals.`,
+          ? `The kinds ${series.faults.map(faultLabel).join(', ')} share λ: each hits a delivery with ` +
+            `probability λ/${series.faults.length}. Each scenario is a task; the shaded bands are 95% intervals.`
+          : `${series.label} hits each delivery with probability λ, after each scenario's own faults. ` +
+            `Each scenario is a task; the shaded bands are 95% intervals.`,
         table: {
           header: header([result.columns, 'rate']),
           rows: mine.flatMap((c) => [
@@ -165,7 +167,8 @@ export function sweepHtmlReport(json: SweepJson): HtmlReport {
         id: `sweep-${id}-coverage`,
         title: `${label}: fault coverage`,
         description:
-          'Per rule of each cell: the trials it fired in out of the trials at that λ, and its firings. A cell marked "not exercised" met none of a fault it had to meet.',
+          'Per rule of each cell: the trials it fired in out of the trials at that λ, and its firings. ' +
+          'A cell marked "not exercised" met none of a fault it had to meet.',
         table: {
           header: header(sweepCoverageHeader(result)),
           rows: rows.map((r) => ({

@@ -219,7 +219,8 @@ export function parseSweepJson(value: unknown, source: string): SweepJson {
   if (version !== SWEEP_SCHEMA_VERSION)
     throw new FaultlineError(
       FaultlineErrorCode.Usage,
-      `${source}: sweep.json schemaVersion ${String(version)} is not supported (expected ${SWEEP_SCHEMA_VERSION}; run the sweep again to write it)`,
+      `${source}: sweep.json schemaVersion ${String(version)} is not supported (expected ` +
+        `${SWEEP_SCHEMA_VERSION}; run the sweep again to write it)`,
     );
   const parsed = SweepJsonSchema.safeParse(value);
   if (!parsed.success) {

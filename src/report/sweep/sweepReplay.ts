@@ -19,7 +19,8 @@ export interface SweepReplayTarget {
  * The one command that reruns a trial of a sweep: `faultline sweep` narrowed to its scenario,
  * configuration, series and λ, with `--replay` naming the trial.
  *
- * @example sweepReplayCommand(t) // 'faultline sweep email-rate-limit-seconds --config naive --fault rate_limit --lambda 0.3 --seed 1 --replay 2'
+ * @example sweepReplayCommand(t) // 'faultline sweep email-rate-limit-seconds --config naive --fault rate_limit
+ * --lambda 0.3 --seed 1 --replay 2'
  */
 export function sweepReplayCommand(t: SweepReplayTarget): string {
   return [

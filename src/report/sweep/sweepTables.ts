@@ -103,13 +103,15 @@ function headline(
     readonly trials: number;
   },
 ): string {
-  return `seed ${h.seed}, k = ${h.k}, ${plural(h.scenarios.length, 'scenario')} × ${countColumns(h.configs.length, h.columns)}, ${lambdaSpan(h.lambdas)}; faults ${h.labels.join(', ')} on ${targetWords(h)}; ${plural(h.trials, 'trial')}${h.interrupted ? ' (interrupted: partial figures)' : ''}`;
+  return (
+    `seed ${h.seed}, k = ${h.k}, ${plural(h.scenarios.length, 'scenario')} × ` +
+    `${countColumns(h.configs.length, h.columns)}, ${lambdaSpan(h.lambdas)}; faults ${h.labels.join(', ')} on ` +
+    `${targetWords(h)}; ${plural(h.trials, 'trial')}${h.interrupted ? ' (interrupted: partial figures)' : ''}`
+  );
 }
 
 /** Each point of each configuration's curve that had a failing trial, and the command that reruns one. */
-export function sweepReplays(
-  result: SweepResult,
-): {
+export function sweepReplays(result: SweepResult): {
   readonly series: string;
   readonly config: string;
   readonly lambda: number;
@@ -134,7 +136,9 @@ export function sweepGateLines(gates: SweepGates): { readonly passed: boolean; r
     if (failed.length === 0) return { passed: true, text: `${gate} held ${span} (${plural(judged.length, 'point')})` };
     return {
       passed: false,
-      text: `${gate} failed at ${failed.length} of ${plural(judged.length, 'point')}: ${failed.map(({ p, r }) => `${p.series} λ=${p.lambda}: ${r.message}`).join('; ')}`,
+      text:
+        `${gate} failed at ${failed.length} of ${plural(judged.length, 'point')}: ` +
+        `${failed.map(({ p, r }) => `${p.series} λ=${p.lambda}: ${r.message}`).join('; ')}`,
     };
   });
 }

@@ -5,11 +5,13 @@ import { loadOutOfMemoryMessage } from './TrialWorker.js';
 describe('the refusal of a heap the scenarios cannot load under', () => {
   it('quotes --worker-heap only when the user gave it; else names the default and the flag to raise it', () => {
     expect(loadOutOfMemoryMessage(32, ['a.ts'], true)).toBe(
-      '--worker-heap 32: a worker ran out of memory while loading the scenarios (a.ts) under its heap limit of 32 MB; give it more (the default is 512 MB)',
+      '--worker-heap 32: a worker ran out of memory while loading the scenarios (a.ts) under its heap ' +
+        'limit of 32 MB; give it more (the default is 512 MB)',
     );
     const byDefault = loadOutOfMemoryMessage(512, ['a.ts'], false);
     expect(byDefault).toBe(
-      'a worker ran out of memory while loading the scenarios (a.ts) under the default heap limit of 512 MB (no --worker-heap given); give it more with --worker-heap <MB>',
+      'a worker ran out of memory while loading the scenarios (a.ts) under the default heap limit of ' +
+        '512 MB (no --worker-heap given); give it more with --worker-heap <MB>',
     );
     expect(byDefault).not.toMatch(/^--worker-heap/);
   });

@@ -89,7 +89,8 @@ export function scenarioFiles(scenarios: readonly Scenario[]): string[] {
     if (file === undefined) {
       throw new FaultlineError(
         FaultlineErrorCode.Usage,
-        `scenario "${s.name}" was not loaded from a file: workers load scenarios by path (load it with loadScenarios, or run with workers: 0)`,
+        `scenario "${s.name}" was not loaded from a file: workers load scenarios by path (load it with ` +
+          `loadScenarios, or run with workers: 0)`,
       );
     }
     return file;
@@ -153,7 +154,8 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
   const start = async (s: WorkerSetup): Promise<TrialWorker> => {
     const free = await loading.acquire();
     try {
-      // Loaded with the first worker: a run that stays in process (the default run, mostly) never needs the pool's thread and process hosts.
+      // Loaded with the first worker: a run that stays in process (the default run, mostly) never needs the pool's
+      // thread and process hosts.
       const { TrialWorker } = await import('./TrialWorker.js');
       return await TrialWorker.start(s, limits);
     } finally {

@@ -132,7 +132,8 @@ async function runOne(
   // A timer left running would fire into the next trial on this thread: it belongs to this one.
   if (left.timers > 0)
     fatal(
-      `the agent left ${left.timers === 1 ? 'a timer' : `${left.timers} timers`} running after its trial ended (a setInterval or setTimeout never cleared)`,
+      `the agent left ${left.timers === 1 ? 'a timer' : `${left.timers} timers`} running after its ` +
+        `trial ended (a setInterval or setTimeout never cleared)`,
     );
   const retire = globals?.changed() ?? (left.other.length > 0 ? `left ${left.other.join(', ')} open` : undefined);
   current = undefined;

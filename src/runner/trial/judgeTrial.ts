@@ -83,7 +83,8 @@ export function judgeRecord(
     : counted;
   const failed = checks.filter((c) => c.verdict.valid !== true).map((c) => c.name);
   // R13 at the source: the checkers judge the raw record; every report, replay and console line reads it scrubbed.
-  // Object.assign, not `{ ...record, runSeed, … }`: V8 (Node 20) makes a new map for each key added after a leading spread, ≈ 1 µs a key, every trial.
+  // Object.assign, not `{ ...record, runSeed, … }`: V8 (Node 20) makes a new map for each key added after a leading
+  // spread, ≈ 1 µs a key, every trial.
   const common: TrialCommon = Object.assign(
     {},
     record,

@@ -108,7 +108,8 @@ function agentStarter({ scenario, config, rng, history }: TrialStage): TrialAgen
     const task = index === undefined ? agent.task : withAgentIndex(agent.task, index);
     return agent.kind === 'scripted'
       ? runAgentLoop({
-          // A behaviour mixture draws from its own fork (one per agent of a crowd): a single behaviour draws nothing, and no other draw moves.
+          // A behaviour mixture draws from its own fork (one per agent of a crowd): a single behaviour draws nothing,
+          // and no other draw moves.
           model: new ScriptedModel(index === undefined ? agent.plan : planForAgent(agent.plan, index), {
             behaviour: agent.behaviour,
             rng: rng.fork(caller === undefined ? 'behaviour' : `behaviour-${caller}`),

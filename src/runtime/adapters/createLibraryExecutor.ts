@@ -13,7 +13,8 @@ export type LibraryKind = LibraryConfig['kind'];
  * attempts on faultline's wire. Breakers and other state live as long as the executor.
  *
  * @example
- * const executor = await createLibraryExecutor(PRetryConfigSchema.parse({ kind: 'p-retry', name: 'p', retries: 3 }), { transport, clock, rng, history, ids });
+ * const executor = await createLibraryExecutor(PRetryConfigSchema.parse({ kind: 'p-retry', name: 'p', retries: 3 }),
+ * { transport, clock, rng, history, ids });
  */
 export async function createLibraryExecutor(
   config: LibraryConfig,

@@ -32,8 +32,10 @@ const unknown: ToolResult = {
   },
 };
 const errorText =
-  'Error [rate_limit] after 3 attempt(s): Too Many Requests. Retrying later may help. Wait at least 2000 ms before retrying. Next: retry_later.\n' +
-  '{"error":{"error_type":"rate_limit","message":"Too Many Requests","retryable":true,"retry_after_ms":2000,"arguments":{"q":"x"},"attempts":3,"next_actions":["retry_later"]}}';
+  'Error [rate_limit] after 3 attempt(s): Too Many Requests. Retrying later may help. Wait at least ' +
+  '2000 ms before retrying. Next: retry_later.\n' +
+  '{"error":{"error_type":"rate_limit","message":"Too Many ' +
+  'Requests","retryable":true,"retry_after_ms":2000,"arguments":{"q":"x"},"attempts":3,"next_actions":["retry_later"]}}';
 
 describe('renderFeedback', () => {
   it('OpenAI: no error flag, so the error is written into the output text', () => {

@@ -67,7 +67,10 @@ export function structuredPayload(result: ToolResult): Record<string, unknown> {
 function errorHeadline(e: ToolErrorFeedback): string {
   const wait = e.retry_after_ms === undefined ? '' : ` Wait at least ${e.retry_after_ms} ms before retrying.`;
   const retry = e.retryable ? 'Retrying later may help.' : 'Retrying will not help.';
-  return `Error [${e.error_type}] after ${e.attempts} attempt(s): ${e.message.replace(/[.\s]+$/, '')}. ${retry}${wait} Next: ${e.next_actions.join(', ')}.`;
+  return (
+    `Error [${e.error_type}] after ${e.attempts} attempt(s): ${e.message.replace(/[.\s]+$/, '')}. ` +
+    `${retry}${wait} Next: ${e.next_actions.join(', ')}.`
+  );
 }
 
 /**

@@ -168,7 +168,8 @@ export class PostgresOperationStore implements OperationStore {
             [this.namespace, key.key],
           )
         : await this.#query<Row>(
-            `SELECT ${COLUMNS} FROM faultline_operations WHERE namespace = $1 AND tool = $2 AND business_key = $3 ORDER BY seq DESC LIMIT 1`,
+            `SELECT ${COLUMNS} FROM faultline_operations WHERE namespace = $1 AND tool = $2 AND ` +
+              `business_key = $3 ORDER BY seq DESC LIMIT 1`,
             [this.namespace, key.tool, key.key],
           );
     return rows[0] && recordOf(rows[0]);

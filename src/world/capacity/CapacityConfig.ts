@@ -38,7 +38,10 @@ export const CapacitySchema = z
       .strict()
       .nullable()
       .default(null),
-    /** Windows of reduced capacity, in time order and not overlapping; absent: none (kept absent, so the parsed options of older scenarios do not change). */
+    /**
+     * Windows of reduced capacity, in time order and not overlapping; absent: none (kept absent, so the parsed
+     * options of older scenarios do not change).
+     */
     drops: z
       .array(CapacityDropSchema)
       .optional()
@@ -49,7 +52,9 @@ export const CapacitySchema = z
             ctx.addIssue({
               code: 'custom',
               path: [i, 'fromMs'],
-              message: `expected drops in time order, not overlapping: this one starts at ${d.fromMs} ms, before the previous one ends (${before.toMs} ms)`,
+              message:
+                `expected drops in time order, not overlapping: this one starts at ${d.fromMs} ms, ` +
+                `before the previous one ends (${before.toMs} ms)`,
             });
         });
       }),

@@ -23,7 +23,8 @@ export interface ServiceErrorInit {
  * unless the service's `http.error` renders it in the API's own shape.
  *
  * @example
- * throw new ServiceError(402, { code: 'card_declined', message: 'Your card was declined.', type: 'card_error', details: { decline_code: 'insufficient_funds' } });
+ * throw new ServiceError(402, { code: 'card_declined', message: 'Your card was declined.', type: 'card_error',
+ * details: { decline_code: 'insufficient_funds' } });
  */
 export class ServiceError extends HttpError {
   override readonly name = 'ServiceError';

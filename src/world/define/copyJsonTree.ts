@@ -6,7 +6,7 @@ export const NOT_JSON: unique symbol = Symbol('faultline.notJson');
 /**
  * A deep copy of JSON data (plain objects, arrays, strings, finite numbers, booleans, null) in
  * one walk that also checks the shape, or `NOT_JSON` wherever `nonJsonAt` finds a problem: it
- * replaces `nonJsonAt` + `structuredClone` for each trial's fresh state and options, which
+ * replaces `nonJsonAtstructuredClone` for each trial's fresh state and options, which
  * cost a world as much as its services' tools. As `structuredClone` does, a nested object
  * reached twice (not a cycle, which is refused) is copied once and shared in the copy, and
  * `-0` stays `-0`; the copy has plain prototypes and the original's key order.

@@ -315,7 +315,8 @@ describe('defineService', () => {
     ]);
     expect(a?.orders).toBe(w.services.find((s) => s.name === 'orders')?.state);
     expect([b?.now, b?.arrived]).toEqual([a?.now, a?.arrived]);
-    // `effect` names its delivery's request: one per delivery; `peer` and `travel` too, as they always were (a service can tell them apart).
+    // `effect` names its delivery's request: one per delivery; `peer` and `travel` too, as they always were (a
+    // service can tell them apart).
     expect(b?.effect).not.toBe(a?.effect);
     expect(b?.peer).not.toBe(a?.peer);
     expect(b?.travel).not.toBe(a?.travel);

@@ -179,7 +179,8 @@ function problemsOf(input: unknown): string[] {
     const clash = Object.keys(optionShape).filter((k) => k in CommonServiceOptionsSchema.shape);
     if (clash.length > 0)
       out.push(
-        `options: ${clash.join(', ')} ${clash.length === 1 ? 'is' : 'are'} common to every service; leave ${clash.length === 1 ? 'it' : 'them'} out`,
+        `options: ${clash.join(', ')} ${clash.length === 1 ? 'is' : 'are'} common to every service; ` +
+          `leave ${clash.length === 1 ? 'it' : 'them'} out`,
       );
   }
   if (!('state' in def)) out.push('state: required (the initial state, JSON data, or a function returning it)');

@@ -97,7 +97,8 @@ export class PgIdempotencyTable {
   /** The live record for `key`; an expired one reads as absent (the next claim reclaims it). */
   async lookup(key: string, nowMs = this.clock.now()): Promise<IdempotencyRecord | undefined> {
     const rows = await this.db.query<Row>(
-      'SELECT key, fingerprint, state, created_at, completed_at, result FROM faultline_idempotency WHERE world = $1 AND service = $2 AND key = $3',
+      'SELECT key, fingerprint, state, created_at, completed_at, result FROM faultline_idempotency ' +
+        'WHERE world = $1 AND service = $2 AND key = $3',
       [this.world, this.service, key],
     );
     const row = rows[0];

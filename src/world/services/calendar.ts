@@ -47,7 +47,8 @@ export const calendar = defineService({
   tools: {
     create_calendar_event: {
       description:
-        'Create a calendar event. start and end are ISO 8601 date-times; end must be after start and start not in the past. clientReference is your business id for it.',
+        'Create a calendar event. start and end are ISO 8601 date-times; end must be after start and ' +
+        'start not in the past. clientReference is your business id for it.',
       risk: 'write',
       input: CreateCalendarEventInput,
       businessKey: 'clientReference',

@@ -96,7 +96,8 @@ export const deploy = defineService({
   tools: {
     start_deploy: {
       description:
-        'Start deploying a version of a service. Answers at once with a deployId; poll get_deploy_status for its progress. clientReference is your business id for it.',
+        'Start deploying a version of a service. Answers at once with a deployId; poll get_deploy_status ' +
+        'for its progress. clientReference is your business id for it.',
       risk: 'write',
       input: StartDeployInput,
       businessKey: 'clientReference',

@@ -10,7 +10,8 @@ import { writeToolSpec, type WriteTool } from './writeTool.js';
 
 /** `charge_payment`'s description names the ceiling, which a scenario may change. */
 export const chargeDescription = (maxAmountCents: number): string =>
-  `Charge a payment (at most ${maxAmountCents} cents). paymentReference is your business id for it; orderId, if given, marks that order paid.`;
+  `Charge a payment (at most ${maxAmountCents} cents). paymentReference is your business id for it; ` +
+  `orderId, if given, marks that order paid.`;
 
 /**
  * The payments tools' contracts, shared by the in-memory service (declared with

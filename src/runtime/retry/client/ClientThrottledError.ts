@@ -7,7 +7,8 @@ export class ClientThrottledError extends Error {
   readonly code = 'ETHROTTLED';
   constructor(readonly rejectProbability: number) {
     super(
-      `rejected by the client's adaptive throttling: not sent, the service has accepted too little of late (reject probability ${rejectProbability.toFixed(2)})`,
+      `rejected by the client's adaptive throttling: not sent, the service has accepted too little of ` +
+        `late (reject probability ${rejectProbability.toFixed(2)})`,
     );
   }
 }
