@@ -264,12 +264,10 @@ const badClientPolicy = fc
 const OUTAGE = 'faults:\n  - match: { tool: create_order }\n    fault: { kind: unavailable, status: 503 }\n';
 const badHeal = fc
   .oneof(
-    fc
-      .integer({ min: -100_000, max: -1 })
-      .map((n) => ({
-        extra: `${OUTAGE}heal: { atMs: ${n} }\n`,
-        says: /heal\.atMs: Too small: expected number to be >=0/,
-      })),
+    fc.integer({ min: -100_000, max: -1 }).map((n) => ({
+      extra: `${OUTAGE}heal: { atMs: ${n} }\n`,
+      says: /heal\.atMs: Too small: expected number to be >=0/,
+    })),
     fc
       .constantFrom('5s', 'soon', 'true', '[1]', '{ ms: 1 }', 'null', '.inf')
       .map((v) => ({ extra: `${OUTAGE}heal: { atMs: ${v} }\n`, says: /heal\.atMs: / })),
@@ -280,30 +278,22 @@ const badHeal = fc
       extra: `${OUTAGE}heal: { atMs: 1, x${k}: 2 }\n`,
       says: new RegExp(`heal: Unrecognized key: "x${k}"`),
     })),
-    fc
-      .constantFrom('later', '-1', '[1]')
-      .map((v) => ({
-        extra: `${OUTAGE}heal: { atMs: 1 }\nrecovery: { withinMs: ${v} }\n`,
-        says: /recovery\.withinMs: /,
-      })),
-    fc
-      .constantFrom('1.5', '-2', 'two')
-      .map((v) => ({
-        extra: `${OUTAGE}heal: { atMs: 1 }\nrecovery: { withinMs: 1, maxCallsAfter: ${v} }\n`,
-        says: /recovery\.maxCallsAfter: /,
-      })),
-    fc
-      .constantFrom('-1', 'long')
-      .map((v) => ({
-        extra: `${OUTAGE}heal: { atMs: 1 }\nrecovery: { withinMs: 1, maxStaleWaitMs: ${v} }\n`,
-        says: /recovery\.maxStaleWaitMs: /,
-      })),
-    fc
-      .integer({ min: 0, max: 60_000 })
-      .map((n) => ({
-        extra: `${OUTAGE}recovery: { withinMs: ${n} }\n`,
-        says: /recovery: judged from the moment the faults heal, and this scenario has no heal; expected heal: \{ atMs \} beside it/,
-      })),
+    fc.constantFrom('later', '-1', '[1]').map((v) => ({
+      extra: `${OUTAGE}heal: { atMs: 1 }\nrecovery: { withinMs: ${v} }\n`,
+      says: /recovery\.withinMs: /,
+    })),
+    fc.constantFrom('1.5', '-2', 'two').map((v) => ({
+      extra: `${OUTAGE}heal: { atMs: 1 }\nrecovery: { withinMs: 1, maxCallsAfter: ${v} }\n`,
+      says: /recovery\.maxCallsAfter: /,
+    })),
+    fc.constantFrom('-1', 'long').map((v) => ({
+      extra: `${OUTAGE}heal: { atMs: 1 }\nrecovery: { withinMs: 1, maxStaleWaitMs: ${v} }\n`,
+      says: /recovery\.maxStaleWaitMs: /,
+    })),
+    fc.integer({ min: 0, max: 60_000 }).map((n) => ({
+      extra: `${OUTAGE}recovery: { withinMs: ${n} }\n`,
+      says: /recovery: judged from the moment the faults heal, and this scenario has no heal; expected heal: \{ atMs \} beside it/,
+    })),
     fc.constant({
       extra: `${OUTAGE}heal: { atMs: 1 }\nchecks: [recovery]\n`,
       says: /checks: "recovery" judges a recovery expectation, and this scenario has none/,
@@ -332,21 +322,17 @@ const badMixture = fc
         mix: `{ careful: 0.5, ${name}x: ${w} }`,
         says: new RegExp(`agent\\.behaviour\\.${name}x: "${name}x" is not a behaviour`),
       })),
-    fc
-      .double({ min: -100, max: -0.001, noNaN: true })
-      .map((w) => ({
-        mix: `{ careful: 1, ignores-retry-after: ${w} }`,
-        says: /agent\.behaviour\.ignores-retry-after: expected a weight, a finite number ≥ 0/,
-      })),
+    fc.double({ min: -100, max: -0.001, noNaN: true }).map((w) => ({
+      mix: `{ careful: 1, ignores-retry-after: ${w} }`,
+      says: /agent\.behaviour\.ignores-retry-after: expected a weight, a finite number ≥ 0/,
+    })),
     fc
       .constantFrom('{ careful: 0 }', '{}', '{ careful: 0, retries-blindly: 0 }')
       .map((mix) => ({ mix, says: /agent\.behaviour: the weights sum to 0/ })),
-    fc
-      .constantFrom('lots', 'true', '[1]')
-      .map((w) => ({
-        mix: `{ careful: ${w} }`,
-        says: /agent\.behaviour\.careful: expected a weight, a finite number ≥ 0/,
-      })),
+    fc.constantFrom('lots', 'true', '[1]').map((w) => ({
+      mix: `{ careful: ${w} }`,
+      says: /agent\.behaviour\.careful: expected a weight, a finite number ≥ 0/,
+    })),
   )
   .map(({ mix, says }): Case => ({
     ext: '.yaml',
@@ -478,12 +464,10 @@ const folder = fc
       files: [] as { path: string; text: string }[],
       says: /no (scenario|configuration) files in this folder/,
     }),
-    fc
-      .uniqueArray(otherFile, { minLength: 1, maxLength: 3 })
-      .map((names) => ({
-        files: names.map((n) => ({ path: n, text: 'x' })),
-        says: /no (scenario|configuration) files in this folder/,
-      })),
+    fc.uniqueArray(otherFile, { minLength: 1, maxLength: 3 }).map((names) => ({
+      files: names.map((n) => ({ path: n, text: 'x' })),
+      says: /no (scenario|configuration) files in this folder/,
+    })),
     ident.map((sub) => ({
       files: [{ path: `${sub}/good.yaml`, text: scenarioYaml('nested') }],
       says: /no (scenario|configuration) files in this folder .*subfolders are not searched/,

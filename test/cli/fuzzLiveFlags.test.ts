@@ -88,12 +88,10 @@ const badPrice = fc.oneof(
   fc
     .constantFrom('gpt-4o', 'qwen2')
     .map((model) => ({ text: `'${model}': { input: 1 }`, path: `prices\\.${escape(model)}\\.output: ` })),
-  fc
-    .constantFrom('perToken', 'currency')
-    .map((key) => ({
-      text: `'gpt-4o': { input: 1, output: 2, ${key}: 3 }`,
-      path: `prices\\.gpt-4o: Unrecognized key: "${key}"`,
-    })),
+  fc.constantFrom('perToken', 'currency').map((key) => ({
+    text: `'gpt-4o': { input: 1, output: 2, ${key}: 3 }`,
+    path: `prices\\.gpt-4o: Unrecognized key: "${key}"`,
+  })),
   fc.constantFrom('3', "'cheap'", 'true').map((value) => ({ text: `'gpt-4o': ${value}`, path: 'prices\\.gpt-4o: ' })),
 );
 const priceCases: Case[] = draw(badPrice, 5).map(({ text, path }) => ({

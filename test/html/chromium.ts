@@ -88,9 +88,7 @@ interface CanvasLike {
 interface ChartGlobals {
   readonly document: { querySelectorAll(selector: string): Iterable<CanvasLike> };
   readonly Chart: {
-    getChart(
-      canvas: CanvasLike,
-    ):
+    getChart(canvas: CanvasLike):
       | {
           readonly data: {
             readonly datasets: readonly { readonly label: string; readonly data: readonly unknown[] }[];

@@ -288,16 +288,14 @@ export async function startFakeModelServer(options: FakeModelOptions = {}): Prom
         'content-type': 'application/json',
         ...(kind === '429' ? { 'retry-after-ms': '20' } : {}),
       };
-      res
-        .writeHead(Number(kind), headers)
-        .end(
-          JSON.stringify({
-            error: {
-              type: kind === '429' ? 'rate_limit_error' : 'server_error',
-              message: `the fake provider failed this request (${kind})`,
-            },
-          }),
-        );
+      res.writeHead(Number(kind), headers).end(
+        JSON.stringify({
+          error: {
+            type: kind === '429' ? 'rate_limit_error' : 'server_error',
+            message: `the fake provider failed this request (${kind})`,
+          },
+        }),
+      );
       return;
     }
     const id = String(++served);
