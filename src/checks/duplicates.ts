@@ -57,7 +57,10 @@ function describeGroup(
   // Unknown calls (no tool_call recorded) are given the benefit of the doubt: the service may honour keys.
   const honoured = calls.every((c) => index.call(c)?.honoursKeys ?? true);
   const lie = lieBefore(index, lies, group);
-  const message = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})${diagnose(keys, keyless, requests, honoured)}${lie ? `; caused by ` + `${describeLie(lie)}` : ''}`;
+  const what = `${subject} ${happened(first.effect)} ${times(group.length)} (${where.join('; ')})`;
+  const diagnosis = diagnose(keys, keyless, requests, honoured);
+  const cause = lie ? `; caused by ${describeLie(lie)}` : '';
+  const message = `${what}${diagnosis}${cause}`;
 
   return {
     message,

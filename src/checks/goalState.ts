@@ -63,11 +63,10 @@ function outcomeProblem(
       const agentEnd = TrialIndex.of(record).eventsOf('agent_end').at(-1);
       const outcome = agentEnd?.outcome ?? end.outcome;
       if (allowed.includes(outcome)) return undefined;
+      const byStandIn = agentEnd?.type === 'agent_end' && agentEnd.by === 'stand-in';
+      const passedOn = byStandIn ? " (the stand-in model's final answer, passed on)" : '';
       return {
-        message:
-          `the agent ended with outcome ` +
-          `${outcome}${agentEnd?.type === 'agent_end' && agentEnd.by === 'stand-in' ? ' (the stand-in ' + "model's final " + 'answer, passed on)' : ''}, ` +
-          `expected ${list(allowed)}${lastWords(agentEnd?.message)}`,
+        message: `the agent ended with outcome ${outcome}${passedOn}, expected ${list(allowed)}${lastWords(agentEnd?.message)}`,
         evidence: { outcome, expected: allowed, ...(agentEnd ? { seq: agentEnd.seq, t: agentEnd.t } : {}) },
       };
     }

@@ -89,7 +89,12 @@ describe('modelRetryAfterProblems', () => {
   it('names the SDK when its own retry came early', () => {
     const [problem] = modelRetryAfterProblems(history({ groupedBy: 'sdk', sdkRetryCount: 1 }));
     expect(problem?.message).toMatch(
-      /was sent 500ms after .* Retry-After: 3 \(3000ms, until t=3000ms\), resent by the SDK's own retry \(x-stainless-retry-count: 1\) \(R9\)$/,
+      new RegExp(
+        [
+          String.raw`was sent 500ms after .* Retry-After: 3 \(3000ms, until t=3000ms\), `,
+          String.raw`resent by the SDK's own retry \(x-stainless-retry-count: 1\) \(R9\)$`,
+        ].join(''),
+      ),
     );
     expect(problem?.evidence).toMatchObject({ rule: 'R9', endpoint: CHAT, resentBy: 'sdk' });
   });

@@ -21,10 +21,11 @@ export const processCleanup: Checker = {
     return failAll(
       left.map((left) => {
         const end = ends.get(left.command);
-        const how = end
-          ? `its command ` +
-            `${end.result === 'timed_out' ? `timed out after ` + `${end.timeoutMs ?? '?'}ms and ` + `was sent ` + `${end.killedWith ?? 'nothing'}` : `ended (${end.result})`}`
-          : 'its command never ended';
+        const how = !end
+          ? 'its command never ended'
+          : end.result === 'timed_out'
+            ? `its command timed out after ${end.timeoutMs ?? '?'}ms and was sent ${end.killedWith ?? 'nothing'}`
+            : `its command ended (${end.result})`;
         const escaped = left.escaped ?? [];
         const fled =
           escaped.length === 0

@@ -227,10 +227,14 @@ async function exploreEach(
     }
     const cut = result.interrupted ? `, stopped by ${signal.aborted ? 'a signal' : '--time'}` : '';
     const found = result.findings.length + result.unshrunk.length;
-    io.stdout.write(
-      `${mark(p, found === 0 && !silent)} ${label}: ${result.runs} plan${result.runs === 1 ? '' : 's'}${cut}, ` +
-        `${found === 0 ? `no ${result.baseline ? 'other ' : ''}failure class` : `${found} ${result.baseline ? 'other ' : ''}failure ` + `class${found === 1 ? '' : 'es'}: ` + `${[...result.findings.map((f) => f.failure), ...result.unshrunk].join(', ')}`}${streams}\n`,
-    );
+    const head = `${mark(p, found === 0 && !silent)} ${label}: ${result.runs} plan${result.runs === 1 ? '' : 's'}${cut}`;
+    const other = result.baseline ? 'other ' : '';
+    const failures = [...result.findings.map((f) => f.failure), ...result.unshrunk].join(', ');
+    const classes =
+      found === 0
+        ? `no ${other}failure class`
+        : `${found} ${other}failure class${found === 1 ? '' : 'es'}: ${failures}`;
+    io.stdout.write(`${head}, ${classes}${streams}\n`);
     if (result.plans.length > 0)
       io.stdout.write(
         `    plans tried: ${exercisedText(result.plans)}${silent ? ': not one generated rule fired, so the search tested nothing' : ''}\n`,
@@ -243,11 +247,12 @@ async function exploreEach(
   const silent =
     unexercisedPairs > 0 ? `; ${unexercisedPairs} not exercised (no generated rule fired in any plan)` : '';
   const coverage = searched.length > 0 ? `; ${exercisedText(searched)}` : '';
+  const pairsText = `${pairCount} scenario × configuration pair${pairCount === 1 ? '' : 's'}`;
+  const regressions = written.size > 0 ? `; regressions: ${[...written.keys()].join(', ')}` : '';
   io.stdout.write(
     failed === 0
-      ? `\nexplore: no failing plan in ${pairCount} scenario × configuration pair${pairCount === 1 ? '' : 's'}${silent}${coverage}\n`
-      : `\nexplore: ${failed} of ${pairCount} scenario × configuration ` +
-          `pair${pairCount === 1 ? '' : 's'} failed${silent}${coverage}${written.size > 0 ? `; regressions: ` + `${[...written.keys()].join(', ')}` : ''}\n`,
+      ? `\nexplore: no failing plan in ${pairsText}${silent}${coverage}\n`
+      : `\nexplore: ${failed} of ${pairsText} failed${silent}${coverage}${regressions}\n`,
   );
   return exit(failed === 0 && unexercisedPairs === 0 ? ExitCode.Ok : ExitCode.GateFailed);
 }

@@ -11,8 +11,14 @@ export const REDACTED = '[REDACTED]';
  */
 
 /** Whole names, or `_`/`-` suffixes of names, that hold credentials (case-insensitive). */
-const SECRET_NAME =
-  /^(?:[\w.-]*[_.-])?(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|authorization|proxy-authorization|cookie|set-cookie|credentials?)$/i;
+const SECRET_NAME = new RegExp(
+  [
+    String.raw`^(?:[\w.-]*[_.-])?`,
+    '(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|token|api[_-]?key|apikey|access[_-]?key',
+    '|private[_-]?key|secret[_-]?key|authorization|proxy-authorization|cookie|set-cookie|credentials?)$',
+  ].join(''),
+  'i',
+);
 /** camelCase names that end in a credential word: `accessToken`, `clientSecret`, `openaiApiKey` (not `idempotencyKey`). */
 const SECRET_CAMEL = /[a-z0-9](?:Password|Passwd|Secret|Token|ApiKey|AccessKey|PrivateKey|SecretKey)$/;
 
@@ -36,7 +42,10 @@ export const SECRET_PATTERNS: readonly {
   // An Authorization value (a scheme and its credential, or one long token), as a header line, a curl flag or `key: value` text.
   {
     pattern: new RegExp(
-      String.raw`\b((?:proxy-)?authorization)(["']?\s*[:=]\s*["']?)(?:(?:${SCHEMES})\s+${TOKEN_CHARS}{4,}|(?=${TOKEN_CHARS}*[0-9._~+/=-])${TOKEN_CHARS}{16,})`,
+      [
+        String.raw`\b((?:proxy-)?authorization)(["']?\s*[:=]\s*["']?)`,
+        String.raw`(?:(?:${SCHEMES})\s+${TOKEN_CHARS}{4,}|(?=${TOKEN_CHARS}*[0-9._~+/=-])${TOKEN_CHARS}{16,})`,
+      ].join(''),
       'gi',
     ),
     replace: (_m, name, sep) => `${name}${sep}${REDACTED}`,

@@ -162,7 +162,8 @@ export function regressionFileName(
 ): string {
   // One scenario file runs under each agent of a matrix: two agents' plans never share a file.
   const agent = matrixAgentOf(scenario)?.name;
-  return `${scenario.name}-regression-${sha256(canonicalJson({ config: config.name, seed, faults, checks, ...(agent !== undefined && { agent }) })).slice(0, 8)}`;
+  const key = canonicalJson({ config: config.name, seed, faults, checks, ...(agent !== undefined && { agent }) });
+  return `${scenario.name}-regression-${sha256(key).slice(0, 8)}`;
 }
 
 /** Explore's checkers: `checks` if given, else the scenario's own but `goal-state`; less the checkers `ignore` names. */

@@ -64,12 +64,17 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
   const runCommand = `faultline run ${shown}${config} --seed ${result.seed}${agent}`;
   const replayCommand = `faultline replay ${shown}${config} --seed ${result.seed} --trial 0${agent}`;
   const own = result.regression.faults.length - result.plan.length;
+  const scenarioFaults = own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`;
+  const whoseFaults = own === 0 ? 'Its faults were' : `${scenarioFaults} the scenario's own; faults[${own}..] were`;
+  const fired = result.fired.map((r) => {
+    const times = r.firings > 0 ? `${r.firings}×` : 'never (kept for its draws: expect: may-not-fire)';
+    return `faults[${own + r.rule}] fired ${times}`;
+  });
   const header = [
     `A regression scenario written by \`faultline explore\`: ${result.scenario.name} under the ${result.config.name} configuration`,
-    `fails (${result.trial.failed.join(', ')}; explored for ${result.failure}) with the fault plan ` +
-      `below. ${own === 0 ? 'Its faults were' : `${own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`} the ` + `scenario's ` + `own; faults[${own}..] were`} found by`,
+    `fails (${result.trial.failed.join(', ')}; explored for ${result.failure}) with the fault plan below. ${whoseFaults} found by`,
     `fast-check and shrunk to the smallest plan that still fails, each shrink still firing its faults. In the failing trial:`,
-    `${result.fired.map((r) => `faults[${own + r.rule}] fired ` + `${r.firings > 0 ? `${r.firings}×` : 'never (kept ' + 'for its draws: ' + 'expect: may-not-fire)'}`).join(', ')}.`,
+    `${fired.join(', ')}.`,
     '',
     `  reproduce: ${runCommand}`,
     `  replay:    ${replayCommand}`,

@@ -168,8 +168,10 @@ export function loadOverTimeLines(run: RunResult, p: Painter): string[] {
       );
     }
     const lines = alignTable([['', '', ` ${marks.trimEnd()}`, 'per 5 s'], ...rows], ['left', 'left', 'left', 'left']);
+    const goodput = `goodput drawn from 0 to ${top.goodput.toFixed(1)}/s`;
+    const offered = `offered load from 0 to ${top.offered.toFixed(1)}/s`;
     out.push(
-      `  ${p.bold(scenario)} ${p.dim(`(time in virtual seconds; ` + `goodput drawn ` + `from 0 to ` + `${top.goodput.toFixed(1)}/s, ` + `offered load from 0 to ${top.offered.toFixed(1)}/s)`)}`,
+      `  ${p.bold(scenario)} ${p.dim(`(time in virtual seconds; ${goodput}, ${offered})`)}`,
       ...lines.map((l, i) => (i === 0 ? p.dim(`    ${l}`) : `    ${l}`)),
     );
   }

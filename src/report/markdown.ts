@@ -49,9 +49,11 @@ function coverageLines(run: RunResult): string[] {
   const rows = coverageRows(run);
   if (rows.length === 0) return [];
   const silent = rows.filter((r) => r.silent).length;
+  const summary =
+    silent > 0 ? `❌ Fault coverage: ${plural(silent, 'rule')} never fired` : '✅ Fault coverage: every rule fired';
   return [
     silent > 0 ? '<details open>' : '<details>',
-    `<summary>${silent > 0 ? `❌ Fault coverage: ${plural(silent, 'rule')} never fired` : '✅ Fault coverage: every rule fired'}</summary>`,
+    `<summary>${summary}</summary>`,
     '',
     row(coverageHeader(columnWord(run.cells)).map(escapeMarkdown)),
     row(coverageHeader(columnWord(run.cells)).map((_, i) => (i < 4 ? '---' : '---:'))),

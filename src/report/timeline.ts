@@ -153,11 +153,9 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
       const claims = e.claims
         .map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? " (the stand-in's)" : ''}`)
         .join(', ');
-      return [
-        0,
-        `agent ended: ` +
-          `${e.outcome} ${compactJson(e.message, 120)}${claims ? ` (claims ${claims})` : ''}${e.by === 'stand-in' ? ': the stand-in ' + "model's final " + 'answer, passed on' : ''}`,
-      ];
+      const claimed = claims ? ` (claims ${claims})` : '';
+      const passedOn = e.by === 'stand-in' ? ": the stand-in model's final answer, passed on" : '';
+      return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claimed}${passedOn}`];
     }
     case 'heal':
       return [

@@ -24,9 +24,8 @@ export function notApplicable(
   ];
   if (ignoring.length === 0) return { refuse: false, message: '' };
   const names = configs.map((c) => c.name).join(', ');
-  const agents =
-    `${ignoring.length === 1 ? 'the agent' : 'the agents'} ${ignoring.join(', ')} ${ignoring.length === 1 ? 'makes its' : 'make their'} own ` +
-    `calls and retries`;
+  const one = ignoring.length === 1;
+  const agents = `${one ? 'the agent' : 'the agents'} ${ignoring.join(', ')} ${one ? 'makes its' : 'make their'} own calls and retries`;
   const usesConfigs = scenarios.some((s) => !ignoresConfigs(s));
   const own = scenarios.filter((s) => ignoresConfigs(s) && matrixAgentOf(s) === undefined).map((s) => s.name);
   if (usesConfigs && own.length > 0) {

@@ -247,18 +247,25 @@ export const ScenarioDataSchema = z
 export const ServiceRefSchema = z.custom<BuiltinServiceName | ServiceDefinition>(
   (v) => (typeof v === 'string' && isBuiltinService(v)) || isServiceDefinition(v),
   {
-    error: (issue) =>
-      typeof issue.input === 'string'
-        ? `"${issue.input}" is not a built-in service ` +
-          `(${NAMED_SERVICES.join(', ')})${/[./\\]/.test(issue.input) ? '; a module path is resolved ' + 'only in scenario ' + 'files: import ' + 'the service and pass it' : ''}`
-        : 'expected a built-in service name or a service from defineService',
+    error: (issue) => {
+      if (typeof issue.input !== 'string') return 'expected a built-in service name or a service from defineService';
+      const services = NAMED_SERVICES.join(', ');
+      const modulePath = /[./\\]/.test(issue.input)
+        ? '; a module path is resolved only in scenario files: import the service and pass it'
+        : '';
+      return `"${issue.input}" is not a built-in service (${services})${modulePath}`;
+    },
   },
 );
 
 export const ReaderSchema = z.custom<ToolResultReader>((v) => typeof v === 'function', {
-  error: (issue) =>
-    `expected a function (result) => ToolReading | ` +
-    `undefined${typeof issue.input === 'string' ? '; a module path is resolved ' + 'only in ' + 'scenario files: ' + 'import the reader and pass it' : ''}`,
+  error: (issue) => {
+    const modulePath =
+      typeof issue.input === 'string'
+        ? '; a module path is resolved only in scenario files: import the reader and pass it'
+        : '';
+    return `expected a function (result) => ToolReading | undefined${modulePath}`;
+  },
 });
 
 /**
@@ -285,12 +292,12 @@ export function defineScenario(input: ScenarioInput, source?: string): Scenario 
   const lines = parsed.success ? worldProblems(parsed.data) : formatIssues(parsed.error.issues);
   if (parsed.success && lines.length === 0) return parsed.data;
   const where = source ? `${source}: ` : '';
-  throw new FaultlineError(
-    FaultlineErrorCode.ScenarioInvalid,
-    `${where}invalid ` +
-      `scenario${typeof input === 'object' && input && 'name' in input ? ` "${String(input.name)}"` : ''}:\n${lines.map((l) => `  - ${l}`).join('\n')}`,
-    { source, issues: lines },
-  );
+  const named = typeof input === 'object' && input && 'name' in input ? ` "${String(input.name)}"` : '';
+  const list = lines.map((l) => `  - ${l}`).join('\n');
+  throw new FaultlineError(FaultlineErrorCode.ScenarioInvalid, `${where}invalid scenario${named}:\n${list}`, {
+    source,
+    issues: lines,
+  });
 }
 
 /**

@@ -27,10 +27,10 @@ export function faultLabel(fault: Fault): string {
   if (same(fault, SWEEP_FAULTS[fault.kind])) return fault.kind;
   const params = Object.entries(fault)
     .filter(([key]) => key !== 'kind')
-    .map(
-      ([key, value]) =>
-        `${key}=${typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value)}`,
-    );
+    .map(([key, value]) => {
+      const scalar = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+      return `${key}=${scalar ? String(value) : JSON.stringify(value)}`;
+    });
   return `${fault.kind}(${params.join(',')})`;
 }
 

@@ -41,7 +41,12 @@ describe('faultline/vitest matchers', () => {
   it('toHaveNoDuplicateEffects fails with the duplicates evidence', async () => {
     const run = await runScenario('order-partial-write-no-idempotency', { retryConfig: 'naive', k: 2 });
     expect(() => expect(run).toHaveNoDuplicateEffects()).toThrow(
-      /found 2 in 2 of 2 trials[\s\S]*duplicates: [\s\S]*replay: faultline replay order-partial-write-no-idempotency --config naive --seed 1 --trial 0/,
+      new RegExp(
+        [
+          String.raw`found 2 in 2 of 2 trials[\s\S]*duplicates: [\s\S]*`,
+          String.raw`replay: faultline replay order-partial-write-no-idempotency --config naive --seed 1 --trial 0`,
+        ].join(''),
+      ),
     );
     expect(run).not.toHaveNoDuplicateEffects();
   });

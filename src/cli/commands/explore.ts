@@ -4,7 +4,8 @@ import { collect, collectNames, parseGrep, parseInteger, parseSeed } from '../op
 import { isolationOptions } from './isolationFlags.js';
 import { DEFAULT_REGRESSIONS_DIR, DEFAULT_RUNS, type ExploreFlags } from './exploreFlags.js';
 
-const EXAMPLES = `
+const EXAMPLES =
+  `
 Examples:
   $ faultline explore order-partial-write-no-idempotency --replace-faults
   $ faultline explore ./faultline/scenarios/ --config rulebook --config ./retry.yaml --runs 500 --time 60
@@ -27,7 +28,8 @@ A failing plan counts as evidence of a class only if at least one of its own rul
 the search and each shrink step; the output says which rules of each shrunk plan fired, and how
 many plans tried exercised their faults. Where the scenario's own trial streams a model route,
 stream faults (stream_cut, stream_stall, stream_malformed) are generated on it too. Each plan's trial runs on a worker thread as in
-"faultline run": an agent that exits, crashes its thread or spins fails its plan (crashed, hung). The same seed gives the same plans and the same file.
+"faultline run": an agent that exits, crashes its thread or spins fails its plan (crashed, hung). ` +
+  `The same seed gives the same plans and the same file.
 With faultline.config.ts, its defaults fill every scenario and its agents matrix is explored
 agent by agent (an agent with its own retries, http or command, under the first configuration only).
 Exit codes: 0 no plan failed, 1 a plan failed, the scenario fails on its own, or no generated

@@ -106,10 +106,12 @@ export function createListCommand(ctx: CliContext): Command {
         // A scenario's variants (one per matrix agent) share its services: its tools once.
         const tools = toolRows(firstOfEach(await scenariosOf()));
         if (flags.json) ctx.io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
-        else
-          ctx.io.stdout.write(
-            `${alignTable([['tool', 'service', 'risk', 'description'], ...tools.map((t) => [t.tool, t.service, t.risk, t.description])], ['left', 'left', 'left', 'left']).join('\n')}\n`,
-          );
+        else {
+          const header = ['tool', 'service', 'risk', 'description'];
+          const rows = tools.map((t) => [t.tool, t.service, t.risk, t.description]);
+          const table = alignTable([header, ...rows], ['left', 'left', 'left', 'left']);
+          ctx.io.stdout.write(`${table.join('\n')}\n`);
+        }
         return;
       }
       const rows = flags.configs

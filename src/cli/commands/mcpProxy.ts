@@ -12,7 +12,8 @@ interface McpProxyFlags {
   readonly report: string;
 }
 
-const EXAMPLES = `
+const EXAMPLES =
+  `
 Examples:
   $ faultline mcp-proxy --plan plan.yaml -- node server.js
                                     your MCP client starts this instead of the server; stdio in, stdio out
@@ -20,7 +21,8 @@ Examples:
 
 The plan is a fault plan (a list of rules, or { faults: [...], risks: { tool: read | idempotent-write
 | write } }) matched against tools/call by tool name and call number; risks name what the
-server's annotations do not say, or what a client that caches its tool list never asks. Refusals come back as tool errors (isError: true), never as JSON-RPC
+server's annotations do not say, or what a client that caches its tool list never asks. ` +
+  `Refusals come back as tool errors (isError: true), never as JSON-RPC
 errors; partial_write lets the server commit and loses the answer; timeout drops the call.
 The report (JSON) is written when the client or the server closes; a summary goes to stderr, with
 the verdicts: duplicates (a tool not idempotent, by its annotations or the plan's risks, reaching

@@ -16,16 +16,19 @@ interface ServeFlags {
   readonly configFile?: string;
 }
 
-const EXAMPLES = `
+const EXAMPLES =
+  `
 Examples:
   $ faultline serve ./order-agent.yaml
-                       prints FAULTLINE_ORDERS_URL=http://127.0.0.1:…, FAULTLINE_MCP_URL=…/mcp, OPENAI_BASE_URL=… and FAULTLINE_END_URL
+                       prints FAULTLINE_ORDERS_URL=http://127.0.0.1:…, FAULTLINE_MCP_URL=…/mcp, ` +
+  `OPENAI_BASE_URL=… and FAULTLINE_END_URL
   $ curl -X POST "$FAULTLINE_ORDERS_URL/tools/create_order" -H 'idempotency-key: k1' -d '{…}'
   $ curl -X POST "$FAULTLINE_END_URL" -d '{"outcome":"completed"}'   ends the trial: its verdicts come back
   $ faultline serve ./order-agent.yaml --trials 3   three trials, at the same addresses, then exits
 
 The scenario's services (and its model API) are served on 127.0.0.1 under its fault plan, on the
-wall clock, and its tools as an MCP server over Streamable HTTP at FAULTLINE_MCP_URL, and every request is recorded as in a run. A trial ends on a POST to FAULTLINE_END_URL
+wall clock, and its tools as an MCP server over Streamable HTTP at FAULTLINE_MCP_URL, ` +
+  `and every request is recorded as in a run. A trial ends on a POST to FAULTLINE_END_URL
 (optionally with the FAULTLINE_RESULT line: outcome and claims) or on Ctrl-C; its timeline and
 verdicts are printed. With faultline.config.ts, its defaults fill the scenario as for "faultline run"
 (the agent is yours: its agents matrix plays no part). Exit code: 0 when every trial passed, 1 when one failed; 130 after Ctrl-C

@@ -85,8 +85,12 @@ describe('modelExchanges', () => {
     );
     const chatStream = entry(
       { messages: [{ role: 'user', content: 'Hi' }], stream: true },
-      `${sse([{ choices: [{ delta: { content: 'He' } }] }, { choices: [{ delta: { content: 'llo' } }] }, { choices: [{ delta: { tool_calls: [{ index: 0, function: { name: 'open', arguments: '{"a"' } }] } }] }, { choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: ':1}' } }] } }] }])}data: ` +
-        `[DONE]\n\n`,
+      `${sse([
+        { choices: [{ delta: { content: 'He' } }] },
+        { choices: [{ delta: { content: 'llo' } }] },
+        { choices: [{ delta: { tool_calls: [{ index: 0, function: { name: 'open', arguments: '{"a"' } }] } }] },
+        { choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: ':1}' } }] } }] },
+      ])}data: [DONE]\n\n`,
       { 'content-type': 'text/event-stream' },
     );
     const anthropicStream = entry(

@@ -218,7 +218,12 @@ describe('readWith: a scenario reader first, the built-in one when it returns un
 
   it('refuses a reading of the wrong shape, naming what was expected', () => {
     expect(() => readWith(() => ({ kind: 'error', error: 'slow' }) as never, input)).toThrow(
-      /model\.readToolResult returned \{"kind":"error","error":"slow"\} for open_ticket's result; expected \{ kind: 'ok', value\? \} \| \{ kind: 'error', error: timeout \| network/,
+      new RegExp(
+        [
+          String.raw`model\.readToolResult returned \{"kind":"error","error":"slow"\} for open_ticket's result; `,
+          String.raw`expected \{ kind: 'ok', value\? \} \| \{ kind: 'error', error: timeout \| network`,
+        ].join(''),
+      ),
     );
     expect(() => readWith(() => 'ok' as never, input)).toThrow(/returned "ok"/);
   });

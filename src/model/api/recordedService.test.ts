@@ -20,7 +20,11 @@ const server = http.createServer((req, res) => {
   req.on('end', () => {
     process.stdout.write(JSON.stringify({ auth: req.headers.authorization, body }) + '\\n');
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_1' });
-    res.end(JSON.stringify({ id: 'chatcmpl-1', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }], usage: { prompt_tokens: 9, completion_tokens: 2 } }));
+    res.end(JSON.stringify({
+      id: 'chatcmpl-1',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }],
+      usage: { prompt_tokens: 9, completion_tokens: 2 },
+    }));
   });
 });
 server.listen(0, '127.0.0.1', () => process.stdout.write('port ' + server.address().port + '\\n'));
@@ -143,7 +147,8 @@ describe('Cassette.parse', () => {
   it('names the file and the path inside it', () => {
     expect(() =>
       Cassette.parse(
-        '{"faultline":"cassette","version":1,"api":"openai","entries":[{"request":{"method":"POST","path":"v1","body":{}},"response":{"status":200,"headers":{},"body":{}}}]}',
+        '{"faultline":"cassette","version":1,"api":"openai","entries":[' +
+          '{"request":{"method":"POST","path":"v1","body":{}},"response":{"status":200,"headers":{},"body":{}}}]}',
         'a.cassette.json',
       ),
     ).toThrow(/^a\.cassette\.json: invalid cassette:\n {2}- entries\[0\]\.request\.path: /);

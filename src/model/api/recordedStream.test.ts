@@ -13,12 +13,27 @@ const START = Date.parse('2025-01-01T00:00:00Z');
 // A real streaming endpoint in a child process (one in this process would share the trial's virtual timers).
 const ENDPOINT = `
 const http = require('node:http');
-const chunk = (delta, finish) => 'data: ' + JSON.stringify({ id: 'chatcmpl-9', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] }) + '\\n\\n';
+const chunk = (delta, finish) =>
+  'data: ' +
+  JSON.stringify({
+    id: 'chatcmpl-9',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  }) +
+  '\\n\\n';
 const server = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'req_1' });
-    for (const part of [chunk({ role: 'assistant', content: '' }, null), chunk({ content: 'Hel' }, null), chunk({ content: 'lo' }, null), chunk({}, 'stop')]) res.write(part);
+    const parts = [
+      chunk({ role: 'assistant', content: '' }, null),
+      chunk({ content: 'Hel' }, null),
+      chunk({ content: 'lo' }, null),
+      chunk({}, 'stop'),
+    ];
+    for (const part of parts) res.write(part);
     res.end('data: [DONE]\\n\\n');
   });
 });

@@ -106,7 +106,9 @@ export class PostgresOperationStore implements OperationStore {
   async create(record: OperationRecord): Promise<void> {
     try {
       await this.#query(
-        `INSERT INTO faultline_operations (namespace, op, call, tool, input, idempotency_key, business_key, state, result, error, created_at, updated_at)
+        `INSERT INTO faultline_operations (
+           namespace, op, call, tool, input, idempotency_key, business_key, state, result, error, created_at, updated_at
+         )
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
           this.namespace,

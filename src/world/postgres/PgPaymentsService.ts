@@ -109,7 +109,9 @@ export class PgPaymentsService implements Service {
               const paymentId = `pay-${n}`;
               const record = chargedPayment(input);
               await tx.query(
-                `INSERT INTO faultline_payments (world, payment_id, n, payment_reference, order_id, amount_cents, currency, refunded_cents, status)
+                `INSERT INTO faultline_payments (
+                   world, payment_id, n, payment_reference, order_id, amount_cents, currency, refunded_cents, status
+                 )
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
                 [
                   this.world,
