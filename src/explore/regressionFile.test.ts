@@ -20,7 +20,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 /** The fields of a finding renderRegression reads, for a scenario named `name` that declares SECRET. */
 const finding = (name: string) =>
   ({
-    scenario: { name, secrets: [SECRET] },
+    scenario: { name, secrets: [SECRET], agent: { kind: 'scripted' } },
     config: { name: 'rulebook' },
     seed: 1,
     runs: 10,

@@ -41,6 +41,8 @@ export function guardInProcess(): InProcessGuard {
   process.on('unhandledRejection', onRejection);
   return {
     async take() {
+      // A real timer, on purpose: a throw the agent left in a 0 ms timer of its own fires in this
+      // turn of the real event loop, so the trial is judged with it (the trial's own time is virtual).
       await new Promise<void>((resolve) => setTimeout(resolve, 0));
       const out = escaped;
       escaped = undefined;

@@ -129,7 +129,7 @@ describe('faultline/vitest matchers', () => {
 
   it('the checker names typed for toPassCheck are the built-in checkers', async () => {
     const entry = await readFile(new URL('../public/vitest.ts', import.meta.url), 'utf8');
-    const union = /type CheckerName = ([^;]+);/.exec(entry)![1]!;
+    const union = /type CheckerName =([^;]+);/.exec(entry)![1]!;
     expect([...union.matchAll(/'([\w-]+)'/g)].map((m) => m[1])).toEqual(CHECKER_NAMES);
   });
 
