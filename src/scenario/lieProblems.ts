@@ -9,7 +9,7 @@ import type { World } from '../world/World.js';
  * and a `wrong_value` path that no answer of the tools it names can hold (by their declared output).
  * A rule that says `expect: may-not-fire` is left alone.
  */
-export function lieProblems(plan: FaultPlan, world: World): string[] {
+export function lieProblems(plan: FaultPlan, world: World, reshaped: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = [];
   const tools = new Map(world.tools.map((t) => [t.name, t]));
   plan.forEach((rule, i) => {
@@ -34,6 +34,8 @@ export function lieProblems(plan: FaultPlan, world: World): string[] {
       return;
     }
     const path = fault.path.split('.');
+    // A route that reshapes a tool's result (its `output` function) answers a body its declared output does not describe.
+    if (specs.some((t) => reshaped.has(t.name))) return;
     if (specs.every((t) => declaresPath(t.output, path) === false)) {
       out.push(
         `${formatPath(['faults', i, 'fault', 'path'])}: "${fault.path}": no answer of ` +

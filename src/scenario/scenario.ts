@@ -8,6 +8,7 @@ import {
   BUILTIN_SERVICES,
   NAMED_SERVICES,
   createWorld,
+  resolveServices,
   isBuiltinService,
   type BuiltinServiceName,
 } from '../world/createWorld.js';
@@ -400,7 +401,12 @@ function worldProblems(scenario: Scenario): string[] {
     else tools.forEach((t, j) => checkRule(t, ['faults', i, 'match', 'tool', j]));
   });
   scenario.client?.tools?.forEach((t, i) => check(t, ['client', 'tools', i]));
-  out.push(...lieProblems(scenario.faults, world));
+  const reshaped = new Set(
+    resolveServices(scenario.services ?? BUILTIN_SERVICES).flatMap(
+      (d) => d.http?.routes.filter((r) => typeof r.output === 'function').map((r) => r.tool) ?? [],
+    ),
+  );
+  out.push(...lieProblems(scenario.faults, world, reshaped));
   out.push(...healProblems(scenario));
   if (scenario.network)
     out.push(...networkProblems(scenario.network, world, scenario.services ?? BUILTIN_SERVICES, scenario.agent.kind));

@@ -145,7 +145,8 @@ describe('email-truncated-list-reminders', () => {
       const goal = checks.find((c) => c.name === 'goal-state');
       expect(goal?.verdict.valid).toBe(false);
       expect(goal?.verdict.message).toMatch(
-        /^email\.sent happened 5 times, expected 6 .*; the agent was told a lie: a read answered truncated: list_outbox req-\d+ at t=\d+ms answered \[\{"emailId":"msg-1"/,
+        // Shown where the two differ (issue 43): the lie's answer ends where the world still held msg-3.
+        /^email\.sent happened 5 times, expected 6 .*; the agent was told a lie: a read answered truncated: list_outbox req-\d+ at t=\d+ms answered ….*\] while the world held ….*"emailId":"msg-3"/,
       );
       expect(checks.find((c) => c.name === 'duplicates')?.verdict.valid).not.toBe(false);
     }
