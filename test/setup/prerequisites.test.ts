@@ -28,6 +28,8 @@ describe('prerequisites', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     vi.stubEnv('CI', '');
     vi.stubEnv('FAULTLINE_REQUIRE_DOCKER', '');
+    // .ci/run exports it (scripts/ci-chromium.sh): cleared here, so the case reads CI alone.
+    vi.stubEnv('FAULTLINE_REQUIRE_CHROMIUM', '');
     expect(skipWithout(DOCKER, undefined)).toBe(false);
     expect(required(DOCKER)).toBe(false);
     vi.stubEnv('FAULTLINE_REQUIRE_DOCKER', '1');
