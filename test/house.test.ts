@@ -36,8 +36,6 @@ const KNOWN_LONG_FILES = [
 const KNOWN_LONG_FUNCTIONS = [
   'agent/kinds/commandAgentRun.ts serveScenario',
   'agent/kinds/httpAgentRun.ts runHttpAgentTrial',
-  'checks/duplicates.ts describeGroup',
-  'checks/resolveUnknowns.ts resolveUnknowns',
   'cli/commands/mcpProxy.ts (anonymous)',
   'cli/commands/mcpProxy.ts createMcpProxyCommand',
   'cli/commands/replay.ts (anonymous)',

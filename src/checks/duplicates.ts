@@ -34,17 +34,7 @@ function describeGroup(
 ): { message: string; evidence: unknown } {
   const first = group[0]!;
   const requests = unique(group.map((e) => e.request));
-  const attempts = requests.flatMap((r) => {
-    const a = index.attemptFor(r);
-    return a ? [a] : [];
-  });
-  // Requests that came over HTTP (the agent's own client, a served world, MCP) have no runtime
-  // attempt; their wire record names the call and tool the same way.
-  const wire = requests.flatMap((r) => {
-    const h = index.attemptFor(r) ? undefined : index.httpRequest(r);
-    return h ? [h] : [];
-  });
-  const sent = [...attempts, ...wire];
+  const sent = sentFor(index, requests);
   const calls = unique(sent.map((a) => a.call));
   const tools = unique(sent.map((a) => a.tool));
   const keyed = [...group.map((e) => e.idempotencyKey), ...sent.map((a) => a.idempotencyKey)];
@@ -67,52 +57,71 @@ function describeGroup(
     evidence: {
       subject,
       effect: first.effect,
-      effects: group.map((e) => {
-        const event = index.effectEvent(e.seq);
-        return {
-          seq: e.seq,
-          at: e.at,
-          request: e.request,
-          ...(event ? { t: event.t, event: event.seq } : {}),
-          ...(e.idempotencyKey !== undefined ? { idempotencyKey: e.idempotencyKey } : {}),
-        };
-      }),
-      requests: requests.map((r) => {
-        const a = index.attemptFor(r) ?? index.httpRequest(r);
-        return {
-          request: r,
-          deliveries: index.deliveriesOf(r).length,
-          ...(a
-            ? {
-                call: a.call,
-                attempt: a.attempt,
-                tool: a.tool,
-                purpose: a.purpose,
-                t: a.t,
-                ...(a.idempotencyKey !== undefined ? { idempotencyKey: a.idempotencyKey } : {}),
-              }
-            : {}),
-        };
-      }),
+      effects: group.map((e) => effectEvidence(index, e)),
+      requests: requests.map((r) => requestEvidence(index, r)),
       calls,
       idempotencyKeys: keys,
-      ...(lie
-        ? {
-            causedBy: {
-              event: lie.seq,
-              t: lie.t,
-              request: lie.request,
-              tool: lie.tool,
-              purpose: lie.purpose,
-              fault: lie.fault,
-              held: lie.held,
-              answered: lie.answered,
-            },
-          }
-        : {}),
+      ...(lie ? { causedBy: lieEvidence(lie) } : {}),
     },
   };
 }
+
+/** What sent each request: its runtime attempt, else its wire record. */
+function sentFor(index: TrialIndex, requests: readonly string[]): Sent[] {
+  const attempts = requests.flatMap((r) => {
+    const a = index.attemptFor(r);
+    return a ? [a] : [];
+  });
+  // Requests that came over HTTP (the agent's own client, a served world, MCP) have no runtime
+  // attempt; their wire record names the call and tool the same way.
+  const wire = requests.flatMap((r) => {
+    const h = index.attemptFor(r) ? undefined : index.httpRequest(r);
+    return h ? [h] : [];
+  });
+  return [...attempts, ...wire];
+}
+
+/** One effect of the group, with the history event that recorded it. */
+function effectEvidence(index: TrialIndex, e: Effect): unknown {
+  const event = index.effectEvent(e.seq);
+  return {
+    seq: e.seq,
+    at: e.at,
+    request: e.request,
+    ...(event ? { t: event.t, event: event.seq } : {}),
+    ...(e.idempotencyKey !== undefined ? { idempotencyKey: e.idempotencyKey } : {}),
+  };
+}
+
+/** One request of the group: how often it was delivered, and the attempt (or wire record) that sent it. */
+function requestEvidence(index: TrialIndex, r: string): unknown {
+  const a = index.attemptFor(r) ?? index.httpRequest(r);
+  return {
+    request: r,
+    deliveries: index.deliveriesOf(r).length,
+    ...(a
+      ? {
+          call: a.call,
+          attempt: a.attempt,
+          tool: a.tool,
+          purpose: a.purpose,
+          t: a.t,
+          ...(a.idempotencyKey !== undefined ? { idempotencyKey: a.idempotencyKey } : {}),
+        }
+      : {}),
+  };
+}
+
+const lieEvidence = (lie: EventOf<'lie'>): unknown => ({
+  event: lie.seq,
+  t: lie.t,
+  request: lie.request,
+  tool: lie.tool,
+  purpose: lie.purpose,
+  fault: lie.fault,
+  held: lie.held,
+  answered: lie.answered,
+});
 
 /**
  * The lie a repeat most likely acted on: the last `lie` event after the first effect and
@@ -125,6 +134,9 @@ function lieBefore(index: TrialIndex, lies: Lies, group: readonly Effect[]): Eve
   const last = lies.events[lastBefore(lies.seqs, repeatSeq)];
   return last !== undefined && last.seq > firstSeq ? last : undefined;
 }
+
+/** What sent a request: a runtime attempt, or an HTTP request's wire record. */
+type Sent = EventOf<'attempt'> | EventOf<'http_request'>;
 
 /** The trial's lies in history order, and their seqs (ascending) to search. */
 interface Lies {

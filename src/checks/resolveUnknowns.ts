@@ -1,4 +1,4 @@
-import type { EventOf } from '../core/index.js';
+import type { EventOf, HistoryEvent } from '../core/index.js';
 import type { CallSubjects } from './CallSubjects.js';
 import { parseSubject, STATUS_TOOL } from './trialIndex.js';
 
@@ -41,20 +41,7 @@ export function resolveUnknowns(
   const resolved = new Map<OutcomeEvent, Resolution>();
   if (outcomes.length === 0) return resolved;
   const waiting = [...outcomes].sort((a, b) => a.seq - b.seq);
-  const open = new Set<Pending>();
-  const byCall = new Map<string, Set<Pending>>();
-  const byOp = new Map<string, Set<Pending>>();
-  const bySubject = new Map<string, Set<Pending>>();
-  const bySame = new Map<string, Set<Pending>>();
-  // Each outcome gets a resolution object of its own (one event can settle many): evidence shares none.
-  const settle = (p: Pending, r: Resolution): void => {
-    resolved.set(p.o, r);
-    open.delete(p);
-    byCall.get(p.o.call)?.delete(p);
-    if (p.o.op !== undefined) byOp.get(p.o.op)?.delete(p);
-    for (const s of p.mine) bySubject.get(s)?.delete(p);
-    if (p.same !== undefined) bySame.get(p.same)?.delete(p);
-  };
+  const open = new OpenOutcomes(resolved);
   let next = 0;
   for (const e of index.events) {
     // Every outcome recorded before this event is open from here on.
@@ -62,57 +49,92 @@ export function resolveUnknowns(
       const o = waiting[next++]!;
       if (resolved.has(o)) continue;
       const input = index.inputText(o.call);
-      const p: Pending = {
+      open.add({
         o,
         mine: subjects.of(o.call),
         same: input === undefined ? undefined : `${o.tool}\u0000${input}`,
         ambiguous: undefined,
-      };
-      open.add(p);
-      file(byCall, o.call, p);
-      if (o.op !== undefined) file(byOp, o.op, p);
-      for (const s of p.mine) file(bySubject, s, p);
-      if (p.same !== undefined) file(bySame, p.same, p);
+      });
     }
-    if (open.size === 0) {
+    if (open.all.size === 0) {
       if (next === waiting.length) break;
       continue;
     }
-    if (e.type === 'reconcile') {
-      if (e.found !== 'succeeded' && e.found !== 'failed') continue;
-      const r = settledBy(e.seq, `reconcile #${e.seq} found ${e.found}`, e.task);
-      for (const p of union(byCall.get(e.call), e.op === undefined ? undefined : byOp.get(e.op))) settle(p, { ...r });
-    } else if (e.type === 'operation') {
-      if (e.state !== 'succeeded' && e.state !== 'failed') continue;
-      const r: Resolution = { kind: 'resolved', seq: e.seq, by: `operation ${e.op} became ${e.state} (#${e.seq})` };
-      for (const p of [...(byOp.get(e.op) ?? [])]) settle(p, { ...r });
-    } else if (e.type === 'outcome' && e.result === 'ok') {
-      if (e.tool === STATUS_TOOL) {
-        const query = index.inputText(e.call) ?? '';
-        for (const p of open) {
-          if (p.ambiguous !== undefined || p.o.call === e.call) continue;
-          const related =
-            p.o.op !== undefined
-              ? query.includes(p.o.op)
-              : p.mine.some((s) => query.includes(parseSubject(s)?.key ?? s));
-          if (related) p.ambiguous = { kind: 'ambiguous', seq: e.seq, call: e.call };
-        }
-        continue;
-      }
-      const hit = new Set<Pending>();
-      for (const s of subjects.of(e.call)) for (const p of bySubject.get(s) ?? []) hit.add(p);
-      if (bySame.size > 0) {
-        const input = index.inputText(e.call);
-        if (input !== undefined) for (const p of bySame.get(`${e.tool}\u0000${input}`) ?? []) hit.add(p);
-      }
-      if (hit.size === 0) continue;
-      const r = settledBy(e.seq, `${e.call} (${e.tool}) ended ok (#${e.seq})`, e.task);
-      for (const p of hit) if (p.o.call !== e.call) settle(p, { ...r });
-    }
+    settleOn(e, open, subjects);
   }
-  for (const p of open) resolved.set(p.o, p.ambiguous ?? { kind: 'unresolved' });
+  for (const p of open.all) resolved.set(p.o, p.ambiguous ?? { kind: 'unresolved' });
   for (const o of waiting) if (!resolved.has(o)) resolved.set(o, { kind: 'unresolved' });
   return resolved;
+}
+
+/** The unknown outcomes still open, filed under everything an event that settles one can name. */
+class OpenOutcomes {
+  readonly all = new Set<Pending>();
+  readonly byCall = new Map<string, Set<Pending>>();
+  readonly byOp = new Map<string, Set<Pending>>();
+  readonly bySubject = new Map<string, Set<Pending>>();
+  readonly bySame = new Map<string, Set<Pending>>();
+
+  constructor(private readonly resolved: Map<OutcomeEvent, Resolution>) {}
+
+  add(p: Pending): void {
+    this.all.add(p);
+    file(this.byCall, p.o.call, p);
+    if (p.o.op !== undefined) file(this.byOp, p.o.op, p);
+    for (const s of p.mine) file(this.bySubject, s, p);
+    if (p.same !== undefined) file(this.bySame, p.same, p);
+  }
+
+  // Each outcome gets a resolution object of its own (one event can settle many): evidence shares none.
+  settle(p: Pending, r: Resolution): void {
+    this.resolved.set(p.o, { ...r });
+    this.all.delete(p);
+    this.byCall.get(p.o.call)?.delete(p);
+    if (p.o.op !== undefined) this.byOp.get(p.o.op)?.delete(p);
+    for (const s of p.mine) this.bySubject.get(s)?.delete(p);
+    if (p.same !== undefined) this.bySame.get(p.same)?.delete(p);
+  }
+}
+
+/** Settles what `e` settles: a reconcile or an operation record that found a definite state, or a call that ended ok. */
+function settleOn(e: HistoryEvent, open: OpenOutcomes, subjects: CallSubjects): void {
+  if (e.type === 'reconcile') {
+    if (e.found !== 'succeeded' && e.found !== 'failed') return;
+    const r = settledBy(e.seq, `reconcile #${e.seq} found ${e.found}`, e.task);
+    for (const p of union(open.byCall.get(e.call), e.op === undefined ? undefined : open.byOp.get(e.op)))
+      open.settle(p, r);
+  } else if (e.type === 'operation') {
+    if (e.state !== 'succeeded' && e.state !== 'failed') return;
+    const r: Resolution = { kind: 'resolved', seq: e.seq, by: `operation ${e.op} became ${e.state} (#${e.seq})` };
+    for (const p of [...(open.byOp.get(e.op) ?? [])]) open.settle(p, r);
+  } else if (e.type === 'outcome' && e.result === 'ok') {
+    if (e.tool === STATUS_TOOL) markAmbiguous(e, open, subjects.index);
+    else settleAlike(e, open, subjects);
+  }
+}
+
+/** A status query that ended ok may concern an open outcome it names (its op, or a subject's key): it leaves it ambiguous. */
+function markAmbiguous(e: OutcomeEvent, open: OpenOutcomes, index: CallSubjects['index']): void {
+  const query = index.inputText(e.call) ?? '';
+  for (const p of open.all) {
+    if (p.ambiguous !== undefined || p.o.call === e.call) continue;
+    const related =
+      p.o.op !== undefined ? query.includes(p.o.op) : p.mine.some((s) => query.includes(parseSubject(s)?.key ?? s));
+    if (related) p.ambiguous = { kind: 'ambiguous', seq: e.seq, call: e.call };
+  }
+}
+
+/** Another call of the same subject, or of the same tool and input, that ended ok settles the open outcomes it shares. */
+function settleAlike(e: OutcomeEvent, open: OpenOutcomes, subjects: CallSubjects): void {
+  const hit = new Set<Pending>();
+  for (const s of subjects.of(e.call)) for (const p of open.bySubject.get(s) ?? []) hit.add(p);
+  if (open.bySame.size > 0) {
+    const input = subjects.index.inputText(e.call);
+    if (input !== undefined) for (const p of open.bySame.get(`${e.tool}\u0000${input}`) ?? []) hit.add(p);
+  }
+  if (hit.size === 0) return;
+  const r = settledBy(e.seq, `${e.call} (${e.tool}) ended ok (#${e.seq})`, e.task);
+  for (const p of hit) if (p.o.call !== e.call) open.settle(p, r);
 }
 
 /** Settled at `seq` by what `by` says; as a long task taken on when the settling event names one (R20). */
