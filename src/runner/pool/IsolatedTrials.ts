@@ -28,6 +28,15 @@ export interface IsolatedTrial {
   readonly override?: ScenarioOverride;
 }
 
+/** The trial as its worker is asked for it: its own fields only, whatever else the caller's object holds. */
+const requestOf = (trial: IsolatedTrial): Parameters<TrialWorker['run']>[0] => ({
+  scenario: trial.scenario,
+  config: trial.config,
+  trialIndex: trial.trialIndex,
+  refs: trial.refs,
+  ...(trial.override && { override: trial.override }),
+});
+
 /**
  * Single trials on a worker thread, one at a time, with `run`'s isolation and verdicts: the
  * wall-clock watchdog, the heap limit, `process.exit` and unhandled errors as the trial's own
@@ -54,13 +63,7 @@ export class IsolatedTrials {
       if (this.#closed || this.options.signal?.aborted === true) return undefined;
       const worker = await this.#live();
       if (worker === undefined) return undefined;
-      const answer = await worker.run({
-        scenario: trial.scenario,
-        config: trial.config,
-        trialIndex: trial.trialIndex,
-        refs: trial.refs,
-        ...(trial.override && { override: trial.override }),
-      });
+      const answer = await worker.run(requestOf(trial));
       if (answer.kind === 'result') {
         // The trial changed what the next one would see: its worker runs no other.
         if (answer.retire !== undefined) await this.#drop();
@@ -102,13 +105,7 @@ export class IsolatedTrials {
   async #streamed(trial: IsolatedTrial): Promise<PartialTrial | undefined> {
     const worker = await this.#live(true);
     if (worker === undefined) return undefined;
-    const answer = await worker.run({
-      scenario: trial.scenario,
-      config: trial.config,
-      trialIndex: trial.trialIndex,
-      refs: trial.refs,
-      ...(trial.override && { override: trial.override }),
-    });
+    const answer = await worker.run(requestOf(trial));
     await this.#drop();
     return answer.kind === 'lost' ? answer.partial : undefined;
   }
