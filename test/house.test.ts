@@ -55,7 +55,6 @@ const KNOWN_LONG_FUNCTIONS = [
   'report/sweep/sweepHtml.ts sweepHtmlReport',
   'report/testing.ts sampleHistory',
   'report/timeline.ts describeEvent',
-  'runner/trial.ts runJudged',
   'runtime/Executor.ts #execute',
   'runtime/adapters/LibraryExecutor.ts call',
   'scenario/scenario.ts worldProblems',

@@ -1,7 +1,8 @@
 import { History, Rng, VirtualClock, trialSeed, type ClockRun } from '../core/index.js';
 import type { WorldSnapshot } from '../world/snapshot.js';
 import { scrubSecrets } from '../core/secretText.js';
-import { asExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
+import { asExecutionConfig, type ExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
+import type { OperationStore } from '../runtime/idempotency/OperationStore.js';
 import type { LoopEnd } from '../agent/loop.js';
 import type { CheckResult } from '../checks/index.js';
 
@@ -9,20 +10,17 @@ export type { CheckResult };
 import type { TrialEnd } from '../checks/record.js';
 import { BUILTIN_SERVICES } from '../world/createWorld.js';
 import { memoryBackend, type TrialBackend } from './backend.js';
-import type { CallCap } from './CallCap.js';
 import type { CrashPlan } from './crash.js';
-import { executorFor as buildExecutor } from './executorFor.js';
-import type { Scenario } from '../scenario/scenario.js';
+import type { CommandAgentSpec, Scenario } from '../scenario/scenario.js';
 import type { Cassette } from '../model/api/Cassette.js';
 import { scheduleHeal } from '../scenario/heal.js';
 import { endingItsOwnTrial } from '../scenario/tooDeep.js';
 import { judgeRecord, scrubbed, type Judged, type TrialRefs } from './trial/judgeTrial.js';
 import { liveParts } from './trial/liveParts.js';
-import { crowdOf } from './trial/crowdOf.js';
 import { trialAgents, type TrialStage } from './trial/trialAgents.js';
-import { agentBody, onTrialTime } from './trial/agentBody.js';
+import { agentBody, agentPlanOf, onTrialTime } from './trial/agentBody.js';
 import { trialEnd } from './trial/trialEnd.js';
-import { trialRecord, worldSnapshotOf, type PartialTrial } from './trial/trialRecord.js';
+import { trialRecord, worldSnapshotOf, type PartialTrial, type TrialName } from './trial/trialRecord.js';
 
 import type { TrialCommon, TrialResult, TrialStatus, TrialSummary } from '../stats/trialResult.js';
 
@@ -77,12 +75,6 @@ export interface LiveTrial {
   snapshot(): WorldSnapshot;
 }
 
-/** A trial in progress: its history, and its world's state now. */
-export interface LiveTrial {
-  readonly history: History;
-  snapshot(): WorldSnapshot;
-}
-
 /**
  * One trial: a fresh world, clock, rng and history; the agent runs on virtual time
  * until it ends, crashes, hangs or runs out of budget; then every checker judges it, and the
@@ -123,97 +115,17 @@ async function summaryOf(options: TrialOptions, withHistory: (status: TrialStatu
 
 /** What a trial in process judges: its record, and the live parts of an http agent's trial. */
 async function runJudged(options: TrialOptions): Promise<Judged> {
-  const { scenario, runSeed, trialIndex, refs, backend = memoryBackend, crash, lost, partial, watch } = options;
+  const { scenario, runSeed, trialIndex, refs, lost, partial } = options;
   const config = asExecutionConfig(options.config);
-  const configName = config.name;
-  const seed = trialSeed(runSeed, scenario.seedName ?? scenario.name, configName, trialIndex);
-  const agent = scenario.agent;
+  const seed = trialSeed(runSeed, scenario.seedName ?? scenario.name, config.name, trialIndex);
   // A program of its own runs on the wall clock, against the world served over real HTTP.
-  if (agent.kind === 'command') {
-    // Loaded on first use: the served path pulls in the MCP SDK and an HTTP server, which a run of in-process trials never needs.
-    const { runServedTrial } = await import('./servedTrial.js');
-    let served: Cassette | undefined;
-    const record = await runServedTrial({
-      scenario,
-      agent,
-      config: configName,
-      seed,
-      trialIndex,
-      backend,
-      ...(lost && { lost }),
-      onRecording: (r) => (served = r),
-    });
-    return judgeRecord(scenario, record, runSeed, refs, liveParts(scenario, served, options.keepRecording, record.end));
-  }
-  const rng = new Rng(seed);
-  const startMs = startMsOf(scenario.startTime);
-  const clock = new VirtualClock(startMs);
-  const history = new History(clock);
-  history.record({ type: 'trial_start', scenario: scenario.name, config: configName, trialIndex, seed, startMs });
-  const heal = scheduleHeal(scenario, history);
-
-  const trial = `${scenario.name}/${configName}/${trialIndex}/${seed}`;
-  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
-  const durable = await backend.durableStore?.(clock, trial);
-  world.processes.attach(history);
-  watch?.({ history, snapshot: () => world.snapshot() });
-  const stage: TrialStage = { scenario, config, rng, clock, history, world, startMs };
-  const agents = trialAgents(stage, heal);
-
-  // Built before the clock runs: a library loads its module on first use, through real I/O the
-  // virtual clock cannot wait for (it would call the trial hung). A crash plan builds its own
-  // executors as its processes start; for a library this first one only loads the module.
-  const first =
-    agent.kind === 'http' || lost || scenario.agents > 1 || (crash && config.kind === 'runtime')
-      ? undefined
-      : await agents.executorFor(agents.transport, clock, rng.fork('runtime'), durable);
-  const caps: CallCap[] = [];
-  const crowd =
-    scenario.agents > 1 && !crash && !lost && agent.kind !== 'http'
-      ? await crowdOf(scenario, rng, (ctx) => buildExecutor(config, { ...ctx, ...agents.shared }), {
-          wire: agents.wire,
-          clock,
-          history,
-          ids: agents.ids,
-          startMs,
-        })
-      : undefined;
-  const { body, clockOptions } = agentBody(stage, agents, { crash, crowd, first, durable, caps });
-  // An http agent is its own execution layer: it talks to the services over intercepted HTTP.
-  let recording: Cassette | undefined;
-  const runAgent = async (): Promise<ClockRun<LoopEnd>> =>
-    agent.kind === 'http'
-      ? await (
-          await import('../agent/kinds/httpAgentRun.js')
-        ).runHttpAgentTrial({
-          scenario,
-          run: agent.run,
-          world,
-          clock,
-          history,
-          rng,
-          startMs,
-          trial: { scenario: scenario.name, config: configName, trialIndex, seed },
-          onRecording: (r) => (recording = r),
-        })
-      : await onTrialTime(config, clock, rng, () => clock.run(body, clockOptions));
-  const ran =
-    lost ??
-    trialEnd(
-      await runAgent(),
-      caps.some((c) => c.tripped),
-      startMs,
-    );
+  if (scenario.agent.kind === 'command') return judgeServed(options, scenario.agent, config.name, seed);
+  const name: TrialName = { scenario: scenario.name, config: config.name, trialIndex, seed };
+  const { stage, durable } = await openStage(options, config, seed);
+  const { ran, recording } = await runAgents(stage, name, options, durable);
   // R19: a process a command tool started must not outlive its trial; one that does is recorded, then killed.
-  await world.processes.sweep();
-  const record = trialRecord(
-    { scenario: scenario.name, config: configName, trialIndex, seed },
-    history,
-    ran,
-    await worldSnapshotOf(world),
-    lost,
-    partial,
-  );
+  await stage.world.processes.sweep();
+  const record = trialRecord(name, stage.history, ran, await worldSnapshotOf(stage.world), lost, partial);
   return judgeRecord(
     scenario,
     record,
@@ -221,6 +133,83 @@ async function runJudged(options: TrialOptions): Promise<Judged> {
     refs,
     liveParts(scenario, recording, options.keepRecording, record.end),
   );
+}
+
+/** A `command` agent's trial, served on real sockets by a module of its own, judged as any other. */
+async function judgeServed(
+  options: TrialOptions,
+  agent: CommandAgentSpec,
+  config: string,
+  seed: number,
+): Promise<Judged> {
+  const { scenario, runSeed, trialIndex, refs, backend = memoryBackend, lost } = options;
+  // Loaded on first use: the served path pulls in the MCP SDK and an HTTP server, which a run of in-process trials never needs.
+  const { runServedTrial } = await import('./servedTrial.js');
+  let served: Cassette | undefined;
+  const record = await runServedTrial({
+    scenario,
+    agent,
+    config,
+    seed,
+    trialIndex,
+    backend,
+    ...(lost && { lost }),
+    onRecording: (r) => (served = r),
+  });
+  return judgeRecord(scenario, record, runSeed, refs, liveParts(scenario, served, options.keepRecording, record.end));
+}
+
+/** The trial's fresh rng, virtual clock, history (opened with `trial_start`, the heal marked) and world. */
+async function openStage(
+  options: TrialOptions,
+  config: ExecutionConfig,
+  seed: number,
+): Promise<{ readonly stage: TrialStage; readonly durable: OperationStore | undefined }> {
+  const { scenario, trialIndex, backend = memoryBackend, watch } = options;
+  const rng = new Rng(seed);
+  const startMs = startMsOf(scenario.startTime);
+  const clock = new VirtualClock(startMs);
+  const history = new History(clock);
+  history.record({ type: 'trial_start', scenario: scenario.name, config: config.name, trialIndex, seed, startMs });
+  scheduleHeal(scenario, history);
+  const trial = `${scenario.name}/${config.name}/${trialIndex}/${seed}`;
+  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
+  const durable = await backend.durableStore?.(clock, trial);
+  world.processes.attach(history);
+  watch?.({ history, snapshot: () => world.snapshot() });
+  return { stage: { scenario, config, rng, clock, history, world, startMs }, durable };
+}
+
+/**
+ * The trial's agents, run until they end: an http agent over intercepted HTTP (it is its own
+ * execution layer), the others on the trial's clock. A trial whose worker was lost runs none.
+ */
+async function runAgents(
+  stage: TrialStage,
+  name: TrialName,
+  { crash, lost }: TrialOptions,
+  durable: OperationStore | undefined,
+): Promise<{ readonly ran: TrialEnd; readonly recording: Cassette | undefined }> {
+  const { scenario, config, rng, clock, startMs } = stage;
+  const agents = trialAgents(stage);
+  const plan = await agentPlanOf(stage, agents, { crash, lost, durable });
+  const { body, clockOptions } = agentBody(stage, agents, plan);
+  let recording: Cassette | undefined;
+  const agent = scenario.agent;
+  const runAgent = async (): Promise<ClockRun<LoopEnd>> =>
+    agent.kind === 'http'
+      ? await (
+          await import('../agent/kinds/httpAgentRun.js')
+        ).runHttpAgentTrial({ ...stage, run: agent.run, trial: name, onRecording: (r) => (recording = r) })
+      : await onTrialTime(config, clock, rng, () => clock.run(body, clockOptions));
+  const ran =
+    lost ??
+    trialEnd(
+      await runAgent(),
+      plan.caps.some((c) => c.tripped),
+      startMs,
+    );
+  return { ran, recording };
 }
 
 // A run's trials share their scenario's start time: parsed once, not once per trial.

@@ -4,9 +4,11 @@ import type { LoopEnd } from '../../agent/loop.js';
 import type { OperationStore } from '../../runtime/idempotency/OperationStore.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { ToolExecutor } from '../../runtime/ToolExecutor.js';
+import type { TrialEnd } from '../../checks/record.js';
 import { CallCap } from '../CallCap.js';
+import { executorFor as buildExecutor } from '../executorFor.js';
 import { runWithCrash, type CrashPlan } from '../crash.js';
-import type { Crowd } from './crowdOf.js';
+import { crowdOf, type Crowd } from './crowdOf.js';
 import { withGlobalTimers } from '../globalTimersLock.js';
 import { crowdEnd } from './trialEnd.js';
 import type { TrialAgents, TrialStage } from './trialAgents.js';
@@ -19,6 +21,36 @@ export interface AgentPlan {
   readonly durable: OperationStore | undefined;
   /** Every call cap the trial's agents run under, filled as they start: one that tripped turns a hang into a budget exceeded. */
   readonly caps: CallCap[];
+}
+
+/**
+ * The plan for the trial's agents. Its first executor is built before the clock runs: a library
+ * loads its module on first use, through real I/O the virtual clock cannot wait for (it would call
+ * the trial hung). A crash plan builds its own executors as its processes start; for a library
+ * this first one only loads the module. A crowd builds one per agent.
+ */
+export async function agentPlanOf(
+  stage: TrialStage,
+  agents: TrialAgents,
+  { crash, lost, durable }: Pick<AgentPlan, 'crash' | 'durable'> & { readonly lost: TrialEnd | undefined },
+): Promise<AgentPlan> {
+  const { scenario, config, rng, clock, history, startMs } = stage;
+  const agent = scenario.agent;
+  const first =
+    agent.kind === 'http' || lost || scenario.agents > 1 || (crash && config.kind === 'runtime')
+      ? undefined
+      : await agents.executorFor(agents.transport, clock, rng.fork('runtime'), durable);
+  const crowd =
+    scenario.agents > 1 && !crash && !lost && agent.kind !== 'http'
+      ? await crowdOf(scenario, rng, (ctx) => buildExecutor(config, { ...ctx, ...agents.shared }), {
+          wire: agents.wire,
+          clock,
+          history,
+          ids: agents.ids,
+          startMs,
+        })
+      : undefined;
+  return { crash, crowd, first, durable, caps: [] };
 }
 
 /** What the trial's clock runs, and its limits: a crowd's deadline counts from its last agent's start. */

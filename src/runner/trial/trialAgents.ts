@@ -1,10 +1,7 @@
 import { IdSource, type Clock, type History, type Rng, type Transport, type VirtualClock } from '../../core/index.js';
 import type { World } from '../../world/World.js';
 import { Wire } from '../../faults/Wire.js';
-import { NetworkLatency } from '../../faults/network.js';
-import type { Executor } from '../../runtime/Executor.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
-import type { OperationStore } from '../../runtime/idempotency/OperationStore.js';
 import type { ToolExecutor } from '../../runtime/ToolExecutor.js';
 import {
   clientPoliciesFor,
@@ -17,6 +14,8 @@ import { planForAgent, withAgentIndex } from '../../agent/agentIndex.js';
 import { withAgentRepeats } from '../../agent/kinds/AgentRepeats.js';
 import { ScriptedModel } from '../../model/ScriptedModel.js';
 import type { Scenario } from '../../scenario/scenario.js';
+import { scenarioFaults } from '../../scenario/scenarioFaults.js';
+import type { CrashRun } from '../crash.js';
 import { executorFor as buildExecutor } from '../executorFor.js';
 import { scenarioClient } from './scenarioClient.js';
 
@@ -39,31 +38,15 @@ export interface TrialAgents {
   readonly callLimit: number;
   /** The client's overload policies every agent of the trial shares (none unless the configuration sets them). */
   readonly shared: { readonly policies?: ClientPolicies };
-  readonly executorFor: (
-    t: Transport,
-    c: Clock,
-    runtimeRng: Rng,
-    store: OperationStore | undefined,
-    budget?: Executor['budget'],
-  ) => Promise<ToolExecutor>;
+  /** The configuration's execution layer on a transport, clock and rng of the caller's (a crash's second process has its own). */
+  readonly executorFor: CrashRun['executorFor'];
   readonly startAgent: (capped: ToolExecutor, agentClock: Clock, caller?: string, index?: number) => Promise<LoopEnd>;
 }
 
 /** The wire under the scenario's fault plan and network, the client on it, and the agent's starters. */
-export function trialAgents(stage: TrialStage, heal: { readonly healAtMs?: number }): TrialAgents {
+export function trialAgents(stage: TrialStage): TrialAgents {
   const { scenario, config, rng, clock, history, world, startMs } = stage;
-  // Latency draws have a fork of their own: a scenario without `network` draws nothing, and one with it shifts no fault draw.
-  const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
-  const wire = new Wire({
-    world,
-    plan: scenario.faults,
-    clock,
-    rng: rng.fork('faults'),
-    history,
-    startMs,
-    ...(network && { network }),
-    ...heal,
-  });
+  const wire = new Wire({ world, clock, history, startMs, ...scenarioFaults(scenario, rng) });
   const transport = scenarioClient(scenario, wire, clock, rng.fork('client'));
   const ids = new IdSource();
   const callLimit = scenario.budget.maxToolCalls * 3 + 10;
@@ -74,13 +57,7 @@ export function trialAgents(stage: TrialStage, heal: { readonly healAtMs?: numbe
       ? clientPoliciesFor(config.retry, clock, rng.fork('client-policies'))
       : NO_CLIENT_POLICIES;
   const shared = policies === NO_CLIENT_POLICIES ? {} : { policies };
-  const executorFor = async (
-    t: Transport,
-    c: Clock,
-    runtimeRng: Rng,
-    store: OperationStore | undefined,
-    budget?: Executor['budget'],
-  ): Promise<ToolExecutor> =>
+  const executorFor: TrialAgents['executorFor'] = async (t, c, runtimeRng, store, budget) =>
     buildExecutor(config, {
       transport: t,
       clock: c,
