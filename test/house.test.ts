@@ -34,8 +34,6 @@ const KNOWN_LONG_FILES = [
 
 /** Functions over MAX_FUNCTION_LINES today, as `file name`. */
 const KNOWN_LONG_FUNCTIONS = [
-  'agent/kinds/commandAgentRun.ts serveScenario',
-  'agent/kinds/httpAgentRun.ts runHttpAgentTrial',
   'cli/commands/mcpProxy.ts (anonymous)',
   'cli/commands/mcpProxy.ts createMcpProxyCommand',
   'cli/commands/replay.ts (anonymous)',

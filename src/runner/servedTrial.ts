@@ -3,10 +3,12 @@ import { scheduleHeal } from '../scenario/heal.js';
 import type { TrialEnd, TrialRecord } from '../checks/record.js';
 import { BUILTIN_SERVICES } from '../world/createWorld.js';
 import type { TrialBackend } from './backend.js';
+import type { World } from '../world/World.js';
 import type { Cassette } from '../model/api/Cassette.js';
 import type { McpHttpEndpoint } from '../serve/McpHttpEndpoint.js';
 import type { McpWorld } from '../serve/mcpWorldServer.js';
-import { runCommandAgentTrial, serveScenario } from '../agent/kinds/commandAgentRun.js';
+import { runCommandAgentTrial } from '../agent/kinds/commandAgentRun.js';
+import { serveScenario } from '../agent/kinds/serveScenario.js';
 import { trialRecord, worldSnapshotOf } from './trial/trialRecord.js';
 import type { CommandAgentSpec, Scenario } from '../scenario/scenario.js';
 
@@ -29,45 +31,23 @@ export interface ServedTrialOptions {
  * (since the epoch; `trial_start` says `clock: 'real'`), fault windows count from the trial's
  * start, and the same seed replays the same plan and draws, while what depends on timing may differ.
  */
-export async function runServedTrial({
-  scenario,
-  agent,
-  config,
-  seed,
-  trialIndex,
-  backend,
-  lost,
-  onRecording,
-}: ServedTrialOptions): Promise<TrialRecord> {
-  const { clock, rng, startMs, history, trial } = servedStart(scenario, config, seed, trialIndex);
-  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
-  world.processes.attach(history);
+export async function runServedTrial(options: ServedTrialOptions): Promise<TrialRecord> {
+  const { scenario, agent, config, seed, trialIndex, lost, onRecording } = options;
+  const stage = await servedStage(options);
   const end =
     lost ??
     (await runCommandAgentTrial({
+      ...stage,
       scenario,
       agent,
-      world,
-      clock,
-      history,
-      rng,
-      startMs,
       config,
       seed,
       trialIndex,
       ...(onRecording && { onRecording }),
     }));
   // R19: the agent's own process group, and anything it left behind, must not outlive the trial.
-  await world.processes.sweep();
-  // A service's own snapshot that throws ends this trial (crashed, naming the service), not the run.
-  return trialRecord(
-    { scenario: scenario.name, config, trialIndex, seed },
-    history,
-    end,
-    await worldSnapshotOf(world),
-    undefined,
-    undefined,
-  );
+  await stage.world.processes.sweep();
+  return servedRecord(options, stage, end);
 }
 
 /** A served world held open for interactive work (`faultline serve`): ended by its caller. */
@@ -98,25 +78,12 @@ export interface OpenServedTrialOptions {
 }
 
 /** One trial's world served on real sockets until `finish`: the scenario's agent is whoever calls. */
-export async function openServedTrial({
-  scenario,
-  config,
-  seed,
-  trialIndex,
-  backend,
-  ports,
-  mcpEndpoint,
-}: OpenServedTrialOptions): Promise<OpenServedTrial> {
-  const { clock, rng, startMs, history, trial } = servedStart(scenario, config, seed, trialIndex);
-  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
-  world.processes.attach(history);
+export async function openServedTrial(options: OpenServedTrialOptions): Promise<OpenServedTrial> {
+  const { scenario, ports, mcpEndpoint } = options;
+  const stage = await servedStage(options);
   const { served, env, mcp, problems, infraErrors } = await serveScenario({
+    ...stage,
     scenario,
-    world,
-    clock,
-    history,
-    rng,
-    startMs,
     ...(ports && { ports }),
     ...(mcpEndpoint && { mcpEndpoint }),
   });
@@ -127,48 +94,69 @@ export async function openServedTrial({
     mcp,
     async finish(report) {
       await served.close();
-      await world.processes.sweep();
-      const first = problems[0];
+      await stage.world.processes.sweep();
       const providerLost = infraErrors[0];
-      let end: TrialEnd;
-      if (providerLost !== undefined) end = { kind: 'infra_error', message: providerLost };
-      else if (first !== undefined) end = { kind: 'crashed', message: first };
-      else {
-        const r = report ?? {
-          outcome: 'unknown' as const,
-          message: 'the served trial was ended without a report',
-          claims: [],
-        };
-        history.record({ type: 'agent_end', outcome: r.outcome, claims: r.claims, message: r.message });
-        end = { kind: 'agent_ended', outcome: r.outcome };
-      }
-      return trialRecord(
-        { scenario: scenario.name, config, trialIndex, seed },
-        history,
-        end,
-        await worldSnapshotOf(world),
-        undefined,
-        undefined,
-      );
+      const first = problems[0];
+      const end: TrialEnd =
+        providerLost !== undefined
+          ? { kind: 'infra_error', message: providerLost }
+          : first !== undefined
+            ? { kind: 'crashed', message: first }
+            : reportedEnd(stage.history, report);
+      return servedRecord(options, stage, end);
     },
   };
 }
 
+/** The end a served trial's client reported, recorded as the agent's (`unknown`: no one said). */
+function reportedEnd(history: History, report: Parameters<OpenServedTrial['finish']>[0]): TrialEnd {
+  const r = report ?? {
+    outcome: 'unknown' as const,
+    message: 'the served trial was ended without a report',
+    claims: [],
+  };
+  history.record({ type: 'agent_end', outcome: r.outcome, claims: r.claims, message: r.message });
+  return { kind: 'agent_ended', outcome: r.outcome };
+}
+
+/** What a served trial is given: who it is, and where its world lives. */
+type ServedTrialName = Pick<ServedTrialOptions, 'scenario' | 'config' | 'seed' | 'trialIndex' | 'backend'>;
+
 /**
  * A served trial's start, on the wall clock: its rng, its history opened with `trial_start` (and the heal marked),
- * and its name for the backend.
+ * and its fresh world, whose processes are recorded into that history.
  */
-function servedStart(
-  scenario: Scenario,
-  config: string,
-  seed: number,
-  trialIndex: number,
-): { clock: RealClock; rng: Rng; startMs: number; history: History; trial: string } {
+async function servedStage({
+  scenario,
+  config,
+  seed,
+  trialIndex,
+  backend,
+}: ServedTrialName): Promise<{ clock: RealClock; rng: Rng; startMs: number; history: History; world: World }> {
   const clock = new RealClock();
   const rng = new Rng(seed);
   const startMs = clock.now();
   const history = new History(clock);
   history.record({ type: 'trial_start', scenario: scenario.name, config, trialIndex, seed, startMs, clock: 'real' });
   scheduleHeal(scenario, history);
-  return { clock, rng, startMs, history, trial: `${scenario.name}/${config}/${trialIndex}/${seed}` };
+  const trial = `${scenario.name}/${config}/${trialIndex}/${seed}`;
+  const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
+  world.processes.attach(history);
+  return { clock, rng, startMs, history, world };
+}
+
+/** A served trial's record: its end, and its world's final snapshot (a snapshot that throws ends it crashed, not the run). */
+async function servedRecord(
+  { scenario, config, trialIndex, seed }: ServedTrialName,
+  { history, world }: { readonly history: History; readonly world: World },
+  end: TrialEnd,
+): Promise<TrialRecord> {
+  return trialRecord(
+    { scenario: scenario.name, config, trialIndex, seed },
+    history,
+    end,
+    await worldSnapshotOf(world),
+    undefined,
+    undefined,
+  );
 }

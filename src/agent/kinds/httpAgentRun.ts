@@ -1,11 +1,9 @@
 import { INFRA_ERROR_CODE } from '../../core/infraError.js';
-import { healOption } from '../../scenario/heal.js';
 import type { ClockRun, History, Rng, VirtualClock } from '../../core/index.js';
 import { runHttpAgent, type HttpAgentFn, type ModelEndpoint, type ServiceEndpoint } from '../httpAgent.js';
 import type { LoopEnd } from '../loop.js';
 import { ScriptedModel } from '../../model/ScriptedModel.js';
 import { HttpFaults, type HttpService } from '../../faults/http/HttpFaults.js';
-import { NetworkLatency } from '../../faults/network.js';
 import { anthropicService, openaiService } from '../../model/api/modelServices.js';
 import { modelRoot, sdkBaseUrl } from '../../model/api/modelOperations.js';
 import { recordedModelService } from '../../model/api/recordedService.js';
@@ -19,6 +17,7 @@ import type { World } from '../../world/World.js';
 import type { Cassette, CassetteTrial } from '../../model/api/Cassette.js';
 import { modelSourceFor, type ModelSourceHooks } from '../../scenario/modelSource.js';
 import type { Scenario } from '../../scenario/scenario.js';
+import { scenarioFaults } from '../../scenario/scenarioFaults.js';
 
 export interface HttpAgentRunOptions {
   readonly scenario: Scenario;
@@ -64,46 +63,12 @@ export async function runHttpAgentTrial({
   });
   if (model?.recording) onRecording?.(model.recording);
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
-  const network = scenario.network && new NetworkLatency(scenario.network, rng.fork('network'));
-  const faults = new HttpFaults({
-    services,
-    plan: scenario.faults,
-    clock,
-    rng: rng.fork('faults'),
-    history,
-    world,
-    startMs,
-    ...(network && { network }),
-    ...healOption(scenario),
-  });
-  const policy = scenario.http?.onUnhandledRequest ?? 'error';
-  // Loaded here, not at the top: msw and nock are optional peers, needed only by scenarios that use them.
-  const startAdapter =
-    scenario.http?.adapter === 'nock'
-      ? (await import('../../faults/http/nock.js')).startNock.bind(undefined, faults, { onUnhandledRequest: policy })
-      : (await import('../../faults/http/msw.js')).startMsw.bind(undefined, faults, { onUnhandledRequest: policy });
+  const faults = new HttpFaults({ services, world, clock, history, startMs, ...scenarioFaults(scenario, rng) });
   const escapes: { method: string; url: string }[] = [];
-  const start = (): { close(): void } => {
-    // Before the adapter, which restores the guarded fetch at teardown: what the agent's code sends after that is refused.
-    installOutboundGuard();
-    const session = startAdapter();
-    const down = interceptionUp();
-    // Where unhandled requests are refused, one that slipped past the interceptor is refused too, and named.
-    const unguard =
-      policy === 'error'
-        ? installEscapeGuard((method, url) => {
-            escapes.push({ method, url });
-            history.record({ type: 'escape', method, url });
-          })
-        : () => undefined;
-    return {
-      close: () => {
-        unguard();
-        session.close();
-        down();
-      },
-    };
-  };
+  const start = await interception(scenario, faults, (method, url) => {
+    escapes.push({ method, url });
+    history.record({ type: 'escape', method, url });
+  });
   const standIn = model?.standIn;
   const body = (): Promise<LoopEnd> =>
     runHttpAgent(run, {
@@ -118,21 +83,64 @@ export async function runHttpAgentTrial({
     maxVirtualMs: scenario.budget.deadlineMs,
     timers: { random: rng.fork('client') },
   });
+  return untested(result, { infra, escapes, unserved: faults.unserved, misses }) ?? result;
+}
+
+/**
+ * How the agent's HTTP is intercepted for the trial: the scenario's adapter (msw or nock) under
+ * the fault plan, fetch guarded outside it, and where unhandled requests are refused, a request
+ * that slipped past the interceptor refused too, and told to `onEscape`.
+ */
+async function interception(
+  scenario: Scenario,
+  faults: HttpFaults,
+  onEscape: (method: string, url: string) => void,
+): Promise<() => { close(): void }> {
+  const policy = scenario.http?.onUnhandledRequest ?? 'error';
+  // Loaded here, not at the top: msw and nock are optional peers, needed only by scenarios that use them.
+  const startAdapter =
+    scenario.http?.adapter === 'nock'
+      ? (await import('../../faults/http/nock.js')).startNock.bind(undefined, faults, { onUnhandledRequest: policy })
+      : (await import('../../faults/http/msw.js')).startMsw.bind(undefined, faults, { onUnhandledRequest: policy });
+  return () => {
+    // Before the adapter, which restores the guarded fetch at teardown: what the agent's code sends after that is refused.
+    installOutboundGuard();
+    const session = startAdapter();
+    const down = interceptionUp();
+    const unguard = policy === 'error' ? installEscapeGuard(onEscape) : () => undefined;
+    return {
+      close: () => {
+        unguard();
+        session.close();
+        down();
+      },
+    };
+  };
+}
+
+/** What made the trial not test what it meant to, whatever the agent did: the trial's end then, instead of the agent's. */
+function untested(
+  result: ClockRun<LoopEnd>,
+  found: {
+    readonly infra: readonly string[];
+    readonly escapes: readonly { readonly method: string; readonly url: string }[];
+    readonly unserved: HttpFaults['unserved'];
+    readonly misses: readonly string[];
+  },
+): ClockRun<LoopEnd> | undefined {
+  const threw = (error: Error): ClockRun<LoopEnd> => ({ kind: 'threw', error, at: result.at });
   // The provider failed for good, not the agent: whatever the agent did after, the trial is not judged.
-  const lostProvider = infra[0];
-  if (lostProvider !== undefined)
-    return { kind: 'threw', error: Object.assign(new Error(lostProvider), { code: INFRA_ERROR_CODE }), at: result.at };
-  const first = escapes[0];
+  const lostProvider = found.infra[0];
+  if (lostProvider !== undefined) return threw(Object.assign(new Error(lostProvider), { code: INFRA_ERROR_CODE }));
+  const first = found.escapes[0];
   // The agent may have caught the connection error and carried on: the trial still did not test what it meant to.
-  if (first) return { kind: 'threw', error: escapeError(first.method, first.url), at: result.at };
+  if (first) return threw(escapeError(first.method, first.url));
   // Likewise a request no route serves: the agent saw only a connection error, the verdict names the request.
-  const unserved = faults.unserved[0];
-  if (unserved) return { kind: 'threw', error: unservedError(unserved), at: result.at };
+  const unserved = found.unserved[0];
+  if (unserved) return threw(unservedError(unserved));
   // Likewise a request the cassette does not hold: the agent saw a 400, but the recording no longer fits the scenario.
-  const miss = misses[0];
-  return miss === undefined
-    ? result
-    : { kind: 'threw', error: Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }), at: result.at };
+  const miss = found.misses[0];
+  return miss === undefined ? undefined : threw(Object.assign(new Error(miss), { code: 'FAULTLINE_CASSETTE_MISS' }));
 }
 
 export async function modelOf(
