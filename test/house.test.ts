@@ -20,7 +20,6 @@ const MAX_LINE = 140;
 const KNOWN_LONG_FILES = [
   'cli/executeExplore.ts',
   'cli/executeRun.ts',
-  'core/secretText.ts',
   'explore/explorePlans.ts',
   'faults/Wire.ts',
   'faults/http/HttpFaults.ts',
@@ -48,7 +47,6 @@ const KNOWN_LONG_FUNCTIONS = [
   'cli/executeExplore.ts exploreEach',
   'cli/executeRun.ts runAndReport',
   'cli/watch/executeWatch.ts executeWatch',
-  'core/secretText.ts walkTokens',
   'explore/explorePlans.ts explorePlans',
   'faults/http/nock.ts startNock',
   'faults/mcp/McpFaultProxy.ts #call',
