@@ -24,7 +24,6 @@ const KNOWN_LONG_FILES = [
   'faults/Wire.ts',
   'faults/http/HttpFaults.ts',
   'faults/mcp/McpFaultProxy.ts',
-  'report/html/runHtmlClient.ts',
   'report/testing.ts',
   'runtime/Executor.ts',
   'scenario/scenario.ts',
