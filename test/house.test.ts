@@ -47,7 +47,6 @@ const KNOWN_LONG_FUNCTIONS = [
   'explore/explorePlans.ts explorePlans',
   'faults/http/nock.ts startNock',
   'faults/mcp/McpFaultProxy.ts #call',
-  'report/timeline.ts describeEvent',
   'runner/trial.ts runJudged',
   'runtime/Executor.ts #execute',
   'runtime/adapters/LibraryExecutor.ts call',
