@@ -20,16 +20,12 @@ const MAX_LINE = 140;
 const KNOWN_LONG_FILES = [
   'cli/executeExplore.ts',
   'cli/executeRun.ts',
-  'core/secretText.ts',
   'explore/explorePlans.ts',
   'faults/Wire.ts',
   'faults/http/HttpFaults.ts',
   'faults/mcp/McpFaultProxy.ts',
-  'report/html/runHtmlClient.ts',
-  'report/testing.ts',
   'runtime/Executor.ts',
   'scenario/scenario.ts',
-  'stats/metrics.ts',
 ];
 
 /** Functions over MAX_FUNCTION_LINES today, as `file name`. */
@@ -44,15 +40,9 @@ const KNOWN_LONG_FUNCTIONS = [
   'cli/executeExplore.ts exploreEach',
   'cli/executeRun.ts runAndReport',
   'cli/watch/executeWatch.ts executeWatch',
-  'core/secretText.ts walkTokens',
   'explore/explorePlans.ts explorePlans',
   'faults/http/nock.ts startNock',
   'faults/mcp/McpFaultProxy.ts #call',
-  'report/html/runComparisonHtml.ts runComparisonHtmlReport',
-  'report/sweep/sweepHtml.ts (anonymous)',
-  'report/sweep/sweepHtml.ts sweepHtmlReport',
-  'report/testing.ts sampleHistory',
-  'report/timeline.ts describeEvent',
   'runtime/Executor.ts #execute',
   'runtime/adapters/LibraryExecutor.ts call',
   'scenario/scenario.ts worldProblems',

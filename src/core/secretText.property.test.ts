@@ -1,15 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  inLiteral,
-  isSecretName,
-  REDACTED,
-  redactText,
-  scanSecretsText,
-  scrubSecrets,
-  walkCacheFootprint,
-  walkSecrets,
-} from './secretText.js';
+import { inLiteral } from './secretPatterns.js';
+import { isSecretName, REDACTED, redactText, scanSecretsText, scrubSecrets, walkSecrets } from './secretText.js';
+import { walkCacheFootprint } from './secretWalkCache.js';
 import type * as secretText from './secretText.js';
 
 /*

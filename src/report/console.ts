@@ -4,7 +4,7 @@ import { mark, painter, type Painter } from './paint.js';
 import { intervalNote, runLine, summaryHeader, summaryTables, timeBasis } from './summaryRows.js';
 import { summaryTail } from './summaryTail.js';
 import { liveLines } from './liveLines.js';
-import { alignTable } from './table.js';
+import { alignTable, type Align } from './table.js';
 import { crowdHeader, CROWD_LEGEND, crowdRows } from './crowdRows.js';
 import { recoveryHeader, RECOVERY_LEGEND, recoveryRows } from './recoveryRows.js';
 import { coverageHeader, coverageRows } from './coverageRows.js';
@@ -46,19 +46,7 @@ export function renderConsoleReport(run: RunResult, options: ConsoleReportOption
     return `${[...out, ...quietLines(run, p), ...summaryTail(run, options.gates, p)].join('\n')}\n`;
 
   const tables = summaryTables(run);
-  for (const { config, rows } of tables) {
-    // Colour goes on after alignment so escape codes never count towards a column's width.
-    const lines = alignTable(
-      [summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)],
-      ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
-    );
-    out.push(
-      '',
-      p.bold(config),
-      `    ${p.dim(lines[0]!)}`,
-      ...rows.map((r, i) => `  ${r.unjudged !== undefined ? p.dim('–') : ok(r.passed)} ${lines[i + 1]!}`),
-    );
-  }
+  for (const { config, rows } of tables) out.push(...summaryTable(run, p, config, rows, ok));
   if (tables.length > 0) out.push(`    ${p.dim(intervalNote())}`);
 
   const live = liveLines(run);
@@ -84,18 +72,50 @@ function quietLines(run: RunResult, p: Painter): string[] {
   const out = ['', `${mark(p, passed === run.cells.length)} ${passed} of ${run.cells.length} cells passed every trial`];
   for (const { config, rows } of tables) {
     if (rows.length === 0) continue;
-    const lines = alignTable(
-      [summaryHeader(run.k, timeBasis(run.cells)), ...rows.map((r) => r.cells)],
-      ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
-    );
-    out.push(
-      '',
-      p.bold(config),
-      `    ${p.dim(lines[0]!)}`,
-      ...rows.map((r, i) => `  ${r.unjudged !== undefined ? p.dim('–') : mark(p, false)} ${lines[i + 1]!}`),
-    );
+    out.push(...summaryTable(run, p, config, rows, () => mark(p, false)));
   }
   return out;
+}
+
+/** A configuration's table of the summary, a judged row marked by `ok` (an unjudged one by a dash). */
+function summaryTable(
+  run: RunResult,
+  p: Painter,
+  config: string,
+  rows: ReturnType<typeof summaryTables>[number]['rows'],
+  ok: (passed: boolean) => string,
+): string[] {
+  const header = summaryHeader(run.k, timeBasis(run.cells));
+  const line = (r: (typeof rows)[number], text: string): string =>
+    `  ${r.unjudged !== undefined ? p.dim('–') : ok(r.passed)} ${text}`;
+  return tableSection(p, config, header, rows, line, SUMMARY_ALIGN);
+}
+
+/** The summary table's columns: the scenario, then its figures. */
+const SUMMARY_ALIGN: readonly Align[] = ['left', ...Array<'right'>(8).fill('right')];
+
+/** A table's columns: the two that name its row (scenario and configuration, or agent), then its figures. */
+const namesThenFigures = (header: readonly string[]): Align[] => [
+  'left',
+  'left',
+  ...Array<'right'>(header.length - 2).fill('right'),
+];
+
+/**
+ * A table of the summary: an empty line, the title, the header dimmed and a line per row, from
+ * its aligned text (a mark before it, or a colour over it). Colour goes on after alignment so
+ * escape codes never count towards a column's width.
+ */
+function tableSection<R extends { readonly cells: readonly string[] }>(
+  p: Painter,
+  title: string,
+  header: readonly string[],
+  rows: readonly R[],
+  line: (r: R, text: string) => string,
+  align: readonly Align[] = namesThenFigures(header),
+): string[] {
+  const lines = alignTable([header, ...rows.map((r) => r.cells)], align);
+  return ['', p.bold(title), `    ${p.dim(lines[0]!)}`, ...rows.map((r, i) => line(r, lines[i + 1]!))];
 }
 
 /** Scenarios with heal and recovery: how each cell came back once the faults ended (none when no scenario expects it). */
@@ -103,15 +123,8 @@ export function recoveryLines(run: RunResult, p: Painter): string[] {
   const rows = recoveryRows(run);
   if (rows.length === 0) return [];
   const header = recoveryHeader(columnWord(run.cells));
-  const lines = alignTable(
-    [header, ...rows.map((r) => [...r.cells])],
-    ['left', 'left', ...Array<'right'>(header.length - 2).fill('right')],
-  );
   return [
-    '',
-    p.bold('recovery after the heal'),
-    `    ${p.dim(lines[0]!)}`,
-    ...rows.map((r, i) => `  ${mark(p, !r.failed)} ${lines[i + 1]!}`),
+    ...tableSection(p, 'recovery after the heal', header, rows, (r, text) => `  ${mark(p, !r.failed)} ${text}`),
     p.dim(`    ${RECOVERY_LEGEND}`),
   ];
 }
@@ -121,15 +134,8 @@ export function crowdLines(run: RunResult, p: Painter): string[] {
   const crowd = crowdRows(run);
   if (crowd.length === 0) return [];
   const header = crowdHeader(columnWord(run.cells));
-  const lines = alignTable(
-    [header, ...crowd.map((r) => [...r.cells])],
-    ['left', 'left', ...Array<'right'>(header.length - 2).fill('right')],
-  );
   return [
-    '',
-    p.bold('crowds'),
-    `    ${p.dim(lines[0]!)}`,
-    ...crowd.map((r, i) => (r.amplified ? p.red(`  ⚠ ${lines[i + 1]!}`) : `    ${lines[i + 1]!}`)),
+    ...tableSection(p, 'crowds', header, crowd, (r, text) => (r.amplified ? p.red(`  ⚠ ${text}`) : `    ${text}`)),
     p.dim(`    ${CROWD_LEGEND}`),
   ];
 }
@@ -187,16 +193,12 @@ const mean = (v: readonly number[]): number => (v.length === 0 ? 0 : v.reduce((a
 export function coverageLines(run: RunResult, p: Painter): string[] {
   const rows = coverageRows(run);
   if (rows.length === 0) return [];
-  const lines = alignTable(
-    [coverageHeader(columnWord(run.cells)), ...rows.map((r) => [...r.cells])],
+  return tableSection(
+    p,
+    'fault coverage',
+    coverageHeader(columnWord(run.cells)),
+    rows,
+    (r, text) => (r.silent ? p.red(`  ✗ ${text}  not exercised`) : `  ${mark(p, true)} ${text}`),
     ['left', 'left', 'left', 'left', 'right', 'right'],
   );
-  return [
-    '',
-    p.bold('fault coverage'),
-    `    ${p.dim(lines[0]!)}`,
-    ...rows.map((r, i) =>
-      r.silent ? p.red(`  ✗ ${lines[i + 1]!}  not exercised`) : `  ${mark(p, true)} ${lines[i + 1]!}`,
-    ),
-  ];
 }

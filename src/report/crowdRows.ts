@@ -1,5 +1,5 @@
 import type { Cell } from '../stats/CellTally.js';
-import type { CrowdMetrics } from '../stats/metrics.js';
+import type { CrowdMetrics } from '../stats/CrowdTally.js';
 import type { RunResult } from '../runner/run.js';
 import type { ColumnWord } from './columnWord.js';
 import { formatRate, formatRatio, formatSeconds } from './format.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateGates, parseGate } from '../stats/gates.js';
 import { renderJunitReport } from './junit.js';
-import { makeRun, parseXml, sampleRun, xmlElements } from './testing.js';
+import { makeRun, sampleRun } from './testing.js';
+import { parseXml, xmlElements } from './testing/parseXml.js';
 import { escapeXmlAttr, escapeXmlText } from './xml.js';
 
 describe('parseXml (the tests’ well-formedness check)', () => {

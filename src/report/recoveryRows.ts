@@ -1,5 +1,5 @@
 import type { Cell } from '../stats/CellTally.js';
-import type { RecoveryMetrics } from '../stats/metrics.js';
+import type { RecoveryMetrics } from '../stats/RecoveryTally.js';
 import type { RunResult } from '../runner/run.js';
 import type { ColumnWord } from './columnWord.js';
 import { formatRate, formatSeconds } from './format.js';

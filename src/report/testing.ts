@@ -33,8 +33,11 @@ export interface TrialSpec {
 
 const CHECKS = ['budget', 'duplicates', 'goal-state'] as const;
 
-/** Numbers events in order; `t` is virtual ms since the trial start. */
-export function stamp(events: readonly (NewEvent & { readonly t: number })[]): HistoryEvent[] {
+/** An event before `stamp` numbers it; `t` is virtual ms since the trial start. */
+type Unstamped = NewEvent & { readonly t: number };
+
+/** Numbers events in order. */
+export function stamp(events: readonly Unstamped[]): HistoryEvent[] {
   // The spread cannot be proven to land in the right union member, but each input already is one.
   return events.map((e, seq) => ({ seq, ...e }) as HistoryEvent);
 }
@@ -49,7 +52,12 @@ export function sampleHistory(
   duplicate: boolean,
 ): HistoryEvent[] {
   const key = duplicate ? 'idem-2' : 'idem-1';
-  return stamp([
+  return stamp([...modelCallsTool(spec, seed), ...firstAttemptLost(), ...retry(key, duplicate), ...agentEnds()]);
+}
+
+/** The trial starts, and the model's first turn calls create_order. */
+function modelCallsTool(spec: Pick<TrialSpec, 'scenario' | 'config' | 'trialIndex'>, seed: number): Unstamped[] {
+  return [
     {
       t: 0,
       type: 'trial_start',
@@ -76,6 +84,12 @@ export function sampleHistory(
       honoursKeys: true,
       input: { ref: 'ref-1' },
     },
+  ];
+}
+
+/** Attempt 1: the fault commits the order, and its answer is lost as a timeout; a backoff follows. */
+function firstAttemptLost(): Unstamped[] {
+  return [
     {
       t: 0,
       type: 'attempt',
@@ -117,6 +131,12 @@ export function sampleHistory(
       error: { kind: 'timeout', message: 'no answer within 10000ms', retryable: true },
     },
     { t: 10_000, type: 'retry_wait', call: 'call-1', attempt: 1, ms: 412, reason: 'backoff' },
+  ];
+}
+
+/** Attempt 2 with `key`: it answers 201; with `duplicate`, the order is committed a second time. */
+function retry(key: string, duplicate: boolean): Unstamped[] {
+  return [
     {
       t: 10_412,
       type: 'attempt',
@@ -145,6 +165,12 @@ export function sampleHistory(
     { t: 10_462, type: 'response', request: 'req-2', tool: 'create_order', result: 'ok', status: 201 },
     { t: 10_462, type: 'attempt_end', call: 'call-1', attempt: 2, purpose: 'call', request: 'req-2', result: 'ok' },
     { t: 10_462, type: 'outcome', call: 'call-1', tool: 'create_order', result: 'ok', attempts: 2 },
+  ];
+}
+
+/** The runtime's feedback to the model, then the agent's end and the trial's. */
+function agentEnds(): Unstamped[] {
+  return [
     { t: 10_462, type: 'feedback', call: 'call-1', format: 'openai', isError: false, text: '{"id":"ord-1"}' },
     {
       t: 10_462,
@@ -154,7 +180,7 @@ export function sampleHistory(
       message: 'Order placed.',
     },
     { t: 10_462, type: 'trial_end', status: 'agent_ended' },
-  ]);
+  ];
 }
 
 function ledgerOf(history: readonly HistoryEvent[]): Effect[] {
@@ -325,106 +351,4 @@ export const SAMPLE_RUN_GATES_AND_FAILURES: readonly string[] = [
   '      trial 1: duplicates: orders:ref-1 was created 2 times',
   '      replay: faultline replay order-partial-write --config naive --seed 42 --trial 1',
   '',
-];
-
-/** An element of a parsed XML document. */
-export interface XmlElement {
-  readonly name: string;
-  readonly attrs: Readonly<Record<string, string>>;
-  readonly children: readonly XmlElement[];
-  /** The element's own text (not its children's), entities decoded. */
-  readonly text: string;
-}
-
-const NAME = /^[A-Za-z_][\w.:-]*/;
-
-function decodeEntities(raw: string, at: number): string {
-  if (raw.includes('<')) throw new Error(`unescaped "<" near offset ${at}`);
-  return raw.replace(/&([^;&\s]*);?/g, (whole, name: string) => {
-    if (!whole.endsWith(';')) throw new Error(`unterminated entity "${whole}" near offset ${at}`);
-    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-    if (named[name] !== undefined) return named[name];
-    const num = /^#(x[0-9a-fA-F]+|\d+)$/.exec(name);
-    if (!num) throw new Error(`unknown entity "&${name};" near offset ${at}`);
-    return String.fromCodePoint(num[1]!.startsWith('x') ? parseInt(num[1]!.slice(1), 16) : Number(num[1]));
-  });
-}
-
-/**
- * A strict little XML parser for tests (no DTDs, CDATA or namespaces): throws on anything
- * that is not well-formed, such as an unescaped `<` or `&`, a mismatched tag or a repeated attribute.
- */
-export function parseXml(xml: string): XmlElement {
-  let i = 0;
-  const fail = (why: string): never => {
-    throw new Error(`${why} at offset ${i}`);
-  };
-  const skipSpace = (): void => {
-    while (i < xml.length && /\s/.test(xml[i]!)) i++;
-  };
-  if (xml.startsWith('<?xml')) {
-    const end = xml.indexOf('?>');
-    if (end < 0) fail('unterminated declaration');
-    i = end + 2;
-  }
-  const element = (): XmlElement => {
-    if (xml[i] !== '<') fail('expected "<"');
-    i++;
-    const name = NAME.exec(xml.slice(i))?.[0] ?? fail('expected an element name');
-    i += name.length;
-    const attrs: Record<string, string> = {};
-    for (;;) {
-      const before = i;
-      skipSpace();
-      if (xml.startsWith('/>', i)) {
-        i += 2;
-        return { name, attrs, children: [], text: '' };
-      }
-      if (xml[i] === '>') {
-        i++;
-        break;
-      }
-      if (i === before) fail('expected whitespace before an attribute');
-      const attr = NAME.exec(xml.slice(i))?.[0] ?? fail('expected an attribute name');
-      i += attr.length;
-      if (xml[i] !== '=') fail(`expected "=" after ${attr}`);
-      const quote = xml[i + 1];
-      if (quote !== '"' && quote !== "'") fail('expected a quoted value');
-      const end = xml.indexOf(quote!, i + 2);
-      if (end < 0) fail('unterminated attribute value');
-      if (Object.hasOwn(attrs, attr)) fail(`repeated attribute ${attr}`);
-      attrs[attr] = decodeEntities(xml.slice(i + 2, end), i);
-      i = end + 1;
-    }
-    const children: XmlElement[] = [];
-    let text = '';
-    for (;;) {
-      const lt = xml.indexOf('<', i);
-      if (lt < 0) fail(`unclosed <${name}>`);
-      text += decodeEntities(xml.slice(i, lt), i);
-      i = lt;
-      if (xml.startsWith('</', i)) {
-        i += 2;
-        const closing = NAME.exec(xml.slice(i))?.[0];
-        if (closing !== name) fail(`</${closing ?? ''}> closes <${name}>`);
-        i += name.length;
-        skipSpace();
-        if (xml[i] !== '>') fail('expected ">"');
-        i++;
-        return { name, attrs, children, text };
-      }
-      children.push(element());
-    }
-  };
-  skipSpace();
-  const root = element();
-  skipSpace();
-  if (i !== xml.length) fail('content after the root element');
-  return root;
-}
-
-/** Every element named `name` under `root`, depth first. */
-export const xmlElements = (root: XmlElement, name: string): XmlElement[] => [
-  ...(root.name === name ? [root] : []),
-  ...root.children.flatMap((c) => xmlElements(c, name)),
 ];

@@ -75,41 +75,28 @@ function wireText(e: WireEvent): string {
 export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
   switch (e.type) {
     case 'trial_start':
-      return [0, `trial ${e.trialIndex} of ${e.scenario} under ${e.config} (seed ${e.seed})`];
-    case 'model_turn': {
-      if (e.action === 'final') return [0, `turn ${e.turn}: final answer`];
-      if (e.action === 'wait') return [0, `turn ${e.turn}: wait${e.waitMs !== undefined ? ` ${e.waitMs}ms` : ''}`];
-      const calls = (e.calls ?? []).map((c) => `${c.tool} (${c.call})`).join(', ');
-      return [0, `turn ${e.turn}: calls ${calls || 'nothing'}`];
-    }
+    case 'model_turn':
     case 'agent_start':
-      return [0, `${e.caller} starts at t=${e.startMs}ms`];
     case 'model_error':
-      return [0, `model error: ${errorText(e.error)}: ${e.error.message}`];
+    case 'agent_wait':
+    case 'process_left':
+    case 'agent_end':
+    case 'heal':
+    case 'trial_end':
+      return [0, agentText(e)];
     case 'tool_call':
-      return [
-        1,
-        `${e.call} ${e.tool} [${e.risk}] ${compactJson(e.input, 120)}${e.caller !== undefined ? ` from ${e.caller}` : ''}`,
-      ];
     case 'operation':
-      return [
-        1,
-        `${e.call} operation ` +
-          `${e.op} ${e.state}${withKey(e.idempotencyKey)}${e.businessKey !== undefined ? `, business key ${e.businessKey}` : ''}`,
-      ];
     case 'attempt':
-      return [
-        1,
-        `${e.call} ${e.tool}${e.purpose === 'status' ? ' status query' : ''} attempt ` +
-          `${e.attempt} (${e.request}${withKey(e.idempotencyKey)})`,
-      ];
-    case 'http_request': {
-      const status = e.purpose === 'status' ? ' status query' : '';
-      return [
-        1,
-        `${e.call}${status} attempt ${e.attempt}: ${e.method} ${e.url} (${e.request}${withKey(e.idempotencyKey)})`,
-      ];
-    }
+    case 'http_request':
+    case 'attempt_end':
+    case 'retry_wait':
+    case 'give_up':
+    case 'reconcile':
+    case 'outcome':
+    case 'feedback':
+    case 'escape':
+    case 'unserved_request':
+      return [1, callText(e)];
     case 'fault':
     case 'lie':
     case 'delivery':
@@ -118,52 +105,120 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'command_start':
     case 'command_end':
       return [2, wireText(e)];
-    case 'attempt_end': {
-      const what = `${e.call}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request})`;
-      return [1, e.result === 'ok' ? `${what} ok` : `${what} failed: ${e.error ? errorText(e.error) : 'error'}`];
+  }
+}
+
+type AgentEvent = Extract<
+  HistoryEvent,
+  {
+    type:
+      | 'trial_start'
+      | 'model_turn'
+      | 'agent_start'
+      | 'model_error'
+      | 'agent_wait'
+      | 'process_left'
+      | 'agent_end'
+      | 'heal'
+      | 'trial_end';
+  }
+>;
+
+/** The line for an event of the agent or the trial, depth 0. */
+function agentText(e: AgentEvent): string {
+  switch (e.type) {
+    case 'trial_start':
+      return `trial ${e.trialIndex} of ${e.scenario} under ${e.config} (seed ${e.seed})`;
+    case 'model_turn': {
+      if (e.action === 'final') return `turn ${e.turn}: final answer`;
+      if (e.action === 'wait') return `turn ${e.turn}: wait${e.waitMs !== undefined ? ` ${e.waitMs}ms` : ''}`;
+      const calls = (e.calls ?? []).map((c) => `${c.tool} (${c.call})`).join(', ');
+      return `turn ${e.turn}: calls ${calls || 'nothing'}`;
     }
-    case 'retry_wait':
-      return [1, `wait ${e.ms}ms (${e.reason === 'retry_after' ? 'Retry-After' : 'backoff'})`];
-    case 'give_up':
-      return [1, `${e.call} gave up: ${e.reason}${e.error ? ` after ${errorText(e.error)}` : ''}`];
-    case 'reconcile':
-      return [1, `${e.call} reconcile ${e.op}: ${e.found}`];
-    case 'outcome': {
-      const n = `${e.attempts} attempt${e.attempts === 1 ? '' : 's'}`;
-      return [1, `${e.call} ${e.tool} → ${e.result} after ${n}${e.error ? `: ${errorText(e.error)}` : ''}`];
-    }
-    case 'feedback':
-      return [1, `${e.call} feedback (${e.format}${e.isError ? ', error' : ''}): ${compactJson(e.text, 120)}`];
+    case 'agent_start':
+      return `${e.caller} starts at t=${e.startMs}ms`;
+    case 'model_error':
+      return `model error: ${errorText(e.error)}: ${e.error.message}`;
     case 'agent_wait':
-      return [0, `agent waits ${e.ms}ms`];
-    case 'escape':
-      return [1, `escaped interception: ${e.method} ${e.url} (refused, not sent)`];
-    case 'unserved_request':
-      return [
-        1,
-        `unserved: ${e.method} ${e.url} (refused: ${e.servedHere ? 'served here' : 'served hosts'}: ${e.served.join(', ')})`,
-      ];
+      return `agent waits ${e.ms}ms`;
     case 'process_left':
-      return [
-        0,
+      return (
         `${e.command} left a process alive at the trial's ` +
-          `end${e.escaped ? ` (outside its group: ${e.escaped.join(', ')})` : ''} (killed then)`,
-      ];
+        `end${e.escaped ? ` (outside its group: ${e.escaped.join(', ')})` : ''} (killed then)`
+      );
     case 'agent_end': {
       const claims = e.claims
         .map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? " (the stand-in's)" : ''}`)
         .join(', ');
       const claimed = claims ? ` (claims ${claims})` : '';
       const passedOn = e.by === 'stand-in' ? ": the stand-in model's final answer, passed on" : '';
-      return [0, `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claimed}${passedOn}`];
+      return `agent ended: ${e.outcome} ${compactJson(e.message, 120)}${claimed}${passedOn}`;
     }
     case 'heal':
-      return [
-        0,
-        `heal: the faults end here (${e.rules === 1 ? 'its 1 fault rule stops' : `its ${e.rules} fault rules stop`} matching)`,
-      ];
+      return `heal: the faults end here (${e.rules === 1 ? 'its 1 fault rule stops' : `its ${e.rules} fault rules stop`} matching)`;
     case 'trial_end':
-      return [0, `trial end: ${e.status}${e.message !== undefined ? `: ${e.message}` : ''}`];
+      return `trial end: ${e.status}${e.message !== undefined ? `: ${e.message}` : ''}`;
+  }
+}
+
+type CallEvent = Extract<
+  HistoryEvent,
+  {
+    type:
+      | 'tool_call'
+      | 'operation'
+      | 'attempt'
+      | 'http_request'
+      | 'attempt_end'
+      | 'retry_wait'
+      | 'give_up'
+      | 'reconcile'
+      | 'outcome'
+      | 'feedback'
+      | 'escape'
+      | 'unserved_request';
+  }
+>;
+
+/** The line for an event of a tool call (its attempts, waits and outcome), depth 1. */
+function callText(e: CallEvent): string {
+  switch (e.type) {
+    case 'tool_call':
+      return `${e.call} ${e.tool} [${e.risk}] ${compactJson(e.input, 120)}${e.caller !== undefined ? ` from ${e.caller}` : ''}`;
+    case 'operation':
+      return (
+        `${e.call} operation ` +
+        `${e.op} ${e.state}${withKey(e.idempotencyKey)}${e.businessKey !== undefined ? `, business key ${e.businessKey}` : ''}`
+      );
+    case 'attempt':
+      return (
+        `${e.call} ${e.tool}${e.purpose === 'status' ? ' status query' : ''} attempt ` +
+        `${e.attempt} (${e.request}${withKey(e.idempotencyKey)})`
+      );
+    case 'http_request': {
+      const status = e.purpose === 'status' ? ' status query' : '';
+      return `${e.call}${status} attempt ${e.attempt}: ${e.method} ${e.url} (${e.request}${withKey(e.idempotencyKey)})`;
+    }
+    case 'attempt_end': {
+      const what = `${e.call}${e.purpose === 'status' ? ' status query' : ''} attempt ${e.attempt} (${e.request})`;
+      return e.result === 'ok' ? `${what} ok` : `${what} failed: ${e.error ? errorText(e.error) : 'error'}`;
+    }
+    case 'retry_wait':
+      return `wait ${e.ms}ms (${e.reason === 'retry_after' ? 'Retry-After' : 'backoff'})`;
+    case 'give_up':
+      return `${e.call} gave up: ${e.reason}${e.error ? ` after ${errorText(e.error)}` : ''}`;
+    case 'reconcile':
+      return `${e.call} reconcile ${e.op}: ${e.found}`;
+    case 'outcome': {
+      const n = `${e.attempts} attempt${e.attempts === 1 ? '' : 's'}`;
+      return `${e.call} ${e.tool} → ${e.result} after ${n}${e.error ? `: ${errorText(e.error)}` : ''}`;
+    }
+    case 'feedback':
+      return `${e.call} feedback (${e.format}${e.isError ? ', error' : ''}): ${compactJson(e.text, 120)}`;
+    case 'escape':
+      return `escaped interception: ${e.method} ${e.url} (refused, not sent)`;
+    case 'unserved_request':
+      return `unserved: ${e.method} ${e.url} (refused: ${e.servedHere ? 'served here' : 'served hosts'}: ${e.served.join(', ')})`;
   }
 }
 

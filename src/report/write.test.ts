@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_GATES } from '../stats/gates.js';
 import { JsonReportSchema } from './json.js';
 import { REPORTERS, REPORTER_NAMES, writeReportAtomic, writeReports } from './write.js';
-import { parseXml, sampleRun } from './testing.js';
+import { sampleRun } from './testing.js';
+import { parseXml } from './testing/parseXml.js';
 
 let dir: string;
 beforeEach(async () => {

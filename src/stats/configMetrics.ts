@@ -1,5 +1,6 @@
 import type { PassIntervalCurves } from './intervals.js';
-import { quantileOf, type CellMetrics, type DurationCounts } from './metrics.js';
+import type { CellMetrics } from './metrics.js';
+import { quantileOf, type DurationCounts } from './quantile.js';
 import { passCurves } from './passK.js';
 import { configIntervals } from './rateIntervals.js';
 

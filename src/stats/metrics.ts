@@ -1,55 +1,12 @@
 import type { TrialEndKind } from '../checks/record.js';
 import { CoverageTally, type RuleCoverage, type RuleInfo } from './coverage.js';
+import { CrowdTally, type CrowdMetrics } from './CrowdTally.js';
 import { passCurves } from './passK.js';
-import type { Interval, PassIntervalCurves } from './intervals.js';
+import type { PassIntervalCurves } from './intervals.js';
 import { cellIntervals, recoveryInterval } from './rateIntervals.js';
+import { quantileOf, type DurationCounts } from './quantile.js';
+import { RecoveryTally, type RecoveryCounts, type RecoveryMetrics } from './RecoveryTally.js';
 import type { TrialSummary } from './trialResult.js';
-import { LOAD_BIN_MS, type CrowdStats, type RecoveryStats } from './trialStats.js';
-
-/** What the cells of a many-agent scenario add: the figures of the agents, over every trial (R10, R31). */
-export interface CrowdMetrics {
-  /** Agent runs: agents × trials. */
-  readonly agents: number;
-  /** Agents whose own end was an accepted outcome. */
-  readonly succeeded: number;
-  readonly successRate: number;
-  /** Virtual time each agent took from its start to its end, in ms. */
-  readonly completionMs: { readonly p50: number; readonly p95: number; readonly max: number };
-  /** The same times, counted, as `[ms, agents]`: what a merge needs to get the quantiles exactly. */
-  readonly completions: DurationCounts;
-  /** Answers of 429 or 503, and the virtual ms calls spent from one to their next send, summed. */
-  readonly throttled: { readonly responses: number; readonly ms: number };
-  /** The most sends one logical operation caused, every retry layer included (R10). */
-  readonly maxSendsPerOperation: number;
-  /** Width of the load bins, in virtual ms. */
-  readonly loadBinMs: number;
-  /** Deliveries to the services per bin from the trial's start, summed over the trials. */
-  readonly load: readonly number[];
-  /** The agents' calls that succeeded, per bin of the same width, summed over the trials. */
-  readonly goodput: readonly number[];
-}
-
-/** What the cells of a scenario with `heal` and `recovery` add: how the trials came back once the faults ended. */
-export interface RecoveryMetrics {
-  /** Trials judged for recovery. */
-  readonly trials: number;
-  /** Trials that passed the `recovery` checker. */
-  readonly recovered: number;
-  readonly rate: number;
-  /** The rate's two-sided exact interval at 95%; absent when no trial was judged. */
-  readonly interval?: Interval;
-  /**
-   * Virtual ms from the heal to the goal, over every trial judged, a trial that never reached
-   * its goal counting as longer than any: a quantile that falls among those is null (never).
-   */
-  readonly timeToRecoverMs: { readonly p50: number | null; readonly p95: number | null; readonly max: number | null };
-  /** The times of the trials that reached their goal, counted as `[ms, trials]`: what a merge needs. */
-  readonly times: DurationCounts;
-  /** Trials that never reached their goal. */
-  readonly never: number;
-  /** Logical tool calls started after the heal, over the trials. */
-  readonly callsAfter: number;
-}
 
 /** The figures of one scenario under one configuration (R30, R31). */
 export interface CellMetrics {
@@ -100,9 +57,6 @@ export interface CellMetrics {
   /** Present for a scenario that expects a recovery after its heal (`heal` and `recovery`). */
   readonly recovery?: RecoveryMetrics;
 }
-
-/** Virtual completion times as `[ms, trials]`, by ms: exact quantiles in memory bounded by distinct values, and mergeable. */
-export type DurationCounts = readonly (readonly [ms: number, trials: number])[];
 
 // Report order, whatever order trials finish in (workers answer out of order).
 const END_ORDER: readonly Exclude<TrialEndKind, 'infra_error'>[] = [
@@ -251,9 +205,6 @@ export class MetricsTally {
   }
 }
 
-/** A cell's recovery figures before the interval computed from them. */
-export type RecoveryCounts = Omit<RecoveryMetrics, 'interval'>;
-
 /** A cell's counts, sums, quantiles and points: what a tally adds up and a JSON report holds, before `withCellFigures`. */
 export type CellCounts = Omit<CellMetrics, 'intervals' | 'costPerTrial' | 'recovery'> & {
   readonly recovery?: RecoveryCounts;
@@ -274,134 +225,6 @@ export function withCellFigures(m: CellCounts): CellMetrics {
     ...(m.cost !== undefined && { costPerTrial: m.cost / Math.max(1, runs) }),
     ...(recovery && { recovery: { ...recovery, ...(interval && { interval }) } }),
   };
-}
-
-/** The recovery figures of a cell, one trial (or one shard's cell) at a time: counts and sums. */
-class RecoveryTally {
-  #trials = 0;
-  #recovered = 0;
-  #never = 0;
-  #callsAfter = 0;
-  readonly #times = new Map<number, number>();
-
-  add(r: RecoveryStats, recovered: boolean): void {
-    this.#trials++;
-    if (recovered) this.#recovered++;
-    this.#callsAfter += r.callsAfter;
-    if (r.timeToRecoverMs === null) this.#never++;
-    else this.#times.set(r.timeToRecoverMs, (this.#times.get(r.timeToRecoverMs) ?? 0) + 1);
-  }
-
-  addMetrics(m: RecoveryMetrics): void {
-    this.#trials += m.trials;
-    this.#recovered += m.recovered;
-    this.#never += m.never;
-    this.#callsAfter += m.callsAfter;
-    for (const [ms, n] of m.times) this.#times.set(ms, (this.#times.get(ms) ?? 0) + n);
-  }
-
-  metrics(): RecoveryCounts {
-    const times = [...this.#times].sort((a, b) => a[0] - b[0]);
-    const q = (p: number): number | null => recoveryQuantile(times, this.#never, p);
-    return {
-      trials: this.#trials,
-      recovered: this.#recovered,
-      rate: this.#trials === 0 ? 0 : this.#recovered / this.#trials,
-      timeToRecoverMs: { p50: q(0.5), p95: q(0.95), max: this.#never > 0 ? null : (times.at(-1)?.[0] ?? null) },
-      times,
-      never: this.#never,
-      callsAfter: this.#callsAfter,
-    };
-  }
-}
-
-/**
- * Nearest-rank quantile of the times to recover, `never` trials ranked after every time:
- * null when the rank falls among them (or there are no trials).
- */
-export function recoveryQuantile(times: DurationCounts, never: number, q: number): number | null {
-  const reached = times.reduce((a, [, n]) => a + n, 0);
-  const total = reached + never;
-  if (total === 0) return null;
-  const rank = Math.max(1, Math.ceil(q * total));
-  let seen = 0;
-  for (const [ms, n] of times) {
-    seen += n;
-    if (seen >= rank) return ms;
-  }
-  return null;
-}
-
-/** The crowd figures of a cell, one trial (or one shard's cell) at a time: sums, maxima and counts. */
-class CrowdTally {
-  #agents = 0;
-  #succeeded = 0;
-  readonly #completions = new Map<number, number>();
-  #throttledResponses = 0;
-  #throttledMs = 0;
-  #maxSends = 0;
-  readonly #load: number[] = [];
-  readonly #goodput: number[] = [];
-
-  add(c: CrowdStats): void {
-    this.#agents += c.agents;
-    this.#succeeded += c.succeeded;
-    for (const [ms, n] of c.completionMs) this.#completions.set(ms, (this.#completions.get(ms) ?? 0) + n);
-    this.#throttledResponses += c.throttled.responses;
-    this.#throttledMs += c.throttled.ms;
-    this.#maxSends = Math.max(this.#maxSends, c.maxSendsPerOperation);
-    addBins(this.#load, c.load);
-    addBins(this.#goodput, c.goodput);
-  }
-
-  addMetrics(m: CrowdMetrics): void {
-    this.add({
-      agents: m.agents,
-      succeeded: m.succeeded,
-      completionMs: m.completions,
-      throttled: m.throttled,
-      maxSendsPerOperation: m.maxSendsPerOperation,
-      load: m.load,
-      goodput: m.goodput,
-    });
-  }
-
-  metrics(): CrowdMetrics {
-    const completions = [...this.#completions].sort((a, b) => a[0] - b[0]);
-    return {
-      agents: this.#agents,
-      succeeded: this.#succeeded,
-      successRate: this.#agents === 0 ? 0 : this.#succeeded / this.#agents,
-      completionMs: {
-        p50: quantileOf(completions, 0.5),
-        p95: quantileOf(completions, 0.95),
-        max: completions.at(-1)?.[0] ?? 0,
-      },
-      completions,
-      throttled: { responses: this.#throttledResponses, ms: this.#throttledMs },
-      maxSendsPerOperation: this.#maxSends,
-      loadBinMs: LOAD_BIN_MS,
-      load: Array.from(this.#load, (n) => n ?? 0),
-      goodput: Array.from(this.#goodput, (n) => n ?? 0),
-    };
-  }
-}
-
-function addBins(into: number[], bins: readonly number[]): void {
-  bins.forEach((n, i) => (into[i] = (into[i] ?? 0) + n));
-}
-
-/** Nearest-rank quantile over counted values (the same answer as `quantile` over the listed values). */
-export function quantileOf(counts: DurationCounts, q: number): number {
-  const total = counts.reduce((a, [, n]) => a + n, 0);
-  if (total === 0) return 0;
-  const rank = Math.max(1, Math.ceil(q * total));
-  let seen = 0;
-  for (const [ms, n] of counts) {
-    seen += n;
-    if (seen >= rank) return ms;
-  }
-  return counts.at(-1)![0];
 }
 
 export function cellMetrics(

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { makeRun, makeTrial } from '../report/testing.js';
 import { proportionInterval } from './intervals.js';
-import { cellMetrics, MetricsTally, recoveryQuantile } from './metrics.js';
+import { cellMetrics, MetricsTally } from './metrics.js';
+import { recoveryQuantile } from './RecoveryTally.js';
 
 describe('recoveryQuantile', () => {
   it('ranks the trials that never recovered after every time, and answers null among them', () => {

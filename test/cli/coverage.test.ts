@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_SCHEMA_VERSION, parseJsonReport } from '../../src/report/json.js';
-import { parseXml, xmlElements } from '../../src/report/testing.js';
+import { parseXml, xmlElements } from '../../src/report/testing/parseXml.js';
 import { SweepJsonSchema } from '../../src/report/sweep/sweepJson.js';
 import { faultline, tempDir, type Finished } from './faultline.js';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport, type JsonReport } from '../../src/report/json.js';
-import { parseXml, xmlElements } from '../../src/report/testing.js';
+import { parseXml, xmlElements } from '../../src/report/testing/parseXml.js';
 import { faultline, tempDir, type Finished } from './faultline.js';
 
 /**

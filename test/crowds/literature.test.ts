@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CrowdMetrics } from '../../src/stats/metrics.js';
+import type { CrowdMetrics } from '../../src/stats/CrowdTally.js';
 import { crowdCell, crowdConfig, crowdScenario } from './crowd.js';
 
 const JITTERED = [

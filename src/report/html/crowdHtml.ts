@@ -1,4 +1,4 @@
-import type { CrowdMetrics } from '../../stats/metrics.js';
+import type { CrowdMetrics } from '../../stats/CrowdTally.js';
 import type { RunResult } from '../../runner/run.js';
 import { crowdHeader, CROWD_LEGEND, crowdRows, type CrowdRow } from '../crowdRows.js';
 import { columnWord } from '../columnWord.js';
