@@ -1,7 +1,6 @@
 import {
   type Clock,
   type ErrorData,
-  type GiveUpReason,
   type History,
   type IdSource,
   type Rng,
@@ -261,7 +260,8 @@ export class Executor implements ToolExecutor {
         this.#retryContext(error, attempts, contract, honouredKey, previousDelayMs, throttledLocally),
       );
       if (decision.kind === 'stop') {
-        lastError = this.#stopped(call, decision.reason, error);
+        history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: decision.reason, error });
+        if (BUDGET_STOPS.has(decision.reason)) lastError = budgetSpent(error, decision.reason);
         break;
       }
       this.#retryWait(call, attempts, decision.delayMs, decision.reason);
@@ -307,12 +307,6 @@ export class Executor implements ToolExecutor {
     this.policies.throttle?.record(true);
     this.policies.quota?.succeeded(quotaCost);
     this.#o.history.stamp(attemptEndEvent(call, attempt, request, undefined));
-  }
-
-  /** The call stops retrying: its `give_up` recorded; the error it ends with says so if a budget stopped it. */
-  #stopped(call: string, reason: GiveUpReason, error: ErrorData): ErrorData {
-    this.#o.history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason, error });
-    return BUDGET_STOPS.has(reason) ? budgetSpent(error, reason) : error;
   }
 
   #retryWait(call: string, attempt: number, ms: number, reason: 'backoff' | 'retry_after'): void {
