@@ -222,7 +222,6 @@ export class Executor implements ToolExecutor {
     let lastRaw: unknown;
     /** What the client's retry quota took for the last retry: refunded if the call succeeds. */
     let quotaCost: number | undefined;
-    const { throttle, ratio } = this.policies;
 
     for (;;) {
       const wait = this.#beforeAttempt(call, tool, attempts, lastError);
@@ -238,26 +237,23 @@ export class Executor implements ToolExecutor {
       }
       const request = ids.next('req');
       history.stamp(attemptEvent(call, attempts, tool, request, key, record?.op));
-      if (attempts === 1) ratio?.deposit();
-      const p = throttle?.rejectProbability ?? 0;
-      const throttledLocally = throttle?.admit() === false;
-      const sent: AttemptResult = throttledLocally
-        ? { kind: 'error', error: new ClientThrottledError(p) }
+      const refused = this.#refusedLocally(attempts);
+      const throttledLocally = refused !== undefined;
+      const sent: AttemptResult = refused
+        ? { kind: 'error', error: refused }
         : await this.#send(attemptRequest(request, tool, args, call, attempts, key));
       if (sent.kind === 'ok') {
         this.#succeeded(call, attempts, request, quotaCost);
         if (record) await this.#book.settle(record, call, { state: 'succeeded', result: sent.value });
-        return record
-          ? { result: { kind: 'ok', call, tool, attempts, value: sent.value }, op: record.op }
-          : { result: { kind: 'ok', call, tool, attempts, value: sent.value } };
+        const result: ToolResult = { kind: 'ok', call, tool, attempts, value: sent.value };
+        return record ? { result, op: record.op } : { result };
       }
       const error = this.#attemptFailed(call, tool, attempts, request, sent.error, throttledLocally);
       lastError = error;
       lastRaw = sent.error;
       uncertain ||= isUncertain(error);
-      const honouredKey = key !== undefined && contract.honoursIdempotencyKeys;
       const decision = decideRetry(
-        this.#retryContext(error, attempts, contract, honouredKey, previousDelayMs, throttledLocally),
+        this.#retryContext(error, attempts, contract, key, previousDelayMs, throttledLocally),
       );
       if (decision.kind === 'stop') {
         history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: decision.reason, error });
@@ -288,6 +284,14 @@ export class Executor implements ToolExecutor {
       return this.#giveUpOnHeld(call, tool, held, lastError);
     this.#retryWait(call, attempts, held, 'retry_after');
     return held;
+  }
+
+  /** The client's adaptive throttle, asked before each attempt: the error it refuses the attempt with, or none. */
+  #refusedLocally(attempts: number): ClientThrottledError | undefined {
+    const { throttle, ratio } = this.policies;
+    if (attempts === 1) ratio?.deposit();
+    const p = throttle?.rejectProbability ?? 0;
+    return throttle?.admit() === false ? new ClientThrottledError(p) : undefined;
   }
 
   /** One attempt on the wire, under the per-call timeout cut short by the task deadline. */
@@ -355,10 +359,11 @@ export class Executor implements ToolExecutor {
     error: ErrorData,
     attempts: number,
     contract: ToolContract,
-    honouredKey: boolean,
+    key: string | undefined,
     previousDelayMs: number,
     throttledLocally: boolean,
   ): RetryContext {
+    const honouredKey = key !== undefined && contract.honoursIdempotencyKeys;
     const risk = contract.risk;
     const clientRetries = contract.clientRetries ?? 0;
     // Made at the first decision, so the jitter stream is forked only by an executor that retries.

@@ -122,59 +122,22 @@ export class Reconciler {
       return failedCall(call, tool, input, 0, error, { nextActions: ['fix_arguments', 'ask_user'] });
     }
     const op = record.op;
-    const done = (value: unknown, attempts: number): Finished => ({
-      result: { kind: 'ok', call, tool, attempts, value: { operation_id: op, status: 'succeeded', value } },
-      op,
-    });
-    // The query succeeded in learning that the operation failed: that is an answer, not an error of the query.
-    const failed = (error: ErrorData, attempts: number): Finished => ({
-      result: {
-        kind: 'ok',
-        call,
-        tool,
-        attempts,
-        value: { operation_id: op, status: 'failed', error_type: error.kind, message: error.message },
-      },
-      op,
-    });
     // A definite result is already known: asking again adds load and nothing else.
-    if (record.state === 'succeeded') return done(record.result, 0);
-    if (record.state === 'failed' && record.error) return failed(record.error, 0);
+    if (record.state === 'succeeded') return statusSucceeded(call, op, record.result, 0);
+    if (record.state === 'failed' && record.error) return statusFailed(call, op, record.error, 0);
     const error = record.error ?? { kind: 'unknown', message: 'no definite answer was received', retryable: false };
-    if (!contract.canQueryStatus) {
-      return {
-        result: {
-          kind: 'unknown',
-          call,
-          tool,
-          attempts: 0,
-          unknown: unknownResult(record, contract, error.kind, error.message),
-        },
-        error,
-        op,
-      };
-    }
+    if (!contract.canQueryStatus) return stillUnknown(call, record, contract, error, 0, error.message);
     const answer = await this.#askStatus(call, contract, record);
     this.#recordReconcile(call, op, answer);
     switch (answer.found) {
       case 'succeeded':
         await this.#book.settle(record, call, { state: 'succeeded', result: answer.value });
-        return done(answer.value, 1);
+        return statusSucceeded(call, op, answer.value, 1);
       case 'failed':
         await this.#book.settle(record, call, { state: 'failed', error: answer.error });
-        return failed(answer.error, 1);
+        return statusFailed(call, op, answer.error, 1);
       default:
-        return {
-          result: {
-            kind: 'unknown',
-            call,
-            tool,
-            attempts: 1,
-            unknown: unknownResult(record, contract, error.kind, `${error.message}; ${FOUND_TEXT[answer.found]}`),
-          },
-          error,
-          op,
-        };
+        return stillUnknown(call, record, contract, error, 1, `${error.message}; ${FOUND_TEXT[answer.found]}`);
     }
   }
 
@@ -242,4 +205,54 @@ export class Reconciler {
         return { found: status.state };
     }
   }
+}
+
+/** `query_operation_status`'s answer that the operation succeeded, with its value. */
+function statusSucceeded(call: string, op: string, value: unknown, attempts: number): Finished {
+  return {
+    result: {
+      kind: 'ok',
+      call,
+      tool: QUERY_OPERATION_STATUS,
+      attempts,
+      value: { operation_id: op, status: 'succeeded', value },
+    },
+    op,
+  };
+}
+
+/** The query succeeded in learning that the operation failed: that is an answer, not an error of the query. */
+function statusFailed(call: string, op: string, error: ErrorData, attempts: number): Finished {
+  return {
+    result: {
+      kind: 'ok',
+      call,
+      tool: QUERY_OPERATION_STATUS,
+      attempts,
+      value: { operation_id: op, status: 'failed', error_type: error.kind, message: error.message },
+    },
+    op,
+  };
+}
+
+/** No definite answer yet: the query's result says the outcome is still unknown, and why. */
+function stillUnknown(
+  call: string,
+  record: OperationRecord,
+  contract: ToolContract,
+  error: ErrorData,
+  attempts: number,
+  detail: string,
+): Finished {
+  return {
+    result: {
+      kind: 'unknown',
+      call,
+      tool: QUERY_OPERATION_STATUS,
+      attempts,
+      unknown: unknownResult(record, contract, error.kind, detail),
+    },
+    error,
+    op: record.op,
+  };
 }
