@@ -21,10 +21,6 @@ const KNOWN_LONG_FILES = [
   'cli/executeExplore.ts',
   'cli/executeRun.ts',
   'explore/explorePlans.ts',
-  'faults/Wire.ts',
-  'faults/http/HttpFaults.ts',
-  'faults/mcp/McpFaultProxy.ts',
-  'runtime/Executor.ts',
   'scenario/scenario.ts',
 ];
 
@@ -41,10 +37,6 @@ const KNOWN_LONG_FUNCTIONS = [
   'cli/executeRun.ts runAndReport',
   'cli/watch/executeWatch.ts executeWatch',
   'explore/explorePlans.ts explorePlans',
-  'faults/http/nock.ts startNock',
-  'faults/mcp/McpFaultProxy.ts #call',
-  'runtime/Executor.ts #execute',
-  'runtime/adapters/LibraryExecutor.ts call',
   'scenario/scenario.ts worldProblems',
 ];
 

@@ -2,14 +2,11 @@ import {
   FaultlineError,
   FaultlineErrorCode,
   HttpError,
-  isHttpError,
   stackless,
   type Clock,
-  type EventOf,
   type History,
   type NetworkLeg,
   type NetworkLegs,
-  type OperationRef,
   type Rng,
   type ToolContract,
   type Transport,
@@ -31,6 +28,11 @@ import { safeParseOnce } from '../core/parseOnce.js';
 import { rejectedLater } from './rejectedLater.js';
 import type { LatencyTarget, LegDraws, NetworkLatency } from './network.js';
 import type { Mutable } from '../core/Mutable.js';
+import { contractOf } from './contractOf.js';
+import { deliveryEvent } from './deliveryEvent.js';
+import type { Answer, Reply } from './reply.js';
+import { responseEvent } from './responseEvent.js';
+import { asServerError, overTheWire, serveRequest } from './serveRequest.js';
 
 export interface WireOptions {
   readonly world: World;
@@ -56,13 +58,6 @@ export interface WireOptions {
   /** Virtual ms after `startMs` from which no rule of `plan` matches (a scenario's `heal.atMs`). */
   readonly healAtMs?: number;
 }
-
-/** What one delivery produced, as the service answered it. */
-type Answer = { readonly kind: 'ok'; readonly value: unknown } | { readonly kind: 'error'; readonly error: Error };
-
-/** What reaches the caller; the tag is the `response` event's `result`. */
-type Reply = Answer | { readonly kind: 'lost'; readonly message: string };
-export type ReplyKind = Reply['kind'];
 
 /**
  * The nemesis between the caller and the world: a `Transport` that applies a fault plan to
@@ -321,10 +316,7 @@ export class Wire implements Transport {
   /** The service's answer to `req` in `ctx`, as a value: no events. */
   async #serve(tool: ToolSpec, req: WireRequest, ctx: ToolContext): Promise<Answer> {
     try {
-      const value =
-        req.purpose === 'status'
-          ? await queryStatus(tool, req.input as OperationRef, ctx)
-          : await runTool(tool, req.input, ctx);
+      const value = await serveRequest(tool, req, ctx);
       return { kind: 'ok', value: overTheWire(value) };
     } catch (error) {
       return { kind: 'error', error: asServerError(error) };
@@ -333,35 +325,10 @@ export class Wire implements Transport {
 
   /** One arrival at the service: validate, run (or answer a status query), record its effects. */
   async #deliver(tool: ToolSpec, req: WireRequest, copy: number, failure?: Error): Promise<Answer> {
-    if (req.idempotencyKey === undefined)
-      this.#history.stamp({
-        seq: 0,
-        t: 0,
-        type: 'delivery',
-        request: req.request,
-        tool: req.tool,
-        copy,
-        call: req.call,
-        attempt: req.attempt,
-      });
-    else
-      this.#history.stamp({
-        seq: 0,
-        t: 0,
-        type: 'delivery',
-        request: req.request,
-        tool: req.tool,
-        copy,
-        call: req.call,
-        attempt: req.attempt,
-        idempotencyKey: req.idempotencyKey,
-      });
+    this.#history.stamp(deliveryEvent(req, copy));
     const ctx = this.#context(tool, req, failure);
     try {
-      const value =
-        req.purpose === 'status'
-          ? await queryStatus(tool, req.input as OperationRef, ctx)
-          : await runTool(tool, req.input, ctx);
+      const value = await serveRequest(tool, req, ctx);
       // A tool that never consulted `ctx.failure` (a read) still fails the way the fault says.
       if (failure) return { kind: 'error', error: asServerError(failure) };
       return { kind: 'ok', value: overTheWire(value) };
@@ -389,92 +356,6 @@ export class Wire implements Transport {
   }
 
   #respond(req: WireRequest, reply: Reply, legs?: NetworkLegs): void {
-    // Built in place, key by key in the order the spreads gave (`legs` only when drawn), and stamped in place: one
-    // object per response, not four.
-    const event = {
-      seq: 0,
-      t: 0,
-      type: 'response',
-      request: req.request,
-      tool: req.tool,
-      call: req.call,
-      attempt: req.attempt,
-    } as Mutable<ResponseEvent>;
-    if (legs) event.legs = legs;
-    switch (reply.kind) {
-      case 'ok':
-        event.result = 'ok';
-        event.status = 200;
-        break;
-      case 'error':
-        event.result = 'error';
-        event.message = reply.error.message;
-        if (isHttpError(reply.error)) event.status = reply.error.status;
-        break;
-      case 'lost':
-        event.result = 'lost';
-        event.message = reply.message;
-    }
-    this.#history.stamp(event);
+    this.#history.stamp(responseEvent(req, reply, legs));
   }
-}
-
-type ResponseEvent = EventOf<'response'>;
-
-/** The caller's view of a tool: its contract, never its business logic. */
-// One literal per shape, not a conditional spread: the spread built a temporary object and copied it, per tool per trial.
-function contractOf(t: ToolSpec): ToolContract {
-  if (t.businessKeyField === undefined) {
-    return {
-      name: t.name,
-      description: t.description,
-      risk: t.risk,
-      input: t.input,
-      honoursIdempotencyKeys: t.honoursIdempotencyKeys,
-      canQueryStatus: t.canQueryStatus,
-    };
-  }
-  return {
-    name: t.name,
-    description: t.description,
-    risk: t.risk,
-    input: t.input,
-    honoursIdempotencyKeys: t.honoursIdempotencyKeys,
-    canQueryStatus: t.canQueryStatus,
-    businessKeyField: t.businessKeyField,
-  };
-}
-
-async function runTool(tool: ToolSpec, input: unknown, ctx: ToolContext): Promise<unknown> {
-  const parsed = tool.input.safeParse(input);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-    const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-    throw stackless(
-      () => new HttpError(400, `Invalid request: ${detail}`, { error: { type: 'invalid_request_error', issues } }),
-    );
-  }
-  return tool.run(parsed.data, ctx);
-}
-
-async function queryStatus(tool: ToolSpec, ref: OperationRef, ctx: ToolContext): Promise<unknown> {
-  if (!tool.status) {
-    const message = `Tool "${tool.name}" does not answer status queries`;
-    throw stackless(() => new HttpError(501, message, { error: { type: 'not_implemented_error', message } }));
-  }
-  return tool.status(ref, ctx);
-}
-
-/** A service that throws anything but an HttpError crashed: its client sees a 500, as over HTTP. */
-function asServerError(error: unknown): Error {
-  if (isHttpError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  // The crash's own stack is the one worth reading, and it is not this one.
-  return stackless(() => new HttpError(500, 'Internal Server Error', { error: { type: 'server_error', message } }));
-}
-
-/** Answers cross the wire as JSON, so the caller can never hold (or mutate) live service state. */
-function overTheWire(value: unknown): unknown {
-  const text = JSON.stringify(value);
-  return text === undefined ? undefined : (JSON.parse(text) as unknown);
 }

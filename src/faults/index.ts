@@ -22,5 +22,6 @@ export {
   type AnsweringFault,
   type RefusalFault,
 } from './faultError.js';
-export { Wire, type ReplyKind, type WireOptions } from './Wire.js';
+export { Wire, type WireOptions } from './Wire.js';
+export type { ReplyKind } from './reply.js';
 export { ClientRetries, type ClientRetriesOptions } from './ClientRetries.js';

@@ -1,4 +1,4 @@
-import type { McpProxyRecord, ProxiedCall } from '../faults/mcp/McpFaultProxy.js';
+import type { McpProxyRecord, ProxiedCall } from '../faults/mcp/ProxiedCall.js';
 import type { Risk } from '../core/kinds.js';
 import type { FaultPlan } from '../faults/plan.js';
 import type { CheckResult } from '../checks/index.js';

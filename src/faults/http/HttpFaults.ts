@@ -6,38 +6,25 @@ import {
   type ErrorData,
   type History,
   type HttpFields,
-  type NetworkLeg,
-  type NetworkLegs,
   type Rng,
 } from '../../core/index.js';
+import { redactText } from '../../core/secretText.js';
 import type { World } from '../../world/World.js';
-import { isStreamFault, type Fault, type LieFault } from '../fault.js';
-import { lieAbout, toldIfDifferent, type Told } from '../lies.js';
-import { declaredOutput } from '../declaredOutput.js';
-import { keepVersionsFor } from '../staleReads.js';
-import { applyFault } from '../applyFault.js';
 import { EffectRecorder } from '../EffectRecorder.js';
-import { pickRule } from '../match.js';
-import type { LatencyTarget, LegDraws, NetworkLatency } from '../network.js';
+import { isStreamFault, type Fault } from '../fault.js';
+import type { NetworkLatency } from '../network.js';
 import { FaultPlanSchema, type FaultPlan } from '../plan.js';
-import { CallTracker, type CallPosition } from './CallTracker.js';
+import { keepVersionsFor } from '../staleReads.js';
+import { CallTracker } from './CallTracker.js';
 import { errorDataOf } from './errorDataOf.js';
+import { corrOf, isRead, legsOf, type Exchange } from './Exchange.js';
+import { ExchangeFaults } from './ExchangeFaults.js';
+import { onTheWire, type HttpAnswer } from './HttpAnswer.js';
+import type { ErrorMapper, HttpRequestData, HttpRoute } from './HttpRoute.js';
+import { pacedStream, STREAM_CUT_MESSAGE, type StreamEnd } from './pacedStream.js';
 import { bodyDigest, requestEvent, trackedRequest } from './requestEvent.js';
 import { responseDetail } from './responseDetail.js';
-import { errorAnswer } from './errorAnswer.js';
-import { answerOf, isAnswer, onTheWire, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
-import {
-  matchRoute,
-  type ErrorMapper,
-  type HttpRequestData,
-  type HttpRoute,
-  type RouteMatch,
-  type RouteRequest,
-} from './HttpRoute.js';
-import { parseRequestBody } from './requestBody.js';
-import { redactText } from '../../core/secretText.js';
-import { asksForStream } from './sse.js';
-import { pacedStream, STREAM_CUT_MESSAGE, type StreamEnd } from './pacedStream.js';
+import { ServedRoutes } from './ServedRoutes.js';
 
 /** A faulted HTTP service: where it lives and what it answers. */
 export interface HttpService {
@@ -71,7 +58,6 @@ export interface HttpFaultsOptions {
   readonly healAtMs?: number;
 }
 
-/** A service as the engine looks requests up in it. */
 /** A request no route of the trial serves (see `HttpFaults.refuseUnserved`). */
 export interface UnservedRequest {
   readonly method: string;
@@ -79,30 +65,6 @@ export interface UnservedRequest {
   readonly served: readonly string[];
   /** Whether `served` lists routes at the request's origin (else: the origins served). */
   readonly servedHere: boolean;
-}
-
-interface ServedService {
-  readonly origin: string;
-  readonly prefix: string;
-  readonly routes: readonly HttpRoute[];
-  readonly error: ErrorMapper | undefined;
-  readonly name: string | undefined;
-}
-
-/** One request on its way through: its ids and what went over the wire. */
-interface Exchange {
-  readonly request: string;
-  readonly match: RouteMatch;
-  readonly service: ServedService;
-  readonly data: HttpRequestData;
-  readonly position: CallPosition;
-  readonly http: HttpFields;
-  readonly sentAt: number;
-  /** The legs drawn for it, with a network. */
-  readonly legs: LegDraws | undefined;
-  readonly target: LatencyTarget | undefined;
-  /** An answer was produced and sent back (it may be lost on its way): its response leg counts. */
-  sentBack: boolean;
 }
 
 /**
@@ -115,13 +77,10 @@ interface Exchange {
  * are thin shells around it.
  */
 export class HttpFaults {
-  readonly #services: readonly ServedService[];
-  readonly #plan: FaultPlan;
-  readonly #hits: number[];
+  readonly #routes: ServedRoutes;
+  readonly #faults: ExchangeFaults;
   readonly #clock: Clock;
-  readonly #rng: Rng;
   readonly #history: History;
-  readonly #startMs: number;
   readonly #ids = new IdSource();
   readonly #calls = new CallTracker();
   readonly #exchanges = new Map<string, Exchange>();
@@ -131,12 +90,8 @@ export class HttpFaults {
   readonly #hanging = new Map<string, () => void>();
   /** Streams stalled by a `stream_stall`, and how far they got, for the trial's end to say so. */
   readonly #stalls = new Map<string, { readonly reason: string; readonly stream: { events: number; of: number } }>();
-  readonly #effects: EffectRecorder | undefined;
   readonly #network: NetworkLatency | undefined;
-  readonly #healAtMs: number | undefined;
   readonly #unserved: UnservedRequest[] = [];
-  /** Draws for `wrong_value` lies: a fork of its own, so a lie never shifts which requests fail. */
-  readonly #lieRng: Rng;
   #closed = false;
 
   constructor(options: HttpFaultsOptions) {
@@ -146,32 +101,21 @@ export class HttpFaults {
       const where = first ? `plan.${first.path.map(String).join('.')}: ${first.message}` : 'plan is invalid';
       throw new FaultlineError(FaultlineErrorCode.PlanInvalid, `invalid fault plan: ${where}`, parsed.error.issues);
     }
-    this.#services = options.services.map((s) => {
-      const url = new URL(s.baseUrl);
-      return {
-        origin: url.origin,
-        prefix: url.pathname.replace(/\/+$/, ''),
-        routes: s.routes,
-        error: s.error,
-        name: s.name,
-      };
-    });
-    this.#plan = parsed.data;
-    this.#hits = this.#plan.map(() => 0);
+    this.#routes = new ServedRoutes(options.services);
+    const plan = parsed.data;
     this.#clock = options.clock;
-    this.#rng = options.rng;
     this.#history = options.history;
-    this.#startMs = options.startMs ?? options.clock.now();
+    const startMs = options.startMs ?? options.clock.now();
     this.#network = options.network;
-    this.#lieRng = options.rng.fork('lies');
-    keepVersionsFor(this.#plan, options.world);
-    this.#healAtMs = options.healAtMs;
-    this.#effects =
+    keepVersionsFor(plan, options.world);
+    const effects =
       options.world &&
       new EffectRecorder(options.world.ledger, options.history, (e) => {
         const origin = this.#exchanges.get(e.request);
-        return origin ? { ...this.#corr(origin), method: origin.http.method, url: origin.http.url } : {};
+        return origin ? { ...corrOf(origin), method: origin.http.method, url: origin.http.url } : {};
       });
+    const { clock, rng, history, network, healAtMs } = options;
+    this.#faults = new ExchangeFaults({ plan, clock, rng, history, startMs, effects, network, healAtMs });
   }
 
   get clock(): Clock {
@@ -180,7 +124,7 @@ export class HttpFaults {
 
   /** The origins this engine serves (`https://api.shop.test`), for adapters that intercept by host. */
   get origins(): readonly string[] {
-    return [...new Set(this.#services.map((s) => s.origin))];
+    return this.#routes.origins;
   }
 
   /**
@@ -190,7 +134,7 @@ export class HttpFaults {
    */
   refuseUnserved(method: string, url: string): void {
     if (this.#closed) return;
-    const event = { method: method.toUpperCase(), url: redactText(url), ...this.#servedNear(url) };
+    const event = { method: method.toUpperCase(), url: redactText(url), ...this.#routes.servedNear(url) };
     this.#unserved.push(event);
     this.#history.record({ type: 'unserved_request', ...event });
   }
@@ -200,20 +144,9 @@ export class HttpFaults {
     return this.#unserved;
   }
 
-  /** The routes served at `url`'s origin, or, when none is, the origins served. */
-  #servedNear(url: string): { served: string[]; servedHere: boolean } {
-    const origin = URL.canParse(url) ? new URL(url).origin : url;
-    const here = this.#services.filter((s) => s.origin === origin);
-    if (here.length === 0) return { served: [...this.origins], servedHere: false };
-    return {
-      served: here.flatMap((s) => s.routes.map((r) => `${r.method} ${s.origin}${s.prefix}${r.path} (${r.operation})`)),
-      servedHere: true,
-    };
-  }
-
   /** Whether some route takes this request; adapters hand everything else to the unhandled-request policy. */
   handles(method: string, url: string): boolean {
-    return this.#route(method, url) !== undefined;
+    return this.#routes.route(method, url) !== undefined;
   }
 
   /**
@@ -222,7 +155,7 @@ export class HttpFaults {
    * ends as a lost response at that virtual time.
    */
   async exchange(data: HttpRequestData, signal: AbortSignal): Promise<HttpAnswer | undefined> {
-    const found = this.#route(data.method, data.url);
+    const found = this.#routes.route(data.method, data.url);
     if (!found) return undefined;
     const { match, service } = found;
     const request = this.#ids.next('http');
@@ -259,11 +192,11 @@ export class HttpFaults {
     this.#exchanges.set(request, ex);
     this.#open.set(request, ex);
     this.#history.record(requestEvent(request, data, match.route, position, digest));
-    const fault = this.#chooseFault(ex);
+    const fault = this.#faults.choose(ex);
     let answer: HttpAnswer;
     try {
       if (legs && legs.request > 0) await this.#requestLeg(ex, legs.request, signal);
-      answer = onTheWire(await this.#apply(fault, ex, signal), data.method);
+      answer = onTheWire(await this.#faults.apply(fault, ex, signal), data.method);
       if (answer.kind !== 'hang') {
         ex.sentBack = true;
         if (legs && legs.response > 0) await this.#clock.sleep(legs.response, signal);
@@ -321,9 +254,9 @@ export class HttpFaults {
       tool: ex.match.route.operation,
       status: answer.status,
       stream,
-      ...this.#corr(ex),
+      ...corrOf(ex),
       ...ex.http,
-      ...this.#legsOf(ex),
+      ...legsOf(ex),
     } as const;
     if (end.kind === 'complete') {
       const usage = ex.match.route.usage?.ofStream(answer.events);
@@ -346,7 +279,7 @@ export class HttpFaults {
           };
     this.#history.record({ ...base, result: 'error', message: error.message, errorKind: error.kind });
     this.#calls.answered(ex.position.call, false);
-    this.#history.record({ type: 'model_error', error, request: ex.request, ...this.#corr(ex) });
+    this.#history.record({ type: 'model_error', error, request: ex.request, ...corrOf(ex) });
   }
 
   /** Records every exchange still open as lost (the trial is over); idempotent. */
@@ -357,49 +290,6 @@ export class HttpFaults {
       const stall = this.#stalls.get(ex.request);
       this.#lose(ex, stall?.reason ?? 'answer still on its way', undefined, stall?.stream);
     }
-  }
-
-  #route(method: string, url: string): { readonly match: RouteMatch; readonly service: ServedService } | undefined {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return undefined;
-    }
-    for (const s of this.#services) {
-      if (parsed.origin !== s.origin) continue;
-      if (s.prefix !== '' && parsed.pathname !== s.prefix && !parsed.pathname.startsWith(`${s.prefix}/`)) continue;
-      const match = matchRoute(s.routes, method, parsed.pathname.slice(s.prefix.length) || '/');
-      if (match) return { match, service: s };
-    }
-    return undefined;
-  }
-
-  #chooseFault(ex: Exchange): Fault | undefined {
-    const { route } = ex.match;
-    const facts = {
-      tool: route.operation,
-      purpose: route.purpose ?? 'call',
-      call: ex.position.callNumber,
-      attempt: ex.position.attempt,
-      elapsedMs: this.#clock.now() - this.#startMs,
-      streamed:
-        route.kind === 'model' && asksForStream(parseRequestBody(ex.data.body, ex.data.headers['content-type'])),
-      read: (route.purpose ?? 'call') === 'status' || this.#isRead(ex),
-    } as const;
-    const picked = pickRule(this.#plan, facts, this.#hits, this.#rng, this.#healAtMs);
-    if (!picked) return undefined;
-    this.#hits[picked.index] = (this.#hits[picked.index] ?? 0) + 1;
-    this.#history.record({
-      type: 'fault',
-      request: ex.request,
-      tool: route.operation,
-      rule: picked.index,
-      fault: picked.rule.fault,
-      ...this.#corr(ex),
-      ...ex.http,
-    });
-    return picked.rule.fault;
   }
 
   /**
@@ -417,124 +307,15 @@ export class HttpFaults {
     }
   }
 
-  #legsOf(ex: Exchange): { legs?: NetworkLegs } {
-    if (!ex.legs) return {};
-    return { legs: ex.sentBack ? ex.legs : { request: ex.legs.request } };
-  }
-
-  #corr(ex: Exchange): { call: string; attempt: number } {
-    return { call: ex.position.call, attempt: ex.position.attempt };
-  }
-
-  #apply(fault: Fault | undefined, ex: Exchange, signal: AbortSignal): Promise<HttpAnswer> {
-    return applyFault<HttpAnswer>(
-      fault,
-      {
-        deliver: (copy, failure) => this.#deliver(ex, copy, failure),
-        lost: (cause) => ({
-          kind: 'hang',
-          reason: cause === 'timeout' ? 'no answer (timeout fault)' : 'answer lost after commit (partial write)',
-        }),
-        error: (error) => answerOf(error),
-        malformed: (answer) => (answer.kind === 'respond' && answer.status < 400 ? truncate(answer) : answer),
-        lie: (fault) => this.#lie(fault, ex),
-      },
-      this.#clock,
-      signal,
-    );
-  }
-
-  /**
-   * A delivery answered 2xx with a lie about its JSON body: the truth first, then the lie; a
-   * `stale` read is served again as of `lagMs` ago. Recorded as a `lie` event when it differs.
-   */
-  async #lie(fault: LieFault, ex: Exchange): Promise<HttpAnswer> {
-    const held = await this.#deliver(ex, 0);
-    const truth = jsonBodyOf(held);
-    if (held.kind !== 'respond' || truth === undefined) return held;
-    let told: Told;
-    let asOf: number | undefined;
-    if (fault.kind === 'stale') {
-      asOf = this.#clock.now() - fault.lagMs;
-      const past = jsonBodyOf(await this.#serve(ex, undefined, asOf));
-      told = past === undefined ? { kind: 'none' } : toldIfDifferent(truth.value, past.value);
-    } else told = lieAbout(fault, truth.value, this.#lieRng, declaredOutput(ex.match.route.outputSchema));
-    if (told.kind === 'none') return held;
-    const purpose = ex.match.route.purpose ?? 'call';
-    this.#history.record({
-      type: 'lie',
-      request: ex.request,
-      tool: ex.match.route.operation,
-      purpose,
-      fault,
-      held: truth.value,
-      answered: told.answered,
-      ...(asOf === undefined ? {} : { asOf: asOf - this.#startMs }),
-      ...this.#corr(ex),
-      ...ex.http,
-    });
-    return { ...held, body: told.answered === undefined ? '' : JSON.stringify(told.answered) };
-  }
-
-  /** One arrival at the service's business logic. */
-  async #deliver(ex: Exchange, copy: number, failure?: Error): Promise<HttpAnswer> {
-    const { route } = ex.match;
-    this.#history.record({
-      type: 'delivery',
-      request: ex.request,
-      tool: route.operation,
-      copy,
-      ...this.#corr(ex),
-      ...ex.http,
-    });
-    try {
-      return await this.#serve(ex, failure);
-    } finally {
-      this.#effects?.recordNew();
-    }
-  }
-
-  /** The route's answer to the exchange's request (as of `asOf`, for a stale read): no events. */
-  async #serve(ex: Exchange, failure?: Error, asOf?: number): Promise<HttpAnswer> {
-    const { route, params } = ex.match;
-    const url = new URL(ex.data.url);
-    const network = this.#network;
-    const target = ex.target;
-    const ctx = {
-      clock: this.#clock,
-      request: ex.request,
-      ...(network && target && { travel: (leg: NetworkLeg) => network.travel(this.#clock, target, leg) }),
-      ...(ex.http.idempotencyKey === undefined ? {} : { idempotencyKey: ex.http.idempotencyKey }),
-      ...(failure ? { failure } : {}),
-      ...(asOf === undefined ? {} : { asOf }),
-    };
-    const req: RouteRequest = {
-      method: ex.data.method.toUpperCase(),
-      params,
-      query: url.searchParams,
-      body: parseRequestBody(ex.data.body, ex.data.headers['content-type']),
-      text: ex.data.body,
-      headers: ex.data.headers,
-    };
-    try {
-      const value: unknown = await route.serve(route.input(req), ctx);
-      // A read that never consulted `failure` still fails the way the fault says.
-      if (failure) return answerOf(failure);
-      return isAnswer(value) ? value : respond(route.okStatus ?? 200, value === undefined ? null : value);
-    } catch (error) {
-      return errorAnswer(error, req, [route.error, ex.service.error]);
-    }
-  }
-
   #respond(ex: Exchange, answer: Extract<HttpAnswer, { kind: 'respond' | 'network' }>): void {
     this.#open.delete(ex.request);
     const base = {
       type: 'response',
       request: ex.request,
       tool: ex.match.route.operation,
-      ...this.#corr(ex),
+      ...corrOf(ex),
       ...ex.http,
-      ...this.#legsOf(ex),
+      ...legsOf(ex),
     } as const;
     const detail = responseDetail(answer, this.#clock.now());
     if (answer.kind === 'network') {
@@ -553,15 +334,9 @@ export class HttpFaults {
     }
     this.#calls.answered(
       ex.position.call,
-      answer.kind === 'respond' && (answer.status < 400 || (answer.status === 404 && this.#isRead(ex))),
+      answer.kind === 'respond' && (answer.status < 400 || (answer.status === 404 && isRead(ex))),
     );
     this.#modelError(ex, answer);
-  }
-
-  /** A read settles with a 404 as with a 200: asking again is polling for the resource, a new call, not attempt n + 1. */
-  #isRead(ex: Exchange): boolean {
-    const risk = ex.match.route.risk;
-    return risk === undefined ? ex.http.method === 'GET' || ex.http.method === 'HEAD' : risk === 'read';
   }
 
   /** The client's wait ends only when it gives up (or the trial ends): that is when the answer is lost. */
@@ -590,9 +365,9 @@ export class HttpFaults {
       result: 'lost',
       message,
       ...(stream ? { stream } : {}),
-      ...this.#corr(ex),
+      ...corrOf(ex),
       ...ex.http,
-      ...this.#legsOf(ex),
+      ...legsOf(ex),
     });
     this.#modelError(ex, { kind: 'hang', reason: message });
   }
@@ -600,18 +375,7 @@ export class HttpFaults {
   #modelError(ex: Exchange, answer: HttpAnswer): void {
     if (ex.match.route.kind !== 'model') return;
     const error = errorDataOf(answer, this.#clock.now());
-    if (error) this.#history.record({ type: 'model_error', error, request: ex.request, ...this.#corr(ex) });
-  }
-}
-
-/** A successful JSON answer's body, parsed; anything else (an error, text, a stream) is told no lie. */
-function jsonBodyOf(answer: HttpAnswer): { readonly value: unknown } | undefined {
-  if (answer.kind !== 'respond' || answer.status < 200 || answer.status > 299) return undefined;
-  if (!(answer.headers['content-type'] ?? '').includes('json')) return undefined;
-  try {
-    return { value: JSON.parse(answer.body) as unknown };
-  } catch {
-    return undefined;
+    if (error) this.#history.record({ type: 'model_error', error, request: ex.request, ...corrOf(ex) });
   }
 }
 

@@ -7,7 +7,8 @@ import { ExchangeTracker, rawClientRequest } from './ExchangeTracker.js';
 import { fetchFailed, isInjected, socketError, type HttpAnswer } from './HttpAnswer.js';
 import type { HttpFaults } from './HttpFaults.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
-import { ArrivalHolds } from './ArrivalHolds.js';
+import type { ArrivalHolds } from './ArrivalHolds.js';
+import { TrialInterception } from './TrialInterception.js';
 import { webStream } from './streamBodies.js';
 import { unhandledRequestError, unhandledWarning, type UnhandledRequestPolicy } from './UnhandledRequestPolicy.js';
 
@@ -159,9 +160,8 @@ export interface MswSession {
  * try { await clock.run(() => myTool(input)); } finally { session.close(); }
  */
 export function startMsw(faults: HttpFaults, options: MswAdapterOptions = {}): MswSession {
-  const tracker = new ExchangeTracker();
-  const arrivals = new ArrivalHolds(holdOn(faults.clock));
-  const server = setupServer(...handlersWith(faults, options, tracker, arrivals));
+  const trial = new TrialInterception(faults);
+  const server = setupServer(...handlersWith(faults, options, trial.tracker, trial.arrivals));
   const loud = quietInjectedErrors();
   // For fetch, msw hands its lifecycle listeners a clone of every mocked answer, a tee of its
   // body that nobody reads. A client that stops reading a stream cancels its own branch, and
@@ -176,16 +176,11 @@ export function startMsw(faults: HttpFaults, options: MswAdapterOptions = {}): M
   });
   // The last handler takes every request, so msw's own policy never applies.
   server.listen({ onUnhandledRequest: 'bypass' });
-  const unwrap = arrivals.install();
-  let open = true;
+  trial.install();
   return {
     server,
     close(): void {
-      if (!open) return;
-      open = false;
-      faults.close();
-      tracker.closeAll();
-      unwrap();
+      if (!trial.close()) return;
       server.close();
       loud();
     },

@@ -2,11 +2,11 @@ import type { Readable } from 'node:stream';
 import nock from 'nock';
 import { holdOn, type ClockRun, type VirtualClock } from '../../core/index.js';
 import { redactHeaders, redactText } from '../../core/secretText.js';
-import { ExchangeTracker } from './ExchangeTracker.js';
 import { fetchFailed, socketError, type HttpAnswer } from './HttpAnswer.js';
 import type { HttpFaults } from './HttpFaults.js';
 import { HTTP_METHODS } from './HttpRoute.js';
-import { ArrivalHolds, type ClientApi } from './ArrivalHolds.js';
+import type { ClientApi } from './ArrivalHolds.js';
+import { TrialInterception } from './TrialInterception.js';
 import { nodeStream } from './streamBodies.js';
 import { runIntercepted, type InterceptedRunOptions } from './runIntercepted.js';
 import { refusal, SDK_TELEMETRY, TELEMETRY_CODE, TELEMETRY_WHY } from './outboundGuard.js';
@@ -88,25 +88,11 @@ export interface NockSession {
  */
 export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}): NockSession {
   const policy = options.onUnhandledRequest ?? 'error';
-  const tracker = new ExchangeTracker();
-  const arrivals = new ArrivalHolds(holdOn(faults.clock));
+  const trial = new TrialInterception(faults);
   if (!nock.isActive()) nock.activate();
   if (policy === 'error') nock.disableNetConnect();
   else nock.enableNetConnect();
-  const warn = (req: { method?: string; href?: string; path?: string; host?: string; hostname?: string }): void => {
-    const url = req.href ?? `${req.host ?? req.hostname ?? ''}${req.path ?? ''}`;
-    console.warn(unhandledWarning(req.method ?? 'GET', url, policy));
-  };
-  if (policy === 'warn') nock.emitter.on('no match', warn);
-  // A host no scope intercepts: nock refuses it (net connect is off) after saying so here.
-  const refuse = (req: { method?: string; proto?: string; host?: string; hostname?: string; path?: string }): void => {
-    faults.refuseUnserved(
-      req.method ?? 'GET',
-      `${req.proto ?? 'https'}://${req.host ?? req.hostname ?? ''}${req.path ?? ''}`,
-    );
-  };
-  if (policy === 'error') nock.emitter.on('no match', refuse);
-
+  const listeners = listenForNoMatch(faults, policy);
   // An SDK's own telemetry is answered before any route or policy sees it.
   const telemetry = SDK_TELEMETRY.map((t) => {
     const answer = refusal(t.method, `${t.origin}${t.path}`, TELEMETRY_WHY, TELEMETRY_CODE);
@@ -115,58 +101,93 @@ export function startNock(faults: HttpFaults, options: NockAdapterOptions = {}):
       .intercept(t.path, t.method)
       .reply(answer.status, answer.body, answer.headers);
   });
-  const scopes = faults.origins.map((origin) => {
-    const scope = nock(origin, { allowUnmocked: policy !== 'error' }).persist();
-    for (const method of HTTP_METHODS) {
-      scope
-        .intercept((path: string) => faults.handles(method, `${origin}${path}`), method)
-        .reply(async function (path: string, body: unknown) {
-          const text = body === undefined || body === '' ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-          const url = `${origin}${path}`;
-          const claim = arrivals.claim(method, url);
-          const answer = await faults.exchange(
-            { method, url, headers: headersOf(this.req.headers), body: text },
-            tracker.track({ signal: claim.signal }),
-          );
-          if (!answer) return never();
-          const letGo = answer.kind === 'hang' ? undefined : claim.answerOnItsWay();
-          return toNock(answer, claim.via, holdOn(faults.clock), () => letGo?.());
-        });
-    }
-    // nock's own no-match error prints the request's headers (an `Authorization: Bearer …`)
-    // and body; this one says the same with the credentials redacted (R13).
-    if (policy === 'error') {
-      for (const method of HTTP_METHODS) {
-        // Async: nock destroys the request with a rejection, whereas a synchronous throw escapes it.
-        scope
-          .intercept(() => true, method)
-          .reply(async function (path: string, body: unknown) {
-            faults.refuseUnserved(method, `${origin}${path}`);
-            return Promise.reject(noMatch(method, `${origin}${path}`, headersOf(this.req.headers), body));
-          });
-      }
-    }
-    return scope;
-  });
-  const unwrap = arrivals.install();
+  const scopes = faults.origins.map((origin) => originScope(faults, origin, policy, trial));
+  trial.install();
 
-  let open = true;
   return {
     close(): void {
-      if (!open) return;
-      open = false;
-      faults.close();
-      tracker.closeAll();
-      unwrap();
+      if (!trial.close()) return;
       for (const scope of [...telemetry, ...scopes]) scope.persist(false);
       nock.cleanAll();
-      nock.emitter.removeListener('no match', warn);
-      nock.emitter.removeListener('no match', refuse);
+      for (const listener of listeners) nock.emitter.removeListener('no match', listener);
       nock.enableNetConnect();
       // Leaves http.request and fetch as Node made them; the next trial activates nock again.
       nock.restore();
     },
   };
+}
+
+type NoMatchRequest = {
+  method?: string;
+  proto?: string;
+  href?: string;
+  path?: string;
+  host?: string;
+  hostname?: string;
+};
+
+/**
+ * What nock is told to do with a request no scope intercepts, by policy: `warn` says so; `error` reports it to the
+ * engine, and nock refuses it (net connect is off). The listeners added, for `close` to remove.
+ */
+function listenForNoMatch(faults: HttpFaults, policy: UnhandledRequestPolicy): ((req: NoMatchRequest) => void)[] {
+  if (policy === 'warn') {
+    const warn = (req: NoMatchRequest): void => {
+      const url = req.href ?? `${req.host ?? req.hostname ?? ''}${req.path ?? ''}`;
+      console.warn(unhandledWarning(req.method ?? 'GET', url, policy));
+    };
+    nock.emitter.on('no match', warn);
+    return [warn];
+  }
+  if (policy !== 'error') return [];
+  const refuse = (req: NoMatchRequest): void => {
+    faults.refuseUnserved(
+      req.method ?? 'GET',
+      `${req.proto ?? 'https'}://${req.host ?? req.hostname ?? ''}${req.path ?? ''}`,
+    );
+  };
+  nock.emitter.on('no match', refuse);
+  return [refuse];
+}
+
+/** The persisted nock scope of one origin the engine serves: its routes answered under the plan, the rest refused. */
+function originScope(
+  faults: HttpFaults,
+  origin: string,
+  policy: UnhandledRequestPolicy,
+  trial: TrialInterception,
+): nock.Scope {
+  const scope = nock(origin, { allowUnmocked: policy !== 'error' }).persist();
+  for (const method of HTTP_METHODS) {
+    scope
+      .intercept((path: string) => faults.handles(method, `${origin}${path}`), method)
+      .reply(async function (path: string, body: unknown) {
+        const text = body === undefined || body === '' ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+        const url = `${origin}${path}`;
+        const claim = trial.arrivals.claim(method, url);
+        const answer = await faults.exchange(
+          { method, url, headers: headersOf(this.req.headers), body: text },
+          trial.tracker.track({ signal: claim.signal }),
+        );
+        if (!answer) return never();
+        const letGo = answer.kind === 'hang' ? undefined : claim.answerOnItsWay();
+        return toNock(answer, claim.via, holdOn(faults.clock), () => letGo?.());
+      });
+  }
+  // nock's own no-match error prints the request's headers (an `Authorization: Bearer …`)
+  // and body; this one says the same with the credentials redacted (R13).
+  if (policy === 'error') {
+    for (const method of HTTP_METHODS) {
+      // Async: nock destroys the request with a rejection, whereas a synchronous throw escapes it.
+      scope
+        .intercept(() => true, method)
+        .reply(async function (path: string, body: unknown) {
+          faults.refuseUnserved(method, `${origin}${path}`);
+          return Promise.reject(noMatch(method, `${origin}${path}`, headersOf(this.req.headers), body));
+        });
+    }
+  }
+  return scope;
 }
 
 /**

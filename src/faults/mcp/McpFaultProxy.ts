@@ -7,35 +7,16 @@ import {
   type CallResultKind,
   type Clock,
   type ErrorData,
-  type HistoryEvent,
   type Risk,
 } from '../../core/index.js';
-import type { Fault, FaultKind, FaultOf } from '../fault.js';
+import type { Fault, FaultOf } from '../fault.js';
 import { faultError, serverError, type RefusalFault } from '../faultError.js';
 import { pickRule } from '../match.js';
 import type { FaultPlan } from '../plan.js';
-import { isRequest, isResponse, type Id, type Request, type Response } from './jsonRpc.js';
+import { cancelledId, isRequest, isResponse, type Id, type Request, type Response } from './jsonRpc.js';
+import type { ClientSaw, McpProxyRecord, ProxiedCall } from './ProxiedCall.js';
+import { ToolRisks } from './ToolRisks.js';
 import { answerOf, errorOf, REFUSAL_KINDS, toolError, type Answer } from './toolError.js';
-
-/** What the MCP client was shown for one `tools/call` (R16: a tool error is not a protocol error). */
-export type ClientSaw = 'result' | 'tool_error' | 'protocol_error' | 'nothing';
-
-/** One `tools/call` through the proxy, as the report lists it. */
-export interface ProxiedCall {
-  readonly call: string;
-  readonly tool: string;
-  readonly fault?: { readonly rule: number; readonly kind: FaultKind };
-  /** How many times the server received it (0: refused or dropped before the server). */
-  readonly deliveries: number;
-  /** `unknown`: the server may have acted, and the client cannot know (a lost answer, R18). */
-  readonly outcome: CallResultKind;
-  readonly clientSaw: ClientSaw;
-}
-
-export interface McpProxyRecord {
-  readonly calls: readonly ProxiedCall[];
-  readonly history: readonly HistoryEvent[];
-}
 
 export interface McpFaultProxyOptions {
   /** Towards the MCP client (the proxy is its server): stdio of this process, say. */
@@ -82,7 +63,7 @@ export class McpFaultProxy {
   readonly #start: number;
   readonly #hits: number[] = [];
   readonly #perTool = new Map<string, number>();
-  readonly #risks = new Map<string, Risk>();
+  readonly #risks: ToolRisks;
   readonly #calls: ProxiedCall[] = [];
   /** Upstream ids of requests the proxy made itself, and who waits for each answer. */
   readonly #waiting = new Map<string, (answer: Response) => void>();
@@ -96,10 +77,6 @@ export class McpFaultProxy {
   readonly #listing = new Set<Id>();
   /** Client calls the proxy holds (a `latency` fault) before the server has seen them. */
   readonly #held = new Set<Id>();
-  /** The plan's own risks, which no annotation overrides. */
-  readonly #namedRisks: ReadonlyMap<string, Risk>;
-  /** The proxy's own `tools/list`, asked once when a call names a tool no listing has shown. */
-  #ownListing: Promise<void> | undefined;
   #next = 0;
   #callCount = 0;
   #closed: Promise<McpProxyRecord> | undefined;
@@ -113,7 +90,7 @@ export class McpFaultProxy {
     this.#clock = options.clock ?? new RealClock();
     this.#history = new History(this.#clock);
     this.#start = this.#clock.now();
-    this.#namedRisks = new Map(Object.entries(options.risks ?? {}));
+    this.#risks = new ToolRisks(options.risks);
   }
 
   /** Settles with the record once either side has closed (or `close` was called). */
@@ -156,7 +133,7 @@ export class McpFaultProxy {
       wake?.(message);
       return;
     }
-    if (isResponse(message) && this.#listing.delete(message.id)) this.#learnRisks(message);
+    if (isResponse(message) && this.#listing.delete(message.id)) this.#risks.learn(message);
     void this.#client.send(message);
   }
 
@@ -190,38 +167,6 @@ export class McpFaultProxy {
     await this.#call(message);
   }
 
-  /**
-   * MCP's tool annotations say what our risk axis says (R4): `readOnlyHint` a read; a tool that
-   * is `idempotentHint`, or that `destructiveHint: false` marks additive and `idempotentHint`
-   * marks repeatable, an idempotent write; anything else (the spec's defaults) a write.
-   */
-  #learnRisks(answer: Response): void {
-    const tools = (answer.result?.['tools'] ?? []) as {
-      name?: unknown;
-      annotations?: { readOnlyHint?: unknown; idempotentHint?: unknown };
-    }[];
-    if (!Array.isArray(tools)) return;
-    for (const t of tools) {
-      if (typeof t?.name !== 'string') continue;
-      const a = t.annotations ?? {};
-      this.#risks.set(
-        t.name,
-        a.readOnlyHint === true ? 'read' : a.idempotentHint === true ? 'idempotent-write' : 'write',
-      );
-    }
-  }
-
-  /** A tool's risk: the plan's, else its annotations; a client that cached its list makes the proxy ask. */
-  async #riskOf(tool: string): Promise<Risk> {
-    const named = this.#namedRisks.get(tool);
-    if (named !== undefined) return named;
-    if (!this.#risks.has(tool)) {
-      this.#ownListing ??= this.#listTools();
-      await this.#ownListing;
-    }
-    return this.#risks.get(tool) ?? 'write';
-  }
-
   /** Every page of the server's `tools/list`, asked under the proxy's own ids. */
   async #listTools(): Promise<void> {
     let cursor: unknown;
@@ -244,7 +189,7 @@ export class McpFaultProxy {
       });
       this.#unfinished.delete(id);
       if (answer.error) return;
-      this.#learnRisks(answer);
+      this.#risks.learn(answer);
       cursor = answer.result?.['nextCursor'];
       if (typeof cursor !== 'string') return;
     }
@@ -257,10 +202,11 @@ export class McpFaultProxy {
     this.#perTool.set(tool, nth);
     const call = `call-${++this.#callCount}`;
     const request = `req-${++this.#next}`;
+    const ids: CallIds = { request, tool, call };
     const h = this.#history;
     // Held while the risk is looked up, so a cancel in that time is honoured too.
     this.#held.add(req.id);
-    const risk = await this.#riskOf(tool);
+    const risk = await this.#risks.of(tool, () => this.#listTools());
     h.record({ type: 'tool_call', call, tool, risk, honoursKeys: false, input: params['arguments'] ?? {} });
     h.record({ type: 'attempt', call, attempt: 1, tool, purpose: 'call', request });
     const picked = this.#pickFault(tool, nth, call, request);
@@ -279,78 +225,49 @@ export class McpFaultProxy {
     };
 
     this.#unfinished.set(call, () =>
-      finish('unknown', 'nothing', undefined, {
-        kind: 'unknown',
-        message: 'the proxy closed while the call was in flight',
-        retryable: false,
-      }),
+      finish('unknown', 'nothing', undefined, unknownError('the proxy closed while the call was in flight')),
     );
     if (fault?.kind === 'latency') await this.#clock.sleep(fault.ms);
     this.#held.delete(req.id);
     if (this.#cancelled.delete(req.id)) {
       // The client gave up while the proxy held the call: it is never sent, and the server never acts.
-      h.record({
-        type: 'response',
-        request,
-        tool,
-        result: 'error',
-        message: 'the client cancelled the call before it was sent',
-        call,
-        attempt: 1,
-      });
-      finish('error', 'nothing', undefined, {
-        kind: 'timeout',
-        message: 'the client cancelled the call before the proxy sent it',
-        retryable: true,
-      });
+      this.#recordResponse(ids, 'error', 'the client cancelled the call before it was sent');
+      finish('error', 'nothing', undefined, timedOut('the client cancelled the call before the proxy sent it'));
       return;
     }
     if (!fault || fault.kind === 'latency' || fault.kind === 'duplicate') {
-      const copies = fault?.kind === 'duplicate' ? fault.copies : 1;
-      const answers =
-        fault?.kind === 'duplicate' && fault.concurrent
-          ? await Promise.all(Array.from({ length: copies }, deliver))
-          : [];
-      for (let i = answers.length; i < copies; i++) answers.push(await deliver());
-      const first = answers[0]!;
-      if (this.#cancelled.delete(req.id)) {
-        // The client stopped waiting: whether the server acted, it cannot know (R18).
-        h.record({
-          type: 'response',
-          request,
-          tool,
-          result: 'lost',
-          message: 'the client cancelled the call',
-          call,
-          attempt: 1,
-        });
-        finish('unknown', 'nothing', undefined, {
-          kind: 'timeout',
-          message: 'the client cancelled the call while it was in flight',
-          retryable: true,
-        });
-        return;
-      }
-      this.#recordResponse(request, tool, call, first);
-      const isError = first.error !== undefined || first.result?.['isError'] === true;
-      finish(isError ? 'error' : 'ok', first.error ? 'protocol_error' : isError ? 'tool_error' : 'result', first);
-      return;
-    }
-    if (fault.kind === 'timeout') {
+      await this.#delivered(fault, req.id, ids, deliver, finish);
+    } else if (fault.kind === 'timeout') {
       // Never delivered, never answered: the client's own timeout decides, and it cannot tell what happened.
-      finish('unknown', 'nothing', undefined, {
-        kind: 'timeout',
-        message: 'no answer: the request was dropped before the server',
-        retryable: true,
-      });
-      return;
-    }
-    if (fault.kind === 'partial_write' || fault.kind === 'malformed') {
+      finish('unknown', 'nothing', undefined, timedOut('no answer: the request was dropped before the server'));
+    } else if (fault.kind === 'partial_write' || fault.kind === 'malformed') {
       await deliver();
-      this.#answerLost(fault, req.id, { request, tool, call }, finish);
+      this.#answerLost(fault, req.id, ids, finish);
+    } else this.#refuse(fault, req.id, ids, finish);
+  }
+
+  /** The call reaches the server (`copies` times for a duplicate, at once if concurrent); the first answer counts. */
+  async #delivered(
+    fault: FaultOf<'latency' | 'duplicate'> | undefined,
+    id: Id,
+    ids: CallIds,
+    deliver: () => Promise<Response>,
+    finish: Finish,
+  ): Promise<void> {
+    const copies = fault?.kind === 'duplicate' ? fault.copies : 1;
+    const answers =
+      fault?.kind === 'duplicate' && fault.concurrent ? await Promise.all(Array.from({ length: copies }, deliver)) : [];
+    for (let i = answers.length; i < copies; i++) answers.push(await deliver());
+    const first = answers[0]!;
+    if (this.#cancelled.delete(id)) {
+      // The client stopped waiting: whether the server acted, it cannot know (R18).
+      this.#recordResponse(ids, 'lost', 'the client cancelled the call');
+      finish('unknown', 'nothing', undefined, timedOut('the client cancelled the call while it was in flight'));
       return;
     }
-    this.#refuse(fault, req.id, { request, tool, call }, finish);
+    const isError = first.error !== undefined || first.result?.['isError'] === true;
+    this.#recordResponse(ids, isError ? 'error' : 'ok', first.error?.message);
+    finish(isError ? 'error' : 'ok', first.error ? 'protocol_error' : isError ? 'tool_error' : 'result', first);
   }
 
   /** The rule that applies to this call, if any, counted and recorded. */
@@ -377,23 +294,11 @@ export class McpFaultProxy {
   }
 
   /** The server got the call and answered; the answer is lost or corrupted on the way back (R18: the client cannot know). */
-  #answerLost(
-    fault: FaultOf<'partial_write' | 'malformed'>,
-    id: Id,
-    { request, tool, call }: CallIds,
-    finish: Finish,
-  ): void {
-    this.#history.record({
-      type: 'response',
-      request,
-      tool,
-      result: 'lost',
-      message: `the server answered; the answer was ${fault.kind === 'malformed' ? 'corrupted' : 'lost'}`,
-      call,
-      attempt: 1,
-    });
+  #answerLost(fault: FaultOf<'partial_write' | 'malformed'>, id: Id, ids: CallIds, finish: Finish): void {
+    const lost = fault.kind === 'malformed' ? 'corrupted' : 'lost';
+    this.#recordResponse(ids, 'lost', `the server answered; the answer was ${lost}`);
     if (fault.kind === 'malformed') {
-      const error = { kind: 'unknown' as const, message: 'malformed answer', retryable: false };
+      const error = unknownError('malformed answer');
       finish(
         'unknown',
         'protocol_error',
@@ -407,11 +312,7 @@ export class McpFaultProxy {
       return;
     }
     if (fault.lostAs === 'timeout') {
-      finish('unknown', 'nothing', undefined, {
-        kind: 'timeout',
-        message: 'the server committed; the answer was lost',
-        retryable: true,
-      });
+      finish('unknown', 'nothing', undefined, timedOut('the server committed; the answer was lost'));
       return;
     }
     const answer: Answer =
@@ -432,32 +333,29 @@ export class McpFaultProxy {
   }
 
   /** The call is refused before the server: an error answer of the fault's kind. */
-  #refuse(fault: Fault, id: Id, { request, tool, call }: CallIds, finish: Finish): void {
+  #refuse(fault: Fault, id: Id, ids: CallIds, finish: Finish): void {
     const answer = answerOf(
       fault.kind === 'server_error' ? serverError(fault) : faultError(fault as RefusalFault, this.#clock.now()),
     );
     const error = errorOf(REFUSAL_KINDS[fault.kind] ?? 'unknown', answer, this.#clock.now());
-    this.#history.record({
-      type: 'response',
-      request,
-      tool,
-      result: 'error',
-      ...(error.status !== undefined && { status: error.status }),
-      message: error.message,
-      call,
-      attempt: 1,
-    });
+    this.#recordResponse(ids, 'error', error.message, error.status);
     finish('error', 'tool_error', toolError(id, error, answer, 'the request did not reach the tool'), error);
   }
 
-  #recordResponse(request: string, tool: string, call: string, answer: Response): void {
-    const result = answer.error !== undefined || answer.result?.['isError'] === true ? 'error' : 'ok';
+  /** The call's `response` event: its status and message when there are. */
+  #recordResponse(
+    { request, tool, call }: CallIds,
+    result: 'ok' | 'error' | 'lost',
+    message?: string,
+    status?: number,
+  ): void {
     this.#history.record({
       type: 'response',
       request,
       tool,
       result,
-      ...(answer.error && { message: answer.error.message }),
+      ...(status !== undefined && { status }),
+      ...(message !== undefined && { message }),
       call,
       attempt: 1,
     });
@@ -479,9 +377,12 @@ export class McpFaultProxy {
   }
 }
 
-/** The request a `notifications/cancelled` names, if `message` is one. */
-function cancelledId(message: JSONRPCMessage): Id | undefined {
-  if (!('method' in message) || message.method !== 'notifications/cancelled') return undefined;
-  const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+/** A call that ended without an answer the client could read: it timed out, for all the client knows. */
+function timedOut(message: string): ErrorData {
+  return { kind: 'timeout', message, retryable: true };
+}
+
+/** A call whose outcome the proxy never learnt. */
+function unknownError(message: string): ErrorData {
+  return { kind: 'unknown', message, retryable: false };
 }

@@ -11,3 +11,10 @@ export type Response = {
 
 export const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & Request => 'method' in m && 'id' in m;
 export const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & Response => !('method' in m) && 'id' in m;
+
+/** The request a `notifications/cancelled` names, if `message` is one. */
+export function cancelledId(message: JSONRPCMessage): Id | undefined {
+  if (!('method' in message) || message.method !== 'notifications/cancelled') return undefined;
+  const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}

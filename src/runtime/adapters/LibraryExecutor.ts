@@ -9,8 +9,11 @@ import {
   type ToolContract,
   type Transport,
 } from '../../core/index.js';
+import { attemptEndEvent } from '../attemptEndEvent.js';
 import { attemptEvent, attemptRequest } from '../attemptEvent.js';
 import { classifyError } from '../classify.js';
+import { contractNamed } from '../contractNamed.js';
+import { argumentsMismatch } from '../executorErrors.js';
 import { outcomeEvent } from '../outcomeEvent.js';
 import { toolCallEvent } from '../toolCallEvent.js';
 import { errorFeedback } from '../feedback/structured.js';
@@ -71,20 +74,10 @@ export class LibraryExecutor implements ToolExecutor {
     this.tools = options.transport.tools;
   }
 
-  /**
-   * The contract of the tool named `name`, the last one of that name as a map built from `tools` would hold it. A
-   * scan, not a map: an executor (one per agent of a crowd) makes a call or two over a handful of tools.
-   */
-  #contract(name: string): ToolContract | undefined {
-    const tools = this.tools;
-    for (let i = tools.length - 1; i >= 0; i--) if (tools[i]!.name === name) return tools[i];
-    return undefined;
-  }
-
   async call(tool: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const { history, clock, ids, transport, driver } = this.#o;
     const call = ids.next('call');
-    const contract = this.#contract(tool);
+    const contract = contractNamed(this.tools, tool);
     history.stamp(toolCallEvent(call, tool, contract, input, options));
     if (!contract)
       return this.#failed(
@@ -96,16 +89,7 @@ export class LibraryExecutor implements ToolExecutor {
         'not_retryable',
       );
     const parsed = contract.input.safeParse(input);
-    if (!parsed.success) {
-      return this.#failed(
-        call,
-        tool,
-        input,
-        0,
-        { kind: 'invalid_argument', message: `the arguments for ${tool} do not match its schema`, retryable: false },
-        'not_retryable',
-      );
-    }
+    if (!parsed.success) return this.#failed(call, tool, input, 0, argumentsMismatch(tool), 'not_retryable');
     const key =
       contract.risk === 'read'
         ? undefined
@@ -126,30 +110,11 @@ export class LibraryExecutor implements ToolExecutor {
             this.#signals,
           );
       if (sent.kind === 'ok') {
-        history.stamp({
-          seq: 0,
-          t: 0,
-          type: 'attempt_end',
-          call,
-          attempt: attempts,
-          purpose: 'call',
-          request,
-          result: 'ok',
-        });
+        history.stamp(attemptEndEvent(call, attempts, request, undefined));
         return sent.value;
       }
       const error = classifyError(sent.error, clock.now());
-      history.stamp({
-        seq: 0,
-        t: 0,
-        type: 'attempt_end',
-        call,
-        attempt: attempts,
-        purpose: 'call',
-        request,
-        result: 'error',
-        error,
-      });
+      history.stamp(attemptEndEvent(call, attempts, request, error));
       throw new AttemptFailed(error, sent.error);
     };
     try {

@@ -21,6 +21,12 @@ export class Deadline {
     return this.clock.now() >= this.atMs;
   }
 
+  /** The per-call timeout, cut short by the deadline; `undefined` for none. */
+  attemptTimeoutMs(perCallTimeoutMs: number | null | undefined): number | undefined {
+    const ms = Math.min(perCallTimeoutMs ?? Infinity, this.remainingMs());
+    return Number.isFinite(ms) ? ms : undefined;
+  }
+
   /** Whether a wait of `ms` would still leave time for another attempt. */
   allowsWait(ms: number): boolean {
     return this.clock.now() + ms < this.atMs;

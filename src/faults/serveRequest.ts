@@ -1,0 +1,44 @@
+import { HttpError, isHttpError, stackless, type OperationRef, type WireRequest } from '../core/index.js';
+import type { ToolContext, ToolSpec } from '../world/tool.js';
+
+/**
+ * The service's own work for `req`: a status query answered by the tool's `status`, else the tool run on its
+ * validated input. The tool's promise itself, not one wrapped around it, so the caller's await settles where it did.
+ */
+export function serveRequest(tool: ToolSpec, req: WireRequest, ctx: ToolContext): Promise<unknown> {
+  return req.purpose === 'status' ? queryStatus(tool, req.input as OperationRef, ctx) : runTool(tool, req.input, ctx);
+}
+
+async function runTool(tool: ToolSpec, input: unknown, ctx: ToolContext): Promise<unknown> {
+  const parsed = tool.input.safeParse(input);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+    const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+    throw stackless(
+      () => new HttpError(400, `Invalid request: ${detail}`, { error: { type: 'invalid_request_error', issues } }),
+    );
+  }
+  return tool.run(parsed.data, ctx);
+}
+
+async function queryStatus(tool: ToolSpec, ref: OperationRef, ctx: ToolContext): Promise<unknown> {
+  if (!tool.status) {
+    const message = `Tool "${tool.name}" does not answer status queries`;
+    throw stackless(() => new HttpError(501, message, { error: { type: 'not_implemented_error', message } }));
+  }
+  return tool.status(ref, ctx);
+}
+
+/** A service that throws anything but an HttpError crashed: its client sees a 500, as over HTTP. */
+export function asServerError(error: unknown): Error {
+  if (isHttpError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  // The crash's own stack is the one worth reading, and it is not this one.
+  return stackless(() => new HttpError(500, 'Internal Server Error', { error: { type: 'server_error', message } }));
+}
+
+/** Answers cross the wire as JSON, so the caller can never hold (or mutate) live service state. */
+export function overTheWire(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : (JSON.parse(text) as unknown);
+}
