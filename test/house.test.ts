@@ -28,7 +28,6 @@ const KNOWN_LONG_FILES = [
   'report/html/runHtmlClient.ts',
   'report/testing.ts',
   'runtime/Executor.ts',
-  'scenario/scenario.ts',
   'stats/metrics.ts',
 ];
 
@@ -60,7 +59,6 @@ const KNOWN_LONG_FUNCTIONS = [
   'runner/trial.ts runJudged',
   'runtime/Executor.ts #execute',
   'runtime/adapters/LibraryExecutor.ts call',
-  'scenario/scenario.ts worldProblems',
 ];
 
 function sources(dir = ''): string[] {
