@@ -7,6 +7,7 @@ import { healProblems } from './healProblems.js';
 import { lieProblems } from './lieProblems.js';
 import { networkProblems } from './networkProblems.js';
 import type { CheckedScenario } from './checkedScenario.js';
+import { stepInputProblems } from './stepInputProblems.js';
 import { toolNameProblems } from './toolNameProblems.js';
 
 /**
@@ -29,6 +30,7 @@ export function worldProblems(scenario: CheckedScenario): string[] {
     ...toolOwnerProblems(world),
     ...goalStateProblems(scenario, world),
     ...tools.inPlans,
+    ...stepInputProblems(scenario, world),
     ...agentKindProblems(scenario),
     ...tools.inRules,
     ...lieProblems(scenario.faults, world, reshaped),
