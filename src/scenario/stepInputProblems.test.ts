@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { FaultlineError } from '../core/index.js';
 import type { ScriptPlanInput } from '../model/script.js';
+import { defineService } from '../world/index.js';
+import { defineScenario, type ScenarioInput } from './scenario.js';
 
 type StepInput = ScriptPlanInput['steps'][number];
-import { defineScenario, type ScenarioInput } from './scenario.js';
 
 const ORDER = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 };
 const PAY = { paymentReference: 'pay-1', orderId: '$order.orderId', amountCents: 1500, currency: 'EUR' };
@@ -112,5 +114,64 @@ describe("a scripted step's input is checked against the tool's input schema at 
     const model = { api: 'openai' as const, plan: { steps: [{ tool: 'create_order', input: { ref: 'ref-1' } }] } };
     const agent = { kind: 'http' as const, task: 't', run: () => Promise.resolve({ outcome: 'completed' as const }) };
     expect(problems({ name: 'order-then-pay', services: ['orders'], agent, model })).toEqual([]);
+  });
+});
+
+describe('what a step refers to is checked at load too', () => {
+  it('refuses a claim subject whose service is not in the world (the honesty checker would find no effect for it), in either plan', () => {
+    expect(problems(scenario([{ tool: 'charge_payment', input: PAY, subject: 'payment:pay-1' }]))).toEqual([
+      'agent.plan.steps[1].subject: "payment:pay-1": no service "payment" in this scenario\'s world ' +
+        '(services: orders, payments); expected service:businessKey',
+    ]);
+    const model = {
+      api: 'openai' as const,
+      plan: { steps: [{ tool: 'create_order', input: {}, subject: 'order:ref-1' }] },
+    };
+    const agent = { kind: 'http' as const, task: 't', run: () => Promise.resolve({ outcome: 'completed' as const }) };
+    expect(problems({ name: 'order-then-pay', services: ['orders'], agent, model })).toEqual([
+      'model.plan.steps[0].subject: "order:ref-1": no service "order" in this scenario\'s world (services: orders); ' +
+        'expected service:businessKey',
+    ]);
+  });
+
+  it("refuses a placeholder or a poll's until.path into a field the tool's declared output does not have", () => {
+    const tickets = defineService({
+      name: 'tickets',
+      state: () => ({}),
+      tools: {
+        open_ticket: {
+          description: 'Open a ticket.',
+          risk: 'write',
+          input: z.object({ ref: z.string() }).strict(),
+          output: z.object({ ticketId: z.string(), state: z.string() }).strict(),
+          run: (input: { ref: string }) => ({ ticketId: `t-${input.ref}`, state: 'open' }),
+        },
+      },
+    });
+    const poll = {
+      tool: 'open_ticket',
+      input: { ref: '$t.ticketId' },
+      until: { path: 'status', in: ['done'] },
+      everyMs: 1,
+      maxPolls: 1,
+    };
+    const steps = [
+      { name: 't', tool: 'open_ticket', input: { ref: 'r-1' } },
+      { tool: 'open_ticket', input: { ref: '$t.ticket_id' }, poll },
+    ];
+    expect(
+      problems({
+        name: 'order-then-pay',
+        services: [tickets],
+        agent: { kind: 'scripted', task: 't', plan: { steps } },
+      }),
+    ).toEqual([
+      'agent.plan.steps[1].input.ref: "$t.ticket_id": no answer of "open_ticket" has the field "ticket_id" by its declared output, ' +
+        'so the step could never be filled; expected a path its output declares',
+      'agent.plan.steps[1].poll.until.path: "status": no answer of "open_ticket" has that field by its declared output, ' +
+        'so the poll could never see it end; expected a path its output declares',
+    ]);
+    // A tool that declares no output is not judged: the built-in ones here.
+    expect(problems(scenario([{ tool: 'get_order', input: { orderId: '$order.no.such.field' } }]))).toEqual([]);
   });
 });

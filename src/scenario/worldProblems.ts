@@ -8,6 +8,7 @@ import { lieProblems } from './lieProblems.js';
 import { networkProblems } from './networkProblems.js';
 import type { CheckedScenario } from './checkedScenario.js';
 import { stepInputProblems } from './stepInputProblems.js';
+import { stepReferenceProblems } from './stepReferenceProblems.js';
 import { toolNameProblems } from './toolNameProblems.js';
 
 /**
@@ -31,6 +32,7 @@ export function worldProblems(scenario: CheckedScenario): string[] {
     ...goalStateProblems(scenario, world),
     ...tools.inPlans,
     ...stepInputProblems(scenario, world),
+    ...stepReferenceProblems(scenario, world),
     ...agentKindProblems(scenario),
     ...tools.inRules,
     ...lieProblems(scenario.faults, world, reshaped),
