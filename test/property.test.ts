@@ -6,7 +6,7 @@ import { CallTracker } from '../src/faults/http/CallTracker.js';
 import { faultPlanArbitrary } from '../src/explore/faultPlanArbitrary.js';
 import { FaultPlanSchema, type FaultRule } from '../src/faults/plan.js';
 import { formatTimeline } from '../src/report/timeline.js';
-import { defineScenario } from '../src/scenario/scenario.js';
+import { defineScenario, type ScenarioInput } from '../src/scenario/scenario.js';
 import { runTrial, type TrialResult } from '../src/runner/trial.js';
 import { rulebookDefault } from '../src/runtime/config.js';
 
@@ -144,6 +144,74 @@ describe('property: resends of one model request are one call, whatever their re
         },
       ),
       { seed: 20261201, numRuns: 300 },
+    );
+  });
+});
+
+/**
+ * A scripted step's written input is judged at load against the tool's input schema (issue 43):
+ * a value the schema refuses is refused naming its path, whichever step and field it sits in,
+ * while a placeholder in any field is left for the run to fill and check.
+ */
+describe("property: a scripted step is refused at load exactly where its written input breaks the tool's schema", () => {
+  type Kind = 'text' | 'count';
+  const FIELDS: Readonly<Record<string, Kind>> = {
+    clientReference: 'text',
+    item: 'text',
+    quantity: 'count',
+    amountCents: 'count',
+  };
+  const NAMES = Object.keys(FIELDS);
+  // Not a placeholder (`$…`) nor an `{agent}` slot: a plain string, sent as written.
+  const text = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !/^\$|\{/.test(s));
+  const order = fc.record({
+    clientReference: text,
+    item: text,
+    quantity: fc.integer({ min: 1 }),
+    amountCents: fc.integer({ min: 1 }),
+  });
+  const wrong: Readonly<Record<Kind, fc.Arbitrary<unknown>>> = {
+    text: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant(''), fc.array(text, { maxLength: 2 })),
+    count: fc.oneof(text, fc.integer({ max: 0 }), fc.double({ noInteger: true }), fc.boolean(), fc.constant(null)),
+  };
+  const broken = fc.constantFrom(...NAMES).chain((field) => fc.tuple(fc.constant(field), wrong[FIELDS[field]!]));
+
+  it('names agent.plan.steps[i].input.<field> for the broken step alone; placeholders elsewhere load', () => {
+    fc.assert(
+      fc.property(order, broken, fc.nat({ max: 3 }), fc.subarray(NAMES), (input, [field, value], at, filled) => {
+        // Four steps after the first, copies of its order whose `filled` fields are placeholders into its answer;
+        // step `at + 1` writes `written` in `field`.
+        const scenarioWith = (written: unknown): ScenarioInput => {
+          const steps = [
+            { name: 'first', tool: 'create_order', input },
+            ...Array.from({ length: 4 }, () => ({
+              tool: 'create_order',
+              input: { ...input, ...Object.fromEntries(filled.map((f) => [f, `$first.${f}`])) },
+            })),
+          ];
+          steps[at + 1] = { tool: 'create_order', input: { ...input, [field]: written } };
+          return {
+            name: 'orders',
+            services: ['orders'],
+            agent: { kind: 'scripted' as const, task: 't', plan: { steps } },
+          };
+        };
+        let lines: string[] = [];
+        try {
+          defineScenario(scenarioWith(value));
+        } catch (error) {
+          lines = (error as { details: { issues: string[] } }).details.issues;
+        }
+        // One line or more (zod may say two things of one value), each about that field of that step.
+        expect(lines.length).toBeGreaterThan(0);
+        for (const line of lines) {
+          expect(line).toMatch(new RegExp(`^agent\\.plan\\.steps\\[${at + 1}\\]\\.input\\.${field}: `));
+          expect(line).toMatch(/ \(by the input schema of "create_order"\)$/);
+        }
+        // With a value that fits instead, the same plan loads.
+        expect(() => defineScenario(scenarioWith(input[field as keyof typeof input]))).not.toThrow();
+      }),
+      { seed: 20261207, numRuns: 150 },
     );
   });
 });

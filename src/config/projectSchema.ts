@@ -3,7 +3,6 @@ import { NetworkSchema } from '../faults/network.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
 import { NAMED_SERVICES, isBuiltinService } from '../world/createWorld.js';
 import {
-  BudgetSchema,
   CommandAgentSchema,
   FunctionAgentSchema,
   HttpAgentDataSchema,
@@ -14,6 +13,7 @@ import {
   ScriptedAgentSchema,
   ServiceRefSchema,
 } from '../scenario/scenario.js';
+import { BudgetSchema } from '../scenario/goalSchemas.js';
 
 const nameSchema = z
   .string()

@@ -11,10 +11,12 @@ import { modelRoot, sdkBaseUrl } from '../model/api/modelOperations.js';
 import { NAMED_SERVICES } from '../world/createWorld.js';
 import { defineScenario, type ScenarioInput } from './scenario.js';
 
+/** A whole `create_order` input: a step's input is checked against the tool's schema at load. */
+const ORDER = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1200 };
 const AGENT = {
   kind: 'scripted',
   task: 'Create order ref-1',
-  plan: { steps: [{ tool: 'create_order', input: { clientReference: 'ref-1' } }] },
+  plan: { steps: [{ tool: 'create_order', input: ORDER }] },
 } satisfies ScenarioInput['agent'];
 const BASE = { name: 'order-ok', agent: AGENT };
 
@@ -445,7 +447,7 @@ describe('defineScenario checks tool names against the scenario services', () =>
         task: 't',
         plan: {
           steps: [
-            { tool: 'create_order', input: {} },
+            { tool: 'create_order', input: ORDER },
             {
               tool: 'chrage_payment',
               input: {},

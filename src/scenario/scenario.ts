@@ -1,17 +1,9 @@
-import { statSync } from 'node:fs';
 import { z } from 'zod';
-import { AGENT_OUTCOMES, FaultlineError, FaultlineErrorCode, isFaultlineError, VirtualClock } from '../core/index.js';
 import { FaultPlanSchema, HealSchema } from '../faults/plan.js';
 import { NetworkSchema } from '../faults/network.js';
+import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { WorldConfigSchema } from '../world/WorldConfig.js';
-import {
-  BUILTIN_SERVICES,
-  NAMED_SERVICES,
-  createWorld,
-  resolveServices,
-  isBuiltinService,
-  type BuiltinServiceName,
-} from '../world/createWorld.js';
+import { BUILTIN_SERVICES, NAMED_SERVICES, isBuiltinService, type BuiltinServiceName } from '../world/createWorld.js';
 import { isServiceDefinition, type ServiceDefinition } from '../world/define/defineService.js';
 import { ScriptPlanSchema } from '../model/script.js';
 import { BehaviourSpecSchema } from '../model/behaviours.js';
@@ -19,47 +11,13 @@ import type { ToolResultReader } from '../model/api/readToolResult.js';
 import { BUILTIN_CHECKERS } from '../checks/index.js';
 import type { AgentFn } from '../agent/agentFunction.js';
 import type { HttpAgentFn } from '../agent/httpAgent.js';
-import { formatIssues, formatPath } from '../core/zodIssues.js';
-import { QUERY_OPERATION_STATUS } from '../runtime/queryOperationStatusTool.js';
-import { networkProblems } from './networkProblems.js';
-import { lieProblems } from './lieProblems.js';
-import { MODEL_OPERATIONS } from '../model/api/modelOperations.js';
+import { formatIssues } from '../core/zodIssues.js';
 import { ArrivalSchema } from './arrival.js';
+import { BudgetSchema, GoalSchema, RecoverySchema } from './goalSchemas.js';
+import { worldProblems } from './worldProblems.js';
 
 /** The most agents one trial runs at once. */
 export const MAX_AGENTS = 100_000;
-
-export const BudgetSchema = z
-  .object({
-    maxTurns: z.number().int().positive().default(20),
-    maxToolCalls: z.number().int().positive().default(20),
-    maxAttemptsPerCall: z.number().int().positive().default(3),
-    /** Virtual milliseconds from the trial start. */
-    deadlineMs: z.number().positive().default(300_000),
-    /** Deliveries to services per logical operation, all retry layers together (R10); unlimited when absent. */
-    maxDeliveriesPerOperation: z.number().int().positive().optional(),
-  })
-  .strict();
-
-export const GoalSchema = z
-  .object({
-    state: z.record(z.string(), z.unknown()).optional(),
-    effects: z.record(z.string(), z.number().int().nonnegative()).optional(),
-    outcome: z.array(z.enum(AGENT_OUTCOMES)).min(1).optional(),
-  })
-  .strict();
-
-/** What the `recovery` checker judges once the faults heal (see `RecoveryExpectation` in checks/record.ts). */
-export const RecoverySchema = z
-  .object({
-    /** Virtual ms from the heal by which the goal must be reached. */
-    withinMs: z.number().nonnegative().finite(),
-    /** The most logical tool calls the agents may start at or after the heal (status queries excluded). */
-    maxCallsAfter: z.number().int().nonnegative().optional(),
-    /** The longest an agent running at the heal may wait, after it, before its next request or its end (default: `withinMs`). */
-    maxStaleWaitMs: z.number().nonnegative().finite().optional(),
-  })
-  .strict();
 
 export const ScriptedAgentSchema = z
   .object({
@@ -299,149 +257,4 @@ export function defineScenario(input: ScenarioInput, source?: string): Scenario 
     source,
     issues: lines,
   });
-}
-
-/**
- * What the schema cannot check: options a service refuses, and tool names (a typo in a plan
- * step or a fault rule would otherwise never match and pass silently).
- */
-function worldProblems(scenario: Scenario): string[] {
-  let world: ReturnType<typeof createWorld>;
-  try {
-    world = createWorld(new VirtualClock(0), scenario.world, scenario.services ?? BUILTIN_SERVICES);
-  } catch (error) {
-    if (!isFaultlineError(error)) throw error;
-    const issues = (error.details as { issues?: unknown } | undefined)?.issues;
-    return Array.isArray(issues) && issues.every((i) => typeof i === 'string') ? (issues as string[]) : [error.message];
-  }
-  const out: string[] = [];
-  // A tool is found by name alone (plans, fault rules, the model's calls): two services cannot share one.
-  const owner = new Map<string, string>();
-  for (const service of world.services) {
-    for (const tool of service.tools) {
-      const first = owner.get(tool.name);
-      if (first !== undefined)
-        out.push(
-          `services: the tool "${tool.name}" is declared by both "${first}" and "${service.name}"; expected each tool name once in a world`,
-        );
-      else owner.set(tool.name, service.name);
-    }
-  }
-  const serviceNames = world.services.map((x) => x.name);
-  for (const name of Object.keys(scenario.goal.state ?? {})) {
-    if (!serviceNames.includes(name))
-      out.push(
-        `${formatPath(['goal', 'state', name])}: no service "${name}" in this scenario's world (services: ${serviceNames.join(', ')})`,
-      );
-  }
-  const known = new Set([...world.tools.map((t) => t.name), QUERY_OPERATION_STATUS]);
-  const hint = `no such tool in this scenario's services (known: ${[...known].join(', ')})`;
-  const check = (name: string, path: PropertyKey[]): void => {
-    if (!known.has(name)) out.push(`${formatPath(path)}: "${name}": ${hint}`);
-  };
-  // A fault rule may also aim at the routes of the model the scenario serves.
-  const models = scenario.model ? MODEL_OPERATIONS[scenario.model.api] : [];
-  const checkRule = (name: string, path: PropertyKey[]): void => {
-    if (models.includes(name) || known.has(name)) return;
-    const api = (Object.keys(MODEL_OPERATIONS) as (keyof typeof MODEL_OPERATIONS)[]).find((a) =>
-      MODEL_OPERATIONS[a].includes(name),
-    );
-    if (api === undefined) return check(name, path);
-    const served = scenario.model
-      ? `its model speaks ${scenario.model.api} (${models.join(', ')})`
-      : 'it names no model (model: { api: ' + api + ', plan: … })';
-    out.push(
-      `${formatPath(path)}: "${name}": a route of the ${api} model API, which this scenario does not serve: ${served}`,
-    );
-  };
-  const plans = [
-    ...(scenario.agent.kind === 'scripted' ? [{ steps: scenario.agent.plan.steps, at: ['agent', 'plan'] }] : []),
-    ...(scenario.model?.plan ? [{ steps: scenario.model.plan.steps, at: ['model', 'plan'] }] : []),
-  ];
-  for (const { steps, at } of plans) {
-    steps.forEach((step, i) => {
-      check(step.tool, [...at, 'steps', i, 'tool']);
-      if (step.poll) check(step.poll.tool, [...at, 'steps', i, 'poll', 'tool']);
-    });
-  }
-  if (scenario.agents > 1 && scenario.agent.kind === 'http') {
-    out.push(
-      `agents: an "http" agent runs alone (its code shares one set of interceptors); agents must be 1, got ${scenario.agents}`,
-    );
-  }
-  if (scenario.agents > 1 && scenario.agent.kind === 'command') {
-    out.push(
-      `agents: a "command" agent runs alone (one program per trial against its served world); agents must be 1, got ${scenario.agents}`,
-    );
-  }
-  if (scenario.agent.kind === 'command' && scenario.agent.cwd !== undefined) {
-    // Checked here, not when the trial spawns: a missing folder would end every trial as `spawn … ENOENT`.
-    const what = folderKind(scenario.agent.cwd);
-    if (what !== 'folder')
-      out.push(
-        `agent.cwd: "${scenario.agent.cwd}": ${what === 'missing' ? 'no such folder' : 'not a folder'}; ` +
-          `expected the folder the agent command starts in (from the scenario file's folder)`,
-      );
-  }
-  // How an http agent's calls are intercepted (and a command agent's served world answers what it does not know): a
-  // scripted or function agent makes no HTTP call.
-  if (scenario.http && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command')
-    out.push(
-      `http: sets how an "http" or "command" agent's HTTP calls are met (adapter, unhandled requests); ` +
-        `agent.kind is "${scenario.agent.kind}", which makes none: remove it, or use such an agent`,
-    );
-  if (scenario.model && scenario.agent.kind !== 'http' && scenario.agent.kind !== 'command')
-    out.push(
-      `model: a model endpoint serves an "http" or "command" agent's SDK; agent.kind is "${scenario.agent.kind}"`,
-    );
-  scenario.faults.forEach((rule, i) => {
-    const tools = rule.match.tool;
-    if (tools === undefined) return;
-    if (typeof tools === 'string') checkRule(tools, ['faults', i, 'match', 'tool']);
-    else tools.forEach((t, j) => checkRule(t, ['faults', i, 'match', 'tool', j]));
-  });
-  scenario.client?.tools?.forEach((t, i) => check(t, ['client', 'tools', i]));
-  const reshaped = new Set(
-    resolveServices(scenario.services ?? BUILTIN_SERVICES).flatMap(
-      (d) => d.http?.routes.filter((r) => typeof r.output === 'function').map((r) => r.tool) ?? [],
-    ),
-  );
-  out.push(...lieProblems(scenario.faults, world, reshaped));
-  out.push(...healProblems(scenario));
-  if (scenario.network)
-    out.push(...networkProblems(scenario.network, world, scenario.services ?? BUILTIN_SERVICES, scenario.agent.kind));
-  return out;
-}
-
-function folderKind(path: string): 'folder' | 'other' | 'missing' {
-  try {
-    return statSync(path).isDirectory() ? 'folder' : 'other';
-  } catch {
-    return 'missing';
-  }
-}
-
-/** `heal` and `recovery` together: a recovery is judged from a heal, and a rule that starts after the heal can never fire. */
-function healProblems(scenario: Scenario): string[] {
-  const out: string[] = [];
-  const heal = scenario.heal;
-  if (scenario.recovery && !heal)
-    out.push(
-      'recovery: judged from the moment the faults heal, and this scenario has no heal; expected heal: { atMs } beside it',
-    );
-  if (scenario.checks?.includes('recovery') && !scenario.recovery)
-    out.push(
-      'checks: "recovery" judges a recovery expectation, and this scenario has none; expected recovery: { withinMs } (with heal: { atMs })',
-    );
-  if (heal) {
-    scenario.faults.forEach((rule, i) => {
-      const from = rule.match.from;
-      if (from !== undefined && from >= heal.atMs)
-        out.push(
-          `${formatPath(['faults', i, 'match', 'from'])}: ${from} is not before heal.atMs (${heal.atMs}): ` +
-            `the rule could never fire; expected a window that opens before the heal`,
-        );
-    });
-  }
-  return out;
 }

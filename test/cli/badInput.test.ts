@@ -68,6 +68,17 @@ const BAD: readonly BadFile[] = [
     expect: [/bad-placeholder\.yaml/, /agent\.plan\.steps\[1\]\.input: "\$nosuch" names no earlier step/],
   },
   {
+    // The step's placeholder is filled at run time and not judged; the written amount is.
+    file: 'bad-step-input.yaml',
+    text:
+      `name: bad-step-input\n${AGENT}      - tool: charge_payment\n` +
+      `        input: { paymentReference: pay-1, orderId: $order.orderId, amountCents: twelve, currency: EUR }\n`,
+    expect: [
+      /bad-step-input\.yaml: invalid scenario "bad-step-input":\n {2}- agent\.plan\.steps\[1\]\.input\.amountCents: /,
+      /amountCents: Invalid input: expected number, received string \(by the input schema of "charge_payment"\)$/,
+    ],
+  },
+  {
     file: 'bad-checker.yaml',
     text: `name: bad-checker\nchecks: [vibes]\n${AGENT}`,
     expect: [/bad-checker\.yaml/, /checks\[0\]: .*expected one of "goal-state"\|"duplicates"/],
