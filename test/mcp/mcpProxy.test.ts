@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, faultline } from '../cli/faultline.js';
+import { BIN } from '../cli/faultline.js';
+import { inProcess } from '../cli/inProcess.js';
 
 const SERVER = fileURLToPath(new URL('./notesServer.mjs', import.meta.url));
 
@@ -177,7 +178,8 @@ describe('faultline mcp-proxy with a bad plan', () => {
         join(dir, 'plan.yaml'),
         'faults:\n  - match: { tool: write_note }\n    fault: { kind: unavailable, status: 501 }\n',
       );
-      const run = await faultline(
+      // Refused before anything starts: in process (test/cli/inProcess.ts), as the CLI's entry runs it.
+      const run = await inProcess(
         ['mcp-proxy', '--plan', 'plan.yaml', '--', process.execPath, join(dir, 'never-started.mjs')],
         { cwd: dir },
       );
