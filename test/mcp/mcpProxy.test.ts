@@ -6,8 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../cli/faultline.js';
-import { inProcess } from '../cli/inProcess.js';
+import { BIN, faultline } from '../cli/faultline.js';
 
 const SERVER = fileURLToPath(new URL('./notesServer.mjs', import.meta.url));
 
@@ -178,8 +177,7 @@ describe('faultline mcp-proxy with a bad plan', () => {
         join(dir, 'plan.yaml'),
         'faults:\n  - match: { tool: write_note }\n    fault: { kind: unavailable, status: 501 }\n',
       );
-      // Refused before anything starts: in process (test/cli/inProcess.ts), as the CLI's entry runs it.
-      const run = await inProcess(
+      const run = await faultline(
         ['mcp-proxy', '--plan', 'plan.yaml', '--', process.execPath, join(dir, 'never-started.mjs')],
         { cwd: dir },
       );

@@ -6,8 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN } from '../cli/faultline.js';
-import { inProcess } from '../cli/inProcess.js';
+import { BIN, faultline } from '../cli/faultline.js';
 
 /**
  * What the plan says reaches the client, a call the client gave up on while the proxy held it
@@ -177,8 +176,7 @@ risks: { write_note: idempotent-write, set_note: write }
   it('a bad risk in the plan is refused with exit 2, naming the path', async () => {
     dir = await mkdtemp(join(tmpdir(), 'faultline-mcp-plan-'));
     await writeFile(join(dir, 'plan.yaml'), 'faults: []\nrisks: { write_note: safe }\n');
-    // Refused before anything starts: in process (test/cli/inProcess.ts), as the CLI's entry runs it.
-    const run = await inProcess(
+    const run = await faultline(
       ['mcp-proxy', '--plan', 'plan.yaml', '--', process.execPath, join(dir, 'never-started.mjs')],
       { cwd: dir },
     );
