@@ -143,7 +143,10 @@ describe('your own agent on the openai SDK, judged by what crossed the wire', ()
   });
 
   it('catches a tool that ignores Retry-After, naming the request and the header, and replays the failing trial', async () => {
-    const r = await inProcess(['run', 'bad/ignores-retry-after.yaml', '--k', '4'], { cwd: project.path });
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'bad/ignores-retry-after.yaml', '--k', '4', '--workers', '0'], {
+      cwd: project.path,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/retry-discipline/);
     expect(r.stdout).toMatch(/Retry-After/);
@@ -155,7 +158,8 @@ describe('your own agent on the openai SDK, judged by what crossed the wire', ()
   });
 
   it('flags a new key per retry (R23)', async () => {
-    const r = await inProcess(['run', 'bad/new-key.yaml', '--k', '2'], { cwd: project.path });
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'bad/new-key.yaml', '--k', '2', '--workers', '0'], { cwd: project.path });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
       /new-key-per-retry × rulebook: 2 of 2 trials failed \(goal-state, duplicates, retry-discipline\)/,

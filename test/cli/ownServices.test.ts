@@ -120,7 +120,8 @@ describe('your own service, declared once and named by path', () => {
   });
 
   it("fails with duplicates evidence on the user's tool when idempotency is off and the retries mint new keys", async () => {
-    const r = await inProcess(['run', 'scenarios/ticket-off.yaml', '--config', 'naive', '--k', '2'], {
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'scenarios/ticket-off.yaml', '--config', 'naive', '--k', '2', '--workers', '0'], {
       cwd: project.path,
     });
     expect(r.code).toBe(1);

@@ -147,7 +147,8 @@ describe('streamed model answers under a stream cut, through the CLI', () => {
   });
 
   it('an agent that takes a cut-short stream for the answer fails the goal, and the replay shows the cut', async () => {
-    const r = await inProcess(['run', 'naive/stream-cut.yaml', '--k', '1'], { cwd: project.path });
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'naive/stream-cut.yaml', '--k', '1', '--workers', '0'], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/goal-state: ticket\.opened happened 0 times, expected 1/);
     expect(r.stdout).not.toMatch(/crashed/);
