@@ -1,14 +1,17 @@
 /**
  * A `command` agent: any program, started per trial against the scenario's world served over
- * real HTTP on 127.0.0.1. From a user's project outside the repo, through the real binary: the
- * worked curl agent passes every checker with faults on and off, and every kind of broken
- * program ends its own trial with a verdict that says what went wrong, never the run.
+ * real HTTP on 127.0.0.1. From a user's project outside the repo, the first run through the
+ * real binary, the other runs and the replays in process (`./inProcess.ts`; each agent is a
+ * process of its own either way): the worked curl agent passes every checker with faults on and
+ * off, and every kind of broken program ends its own trial with a verdict that says what went
+ * wrong, never the run.
  */
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
@@ -104,13 +107,13 @@ describe('a command agent against the served world', () => {
     expect(report.cells.map((c) => c.clock)).toEqual(['real', 'real', 'real']);
     // The partial write reached the service twice (the resend carried the key): amplification 2.
     expect(r.stdout).toMatch(/✓ shell-partial-write .* 2\.00 /);
-    const replay = await faultline(['replay', 'shell/partial-write.yaml', '--seed', '1', '--trial', '0'], {
+    const replay = await inProcess(['replay', 'shell/partial-write.yaml', '--seed', '1', '--trial', '0'], {
       cwd: project.path,
     });
     expect(replay.code, replay.stdout).toBe(0);
     expect(replay.stdout).toMatch(/idempotency-key|Idempotency-Key|ticket-req-7/i);
     expect(replay.stdout).toMatch(/timing-dependent choices may differ/);
-    const json = await faultline(['replay', 'shell/rate-limit.yaml', '--seed', '1', '--trial', '0', '--json'], {
+    const json = await inProcess(['replay', 'shell/rate-limit.yaml', '--seed', '1', '--trial', '0', '--json'], {
       cwd: project.path,
     });
     const history = JSON.parse(json.stdout) as { type: string; clock?: string; status?: number }[];
@@ -119,7 +122,7 @@ describe('a command agent against the served world', () => {
   });
 
   it('each broken program ends its own trial with a clear verdict, never the run, and leaves nothing running', async () => {
-    const r = await faultline(['run', 'bad', '--k', '1', '--html'], { cwd: project.path });
+    const r = await inProcess(['run', 'bad', '--k', '1', '--html'], { cwd: project.path });
     expect(r.code, r.stderr).toBe(1);
     // report.html draws the failing trials' timelines on the wall clock.
     const html = await readFile(`${project.path}/reports/report.html`, 'utf8');
@@ -148,7 +151,7 @@ describe('a command agent against the served world', () => {
       /process-cleanup: cmd-1 \(sh -c sleep 31\.4159 & .*\) left a process alive at the trial's end: its command ended \(exited\)/,
     );
     // The exit code and stderr of a program that wrote no report are in its history.
-    const replay = await faultline(['replay', 'bad/exits-at-once.yaml', '--seed', '1', '--trial', '0'], {
+    const replay = await inProcess(['replay', 'bad/exits-at-once.yaml', '--seed', '1', '--trial', '0'], {
       cwd: project.path,
     });
     expect(replay.stdout).toMatch(/exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom/);
@@ -169,7 +172,7 @@ describe('a command agent against the served world', () => {
 
   it('a cwd that is not a folder, or is empty, is refused at load, naming the file and the path', async () => {
     const [missing, empty] = await Promise.all(
-      ['cwd/missing.yaml', 'cwd/empty.yaml'].map((file) => faultline(['run', file, '--k', '1'], { cwd: project.path })),
+      ['cwd/missing.yaml', 'cwd/empty.yaml'].map((file) => inProcess(['run', file, '--k', '1'], { cwd: project.path })),
     );
     expect([missing!.code, empty!.code], missing!.stdout + empty!.stdout).toEqual([2, 2]);
     expect(missing!.stderr).toMatch(
@@ -181,7 +184,7 @@ describe('a command agent against the served world', () => {
   });
 
   it('--config is refused for a scenario whose own command agent retries in its own code, as for a matrix agent', async () => {
-    const r = await faultline(
+    const r = await inProcess(
       ['compare', 'shell/no-faults.yaml', '--config', 'rulebook', '--config', 'naive', '--k', '1'],
       { cwd: project.path },
     );

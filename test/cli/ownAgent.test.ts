@@ -1,12 +1,14 @@
 /**
  * A user's own agent on the official `openai` SDK, with its own fetch tools (an Idempotency-Key,
  * its own retries) and a service declared with `defineService`, in a project outside the repo,
- * through the real binary: pass^k, JUnit, replay, and the checkers judging what crossed the wire.
+ * through the CLI: pass^k, JUnit, replay, and the checkers judging what crossed the wire (the first
+ * run through the real binary, the other runs and the replays in process, `./inProcess.ts`).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { HELPDESK_SERVICE as SERVICE } from './helpdeskService.js';
 import { userProject } from './userProject.js';
 
@@ -141,24 +143,28 @@ describe('your own agent on the openai SDK, judged by what crossed the wire', ()
   });
 
   it('catches a tool that ignores Retry-After, naming the request and the header, and replays the failing trial', async () => {
-    const r = await faultline(['run', 'bad/ignores-retry-after.yaml', '--k', '4'], { cwd: project.path });
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'bad/ignores-retry-after.yaml', '--k', '4', '--workers', '0'], {
+      cwd: project.path,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/retry-discipline/);
     expect(r.stdout).toMatch(/Retry-After/);
     const replayLine = /replay: (faultline replay .*)/.exec(r.stdout)?.[1];
     expect(replayLine).toBe('faultline replay bad/ignores-retry-after.yaml --config rulebook --seed 1 --trial 0');
-    const replay = await faultline(replayLine!.split(' ').slice(1), { cwd: project.path });
+    const replay = await inProcess(replayLine!.split(' ').slice(1), { cwd: project.path });
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/✗ retry-discipline: .*http-\d+.*Retry-After/);
   });
 
   it('flags a new key per retry (R23)', async () => {
-    const r = await faultline(['run', 'bad/new-key.yaml', '--k', '2'], { cwd: project.path });
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'bad/new-key.yaml', '--k', '2', '--workers', '0'], { cwd: project.path });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
       /new-key-per-retry × rulebook: 2 of 2 trials failed \(goal-state, duplicates, retry-discipline\)/,
     );
-    const replay = await faultline(['replay', 'bad/new-key.yaml', '--seed', '1', '--trial', '0'], {
+    const replay = await inProcess(['replay', 'bad/new-key.yaml', '--seed', '1', '--trial', '0'], {
       cwd: project.path,
     });
     expect(replay.stdout).toMatch(/✗ retry-discipline: .*\(R23\)/);

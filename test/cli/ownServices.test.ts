@@ -1,11 +1,13 @@
 /**
  * A user's own service, declared once with `defineService` in a project outside the repo and
- * named by path from a YAML scenario, through the real CLI binary.
+ * named by path from a YAML scenario: the first run through the real CLI binary, the variations
+ * (another configuration, the replay, list, the refusals) in process (`./inProcess.ts`).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { SCRIPTED_CREATE_TICKET } from './ticketScenario.js';
 import { userProject } from './userProject.js';
 
@@ -118,7 +120,8 @@ describe('your own service, declared once and named by path', () => {
   });
 
   it("fails with duplicates evidence on the user's tool when idempotency is off and the retries mint new keys", async () => {
-    const r = await faultline(['run', 'scenarios/ticket-off.yaml', '--config', 'naive', '--k', '2'], {
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'scenarios/ticket-off.yaml', '--config', 'naive', '--k', '2', '--workers', '0'], {
       cwd: project.path,
     });
     expect(r.code).toBe(1);
@@ -131,7 +134,7 @@ describe('your own service, declared once and named by path', () => {
     expect(duplicates.verdict.valid).toBe(false);
     expect(duplicates.verdict.message).toContain('helpdesk:req-1 was created 2 times');
 
-    const replay = await faultline(
+    const replay = await inProcess(
       ['replay', 'scenarios/ticket-off.yaml', '--config', 'naive', '--seed', '1', '--trial', '0'],
       { cwd: project.path },
     );
@@ -141,7 +144,7 @@ describe('your own service, declared once and named by path', () => {
   });
 
   it("lists the user's tools beside the scenario", async () => {
-    const tools = await faultline(['list', '--tools', 'scenarios/ticket.yaml'], { cwd: project.path });
+    const tools = await inProcess(['list', '--tools', 'scenarios/ticket.yaml'], { cwd: project.path });
     expect(tools.code).toBe(0);
     expect(tools.stdout.split('\n')).toEqual([
       expect.stringMatching(/^tool\s+service\s+risk\s+description$/),
@@ -151,7 +154,7 @@ describe('your own service, declared once and named by path', () => {
       expect.stringMatching(/^get_ticket\s+helpdesk\s+read\s+Get one ticket by id\.$/),
       '',
     ]);
-    const list = await faultline(['list', 'scenarios/'], { cwd: project.path });
+    const list = await inProcess(['list', 'scenarios/'], { cwd: project.path });
     expect(list.stdout).toMatch(/ticket-partial-write\s+helpdesk/);
   });
 
@@ -159,7 +162,7 @@ describe('your own service, declared once and named by path', () => {
     'refuses a bad service module ($file) with exit 2, naming the scenario and the module, no stack',
     async (bad) => {
       const file = `bad/${bad.file.replace('.service.ts', '.yaml')}`;
-      const r = await faultline(['run', file, '--k', '1'], { cwd: project.path });
+      const r = await inProcess(['run', file, '--k', '1'], { cwd: project.path });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`error: ${file}: services[0] (./${bad.file})`);
       expect(r.stderr).toMatch(bad.expect);
@@ -175,7 +178,7 @@ describe('your own service, declared once and named by path', () => {
         'helpdesk: { idempotency: true, retries: 3 }',
       ),
     );
-    const r = await faultline(['run', 'bad-options.yaml'], { cwd: project.path });
+    const r = await inProcess(['run', 'bad-options.yaml'], { cwd: project.path });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       'world.helpdesk.retries: unknown option (known: idempotency, retentionMs, processingMs, capacity)',

@@ -90,7 +90,8 @@ describe.skipIf(skip)('a Python agent on the openai package, as a command agent'
   });
 
   it('its planted defects are caught by duplicates and retry-discipline, with the requests as evidence', async () => {
-    const r = await inProcess(['run', 'served/defects', '--k', '1'], { cwd: project!.path, env });
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'served/defects', '--k', '1', '--workers', '0'], { cwd: project!.path, env });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/✗ duplicates==0 failed in 1 of 2 cells: served-python-no-key × rulebook \(1\)/);
     expect(r.stdout).toMatch(

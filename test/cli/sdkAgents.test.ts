@@ -1,7 +1,8 @@
 /**
  * The SDK agent examples (scenarios/examples/sdk-agents), offline against the scripted model:
- * each `run` through the real binary, `init` and the replays (variations of paths with their own
- * end-to-end tests) in process (`./inProcess.ts`).
+ * the example's `run` through the real binary; `init`, the escaping client's run and the replays
+ * (variations of paths with their own end-to-end tests) in process (`./inProcess.ts`; the
+ * agents' trials run on a worker either way).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -73,7 +74,7 @@ agent:
   module: ${join(EXAMPLES, 'code/moduleLevelClient.ts')}
 `;
     await writeFile(join(dir.path, 'escape.yaml'), scenario);
-    const r = await faultline(['run', 'escape.yaml', '--k', '1'], { cwd: dir.path });
+    const r = await inProcess(['run', 'escape.yaml', '--k', '1'], { cwd: dir.path });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
       "POST https://api.openai.com/v1/chat/completions escaped faultline's interception and was not sent",

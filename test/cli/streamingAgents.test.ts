@@ -1,7 +1,8 @@
 /**
- * Streamed model answers through the real binary, from a temp project outside the repo: an
- * agent on the AI SDK's `streamText` and one on the Agents SDK's streamed run, against the
- * scripted model, with a stream cut on their first model answer. The careful variants see the
+ * Streamed model answers through the CLI, from a temp project outside the repo: an agent on the
+ * AI SDK's `streamText` and one on the Agents SDK's streamed run, against the scripted model,
+ * with a stream cut on their first model answer (the first run through the real binary, the
+ * other runs and the replays in process, `./inProcess.ts`: each trial still runs on a worker). The careful variants see the
  * broken stream and try again; the naive one takes the cut-short stream as the answer and
  * the goal checker catches it.
  */
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 import { httpAgentOpensTicket, OPEN_TICKET_PLAN } from './ticketScenario.js';
 
@@ -121,7 +123,7 @@ describe('streamed model answers under a stream cut, through the CLI', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stderr).toContain('✓ rulebook × ai-sdk-stream-cut: 2/2 passed');
     expect(r.stderr).toContain('✓ rulebook × agents-sdk-stream-cut: 2/2 passed');
-    const replay = await faultline(['replay', 'stream-cut.yaml', '--trial', '0'], { cwd: project.path });
+    const replay = await inProcess(['replay', 'stream-cut.yaml', '--trial', '0'], { cwd: project.path });
     expect(replay.stdout).toMatch(/fault stream_cut\(afterEvents=2\) on http-1/);
     expect(replay.stdout).toMatch(
       /response to http-1: error 200 "the connection dropped mid-stream after 2 of \d+ events \(stream_cut\)" \[stream: 2 of \d+ events\]/,
@@ -133,7 +135,7 @@ describe('streamed model answers under a stream cut, through the CLI', () => {
   // worker: under nock that once sent later trials through a torn-down interception (an uncaught
   // ECONNRESET, or a trial that hung with no request recorded).
   it('under nock too: every trial of a streamed Agents SDK run meets its cut and holds every gate, nothing escapes the trials', async () => {
-    const r = await faultline(['run', 'nock/agents-stream-cut.yaml', '--k', '4', '--workers', '1'], {
+    const r = await inProcess(['run', 'nock/agents-stream-cut.yaml', '--k', '4', '--workers', '1'], {
       cwd: project.path,
     });
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -145,11 +147,12 @@ describe('streamed model answers under a stream cut, through the CLI', () => {
   });
 
   it('an agent that takes a cut-short stream for the answer fails the goal, and the replay shows the cut', async () => {
-    const r = await faultline(['run', 'naive/stream-cut.yaml', '--k', '1'], { cwd: project.path });
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'naive/stream-cut.yaml', '--k', '1', '--workers', '0'], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/goal-state: ticket\.opened happened 0 times, expected 1/);
     expect(r.stdout).not.toMatch(/crashed/);
-    const replay = await faultline(['replay', 'naive/stream-cut.yaml', '--trial', '0'], { cwd: project.path });
+    const replay = await inProcess(['replay', 'naive/stream-cut.yaml', '--trial', '0'], { cwd: project.path });
     expect(replay.stdout).toMatch(/fault stream_cut\(afterEvents=2\) on http-1/);
   });
 });

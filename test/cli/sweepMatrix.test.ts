@@ -1,13 +1,15 @@
 /**
- * Issue 27: `sweep` under faultline.config.ts's agents matrix, through the real binary in a
- * user's project. Each agent is a cell of its own, labelled by it, in every table and in
- * sweep.json; a failing point's --replay command carries `--agent NAME` and reruns that trial.
+ * Issue 27: `sweep` under faultline.config.ts's agents matrix, in a user's project (the first
+ * sweep through the real binary, its replays and the other runs in process, `./inProcess.ts`).
+ * Each agent is a cell of its own, labelled by it, in every table and in sweep.json; a failing
+ * point's --replay command carries `--agent NAME` and reruns that trial.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SweepJson } from '../../src/report/sweep/sweepJson.js';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 const CONFIG = `import { defineConfig } from 'faultline';
@@ -114,7 +116,7 @@ describe('sweep over an agents matrix', () => {
     expect(r.stdout).toContain(`    ${replay}`);
 
     const args = replay.split(' ').slice(1);
-    const rerun = await faultline(args, { cwd: project.path });
+    const rerun = await inProcess(args, { cwd: project.path });
     expect(rerun.code, rerun.stderr).toBe(1);
     expect(rerun.stdout).toMatch(
       new RegExp(
@@ -122,10 +124,10 @@ describe('sweep over an agents matrix', () => {
       ),
     );
     expect(rerun.stdout).toMatch(/fault unavailable\(status=503\) on req-\d+/);
-    const json = await faultline([...args, '--json'], { cwd: project.path });
-    expect((await faultline([...args, '--json'], { cwd: project.path })).stdout).toBe(json.stdout);
+    const json = await inProcess([...args, '--json'], { cwd: project.path });
+    expect((await inProcess([...args, '--json'], { cwd: project.path })).stdout).toBe(json.stdout);
 
-    const ambiguous = await faultline(
+    const ambiguous = await inProcess(
       args.filter((a, i) => a !== '--agent' && args[i - 1] !== '--agent'),
       { cwd: project.path },
     );
@@ -136,7 +138,7 @@ describe('sweep over an agents matrix', () => {
   });
 
   it('under several configurations, a cell per agent and configuration, labelled agent/config, each with its trials', async () => {
-    const r = await faultline([...SWEEP, '--config', 'rulebook', '--config', 'naive', '--out', 'two'], {
+    const r = await inProcess([...SWEEP, '--config', 'rulebook', '--config', 'naive', '--out', 'two'], {
       cwd: project.path,
     });
     expect([0, 1], r.stderr + r.stdout).toContain(r.code);
@@ -158,7 +160,7 @@ describe('sweep over an agents matrix', () => {
 
   it("gives a scenario's kindless scripted plan to the scripted agents of a mixed matrix, and the http agent its task, instead of refusing the scenario for it", async () => {
     const cwd = join(project.path, 'mixed');
-    const r = await faultline(['run', 'orders.yaml', '--k', '1', '--reporter', 'json', '--workers', '0'], { cwd });
+    const r = await inProcess(['run', 'orders.yaml', '--k', '1', '--reporter', 'json', '--workers', '0'], { cwd });
     // The http agent makes no call, so its cell fails its goal; before, the scenario was refused (exit 2, agent: Unrecognized key: "plan").
     expect(r.code, r.stderr + r.stdout).toBe(1);
     const cells = (

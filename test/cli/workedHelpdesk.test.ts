@@ -1,9 +1,13 @@
-/** The worked example in scenarios/examples/helpdesk, run the way its README says, through the real binary. */
+/**
+ * The worked example in scenarios/examples/helpdesk, run the way its README says through the
+ * real binary; the variation (a tool without a key) and its replay in process (`./inProcess.ts`).
+ */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../scenarios/examples/helpdesk/', import.meta.url));
 
@@ -39,11 +43,12 @@ goal:
   effects: { ticket.opened: 1 }
 `;
     await writeFile(join(dir.path, 'no-key.yaml'), scenario);
-    const r = await faultline(['run', 'no-key.yaml', '--k', '2'], { cwd: dir.path });
+    // --workers 0: the verdicts are the claim, not isolation (the binary run uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'no-key.yaml', '--k', '2', '--workers', '0'], { cwd: dir.path });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ duplicates==0 failed in 1 of 1 cells: helpdesk-no-key × rulebook \(2\)/);
     expect(r.stdout).toMatch(/ticket\.opened happened 2 times, expected 1/);
-    const replay = await faultline(['replay', 'no-key.yaml', '--seed', '1', '--trial', '0'], { cwd: dir.path });
+    const replay = await inProcess(['replay', 'no-key.yaml', '--seed', '1', '--trial', '0'], { cwd: dir.path });
     expect(replay.stdout).toMatch(/✗ duplicates: helpdesk:req-42 was opened 2 times/);
   });
 });

@@ -2,13 +2,15 @@
  * Limits that are hard limits (issue 43). `--max-cost` is a hard limit: with several trials in flight, the gateway prices each
  * answer as it arrives and sends no request once the answers (and those in flight, at the dearest
  * price seen) would pass the limit; the trials cut short end not judged, and the report says what
- * was spent. Against the fake provider on 127.0.0.1, through the real binary.
+ * was spent. Against the fake provider on 127.0.0.1: the run with trials in flight through the
+ * real binary, the cell of infra errors and its replay in process (test/cli/inProcess.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { faultline } from '../cli/faultline.js';
+import { inProcess } from '../cli/inProcess.js';
 import { liveHarness } from './liveHarness.js';
 import { httpAgentOpensTicket } from '../cli/ticketScenario.js';
 
@@ -81,7 +83,7 @@ describe('a cell whose every trial was an infra error', () => {
   it('is shown as not judged, neither ✓ nor a count of 0 trials, and its trials are listed with their recordings, which replay as not judged (exit 4)', async () => {
     const down = await serve({ errorRate: 1, errors: ['503'] });
     const dir = await project({ 'down.yaml': scenario(down.url) });
-    const r = await faultline(
+    const r = await inProcess(
       [
         'run',
         'down.yaml',
@@ -127,7 +129,7 @@ describe('a cell whose every trial was an infra error', () => {
       ]),
     );
     // Replaying one judges nothing: it says so, with its own exit code (4).
-    const again = await faultline(
+    const again = await inProcess(
       [
         'replay',
         'down.yaml',

@@ -1,14 +1,16 @@
 /**
- * `faultline run --live` through the real binary from a temp project, against the fake provider
- * (test/live/fakeModelServer.ts): `model.baseUrl` given with `/v1` as compatible servers document
- * theirs, for both APIs; a command agent (a program of its own) whose provider fails ends
- * `infra-error`, never `crashed`; `--max-cost` stops the run cleanly, the partial reports marked,
- * with prices from faultline.config.ts over the shipped table.
+ * `faultline run --live` from a temp project (the first run through the real binary, the others
+ * in process, test/cli/inProcess.ts), against the fake provider (test/live/fakeModelServer.ts):
+ * `model.baseUrl` given with `/v1` as compatible servers document theirs, for both APIs; a
+ * command agent (a program of its own) whose provider fails ends `infra-error`, never `crashed`;
+ * `--max-cost` stops the run cleanly, the partial reports marked, with prices from
+ * faultline.config.ts over the shipped table.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { faultline } from '../cli/faultline.js';
+import { inProcess } from '../cli/inProcess.js';
 import { EXAMPLES, liveHarness, sdkAgentScenario } from './liveHarness.js';
 
 const HELPDESK = join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts');
@@ -103,7 +105,7 @@ describe('faultline run --live against compatible endpoints', () => {
   it("ends a command agent's trial infra-error, not crashed, when its provider fails for good", async () => {
     const down = await serve({ errorRate: 1, errors: ['503'] });
     const dir = await project({ 'cmd.yaml': commandScenario(down.url), 'agent.mjs': COMMAND_AGENT });
-    const r = await faultline(
+    const r = await inProcess(
       ['run', 'cmd.yaml', '--live', '--k', '2', '--workers', '0', '--live-retries', '1', '--out', 'down'],
       { cwd: dir, env: { OPENAI_API_KEY: KEY } },
     );
@@ -125,7 +127,7 @@ describe('faultline run --live against compatible endpoints', () => {
     // The same agent with a provider that answers: it passes, and its exchanges are recorded.
     const up = await serve({});
     await writeFile(join(dir, 'cmd.yaml'), commandScenario(up.url));
-    const ok = await faultline(['run', 'cmd.yaml', '--live', '--k', '1', '--workers', '0', '--out', 'up'], {
+    const ok = await inProcess(['run', 'cmd.yaml', '--live', '--k', '1', '--workers', '0', '--out', 'up'], {
       cwd: dir,
       env: { OPENAI_API_KEY: KEY },
     });
@@ -147,7 +149,7 @@ describe('faultline run --live against compatible endpoints', () => {
       'priced.yaml': httpScenario('live-priced', 'openai', server.url, '  name: house-llm\n'),
       'faultline.config.ts': "export default { prices: { 'house-llm': { input: 0.2, output: 1 } } };\n",
     });
-    const r = await faultline(
+    const r = await inProcess(
       [
         'run',
         'priced.yaml',

@@ -21,3 +21,19 @@ export function leftoverResources(before: ResourceCounts): { timers: number; oth
   }
   return { timers, other };
 }
+
+/**
+ * `leftoverResources`, but a request that has just completed is not left over. Node lists a
+ * request as active until its callback's scope closes, and the promises that callback settles
+ * run inside that scope: a trial whose last step awaits one (a command agent's `fs.rm` of its
+ * result folder) ends with its own finished request still listed, which retired its worker
+ * after every trial (a fresh process and worker per trial: about 1 s of CPU each). So where
+ * anything but a timer is left, one turn of the event loop lets finished requests go before
+ * a second count; timers are the first count's, as before.
+ */
+export async function settledLeftovers(before: ResourceCounts): Promise<{ timers: number; other: string[] }> {
+  const first = leftoverResources(before);
+  if (first.other.length === 0) return first;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return { timers: first.timers, other: leftoverResources(before).other };
+}

@@ -12,7 +12,7 @@ import type { Scenario } from '../../scenario/scenario.js';
 import { withAddedFaults } from '../../scenario/addedFaults.js';
 import { withOverride } from '../../scenario/scenarioOverride.js';
 import { runTrialSummary, type LiveTrial, type PartialTrial, type TrialSummary } from '../trial.js';
-import { leftoverResources, resourceCounts } from './leftovers.js';
+import { resourceCounts, settledLeftovers } from './leftovers.js';
 import {
   describeThrown,
   type TrialAnswer,
@@ -128,7 +128,7 @@ async function runOne(
     },
     (status) => withHistory(request, status),
   );
-  const left = leftoverResources(resources);
+  const left = await settledLeftovers(resources);
   // A timer left running would fire into the next trial on this thread: it belongs to this one.
   if (left.timers > 0)
     fatal(
