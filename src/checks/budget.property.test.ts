@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { failAll, type EventOf, type HistoryEvent } from '../core/index.js';
-import { budget } from './budget.js';
+import { agentProblems, budget, type AgentCount } from './budget.js';
 import { expectations, TrialBuilder } from './testing.js';
 import type { Expectations } from './record.js';
-import { times } from './format.js';
 
 type Limits = Expectations['budget'];
 
@@ -15,10 +14,7 @@ function perAgentBefore(
   limits: Limits,
 ): { message: string; evidence: unknown }[] {
   const callerOfCall = new Map<string, string>();
-  const mine = new Map<
-    string,
-    { calls: number; turns: number; lastT: number; lastSeq: number; firstOverCall?: string; firstOverTurn?: number }
-  >();
+  const mine = new Map<string, AgentCount>();
   for (const s of starts) mine.set(s.caller, { calls: 0, turns: 0, lastT: s.t, lastSeq: s.seq });
   for (const e of history) {
     if (e.type === 'tool_call' && e.caller !== undefined) callerOfCall.set(e.call, e.caller);
@@ -30,42 +26,7 @@ function perAgentBefore(
     if (e.type === 'tool_call' && ++agent.calls === limits.maxToolCalls + 1) agent.firstOverCall = e.call;
     if (e.type === 'model_turn' && ++agent.turns === limits.maxTurns + 1) agent.firstOverTurn = e.turn;
   }
-  const problems: { message: string; evidence: unknown }[] = [];
-  for (const s of starts) {
-    const a = mine.get(s.caller)!;
-    if (a.calls > limits.maxToolCalls) {
-      problems.push({
-        message:
-          `${s.caller} made ${times(a.calls, 'tool call')}, the limit is ${limits.maxToolCalls} per ` +
-          `agent (${a.firstOverCall} was the first over)`,
-        evidence: { caller: s.caller, toolCalls: a.calls, limit: limits.maxToolCalls, firstOver: a.firstOverCall },
-      });
-    }
-    if (a.turns > limits.maxTurns) {
-      problems.push({
-        message:
-          `${s.caller} took ${times(a.turns, 'model turn')}, the limit is ${limits.maxTurns} per ` +
-          `agent (turn ${a.firstOverTurn} was the first over)`,
-        evidence: { caller: s.caller, turns: a.turns, limit: limits.maxTurns, firstOverTurn: a.firstOverTurn },
-      });
-    }
-    const took = a.lastT - s.startMs;
-    if (took > limits.deadlineMs) {
-      problems.push({
-        message:
-          `${s.caller} ran until t=${a.lastT}ms (event #${a.lastSeq}), ${took}ms after its ` +
-          `start at t=${s.startMs}ms, past its ${limits.deadlineMs}ms deadline`,
-        evidence: {
-          caller: s.caller,
-          startMs: s.startMs,
-          lastT: a.lastT,
-          seq: a.lastSeq,
-          deadlineMs: limits.deadlineMs,
-        },
-      });
-    }
-  }
-  return problems;
+  return agentProblems(starts, mine, limits);
 }
 
 // Callers that started, one that never did, none, and null (a hand-built record's: the checkers

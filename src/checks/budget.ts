@@ -127,6 +127,16 @@ function whole(index: TrialIndex, limits: Limits): Problem[] {
   return problems;
 }
 
+/** One agent's count over the trial: its calls and turns, its last event, the first call and turn over the budget. */
+export interface AgentCount {
+  calls: number;
+  turns: number;
+  lastT: number;
+  lastSeq: number;
+  firstOverCall?: string;
+  firstOverTurn?: number;
+}
+
 /**
  * Many agents (`agent_start` events): each has the whole budget to itself, counted from its
  * own start over the events it caused (its turns, its calls and everything under them).
@@ -136,25 +146,17 @@ function perAgent(
   starts: readonly EventOf<'agent_start'>[],
   limits: Limits,
 ): Problem[] {
-  type Count = {
-    calls: number;
-    turns: number;
-    lastT: number;
-    lastSeq: number;
-    firstOverCall?: string;
-    firstOverTurn?: number;
-  };
-  const mine = new Map<string, Count>();
+  const mine = new Map<string, AgentCount>();
   for (const s of starts) mine.set(s.caller, { calls: 0, turns: 0, lastT: s.t, lastSeq: s.seq });
   // Each call's agent's count, kept when its tool_call names a caller: most events (attempts,
   // deliveries, responses) name only their call, and one lookup finds the count, not a caller and then its count.
   // `mine` does not change in this loop, so the count kept is the one the caller would find later.
-  const agentOfCall = new Map<string, Count | undefined>();
+  const agentOfCall = new Map<string, AgentCount | undefined>();
   // Each field read once into a local: the events come in a dozen shapes, and every read of one is a megamorphic load.
   for (const e of history) {
     const type = e.type;
     const caller = e.caller;
-    let agent: Count | undefined;
+    let agent: AgentCount | undefined;
     if (caller !== undefined && caller !== null) {
       agent = mine.get(caller);
       if (type === 'tool_call') agentOfCall.set(e.call, agent);
@@ -173,6 +175,15 @@ function perAgent(
       if (++agent.calls === limits.maxToolCalls + 1) agent.firstOverCall = e.call;
     } else if (type === 'model_turn' && ++agent.turns === limits.maxTurns + 1) agent.firstOverTurn = e.turn;
   }
+  return agentProblems(starts, mine, limits);
+}
+
+/** What each agent's count says against its budget (shared with the property test's older count, which counted the same way). */
+export function agentProblems(
+  starts: readonly EventOf<'agent_start'>[],
+  mine: ReadonlyMap<string, AgentCount>,
+  limits: Limits,
+): Problem[] {
   const problems: Problem[] = [];
   for (const s of starts) {
     const a = mine.get(s.caller)!;

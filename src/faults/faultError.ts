@@ -2,33 +2,18 @@ import { HttpError, systemError } from '../core/index.js';
 import { stackless } from '../core/stackless.js';
 import type { FaultOf } from './fault.js';
 
+/** The kinds of fault the wire answers with a status of its own, without reaching the service. */
+type StatusRefusalKind =
+  'rate_limit' | 'quota_exceeded' | 'unavailable' | 'permission_denied' | 'rejected' | 'not_found' | 'conflict';
+
 /** Faults whose answer has a status, and so may carry the API's own headers and body. */
-export type AnsweringFault = FaultOf<
-  | 'rate_limit'
-  | 'quota_exceeded'
-  | 'unavailable'
-  | 'permission_denied'
-  | 'rejected'
-  | 'not_found'
-  | 'conflict'
-  | 'server_error'
-  | 'partial_write'
->;
+export type AnsweringFault = FaultOf<StatusRefusalKind | 'server_error' | 'partial_write'>;
 
 /** The `headers` and `body` an answering fault may set. */
 export type AnswerFields = Pick<AnsweringFault, 'headers' | 'body'>;
 
 /** Faults the wire answers itself, without reaching the service. */
-export type RefusalFault = FaultOf<
-  | 'network'
-  | 'rate_limit'
-  | 'quota_exceeded'
-  | 'unavailable'
-  | 'permission_denied'
-  | 'rejected'
-  | 'not_found'
-  | 'conflict'
->;
+export type RefusalFault = FaultOf<'network' | StatusRefusalKind>;
 
 /** Messages as Node's net/http layers word them, so classifiers meet what production throws. */
 const NETWORK_MESSAGES = {

@@ -12,7 +12,7 @@ import { kindOfMessage, QUOTA_TEXT } from '../core/errorText.js';
 import { httpErrorKind } from '../core/httpErrorKinds.js';
 import type { Mutable } from '../core/Mutable.js';
 import { parseRetryAfter } from '../core/retryAfter.js';
-import { classifyError, CODE_KINDS, NAME_KINDS } from './classify.js';
+import { bodyMessage, classifyError, CODE_KINDS, NAME_KINDS } from './classify.js';
 
 // The classifier as it was before it read into locals instead of arrays and closures: the law the new form keeps.
 type Obj = Readonly<Record<string, unknown>>;
@@ -52,17 +52,6 @@ function bodyCodes(e: Obj, bodies: readonly unknown[]): string[] {
   }
   if (typeof e['status'] === 'number') take(e);
   return out;
-}
-
-function bodyMessage(bodies: readonly unknown[]): string | undefined {
-  for (const b of bodies) {
-    if (typeof b === 'string') return b;
-    if (!isObj(b)) continue;
-    const inner = isObj(b['error']) ? str(b['error']['message']) : str(b['error']);
-    const m = inner ?? str(b['message']);
-    if (m) return m;
-  }
-  return undefined;
 }
 
 function header(headers: unknown, name: string): string | undefined {

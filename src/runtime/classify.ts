@@ -103,7 +103,8 @@ function takeCodes(o: unknown, out: string[]): string[] {
   return out;
 }
 
-function bodyMessage(bodies: readonly unknown[]): string | undefined {
+/** The first message a body holds (exported for the property test's older classifier, which shares it unchanged). */
+export function bodyMessage(bodies: readonly unknown[]): string | undefined {
   for (const b of bodies) {
     if (typeof b === 'string') return b;
     if (!isObj(b)) continue;

@@ -19,6 +19,33 @@ afterEach(async () => {
   open = undefined;
 });
 
+const STREAM_EVENTS = ['data: {"n":1}\n\n', 'data: {"n":2}\n\n', 'data: {"n":3}\n\n', 'data: [DONE]\n\n'];
+
+/** A model route that streams STREAM_EVENTS, served under `plan`; `open` is set to it. */
+async function servedStream(plan: FaultPlan): Promise<{ history: History }> {
+  const route: HttpRoute = {
+    method: 'POST',
+    path: '/chat',
+    operation: 'model:test.chat',
+    kind: 'model',
+    input: (req) => req.body,
+    serve: () => streamReply(STREAM_EVENTS),
+  };
+  const clock = new RealClock();
+  const history = new History(clock);
+  const world = createWorld(clock, {}, ['orders']);
+  const faults = new HttpFaults({
+    services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }],
+    plan,
+    clock,
+    rng: new Rng(1),
+    history,
+    world,
+  });
+  open = await serveFaults(faults);
+  return { history };
+}
+
 async function served(plan: FaultPlan) {
   const clock = new RealClock();
   const history = new History(clock);
@@ -105,28 +132,7 @@ describe('serveFaults', () => {
   });
 
   it('streams a streamed answer as server-sent events, event by event, and a stream_cut ends the connection mid-body', async () => {
-    const EVENTS = ['data: {"n":1}\n\n', 'data: {"n":2}\n\n', 'data: {"n":3}\n\n', 'data: [DONE]\n\n'];
-    const route: HttpRoute = {
-      method: 'POST',
-      path: '/chat',
-      operation: 'model:test.chat',
-      kind: 'model',
-      input: (req) => req.body,
-      serve: () => streamReply(EVENTS),
-    };
-    const clock = new RealClock();
-    const history = new History(clock);
-    const world = createWorld(clock, {}, ['orders']);
-    const plan: FaultPlan = [{ match: {}, fault: { kind: 'stream_cut', afterEvents: 2 }, times: 1 }];
-    const faults = new HttpFaults({
-      services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }],
-      plan,
-      clock,
-      rng: new Rng(1),
-      history,
-      world,
-    });
-    open = await serveFaults(faults);
+    const { history } = await servedStream([{ match: {}, fault: { kind: 'stream_cut', afterEvents: 2 }, times: 1 }]);
     const ask = (): Promise<Response> =>
       fetch(`${open!.urlOf('https://api.model.test/v1')}/chat`, {
         method: 'POST',
@@ -143,9 +149,9 @@ describe('serveFaults', () => {
         for (let r = await reader.read(); !r.done; r = await reader.read()) read += decoder.decode(r.value);
       })(),
     ).rejects.toThrow(/terminated/);
-    expect(read).toBe(EVENTS.slice(0, 2).join(''));
+    expect(read).toBe(STREAM_EVENTS.slice(0, 2).join(''));
     const whole = await ask();
-    expect(await whole.text()).toBe(EVENTS.join(''));
+    expect(await whole.text()).toBe(STREAM_EVENTS.join(''));
     const responses = history.events.filter((e) => e.type === 'response');
     expect(responses).toMatchObject([
       {
@@ -165,27 +171,7 @@ describe('serveFaults', () => {
     ['stream_stall', { kind: 'stream_stall', afterEvents: 2 }, { how: 'aborted', complete: false, events: 2 }],
     ['stream_malformed', { kind: 'stream_malformed', afterEvents: 2 }, { how: 'end', complete: true, events: 4 }],
   ])('streams to a node:http client under %s as a real server would', async (_name, fault, expected) => {
-    const EVENTS = ['data: {"n":1}\n\n', 'data: {"n":2}\n\n', 'data: {"n":3}\n\n', 'data: [DONE]\n\n'];
-    const route: HttpRoute = {
-      method: 'POST',
-      path: '/chat',
-      operation: 'model:test.chat',
-      kind: 'model',
-      input: (req) => req.body,
-      serve: () => streamReply(EVENTS),
-    };
-    const clock = new RealClock();
-    const history = new History(clock);
-    const world = createWorld(clock, {}, ['orders']);
-    const faults = new HttpFaults({
-      services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }],
-      plan: fault ? [{ match: {}, fault }] : [],
-      clock,
-      rng: new Rng(1),
-      history,
-      world,
-    });
-    open = await serveFaults(faults);
+    await servedStream(fault ? [{ match: {}, fault }] : []);
     const seen = await new Promise<{ how: string; complete: boolean; events: number; text: string }>(
       (resolve, reject) => {
         const req = http.request(
@@ -225,7 +211,7 @@ describe('serveFaults', () => {
       },
     );
     expect({ how: seen.how, complete: seen.complete, events: seen.events }).toEqual(expected);
-    if (fault?.kind === 'stream_malformed') expect(seen.text).not.toContain(EVENTS[2]);
-    else expect(seen.text).toBe(EVENTS.slice(0, expected.events).join(''));
+    if (fault?.kind === 'stream_malformed') expect(seen.text).not.toContain(STREAM_EVENTS[2]);
+    else expect(seen.text).toBe(STREAM_EVENTS.slice(0, expected.events).join(''));
   });
 });

@@ -15,8 +15,12 @@ export interface ToolWorld {
 }
 
 /** What a delivery gives the tool's business logic: the world, the time, the request's ids. */
-export interface ToolContext {
+export interface ToolContext extends DeliveryContext {
   readonly world: ToolWorld;
+}
+
+/** What every delivery carries, to a tool or to an HTTP route's `serve`: the time, the request's ids, the faults' demands. */
+export interface DeliveryContext {
   readonly clock: Clock;
   /** The wire's id for this request; copies of a duplicate delivery share it. */
   readonly request: string;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { Clock, ModelUsage, NetworkLeg, Risk } from '../../core/index.js';
+import type { ModelUsage, Risk } from '../../core/index.js';
+import type { DeliveryContext } from '../../world/tool.js';
 import type { HttpAnswer } from './HttpAnswer.js';
 
 /**
@@ -59,18 +60,8 @@ export interface ErrorRendering {
  */
 export type ErrorMapper = (error: unknown, req: RouteRequest) => ErrorRendering | HttpAnswer | undefined;
 
-/** What a route's `serve` runs with: the world's time, the request ids, and the fault's demand to fail. */
-export interface ServeContext {
-  readonly clock: Clock;
-  readonly request: string;
-  readonly idempotencyKey?: string;
-  /** Set by a `server_error` fault: fail with it after accepting the request, before committing. */
-  readonly failure?: Error;
-  /** With a network: sleeps one draw of this route's latency on `leg` (a service's extra round trip, `ctx.travel`). */
-  readonly travel?: (leg: NetworkLeg) => Promise<void>;
-  /** Set by a `stale` fault on a read: answer from the service's state as it was at this virtual time. */
-  readonly asOf?: number;
-}
+/** What a route's `serve` runs with: the world's time, the request ids, and the faults' demands (as a tool's delivery). */
+export type ServeContext = DeliveryContext;
 
 /**
  * One endpoint of a faulted HTTP service: which requests it takes, the operation name a fault

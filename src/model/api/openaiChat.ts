@@ -86,12 +86,11 @@ function stream(whole: unknown, body: unknown): string[] {
   const message: Obj = isObj(choice['message']) ? choice['message'] : {};
   const options = isObj(body) && isObj(body['stream_options']) ? body['stream_options'] : {};
   const withUsage = options['include_usage'] === true;
+  // Every chunk opens with the same fields, in this order (the frames are compared byte for byte).
+  const head = { id: w['id'], object: 'chat.completion.chunk', created: w['created'], model: w['model'] };
   const chunk = (delta: Obj, finish: string | null = null): string =>
     sseFrame({
-      id: w['id'],
-      object: 'chat.completion.chunk',
-      created: w['created'],
-      model: w['model'],
+      ...head,
       system_fingerprint: null,
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       ...(withUsage ? { usage: null } : {}),
@@ -117,18 +116,7 @@ function stream(whole: unknown, body: unknown): string[] {
     for (const piece of deltas(str(message['content']))) frames.push(chunk({ content: piece }));
   }
   frames.push(chunk({}, str(choice['finish_reason']) || 'stop'));
-  if (withUsage)
-    frames.push(
-      sseFrame({
-        id: w['id'],
-        object: 'chat.completion.chunk',
-        created: w['created'],
-        model: w['model'],
-        system_fingerprint: null,
-        choices: [],
-        usage: w['usage'],
-      }),
-    );
+  if (withUsage) frames.push(sseFrame({ ...head, system_fingerprint: null, choices: [], usage: w['usage'] }));
   frames.push(sseFrame('[DONE]'));
   return frames;
 }
