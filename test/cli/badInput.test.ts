@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { ORDER_AGENT_YAML } from './orderAgent.js';
 
 /**
@@ -132,6 +133,9 @@ beforeAll(async () => {
 
 afterAll(() => dir.cleanup());
 
+// The first case runs the real binary; the others run the CLI's entry in this process (./inProcess.ts).
+const cli = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
+
 const scenarioFiles = BAD.filter((b) => !b.asConfig);
 
 describe('bad input exits 2 and says what and where', () => {
@@ -149,7 +153,7 @@ describe('bad input exits 2 and says what and where', () => {
   });
 
   it('reports a single bad file on its own', async () => {
-    const r = await faultline(['run', 'bad-rule.yaml'], { cwd: dir.path });
+    const r = await cli(['run', 'bad-rule.yaml']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       'error: bad-rule.yaml: invalid scenario "bad-rule":\n  - rules[0]: expected a rule id such as "R7"\n',
@@ -158,13 +162,13 @@ describe('bad input exits 2 and says what and where', () => {
 
   it('reports a bad configuration file', async () => {
     const bad = BAD.find((b) => b.asConfig)!;
-    const r = await faultline(['run', 'good.ts', '--config', bad.file, '--k', '1'], { cwd: dir.path });
+    const r = await cli(['run', 'good.ts', '--config', bad.file, '--k', '1']);
     expect(r.code).toBe(2);
     for (const pattern of bad.expect) expect(r.stderr).toMatch(pattern);
   });
 
   it('a valid TypeScript scenario outside an ES-module package loads and runs', async () => {
-    const r = await faultline(['run', 'good.ts', '--k', '1', '--reporter', 'console'], { cwd: dir.path });
+    const r = await cli(['run', 'good.ts', '--k', '1', '--reporter', 'console']);
     expect(r.stderr).toBe('✓ rulebook × good-ts: 1/1 passed [1/1 trials]\n');
     expect(r.code).toBe(0);
   });

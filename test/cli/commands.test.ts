@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
@@ -9,13 +10,17 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
+// Each case's first command runs the real binary; the rest run the CLI's entry in this process
+// (./inProcess.ts), whose output and exit code are the binary's.
+const cli = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
+
 const COMMANDS = ['run', 'compare', 'replay', 'list', 'schema'] as const;
 
 describe('list, schema, help and usage errors', () => {
   it('lists the built-in scenarios and configurations', async () => {
     const [scenarios, configs] = await Promise.all([
       faultline(['list'], { cwd: dir.path }),
-      faultline(['list', '--configs'], { cwd: dir.path }),
+      cli(['list', '--configs']),
     ]);
     expect(scenarios.code).toBe(0);
     const rows = scenarios.stdout.trimEnd().split('\n');
@@ -50,7 +55,7 @@ describe('list, schema, help and usage errors', () => {
   it('prints the scenario JSON Schema, or writes it to a file', async () => {
     const [stdout, file] = await Promise.all([
       faultline(['schema'], { cwd: dir.path }),
-      faultline(['schema', '--config-schema', '--out', 'schemas/config.json'], { cwd: dir.path }),
+      cli(['schema', '--config-schema', '--out', 'schemas/config.json']),
     ]);
     expect(stdout.code).toBe(0);
     const schema = JSON.parse(stdout.stdout) as {
@@ -80,7 +85,9 @@ describe('list, schema, help and usage errors', () => {
 
   it('shows --help with examples for the program and every command', async () => {
     const results = await Promise.all(
-      [['--help'], ...COMMANDS.map((c) => [c, '--help'])].map((args) => faultline(args, { cwd: dir.path })),
+      [['--help'], ...COMMANDS.map((c) => [c, '--help'])].map((args, i) =>
+        i === 0 ? faultline(args, { cwd: dir.path }) : cli(args),
+      ),
     );
     const [top, ...each] = results;
     expect(top!.code).toBe(0);
@@ -107,7 +114,9 @@ describe('list, schema, help and usage errors', () => {
       [['replay'], /error: missing required argument 'scenario'/],
       [['list', '--configs', 'extra', 'args', '--json', '--nope'], /unknown option '--nope'/],
     ];
-    const results = await Promise.all(cases.map(([args]) => faultline(args, { cwd: dir.path })));
+    const results = await Promise.all(
+      cases.map(([args], i) => (i === 0 ? faultline(args, { cwd: dir.path }) : cli(args))),
+    );
     results.forEach((r, i) => {
       const [args, pattern] = cases[i]!;
       expect(r.code, args.join(' ')).toBe(2);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/index.js';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -23,6 +24,8 @@ beforeEach(async () => {
 });
 afterEach(() => dir.cleanup());
 
+// The first case runs the real binary; the others run the CLI's entry in this process (./inProcess.ts).
+const run = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
 const write = (file: string, text: string): Promise<void> => writeFile(join(dir.path, file), text);
 const report = async (out: string) => parseJsonReport(await readFile(join(dir.path, out, 'faultline.json'), 'utf8'));
 
@@ -62,23 +65,20 @@ describe('faultline.config.ts', () => {
 
   it('loses to flags and positional scenarios typed on the command line', async () => {
     await write('faultline.config.ts', CONFIG);
-    const r = await faultline(
-      [
-        'run',
-        'read-timeout-retry',
-        '--k',
-        '1',
-        '--seed',
-        '3',
-        '--config',
-        'rulebook',
-        '--out',
-        'cli-out',
-        '--gate',
-        'pass^1>=1',
-      ],
-      { cwd: dir.path },
-    );
+    const r = await run([
+      'run',
+      'read-timeout-retry',
+      '--k',
+      '1',
+      '--seed',
+      '3',
+      '--config',
+      'rulebook',
+      '--out',
+      'cli-out',
+      '--gate',
+      'pass^1>=1',
+    ]);
     expect(r.code).toBe(0);
     const json = await report('cli-out');
     expect(json.run).toMatchObject({ seed: 3, k: 1, scenarios: ['read-timeout-retry'], configs: ['rulebook'] });
@@ -87,9 +87,7 @@ describe('faultline.config.ts', () => {
 
   it('applies to compare as well', async () => {
     await write('faultline.config.ts', CONFIG);
-    const r = await faultline(['compare', '--config', 'rulebook', '--config', 'naive', '--reporter', 'json'], {
-      cwd: dir.path,
-    });
+    const r = await run(['compare', '--config', 'rulebook', '--config', 'naive', '--reporter', 'json']);
     expect(r.code).toBe(0);
     expect((await report('faultline-reports')).run).toMatchObject({ k: 2, seed: 7, configs: ['rulebook', 'naive'] });
   });
@@ -100,13 +98,13 @@ describe('faultline.config.ts', () => {
       'ci/nightly.config.mjs',
       `export default { scenarios: ['../faultline/scenarios/read-timeout-retry.yaml'], k: 3, outDir: 'nightly', reporters: ['json'] };\n`,
     );
-    const r = await faultline(['run', '--config-file', 'ci/nightly.config.mjs'], { cwd: dir.path });
+    const r = await run(['run', '--config-file', 'ci/nightly.config.mjs']);
     expect(r.code).toBe(0);
     expect((await report('ci/nightly')).run).toMatchObject({ k: 3, scenarios: ['read-timeout-retry'] });
   });
 
   it('without a config file, the built-in defaults apply', async () => {
-    const r = await faultline(['run', 'read-timeout-retry', '--reporter', 'json'], { cwd: dir.path });
+    const r = await run(['run', 'read-timeout-retry', '--reporter', 'json']);
     expect(r.code).toBe(0);
     expect((await report('reports')).run).toMatchObject({ k: 4, seed: 1, configs: ['rulebook'] });
   });
@@ -127,7 +125,7 @@ describe('faultline.config.ts', () => {
     ],
   ])('refuses %s with exit 2, naming the file and the path inside it', async (_what, config, message) => {
     await write('faultline.config.ts', `export default ${JSON.stringify(config)};\n`);
-    const r = await faultline(['run'], { cwd: dir.path });
+    const r = await run(['run']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -135,20 +133,20 @@ describe('faultline.config.ts', () => {
 
   it('a gate refused for too few trials names where k came from: the config file, or --k when typed', async () => {
     await write('faultline.config.ts', CONFIG);
-    const fromFile = await faultline(['run', '--gate', 'pass^5>=1'], { cwd: dir.path });
+    const fromFile = await run(['run', '--gate', 'pass^5>=1']);
     expect(fromFile.code, fromFile.stderr).toBe(2);
     expect(fromFile.stderr).toMatch(
       /^error: --gate pass\^5>=1 can never hold: pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m,
     );
-    const bound = await faultline(['run', '--gate', 'pass^2>=0.9@95%'], { cwd: dir.path });
+    const bound = await run(['run', '--gate', 'pass^2>=0.9@95%']);
     expect(bound.code, bound.stderr).toBe(2);
     expect(bound.stderr).toMatch(
       /it needs n ≥ \d+ trials per cell \(--k \d+\), and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m,
     );
-    const typed = await faultline(['run', '--gate', 'pass^5>=1', '--k', '3'], { cwd: dir.path });
+    const typed = await run(['run', '--gate', 'pass^5>=1', '--k', '3']);
     expect(typed.code, typed.stderr).toBe(2);
     expect(typed.stderr).toMatch(/and this run has --k 3$/m);
-    const sweep = await faultline(['sweep', '--gate', 'pass^5>=1', '--lambda', '0'], { cwd: dir.path });
+    const sweep = await run(['sweep', '--gate', 'pass^5>=1', '--lambda', '0']);
     expect(sweep.code, sweep.stderr).toBe(2);
     expect(sweep.stderr).toMatch(
       /pass\^5 needs at least 5 trials per cell, and this run has k = 2 \(from \S*faultline\.config\.ts: k\)$/m,
@@ -157,10 +155,10 @@ describe('faultline.config.ts', () => {
 
   it('refuses a file that fails to load, and a missing --config-file, with exit 2', async () => {
     await write('faultline.config.ts', 'export default { k: ;\n');
-    const broken = await faultline(['run'], { cwd: dir.path });
+    const broken = await run(['run']);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/faultline\.config\.ts: the module failed to load/);
-    const missing = await faultline(['run', '--config-file', 'nope.config.ts'], { cwd: dir.path });
+    const missing = await run(['run', '--config-file', 'nope.config.ts']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--config-file nope.config.ts: no such file');
   });

@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start } from './faultline.js';
+import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { ORDER_AGENT_YAML } from './orderAgent.js';
 import { userProject } from './userProject.js';
 
@@ -13,6 +14,8 @@ import { userProject } from './userProject.js';
  * the `prices` table in faultline.config.ts. Each is refused with exit 2 before the first trial,
  * naming the flag (or the file and the path in it) and what was expected, with no stack.
  * The bad values are drawn by fast-check from a fixed seed, so every run tries the same ones.
+ * The first case runs the real binary; the others run the CLI's entry in this process
+ * (./inProcess.ts), whose output and exit code are the binary's.
  */
 
 interface Case {
@@ -119,7 +122,8 @@ describe('bad input on the live flags and the price table', () => {
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, 's.yaml'), `name: s\n${ORDER_AGENT_YAML}`);
       if (c.config !== undefined) await writeFile(join(dir, 'faultline.config.ts'), c.config);
-      const r = await start(c.args, { cwd: dir, env: { OPENAI_API_KEY: 'sk-unused' } }).done;
+      const options = { cwd: dir, env: { OPENAI_API_KEY: 'sk-unused' } };
+      const r = await (i === 0 ? faultline(c.args, options) : inProcess(c.args, options));
       expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(2);
       expect(r.stderr).toMatch(c.stderr);
       expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { agentScenario } from './misbehavingAgents.js';
 
 /**
@@ -11,6 +12,9 @@ import { agentScenario } from './misbehavingAgents.js';
  * and then aborts the process it runs in. Before workers ran in processes of their own, that was
  * the CLI: exit 134, no report. Now the trial crashes with a verdict that names the limit and
  * the flag, the other trials run, the reports are written, and the exit code is the verdict's.
+ * Cases that check V8's report never reaches stderr run the real binary (the host process of a
+ * worker writes to the CLI process's own stderr); a refusal of the flag and a run that loads
+ * under the default limit run the CLI's entry in this process (./inProcess.ts).
  */
 
 // The smallest limit (--worker-heap's floor), so that the heap runs out well before the watchdog, even on a loaded machine.
@@ -71,7 +75,7 @@ describe('an agent that allocates an array of 2^28 elements', () => {
 
 describe('a heap limit the scenarios cannot be loaded under', () => {
   it('below the floor: exit 2 naming the flag and the floor, before any worker starts', async () => {
-    const r = await faultline(['run', 'good-agent.ts', '--worker-heap', '16'], { cwd: dir.path });
+    const r = await inProcess(['run', 'good-agent.ts', '--worker-heap', '16'], { cwd: dir.path });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`argument '16' is invalid. expected megabytes, at least 32`);
   });
@@ -88,7 +92,7 @@ describe('a heap limit the scenarios cannot be loaded under', () => {
     expect(r.stderr).not.toMatch(/faultline crashed|\n\s+at /);
     expect(r.stderr).not.toMatch(V8_REPORT);
     // With the default limit the same files run.
-    const ok = await faultline(['run', 'ballast.ts', '--k', '1', '--workers', '1', '--out', 'ballast-ok'], {
+    const ok = await inProcess(['run', 'ballast.ts', '--k', '1', '--workers', '1', '--out', 'ballast-ok'], {
       cwd: dir.path,
     });
     expect(ok.code, ok.stderr).toBe(0);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, start, tempDir } from './faultline.js';
@@ -31,6 +31,15 @@ beforeAll(async () => {
   await writeFile(join(dir.path, 'exits-zero.ts'), agentScenario('exits-zero', 'process.exit(0);'));
   await writeFile(join(dir.path, 'timer.ts'), agentScenario('timer', THROWS_IN_TIMER));
   await writeFile(join(dir.path, 'date.ts'), agentScenario('date', SABOTAGES_DATE));
+  // Each signal's own endless loop, which first leaves a mark: the signal then comes while it spins.
+  for (const signal of ['SIGTERM', 'SIGINT'])
+    await writeFile(
+      join(dir.path, `loops-${signal.toLowerCase()}.ts`),
+      agentScenario(
+        `loops-${signal.toLowerCase()}`,
+        `(await import('node:fs')).writeFileSync(${JSON.stringify(join(dir.path, `spinning-${signal}`))}, '');\n${LOOPS_FOREVER}`,
+      ),
+    );
   // Loads in the CLI, spins as it loads on a worker: the worker never says it is ready.
   await writeFile(
     join(dir.path, 'spins-at-load.ts'),
@@ -121,8 +130,19 @@ describe('faultline replay of a misbehaving agent', () => {
     ['SIGINT', 130],
   ] as const) {
     it(`a synchronous endless loop under a watchdog that never fires: ${signal} ends it with ${code}`, async () => {
-      const started = start(['replay', './loops.ts', '--trial-timeout', '600000'], { cwd: dir.path });
-      await new Promise((resolve) => setTimeout(resolve, 4000));
+      const started = start(['replay', `./loops-${signal.toLowerCase()}.ts`, '--trial-timeout', '600000'], {
+        cwd: dir.path,
+      });
+      // Once the agent is in its loop (it marks the moment), not after a fixed wait: a spinning worker burns a core.
+      const spinning = async (): Promise<boolean> =>
+        access(join(dir.path, `spinning-${signal}`)).then(
+          () => true,
+          () => false,
+        );
+      let ended = false;
+      void started.done.then(() => (ended = true));
+      while (!ended && !(await spinning())) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ended, 'the replay ended before its agent spun').toBe(false);
       started.child.kill(signal);
       const r = await started.done;
       expect(r.code, r.stderr).toBe(code);
@@ -200,7 +220,8 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
     ['loops', 'no answer within the 1500 ms wall-clock watchdog'],
   ] as const) {
     it(`explore ${name}: exit 1, the scenario fails with no added fault, with the verdict and a replay command that works`, async () => {
-      const r = await run(['explore', `./${name}.ts`, '--runs', '3', '--trial-timeout', '1500']);
+      // Two plans, as three did: one exercises its faults, one fires none; each crashed or hung trial costs a fresh worker.
+      const r = await run(['explore', `./${name}.ts`, '--runs', '2', '--trial-timeout', '1500']);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toContain(`${name} × rulebook: fails with no added fault`);
       expect(r.stdout).toContain(reason);

@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 import { OPEN_TICKET_PLAN } from './ticketScenario.js';
 
@@ -103,6 +104,10 @@ const RATE_LIMIT = `  - match: { tool: ${CHAT}, call: 1 }\n    fault: { kind: ra
 const QUOTA = `  - match: { tool: ${CHAT} }\n    fault: { kind: quota_exceeded }`;
 const NONE = '  []';
 
+// The first run goes through the real binary; the other cases run the CLI's entry in this
+// process (./inProcess.ts): the agents run on the CLI's workers either way.
+const run = (args: readonly string[]) => inProcess(args, { cwd: project.path });
+
 let project: Awaited<ReturnType<typeof userProject>>;
 
 beforeAll(async () => {
@@ -130,7 +135,7 @@ afterAll(() => project.cleanup());
 
 describe('the model route as a tool of the scenario file', () => {
   it("lists the model routes with the services' tools", async () => {
-    const r = await faultline(['list', '--tools', 'good/careful-quota.yaml'], { cwd: project.path });
+    const r = await run(['list', '--tools', 'good/careful-quota.yaml']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/model:openai\.chat\.completions\s+model \(openai\)\s+read\s+OpenAI Chat Completions/);
     expect(r.stdout).toMatch(/model:openai\.responses\s+model \(openai\)/);
@@ -144,7 +149,7 @@ describe('the model route as a tool of the scenario file', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     for (const name of ['careful-model-quota', 'careful-model-429', 'sdk-model-429'])
       expect(r.stderr).toContain(`✓ rulebook × ${name}: 2/2 passed`);
-    const replay = await faultline(['replay', 'good/careful-quota.yaml', '--trial', '0'], { cwd: project.path });
+    const replay = await run(['replay', 'good/careful-quota.yaml', '--trial', '0']);
     // The rule fired on the one model request, which the careful agent did not resend.
     expect(replay.stdout).toMatch(/fault quota_exceeded on http-1 \(rule 0\)/);
     expect(replay.stdout.match(/model:openai\.chat\.completions#\d+ attempt \d+: POST/g)).toEqual([
@@ -155,19 +160,19 @@ describe('the model route as a tool of the scenario file', () => {
 
 describe('the model side of the wire, judged', () => {
   it('fails an agent that resends 393 ms after Retry-After: 3 on the model, naming the route and the layer', async () => {
-    const r = await faultline(['run', 'bad/early-429.yaml', '--k', '1'], { cwd: project.path });
+    const r = await run(['run', 'bad/early-429.yaml', '--k', '1']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/retry-discipline/);
-    const replay = await faultline(['replay', 'bad/early-429.yaml', '--trial', '0'], { cwd: project.path });
+    const replay = await run(['replay', 'bad/early-429.yaml', '--trial', '0']);
     expect(replay.stdout).toMatch(
       /✗ retry-discipline: model call model:openai\.chat\.completions#1 attempt 2 \(http-2, POST https:\/\/api\.openai\.com\/v1\/chat\/completions\) at t=393ms to model:openai\.chat\.completions was sent 393ms after the 429 answer to http-1 at t=0ms said Retry-After: 3 \(3000ms, until t=3000ms\), resent by a framework or the agent's own loop \(the same body again with x-stainless-retry-count: 0: not the SDK's retry\) \(R9\)/,
     );
   });
 
   it("groups a loop's quota resends (maxRetries: 0, count 0 each time) into one model call and fails it (R5), naming the layer", async () => {
-    const r = await faultline(['run', 'bad/quota-loop.yaml', '--k', '1'], { cwd: project.path });
+    const r = await run(['run', 'bad/quota-loop.yaml', '--k', '1']);
     expect(r.code).toBe(1);
-    const replay = await faultline(['replay', 'bad/quota-loop.yaml', '--trial', '0'], { cwd: project.path });
+    const replay = await run(['replay', 'bad/quota-loop.yaml', '--trial', '0']);
     expect(replay.stdout).toMatch(
       /✗ model-retries: model call model:openai\.chat\.completions#1 to model:openai\.chat\.completions was resent 2 time\(s\) after its quota_exceeded answer to http-1 at t=0ms \(http-2 by a framework or the agent's own loop .*, http-3 by a framework or the agent's own loop .*\): .*\(R5\)/,
     );
@@ -177,14 +182,12 @@ describe('the model side of the wire, judged', () => {
 describe('a request to a URL the trial does not serve', () => {
   for (const adapter of ['msw', 'nock']) {
     it(`fails the trial naming the request and what is served, under ${adapter}`, async () => {
-      const r = await faultline(['run', `bad/doubled-v1-${adapter}.yaml`, '--k', '1'], { cwd: project.path });
+      const r = await run(['run', `bad/doubled-v1-${adapter}.yaml`, '--k', '1']);
       expect(r.code).toBe(1);
       const message =
         'POST https://api.openai.com/v1/v1/chat/completions: no route of this trial serves it, so it was refused (unhandled-request policy "error"); served at this host: POST https://api.openai.com/v1/chat/completions (model:openai.chat.completions), POST https://api.openai.com/v1/responses (model:openai.responses); ctx.model.baseUrl already ends in /v1 for openai: give it to the SDK as is';
       expect(r.stdout).toContain(message);
-      const replay = await faultline(['replay', `bad/doubled-v1-${adapter}.yaml`, '--trial', '0'], {
-        cwd: project.path,
-      });
+      const replay = await run(['replay', `bad/doubled-v1-${adapter}.yaml`, '--trial', '0']);
       expect(replay.stdout).toContain(
         'unserved: POST https://api.openai.com/v1/v1/chat/completions (refused: served here: POST https://api.openai.com/v1/chat/completions',
       );

@@ -2,12 +2,15 @@
  * A YAML scenario with network latency, through the real CLI binary from a folder outside the
  * repo: the same seed gives the same report bytes, another seed other timings, Retry-After is
  * still honoured with both legs in the way, and a typo in `network` is refused with its path.
+ * The first run goes through the binary; the others run the CLI's entry in this process
+ * (./inProcess.ts), whose output and exit code are the binary's.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '../../src/core/index.js';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 const SCENARIO = `name: email-over-a-slow-network
 description: The mail API throttles the first send (429, Retry-After 2 s) behind a network with variance.
@@ -45,19 +48,32 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-const run = (seed: number, out: string) =>
-  faultline(['run', 'slow.yaml', '--k', '4', '--seed', String(seed), '--reporter', 'json', '--out', out], {
-    cwd: cwd(),
-  });
+const cli = (args: readonly string[]) => inProcess(args, { cwd: cwd() });
+const runArgs = (seed: number, out: string): string[] => [
+  'run',
+  'slow.yaml',
+  '--k',
+  '4',
+  '--seed',
+  String(seed),
+  '--reporter',
+  'json',
+  '--out',
+  out,
+];
 const history = async (seed: number): Promise<HistoryEvent[]> => {
-  const r = await faultline(['replay', 'slow.yaml', '--seed', String(seed), '--trial', '0', '--json'], { cwd: cwd() });
+  const r = await cli(['replay', 'slow.yaml', '--seed', String(seed), '--trial', '0', '--json']);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as HistoryEvent[];
 };
 
 describe('network latency from a YAML scenario, through the CLI', () => {
   it('gives the same report bytes for the same seed, and other timings for another seed', async () => {
-    const [a, b, c] = await Promise.all([run(1, 'a'), run(1, 'b'), run(2, 'c')]);
+    const [a, b, c] = await Promise.all([
+      faultline(runArgs(1, 'a'), { cwd: cwd() }),
+      cli(runArgs(1, 'b')),
+      cli(runArgs(2, 'c')),
+    ]);
     for (const r of [a, b, c]) expect(r.code, r.stderr).toBe(0);
     const read = (out: string) => readFile(join(cwd(), out, 'faultline.json'), 'utf8');
     const head = (text: string): string => text.slice(0, text.indexOf('"wallClock"'));
@@ -91,14 +107,14 @@ describe('network latency from a YAML scenario, through the CLI', () => {
     const throttled = h.find((e) => e.type === 'response' && e.status === 429)!;
     const resend = h.filter((e) => e.type === 'attempt')[1]!;
     expect(resend.t - throttled.t).toBeGreaterThanOrEqual(2000);
-    const replay = await faultline(['replay', 'slow.yaml', '--seed', '1'], { cwd: cwd() });
+    const replay = await cli(['replay', 'slow.yaml', '--seed', '1']);
     expect(replay.code).toBe(0);
     expect(replay.stdout).toMatch(/response to req-1: error 429 .*\[network \d+ms out, \d+ms back\]/);
     expect(replay.stdout).not.toMatch(/✗/);
   });
 
   it('is in the JSON Schema `faultline schema` prints, every distribution with its fields', async () => {
-    const r = await faultline(['schema'], { cwd: cwd() });
+    const r = await cli(['schema']);
     expect(r.code).toBe(0);
     const schema = JSON.parse(r.stdout) as {
       properties: Record<string, { properties?: Record<string, unknown> }>;
@@ -119,10 +135,7 @@ describe('network latency from a YAML scenario, through the CLI', () => {
   });
 
   it('refuses a tool name that is not in the scenario, and a negative sd, naming the file and the path', async () => {
-    const [typo, sd] = await Promise.all([
-      faultline(['run', 'typo.yaml'], { cwd: cwd() }),
-      faultline(['run', 'bad-sd.yaml'], { cwd: cwd() }),
-    ]);
+    const [typo, sd] = await Promise.all([cli(['run', 'typo.yaml']), cli(['run', 'bad-sd.yaml'])]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('typo.yaml');
     expect(typo.stderr).toMatch(

@@ -2,11 +2,14 @@ import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { ORDER_AGENT_YAML } from './orderAgent.js';
 
 /**
  * Every refusal the CLI can decide before the first trial exits 2 before it, naming the file
  * or flag, the path inside it and what was expected, with no stack trace (issue 13).
+ * The first case and the ones run as another user go through the real binary; the others run the
+ * CLI's entry in this process (./inProcess.ts), whose output and exit code are the binary's.
  */
 
 const AGENT = ORDER_AGENT_YAML;
@@ -76,7 +79,7 @@ const BAD: readonly { file: string; text: string; expect: RegExp }[] = [
 ];
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
-const run = (args: readonly string[]): Promise<Finished> => faultline(args, { cwd: dir.path });
+const run = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: dir.path });
 
 beforeAll(async () => {
   dir = await tempDir('refusals');
@@ -104,7 +107,9 @@ function refused(r: Finished, ...patterns: RegExp[]): void {
 
 describe('bad files are refused before the first trial', () => {
   it('names every bad file with the path inside it and what was expected', async () => {
-    const r = await run(['run', ...BAD.map((b) => b.file), 'good.yaml', '--k', '1', '--reporter', 'console']);
+    const r = await faultline(['run', ...BAD.map((b) => b.file), 'good.yaml', '--k', '1', '--reporter', 'console'], {
+      cwd: dir.path,
+    });
     refused(r, new RegExp(`^error: ${BAD.length} scenario files could not be loaded:`));
     const blocks = r.stderr.trimEnd().split('\n\n').slice(1);
     expect(blocks).toHaveLength(BAD.length);
@@ -208,7 +213,7 @@ describe('output paths are checked before the run', () => {
   });
 
   it('refuses a GITHUB_STEP_SUMMARY that is a folder', async () => {
-    const r = await faultline(['run', 'good.yaml', '--k', '1', '--reporter', 'console'], {
+    const r = await inProcess(['run', 'good.yaml', '--k', '1', '--reporter', 'console'], {
       cwd: dir.path,
       env: { GITHUB_STEP_SUMMARY: join(dir.path, 'empty') },
     });

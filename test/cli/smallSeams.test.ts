@@ -2,9 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, faultline, tempDir } from './faultline.js';
+import { BIN, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
-/** Small things a new user meets in the first hour, each through the real binary. */
+/**
+ * Small things a new user meets in the first hour. A reader that goes away is a case about the
+ * process's own pipes, so it runs the real binary; the others run the CLI's entry in this
+ * process (./inProcess.ts), whose output and exit code are the binary's.
+ */
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
@@ -13,9 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
+const cli = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
+
 describe('--config-file that exists but is no config file', () => {
   it('/dev/null is refused as an invalid config (exit 2), not as a missing file', async () => {
-    const r = await faultline(['run', '--config-file', '/dev/null'], { cwd: dir.path });
+    const r = await cli(['run', '--config-file', '/dev/null']);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toContain('no such file');
     expect(r.stderr).toContain('--config-file /dev/null: invalid faultline config');
@@ -24,11 +31,11 @@ describe('--config-file that exists but is no config file', () => {
 
   it('a folder likewise; a missing file still says no such file', async () => {
     await mkdir(join(dir.path, 'conf'), { recursive: true });
-    const folder = await faultline(['run', '--config-file', 'conf'], { cwd: dir.path });
+    const folder = await cli(['run', '--config-file', 'conf']);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain('--config-file conf: invalid faultline config');
     expect(folder.stderr).toContain('a folder, not a file');
-    const missing = await faultline(['run', '--config-file', 'nope.config.ts'], { cwd: dir.path });
+    const missing = await cli(['run', '--config-file', 'nope.config.ts']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--config-file nope.config.ts: no such file');
   });
@@ -66,10 +73,16 @@ describe('a reader that goes away does not change the exit code', () => {
 
 describe('the console report', () => {
   it('ends with the rules of every failing verdict, even when the one shown cites none', async () => {
-    const r = await faultline(
-      ['run', 'order-partial-write-no-idempotency', '--config', 'naive', '--k', '1', '--out', 'rules'],
-      { cwd: dir.path },
-    );
+    const r = await cli([
+      'run',
+      'order-partial-write-no-idempotency',
+      '--config',
+      'naive',
+      '--k',
+      '1',
+      '--out',
+      'rules',
+    ]);
     expect(r.code).toBe(1);
     // The verdict shown (the goal unmet) cites no rule; retry-discipline's does.
     expect(r.stdout).toMatch(/trial 0: goal-state: order\.created happened 2 times/);
@@ -77,19 +90,27 @@ describe('the console report', () => {
   });
 
   it('with k = 1 shows pass^1 once, in run and in compare', async () => {
-    const run = await faultline(['run', 'payment-quota-exceeded', '--k', '1', '--out', 'k1'], { cwd: dir.path });
+    const run = await cli(['run', 'payment-quota-exceeded', '--k', '1', '--out', 'k1']);
     expect(run.code).toBe(0);
     const header = run.stdout.split('\n').find((l) => l.includes('scenario') && l.includes('pass^1'))!;
     expect(header.match(/pass\^1\b/g)).toHaveLength(1);
     expect(header).toContain('pass@1');
-    const compare = await faultline(
-      ['compare', 'payment-quota-exceeded', '--config', 'naive', '--config', 'rulebook', '--k', '1', '--out', 'k1c'],
-      { cwd: dir.path },
-    );
+    const compare = await cli([
+      'compare',
+      'payment-quota-exceeded',
+      '--config',
+      'naive',
+      '--config',
+      'rulebook',
+      '--k',
+      '1',
+      '--out',
+      'k1c',
+    ]);
     const groups = compare.stdout.split('\n').find((l) => l.includes('pass^1'))!;
     expect(groups.match(/pass\^1\b/g)).toHaveLength(2);
     // k > 1 keeps both columns.
-    const k3 = await faultline(['run', 'payment-quota-exceeded', '--k', '3', '--out', 'k3'], { cwd: dir.path });
+    const k3 = await cli(['run', 'payment-quota-exceeded', '--k', '3', '--out', 'k3']);
     expect(k3.stdout.split('\n').find((l) => l.includes('pass^1'))).toContain('pass^3');
   });
 });
@@ -113,22 +134,19 @@ agent:
   it('a bare 500 is internal, permanent: the rulebook does not retry it, a retry is a breach; a 503 is retried', async () => {
     await writeFile(join(dir.path, 'bare-500.yaml'), scenario('bare-500', 500));
     await writeFile(join(dir.path, 'down-503.yaml'), scenario('down-503', 503));
-    const r = await faultline(
-      [
-        'run',
-        'bare-500.yaml',
-        'down-503.yaml',
-        '--config',
-        'rulebook',
-        '--config',
-        'naive',
-        '--k',
-        '1',
-        '--out',
-        'five-hundred',
-      ],
-      { cwd: dir.path },
-    );
+    const r = await cli([
+      'run',
+      'bare-500.yaml',
+      'down-503.yaml',
+      '--config',
+      'rulebook',
+      '--config',
+      'naive',
+      '--k',
+      '1',
+      '--out',
+      'five-hundred',
+    ]);
     expect(r.code).toBe(1);
     const json = JSON.parse(await readFile(join(dir.path, 'five-hundred', 'faultline.json'), 'utf8')) as {
       cells: {

@@ -3,11 +3,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport, type JsonReport } from '../../src/report/json.js';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { agentScenario } from './misbehavingAgents.js';
 
 /**
- * Trials on worker threads, through the real binary: agents that take their worker down get
- * a verdict and the run goes on; the worker count and sharding never change a report.
+ * Trials on worker threads: agents that take their worker down get a verdict and the run goes
+ * on; the worker count and sharding never change a report. The first case runs the real binary;
+ * the others run the CLI's entry in this process (./inProcess.ts): the agents' code runs on the
+ * CLI's workers either way, and the built-in scenarios of `--workers 0` harm no process.
  */
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -47,6 +50,7 @@ const BAD: Record<string, { code: string; end: 'crashed' | 'hung'; reason: RegEx
   },
 };
 
+const run = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
 const read = (...parts: string[]): Promise<string> => readFile(join(dir.path, ...parts), 'utf8');
 const report = async (out: string): Promise<JsonReport> =>
   parseJsonReport(await read(out, 'faultline.json'), `${out}/faultline.json`);
@@ -107,10 +111,7 @@ describe('agents that take their worker down', () => {
       join(dir.path, 'spins-after-order.ts'),
       agentScenario('spins-after-order', 'for (;;) { /* spin */ }'),
     );
-    const r = await faultline(
-      ['run', 'spins-after-order.ts', '--k', '1', '--trial-timeout', '1500', '--out', 'spins'],
-      { cwd: dir.path },
-    );
+    const r = await run(['run', 'spins-after-order.ts', '--k', '1', '--trial-timeout', '1500', '--out', 'spins']);
     expect(r.code, r.stderr).toBe(1);
     const [t] = (await report('spins')).cells[0]!.trials;
     expect(t!.end).toMatchObject({
@@ -142,21 +143,18 @@ describe('agents that take their worker down', () => {
         "if ('polluted' in {} || typeof Date.parse !== 'function') return { outcome: 'failed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };",
       ),
     );
-    const r = await faultline(
-      [
-        'run',
-        'a-replaces-date.ts',
-        'b-pollutes-prototype.ts',
-        'c-sees-clean-globals.ts',
-        '--k',
-        '2',
-        '--workers',
-        '1',
-        '--out',
-        'globals',
-      ],
-      { cwd: dir.path },
-    );
+    const r = await run([
+      'run',
+      'a-replaces-date.ts',
+      'b-pollutes-prototype.ts',
+      'c-sees-clean-globals.ts',
+      '--k',
+      '2',
+      '--workers',
+      '1',
+      '--out',
+      'globals',
+    ]);
     expect(r.code, r.stdout).toBe(0);
     const json = await report('globals');
     expect(json.cells.map((c) => [c.scenario, c.metrics.successes])).toEqual([
@@ -189,9 +187,7 @@ const MATRIX = [
 
 describe('the same seed gives the same report', () => {
   it('on 0 (in process), 1 and 2 workers: identical JSON apart from wallClock, identical JUnit and Markdown', async () => {
-    const runs = await Promise.all(
-      ['0', '1', '2'].map((w) => faultline([...MATRIX, '--workers', w, '--out', `w${w}`], { cwd: dir.path })),
-    );
+    const runs = await Promise.all(['0', '1', '2'].map((w) => run([...MATRIX, '--workers', w, '--out', `w${w}`])));
     expect(runs.map((r) => r.code)).toEqual([1, 1, 1]);
     const [w0, w1, w2] = await Promise.all(['w0', 'w1', 'w2'].map(report));
     expect(w0!.run.failedTrials).toBeGreaterThan(0);
@@ -207,28 +203,32 @@ describe('the same seed gives the same report', () => {
   });
 
   it('sharded then merged: the same JSON apart from wallClock, the same JUnit, Markdown and gates as the unsharded run', async () => {
-    const whole = await faultline([...MATRIX, '--out', 'whole'], { cwd: dir.path });
+    const whole = await run([...MATRIX, '--out', 'whole']);
     const shards = await Promise.all(
-      [1, 2, 3].map((i) => faultline([...MATRIX, '--shard', `${i}/3`, '--out', `shard-${i}`], { cwd: dir.path })),
+      [1, 2, 3].map((i) => run([...MATRIX, '--shard', `${i}/3`, '--out', `shard-${i}`])),
     );
     expect(shards.map((s) => s.code)).toEqual([1, 1, 1]);
     const slice = await report('shard-2');
     expect(slice.run.shard).toEqual({ index: 2, count: 3 });
     expect(slice.run.trials).toBeLessThan((await report('whole')).run.trials);
 
-    const merged = await faultline(
-      ['merge', 'shard-3/faultline.json', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged'],
-      { cwd: dir.path },
-    );
+    const merged = await run([
+      'merge',
+      'shard-3/faultline.json',
+      'shard-1/faultline.json',
+      'shard-2/faultline.json',
+      '--out',
+      'merged',
+    ]);
     expect(merged.code, merged.stderr).toBe(whole.code);
     expect(withoutWallClock(await report('merged'))).toEqual(withoutWallClock(await report('whole')));
     for (const file of ['junit.xml', 'summary.md'])
       expect(await read('merged', file), file).toBe(await read('whole', file));
 
-    const missing = await faultline(['merge', 'shard-1/faultline.json', 'shard-3/faultline.json'], { cwd: dir.path });
+    const missing = await run(['merge', 'shard-1/faultline.json', 'shard-3/faultline.json']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('missing shard 2/3: merge needs every shard of the run');
-    const unsharded = await faultline(['merge', 'whole/faultline.json'], { cwd: dir.path });
+    const unsharded = await run(['merge', 'whole/faultline.json']);
     expect(unsharded.code).toBe(2);
     expect(unsharded.stderr).toContain('whole/faultline.json: not a shard report');
   });
