@@ -25,3 +25,12 @@ export interface ExploreFlags extends IsolationFlags {
 /** `--runs` when not given: enough to find a plain bug in a second or two per scenario. */
 export const DEFAULT_RUNS = 100;
 export const DEFAULT_REGRESSIONS_DIR = 'scenarios/regressions';
+
+/** What `faultline explore` runs: its flags and the scenarios named. */
+export interface ExploreRequest extends ExploreFlags {
+  readonly scenarios: readonly string[];
+}
+
+/** `--check` and `--ignore` as lists: each repeatable, each value a comma list. */
+export const flagNames = (values: readonly string[] | undefined): string[] =>
+  (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim());
