@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import type { RunRequest } from '../executeRun.js';
+import type { RunRequest } from '../runRequest.js';
 import { habitFlags, matrixFlags, watchRole, type RunFlags } from './runFlags.js';
 
 /** What `run` and `compare` ask differently of the same flags: the configurations, the view, the reports. */
