@@ -35,7 +35,6 @@ const KNOWN_LONG_FUNCTIONS = [
   'agent/kinds/httpAgentRun.ts runHttpAgentTrial',
   'checks/duplicates.ts describeGroup',
   'checks/resolveUnknowns.ts resolveUnknowns',
-  'cli/watch/executeWatch.ts executeWatch',
   'core/secretText.ts walkTokens',
   'faults/http/nock.ts startNock',
   'faults/mcp/McpFaultProxy.ts #call',
