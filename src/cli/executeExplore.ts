@@ -23,6 +23,7 @@ import { prepareModelSource } from '../scenario/modelSource.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { matrixText, reportPair, summaryLine, type ExploreTally, type PairTarget } from './explorePairReport.js';
 import { progressLine } from './progressLine.js';
+import { withBehaviourFlag } from './behaviourFlag.js';
 
 // Seeds shown in a command line should be short enough to retype.
 const RANDOM_SEED_MAX = 2 ** 31 - 1;
@@ -83,9 +84,13 @@ async function exploreAll(
   io: Io,
   exit: (code: ExitCode) => ExitCode,
 ): Promise<ExitCode> {
-  const scenarios = pickByGrep(
-    await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'),
-    request.grep,
+  const scenarios = withBehaviourFlag(
+    pickByGrep(
+      await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'),
+      request.grep,
+    ),
+    request.behaviour,
+    { note: (message) => io.stderr.write(`faultline: ${message}\n`) },
   );
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
   const ignore = await refuseBadFlags(request, searchPairs(scenarios, configs).length);

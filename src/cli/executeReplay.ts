@@ -11,6 +11,7 @@ import type { SeedOption } from './options.js';
 import { printTrial } from './printTrial.js';
 import { realTimeNote } from './realTimeNote.js';
 import { replayIsolated } from './replayIsolated.js';
+import { withBehaviourFlag } from './behaviourFlag.js';
 import { isolationOf, type IsolationFlags } from './commands/isolationFlags.js';
 
 /** The flags of `faultline replay`, as commander hands them over. */
@@ -22,6 +23,7 @@ export interface ReplayFlags extends IsolationFlags {
   readonly cassette?: string;
   readonly agent?: string;
   readonly configFile?: string;
+  readonly behaviour?: string[];
 }
 
 /**
@@ -35,7 +37,11 @@ export async function executeReplay(ref: string, flags: ReplayFlags, io: Io): Pr
       'replay needs the seed of the run it reproduces (--seed <n>), not "random"',
     );
   const runSeed = flags.seed;
-  const { scenario, config } = await loadOne(ref, flags);
+  const loaded = await loadOne(ref, flags);
+  const { config } = loaded;
+  const [scenario] = withBehaviourFlag([loaded.scenario], flags.behaviour, {
+    note: (message) => io.stderr.write(`faultline: ${message}\n`),
+  }) as [Scenario];
   await assertPeersInstalled([scenario], [config]);
   if (flags.cassette !== undefined && !scenario.model)
     throw new FaultlineError(
@@ -64,6 +70,7 @@ export async function executeReplay(ref: string, flags: ReplayFlags, io: Io): Pr
         scenario: refOf(scenario),
         config: refOf(config),
         ...(flags.agent !== undefined && { agent: flags.agent }),
+        ...(flags.behaviour !== undefined && { behaviour: flags.behaviour.join(',') }),
       },
       isolation: isolationOf(flags),
       ...(override && { override }),

@@ -6,6 +6,8 @@ import { shellQuote } from '../runner/replay.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { matrixAgentOf, refOf } from '../scenario/library.js';
 import type { Scenario } from '../scenario/scenario.js';
+import { overrideOf } from '../scenario/scenarioOverride.js';
+import { describeBehaviour } from '../model/behaviours.js';
 import type { ExploreRequest } from './commands/exploreFlags.js';
 import { writeRegressions } from './exploreRegressions.js';
 import type { Io } from './io.js';
@@ -86,7 +88,7 @@ function printBaseline(
   io.stdout.write(
     `${mark(p, false)} ${label}: fails with no added fault (${classes.join(', ')}): faultline run ` +
       `${shellQuote(refOf(scenario))} --config ${shellQuote(refOf(config))} --seed ` +
-      `${seed}${agent === undefined ? '' : ` --agent ${shellQuote(agent.name)}`}\n`,
+      `${seed}${agent === undefined ? '' : ` --agent ${shellQuote(agent.name)}`}${behaviourFlag(scenario)}\n`,
   );
   io.stdout.write(
     `${failedTrialLines(trial)
@@ -97,6 +99,12 @@ function printBaseline(
     `    the plans are judged by the other failure classes (--ignore ${classes.join(',')} to say so on the command line)\n`,
   );
 }
+
+/** ` --behaviour …` when the run gave the scenario one (`--behaviour`), so the command reproduces it. */
+const behaviourFlag = (scenario: Scenario): string => {
+  const behaviour = overrideOf(scenario)?.behaviour;
+  return behaviour === undefined ? '' : ` --behaviour ${shellQuote(describeBehaviour(behaviour))}`;
+};
 
 /** The closing line: how many pairs failed or exercised nothing, what the plans covered, the regressions written. */
 export function summaryLine(pairCount: number, tally: ExploreTally): string {

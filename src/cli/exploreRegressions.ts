@@ -103,6 +103,7 @@ const firedText = (fired: readonly PlanRuleFirings[], offset: number): string =>
 const searchFlags = (request: ExploreRequest): string[] => [
   ...(request.replaceFaults === true ? ['--replace-faults'] : []),
   ...(request.lies === true ? ['--lies'] : []),
+  ...(request.behaviour ?? []).flatMap((b) => ['--behaviour', b]),
   ...flagNames(request.check).flatMap((c) => ['--check', c]),
   ...flagNames(request.ignore).flatMap((c) => ['--ignore', c]),
 ];

@@ -12,6 +12,7 @@ import { loadAll } from './loadAll.js';
 import { preflight } from './preflight.js';
 import { selectScenarios } from './selectScenarios.js';
 import type { RunRequest } from './runRequest.js';
+import { withBehaviourFlag } from './behaviourFlag.js';
 
 export interface RunInputs {
   readonly scenarios: readonly Scenario[];
@@ -36,7 +37,11 @@ export async function loadRunInputs(
       const o = origins.refs.get(ref);
       return o === undefined ? undefined : `${origins.file}: ${o}`;
     });
-  const scenarios = await selectScenarios(request, from, io);
+  const modelMode = request.modelMode ?? 'replay';
+  const scenarios = withBehaviourFlag(await selectScenarios(request, from, io), request.behaviour, {
+    live: modelMode !== 'replay',
+    note: (message) => io.stderr.write(`faultline: ${message}\n`),
+  });
   if (scenarios.length === 0) return undefined;
   const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
   if (request.configsGiven === true) {
@@ -63,7 +68,6 @@ export async function loadRunInputs(
     ...(origins?.k && { kFrom: origins.file }),
     ...(origins?.outDir && { outDirFrom: origins.file }),
   });
-  const modelMode = request.modelMode ?? 'replay';
   for (const s of scenarios) await prepareModelSource(s, modelMode, io.env);
   return { scenarios, configs, modelMode };
 }

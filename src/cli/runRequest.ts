@@ -11,6 +11,8 @@ import type { SeedOption } from './options.js';
 export interface RunRequest {
   readonly scenarios: readonly string[];
   readonly configs: readonly string[];
+  /** `--behaviour`, as typed: the scripted stand-in's behaviour in every scenario. */
+  readonly behaviour?: readonly string[];
   readonly k: number;
   readonly seed: SeedOption;
   readonly gates?: readonly Gate[];

@@ -48,6 +48,12 @@ export function createExploreCommand(ctx: CliContext): Command {
       collect,
     )
     .option(
+      '--behaviour <name|mix>',
+      "the scripted stand-in's behaviour in every scenario, over the scenario's own: a name, such as careful or " +
+        'ignores-retry-after, or a mixture drawn per decision, such as careful=0.9,ignores-retry-after=0.1',
+      collect,
+    )
+    .option(
       '--runs <n>',
       'fault plans to try per scenario × configuration',
       (v) => parseInteger(v, 1, 'a number of plans, at least 1'),

@@ -5,6 +5,8 @@ import type { IsolationFlags } from './isolationFlags.js';
 /** The flags of `faultline explore`, as commander hands them over. */
 export interface ExploreFlags extends IsolationFlags {
   readonly config?: string[];
+  /** `--behaviour`: the scripted stand-in's behaviour in every scenario. */
+  readonly behaviour?: string[];
   readonly runs: number;
   readonly time?: number;
   readonly seed: SeedOption;

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import type { ReplayFlags } from '../executeReplay.js';
-import { parseSeed, parseTrialIndex } from '../options.js';
+import { collect, parseSeed, parseTrialIndex } from '../options.js';
 import { isolationOptions } from './isolationFlags.js';
 
 const EXAMPLES = `
@@ -23,6 +23,11 @@ export function createReplayCommand(ctx: CliContext): Command {
     .description('rerun exactly one trial and print its timeline and verdicts')
     .argument('<scenario>', 'scenario file or built-in name')
     .option('--config <name|file>', 'retry configuration: built-in name or file', 'rulebook')
+    .option(
+      '--behaviour <name|mix>',
+      "the scripted stand-in's behaviour the trial ran with (--behaviour of the run; the replay line names it)",
+      collect,
+    )
     .option('--seed <n>', 'the run seed of the trial', parseSeed, 1)
     .option('--trial <i>', 'the trial index (0-based)', parseTrialIndex, 0)
     .option('--json', 'print the trial history as JSON instead')

@@ -44,6 +44,7 @@ export async function runAction(
       ...shown,
       ...(flags.gate && { gates: flags.gate }),
       ...(flags.grep && { grep: flags.grep }),
+      ...(flags.behaviour && { behaviour: flags.behaviour }),
       ...matrixFlags(flags),
       ...habitFlags(cmd, typed, flags),
       ...(watching.kind === 'rerun' && watching.files && { onlyFiles: watching.files }),

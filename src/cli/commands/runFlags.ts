@@ -28,6 +28,8 @@ export interface RunFlags {
   readonly k: number;
   readonly seed: SeedOption;
   readonly config?: string[];
+  /** `--behaviour`: the scripted stand-in's behaviour in every scenario (one value; a repeat is refused). */
+  readonly behaviour?: string[];
   readonly gate?: Gate[];
   readonly reporter?: ReporterName[];
   readonly out: string;
@@ -164,6 +166,12 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
       new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1),
     )
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
+    .option(
+      '--behaviour <name|mix>',
+      "the scripted stand-in's behaviour in every scenario, over the scenario's own: a name, such as careful or " +
+        'ignores-retry-after, or a mixture drawn per decision, such as careful=0.9,ignores-retry-after=0.1',
+      collect,
+    )
     .option(
       '--gate <expr>',
       'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" ' +
