@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { collect, parseGrep, parseInteger, parseSeed } from '../options.js';
 import { addProjectFlags } from './projectFlags.js';
+import { behaviourOption } from './behaviourOption.js';
 import { DEFAULT_REGRESSIONS_DIR, DEFAULT_RUNS, type ExploreFlags } from './exploreFlags.js';
 
 const EXAMPLES =
@@ -47,12 +48,7 @@ export function createExploreCommand(ctx: CliContext): Command {
       'retry configuration: built-in name or file (repeatable; default: rulebook)',
       collect,
     )
-    .option(
-      '--behaviour <name|mix>',
-      "the scripted stand-in's behaviour in every scenario, over the scenario's own: a name, such as careful or " +
-        'ignores-retry-after, or a mixture drawn per decision, such as careful=0.9,ignores-retry-after=0.1',
-      collect,
-    )
+    .addOption(behaviourOption())
     .option(
       '--runs <n>',
       'fault plans to try per scenario × configuration',

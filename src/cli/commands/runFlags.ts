@@ -6,6 +6,7 @@ import type { Shard } from '../../runner/shard.js';
 import type { ScenarioProject } from '../../scenario/project.js';
 import { isolationOptions } from './isolationFlags.js';
 import { addLiveFlags } from './liveFlags.js';
+import { behaviourOption } from './behaviourOption.js';
 import { addAgentFlag } from './projectFlags.js';
 import {
   collect,
@@ -166,12 +167,7 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
       new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1),
     )
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
-    .option(
-      '--behaviour <name|mix>',
-      "the scripted stand-in's behaviour in every scenario, over the scenario's own: a name, such as careful or " +
-        'ignores-retry-after, or a mixture drawn per decision, such as careful=0.9,ignores-retry-after=0.1',
-      collect,
-    )
+    .addOption(behaviourOption())
     .option(
       '--gate <expr>',
       'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" ' +
