@@ -18,24 +18,10 @@ const MAX_LINE = 140;
 
 /** Files over MAX_FILE_LINES today (as prettier lays them out). */
 const KNOWN_LONG_FILES = [
-  'cli/executeExplore.ts',
-  'cli/executeRun.ts',
-  'explore/explorePlans.ts',
 ];
 
 /** Functions over MAX_FUNCTION_LINES today, as `file name`. */
 const KNOWN_LONG_FUNCTIONS = [
-  'cli/commands/mcpProxy.ts (anonymous)',
-  'cli/commands/mcpProxy.ts createMcpProxyCommand',
-  'cli/commands/replay.ts (anonymous)',
-  'cli/commands/replay.ts createReplayCommand',
-  'cli/commands/runFlags.ts addRunFlags',
-  'cli/commands/serve.ts createServeCommand',
-  'cli/commands/sweep.ts createSweepCommand',
-  'cli/executeExplore.ts exploreEach',
-  'cli/executeRun.ts runAndReport',
-  'cli/watch/executeWatch.ts executeWatch',
-  'explore/explorePlans.ts explorePlans',
 ];
 
 function sources(dir = ''): string[] {

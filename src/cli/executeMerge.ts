@@ -6,7 +6,7 @@ import { parseJsonReport, runFromJsonReport, type JsonReport, type WallClock } f
 import type { ReporterName } from '../report/write.js';
 import { ExitCode } from './exitCodes.js';
 import { assertWritableFolder } from './outputPaths.js';
-import { reportRun } from './executeRun.js';
+import { reportRun } from './reportRun.js';
 import type { Io } from './io.js';
 import { DEFAULT_REPORTERS } from './options.js';
 

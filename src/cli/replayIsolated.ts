@@ -14,7 +14,12 @@ export interface ReplayRequest {
   readonly config: ExecutionConfig;
   readonly runSeed: number;
   readonly trialIndex: number;
-  readonly refs: { readonly scenario: string; readonly config: string; readonly agent?: string };
+  readonly refs: {
+    readonly scenario: string;
+    readonly config: string;
+    readonly agent?: string;
+    readonly behaviour?: string;
+  };
   readonly addedFaults?: FaultPlan;
   readonly isolation: IsolationOptions;
   /** A variant of the scenario to run (a live trial's recording as its model's cassette). */

@@ -7,7 +7,7 @@ import { finishRun } from '../runner/run.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { summarise, type TrialResult } from '../runner/trial.js';
 import type { Io } from './io.js';
-import { reportRun } from './executeRun.js';
+import { reportRun } from './reportRun.js';
 
 /** When a served session started, for its reports' wall-clock line. */
 export interface SessionClock {

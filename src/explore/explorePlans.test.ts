@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfigs, loadScenarios } from '../scenario/library.js';
 import { runTrial } from '../runner/trial.js';
 import { failureClasses } from './failureClass.js';
-import { explorePlans, judgedChecks, regressionFileName, regressionName, toolsToAim } from './explorePlans.js';
+import { explorePlans, judgedChecks } from './explorePlans.js';
+import { toolsToAim } from './planTargets.js';
+import { regressionFileName, regressionName } from './regressionName.js';
 
 const [rulebook, naive] = await loadConfigs(['rulebook', 'naive']);
 const [noIdempotency, deploy] = await loadScenarios([

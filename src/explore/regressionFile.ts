@@ -7,7 +7,7 @@ import { loadFile, MODULE_EXTENSIONS } from '../scenario/loadFile.js';
 import { isServiceModulePath } from '../scenario/loadService.js';
 import { shellQuote } from '../runner/replay.js';
 import { REDACTED, scrubSecrets } from '../core/secretText.js';
-import type { ExploreFinding, ExploreResult } from './explorePlans.js';
+import type { ExploreFinding, ExploreResult } from './exploreResult.js';
 
 /** One failure class of a search, with the search it came from. */
 type Failed = Pick<ExploreResult, 'scenario' | 'config' | 'seed' | 'runs'> & ExploreFinding;

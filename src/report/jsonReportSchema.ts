@@ -251,7 +251,13 @@ const CellSchema = z.strictObject({
   /** The cell's label: the configuration's name, or the matrix agent's when the agent is what varies. */
   config: z.string(),
   /** How a command line names the scenario, the configuration and the matrix agent (`--agent`). */
-  refs: z.strictObject({ scenario: z.string(), config: z.string(), agent: z.string().optional() }),
+  /** `behaviour`: the stand-in's behaviour a run's `--behaviour` gave the cell (a replay repeats it). */
+  refs: z.strictObject({
+    scenario: z.string(),
+    config: z.string(),
+    agent: z.string().optional(),
+    behaviour: z.string().optional(),
+  }),
   /**
    * `real` when the cell's trials ran on the wall clock (a `command` agent): its `durationMs`,
    * `durations` and the histories' `t` are then real milliseconds. Absent: virtual time.

@@ -9,6 +9,7 @@ const refsOf = (r: JsonReport['cells'][number]['refs']): Cell['refs'] => ({
   scenario: r.scenario,
   config: r.config,
   ...(r.agent !== undefined && { agent: r.agent }),
+  ...(r.behaviour !== undefined && { behaviour: r.behaviour }),
 });
 
 /**

@@ -24,6 +24,7 @@ export function replayCommand(trial: ReplayTarget): string {
     '--config',
     shellQuote(trial.refs?.config ?? trial.config),
     ...(trial.refs?.agent !== undefined ? ['--agent', shellQuote(trial.refs.agent)] : []),
+    ...(trial.refs?.behaviour !== undefined ? ['--behaviour', shellQuote(trial.refs.behaviour)] : []),
     '--seed',
     String(trial.runSeed),
     '--trial',

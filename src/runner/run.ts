@@ -1,3 +1,5 @@
+import { overrideOf } from '../scenario/scenarioOverride.js';
+import { describeBehaviour } from '../model/behaviours.js';
 import type { FaultPlan } from '../faults/plan.js';
 import { asExecutionConfig, type ExecutionConfig, type ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { withAddedFaults } from '../scenario/addedFaults.js';
@@ -209,7 +211,13 @@ function cellTallies(
   return configs.flatMap((config, c) =>
     scenarios.map((scenario, s) => {
       const agent = matrixAgentOf(scenario)?.name;
-      const refs = { scenario: refOf(scenario), config: configRefs[c]!, ...(agent !== undefined && { agent }) };
+      const behaviour = overrideOf(scenario)?.behaviour;
+      const refs = {
+        scenario: refOf(scenario),
+        config: configRefs[c]!,
+        ...(agent !== undefined && { agent }),
+        ...(behaviour !== undefined && { behaviour: describeBehaviour(behaviour) }),
+      };
       return new CellTally(
         scenario.name,
         label(scenario, config.name),

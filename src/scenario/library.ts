@@ -117,6 +117,16 @@ export const matrixAgentOf = (scenario: object): MatrixAgent | undefined => matr
 const projects = new WeakMap<object, ScenarioProject>();
 export const projectOf = (scenario: object): ScenarioProject | undefined => projects.get(scenario);
 
+/** `derived` (a variant of a loaded scenario) counts as loaded as `original` was: its file, its matrix agent, its project. */
+export function keepLoaded<T extends object>(original: object, derived: T): T {
+  keepSource(original, derived);
+  const agent = matrixAgents.get(original);
+  if (agent !== undefined) matrixAgents.set(derived, agent);
+  const project = projects.get(original);
+  if (project !== undefined) projects.set(derived, project);
+  return derived;
+}
+
 /**
  * A scenario file with the project's defaults filled in: one scenario per matrix agent when it
  * has no agent of its own and the project lists agents, else one.

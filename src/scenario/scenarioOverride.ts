@@ -1,5 +1,6 @@
 import type { FaultPlan } from '../faults/plan.js';
-import { keepSource } from './library.js';
+import type { BehaviourSpec } from '../model/behaviours.js';
+import { keepLoaded, keepSource } from './library.js';
 import type { Scenario } from './scenario.js';
 
 /**
@@ -13,13 +14,36 @@ export interface ScenarioOverride {
   readonly checks?: Scenario['checks'];
   /** A cassette for the model to answer from (an absolute path): `faultline replay --cassette`, a live trial's recording. */
   readonly modelCassette?: string;
+  /** The stand-in model's behaviour (`--behaviour`): a scripted agent's, and the scripted model's a scenario serves. */
+  readonly behaviour?: BehaviourSpec;
 }
 
 /** `scenario` with the override's fields; it keeps the scenario's file, so paths in it (a cassette, modules) resolve as before. */
 export function withOverride(scenario: Scenario, override: ScenarioOverride | undefined): Scenario {
   if (override === undefined) return scenario;
-  const { modelCassette, ...rest } = override;
+  const { modelCassette, behaviour, ...rest } = override;
   const model =
-    modelCassette !== undefined && scenario.model ? { model: { ...scenario.model, cassette: modelCassette } } : {};
-  return keepSource(scenario, { ...scenario, ...rest, ...model });
+    scenario.model && (modelCassette !== undefined || behaviour !== undefined)
+      ? {
+          model: {
+            ...scenario.model,
+            ...(modelCassette !== undefined && { cassette: modelCassette }),
+            ...(behaviour !== undefined && { behaviour }),
+          },
+        }
+      : {};
+  const agent =
+    behaviour !== undefined && scenario.agent.kind === 'scripted' ? { agent: { ...scenario.agent, behaviour } } : {};
+  return keepSource(scenario, { ...scenario, ...rest, ...model, ...agent });
+}
+
+/** The override each variant made by `overridden` carries: a worker applies it again to the scenario it loads. */
+const overrides = new WeakMap<object, ScenarioOverride>();
+export const overrideOf = (scenario: object): ScenarioOverride | undefined => overrides.get(scenario);
+
+/** `scenario` with `override`, loaded as it was (file, matrix agent, project) and carrying the override to workers. */
+export function overridden(scenario: Scenario, override: ScenarioOverride): Scenario {
+  const derived = keepLoaded(scenario, withOverride(scenario, override));
+  overrides.set(derived, { ...overrideOf(scenario), ...override });
+  return derived;
 }

@@ -20,6 +20,8 @@ export interface CellRefs {
   readonly config: string;
   /** The matrix agent (`agents` in faultline.config.ts) the cell ran: a replay picks it with `--agent`. */
   readonly agent?: string;
+  /** The stand-in's behaviour the run gave the scenario (`--behaviour`, as typed): a replay repeats it. */
+  readonly behaviour?: string;
 }
 
 /**

@@ -8,7 +8,12 @@ import type { TrialStats } from './trialStats.js';
 export interface TrialCommon extends TrialRecord {
   readonly runSeed: number;
   /** How a command line names this trial's scenario and configuration (a built-in name or a file path). */
-  readonly refs: { readonly scenario: string; readonly config: string; readonly agent?: string };
+  readonly refs: {
+    readonly scenario: string;
+    readonly config: string;
+    readonly agent?: string;
+    readonly behaviour?: string;
+  };
   readonly checks: readonly CheckResult[];
   readonly stats: TrialStats;
   /**

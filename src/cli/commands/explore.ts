@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { collect, collectNames, parseGrep, parseInteger, parseSeed } from '../options.js';
-import { isolationOptions } from './isolationFlags.js';
+import { collect, parseGrep, parseInteger, parseSeed } from '../options.js';
+import { addProjectFlags } from './projectFlags.js';
+import { behaviourOption } from './behaviourOption.js';
 import { DEFAULT_REGRESSIONS_DIR, DEFAULT_RUNS, type ExploreFlags } from './exploreFlags.js';
 
 const EXAMPLES =
@@ -37,8 +38,7 @@ rule fired in any plan (the search tested nothing), 2 bad input.`;
 
 /** `faultline explore [scenarios…]`: search for a fault plan that breaks the agent, and keep it. */
 export function createExploreCommand(ctx: CliContext): Command {
-  const cmd = new Command('explore');
-  return cmd
+  const cmd = new Command('explore')
     .description(
       'generate fault plans with fast-check, shrink one failing plan per failure class and write each as a regression scenario',
     )
@@ -48,6 +48,7 @@ export function createExploreCommand(ctx: CliContext): Command {
       'retry configuration: built-in name or file (repeatable; default: rulebook)',
       collect,
     )
+    .addOption(behaviourOption())
     .option(
       '--runs <n>',
       'fault plans to try per scenario × configuration',
@@ -88,19 +89,8 @@ export function createExploreCommand(ctx: CliContext): Command {
       'checkers, rules or failure classes not to report, such as retry-discipline, R7, duplicates/R24 ' +
         'or crashed (repeatable, or a comma list)',
       collect,
-    )
-    .addOption(isolationOptions()[0]!)
-    .addOption(isolationOptions()[1]!)
-    .option(
-      '--agent <name>',
-      "only these agents of faultline.config.ts's agents (repeatable, or a comma list; default: each of them)",
-      collectNames,
-    )
-    .option(
-      '--config-file <file>',
-      'the project config file to read (default: ./faultline.config.ts if there is one; flags win over ' +
-        'it): its scenarios, retryConfigs, seed, grep, defaults and agents',
-    )
+    );
+  return addProjectFlags(cmd, 'its scenarios, retryConfigs, seed, grep, defaults and agents')
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: ExploreFlags) => {
       // The engine loads only once a command runs, so --help stays quick.

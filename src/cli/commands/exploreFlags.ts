@@ -5,6 +5,8 @@ import type { IsolationFlags } from './isolationFlags.js';
 /** The flags of `faultline explore`, as commander hands them over. */
 export interface ExploreFlags extends IsolationFlags {
   readonly config?: string[];
+  /** `--behaviour`: the scripted stand-in's behaviour in every scenario. */
+  readonly behaviour?: string[];
   readonly runs: number;
   readonly time?: number;
   readonly seed: SeedOption;
@@ -25,3 +27,12 @@ export interface ExploreFlags extends IsolationFlags {
 /** `--runs` when not given: enough to find a plain bug in a second or two per scenario. */
 export const DEFAULT_RUNS = 100;
 export const DEFAULT_REGRESSIONS_DIR = 'scenarios/regressions';
+
+/** What `faultline explore` runs: its flags and the scenarios named. */
+export interface ExploreRequest extends ExploreFlags {
+  readonly scenarios: readonly string[];
+}
+
+/** `--check` and `--ignore` as lists: each repeatable, each value a comma list. */
+export const flagNames = (values: readonly string[] | undefined): string[] =>
+  (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim());

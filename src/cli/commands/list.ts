@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { collectNames, parseGrep } from '../options.js';
+import { parseGrep } from '../options.js';
+import { addAgentFlag } from './projectFlags.js';
 
 interface ListFlags {
   readonly configs?: boolean;
@@ -64,7 +65,7 @@ function scenarioRows<
 
 /** `faultline list`: what can be run, by name. */
 export function createListCommand(ctx: CliContext): Command {
-  return new Command('list')
+  const cmd = new Command('list')
     .description('list the built-in scenarios (or, with --configs, the retry configurations)')
     .argument('[paths...]', 'scenario (or configuration) files or folders instead of the built-in ones')
     .option('--configs', 'list retry configurations instead of scenarios')
@@ -74,12 +75,8 @@ export function createListCommand(ctx: CliContext): Command {
       '-t, --grep <pattern>',
       'only scenarios (with --configs: configurations) whose name matches this regular expression',
       parseGrep,
-    )
-    .option(
-      '--agent <name>',
-      "only these agents of faultline.config.ts's agents (repeatable, or a comma list)",
-      collectNames,
-    )
+    );
+  return addAgentFlag(cmd, '')
     .option(
       '--config-file <file>',
       'the project config file to read (default: ./faultline.config.ts if there is one): its scenarios, defaults and agents',

@@ -1,20 +1,8 @@
 import { Command } from 'commander';
-import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
-import { ExitCode } from '../exitCodes.js';
 import type { CliContext } from '../context.js';
-import { parseSeed, parseTrialIndex, type SeedOption } from '../options.js';
-import { realTimeNote } from '../realTimeNote.js';
-import { isolationOf, isolationOptions, type IsolationFlags } from './isolationFlags.js';
-
-interface ReplayFlags extends IsolationFlags {
-  readonly config: string;
-  readonly seed: SeedOption;
-  readonly trial: number;
-  readonly json?: boolean;
-  readonly cassette?: string;
-  readonly agent?: string;
-  readonly configFile?: string;
-}
+import type { ReplayFlags } from '../executeReplay.js';
+import { collect, parseSeed, parseTrialIndex } from '../options.js';
+import { isolationOptions } from './isolationFlags.js';
 
 const EXAMPLES = `
 Examples:
@@ -35,6 +23,11 @@ export function createReplayCommand(ctx: CliContext): Command {
     .description('rerun exactly one trial and print its timeline and verdicts')
     .argument('<scenario>', 'scenario file or built-in name')
     .option('--config <name|file>', 'retry configuration: built-in name or file', 'rulebook')
+    .option(
+      '--behaviour <name|mix>',
+      "the scripted stand-in's behaviour the trial ran with (--behaviour of the run; the replay line names it)",
+      collect,
+    )
     .option('--seed <n>', 'the run seed of the trial', parseSeed, 1)
     .option('--trial <i>', 'the trial index (0-based)', parseTrialIndex, 0)
     .option('--json', 'print the trial history as JSON instead')
@@ -51,91 +44,8 @@ export function createReplayCommand(ctx: CliContext): Command {
     .addOption(isolationOptions()[1]!)
     .addHelpText('after', EXAMPLES)
     .action(async (ref: string, flags: ReplayFlags) => {
-      if (flags.seed === 'random')
-        throw new FaultlineError(
-          FaultlineErrorCode.Usage,
-          'replay needs the seed of the run it reproduces (--seed <n>), not "random"',
-        );
-      const [{ loadConfigs, loadScenarios, refOf }, { replayIsolated }, { printTrial }, { assertPeersInstalled }] =
-        await Promise.all([
-          import('../../scenario/library.js'),
-          import('../replayIsolated.js'),
-          import('../printTrial.js'),
-          import('../../agent/kinds/optionalPeers.js'),
-        ]);
-      const { readProjectConfig } = await import('../../config/readProjectConfig.js');
-      const project = (await readProjectConfig(flags.configFile, flags.agent === undefined ? undefined : [flags.agent]))
-        ?.project;
-      const scenarios = await loadScenarios([ref], project);
-      const scenario = scenarios[0];
-      if (scenario === undefined || scenarios.length > 1) {
-        const hint =
-          project?.agents !== undefined && flags.agent === undefined
-            ? `; it runs under ${scenarios.length} agents: name one with --agent`
-            : '';
-        throw new FaultlineError(
-          FaultlineErrorCode.Usage,
-          `replay takes one scenario; "${ref}" holds ${scenarios.length} (${scenarios.map((s) => s.name).join(', ')})${hint}`,
-        );
-      }
-      const configs = await loadConfigs([flags.config]);
-      const config = configs[0];
-      if (config === undefined || configs.length > 1) {
-        throw new FaultlineError(
-          FaultlineErrorCode.Usage,
-          `replay takes one configuration; "${flags.config}" holds ${configs.length}`,
-        );
-      }
-      await assertPeersInstalled([scenario], [config]);
-      if (flags.cassette !== undefined && !scenario.model)
-        throw new FaultlineError(
-          FaultlineErrorCode.Usage,
-          `--cassette answers a scenario's model; "${scenario.name}" names no model`,
-        );
-      // A cassette that is not there or is no cassette is bad input, refused before the trial (not a `crashed` agent).
-      const { checkCassetteFlag, prepareModelSource } = await import('../../scenario/modelSource.js');
-      const named = flags.cassette === undefined ? undefined : await checkCassetteFlag(scenario, flags.cassette);
-      if (named?.trial?.infraError !== undefined) {
-        // Replaying it would judge the agent on answers the provider never gave.
-        ctx.io.stdout.write(
-          `faultline replay  ${scenario.name}: this trial was not judged: the provider failed ` +
-            `(${named.trial.infraError}); nothing to replay\n`,
-        );
-        ctx.exitCode = ExitCode.NotJudged;
-        return;
-      }
-      const override = named === undefined ? undefined : { modelCassette: named.file };
-      if (override === undefined) await prepareModelSource(scenario, 'replay', ctx.io.env);
-      const trial = await replayIsolated(
-        {
-          scenario,
-          config,
-          runSeed: flags.seed,
-          trialIndex: flags.trial,
-          refs: {
-            scenario: refOf(scenario),
-            config: refOf(config),
-            ...(flags.agent !== undefined && { agent: flags.agent }),
-          },
-          isolation: isolationOf(flags),
-          ...(override && { override }),
-        },
-        ctx.io,
-      );
-      if (typeof trial === 'number') {
-        ctx.exitCode = trial;
-        return;
-      }
-      printTrial(
-        trial,
-        ctx.io,
-        flags.json === true,
-        (p, status) =>
-          `${p.bold('faultline replay')}  ${scenario.name} × ${flags.agent ?? trial.config}, seed ` +
-          `${flags.seed}, trial ${trial.trialIndex}: ${status}`,
-      );
-      if (scenario.agent.kind === 'command' && flags.json !== true)
-        ctx.io.stdout.write(`${realTimeNote([scenario.name])}\n`);
-      ctx.exitCode = trial.status === 'passed' ? ExitCode.Ok : ExitCode.GateFailed;
+      // The engine loads only once a command runs, so --help stays quick.
+      const { executeReplay } = await import('../executeReplay.js');
+      ctx.exitCode = await executeReplay(ref, flags, ctx.io);
     });
 }

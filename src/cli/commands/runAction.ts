@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import type { RunRequest } from '../executeRun.js';
+import type { RunRequest } from '../runRequest.js';
 import { habitFlags, matrixFlags, watchRole, type RunFlags } from './runFlags.js';
 
 /** What `run` and `compare` ask differently of the same flags: the configurations, the view, the reports. */
@@ -44,6 +44,7 @@ export async function runAction(
       ...shown,
       ...(flags.gate && { gates: flags.gate }),
       ...(flags.grep && { grep: flags.grep }),
+      ...(flags.behaviour && { behaviour: flags.behaviour }),
       ...matrixFlags(flags),
       ...habitFlags(cmd, typed, flags),
       ...(watching.kind === 'rerun' && watching.files && { onlyFiles: watching.files }),

@@ -1,14 +1,16 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Gate } from '../../stats/gates.js';
 import type { ConfigOrigins } from '../../config/configOrigins.js';
 import type { ReporterName } from '../../report/write.js';
 import type { Shard } from '../../runner/shard.js';
 import type { ScenarioProject } from '../../scenario/project.js';
 import { isolationOptions } from './isolationFlags.js';
+import { addLiveFlags } from './liveFlags.js';
+import { behaviourOption } from './behaviourOption.js';
+import { addAgentFlag } from './projectFlags.js';
 import {
   collect,
   collectGate,
-  collectNames,
   collectReporter,
   parseBail,
   parseGrep,
@@ -21,30 +23,14 @@ import {
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { WATCH_RERUN_ENV } from '../watch/watchEnv.js';
 import type { PriceTable } from '../../model/live/prices.js';
-import { DEFAULT_LIVE_RETRY, DEFAULT_MAX_CONNECTIONS } from '../../model/live/liveDefaults.js';
-
-function parseAmount(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
-    throw new InvalidArgumentError(`expected an amount greater than 0, such as 5 or 0.25; got "${value}"`);
-  return n;
-}
-
-/** Beyond these, a typo rather than a plan: a provider allows far fewer connections, and retries this many wait minutes per request. */
-const MAX_CONNECTIONS = 1024;
-const MAX_LIVE_RETRIES = 20;
-
-function parseBounded(value: string, min: number, max: number, what: string): number {
-  const n = parseInteger(value, min, `${what}, from ${min} to ${max}`);
-  if (n > max) throw new InvalidArgumentError(`expected ${what}, from ${min} to ${max}, got "${value}"`);
-  return n;
-}
 
 /** The flags `run` and `compare` share, as commander hands them over. */
 export interface RunFlags {
   readonly k: number;
   readonly seed: SeedOption;
   readonly config?: string[];
+  /** `--behaviour`: the scripted stand-in's behaviour in every scenario (one value; a repeat is refused). */
+  readonly behaviour?: string[];
   readonly gate?: Gate[];
   readonly reporter?: ReporterName[];
   readonly out: string;
@@ -175,12 +161,13 @@ export function matrixFlags(
 
 /** Adds the shared flags; repeatable ones get no commander default, since commander would append to it. */
 export function addRunFlags(cmd: Command, configHelp: string): Command {
-  return cmd
+  cmd
     .option('--k <n>', 'trials per scenario × configuration', parseK, 4)
     .addOption(
       new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1),
     )
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
+    .addOption(behaviourOption())
     .option(
       '--gate <expr>',
       'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" ' +
@@ -218,52 +205,20 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
       parseShardFlag,
     )
     .addOption(isolationOptions()[0]!)
-    .addOption(isolationOptions()[1]!)
-    .option(
-      '--agent <name>',
-      "only these agents of faultline.config.ts's agents (repeatable, or a comma list)",
-      collectNames,
-    )
-    .option(
-      '--config-file <file>',
-      'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)',
-    )
-    .addOption(
-      new Option(
-        '--record',
-        "--live, and then write the trials' recordings to the scenario's cassette (a request already " +
-          'sent is answered as it was the first time)',
-      ).conflicts('live'),
-    )
-    .addOption(
-      new Option(
-        '--live',
-        "send every trial's model requests to the real endpoint (real pass^k of a real model); each " +
-          "trial's exchanges are recorded beside the report",
+    .addOption(isolationOptions()[1]!);
+  return addHabitFlags(
+    addLiveFlags(
+      addAgentFlag(cmd, '').option(
+        '--config-file <file>',
+        'the project config file to read (default: ./faultline.config.ts if there is one; flags win over it)',
       ),
-    )
-    .option(
-      '--max-connections <n>',
-      `with --live or --record: model requests in flight at once, over every trial and worker (default ${DEFAULT_MAX_CONNECTIONS})`,
-      (v) => parseBounded(v, 1, MAX_CONNECTIONS, 'a number of connections'),
-    )
-    .option(
-      '--max-infra-errors <n>',
-      'with --live or --record: trials the model provider may fail on its own before the gates fail (default 0)',
-      (v) => parseInteger(v, 0, 'a number of trials, 0 or more'),
-    )
-    .option(
-      '--live-retries <n>',
-      `with --live or --record: retries of a provider's 429, 5xx, timeout or dropped connection before ` +
-        `the trial ends infra-error (default ${DEFAULT_LIVE_RETRY.retries})`,
-      (v) => parseBounded(v, 0, MAX_LIVE_RETRIES, 'a number of retries'),
-    )
-    .option(
-      '--max-cost <amount>',
-      'with --live or --record: send no model request once the answers have cost this much (the price ' +
-        "table's currency); trials in flight end not judged, the partial reports are marked with how far over it went",
-      parseAmount,
-    )
+    ),
+  );
+}
+
+/** The habits of vitest and Playwright: `--bail`, `--last-failed`, `--watch`, `--quiet`. */
+function addHabitFlags(cmd: Command): Command {
+  return cmd
     .option(
       '--bail <n>',
       'stop handing out trials once n trials have failed (the trials in progress finish); the partial ' +

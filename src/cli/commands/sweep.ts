@@ -1,50 +1,9 @@
-import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_LAMBDAS, mergeLambdas, parseLambdas } from '../../sweep/lambdaGrid.js';
-import { DEFAULT_SWEEP_FAULTS, SWEEP_FAULTS } from '../../sweep/sweepFaultDefaults.js';
-import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
+import { Command } from 'commander';
+import { SWEEP_FAULTS } from '../../sweep/sweepFaultDefaults.js';
 import type { CliContext } from '../context.js';
-import type { Gate } from '../../stats/gates.js';
-import type { ScenarioProject } from '../../scenario/project.js';
-import {
-  collect,
-  collectGate,
-  collectNames,
-  parseGrep,
-  parseInteger,
-  parseK,
-  parseSeed,
-  parseTrialIndex,
-  type SeedOption,
-} from '../options.js';
-import { builtinConfigs } from './compare.js';
-import { isolationOf, isolationOptions, type IsolationFlags } from './isolationFlags.js';
-
-const REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
-type Reporter = (typeof REPORTERS)[number];
-
-interface SweepFlags extends IsolationFlags {
-  readonly configFile?: string;
-  readonly agent?: string[];
-  readonly project?: ScenarioProject;
-  /** The config file k came from, when --k was not typed. */
-  readonly kFrom?: string;
-  readonly fault?: string[];
-  readonly lambda?: (readonly number[])[];
-  readonly mix?: boolean;
-  readonly statusQueries?: boolean;
-  readonly config?: string[];
-  readonly k: number;
-  readonly seed: SeedOption;
-  readonly out: string;
-  readonly reporter?: Reporter[];
-  readonly grep?: RegExp;
-  readonly workers?: number;
-  readonly replay?: number;
-  readonly json?: boolean;
-  readonly gate?: Gate[];
-  readonly gateUpTo?: number;
-  readonly mayNotFire?: boolean;
-}
+import { collect, collectGate, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex } from '../options.js';
+import { addProjectFlags } from './projectFlags.js';
+import { addSweepFaultFlags, collectReporter, parseUpTo, REPORTERS, type SweepFlags } from './sweepFlags.js';
 
 /** `text` broken at spaces into lines of at most `width` characters, for the help text. */
 const wrap = (text: string, width: number): string =>
@@ -89,165 +48,65 @@ swept as a cell of its own, labelled by the agent (--agent picks).
 Exit codes: 0 when the sweep ran and every gate held, 1 when a gate failed (or the --replay
 trial failed), 2 on bad input, 130/143/129 when stopped (the partial reports are written).`;
 
-function collectLambda(value: string, previous: (readonly number[])[] | undefined): (readonly number[])[] {
-  const parsed = parseLambdas(value);
-  if (parsed.kind === 'error') throw new InvalidArgumentError(parsed.message);
-  const grids = [...(previous ?? []), parsed.lambdas];
-  const merged = mergeLambdas(grids);
-  if (merged.kind === 'error') throw new InvalidArgumentError(merged.message);
-  return grids;
-}
-
-function parseUpTo(value: string): number {
-  const parsed = parseLambdas(value);
-  if (parsed.kind === 'error' || parsed.lambdas.length !== 1)
-    throw new InvalidArgumentError(`expected one λ, a probability such as 0.2, got "${value}"`);
-  return parsed.lambdas[0]!;
-}
-
-function collectReporter(value: string, previous: Reporter[] | undefined): Reporter[] {
-  const name = REPORTERS.find((r) => r === value.trim());
-  if (name === undefined)
-    throw new InvalidArgumentError(`unknown sweep reporter "${value}" (one of: ${REPORTERS.join(', ')})`);
-  return [...(previous ?? []), name];
-}
-
 /** `faultline sweep [scenarios…]`: pass^k against fault intensity λ. */
 export function createSweepCommand(ctx: CliContext): Command {
-  const cmd = new Command('sweep');
-  return cmd
+  const cmd = new Command('sweep')
     .description(
       'run the scenarios under faults of rising intensity λ and report pass^1 and pass^k at each λ per configuration',
     )
-    .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)')
-    .option(
-      '--fault <kind|yaml>',
-      `a fault to sweep: a kind or an inline fault (repeatable; default: ${DEFAULT_SWEEP_FAULTS.join(', ')})`,
-      collect,
-    )
-    .option(
-      '--lambda <list|from:to:step>',
-      `fault probabilities per delivery, e.g. 0,0.1,0.2 or 0:0.5:0.1 (repeatable; default: ${DEFAULT_LAMBDAS.join(',')})`,
-      collectLambda,
-    )
-    .option(
-      '--mix',
-      'one series of every --fault together, sharing λ (each of n kinds at λ/n), instead of one series per fault',
-    )
-    .option(
-      '--status-queries',
-      "the faults hit the execution layer's status queries (reconciliation) too, not only the calls",
-    )
-    .option(
-      '--config <name|file>',
-      'retry configuration: built-in name or file (repeatable; default: every built-in configuration)',
-      collect,
-    )
-    .option('--k <n>', 'trials per scenario × configuration at each λ', parseK, 4)
-    .option('--seed <n|random>', 'sweep seed; each point gets its own seed from it', parseSeed, 1)
-    .option('--out <dir>', 'folder sweep.json, sweep.md and sweep.html go to', 'reports')
-    .option('--reporter <name>', `${REPORTERS.join(', ')} (repeatable; default: all)`, collectReporter)
-    .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
-    .option(
-      '--workers <n>',
-      'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs ' +
-        'your own agent or service code, else 0: in this process)',
-      (v) => parseInteger(v, 0, 'a number of workers, 0 or more'),
-    )
-    .option(
-      '--gate <expr>',
-      'a gate every point must hold, judged per scenario × configuration as "faultline run" does, e.g. ' +
-        '"config=rulebook:pass^k>=1" (repeatable; default: none)',
-      collectGate,
-    )
-    .option(
-      '--gate-up-to <λ>',
-      'judge the gates only at the points with λ up to this one (default: every point)',
-      parseUpTo,
-    )
-    .option(
-      '--may-not-fire',
-      "the sweep's own faults may fire in no trial of a point at any λ (a probability sweep with few trials): shown, never failed",
-    )
-    .option(
-      '--replay <i>',
-      'rerun trial i of one scenario, configuration, series and λ, and print its timeline (as "faultline replay" does)',
-      parseTrialIndex,
-    )
-    .option('--json', 'with --replay: print the trial history as JSON instead')
-    .addOption(isolationOptions()[0]!)
-    .addOption(isolationOptions()[1]!)
-    .option(
-      '--agent <name>',
-      "only these agents of faultline.config.ts's agents (repeatable, or a comma list; default: each of them)",
-      collectNames,
-    )
-    .option(
-      '--config-file <file>',
-      'the project config file to read (default: ./faultline.config.ts if there is one; flags win over ' +
-        'it): its scenarios, retryConfigs, seed, k, outDir, grep, defaults and agents',
-    )
+    .argument('[scenarios...]', 'scenario files, folders or built-in names (default: the built-in library)');
+  return addProjectFlags(
+    addSweepFaultFlags(cmd)
+      .option(
+        '--config <name|file>',
+        'retry configuration: built-in name or file (repeatable; default: every built-in configuration)',
+        collect,
+      )
+      .option('--k <n>', 'trials per scenario × configuration at each λ', parseK, 4)
+      .option('--seed <n|random>', 'sweep seed; each point gets its own seed from it', parseSeed, 1)
+      .option('--out <dir>', 'folder sweep.json, sweep.md and sweep.html go to', 'reports')
+      .option('--reporter <name>', `${REPORTERS.join(', ')} (repeatable; default: all)`, collectReporter)
+      .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
+      .option(
+        '--workers <n>',
+        'worker threads each point runs on (default: as "faultline run" chooses when a scenario runs ' +
+          'your own agent or service code, else 0: in this process)',
+        (v) => parseInteger(v, 0, 'a number of workers, 0 or more'),
+      )
+      .option(
+        '--gate <expr>',
+        'a gate every point must hold, judged per scenario × configuration as "faultline run" does, e.g. ' +
+          '"config=rulebook:pass^k>=1" (repeatable; default: none)',
+        collectGate,
+      )
+      .option(
+        '--gate-up-to <λ>',
+        'judge the gates only at the points with λ up to this one (default: every point)',
+        parseUpTo,
+      )
+      .option(
+        '--may-not-fire',
+        "the sweep's own faults may fire in no trial of a point at any λ (a probability sweep with few trials): shown, never failed",
+      )
+      .option(
+        '--replay <i>',
+        'rerun trial i of one scenario, configuration, series and λ, and print its timeline (as "faultline replay" does)',
+        parseTrialIndex,
+      )
+      .option('--json', 'with --replay: print the trial history as JSON instead'),
+    'its scenarios, retryConfigs, seed, k, outDir, grep, defaults and agents',
+  )
     .addHelpText('after', EXAMPLES)
     .action(async (scenarios: string[], flags: SweepFlags) => {
       // The fault schema loads only once the command runs, so --help stays quick; a bad --fault still exits 2 naming the flag.
-      const [{ executeSweep, executeSweepReplay }, { parseSweepFault }, { withSharedConfigFile }] = await Promise.all([
-        import('../executeSweep.js'),
-        import('../../sweep/sweepFaults.js'),
+      const [{ executeSweepCommand }, { withSharedConfigFile }] = await Promise.all([
+        import('../executeSweepCommand.js'),
         import('../withConfigFile.js'),
       ]);
       ({ scenarios, flags } = await withSharedConfigFile(cmd, scenarios, flags, (config, typed, file) => ({
         ...(!typed('k') && config.k !== undefined && { k: config.k, kFrom: file }),
         ...(!typed('out') && config.outDir !== undefined && { out: config.outDir }),
       })));
-      // --json shapes what --replay prints; alone it would be dropped without a word (sweep.json is always written).
-      if (flags.json === true && flags.replay === undefined)
-        throw new FaultlineError(
-          FaultlineErrorCode.Usage,
-          "--json prints a replayed trial's history as JSON: give it with --replay <i> (the sweep " +
-            'itself always writes sweep.json to --out)',
-        );
-      const faults = (flags.fault ?? DEFAULT_SWEEP_FAULTS).map((text) => {
-        const parsed = parseSweepFault(text);
-        if (parsed.kind === 'error')
-          throw new FaultlineError(FaultlineErrorCode.Usage, `--fault ${text}: ${parsed.message}`);
-        return parsed.fault;
-      });
-      const common = {
-        scenarios,
-        seed: flags.seed,
-        faults,
-        mix: flags.mix === true,
-        target: flags.statusQueries === true ? ('any' as const) : ('call' as const),
-        lambdas: flags.lambda
-          ? (mergeLambdas(flags.lambda) as { lambdas: readonly number[] }).lambdas
-          : DEFAULT_LAMBDAS,
-        ...(flags.grep && { grep: flags.grep }),
-        ...(flags.project && { project: flags.project }),
-        isolation: isolationOf(flags),
-      };
-      if (flags.replay !== undefined) {
-        ctx.exitCode = await executeSweepReplay(
-          { ...common, configs: flags.config ?? ['rulebook'] },
-          flags.replay,
-          flags.json === true,
-          ctx.io,
-        );
-        return;
-      }
-      ctx.exitCode = await executeSweep(
-        {
-          ...common,
-          configs: flags.config ?? (await builtinConfigs()),
-          k: flags.k,
-          ...(flags.kFrom !== undefined && { kFrom: flags.kFrom }),
-          outDir: flags.out,
-          reporters: flags.reporter ?? [...REPORTERS],
-          ...(flags.workers !== undefined && { workers: flags.workers }),
-          ...(flags.gate && { gates: flags.gate }),
-          ...(flags.gateUpTo !== undefined && { gateUpTo: flags.gateUpTo }),
-          ...(flags.mayNotFire === true && { mayNotFire: true }),
-        },
-        ctx.io,
-      );
+      ctx.exitCode = await executeSweepCommand(scenarios, flags, ctx.io);
     });
 }

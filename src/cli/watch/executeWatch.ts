@@ -98,6 +98,77 @@ function watchFoldersOf(
   }
 }
 
+/** What is watched: each scenario file's module graph, the folders they sit in, and the changes not yet read. */
+class WatchedFiles {
+  #graph = new Map<string, Set<string>>();
+  #folders: string[] = [];
+  readonly #watchers = new Map<string, FSWatcher>();
+  readonly #pending = new Set<string>();
+  #wake: (() => void) | undefined;
+  readonly #clock = new RealClock();
+
+  constructor(
+    private readonly request: WatchRequest,
+    private readonly stop: AbortSignal,
+    private readonly io: Io,
+  ) {}
+
+  /** Ends a wait for changes (Ctrl-C). */
+  wake(): void {
+    this.#wake?.();
+  }
+
+  /** The scenario files to run again for `changed`: those whose graph holds a changed file, and new ones. */
+  async affected(changed: ReadonlySet<string>): Promise<string[]> {
+    const now = await scenarioFiles(this.request.scenarios);
+    return now.files.filter((f) => !this.#graph.has(f) || [...this.#graph.get(f)!].some((d) => changed.has(d)));
+  }
+
+  /** Reads every scenario file's module graph again and watches the folders it spans. */
+  async rebuild(): Promise<void> {
+    const { request, io } = this;
+    const now = await scenarioFiles(request.scenarios);
+    this.#folders = now.folders;
+    const project = request.configFile === undefined ? new Set<string>() : await moduleGraph(request.configFile);
+    this.#graph = new Map(
+      await Promise.all(now.files.map(async (f) => [f, new Set([...(await moduleGraph(f)), ...project])] as const)),
+    );
+    const files = new Set([...this.#graph.values()].flatMap((deps) => [...deps]));
+    watchFoldersOf(this.#watchers, new Set([...[...files].map((f) => dirname(f)), ...this.#folders]), (file) => {
+      this.#pending.add(file);
+      this.#wake?.();
+    });
+    const graphSize = this.#graph.size;
+    io.stderr.write(
+      `\nfaultline: watching ${graphSize === 1 ? 'one scenario file' : `${graphSize} scenario files`} and ` +
+        `${files.size - graphSize} ${files.size - graphSize === 1 ? 'file' : 'files'} they import or name; Ctrl-C to stop\n`,
+    );
+  }
+
+  /** Waits for the next burst of changes; undefined once Ctrl-C came. */
+  async nextChanges(): Promise<Set<string> | undefined> {
+    for (;;) {
+      if (this.stop.aborted) return undefined;
+      if (this.#pending.size === 0) {
+        await new Promise<void>((r) => (this.#wake = r));
+        this.#wake = undefined;
+        continue;
+      }
+      await this.#clock.sleep(SETTLE_MS);
+      const changed = new Set(this.#pending);
+      this.#pending.clear();
+      // Only what a scenario reaches, or a new file in a watched folder, counts (reports written nearby do not).
+      const known = new Set([...this.#graph.values()].flatMap((g) => [...g]));
+      const relevant = new Set([...changed].filter((c) => known.has(c) || this.#folders.includes(dirname(c))));
+      if (relevant.size > 0) return relevant;
+    }
+  }
+
+  close(): void {
+    for (const w of this.#watchers.values()) w.close();
+  }
+}
+
 /**
  * `--watch`: runs the command once, then again for the scenarios whose file, or a file it
  * imports or names (agent and service modules, their own imports), changed, until Ctrl-C.
@@ -117,76 +188,29 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
   }
   const interrupt = listenForInterrupt(io);
   const stop = interrupt.signal;
-  const clock = new RealClock();
-  const watchers = new Map<string, FSWatcher>();
-  const pending = new Set<string>();
-  let wake: (() => void) | undefined;
-
+  const watched = new WatchedFiles(request, stop, io);
   const runOnce = (only: readonly string[] | undefined): Promise<number> => spawnRun(request.argv, only, stop, io);
-  const watchFolders = (folders: ReadonlySet<string>): void =>
-    watchFoldersOf(watchers, folders, (file) => {
-      pending.add(file);
-      wake?.();
-    });
-
-  let graph = new Map<string, Set<string>>();
-  let folders: string[] = [];
-  const rebuild = async (): Promise<void> => {
-    const now = await scenarioFiles(request.scenarios);
-    folders = now.folders;
-    const project = request.configFile === undefined ? new Set<string>() : await moduleGraph(request.configFile);
-    graph = new Map(
-      await Promise.all(now.files.map(async (f) => [f, new Set([...(await moduleGraph(f)), ...project])] as const)),
-    );
-    const files = new Set([...graph.values()].flatMap((deps) => [...deps]));
-    watchFolders(new Set([...[...files].map((f) => dirname(f)), ...folders]));
-    io.stderr.write(
-      `\nfaultline: watching ${graph.size === 1 ? 'one scenario file' : `${graph.size} scenario files`} and ` +
-        `${files.size - graph.size} ${files.size - graph.size === 1 ? 'file' : 'files'} they import or name; Ctrl-C to stop\n`,
-    );
-  };
-
-  const onStop = (): void => wake?.();
+  const onStop = (): void => watched.wake();
   stop.addEventListener('abort', onStop, { once: true });
   try {
     await runOnce(undefined);
-    if (!stop.aborted) await rebuild();
+    if (!stop.aborted) await watched.rebuild();
     while (!stop.aborted) {
-      const changed = await nextChanges();
+      const changed = await watched.nextChanges();
       if (changed === undefined) break;
-      const now = await scenarioFiles(request.scenarios);
-      const rerun = now.files.filter((f) => !graph.has(f) || [...graph.get(f)!].some((d) => changed.has(d)));
+      const rerun = await watched.affected(changed);
       if (rerun.length === 0) continue;
       io.stderr.write(
         `\nfaultline: changed: ${[...changed].map(shown).join(', ')}; rerunning ${rerun.map(shown).join(', ')}\n`,
       );
       await runOnce(rerun);
-      if (!stop.aborted) await rebuild();
+      if (!stop.aborted) await watched.rebuild();
     }
     // Only Ctrl-C (or SIGTERM, SIGHUP) ends watching: the exit code says which.
     return ExitCode.Interrupted;
   } finally {
     stop.removeEventListener('abort', onStop);
-    for (const w of watchers.values()) w.close();
+    watched.close();
     interrupt.dispose();
-  }
-
-  /** Waits for the next burst of changes; undefined once Ctrl-C came. */
-  async function nextChanges(): Promise<Set<string> | undefined> {
-    for (;;) {
-      if (stop.aborted) return undefined;
-      if (pending.size === 0) {
-        await new Promise<void>((r) => (wake = r));
-        wake = undefined;
-        continue;
-      }
-      await clock.sleep(SETTLE_MS);
-      const changed = new Set(pending);
-      pending.clear();
-      // Only what a scenario reaches, or a new file in a watched folder, counts (reports written nearby do not).
-      const known = new Set([...graph.values()].flatMap((g) => [...g]));
-      const relevant = new Set([...changed].filter((c) => known.has(c) || folders.includes(dirname(c))));
-      if (relevant.size > 0) return relevant;
-    }
   }
 }

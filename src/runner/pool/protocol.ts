@@ -24,6 +24,8 @@ export interface WorkerSetup {
    * the config file, the `--agent` pick and the matrix agent it runs; the worker builds it again.
    */
   readonly scenarioProjects?: readonly (ScenarioProjectRef | null)[];
+  /** Per scenario file, the variant of it the run asked for (`--behaviour`), applied once it is loaded. */
+  readonly scenarioOverrides?: readonly (ScenarioOverride | null)[];
   /** Configurations of every kind are plain data, so they travel by value. */
   readonly configs: readonly ExecutionConfig[];
   readonly runSeed: number;

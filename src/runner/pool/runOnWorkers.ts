@@ -3,6 +3,7 @@ import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import type { ExecutionConfig } from '../../runtime/executionConfig.js';
 import type { CellRefs } from '../../stats/CellTally.js';
 import { matrixAgentOf, projectOf, sourceOf } from '../../scenario/library.js';
+import { overrideOf } from '../../scenario/scenarioOverride.js';
 import { runsUserCode } from '../../agent/kinds/runsUserCode.js';
 import type { TrialJob } from '../matrixJobs.js';
 import type { Scenario } from '../../scenario/scenario.js';
@@ -73,14 +74,21 @@ export interface WorkerRun {
 }
 
 /** The scenarios as a worker loads them: by file, and for matrix scenarios by config file and agent too. */
-export function scenarioSetup(scenarios: readonly Scenario[]): Pick<WorkerSetup, 'scenarioFiles' | 'scenarioProjects'> {
+export function scenarioSetup(
+  scenarios: readonly Scenario[],
+): Pick<WorkerSetup, 'scenarioFiles' | 'scenarioProjects' | 'scenarioOverrides'> {
   const refs = scenarios.map((s): ScenarioProjectRef | null => {
     const project = projectOf(s);
     if (project === undefined) return null;
     const agent = matrixAgentOf(s)?.name;
     return { file: project.file, ...(project.pick && { pick: project.pick }), ...(agent !== undefined && { agent }) };
   });
-  return { scenarioFiles: scenarioFiles(scenarios), ...(refs.some((r) => r !== null) && { scenarioProjects: refs }) };
+  const overrides = scenarios.map((s) => overrideOf(s) ?? null);
+  return {
+    scenarioFiles: scenarioFiles(scenarios),
+    ...(refs.some((r) => r !== null) && { scenarioProjects: refs }),
+    ...(overrides.some((o) => o !== null) && { scenarioOverrides: overrides }),
+  };
 }
 
 export function scenarioFiles(scenarios: readonly Scenario[]): string[] {

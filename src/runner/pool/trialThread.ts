@@ -10,7 +10,7 @@ import { loadScenarioFile, loadScenarioVariants, matrixAgentOf } from '../../sce
 import { reloadProject } from '../../scenario/project.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import { withAddedFaults } from '../../scenario/addedFaults.js';
-import { withOverride } from '../../scenario/scenarioOverride.js';
+import { withOverride, type ScenarioOverride } from '../../scenario/scenarioOverride.js';
 import { runTrialSummary, type LiveTrial, type PartialTrial, type TrialSummary } from '../trial.js';
 import { resourceCounts, settledLeftovers } from './leftovers.js';
 import {
@@ -142,6 +142,9 @@ async function runOne(
   return retire === undefined;
 }
 
+/** The variant of scenario `i` the run asked for (`--behaviour`), if any. */
+const asked = (i: number): ScenarioOverride | undefined => setup.scenarioOverrides?.[i] ?? undefined;
+
 async function start(): Promise<void> {
   let scenarios: Scenario[];
   try {
@@ -149,14 +152,14 @@ async function start(): Promise<void> {
     for (const [i, file] of setup.scenarioFiles.entries()) {
       const ref = setup.scenarioProjects?.[i] ?? null;
       if (ref === null) {
-        scenarios.push(withAddedFaults(await loadScenarioFile(file), setup.addedFaults));
+        scenarios.push(withAddedFaults(withOverride(await loadScenarioFile(file), asked(i)), setup.addedFaults));
         continue;
       }
       const variants = await loadScenarioVariants(file, await reloadProject(ref.file, ref.pick));
       const scenario = variants.find((v) => matrixAgentOf(v)?.name === ref.agent) ?? variants[0];
       if (scenario === undefined)
         throw new Error(`${file}: no scenario for agent ${ref.agent ?? '(none)'} in ${ref.file}`);
-      scenarios.push(withAddedFaults(scenario, setup.addedFaults));
+      scenarios.push(withAddedFaults(withOverride(scenario, asked(i)), setup.addedFaults));
     }
   } catch (error) {
     post({

@@ -28,7 +28,12 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
 }
 
 /** Command-line names for the replay command (default: the scenario's and configuration's names). */
-export type TrialRefs = { readonly scenario: string; readonly config: string; readonly agent?: string };
+export type TrialRefs = {
+  readonly scenario: string;
+  readonly config: string;
+  readonly agent?: string;
+  readonly behaviour?: string;
+};
 
 /** What a live trial adds to its record: its recording's file, its model, its exchanges with the model. */
 export type LiveParts = Pick<TrialCommon, 'recording' | 'model' | 'exchanges'>;

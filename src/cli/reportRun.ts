@@ -1,0 +1,81 @@
+import { appendFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { gatesPassed, type Gate } from '../stats/gates.js';
+import type { RunResult } from '../runner/run.js';
+import { colorEnabled } from '../report/console.js';
+import { renderMarkdownReport } from '../report/markdown.js';
+import type { WallClock } from '../report/json.js';
+import { isConsoleReporter, writeReports, type ReporterName } from '../report/write.js';
+import { formatCost } from '../model/live/prices.js';
+import { renderComparison } from './compareTable.js';
+import { ExitCode } from './exitCodes.js';
+import type { Io } from './io.js';
+
+/** A path as a person reads it: relative to the working folder when inside it. */
+export const shown = (path: string): string => {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') ? path : rel;
+};
+
+export interface ReportRequest {
+  readonly outDir: string;
+  readonly view: 'summary' | 'compare';
+  readonly html?: boolean;
+  readonly gates: readonly Gate[];
+  readonly reporters: readonly ReporterName[];
+  readonly wallClock: WallClock;
+  readonly quiet?: boolean;
+  /** The run stopped because this many trials failed (`--bail`), not for a signal. */
+  readonly bailedAfter?: number;
+}
+
+/** Writes a finished run's reports, prints its summary, and says what the exit code is: for `run`, `compare` and `merge`. */
+export async function reportRun(run: RunResult, request: ReportRequest, io: Io): Promise<ExitCode> {
+  const { gates, reporters, wallClock } = request;
+  const color = colorEnabled(io.stdout, io.env);
+  const compare = request.view === 'compare';
+  const written = await writeReports(run, {
+    outDir: request.outDir,
+    // The comparison replaces the console summary; the files are the same either way.
+    reporters: compare ? reporters.filter((r) => !isConsoleReporter(r)) : reporters,
+    wallClock,
+    gates,
+    color,
+    quiet: request.quiet === true,
+  });
+  if (compare && reporters.some(isConsoleReporter))
+    io.stdout.write(renderComparison(run, { gates: written.gates, color }));
+  else if (written.console !== undefined) io.stdout.write(written.console);
+
+  const summaryFile = io.env['GITHUB_STEP_SUMMARY'];
+  if (summaryFile) await appendFile(summaryFile, `${renderMarkdownReport(run, { gates: written.gates })}\n`);
+
+  const html =
+    request.html === true
+      ? [await (await import('../report/html/writeCompareHtml.js')).writeCompareHtml(run, request.outDir)]
+      : [];
+  const files = [...Object.values(written.paths), ...html].map(shown);
+  if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
+  const finished = run.cells.reduce((a, c) => a + c.metrics.trials + (c.metrics.infraErrors ?? 0), 0);
+  if (run.interrupted && request.bailedAfter !== undefined) {
+    // A bail is a failure, not a stop signal: the exit code is a failing run's.
+    io.stderr.write(
+      `faultline: stopped after ${request.bailedAfter} failing ${request.bailedAfter === 1 ? 'trial' : 'trials'} (--bail ` +
+        `${request.bailedAfter}); the reports cover the ${finished} trials that finished\n`,
+    );
+    return ExitCode.GateFailed;
+  }
+  if (run.stopped) {
+    // Stopped at the spending limit: the gates cannot pass on a run that did not finish.
+    io.stderr.write(
+      `faultline: stopped at --max-cost ${run.stopped.limit} (${formatCost(run.stopped.spent)} spent); ` +
+        `the reports cover the ${finished} trials that finished\n`,
+    );
+    return ExitCode.GateFailed;
+  }
+  if (run.interrupted) {
+    io.stderr.write(`faultline: interrupted; the reports cover the ${finished} trials that finished\n`);
+    return ExitCode.Interrupted;
+  }
+  return gatesPassed(written.gates) ? ExitCode.Ok : ExitCode.GateFailed;
+}
