@@ -18,6 +18,7 @@ import { cellRuns } from '../runner/cellLabel.js';
 import { notApplicable } from '../runner/notApplicable.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { defaultWorkers } from '../runner/pool/runOnWorkers.js';
+import { inProcessWatchdog } from './inProcessWatchdog.js';
 import { runsUserCode } from '../agent/kinds/runsUserCode.js';
 import type { Shard } from '../runner/shard.js';
 import { colorEnabled } from '../report/console.js';
@@ -182,6 +183,12 @@ async function runAndReport(
   const recordings: TrialRecording[] = [];
   let live: LiveSession | undefined;
   let run: RunResult;
+  // --workers 0 with the user's code in this thread: a trial that never gives it back still ends the run, with its reports.
+  const watchdog = await inProcessWatchdog(request, scenarios, { gates, reporters, io }, () => ({
+    startedAt,
+    finishedAt: new Date(clock.now()).toISOString(),
+    durationMs: Math.round(wallMs() - started),
+  }));
   try {
     // --record is a live run (one gateway, one per-trial recording) whose recordings become the scenarios' cassettes.
     if (toModel) live = await startLive(request, modelMode, scenarios, price, spend, io);
@@ -210,8 +217,10 @@ async function runAndReport(
         price(trial.model ?? scenarios.find((s) => s.name === trial.scenario)?.model?.name, trial.stats.tokens),
       ...matrixIsolation(request, toModel, scenarios, trials),
       ...(live && { live: live.run }),
+      ...(watchdog && { hereWatch: watchdog.hereWatch }),
     });
   } finally {
+    watchdog?.dispose();
     progress.finish();
     await live?.close();
   }

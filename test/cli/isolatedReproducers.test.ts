@@ -95,6 +95,41 @@ describe('faultline run --workers 0: agents in the CLI process', () => {
   });
 });
 
+describe('faultline run --workers 0: an agent that never gives the thread back', () => {
+  it('a synchronous loop past --trial-timeout ends the run with the reports of the hung trial, its replay and exit 1', async () => {
+    // The binary: the loop holds the CLI's own thread, so only the watchdog thread can end the run.
+    const out = join(dir.path, 'hung-reports');
+    const running = binary([
+      'run',
+      './loops.ts',
+      '--workers',
+      '0',
+      '--k',
+      '1',
+      '--trial-timeout',
+      '1500',
+      '--out',
+      out,
+    ]);
+    const hang = new Promise<'still running'>((r) => setTimeout(() => r('still running'), 120_000).unref());
+    const r = await Promise.race([running, hang]);
+    expect(r).not.toBe('still running');
+    if (r === 'still running') return;
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      "faultline: trial 0 of loops × rulebook hung: no sign of life for 1500 ms in the CLI's own process (--workers 0; a synchronous loop?)",
+    );
+    expect(r.stderr).toContain('replay it on a worker, where a hung trial ends as such: faultline replay ./loops.ts');
+    // Nothing of Node's own about the inspector the watchdog used.
+    expect(r.stderr).not.toContain('debugger');
+    expect(r.stdout).toMatch(/trial 0: goal-state: the agent hung: no sign of life for 1500 ms/);
+    const report = JSON.parse(await readFile(join(out, 'faultline.json'), 'utf8')) as {
+      run: { interrupted: boolean; trials: number; failedTrials: number };
+    };
+    expect(report.run).toMatchObject({ interrupted: true, trials: 1, failedTrials: 1 });
+  });
+});
+
 describe('faultline replay of a misbehaving agent', () => {
   it('process.exit(7): exit 1 with the crashed verdict, and the order it created before is in the timeline and the evidence', async () => {
     const r = await binary(['replay', './exits.ts', '--seed', '1', '--trial', '0']);
