@@ -4,11 +4,12 @@ import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { DEFAULT_GATES, withCoverageGate, withInfraGate, type Gate } from '../stats/gates.js';
 import type { LiveSession } from './liveRun.js';
 import { pricer } from '../model/live/prices.js';
-import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
+import { matrixJobs, runMatrix, type RunOptions, type RunResult } from '../runner/run.js';
 import { saveRecordings, type TrialRecording } from '../scenario/modelSource.js';
 import { cellRuns } from '../runner/cellLabel.js';
 import type { ReporterName } from '../report/write.js';
 import { ExitCode } from './exitCodes.js';
+import { inProcessWatchdog } from './inProcessWatchdog.js';
 import { listenForInterrupt } from './interrupt.js';
 import type { Io } from './io.js';
 import { DEFAULT_REPORTERS } from './options.js';
@@ -60,7 +61,19 @@ async function runAndReport(request: RunRequest, resolved: Resolved, signal: Abo
   const clock = new RealClock();
   const startedAt = new Date(clock.now()).toISOString();
   const started = wallMs();
-  const { run, recordings, bailed } = await runTrials(request, loaded, resolved, signal, io);
+  // --workers 0 with the user's code in this thread: a trial that never gives it back still ends the run, with its reports.
+  const watchdog = await inProcessWatchdog(request, loaded.scenarios, { gates, reporters, io }, () => ({
+    startedAt,
+    finishedAt: new Date(clock.now()).toISOString(),
+    durationMs: Math.round(wallMs() - started),
+  }));
+  let trials: Awaited<ReturnType<typeof runTrials>>;
+  try {
+    trials = await runTrials(request, loaded, resolved, { signal, hereWatch: watchdog?.hereWatch }, io);
+  } finally {
+    watchdog?.dispose();
+  }
+  const { run, recordings, bailed } = trials;
   const wallClock = {
     startedAt,
     finishedAt: new Date(clock.now()).toISOString(),
@@ -99,7 +112,7 @@ async function runTrials(
   request: RunRequest,
   { scenarios, configs, modelMode }: RunInputs,
   { seed, reporters }: Resolved,
-  signal: AbortSignal,
+  { signal, hereWatch }: { readonly signal: AbortSignal; readonly hereWatch: RunOptions['hereWatch'] },
   io: Io,
 ): Promise<{ readonly run: RunResult; readonly recordings: TrialRecording[]; readonly bailed: boolean }> {
   const progress = runProgress(request, reporters, scenarios, configs, io);
@@ -144,6 +157,7 @@ async function runTrials(
         price(trial.model ?? scenarios.find((s) => s.name === trial.scenario)?.model?.name, trial.stats.tokens),
       ...matrixIsolation(request, toModel, scenarios, trials),
       ...(live && { live: live.run }),
+      ...(hereWatch && { hereWatch }),
     });
   } finally {
     progress.finish();

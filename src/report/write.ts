@@ -129,16 +129,47 @@ export interface WrittenReports {
   readonly gates: readonly GateResult[];
 }
 
+const contextOf = (run: RunResult, options: WriteReportsOptions): ReportContext => ({
+  run,
+  gates: evaluateGates(run, options.gates),
+  wallClock: options.wallClock,
+  color: options.color ?? false,
+  history: options.history ?? 'failing',
+  quiet: options.quiet ?? false,
+});
+
+/** The reports as `writeReports` writes them, rendered now without waiting: for a thread that cannot wait. */
+export interface RenderedReports {
+  readonly console?: string;
+  readonly files: readonly { readonly path: string; readonly text: string }[];
+  /** Reporters that render only asynchronously (report.html loads its page's modules): not rendered. */
+  readonly skipped: readonly ReporterName[];
+  readonly gates: readonly GateResult[];
+}
+
+/** Renders every reporter asked for synchronously (`--workers 0`'s watchdog, in a thread an agent holds); writes nothing. */
+export function renderReportsNow(run: RunResult, options: WriteReportsOptions): RenderedReports {
+  const ctx = contextOf(run, options);
+  const files: { path: string; text: string }[] = [];
+  const skipped: ReporterName[] = [];
+  let consoleText: string | undefined;
+  for (const name of new Set(options.reporters)) {
+    const reporter: Reporter = REPORTERS[name];
+    if (reporter.file === undefined && consoleText !== undefined) continue;
+    const text = name === 'html' ? undefined : reporter.render(ctx);
+    if (typeof text !== 'string') {
+      skipped.push(name);
+      continue;
+    }
+    if (reporter.file === undefined) consoleText = text;
+    else files.push({ path: join(options.outDir, reporter.file), text });
+  }
+  return { ...(consoleText !== undefined && { console: consoleText }), files, skipped, gates: ctx.gates };
+}
+
 /** Evaluates the gates, renders every reporter asked for and writes the files atomically into `outDir`. */
 export async function writeReports(run: RunResult, options: WriteReportsOptions): Promise<WrittenReports> {
-  const ctx: ReportContext = {
-    run,
-    gates: evaluateGates(run, options.gates),
-    wallClock: options.wallClock,
-    color: options.color ?? false,
-    history: options.history ?? 'failing',
-    quiet: options.quiet ?? false,
-  };
+  const ctx = contextOf(run, options);
   const paths: Partial<Record<ReporterName, string>> = {};
   let consoleText: string | undefined;
   for (const name of new Set(options.reporters)) {

@@ -20,10 +20,12 @@ import type { Shard } from './shard.js';
 import { runTrial, runTrialSummary, summarise, type TrialOptions, type TrialSummary } from './trial.js';
 import { useLiveRun, type LiveRun } from '../scenario/modelSource.js';
 import { recordingFile } from './trial/recordingFile.js';
+import { TrialInProgress, type HungRun } from './trialInProgress.js';
 
 export type { Cell, CellRefs, VerdictGroup } from '../stats/CellTally.js';
 export type { Shard } from './shard.js';
 export { matrixJobs, type TrialJob } from './matrixJobs.js';
+export type { HungRun } from './trialInProgress.js';
 
 import type { RunResult } from '../stats/runResult.js';
 
@@ -64,6 +66,12 @@ export interface RunOptions {
   readonly live?: LiveRun;
   /** What a trial's model answers cost, from its tokens and model (the price table); undefined when unpriced. */
   readonly price?: (trial: TrialSummary) => number | undefined;
+  /**
+   * Told, while trials run in this process, how to judge the run so far with the trial in
+   * progress hung (`HungRun`), and `undefined` when none runs here any more: for a watchdog that
+   * must end a run whose agent holds the thread (`--workers 0`).
+   */
+  readonly hereWatch?: (hung: HungRun | undefined) => void;
 }
 
 /** Trials run in process before any is timed (`workers: 'auto'`). */
@@ -111,7 +119,9 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
     };
   };
 
-  const runHere = hereRunner(jobs, planned, trialOf, withHistory, take, options.live, signal);
+  const result = (interrupted: boolean): RunResult => resultOf(options, configs, tallies, interrupted);
+  const here = options.hereWatch && hereWatch(options.hereWatch, tallies, result);
+  const runHere = hereRunner(jobs, planned, trialOf, withHistory, take, options.live, signal, here);
 
   const given = options.workers ?? 0;
   let { interrupted, from, workers } =
@@ -140,18 +150,59 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
     interrupted = (await runHere(from, () => true)) < 0;
   }
 
-  const cells = tallies.filter((t) => t.trials > 0).map((t) => t.cell());
+  return result(interrupted);
+}
+
+/** The run's result from its cells' tallies. */
+function resultOf(
+  { scenarios, seed, k, keepFailures, shard }: RunOptions,
+  configs: readonly ExecutionConfig[],
+  tallies: readonly CellTally[],
+  interrupted: boolean,
+): RunResult {
   // A scenario run by several matrix agents is one scenario; its cells are told apart by their labels.
   return finishRun({
     seed,
     k,
     scenarios: [...new Set(scenarios.map((s) => s.name))],
     configs: cellColumns(scenarios, configs),
-    cells,
+    cells: tallies.filter((t) => t.trials > 0).map((t) => t.cell()),
     interrupted,
     keepFailures: keepFailures ?? null,
     ...(shard && { shard }),
   });
+}
+
+/** What `hereRunner` tells a watchdog (`RunOptions.hereWatch`): the trial in progress, and how to judge the run with it hung. */
+interface HereWatch {
+  readonly progress: TrialInProgress;
+  readonly tell: (hung: HungRun | undefined) => void;
+  readonly hung: HungRun;
+}
+
+function hereWatch(
+  tell: (hung: HungRun | undefined) => void,
+  tallies: readonly CellTally[],
+  result: (interrupted: boolean) => RunResult,
+): HereWatch {
+  const progress = new TrialInProgress();
+  const hung: HungRun = (message) => {
+    const trial = progress.current();
+    let judged = false;
+    try {
+      const lost = progress.judgeHung(message);
+      if (lost !== undefined) {
+        const tally = tallies[lost.job.cell]!;
+        tally.add(lost.trial.config === tally.config ? lost.trial : { ...lost.trial, config: tally.config });
+        judged = true;
+      }
+    } catch {
+      // What the agent broke (its world's snapshot, a prototype) keeps it from being judged: the reports name it all the same.
+    }
+    // The run ends here: the trials after this one never ran.
+    return { run: result(true), ...(trial && { trial }), judged };
+  };
+  return { progress, tell, hung };
 }
 
 /** Runs the jobs here, one after the other, while `more` says so; resolves to how many ran, or -1 when the signal stopped them. */
@@ -163,6 +214,7 @@ function hereRunner(
   take: (job: TrialJob, summary: TrialSummary) => void,
   live: LiveRun | undefined,
   signal: AbortSignal | undefined,
+  here: HereWatch | undefined,
 ): (from: number, more: (ran: number) => boolean) => Promise<number> {
   // Agents run in this process share its globals: a trial that changes them fails, and the change is undone. Only
   // code of the user's can change them: a run of scripted agents on built-in services skips the check (≈ 23 µs a trial).
@@ -174,11 +226,13 @@ function hereRunner(
     // The user's code in this process: its exit and its unhandled errors crash its trial, not the CLI.
     const guard = watchGlobals ? guardInProcess() : undefined;
     let i = from;
+    here?.tell(here.hung);
     try {
       for (; i < jobs.length && more(i - from); i++) {
         const job = jobs[i]!;
         if (signal?.aborted) return -1;
-        let trial = await runTrialSummary(trialOf(job), withHistory);
+        let trial = await runTrialSummary(here ? here.progress.start(job, trialOf(job)) : trialOf(job), withHistory);
+        here?.progress.end();
         const changed = globals?.changed();
         if (changed !== undefined) globals?.restore();
         const escaped = await guard?.take();
@@ -192,6 +246,7 @@ function hereRunner(
         take(job, trial);
       }
     } finally {
+      here?.tell(undefined);
       guard?.release();
       useLiveRun(undefined);
     }

@@ -21,6 +21,8 @@ const example = (path: string): Promise<string> => readFile(`${EXAMPLES}${path}`
 const MARK = '31.4159';
 /** The same, for a grandchild that leaves the group and session (`setsid`). */
 const SETSID_MARK = '27.1828';
+/** The same, for one orphaned by a middle process that cleared its environment (no FAULTLINE_PROCESS_TREE). */
+const ENV_CLEARED_MARK = '25.0663';
 
 const bad = (name: string, argv: string, timeoutMs = 5000): string => `name: ${name}
 services: [orders]
@@ -72,6 +74,10 @@ beforeAll(async () => {
     'bad/setsid.yaml': bad(
       'setsid',
       `[sh, -c, 'setsid sleep ${SETSID_MARK} >/dev/null 2>&1 & echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`,
+    ),
+    'bad/env-cleared.yaml': bad(
+      'env-cleared',
+      `[sh, -c, 'env -i sh -c ''setsid sleep ${ENV_CLEARED_MARK} >/dev/null 2>&1 & sleep 0.5''; echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']`,
     ),
     'bad/fifo.yaml': bad('fifo', `[sh, -c, 'mkfifo "$FAULTLINE_RESULT"']`, 60_000),
     'cwd/missing.yaml': bad('missing-cwd', `[sh, -c, 'exit 0']`).replace('  argv:', '  cwd: ./no-such-folder\n  argv:'),
@@ -159,6 +165,10 @@ describe('a command agent against the served world', () => {
     expect(failure('setsid')).toMatch(
       /process-cleanup: cmd-1 \(sh -c setsid sleep 27\.1828 .*\) left a process alive at the trial's end: its command ended \(exited\); 1 of its processes had left its process group \(setsid or a double fork\): sleep; kill the whole process tree/,
     );
+    // One that cleared its environment too (no marker to find it by) was seen in the agent's tree while it ran.
+    expect(failure('env-cleared')).toMatch(
+      /process-cleanup: cmd-1 \(sh -c env -i sh -c 'setsid sleep 25\.0663 .*\) left a process alive at the trial's end: its command ended \(exited\); 1 of its processes had left its process group \(setsid or a double fork\): sleep; kill the whole process tree/,
+    );
     // A FIFO in place of the report is refused at once, not waited on until the trial is judged hung.
     expect(failure('fifo')).toMatch(
       /goal-state: the agent crashed before finishing: the agent command \(sh -c mkfifo "\$FAULTLINE_RESULT"\) exited with code 0, and FAULTLINE_RESULT is a FIFO, not a regular file: it was not read/,
@@ -166,7 +176,7 @@ describe('a command agent against the served world', () => {
     // The grandchildren were killed at the trial's end, in the group or out of it.
     const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
       .split('\n')
-      .filter((l) => l.includes(`sleep ${MARK}`) || l.includes(`sleep ${SETSID_MARK}`));
+      .filter((l) => [MARK, SETSID_MARK, ENV_CLEARED_MARK].some((m) => l.includes(`sleep ${m}`)));
     expect(left).toEqual([]);
   });
 

@@ -49,6 +49,16 @@ beforeAll(async () => {
 afterAll(() => dir.cleanup());
 
 const binary = (args: readonly string[]) => faultline(args, { cwd: dir.path });
+/** Whether a worker host process (`node -e …worker_threads…`) of this process is alive. */
+const hosted = (): boolean => {
+  try {
+    return (
+      execFileSync('pgrep', ['-P', String(process.pid), '-f', 'worker_threads'], { encoding: 'utf8' }).trim() !== ''
+    );
+  } catch {
+    return false;
+  }
+};
 const run = (args: readonly string[], options: { signals?: EventEmitter } = {}) =>
   inProcess(args, { cwd: dir.path, ...options });
 
@@ -91,6 +101,41 @@ describe('faultline run --workers 0: agents in the CLI process', () => {
       cells: unknown[];
     };
     expect(report.cells).toHaveLength(5);
+  });
+});
+
+describe('faultline run --workers 0: an agent that never gives the thread back', () => {
+  it('a synchronous loop past --trial-timeout ends the run with the reports of the hung trial, its replay and exit 1', async () => {
+    // The binary: the loop holds the CLI's own thread, so only the watchdog thread can end the run.
+    const out = join(dir.path, 'hung-reports');
+    const running = binary([
+      'run',
+      './loops.ts',
+      '--workers',
+      '0',
+      '--k',
+      '1',
+      '--trial-timeout',
+      '1500',
+      '--out',
+      out,
+    ]);
+    const hang = new Promise<'still running'>((r) => setTimeout(() => r('still running'), 120_000).unref());
+    const r = await Promise.race([running, hang]);
+    expect(r).not.toBe('still running');
+    if (r === 'still running') return;
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      "faultline: trial 0 of loops × rulebook hung: no sign of life for 1500 ms in the CLI's own process (--workers 0; a synchronous loop?)",
+    );
+    expect(r.stderr).toContain('replay it on a worker, where a hung trial ends as such: faultline replay ./loops.ts');
+    // Nothing of Node's own about the inspector the watchdog used.
+    expect(r.stderr).not.toContain('debugger');
+    expect(r.stdout).toMatch(/trial 0: goal-state: the agent hung: no sign of life for 1500 ms/);
+    const report = JSON.parse(await readFile(join(out, 'faultline.json'), 'utf8')) as {
+      run: { interrupted: boolean; trials: number; failedTrials: number };
+    };
+    expect(report.run).toMatchObject({ interrupted: true, trials: 1, failedTrials: 1 });
   });
 });
 
@@ -190,30 +235,40 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
     expect(r.stdout).toContain('loops');
   });
 
-  it('explore of an agent whose worker never finishes loading: SIGTERM ends it with 143 and its report', async () => {
-    const signals = new EventEmitter();
-    const explored = run(['explore', './spins-at-load.ts', '--runs', '1', '--trial-timeout', '1500'], { signals });
-    // The signal once the worker's process is there: before it, the CLI had no worker to wait for.
-    const hosted = (): boolean => {
-      try {
-        return (
-          execFileSync('pgrep', ['-P', String(process.pid), '-f', 'worker_threads'], { encoding: 'utf8' }).trim() !== ''
-        );
-      } catch {
-        return false;
-      }
-    };
-    while (!hosted()) await new Promise((r) => setTimeout(r, 100));
-    signals.emit('SIGTERM');
-    // A generous bound that only a hang reaches: the stopped worker is not waited for.
-    const hang = new Promise<'still running'>((r) => setTimeout(() => r('still running'), 120_000).unref());
-    const r = await Promise.race([explored, hang]);
-    expect(r).not.toBe('still running');
-    if (r === 'still running') return;
-    expect(r.code, r.stderr).toBe(143);
-    expect(r.stderr).toContain('interrupted by SIGTERM');
-    expect(r.stdout).toContain('explore: ');
-  });
+  // explore's IsolatedTrials, and run's pool (sweep and compare run through it too): none waits on a worker still starting.
+  it.each([
+    ['explore', ['explore', './spins-at-load.ts', '--runs', '1', '--trial-timeout', '1500'], 'explore: '],
+    [
+      'run --workers 2',
+      ['run', './spins-at-load.ts', '--workers', '2', '--k', '4', '--reporter', 'console'],
+      'seed 1, k = 4',
+    ],
+    [
+      'sweep',
+      ['sweep', './spins-at-load.ts', '--workers', '2', '--k', '2', '--lambda', '0', '--reporter', 'console'],
+      '',
+    ],
+  ])(
+    '%s of an agent whose worker never finishes loading: SIGTERM ends it with 143 and its report, no worker left',
+    async (_name, args, reported) => {
+      const signals = new EventEmitter();
+      const running = run(args, { signals });
+      // The signal once a worker's process is there: before it, the CLI had no worker to wait for.
+      while (!hosted()) await new Promise((r) => setTimeout(r, 100));
+      signals.emit('SIGTERM');
+      // A generous bound that only a hang reaches: the stopped worker is not waited for.
+      const hang = new Promise<'still running'>((r) => setTimeout(() => r('still running'), 120_000).unref());
+      const r = await Promise.race([running, hang]);
+      expect(r).not.toBe('still running');
+      if (r === 'still running') return;
+      expect(r.code, r.stderr).toBe(143);
+      expect(r.stderr).toContain('interrupted by SIGTERM');
+      expect(r.stdout).toContain(reported);
+      // The worker processes were killed, not left spinning: a moment for the last to be reaped.
+      for (let i = 0; i < 20 && hosted(); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(hosted()).toBe(false);
+    },
+  );
 
   for (const [name, reason] of [
     ['exits', 'the agent called process.exit(7)'],

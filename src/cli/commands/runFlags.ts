@@ -189,8 +189,9 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
         'the available cores, one per 500 trials, at least 1; without, the first trials in this process, ' +
         'timed, and the rest on workers only if that is faster; 0: in this process, without isolation: ' +
         'process.exit, an unhandled rejection or an uncaught throw in agent code crashes its trial ' +
-        'and a change to shared globals is undone, but a synchronous loop, an exhausted heap or a native crash ' +
-        'ends the whole run with no report, and no wall-clock watchdog applies)',
+        'and a change to shared globals is undone; a synchronous loop past the trial timeout ends the run, with ' +
+        'reports of what finished and the hung trial and exit 1; but an exhausted heap or a native crash ' +
+        'ends the whole run with no report)',
       (v) => parseInteger(v, 0, 'a number of workers, 0 or more'),
     )
     .option(

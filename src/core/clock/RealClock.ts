@@ -77,3 +77,17 @@ export function realSleep(ms: number): Promise<void> {
     longTimer(realSetTimeout, ms, resolve);
   });
 }
+
+// Taken at load, as `realSetTimeout`: a sampler of the harness's own keeps wall time while a trial's virtual timers are installed.
+const realSetInterval = globalThis.setInterval;
+const realClearInterval = globalThis.clearInterval;
+
+/**
+ * Calls `fn` every `ms` of wall-clock time until cancelled, whatever timers a trial has installed
+ * meanwhile, without keeping the process alive by itself; returns its cancel.
+ */
+export function wallTicker(ms: number, fn: () => void): () => void {
+  const timer = realSetInterval(fn, ms);
+  timer.unref();
+  return () => realClearInterval(timer);
+}

@@ -156,24 +156,18 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
     failed.abort();
     for (const w of live) void w.stop();
   };
-  // Workers load (tsx, faultline's modules, the agent and its SDK) a core's worth at a time: dozens
-  // loading at once on a small machine each take longer than a module may take to load (30 s).
-  const loading = new ConnectionLimit(Math.max(1, availableParallelism()));
-  const start = async (s: WorkerSetup): Promise<TrialWorker> => {
-    const free = await loading.acquire();
-    try {
-      // Loaded with the first worker: a run that stays in process (the default run, mostly) never needs the pool's
-      // thread and process hosts.
-      const { TrialWorker } = await import('./TrialWorker.js');
-      return await TrialWorker.start(s, limits);
-    } finally {
-      free();
-    }
-  };
+  // A worker still starting has no trial in progress to finish: any stop stops it at once (one that never
+  // says it is ready would otherwise hold the run for ever).
+  const start = workerStarter(
+    limits,
+    stopped,
+    run.signal ? AbortSignal.any([run.signal, failed.signal]) : failed.signal,
+  );
   const tally = { done: 0 };
   // Streaming each event costs the main thread about as much as the trial: only for a trial known to spin.
   const streamed = async (job: TrialJob): Promise<PartialTrial | undefined> => {
     const worker = await start({ ...setup, stream: true });
+    if (worker === undefined) return undefined;
     live.add(worker);
     try {
       const answer = await worker.run({
@@ -209,13 +203,41 @@ export async function runOnWorkers(run: WorkerRun): Promise<boolean> {
   return tally.done < run.jobs.length;
 }
 
+/** Starts workers, a core's worth at a time; one the run stopped before or while it started is undefined. */
+function workerStarter(
+  limits: WorkerLimits,
+  stopped: () => boolean,
+  stop: AbortSignal,
+): (setup: WorkerSetup) => Promise<TrialWorker | undefined> {
+  // Workers load (tsx, faultline's modules, the agent and its SDK) a core's worth at a time: dozens
+  // loading at once on a small machine each take longer than a module may take to load (30 s).
+  const loading = new ConnectionLimit(Math.max(1, availableParallelism()));
+  return async (s) => {
+    const free = await loading.acquire();
+    try {
+      if (stopped()) return undefined;
+      // Loaded with the first worker: a run that stays in process (the default run, mostly) never needs the pool's
+      // thread and process hosts.
+      const { TrialWorker } = await import('./TrialWorker.js');
+      return await TrialWorker.start(s, limits, stop);
+    } catch (error) {
+      // Stopped while it started: not a failure of the pool.
+      if (stopped()) return undefined;
+      throw error;
+    } finally {
+      free();
+    }
+  };
+}
+
 /** What each queue's drain shares with the others of one `runOnWorkers`. */
 interface Pool {
   readonly run: WorkerRun;
   readonly setup: WorkerSetup;
   /** The workers started and not yet stopped. */
   readonly live: Set<TrialWorker>;
-  readonly start: (setup: WorkerSetup) => Promise<TrialWorker>;
+  /** A started worker, or undefined when the run was stopped first. */
+  readonly start: (setup: WorkerSetup) => Promise<TrialWorker | undefined>;
   readonly stopped: () => boolean;
   readonly judgeLost: (job: TrialJob, answer: Extract<WorkerAnswer, { kind: 'lost' }>) => Promise<TrialSummary>;
   /** Trials judged so far. */
@@ -245,6 +267,7 @@ async function drain(queue: readonly TrialJob[], pool: Pool): Promise<void> {
           if (sent.length > 0) break;
           if (worker) live.delete(worker);
           worker = await start(setup);
+          if (worker === undefined) break;
           live.add(worker);
           since = undefined;
           if (stopped()) break;

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { RealClock, type History, type NewEvent } from '../../core/index.js';
+import { treeSampler, type TreeWatch } from './TreeSampler.js';
 
 /** One process group a command started: the trial's handle for it and the real ids. */
 export interface StartedGroup {
@@ -127,10 +128,16 @@ function signalPid(pid: number, signal: NodeJS.Signals): void {
  * `command_start` and `command_end` here; once the trial's history is attached, the events go
  * into it. At the trial's end, `sweep` probes every group: one still alive is recorded as
  * `process_left` (which the `process-cleanup` checker reads) and then killed, so a leak fails
- * the trial without outliving the run.
+ * the trial without outliving the run. What left the group is found by the marker it inherited
+ * or, when it cleared its environment, because the sampler saw it in the command's tree while it
+ * ran (see `TreeSampler`; a cgroup would need a writable hierarchy, a subreaper a `prctl` that
+ * Node does not offer). Still unseen: a process born and orphaned between two samples that also
+ * cleared its environment.
  */
 export class ProcessTable {
   readonly #groups: StartedGroup[] = [];
+  /** Each group's tree, followed while the trial runs: what left it with its environment cleared is still known. */
+  readonly #trees = new Map<StartedGroup, TreeWatch>();
   #history: History | undefined;
   #next = 0;
   readonly #id = `${process.pid}.${threadId}.${++tables}`;
@@ -152,6 +159,7 @@ export class ProcessTable {
 
   started(group: StartedGroup): void {
     this.#groups.push(group);
+    this.#trees.set(group, treeSampler.watch(group.pgid));
   }
 
   record(event: NewEvent): void {
@@ -174,10 +182,15 @@ export class ProcessTable {
     for (const group of this.#groups) {
       for (let waited = 0; groupAlive(group.pgid) && waited < settleMs; waited += 10) await real.sleep(10);
     }
-    // One look at every process for all the groups: those that left their group are found by the marker they inherited.
+    // One look at every process for all the groups: those that left their group are found by the marker they inherited,
+    // or (the marker cleared with the rest of their environment) because they were seen in the tree while it ran.
     const escaped = escapees(this.#groups);
     for (const group of this.#groups) {
-      const out = (group.marker !== undefined && escaped.get(group.marker)) || [];
+      const out = [...((group.marker !== undefined && escaped.get(group.marker)) || [])];
+      for (const p of this.#trees.get(group)?.survivors() ?? [])
+        if (p.pgrp !== group.pgid && !out.some((e) => e.pid === p.pid)) out.push(p);
+      this.#trees.get(group)?.close();
+      this.#trees.delete(group);
       const inGroup = groupAlive(group.pgid);
       if (!inGroup && out.length === 0) continue;
       left.push(group.command);

@@ -157,7 +157,49 @@ describe('runCommand', () => {
       expect(carriers()).toEqual([]);
     },
   );
+
+  it('finds and kills what cleared its environment, left its session and was orphaned, from the tree seen while it ran', async () => {
+    const clock = new VirtualClock(0);
+    const history = new History(clock);
+    const table = new ProcessTable();
+    table.attach(history);
+    // The env-cleared middle process lives 0.3 s: long enough to be sampled, then its sleep is orphaned.
+    const script = `env -i sh -c 'setsid sleep 29.4731 >/dev/null 2>&1 & sleep 0.3'; echo bye`;
+    const result = await runCommand(
+      { argv: ['sh', '-c', script], timeoutMs: 5000, graceMs: 100 },
+      { clock, processes: table },
+    );
+    expect(result).toMatchObject({ kind: 'exited', exitCode: 0, stdout: 'bye\n' });
+    const sleeping = (): number[] => processesRunning('sleep 29.4731');
+    expect(sleeping()).toHaveLength(1);
+    expect(await table.sweep(0)).toEqual(['cmd-1']);
+    expect(history.events.at(-1)).toEqual({
+      seq: 2,
+      t: 0,
+      type: 'process_left',
+      command: 'cmd-1',
+      argv: ['sh', '-c', script],
+      escaped: ['sleep'],
+    });
+    expect(sleeping()).toEqual([]);
+  });
 });
+
+/** Living processes whose command line is `args`. */
+function processesRunning(args: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim() === args) out.push(Number(entry));
+    } catch {
+      continue;
+    }
+  }
+  return out;
+}
 
 /** Living processes whose environment holds `variable` (`NAME=value`). */
 function processesWith(variable: string): number[] {
