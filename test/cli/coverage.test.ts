@@ -72,94 +72,57 @@ beforeAll(async () => {
     '--reporter',
     'html',
   ];
+  // One worker each; the naive config's runs read as a person would (console) and as CI would (json).
+  const naive = (scenario: string, out: string): Promise<Finished> =>
+    faultline(
+      [
+        'run',
+        scenario,
+        '--config',
+        'naive',
+        '--workers',
+        '0',
+        '--out',
+        out,
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+      ],
+      {
+        cwd,
+      },
+    );
+  // The library scenario and a renamed copy, in shards and whole: the merge must equal the whole.
+  const renamed = (out: string, ...shard: string[]): Promise<Finished> =>
+    faultline(
+      [
+        'run',
+        'order-partial-write-idempotent',
+        'renamed.yaml',
+        '--workers',
+        '0',
+        ...shard,
+        '--out',
+        out,
+        '--reporter',
+        'json',
+      ],
+      { cwd },
+    );
   [uncut, silent, optedOut, invalid, ...shards] = await Promise.all([
-    faultline(
-      [
-        'run',
-        'uncut.yaml',
-        '--config',
-        'naive',
-        '--workers',
-        '0',
-        '--out',
-        'uncut',
-        '--reporter',
-        'console',
-        '--reporter',
-        'json',
-      ],
-      { cwd },
-    ),
+    naive('uncut.yaml', 'uncut'),
     faultline(['run', 'unreachable.yaml', '--config', 'naive', '--workers', '0', '--out', 'silent', ...all], { cwd }),
-    faultline(
-      [
-        'run',
-        'may-not-fire.yaml',
-        '--config',
-        'naive',
-        '--workers',
-        '0',
-        '--out',
-        'opted-out',
-        '--reporter',
-        'console',
-        '--reporter',
-        'json',
-      ],
-      { cwd },
-    ),
+    naive('may-not-fire.yaml', 'opted-out'),
     faultline(['run', 'invalid.yaml', '--workers', '0', '--out', 'invalid'], { cwd }),
-    faultline(
-      [
-        'run',
-        'order-partial-write-idempotent',
-        'renamed.yaml',
-        '--workers',
-        '0',
-        '--shard',
-        '1/2',
-        '--out',
-        'shard-1',
-        '--reporter',
-        'json',
-      ],
-      { cwd },
-    ),
-    faultline(
-      [
-        'run',
-        'order-partial-write-idempotent',
-        'renamed.yaml',
-        '--workers',
-        '0',
-        '--shard',
-        '2/2',
-        '--out',
-        'shard-2',
-        '--reporter',
-        'json',
-      ],
-      { cwd },
-    ),
+    renamed('shard-1', '--shard', '1/2'),
+    renamed('shard-2', '--shard', '2/2'),
   ]);
   [merged, whole] = await Promise.all([
     faultline(['merge', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged', '--reporter', 'json'], {
       cwd,
     }),
-    faultline(
-      [
-        'run',
-        'order-partial-write-idempotent',
-        'renamed.yaml',
-        '--workers',
-        '0',
-        '--out',
-        'whole',
-        '--reporter',
-        'json',
-      ],
-      { cwd },
-    ),
+    renamed('whole'),
   ]);
 });
 

@@ -6,39 +6,16 @@
  * exit 2 before any trial, naming the flag (or the file) and what is wrong; never a trial judged
  * `crashed` and a failed goal, as if the agent had failed. In process, through the CLI's own entry.
  */
-import { EventEmitter } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { main } from '../../src/cli/main.js';
+import { srcMain as cli } from './srcMain.js';
 import { tempDir } from './faultline.js';
 import { httpAgentOpensTicket, OPEN_TICKET_PLAN } from './ticketScenario.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
-
-async function cli(argv: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = {
-    stdout: { write: (s) => ((out += s), true) },
-    stderr: { write: (s) => ((err += s), true) },
-    env: {},
-    signals: new EventEmitter(),
-    exit: (code) => {
-      throw new Error(`unexpected exit ${code}`);
-    },
-  };
-  const before = process.cwd();
-  process.chdir(cwd);
-  try {
-    return { code: await main(argv, io), out, err };
-  } finally {
-    process.chdir(before);
-  }
-}
 
 const scenario = (cassette?: string): string => `name: cassette-agent
 services: [${join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts')}]

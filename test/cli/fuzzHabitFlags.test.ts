@@ -1,12 +1,10 @@
-import { EventEmitter } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
 import { JSON_SCHEMA_VERSION } from '../../src/report/json.js';
-import type { Io } from '../../src/cli/io.js';
-import { main } from '../../src/cli/main.js';
+import { srcMain } from './srcMain.js';
 
 /**
  * Bad input for the CLI-habit flags (`--bail`, `--max-failures`, `--last-failed`, `--watch`,
@@ -157,23 +155,6 @@ describe('fuzzed bad values for the CLI-habit flags', () => {
   }, 600_000);
 });
 
-/** The CLI in process, its output captured: the habit flags under an agents matrix, without a child per case. */
-async function inProcess(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = {
-    stdout: { write: (s) => ((out += s), true) },
-    stderr: { write: (s) => ((err += s), true) },
-    env: {},
-    signals: new EventEmitter(),
-    exit: (code) => {
-      throw new Error(`unexpected exit ${code}`);
-    },
-  };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
-
 // One scenario that fails (it wants two events, the plan books one), under a matrix of two agents.
 const MATRIX_SCENARIO = `name: s
 agent:
@@ -211,7 +192,7 @@ describe('the habit flags under an agents matrix (in process)', () => {
     );
     await fc.assert(
       fc.asyncProperty(blanks, commands, async (blank, command) => {
-        const r = await inProcess(
+        const r = await srcMain(
           [...command, '--config-file', configFile, '--out', join(matrix.path, 'out'), '--agent', blank].filter(
             (a, i, all) => !(command[0] === 'list' && (a === '--out' || all[i - 1] === '--out')),
           ),
@@ -227,15 +208,7 @@ describe('the habit flags under an agents matrix (in process)', () => {
   }, 120_000);
 
   it('sweep --json without --replay is refused, naming both flags (it was dropped without a word)', async () => {
-    const r = await inProcess([
-      'sweep',
-      join(matrix.path, 's.yaml'),
-      '--config-file',
-      configFile,
-      '--json',
-      '--k',
-      '1',
-    ]);
+    const r = await srcMain(['sweep', join(matrix.path, 's.yaml'), '--config-file', configFile, '--json', '--k', '1']);
     expect(r.code, r.err).toBe(2);
     expect(r.err).toContain("error: --json prints a replayed trial's history as JSON: give it with --replay <i>");
     expect(r.out).toBe('');
@@ -247,7 +220,7 @@ describe('the habit flags under an agents matrix (in process)', () => {
       [join(matrix.path, 's.yaml'), 'no-such-built-in'],
       [join(matrix.path, 'gone/')],
     ]) {
-      const r = await inProcess(['run', ...refs, '--watch', '--k', '1']);
+      const r = await srcMain(['run', ...refs, '--watch', '--k', '1']);
       expect(r.code, r.err).toBe(2);
       expect(r.err).toMatch(
         /^error: no scenario file or built-in scenario named "(\S*nope\.yaml|no-such-built-in|\S*gone\/?)"/m,
@@ -256,13 +229,13 @@ describe('the habit flags under an agents matrix (in process)', () => {
   }, 20_000);
 
   it('-t matching nothing and --last-failed name each matrix scenario once, not once per agent', async () => {
-    const grep = await inProcess(['list', '--config-file', configFile, '-t', 'zzz']);
+    const grep = await srcMain(['list', '--config-file', configFile, '-t', 'zzz']);
     expect(grep.code).toBe(2);
     expect(grep.err).toContain('--grep zzz matches no scenario (scenarios: s)\n');
     const out = join(matrix.path, 'last');
-    const first = await inProcess(['run', '--config-file', configFile, '--k', '1', '--out', out, '--reporter', 'json']);
+    const first = await srcMain(['run', '--config-file', configFile, '--k', '1', '--out', out, '--reporter', 'json']);
     expect(first.code, first.err).toBe(1);
-    const again = await inProcess([
+    const again = await srcMain([
       'run',
       '--config-file',
       configFile,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Finished } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import { ORDER_AGENT_YAML } from './orderAgent.js';
+import { ticketsScenario, ticketsService } from './ticketsService.js';
 import { userProject } from './userProject.js';
 
 /**
@@ -42,33 +43,6 @@ interface Case {
 }
 
 const SCENARIO = (name: string, extra = ''): string => `name: ${name}\n${extra}${ORDER_AGENT_YAML}`;
-
-const SERVICE = (body: string, head = ''): string => `import { defineService, z } from 'faultline';
-${head}
-export default defineService({
-  name: 'tickets',
-  state: {},
-  tools: {
-    open_ticket: {
-      description: 'Open a ticket.',
-      risk: 'write',
-      input: z.object({ requestId: z.string() }).strict(),
-      run: (input) => ({ ticketId: 't-' + input.requestId }),
-    },
-  },
-  ${body}
-});
-`;
-const serviceScenario = (extra = ''): string => `name: tickets
-services: [./tickets.service.ts]
-${extra}agent:
-  kind: scripted
-  task: Open a ticket
-  plan:
-    steps:
-      - tool: open_ticket
-        input: { requestId: r-1 }
-`;
 
 const httpScenario = (agent = '  module: ./agent.ts\n', extra = ''): string => `name: over-http
 services: [orders]
@@ -121,8 +95,8 @@ const crashes: Case[] = [
   ...thrown.map((t): Case => ({
     cls: `service state function throws ${t}`,
     files: {
-      'tickets.service.ts': SERVICE('').replace('state: {},', `state: () => { throw ${t}; },`),
-      's.yaml': serviceScenario(),
+      'tickets.service.ts': ticketsService('').replace('state: {},', `state: () => { throw ${t}; },`),
+      's.yaml': ticketsScenario(),
     },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
@@ -130,7 +104,7 @@ const crashes: Case[] = [
   })),
   ...thrown.map((t): Case => ({
     cls: `service snapshot throws ${t}`,
-    files: { 'tickets.service.ts': SERVICE(`snapshot: () => { throw ${t}; },`), 's.yaml': serviceScenario() },
+    files: { 'tickets.service.ts': ticketsService(`snapshot: () => { throw ${t}; },`), 's.yaml': ticketsScenario() },
     args: ['run', 's.yaml', '--k', '1', '--reporter', 'console'],
     code: 1,
     stdout: /service "tickets": its snapshot threw/,
@@ -139,8 +113,8 @@ const crashes: Case[] = [
   {
     cls: 'service snapshot throws under a command agent',
     files: {
-      'tickets.service.ts': SERVICE(`snapshot: () => { throw new Error('boom'); },`),
-      's.yaml': serviceScenario().replace(
+      'tickets.service.ts': ticketsService(`snapshot: () => { throw new Error('boom'); },`),
+      's.yaml': ticketsScenario().replace(
         /agent:[\s\S]*$/,
         "agent:\n  kind: command\n  task: Open a ticket\n  argv: [sh, -c, 'exit 0']\n",
       ),
@@ -229,7 +203,7 @@ const silent: Case[] = [
     {
       cls: `process.exit(${n}) at import of a service module`,
       ...(i === 0 && { binary: 'a module calls process.exit' }),
-      files: { 'tickets.service.ts': `process.exit(${n});\n${SERVICE('')}`, 's.yaml': serviceScenario() },
+      files: { 'tickets.service.ts': `process.exit(${n});\n${ticketsService('')}`, 's.yaml': ticketsScenario() },
       args: ['run', 's.yaml', '--k', '1'],
       code: 2,
       stderr: new RegExp(
@@ -258,10 +232,10 @@ const silent: Case[] = [
   {
     cls: 'defineService: an http route to an unknown tool',
     files: {
-      'tickets.service.ts': SERVICE(
+      'tickets.service.ts': ticketsService(
         `http: { baseUrl: 'https://tickets.example.test', routes: [{ method: 'POST', path: '/t', tool: 'close_ticket' }] },`,
       ),
-      's.yaml': serviceScenario(),
+      's.yaml': ticketsScenario(),
     },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
@@ -270,10 +244,10 @@ const silent: Case[] = [
   {
     cls: 'defineService: http method FETCH',
     files: {
-      'tickets.service.ts': SERVICE(
+      'tickets.service.ts': ticketsService(
         `http: { baseUrl: 'https://tickets.example.test', routes: [{ method: 'FETCH' as 'GET', path: '/t', tool: 'open_ticket' }] },`,
       ),
-      's.yaml': serviceScenario(),
+      's.yaml': ticketsScenario(),
     },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
@@ -282,10 +256,10 @@ const silent: Case[] = [
   {
     cls: "defineService: baseUrl 'not a url'",
     files: {
-      'tickets.service.ts': SERVICE(
+      'tickets.service.ts': ticketsService(
         `http: { baseUrl: 'not a url', routes: [{ method: 'POST', path: '/t', tool: 'open_ticket' }] },`,
       ),
-      's.yaml': serviceScenario(),
+      's.yaml': ticketsScenario(),
     },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
@@ -294,11 +268,11 @@ const silent: Case[] = [
   {
     cls: 'defineService: a tool named query_operation_status',
     files: {
-      'tickets.service.ts': SERVICE('').replace(
+      'tickets.service.ts': ticketsService('').replace(
         'open_ticket: {',
         "query_operation_status: { description: 'mine', risk: 'read', input: z.object({}), run: () => 1 },\n    open_ticket: {",
       ),
-      's.yaml': serviceScenario(),
+      's.yaml': ticketsScenario(),
     },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
@@ -398,9 +372,9 @@ const silent: Case[] = [
   {
     cls: 'the same tool name in two services',
     files: {
-      'tickets.service.ts': SERVICE(''),
-      'desk.service.ts': SERVICE('').replace("name: 'tickets'", "name: 'desk'"),
-      's.yaml': serviceScenario().replace('[./tickets.service.ts]', '[./tickets.service.ts, ./desk.service.ts]'),
+      'tickets.service.ts': ticketsService(''),
+      'desk.service.ts': ticketsService('').replace("name: 'tickets'", "name: 'desk'"),
+      's.yaml': ticketsScenario().replace('[./tickets.service.ts]', '[./tickets.service.ts, ./desk.service.ts]'),
     },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
@@ -410,8 +384,8 @@ const silent: Case[] = [
   {
     cls: 'businessKey that is not an input field',
     files: {
-      'tickets.service.ts': SERVICE('').replace("risk: 'write',", "risk: 'write', businessKey: 'orderId',"),
-      's.yaml': serviceScenario(),
+      'tickets.service.ts': ticketsService('').replace("risk: 'write',", "risk: 'write', businessKey: 'orderId',"),
+      's.yaml': ticketsScenario(),
     },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,

@@ -6,13 +6,11 @@
  * The cases are drawn by fast-check: a bad value at a drawn path, each run on a drawn command
  * (the fixed classes each run once, on commands drawn so that every command meets one).
  */
-import { EventEmitter } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { main } from '../../src/cli/main.js';
+import { srcMain } from './srcMain.js';
 import { faultline, tempDir } from './faultline.js';
 import { userProject } from './userProject.js';
 
@@ -188,23 +186,6 @@ describe('bad defaults and agents in faultline.config.ts are refused (exit 2) by
   });
 });
 
-/** The CLI in process, its output captured: the config's messages, without a child per case. */
-async function inProcess(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = {
-    stdout: { write: (s) => ((out += s), true) },
-    stderr: { write: (s) => ((err += s), true) },
-    env: {},
-    signals: new EventEmitter(),
-    exit: (code) => {
-      throw new Error(`unexpected exit ${code}`);
-    },
-  };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
-
 describe('messages that name the config file and its key, not a scenario or a flag (in process)', () => {
   let here: Awaited<ReturnType<typeof tempDir>>;
   beforeAll(async () => {
@@ -225,7 +206,7 @@ describe('messages that name the config file and its key, not a scenario or a fl
     );
     const file = join(folder, 'faultline.config.mjs');
     await writeFile(file, `export default ${config};\n`);
-    const r = await inProcess([...command, '--config-file', file]);
+    const r = await srcMain([...command, '--config-file', file]);
     expect(r.code, `${config}: ${r.err}${r.out}`).toBe(2);
     expect(r.err, config).toMatch(says);
     expect(r.err, config).not.toMatch(/scenarios\[\d+\]|\bs\.yaml|--grep/);

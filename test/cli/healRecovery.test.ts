@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, type Finished } from './faultline.js';
+import { trialFlags } from './trialFlags.js';
 import { userProject } from './userProject.js';
 
 /**
@@ -56,17 +57,8 @@ const run = (config: string, out: string): Promise<Finished> =>
       'scenarios/mail-outage.yaml',
       '--config',
       config,
-      '--k',
-      '4',
-      '--seed',
-      '3',
       ...GATES,
-      '--reporter',
-      'console',
-      '--reporter',
-      'json',
-      '--out',
-      out,
+      ...trialFlags({ k: 4, seed: 3, reporters: ['console', 'json'], out }),
     ],
     { cwd: project.path },
   );

@@ -7,28 +7,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import { ORDER_AGENT_YAML } from './orderAgent.js';
+import { ticketsScenario, ticketsService } from './ticketsService.js';
 import { userProject } from './userProject.js';
-
-const SERVICE = `import { defineService, z } from 'faultline';
-export default defineService({ name: 'tickets', state: {}, tools: { open_ticket: { description: 'Open a ticket.', risk: 'write', input: z.object({ requestId: z.string() }).strict(), run: (input) => ({ ticketId: 't-' + input.requestId }) } } });
-`;
-const TICKETS = `name: tickets
-services: [./tickets.service.ts]
-agent:
-  kind: scripted
-  task: Open a ticket
-  plan:
-    steps:
-      - tool: open_ticket
-        input: { requestId: r-1 }
-`;
 
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
   project = await userProject('in-process', {
     's.yaml': `name: s\n${ORDER_AGENT_YAML}`,
-    't.yaml': TICKETS,
-    'tickets.service.ts': SERVICE,
+    't.yaml': ticketsScenario(),
+    'tickets.service.ts': ticketsService(),
   });
 });
 afterAll(() => project.cleanup());

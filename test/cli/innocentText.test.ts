@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJsonReport } from '../../src/report/json.js';
+import { everyOutput, type EveryOutput } from './everyOutput.js';
 import { faultline, tempDir, type Finished } from './faultline.js';
 
 /**
@@ -67,36 +67,20 @@ const FUNCTION = `export default {
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let run: Finished;
 let compare: Finished;
-const replays: { text: Finished; json: Finished }[] = [];
+let replays: EveryOutput['replays'];
 const outErrors: { path: string; run: Finished }[] = [];
 
 beforeAll(async () => {
   dir = await tempDir('innocent');
   const cwd = dir.path;
-  await writeFile(join(cwd, 'package.json'), '{ "type": "module" }\n');
-  await writeFile(join(cwd, 'innocent-scripted.yaml'), SCRIPTED);
-  await writeFile(join(cwd, 'innocent-function.ts'), FUNCTION);
-  await writeFile(join(cwd, 'innocent-final.yaml'), FINAL);
-  await writeFile(join(cwd, 'summary-run.md'), '');
   await mkdir(join(cwd, 'files'));
   for (const name of ['token', 'secret', 'api_key', 'passwd'])
     await writeFile(join(cwd, 'files', name), 'a file, not a folder\n');
-  const scenarios = ['innocent-scripted.yaml', 'innocent-final.yaml', 'innocent-function.ts'];
-  [run, compare] = await Promise.all([
-    faultline(['run', ...scenarios, '--k', '2', '--out', 'run'], {
-      cwd,
-      env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-run.md') },
-    }),
-    faultline(['compare', ...scenarios, '--config', 'rulebook', '--config', 'naive', '--k', '2', '--out', 'compare'], {
-      cwd,
-    }),
-  ]);
-  const report = parseJsonReport(await readFile(join(cwd, 'run', 'faultline.json'), 'utf8'));
-  for (const cell of report.cells) {
-    const args = cell.trials[0]!.replay.split(' ').slice(1);
-    const [text, json] = await Promise.all([faultline(args, { cwd }), faultline([...args, '--json'], { cwd })]);
-    replays.push({ text, json });
-  }
+  ({ run, compare, replays } = await everyOutput(
+    cwd,
+    { 'innocent-scripted.yaml': SCRIPTED, 'innocent-function.ts': FUNCTION, 'innocent-final.yaml': FINAL },
+    ['innocent-scripted.yaml', 'innocent-final.yaml', 'innocent-function.ts'],
+  ));
   // faultline's own messages about a flag's path: `--out` onto a file.
   for (const path of [
     '/etc/passwd',

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_CHECKERS } from '../../src/checks/index.js';
 import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, tempDir } from './faultline.js';
+import { trialFlags } from './trialFlags.js';
 
 /**
  * Configurations of every kind through the real CLI: cockatiel's and p-retry's policies and
@@ -34,16 +35,7 @@ describe.each([
         'read-timeout-retry',
         '--config',
         config,
-        '--k',
-        '2',
-        '--seed',
-        '11',
-        '--reporter',
-        'console',
-        '--reporter',
-        'json',
-        '--out',
-        out,
+        ...trialFlags({ k: 2, seed: 11, reporters: ['console', 'json'], out }),
       ],
       { cwd: dir.path },
     );

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
 import { trialChecks, type Check } from './trialChecks.js';
+import { trialFlags } from './trialFlags.js';
 
 /**
  * The library's empty-search and truncated-list scenarios through the real CLI: the shipped agent
@@ -37,7 +38,7 @@ const checksOf = (out: string): Promise<Check[][]> => trialChecks(dir.path, out)
 describe('order-empty-search-duplicate', () => {
   it('passes the shipped agent: it searches again before creating, finds the order and creates nothing more', async () => {
     const r = await faultline(
-      ['run', 'order-empty-search-duplicate', '--k', '3', '--reporter', 'console', '--out', 'empty-verifying'],
+      ['run', 'order-empty-search-duplicate', ...trialFlags({ k: 3, reporters: ['console'], out: 'empty-verifying' })],
       { cwd: dir.path },
     );
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -50,14 +51,7 @@ describe('order-empty-search-duplicate', () => {
       [
         'run',
         './order-empty-search-duplicate-trusting.yaml',
-        '--k',
-        '3',
-        '--reporter',
-        'console',
-        '--reporter',
-        'json',
-        '--out',
-        'empty-trusting',
+        ...trialFlags({ k: 3, reporters: ['console', 'json'], out: 'empty-trusting' }),
       ],
       { cwd: dir.path },
     );
@@ -89,7 +83,7 @@ describe('order-empty-search-duplicate', () => {
       );
     await writeFile(join(dir.path, 'refused.yaml'), refused);
     const r = await faultline(
-      ['run', './refused.yaml', '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', 'refused'],
+      ['run', './refused.yaml', ...trialFlags({ k: 2, reporters: ['console', 'json'], out: 'refused' })],
       { cwd: dir.path },
     );
     // A refused read is a person's to fix (R5): the agent hands off, which the goal does not expect;
@@ -111,7 +105,7 @@ describe('order-empty-search-duplicate', () => {
 describe('email-truncated-list-reminders', () => {
   it('passes the shipped agent: it reads the list again before acting on each item and reminds all three', async () => {
     const r = await faultline(
-      ['run', 'email-truncated-list-reminders', '--k', '3', '--reporter', 'console', '--out', 'cut-verifying'],
+      ['run', 'email-truncated-list-reminders', ...trialFlags({ k: 3, reporters: ['console'], out: 'cut-verifying' })],
       { cwd: dir.path },
     );
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -124,14 +118,7 @@ describe('email-truncated-list-reminders', () => {
       [
         'run',
         './email-truncated-list-reminders-trusting.yaml',
-        '--k',
-        '3',
-        '--reporter',
-        'console',
-        '--reporter',
-        'json',
-        '--out',
-        'cut-trusting',
+        ...trialFlags({ k: 3, reporters: ['console', 'json'], out: 'cut-trusting' }),
       ],
       { cwd: dir.path },
     );

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
 import { inProcess } from './inProcess.js';
+import { openaiTurn } from './openaiTurn.js';
 import { userProject } from './userProject.js';
 import { OPEN_TICKET_PLAN } from './ticketScenario.js';
 
@@ -63,17 +64,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
     } catch (error) {
       return { outcome: 'failed', message: \`the model is unavailable: \${String(error)}\` };
     }
-    const message = reply.choices[0]!.message;
-    messages.push(message);
-    if (!message.tool_calls?.length) {
-      const final = finalFromText(message.content ?? '');
-      return final.kind === 'final' ? { outcome: final.outcome, claims: final.claims } : { outcome: 'unknown' };
-    }
-    for (const call of message.tool_calls) {
-      if (call.type !== 'function') continue;
-      messages.push({ role: 'tool', tool_call_id: call.id, content: await runTool(services['helpdesk']!.baseUrl, call.function.name, JSON.parse(call.function.arguments)) });
-    }
-  }
+${openaiTurn("await runTool(services['helpdesk']!.baseUrl, call.function.name, JSON.parse(call.function.arguments))")}  }
   return { outcome: 'failed' };
 });
 `;

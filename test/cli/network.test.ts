@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '../../src/core/index.js';
 import { faultline, tempDir } from './faultline.js';
 import { inProcess } from './inProcess.js';
+import { trialFlags } from './trialFlags.js';
 
 const SCENARIO = `name: email-over-a-slow-network
 description: The mail API throttles the first send (429, Retry-After 2 s) behind a network with variance.
@@ -52,14 +53,7 @@ const cli = (args: readonly string[]) => inProcess(args, { cwd: cwd() });
 const runArgs = (seed: number, out: string): string[] => [
   'run',
   'slow.yaml',
-  '--k',
-  '4',
-  '--seed',
-  String(seed),
-  '--reporter',
-  'json',
-  '--out',
-  out,
+  ...trialFlags({ k: 4, seed, reporters: ['json'], out }),
 ];
 const history = async (seed: number): Promise<HistoryEvent[]> => {
   const r = await cli(['replay', 'slow.yaml', '--seed', String(seed), '--trial', '0', '--json']);

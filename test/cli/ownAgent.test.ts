@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
 import { inProcess } from './inProcess.js';
+import { openaiTurn } from './openaiTurn.js';
 import { HELPDESK_SERVICE as SERVICE } from './helpdeskService.js';
 import { userProject } from './userProject.js';
 
@@ -54,18 +55,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
   }];
   for (let turn = 0; turn < 6; turn++) {
     const reply = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
-    const message = reply.choices[0]!.message;
-    messages.push(message);
-    if (!message.tool_calls?.length) {
-      const final = finalFromText(message.content ?? '');
-      return final.kind === 'final' ? { outcome: final.outcome, claims: final.claims } : { outcome: 'unknown' };
-    }
-    for (const call of message.tool_calls) {
-      if (call.type !== 'function') continue;
-      const content = await openTicket(services['helpdesk']!.baseUrl, JSON.parse(call.function.arguments), ${style});
-      messages.push({ role: 'tool', tool_call_id: call.id, content });
-    }
-  }
+${openaiTurn(`await openTicket(services['helpdesk']!.baseUrl, JSON.parse(call.function.arguments), ${style})`)}  }
   return { outcome: 'failed' };
 });
 `;

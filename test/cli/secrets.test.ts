@@ -1,8 +1,9 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
-import { faultline, tempDir, type Finished } from './faultline.js';
+import { everyOutput, type EveryOutput } from './everyOutput.js';
+import { tempDir, type Finished } from './faultline.js';
 
 /**
  * R13 end to end: one declared secret planted everywhere it can flow (the task, a tool's input
@@ -90,36 +91,21 @@ const HTTP_AGENT = `export default async ({ services }) => {
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let run: Finished;
 let compare: Finished;
-const replays: { text: Finished; json: Finished }[] = [];
+let replays: EveryOutput['replays'];
 
 beforeAll(async () => {
   dir = await tempDir('secrets');
-  const cwd = dir.path;
-  await writeFile(join(cwd, 'package.json'), '{ "type": "module" }\n');
-  await writeFile(join(cwd, 'leak-scripted.yaml'), SCRIPTED);
-  await writeFile(join(cwd, 'leak-function.ts'), FUNCTION);
-  await writeFile(join(cwd, 'leak-final.yaml'), FINAL);
-  await writeFile(join(cwd, 'leak-http.yaml'), HTTP_SCENARIO);
-  await writeFile(join(cwd, 'leak-agent.ts'), HTTP_AGENT);
-  await writeFile(join(cwd, 'summary-run.md'), '');
-  await writeFile(join(cwd, 'summary-compare.md'), '');
-  const scenarios = ['leak-scripted.yaml', 'leak-final.yaml', 'leak-function.ts', 'leak-http.yaml'];
-  [run, compare] = await Promise.all([
-    faultline(['run', ...scenarios, '--k', '2', '--out', 'run'], {
-      cwd,
-      env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-run.md') },
-    }),
-    faultline(['compare', ...scenarios, '--config', 'rulebook', '--config', 'naive', '--k', '2', '--out', 'compare'], {
-      cwd,
-      env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary-compare.md') },
-    }),
-  ]);
-  const report = parseJsonReport(await readFile(join(cwd, 'run', 'faultline.json'), 'utf8'));
-  const commands = report.cells.map((c) => c.trials[0]!.replay.split(' ').slice(1));
-  for (const args of commands) {
-    const [text, json] = await Promise.all([faultline(args, { cwd }), faultline([...args, '--json'], { cwd })]);
-    replays.push({ text, json });
-  }
+  ({ run, compare, replays } = await everyOutput(
+    dir.path,
+    {
+      'leak-scripted.yaml': SCRIPTED,
+      'leak-function.ts': FUNCTION,
+      'leak-final.yaml': FINAL,
+      'leak-http.yaml': HTTP_SCENARIO,
+      'leak-agent.ts': HTTP_AGENT,
+    },
+    ['leak-scripted.yaml', 'leak-final.yaml', 'leak-function.ts', 'leak-http.yaml'],
+  ));
 });
 afterAll(() => dir.cleanup());
 

@@ -89,28 +89,21 @@ describe('faultline serve', () => {
   it('on Ctrl-C judges what it saw and exits', async () => {
     const serve = start(['serve', 'orders.yaml'], { cwd: project.path });
     const vars = await servedAddresses(serve.child);
-    await curl(
-      '-X',
-      'POST',
-      `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`,
-      '-H',
-      'content-type: application/json',
-      '-H',
-      'idempotency-key: k-1',
-      '-d',
-      ORDER,
-    );
-    const resent = await curl(
-      '-X',
-      'POST',
-      `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`,
-      '-H',
-      'content-type: application/json',
-      '-H',
-      'idempotency-key: k-1',
-      '-d',
-      ORDER,
-    );
+    // The same order twice under the same key: the service answers the resend with the first order.
+    const keyedOrder = (): Promise<{ code: string; body: string }> =>
+      curl(
+        '-X',
+        'POST',
+        `${vars['FAULTLINE_ORDERS_URL']}/tools/create_order`,
+        '-H',
+        'content-type: application/json',
+        '-H',
+        'idempotency-key: k-1',
+        '-d',
+        ORDER,
+      );
+    await keyedOrder();
+    const resent = await keyedOrder();
     expect(resent.code).toBe('200');
     serve.child.kill('SIGINT');
     const done = await serve.done;

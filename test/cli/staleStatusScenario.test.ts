@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
 import { trialChecks, type Check } from './trialChecks.js';
+import { trialFlags } from './trialFlags.js';
 
 /**
  * The library's stale-status scenario through the real CLI: a lost create, a status read a
@@ -46,7 +47,7 @@ const checksOf = (out: string): Promise<Check[][]> => trialChecks(dir.path, out)
 describe('order-stale-status-resubmit', () => {
   it("passes the keyed agent: the resubmit carries the operation's key and the service replays the first order", async () => {
     const r = await faultline(
-      ['run', 'order-stale-status-resubmit', '--k', '3', '--reporter', 'console', '--out', 'keyed'],
+      ['run', 'order-stale-status-resubmit', ...trialFlags({ k: 3, reporters: ['console'], out: 'keyed' })],
       { cwd: dir.path },
     );
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -61,14 +62,7 @@ describe('order-stale-status-resubmit', () => {
         'order-stale-status-resubmit',
         '--config',
         './keyless.yaml',
-        '--k',
-        '3',
-        '--reporter',
-        'console',
-        '--reporter',
-        'json',
-        '--out',
-        'keyless',
+        ...trialFlags({ k: 3, reporters: ['console', 'json'], out: 'keyless' }),
       ],
       { cwd: dir.path },
     );
@@ -92,12 +86,7 @@ describe('order-stale-status-resubmit', () => {
         './verifying.yaml',
         '--config',
         './keyless.yaml',
-        '--k',
-        '3',
-        '--reporter',
-        'console',
-        '--out',
-        'verifying',
+        ...trialFlags({ k: 3, reporters: ['console'], out: 'verifying' }),
       ],
       { cwd: dir.path },
     );

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport, type JsonReport } from '../../src/report/json.js';
 import { faultline, tempDir } from '../cli/faultline.js';
+import { trialFlags } from '../cli/trialFlags.js';
 
 /**
  * AWS's "Exponential Backoff and Jitter" experiment as the built-in `backoff-jitter-occ`:
@@ -35,14 +36,7 @@ async function compareAt(seed: number): Promise<JsonReport> {
       'compare',
       'backoff-jitter-occ',
       ...STRATEGIES.flatMap((c) => ['--config', c]),
-      '--k',
-      '1',
-      '--seed',
-      String(seed),
-      '--reporter',
-      'json',
-      '--out',
-      out,
+      ...trialFlags({ k: 1, seed, reporters: ['json'], out }),
     ],
     { cwd: dir.path },
   );

@@ -1,41 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { FAULT_KINDS } from '../../src/faults/fault.js';
 import { runWithNock } from '../../src/faults/http/nock.js';
-import { FAULT_CASES, ORDERS_URL, type FaultCase } from './faultCases.js';
-import { expectDuplicateWireEvents, postWithAxios, responses, shopTrial } from './support.js';
+import { faultKindsSuite } from './faultKindsSuite.js';
+import { type FaultCase } from './faultCases.js';
+import { postWithAxios } from './support.js';
 
 /** nock builds its response from a status code alone, and names one Node does not know (529) `unknown`. */
 const nockView = (seen: FaultCase['axios']): FaultCase['axios'] =>
   'status' in seen && seen.status === 529 ? { ...seen, statusText: 'unknown' } : seen;
 
-describe('nock adapter: every fault kind, as a real server would answer it', () => {
-  it('covers every kind of the fault schema', () => {
-    const covered = new Set(FAULT_CASES.flatMap((c) => c.plan.map((r) => r.fault.kind)));
-    expect(FAULT_KINDS.filter((k) => !covered.has(k))).toEqual([]);
-  });
-
-  for (const c of FAULT_CASES) {
-    describe(c.name, () => {
-      it('axios (node:http) sees it', async () => {
-        const { clock, history, world, faults } = shopTrial(c.plan);
-        const run = await runWithNock(faults, clock, () => postWithAxios(clock, c.key));
-        expect(run.kind === 'settled' && run.value).toEqual(nockView(c.axios));
-        expect(Object.keys(world.snapshot().services['orders'] as object)).toHaveLength(c.orders);
-        expect(responses(history).at(-1)).toEqual({
-          ...c.response,
-          method: 'POST',
-          url: ORDERS_URL,
-          ...(c.key === undefined ? {} : { idempotencyKey: c.key }),
-        });
-      });
-    });
-  }
-
-  it('records fault, delivery, effect and response with method, URL and Idempotency-Key', async () => {
-    const { clock, history, faults } = shopTrial([
-      { match: { tool: 'create_order' }, fault: { kind: 'duplicate', copies: 2 } },
-    ]);
-    await runWithNock(faults, clock, () => postWithAxios(clock, 'key-9'));
-    expectDuplicateWireEvents(history);
-  });
-});
+faultKindsSuite('nock', runWithNock, [
+  { name: 'axios (node:http)', post: postWithAxios, sees: (c) => nockView(c.axios) },
+]);

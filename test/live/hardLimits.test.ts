@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { faultline } from '../cli/faultline.js';
 import { inProcess } from '../cli/inProcess.js';
 import { liveHarness } from './liveHarness.js';
+import { PRICED_CONFIG, pricedRunArgs } from './pricedRun.js';
 import { httpAgentOpensTicket } from '../cli/ticketScenario.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
@@ -41,26 +42,9 @@ describe('--max-cost with trials in flight', () => {
     const server = await serve({ latencyMs: 150, usage: { input: 1_000_000, output: 0 } });
     const dir = await project({
       'priced.yaml': scenario(server.url),
-      'faultline.config.ts': "export default { prices: { 'house-llm': { input: 0.2, output: 1 } } };\n",
+      'faultline.config.ts': PRICED_CONFIG,
     });
-    const r = await faultline(
-      [
-        'run',
-        'priced.yaml',
-        '--live',
-        '--k',
-        '12',
-        '--workers',
-        '4',
-        '--max-connections',
-        '4',
-        '--max-cost',
-        '1',
-        '--out',
-        'out',
-      ],
-      { cwd: dir, env: { OPENAI_API_KEY: KEY } },
-    );
+    const r = await faultline(pricedRunArgs(12, 4, 4), { cwd: dir, env: { OPENAI_API_KEY: KEY } });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const answered = server.requests.length;
     // The first round goes out before any price is known (4 × $0.20); after it, in flight and spent stay within the limit plus one answer.

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { faultline } from '../cli/faultline.js';
 import { inProcess } from '../cli/inProcess.js';
 import { EXAMPLES, liveHarness, sdkAgentScenario } from './liveHarness.js';
+import { PRICED_CONFIG, pricedRunArgs } from './pricedRun.js';
 
 const HELPDESK = join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts');
 const KEY = 'sk-live-test-fedcba9876543210';
@@ -147,26 +148,9 @@ describe('faultline run --live against compatible endpoints', () => {
     const server = await serve({ usage: { input: 1_000_000, output: 0 } });
     const dir = await project({
       'priced.yaml': httpScenario('live-priced', 'openai', server.url, '  name: house-llm\n'),
-      'faultline.config.ts': "export default { prices: { 'house-llm': { input: 0.2, output: 1 } } };\n",
+      'faultline.config.ts': PRICED_CONFIG,
     });
-    const r = await inProcess(
-      [
-        'run',
-        'priced.yaml',
-        '--live',
-        '--k',
-        '10',
-        '--workers',
-        '0',
-        '--max-connections',
-        '1',
-        '--max-cost',
-        '1',
-        '--out',
-        'out',
-      ],
-      { cwd: dir, env: { OPENAI_API_KEY: KEY } },
-    );
+    const r = await inProcess(pricedRunArgs(10, 0, 1), { cwd: dir, env: { OPENAI_API_KEY: KEY } });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     // A hard limit (issue 43): the third trial's second request is not sent; that trial ends not judged.
     expect(r.stderr).toMatch(

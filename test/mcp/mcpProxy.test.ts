@@ -1,14 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, faultline } from '../cli/faultline.js';
-
-const SERVER = fileURLToPath(new URL('./notesServer.mjs', import.meta.url));
+import { faultline } from '../cli/faultline.js';
+import { proxyClient, type ProxyReport } from './proxyClient.js';
 
 const PLAN = `
 - match: { tool: write_note, call: 1 }
@@ -31,17 +28,7 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'faultline-mcp-'));
     await writeFile(join(dir, 'plan.yaml'), PLAN);
-    client = new Client({ name: 'test-client', version: '1.0.0' });
-    const env = { ...(process.env as Record<string, string>), NOTES_FILE: join(dir, 'notes.txt') };
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, 'mcp-proxy', '--plan', 'plan.yaml', '--report', 'out/report.json', '--', process.execPath, SERVER],
-        cwd: dir,
-        env,
-        stderr: 'pipe',
-      }),
-    );
+    client = await proxyClient(dir, 'out/report.json');
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -87,19 +74,7 @@ describe('faultline mcp-proxy, with the official MCP SDK client and a stdio MCP 
     expect(text(notes)).toBe('n2: two\nn3: three\nn4: four\nn4: four\ns1: cancelled\n');
 
     await client.close();
-    const report = JSON.parse(await readFile(join(dir, 'out/report.json'), 'utf8')) as {
-      kind: string;
-      calls: {
-        call: string;
-        tool: string;
-        fault?: { kind: string };
-        deliveries: number;
-        outcome: string;
-        clientSaw: string;
-      }[];
-      history: { type: string; call?: string; result?: string; risk?: string }[];
-      checks: { name: string; verdict: { valid: unknown; message?: string } }[];
-    };
+    const report = JSON.parse(await readFile(join(dir, 'out/report.json'), 'utf8')) as ProxyReport;
     expect(report.kind).toBe('faultline-mcp-proxy');
     expect(report.calls).toEqual([
       {

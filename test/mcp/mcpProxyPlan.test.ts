@@ -1,33 +1,17 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, faultline } from '../cli/faultline.js';
+import { faultline } from '../cli/faultline.js';
+import { proxyClient, type ProxyReport } from './proxyClient.js';
 
 /**
  * What the plan says reaches the client, a call the client gave up on while the proxy held it
  * is never sent, and tools' risks come from their annotations or the plan even when the client
  * never lists the tools: the official SDK client, the real proxy binary, a real stdio server.
  */
-
-const SERVER = fileURLToPath(new URL('./notesServer.mjs', import.meta.url));
-
-interface Report {
-  calls: {
-    call: string;
-    tool: string;
-    fault?: { kind: string };
-    deliveries: number;
-    outcome: string;
-    clientSaw: string;
-  }[];
-  history: { type: string; call?: string; tool?: string; risk?: string }[];
-  risks?: Record<string, string>;
-}
 
 const text = (r: unknown): string => (r as { content: { text: string }[] }).content[0]?.text ?? '';
 const notes = async (dir: string): Promise<string> => readFile(join(dir, 'notes.txt'), 'utf8').catch(() => '');
@@ -38,27 +22,17 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function connect(plan: string): Promise<{ client: Client; dir: string; report: () => Promise<Report> }> {
+async function connect(plan: string): Promise<{ client: Client; dir: string; report: () => Promise<ProxyReport> }> {
   dir = await mkdtemp(join(tmpdir(), 'faultline-mcp-plan-'));
   const cwd = dir;
   await writeFile(join(cwd, 'plan.yaml'), plan);
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  const env = { ...(process.env as Record<string, string>), NOTES_FILE: join(cwd, 'notes.txt') };
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp-proxy', '--plan', 'plan.yaml', '--report', 'report.json', '--', process.execPath, SERVER],
-      cwd,
-      env,
-      stderr: 'pipe',
-    }),
-  );
-  const report = async (): Promise<Report> => {
+  const client = await proxyClient(cwd, 'report.json');
+  const report = async (): Promise<ProxyReport> => {
     await client.close();
     await expect
       .poll(async () => readFile(join(cwd, 'report.json'), 'utf8').catch(() => ''), { timeout: 60_000 })
       .toContain('faultline-mcp-proxy'); // a hang's bound only
-    return JSON.parse(await readFile(join(cwd, 'report.json'), 'utf8')) as Report;
+    return JSON.parse(await readFile(join(cwd, 'report.json'), 'utf8')) as ProxyReport;
   };
   return { client, dir: cwd, report };
 }

@@ -42,6 +42,9 @@ const scenario = defineScenario({
 });
 
 const crash = { afterEffectOf: 'create_order' };
+/** The trial with its agent process killed after the order's commit, on this backend (default: in memory). */
+const crashed = (backend?: ReturnType<typeof postgresBackend>): Promise<TrialResult> =>
+  runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, ...(backend && { backend }), crash });
 const verdict = (r: TrialResult, name: string) => r.checks.find((c) => c.name === name)?.verdict;
 const tools = (r: TrialResult, caller: string) =>
   r.history.flatMap((e) => (e.type === 'tool_call' && e.caller === caller ? [e.tool] : []));
@@ -51,14 +54,7 @@ describe.skipIf(skipReason !== undefined)('crash and restart (R22, R25)', () => 
 
   it('resumes from the Postgres operation records, reconciles, and finishes without a duplicate', async () => {
     const db = database();
-    const result = await runTrial({
-      scenario,
-      config: rulebookDefault,
-      runSeed: 1,
-      trialIndex: 0,
-      backend: postgresBackend(db.pool),
-      crash,
-    });
+    const result = await crashed(postgresBackend(db.pool));
     expect(result.checks.filter((c) => c.verdict.valid !== true)).toEqual([]);
     expect(result.status).toBe('passed');
     expect(result.snapshot.ledger.map((e) => [e.effect, e.key])).toEqual([
@@ -89,14 +85,7 @@ describe.skipIf(skipReason !== undefined)('crash and restart (R22, R25)', () => 
 
   it('fails with a duplicate order as evidence when the records were kept only in memory', async () => {
     const db = database();
-    const result = await runTrial({
-      scenario,
-      config: rulebookDefault,
-      runSeed: 1,
-      trialIndex: 0,
-      backend: postgresBackend(db.pool, { records: 'memory', prefix: 'mem-records' }),
-      crash,
-    });
+    const result = await crashed(postgresBackend(db.pool, { records: 'memory', prefix: 'mem-records' }));
     expect(result.status).toBe('failed');
     expect(verdict(result, 'duplicates')).toMatchObject({
       valid: false,
@@ -114,18 +103,11 @@ describe.skipIf(skipReason !== undefined)('crash and restart (R22, R25)', () => 
 
   it('judges the in-memory backend the same way: records in memory die with the process', async () => {
     const db = database();
-    const memory = await runTrial({ scenario, config: rulebookDefault, runSeed: 1, trialIndex: 0, crash });
+    const memory = await crashed();
     expect(memory.status).toBe('failed');
     expect(verdict(memory, 'duplicates')?.valid).toBe(false);
     // With durable records and an in-memory world it passes: it is the records that matter.
-    const durable = await runTrial({
-      scenario,
-      config: rulebookDefault,
-      runSeed: 1,
-      trialIndex: 0,
-      backend: postgresBackend(db.pool, { world: 'memory', prefix: 'mem-world' }),
-      crash,
-    });
+    const durable = await crashed(postgresBackend(db.pool, { world: 'memory', prefix: 'mem-world' }));
     expect(durable.status).toBe('passed');
   });
 

@@ -83,6 +83,17 @@ const STEPS: Step[] = [
   { status: 'get_order', ref: { op: 'o8', input: {} } },
 ];
 
+/** What a world says of each tool, beyond its schema: the fields an agent and the checkers read. */
+const toolFacts = (world: World) =>
+  world.tools.map((t) => [
+    t.name,
+    t.description,
+    t.risk,
+    t.honoursIdempotencyKeys,
+    t.canQueryStatus,
+    t.businessKeyField,
+  ]);
+
 describe.skipIf(skipReason !== undefined)('orders and payments in Postgres', () => {
   const database = useTestDatabase(5);
 
@@ -96,25 +107,7 @@ describe.skipIf(skipReason !== undefined)('orders and payments in Postgres', () 
       const postgres = await createPostgresWorld(db.pool, new VirtualClock(1_000), config, undefined, {
         id: `parity-${JSON.stringify(config)}`,
       });
-      expect(
-        postgres.tools.map((t) => [
-          t.name,
-          t.description,
-          t.risk,
-          t.honoursIdempotencyKeys,
-          t.canQueryStatus,
-          t.businessKeyField,
-        ]),
-      ).toEqual(
-        memory.tools.map((t) => [
-          t.name,
-          t.description,
-          t.risk,
-          t.honoursIdempotencyKeys,
-          t.canQueryStatus,
-          t.businessKeyField,
-        ]),
-      );
+      expect(toolFacts(postgres)).toEqual(toolFacts(memory));
       const seen: { memory: unknown; postgres: unknown }[] = [];
       for (const step of STEPS) seen.push({ memory: await play(memory, step), postgres: await play(postgres, step) });
       for (const [i, s] of seen.entries()) expect(s.postgres, `step ${i + 1}`).toEqual(s.memory);
