@@ -14,6 +14,8 @@ import { inProcess } from './inProcess.js';
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let first: Finished;
 let sweep: SweepJson;
+/** The two configurations the sweep and its λ = 0 run compare, at k = 4. */
+const BOTH_K4 = ['--config', 'naive', '--config', 'rulebook', '--k', '4'];
 // k = 4 over the whole library, two configurations, two series, six λ: 1,440 trials, a few seconds.
 const SWEEP = [
   'sweep',
@@ -23,12 +25,7 @@ const SWEEP = [
   'unavailable',
   '--lambda',
   '0:0.5:0.1',
-  '--config',
-  'naive',
-  '--config',
-  'rulebook',
-  '--k',
-  '4',
+  ...BOTH_K4,
   '--seed',
   '1',
 ];
@@ -112,12 +109,7 @@ describe('faultline sweep on the library', () => {
     expect(point.lambda).toBe(0);
     const run = await cli([
       'run',
-      '--config',
-      'naive',
-      '--config',
-      'rulebook',
-      '--k',
-      '4',
+      ...BOTH_K4,
       '--seed',
       String(point.seed),
       '--reporter',
