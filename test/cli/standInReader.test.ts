@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, type Finished } from './faultline.js';
 import { helpdeskService, OPEN_TICKET_ROUTE } from './helpdeskService.js';
 import { inProcess } from './inProcess.js';
+import { ANSWER_OR_TOOL_CALLS } from './openaiToolLoop.js';
 import { userProject } from './userProject.js';
 
 /** The helpdesk with a read tool beside its write tool, both on HTTP routes. */
@@ -72,15 +73,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: task }];
   for (let turn = 0; turn < 10; turn++) {
     const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools: TOOLS });
-    const message = completion.choices[0]!.message;
-    messages.push(message);
-    const calls = message.tool_calls ?? [];
-    if (calls.length === 0) {
-      const final = finalFromText(message.content ?? '');
-      return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
-    }
-    for (const call of calls) {
-      if (call.type !== 'function') continue;
+${ANSWER_OR_TOOL_CALLS}
       const content = await runTool(services['helpdesk']!.baseUrl, call.function.name, JSON.parse(call.function.arguments));
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }
