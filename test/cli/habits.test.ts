@@ -138,6 +138,20 @@ describe('--bail / --max-failures', () => {
 });
 
 describe('--last-failed', () => {
+  /** `run --last-failed` of the report in last/, at k = 2, under one configuration. */
+  const lastFailed = (config: string, ...scenarios: string[]): string[] => [
+    'run',
+    ...scenarios,
+    '--config',
+    config,
+    '--k',
+    '2',
+    '--out',
+    'last',
+    '--reporter',
+    'json',
+    '--last-failed',
+  ];
   it("reruns only the failing cells' scenarios of the last report, then says when nothing failed", async () => {
     const first = await cli(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json']);
     expect(first.code, first.stderr).toBe(1);
@@ -147,18 +161,7 @@ describe('--last-failed', () => {
     expect(failing.length).toBeGreaterThan(1);
     expect(failing.length).toBeLessThan(19);
 
-    const again = await cli([
-      'run',
-      '--config',
-      'naive',
-      '--k',
-      '2',
-      '--out',
-      'last',
-      '--reporter',
-      'json',
-      '--last-failed',
-    ]);
+    const again = await cli(lastFailed('naive'));
     expect(again.code, again.stderr).toBe(1);
     expect(again.stderr).toContain(
       `faultline: --last-failed reruns ${failing.length} scenarios: ${failing.join(', ')}\n`,
@@ -167,35 +170,11 @@ describe('--last-failed', () => {
 
     // Typed scenarios are filtered by the report, not replaced by it.
     expect(failing).toContain('email-rate-limit-seconds');
-    const typed = await cli([
-      'run',
-      'read-timeout-retry',
-      'email-rate-limit-seconds',
-      '--config',
-      'naive',
-      '--k',
-      '2',
-      '--out',
-      'last',
-      '--reporter',
-      'json',
-      '--last-failed',
-    ]);
+    const typed = await cli(lastFailed('naive', 'read-timeout-retry', 'email-rate-limit-seconds'));
     expect(typed.code, typed.stderr).toBe(1);
     expect((await report('last')).cells.map((c) => c.scenario)).toEqual(['email-rate-limit-seconds']);
 
-    const fixed = await cli([
-      'run',
-      '--config',
-      'rulebook',
-      '--k',
-      '2',
-      '--out',
-      'last',
-      '--reporter',
-      'json',
-      '--last-failed',
-    ]);
+    const fixed = await cli(lastFailed('rulebook'));
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stderr).toContain('faultline: --last-failed reruns scenario: email-rate-limit-seconds\n');
     const before = await stat(join(dir.path, 'last', 'faultline.json'));
@@ -212,32 +191,11 @@ describe('--last-failed', () => {
     const text = await readFile(join(LIBRARY, 'calendar-end-before-start.yaml'), 'utf8');
     await writeFile(join(dir.path, 'mine.yaml'), text.replace(/^name: .*$/m, 'name: my-calendar'));
     await copyFile(join(LIBRARY, 'read-timeout-retry.yaml'), join(dir.path, 'passes.yaml'));
-    const first = await cli([
-      'run',
-      'mine.yaml',
-      'passes.yaml',
-      '--config',
-      'naive',
-      '--k',
-      '1',
-      '--out',
-      'files',
-      '--reporter',
-      'json',
-    ]);
+    // Both runs, the first and its rerun, at k = 1 into files/.
+    const toFiles = ['--config', 'naive', '--k', '1', '--out', 'files', '--reporter', 'json'];
+    const first = await cli(['run', 'mine.yaml', 'passes.yaml', ...toFiles]);
     expect(first.code, first.stderr).toBe(1);
-    const again = await cli([
-      'run',
-      '--config',
-      'naive',
-      '--k',
-      '1',
-      '--out',
-      'files',
-      '--reporter',
-      'json',
-      '--last-failed',
-    ]);
+    const again = await cli(['run', ...toFiles, '--last-failed']);
     expect(again.code, again.stderr).toBe(1);
     expect((await report('files')).cells.map((c) => [c.scenario, c.refs.scenario])).toEqual([
       ['my-calendar', './mine.yaml'],
