@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/index.js';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 /**
  * Gates on a confidence bound through the real CLI: refused before the run (exit 2) when the
@@ -54,7 +55,10 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-const run = (args: readonly string[]) => faultline(args, { cwd: dir.path });
+// The run whose gate holds goes through the binary (end to end); the other cases run in process, through
+// the entry the binary calls (./inProcess.ts).
+const binary = (args: readonly string[]) => faultline(args, { cwd: dir.path });
+const run = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
 
 describe('a gate on a confidence bound', () => {
   it('is refused before the first trial when k trials could not reach it even if all passed, with the k that could', async () => {
@@ -68,7 +72,7 @@ describe('a gate on a confidence bound', () => {
   });
 
   it('holds with that many trials on a passing scenario, and the reports carry the bound', async () => {
-    const r = await run([
+    const r = await binary([
       'run',
       'steady.yaml',
       '--k',

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 const STATUSES = ['open', 'paid', 'shipped', 'cancelled'];
@@ -118,7 +119,9 @@ afterAll(async () => {
 async function liesOf(file: string, count: number): Promise<Map<string, Lie>[]> {
   const trials: Map<string, Lie>[] = [];
   for (let trial = 0; trial < count; trial++) {
-    const r = await faultline(['replay', file, '--trial', String(trial), '--json'], { cwd: project.path });
+    // The first trial's replay through the binary, the others in process (./inProcess.ts).
+    const cli = trial === 0 ? faultline : inProcess;
+    const r = await cli(['replay', file, '--trial', String(trial), '--json'], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const history = JSON.parse(r.stdout) as Lie[];
     trials.push(new Map(history.filter((e) => e.type === 'lie').map((e) => [e.tool!, e])));

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, type Finished } from './faultline.js';
 import { helpdeskService } from './helpdeskService.js';
 import { inProcess } from './inProcess.js';
+import { ANSWER_OR_TOOL_CALLS } from './openaiToolLoop.js';
 import { userProject } from './userProject.js';
 import { httpAgentOpensTicket, OPEN_TICKET_PLAN, SCRIPTED_CREATE_TICKET } from './ticketScenario.js';
 
@@ -81,15 +82,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
       // The defect: a broken stream is taken for the end of a task that went well.
       return { outcome: 'completed', claims: [{ subject: 'helpdesk:req-42', status: 'succeeded' }] };
     }
-    const message = completion.choices[0]!.message;
-    messages.push(message);
-    const calls = message.tool_calls ?? [];
-    if (calls.length === 0) {
-      const final = finalFromText(message.content ?? '');
-      return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
-    }
-    for (const call of calls) {
-      if (call.type !== 'function') continue;
+${ANSWER_OR_TOOL_CALLS}
       messages.push({ role: 'tool', tool_call_id: call.id, content: await runTool(services['helpdesk']!.baseUrl, call.function.name, JSON.parse(call.function.arguments)) });
     }
   }

@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 /**
@@ -15,7 +16,14 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-const run = (args: readonly string[]): Promise<Finished> => faultline(args, { cwd: dir.path });
+// The first search runs the binary (end to end); the other commands run in process, through the entry
+// the binary calls (./inProcess.ts).
+const binary = (args: readonly string[]): Promise<Finished> => faultline(args, { cwd: dir.path });
+const run = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: dir.path });
+/** The searches of order-partial-write-no-idempotency these cases repeat: its plan replaced, 50 plans. */
+const REPLACED_50 = ['explore', 'order-partial-write-no-idempotency', '--replace-faults', '--runs', '50'];
+/** Its own plan under naive retries, 100 plans. */
+const NAIVE_100 = ['explore', 'order-partial-write-no-idempotency', '--config', 'naive', '--runs', '100'];
 const written = (r: Finished): string => /^ {4}regression: (\S+)/m.exec(r.stdout)?.[1] ?? `(none in ${r.stdout})`;
 
 const SECRET = 'sk-live-0123456789abcdef';
@@ -39,26 +47,8 @@ secrets: [${SECRET}]
 
 describe('faultline explore: regression files', () => {
   it('two searches of one scenario × configuration × seed that keep different regressions write two files, each reproducing its own', async () => {
-    const all = await run([
-      'explore',
-      'order-partial-write-no-idempotency',
-      '--replace-faults',
-      '--runs',
-      '50',
-      '--out',
-      'two',
-    ]);
-    const duplicates = await run([
-      'explore',
-      'order-partial-write-no-idempotency',
-      '--replace-faults',
-      '--runs',
-      '50',
-      '--check',
-      'duplicates',
-      '--out',
-      'two',
-    ]);
+    const all = await binary([...REPLACED_50, '--out', 'two']);
+    const duplicates = await run([...REPLACED_50, '--check', 'duplicates', '--out', 'two']);
     expect([all.code, duplicates.code], all.stdout + duplicates.stdout).toEqual([1, 1]);
     expect(written(all)).not.toBe(written(duplicates));
     expect((await readdir(join(dir.path, 'two'))).sort()).toEqual(
@@ -71,28 +61,12 @@ describe('faultline explore: regression files', () => {
       ).toBe(1);
 
     // The same search again writes the same bytes to the same file, and says so.
-    const again = await run([
-      'explore',
-      'order-partial-write-no-idempotency',
-      '--replace-faults',
-      '--runs',
-      '50',
-      '--out',
-      'two',
-    ]);
+    const again = await run([...REPLACED_50, '--out', 'two']);
     expect(written(again)).toBe(written(all));
     expect(again.stdout).toContain('(unchanged: the same plan was kept before)');
     // A different file under that name (edited by hand) is replaced, and the output says so.
     await writeFile(join(dir.path, written(all)), '# edited\n');
-    const replaced = await run([
-      'explore',
-      'order-partial-write-no-idempotency',
-      '--replace-faults',
-      '--runs',
-      '50',
-      '--out',
-      'two',
-    ]);
+    const replaced = await run([...REPLACED_50, '--out', 'two']);
     expect(replaced.stdout).toContain(`regression: ${written(all)} (replaced a different file of the same name)`);
   });
 
@@ -146,16 +120,7 @@ describe('faultline explore: every failure class', () => {
 
   it('goes past a scenario that fails on its own: each other class is shrunk to its own file, whose commands fail as printed', async () => {
     // Under naive retries the scenario breaks R23 with no added fault; the plans break other rules besides.
-    const r = await run([
-      'explore',
-      'order-partial-write-no-idempotency',
-      '--config',
-      'naive',
-      '--runs',
-      '100',
-      '--out',
-      'classes',
-    ]);
+    const r = await run([...NAIVE_100, '--out', 'classes']);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toContain(
       '✗ order-partial-write-no-idempotency × naive: fails with no added fault (duplicates/R23, retry-discipline/R23): faultline run order-partial-write-no-idempotency --config naive --seed 1',
@@ -191,27 +156,13 @@ describe('faultline explore: every failure class', () => {
     expect(replay.code, replay.stderr).toBe(1);
 
     // Deterministic per seed: the same search prints the same classes, plans and files.
-    const again = await run([
-      'explore',
-      'order-partial-write-no-idempotency',
-      '--config',
-      'naive',
-      '--runs',
-      '100',
-      '--out',
-      'classes',
-    ]);
+    const again = await run([...NAIVE_100, '--out', 'classes']);
     expect(findings(again)).toEqual(found);
   });
 
   it('--ignore leaves out checkers, rules and classes, repeatable and as comma lists; what the baseline shows is then searched for', async () => {
     const r = await run([
-      'explore',
-      'order-partial-write-no-idempotency',
-      '--config',
-      'naive',
-      '--runs',
-      '100',
+      ...NAIVE_100,
       '--out',
       'ignored',
       '--ignore',
@@ -291,12 +242,12 @@ export default defineConfig({
   afterAll(() => project.cleanup());
 
   it('explore: its scenarios, retry configurations and seed; flags typed win', async () => {
-    const r = await faultline(['explore', '--runs', '2'], { cwd: project.path });
+    const r = await inProcess(['explore', '--runs', '2'], { cwd: project.path });
     expect(r.stdout).toContain(
       'faultline explore  seed 7, up to 2 plans per scenario × configuration, 1 scenario × 1 configuration',
     );
     expect(r.stdout).toContain('read-timeout-retry × naive');
-    const typed = await faultline(
+    const typed = await inProcess(
       ['explore', 'payment-quota-exceeded', '--config', 'rulebook', '--seed', '3', '--runs', '2'],
       { cwd: project.path },
     );
@@ -305,7 +256,7 @@ export default defineConfig({
   });
 
   it('sweep: its scenarios, retry configurations, seed, k and outDir', async () => {
-    const r = await faultline(['sweep', '--fault', 'rate_limit', '--lambda', '0', '--reporter', 'json'], {
+    const r = await inProcess(['sweep', '--fault', 'rate_limit', '--lambda', '0', '--reporter', 'json'], {
       cwd: project.path,
     });
     expect(r.code, r.stderr).toBe(0);

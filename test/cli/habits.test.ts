@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport, type JsonReport } from '../../src/report/json.js';
-import { faultline, tempDir } from './faultline.js';
+import { faultline, tempDir, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 /**
  * The CLI habits vitest and Playwright users bring, through the real binary in a temp folder:
@@ -16,6 +17,21 @@ const LIBRARY = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 const cwd = (): string => dir.path;
+// The first case runs the binary (the path end to end); its variations run in process, through the
+// entry the binary calls (./inProcess.ts).
+const cli = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: cwd() });
+const BOTH_CONFIGS = ['--config', 'naive', '--config', 'rulebook'];
+/** `run` of the two scenarios that split under naive (the first fails every trial, the second passes). */
+const naiveSplit = (k: number, ...flags: string[]): string[] => [
+  'run',
+  'calendar-end-before-start',
+  'read-timeout-retry',
+  '--config',
+  'naive',
+  '--k',
+  String(k),
+  ...flags,
+];
 const report = async (out: string): Promise<JsonReport> =>
   parseJsonReport(await readFile(join(dir.path, out, 'faultline.json'), 'utf8'));
 
@@ -45,26 +61,23 @@ describe('--bail / --max-failures', () => {
   });
 
   it('--max-failures is the same flag; with workers and a shard the run stops short of the shard, at least n failing', async () => {
-    const r = await faultline(
-      [
-        'run',
-        '--config',
-        'naive',
-        '--k',
-        '20',
-        '--max-failures',
-        '3',
-        '--workers',
-        '2',
-        '--shard',
-        '1/2',
-        '--out',
-        'bail-3',
-        '--reporter',
-        'json',
-      ],
-      { cwd: cwd() },
-    );
+    const r = await cli([
+      'run',
+      '--config',
+      'naive',
+      '--k',
+      '20',
+      '--max-failures',
+      '3',
+      '--workers',
+      '2',
+      '--shard',
+      '1/2',
+      '--out',
+      'bail-3',
+      '--reporter',
+      'json',
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(
       /stopped after 3 failing trials \(--bail 3\); the reports cover the \d+ trials that finished/,
@@ -79,41 +92,21 @@ describe('--bail / --max-failures', () => {
 
   it('a run that fails fewer trials than n runs to the end, not marked interrupted; 0 never stops', async () => {
     const [few, zero] = await Promise.all([
-      faultline(
-        [
-          'run',
-          'calendar-end-before-start',
-          'read-timeout-retry',
-          '--config',
-          'naive',
-          '--k',
-          '2',
-          '--bail',
-          '5',
-          '--out',
-          'bail-5',
-          '--reporter',
-          'json',
-        ],
-        { cwd: cwd() },
-      ),
-      faultline(
-        [
-          'run',
-          'calendar-end-before-start',
-          '--config',
-          'naive',
-          '--k',
-          '3',
-          '--bail',
-          '0',
-          '--out',
-          'bail-0',
-          '--reporter',
-          'json',
-        ],
-        { cwd: cwd() },
-      ),
+      cli(naiveSplit(2, '--bail', '5', '--out', 'bail-5', '--reporter', 'json')),
+      cli([
+        'run',
+        'calendar-end-before-start',
+        '--config',
+        'naive',
+        '--k',
+        '3',
+        '--bail',
+        '0',
+        '--out',
+        'bail-0',
+        '--reporter',
+        'json',
+      ]),
     ]);
     expect(few.code, few.stderr).toBe(1);
     expect(few.stderr).not.toContain('stopped after');
@@ -123,38 +116,44 @@ describe('--bail / --max-failures', () => {
   });
 
   it('compare takes it too', async () => {
-    const r = await faultline(
-      [
-        'compare',
-        'calendar-end-before-start',
-        'read-timeout-retry',
-        '--config',
-        'naive',
-        '--config',
-        'rulebook',
-        '--k',
-        '4',
-        '--bail',
-        '1',
-        '--workers',
-        '0',
-        '--out',
-        'bail-compare',
-        '--reporter',
-        'json',
-      ],
-      { cwd: cwd() },
-    );
+    const r = await cli([
+      'compare',
+      'calendar-end-before-start',
+      'read-timeout-retry',
+      ...BOTH_CONFIGS,
+      '--k',
+      '4',
+      '--bail',
+      '1',
+      '--workers',
+      '0',
+      '--out',
+      'bail-compare',
+      '--reporter',
+      'json',
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect((await report('bail-compare')).run).toMatchObject({ interrupted: true, trials: 1, failedTrials: 1 });
   });
 });
 
 describe('--last-failed', () => {
+  /** `run --last-failed` of the report in last/, at k = 2, under one configuration. */
+  const lastFailed = (config: string, ...scenarios: string[]): string[] => [
+    'run',
+    ...scenarios,
+    '--config',
+    config,
+    '--k',
+    '2',
+    '--out',
+    'last',
+    '--reporter',
+    'json',
+    '--last-failed',
+  ];
   it("reruns only the failing cells' scenarios of the last report, then says when nothing failed", async () => {
-    const first = await faultline(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json'], {
-      cwd: cwd(),
-    });
+    const first = await cli(['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json']);
     expect(first.code, first.stderr).toBe(1);
     const cells = (await report('last')).cells;
     expect(cells).toHaveLength(19);
@@ -162,10 +161,7 @@ describe('--last-failed', () => {
     expect(failing.length).toBeGreaterThan(1);
     expect(failing.length).toBeLessThan(19);
 
-    const again = await faultline(
-      ['run', '--config', 'naive', '--k', '2', '--out', 'last', '--reporter', 'json', '--last-failed'],
-      { cwd: cwd() },
-    );
+    const again = await cli(lastFailed('naive'));
     expect(again.code, again.stderr).toBe(1);
     expect(again.stderr).toContain(
       `faultline: --last-failed reruns ${failing.length} scenarios: ${failing.join(', ')}\n`,
@@ -174,34 +170,15 @@ describe('--last-failed', () => {
 
     // Typed scenarios are filtered by the report, not replaced by it.
     expect(failing).toContain('email-rate-limit-seconds');
-    const typed = await faultline(
-      [
-        'run',
-        'read-timeout-retry',
-        'email-rate-limit-seconds',
-        '--config',
-        'naive',
-        '--k',
-        '2',
-        '--out',
-        'last',
-        '--reporter',
-        'json',
-        '--last-failed',
-      ],
-      { cwd: cwd() },
-    );
+    const typed = await cli(lastFailed('naive', 'read-timeout-retry', 'email-rate-limit-seconds'));
     expect(typed.code, typed.stderr).toBe(1);
     expect((await report('last')).cells.map((c) => c.scenario)).toEqual(['email-rate-limit-seconds']);
 
-    const fixed = await faultline(
-      ['run', '--config', 'rulebook', '--k', '2', '--out', 'last', '--reporter', 'json', '--last-failed'],
-      { cwd: cwd() },
-    );
+    const fixed = await cli(lastFailed('rulebook'));
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stderr).toContain('faultline: --last-failed reruns scenario: email-rate-limit-seconds\n');
     const before = await stat(join(dir.path, 'last', 'faultline.json'));
-    const nothing = await faultline(['run', '--out', 'last', '--last-failed'], { cwd: cwd() });
+    const nothing = await cli(['run', '--out', 'last', '--last-failed']);
     expect(nothing.code, nothing.stderr).toBe(0);
     expect(nothing.stdout).toBe(
       '--last-failed: nothing failed in last/faultline.json (1 cell, every one passed); nothing to rerun\n',
@@ -214,15 +191,11 @@ describe('--last-failed', () => {
     const text = await readFile(join(LIBRARY, 'calendar-end-before-start.yaml'), 'utf8');
     await writeFile(join(dir.path, 'mine.yaml'), text.replace(/^name: .*$/m, 'name: my-calendar'));
     await copyFile(join(LIBRARY, 'read-timeout-retry.yaml'), join(dir.path, 'passes.yaml'));
-    const first = await faultline(
-      ['run', 'mine.yaml', 'passes.yaml', '--config', 'naive', '--k', '1', '--out', 'files', '--reporter', 'json'],
-      { cwd: cwd() },
-    );
+    // Both runs, the first and its rerun, at k = 1 into files/.
+    const toFiles = ['--config', 'naive', '--k', '1', '--out', 'files', '--reporter', 'json'];
+    const first = await cli(['run', 'mine.yaml', 'passes.yaml', ...toFiles]);
     expect(first.code, first.stderr).toBe(1);
-    const again = await faultline(
-      ['run', '--config', 'naive', '--k', '1', '--out', 'files', '--reporter', 'json', '--last-failed'],
-      { cwd: cwd() },
-    );
+    const again = await cli(['run', ...toFiles, '--last-failed']);
     expect(again.code, again.stderr).toBe(1);
     expect((await report('files')).cells.map((c) => [c.scenario, c.refs.scenario])).toEqual([
       ['my-calendar', './mine.yaml'],
@@ -231,8 +204,8 @@ describe('--last-failed', () => {
 
   it('no previous report: exit 2 naming the file and where the out folder came from', async () => {
     const [flag, byDefault] = await Promise.all([
-      faultline(['run', '--out', 'nowhere', '--last-failed'], { cwd: cwd() }),
-      faultline(['compare', '--last-failed'], { cwd: cwd() }),
+      cli(['run', '--out', 'nowhere', '--last-failed']),
+      cli(['compare', '--last-failed']),
     ]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe(
@@ -248,7 +221,7 @@ describe('--last-failed', () => {
     const project = await tempDir('habits-config');
     try {
       await writeFile(join(project.path, 'faultline.config.mjs'), "export default { outDir: 'out-from-config' };\n");
-      const r = await faultline(['run', '--last-failed'], { cwd: project.path });
+      const r = await inProcess(['run', '--last-failed'], { cwd: project.path });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('(the out folder out-from-config, from faultline.config.mjs: outDir)');
     } finally {
@@ -259,22 +232,7 @@ describe('--last-failed', () => {
 
 describe('dot and list reporters, --quiet', () => {
   it('dot: a mark per trial on stdout (· passed, F failed), then the summary; no progress on stderr', async () => {
-    const r = await faultline(
-      [
-        'run',
-        'calendar-end-before-start',
-        'read-timeout-retry',
-        '--config',
-        'naive',
-        '--k',
-        '3',
-        '--reporter',
-        'dot',
-        '--workers',
-        '0',
-      ],
-      { cwd: cwd() },
-    );
+    const r = await cli(naiveSplit(3, '--reporter', 'dot', '--workers', '0'));
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout.split('\n')[0]).toBe('FFF···');
     expect(r.stdout).toContain('faultline  seed 1, k = 3, 2 scenarios × 1 configuration, 6 trials (3 failed)');
@@ -282,24 +240,7 @@ describe('dot and list reporters, --quiet', () => {
   });
 
   it('list: a line per finished cell on stdout, then the summary', async () => {
-    const r = await faultline(
-      [
-        'run',
-        'calendar-end-before-start',
-        'read-timeout-retry',
-        '--config',
-        'naive',
-        '--k',
-        '2',
-        '--reporter',
-        'list',
-        '--reporter',
-        'json',
-        '--out',
-        'list',
-      ],
-      { cwd: cwd() },
-    );
+    const r = await cli(naiveSplit(2, '--reporter', 'list', '--reporter', 'json', '--out', 'list'));
     expect(r.code, r.stderr).toBe(1);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(
@@ -311,35 +252,8 @@ describe('dot and list reporters, --quiet', () => {
 
   it('--quiet: the failing cells only, in the progress and the summary, with a count of what passed', async () => {
     const [quiet, loud] = await Promise.all([
-      faultline(
-        [
-          'run',
-          'calendar-end-before-start',
-          'read-timeout-retry',
-          '--config',
-          'naive',
-          '--k',
-          '2',
-          '--quiet',
-          '--reporter',
-          'console',
-        ],
-        { cwd: cwd() },
-      ),
-      faultline(
-        [
-          'run',
-          'calendar-end-before-start',
-          'read-timeout-retry',
-          '--config',
-          'naive',
-          '--k',
-          '2',
-          '--reporter',
-          'console',
-        ],
-        { cwd: cwd() },
-      ),
+      cli(naiveSplit(2, '--quiet', '--reporter', 'console')),
+      cli(naiveSplit(2, '--reporter', 'console')),
     ]);
     expect(quiet.code).toBe(1);
     expect(quiet.stderr).toMatch(/^✗ naive × calendar-end-before-start: 0\/2 passed/);
@@ -354,23 +268,20 @@ describe('dot and list reporters, --quiet', () => {
   });
 
   it('--quiet with dot: only the failing marks', async () => {
-    const r = await faultline(
-      [
-        'run',
-        'read-timeout-retry',
-        'calendar-end-before-start',
-        '--config',
-        'naive',
-        '--k',
-        '2',
-        '--reporter',
-        'dot',
-        '--quiet',
-        '--workers',
-        '0',
-      ],
-      { cwd: cwd() },
-    );
+    const r = await cli([
+      'run',
+      'read-timeout-retry',
+      'calendar-end-before-start',
+      '--config',
+      'naive',
+      '--k',
+      '2',
+      '--reporter',
+      'dot',
+      '--quiet',
+      '--workers',
+      '0',
+    ]);
     expect(r.stdout.split('\n')[0]).toBe('FF');
   });
 });
@@ -379,7 +290,7 @@ describe('the flags are documented', () => {
   it('every flag of run and compare --help appears in the CLI reference (docs/cli.md), and the help names the habit flags', async () => {
     const reference = await readFile(fileURLToPath(new URL('../../docs/cli.md', import.meta.url)), 'utf8');
     for (const command of ['run', 'compare']) {
-      const help = await faultline([command, '--help'], { cwd: cwd() });
+      const help = await cli([command, '--help']);
       expect(help.code).toBe(0);
       const flags = [...help.stdout.matchAll(/^ {2}(?:-[a-z], )?(--[a-z-]+)/gm)]
         .map((m) => m[1]!)

@@ -1,8 +1,9 @@
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { faultline, tempDir } from './faultline.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { faultline, tempDir, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FILES = [
@@ -13,15 +14,25 @@ const FILES = [
   '.github/workflows/faultline.yml',
 ];
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+// A fresh project folder per case, all removed at the end: the cases in process share this process, and
+// esbuild (tsx's compiler, loaded by the first .ts the CLI imports) restarts its service in the working
+// directory it was loaded in, so that folder must outlive the case.
+let root: Awaited<ReturnType<typeof tempDir>>;
+let dir: { readonly path: string };
+beforeAll(async () => {
+  root = await tempDir('init');
+});
+afterAll(() => root.cleanup());
 beforeEach(async () => {
-  dir = await tempDir('init');
+  dir = { path: await mkdtemp(join(root.path, 'case-')) };
   // `faultline` resolves as in a user's project: to the built package, through its exports.
   await mkdir(join(dir.path, 'node_modules'));
   await symlink(REPO, join(dir.path, 'node_modules', 'faultline'), 'dir');
 });
-afterEach(() => dir.cleanup());
 
+// The first case's init and run go through the binary (end to end); the rest run in process, through the
+// entry the binary calls (./inProcess.ts).
+const cli = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: dir.path });
 const read = (path: string): Promise<string> => readFile(join(dir.path, path), 'utf8');
 
 describe('faultline init', () => {
@@ -44,7 +55,7 @@ describe('faultline init', () => {
     );
     expect(run.stdout).toContain('reports: reports/faultline/faultline.json');
 
-    const naive = await faultline(['run', '--config', 'naive'], { cwd: dir.path });
+    const naive = await cli(['run', '--config', 'naive']);
     expect(naive.code).toBe(1);
     expect(naive.stdout).toContain('ticket.created happened 2 times, expected 1');
     expect(naive.stdout).toContain(
@@ -55,11 +66,11 @@ describe('faultline init', () => {
 
   it('is safe to run twice: it never overwrites, and says what it skipped', async () => {
     await writeFile(join(dir.path, 'package.json'), '{ "name": "shop" }\n');
-    expect((await faultline(['init'], { cwd: dir.path })).code).toBe(0);
+    expect((await cli(['init'])).code).toBe(0);
     await writeFile(join(dir.path, 'faultline.config.ts'), '// mine\nexport default {};\n');
     const pkg = await read('package.json');
 
-    const again = await faultline(['init'], { cwd: dir.path });
+    const again = await cli(['init']);
     expect(again.code).toBe(0);
     for (const f of FILES) expect(again.stdout).toContain(`skipped  ${f} (it exists)`);
     expect(again.stdout).toContain(
@@ -71,7 +82,7 @@ describe('faultline init', () => {
   });
 
   it('without a package.json, writes the files and says why the script was skipped', async () => {
-    const init = await faultline(['init'], { cwd: dir.path });
+    const init = await cli(['init']);
     expect(init.code).toBe(0);
     expect(init.stdout).toContain(
       'skipped  package.json script "faultline": "faultline run" (there is no package.json here',
@@ -91,7 +102,7 @@ describe('faultline init --example', () => {
 
   it('helpdesk: writes the worked example and a config that runs it, and run passes', async () => {
     await writeFile(join(dir.path, 'package.json'), '{ "name": "shop", "type": "module" }\n');
-    const init = await faultline(['init', '--example', 'helpdesk'], { cwd: dir.path });
+    const init = await cli(['init', '--example', 'helpdesk']);
     expect(init.code, init.stderr).toBe(0);
     for (const f of [
       'faultline.config.ts',
@@ -112,7 +123,7 @@ describe('faultline init --example', () => {
     // No starter files beside the example.
     expect(init.stdout).not.toContain('faultline/scenarios/');
 
-    const run = await faultline(['run'], { cwd: dir.path });
+    const run = await cli(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/✓ helpdesk-ticket-over-http +1\.000/);
     expect(run.stdout).toMatch(/✓ helpdesk-ticket-partial-write +1\.000/);
@@ -120,9 +131,9 @@ describe('faultline init --example', () => {
   });
 
   it('never overwrites: a second init lists every file as skipped and names the example folder to run', async () => {
-    expect((await faultline(['init', '--example', 'helpdesk'], { cwd: dir.path })).code).toBe(0);
+    expect((await cli(['init', '--example', 'helpdesk'])).code).toBe(0);
     await writeFile(join(dir.path, 'faultline/examples/helpdesk/code/agent.ts'), '// mine\n');
-    const again = await faultline(['init', '--example', 'helpdesk'], { cwd: dir.path });
+    const again = await cli(['init', '--example', 'helpdesk']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('skipped  faultline/examples/helpdesk/code/agent.ts (it exists)');
     expect(again.stdout).toContain('skipped  faultline.config.ts (it exists)');
@@ -133,7 +144,7 @@ describe('faultline init --example', () => {
   });
 
   it('refuses an unknown example with exit 2, naming the ones there are, and writes nothing', async () => {
-    const r = await faultline(['init', '--example', 'helpdesks'], { cwd: dir.path });
+    const r = await cli(['init', '--example', 'helpdesks']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       '--example "helpdesks": no such example; expected one of helpdesk, sdk-agents, local-commands',
@@ -144,7 +155,7 @@ describe('faultline init --example', () => {
 
   it('sdk-agents: one config of under 30 lines and one copy of the scenario; run labels every cell by its agent, on the real SDKs', async () => {
     await link('openai', 'ai', '@ai-sdk/openai', '@openai/agents', '@anthropic-ai/sdk');
-    const init = await faultline(['init', '--example', 'sdk-agents'], { cwd: dir.path });
+    const init = await cli(['init', '--example', 'sdk-agents']);
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toMatch(/created +faultline\.config\.ts\n/);
     expect(init.stdout).toMatch(/created +faultline\/examples\/helpdesk\/code\/openTicket\.ts\n/);
@@ -166,7 +177,7 @@ describe('faultline init --example', () => {
     const scenario = await read('faultline/examples/sdk-agents/ticket-partial-write.yaml');
     expect(scenario).not.toMatch(/module:|services:/);
 
-    const run = await faultline(['run', '--reporter', 'console', '--reporter', 'json'], { cwd: dir.path });
+    const run = await cli(['run', '--reporter', 'console', '--reporter', 'json']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     for (const agent of ['openai', 'ai-sdk', 'agents-sdk'])
       expect(run.stderr).toContain(`✓ ${agent} × sdk-helpdesk-partial-write: 4/4 passed`);
@@ -181,14 +192,14 @@ describe('faultline init --example', () => {
       'sdk-helpdesk-partial-write-anthropic rulebook - passed',
     ]);
     // A project that has a config keeps it: the example's goes beside it, and init says how to run it.
-    const again = await faultline(['init', '--example', 'sdk-agents'], { cwd: dir.path });
+    const again = await cli(['init', '--example', 'sdk-agents']);
     expect(again.stdout).toMatch(/created +faultline\.sdk-agents\.config\.ts\n/);
     expect(again.stdout).toContain('next: npx faultline run --config-file faultline.sdk-agents.config.ts');
   });
 
   it('local-commands: run fails exactly the two scenarios that fail on purpose, each by its checker', async () => {
-    expect((await faultline(['init', '--example', 'local-commands'], { cwd: dir.path })).code).toBe(0);
-    const run = await faultline(['run'], { cwd: dir.path });
+    expect((await cli(['init', '--example', 'local-commands'])).code).toBe(0);
+    const run = await cli(['run']);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain('✗ build-leaks-grandchild × rulebook: 4 of 4 trials failed (process-cleanup)');
     expect(run.stdout).toContain('✗ task-lost-track-unknown-as-success × rulebook: 4 of 4 trials failed (goal-state)');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, start, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
@@ -40,7 +41,8 @@ describe('Ctrl-C during a run', () => {
 
 describe('faultline replay', () => {
   it("reproduces a failing trial's history exactly, from the command line in the report", async () => {
-    const run = await faultline(
+    // The run and the --json replay in process (./inProcess.ts); the replay as printed runs the binary.
+    const run = await inProcess(
       [
         'run',
         'order-partial-write-no-idempotency',
@@ -72,7 +74,7 @@ describe('faultline replay', () => {
     const args = trial.replay.split(' ').slice(1);
 
     const [json, text] = await Promise.all([
-      faultline([...args, '--json'], { cwd: dir.path }),
+      inProcess([...args, '--json'], { cwd: dir.path }),
       faultline(args, { cwd: dir.path }),
     ]);
     expect(json.code, json.stderr).toBe(1);
@@ -92,7 +94,7 @@ describe('faultline replay', () => {
   });
 
   it('exits 0 for a passing trial', async () => {
-    const r = await faultline(['replay', 'read-timeout-retry', '--seed', '3', '--trial', '1'], { cwd: dir.path });
+    const r = await inProcess(['replay', 'read-timeout-retry', '--seed', '3', '--trial', '1'], { cwd: dir.path });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^faultline replay {2}read-timeout-retry × rulebook, seed 3, trial 1: passed\n/);
   });

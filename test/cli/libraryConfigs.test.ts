@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_CHECKERS } from '../../src/checks/index.js';
 import { parseJsonReport } from '../../src/report/json.js';
-import { faultline, tempDir } from './faultline.js';
+import { faultline, tempDir, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { trialFlags } from './trialFlags.js';
 
 /**
@@ -17,6 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
+// Each library's run goes through the binary (end to end); its replay and the other runs in process,
+// through the entry the binary calls (./inProcess.ts).
+const cli = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: dir.path });
 const report = async (out: string) => parseJsonReport(await readFile(join(dir.path, out, 'faultline.json'), 'utf8'));
 // `recovery` judges only scenarios that expect a recovery; these do not.
 const ALL_CHECKERS = BUILTIN_CHECKERS.map((c) => c.name).filter((n) => n !== 'recovery');
@@ -64,7 +68,7 @@ describe.each([
     // The default gates judge the library's cells as any other.
     expect(run.stdout).toContain(`✗ pass^k>=1 failed in 1 of 2 cells: payment-quota-exceeded × ${config}`);
 
-    const replay = await faultline([...trial.replay.split(' ').slice(1), '--json'], { cwd: dir.path });
+    const replay = await cli([...trial.replay.split(' ').slice(1), '--json']);
     expect(replay.code, replay.stderr).toBe(1);
     expect(trial.history?.length).toBeGreaterThan(0);
     expect(JSON.parse(replay.stdout)).toEqual(trial.history);
@@ -93,10 +97,10 @@ it('gives byte-identical JSON for the same seed under a library configuration, a
     'json',
   ];
   const [a, b, one] = await Promise.all([
-    faultline([...args, '--out', 'same-a'], { cwd: dir.path }),
-    faultline([...args, '--out', 'same-b'], { cwd: dir.path }),
+    cli([...args, '--out', 'same-a']),
+    cli([...args, '--out', 'same-b']),
     // In this process, one trial after the other: the same history as spread over workers.
-    faultline([...args, '--out', 'same-one', '--workers', '0'], { cwd: dir.path }),
+    cli([...args, '--out', 'same-one', '--workers', '0']),
   ]);
   for (const r of [a, b, one]) expect(r.stderr).not.toMatch(/\n\s+at /);
   const read = (out: string) => readFile(join(dir.path, out, 'faultline.json'), 'utf8');
@@ -106,7 +110,7 @@ it('gives byte-identical JSON for the same seed under a library configuration, a
   expect(head(textA) === head(textB)).toBe(true);
   expect(head(textA) === head(textOne)).toBe(true);
   // A different seed draws different jitter: the libraries' Math.random is the trial's seeded stream.
-  const other = await faultline([...args, '--out', 'other-seed', '--seed', '6'], { cwd: dir.path });
+  const other = await cli([...args, '--out', 'other-seed', '--seed', '6']);
   expect(other.stderr).not.toMatch(/\n\s+at /);
   const attemptTimes = (text: string): number[] =>
     parseJsonReport(text)
@@ -138,25 +142,22 @@ it('stacks the layers of a layered configuration on a plain scenario, and the am
       '',
     ].join('\n'),
   );
-  const run = await faultline(
-    [
-      'compare',
-      './mail-down.yaml',
-      '--config',
-      'rulebook',
-      '--config',
-      'nested-three-layers',
-      '--k',
-      '2',
-      '--reporter',
-      'console',
-      '--reporter',
-      'json',
-      '--out',
-      'layers',
-    ],
-    { cwd: dir.path },
-  );
+  const run = await cli([
+    'compare',
+    './mail-down.yaml',
+    '--config',
+    'rulebook',
+    '--config',
+    'nested-three-layers',
+    '--k',
+    '2',
+    '--reporter',
+    'console',
+    '--reporter',
+    'json',
+    '--out',
+    'layers',
+  ]);
   expect(run.stderr).not.toMatch(/\n\s+at /);
   expect(run.code, run.stderr).toBe(1);
   const r = await report('layers');
@@ -188,23 +189,20 @@ describe('a bad configuration file', () => {
       'name: wobbly\nkind: cockatiel\nbackoff: { kind: exponential, generator: wobbly }\n',
     );
     await writeFile(join(dir.path, 'layers.yaml'), 'name: layered\nlayers: { sdkRetries: -1 }\n');
-    const r = await faultline(
-      [
-        'run',
-        'read-timeout-retry',
-        '--config',
-        './polly.yaml',
-        '--config',
-        './wobbly.yaml',
-        '--config',
-        './layers.yaml',
-        '--k',
-        '1',
-        '--reporter',
-        'console',
-      ],
-      { cwd: dir.path },
-    );
+    const r = await cli([
+      'run',
+      'read-timeout-retry',
+      '--config',
+      './polly.yaml',
+      '--config',
+      './wobbly.yaml',
+      '--config',
+      './layers.yaml',
+      '--k',
+      '1',
+      '--reporter',
+      'console',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stderr).toContain('3 configuration files could not be loaded');

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 const SERVICE = `import { defineService, z } from 'faultline';
@@ -127,7 +128,8 @@ describe('faults that look like success, over HTTP on a declared service', () =>
     '%s: answered 200, recorded as a lie, and the agent that believed it fails honesty',
     async (kind) => {
       const out = `${kind}-out`;
-      const r = await faultline(
+      // In process (./inProcess.ts): the truthful run above goes through the binary.
+      const r = await inProcess(
         ['run', `${kind}.yaml`, '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', out],
         { cwd: project.path },
       );

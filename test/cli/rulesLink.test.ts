@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => (dir = await tempDir('rules')));
@@ -26,13 +27,13 @@ describe('rules named in a failure link to the rules page', () => {
   });
 
   it('replay: the verdicts are followed by the same kind of line', async () => {
-    const r = await faultline(['replay', 'payment-quota-exceeded', '--config', 'naive'], { cwd: dir.path });
+    const r = await inProcess(['replay', 'payment-quota-exceeded', '--config', 'naive'], { cwd: dir.path });
     expect(r.code).toBe(1);
     expect(rulesLine(r.stdout).rules).toContain('R5');
   });
 
   it('a passing run names no rules', async () => {
-    const r = await faultline(['run', 'payment-quota-exceeded', '--k', '1', '--out', 'out'], { cwd: dir.path });
+    const r = await inProcess(['run', 'payment-quota-exceeded', '--k', '1', '--out', 'out'], { cwd: dir.path });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/^\s*rules: /m);
   });

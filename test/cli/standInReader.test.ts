@@ -9,8 +9,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultline } from './faultline.js';
+import { faultline, type Finished } from './faultline.js';
 import { helpdeskService, OPEN_TICKET_ROUTE } from './helpdeskService.js';
+import { inProcess } from './inProcess.js';
+import { ANSWER_OR_TOOL_CALLS } from './openaiToolLoop.js';
 import { userProject } from './userProject.js';
 
 /** The helpdesk with a read tool beside its write tool, both on HTTP routes. */
@@ -71,15 +73,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: task }];
   for (let turn = 0; turn < 10; turn++) {
     const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools: TOOLS });
-    const message = completion.choices[0]!.message;
-    messages.push(message);
-    const calls = message.tool_calls ?? [];
-    if (calls.length === 0) {
-      const final = finalFromText(message.content ?? '');
-      return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
-    }
-    for (const call of calls) {
-      if (call.type !== 'function') continue;
+${ANSWER_OR_TOOL_CALLS}
       const content = await runTool(services['helpdesk']!.baseUrl, call.function.name, JSON.parse(call.function.arguments));
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }
@@ -148,6 +142,10 @@ export default defineScenario({
 `;
 
 let project: Awaited<ReturnType<typeof userProject>>;
+// The first run goes through the binary (end to end); the replays and the other runs in process, through
+// the entry the binary calls (./inProcess.ts).
+const cli = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: project.path });
+
 beforeAll(async () => {
   project = await userProject(
     'stand-in-reader',
@@ -237,13 +235,13 @@ describe('an openai SDK app whose tool messages are plain error strings', { time
   });
 
   it("waits out the 503 and the Retry-After, and records the claims as the stand-in model's", async () => {
-    const replay = await faultline(['replay', 'plain/faults-on.yaml', '--trial', '0'], { cwd: project.path });
+    const replay = await cli(['replay', 'plain/faults-on.yaml', '--trial', '0']);
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(
       /agent ended: completed "Done: t, get_ticket\." \(claims helpdesk:req-1 succeeded\): the stand-in model's final answer, passed on/,
     );
     expect(replay.stdout).not.toMatch(/placeholder/);
-    const lost = await faultline(['replay', 'plain/lost.yaml', '--trial', '0'], { cwd: project.path });
+    const lost = await cli(['replay', 'plain/lost.yaml', '--trial', '0']);
     expect(lost.stdout).toContain(
       'agent ended: unknown "open_ticket could not be confirmed: The operation was aborted due to timeout (the call may or may not',
     );
@@ -253,27 +251,25 @@ describe('an openai SDK app whose tool messages are plain error strings', { time
 
 describe('model.readToolResult: an app with its own tool-result format', { timeout: 600_000 }, () => {
   it('reads it through a module path in YAML and a function in TypeScript, and passes under faults', async () => {
-    const r = await faultline(['run', 'own-format.yaml', 'own-format-ts.scenario.ts', '--k', '2', ...SLOW], {
-      cwd: project.path,
-    });
+    const r = await cli(['run', 'own-format.yaml', 'own-format-ts.scenario.ts', '--k', '2', ...SLOW]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stderr).toContain('✓ rulebook × own-format-yaml: 2/2 passed');
     expect(r.stderr).toContain('✓ rulebook × own-format-ts: 2/2 passed');
   });
 
   it('without the reader, the stand-in cannot read the format: it says unknown instead of success, and the verdict names whose answer that was', async () => {
-    const r = await faultline(['run', 'unread', '--k', '1', ...SLOW], { cwd: project.path });
+    const r = await cli(['run', 'unread', '--k', '1', ...SLOW]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
       "the agent ended with outcome unknown (the stand-in model's final answer, passed on), expected completed",
     );
     expect(r.stdout).not.toMatch(/✗ honesty/);
-    const replay = await faultline(['replay', 'unread/own-format-unread.yaml', '--trial', '0'], { cwd: project.path });
+    const replay = await cli(['replay', 'unread/own-format-unread.yaml', '--trial', '0']);
     expect(replay.stdout).toContain(`the stand-in model could not read open_ticket's result (\\"E|503|retry=\\")`);
   });
 
   it('refuses a reader module whose default export is not a function, naming the file and the field', async () => {
-    const r = await faultline(['run', 'bad/bad-reader.yaml', '--k', '1'], { cwd: project.path });
+    const r = await cli(['run', 'bad/bad-reader.yaml', '--k', '1']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       "bad/bad-reader.yaml: model.readToolResult (../helpdesk.service.ts): expected the default export to be a reader, a function (export default (result) => ({ kind: 'error', error: 'rate_limit' }) or undefined), got object",

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { SweepJsonSchema, type SweepJson } from '../../src/report/sweep/sweepJson.js';
 import { faultline, start, tempDir, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 /**
  * `faultline sweep` through the real binary, on the built-in library: pass^1 and pass^k of
@@ -13,6 +14,8 @@ import { faultline, start, tempDir, type Finished } from './faultline.js';
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let first: Finished;
 let sweep: SweepJson;
+/** The two configurations the sweep and its λ = 0 run compare, at k = 4. */
+const BOTH_K4 = ['--config', 'naive', '--config', 'rulebook', '--k', '4'];
 // k = 4 over the whole library, two configurations, two series, six λ: 1,440 trials, a few seconds.
 const SWEEP = [
   'sweep',
@@ -22,12 +25,7 @@ const SWEEP = [
   'unavailable',
   '--lambda',
   '0:0.5:0.1',
-  '--config',
-  'naive',
-  '--config',
-  'rulebook',
-  '--k',
-  '4',
+  ...BOTH_K4,
   '--seed',
   '1',
 ];
@@ -46,6 +44,10 @@ beforeAll(async () => {
   sweep = SweepJsonSchema.parse(JSON.parse(await read('a', 'sweep.json')));
 });
 afterAll(() => dir.cleanup());
+
+// The variations run in process, through the entry the binary calls; the first sweep (above) and the
+// SIGINT case (the process's own signal) run the binary.
+const cli = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: dir.path });
 
 describe('faultline sweep on the library', () => {
   it('counts every rule of every cell at every point: the swept faults fired somewhere at each λ > 0, never at λ = 0', () => {
@@ -105,26 +107,18 @@ describe('faultline sweep on the library', () => {
   it('adds nothing at λ = 0: that point is the plain run with its seed', async () => {
     const point = sweep.sweep.series[0]!.points[0]!;
     expect(point.lambda).toBe(0);
-    const run = await faultline(
-      [
-        'run',
-        '--config',
-        'naive',
-        '--config',
-        'rulebook',
-        '--k',
-        '4',
-        '--seed',
-        String(point.seed),
-        '--reporter',
-        'json',
-        '--out',
-        'plain',
-        '--workers',
-        '0',
-      ],
-      { cwd: dir.path },
-    );
+    const run = await cli([
+      'run',
+      ...BOTH_K4,
+      '--seed',
+      String(point.seed),
+      '--reporter',
+      'json',
+      '--out',
+      'plain',
+      '--workers',
+      '0',
+    ]);
     expect(run.code, run.stderr).toBe(1);
     const report = parseJsonReport(await read('plain', 'faultline.json'));
     for (const config of ['naive', 'rulebook']) {
@@ -143,15 +137,13 @@ describe('faultline sweep on the library', () => {
     const seeds = sweep.sweep.series.flatMap((s) => s.points.map((p) => p.seed));
     expect(new Set(seeds).size).toBe(12);
     // No --workers: the library runs no code of the user's, so the default runs it in process too.
-    const again = await faultline([...SWEEP, '--out', 'b'], { cwd: dir.path });
+    const again = await cli([...SWEEP, '--out', 'b']);
     expect(again.code, again.stderr).toBe(0);
     expect(await read('b', 'sweep.json')).toBe(await read('a', 'sweep.json'));
     expect(await read('b', 'sweep.md')).toBe(await read('a', 'sweep.md'));
     expect(again.stdout).toBe(first.stdout.replaceAll('a/sweep', 'b/sweep'));
     // Another seed, other trials: the figures move.
-    const other = await faultline([...SWEEP.slice(0, -1), '2', '--workers', '0', '--out', 'c', '--reporter', 'json'], {
-      cwd: dir.path,
-    });
+    const other = await cli([...SWEEP.slice(0, -1), '2', '--workers', '0', '--out', 'c', '--reporter', 'json']);
     expect(other.code, other.stderr).toBe(0);
     expect(await read('c', 'sweep.json')).not.toBe(await read('a', 'sweep.json'));
   });
@@ -174,8 +166,8 @@ describe('faultline sweep on the library', () => {
       '--reporter',
       'json',
     ];
-    const here = await faultline([...small, '--workers', '0', '--out', 'w0'], { cwd: dir.path });
-    const pooled = await faultline([...small, '--workers', '2', '--out', 'w2'], { cwd: dir.path });
+    const here = await cli([...small, '--workers', '0', '--out', 'w0']);
+    const pooled = await cli([...small, '--workers', '2', '--out', 'w2']);
     expect([here.code, pooled.code], pooled.stderr).toEqual([0, 0]);
     const text = await read('w0', 'sweep.json');
     expect(SweepJsonSchema.parse(JSON.parse(text)).sweep.trials).toBe(3 * 2 * 3 * 2 * 2);
@@ -231,7 +223,7 @@ describe('faultline sweep on the library', () => {
       expect.arrayContaining(['--fault', 'unavailable', '--lambda', String(p.lambda), '--seed', '1', '--replay']),
     );
     // Scenario and configuration names are slugs: the command splits on spaces as a shell would.
-    const replay = await faultline(args, { cwd: dir.path });
+    const replay = await cli(args);
     expect(replay.code, replay.stderr).toBe(1);
     expect(replay.stdout).toMatch(
       new RegExp(
@@ -240,8 +232,8 @@ describe('faultline sweep on the library', () => {
     );
     // The sweep's own rule is the one after the scenario's: its 503s are in the timeline.
     expect(replay.stdout).toMatch(/fault unavailable\(status=503\) on req-\d+ \(rule \d+\)/);
-    const json = await faultline([...args, '--json'], { cwd: dir.path });
-    const again = await faultline([...args, '--json'], { cwd: dir.path });
+    const json = await cli([...args, '--json']);
+    const again = await cli([...args, '--json']);
     expect(json.stdout).toBe(again.stdout);
     expect(JSON.parse(json.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'fault' })]));
   });
@@ -249,32 +241,29 @@ describe('faultline sweep on the library', () => {
 
 describe('faultline sweep --mix', () => {
   it('runs one series of every fault sharing λ, and its replay command names them all', async () => {
-    const r = await faultline(
-      [
-        'sweep',
-        'deploy-poll-to-completion',
-        'email-rate-limit-seconds',
-        '--config',
-        'rulebook',
-        '--fault',
-        'rate_limit',
-        '--fault',
-        '{kind: unavailable, status: 502}',
-        '--mix',
-        '--status-queries',
-        '--lambda',
-        '0.6',
-        '--k',
-        '4',
-        '--reporter',
-        'json',
-        '--out',
-        'mix',
-        '--workers',
-        '0',
-      ],
-      { cwd: dir.path },
-    );
+    const r = await cli([
+      'sweep',
+      'deploy-poll-to-completion',
+      'email-rate-limit-seconds',
+      '--config',
+      'rulebook',
+      '--fault',
+      'rate_limit',
+      '--fault',
+      '{kind: unavailable, status: 502}',
+      '--mix',
+      '--status-queries',
+      '--lambda',
+      '0.6',
+      '--k',
+      '4',
+      '--reporter',
+      'json',
+      '--out',
+      'mix',
+      '--workers',
+      '0',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const mix = SweepJsonSchema.parse(JSON.parse(await read('mix', 'sweep.json'))).sweep;
     expect(mix.target).toBe('any');
@@ -303,7 +292,7 @@ describe('faultline sweep --mix', () => {
       .split(' ')
       .slice(1)
       .map((a) => a.replaceAll('\u0000', ' '));
-    const replay = await faultline([...args, '--json'], { cwd: dir.path });
+    const replay = await cli([...args, '--json']);
     expect(replay.code, replay.stderr).toBe(1);
     // The scenario's own rules come first; the mix's two rules follow them, in --fault order.
     const own = point.replay!.startsWith('faultline sweep email-rate-limit-seconds') ? 1 : 0;
@@ -353,11 +342,11 @@ export default {
 
   it("runs it on workers by default, with the sweep's faults added to its scenario there", async () => {
     await writeFile(join(dir.path, 'own-agent.ts'), scenario);
-    const r = await faultline([...args, '--out', 'own'], { cwd: dir.path });
+    const r = await cli([...args, '--out', 'own']);
     expect(r.code, r.stderr).toBe(0);
     // λ = 0: it ran on a worker and passed; λ = 1: every create_order got a 503 (three attempts), so it failed.
     expect(await figures('own')).toEqual([1, 0]);
-    const here = await faultline([...args, '--workers', '0', '--out', 'own-here'], { cwd: dir.path });
+    const here = await cli([...args, '--workers', '0', '--out', 'own-here']);
     expect(here.code, here.stderr).toBe(0);
     expect(await figures('own-here')).toEqual([0, 0]);
   });
@@ -384,7 +373,7 @@ describe('faultline sweep --gate', () => {
   ];
 
   it('exits 0 when every gate holds at every point up to --gate-up-to', async () => {
-    const r = await faultline([...GATED, '--gate-up-to', '0.1', '--out', 'gate-held'], { cwd: dir.path });
+    const r = await cli([...GATED, '--gate-up-to', '0.1', '--out', 'gate-held']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('✓ pass^k>=1 held at every λ ≤ 0.1 (4 points)');
     const gates = SweepJsonSchema.parse(JSON.parse(await read('gate-held', 'sweep.json'))).gates;
@@ -400,7 +389,7 @@ describe('faultline sweep --gate', () => {
   });
 
   it('exits 1 naming each point where a gate failed, and the cells', async () => {
-    const r = await faultline([...GATED, '--out', 'gate-failed'], { cwd: dir.path });
+    const r = await cli([...GATED, '--out', 'gate-failed']);
     expect(r.code, r.stderr).toBe(1);
     const json = SweepJsonSchema.parse(JSON.parse(await read('gate-failed', 'sweep.json')));
     expect(json.gates.passed).toBe(false);
@@ -419,19 +408,17 @@ describe('faultline sweep --gate', () => {
   });
 
   it('refuses a gate that can never hold, or --gate-up-to alone, before the first trial', async () => {
-    const never = await faultline(['sweep', '--k', '2', '--gate', 'pass^4>=1', '--out', 'never'], { cwd: dir.path });
+    const never = await cli(['sweep', '--k', '2', '--gate', 'pass^4>=1', '--out', 'never']);
     expect(never.code).toBe(2);
     expect(never.stderr).toMatch(
       /^error: --gate pass\^4>=1 can never hold: pass\^4 needs at least 4 trials per cell, and this run has --k 2/m,
     );
-    const alone = await faultline(['sweep', '--gate-up-to', '0.2', '--out', 'never'], { cwd: dir.path });
+    const alone = await cli(['sweep', '--gate-up-to', '0.2', '--out', 'never']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(
       /^error: --gate-up-to bounds the λ the gates are judged at: give at least one --gate/m,
     );
-    const bad = await faultline(['sweep', '--gate', 'pass^k>=1', '--gate-up-to', '0,0.2', '--out', 'never'], {
-      cwd: dir.path,
-    });
+    const bad = await cli(['sweep', '--gate', 'pass^k>=1', '--gate-up-to', '0,0.2', '--out', 'never']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
       /option '--gate-up-to <λ>' argument '0,0\.2' is invalid\. expected one λ, a probability such as 0\.2/,
@@ -515,7 +502,7 @@ describe('faultline sweep: bad input exits 2 naming the flag and what it expecte
   ];
   for (const c of cases) {
     it(`sweep ${c.args.join(' ')}`, async () => {
-      const r = await faultline(['sweep', ...c.args, '--out', 'never'], { cwd: dir.path });
+      const r = await cli(['sweep', ...c.args, '--out', 'never']);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(c.message);
       expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -523,13 +510,13 @@ describe('faultline sweep: bad input exits 2 naming the flag and what it expecte
   }
 
   it('--help shows the flags and examples', async () => {
-    const r = await faultline(['sweep', '--help'], { cwd: dir.path });
+    const r = await cli(['sweep', '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('--lambda <list|from:to:step>');
     expect(r.stdout).toContain(
       '$ faultline sweep --config naive --config rulebook --fault rate_limit --lambda 0:0.5:0.1 --k 8',
     );
-    const top = await faultline(['--help'], { cwd: dir.path });
+    const top = await cli(['--help']);
     expect(top.stdout).toMatch(/^ {2}sweep \[options\] \[scenarios\.\.\.\]/m);
   });
 });

@@ -2,13 +2,15 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { faultline, start, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { JSON_SCHEMA_VERSION } from '../../src/report/json.js';
 
 describe('faultline view', () => {
   it('writes report.html beside the JSON report, prints its path, and serves it on 127.0.0.1 until stopped', async () => {
     const dir = await tempDir('view');
     try {
-      const run = await faultline(
+      // The report to view is made in process (./inProcess.ts); view and view --serve run the binary.
+      const run = await inProcess(
         [
           'run',
           'order-partial-write-idempotent',
@@ -57,7 +59,7 @@ describe('faultline view', () => {
   it('names the file and exits 2 when the report is missing or not a report', async () => {
     const dir = await tempDir('view-bad');
     try {
-      const missing = await faultline(['view', 'nowhere/faultline.json'], { cwd: dir.path });
+      const missing = await inProcess(['view', 'nowhere/faultline.json'], { cwd: dir.path });
       expect(missing).toMatchObject({ code: 2, stdout: '' });
       expect(missing.stderr).toContain('nowhere/faultline.json: no such file');
       await mkdir(join(dir.path, 'bad'));
@@ -65,7 +67,7 @@ describe('faultline view', () => {
         join(dir.path, 'bad', 'faultline.json'),
         JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, tool: 'faultline' }),
       );
-      const bad = await faultline(['view', 'bad/faultline.json'], { cwd: dir.path });
+      const bad = await inProcess(['view', 'bad/faultline.json'], { cwd: dir.path });
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('bad/faultline.json: not a faultline JSON report');
       expect(bad.stderr).not.toMatch(/\n\s+at /);
