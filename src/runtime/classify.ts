@@ -146,7 +146,10 @@ function retryAfterIn(headers: unknown, nowMs: number): number | undefined {
   return parseRetryAfter(header(headers, 'retry-after'), nowMs);
 }
 
-/** The Node/undici code of a socket error, its cause's when fetch wrapped it (exported for the property test's older classifier, which shares it unchanged). */
+/**
+ * The Node/undici code of a socket error, its cause's when fetch wrapped it (exported for the
+ * property test's older classifier, which shares it unchanged).
+ */
 export function systemCode(e: Obj): string | undefined {
   const own = str(e['code']);
   if (own && (lookup(CODE_KINDS, own) !== undefined || own.startsWith('UND_ERR'))) return own;
