@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { AGENT_OUTCOMES, History, VirtualClock, type Claim } from '../core/index.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import { defineAgent, endOf, parsedEnd, plainEnd, runAgentFunction, type AgentContext } from './agentFunction.js';
-import type { LoopEnd } from './loop.js';
 import type { ModelAction } from '../model/model.js';
 import { FakeExecutor, fail, ok } from './testing/FakeExecutor.js';
 
@@ -159,13 +158,8 @@ describe('runAgentFunction tools', () => {
   );
 });
 
-/** `endOf` as it was before it built its event key by key: the oracle for the event and the end. */
-function endOfBefore(
-  returned: unknown,
-  history: History,
-  caller?: string,
-  standIn?: Extract<ModelAction, { kind: 'final' }>,
-): LoopEnd {
+/** `endOf` as it was before it built its event key by key: the oracle for the event and the end (so typed as `endOf`). */
+const endOfBefore: typeof endOf = (returned, history, caller, standIn) => {
   const result = plainEnd(returned) ?? parsedEnd(returned);
   const message = result.message ?? '';
   const said = (c: { subject: string; status: Claim['status'] }): boolean =>
@@ -186,7 +180,7 @@ function endOfBefore(
     ...(caller !== undefined && { caller }),
   });
   return { kind: 'ended', outcome: result.outcome, message, claims, turns: 0 };
-}
+};
 
 describe('endOf', () => {
   const outcome = fc.constantFrom(...AGENT_OUTCOMES);

@@ -74,14 +74,7 @@ describe('WireView', () => {
   it('leaves requests that name an execution layer’s call to its attempt events: one verdict per attempt, never two', () => {
     const t = new TrialBuilder();
     // The executor's keyless write, sent over HTTP with its correlation headers, four times.
-    t.add({
-      type: 'tool_call',
-      call: 'call-1',
-      tool: 'create_order',
-      risk: 'write',
-      honoursKeys: true,
-      input: { clientReference: 'ref-1' },
-    });
+    t.call('create_order', { clientReference: 'ref-1' });
     for (let n = 1; n <= 4; n++) {
       t.add({
         type: 'attempt',

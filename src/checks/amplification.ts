@@ -32,15 +32,7 @@ export function operationLoads(index: TrialIndex): OperationLoad[] {
   };
   for (const call of index.calls) {
     if (call.tool === STATUS_TOOL) continue;
-    const op = operation(executorOps, 'executor', index.operationOf(call), call.tool);
-    op.calls.push(call.call);
-    for (const a of index.callAttemptsOf(call.call)) {
-      op.attempts++;
-      op.deliveries += load.get(a.request) ?? 0;
-    }
-    // The HTTP requests it sent, when its transport went over a faulted HTTP service (their own ids).
-    for (const a of wire.executorRequests.get(call.call) ?? [])
-      if (a.purpose === 'call') op.deliveries += load.get(a.request) ?? 0;
+    addExecutorCall(operation(executorOps, 'executor', index.operationOf(call), call.tool), call.call, index);
   }
   // Calls seen only on the wire: one operation per request (tool, method, URL, body), across every call that sent it.
   for (const call of wire.toolCalls) {
@@ -59,6 +51,26 @@ export function operationLoads(index: TrialIndex): OperationLoad[] {
     }
   }
   return [...executorOps.values(), ...wireOps.values()];
+}
+
+/**
+ * Counts one of the execution layer's calls into its operation: its attempts, and the deliveries
+ * they caused. Exported for the property test's older grouping, which counted alike.
+ */
+export function addExecutorCall(
+  op: { calls: string[]; attempts: number; deliveries: number },
+  call: string,
+  index: TrialIndex,
+): void {
+  const load = index.load;
+  op.calls.push(call);
+  for (const a of index.callAttemptsOf(call)) {
+    op.attempts++;
+    op.deliveries += load.get(a.request) ?? 0;
+  }
+  // The HTTP requests it sent, when its transport went over a faulted HTTP service (their own ids).
+  for (const a of index.wire.executorRequests.get(call) ?? [])
+    if (a.purpose === 'call') op.deliveries += load.get(a.request) ?? 0;
 }
 
 /** R10: retry layers multiply; the deliveries one logical operation causes stay within the scenario's limit. */

@@ -1,13 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { operationLoads, type OperationLoad } from './amplification.js';
+import { addExecutorCall, operationLoads, type OperationLoad } from './amplification.js';
 import { historyRecorder } from './testing.js';
 import { STATUS_TOOL, TrialIndex } from './trialIndex.js';
 
 /** `operationLoads` as it was before the index numbered operations: a map keyed by source, tool and canonical input text. The oracle. */
 function loadsBefore(index: TrialIndex): OperationLoad[] {
-  const load = index.load;
-  const wire = index.wire;
   type Op = { source: OperationLoad['source']; tool: string; calls: string[]; attempts: number; deliveries: number };
   const byOperation = new Map<string, Op>();
   const operation = (source: Op['source'], id: string, tool: string): Op => {
@@ -18,14 +16,12 @@ function loadsBefore(index: TrialIndex): OperationLoad[] {
   };
   for (const call of index.calls) {
     if (call.tool === STATUS_TOOL) continue;
-    const op = operation('executor', `${call.tool}\u0000${index.inputText(call.call) ?? ''}`, call.tool);
-    op.calls.push(call.call);
-    for (const a of index.callAttemptsOf(call.call)) {
-      op.attempts++;
-      op.deliveries += load.get(a.request) ?? 0;
-    }
-    for (const a of wire.executorRequests.get(call.call) ?? [])
-      if (a.purpose === 'call') op.deliveries += load.get(a.request) ?? 0;
+    // Counted as the grouping counts: what changed is only how calls were grouped.
+    addExecutorCall(
+      operation('executor', `${call.tool}\u0000${index.inputText(call.call) ?? ''}`, call.tool),
+      call.call,
+      index,
+    );
   }
   return [...byOperation.values()];
 }

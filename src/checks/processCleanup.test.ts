@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { History, VirtualClock } from '../core/index.js';
 import type { TrialRecord } from './record.js';
 import { processCleanup } from './processCleanup.js';
+import { TIMED_OUT_END } from '../world/command/timedOutEnd.testkit.js';
 import { expectations } from './testing.js';
 
 function recordOf(build: (h: History) => void): TrialRecord {
@@ -24,17 +25,7 @@ describe('process-cleanup', () => {
   it('passes when every command group was gone at the trial end', () => {
     const record = recordOf((h) => {
       h.record({ type: 'command_start', command: 'cmd-1', service: 'builds', argv });
-      h.record({
-        type: 'command_end',
-        command: 'cmd-1',
-        result: 'timed_out',
-        exitCode: null,
-        signal: 'SIGTERM',
-        stdout: '',
-        stderr: '',
-        timeoutMs: 50,
-        killedWith: 'SIGTERM',
-      });
+      h.record(TIMED_OUT_END);
     });
     expect(processCleanup.check(record, expectations())).toEqual({ valid: true });
   });

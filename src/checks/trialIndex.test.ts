@@ -7,14 +7,7 @@ import type { HistoryEvent } from '../core/index.js';
 /** One call with two attempts, each delivered and answered, and its outcome. */
 function record() {
   const t = new TrialBuilder();
-  t.add({
-    type: 'tool_call',
-    call: 'call-1',
-    tool: 'create_order',
-    risk: 'write',
-    honoursKeys: true,
-    input: { clientReference: 'ref-1' },
-  });
+  t.call('create_order', { clientReference: 'ref-1' });
   for (let n = 1; n <= 2; n++) {
     t.add({ type: 'attempt', call: 'call-1', attempt: n, tool: 'create_order', purpose: 'call', request: `req-${n}` });
     t.add({ type: 'delivery', request: `req-${n}`, tool: 'create_order', copy: 0, call: 'call-1', attempt: n });

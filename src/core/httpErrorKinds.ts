@@ -1,3 +1,4 @@
+import { QUOTA_TEXT } from './errorText.js';
 import type { ErrorKind } from './kinds.js';
 
 /** HTTP status to kind; 429 is split further by its body (R5). */
@@ -40,4 +41,22 @@ export function httpErrorKind(
   // Own keys only: a body code of 'constructor' must not classify anything.
   const bodyCode = codes.find((c) => Object.hasOwn(BODY_CODE_KINDS, c));
   return { kind: bodyCode === undefined ? STATUS_KINDS[status] : BODY_CODE_KINDS[bodyCode], bodyCode };
+}
+
+/**
+ * The kind an HTTP error answer comes to once its text is heard too (`said`: what `httpErrorKind` read): a 429
+ * whose codes or text speak of money, with no body code to name it, is a quota, not a rate limit (R5).
+ */
+export function kindWithQuota(
+  said: ReturnType<typeof httpErrorKind>,
+  status: number,
+  codes: readonly string[],
+  text: string,
+): ErrorKind | undefined {
+  const quota =
+    said.kind === 'rate_limit' &&
+    status === 429 &&
+    said.bodyCode === undefined &&
+    QUOTA_TEXT.test(`${codes.join(' ')} ${text}`);
+  return quota ? 'quota_exceeded' : said.kind;
 }

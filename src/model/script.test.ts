@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { POLLING_DEPLOY } from './pollingDeploy.testkit.js';
 import { ScriptPlanSchema } from './script.js';
 
 const messages = (plan: unknown): string[] => {
@@ -9,22 +10,7 @@ const messages = (plan: unknown): string[] => {
 describe('ScriptPlanSchema', () => {
   it('accepts a plan whose placeholders name earlier steps, and fills poll defaults', () => {
     const plan = ScriptPlanSchema.parse({
-      steps: [
-        {
-          name: 'deploy',
-          tool: 'start_deploy',
-          input: { app: 'web' },
-          subject: 'deploy:web-1',
-          poll: {
-            tool: 'get_job',
-            input: { id: '$deploy.job_id' },
-            until: { path: 'state', in: ['succeeded'] },
-            everyMs: 1000,
-            maxPolls: 5,
-          },
-        },
-        { tool: 'send_email', input: { job: '$deploy.job_id' } },
-      ],
+      steps: [POLLING_DEPLOY, { tool: 'send_email', input: { job: '$deploy.job_id' } }],
     });
     expect(plan.steps[0]?.poll?.until.failIn).toEqual(['failed', 'cancelled']);
   });

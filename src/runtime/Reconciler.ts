@@ -209,30 +209,22 @@ export class Reconciler {
 
 /** `query_operation_status`'s answer that the operation succeeded, with its value. */
 function statusSucceeded(call: string, op: string, value: unknown, attempts: number): Finished {
-  return {
-    result: {
-      kind: 'ok',
-      call,
-      tool: QUERY_OPERATION_STATUS,
-      attempts,
-      value: { operation_id: op, status: 'succeeded', value },
-    },
-    op,
-  };
+  return definiteStatus(call, op, attempts, { operation_id: op, status: 'succeeded', value });
 }
 
 /** The query succeeded in learning that the operation failed: that is an answer, not an error of the query. */
 function statusFailed(call: string, op: string, error: ErrorData, attempts: number): Finished {
-  return {
-    result: {
-      kind: 'ok',
-      call,
-      tool: QUERY_OPERATION_STATUS,
-      attempts,
-      value: { operation_id: op, status: 'failed', error_type: error.kind, message: error.message },
-    },
-    op,
-  };
+  return definiteStatus(call, op, attempts, {
+    operation_id: op,
+    status: 'failed',
+    error_type: error.kind,
+    message: error.message,
+  });
+}
+
+/** A definite answer of `query_operation_status` (`value`: what the operation came to) is an ok result of the query. */
+function definiteStatus(call: string, op: string, attempts: number, value: unknown): Finished {
+  return { result: { kind: 'ok', call, tool: QUERY_OPERATION_STATUS, attempts, value }, op };
 }
 
 /** No definite answer yet: the query's result says the outcome is still unknown, and why. */

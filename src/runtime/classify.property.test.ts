@@ -8,11 +8,11 @@ import {
   type ErrorData,
   type ErrorKind,
 } from '../core/index.js';
-import { kindOfMessage, QUOTA_TEXT } from '../core/errorText.js';
-import { httpErrorKind } from '../core/httpErrorKinds.js';
+import { kindOfMessage } from '../core/errorText.js';
+import { httpErrorKind, kindWithQuota } from '../core/httpErrorKinds.js';
 import type { Mutable } from '../core/Mutable.js';
 import { parseRetryAfter } from '../core/retryAfter.js';
-import { bodyMessage, classifyError, CODE_KINDS, NAME_KINDS } from './classify.js';
+import { bodyMessage, classifyError, CODE_KINDS, NAME_KINDS, systemCode } from './classify.js';
 
 // The classifier as it was before it read into locals instead of arrays and closures: the law the new form keeps.
 type Obj = Readonly<Record<string, unknown>>;
@@ -78,14 +78,6 @@ function retryAfterOf(e: Obj, nowMs: number): number | undefined {
   return undefined;
 }
 
-function systemCode(e: Obj): string | undefined {
-  const own = str(e['code']);
-  if (own && (lookup(CODE_KINDS, own) !== undefined || own.startsWith('UND_ERR'))) return own;
-  // fetch (undici) wraps the socket error: TypeError('fetch failed', { cause }).
-  const cause = e['cause'];
-  return isObj(cause) ? systemCode(cause) : undefined;
-}
-
 function build(
   kind: ErrorKind,
   message: string,
@@ -117,20 +109,12 @@ function oldClassifyError(error: unknown, nowMs: number): ErrorData {
   if (status !== undefined) {
     const bodies = bodiesOf(error);
     const codes = bodyCodes(error, bodies);
-    const { kind: httpKind, bodyCode } = httpErrorKind(status, codes);
+    const said = httpErrorKind(status, codes);
     const text = bodyMessage(bodies) ?? message;
-    let kind: ErrorKind | undefined = httpKind;
-    if (
-      kind === 'rate_limit' &&
-      status === 429 &&
-      bodyCode === undefined &&
-      QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)
-    )
-      kind = 'quota_exceeded';
-    kind ??= status >= 500 ? 'internal' : kindOfMessage(text);
+    const kind = kindWithQuota(said, status, codes, text) ?? (status >= 500 ? 'internal' : kindOfMessage(text));
     return build(kind, message || text, {
       status,
-      code: bodyCode ?? codes[0],
+      code: said.bodyCode ?? codes[0],
       retryAfterMs: retryAfterOf(error, nowMs),
     });
   }

@@ -1,7 +1,7 @@
 import { TRANSIENT_KINDS, type ErrorData, type ErrorKind } from '../core/index.js';
-import { httpErrorKind } from '../core/httpErrorKinds.js';
+import { httpErrorKind, kindWithQuota } from '../core/httpErrorKinds.js';
 import { parseRetryAfter } from '../core/retryAfter.js';
-import { kindOfMessage, QUOTA_TEXT } from '../core/errorText.js';
+import { kindOfMessage } from '../core/errorText.js';
 import type { Mutable } from '../core/Mutable.js';
 
 /** Node and undici error codes, read before anything else (R2). */
@@ -146,7 +146,11 @@ function retryAfterIn(headers: unknown, nowMs: number): number | undefined {
   return parseRetryAfter(header(headers, 'retry-after'), nowMs);
 }
 
-function systemCode(e: Obj): string | undefined {
+/**
+ * The Node/undici code of a socket error, its cause's when fetch wrapped it (exported for the
+ * property test's older classifier, which shares it unchanged).
+ */
+export function systemCode(e: Obj): string | undefined {
   const own = str(e['code']);
   if (own && (lookup(CODE_KINDS, own) !== undefined || own.startsWith('UND_ERR'))) return own;
   // fetch (undici) wraps the socket error: TypeError('fetch failed', { cause }).
@@ -196,18 +200,10 @@ export function classifyError(error: unknown, nowMs: number): ErrorData {
   if (status !== undefined) {
     const bodies = bodiesOf(error);
     const codes = bodyCodes(error, bodies);
-    const { kind: httpKind, bodyCode } = httpErrorKind(status, codes);
+    const said = httpErrorKind(status, codes);
     const text = bodyMessage(bodies) ?? message;
-    let kind: ErrorKind | undefined = httpKind;
-    if (
-      kind === 'rate_limit' &&
-      status === 429 &&
-      bodyCode === undefined &&
-      QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)
-    )
-      kind = 'quota_exceeded';
-    kind ??= status >= 500 ? 'internal' : byMessage(text);
-    return build(kind, message || text, status, bodyCode ?? codes[0], retryAfterOf(error, nowMs));
+    const kind = kindWithQuota(said, status, codes, text) ?? (status >= 500 ? 'internal' : byMessage(text));
+    return build(kind, message || text, status, said.bodyCode ?? codes[0], retryAfterOf(error, nowMs));
   }
 
   const named = lookup(NAME_KINDS, name);

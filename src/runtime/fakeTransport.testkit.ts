@@ -20,6 +20,16 @@ export class FakeTransport implements Transport {
   }
 }
 
+/** Attempt `attempt` of call-1 to tool `t`, a plain call with no input. */
+export const callRequest = (attempt: number): WireRequest => ({
+  request: `req-${attempt}`,
+  tool: 't',
+  purpose: 'call',
+  input: {},
+  call: 'call-1',
+  attempt,
+});
+
 /** A request that is never answered: it rejects only when the caller aborts it. */
 export function hang(signal?: AbortSignal): Promise<never> {
   return new Promise((_, reject) =>

@@ -8,6 +8,7 @@ import {
   type Transport,
   type WireRequest,
 } from '../core/index.js';
+import { callRequest } from './fakeTransport.testkit.js';
 import { sendAttempt, type AttemptResult } from './sendAttempt.js';
 import { SignalPool } from './SignalPool.js';
 
@@ -141,14 +142,7 @@ async function trace(
   const run = await clock.run(
     async () => {
       for (const attempt of [1, 2]) {
-        const req: WireRequest = {
-          request: `req-${attempt}`,
-          tool: 't',
-          purpose: 'call',
-          input: {},
-          call: 'call-1',
-          attempt,
-        };
+        const req = callRequest(attempt);
         void hopsThen(ticks, log, `tick ${attempt}`, () => undefined);
         clock.setTimer(timeoutMs ?? 5, () => void hopsThen(ticks, log, `timer ${attempt}`, () => undefined));
         const result = await send(sender, clock, req, timeoutMs, pool);
@@ -200,7 +194,7 @@ async function ticked(
   const clock = new TickedClock();
   const log: string[] = [];
   const t = transportFor(answer, clock, log, true);
-  const req: WireRequest = { request: 'req-1', tool: 't', purpose: 'call', input: {}, call: 'call-1', attempt: 1 };
+  const req = callRequest(1);
   void hopsThen(tickAfter, log, 'tick', () => {
     log.push('timers fired');
     clock.tick();

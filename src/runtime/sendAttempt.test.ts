@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { TimeoutError, VirtualClock, type Transport, type WireRequest } from '../core/index.js';
+import { callRequest } from './fakeTransport.testkit.js';
 import { sendAttempt } from './sendAttempt.js';
 import { SignalPool } from './SignalPool.js';
 
-const request = (attempt: number): WireRequest => ({
-  request: `req-${attempt}`,
-  tool: 't',
-  purpose: 'call',
-  input: {},
-  call: 'call-1',
-  attempt,
-});
+const request = callRequest;
 
 /** A transport that records each send's signal and answers as `answer` says. */
 function transport(

@@ -1,13 +1,11 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { History, RealClock, Rng } from '../core/index.js';
-import { createWorld } from '../world/createWorld.js';
+import { RealClock, type History } from '../core/index.js';
 import type { StreamFault } from '../faults/fault.js';
 import type { FaultPlan } from '../faults/plan.js';
 import { streamReply } from '../faults/http/HttpAnswer.js';
-import { HttpFaults } from '../faults/http/HttpFaults.js';
+import { faultedService } from '../faults/http/faultedService.testkit.js';
 import type { HttpRoute } from '../faults/http/HttpRoute.js';
-import { ordersRoutes } from '../faults/http/toolRoutes.js';
 import { serveFaults, type ServedWorld } from './serveFaults.js';
 
 const SHOP = 'https://api.shop.test/v2';
@@ -31,33 +29,15 @@ async function servedStream(plan: FaultPlan): Promise<{ history: History }> {
     input: (req) => req.body,
     serve: () => streamReply(STREAM_EVENTS),
   };
-  const clock = new RealClock();
-  const history = new History(clock);
-  const world = createWorld(clock, {}, ['orders']);
-  const faults = new HttpFaults({
-    services: [{ baseUrl: 'https://api.model.test/v1', routes: [route] }],
-    plan,
-    clock,
-    rng: new Rng(1),
-    history,
-    world,
+  const { history, faults } = faultedService(new RealClock(), plan, 'https://api.model.test/v1', {
+    routes: () => [route],
   });
   open = await serveFaults(faults);
   return { history };
 }
 
 async function served(plan: FaultPlan) {
-  const clock = new RealClock();
-  const history = new History(clock);
-  const world = createWorld(clock, {}, ['orders']);
-  const faults = new HttpFaults({
-    services: [{ baseUrl: SHOP, routes: ordersRoutes(world) }],
-    plan,
-    clock,
-    rng: new Rng(1),
-    history,
-    world,
-  });
+  const { history, world, faults } = faultedService(new RealClock(), plan, SHOP);
   open = await serveFaults(faults);
   const post = (init: RequestInit = {}): Promise<Response> =>
     fetch(`${open!.urlOf(SHOP)}/orders`, {

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, History, Rng, VirtualClock } from '../../core/index.js';
-import { createWorld } from '../../world/createWorld.js';
+import { HttpError, Rng, VirtualClock } from '../../core/index.js';
 import type { Fault } from '../fault.js';
 import type { FaultPlan } from '../plan.js';
 import { Wire } from '../Wire.js';
-import { HttpFaults } from './HttpFaults.js';
+import { faultedService } from './faultedService.testkit.js';
 import type { HttpRequestData } from './HttpRoute.js';
-import { ordersRoutes } from './toolRoutes.js';
 
 const START = Date.parse('2025-01-01T00:00:00Z');
 const SHOP = 'https://api.shop.test';
@@ -14,17 +12,7 @@ const ORDER = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents
 
 function engine(plan: FaultPlan, seed = 1) {
   const clock = new VirtualClock(START);
-  const history = new History(clock);
-  const world = createWorld(clock, {}, ['orders']);
-  const faults = new HttpFaults({
-    services: [{ baseUrl: SHOP, routes: ordersRoutes(world) }],
-    plan,
-    clock,
-    rng: new Rng(seed),
-    history,
-    world,
-  });
-  return { clock, history, world, faults };
+  return { clock, ...faultedService(clock, plan, SHOP, { seed }) };
 }
 
 const post = (key?: string): HttpRequestData => ({

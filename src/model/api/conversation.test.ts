@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeResult } from '../../runtime/feedback/structured.js';
 import type { ToolResult } from '../../runtime/result.js';
+import { unknownCreateOrder } from '../../runtime/feedback/unknownCreateOrder.testkit.js';
 import { actionText, finalFromText, toolResultFromText } from './conversation.js';
 
 describe('toolResultFromText', () => {
@@ -23,21 +24,7 @@ describe('toolResultFromText', () => {
           next_actions: ['retry_later'],
         },
       },
-      {
-        kind: 'unknown',
-        call: 'c1',
-        tool: 'create_order',
-        attempts: 1,
-        unknown: {
-          operation_id: 'op-1',
-          status: 'unknown',
-          error_code: 'timeout',
-          execution_confirmed: false,
-          retry_allowed: false,
-          next_action: 'query_operation_status',
-          message: 'no answer',
-        },
-      },
+      unknownCreateOrder('c1', 1, 'no answer'),
     ];
     expect(results.map((r) => toolResultFromText('c1', 'create_order', describeResult(r)))).toEqual([
       results[0],

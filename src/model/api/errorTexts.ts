@@ -1,5 +1,5 @@
-import { MESSAGE_PATTERNS, QUOTA_TEXT, type ErrorKind } from '../../core/index.js';
-import { httpErrorKind } from '../../core/httpErrorKinds.js';
+import { MESSAGE_PATTERNS, type ErrorKind } from '../../core/index.js';
+import { httpErrorKind, kindWithQuota } from '../../core/httpErrorKinds.js';
 
 /** What an error text says: its class, the status and wait it states, and the message without its wrappers. */
 export interface TextError {
@@ -111,14 +111,7 @@ function jsonBody(text: string): { codes: string[]; message?: string } | undefin
 
 /** The class a status and body codes name; a 429 that speaks of money is a quota (R5). */
 export function kindOfStatus(status: number, codes: readonly string[], text: string): ErrorKind | undefined {
-  const { kind, bodyCode } = httpErrorKind(status, codes);
-  if (
-    kind === 'rate_limit' &&
-    status === 429 &&
-    bodyCode === undefined &&
-    QUOTA_TEXT.test(`${codes.join(' ')} ${text}`)
-  )
-    return 'quota_exceeded';
+  const kind = kindWithQuota(httpErrorKind(status, codes), status, codes, text);
   if (kind !== undefined) return kind;
   return status >= 500 ? 'internal' : status >= 400 ? 'invalid_argument' : undefined;
 }

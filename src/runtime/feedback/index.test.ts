@@ -3,6 +3,7 @@ import type { ToolResult } from '../result.js';
 import { renderFeedback } from './index.js';
 import { errorFeedback } from './structured.js';
 import { truncateText } from './truncate.js';
+import { unknownCreateOrder } from './unknownCreateOrder.testkit.js';
 
 const ok: ToolResult = { kind: 'ok', call: 'call-1', tool: 'search', attempts: 1, value: { hits: 2 } };
 const rateLimited: ToolResult = {
@@ -16,21 +17,7 @@ const rateLimited: ToolResult = {
     attempts: 3,
   }),
 };
-const unknown: ToolResult = {
-  kind: 'unknown',
-  call: 'call-3',
-  tool: 'create_order',
-  attempts: 2,
-  unknown: {
-    operation_id: 'op-1',
-    status: 'unknown',
-    error_code: 'timeout',
-    execution_confirmed: false,
-    retry_allowed: false,
-    next_action: 'query_operation_status',
-    message: 'not confirmed',
-  },
-};
+const unknown = unknownCreateOrder('call-3', 2, 'not confirmed');
 const errorText =
   'Error [rate_limit] after 3 attempt(s): Too Many Requests. Retrying later may help. Wait at least ' +
   '2000 ms before retrying. Next: retry_later.\n' +

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { History, RealClock, VirtualClock } from '../../core/index.js';
 import { groupAlive, ProcessTable, TREE_VAR } from './ProcessTable.js';
 import { runCommand } from './runCommand.js';
+import { TIMED_OUT_END } from './timedOutEnd.testkit.js';
 
 const real = new RealClock();
 
@@ -92,19 +93,7 @@ describe('runCommand', () => {
         argv: ['sh', '-c', 'sleep 5'],
         request: 'req-1',
       },
-      {
-        seq: 1,
-        t: 50,
-        type: 'command_end',
-        command: 'cmd-1',
-        result: 'timed_out',
-        exitCode: null,
-        signal: 'SIGTERM',
-        stdout: '',
-        stderr: '',
-        timeoutMs: 50,
-        killedWith: 'SIGTERM',
-      },
+      { seq: 1, t: 50, ...TIMED_OUT_END },
     ]);
   });
 

@@ -12,6 +12,14 @@ interface Ticket {
   readonly status: 'open' | 'closed';
 }
 
+/** The ticket with this id, or the service's 404 for it. */
+function ticketIn(state: Readonly<Record<string, Ticket>>, ticketId: string): Ticket {
+  const t = state[ticketId];
+  if (!t)
+    throw new ServiceError(404, { code: 'ticket_not_found', message: `no ticket ${ticketId}`, param: 'ticketId' });
+  return t;
+}
+
 const helpdesk = defineService({
   name: 'helpdesk',
   description: 'A helpdesk API',
@@ -44,13 +52,7 @@ const helpdesk = defineService({
       input: z.object({ ticketId: z.string() }).strict(),
       businessKey: 'ticketId',
       run({ ticketId }, ctx) {
-        const t = ctx.state[ticketId];
-        if (!t)
-          throw new ServiceError(404, {
-            code: 'ticket_not_found',
-            message: `no ticket ${ticketId}`,
-            param: 'ticketId',
-          });
+        const t = ticketIn(ctx.state, ticketId);
         ctx.state[ticketId] = { ...t, status: 'closed' };
         ctx.effect('ticket.closed', { key: ticketId });
         return { ticketId, status: 'closed' };
@@ -62,13 +64,7 @@ const helpdesk = defineService({
       input: z.object({ ticketId: z.string() }).strict(),
       output: z.object({ ticketId: z.string(), subject: z.string(), status: z.enum(['open', 'closed']) }),
       run({ ticketId }, ctx) {
-        const t = ctx.state[ticketId];
-        if (!t)
-          throw new ServiceError(404, {
-            code: 'ticket_not_found',
-            message: `no ticket ${ticketId}`,
-            param: 'ticketId',
-          });
+        const t = ticketIn(ctx.state, ticketId);
         // The request id is left in on purpose for one ticket: the output schema is strict about shape, not extra keys.
         return { ticketId, subject: t.subject, status: t.status === 'open' ? t.status : ('gone' as never) };
       },
