@@ -8,6 +8,9 @@ import { parseJsonReport } from '../report/json.js';
 import type { Io } from './io.js';
 import { main } from './main.js';
 
+/** The library scenario compared under a configuration that passes it and one that fails it. */
+const BOTH_CONFIGS = ['compare', 'read-timeout-retry', '--config', 'rulebook', '--config', 'no-retry'];
+
 /** The CLI in-process, with its output captured: fast checks of wiring the e2e suite runs for real. */
 async function cli(
   argv: string[],
@@ -82,22 +85,7 @@ describe('main (in process)', () => {
 
   it('compares configurations side by side and fails the default gates when one of them fails', async () => {
     const out = join(dir, 'compare');
-    const r = await cli([
-      'compare',
-      'read-timeout-retry',
-      '--config',
-      'rulebook',
-      '--config',
-      'no-retry',
-      '--k',
-      '2',
-      '--out',
-      out,
-      '--reporter',
-      'console',
-      '--reporter',
-      'json',
-    ]);
+    const r = await cli([...BOTH_CONFIGS, '--k', '2', '--out', out, '--reporter', 'console', '--reporter', 'json']);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/│ rulebook\s+│ no-retry/);
     expect(r.out).toMatch(/^read-timeout-retry\s+│ ✓ .*│ ✗ /m);
@@ -108,12 +96,7 @@ describe('main (in process)', () => {
 
   it('passes a config-scoped gate that ignores the failing configuration', async () => {
     const r = await cli([
-      'compare',
-      'read-timeout-retry',
-      '--config',
-      'rulebook',
-      '--config',
-      'no-retry',
+      ...BOTH_CONFIGS,
       '--k',
       '1',
       '--out',

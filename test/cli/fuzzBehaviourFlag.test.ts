@@ -2,27 +2,14 @@
  * Bad values of `--behaviour` (issue 43), fuzzed in process through the CLI's entry: each is exit 2 before any trial,
  * one line naming the flag, never a stack trace; the same syntax as a scenario's `behaviour`, checked by its schema.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tempDir } from './faultline.js';
 import { inProcess } from './inProcess.js';
 
-const ORDER = `name: order
-agent:
-  kind: scripted
-  task: Create order ref-1
-  plan:
-    steps:
-      - tool: create_order
-        input: { clientReference: ref-1, item: book, quantity: 1, amountCents: 1500 }
-`;
-
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   dir = await tempDir('fuzz-behaviour');
-  await writeFile(join(dir.path, 'order.yaml'), ORDER);
 });
 afterAll(() => dir.cleanup());
 
@@ -41,7 +28,7 @@ it('a bad value is exit 2 before any trial, naming the flag, what was given and 
   );
   await fc.assert(
     fc.asyncProperty(bad, async (value) => {
-      const r = await inProcess(['run', 'order.yaml', '--behaviour', value, '--out', 'e'], { cwd: dir.path });
+      const r = await inProcess(['run', 'read-timeout-retry', '--behaviour', value, '--out', 'e'], { cwd: dir.path });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^error: --behaviour /m);
       expect(r.stderr).not.toMatch(/\n\s+at /);

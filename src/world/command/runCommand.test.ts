@@ -135,14 +135,7 @@ describe('runCommand', () => {
       const carriers = (): number[] => processesWith(marker);
       expect(carriers()).not.toEqual([]);
       expect(await table.sweep(0)).toEqual(['cmd-1']);
-      expect(history.events.at(-1)).toEqual({
-        seq: 2,
-        t: 0,
-        type: 'process_left',
-        command: 'cmd-1',
-        argv: ['sh', '-c', script],
-        escaped: ['sleep'],
-      });
+      expect(history.events.at(-1)).toEqual(sleepEscaped(script));
       expect(carriers()).toEqual([]);
     },
   );
@@ -162,14 +155,7 @@ describe('runCommand', () => {
     const sleeping = (): number[] => processesRunning('sleep 29.4731');
     expect(sleeping()).toHaveLength(1);
     expect(await table.sweep(0)).toEqual(['cmd-1']);
-    expect(history.events.at(-1)).toEqual({
-      seq: 2,
-      t: 0,
-      type: 'process_left',
-      command: 'cmd-1',
-      argv: ['sh', '-c', script],
-      escaped: ['sleep'],
-    });
+    expect(history.events.at(-1)).toEqual(sleepEscaped(script));
     expect(sleeping()).toEqual([]);
   });
 });
@@ -204,4 +190,9 @@ function processesWith(variable: string): number[] {
     }
   }
   return out;
+}
+
+/** The event a sweep writes for a `sh -c script` whose `sleep` outlived it. */
+function sleepEscaped(script: string): unknown {
+  return { seq: 2, t: 0, type: 'process_left', command: 'cmd-1', argv: ['sh', '-c', script], escaped: ['sleep'] };
 }
