@@ -161,30 +161,22 @@ describe('runCommand', () => {
 });
 
 /** Living processes whose command line is `args`. */
-function processesRunning(args: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))) continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim() === args) out.push(Number(entry));
-    } catch {
-      continue;
-    }
-  }
-  return out;
-}
+const processesRunning = (args: string): number[] =>
+  livingWhere((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() === args);
 
 /** Living processes whose environment holds `variable` (`NAME=value`). */
-function processesWith(variable: string): number[] {
+const processesWith = (variable: string): number[] =>
+  livingWhere((pid) => readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(variable));
+
+/** The pids of living (not zombie) processes that `holds`; one that ends while read is not. */
+function livingWhere(holds: (pid: string) => boolean): number[] {
   const out: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(variable)) out.push(Number(entry));
+      if (holds(entry)) out.push(Number(entry));
     } catch {
       continue;
     }
