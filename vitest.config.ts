@@ -1,9 +1,32 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The unit tests under src/ that change what a whole process shares (globalThis.fetch, a spy on
+ * JSON, the cwd, process listeners): they keep a module graph of their own, as every file under
+ * test/ does.
+ */
+const OWN_PROCESS_STATE = [
+  'src/core/clock/RealClock.test.ts',
+  'src/core/secretText.test.ts',
+  'src/faults/http/ArrivalHolds.test.ts',
+  'src/faults/http/outboundGuard.test.ts',
+  'src/faults/rejectedLater.test.ts',
+  'src/scenario/library.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The other unit tests under src/ are pure: one fork runs file after file over one module
+    // graph (isolate: false), not a fresh one per file. Loading that graph was most of their CPU
+    // (src/ took 133 s of CPU isolated, 33 s shared, same tests; docs/testing.md, sixth round).
+    projects: [
+      {
+        extends: true,
+        test: { name: 'units', include: ['src/**/*.test.ts'], exclude: OWN_PROCESS_STATE, isolate: false },
+      },
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts', ...OWN_PROCESS_STATE] } },
+    ],
     pool: 'forks',
     // One fork per core. vitest's default for `run` is one fewer, leaving a core to its own
     // process, which here mostly waits: on CI's 2 cores that default is a single fork, every file

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumer, packOnce, repoVersion, type Consumer, type Packed } from '../package/consumer.js';
 import { HELPDESK_SERVICE as SERVICE } from './helpdeskService.js';
+import { parseJsonReport, type JsonReport } from '../../src/report/json.js';
 
 /**
  * The team's fetch tool: an Idempotency-Key per operation, a 5 s timeout, up to \`tries\` tries,
@@ -328,25 +329,6 @@ for (const [agent, { module, faults }] of Object.entries(CORRECT))
 for (const [name, { module, faults }] of Object.entries(DEFECTS))
   FILES[`bad/${name}.yaml`] = scenario(name, module, faults);
 
-interface Check {
-  readonly name: string;
-  readonly verdict: { readonly valid: unknown; readonly message?: string };
-}
-/** The JSON report: per cell its metrics (every trial) and its failed trials in full. */
-interface Report {
-  readonly cells: readonly {
-    readonly scenario: string;
-    readonly status: string;
-    readonly metrics: {
-      readonly trials: number;
-      readonly successes: number;
-      readonly checkFailures: Record<string, number>;
-      readonly coverage: readonly { readonly label: string; readonly trials: number; readonly firings: number }[];
-    };
-    readonly trials: readonly { readonly status: string; readonly checks: readonly Check[] }[];
-  }[];
-}
-
 /** SDKs, tsx and a worker per trial on a shared machine: more wall clock than the default watchdog allows. */
 const SLOW = ['--trial-timeout', '120000'];
 
@@ -378,8 +360,8 @@ afterAll(async () => {
   await packed?.cleanup();
 });
 
-const readReport = async (): Promise<Report> =>
-  JSON.parse(await readFile(join(project.dir, 'reports', 'faultline.json'), 'utf8')) as Report;
+const readReport = async (): Promise<JsonReport> =>
+  parseJsonReport(await readFile(join(project.dir, 'reports', 'faultline.json'), 'utf8'));
 
 describe('real agents from the packed tarball, through the installed CLI', { timeout: 1_800_000 }, () => {
   it('the correct openai-SDK, streamText, streamed Agents SDK and LangChain.js agents pass every checker with faults off and on', async () => {
@@ -409,7 +391,9 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
       const trial = cell!.trials[0]!;
       expect(trial.status, scenarioName).not.toBe('passed');
       return new Map(
-        trial.checks.filter((c) => c.verdict.valid !== true).map((c) => [c.name, c.verdict.message ?? '']),
+        trial.checks
+          .filter((c) => c.verdict.valid !== true)
+          .map((c) => [c.name, c.verdict.valid === true ? '' : c.verdict.message]),
       );
     };
     const all = (m: Map<string, string>): string => JSON.stringify([...m]);

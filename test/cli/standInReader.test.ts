@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, type Finished } from './faultline.js';
 import { helpdeskService, OPEN_TICKET_ROUTE } from './helpdeskService.js';
 import { inProcess } from './inProcess.js';
@@ -199,25 +200,12 @@ beforeAll(async () => {
 });
 afterAll(() => project.cleanup());
 
-// faultline.json keeps whole trials only for failing ones: a cell's metrics are what say every trial passed.
-interface Report {
-  readonly cells: readonly {
-    readonly scenario: string;
-    readonly status: string;
-    readonly metrics: {
-      readonly trials: number;
-      readonly successes: number;
-      readonly checkFailures: Record<string, number>;
-    };
-  }[];
-}
-
 // A run of several SDK-agent scenarios through the real binary: minutes on a loaded machine.
 describe('an openai SDK app whose tool messages are plain error strings', { timeout: 600_000 }, () => {
   it('passes every checker with faults off and on, hands off on a quota, and reports a lost answer as unknown', async () => {
     const r = await faultline(['run', 'plain', '--k', '2', '--reporter', 'json', ...SLOW], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const report = JSON.parse(await readFile(join(project.path, 'reports', 'faultline.json'), 'utf8')) as Report;
+    const report = parseJsonReport(await readFile(join(project.path, 'reports', 'faultline.json'), 'utf8'));
     expect(report.cells.map((c) => c.scenario).sort()).toEqual([
       'plain-faults-off',
       'plain-faults-on',

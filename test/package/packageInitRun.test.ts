@@ -2,18 +2,10 @@
  * The package from a user's side, part 3 of 7 (see ./packageTest.ts): in a fresh project with
  * no optional peer installed, `npx faultline init && npx faultline run`, then a failing run.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Consumer } from './consumer.js';
-import { bareProject, INSTALL_TIMEOUT, SLOW } from './packageTest.js';
+import { describe, expect, it } from 'vitest';
+import { bareProject, fileProject, SLOW } from './packageTest.js';
 
-let project: Consumer;
-
-beforeAll(async () => {
-  project = await bareProject();
-}, INSTALL_TIMEOUT);
-afterAll(async () => {
-  await project?.cleanup();
-});
+const project = fileProject(bareProject);
 
 describe('installed with no optional peer', SLOW, () => {
   it('npx faultline init && npx faultline run exits 0', async () => {

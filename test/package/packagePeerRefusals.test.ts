@@ -3,19 +3,10 @@
  * optional peer installed, where `npx faultline init` has run, every command that runs trials
  * refuses a run that needs a peer.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Consumer } from './consumer.js';
-import { bareProject, init, INSTALL_TIMEOUT, peerVersion, SLOW, writeHttpScenarios } from './packageTest.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileProject, initedBareProject, peerVersion, SLOW, writeHttpScenarios } from './packageTest.js';
 
-let project: Consumer;
-
-beforeAll(async () => {
-  project = await bareProject();
-  await init(project);
-}, INSTALL_TIMEOUT);
-afterAll(async () => {
-  await project?.cleanup();
-});
+const project = fileProject(initedBareProject);
 
 describe(
   'installed with no optional peer: every command that runs trials refuses a run that needs one, before the first trial',

@@ -4,27 +4,11 @@
  * refused without them, every subpath from plain node, and the worked example.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Consumer } from './consumer.js';
-import {
-  importInNode,
-  init,
-  INSTALL_TIMEOUT,
-  peersProject,
-  SLOW,
-  SUBPATHS,
-  writeHttpScenarios,
-} from './packageTest.js';
+import { describe, expect, it } from 'vitest';
+import { run } from './consumer.js';
+import { fileProject, importInNode, initedPeersProject, SLOW, SUBPATHS, writeHttpScenarios } from './packageTest.js';
 
-let project: Consumer;
-
-beforeAll(async () => {
-  project = await peersProject();
-  await init(project);
-}, INSTALL_TIMEOUT);
-afterAll(async () => {
-  await project?.cleanup();
-});
+const project = fileProject(initedPeersProject);
 
 describe('with vitest, msw and nock installed', SLOW, () => {
   it('runs the http agent the peer check refused without them, on msw and on nock', async () => {

@@ -9,6 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { installedConsumer, packOnce, REPO, repoVersion, run, type Consumer } from './consumer.js';
 
 export const SUBPATHS = [
@@ -36,6 +37,11 @@ export const SLOW = { timeout: 400_000 };
 export const INSTALL_TIMEOUT = 900_000;
 export const fixture = (name: string): Promise<string> =>
   readFile(join(REPO, 'test', 'package', 'fixtures', name), 'utf8');
+/** The serviceHttp fixture over `adapter`: one file written for msw, whose every "msw"/"Msw" names the adapter (subpath, runner, test title). */
+export const serviceHttpFixture = async (adapter: 'msw' | 'nock'): Promise<string> =>
+  (await fixture('serviceHttp.msw.fixture.ts'))
+    .replaceAll('msw', adapter)
+    .replaceAll('Msw', `${adapter[0]!.toUpperCase()}${adapter.slice(1)}`);
 
 /** The tarball and @types/node, no optional peer. */
 export async function bareProject(): Promise<Consumer> {
@@ -48,6 +54,47 @@ export async function peersProject(): Promise<Consumer> {
     ['@types/node', 'vitest', 'vite', 'msw', 'nock'].map(async (p) => `${p}@${await repoVersion(p)}`),
   );
   return installedConsumer(await packOnce(), specs);
+}
+
+/** `peersProject` where `npx faultline init` has run. */
+export async function initedPeersProject(): Promise<Consumer> {
+  const project = await peersProject();
+  await init(project);
+  return project;
+}
+
+/** `bareProject` where `npx faultline init` has run. */
+export async function initedBareProject(): Promise<Consumer> {
+  const project = await bareProject();
+  await init(project);
+  return project;
+}
+
+/**
+ * The file's project: made by `make` once before its tests (a beforeAll, given the install's
+ * time) and removed after them. What it returns stands for the project from then on.
+ */
+export function fileProject(make: () => Promise<Consumer>): Consumer {
+  let made: Consumer | undefined;
+  beforeAll(async () => {
+    made = await make();
+  }, INSTALL_TIMEOUT);
+  afterAll(async () => {
+    await made?.cleanup();
+  });
+  const get = (): Consumer => {
+    if (made === undefined) throw new Error('the project is made in beforeAll: use it in a test or a hook');
+    return made;
+  };
+  return {
+    get dir() {
+      return get().dir;
+    },
+    install: (specs) => get().install(specs),
+    npx: (args) => get().npx(args),
+    write: (path, text) => get().write(path, text),
+    cleanup: () => get().cleanup(),
+  };
 }
 
 /** `npx faultline init` in the project, as a step the tests after it build on (it writes faultline.config.ts and the example). */
@@ -63,7 +110,8 @@ export async function importInNode(project: Consumer, specifier: string): Promis
   return { code: r.code, out: r.stdout + r.stderr };
 }
 
-export const tsconfig = (extra: Record<string, unknown>): string =>
+/** A tsconfig over `files`: strict, NodeNext, skipLibCheck off (the library's .d.ts are checked too), and `extra`. */
+export const tsconfig = (extra: Record<string, unknown>, files: readonly string[] = ['consumer.ts']): string =>
   JSON.stringify({
     compilerOptions: {
       strict: true,
@@ -75,7 +123,7 @@ export const tsconfig = (extra: Record<string, unknown>): string =>
       types: ['node'],
       ...extra,
     },
-    files: ['consumer.ts'],
+    files,
   });
 
 /** An http agent that only says it is done: the peer checks refuse its scenario before it runs. */

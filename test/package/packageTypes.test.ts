@@ -2,18 +2,11 @@
  * The package from a user's side, part 2 of 7 (see ./packageTest.ts): in a project with no
  * optional peer installed, tsc over a consumer of the main entry and the subpaths that need none.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Consumer } from './consumer.js';
-import { bareProject, fixture, INSTALL_TIMEOUT, SLOW, TSC, tsconfig } from './packageTest.js';
+import { describe, expect, it } from 'vitest';
+import { run } from './consumer.js';
+import { bareProject, fileProject, fixture, SLOW, TSC, tsconfig } from './packageTest.js';
 
-let project: Consumer;
-
-beforeAll(async () => {
-  project = await bareProject();
-}, INSTALL_TIMEOUT);
-afterAll(async () => {
-  await project?.cleanup();
-});
+const project = fileProject(bareProject);
 
 describe('installed with no optional peer', SLOW, () => {
   it('type-checks a consumer of the main entry, report, runtime and testing with tsc --strict, skipLibCheck off, and also erasableSyntaxOnly', async () => {

@@ -3,19 +3,10 @@
  * msw and nock installed, where `npx faultline init` has run, the user's own vitest runs:
  * scenarios as tests, the matchers, serviceHttp, and a failing run's evidence.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Consumer } from './consumer.js';
-import { fixture, init, INSTALL_TIMEOUT, peersProject, SLOW } from './packageTest.js';
+import { describe, expect, it } from 'vitest';
+import { fileProject, fixture, initedPeersProject, serviceHttpFixture, SLOW } from './packageTest.js';
 
-let project: Consumer;
-
-beforeAll(async () => {
-  project = await peersProject();
-  await init(project);
-}, INSTALL_TIMEOUT);
-afterAll(async () => {
-  await project?.cleanup();
-});
+const project = fileProject(initedPeersProject);
 
 describe('with vitest, msw and nock installed', SLOW, () => {
   it('runs scenarios as vitest tests and the matchers pass, two files in parallel under the default pool', async () => {
@@ -28,8 +19,8 @@ describe('with vitest, msw and nock installed', SLOW, () => {
   });
 
   it('serves a declared service over msw and over nock without runTrial (serviceHttp), under a fault plan', async () => {
-    await project.write('test/serviceHttp.msw.test.ts', await fixture('serviceHttp.msw.fixture.ts'));
-    await project.write('test/serviceHttp.nock.test.ts', await fixture('serviceHttp.nock.fixture.ts'));
+    await project.write('test/serviceHttp.msw.test.ts', await serviceHttpFixture('msw'));
+    await project.write('test/serviceHttp.nock.test.ts', await serviceHttpFixture('nock'));
     const r = await project.npx(['vitest', 'run', 'test/serviceHttp.msw.test.ts', 'test/serviceHttp.nock.test.ts']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Tests +2 passed \(2\)/);
