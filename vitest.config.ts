@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The unit tests under src/ that change what a whole process shares (globalThis.fetch, a spy on
- * JSON, the cwd, process listeners): they keep a module graph of their own, as every file under
- * test/ does.
+ * JSON, the cwd, process listeners), or load the built package (dist/) beside the sources: they keep
+ * a module graph of their own, as every file under test/ does.
  */
 const OWN_PROCESS_STATE = [
   'src/core/clock/RealClock.test.ts',
@@ -12,6 +12,7 @@ const OWN_PROCESS_STATE = [
   'src/faults/http/ArrivalHolds.test.ts',
   'src/faults/http/outboundGuard.test.ts',
   'src/faults/rejectedLater.test.ts',
+  'src/public/testcontainers.test.ts',
   'src/scenario/library.test.ts',
 ];
 
