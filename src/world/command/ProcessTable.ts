@@ -28,8 +28,23 @@ interface Escapee {
   readonly comm: string;
 }
 
-/** The processes (zombies aside) outside their command's group that carry one of `markers`, by marker. */
-function escapees(groups: readonly StartedGroup[]): Map<string, Escapee[]> {
+/** When process `pid` started (clock ticks after boot, stat field 22), or undefined when it is gone or there is no `/proc`. */
+function startOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const start = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isFinite(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The processes (zombies aside) outside their command's group that carry one of `markers`, by marker.
+ * A process inherits a marker from a command's tree, so it started no earlier than the command
+ * did: the environment (the costly read) is read only of processes started since `since`.
+ */
+function escapees(groups: readonly StartedGroup[], since: number): Map<string, Escapee[]> {
   const found = new Map<string, Escapee[]>();
   const wanted = new Map(groups.filter((g) => g.marker !== undefined).map((g) => [`${TREE_VAR}=${g.marker}`, g]));
   if (wanted.size === 0) return found;
@@ -43,8 +58,9 @@ function escapees(groups: readonly StartedGroup[]): Map<string, Escapee[]> {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state === 'Z' || state === 'X') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const [state, , pgrp] = fields;
+      if (state === 'Z' || state === 'X' || Number(fields[19]) < since) continue;
       for (const variable of readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0')) {
         const group = wanted.get(variable);
         // Members of the group itself are the group probe's to find.
@@ -138,6 +154,8 @@ export class ProcessTable {
   readonly #groups: StartedGroup[] = [];
   /** Each group's tree, followed while the trial runs: what left it with its environment cleared is still known. */
   readonly #trees = new Map<StartedGroup, TreeWatch>();
+  /** When the earliest group's leader started (see `escapees`); 0 (look at every process) when one could not be read. */
+  #since = Infinity;
   #history: History | undefined;
   #next = 0;
   readonly #id = `${process.pid}.${threadId}.${++tables}`;
@@ -160,6 +178,7 @@ export class ProcessTable {
   started(group: StartedGroup): void {
     this.#groups.push(group);
     this.#trees.set(group, treeSampler.watch(group.pgid));
+    this.#since = Math.min(this.#since, startOf(group.pgid) ?? 0);
   }
 
   record(event: NewEvent): void {
@@ -184,7 +203,7 @@ export class ProcessTable {
     }
     // One look at every process for all the groups: those that left their group are found by the marker they inherited,
     // or (the marker cleared with the rest of their environment) because they were seen in the tree while it ran.
-    const escaped = escapees(this.#groups);
+    const escaped = escapees(this.#groups, this.#since);
     for (const group of this.#groups) {
       const out = [...((group.marker !== undefined && escaped.get(group.marker)) || [])];
       for (const p of this.#trees.get(group)?.survivors() ?? [])
