@@ -265,6 +265,9 @@ describe('one config, a matrix of agents', () => {
         'json',
         '--out',
         'sweep',
+        // A verdict, not the isolation (the first case runs the agents on workers): no worker's host process to start.
+        '--workers',
+        '0',
       ],
       { cwd: project.path },
     );

@@ -30,8 +30,10 @@ beforeEach(async () => {
   await symlink(REPO, join(dir.path, 'node_modules', 'faultline'), 'dir');
 });
 
-// The first case's init and run go through the binary (end to end); the rest run in process, through the
-// entry the binary calls (./inProcess.ts).
+// The first case's init and run go through the binary (end to end), its trials on workers; the rest run in
+// process, through the entry the binary calls (./inProcess.ts), their runs with `--workers 0`: what they claim
+// is the verdict, which the isolation does not change, and a run on workers would start a worker's host
+// process and load tsx and the example's modules in it again.
 const cli = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: dir.path });
 const read = (path: string): Promise<string> => readFile(join(dir.path, path), 'utf8');
 
@@ -55,7 +57,7 @@ describe('faultline init', () => {
     );
     expect(run.stdout).toContain('reports: reports/faultline/faultline.json');
 
-    const naive = await cli(['run', '--config', 'naive']);
+    const naive = await cli(['run', '--config', 'naive', '--workers', '0']);
     expect(naive.code).toBe(1);
     expect(naive.stdout).toContain('ticket.created happened 2 times, expected 1');
     expect(naive.stdout).toContain(
@@ -123,7 +125,7 @@ describe('faultline init --example', () => {
     // No starter files beside the example.
     expect(init.stdout).not.toContain('faultline/scenarios/');
 
-    const run = await cli(['run']);
+    const run = await cli(['run', '--workers', '0']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/✓ helpdesk-ticket-over-http +1\.000/);
     expect(run.stdout).toMatch(/✓ helpdesk-ticket-partial-write +1\.000/);
@@ -177,7 +179,7 @@ describe('faultline init --example', () => {
     const scenario = await read('faultline/examples/sdk-agents/ticket-partial-write.yaml');
     expect(scenario).not.toMatch(/module:|services:/);
 
-    const run = await cli(['run', '--reporter', 'console', '--reporter', 'json']);
+    const run = await cli(['run', '--reporter', 'console', '--reporter', 'json', '--workers', '0']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     for (const agent of ['openai', 'ai-sdk', 'agents-sdk'])
       expect(run.stderr).toContain(`✓ ${agent} × sdk-helpdesk-partial-write: 4/4 passed`);
@@ -199,7 +201,7 @@ describe('faultline init --example', () => {
 
   it('local-commands: run fails exactly the two scenarios that fail on purpose, each by its checker', async () => {
     expect((await cli(['init', '--example', 'local-commands'])).code).toBe(0);
-    const run = await cli(['run']);
+    const run = await cli(['run', '--workers', '0']);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain('✗ build-leaks-grandchild × rulebook: 4 of 4 trials failed (process-cleanup)');
     expect(run.stdout).toContain('✗ task-lost-track-unknown-as-success × rulebook: 4 of 4 trials failed (goal-state)');

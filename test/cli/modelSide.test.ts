@@ -95,8 +95,10 @@ const RATE_LIMIT = `  - match: { tool: ${CHAT}, call: 1 }\n    fault: { kind: ra
 const QUOTA = `  - match: { tool: ${CHAT} }\n    fault: { kind: quota_exceeded }`;
 const NONE = '  []';
 
-// The first run goes through the real binary; the other cases run the CLI's entry in this
-// process (./inProcess.ts): the agents run on the CLI's workers either way.
+// The first run goes through the real binary, its agents on the CLI's workers; the other cases
+// run the CLI's entry in this process (./inProcess.ts), their runs with `--workers 0`: what they
+// claim is the verdict, which the isolation does not change, and each run on a worker would start
+// a worker's host process and load tsx and the openai SDK in it again.
 const run = (args: readonly string[]) => inProcess(args, { cwd: project.path });
 
 let project: Awaited<ReturnType<typeof userProject>>;
@@ -151,7 +153,7 @@ describe('the model route as a tool of the scenario file', () => {
 
 describe('the model side of the wire, judged', () => {
   it('fails an agent that resends 393 ms after Retry-After: 3 on the model, naming the route and the layer', async () => {
-    const r = await run(['run', 'bad/early-429.yaml', '--k', '1']);
+    const r = await run(['run', 'bad/early-429.yaml', '--k', '1', '--workers', '0']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/retry-discipline/);
     const replay = await run(['replay', 'bad/early-429.yaml', '--trial', '0']);
@@ -161,7 +163,7 @@ describe('the model side of the wire, judged', () => {
   });
 
   it("groups a loop's quota resends (maxRetries: 0, count 0 each time) into one model call and fails it (R5), naming the layer", async () => {
-    const r = await run(['run', 'bad/quota-loop.yaml', '--k', '1']);
+    const r = await run(['run', 'bad/quota-loop.yaml', '--k', '1', '--workers', '0']);
     expect(r.code).toBe(1);
     const replay = await run(['replay', 'bad/quota-loop.yaml', '--trial', '0']);
     expect(replay.stdout).toMatch(
@@ -173,7 +175,7 @@ describe('the model side of the wire, judged', () => {
 describe('a request to a URL the trial does not serve', () => {
   for (const adapter of ['msw', 'nock']) {
     it(`fails the trial naming the request and what is served, under ${adapter}`, async () => {
-      const r = await run(['run', `bad/doubled-v1-${adapter}.yaml`, '--k', '1']);
+      const r = await run(['run', `bad/doubled-v1-${adapter}.yaml`, '--k', '1', '--workers', '0']);
       expect(r.code).toBe(1);
       const message =
         'POST https://api.openai.com/v1/v1/chat/completions: no route of this trial serves it, so it was refused (unhandled-request policy "error"); served at this host: POST https://api.openai.com/v1/chat/completions (model:openai.chat.completions), POST https://api.openai.com/v1/responses (model:openai.responses); ctx.model.baseUrl already ends in /v1 for openai: give it to the SDK as is';
