@@ -5,11 +5,14 @@ import { JSON_SCHEMA_VERSION, parseJsonReport } from '../../src/report/json.js';
 import { parseXml, xmlElements } from '../../src/report/testing/parseXml.js';
 import { SweepJsonSchema } from '../../src/report/sweep/sweepJson.js';
 import { faultline, tempDir, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 /**
  * Fault coverage end to end: the built-in partial-write scenario with its rule moved to a call
  * that never happens (`call: 7`) passes every trial, and must still fail the run as not
- * exercised, in every reporter; `expect: may-not-fire` opts the rule out.
+ * exercised, in every reporter; `expect: may-not-fire` opts the rule out. The run with every
+ * reporter and the first sweep go through the real binary; the other runs, sweeps, merges and the
+ * view run the same entry in this process (./inProcess.ts), which spares each a Node start.
  */
 
 const LIBRARY = new URL('../../scenarios/order-partial-write-idempotent.yaml', import.meta.url);
@@ -27,6 +30,7 @@ let whole: Finished;
 let uncut: Finished;
 
 const read = (...parts: string[]): Promise<string> => readFile(join(dir.path, ...parts), 'utf8');
+const cli = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: dir.path });
 
 beforeAll(async () => {
   dir = await tempDir('coverage');
@@ -74,54 +78,44 @@ beforeAll(async () => {
   ];
   // One worker each; the naive config's runs read as a person would (console) and as CI would (json).
   const naive = (scenario: string, out: string): Promise<Finished> =>
-    faultline(
-      [
-        'run',
-        scenario,
-        '--config',
-        'naive',
-        '--workers',
-        '0',
-        '--out',
-        out,
-        '--reporter',
-        'console',
-        '--reporter',
-        'json',
-      ],
-      {
-        cwd,
-      },
-    );
+    cli([
+      'run',
+      scenario,
+      '--config',
+      'naive',
+      '--workers',
+      '0',
+      '--out',
+      out,
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+    ]);
   // The library scenario and a renamed copy, in shards and whole: the merge must equal the whole.
   const renamed = (out: string, ...shard: string[]): Promise<Finished> =>
-    faultline(
-      [
-        'run',
-        'order-partial-write-idempotent',
-        'renamed.yaml',
-        '--workers',
-        '0',
-        ...shard,
-        '--out',
-        out,
-        '--reporter',
-        'json',
-      ],
-      { cwd },
-    );
+    cli([
+      'run',
+      'order-partial-write-idempotent',
+      'renamed.yaml',
+      '--workers',
+      '0',
+      ...shard,
+      '--out',
+      out,
+      '--reporter',
+      'json',
+    ]);
   [uncut, silent, optedOut, invalid, ...shards] = await Promise.all([
     naive('uncut.yaml', 'uncut'),
     faultline(['run', 'unreachable.yaml', '--config', 'naive', '--workers', '0', '--out', 'silent', ...all], { cwd }),
     naive('may-not-fire.yaml', 'opted-out'),
-    faultline(['run', 'invalid.yaml', '--workers', '0', '--out', 'invalid'], { cwd }),
+    cli(['run', 'invalid.yaml', '--workers', '0', '--out', 'invalid']),
     renamed('shard-1', '--shard', '1/2'),
     renamed('shard-2', '--shard', '2/2'),
   ]);
   [merged, whole] = await Promise.all([
-    faultline(['merge', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged', '--reporter', 'json'], {
-      cwd,
-    }),
+    cli(['merge', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged', '--reporter', 'json']),
     renamed('whole'),
   ]);
 });
@@ -275,45 +269,39 @@ describe('sweep counts coverage per cell at each point', () => {
     const cwd = dir.path;
     [stream, gated, allowed, own] = await Promise.all([
       faultline([...STREAM, '--out', 'sweep-stream'], { cwd }),
-      faultline([...STREAM, '--gate', 'pass^k>=0', '--out', 'sweep-gated', '--reporter', 'console'], { cwd }),
-      faultline(
-        [
-          ...STREAM,
-          '--gate',
-          'pass^k>=0',
-          '--may-not-fire',
-          '--out',
-          'sweep-allowed',
-          '--reporter',
-          'console',
-          '--reporter',
-          'json',
-        ],
-        { cwd },
-      ),
-      faultline(
-        [
-          ...SWEEP,
-          'unreachable.yaml',
-          '--fault',
-          'rate_limit',
-          '--gate',
-          'duplicates==0',
-          '--out',
-          'sweep-own',
-          '--reporter',
-          'console',
-          '--reporter',
-          'json',
-        ],
-        { cwd },
-      ),
+      cli([...STREAM, '--gate', 'pass^k>=0', '--out', 'sweep-gated', '--reporter', 'console']),
+      cli([
+        ...STREAM,
+        '--gate',
+        'pass^k>=0',
+        '--may-not-fire',
+        '--out',
+        'sweep-allowed',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+      ]),
+      cli([
+        ...SWEEP,
+        'unreachable.yaml',
+        '--fault',
+        'rate_limit',
+        '--gate',
+        'duplicates==0',
+        '--out',
+        'sweep-own',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+      ]),
     ]);
     written = await read('sweep-stream', 'sweep.html');
     await writeFile(join(cwd, 'sweep-stream', 'sweep.html'), 'stale');
     [view, merge] = await Promise.all([
-      faultline(['view', 'sweep-stream/sweep.json'], { cwd }),
-      faultline(['merge', 'sweep-stream/sweep.json', '--out', 'merged-sweep'], { cwd }),
+      cli(['view', 'sweep-stream/sweep.json']),
+      cli(['merge', 'sweep-stream/sweep.json', '--out', 'merged-sweep']),
     ]);
   });
 
