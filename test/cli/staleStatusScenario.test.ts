@@ -2,12 +2,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { trialChecks, type Check } from './trialChecks.js';
 import { trialFlags } from './trialFlags.js';
 
 /**
  * The library's stale-status scenario through the real CLI: a lost create, a status read a
- * minute behind, and an agent that resubmits on the absence. The key decides the outcome.
+ * minute behind, and an agent that resubmits on the absence. The key decides the outcome. The
+ * first run goes through the binary; the other two run the same entry in this process
+ * (./inProcess.ts), which spares each a Node start and the CLI's modules.
  */
 
 const KEYLESS = `name: keyless
@@ -56,7 +59,7 @@ describe('order-stale-status-resubmit', () => {
   });
 
   it('fails the keyless resubmitting agent with a duplicate that names the stale read as its cause', async () => {
-    const r = await faultline(
+    const r = await inProcess(
       [
         'run',
         'order-stale-status-resubmit',
@@ -80,7 +83,7 @@ describe('order-stale-status-resubmit', () => {
   });
 
   it('passes an agent that reads again before acting on the absence, even without a key', async () => {
-    const r = await faultline(
+    const r = await inProcess(
       [
         'run',
         './verifying.yaml',

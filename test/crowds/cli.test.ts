@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, tempDir, type Finished } from '../cli/faultline.js';
+import { inProcess } from '../cli/inProcess.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let compare: Finished;
@@ -28,6 +29,10 @@ beforeAll(async () => {
 
 afterAll(() => dir.cleanup());
 
+// The compare above runs the binary, end to end; the other commands run the same entry in this
+// process (../cli/inProcess.ts), which spares each a Node start and the CLI's modules.
+const cli = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: dir.path });
+
 describe('a many-agent scenario through the one CLI', () => {
   it('compare runs it by name, gates it, and shows the crowd figures in every report', async () => {
     // exponential-no-jitter leaves 90 of 100 agents failed: the default gate pass^k>=1 fails.
@@ -49,11 +54,9 @@ describe('a many-agent scenario through the one CLI', () => {
 
   it('list and schema know the fields; replay reruns a failing crowd trial from its printed command', async () => {
     const [list, schema, replay] = await Promise.all([
-      faultline(['list', join(process.cwd(), 'scenarios', 'crowds'), '--json'], { cwd: dir.path }),
-      faultline(['schema'], { cwd: dir.path }),
-      faultline(['replay', 'optimistic-100', '--config', 'exponential-no-jitter', '--seed', '1', '--trial', '0'], {
-        cwd: dir.path,
-      }),
+      cli(['list', join(process.cwd(), 'scenarios', 'crowds'), '--json']),
+      cli(['schema']),
+      cli(['replay', 'optimistic-100', '--config', 'exponential-no-jitter', '--seed', '1', '--trial', '0']),
     ]);
     expect(list.code, list.stderr).toBe(0);
     expect((JSON.parse(list.stdout) as { name: string }[]).map((s) => s.name)).toEqual([
@@ -70,7 +73,7 @@ describe('a many-agent scenario through the one CLI', () => {
   });
 
   it('refuses an unknown scenario naming the built-in crowds, with exit code 2', async () => {
-    const unknown = await faultline(['run', 'nope'], { cwd: dir.path });
+    const unknown = await cli(['run', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no scenario file or built-in scenario named "nope" \(built-in: .*optimistic-100/);
   });
