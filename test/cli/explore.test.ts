@@ -212,16 +212,19 @@ describe('faultline explore', () => {
   });
 
   it('writes the same file, byte for byte, for the same seed, and another for another seed', async () => {
-    const first = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '7', '--out', 'again']);
+    // 40 plans, not the default 100: seed 7 fails at plan 34 and seed 8 at plan 16; the bytes are the claim, not the count.
+    const explore = (seed: string) =>
+      run(['explore', 'scenarios/ticket-off.yaml', '--runs', '40', '--seed', seed, '--out', 'again']);
+    const first = await explore('7');
     const file = writtenFile(first);
     const bytes = await readFile(join(project.path, file));
     await rm(join(project.path, file));
-    const second = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '7', '--out', 'again']);
+    const second = await explore('7');
     expect(writtenFile(second)).toBe(file);
     expect((await readFile(join(project.path, file))).equals(bytes)).toBe(true);
     expect(second.stdout).toBe(first.stdout);
 
-    const other = await run(['explore', 'scenarios/ticket-off.yaml', '--seed', '8', '--out', 'again']);
+    const other = await explore('8');
     expect(writtenFile(other)).not.toBe(file);
   });
 
@@ -292,7 +295,8 @@ describe('faultline explore', () => {
   });
 
   it("works on a user's own HTTP agent: the worked helpdesk example reports a committed ticket as failed after a 401", async () => {
-    const r = await run(['explore', join(EXAMPLE, 'ticket-over-http.yaml'), '--runs', '50', '--out', 'http']);
+    // 10 plans, not 50: the honesty failure is found at plan 1, and the 40 plans more found two other classes, not checked here.
+    const r = await run(['explore', join(EXAMPLE, 'ticket-over-http.yaml'), '--runs', '10', '--out', 'http']);
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(r.stdout).toMatch(/shrunk in \d+ steps to 1 fault rule/);
     expect(r.stdout).toMatch(/honesty: the agent claims helpdesk:req-42 failed but the ledger holds ticket\.opened/);
@@ -341,11 +345,11 @@ describe('faultline explore', () => {
   });
 
   it('generates stream faults on the model routes an agent streams, and finds the agent that takes a broken stream for success', async () => {
-    const args = ['explore', 'scenarios/streamed.yaml', '--runs', '40', '--check', 'honesty', '--out', 'streamed'];
+    const args = ['explore', 'scenarios/streamed.yaml', '--runs', '20', '--check', 'honesty', '--out', 'streamed'];
     const r = await run(args);
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(r.stdout).toMatch(
-      /^✗ streamed-ticket × rulebook: 40 plans, \d+ failure class(?:es)?: [^\n]*honesty\/R\d+[^\n]*; stream faults on model:openai\.chat\.completions$/m,
+      /^✗ streamed-ticket × rulebook: 20 plans, \d+ failure class(?:es)?: [^\n]*honesty\/R\d+[^\n]*; stream faults on model:openai\.chat\.completions$/m,
     );
     expect(r.stdout).toMatch(
       /^✗ streamed-ticket × rulebook: honesty\/R\d+ at plan \d+; shrunk in \d+ steps to 1 fault rule$/m,
