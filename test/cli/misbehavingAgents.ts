@@ -3,13 +3,27 @@
 /** A TypeScript scenario whose agent creates an order, then does `misbehaviour`, then claims success. */
 export const agentScenario = (name: string, misbehaviour: string): string => `
 type Tools = Record<string, (input: unknown) => Promise<{ kind: string }>>;
-export default {
+${scenarioBody(name, misbehaviour, '{ tools }: { tools: Tools }', '!')}`;
+
+/**
+ * The same scenario as plain JavaScript (`misbehaviour` in JavaScript too), for a `.mjs` file: a
+ * worker loads it without tsx, where the language of the agent's file is not what a test is about.
+ */
+export const agentScenarioJs = (name: string, misbehaviour: string): string =>
+  `\n${scenarioBody(name, misbehaviour, '{ tools }', '')}`;
+
+const scenarioBody = (
+  name: string,
+  misbehaviour: string,
+  parameter: string,
+  nonNull: string,
+): string => `export default {
   name: '${name}',
   agent: {
     kind: 'function',
     task: 'create an order, then: ${name}',
-    fn: async ({ tools }: { tools: Tools }) => {
-      await tools['create_order']!({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 });
+    fn: async (${parameter}) => {
+      await tools['create_order']${nonNull}({ clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 });
       ${misbehaviour}
       return { outcome: 'completed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };
     },

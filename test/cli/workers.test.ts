@@ -4,13 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport, type JsonReport } from '../../src/report/json.js';
 import { faultline, tempDir } from './faultline.js';
 import { inProcess } from './inProcess.js';
-import { agentScenario } from './misbehavingAgents.js';
+import { agentScenarioJs } from './misbehavingAgents.js';
 
 /**
  * Trials on worker threads: agents that take their worker down get a verdict and the run goes
  * on; the worker count and sharding never change a report. The first case runs the real binary;
  * the others run the CLI's entry in this process (./inProcess.ts): the agents' code runs on the
- * CLI's workers either way, and the built-in scenarios of `--workers 0` harm no process.
+ * CLI's workers either way, and the built-in scenarios of `--workers 0` harm no process. The
+ * agents' files are JavaScript (`.mjs`): what a worker does with a bad agent is the claim, not the
+ * language, and a fresh worker for each bad trial would load tsx again for a `.ts` file.
  */
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -34,7 +36,7 @@ const BAD: Record<string, { code: string; end: 'crashed' | 'hung'; reason: RegEx
     reason: /thrown from a timer|left a timer running/,
   },
   'allocates-forever': {
-    code: 'const hoard: number[][] = []; for (;;) hoard.push(new Array(100_000).fill(7));',
+    code: 'const hoard = []; for (;;) hoard.push(new Array(100_000).fill(7));',
     end: 'crashed',
     reason: /out of memory: the agent's code allocated past the worker's heap limit of 64 MB \(--worker-heap\)/,
   },
@@ -58,10 +60,10 @@ const withoutWallClock = ({ wallClock: _wallClock, ...rest }: JsonReport): Omit<
 
 describe('agents that take their worker down', () => {
   it('each bad trial gets its verdict and reason, the good scenario passes, every report is written, and the CLI exits 1', async () => {
-    await writeFile(join(dir.path, 'good-agent.ts'), agentScenario('good-agent', ''));
+    await writeFile(join(dir.path, 'good-agent.mjs'), agentScenarioJs('good-agent', ''));
     for (const [name, bad] of Object.entries(BAD))
-      await writeFile(join(dir.path, `${name}.ts`), agentScenario(name, bad.code));
-    const files = ['good-agent.ts', ...Object.keys(BAD).map((n) => `${n}.ts`)];
+      await writeFile(join(dir.path, `${name}.mjs`), agentScenarioJs(name, bad.code));
+    const files = ['good-agent.mjs', ...Object.keys(BAD).map((n) => `${n}.mjs`)];
     const r = await faultline(
       ['run', ...files, '--k', '2', '--workers', '2', '--trial-timeout', '3000', '--worker-heap', '64', '--out', 'bad'],
       { cwd: dir.path },
@@ -103,15 +105,15 @@ describe('agents that take their worker down', () => {
     );
     expect(junit).toContain('the agent called process.exit(0)');
     expect(await read('bad', 'summary.md')).toContain('loops-forever × rulebook: 2 of 2 trials failed');
-    // Each bad trial costs a fresh worker (tsx and the scenario files again) and the hung ones the whole watchdog.
+    // Each bad trial costs a fresh worker (the scenario files again) and the hung ones the whole watchdog.
   });
 
   it('a trial the watchdog ends keeps what its agent did before it spun: the order it created is in the history and the evidence', async () => {
     await writeFile(
-      join(dir.path, 'spins-after-order.ts'),
-      agentScenario('spins-after-order', 'for (;;) { /* spin */ }'),
+      join(dir.path, 'spins-after-order.mjs'),
+      agentScenarioJs('spins-after-order', 'for (;;) { /* spin */ }'),
     );
-    const r = await run(['run', 'spins-after-order.ts', '--k', '1', '--trial-timeout', '1500', '--out', 'spins']);
+    const r = await run(['run', 'spins-after-order.mjs', '--k', '1', '--trial-timeout', '1500', '--out', 'spins']);
     expect(r.code, r.stderr).toBe(1);
     const [t] = (await report('spins')).cells[0]!.trials;
     expect(t!.end).toMatchObject({
@@ -120,34 +122,31 @@ describe('agents that take their worker down', () => {
     });
     expect(t!.history?.some((e) => e.type === 'effect' && e.effect === 'order.created')).toBe(true);
     expect(JSON.stringify(t!.checks)).not.toContain('happened 0 times');
-    expect(r.stdout).toContain('replay: faultline replay ./spins-after-order.ts --config rulebook --seed 1 --trial 0');
+    expect(r.stdout).toContain('replay: faultline replay ./spins-after-order.mjs --config rulebook --seed 1 --trial 0');
   });
 
   it("keeps one agent's changes to globals (Date, Object.prototype) from the next trial and from the report", async () => {
     await writeFile(
-      join(dir.path, 'a-replaces-date.ts'),
-      agentScenario(
-        'replaces-date',
-        '(globalThis as { Date: unknown }).Date = class { static now(): number { return 0; } };',
-      ),
+      join(dir.path, 'a-replaces-date.mjs'),
+      agentScenarioJs('replaces-date', 'globalThis.Date = class { static now() { return 0; } };'),
     );
     await writeFile(
-      join(dir.path, 'b-pollutes-prototype.ts'),
-      agentScenario('pollutes-prototype', "(Object.prototype as Record<string, unknown>)['polluted'] = true;"),
+      join(dir.path, 'b-pollutes-prototype.mjs'),
+      agentScenarioJs('pollutes-prototype', "Object.prototype['polluted'] = true;"),
     );
     // Runs after both on the same (single) worker: it fails if either change reached it.
     await writeFile(
-      join(dir.path, 'c-sees-clean-globals.ts'),
-      agentScenario(
+      join(dir.path, 'c-sees-clean-globals.mjs'),
+      agentScenarioJs(
         'sees-clean-globals',
         "if ('polluted' in {} || typeof Date.parse !== 'function') return { outcome: 'failed', claims: [{ subject: 'orders:ref-1', status: 'succeeded' }] };",
       ),
     );
     const r = await run([
       'run',
-      'a-replaces-date.ts',
-      'b-pollutes-prototype.ts',
-      'c-sees-clean-globals.ts',
+      'a-replaces-date.mjs',
+      'b-pollutes-prototype.mjs',
+      'c-sees-clean-globals.mjs',
       '--k',
       '2',
       '--workers',
