@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
-import { faultline, start } from './faultline.js';
+import { start } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 /**
@@ -123,9 +124,10 @@ describe('faultline run --watch', () => {
   }, 180_000);
 
   it('refuses to watch only built-in scenarios, and --watch with --last-failed', async () => {
+    // Refused before anything is watched: the CLI's entry in this process (./inProcess.ts) answers as the binary does.
     const [builtin, both] = await Promise.all([
-      faultline(['run', 'read-timeout-retry', '--watch'], { cwd: project.path }),
-      faultline(['run', 'scenarios/', '--watch', '--last-failed'], { cwd: project.path }),
+      inProcess(['run', 'read-timeout-retry', '--watch'], { cwd: project.path }),
+      inProcess(['run', 'scenarios/', '--watch', '--last-failed'], { cwd: project.path }),
     ]);
     expect(builtin.code).toBe(2);
     expect(builtin.stderr).toContain('error: --watch: no scenario file to watch (built-in scenarios do not change)');
