@@ -35,11 +35,6 @@ const BAD: Record<string, { code: string; end: 'crashed' | 'hung'; reason: RegEx
     end: 'crashed',
     reason: /thrown from a timer|left a timer running/,
   },
-  'allocates-forever': {
-    code: 'const hoard = []; for (;;) hoard.push(new Array(100_000).fill(7));',
-    end: 'crashed',
-    reason: /out of memory: the agent's code allocated past the worker's heap limit of 64 MB \(--worker-heap\)/,
-  },
   'loops-forever': {
     code: 'for (;;) { /* spin */ }',
     end: 'hung',
@@ -50,6 +45,14 @@ const BAD: Record<string, { code: string; end: 'crashed' | 'hung'; reason: RegEx
     end: 'crashed',
     reason: /left a timer running after its trial ended/,
   },
+};
+
+// On its own run, with a watchdog that only catches a hang: near its heap limit a worker spends
+// most of its time in the collector, and at load 30 that took longer than the 3,000 ms the
+// spinning agents above are given, so the trial was judged hung instead of out of memory.
+const HEAP = {
+  code: 'const hoard = []; for (;;) hoard.push(new Array(100_000).fill(7));',
+  reason: /out of memory: the agent's code allocated past the worker's heap limit of 64 MB \(--worker-heap\)/,
 };
 
 const run = (args: readonly string[]) => inProcess(args, { cwd: dir.path });
@@ -89,7 +92,7 @@ describe('agents that take their worker down', () => {
         expect('message' in t.end ? t.end.message : '', name).toMatch(bad.reason);
         expect(t.failed, name).toContain('goal-state');
         // What the agent did before its worker went is the evidence, not a fresh world (the heap's end leaves nothing to send).
-        if (bad.end === 'crashed' && name !== 'allocates-forever') {
+        if (bad.end === 'crashed') {
           expect(
             t.history?.some((e) => e.type === 'effect' && e.effect === 'order.created'),
             name,
@@ -106,6 +109,34 @@ describe('agents that take their worker down', () => {
     expect(junit).toContain('the agent called process.exit(0)');
     expect(await read('bad', 'summary.md')).toContain('loops-forever × rulebook: 2 of 2 trials failed');
     // Each bad trial costs a fresh worker (the scenario files again) and the hung ones the whole watchdog.
+  });
+
+  it('an agent that allocates forever: each trial ends out of memory on a worker of its own, and the run goes on', async () => {
+    await writeFile(join(dir.path, 'allocates-forever.mjs'), agentScenarioJs('allocates-forever', HEAP.code));
+    const r = await run([
+      'run',
+      'allocates-forever.mjs',
+      '--k',
+      '2',
+      '--workers',
+      '2',
+      '--trial-timeout',
+      '600000',
+      '--worker-heap',
+      '64',
+      '--out',
+      'heap',
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    const [c] = (await report('heap')).cells;
+    expect(c!.metrics.successes).toBe(0);
+    expect(c!.metrics.ends).toEqual({ crashed: 2 });
+    expect(c!.trials.map((t) => t.index)).toEqual([0, 1]);
+    for (const t of c!.trials) {
+      expect(t.end.kind).toBe('crashed');
+      expect('message' in t.end ? t.end.message : '').toMatch(HEAP.reason);
+      expect(t.failed).toContain('goal-state');
+    }
   });
 
   it('a trial the watchdog ends keeps what its agent did before it spun: the order it created is in the history and the evidence', async () => {
