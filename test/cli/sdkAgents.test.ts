@@ -2,7 +2,7 @@
  * The SDK agent examples (scenarios/examples/sdk-agents), offline against the scripted model:
  * the example's `run` through the real binary; `init`, the escaping client's run and the replays
  * (variations of paths with their own end-to-end tests) in process (`./inProcess.ts`; the
- * agents' trials run on a worker either way).
+ * replays' trials run on a worker, the escaping client's run with `--workers 0`).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -77,7 +77,8 @@ agent:
   module: ${join(EXAMPLES, 'code/moduleLevelClient.ts')}
 `;
     await writeFile(join(dir.path, 'escape.yaml'), scenario);
-    const r = await inProcess(['run', 'escape.yaml', '--k', '1'], { cwd: dir.path });
+    // --workers 0: the verdict is the claim, not isolation (the example's run above uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'escape.yaml', '--k', '1', '--workers', '0'], { cwd: dir.path });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toContain(
       "POST https://api.openai.com/v1/chat/completions escaped faultline's interception and was not sent",
