@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The unit tests under src/ that change what a whole process shares (globalThis.fetch, a spy on
@@ -26,7 +26,19 @@ export default defineConfig({
         extends: true,
         test: { name: 'units', include: ['src/**/*.test.ts'], exclude: OWN_PROCESS_STATE, isolate: false },
       },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts', ...OWN_PROCESS_STATE] } },
+      // The interception tests under test/http: each installs msw or nock (or both) for its world and
+      // removes them at its end (teardown.*.test.ts checks that nothing is left), and none touches
+      // the process otherwise: like the units, one fork runs them file after file over one graph.
+      // Loading msw, nock and faultline's sources per file was most of their CPU.
+      { extends: true, test: { name: 'http', include: ['test/http/**/*.test.ts'], isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ['test/**/*.test.ts', ...OWN_PROCESS_STATE],
+          exclude: [...configDefaults.exclude, 'test/http/**'],
+        },
+      },
     ],
     pool: 'forks',
     // One fork per core. vitest's default for `run` is one fewer, leaving a core to its own

@@ -176,8 +176,17 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     // Offline now: nothing listens at baseUrl any more, and the replays never try it.
     await new Promise((resolve) => server.close(resolve));
     const env = { OPENAI_API_KEY: '' };
-    const first = await inProcess(['run', 'agent.yaml', '--k', '2', '--out', 'r1'], { cwd: dir.path, env });
-    const second = await inProcess(['run', 'agent.yaml', '--k', '2', '--out', 'r2'], { cwd: dir.path, env });
+    // --workers 0 on the runs in process: their claim is the report, not isolation (the --record run
+    // above runs the agent on a worker); it spares each a worker's process loading the SDK. The
+    // replays run on a worker, as every replay does.
+    const first = await inProcess(['run', 'agent.yaml', '--k', '2', '--workers', '0', '--out', 'r1'], {
+      cwd: dir.path,
+      env,
+    });
+    const second = await inProcess(['run', 'agent.yaml', '--k', '2', '--workers', '0', '--out', 'r2'], {
+      cwd: dir.path,
+      env,
+    });
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(second.code).toBe(0);
     expect(seen).toHaveLength(2);
@@ -219,7 +228,10 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
 
     // A changed prompt is a request the cassette does not hold: the trial fails with a diff, never a network call.
     await writeFile(file, scenario(baseUrl, 'Open a ticket about the printer that is smoking.'));
-    const changed = await inProcess(['run', 'agent.yaml', '--k', '1', '--out', 'r3'], { cwd: dir.path, env });
+    const changed = await inProcess(['run', 'agent.yaml', '--k', '1', '--workers', '0', '--out', 'r3'], {
+      cwd: dir.path,
+      env,
+    });
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain('POST /v1/chat/completions: the cassette');
     expect(changed.stdout).toContain('holds no answer to this request (re-record it with faultline run --record)');
@@ -252,10 +264,13 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
         scenario(url, 'Open a ticket.').replace('name: recorded-openai-agent', 'name: secret-agent') +
         'secrets: [Ticket opened.]\n';
       await writeFile(join(dir.path, 'secret.yaml'), text);
-      const recorded = await inProcess(['run', 'secret.yaml', '--k', '1', '--record', '--out', 'srec'], {
-        cwd: dir.path,
-        env: { OPENAI_API_KEY: KEY },
-      });
+      const recorded = await inProcess(
+        ['run', 'secret.yaml', '--k', '1', '--record', '--workers', '0', '--out', 'srec'],
+        {
+          cwd: dir.path,
+          env: { OPENAI_API_KEY: KEY },
+        },
+      );
       expect(recorded.code, recorded.stderr + recorded.stdout).toBe(1);
       expect(recorded.stdout).toContain('secrets');
       const trialFile = join('srec', 'live', 'secret-agent', 'rulebook', 'trial-0.cassette.json');

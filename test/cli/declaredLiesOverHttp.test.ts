@@ -115,12 +115,16 @@ afterAll(async () => {
   await project.cleanup();
 });
 
+/** Set once a replay of this file has gone through the binary: `replay --json` has one end-to-end test here. */
+let replayedOnBinary = false;
+
 /** The lie events of the first `count` trials (as `faultline replay --json` prints each history), by tool. */
 async function liesOf(file: string, count: number): Promise<Map<string, Lie>[]> {
   const trials: Map<string, Lie>[] = [];
   for (let trial = 0; trial < count; trial++) {
-    // The first trial's replay through the binary, the others in process (./inProcess.ts).
-    const cli = trial === 0 ? faultline : inProcess;
+    // The file's first replay through the binary, the others in process (./inProcess.ts).
+    const cli = replayedOnBinary ? inProcess : faultline;
+    replayedOnBinary = true;
     const r = await cli(['replay', file, '--trial', String(trial), '--json'], { cwd: project.path });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const history = JSON.parse(r.stdout) as Lie[];

@@ -15,6 +15,12 @@
  * queues them), the working directory and the variables the case sets are restored after each,
  * and a case that tests the process itself (signals, exit codes of a dying process, heap
  * limits, a module that pollutes its host) stays on the binary.
+ *
+ * A case's folder must outlive every later case of its file that loads a user's .ts file: tsx,
+ * once the CLI has registered it in this process, compiles through esbuild, which starts its
+ * service in the working directory it was loaded in (the case's folder then). A later compile of
+ * a file not in tsx's cache after that folder was removed fails (`spawn …/esbuild ENOENT`, exit 2).
+ * Keep per-case folders under one removed at the end of the file.
  */
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';

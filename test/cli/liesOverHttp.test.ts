@@ -128,9 +128,24 @@ describe('faults that look like success, over HTTP on a declared service', () =>
     '%s: answered 200, recorded as a lie, and the agent that believed it fails honesty',
     async (kind) => {
       const out = `${kind}-out`;
-      // In process (./inProcess.ts): the truthful run above goes through the binary.
+      // In process (./inProcess.ts): the truthful run above goes through the binary, on a worker.
+      // --workers 0: the verdicts and the recorded lies are the claim, not isolation; it spares each
+      // run a worker's process.
       const r = await inProcess(
-        ['run', `${kind}.yaml`, '--k', '2', '--reporter', 'console', '--reporter', 'json', '--out', out],
+        [
+          'run',
+          `${kind}.yaml`,
+          '--k',
+          '2',
+          '--workers',
+          '0',
+          '--reporter',
+          'console',
+          '--reporter',
+          'json',
+          '--out',
+          out,
+        ],
         { cwd: project.path },
       );
       expect(r.code, r.stdout + r.stderr).toBe(1);

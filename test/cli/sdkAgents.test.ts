@@ -2,7 +2,7 @@
  * The SDK agent examples (scenarios/examples/sdk-agents), offline against the scripted model:
  * the example's `run` through the real binary; `init`, the escaping client's run and the replays
  * (variations of paths with their own end-to-end tests) in process (`./inProcess.ts`; the
- * agents' trials run on a worker either way).
+ * replays' trials run on a worker, the escaping client's run with `--workers 0`).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,15 +15,24 @@ import { userProject } from './userProject.js';
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/sdk-agents/', import.meta.url));
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
+let project: Awaited<ReturnType<typeof userProject>> | undefined;
 beforeAll(async () => {
   dir = await tempDir('sdk');
 });
-afterAll(() => dir.cleanup());
+// The example's project lives until the file ends, not its own case: the first case's in-process
+// run registers tsx in this process with that folder as the working directory, and esbuild (tsx's
+// compiler) starts its service in the folder it was loaded in, whenever a file not in tsx's cache
+// needs compiling. Removed after its case, it made the next case's load of a .ts file fail with
+// `spawn …/esbuild ENOENT` (exit 2), whenever that file was not in tsx's cache (/tmp/tsx-*).
+afterAll(async () => {
+  await project?.cleanup();
+  await dir.cleanup();
+});
 
 describe("agents on the official SDKs, against a scripted model at the API's own address", () => {
   it('openai, @anthropic-ai/sdk, the Vercel AI SDK and the OpenAI Agents SDK each open one ticket through a lost answer', async () => {
     // The example as a user gets it: its config's agents run the one scenario, the Anthropic agent its own.
-    const project = await userProject('sdk-example', {}, [
+    project = await userProject('sdk-example', {}, [
       'openai',
       'ai',
       '@ai-sdk/openai',
@@ -31,35 +40,29 @@ describe("agents on the official SDKs, against a scripted model at the API's own
       '@anthropic-ai/sdk',
       'msw',
     ]);
-    try {
-      expect((await inProcess(['init', '--example', 'sdk-agents'], { cwd: project.path })).code).toBe(0);
-      const r = await faultline(['run', '--k', '2', '--gate', 'pass^2>=1', '--reporter', 'json', '--out', 'reports'], {
-        cwd: project.path,
-      });
-      expect(r.code, r.stderr).toBe(0);
-      for (const label of ['openai', 'ai-sdk', 'agents-sdk'])
-        expect(r.stderr).toContain(`✓ ${label} × sdk-helpdesk-partial-write: 2/2 passed`);
-      expect(r.stderr).toContain('✓ rulebook × sdk-helpdesk-partial-write-anthropic: 2/2 passed');
-      // The scripted model's answers carry its ceil(chars / 4) estimate of their usage, so the token metrics are filled offline.
-      const report = JSON.parse(await readFile(join(project.path, 'reports', 'faultline.json'), 'utf8')) as {
-        cells: { metrics: { tokens: { input: number; output: number } } }[];
-      };
-      expect(report.cells).toHaveLength(4);
-      for (const cell of report.cells)
-        expect(Math.min(cell.metrics.tokens.input, cell.metrics.tokens.output)).toBeGreaterThan(0);
-      // Each agent asked the model twice (the tool call, then the final answer) and the helpdesk three times (one lost answer, one resend).
-      const replay = await inProcess(
-        ['replay', 'faultline/examples/sdk-agents/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--trial', '0'],
-        { cwd: project.path },
-      );
-      expect(replay.stdout.match(/delivered http-\d+ to model:openai\.chat\.completions/g)).toHaveLength(2);
-      expect(replay.stdout).toMatch(/fault partial_write\(lostAs=timeout\) on http-2/);
-      expect(replay.stdout).toMatch(
-        /agent ended: completed "Done: open_ticket\." \(claims helpdesk:req-42 succeeded\)/,
-      );
-    } finally {
-      await project.cleanup();
-    }
+    expect((await inProcess(['init', '--example', 'sdk-agents'], { cwd: project.path })).code).toBe(0);
+    const r = await faultline(['run', '--k', '2', '--gate', 'pass^2>=1', '--reporter', 'json', '--out', 'reports'], {
+      cwd: project.path,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    for (const label of ['openai', 'ai-sdk', 'agents-sdk'])
+      expect(r.stderr).toContain(`✓ ${label} × sdk-helpdesk-partial-write: 2/2 passed`);
+    expect(r.stderr).toContain('✓ rulebook × sdk-helpdesk-partial-write-anthropic: 2/2 passed');
+    // The scripted model's answers carry its ceil(chars / 4) estimate of their usage, so the token metrics are filled offline.
+    const report = JSON.parse(await readFile(join(project.path, 'reports', 'faultline.json'), 'utf8')) as {
+      cells: { metrics: { tokens: { input: number; output: number } } }[];
+    };
+    expect(report.cells).toHaveLength(4);
+    for (const cell of report.cells)
+      expect(Math.min(cell.metrics.tokens.input, cell.metrics.tokens.output)).toBeGreaterThan(0);
+    // Each agent asked the model twice (the tool call, then the final answer) and the helpdesk three times (one lost answer, one resend).
+    const replay = await inProcess(
+      ['replay', 'faultline/examples/sdk-agents/ticket-partial-write.yaml', '--agent', 'agents-sdk', '--trial', '0'],
+      { cwd: project.path },
+    );
+    expect(replay.stdout.match(/delivered http-\d+ to model:openai\.chat\.completions/g)).toHaveLength(2);
+    expect(replay.stdout).toMatch(/fault partial_write\(lostAs=timeout\) on http-2/);
+    expect(replay.stdout).toMatch(/agent ended: completed "Done: open_ticket\." \(claims helpdesk:req-42 succeeded\)/);
   });
 
   it('names a request that escapes interception (an SDK client built at module load) and how to fix it', async () => {
@@ -74,8 +77,9 @@ agent:
   module: ${join(EXAMPLES, 'code/moduleLevelClient.ts')}
 `;
     await writeFile(join(dir.path, 'escape.yaml'), scenario);
-    const r = await inProcess(['run', 'escape.yaml', '--k', '1'], { cwd: dir.path });
-    expect(r.code).toBe(1);
+    // --workers 0: the verdict is the claim, not isolation (the example's run above uses a worker); spares a worker's start.
+    const r = await inProcess(['run', 'escape.yaml', '--k', '1', '--workers', '0'], { cwd: dir.path });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toContain(
       "POST https://api.openai.com/v1/chat/completions escaped faultline's interception and was not sent",
     );
