@@ -16,11 +16,9 @@
  * and a case that tests the process itself (signals, exit codes of a dying process, heap
  * limits, a module that pollutes its host) stays on the binary.
  *
- * A case's folder must outlive every later case of its file that loads a user's .ts file: tsx,
- * once the CLI has registered it in this process, compiles through esbuild, which starts its
- * service in the working directory it was loaded in (the case's folder then). A later compile of
- * a file not in tsx's cache after that folder was removed fails (`spawn …/esbuild ENOENT`, exit 2).
- * Keep per-case folders under one removed at the end of the file.
+ * A case's folder may be removed when its case ends: esbuild (tsx's compiler, once the CLI has
+ * registered tsx in this process) starts its service in the working directory it was loaded in,
+ * and this module loads it first, from the checkout (see below).
  */
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
@@ -33,6 +31,25 @@ type Main = (argv: readonly string[], io: unknown) => Promise<number>;
 
 // Node's import(), not vitest's: its runner would load dist/ as a second copy of faultline's modules.
 const nativeImport = createRequire(import.meta.url)('./nativeImport.cjs') as (url: string) => Promise<{ main: Main }>;
+
+// Registers tsx's loaders for this process as the CLI does (src/scenario/loadFile.ts, and the same
+// flag, so the CLI then leaves them), once, before any case moves into its folder. esbuild, tsx's
+// compiler, starts its service in the working directory it was loaded in (read once), in the
+// loader thread the registration starts: registered by the CLI during a case, that was the case's
+// folder, and once that folder was removed a later case's compile of a file not in tsx's cache
+// failed with `spawn …/esbuild ENOENT` (exit 2; sdkAgents.test.ts whenever /tmp/tsx-* was cold).
+// Registered here, from the checkout, it keeps a folder that outlives every case.
+const TSX_REGISTERED = Symbol.for('faultline.tsxRegistered');
+async function registerTypeScript(): Promise<void> {
+  const flags = globalThis as { [TSX_REGISTERED]?: boolean };
+  if (flags[TSX_REGISTERED]) return;
+  const [esm, cjs] = (await Promise.all([nativeImport('tsx/esm/api'), nativeImport('tsx/cjs/api')])) as unknown as {
+    register: () => unknown;
+  }[];
+  esm!.register();
+  cjs!.register();
+  flags[TSX_REGISTERED] = true;
+}
 
 // As `./faultline.ts` clears them for the binary: CI may be set where the suite runs.
 const QUIET_ENV = { NO_COLOR: '1', FORCE_COLOR: '', GITHUB_STEP_SUMMARY: '', CI: '' };
@@ -59,6 +76,7 @@ type InProcessOptions = Pick<StartOptions, 'cwd' | 'env'> & { readonly signals?:
 
 async function once(args: readonly string[], options: InProcessOptions): Promise<Finished> {
   const { main } = await nativeImport(MAIN);
+  await registerTypeScript();
   const stdout = new Buffered();
   const stderr = new Buffered();
   const set: Record<string, string> = { ...QUIET_ENV, ...options.env };

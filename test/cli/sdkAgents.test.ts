@@ -19,11 +19,8 @@ let project: Awaited<ReturnType<typeof userProject>> | undefined;
 beforeAll(async () => {
   dir = await tempDir('sdk');
 });
-// The example's project lives until the file ends, not its own case: the first case's in-process
-// run registers tsx in this process with that folder as the working directory, and esbuild (tsx's
-// compiler) starts its service in the folder it was loaded in, whenever a file not in tsx's cache
-// needs compiling. Removed after its case, it made the next case's load of a .ts file fail with
-// `spawn …/esbuild ENOENT` (exit 2), whenever that file was not in tsx's cache (/tmp/tsx-*).
+// The example's project is removed with the file's folder, at the end (removing a case's folder
+// after its case is safe too: test/cli/inProcessFolders.test.ts).
 afterAll(async () => {
   await project?.cleanup();
   await dir.cleanup();
