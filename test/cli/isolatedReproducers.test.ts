@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultline, start, tempDir } from './faultline.js';
+import { faultline, start, tempDir, type Finished } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import {
   agentScenario,
@@ -61,6 +61,13 @@ const hosted = (): boolean => {
 };
 const run = (args: readonly string[], options: { signals?: EventEmitter } = {}) =>
   inProcess(args, { cwd: dir.path, ...options });
+/**
+ * The watchdog of the trials of an agent that spins for ever, where what it did before the loop
+ * is not the claim: the verdict is `hung` however long the watchdog waits, and its thread spins a
+ * core until then (twice per hung trial of replay, sweep --replay and explore, which run it again
+ * to stream its history), so the wait is short.
+ */
+const SPIN_MS = '500';
 
 describe('faultline run --workers 0: agents in the CLI process', () => {
   it('process.exit(0), an unhandled rejection, a throw in a timer and Date.prototype sabotage each crash their own trial; the run reports and exits 1', async () => {
@@ -116,7 +123,7 @@ describe('faultline run --workers 0: an agent that never gives the thread back',
       '--k',
       '1',
       '--trial-timeout',
-      '1500',
+      SPIN_MS,
       '--out',
       out,
     ]);
@@ -126,12 +133,12 @@ describe('faultline run --workers 0: an agent that never gives the thread back',
     if (r === 'still running') return;
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(
-      "faultline: trial 0 of loops × rulebook hung: no sign of life for 1500 ms in the CLI's own process (--workers 0; a synchronous loop?)",
+      `faultline: trial 0 of loops × rulebook hung: no sign of life for ${SPIN_MS} ms in the CLI's own process (--workers 0; a synchronous loop?)`,
     );
     expect(r.stderr).toContain('replay it on a worker, where a hung trial ends as such: faultline replay ./loops.ts');
     // Nothing of Node's own about the inspector the watchdog used.
     expect(r.stderr).not.toContain('debugger');
-    expect(r.stdout).toMatch(/trial 0: goal-state: the agent hung: no sign of life for 1500 ms/);
+    expect(r.stdout).toMatch(new RegExp(`trial 0: goal-state: the agent hung: no sign of life for ${SPIN_MS} ms`));
     const report = JSON.parse(await readFile(join(out, 'faultline.json'), 'utf8')) as {
       run: { interrupted: boolean; trials: number; failedTrials: number };
     };
@@ -159,6 +166,7 @@ describe('faultline replay of a misbehaving agent', () => {
   });
 
   it('a synchronous endless loop: hung within the watchdog, with the history up to the loop', async () => {
+    // Not SPIN_MS: the history up to the loop is the claim, and the agent must reach its loop before the watchdog fires.
     const r = await run(['replay', './loops.ts', '--trial-timeout', '1500', '--json']);
     expect(r.code, r.stderr).toBe(1);
     const history = JSON.parse(r.stdout) as { type: string; effect?: string; status?: string; message?: string }[];
@@ -184,10 +192,10 @@ describe('faultline replay of a misbehaving agent', () => {
           () => true,
           () => false,
         );
-      let ended = false;
-      void started.done.then(() => (ended = true));
-      while (!ended && !(await spinning())) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(ended, 'the replay ended before its agent spun').toBe(false);
+      let ended: Finished | undefined;
+      void started.done.then((r) => (ended = r));
+      while (ended === undefined && !(await spinning())) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ended, 'the replay ended before its agent spun').toBeUndefined();
       started.child.kill(signal);
       const r = await started.done;
       expect(r.code, r.stderr).toBe(code);
@@ -227,7 +235,7 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
       '--k',
       '1',
       '--trial-timeout',
-      '1500',
+      SPIN_MS,
       '--reporter',
       'console',
     ]);
@@ -272,17 +280,19 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
 
   for (const [name, reason] of [
     ['exits', 'the agent called process.exit(7)'],
-    ['loops', 'no answer within the 1500 ms wall-clock watchdog'],
+    ['loops', `no answer within the ${SPIN_MS} ms wall-clock watchdog`],
   ] as const) {
     it(`explore ${name}: exit 1, the scenario fails with no added fault, with the verdict and a replay command that works`, async () => {
       // Two plans, as three did: one exercises its faults, one fires none; each crashed or hung trial costs a fresh worker.
-      const r = await run(['explore', `./${name}.ts`, '--runs', '2', '--trial-timeout', '1500']);
+      // The agent that exits does so well within 1500 ms; the one that spins is hung whatever the watchdog (SPIN_MS).
+      const timeout = name === 'loops' ? SPIN_MS : '1500';
+      const r = await run(['explore', `./${name}.ts`, '--runs', '2', '--trial-timeout', timeout]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toContain(`${name} × rulebook: fails with no added fault`);
       expect(r.stdout).toContain(reason);
       const replay = /replay: faultline (replay .*)$/m.exec(r.stdout)?.[1];
       expect(replay).toBe(`replay ./${name}.ts --config rulebook --seed 1 --trial 0`);
-      const again = await run([...replay!.split(' '), '--trial-timeout', '1500']);
+      const again = await run([...replay!.split(' '), '--trial-timeout', timeout]);
       expect(again.code, again.stderr).toBe(1);
       expect(again.stdout).toContain(reason);
     });
