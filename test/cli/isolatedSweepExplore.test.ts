@@ -120,10 +120,11 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
     ['loops', `no answer within the ${SPIN_MS} ms wall-clock watchdog`],
   ] as const) {
     it(`explore ${name}: exit 1, the scenario fails with no added fault, with the verdict and a replay command that works`, async () => {
-      // Two plans, as three did: one exercises its faults, one fires none; each crashed or hung trial costs a fresh worker.
+      // One plan (three, then two, before): the claim is the scenario's own trial and its replay; the plan's trial, on the
+      // fresh worker that replaced the crashed or hung one, crashes or hangs too, and costs one more worker per plan.
       // The agent that exits does so well within 1500 ms; the one that spins is hung whatever the watchdog (SPIN_MS).
       const timeout = name === 'loops' ? SPIN_MS : '1500';
-      const r = await run(['explore', `./${name}.ts`, '--runs', '2', '--trial-timeout', timeout]);
+      const r = await run(['explore', `./${name}.ts`, '--runs', '1', '--trial-timeout', timeout]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toContain(`${name} × rulebook: fails with no added fault`);
       expect(r.stdout).toContain(reason);
