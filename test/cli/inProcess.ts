@@ -90,7 +90,7 @@ async function once(args: readonly string[], options: InProcessOptions): Promise
     const code = await main([...args], io);
     return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
   } finally {
-    process.stderr.write = stderrWrite;
+    if (options.processStderr === true) process.stderr.write = stderrWrite;
     process.chdir(cwd);
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
