@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 /** What faultline answered for a project's scenarios: a run, a compare, and each run cell's first trial replayed. */
 export interface EveryOutput {
@@ -15,7 +16,9 @@ export interface EveryOutput {
  * must (or must not) reach them: the files written into `cwd` (an ES-module project), the
  * scenarios run (`run/`, step summary `summary-run.md`) and compared rulebook against naive
  * (`compare/`, `summary-compare.md`), two trials a cell, then each run cell's first trial
- * replayed as text and as JSON.
+ * replayed as text and as JSON. The run and the compare go through the real binary (every byte
+ * the process writes, its workers' included); the replays run the CLI's entry in this process
+ * (./inProcess.ts), the same code, which spares a Node start and the CLI's modules per replay.
  */
 export async function everyOutput(
   cwd: string,
@@ -40,7 +43,8 @@ export async function everyOutput(
   const replays: { text: Finished; json: Finished }[] = [];
   for (const cell of report.cells) {
     const args = cell.trials[0]!.replay.split(' ').slice(1);
-    const [text, json] = await Promise.all([faultline(args, { cwd }), faultline([...args, '--json'], { cwd })]);
+    const text = await inProcess(args, { cwd });
+    const json = await inProcess([...args, '--json'], { cwd });
     replays.push({ text, json });
   }
   return { run, compare, replays };

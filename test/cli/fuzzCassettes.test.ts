@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { srcMain as cli } from './srcMain.js';
 import { tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { httpAgentOpensTicket, OPEN_TICKET_PLAN } from './ticketScenario.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
@@ -98,6 +98,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await dir.cleanup();
 });
+
+// The built entry (dist/, as the binary runs it), imported once by Node: not src/'s graph through vitest's transforms.
+const cli = async (args: readonly string[], cwd: string): Promise<{ code: number; out: string; err: string }> => {
+  const r = await inProcess(args, { cwd });
+  return { code: r.code ?? -1, out: r.stdout, err: r.stderr };
+};
 
 const refused = (r: { code: number; out: string; err: string }, says: RegExp, names: RegExp): void => {
   expect(r.err, r.out).toMatch(names);

@@ -2,15 +2,16 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultline, tempDir } from './faultline.js';
+import { faultline, tempDir, type Finished } from './faultline.js';
 import { JSON_SCHEMA_VERSION } from '../../src/report/json.js';
-import { srcMain } from './srcMain.js';
+import { inProcess } from './inProcess.js';
 
 /**
  * Bad input for the CLI-habit flags (`--bail`, `--max-failures`, `--last-failed`, `--watch`,
- * `--reporter dot|list`, `-t`), fuzzed through the real binary: every case exits 2 before the
+ * `--reporter dot|list`, `-t`), fuzzed through the CLI: every case exits 2 before the
  * first trial with one clear line naming the flag (or the file) and what was expected, never a
- * stack trace, never a silent run.
+ * stack trace, never a silent run. The first case runs the real binary, end to end; the others
+ * run the CLI's entry in this process (./inProcess.ts), the same compiled code.
  */
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -133,23 +134,19 @@ describe('fuzzed bad values for the CLI-habit flags', () => {
     const values = fc.sample(notACount, { numRuns: 6, seed: 27 });
     const cases = [...FIXED, ...flagCases(values)];
     const failures: string[] = [];
-    // A few processes at a time: the machine is shared.
-    for (let i = 0; i < cases.length; i += 4) {
-      const batch = cases.slice(i, i + 4);
-      const results = await Promise.all(batch.map((c) => faultline(c.args, { cwd: dir.path })));
-      results.forEach((r, j) => {
-        const c = batch[j]!;
-        const problems = [
-          r.code !== 2 && `exit ${r.code}`,
-          !c.says.test(r.stderr) && `stderr does not match ${c.says}`,
-          /\n\s+at |crashed/.test(r.stderr) && 'a stack trace',
-          /faultline {2}seed/.test(r.stdout) && 'a run happened',
-        ].filter(Boolean);
-        if (problems.length > 0)
-          failures.push(
-            `faultline ${c.args.map((a) => JSON.stringify(a)).join(' ')}: ${problems.join(', ')}\n${r.stderr}`,
-          );
-      });
+    for (const [i, c] of cases.entries()) {
+      const r: Finished =
+        i === 0 ? await faultline(c.args, { cwd: dir.path }) : await inProcess(c.args, { cwd: dir.path });
+      const problems = [
+        r.code !== 2 && `exit ${r.code}`,
+        !c.says.test(r.stderr) && `stderr does not match ${c.says}`,
+        /\n\s+at |crashed/.test(r.stderr) && 'a stack trace',
+        /faultline {2}seed/.test(r.stdout) && 'a run happened',
+      ].filter(Boolean);
+      if (problems.length > 0)
+        failures.push(
+          `faultline ${c.args.map((a) => JSON.stringify(a)).join(' ')}: ${problems.join(', ')}\n${r.stderr}`,
+        );
     }
     expect(failures).toEqual([]);
   }, 600_000);
@@ -180,6 +177,7 @@ describe('the habit flags under an agents matrix (in process)', () => {
     await writeFile(configFile, MATRIX_CONFIG);
   });
   afterAll(() => matrix.cleanup());
+  const cli = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: matrix.path });
 
   it('--agent with no name in it is refused on every command that picks agents (it would run nothing and exit 0)', async () => {
     const blanks = fc.constantFrom('', ' ', ',', ' , ,');
@@ -192,26 +190,26 @@ describe('the habit flags under an agents matrix (in process)', () => {
     );
     await fc.assert(
       fc.asyncProperty(blanks, commands, async (blank, command) => {
-        const r = await srcMain(
+        const r = await cli(
           [...command, '--config-file', configFile, '--out', join(matrix.path, 'out'), '--agent', blank].filter(
             (a, i, all) => !(command[0] === 'list' && (a === '--out' || all[i - 1] === '--out')),
           ),
         );
-        expect(r.code, r.err + r.out).toBe(2);
-        expect(r.err).toContain(
+        expect(r.code, r.stderr + r.stdout).toBe(2);
+        expect(r.stderr).toContain(
           `option '--agent <name>' argument '${blank}' is invalid. expected a name (or a comma list of names), got "${blank}"`,
         );
-        expect(r.out).not.toMatch(/--watch|faultline {2}seed/);
+        expect(r.stdout).not.toMatch(/--watch|faultline {2}seed/);
       }),
       { numRuns: 8, seed: 43 },
     );
   }, 120_000);
 
   it('sweep --json without --replay is refused, naming both flags (it was dropped without a word)', async () => {
-    const r = await srcMain(['sweep', join(matrix.path, 's.yaml'), '--config-file', configFile, '--json', '--k', '1']);
-    expect(r.code, r.err).toBe(2);
-    expect(r.err).toContain("error: --json prints a replayed trial's history as JSON: give it with --replay <i>");
-    expect(r.out).toBe('');
+    const r = await cli(['sweep', join(matrix.path, 's.yaml'), '--config-file', configFile, '--json', '--k', '1']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("error: --json prints a replayed trial's history as JSON: give it with --replay <i>");
+    expect(r.stdout).toBe('');
   }, 20_000);
 
   it('--watch of a scenario ref that names nothing is refused (exit 2), not watched forever', async () => {
@@ -220,22 +218,22 @@ describe('the habit flags under an agents matrix (in process)', () => {
       [join(matrix.path, 's.yaml'), 'no-such-built-in'],
       [join(matrix.path, 'gone/')],
     ]) {
-      const r = await srcMain(['run', ...refs, '--watch', '--k', '1']);
-      expect(r.code, r.err).toBe(2);
-      expect(r.err).toMatch(
+      const r = await cli(['run', ...refs, '--watch', '--k', '1']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
         /^error: no scenario file or built-in scenario named "(\S*nope\.yaml|no-such-built-in|\S*gone\/?)"/m,
       );
     }
   }, 20_000);
 
   it('-t matching nothing and --last-failed name each matrix scenario once, not once per agent', async () => {
-    const grep = await srcMain(['list', '--config-file', configFile, '-t', 'zzz']);
+    const grep = await cli(['list', '--config-file', configFile, '-t', 'zzz']);
     expect(grep.code).toBe(2);
-    expect(grep.err).toContain('--grep zzz matches no scenario (scenarios: s)\n');
+    expect(grep.stderr).toContain('--grep zzz matches no scenario (scenarios: s)\n');
     const out = join(matrix.path, 'last');
-    const first = await srcMain(['run', '--config-file', configFile, '--k', '1', '--out', out, '--reporter', 'json']);
-    expect(first.code, first.err).toBe(1);
-    const again = await srcMain([
+    const first = await cli(['run', '--config-file', configFile, '--k', '1', '--out', out, '--reporter', 'json']);
+    expect(first.code, first.stderr).toBe(1);
+    const again = await cli([
       'run',
       '--config-file',
       configFile,
@@ -247,6 +245,6 @@ describe('the habit flags under an agents matrix (in process)', () => {
       'json',
       '--last-failed',
     ]);
-    expect(again.err).toContain('faultline: --last-failed reruns scenario: s\n');
+    expect(again.stderr).toContain('faultline: --last-failed reruns scenario: s\n');
   }, 120_000);
 });

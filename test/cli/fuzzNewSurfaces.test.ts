@@ -1,63 +1,17 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Finished } from './faultline.js';
-import { inProcess } from './inProcess.js';
-import { ORDER_AGENT_YAML } from './orderAgent.js';
+import { expect } from 'vitest';
 import { ticketsScenario, ticketsService } from './ticketsService.js';
-import { userProject } from './userProject.js';
+import { CONFIG, fuzzSurfaces, HTTP_AGENT, httpScenario, SCENARIO, type Case } from './surfaceCases.js';
 
 /**
  * Bad input on the surfaces added since the first fuzzing (issue 22): the config file, service
  * modules, http agent modules, cassettes, `network`, and the arguments of merge, view, explore,
- * mcp-proxy, mcp-serve and init; an agent that pollutes the process it runs in. Each
- * case runs the CLI in a user project (the real binary where the case is about the process, see
- * `binary`; else in this process through the entry the binary calls, which spares a Node start
- * per case) and must end as the case says: refused (exit 2)
- * naming the file and what was wrong, or (for a service's or agent's code) a failed trial in a
- * finished run.
- * Tallied as crashes (exit 3, a stack), silent acceptances (exit 0 where a refusal was due)
- * and hangs (past the bound); the suite requires 0 of each.
+ * mcp-proxy, mcp-serve and init; an agent that pollutes the process it runs in. How each case
+ * runs and what it must end as: ./surfaceCases.ts. The agents whose workers run out of heap are
+ * fuzzNewSurfacesHeap.test.ts, a file of their own so that neither runs long.
  */
-
-interface Case {
-  readonly cls: string;
-  /** Files of the case's own folder (the command runs there). */
-  readonly files: Readonly<Record<string, string>>;
-  readonly args: readonly string[];
-  readonly code: number;
-  readonly stderr?: RegExp;
-  readonly stdout?: RegExp;
-  /** Extra checks on the finished process and the case's folder. */
-  readonly also?: (r: Finished, dir: string) => Promise<void> | void;
-  /** Run as an unprivileged user (read-only folders mean nothing to root). */
-  readonly asUser?: boolean;
-  readonly env?: Record<string, string>;
-  /**
-   * Why the case runs the real binary: it is about the process itself (a signal, a heap limit,
-   * the process's stdin, a module that pollutes or outlives its host, an event loop left empty).
-   * The others run in this process through the CLI's entry (./inProcess.ts), the same code.
-   */
-  readonly binary?: string;
-}
-
-const SCENARIO = (name: string, extra = ''): string => `name: ${name}\n${extra}${ORDER_AGENT_YAML}`;
-
-const httpScenario = (agent = '  module: ./agent.ts\n', extra = ''): string => `name: over-http
-services: [orders]
-${extra}agent:
-  kind: http
-  task: Create order ref-1
-${agent}`;
-const HTTP_AGENT = (body: string): string => `import { defineHttpAgent } from 'faultline';
-export default defineHttpAgent(async () => {
-  ${body}
-  return { outcome: 'completed', claims: [] };
-});
-`;
-
-const CONFIG = (body: string): string => `export default ${body};\n`;
 
 // Values a user's code may throw, drawn once (fixed seed) so each run of the suite sees the same.
 const thrown = fc.sample(fc.constantFrom('undefined', 'null', '42', "'text'", "new Error('boom')", '{ code: 7 }'), {
@@ -614,136 +568,4 @@ const lost: Case[] = [
   },
 ];
 
-// One trial's agent must end only that trial: its verdict, the other trials, the reports, exit 1.
-const wholeRun: Case[] = [1, 2].map((workers): Case => ({
-  cls: `an http agent that allocates an array of 2^28 elements, on ${workers} worker${workers === 1 ? '' : 's'}`,
-  binary: 'a worker runs out of heap',
-  files: { 'over-http.yaml': httpScenario(), 'agent.ts': HTTP_AGENT('new Array(2 ** 28).fill(0);') },
-  // The smallest heap a worker takes: the array outgrows it in a fraction of the time 512 MB takes, well inside the bound.
-  args: [
-    'run',
-    'over-http.yaml',
-    '--k',
-    '2',
-    '--workers',
-    String(workers),
-    '--worker-heap',
-    '32',
-    '--out',
-    'out',
-    '--reporter',
-    'console',
-    '--reporter',
-    'json',
-  ],
-  code: 1,
-  // Out of memory, or (on a machine too slow to fill the heap first) the watchdog: the run goes on either way.
-  stdout:
-    /over-http × rulebook: 2 of 2 trials failed[\s\S]*(out of memory: the agent's code allocated past the worker's heap limit of 32 MB \(--worker-heap\)|no answer within the 10000 ms wall-clock watchdog)/,
-  also: async (r, dir) => {
-    expect(r.stderr).not.toMatch(/FATAL ERROR|Last few GCs|heap out of memory/);
-    expect(JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8'))).toMatchObject({ run: { trials: 2 } });
-  },
-}));
-
-// A heap limit the workers cannot load under was a crash (exit 3, a stack), not a refusal.
-wholeRun.push({
-  cls: '--worker-heap below what a worker needs to load',
-  files: { 's.yaml': SCENARIO('s') },
-  args: ['run', 's.yaml', '--worker-heap', '16'],
-  code: 2,
-  stderr: /--worker-heap <mb>' argument '16' is invalid\. expected megabytes, at least 32/,
-});
-
-const CASES: readonly Case[] = [...crashes, ...silent, ...hangs, ...misleading, ...lost, ...wholeRun];
-
-let project: Awaited<ReturnType<typeof userProject>>;
-const tally = { cases: 0, crashes: 0, accepted: 0, hangs: 0 };
-// A bound on each process's wall time, only to catch a hang (the `hangs` class): generous, so a
-// loaded machine's slow but finishing run is never taken for one; under the suite's test timeout.
-const BOUND_MS = 300_000;
-
-async function cli(c: Case, cwd: string): Promise<Finished | 'hang'> {
-  const asUser = c.asUser === true && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  // Another user's process cannot be had in this one: such a case runs on the binary, whether it says so or not.
-  const run =
-    c.binary === undefined && c.asUser !== true
-      ? undefined
-      : start(c.args, { cwd, ...asUser, ...(c.env && { env: c.env }) });
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<'hang'>((resolve) => {
-    timer = setTimeout(() => {
-      // An in-process case that hangs cannot be killed: it fails here, and so do the cases queued behind it.
-      run?.child.kill('SIGKILL');
-      resolve('hang');
-    }, BOUND_MS);
-  });
-  try {
-    return await Promise.race([run?.done ?? inProcess(c.args, { cwd, ...(c.env && { env: c.env }) }), bound]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-beforeAll(async () => {
-  project = await userProject('fuzz-new', { 'report/s.yaml': SCENARIO('s') });
-  // A real report for merge and view to start from.
-  const r = await inProcess(['run', 's.yaml', '--k', '1', '--out', '.', '--reporter', 'json'], {
-    cwd: join(project.path, 'report'),
-  });
-  expect(r.code, r.stderr).toBe(0);
-});
-afterAll(async () => {
-  console.info(
-    `fuzz (new surfaces): ${tally.cases} cases, ${tally.crashes} crashes, ${tally.accepted} silently accepted, ${tally.hangs} hangs`,
-  );
-  await project.cleanup();
-});
-
-describe('bad input on the surfaces added since the first fuzzing', () => {
-  CASES.forEach((c, i) => {
-    it(`${c.cls}: exit ${c.code}`, async () => {
-      const dir = join(project.path, `case-${i}`);
-      await mkdir(dir, { recursive: true });
-      for (const [path, text] of Object.entries(c.files)) {
-        await mkdir(dirname(join(dir, path)), { recursive: true });
-        await writeFile(join(dir, path), text);
-      }
-      if (c.cls === 'view in a read-only folder') {
-        await mkdir(join(dir, 'ro'));
-        await writeFile(join(dir, 'ro/faultline.json'), await readFile(join(project.path, 'report/faultline.json')));
-        await chmod(join(dir, 'ro'), 0o555);
-        await chmod(dir, 0o777);
-        await chmod(project.path, 0o755);
-      }
-      if (c.cls === 'replay --cassette of an unreadable file') {
-        await chmod(join(dir, 'locked.json'), 0o000);
-        await chmod(project.path, 0o755);
-      }
-      if (c.cls === 'merge of a tampered report') {
-        const report = JSON.parse(await readFile(join(project.path, 'report/faultline.json'), 'utf8')) as {
-          run: Record<string, unknown>;
-        };
-        await writeFile(join(dir, 'tampered.json'), JSON.stringify({ ...report, run: { ...report.run, k: 'two' } }));
-      }
-      const r = await cli(c, dir);
-      tally.cases++;
-      if (r === 'hang') {
-        tally.hangs++;
-        expect.fail(`faultline ${c.args.join(' ')} did not finish within ${BOUND_MS} ms`);
-      }
-      if (r.code === 3 || /\n\s+at |crashed \(this is a bug/.test(r.stderr)) tally.crashes++;
-      if (r.code === 0 && c.code !== 0) tally.accepted++;
-      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(c.code);
-      expect(r.stderr).not.toMatch(/\n\s+at /);
-      if (c.stderr) expect(r.stderr).toMatch(c.stderr);
-      if (c.stdout) expect(r.stdout).toMatch(c.stdout);
-      await c.also?.(r, dir);
-    });
-  });
-
-  it('counts 0 crashes, 0 silent acceptances and 0 hangs', () => {
-    expect(tally.cases).toBe(CASES.length);
-    expect(tally).toEqual({ cases: CASES.length, crashes: 0, accepted: 0, hangs: 0 });
-  });
-});
+fuzzSurfaces('new surfaces', [...crashes, ...silent, ...hangs, ...misleading, ...lost]);

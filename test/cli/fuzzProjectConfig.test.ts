@@ -5,13 +5,16 @@
  * expected, and the same on every command (one function reads the file for all of them).
  * The cases are drawn by fast-check: a bad value at a drawn path, each run on a drawn command
  * (the fixed classes each run once, on commands drawn so that every command meets one).
+ * The first case runs the real binary (end to end); the others run the CLI's entry in this
+ * process (./inProcess.ts), the same compiled code, each in a folder of its own (Node caches an
+ * imported config module by its path for the life of the process).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { srcMain } from './srcMain.js';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
 interface Case {
@@ -131,23 +134,27 @@ const COMMANDS: Record<string, readonly string[]> = {
 // Commands with an --agent flag.
 const PICKING = ['run', 'compare', 'explore', 'sweep', 'list', 'replay'];
 
+const BAD_IMPORT = "import 'no-such-package-here';\nexport default {};\n";
+
+// The project's node_modules holds this checkout as `faultline`, for the case folders inside it.
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
-  project = await userProject('fuzz-project-config', {
-    's.yaml': SCENARIO,
-    'bad-import.mjs': "import 'no-such-package-here';\nexport default {};\n",
-  });
+  project = await userProject('fuzz-project-config', {});
 });
 afterAll(() => project.cleanup());
 
+let refusals = 0;
 async function refused(c: Case, command: string): Promise<void> {
+  const cwd = join(project.path, `case-${++refusals}`);
+  await mkdir(cwd);
+  await writeFile(join(cwd, 's.yaml'), SCENARIO);
+  await writeFile(join(cwd, 'bad-import.mjs'), BAD_IMPORT);
   await writeFile(
-    join(project.path, 'faultline.config.ts'),
+    join(cwd, 'faultline.config.ts'),
     `import { defineConfig } from 'faultline';\nexport default defineConfig(${c.config});\n`,
   );
-  const r = await faultline([...COMMANDS[command]!, ...(c.agent !== undefined ? ['--agent', c.agent] : [])], {
-    cwd: project.path,
-  });
+  const args = [...COMMANDS[command]!, ...(c.agent !== undefined ? ['--agent', c.agent] : [])];
+  const r = refusals === 1 ? await faultline(args, { cwd }) : await inProcess(args, { cwd });
   expect(r.code, `${c.cls} on ${command}: ${r.stderr}${r.stdout}`).toBe(2);
   expect(r.stderr, `${c.cls} on ${command}`).toMatch(c.says);
   // Refused before anything ran: no trial, no stack.
@@ -206,10 +213,10 @@ describe('messages that name the config file and its key, not a scenario or a fl
     );
     const file = join(folder, 'faultline.config.mjs');
     await writeFile(file, `export default ${config};\n`);
-    const r = await srcMain([...command, '--config-file', file]);
-    expect(r.code, `${config}: ${r.err}${r.out}`).toBe(2);
-    expect(r.err, config).toMatch(says);
-    expect(r.err, config).not.toMatch(/scenarios\[\d+\]|\bs\.yaml|--grep/);
+    const r = await inProcess([...command, '--config-file', file], { cwd: here.path });
+    expect(r.code, `${config}: ${r.stderr}${r.stdout}`).toBe(2);
+    expect(r.stderr, config).toMatch(says);
+    expect(r.stderr, config).not.toMatch(/scenarios\[\d+\]|\bs\.yaml|--grep/);
   };
 
   it('an agent of a drawn kind without its required field is told about that field, not that its kind should be "http"', async () => {

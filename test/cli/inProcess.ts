@@ -71,8 +71,17 @@ class ExitCalled extends Error {
 
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Where the CLI listens for stop signals: a case may pass its own and emit one (`emit('SIGTERM')`). */
-type InProcessOptions = Pick<StartOptions, 'cwd' | 'env'> & { readonly signals?: EventEmitter };
+/**
+ * `signals`: where the CLI listens for stop signals: a case may pass its own and emit one (`emit('SIGTERM')`).
+ * `processStderr`: also take into the case's stderr what is written to this process's own stderr
+ * while it runs. A worker's host process relays its stderr there (under the binary, that is the
+ * CLI's stderr), so a case that checks what reaches stderr from a worker (V8's out-of-memory
+ * report, say) can fail in process too.
+ */
+type InProcessOptions = Pick<StartOptions, 'cwd' | 'env'> & {
+  readonly signals?: EventEmitter;
+  readonly processStderr?: boolean;
+};
 
 async function once(args: readonly string[], options: InProcessOptions): Promise<Finished> {
   const { main } = await nativeImport(MAIN);
@@ -82,8 +91,15 @@ async function once(args: readonly string[], options: InProcessOptions): Promise
   const set: Record<string, string> = { ...QUIET_ENV, ...options.env };
   const saved = Object.fromEntries(Object.keys(set).map((k) => [k, process.env[k]]));
   const cwd = process.cwd();
+  const stderrWrite = process.stderr.write;
   Object.assign(process.env, set);
   process.chdir(options.cwd);
+  if (options.processStderr === true)
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const done = rest.find((a) => typeof a === 'function') as (() => void) | undefined;
+      if (done) process.nextTick(done);
+      return stderr.write(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    }) as typeof stderrWrite;
   try {
     const io = {
       stdout,
@@ -98,6 +114,7 @@ async function once(args: readonly string[], options: InProcessOptions): Promise
     const code = await main([...args], io);
     return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
   } finally {
+    if (options.processStderr === true) process.stderr.write = stderrWrite;
     process.chdir(cwd);
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];

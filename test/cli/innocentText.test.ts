@@ -2,7 +2,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyOutput, type EveryOutput } from './everyOutput.js';
-import { faultline, tempDir, type Finished } from './faultline.js';
+import { tempDir, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 
 /**
  * R13's other half (the twin of secrets.test.ts): redaction hides secrets, not words. Texts that
@@ -91,7 +92,8 @@ beforeAll(async () => {
   ]) {
     outErrors.push({
       path,
-      run: await faultline(['run', 'innocent-scripted.yaml', '--k', '1', '--out', path], { cwd }),
+      // Refused before any trial: the CLI's entry in this process (./inProcess.ts), the same code as the binary's.
+      run: await inProcess(['run', 'innocent-scripted.yaml', '--k', '1', '--out', path], { cwd }),
     });
   }
 });

@@ -39,3 +39,11 @@ export const THROWS_IN_TIMER =
   "setTimeout(() => { throw new Error('boom in a timer'); }, 0); await new Promise((resolve) => setImmediate(resolve));";
 export const SABOTAGES_DATE =
   "(Date.prototype as unknown as { toISOString: () => string }).toISOString = () => { throw new Error('sabotaged'); };";
+
+/**
+ * The watchdog of the trials of an agent that spins for ever, where what it did before the loop
+ * is not the claim: the verdict is `hung` however long the watchdog waits, and its thread spins a
+ * core until then (twice per hung trial of replay, sweep --replay and explore, which run it again
+ * to stream its history), so the wait is short.
+ */
+export const SPIN_MS = '500';
