@@ -137,207 +137,221 @@ const stdioServer = (args: readonly string[]): FaultlineOverStdio =>
   faultlineOverStdio(['mcp-serve', ...args], { cwd: project.path });
 const exited = exitedOverStdio;
 
-describe('faultline mcp-serve (stdio)', () => {
-  it('lists the tools with annotations from their risk, and passes careful clients: an idempotency key, then the status tool (--trials 2)', async () => {
-    const server = stdioServer(['orders.yaml', '--trials', '2', '--report', 'careful.json']);
-    const client = new Client({ name: 'careful', version: '1.0.0' });
-    await client.connect(server.transport);
-    const { tools } = await client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    expect([...byName.keys()]).toEqual([
-      'create_order',
-      'create_order_status',
-      'get_order',
-      'find_order_by_reference',
-      'cancel_order',
-      'cancel_order_status',
-    ]);
-    expect(byName.get('create_order')!.annotations).toMatchObject({
-      readOnlyHint: false,
-      idempotentHint: false,
-      destructiveHint: true,
+// The cases run at the same time: each has its own server (and the command agents' run its own
+// trials), and each waits out a lost call in real time (LOST_CALL_WAIT_MS), which in a row added
+// up to a third of the file's wall time.
+describe.concurrent('MCP clients against the served world', () => {
+  describe('faultline mcp-serve (stdio)', () => {
+    it('lists the tools with annotations from their risk, and passes careful clients: an idempotency key, then the status tool (--trials 2)', async () => {
+      const server = stdioServer(['orders.yaml', '--trials', '2', '--report', 'careful.json']);
+      const client = new Client({ name: 'careful', version: '1.0.0' });
+      await client.connect(server.transport);
+      const { tools } = await client.listTools();
+      const byName = new Map(tools.map((t) => [t.name, t]));
+      expect([...byName.keys()]).toEqual([
+        'create_order',
+        'create_order_status',
+        'get_order',
+        'find_order_by_reference',
+        'cancel_order',
+        'cancel_order_status',
+      ]);
+      expect(byName.get('create_order')!.annotations).toMatchObject({
+        readOnlyHint: false,
+        idempotentHint: false,
+        destructiveHint: true,
+      });
+      expect(byName.get('get_order')!.annotations).toMatchObject({
+        readOnlyHint: true,
+        idempotentHint: true,
+        destructiveHint: false,
+      });
+      expect(byName.get('cancel_order')!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+      expect(byName.get('create_order')!.inputSchema).toMatchObject({
+        type: 'object',
+        properties: { clientReference: { type: 'string' } },
+      });
+
+      // Trial 0: the lost answer is resent under the same key; the service replays the first order.
+      const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
+      expect(keyed.timeouts).toBe(1);
+      expect(JSON.parse(textOf(keyed.answer!))).toMatchObject({ orderId: 'ord-1', clientReference: 'ref-1' });
+      const first = await endTrial(client);
+      expect(first, JSON.stringify(first)).toMatchObject({ trial: 0, status: 'passed', next: 1 });
+
+      // Trial 1: no key; after the timeout the client asks the status tool, which finds the order, and does not resend.
+      await expect(
+        client.callTool({ name: 'create_order', arguments: ORDER }, undefined, { timeout: waitFor(0) }),
+      ).rejects.toMatchObject({ code: -32001 });
+      const status = await client.callTool({ name: 'create_order_status', arguments: { businessKey: 'ref-1' } });
+      expect(status.isError).toBeFalsy();
+      expect(JSON.parse(textOf(status))).toMatchObject({
+        state: 'succeeded',
+        value: { orderId: 'ord-1', clientReference: 'ref-1' },
+      });
+      // A refusal carries the plan's Retry-After into the tool error; this client waits it out.
+      const refused = await client.callTool({
+        name: 'find_order_by_reference',
+        arguments: { clientReference: 'ref-1' },
+      });
+      expect(refused.isError).toBe(true);
+      expect(JSON.parse(textOf(refused))).toMatchObject({
+        error: {
+          kind: 'rate_limit',
+          status: 429,
+          retryable: true,
+          retryAfterMs: 1000,
+          headers: { 'retry-after': '1' },
+        },
+      });
+      await new Promise((r) => setTimeout(r, 1100));
+      const found = await client.callTool({ name: 'find_order_by_reference', arguments: { clientReference: 'ref-1' } });
+      expect(found.isError).toBeFalsy();
+      const second = await endTrial(client);
+      expect(second, JSON.stringify(second)).toMatchObject({ trial: 1, status: 'passed' });
+      expect(second).not.toHaveProperty('next');
+      await client.close();
+      expect(await exited(server.stderr), server.stderr()).toBe(0);
+      expect(server.stderr()).toMatch(/faultline mcp-serve {2}mcp-orders, seed 1, trial 1: passed/);
+      const report = JSON.parse(await readFile(join(project.path, 'careful.json'), 'utf8')) as {
+        kind: string;
+        trials: { status: string; snapshot: { ledger: unknown[] } }[];
+      };
+      expect(report.kind).toBe('faultline-mcp-serve');
+      expect(report.trials.map((t) => [t.status, t.snapshot.ledger.length])).toEqual([
+        ['passed', 1],
+        ['passed', 1],
+      ]);
     });
-    expect(byName.get('get_order')!.annotations).toMatchObject({
-      readOnlyHint: true,
-      idempotentHint: true,
-      destructiveHint: false,
-    });
-    expect(byName.get('cancel_order')!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
-    expect(byName.get('create_order')!.inputSchema).toMatchObject({
-      type: 'object',
-      properties: { clientReference: { type: 'string' } },
-    });
 
-    // Trial 0: the lost answer is resent under the same key; the service replays the first order.
-    const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
-    expect(keyed.timeouts).toBe(1);
-    expect(JSON.parse(textOf(keyed.answer!))).toMatchObject({ orderId: 'ord-1', clientReference: 'ref-1' });
-    const first = await endTrial(client);
-    expect(first, JSON.stringify(first)).toMatchObject({ trial: 0, status: 'passed', next: 1 });
-
-    // Trial 1: no key; after the timeout the client asks the status tool, which finds the order, and does not resend.
-    await expect(
-      client.callTool({ name: 'create_order', arguments: ORDER }, undefined, { timeout: waitFor(0) }),
-    ).rejects.toMatchObject({ code: -32001 });
-    const status = await client.callTool({ name: 'create_order_status', arguments: { businessKey: 'ref-1' } });
-    expect(status.isError).toBeFalsy();
-    expect(JSON.parse(textOf(status))).toMatchObject({
-      state: 'succeeded',
-      value: { orderId: 'ord-1', clientReference: 'ref-1' },
-    });
-    // A refusal carries the plan's Retry-After into the tool error; this client waits it out.
-    const refused = await client.callTool({ name: 'find_order_by_reference', arguments: { clientReference: 'ref-1' } });
-    expect(refused.isError).toBe(true);
-    expect(JSON.parse(textOf(refused))).toMatchObject({
-      error: { kind: 'rate_limit', status: 429, retryable: true, retryAfterMs: 1000, headers: { 'retry-after': '1' } },
-    });
-    await new Promise((r) => setTimeout(r, 1100));
-    const found = await client.callTool({ name: 'find_order_by_reference', arguments: { clientReference: 'ref-1' } });
-    expect(found.isError).toBeFalsy();
-    const second = await endTrial(client);
-    expect(second, JSON.stringify(second)).toMatchObject({ trial: 1, status: 'passed' });
-    expect(second).not.toHaveProperty('next');
-    await client.close();
-    expect(await exited(server.stderr), server.stderr()).toBe(0);
-    expect(server.stderr()).toMatch(/faultline mcp-serve {2}mcp-orders, seed 1, trial 1: passed/);
-    const report = JSON.parse(await readFile(join(project.path, 'careful.json'), 'utf8')) as {
-      kind: string;
-      trials: { status: string; snapshot: { ledger: unknown[] } }[];
-    };
-    expect(report.kind).toBe('faultline-mcp-serve');
-    expect(report.trials.map((t) => [t.status, t.snapshot.ledger.length])).toEqual([
-      ['passed', 1],
-      ['passed', 1],
-    ]);
-  });
-
-  it('on Ctrl-C judges what it saw, writes the --out reports as run does, and exits 130', async () => {
-    const server = stdioServer(['orders.yaml', '--out', 'ctrl-c']);
-    const client = new Client({ name: 'interrupted', version: '1.0.0' });
-    await client.connect(server.transport);
-    const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
-    expect(keyed.timeouts).toBe(1);
-    // The shell that wraps faultline is the transport's process: Ctrl-C goes to faultline, its child.
-    const pid = Number(
-      execFileSync('pgrep', ['-P', String(server.transport.pid)], { encoding: 'utf8' })
-        .trim()
-        .split('\n')[0],
-    );
-    process.kill(pid, 'SIGINT');
-    // Interrupted, as every command reports it (130), after the verdicts of the trial it ended.
-    expect(await exited(server.stderr), server.stderr()).toBe(130);
-    await client.close();
-    const err = server.stderr();
-    expect(err).toMatch(/faultline mcp-serve {2}mcp-orders, seed 1, trial 0: failed \(goal-state\)/);
-    // No one reported an outcome: goal-state says so; the key kept the resend to one order.
-    expect(err).toMatch(/✗ goal-state: .*unknown/);
-    expect(err).toMatch(/✓ duplicates/);
-    const report = JSON.parse(await readFile(join(project.path, 'ctrl-c', 'faultline.json'), 'utf8')) as {
-      cells: { scenario: string; metrics: { trials: number } }[];
-    };
-    expect(report.cells.map((c) => [c.scenario, c.metrics.trials])).toEqual([['mcp-orders', 1]]);
-    expect(await readFile(join(project.path, 'ctrl-c', 'junit.xml'), 'utf8')).toMatch(/<testcase [^>]*mcp-orders/);
-    expect(await readFile(join(project.path, 'ctrl-c', 'summary.md'), 'utf8')).toMatch(/mcp-orders/);
-  });
-
-  it('records a call of a tool no one serves, and a request to the HTTP endpoint off its path, as unserved requests', async () => {
-    const server = stdioServer(['orders.yaml', '--trials', '1', '--report', 'unserved.json']);
-    const client = new Client({ name: 'stray', version: '1.0.0' });
-    await client.connect(server.transport);
-    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(
-      /Unknown tool "delete_everything"/,
-    );
-    const mcpUrl = /FAULTLINE_MCP_URL=(\S+)/.exec(server.stderr())![1]!;
-    const stray = await fetch(new URL('/tools/create_order', mcpUrl), { method: 'POST', body: '{}' });
-    expect(stray.status).toBe(404);
-    await endTrial(client);
-    await client.close();
-    // No order was placed: goal-state fails the trial.
-    expect(await exited(server.stderr), server.stderr()).toBe(1);
-    const report = JSON.parse(await readFile(join(project.path, 'unserved.json'), 'utf8')) as {
-      trials: { history: { type: string; method?: string; url?: string }[] }[];
-    };
-    expect(
-      report.trials[0]!.history.filter((e) => e.type === 'unserved_request').map((e) => [e.method, e.url]),
-    ).toEqual([
-      ['POST', 'https://mcp.faultline.test/tools/delete_everything'],
-      ['POST', 'https://mcp.faultline.test/tools/create_order'],
-    ]);
-  });
-
-  it('fails a naive client that resends the write: two orders, and duplicates names the requests (stdin closed ends the trial)', async () => {
-    const server = stdioServer(['orders.yaml']);
-    const client = new Client({ name: 'naive', version: '1.0.0' });
-    await client.connect(server.transport);
-    const naive = await createOrder(client);
-    expect(naive.timeouts).toBe(1);
-    expect(JSON.parse(textOf(naive.answer!))).toMatchObject({ orderId: 'ord-2', clientReference: 'ref-1' });
-    // No end_trial: closing the connection ends the trial, with no outcome reported.
-    await client.close();
-    expect(await exited(server.stderr), server.stderr()).toBe(1);
-    const err = server.stderr();
-    expect(err).toMatch(/trial 0: failed \(goal-state, duplicates, retry-discipline\)/);
-    expect(err).toMatch(
-      /✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\): resent without an idempotency key/,
-    );
-    expect(err).toMatch(
-      /✗ retry-discipline: write create_order#1 \(create_order, POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order\) was sent 2 times/,
-    );
-    expect(err).toMatch(
-      /create_order#1 attempt 1: POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order \(http-1\)/,
-    );
-  });
-});
-
-describe('a command agent whose tools come from an MCP client (FAULTLINE_MCP_URL)', () => {
-  it('is judged like any other: the keyed variant passes, the naive one fails duplicates', async () => {
-    // `run` of a command agent has its end-to-end test elsewhere: these two run the CLI's entry in this process (./inProcess.ts).
-    const careful = await inProcess(
-      ['run', 'careful.yaml', '--k', '1', '--reporter', 'console', '--out', 'careful-out'],
-      { cwd: project.path },
-    );
-    expect(careful.code, careful.stdout + careful.stderr).toBe(0);
-    const naive = await inProcess(['run', 'naive.yaml', '--k', '1', '--reporter', 'console', '--out', 'naive-out'], {
-      cwd: project.path,
-    });
-    expect(naive.code, naive.stdout + naive.stderr).toBe(1);
-    expect(naive.stdout).toMatch(/duplicates==0 failed in 1 of 1 cells: mcp-agent-naive × rulebook \(1\)/);
-    expect(naive.stdout).toMatch(
-      /mcp-agent-naive × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/,
-    );
-  });
-});
-
-describe('the MCP endpoint of the served world (faultline serve, Streamable HTTP)', () => {
-  it('serves the tools at FAULTLINE_MCP_URL under the plan; one session across two trials: a keyed client passes, a naive one fails', async () => {
-    const serve = start(['serve', 'orders.yaml', '--trials', '2'], { cwd: project.path });
-    const vars = await servedAddresses(serve.child);
-    expect(vars['FAULTLINE_MCP_URL']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const client = new Client({ name: 'over-http', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(vars['FAULTLINE_MCP_URL']!)));
-    const end = async (): Promise<z.infer<typeof Verdicts>> =>
-      Verdicts.parse(
-        await (await fetch(vars['FAULTLINE_END_URL']!, { method: 'POST', body: '{"outcome":"completed"}' })).json(),
+    it('on Ctrl-C judges what it saw, writes the --out reports as run does, and exits 130', async () => {
+      const server = stdioServer(['orders.yaml', '--out', 'ctrl-c']);
+      const client = new Client({ name: 'interrupted', version: '1.0.0' });
+      await client.connect(server.transport);
+      const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
+      expect(keyed.timeouts).toBe(1);
+      // The shell that wraps faultline is the transport's process: Ctrl-C goes to faultline, its child.
+      const pid = Number(
+        execFileSync('pgrep', ['-P', String(server.transport.pid)], { encoding: 'utf8' })
+          .trim()
+          .split('\n')[0],
       );
+      process.kill(pid, 'SIGINT');
+      // Interrupted, as every command reports it (130), after the verdicts of the trial it ended.
+      expect(await exited(server.stderr), server.stderr()).toBe(130);
+      await client.close();
+      const err = server.stderr();
+      expect(err).toMatch(/faultline mcp-serve {2}mcp-orders, seed 1, trial 0: failed \(goal-state\)/);
+      // No one reported an outcome: goal-state says so; the key kept the resend to one order.
+      expect(err).toMatch(/✗ goal-state: .*unknown/);
+      expect(err).toMatch(/✓ duplicates/);
+      const report = JSON.parse(await readFile(join(project.path, 'ctrl-c', 'faultline.json'), 'utf8')) as {
+        cells: { scenario: string; metrics: { trials: number } }[];
+      };
+      expect(report.cells.map((c) => [c.scenario, c.metrics.trials])).toEqual([['mcp-orders', 1]]);
+      expect(await readFile(join(project.path, 'ctrl-c', 'junit.xml'), 'utf8')).toMatch(/<testcase [^>]*mcp-orders/);
+      expect(await readFile(join(project.path, 'ctrl-c', 'summary.md'), 'utf8')).toMatch(/mcp-orders/);
+    });
 
-    const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
-    expect(keyed.timeouts).toBe(1);
-    const first = await end();
-    expect(failing(first), JSON.stringify(first)).toEqual([]);
+    it('records a call of a tool no one serves, and a request to the HTTP endpoint off its path, as unserved requests', async () => {
+      const server = stdioServer(['orders.yaml', '--trials', '1', '--report', 'unserved.json']);
+      const client = new Client({ name: 'stray', version: '1.0.0' });
+      await client.connect(server.transport);
+      await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(
+        /Unknown tool "delete_everything"/,
+      );
+      const mcpUrl = /FAULTLINE_MCP_URL=(\S+)/.exec(server.stderr())![1]!;
+      const stray = await fetch(new URL('/tools/create_order', mcpUrl), { method: 'POST', body: '{}' });
+      expect(stray.status).toBe(404);
+      await endTrial(client);
+      await client.close();
+      // No order was placed: goal-state fails the trial.
+      expect(await exited(server.stderr), server.stderr()).toBe(1);
+      const report = JSON.parse(await readFile(join(project.path, 'unserved.json'), 'utf8')) as {
+        trials: { history: { type: string; method?: string; url?: string }[] }[];
+      };
+      expect(
+        report.trials[0]!.history.filter((e) => e.type === 'unserved_request').map((e) => [e.method, e.url]),
+      ).toEqual([
+        ['POST', 'https://mcp.faultline.test/tools/delete_everything'],
+        ['POST', 'https://mcp.faultline.test/tools/create_order'],
+      ]);
+    });
 
-    // The next trial, the same session: a fresh world, and the same partial write.
-    const naive = await createOrder(client);
-    expect(naive.timeouts).toBe(1);
-    expect(JSON.parse(textOf(naive.answer!))).toMatchObject({ orderId: 'ord-2' });
-    const second = await end();
-    expect(failing(second)).toEqual(['goal-state', 'duplicates', 'retry-discipline']);
-    expect(second.checks.find((c) => c.name === 'duplicates')!.verdict.message).toMatch(
-      /orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/,
-    );
-    await client.close();
-    const done = await serve.done;
-    expect(done.code, done.stderr).toBe(1);
-    expect(done.stdout).toMatch(/trial 0: passed/);
-    expect(done.stdout).toMatch(/trial 1: failed \(goal-state, duplicates, retry-discipline\)/);
+    it('fails a naive client that resends the write: two orders, and duplicates names the requests (stdin closed ends the trial)', async () => {
+      const server = stdioServer(['orders.yaml']);
+      const client = new Client({ name: 'naive', version: '1.0.0' });
+      await client.connect(server.transport);
+      const naive = await createOrder(client);
+      expect(naive.timeouts).toBe(1);
+      expect(JSON.parse(textOf(naive.answer!))).toMatchObject({ orderId: 'ord-2', clientReference: 'ref-1' });
+      // No end_trial: closing the connection ends the trial, with no outcome reported.
+      await client.close();
+      expect(await exited(server.stderr), server.stderr()).toBe(1);
+      const err = server.stderr();
+      expect(err).toMatch(/trial 0: failed \(goal-state, duplicates, retry-discipline\)/);
+      expect(err).toMatch(
+        /✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\): resent without an idempotency key/,
+      );
+      expect(err).toMatch(
+        /✗ retry-discipline: write create_order#1 \(create_order, POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order\) was sent 2 times/,
+      );
+      expect(err).toMatch(
+        /create_order#1 attempt 1: POST https:\/\/mcp\.faultline\.test\/orders\/tools\/create_order \(http-1\)/,
+      );
+    });
+  });
+
+  describe('a command agent whose tools come from an MCP client (FAULTLINE_MCP_URL)', () => {
+    it('is judged like any other: the keyed variant passes, the naive one fails duplicates', async () => {
+      // `run` of a command agent has its end-to-end test elsewhere: these two run the CLI's entry in this process (./inProcess.ts).
+      const careful = await inProcess(
+        ['run', 'careful.yaml', '--k', '1', '--reporter', 'console', '--out', 'careful-out'],
+        { cwd: project.path },
+      );
+      expect(careful.code, careful.stdout + careful.stderr).toBe(0);
+      const naive = await inProcess(['run', 'naive.yaml', '--k', '1', '--reporter', 'console', '--out', 'naive-out'], {
+        cwd: project.path,
+      });
+      expect(naive.code, naive.stdout + naive.stderr).toBe(1);
+      expect(naive.stdout).toMatch(/duplicates==0 failed in 1 of 1 cells: mcp-agent-naive × rulebook \(1\)/);
+      expect(naive.stdout).toMatch(
+        /mcp-agent-naive × rulebook: 1 of 1 trial failed \(goal-state, duplicates, retry-discipline\)/,
+      );
+    });
+  });
+
+  describe('the MCP endpoint of the served world (faultline serve, Streamable HTTP)', () => {
+    it('serves the tools at FAULTLINE_MCP_URL under the plan; one session across two trials: a keyed client passes, a naive one fails', async () => {
+      const serve = start(['serve', 'orders.yaml', '--trials', '2'], { cwd: project.path });
+      const vars = await servedAddresses(serve.child);
+      expect(vars['FAULTLINE_MCP_URL']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = new Client({ name: 'over-http', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(vars['FAULTLINE_MCP_URL']!)));
+      const end = async (): Promise<z.infer<typeof Verdicts>> =>
+        Verdicts.parse(
+          await (await fetch(vars['FAULTLINE_END_URL']!, { method: 'POST', body: '{"outcome":"completed"}' })).json(),
+        );
+
+      const keyed = await createOrder(client, { idempotencyKey: 'k-1' });
+      expect(keyed.timeouts).toBe(1);
+      const first = await end();
+      expect(failing(first), JSON.stringify(first)).toEqual([]);
+
+      // The next trial, the same session: a fresh world, and the same partial write.
+      const naive = await createOrder(client);
+      expect(naive.timeouts).toBe(1);
+      expect(JSON.parse(textOf(naive.answer!))).toMatchObject({ orderId: 'ord-2' });
+      const second = await end();
+      expect(failing(second)).toEqual(['goal-state', 'duplicates', 'retry-discipline']);
+      expect(second.checks.find((c) => c.name === 'duplicates')!.verdict.message).toMatch(
+        /orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/,
+      );
+      await client.close();
+      const done = await serve.done;
+      expect(done.code, done.stderr).toBe(1);
+      expect(done.stdout).toMatch(/trial 0: passed/);
+      expect(done.stdout).toMatch(/trial 1: failed \(goal-state, duplicates, retry-discipline\)/);
+    });
   });
 });
