@@ -360,13 +360,25 @@ afterAll(async () => {
   await packed?.cleanup();
 });
 
-const readReport = async (): Promise<JsonReport> =>
-  parseJsonReport(await readFile(join(project.dir, 'reports', 'faultline.json'), 'utf8'));
+const readReport = async (out: string): Promise<JsonReport> =>
+  parseJsonReport(await readFile(join(project.dir, out, 'faultline.json'), 'utf8'));
 
-describe('real agents from the packed tarball, through the installed CLI', { timeout: 1_800_000 }, () => {
+// The two runs at the same time, each with reports of its own: they share only the installed project.
+describe.concurrent('real agents from the packed tarball, through the installed CLI', { timeout: 1_800_000 }, () => {
   it('the correct openai-SDK, streamText, streamed Agents SDK and LangChain.js agents pass every checker with faults off and on', async () => {
-    const r = await project.npx(['faultline', 'run', 'good', '--k', '2', '--reporter', 'json', ...SLOW]);
-    const report = await readReport();
+    const r = await project.npx([
+      'faultline',
+      'run',
+      'good',
+      '--k',
+      '2',
+      '--reporter',
+      'json',
+      '--out',
+      'good-reports',
+      ...SLOW,
+    ]);
+    const report = await readReport('good-reports');
     const expected = Object.entries(CORRECT).flatMap(([agent, { faults }]) => faults.map((f) => `${agent}-${f}`));
     expect(report.cells.map((c) => c.scenario).sort()).toEqual(expected.sort());
     for (const cell of report.cells) {
@@ -382,9 +394,20 @@ describe('real agents from the packed tarball, through the installed CLI', { tim
   });
 
   it('each planted defect is caught by its checker, with evidence naming the layer at fault', async () => {
-    const r = await project.npx(['faultline', 'run', 'bad', '--k', '1', '--reporter', 'json', ...SLOW]);
+    const r = await project.npx([
+      'faultline',
+      'run',
+      'bad',
+      '--k',
+      '1',
+      '--reporter',
+      'json',
+      '--out',
+      'bad-reports',
+      ...SLOW,
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    const report = await readReport();
+    const report = await readReport('bad-reports');
     const failing = (scenarioName: string): Map<string, string> => {
       const cell = report.cells.find((c) => c.scenario === scenarioName);
       expect(cell, scenarioName).toBeDefined();
