@@ -31,7 +31,7 @@ describe(
       it(`${command[0]}: an http agent intercepted by ${peer}: exit 2 naming the scenario, the peer and the install command`, async () => {
         const file = `peers/via-${peer}.yaml`;
         // No --config: an http agent retries in its own code, and a configuration for it is refused before the peer check.
-        const r = await project.npx(['faultline', command[0]!, file, ...command.slice(1)]);
+        const r = await project.bin(['faultline', command[0]!, file, ...command.slice(1)]);
         expect(r.code, r.stdout + r.stderr).toBe(2);
         expect(r.stderr).toContain(
           `scenario "${file.slice('peers/'.length, -'.yaml'.length)}" (an http agent, intercepted by ${peer}`,
@@ -51,7 +51,7 @@ describe(
         ['cockatiel-decorrelated', 'cockatiel', ['explore', '--runs', '2']],
       ] as const;
       for (const [config, peer, command] of runs) {
-        const r = await project.npx([
+        const r = await project.bin([
           'faultline',
           command[0]!,
           'read-timeout-retry',

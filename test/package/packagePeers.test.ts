@@ -16,7 +16,7 @@ describe('with vitest, msw and nock installed', SLOW, () => {
     await writeHttpScenarios(project);
     for (const file of ['peers/via-msw.yaml', 'peers/via-nock.yaml']) {
       // k stays at the config's 4 (init wrote faultline.config.ts in beforeAll): its pass^4 gate could never hold with fewer trials.
-      const r = await project.npx(['faultline', 'run', file, '--reporter', 'console']);
+      const r = await project.bin(['faultline', 'run', file, '--reporter', 'console']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
     }
   });

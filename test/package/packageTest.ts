@@ -92,6 +92,7 @@ export function fileProject(make: () => Promise<Consumer>): Consumer {
     },
     install: (specs) => get().install(specs),
     npx: (args) => get().npx(args),
+    bin: (args) => get().bin(args),
     write: (path, text) => get().write(path, text),
     cleanup: () => get().cleanup(),
   };

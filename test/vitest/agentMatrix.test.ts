@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELPDESK_SERVICE } from '../cli/helpdeskService.js';
-import { userProject } from '../cli/userProject.js';
-import { failure, lineOf, vitest } from './realVitest.js';
+import { failure, installedUserProject, lineOf, vitest } from './realVitest.js';
 
 const CONFIG = `import { defineConfig } from 'faultline';
 
@@ -75,11 +74,11 @@ import { describeScenarios } from 'faultline/vitest';
 await describeScenarios(['scenarios/ticket-rate-limited.yaml'], { retryConfigs: ['rulebook', 'naive'], k: 2 });
 `;
 
-let project: Awaited<ReturnType<typeof userProject>>;
+let project: Awaited<ReturnType<typeof installedUserProject>>;
 let out = '';
 
 beforeAll(async () => {
-  project = await userProject(
+  project = await installedUserProject(
     'vitest-matrix',
     {
       'faultline.config.ts': CONFIG,

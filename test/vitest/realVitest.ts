@@ -1,10 +1,42 @@
 /** The real vitest binary, run in a user's project, and what its output says of one test. */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { userProject } from '../cli/userProject.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const VITEST = join(REPO, 'node_modules', 'vitest', 'vitest.mjs');
+
+/**
+ * `userProject` whose `node_modules/faultline` is laid out as `npm install` leaves it: a folder of
+ * its own holding the package.json and the built dist/ (hard links to this checkout's), the other
+ * shipped folders and the dependencies linked. Linked whole to the checkout instead, its files'
+ * real paths lie outside any node_modules, so vite transformed all of dist/ (about 330 modules)
+ * on every vitest start: 3.5 s of CPU per start of the history test, 1.2 s installed like this
+ * (docs/testing.md, seventh round). A user's installed faultline is loaded by Node, as here.
+ */
+export async function installedUserProject(
+  prefix: string,
+  files: Readonly<Record<string, string>>,
+  packages: readonly string[] = [],
+): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const project = await userProject(prefix, files, packages);
+  const faultline = join(project.path, 'node_modules', 'faultline');
+  await rm(faultline);
+  await mkdir(faultline);
+  await cp(join(REPO, 'package.json'), join(faultline, 'package.json'));
+  // Hard links where `cp -al` exists (GNU cp, same file system); a plain copy elsewhere.
+  await promisify(execFile)('cp', ['-al', join(REPO, 'dist'), join(faultline, 'dist')]).catch(async () => {
+    await rm(join(faultline, 'dist'), { recursive: true, force: true });
+    await cp(join(REPO, 'dist'), join(faultline, 'dist'), { recursive: true });
+  });
+  // faultline's own dependencies resolve from its node_modules, as if npm had nested them there.
+  for (const name of ['bin', 'scenarios', 'docs', 'node_modules'])
+    await symlink(join(REPO, name), join(faultline, name), 'dir');
+  return project;
+}
 
 /** `vitest run` in `cwd`, without colour, whatever CI variables the suite runs under. */
 export function vitest(cwd: string, args: readonly string[]): Promise<{ code: number | null; out: string }> {

@@ -1,5 +1,5 @@
 /**
- * faultline/vitest from a user's side: a project outside the repository (faultline linked in,
+ * faultline/vitest from a user's side: a project outside the repository (faultline installed as npm lays it out,
  * vitest its own dependency) whose test files use every matcher, passing and failing,
  * `describeScenarios`, and `toMatchHistorySnapshot`, run by the real vitest binary. What is
  * checked is what the user reads: vitest's output, its failure locations, the snapshot file.
@@ -7,8 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userProject } from '../cli/userProject.js';
-import { failure, lineOf, vitest as run } from './realVitest.js';
+import { failure, installedUserProject, lineOf, vitest as run } from './realVitest.js';
 
 const fixture = (name: string): Promise<string> => readFile(new URL(`fixtures/${name}`, import.meta.url), 'utf8');
 // Each step starts vitest in a child on a machine that may be busy; nothing here is timed.
@@ -19,7 +18,7 @@ let project: { path: string; cleanup: () => Promise<void> };
 const vitest = (args: readonly string[]): ReturnType<typeof run> => run(project.path, args);
 
 beforeAll(async () => {
-  project = await userProject(
+  project = await installedUserProject(
     'vitest-user',
     {
       'scenarios/unconfirmable.yaml': await fixture('unconfirmable.yaml'),
