@@ -25,6 +25,7 @@ import { malformedError } from './faultError.js';
 import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
 import { safeParseOnce } from '../core/parseOnce.js';
+import { extraHops, hopSeam } from '../core/extraHops.js';
 import { rejectedLater } from './rejectedLater.js';
 import type { LatencyTarget, LegDraws, NetworkLatency } from './network.js';
 import type { Mutable } from '../core/Mutable.js';
@@ -127,6 +128,7 @@ export class Wire implements Transport {
   }
 
   async send(req: WireRequest, signal?: AbortSignal): Promise<unknown> {
+    if (hopSeam.at) await extraHops('wire:send');
     this.#requests.set(req.request, req);
     if (signal?.aborted) {
       this.#respond(req, { kind: 'lost', message: 'aborted before sending' });
@@ -151,6 +153,7 @@ export class Wire implements Transport {
     try {
       reply = await raceAbort(work, signal);
     } catch (reason) {
+      if (hopSeam.at) await extraHops('wire:aborted');
       // Gone while the request or the answer travelled, or the service worked: what was delivered stays delivered (R18).
       this.#respond(req, { kind: 'lost', message: 'caller aborted' }, legs);
       throw reason;
@@ -328,7 +331,9 @@ export class Wire implements Transport {
     this.#history.stamp(deliveryEvent(req, copy));
     const ctx = this.#context(tool, req, failure);
     try {
+      if (hopSeam.at) await extraHops('wire:deliver');
       const value = await serveRequest(tool, req, ctx);
+      if (hopSeam.at) await extraHops('wire:served');
       // A tool that never consulted `ctx.failure` (a read) still fails the way the fault says.
       if (failure) return { kind: 'error', error: asServerError(failure) };
       return { kind: 'ok', value: overTheWire(value) };

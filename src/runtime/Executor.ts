@@ -9,6 +9,7 @@ import {
   type WireRequest,
 } from '../core/index.js';
 import type { Mutable } from '../core/Mutable.js';
+import { extraHops, hopSeam } from '../core/extraHops.js';
 import { attemptEndEvent } from './attemptEndEvent.js';
 import { attemptEvent, attemptRequest } from './attemptEvent.js';
 import type { AuditLog } from './audit.js';
@@ -235,6 +236,7 @@ export class Executor implements ToolExecutor {
         key = newIdempotencyKey(this.#keyRng);
         if (record) record = (await this.store.update(record.op, { idempotencyKey: key }, clock.now())) ?? record;
       }
+      if (hopSeam.at) await extraHops('runtime:attempt');
       const request = ids.next('req');
       history.stamp(attemptEvent(call, attempts, tool, request, key, record?.op));
       const refused = this.#refusedLocally(attempts);
@@ -242,6 +244,7 @@ export class Executor implements ToolExecutor {
       const sent: AttemptResult = refused
         ? { kind: 'error', error: refused }
         : await this.#send(attemptRequest(request, tool, args, call, attempts, key));
+      if (hopSeam.at) await extraHops('runtime:answer');
       if (sent.kind === 'ok') {
         this.#succeeded(call, attempts, request, quotaCost);
         if (record) await this.#book.settle(record, call, { state: 'succeeded', result: sent.value });
