@@ -26,7 +26,6 @@ import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
 import { safeParseOnce } from '../core/parseOnce.js';
 import { extraHops, hopSeam } from '../core/extraHops.js';
-import { rejectedLater } from './rejectedLater.js';
 import type { LatencyTarget, LegDraws, NetworkLatency } from './network.js';
 import type { Mutable } from '../core/Mutable.js';
 import { contractOf } from './contractOf.js';
@@ -228,8 +227,8 @@ export class Wire implements Transport {
 
   /** Never rejects but through `signal` (a latency sleep): every answer is a value. */
   #apply(fault: Fault | undefined, tool: ToolSpec, req: WireRequest, signal: AbortSignal | undefined): Promise<Reply> {
-    // No fault (every delivery of a crowd, of a fault-free trial): applyFault's own branch, without its five answers built.
-    if (!fault) return this.#deliverUnfaulted(tool, req);
+    // No fault (every delivery of a crowd, of a fault-free trial): the delivery's own promise, no applyFault around it.
+    if (!fault) return this.#deliver(tool, req, 0);
     return applyFault<Reply>(
       fault,
       {
@@ -245,14 +244,6 @@ export class Wire implements Transport {
       this.#clock,
       signal,
     );
-  }
-
-  /**
-   * What `applyFault` does with no fault, as it does it: an async function that starts the delivery at once and returns
-   * its promise, so the caller's await settles at the same point of the microtask queue (test in applyFault.test.ts).
-   */
-  async #deliverUnfaulted(tool: ToolSpec, req: WireRequest): Promise<Reply> {
-    return this.#deliver(tool, req, 0);
   }
 
   /**
@@ -345,16 +336,17 @@ export class Wire implements Transport {
   }
 
   /**
-   * What `send` returns, a promise or a thenable (`RejectedLater`), typed `unknown` since an async function may not
-   * declare a thenable of its own: `send`'s promise adopts it two microtask hops later, whichever way the answer went.
+   * What `send` settles with: the answer's value, its error thrown, or a wait for the caller's abort when the answer is
+   * lost. A value, not a promise around it: `send`'s promise settles without adopting another (one order at one
+   * virtual instant makes no hop count matter, docs/determinism.md).
    */
   #finish(req: WireRequest, reply: Reply, signal: AbortSignal | undefined, legs?: NetworkLegs): unknown {
     this.#respond(req, reply, legs);
     switch (reply.kind) {
       case 'ok':
-        return Promise.resolve(reply.value);
+        return reply.value;
       case 'error':
-        return rejectedLater(reply.error);
+        throw reply.error;
       case 'lost':
         return untilAborted(signal);
     }
