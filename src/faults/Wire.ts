@@ -25,7 +25,7 @@ import { malformedError } from './faultError.js';
 import { pickRule, type RequestFacts } from './match.js';
 import { FaultPlanSchema, type FaultPlan } from './plan.js';
 import { safeParseOnce } from '../core/parseOnce.js';
-import { rejectedLater } from './rejectedLater.js';
+import { extraHops, hopSeam } from '../core/extraHops.js';
 import type { LatencyTarget, LegDraws, NetworkLatency } from './network.js';
 import type { Mutable } from '../core/Mutable.js';
 import { contractOf } from './contractOf.js';
@@ -127,6 +127,7 @@ export class Wire implements Transport {
   }
 
   async send(req: WireRequest, signal?: AbortSignal): Promise<unknown> {
+    if (hopSeam.at) await extraHops('wire:send');
     this.#requests.set(req.request, req);
     if (signal?.aborted) {
       this.#respond(req, { kind: 'lost', message: 'aborted before sending' });
@@ -151,6 +152,7 @@ export class Wire implements Transport {
     try {
       reply = await raceAbort(work, signal);
     } catch (reason) {
+      if (hopSeam.at) await extraHops('wire:aborted');
       // Gone while the request or the answer travelled, or the service worked: what was delivered stays delivered (R18).
       this.#respond(req, { kind: 'lost', message: 'caller aborted' }, legs);
       throw reason;
@@ -225,8 +227,8 @@ export class Wire implements Transport {
 
   /** Never rejects but through `signal` (a latency sleep): every answer is a value. */
   #apply(fault: Fault | undefined, tool: ToolSpec, req: WireRequest, signal: AbortSignal | undefined): Promise<Reply> {
-    // No fault (every delivery of a crowd, of a fault-free trial): applyFault's own branch, without its five answers built.
-    if (!fault) return this.#deliverUnfaulted(tool, req);
+    // No fault (every delivery of a crowd, of a fault-free trial): the delivery's own promise, no applyFault around it.
+    if (!fault) return this.#deliver(tool, req, 0);
     return applyFault<Reply>(
       fault,
       {
@@ -242,14 +244,6 @@ export class Wire implements Transport {
       this.#clock,
       signal,
     );
-  }
-
-  /**
-   * What `applyFault` does with no fault, as it does it: an async function that starts the delivery at once and returns
-   * its promise, so the caller's await settles at the same point of the microtask queue (test in applyFault.test.ts).
-   */
-  async #deliverUnfaulted(tool: ToolSpec, req: WireRequest): Promise<Reply> {
-    return this.#deliver(tool, req, 0);
   }
 
   /**
@@ -328,7 +322,9 @@ export class Wire implements Transport {
     this.#history.stamp(deliveryEvent(req, copy));
     const ctx = this.#context(tool, req, failure);
     try {
+      if (hopSeam.at) await extraHops('wire:deliver');
       const value = await serveRequest(tool, req, ctx);
+      if (hopSeam.at) await extraHops('wire:served');
       // A tool that never consulted `ctx.failure` (a read) still fails the way the fault says.
       if (failure) return { kind: 'error', error: asServerError(failure) };
       return { kind: 'ok', value: overTheWire(value) };
@@ -340,16 +336,17 @@ export class Wire implements Transport {
   }
 
   /**
-   * What `send` returns, a promise or a thenable (`RejectedLater`), typed `unknown` since an async function may not
-   * declare a thenable of its own: `send`'s promise adopts it two microtask hops later, whichever way the answer went.
+   * What `send` settles with: the answer's value, its error thrown, or a wait for the caller's abort when the answer is
+   * lost. A value, not a promise around it: `send`'s promise settles without adopting another (one order at one
+   * virtual instant makes no hop count matter, docs/determinism.md).
    */
   #finish(req: WireRequest, reply: Reply, signal: AbortSignal | undefined, legs?: NetworkLegs): unknown {
     this.#respond(req, reply, legs);
     switch (reply.kind) {
       case 'ok':
-        return Promise.resolve(reply.value);
+        return reply.value;
       case 'error':
-        return rejectedLater(reply.error);
+        throw reply.error;
       case 'lost':
         return untilAborted(signal);
     }

@@ -53,7 +53,8 @@ export async function applyFault<A>(
         : answers.error(lostAnswerError(fault.lostAs, fault));
     case 'duplicate': {
       const copies = Array.from({ length: fault.copies }, (_, i) => i);
-      if (fault.concurrent) return (await Promise.all(copies.map((c) => answers.deliver(c))))[0]!;
+      // Each copy in a turn of its own (a simulated clock's): their arrivals are ordered by copy, not by the hops of the service.
+      if (fault.concurrent) return (await Promise.all(copies.map((c) => inTurn(clock, () => answers.deliver(c)))))[0]!;
       const delivered: A[] = [];
       for (const c of copies) delivered.push(await answers.deliver(c));
       return delivered[0]!;
@@ -75,4 +76,10 @@ export async function applyFault<A>(
       // these never match an unstreamed request (`matchesRule`), so no other transport sees them.
       return answers.deliver(0);
   }
+}
+
+/** `run` in a turn of the clock's own at this instant, where the clock has turns (`Clock.nextTurn`). */
+function inTurn<A>(clock: Clock, run: () => Promise<A>): Promise<A> {
+  const turn = clock.nextTurn?.(-1);
+  return turn ? turn.then(run) : run();
 }

@@ -58,6 +58,12 @@ export class ProcessClock implements Clock {
   clearTimer(handle: TimerHandle): void {
     this.inner.clearTimer(handle);
   }
+
+  /** The trial clock's turn, which a dead process never takes. */
+  nextTurn(lane: number): Promise<void> {
+    const turn = this.inner.nextTurn?.(lane) ?? Promise.resolve();
+    return turn.then(() => (this.#dead ? new Promise<void>(() => {}) : undefined));
+  }
 }
 
 /**
@@ -133,7 +139,7 @@ export async function runWithCrash(plan: CrashPlan, r: CrashRun): Promise<LoopEn
   const first = new ProcessClock(r.clock);
   const trap = new CrashTrap(r.transport, plan, r.ledger, first);
   const executor1 = await r.executorFor(trap, first, r.rng.fork('runtime'), r.durable ?? new InMemoryOperationStore());
-  const capped1 = new CallCap(executor1, r.callLimit);
+  const capped1 = new CallCap(executor1, r.callLimit, first);
   r.caps.push(capped1);
   const ended = await Promise.race([
     r.startAgent(capped1, first, 'process-1').then((end) => ({ kind: 'ended' as const, end })),
@@ -150,7 +156,7 @@ export async function runWithCrash(plan: CrashPlan, r: CrashRun): Promise<LoopEn
     budget,
   );
   if (executor2 instanceof Executor) await executor2.resume({ caller: 'process-2' });
-  const capped2 = new CallCap(executor2, r.callLimit);
+  const capped2 = new CallCap(executor2, r.callLimit, r.clock);
   r.caps.push(capped2);
   return r.startAgent(capped2, r.clock, 'process-2');
 }

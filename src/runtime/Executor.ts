@@ -1,21 +1,11 @@
-import {
-  type Clock,
-  type ErrorData,
-  type History,
-  type IdSource,
-  type Rng,
-  type ToolContract,
-  type Transport,
-  type WireRequest,
-} from '../core/index.js';
+import { type ErrorData, type GiveUpReason, type Rng, type ToolContract, type WireRequest } from '../core/index.js';
 import type { Mutable } from '../core/Mutable.js';
+import { extraHops, hopSeam } from '../core/extraHops.js';
 import { attemptEndEvent } from './attemptEndEvent.js';
 import { attemptEvent, attemptRequest } from './attemptEvent.js';
-import type { AuditLog } from './audit.js';
 import { auditCall } from './auditCall.js';
 import { BUDGET_STOPS, budgetSpent } from './budgetSpent.js';
 import { classifyError } from './classify.js';
-import type { RetryConfig } from './config.js';
 import { contractNamed } from './contractNamed.js';
 import { argumentsMismatch, deadlinePassed, DIED_WAITING, heldByRetryAfter, noSuchTool } from './executorErrors.js';
 import { fieldErrors } from './fieldErrors.js';
@@ -42,34 +32,12 @@ import type { RetryBudget } from './retry/RetryBudget.js';
 import { retryBudgetFor } from './retry/retryBudgetFor.js';
 import { sendAttempt, type AttemptResult } from './sendAttempt.js';
 import { SignalPool } from './SignalPool.js';
+import type { ExecutorOptions } from './ExecutorOptions.js';
 import type { CallOptions, ToolExecutor } from './ToolExecutor.js';
 import { toolCallEvent } from './toolCallEvent.js';
 import { isUncertain } from './uncertain.js';
 
-export interface ExecutorOptions {
-  readonly transport: Transport;
-  readonly config: RetryConfig;
-  readonly clock: Clock;
-  readonly rng: Rng;
-  readonly history: History;
-  readonly ids: IdSource;
-  /** The trial's start: the task deadline counts from here. */
-  readonly startMs: number;
-  /** Default: a fresh in-memory store. */
-  readonly store?: OperationStore;
-  /** Default: `config.retryBudget`. Pass one instance to every executor of a task (R11). */
-  readonly budget?: RetryBudget;
-  readonly audit?: AuditLog;
-  /** Replaced by `[REDACTED]` in audit entries, with common secret shapes (R13). */
-  readonly secrets?: readonly string[];
-  /** Names the trial in audit entries. */
-  readonly trial?: string;
-  /**
-   * Client-wide overload policies: pass one instance to every executor of a client. Default: the configuration's, for
-   * this executor alone.
-   */
-  readonly policies?: ClientPolicies;
-}
+export type { ExecutorOptions } from './ExecutorOptions.js';
 
 /**
  * The reference execution layer: validates, classifies, retries within the configuration's
@@ -184,7 +152,13 @@ export class Executor implements ToolExecutor {
     return result;
   }
 
-  async #dispatch(call: string, tool: string, contract: ToolContract | undefined, input: unknown): Promise<Finished> {
+  /** Not async: the attempt loop's own promise (or a finished value) goes back to `call`, with no promise adopting it. */
+  #dispatch(
+    call: string,
+    tool: string,
+    contract: ToolContract | undefined,
+    input: unknown,
+  ): Finished | Promise<Finished> {
     if (!contract) {
       const error = noSuchTool(tool, this.tools.map((t) => t.name).join(', '));
       return failedCall(call, tool, input, 0, error, { nextActions: ['use_another_tool'] });
@@ -222,7 +196,6 @@ export class Executor implements ToolExecutor {
     let lastRaw: unknown;
     /** What the client's retry quota took for the last retry: refunded if the call succeeds. */
     let quotaCost: number | undefined;
-
     for (;;) {
       const wait = this.#beforeAttempt(call, tool, attempts, lastError);
       if (typeof wait !== 'number') {
@@ -230,34 +203,26 @@ export class Executor implements ToolExecutor {
         break;
       }
       if (wait > 0) await clock.sleep(wait);
-      attempts++;
-      if (attempts > 1 && keys === 'per-attempt') {
+      if (++attempts > 1 && keys === 'per-attempt') {
         key = newIdempotencyKey(this.#keyRng);
         if (record) record = (await this.store.update(record.op, { idempotencyKey: key }, clock.now())) ?? record;
       }
+      if (hopSeam.at) await extraHops('runtime:attempt');
       const request = ids.next('req');
       history.stamp(attemptEvent(call, attempts, tool, request, key, record?.op));
       const refused = this.#refusedLocally(attempts);
-      const throttledLocally = refused !== undefined;
       const sent: AttemptResult = refused
         ? { kind: 'error', error: refused }
         : await this.#send(attemptRequest(request, tool, args, call, attempts, key));
-      if (sent.kind === 'ok') {
-        this.#succeeded(call, attempts, request, quotaCost);
-        if (record) await this.#book.settle(record, call, { state: 'succeeded', result: sent.value });
-        const result: ToolResult = { kind: 'ok', call, tool, attempts, value: sent.value };
-        return record ? { result, op: record.op } : { result };
-      }
-      const error = this.#attemptFailed(call, tool, attempts, request, sent.error, throttledLocally);
-      lastError = error;
+      if (hopSeam.at) await extraHops('runtime:answer');
+      if (sent.kind === 'ok') return this.#succeeded(call, tool, attempts, request, quotaCost, record, sent.value);
+      const local = refused !== undefined;
+      lastError = this.#attemptFailed(call, tool, attempts, request, sent.error, local);
       lastRaw = sent.error;
-      uncertain ||= isUncertain(error);
-      const decision = decideRetry(
-        this.#retryContext(error, attempts, contract, key, previousDelayMs, throttledLocally),
-      );
+      uncertain ||= isUncertain(lastError);
+      const decision = decideRetry(this.#retryContext(lastError, attempts, contract, key, previousDelayMs, local));
       if (decision.kind === 'stop') {
-        history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason: decision.reason, error });
-        if (BUDGET_STOPS.has(decision.reason)) lastError = budgetSpent(error, decision.reason);
+        lastError = this.#gaveUp(call, lastError, decision.reason);
         break;
       }
       this.#retryWait(call, attempts, decision.delayMs, decision.reason);
@@ -265,7 +230,6 @@ export class Executor implements ToolExecutor {
       previousDelayMs = decision.delayMs;
       quotaCost = decision.quotaCost;
     }
-
     if (record && uncertain) return this.#reconcile.unresolved(call, contract, record, lastError, attempts, lastRaw);
     if (record) await this.#book.settle(record, call, { state: 'failed', error: lastError });
     return { ...failedCall(call, tool, input, attempts, lastError), ...(record && { op: record.op }), raw: lastRaw };
@@ -306,11 +270,33 @@ export class Executor implements ToolExecutor {
     );
   }
 
-  /** A successful attempt: the throttle and the retry quota learn of it, and its `attempt_end` is recorded. */
-  #succeeded(call: string, attempt: number, request: string, quotaCost: number | undefined): void {
+  /**
+   * A successful attempt: the throttle and the retry quota learn of it, its `attempt_end` is recorded, and the call
+   * ends ok, its record settled first if it keeps one (a value, not a promise, when it keeps none).
+   */
+  #succeeded(
+    call: string,
+    tool: string,
+    attempts: number,
+    request: string,
+    quotaCost: number | undefined,
+    record: OperationRecord | undefined,
+    value: unknown,
+  ): Finished | Promise<Finished> {
     this.policies.throttle?.record(true);
     this.policies.quota?.succeeded(quotaCost);
-    this.#o.history.stamp(attemptEndEvent(call, attempt, request, undefined));
+    this.#o.history.stamp(attemptEndEvent(call, attempts, request, undefined));
+    const result: ToolResult = { kind: 'ok', call, tool, attempts, value };
+    if (!record) return { result };
+    return this.#book
+      .settle(record, call, { state: 'succeeded', result: value })
+      .then(() => ({ result, op: record.op }));
+  }
+
+  /** The call stops retrying: its `give_up` recorded; the error it ends with (a spent budget's own). */
+  #gaveUp(call: string, error: ErrorData, reason: GiveUpReason): ErrorData {
+    this.#o.history.stamp({ seq: 0, t: 0, type: 'give_up', call, reason, error });
+    return BUDGET_STOPS.has(reason) ? budgetSpent(error, reason) : error;
   }
 
   #retryWait(call: string, attempt: number, ms: number, reason: 'backoff' | 'retry_after'): void {

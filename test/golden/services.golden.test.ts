@@ -2,11 +2,10 @@
  * Speed may not change a history byte (issue 25), through a user's own services: the capacity
  * door, checks on arrival, processing time, output schemas, status queries by business key,
  * stale reads, `ctx.peer` and `ctx.travel`, with chains of reads and writes started together
- * (`serviceCases.ts`). Each whole trial result is pinned by its hash. The hashes were taken on
- * 787fb70 and are the same on a398a6e; the ninth pass's unmerged cut of the delivery path's
- * awaits (branch `crowd9`) changes 32 of the 48, and the library's sequential trials (the hash
- * check a speed-up is held to) none. A change here is a change of behaviour, not of speed: if it
- * is meant, it needs its own commit that says so, with the new hashes.
+ * (`serviceCases.ts`). Each whole trial result is pinned by its hash. The hashes were re-taken
+ * once for issue 44's rule (one order at one virtual instant, docs/determinism.md); since then no
+ * count of microtask hops can move them (sameInstant.law.test.ts). A change here is a change of
+ * behaviour, not of speed: if it is meant, it needs its own commit that says so, with the new hashes.
  */
 import { describe, expect, it } from 'vitest';
 import * as api from '../../src/public/index.js';
@@ -19,60 +18,60 @@ describe("trials through a user's own services are pinned (speed may not change 
   });
 });
 
-// Taken on 787fb70 (issue 25's tenth pass started from it); a398a6e gives the same.
+// Re-taken for issue 44's rule (one order at one virtual instant); test/golden/orderOnly.ts compares them with the old.
 const PINNED: Record<string, string> = {
-  'a crowd of five through the door \u00d7 cockatiel-decorrelated \u00d7 seed 1': 'd28b80e7991e60fb',
-  'a crowd of five through the door \u00d7 cockatiel-decorrelated \u00d7 seed 2': 'd867be0b8ac3e90e',
-  'a crowd of five through the door \u00d7 full-jitter-budget \u00d7 seed 1': '79a9bb95abd11b1a',
-  'a crowd of five through the door \u00d7 full-jitter-budget \u00d7 seed 2': 'c972caef94edffc5',
-  'a crowd of five through the door \u00d7 naive \u00d7 seed 1': '6a98abc714b50d4e',
-  'a crowd of five through the door \u00d7 naive \u00d7 seed 2': '2dfc1d46d8323555',
-  'a crowd of five through the door \u00d7 rulebook \u00d7 seed 1': '2861efbd30953369',
-  'a crowd of five through the door \u00d7 rulebook \u00d7 seed 2': 'a43286ece48d3a4e',
+  'a crowd of five through the door \u00d7 cockatiel-decorrelated \u00d7 seed 1': '4bf2cdbd33fb77b7',
+  'a crowd of five through the door \u00d7 cockatiel-decorrelated \u00d7 seed 2': '762f3a3cc6b4611c',
+  'a crowd of five through the door \u00d7 full-jitter-budget \u00d7 seed 1': '8b9e40ec40955955',
+  'a crowd of five through the door \u00d7 full-jitter-budget \u00d7 seed 2': '1a9621831828ac7c',
+  'a crowd of five through the door \u00d7 naive \u00d7 seed 1': '09873457930d252e',
+  'a crowd of five through the door \u00d7 naive \u00d7 seed 2': '2cbea5985330a2f1',
+  'a crowd of five through the door \u00d7 rulebook \u00d7 seed 1': 'ed936d8ed13cde8e',
+  'a crowd of five through the door \u00d7 rulebook \u00d7 seed 2': 'aef9c3964a59e1a6',
   'a door: rate limit, two slots, a queue of one; processing time \u00d7 cockatiel-decorrelated \u00d7 seed 1':
-    'e408f177a6e09e1b',
+    'e8dd36a25c9b64a3',
   'a door: rate limit, two slots, a queue of one; processing time \u00d7 cockatiel-decorrelated \u00d7 seed 2':
-    '66d2f9480cf93500',
+    '4d415393e0cc4ecf',
   'a door: rate limit, two slots, a queue of one; processing time \u00d7 full-jitter-budget \u00d7 seed 1':
-    'ef454f20744ba431',
+    'b209cf1ca1aa0eba',
   'a door: rate limit, two slots, a queue of one; processing time \u00d7 full-jitter-budget \u00d7 seed 2':
-    '0b49f2e031b23635',
-  'a door: rate limit, two slots, a queue of one; processing time \u00d7 naive \u00d7 seed 1': '53253ce1df77fc24',
-  'a door: rate limit, two slots, a queue of one; processing time \u00d7 naive \u00d7 seed 2': '133c886b99536d88',
-  'a door: rate limit, two slots, a queue of one; processing time \u00d7 rulebook \u00d7 seed 1': '799e6bdb1be094fd',
-  'a door: rate limit, two slots, a queue of one; processing time \u00d7 rulebook \u00d7 seed 2': '433fc859f1dca059',
+    '39c949bd06e3a3e2',
+  'a door: rate limit, two slots, a queue of one; processing time \u00d7 naive \u00d7 seed 1': '059b82054239ef32',
+  'a door: rate limit, two slots, a queue of one; processing time \u00d7 naive \u00d7 seed 2': 'f674c980647aa21b',
+  'a door: rate limit, two slots, a queue of one; processing time \u00d7 rulebook \u00d7 seed 1': 'b3e4343c3a720751',
+  'a door: rate limit, two slots, a queue of one; processing time \u00d7 rulebook \u00d7 seed 2': '80c5ecd796721ec4',
   'a network with variance, and a door \u00d7 cockatiel-decorrelated \u00d7 seed 1': '2576832cc02de42b',
   'a network with variance, and a door \u00d7 cockatiel-decorrelated \u00d7 seed 2': 'ee76477fdff8149e',
-  'a network with variance, and a door \u00d7 full-jitter-budget \u00d7 seed 1': '944423e0a1a7a3d7',
-  'a network with variance, and a door \u00d7 full-jitter-budget \u00d7 seed 2': '7e0fa855cfc5e7ba',
+  'a network with variance, and a door \u00d7 full-jitter-budget \u00d7 seed 1': 'd560c1dd3fe56657',
+  'a network with variance, and a door \u00d7 full-jitter-budget \u00d7 seed 2': '4762ed4becaef261',
   'a network with variance, and a door \u00d7 naive \u00d7 seed 1': 'ce9c5f9712be6d16',
   'a network with variance, and a door \u00d7 naive \u00d7 seed 2': 'a49708484ef5ed96',
-  'a network with variance, and a door \u00d7 rulebook \u00d7 seed 1': '65a57cdfcd6ee123',
-  'a network with variance, and a door \u00d7 rulebook \u00d7 seed 2': 'b862aff0d897f0f7',
+  'a network with variance, and a door \u00d7 rulebook \u00d7 seed 1': '8ca39f8a7f662233',
+  'a network with variance, and a door \u00d7 rulebook \u00d7 seed 2': '59f13f2a40558017',
   'lost answers and refusals, reconciled by status queries \u00d7 cockatiel-decorrelated \u00d7 seed 1':
-    'a2e1279a8af744d7',
+    '3493203810436e69',
   'lost answers and refusals, reconciled by status queries \u00d7 cockatiel-decorrelated \u00d7 seed 2':
-    'ac5ed968ad53cf89',
-  'lost answers and refusals, reconciled by status queries \u00d7 full-jitter-budget \u00d7 seed 1': '600987a44a1d9999',
-  'lost answers and refusals, reconciled by status queries \u00d7 full-jitter-budget \u00d7 seed 2': '8152ad94ef8630f7',
-  'lost answers and refusals, reconciled by status queries \u00d7 naive \u00d7 seed 1': '0520eacece46a64f',
-  'lost answers and refusals, reconciled by status queries \u00d7 naive \u00d7 seed 2': '7b472bce6f5f0bb7',
-  'lost answers and refusals, reconciled by status queries \u00d7 rulebook \u00d7 seed 1': 'c5f0c241a3ac0cb2',
-  'lost answers and refusals, reconciled by status queries \u00d7 rulebook \u00d7 seed 2': 'efde91f72c342368',
-  'no faults, no capacity \u00d7 cockatiel-decorrelated \u00d7 seed 1': '4c79d90decfc24d4',
-  'no faults, no capacity \u00d7 cockatiel-decorrelated \u00d7 seed 2': 'aadcbf5d56a5b043',
-  'no faults, no capacity \u00d7 full-jitter-budget \u00d7 seed 1': 'bbfb764d688b8809',
-  'no faults, no capacity \u00d7 full-jitter-budget \u00d7 seed 2': '793d6df63bb4ae01',
-  'no faults, no capacity \u00d7 naive \u00d7 seed 1': '0023550300532c94',
-  'no faults, no capacity \u00d7 naive \u00d7 seed 2': '3aa16509314ba182',
-  'no faults, no capacity \u00d7 rulebook \u00d7 seed 1': 'ea576a7c3485ad22',
-  'no faults, no capacity \u00d7 rulebook \u00d7 seed 2': '6f333ba4cb6f1583',
-  'stale reads and concurrent duplicates \u00d7 cockatiel-decorrelated \u00d7 seed 1': '4c4f23178a5efa93',
-  'stale reads and concurrent duplicates \u00d7 cockatiel-decorrelated \u00d7 seed 2': 'd7b9c65fc94fc74f',
-  'stale reads and concurrent duplicates \u00d7 full-jitter-budget \u00d7 seed 1': 'a2716ead9d925a12',
-  'stale reads and concurrent duplicates \u00d7 full-jitter-budget \u00d7 seed 2': '6e7fc8c22aeaf15e',
-  'stale reads and concurrent duplicates \u00d7 naive \u00d7 seed 1': '8df6473b86494d13',
-  'stale reads and concurrent duplicates \u00d7 naive \u00d7 seed 2': '8f6753baf70ec84d',
-  'stale reads and concurrent duplicates \u00d7 rulebook \u00d7 seed 1': '0b9733a0ec1238bd',
-  'stale reads and concurrent duplicates \u00d7 rulebook \u00d7 seed 2': '9af5f5ef5a427b2d',
+    'b21975631a255aec',
+  'lost answers and refusals, reconciled by status queries \u00d7 full-jitter-budget \u00d7 seed 1': '37c7c5741bebcd63',
+  'lost answers and refusals, reconciled by status queries \u00d7 full-jitter-budget \u00d7 seed 2': '6a6d72660e0fa3fd',
+  'lost answers and refusals, reconciled by status queries \u00d7 naive \u00d7 seed 1': 'dd0470d8eb2f8a7e',
+  'lost answers and refusals, reconciled by status queries \u00d7 naive \u00d7 seed 2': '65ce1f0310bf4d4e',
+  'lost answers and refusals, reconciled by status queries \u00d7 rulebook \u00d7 seed 1': 'feed4b4dfb8b19d5',
+  'lost answers and refusals, reconciled by status queries \u00d7 rulebook \u00d7 seed 2': 'b8b2e172d3af90d6',
+  'no faults, no capacity \u00d7 cockatiel-decorrelated \u00d7 seed 1': 'd95a65c806ce91af',
+  'no faults, no capacity \u00d7 cockatiel-decorrelated \u00d7 seed 2': '181320c8bcb9a9ea',
+  'no faults, no capacity \u00d7 full-jitter-budget \u00d7 seed 1': '9ff1493dfedfb0be',
+  'no faults, no capacity \u00d7 full-jitter-budget \u00d7 seed 2': '4bedbf7689f6d918',
+  'no faults, no capacity \u00d7 naive \u00d7 seed 1': 'ae6d7a4d3472b1f3',
+  'no faults, no capacity \u00d7 naive \u00d7 seed 2': 'a9c8b21c3777d4c4',
+  'no faults, no capacity \u00d7 rulebook \u00d7 seed 1': 'ca84a24e70e90f2f',
+  'no faults, no capacity \u00d7 rulebook \u00d7 seed 2': '75898010a618e1b6',
+  'stale reads and concurrent duplicates \u00d7 cockatiel-decorrelated \u00d7 seed 1': 'd093cb5228016eea',
+  'stale reads and concurrent duplicates \u00d7 cockatiel-decorrelated \u00d7 seed 2': '6a471b0784e7b41f',
+  'stale reads and concurrent duplicates \u00d7 full-jitter-budget \u00d7 seed 1': '634d74924151c730',
+  'stale reads and concurrent duplicates \u00d7 full-jitter-budget \u00d7 seed 2': 'adf40a41b8d7812a',
+  'stale reads and concurrent duplicates \u00d7 naive \u00d7 seed 1': '96acb7fa214c8303',
+  'stale reads and concurrent duplicates \u00d7 naive \u00d7 seed 2': '076e5691d69a57aa',
+  'stale reads and concurrent duplicates \u00d7 rulebook \u00d7 seed 1': '048c174f39f62b0d',
+  'stale reads and concurrent duplicates \u00d7 rulebook \u00d7 seed 2': '4499071c27ec08f1',
 };

@@ -6,6 +6,11 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   setTimer(ms: number, fn: () => void): TimerHandle;
   clearTimer(handle: TimerHandle): void;
+  /**
+   * A simulated clock's turn of its own at this instant (`VirtualClock.nextTurn`), which orders work several callers
+   * start at one instant by what scheduled it; absent where real time orders everything anyway.
+   */
+  nextTurn?(lane: number): Promise<void>;
 }
 
 export type TimerHandle = number & { readonly __timer: unique symbol };

@@ -209,4 +209,42 @@ describe('VirtualClock.hold', () => {
     expect(run.kind).toBe('settled');
     expect(fired).toEqual(expected);
   });
+
+  it('takes the turns asked at one instant by what asked (the fire, then the lane), whatever hops came first', async () => {
+    const clock = new VirtualClock();
+    const seen: string[] = [];
+    const hops = async (n: number): Promise<void> => {
+      for (let i = 0; i < n; i++) await Promise.resolve();
+    };
+    const agent = async (lane: number, hopsFirst: number): Promise<void> => {
+      await hops(hopsFirst);
+      await clock.nextTurn(lane);
+      seen.push(`lane ${lane} at ${clock.now()}`);
+      // Asked in the work of the turn just taken: after every turn the body asked for.
+      await clock.nextTurn(-1);
+      seen.push(`lane ${lane} again`);
+    };
+    const run = await clock.run(async () => {
+      await clock.sleep(5);
+      await Promise.all([agent(2, 0), agent(0, 7), agent(1, 3)]);
+    });
+    expect(run.kind).toBe('settled');
+    expect(seen).toEqual(['lane 0 at 5', 'lane 1 at 5', 'lane 2 at 5', 'lane 0 again', 'lane 1 again', 'lane 2 again']);
+  });
+
+  it('takes a turn while real work is in flight, and time stays where it is', async () => {
+    const clock = new VirtualClock();
+    let release!: () => void;
+    const run = await clock.run(async () => {
+      const work = clock.hold(new Promise<void>((resolve) => (release = resolve)));
+      const timer = clock.sleep(1).then(() => 'timer');
+      const turn = clock.nextTurn(0).then(() => `turn at ${clock.now()}, held ${clock.inflight}`);
+      const first = await Promise.race([timer, turn]);
+      release();
+      await work;
+      await timer;
+      return first;
+    });
+    expect(run).toEqual({ kind: 'settled', value: 'turn at 0, held 1', at: 1 });
+  });
 });

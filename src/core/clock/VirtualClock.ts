@@ -11,6 +11,10 @@ class Timer {
     readonly fn: () => void,
     /** Set by `setTimer`, whose handle can clear it; a sleep without a signal is set privately and nothing clears it. */
     readonly clearable: boolean,
+    /** The fire (timer or turn) whose work set it: 0 for the run's body. */
+    readonly cause: number,
+    /** A turn's lane (an agent's index); -1 for a timer. */
+    readonly lane: number,
   ) {}
 }
 
@@ -59,8 +63,12 @@ const HELD = { kind: 'held' } as const;
 export class VirtualClock implements Clock {
   #now: number;
   #seq = 0;
-  /** Min-heap on (at, id): equal times fire in the order they were set. */
+  /** Timers and turns fired so far: the number of the one whose work is running now (0: the run's body). */
+  #fired = 0;
+  /** Min-heap on (at, cause, lane, id): see `before`. */
   readonly #heap: Timer[] = [];
+  /** Turns asked for with `nextTurn` and not yet taken, a min-heap on the same order: all at the current instant. */
+  readonly #turnsDue: Timer[] = [];
   #inflight = 0;
   #wake: (() => void) | undefined;
   /**
@@ -96,7 +104,7 @@ export class VirtualClock implements Clock {
         // found such a delay thrown out of `sleep` itself, a hop early.
         return Promise.reject(error as Error);
       }
-      this.#push(timer);
+      push(this.#heap, timer);
       this.#sleeping++;
       return promise;
     }
@@ -106,14 +114,30 @@ export class VirtualClock implements Clock {
   setTimer(ms: number, fn: () => void): TimerHandle {
     const timer = this.#timer(ms, fn, true);
     this.#clearable.set(timer.id, timer);
-    this.#push(timer);
+    push(this.#heap, timer);
     return timer.id as TimerHandle;
   }
 
   #timer(ms: number, fn: () => void, clearable: boolean): Timer {
     // NaN would poison every later timestamp and make every time limit compare false.
     if (Number.isNaN(ms)) throw new RangeError('a timer delay must be a number of milliseconds, got NaN');
-    return new Timer(++this.#seq, this.#now + (ms > 0 ? ms : 0), fn, clearable);
+    return new Timer(++this.#seq, this.#now + (ms > 0 ? ms : 0), fn, clearable, this.#fired, -1);
+  }
+
+  /**
+   * Resolves in a turn of its own at this instant, once every task is idle: among the turns and timers due at one
+   * instant, by what scheduled them (the fire whose work asked), then by `lane` (an agent's index), then in the order
+   * asked. A caller that waits here before work other callers may do at the same instant (an agent's tool call) runs
+   * in an order that no microtask hop of anyone's code can change. Turns are taken while real work is in flight too:
+   * that work may itself wait for one (a served agent's call), and time does not move for them.
+   */
+  nextTurn(lane: number): Promise<void> {
+    const promise = new Promise<void>(takeResolvers);
+    push(this.#turnsDue, new Timer(++this.#seq, this.#now, takenResolve<void>(), false, this.#fired, lane));
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+    return promise;
   }
 
   clearTimer(handle: TimerHandle): void {
@@ -130,7 +154,7 @@ export class VirtualClock implements Clock {
   #compact(): void {
     const live = this.#heap.filter((t) => t.live);
     this.#heap.length = 0;
-    for (const timer of live) this.#push(timer);
+    for (const timer of live) push(this.#heap, timer);
   }
 
   /**
@@ -224,74 +248,76 @@ export class VirtualClock implements Clock {
     });
   }
 
-  /** One turn, with the trial idle: the run's end, real work in flight, or the next timer fired. */
+  /** One turn, with the trial idle: the run's end, real work in flight, or the next turn or timer fired. */
   #turn<T>(state: RunState<T>): Turn<T> {
     if (state.outcome) return { kind: 'ended', run: state.outcome };
+    const due = this.#turnsDue[0];
+    const next = this.#inflight > 0 ? undefined : this.#peekLive();
+    if (due && (!next || before(due, next))) {
+      pop(this.#turnsDue);
+      this.#fired++;
+      due.fn();
+      return FIRED;
+    }
     if (this.#inflight > 0) return HELD;
-    const next = this.#popLive();
     if (!next) return { kind: 'ended', run: { kind: 'hung', at: this.#now } };
     if (next.at > state.limit) {
-      this.#push(next);
       this.#now = state.limit;
       return { kind: 'ended', run: { kind: 'time_limit', at: this.#now } };
     }
     state.firesHere = next.at > this.#now ? 1 : state.firesHere + 1;
-    if (state.firesHere > state.maxFires) {
-      this.#push(next);
-      return { kind: 'ended', run: { kind: 'livelock', at: this.#now } };
-    }
+    if (state.firesHere > state.maxFires) return { kind: 'ended', run: { kind: 'livelock', at: this.#now } };
+    pop(this.#heap);
     this.#now = Math.max(this.#now, next.at);
     next.live = false;
     if (next.clearable) this.#clearable.delete(next.id);
     else this.#sleeping--;
+    this.#fired++;
     next.fn();
     return FIRED;
   }
 
-  #popLive(): Timer | undefined {
+  /** The earliest live timer, left in the heap: cleared ones above it are dropped. */
+  #peekLive(): Timer | undefined {
+    const h = this.#heap;
+    while (h.length > 0 && !h[0]!.live) pop(h);
+    return h[0];
+  }
+}
+
+// Both sifts move a hole instead of swapping pairs: one write per level, and the moving timer written once at the end.
+function push(h: Timer[], timer: Timer): void {
+  let i = h.length;
+  h.push(timer);
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    const above = h[parent]!;
+    if (!before(timer, above)) break;
+    h[i] = above;
+    i = parent;
+  }
+  h[i] = timer;
+}
+
+function pop(h: Timer[]): Timer | undefined {
+  const top = h[0];
+  const last = h.pop();
+  const n = h.length;
+  if (n > 0 && last) {
+    let i = 0;
     for (;;) {
-      const top = this.#pop();
-      if (!top) return undefined;
-      if (top.live) return top;
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const m = r < n && before(h[r]!, h[l]!) ? r : l;
+      const child = h[m]!;
+      if (!before(child, last)) break;
+      h[i] = child;
+      i = m;
     }
+    h[i] = last;
   }
-
-  // Both sifts move a hole instead of swapping pairs: one write per level, and the moving timer written once at the end.
-  #push(timer: Timer): void {
-    const h = this.#heap;
-    let i = h.length;
-    h.push(timer);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const above = h[parent]!;
-      if (!before(timer, above)) break;
-      h[i] = above;
-      i = parent;
-    }
-    h[i] = timer;
-  }
-
-  #pop(): Timer | undefined {
-    const h = this.#heap;
-    const top = h[0];
-    const last = h.pop();
-    const n = h.length;
-    if (n > 0 && last) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= n) break;
-        const r = l + 1;
-        const m = r < n && before(h[r]!, h[l]!) ? r : l;
-        const child = h[m]!;
-        if (!before(child, last)) break;
-        h[i] = child;
-        i = m;
-      }
-      h[i] = last;
-    }
-    return top;
-  }
+  return top;
 }
 
 /** What a run carries from one turn to the next. */
@@ -303,4 +329,13 @@ interface RunState<T> {
   outcome: ClockRun<T> | undefined;
 }
 
-const before = (a: Timer, b: Timer): boolean => a.at < b.at || (a.at === b.at && a.id < b.id);
+/**
+ * One order at one virtual instant: by what scheduled them (the fire whose work set them), then by lane (a turn's agent;
+ * timers, -1, first), then in the order set. A timer set later was set by the same fire or a later one, so timers alone
+ * still fire in the order they were set; the cause and the lane only order turns (`nextTurn`), which several agents ask
+ * for in one fire's work, in whatever order their microtask hops happen to reach it.
+ */
+const before = (a: Timer, b: Timer): boolean =>
+  a.at < b.at ||
+  (a.at === b.at &&
+    (a.cause < b.cause || (a.cause === b.cause && (a.lane < b.lane || (a.lane === b.lane && a.id < b.id)))));

@@ -69,7 +69,7 @@ export function agentBody(
         const caller = `agent-${i}`;
         if (offset > 0) await clock.sleep(offset);
         history.record({ type: 'agent_start', caller, agent: i, startMs: offset });
-        const capped = new CallCap(executor, callLimit);
+        const capped = new CallCap(executor, callLimit, clock, i);
         caps.push(capped);
         return startAgent(capped, clock, caller, i);
       }),
@@ -93,7 +93,7 @@ export function agentBody(
       ? many
       : () => {
           if (first === undefined) throw new TypeError('no executor was built for this trial');
-          const capped = new CallCap(first, callLimit);
+          const capped = new CallCap(first, callLimit, clock);
           caps.push(capped);
           return startAgent(capped, clock);
         };

@@ -74,7 +74,12 @@ export class AdmissionControl {
         return;
       }
       this.#inFlight++;
-      this.#queue.shift()!();
+      const admit = this.#queue.shift()!;
+      // Handed over in a turn of the clock's own (a simulated clock's), one per request in queue order: the request
+      // admitted runs after the work of the one that freed the slot, however many microtask hops that work takes.
+      const turn = this.clock.nextTurn?.(-1);
+      if (turn) void turn.then(admit);
+      else admit();
     }
   }
 
