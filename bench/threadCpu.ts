@@ -31,6 +31,9 @@ export function threadCpuMs(): Map<number, number> {
   return out;
 }
 
+/** This process's main thread's CPU so far, ms (its thread id is the process id). */
+export const mainThreadCpuMs = (): number => threadCpuMs().get(process.pid) ?? 0;
+
 /** Per-thread CPU over `work`: the main thread's, and each thread that started meanwhile (the workers, mostly). */
 export interface ThreadCpu {
   /** The main thread's CPU during the work, ms. */
