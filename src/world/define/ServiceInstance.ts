@@ -21,6 +21,9 @@ import { ToolWrite, type ToolWriter } from './ToolWrite.js';
 
 type Options<O> = O & CommonServiceOptions;
 
+// Set by ServiceInstance's static block, which runs when the class is defined (before any instance exists).
+let instanceParts: InstanceParts;
+
 /**
  * One trial's copy of a declared service: fresh state from the definition, its own ids and
  * idempotency table. Writes run through the same `Operations` every built-in uses, so R24
@@ -72,44 +75,12 @@ export class ServiceInstance<S, O> implements Service {
     const field = tool.businessKey;
     // Without a business key or an honoured idempotency key, nothing could find the operation again.
     const queryable = write && tool.status !== false && (field !== undefined || honours);
-    /** The result it returned for each business key it committed: the default status answer (R21). */
-    let committed: Map<string, { readonly value: unknown; readonly at: number }> | undefined;
-    const answer = async (input: unknown, ctx: ServiceContext<S, O>): Promise<unknown> =>
-      checkedOutput(this.name, tool, await tool.run(input, ctx));
-    const writer: ToolWriter<S, O> = {
-      tool,
-      answer,
-      committed: (key, value) => (committed ??= new Map()).set(key, { value, at: this.#clock.now() }),
-      settled: () => this.#versions?.record(this.state),
-    };
-    // Made once per tool, and handed its delivery's input and context: a thunk per delivery cost a closure and its context.
-    const serve = (input: unknown, toolCtx: ToolContext): unknown => {
-      const ctx = this.#context(toolCtx);
-      if (!write) return answer(input, ctx);
-      const key = businessKeyOf(input, field);
-      return this.#ops.write(tool.name, input, key, toolCtx, new ToolWrite(writer, input, ctx, key), honours);
-    };
-    const run: ToolSpec['run'] = (input, toolCtx) => {
-      // A stale read is the same request seen through an older state: it takes no second slot.
-      if (!write && toolCtx.asOf !== undefined) return answer(input, this.#context(toolCtx));
-      return this.#admit(serve, input, toolCtx);
-    };
+    // One object per tool holds what its deliveries share, where seven closures and their context did (a world of the
+    // five built-in services made about 8 KB of them per trial). `run` and `status` stay functions of their own.
+    const served = new ServedTool(tool, this, write, honours, field);
+    const run: ToolSpec['run'] = (input, toolCtx) => served.run(input, toolCtx);
     const status = queryable
-      ? (ref: OperationRef, toolCtx: ToolContext): OperationStatus => {
-          const find = typeof tool.status === 'function' ? tool.status : undefined;
-          const ctx = this.#context(toolCtx);
-          const asOf = toolCtx.asOf;
-          const committedBy = (businessKey: string): unknown => {
-            const c = committed?.get(businessKey);
-            return c && (asOf === undefined || c.at <= asOf) ? c.value : undefined;
-          };
-          return this.#ops.status(
-            ref,
-            field,
-            (businessKey) => (find ? find(businessKey, ctx) : committedBy(businessKey)),
-            asOf,
-          );
-        }
+      ? (ref: OperationRef, toolCtx: ToolContext): OperationStatus => served.status(ref, toolCtx)
       : undefined;
     const description = typeof tool.description === 'function' ? tool.description(this.options) : tool.description;
     return toolSpecOf(
@@ -126,22 +97,30 @@ export class ServiceInstance<S, O> implements Service {
     );
   }
 
+  // What a tool reaches of its instance, without a closure per instance or per tool (the private parts of a class
+  // are reachable only from its body).
+  static {
+    instanceParts = {
+      clock: (i) => i.#clock,
+      ops: (i) => i.#ops,
+      context: (i, toolCtx) => i.#context(toolCtx),
+      admit: (i, served, input, toolCtx) => i.#admit(served, input, toolCtx),
+      settled: (i) => i.#versions?.record(i.state),
+    };
+  }
+
   /**
    * Runs one delivery through the service's capacity: refused at once (429 over the rate limit,
    * 503 when slots and queue are full), or holding a slot until it settles. A caller that gave
    * up meanwhile does not free the slot: the service still does the work (R18).
    */
-  async #admit<T>(
-    work: (input: unknown, toolCtx: ToolContext) => T | Promise<T>,
-    input: unknown,
-    toolCtx: ToolContext,
-  ): Promise<T> {
+  async #admit(served: ServedTool<S, O>, input: unknown, toolCtx: ToolContext): Promise<unknown> {
     const door = this.#door;
-    if (!door) return work(input, toolCtx);
+    if (!door) return served.serve(input, toolCtx);
     const admission = await door.enter();
     if (admission.kind === 'refused') throw admission.error;
     try {
-      return await work(input, toolCtx);
+      return await served.serve(input, toolCtx);
     } finally {
       admission.release();
     }
@@ -181,6 +160,92 @@ export class ServiceInstance<S, O> implements Service {
         }),
       travel: (leg) => toolCtx.travel?.(leg) ?? ARRIVED,
     };
+  }
+}
+
+/** What a service instance's tools reach of it: its private parts, through functions made once for the module. */
+interface InstanceParts {
+  clock<S, O>(i: ServiceInstance<S, O>): Clock;
+  ops<S, O>(i: ServiceInstance<S, O>): Operations;
+  context<S, O>(i: ServiceInstance<S, O>, toolCtx: ToolContext): ServiceContext<S, O>;
+  /** The delivery through the service's capacity (`ServiceInstance#admit`). */
+  admit<S, O>(
+    i: ServiceInstance<S, O>,
+    served: ServedTool<S, O>,
+    input: unknown,
+    toolCtx: ToolContext,
+  ): Promise<unknown>;
+  /** After a write's commit, answered or thrown: past states kept for stale reads. */
+  settled<S, O>(i: ServiceInstance<S, O>): void;
+}
+/**
+ * One tool of one service instance: what its deliveries share, and the writer its writes' steps call
+ * (`ToolWrite`). Each step has the shape (and the promise hops) it had as a closure of its own.
+ */
+class ServedTool<S, O> implements ToolWriter<S, O> {
+  readonly tool: ToolDefinition<S, O, unknown> & { readonly name: string };
+  readonly #instance: ServiceInstance<S, O>;
+  readonly #write: boolean;
+  readonly #honours: boolean;
+  readonly #field: string | undefined;
+  /** The result it returned for each business key it committed: the default status answer (R21). */
+  #committed: Map<string, { readonly value: unknown; readonly at: number }> | undefined;
+
+  constructor(
+    tool: ToolDefinition<S, O, unknown> & { readonly name: string },
+    instance: ServiceInstance<S, O>,
+    write: boolean,
+    honours: boolean,
+    field: string | undefined,
+  ) {
+    this.tool = tool;
+    this.#instance = instance;
+    this.#write = write;
+    this.#honours = honours;
+    this.#field = field;
+  }
+
+  async answer(input: unknown, ctx: ServiceContext<S, O>): Promise<unknown> {
+    return checkedOutput(this.#instance.name, this.tool, await this.tool.run(input, ctx));
+  }
+
+  committed(key: string, value: unknown): void {
+    (this.#committed ??= new Map()).set(key, { value, at: instanceParts.clock(this.#instance).now() });
+  }
+
+  settled(): void {
+    instanceParts.settled(this.#instance);
+  }
+
+  /** The service's work for one delivery, once admitted. */
+  serve(input: unknown, toolCtx: ToolContext): unknown {
+    const ctx = instanceParts.context(this.#instance, toolCtx);
+    if (!this.#write) return this.answer(input, ctx);
+    const key = businessKeyOf(input, this.#field);
+    return instanceParts
+      .ops(this.#instance)
+      .write(this.tool.name, input, key, toolCtx, new ToolWrite(this, input, ctx, key), this.#honours);
+  }
+
+  run(input: unknown, toolCtx: ToolContext): unknown {
+    // A stale read is the same request seen through an older state: it takes no second slot.
+    if (!this.#write && toolCtx.asOf !== undefined)
+      return this.answer(input, instanceParts.context(this.#instance, toolCtx));
+    return instanceParts.admit(this.#instance, this, input, toolCtx);
+  }
+
+  status(ref: OperationRef, toolCtx: ToolContext): OperationStatus {
+    const tool = this.tool;
+    const find = typeof tool.status === 'function' ? tool.status : undefined;
+    const ctx = instanceParts.context(this.#instance, toolCtx);
+    const asOf = toolCtx.asOf;
+    const committedBy = (businessKey: string): unknown => {
+      const c = this.#committed?.get(businessKey);
+      return c && (asOf === undefined || c.at <= asOf) ? c.value : undefined;
+    };
+    return instanceParts
+      .ops(this.#instance)
+      .status(ref, this.#field, (businessKey) => (find ? find(businessKey, ctx) : committedBy(businessKey)), asOf);
   }
 }
 
