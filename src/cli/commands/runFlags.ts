@@ -29,7 +29,7 @@ export interface RunFlags {
   readonly k: number;
   readonly seed: SeedOption;
   readonly config?: string[];
-  /** `--behaviour`: the scripted stand-in's behaviour in every scenario (one value; a repeat is refused). */
+  /** `--behaviour`: the scripted stand-in's behaviour in every scenario; several give a cell each. */
   readonly behaviour?: string[];
   readonly gate?: Gate[];
   readonly reporter?: ReporterName[];
@@ -167,7 +167,7 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
       new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1),
     )
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
-    .addOption(behaviourOption())
+    .addOption(behaviourOption(true))
     .option(
       '--gate <expr>',
       'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" ' +
