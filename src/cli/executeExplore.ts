@@ -24,6 +24,8 @@ import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { matrixText, reportPair, summaryLine, type ExploreTally, type PairTarget } from './explorePairReport.js';
 import { progressLine } from './progressLine.js';
 import { withBehaviourFlag } from './behaviourFlag.js';
+import { describeBehaviour } from '../model/behaviours.js';
+import { overrideOf } from '../scenario/scenarioOverride.js';
 
 // Seeds shown in a command line should be short enough to retype.
 const RANDOM_SEED_MAX = 2 ** 31 - 1;
@@ -162,10 +164,13 @@ function searchPair(
   { scenario, config, agent, label }: PairTarget,
   { seed, signal, progress }: { seed: number; signal: AbortSignal; progress: ReturnType<typeof progressLine> },
 ): Promise<ExploreResult> {
+  // A failing trial's replay line names the behaviour the search gave the scenario, as run's does.
+  const behaviour = overrideOf(scenario)?.behaviour;
   const refs = {
     scenario: refOf(scenario),
     config: refOf(config),
     ...(agent !== undefined && { agent: agent.name }),
+    ...(behaviour !== undefined && { behaviour: describeBehaviour(behaviour) }),
   };
   return explorePlans({
     scenario,

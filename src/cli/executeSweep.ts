@@ -40,6 +40,7 @@ import type { SeedOption } from './options.js';
 import { assertAppendable, assertWritableFolder } from './outputPaths.js';
 import { printTrial } from './printTrial.js';
 import { replayIsolated } from './replayIsolated.js';
+import { withBehaviourFlag } from './behaviourFlag.js';
 
 /** The reports a sweep writes: a table on the terminal, sweep.json, sweep.md and sweep.html. */
 export const SWEEP_REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
@@ -56,6 +57,8 @@ export interface SweepRequest {
   /** The config file's `defaults` and `agents`, applied to every scenario loaded. */
   readonly project?: ScenarioProject;
   readonly configs: readonly string[];
+  /** `--behaviour`, as typed: the scripted stand-in's behaviour in every scenario. */
+  readonly behaviour?: readonly string[];
   readonly k: number;
   /** The config file k came from (not --k): a refusal names it. */
   readonly kFrom?: string;
@@ -93,11 +96,16 @@ function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix'>): SweepSeries[] 
 }
 
 async function load(
-  request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep' | 'project'>,
+  request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep' | 'project' | 'behaviour'>,
+  io: Io,
 ): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
-  const scenarios = pickByGrep(
-    await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'),
-    request.grep,
+  const scenarios = withBehaviourFlag(
+    pickByGrep(
+      await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'),
+      request.grep,
+    ),
+    request.behaviour,
+    { note: (message) => io.stderr.write(`faultline: ${message}\n`) },
   );
   const configs = await loadConfigs(request.configs);
   await assertPeersInstalled(scenarios, configs);
@@ -113,7 +121,7 @@ export async function executeSweep(request: SweepRequest, io: Io): Promise<ExitC
   const series = seriesOf(request);
   const interrupt = listenForInterrupt(io);
   try {
-    const { scenarios, configs } = await load(request);
+    const { scenarios, configs } = await load(request, io);
     // A sweep is a measurement: no gate unless one is named, and then coverage beside it, as `run` judges it.
     const gates = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : [];
     const problems = impossibleGates(gates, {
@@ -226,7 +234,7 @@ export async function executeSweepReplay(
   const [lambda, ...moreLambdas] = request.lambdas;
   if (lambda === undefined || moreLambdas.length > 0)
     throw usage(`name one λ (--lambda 0.3), not ${request.lambdas.length}: ${request.lambdas.join(', ')}`);
-  const { scenarios, configs } = await load(request);
+  const { scenarios, configs } = await load(request, io);
   const agents = scenarios.flatMap((s) => matrixAgentOf(s)?.name ?? []);
   if (scenarios.length !== 1) {
     throw usage(
@@ -245,7 +253,12 @@ export async function executeSweepReplay(
       config,
       runSeed,
       trialIndex,
-      refs: { scenario: refOf(s), config: refOf(config), ...(agents[0] !== undefined && { agent: agents[0] }) },
+      refs: {
+        scenario: refOf(s),
+        config: refOf(config),
+        ...(agents[0] !== undefined && { agent: agents[0] }),
+        ...(request.behaviour !== undefined && { behaviour: request.behaviour.join(',') }),
+      },
       addedFaults: sweepPlan(series[0]!, lambda, request.target),
       isolation: request.isolation ?? {},
     },

@@ -32,6 +32,7 @@ export async function executeSweepCommand(scenarios: string[], flags: SweepFlags
     target: flags.statusQueries === true ? ('any' as const) : ('call' as const),
     lambdas: flags.lambda ? (mergeLambdas(flags.lambda) as { lambdas: readonly number[] }).lambdas : DEFAULT_LAMBDAS,
     ...(flags.grep && { grep: flags.grep }),
+    ...(flags.behaviour && { behaviour: flags.behaviour }),
     ...(flags.project && { project: flags.project }),
     isolation: isolationOf(flags),
   };

@@ -7,6 +7,7 @@ import { mark, type painter } from '../report/paint.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { refOf, sourceFileOf, type matrixAgentOf } from '../scenario/library.js';
 import type { Scenario } from '../scenario/scenario.js';
+import { overrideOf } from '../scenario/scenarioOverride.js';
 import { flagNames, type ExploreRequest } from './commands/exploreFlags.js';
 import type { Io } from './io.js';
 import { assertWritableFolder } from './outputPaths.js';
@@ -30,6 +31,7 @@ export async function writeRegressions(
   p: ReturnType<typeof painter>,
   io: Io,
 ): Promise<void> {
+  const behaviour = overrideOf(scenario)?.behaviour;
   for (const finding of result.findings) {
     await assertWritableFolder(request.out, '--out');
     const file = await renderRegression(
@@ -42,6 +44,7 @@ export async function writeRegressions(
         runs: request.runs,
         flags: searchFlags(request),
         ...(agent !== undefined && { agent: agent.name }),
+        ...(behaviour !== undefined && { behaviour }),
       },
     );
     const rules = finding.plan.length;

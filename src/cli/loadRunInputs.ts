@@ -4,6 +4,7 @@ import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { prepareModelSource, type ModelMode } from '../scenario/modelSource.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { notApplicable } from '../runner/notApplicable.js';
+import { cellColumns } from '../runner/cellLabel.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { assertPeersInstalled } from '../agent/kinds/optionalPeers.js';
 import { isConsoleReporter, type ReporterName } from '../report/write.js';
@@ -40,6 +41,7 @@ export async function loadRunInputs(
   const modelMode = request.modelMode ?? 'replay';
   const scenarios = withBehaviourFlag(await selectScenarios(request, from, io), request.behaviour, {
     live: modelMode !== 'replay',
+    several: true,
     note: (message) => io.stderr.write(`faultline: ${message}\n`),
   });
   if (scenarios.length === 0) return undefined;
@@ -60,7 +62,10 @@ export async function loadRunInputs(
     gates,
     k: request.k,
     scenarios,
-    configs,
+    // A gate's config= scope names a column: a configuration, or the label of a matrix agent's or a behaviour's cells.
+    configs: [...new Set([...configs.map((c) => c.name), ...cellColumns(scenarios, configs)])].map((name) => ({
+      name,
+    })),
     outDir: request.outDir,
     writesFiles: request.html === true || reporters.some((r) => !isConsoleReporter(r)),
     stepSummary: io.env['GITHUB_STEP_SUMMARY'],

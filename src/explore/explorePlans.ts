@@ -3,6 +3,7 @@ import type { FaultPlan } from '../faults/plan.js';
 import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { checkersOf, runTrial, summarise, type TrialSummary } from '../runner/trial.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { CellRefs } from '../stats/CellTally.js';
 import { withOverride, type ScenarioOverride } from '../scenario/scenarioOverride.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
 import { failureClasses, isIgnored, type FailureClass, type IgnoreEntry } from './failureClass.js';
@@ -23,12 +24,7 @@ export const NOT_JUDGED_BY_DEFAULT = ['goal-state'] as const;
 
 /** Explore's trials in this process, one after another. */
 export const trialsInProcess =
-  (
-    scenario: Scenario,
-    config: ExecutionConfigLike,
-    seed: number,
-    refs?: { readonly scenario: string; readonly config: string },
-  ): ExploreTrial =>
+  (scenario: Scenario, config: ExecutionConfigLike, seed: number, refs?: CellRefs): ExploreTrial =>
   async (override) =>
     summarise(
       await runTrial({

@@ -8,6 +8,7 @@ import { isServiceModulePath } from '../scenario/loadService.js';
 import { shellQuote } from '../runner/replay.js';
 import { REDACTED, scrubSecrets } from '../core/secretText.js';
 import type { ExploreFinding, ExploreResult } from './exploreResult.js';
+import { describeBehaviour, type BehaviourSpec } from '../model/behaviours.js';
 
 /** One failure class of a search, with the search it came from. */
 type Failed = Pick<ExploreResult, 'scenario' | 'config' | 'seed' | 'runs'> & ExploreFinding;
@@ -26,6 +27,8 @@ export interface RegressionRefs {
   readonly flags?: readonly string[];
   /** The matrix agent (faultline.config.ts's `agents`) the search ran: every command names it with `--agent`. */
   readonly agent?: string;
+  /** The stand-in's behaviour the search gave the scenario (`--behaviour`): the file keeps it, so it fails as found. */
+  readonly behaviour?: BehaviourSpec;
 }
 
 export interface RegressionFile {
@@ -55,14 +58,22 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
   const isModule =
     refs.source !== undefined && (MODULE_EXTENSIONS as readonly string[]).includes(extname(refs.source).toLowerCase());
   const ext = isModule ? moduleExtension(refs.source!) : '.yaml';
+  const raw =
+    isModule || refs.source === undefined
+      ? {}
+      : ((await loadFile(refs.source, FaultlineErrorCode.ScenarioInvalid)) as Record<string, unknown>);
+  // A module keeps it in code; a YAML file where the stand-in is its own (else it came from the config file's
+  // defaults, and the commands name the flag instead).
+  const held = refs.behaviour === undefined || isModule || standInOf(raw);
+  const behaviour = held ? '' : ` --behaviour ${shellQuote(describeBehaviour(refs.behaviour!))}`;
   const file = join(refs.outDir, `${name}${ext}`);
   const folder = resolve(refs.outDir);
   const shown = shellQuote(file);
   // An agent that retries in its own code takes no retry configuration: the commands name none (it would be refused).
   const config = ignoresConfigs(result.scenario) ? '' : ` --config ${shellQuote(refs.config)}`;
   const agent = refs.agent === undefined ? '' : ` --agent ${shellQuote(refs.agent)}`;
-  const runCommand = `faultline run ${shown}${config} --seed ${result.seed}${agent}`;
-  const replayCommand = `faultline replay ${shown}${config} --seed ${result.seed} --trial 0${agent}`;
+  const runCommand = `faultline run ${shown}${config} --seed ${result.seed}${agent}${behaviour}`;
+  const replayCommand = `faultline replay ${shown}${config} --seed ${result.seed} --trial 0${agent}${behaviour}`;
   const own = result.regression.faults.length - result.plan.length;
   const scenarioFaults = own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`;
   const whoseFaults = own === 0 ? 'Its faults were' : `${scenarioFaults} the scenario's own; faults[${own}..] were`;
@@ -85,8 +96,8 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
       `${result.foundAt} of ${result.runs} tried, ${result.shrinks} shrink step${result.shrinks === 1 ? '' : 's'}.`,
   ];
   const text = isModule
-    ? moduleText(result, refs.source!, folder, header)
-    : await yamlText(result, refs.source, folder, header);
+    ? moduleText(result, refs, folder, header)
+    : await yamlText(result, { raw, source: refs.source, behaviour: refs.behaviour }, folder, header);
   // R13, for the file as a whole: a declared secret is nowhere in it (its title, a key, the header), whichever field held it.
   return { file, text: maskSecrets(text, result.scenario.secrets), runCommand, replayCommand };
 }
@@ -103,7 +114,14 @@ const moduleExtension = (source: string): string =>
         ? '.js'
         : '.ts';
 
-function moduleText(result: Failed, source: string, folder: string, header: readonly string[]): string {
+/** Whether a scenario file's own data holds the stand-in: a scripted agent, or a model block. */
+const standInOf = (raw: Record<string, unknown>): boolean =>
+  (isRecord(raw['agent']) && raw['agent']['kind'] === 'scripted') || isRecord(raw['model']);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function moduleText(result: Failed, refs: RegressionRefs, folder: string, header: readonly string[]): string {
+  const source = refs.source!;
   // tsx resolves `.js` to the `.ts` beside it, and a user's tsc accepts it without allowImportingTsExtensions.
   const specifier = fromFolder(folder, source)
     .replace(/\.ts$/, '.js')
@@ -120,21 +138,33 @@ function moduleText(result: Failed, source: string, folder: string, header: read
     ...(result.regression.seedName !== undefined ? [`  seedName: '${result.regression.seedName}',`] : []),
     `  faults: ${faults},`,
     `  checks: ${JSON.stringify(result.regression.checks)},`,
+    ...behaviourLines(refs.behaviour),
     '};',
     '',
   ].join('\n');
 }
 
+/** The behaviour the search ran under, set on the imported scenario's stand-in (a scripted agent, a model block). */
+function behaviourLines(spec: BehaviourSpec | undefined): string[] {
+  if (spec === undefined) return [];
+  const b = JSON.stringify(spec);
+  return [
+    `  // explored under --behaviour ${describeBehaviour(spec)}: the stand-in keeps it, so this file fails as found`,
+    `  ...(scenario.agent?.kind === 'scripted' && { agent: { ...scenario.agent, behaviour: ${b} } }),`,
+    `  ...(scenario.model && { model: { ...scenario.model, behaviour: ${b} } }),`,
+  ];
+}
+
 async function yamlText(
   result: Failed,
-  source: string | undefined,
+  {
+    raw,
+    source,
+    behaviour,
+  }: { raw: Record<string, unknown>; source: string | undefined; behaviour: BehaviourSpec | undefined },
   folder: string,
   header: readonly string[],
 ): Promise<string> {
-  const raw =
-    source === undefined
-      ? {}
-      : ((await loadFile(source, FaultlineErrorCode.ScenarioInvalid)) as Record<string, unknown>);
   const from = source === undefined ? folder : dirname(source);
   const moved = (p: string): string => (isAbsolute(p) ? p : fromFolder(folder, resolve(from, p)));
   const data: Record<string, unknown> = {
@@ -179,6 +209,12 @@ async function yamlText(
       ...(cassette !== undefined && { cassette }),
       ...(reader !== undefined && { readToolResult: reader }),
     };
+  }
+  // Explored under --behaviour: the stand-in keeps it in the file, so the file's run fails as the search's trial did.
+  if (behaviour !== undefined) {
+    if (isRecord(data['agent']) && data['agent']['kind'] === 'scripted')
+      data['agent'] = { ...data['agent'], behaviour };
+    if (isRecord(data['model'])) data['model'] = { ...data['model'], behaviour };
   }
   data['faults'] = result.regression.faults;
   data['checks'] = result.regression.checks;

@@ -36,3 +36,35 @@ it('a bad value is exit 2 before any trial, naming the flag, what was given and 
     { numRuns: 12, seed: 41 },
   );
 });
+
+it('several behaviours: refused where a command takes one, and a behaviour named twice is refused everywhere (fuzzed)', async () => {
+  const names = ['careful', 'retries-blindly', 'new-key-per-retry', 'ignores-retry-after', 'unknown-as-failure'];
+  const values = fc.uniqueArray(fc.constantFrom(...names), { minLength: 2, maxLength: 3 }).chain((picked) =>
+    fc.record({
+      picked: fc.constant(picked),
+      // As one comma list or the flag repeated: the same behaviours.
+      repeated: fc.boolean(),
+      command: fc.constantFrom(
+        ['replay', 'read-timeout-retry', '--seed', '1', '--trial', '0'],
+        ['explore', 'read-timeout-retry', '--runs', '1'],
+        ['sweep', 'read-timeout-retry', '--fault', 'timeout', '--lambda', '0'],
+      ),
+    }),
+  );
+  await fc.assert(
+    fc.asyncProperty(values, async ({ picked, repeated, command }) => {
+      const flags = repeated ? picked.flatMap((b) => ['--behaviour', b]) : ['--behaviour', picked.join(',')];
+      const one = await inProcess([...command, ...flags], { cwd: dir.path });
+      expect(one.code).toBe(2);
+      expect(one.stderr).toContain(`--behaviour was given ${picked.length} behaviours (${picked.join(', ')})`);
+      const twice = await inProcess(
+        ['compare', 'read-timeout-retry', '--behaviour', [...picked, picked[0]!].join(','), '--out', 'several'],
+        { cwd: dir.path },
+      );
+      expect(twice.code).toBe(2);
+      expect(twice.stderr).toContain(`${picked[0]} is named twice`);
+      expect(`${one.stderr}${twice.stderr}`).not.toMatch(/\n\s+at /);
+    }),
+    { numRuns: 8, seed: 43 },
+  );
+});

@@ -29,7 +29,7 @@ export interface RunFlags {
   readonly k: number;
   readonly seed: SeedOption;
   readonly config?: string[];
-  /** `--behaviour`: the scripted stand-in's behaviour in every scenario (one value; a repeat is refused). */
+  /** `--behaviour`: the scripted stand-in's behaviour in every scenario; several give a cell each. */
   readonly behaviour?: string[];
   readonly gate?: Gate[];
   readonly reporter?: ReporterName[];
@@ -167,7 +167,7 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
       new Option('--seed <n|random>', 'run seed; "random" picks one and prints it').argParser(parseSeed).default(1),
     )
     .option('--config <name|file>', `${configHelp} (repeatable)`, collect)
-    .addOption(behaviourOption())
+    .addOption(behaviourOption(true))
     .option(
       '--gate <expr>',
       'a gate the run must hold, e.g. "pass^4>=0.95", or on a confidence bound "pass^4>=0.9@95%" ' +
@@ -190,8 +190,9 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
         'timed, and the rest on workers only if that is faster; 0: in this process, without isolation: ' +
         'process.exit, an unhandled rejection or an uncaught throw in agent code crashes its trial ' +
         'and a change to shared globals is undone; a synchronous loop past the trial timeout ends the run, with ' +
-        'reports of what finished and the hung trial and exit 1; but an exhausted heap or a native crash ' +
-        'ends the whole run with no report)',
+        'reports of what finished and the hung trial and exit 1, and so does a heap the live data of a trial ' +
+        'fills (its trial crashed, out of memory); but one allocation past the heap limit in a single call ' +
+        '(new Array(2 ** 28).fill(0)) or a native crash ends the whole run with no report)',
       (v) => parseInteger(v, 0, 'a number of workers, 0 or more'),
     )
     .option(

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { SWEEP_FAULTS } from '../../sweep/sweepFaultDefaults.js';
 import type { CliContext } from '../context.js';
+import { behaviourOption } from './behaviourOption.js';
 import { collect, collectGate, parseGrep, parseInteger, parseK, parseSeed, parseTrialIndex } from '../options.js';
 import { addProjectFlags } from './projectFlags.js';
 import { addSweepFaultFlags, collectReporter, parseUpTo, REPORTERS, type SweepFlags } from './sweepFlags.js';
@@ -62,6 +63,7 @@ export function createSweepCommand(ctx: CliContext): Command {
         'retry configuration: built-in name or file (repeatable; default: every built-in configuration)',
         collect,
       )
+      .addOption(behaviourOption())
       .option('--k <n>', 'trials per scenario × configuration at each λ', parseK, 4)
       .option('--seed <n|random>', 'sweep seed; each point gets its own seed from it', parseSeed, 1)
       .option('--out <dir>', 'folder sweep.json, sweep.md and sweep.html go to', 'reports')

@@ -21,6 +21,8 @@ export interface SweepFlags extends IsolationFlags {
   readonly mix?: boolean;
   readonly statusQueries?: boolean;
   readonly config?: string[];
+  /** `--behaviour`: the scripted stand-in's behaviour in every scenario (one, or one mixture). */
+  readonly behaviour?: string[];
   readonly k: number;
   readonly seed: SeedOption;
   readonly out: string;

@@ -59,6 +59,7 @@ function replayOf(result: SweepResult, series: SweepSeries, point: SweepPoint, c
     scenario: cell.refs.scenario,
     config: cell.refs.config,
     ...(cell.refs.agent !== undefined && { agent: cell.refs.agent }),
+    ...(cell.refs.behaviour !== undefined && { behaviour: cell.refs.behaviour }),
     series,
     lambda: point.lambda,
     seed: result.seed,

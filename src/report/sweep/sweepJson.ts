@@ -68,8 +68,11 @@ export const SweepJsonSchema = z.strictObject({
     notExercised: z.array(z.string()),
     scenarios: z.array(z.string()),
     configs: z.array(z.string()),
-    /** What `configs` (and every curve's `config`) names: configurations, matrix agents (`agents` in faultline.config.ts), or either. */
-    columns: z.enum(['configuration', 'agent', 'agent or configuration']),
+    /**
+     * What `configs` (and every curve's `config`) names: configurations, matrix agents (`agents` in faultline.config.ts),
+     * either, or the stand-in's behaviours (as `columnWord` says for a run's cells).
+     */
+    columns: z.enum(['configuration', 'agent', 'agent or configuration', 'behaviour']),
     interrupted: z.boolean(),
     trials: count,
     /** The confidence of every interval, and how they are made: exact per scenario, a seeded Monte Carlo over several. */

@@ -7,6 +7,8 @@ export interface SweepReplayTarget {
   readonly config: string;
   /** The matrix agent of faultline.config.ts the cell ran (`--agent`), if any. */
   readonly agent?: string;
+  /** The stand-in's behaviour the sweep gave the scenario (`--behaviour`), if any. */
+  readonly behaviour?: string;
   readonly series: SweepSeries;
   readonly lambda: number;
   /** The sweep's seed (each point's own seed is derived from it). */
@@ -29,6 +31,7 @@ export function sweepReplayCommand(t: SweepReplayTarget): string {
     '--config',
     shellQuote(t.config),
     ...(t.agent === undefined ? [] : ['--agent', shellQuote(t.agent)]),
+    ...(t.behaviour === undefined ? [] : ['--behaviour', shellQuote(t.behaviour)]),
     ...t.series.faults.flatMap((f) => ['--fault', shellQuote(f.arg)]),
     ...(t.series.mix ? ['--mix'] : []),
     ...(t.target === 'any' ? ['--status-queries'] : []),
