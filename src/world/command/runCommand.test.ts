@@ -134,6 +134,10 @@ describe('runCommand', () => {
       const marker = `${TREE_VAR}=${table.groups[0]!.marker}`;
       const carriers = (): number[] => processesWith(marker);
       expect(carriers()).not.toEqual([]);
+      // The escapee is named by what it runs: `setsid` until it execs `sleep`. On a loaded machine
+      // the sweep once came first and named it `setsid`; the claim is the escape, so wait for the exec.
+      for (let waited = 0; waited < 30_000 && !carriers().every((pid) => commOf(pid) === 'sleep'); waited += 10)
+        await real.sleep(10);
       expect(await table.sweep(0)).toEqual(['cmd-1']);
       expect(history.events.at(-1)).toEqual(sleepEscaped(script));
       expect(carriers()).toEqual([]);
@@ -159,6 +163,15 @@ describe('runCommand', () => {
     expect(sleeping()).toEqual([]);
   });
 });
+
+/** What process `pid` runs (its `comm`), or '' when it is gone. */
+function commOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
 
 /** Living processes whose command line is `args`. */
 const processesRunning = (args: string): number[] =>
