@@ -1,0 +1,101 @@
+import { canonicalJson } from '../../../core/index.js';
+import type { ModelMistake } from '../../../faults/fault.js';
+import { reply } from '../../../faults/http/HttpAnswer.js';
+import type { MistakeAnswer, MistakeDraws } from '../../../faults/http/HttpRoute.js';
+import type { Message } from '../../model.js';
+import { argumentsOf } from '../conversation.js';
+import type { ModelDialect, ModelRequestView } from '../ModelResponder.js';
+import { drawMistake } from './drawMistake.js';
+import { offeredTools, saidRecord, type Said } from './said.js';
+
+/** How the responder sends a whole answer (streamed when asked), remembering it as the route's last. */
+type Send = (dialect: ModelDialect, body: unknown, whole: unknown) => unknown;
+
+/** A call the model got wrong, as the conversation carries it back: its tool's name and input. */
+const callKey = (id: string, name: string, input: unknown): string => `${id}\u0000${name}\u0000${canonicalJson(input)}`;
+
+/**
+ * The stand-in model's own mistakes on its API routes (issue 45): it answers as it would have,
+ * then makes that answer wrong the way the fault says; it keeps each route's last answer for a
+ * `replayed` one, and remembers the calls it got wrong, so that told of a slip (the agent's error
+ * fed back as the call's result) it makes the call it meant, as a model does when corrected.
+ */
+export class ModelMistakes {
+  readonly #last = new Map<string, unknown>();
+  readonly #wrong = new Set<string>();
+
+  constructor(readonly send: Send) {}
+
+  /** `whole` was sent on `dialect`'s route: a later `replayed` answers it again. */
+  answered(dialect: ModelDialect, whole: unknown): void {
+    this.#last.set(dialect.operation, whole);
+  }
+
+  async make(
+    dialect: ModelDialect,
+    fault: ModelMistake,
+    body: unknown,
+    draws: MistakeDraws,
+    whole: () => Promise<unknown>,
+  ): Promise<MistakeAnswer> {
+    const real = await whole();
+    const held = dialect.said(real);
+    if (fault.kind === 'context_length') {
+      const error = dialect.contextLength(body);
+      return { kind: 'told', answer: reply(error.status, error.body), held: saidRecord(held), answered: error };
+    }
+    if (fault.kind === 'replayed') {
+      const previous = this.#last.get(dialect.operation);
+      if (previous === undefined) return { kind: 'none' };
+      const again = dialect.said(previous);
+      if (canonicalJson(again) === canonicalJson(held)) return { kind: 'none' };
+      return {
+        kind: 'told',
+        answer: this.send(dialect, body, previous),
+        held: saidRecord(held),
+        answered: saidRecord(again),
+      };
+    }
+    const made = drawMistake(fault, held, offeredTools(body), draws);
+    if (made === undefined) return { kind: 'none' };
+    this.#remember(held, made);
+    return {
+      kind: 'told',
+      answer: this.send(dialect, body, dialect.mistaken(real, made)),
+      held: saidRecord(held),
+      answered: saidRecord(made),
+    };
+  }
+
+  /** The calls of `made` that differ from what the model meant (`held`). */
+  #remember(held: Said, made: Said): void {
+    for (const c of made.calls) {
+      const meant = held.calls.find((h) => h.id === c.id);
+      if (meant && meant.name === c.name && meant.arguments === c.arguments) continue;
+      this.#wrong.add(callKey(c.id, c.name, argumentsOf(c.arguments)));
+    }
+  }
+
+  /**
+   * The conversation without the calls the model got wrong and the agent's answers to them: what
+   * the model sees once told of its slip. The same conversation when it carries none.
+   */
+  corrected(view: ModelRequestView): ModelRequestView {
+    if (this.#wrong.size === 0) return view;
+    const messages: Message[] = [];
+    let dropped = new Set<string>();
+    for (const m of view.messages) {
+      if (m.role === 'assistant' && m.action.kind === 'tool_calls') {
+        const wrong = m.action.calls.filter((c) => this.#wrong.has(callKey(c.id ?? '', c.tool, c.input)));
+        dropped = new Set(wrong.map((c) => c.id ?? ''));
+        const kept = m.action.calls.filter((c) => !wrong.includes(c));
+        if (kept.length > 0) messages.push(wrong.length === 0 ? m : { ...m, action: { ...m.action, calls: kept } });
+        continue;
+      }
+      if (m.role === 'tool' && dropped.has(m.call)) continue;
+      if (m.role === 'assistant') dropped = new Set();
+      messages.push(m);
+    }
+    return messages.length === view.messages.length ? view : { ...view, messages };
+  }
+}
