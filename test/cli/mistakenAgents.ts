@@ -137,11 +137,23 @@ export default defineHttpAgent(async ({ task, services, model }) => {
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: task }];
   const seen = new Set<string>();
   let asked = 0;
+  let raws = new Map<number, string>();
   for (let turn = 0; turn < 8; turn++) {
     let reply: Anthropic.Message;
     try {
       const body = { model: 'claude-sonnet-4-5', max_tokens: 1024, messages, tools };
-      reply = STREAM ? await client.messages.stream(body).finalMessage() : await client.messages.create(body);
+      if (STREAM) {
+        // MessageStream repairs a tool input cut short (its partial-JSON parser): keep the raw text to check it.
+        const stream = client.messages.stream(body);
+        raws = new Map();
+        let at = -1;
+        stream.on('streamEvent', (e) => {
+          if (e.type === 'content_block_start') at = e.index;
+          if (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta')
+            raws.set(at, (raws.get(at) ?? '') + e.delta.partial_json);
+        });
+        reply = await stream.finalMessage();
+      } else reply = await client.messages.create(body);
     } catch (error) {
       if (STYLE === 'careless') return { outcome: 'completed', message: 'done (the model errored, the work is surely done)' };
       // Past the context window: the same request again would be refused again (R7); with nothing to trim, stop honestly.
@@ -162,7 +174,8 @@ export default defineHttpAgent(async ({ task, services, model }) => {
       if (final.kind === 'final' && isFinalJson(text)) return { outcome: final.outcome, message: final.message, claims: final.claims };
       return { outcome: 'completed', message: text };   // careless: any text is done
     }
-    const raw = (u: Anthropic.ToolUseBlock): string => (typeof u.input === 'string' ? u.input : JSON.stringify(u.input));
+    const raw = (u: Anthropic.ToolUseBlock): string =>
+      raws.get(reply.content.indexOf(u)) ?? (typeof u.input === 'string' ? u.input : JSON.stringify(u.input));
     const problems = uses.map((u) => (STYLE === 'validating' ? problemOf(u.name, raw(u), seen, u.id) : undefined));
     if (STYLE === 'validating' && problems.some((p) => p !== undefined) && uses.every((u) => seen.has(u.id))) {
       if (++asked <= 2) continue;

@@ -3,7 +3,6 @@ import type { ModelMistake } from '../../../faults/fault.js';
 import { reply } from '../../../faults/http/HttpAnswer.js';
 import type { MistakeAnswer, MistakeDraws } from '../../../faults/http/HttpRoute.js';
 import type { Message } from '../../model.js';
-import { argumentsOf } from '../conversation.js';
 import type { ModelDialect, ModelRequestView } from '../ModelResponder.js';
 import { drawMistake } from './drawMistake.js';
 import { offeredTools, saidRecord, type Said } from './said.js';
@@ -11,8 +10,12 @@ import { offeredTools, saidRecord, type Said } from './said.js';
 /** How the responder sends a whole answer (streamed when asked), remembering it as the route's last. */
 type Send = (dialect: ModelDialect, body: unknown, whole: unknown) => unknown;
 
-/** A call the model got wrong, as the conversation carries it back: its tool's name and input. */
-const callKey = (id: string, name: string, input: unknown): string => `${id}\u0000${name}\u0000${canonicalJson(input)}`;
+/**
+ * A call the model got wrong, as the conversation carries it back: its id and tool name. Not its
+ * input: an SDK may hand the agent a repaired one (the Anthropic SDK's stream parses a cut input
+ * leniently), and the stand-in's own calls get fresh ids, so an id is never the right call's too.
+ */
+const callKey = (id: string, name: string): string => `${id}\u0000${name}`;
 
 /**
  * The stand-in model's own mistakes on its API routes (issue 45): it answers as it would have,
@@ -72,7 +75,7 @@ export class ModelMistakes {
     for (const c of made.calls) {
       const meant = held.calls.find((h) => h.id === c.id);
       if (meant && meant.name === c.name && meant.arguments === c.arguments) continue;
-      this.#wrong.add(callKey(c.id, c.name, argumentsOf(c.arguments)));
+      this.#wrong.add(callKey(c.id, c.name));
     }
   }
 
@@ -86,7 +89,7 @@ export class ModelMistakes {
     let dropped = new Set<string>();
     for (const m of view.messages) {
       if (m.role === 'assistant' && m.action.kind === 'tool_calls') {
-        const wrong = m.action.calls.filter((c) => this.#wrong.has(callKey(c.id ?? '', c.tool, c.input)));
+        const wrong = m.action.calls.filter((c) => this.#wrong.has(callKey(c.id ?? '', c.tool)));
         dropped = new Set(wrong.map((c) => c.id ?? ''));
         const kept = m.action.calls.filter((c) => !wrong.includes(c));
         if (kept.length > 0) messages.push(wrong.length === 0 ? m : { ...m, action: { ...m.action, calls: kept } });
