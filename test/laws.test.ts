@@ -115,7 +115,7 @@ const SAMPLE: { readonly [K in FaultKind]: FaultOf<K> } = {
 
 /**
  * The kinds that strike a write; stream faults strike only streamed model answers (test/http/streaming.msw.test.ts),
- * the model's own mistakes only model answers (test/http/modelMistakes.msw.test.ts), `stale` only reads.
+ * the model's own mistakes only model answers (test/cli/modelMistakes.test.ts), `stale` only reads.
  */
 const TOOL_FAULT_KINDS = FAULT_KINDS.filter(
   (k): k is Exclude<FaultKind, StreamFaultKind | ModelFaultKind | 'stale'> =>

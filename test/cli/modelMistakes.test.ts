@@ -175,3 +175,20 @@ describe.each(['openai', 'anthropic'] as const)('%s', (api) => {
     },
   );
 });
+
+describe('explore', () => {
+  it("draws the model's own mistakes on a scenario with a model, and finds the careless agent's class", async () => {
+    const plain = scenario('openai', 'careless', false, 'explored', '{ kind: latency, ms: 1 }', 1).replace(
+      /faults:\n[\s\S]*?times: 1\n/,
+      'faults: []\n',
+    );
+    await writeFile(join(project.path, 'explored.yaml'), plain);
+    const r = await inProcess(['explore', 'explored.yaml', '--runs', '40', '--seed', '1', '--out', 'out-explore'], {
+      cwd: project.path,
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    // Both ways of the careless agent, each shrunk to the one model-route rule that shows it.
+    expect(r.stdout).toMatch(/model-mistakes\/R16 at plan \d+; shrunk in \d+ steps? to 1 fault rule/);
+    expect(r.stdout).toMatch(/model-mistakes\/R20 at plan \d+; shrunk in \d+ steps? to 1 fault rule/);
+  });
+});
