@@ -47,7 +47,7 @@ export interface ModelDialect {
 export class ModelResponder {
   readonly #answers = new Map<string, Promise<unknown>>();
   readonly #ids = new IdSource();
-  readonly #mistakes = new ModelMistakes((dialect, body, whole) => this.#sent(dialect, body, whole));
+  readonly #mistakes = new ModelMistakes<ModelDialect>((dialect, body, whole) => this.#sent(dialect, body, whole));
   #start: number | undefined;
 
   constructor(

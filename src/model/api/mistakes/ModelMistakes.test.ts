@@ -3,7 +3,10 @@ import { Rng, VirtualClock } from '../../../core/index.js';
 import type { ModelMistake } from '../../../faults/fault.js';
 import type { HttpRoute } from '../../../faults/http/HttpRoute.js';
 import { ScriptedModel } from '../../ScriptedModel.js';
+import { anthropicMessages } from '../anthropicMessages.js';
 import { openaiService } from '../modelServices.js';
+import { openaiChat } from '../openaiChat.js';
+import { openaiResponses } from '../openaiResponses.js';
 import { invalidArguments, malformedArguments, wrongTarget } from './argumentMistakes.js';
 import { nearMissName } from './nearMissName.js';
 
@@ -127,5 +130,38 @@ describe("the stand-in's mistakes on its route", () => {
   it('replays only when there was an answer before, and it differs', async () => {
     const route = chatRoute();
     expect(await make(route, { kind: 'replayed' })).toEqual({ kind: 'none' });
+  });
+});
+
+describe('each API writes a mistake in its own shape, whole and streamed', () => {
+  const said = { text: 'Half an ans', calls: [], stop: 'length' as const };
+  it('Responses: incomplete for max_output_tokens, a refusal part, and a stream that ends response.incomplete', () => {
+    const whole = { id: 'resp_1', object: 'response', status: 'completed', output: [] };
+    const cut = openaiResponses.mistaken(whole, said) as { status: string; incomplete_details: unknown };
+    expect(cut).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+    const frames = openaiResponses.stream(cut, {});
+    expect(frames.at(-1)).toMatch(/^event: response\.incomplete\n/);
+    const refused = openaiResponses.mistaken(whole, { text: '', calls: [], stop: 'refusal', refusal: 'No.' });
+    expect(refused).toMatchObject({
+      status: 'completed',
+      output: [{ content: [{ type: 'refusal', refusal: 'No.' }] }],
+    });
+    expect(openaiResponses.stream(refused, {}).some((f) => f.includes('response.refusal.delta'))).toBe(true);
+  });
+
+  it('Chat Completions: a refusal streams in delta.refusal; Messages: max_tokens and a text input it cannot parse', () => {
+    const chat = openaiChat.mistaken(
+      { choices: [{ index: 0 }] },
+      { text: '', calls: [], stop: 'refusal', refusal: 'No.' },
+    );
+    expect(chat).toMatchObject({ choices: [{ message: { content: null, refusal: 'No.' }, finish_reason: 'stop' }] });
+    expect(openaiChat.stream(chat, {}).some((f) => f.includes('"refusal":"No."'))).toBe(true);
+    const call = { id: 'toolu-1', name: 'refund_order', arguments: '{"orderId":"ord-' };
+    const msg = anthropicMessages.mistaken({ content: [] }, { text: '', calls: [call], stop: 'length' });
+    expect(msg).toMatchObject({
+      stop_reason: 'max_tokens',
+      content: [{ type: 'tool_use', input: '{"orderId":"ord-' }],
+    });
+    expect(anthropicMessages.stream(msg, {}).join('')).toContain('"partial_json":"{\\"orderId\\"');
   });
 });

@@ -3,12 +3,19 @@ import type { ModelMistake } from '../../../faults/fault.js';
 import { reply } from '../../../faults/http/HttpAnswer.js';
 import type { MistakeAnswer, MistakeDraws } from '../../../faults/http/HttpRoute.js';
 import type { Message } from '../../model.js';
-import type { ModelDialect, ModelRequestView } from '../ModelResponder.js';
 import { drawMistake } from './drawMistake.js';
-import { offeredTools, saidRecord, type Said } from './said.js';
+import { offeredTools, saidRecord, type Mistaken, type Said } from './said.js';
+
+/** What a mistake needs of a model API's dialect (`ModelDialect` has it). */
+export interface MistakeDialect {
+  readonly operation: string;
+  said(whole: unknown): Said;
+  mistaken(whole: unknown, said: Mistaken): unknown;
+  contextLength(body: unknown): { readonly status: number; readonly body: unknown };
+}
 
 /** How the responder sends a whole answer (streamed when asked), remembering it as the route's last. */
-type Send = (dialect: ModelDialect, body: unknown, whole: unknown) => unknown;
+type Send<D> = (dialect: D, body: unknown, whole: unknown) => unknown;
 
 /**
  * A call the model got wrong, as the conversation carries it back: its id and tool name. Not its
@@ -23,19 +30,19 @@ const callKey = (id: string, name: string): string => `${id}\u0000${name}`;
  * `replayed` one, and remembers the calls it got wrong, so that told of a slip (the agent's error
  * fed back as the call's result) it makes the call it meant, as a model does when corrected.
  */
-export class ModelMistakes {
+export class ModelMistakes<D extends MistakeDialect> {
   readonly #last = new Map<string, unknown>();
   readonly #wrong = new Set<string>();
 
-  constructor(readonly send: Send) {}
+  constructor(readonly send: Send<D>) {}
 
   /** `whole` was sent on `dialect`'s route: a later `replayed` answers it again. */
-  answered(dialect: ModelDialect, whole: unknown): void {
+  answered(dialect: D, whole: unknown): void {
     this.#last.set(dialect.operation, whole);
   }
 
   async make(
-    dialect: ModelDialect,
+    dialect: D,
     fault: ModelMistake,
     body: unknown,
     draws: MistakeDraws,
@@ -83,7 +90,7 @@ export class ModelMistakes {
    * The conversation without the calls the model got wrong and the agent's answers to them: what
    * the model sees once told of its slip. The same conversation when it carries none.
    */
-  corrected(view: ModelRequestView): ModelRequestView {
+  corrected<V extends { readonly messages: readonly Message[] }>(view: V): V {
     if (this.#wrong.size === 0) return view;
     const messages: Message[] = [];
     let dropped = new Set<string>();
