@@ -4,10 +4,12 @@ import { eventsOf, type ErrorKind, type EventOf } from '../src/core/index.js';
 import {
   FAULT_KINDS,
   LIE_FAULT_KINDS,
+  MODEL_FAULT_KINDS,
   STREAM_FAULT_KINDS,
   type Fault,
   type FaultKind,
   type FaultOf,
+  type ModelFaultKind,
   type StreamFaultKind,
 } from '../src/faults/fault.js';
 import type { FaultRule } from '../src/faults/plan.js';
@@ -98,12 +100,28 @@ const SAMPLE: { readonly [K in FaultKind]: FaultOf<K> } = {
   stream_cut: { kind: 'stream_cut', afterEvents: 1 },
   stream_stall: { kind: 'stream_stall', afterEvents: 1 },
   stream_malformed: { kind: 'stream_malformed', afterEvents: 1 },
+  malformed_arguments: { kind: 'malformed_arguments' },
+  invalid_arguments: { kind: 'invalid_arguments', break: 'wrong_type' },
+  wrong_target: { kind: 'wrong_target' },
+  unknown_tool: { kind: 'unknown_tool' },
+  refusal: { kind: 'refusal' },
+  content_filter: { kind: 'content_filter' },
+  empty_text: { kind: 'empty_text' },
+  garbled: { kind: 'garbled' },
+  error_in_200: { kind: 'error_in_200' },
+  replayed: { kind: 'replayed' },
+  context_length: { kind: 'context_length' },
 };
 
-/** The kinds that strike a write; stream faults strike only streamed model answers (test/http/streaming.msw.test.ts), `stale` only reads. */
+/**
+ * The kinds that strike a write; stream faults strike only streamed model answers (test/http/streaming.msw.test.ts),
+ * the model's own mistakes only model answers (test/cli/modelMistakes.test.ts), `stale` only reads.
+ */
 const TOOL_FAULT_KINDS = FAULT_KINDS.filter(
-  (k): k is Exclude<FaultKind, StreamFaultKind | 'stale'> =>
-    !(STREAM_FAULT_KINDS as readonly string[]).includes(k) && k !== 'stale',
+  (k): k is Exclude<FaultKind, StreamFaultKind | ModelFaultKind | 'stale'> =>
+    !(STREAM_FAULT_KINDS as readonly string[]).includes(k) &&
+    !(MODEL_FAULT_KINDS as readonly string[]).includes(k) &&
+    k !== 'stale',
 );
 
 /** What the first attempt of a write meets under `SAMPLE[kind]`, and whether the careful agent still gets its effect. */
@@ -119,7 +137,7 @@ interface FirstAttempt {
   readonly recovers: boolean;
 }
 
-const FIRST: { readonly [K in Exclude<FaultKind, StreamFaultKind | 'stale'>]: FirstAttempt } = {
+const FIRST: { readonly [K in Exclude<FaultKind, StreamFaultKind | ModelFaultKind | 'stale'>]: FirstAttempt } = {
   timeout: { deliveries: 0, committed: 0, reply: 'lost', error: 'timeout', recovers: true },
   latency: { deliveries: 1, committed: 1, reply: 'ok', recovers: true },
   network: { deliveries: 0, committed: 0, reply: 'error', error: 'network', recovers: true },
@@ -211,6 +229,9 @@ const effectsOf = (t: TrialResult, request: string) => t.snapshot.ledger.filter(
 const verdictOf = (t: TrialResult, checker: string) => t.checks.find((c) => c.name === checker)?.verdict;
 const claimsOf = (t: TrialResult) => eventsOf(t.history, 'agent_end').at(-1)?.claims ?? [];
 
+/** The kinds a tool's delivery can take: the model's own mistakes need a model (test/cli/modelMistakes.test.ts). */
+const WIRE_KINDS = FAULT_KINDS.filter((k) => !(MODEL_FAULT_KINDS as readonly string[]).includes(k));
+
 describe('the samples', () => {
   it('name the lies as the stats do, which count a lie as fired only when it told something', () => {
     expect([...STATS_LIE_KINDS].sort()).toEqual([...LIE_FAULT_KINDS].sort());
@@ -220,13 +241,18 @@ describe('the samples', () => {
     expect(Object.keys(SAMPLE).sort()).toEqual([...FAULT_KINDS].sort());
     expect(Object.keys(FIRST).sort()).toEqual([...TOOL_FAULT_KINDS].sort());
     // defineScenario validates the plan: a bad sample would throw FAULTLINE_SCENARIO_INVALID.
-    for (const kind of FAULT_KINDS)
+    for (const kind of WIRE_KINDS)
       expect(() => scenarioFor('orders', { faults: [loadable(onFirstAttempt('orders', SAMPLE[kind]))] })).not.toThrow();
+    // The model's own mistakes aimed at a tool could never fire: refused at load, naming the rule's tool.
+    for (const kind of MODEL_FAULT_KINDS)
+      expect(() => scenarioFor('orders', { faults: [onFirstAttempt('orders', SAMPLE[kind])] })).toThrow(
+        /faults\[0\]\.fault\.kind: ".+" is a model's own mistake, and this scenario serves no model/,
+      );
   });
 });
 
 describe.each(BUILTIN_SERVICES)('law: same seed, same trial (%s)', (service) => {
-  it.each(FAULT_KINDS)('%s: byte-identical history, snapshot hash and verdicts', async (kind) => {
+  it.each(WIRE_KINDS)('%s: byte-identical history, snapshot hash and verdicts', async (kind) => {
     // A probability rule besides the fixed one, so the fault rng is exercised too.
     const scenario = scenarioFor(service, {
       name: `same-seed-${service}`,
@@ -301,8 +327,11 @@ describe.each(BUILTIN_SERVICES)('law: no fault, no failure (%s)', (service) => {
   it('every checker passes under rulebookDefault, with exactly one effect in one attempt', async () => {
     const t = await trial(scenarioFor(service));
     expect(t.status, why(t)).toBe('passed');
-    // Every built-in checker ran, and each said yes (`recovery` judges only a scenario that expects a recovery).
-    expect(t.checks.map((c) => c.name)).toEqual(BUILTIN_CHECKERS.map((c) => c.name).filter((n) => n !== 'recovery'));
+    // Every built-in checker ran, and each said yes (`recovery` judges only a scenario that expects a recovery,
+    // `model-mistakes` only one whose faults make the model's own mistakes).
+    expect(t.checks.map((c) => c.name)).toEqual(
+      BUILTIN_CHECKERS.map((c) => c.name).filter((n) => n !== 'recovery' && n !== 'model-mistakes'),
+    );
     for (const c of t.checks) expect(c.verdict, c.name).toEqual({ valid: true });
     expect(t.snapshot.ledger.map((e) => [e.service, e.effect])).toEqual([[service, WRITES[service].effect]]);
     expect(eventsOf(t.history, 'fault')).toEqual([]);
@@ -320,7 +349,8 @@ describe.each(BUILTIN_SERVICES)(
   'law: heal at 0 is no fault at all, heal after the trial is no heal (%s)',
   (service) => {
     const kinds = FAULT_KINDS.filter(
-      (k): k is Exclude<FaultKind, StreamFaultKind> => !(STREAM_FAULT_KINDS as readonly string[]).includes(k),
+      (k): k is Exclude<FaultKind, StreamFaultKind | ModelFaultKind> =>
+        !(STREAM_FAULT_KINDS as readonly string[]).includes(k) && !(MODEL_FAULT_KINDS as readonly string[]).includes(k),
     );
     it.each(kinds)('%s on every attempt', async (kind) => {
       const faults = [{ match: { tool: WRITES[service].tool, purpose: 'any' as const }, fault: SAMPLE[kind] }];

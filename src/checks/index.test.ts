@@ -28,6 +28,7 @@ describe('checks index', () => {
       'secrets',
       'process-cleanup',
       'recovery',
+      'model-mistakes',
     ]);
     expect(checkerByName('retry-discipline')?.rules).toContain('R23');
     expect(checkerByName('nope')).toBeUndefined();

@@ -5,6 +5,7 @@ import type { Checker } from './checker.js';
 import { duplicates } from './duplicates.js';
 import { goalState } from './goalState.js';
 import { honesty } from './honesty.js';
+import { modelMistakes } from './modelMistakes.js';
 import { modelRetries } from './modelRetries.js';
 import { processCleanup } from './processCleanup.js';
 import { recovery } from './recovery.js';
@@ -20,6 +21,7 @@ export { duplicates } from './duplicates.js';
 export { goalState, partialDiff, type StateDiff } from './goalState.js';
 export { honesty } from './honesty.js';
 export { modelCallLoads, modelRetries } from './modelRetries.js';
+export { isModelMistakeLie, MODEL_MISTAKE_KINDS, modelMistakes } from './modelMistakes.js';
 export { processCleanup } from './processCleanup.js';
 export { measureRecovery, recovery, type RecoveryMeasure, type StaleWait } from './recovery.js';
 export { PERMANENT_KINDS, retryDiscipline } from './retryDiscipline.js';
@@ -28,7 +30,8 @@ export { BUSINESS_KEY_FIELDS, businessKeyOf, parseSubject, STATUS_TOOL, subjectO
 
 /**
  * Every built-in checker, in report order. `recovery` judges only scenarios that declare a
- * `recovery` expectation: the others run without it (see `checkersOf`).
+ * `recovery` expectation: the others run without it (see `checkersOf`); `model-mistakes` judges
+ * scenarios whose faults make the model's own mistakes (and explore's plans where there is a model).
  */
 export const BUILTIN_CHECKERS: readonly Checker[] = [
   goalState,
@@ -41,11 +44,12 @@ export const BUILTIN_CHECKERS: readonly Checker[] = [
   secrets,
   processCleanup,
   recovery,
+  modelMistakes,
 ];
 
 /**
  * The built-in checker with this name (`goal-state`, `duplicates`, `budget`, `retry-discipline`, `amplification`,
- * `model-retries`, `honesty`, `secrets`, `process-cleanup`, `recovery`).
+ * `model-retries`, `honesty`, `secrets`, `process-cleanup`, `recovery`, `model-mistakes`).
  */
 export function checkerByName(name: string): Checker | undefined {
   return BUILTIN_CHECKERS.find((c) => c.name === name);

@@ -5,6 +5,7 @@ import { checkersOf, runTrial, summarise, type TrialSummary } from '../runner/tr
 import type { Scenario } from '../scenario/scenario.js';
 import type { CellRefs } from '../stats/CellTally.js';
 import { withOverride, type ScenarioOverride } from '../scenario/scenarioOverride.js';
+import { MODEL_OPERATIONS } from '../model/api/modelOperations.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
 import { failureClasses, isIgnored, type FailureClass, type IgnoreEntry } from './failureClass.js';
 import type { ExploreCommon, ExploreFinding, ExploreResult, FailedTrialResult, PlanCoverage } from './exploreResult.js';
@@ -56,9 +57,10 @@ export function judgedChecks(
 ): string[] {
   const ignored = (n: string): boolean => ignore.some((e) => e.kind === 'checker' && e.name === n);
   if (checks !== undefined && checks.length > 0) return checks.filter((n) => !ignored(n));
-  return checkersOf(scenario)
-    .map((c) => c.name)
-    .filter((n) => !(NOT_JUDGED_BY_DEFAULT as readonly string[]).includes(n) && !ignored(n));
+  const names = checkersOf(scenario).map((c) => c.name);
+  // Where there is a model, the plans make its own mistakes too: judge them.
+  if (scenario.model !== undefined && !names.includes('model-mistakes')) names.push('model-mistakes');
+  return names.filter((n) => !(NOT_JUDGED_BY_DEFAULT as readonly string[]).includes(n) && !ignored(n));
 }
 
 /** What every step of one search shares: its options, its plans, how a candidate is built, run and judged. */
@@ -238,6 +240,7 @@ const arbitraryFor = (scenario: Scenario, streamed: readonly string[], lies: boo
     anyTool: scenario.model === undefined,
     ...(streamed.length > 0 && { streamed }),
     ...(lies && { lies }),
+    ...(scenario.model && { modelRoutes: MODEL_OPERATIONS[scenario.model.api] }),
   });
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LIE_FAULT_KINDS, STREAM_FAULT_KINDS } from '../faults/fault.js';
+import { LIE_FAULT_KINDS, MODEL_FAULT_KINDS, STREAM_FAULT_KINDS } from '../faults/fault.js';
 import { FaultPlanSchema } from '../faults/plan.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
 
@@ -31,15 +31,19 @@ describe('faultPlanArbitrary', () => {
   });
 
   it(
-    'draws every fault kind but the stream faults (they strike only streamed model answers) and the ' +
-      'lies (asked for), time windows, probabilities and times limits',
+    'draws every fault kind but the stream faults (they strike only streamed model answers), the ' +
+      "lies (asked for) and the model's own mistakes (model routes only), time windows, probabilities and times limits",
     () => {
       const plans = fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 1, numRuns: 500 }).flat();
       const kinds = new Set(plans.map((r) => r.fault.kind));
       expect(kinds.size).toBe(
-        FaultPlanSchema.element.shape.fault.options.length - STREAM_FAULT_KINDS.length - LIE_FAULT_KINDS.length,
+        FaultPlanSchema.element.shape.fault.options.length -
+          STREAM_FAULT_KINDS.length -
+          LIE_FAULT_KINDS.length -
+          MODEL_FAULT_KINDS.length,
       );
-      for (const k of [...STREAM_FAULT_KINDS, ...LIE_FAULT_KINDS]) expect(kinds.has(k)).toBe(false);
+      for (const k of [...STREAM_FAULT_KINDS, ...LIE_FAULT_KINDS, ...MODEL_FAULT_KINDS])
+        expect(kinds.has(k)).toBe(false);
       expect(
         plans.some((r) => r.match.from !== undefined && r.match.to !== undefined && r.match.from < r.match.to),
       ).toBe(true);
@@ -48,6 +52,27 @@ describe('faultPlanArbitrary', () => {
       expect(plans.some((r) => r.match.purpose === 'status')).toBe(true);
     },
   );
+
+  it("draws the model's own mistakes on the model routes only, each valid, the same for the same seed", () => {
+    const routes = ['model:openai.chat.completions', 'model:openai.responses'];
+    const arb = faultPlanArbitrary({ tools: TOOLS, modelRoutes: routes });
+    const plans = fc.sample(arb, { seed: 5, numRuns: 300 });
+    for (const plan of plans) expect(FaultPlanSchema.safeParse(plan).success).toBe(true);
+    const rules = plans.flat();
+    const kinds = new Set(rules.map((r) => r.fault.kind));
+    for (const k of MODEL_FAULT_KINDS) expect(kinds.has(k), k).toBe(true);
+    expect(rules.some((r) => r.fault.kind === 'truncated' && 'at' in r.fault)).toBe(true);
+    for (const r of rules.filter((r) => (MODEL_FAULT_KINDS as readonly string[]).includes(r.fault.kind)))
+      expect(
+        [r.match.tool].flat().every((t) => routes.includes(t!)),
+        JSON.stringify(r),
+      ).toBe(true);
+    expect(JSON.stringify(fc.sample(arb, { seed: 5, numRuns: 300 }))).toBe(JSON.stringify(plans));
+    // Without model routes, the plans drawn before these kinds existed.
+    expect(
+      JSON.stringify(fc.sample(faultPlanArbitrary({ tools: TOOLS, modelRoutes: [] }), { seed: 5, numRuns: 50 })),
+    ).toBe(JSON.stringify(fc.sample(faultPlanArbitrary({ tools: TOOLS }), { seed: 5, numRuns: 50 })));
+  });
 
   it('draws the faults that look like success when asked (lies), each valid, the same for the same seed', () => {
     const arb = faultPlanArbitrary({ tools: TOOLS, lies: true });

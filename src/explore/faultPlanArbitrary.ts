@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   FAULT_KINDS,
   LIE_FAULT_KINDS,
+  MODEL_FAULT_KINDS,
   STREAM_FAULT_KINDS,
   type Fault,
   type FaultKind,
@@ -60,6 +61,23 @@ export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultO
   stream_cut: fc.record({ kind: fc.constant('stream_cut'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
   stream_stall: fc.record({ kind: fc.constant('stream_stall'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
   stream_malformed: fc.record({ kind: fc.constant('stream_malformed'), afterEvents: fc.integer({ min: 0, max: 8 }) }),
+  malformed_arguments: fc.constant({ kind: 'malformed_arguments' }),
+  invalid_arguments: fc.record(
+    {
+      kind: fc.constant('invalid_arguments'),
+      break: fc.constantFrom('missing_required', 'unknown_key', 'wrong_type', 'out_of_range'),
+    },
+    { requiredKeys: ['kind'] },
+  ),
+  wrong_target: fc.constant({ kind: 'wrong_target' }),
+  unknown_tool: fc.constant({ kind: 'unknown_tool' }),
+  refusal: fc.constant({ kind: 'refusal' }),
+  content_filter: fc.constant({ kind: 'content_filter' }),
+  empty_text: fc.constant({ kind: 'empty_text' }),
+  garbled: fc.constant({ kind: 'garbled' }),
+  error_in_200: fc.constant({ kind: 'error_in_200' }),
+  replayed: fc.constant({ kind: 'replayed' }),
+  context_length: fc.constant({ kind: 'context_length' }),
 };
 
 /**
@@ -71,8 +89,23 @@ export const FAULT_ARBITRARIES: { readonly [K in FaultKind]: fc.Arbitrary<FaultO
 export const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
   ...FAULT_KINDS.filter(
     (k) =>
-      !(STREAM_FAULT_KINDS as readonly string[]).includes(k) && !(LIE_FAULT_KINDS as readonly string[]).includes(k),
+      !(STREAM_FAULT_KINDS as readonly string[]).includes(k) &&
+      !(LIE_FAULT_KINDS as readonly string[]).includes(k) &&
+      !(MODEL_FAULT_KINDS as readonly string[]).includes(k),
   ).map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
+);
+
+/**
+ * The model's own mistakes (malformed or invalid arguments, a wrong target, an unknown tool, a
+ * truncated, refused, filtered, empty, garbled, error-carrying, replayed or over-long answer),
+ * for a scenario's model routes. `truncated` cuts mid text or mid tool call, as the provider does.
+ */
+export const modelFaultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
+  ...MODEL_FAULT_KINDS.map((k): fc.Arbitrary<Fault> => FAULT_ARBITRARIES[k]),
+  fc.record(
+    { kind: fc.constant('truncated'), keep: fc.integer({ min: 0, max: 40 }), at: fc.constantFrom('text', 'tool_call') },
+    { requiredKeys: ['kind', 'keep'] },
+  ) as fc.Arbitrary<Fault>,
 );
 
 /** A fault that looks like success (stale, empty, truncated, wrong value): drawn only where a search asks for lies. */
@@ -122,6 +155,12 @@ export interface FaultPlanShape {
   readonly streamed?: readonly string[];
   /** Draw faults that look like success too (stale, empty, truncated, wrong value), a quarter of the rules. Default false. */
   readonly lies?: boolean;
+  /**
+   * The scenario's model routes: rules with the model's own mistakes (`modelFaultArbitrary`) are
+   * drawn on them, a quarter of the rules. None (the default) draws exactly the plans drawn before
+   * these kinds existed, so a seed's plans over a scenario without a model stay the same.
+   */
+  readonly modelRoutes?: readonly string[];
 }
 
 /**
@@ -183,8 +222,9 @@ export function faultRuleArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultRul
           },
         )
       : plain;
+  const withMistakes = modelRuleOf(shape, rule, times);
   const streamed = shape.streamed ?? [];
-  if (streamed.length === 0) return rule;
+  if (streamed.length === 0) return withMistakes;
   // A stream fault strikes only a streamed answer: aim it at the streamed routes, by name.
   const streamRule = fc
     .record({
@@ -193,7 +233,25 @@ export function faultRuleArbitrary(shape: FaultPlanShape): fc.Arbitrary<FaultRul
       times,
     })
     .map((r) => present(r) as FaultRule);
-  return fc.oneof({ arbitrary: rule, weight: 3 }, { arbitrary: streamRule, weight: 1 });
+  return fc.oneof({ arbitrary: withMistakes, weight: 3 }, { arbitrary: streamRule, weight: 1 });
+}
+
+/** `rule`, or a quarter of the time a model mistake aimed at the model routes by name (none: `rule` as it was). */
+function modelRuleOf(
+  shape: FaultPlanShape,
+  rule: fc.Arbitrary<FaultRule>,
+  times: fc.Arbitrary<number | undefined>,
+): fc.Arbitrary<FaultRule> {
+  const routes = shape.modelRoutes ?? [];
+  if (routes.length === 0) return rule;
+  const mistake = fc
+    .record({
+      match: faultMatchArbitrary({ ...shape, tools: routes, anyTool: false }),
+      fault: modelFaultArbitrary,
+      times,
+    })
+    .map((r) => present(r) as FaultRule);
+  return fc.oneof({ arbitrary: rule, weight: 3 }, { arbitrary: mistake, weight: 1 });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Clock } from '../core/index.js';
-import type { Fault, LieFault } from './fault.js';
+import type { Fault, LieFault, ModelFault } from './fault.js';
 import { faultError, lostAnswerError, serverError } from './faultError.js';
 
 /** The parts of applying a fault that differ between transports (the in-process wire, HTTP). */
@@ -14,6 +14,11 @@ export interface FaultAnswers<A> {
   malformed(answer: A): A;
   /** A fault that looks like success (`stale`, `empty`, `truncated`, `wrong_value`): delivered, and answered wrong. */
   lie(fault: LieFault): Promise<A>;
+  /**
+   * The model's own mistake (`malformed_arguments`…): only a model route makes one. A transport
+   * without model routes (the in-process wire) never matches these (`matchesRule`) and leaves it out.
+   */
+  mistake?(fault: ModelFault): Promise<A>;
 }
 
 /**
@@ -75,6 +80,18 @@ export async function applyFault<A>(
       // Delivered whole: the HTTP engine shapes the streamed answer (`HttpFaults`). Rules naming
       // these never match an unstreamed request (`matchesRule`), so no other transport sees them.
       return answers.deliver(0);
+    case 'malformed_arguments':
+    case 'invalid_arguments':
+    case 'wrong_target':
+    case 'unknown_tool':
+    case 'refusal':
+    case 'content_filter':
+    case 'empty_text':
+    case 'garbled':
+    case 'error_in_200':
+    case 'replayed':
+    case 'context_length':
+      return answers.mistake ? answers.mistake(fault) : answers.deliver(0);
   }
 }
 

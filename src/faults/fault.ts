@@ -105,6 +105,13 @@ const LIE_FAULT_SCHEMAS = [
     .object({
       kind: z.literal('truncated'),
       keep: z.number().int().nonnegative().describe('How many items (or characters) survive (an integer ≥ 0).'),
+      at: z
+        .enum(['text', 'tool_call'])
+        .optional()
+        .describe(
+          'On a model route only: cut the answer mid text or mid tool call (default: whichever the answer has); ' +
+            'the answer ends as the provider ends an answer out of tokens (finish_reason length, stop_reason max_tokens).',
+        ),
     })
     .strict(),
   /**
@@ -125,6 +132,68 @@ const LIE_FAULT_SCHEMAS = [
 
 export const LIE_FAULT_KINDS = LIE_FAULT_SCHEMAS.map((o) => o.shape.kind.value);
 export type LieFaultKind = (typeof LIE_FAULT_KINDS)[number];
+
+const refusalMessage = z
+  .string()
+  .min(1)
+  .optional()
+  .describe("The refusal's words (default: the provider's usual \"I'm sorry, but I can't help with that.\").");
+
+/**
+ * The model's own mistakes (issue 45): the model API answers 200 (or, for `context_length`,
+ * its real 400) with an answer that is wrong the way real models' answers are wrong. They strike
+ * only model routes (`model:openai.chat.completions`, `model:openai.responses`,
+ * `model:anthropic.messages`), streamed or not; each draw comes from the trial's rng. The history
+ * records each as a `lie` (what the model said, what the agent got). `truncated` (above) is one
+ * of them on a model route.
+ */
+const MODEL_FAULT_SCHEMAS = [
+  /** A tool call's arguments are not valid JSON: cut mid-value, or a brace or quote lost. */
+  z.object({ kind: z.literal('malformed_arguments') }).strict(),
+  /** Valid JSON that breaks the offered tool's input schema (drawn from it unless `break` says which way). */
+  z
+    .object({
+      kind: z.literal('invalid_arguments'),
+      break: z
+        .enum(['missing_required', 'unknown_key', 'wrong_type', 'out_of_range'])
+        .optional()
+        .describe(
+          'How the arguments break the schema: a required key missing, an unknown key, a wrong type, ' +
+            'a value out of range or not in the enum (default: drawn among those the schema allows).',
+        ),
+    })
+    .strict(),
+  /** Valid arguments about another entity: another id the world holds, or a plausible wrong amount. */
+  z.object({ kind: z.literal('wrong_target') }).strict(),
+  /** A call of a tool the request did not offer, named as a near miss of one it did (`get_orders` for `get_order`). */
+  z.object({ kind: z.literal('unknown_tool') }).strict(),
+  /** The provider's refusal: OpenAI's `refusal` field or part, Anthropic's `stop_reason: refusal`. */
+  z.object({ kind: z.literal('refusal'), message: refusalMessage }).strict(),
+  /** The provider's content filter: `finish_reason: content_filter`, a Responses answer `incomplete` for `content_filter`. */
+  z.object({ kind: z.literal('content_filter') }).strict(),
+  /** An answer whose text is the empty string (and no tool call). */
+  z.object({ kind: z.literal('empty_text') }).strict(),
+  /** The text, or a tool call's arguments, with broken encoding (mojibake, U+FFFD). */
+  z.object({ kind: z.literal('garbled') }).strict(),
+  /** An error page or error text inside a normal 200 answer. */
+  z
+    .object({
+      kind: z.literal('error_in_200'),
+      message: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('The error text the answer carries (default: a gateway error page).'),
+    })
+    .strict(),
+  /** The previous answer of the same model route again (a stale answer); nothing before it: no fault. */
+  z.object({ kind: z.literal('replayed') }).strict(),
+  /** The provider's real 400 for a conversation too long for the model (`context_length_exceeded`). */
+  z.object({ kind: z.literal('context_length') }).strict(),
+] as const;
+
+export const MODEL_FAULT_KINDS = MODEL_FAULT_SCHEMAS.map((o) => o.shape.kind.value);
+export type ModelFaultKind = (typeof MODEL_FAULT_KINDS)[number];
 
 /**
  * What the wire does to one delivery. Plain data: serialisable, printable in reports,
@@ -188,6 +257,7 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('malformed') }).strict(),
   ...LIE_FAULT_SCHEMAS,
   ...STREAM_FAULT_SCHEMAS,
+  ...MODEL_FAULT_SCHEMAS,
 ]);
 export type Fault = z.infer<typeof FaultSchema>;
 export type FaultKind = Fault['kind'];
@@ -200,3 +270,11 @@ export const isStreamFault = (fault: Fault): fault is StreamFault =>
 export type LieFault = FaultOf<LieFaultKind>;
 export const isLieFault = (fault: Fault): fault is LieFault =>
   (LIE_FAULT_KINDS as readonly string[]).includes(fault.kind);
+export type ModelFault = FaultOf<ModelFaultKind>;
+/** A fault only a model route takes (`truncated` is also a lie elsewhere: see `isModelMistake`). */
+export const isModelFault = (fault: Fault): fault is ModelFault =>
+  (MODEL_FAULT_KINDS as readonly string[]).includes(fault.kind);
+/** What a model route makes of the answer itself: its own kinds, and `truncated` (cut as the provider cuts). */
+export type ModelMistake = ModelFault | FaultOf<'truncated'>;
+export const isModelMistake = (fault: Fault): fault is ModelMistake =>
+  isModelFault(fault) || fault.kind === 'truncated';

@@ -1,5 +1,5 @@
 import type { Rng } from '../core/index.js';
-import { isStreamFault } from './fault.js';
+import { isModelFault, isStreamFault } from './fault.js';
 import type { FaultMatch, FaultPlan, FaultRule } from './plan.js';
 
 /** What a fault plan can know about one request when it leaves the caller. */
@@ -16,6 +16,8 @@ export interface RequestFacts {
   readonly streamed?: boolean;
   /** A read (a status query, or a tool whose risk is `read`): only these take `stale` faults. Unknown: taken. */
   readonly read?: boolean;
+  /** A request to a model route: only these take the model's own mistakes (`malformed_arguments`…). */
+  readonly model?: boolean;
 }
 
 const oneOf = <T>(wanted: T | readonly T[] | undefined, actual: T): boolean =>
@@ -43,6 +45,8 @@ export function matchesFields(match: FaultMatch, facts: RequestFacts): boolean {
 export function matchesRule(rule: FaultRule, facts: RequestFacts, hits: number, rng: Rng): boolean {
   if (!matchesFields(rule.match, facts)) return false;
   if (isStreamFault(rule.fault) && facts.streamed !== true) return false;
+  // The model's own mistakes need a model answer to make: any other request passes them by, drawing nothing.
+  if (isModelFault(rule.fault) && facts.model !== true) return false;
   // A write's own answer is never stale: the rule passes it by, drawing nothing.
   if (rule.fault.kind === 'stale' && facts.read === false) return false;
   if (rule.times !== undefined && hits >= rule.times) return false;

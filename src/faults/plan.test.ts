@@ -159,6 +159,17 @@ describe('FAULT_KINDS', () => {
       'stream_cut',
       'stream_stall',
       'stream_malformed',
+      'malformed_arguments',
+      'invalid_arguments',
+      'wrong_target',
+      'unknown_tool',
+      'refusal',
+      'content_filter',
+      'empty_text',
+      'garbled',
+      'error_in_200',
+      'replayed',
+      'context_length',
     ]);
     expect(FAULT_KINDS.length).toBe(FaultSchema.options.length);
   });

@@ -5,6 +5,7 @@ import type { World } from '../world/World.js';
 import { agentKindProblems } from './agentKindProblems.js';
 import { healProblems } from './healProblems.js';
 import { lieProblems } from './lieProblems.js';
+import { modelFaultProblems } from './modelFaultProblems.js';
 import { networkProblems } from './networkProblems.js';
 import type { CheckedScenario } from './checkedScenario.js';
 import { stepInputProblems } from './stepInputProblems.js';
@@ -36,6 +37,7 @@ export function worldProblems(scenario: CheckedScenario): string[] {
     ...agentKindProblems(scenario),
     ...tools.inRules,
     ...lieProblems(scenario.faults, world, reshaped),
+    ...modelFaultProblems(scenario),
     ...healProblems(scenario),
     ...(scenario.network ? networkProblems(scenario.network, world, services, scenario.agent.kind) : []),
   ];

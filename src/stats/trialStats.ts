@@ -1,4 +1,5 @@
 import { canonicalJson, type AgentOutcomeKind, type EventOf } from '../core/index.js';
+import { MODEL_MISTAKE_KINDS } from '../checks/modelMistakes.js';
 import type { TrialIndex } from '../checks/trialIndex.js';
 import type { RuleFirings } from './coverage.js';
 
@@ -186,7 +187,7 @@ function countEvents(history: TrialIndex['events'], n: EventCounts, told: Readon
         if (n.callRequests.has(e.request)) n.deliveries++;
         break;
       case 'fault':
-        if (LIE_KINDS.has(e.fault.kind) && !told.has(e.request)) break;
+        if ((LIE_KINDS.has(e.fault.kind) || MODEL_MISTAKE_KINDS.has(e.fault.kind)) && !told.has(e.request)) break;
         n.faults++;
         n.firings.set(e.rule, (n.firings.get(e.rule) ?? 0) + 1);
         break;

@@ -30,6 +30,18 @@ export const SWEEP_FAULTS: { readonly [K in FaultKind]: Extract<Fault, { kind: K
   stream_cut: { kind: 'stream_cut', afterEvents: 1 },
   stream_stall: { kind: 'stream_stall', afterEvents: 1 },
   stream_malformed: { kind: 'stream_malformed', afterEvents: 1 },
+  // The model's own mistakes: model answers only (a rule naming no tool passes every other request by).
+  malformed_arguments: { kind: 'malformed_arguments' },
+  invalid_arguments: { kind: 'invalid_arguments' },
+  wrong_target: { kind: 'wrong_target' },
+  unknown_tool: { kind: 'unknown_tool' },
+  refusal: { kind: 'refusal' },
+  content_filter: { kind: 'content_filter' },
+  empty_text: { kind: 'empty_text' },
+  garbled: { kind: 'garbled' },
+  error_in_200: { kind: 'error_in_200' },
+  replayed: { kind: 'replayed' },
+  context_length: { kind: 'context_length' },
 };
 
 /** What a sweep injects when no `--fault` is given: the two that hurt most in ReliabilityBench. */

@@ -568,4 +568,69 @@ const lost: Case[] = [
   },
 ];
 
-fuzzSurfaces('new surfaces', [...crashes, ...silent, ...hangs, ...misleading, ...lost]);
+/** A scenario whose model's route takes `fault` (issue 45's model-side mistakes), under `match`. */
+const mistakeScenario = (fault: string, match = '{ tool: model:openai.chat.completions }', model = true): string =>
+  httpScenario(
+    undefined,
+    `${model ? 'model:\n  api: openai\n  plan:\n    steps:\n      - { tool: create_order, input: { clientReference: ref-1, item: book, quantity: 1, amountCents: 1500 } }\n' : ''}` +
+      `faults:\n  - match: ${match}\n    fault: ${fault}\n`,
+  );
+
+/** Issue 45's new fields: every bad value refused at load (exit 2), naming the field's path. */
+const modelMistakeInput: Case[] = [
+  [
+    'invalid_arguments with an unknown break',
+    '{ kind: invalid_arguments, break: sideways }',
+    undefined,
+    /faults\[0\]\.fault\.break: .*"missing_required"/,
+  ],
+  [
+    'truncated with an unknown cut point',
+    '{ kind: truncated, keep: 3, at: middle }',
+    undefined,
+    /faults\[0\]\.fault\.at: .*"tool_call"/,
+  ],
+  ['refusal with an empty message', "{ kind: refusal, message: '' }", undefined, /faults\[0\]\.fault\.message: /],
+  [
+    'error_in_200 with a number for its message',
+    '{ kind: error_in_200, message: 7 }',
+    undefined,
+    /faults\[0\]\.fault\.message: /,
+  ],
+  [
+    'replayed with a parameter it does not take',
+    '{ kind: replayed, times: 2 }',
+    undefined,
+    /faults\[0\]\.fault: .*times/,
+  ],
+  [
+    'a model mistake aimed at a tool',
+    '{ kind: malformed_arguments }',
+    '{ tool: create_order }',
+    /faults\[0\]\.match\.tool: "create_order": "malformed_arguments" strikes only a model's answers/,
+  ],
+  [
+    'stale on a model route',
+    '{ kind: stale, lagMs: 100 }',
+    undefined,
+    /faults\[0\]\.fault\.kind: "stale" on model:openai\.chat\.completions: .*use `kind: replayed`/,
+  ],
+].map(([cls, fault, match, stderr]) => ({
+  cls: `model mistakes: ${cls as string}`,
+  files: {
+    'over-http.yaml': mistakeScenario(fault as string, match as string | undefined),
+    'agent.ts': HTTP_AGENT(''),
+  },
+  args: ['run', 'over-http.yaml', '--k', '1'],
+  code: 2,
+  stderr: stderr as RegExp,
+}));
+modelMistakeInput.push({
+  cls: 'model mistakes: a model mistake in a scenario that serves no model',
+  files: { 'over-http.yaml': mistakeScenario('{ kind: refusal }', '{ call: 1 }', false), 'agent.ts': HTTP_AGENT('') },
+  args: ['run', 'over-http.yaml', '--k', '1'],
+  code: 2,
+  stderr: /faults\[0\]\.fault\.kind: "refusal" is a model's own mistake, and this scenario serves no model/,
+});
+
+fuzzSurfaces('new surfaces', [...crashes, ...silent, ...hangs, ...misleading, ...lost, ...modelMistakeInput]);

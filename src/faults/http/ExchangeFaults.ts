@@ -2,7 +2,7 @@ import type { Clock, History, NetworkLeg, Rng } from '../../core/index.js';
 import { applyFault } from '../applyFault.js';
 import { declaredOutput } from '../declaredOutput.js';
 import type { EffectRecorder } from '../EffectRecorder.js';
-import type { Fault, LieFault } from '../fault.js';
+import { isModelMistake, type Fault, type LieFault, type ModelMistake } from '../fault.js';
 import { lieAbout, toldIfDifferent, type Told } from '../lies.js';
 import { pickRule } from '../match.js';
 import type { NetworkLatency } from '../network.js';
@@ -10,7 +10,7 @@ import type { FaultPlan } from '../plan.js';
 import { errorAnswer } from './errorAnswer.js';
 import { corrOf, isRead, type Exchange } from './Exchange.js';
 import { answerOf, isAnswer, respond, truncate, type HttpAnswer } from './HttpAnswer.js';
-import type { RouteRequest } from './HttpRoute.js';
+import type { MistakeDraws, RouteRequest } from './HttpRoute.js';
 import { parseRequestBody } from './requestBody.js';
 import { asksForStream } from './sse.js';
 
@@ -24,6 +24,8 @@ export interface ExchangeFaultsOptions {
   readonly effects: EffectRecorder | undefined;
   readonly network: NetworkLatency | undefined;
   readonly healAtMs: number | undefined;
+  /** The ids the world holds, for a model's `wrong_target` mistake (none: a world without services). */
+  readonly entities?: () => readonly string[];
 }
 
 /**
@@ -36,6 +38,8 @@ export class ExchangeFaults {
   readonly #hits: number[];
   /** Draws for `wrong_value` lies: a fork of its own, so a lie never shifts which requests fail. */
   readonly #lieRng: Rng;
+  /** Draws for the model's own mistakes: a fork made on first use, so a trial without them forks nothing new. */
+  #mistakeRng: Rng | undefined;
 
   constructor(options: ExchangeFaultsOptions) {
     this.#o = options;
@@ -56,6 +60,7 @@ export class ExchangeFaults {
       streamed:
         route.kind === 'model' && asksForStream(parseRequestBody(ex.data.body, ex.data.headers['content-type'])),
       read: (route.purpose ?? 'call') === 'status' || isRead(ex),
+      model: route.kind === 'model',
     } as const;
     const picked = pickRule(plan, facts, this.#hits, rng, healAtMs);
     if (!picked) return undefined;
@@ -74,6 +79,8 @@ export class ExchangeFaults {
 
   /** The exchange's answer under `fault` (none: delivered as asked). */
   apply(fault: Fault | undefined, ex: Exchange, signal: AbortSignal): Promise<HttpAnswer> {
+    // On a model route, `truncated` is the model's answer cut as the provider cuts it, not a lie about a list.
+    if (fault?.kind === 'truncated' && ex.match.route.kind === 'model') return this.#mistake(fault, ex);
     return applyFault<HttpAnswer>(
       fault,
       {
@@ -85,6 +92,7 @@ export class ExchangeFaults {
         error: (error) => answerOf(error),
         malformed: (answer) => (answer.kind === 'respond' && answer.status < 400 ? truncate(answer) : answer),
         lie: (fault) => this.#lie(fault, ex),
+        mistake: (fault) => this.#mistake(fault, ex),
       },
       this.#o.clock,
       signal,
@@ -123,6 +131,47 @@ export class ExchangeFaults {
     return { ...held, body: told.answered === undefined ? '' : JSON.stringify(told.answered) };
   }
 
+  /**
+   * The model's own mistake: delivered to the model route, which answers wrong the way `fault`
+   * says; recorded as a `lie` (what the model said, what the agent got) when it told anything.
+   * A route that makes no mistakes (a cassette's) answers as it would have.
+   */
+  async #mistake(fault: ModelMistake, ex: Exchange): Promise<HttpAnswer> {
+    const { route } = ex.match;
+    if (!route.mistake || !isModelMistake(fault)) return this.#deliver(ex, 0);
+    const { history, clock } = this.#o;
+    history.record({
+      type: 'delivery',
+      request: ex.request,
+      tool: route.operation,
+      copy: 0,
+      ...corrOf(ex),
+      ...ex.http,
+    });
+    const req = routeRequestOf(ex);
+    this.#mistakeRng ??= this.#o.rng.fork('mistakes');
+    const draws: MistakeDraws = { rng: this.#mistakeRng, entities: () => this.#o.entities?.() ?? [] };
+    let made;
+    try {
+      made = await route.mistake(fault, route.input(req), { clock, request: ex.request }, draws);
+    } catch (error) {
+      return errorAnswer(error, req, [route.error, ex.service.error]);
+    }
+    if (made.kind === 'none') return this.#serve(ex);
+    history.record({
+      type: 'lie',
+      request: ex.request,
+      tool: route.operation,
+      purpose: route.purpose ?? 'call',
+      fault,
+      held: made.held,
+      answered: made.answered,
+      ...corrOf(ex),
+      ...ex.http,
+    });
+    return isAnswer(made.answer) ? made.answer : respond(route.okStatus ?? 200, made.answer);
+  }
+
   /** One arrival at the service's business logic. */
   async #deliver(ex: Exchange, copy: number, failure?: Error): Promise<HttpAnswer> {
     const { route } = ex.match;
@@ -143,8 +192,7 @@ export class ExchangeFaults {
 
   /** The route's answer to the exchange's request (as of `asOf`, for a stale read): no events. */
   async #serve(ex: Exchange, failure?: Error, asOf?: number): Promise<HttpAnswer> {
-    const { route, params } = ex.match;
-    const url = new URL(ex.data.url);
+    const { route } = ex.match;
     const { network, clock } = this.#o;
     const target = ex.target;
     const ctx = {
@@ -155,14 +203,7 @@ export class ExchangeFaults {
       ...(failure ? { failure } : {}),
       ...(asOf === undefined ? {} : { asOf }),
     };
-    const req: RouteRequest = {
-      method: ex.data.method.toUpperCase(),
-      params,
-      query: url.searchParams,
-      body: parseRequestBody(ex.data.body, ex.data.headers['content-type']),
-      text: ex.data.body,
-      headers: ex.data.headers,
-    };
+    const req = routeRequestOf(ex);
     try {
       const value: unknown = await route.serve(route.input(req), ctx);
       // A read that never consulted `failure` still fails the way the fault says.
@@ -172,6 +213,19 @@ export class ExchangeFaults {
       return errorAnswer(error, req, [route.error, ex.service.error]);
     }
   }
+}
+
+/** The exchange's request as a route reads it. */
+function routeRequestOf(ex: Exchange): RouteRequest {
+  const url = new URL(ex.data.url);
+  return {
+    method: ex.data.method.toUpperCase(),
+    params: ex.match.params,
+    query: url.searchParams,
+    body: parseRequestBody(ex.data.body, ex.data.headers['content-type']),
+    text: ex.data.body,
+    headers: ex.data.headers,
+  };
 }
 
 /** A successful JSON answer's body, parsed; anything else (an error, text, a stream) is told no lie. */

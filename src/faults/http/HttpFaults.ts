@@ -15,6 +15,7 @@ import { isStreamFault, type Fault } from '../fault.js';
 import type { NetworkLatency } from '../network.js';
 import { FaultPlanSchema, type FaultPlan } from '../plan.js';
 import { keepVersionsFor } from '../staleReads.js';
+import { worldEntities } from '../worldEntities.js';
 import { CallTracker } from './CallTracker.js';
 import { errorDataOf } from './errorDataOf.js';
 import { corrOf, isRead, legsOf, type Exchange } from './Exchange.js';
@@ -115,7 +116,20 @@ export class HttpFaults {
         return origin ? { ...corrOf(origin), method: origin.http.method, url: origin.http.url } : {};
       });
     const { clock, rng, history, network, healAtMs } = options;
-    this.#faults = new ExchangeFaults({ plan, clock, rng, history, startMs, effects, network, healAtMs });
+    const world = options.world;
+    // Read when a `wrong_target` mistake needs them: the world as it stands then.
+    const entities = world ? () => worldEntities(world.snapshot()) : undefined;
+    this.#faults = new ExchangeFaults({
+      plan,
+      clock,
+      rng,
+      history,
+      startMs,
+      effects,
+      network,
+      healAtMs,
+      ...(entities && { entities }),
+    });
   }
 
   get clock(): Clock {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { ModelUsage, Risk } from '../../core/index.js';
+import type { ModelUsage, Risk, Rng } from '../../core/index.js';
+import type { ModelMistake } from '../fault.js';
 import type { DeliveryContext } from '../../world/tool.js';
 import type { HttpAnswer } from './HttpAnswer.js';
 
@@ -107,7 +108,30 @@ export interface HttpRoute {
   serve(input: unknown, ctx: ServeContext): Promise<unknown> | unknown;
   /** This route's business errors in the API's own shape (tried before the service's). */
   readonly error?: ErrorMapper;
+  /**
+   * A `model` route's own mistake (`malformed_arguments`, `refusal`…, `truncated`): the answer
+   * the model would have given, made wrong the way `fault` says, drawing from `draws`. A route
+   * without it (a cassette's, the live gateway's) answers as it would have.
+   */
+  mistake?(fault: ModelMistake, input: unknown, ctx: ServeContext, draws: MistakeDraws): Promise<MistakeAnswer>;
 }
+
+/** What a model mistake draws from: the trial's rng (a fork of its own) and the ids the world holds. */
+export interface MistakeDraws {
+  readonly rng: Rng;
+  /** Every entity id in the world's state (`ord-1`, `cus-2`…), for a `wrong_target` to aim at another. */
+  entities(): readonly string[];
+}
+
+/**
+ * A model route's answer under its mistake: `answer` (a value or `reply(...)`, as `serve` returns),
+ * with what the model said (`held`) and what the agent got instead (`answered`), recorded as a
+ * `lie`; `none` when the answer gave the mistake nothing to work on (no tool call to break, no
+ * previous answer to replay): it is answered as it was.
+ */
+export type MistakeAnswer =
+  | { readonly kind: 'told'; readonly answer: unknown; readonly held: unknown; readonly answered: unknown }
+  | { readonly kind: 'none' };
 
 /** Reads the token counts an answer reports, from its body or from a stream's events. */
 export interface AnswerUsage {

@@ -5,6 +5,8 @@ import { streamReply } from '../../faults/http/HttpAnswer.js';
 import type { HttpRoute, ServeContext } from '../../faults/http/HttpRoute.js';
 import { asksForStream } from '../../faults/http/sse.js';
 import type { ToolResultReader } from './readToolResult.js';
+import type { Mistaken, Said } from './mistakes/said.js';
+import { ModelMistakes } from './mistakes/ModelMistakes.js';
 
 /** A model API's request, read into what a `Model` is asked. */
 export interface ModelRequestView {
@@ -29,6 +31,12 @@ export interface ModelDialect {
   write(action: ModelAction, body: unknown, ids: IdSource, nowMs: number): unknown;
   /** The answer `write` made, as the API streams it: its server-sent events, in order (`sseFrame`). */
   stream(whole: unknown, body: unknown): string[];
+  /** What an answer `write` made says: its text and tool calls. */
+  said(whole: unknown): Said;
+  /** The answer `whole` rewritten to say what a mistake made of it, in the API's own shape (a refusal, `length`…). */
+  mistaken(whole: unknown, said: Mistaken): unknown;
+  /** The API's real 400 for a conversation longer than the model's context window. */
+  contextLength(body: unknown): { readonly status: number; readonly body: unknown };
 }
 
 /**
@@ -39,6 +47,7 @@ export interface ModelDialect {
 export class ModelResponder {
   readonly #answers = new Map<string, Promise<unknown>>();
   readonly #ids = new IdSource();
+  readonly #mistakes = new ModelMistakes<ModelDialect>((dialect, body, whole) => this.#sent(dialect, body, whole));
   #start: number | undefined;
 
   constructor(
@@ -54,21 +63,29 @@ export class ModelResponder {
       kind: 'model',
       usage: ANSWER_USAGE,
       input: (req) => req.body,
-      serve: (body, ctx) => this.#answer(dialect, body, ctx),
+      serve: async (body, ctx) => this.#sent(dialect, body, await this.#whole(dialect, body, ctx)),
+      mistake: (fault, body, ctx, draws) =>
+        this.#mistakes.make(dialect, fault, body, draws, () => this.#whole(dialect, body, ctx)),
     };
   }
 
-  #answer(dialect: ModelDialect, body: unknown, ctx: ServeContext): Promise<unknown> {
+  /** `whole` as the request asked for it (streamed or not), remembered as the route's last answer (a `replayed` mistake's). */
+  #sent(dialect: ModelDialect, body: unknown, whole: unknown): unknown {
+    this.#mistakes.answered(dialect, whole);
+    return asksForStream(body) ? streamReply(dialect.stream(whole, body)) : whole;
+  }
+
+  /** The model's whole (unstreamed) answer to the conversation in `body`, decided once per conversation. */
+  #whole(dialect: ModelDialect, body: unknown, ctx: ServeContext): Promise<unknown> {
     // Sampling knobs do not change what a scripted model says; the stream flag changes only how it is sent.
     const key = `${dialect.operation}\u0000${canonicalJson(body)}`;
     let answer = this.#answers.get(key);
     if (!answer) {
       this.#start ??= ctx.clock.now();
-      const view = dialect.read(body, this.options.readToolResult);
-      answer = this.#decide(view, ctx.clock).then((action) => {
-        const whole = dialect.write(action, body, this.#ids, ctx.clock.now());
-        return asksForStream(body) ? streamReply(dialect.stream(whole, body)) : whole;
-      });
+      // A conversation that carries a call the model got wrong, and the agent's answer to it, is read without
+      // them: told of its slip, the model makes the call it meant (`ModelMistakes.corrected`).
+      const view = this.#mistakes.corrected(dialect.read(body, this.options.readToolResult));
+      answer = this.#decide(view, ctx.clock).then((action) => dialect.write(action, body, this.#ids, ctx.clock.now()));
       this.#answers.set(key, answer);
     }
     return answer;

@@ -5,6 +5,7 @@ import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
 import { deltas, sseFrame } from '../../faults/http/sse.js';
 import type { ToolResultReader } from './readToolResult.js';
 import { estimateTokens } from './usage.js';
+import type { Mistaken, Said } from './mistakes/said.js';
 
 export const ANTHROPIC_MESSAGES = 'model:anthropic.messages';
 
@@ -90,7 +91,9 @@ function stream(whole: unknown): string[] {
   blocks.forEach((block, index) => {
     if (block['type'] === 'tool_use') {
       emit('content_block_start', { index, content_block: { ...block, input: {} } });
-      for (const piece of deltas(JSON.stringify(block['input'] ?? {})))
+      // Input a mistake left as text (arguments that are not JSON) streams as it is.
+      const input = typeof block['input'] === 'string' ? block['input'] : JSON.stringify(block['input'] ?? {});
+      for (const piece of deltas(input))
         emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
     } else {
       emit('content_block_start', { index, content_block: { ...block, text: '' } });
@@ -107,6 +110,60 @@ function stream(whole: unknown): string[] {
   return frames;
 }
 
+function said(whole: unknown): Said {
+  const w = isObj(whole) ? whole : {};
+  const blocks = Array.isArray(w['content']) ? w['content'].filter(isObj) : [];
+  return {
+    text: blocks
+      .filter((b) => b['type'] === 'text')
+      .map((b) => str(b['text']))
+      .join(''),
+    calls: blocks
+      .filter((b) => b['type'] === 'tool_use')
+      .map((b) => ({ id: str(b['id']), name: str(b['name']), arguments: JSON.stringify(b['input'] ?? {}) })),
+  };
+}
+
+// Messages has no content filter of its own: a filtered answer ends as a refusal does.
+const STOP: Readonly<Record<Mistaken['stop'], string | undefined>> = {
+  done: undefined,
+  length: 'max_tokens',
+  refusal: 'refusal',
+  content_filter: 'refusal',
+};
+
+/** A tool call's input: the arguments parsed when they are a JSON object, else the text as it came. */
+function inputOf(args: string): unknown {
+  try {
+    const value = JSON.parse(args) as unknown;
+    return isObj(value) ? value : args;
+  } catch {
+    return args;
+  }
+}
+
+function mistaken(whole: unknown, m: Mistaken): unknown {
+  const w = isObj(whole) ? whole : {};
+  const text = m.refusal ?? m.text;
+  const content: Obj[] = [
+    ...(text !== '' || m.calls.length === 0 ? [{ type: 'text', text }] : []),
+    ...m.calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: inputOf(c.arguments) })),
+  ];
+  return { ...w, content, stop_reason: STOP[m.stop] ?? (m.calls.length > 0 ? 'tool_use' : 'end_turn') };
+}
+
+/** Anthropic's 400 for a prompt past the context window, as the API words it. */
+function contextLength(body: unknown): { status: number; body: unknown } {
+  const tokens = 200_000 + estimateTokens(isObj(body) ? [body['system'], body['messages']] : undefined);
+  return {
+    status: 400,
+    body: {
+      type: 'error',
+      error: { type: 'invalid_request_error', message: `prompt is too long: ${tokens} tokens > 200000 maximum` },
+    },
+  };
+}
+
 /** Anthropic Messages (`POST /v1/messages`), whole or streamed. */
 export const anthropicMessages: ModelDialect = {
   operation: ANTHROPIC_MESSAGES,
@@ -115,4 +172,7 @@ export const anthropicMessages: ModelDialect = {
   read,
   write,
   stream,
+  said,
+  mistaken,
+  contextLength,
 };

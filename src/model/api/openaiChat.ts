@@ -5,6 +5,7 @@ import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
 import { deltas, sseFrame } from '../../faults/http/sse.js';
 import type { ToolResultReader } from './readToolResult.js';
 import { estimateTokens } from './usage.js';
+import type { Mistaken, Said } from './mistakes/said.js';
 
 export const OPENAI_CHAT = 'model:openai.chat.completions';
 
@@ -111,6 +112,10 @@ function stream(whole: unknown, body: unknown): string[] {
       for (const piece of deltas(str(fn['arguments'])))
         frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     });
+  } else if (typeof message['refusal'] === 'string') {
+    // A refusal streams in `delta.refusal`, the content staying null.
+    frames.push(chunk({ role: 'assistant', content: null, refusal: '' }));
+    for (const piece of deltas(message['refusal'])) frames.push(chunk({ refusal: piece }));
   } else {
     frames.push(chunk({ role: 'assistant', content: '', refusal: null }));
     for (const piece of deltas(str(message['content']))) frames.push(chunk({ content: piece }));
@@ -121,6 +126,64 @@ function stream(whole: unknown, body: unknown): string[] {
   return frames;
 }
 
+function said(whole: unknown): Said {
+  const w = isObj(whole) ? whole : {};
+  const choice: Obj = Array.isArray(w['choices']) && isObj(w['choices'][0]) ? w['choices'][0] : {};
+  const message: Obj = isObj(choice['message']) ? choice['message'] : {};
+  const calls = (Array.isArray(message['tool_calls']) ? message['tool_calls'] : []).filter(isObj).map((c) => {
+    const fn = isObj(c['function']) ? c['function'] : {};
+    return { id: str(c['id']), name: str(fn['name']), arguments: str(fn['arguments']) };
+  });
+  return { text: str(message['content']), calls };
+}
+
+const FINISH: Readonly<Record<Mistaken['stop'], string | undefined>> = {
+  done: undefined,
+  length: 'length',
+  refusal: 'stop',
+  content_filter: 'content_filter',
+};
+
+function mistaken(whole: unknown, m: Mistaken): unknown {
+  const w = isObj(whole) ? whole : {};
+  const choice: Obj = Array.isArray(w['choices']) && isObj(w['choices'][0]) ? w['choices'][0] : {};
+  const message =
+    m.refusal !== undefined
+      ? { role: 'assistant', content: null, refusal: m.refusal }
+      : m.calls.length > 0
+        ? {
+            role: 'assistant',
+            content: m.text === '' ? null : m.text,
+            refusal: null,
+            tool_calls: m.calls.map((c) => ({
+              id: c.id,
+              type: 'function',
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
+        : { role: 'assistant', content: m.text, refusal: null };
+  const finish = FINISH[m.stop] ?? (m.calls.length > 0 ? 'tool_calls' : 'stop');
+  return { ...w, choices: [{ ...choice, message, finish_reason: finish }] };
+}
+
+/** OpenAI's 400 for a conversation past the context window, as the API words it. */
+function contextLength(body: unknown): { status: number; body: unknown } {
+  const tokens = 128_000 + estimateTokens(isObj(body) ? body['messages'] : undefined);
+  return {
+    status: 400,
+    body: {
+      error: {
+        message:
+          `This model's maximum context length is 128000 tokens. However, your messages resulted in ${tokens} tokens. ` +
+          'Please reduce the length of the messages.',
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
+    },
+  };
+}
+
 /** OpenAI Chat Completions (`POST /v1/chat/completions`), whole or streamed. */
 export const openaiChat: ModelDialect = {
   operation: OPENAI_CHAT,
@@ -129,4 +192,7 @@ export const openaiChat: ModelDialect = {
   read,
   write,
   stream,
+  said,
+  mistaken,
+  contextLength,
 };

@@ -5,6 +5,7 @@ import type { ModelDialect, ModelRequestView } from './ModelResponder.js';
 import { deltas, sseFrame } from '../../faults/http/sse.js';
 import type { ToolResultReader } from './readToolResult.js';
 import { estimateTokens } from './usage.js';
+import type { Mistaken, Said } from './mistakes/said.js';
 
 export const OPENAI_RESPONSES = 'model:openai.responses';
 
@@ -124,8 +125,16 @@ function stream(whole: unknown): string[] {
         item: { ...item, status: 'in_progress', content: [] },
       });
       parts.forEach((part, content) => {
-        const text = str(part['text']);
         const where = { item_id: id, output_index: index, content_index: content };
+        if (part['type'] === 'refusal') {
+          const refusal = str(part['refusal']);
+          emit('response.content_part.added', { ...where, part: { ...part, refusal: '' } });
+          for (const piece of deltas(refusal)) emit('response.refusal.delta', { ...where, delta: piece });
+          emit('response.refusal.done', { ...where, refusal });
+          emit('response.content_part.done', { ...where, part });
+          return;
+        }
+        const text = str(part['text']);
         emit('response.content_part.added', { ...where, part: { ...part, text: '' } });
         for (const piece of deltas(text)) emit('response.output_text.delta', { ...where, delta: piece, logprobs: [] });
         emit('response.output_text.done', { ...where, text, logprobs: [] });
@@ -134,8 +143,84 @@ function stream(whole: unknown): string[] {
     }
     emit('response.output_item.done', { output_index: index, item });
   });
-  emit('response.completed', { response: w });
+  // An answer cut short or filtered ends `response.incomplete`, as the API ends it.
+  emit(w['status'] === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: w });
   return frames;
+}
+
+function said(whole: unknown): Said {
+  const w = isObj(whole) ? whole : {};
+  const output = Array.isArray(w['output']) ? w['output'].filter(isObj) : [];
+  const calls = output
+    .filter((i) => i['type'] === 'function_call')
+    .map((i) => ({ id: str(i['call_id']), name: str(i['name']), arguments: str(i['arguments']) }));
+  const text = output
+    .filter((i) => i['type'] === 'message')
+    .flatMap((i) => (Array.isArray(i['content']) ? i['content'].filter(isObj) : []))
+    .map((p) => str(p['text']))
+    .join('');
+  return { text, calls };
+}
+
+const INCOMPLETE: Readonly<Record<Mistaken['stop'], string | undefined>> = {
+  done: undefined,
+  refusal: undefined,
+  length: 'max_output_tokens',
+  content_filter: 'content_filter',
+};
+
+function mistaken(whole: unknown, m: Mistaken): unknown {
+  const w = isObj(whole) ? whole : {};
+  const output = Array.isArray(w['output']) ? w['output'].filter(isObj) : [];
+  const message = output.find((i) => i['type'] === 'message');
+  const reason = INCOMPLETE[m.stop];
+  const items: Obj[] = [];
+  const content =
+    m.refusal !== undefined
+      ? [{ type: 'refusal', refusal: m.refusal }]
+      : m.text !== '' || m.calls.length === 0
+        ? [{ type: 'output_text', text: m.text, annotations: [] }]
+        : [];
+  if (content.length > 0)
+    items.push({
+      type: 'message',
+      id: str(message?.['id']) || `msg_${str(w['id'])}`,
+      role: 'assistant',
+      status: reason ? 'incomplete' : 'completed',
+      content,
+    });
+  m.calls.forEach((c, i) => {
+    const was = output.find((o) => o['type'] === 'function_call' && o['call_id'] === c.id);
+    items.push({
+      type: 'function_call',
+      id: str(was?.['id']) || `fc_${c.id}_${i}`,
+      call_id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+      status: reason && i === m.calls.length - 1 ? 'incomplete' : 'completed',
+    });
+  });
+  return {
+    ...w,
+    status: reason ? 'incomplete' : 'completed',
+    ...(reason && { incomplete_details: { reason } }),
+    output: items,
+  };
+}
+
+/** The Responses API's 400 for an input past the context window, as the API words it. */
+function contextLength(): { status: number; body: unknown } {
+  return {
+    status: 400,
+    body: {
+      error: {
+        message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+        type: 'invalid_request_error',
+        param: 'input',
+        code: 'context_length_exceeded',
+      },
+    },
+  };
 }
 
 /** OpenAI Responses (`POST /v1/responses`), whole or streamed. */
@@ -146,4 +231,7 @@ export const openaiResponses: ModelDialect = {
   read,
   write,
   stream,
+  said,
+  mistaken,
+  contextLength,
 };

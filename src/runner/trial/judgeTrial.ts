@@ -1,4 +1,4 @@
-import { runCheckers, BUILTIN_CHECKERS, measureRecovery, TrialIndex } from '../../checks/index.js';
+import { runCheckers, BUILTIN_CHECKERS, measureRecovery, MODEL_MISTAKE_KINDS, TrialIndex } from '../../checks/index.js';
 import type { Checker } from '../../checks/checker.js';
 import type { Expectations, TrialRecord } from '../../checks/record.js';
 import { scrubSecrets } from '../../core/secretText.js';
@@ -17,14 +17,34 @@ export function expectationsOf(scenario: Scenario): Expectations {
   };
 }
 
-// `recovery` judges a recovery expectation: a scenario without one is not judged by it (nor reported under it).
-// Listed once, not filtered again for every trial.
-const WITHOUT_RECOVERY: readonly Checker[] = Object.freeze(BUILTIN_CHECKERS.filter((c) => c.name !== 'recovery'));
+// `recovery` judges a recovery expectation, `model-mistakes` the model's own mistakes: a scenario without them is
+// not judged by them (nor reported under them). Listed once, not filtered again for every trial.
+const WITHOUT_RECOVERY: readonly Checker[] = Object.freeze(
+  BUILTIN_CHECKERS.filter((c) => c.name !== 'recovery' && c.name !== 'model-mistakes'),
+);
+const WITHOUT_MODEL_MISTAKES: readonly Checker[] = Object.freeze(
+  BUILTIN_CHECKERS.filter((c) => c.name !== 'model-mistakes'),
+);
+
+const WITHOUT_RECOVERY_JUDGING_MISTAKES: readonly Checker[] = Object.freeze(
+  BUILTIN_CHECKERS.filter((c) => c.name !== 'recovery'),
+);
+
+/** Whether a rule of the scenario makes the model's own mistakes (`truncated` counts where it says `at`, or names a model route). */
+const makesModelMistakes = (scenario: Scenario): boolean =>
+  scenario.faults.some(
+    (r) =>
+      MODEL_MISTAKE_KINDS.has(r.fault.kind) ||
+      (r.fault.kind === 'truncated' &&
+        (r.fault.at !== undefined || [r.match.tool ?? []].flat().some((t) => t.startsWith('model:')))),
+  );
 
 export function checkersOf(scenario: Scenario): readonly Checker[] {
   // The scenario schema only admits built-in names, so the filter drops nothing.
   if (scenario.checks) return BUILTIN_CHECKERS.filter((c) => scenario.checks?.includes(c.name));
-  return scenario.recovery ? BUILTIN_CHECKERS : WITHOUT_RECOVERY;
+  const mistakes = makesModelMistakes(scenario);
+  if (scenario.recovery) return mistakes ? BUILTIN_CHECKERS : WITHOUT_MODEL_MISTAKES;
+  return mistakes ? WITHOUT_RECOVERY_JUDGING_MISTAKES : WITHOUT_RECOVERY;
 }
 
 /** Command-line names for the replay command (default: the scenario's and configuration's names). */
