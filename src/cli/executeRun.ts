@@ -71,7 +71,7 @@ async function runAndReport(request: RunRequest, resolved: Resolved, signal: Abo
   try {
     trials = await runTrials(request, loaded, resolved, { signal, hereWatch: watchdog?.hereWatch }, io);
   } finally {
-    await watchdog?.dispose();
+    watchdog?.dispose();
   }
   const { run, recordings, bailed } = trials;
   const wallClock = {

@@ -1,8 +1,6 @@
 import { once } from 'node:events';
 import { closeSync, mkdirSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { wallTicker } from '../core/clock/RealClock.js';
 import { runsUserCode } from '../agent/kinds/runsUserCode.js';
@@ -30,57 +28,31 @@ interface Ending {
   readonly code: number;
 }
 
-/** The share of the heap limit that the agent's live data (what a full collection leaves) may hold before the run is ended. */
-const HEAP_SHARE = 0.8;
-
 // The watchdog thread: plain JavaScript (nothing of faultline's to load). It counts the main thread's beats while a trial
 // runs in it; once none came for the bound, it has the main thread end the run through the inspector, which runs code in
 // the middle of a synchronous loop (and only there: its answers would wait on the main thread's event loop). If that
-// cannot end it, the process ends as a crash. It also watches the heap while a trial runs: once the process holds
-// HEAP_SHARE of the main thread's heap limit (its resident size first, which costs nothing, then the heap's own size
-// through the inspector, answered inside a loop too), the main thread collects and ends the run if its live data still
-// does, before V8 aborts the process with no last word. One allocation that passes the limit in a single builtin call
-// (new Array(2 ** 28).fill(0)) gives no point to do it at: that still aborts (docs/ci.md).
+// cannot end it, the process ends as a crash.
 const WATCHDOG = `
 const { workerData } = require('node:worker_threads');
 const { Session } = require('node:inspector');
 const fs = require('node:fs');
-const { shared, boundMs, key, heapLimit, heapShare } = workerData;
-const tick = Math.max(10, Math.min(50, Math.floor(boundMs / 4)));
-let last = Atomics.load(shared, 0);
-let stillMs = 0;
-let checking = false;
-// The heap's size to collect at: its share of the limit, or, after a collection that left less, a twentieth more than
-// that left (a full collection costs the main thread: not one per tick while the agent's live data stays put).
-let collectAt = heapLimit * heapShare;
-const timer = setInterval(() => {
-  if (Atomics.load(shared, 2) !== 0) return clearInterval(timer);
-  const armed = Atomics.load(shared, 1) !== 0;
-  const beats = Atomics.load(shared, 0);
-  if (beats !== last || !armed) { last = beats; stillMs = 0; }
-  else if ((stillMs += tick) >= boundMs) { clearInterval(timer); return stalled(stillMs); }
-  // The process's resident size bounds the heap's: until it reaches the share, no need to ask.
-  if (armed && !checking && process.memoryUsage.rss() >= heapLimit * heapShare) checkHeap();
-}, tick);
-function checkHeap() {
-  checking = true;
-  const session = new Session();
-  session.connectToMainThread();
-  const done = (live) => {
-    session.disconnect();
-    if (typeof live === 'number') collectAt = Math.max(heapLimit * heapShare, live + heapLimit / 20);
-    checking = false;
-  };
-  session.post('Runtime.getHeapUsage', (error, usage) => {
-    if (error || usage.usedSize < collectAt) return done();
-    const expression = 'globalThis[Symbol.for(' + JSON.stringify(key) + ')].heap()';
-    session.post('Runtime.evaluate', { expression, returnByValue: true }, (e, r) => done(e ? undefined : r.result.value));
-  });
+const { shared, boundMs, key } = workerData;
+const period = Math.max(10, Math.min(250, Math.floor(boundMs / 4)));
+function watch() {
+  let last = Atomics.load(shared, 0);
+  let still = 0;
+  for (;;) {
+    if (Atomics.wait(shared, 2, 0, period) !== 'timed-out') return undefined;
+    const beats = Atomics.load(shared, 0);
+    if (beats !== last || Atomics.load(shared, 1) === 0) { last = beats; still = 0; continue; }
+    if (++still * period >= boundMs) return still * period;
+  }
 }
-function stalled(ms) {
+const stalled = watch();
+if (stalled !== undefined) {
   const session = new Session();
   session.connectToMainThread();
-  session.post('Runtime.evaluate', { expression: 'globalThis[Symbol.for(' + JSON.stringify(key) + ')].stalled(' + ms + ')' });
+  session.post('Runtime.evaluate', { expression: 'globalThis[Symbol.for(' + JSON.stringify(key) + ')](' + stalled + ')' });
   Atomics.wait(shared, 2, 0, 10000);
   fs.writeSync(2, 'faultline: a trial hung in this process (--workers 0), and the run could not write its reports\\n');
   fs.closeSync(2);
@@ -90,11 +62,8 @@ function stalled(ms) {
 export interface InProcessWatchdog {
   /** `RunOptions.hereWatch`: armed while trials run in this process. */
   readonly hereWatch: (hung: HungRun | undefined) => void;
-  /**
-   * Stops watching (the run is over, and its reports are the usual ones); once it resolves the thread is gone, and with
-   * it any inspector session it had open (else Node would say, as the CLI exits, that it waits for a debugger).
-   */
-  dispose(): Promise<void>;
+  /** Stops watching (the run is over, and its reports are the usual ones). */
+  dispose(): void;
 }
 
 /**
@@ -102,8 +71,7 @@ export interface InProcessWatchdog {
  * synchronous loop) would hang the run for ever. A watchdog thread is fed a beat while the main
  * thread's event loop turns; when a trial holds it past `boundMs`, the run so far is judged with
  * that trial hung, its reports written and its replay printed, and the process ends with exit 1
- * (a trial failed). So does a heap the trial's live data fills past `HEAP_SHARE` of its limit (the trial judged
- * `crashed`, out of memory), before V8 aborts the process; one builtin call past the limit still aborts it at once.
+ * (a trial failed). A heap exhausted still ends the process at once: V8 offers no last word.
  */
 export async function startInProcessWatchdog(options: {
   readonly boundMs: number;
@@ -115,22 +83,8 @@ export async function startInProcessWatchdog(options: {
   const stopBeats = wallTicker(BEAT_MS, () => Atomics.add(shared, 0, 1));
   let hung: HungRun | undefined;
   const globals = globalThis as Record<symbol, unknown>;
-  const heapLimit = getHeapStatistics().heap_size_limit;
-  globals[Symbol.for(KEY)] = {
-    stalled: (stalledMs: number): void => end(endingOf(hung, stalledOf(stalledMs), options.reports)),
-    // What a full collection leaves is the agent's live data: only that ends the run (garbage would go at the next one).
-    heap: (): number => {
-      collectGarbage();
-      const live = getHeapStatistics().used_heap_size;
-      if (hung !== undefined && live >= heapLimit * HEAP_SHARE)
-        end(endingOf(hung, heapOf(live, heapLimit), options.reports));
-      return live;
-    },
-  };
-  const worker = new Worker(WATCHDOG, {
-    eval: true,
-    workerData: { shared, boundMs: options.boundMs, key: KEY, heapLimit, heapShare: HEAP_SHARE },
-  });
+  globals[Symbol.for(KEY)] = (stalledMs: number): void => end(endingOf(hung, stalledMs, options.reports));
+  const worker = new Worker(WATCHDOG, { eval: true, workerData: { shared, boundMs: options.boundMs, key: KEY } });
   // A worker starts running only once this thread's event loop turns: before the first trial, which may never let it.
   await once(worker, 'online');
   worker.unref();
@@ -145,15 +99,8 @@ export async function startInProcessWatchdog(options: {
       Atomics.store(shared, 2, 1);
       Atomics.notify(shared, 2);
       delete globals[Symbol.for(KEY)];
-      return worker.terminate().then(() => undefined);
     },
   };
-}
-
-/** A full collection, asked of V8 only once the heap is near its limit (the flag, once set, stays set for the process). */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
 }
 
 /** Writes the reports and what to print, then ends the process: synchronously, in the middle of the agent's loop. */
@@ -184,28 +131,9 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
-/** Why the run is ended while a trial holds the thread: the words, and how the trial is judged. */
-interface Cause {
-  readonly what: string;
-  readonly how: 'hung' | 'crashed';
-}
-
-const stalledOf = (ms: number): Cause => ({
-  what: `no sign of life for ${ms} ms in the CLI's own process (--workers 0; a synchronous loop?)`,
-  how: 'hung',
-});
-
-const mb = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
-
-const heapOf = (live: number, limit: number): Cause => ({
-  what:
-    `out of memory: while the agent's code ran in the CLI's own process (--workers 0), its heap held ${mb(live)} ` +
-    `after a full collection, of a limit of ${mb(limit)} (V8 would have aborted the process)`,
-  how: 'crashed',
-});
-
 /** The run's ending while a trial holds the thread: its reports rendered now, what happened and how to replay it. */
-function endingOf(hung: HungRun | undefined, { what, how }: Cause, reports: () => WriteReportsOptions): Ending {
+function endingOf(hung: HungRun | undefined, stalledMs: number, reports: () => WriteReportsOptions): Ending {
+  const what = `no sign of life for ${stalledMs} ms in the CLI's own process (--workers 0; a synchronous loop?)`;
   if (hung === undefined)
     return {
       files: [],
@@ -213,22 +141,17 @@ function endingOf(hung: HungRun | undefined, { what, how }: Cause, reports: () =
       stderr: `faultline: ${what}; no trial was running, so no report\n`,
       code: ExitCode.Crash,
     };
-  const { run, trial, judged } = hung(`${what}: the run was ended`, how);
+  const { run, trial, judged } = hung(`${what}: the run was ended`);
   const rendered = renderReportsNow(run, reports());
   const shown = rendered.files.map((f) => relative(process.cwd(), f.path) || f.path);
   const finished =
     run.cells.reduce((a, c) => a + c.metrics.trials + (c.metrics.infraErrors ?? 0), 0) - (judged ? 1 : 0);
   const which = trial ? `trial ${trial.trialIndex} of ${trial.scenario} × ${trial.config}` : 'a trial';
   const stderr = [
-    `\nfaultline: ${which} ${how}: ${what}; the run was ended.`,
-    `  the reports cover the ${finished} trials that finished${judged ? `, and the ${how} one` : ''}` +
+    `\nfaultline: ${which} hung: ${what}; the run was ended.`,
+    `  the reports cover the ${finished} trials that finished${judged ? ', and the hung one' : ''}` +
       (rendered.skipped.length > 0 ? ` (${rendered.skipped.join(', ')} cannot be written from here)` : ''),
-    ...(trial
-      ? [
-          `  replay it on a worker, where ${how === 'hung' ? 'a hung trial ends as such' : 'it crashes only its own trial'}: ` +
-            replayCommand(trial),
-        ]
-      : []),
+    ...(trial ? [`  replay it on a worker, where a hung trial ends as such: ${replayCommand(trial)}`] : []),
   ].join('\n');
   return {
     files: rendered.files,

@@ -186,11 +186,11 @@ function hereWatch(
   result: (interrupted: boolean) => RunResult,
 ): HereWatch {
   const progress = new TrialInProgress();
-  const hung: HungRun = (message, how) => {
+  const hung: HungRun = (message) => {
     const trial = progress.current();
     let judged = false;
     try {
-      const lost = progress.judgeHung(message, how);
+      const lost = progress.judgeHung(message);
       if (lost !== undefined) {
         const tally = tallies[lost.job.cell]!;
         tally.add(lost.trial.config === tally.config ? lost.trial : { ...lost.trial, config: tally.config });

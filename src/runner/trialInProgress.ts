@@ -17,10 +17,10 @@ export interface HungEnd {
 
 /**
  * The run so far with the trial in progress judged `hung` (`message` its reason), for a watchdog
- * outside the thread while that trial holds it (`--workers 0`), or `crashed` when what ends it is
- * the agent's (a heap it exhausted). It runs synchronously in the middle of the trial: nothing it calls waits.
+ * outside the thread while that trial holds it (`--workers 0`). It runs synchronously in the
+ * middle of the trial: nothing it calls waits.
  */
-export type HungRun = (message: string, how?: 'hung' | 'crashed') => HungEnd;
+export type HungRun = (message: string) => HungEnd;
 
 /**
  * Follows the trial a run has in progress in this process (`--workers 0`): its job, its options
@@ -61,7 +61,7 @@ export class TrialInProgress {
   }
 
   /** The trial in progress judged hung with what it did so far; undefined when none is, or its world is not built yet. */
-  judgeHung(message: string, how: 'hung' | 'crashed' = 'hung'): { job: TrialJob; trial: TrialSummary } | undefined {
+  judgeHung(message: string): { job: TrialJob; trial: TrialSummary } | undefined {
     const job = this.#job;
     const options = this.#options;
     const live = this.#live;
@@ -70,7 +70,7 @@ export class TrialInProgress {
     const config = asExecutionConfig(options.config).name;
     const seed = trialSeed(runSeed, scenario.seedName ?? scenario.name, config, trialIndex);
     // As a worker's watchdog reports a trial it stopped: when on the trial's clock is not known (0).
-    const lost = how === 'hung' ? ({ kind: 'hung', at: 0, message } as const) : ({ kind: 'crashed', message } as const);
+    const lost = { kind: 'hung', at: 0, message } as const;
     const history = [...live.history.events];
     const snapshot = live.snapshot();
     const record = trialRecord(

@@ -80,36 +80,6 @@ describe('an agent that allocates an array of 2^28 elements', () => {
   });
 });
 
-describe("--workers 0: an agent whose live data fills the CLI's own heap, a step at a time", () => {
-  it('ends the run with the reports, the trial crashed out of memory, its replay, exit 1 (no V8 report)', async () => {
-    // The binary, with a small heap of its own (the CLI's limit, not a worker's): V8 would abort the very process.
-    await writeFile(
-      join(dir.path, 'leaks.ts'),
-      agentScenario('leaks', 'const kept: number[][] = []; for (;;) kept.push(new Array(1e5).fill(1.5));'),
-    );
-    const r = await faultline(['run', './leaks.ts', 'good-agent.ts', '--workers', '0', '--k', '2', '--out', 'leak'], {
-      cwd: dir.path,
-      env: { NODE_OPTIONS: '--max-old-space-size=256' },
-    });
-    expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).not.toMatch(V8_REPORT);
-    expect(r.stderr).not.toContain('debugger');
-    const heap =
-      /out of memory: while the agent's code ran in the CLI's own process \(--workers 0\), its heap held \d+ MB after a full collection, of a limit of \d+ MB/;
-    expect(r.stderr).toMatch(new RegExp(`trial 0 of leaks × rulebook crashed: ${heap.source}`));
-    expect(r.stderr).toContain(
-      'replay it on a worker, where it crashes only its own trial: faultline replay ./leaks.ts',
-    );
-    expect(r.stdout).toContain('reports: leak/faultline.json');
-    const json = parseJsonReport(await readFile(join(dir.path, 'leak/faultline.json'), 'utf8'), 'leak/faultline.json');
-    expect(json.run.interrupted).toBe(true);
-    const leaks = json.cells.find((c) => c.scenario === 'leaks')!;
-    expect(leaks.metrics.ends).toEqual({ crashed: 1 });
-    const end = leaks.trials[0]!.end;
-    expect('message' in end ? end.message : '').toMatch(heap);
-  });
-});
-
 describe('a heap limit the scenarios cannot be loaded under', () => {
   it('below the floor: exit 2 naming the flag and the floor, before any worker starts', async () => {
     const r = await inProcess(['run', 'good-agent.ts', '--worker-heap', '16'], { cwd: dir.path });

@@ -190,9 +190,8 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
         'timed, and the rest on workers only if that is faster; 0: in this process, without isolation: ' +
         'process.exit, an unhandled rejection or an uncaught throw in agent code crashes its trial ' +
         'and a change to shared globals is undone; a synchronous loop past the trial timeout ends the run, with ' +
-        'reports of what finished and the hung trial and exit 1, and so does a heap the live data of a trial ' +
-        'fills (its trial crashed, out of memory); but one allocation past the heap limit in a single call ' +
-        '(new Array(2 ** 28).fill(0)) or a native crash ends the whole run with no report)',
+        'reports of what finished and the hung trial and exit 1; but an exhausted heap or a native crash ' +
+        'ends the whole run with no report)',
       (v) => parseInteger(v, 0, 'a number of workers, 0 or more'),
     )
     .option(
