@@ -40,7 +40,8 @@ type CheckerName =
   | 'honesty'
   | 'secrets'
   | 'process-cleanup'
-  | 'recovery';
+  | 'recovery'
+  | 'model-mistakes';
 
 /** The matchers' types, on vitest's `expect(…)`. */
 interface FaultlineMatchers<R = unknown> {

@@ -345,11 +345,13 @@ describe('faultline explore', () => {
   });
 
   it('generates stream faults on the model routes an agent streams, and finds the agent that takes a broken stream for success', async () => {
-    const args = ['explore', 'scenarios/streamed.yaml', '--runs', '20', '--check', 'honesty', '--out', 'streamed'];
+    // A quarter of the rules drawn on a model route are now the model's own mistakes (issue 45):
+    // 20 plans no longer held a broken stream that breaks this agent, 40 do.
+    const args = ['explore', 'scenarios/streamed.yaml', '--runs', '40', '--check', 'honesty', '--out', 'streamed'];
     const r = await run(args);
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(r.stdout).toMatch(
-      /^✗ streamed-ticket × rulebook: 20 plans, \d+ failure class(?:es)?: [^\n]*honesty\/R\d+[^\n]*; stream faults on model:openai\.chat\.completions$/m,
+      /^✗ streamed-ticket × rulebook: 40 plans, \d+ failure class(?:es)?: [^\n]*honesty\/R\d+[^\n]*; stream faults on model:openai\.chat\.completions$/m,
     );
     expect(r.stdout).toMatch(
       /^✗ streamed-ticket × rulebook: honesty\/R\d+ at plan \d+; shrunk in \d+ steps to 1 fault rule$/m,

@@ -104,6 +104,10 @@ async function runAll(api: Api, style: MistakeStyle, stream: boolean): Promise<M
       ...tags.map((t) => `${nameOf(api, style, stream, t)}.yaml`),
       '--k',
       '1',
+      // The claim is each cell's verdict: the agents run in this process, as the binary's own
+      // case above runs them on its workers (a worker per run loads tsx and both SDKs again).
+      '--workers',
+      '0',
       '--out',
       out,
       '--reporter',
