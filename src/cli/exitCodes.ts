@@ -14,6 +14,8 @@ export const ExitCode = {
   Crash: 3,
   /** `replay` of a trial that was never judged: its model provider failed (`infra-error`), so there is no verdict to reproduce. */
   NotJudged: 4,
+  /** `--otlp-endpoint`: the collector refused the traces or could not be reached; every report file is written. */
+  ExportFailed: 5,
   /** Interrupted by SIGINT (128 + 2); the partial reports are written. */
   Interrupted: 130,
   /** Stopped by SIGTERM (128 + 15), as CI cancels a job; the partial reports are written. */

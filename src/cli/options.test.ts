@@ -62,7 +62,7 @@ describe('flag parsers', () => {
     expect(() => collectGate('pass^4 => 1', undefined)).toThrow(InvalidArgumentError);
     expect(() => collectGate('nonsense>1', undefined)).toThrow(/unknown metric "nonsense"[\s\S]*gate grammar/);
     expect(() => collectReporter('pdf', undefined)).toThrow(
-      'unknown reporter "pdf" (one of: console, dot, list, json, junit, markdown, html)',
+      'unknown reporter "pdf" (one of: console, dot, list, json, junit, markdown, html, otlp)',
     );
   });
 

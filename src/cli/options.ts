@@ -4,6 +4,7 @@ import { parseGate, type Gate } from '../stats/gates.js';
 import { parseShard, type Shard } from '../runner/shard.js';
 import type { ReporterName } from '../report/write.js';
 import { MAX_K } from '../scenario/maxK.js';
+import { otlpTracesUrl } from '../report/otlp/otlpEndpoint.js';
 
 /** Flag parsers for commander: each throws `InvalidArgumentError`, which commander reports with the flag's name (exit 2). */
 
@@ -81,6 +82,7 @@ export const REPORTER_CHOICES = [
   'junit',
   'markdown',
   'html',
+  'otlp',
 ] as const satisfies readonly ReporterName[];
 /** What a command writes when `--reporter` is not given: report.html only on request (`--html`). */
 export const DEFAULT_REPORTERS = ['console', 'json', 'junit', 'markdown'] as const satisfies readonly ReporterName[];
@@ -90,6 +92,16 @@ export function collectReporter(value: string, previous: readonly ReporterName[]
   if (name === undefined)
     throw new InvalidArgumentError(`unknown reporter "${value}" (one of: ${REPORTER_CHOICES.join(', ')})`);
   return [...(previous ?? []), name];
+}
+
+/** `--otlp-endpoint URL`: an http(s) URL, `/v1/traces` added when it has no path. */
+export function parseOtlpEndpoint(value: string): URL {
+  try {
+    return otlpTracesUrl(value);
+  } catch (e) {
+    if (isFaultlineError(e)) throw new InvalidArgumentError(e.message);
+    throw e;
+  }
 }
 
 /** `--shard 2/4`. */

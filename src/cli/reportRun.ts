@@ -1,4 +1,4 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { gatesPassed, type Gate } from '../stats/gates.js';
 import type { RunResult } from '../runner/run.js';
@@ -25,13 +25,20 @@ export interface ReportRequest {
   readonly reporters: readonly ReporterName[];
   readonly wallClock: WallClock;
   readonly quiet?: boolean;
+  /** `--otlp-endpoint`: where the OTLP traces are posted once written. */
+  readonly otlpEndpoint?: URL;
+  /** `--otlp-all`: asks for the otlp reporter too. */
+  readonly otlpAll?: boolean;
   /** The run stopped because this many trials failed (`--bail`), not for a signal. */
   readonly bailedAfter?: number;
 }
 
 /** Writes a finished run's reports, prints its summary, and says what the exit code is: for `run`, `compare` and `merge`. */
 export async function reportRun(run: RunResult, request: ReportRequest, io: Io): Promise<ExitCode> {
-  const { gates, reporters, wallClock } = request;
+  const { gates, wallClock } = request;
+  const otlpAsked = request.otlpEndpoint !== undefined || request.otlpAll === true;
+  const reporters: readonly ReporterName[] =
+    otlpAsked && !request.reporters.includes('otlp') ? [...request.reporters, 'otlp'] : request.reporters;
   const color = colorEnabled(io.stdout, io.env);
   const compare = request.view === 'compare';
   const written = await writeReports(run, {
@@ -56,6 +63,7 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
       : [];
   const files = [...Object.values(written.paths), ...html].map(shown);
   if (files.length > 0) io.stdout.write(`\nreports: ${files.join(', ')}\n`);
+  const exported = await exportTraces(request.otlpEndpoint, written.paths.otlp, io);
   const finished = run.cells.reduce((a, c) => a + c.metrics.trials + (c.metrics.infraErrors ?? 0), 0);
   if (run.interrupted && request.bailedAfter !== undefined) {
     // A bail is a failure, not a stop signal: the exit code is a failing run's.
@@ -77,5 +85,23 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
     io.stderr.write(`faultline: interrupted; the reports cover the ${finished} trials that finished\n`);
     return ExitCode.Interrupted;
   }
+  if (!exported) return ExitCode.ExportFailed;
   return gatesPassed(written.gates) ? ExitCode.Ok : ExitCode.GateFailed;
+}
+
+/** `--otlp-endpoint`: posts the traces file as written (already scrubbed of secrets); false when the collector failed. */
+async function exportTraces(endpoint: URL | undefined, file: string | undefined, io: Io): Promise<boolean> {
+  if (endpoint === undefined || file === undefined) return true;
+  const { postOtlpTraces } = await import('../report/otlp/postOtlpTraces.js');
+  const sent = await postOtlpTraces(endpoint, await readFile(file, 'utf8'));
+  if (sent.kind === 'sent') {
+    io.stdout.write(`traces: sent to ${endpoint.href} (${sent.status})\n`);
+    return true;
+  }
+  const why =
+    sent.kind === 'refused'
+      ? `the collector answered ${sent.status}${sent.body.trim() === '' ? '' : `: ${sent.body.trim()}`}`
+      : `could not reach the collector: ${sent.message}`;
+  io.stderr.write(`faultline: --otlp-endpoint ${endpoint.href}: ${why}; the traces are in ${shown(file)}\n`);
+  return false;
 }

@@ -56,6 +56,10 @@ export interface RunRequest {
   readonly prices?: PriceTable;
   /** The config file's `defaults` and `agents` (the matrix), applied to every scenario loaded. */
   readonly project?: ScenarioProject;
+  /** `--otlp-endpoint`: where the OTLP traces are posted (implies the `otlp` reporter). */
+  readonly otlpEndpoint?: URL;
+  /** `--otlp-all`: every trial kept in full, passing ones too, so each becomes a trace (implies the `otlp` reporter). */
+  readonly otlpAll?: boolean;
   /** The retry configurations were asked for (`--config`, `retryConfigs`), not the command's default. */
   readonly configsGiven?: boolean;
 }

@@ -101,6 +101,7 @@ describe('writeReports', () => {
       junit: 'junit.xml',
       markdown: 'summary.md',
       html: 'report.html',
+      otlp: 'otel-traces.json',
     });
   });
 });

@@ -101,6 +101,12 @@ export const REPORTERS = {
         buildJsonReport(ctx.run, { gates: ctx.gates, wallClock: ctx.wallClock, history: ctx.history }),
       ),
   },
+  // Not among the defaults: `--reporter otlp` (or `--otlp-endpoint`). Loaded on first use, as html: the OpenTelemetry
+  // packages are a plain run's to skip.
+  otlp: {
+    file: 'otel-traces.json',
+    render: async (ctx) => (await import('./otlp/renderOtlpTraces.js')).renderOtlpTraces(ctx.run),
+  },
 } as const satisfies Record<string, Reporter>;
 export type ReporterName = keyof typeof REPORTERS;
 export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
@@ -142,7 +148,7 @@ const contextOf = (run: RunResult, options: WriteReportsOptions): ReportContext 
 export interface RenderedReports {
   readonly console?: string;
   readonly files: readonly { readonly path: string; readonly text: string }[];
-  /** Reporters that render only asynchronously (report.html loads its page's modules): not rendered. */
+  /** Reporters that render only asynchronously (report.html and otel-traces.json load their modules): not rendered. */
   readonly skipped: readonly ReporterName[];
   readonly gates: readonly GateResult[];
 }
@@ -156,7 +162,7 @@ export function renderReportsNow(run: RunResult, options: WriteReportsOptions): 
   for (const name of new Set(options.reporters)) {
     const reporter: Reporter = REPORTERS[name];
     if (reporter.file === undefined && consoleText !== undefined) continue;
-    const text = name === 'html' ? undefined : reporter.render(ctx);
+    const text = name === 'html' || name === 'otlp' ? undefined : reporter.render(ctx);
     if (typeof text !== 'string') {
       skipped.push(name);
       continue;

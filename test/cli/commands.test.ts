@@ -108,7 +108,7 @@ describe('list, schema, help and usage errors', () => {
       [['run', '--gate', 'pass^4=1'], /invalid gate "pass\^4=1"[\s\S]*gate grammar/],
       [
         ['run', '--reporter', 'pdf'],
-        /unknown reporter "pdf" \(one of: console, dot, list, json, junit, markdown, html\)/,
+        /unknown reporter "pdf" \(one of: console, dot, list, json, junit, markdown, html, otlp\)/,
       ],
       [['run', '--grep', 'no-such-scenario'], /--grep no-such-scenario matches no scenario/],
       [['replay'], /error: missing required argument 'scenario'/],

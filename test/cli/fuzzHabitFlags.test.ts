@@ -69,11 +69,11 @@ const FIXED: Case[] = [
   },
   {
     args: ['run', '--reporter', 'dots'],
-    says: /^error: option '--reporter <name>' argument 'dots' is invalid\. unknown reporter "dots" \(one of: console, dot, list, json, junit, markdown, html\)$/m,
+    says: /^error: option '--reporter <name>' argument 'dots' is invalid\. unknown reporter "dots" \(one of: console, dot, list, json, junit, markdown, html, otlp\)$/m,
   },
   {
     args: ['run', '--reporter', 'lists'],
-    says: /unknown reporter "lists" \(one of: console, dot, list, json, junit, markdown, html\)/,
+    says: /unknown reporter "lists" \(one of: console, dot, list, json, junit, markdown, html, otlp\)/,
   },
   {
     args: ['run', '-t', '('],

@@ -307,7 +307,7 @@ describe('the flags are documented', () => {
         ]),
       );
       expect(help.stdout).toMatch(/^ {2}-t, --grep <pattern>/m);
-      expect(help.stdout).toContain('console, dot, list, json, junit, markdown or html');
+      expect(help.stdout.replace(/\s+/g, ' ')).toContain('console, dot, list, json, junit, markdown, html or otlp');
       expect(flags.filter((f) => !new RegExp(`${f}(?![a-z-])`).test(reference))).toEqual([]);
     }
   });

@@ -16,10 +16,12 @@ Examples:
   $ faultline run scenarios/ --watch --reporter list  rerun what an edit reaches; Ctrl-C to stop
   $ faultline run -t rate-limit --reporter dot --quiet
   $ OPENAI_API_KEY=... faultline run my-agent.yaml --live --k 16 --max-connections 8 --max-cost 5
+  $ faultline run --otlp-endpoint http://localhost:4318   the kept trials as traces (docs/opentelemetry.md)
 
 Scenarios are files (.yaml, .yml, .json, .ts, .js), folders of them, or built-in names
 (see "faultline list"). Exit codes: 0 every gate held, 1 a gate failed, 2 bad input,
-3 faultline crashed, 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP (the partial reports are written).`;
+3 faultline crashed, 5 the --otlp-endpoint collector failed (the reports are written),
+130/143/129 stopped by SIGINT/SIGTERM/SIGHUP (the partial reports are written).`;
 
 /** `faultline run [scenarios…]`: the matrix, its reports and its gates. */
 export function createRunCommand(ctx: CliContext): Command {

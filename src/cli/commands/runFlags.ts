@@ -17,6 +17,7 @@ import {
   parseInteger,
   parseK,
   parseSeed,
+  parseOtlpEndpoint,
   parseShardFlag,
   type SeedOption,
 } from '../options.js';
@@ -68,6 +69,10 @@ export interface RunFlags {
   readonly agent?: string[];
   /** Set by the config file: its `defaults` and `agents`, applied to every scenario loaded. */
   readonly project?: ScenarioProject;
+  /** `--otlp-endpoint`: the collector the OTLP traces go to. */
+  readonly otlpEndpoint?: URL;
+  /** `--otlp-all`: every trial as a trace, passing ones too. */
+  readonly otlpAll?: boolean;
 }
 
 /** The default for `--keep-failures`: enough to read a failure, small enough for a large run. */
@@ -118,19 +123,19 @@ export function habitFlags(
 /** How the matrix is run, from the flags: what `executeRun` passes on to `runMatrix`. */
 export function matrixFlags(
   flags: RunFlags,
-): Pick<
-  RunFlags,
-  | 'workers'
-  | 'keepFailures'
-  | 'shard'
-  | 'trialTimeout'
-  | 'workerHeap'
-  | 'maxConnections'
-  | 'maxInfraErrors'
-  | 'liveRetries'
-  | 'maxCost'
-  | 'prices'
-> {
+): Partial<Pick<RunFlags, 'keepFailures' | 'otlpEndpoint' | 'otlpAll'>> &
+  Pick<
+    RunFlags,
+    | 'workers'
+    | 'shard'
+    | 'trialTimeout'
+    | 'workerHeap'
+    | 'maxConnections'
+    | 'maxInfraErrors'
+    | 'liveRetries'
+    | 'maxCost'
+    | 'prices'
+  > {
   // Said, not ignored: without --live or --record there is no provider to connect to, retry or fail.
   if (flags.live !== true && flags.record !== true) {
     const given = (['maxConnections', 'maxInfraErrors', 'liveRetries', 'maxCost'] as const).filter(
@@ -151,7 +156,9 @@ export function matrixFlags(
     ...(flags.maxInfraErrors !== undefined && { maxInfraErrors: flags.maxInfraErrors }),
     ...(flags.liveRetries !== undefined && { liveRetries: flags.liveRetries }),
     ...(flags.maxCost !== undefined && { maxCost: flags.maxCost }),
-    keepFailures: flags.keepFailures,
+    // --otlp-all: every trial kept in full (none left to count), so that each one's history becomes a trace.
+    ...(flags.otlpAll === true ? { otlpAll: true } : { keepFailures: flags.keepFailures }),
+    ...(flags.otlpEndpoint && { otlpEndpoint: flags.otlpEndpoint }),
     ...(flags.workers !== undefined && { workers: flags.workers }),
     ...(flags.shard && { shard: flags.shard }),
     ...(flags.trialTimeout !== undefined && { trialTimeout: flags.trialTimeout }),
@@ -176,12 +183,23 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
     )
     .option(
       '--reporter <name>',
-      'console, dot, list, json, junit, markdown or html (repeatable; default: console, json, junit, ' +
+      'console, dot, list, json, junit, markdown, html or otlp (repeatable; default: console, json, junit, ' +
         'markdown); dot prints a mark per trial (· passed, F failed), list a line per finished cell, ' +
         'both on stdout and followed by the console summary',
       collectReporter,
     )
     .option('--out <dir>', 'folder the report files go to', 'reports')
+    .option(
+      '--otlp-endpoint <url>',
+      'also POST the OTLP traces (the otlp reporter, otel-traces.json) to this OTLP/HTTP collector, ' +
+        '/v1/traces added when the URL has no path; a failing collector exits 5, the reports written',
+      parseOtlpEndpoint,
+    )
+    .option(
+      '--otlp-all',
+      'the otlp reporter writes every trial, passing ones too (the run then keeps every trial in full, ' +
+        'as if --keep-failures had no limit); without it, the trials --keep-failures keeps',
+    )
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option(
       '--workers <n>',
