@@ -1,5 +1,6 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { redactText } from '../core/redactText.js';
 import { gatesPassed, type Gate } from '../stats/gates.js';
 import type { RunResult } from '../runner/run.js';
 import { colorEnabled } from '../report/console.js';
@@ -94,14 +95,16 @@ async function exportTraces(endpoint: URL | undefined, file: string | undefined,
   if (endpoint === undefined || file === undefined) return true;
   const { postOtlpTraces } = await import('../report/otlp/postOtlpTraces.js');
   const sent = await postOtlpTraces(endpoint, await readFile(file, 'utf8'));
+  // A token in the address's query (`?api_key=…`) is a secret too: the address is shown redacted.
+  const where = redactText(endpoint.href);
   if (sent.kind === 'sent') {
-    io.stdout.write(`traces: sent to ${endpoint.href} (${sent.status})\n`);
+    io.stdout.write(`traces: sent to ${where} (${sent.status})\n`);
     return true;
   }
   const why =
     sent.kind === 'refused'
       ? `the collector answered ${sent.status}${sent.body.trim() === '' ? '' : `: ${sent.body.trim()}`}`
       : `could not reach the collector: ${sent.message}`;
-  io.stderr.write(`faultline: --otlp-endpoint ${endpoint.href}: ${why}; the traces are in ${shown(file)}\n`);
+  io.stderr.write(`faultline: --otlp-endpoint ${where}: ${why}; the traces are in ${shown(file)}\n`);
   return false;
 }

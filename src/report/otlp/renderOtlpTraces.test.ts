@@ -98,6 +98,22 @@ describe('renderOtlpTraces', () => {
     for (const id of ids(other)) expect(ids(a).has(id)).toBe(false);
   });
 
+  it('gives two cells that differ only in behaviour or agent other trace and span ids (their trials share the seed)', () => {
+    const trial = makeTrial({ scenario: 'order-partial-write', config: 'naive', runSeed: 42, trialIndex: 0 });
+    const under = (refs: TrialSummary['refs']): Set<string> =>
+      new Set(trialSpans({ ...trial, refs }).flatMap((s) => [s.traceId, s.spanId]));
+    const plain = under(trial.refs);
+    const careful = under({ ...trial.refs, behaviour: 'careful' });
+    const sloppy = under({ ...trial.refs, behaviour: 'sloppy' });
+    const agent = under({ ...trial.refs, agent: 'openai' });
+    for (const [a, b] of [
+      [plain, careful],
+      [careful, sloppy],
+      [plain, agent],
+    ] as const)
+      for (const id of a) expect(b.has(id)).toBe(false);
+  });
+
   it('keeps only the trials the run kept: with --keep-failures, the failing ones', () => {
     const run = makeRun({
       keepFailures: 5,

@@ -36,7 +36,10 @@ const makesModelMistakes = (scenario: Scenario): boolean =>
     (r) =>
       MODEL_MISTAKE_KINDS.has(r.fault.kind) ||
       (r.fault.kind === 'truncated' &&
-        (r.fault.at !== undefined || [r.match.tool ?? []].flat().some((t) => t.startsWith('model:')))),
+        (r.fault.at !== undefined ||
+          // A rule that names no tool strikes the model's routes too, where the scenario has a model.
+          (r.match.tool === undefined && scenario.model !== undefined) ||
+          [r.match.tool ?? []].flat().some((t) => t.startsWith('model:')))),
   );
 
 export function checkersOf(scenario: Scenario): readonly Checker[] {
@@ -72,8 +75,13 @@ export interface Judged {
 }
 
 // Object.assign for the same reason as `common` in `judgeRecord`: the verdict's keys are new to the record.
+// An infra error's message is the provider's or gateway's own text, which may echo what it was sent: scrubbed too.
 export const scrubbed = ({ common, verdict, secrets }: Judged): TrialResult =>
-  Object.assign({}, scrubSecrets(common, secrets), verdict) as TrialResult;
+  Object.assign(
+    {},
+    scrubSecrets(common, secrets),
+    verdict.status === 'infra-error' ? scrubSecrets(verdict, secrets) : verdict,
+  ) as TrialResult;
 
 /** Every checker over a finished trial's record, its stats, and the record scrubbed of secrets. */
 export function judgeTrial(

@@ -73,6 +73,8 @@ describe('the arguments a mistake draws', () => {
     };
     expect([15000, 150, 1501, 1499]).toContain(slipped.amountCents);
     expect(wrongTarget('{"subject":"printer"}', entities, new Rng(2))).toBeUndefined();
+    // No plausible slip of a negative amount: no mistake, rather than the key dropped (a missing argument).
+    for (let seed = 0; seed < 20; seed++) expect(wrongTarget('{"delta":-3}', entities, new Rng(seed))).toBeUndefined();
   });
 
   it('unknown tool: a near miss of an offered name, never an offered one', () => {

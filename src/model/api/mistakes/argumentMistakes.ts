@@ -141,5 +141,7 @@ export function wrongTarget(args: string, entities: readonly string[], rng: Rng)
   if (amounts.length === 0) return undefined;
   const [key, n] = amounts[rng.int(0, amounts.length - 1)]!;
   const slips = [n * 10, Math.round(n / 10), n + 1, n > 1 ? n - 1 : n + 2].filter((m) => m !== n && m > 0);
+  // A negative or zero amount has no plausible positive slip here: no wrong target, rather than a key dropped.
+  if (slips.length === 0) return undefined;
   return JSON.stringify({ ...value, [key]: slips[rng.int(0, slips.length - 1)] });
 }
