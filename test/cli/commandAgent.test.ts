@@ -17,12 +17,16 @@ import { userProject } from './userProject.js';
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const example = (path: string): Promise<string> => readFile(`${EXAMPLES}${path}`, 'utf8');
 
+// This process's id in each mark's last digits: another copy of the suite running at the same time
+// (a second checkout, another CI job on the host) runs the same sleeps, and its were taken for ours.
+const OWN = String(process.pid % 10_000).padStart(4, '0');
 /** A sleep no other process on the machine runs, so the test can look for it afterwards. */
-const MARK = '31.4159';
+const MARK = `31.4159${OWN}`;
 /** The same, for a grandchild that leaves the group and session (`setsid`). */
-const SETSID_MARK = '27.1828';
+const SETSID_MARK = `27.1828${OWN}`;
 /** The same, for one orphaned by a middle process that cleared its environment (no FAULTLINE_PROCESS_TREE). */
-const ENV_CLEARED_MARK = '25.0663';
+const ENV_CLEARED_MARK = `25.0663${OWN}`;
+const dots = (mark: string): string => mark.replace('.', '\\.');
 
 const bad = (name: string, argv: string, timeoutMs = 5000): string => `name: ${name}
 services: [orders]
@@ -154,7 +158,9 @@ describe('a command agent against the served world', () => {
       /FAULTLINE_RESULT holds "\{\\"outcome\\":\\"done\\"\}": outcome: Invalid option/,
     );
     expect(failure('grandchild')).toMatch(
-      /process-cleanup: cmd-1 \(sh -c sleep 31\.4159 & .*\) left a process alive at the trial's end: its command ended \(exited\)/,
+      new RegExp(
+        `process-cleanup: cmd-1 \\(sh -c sleep ${dots(MARK)} & .*\\) left a process alive at the trial's end: its command ended \\(exited\\)`,
+      ),
     );
     // The exit code and stderr of a program that wrote no report are in its history.
     const replay = await inProcess(['replay', 'bad/exits-at-once.yaml', '--seed', '1', '--trial', '0'], {
@@ -163,11 +169,15 @@ describe('a command agent against the served world', () => {
     expect(replay.stdout).toMatch(/exited with code 3 and wrote no FAULTLINE_RESULT; stderr: boom/);
     // A grandchild in a session of its own is found all the same, named, and killed.
     expect(failure('setsid')).toMatch(
-      /process-cleanup: cmd-1 \(sh -c setsid sleep 27\.1828 .*\) left a process alive at the trial's end: its command ended \(exited\); 1 of its processes had left its process group \(setsid or a double fork\): sleep; kill the whole process tree/,
+      new RegExp(
+        `process-cleanup: cmd-1 \\(sh -c setsid sleep ${dots(SETSID_MARK)} .*\\) left a process alive at the trial's end: its command ended \\(exited\\); 1 of its processes had left its process group \\(setsid or a double fork\\): sleep; kill the whole process tree`,
+      ),
     );
     // One that cleared its environment too (no marker to find it by) was seen in the agent's tree while it ran.
     expect(failure('env-cleared')).toMatch(
-      /process-cleanup: cmd-1 \(sh -c env -i sh -c 'setsid sleep 25\.0663 .*\) left a process alive at the trial's end: its command ended \(exited\); 1 of its processes had left its process group \(setsid or a double fork\): sleep; kill the whole process tree/,
+      new RegExp(
+        `process-cleanup: cmd-1 \\(sh -c env -i sh -c 'setsid sleep ${dots(ENV_CLEARED_MARK)} .*\\) left a process alive at the trial's end: its command ended \\(exited\\); 1 of its processes had left its process group \\(setsid or a double fork\\): sleep; kill the whole process tree`,
+      ),
     );
     // A FIFO in place of the report is refused at once, not waited on until the trial is judged hung.
     expect(failure('fifo')).toMatch(

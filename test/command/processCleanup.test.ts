@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineScenario, rulebookDefault, runTrial, type TrialResult } from '../../src/public/index.js';
-import { builds, markedProcesses } from './buildService.js';
+import { builds, MARKER, markedProcesses } from './buildService.js';
 
 const TRIALS = 1000;
 /**
@@ -71,7 +71,7 @@ describe('command tools under timeout (R19)', () => {
       const verdict = verdictOf(t);
       expect(verdict?.valid).toBe(false);
       expect(verdict && verdict.valid === false ? verdict.message : '').toContain(
-        "cmd-1 (sh -c sleep 41.0719 >/dev/null 2>&1 & echo forked app) left a process alive at the trial's end",
+        `cmd-1 (sh -c sleep ${MARKER} >/dev/null 2>&1 & echo forked app) left a process alive at the trial's end`,
       );
       expect(t.history.filter((e) => e.type === 'command_end')).toMatchObject([
         { result: 'exited', exitCode: 0, stdout: 'forked app\n' },

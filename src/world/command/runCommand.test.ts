@@ -150,13 +150,15 @@ describe('runCommand', () => {
     const table = new ProcessTable();
     table.attach(history);
     // The env-cleared middle process lives 0.3 s: long enough to be sampled, then its sleep is orphaned.
-    const script = `env -i sh -c 'setsid sleep 29.4731 >/dev/null 2>&1 & sleep 0.3'; echo bye`;
+    // The sleep's last digits are this process's id: another copy of the suite at the same time runs the same test.
+    const sleep = `sleep 29.4731${String(process.pid % 10_000).padStart(4, '0')}`;
+    const script = `env -i sh -c 'setsid ${sleep} >/dev/null 2>&1 & sleep 0.3'; echo bye`;
     const result = await runCommand(
       { argv: ['sh', '-c', script], timeoutMs: 5000, graceMs: 100 },
       { clock, processes: table },
     );
     expect(result).toMatchObject({ kind: 'exited', exitCode: 0, stdout: 'bye\n' });
-    const sleeping = (): number[] => processesRunning('sleep 29.4731');
+    const sleeping = (): number[] => processesRunning(sleep);
     expect(sleeping()).toHaveLength(1);
     expect(await table.sweep(0)).toEqual(['cmd-1']);
     expect(history.events.at(-1)).toEqual(sleepEscaped(script));
