@@ -6,14 +6,13 @@ import { explorePlans, trialsInProcess, type ExploreResult } from '../explore/ex
 import { parseIgnore, type IgnoreEntry } from '../explore/failureClass.js';
 import { colorEnabled } from '../report/console.js';
 import { painter } from '../report/paint.js';
-import { loadConfigs, loadScenarios, matrixAgentOf, refOf } from '../scenario/library.js';
+import { loadConfigs, matrixAgentOf, refOf } from '../scenario/library.js';
 import { cellRuns } from '../runner/cellLabel.js';
 import { flagNames, type ExploreRequest } from './commands/exploreFlags.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import type { Io } from './io.js';
 import { loadAll } from './loadAll.js';
-import { pickByGrep } from './grepScenarios.js';
 import { isolationOf } from './commands/isolationFlags.js';
 import { IsolatedTrials } from '../runner/pool/IsolatedTrials.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -23,7 +22,7 @@ import { prepareModelSource } from '../scenario/modelSource.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { matrixText, reportPair, summaryLine, type ExploreTally, type PairTarget } from './explorePairReport.js';
 import { progressLine } from './progressLine.js';
-import { withBehaviourFlag } from './behaviourFlag.js';
+import { loadFlaggedScenarios } from './loadFlaggedScenarios.js';
 import { describeBehaviour } from '../model/behaviours.js';
 import { overrideOf } from '../scenario/scenarioOverride.js';
 
@@ -86,14 +85,7 @@ async function exploreAll(
   io: Io,
   exit: (code: ExitCode) => ExitCode,
 ): Promise<ExitCode> {
-  const scenarios = withBehaviourFlag(
-    pickByGrep(
-      await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'),
-      request.grep,
-    ),
-    request.behaviour,
-    { note: (message) => io.stderr.write(`faultline: ${message}\n`) },
-  );
+  const scenarios = await loadFlaggedScenarios(request, io);
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
   const ignore = await refuseBadFlags(request, searchPairs(scenarios, configs).length);
   await assertPeersInstalled(scenarios, configs);

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
-import { loadConfigs, loadScenarios, matrixAgentOf, refOf } from '../scenario/library.js';
+import { loadConfigs, matrixAgentOf, refOf } from '../scenario/library.js';
 import { cellLabeller } from '../runner/cellLabel.js';
 import { defaultWorkers, type IsolationOptions } from '../runner/pool/runOnWorkers.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -34,13 +34,11 @@ import { writeReportAtomic } from '../report/write.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import type { Io } from './io.js';
-import { loadAll } from './loadAll.js';
-import { pickByGrep } from './grepScenarios.js';
 import type { SeedOption } from './options.js';
 import { assertAppendable, assertWritableFolder } from './outputPaths.js';
 import { printTrial } from './printTrial.js';
 import { replayIsolated } from './replayIsolated.js';
-import { withBehaviourFlag } from './behaviourFlag.js';
+import { loadFlaggedScenarios } from './loadFlaggedScenarios.js';
 
 /** The reports a sweep writes: a table on the terminal, sweep.json, sweep.md and sweep.html. */
 export const SWEEP_REPORTERS = ['console', 'json', 'markdown', 'html'] as const;
@@ -99,14 +97,7 @@ async function load(
   request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep' | 'project' | 'behaviour'>,
   io: Io,
 ): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
-  const scenarios = withBehaviourFlag(
-    pickByGrep(
-      await loadAll(request.scenarios, (refs) => loadScenarios(refs, request.project), 'scenario'),
-      request.grep,
-    ),
-    request.behaviour,
-    { note: (message) => io.stderr.write(`faultline: ${message}\n`) },
-  );
+  const scenarios = await loadFlaggedScenarios(request, io);
   const configs = await loadConfigs(request.configs);
   await assertPeersInstalled(scenarios, configs);
   // A broken cassette is bad input, refused before the first trial (in a worker it would end each trial `crashed`).
