@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { faultline, tempDir } from './faultline.js';
 import { inProcess } from './inProcess.js';
+import { leakingScenario } from './leakingScenario.js';
 import { userProject } from './userProject.js';
 
 /**
@@ -202,21 +203,7 @@ const SECRET = 'PLANTED-otlp-s3cr3t-77';
 
 it('no declared secret reaches the traces file or the collector', async () => {
   const project = await userProject('otlp-secrets', {
-    'leak.yaml': `name: leak
-secrets: [${SECRET}]
-faults:
-  - match: { tool: create_order }
-    times: 1
-    fault: { kind: rejected, message: "card declined for account ${SECRET}" }
-agent:
-  kind: scripted
-  task: Create an order; the account key is ${SECRET}
-  plan:
-    steps:
-      - name: order
-        tool: create_order
-        input: { clientReference: ${SECRET}, item: book, quantity: 1, amountCents: 1500 }
-`,
+    'leak.yaml': leakingScenario('leak', SECRET),
   });
   const collector = await receiver(200);
   try {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { everyOutput, type EveryOutput } from './everyOutput.js';
 import { tempDir, type Finished } from './faultline.js';
+import { leakingScenario } from './leakingScenario.js';
 
 /**
  * R13 end to end: one declared secret planted everywhere it can flow (the task, a tool's input
@@ -18,21 +19,7 @@ const UNDECLARED_BEARER = 'eyJPLANTEDbearer.payload.signature';
 const UNDECLARED_KEY = 'sk-proj-PLANTEDundeclared0123456789';
 const NEEDLES = [SECRET, UNDECLARED_BEARER, UNDECLARED_KEY, 'PLANTED'];
 
-const SCRIPTED = `name: leak-scripted
-secrets: [${SECRET}]
-faults:
-  - match: { tool: create_order }
-    times: 1
-    fault: { kind: rejected, message: "card declined for account ${SECRET}" }
-agent:
-  kind: scripted
-  task: Create an order; the account key is ${SECRET}
-  plan:
-    steps:
-      - name: order
-        tool: create_order
-        input: { clientReference: ${SECRET}, item: book, quantity: 1, amountCents: 1500 }
-`;
+const SCRIPTED = leakingScenario('leak-scripted', SECRET);
 
 // No fault here: the agent completes and says its final message.
 const FINAL = `name: leak-final
