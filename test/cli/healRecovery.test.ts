@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, type Finished } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { trialFlags } from './trialFlags.js';
 import { userProject } from './userProject.js';
 
@@ -50,8 +51,12 @@ let good: Finished;
 let slow: Finished;
 let never: Finished;
 const GATES = ['--gate', 'recovery>=0.9', '--gate', 'recovery_p95_ms<=5000', '--gate', 'recovery>=0.3@95%'];
-const run = (config: string, out: string): Promise<Finished> =>
-  faultline(
+/**
+ * The patient runtime's run goes through the real binary; the other two and the replay (the same
+ * path, and no code of the user's) run the CLI's entry in this process (./inProcess.ts).
+ */
+const run = (config: string, out: string, cli: typeof faultline = inProcess): Promise<Finished> =>
+  cli(
     [
       'run',
       'scenarios/mail-outage.yaml',
@@ -70,7 +75,7 @@ beforeAll(async () => {
     'configs/slow-backoff.yaml': SLOW,
   });
   [good, slow, never] = await Promise.all([
-    run('configs/patient.yaml', 'good'),
+    run('configs/patient.yaml', 'good', faultline),
     run('configs/slow-backoff.yaml', 'slow'),
     run('no-retry', 'never'),
   ]);
@@ -122,7 +127,7 @@ describe('faultline run with heal and a recovery gate', () => {
   });
 
   it('replays a trial with the heal in its timeline', async () => {
-    const replay = await faultline(
+    const replay = await inProcess(
       ['replay', 'scenarios/mail-outage.yaml', '--config', 'configs/patient.yaml', '--seed', '3', '--trial', '0'],
       { cwd: project.path },
     );

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
 import { faultline, tempDir } from './faultline.js';
 import { inProcess } from './inProcess.js';
-import { agentScenario } from './misbehavingAgents.js';
+import { agentScenarioJs } from './misbehavingAgents.js';
 
 /**
  * An agent that grows one array past its worker's heap limit in a single builtin call: V8 cannot
@@ -28,12 +28,14 @@ const V8_REPORT = /FATAL ERROR|Last few GCs|heap out of memory|Native stack trac
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   dir = await tempDir('heap');
-  await writeFile(join(dir.path, 'huge-array.ts'), agentScenario('huge-array', 'new Array(2 ** 28).fill(0);'));
-  await writeFile(join(dir.path, 'good-agent.ts'), agentScenario('good-agent', ''));
+  // JavaScript files (.mjs): the heap is the claim, not the language, and each trial that runs out of
+  // memory takes its worker's process with it, so a .ts file had tsx loaded again for every fresh one.
+  await writeFile(join(dir.path, 'huge-array.mjs'), agentScenarioJs('huge-array', 'new Array(2 ** 28).fill(0);'));
+  await writeFile(join(dir.path, 'good-agent.mjs'), agentScenarioJs('good-agent', ''));
   // 48 MB held from import on: the CLI loads it, a worker limited to 32 MB cannot.
   await writeFile(
-    join(dir.path, 'ballast.ts'),
-    `(globalThis as Record<string, unknown>)['ballast'] = new Array(6_000_000).fill(1.5);\n${agentScenario('ballast', '')}`,
+    join(dir.path, 'ballast.mjs'),
+    `globalThis['ballast'] = new Array(6_000_000).fill(1.5);\n${agentScenarioJs('ballast', '')}`,
   );
 });
 afterAll(() => dir.cleanup());
@@ -41,7 +43,7 @@ afterAll(() => dir.cleanup());
 describe('an agent that allocates an array of 2^28 elements', () => {
   it('run: its trial crashes out of memory, the trial after it on the same worker passes, reports are written, exit 1', async () => {
     const r = await faultline(
-      ['run', 'huge-array.ts', 'good-agent.ts', '--k', '1', '--workers', '1', ...LIMITS, '--out', 'out'],
+      ['run', 'huge-array.mjs', 'good-agent.mjs', '--k', '1', '--workers', '1', ...LIMITS, '--out', 'out'],
       { cwd: dir.path },
     );
     expect(r.code, r.stderr).toBe(1);
@@ -57,7 +59,7 @@ describe('an agent that allocates an array of 2^28 elements', () => {
   });
 
   it('replay: exit 1 with the out-of-memory verdict', async () => {
-    const r = await inProcess(['replay', './huge-array.ts', '--seed', '1', '--trial', '0', ...LIMITS], {
+    const r = await inProcess(['replay', './huge-array.mjs', '--seed', '1', '--trial', '0', ...LIMITS], {
       cwd: dir.path,
       processStderr: true,
     });
@@ -69,7 +71,7 @@ describe('an agent that allocates an array of 2^28 elements', () => {
 
   it('explore: exit 1, the scenario fails with no added fault, with the out-of-memory verdict', async () => {
     // One plan: the claim is the scenario's own trial, and each plan's trial runs out of memory too (about 1 s of CPU each).
-    const r = await inProcess(['explore', './huge-array.ts', '--runs', '1', ...LIMITS], {
+    const r = await inProcess(['explore', './huge-array.mjs', '--runs', '1', ...LIMITS], {
       cwd: dir.path,
       processStderr: true,
     });
@@ -82,24 +84,24 @@ describe('an agent that allocates an array of 2^28 elements', () => {
 
 describe('a heap limit the scenarios cannot be loaded under', () => {
   it('below the floor: exit 2 naming the flag and the floor, before any worker starts', async () => {
-    const r = await inProcess(['run', 'good-agent.ts', '--worker-heap', '16'], { cwd: dir.path });
+    const r = await inProcess(['run', 'good-agent.mjs', '--worker-heap', '16'], { cwd: dir.path });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`argument '16' is invalid. expected megabytes, at least 32`);
   });
 
   it('above the floor, but too small for what the scenario holds from import: exit 2 naming the limit and the files, no stack', async () => {
     const r = await faultline(
-      ['run', 'ballast.ts', 'good-agent.ts', '--k', '1', '--workers', '1', ...LIMITS, '--out', 'ballast-out'],
+      ['run', 'ballast.mjs', 'good-agent.mjs', '--k', '1', '--workers', '1', ...LIMITS, '--out', 'ballast-out'],
       { cwd: dir.path },
     );
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(
-      /^error: --worker-heap 32: a worker ran out of memory while loading the scenarios \(\S*ballast\.ts, \S*good-agent\.ts\) under its heap limit of 32 MB; give it more \(the default is 512 MB\)$/m,
+      /^error: --worker-heap 32: a worker ran out of memory while loading the scenarios \(\S*ballast\.mjs, \S*good-agent\.mjs\) under its heap limit of 32 MB; give it more \(the default is 512 MB\)$/m,
     );
     expect(r.stderr).not.toMatch(/faultline crashed|\n\s+at /);
     expect(r.stderr).not.toMatch(V8_REPORT);
     // With the default limit the same files run.
-    const ok = await inProcess(['run', 'ballast.ts', '--k', '1', '--workers', '1', '--out', 'ballast-ok'], {
+    const ok = await inProcess(['run', 'ballast.mjs', '--k', '1', '--workers', '1', '--out', 'ballast-ok'], {
       cwd: dir.path,
     });
     expect(ok.code, ok.stderr).toBe(0);

@@ -2,13 +2,16 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
+import { inProcess } from './inProcess.js';
 import { trialChecks, type Check } from './trialChecks.js';
 import { trialFlags } from './trialFlags.js';
 
 /**
  * The library's empty-search and truncated-list scenarios through the real CLI: the shipped agent
  * reads again before acting on what a read told it and passes; the same plan with the trusting
- * default (`careful`) acts on the lie and fails, with the lie named as the cause.
+ * default (`careful`) acts on the lie and fails, with the lie named as the cause. The first run
+ * goes through the real binary; the other runs (no code of the user's, the same path) run the
+ * CLI's entry in this process (./inProcess.ts), which spares each a Node start.
  */
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -47,7 +50,7 @@ describe('order-empty-search-duplicate', () => {
   });
 
   it('fails a trusting agent with a second order, and duplicates names the empty search as its cause', async () => {
-    const r = await faultline(
+    const r = await inProcess(
       [
         'run',
         './order-empty-search-duplicate-trusting.yaml',
@@ -82,7 +85,7 @@ describe('order-empty-search-duplicate', () => {
         'faults:\n  - match: { tool: find_order_by_reference, call: 2 }\n    fault: { kind: permission_denied, status: 403 }\n',
       );
     await writeFile(join(dir.path, 'refused.yaml'), refused);
-    const r = await faultline(
+    const r = await inProcess(
       ['run', './refused.yaml', ...trialFlags({ k: 2, reporters: ['console', 'json'], out: 'refused' })],
       { cwd: dir.path },
     );
@@ -104,7 +107,7 @@ describe('order-empty-search-duplicate', () => {
 
 describe('email-truncated-list-reminders', () => {
   it('passes the shipped agent: it reads the list again before acting on each item and reminds all three', async () => {
-    const r = await faultline(
+    const r = await inProcess(
       ['run', 'email-truncated-list-reminders', ...trialFlags({ k: 3, reporters: ['console'], out: 'cut-verifying' })],
       { cwd: dir.path },
     );
@@ -114,7 +117,7 @@ describe('email-truncated-list-reminders', () => {
   });
 
   it('fails a trusting agent that misses an invitee, and goal-state names the cut list', async () => {
-    const r = await faultline(
+    const r = await inProcess(
       [
         'run',
         './email-truncated-list-reminders-trusting.yaml',

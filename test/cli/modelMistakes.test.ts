@@ -139,9 +139,12 @@ describe('through the built CLI', () => {
     expect(mistakesMessage(report.cells[0]!)).toMatch(
       /^the model's malformed_arguments answer to http-1 at t=0ms called open_ticket\(.*\), and the agent sent it on to open_ticket \(http-2, POST https:\/\/helpdesk\.example\.test\/api\/tickets\) at t=\d+ms without asking the model again: validate the call and feed the error back, or stop \(R16\)$/,
     );
-    const good = await faultline(['run', `${nameOf('openai', 'validating', true, 'malformed')}.yaml`, '--k', '1'], {
-      cwd: project.path,
-    });
+    // The passing agent is a variation of the same path: in process, the agent in this process too
+    // (its verdict is the claim; the run above ran the agent on a worker).
+    const good = await inProcess(
+      ['run', `${nameOf('openai', 'validating', true, 'malformed')}.yaml`, '--k', '1', '--workers', '0'],
+      { cwd: project.path },
+    );
     expect(good.code, good.stdout + good.stderr).toBe(0);
   });
 });
@@ -187,7 +190,9 @@ describe('explore', () => {
       'faults: []\n',
     );
     await writeFile(join(project.path, 'explored.yaml'), plain);
-    const r = await inProcess(['explore', 'explored.yaml', '--runs', '40', '--seed', '1', '--out', 'out-explore'], {
+    // 20 plans, not 40: seed 1 finds both classes at plan 15 (and 40 plans found two more classes,
+    // with two more shrinks, not checked here); the classes are the claim, not the count.
+    const r = await inProcess(['explore', 'explored.yaml', '--runs', '20', '--seed', '1', '--out', 'out-explore'], {
       cwd: project.path,
     });
     expect(r.code, r.stdout + r.stderr).toBe(1);

@@ -239,14 +239,16 @@ describe('an openai SDK app whose tool messages are plain error strings', { time
 
 describe('model.readToolResult: an app with its own tool-result format', { timeout: 600_000 }, () => {
   it('reads it through a module path in YAML and a function in TypeScript, and passes under faults', async () => {
-    const r = await cli(['run', 'own-format.yaml', 'own-format-ts.scenario.ts', '--k', '2', ...SLOW]);
+    // --workers 0 on the runs in process: their claim is the verdict, not isolation (the binary's run
+    // above runs the agent on a worker); it spares each a worker's process loading tsx and the SDK.
+    const r = await cli(['run', 'own-format.yaml', 'own-format-ts.scenario.ts', '--k', '2', '--workers', '0', ...SLOW]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stderr).toContain('✓ rulebook × own-format-yaml: 2/2 passed');
     expect(r.stderr).toContain('✓ rulebook × own-format-ts: 2/2 passed');
   });
 
   it('without the reader, the stand-in cannot read the format: it says unknown instead of success, and the verdict names whose answer that was', async () => {
-    const r = await cli(['run', 'unread', '--k', '1', ...SLOW]);
+    const r = await cli(['run', 'unread', '--k', '1', '--workers', '0', ...SLOW]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
       "the agent ended with outcome unknown (the stand-in model's final answer, passed on), expected completed",

@@ -35,8 +35,11 @@ const BAD: Record<string, { code: string; end: 'crashed' | 'hung'; reason: RegEx
     end: 'crashed',
     reason: /thrown from a timer|left a timer running/,
   },
-  'loops-forever': {
-    code: 'for (;;) { /* spin */ }',
+  // Blocked for ever without spinning: the watchdog ends it as it ends a loop (the spinning agent's
+  // own case is below), and a hung trial runs twice (the second time streaming its history), so a
+  // spin here kept both cores busy for 4 × 3 s of this file's CPU.
+  'blocks-forever': {
+    code: 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);',
     end: 'hung',
     reason: /no answer within the 3000 ms wall-clock watchdog/,
   },
@@ -107,7 +110,7 @@ describe('agents that take their worker down', () => {
       /<testcase classname="rulebook" name="good-agent">\s*<properties>(\s*<property [^>]*\/>)+\s*<\/properties>\s*<\/testcase>/,
     );
     expect(junit).toContain('the agent called process.exit(0)');
-    expect(await read('bad', 'summary.md')).toContain('loops-forever × rulebook: 2 of 2 trials failed');
+    expect(await read('bad', 'summary.md')).toContain('blocks-forever × rulebook: 2 of 2 trials failed');
     // Each bad trial costs a fresh worker (the scenario files again) and the hung ones the whole watchdog.
   });
 
