@@ -41,6 +41,12 @@ const PURE_TESTS = [
   'test/docs/docs.test.ts',
   'test/build/yamlCache.test.ts',
   'test/network/travel.test.ts',
+  // The crowd simulations that run trials in this process only (no CLI, no browser, no server).
+  'test/crowds/determinism.test.ts',
+  'test/crowds/literature.test.ts',
+  'test/crowds/merge.test.ts',
+  'test/crowds/nested.test.ts',
+  'test/crowds/scale.test.ts',
 ];
 
 export default defineConfig({

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, start, tempDir, type Finished } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import {
-  agentScenario,
+  agentScenarioJs,
   EXITS_SEVEN,
   LOOPS_FOREVER,
   REJECTS_UNHANDLED,
@@ -25,20 +25,26 @@ import {
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   dir = await tempDir('isolated');
-  await writeFile(join(dir.path, 'exits.ts'), agentScenario('exits', EXITS_SEVEN));
-  await writeFile(join(dir.path, 'rejects.ts'), agentScenario('rejects', REJECTS_UNHANDLED));
-  await writeFile(join(dir.path, 'loops.ts'), agentScenario('loops', LOOPS_FOREVER));
-  await writeFile(join(dir.path, 'exits-zero.ts'), agentScenario('exits-zero', 'process.exit(0);'));
-  await writeFile(join(dir.path, 'timer.ts'), agentScenario('timer', THROWS_IN_TIMER));
-  await writeFile(join(dir.path, 'date.ts'), agentScenario('date', SABOTAGES_DATE));
-  // Each signal's own endless loop, which first leaves a mark: the signal then comes while it spins.
+  // Plain JavaScript: the CLI and each fresh worker load the files without tsx and esbuild; the language of the
+  // agent's file is not what these cases are about.
+  await writeFile(join(dir.path, 'exits.mjs'), agentScenarioJs('exits', EXITS_SEVEN));
+  await writeFile(join(dir.path, 'rejects.mjs'), agentScenarioJs('rejects', REJECTS_UNHANDLED));
+  await writeFile(join(dir.path, 'loops.mjs'), agentScenarioJs('loops', LOOPS_FOREVER));
+  await writeFile(join(dir.path, 'exits-zero.mjs'), agentScenarioJs('exits-zero', 'process.exit(0);'));
+  await writeFile(join(dir.path, 'timer.mjs'), agentScenarioJs('timer', THROWS_IN_TIMER));
+  await writeFile(join(dir.path, 'date.mjs'), agentScenarioJs('date', SABOTAGES_DATE));
+  // Each signal's own endless loop, which first leaves a mark: the signal then comes while it spins. The mark is
+  // written synchronously as the tool call returns: an agent that awaits real work the trial does not track (it
+  // was `await import('node:fs')`) leaves the trial idle, nothing left to run, and the trial is judged hung at
+  // t=0 and ends while the agent goes on to write its mark: the signal then found the replay gone (exit 1, nothing
+  // on stderr; seen at load 10, and at load 25 as "the replay ended before its agent spun").
   for (const signal of ['SIGTERM', 'SIGINT'])
     await writeFile(
-      join(dir.path, `loops-${signal.toLowerCase()}.ts`),
-      agentScenario(
+      join(dir.path, `loops-${signal.toLowerCase()}.mjs`),
+      `import { writeFileSync } from 'node:fs';\n${agentScenarioJs(
         `loops-${signal.toLowerCase()}`,
-        `(await import('node:fs')).writeFileSync(${JSON.stringify(join(dir.path, `spinning-${signal}`))}, '');\n${LOOPS_FOREVER}`,
-      ),
+        `writeFileSync(${JSON.stringify(join(dir.path, `spinning-${signal}`))}, '');\n${LOOPS_FOREVER}`,
+      )}`,
     );
 });
 afterAll(() => dir.cleanup());
@@ -51,11 +57,11 @@ describe('faultline run --workers 0: agents in the CLI process', () => {
     // The binary: agent code that calls process.exit runs in the CLI's own process here.
     const r = await binary([
       'run',
-      './exits-zero.ts',
-      './rejects.ts',
-      './timer.ts',
-      './date.ts',
-      './exits.ts',
+      './exits-zero.mjs',
+      './rejects.mjs',
+      './timer.mjs',
+      './date.mjs',
+      './exits.mjs',
       '--workers',
       '0',
       '--k',
@@ -94,7 +100,7 @@ describe('faultline run --workers 0: an agent that never gives the thread back',
     const out = join(dir.path, 'hung-reports');
     const running = binary([
       'run',
-      './loops.ts',
+      './loops.mjs',
       '--workers',
       '0',
       '--k',
@@ -112,7 +118,7 @@ describe('faultline run --workers 0: an agent that never gives the thread back',
     expect(r.stderr).toContain(
       `faultline: trial 0 of loops × rulebook hung: no sign of life for ${SPIN_MS} ms in the CLI's own process (--workers 0; a synchronous loop?)`,
     );
-    expect(r.stderr).toContain('replay it on a worker, where a hung trial ends as such: faultline replay ./loops.ts');
+    expect(r.stderr).toContain('replay it on a worker, where a hung trial ends as such: faultline replay ./loops.mjs');
     // Nothing of Node's own about the inspector the watchdog used.
     expect(r.stderr).not.toContain('debugger');
     expect(r.stdout).toMatch(new RegExp(`trial 0: goal-state: the agent hung: no sign of life for ${SPIN_MS} ms`));
@@ -125,7 +131,7 @@ describe('faultline run --workers 0: an agent that never gives the thread back',
 
 describe('faultline replay of a misbehaving agent', () => {
   it('process.exit(7): exit 1 with the crashed verdict, and the order it created before is in the timeline and the evidence', async () => {
-    const r = await binary(['replay', './exits.ts', '--seed', '1', '--trial', '0']);
+    const r = await binary(['replay', './exits.mjs', '--seed', '1', '--trial', '0']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain('exits × rulebook, seed 1, trial 0: failed (goal-state)');
     expect(r.stdout).toMatch(/effect order\.created key=ref-1/);
@@ -134,7 +140,7 @@ describe('faultline replay of a misbehaving agent', () => {
   });
 
   it('an unhandled rejection: exit 1 with the crashed verdict, no raw stack', async () => {
-    const r = await run(['replay', './rejects.ts']);
+    const r = await run(['replay', './rejects.mjs']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain(
       'the agent crashed before finishing: unhandled promise rejection: Error: nobody handles this',
@@ -147,7 +153,7 @@ describe('faultline replay of a misbehaving agent', () => {
     // first; on a machine too loaded for that, the same measurement again under a watchdog three times as long.
     type Event = { type: string; effect?: string; status?: string; message?: string };
     const replay = async (ms: string): Promise<{ r: Finished; history: Event[] }> => {
-      const r = await run(['replay', './loops.ts', '--trial-timeout', ms, '--json']);
+      const r = await run(['replay', './loops.mjs', '--trial-timeout', ms, '--json']);
       return { r, history: r.code === 1 ? (JSON.parse(r.stdout) as Event[]) : [] };
     };
     const created = (history: readonly Event[]): boolean =>
@@ -169,7 +175,7 @@ describe('faultline replay of a misbehaving agent', () => {
     ['SIGINT', 130],
   ] as const) {
     it(`a synchronous endless loop under a watchdog that never fires: ${signal} ends it with ${code}`, async () => {
-      const started = start(['replay', `./loops-${signal.toLowerCase()}.ts`, '--trial-timeout', '600000'], {
+      const started = start(['replay', `./loops-${signal.toLowerCase()}.mjs`, '--trial-timeout', '600000'], {
         cwd: dir.path,
       });
       // Once the agent is in its loop (it marks the moment), not after a fixed wait: a spinning worker burns a core.
@@ -184,7 +190,8 @@ describe('faultline replay of a misbehaving agent', () => {
       expect(ended, 'the replay ended before its agent spun').toBeUndefined();
       started.child.kill(signal);
       const r = await started.done;
-      expect(r.code, r.stderr).toBe(code);
+      // The trial's own end, if it had one, is on stdout.
+      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(code);
       expect(r.signal).toBeNull();
     });
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './faultline.js';
 import { inProcess } from './inProcess.js';
-import { agentScenario, EXITS_SEVEN, LOOPS_FOREVER, SPIN_MS } from './misbehavingAgents.js';
+import { agentScenarioJs, EXITS_SEVEN, LOOPS_FOREVER, SPIN_MS } from './misbehavingAgents.js';
 
 /**
  * `sweep --replay`, `sweep` and `explore` of an agent that misbehaves on its worker (the other
@@ -18,12 +18,14 @@ import { agentScenario, EXITS_SEVEN, LOOPS_FOREVER, SPIN_MS } from './misbehavin
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   dir = await tempDir('isolated-searches');
-  await writeFile(join(dir.path, 'exits.ts'), agentScenario('exits', EXITS_SEVEN));
-  await writeFile(join(dir.path, 'loops.ts'), agentScenario('loops', LOOPS_FOREVER));
+  // Plain JavaScript: each hung or crashed trial's fresh worker loads the file again, and a .ts file would cost
+  // tsx's loaders and esbuild in every one; the language of the agent's file is not what these cases are about.
+  await writeFile(join(dir.path, 'exits.mjs'), agentScenarioJs('exits', EXITS_SEVEN));
+  await writeFile(join(dir.path, 'loops.mjs'), agentScenarioJs('loops', LOOPS_FOREVER));
   // Loads in the CLI, spins as it loads on a worker: the worker never says it is ready.
   await writeFile(
-    join(dir.path, 'spins-at-load.ts'),
-    `import { isMainThread } from 'node:worker_threads';\nif (!isMainThread) for (;;) { /* spin */ }\n${agentScenario('spins-at-load', '')}`,
+    join(dir.path, 'spins-at-load.mjs'),
+    `import { isMainThread } from 'node:worker_threads';\nif (!isMainThread) for (;;) { /* spin */ }\n${agentScenarioJs('spins-at-load', '')}`,
   );
 });
 afterAll(() => dir.cleanup());
@@ -45,7 +47,7 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
   it('sweep --replay: exit 1 with the verdict', async () => {
     const r = await run([
       'sweep',
-      './exits.ts',
+      './exits.mjs',
       '--config',
       'rulebook',
       '--fault',
@@ -62,7 +64,7 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
   it('sweep of an endless loop: every trial hung within the watchdog, exit 0 with its reports', async () => {
     const r = await run([
       'sweep',
-      './loops.ts',
+      './loops.mjs',
       '--config',
       'rulebook',
       '--fault',
@@ -82,15 +84,15 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
 
   // explore's IsolatedTrials, and run's pool (sweep and compare run through it too): none waits on a worker still starting.
   it.each([
-    ['explore', ['explore', './spins-at-load.ts', '--runs', '1', '--trial-timeout', '1500'], 'explore: '],
+    ['explore', ['explore', './spins-at-load.mjs', '--runs', '1', '--trial-timeout', '1500'], 'explore: '],
     [
       'run --workers 2',
-      ['run', './spins-at-load.ts', '--workers', '2', '--k', '4', '--reporter', 'console'],
+      ['run', './spins-at-load.mjs', '--workers', '2', '--k', '4', '--reporter', 'console'],
       'seed 1, k = 4',
     ],
     [
       'sweep',
-      ['sweep', './spins-at-load.ts', '--workers', '2', '--k', '2', '--lambda', '0', '--reporter', 'console'],
+      ['sweep', './spins-at-load.mjs', '--workers', '2', '--k', '2', '--lambda', '0', '--reporter', 'console'],
       '',
     ],
   ])(
@@ -124,12 +126,12 @@ describe('faultline sweep --replay and explore of a misbehaving agent', () => {
       // fresh worker that replaced the crashed or hung one, crashes or hangs too, and costs one more worker per plan.
       // The agent that exits does so well within 1500 ms; the one that spins is hung whatever the watchdog (SPIN_MS).
       const timeout = name === 'loops' ? SPIN_MS : '1500';
-      const r = await run(['explore', `./${name}.ts`, '--runs', '1', '--trial-timeout', timeout]);
+      const r = await run(['explore', `./${name}.mjs`, '--runs', '1', '--trial-timeout', timeout]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toContain(`${name} × rulebook: fails with no added fault`);
       expect(r.stdout).toContain(reason);
       const replay = /replay: faultline (replay .*)$/m.exec(r.stdout)?.[1];
-      expect(replay).toBe(`replay ./${name}.ts --config rulebook --seed 1 --trial 0`);
+      expect(replay).toBe(`replay ./${name}.mjs --config rulebook --seed 1 --trial 0`);
       const again = await run([...replay!.split(' '), '--trial-timeout', timeout]);
       expect(again.code, again.stderr).toBe(1);
       expect(again.stdout).toContain(reason);

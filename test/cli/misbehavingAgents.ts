@@ -37,8 +37,8 @@ export const REJECTS_UNHANDLED = "void Promise.reject(new Error('nobody handles 
 export const LOOPS_FOREVER = 'for (;;) { /* spin */ }';
 export const THROWS_IN_TIMER =
   "setTimeout(() => { throw new Error('boom in a timer'); }, 0); await new Promise((resolve) => setImmediate(resolve));";
-export const SABOTAGES_DATE =
-  "(Date.prototype as unknown as { toISOString: () => string }).toISOString = () => { throw new Error('sabotaged'); };";
+/** Plain JavaScript (and valid TypeScript): a `.mjs` agent file holds it. */
+export const SABOTAGES_DATE = "Date.prototype.toISOString = () => { throw new Error('sabotaged'); };";
 
 /**
  * The watchdog of the trials of an agent that spins for ever, where what it did before the loop
