@@ -1,4 +1,5 @@
 import { HttpError, isHttpError, stackless, type OperationRef, type WireRequest } from '../core/index.js';
+import { jsonRoundTrip } from '../core/jsonRoundTrip.js';
 import type { ToolContext, ToolSpec } from '../world/tool.js';
 
 /**
@@ -53,6 +54,5 @@ export function asServerError(error: unknown): Error {
 
 /** Answers cross the wire as JSON, so the caller can never hold (or mutate) live service state. */
 export function overTheWire(value: unknown): unknown {
-  const text = JSON.stringify(value);
-  return text === undefined ? undefined : (JSON.parse(text) as unknown);
+  return jsonRoundTrip(value);
 }
