@@ -9,7 +9,10 @@ const immediates = (n: number): Promise<void> =>
     step(n);
   });
 
-/** One event of a generated program: a timer (`setTimer` or a sleep) or a turn in a lane, asked by the body (parent -1) or by an earlier event's work. */
+/**
+ * One event of a generated program: a timer (`setTimer` or a sleep) or a turn in a lane, asked by the body (parent -1)
+ * or by an earlier event's work.
+ */
 interface Spec {
   readonly kind: 'timer' | 'sleep' | 'turn';
   readonly ms: number;
