@@ -129,7 +129,8 @@ export class VirtualClock implements Clock {
    * instant, by what scheduled them (the fire whose work asked), then by `lane` (an agent's index), then in the order
    * asked. A caller that waits here before work other callers may do at the same instant (an agent's tool call) runs
    * in an order that no microtask hop of anyone's code can change. Turns are taken while real work is in flight too:
-   * that work may itself wait for one (a served agent's call), and time does not move for them.
+   * that work may itself wait for one (a served agent's call), and time does not move for them; a timer due at this
+   * instant that comes first in that order fires first then too.
    */
   nextTurn(lane: number): Promise<void> {
     const promise = new Promise<void>(takeResolvers);
@@ -252,14 +253,17 @@ export class VirtualClock implements Clock {
   #turn<T>(state: RunState<T>): Turn<T> {
     if (state.outcome) return { kind: 'ended', run: state.outcome };
     const due = this.#turnsDue[0];
-    const next = this.#inflight > 0 ? undefined : this.#peekLive();
+    const next = this.#peekLive();
     if (due && (!next || before(due, next))) {
       pop(this.#turnsDue);
       this.#fired++;
       due.fn();
       return FIRED;
     }
-    if (this.#inflight > 0) return HELD;
+    // Real work in flight holds time still, and so the timers too, except one due now that comes before a due turn: it
+    // fires first, as it would with nothing in flight (holding it instead could wait forever on work that waits for the
+    // turn, a served agent's call). So the order at one instant does not depend on when the real work ends.
+    if (this.#inflight > 0 && !due) return HELD;
     if (!next) return { kind: 'ended', run: { kind: 'hung', at: this.#now } };
     if (next.at > state.limit) {
       this.#now = state.limit;
