@@ -8,6 +8,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const OWN_PROCESS_STATE = [
   'src/core/clock/RealClock.test.ts',
+  'src/core/clock/VirtualClock.untracked.test.ts',
   'src/core/secretText.test.ts',
   'src/faults/http/ArrivalHolds.test.ts',
   'src/faults/http/outboundGuard.test.ts',

@@ -1,5 +1,6 @@
 import { sleepOn, type Clock, type TimerHandle } from './Clock.js';
 import { takenResolve, takeResolvers } from '../takeResolvers.js';
+import { childProcesses, queueingTurns, waitForUntrackedWork } from './untrackedWork.js';
 
 /** A timer set and not yet fired, or cleared and still in the heap until popped (`live` false). */
 class Timer {
@@ -49,11 +50,18 @@ const TURNS_PER_BATCH = 64;
 /** The key of `#clearable`'s permanent entry: no handle (a number) is ever equal to it. */
 const KEEP = Symbol('keep');
 
-/** What one turn of the clock did: fired a timer, found real work in flight, or ended the run. */
+/**
+ * What one turn of the clock did: fired a timer, found real work in flight, found nothing to run (the body not settled,
+ * no timer, nothing held), or ended the run.
+ */
 type Turn<T> =
-  { readonly kind: 'fired' } | { readonly kind: 'held' } | { readonly kind: 'ended'; readonly run: ClockRun<T> };
+  | { readonly kind: 'fired' }
+  | { readonly kind: 'held' }
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'ended'; readonly run: ClockRun<T> };
 const FIRED = { kind: 'fired' } as const;
 const HELD = { kind: 'held' } as const;
+const IDLE = { kind: 'idle' } as const;
 
 /**
  * Simulated time. Sleeping costs nothing: `run` advances time to the next timer only
@@ -194,6 +202,8 @@ export class VirtualClock implements Clock {
     const limit = options.maxVirtualMs === undefined ? Infinity : start + options.maxVirtualMs;
     const maxFires = options.maxFiresPerInstant ?? 10_000;
     const state: RunState<T> = { limit, maxFires, firesHere: 0, outcome: undefined };
+    // Before the body starts: it may start a child process before its first await.
+    const children = childProcesses();
     let promise: Promise<T>;
     try {
       promise = body();
@@ -207,9 +217,28 @@ export class VirtualClock implements Clock {
     for (;;) {
       const turn = await this.#turns(state);
       if (turn.kind === 'ended') return turn.run;
+      if (turn.kind === 'idle') {
+        if (await this.#untrackedWorkMoved(state, children)) continue;
+        return state.outcome ?? { kind: 'hung', at: this.#now };
+      }
       // Real work is under way: time stands still until some of it settles.
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
+  }
+
+  /**
+   * Nothing is left on the clock and nothing is held, yet the body has not settled: before calling it hung, lets real
+   * work it awaits that no one holds (a file read, a dynamic import, a real immediate, a child process) finish, on the
+   * real event loop, with time standing still. True when the body then did something (settled, set a timer, asked for
+   * a turn, held work): the clock turns again. False when nothing moved and no such work is left: it is hung.
+   * A body that does not wait on real work pays this once, at its hang, never in a trial that settles.
+   */
+  #untrackedWorkMoved<T>(state: RunState<T>, children: readonly object[]): Promise<boolean> {
+    const seq = this.#seq;
+    return waitForUntrackedWork(
+      () => state.outcome !== undefined || this.#seq !== seq || this.#inflight > 0 || this.#turnsDue.length > 0,
+      children,
+    );
   }
 
   /** Turns of the clock, each in an immediate callback of its own (the trial idle), until one is not a timer fired. */
@@ -243,7 +272,9 @@ export class VirtualClock implements Clock {
         // Every batch the same size, the first too: code of the user's that awaits a real immediate resumes after the
         // batch queued before it, so where batches end decides how many timers fire first (a smaller first batch of
         // 16 turned a trial the 64 called hung into a pass: test/golden/interleaving.golden.test.ts pins it).
-        for (let i = 0; i < TURNS_PER_BATCH; i++) queued.push(setImmediate(turn));
+        queueingTurns(() => {
+          for (let i = 0; i < TURNS_PER_BATCH; i++) queued.push(setImmediate(turn));
+        });
       };
       batch();
     });
@@ -264,7 +295,7 @@ export class VirtualClock implements Clock {
     // fires first, as it would with nothing in flight (holding it instead could wait forever on work that waits for the
     // turn, a served agent's call). So the order at one instant does not depend on when the real work ends.
     if (this.#inflight > 0 && !due) return HELD;
-    if (!next) return { kind: 'ended', run: { kind: 'hung', at: this.#now } };
+    if (!next) return IDLE;
     if (next.at > state.limit) {
       this.#now = state.limit;
       return { kind: 'ended', run: { kind: 'time_limit', at: this.#now } };

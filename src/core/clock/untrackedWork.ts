@@ -1,0 +1,89 @@
+import { createHook } from 'node:async_hooks';
+import { ChildProcess } from 'node:child_process';
+
+/**
+ * Real work a trial's body may await that no one `hold`s on its clock (a user's agent reading a file, importing a
+ * module, yielding to the event loop, running a child process): what the virtual clock waits for, with time standing
+ * still, before it calls a body with nothing left on the clock hung.
+ */
+
+/**
+ * Node's own timer, taken when this module loads: during a trial the global one may be the clock's
+ * (./globalTimers.ts), and the wait for untracked work must turn the real event loop.
+ */
+const realSetTimeout = setTimeout;
+const pause = (ms: number): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, ms));
+
+/** Node's lists of what keeps its event loop alive: `process._getActiveRequests` and `_getActiveHandles`. */
+const nodeProcess = process as NodeJS.Process & {
+  _getActiveRequests?: () => readonly object[];
+  _getActiveHandles?: () => readonly object[];
+};
+
+/** Child processes alive now: a body's own are those not alive when its run began. */
+export function childProcesses(): readonly object[] {
+  const handles = nodeProcess._getActiveHandles?.() ?? [];
+  return handles.filter((handle) => handle instanceof ChildProcess);
+}
+
+/**
+ * Whether Node has real work in flight a body may wait on: a request (a file read, a DNS lookup; each ends on its own)
+ * or a child process started since the run began. Long-lived handles (a server, a socket, a worker's port) are left
+ * out: they are there whether the body waits on them or not, and would keep a hung body from ever being called so.
+ */
+function inFlight(childrenBefore: readonly object[]): boolean {
+  if ((nodeProcess._getActiveRequests?.() ?? []).length > 0) return true;
+  return childProcesses().some((child) => !childrenBefore.includes(child));
+}
+
+/**
+ * Async resources the process started while some clock waits here (a file request, an immediate, a child process),
+ * except promises, timers (a pause's own, or another trial's) and the immediates the clocks queue for their turns. A
+ * request in flight is not enough to see a body that reads files one after another: between two reads there is none.
+ * The hook is enabled only while some clock waits so, never while trials just run.
+ */
+let activity = 0;
+let queuing = false;
+let watching = 0;
+const activityHook = createHook({
+  init(_id, type) {
+    if (type !== 'PROMISE' && type !== 'Timeout' && !(queuing && type === 'Immediate')) activity++;
+  },
+});
+
+/** Runs `queue`, which queues a clock's own turns: their immediates are not a body's activity. */
+export function queueingTurns(queue: () => void): void {
+  queuing = true;
+  try {
+    queue();
+  } finally {
+    queuing = false;
+  }
+}
+
+/** A bound only, generous: a read of a FIFO no one writes never ends. */
+const LIMIT_MS = 60_000;
+
+/**
+ * Turns the real event loop until `moved()` (the body settled or did something on its clock): true. False once a whole
+ * turn passed with no activity and no untracked work in flight (nothing real is coming for the body), or after the
+ * bound. The first two turns are 0 ms timers, each through the loop's poll (a read done, an immediate run); then
+ * longer ones, up to 50 ms, while real work goes on.
+ */
+export async function waitForUntrackedWork(moved: () => boolean, childrenBefore: readonly object[]): Promise<boolean> {
+  if (watching++ === 0) activityHook.enable();
+  try {
+    let waited = 0;
+    for (let round = 0; ; round++) {
+      const ms = round < 2 ? 0 : Math.min(2 ** (round - 2), 50);
+      const before = activity;
+      await pause(ms);
+      waited += ms;
+      if (moved()) return true;
+      if (round >= 1 && activity === before && !inFlight(childrenBefore)) return false;
+      if (waited >= LIMIT_MS) return false;
+    }
+  } finally {
+    if (--watching === 0) activityHook.disable();
+  }
+}
