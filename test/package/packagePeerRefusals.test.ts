@@ -1,6 +1,6 @@
 /**
  * The package from a user's side, part 4 of 7 (see ./packageTest.ts): in a project with no
- * optional peer installed, where `npx faultline init` has run, every command that runs trials
+ * optional peer installed, where `faultline init` has run, every command that runs trials
  * refuses a run that needs a peer.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

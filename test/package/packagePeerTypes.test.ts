@@ -1,6 +1,6 @@
 /**
  * The package from a user's side, part 6 of 7 (see ./packageTest.ts): in a project with vitest,
- * msw and nock installed, where `npx faultline init` has run (a fixture imports its
+ * msw and nock installed, where `faultline init` has run (a fixture imports its
  * faultline.config.ts), tsc over test files using the matchers, msw and nock.
  */
 import { describe, expect, it } from 'vitest';

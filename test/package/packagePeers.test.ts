@@ -1,6 +1,6 @@
 /**
  * The package from a user's side, part 5 of 7 (see ./packageTest.ts): in a project with vitest,
- * msw and nock installed, where `npx faultline init` has run: the http agents the peer check
+ * msw and nock installed, where `faultline init` has run: the http agents the peer check
  * refused without them, every subpath from plain node, and the worked example.
  */
 import { join } from 'node:path';

@@ -3,8 +3,8 @@
  * and the real agents' acceptance test shares it while the sources are unchanged), and one
  * install per set of packages (`installedConsumer`): a fresh project outside the repository with
  * the tarball installed from the npm cache, either with no optional peer (`bareProject`) or with
- * vitest, msw and nock added (`peersProject`). The files run in parallel forks, each in a project
- * folder of its own over the shared install. Figures (file count, size, install-to-green time)
+ * vitest, msw and nock added, and the real agents' SDKs (`peersProject`). The files run in
+ * parallel forks, each in a project folder of its own over the shared install. Figures (file count, size, install-to-green time)
  * come from `npm run bench:package`.
  */
 import { readFile } from 'node:fs/promises';
@@ -48,22 +48,42 @@ export async function bareProject(): Promise<Consumer> {
   return installedConsumer(await packOnce(), [`@types/node@${await repoVersion('@types/node')}`]);
 }
 
-/** The tarball, @types/node, vitest, msw and nock. */
+/**
+ * The agents' SDKs of the real agents' acceptance (test/cli/realAgents.ts): four SDKs, LangChain.js
+ * and the zod its tools are written with.
+ */
+const AGENT_SDKS = [
+  'openai',
+  'ai',
+  '@ai-sdk/openai',
+  '@openai/agents',
+  '@langchain/core',
+  '@langchain/openai',
+  '@langchain/langgraph',
+  'zod',
+];
+
+/**
+ * The tarball, @types/node, vitest, msw and nock, and the agents' SDKs: one install for the peer
+ * files and the real agents' acceptance, which installed the tarball, msw and the SDKs for itself
+ * (the two sets apart: 21,423 files in one install against 11,274 + 20,783 in two, and one npm
+ * run fewer; no test here imports an SDK or lists the project's packages).
+ */
 export async function peersProject(): Promise<Consumer> {
   const specs = await Promise.all(
-    ['@types/node', 'vitest', 'vite', 'msw', 'nock'].map(async (p) => `${p}@${await repoVersion(p)}`),
+    ['@types/node', 'vitest', 'vite', 'msw', 'nock', ...AGENT_SDKS].map(async (p) => `${p}@${await repoVersion(p)}`),
   );
   return installedConsumer(await packOnce(), specs);
 }
 
-/** `peersProject` where `npx faultline init` has run. */
+/** `peersProject` where `faultline init` has run. */
 export async function initedPeersProject(): Promise<Consumer> {
   const project = await peersProject();
   await init(project);
   return project;
 }
 
-/** `bareProject` where `npx faultline init` has run. */
+/** `bareProject` where `faultline init` has run. */
 export async function initedBareProject(): Promise<Consumer> {
   const project = await bareProject();
   await init(project);
@@ -98,10 +118,14 @@ export function fileProject(make: () => Promise<Consumer>): Consumer {
   };
 }
 
-/** `npx faultline init` in the project, as a step the tests after it build on (it writes faultline.config.ts and the example). */
+/**
+ * `faultline init` in the project, as a step the tests after it build on (it writes
+ * faultline.config.ts and the example): the installed binary, without npx's own start (0.4 s of
+ * CPU, in four files' set-up), `npx faultline init` itself being packageInitRun's first test.
+ */
 export async function init(project: Consumer): Promise<void> {
-  const r = await project.npx(['faultline', 'init']);
-  if (r.code !== 0) throw new Error(`npx faultline init exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
+  const r = await project.bin(['faultline', 'init']);
+  if (r.code !== 0) throw new Error(`faultline init exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
 }
 
 /** Imports `specifier` in a plain `node` process in the project; its exports' names, or the error. */

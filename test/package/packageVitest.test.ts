@@ -1,6 +1,6 @@
 /**
  * The package from a user's side, part 7 of 7 (see ./packageTest.ts): in a project with vitest,
- * msw and nock installed, where `npx faultline init` has run, the user's own vitest runs:
+ * msw and nock installed, where `faultline init` has run, the user's own vitest runs:
  * scenarios as tests, the matchers, serviceHttp, and a failing run's evidence.
  */
 import { describe, expect, it } from 'vitest';
