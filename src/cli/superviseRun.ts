@@ -18,6 +18,8 @@ import { SUPERVISED_ENV, supervisedRunOf, type SupervisedRun } from './supervise
 
 // What V8 prints as it aborts a process whose heap ran out: the cause, and never the user's to read.
 const OOM_REPORT = /<--- Last few GCs --->|FATAL ERROR: [^\n]*out of memory|JavaScript heap out of memory/;
+// How the report's lines begin: a last partial line like one of these may be its start.
+const REPORT_STARTS = ['<--- Last few GCs --->', 'FATAL ERROR:'];
 // A shell's code for a process ended by SIGTRAP or SIGABRT, as V8 ends one (a wrapper may pass it on as an exit code).
 const ABORT_CODES = new Set([133, 134]);
 
@@ -121,7 +123,10 @@ function runChild(marker: SupervisedRun, interrupt: Interrupt, io: Io): Promise<
       resolve(end);
     };
     child.once('error', (error) => settle({ kind: 'died', cause: `it could not be started: ${error.message}` }));
-    child.once('close', (code, signal) => settle(endOf(code, signal, stderr.outOfMemory())));
+    child.once('close', (code, signal) => {
+      stderr.end();
+      settle(endOf(code, signal, stderr.outOfMemory()));
+    });
   });
 }
 
@@ -139,26 +144,36 @@ export function endOf(code: number | null, signal: NodeJS.Signals | null, outOfM
 
 /**
  * Passes the copy's stderr through as it comes (progress bars and all), but for V8's report of an exhausted heap:
- * from its first line on, it is kept back, and says why the process died.
+ * from its first line on, it is kept back, and says why the process died. A last partial line that may begin the
+ * report waits for the next chunk (`end` lets it go when none comes).
  */
-export function v8ReportFilter(to: OutStream): { write(chunk: string): void; outOfMemory(): boolean } {
+export function v8ReportFilter(to: OutStream): { write(chunk: string): void; end(): void; outOfMemory(): boolean } {
   let seen = false;
-  // The end of the previous chunk: a report's first line may be cut in two.
-  let tail = '';
+  let held = '';
   return {
     write(chunk) {
       if (seen) return;
-      const text = tail + chunk;
+      let text = held + chunk;
+      held = '';
       const match = OOM_REPORT.exec(text);
-      if (match === null) {
-        to.write(chunk);
-        tail = text.slice(-64);
+      if (match !== null) {
+        seen = true;
+        // What came before the report still goes out; the blank line that leads the report does not.
+        const before = text.slice(0, match.index).replace(/\n+$/, '\n');
+        if (before.trim() !== '') to.write(before);
         return;
       }
-      seen = true;
-      // What came before the report in this chunk still goes out; its blank line leads the report.
-      const before = text.slice(tail.length, match.index).replace(/\n+$/, '\n');
-      if (before !== '' && before !== '\n') to.write(before);
+      const lineStart = text.lastIndexOf('\n') + 1;
+      const last = text.slice(lineStart);
+      if (last !== '' && REPORT_STARTS.some((start) => start.startsWith(last))) {
+        held = last;
+        text = text.slice(0, lineStart);
+      }
+      if (text !== '') to.write(text);
+    },
+    end() {
+      if (!seen && held !== '') to.write(held);
+      held = '';
     },
     outOfMemory: () => seen,
   };
