@@ -57,7 +57,7 @@ describe('runFromJournal: the run a dead process leaves', () => {
     expect(journal.filter((e) => e.kind === 'trial').map((e) => e.trial.trialIndex)).toEqual([0, 1, 0, 1]);
   });
 
-  it('a process that died in trial 0 of the second cell: the first cell as the full run had it, that trial crashed with the cause, stopped and named', async () => {
+  it('died in trial 0 of the second cell: the first cell as the full run had it, that trial crashed, stopped and named', async () => {
     const { run, trial } = await runFromJournal(options(), journal.slice(0, 5), DEATH);
     expect(trial).toMatchObject({
       scenario: 'order-partial-write-idempotent',
