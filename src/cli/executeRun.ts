@@ -18,7 +18,7 @@ import { loadRunInputs, type RunInputs } from './loadRunInputs.js';
 import { matrixIsolation, startLive } from './matrixIsolation.js';
 import { reportRun, shown } from './reportRun.js';
 import { runProgress } from './runProgress.js';
-import { supervisedRunOf } from './supervisedEnv.js';
+import { SUPERVISED_ENV, supervisedRunOf } from './supervisedEnv.js';
 import { superviseRun, supervises } from './superviseRun.js';
 import type { RunRequest } from './runRequest.js';
 
@@ -32,6 +32,8 @@ const RANDOM_SEED_MAX = 2 ** 31 - 1;
 export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode> {
   // The process a supervisor started runs the seed the supervisor drew (and said).
   const supervised = supervisedRunOf(io.env);
+  // Read once: a process the agents start (a command agent, a nested faultline) is no copy of a supervisor's.
+  if (supervised !== undefined && io.ownProcess === true) delete process.env[SUPERVISED_ENV];
   const seed = supervised?.seed ?? (request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed);
   if (request.seed === 'random' && supervised === undefined)
     io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
@@ -47,9 +49,14 @@ export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode>
   const interrupt = listenForInterrupt(io);
   try {
     // --workers 0 from the binary: the trials run in a copy of this process, which this one outlives (superviseRun).
-    if (supervises(request, io) && !interrupt.signal.aborted)
+    if (supervised === undefined && supervises(request, io) && !interrupt.signal.aborted)
       return await superviseRun(request, { seed, gates, reporters }, interrupt, io);
-    const code = await runAndReport(request, { seed, gates, reporters }, interrupt.signal, io);
+    const code = await runAndReport(
+      request,
+      { seed, gates, reporters, ...(supervised && { journal: supervised.journal }) },
+      interrupt.signal,
+      io,
+    );
     return code === ExitCode.Interrupted ? interrupt.exitCode() : code;
   } finally {
     interrupt.dispose();
@@ -60,6 +67,8 @@ interface Resolved {
   readonly seed: number;
   readonly gates: readonly Gate[];
   readonly reporters: readonly ReporterName[];
+  /** Under a supervisor: the journal each trial's start and end is appended to. */
+  readonly journal?: string;
 }
 
 async function runAndReport(request: RunRequest, resolved: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
@@ -78,8 +87,13 @@ async function runAndReport(request: RunRequest, resolved: Resolved, signal: Abo
   }));
   let trials: Awaited<ReturnType<typeof runTrials>>;
   try {
-    const journal = supervisedRunOf(io.env)?.journal;
-    trials = await runTrials(request, loaded, resolved, { signal, hereWatch: watchdog?.hereWatch, journal }, io);
+    trials = await runTrials(
+      request,
+      loaded,
+      resolved,
+      { signal, hereWatch: watchdog?.hereWatch, journal: resolved.journal },
+      io,
+    );
   } finally {
     watchdog?.dispose();
   }
