@@ -4,7 +4,8 @@ import { RealClock, wallMs } from '../core/clock/RealClock.js';
 import { DEFAULT_GATES, withCoverageGate, withInfraGate, type Gate } from '../stats/gates.js';
 import type { LiveSession } from './liveRun.js';
 import { pricer } from '../model/live/prices.js';
-import { matrixJobs, runMatrix, type RunOptions, type RunResult } from '../runner/run.js';
+import { matrixJobs, runMatrix, type RunOptions, type RunResult, type TrialJob } from '../runner/run.js';
+import { journalWriter } from '../runner/runJournal.js';
 import { saveRecordings, type TrialRecording } from '../scenario/modelSource.js';
 import { cellRuns } from '../runner/cellLabel.js';
 import type { ReporterName } from '../report/write.js';
@@ -17,6 +18,8 @@ import { loadRunInputs, type RunInputs } from './loadRunInputs.js';
 import { matrixIsolation, startLive } from './matrixIsolation.js';
 import { reportRun, shown } from './reportRun.js';
 import { runProgress } from './runProgress.js';
+import { SUPERVISED_ENV, supervisedRunOf } from './supervisedEnv.js';
+import { superviseRun, supervises } from './superviseRun.js';
 import type { RunRequest } from './runRequest.js';
 
 // Seeds shown in a command line should be short enough to retype.
@@ -27,8 +30,13 @@ const RANDOM_SEED_MAX = 2 ** 31 - 1;
  * after Ctrl-C, and the exit code says whether every gate held.
  */
 export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode> {
-  const seed = request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed;
-  if (request.seed === 'random') io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
+  // The process a supervisor started runs the seed the supervisor drew (and said).
+  const supervised = supervisedRunOf(io.env);
+  // Read once: a process the agents start (a command agent, a nested faultline) is no copy of a supervisor's.
+  if (supervised !== undefined && io.ownProcess === true) delete process.env[SUPERVISED_ENV];
+  const seed = supervised?.seed ?? (request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed);
+  if (request.seed === 'random' && supervised === undefined)
+    io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);
   const given = request.gates && request.gates.length > 0 ? withCoverageGate(request.gates) : DEFAULT_GATES;
   // A live run's gates fail closed: a trial the provider failed is not a pass.
   const gates =
@@ -40,7 +48,15 @@ export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode>
   // Listening before loading: a stop signal during a slow load still ends in (empty) reports and its exit code.
   const interrupt = listenForInterrupt(io);
   try {
-    const code = await runAndReport(request, { seed, gates, reporters }, interrupt.signal, io);
+    // --workers 0 from the binary: the trials run in a copy of this process, which this one outlives (superviseRun).
+    if (supervised === undefined && supervises(request, io) && !interrupt.signal.aborted)
+      return await superviseRun(request, { seed, gates, reporters }, interrupt, io);
+    const code = await runAndReport(
+      request,
+      { seed, gates, reporters, ...(supervised && { journal: supervised.journal }) },
+      interrupt.signal,
+      io,
+    );
     return code === ExitCode.Interrupted ? interrupt.exitCode() : code;
   } finally {
     interrupt.dispose();
@@ -51,6 +67,8 @@ interface Resolved {
   readonly seed: number;
   readonly gates: readonly Gate[];
   readonly reporters: readonly ReporterName[];
+  /** Under a supervisor: the journal each trial's start and end is appended to. */
+  readonly journal?: string;
 }
 
 async function runAndReport(request: RunRequest, resolved: Resolved, signal: AbortSignal, io: Io): Promise<ExitCode> {
@@ -69,7 +87,13 @@ async function runAndReport(request: RunRequest, resolved: Resolved, signal: Abo
   }));
   let trials: Awaited<ReturnType<typeof runTrials>>;
   try {
-    trials = await runTrials(request, loaded, resolved, { signal, hereWatch: watchdog?.hereWatch }, io);
+    trials = await runTrials(
+      request,
+      loaded,
+      resolved,
+      { signal, hereWatch: watchdog?.hereWatch, journal: resolved.journal },
+      io,
+    );
   } finally {
     watchdog?.dispose();
   }
@@ -112,9 +136,21 @@ async function runTrials(
   request: RunRequest,
   { scenarios, configs, modelMode }: RunInputs,
   { seed, reporters }: Resolved,
-  { signal, hereWatch }: { readonly signal: AbortSignal; readonly hereWatch: RunOptions['hereWatch'] },
+  {
+    signal,
+    hereWatch,
+    journal,
+  }: {
+    readonly signal: AbortSignal;
+    readonly hereWatch: RunOptions['hereWatch'];
+    readonly journal?: string | undefined;
+  },
   io: Io,
 ): Promise<{ readonly run: RunResult; readonly recordings: TrialRecording[]; readonly bailed: boolean }> {
+  // Under a supervisor: each trial's start and end, on disk before the next line of agent code runs. Trials run here
+  // one after the other, so a trial that finishes is the one that started last.
+  const note = journal === undefined ? undefined : journalWriter(journal);
+  let running: TrialJob | undefined;
   const progress = runProgress(request, reporters, scenarios, configs, io);
   const bail = new AbortController();
   let failedTrials = 0;
@@ -137,7 +173,9 @@ async function runTrials(
       k: request.k,
       seed,
       signal: AbortSignal.any([signal, spend.signal, bail.signal]),
+      ...(note && { onTrialStart: (job: TrialJob) => note({ kind: 'start', job: (running = job) }) }),
       onTrial: (trial, done, total) => {
+        if (note && running) note({ kind: 'trial', job: running, trial });
         spent += trial.cost ?? 0;
         if (trial.recording !== undefined)
           recordings.push({

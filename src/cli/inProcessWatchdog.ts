@@ -71,7 +71,8 @@ export interface InProcessWatchdog {
  * synchronous loop) would hang the run for ever. A watchdog thread is fed a beat while the main
  * thread's event loop turns; when a trial holds it past `boundMs`, the run so far is judged with
  * that trial hung, its reports written and its replay printed, and the process ends with exit 1
- * (a trial failed). A heap exhausted still ends the process at once: V8 offers no last word.
+ * (a trial failed). A heap exhausted still ends the process at once, as V8 offers no last word:
+ * the binary runs such a run in a copy of itself and writes the reports when it dies (`superviseRun`).
  */
 export async function startInProcessWatchdog(options: {
   readonly boundMs: number;

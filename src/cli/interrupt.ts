@@ -19,6 +19,11 @@ export interface Interrupt {
   readonly received: () => StopSignal | undefined;
   /** The exit code for the signal received (130 when none was: the caller stopped for another reason). */
   readonly exitCode: () => ExitCode;
+  /**
+   * While set, each stop signal goes to `to` and nothing else (no message, no abort, no exit): a supervisor hands them
+   * to the process that runs the trials, which stops as a run does. `undefined` takes them back.
+   */
+  forward(to: ((name: StopSignal) => void) | undefined): void;
   /** Stops listening (call once the reports are written). */
   dispose(): void;
 }
@@ -46,9 +51,11 @@ export function listenForInterrupt(io: Io): Interrupt {
   }
   const controller = new AbortController();
   let received: StopSignal | undefined;
+  let forwardTo: ((name: StopSignal) => void) | undefined;
   const codeOf = (s: StopSignal | undefined): ExitCode =>
     s === undefined ? ExitCode.Interrupted : SIGNAL_EXIT_CODES[s];
   const onSignal = (name: StopSignal): void => {
+    if (forwardTo !== undefined) return forwardTo(name);
     if (received !== undefined) {
       io.stderr.write(`\nfaultline: ${name} again, exiting without reports\n`);
       removeTempFiles();
@@ -75,6 +82,9 @@ export function listenForInterrupt(io: Io): Interrupt {
       signal: controller.signal,
       received: () => received,
       exitCode: () => codeOf(received),
+      forward: (to) => {
+        forwardTo = to;
+      },
       dispose: () => {
         if (--shared.users === 0) shared.stop();
       },

@@ -1,3 +1,5 @@
+import { supervisedRunOf } from './supervisedEnv.js';
+
 /** A stream the CLI writes to: `process.stdout`, `process.stderr`, or a test's buffer. */
 export interface OutStream {
   write(text: string): boolean;
@@ -16,6 +18,11 @@ export interface Io {
   readonly pendingSignals?: StopSignal[];
   /** Leaves at once with `code`, for the second Ctrl-C. */
   readonly exit: (code: number) => never;
+  /**
+   * The streams and signals are this process's own (the binary, not a test's stand-ins): `run --workers 0` may then
+   * run its trials in a copy of this process and supervise it (`superviseRun`).
+   */
+  readonly ownProcess?: boolean;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
@@ -37,12 +44,20 @@ function dropWritesOnBrokenPipe(stream: NodeJS.WriteStream): NodeJS.WriteStream 
 
 export const processIo = (pendingSignals: StopSignal[] = []): Io => ({
   stdout: dropWritesOnBrokenPipe(process.stdout),
-  stderr: dropWritesOnBrokenPipe(process.stderr),
+  stderr: supervisorsTerminal(dropWritesOnBrokenPipe(process.stderr)),
   env: process.env,
   signals: process,
   pendingSignals,
   exit: (code) => process.exit(code),
+  ownProcess: true,
 });
+
+/** Under a supervisor whose stderr is a terminal, this process's stderr (a pipe to it) is shown as that terminal. */
+function supervisorsTerminal(stream: NodeJS.WriteStream): OutStream {
+  const columns = supervisedRunOf(process.env)?.stderrColumns;
+  if (columns === undefined) return stream;
+  return { write: (text) => stream.write(text), isTTY: true, columns };
+}
 
 /** `CI` set to anything but empty, `0` or `false`, as most CI services do. */
 export const isCi = (env: Io['env']): boolean => {

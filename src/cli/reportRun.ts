@@ -74,13 +74,23 @@ export async function reportRun(run: RunResult, request: ReportRequest, io: Io):
     );
     return ExitCode.GateFailed;
   }
-  if (run.stopped) {
+  const stop = run.stopped;
+  if (stop?.reason === 'max-cost') {
     // Stopped at the spending limit: the gates cannot pass on a run that did not finish.
     io.stderr.write(
-      `faultline: stopped at --max-cost ${run.stopped.limit} (${formatCost(run.stopped.spent)} spent); ` +
+      `faultline: stopped at --max-cost ${stop.limit} (${formatCost(stop.spent)} spent); ` +
         `the reports cover the ${finished} trials that finished\n`,
     );
     return ExitCode.GateFailed;
+  }
+  if (stop?.reason === 'process-died') {
+    // The supervisor's reports (`--workers 0`): a trial that took the process with it failed; with none running, ours did.
+    io.stderr.write(
+      `faultline: the process that ran the trials died${stop.trial === undefined ? '' : ` in ${stop.trial}`} ` +
+        `(${stop.cause}); the reports cover the ${stop.trial === undefined ? finished : finished - 1} trials ` +
+        `that finished${stop.trial === undefined ? '' : ' before it, and that one, judged crashed'}\n`,
+    );
+    return stop.trial === undefined ? ExitCode.Crash : ExitCode.GateFailed;
   }
   if (run.interrupted) {
     io.stderr.write(`faultline: interrupted; the reports cover the ${finished} trials that finished\n`);

@@ -14,7 +14,7 @@ import { INTERVAL_METHOD } from '../stats/intervals.js';
  * firings (a rule that fired in none leaves the cell not exercised, and the `unexercised` gate fails).
  * Version 5: live runs. Trials may end `infra-error` (the model provider failed, not the agent:
  * out of pass^k, counted in `metrics.infraErrors`), carry their `recording`, `model` and `cost`;
- * `stats.tokens.cached`; `run.stopped` when `--max-cost` ended the run.
+ * `stats.tokens.cached`; `run.stopped` when `--max-cost` or the CLI's own process death ended the run.
  * Version 6: the agents matrix. A cell's `config` is its label, what varies between its columns:
  * a configuration's name, or a matrix agent's (`agents` in faultline.config.ts); `refs.agent`
  * names the agent, `refs.config` the configuration it ran under.
@@ -343,9 +343,19 @@ export const JsonReportSchema = z.strictObject({
     scenarios: z.array(z.string()),
     configs: z.array(z.string()),
     interrupted: z.boolean(),
-    /** Why the run stopped early when no signal stopped it: `--max-cost` reached (`spent` in the price table's currency). */
+    /**
+     * Why the run stopped early when no signal stopped it: `--max-cost` reached (`spent` in the price table's currency),
+     * or the CLI's own process died running agent code (`--workers 0`), in `trial` when one was running.
+     */
     stopped: z
-      .strictObject({ reason: z.literal('max-cost'), limit: z.number().positive(), spent: z.number().nonnegative() })
+      .discriminatedUnion('reason', [
+        z.strictObject({
+          reason: z.literal('max-cost'),
+          limit: z.number().positive(),
+          spent: z.number().nonnegative(),
+        }),
+        z.strictObject({ reason: z.literal('process-died'), cause: z.string(), trial: z.string().optional() }),
+      ])
       .optional(),
     /** What the model answers cost over the run, when its models have prices. */
     cost: z.number().nonnegative().optional(),

@@ -1,5 +1,6 @@
 import type { GateResult } from '../stats/gates.js';
 import type { Cell, RunResult } from '../runner/run.js';
+import type { RunStop } from '../stats/runResult.js';
 import { failedChecks, failedTrialLines, isFailed } from './failures.js';
 import { formatRate, plural } from './format.js';
 import { confidenceText } from './intervalText.js';
@@ -15,6 +16,12 @@ export interface JunitReportOptions {
 const GATES_SUITE = 'faultline gates';
 
 /** A case's figures as testcase properties (as pytest's `record_property` writes them), for CI that shows them. */
+/** The `stopped` property's value: the limit reached, or the process death and the trial it took. */
+const stopWords = (stop: RunStop): string =>
+  stop.reason === 'max-cost'
+    ? `max-cost ${stop.limit}`
+    : `process-died${stop.trial === undefined ? '' : ` in ${stop.trial}`}: ${stop.cause}`;
+
 function caseProperties(cell: Cell, k: number): string[] {
   const m = cell.metrics;
   const intervals = m.intervals;
@@ -98,7 +105,7 @@ function properties(run: RunResult, config: string): string[] {
     ...run.cells
       .filter((c) => c.config === config && c.metrics.cost !== undefined)
       .map((c): [string, number] => [`cost:${c.scenario}`, c.metrics.cost!]),
-    ...(run.stopped ? [['stopped', `max-cost ${run.stopped.limit}`] as [string, string]] : []),
+    ...(run.stopped ? [['stopped', stopWords(run.stopped)] as [string, string]] : []),
   ];
   return [
     '    <properties>',

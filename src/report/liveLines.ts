@@ -3,14 +3,21 @@ import type { RunResult } from '../runner/run.js';
 
 /**
  * What a run against a real model adds to every report, as plain lines: that it stopped at its
- * spending limit, the trials the provider failed on its own (infra errors, out of pass^k), and
- * what the model answers cost. Empty for a run with none of these.
+ * spending limit (or, any run, that the CLI's own process died running agent code), the trials
+ * the provider failed on its own (infra errors, out of pass^k), and what the model answers cost.
+ * Empty for a run with none of these.
  */
 export function liveLines(run: RunResult): string[] {
   const lines: string[] = [];
-  if (run.stopped)
+  const stop = run.stopped;
+  if (stop?.reason === 'max-cost')
     lines.push(
-      `stopped at --max-cost ${run.stopped.limit}: ${formatCost(run.stopped.spent)} spent; the figures cover only the trials that finished`,
+      `stopped at --max-cost ${stop.limit}: ${formatCost(stop.spent)} spent; the figures cover only the trials that finished`,
+    );
+  if (stop?.reason === 'process-died')
+    lines.push(
+      `stopped: the CLI's own process died${stop.trial === undefined ? '' : ` in ${stop.trial}`} (${stop.cause}); ` +
+        `the figures cover only the trials that finished${stop.trial === undefined ? '' : ', and that one, judged crashed'}`,
     );
   for (const cell of run.cells) {
     const n = cell.metrics.infraErrors ?? 0;

@@ -1,6 +1,7 @@
 import type { TrialEnd } from '../checks/record.js';
 import { withCellFigures } from '../stats/metrics.js';
 import { finishRun, type Cell, type RunResult } from '../runner/run.js';
+import type { RunStop } from '../stats/runResult.js';
 import type { TrialSummary } from '../runner/trial.js';
 import type { JsonReport } from './jsonReportSchema.js';
 
@@ -78,7 +79,8 @@ export function runFromJsonReport(report: JsonReport): RunResult {
     configs: report.run.configs,
     cells,
     interrupted: report.run.interrupted,
-    ...(report.run.stopped && { stopped: report.run.stopped }),
+    // zod types an absent optional key as possibly undefined; a parsed report never holds one.
+    ...(report.run.stopped && { stopped: report.run.stopped as RunStop }),
     keepFailures: report.run.keepFailures,
     ...(report.run.shard && { shard: report.run.shard }),
   });

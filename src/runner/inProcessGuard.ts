@@ -5,7 +5,9 @@ import { describeThrown } from '../core/describeThrown.js';
  * agent code throws into that code (so the trial crashes, the run goes on and reports), and an
  * unhandled rejection or an uncaught throw (a timer's) is held for the trial that was running,
  * not left to end the CLI with Node's stack. What it cannot do is what workers do besides: a
- * heap exhausted, a synchronous loop, a native crash still take the CLI with them.
+ * heap exhausted or a native crash still take the process with them (the binary runs such a run
+ * in a copy of itself, whose death it reports: `cli/superviseRun`), a synchronous loop its thread
+ * (the CLI's watchdog ends the run: `cli/inProcessWatchdog`).
  */
 export interface InProcessGuard {
   /**

@@ -40,6 +40,8 @@ export interface RunOptions {
   /** Aborting stops after the trial in progress (with workers: at once); the result holds every finished trial. */
   readonly signal?: AbortSignal;
   readonly onTrial?: (trial: TrialSummary, done: number, total: number) => void;
+  /** Told as a trial starts in this process (`--workers 0`), before its agent runs: a supervisor's journal names it if the process dies. */
+  readonly onTrialStart?: (job: TrialJob) => void;
   /**
    * Worker threads to run the trials on, each trial isolated from the others and from the run
    * (see `pool/`). Workers load scenarios by the file they came from, so every scenario must
@@ -121,7 +123,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
 
   const result = (interrupted: boolean): RunResult => resultOf(options, configs, tallies, interrupted);
   const here = options.hereWatch && hereWatch(options.hereWatch, tallies, result);
-  const runHere = hereRunner(jobs, planned, trialOf, withHistory, take, options.live, signal, here);
+  const runHere = hereRunner(jobs, planned, trialOf, withHistory, take, options, here);
 
   const given = options.workers ?? 0;
   let { interrupted, from, workers } =
@@ -154,7 +156,7 @@ export async function runMatrix(options: RunOptions): Promise<RunResult> {
 }
 
 /** The run's result from its cells' tallies. */
-function resultOf(
+export function resultOf(
   { scenarios, seed, k, keepFailures, shard }: RunOptions,
   configs: readonly ExecutionConfig[],
   tallies: readonly CellTally[],
@@ -212,8 +214,7 @@ function hereRunner(
   trialOf: (job: TrialJob) => TrialOptions,
   withHistory: (status: TrialSummary['status']) => boolean,
   take: (job: TrialJob, summary: TrialSummary) => void,
-  live: LiveRun | undefined,
-  signal: AbortSignal | undefined,
+  { live, signal, onTrialStart }: Pick<RunOptions, 'live' | 'signal' | 'onTrialStart'>,
   here: HereWatch | undefined,
 ): (from: number, more: (ran: number) => boolean) => Promise<number> {
   // Agents run in this process share its globals: a trial that changes them fails, and the change is undone. Only
@@ -231,6 +232,7 @@ function hereRunner(
       for (; i < jobs.length && more(i - from); i++) {
         const job = jobs[i]!;
         if (signal?.aborted) return -1;
+        onTrialStart?.(job);
         let trial = await runTrialSummary(here ? here.progress.start(job, trialOf(job)) : trialOf(job), withHistory);
         here?.progress.end();
         const changed = globals?.changed();
@@ -255,7 +257,7 @@ function hereRunner(
 }
 
 /** One tally per cell, configuration-major as the jobs are numbered: each knows its label, its refs and its rules. */
-function cellTallies(
+export function cellTallies(
   scenarios: readonly Scenario[],
   configs: readonly ExecutionConfig[],
   configRefs: readonly string[],

@@ -9,6 +9,14 @@ export interface Shard {
   readonly count: number;
 }
 
+/**
+ * Why a run stopped early when no signal stopped it: its spending limit (`--max-cost`) was reached, or the process that
+ * ran its agents' code (`--workers 0`) died, in the trial named when one was running (the supervisor wrote the reports).
+ */
+export type RunStop =
+  | { readonly reason: 'max-cost'; readonly limit: number; readonly spent: number }
+  | { readonly reason: 'process-died'; readonly cause: string; readonly trial?: string };
+
 /** A whole run: every scenario crossed with every configuration, k trials each. */
 export interface RunResult {
   readonly seed: number;
@@ -21,8 +29,8 @@ export interface RunResult {
   readonly cost?: number;
   /** True when the run was stopped before every trial ran; the cells hold what finished. */
   readonly interrupted: boolean;
-  /** Why an interrupted run stopped, when it was not a signal: its spending limit (`--max-cost`) was reached. */
-  readonly stopped?: { readonly reason: 'max-cost'; readonly limit: number; readonly spent: number };
+  /** Why an interrupted run stopped, when it was not a signal (`RunStop`). */
+  readonly stopped?: RunStop;
   /** Failing trials each cell keeps in full; null: every trial is kept. */
   readonly keepFailures: number | null;
   /** The slice of the matrix this run covered, when it is one shard of several. */

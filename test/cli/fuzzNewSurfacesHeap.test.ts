@@ -6,7 +6,9 @@ import { fuzzSurfaces, HTTP_AGENT, httpScenario, SCENARIO, type Case } from './s
 /**
  * The surfaces' fuzzing (./surfaceCases.ts, fuzzNewSurfaces.test.ts), its class of an agent that
  * takes its worker's heap: an http agent that allocates an array of 2^28 elements under the
- * smallest heap a worker takes, on one worker and on two, and a heap too small to load under.
+ * smallest heap a worker takes, on one worker and on two, one that leaks in small steps in the
+ * CLI's own process (`--workers 0`, on the binary, whose supervisor writes the reports), and a heap
+ * too small to load under.
  * A file of its own: each run fills a heap and aborts a worker's process per trial, the
  * longest cases of the fuzzing. They run the CLI's entry in this process with its own stderr
  * taken into theirs (`processStderr`): a worker's host relays its stderr there, as it does to the
@@ -44,6 +46,32 @@ const wholeRun: Case[] = [1, 2].map((workers): Case => ({
     expect(JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8'))).toMatchObject({ run: { trials: 2 } });
   },
 }));
+
+// In the CLI's own process (--workers 0), a heap filled in small steps, each yielding (so no single call outgrows
+// it): the process died with V8's abort, exit 134 and no report. Its supervisor writes them: the trial named, exit 1.
+// On the binary: only it supervises, and the heap that runs out is the process's own.
+wholeRun.push({
+  cls: "an http agent that leaks its heap in small steps, in the CLI's own process (--workers 0)",
+  binary: 'the process that dies of its heap is the CLI the test started',
+  env: { NODE_OPTIONS: '--max-old-space-size=96' },
+  files: {
+    'over-http.yaml': httpScenario(),
+    'agent.ts': HTTP_AGENT(
+      'const kept: number[][] = [];\n  for (let i = 0; ; i++) {\n    kept.push(new Array(256).fill(i));\n' +
+        '    if (i % 256 === 0) await Promise.resolve();\n  }',
+    ),
+  },
+  args: ['run', 'over-http.yaml', '--k', '2', '--workers', '0', '--out', 'out', '--reporter', 'json'],
+  code: 1,
+  stderr:
+    /the process that ran the trials died in over-http × rulebook trial 0 \(out of memory: V8 ran out of heap and ended it with SIG\w+\)[\s\S]*faultline replay \S*over-http\.yaml --config rulebook --seed 1 --trial 0/,
+  also: async (r, dir) => {
+    expect(r.stderr).not.toMatch(/FATAL ERROR|Last few GCs|heap out of memory/);
+    expect(JSON.parse(await readFile(join(dir, 'out/faultline.json'), 'utf8'))).toMatchObject({
+      run: { trials: 1, interrupted: true, stopped: { reason: 'process-died', trial: 'over-http × rulebook trial 0' } },
+    });
+  },
+});
 
 // A heap limit the workers cannot load under was a crash (exit 3, a stack), not a refusal.
 wholeRun.push({

@@ -205,11 +205,13 @@ export function addRunFlags(cmd: Command, configHelp: string): Command {
       '--workers <n>',
       'worker threads the trials run on, each trial isolated from the run (default: with code of yours, ' +
         'the available cores, one per 500 trials, at least 1; without, the first trials in this process, ' +
-        'timed, and the rest on workers only if that is faster; 0: in this process, without isolation: ' +
+        'timed, and the rest on workers only if that is faster; 0: one after the other in one process, a copy ' +
+        'of this one with the same Node flags (so --inspect reaches the agent), without isolation: ' +
         'process.exit, an unhandled rejection or an uncaught throw in agent code crashes its trial ' +
         'and a change to shared globals is undone; a synchronous loop past the trial timeout ends the run, with ' +
-        'reports of what finished and the hung trial and exit 1; but an exhausted heap or a native crash ' +
-        'ends the whole run with no report)',
+        'reports of what finished and the hung trial and exit 1; an exhausted heap or a native crash ends ' +
+        'the run: this process writes the reports of what finished and of the trial it died in, judged ' +
+        'crashed, and exits 1 (3 when it died between trials))',
       (v) => parseInteger(v, 0, 'a number of workers, 0 or more'),
     )
     .option(
