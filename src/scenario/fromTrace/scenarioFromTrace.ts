@@ -31,13 +31,15 @@ const bad = (message: string): FaultlineError => new FaultlineError(FaultlineErr
 function pickTrace(spans: readonly FlatSpan[], file: string, traceId: string | undefined): FlatSpan[] {
   const traces = new Map<string, FlatSpan[]>();
   for (const s of spans) traces.set(s.traceId, [...(traces.get(s.traceId) ?? []), s]);
+  // At most 20 listed: a run's export holds a trace per kept trial.
   const listing = (): string =>
     [...traces.entries()]
+      .slice(0, 20)
       .map(([id, ss]) => {
         const root = ss.find((s) => s.parentSpanId === undefined) ?? ss[0]!;
         return `  ${id}  ${JSON.stringify(root.name)}, ${ss.length} span${ss.length === 1 ? '' : 's'}`;
       })
-      .join('\n');
+      .join('\n') + (traces.size > 20 ? `\n  … and ${traces.size - 20} more` : '');
   if (traces.size === 0) throw bad(`${file}: resourceSpans: no spans; expected the spans of one trace`);
   if (traceId !== undefined) {
     const chosen = traces.get(traceId.toLowerCase());
