@@ -53,17 +53,20 @@ const SpanSchema = z
   })
   .loose();
 export const ExportTraceRequestSchema = z
-  .object({
-    resourceSpans: z.array(
-      z
-        .object({
-          resource: z.object({ attributes: Attributes }).loose().optional(),
-          scopeSpans: z.array(z.object({ spans: z.array(SpanSchema).optional() }).loose()).optional(),
-        })
-        .loose(),
-      { error: 'expected an array of resource spans (an OTLP/JSON ExportTraceServiceRequest)' },
-    ),
-  })
+  .object(
+    {
+      resourceSpans: z.array(
+        z
+          .object({
+            resource: z.object({ attributes: Attributes }).loose().optional(),
+            scopeSpans: z.array(z.object({ spans: z.array(SpanSchema).optional() }).loose()).optional(),
+          })
+          .loose(),
+        { error: 'expected an array of resource spans (an OTLP/JSON ExportTraceServiceRequest)' },
+      ),
+    },
+    { error: 'expected an object { "resourceSpans": [...] } (an OTLP/JSON ExportTraceServiceRequest)' },
+  )
   .loose();
 type Request = z.infer<typeof ExportTraceRequestSchema>;
 type KeyValue = z.infer<typeof KeyValueSchema>;
