@@ -126,7 +126,7 @@ function scenarioData(
 function header(run: TracedRun, file: string, faults: number): string {
   const lines = [
     `Written by faultline from-trace ${file} (trace ${run.traceId}${run.model === undefined ? '' : `, model ${run.model}`}).`,
-    `${run.calls.length} tool call${run.calls.length === 1 ? '' : 's'}, ${faults} fault rule${faults === 1 ? '' : 's'}: each rule is a try that failed or was slow`,
+    `${plural(run.calls.length, 'tool call')}, ${plural(faults, 'fault rule')}: each rule is a try that failed or was slow`,
     'in the trace, matched by the tool, its call number and the try number. A timeout on a write is taken as',
     'committed with its answer lost (partial_write, R18): that is when a resend duplicates it.',
     "The stand-in replays the model's tool calls; how the retries go is the configuration's: run it with the",
@@ -143,3 +143,5 @@ function commentBlock(run: TracedRun): string {
   );
   return `\n# Attributes of the trace faultline does not map:\n${lines.join('\n')}\n`;
 }
+
+const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;

@@ -67,10 +67,11 @@ function toolText(tool: TracedTool, traceId: string): string {
     .filter((c) => c.result !== undefined)
     .map((c) => [canonicalJson(c.input ?? {}), c.result] as const);
   const calls = `${tool.calls.length} call${tool.calls.length === 1 ? '' : 's'}`;
+  const keyExpression = key === undefined ? 'canonical(input)' : `input[${JSON.stringify(key)}]`;
   const effect =
     tool.risk === 'read'
       ? ''
-      : `        ctx.effect(${JSON.stringify(effectOf(tool.name))}, { key: ${key === undefined ? 'canonical(input)' : `input[${JSON.stringify(key)}]`} });\n`;
+      : `        ctx.effect(${JSON.stringify(effectOf(tool.name))}, { key: ${keyExpression} });\n`;
   return [
     `    ${JSON.stringify(tool.name)}: {`,
     `      description: ${JSON.stringify(`${tool.name}, as trace ${traceId} called it (${calls}).`)},`,
@@ -95,7 +96,8 @@ export function serviceModuleText(service: string, tools: readonly TracedTool[],
     `// inferred from the calls the trace holds, and a tool's risk (R4) from its name (a write unless it reads).`,
     `import { defineService, z } from 'faultline';`,
     '',
-    `const canonical = (v) => JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));`,
+    `const sorted = (x) => Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));`,
+    `const canonical = (v) => JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? sorted(x) : x));`,
     `const answer = (answers, input) => {`,
     `  const found = answers.find(([seen]) => seen === canonical(input)) ?? answers[0];`,
     `  return found === undefined ? { ok: true } : found[1];`,

@@ -6,10 +6,7 @@ export type SpanRole = 'chat' | 'execute_tool' | 'other';
 /** The attributes the importer reads: every other one is kept in the scenario as a comment. */
 export const READ_ATTRIBUTES = new Set([
   'gen_ai.operation.name',
-  'gen_ai.system',
-  'gen_ai.provider.name',
   'gen_ai.request.model',
-  'gen_ai.response.model',
   'gen_ai.tool.name',
   'gen_ai.tool.call.id',
   'gen_ai.tool.call.arguments',
