@@ -211,6 +211,28 @@ describe('scenarioFromTrace', () => {
     expect(() => imported({ resourceSpans: [] })).toThrow(/trace\.json: resourceSpans: no spans/);
   });
 
+  it('keeps what is shaped like a credential out of both files and the notes (R13)', () => {
+    const [root, chat, tool, ...rest] = retriedWriteTrace();
+    const leaky: SpanSpec[] = [
+      { ...root!, attributes: { ...root!.attributes, 'http.request.header.authorization': 'Bearer abc.def.ghi' } },
+      chat!,
+      {
+        ...tool!,
+        attributes: {
+          ...tool!.attributes,
+          'gen_ai.tool.call.arguments': '{"requestId":"req-42","apiKey":"sk-live-4f9a8b7c6d5e4f3a2b1c"}',
+        },
+      },
+      ...rest,
+    ];
+    const result = imported(otlpJson(leaky));
+    for (const text of [result.scenarioText, result.serviceText, ...result.notes]) {
+      expect(text).not.toContain('abc.def.ghi');
+      expect(text).not.toContain('sk-live-4f9a8b7c6d5e4f3a2b1c');
+    }
+    expect(result.scenarioText).toContain('#   http.request.header.authorization = [REDACTED]');
+  });
+
   it("reads the Collector's file exporter format: one request per line", () => {
     const [first, ...rest] = retriedWriteTrace();
     const lines = `${JSON.stringify(otlpJson([first!]))}\n${JSON.stringify(otlpJson(rest))}\n`;

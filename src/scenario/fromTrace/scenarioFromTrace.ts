@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { FaultlineError, FaultlineErrorCode } from '../../core/index.js';
+import { REDACTED, isSecretName, redactText } from '../../core/secretText.js';
 import { readOtlpSpans, type FlatSpan } from './otlpSpans.js';
 import { roleOf, showValue } from './spanReading.js';
 import { riskOf, tracedFaults, type Risk } from './tracedFaults.js';
@@ -74,12 +75,15 @@ export function scenarioFromTrace(request: FromTraceRequest): FromTraceResult {
   const risks = new Map<string, Risk>(tools.map((t) => [t.name, t.risk]));
   const faults = tracedFaults(run.calls, risks, notes);
   const data = scenarioData(run, name, request.serviceModule, tools, faults);
+  // R13: a trace may carry what the agent sent; what is shaped like a credential stays out of both files.
   return {
     name,
     traceId: run.traceId,
-    scenarioText: `${header(run, request.file, faults.length)}${stringify(data, { lineWidth: 0 })}${commentBlock(run)}`,
-    serviceText: serviceModuleText(name, tools, run.traceId),
-    notes,
+    scenarioText: redactText(
+      `${header(run, request.file, faults.length)}${stringify(data, { lineWidth: 0 })}${commentBlock(run)}`,
+    ),
+    serviceText: redactText(serviceModuleText(name, tools, run.traceId)),
+    notes: notes.map((n) => redactText(n)),
   };
 }
 
@@ -139,7 +143,8 @@ function header(run: TracedRun, file: string, faults: number): string {
 function commentBlock(run: TracedRun): string {
   if (run.unknown.length === 0) return '';
   const lines = run.unknown.map(
-    (u) => `#   ${u.key} = ${showValue(u.value)} (span "${u.span}"${u.spans > 1 ? ` and ${u.spans - 1} more` : ''})`,
+    (u) =>
+      `#   ${u.key} = ${isSecretName(u.key.split('.').pop() ?? '') ? REDACTED : showValue(u.value)} (span "${u.span}"${u.spans > 1 ? ` and ${u.spans - 1} more` : ''})`,
   );
   return `\n# Attributes of the trace faultline does not map:\n${lines.join('\n')}\n`;
 }
