@@ -142,10 +142,10 @@ function header(run: TracedRun, file: string, faults: number): string {
 /** The attributes no reader took, kept where a reader of the scenario sees them. */
 function commentBlock(run: TracedRun): string {
   if (run.unknown.length === 0) return '';
-  const lines = run.unknown.map(
-    (u) =>
-      `#   ${u.key} = ${isSecretName(u.key.split('.').pop() ?? '') ? REDACTED : showValue(u.value)} (span "${u.span}"${u.spans > 1 ? ` and ${u.spans - 1} more` : ''})`,
-  );
+  const lines = run.unknown.map((u) => {
+    const value = isSecretName(u.key.split('.').pop() ?? '') ? REDACTED : showValue(u.value);
+    return `#   ${u.key} = ${value} (span "${u.span}"${u.spans > 1 ? ` and ${u.spans - 1} more` : ''})`;
+  });
   return `\n# Attributes of the trace faultline does not map:\n${lines.join('\n')}\n`;
 }
 
