@@ -14,6 +14,7 @@ import { createViewCommand } from './commands/view.js';
 import { createSweepCommand } from './commands/sweep.js';
 import { createServeCommand } from './commands/serve.js';
 import { createMcpServeCommand } from './commands/mcpServe.js';
+import { createFromTraceCommand } from './commands/fromTrace.js';
 
 const EXAMPLES = `
 Examples:
@@ -25,6 +26,7 @@ Examples:
   $ faultline list
   $ faultline schema --out faultline.schema.json
   $ faultline init                         a config, an example service, agent and scenario, a CI workflow
+  $ faultline from-trace otel-traces.json --out incident.yaml   a production trace as a scenario
 
 Exit codes: 0 every gate held, 1 a gate failed, 2 bad input or usage, 3 faultline crashed,
 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP (the partial reports are written).`;
@@ -62,6 +64,7 @@ export function buildProgram(ctx: CliContext): Command {
     createServeCommand,
     createExploreCommand,
     createSweepCommand,
+    createFromTraceCommand,
   ]) {
     program.addCommand(configure(create(ctx), ctx));
   }
