@@ -15,7 +15,7 @@ export const AgentCrashTriggerSchema = z
     nth: z.number().int().positive().optional(),
     /** The agent dies as its n-th tool request (1: the first) is answered; the answer is dropped. */
     afterCall: z.number().int().positive().optional(),
-    /** The agent dies this many ms after the trial's start (real ms for a command agent, virtual for a function one). */
+    /** The agent dies this many ms after the trial's start (real ms: a command agent runs on the wall clock). */
     atMs: z.number().int().nonnegative().optional(),
   })
   .strict()

@@ -8,9 +8,10 @@ export function agentCrashProblems(scenario: CheckedScenario, world: World): str
   if (!crash) return [];
   const out: string[] = [];
   const kind = scenario.agent.kind;
-  if (kind !== 'command' && kind !== 'function')
+  // A function or http agent in process (its run abandoned, a fresh instance started) is not built yet (issue 45).
+  if (kind !== 'command')
     out.push(
-      `crash.agent: crashes and restarts a "command" or "function" agent; agent.kind is "${kind}" ` +
+      `crash.agent: crashes and restarts a "command" agent; agent.kind is "${kind}" ` +
         `(a scripted agent on the reference runtime is crashed by the trial option crash: { afterEffectOf })`,
     );
   if (crash.afterEffectOf !== undefined) {
