@@ -1,6 +1,7 @@
 import { failAll, pass, type HistoryEvent, type Verdict } from '../core/index.js';
 import type { Checker } from './checker.js';
 import { goalState } from './goalState.js';
+import { unfinishedRestart } from './unfinishedRestart.js';
 import type { Expectations, TrialRecord } from './record.js';
 
 /** A wait begun under the faults that outlived them: how long after the heal an agent's next request (or its end) came. */
@@ -159,8 +160,9 @@ export const recovery: Checker = {
   check(record, expect): Verdict {
     const m = measureRecovery(record, expect);
     const want = expect.recovery;
-    if (!m || !want) return pass();
-    const problems: { message: string; evidence: unknown }[] = [];
+    const restart = unfinishedRestart(record);
+    if (!m || !want) return restart ? failAll([restart]) : pass();
+    const problems: { message: string; evidence: unknown }[] = restart ? [restart] : [];
     const heal = `the heal at t=${m.healAtMs}ms`;
     if (!m.goalReached) {
       const goal = goalState.check(record, expect);

@@ -302,6 +302,13 @@ export type HistoryEvent =
         /** Program names of processes it started that had left its group (a `setsid`), found alive. */ escaped?: readonly string[];
       }
     >
+  /**
+   * The scenario's `crash.agent` killed the user's agent (its process tree got SIGKILL, or its run was abandoned).
+   * `request`: the tool request whose answer it never got (its effect, if any, committed); `process`: which start died (1: the first).
+   */
+  | E<'agent_crash', { trigger: string; process: number; request?: string; tool?: string }>
+  /** The agent started again after a crash, with the same task, working folder and world: `restart` counts from 1. */
+  | E<'agent_restart', { restart: number }>
   /** `by: 'stand-in'`: the outcome and message are the stand-in model's final answer, passed on (absent: the agent's own). */
   | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string; by?: ClaimBy }>
   /**

@@ -80,6 +80,8 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'model_error':
     case 'agent_wait':
     case 'process_left':
+    case 'agent_crash':
+    case 'agent_restart':
     case 'agent_end':
     case 'heal':
     case 'trial_end':
@@ -118,6 +120,8 @@ type AgentEvent = Extract<
       | 'model_error'
       | 'agent_wait'
       | 'process_left'
+      | 'agent_crash'
+      | 'agent_restart'
       | 'agent_end'
       | 'heal'
       | 'trial_end';
@@ -146,6 +150,13 @@ function agentText(e: AgentEvent): string {
         `${e.command} left a process alive at the trial's ` +
         `end${e.escaped ? ` (outside its group: ${e.escaped.join(', ')})` : ''} (killed then)`
       );
+    case 'agent_crash':
+      return (
+        `agent killed (crash ${e.trigger})` +
+        (e.request === undefined ? '' : `: the answer to ${e.request} (${e.tool ?? '?'}) never reached it`)
+      );
+    case 'agent_restart':
+      return `agent restarted (restart ${e.restart}): same task, working folder and world`;
     case 'agent_end': {
       const claims = e.claims
         .map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? " (the stand-in's)" : ''}`)

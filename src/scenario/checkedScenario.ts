@@ -3,6 +3,7 @@ import type { Network } from '../faults/network.js';
 import type { ScriptPlan } from '../model/script.js';
 import type { ServiceRef } from '../world/createWorld.js';
 import type { WorldConfig } from '../world/WorldConfig.js';
+import type { ScenarioCrash } from './agentCrash.js';
 
 /**
  * What the load-time checks read of a parsed scenario. Stated here rather than imported as
@@ -14,6 +15,7 @@ export interface CheckedScenario {
   readonly services?: readonly ServiceRef[] | undefined;
   readonly faults: FaultPlan;
   readonly heal?: Heal | undefined;
+  readonly crash?: ScenarioCrash | undefined;
   readonly recovery?: object | undefined;
   readonly checks?: readonly string[] | undefined;
   readonly network?: Network | undefined;

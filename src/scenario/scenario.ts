@@ -15,6 +15,7 @@ import { formatIssues } from '../core/zodIssues.js';
 import { ArrivalSchema } from './arrival.js';
 import { BudgetSchema, GoalSchema, RecoverySchema } from './goalSchemas.js';
 import { worldProblems } from './worldProblems.js';
+import { ScenarioCrashSchema } from './agentCrash.js';
 
 /** The most agents one trial runs at once. */
 export const MAX_AGENTS = 100_000;
@@ -167,6 +168,8 @@ export const ScenarioDataSchema = z
     heal: HealSchema.optional(),
     /** How the agent must recover after the heal (needs `heal`): judged by the `recovery` checker. */
     recovery: RecoverySchema.optional(),
+    /** Whose process dies mid-task, and when: `agent` is your own agent, killed and started again (R22, R25). */
+    crash: ScenarioCrashSchema.optional(),
     /** Network latency per leg (request, response): a default, per service, per tool, per HTTP route. Without it, instantaneous. */
     network: NetworkSchema.optional().describe(
       'Network latency per leg, drawn from the trial seed: a default (latency), per service, per tool, per HTTP route.',

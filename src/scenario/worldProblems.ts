@@ -3,6 +3,7 @@ import { formatPath } from '../core/zodIssues.js';
 import { BUILTIN_SERVICES, createWorld, resolveServices } from '../world/createWorld.js';
 import type { World } from '../world/World.js';
 import { agentKindProblems } from './agentKindProblems.js';
+import { agentCrashProblems } from './agentCrashProblems.js';
 import { healProblems } from './healProblems.js';
 import { lieProblems } from './lieProblems.js';
 import { modelFaultProblems } from './modelFaultProblems.js';
@@ -35,6 +36,7 @@ export function worldProblems(scenario: CheckedScenario): string[] {
     ...stepInputProblems(scenario, world),
     ...stepReferenceProblems(scenario, world),
     ...agentKindProblems(scenario),
+    ...agentCrashProblems(scenario, world),
     ...tools.inRules,
     ...lieProblems(scenario.faults, world, reshaped),
     ...modelFaultProblems(scenario),

@@ -1,8 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { History } from '../../core/index.js';
-import { runCommand, type CommandResult } from '../../world/command/runCommand.js';
+import {
+  runCommand,
+  type CommandResult,
+  type CommandSpec,
+  type RunCommandOptions,
+} from '../../world/command/runCommand.js';
+import { AgentKill } from './AgentKill.js';
+import { signalGroup } from '../../world/command/ProcessTable.js';
 import type { TrialEnd } from '../../checks/record.js';
 import type { Cassette } from '../../model/api/Cassette.js';
 import { readCommandReport } from './commandResult.js';
@@ -32,6 +39,8 @@ export async function runCommandAgentTrial(options: CommandAgentRunOptions): Pro
   const { agent, clock, history, startMs } = options;
   // The provider failed for good: the agent waits on an answer that will not come, so it is stopped now, not at its timeout.
   const providerLost = new AbortController();
+  const trigger = options.scenario.crash?.agent;
+  const kill = trigger && new AgentKill(trigger, options.world.ledger, history);
   const { served, env, problems, infraErrors, recording } = await serveScenario({
     ...options,
     trial: {
@@ -41,31 +50,43 @@ export async function runCommandAgentTrial(options: CommandAgentRunOptions): Pro
       seed: options.seed,
     },
     onInfraError: () => providerLost.abort(),
+    ...(kill && { gate: kill }),
   });
   if (recording) options.onRecording?.(recording);
   const dir = await mkdtemp(join(tmpdir(), 'faultline-agent-'));
   const resultFile = join(dir, 'result.json');
+  // The trial's working folder: what the agent keeps there (an operation record, a SQLite file) survives a crash.
+  const workDir = join(dir, 'work');
+  await mkdir(workDir);
+  const base = {
+    ...harnessEnv(),
+    ...noProxy(),
+    ...env,
+    FAULTLINE_TASK: agent.task,
+    FAULTLINE_SEED: String(options.seed),
+    FAULTLINE_TRIAL: String(options.trialIndex),
+    FAULTLINE_WORKDIR: workDir,
+  };
   let result: CommandResult;
   try {
-    result = await runCommand(
-      {
+    result = await startsUntilDone(kill, (restart) => ({
+      spec: {
         argv: agent.argv as [string, ...string[]],
         ...(agent.cwd !== undefined && { cwd: agent.cwd }),
         env: {
-          ...harnessEnv(),
-          ...noProxy(),
-          ...env,
-          FAULTLINE_TASK: agent.task,
-          FAULTLINE_SEED: String(options.seed),
-          FAULTLINE_TRIAL: String(options.trialIndex),
+          ...base,
+          ...(restart > 0 && { FAULTLINE_RESTART: '1', FAULTLINE_RESTART_COUNT: String(restart) }),
           ...agent.env,
           FAULTLINE_RESULT: resultFile,
         } as Record<string, string>,
         timeoutMs: agent.timeoutMs,
         maxOutputBytes: KEPT_OUTPUT,
       },
-      { clock, processes: options.world.processes, service: 'agent', signal: providerLost.signal },
-    );
+      options: { clock, processes: options.world.processes, service: 'agent', signal: providerLost.signal },
+      resultFile,
+      startMs,
+      history,
+    }));
   } finally {
     await served.close();
   }
@@ -77,6 +98,45 @@ export async function runCommandAgentTrial(options: CommandAgentRunOptions): Pro
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+interface Start {
+  readonly spec: CommandSpec;
+  readonly options: RunCommandOptions;
+  readonly resultFile: string;
+  readonly startMs: number;
+  readonly history: History;
+}
+
+/**
+ * Runs the agent; when the scenario's `crash.agent` kills it (SIGKILL to its process group, no
+ * SIGTERM first), starts it once more with `FAULTLINE_RESTART=1` and `FAULTLINE_RESTART_COUNT=1`,
+ * the same task, working folder and served world. What the killed start wrote to
+ * `FAULTLINE_RESULT` is dropped: only the last start reports.
+ */
+async function startsUntilDone(
+  kill: AgentKill | undefined,
+  startOf: (restart: number) => Start,
+): Promise<CommandResult> {
+  const first = startOf(0);
+  kill?.arm(first.options.clock, first.startMs);
+  const processes = first.options.processes;
+  // SIGKILL to the whole group at once, no SIGTERM first: a crash gives the program no chance to tidy up.
+  // The agent's own group: the first started from here on (a command tool it calls starts groups of its own later).
+  const ours = processes?.groups.length ?? 0;
+  const killGroup = (): void => {
+    const group = processes?.groups[ours];
+    if (group) signalGroup(group.pgid, 'SIGKILL');
+  };
+  kill?.signal.addEventListener('abort', killGroup, { once: true });
+  const killed = await runCommand(first.spec, first.options);
+  kill?.signal.removeEventListener('abort', killGroup);
+  kill?.disarm(first.options.clock);
+  if (!kill?.fired || killed.kind === 'spawn_failed') return killed;
+  const again = startOf(1);
+  await rm(again.resultFile, { force: true });
+  again.history.record({ type: 'agent_restart', restart: 1 });
+  return runCommand(again.spec, again.options);
 }
 
 /** The harness's environment less the model endpoints it may name: a program must reach only the served one. */

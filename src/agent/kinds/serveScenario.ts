@@ -2,6 +2,7 @@ import type { Clock, History, Rng } from '../../core/index.js';
 import { HttpFaults, type HttpService } from '../../faults/http/HttpFaults.js';
 import { serviceHttp } from '../../faults/http/serviceRoutes.js';
 import { serveFaults, type ServedWorld } from '../../serve/serveFaults.js';
+import type { AnswerGate } from '../../faults/http/AnswerGate.js';
 import { McpHttpEndpoint } from '../../serve/McpHttpEndpoint.js';
 import type { McpWorld } from '../../serve/mcpWorldServer.js';
 import { MCP_ORIGIN, mcpWorldTools } from '../../serve/mcpWorldTools.js';
@@ -51,6 +52,8 @@ export interface ServeScenarioOptions {
   readonly trial?: CassetteTrial;
   /** Hears the first time the model provider fails for good under `--live`. */
   readonly onInfraError?: (message: string) => void;
+  /** Asked as each tool answer is about to go back: a scenario's `crash.agent` holds the one it names. */
+  readonly gate?: AnswerGate;
 }
 
 /** `FAULTLINE_ORDERS_URL` for `orders`, `FAULTLINE_MY_CRM_URL` for `my-crm`. */
@@ -75,7 +78,16 @@ export async function serveScenario(options: ServeScenarioOptions): Promise<Serv
   const mcpTools = mcpWorldTools(world, definitions);
   services.push(...mcpTools.services);
   const endpoint = mcpEndpoint ?? new McpHttpEndpoint();
-  const faults = new HttpFaults({ services, world, clock, history, startMs, ...scenarioFaults(scenario, rng) });
+  const gate = options.gate;
+  const faults = new HttpFaults({
+    services,
+    world,
+    clock,
+    history,
+    startMs,
+    ...scenarioFaults(scenario, rng),
+    ...(gate && { gate }),
+  });
   const opened = await serveFaults(faults, {
     ...(ports && { ports }),
     exclude: [MCP_ORIGIN],

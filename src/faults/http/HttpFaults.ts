@@ -26,6 +26,8 @@ import { pacedStream, STREAM_CUT_MESSAGE, type StreamEnd } from './pacedStream.j
 import { bodyDigest, requestEvent, trackedRequest } from './requestEvent.js';
 import { responseDetail } from './responseDetail.js';
 import { ServedRoutes } from './ServedRoutes.js';
+import { gated, type AnswerGate } from './AnswerGate.js';
+import type { UnservedRequest } from './UnservedRequest.js';
 
 /** A faulted HTTP service: where it lives and what it answers. */
 export interface HttpService {
@@ -57,15 +59,8 @@ export interface HttpFaultsOptions {
   readonly network?: NetworkLatency;
   /** Virtual ms after `startMs` from which no rule of `plan` matches (a scenario's `heal.atMs`). */
   readonly healAtMs?: number;
-}
-
-/** A request no route of the trial serves (see `HttpFaults.refuseUnserved`). */
-export interface UnservedRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly served: readonly string[];
-  /** Whether `served` lists routes at the request's origin (else: the origins served). */
-  readonly servedHere: boolean;
+  /** Asked as each tool request's answer is about to go back (see `AnswerGate`). */
+  readonly gate?: AnswerGate;
 }
 
 /**
@@ -92,6 +87,7 @@ export class HttpFaults {
   /** Streams stalled by a `stream_stall`, and how far they got, for the trial's end to say so. */
   readonly #stalls = new Map<string, { readonly reason: string; readonly stream: { events: number; of: number } }>();
   readonly #network: NetworkLatency | undefined;
+  readonly #gate: AnswerGate | undefined;
   readonly #unserved: UnservedRequest[] = [];
   #closed = false;
 
@@ -108,6 +104,7 @@ export class HttpFaults {
     this.#history = options.history;
     const startMs = options.startMs ?? options.clock.now();
     this.#network = options.network;
+    this.#gate = options.gate;
     keepVersionsFor(plan, options.world);
     const effects =
       options.world &&
@@ -221,6 +218,7 @@ export class HttpFaults {
     }
     // Closed meanwhile: the trial's end already recorded this exchange as lost.
     if (!this.#open.has(request)) return { kind: 'hang', reason: 'the trial ended' };
+    answer = gated(this.#gate, answer, request, match.route);
     if (answer.kind === 'stream') return this.#stream(ex, answer, fault, signal);
     if (answer.kind === 'hang') this.#awaitGiveUp(ex, answer, signal);
     else this.#respond(ex, answer);

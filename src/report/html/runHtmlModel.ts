@@ -16,6 +16,8 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   agent_wait: 'agent',
   agent_start: 'agent',
   agent_end: 'agent',
+  agent_crash: 'agent',
+  agent_restart: 'agent',
   trial_end: 'agent',
   tool_call: 'execution',
   operation: 'execution',

@@ -1,0 +1,26 @@
+import { formatPath } from '../core/zodIssues.js';
+import type { World } from '../world/World.js';
+import type { CheckedScenario } from './checkedScenario.js';
+
+/** What the schema cannot check: the agent kinds that can be crashed, and the tool named. */
+export function agentCrashProblems(scenario: CheckedScenario, world: World): string[] {
+  const crash = scenario.crash?.agent;
+  if (!crash) return [];
+  const out: string[] = [];
+  const kind = scenario.agent.kind;
+  // A function or http agent in process (its run abandoned, a fresh instance started) is not built yet (issue 45).
+  if (kind !== 'command')
+    out.push(
+      `crash.agent: crashes and restarts a "command" agent; agent.kind is "${kind}" ` +
+        `(a scripted agent on the reference runtime is crashed by the trial option crash: { afterEffectOf })`,
+    );
+  if (crash.afterEffectOf !== undefined) {
+    const known = world.tools.map((t) => t.name);
+    if (!known.includes(crash.afterEffectOf))
+      out.push(
+        `${formatPath(['crash', 'agent', 'afterEffectOf'])}: "${crash.afterEffectOf}": no such tool in this ` +
+          `scenario's services (known: ${known.join(', ')})`,
+      );
+  }
+  return out;
+}
