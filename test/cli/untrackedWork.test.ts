@@ -1,10 +1,10 @@
 /**
- * A user's function agent that awaits real work faultline does not track (a file read, a dynamic import, a real
- * immediate, a child process) with nothing on the trial's clock. Before, the clock's first turn after such an await
- * found no timer and nothing held, and called the trial hung at once: a correct agent that reads its prompt from disk
- * before its first call failed every trial, on workers and in process (`--workers 0`). Now time stands still while
- * that work finishes, and a body that waits on nothing real is still hung. Variations of `run`, in process
- * (./inProcess.ts); the workers are real child processes either way.
+ * A user's function agent that awaits real work faultline does not track (a file read, a dynamic import, of
+ * TypeScript too through tsx's loader thread, a real immediate, a child process) with nothing on the trial's clock.
+ * Before, the clock's first turn after such an await found no timer and nothing held, and called the trial hung at
+ * once: a correct agent that reads its prompt from disk before its first call failed every trial, on workers and in
+ * process (`--workers 0`). Now time stands still while that work finishes, and a body that waits on nothing real is
+ * still hung. Variations of `run`, in process (./inProcess.ts); the workers are real child processes either way.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,6 +36,10 @@ const REAL_WORK = `{
       const prompt = await readFile(new URL(import.meta.url), 'utf8');
       for (let i = 0; i < 5; i++) await readFile(new URL(import.meta.url));
       const { sep } = await import('node:path');
+      // TypeScript helpers: each import() waits on tsx's loader thread, which no request of this thread shows.
+      let helped = 0;
+      for (const name of ['h1', 'h2', 'h3']) helped += (await import(new URL('./' + name + '.ts', import.meta.url).href)).one;
+      if (helped !== 3) throw new Error('helpers not loaded');
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve, reject) => execFile(process.execPath, ['-e', ''], (e) => (e ? reject(e) : resolve())));
       if (!prompt || !sep) throw new Error('read nothing');
@@ -44,6 +48,8 @@ const REAL_WORK = `{
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   dir = await tempDir('untracked');
+  for (const name of ['h1', 'h2', 'h3'])
+    await writeFile(join(dir.path, `${name}.ts`), 'export const one: number = 1;\n');
   await writeFile(join(dir.path, 'reads-first.mjs'), agent('reads-first', REAL_WORK, REAL_WORK));
   await writeFile(
     join(dir.path, 'hangs-after-reading.mjs'),

@@ -1,6 +1,6 @@
 import { sleepOn, type Clock, type TimerHandle } from './Clock.js';
 import { takenResolve, takeResolvers } from '../takeResolvers.js';
-import { childProcesses, queueingTurns, waitForUntrackedWork } from './untrackedWork.js';
+import { workHandles, queueingTurns, waitForUntrackedWork } from './untrackedWork.js';
 
 /** A timer set and not yet fired, or cleared and still in the heap until popped (`live` false). */
 class Timer {
@@ -202,8 +202,8 @@ export class VirtualClock implements Clock {
     const limit = options.maxVirtualMs === undefined ? Infinity : start + options.maxVirtualMs;
     const maxFires = options.maxFiresPerInstant ?? 10_000;
     const state: RunState<T> = { limit, maxFires, firesHere: 0, outcome: undefined };
-    // Before the body starts: it may start a child process before its first await.
-    const children = childProcesses();
+    // Before the body starts: it may start a child process or an import before its first await.
+    const handles = workHandles();
     let promise: Promise<T>;
     try {
       promise = body();
@@ -218,7 +218,7 @@ export class VirtualClock implements Clock {
       const turn = await this.#turns(state);
       if (turn.kind === 'ended') return turn.run;
       if (turn.kind === 'idle') {
-        if (await this.#untrackedWorkMoved(state, children)) continue;
+        if (await this.#untrackedWorkMoved(state, handles)) continue;
         return state.outcome ?? { kind: 'hung', at: this.#now };
       }
       // Real work is under way: time stands still until some of it settles.
@@ -233,11 +233,11 @@ export class VirtualClock implements Clock {
    * a turn, held work): the clock turns again. False when nothing moved and no such work is left: it is hung.
    * A body that does not wait on real work pays this once, at its hang, never in a trial that settles.
    */
-  #untrackedWorkMoved<T>(state: RunState<T>, children: readonly object[]): Promise<boolean> {
+  #untrackedWorkMoved<T>(state: RunState<T>, handles: readonly object[]): Promise<boolean> {
     const seq = this.#seq;
     return waitForUntrackedWork(
       () => state.outcome !== undefined || this.#seq !== seq || this.#inflight > 0 || this.#turnsDue.length > 0,
-      children,
+      handles,
     );
   }
 

@@ -1,5 +1,6 @@
 import { createHook } from 'node:async_hooks';
 import { ChildProcess } from 'node:child_process';
+import { MessagePort } from 'node:worker_threads';
 
 /**
  * Real work a trial's body may await that no one `hold`s on its clock (a user's agent reading a file, importing a
@@ -20,20 +21,25 @@ const nodeProcess = process as NodeJS.Process & {
   _getActiveHandles?: () => readonly object[];
 };
 
-/** Child processes alive now: a body's own are those not alive when its run began. */
-export function childProcesses(): readonly object[] {
+/**
+ * Handles that stand for work a body may wait on, alive (and holding the event loop) now: child processes, and message
+ * ports (a module loader's thread, tsx's, held while an `import()` waits on it; a worker thread's). A body's own are
+ * those not there when its run began.
+ */
+export function workHandles(): readonly object[] {
   const handles = nodeProcess._getActiveHandles?.() ?? [];
-  return handles.filter((handle) => handle instanceof ChildProcess);
+  return handles.filter((handle) => handle instanceof ChildProcess || handle instanceof MessagePort);
 }
 
 /**
- * Whether Node has real work in flight a body may wait on: a request (a file read, a DNS lookup; each ends on its own)
- * or a child process started since the run began. Long-lived handles (a server, a socket, a worker's port) are left
- * out: they are there whether the body waits on them or not, and would keep a hung body from ever being called so.
+ * Whether Node has real work in flight a body may wait on: a request (a file read, a DNS lookup; each ends on its own),
+ * or a child process or message port that was not holding the loop when the run began (an `import()` through a loader
+ * thread holds its port only while it waits). Other long-lived handles (a server, a socket) are left out: they are
+ * there whether the body waits on them or not, and would keep a hung body from ever being called so.
  */
-function inFlight(childrenBefore: readonly object[]): boolean {
+function inFlight(handlesBefore: readonly object[]): boolean {
   if ((nodeProcess._getActiveRequests?.() ?? []).length > 0) return true;
-  return childProcesses().some((child) => !childrenBefore.includes(child));
+  return workHandles().some((handle) => !handlesBefore.includes(handle));
 }
 
 /**
@@ -70,7 +76,7 @@ const LIMIT_MS = 60_000;
  * bound. The first two turns are 0 ms timers, each through the loop's poll (a read done, an immediate run); then
  * longer ones, up to 50 ms, while real work goes on.
  */
-export async function waitForUntrackedWork(moved: () => boolean, childrenBefore: readonly object[]): Promise<boolean> {
+export async function waitForUntrackedWork(moved: () => boolean, handlesBefore: readonly object[]): Promise<boolean> {
   if (watching++ === 0) activityHook.enable();
   try {
     let waited = 0;
@@ -80,7 +86,7 @@ export async function waitForUntrackedWork(moved: () => boolean, childrenBefore:
       await pause(ms);
       waited += ms;
       if (moved()) return true;
-      if (round >= 1 && activity === before && !inFlight(childrenBefore)) return false;
+      if (round >= 1 && activity === before && !inFlight(handlesBefore)) return false;
       if (waited >= LIMIT_MS) return false;
     }
   } finally {
