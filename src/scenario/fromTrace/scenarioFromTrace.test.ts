@@ -233,6 +233,53 @@ describe('scenarioFromTrace', () => {
     expect(result.scenarioText).toContain('#   http.request.header.authorization = [REDACTED]');
   });
 
+  it('keeps plain values under credential-named keys out of the scenario, the service module, the comments and the notes (R13)', () => {
+    const [root, chat, tool, ...rest] = retriedWriteTrace();
+    const secrets = ['plainsecretvalue99', 'hunter2hunter2', 'tok_zzzyyyxxx111', 'qqqwwweeerrr123', 'resultsecret777'];
+    const leaky: SpanSpec[] = [
+      { ...root!, attributes: { ...root!.attributes, 'app.login': 'api_key=commentsecret555' } },
+      chat!,
+      {
+        ...tool!,
+        attributes: {
+          ...tool!.attributes,
+          'gen_ai.tool.call.arguments': JSON.stringify({
+            requestId: 'req-42',
+            apiKey: 'plainsecretvalue99',
+            password: 'hunter2hunter2',
+            auth: { token: 'tok_zzzyyyxxx111' },
+            note: 'api_key=qqqwwweeerrr123',
+          }),
+          'gen_ai.tool.call.result': '{"ticketId":"tkt-1","session":{"accessToken":"resultsecret777"}}',
+        },
+      },
+      ...rest,
+      {
+        id: 'tool2',
+        name: 'execute_tool log_in',
+        startMs: 8000,
+        endMs: 8100,
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': 'log_in',
+          'gen_ai.tool.call.arguments': 'password=stderrsecret444',
+        },
+      },
+    ];
+    const result = imported(otlpJson(leaky));
+    for (const text of [result.scenarioText, result.serviceText, ...result.notes])
+      for (const secret of [...secrets, 'commentsecret555', 'stderrsecret444']) expect(text).not.toContain(secret);
+    const steps = (scenarioOf(result.scenarioText).agent as { plan: { steps: { input: unknown }[] } }).plan.steps;
+    expect(steps[0]!.input).toEqual({
+      requestId: 'req-42',
+      apiKey: '[REDACTED]',
+      password: '[REDACTED]',
+      auth: { token: '[REDACTED]' },
+      note: 'api_key=[REDACTED]',
+    });
+    expect(result.notes).toContainEqual(expect.stringContaining('password=[REDACTED]'));
+  });
+
   it("reads the Collector's file exporter format: one request per line", () => {
     const [first, ...rest] = retriedWriteTrace();
     const lines = `${JSON.stringify(otlpJson([first!]))}\n${JSON.stringify(otlpJson(rest))}\n`;
