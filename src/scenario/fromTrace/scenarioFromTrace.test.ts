@@ -280,6 +280,18 @@ describe('scenarioFromTrace', () => {
     expect(result.notes).toContainEqual(expect.stringContaining('password=[REDACTED]'));
   });
 
+  it('says where a file is not JSON without quoting it (R13)', () => {
+    const text = '{"resourceSpans": [], "password": hunter2hunter2}';
+    expect(() => imported(text)).toThrow(
+      /^trace\.json: not JSON \(.* at line 1, column 35\); expected OTLP\/JSON traces$/,
+    );
+    expect(() => imported(text)).not.toThrow(/hunter2|assword/);
+    const lines = `${JSON.stringify(otlpJson(retriedWriteTrace()))}\n{"token": tok_abcdefghijkl}\n`;
+    // Column 12, the `o`: a `t` may start `true`, as JSON.parse reads it.
+    expect(() => imported(lines)).toThrow(/^trace\.json: line 2: not JSON \(.* at column 12\); expected/);
+    expect(() => imported(lines)).not.toThrow(/tok_|abcdef/);
+  });
+
   it("reads the Collector's file exporter format: one request per line", () => {
     const [first, ...rest] = retriedWriteTrace();
     const lines = `${JSON.stringify(otlpJson([first!]))}\n${JSON.stringify(otlpJson(rest))}\n`;
