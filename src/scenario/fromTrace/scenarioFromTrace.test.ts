@@ -116,7 +116,7 @@ describe('scenarioFromTrace', () => {
         tool('t1', 'list_items', 0),
         attempt('a1', 't1', 0, { 'http.response.status_code': 200 }),
         tool('t2', 'list_items', 100),
-        attempt('a2', 't2', 100, { 'http.response.status_code': 429, 'http.response.header.retry-after': '2' }),
+        attempt('a2', 't2', 100, { 'http.response.status_code': 429, 'http.response.header.retry-after': ['2'] }),
         attempt('a3', 't2', 110, { 'http.response.status_code': 503 }),
         attempt('a4', 't2', 120, { 'error.type': 'TimeoutError' }),
         attempt('a5', 't2', 130, { 'http.response.status_code': 200 }, LATENCY_MS + 500),
