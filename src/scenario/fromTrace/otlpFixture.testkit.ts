@@ -1,6 +1,6 @@
 /** OTLP/JSON as an instrumented agent's exporter writes it, built in tests span by span. */
 
-type Attr = string | number | boolean;
+type Attr = string | number | boolean | readonly string[];
 
 export interface SpanSpec {
   readonly id: string;
@@ -16,13 +16,15 @@ export interface SpanSpec {
 export const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 const value = (v: Attr): Record<string, unknown> =>
-  typeof v === 'string'
-    ? { stringValue: v }
-    : typeof v === 'boolean'
-      ? { boolValue: v }
-      : Number.isInteger(v)
-        ? { intValue: String(v) }
-        : { doubleValue: v };
+  Array.isArray(v)
+    ? { arrayValue: { values: v.map((x: string) => ({ stringValue: x })) } }
+    : typeof v === 'string'
+      ? { stringValue: v }
+      : typeof v === 'boolean'
+        ? { boolValue: v }
+        : Number.isInteger(v)
+          ? { intValue: String(v) }
+          : { doubleValue: v };
 
 const nanos = (ms: number): string => (BigInt(1_733_500_000_000 + ms) * 1_000_000n).toString();
 

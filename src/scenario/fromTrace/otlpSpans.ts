@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/index.js';
 import { formatIssues } from '../../core/zodIssues.js';
+import { jsonErrorPlace } from './jsonErrorPlace.js';
 
 /** An attribute's value as OTLP/JSON writes it (`AnyValue`), flattened to a JSON value. */
 export type AttrValue = string | number | boolean | null | readonly AttrValue[] | { readonly [k: string]: AttrValue };
@@ -80,14 +81,16 @@ function parseDocuments(text: string, file: string): { value: unknown; where: st
   } catch (whole) {
     const lines = text
       .split('\n')
-      .map((l, i) => ({ l: l.trim(), i }))
+      .map((l, i) => ({ l: l.trim(), lead: l.length - l.trimStart().length, i }))
       .filter((x) => x.l !== '');
-    if (lines.length < 2) throw bad(`${file}: not JSON (${(whole as Error).message}); expected OTLP/JSON traces`);
-    return lines.map(({ l, i }) => {
+    if (lines.length < 2) throw bad(`${file}: not JSON (${jsonErrorPlace(text, whole)}); expected OTLP/JSON traces`);
+    return lines.map(({ l, lead, i }) => {
       try {
         return { value: JSON.parse(l) as unknown, where: `line ${i + 1}: ` };
       } catch (error) {
-        throw bad(`${file}: line ${i + 1}: not JSON (${(error as Error).message}); expected OTLP/JSON traces`);
+        throw bad(
+          `${file}: line ${i + 1}: not JSON (${jsonErrorPlace(l, error, { lead })}); expected OTLP/JSON traces`,
+        );
       }
     });
   }

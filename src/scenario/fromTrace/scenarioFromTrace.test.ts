@@ -116,7 +116,7 @@ describe('scenarioFromTrace', () => {
         tool('t1', 'list_items', 0),
         attempt('a1', 't1', 0, { 'http.response.status_code': 200 }),
         tool('t2', 'list_items', 100),
-        attempt('a2', 't2', 100, { 'http.response.status_code': 429, 'http.response.header.retry-after': '2' }),
+        attempt('a2', 't2', 100, { 'http.response.status_code': 429, 'http.response.header.retry-after': ['2'] }),
         attempt('a3', 't2', 110, { 'http.response.status_code': 503 }),
         attempt('a4', 't2', 120, { 'error.type': 'TimeoutError' }),
         attempt('a5', 't2', 130, { 'http.response.status_code': 200 }, LATENCY_MS + 500),
@@ -231,6 +231,65 @@ describe('scenarioFromTrace', () => {
       expect(text).not.toContain('sk-live-4f9a8b7c6d5e4f3a2b1c');
     }
     expect(result.scenarioText).toContain('#   http.request.header.authorization = [REDACTED]');
+  });
+
+  it('keeps plain values under credential-named keys out of the scenario, the service module, the comments and the notes (R13)', () => {
+    const [root, chat, tool, ...rest] = retriedWriteTrace();
+    const secrets = ['plainsecretvalue99', 'hunter2hunter2', 'tok_zzzyyyxxx111', 'qqqwwweeerrr123', 'resultsecret777'];
+    const leaky: SpanSpec[] = [
+      { ...root!, attributes: { ...root!.attributes, 'app.login': 'api_key=commentsecret555' } },
+      chat!,
+      {
+        ...tool!,
+        attributes: {
+          ...tool!.attributes,
+          'gen_ai.tool.call.arguments': JSON.stringify({
+            requestId: 'req-42',
+            apiKey: 'plainsecretvalue99',
+            password: 'hunter2hunter2',
+            auth: { token: 'tok_zzzyyyxxx111' },
+            note: 'api_key=qqqwwweeerrr123',
+          }),
+          'gen_ai.tool.call.result': '{"ticketId":"tkt-1","session":{"accessToken":"resultsecret777"}}',
+        },
+      },
+      ...rest,
+      {
+        id: 'tool2',
+        name: 'execute_tool log_in',
+        startMs: 8000,
+        endMs: 8100,
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': 'log_in',
+          'gen_ai.tool.call.arguments': 'password=stderrsecret444',
+        },
+      },
+    ];
+    const result = imported(otlpJson(leaky));
+    for (const text of [result.scenarioText, result.serviceText, ...result.notes])
+      for (const secret of [...secrets, 'commentsecret555', 'stderrsecret444']) expect(text).not.toContain(secret);
+    const steps = (scenarioOf(result.scenarioText).agent as { plan: { steps: { input: unknown }[] } }).plan.steps;
+    expect(steps[0]!.input).toEqual({
+      requestId: 'req-42',
+      apiKey: '[REDACTED]',
+      password: '[REDACTED]',
+      auth: { token: '[REDACTED]' },
+      note: 'api_key=[REDACTED]',
+    });
+    expect(result.notes).toContainEqual(expect.stringContaining('password=[REDACTED]'));
+  });
+
+  it('says where a file is not JSON without quoting it (R13)', () => {
+    const text = '{"resourceSpans": [], "password": hunter2hunter2}';
+    expect(() => imported(text)).toThrow(
+      /^trace\.json: not JSON \(.* at line 1, column 35\); expected OTLP\/JSON traces$/,
+    );
+    expect(() => imported(text)).not.toThrow(/hunter2|assword/);
+    const lines = `${JSON.stringify(otlpJson(retriedWriteTrace()))}\n{"token": tok_abcdefghijkl}\n`;
+    // Column 12, the `o`: a `t` may start `true`, as JSON.parse reads it.
+    expect(() => imported(lines)).toThrow(/^trace\.json: line 2: not JSON \(.* at column 12\); expected/);
+    expect(() => imported(lines)).not.toThrow(/tok_|abcdef/);
   });
 
   it("reads the Collector's file exporter format: one request per line", () => {

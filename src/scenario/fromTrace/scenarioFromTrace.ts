@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { FaultlineError, FaultlineErrorCode } from '../../core/index.js';
-import { REDACTED, isSecretName, redactText } from '../../core/secretText.js';
+import { REDACTED, isSecretName, redactText, scrubSecrets } from '../../core/secretText.js';
 import { readOtlpSpans, type FlatSpan } from './otlpSpans.js';
 import { roleOf, showValue } from './spanReading.js';
 import { riskOf, tracedFaults, type Risk } from './tracedFaults.js';
@@ -63,7 +63,9 @@ export function scenarioFromTrace(request: FromTraceRequest): FromTraceResult {
       `${request.file}: trace ${spans[0]!.traceId} has no GenAI spans; expected spans with gen_ai.operation.name ` +
         `chat or execute_tool (or the openai instrumentations' openinference.span.kind LLM / TOOL, llm.request.type chat)`,
     );
-  const run = tracedRun(spans);
+  // R13: a trace may carry what the agent sent. Scrubbed as data first (a field named like a credential is one,
+  // whatever its value looks like, and YAML prints no quotes for the text pass to see), then as text below.
+  const run = scrubbedRun(tracedRun(spans));
   if (run.calls.length === 0)
     throw bad(
       `${request.file}: trace ${run.traceId} holds ${run.chats} model call${run.chats === 1 ? '' : 's'} and no tool call; ` +
@@ -75,7 +77,7 @@ export function scenarioFromTrace(request: FromTraceRequest): FromTraceResult {
   const risks = new Map<string, Risk>(tools.map((t) => [t.name, t.risk]));
   const faults = tracedFaults(run.calls, risks, notes);
   const data = scenarioData(run, name, request.serviceModule, tools, faults);
-  // R13: a trace may carry what the agent sent; what is shaped like a credential stays out of both files.
+  // The second pass, over the text: what the header and comments say, and shapes the data pass cannot see.
   return {
     name,
     traceId: run.traceId,
@@ -84,6 +86,16 @@ export function scenarioFromTrace(request: FromTraceRequest): FromTraceResult {
     ),
     serviceText: redactText(serviceModuleText(name, tools, run.traceId)),
     notes: notes.map((n) => redactText(n)),
+  };
+}
+
+/** `run` with its tools' inputs and results, its task and its unmapped attributes' values scrubbed (R13). */
+function scrubbedRun(run: TracedRun): TracedRun {
+  return {
+    ...run,
+    task: run.task === undefined ? undefined : redactText(run.task),
+    calls: run.calls.map((c) => ({ ...c, input: scrubSecrets(c.input), result: scrubSecrets(c.result) })),
+    unknown: run.unknown.map((u) => ({ ...u, value: scrubSecrets(u.value) })),
   };
 }
 

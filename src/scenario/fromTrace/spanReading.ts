@@ -37,13 +37,22 @@ export const READ_PREFIXES = ['llm.input_messages.', 'llm.output_messages.', 'ge
 export const isRead = (key: string): boolean =>
   READ_ATTRIBUTES.has(key) || READ_PREFIXES.some((p) => key.startsWith(p));
 
-export const str = (span: FlatSpan, key: string): string | undefined => {
+/**
+ * An attribute's value, or the first of a string array: the semantic conventions make the HTTP header
+ * attributes (`http.response.header.retry-after`, `http.request.header.idempotency-key`) string arrays.
+ */
+const scalar = (span: FlatSpan, key: string): AttrValue | undefined => {
   const v = span.attributes[key];
+  return Array.isArray(v) && typeof v[0] === 'string' ? v[0] : v;
+};
+
+export const str = (span: FlatSpan, key: string): string | undefined => {
+  const v = scalar(span, key);
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 };
 
 export const num = (span: FlatSpan, key: string): number | undefined => {
-  const v = span.attributes[key];
+  const v = scalar(span, key);
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   return Number.isFinite(n) ? n : undefined;
 };

@@ -1,3 +1,4 @@
+import { redactText } from '../../core/secretText.js';
 import type { FlatSpan } from './otlpSpans.js';
 import { isObject, isRead, num, parseJson, proposedCalls, roleOf, str, userMessage } from './spanReading.js';
 
@@ -163,7 +164,10 @@ function inputOf(args: string | undefined, where: string, notes: string[]): Reco
   }
   const value = parseJson(args);
   if (isObject(value)) return value;
-  notes.push(`${where}: the arguments are not a JSON object (${args.slice(0, 60)}); the step's input is left empty`);
+  // Redacted before the cut: a cut can split a credential's shape (`password=…`) and hide it from the text pass.
+  notes.push(
+    `${where}: the arguments are not a JSON object (${redactText(args).slice(0, 60)}); the step's input is left empty`,
+  );
   return undefined;
 }
 
