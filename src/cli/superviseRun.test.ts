@@ -9,7 +9,7 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import type { Io, StopSignal } from './io.js';
 import { reportRun } from './reportRun.js';
-import { SUPERVISED_ENV } from './supervisedEnv.js';
+import { leaveWithSupervisor, SUPERVISED_ENV } from './supervisedEnv.js';
 import { endOf, endOfCopy, supervises, v8ReportFilter } from './superviseRun.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'faultline-supervise-'));
@@ -195,5 +195,24 @@ describe("reportRun of a run its process's death stopped", () => {
     const code = await reportRun({ ...run, interrupted: true, stopped }, request('no-trial'), io);
     expect(code).toBe(ExitCode.Crash);
     expect(err.join('')).toContain('the reports cover the 1 trials that finished\n');
+  });
+});
+
+describe("leaveWithSupervisor: the copy leaves when its supervisor's IPC channel closes", () => {
+  it('exits 3 through the process.exit it found, even when a trial replaced it since; without a channel, listens to nothing', () => {
+    const exits: string[] = [];
+    const unrefs: string[] = [];
+    const proc = Object.assign(new EventEmitter(), {
+      channel: { unref: () => unrefs.push('unref') },
+      exit: (code: number) => exits.push(`real ${code}`),
+    });
+    leaveWithSupervisor(proc as unknown as NodeJS.Process);
+    proc.exit = (code: number) => exits.push(`guard ${code}`);
+    expect(unrefs).toEqual(['unref']);
+    proc.emit('disconnect');
+    expect(exits).toEqual(['real 3']);
+    const alone = Object.assign(new EventEmitter(), { channel: undefined, exit: () => exits.push('alone') });
+    leaveWithSupervisor(alone as unknown as NodeJS.Process);
+    expect(alone.listenerCount('disconnect')).toBe(0);
   });
 });

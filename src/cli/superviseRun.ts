@@ -106,9 +106,10 @@ function runChild(marker: SupervisedRun, interrupt: Interrupt, io: Io): Promise<
   return new Promise((resolve) => {
     // In a process group of its own: a terminal's Ctrl-C reaches only this process, which hands it over once (a copy
     // that heard it from the terminal and again from us would take the second as "quit at once, without reports").
+    // So nothing reaches it when this process is killed hard: the IPC channel's end tells it (leaveWithSupervisor).
     const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
       detached: true,
-      stdio: ['inherit', 'inherit', 'pipe'],
+      stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
       env: { ...io.env, [SUPERVISED_ENV]: JSON.stringify(marker) },
     });
     interrupt.forward((name) => void child.kill(name));
