@@ -18,7 +18,7 @@ import { loadRunInputs, type RunInputs } from './loadRunInputs.js';
 import { matrixIsolation, startLive } from './matrixIsolation.js';
 import { reportRun, shown } from './reportRun.js';
 import { runProgress } from './runProgress.js';
-import { SUPERVISED_ENV, supervisedRunOf } from './supervisedEnv.js';
+import { leaveWithSupervisor, SUPERVISED_ENV, supervisedRunOf } from './supervisedEnv.js';
 import { superviseRun, supervises } from './superviseRun.js';
 import type { RunRequest } from './runRequest.js';
 
@@ -33,7 +33,10 @@ export async function executeRun(request: RunRequest, io: Io): Promise<ExitCode>
   // The process a supervisor started runs the seed the supervisor drew (and said).
   const supervised = supervisedRunOf(io.env);
   // Read once: a process the agents start (a command agent, a nested faultline) is no copy of a supervisor's.
-  if (supervised !== undefined && io.ownProcess === true) delete process.env[SUPERVISED_ENV];
+  if (supervised !== undefined && io.ownProcess === true) {
+    delete process.env[SUPERVISED_ENV];
+    leaveWithSupervisor();
+  }
   const seed = supervised?.seed ?? (request.seed === 'random' ? randomInt(0, RANDOM_SEED_MAX) : request.seed);
   if (request.seed === 'random' && supervised === undefined)
     io.stderr.write(`faultline: random seed ${seed} (rerun with --seed ${seed})\n`);

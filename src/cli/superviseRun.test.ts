@@ -9,8 +9,8 @@ import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
 import type { Io, StopSignal } from './io.js';
 import { reportRun } from './reportRun.js';
-import { SUPERVISED_ENV } from './supervisedEnv.js';
-import { endOf, supervises, v8ReportFilter } from './superviseRun.js';
+import { leaveWithSupervisor, SUPERVISED_ENV } from './supervisedEnv.js';
+import { endOf, endOfCopy, supervises, v8ReportFilter } from './superviseRun.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'faultline-supervise-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -41,6 +41,10 @@ describe('endOf: how the copy that ran the trials ended', () => {
     for (const code of [0, 1, 2, 3, 130, 143]) expect(endOf(code, null, false)).toEqual({ kind: 'exited', code });
   });
 
+  it("V8's report seen, but a normal exit (0, 1, 3): the exit code passes on", () => {
+    for (const code of [0, 1, 3]) expect(endOf(code, null, true)).toEqual({ kind: 'exited', code });
+  });
+
   it("a death: V8's report of an exhausted heap, a signal, or an abort's exit code", () => {
     expect(endOf(null, 'SIGABRT', true)).toEqual({
       kind: 'died',
@@ -52,6 +56,32 @@ describe('endOf: how the copy that ran the trials ended', () => {
     });
     expect(endOf(null, 'SIGKILL', false)).toEqual({ kind: 'died', cause: 'killed by SIGKILL' });
     expect(endOf(133, null, false)).toEqual({ kind: 'died', cause: 'aborted (exit code 133)' });
+  });
+});
+
+describe("endOfCopy: V8's report from a copy that ended on its own was the agents' output", () => {
+  it("text like V8's report, then an exit of its own (0, 1): the exit code stands, and every byte goes out in order", () => {
+    for (const code of [0, 1]) {
+      const seen: string[] = [];
+      const filter = v8ReportFilter({ write: (s) => (seen.push(s), true) });
+      filter.write('an agent logs its subprocess:\n');
+      filter.write(V8_REPORT);
+      filter.write('✓ huge-array × rulebook: 1/1 passed\n');
+      expect(filter.outOfMemory()).toBe(true);
+      expect(endOfCopy(filter, code, null)).toEqual({ kind: 'exited', code });
+      expect(seen.join('')).toBe(`an agent logs its subprocess:\n${V8_REPORT}✓ huge-array × rulebook: 1/1 passed\n`);
+    }
+  });
+
+  it("V8's report, then a signal or an abort's code: died of it, and the report stays held back", () => {
+    const seen: string[] = [];
+    const filter = v8ReportFilter({ write: (s) => (seen.push(s), true) });
+    filter.write(`before\n${V8_REPORT}`);
+    expect(endOfCopy(filter, null, 'SIGABRT')).toEqual({
+      kind: 'died',
+      cause: 'out of memory: V8 ran out of heap and ended it with SIGABRT',
+    });
+    expect(seen.join('')).toBe('before\n');
   });
 });
 
@@ -165,5 +195,24 @@ describe("reportRun of a run its process's death stopped", () => {
     const code = await reportRun({ ...run, interrupted: true, stopped }, request('no-trial'), io);
     expect(code).toBe(ExitCode.Crash);
     expect(err.join('')).toContain('the reports cover the 1 trials that finished\n');
+  });
+});
+
+describe("leaveWithSupervisor: the copy leaves when its supervisor's IPC channel closes", () => {
+  it('exits 3 through the process.exit it found, even when a trial replaced it since; without a channel, listens to nothing', () => {
+    const exits: string[] = [];
+    const unrefs: string[] = [];
+    const proc = Object.assign(new EventEmitter(), {
+      channel: { unref: () => unrefs.push('unref') },
+      exit: (code: number) => exits.push(`real ${code}`),
+    });
+    leaveWithSupervisor(proc as unknown as NodeJS.Process);
+    proc.exit = (code: number) => exits.push(`guard ${code}`);
+    expect(unrefs).toEqual(['unref']);
+    proc.emit('disconnect');
+    expect(exits).toEqual(['real 3']);
+    const alone = Object.assign(new EventEmitter(), { channel: undefined, exit: () => exits.push('alone') });
+    leaveWithSupervisor(alone as unknown as NodeJS.Process);
+    expect(alone.listenerCount('disconnect')).toBe(0);
   });
 });

@@ -106,9 +106,10 @@ function runChild(marker: SupervisedRun, interrupt: Interrupt, io: Io): Promise<
   return new Promise((resolve) => {
     // In a process group of its own: a terminal's Ctrl-C reaches only this process, which hands it over once (a copy
     // that heard it from the terminal and again from us would take the second as "quit at once, without reports").
+    // So nothing reaches it when this process is killed hard: the IPC channel's end tells it (leaveWithSupervisor).
     const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
       detached: true,
-      stdio: ['inherit', 'inherit', 'pipe'],
+      stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
       env: { ...io.env, [SUPERVISED_ENV]: JSON.stringify(marker) },
     });
     interrupt.forward((name) => void child.kill(name));
@@ -123,44 +124,72 @@ function runChild(marker: SupervisedRun, interrupt: Interrupt, io: Io): Promise<
       resolve(end);
     };
     child.once('error', (error) => settle({ kind: 'died', cause: `it could not be started: ${error.message}` }));
-    child.once('close', (code, signal) => {
-      stderr.end();
-      settle(endOf(code, signal, stderr.outOfMemory()));
-    });
+    child.once('close', (code, signal) => settle(endOfCopy(stderr, code, signal)));
   });
 }
 
-/** The copy's end: its own exit code, or its death and the cause, from the signal and what V8 printed. */
+/**
+ * The copy's end, once its stderr is closed. What looked like V8's report goes out after all when the copy ended on
+ * its own: then it was the agents' to print (a subprocess's error they logged), not V8's last words.
+ */
+export function endOfCopy(stderr: V8ReportFilter, code: number | null, signal: NodeJS.Signals | null): ChildEnd {
+  stderr.end();
+  const end = endOf(code, signal, stderr.outOfMemory());
+  if (end.kind === 'exited') stderr.release();
+  return end;
+}
+
+/**
+ * The copy's end: its own exit code, or its death and the cause, from the signal and what V8 printed. V8's report
+ * names the cause only of an abnormal end (a signal, an abort's code): text like it from a copy that exited on its
+ * own was an agent's output, and its exit code stands.
+ */
 export function endOf(code: number | null, signal: NodeJS.Signals | null, outOfMemory: boolean): ChildEnd {
-  if (outOfMemory)
+  const aborted = code !== null && ABORT_CODES.has(code);
+  if (outOfMemory && (signal !== null || aborted))
     return {
       kind: 'died',
       cause: `out of memory: V8 ran out of heap and ended it with ${signal ?? `exit code ${code}`}`,
     };
   if (signal !== null) return { kind: 'died', cause: `killed by ${signal}` };
-  if (code !== null && ABORT_CODES.has(code)) return { kind: 'died', cause: `aborted (exit code ${code})` };
+  if (aborted) return { kind: 'died', cause: `aborted (exit code ${code})` };
   return { kind: 'exited', code: code ?? ExitCode.Crash };
+}
+
+/** The copy's stderr on its way to ours, V8's report of an exhausted heap held back (`v8ReportFilter`). */
+export interface V8ReportFilter {
+  write(chunk: string): void;
+  /** No more chunks: a held partial line goes out, unless a report was seen. */
+  end(): void;
+  /** Whether a report was seen: from its first line on, everything is held back. */
+  outOfMemory(): boolean;
+  /** Writes out what was held back since the report's first line (the copy ended normally: it was no report). */
+  release(): void;
 }
 
 /**
  * Passes the copy's stderr through as it comes (progress bars and all), but for V8's report of an exhausted heap:
- * from its first line on, it is kept back, and says why the process died. A last partial line that may begin the
- * report waits for the next chunk (`end` lets it go when none comes).
+ * from its first line on, everything is held back until the copy's end says whether it was one (`release`). A last
+ * partial line that may begin the report waits for the next chunk (`end` lets it go when none comes).
  */
-export function v8ReportFilter(to: OutStream): { write(chunk: string): void; end(): void; outOfMemory(): boolean } {
-  let seen = false;
+export function v8ReportFilter(to: OutStream): V8ReportFilter {
+  let withheld: string | undefined;
   let held = '';
   return {
     write(chunk) {
-      if (seen) return;
+      if (withheld !== undefined) {
+        withheld += chunk;
+        return;
+      }
       let text = held + chunk;
       held = '';
       const match = OOM_REPORT.exec(text);
       if (match !== null) {
-        seen = true;
-        // What came before the report still goes out; the blank line that leads the report does not.
+        // What came before the report still goes out; the blank line that leads the report does not (yet).
         const before = text.slice(0, match.index).replace(/\n+$/, '\n');
-        if (before.trim() !== '') to.write(before);
+        const out = before.trim() !== '' ? before : '';
+        if (out !== '') to.write(out);
+        withheld = text.slice(out.length);
         return;
       }
       const lineStart = text.lastIndexOf('\n') + 1;
@@ -172,9 +201,13 @@ export function v8ReportFilter(to: OutStream): { write(chunk: string): void; end
       if (text !== '') to.write(text);
     },
     end() {
-      if (!seen && held !== '') to.write(held);
+      if (withheld === undefined && held !== '') to.write(held);
       held = '';
     },
-    outOfMemory: () => seen,
+    outOfMemory: () => withheld !== undefined,
+    release() {
+      if (withheld !== undefined && withheld !== '') to.write(withheld);
+      withheld = undefined;
+    },
   };
 }

@@ -1,3 +1,5 @@
+import { ExitCode } from './exitCodes.js';
+
 /** The variable that tells a CLI process it runs the trials for a supervisor (`--workers 0`), and what it needs to. */
 export const SUPERVISED_ENV = 'FAULTLINE_SUPERVISED_RUN';
 
@@ -21,4 +23,18 @@ export function supervisedRunOf(env: Readonly<Record<string, string | undefined>
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Under a supervisor, this process leaves as soon as the supervisor is gone, however it went: a SIGKILL runs none of
+ * its exit handlers, but the IPC channel it opened to this process closes with it. No one then waits for the trials
+ * or reads their output. The channel does not keep this process alive: its run ends as it would without it.
+ */
+export function leaveWithSupervisor(proc: NodeJS.Process = process): void {
+  if (proc.channel === undefined) return;
+  // Taken now, before any trial: while one runs in this process, `process.exit` is the guard that ends only the trial.
+  const exit = proc.exit.bind(proc);
+  proc.once('disconnect', () => exit(ExitCode.Crash));
+  // After the listener: adding one refs the channel again.
+  proc.channel.unref();
 }

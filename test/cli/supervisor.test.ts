@@ -1,8 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseJsonReport } from '../../src/report/json.js';
-import { faultline, tempDir } from './faultline.js';
+import { faultline, start, tempDir } from './faultline.js';
 import { agentScenario } from './misbehavingAgents.js';
 
 /**
@@ -59,4 +61,48 @@ it('--workers 0, an agent that allocates an array of 2^28 elements: the reports 
   expect(await readFile(join(dir.path, 'out/summary.md'), 'utf8')).toContain(
     "stopped: the CLI's own process died in huge-array × rulebook trial 0",
   );
+});
+
+/** The processes alive now whose command line holds `marker`, by pid and command line (zombies are dead: left out). */
+function marked(marker: string): { pid: number; cmdline: string }[] {
+  const found: { pid: number; cmdline: string }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (cmdline.includes(marker) && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z')
+        found.push({ pid: Number(entry), cmdline });
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return found;
+}
+
+it('--workers 0, the supervisor killed with SIGKILL mid-trial: the copy that runs the trials does not outlive it', async () => {
+  // The copy runs the supervisor's command line: a file name no other test's process holds finds the two of them.
+  const marker = `${basename(dir.path)}-waits`;
+  const copies = (): number[] => marked(marker).flatMap((p) => (p.cmdline.includes('faultline.js') ? [p.pid] : []));
+  // The agent waits on a real process (work the trial waits for), marked too, so that the test ends it.
+  const waits =
+    "process.stderr.write('the agent waits\\n'); const { execFile } = await import('node:child_process'); " +
+    `await new Promise((r) => execFile(process.execPath, ['-e', 'setTimeout(() => {}, 120_000)', '${marker}'], r));`;
+  await writeFile(join(dir.path, `${marker}.ts`), agentScenario('waits', waits));
+  const supervisor = start(['run', `${marker}.ts`, '--k', '1', '--workers', '0', '--out', 'out-killed'], {
+    cwd: dir.path,
+  });
+  try {
+    await supervisor.stderrLine(/the agent waits/);
+    expect(copies().filter((pid) => pid !== supervisor.child.pid)).toHaveLength(1);
+    const exited = new Promise((resolve) => supervisor.child.once('exit', resolve));
+    supervisor.child.kill('SIGKILL');
+    await exited;
+    // Generous: the copy hears of its parent's death through its IPC channel at once.
+    const deadline = performance.now() + 10_000;
+    while (copies().length > 0 && performance.now() < deadline) await sleep(100);
+    expect(copies()).toEqual([]);
+  } finally {
+    for (const { pid } of marked(marker)) process.kill(pid, 'SIGKILL');
+  }
 });
