@@ -1,5 +1,5 @@
 import type { Cell } from '../stats/CellTally.js';
-import { notExercisedMessage, unexercised, type RuleCoverage } from '../stats/coverage.js';
+import { notExercisedMessage, ruleRef, unexercised, type RuleCoverage } from '../stats/coverage.js';
 import type { RunResult } from '../runner/run.js';
 import type { ColumnWord } from './columnWord.js';
 
@@ -34,7 +34,7 @@ export function coverageRows(run: RunResult): CoverageRow[] {
       cells: [
         cell.scenario,
         cell.config,
-        `faults[${rule.rule}]`,
+        ruleRef(rule.rule),
         rule.label,
         `${rule.trials}/${n} trials${rule.mustFire ? '' : ' (may not fire)'}`,
         String(rule.firings),

@@ -52,6 +52,8 @@ const TrialEndSchema = z.discriminatedUnion('kind', [
 ]);
 
 const count = z.number().int().nonnegative();
+/** A coverage rule: an index of the fault plan, or -1 for the `crash.agent` trigger (`CRASH_RULE`). */
+const ruleIndex = z.number().int().min(-1);
 const rate = z.number().min(0).max(1);
 
 /**
@@ -92,7 +94,7 @@ const TrialStatsSchema = z.strictObject({
   duplicateEffects: count,
   faults: count,
   /** Fault events per rule of the plan, as `[rule, firings]`, by rule. */
-  firings: z.array(z.tuple([count, count])),
+  firings: z.array(z.tuple([ruleIndex, count])),
   tokens: TokensSchema,
   durationMs: z.number().nonnegative(),
   /** A many-agent trial's figures (agents > 1). */
@@ -168,7 +170,7 @@ const CellMetricsSchema = z.strictObject({
   faults: count,
   /** Every rule of the cell's fault plan: `faults[rule]`, what it matches, whether it must fire, the trials it fired in and its firings. */
   coverage: z.array(
-    z.strictObject({ rule: count, label: z.string(), mustFire: z.boolean(), trials: count, firings: count }),
+    z.strictObject({ rule: ruleIndex, label: z.string(), mustFire: z.boolean(), trials: count, firings: count }),
   ),
   attemptsPerCall: z.strictObject({ mean: z.number().nonnegative(), max: count }),
   amplification: z.number().nonnegative(),

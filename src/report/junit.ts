@@ -6,7 +6,7 @@ import { formatRate, plural } from './format.js';
 import { confidenceText } from './intervalText.js';
 import type { Interval } from '../stats/intervals.js';
 import { escapeXmlText, openTag } from './xml.js';
-import { notExercisedMessage, unexercised } from '../stats/coverage.js';
+import { notExercisedMessage, ruleRef, unexercised } from '../stats/coverage.js';
 
 export interface JunitReportOptions {
   /** When given, the gates form one more test suite, so a broken gate shows in CI as a failed test. */
@@ -43,7 +43,7 @@ function caseProperties(cell: Cell, k: number): string[] {
     ['model_tokens_out', m.tokens.output],
     // Fault coverage: per rule, the trials it fired in and its firings.
     ...m.coverage.map((r): [string, string] => [
-      `faults[${r.rule}] ${r.label}`,
+      `${ruleRef(r.rule)} ${r.label}`,
       `fired in ${r.trials}/${m.trials} trials, ${r.firings} times${r.mustFire ? '' : ' (may not fire)'}`,
     ]),
   ];

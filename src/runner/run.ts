@@ -20,6 +20,7 @@ import type { Shard } from './shard.js';
 import { runTrial, runTrialSummary, summarise, type TrialOptions, type TrialSummary } from './trial.js';
 import { useLiveRun, type LiveRun } from '../scenario/modelSource.js';
 import { recordingFile } from './trial/recordingFile.js';
+import { triggerText } from '../scenario/agentCrash.js';
 import { TrialInProgress, type HungRun } from './trialInProgress.js';
 
 export type { Cell, CellRefs, VerdictGroup } from '../stats/CellTally.js';
@@ -280,7 +281,7 @@ export function cellTallies(
         label(scenario, config.name),
         refs,
         keepFailures,
-        ruleInfos(planned[s]!.faults),
+        ruleInfos(planned[s]!.faults, scenario.crash?.agent && triggerText(scenario.crash.agent)),
         scenario.agent.kind === 'command' ? 'real' : 'virtual',
       );
     }),

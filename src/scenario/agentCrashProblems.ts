@@ -16,10 +16,23 @@ export function agentCrashProblems(scenario: CheckedScenario, world: World): str
     );
   if (crash.afterEffectOf !== undefined) {
     const known = world.tools.map((t) => t.name);
-    if (!known.includes(crash.afterEffectOf))
+    const tool = world.tools.find((t) => t.name === crash.afterEffectOf);
+    if (!tool)
       out.push(
         `${formatPath(['crash', 'agent', 'afterEffectOf'])}: "${crash.afterEffectOf}": no such tool in this ` +
           `scenario's services (known: ${known.join(', ')})`,
+      );
+    // A read commits no effect: the crash would never fire, and the agent would pass uncrashed.
+    else if (tool.risk === 'read')
+      out.push(
+        `${formatPath(['crash', 'agent', 'afterEffectOf'])}: "${crash.afterEffectOf}" is declared risk: read and ` +
+          `commits no effect, so the crash would never fire; expected a tool that writes ` +
+          `(${
+            world.tools
+              .filter((t) => t.risk !== 'read')
+              .map((t) => t.name)
+              .join(', ') || 'none here'
+          })`,
       );
   }
   return out;

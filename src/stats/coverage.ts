@@ -23,8 +23,21 @@ export interface RuleCoverage extends RuleInfo {
 /** Fault events per rule in one trial, as `[rule, firings]`, by rule. */
 export type RuleFirings = readonly (readonly [rule: number, firings: number])[];
 
-export const ruleInfos = (plan: FaultPlan): RuleInfo[] =>
-  plan.map((r, rule) => ({ rule, label: ruleLabel(r), mustFire: mustFire(r) }));
+/**
+ * The coverage index of a scenario's `crash.agent` trigger: not a rule of the fault plan, but
+ * planned like one, so a crash that never fired (an `atMs` after the agent ended, an `afterCall`
+ * past its last call) leaves the cell not exercised instead of passing with no crash at all.
+ */
+export const CRASH_RULE = -1;
+
+/** How reports name a coverage rule: `faults[2]`, or `crash.agent` for the crash trigger. */
+export const ruleRef = (rule: number): string => (rule === CRASH_RULE ? 'crash.agent' : `faults[${rule}]`);
+
+/** The cell's planned rules: its fault plan's, and the crash trigger (labelled by `crash`, its text) when it has one. */
+export const ruleInfos = (plan: FaultPlan, crash?: string): RuleInfo[] => [
+  ...(crash !== undefined ? [{ rule: CRASH_RULE, label: crash, mustFire: true }] : []),
+  ...plan.map((r, rule) => ({ rule, label: ruleLabel(r), mustFire: mustFire(r) })),
+];
 
 /**
  * A cell's fault coverage as trials (or shards' cells) arrive: per rule, the trials it fired
@@ -43,7 +56,7 @@ export class CoverageTally {
     if (!e)
       this.#rules.set(
         rule,
-        (e = { info: info ?? { rule, label: `faults[${rule}]`, mustFire: true }, trials: 0, firings: 0 }),
+        (e = { info: info ?? { rule, label: ruleRef(rule), mustFire: true }, trials: 0, firings: 0 }),
       );
     return e;
   }
@@ -78,7 +91,7 @@ export const unexercised = (coverage: readonly RuleCoverage[], trials: number): 
 
 /** `faults[0] (create_order call 7, partial_write) never fired in 4 trials: the cell is not exercised`. */
 export const notExercisedMessage = (r: RuleInfo, trials: number): string =>
-  `faults[${r.rule}] (${r.label}) never fired in ${trials} trial${trials === 1 ? '' : 's'}: the cell is not exercised`;
+  `${ruleRef(r.rule)} (${r.label}) never fired in ${trials} trial${trials === 1 ? '' : 's'}: the cell is not exercised`;
 
 /** `2/4 trials, 3×`: how a report shows one rule's coverage. */
 export const coverageText = (r: RuleCoverage, trials: number): string =>

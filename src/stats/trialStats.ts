@@ -1,7 +1,7 @@
 import { canonicalJson, type AgentOutcomeKind, type EventOf } from '../core/index.js';
 import { MODEL_MISTAKE_KINDS } from '../checks/modelMistakes.js';
 import type { TrialIndex } from '../checks/trialIndex.js';
-import type { RuleFirings } from './coverage.js';
+import { CRASH_RULE, type RuleFirings } from './coverage.js';
 
 /** The faults that look like success (`LIE_FAULT_KINDS`, named here so that stats need not load the plan's zod schemas). */
 export const LIE_KINDS: ReadonlySet<string> = new Set(['stale', 'empty', 'truncated', 'wrong_value']);
@@ -190,6 +190,10 @@ function countEvents(history: TrialIndex['events'], n: EventCounts, told: Readon
         if ((LIE_KINDS.has(e.fault.kind) || MODEL_MISTAKE_KINDS.has(e.fault.kind)) && !told.has(e.request)) break;
         n.faults++;
         n.firings.set(e.rule, (n.firings.get(e.rule) ?? 0) + 1);
+        break;
+      case 'agent_crash':
+        // The crash trigger fired: coverage counts it as a planned rule (`CRASH_RULE`), not as a fault.
+        n.firings.set(CRASH_RULE, (n.firings.get(CRASH_RULE) ?? 0) + 1);
         break;
       case 'response':
         n.tokensIn += e.usage?.input ?? 0;

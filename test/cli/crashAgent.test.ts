@@ -80,12 +80,23 @@ writeFileSync(process.env.FAULTLINE_RESULT, JSON.stringify({ outcome: 'completed
     // Judged failed on purpose, so that the report keeps its history.
     'goal:\n  outcome: [failed]\n',
   );
+  // A crash that never fires: the naive agent makes two tool requests, and reads commit no effect.
+  files['never/naive-call-9.yaml'] = scenario('naive-call-9', '[node, ../agents/naive.mjs]', '{ afterCall: 9 }');
+  files['read-effect.yaml'] = scenario(
+    'read-effect',
+    '[node, agents/naive.mjs]',
+    '{ afterEffectOf: find_order_by_reference }',
+  );
   project = await userProject('crash-agent', files);
 });
 afterAll(() => project.cleanup());
 
 type Report = {
-  cells: { scenario: string; trials: { status: string; failed: string[]; history: { type: string }[] }[] }[];
+  cells: {
+    scenario: string;
+    metrics: { successes: number; coverage: unknown[] };
+    trials: { status: string; failed: string[]; history: { type: string }[] }[];
+  }[];
 };
 const report = async (out: string): Promise<Report> =>
   JSON.parse(await readFile(`${project.path}/${out}/faultline.json`, 'utf8')) as Report;
@@ -141,6 +152,23 @@ describe('crash.agent: a command agent killed mid-task and started again', () =>
     for (const point of ['effect-1', 'effect-2', 'call-2'])
       expect(failed[`naive-${point}`], point).toContain('duplicates');
     expect(failed['naive-at-0']).toEqual([]);
+  });
+
+  it('in process: a crash that never fires leaves the cell not exercised; afterEffectOf a read tool is refused at load', async () => {
+    const never = await inProcess(['run', 'never', '--k', '1', '--out', 'never-out', '--reporter', 'json'], {
+      cwd: project.path,
+    });
+    expect(never.code, never.stderr).toBe(1);
+    // Every check passes: only the crash's coverage fails the run (the `unexercised` gate).
+    const cell = (await report('never-out')).cells[0]!;
+    expect(cell.metrics.successes).toBe(1);
+    expect(cell.metrics.coverage).toEqual([
+      { rule: -1, label: 'after tool request #9', mustFire: true, trials: 0, firings: 0 },
+    ]);
+    const read = await inProcess(['run', 'read-effect.yaml', '--k', '1', '--out', 'read-out'], { cwd: project.path });
+    expect(read.code).toBe(2);
+    expect(read.stderr).toContain('read-effect.yaml');
+    expect(read.stderr).toContain('crash.agent.afterEffectOf: "find_order_by_reference" is declared risk: read');
   });
 
   it('in process: the restart is told so, and finds what the killed start left in the working folder', async () => {

@@ -2,14 +2,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { History } from '../../core/index.js';
-import {
-  runCommand,
-  type CommandResult,
-  type CommandSpec,
-  type RunCommandOptions,
-} from '../../world/command/runCommand.js';
+import type { CommandResult } from '../../world/command/runCommand.js';
 import { AgentKill } from './AgentKill.js';
-import { signalGroup } from '../../world/command/ProcessTable.js';
+import { startsUntilDone } from './startsUntilDone.js';
 import type { TrialEnd } from '../../checks/record.js';
 import type { Cassette } from '../../model/api/Cassette.js';
 import { readCommandReport } from './commandResult.js';
@@ -98,45 +93,6 @@ export async function runCommandAgentTrial(options: CommandAgentRunOptions): Pro
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-interface Start {
-  readonly spec: CommandSpec;
-  readonly options: RunCommandOptions;
-  readonly resultFile: string;
-  readonly startMs: number;
-  readonly history: History;
-}
-
-/**
- * Runs the agent; when the scenario's `crash.agent` kills it (SIGKILL to its process group, no
- * SIGTERM first), starts it once more with `FAULTLINE_RESTART=1` and `FAULTLINE_RESTART_COUNT=1`,
- * the same task, working folder and served world. What the killed start wrote to
- * `FAULTLINE_RESULT` is dropped: only the last start reports.
- */
-async function startsUntilDone(
-  kill: AgentKill | undefined,
-  startOf: (restart: number) => Start,
-): Promise<CommandResult> {
-  const first = startOf(0);
-  kill?.arm(first.options.clock, first.startMs);
-  const processes = first.options.processes;
-  // SIGKILL to the whole group at once, no SIGTERM first: a crash gives the program no chance to tidy up.
-  // The agent's own group: the first started from here on (a command tool it calls starts groups of its own later).
-  const ours = processes?.groups.length ?? 0;
-  const killGroup = (): void => {
-    const group = processes?.groups[ours];
-    if (group) signalGroup(group.pgid, 'SIGKILL');
-  };
-  kill?.signal.addEventListener('abort', killGroup, { once: true });
-  const killed = await runCommand(first.spec, first.options);
-  kill?.signal.removeEventListener('abort', killGroup);
-  kill?.disarm(first.options.clock);
-  if (!kill?.fired || killed.kind === 'spawn_failed') return killed;
-  const again = startOf(1);
-  await rm(again.resultFile, { force: true });
-  again.history.record({ type: 'agent_restart', restart: 1 });
-  return runCommand(again.spec, again.options);
 }
 
 /** The harness's environment less the model endpoints it may name: a program must reach only the served one. */

@@ -167,7 +167,7 @@ export const RUN_CLIENT_CELL = String.raw`
               c.coverage.map(function (r) {
                 var silent = r.mustFire && r.trials === 0;
                 return el('tr', { class: silent ? 'silent' : '' }, [
-                  el('td', { class: silent ? 'bad' : '', text: 'faults[' + r.rule + ']' }),
+                  el('td', { class: silent ? 'bad' : '', text: r.rule < 0 ? 'crash.agent' : 'faults[' + r.rule + ']' }),
                   el('td', { text: r.label }),
                   el('td', {
                     class: silent ? 'bad' : '',

@@ -34,7 +34,8 @@ const FigureSchema = z.strictObject({
 
 /** One rule of one cell at one point: the trials it fired in and its firings (as `metrics.coverage` in faultline.json). */
 const RuleCoverageSchema = z.strictObject({
-  rule: count,
+  // -1 is the `crash.agent` trigger (`CRASH_RULE`).
+  rule: z.number().int().min(-1),
   label: z.string(),
   mustFire: z.boolean(),
   trials: count,

@@ -4,7 +4,7 @@ import type { TrialCommon } from '../../stats/trialResult.js';
 import { checkersOf, scrubbed } from './judgeTrial.js';
 
 /** Only what `checkersOf` reads of a scenario. */
-const scenarioWith = (parts: Partial<Record<'faults' | 'model', unknown>>): Scenario =>
+const scenarioWith = (parts: Partial<Record<'faults' | 'model' | 'crash' | 'recovery', unknown>>): Scenario =>
   ({ faults: [], ...parts }) as unknown as Scenario;
 const judgesMistakes = (s: Scenario): boolean => checkersOf(s).some((c) => c.name === 'model-mistakes');
 
@@ -16,6 +16,17 @@ describe('checkersOf', () => {
     const onTool = { match: { tool: 'create_order' }, fault: { kind: 'truncated', keep: 5 } };
     expect(judgesMistakes(scenarioWith({ faults: [onTool], model: { api: 'openai' } }))).toBe(false);
     expect(judgesMistakes(scenarioWith({ faults: [{ match: {}, fault: { kind: 'refusal' } }] }))).toBe(true);
+  });
+
+  it('judges recovery where crash.agent restarts the agent, with no recovery: declared (an unfinished restart fails it)', () => {
+    const judgesRecovery = (s: Scenario): boolean => checkersOf(s).some((c) => c.name === 'recovery');
+    expect(judgesRecovery(scenarioWith({ crash: { agent: { afterCall: 2 } } }))).toBe(true);
+    expect(
+      judgesRecovery(
+        scenarioWith({ crash: { agent: { atMs: 100 } }, faults: [{ match: {}, fault: { kind: 'refusal' } }] }),
+      ),
+    ).toBe(true);
+    expect(judgesRecovery(scenarioWith({}))).toBe(false);
   });
 });
 

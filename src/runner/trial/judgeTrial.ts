@@ -46,7 +46,8 @@ export function checkersOf(scenario: Scenario): readonly Checker[] {
   // The scenario schema only admits built-in names, so the filter drops nothing.
   if (scenario.checks) return BUILTIN_CHECKERS.filter((c) => scenario.checks?.includes(c.name));
   const mistakes = makesModelMistakes(scenario);
-  if (scenario.recovery) return mistakes ? BUILTIN_CHECKERS : WITHOUT_MODEL_MISTAKES;
+  // A restart after `crash.agent` that never finishes fails `recovery`, with or without a heal: it is judged there.
+  if (scenario.recovery || scenario.crash?.agent) return mistakes ? BUILTIN_CHECKERS : WITHOUT_MODEL_MISTAKES;
   return mistakes ? WITHOUT_RECOVERY_JUDGING_MISTAKES : WITHOUT_RECOVERY;
 }
 

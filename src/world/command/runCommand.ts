@@ -59,6 +59,11 @@ export interface RunCommandOptions {
    * when its caller no longer needs it; the result is `exited`, with the signal that ended it.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Hears the command's own exit, before its result: that waits for its pipes to close, which a
+   * grandchild holding them may delay by up to `graceMs`.
+   */
+  readonly onExit?: () => void;
 }
 
 const DEFAULT_GRACE_MS = 1000;
@@ -93,8 +98,8 @@ export async function runCommand(spec: CommandSpec, options: RunCommandOptions):
   });
   const hold = holdOf(options.clock);
   const { result } = await (hold
-    ? hold(execute(spec, command, table, options.signal))
-    : execute(spec, command, table, options.signal));
+    ? hold(execute(spec, command, table, options))
+    : execute(spec, command, table, options));
   // On a real clock the time has passed already; on the virtual one it passes now, as recorded.
   if (hold && result.kind === 'timed_out')
     await options.clock.sleep(
@@ -119,7 +124,7 @@ function execute(
   spec: CommandSpec,
   command: string,
   table: ProcessTable,
-  abort: AbortSignal | undefined,
+  { signal: abort, onExit }: Pick<RunCommandOptions, 'signal' | 'onExit'>,
 ): Promise<{ result: CommandResult }> {
   const real = new RealClock();
   const graceMs = spec.graceMs ?? DEFAULT_GRACE_MS;
@@ -169,6 +174,7 @@ function execute(
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
+      onExit?.();
       // A grandchild may still hold the pipes open; give them the grace period to drain, then stop reading.
       timers.push(
         real.setTimer(graceMs, () => {
