@@ -51,4 +51,70 @@ describe('issue 43, through the CLI', () => {
     expect(r.stderr).toContain('arrival.yaml');
     expect(r.stderr).toMatch(/arrival\.overMs: expected at most 9007199254740991 ms/);
   });
+
+  it('#36: an mcp-proxy plan with a __proto__ key is refused (exit 2), naming the file and the path in it', async () => {
+    await write('plan.yaml', '- match: { tool: add_note }\n  fault: { __proto__: { kind: timeout } }\n');
+    const r = await cli(['mcp-proxy', '--plan', 'plan.yaml', '--report', 'out-36/proxy.json', '--', 'true']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('plan.yaml: [0].fault.__proto__: the key "__proto__" is not allowed');
+  });
+
+  it('#35: merge of a shard report with a cell outside the run is refused (exit 2), naming that file', async () => {
+    await write('shard-a.yaml', scripted('shard-a'));
+    await write('shard-b.yaml', scripted('shard-b'));
+    for (const i of [1, 2]) {
+      const r = await cli([
+        'run',
+        'shard-a.yaml',
+        'shard-b.yaml',
+        '--k',
+        '2',
+        '--shard',
+        `${i}/2`,
+        '--out',
+        `shard-${i}`,
+      ]);
+      // A shard alone holds pass^k n/a, which the default gate fails (exit 1); it wrote its report.
+      expect(r.code, r.stdout + r.stderr).toBeLessThan(2);
+    }
+    const file = join(project.path, 'shard-2', 'faultline.json');
+    const report = JSON.parse(await readFile(file, 'utf8')) as { cells: { scenario: string }[] };
+    expect(report.cells.length).toBeGreaterThan(0);
+    report.cells[0]!.scenario = 'x-foreign';
+    await writeFile(file, JSON.stringify(report));
+    const merged = await cli(['merge', 'shard-1/faultline.json', 'shard-2/faultline.json', '--out', 'merged']);
+    expect(merged.code).toBe(2);
+    expect(merged.stderr).toMatch(/shard-2\/faultline\.json: a cell x-foreign × \S+ outside its own matrix/);
+  });
+
+  it('#22: a wrong_value path no declared answer has is refused at load (exit 2), naming the file and the path', async () => {
+    await write(
+      'shop.service.ts',
+      `import { defineService, z } from 'faultline';
+const Order = z.object({ status: z.enum(['open', 'paid']), note: z.string() });
+export default defineService({
+  name: 'shop',
+  state: {},
+  tools: {
+    get_order: { description: 'One order.', risk: 'read', input: z.object({}).strict(), output: Order, run: () => ({ status: 'paid' as const, note: 'n' }) },
+  },
+});
+`,
+    );
+    const lie = (name: string, path: string) =>
+      `name: ${name}\nservices: [./shop.service.ts]\nfaults:\n  - match: { tool: get_order }\n` +
+      `    fault: { kind: wrong_value, path: ${path} }\nagent:\n  kind: scripted\n  task: Read the order\n` +
+      `  plan:\n    steps:\n      - { name: read, tool: get_order, input: {} }\n`;
+    await write('lie-bad.yaml', lie('lie-bad', 'no.such.field'));
+    const r = await cli(['run', 'lie-bad.yaml', '--k', '1', '--out', 'out-22']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('lie-bad.yaml');
+    expect(r.stderr).toContain(
+      'faults[0].fault.path: "no.such.field": no answer of "get_order" has that field by its declared output',
+    );
+    // A path the output declares loads and runs.
+    await write('lie-good.yaml', lie('lie-good', 'status'));
+    const good = await cli(['run', 'lie-good.yaml', '--k', '1', '--out', 'out-22-good']);
+    expect(good.code, good.stdout + good.stderr).toBeLessThan(2);
+  });
 });
