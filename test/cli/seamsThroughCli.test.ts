@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 
@@ -116,5 +117,51 @@ export default defineService({
     await write('lie-good.yaml', lie('lie-good', 'status'));
     const good = await cli(['run', 'lie-good.yaml', '--k', '1', '--out', 'out-22-good']);
     expect(good.code, good.stdout + good.stderr).toBeLessThan(2);
+  });
+
+  it('#37: a command agent with timeoutMs 1e10 runs to its end, not judged hung at once, with no TimeoutOverflowWarning', async () => {
+    await write(
+      'long-timeout.yaml',
+      'name: long-timeout\nagent:\n  kind: command\n  task: Wait a little\n' +
+        "  argv: [sh, -c, 'sleep 0.3']\n  timeoutMs: 10000000000\n",
+    );
+    const warnings: string[] = [];
+    const onWarning = (w: Error): number => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const r = await cli(['run', 'long-timeout.yaml', '--k', '1', '--out', 'out-37']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toContain('rulebook × long-timeout: 1/1 passed');
+      expect(r.stdout + r.stderr).not.toMatch(/timed out|hung|timeoutMs/);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+
+  // The one case on the binary: serve is long-lived and prints its addresses while it runs, which
+  // the in-process entry shows only once it has ended.
+  it('#42: serve takes a scenario without an agent block: it serves, and a trial ends on its end URL', async () => {
+    await write('world.yaml', 'name: no-agent\nservices: [orders]\n');
+    const serve = start(['serve', 'world.yaml', '--trials', '1'], { cwd: project.path });
+    const endUrl = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      serve.child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+        const m = /FAULTLINE_END_URL=(\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      serve.child.once('close', () => reject(new Error(`serve ended before printing its addresses:\n${out}`)));
+    });
+    const ended = await fetch(endUrl, {
+      method: 'POST',
+      body: '{"outcome":"completed"}',
+    });
+    expect(ended.status).toBe(200);
+    const r = await serve.done;
+    expect(r.stderr).not.toMatch(/agent/);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('FAULTLINE_ORDERS_URL=http://127.0.0.1:');
+    expect(r.stdout).toContain('no-agent, seed 1, trial 0: passed');
   });
 });
