@@ -5,14 +5,19 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start } from './faultline.js';
 import { inProcess } from './inProcess.js';
+import { OPEN_TICKET_PLAN } from './ticketScenario.js';
 import { userProject } from './userProject.js';
 
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
-  project = await userProject('seams43', {});
+  project = await userProject('seams43', {
+    'resend.agent.ts': chatAgent(true),
+    'plain.agent.ts': chatAgent(false),
+  });
 });
 afterAll(() => project.cleanup());
 
@@ -25,6 +30,64 @@ const STEP =
 /** A scripted scenario creating one order, with `extra` top-level YAML before its agent. */
 const scripted = (name: string, extra = '', agentExtra = ''): string =>
   `name: ${name}\n${extra}agent:\n  kind: scripted\n${agentExtra}  task: Create order ref-1\n  plan:\n    steps:\n${STEP}`;
+
+const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
+
+/**
+ * A user's agent on the OpenAI Chat Completions wire, with fetch: an answer that is not 200 becomes
+ * the text `[API ERROR] HTTP <status>` (as some frameworks put it), and a reply without tool calls
+ * is read with `finalFromText(content ?? '')`. `resend`: on its final answer it sends the same
+ * conversation again (as after a cut answer) and completes only if it gets the same answer back.
+ */
+const chatAgent = (resend: boolean): string => `import { defineHttpAgent, finalFromText } from 'faultline';
+import { OPEN_TICKET_DESCRIPTION, OPEN_TICKET_SCHEMA, runTool } from '${EXAMPLES}sdk-agents/code/helpdeskTools.ts';
+
+type Message = { role: string; content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] };
+
+export default defineHttpAgent(async ({ task, services, model }) => {
+  const tools = [{ type: 'function', function: { name: 'open_ticket', description: OPEN_TICKET_DESCRIPTION, parameters: OPEN_TICKET_SCHEMA } }];
+  const ask = (messages: unknown[]) =>
+    fetch(model!.baseUrl + '/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + model!.apiKey },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages, tools }),
+    });
+  const messages: unknown[] = [{ role: 'user', content: task }];
+  for (let turn = 0; turn < 6; turn++) {
+    const res = await ask(messages);
+    const message: Message = res.ok ? (await res.json()).choices[0].message : { role: 'assistant', content: '[API ERROR] HTTP ' + res.status };
+    const calls = message.tool_calls ?? [];
+    if (calls.length === 0) {
+      if (${resend}) {
+        const again = await ask(messages);
+        if (!again.ok) return { outcome: 'failed', message: 'the same conversation again was answered ' + again.status };
+        if ((await again.json()).choices[0].message.content !== message.content) return { outcome: 'failed', message: 'another answer' };
+      }
+      const final = finalFromText(message.content ?? '');
+      return final.kind === 'final' ? { outcome: final.outcome, message: final.message, claims: final.claims } : { outcome: 'unknown' };
+    }
+    messages.push(message);
+    for (const call of calls)
+      messages.push({ role: 'tool', tool_call_id: call.id, content: await runTool(services['helpdesk']!.baseUrl, call.function.name, JSON.parse(call.function.arguments)) });
+  }
+  return { outcome: 'failed' };
+});
+`;
+
+/** The helpdesk scenario with the stand-in model scripted to open the ticket, under `faults`, run by `module`. */
+const chatScenario = (name: string, module: string, faults: string): string => `name: ${name}
+services: [${EXAMPLES}helpdesk/code/helpdesk.service.ts]
+model:
+  api: openai
+${OPEN_TICKET_PLAN}faults: ${faults}
+agent:
+  kind: http
+  task: Open a ticket about the printer.
+  module: ${module}
+goal:
+  effects: { ticket.opened: 1 }
+  outcome: [completed]
+`;
 
 describe('issue 43, through the CLI', () => {
   it('#18: run --help says what --workers 0 gives up', async () => {
@@ -131,7 +194,7 @@ export default defineService({
     try {
       const r = await cli(['run', 'long-timeout.yaml', '--k', '1', '--out', 'out-37']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.stdout).toContain('rulebook × long-timeout: 1/1 passed');
+      expect(r.stdout).toMatch(/✓ long-timeout .* 1\/1 /);
       expect(r.stdout + r.stderr).not.toMatch(/timed out|hung|timeoutMs/);
     } finally {
       process.off('warning', onWarning);
@@ -163,5 +226,54 @@ export default defineService({
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('FAULTLINE_ORDERS_URL=http://127.0.0.1:');
     expect(r.stdout).toContain('no-agent, seed 1, trial 0: passed');
+  });
+
+  it('#6: the same conversation sent again after the final answer is answered from the script, not a 500', async () => {
+    await write('resend.yaml', chatScenario('resend', './resend.agent.ts', '[]'));
+    const r = await cli(['run', 'resend.yaml', '--k', '1', '--workers', '0', '--out', 'out-6']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain('rulebook × resend: 1/1 passed');
+  });
+
+  it("#43: an agent reading finalFromText(content ?? '') is not reported completed on an empty or [API ERROR] answer", async () => {
+    const last = (fault: string) =>
+      `\n  - { match: { tool: model:openai.chat.completions, call: 2 }, fault: ${fault}, times: 1 }`;
+    await write('empty-answer.yaml', chatScenario('empty-answer', './plain.agent.ts', last('{ kind: empty_text }')));
+    await write(
+      'error-answer.yaml',
+      chatScenario('error-answer', './plain.agent.ts', last('{ kind: unavailable, status: 500 }')),
+    );
+    const r = await cli([
+      'run',
+      'empty-answer.yaml',
+      'error-answer.yaml',
+      '--k',
+      '1',
+      '--workers',
+      '0',
+      '--out',
+      'out-43',
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain(
+      'empty-answer × rulebook: 1 of 1 trial failed (goal-state)\n      trial 0: goal-state: the agent ended with ' +
+        'outcome unknown, expected completed; the agent said: "the model\'s answer was empty: no final answer to read"',
+    );
+    expect(r.stdout).toContain(
+      'error-answer × rulebook: 1 of 1 trial failed (goal-state)\n      trial 0: goal-state: the agent ended with ' +
+        'outcome unknown, expected completed; the agent said: "the model\'s answer is an error, not a final answer: [API ERROR] HTTP 500"',
+    );
+  });
+
+  it('#44: an empty lie on a model route is shown in the console verdict where the told and the true answers differ', async () => {
+    const lie = '\n  - { match: { tool: model:openai.chat.completions, call: 2 }, fault: { kind: empty }, times: 1 }';
+    await write('model-lie.yaml', chatScenario('model-lie', './plain.agent.ts', lie));
+    const r = await cli(['run', 'model-lie.yaml', '--k', '1', '--workers', '0', '--out', 'out-44']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const line = r.stdout.split('\n').find((l) => l.includes('the agent was told a lie')) ?? '';
+    // Both shown texts start past their common head (the id, the model's name), where the list was emptied.
+    expect(line).toMatch(
+      /a read answered empty: model:openai\.chat\.completions http-3 at t=0ms answered …[^ ]*"choices":\[\],.* while the world held …[^ ]*"choices":\[\{"index":0,"message":/,
+    );
   });
 });
