@@ -36,8 +36,10 @@ const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.
 /**
  * A user's agent on the OpenAI Chat Completions wire, with fetch: an answer that is not 200 becomes
  * the text `[API ERROR] HTTP <status>` (as some frameworks put it), and a reply without tool calls
- * is read with `finalFromText(content ?? '')`. `resend`: on its final answer it sends the same
- * conversation again (as after a cut answer) and completes only if it gets the same answer back.
+ * is read with `finalFromText(content ?? '')`. `resend`: on its final answer it starts that request
+ * over (as after a cut answer), with another temperature: not byte for byte the request the stand-in
+ * already answered, so the scripted model itself is asked again, and it completes only on the same
+ * answer.
  */
 const chatAgent = (resend: boolean): string => `import { defineHttpAgent, finalFromText } from 'faultline';
 import { OPEN_TICKET_DESCRIPTION, OPEN_TICKET_SCHEMA, runTool } from '${EXAMPLES}sdk-agents/code/helpdeskTools.ts';
@@ -46,11 +48,11 @@ type Message = { role: string; content?: string | null; tool_calls?: { id: strin
 
 export default defineHttpAgent(async ({ task, services, model }) => {
   const tools = [{ type: 'function', function: { name: 'open_ticket', description: OPEN_TICKET_DESCRIPTION, parameters: OPEN_TICKET_SCHEMA } }];
-  const ask = (messages: unknown[]) =>
+  const ask = (messages: unknown[], temperature = 1) =>
     fetch(model!.baseUrl + '/chat/completions', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer ' + model!.apiKey },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages, tools }),
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages, tools, temperature }),
     });
   const messages: unknown[] = [{ role: 'user', content: task }];
   for (let turn = 0; turn < 6; turn++) {
@@ -59,7 +61,7 @@ export default defineHttpAgent(async ({ task, services, model }) => {
     const calls = message.tool_calls ?? [];
     if (calls.length === 0) {
       if (${resend}) {
-        const again = await ask(messages);
+        const again = await ask(messages, 0);
         if (!again.ok) return { outcome: 'failed', message: 'the same conversation again was answered ' + again.status };
         if ((await again.json()).choices[0].message.content !== message.content) return { outcome: 'failed', message: 'another answer' };
       }
@@ -117,10 +119,13 @@ describe('issue 43, through the CLI', () => {
   });
 
   it('#36: an mcp-proxy plan with a __proto__ key is refused (exit 2), naming the file and the path in it', async () => {
-    await write('plan.yaml', '- match: { tool: add_note }\n  fault: { __proto__: { kind: timeout } }\n');
-    const r = await cli(['mcp-proxy', '--plan', 'plan.yaml', '--report', 'out-36/proxy.json', '--', 'true']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('plan.yaml: [0].fault.__proto__: the key "__proto__" is not allowed');
+    // .yaml is read as a scenario file is; a plan of another name is read as YAML by the plan's own reader.
+    for (const file of ['plan.yaml', 'plan.faults']) {
+      await write(file, '- match: { tool: add_note }\n  fault: { __proto__: { kind: timeout } }\n');
+      const r = await cli(['mcp-proxy', '--plan', file, '--report', 'out-36/proxy.json', '--', 'true']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${file}: [0].fault.__proto__: the key "__proto__" is not allowed`);
+    }
   });
 
   it('#35: merge of a shard report with a cell outside the run is refused (exit 2), naming that file', async () => {
