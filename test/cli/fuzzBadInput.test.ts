@@ -483,12 +483,24 @@ const folder = fc
 
 // A command agent's fields: each bad one refused by path before any program starts.
 const commandAgent = fc
-  .constantFrom(
-    { agent: 'argv: []', says: /agent\.argv: Too small/ },
-    { agent: 'argv: [sh]\n  timeoutMs: -5', says: /agent\.timeoutMs: Too small/ },
-    { agent: 'argv: [sh]\n  env: { PATH: 1 }', says: /agent\.env\.PATH: Invalid input: expected string/ },
-    { agent: 'argv: sh agent.sh', says: /agent\.argv: Invalid input: expected array/ },
-    { agent: 'argv: [sh]\n  shell: true', says: /agent: Unrecognized key: "shell"/ },
+  .oneof(
+    fc.constantFrom(
+      { agent: 'argv: []', says: /agent\.argv: Too small/ },
+      { agent: 'argv: [sh]\n  timeoutMs: -5', says: /agent\.timeoutMs: Too small/ },
+      { agent: 'argv: [sh]\n  env: { PATH: 1 }', says: /agent\.env\.PATH: Invalid input: expected string/ },
+      { agent: 'argv: sh agent.sh', says: /agent\.argv: Invalid input: expected array/ },
+      { agent: 'argv: [sh]\n  shell: true', says: /agent: Unrecognized key: "shell"/ },
+    ),
+    // Where it starts (issue 43 #12): empty, not a string, a path that is no folder, a folder that is not there.
+    fc.constantFrom(
+      { agent: "argv: [sh]\n  cwd: ''", says: /agent\.cwd: Too small: expected string to have >=1 characters/ },
+      { agent: 'argv: [sh]\n  cwd: 7', says: /agent\.cwd: Invalid input: expected string/ },
+      { agent: 'argv: [sh]\n  cwd: /dev/null', says: /agent\.cwd: "\/dev\/null": not a folder/ },
+    ),
+    ident.map((name) => ({
+      agent: `argv: [sh]\n  cwd: ./no-${name}`,
+      says: new RegExp(`agent\\.cwd: ".*no-${name}": no such folder; expected the folder the agent command starts in`),
+    })),
   )
   .map(({ agent, says }): Case => ({
     ext: '.yaml',

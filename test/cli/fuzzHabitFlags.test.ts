@@ -248,3 +248,34 @@ describe('the habit flags under an agents matrix (in process)', () => {
     expect(again.stderr).toContain('faultline: --last-failed reruns scenario: s\n');
   }, 120_000);
 });
+
+describe('--config on a scenario whose own command agent retries in its own code (issue 43 #13)', () => {
+  let own: Awaited<ReturnType<typeof tempDir>>;
+  beforeAll(async () => {
+    own = await tempDir('habits-own-retries');
+    await writeFile(join(own.path, 'shell.yaml'), "name: shell-own\nagent:\n  kind: command\n  argv: ['true']\n");
+  });
+  afterAll(() => own.cleanup());
+
+  it('is refused with exit 2 before any trial, naming the configurations and the agent, on a drawn command', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<readonly string[]>(['run', '--k', '1'], ['compare', '--k', '1']),
+        fc.uniqueArray(fc.constantFrom('rulebook', 'naive'), { minLength: 1, maxLength: 2 }),
+        async (command, configs) => {
+          const r = await inProcess(
+            [...command, 'shell.yaml', ...configs.flatMap((c) => ['--config', c]), '--out', 'out'],
+            { cwd: own.path },
+          );
+          expect(r.code, r.stderr + r.stdout).toBe(2);
+          expect(r.stderr).toContain(
+            `error: --config (${configs.join(', ')}): the agent shell-own's command agent makes its own calls and ` +
+              'retries, so no retry configuration applies to it',
+          );
+          expect(r.stdout).not.toMatch(/faultline {2}seed/);
+        },
+      ),
+      { numRuns: 6, seed: 43 },
+    );
+  }, 60_000);
+});

@@ -633,4 +633,40 @@ modelMistakeInput.push({
   stderr: /faults\[0\]\.fault\.kind: "refusal" is a model's own mistake, and this scenario serves no model/,
 });
 
-fuzzSurfaces('new surfaces', [...crashes, ...silent, ...hangs, ...misleading, ...lost, ...modelMistakeInput]);
+// Waits past Node's longest timer (2^31 - 1 ms), drawn once (issue 43 #37, #38): a command agent's timeoutMs
+// is armed in pieces, not fired at once (a TimeoutOverflowWarning, the trial judged hung); a uniform arrival
+// window past 2^53 - 1 ms, whose draw never ended, is refused at load.
+const hugeTimeouts = fc.sample(fc.integer({ min: 2 ** 31, max: Number.MAX_SAFE_INTEGER }), { numRuns: 3, seed: 43 });
+const hugeWindows = fc.sample(fc.double({ min: Number.MAX_SAFE_INTEGER + 2, max: 1e308, noNaN: true }), {
+  numRuns: 2,
+  seed: 43,
+});
+const hugeWaits: Case[] = [
+  ...hugeTimeouts.map((ms): Case => ({
+    cls: `huge waits: a command agent with timeoutMs ${ms}`,
+    files: {
+      'long.yaml': `name: long\nagent:\n  kind: command\n  task: Wait a little\n  argv: [sh, -c, 'sleep 0.1']\n  timeoutMs: ${ms}\n`,
+    },
+    args: ['run', 'long.yaml', '--k', '1'],
+    code: 0,
+    stdout: /✓ long +1\.000 /,
+    also: (r) => expect(r.stdout + r.stderr).not.toMatch(/TimeoutOverflowWarning|timed out|hung/),
+  })),
+  ...hugeWindows.map((overMs): Case => ({
+    cls: `huge waits: arrival uniform over ${overMs} ms`,
+    files: { 'crowd.yaml': SCENARIO('crowd', `agents: 2\narrival: { kind: uniform, overMs: ${overMs} }\n`) },
+    args: ['run', 'crowd.yaml', '--k', '1'],
+    code: 2,
+    stderr: /crowd\.yaml: .*\n.*arrival\.overMs: expected at most 9007199254740991 ms/,
+  })),
+];
+
+fuzzSurfaces('new surfaces', [
+  ...crashes,
+  ...silent,
+  ...hangs,
+  ...misleading,
+  ...lost,
+  ...modelMistakeInput,
+  ...hugeWaits,
+]);
