@@ -13,6 +13,8 @@ import { MessagePort } from 'node:worker_threads';
  * (./globalTimers.ts), and the wait for untracked work must turn the real event loop.
  */
 const realSetTimeout = setTimeout;
+/** Node's own `performance.now`, for the same reason: in `'library'` mode the global one reads the clock. */
+const realNow = performance.now.bind(performance);
 const pause = (ms: number): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, ms));
 
 /** Node's lists of what keeps its event loop alive: `process._getActiveRequests` and `_getActiveHandles`. */
@@ -71,22 +73,40 @@ export function queueingTurns(queue: () => void): void {
 const LIMIT_MS = 60_000;
 
 /**
- * Turns the real event loop until `moved()` (the body settled or did something on its clock): true. False once a whole
- * turn passed with no activity and no untracked work in flight (nothing real is coming for the body), or after the
- * bound. The first two turns are 0 ms timers, each through the loop's poll (a read done, an immediate run); then
- * longer ones, up to 50 ms, while real work goes on.
+ * How long the process must stay quiet while a message port holds the event loop before a body is called hung. An
+ * `import()` through a module loader's thread (tsx's) waits on that thread with nothing to see on this one: no request,
+ * no resource started, and where ports are held for good (a worker's channel to its host) not even a port newly held.
+ * Only real time tells that answer from none, so a body that may be waiting on one gets this much of it; a second
+ * reader saw a correct agent importing TypeScript helpers called hung in some trials without it, at load 10 and more.
+ */
+const QUIET_WITH_PORTS_MS = 500;
+
+/** Whether some message port holds the event loop: a loader thread may be working for the body. */
+function portHeld(): boolean {
+  return (nodeProcess._getActiveHandles?.() ?? []).some((handle) => handle instanceof MessagePort);
+}
+
+/**
+ * Turns the real event loop until `moved()` (the body settled or did something on its clock): true. False once the
+ * process was quiet (no activity, no untracked work in flight) for a whole turn, or for `QUIET_WITH_PORTS_MS` while a
+ * message port holds the loop (nothing real is coming for the body), or after the bound. The first two turns are 0 ms
+ * timers, each through the loop's poll (a read done, an immediate run); then longer ones, up to 50 ms.
  */
 export async function waitForUntrackedWork(moved: () => boolean, handlesBefore: readonly object[]): Promise<boolean> {
   if (watching++ === 0) activityHook.enable();
   try {
     let waited = 0;
+    let quiet = 0;
     for (let round = 0; ; round++) {
       const ms = round < 2 ? 0 : Math.min(2 ** (round - 2), 50);
       const before = activity;
+      const started = realNow();
       await pause(ms);
-      waited += ms;
+      const took = realNow() - started;
+      waited += took;
       if (moved()) return true;
-      if (round >= 1 && activity === before && !inFlight(handlesBefore)) return false;
+      quiet = activity === before && !inFlight(handlesBefore) ? quiet + took : 0;
+      if (round >= 1 && quiet > 0 && (quiet >= QUIET_WITH_PORTS_MS || !portHeld())) return false;
       if (waited >= LIMIT_MS) return false;
     }
   } finally {
