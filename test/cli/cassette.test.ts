@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, tempDir } from './faultline.js';
 import { inProcess } from './inProcess.js';
+import { openaiMistakenAgent } from './mistakenAgents.js';
+import { userProject } from './userProject.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../scenarios/examples/', import.meta.url));
 const KEY = 'sk-faultline-test-0123456789';
@@ -345,5 +347,75 @@ describe('cassettes: --record against a real endpoint, then offline replays', ()
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('model.cassette: ');
     expect(missing.stderr).toContain('none.cassette.json: no such file (record it with faultline run --record)');
+  });
+
+  it("makes the model's own mistakes on the cassette's answers: malformed arguments and a cut final text catch a careless agent", async () => {
+    const seenHere: Seen[] = [];
+    const live = fakeOpenAi(seenHere);
+    await new Promise<void>((resolve) => live.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(live.address() as AddressInfo).port}`;
+    const careless = (name: string, faults: string): string => `name: ${name}
+services: [${join(EXAMPLES, 'helpdesk/code/helpdesk.service.ts')}]
+model: { api: openai, baseUrl: '${url}', cassette: ./careless.cassette.json }
+faults: ${faults}
+agent: { kind: http, task: Open a ticket., module: ./careless.agent.ts }
+goal: { effects: { ticket.opened: 1 }, outcome: [completed] }
+`;
+    const project = await userProject(
+      'cassette-mistakes',
+      {
+        'careless.agent.ts': openaiMistakenAgent('careless', false),
+        'record.yaml': careless('careless-recorded', '[]'),
+        'malformed.yaml': careless(
+          'careless-malformed',
+          '[{ match: { tool: model:openai.chat.completions, call: 1 }, fault: { kind: malformed_arguments }, times: 1 }]',
+        ),
+        'cut.yaml': careless(
+          'careless-cut',
+          '[{ match: { tool: model:openai.chat.completions, call: 2 }, fault: { kind: truncated, keep: 10, at: text }, times: 1 }]',
+        ),
+      },
+      ['openai'],
+    );
+    try {
+      const recorded = await inProcess(
+        ['run', 'record.yaml', '--k', '1', '--record', '--workers', '0', '--out', 'rec'],
+        {
+          cwd: project.path,
+          env: { OPENAI_API_KEY: KEY },
+        },
+      );
+      expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
+      await new Promise((resolve) => live.close(resolve));
+      const r = await inProcess(
+        ['run', 'malformed.yaml', 'cut.yaml', '--k', '1', '--workers', '0', '--out', 'out', '--reporter', 'json'],
+        { cwd: project.path, env: { OPENAI_API_KEY: '' } },
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      const report = JSON.parse(await readFile(join(project.path, 'out', 'faultline.json'), 'utf8')) as {
+        cells: {
+          scenario: string;
+          metrics: { coverage?: unknown };
+          trials: { checks: { name: string; verdict: { valid: unknown; message?: string } }[] }[];
+        }[];
+      };
+      const mistakes = Object.fromEntries(
+        report.cells.map((c) => [
+          c.scenario,
+          c.trials[0]?.checks.find((k) => k.name === 'model-mistakes')?.verdict.message ?? 'passed',
+        ]),
+      );
+      expect(mistakes['careless-malformed']).toMatch(
+        /^the model's malformed_arguments answer to http-1 at t=0ms called open_ticket\(.*\), and the agent sent it on to open_ticket .*\(R16\)$/,
+      );
+      expect(mistakes['careless-cut']).toMatch(
+        /^the model's truncated answer to http-3 .*reported the task completed on it.*\(R20\)$/,
+      );
+      // Offline all along: the replays asked the endpoint nothing.
+      expect(seenHere).toHaveLength(2);
+    } finally {
+      live.close();
+      await project.cleanup();
+    }
   });
 });

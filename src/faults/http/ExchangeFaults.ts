@@ -134,7 +134,7 @@ export class ExchangeFaults {
   /**
    * The model's own mistake: delivered to the model route, which answers wrong the way `fault`
    * says; recorded as a `lie` (what the model said, what the agent got) when it told anything.
-   * A route that makes no mistakes (a cassette's) answers as it would have.
+   * A route that makes no mistakes answers as it would have.
    */
   async #mistake(fault: ModelMistake, ex: Exchange): Promise<HttpAnswer> {
     const { route } = ex.match;

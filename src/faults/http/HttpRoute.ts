@@ -110,8 +110,8 @@ export interface HttpRoute {
   readonly error?: ErrorMapper;
   /**
    * A `model` route's own mistake (`malformed_arguments`, `refusal`…, `truncated`): the answer
-   * the model would have given, made wrong the way `fault` says, drawing from `draws`. A route
-   * without it (a cassette's, the live gateway's) answers as it would have.
+   * the model would have given (the stand-in's, a cassette's, the live provider's), made wrong the
+   * way `fault` says, drawing from `draws`. A route without it answers as it would have.
    */
   mistake?(fault: ModelMistake, input: unknown, ctx: ServeContext, draws: MistakeDraws): Promise<MistakeAnswer>;
 }

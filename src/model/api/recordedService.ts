@@ -1,5 +1,5 @@
 import { ANSWER_USAGE } from './usage.js';
-import { reply, streamReply } from '../../faults/http/HttpAnswer.js';
+import { isAnswer, reply, streamReply } from '../../faults/http/HttpAnswer.js';
 import type { HttpService } from '../../faults/http/HttpFaults.js';
 import type { HttpRoute, RouteRequest, ServeContext } from '../../faults/http/HttpRoute.js';
 import { holdOn } from '../../core/index.js';
@@ -9,7 +9,8 @@ import { forwardRequest } from './forwardRequest.js';
 import type { ModelDialect } from './ModelResponder.js';
 import { openaiChat } from './openaiChat.js';
 import { openaiResponses } from './openaiResponses.js';
-import { EVENT_STREAM, sseFrames } from '../../faults/http/sse.js';
+import { asksForStream, EVENT_STREAM, sseFrames } from '../../faults/http/sse.js';
+import { ModelMistakes } from './mistakes/ModelMistakes.js';
 
 /**
  * Where a model route's answers come from, other than a scripted model: a cassette (offline), or
@@ -80,6 +81,16 @@ export function recordedModelService(
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   let infraError = false;
+  // The model's own mistakes are made on the answer the cassette or the provider gave, as the
+  // stand-in makes them on its own (the same transforms of an answer, the request's tools, the rng).
+  const mistakes = new ModelMistakes<ModelDialect>((dialect, body, whole) => {
+    mistakes.answered(dialect, whole);
+    return asksForStream(body) ? streamReply(dialect.stream(whole, body)) : whole;
+  });
+  // A mistake that finds nothing to work on leaves the answer it read here, for the route to serve
+  // as it was: the cassette is not read again (a trial's recording counts its sendings), nor the
+  // request sent to the provider twice.
+  let unused: { readonly request: string; readonly answer: unknown } | undefined;
   const route = (dialect: ModelDialect): HttpRoute => ({
     method: dialect.method,
     path: dialect.path,
@@ -88,41 +99,72 @@ export function recordedModelService(
     usage: ANSWER_USAGE,
     input: (req: RouteRequest) => req,
     serve: async (input: unknown, ctx: ServeContext) => {
+      const left = unused?.request === ctx.request ? unused : undefined;
+      unused = undefined;
+      const sent = left ? left.answer : await fetched(dialect, input as RouteRequest, ctx);
+      const whole = wholeAnswerOf(sent);
+      if (whole !== undefined) mistakes.answered(dialect, whole);
+      return sent;
+    },
+    mistake: async (fault, input, ctx, draws) => {
       const req = input as RouteRequest;
-      const body = bodyValue(req.text);
-      if (infraError) return new Promise<never>(() => undefined);
-      if (source.kind === 'cassette') {
-        const known = source.cassette.find(req.method, dialect.path, body);
-        if (known) return answerOf(known);
-        const message = source.cassette.missMessage(req.method, dialect.path, body, source.file);
-        source.onMiss(message);
-        return reply(CASSETTE_MISS_STATUS, { error: { type: 'faultline_cassette_miss', message } });
-      }
-      const query = req.query.toString();
-      const url = `${base.origin}${prefix}${dialect.path}${query === '' ? '' : `?${query}`}`;
-      const headers = { ...req.headers, [GATEWAY_UPSTREAM_HEADER]: url, [GATEWAY_API_HEADER]: api };
-      // Real I/O: virtual time stands still until the answer is here (and while the gateway waits
-      // for a connection or retries), so no client timer fires in the gap.
-      const answer = await holdOn(ctx.clock)(
-        forwardRequest(`${source.gateway}${dialect.path}`, req.method, headers, req.text, { keepAlive: false }),
-      );
-      if (answer.headers[GATEWAY_INFRA_ERROR_HEADER] !== undefined) {
-        infraError = true;
-        const parsed = bodyValue(answer.body) as { error?: { message?: string } } | string | null;
-        source.onInfraError(
-          typeof parsed === 'object' && parsed?.error?.message !== undefined
-            ? parsed.error.message
-            : `the live gateway gave up: ${answer.status}`,
-        );
-        return new Promise<never>(() => undefined);
-      }
-      const entry: CassetteEntry = {
-        request: { method: req.method, path: dialect.path, body },
-        response: { status: answer.status, headers: kept(answer.headers), body: bodyValue(answer.body) },
-      };
-      source.recording.add(entry);
-      return answerOf(entry);
+      const sent = await fetched(dialect, req, ctx);
+      const whole = wholeAnswerOf(sent);
+      const made =
+        whole === undefined
+          ? ({ kind: 'none' } as const)
+          : await mistakes.make(dialect, fault, bodyValue(req.text), draws, () => Promise.resolve(whole));
+      // An error, a cassette miss, a stream, or an answer the mistake finds nothing in: served as it was.
+      if (made.kind === 'none') unused = { request: ctx.request, answer: sent };
+      return made;
     },
   });
+  /** The cassette's or the provider's answer to `req`. */
+  const fetched = async (dialect: ModelDialect, req: RouteRequest, ctx: ServeContext): Promise<unknown> => {
+    const body = bodyValue(req.text);
+    if (infraError) return new Promise<never>(() => undefined);
+    if (source.kind === 'cassette') {
+      const known = source.cassette.find(req.method, dialect.path, body);
+      if (known) return answerOf(known);
+      const message = source.cassette.missMessage(req.method, dialect.path, body, source.file);
+      source.onMiss(message);
+      return reply(CASSETTE_MISS_STATUS, { error: { type: 'faultline_cassette_miss', message } });
+    }
+    const query = req.query.toString();
+    const url = `${base.origin}${prefix}${dialect.path}${query === '' ? '' : `?${query}`}`;
+    const headers = { ...req.headers, [GATEWAY_UPSTREAM_HEADER]: url, [GATEWAY_API_HEADER]: api };
+    // Real I/O: virtual time stands still until the answer is here (and while the gateway waits
+    // for a connection or retries), so no client timer fires in the gap.
+    const answer = await holdOn(ctx.clock)(
+      forwardRequest(`${source.gateway}${dialect.path}`, req.method, headers, req.text, { keepAlive: false }),
+    );
+    if (answer.headers[GATEWAY_INFRA_ERROR_HEADER] !== undefined) {
+      infraError = true;
+      const parsed = bodyValue(answer.body) as { error?: { message?: string } } | string | null;
+      source.onInfraError(
+        typeof parsed === 'object' && parsed?.error?.message !== undefined
+          ? parsed.error.message
+          : `the live gateway gave up: ${answer.status}`,
+      );
+      return new Promise<never>(() => undefined);
+    }
+    const entry: CassetteEntry = {
+      request: { method: req.method, path: dialect.path, body },
+      response: { status: answer.status, headers: kept(answer.headers), body: bodyValue(answer.body) },
+    };
+    source.recording.add(entry);
+    return answerOf(entry);
+  };
   return { baseUrl, routes: DIALECTS[api].map(route) };
+}
+
+/** A successful JSON answer's body, parsed: what a mistake is made of (none for an error or a stream). */
+function wholeAnswerOf(answer: unknown): unknown {
+  if (!isAnswer(answer) || answer.kind !== 'respond' || answer.status < 200 || answer.status > 299) return undefined;
+  if (!(answer.headers['content-type'] ?? '').includes('json')) return undefined;
+  try {
+    return JSON.parse(answer.body) as unknown;
+  } catch {
+    return undefined;
+  }
 }
