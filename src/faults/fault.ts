@@ -155,11 +155,12 @@ const MODEL_FAULT_SCHEMAS = [
     .object({
       kind: z.literal('invalid_arguments'),
       break: z
-        .enum(['missing_required', 'unknown_key', 'wrong_type', 'out_of_range'])
+        .enum(['missing_required', 'unknown_key', 'wrong_type', 'out_of_range', 'renamed_keys', 'no_arguments'])
         .optional()
         .describe(
           'How the arguments break the schema: a required key missing, an unknown key, a wrong type, ' +
-            'a value out of range or not in the enum (default: drawn among those the schema allows).',
+            'a value out of range or not in the enum (default: drawn among those four the schema allows); ' +
+            'every key renamed to one the schema does not declare, or no arguments at all (`{}`).',
         ),
     })
     .strict(),

@@ -61,6 +61,19 @@ describe('the arguments a mistake draws', () => {
     expect(invalidArguments('not json', SCHEMA, rng)).toBeUndefined();
   });
 
+  it('invalid, named only: every key renamed to one the schema does not declare, or no arguments at all; never drawn', () => {
+    const renamed = JSON.parse(invalidArguments(ARGS, SCHEMA, new Rng(1), 'renamed_keys')!.arguments) as object;
+    expect(renamed).toEqual({ order_id: 'ord-1', reason_name: 'late', amount_cents: 1500 });
+    expect(invalidArguments(ARGS, SCHEMA, new Rng(1), 'no_arguments')!.arguments).toBe('{}');
+    // A schema that requires nothing is not broken by no arguments.
+    expect(invalidArguments('{"q":"x"}', { properties: { q: {} } }, new Rng(1), 'no_arguments')).toBeUndefined();
+    // Drawn when unnamed among the four it always drew from: the same seed gives the same history as before.
+    for (let seed = 0; seed < 100; seed++)
+      expect(['missing_required', 'unknown_key', 'wrong_type', 'out_of_range']).toContain(
+        invalidArguments(ARGS, SCHEMA, new Rng(seed))!.break,
+      );
+  });
+
   it('wrong target: another id of the same kind the world holds, else a slipped amount; nothing when neither', () => {
     const entities = ['ord-1', 'ord-2', 'cus-1', 'ord-3'];
     for (let seed = 0; seed < 50; seed++) {

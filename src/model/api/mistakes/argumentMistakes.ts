@@ -28,7 +28,19 @@ export function malformedArguments(args: string, rng: Rng): string {
   return parsed(dropped) === undefined ? dropped : `${dropped}{`;
 }
 
-export type SchemaBreak = 'missing_required' | 'unknown_key' | 'wrong_type' | 'out_of_range';
+export type SchemaBreak =
+  'missing_required' | 'unknown_key' | 'wrong_type' | 'out_of_range' | 'renamed_keys' | 'no_arguments';
+
+/** Breaks made only when named: a drawn break is drawn among the first four, as it always was (the same seed, the same history). */
+const NAMED_ONLY: readonly SchemaBreak[] = ['renamed_keys', 'no_arguments'];
+
+/** A key the schema does not declare, near `key` (`request_id` for `requestId`, `item_name` for `item`). */
+function renamedKey(key: string, taken: (k: string) => boolean): string {
+  const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let name = snake !== key ? snake : `${key}_name`;
+  for (let i = 2; taken(name); i++) name = `${key}_${i}`;
+  return name;
+}
 
 /** A value of another JSON type than `v` (a number for a string, a string for a number…). */
 function otherType(v: unknown): unknown {
@@ -60,7 +72,8 @@ function outOfRange(prop: Obj): unknown {
  * Arguments that are valid JSON and break the tool's input schema the way `wanted` says (or a way
  * drawn among those the schema allows): a required key missing, an unknown key (the schema
  * forbids extra keys or not: no tool declares it), a wrong type, a value out of range or not in
- * the enum. `undefined` when the arguments are not an object or the schema allows no such break.
+ * the enum; and, only when named, every key renamed (`renamed_keys`) or no arguments at all
+ * (`no_arguments`). `undefined` when the arguments are not an object or the schema allows no such break.
  */
 export function invalidArguments(
   args: string,
@@ -104,8 +117,18 @@ export function invalidArguments(
             return { ...value, [k]: outOfRange(props[k] as Obj) };
           }
         : undefined,
+    // Every key named the way the schema does not (a model that guessed the parameters' names).
+    renamed_keys:
+      present.length > 0
+        ? () =>
+            Object.fromEntries(
+              Object.entries(value).map(([k, v]) => [renamedKey(k, (n) => n in props || n in value), v]),
+            )
+        : undefined,
+    // The call with no arguments at all, where the schema requires some.
+    no_arguments: required.length > 0 ? () => ({}) : undefined,
   };
-  const possible = (Object.keys(ways) as SchemaBreak[]).filter((w) => ways[w] !== undefined);
+  const possible = (Object.keys(ways) as SchemaBreak[]).filter((w) => ways[w] !== undefined && !NAMED_ONLY.includes(w));
   const way = wanted ?? possible[rng.int(0, possible.length - 1)]!;
   const make = ways[way];
   return make ? { arguments: JSON.stringify(make()), break: way } : undefined;
