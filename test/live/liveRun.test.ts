@@ -145,6 +145,37 @@ describe('faultline run --live', () => {
     expect(allowed.code, allowed.stdout).toBe(0);
   });
 
+  it("makes the model's own mistake on the provider's answer: a cut final text fires, and the agent reporting it done is caught", async () => {
+    const server = await serve({});
+    const cut = `${scenario('live-cut', server.url)}faults:
+  - match: { tool: model:openai.chat.completions, call: 2 }
+    fault: { kind: truncated, keep: 10, at: text }
+    times: 1
+`;
+    const dir = await project({ 'cut.yaml': cut });
+    const r = await inProcess(['run', 'cut.yaml', '--live', '--k', '1', '--workers', '0', '--out', 'cut'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY },
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(server.requests).toHaveLength(2);
+    const json = await report(dir, 'cut');
+    const cell = json.cells[0]! as Report['cells'][number] & {
+      metrics: { coverage: { trials: number; firings: number }[] };
+      trials: { checks: { name: string; verdict: { message?: string } }[] }[];
+    };
+    // The rule fired: its lie was told on the provider's answer, not recorded as telling nothing.
+    expect(cell.metrics.coverage.map((c) => [c.trials, c.firings])).toEqual([[1, 1]]);
+    expect(cell.trials[0]!.checks.find((c) => c.name === 'model-mistakes')?.verdict.message).toMatch(
+      /^the model's truncated answer to http-3 .*reported the task completed on it.*\(R20\)$/,
+    );
+    // The trial's recording keeps what the provider said, whole.
+    const [recording] = await everyFile(join(dir, 'cut', 'live'));
+    const entries = (JSON.parse(await readFile(recording!, 'utf8')) as { entries: { response: { body: unknown } }[] })
+      .entries;
+    expect(JSON.stringify(entries[1]!.response.body)).toContain('Ticket');
+  });
+
   it("measures a stochastic model's pass^k with intervals that cover its true rate, and replays a failing live trial offline with the same history", async () => {
     const server = await serve({ seed: 3, callProbability: 0.5 });
     const dir = await project({ 'coin.yaml': scenario('live-coin', server.url) });
