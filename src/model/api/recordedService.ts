@@ -78,9 +78,7 @@ export function recordedModelService(
   baseUrl: string,
   source: RecordedModelSource,
 ): HttpService {
-  const base = new URL(baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  let infraError = false;
+  const fetched = answerFrom(api, baseUrl, source);
   // The model's own mistakes are made on the answer the cassette or the provider gave, as the
   // stand-in makes them on its own (the same transforms of an answer, the request's tools, the rng).
   const mistakes = new ModelMistakes<ModelDialect>((dialect, body, whole) => {
@@ -119,8 +117,22 @@ export function recordedModelService(
       return made;
     },
   });
-  /** The cassette's or the provider's answer to `req`. */
-  const fetched = async (dialect: ModelDialect, req: RouteRequest, ctx: ServeContext): Promise<unknown> => {
+  return { baseUrl, routes: DIALECTS[api].map(route) };
+}
+
+/**
+ * The cassette's or the live provider's answer to a request, as a route sends it: once the
+ * gateway gave up, this request and every later one of the trial stay unanswered.
+ */
+function answerFrom(
+  api: 'openai' | 'anthropic',
+  baseUrl: string,
+  source: RecordedModelSource,
+): (dialect: ModelDialect, req: RouteRequest, ctx: ServeContext) => Promise<unknown> {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  let infraError = false;
+  return async (dialect, req, ctx) => {
     const body = bodyValue(req.text);
     if (infraError) return new Promise<never>(() => undefined);
     if (source.kind === 'cassette') {
@@ -155,7 +167,6 @@ export function recordedModelService(
     source.recording.add(entry);
     return answerOf(entry);
   };
-  return { baseUrl, routes: DIALECTS[api].map(route) };
 }
 
 /** A successful JSON answer's body, parsed: what a mistake is made of (none for an error or a stream). */
