@@ -7,7 +7,6 @@ import type { Scenario } from '../scenario/scenario.js';
 import type { ConfigOrigins } from '../config/configOrigins.js';
 import { pickByGrep } from './grepScenarios.js';
 import type { Io } from './io.js';
-import { readLastFailed } from './lastFailed.js';
 import { loadAll } from './loadAll.js';
 
 /** What of a run's request picks its scenarios (see `RunRequest`). */
@@ -38,6 +37,8 @@ export async function selectScenarios(
   let refs = request.scenarios;
   let onlyNames: ReadonlySet<string> | undefined;
   if (request.lastFailed === true) {
+    // Loaded only here: the JSON report's reader is no part of any other run.
+    const { readLastFailed } = await import('./lastFailed.js');
     const last = await readLastFailed(
       request.outDir,
       origins?.outDir ? `${origins.file}: outDir` : request.outDirTyped === true ? '--out' : 'the default',

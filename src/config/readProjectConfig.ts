@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { reloadProject, type ScenarioProject } from '../scenario/project.js';
-import { findConfigFile, loadConfigFile, type LoadedConfigFile } from './loadConfigFile.js';
+import { findConfigFile } from './findConfigFile.js';
+import type { LoadedConfigFile } from './loadConfigFile.js';
 
 /**
  * The config file's `defaults` and `agents`, for the scenario loader (undefined when it has
@@ -58,6 +59,7 @@ export async function readProjectConfig(
       );
     return undefined;
   }
+  const { loadConfigFile } = await import('./loadConfigFile.js');
   const loaded = await loadConfigFile(file);
   const project = await projectOfConfig(file, loaded.config, agent);
   return { file, loaded, ...(project && { project }) };

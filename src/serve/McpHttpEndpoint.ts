@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createMcpWorldServer, type McpWorld } from './mcpWorldServer.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpWorld } from './mcpWorldServer.js';
 import { MCP_ORIGIN } from './mcpWorldTools.js';
 
 /** The path of the MCP endpoint on its served origin. */
@@ -60,6 +60,12 @@ export class McpHttpEndpoint {
       return session.handleRequest(req, res);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'faultline: a new MCP session starts with a POST of initialize');
+    // The MCP SDK loads with the first session, not with the endpoint: every served world has
+    // one (each command agent's trial, `faultline serve`), and most agents never speak MCP.
+    const [{ StreamableHTTPServerTransport }, { createMcpWorldServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('./mcpWorldServer.js'),
+    ]);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => void this.#sessions.set(sid, transport),
