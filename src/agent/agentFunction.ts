@@ -118,16 +118,13 @@ export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOption
     now: () => clock.now() - start,
     restart: life.restart > 0,
     restartCount: life.restart,
-    kv: agentKv(options.kv ?? new MapStore(), life),
+    kv: agentKv(options.kv ?? new Map<string, string>(), life),
   };
   const returned = await fn(ctx);
   // An abandoned start that still returns (a branch that was not waiting on the dropped call) ends nothing.
   if (!life.alive()) return never();
   return endOf(returned, history, options.caller);
 }
-
-/** A checkpoint store of one run's own, where the caller has no trial store to give. */
-class MapStore extends Map<string, string> implements CheckpointStore {}
 
 /**
  * How deep a tool input may nest. Deeper than JSON APIs take (serde_json stops at 128, Ruby's
