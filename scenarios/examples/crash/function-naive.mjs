@@ -1,11 +1,10 @@
-// A function agent that keeps what it has done in module-level memory only. After crash.agent, its
-// restart runs from a fresh instance of this module (the set below is empty again), so it places
-// again the order it had placed before it died (R22, R25: fails `duplicates`).
+// A naive function agent: it keeps nothing outside its memory, so after crash.agent its restart (a
+// fresh instance of this module, with the same task) starts the task over and places again the
+// order it had placed before it died (R22, R25: fails `duplicates`).
 const ORDERS = [
   { clientReference: 'po-1', item: 'printer', quantity: 1, amountCents: 12_900 },
   { clientReference: 'po-2', item: 'toner', quantity: 2, amountCents: 4_800 },
 ];
-const placed = new Set();
 
 export default {
   name: 'crash-function-naive-after-create',
@@ -19,10 +18,8 @@ export default {
     task: 'Place the two purchase orders po-1 and po-2.',
     fn: async ({ tools }) => {
       for (const order of ORDERS) {
-        if (placed.has(order.clientReference)) continue;
         const r = await tools.create_order(order);
         if (r.kind !== 'ok') return { outcome: 'failed', message: `create_order: ${r.kind}` };
-        placed.add(order.clientReference);
       }
       return { outcome: 'completed', message: `placed ${ORDERS.length} orders` };
     },
