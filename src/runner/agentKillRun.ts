@@ -29,8 +29,8 @@ class KilledTransport implements Transport {
 
   async send(request: WireRequest, signal?: AbortSignal): Promise<unknown> {
     if (this.kill.fired) return never();
+    // Status queries count as the served world counts them: every tool request, whoever in the agent sent it.
     const answer = this.inner.send(request, signal);
-    if (request.purpose !== 'call') return answer.then((v) => (this.kill.fired ? never() : v));
     const settled = await answer.then(
       (value: unknown) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
