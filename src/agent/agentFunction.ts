@@ -13,6 +13,8 @@ import type { ToolResult } from '../runtime/result.js';
 import type { ToolExecutor } from '../runtime/ToolExecutor.js';
 import type { LoopEnd } from './loop.js';
 import type { ModelAction } from '../model/model.js';
+import type { CheckpointStore } from '../core/kv.js';
+import { agentKv, FIRST_START, never, type AgentKv, type AgentStart } from './agentKv.js';
 
 /** What an agent function is given: the tools by name (through the execution layer), and time. */
 export interface AgentContext {
@@ -24,6 +26,12 @@ export interface AgentContext {
   wait(ms: number): Promise<void>;
   /** Virtual milliseconds since the agent started. */
   now(): number;
+  /** True when this start follows a crash of the agent (the scenario's `crash.agent`): resume from what you saved. */
+  readonly restart: boolean;
+  /** How many times the agent was started again before this start (0 on the first). */
+  readonly restartCount: number;
+  /** The trial's key-value checkpoint store: it survives the agent's crash, not the trial. */
+  readonly kv: AgentKv;
 }
 
 /** What an agent function reports when it stops (R29: its claims are checked against the world). */
@@ -59,6 +67,10 @@ export interface AgentFunctionOptions {
   readonly caller?: string;
   /** This agent's index in a many-agent trial (default 0). */
   readonly agent?: number;
+  /** The trial's checkpoint store (`ctx.kv`); without one, a store of this run's own. */
+  readonly kv?: CheckpointStore;
+  /** Which start this is, and whether it was abandoned (default: the first, alive). */
+  readonly start?: AgentStart;
 }
 
 /**
@@ -85,23 +97,33 @@ export async function runAgentFunction(fn: AgentFn, options: AgentFunctionOption
   const named: Record<string, (input: unknown) => Promise<ToolResult>> = {};
   for (const t of executor.tools) {
     setOwnKey(named, t.name, (input: unknown): Promise<ToolResult> => {
+      // An abandoned start's call never reaches the execution layer, so it records nothing.
+      if (options.start?.alive() === false) return never();
       const sent = asSent(t.name, input);
       return sent.ok ? executor.call(t.name, sent.input, callOptions) : Promise.reject(sent.error);
     });
   }
   const tools = Object.freeze(named);
   const start = clock.now();
+  const life = options.start ?? FIRST_START;
   const ctx: AgentContext = {
     task,
     agent: options.agent ?? 0,
     tools,
     wait: async (ms) => {
+      if (!life.alive()) return never();
       history.record({ type: 'agent_wait', ms, ...who });
       await clock.sleep(ms);
     },
     now: () => clock.now() - start,
+    restart: life.restart > 0,
+    restartCount: life.restart,
+    kv: agentKv(options.kv ?? new Map<string, string>(), life),
   };
-  return endOf(await fn(ctx), history, options.caller);
+  const returned = await fn(ctx);
+  // An abandoned start that still returns (a branch that was not waiting on the dropped call) ends nothing.
+  if (!life.alive()) return never();
+  return endOf(returned, history, options.caller);
 }
 
 /**

@@ -3,6 +3,8 @@ import type { AgentFnResult } from './agentFunction.js';
 import { endOf } from './agentFunction.js';
 import type { LoopEnd } from './loop.js';
 import type { ModelAction } from '../model/model.js';
+import type { CheckpointStore } from '../core/kv.js';
+import { agentKv, FIRST_START, never, type AgentKv, type AgentStart } from './agentKv.js';
 
 /** Where one of the scenario's services answers over HTTP. */
 export interface ServiceEndpoint {
@@ -41,6 +43,12 @@ export interface HttpAgentContext {
   wait(ms: number): Promise<void>;
   /** Virtual milliseconds since the agent started. */
   now(): number;
+  /** True when this start follows a crash of the agent (the scenario's `crash.agent`): resume from what you saved. */
+  readonly restart: boolean;
+  /** How many times the agent was started again before this start (0 on the first). */
+  readonly restartCount: number;
+  /** The trial's key-value checkpoint store: it survives the agent's crash, not the trial. */
+  readonly kv: AgentKv;
 }
 
 /** Your own agent, making its own HTTP calls; what it returns is judged against the world (R29). */
@@ -66,22 +74,33 @@ export interface HttpAgentOptions {
   readonly model?: ModelEndpoint | undefined;
   /** The stand-in model's last final answer, once the agent has ended (see `endOf`). */
   readonly standIn?: () => Extract<ModelAction, { kind: 'final' }> | undefined;
+  /** The trial's checkpoint store (`ctx.kv`); without one, a store of this run's own. */
+  readonly kv?: CheckpointStore;
+  /** Which start this is, and whether it was abandoned (default: the first, alive). */
+  readonly start?: AgentStart;
 }
 
 /** Runs the agent's code and records its end; exceptions propagate, and the runner records a crashed trial. */
 export async function runHttpAgent(fn: HttpAgentFn, options: HttpAgentOptions): Promise<LoopEnd> {
   const { task, history, clock, services, model } = options;
   const start = clock.now();
+  const life = options.start ?? FIRST_START;
   const ctx: HttpAgentContext = {
     task,
     services,
     model,
     wait: async (ms) => {
+      if (!life.alive()) return never();
       history.record({ type: 'agent_wait', ms });
       await clock.sleep(ms);
     },
     now: () => clock.now() - start,
+    restart: life.restart > 0,
+    restartCount: life.restart,
+    kv: agentKv(options.kv ?? new Map<string, string>(), life),
   };
   const returned = await fn(ctx);
+  // An abandoned start that still returns ends nothing: the start after it is the agent's.
+  if (!life.alive()) return never();
   return endOf(returned, history, undefined, options.standIn?.());
 }

@@ -309,6 +309,8 @@ export type HistoryEvent =
   | E<'agent_crash', { trigger: string; process: number; request?: string; tool?: string }>
   /** The agent started again after a crash, with the same task, working folder and world: `restart` counts from 1. */
   | E<'agent_restart', { restart: number }>
+  /** A write to the trial's key-value checkpoint store (`ctx.kv`, `FAULTLINE_KV_URL`): kept state, not a tool effect. */
+  | E<'kv', { op: 'set' | 'delete'; key: string; value?: string }>
   /** `by: 'stand-in'`: the outcome and message are the stand-in model's final answer, passed on (absent: the agent's own). */
   | E<'agent_end', { outcome: AgentOutcomeKind; claims: readonly Claim[]; message: string; by?: ClaimBy }>
   /**

@@ -82,6 +82,7 @@ export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
     case 'process_left':
     case 'agent_crash':
     case 'agent_restart':
+    case 'kv':
     case 'agent_end':
     case 'heal':
     case 'trial_end':
@@ -122,6 +123,7 @@ type AgentEvent = Extract<
       | 'process_left'
       | 'agent_crash'
       | 'agent_restart'
+      | 'kv'
       | 'agent_end'
       | 'heal'
       | 'trial_end';
@@ -156,7 +158,11 @@ function agentText(e: AgentEvent): string {
         (e.request === undefined ? '' : `: the answer to ${e.request} (${e.tool ?? '?'}) never reached it`)
       );
     case 'agent_restart':
-      return `agent restarted (restart ${e.restart}): same task, working folder and world`;
+      return `agent restarted (restart ${e.restart}): same task, working folder, checkpoint store and world`;
+    case 'kv':
+      return e.op === 'set'
+        ? `checkpoint store: ${e.key} = ${compactJson(e.value ?? '', 80)}`
+        : `checkpoint store: ${e.key} deleted`;
     case 'agent_end': {
       const claims = e.claims
         .map((c) => `${c.subject} ${c.status}${c.by === 'stand-in' && e.by !== 'stand-in' ? " (the stand-in's)" : ''}`)

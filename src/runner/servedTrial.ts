@@ -142,6 +142,7 @@ async function servedStage({
   const trial = `${scenario.name}/${config}/${trialIndex}/${seed}`;
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   world.processes.attach(history);
+  world.kv.attach(history);
   return { clock, rng, startMs, history, world };
 }
 

@@ -176,6 +176,7 @@ async function openStage(
   const world = await backend.createWorld(clock, scenario.world, scenario.services ?? BUILTIN_SERVICES, trial);
   const durable = await backend.durableStore?.(clock, trial);
   world.processes.attach(history);
+  world.kv.attach(history);
   watch?.({ history, snapshot: () => world.snapshot() });
   return { stage: { scenario, config, rng, clock, history, world, startMs }, durable };
 }

@@ -15,7 +15,7 @@ export const AgentCrashTriggerSchema = z
     nth: z.number().int().positive().optional(),
     /** The agent dies as its n-th tool request (1: the first) is answered; the answer is dropped. */
     afterCall: z.number().int().positive().optional(),
-    /** The agent dies this many ms after the trial's start (real ms: a command agent runs on the wall clock). */
+    /** The agent dies this many ms after the trial's start: real ms for a command agent, virtual ms for a function or http agent. */
     atMs: z.number().int().nonnegative().optional(),
   })
   .strict()
@@ -39,8 +39,9 @@ export type AgentCrashTrigger = z.infer<typeof AgentCrashTriggerSchema>;
 
 /**
  * A scenario's `crash`: whose process dies, and when. `agent` is the user's own agent (a command
- * agent's process tree gets SIGKILL; it is then started again with the same task, working folder
- * and served world). Beside it, the reference runtime's own crash stays a trial option.
+ * agent's process tree gets SIGKILL, a function or http agent's run is abandoned; it is then started
+ * again with the same task, working folder, checkpoint store and world). Beside it, the reference
+ * runtime's own crash stays a trial option.
  */
 export const ScenarioCrashSchema = z.object({ agent: AgentCrashTriggerSchema }).strict();
 export type ScenarioCrash = z.infer<typeof ScenarioCrashSchema>;

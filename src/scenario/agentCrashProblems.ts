@@ -8,11 +8,16 @@ export function agentCrashProblems(scenario: CheckedScenario, world: World): str
   if (!crash) return [];
   const out: string[] = [];
   const kind = scenario.agent.kind;
-  // A function or http agent in process (its run abandoned, a fresh instance started) is not built yet (issue 45).
-  if (kind !== 'command')
+  // A scripted agent runs on the reference runtime, whose own crash is a trial option.
+  if (kind === 'scripted')
     out.push(
-      `crash.agent: crashes and restarts a "command" agent; agent.kind is "${kind}" ` +
+      `crash.agent: crashes and restarts your own agent ("command", "function" or "http"); agent.kind is "scripted" ` +
         `(a scripted agent on the reference runtime is crashed by the trial option crash: { afterEffectOf })`,
+    );
+  // One agent dies and starts again; which of a crowd's would is not built.
+  else if (kind !== 'command' && scenario.agents > 1)
+    out.push(
+      `crash.agent: crashes one ${kind} agent; agents is ${scenario.agents} (expected 1: crashing one of many is not built)`,
     );
   if (crash.afterEffectOf !== undefined) {
     const known = world.tools.map((t) => t.name);

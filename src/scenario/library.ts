@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
 import { parseExecutionConfig, type ExecutionConfig } from '../runtime/executionConfig.js';
 import { DATA_EXTENSIONS, loadFile, MODULE_EXTENSIONS, readSafely } from './loadFile.js';
+import { rememberAgentSource, scenarioFileAgent } from './freshAgent.js';
 import { resolveAgentModule, resolveReaderModule } from './loadAgent.js';
 import { resolveServiceModules } from './loadService.js';
 import { applyProject, type MatrixAgent, type ScenarioProject } from './project.js';
@@ -150,6 +151,9 @@ export async function loadScenarioVariants(
       defineScenario(variant.value as ScenarioInput, variant.agent ? `${file} (agent ${variant.agent.name})` : file),
     );
     sources.set(scenario, resolve(file));
+    // An agent written in the scenario file itself: a restart after crash.agent imports the file afresh.
+    if (!variant.agent && /\.[cm]?[jt]s$/.test(file))
+      rememberAgentSource(scenarioFileAgent(scenario), resolve(file), scenarioFileAgent);
     if (variant.agent) matrixAgents.set(scenario, variant.agent);
     if (project) projects.set(scenario, project);
     out.push(scenario);

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { FaultlineError, FaultlineErrorCode, isFaultlineError } from '../core/index.js';
+import { rememberAgentSource } from './freshAgent.js';
 import { loadFile, thrownText } from './loadFile.js';
 
 /**
@@ -62,6 +63,7 @@ export async function resolveAgentModule(value: unknown, scenarioFile: string): 
         `function (export default defineHttpAgent(async (ctx) => { ... })), got ${run === null ? 'null' : typeof run}`,
     );
   }
+  rememberAgentSource(run, path, (exported) => exported);
   return { ...value, agent: { ...rest, run } };
 }
 

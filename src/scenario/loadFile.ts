@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Document, LineCounter, visit as yamlVisit } from 'yaml';
@@ -335,6 +336,25 @@ async function loadModule(file: string, path: string, code: FaultlineErrorCode):
   if (value === undefined)
     throw new FaultlineError(code, `${path}: expected a default export (export default defineScenario({ ... }))`);
   return { value };
+}
+
+/**
+ * A module's default export from a fresh instance of it (`?<query>` on its URL, so its module-level
+ * state is new; a CommonJS module's cache entry is set aside meanwhile, as the query alone would
+ * find it). The modules it imports are the cached ones, as with any import.
+ */
+export async function importFresh(path: string, query: string): Promise<unknown> {
+  await ensureTypeScriptLoader();
+  const cache = createRequire(import.meta.url).cache;
+  const kept = cache[path];
+  delete cache[path];
+  try {
+    const mod = await importUserModule(`${pathToFileURL(path).href}?${query}`);
+    return esModuleDefault(mod.default);
+  } finally {
+    if (kept) cache[path] = kept;
+    else delete cache[path];
+  }
 }
 
 // A .ts file outside a `"type": "module"` package is compiled to CommonJS: the namespace's

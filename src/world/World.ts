@@ -1,5 +1,6 @@
 import { canonicalCopy, FaultlineError, FaultlineErrorCode, sha256, type Clock } from '../core/index.js';
 import { ProcessTable } from './command/ProcessTable.js';
+import { KvStore } from './KvStore.js';
 import { EffectLedger, type Effect } from './ledger.js';
 import type { Service } from './Service.js';
 import type { WorldSnapshot } from './snapshot.js';
@@ -10,6 +11,8 @@ export class World {
   readonly ledger = new EffectLedger();
   /** The process groups command tools started (R19), swept at the trial's end. */
   readonly processes = new ProcessTable();
+  /** The agent's key-value checkpoint store: it outlives the agent's crash, not the trial. */
+  readonly kv = new KvStore();
   readonly #services = new Map<string, Service>();
   /**
    * `services` and `tools` as last listed, until the next `add`: a trial asks for them several
@@ -50,7 +53,7 @@ export class World {
   snapshot(): WorldSnapshot {
     const services: Record<string, unknown> = {};
     for (const s of this.services) services[s.name] = s.snapshot();
-    return snapshotOf(services, this.ledger.effects);
+    return snapshotOf(services, this.ledger.effects, this.kv);
   }
 
   /**
@@ -60,7 +63,7 @@ export class World {
   async snapshotAsync(): Promise<WorldSnapshot> {
     const services: Record<string, unknown> = {};
     for (const s of this.services) services[s.name] = s.snapshotAsync ? await s.snapshotAsync() : s.snapshot();
-    return snapshotOf(services, await this.effectsAsync());
+    return snapshotOf(services, await this.effectsAsync(), this.kv);
   }
 
   /** Every committed effect in seq order; a world whose ledger is a database table reads it there. */
@@ -69,9 +72,10 @@ export class World {
   }
 }
 
-function snapshotOf(services: Record<string, unknown>, ledger: readonly Effect[]): WorldSnapshot {
+function snapshotOf(services: Record<string, unknown>, ledger: readonly Effect[], kv: KvStore): WorldSnapshot {
   // Plain data, detached from live state, as a round trip through canonical JSON gives it (in one walk).
-  const { text, copy } = canonicalCopy({ services, ledger });
+  // The store only when written: a trial that never used it keeps the snapshot (and its hash) it always had.
+  const { text, copy } = canonicalCopy(kv.size === 0 ? { services, ledger } : { services, ledger, kv: kv.entries() });
   const plain = copy as { services: Record<string, unknown>; ledger: WorldSnapshot['ledger'] };
   // Object.assign, not `{ ...plain, hash }`: V8 (Node 20) makes a new map for a key added after a leading spread (≈ 1 µs), every trial.
   return Object.assign({}, plain, { hash: sha256(text) });

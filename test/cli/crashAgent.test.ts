@@ -52,6 +52,10 @@ beforeAll(async () => {
     'agents/recorded_sqlite.py': await example('agents/recorded_sqlite.py'),
     'naive-after-create.yaml': await example('naive-after-create.yaml'),
     'recorded-after-create.yaml': await example('recorded-after-create.yaml'),
+    'agents/recorded_kv.mjs': await example('agents/recorded_kv.mjs'),
+    'recorded-kv-after-create.yaml': await example('recorded-kv-after-create.yaml'),
+    'function-naive.mjs': await example('function-naive.mjs'),
+    'function-recorded.mjs': await example('function-recorded.mjs'),
     // Prints what a start is told, and that the working folder's file survived the kill.
     'agents/told.mjs': `import { existsSync, writeFileSync } from 'node:fs';
 const mark = process.env.FAULTLINE_WORKDIR + '/started';
@@ -104,12 +108,15 @@ const failedBy = (r: Report): Record<string, string[]> =>
   Object.fromEntries(r.cells.map((c) => [c.scenario, [...new Set(c.trials.flatMap((t) => t.failed))].sort()]));
 
 describe('crash.agent: a command agent killed mid-task and started again', () => {
-  it('through the binary: the naive agent duplicates the order it never heard of; the recorded one reconciles', async () => {
+  it('through the binary: the naive agents (a command, a function) duplicate the order they never heard of; the recorded ones reconcile (a file, the served store, ctx.kv)', async () => {
     const r = await faultline(
       [
         'run',
         'naive-after-create.yaml',
         'recorded-after-create.yaml',
+        'recorded-kv-after-create.yaml',
+        'function-naive.mjs',
+        'function-recorded.mjs',
         '--k',
         '1',
         '--out',
@@ -123,6 +130,9 @@ describe('crash.agent: a command agent killed mid-task and started again', () =>
     const json = await report('e2e');
     expect(failedBy(json)['crash-naive-after-create']).toContain('duplicates');
     expect(failedBy(json)['crash-recorded-after-create']).toEqual([]);
+    expect(failedBy(json)['crash-recorded-kv-after-create']).toEqual([]);
+    expect(failedBy(json)['crash-function-naive-after-create']).toContain('duplicates');
+    expect(failedBy(json)['crash-function-recorded-after-create']).toEqual([]);
     const types = json.cells[0]!.trials[0]!.history.map((e) => e.type);
     expect(types).toContain('agent_crash');
     expect(types.indexOf('agent_restart')).toBeGreaterThan(types.indexOf('agent_crash'));

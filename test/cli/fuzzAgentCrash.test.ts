@@ -13,6 +13,16 @@ agent:
   argv: [node, -e, '0']
 `;
 
+const HTTP = (crash: string): string => `name: crashing-http
+services: [orders]
+crash: ${crash}
+agent:
+  kind: http
+  task: t
+  module: ./agent.mjs
+`;
+const AGENT = "export default async () => ({ outcome: 'completed' });\n";
+
 const refused = (cls: string, crash: string, stderr: RegExp): Case => ({
   cls: `crash ${cls}`,
   files: { 's.yaml': COMMAND(crash) },
@@ -69,7 +79,40 @@ const cases: Case[] = [
     files: { 's.yaml': SCENARIO('scripted-crash', 'crash: { agent: { afterCall: 1 } }\n') },
     args: ['run', 's.yaml', '--k', '1'],
     code: 2,
-    stderr: /- crash\.agent: crashes and restarts a "command" agent; agent\.kind is "scripted"/,
+    stderr:
+      /- crash\.agent: crashes and restarts your own agent \("command", "function" or "http"\); agent\.kind is "scripted"/,
+  },
+  // Function and http agents are crashed too: their bad values are refused as a command agent's are.
+  ...[
+    [
+      'nth zero',
+      '{ agent: { afterEffectOf: create_order, nth: 0 } }',
+      /- crash\.agent\.nth: .*expected number to be >0/,
+    ],
+    ['atMs fractional', '{ agent: { atMs: 2.5 } }', /- crash\.agent\.atMs: .*expected int/],
+    ['unknown tool', '{ agent: { afterEffectOf: nope } }', /- crash\.agent\.afterEffectOf: "nope": no such tool/],
+  ].map(([cls, crash, stderr]): Case => ({
+    cls: `crash of an http agent: ${String(cls)}`,
+    files: { 's.yaml': HTTP(String(crash)), 'agent.mjs': AGENT },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: stderr as RegExp,
+  })),
+  {
+    cls: 'crash.agent on a function agent: accepted, and fires',
+    files: {
+      's.mjs': `export default { name: 'fn-crash', services: ['orders'], crash: { agent: { afterCall: 1 } }, agent: { kind: 'function', task: 't', fn: async ({ tools }) => { await tools.find_order_by_reference({ clientReference: 'x' }); return { outcome: 'completed' }; } } };\n`,
+    },
+    args: ['run', 's.mjs', '--k', '1'],
+    code: 0,
+    stdout: /crash\.agent\s+after tool request #1\s+1\/1 trials/,
+  },
+  {
+    cls: 'crash.agent on a crowd of http agents',
+    files: { 's.yaml': `${HTTP('{ agent: { afterCall: 1 } }')}agents: 2\n`, 'agent.mjs': AGENT },
+    args: ['run', 's.yaml', '--k', '1'],
+    code: 2,
+    stderr: /- crash\.agent: crashes one http agent; agents is 2 \(expected 1/,
   },
 ];
 

@@ -1,4 +1,10 @@
 import { INFRA_ERROR_CODE } from '../../core/infraError.js';
+import { installVirtualTimers } from '../../core/clock/globalTimers.js';
+import { FIRST_START, type AgentStart } from '../agentKv.js';
+import { freshAgent } from '../../scenario/freshAgent.js';
+import { AgentKill } from './AgentKill.js';
+import { inProcessStarts } from './inProcessStarts.js';
+import { RestartGate } from './RestartGate.js';
 import type { ClockRun, History, Rng, VirtualClock } from '../../core/index.js';
 import { runHttpAgent, type HttpAgentFn, type ModelEndpoint, type ServiceEndpoint } from '../httpAgent.js';
 import type { LoopEnd } from '../loop.js';
@@ -63,25 +69,54 @@ export async function runHttpAgentTrial({
   });
   if (model?.recording) onRecording?.(model.recording);
   const services: HttpService[] = [...served, ...(model ? [model.service] : [])];
-  const faults = new HttpFaults({ services, world, clock, history, startMs, ...scenarioFaults(scenario, rng) });
+  const trigger = scenario.crash?.agent;
+  const kill = trigger && new AgentKill(trigger, world.ledger, history);
+  const gate = kill && new RestartGate(kill);
+  const faults = new HttpFaults({
+    services,
+    world,
+    clock,
+    history,
+    startMs,
+    ...scenarioFaults(scenario, rng),
+    ...(gate && { gate }),
+  });
   const escapes: { method: string; url: string }[] = [];
   const start = await interception(scenario, faults, (method, url) => {
     escapes.push({ method, url });
     history.record({ type: 'escape', method, url });
   });
   const standIn = model?.standIn;
-  const body = (): Promise<LoopEnd> =>
-    runHttpAgent(run, {
+  const startOf = (fn: HttpAgentFn, life: AgentStart): Promise<LoopEnd> =>
+    runHttpAgent(fn, {
       task: scenario.agent.task,
       history,
       clock,
       services: endpoints,
       model: model?.endpoint,
+      kv: world.kv,
+      start: life,
       ...(standIn && { standIn: () => standIn.lastFinal }),
     });
+  // The restart's module instance is imported now, before the clock runs: an import is real I/O.
+  const again = kill && ((await freshAgent(run)) ?? run);
+  const body = (): Promise<LoopEnd> =>
+    kill && gate && again
+      ? inProcessStarts(kill, { clock, startMs, history }, async (life) => {
+          if (life.restart === 0) return startOf(run, life);
+          gate.restarted();
+          // Timers of their own: the abandoned start's, installed around the whole run, never fire again.
+          const timers = installVirtualTimers(clock, { random: rng.fork('client:restart') });
+          try {
+            return await startOf(again, life);
+          } finally {
+            timers.uninstall();
+          }
+        })
+      : startOf(run, FIRST_START);
   const result = await runIntercepted(clock, start, body, {
     maxVirtualMs: scenario.budget.deadlineMs,
-    timers: { random: rng.fork('client') },
+    timers: { random: rng.fork('client'), ...(kill && { alive: () => !kill.fired }) },
   });
   return untested(result, { infra, escapes, unserved: faults.unserved, misses }) ?? result;
 }

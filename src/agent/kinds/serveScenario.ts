@@ -4,6 +4,7 @@ import { serviceHttp } from '../../faults/http/serviceRoutes.js';
 import { serveFaults, type ServedWorld } from '../../serve/serveFaults.js';
 import type { AnswerGate } from '../../faults/http/AnswerGate.js';
 import { McpHttpEndpoint } from '../../serve/McpHttpEndpoint.js';
+import { serveKv } from '../../serve/kvServer.js';
 import type { McpWorld } from '../../serve/mcpWorldServer.js';
 import { MCP_ORIGIN, mcpWorldTools } from '../../serve/mcpWorldTools.js';
 import { BUILTIN_SERVICES, resolveServices } from '../../world/createWorld.js';
@@ -23,7 +24,7 @@ export interface ServedScenario {
   readonly served: ServedWorld;
   readonly faults: HttpFaults;
   /**
-   * `FAULTLINE_<SERVICE>_URL`, `FAULTLINE_SERVICES`, `FAULTLINE_MCP_URL`, `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL`
+   * `FAULTLINE_<SERVICE>_URL`, `FAULTLINE_SERVICES`, `FAULTLINE_MCP_URL`, `FAULTLINE_KV_URL`, `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL`
    * (only the one served) and the test keys.
    */
   readonly env: Readonly<Record<string, string>>;
@@ -95,6 +96,9 @@ export async function serveScenario(options: ServeScenarioOptions): Promise<Serv
   });
   const env = servicesEnv(definitions, (i) => opened.urlOf(services[i]!.baseUrl));
   env['FAULTLINE_MCP_URL'] = await endpoint.listen();
+  // The checkpoint store, outside the fault plan: what the agent keeps there survives its crash (crash.agent).
+  const kv = await serveKv(world.kv);
+  env['FAULTLINE_KV_URL'] = kv.url;
   const ended = new AbortController();
   const mcp: McpWorld = { faults, tools: mcpTools.tools, ended: ended.signal };
   endpoint.world = mcp;
@@ -103,6 +107,7 @@ export async function serveScenario(options: ServeScenarioOptions): Promise<Serv
     async close() {
       // The engine records what is still open as lost at the trial's end; then the calls waiting on it return.
       await opened.close();
+      await kv.close();
       ended.abort();
       if (endpoint.world === mcp) endpoint.world = undefined;
       if (endpoint !== mcpEndpoint) await endpoint.close();

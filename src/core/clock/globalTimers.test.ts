@@ -189,4 +189,26 @@ describe("the random option: Math.random from the trial's rng", () => {
     );
     expect(Math.random).toBe(real);
   });
+
+  it('with alive, what was scheduled fires only while it says so, and zero delays still release the clock', async () => {
+    const clock = new VirtualClock(0);
+    let alive = true;
+    const fired: string[] = [];
+    const run = await runWithVirtualTimers(
+      clock,
+      async () => {
+        setTimeout(() => fired.push('timeout'), 10);
+        setInterval(() => fired.push('interval'), 10);
+        setTimeout(() => fired.push('zero'), 0);
+        AbortSignal.timeout(10).addEventListener('abort', () => fired.push('abort'));
+        await clock.sleep(5);
+        alive = false;
+        await clock.sleep(100);
+      },
+      { alive: () => alive },
+    );
+    expect(run.kind).toBe('settled');
+    expect(fired).toEqual(['zero']);
+    expect(clock.now()).toBe(105);
+  });
 });

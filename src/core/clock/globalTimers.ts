@@ -26,7 +26,23 @@ export interface VirtualTimersOptions {
    * jitter replays exactly. Left alone when absent.
    */
   readonly random?: { next(): number };
+  /**
+   * Whether the code these timers serve still runs: once false, what they schedule never fires (an
+   * abandoned agent start's timeouts must not wake it). The clock is not held for them.
+   */
+  readonly alive?: () => boolean;
 }
+
+/** Wraps a timer's callback: the identity, unless the timers serve code that can be abandoned. */
+type Guard = (fn: AnyFn) => AnyFn;
+const unguarded: Guard = (fn) => fn;
+const guardOf = (alive: (() => boolean) | undefined): Guard =>
+  alive === undefined
+    ? unguarded
+    : (fn) =>
+        (...args) => {
+          if (alive()) fn(...args);
+        };
 
 /** What `installVirtualTimers` returns: undo it once, in any order of nesting. */
 export interface VirtualTimers {
@@ -116,7 +132,7 @@ interface TimerGlobals {
 }
 
 /** `'io'` mode: zero delays stay real but hold the clock until they fire, so virtual time cannot overtake them. */
-function ioTimers(clock: VirtualClock): TimerGlobals {
+function ioTimers(clock: VirtualClock, guard: Guard): TimerGlobals {
   const realSetTimeout = globalThis.setTimeout;
   const realClearTimeout = globalThis.clearTimeout;
   // A cleared zero-delay timer must not keep time frozen forever.
@@ -127,8 +143,9 @@ function ioTimers(clock: VirtualClock): TimerGlobals {
     realClearTimeout(t as NodeJS.Timeout);
   };
   return {
-    setTimeout: (fn: AnyFn, ms?: unknown, ...args: unknown[]): unknown => {
-      if (typeof fn !== 'function') return realSetTimeout(fn, ms as number, ...args);
+    setTimeout: (given: AnyFn, ms?: unknown, ...args: unknown[]): unknown => {
+      if (typeof given !== 'function') return realSetTimeout(given, ms as number, ...args);
+      const fn = guard(given);
       if (isZero(ms)) {
         let release: () => void = () => {};
         void clock.hold(new Promise<void>((resolve) => (release = resolve)));
@@ -143,32 +160,48 @@ function ioTimers(clock: VirtualClock): TimerGlobals {
     },
     clearTimeout: clear,
     setInterval: (fn: AnyFn, ms?: unknown, ...args: unknown[]): unknown =>
-      new VirtualTimeout(clock, delayOf(ms), () => fn(...args), true),
+      new VirtualTimeout(
+        clock,
+        delayOf(ms),
+        guard(() => fn(...args)),
+        true,
+      ),
     clearInterval: clear,
   };
 }
 
 /** `'library'` mode: every timer is the clock's; a handle that is not ours is left alone. */
-function libraryTimers(clock: Clock): TimerGlobals {
+function libraryTimers(clock: Clock, guard: Guard): TimerGlobals {
   const clear = (t: unknown): void => {
     if (t instanceof VirtualTimeout) t.clear();
   };
   return {
     setTimeout: (fn: AnyFn, ms?: unknown, ...args: unknown[]): VirtualTimeout =>
-      new VirtualTimeout(clock, libraryDelayOf(ms), () => fn(...args), false),
+      new VirtualTimeout(
+        clock,
+        libraryDelayOf(ms),
+        guard(() => fn(...args)),
+        false,
+      ),
     clearTimeout: clear,
     setInterval: (fn: AnyFn, ms?: unknown, ...args: unknown[]): VirtualTimeout =>
-      new VirtualTimeout(clock, Math.max(1, libraryDelayOf(ms)), () => fn(...args), true),
+      new VirtualTimeout(
+        clock,
+        Math.max(1, libraryDelayOf(ms)),
+        guard(() => fn(...args)),
+        true,
+      ),
     clearInterval: clear,
   };
 }
 
 /** `AbortSignal.timeout` on the clock, aborting with the same reason as Node's. */
-function virtualAbortTimeout(clock: Clock): (ms: number) => AbortSignal {
+function virtualAbortTimeout(clock: Clock, guard: Guard): (ms: number) => AbortSignal {
   return (ms) => {
     const controller = new AbortController();
-    clock.setTimer(delayOf(ms), () =>
-      controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    clock.setTimer(
+      delayOf(ms),
+      guard(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))),
     );
     return controller.signal;
   };
@@ -191,14 +224,15 @@ export function installVirtualTimers(
 export function installVirtualTimers(clock: Clock, options: VirtualTimersOptions = {}): VirtualTimers {
   const io = (options.mode ?? 'io') === 'io';
   // The overloads only let a plain Clock in with mode 'library'.
-  const timers = io ? ioTimers(clock as VirtualClock) : libraryTimers(clock);
+  const guard = guardOf(options.alive);
+  const timers = io ? ioTimers(clock as VirtualClock, guard) : libraryTimers(clock, guard);
   const restores = [
     overrideProperty(globalThis, 'setTimeout', timers.setTimeout),
     overrideProperty(globalThis, 'clearTimeout', timers.clearTimeout),
     overrideProperty(globalThis, 'setInterval', timers.setInterval),
     overrideProperty(globalThis, 'clearInterval', timers.clearInterval),
   ];
-  if (io) restores.push(overrideProperty(AbortSignal, 'timeout', virtualAbortTimeout(clock)));
+  if (io) restores.push(overrideProperty(AbortSignal, 'timeout', virtualAbortTimeout(clock, guard)));
   if (options.date ?? true) restores.push(overrideProperty(Date, 'now', () => clock.now()));
   if (!io) {
     // performance.now counts from the process start; from the install is as good for measuring durations.
@@ -207,7 +241,7 @@ export function installVirtualTimers(clock: Clock, options: VirtualTimersOptions
   }
   const random = options.random;
   if (random) restores.push(overrideProperty(Math, 'random', () => random.next()));
-  if (options.sockets ?? io) restores.push(virtualRequestTimeouts(clock));
+  if (options.sockets ?? io) restores.push(virtualRequestTimeouts(clock, guard));
 
   let installed = true;
   return {
@@ -227,7 +261,7 @@ type TimedRequest = http.ClientRequest & { [kTimer]?: TimerHandle };
  * intercepted socket that is never answered never connects, so the timeout would never
  * fire. On the clock, it runs from the call until the request closes.
  */
-function virtualRequestTimeouts(clock: Clock): () => void {
+function virtualRequestTimeouts(clock: Clock, guard: Guard): () => void {
   const proto = realClientRequestPrototype();
   if (!Object.hasOwn(proto, 'setTimeout')) return () => {};
   return overrideProperty(
@@ -239,10 +273,13 @@ function virtualRequestTimeouts(clock: Clock): () => void {
       if (previous !== undefined) clock.clearTimer(previous);
       delete this[kTimer];
       if (msecs > 0) {
-        const handle = clock.setTimer(msecs, () => {
-          delete this[kTimer];
-          if (!this.destroyed) this.emit('timeout');
-        });
+        const handle = clock.setTimer(
+          msecs,
+          guard(() => {
+            delete this[kTimer];
+            if (!this.destroyed) this.emit('timeout');
+          }),
+        );
         this[kTimer] = handle;
         this.once('close', () => clock.clearTimer(handle));
       }

@@ -8,6 +8,10 @@ import type { HttpRoute } from './HttpRoute.js';
  */
 export interface AnswerGate {
   holds(answered: { readonly request: string; readonly tool: string }): boolean;
+  /** Told of each request (model calls too) as it arrives, before any fault or latency. */
+  arrived?(request: string): void;
+  /** `true` holds this request's answer, model calls included: the agent start that sent it was abandoned. */
+  abandoned?(request: string): boolean;
 }
 
 /**
@@ -16,6 +20,10 @@ export interface AnswerGate {
  * committed effect counts towards the trigger, and stays lost as it was.
  */
 export function gated(gate: AnswerGate | undefined, answer: HttpAnswer, request: string, route: HttpRoute): HttpAnswer {
+  if (gate?.abandoned?.(request) === true)
+    return answer.kind === 'hang'
+      ? answer
+      : { kind: 'hang', reason: 'held: the agent start that sent it was abandoned (crash.agent)' };
   if (!gate || route.kind === 'model' || !gate.holds({ request, tool: route.operation })) return answer;
   if (answer.kind === 'hang') return answer;
   return { kind: 'hang', reason: 'held: the agent was killed before this answer reached it (crash.agent)' };

@@ -170,6 +170,7 @@ export class HttpFaults {
     if (!found) return undefined;
     const { match, service } = found;
     const request = this.#ids.next('http');
+    this.#gate?.arrived?.(request);
     const key = data.headers['idempotency-key'];
     const http: HttpFields = {
       method: data.method.toUpperCase(),

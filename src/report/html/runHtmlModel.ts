@@ -18,6 +18,7 @@ const LANE_OF: Record<HistoryEvent['type'], Lane> = {
   agent_end: 'agent',
   agent_crash: 'agent',
   agent_restart: 'agent',
+  kv: 'agent',
   trial_end: 'agent',
   tool_call: 'execution',
   operation: 'execution',

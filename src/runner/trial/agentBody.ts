@@ -11,7 +11,9 @@ import { runWithCrash, type CrashPlan } from '../crash.js';
 import { crowdOf, type Crowd } from './crowdOf.js';
 import { withGlobalTimers } from '../globalTimersLock.js';
 import { crowdEnd } from './trialEnd.js';
-import type { TrialAgents, TrialStage } from './trialAgents.js';
+import { agentStarter, type TrialAgents, type TrialStage } from './trialAgents.js';
+import { runWithAgentKill } from '../agentKillRun.js';
+import { freshAgent } from '../../scenario/freshAgent.js';
 
 /** How the agents of an in-process trial start: one process that crashes, a crowd, or one agent on its first executor. */
 export interface AgentPlan {
@@ -21,6 +23,8 @@ export interface AgentPlan {
   readonly durable: OperationStore | undefined;
   /** Every call cap the trial's agents run under, filled as they start: one that tripped turns a hang into a budget exceeded. */
   readonly caps: CallCap[];
+  /** Under the scenario's `crash.agent`: how the function agent starts again, from a fresh instance of its module. */
+  readonly restart: TrialAgents['startAgent'] | undefined;
 }
 
 /**
@@ -50,7 +54,23 @@ export async function agentPlanOf(
           startMs,
         })
       : undefined;
-  return { crash, crowd, first, durable, caps: [] };
+  return { crash, crowd, first, durable, caps: [], restart: await restartStarter(stage, crowd, lost) };
+}
+
+/**
+ * How a function agent under `crash.agent` starts again: the module it came from imported afresh
+ * now, before the clock runs (an import is real I/O the virtual clock cannot wait for).
+ */
+async function restartStarter(
+  stage: TrialStage,
+  crowd: Crowd | undefined,
+  lost: TrialEnd | undefined,
+): Promise<TrialAgents['startAgent'] | undefined> {
+  const { scenario } = stage;
+  const agent = scenario.agent;
+  if (!scenario.crash?.agent || agent.kind !== 'function' || crowd || lost) return undefined;
+  const fn = (await freshAgent(agent.fn)) ?? agent.fn;
+  return agentStarter({ ...stage, scenario: { ...scenario, agent: { ...agent, fn } } });
 }
 
 /** What the trial's clock runs, and its limits: a crowd's deadline counts from its last agent's start. */
@@ -61,7 +81,7 @@ export function agentBody(
 ): { readonly body: () => Promise<LoopEnd>; readonly clockOptions: Parameters<VirtualClock['run']>[1] } {
   const { scenario, world, clock, history, rng } = stage;
   const { transport, executorFor, startAgent, callLimit } = agents;
-  const { crash, crowd, first, durable, caps } = plan;
+  const { crash, crowd, first, durable, caps, restart } = plan;
   // Every agent of a crowd: its own execution layer (and SDK client) on its own rng, the one wire, clock and history.
   const many = async (): Promise<LoopEnd> => {
     const ends = await Promise.all(
@@ -76,27 +96,46 @@ export function agentBody(
     );
     return crowdEnd(ends);
   };
-  const agentBody = crash
-    ? () =>
-        runWithCrash(crash, {
-          transport,
-          ledger: world.ledger,
-          clock,
-          durable,
-          executorFor,
-          startAgent,
-          rng,
-          caps,
-          callLimit,
-        })
-    : crowd
-      ? many
-      : () => {
-          if (first === undefined) throw new TypeError('no executor was built for this trial');
-          const capped = new CallCap(first, callLimit, clock);
-          caps.push(capped);
-          return startAgent(capped, clock);
-        };
+  const trigger = scenario.crash?.agent;
+  const agentBody =
+    restart && trigger
+      ? () =>
+          runWithAgentKill({
+            trigger,
+            transport,
+            ledger: world.ledger,
+            history,
+            startMs: stage.startMs,
+            clock,
+            durable,
+            executorFor,
+            rng,
+            caps,
+            callLimit,
+            startAgent: (executor, agentClock, life) =>
+              (life.restart === 0 ? startAgent : restart)(executor, agentClock, undefined, undefined, life),
+          })
+      : crash
+        ? () =>
+            runWithCrash(crash, {
+              transport,
+              ledger: world.ledger,
+              clock,
+              durable,
+              executorFor,
+              startAgent,
+              rng,
+              caps,
+              callLimit,
+            })
+        : crowd
+          ? many
+          : () => {
+              if (first === undefined) throw new TypeError('no executor was built for this trial');
+              const capped = new CallCap(first, callLimit, clock);
+              caps.push(capped);
+              return startAgent(capped, clock);
+            };
   const clockOptions = crowd
     ? {
         maxVirtualMs: scenario.budget.deadlineMs + crowd.lastStart,

@@ -10,6 +10,7 @@ import {
 } from '../../runtime/retry/client/ClientPolicies.js';
 import { runAgentLoop, type LoopEnd } from '../../agent/loop.js';
 import { runAgentFunction } from '../../agent/agentFunction.js';
+import type { AgentStart } from '../../agent/agentKv.js';
 import { planForAgent, withAgentIndex } from '../../agent/agentIndex.js';
 import { withAgentRepeats } from '../../agent/kinds/AgentRepeats.js';
 import { ScriptedModel } from '../../model/ScriptedModel.js';
@@ -40,7 +41,13 @@ export interface TrialAgents {
   readonly shared: { readonly policies?: ClientPolicies };
   /** The configuration's execution layer on a transport, clock and rng of the caller's (a crash's second process has its own). */
   readonly executorFor: CrashRun['executorFor'];
-  readonly startAgent: (capped: ToolExecutor, agentClock: Clock, caller?: string, index?: number) => Promise<LoopEnd>;
+  readonly startAgent: (
+    capped: ToolExecutor,
+    agentClock: Clock,
+    caller?: string,
+    index?: number,
+    start?: AgentStart,
+  ) => Promise<LoopEnd>;
 }
 
 /** The wire under the scenario's fault plan and network, the client on it, and the agent's starters. */
@@ -74,9 +81,9 @@ export function trialAgents(stage: TrialStage): TrialAgents {
 }
 
 /** Starts the scenario's agent (one of a crowd when `index` is given) on an execution layer already capped. */
-function agentStarter({ scenario, config, rng, history }: TrialStage): TrialAgents['startAgent'] {
+export function agentStarter({ scenario, config, rng, history, world }: TrialStage): TrialAgents['startAgent'] {
   const agent = scenario.agent;
-  return (capped, agentClock, caller, index) => {
+  return (capped, agentClock, caller, index, start) => {
     if (agent.kind === 'http')
       throw new TypeError('an http agent makes its own calls; it runs through runHttpAgentTrial');
     if (agent.kind === 'command')
@@ -104,8 +111,10 @@ function agentStarter({ scenario, config, rng, history }: TrialStage): TrialAgen
           task,
           history,
           clock: agentClock,
+          kv: world.kv,
           ...(caller !== undefined && { caller }),
           ...(index !== undefined && { agent: index }),
+          ...(start && { start }),
         });
   };
 }
