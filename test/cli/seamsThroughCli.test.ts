@@ -231,6 +231,11 @@ export default defineService({
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('FAULTLINE_ORDERS_URL=http://127.0.0.1:');
     expect(r.stdout).toContain('no-agent, seed 1, trial 0: passed');
+    // What happened (the world served to a client), not that a command agent ran (issue 43, seen at stop 50).
+    expect(r.stdout).not.toContain('(a command agent)');
+    expect(r.stdout).toContain(
+      'real time: no-agent was served on the wall clock to clients outside faultline (no agent of the scenario was started)',
+    );
   });
 
   it('#6: the same conversation sent again after the final answer is answered from the script, not a 500', async () => {
