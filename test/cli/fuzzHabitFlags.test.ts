@@ -257,10 +257,18 @@ describe('--config on a scenario whose own command agent retries in its own code
   });
   afterAll(() => own.cleanup());
 
-  it('is refused with exit 2 before any trial, naming the configurations and the agent, on a drawn command', async () => {
+  // explore and sweep (and sweep's --replay) make the same one check as run and compare: they accepted the flag.
+  const COMMANDS: readonly (readonly string[])[] = [
+    ['run', '--k', '1'],
+    ['compare', '--k', '1'],
+    ['explore', '--runs', '1'],
+    ['sweep', '--k', '1', '--lambda', '0'],
+    ['sweep', '--fault', 'rate_limit', '--lambda', '0.1', '--seed', '1', '--replay', '0'],
+  ];
+  it('is refused with exit 2 before any trial, naming the configurations and the agent, on a drawn command (run, compare, explore, sweep)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom<readonly string[]>(['run', '--k', '1'], ['compare', '--k', '1']),
+        fc.constantFrom(...COMMANDS),
         fc.uniqueArray(fc.constantFrom('rulebook', 'naive'), { minLength: 1, maxLength: 2 }),
         async (command, configs) => {
           const r = await inProcess(
@@ -275,7 +283,8 @@ describe('--config on a scenario whose own command agent retries in its own code
           expect(r.stdout).not.toMatch(/faultline {2}seed/);
         },
       ),
-      { numRuns: 6, seed: 43 },
+      // Each command once for sure, then drawn ones.
+      { numRuns: 8, seed: 43, examples: COMMANDS.map((c) => [c, ['naive']] as [readonly string[], string[]]) },
     );
   }, 60_000);
 });
