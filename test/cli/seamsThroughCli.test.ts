@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start } from './faultline.js';
 import { inProcess } from './inProcess.js';
-import { OPEN_TICKET_PLAN } from './ticketScenario.js';
+import { httpAgentOpensTicket, OPEN_TICKET_PLAN, PRINTER_TASK } from './ticketScenario.js';
 import { userProject } from './userProject.js';
 
 let project: Awaited<ReturnType<typeof userProject>>;
@@ -82,14 +82,7 @@ services: [${EXAMPLES}helpdesk/code/helpdesk.service.ts]
 model:
   api: openai
 ${OPEN_TICKET_PLAN}faults: ${faults}
-agent:
-  kind: http
-  task: Open a ticket about the printer.
-  module: ${module}
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+${httpAgentOpensTicket(module, PRINTER_TASK)}`;
 
 describe('issue 43, through the CLI', () => {
   it('#18: run --help says what --workers 0 gives up', async () => {
