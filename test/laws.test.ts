@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { defineHttpAgent } from '../src/agent/httpAgent.js';
+import { finalFromText } from '../src/model/api/conversation.js';
 import { BUILTIN_CHECKERS } from '../src/checks/index.js';
 import { eventsOf, type ErrorKind, type EventOf } from '../src/core/index.js';
 import {
@@ -827,5 +830,133 @@ describe('malformed', () => {
     expect(eventsOf(t.history, 'reconcile')).toMatchObject([{ found: 'succeeded' }]);
     expect(eventsOf(t.history, 'outcome')).toMatchObject([{ result: 'ok' }]);
     expect(t.status, why(t)).toBe('passed');
+  });
+});
+
+// An agent written like the docs' examples on the stand-in model (tool calls until a text answer, read with
+// finalFromText), which may start its conversation over after `restartAfter` model answers (as after a cut one).
+type ChatMessage = Record<string, unknown> & {
+  content?: string | null;
+  tool_calls?: { id: string; function: { arguments: string } }[];
+};
+const ORDER_REF_1 = { clientReference: 'ref-1', item: 'book', quantity: 1, amountCents: 1500 };
+const docsAgent = (seen: { texts: string[]; statuses: number[] }, restartAfter?: number) =>
+  defineHttpAgent(async ({ task, services, model }) => {
+    const first: ChatMessage[] = [{ role: 'user', content: task }];
+    let messages = [...first];
+    const tools = [{ type: 'function', function: { name: 'create_order', parameters: { type: 'object' } } }];
+    for (let turn = 0, restarted = false; turn < 8; turn++) {
+      const res = await fetch(`${model!.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${model!.apiKey}` },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages, tools }),
+      });
+      seen.statuses.push(res.status);
+      if (!res.ok) return { outcome: 'failed', message: `the model answered ${res.status}` };
+      const message = ((await res.json()) as { choices: { message: ChatMessage }[] }).choices[0]!.message;
+      if (!restarted && turn + 1 === restartAfter) {
+        // Starts over, as an agent does whose answer was cut: the conversation from its first message.
+        restarted = true;
+        messages = [...first];
+        continue;
+      }
+      messages.push(message);
+      if (!message.tool_calls?.length) {
+        seen.texts.push(message.content ?? '');
+        const final = finalFromText(message.content ?? '');
+        return final.kind === 'final' ? { outcome: final.outcome, claims: final.claims } : { outcome: 'unknown' };
+      }
+      for (const call of message.tool_calls) {
+        const r = await fetch(`${services['orders']!.baseUrl}/tools/create_order`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': 'order-ref-1' },
+          body: call.function.arguments,
+        });
+        const content = r.ok
+          ? JSON.stringify(await r.json())
+          : `error: HTTP ${r.status}, Retry-After: ${r.headers.get('retry-after') ?? ''}`;
+        messages.push({ role: 'tool', tool_call_id: call.id, content });
+      }
+    }
+    return { outcome: 'failed', message: 'no final answer in 8 turns' };
+  });
+
+const docsScenario = (name: string, faults: FaultRule[], run: ReturnType<typeof docsAgent>): Scenario =>
+  defineScenario({
+    name,
+    services: ['orders'],
+    model: { api: 'openai', plan: { steps: [{ tool: 'create_order', input: ORDER_REF_1, subject: 'orders:ref-1' }] } },
+    faults,
+    agent: { kind: 'http', task: 'Create order ref-1', run },
+    goal: { effects: { 'order.created': 1 }, outcome: ['completed'] },
+  });
+
+describe('law: the stand-in model answers an agent written like the docs, whatever the tool or the agent does', () => {
+  it('issue 43 #5: it waits out a drawn 429 or 503 with Retry-After itself (once): the agent completes, or reads a second refusal as failed, and never sees a wait_ms turn', async () => {
+    const answer = fc.record({
+      status: fc.constantFrom(429, 503),
+      seconds: fc.integer({ min: 0, max: 120 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 2 }), async (answers) => {
+        const seen = { texts: [] as string[], statuses: [] as number[] };
+        const faults: FaultRule[] = answers.map(({ status, seconds }, i) => ({
+          match: { tool: 'create_order', attempt: i + 1 },
+          fault:
+            status === 429
+              ? { kind: 'rate_limit', retryAfter: seconds }
+              : { kind: 'unavailable', status: 503, headers: { 'Retry-After': String(seconds) } },
+        })) as FaultRule[];
+        const trial = await runTrial({
+          scenario: docsScenario('stand-in-waits', faults, docsAgent(seen)),
+          config: rulebookDefault,
+          runSeed: 1,
+          trialIndex: 0,
+        });
+        expect(seen.texts.some((t) => t.includes('wait_ms'))).toBe(false);
+        // It waits once (R10: one layer retries) and then completes; a second refusal it reports, as a final
+        // answer the agent reads (failed), never a turn the agent must understand.
+        const outcomes = eventsOf(trial.history, 'agent_end').map((e) => e.outcome);
+        if (answers.length === 1) {
+          expect(
+            trial.checks.filter((c) => c.verdict.valid !== true),
+            JSON.stringify(seen),
+          ).toEqual([]);
+          expect(trial.status).toBe('passed');
+        } else expect(outcomes).toEqual(['failed']);
+        const calls = trial.history
+          .filter((e) => e.type === 'http_request' && JSON.stringify(e).includes('create_order'))
+          .map((e) => e.t);
+        expect(calls.length).toBe(2);
+        // The resend came after the wait the first answer asked for.
+        expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(answers[0]!.seconds * 1000);
+      }),
+      { numRuns: 12, seed: 43 },
+    );
+  });
+
+  it('issue 43 #6: a conversation started over at a drawn cut point is answered from the script, never a 500', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 2 }), fc.boolean(), async (restartAfter, lostAnswer) => {
+        const seen = { texts: [] as string[], statuses: [] as number[] };
+        // With or without a lost answer on the way (the write committed, its answer a timeout).
+        const faults: FaultRule[] = lostAnswer
+          ? [{ match: { tool: 'create_order', attempt: 1 }, fault: { kind: 'partial_write', lostAs: 'unavailable' } }]
+          : [];
+        const trial = await runTrial({
+          scenario: docsScenario('restarts', faults, docsAgent(seen, restartAfter)),
+          config: rulebookDefault,
+          runSeed: 1,
+          trialIndex: 0,
+        });
+        expect(
+          seen.statuses.every((s) => s === 200),
+          JSON.stringify(seen.statuses),
+        ).toBe(true);
+        expect(trial.checks.filter((c) => c.verdict.valid !== true)).toEqual([]);
+        expect(trial.status).toBe('passed');
+      }),
+      { numRuns: 8, seed: 43 },
+    );
   });
 });

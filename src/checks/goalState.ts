@@ -1,4 +1,6 @@
 import { canonicalJson, failAll, type AgentOutcomeKind, type Verdict } from '../core/index.js';
+import { redactText } from '../core/redactText.js';
+import { tailText } from '../core/tailText.js';
 import { lieNote } from './lieNote.js';
 import type { Checker } from './checker.js';
 import { list, seqs, show, times } from './format.js';
@@ -39,6 +41,7 @@ export function partialDiff(expected: unknown, actual: unknown, path = ''): Stat
 function outcomeProblem(
   record: TrialRecord,
   allowed: readonly AgentOutcomeKind[],
+  secrets: readonly string[],
 ): { message: string; evidence: unknown } | undefined {
   const end = record.end;
   switch (end.kind) {
@@ -66,7 +69,7 @@ function outcomeProblem(
       const byStandIn = agentEnd?.type === 'agent_end' && agentEnd.by === 'stand-in';
       const passedOn = byStandIn ? " (the stand-in model's final answer, passed on)" : '';
       return {
-        message: `the agent ended with outcome ${outcome}${passedOn}, expected ${list(allowed)}${lastWords(agentEnd?.message)}`,
+        message: `the agent ended with outcome ${outcome}${passedOn}, expected ${list(allowed)}${lastWords(agentEnd?.message, secrets)}`,
         evidence: { outcome, expected: allowed, ...(agentEnd ? { seq: agentEnd.seq, t: agentEnd.t } : {}) },
       };
     }
@@ -77,11 +80,12 @@ function outcomeProblem(
  * Lines the agent's own message ends with (a command agent's stderr tail), so a failed line says why; its last 5
  * lines, at most 300 characters.
  */
-function lastWords(message: string | undefined): string {
-  const text = message?.trim() ?? '';
+function lastWords(message: string | undefined, secrets: readonly string[]): string {
+  // Scrubbed before the cut (and the cut kept out of a secret): a piece of one is found by no later scrub.
+  const text = redactText(message?.trim() ?? '', secrets);
   if (text === '') return '';
   const lines = text.split('\n').slice(-5).join('\n');
-  return `; the agent said: ${JSON.stringify(lines.length > 300 ? `…${lines.slice(-300)}` : lines)}`;
+  return `; the agent said: ${JSON.stringify(tailText(lines, 300, secrets))}`;
 }
 
 /** Many agents (`agent_start` events): every one of them must end with an accepted outcome. */
@@ -144,7 +148,7 @@ export const goalState: Checker = {
       });
     }
 
-    const outcome = outcomeProblem(record, goal.outcome ?? ['completed']);
+    const outcome = outcomeProblem(record, goal.outcome ?? ['completed'], expect.secrets);
     if (outcome) problems.push(outcome);
 
     // A goal missed after a lie: say which, so the reader looks at what the agent was told.

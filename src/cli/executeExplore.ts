@@ -8,6 +8,7 @@ import { colorEnabled } from '../report/console.js';
 import { painter } from '../report/paint.js';
 import { loadConfigs, matrixAgentOf, refOf } from '../scenario/library.js';
 import { cellRuns } from '../runner/cellLabel.js';
+import { checkConfigsApply } from '../runner/notApplicable.js';
 import { flagNames, type ExploreRequest } from './commands/exploreFlags.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
@@ -87,6 +88,10 @@ async function exploreAll(
 ): Promise<ExitCode> {
   const scenarios = await loadFlaggedScenarios(request, io);
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
+  if (request.config !== undefined) {
+    const note = checkConfigsApply(scenarios, configs, '--config');
+    if (note !== '') io.stderr.write(`faultline: ${note}\n`);
+  }
   const ignore = await refuseBadFlags(request, searchPairs(scenarios, configs).length);
   await assertPeersInstalled(scenarios, configs);
   // A broken cassette is bad input, refused before the first plan (in a worker it would end each trial `crashed`).

@@ -11,7 +11,7 @@ import { listenForInterrupt } from './interrupt.js';
 import { writeMcpServeReport } from './mcpServeReport.js';
 import { assertWritableFile, assertWritableFolder } from './outputPaths.js';
 import { printTrial } from './printTrial.js';
-import { realTimeNote } from './realTimeNote.js';
+import { servedTimeNote } from './realTimeNote.js';
 import { servedScenario } from './servedScenario.js';
 import { sessionClock, writeServedReports } from './servedReports.js';
 import { SERVED_CONFIG, ServedTrials, type ServedReport } from './servedTrials.js';
@@ -78,7 +78,7 @@ export async function executeMcpServe(request: McpServeRequest, io: Io): Promise
   if (request.report !== undefined) writeMcpServeReport(request.report, scenario.name, runSeed, trials.judged, err);
   if (request.out !== undefined)
     await writeServedReports(scenario, SERVED_CONFIG, runSeed, trials.judged, request.out, clock, err);
-  err.stderr.write(`${realTimeNote([scenario.name])}\n`);
+  err.stderr.write(`${servedTimeNote(scenario.name)}\n`);
   return trials.judged.some((t) => t.status === 'failed') ? ExitCode.GateFailed : ExitCode.Ok;
 }
 

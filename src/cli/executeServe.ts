@@ -10,7 +10,7 @@ import { listenForInterrupt } from './interrupt.js';
 import type { Io } from './io.js';
 import type { SeedOption } from './options.js';
 import { printTrial } from './printTrial.js';
-import { realTimeNote } from './realTimeNote.js';
+import { servedTimeNote } from './realTimeNote.js';
 import { servedScenario } from './servedScenario.js';
 import { ServedTrials, type ServedReport } from './servedTrials.js';
 
@@ -56,7 +56,7 @@ export async function executeServe(ref: string, flags: ServeFlags, io: Io): Prom
     await mcpEndpoint.close();
     interrupt.dispose();
   }
-  io.stdout.write(`${realTimeNote([scenario.name])}\n`);
+  io.stdout.write(`${servedTimeNote(scenario.name)}\n`);
   return failed > 0 ? ExitCode.GateFailed : ExitCode.Ok;
 }
 

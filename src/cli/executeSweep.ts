@@ -6,6 +6,7 @@ import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { loadConfigs, matrixAgentOf, refOf } from '../scenario/library.js';
 import { cellLabeller } from '../runner/cellLabel.js';
+import { checkConfigsApply } from '../runner/notApplicable.js';
 import { defaultWorkers, type IsolationOptions } from '../runner/pool/runOnWorkers.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { ScenarioProject } from '../scenario/project.js';
@@ -55,6 +56,8 @@ export interface SweepRequest {
   /** The config file's `defaults` and `agents`, applied to every scenario loaded. */
   readonly project?: ScenarioProject;
   readonly configs: readonly string[];
+  /** `--config` was typed (else `configs` is the default): configurations no agent would use are refused. */
+  readonly configsGiven?: boolean;
   /** `--behaviour`, as typed: the scripted stand-in's behaviour in every scenario. */
   readonly behaviour?: readonly string[];
   readonly k: number;
@@ -94,11 +97,15 @@ function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix'>): SweepSeries[] 
 }
 
 async function load(
-  request: Pick<SweepRequest, 'scenarios' | 'configs' | 'grep' | 'project' | 'behaviour'>,
+  request: Pick<SweepRequest, 'scenarios' | 'configs' | 'configsGiven' | 'grep' | 'project' | 'behaviour'>,
   io: Io,
 ): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
   const scenarios = await loadFlaggedScenarios(request, io);
   const configs = await loadConfigs(request.configs);
+  if (request.configsGiven === true) {
+    const note = checkConfigsApply(scenarios, configs, '--config');
+    if (note !== '') io.stderr.write(`faultline: ${note}\n`);
+  }
   await assertPeersInstalled(scenarios, configs);
   // A broken cassette is bad input, refused before the first trial (in a worker it would end each trial `crashed`).
   for (const s of scenarios) await prepareModelSource(s, 'replay', {});

@@ -35,6 +35,7 @@ export async function executeSweepCommand(scenarios: string[], flags: SweepFlags
     ...(flags.behaviour && { behaviour: flags.behaviour }),
     ...(flags.project && { project: flags.project }),
     isolation: isolationOf(flags),
+    ...(flags.config !== undefined && { configsGiven: true }),
   };
   if (flags.replay !== undefined)
     return executeSweepReplay(

@@ -3,9 +3,8 @@ import { loadConfigs } from '../scenario/library.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { prepareModelSource, type ModelMode } from '../scenario/modelSource.js';
 import type { Scenario } from '../scenario/scenario.js';
-import { notApplicable } from '../runner/notApplicable.js';
+import { checkConfigsApply } from '../runner/notApplicable.js';
 import { cellColumns } from '../runner/cellLabel.js';
-import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { assertPeersInstalled } from '../agent/kinds/optionalPeers.js';
 import { isConsoleReporter, type ReporterName } from '../report/write.js';
 import type { Io } from './io.js';
@@ -47,15 +46,16 @@ export async function loadRunInputs(
   if (scenarios.length === 0) return undefined;
   const configs = await loadAll(request.configs, loadConfigs, 'configuration', from);
   if (request.configsGiven === true) {
-    const note = notApplicable(
-      scenarios,
-      configs,
-      origins?.configs === true ? `${origins.file}: retryConfigs` : '--config',
-    );
     // Refused when asked for on the command line; a config file's retryConfigs are the project's defaults,
     // which a run of only such agents leaves aside with the note.
-    if (note.refuse && origins?.configs !== true) throw new FaultlineError(FaultlineErrorCode.Usage, note.message);
-    if (note.message !== '') io.stderr.write(`faultline: ${note.message}\n`);
+    const fromFile = origins?.configs === true;
+    const note = checkConfigsApply(
+      scenarios,
+      configs,
+      fromFile ? `${origins.file}: retryConfigs` : '--config',
+      fromFile,
+    );
+    if (note !== '') io.stderr.write(`faultline: ${note}\n`);
   }
   await assertPeersInstalled(scenarios, configs);
   await preflight({

@@ -1,3 +1,4 @@
+import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { matrixAgentOf } from '../scenario/library.js';
 import { ignoresRetryConfig } from '../scenario/project.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -52,4 +53,21 @@ export function notApplicable(
       `${from} (${names}) does not apply to ${ignoring.join(', ')}: ${agents}; ` +
       `${ignoring.length === 1 ? 'it runs' : 'they run'} once, ${ignoring.length === 1 ? 'its cells' : 'their cells'} labelled by agent`,
   };
+}
+
+/**
+ * The one check of asked-for retry configurations that `run`, `compare`, `explore`, `sweep` and
+ * `describeScenarios` make alike, so none accepts what another refuses: throws (usage, exit 2, naming
+ * `from`) when no agent of the run would use them, unless `defaultsOnly` (a config file's retryConfigs,
+ * the project's defaults, are left aside with the note instead). Returns the note to say ('' when none).
+ */
+export function checkConfigsApply(
+  scenarios: readonly Scenario[],
+  configs: readonly { readonly name: string }[],
+  from: string,
+  defaultsOnly = false,
+): string {
+  const { refuse, message } = notApplicable(scenarios, configs, from);
+  if (refuse && !defaultsOnly) throw new FaultlineError(FaultlineErrorCode.Usage, message);
+  return message;
 }

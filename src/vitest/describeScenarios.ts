@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import type { Cell } from '../runner/run.js';
 import { cellLabeller, cellRuns } from '../runner/cellLabel.js';
-import { notApplicable } from '../runner/notApplicable.js';
+import { checkConfigsApply } from '../runner/notApplicable.js';
 import { callerSite, failureAt } from './callerSite.js';
 import { resolveConfigs, resolveScenarios, runCell, type RetryConfigRef, type ScenarioRef } from './runScenario.js';
 
@@ -56,8 +56,7 @@ export async function describeScenarios(
   ]);
   // Refused as `faultline run --config` refuses it: configurations no agent would use are not tests to skip quietly.
   if (options.retryConfigs !== undefined && options.retryConfigs.length > 0) {
-    const why = notApplicable(loaded, configs, 'describeScenarios: retryConfigs');
-    if (why.refuse) throw new FaultlineError(FaultlineErrorCode.Usage, why.message);
+    checkConfigsApply(loaded, configs, 'describeScenarios: retryConfigs');
   }
   const k = options.k ?? 4;
   // A random seed is drawn once per file, so every test of it shares the seed its replay commands print.

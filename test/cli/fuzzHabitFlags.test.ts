@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { EventEmitter } from 'node:events';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -257,10 +258,18 @@ describe('--config on a scenario whose own command agent retries in its own code
   });
   afterAll(() => own.cleanup());
 
-  it('is refused with exit 2 before any trial, naming the configurations and the agent, on a drawn command', async () => {
+  // explore and sweep (and sweep's --replay) make the same one check as run and compare: they accepted the flag.
+  const COMMANDS: readonly (readonly string[])[] = [
+    ['run', '--k', '1'],
+    ['compare', '--k', '1'],
+    ['explore', '--runs', '1'],
+    ['sweep', '--k', '1', '--lambda', '0'],
+    ['sweep', '--fault', 'rate_limit', '--lambda', '0.1', '--seed', '1', '--replay', '0'],
+  ];
+  it('is refused with exit 2 before any trial, naming the configurations and the agent, on a drawn command (run, compare, explore, sweep)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom<readonly string[]>(['run', '--k', '1'], ['compare', '--k', '1']),
+        fc.constantFrom(...COMMANDS),
         fc.uniqueArray(fc.constantFrom('rulebook', 'naive'), { minLength: 1, maxLength: 2 }),
         async (command, configs) => {
           const r = await inProcess(
@@ -275,7 +284,59 @@ describe('--config on a scenario whose own command agent retries in its own code
           expect(r.stdout).not.toMatch(/faultline {2}seed/);
         },
       ),
-      { numRuns: 6, seed: 43 },
+      // Each command once for sure, then drawn ones.
+      { numRuns: 8, seed: 43, examples: COMMANDS.map((c) => [c, ['naive']] as [readonly string[], string[]]) },
     );
   }, 60_000);
+});
+
+// Issue 43 #28, a law over the watch loop's signal handling, in process: whichever stop signal reaches the watcher
+// while its run has a trial in flight (drawn, at a drawn moment), the run (a process group of its own, out of the
+// terminal's reach) is told once: it finishes that trial and writes its reports, marked interrupted; told twice,
+// it would have quit without them. One run per draw, the CLI's signal stand-in in place of the terminal.
+describe('issue 43 #28: a stop signal during a --watch run reaches the run once', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  beforeAll(async () => {
+    dir = await tempDir('habits-watch-signal');
+  });
+  afterAll(() => dir.cleanup());
+
+  it('the run finishes its trial and writes its reports, marked interrupted, whatever the signal', async () => {
+    const draws = fc.sample(
+      fc.record({ signal: fc.constantFrom('SIGINT', 'SIGTERM', 'SIGHUP'), delayMs: fc.integer({ min: 0, max: 300 }) }),
+      { numRuns: 3, seed: 43 },
+    );
+    for (const [i, { signal, delayMs }] of draws.entries()) {
+      const started = join(dir.path, `started-${i}`);
+      await writeFile(
+        join(dir.path, `slow-${i}.yaml`),
+        `name: slow-${i}\nagent:\n  kind: command\n  task: t\n` +
+          `  argv: [sh, -c, 'touch ${started}; sleep 1; echo "{\\"outcome\\":\\"completed\\"}" > "$FAULTLINE_RESULT"']\n`,
+      );
+      const signals = new EventEmitter();
+      const watching = inProcess(
+        ['run', `slow-${i}.yaml`, '--k', '3', '--workers', '1', '--reporter', 'json', '--out', `out-${i}`, '--watch'],
+        {
+          cwd: dir.path,
+          signals,
+        },
+      );
+      // Once the run's trial is in flight, the signal, once.
+      for (let n = 0; (await stat(started).catch(() => undefined)) === undefined; n++) {
+        if (n > 600) throw new Error(`the run's agent never started: ${started}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, delayMs));
+      signals.emit(signal);
+      const r = await watching;
+      expect(r.code, `${signal}: ${r.stderr}`).toBe({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[signal]);
+      const report = JSON.parse(await readFile(join(dir.path, `out-${i}`, 'faultline.json'), 'utf8')) as {
+        run: { interrupted?: boolean; trials: number };
+      };
+      expect(report.run.interrupted, signal).toBe(true);
+      // What finished is in it; the run stopped before its third trial.
+      expect(report.run.trials).toBeGreaterThanOrEqual(1);
+      expect(report.run.trials).toBeLessThan(3);
+    }
+  }, 120_000);
 });

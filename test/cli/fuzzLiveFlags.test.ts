@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import { ORDER_AGENT_YAML } from './orderAgent.js';
+import { trialFlags } from './trialFlags.js';
+import { liveHarness, sdkAgentScenario } from '../live/liveHarness.js';
+import { PRICED_CONFIG } from '../live/pricedRun.js';
 import { userProject } from './userProject.js';
 
 /**
@@ -131,4 +134,42 @@ describe('bad input on the live flags and the price table', () => {
       expect(r.stdout).not.toMatch(/trials? \(/);
     });
   });
+});
+
+// Issue 43 #7: the limit itself, not only its flag's values. At a drawn limit, price per answer (a drawn number of
+// million input tokens at $0.20 a million) and number of connections, in process: no request goes out once the
+// answers priced so far and those in flight (at the dearest price seen) would pass the limit. The first round goes
+// out before any price is known, so the bound is the larger of the limit and that round, plus one answer.
+describe('issue 43 #7: --max-cost is a hard limit at drawn limits, prices and connections', () => {
+  const { serve, project } = liveHarness('fuzz-max-cost');
+  const draws = fc.sample(
+    fc.record({
+      limit: fc.constantFrom(0.3, 0.5, 0.9, 1.4),
+      millions: fc.integer({ min: 1, max: 4 }),
+      connections: fc.integer({ min: 1, max: 3 }),
+    }),
+    { numRuns: 3, seed: 43 },
+  );
+  it.each(draws)(
+    'limit $limit, $millions M tokens an answer, $connections connections: nothing past it',
+    async ({ limit, millions, connections }) => {
+      const price = 0.2 * millions;
+      const server = await serve({ latencyMs: 20, usage: { input: millions * 1_000_000, output: 0 } });
+      const dir = await project({
+        'priced.yaml': sdkAgentScenario('priced', server.url, 'openai', '  name: house-llm\n'),
+        'faultline.config.ts': PRICED_CONFIG,
+      });
+      const args = ['run', 'priced.yaml', '--live', '--workers', '1', '--max-connections', String(connections)];
+      const r = await inProcess([...args, '--max-cost', String(limit), ...trialFlags({ k: 4, out: 'out' })], {
+        cwd: dir,
+        env: { OPENAI_API_KEY: 'sk-live-test-0a1b2c3d4e5f6789' },
+      });
+      const spent = server.requests.length * price;
+      expect(spent, r.stdout + r.stderr).toBeLessThanOrEqual(Math.max(limit, connections * price) + price + 1e-9);
+      // Four trials of two answers each cost more than any limit drawn: the run stopped there and said so.
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`faultline: stopped at --max-cost ${limit} \\(\\$\\d+\\.\\d\\d spent\\)`));
+    },
+    60_000,
+  );
 });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import { anthropicMistakenAgent, openaiMistakenAgent, type MistakeStyle } from './mistakenAgents.js';
-import { OPEN_TICKET_PLAN } from './ticketScenario.js';
+import { httpAgentOpensTicket, OPEN_TICKET_PLAN, PRINTER_TASK } from './ticketScenario.js';
 import { userProject } from './userProject.js';
 
 type Api = 'openai' | 'anthropic';
@@ -57,14 +57,7 @@ ${OPEN_TICKET_PLAN}faults:
   - match: { tool: ${ROUTE[api]}, call: ${call} }
     fault: ${fault}
     times: 1
-agent:
-  kind: http
-  task: Open a ticket about the printer.
-  module: ./${agentFile(api, style, stream)}
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+${httpAgentOpensTicket(`./${agentFile(api, style, stream)}`, PRINTER_TASK)}`;
 
 const files: Record<string, string> = {};
 for (const api of ['openai', 'anthropic'] as const)

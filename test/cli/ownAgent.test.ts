@@ -11,6 +11,7 @@ import { faultline } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import { openaiTurn } from './openaiTurn.js';
 import { HELPDESK_SERVICE as SERVICE } from './helpdeskService.js';
+import { httpAgentOpensTicket, PRINTER_TASK } from './ticketScenario.js';
 import { userProject } from './userProject.js';
 
 /** The team's tool: its own retries, one key per operation unless told otherwise, Retry-After honoured unless told otherwise. */
@@ -72,14 +73,7 @@ model:
 faults:
   - match: { tool: open_ticket, attempt: 1 }
     fault: ${fault}
-agent:
-  kind: http
-  task: Open a ticket about the printer.
-  module: ${module}
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+${httpAgentOpensTicket(module, PRINTER_TASK)}`;
 
 const RATE_LIMIT = '{ kind: rate_limit, retryAfter: 7 }';
 const LOST = '{ kind: partial_write, lostAs: network }';

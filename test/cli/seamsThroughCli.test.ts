@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start } from './faultline.js';
 import { inProcess } from './inProcess.js';
-import { OPEN_TICKET_PLAN } from './ticketScenario.js';
+import { httpAgentOpensTicket, OPEN_TICKET_PLAN, PRINTER_TASK } from './ticketScenario.js';
 import { userProject } from './userProject.js';
 
 let project: Awaited<ReturnType<typeof userProject>>;
@@ -82,14 +82,7 @@ services: [${EXAMPLES}helpdesk/code/helpdesk.service.ts]
 model:
   api: openai
 ${OPEN_TICKET_PLAN}faults: ${faults}
-agent:
-  kind: http
-  task: Open a ticket about the printer.
-  module: ${module}
-goal:
-  effects: { ticket.opened: 1 }
-  outcome: [completed]
-`;
+${httpAgentOpensTicket(module, PRINTER_TASK)}`;
 
 describe('issue 43, through the CLI', () => {
   it('#18: run --help says what --workers 0 gives up', async () => {
@@ -231,6 +224,11 @@ export default defineService({
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('FAULTLINE_ORDERS_URL=http://127.0.0.1:');
     expect(r.stdout).toContain('no-agent, seed 1, trial 0: passed');
+    // What happened (the world served to a client), not that a command agent ran (issue 43, seen at stop 50).
+    expect(r.stdout).not.toContain('(a command agent)');
+    expect(r.stdout).toContain(
+      'real time: no-agent was served on the wall clock to clients outside faultline (no agent of the scenario was started)',
+    );
   });
 
   it('#6: the same conversation sent again after the final answer is answered from the script, not a 500', async () => {

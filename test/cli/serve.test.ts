@@ -83,7 +83,7 @@ describe('faultline serve', () => {
     expect(done.stdout).toMatch(
       /✗ duplicates: orders:ref-1 was created 2 times \(effects #0, #1; requests http-1, http-2; calls create_order#1 of create_order\)/,
     );
-    expect(done.stdout).toMatch(/real time: serve-orders ran on the wall clock/);
+    expect(done.stdout).toMatch(/real time: serve-orders was served on the wall clock to clients outside faultline/);
   });
 
   it('on Ctrl-C judges what it saw and exits', async () => {

@@ -12,10 +12,19 @@ export const OPEN_TICKET_PLAN = `  plan:
         subject: helpdesk:req-42
 `;
 
-/** The `agent:` block of an http agent in `module` that opens the ticket, and the `goal:` it meets by completing. */
-export const httpAgentOpensTicket = (module: string): string => `agent:
+/** The shorter task some scenarios give the agent (the stand-in's plan does not read it). */
+export const PRINTER_TASK = 'Open a ticket about the printer.';
+
+/**
+ * The `agent:` block of an http agent in `module` that opens the ticket, and the `goal:` it meets by completing:
+ * the tail of every helpdesk scenario run by a user's own agent.
+ */
+export const httpAgentOpensTicket = (
+  module: string,
+  task = 'Open a ticket about the printer that is on fire.',
+): string => `agent:
   kind: http
-  task: Open a ticket about the printer that is on fire.
+  task: ${task}
   module: ${module}
 goal:
   effects: { ticket.opened: 1 }

@@ -26,6 +26,18 @@ export default {
 };
 `;
 
+// A command agent whose script is named bare in argv (read from the scenario's folder): what it
+// runs is that file, which no import names.
+const CMD_SCENARIO = `name: cmd-agent
+agent:
+  kind: command
+  task: Say how it went
+  argv: [sh, agents/say.sh]
+goal:
+  outcome: [completed]
+`;
+const say = (outcome: string): string => `echo '{"outcome":"${outcome}"}' > "$FAULTLINE_RESULT"\n`;
+
 let project: Awaited<ReturnType<typeof userProject>>;
 beforeAll(async () => {
   project = await userProject('watch', {
@@ -35,6 +47,8 @@ beforeAll(async () => {
     ),
     'scenarios/order.scenario.ts': TS_SCENARIO,
     'scenarios/lib/name.ts': "export const name = 'ts-order';\n",
+    'scenarios/cmd-agent.yaml': CMD_SCENARIO,
+    'scenarios/agents/say.sh': say('completed'),
   });
 });
 afterAll(() => project.cleanup());
@@ -51,7 +65,7 @@ const until = async (what: string, holds: () => boolean, text: () => string): Pr
 const count = (text: string, pattern: RegExp): number => text.match(new RegExp(pattern.source, 'gm'))?.length ?? 0;
 
 describe('faultline run --watch', () => {
-  it('runs, reruns only what a change reaches (an imported module, a scenario file), and ends cleanly on SIGINT', async () => {
+  it("runs, reruns only what a change reaches (an imported module, a scenario file, a command agent's script: issue 43 #29), and ends cleanly on SIGINT", async () => {
     const run = start(['run', 'scenarios/', '--k', '1', '--reporter', 'list', '--reporter', 'json', '--watch'], {
       cwd: project.path,
     });
@@ -60,11 +74,12 @@ describe('faultline run --watch', () => {
     run.child.stdout!.on('data', (d: string) => (stdout += d));
     run.child.stderr!.on('data', (d: string) => (stderr += d));
     const both = (): string => `${stdout}\n--- stderr ---\n${stderr}`;
-    const watching = /^faultline: watching 2 scenario files and 1 file they import or name; Ctrl-C to stop$/;
+    const watching = /^faultline: watching 3 scenario files and 2 files they import or name; Ctrl-C to stop$/;
 
     await until('the first run', () => count(stderr, watching) === 1, both);
     expect(count(stdout, /^✓ rulebook × ts-order: 1\/1 passed/)).toBe(1);
     expect(count(stdout, /^✓ rulebook × yaml-order: 1\/1 passed/)).toBe(1);
+    expect(count(stdout, /^✓ rulebook × cmd-agent: 1\/1 passed/)).toBe(1);
 
     // The module the .ts scenario imports (its name): only that scenario runs again, loaded anew.
     await writeFile(join(project.path, 'scenarios/lib/name.ts'), "export const name = 'ts-order-v2';\n");
@@ -94,13 +109,21 @@ describe('faultline run --watch', () => {
       ).cells.map((c) => c.scenario),
     ).toEqual(['yaml-order']);
 
+    // A command agent's script, named bare in its argv (issue 43 #29): its scenario runs again, the new script's answer judged.
+    await writeFile(join(project.path, 'scenarios/agents/say.sh'), say('failed'));
+    await until('the rerun of cmd-agent', () => count(stderr, watching) === 4, both);
+    expect(stderr).toMatch(/^faultline: changed: scenarios\/agents\/say\.sh; rerunning scenarios\/cmd-agent\.yaml$/m);
+    expect(count(stdout, /^✗ rulebook × cmd-agent: 0\/1 passed/)).toBe(1);
+    expect(stdout).toMatch(/the agent ended with outcome failed, expected completed/);
+    expect(count(stdout, /^✓ rulebook × yaml-order/)).toBe(2);
+
     run.child.kill('SIGINT');
     const r = await run.done;
     expect(r.signal).toBeNull();
     expect(r.code, both()).toBe(130);
     expect(stderr).not.toMatch(/crashed|Error/);
     // The reports folder the runs wrote into never started a run of its own.
-    expect(count(stderr, /^faultline: changed:/)).toBe(2);
+    expect(count(stderr, /^faultline: changed:/)).toBe(3);
   });
 
   it("a terminal's Ctrl-C (SIGINT to the whole foreground group) reaches the run once: it finishes its trial and writes its reports", async () => {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { History } from '../../core/index.js';
+import { tailText } from '../../core/tailText.js';
 import type { CommandResult } from '../../world/command/runCommand.js';
 import { AgentKill } from './AgentKill.js';
 import { startsUntilDone } from './startsUntilDone.js';
@@ -89,7 +90,7 @@ export async function runCommandAgentTrial(options: CommandAgentRunOptions): Pro
     // Not the agent's doing: whatever it did or reported after the provider failed, the trial is not judged.
     const lost = infraErrors[0];
     if (lost !== undefined) return { kind: 'infra_error', message: lost };
-    return await endOf(result, resultFile, history, clock.now() - startMs, agent, problems);
+    return await endOf(result, resultFile, history, clock.now() - startMs, agent, problems, options.scenario.secrets);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -109,11 +110,6 @@ function noProxy(): Record<string, string> {
   return { NO_PROXY: value, no_proxy: value };
 }
 
-const tail = (text: string): string => {
-  const t = text.trim();
-  return t.length > 400 ? `…${t.slice(-400)}` : t;
-};
-
 async function endOf(
   result: CommandResult,
   resultFile: string,
@@ -121,6 +117,7 @@ async function endOf(
   at: number,
   agent: CommandAgentSpec,
   problems: readonly string[],
+  secrets: readonly string[],
 ): Promise<TrialEnd> {
   const program = agent.argv.join(' ');
   if (result.kind === 'spawn_failed')
@@ -149,19 +146,20 @@ async function endOf(
   if (result.signal !== null)
     return {
       kind: 'crashed',
-      message: `the agent command (${program}) was killed by ${result.signal}${stderrOf(result)}`,
+      message: `the agent command (${program}) was killed by ${result.signal}${stderrOf(result, secrets)}`,
     };
   const outcome = result.exitCode === 0 ? 'completed' : 'failed';
   history.record({
     type: 'agent_end',
     outcome,
     claims: [],
-    message: `exited with code ${String(result.exitCode)} and wrote no FAULTLINE_RESULT${stderrOf(result)}`,
+    message: `exited with code ${String(result.exitCode)} and wrote no FAULTLINE_RESULT${stderrOf(result, secrets)}`,
   });
   return { kind: 'agent_ended', outcome };
 }
 
 const exitOf = (result: CommandResult): string =>
   result.signal === null ? `code ${String(result.exitCode)}` : result.signal;
-const stderrOf = (result: CommandResult): string =>
-  result.stderr.trim() === '' ? '' : `; stderr: ${tail(result.stderr)}`;
+// Its last 400 characters, the cut never inside a declared secret (a piece of one no report's scrub would find).
+const stderrOf = (result: CommandResult, secrets: readonly string[]): string =>
+  result.stderr.trim() === '' ? '' : `; stderr: ${tailText(result.stderr.trim(), 400, secrets)}`;

@@ -206,8 +206,8 @@ export async function executeWatch(request: WatchRequest, io: Io): Promise<ExitC
       await runOnce(rerun);
       if (!stop.aborted) await watched.rebuild();
     }
-    // Only Ctrl-C (or SIGTERM, SIGHUP) ends watching: the exit code says which.
-    return ExitCode.Interrupted;
+    // Only Ctrl-C (or SIGTERM, SIGHUP) ends watching: the exit code says which (130, 143, 129).
+    return interrupt.exitCode();
   } finally {
     stop.removeEventListener('abort', onStop);
     watched.close();
