@@ -45,6 +45,15 @@ export type AgentCrashTrigger = z.infer<typeof AgentCrashTriggerSchema>;
 export const ScenarioCrashSchema = z.object({ agent: AgentCrashTriggerSchema }).strict();
 export type ScenarioCrash = z.infer<typeof ScenarioCrashSchema>;
 
+/**
+ * The agent kinds `crash.agent` can kill and start again: a command agent (its process tree).
+ * One list, so that loading refuses, and explore and sweep draw crash points for, the same kinds.
+ */
+export const CRASHABLE_AGENT_KINDS: readonly string[] = ['command'];
+
+/** Whether a scenario's agent (of this kind) can be crashed by `crash.agent`. */
+export const canCrashAgent = (kind: string): boolean => CRASHABLE_AGENT_KINDS.includes(kind);
+
 /** The trigger in a line, for the history and reports: `after the 1st effect of create_order`. */
 export function triggerText(t: AgentCrashTrigger): string {
   if (t.afterEffectOf !== undefined) return `after effect #${t.nth ?? 1} of ${t.afterEffectOf}`;

@@ -1,5 +1,6 @@
 import { formatPath } from '../core/zodIssues.js';
 import type { World } from '../world/World.js';
+import { canCrashAgent } from './agentCrash.js';
 import type { CheckedScenario } from './checkedScenario.js';
 
 /** What the schema cannot check: the agent kinds that can be crashed, and the tool named. */
@@ -9,7 +10,7 @@ export function agentCrashProblems(scenario: CheckedScenario, world: World): str
   const out: string[] = [];
   const kind = scenario.agent.kind;
   // A function or http agent in process (its run abandoned, a fresh instance started) is not built yet (issue 45).
-  if (kind !== 'command')
+  if (!canCrashAgent(kind))
     out.push(
       `crash.agent: crashes and restarts a "command" agent; agent.kind is "${kind}" ` +
         `(a scripted agent on the reference runtime is crashed by the trial option crash: { afterEffectOf })`,
