@@ -667,7 +667,8 @@ describe('heal and recovery', () => {
     [
       'the recovery checker without a recovery',
       { ...OUTAGE, heal: { atMs: 1 }, checks: ['recovery'] },
-      'checks: "recovery" judges a recovery expectation, and this scenario has none; expected recovery: { withinMs } (with heal: { atMs })',
+      'checks: "recovery" judges a recovery expectation, and this scenario has none; ' +
+        'expected recovery: { withinMs } (with heal: { atMs }) or crash.agent',
     ],
     [
       'a rule that opens after the heal',
