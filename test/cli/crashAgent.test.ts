@@ -6,10 +6,9 @@
  * point of the plan (each committed effect, each tool request, a time), the Python agent on
  * `sqlite3`, and what the restarted agent is told.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
 import { faultline } from './faultline.js';
 import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
@@ -170,47 +169,6 @@ describe('crash.agent: a command agent killed mid-task and started again', () =>
     expect(read.code).toBe(2);
     expect(read.stderr).toContain('read-effect.yaml');
     expect(read.stderr).toContain('crash.agent.afterEffectOf: "find_order_by_reference" is declared risk: read');
-  });
-
-  it('in process, explore --crash-only: shrinks to the first crash point that breaks the naive agent, the same file for the same seed, which run fails; the recorded agent holds', async () => {
-    // Judged by duplicates alone: one class to shrink (the naive agent breaks retry-discipline's R7 and R21 too).
-    const explore = (file: string, runs: string, out: string) =>
-      inProcess(
-        ['explore', file, '--crash-only', '--check', 'duplicates', '--runs', runs, '--seed', '1', '--out', out],
-        {
-          cwd: project.path,
-        },
-      );
-    const naive = await explore('naive-after-create.yaml', '4', 'regs');
-    expect(naive.code, naive.stderr).toBe(1);
-    expect(naive.stdout).toMatch(/duplicates\/R22 at plan \d; shrunk in \d+ steps? to 0 fault rules and a crash point/);
-    expect(naive.stdout).toContain('fired in the failing trial: crash.agent (after effect #1 of create_order) 1×');
-    const [file, ...more] = await readdir(`${project.path}/regs`);
-    expect(more).toEqual([]);
-    const text = await readFile(`${project.path}/regs/${file}`, 'utf8');
-    // The first crash point that breaks it: right after the first order committed, with no fault rule beside it.
-    const regression = parseYaml(text) as { crash: unknown; faults: unknown; agent: { cwd: string } };
-    expect(regression.crash).toEqual({ agent: { afterEffectOf: 'create_order' } });
-    expect(regression.faults).toEqual([]);
-    expect(regression.agent.cwd).toBe('..');
-    // The same seed again: the same plan, the same file, byte for byte.
-    const again = await explore('naive-after-create.yaml', '4', 'regs');
-    expect(again.code).toBe(1);
-    expect(again.stdout).toContain('(unchanged: the same plan was kept before)');
-    expect(await readFile(`${project.path}/regs/${file}`, 'utf8')).toBe(text);
-    const run = await inProcess(
-      ['run', `regs/${file}`, '--seed', '1', '--k', '1', '--out', 'reg-out', '--reporter', 'json'],
-      {
-        cwd: project.path,
-      },
-    );
-    expect(run.code, run.stderr).toBe(1);
-    expect(Object.values(failedBy(await report('reg-out')))[0]).toContain('duplicates');
-    const recorded = await explore('recorded-after-create.yaml', '6', 'regs-recorded');
-    expect(recorded.code, recorded.stdout).toBe(0);
-    expect(recorded.stdout).toMatch(
-      /crash-recorded-after-create × rulebook: 6 plans, none failed; [1-6] of 6 plans exercised/,
-    );
   });
 
   it('in process: the restart is told so, and finds what the killed start left in the working folder', async () => {
