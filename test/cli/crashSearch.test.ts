@@ -38,15 +38,13 @@ const failedBy = (r: Report): Record<string, string[]> =>
 
 describe('crash points searched by explore and swept by sweep', () => {
   it('in process, explore --crash-only: shrinks to the first crash point that breaks the naive agent, the same file for the same seed, which run fails; the recorded agent holds', async () => {
-    // Judged by duplicates alone: one class to shrink (the naive agent breaks retry-discipline's R7 and R21 too).
-    const explore = (file: string, runs: string, out: string) =>
-      inProcess(
-        ['explore', file, '--crash-only', '--check', 'duplicates', '--runs', runs, '--seed', '1', '--out', out],
-        {
-          cwd: project.path,
-        },
-      );
-    const naive = await explore('naive-after-create.yaml', '4', 'regs');
+    // The naive agent judged by duplicates alone: one class to shrink (it breaks retry-discipline's R7 and R21 too);
+    // the recorded one by every checker.
+    const explore = (file: string, runs: string, out: string, ...more: string[]) =>
+      inProcess(['explore', file, '--crash-only', ...more, '--runs', runs, '--seed', '1', '--out', out], {
+        cwd: project.path,
+      });
+    const naive = await explore('naive-after-create.yaml', '4', 'regs', '--check', 'duplicates');
     expect(naive.code, naive.stderr).toBe(1);
     expect(naive.stdout).toMatch(/duplicates\/R22 at plan \d; shrunk in \d+ steps? to 0 fault rules and a crash point/);
     expect(naive.stdout).toContain('fired in the failing trial: crash.agent (after effect #1 of create_order) 1×');
@@ -59,7 +57,7 @@ describe('crash points searched by explore and swept by sweep', () => {
     expect(regression.faults).toEqual([]);
     expect(regression.agent.cwd).toBe('..');
     // The same seed again: the same plan, the same file, byte for byte.
-    const again = await explore('naive-after-create.yaml', '4', 'regs');
+    const again = await explore('naive-after-create.yaml', '4', 'regs', '--check', 'duplicates');
     expect(again.code).toBe(1);
     expect(again.stdout).toContain('(unchanged: the same plan was kept before)');
     expect(await readFile(`${project.path}/regs/${file}`, 'utf8')).toBe(text);
@@ -76,6 +74,15 @@ describe('crash points searched by explore and swept by sweep', () => {
     expect(recorded.stdout).toMatch(
       /crash-recorded-after-create × rulebook: 6 plans, none failed; [1-6] of 6 plans exercised/,
     );
+    // An agent that cannot be crashed has no crash point to draw: refused before any trial.
+    const refused = await inProcess(['explore', 'order-partial-write-no-idempotency', '--crash-only'], {
+      cwd: project.path,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      '--crash-only: draws crash points of the agent (crash.agent), which crashes a command agent',
+    );
+    expect(refused.stderr).toContain('agent.kind is "scripted"');
   });
 
   it("in process, sweep --crash: every series again under the crash point, in place of the scenario's own; its replay line reruns it; refused where it cannot crash", async () => {
