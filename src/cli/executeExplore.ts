@@ -6,7 +6,8 @@ import { explorePlans, trialsInProcess, type ExploreResult } from '../explore/ex
 import { parseIgnore, type IgnoreEntry } from '../explore/failureClass.js';
 import { colorEnabled } from '../report/console.js';
 import { painter } from '../report/paint.js';
-import { loadConfigs, matrixAgentOf, refOf } from '../scenario/library.js';
+import { loadConfigs, matrixAgentOf, refOf, sourceFileOf } from '../scenario/library.js';
+import { CRASHABLE_TEXT, canCrashAgent, whyNotCrashable } from '../scenario/agentCrash.js';
 import { cellRuns } from '../runner/cellLabel.js';
 import { checkConfigsApply } from '../runner/notApplicable.js';
 import { flagNames, type ExploreRequest } from './commands/exploreFlags.js';
@@ -61,6 +62,17 @@ async function refuseBadFlags(request: ExploreRequest, pairs: number): Promise<I
   return ignore.entries;
 }
 
+/** `--crash-only` on a scenario whose agent cannot be crashed would search nothing: refused, naming it. */
+function refuseCrashOnly(request: ExploreRequest, scenarios: readonly Scenario[]): void {
+  if (request.crashOnly !== true) return;
+  const cannot = scenarios.filter((s) => !canCrashAgent(s.agent.kind, s.agents));
+  if (cannot.length === 0) return;
+  throw usage(
+    `--crash-only: draws crash points of the agent (crash.agent), which crashes ${CRASHABLE_TEXT}; ` +
+      cannot.map((s) => `${sourceFileOf(s) ?? s.name}: ${whyNotCrashable(s.agent.kind, s.agents)}`).join('; '),
+  );
+}
+
 /**
  * Explores every scenario × configuration, writes a regression scenario for each that a plan
  * broke, and says whether any did: 1 when one did, 0 when none.
@@ -93,6 +105,7 @@ async function exploreAll(
     if (note !== '') io.stderr.write(`faultline: ${note}\n`);
   }
   const ignore = await refuseBadFlags(request, searchPairs(scenarios, configs).length);
+  refuseCrashOnly(request, scenarios);
   await assertPeersInstalled(scenarios, configs);
   // A broken cassette is bad input, refused before the first plan (in a worker it would end each trial `crashed`).
   for (const s of scenarios) await prepareModelSource(s, 'replay', {});
@@ -178,6 +191,7 @@ function searchPair(
     ...(request.path !== undefined && { path: request.path }),
     ...(request.replaceFaults === true && { replaceFaults: true }),
     ...(request.lies === true && { lies: true }),
+    ...(request.crashOnly === true && { crashOnly: true }),
     ...(request.check && { checks: flagNames(request.check) }),
     ignore,
     signal,

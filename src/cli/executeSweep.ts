@@ -4,7 +4,8 @@ import { join, relative } from 'node:path';
 import { wallMs } from '../core/clock/RealClock.js';
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import type { ExecutionConfig } from '../runtime/executionConfig.js';
-import { loadConfigs, matrixAgentOf, refOf } from '../scenario/library.js';
+import { loadConfigs, matrixAgentOf, refOf, sourceFileOf } from '../scenario/library.js';
+import { CRASHABLE_TEXT, canCrashAgent, whyNotCrashable, type AgentCrashTrigger } from '../scenario/agentCrash.js';
 import { cellLabeller } from '../runner/cellLabel.js';
 import { checkConfigsApply } from '../runner/notApplicable.js';
 import { defaultWorkers, type IsolationOptions } from '../runner/pool/runOnWorkers.js';
@@ -18,6 +19,8 @@ import {
   pointSeed,
   sweepPlan,
   sweepSeries,
+  withCrashPoints,
+  crashedAt,
   type SweepFault,
   type SweepSeries,
   type SweepTarget,
@@ -65,6 +68,8 @@ export interface SweepRequest {
   readonly kFrom?: string;
   readonly seed: SeedOption;
   readonly faults: readonly SweepFault[];
+  /** `--crash`: each series again under each crash point of the agent. */
+  readonly crashes?: readonly AgentCrashTrigger[];
   readonly mix: boolean;
   readonly target: SweepTarget;
   readonly lambdas: readonly number[];
@@ -90,17 +95,29 @@ const shown = (path: string): string => {
   return rel === '' || rel.startsWith('..') ? path : rel;
 };
 
-function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix'>): SweepSeries[] {
+function seriesOf(request: Pick<SweepRequest, 'faults' | 'mix' | 'crashes'>): SweepSeries[] {
   const series = sweepSeries(request.faults, request.mix);
   if (typeof series === 'string') throw new FaultlineError(FaultlineErrorCode.Usage, series);
-  return series;
+  return withCrashPoints(series, request.crashes ?? []);
+}
+
+/** `--crash` on a scenario whose agent cannot be crashed would sweep nothing of it: refused, naming it. */
+function refuseUncrashable(scenarios: readonly Scenario[], crashes: readonly AgentCrashTrigger[]): void {
+  const cannot = crashes.length === 0 ? [] : scenarios.filter((s) => !canCrashAgent(s.agent.kind, s.agents));
+  if (cannot.length === 0) return;
+  throw new FaultlineError(
+    FaultlineErrorCode.Usage,
+    `--crash: crashes the agent (crash.agent), which needs ${CRASHABLE_TEXT}; ` +
+      cannot.map((s) => `${sourceFileOf(s) ?? s.name}: ${whyNotCrashable(s.agent.kind, s.agents)}`).join('; '),
+  );
 }
 
 async function load(
-  request: Pick<SweepRequest, 'scenarios' | 'configs' | 'configsGiven' | 'grep' | 'project' | 'behaviour'>,
+  request: Pick<SweepRequest, 'scenarios' | 'configs' | 'configsGiven' | 'grep' | 'project' | 'behaviour' | 'crashes'>,
   io: Io,
 ): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
   const scenarios = await loadFlaggedScenarios(request, io);
+  refuseUncrashable(scenarios, request.crashes ?? []);
   const configs = await loadConfigs(request.configs);
   if (request.configsGiven === true) {
     const note = checkConfigsApply(scenarios, configs, '--config');
@@ -243,7 +260,8 @@ export async function executeSweepReplay(
   }
   if (configs.length !== 1)
     throw usage(`name one configuration (--config), not ${configs.length} (${configs.map((c) => c.name).join(', ')})`);
-  const [s, config] = [scenarios[0]!, configs[0]!];
+  const [loaded, config] = [scenarios[0]!, configs[0]!];
+  const s = crashedAt(loaded, series[0]!);
   const runSeed = pointSeed(seed, series[0]!.label, lambda);
   const trial = await replayIsolated(
     {

@@ -1,7 +1,7 @@
 import { FaultlineError, FaultlineErrorCode } from '../core/errors.js';
 import { DEFAULT_LAMBDAS, mergeLambdas } from '../sweep/lambdaGrid.js';
 import { DEFAULT_SWEEP_FAULTS } from '../sweep/sweepFaultDefaults.js';
-import { parseSweepFault } from '../sweep/sweepFaults.js';
+import { parseSweepCrash, parseSweepFault } from '../sweep/sweepFaults.js';
 import { builtinConfigs } from './commands/compare.js';
 import { isolationOf } from './commands/isolationFlags.js';
 import { REPORTERS, type SweepFlags } from './commands/sweepFlags.js';
@@ -24,10 +24,17 @@ export async function executeSweepCommand(scenarios: string[], flags: SweepFlags
       throw new FaultlineError(FaultlineErrorCode.Usage, `--fault ${text}: ${parsed.message}`);
     return parsed.fault;
   });
+  const crashes = (flags.crash ?? []).map((text) => {
+    const parsed = parseSweepCrash(text);
+    if (parsed.kind === 'error')
+      throw new FaultlineError(FaultlineErrorCode.Usage, `--crash ${text}: ${parsed.message}`);
+    return parsed.crash;
+  });
   const common = {
     scenarios,
     seed: flags.seed,
     faults,
+    crashes,
     mix: flags.mix === true,
     target: flags.statusQueries === true ? ('any' as const) : ('call' as const),
     lambdas: flags.lambda ? (mergeLambdas(flags.lambda) as { lambdas: readonly number[] }).lambdas : DEFAULT_LAMBDAS,

@@ -10,6 +10,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import { overrideOf } from '../scenario/scenarioOverride.js';
 import { flagNames, type ExploreRequest } from './commands/exploreFlags.js';
 import type { Io } from './io.js';
+import { CRASH_RULE } from '../stats/coverage.js';
 import { assertWritableFolder } from './outputPaths.js';
 
 /** Each finding of a pair: printed, and its regression file written once (two classes shrunk to one plan share it). */
@@ -48,12 +49,15 @@ export async function writeRegressions(
       },
     );
     const rules = finding.plan.length;
+    const crash = finding.crash === undefined ? '' : ` and a crash point`;
     io.stdout.write(
       `${mark(p, false)} ${label}: ${finding.failure} at plan ${finding.foundAt}; shrunk in ` +
-        `${finding.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}\n`,
+        `${finding.shrinks} steps to ${rules} fault rule${rules === 1 ? '' : 's'}${crash}\n`,
     );
+    const shown =
+      finding.crash === undefined ? finding.plan : { faults: finding.plan, crash: { agent: finding.crash } };
     io.stdout.write(
-      `${stringify(finding.plan, { lineWidth: 0 })
+      `${stringify(shown, { lineWidth: 0 })
         .trimEnd()
         .split('\n')
         .map((l) => `      ${l}`)
@@ -98,7 +102,8 @@ const firedText = (fired: readonly PlanRuleFirings[], offset: number): string =>
     : fired
         .map(
           (r) =>
-            `faults[${offset + r.rule}] (${r.label}) ${r.firings > 0 ? `${r.firings}×` : 'never (expect: may-not-fire)'}`,
+            `${r.rule === CRASH_RULE ? 'crash.agent' : `faults[${offset + r.rule}]`} (${r.label}) ` +
+            `${r.firings > 0 ? `${r.firings}×` : 'never (expect: may-not-fire)'}`,
         )
         .join(', ');
 
@@ -106,6 +111,7 @@ const firedText = (fired: readonly PlanRuleFirings[], offset: number): string =>
 const searchFlags = (request: ExploreRequest): string[] => [
   ...(request.replaceFaults === true ? ['--replace-faults'] : []),
   ...(request.lies === true ? ['--lies'] : []),
+  ...(request.crashOnly === true ? ['--crash-only'] : []),
   ...(request.behaviour ?? []).flatMap((b) => ['--behaviour', b]),
   ...flagNames(request.check).flatMap((c) => ['--check', c]),
   ...flagNames(request.ignore).flatMap((c) => ['--ignore', c]),

@@ -19,6 +19,11 @@ export interface ExploreOptions {
   readonly replaceFaults?: boolean;
   /** Draw faults that look like success too (`--lies`). */
   readonly lies?: boolean;
+  /**
+   * Draw crash points only, no fault rules (`--crash-only`), in place of the scenario's own
+   * `crash`: the agent's recovery from its own death alone. Needs an agent `canCrashAgent` allows.
+   */
+  readonly crashOnly?: boolean;
   /** The checkers that decide (default: the scenario's, but `goal-state`). */
   readonly checks?: readonly string[];
   /** Checkers, rules and classes the search does not report (`--ignore`): an ignored checker is not judged at all. */

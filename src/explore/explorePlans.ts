@@ -7,10 +7,12 @@ import type { CellRefs } from '../stats/CellTally.js';
 import { withOverride, type ScenarioOverride } from '../scenario/scenarioOverride.js';
 import { MODEL_OPERATIONS } from '../model/api/modelOperations.js';
 import { faultPlanArbitrary } from './faultPlanArbitrary.js';
+import { crashPointArbitrary, explorePlanArbitrary, type ExplorePlan } from './crashPointArbitrary.js';
+import { canCrashAgent } from '../scenario/agentCrash.js';
 import { failureClasses, isIgnored, type FailureClass, type IgnoreEntry } from './failureClass.js';
 import type { ExploreCommon, ExploreFinding, ExploreResult, FailedTrialResult, PlanCoverage } from './exploreResult.js';
 import type { ExploreOptions, ExploreTrial } from './exploreOptions.js';
-import { planFirings, streamedRoutes, toolsToAim } from './planTargets.js';
+import { planFirings, streamedRoutes, toolsToAim, writeToolsToAim } from './planTargets.js';
 import { Stopped, type Found, type PlanSpace } from './planSearch.js';
 import { regressionOverride, regressionName } from './regressionName.js';
 import { searchClasses } from './searchClasses.js';
@@ -67,7 +69,9 @@ export function judgedChecks(
 interface Search {
   readonly options: ExploreOptions;
   readonly judged: readonly string[];
-  readonly candidate: (plan: FaultPlan, checks?: readonly string[]) => ScenarioOverride;
+  /** Whether plans carry crash points (the drawn one, or none, in place of the scenario's own `crash`). */
+  readonly drawsCrash: boolean;
+  readonly candidate: (plan: ExplorePlan, checks?: readonly string[]) => ScenarioOverride;
   readonly trialOf: (o: ScenarioOverride) => Promise<TrialSummary>;
   readonly reported: (trial: TrialSummary) => FailureClass[];
 }
@@ -104,10 +108,10 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
   const { baseline } = own;
   // The generated rules come after the scenario's own (or alone, with replaceFaults).
   const space: PlanSpace = {
-    arbitrary: arbitraryFor(scenario, streamed, options.lies === true),
+    arbitrary: arbitraryFor(scenario, streamed, options, search.drawsCrash),
     offset: options.replaceFaults === true ? 0 : scenario.faults.length,
   };
-  const tryPlan = (plan: FaultPlan): Promise<TrialSummary> => search.trialOf(search.candidate(plan));
+  const tryPlan = (plan: ExplorePlan): Promise<TrialSummary> => search.trialOf(search.candidate(plan));
   const found = await searchClasses(options, space, new Set(baseline?.classes), tryPlan, search.reported, plans);
   const shrunk = await shrinkAll(search, space, found.found, found.stopped);
   const done = common(found.runs, found.interrupted || shrunk.stopped, streamed);
@@ -120,15 +124,26 @@ export async function explorePlans(options: ExploreOptions): Promise<ExploreResu
 function searchOf(options: ExploreOptions): Search {
   const { scenario, config, seed } = options;
   const ignore = options.ignore ?? [];
+  const drawsCrash = drawsCrashPoints(options);
   const judged = judgedChecks(scenario, options.checks, ignore);
+  // A drawn crash's restart that never finishes fails `recovery`, as the scenario's own crash's would.
+  if (drawsCrash && options.checks === undefined && !judged.includes('recovery') && !isIgnored('recovery', ignore))
+    judged.push('recovery');
+  // ...which judges a crash or a recovery expectation: a plan with neither is not judged by it (nor refused at load).
+  const checksOf = (plan: ExplorePlan, checks: readonly string[]): string[] =>
+    scenario.recovery !== undefined || (drawsCrash ? plan.crash !== undefined : scenario.crash !== undefined)
+      ? [...checks]
+      : checks.filter((c) => c !== 'recovery');
   const run = options.trial ?? trialsInProcess(scenario, config, seed);
   return {
     options,
     judged,
+    drawsCrash,
     candidate: (plan, checks = judged) => ({
       name: regressionName(scenario, config, seed),
-      faults: options.replaceFaults === true ? [...plan] : [...scenario.faults, ...plan],
-      checks: [...checks],
+      faults: options.replaceFaults === true ? [...plan.faults] : [...scenario.faults, ...plan.faults],
+      checks: checksOf(plan, checks),
+      ...(drawsCrash && { crash: plan.crash === undefined ? null : { agent: plan.crash } }),
     }),
     trialOf: async (o) => {
       const trial = await run(o);
@@ -138,6 +153,14 @@ function searchOf(options: ExploreOptions): Search {
     reported: (trial) => failureClasses(trial).filter((c) => !isIgnored(c, ignore)),
   };
 }
+
+/**
+ * Whether a search draws crash points: where the agent can be crashed (`canCrashAgent`), and the
+ * scenario has no crash of its own or the search replaces it (`--replace-faults`, `--crash-only`).
+ */
+export const drawsCrashPoints = (options: Pick<ExploreOptions, 'scenario' | 'replaceFaults' | 'crashOnly'>): boolean =>
+  canCrashAgent(options.scenario.agent.kind, options.scenario.agents) &&
+  (options.scenario.crash === undefined || options.replaceFaults === true || options.crashOnly === true);
 
 /**
  * The scenario as it is (under its own name: `faultline replay` of it reproduces this trial), but for the checks
@@ -152,20 +175,20 @@ async function ownTrial(
   const { candidate, trialOf, judged } = search;
   let streamed: string[] = [];
   try {
-    const own = { faults: candidate([]).faults!, checks: [...judged] };
+    const { name: _name, ...own } = candidate({ faults: [] });
     const trial = await trialOf(own);
     // Stream faults strike only streamed answers: the plans aim them at the routes this trial streamed.
     streamed = streamedRoutes(trial);
     const classes = search.reported(trial);
     if (classes.length === 0) return { kind: 'ran', streamed, baseline: undefined };
-    const again = (_plan: FaultPlan, checks: readonly string[] = judged): ScenarioOverride => ({
+    const again = (_plan: ExplorePlan, checks: readonly string[] = judged): ScenarioOverride => ({
       ...own,
       checks: [...checks],
     });
     return {
       kind: 'ran',
       streamed,
-      baseline: { trial: await verdictTrial(trial, again, [], trialOf, judged), classes },
+      baseline: { trial: await verdictTrial(trial, again, { faults: [] }, trialOf, judged), classes },
     };
   } catch (error) {
     if (error instanceof Stopped) return { kind: 'stopped', streamed };
@@ -207,16 +230,17 @@ async function shrinkAll(
 async function shrinkOne(search: Search, space: PlanSpace, found: Found): Promise<ExploreFinding | undefined> {
   const { options, candidate, trialOf, judged } = search;
   const { scenario, config, seed } = options;
-  const tryPlan = (plan: FaultPlan): Promise<TrialSummary> => trialOf(candidate(plan));
+  const tryPlan = (plan: ExplorePlan): Promise<TrialSummary> => trialOf(candidate(plan));
   const shrunk = await shrinkClass(options, space, found, tryPlan, search.reported);
   if (shrunk === undefined) return undefined;
-  const final = (p: FaultPlan, checks: readonly string[] = judged): ScenarioOverride =>
+  const final = (p: ExplorePlan, checks: readonly string[] = judged): ScenarioOverride =>
     regressionOverride(scenario, config, seed, judged, candidate(p, checks));
   // The failing trial again under the regression's own name (and the search's seed): the trial its file reproduces.
   const trial = await verdictTrial(await trialOf(final(shrunk.plan)), final, shrunk.plan, trialOf, judged);
   return {
     failure: found.failure,
-    plan: shrunk.plan,
+    plan: shrunk.plan.faults,
+    ...(shrunk.plan.crash !== undefined && { crash: shrunk.plan.crash }),
     // The same seed gives the same trial, so these are the shrink's firings (an agent on the wall clock may differ: the report says so).
     fired: planFirings(shrunk.plan, space.offset, trial),
     regression: withOverride(
@@ -233,15 +257,29 @@ async function shrinkOne(search: Search, space: PlanSpace, found: Found): Promis
   };
 }
 
-/** The plans of a scenario: over its tools and model routes, with stream faults on the routes its own trial `streamed`. */
-const arbitraryFor = (scenario: Scenario, streamed: readonly string[], lies: boolean): fc.Arbitrary<FaultPlan> =>
-  faultPlanArbitrary({
-    tools: toolsToAim(scenario),
-    anyTool: scenario.model === undefined,
-    ...(streamed.length > 0 && { streamed }),
-    ...(lies && { lies }),
-    ...(scenario.model && { modelRoutes: MODEL_OPERATIONS[scenario.model.api] }),
-  });
+/**
+ * The plans of a scenario: over its tools and model routes, with stream faults on the routes its own trial `streamed`,
+ * and crash points where it `drawsCrash` (only those with `crashOnly`).
+ */
+function arbitraryFor(
+  scenario: Scenario,
+  streamed: readonly string[],
+  options: Pick<ExploreOptions, 'lies' | 'crashOnly'>,
+  drawsCrash: boolean,
+): fc.Arbitrary<ExplorePlan> {
+  const faults = (minRules: number): fc.Arbitrary<FaultPlan> =>
+    faultPlanArbitrary({
+      tools: toolsToAim(scenario),
+      anyTool: scenario.model === undefined,
+      ...(streamed.length > 0 && { streamed }),
+      ...(options.lies === true && { lies: true }),
+      ...(scenario.model && { modelRoutes: MODEL_OPERATIONS[scenario.model.api] }),
+      ...(minRules !== 1 && { minRules }),
+    });
+  if (!drawsCrash) return explorePlanArbitrary(faults);
+  const points = crashPointArbitrary({ writeTools: writeToolsToAim(scenario) });
+  return explorePlanArbitrary(faults, { points, only: options.crashOnly === true });
+}
 
 /**
  * The failing trial as the regression scenario will show it: a crash is reported by
@@ -249,8 +287,8 @@ const arbitraryFor = (scenario: Scenario, streamed: readonly string[], lies: boo
  */
 async function verdictTrial(
   trial: TrialSummary,
-  candidate: (plan: FaultPlan, checks?: readonly string[]) => ScenarioOverride,
-  plan: FaultPlan,
+  candidate: (plan: ExplorePlan, checks?: readonly string[]) => ScenarioOverride,
+  plan: ExplorePlan,
   trialOf: (o: ScenarioOverride) => Promise<TrialSummary>,
   judged: readonly string[],
 ): Promise<FailedTrialResult> {

@@ -2,11 +2,12 @@ import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
 import type { TrialSummary } from '../runner/trial.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { FaultPlan } from '../faults/plan.js';
+import type { AgentCrashTrigger } from '../scenario/agentCrash.js';
 import type { FailureClass } from './failureClass.js';
 
 /** How often one generated rule fired in its plan's trial. */
 export interface PlanRuleFirings {
-  /** Its index in the generated plan (the trial's `faults[offset + rule]`). */
+  /** Its index in the generated plan (the trial's `faults[offset + rule]`), or `CRASH_RULE` for its crash point. */
   readonly rule: number;
   readonly label: string;
   readonly firings: number;
@@ -40,7 +41,9 @@ export interface ExploreFinding {
    * changed the trial's draws) says `expect: may-not-fire`; at least one rule fired.
    */
   readonly plan: FaultPlan;
-  /** How often each rule of `plan` fired in the failing trial. */
+  /** The shrunk crash point (the regression's `crash.agent`), where the plan kept one. */
+  readonly crash?: AgentCrashTrigger;
+  /** How often each rule of `plan` fired in the failing trial, then its crash point's (rule `CRASH_RULE`). */
   readonly fired: readonly PlanRuleFirings[];
   readonly regression: Scenario;
   readonly trial: FailedTrialResult;

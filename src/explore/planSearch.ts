@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FaultlineError, FaultlineErrorCode } from '../core/index.js';
-import type { FaultPlan } from '../faults/plan.js';
+import type { ExplorePlan } from './crashPointArbitrary.js';
 import type { TrialSummary } from '../runner/trial.js';
 import type { ExploreOptions } from './exploreOptions.js';
 import type { PlanRuleFirings } from './exploreResult.js';
@@ -8,7 +8,7 @@ import type { FailureClass } from './failureClass.js';
 
 /** The plans one search draws from (the search and every shrink of it draw the same), and where their rules sit in a trial's faults. */
 export interface PlanSpace {
-  readonly arbitrary: fc.Arbitrary<FaultPlan>;
+  readonly arbitrary: fc.Arbitrary<ExplorePlan>;
   readonly offset: number;
 }
 
@@ -27,8 +27,8 @@ export class Halt extends Error {}
  * those into verdicts): `halt` is told which, and fast-check's run ends.
  */
 export async function trialOrHalt(
-  trialOf: (plan: FaultPlan) => Promise<TrialSummary>,
-  plan: FaultPlan,
+  trialOf: (plan: ExplorePlan) => Promise<TrialSummary>,
+  plan: ExplorePlan,
   halt: (why: 'stopped' | { readonly error: unknown }) => void,
 ): Promise<TrialSummary> {
   try {
@@ -51,9 +51,9 @@ const fastCheckSeed = (seed: number): number => seed % 2 ** 31;
 /** `fc.check` under the explore seed; a `--path` that leads nowhere is the user's input, not a crash. */
 export async function checkAt(
   options: ExploreOptions,
-  property: fc.IAsyncProperty<[FaultPlan]>,
-  parameters: fc.Parameters<[FaultPlan]>,
-): Promise<fc.RunDetails<[FaultPlan]>> {
+  property: fc.IAsyncProperty<[ExplorePlan]>,
+  parameters: fc.Parameters<[ExplorePlan]>,
+): Promise<fc.RunDetails<[ExplorePlan]>> {
   try {
     return await fc.check(property, { ...parameters, seed: fastCheckSeed(options.seed) });
   } catch (error) {

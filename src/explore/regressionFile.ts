@@ -9,6 +9,7 @@ import { shellQuote } from '../runner/replay.js';
 import { REDACTED, scrubSecrets } from '../core/secretText.js';
 import type { ExploreFinding, ExploreResult } from './exploreResult.js';
 import { describeBehaviour, type BehaviourSpec } from '../model/behaviours.js';
+import { CRASH_RULE } from '../stats/coverage.js';
 
 /** One failure class of a search, with the search it came from. */
 type Failed = Pick<ExploreResult, 'scenario' | 'config' | 'seed' | 'runs'> & ExploreFinding;
@@ -76,8 +77,12 @@ export async function renderRegression(result: Failed, refs: RegressionRefs): Pr
   const replayCommand = `faultline replay ${shown}${config} --seed ${result.seed} --trial 0${agent}${behaviour}`;
   const own = result.regression.faults.length - result.plan.length;
   const scenarioFaults = own === 1 ? 'faults[0] is' : `faults[0..${own - 1}] are`;
-  const whoseFaults = own === 0 ? 'Its faults were' : `${scenarioFaults} the scenario's own; faults[${own}..] were`;
+  // Where the search drew crash points, the file's crash.agent is the search's too.
+  const andCrash = result.crash !== undefined ? ' and crash.agent' : '';
+  const whoseFaults =
+    own === 0 ? `Its faults${andCrash} were` : `${scenarioFaults} the scenario's own; faults[${own}..]${andCrash} were`;
   const fired = result.fired.map((r) => {
+    if (r.rule === CRASH_RULE) return `crash.agent (${r.label}) fired ${r.firings}×`;
     const times = r.firings > 0 ? `${r.firings}×` : 'never (kept for its draws: expect: may-not-fire)';
     return `faults[${own + r.rule}] fired ${times}`;
   });
@@ -137,6 +142,11 @@ function moduleText(result: Failed, refs: RegressionRefs, folder: string, header
     `  name: '${result.regression.name}',`,
     ...(result.regression.seedName !== undefined ? [`  seedName: '${result.regression.seedName}',`] : []),
     `  faults: ${faults},`,
+    ...(result.regression.crash !== undefined
+      ? [`  crash: ${JSON.stringify(result.regression.crash)},`]
+      : result.scenario.crash !== undefined
+        ? ['  crash: undefined,']
+        : []),
     `  checks: ${JSON.stringify(result.regression.checks)},`,
     ...behaviourLines(refs.behaviour),
     '};',
@@ -165,8 +175,6 @@ async function yamlText(
   folder: string,
   header: readonly string[],
 ): Promise<string> {
-  const from = source === undefined ? folder : dirname(source);
-  const moved = (p: string): string => (isAbsolute(p) ? p : fromFolder(folder, resolve(from, p)));
   const data: Record<string, unknown> = {
     name: result.regression.name,
     ...(result.regression.seedName !== undefined && { seedName: result.regression.seedName }),
@@ -187,29 +195,7 @@ async function yamlText(
       continue;
     data[key] = scrubSecrets(value, secrets);
   }
-  if (Array.isArray(raw['services']))
-    data['services'] = raw['services'].map((s: unknown) =>
-      typeof s === 'string' && isServiceModulePath(s) ? moved(s) : s,
-    );
-  const agent = raw['agent'] as Record<string, unknown> | undefined;
-  if (agent && typeof agent['module'] === 'string') data['agent'] = { ...agent, module: moved(agent['module']) };
-  const model = raw['model'] as Record<string, unknown> | undefined;
-  if (model && source !== undefined) {
-    // The cassette beside the original is found by the original's file name: name it, since the regression's differs.
-    const beside = join(dirname(source), `${basename(source, extname(source))}.cassette.json`);
-    const cassette =
-      typeof model['cassette'] === 'string'
-        ? moved(model['cassette'])
-        : (await exists(beside))
-          ? fromFolder(folder, beside)
-          : undefined;
-    const reader = typeof model['readToolResult'] === 'string' ? moved(model['readToolResult']) : undefined;
-    data['model'] = {
-      ...model,
-      ...(cassette !== undefined && { cassette }),
-      ...(reader !== undefined && { readToolResult: reader }),
-    };
-  }
+  Object.assign(data, await movedPaths(raw, source, folder));
   // Explored under --behaviour: the stand-in keeps it in the file, so the file's run fails as the search's trial did.
   if (behaviour !== undefined) {
     if (isRecord(data['agent']) && data['agent']['kind'] === 'scripted')
@@ -217,6 +203,9 @@ async function yamlText(
     if (isRecord(data['model'])) data['model'] = { ...data['model'], behaviour };
   }
   data['faults'] = result.regression.faults;
+  // The shrunk crash point, or none where the search replaced the scenario's own with none.
+  if (result.regression.crash !== undefined) data['crash'] = result.regression.crash;
+  else delete data['crash'];
   data['checks'] = result.regression.checks;
   // The title (and anything added above) is scrubbed too: it may quote the scenario's own.
   const body = stringify(scrubSecrets(data, secrets), { lineWidth: 0 });
@@ -229,6 +218,44 @@ async function yamlText(
         ]
       : [];
   return `${[...header, ...note].map((l) => (l === '' ? '#' : `# ${l}`)).join('\n')}\n${body}`;
+}
+
+/** The scenario's paths (services, agent module or command folder, cassette, reader) rewritten from the regression's folder. */
+async function movedPaths(
+  raw: Record<string, unknown>,
+  source: string | undefined,
+  folder: string,
+): Promise<Record<string, unknown>> {
+  const from = source === undefined ? folder : dirname(source);
+  const moved = (p: string): string => (isAbsolute(p) ? p : fromFolder(folder, resolve(from, p)));
+  const out: Record<string, unknown> = {};
+  if (Array.isArray(raw['services']))
+    out['services'] = raw['services'].map((s: unknown) =>
+      typeof s === 'string' && isServiceModulePath(s) ? moved(s) : s,
+    );
+  const agent = raw['agent'] as Record<string, unknown> | undefined;
+  if (agent && typeof agent['module'] === 'string') out['agent'] = { ...agent, module: moved(agent['module']) };
+  // A command runs in its file's folder (or `cwd`, from there): the regression's folder differs, so it names it.
+  if (agent && agent['kind'] === 'command' && source !== undefined)
+    out['agent'] = { ...agent, cwd: moved(typeof agent['cwd'] === 'string' ? agent['cwd'] : '.') };
+  const model = raw['model'] as Record<string, unknown> | undefined;
+  if (model && source !== undefined) {
+    // The cassette beside the original is found by the original's file name: name it, since the regression's differs.
+    const beside = join(dirname(source), `${basename(source, extname(source))}.cassette.json`);
+    const cassette =
+      typeof model['cassette'] === 'string'
+        ? moved(model['cassette'])
+        : (await exists(beside))
+          ? fromFolder(folder, beside)
+          : undefined;
+    const reader = typeof model['readToolResult'] === 'string' ? moved(model['readToolResult']) : undefined;
+    out['model'] = {
+      ...model,
+      ...(cassette !== undefined && { cassette }),
+      ...(reader !== undefined && { readToolResult: reader }),
+    };
+  }
+  return out;
 }
 
 const exists = (file: string): Promise<boolean> =>

@@ -3,6 +3,7 @@ import type { FaultPlan } from '../faults/plan.js';
 import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
 import { matrixAgentOf } from '../scenario/library.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { ScenarioCrash } from '../scenario/agentCrash.js';
 import type { ScenarioOverride } from '../scenario/scenarioOverride.js';
 
 /**
@@ -17,8 +18,8 @@ export function regressionName(scenario: Scenario, config: ExecutionConfigLike, 
 
 /**
  * The regression file's name: `<scenario>-regression-<hash>`, the hash of the configuration, the
- * seed, the plan's rules and the checks the search judged by, so two plans never share a file. Its trials keep the search's
- * seed through `seedName` (see `regressionName`).
+ * seed, the plan's rules (and crash point) and the checks the search judged by, so two plans never
+ * share a file. Its trials keep the search's seed through `seedName` (see `regressionName`).
  */
 export function regressionFileName(
   scenario: Scenario,
@@ -26,10 +27,19 @@ export function regressionFileName(
   seed: number,
   faults: FaultPlan,
   checks: readonly string[],
+  crash?: ScenarioCrash | null,
 ): string {
   // One scenario file runs under each agent of a matrix: two agents' plans never share a file.
   const agent = matrixAgentOf(scenario)?.name;
-  const key = canonicalJson({ config: config.name, seed, faults, checks, ...(agent !== undefined && { agent }) });
+  const key = canonicalJson({
+    config: config.name,
+    seed,
+    faults,
+    checks,
+    ...(agent !== undefined && { agent }),
+    // A plan with a crash point (or none, in place of the scenario's own) names it; plans without keep their names.
+    ...(crash !== undefined && { crash }),
+  });
   return `${scenario.name}-regression-${sha256(key).slice(0, 8)}`;
 }
 
@@ -46,7 +56,7 @@ export function regressionOverride(
 ): ScenarioOverride {
   return {
     ...searched,
-    name: regressionFileName(scenario, config, seed, searched.faults ?? [], judged),
+    name: regressionFileName(scenario, config, seed, searched.faults ?? [], judged, searched.crash),
     seedName: searched.name ?? scenario.name,
   };
 }

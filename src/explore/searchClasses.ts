@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { FaultPlan } from '../faults/plan.js';
+import type { ExplorePlan } from './crashPointArbitrary.js';
 import type { TrialSummary } from '../runner/trial.js';
 import type { ExploreOptions } from './exploreOptions.js';
 import type { PlanCoverage } from './exploreResult.js';
@@ -16,7 +16,7 @@ export async function searchClasses(
   options: ExploreOptions,
   space: PlanSpace,
   known: Set<FailureClass>,
-  trialOf: (plan: FaultPlan) => Promise<TrialSummary>,
+  trialOf: (plan: ExplorePlan) => Promise<TrialSummary>,
   reported: (trial: TrialSummary) => FailureClass[],
   plans: PlanCoverage[],
 ): Promise<{

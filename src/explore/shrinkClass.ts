@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { canonicalJson } from '../core/index.js';
-import type { FaultPlan } from '../faults/plan.js';
+import type { ExplorePlan } from './crashPointArbitrary.js';
 import type { TrialSummary } from '../runner/trial.js';
 import type { ExploreOptions } from './exploreOptions.js';
 import type { PlanRuleFirings } from './exploreResult.js';
@@ -18,13 +18,13 @@ export async function shrinkClass(
   options: ExploreOptions,
   space: PlanSpace,
   found: Found,
-  trialOf: (plan: FaultPlan) => Promise<TrialSummary>,
+  trialOf: (plan: ExplorePlan) => Promise<TrialSummary>,
   reported: (trial: TrialSummary) => FailureClass[],
-): Promise<{ readonly plan: FaultPlan; readonly shrinks: number; readonly path: string } | undefined> {
+): Promise<{ readonly plan: ExplorePlan; readonly shrinks: number; readonly path: string } | undefined> {
   let steps = 0;
   let halted: 'stopped' | { readonly error: unknown } | undefined;
   // The last plan that showed the class with its faults firing: at the end of shrinking, the counterexample.
-  let lastFailure: { readonly plan: FaultPlan; readonly fired: readonly PlanRuleFirings[] } | undefined;
+  let lastFailure: { readonly plan: ExplorePlan; readonly fired: readonly PlanRuleFirings[] } | undefined;
   const property = fc.asyncProperty(space.arbitrary, async (plan) => {
     if (halted !== undefined) throw new Halt();
     if (options.signal?.aborted === true) {
@@ -54,11 +54,15 @@ export async function shrinkClass(
       ? lastFailure.fired
       : undefined;
   // A rule that stayed silent in the failing trial is kept only for its draws: a regression run must not fail for its silence.
-  const plan: FaultPlan =
+  // (A crash point that did not fire is never kept: a trial without it is the same trial.)
+  const plan: ExplorePlan =
     firedThen === undefined
       ? shrunk
-      : shrunk.map((r, i) =>
-          firedThen[i]!.firings > 0 || r.expect !== undefined ? r : { ...r, expect: 'may-not-fire' as const },
-        );
+      : {
+          ...shrunk,
+          faults: shrunk.faults.map((r, i) =>
+            firedThen[i]!.firings > 0 || r.expect !== undefined ? r : { ...r, expect: 'may-not-fire' as const },
+          ),
+        };
   return { plan, shrinks: details.numShrinks, path: details.counterexamplePath ?? found.path };
 }

@@ -46,6 +46,27 @@ export type AgentCrashTrigger = z.infer<typeof AgentCrashTriggerSchema>;
 export const ScenarioCrashSchema = z.object({ agent: AgentCrashTriggerSchema }).strict();
 export type ScenarioCrash = z.infer<typeof ScenarioCrashSchema>;
 
+/**
+ * The agent kinds `crash.agent` can kill and start again: a command agent (its process tree), a
+ * function or http agent (its run abandoned, a fresh module instance started). One list, so that
+ * loading refuses, and explore and sweep draw crash points for, the same kinds.
+ */
+export const CRASHABLE_AGENT_KINDS: readonly string[] = ['command', 'function', 'http'];
+
+/**
+ * Whether a scenario's agent (of this kind, `agents` of it) can be crashed by `crash.agent`: which
+ * one of a crowd of in-process agents would die is not built, so a crowd of them cannot.
+ */
+export const canCrashAgent = (kind: string, agents = 1): boolean =>
+  CRASHABLE_AGENT_KINDS.includes(kind) && (kind === 'command' || agents <= 1);
+
+/** Why a scenario's agent cannot be crashed, for the flags that would draw or sweep crash points. */
+export const whyNotCrashable = (kind: string, agents: number): string =>
+  CRASHABLE_AGENT_KINDS.includes(kind) ? `agent.kind is "${kind}" with agents: ${agents}` : `agent.kind is "${kind}"`;
+
+/** The agents `crash.agent` can crash, in words. */
+export const CRASHABLE_TEXT = 'a command agent, or one function or http agent';
+
 /** The trigger in a line, for the history and reports: `after the 1st effect of create_order`. */
 export function triggerText(t: AgentCrashTrigger): string {
   if (t.afterEffectOf !== undefined) return `after effect #${t.nth ?? 1} of ${t.afterEffectOf}`;

@@ -1,5 +1,6 @@
 import { formatPath } from '../core/zodIssues.js';
 import type { World } from '../world/World.js';
+import { canCrashAgent } from './agentCrash.js';
 import type { CheckedScenario } from './checkedScenario.js';
 
 /** What the schema cannot check: the agent kinds that can be crashed, and the tool named. */
@@ -9,9 +10,9 @@ export function agentCrashProblems(scenario: CheckedScenario, world: World): str
   const out: string[] = [];
   const kind = scenario.agent.kind;
   // A scripted agent runs on the reference runtime, whose own crash is a trial option.
-  if (kind === 'scripted')
+  if (!canCrashAgent(kind, 1))
     out.push(
-      `crash.agent: crashes and restarts your own agent ("command", "function" or "http"); agent.kind is "scripted" ` +
+      `crash.agent: crashes and restarts your own agent ("command", "function" or "http"); agent.kind is "${kind}" ` +
         `(a scripted agent on the reference runtime is crashed by the trial option crash: { afterEffectOf })`,
     );
   // One agent dies and starts again; which of a crowd's would is not built.

@@ -9,9 +9,11 @@ export function healProblems(scenario: CheckedScenario): string[] {
     out.push(
       'recovery: judged from the moment the faults heal, and this scenario has no heal; expected heal: { atMs } beside it',
     );
-  if (scenario.checks?.includes('recovery') && !scenario.recovery)
+  // A crashed agent's restart is judged by it too (a restart that never finishes fails it).
+  if (scenario.checks?.includes('recovery') && !scenario.recovery && !scenario.crash?.agent)
     out.push(
-      'checks: "recovery" judges a recovery expectation, and this scenario has none; expected recovery: { withinMs } (with heal: { atMs })',
+      'checks: "recovery" judges a recovery expectation, and this scenario has none; ' +
+        'expected recovery: { withinMs } (with heal: { atMs }) or crash.agent',
     );
   if (heal) {
     scenario.faults.forEach((rule, i) => {

@@ -631,6 +631,16 @@ describe('heal and recovery', () => {
     expect(defineScenario({ ...OUTAGE, heal: { atMs: 0 } }).heal).toEqual({ atMs: 0 });
   });
 
+  it('accepts checks: [recovery] beside crash.agent with no heal: a restart that never finishes fails it', () => {
+    const crashed = {
+      ...BASE,
+      agent: { kind: 'command' as const, argv: ['node', 'agent.mjs'] },
+      crash: { agent: { afterEffectOf: 'create_order' } },
+      checks: ['recovery'],
+    };
+    expect(defineScenario(crashed).checks).toEqual(['recovery']);
+  });
+
   it.each<[string, unknown, string]>([
     ['a negative heal', { ...OUTAGE, heal: { atMs: -1 } }, 'heal.atMs: Too small: expected number to be >=0'],
     [
@@ -667,7 +677,8 @@ describe('heal and recovery', () => {
     [
       'the recovery checker without a recovery',
       { ...OUTAGE, heal: { atMs: 1 }, checks: ['recovery'] },
-      'checks: "recovery" judges a recovery expectation, and this scenario has none; expected recovery: { withinMs } (with heal: { atMs })',
+      'checks: "recovery" judges a recovery expectation, and this scenario has none; ' +
+        'expected recovery: { withinMs } (with heal: { atMs }) or crash.agent',
     ],
     [
       'a rule that opens after the heal',

@@ -1,5 +1,6 @@
 import type { FaultPlan } from '../faults/plan.js';
 import type { BehaviourSpec } from '../model/behaviours.js';
+import type { ScenarioCrash } from './agentCrash.js';
 import { keepLoaded, keepSource } from './library.js';
 import type { Scenario } from './scenario.js';
 
@@ -16,12 +17,14 @@ export interface ScenarioOverride {
   readonly modelCassette?: string;
   /** The stand-in model's behaviour (`--behaviour`): a scripted agent's, and the scripted model's a scenario serves. */
   readonly behaviour?: BehaviourSpec;
+  /** The agent's crash point (explore's drawn one); null: none, in place of the scenario's own. */
+  readonly crash?: ScenarioCrash | null;
 }
 
 /** `scenario` with the override's fields; it keeps the scenario's file, so paths in it (a cassette, modules) resolve as before. */
 export function withOverride(scenario: Scenario, override: ScenarioOverride | undefined): Scenario {
   if (override === undefined) return scenario;
-  const { modelCassette, behaviour, ...rest } = override;
+  const { modelCassette, behaviour, crash, ...rest } = override;
   const model =
     scenario.model && (modelCassette !== undefined || behaviour !== undefined)
       ? {
@@ -34,7 +37,10 @@ export function withOverride(scenario: Scenario, override: ScenarioOverride | un
       : {};
   const agent =
     behaviour !== undefined && scenario.agent.kind === 'scripted' ? { agent: { ...scenario.agent, behaviour } } : {};
-  return keepSource(scenario, { ...scenario, ...rest, ...model, ...agent });
+  const next: Scenario = { ...scenario, ...rest, ...model, ...agent };
+  if (crash === null) delete next.crash;
+  else if (crash !== undefined) next.crash = crash;
+  return keepSource(scenario, next);
 }
 
 /** The override each variant made by `overridden` carries: a worker applies it again to the scenario it loads. */

@@ -5,7 +5,7 @@ import { cellColumns, cellRuns } from '../runner/cellLabel.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { TrialSummary } from '../runner/trial.js';
 import { judgePointCoverage } from './sweepCoverage.js';
-import { pointSeed, sweepPlan, type SweepSeries, type SweepTarget } from './sweepFaults.js';
+import { crashedAt, pointSeed, sweepPlan, type SweepSeries, type SweepTarget } from './sweepFaults.js';
 
 /** One λ of one series: the whole matrix, run under the series' faults at that intensity. */
 export interface SweepPoint {
@@ -83,7 +83,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
       const runSeed = pointSeed(seed, s.label, lambda);
       const offset = before;
       const matrix = await runMatrix({
-        scenarios,
+        scenarios: s.crash === undefined ? scenarios : scenarios.map((sc) => crashedAt(sc, s)),
         configs,
         k,
         seed: runSeed,

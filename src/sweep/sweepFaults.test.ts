@@ -3,10 +3,12 @@ import { Rng } from '../core/rng.js';
 import { pickRule, type RequestFacts } from '../faults/match.js';
 import {
   faultLabel,
+  parseSweepCrash,
   parseSweepFault,
   pointSeed,
   sweepPlan,
   sweepSeries,
+  withCrashPoints,
   type SweepFault,
   type SweepSeries,
 } from './sweepFaults.js';
@@ -112,5 +114,30 @@ describe('sweep faults', () => {
     expect(pointSeed(1, 'rate_limit', 0.2)).toBe(seeds[2]);
     expect(pointSeed(1, 'unavailable', 0.2)).not.toBe(seeds[2]);
     expect(pointSeed(2, 'rate_limit', 0.2)).not.toBe(seeds[2]);
+  });
+
+  it('--crash: a crash point as crash.agent takes it, each series again under each (labelled, seeded apart); bad ones named by path', () => {
+    const ok = parseSweepCrash('{afterEffectOf: create_order, nth: 2}');
+    const call = parseSweepCrash('{afterCall: 2}');
+    if (ok.kind !== 'ok' || call.kind !== 'ok') throw new Error('expected two crash points');
+    const series = sweepSeries([fault('rate_limit'), fault('timeout')], false) as SweepSeries[];
+    const crashed = withCrashPoints(series, [ok.crash, call.crash]);
+    expect(crashed.map((s) => s.label)).toEqual([
+      'rate_limit + crash(after effect #2 of create_order)',
+      'rate_limit + crash(after tool request #2)',
+      'timeout + crash(after effect #2 of create_order)',
+      'timeout + crash(after tool request #2)',
+    ]);
+    expect(crashed[1]!.crash).toEqual({ afterCall: 2 });
+    expect(withCrashPoints(series, [])).toEqual(series);
+    expect(pointSeed(1, crashed[0]!.label, 0)).not.toBe(pointSeed(1, 'rate_limit', 0));
+    const bad = (text: string): string => {
+      const r = parseSweepCrash(text);
+      return r.kind === 'error' ? r.message : 'accepted';
+    };
+    expect(bad('{afterCall: 0}')).toMatch(/crash\.agent\.afterCall: Too small/);
+    expect(bad('{nth: 2}')).toMatch(/crash\.agent: expected exactly one trigger/);
+    expect(bad('{afterCal: 2}')).toMatch(/crash\.agent: Unrecognized key: "afterCal"/);
+    expect(bad('{afterCall: [')).toMatch(/^the crash point is not YAML or JSON/);
   });
 });

@@ -6,6 +6,9 @@ export { DEFAULT_SWEEP_FAULTS, SWEEP_FAULTS } from './sweepFaultDefaults.js';
 import type { FaultPlan } from '../faults/plan.js';
 import { hash32 } from '../core/rng.js';
 import { formatIssues } from '../core/zodIssues.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { overridden } from '../scenario/scenarioOverride.js';
+import { AgentCrashTriggerSchema, triggerText, type AgentCrashTrigger } from '../scenario/agentCrash.js';
 
 /** One fault a sweep adds, and how a command line names it again. */
 export interface SweepFault {
@@ -67,11 +70,50 @@ export function parseSweepFault(text: string): SweepFaultParse {
   return { kind: 'ok', fault: { fault, arg: JSON.stringify(fault), label: faultLabel(fault) } };
 }
 
-/** One curve of a sweep: the faults added at every λ, alone (one kind) or together (`--mix`). */
+/** One curve of a sweep: the faults added at every λ, alone (one kind) or together (`--mix`), and the agent's crash point. */
 export interface SweepSeries {
   readonly label: string;
   readonly faults: readonly SweepFault[];
   readonly mix: boolean;
+  /** `--crash`: every trial of the series crashes the agent here (`crash.agent`, in place of the scenario's own). */
+  readonly crash?: AgentCrashTrigger;
+}
+
+export type SweepCrashParse =
+  { readonly kind: 'ok'; readonly crash: AgentCrashTrigger } | { readonly kind: 'error'; readonly message: string };
+
+/** `--crash '{afterEffectOf: create_order, nth: 2}'`: a crash point as a scenario's `crash.agent` writes it, inline YAML. */
+export function parseSweepCrash(text: string): SweepCrashParse {
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (e) {
+    return {
+      kind: 'error',
+      message: `the crash point is not YAML or JSON: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+    };
+  }
+  const parsed = AgentCrashTriggerSchema.safeParse(value);
+  if (!parsed.success)
+    return {
+      kind: 'error',
+      message:
+        `expected a crash point as crash.agent takes it, such as '{afterEffectOf: create_order}', ` +
+        `'{afterCall: 2}' or '{atMs: 500}': ${formatIssues(parsed.error.issues, ['crash', 'agent']).join('; ')}`,
+    };
+  return { kind: 'ok', crash: parsed.data };
+}
+
+/** A scenario as a series runs it: with the series' crash point in place of its own (carried to workers). */
+export const crashedAt = (scenario: Scenario, series: SweepSeries): Scenario =>
+  series.crash === undefined ? scenario : overridden(scenario, { crash: { agent: series.crash } });
+
+/** Each series under each crash point (none given: the series as they are), labelled `rate_limit + crash(…)`. */
+export function withCrashPoints(series: readonly SweepSeries[], crashes: readonly AgentCrashTrigger[]): SweepSeries[] {
+  if (crashes.length === 0) return [...series];
+  return series.flatMap((s) =>
+    crashes.map((crash) => ({ ...s, label: `${s.label} + crash(${triggerText(crash)})`, crash })),
+  );
 }
 
 /**

@@ -14,6 +14,7 @@ Examples:
   $ faultline explore order-x --seed 7 --path "4:0:0:1"      start at the counterexample of an earlier run
   $ faultline explore order-x --config naive --ignore R23,budget   every other failure class
   $ faultline explore ticket.yaml --agent openai        one agent of faultline.config.ts's agents
+  $ faultline explore crash/naive-after-create.yaml --crash-only --runs 20   where killing the agent breaks it
 
 For each scenario × configuration, fast-check generates fault plans over the scenario's tools
 (every fault kind, with targets by tool, call, attempt and purpose, times, time windows and
@@ -28,7 +29,11 @@ its class and written as a regression scenario into --out, with the command that
 A failing plan counts as evidence of a class only if at least one of its own rules fired, during
 the search and each shrink step; the output says which rules of each shrunk plan fired, and how
 many plans tried exercised their faults. Where the scenario's own trial streams a model route,
-stream faults (stream_cut, stream_stall, stream_malformed) are generated on it too. Each plan's trial runs on a worker thread as in
+stream faults (stream_cut, stream_stall, stream_malformed) are generated on it too. Where the agent can
+be crashed (a command agent), about half the plans also carry a crash point (crash.agent: after
+the n-th effect of a tool that writes, after the n-th tool request, at a time; shrunk towards the
+first effect and towards no other rule), unless the scenario has its own crash and neither
+--replace-faults nor --crash-only replaces it. Each plan's trial runs on a worker thread as in
 "faultline run": an agent that exits, crashes its thread or spins fails its plan (crashed, hung). ` +
   `The same seed gives the same plans and the same file.
 With faultline.config.ts, its defaults fill every scenario and its agents matrix is explored
@@ -77,6 +82,11 @@ export function createExploreCommand(ctx: CliContext): Command {
     .option(
       '--lies',
       'also draw faults that look like success (stale, empty, truncated, wrong_value), a quarter of the rules',
+    )
+    .option(
+      '--crash-only',
+      "draw only crash points of the agent (crash.agent: after a write's effect, after a request, at a time), " +
+        "no fault rules, in place of the scenario's own crash",
     )
     .option('-t, --grep <pattern>', 'only scenarios whose name matches this regular expression', parseGrep)
     .option(

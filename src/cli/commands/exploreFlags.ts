@@ -14,6 +14,8 @@ export interface ExploreFlags extends IsolationFlags {
   readonly path?: string;
   readonly replaceFaults?: boolean;
   readonly lies?: boolean;
+  /** `--crash-only`: crash points alone, in place of the scenario's own crash. */
+  readonly crashOnly?: boolean;
   readonly check?: string[];
   readonly ignore?: string[];
   readonly grep?: RegExp;

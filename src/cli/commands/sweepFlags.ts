@@ -19,6 +19,8 @@ export interface SweepFlags extends IsolationFlags {
   readonly fault?: string[];
   readonly lambda?: (readonly number[])[];
   readonly mix?: boolean;
+  /** `--crash`: crash points of the agent (inline YAML, as `crash.agent` takes them). */
+  readonly crash?: string[];
   readonly statusQueries?: boolean;
   readonly config?: string[];
   /** `--behaviour`: the scripted stand-in's behaviour in every scenario (one, or one mixture). */
@@ -71,6 +73,12 @@ export function addSweepFaultFlags(cmd: Command): Command {
       '--lambda <list|from:to:step>',
       `fault probabilities per delivery, e.g. 0,0.1,0.2 or 0:0.5:0.1 (repeatable; default: ${DEFAULT_LAMBDAS.join(',')})`,
       collectLambda,
+    )
+    .option(
+      '--crash <yaml>',
+      "a crash point of the agent, as a scenario's crash.agent takes it, e.g. '{afterEffectOf: create_order}': " +
+        'every series runs again under it (repeatable; a command agent)',
+      collect,
     )
     .option(
       '--mix',

@@ -1,4 +1,4 @@
-import type { RuleCoverage } from '../../stats/coverage.js';
+import { ruleRef, type RuleCoverage } from '../../stats/coverage.js';
 import { faultLabel } from '../../sweep/sweepFaults.js';
 import type { SweepJson } from './sweepJson.js';
 
@@ -104,7 +104,7 @@ export function sweepCoverageTables(
         rows: mine.map((r) => [
           r.scenario,
           r.config,
-          `faults[${r.rule}]`,
+          ruleRef(r.rule),
           r.label,
           ...sweep.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l))),
         ]),

@@ -1,4 +1,5 @@
 import { faultLabel } from '../../sweep/sweepFaults.js';
+import { ruleRef } from '../../stats/coverage.js';
 import type { SweepJson } from './sweepJson.js';
 import type { ChartSpec, HtmlReport, HtmlSection, HtmlTable } from '../html/HtmlReport.js';
 import { intervalNote } from '../summaryRows.js';
@@ -201,7 +202,7 @@ function coverageSection(
           cells: [
             r.scenario,
             r.config,
-            `faults[${r.rule}]`,
+            ruleRef(r.rule),
             r.label,
             ...result.lambdas.map((l) => coverageCell(r.points.find((p) => p.lambda === l))),
           ],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FaultlineError, FaultlineErrorCode } from '../../core/errors.js';
 import { formatIssues } from '../../core/zodIssues.js';
 import { FaultSchema } from '../../faults/fault.js';
+import { AgentCrashTriggerSchema } from '../../scenario/agentCrash.js';
 import { DEFAULT_CONFIDENCE, INTERVAL_METHOD } from '../../stats/intervals.js';
 import type { SweepResult } from '../../sweep/runSweep.js';
 import type { SweepGates } from '../../sweep/sweepGates.js';
@@ -85,6 +86,8 @@ export const SweepJsonSchema = z.strictObject({
         /** Mixed: the kinds share λ (each hits with λ / n); otherwise one kind at λ. */
         mix: z.boolean(),
         faults: z.array(FaultSchema),
+        /** `--crash`: the agent's crash point in every trial of the series (a scenario's `crash.agent`). */
+        crash: AgentCrashTriggerSchema.optional(),
         /**
          * Each point's run seed, derived from the sweep seed, the series and λ; and per cell, how
          * often each rule fired (the scenario's own, then the sweep's), with the rules that left it not exercised.
@@ -164,6 +167,7 @@ export function buildSweepJson(result: SweepResult, gates: SweepGates): SweepJso
         label: series.label,
         mix: series.mix,
         faults: series.faults.map((f) => f.fault),
+        ...(series.crash !== undefined && { crash: series.crash }),
         points: points.map((p) => ({
           lambda: p.lambda,
           seed: p.seed,

@@ -34,6 +34,7 @@ export function sweepReplayCommand(t: SweepReplayTarget): string {
     ...(t.behaviour === undefined ? [] : ['--behaviour', shellQuote(t.behaviour)]),
     ...t.series.faults.flatMap((f) => ['--fault', shellQuote(f.arg)]),
     ...(t.series.mix ? ['--mix'] : []),
+    ...(t.series.crash === undefined ? [] : ['--crash', shellQuote(JSON.stringify(t.series.crash))]),
     ...(t.target === 'any' ? ['--status-queries'] : []),
     '--lambda',
     String(t.lambda),
