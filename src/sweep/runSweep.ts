@@ -2,6 +2,8 @@ import type { ExecutionConfigLike } from '../runtime/executionConfig.js';
 import type { IsolationOptions } from '../runner/pool/runOnWorkers.js';
 import { matrixJobs, runMatrix, type RunResult } from '../runner/run.js';
 import { cellColumns, cellRuns } from '../runner/cellLabel.js';
+import { ignoresConfigs } from '../runner/notApplicable.js';
+import { matrixAgentOf } from '../scenario/library.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { TrialSummary } from '../runner/trial.js';
 import { judgePointCoverage } from './sweepCoverage.js';
@@ -33,6 +35,11 @@ export interface SweepResult {
   readonly mayNotFire: boolean;
   /** True when a stop signal ended the sweep early: the points hold what finished. */
   readonly interrupted: boolean;
+  /**
+   * The cells (`scenario` and matrix `agent`) whose agent retries in its own code: no retry
+   * configuration applies to them, so their replay lines name none (sweep refuses `--config` there).
+   */
+  readonly configless?: (refs: { readonly scenario: string; readonly agent?: string }) => boolean;
 }
 
 export interface SweepOptions {
@@ -123,5 +130,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     series,
     mayNotFire: options.mayNotFire === true,
     interrupted,
+    configless: configlessCells(scenarios),
   };
+}
+
+function configlessCells(scenarios: readonly Scenario[]): NonNullable<SweepResult['configless']> {
+  const key = (scenario: string, agent: string | undefined) => `${scenario}\u0000${agent ?? ''}`;
+  const own = new Set(scenarios.filter(ignoresConfigs).map((s) => key(s.name, matrixAgentOf(s)?.name)));
+  return (refs) => own.has(key(refs.scenario, refs.agent));
 }

@@ -116,7 +116,7 @@ describe('sweep faults', () => {
     expect(pointSeed(2, 'rate_limit', 0.2)).not.toBe(seeds[2]);
   });
 
-  it('--crash: a crash point as crash.agent takes it, each series again under each (labelled, seeded apart); bad ones named by path', () => {
+  it('--crash: a crash point as crash.agent takes it, each series again under each (seeded apart); bad ones named by path', () => {
     const ok = parseSweepCrash('{afterEffectOf: create_order, nth: 2}');
     const call = parseSweepCrash('{afterCall: 2}');
     if (ok.kind !== 'ok' || call.kind !== 'ok') throw new Error('expected two crash points');

@@ -99,8 +99,6 @@ describe('crash points searched by explore and swept by sweep', () => {
         '0',
         '--k',
         '1',
-        '--config',
-        'rulebook',
         '--reporter',
         'json',
         '--out',

@@ -57,7 +57,13 @@ function replayOf(result: SweepResult, series: SweepSeries, point: SweepPoint, c
   if (cell === undefined || group === undefined) return null;
   return sweepReplayCommand({
     scenario: cell.refs.scenario,
-    config: cell.refs.config,
+    config:
+      result.configless?.({
+        scenario: cell.scenario,
+        ...(cell.refs.agent !== undefined && { agent: cell.refs.agent }),
+      }) === true
+        ? undefined
+        : cell.refs.config,
     ...(cell.refs.agent !== undefined && { agent: cell.refs.agent }),
     ...(cell.refs.behaviour !== undefined && { behaviour: cell.refs.behaviour }),
     series,

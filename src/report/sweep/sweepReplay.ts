@@ -4,7 +4,8 @@ import { shellQuote } from '../../runner/replay.js';
 /** What reproduces one trial of a sweep: its cell, its point (series and λ) and its index. */
 export interface SweepReplayTarget {
   readonly scenario: string;
-  readonly config: string;
+  /** Left out for an agent that retries in its own code: sweep refuses `--config` for it. */
+  readonly config: string | undefined;
   /** The matrix agent of faultline.config.ts the cell ran (`--agent`), if any. */
   readonly agent?: string;
   /** The stand-in's behaviour the sweep gave the scenario (`--behaviour`), if any. */
@@ -28,8 +29,7 @@ export function sweepReplayCommand(t: SweepReplayTarget): string {
   return [
     'faultline sweep',
     shellQuote(t.scenario),
-    '--config',
-    shellQuote(t.config),
+    ...(t.config === undefined ? [] : ['--config', shellQuote(t.config)]),
     ...(t.agent === undefined ? [] : ['--agent', shellQuote(t.agent)]),
     ...(t.behaviour === undefined ? [] : ['--behaviour', shellQuote(t.behaviour)]),
     ...t.series.faults.flatMap((f) => ['--fault', shellQuote(f.arg)]),
