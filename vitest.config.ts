@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -50,6 +51,32 @@ const PURE_TESTS = [
   'test/crowds/scale.test.ts',
 ];
 
+/** test/cli files that keep a fork of their own, and why. */
+const OWN_FORK = [
+  // Sends SIGINT to its own process (an agent that is told to stop while it loads).
+  'test/cli/fuzzNewSurfaces.test.ts',
+  // The process's own signals, on the binary and in process.
+  'test/cli/signals.test.ts',
+  // Its scenario module fills a global of the process that loads it with 48 MB (`ballast`).
+  'test/cli/heapLimit.test.ts',
+];
+
+/**
+ * The test/cli files run one after another in one fork per core over one module graph (project
+ * `shared`), as the units do: each runs the CLI in this process (test/cli/inProcess.ts, which puts
+ * the working directory, the environment and stderr back after each case) or spawns it, and leaves
+ * the process as it found it, which test/setup/leavesNothing.ts checks after every file (cwd,
+ * environment, exit code, process listeners, patched globals). Isolated, each loaded vitest, its
+ * helpers, the built CLI and tsx afresh (docs/testing.md, ninth round, speed42n).
+ */
+const SHARED_TESTS = [
+  ...readdirSync(new URL('test/cli', import.meta.url))
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `test/cli/${name}`)
+    .filter((file) => !OWN_FORK.includes(file)),
+  'test/setup/processState.test.ts',
+];
+
 export default defineConfig({
   test: {
     // The other unit tests under src/ are pure: one fork runs file after file over one module
@@ -70,7 +97,16 @@ export default defineConfig({
         test: {
           name: 'isolated',
           include: ['test/**/*.test.ts', ...OWN_PROCESS_STATE],
-          exclude: [...configDefaults.exclude, ...PURE_TESTS, 'test/http/**'],
+          exclude: [...configDefaults.exclude, ...PURE_TESTS, ...SHARED_TESTS, 'test/http/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: SHARED_TESTS,
+          isolate: false,
+          setupFiles: ['test/setup/leavesNothing.ts'],
         },
       },
       // The interception tests under test/http: each installs msw or nock (or both) for its world and
