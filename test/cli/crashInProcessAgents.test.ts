@@ -119,6 +119,35 @@ ${TOLD_BODY.replace('LATER', `setTimeout(() => void post(ctx.services.orders.bas
 export default (ctx) => run(ctx, (o) => post(ctx.services.orders.baseUrl, 'create_order', o));
 `;
 
+/**
+ * The first start leaves a second worker behind that yields through setImmediate (no virtual timer,
+ * no answer wakes it), then places po-9 long after the kill: it must not reach the world (issue 45).
+ */
+const BACKGROUND_BODY = `const tick = () => new Promise((r) => setImmediate(r));
+const run = async (ctx, order) => {
+  if (!ctx.restart) {
+    void (async () => { for (let i = 0; i < 20; i++) await tick(); await order(${PO_9}); })();
+    await order({ clientReference: 'po-1', item: 'printer', quantity: 1, amountCents: 12900 });
+    return { outcome: 'failed', message: 'the first start was not killed' };
+  }
+  for (let i = 0; i < 100; i++) await tick();
+  return { outcome: 'completed', message: 'the restart waited' };
+};
+`;
+const BACKGROUND_FUNCTION = `${BACKGROUND_BODY}
+export default {
+  name: 'background-function',
+  services: ['orders'],
+  crash: { agent: { afterEffectOf: 'create_order' } },
+  agent: { kind: 'function', task: 'Place po-1.', fn: (ctx) => run(ctx, (o) => ctx.tools.create_order(o)) },
+  goal: { effects: { 'order.created': 1 }, outcome: ['completed'] },
+};
+`;
+const HTTP_BACKGROUND = `${ORDERS}
+${BACKGROUND_BODY}
+export default (ctx) => run(ctx, (o) => post(ctx.services.orders.baseUrl, 'create_order', o));
+`;
+
 let project: Awaited<ReturnType<typeof userProject>>;
 
 beforeAll(async () => {
@@ -129,6 +158,13 @@ beforeAll(async () => {
     'agents/http-recorded.mjs': HTTP_RECORDED,
     'agents/http-told.mjs': HTTP_TOLD,
     'told/function.mjs': FUNCTION_TOLD,
+    'agents/http-background.mjs': HTTP_BACKGROUND,
+    'background/function.mjs': BACKGROUND_FUNCTION,
+    'background/http.yaml': httpScenario(
+      'background-http',
+      '../agents/http-background.mjs',
+      '{ afterEffectOf: create_order }',
+    ).replace('order.created: 2', 'order.created: 1'),
     'told/http.yaml': httpScenario('told-http', '../agents/http-told.mjs', '{ afterCall: 1 }').replace(
       /goal:[\s\S]*$/,
       'goal:\n  outcome: [completed]\n',
@@ -209,6 +245,17 @@ describe('crash.agent on function and http agents, in process', () => {
       const types = history.map((e) => e.type);
       expect(types.indexOf('agent_restart'), cell.scenario).toBe(types.indexOf('agent_crash') + 1);
     }
+  });
+
+  it('a continuation of the abandoned start that no timer drives (setImmediate) never reaches the world', async () => {
+    const r = await run(['background', '--k', '3', '--workers', '0', '--out', 'background', '--reporter', 'json']);
+    const { cells } = await report('background');
+    expect(cells.map((c) => c.scenario).sort()).toEqual(['background-function', 'background-http']);
+    for (const cell of cells) {
+      expect(cell.trials.map((t) => t.failed).flat(), cell.scenario).toEqual([]);
+      expect(cell.metrics.successes, cell.scenario).toBe(3);
+    }
+    expect(r.code, r.stderr).toBe(0);
   });
 
   it('the same seed gives the same report on 0, 1 and 2 workers', async () => {

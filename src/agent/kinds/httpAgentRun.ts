@@ -103,12 +103,15 @@ export async function runHttpAgentTrial({
   const body = (): Promise<LoopEnd> =>
     kill && gate && again
       ? inProcessStarts(kill, { clock, startMs, history }, async (life) => {
-          if (life.restart === 0) return startOf(run, life);
-          gate.restarted();
-          // Timers of their own: the abandoned start's, installed around the whole run, never fire again.
-          const timers = installVirtualTimers(clock, { random: rng.fork('client:restart') });
+          if (life.restart === 0) return gate.start(0, () => startOf(run, life));
+          // Timers of their own: the abandoned start's, installed around the whole run, never fire again;
+          // nor do those it sets from now on through these (a timer runs in the context that set it).
+          const timers = installVirtualTimers(clock, {
+            random: rng.fork('client:restart'),
+            alive: () => !gate.fromAbandoned(),
+          });
           try {
-            return await startOf(again, life);
+            return await gate.start(life.restart, () => startOf(again, life));
           } finally {
             timers.uninstall();
           }
