@@ -17,7 +17,10 @@ export interface ServedKv {
  * URL-encoded path segments.
  */
 export async function serveKv(store: KvStore): Promise<ServedKv> {
-  const server = http.createServer((req, res) => void answer(store, req, res));
+  const server = http.createServer((req, res) => {
+    // Only a client that went away mid-request rejects (its body aborted): nothing was written, nobody hears an answer.
+    answer(store, req, res).catch(() => res.destroy());
+  });
   server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
