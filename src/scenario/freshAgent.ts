@@ -26,11 +26,20 @@ let instances = 0;
  * module is imported again under a query of its own, so what it kept at module level is gone,
  * as a restarted process's memory is. `undefined` when the agent was not loaded from a file
  * (a scenario built in code) or the fresh module no longer exports one: it then starts again as
- * the same function. Each fresh instance stays in Node's module cache until the process ends.
+ * the same function. When the import throws, an agent that throws that error when started: the
+ * restart then fails as the agent's, on any number of workers. Each fresh instance stays in Node's module cache until the process ends.
  */
 export async function freshAgent<F>(fn: F): Promise<F | undefined> {
   const source = typeof fn === 'function' ? sources.get(fn) : undefined;
   if (!source) return undefined;
-  const again = source.pick(await importFresh(source.path, `faultline-restart=${++instances}`));
+  let again: unknown;
+  try {
+    again = source.pick(await importFresh(source.path, `faultline-restart=${++instances}`));
+  } catch (error) {
+    // The agent's own code failed to load again: its restart fails with that error, as a restart that throws does.
+    return (async () => {
+      throw error;
+    }) as F;
+  }
   return typeof again === 'function' ? (again as F) : undefined;
 }

@@ -148,6 +148,29 @@ ${BACKGROUND_BODY}
 export default (ctx) => run(ctx, (o) => post(ctx.services.orders.baseUrl, 'create_order', o));
 `;
 
+/** A module that throws when evaluated a second time: the restart's fresh import fails. */
+const ONCE = `globalThis.__faultlineOnce = (globalThis.__faultlineOnce ?? 0) + 1;
+if (globalThis.__faultlineOnce > 1) throw new Error('evaluated twice');
+`;
+const PLACE_ONCE = `async (ctx, order) => {
+  if (!ctx.restart) await order({ clientReference: 'po-1', item: 'printer', quantity: 1, amountCents: 12900 });
+  return { outcome: 'completed', message: 'placed' };
+}`;
+const ONCE_FUNCTION = `${ONCE.replaceAll('__faultlineOnce', '__faultlineOnceFn')}
+const run = ${PLACE_ONCE};
+export default {
+  name: 'once-function',
+  services: ['orders'],
+  crash: { agent: { afterEffectOf: 'create_order' } },
+  agent: { kind: 'function', task: 'Place po-1.', fn: (ctx) => run(ctx, (o) => ctx.tools.create_order(o)) },
+  goal: { effects: { 'order.created': 1 }, outcome: ['completed'] },
+};
+`;
+const HTTP_ONCE = `${ONCE.replaceAll('__faultlineOnce', '__faultlineOnceHttp')}${ORDERS}
+const run = ${PLACE_ONCE};
+export default (ctx) => run(ctx, (o) => post(ctx.services.orders.baseUrl, 'create_order', o));
+`;
+
 let project: Awaited<ReturnType<typeof userProject>>;
 
 beforeAll(async () => {
@@ -160,6 +183,12 @@ beforeAll(async () => {
     'told/function.mjs': FUNCTION_TOLD,
     'agents/http-background.mjs': HTTP_BACKGROUND,
     'background/function.mjs': BACKGROUND_FUNCTION,
+    'agents/http-once.mjs': HTTP_ONCE,
+    'once/function.mjs': ONCE_FUNCTION,
+    'once/http.yaml': httpScenario('once-http', '../agents/http-once.mjs', '{ afterEffectOf: create_order }').replace(
+      'order.created: 2',
+      'order.created: 1',
+    ),
     'background/http.yaml': httpScenario(
       'background-http',
       '../agents/http-background.mjs',
@@ -256,6 +285,27 @@ describe('crash.agent on function and http agents, in process', () => {
       expect(cell.metrics.successes, cell.scenario).toBe(3);
     }
     expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('a restart whose module throws on its fresh import fails its trial (recovery), the same on 0 and 1 workers', async () => {
+    for (const w of ['0', '1']) {
+      // Each worker count in a process of its own: in this one the modules' first evaluation is spent.
+      for (const key of ['__faultlineOnceFn', '__faultlineOnceHttp'])
+        delete (globalThis as Record<string, unknown>)[key];
+      const r = await run(['once', '--k', '1', '--workers', w, '--out', `once${w}`, '--reporter', 'json']);
+      expect(r.code, r.stderr).toBe(1);
+      const { cells } = await report(`once${w}`);
+      expect(cells.map((c) => c.scenario).sort(), w).toEqual(['once-function', 'once-http']);
+      for (const cell of cells) {
+        const trial = cell.trials[0]!;
+        expect(trial.failed, `${cell.scenario} on ${w} workers`).toContain('recovery');
+        expect(
+          trial.history.map((e) => e.type),
+          cell.scenario,
+        ).toContain('agent_restart');
+        expect(JSON.stringify(trial.history.at(-1)), cell.scenario).toContain('evaluated twice');
+      }
+    }
   });
 
   it('the same seed gives the same report on 0, 1 and 2 workers', async () => {
