@@ -171,6 +171,19 @@ const run = ${PLACE_ONCE};
 export default (ctx) => run(ctx, (o) => post(ctx.services.orders.baseUrl, 'create_order', o));
 `;
 
+/** A restart that tells where its code runs from: the fresh module's URL, query and all. */
+const STACK_FUNCTION = `export default {
+  name: 'stack-function',
+  services: ['orders'],
+  crash: { agent: { afterEffectOf: 'create_order' } },
+  agent: { kind: 'function', task: 'Place po-1.', fn: async (ctx) => {
+    if (!ctx.restart) await ctx.tools.create_order({ clientReference: 'po-1', item: 'printer', quantity: 1, amountCents: 12900 });
+    return { outcome: 'failed', message: 'where: ' + new Error('here').stack.split('\\n')[1].trim() };
+  } },
+  goal: { outcome: ['completed'] },
+};
+`;
+
 let project: Awaited<ReturnType<typeof userProject>>;
 
 beforeAll(async () => {
@@ -183,6 +196,7 @@ beforeAll(async () => {
     'told/function.mjs': FUNCTION_TOLD,
     'agents/http-background.mjs': HTTP_BACKGROUND,
     'background/function.mjs': BACKGROUND_FUNCTION,
+    'stack/function.mjs': STACK_FUNCTION,
     'agents/http-once.mjs': HTTP_ONCE,
     'once/function.mjs': ONCE_FUNCTION,
     'once/http.yaml': httpScenario('once-http', '../agents/http-once.mjs', '{ afterEffectOf: create_order }').replace(
@@ -306,6 +320,31 @@ describe('crash.agent on function and http agents, in process', () => {
         expect(JSON.stringify(trial.history.at(-1)), cell.scenario).toContain('evaluated twice');
       }
     }
+  });
+
+  it("the fresh module's URL is the trial's, not the process's: a restart's stack reads the same on 0 and 2 workers", async () => {
+    const texts: string[] = [];
+    // Two workers first: in this process, each trial's agent is then imported afresh for the first time on 0 workers.
+    for (const w of ['2', '0']) {
+      const r = await run([
+        'stack',
+        '--k',
+        '3',
+        '--workers',
+        w,
+        '--keep-failures',
+        '3',
+        '--out',
+        `stack${w}`,
+        '--reporter',
+        'json',
+      ]);
+      expect(r.code, r.stderr).toBe(1);
+      const { cells } = await report(`stack${w}`);
+      texts.push(JSON.stringify(cells[0]!.trials.map((t) => t.history.find((e) => e.type === 'agent_end')!.message)));
+    }
+    expect(texts[0]).toContain('faultline-restart=');
+    expect(texts[1]).toBe(texts[0]);
   });
 
   it('the same seed gives the same report on 0, 1 and 2 workers', async () => {

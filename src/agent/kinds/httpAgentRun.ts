@@ -99,7 +99,8 @@ export async function runHttpAgentTrial({
       ...(standIn && { standIn: () => standIn.lastFinal }),
     });
   // The restart's module instance is imported now, before the clock runs: an import is real I/O.
-  const again = kill && ((await freshAgent(run)) ?? run);
+  const again =
+    kill && ((await freshAgent(run, trial ?? { scenario: scenario.name, config: '', trialIndex: 0 })) ?? run);
   const body = (): Promise<LoopEnd> =>
     kill && gate && again
       ? inProcessStarts(kill, { clock, startMs, history }, async (life) => {
