@@ -31,12 +31,22 @@ describe('the checkpoint store, served', () => {
         'expected a key of 1 to 256 characters, got 300 characters\n',
       ]);
       expect((await fetch(at('a'), { method: 'POST', body: 'x' })).status).toBe(405);
+      // One segment: a slash in a key is sent encoded.
+      const raw = await fetch(`${kv.url}/a/b`, { method: 'PUT', body: 'x' });
+      expect([raw.status, await raw.text()]).toEqual([
+        400,
+        'expected one URL-encoded path segment after /kv/; got /kv/a/b\n',
+      ]);
+      expect((await fetch(at('a/b'), { method: 'PUT', body: 'x' })).status).toBe(204);
+      expect((await fetch(at('a/b'), { method: 'DELETE' })).status).toBe(204);
       expect((await fetch(`${kv.url.replace(/\/kv$/, '')}/other`)).status).toBe(404);
       // Writes are kept state, not tool effects: the ledger stays empty.
       expect(world.ledger.effects).toEqual([]);
       expect(history.events.filter((e) => e.type === 'kv').map((e) => ({ ...e, seq: 0 }))).toEqual([
         { seq: 0, t: 0, type: 'kv', op: 'set', key: 'order:po-1', value: '{"status":"pending"}' },
         { seq: 0, t: 0, type: 'kv', op: 'delete', key: 'order:po-1' },
+        { seq: 0, t: 0, type: 'kv', op: 'set', key: 'a/b', value: 'x' },
+        { seq: 0, t: 0, type: 'kv', op: 'delete', key: 'a/b' },
       ]);
     } finally {
       await kv.close();
