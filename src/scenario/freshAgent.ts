@@ -19,7 +19,10 @@ export const scenarioFileAgent = (exported: unknown): unknown => {
   return agent?.fn ?? agent?.run;
 };
 
-/** The trials whose agent was imported afresh in this process, and how many times: a trial run again in it (a watch's rerun) needs a module instance of its own. */
+/**
+ * The trials whose agent was imported afresh in this process, and how many times: a trial run
+ * again in it (a watch's rerun) needs a module instance of its own.
+ */
 const imported = new Map<string, number>();
 
 /** Which trial a fresh module instance is for: what its URL's query is made of. */
