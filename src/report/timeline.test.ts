@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOffset, formatTimeline } from './timeline.js';
+import { describeEvent, formatOffset, formatTimeline } from './timeline.js';
 import { sampleHistory, stamp } from './testing.js';
 
 describe('formatTimeline', () => {
@@ -126,5 +126,14 @@ describe('formatTimeline', () => {
   it('formats offsets in seconds with millisecond precision', () => {
     expect([formatOffset(0), formatOffset(1250), formatOffset(600_000)]).toEqual(['+0.000s', '+1.250s', '+600.000s']);
     expect(formatTimeline([])).toBe('');
+  });
+});
+
+describe('a checkpoint store write', () => {
+  it('shows the text stored as it is, once (it is not JSON-encoded again), on one line', () => {
+    const kv = (value: string) => describeEvent({ seq: 0, t: 0, type: 'kv', op: 'set', key: 'order:po-1', value })[1];
+    expect(kv('{"status":"pending"}')).toBe('checkpoint store: order:po-1 = {"status":"pending"}');
+    expect(kv('step 2\nof 3')).toBe('checkpoint store: order:po-1 = "step 2\\nof 3"');
+    expect(kv('x'.repeat(100))).toBe(`checkpoint store: order:po-1 = ${'x'.repeat(79)}…`);
   });
 });

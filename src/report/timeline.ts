@@ -71,6 +71,13 @@ function wireText(e: WireEvent): string {
   }
 }
 
+/** A value of the checkpoint store as stored (it is text already, often JSON): quoted only when it would break the line. */
+function storedText(value: string): string {
+  // Control characters (a newline) would break the replay's line.
+  const text = /[\u0000-\u001f]/.test(value) ? JSON.stringify(value) : value;
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
 /** The line for one event, and how deep it sits: 0 the agent, 1 a tool call, 2 the wire under an attempt. */
 export function describeEvent(e: HistoryEvent): [depth: number, text: string] {
   switch (e.type) {
@@ -161,7 +168,7 @@ function agentText(e: AgentEvent): string {
       return `agent restarted (restart ${e.restart}): same task, working folder, checkpoint store and world`;
     case 'kv':
       return e.op === 'set'
-        ? `checkpoint store: ${e.key} = ${compactJson(e.value ?? '', 80)}`
+        ? `checkpoint store: ${e.key} = ${storedText(e.value ?? '')}`
         : `checkpoint store: ${e.key} deleted`;
     case 'agent_end': {
       const claims = e.claims

@@ -193,7 +193,7 @@ async function runAgents(
 ): Promise<{ readonly ran: TrialEnd; readonly recording: Cassette | undefined }> {
   const { scenario, config, rng, clock, startMs } = stage;
   const agents = trialAgents(stage);
-  const plan = await agentPlanOf(stage, agents, { crash, lost, durable });
+  const plan = await agentPlanOf(stage, agents, { crash, lost, durable, trial: name });
   const { body, clockOptions } = agentBody(stage, agents, plan);
   let recording: Cassette | undefined;
   const agent = scenario.agent;

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { History, VirtualClock } from '../core/index.js';
 import { createWorld } from '../world/createWorld.js';
@@ -30,14 +31,58 @@ describe('the checkpoint store, served', () => {
         'expected a key of 1 to 256 characters, got 300 characters\n',
       ]);
       expect((await fetch(at('a'), { method: 'POST', body: 'x' })).status).toBe(405);
+      // One segment: a slash in a key is sent encoded.
+      const raw = await fetch(`${kv.url}/a/b`, { method: 'PUT', body: 'x' });
+      expect([raw.status, await raw.text()]).toEqual([
+        400,
+        'expected one URL-encoded path segment after /kv/; got /kv/a/b\n',
+      ]);
+      expect((await fetch(at('a/b'), { method: 'PUT', body: 'x' })).status).toBe(204);
+      expect((await fetch(at('a/b'), { method: 'DELETE' })).status).toBe(204);
       expect((await fetch(`${kv.url.replace(/\/kv$/, '')}/other`)).status).toBe(404);
       // Writes are kept state, not tool effects: the ledger stays empty.
       expect(world.ledger.effects).toEqual([]);
       expect(history.events.filter((e) => e.type === 'kv').map((e) => ({ ...e, seq: 0 }))).toEqual([
         { seq: 0, t: 0, type: 'kv', op: 'set', key: 'order:po-1', value: '{"status":"pending"}' },
         { seq: 0, t: 0, type: 'kv', op: 'delete', key: 'order:po-1' },
+        { seq: 0, t: 0, type: 'kv', op: 'set', key: 'a/b', value: 'x' },
+        { seq: 0, t: 0, type: 'kv', op: 'delete', key: 'a/b' },
       ]);
     } finally {
+      await kv.close();
+    }
+  });
+
+  it('a client that goes away mid-PUT writes nothing, and the store ends it quietly (no unhandled rejection)', async () => {
+    const clock = new VirtualClock(0);
+    const history = new History(clock);
+    const world = createWorld(clock, {}, ['orders']);
+    world.kv.attach(history);
+    const kv = await serveKv(world.kv);
+    const rejections: unknown[] = [];
+    const heard = (reason: unknown): void => void rejections.push(reason);
+    process.on('unhandledRejection', heard);
+    try {
+      const url = new URL(kv.url);
+      await new Promise<void>((resolve, reject) => {
+        const socket = net.connect(Number(url.port), url.hostname, () => {
+          socket.write(`PUT ${url.pathname}/k HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabc`);
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 50);
+        });
+        socket.on('error', reject);
+      });
+      // The server hears the close after the client's destroy: give it a few turns of the event loop.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(rejections).toEqual([]);
+      expect(world.kv.get('k')).toBeUndefined();
+      expect(history.events.filter((e) => e.type === 'kv')).toEqual([]);
+      // And it still answers.
+      expect((await fetch(`${kv.url}/k`, { method: 'PUT', body: 'v' })).status).toBe(204);
+    } finally {
+      process.off('unhandledRejection', heard);
       await kv.close();
     }
   });

@@ -17,7 +17,10 @@ export interface ServedKv {
  * URL-encoded path segments.
  */
 export async function serveKv(store: KvStore): Promise<ServedKv> {
-  const server = http.createServer((req, res) => void answer(store, req, res));
+  const server = http.createServer((req, res) => {
+    // Only a client that went away mid-request rejects (its body aborted): nothing was written, nobody hears an answer.
+    answer(store, req, res).catch(() => res.destroy());
+  });
   server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -40,9 +43,12 @@ async function answer(store: KvStore, req: http.IncomingMessage, res: http.Serve
   };
   const path = new URL(req.url ?? '/', 'http://kv').pathname;
   if (!path.startsWith('/kv/')) return send(404, `the checkpoint store answers at /kv/<key>; got ${path}\n`);
+  const segment = path.slice('/kv/'.length);
+  // One segment: a key with a slash in it is sent encoded (%2F), so a raw `/kv/a/b` is a mistake, not key "a/b".
+  if (segment.includes('/')) return send(400, `expected one URL-encoded path segment after /kv/; got ${path}\n`);
   let key: string;
   try {
-    key = decodeURIComponent(path.slice('/kv/'.length));
+    key = decodeURIComponent(segment);
   } catch {
     return send(400, `the key is not a valid URL-encoded path segment: ${path}\n`);
   }

@@ -119,6 +119,71 @@ ${TOLD_BODY.replace('LATER', `setTimeout(() => void post(ctx.services.orders.bas
 export default (ctx) => run(ctx, (o) => post(ctx.services.orders.baseUrl, 'create_order', o));
 `;
 
+/**
+ * The first start leaves a second worker behind that yields through setImmediate (no virtual timer,
+ * no answer wakes it), then places po-9 long after the kill: it must not reach the world (issue 45).
+ */
+const BACKGROUND_BODY = `const tick = () => new Promise((r) => setImmediate(r));
+const run = async (ctx, order) => {
+  if (!ctx.restart) {
+    void (async () => { for (let i = 0; i < 20; i++) await tick(); await order(${PO_9}); })();
+    await order({ clientReference: 'po-1', item: 'printer', quantity: 1, amountCents: 12900 });
+    return { outcome: 'failed', message: 'the first start was not killed' };
+  }
+  for (let i = 0; i < 100; i++) await tick();
+  return { outcome: 'completed', message: 'the restart waited' };
+};
+`;
+const BACKGROUND_FUNCTION = `${BACKGROUND_BODY}
+export default {
+  name: 'background-function',
+  services: ['orders'],
+  crash: { agent: { afterEffectOf: 'create_order' } },
+  agent: { kind: 'function', task: 'Place po-1.', fn: (ctx) => run(ctx, (o) => ctx.tools.create_order(o)) },
+  goal: { effects: { 'order.created': 1 }, outcome: ['completed'] },
+};
+`;
+const HTTP_BACKGROUND = `${ORDERS}
+${BACKGROUND_BODY}
+export default (ctx) => run(ctx, (o) => post(ctx.services.orders.baseUrl, 'create_order', o));
+`;
+
+/** A module that throws when evaluated a second time: the restart's fresh import fails. */
+const ONCE = `globalThis.__faultlineOnce = (globalThis.__faultlineOnce ?? 0) + 1;
+if (globalThis.__faultlineOnce > 1) throw new Error('evaluated twice');
+`;
+const PLACE_ONCE = `async (ctx, order) => {
+  if (!ctx.restart) await order({ clientReference: 'po-1', item: 'printer', quantity: 1, amountCents: 12900 });
+  return { outcome: 'completed', message: 'placed' };
+}`;
+const ONCE_FUNCTION = `${ONCE.replaceAll('__faultlineOnce', '__faultlineOnceFn')}
+const run = ${PLACE_ONCE};
+export default {
+  name: 'once-function',
+  services: ['orders'],
+  crash: { agent: { afterEffectOf: 'create_order' } },
+  agent: { kind: 'function', task: 'Place po-1.', fn: (ctx) => run(ctx, (o) => ctx.tools.create_order(o)) },
+  goal: { effects: { 'order.created': 1 }, outcome: ['completed'] },
+};
+`;
+const HTTP_ONCE = `${ONCE.replaceAll('__faultlineOnce', '__faultlineOnceHttp')}${ORDERS}
+const run = ${PLACE_ONCE};
+export default (ctx) => run(ctx, (o) => post(ctx.services.orders.baseUrl, 'create_order', o));
+`;
+
+/** A restart that tells where its code runs from: the fresh module's URL, query and all. */
+const STACK_FUNCTION = `export default {
+  name: 'stack-function',
+  services: ['orders'],
+  crash: { agent: { afterEffectOf: 'create_order' } },
+  agent: { kind: 'function', task: 'Place po-1.', fn: async (ctx) => {
+    if (!ctx.restart) await ctx.tools.create_order({ clientReference: 'po-1', item: 'printer', quantity: 1, amountCents: 12900 });
+    return { outcome: 'failed', message: 'where: ' + new Error('here').stack.split('\\n')[1].trim() };
+  } },
+  goal: { outcome: ['completed'] },
+};
+`;
+
 let project: Awaited<ReturnType<typeof userProject>>;
 
 beforeAll(async () => {
@@ -129,6 +194,20 @@ beforeAll(async () => {
     'agents/http-recorded.mjs': HTTP_RECORDED,
     'agents/http-told.mjs': HTTP_TOLD,
     'told/function.mjs': FUNCTION_TOLD,
+    'agents/http-background.mjs': HTTP_BACKGROUND,
+    'background/function.mjs': BACKGROUND_FUNCTION,
+    'stack/function.mjs': STACK_FUNCTION,
+    'agents/http-once.mjs': HTTP_ONCE,
+    'once/function.mjs': ONCE_FUNCTION,
+    'once/http.yaml': httpScenario('once-http', '../agents/http-once.mjs', '{ afterEffectOf: create_order }').replace(
+      'order.created: 2',
+      'order.created: 1',
+    ),
+    'background/http.yaml': httpScenario(
+      'background-http',
+      '../agents/http-background.mjs',
+      '{ afterEffectOf: create_order }',
+    ).replace('order.created: 2', 'order.created: 1'),
     'told/http.yaml': httpScenario('told-http', '../agents/http-told.mjs', '{ afterCall: 1 }').replace(
       /goal:[\s\S]*$/,
       'goal:\n  outcome: [completed]\n',
@@ -209,6 +288,63 @@ describe('crash.agent on function and http agents, in process', () => {
       const types = history.map((e) => e.type);
       expect(types.indexOf('agent_restart'), cell.scenario).toBe(types.indexOf('agent_crash') + 1);
     }
+  });
+
+  it('a continuation of the abandoned start that no timer drives (setImmediate) never reaches the world', async () => {
+    const r = await run(['background', '--k', '3', '--workers', '0', '--out', 'background', '--reporter', 'json']);
+    const { cells } = await report('background');
+    expect(cells.map((c) => c.scenario).sort()).toEqual(['background-function', 'background-http']);
+    for (const cell of cells) {
+      expect(cell.trials.map((t) => t.failed).flat(), cell.scenario).toEqual([]);
+      expect(cell.metrics.successes, cell.scenario).toBe(3);
+    }
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('a restart whose module throws on its fresh import fails its trial (recovery), the same on 0 and 1 workers', async () => {
+    for (const w of ['0', '1']) {
+      // Each worker count in a process of its own: in this one the modules' first evaluation is spent.
+      for (const key of ['__faultlineOnceFn', '__faultlineOnceHttp'])
+        delete (globalThis as Record<string, unknown>)[key];
+      const r = await run(['once', '--k', '1', '--workers', w, '--out', `once${w}`, '--reporter', 'json']);
+      expect(r.code, r.stderr).toBe(1);
+      const { cells } = await report(`once${w}`);
+      expect(cells.map((c) => c.scenario).sort(), w).toEqual(['once-function', 'once-http']);
+      for (const cell of cells) {
+        const trial = cell.trials[0]!;
+        expect(trial.failed, `${cell.scenario} on ${w} workers`).toContain('recovery');
+        expect(
+          trial.history.map((e) => e.type),
+          cell.scenario,
+        ).toContain('agent_restart');
+        expect(JSON.stringify(trial.history.at(-1)), cell.scenario).toContain('evaluated twice');
+      }
+    }
+  });
+
+  it("the fresh module's URL is the trial's, not the process's: a restart's stack reads the same on 0 and 2 workers", async () => {
+    const texts: string[] = [];
+    // Two workers first: in this process, each trial's agent is then imported afresh for the first time on 0 workers.
+    for (const w of ['2', '0']) {
+      const r = await run([
+        'stack',
+        '--k',
+        '3',
+        '--workers',
+        w,
+        '--keep-failures',
+        '3',
+        '--out',
+        `stack${w}`,
+        '--reporter',
+        'json',
+      ]);
+      expect(r.code, r.stderr).toBe(1);
+      const { cells } = await report(`stack${w}`);
+      texts.push(JSON.stringify(cells[0]!.trials.map((t) => t.history.find((e) => e.type === 'agent_end')!.message)));
+    }
+    expect(texts[0]).toContain('faultline-restart=');
+    expect(texts[1]).toBe(texts[0]);
   });
 
   it('the same seed gives the same report on 0, 1 and 2 workers', async () => {

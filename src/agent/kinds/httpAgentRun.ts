@@ -99,16 +99,20 @@ export async function runHttpAgentTrial({
       ...(standIn && { standIn: () => standIn.lastFinal }),
     });
   // The restart's module instance is imported now, before the clock runs: an import is real I/O.
-  const again = kill && ((await freshAgent(run)) ?? run);
+  const again =
+    kill && ((await freshAgent(run, trial ?? { scenario: scenario.name, config: '', trialIndex: 0 })) ?? run);
   const body = (): Promise<LoopEnd> =>
     kill && gate && again
       ? inProcessStarts(kill, { clock, startMs, history }, async (life) => {
-          if (life.restart === 0) return startOf(run, life);
-          gate.restarted();
-          // Timers of their own: the abandoned start's, installed around the whole run, never fire again.
-          const timers = installVirtualTimers(clock, { random: rng.fork('client:restart') });
+          if (life.restart === 0) return gate.start(0, () => startOf(run, life));
+          // Timers of their own: the abandoned start's, installed around the whole run, never fire again;
+          // nor do those it sets from now on through these (a timer runs in the context that set it).
+          const timers = installVirtualTimers(clock, {
+            random: rng.fork('client:restart'),
+            alive: () => !gate.fromAbandoned(),
+          });
           try {
-            return await startOf(again, life);
+            return await gate.start(life.restart, () => startOf(again, life));
           } finally {
             timers.uninstall();
           }

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import http from 'node:http';
 import type { Clock, TimerHandle } from './Clock.js';
 import { overrideProperty } from './overrideProperty.js';
@@ -33,16 +34,22 @@ export interface VirtualTimersOptions {
   readonly alive?: () => boolean;
 }
 
-/** Wraps a timer's callback: the identity, unless the timers serve code that can be abandoned. */
+/**
+ * Wraps a timer's callback as it is scheduled: it runs in the async context that scheduled it, as
+ * a real timer's does (the clock fires it from its own), and not at all once the code these timers
+ * serve was abandoned.
+ */
 type Guard = (fn: AnyFn) => AnyFn;
-const unguarded: Guard = (fn) => fn;
-const guardOf = (alive: (() => boolean) | undefined): Guard =>
-  alive === undefined
-    ? unguarded
-    : (fn) =>
-        (...args) => {
-          if (alive()) fn(...args);
-        };
+const guardOf =
+  (alive: (() => boolean) | undefined): Guard =>
+  (fn) =>
+    AsyncResource.bind(
+      alive === undefined
+        ? fn
+        : (...args: unknown[]) => {
+            if (alive()) fn(...args);
+          },
+    );
 
 /** What `installVirtualTimers` returns: undo it once, in any order of nesting. */
 export interface VirtualTimers {

@@ -8,6 +8,8 @@ import type { HttpRoute } from './HttpRoute.js';
  */
 export interface AnswerGate {
   holds(answered: { readonly request: string; readonly tool: string }): boolean;
+  /** `true` refuses the request arriving now before it reaches the world or the history: an abandoned agent start sent it. */
+  fromAbandoned?(): boolean;
   /** Told of each request (model calls too) as it arrives, before any fault or latency. */
   arrived?(request: string): void;
   /** `true` holds this request's answer, model calls included: the agent start that sent it was abandoned. */

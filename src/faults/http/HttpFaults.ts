@@ -168,6 +168,7 @@ export class HttpFaults {
   async exchange(data: HttpRequestData, signal: AbortSignal): Promise<HttpAnswer | undefined> {
     const found = this.#routes.route(data.method, data.url);
     if (!found) return undefined;
+    if (this.#gate?.fromAbandoned?.() === true) return { kind: 'hang', reason: 'sent by an abandoned agent start' };
     const { match, service } = found;
     const request = this.#ids.next('http');
     this.#gate?.arrived?.(request);

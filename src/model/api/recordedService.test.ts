@@ -172,3 +172,63 @@ describe('usageOf', () => {
     expect(usageOf('data: {"usage":1}')).toBeUndefined();
   });
 });
+
+describe('a model mistake that finds nothing to change', () => {
+  it('serves each of two parallel requests the answer its own mistake read, reading the cassette once each', async () => {
+    const PATH = '/v1/chat/completions';
+    const body = (content: string) => ({ model: 'm', messages: [{ role: 'user', content }] });
+    const answer = (text: string) => ({
+      id: 'x',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    });
+    const entry = (content: string, text: string) => ({
+      request: { method: 'POST', path: PATH, body: body(content) },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, body: answer(text) },
+    });
+    const cassette = new Cassette('openai', [entry('A', 'a1'), entry('A', 'a2'), entry('B', 'b1'), entry('B', 'b2')], {
+      scenario: 's',
+      config: 'c',
+      trialIndex: 0,
+      seed: 1,
+    });
+    let reads = 0;
+    const find = cassette.find.bind(cassette);
+    cassette.find = (...args: Parameters<Cassette['find']>) => {
+      reads += 1;
+      return find(...args);
+    };
+    const service = recordedModelService('openai', 'http://model.test/v1', {
+      kind: 'cassette',
+      cassette,
+      file: 'c.json',
+      onMiss: (message) => expect.unreachable(message),
+    });
+    const route = service.routes.find((r) => r.path.includes('chat'))!;
+    const clock = new VirtualClock(0);
+    const draws = { rng: new Rng(1), entities: () => [] };
+    const one = async (request: string, content: string): Promise<unknown> => {
+      const text = JSON.stringify(body(content));
+      const req = { method: 'POST', params: {}, query: new URLSearchParams(), body: body(content), text, headers: {} };
+      const ctx = { clock, request } as Parameters<typeof route.serve>[1];
+      // A text answer: a mistake on tool-call arguments finds nothing in it.
+      const made = await route.mistake!(
+        { kind: 'malformed_arguments' } as never,
+        route.input(req as never),
+        ctx,
+        draws as never,
+      );
+      if ((made as { kind: string }).kind !== 'none') return made;
+      return route.serve(route.input(req as never), ctx);
+    };
+    const served = await Promise.all([one('http-1', 'A'), one('http-2', 'B')]);
+    const said = served.map(
+      (a) => (JSON.parse((a as { body: string }).body) as ReturnType<typeof answer>).choices[0]!.message.content,
+    );
+    expect(said).toEqual(['a1', 'b1']);
+    expect(reads).toBe(2);
+  });
+});

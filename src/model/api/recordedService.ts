@@ -87,8 +87,8 @@ export function recordedModelService(
   });
   // A mistake that finds nothing to work on leaves the answer it read here, for the route to serve
   // as it was: the cassette is not read again (a trial's recording counts its sendings), nor the
-  // request sent to the provider twice.
-  let unused: { readonly request: string; readonly answer: unknown } | undefined;
+  // request sent to the provider twice. Kept per request: parallel model calls each find their own.
+  const unused = new Map<string, unknown>();
   const route = (dialect: ModelDialect): HttpRoute => ({
     method: dialect.method,
     path: dialect.path,
@@ -97,9 +97,9 @@ export function recordedModelService(
     usage: ANSWER_USAGE,
     input: (req: RouteRequest) => req,
     serve: async (input: unknown, ctx: ServeContext) => {
-      const left = unused?.request === ctx.request ? unused : undefined;
-      unused = undefined;
-      const sent = left ? left.answer : await fetched(dialect, input as RouteRequest, ctx);
+      const left = unused.has(ctx.request);
+      const sent = left ? unused.get(ctx.request) : await fetched(dialect, input as RouteRequest, ctx);
+      unused.delete(ctx.request);
       const whole = wholeAnswerOf(sent);
       if (whole !== undefined) mistakes.answered(dialect, whole);
       return sent;
@@ -113,7 +113,7 @@ export function recordedModelService(
           ? ({ kind: 'none' } as const)
           : await mistakes.make(dialect, fault, bodyValue(req.text), draws, () => Promise.resolve(whole));
       // An error, a cassette miss, a stream, or an answer the mistake finds nothing in: served as it was.
-      if (made.kind === 'none') unused = { request: ctx.request, answer: sent };
+      if (made.kind === 'none') unused.set(ctx.request, sent);
       return made;
     },
   });

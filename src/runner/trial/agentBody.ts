@@ -13,7 +13,7 @@ import { withGlobalTimers } from '../globalTimersLock.js';
 import { crowdEnd } from './trialEnd.js';
 import { agentStarter, type TrialAgents, type TrialStage } from './trialAgents.js';
 import { runWithAgentKill } from '../agentKillRun.js';
-import { freshAgent } from '../../scenario/freshAgent.js';
+import { freshAgent, type RestartOf } from '../../scenario/freshAgent.js';
 
 /** How the agents of an in-process trial start: one process that crashes, a crowd, or one agent on its first executor. */
 export interface AgentPlan {
@@ -36,7 +36,12 @@ export interface AgentPlan {
 export async function agentPlanOf(
   stage: TrialStage,
   agents: TrialAgents,
-  { crash, lost, durable }: Pick<AgentPlan, 'crash' | 'durable'> & { readonly lost: TrialEnd | undefined },
+  {
+    crash,
+    lost,
+    durable,
+    trial,
+  }: Pick<AgentPlan, 'crash' | 'durable'> & { readonly lost: TrialEnd | undefined; readonly trial: RestartOf },
 ): Promise<AgentPlan> {
   const { scenario, config, rng, clock, history, startMs } = stage;
   const agent = scenario.agent;
@@ -54,7 +59,7 @@ export async function agentPlanOf(
           startMs,
         })
       : undefined;
-  return { crash, crowd, first, durable, caps: [], restart: await restartStarter(stage, crowd, lost) };
+  return { crash, crowd, first, durable, caps: [], restart: await restartStarter(stage, crowd, lost, trial) };
 }
 
 /**
@@ -65,11 +70,12 @@ async function restartStarter(
   stage: TrialStage,
   crowd: Crowd | undefined,
   lost: TrialEnd | undefined,
+  trial: RestartOf,
 ): Promise<TrialAgents['startAgent'] | undefined> {
   const { scenario } = stage;
   const agent = scenario.agent;
   if (!scenario.crash?.agent || agent.kind !== 'function' || crowd || lost) return undefined;
-  const fn = (await freshAgent(agent.fn)) ?? agent.fn;
+  const fn = (await freshAgent(agent.fn, trial)) ?? agent.fn;
   return agentStarter({ ...stage, scenario: { ...scenario, agent: { ...agent, fn } } });
 }
 
