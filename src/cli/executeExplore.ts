@@ -101,7 +101,13 @@ async function exploreAll(
   const scenarios = await loadFlaggedScenarios(request, io);
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
   if (request.config !== undefined) {
-    const note = checkConfigsApply(scenarios, configs, '--config');
+    const from = request.configsFrom;
+    const note = checkConfigsApply(
+      scenarios,
+      configs,
+      from === undefined ? '--config' : `${from}: retryConfigs`,
+      from !== undefined,
+    );
     if (note !== '') io.stderr.write(`faultline: ${note}\n`);
   }
   const ignore = await refuseBadFlags(request, searchPairs(scenarios, configs).length);

@@ -61,6 +61,8 @@ export interface SweepRequest {
   readonly configs: readonly string[];
   /** `--config` was typed (else `configs` is the default): configurations no agent would use are refused. */
   readonly configsGiven?: boolean;
+  /** The config file `configs` came from (its `retryConfigs`, not `--config`): a note, not a refusal. */
+  readonly configsFrom?: string;
   /** `--behaviour`, as typed: the scripted stand-in's behaviour in every scenario. */
   readonly behaviour?: readonly string[];
   readonly k: number;
@@ -113,14 +115,23 @@ function refuseUncrashable(scenarios: readonly Scenario[], crashes: readonly Age
 }
 
 async function load(
-  request: Pick<SweepRequest, 'scenarios' | 'configs' | 'configsGiven' | 'grep' | 'project' | 'behaviour' | 'crashes'>,
+  request: Pick<
+    SweepRequest,
+    'scenarios' | 'configs' | 'configsGiven' | 'configsFrom' | 'grep' | 'project' | 'behaviour' | 'crashes'
+  >,
   io: Io,
 ): Promise<{ scenarios: Scenario[]; configs: ExecutionConfig[] }> {
   const scenarios = await loadFlaggedScenarios(request, io);
   refuseUncrashable(scenarios, request.crashes ?? []);
   const configs = await loadConfigs(request.configs);
   if (request.configsGiven === true) {
-    const note = checkConfigsApply(scenarios, configs, '--config');
+    const from = request.configsFrom;
+    const note = checkConfigsApply(
+      scenarios,
+      configs,
+      from === undefined ? '--config' : `${from}: retryConfigs`,
+      from !== undefined,
+    );
     if (note !== '') io.stderr.write(`faultline: ${note}\n`);
   }
   await assertPeersInstalled(scenarios, configs);

@@ -43,6 +43,7 @@ export async function executeSweepCommand(scenarios: string[], flags: SweepFlags
     ...(flags.project && { project: flags.project }),
     isolation: isolationOf(flags),
     ...(flags.config !== undefined && { configsGiven: true }),
+    ...(flags.configsFrom !== undefined && { configsFrom: flags.configsFrom }),
   };
   if (flags.replay !== undefined)
     return executeSweepReplay(

@@ -22,6 +22,11 @@ export interface SharedFlags {
   readonly agent?: string[];
   /** Set from the config file: its `defaults` and `agents`, applied to every scenario loaded. */
   readonly project?: ScenarioProject;
+  /**
+   * Set when `config` is the config file's `retryConfigs` (this file), not `--config`: the project's
+   * defaults, which a run of only agents that retry in their own code leaves aside with a note.
+   */
+  readonly configsFrom?: string;
 }
 
 /**
@@ -53,7 +58,7 @@ export async function withSharedConfigFile<F extends SharedFlags>(
       ...flags,
       ...(project && { project }),
       seed: typed('seed') ? flags.seed : (config.seed ?? flags.seed),
-      ...(flags.config === undefined && config.retryConfigs && { config: [...config.retryConfigs] }),
+      ...(flags.config === undefined && config.retryConfigs && { config: [...config.retryConfigs], configsFrom: file }),
       ...(flags.grep === undefined && config.grep !== undefined && { grep: grepFromConfigFile(config.grep, file) }),
       ...more(config, typed, file),
     },

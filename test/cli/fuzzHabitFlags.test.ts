@@ -288,6 +288,21 @@ describe('--config on a scenario whose own command agent retries in its own code
       { numRuns: 8, seed: 43, examples: COMMANDS.map((c) => [c, ['naive']] as [readonly string[], string[]]) },
     );
   }, 60_000);
+
+  // A config file's retryConfigs are the project's defaults, not a flag the user typed: every command notes that
+  // they do not apply and runs (explore and sweep refused them, naming a --config never given).
+  it("is only a note when the configurations come from the config file's retryConfigs, on every command", async () => {
+    const project = join(own.path, 'with-config');
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, 'shell.yaml'), "name: shell-own\nagent:\n  kind: command\n  argv: ['true']\n");
+    await writeFile(join(project, 'faultline.config.mjs'), "export default { retryConfigs: ['rulebook'] };\n");
+    for (const command of COMMANDS.slice(0, 4)) {
+      const r = await inProcess([...command, 'shell.yaml', '--out', 'out'], { cwd: project });
+      expect(r.stderr, command.join(' ')).not.toContain('error: --config');
+      expect(r.stderr, command.join(' ')).toContain('faultline.config.mjs: retryConfigs (rulebook)');
+      expect(r.code, `${command.join(' ')}: ${r.stderr}`).not.toBe(2);
+    }
+  }, 120_000);
 });
 
 // Issue 43 #28, a law over the watch loop's signal handling, in process: whichever stop signal reaches the watcher

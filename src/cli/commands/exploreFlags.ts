@@ -5,6 +5,8 @@ import type { IsolationFlags } from './isolationFlags.js';
 /** The flags of `faultline explore`, as commander hands them over. */
 export interface ExploreFlags extends IsolationFlags {
   readonly config?: string[];
+  /** The config file `config` came from (its `retryConfigs`), when not typed as `--config`. */
+  readonly configsFrom?: string;
   /** `--behaviour`: the scripted stand-in's behaviour in every scenario. */
   readonly behaviour?: string[];
   readonly runs: number;

@@ -11,6 +11,8 @@ export type Reporter = (typeof REPORTERS)[number];
 
 /** The flags of `faultline sweep`, as commander hands them over. */
 export interface SweepFlags extends IsolationFlags {
+  /** The config file `config` came from (its `retryConfigs`), when not typed as `--config`. */
+  readonly configsFrom?: string;
   readonly configFile?: string;
   readonly agent?: string[];
   readonly project?: ScenarioProject;
