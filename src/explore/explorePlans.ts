@@ -157,9 +157,13 @@ function searchOf(options: ExploreOptions): Search {
 /**
  * Whether a search draws crash points: where the agent can be crashed (`canCrashAgent`), and the
  * scenario has no crash of its own or the search replaces it (`--replace-faults`, `--crash-only`).
+ * Beside other faults, only for a command agent: a function or http agent's restart imports its
+ * module afresh in every crashed trial, and a search over it keeps the plans it drew before crash
+ * points existed unless `--crash-only` asks for them.
  */
 export const drawsCrashPoints = (options: Pick<ExploreOptions, 'scenario' | 'replaceFaults' | 'crashOnly'>): boolean =>
   canCrashAgent(options.scenario.agent.kind, options.scenario.agents) &&
+  (options.scenario.agent.kind === 'command' || options.crashOnly === true) &&
   (options.scenario.crash === undefined || options.replaceFaults === true || options.crashOnly === true);
 
 /**

@@ -346,9 +346,7 @@ describe('faultline explore', () => {
 
   it('generates stream faults on the model routes an agent streams, and finds the agent that takes a broken stream for success', async () => {
     // A quarter of the rules drawn on a model route are now the model's own mistakes (issue 45):
-    // 20 plans no longer held a broken stream that breaks this agent, 40 do. Seed 2: since an http agent
-    // can be crashed, about half the plans carry a crash point too, and seed 1's first failure then
-    // shrank to a network fault on the model route (a finding, but not this test's).
+    // 20 plans no longer held a broken stream that breaks this agent, 40 do.
     const args = [
       'explore',
       'scenarios/streamed.yaml',
