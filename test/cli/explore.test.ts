@@ -12,9 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, type Finished } from './faultline.js';
 import { helpdeskService } from './helpdeskService.js';
 import { inProcess } from './inProcess.js';
-import { ANSWER_OR_TOOL_CALLS } from './openaiToolLoop.js';
 import { userProject } from './userProject.js';
-import { httpAgentOpensTicket, OPEN_TICKET_PLAN, SCRIPTED_CREATE_TICKET } from './ticketScenario.js';
+import { SCRIPTED_CREATE_TICKET } from './ticketScenario.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../scenarios/examples/helpdesk/', import.meta.url));
 
@@ -59,43 +58,6 @@ export default defineScenario({
 });
 `;
 
-const SDK_TOOLS = fileURLToPath(new URL('../../scenarios/examples/sdk-agents/code/helpdeskTools.ts', import.meta.url));
-const HELPDESK = fileURLToPath(new URL('../../scenarios/examples/helpdesk/code/helpdesk.service.ts', import.meta.url));
-
-/** An agent on the openai SDK's streamed Chat Completions, with a planted defect: a stream that broke is taken for a finished task. */
-const STREAM_AGENT = `import OpenAI from 'openai';
-import { defineHttpAgent, finalFromText } from 'faultline';
-import { OPEN_TICKET_DESCRIPTION, OPEN_TICKET_SCHEMA, runTool } from '${SDK_TOOLS}';
-
-export default defineHttpAgent(async ({ task, services, model }) => {
-  const client = new OpenAI({ baseURL: model!.baseUrl, apiKey: model!.apiKey, maxRetries: 0 });
-  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-    { type: 'function', function: { name: 'open_ticket', description: OPEN_TICKET_DESCRIPTION, parameters: OPEN_TICKET_SCHEMA } },
-  ];
-  const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: task }];
-  for (let turn = 0; turn < 8; turn++) {
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
-    try {
-      completion = await client.chat.completions.stream({ model: 'gpt-4o-mini', messages, tools }).finalChatCompletion();
-    } catch (error) {
-      if (error instanceof OpenAI.APIError && error.status !== undefined) return { outcome: 'failed', message: String(error) };
-      // The defect: a broken stream is taken for the end of a task that went well.
-      return { outcome: 'completed', claims: [{ subject: 'helpdesk:req-42', status: 'succeeded' }] };
-    }
-${ANSWER_OR_TOOL_CALLS}
-      messages.push({ role: 'tool', tool_call_id: call.id, content: await runTool(services['helpdesk']!.baseUrl, call.function.name, JSON.parse(call.function.arguments)) });
-    }
-  }
-  return { outcome: 'failed', message: 'no final answer in 8 turns' };
-});
-`;
-
-const STREAMED = `name: streamed-ticket
-services: [${HELPDESK}]
-model:
-  api: openai
-${OPEN_TICKET_PLAN}${httpAgentOpensTicket('../stream.agent.ts')}`;
-
 /** The built-in library, every scenario of it. */
 const LIBRARY = [
   'calendar-end-before-start',
@@ -122,18 +84,12 @@ const LIBRARY = [
 let project: Awaited<ReturnType<typeof userProject>>;
 
 beforeAll(async () => {
-  project = await userProject(
-    'explore',
-    {
-      'services/helpdesk.service.ts': SERVICE,
-      'scenarios/ticket-off.yaml': TICKET_OFF,
-      'scenarios/my-agent.scenario.ts': FUNCTION_AGENT,
-      'scenarios/idle.scenario.ts': IDLE_AGENT,
-      'stream.agent.ts': STREAM_AGENT,
-      'scenarios/streamed.yaml': STREAMED,
-    },
-    ['openai'],
-  );
+  project = await userProject('explore', {
+    'services/helpdesk.service.ts': SERVICE,
+    'scenarios/ticket-off.yaml': TICKET_OFF,
+    'scenarios/my-agent.scenario.ts': FUNCTION_AGENT,
+    'scenarios/idle.scenario.ts': IDLE_AGENT,
+  });
 });
 
 afterAll(() => project.cleanup());
@@ -342,40 +298,6 @@ describe('faultline explore', () => {
     expect(r.stdout).toMatch(
       /^explore: no failing plan in 1 scenario × configuration pair; 1 not exercised \(no generated rule fired in any plan\); 0 of 20 plans exercised their faults \(0 fired every rule; 20 fired none: no evidence\)$/m,
     );
-  });
-
-  it('generates stream faults on the model routes an agent streams, and finds the agent that takes a broken stream for success', async () => {
-    // A quarter of the rules drawn on a model route are now the model's own mistakes (issue 45):
-    // 20 plans no longer held a broken stream that breaks this agent, 40 do.
-    const args = ['explore', 'scenarios/streamed.yaml', '--runs', '40', '--check', 'honesty', '--out', 'streamed'];
-    const r = await run(args);
-    expect(r.code, r.stderr + r.stdout).toBe(1);
-    expect(r.stdout).toMatch(
-      /^✗ streamed-ticket × rulebook: 40 plans, \d+ failure class(?:es)?: [^\n]*honesty\/R\d+[^\n]*; stream faults on model:openai\.chat\.completions$/m,
-    );
-    expect(r.stdout).toMatch(
-      /^✗ streamed-ticket × rulebook: honesty\/R\d+ at plan \d+; shrunk in \d+ steps to 1 fault rule$/m,
-    );
-    expect(r.stdout).toMatch(
-      /honesty: the agent claims helpdesk:req-42 succeeded but the ledger holds no effect for it/,
-    );
-    const file = writtenFile(r);
-    const scenario = parse(await readFile(join(project.path, file), 'utf8')) as {
-      faults: { match: { tool?: string }; fault: { kind: string } }[];
-    };
-    expect(scenario.faults).toHaveLength(1);
-    expect(scenario.faults[0]!.match.tool).toBe('model:openai.chat.completions');
-    expect(scenario.faults[0]!.fault.kind).toMatch(/^stream_(cut|stall|malformed)$/);
-    expect(r.stdout).toMatch(
-      /fired in the failing trial: faults\[0\] \(model:openai\.chat\.completions, stream_\w+\) [1-9]\d*×/,
-    );
-    // Deterministic per seed: the same plans, the same files.
-    await rm(join(project.path, 'streamed'), { recursive: true });
-    const again = await run(args);
-    expect(again.stdout).toBe(r.stdout);
-    const reproduce = await run(headerCommand(await readFile(join(project.path, file), 'utf8'), 'reproduce'));
-    expect(reproduce.code, reproduce.stdout).toBe(1);
-    expect(reproduce.stdout).toMatch(/honesty/);
   });
 
   it('refuses bad input with exit code 2, before any trial', async () => {
