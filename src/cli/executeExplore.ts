@@ -9,7 +9,7 @@ import { painter } from '../report/paint.js';
 import { loadConfigs, matrixAgentOf, refOf, sourceFileOf } from '../scenario/library.js';
 import { CRASHABLE_TEXT, canCrashAgent, whyNotCrashable } from '../scenario/agentCrash.js';
 import { cellRuns } from '../runner/cellLabel.js';
-import { checkConfigsApply } from '../runner/notApplicable.js';
+import { checkConfigFlag } from '../runner/notApplicable.js';
 import { flagNames, type ExploreRequest } from './commands/exploreFlags.js';
 import { ExitCode } from './exitCodes.js';
 import { listenForInterrupt } from './interrupt.js';
@@ -101,13 +101,7 @@ async function exploreAll(
   const scenarios = await loadFlaggedScenarios(request, io);
   const configs = await loadAll(request.config ?? [], loadConfigs, 'configuration');
   if (request.config !== undefined) {
-    const from = request.configsFrom;
-    const note = checkConfigsApply(
-      scenarios,
-      configs,
-      from === undefined ? '--config' : `${from}: retryConfigs`,
-      from !== undefined,
-    );
+    const note = checkConfigFlag(scenarios, configs, request.configsFrom);
     if (note !== '') io.stderr.write(`faultline: ${note}\n`);
   }
   const ignore = await refuseBadFlags(request, searchPairs(scenarios, configs).length);

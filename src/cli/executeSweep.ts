@@ -7,7 +7,7 @@ import type { ExecutionConfig } from '../runtime/executionConfig.js';
 import { loadConfigs, matrixAgentOf, refOf, sourceFileOf } from '../scenario/library.js';
 import { CRASHABLE_TEXT, canCrashAgent, whyNotCrashable, type AgentCrashTrigger } from '../scenario/agentCrash.js';
 import { cellLabeller } from '../runner/cellLabel.js';
-import { checkConfigsApply } from '../runner/notApplicable.js';
+import { checkConfigFlag } from '../runner/notApplicable.js';
 import { defaultWorkers, type IsolationOptions } from '../runner/pool/runOnWorkers.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { ScenarioProject } from '../scenario/project.js';
@@ -125,13 +125,7 @@ async function load(
   refuseUncrashable(scenarios, request.crashes ?? []);
   const configs = await loadConfigs(request.configs);
   if (request.configsGiven === true) {
-    const from = request.configsFrom;
-    const note = checkConfigsApply(
-      scenarios,
-      configs,
-      from === undefined ? '--config' : `${from}: retryConfigs`,
-      from !== undefined,
-    );
+    const note = checkConfigFlag(scenarios, configs, request.configsFrom);
     if (note !== '') io.stderr.write(`faultline: ${note}\n`);
   }
   await assertPeersInstalled(scenarios, configs);

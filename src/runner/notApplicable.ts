@@ -71,3 +71,16 @@ export function checkConfigsApply(
   if (refuse && !defaultsOnly) throw new FaultlineError(FaultlineErrorCode.Usage, message);
   return message;
 }
+
+/**
+ * `checkConfigsApply` for configurations typed as `--config`, or (`configFile` given) taken from
+ * that config file's `retryConfigs`: the project's defaults, a note and never a refusal.
+ */
+export const checkConfigFlag = (
+  scenarios: readonly Scenario[],
+  configs: readonly { readonly name: string }[],
+  configFile: string | undefined,
+): string =>
+  configFile === undefined
+    ? checkConfigsApply(scenarios, configs, '--config')
+    : checkConfigsApply(scenarios, configs, `${configFile}: retryConfigs`, true);
