@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultline, type Finished } from './faultline.js';
 import { helpdeskService } from './helpdeskService.js';
+import { headerCommand, writtenFile } from './exploreOutput.js';
 import { inProcess } from './inProcess.js';
 import { userProject } from './userProject.js';
 import { SCRIPTED_CREATE_TICKET } from './ticketScenario.js';
@@ -98,20 +99,6 @@ afterAll(() => project.cleanup());
 // CLI's entry in this process (./inProcess.ts), which spares each a Node start.
 const binary = (args: readonly string[]): Promise<Finished> => faultline(args, { cwd: project.path });
 const run = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: project.path });
-
-/** The regression file explore says it wrote. */
-function writtenFile(r: Finished): string {
-  const m = /^ {4}regression: (.+)$/m.exec(r.stdout);
-  if (!m) throw new Error(`no regression line in:\n${r.stdout}\n${r.stderr}`);
-  return m[1]!;
-}
-
-/** `faultline …` commands from a regression file's header, as argument lists. */
-function headerCommand(text: string, label: 'reproduce' | 'replay'): string[] {
-  const m = new RegExp(`^(?:#|//) {3}${label}: +faultline (.+)$`, 'm').exec(text);
-  if (!m) throw new Error(`no ${label} command in:\n${text}`);
-  return m[1]!.split(' ');
-}
 
 /**
  * `explore scenarios/ticket-off.yaml --runs 100 --seed 1`, run once: the tests that read its

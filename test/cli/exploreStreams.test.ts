@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finished } from './faultline.js';
+import { headerCommand, writtenFile } from './exploreOutput.js';
 import { inProcess } from './inProcess.js';
 import { ANSWER_OR_TOOL_CALLS } from './openaiToolLoop.js';
 import { userProject } from './userProject.js';
@@ -64,20 +65,6 @@ beforeAll(async () => {
 afterAll(() => project.cleanup());
 
 const run = (args: readonly string[]): Promise<Finished> => inProcess(args, { cwd: project.path });
-
-/** The regression file explore says it wrote. */
-function writtenFile(r: Finished): string {
-  const m = /^ {4}regression: (.+)$/m.exec(r.stdout);
-  if (!m) throw new Error(`no regression line in:\n${r.stdout}\n${r.stderr}`);
-  return m[1]!;
-}
-
-/** `faultline …` commands from a regression file's header, as argument lists. */
-function headerCommand(text: string, label: 'reproduce' | 'replay'): string[] {
-  const m = new RegExp(`^(?:#|//) {3}${label}: +faultline (.+)$`, 'm').exec(text);
-  if (!m) throw new Error(`no ${label} command in:\n${text}`);
-  return m[1]!.split(' ');
-}
 
 describe('faultline explore', () => {
   it('generates stream faults on the model routes an agent streams, and finds the agent that takes a broken stream for success', async () => {
