@@ -84,10 +84,13 @@ it('--workers 0, the supervisor killed with SIGKILL mid-trial: the copy that run
   // The copy runs the supervisor's command line: a file name no other test's process holds finds the two of them.
   const marker = `${basename(dir.path)}-waits`;
   const copies = (): number[] => marked(marker).flatMap((p) => (p.cmdline.includes('faultline.js') ? [p.pid] : []));
-  // The agent waits on a real process (work the trial waits for), marked too, so that the test ends it.
+  // The agent waits on a real process (work the trial waits for), marked too, so that the test ends it. It says so
+  // once that process has started: until its exec, a forked child still shows the copy's command line, and CI once
+  // counted it as a second copy.
   const waits =
-    "process.stderr.write('the agent waits\\n'); const { execFile } = await import('node:child_process'); " +
-    `await new Promise((r) => execFile(process.execPath, ['-e', 'setTimeout(() => {}, 120_000)', '${marker}'], r));`;
+    "const { execFile } = await import('node:child_process'); await new Promise((r) => { " +
+    `const sleeper = execFile(process.execPath, ['-e', 'setTimeout(() => {}, 120_000)', '${marker}'], r); ` +
+    "sleeper.once('spawn', () => process.stderr.write('the agent waits\\n')); });";
   await writeFile(join(dir.path, `${marker}.ts`), agentScenario('waits', waits));
   const supervisor = start(['run', `${marker}.ts`, '--k', '1', '--workers', '0', '--out', 'out-killed'], {
     cwd: dir.path,
