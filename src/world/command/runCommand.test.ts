@@ -159,6 +159,9 @@ describe('runCommand', () => {
     );
     expect(result).toMatchObject({ kind: 'exited', exitCode: 0, stdout: 'bye\n' });
     const sleeping = (): number[] => processesRunning(sleep);
+    // Until its exec the orphan shows its parent's command line (a fork of `sh`): the 0.3 s the
+    // middle process waits is time enough on a quiet machine, not a bound on a loaded one.
+    for (let waited = 0; waited < 30_000 && sleeping().length === 0; waited += 10) await real.sleep(10);
     expect(sleeping()).toHaveLength(1);
     expect(await table.sweep(0)).toEqual(['cmd-1']);
     expect(history.events.at(-1)).toEqual(sleepEscaped(script));
