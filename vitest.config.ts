@@ -55,6 +55,8 @@ const PURE_TESTS = [
 const OWN_FORK = [
   // Sends SIGINT to its own process (an agent that is told to stop while it loads).
   'test/cli/fuzzNewSurfaces.test.ts',
+  // Split from it: modules that call process.exit at import, in this process (inProcess traps it), or never settle.
+  'test/cli/fuzzNewSurfacesExits.test.ts',
   // The process's own signals, on the binary and in process.
   'test/cli/signals.test.ts',
   // Its scenario module fills a global of the process that loads it with 48 MB (`ballast`).
