@@ -3,7 +3,7 @@
  * generates stream faults on the model route and finds the planted defect. A file of its own
  * beside explore.test.ts (its other searches share that file's project), so that neither runs long.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -54,12 +54,19 @@ ${OPEN_TICKET_PLAN}${httpAgentOpensTicket('../stream.agent.ts')}`;
 
 let project: Awaited<ReturnType<typeof userProject>>;
 
+/** The same scenario with its agent killed after its first tool request (issue 45's crash.agent), and no fault. */
+const CRASHED = STREAMED.replace('name: streamed-ticket', 'name: crashed-stream').replace(
+  'model:\n',
+  'crash:\n  agent: { afterCall: 1 }\nmodel:\n',
+);
+
 beforeAll(async () => {
   project = await userProject(
     'explore-streams',
     { 'stream.agent.ts': STREAM_AGENT, 'scenarios/streamed.yaml': STREAMED },
     ['openai'],
   );
+  await writeFile(join(project.path, 'scenarios/crashed.yaml'), CRASHED);
 });
 
 afterAll(() => project.cleanup());
@@ -99,5 +106,38 @@ describe('faultline explore', () => {
     const reproduce = await run(headerCommand(await readFile(join(project.path, file), 'utf8'), 'reproduce'));
     expect(reproduce.code, reproduce.stdout).toBe(1);
     expect(reproduce.stdout).toMatch(/honesty/);
+  });
+});
+
+describe('crash.agent on an agent that streams', () => {
+  // The restart's timers were installed over the trial's, whose zero delays then went through the
+  // trial's guard, dead since the kill: the SDK's stream helper starts on a setTimeout(0), so the
+  // restart never sent a request and every trial ended hung at the 10 s watchdog (explore
+  // --crash-only took 110 s for 3 plans and called the agent's crash handling broken).
+  it('restarts it, streams again and passes: the key it sends keeps one ticket; explore --crash-only finds nothing', async () => {
+    const r = await run([
+      'run',
+      'scenarios/crashed.yaml',
+      '--k',
+      '2',
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+      '--out',
+      'crashed',
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ +✓ crashed-stream +1\.000 .* 2\/2 /m);
+    const report = JSON.parse(await readFile(join(project.path, 'crashed/faultline.json'), 'utf8')) as {
+      cells: { trials: { end: { kind: string }; history: { type: string }[] }[] }[];
+    };
+    for (const trial of report.cells[0]!.trials) {
+      expect(trial.end.kind).toBe('completed');
+      expect(trial.history.filter((e) => e.type === 'agent_restart')).toHaveLength(1);
+    }
+    const search = await run(['explore', 'scenarios/crashed.yaml', '--crash-only', '--runs', '3', '--out', 'searched']);
+    expect(search.code, search.stdout + search.stderr).toBe(0);
+    expect(search.stdout).toMatch(/✓ crashed-stream × rulebook: 3 plans, none failed/);
   });
 });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { installVirtualTimers, runWithVirtualTimers } from './globalTimers.js';
 import { VirtualClock } from './VirtualClock.js';
@@ -210,5 +211,52 @@ describe("the random option: Math.random from the trial's rng", () => {
     expect(run.kind).toBe('settled');
     expect(fired).toEqual(['zero']);
     expect(clock.now()).toBe(105);
+  });
+
+  it('installed over another whose code was abandoned: its own timers fire, zero delays too (an agent restarted over the trial timers)', async () => {
+    const clock = new VirtualClock(0);
+    let outerAlive = true;
+    const fired: string[] = [];
+    const run = await runWithVirtualTimers(
+      clock,
+      async () => {
+        outerAlive = false;
+        const inner = installVirtualTimers(clock, { alive: () => true });
+        try {
+          await new Promise<void>((resolve) => setTimeout(() => resolve(fired.push('zero') as never), 0));
+          await new Promise<void>((resolve) => setTimeout(() => resolve(fired.push('ten') as never), 10));
+        } finally {
+          inner.uninstall();
+        }
+      },
+      { alive: () => outerAlive },
+    );
+    expect(run.kind).toBe('settled');
+    expect(fired).toEqual(['zero', 'ten']);
+  });
+
+  it('nested layers, each alive or abandoned: a timer fires exactly when the layer it was set through is alive, whatever the delay', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ alive: fc.boolean(), ms: fc.constantFrom(0, 1, 7) }), { minLength: 1, maxLength: 4 }),
+        async (layers) => {
+          const clock = new VirtualClock(0);
+          const fired: number[] = [];
+          const run = await clock.run(async () => {
+            const installed = layers.map((layer, i) => {
+              const timers = installVirtualTimers(clock, { alive: () => layer.alive });
+              setTimeout(() => fired.push(i), layer.ms);
+              return timers;
+            });
+            for (const timers of installed.reverse()) timers.uninstall();
+            await clock.sleep(20);
+          });
+          expect(run.kind).toBe('settled');
+          const expected = layers.flatMap((layer, i) => (layer.alive ? [i] : []));
+          expect([...fired].sort((a, b) => a - b)).toEqual(expected);
+        },
+      ),
+      { numRuns: 60, seed: 45 },
+    );
   });
 });

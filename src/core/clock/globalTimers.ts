@@ -1,5 +1,10 @@
 import { AsyncResource } from 'node:async_hooks';
 import http from 'node:http';
+// Node's own timers, not whatever `globalThis` holds when a layer is installed: installed over
+// another (an agent's restart over the trial's timers), a layer's zero delays went through the outer
+// one's guard, which drops them once the outer code is abandoned (the restart of an agent on the
+// openai SDK's streams waited for ever on its first setTimeout(0)).
+import { clearTimeout as realClearTimeout, setTimeout as realSetTimeout } from 'node:timers';
 import type { Clock, TimerHandle } from './Clock.js';
 import { overrideProperty } from './overrideProperty.js';
 import type { ClockRun, VirtualClock } from './VirtualClock.js';
@@ -140,8 +145,6 @@ interface TimerGlobals {
 
 /** `'io'` mode: zero delays stay real but hold the clock until they fire, so virtual time cannot overtake them. */
 function ioTimers(clock: VirtualClock, guard: Guard): TimerGlobals {
-  const realSetTimeout = globalThis.setTimeout;
-  const realClearTimeout = globalThis.clearTimeout;
   // A cleared zero-delay timer must not keep time frozen forever.
   const zeroReleases = new WeakMap<object, () => void>();
   const clear = (t: unknown): void => {
