@@ -213,7 +213,8 @@ describe("the random option: Math.random from the trial's rng", () => {
     expect(clock.now()).toBe(105);
   });
 
-  it('installed over another whose code was abandoned: its own timers fire, zero delays too (an agent restarted over the trial timers)', async () => {
+  // An agent's restart installs its timers over the trial's, whose code the kill abandoned.
+  it('installed over another whose code was abandoned: its own timers fire, zero delays too', async () => {
     const clock = new VirtualClock(0);
     let outerAlive = true;
     const fired: string[] = [];
@@ -235,7 +236,7 @@ describe("the random option: Math.random from the trial's rng", () => {
     expect(fired).toEqual(['zero', 'ten']);
   });
 
-  it('nested layers, each alive or abandoned: a timer fires exactly when the layer it was set through is alive, whatever the delay', async () => {
+  it('nested layers, alive or abandoned: a timer fires exactly when the layer it was set through is alive', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.record({ alive: fc.boolean(), ms: fc.constantFrom(0, 1, 7) }), { minLength: 1, maxLength: 4 }),
