@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJsonReport } from '../../src/report/json.js';
 import type { Finished } from './faultline.js';
 import { headerCommand, writtenFile } from './exploreOutput.js';
 import { inProcess } from './inProcess.js';
@@ -129,12 +130,10 @@ describe('crash.agent on an agent that streams', () => {
     ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ +✓ crashed-stream +1\.000 .* 2\/2 /m);
-    const report = JSON.parse(await readFile(join(project.path, 'crashed/faultline.json'), 'utf8')) as {
-      cells: { trials: { end: { kind: string }; history: { type: string }[] }[] }[];
-    };
+    const report = parseJsonReport(await readFile(join(project.path, 'crashed/faultline.json'), 'utf8'));
     for (const trial of report.cells[0]!.trials) {
       expect(trial.end.kind).toBe('completed');
-      expect(trial.history.filter((e) => e.type === 'agent_restart')).toHaveLength(1);
+      expect(trial.history?.filter((e) => e.type === 'agent_restart')).toHaveLength(1);
     }
     const search = await run(['explore', 'scenarios/crashed.yaml', '--crash-only', '--runs', '3', '--out', 'searched']);
     expect(search.code, search.stdout + search.stderr).toBe(0);
