@@ -91,6 +91,29 @@ describe('faultline init', () => {
     );
     expect(await read('.github/workflows/faultline.yml')).toContain('run: npm run faultline');
   });
+
+  it("in a CommonJS package, the user's .ts files get the runner's own faultline, not a second copy compiled by tsx", async () => {
+    // A package without "type": "module" (what `npm init` writes): its .ts files are CommonJS, and each
+    // import of 'faultline' in them is a require. tsx compiled all of faultline again for it (about 0.4 s of
+    // CPU per process), so the agent's defineAgent was not the one `import()` gives, which is the runner's.
+    await writeFile(join(dir.path, 'package.json'), '{ "name": "shop" }\n');
+    expect((await cli(['init'])).code).toBe(0);
+    const agent = 'faultline/agents/open-ticket.agent.ts';
+    const text = await read(agent);
+    const start = 'export default defineAgent(async ({ tools }) => {\n';
+    expect(text).toContain(start);
+    await writeFile(
+      join(dir.path, agent),
+      text.replace(
+        start,
+        `${start}  if ((await import('faultline')).defineAgent !== defineAgent) return { outcome: 'failed', claims: [] };\n`,
+      ),
+    );
+    // On a worker (the user's code always is), whose loader registers tsx as the CLI's does.
+    const run = await cli(['run']);
+    expect(run.stdout).toMatch(/✓ helpdesk-partial-write +1\.000 .* 4\/4 /);
+    expect(run.code).toBe(0);
+  });
 });
 
 describe('faultline init --example', () => {
