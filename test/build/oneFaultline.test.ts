@@ -1,6 +1,6 @@
 /**
- * One copy of faultline per process, whatever the user's module system: a user's .ts file in a
- * CommonJS package (no "type": "module", as `npm init` writes) imports each of the package's
+ * One copy of faultline per process, whatever the user's module system (both are checked): a user's
+ * .ts file in a CommonJS package (no "type": "module", as `npm init` writes) imports each of the package's
  * entries through a require, and gets, export for export, what `import()` gives, which is the copy
  * the CLI runs. tsx's CommonJS hook compiled the whole package again for such a require (a second
  * copy of every class and every module's state, about 0.4 s of CPU per process), and could not
@@ -16,7 +16,10 @@ import { tempDir } from '../cli/faultline.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-describe("a CommonJS user's module and the CLI", () => {
+describe.each([
+  ['CommonJS', '{ "name": "shop" }'],
+  ['ES module', '{ "name": "shop", "type": "module" }'],
+])("a user's module in a %s package and the CLI", (_kind, packageJson) => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let entries: string[];
   beforeAll(async () => {
@@ -30,7 +33,7 @@ describe("a CommonJS user's module and the CLI", () => {
     // The entries' own dependencies (msw, nock, testcontainers, vitest) as the user installed them.
     for (const name of ['msw', 'nock', 'testcontainers', 'vitest'])
       await symlink(join(ROOT, 'node_modules', name), join(dir.path, 'node_modules', name), 'dir');
-    await writeFile(join(dir.path, 'package.json'), '{ "name": "shop" }\n');
+    await writeFile(join(dir.path, 'package.json'), `${packageJson}\n`);
     const imports = entries.map((spec, i) => `import * as e${i} from '${spec}';`).join('\n');
     const all = entries.map((spec, i) => `  '${spec}': e${i},`).join('\n');
     await writeFile(join(dir.path, 'probe.ts'), `${imports}\nexport default {\n${all}\n};\n`);
