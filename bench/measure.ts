@@ -56,6 +56,8 @@ export interface NodeVariant {
   readonly args: readonly string[];
   /** Command lines run at the same time as `args`, each a Node process of its own: the timing is of them all (wall until the last ends, CPU summed). */
   readonly beside?: readonly (readonly string[])[];
+  /** The folder it runs in, when not the one `alternate` is given. */
+  readonly cwd?: string;
 }
 
 export interface NodeTiming {
@@ -106,7 +108,7 @@ export function alternate(
   const samples = variants.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
   for (let round = 0; round < rounds; round++) {
     variants.forEach((v, i) => {
-      const t = timeNode(v.args, cwd, v.beside);
+      const t = timeNode(v.args, v.cwd ?? cwd, v.beside);
       samples[i]!.wall.push(t.wall);
       samples[i]!.cpu.push(t.cpu);
       each?.(round, v, t);
