@@ -18,14 +18,16 @@
  *
  * A case's folder may be removed when its case ends: esbuild (tsx's compiler, once the CLI has
  * registered tsx in this process) starts its service in the working directory it was loaded in,
- * and this module loads it first, from the checkout (see below).
+ * and this module loads it first, from the system's temp folder (see below).
  */
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Finished, StartOptions } from './faultline.js';
 
 const MAIN = pathToFileURL(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))).href;
+const OWN_MODULES = new URL('../../dist/scenario/ownModulesNative.js', import.meta.url).href;
 
 type Main = (argv: readonly string[], io: unknown) => Promise<number>;
 
@@ -38,7 +40,7 @@ const nativeImport = createRequire(import.meta.url)('./nativeImport.cjs') as (ur
 // loader thread the registration starts: registered by the CLI during a case, that was the case's
 // folder, and once that folder was removed a later case's compile of a file not in tsx's cache
 // failed with `spawn …/esbuild ENOENT` (exit 2; sdkAgents.test.ts whenever /tmp/tsx-* was cold).
-// Registered here, from the checkout, it keeps a folder that outlives every case.
+// Registered here, from the system's temp folder, it keeps a folder that outlives every case.
 const TSX_REGISTERED = Symbol.for('faultline.tsxRegistered');
 async function registerTypeScript(): Promise<void> {
   const flags = globalThis as { [TSX_REGISTERED]?: boolean };
@@ -46,8 +48,23 @@ async function registerTypeScript(): Promise<void> {
   const [esm, cjs] = (await Promise.all([nativeImport('tsx/esm/api'), nativeImport('tsx/cjs/api')])) as unknown as {
     register: () => unknown;
   }[];
-  esm!.register();
-  cjs!.register();
+  const { keepOwnModulesNative } = (await nativeImport(OWN_MODULES)) as unknown as {
+    keepOwnModulesNative: (before: unknown) => void;
+  };
+  // tsx reads the tsconfig.json of the folder it is registered in: the checkout's maps `faultline` to src/ (for
+  // the repository's own examples), which would give the users' modules here faultline's sources, not dist/.
+  // The system's temp folder has none, and outlives every case.
+  const checkout = process.cwd();
+  process.chdir(tmpdir());
+  try {
+    esm!.register();
+    // And, as the CLI does, a CommonJS user file's require of faultline gets the dist/ modules the CLI runs.
+    const native = createRequire(import.meta.url)('node:module')._extensions['.js'];
+    cjs!.register();
+    keepOwnModulesNative(native);
+  } finally {
+    process.chdir(checkout);
+  }
   flags[TSX_REGISTERED] = true;
 }
 

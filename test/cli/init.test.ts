@@ -113,6 +113,10 @@ describe('faultline init', () => {
     const run = await cli(['run']);
     expect(run.stdout).toMatch(/✓ helpdesk-partial-write +1\.000 .* 4\/4 /);
     expect(run.code).toBe(0);
+    // And in the CLI's own thread (./inProcess.ts registers tsx for it as the CLI does).
+    const here = await cli(['run', '--workers', '0']);
+    expect(here.stdout).toMatch(/✓ helpdesk-partial-write +1\.000 .* 4\/4 /);
+    expect(here.code).toBe(0);
   });
 });
 
