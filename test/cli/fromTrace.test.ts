@@ -88,11 +88,15 @@ describe('faultline from-trace, on the trace of an SDK agent instrumented by the
     // instrumentation-openai's attributes the import does not map are kept as comments.
     expect(text).toMatch(/^# {3}gen_ai\.response\.finish_reasons = /m);
 
+    // The runs in process with `--workers 0`: what they claim is the verdict, which the isolation does not change, and
+    // a run on workers would start a worker's host process and load faultline and the project's modules in it again.
     // The stand-in resending as the traced agent did (no key) duplicates the ticket; with a key it does not.
-    const naive = await inProcess(['run', 'imported.yaml', '--config', 'naive', '--k', '1'], { cwd: project.path });
+    const naive = await inProcess(['run', 'imported.yaml', '--config', 'naive', '--k', '1', '--workers', '0'], {
+      cwd: project.path,
+    });
     expect(naive.code, naive.stderr).toBe(1);
     expect(naive.stderr).toMatch(/✗ naive × imported: 0\/1 passed \(.*duplicates/);
-    const rulebook = await inProcess(['run', 'imported.yaml', '--config', 'rulebook', '--k', '1'], {
+    const rulebook = await inProcess(['run', 'imported.yaml', '--config', 'rulebook', '--k', '1', '--workers', '0'], {
       cwd: project.path,
     });
     expect(rulebook.code, rulebook.stderr).toBe(0);
@@ -107,9 +111,9 @@ describe('faultline from-trace, on the trace of an SDK agent instrumented by the
       });
     await writeFile(join(project.path, 'fixed.yaml'), withAgent(''));
     await writeFile(join(project.path, 'defect.yaml'), withAgent('--no-idempotency-key'));
-    const fixed = await inProcess(['run', 'fixed.yaml', '--k', '1'], { cwd: project.path, env });
+    const fixed = await inProcess(['run', 'fixed.yaml', '--k', '1', '--workers', '0'], { cwd: project.path, env });
     expect(fixed.code, fixed.stderr).toBe(0);
-    const defect = await inProcess(['run', 'defect.yaml', '--k', '1'], { cwd: project.path, env });
+    const defect = await inProcess(['run', 'defect.yaml', '--k', '1', '--workers', '0'], { cwd: project.path, env });
     expect(defect.code, defect.stderr).toBe(1);
     expect(defect.stderr).toMatch(/✗ rulebook × imported-agent: 0\/1 passed \(.*duplicates/);
   });
