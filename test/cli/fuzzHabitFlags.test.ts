@@ -296,8 +296,12 @@ describe('--config on a scenario whose own command agent retries in its own code
     await mkdir(project, { recursive: true });
     await writeFile(join(project, 'shell.yaml'), "name: shell-own\nagent:\n  kind: command\n  argv: ['true']\n");
     await writeFile(join(project, 'faultline.config.mjs'), "export default { retryConfigs: ['rulebook'] };\n");
+    // run, compare and sweep with `--workers 0` (explore takes no such flag): the note and the verdict are the subject,
+    // which the isolation does not change, and a run on workers would start a worker's host process and load faultline
+    // and the project's config in it again.
     for (const command of COMMANDS.slice(0, 4)) {
-      const r = await inProcess([...command, 'shell.yaml', '--out', 'out'], { cwd: project });
+      const here = command[0] === 'explore' ? [] : ['--workers', '0'];
+      const r = await inProcess([...command, 'shell.yaml', ...here, '--out', 'out'], { cwd: project });
       expect(r.stderr, command.join(' ')).not.toContain('error: --config');
       expect(r.stderr, command.join(' ')).toContain('faultline.config.mjs: retryConfigs (rulebook)');
       expect(r.code, `${command.join(' ')}: ${r.stderr}`).not.toBe(2);
