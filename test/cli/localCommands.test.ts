@@ -43,13 +43,17 @@ describe('worked example: command tools (R19) and the task manager (R20)', () =>
   });
 
   it('passes the careful agent on a task the manager lost track of, and fails the one that calls it done', async () => {
-    const careful = await inProcess(['run', join(EXAMPLE, 'task-lost-track-careful.yaml'), '--k', '2'], {
-      cwd: dir.path,
-    });
+    // --workers 0: the verdict is the subject, which the isolation does not change, and a run on workers would start
+    // a worker's host process and load faultline and the example's task service in it again.
+    const careful = await inProcess(
+      ['run', join(EXAMPLE, 'task-lost-track-careful.yaml'), '--k', '2', '--workers', '0'],
+      { cwd: dir.path },
+    );
     expect(careful.code, careful.stdout).toBe(0);
-    const naive = await inProcess(['run', join(EXAMPLE, 'task-lost-track-unknown-as-success.yaml'), '--k', '2'], {
-      cwd: dir.path,
-    });
+    const naive = await inProcess(
+      ['run', join(EXAMPLE, 'task-lost-track-unknown-as-success.yaml'), '--k', '2', '--workers', '0'],
+      { cwd: dir.path },
+    );
     expect(naive.code).toBe(1);
     expect(naive.stdout).toMatch(
       /✗ task-lost-track-unknown-as-success × rulebook: 2 of 2 trials failed \(goal-state\)/,
