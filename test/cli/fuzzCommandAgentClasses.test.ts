@@ -114,7 +114,22 @@ const stderrTails: Case[] = stderrs.map(({ lines, at, around }, i): Case => {
       'stderr.txt': `${all.join('\n')}\n`,
       's.yaml': command(`noisy-${i}`, "[sh, -c, 'cat stderr.txt >&2; exit 3']", `secrets: ['${SECRET}']\n`),
     },
-    args: ['run', 's.yaml', '--k', '1', '--reporter', 'console', '--reporter', 'json', '--out', 'out'],
+    // --workers 0: the tail and its redaction are the subject, which the isolation does not change, and a run on
+    // workers would start a worker's host process and load faultline in it again (the agent is a process either way).
+    args: [
+      'run',
+      's.yaml',
+      '--k',
+      '1',
+      '--workers',
+      '0',
+      '--reporter',
+      'console',
+      '--reporter',
+      'json',
+      '--out',
+      'out',
+    ],
     code: 1,
     stdout: /goal-state: the agent ended with outcome failed, expected completed; the agent said: "/,
     also: async (r, dir) => {
