@@ -305,14 +305,17 @@ describe.concurrent('MCP clients against the served world', () => {
   describe('a command agent whose tools come from an MCP client (FAULTLINE_MCP_URL)', () => {
     it('is judged like any other: the keyed variant passes, the naive one fails duplicates', async () => {
       // `run` of a command agent has its end-to-end test elsewhere: these two run the CLI's entry in this process (./inProcess.ts).
+      // With `--workers 0`: the verdict is the subject, which the isolation does not change, and a run on workers would
+      // start a worker's host process and load faultline in it again (the agent is a process of its own either way).
       const careful = await inProcess(
-        ['run', 'careful.yaml', '--k', '1', '--reporter', 'console', '--out', 'careful-out'],
+        ['run', 'careful.yaml', '--k', '1', '--workers', '0', '--reporter', 'console', '--out', 'careful-out'],
         { cwd: project.path },
       );
       expect(careful.code, careful.stdout + careful.stderr).toBe(0);
-      const naive = await inProcess(['run', 'naive.yaml', '--k', '1', '--reporter', 'console', '--out', 'naive-out'], {
-        cwd: project.path,
-      });
+      const naive = await inProcess(
+        ['run', 'naive.yaml', '--k', '1', '--workers', '0', '--reporter', 'console', '--out', 'naive-out'],
+        { cwd: project.path },
+      );
       expect(naive.code, naive.stdout + naive.stderr).toBe(1);
       expect(naive.stdout).toMatch(/duplicates==0 failed in 1 of 1 cells: mcp-agent-naive × rulebook \(1\)/);
       expect(naive.stdout).toMatch(
