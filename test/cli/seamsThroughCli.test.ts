@@ -174,9 +174,11 @@ export default defineService({
     expect(r.stderr).toContain(
       'faults[0].fault.path: "no.such.field": no answer of "get_order" has that field by its declared output',
     );
-    // A path the output declares loads and runs.
+    // A path the output declares loads and runs: with `--workers 0`, as the cases below, since it is the run's end that
+    // is the subject, which the isolation does not change, and a run on workers would start a worker's host process and
+    // load faultline and the service's module in it again.
     await write('lie-good.yaml', lie('lie-good', 'status'));
-    const good = await cli(['run', 'lie-good.yaml', '--k', '1', '--out', 'out-22-good']);
+    const good = await cli(['run', 'lie-good.yaml', '--k', '1', '--workers', '0', '--out', 'out-22-good']);
     expect(good.code, good.stdout + good.stderr).toBeLessThan(2);
   });
 
