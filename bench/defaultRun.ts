@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { alternate, loadAverage, median, withBefore, type NodeVariant } from './measure.js';
+import { alternate, loadAverage, median, printMedians, withBefore, type NodeVariant } from './measure.js';
 
 const runs = Number(process.env['RUNS'] ?? 5);
 const bin = fileURLToPath(new URL('../bin/faultline.js', import.meta.url));
@@ -36,12 +36,7 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-variants.forEach((v, i) => {
-  const s = samples[i]!;
-  console.log(
-    `  ${v.name.padEnd(40)} wall p50 ${median(s.wall).toFixed(2)} s (min ${Math.min(...s.wall).toFixed(2)})   cpu p50 ${median(s.cpu).toFixed(2)} s (min ${Math.min(...s.cpu).toFixed(2)})`,
-  );
-});
+printMedians(variants, samples, 40);
 const at = (name: string): { wall: number[]; cpu: number[] } | undefined =>
   samples[variants.findIndex((v) => v.name === name)];
 const def = at('faultline run (the default)')!;

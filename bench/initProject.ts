@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { alternate, loadAverage, median, type NodeVariant } from './measure.js';
+import { alternate, loadAverage, median, printMedians, type NodeVariant } from './measure.js';
 
 const runs = Number(process.env['RUNS'] ?? 5);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -61,12 +61,7 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-variants.forEach((v, i) => {
-  const s = samples[i]!;
-  console.log(
-    `  ${v.name.padEnd(44)} wall p50 ${median(s.wall).toFixed(2)} s (min ${Math.min(...s.wall).toFixed(2)})   cpu p50 ${median(s.cpu).toFixed(2)} s (min ${Math.min(...s.cpu).toFixed(2)})`,
-  );
-});
+printMedians(variants, samples, 44);
 const cpu = (name: string): number => median(samples[variants.findIndex((v) => v.name === name)]!.cpu);
 console.log(
   `# CommonJS / ES module, cpu p50: ${(cpu('faultline run, CommonJS package') / cpu('faultline run, ES-module package')).toFixed(2)}x`,

@@ -117,6 +117,20 @@ export function alternate(
   return samples;
 }
 
+/** Prints each variant's medians (and minimums) of wall and CPU, its name padded to `width`. */
+export function printMedians(
+  variants: readonly NodeVariant[],
+  samples: readonly { readonly wall: number[]; readonly cpu: number[] }[],
+  width: number,
+): void {
+  variants.forEach((v, i) => {
+    const { wall, cpu } = samples[i]!;
+    console.log(
+      `  ${v.name.padEnd(width)} wall p50 ${median(wall).toFixed(2)} s (min ${Math.min(...wall).toFixed(2)})   cpu p50 ${median(cpu).toFixed(2)} s (min ${Math.min(...cpu).toFixed(2)})`,
+    );
+  });
+}
+
 /**
  * The variants, and with `BEFORE` set (the root of another checkout, built: main's `dist/` in a
  * temporary copy, say) each one again run from there, right after it, for before/after figures
