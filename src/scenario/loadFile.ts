@@ -178,8 +178,6 @@ function lineCol(text: string, at: number): { line: number; col: number } {
 
 /** Set once tsx's loaders for users' files are registered in this process. */
 const TSX_REGISTERED = Symbol.for('faultline.tsxRegistered');
-/** Node's own `.js` handler, kept by a worker's bootstrap that registered tsx itself (TrialWorker). */
-const JS_BEFORE_TSX = Symbol.for('faultline.jsHandlerBeforeTsx');
 
 /**
  * Registers tsx's loaders for the whole process, once. Not `tsImport`: its private namespace
@@ -187,16 +185,8 @@ const JS_BEFORE_TSX = Symbol.for('faultline.jsHandlerBeforeTsx');
  * service's `ServiceError` would not be the runner's, and each file would cost a full reload.
  */
 async function ensureTypeScriptLoader(): Promise<void> {
-  const flags = globalThis as {
-    [TSX_REGISTERED]?: boolean;
-    [JS_BEFORE_TSX]?: Parameters<typeof keepOwnModulesNative>[0];
-  };
-  if (flags[TSX_REGISTERED]) {
-    // A worker that runs faultline's sources registered tsx before its entry; it kept Node's handler for this.
-    const kept = flags[JS_BEFORE_TSX];
-    if (kept !== undefined) keepOwnModulesNative(kept);
-    return;
-  }
+  const flags = globalThis as { [TSX_REGISTERED]?: boolean };
+  if (flags[TSX_REGISTERED]) return;
   const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
   esm.register();
   // A .ts file outside a `"type": "module"` package is CommonJS, loaded through require; its

@@ -66,15 +66,13 @@ const tsxApi = (): { esm: string; cjs: string } | undefined =>
 // modules through tsx's hooks thread (about 0.15 s of CPU per worker; 1.6 MB of heap if unused).
 const PUBLIC_ENTRY = ENTRY.pathname.endsWith('.ts') ? undefined : new URL('../../public/index.js', import.meta.url);
 // Workers do not inherit the main thread's module hooks: a TypeScript entry registers tsx first,
-// as loadFile's ensureTypeScriptLoader does (ESM and CJS), and sets its flag so it is not registered twice;
-// it keeps Node's own `.js` handler, which loadFile then keeps for faultline's built files (ownModulesNative).
+// as loadFile's ensureTypeScriptLoader does (ESM and CJS), and sets its flag so it is not registered twice.
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
 (async () => {
   if (workerData.tsx) {
     const [esm, cjs] = await Promise.all([import(workerData.tsx.esm), import(workerData.tsx.cjs)]);
     esm.register();
-    globalThis[Symbol.for('faultline.jsHandlerBeforeTsx')] = require('node:module')._extensions['.js'];
     cjs.register();
     globalThis[Symbol.for('faultline.tsxRegistered')] = true;
   }
