@@ -7,6 +7,6 @@ describe('command tools under timeout (R19)', () => {
     expect(markedProcesses()).toBe(0);
     const results = await trials(false, TRIALS / 2, TRIALS);
     expect(markedProcesses()).toBe(0);
-    expectCleanTimeouts(results);
+    await expectCleanTimeouts(results, TRIALS / 2);
   });
 });
