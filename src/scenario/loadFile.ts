@@ -184,7 +184,7 @@ const TSX_REGISTERED = Symbol.for('faultline.tsxRegistered');
  * would load a second copy of faultline for every module a user file imports it from, so a
  * service's `ServiceError` would not be the runner's, and each file would cost a full reload.
  */
-async function ensureTypeScriptLoader(): Promise<void> {
+export async function ensureTypeScriptLoader(): Promise<void> {
   const flags = globalThis as { [TSX_REGISTERED]?: boolean };
   if (flags[TSX_REGISTERED]) return;
   const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);

@@ -27,45 +27,35 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Finished, StartOptions } from './faultline.js';
 
 const MAIN = pathToFileURL(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))).href;
-const OWN_MODULES = new URL('../../dist/scenario/ownModulesNative.js', import.meta.url).href;
+const LOAD_FILE = new URL('../../dist/scenario/loadFile.js', import.meta.url).href;
 
 type Main = (argv: readonly string[], io: unknown) => Promise<number>;
 
 // Node's import(), not vitest's: its runner would load dist/ as a second copy of faultline's modules.
 const nativeImport = createRequire(import.meta.url)('./nativeImport.cjs') as (url: string) => Promise<{ main: Main }>;
 
-// Registers tsx's loaders for this process as the CLI does (src/scenario/loadFile.ts, and the same
-// flag, so the CLI then leaves them), once, before any case moves into its folder. esbuild, tsx's
-// compiler, starts its service in the working directory it was loaded in (read once), in the
-// loader thread the registration starts: registered by the CLI during a case, that was the case's
-// folder, and once that folder was removed a later case's compile of a file not in tsx's cache
-// failed with `spawn …/esbuild ENOENT` (exit 2; sdkAgents.test.ts whenever /tmp/tsx-* was cold).
-// Registered here, from the system's temp folder, it keeps a folder that outlives every case.
-const TSX_REGISTERED = Symbol.for('faultline.tsxRegistered');
-async function registerTypeScript(): Promise<void> {
-  const flags = globalThis as { [TSX_REGISTERED]?: boolean };
-  if (flags[TSX_REGISTERED]) return;
-  const [esm, cjs] = (await Promise.all([nativeImport('tsx/esm/api'), nativeImport('tsx/cjs/api')])) as unknown as {
-    register: () => unknown;
-  }[];
-  const { keepOwnModulesNative } = (await nativeImport(OWN_MODULES)) as unknown as {
-    keepOwnModulesNative: (before: unknown) => void;
+// Registers tsx's loaders for this process with the CLI's own function (the built loadFile's
+// ensureTypeScriptLoader, which sets the flag the CLI then finds), once, before any case moves into
+// its folder. esbuild, tsx's compiler, starts its service in the working directory it was loaded in
+// (read once), in the loader thread the registration starts: registered by the CLI during a case,
+// that was the case's folder, and once that folder was removed a later case's compile of a file not
+// in tsx's cache failed with `spawn …/esbuild ENOENT` (exit 2; sdkAgents.test.ts whenever /tmp/tsx-*
+// was cold). And tsx reads the tsconfig.json of that folder: the checkout's maps `faultline` to src/
+// (for the repository's own examples), which gave the users' modules here faultline's sources, not
+// the dist/ the binary gives them. The system's temp folder has no tsconfig and outlives every case.
+let registered: Promise<void> | undefined;
+const registerTypeScript = (): Promise<void> => (registered ??= register());
+async function register(): Promise<void> {
+  const { ensureTypeScriptLoader } = (await nativeImport(LOAD_FILE)) as unknown as {
+    ensureTypeScriptLoader: () => Promise<void>;
   };
-  // tsx reads the tsconfig.json of the folder it is registered in: the checkout's maps `faultline` to src/ (for
-  // the repository's own examples), which would give the users' modules here faultline's sources, not dist/.
-  // The system's temp folder has none, and outlives every case.
   const checkout = process.cwd();
   process.chdir(tmpdir());
   try {
-    esm!.register();
-    // And, as the CLI does, a CommonJS user file's require of faultline gets the dist/ modules the CLI runs.
-    const native = createRequire(import.meta.url)('node:module')._extensions['.js'];
-    cjs!.register();
-    keepOwnModulesNative(native);
+    await ensureTypeScriptLoader();
   } finally {
     process.chdir(checkout);
   }
-  flags[TSX_REGISTERED] = true;
 }
 
 // As `./faultline.ts` clears them for the binary: CI may be set where the suite runs.
